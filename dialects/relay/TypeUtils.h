@@ -1,0 +1,56 @@
+//===- TypeUtils.h - Relay type utilities -----------------------*- C++ -*-===//
+//
+// Structural questions on Relay types shared by verifiers, the builder API
+// and later passes: compatibility, substitution of type variables, and the
+// canonical construction of tensor types.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RELAY_MLIR_DIALECTS_RELAY_TYPEUTILS_H
+#define RELAY_MLIR_DIALECTS_RELAY_TYPEUTILS_H
+
+#include "dialects/relay/RelayTypes.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace mlir::relay {
+
+/// Returns true if `a` and `b` may describe the same values: equal, or equal
+/// up to the parts still unknown (`!relay.incomplete`, type variables, `?`
+/// dimensions). Verifiers use it before type inference has run; inference
+/// makes the types exact.
+bool areCompatible(Type a, Type b);
+
+/// Returns true if `type` is a 0-d bool tensor (Relay's `bool`), or may
+/// become one (it is incomplete or a type variable).
+bool mayBeBoolScalar(Type type);
+
+/// Returns true if `type` contains no incomplete type and no type variable.
+bool isConcrete(Type type);
+
+/// A substitution of type variables by name. The value's form follows the
+/// variable's kind: TypeAttr (Type, BaseType), DenseI64ArrayAttr of sizes
+/// (Shape; ShapedType::kDynamic for `?`), IntegerAttr (ShapeVar), or a
+/// StringAttr renaming the variable.
+using TypeSubstitution = llvm::DenseMap<StringRef, Attribute>;
+
+/// Replaces the variables of `type` that `subst` maps. Variables bound by a
+/// nested polymorphic function type are left alone.
+Type substitute(Type type, const TypeSubstitution &subst);
+
+/// Checks that `arg` is a well-formed type argument for `param`'s kind.
+LogicalResult verifyTypeArgument(TypeVarType param, Attribute arg,
+                                 function_ref<InFlightDiagnostic()> emitError);
+
+/// A tensor type from a possibly symbolic shape and dtype: the builtin
+/// `tensor<...>` when everything is concrete, else `!relay.tensor`. Dims are
+/// IntegerAttr (size or kDynamic) or StringAttr (ShapeVar name).
+Type makeTensorType(MLIRContext *ctx, StringAttr shapeVar,
+                    ArrayRef<Attribute> dims, Type dtype);
+
+/// Calls `fn` on every type variable that occurs in `type`, with its kind as
+/// it is used there (so a tensor's shape variable is reported as Shape).
+void walkTypeVars(Type type, function_ref<void(StringRef, TypeKind)> fn);
+
+} // namespace mlir::relay
+
+#endif // RELAY_MLIR_DIALECTS_RELAY_TYPEUTILS_H

@@ -1,0 +1,23 @@
+# -*- Python -*-
+# lit configuration of relay-mlir's test suite.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "RELAY_MLIR"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.relay_obj_root, "test")
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py",
+                   "unittests", "install", "Inputs"]
+
+config.substitutions.append(("%relay_src_root", config.relay_src_root))
+config.environment["FILECHECK_OPTS"] = "-enable-var-scope"
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.add_tool_substitutions(
+    ["relay-mlir-opt"], [config.relay_tools_dir])
