@@ -558,6 +558,5 @@ void MatchOp::getSuccessorRegions(RegionBranchPoint point,
       RegionSuccessor(getOperation(), getOperation()->getResults()));
 }
 
-bool MatchOp::areTypesCompatible(Type lhs, Type rhs) {
-  return relay::areCompatible(lhs, rhs);
-}
+// The case types are checked by MatchOp::verifyRegions (see IfOp).
+bool MatchOp::areTypesCompatible(Type lhs, Type rhs) { return true; }
