@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what relay-mlir needs from Debian's packages (only what is
+# missing) and builds everything into build/ with ninja and ccache.
+# Used by scripts/main.sh and scripts/test.sh; run as root on a fresh
+# Debian 12 machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+  cmake ninja-build ccache g++ python3 clang-format
+  llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
+  libgtest-dev libbenchmark-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+    missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q
+  apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+# -O2 without debug info (CMakeLists.txt), Debian's shared libMLIR/libLLVM.
+cmake -G Ninja -S . -B build -DCMAKE_BUILD_TYPE=Release
+cmake --build build
