@@ -251,3 +251,37 @@ relay.func @f(%t: tensor<f32>) -> tensor<f32> {
   }
   relay.return %r : tensor<f32>
 }
+
+// -----
+
+// Tests that ADT type parameters are type variables (generic form).
+// expected-error @+1 {{'relay.data' op type parameters must be !relay.tvar types, got tensor<f32>}}
+"relay.data"() <{sym_name = "D", type_params = [tensor<f32>]}> ({
+  "relay.ctor"() <{sym_name = "C", fields = []}> : () -> ()
+}) : () -> ()
+
+// -----
+
+// Tests that a constructor reference names an ADT's constructor, not a
+// function's inside.
+relay.func @f(%x: tensor<f32>) -> tensor<f32> {
+  relay.return %x : tensor<f32>
+}
+relay.func @g(%x: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{'relay.match' op refers to an undefined constructor @f::@Cons (expected @Type::@Constructor)}}
+  %r = relay.match %x : tensor<f32> -> tensor<f32> {
+    case @f::@Cons(_) {
+      relay.yield %x : tensor<f32>
+    }
+  }
+  relay.return %r : tensor<f32>
+}
+
+// -----
+
+// Tests that matched ADT types name declared ADTs.
+// expected-error @+1 {{'relay.func' op uses ADT type '!relay.adt<@Nope>', but @Nope is not a relay.data}}
+relay.func @k(%x: !relay.adt<@Nope>) -> tensor<f32> {
+  %c = relay.constant dense<1.0> : tensor<f32>
+  relay.return %c : tensor<f32>
+}

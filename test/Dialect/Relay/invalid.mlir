@@ -372,3 +372,55 @@ relay.func @not_tensor(%a: tuple<>, %b: tensor<4xf32>) -> tensor<4xf32> {
   %0 = relay.add %a, %b : (tuple<>, tensor<4xf32>) -> tensor<4xf32>
   relay.return %0 : tensor<4xf32>
 }
+
+// -----
+
+// Tests that a closure's body arguments follow its type (generic form).
+relay.func @fn_args() -> tensor<f32> {
+  // expected-error @+1 {{'relay.fn' op body must have 0 arguments to match the closure signature, got 1}}
+  %f = "relay.fn"() ({
+  ^bb0(%a: tensor<f32>):
+    relay.return %a : tensor<f32>
+  }) : () -> !relay.fn<() -> tensor<f32>>
+  %c = relay.constant dense<1.0> : tensor<f32>
+  relay.return %c : tensor<f32>
+}
+
+// -----
+
+// Tests that the rec argument has the closure's type (generic form).
+relay.func @fn_self() -> tensor<f32> {
+  // expected-error @+1 {{'relay.fn' op the 'rec' argument must have the closure's type '!relay.fn<() -> tensor<f32>>', got 'tensor<f32>'}}
+  %f = "relay.fn"() <{recursive}> ({
+  ^bb0(%a: tensor<f32>):
+    relay.return %a : tensor<f32>
+  }) : () -> !relay.fn<() -> tensor<f32>>
+  %c = relay.constant dense<1.0> : tensor<f32>
+  relay.return %c : tensor<f32>
+}
+
+// -----
+
+// Tests that a closure's parameters have its declared types (generic form).
+relay.func @fn_param() -> tensor<f32> {
+  // expected-error @+1 {{'relay.fn' op parameter #0 has type 'tensor<i32>' but the closure type says 'tensor<f32>'}}
+  %f = "relay.fn"() ({
+  ^bb0(%a: tensor<i32>):
+    %c = relay.constant dense<1.0> : tensor<f32>
+    relay.return %c : tensor<f32>
+  }) : () -> !relay.fn<(tensor<f32>) -> tensor<f32>>
+  %c = relay.constant dense<1.0> : tensor<f32>
+  relay.return %c : tensor<f32>
+}
+
+// -----
+
+// Tests that a closure body ends with relay.return.
+relay.func @fn_terminator() -> tensor<f32> {
+  // expected-error @+1 {{'relay.fn' op closure body must end with 'relay.return'}}
+  %f = relay.fn () -> tensor<f32> {
+    "test.terminator"() : () -> ()
+  }
+  %c = relay.constant dense<1.0> : tensor<f32>
+  relay.return %c : tensor<f32>
+}
