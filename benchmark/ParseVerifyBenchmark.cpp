@@ -65,6 +65,17 @@ MLIRContext &getContext() {
   return *context;
 }
 
+/// Parses the generated module of state.range(0) ops; null (and the
+/// benchmark marked skipped) if it does not parse.
+OwningOpRef<ModuleOp> parseGenerated(benchmark::State &state) {
+  std::string text = generateModule(state.range(0));
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(text, ParserConfig(&getContext()));
+  if (!module)
+    state.SkipWithError("generated module failed to parse");
+  return module;
+}
+
 void BM_ParseAndVerify(benchmark::State &state) {
   std::string text = generateModule(state.range(0));
   MLIRContext &context = getContext();
@@ -86,14 +97,9 @@ BENCHMARK(BM_ParseAndVerify)
     ->Unit(benchmark::kMillisecond);
 
 void BM_Verify(benchmark::State &state) {
-  std::string text = generateModule(state.range(0));
-  MLIRContext &context = getContext();
-  OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(text, ParserConfig(&context));
-  if (!module) {
-    state.SkipWithError("generated module failed to parse");
+  OwningOpRef<ModuleOp> module = parseGenerated(state);
+  if (!module)
     return;
-  }
   for (auto _ : state) {
     bool ok = succeeded(verify(*module));
     if (!ok)
@@ -108,14 +114,9 @@ BENCHMARK(BM_Verify)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(
     benchmark::kMillisecond);
 
 void BM_Print(benchmark::State &state) {
-  std::string text = generateModule(state.range(0));
-  MLIRContext &context = getContext();
-  OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(text, ParserConfig(&context));
-  if (!module) {
-    state.SkipWithError("generated module failed to parse");
+  OwningOpRef<ModuleOp> module = parseGenerated(state);
+  if (!module)
     return;
-  }
   for (auto _ : state) {
     std::string out;
     llvm::raw_string_ostream os(out);
