@@ -285,3 +285,22 @@ relay.func @k(%x: !relay.adt<@Nope>) -> tensor<f32> {
   %c = relay.constant dense<1.0> : tensor<f32>
   relay.return %c : tensor<f32>
 }
+
+// -----
+
+// Tests that an extern type has no constructors (generic form).
+// expected-error @+1 {{'relay.data' op an extern type has no constructors, found 1}}
+"relay.data"() <{sym_name = "D", external}> ({
+  "relay.ctor"() <{sym_name = "C", fields = []}> : () -> ()
+}) : () -> ()
+
+// -----
+
+// Tests that there is a pattern per case (generic form).
+relay.func @f(%t: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{'relay.match' op has 2 patterns for 1 cases}}
+  %r = "relay.match"(%t) <{patterns = [#relay.pwild, #relay.pwild]}> ({
+    relay.yield %t : tensor<f32>
+  }) : (tensor<f32>) -> tensor<f32>
+  relay.return %r : tensor<f32>
+}

@@ -424,3 +424,73 @@ relay.func @fn_terminator() -> tensor<f32> {
   %c = relay.constant dense<1.0> : tensor<f32>
   relay.return %c : tensor<f32>
 }
+
+// -----
+
+// Tests that function type parameters are type variables (generic form).
+// expected-error @+1 {{'relay.func' op type parameters must be !relay.tvar types, got tensor<f32>}}
+"relay.func"() <{sym_name = "f", function_type = (tensor<f32>) -> tensor<f32>, type_params = [tensor<f32>]}> ({
+^bb0(%x: tensor<f32>):
+  relay.return %x : tensor<f32>
+}) : () -> ()
+
+// -----
+
+// Tests BaseType type arguments.
+relay.func @cast[d : BaseType](%a: !relay.tensor<[2], d>) -> !relay.tensor<[2], d> {
+  relay.return %a : !relay.tensor<[2], d>
+}
+relay.func @base_arg(%x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{type argument for 'd' (kind BaseType) must be an element type, got tensor<2xf32>}}
+  %0 = relay.call @cast [tensor<2xf32>] (%x) : (tensor<2xf32>) -> tensor<2xf32>
+  relay.return %0 : tensor<2xf32>
+}
+
+// -----
+
+// Tests ShapeVar type arguments, and that they instantiate the callee.
+relay.func @vec[n : ShapeVar](%a: !relay.tensor<[n], f32>) -> !relay.tensor<[n], f32> {
+  relay.return %a : !relay.tensor<[n], f32>
+}
+relay.func @dim_arg(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = relay.call @vec [2] (%x) : (tensor<2xf32>) -> tensor<2xf32>
+  // expected-error @+1 {{type argument for 'n' (kind ShapeVar) must be an integer, got f32}}
+  %1 = relay.call @vec [f32] (%x) : (tensor<2xf32>) -> tensor<2xf32>
+  relay.return %0 : tensor<2xf32>
+}
+
+// -----
+
+relay.func @vec[n : ShapeVar](%a: !relay.tensor<[n], f32>) -> !relay.tensor<[n], f32> {
+  relay.return %a : !relay.tensor<[n], f32>
+}
+relay.func @dim_arg_mismatch(%x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'relay.call' op argument #0 of type 'tensor<2xf32>' does not match parameter type 'tensor<3xf32>' of @vec}}
+  %0 = relay.call @vec [3] (%x) : (tensor<2xf32>) -> tensor<2xf32>
+  relay.return %0 : tensor<2xf32>
+}
+
+// -----
+
+// Tests Type type arguments.
+relay.func @id[a](%x: !relay.tvar<a>) -> !relay.tvar<a> {
+  relay.return %x : !relay.tvar<a>
+}
+relay.func @type_arg(%x: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{type argument for 'a' (kind Type) must be a type, got 3 : i64}}
+  %0 = relay.call @id [3] (%x) : (tensor<f32>) -> tensor<f32>
+  relay.return %0 : tensor<f32>
+}
+
+// -----
+
+// Tests that a global reference names a relay.func.
+relay.data @T {
+  relay.ctor @C
+}
+relay.func @ref_data() -> tensor<f32> {
+  // expected-error @+1 {{'relay.global_ref' op @T is a 'relay.data', not a 'relay.func'}}
+  %0 = relay.global_ref @T : !relay.fn<() -> tensor<f32>>
+  %c = relay.constant dense<1.0> : tensor<f32>
+  relay.return %c : tensor<f32>
+}
