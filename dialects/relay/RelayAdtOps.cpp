@@ -130,11 +130,8 @@ void DataOp::print(OpAsmPrinter &p) {
 }
 
 LogicalResult DataOp::verifyRegions() {
-  if (ArrayAttr params = getTypeParamsAttr())
-    for (Attribute param : params)
-      if (!isa<TypeVarType>(cast<TypeAttr>(param).getValue()))
-        return emitOpError("type parameters must be !relay.tvar types, got ")
-               << param;
+  if (failed(verifyTypeParamsAttr(*this, getTypeParamsAttr())))
+    return failure();
   for (TypeVarType param : getTypeParamList())
     if (param.getKind() != TypeKind::Type)
       return emitOpError("type parameter '")

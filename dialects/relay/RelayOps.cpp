@@ -123,11 +123,8 @@ LogicalResult FuncOp::verify() {
   if (getFunctionType().getNumResults() != 1)
     return emitOpError("a Relay function returns exactly one value, got ")
            << getFunctionType().getNumResults() << " result types";
-  if (ArrayAttr params = getTypeParamsAttr())
-    for (Attribute param : params)
-      if (!isa<TypeVarType>(cast<TypeAttr>(param).getValue()))
-        return emitOpError("type parameters must be !relay.tvar types, got ")
-               << param;
+  if (failed(verifyTypeParamsAttr(*this, getTypeParamsAttr())))
+    return failure();
   SmallVector<Type> signature(getArgumentTypes());
   signature.push_back(getReturnType());
   return verifyTypeVarsInScope(*this, signature);

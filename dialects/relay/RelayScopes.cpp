@@ -84,6 +84,17 @@ struct ScopeChecker {
 };
 } // namespace
 
+LogicalResult mlir::relay::verifyTypeParamsAttr(Operation *op,
+                                                ArrayAttr params) {
+  if (!params)
+    return success();
+  for (Attribute param : params)
+    if (!isa<TypeVarType>(cast<TypeAttr>(param).getValue()))
+      return op->emitOpError("type parameters must be !relay.tvar types, got ")
+             << param;
+  return success();
+}
+
 LogicalResult mlir::relay::verifyTypeVarsInScope(Operation *op,
                                                  ArrayRef<Type> types) {
   ScopeChecker checker{op, {}};

@@ -17,6 +17,9 @@ namespace mlir::relay {
 /// relay.func, relay.fn and relay.data.
 SmallVector<TypeVarType> getTypeParamsInScope(Operation *op);
 
+/// Checks that a `type_params` attribute holds only `!relay.tvar` types.
+LogicalResult verifyTypeParamsAttr(Operation *op, ArrayAttr params);
+
 /// Checks that every type variable in `types` is bound at `op` (or by a
 /// function type inside the type) and is used at its declared kind. Reports
 /// on `op`.
