@@ -9,6 +9,7 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
+#include "mlir/IR/ExtensibleDialect.h"
 
 #include "dialects/relay/RelayDialect.h.inc"
 

@@ -29,6 +29,8 @@ def Relay_Dialect : Dialect {
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;
+  // Operators can be added at run time (registerDynamicOperator).
+  let isExtensible = 1;
   let extraClassDeclaration = [{
     void registerTypes();
     void registerAttributes();

@@ -1,8 +1,12 @@
 //===- RelayOperators.td - Relay operators -----------------*- tablegen -*-===//
 //
 // Relay's primitive operators, one op each, named as in TVM (`relay.add`,
-// `relay.nn.conv2d`) with TVM's attribute names. Every operator is pure and
-// is typed by a type relation (TypeRelations.h) checked by its verifier.
+// `relay.nn.conv2d`) with TVM's attribute names and defaults. Every operator
+// is pure and typed by one type relation; each op declares its relation,
+// fusion pattern kind, operand count and TVM support level, and
+// OperatorRegistry.cpp registers them from these declarations. Array
+// attributes whose TVM default is not empty are optional here and the
+// relation (and later passes) apply TVM's default.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,18 +17,37 @@ include "dialects/relay/RelayDialect.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 /// Base class of every operator: pure, printed as
-/// `relay.<name> %a, %b {attrs} : (T1, T2) -> R`.
-class Relay_OperatorOp<string mnemonic, list<Trait> traits = []>
-    : Relay_Op<mnemonic, !listconcat([Pure], traits)> {
+/// `relay.<name> %a, %b {attrs} : (T1, T2) -> R`, verified by its relation.
+class Relay_OperatorOp<string mnemonic, string relation, string pattern,
+                       int numInputs, int level = 1>
+    : Relay_Op<mnemonic, [Pure]> {
   let results = (outs AnyType:$result);
   let assemblyFormat =
       "operands attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Registry metadata (OperatorRegistry.h).
+    static constexpr ::llvm::StringLiteral kRelation = "}] # relation # [{";
+    static constexpr ::mlir::relay::OpPatternKind kPattern =
+        ::mlir::relay::OpPatternKind::}] # pattern # [{;
+    static constexpr unsigned kNumInputs = }] # numInputs # [{;
+    static constexpr int kSupportLevel = }] # level # [{;
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      return ::mlir::relay::verifyOperator(*this);
+    }
+  }];
 }
 
-/// Elementwise binary operators typed by the Broadcast relation: numpy
-/// broadcasting of the two shapes, equal dtypes.
-class Relay_BroadcastOp<string mnemonic, string what>
-    : Relay_OperatorOp<mnemonic> {
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+/// Elementwise binary operators typed by Broadcast: numpy broadcasting of
+/// the two shapes, equal dtypes.
+class Relay_BroadcastOp<string mnemonic, string what, int level = 1>
+    : Relay_OperatorOp<mnemonic, "Broadcast", "Broadcast", 2, level> {
   let summary = "Elementwise " # what # " with numpy broadcasting";
   let description = [{
     Typed by the Broadcast relation: both operands are tensors of the same
@@ -36,17 +59,11 @@ class Relay_BroadcastOp<string mnemonic, string what>
     ```
   }];
   let arguments = (ins AnyType:$lhs, AnyType:$rhs);
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-    ::llvm::LogicalResult $cppClass::verify() {
-      return verifyBroadcastOperator(*this, /*toBool=*/false);
-    }
-  }];
 }
 
 /// Elementwise comparisons: typed by BroadcastToBool.
 class Relay_CompareOp<string mnemonic, string what>
-    : Relay_OperatorOp<mnemonic> {
+    : Relay_OperatorOp<mnemonic, "BroadcastToBool", "Broadcast", 2, 4> {
   let summary = "Elementwise " # what # " comparison with numpy broadcasting";
   let description = [{
     Typed by the BroadcastToBool relation: like Broadcast, but the result
@@ -57,24 +74,40 @@ class Relay_CompareOp<string mnemonic, string what>
     ```
   }];
   let arguments = (ins AnyType:$lhs, AnyType:$rhs);
-  let hasVerifier = 1;
-  let extraClassDefinition = [{
-    ::llvm::LogicalResult $cppClass::verify() {
-      return verifyBroadcastOperator(*this, /*toBool=*/true);
-    }
+}
+
+/// Elementwise unary operators typed by Identity.
+class Relay_UnaryOp<string mnemonic, string what, int level = 1>
+    : Relay_OperatorOp<mnemonic, "Identity", "ElemWise", 1, level> {
+  let summary = "Elementwise " # what;
+  let description = [{
+    Typed by the Identity relation: the result has the operand's type.
+
+    ```mlir
+    %r = relay.}] # mnemonic # [{ %a : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    ```
   }];
+  let arguments = (ins AnyType:$data);
 }
 
 def Relay_AddOp : Relay_BroadcastOp<"add", "addition">;
 def Relay_SubtractOp : Relay_BroadcastOp<"subtract", "subtraction">;
 def Relay_MultiplyOp : Relay_BroadcastOp<"multiply", "multiplication">;
 def Relay_DivideOp : Relay_BroadcastOp<"divide", "division">;
-def Relay_PowerOp : Relay_BroadcastOp<"power", "power">;
+def Relay_PowerOp : Relay_BroadcastOp<"power", "power", 4>;
 def Relay_ModOp : Relay_BroadcastOp<"mod", "remainder">;
-def Relay_MaximumOp : Relay_BroadcastOp<"maximum", "maximum">;
-def Relay_MinimumOp : Relay_BroadcastOp<"minimum", "minimum">;
-def Relay_LogicalAndOp : Relay_BroadcastOp<"logical_and", "logical and">;
-def Relay_LogicalOrOp : Relay_BroadcastOp<"logical_or", "logical or">;
+def Relay_FloorDivideOp : Relay_BroadcastOp<"floor_divide", "floor division">;
+def Relay_FloorModOp : Relay_BroadcastOp<"floor_mod", "floor remainder">;
+def Relay_MaximumOp : Relay_BroadcastOp<"maximum", "maximum", 4>;
+def Relay_MinimumOp : Relay_BroadcastOp<"minimum", "minimum", 4>;
+def Relay_LogicalAndOp : Relay_BroadcastOp<"logical_and", "logical and", 4>;
+def Relay_LogicalOrOp : Relay_BroadcastOp<"logical_or", "logical or", 4>;
+def Relay_LogicalXorOp : Relay_BroadcastOp<"logical_xor", "logical xor", 4>;
+def Relay_BitwiseAndOp : Relay_BroadcastOp<"bitwise_and", "bitwise and", 4>;
+def Relay_BitwiseOrOp : Relay_BroadcastOp<"bitwise_or", "bitwise or", 4>;
+def Relay_BitwiseXorOp : Relay_BroadcastOp<"bitwise_xor", "bitwise xor", 4>;
+def Relay_LeftShiftOp : Relay_BroadcastOp<"left_shift", "left shift", 4>;
+def Relay_RightShiftOp : Relay_BroadcastOp<"right_shift", "right shift", 4>;
 
 def Relay_EqualOp : Relay_CompareOp<"equal", "==">;
 def Relay_NotEqualOp : Relay_CompareOp<"not_equal", "!=">;
@@ -82,5 +115,382 @@ def Relay_LessOp : Relay_CompareOp<"less", "<">;
 def Relay_LessEqualOp : Relay_CompareOp<"less_equal", "<=">;
 def Relay_GreaterOp : Relay_CompareOp<"greater", ">">;
 def Relay_GreaterEqualOp : Relay_CompareOp<"greater_equal", ">=">;
+
+def Relay_NegativeOp : Relay_UnaryOp<"negative", "negation", 3>;
+def Relay_AbsOp : Relay_UnaryOp<"abs", "absolute value", 3>;
+def Relay_ExpOp : Relay_UnaryOp<"exp", "exponential">;
+def Relay_LogOp : Relay_UnaryOp<"log", "natural logarithm">;
+def Relay_Log2Op : Relay_UnaryOp<"log2", "base-2 logarithm">;
+def Relay_Log10Op : Relay_UnaryOp<"log10", "base-10 logarithm">;
+def Relay_SqrtOp : Relay_UnaryOp<"sqrt", "square root">;
+def Relay_RsqrtOp : Relay_UnaryOp<"rsqrt", "reciprocal square root">;
+def Relay_TanhOp : Relay_UnaryOp<"tanh", "hyperbolic tangent">;
+def Relay_SigmoidOp : Relay_UnaryOp<"sigmoid", "logistic sigmoid">;
+def Relay_ErfOp : Relay_UnaryOp<"erf", "error function">;
+def Relay_SinOp : Relay_UnaryOp<"sin", "sine">;
+def Relay_CosOp : Relay_UnaryOp<"cos", "cosine">;
+def Relay_RoundOp : Relay_UnaryOp<"round", "rounding to nearest", 3>;
+def Relay_FloorOp : Relay_UnaryOp<"floor", "floor", 3>;
+def Relay_CeilOp : Relay_UnaryOp<"ceil", "ceiling", 3>;
+def Relay_TruncOp : Relay_UnaryOp<"trunc", "truncation", 3>;
+def Relay_SignOp : Relay_UnaryOp<"sign", "sign", 3>;
+def Relay_LogicalNotOp : Relay_UnaryOp<"logical_not", "logical not", 4>;
+def Relay_BitwiseNotOp : Relay_UnaryOp<"bitwise_not", "bitwise not", 4>;
+def Relay_CopyOp : Relay_UnaryOp<"copy", "copy", 3>;
+def Relay_ZerosLikeOp : Relay_UnaryOp<"zeros_like", "zeros of the operand's type", 4>;
+def Relay_OnesLikeOp : Relay_UnaryOp<"ones_like", "ones of the operand's type", 4>;
+def Relay_ReluOp : Relay_UnaryOp<"nn.relu", "rectified linear unit">;
+
+def Relay_ClipOp : Relay_OperatorOp<"clip", "Identity", "ElemWise", 1, 3> {
+  let summary = "Clamps every element to [a_min, a_max]";
+  let arguments = (ins AnyType:$data, F64Attr:$a_min, F64Attr:$a_max);
+}
+
+def Relay_LeakyReluOp
+    : Relay_OperatorOp<"nn.leaky_relu", "Identity", "ElemWise", 1, 3> {
+  let summary = "Leaky ReLU: `x > 0 ? x : alpha * x`";
+  let arguments = (ins AnyType:$data, DefaultValuedAttr<F64Attr, "0.25">:$alpha);
+}
+
+def Relay_CastOp : Relay_OperatorOp<"cast", "Cast", "ElemWise", 1, 3> {
+  let summary = "Converts every element to `dtype`";
+  let arguments = (ins AnyType:$data, TypeAttr:$dtype);
+}
+
+def Relay_SoftmaxOp
+    : Relay_OperatorOp<"nn.softmax", "Softmax", "OutEWiseFusable", 1> {
+  let summary = "Softmax along `axis`";
+  let arguments = (ins AnyType:$data, DefaultValuedAttr<I64Attr, "-1">:$axis);
+}
+
+def Relay_LogSoftmaxOp
+    : Relay_OperatorOp<"nn.log_softmax", "Softmax", "OutEWiseFusable", 1> {
+  let summary = "Log-softmax along `axis`";
+  let arguments = (ins AnyType:$data, DefaultValuedAttr<I64Attr, "-1">:$axis);
+}
+
+def Relay_WhereOp : Relay_OperatorOp<"where", "Where", "Broadcast", 3, 4> {
+  let summary = "Selects from `x` where `condition` holds, else from `y`";
+  let arguments = (ins AnyType:$condition, AnyType:$x, AnyType:$y);
+}
+
+def Relay_BiasAddOp : Relay_OperatorOp<"nn.bias_add", "BiasAdd", "Broadcast", 2> {
+  let summary = "Adds a bias vector along `axis`";
+  let arguments = (ins AnyType:$data, AnyType:$bias,
+                       DefaultValuedAttr<I64Attr, "1">:$axis);
+}
+
+def Relay_PReluOp : Relay_OperatorOp<"nn.prelu", "PRelu", "Broadcast", 2, 3> {
+  let summary = "Parametric ReLU with one slope per `axis` channel";
+  let arguments = (ins AnyType:$data, AnyType:$alpha,
+                       DefaultValuedAttr<I64Attr, "1">:$axis);
+}
+
+//===----------------------------------------------------------------------===//
+// Initialisers
+//===----------------------------------------------------------------------===//
+
+class Relay_InitOp<string mnemonic, string what>
+    : Relay_OperatorOp<mnemonic, "Init", "ElemWise", 0, 3> {
+  let summary = "A tensor of " # what # " (dtype defaults to float32)";
+  let arguments = (ins DenseI64ArrayAttr:$shape, OptionalAttr<TypeAttr>:$dtype);
+}
+def Relay_ZerosOp : Relay_InitOp<"zeros", "zeros">;
+def Relay_OnesOp : Relay_InitOp<"ones", "ones">;
+
+def Relay_FullOp : Relay_OperatorOp<"full", "Full", "ElemWise", 1, 3> {
+  let summary = "A tensor filled with a scalar (dtype defaults to its)";
+  let arguments = (ins AnyType:$fill_value, DenseI64ArrayAttr:$shape,
+                       OptionalAttr<TypeAttr>:$dtype);
+}
+
+def Relay_FullLikeOp : Relay_OperatorOp<"full_like", "FullLike", "ElemWise", 2, 3> {
+  let summary = "A tensor of `data`'s type filled with a scalar";
+  let arguments = (ins AnyType:$data, AnyType:$fill_value);
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+class Relay_ReduceOp<string mnemonic, string what, string relation = "Reduce">
+    : Relay_OperatorOp<mnemonic, relation, "CommReduce", 1, 4> {
+  let summary = "Reduces by " # what # " over `axis` (all axes when absent)";
+  let arguments = (ins AnyType:$data,
+                       OptionalAttr<DenseI64ArrayAttr>:$axis,
+                       DefaultValuedAttr<BoolAttr, "false">:$keepdims,
+                       DefaultValuedAttr<BoolAttr, "false">:$exclude);
+}
+def Relay_SumOp : Relay_ReduceOp<"sum", "sum">;
+def Relay_MeanOp : Relay_ReduceOp<"mean", "mean">;
+def Relay_MaxOp : Relay_ReduceOp<"max", "maximum">;
+def Relay_MinOp : Relay_ReduceOp<"min", "minimum">;
+def Relay_ProdOp : Relay_ReduceOp<"prod", "product">;
+def Relay_AllOp : Relay_ReduceOp<"all", "logical and">;
+def Relay_AnyOp : Relay_ReduceOp<"any", "logical or">;
+
+class Relay_ArgReduceOp<string mnemonic, string what>
+    : Relay_OperatorOp<mnemonic, "ArgReduce", "CommReduce", 1, 4> {
+  let summary = "Index (int32) of the " # what # " over `axis`";
+  let arguments = (ins AnyType:$data,
+                       OptionalAttr<DenseI64ArrayAttr>:$axis,
+                       DefaultValuedAttr<BoolAttr, "false">:$keepdims,
+                       DefaultValuedAttr<BoolAttr, "false">:$exclude,
+                       DefaultValuedAttr<BoolAttr, "false">:$select_last_index);
+}
+def Relay_ArgmaxOp : Relay_ArgReduceOp<"argmax", "maximum">;
+def Relay_ArgminOp : Relay_ArgReduceOp<"argmin", "minimum">;
+
+//===----------------------------------------------------------------------===//
+// Shape transforms
+//===----------------------------------------------------------------------===//
+
+def Relay_ReshapeOp : Relay_OperatorOp<"reshape", "Reshape", "Injective", 1, 3> {
+  let summary = "Reshapes to `newshape` (with TVM's 0, -1, -2, -3, -4)";
+  let description = [{
+    `0` copies the input dimension, `-1` is inferred, `-2` copies the rest,
+    `-3` merges two input dimensions, `-4` splits one into the next two
+    values.
+  }];
+  let arguments = (ins AnyType:$data, DenseI64ArrayAttr:$newshape,
+                       DefaultValuedAttr<BoolAttr, "false">:$allowzero);
+}
+
+def Relay_ReshapeLikeOp
+    : Relay_OperatorOp<"reshape_like", "ReshapeLike", "Injective", 2, 3> {
+  let summary = "Reshapes `data` to (part of) `shape_like`'s shape";
+  let arguments = (ins AnyType:$data, AnyType:$shape_like,
+                       DefaultValuedAttr<I64Attr, "0">:$lhs_begin,
+                       OptionalAttr<I64Attr>:$lhs_end,
+                       DefaultValuedAttr<I64Attr, "0">:$rhs_begin,
+                       OptionalAttr<I64Attr>:$rhs_end);
+}
+
+def Relay_TransposeOp : Relay_OperatorOp<"transpose", "Transpose", "Injective", 1, 3> {
+  let summary = "Permutes the axes (reverses them when `axes` is absent)";
+  let arguments = (ins AnyType:$data, OptionalAttr<DenseI64ArrayAttr>:$axes);
+}
+
+def Relay_SqueezeOp : Relay_OperatorOp<"squeeze", "Squeeze", "Injective", 1, 3> {
+  let summary = "Removes size-1 axes (`axis`, or all of them)";
+  let arguments = (ins AnyType:$data, OptionalAttr<DenseI64ArrayAttr>:$axis);
+}
+
+def Relay_ExpandDimsOp
+    : Relay_OperatorOp<"expand_dims", "ExpandDims", "Broadcast", 1> {
+  let summary = "Inserts `num_newaxis` size-1 axes at `axis`";
+  let arguments = (ins AnyType:$data, I64Attr:$axis,
+                       DefaultValuedAttr<I64Attr, "1">:$num_newaxis);
+}
+
+def Relay_ConcatenateOp
+    : Relay_OperatorOp<"concatenate", "Concatenate", "Injective", 1> {
+  let summary = "Joins the tensors of a tuple along `axis`";
+  let arguments = (ins AnyType:$data, DefaultValuedAttr<I64Attr, "0">:$axis);
+}
+
+def Relay_StackOp : Relay_OperatorOp<"stack", "Stack", "Injective", 1, 3> {
+  let summary = "Stacks the tensors of a tuple along a new `axis`";
+  let arguments = (ins AnyType:$data, DefaultValuedAttr<I64Attr, "0">:$axis);
+}
+
+def Relay_SplitOp : Relay_OperatorOp<"split", "Split", "Injective", 1, 3> {
+  let summary = "Splits along `axis` into a tuple";
+  let description = [{
+    `indices_or_sections` is either a number of equal sections or the
+    increasing indices to split at.
+  }];
+  let arguments = (ins AnyType:$data,
+                       AnyAttrOf<[I64Attr, DenseI64ArrayAttr]>:$indices_or_sections,
+                       DefaultValuedAttr<I64Attr, "0">:$axis);
+}
+
+def Relay_TakeOp : Relay_OperatorOp<"take", "Take", "Injective", 2, 3> {
+  let summary = "Gathers elements at `indices` along `axis` (flat if absent)";
+  let arguments = (ins AnyType:$data, AnyType:$indices,
+                       OptionalAttr<I64Attr>:$axis,
+                       DefaultValuedAttr<I64Attr, "0">:$batch_dims,
+                       DefaultValuedStrAttr<StrAttr, "clip">:$mode);
+}
+
+def Relay_StridedSliceOp
+    : Relay_OperatorOp<"strided_slice", "StridedSlice", "Injective", 1, 4> {
+  let summary = "numpy-style slicing `data[begin:end:strides]`";
+  let arguments = (ins AnyType:$data, DenseI64ArrayAttr:$begin,
+                       DenseI64ArrayAttr:$end,
+                       OptionalAttr<DenseI64ArrayAttr>:$strides,
+                       OptionalAttr<DenseI64ArrayAttr>:$axes,
+                       DefaultValuedStrAttr<StrAttr, "end">:$slice_mode);
+}
+
+def Relay_BroadcastToOp
+    : Relay_OperatorOp<"broadcast_to", "BroadcastTo", "Broadcast", 1, 4> {
+  let summary = "Broadcasts to `shape`";
+  let arguments = (ins AnyType:$data, DenseI64ArrayAttr:$shape);
+}
+
+def Relay_LayoutTransformOp
+    : Relay_OperatorOp<"layout_transform", "LayoutTransform", "Injective", 1, 5> {
+  let summary = "Converts between data layouts (`NCHW` -> `NHWC`, `NCHW16c`)";
+  let arguments = (ins AnyType:$data, StrAttr:$src_layout, StrAttr:$dst_layout);
+}
+
+def Relay_BatchFlattenOp
+    : Relay_OperatorOp<"nn.batch_flatten", "BatchFlatten", "Injective", 1, 2> {
+  let summary = "Flattens every axis but the first";
+  let arguments = (ins AnyType:$data);
+}
+
+def Relay_PadOp : Relay_OperatorOp<"nn.pad", "Pad", "Injective", 2, 2> {
+  let summary = "Pads with `pad_value` (pad_width: before/after per axis)";
+  let arguments = (ins AnyType:$data, AnyType:$pad_value,
+                       DenseI64ArrayAttr:$pad_width,
+                       DefaultValuedStrAttr<StrAttr, "constant">:$pad_mode);
+}
+
+//===----------------------------------------------------------------------===//
+// Neural-network operators
+//===----------------------------------------------------------------------===//
+
+class Relay_Conv2DBase<string mnemonic, string relation, string kernelLayout>
+    : Relay_OperatorOp<mnemonic, relation, "OutEWiseFusable", 2, 2> {
+  dag convAttrs = (ins AnyType:$data, AnyType:$weight,
+                       OptionalAttr<DenseI64ArrayAttr>:$strides,
+                       OptionalAttr<DenseI64ArrayAttr>:$padding,
+                       OptionalAttr<DenseI64ArrayAttr>:$dilation,
+                       DefaultValuedAttr<I64Attr, "1">:$groups,
+                       OptionalAttr<I64Attr>:$channels,
+                       OptionalAttr<DenseI64ArrayAttr>:$kernel_size,
+                       DefaultValuedStrAttr<StrAttr, "NCHW">:$data_layout,
+                       DefaultValuedStrAttr<StrAttr, kernelLayout>:$kernel_layout,
+                       DefaultValuedStrAttr<StrAttr, "">:$out_layout,
+                       OptionalAttr<TypeAttr>:$out_dtype);
+}
+
+def Relay_Conv2DOp : Relay_Conv2DBase<"nn.conv2d", "Conv2D", "OIHW"> {
+  let summary = "2-d convolution";
+  let description = [{
+    TVM's `nn.conv2d`: `strides` (default [1, 1]), `padding` (1, 2 or 4
+    values: top, left, bottom, right), `dilation`, `groups`, `channels` and
+    `kernel_size` (which let the weight's type be inferred), `data_layout`
+    NCHW/NHWC, `kernel_layout` (a permutation of OIHW), `out_dtype`.
+
+    ```mlir
+    %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>, channels = 64}
+        : (tensor<1x3x224x224xf32>, tensor<64x3x3x3xf32>) -> tensor<1x64x224x224xf32>
+    ```
+  }];
+  let arguments = convAttrs;
+}
+
+def Relay_Conv2DTransposeOp
+    : Relay_Conv2DBase<"nn.conv2d_transpose", "Conv2DTranspose", "IOHW"> {
+  let summary = "2-d transposed convolution";
+  let arguments = !con(convAttrs,
+                       (ins OptionalAttr<DenseI64ArrayAttr>:$output_padding));
+}
+
+def Relay_DenseOp : Relay_OperatorOp<"nn.dense", "Dense", "OutEWiseFusable", 2> {
+  let summary = "`data` [..., K] times the transpose of `weight` [units, K]";
+  let arguments = (ins AnyType:$data, AnyType:$weight,
+                       OptionalAttr<I64Attr>:$units,
+                       OptionalAttr<TypeAttr>:$out_dtype);
+}
+
+def Relay_MatmulOp : Relay_OperatorOp<"nn.matmul", "Matmul", "OutEWiseFusable", 2> {
+  let summary = "Matrix product with optional transposes";
+  let arguments = (ins AnyType:$tensor_a, AnyType:$tensor_b,
+                       OptionalAttr<I64Attr>:$units,
+                       OptionalAttr<TypeAttr>:$out_dtype,
+                       DefaultValuedAttr<BoolAttr, "false">:$transpose_a,
+                       DefaultValuedAttr<BoolAttr, "false">:$transpose_b);
+}
+
+def Relay_BatchMatmulOp
+    : Relay_OperatorOp<"nn.batch_matmul", "BatchMatmul", "OutEWiseFusable", 2, 10> {
+  let summary = "Batched matrix product (`y` transposed by default)";
+  let arguments = (ins AnyType:$x, AnyType:$y,
+                       OptionalAttr<TypeAttr>:$out_dtype,
+                       DefaultValuedAttr<BoolAttr, "false">:$transpose_a,
+                       DefaultValuedAttr<BoolAttr, "true">:$transpose_b);
+}
+
+class Relay_Pool2DOp<string mnemonic, string what>
+    : Relay_OperatorOp<mnemonic, "Pool2D", "OutEWiseFusable", 1, 2> {
+  let summary = "2-d " # what # " pooling";
+  dag poolAttrs = (ins AnyType:$data, DenseI64ArrayAttr:$pool_size,
+                       OptionalAttr<DenseI64ArrayAttr>:$strides,
+                       OptionalAttr<DenseI64ArrayAttr>:$dilation,
+                       OptionalAttr<DenseI64ArrayAttr>:$padding,
+                       DefaultValuedStrAttr<StrAttr, "NCHW">:$layout,
+                       DefaultValuedStrAttr<StrAttr, "">:$out_layout,
+                       DefaultValuedAttr<BoolAttr, "false">:$ceil_mode);
+  let arguments = poolAttrs;
+}
+def Relay_MaxPool2DOp : Relay_Pool2DOp<"nn.max_pool2d", "max">;
+def Relay_AvgPool2DOp : Relay_Pool2DOp<"nn.avg_pool2d", "average"> {
+  let arguments = !con(poolAttrs,
+      (ins DefaultValuedAttr<BoolAttr, "false">:$count_include_pad));
+}
+
+class Relay_GlobalPool2DOp<string mnemonic, string what>
+    : Relay_OperatorOp<mnemonic, "GlobalPool2D", "OutEWiseFusable", 1, 2> {
+  let summary = "2-d global " # what # " pooling (H and W become 1)";
+  let arguments = (ins AnyType:$data,
+                       DefaultValuedStrAttr<StrAttr, "NCHW">:$layout,
+                       DefaultValuedStrAttr<StrAttr, "">:$out_layout);
+}
+def Relay_GlobalAvgPool2DOp : Relay_GlobalPool2DOp<"nn.global_avg_pool2d", "average">;
+def Relay_GlobalMaxPool2DOp : Relay_GlobalPool2DOp<"nn.global_max_pool2d", "max">;
+
+class Relay_AdaptivePool2DOp<string mnemonic, string what>
+    : Relay_OperatorOp<mnemonic, "AdaptivePool2D", "OutEWiseFusable", 1, 10> {
+  let summary = "2-d adaptive " # what # " pooling to `output_size`";
+  let arguments = (ins AnyType:$data,
+                       OptionalAttr<DenseI64ArrayAttr>:$output_size,
+                       DefaultValuedStrAttr<StrAttr, "NCHW">:$layout,
+                       DefaultValuedStrAttr<StrAttr, "">:$out_layout);
+}
+def Relay_AdaptiveAvgPool2DOp
+    : Relay_AdaptivePool2DOp<"nn.adaptive_avg_pool2d", "average">;
+def Relay_AdaptiveMaxPool2DOp
+    : Relay_AdaptivePool2DOp<"nn.adaptive_max_pool2d", "max">;
+
+def Relay_UpSamplingOp
+    : Relay_OperatorOp<"nn.upsampling", "UpSampling", "Injective", 1, 2> {
+  let summary = "Scales H and W by `scale_h` and `scale_w`";
+  let arguments = (ins AnyType:$data,
+                       DefaultValuedAttr<F64Attr, "1.0">:$scale_h,
+                       DefaultValuedAttr<F64Attr, "1.0">:$scale_w,
+                       DefaultValuedStrAttr<StrAttr, "NCHW">:$layout,
+                       DefaultValuedStrAttr<StrAttr, "nearest_neighbor">:$method,
+                       DefaultValuedAttr<BoolAttr, "false">:$align_corners);
+}
+
+def Relay_BatchNormOp
+    : Relay_OperatorOp<"nn.batch_norm", "BatchNorm", "OutEWiseFusable", 5> {
+  let summary = "Batch normalisation: `(normalized, mean, var)`";
+  let arguments = (ins AnyType:$data, AnyType:$gamma, AnyType:$beta,
+                       AnyType:$moving_mean, AnyType:$moving_var,
+                       DefaultValuedAttr<I64Attr, "1">:$axis,
+                       DefaultValuedAttr<F64Attr, "1e-05">:$epsilon,
+                       DefaultValuedAttr<BoolAttr, "true">:$center,
+                       DefaultValuedAttr<BoolAttr, "true">:$scale);
+}
+
+def Relay_LayerNormOp
+    : Relay_OperatorOp<"nn.layer_norm", "LayerNorm", "Opaque", 3> {
+  let summary = "Layer normalisation along `axis`";
+  let arguments = (ins AnyType:$data, AnyType:$gamma, AnyType:$beta,
+                       DefaultValuedAttr<I64Attr, "-1">:$axis,
+                       DefaultValuedAttr<F64Attr, "1e-05">:$epsilon,
+                       DefaultValuedAttr<BoolAttr, "true">:$center,
+                       DefaultValuedAttr<BoolAttr, "true">:$scale);
+}
+
+def Relay_DropoutOp : Relay_OperatorOp<"nn.dropout", "Dropout", "Opaque", 1> {
+  let summary = "Dropout: `(output, mask)`; the identity at inference";
+  let arguments = (ins AnyType:$data, DefaultValuedAttr<F64Attr, "0.5">:$rate);
+}
 
 #endif // RELAY_OPERATORS

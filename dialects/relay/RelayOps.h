@@ -8,6 +8,7 @@
 #ifndef RELAY_MLIR_DIALECTS_RELAY_RELAYOPS_H
 #define RELAY_MLIR_DIALECTS_RELAY_RELAYOPS_H
 
+#include "dialects/relay/OperatorRegistry.h"
 #include "dialects/relay/RelayDialect.h"
 #include "dialects/relay/RelayTypes.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"

@@ -359,7 +359,7 @@ relay.func @dtype(%a: tensor<4xf32>, %b: tensor<4xi32>) -> tensor<4xf32> {
 
 // Tests that an operator's result type follows its relation.
 relay.func @compare(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'relay.less' op result type 'tensor<4xf32>' does not match the broadcast type 'tensor<4xi1>'}}
+  // expected-error @+1 {{'relay.less' op result type 'tensor<4xf32>' but its type relation implies 'tensor<4xi1>'}}
   %0 = relay.less %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   relay.return %0 : tensor<4xf32>
 }
@@ -368,7 +368,7 @@ relay.func @compare(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
 
 // Tests that operators take tensors.
 relay.func @not_tensor(%a: tuple<>, %b: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{add: expected a tensor, got 'tuple<>'}}
+  // expected-error @+1 {{add: expected a tensor for operand #0, got 'tuple<>'}}
   %0 = relay.add %a, %b : (tuple<>, tensor<4xf32>) -> tensor<4xf32>
   relay.return %0 : tensor<4xf32>
 }

@@ -1,0 +1,134 @@
+//===- RelationUtils.cpp - Helpers for writing type relations ---*- C++ -*-===//
+
+#include "dialects/relay/RelationUtils.h"
+
+#include "dialects/relay/RelayTypes.h"
+#include "dialects/relay/TypeUtils.h"
+
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+
+std::string mlir::relay::toString(const Dim &dim) {
+  if (dim.symbol)
+    return dim.symbol.str();
+  if (!dim.isStatic())
+    return "?";
+  return std::to_string(dim.size);
+}
+
+Dim TensorInfo::product(int64_t begin, int64_t end) const {
+  Dim result = Dim::of(1);
+  for (int64_t i = begin; i < end; ++i)
+    result = mulDims(result, dims[i]);
+  return result;
+}
+
+TensorState mlir::relay::readTensor(Type type, TensorInfo &info) {
+  info = TensorInfo();
+  if (auto ranked = dyn_cast<RankedTensorType>(type)) {
+    for (int64_t d : ranked.getShape())
+      info.dims.push_back(Dim::of(d));
+    info.dtype = ranked.getElementType();
+    return TensorState::Tensor;
+  }
+  if (auto poly = dyn_cast<PolyTensorType>(type)) {
+    if (poly.hasShapeVar())
+      return TensorState::Unknown;
+    for (Attribute d : poly.getDims()) {
+      if (auto name = dyn_cast<StringAttr>(d))
+        info.dims.push_back(Dim{ShapedType::kDynamic, name});
+      else
+        info.dims.push_back(Dim::of(cast<IntegerAttr>(d).getInt()));
+    }
+    info.dtype = poly.getDtype();
+    return TensorState::Tensor;
+  }
+  if (isa<IncompleteType, TypeVarType, UnrankedTensorType>(type))
+    return TensorState::Unknown;
+  return TensorState::NotATensor;
+}
+
+Type mlir::relay::makeTensor(MLIRContext *ctx, ArrayRef<Dim> dims,
+                             Type dtype) {
+  Builder b(ctx);
+  SmallVector<Attribute> attrs;
+  for (const Dim &d : dims)
+    attrs.push_back(d.symbol ? Attribute(d.symbol)
+                             : Attribute(b.getI64IntegerAttr(d.size)));
+  return makeTensorType(ctx, nullptr, attrs, dtype);
+}
+
+Type mlir::relay::makeTensor(MLIRContext *ctx, ArrayRef<int64_t> dims,
+                             Type dtype) {
+  SmallVector<Dim> list;
+  for (int64_t d : dims)
+    list.push_back(Dim::of(d));
+  return makeTensor(ctx, list, dtype);
+}
+
+Dim mlir::relay::mulDims(Dim a, Dim b) {
+  if (a.isStatic() && b.isStatic())
+    return Dim::of(a.size * b.size);
+  // x * 1 keeps x, names included.
+  if (a.isStatic() && a.size == 1)
+    return b;
+  if (b.isStatic() && b.size == 1)
+    return a;
+  return Dim::any();
+}
+
+TensorState mlir::relay::readInputTensor(RelationArgs &args, unsigned i,
+                                         TensorInfo &info) {
+  TensorState state = readTensor(args.getInput(i), info);
+  if (state == TensorState::NotATensor)
+    args.emitError() << "expected a tensor for operand #" << i << ", got "
+                     << args.getInput(i);
+  return state;
+}
+
+FailureOr<int64_t> mlir::relay::normalizeAxis(RelationArgs &args,
+                                              int64_t axis, int64_t rank,
+                                              StringRef what) {
+  if (axis < -rank || axis >= rank) {
+    args.emitError() << what << " " << axis
+                     << " is out of range for a tensor of rank " << rank
+                     << " (expected in [" << -rank << ", " << rank << "))";
+    return failure();
+  }
+  return axis < 0 ? axis + rank : axis;
+}
+
+FailureOr<Dim> mlir::relay::unifyDims(Dim a, Dim b) {
+  if (a == b || b.isAny())
+    return a;
+  if (a.isAny())
+    return b;
+  return failure();
+}
+
+LogicalResult mlir::relay::expectInputType(RelationArgs &args, unsigned i,
+                                           Type expected, StringRef what) {
+  Type actual = args.getInput(i);
+  TensorInfo info;
+  if (readTensor(actual, info) == TensorState::Unknown &&
+      !isa<PolyTensorType>(actual))
+    return args.assignInput(i, expected);
+  if (areCompatible(actual, expected))
+    return success();
+  args.emitError() << what << " must have type " << expected << ", got "
+                   << actual;
+  return failure();
+}
+
+bool mlir::relay::isFloatLike(Type dtype) {
+  return isa<FloatType, TypeVarType>(dtype);
+}
+
+std::string mlir::relay::typeStr(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "'" << type << "'";
+  return text;
+}

@@ -1,0 +1,107 @@
+//===- RelationUtils.h - Helpers for writing type relations -----*- C++ -*-===//
+//
+// Relations see tensors as a list of dimensions (static sizes, `?` for
+// Relay's Any, or named shape variables) and a dtype. A dimension computed
+// arithmetically from a symbolic or `?` one is `?`; a dimension passed
+// through keeps its name.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RELAY_MLIR_DIALECTS_RELAY_RELATIONUTILS_H
+#define RELAY_MLIR_DIALECTS_RELAY_RELATIONUTILS_H
+
+#include "dialects/relay/OperatorRegistry.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+namespace mlir::relay {
+
+/// One dimension: a static size, `?` (Any), or a named shape variable.
+struct Dim {
+  int64_t size = ShapedType::kDynamic;
+  StringAttr symbol;
+
+  static Dim any() { return Dim(); }
+  static Dim of(int64_t size) { return Dim{size, nullptr}; }
+  bool isStatic() const { return !ShapedType::isDynamic(size); }
+  bool isAny() const { return !isStatic() && !symbol; }
+  bool operator==(const Dim &other) const {
+    return size == other.size && symbol == other.symbol;
+  }
+  bool operator!=(const Dim &other) const { return !(*this == other); }
+};
+
+/// Prints a dimension as Relay does: `3`, `?` or the variable's name.
+std::string toString(const Dim &dim);
+
+/// A tensor of known rank.
+struct TensorInfo {
+  SmallVector<Dim> dims;
+  /// The element type; a BaseType variable when symbolic.
+  Type dtype;
+
+  int64_t getRank() const { return dims.size(); }
+  /// The product of the dimensions in [begin, end), `?` when one is not
+  /// static.
+  Dim product(int64_t begin, int64_t end) const;
+};
+
+/// What a relation argument currently is.
+enum class TensorState { Tensor, Unknown, NotATensor };
+
+/// Reads `type` as a tensor of known rank. Unknown when it is still
+/// incomplete, a type variable, or a tensor whose rank is a variable.
+TensorState readTensor(Type type, TensorInfo &info);
+
+/// Builds the tensor type for `dims` and `dtype` (builtin when concrete).
+Type makeTensor(MLIRContext *ctx, ArrayRef<Dim> dims, Type dtype);
+Type makeTensor(MLIRContext *ctx, ArrayRef<int64_t> dims, Type dtype);
+
+/// Arithmetic on dimensions: `?` when an operand is not static.
+Dim mulDims(Dim a, Dim b);
+
+/// Reads input #i as a tensor for `args`: returns Unknown (the relation
+/// should stay Pending) or NotATensor (after reporting the error).
+TensorState readInputTensor(RelationArgs &args, unsigned i, TensorInfo &info);
+
+/// Reads input #index as a tensor into `info`; on anything else returns the
+/// status the relation must return (Pending or Failed).
+#define READ_TENSOR_OR_RETURN(args, index, info)                               \
+  do {                                                                         \
+    TensorState state_ = readInputTensor(args, index, info);                   \
+    if (state_ == TensorState::Unknown)                                        \
+      return RelationStatus::Pending;                                          \
+    if (state_ == TensorState::NotATensor)                                     \
+      return RelationStatus::Failed;                                           \
+  } while (false)
+
+/// Normalises an axis in [-rank, rank) to [0, rank); fails (reporting which
+/// attribute) when out of range.
+FailureOr<int64_t> normalizeAxis(RelationArgs &args, int64_t axis,
+                                 int64_t rank, StringRef what = "axis");
+
+/// Unifies two dimensions that must be equal: the more precise one, or
+/// failure when two different static sizes or names meet.
+FailureOr<Dim> unifyDims(Dim a, Dim b);
+
+/// Requires input #i to have type `expected` (compatibly: `?` matches any
+/// size), or infers it when it is unknown. `what` names the input in the
+/// error.
+LogicalResult expectInputType(RelationArgs &args, unsigned i, Type expected,
+                              StringRef what);
+
+/// `type` printed in quotes, as diagnostics print types.
+std::string typeStr(Type type);
+
+/// Returns true when `dtype` is a float type (or a variable).
+bool isFloatLike(Type dtype);
+
+/// Relations shared by the relation files (RelationsXxx.cpp).
+void registerElementwiseRelations();
+void registerReduceRelations();
+void registerTransformRelations();
+void registerNNRelations();
+
+} // namespace mlir::relay
+
+#endif // RELAY_MLIR_DIALECTS_RELAY_RELATIONUTILS_H

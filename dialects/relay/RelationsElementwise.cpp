@@ -1,0 +1,308 @@
+//===- RelationsElementwise.cpp - Elementwise type relations ----*- C++ -*-===//
+//
+// Identity, Broadcast, BroadcastToBool, Cast, the initialisers (Init, Full,
+// FullLike), Where, and the per-channel relations (BiasAdd, PRelu).
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/relay/RelationUtils.h"
+#include "dialects/relay/TypeRelations.h"
+
+#include "dialects/relay/RelayTypes.h"
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+
+/// Broadcasts two dimensions by numpy's rules.
+static FailureOr<Dim> broadcastDim(Dim a, Dim b) {
+  if (a == b)
+    return a;
+  if (a.isStatic() && a.size == 1)
+    return b;
+  if (b.isStatic() && b.size == 1)
+    return a;
+  // `?` may be anything, so the other dimension decides.
+  if (a.isAny())
+    return b;
+  if (b.isAny())
+    return a;
+  return failure();
+}
+
+FailureOr<SmallVector<Dim>> static broadcastDims(ArrayRef<Dim> a,
+                                                 ArrayRef<Dim> b) {
+  size_t rank = std::max(a.size(), b.size());
+  SmallVector<Dim> result(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    // Align from the right; a missing dimension acts as 1.
+    Dim da = i < rank - a.size() ? Dim::of(1) : a[i - (rank - a.size())];
+    Dim db = i < rank - b.size() ? Dim::of(1) : b[i - (rank - b.size())];
+    FailureOr<Dim> d = broadcastDim(da, db);
+    if (failed(d))
+      return failure();
+    result[i] = *d;
+  }
+  return result;
+}
+
+FailureOr<SmallVector<int64_t>>
+mlir::relay::broadcastShapes(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
+  auto toDims = [](ArrayRef<int64_t> shape) {
+    return llvm::map_to_vector(shape, [](int64_t d) { return Dim::of(d); });
+  };
+  FailureOr<SmallVector<Dim>> dims = broadcastDims(toDims(a), toDims(b));
+  if (failed(dims))
+    return failure();
+  return llvm::map_to_vector(*dims, [](const Dim &d) { return d.size; });
+}
+
+/// Broadcast / BroadcastToBool over inputs 0 and 1.
+static RelationStatus broadcastRelation(RelationArgs &args, bool toBool) {
+  Type lhs = args.getInput(0), rhs = args.getInput(1);
+  TensorInfo a, b;
+  TensorState sa = readInputTensor(args, 0, a);
+  TensorState sb = readInputTensor(args, 1, b);
+  if (sa == TensorState::NotATensor || sb == TensorState::NotATensor)
+    return RelationStatus::Failed;
+  // Identical symbolic tensors broadcast to themselves whatever their shape.
+  if (lhs == rhs && isa<PolyTensorType>(lhs) && !toBool)
+    return args.solve(lhs);
+  if (sa != TensorState::Tensor || sb != TensorState::Tensor)
+    return RelationStatus::Pending;
+  if (a.dtype != b.dtype) {
+    args.emitError() << "dtype mismatch between " << lhs << " and " << rhs;
+    return RelationStatus::Failed;
+  }
+  FailureOr<SmallVector<Dim>> dims = broadcastDims(a.dims, b.dims);
+  if (failed(dims)) {
+    args.emitError() << "cannot broadcast " << lhs << " with " << rhs;
+    return RelationStatus::Failed;
+  }
+  Type dtype = toBool ? IntegerType::get(args.getContext(), 1) : a.dtype;
+  return args.solve(makeTensor(args.getContext(), *dims, dtype));
+}
+
+FailureOr<Type> mlir::relay::inferBroadcastType(std::optional<Location> loc,
+                                                StringRef opName, Type lhs,
+                                                Type rhs, bool toBool) {
+  // Runs the relation with a reporter that captures the result.
+  struct Capture : TypeReporter {
+    std::optional<Location> loc;
+    Type result;
+    LogicalResult assign(unsigned, Type type) override {
+      result = type;
+      return success();
+    }
+    InFlightDiagnostic emitError() override {
+      return loc ? mlir::emitError(*loc) : InFlightDiagnostic();
+    }
+  } capture;
+  capture.loc = loc;
+  SmallVector<Type> types{lhs, rhs, IncompleteType::get(lhs.getContext())};
+  RelationArgs args(opName, types, 2, DictionaryAttr(), capture);
+  switch (broadcastRelation(args, toBool)) {
+  case RelationStatus::Solved:
+    return capture.result;
+  case RelationStatus::Pending:
+    return Type();
+  case RelationStatus::Failed:
+    return failure();
+  }
+  llvm_unreachable("unknown relation status");
+}
+
+/// Identity: the result has the operand's type.
+static RelationStatus identityRelation(RelationArgs &args) {
+  TensorInfo info;
+  Type input = args.getInput(0);
+  if (auto poly = dyn_cast<PolyTensorType>(input))
+    return args.solve(poly);
+  switch (readInputTensor(args, 0, info)) {
+  case TensorState::NotATensor:
+    return RelationStatus::Failed;
+  case TensorState::Unknown:
+    return RelationStatus::Pending;
+  case TensorState::Tensor:
+    return args.solve(input);
+  }
+  llvm_unreachable("unknown tensor state");
+}
+
+/// Softmax and friends: Identity with an axis that must exist.
+static RelationStatus softmaxRelation(RelationArgs &args) {
+  TensorInfo info;
+  TensorState state = readInputTensor(args, 0, info);
+  if (state != TensorState::Tensor)
+    return state == TensorState::Unknown ? RelationStatus::Pending
+                                         : RelationStatus::Failed;
+  if (failed(normalizeAxis(args, args.getInt("axis", -1), info.getRank())))
+    return RelationStatus::Failed;
+  if (!isFloatLike(info.dtype))
+    return args.fail("expected a float tensor");
+  return args.solve(args.getInput(0));
+}
+
+/// Cast: the operand's shape with the `dtype` attribute's element type.
+static RelationStatus castRelation(RelationArgs &args) {
+  TensorInfo info;
+  TensorState state = readInputTensor(args, 0, info);
+  if (state != TensorState::Tensor)
+    return state == TensorState::Unknown ? RelationStatus::Pending
+                                         : RelationStatus::Failed;
+  Type dtype = args.getDtype("dtype");
+  if (!dtype)
+    return args.fail("requires a 'dtype' attribute");
+  return args.solve(makeTensor(args.getContext(), info.dims, dtype));
+}
+
+/// Reads the static `shape` attribute of an initialiser.
+static FailureOr<SmallVector<int64_t>> readShapeAttr(RelationArgs &args) {
+  std::optional<SmallVector<int64_t>> shape = args.getOptionalInts("shape");
+  if (!shape) {
+    args.emitError() << "requires a 'shape' attribute";
+    return failure();
+  }
+  for (int64_t d : *shape)
+    if (d < 0) {
+      args.emitError() << "shape dimensions must be non-negative, got " << d;
+      return failure();
+    }
+  return *shape;
+}
+
+/// Init (zeros, ones): a tensor of the `shape` and `dtype` attributes.
+static RelationStatus initRelation(RelationArgs &args) {
+  FailureOr<SmallVector<int64_t>> shape = readShapeAttr(args);
+  if (failed(shape))
+    return RelationStatus::Failed;
+  Type dtype = args.getDtype("dtype");
+  if (!dtype)
+    dtype = Float32Type::get(args.getContext());
+  return args.solve(makeTensor(args.getContext(), *shape, dtype));
+}
+
+/// Requires input #i to be a 0-d tensor (a scalar); returns its state.
+static TensorState readScalarInput(RelationArgs &args, unsigned i,
+                                   TensorInfo &info) {
+  TensorState state = readInputTensor(args, i, info);
+  if (state == TensorState::Tensor && info.getRank() != 0) {
+    args.emitError() << "operand #" << i << " must be a scalar, got "
+                     << args.getInput(i);
+    return TensorState::NotATensor;
+  }
+  return state;
+}
+
+/// Full: `full(fill_value, shape=..., dtype=...)`.
+static RelationStatus fullRelation(RelationArgs &args) {
+  TensorInfo fill;
+  TensorState state = readScalarInput(args, 0, fill);
+  if (state == TensorState::NotATensor)
+    return RelationStatus::Failed;
+  FailureOr<SmallVector<int64_t>> shape = readShapeAttr(args);
+  if (failed(shape))
+    return RelationStatus::Failed;
+  Type dtype = args.getDtype("dtype");
+  if (!dtype) {
+    if (state == TensorState::Unknown)
+      return RelationStatus::Pending;
+    dtype = fill.dtype;
+  }
+  return args.solve(makeTensor(args.getContext(), *shape, dtype));
+}
+
+/// FullLike: `full_like(data, fill_value)` has data's type.
+static RelationStatus fullLikeRelation(RelationArgs &args) {
+  TensorInfo fill;
+  if (readScalarInput(args, 1, fill) == TensorState::NotATensor)
+    return RelationStatus::Failed;
+  return identityRelation(args);
+}
+
+/// Where: `where(cond, x, y)`; the three shapes broadcast, x and y share a
+/// dtype.
+static RelationStatus whereRelation(RelationArgs &args) {
+  TensorInfo cond, x, y;
+  TensorState states[] = {readInputTensor(args, 0, cond),
+                          readInputTensor(args, 1, x),
+                          readInputTensor(args, 2, y)};
+  for (TensorState s : states)
+    if (s == TensorState::NotATensor)
+      return RelationStatus::Failed;
+  for (TensorState s : states)
+    if (s == TensorState::Unknown)
+      return RelationStatus::Pending;
+  if (x.dtype != y.dtype) {
+    args.emitError() << "dtype mismatch between " << args.getInput(1)
+                     << " and " << args.getInput(2);
+    return RelationStatus::Failed;
+  }
+  FailureOr<SmallVector<Dim>> xy = broadcastDims(x.dims, y.dims);
+  FailureOr<SmallVector<Dim>> all =
+      succeeded(xy) ? broadcastDims(cond.dims, *xy) : xy;
+  if (failed(all)) {
+    args.emitError() << "cannot broadcast " << args.getInput(0) << ", "
+                     << args.getInput(1) << " and " << args.getInput(2);
+    return RelationStatus::Failed;
+  }
+  return args.solve(makeTensor(args.getContext(), *all, x.dtype));
+}
+
+/// BiasAdd / PRelu: input 1 is a vector of data's `axis` dimension; the
+/// result has data's type. The vector's type is inferred when unknown.
+static RelationStatus channelVectorRelation(RelationArgs &args,
+                                            int64_t defaultAxis,
+                                            StringRef what) {
+  TensorInfo data;
+  TensorState state = readInputTensor(args, 0, data);
+  if (state != TensorState::Tensor)
+    return state == TensorState::Unknown ? RelationStatus::Pending
+                                         : RelationStatus::Failed;
+  FailureOr<int64_t> axis = normalizeAxis(
+      args, args.getInt("axis", defaultAxis), data.getRank());
+  if (failed(axis))
+    return RelationStatus::Failed;
+  Type expected =
+      makeTensor(args.getContext(), {data.dims[*axis]}, data.dtype);
+  if (failed(expectInputType(args, 1, expected, what)))
+    return RelationStatus::Failed;
+  return args.solve(args.getInput(0));
+}
+
+/// Dropout: `(data, mask)`, both of data's type.
+static RelationStatus dropoutRelation(RelationArgs &args) {
+  TensorInfo info;
+  TensorState state = readInputTensor(args, 0, info);
+  if (state != TensorState::Tensor)
+    return state == TensorState::Unknown ? RelationStatus::Pending
+                                         : RelationStatus::Failed;
+  double rate = args.getFloat("rate", 0.5);
+  if (rate < 0 || rate > 1)
+    return args.fail("rate must be in [0, 1], got " + std::to_string(rate));
+  Type data = args.getInput(0);
+  return args.solve(TupleType::get(args.getContext(), {data, data}));
+}
+
+void mlir::relay::registerElementwiseRelations() {
+  registerTypeRelation("Identity", identityRelation);
+  registerTypeRelation("Broadcast", [](RelationArgs &args) {
+    return broadcastRelation(args, /*toBool=*/false);
+  });
+  registerTypeRelation("BroadcastToBool", [](RelationArgs &args) {
+    return broadcastRelation(args, /*toBool=*/true);
+  });
+  registerTypeRelation("Softmax", softmaxRelation);
+  registerTypeRelation("Cast", castRelation);
+  registerTypeRelation("Init", initRelation);
+  registerTypeRelation("Full", fullRelation);
+  registerTypeRelation("FullLike", fullLikeRelation);
+  registerTypeRelation("Where", whereRelation);
+  registerTypeRelation("BiasAdd", [](RelationArgs &args) {
+    return channelVectorRelation(args, 1, "bias");
+  });
+  registerTypeRelation("PRelu", [](RelationArgs &args) {
+    return channelVectorRelation(args, 1, "alpha");
+  });
+  registerTypeRelation("Dropout", dropoutRelation);
+}

@@ -1,0 +1,503 @@
+//===- RelationsNN.cpp - Neural-network type relations ----------*- C++ -*-===//
+//
+// Conv2D, Conv2DTranspose, Dense/Matmul, BatchMatmul, Pool2D, GlobalPool2D,
+// AdaptivePool2D, BatchNorm, LayerNorm and UpSampling. Where TVM can infer a
+// weight's type from the attributes (`channels`, `kernel_size`, `units`) so
+// can these.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/relay/RelationUtils.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::relay;
+
+namespace {
+/// Positions of the batch, channel and spatial axes in a 2-d layout.
+struct Layout2D {
+  int64_t n, c, h, w;
+};
+/// Positions of the output-channel, input-channel and kernel axes.
+struct KernelLayout {
+  int64_t o, i, h, w;
+};
+} // namespace
+
+static FailureOr<Layout2D> parseDataLayout(RelationArgs &args,
+                                           StringRef attrName,
+                                           StringRef dflt) {
+  StringRef layout = args.getString(attrName, dflt);
+  if (layout == "NCHW")
+    return Layout2D{0, 1, 2, 3};
+  if (layout == "NHWC")
+    return Layout2D{0, 3, 1, 2};
+  args.emitError() << attrName << " \"" << layout
+                   << "\" is not supported (expected \"NCHW\" or \"NHWC\")";
+  return failure();
+}
+
+static FailureOr<KernelLayout> parseKernelLayout(RelationArgs &args,
+                                                 StringRef dflt) {
+  StringRef layout = args.getString("kernel_layout", dflt);
+  if (layout.size() == 4) {
+    size_t o = layout.find('O'), i = layout.find('I'), h = layout.find('H'),
+           w = layout.find('W');
+    if (o != StringRef::npos && i != StringRef::npos &&
+        h != StringRef::npos && w != StringRef::npos)
+      return KernelLayout{static_cast<int64_t>(o), static_cast<int64_t>(i),
+                          static_cast<int64_t>(h), static_cast<int64_t>(w)};
+  }
+  args.emitError() << "kernel_layout \"" << layout
+                   << "\" is not supported (expected a permutation of OIHW)";
+  return failure();
+}
+
+/// Reads a 2-element attribute (a single value means both).
+static FailureOr<std::array<int64_t, 2>>
+readPair(RelationArgs &args, StringRef name, int64_t dflt) {
+  SmallVector<int64_t> v = args.getInts(name, {dflt, dflt});
+  if (v.size() == 1)
+    return std::array<int64_t, 2>{v[0], v[0]};
+  if (v.size() != 2) {
+    args.emitError() << name << " must have 1 or 2 values, got " << v.size();
+    return failure();
+  }
+  return std::array<int64_t, 2>{v[0], v[1]};
+}
+
+/// Reads `padding` as (top, left, bottom, right) from 1, 2 or 4 values.
+static FailureOr<std::array<int64_t, 4>> readPadding(RelationArgs &args) {
+  SmallVector<int64_t> p = args.getInts("padding", {0, 0});
+  for (int64_t v : p)
+    if (v < 0) {
+      args.emitError() << "padding must be non-negative";
+      return failure();
+    }
+  if (p.size() == 1)
+    return std::array<int64_t, 4>{p[0], p[0], p[0], p[0]};
+  if (p.size() == 2)
+    return std::array<int64_t, 4>{p[0], p[1], p[0], p[1]};
+  if (p.size() == 4)
+    return std::array<int64_t, 4>{p[0], p[1], p[2], p[3]};
+  args.emitError() << "padding must have 1, 2 or 4 values, got " << p.size();
+  return failure();
+}
+
+static LogicalResult checkPositive(RelationArgs &args, StringRef name,
+                                   ArrayRef<int64_t> values) {
+  for (int64_t v : values)
+    if (v <= 0) {
+      args.emitError() << name << " must be positive, got " << v;
+      return failure();
+    }
+  return success();
+}
+
+/// The output size of a sliding window: `(in + pads - extent) / stride + 1`,
+/// rounding up with `ceil`. Fails when the window does not fit.
+static FailureOr<Dim> windowOutput(RelationArgs &args, Dim in, int64_t pads,
+                                   int64_t kernel, int64_t dilation,
+                                   int64_t stride, bool ceil,
+                                   StringRef axisName) {
+  if (!in.isStatic())
+    return Dim::any();
+  int64_t extent = (kernel - 1) * dilation + 1;
+  int64_t span = in.size + pads - extent;
+  if (span < 0) {
+    args.emitError() << "the window (" << extent << ") is larger than the "
+                     << axisName << " dimension " << in.size << " plus padding "
+                     << pads;
+    return failure();
+  }
+  return Dim::of((ceil ? (span + stride - 1) : span) / stride + 1);
+}
+
+static Type outDtype(RelationArgs &args, Type dflt) {
+  Type t = args.getDtype("out_dtype");
+  return t ? t : dflt;
+}
+
+//===----------------------------------------------------------------------===//
+// Convolutions
+//===----------------------------------------------------------------------===//
+
+static RelationStatus conv2dRelation(RelationArgs &args, bool transposed) {
+  TensorInfo data, weight;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  MLIRContext *ctx = args.getContext();
+  if (data.getRank() != 4)
+    return args.fail("expected a 4-d data tensor, got " +
+                     typeStr(args.getInput(0)));
+  FailureOr<Layout2D> dl = parseDataLayout(args, "data_layout", "NCHW");
+  FailureOr<KernelLayout> kl =
+      parseKernelLayout(args, transposed ? "IOHW" : "OIHW");
+  FailureOr<std::array<int64_t, 2>> strides = readPair(args, "strides", 1);
+  FailureOr<std::array<int64_t, 2>> dilation = readPair(args, "dilation", 1);
+  FailureOr<std::array<int64_t, 4>> pad = readPadding(args);
+  if (failed(dl) || failed(kl) || failed(strides) || failed(dilation) ||
+      failed(pad) || failed(checkPositive(args, "strides", *strides)) ||
+      failed(checkPositive(args, "dilation", *dilation)))
+    return RelationStatus::Failed;
+  int64_t groups = args.getInt("groups", 1);
+  if (groups <= 0)
+    return args.fail("groups must be positive");
+  Dim inChannels = data.dims[dl->c];
+  if (inChannels.isStatic() && inChannels.size % groups != 0)
+    return args.fail("the " + std::to_string(inChannels.size) +
+                     " input channels are not divisible by groups = " +
+                     std::to_string(groups));
+  std::optional<int64_t> channels = args.getOptionalInt("channels");
+  std::optional<SmallVector<int64_t>> kernelSize =
+      args.getOptionalInts("kernel_size");
+  if (kernelSize && kernelSize->size() != 2)
+    return args.fail("kernel_size must have 2 values");
+
+  // The weight's (O, I, KH, KW) in kernel-layout positions. For a
+  // transposed convolution `I` is the data's channels and `O` the output's
+  // per group.
+  Dim perGroup = inChannels.isStatic() ? Dim::of(inChannels.size / groups)
+                                       : Dim::any();
+  TensorState ws = readInputTensor(args, 1, weight);
+  if (ws == TensorState::NotATensor)
+    return RelationStatus::Failed;
+  if (ws == TensorState::Unknown) {
+    if (!channels || !kernelSize)
+      return RelationStatus::Pending;
+    SmallVector<Dim> dims(4);
+    if (transposed) {
+      dims[kl->i] = inChannels;
+      dims[kl->o] = Dim::of(*channels / groups);
+    } else {
+      dims[kl->o] = Dim::of(*channels);
+      dims[kl->i] = perGroup;
+    }
+    dims[kl->h] = Dim::of((*kernelSize)[0]);
+    dims[kl->w] = Dim::of((*kernelSize)[1]);
+    Type weightType = makeTensor(ctx, dims, data.dtype);
+    if (failed(args.assignInput(1, weightType)))
+      return RelationStatus::Failed;
+    weight = TensorInfo{dims, data.dtype};
+  }
+  if (weight.getRank() != 4)
+    return args.fail("expected a 4-d weight tensor, got " +
+                     typeStr(args.getInput(1)));
+  if (weight.dtype != data.dtype)
+    return args.fail("data " + typeStr(args.getInput(0)) +
+                     " and weight " + typeStr(args.getInput(1)) +
+                     " have different dtypes");
+  Dim wo = weight.dims[kl->o], wi = weight.dims[kl->i];
+  Dim kh = weight.dims[kl->h], kw = weight.dims[kl->w];
+  Dim expectedIn = transposed ? inChannels : perGroup;
+  if (failed(unifyDims(wi, expectedIn)))
+    return args.fail("weight " + typeStr(args.getInput(1)) + " has " +
+                     toString(wi) + " input channels, expected " +
+                     toString(expectedIn) + " (data channels / groups)");
+  Dim outChannels = transposed ? mulDims(wo, Dim::of(groups)) : wo;
+  if (channels && failed(unifyDims(outChannels, Dim::of(*channels))))
+    return args.fail("weight " + typeStr(args.getInput(1)) + " has " +
+                     toString(outChannels) + " output channels but channels = " +
+                     std::to_string(*channels));
+  if (kernelSize && (failed(unifyDims(kh, Dim::of((*kernelSize)[0]))) ||
+                     failed(unifyDims(kw, Dim::of((*kernelSize)[1])))))
+    return args.fail("weight " + typeStr(args.getInput(1)) +
+                     " does not match kernel_size");
+  if (!transposed && groups > 1 && wo.isStatic() && wo.size % groups != 0)
+    return args.fail("the " + std::to_string(wo.size) +
+                     " output channels are not divisible by groups = " +
+                     std::to_string(groups));
+
+  Dim oh, ow;
+  if (!transposed) {
+    if (!kh.isStatic() || !kw.isStatic()) {
+      oh = ow = Dim::any();
+    } else {
+      FailureOr<Dim> h = windowOutput(args, data.dims[dl->h], (*pad)[0] + (*pad)[2],
+                                      kh.size, (*dilation)[0], (*strides)[0],
+                                      false, "height");
+      FailureOr<Dim> w = windowOutput(args, data.dims[dl->w], (*pad)[1] + (*pad)[3],
+                                      kw.size, (*dilation)[1], (*strides)[1],
+                                      false, "width");
+      if (failed(h) || failed(w))
+        return RelationStatus::Failed;
+      oh = *h;
+      ow = *w;
+    }
+  } else {
+    FailureOr<std::array<int64_t, 2>> outPad =
+        readPair(args, "output_padding", 0);
+    if (failed(outPad))
+      return RelationStatus::Failed;
+    auto size = [&](Dim in, Dim k, int64_t s, int64_t d, int64_t pads,
+                    int64_t op) -> Dim {
+      if (!in.isStatic() || !k.isStatic())
+        return Dim::any();
+      return Dim::of((in.size - 1) * s - pads + d * (k.size - 1) + op + 1);
+    };
+    oh = size(data.dims[dl->h], kh, (*strides)[0], (*dilation)[0],
+              (*pad)[0] + (*pad)[2], (*outPad)[0]);
+    ow = size(data.dims[dl->w], kw, (*strides)[1], (*dilation)[1],
+              (*pad)[1] + (*pad)[3], (*outPad)[1]);
+  }
+  FailureOr<Layout2D> ol = parseDataLayout(
+      args, "out_layout", args.getString("data_layout", "NCHW"));
+  if (args.getString("out_layout", "").empty())
+    ol = dl;
+  if (failed(ol))
+    return RelationStatus::Failed;
+  SmallVector<Dim> out(4);
+  out[ol->n] = data.dims[dl->n];
+  out[ol->c] = outChannels;
+  out[ol->h] = oh;
+  out[ol->w] = ow;
+  return args.solve(makeTensor(ctx, out, outDtype(args, data.dtype)));
+}
+
+//===----------------------------------------------------------------------===//
+// Matrix products
+//===----------------------------------------------------------------------===//
+
+/// Dense and Matmul: `a` is [..., K] (or [K, M] transposed), `b` is [K, N]
+/// (or [N, K] transposed, which is Dense's weight).
+static RelationStatus matmulRelation(RelationArgs &args, bool isDense) {
+  TensorInfo a, b;
+  READ_TENSOR_OR_RETURN(args, 0, a);
+  MLIRContext *ctx = args.getContext();
+  bool transA = !isDense && args.getBool("transpose_a", false);
+  bool transB = isDense || args.getBool("transpose_b", false);
+  if (a.getRank() < 1 || (transA && a.getRank() != 2))
+    return args.fail("expected a tensor of rank >= 1 (2 when transposed), "
+                     "got " +
+                     typeStr(args.getInput(0)));
+  Dim k = transA ? a.dims[0] : a.dims.back();
+  std::optional<int64_t> units = args.getOptionalInt("units");
+  TensorState bs = readInputTensor(args, 1, b);
+  if (bs == TensorState::NotATensor)
+    return RelationStatus::Failed;
+  if (bs == TensorState::Unknown) {
+    if (!units)
+      return RelationStatus::Pending;
+    SmallVector<Dim> dims = transB ? SmallVector<Dim>{Dim::of(*units), k}
+                                   : SmallVector<Dim>{k, Dim::of(*units)};
+    if (failed(args.assignInput(1, makeTensor(ctx, dims, a.dtype))))
+      return RelationStatus::Failed;
+    b = TensorInfo{dims, a.dtype};
+  }
+  if (b.getRank() != 2)
+    return args.fail("expected a 2-d weight, got " +
+                     typeStr(args.getInput(1)));
+  Dim bk = transB ? b.dims[1] : b.dims[0];
+  Dim n = transB ? b.dims[0] : b.dims[1];
+  if (failed(unifyDims(k, bk)))
+    return args.fail("reduction dimensions differ: " +
+                     typeStr(args.getInput(0)) + " and " +
+                     typeStr(args.getInput(1)));
+  if (units && failed(unifyDims(n, Dim::of(*units))))
+    return args.fail("weight " + typeStr(args.getInput(1)) +
+                     " does not have units = " + std::to_string(*units));
+  if (a.dtype != b.dtype)
+    return args.fail("operands have different dtypes: " +
+                     typeStr(args.getInput(0)) + " and " +
+                     typeStr(args.getInput(1)));
+  SmallVector<Dim> out;
+  if (transA)
+    out.push_back(a.dims[1]);
+  else
+    out.append(a.dims.begin(), a.dims.end() - 1);
+  out.push_back(n);
+  return args.solve(makeTensor(ctx, out, outDtype(args, a.dtype)));
+}
+
+static RelationStatus batchMatmulRelation(RelationArgs &args) {
+  TensorInfo x, y;
+  READ_TENSOR_OR_RETURN(args, 0, x);
+  READ_TENSOR_OR_RETURN(args, 1, y);
+  if (x.getRank() != 3 || y.getRank() != 3)
+    return args.fail("expected 3-d operands, got " +
+                     typeStr(args.getInput(0)) + " and " +
+                     typeStr(args.getInput(1)));
+  bool transA = args.getBool("transpose_a", false);
+  bool transB = args.getBool("transpose_b", true);
+  Dim m = transA ? x.dims[2] : x.dims[1];
+  Dim k = transA ? x.dims[1] : x.dims[2];
+  Dim yk = transB ? y.dims[2] : y.dims[1];
+  Dim n = transB ? y.dims[1] : y.dims[2];
+  if (failed(unifyDims(k, yk)))
+    return args.fail("reduction dimensions differ: " +
+                     typeStr(args.getInput(0)) + " and " +
+                     typeStr(args.getInput(1)));
+  Dim bx = x.dims[0], by = y.dims[0], batch;
+  if (bx.isStatic() && bx.size == 1)
+    batch = by;
+  else if (by.isStatic() && by.size == 1)
+    batch = bx;
+  else if (FailureOr<Dim> d = unifyDims(bx, by); succeeded(d))
+    batch = *d;
+  else
+    return args.fail("batch dimensions differ: " +
+                     typeStr(args.getInput(0)) + " and " +
+                     typeStr(args.getInput(1)));
+  if (x.dtype != y.dtype)
+    return args.fail("operands have different dtypes");
+  return args.solve(makeTensor(args.getContext(), {batch, m, n},
+                               outDtype(args, x.dtype)));
+}
+
+//===----------------------------------------------------------------------===//
+// Pooling and resizing
+//===----------------------------------------------------------------------===//
+
+static RelationStatus pool2dRelation(RelationArgs &args) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  if (data.getRank() != 4)
+    return args.fail("expected a 4-d tensor, got " +
+                     typeStr(args.getInput(0)));
+  FailureOr<Layout2D> layout = parseDataLayout(args, "layout", "NCHW");
+  std::optional<SmallVector<int64_t>> poolSize =
+      args.getOptionalInts("pool_size");
+  if (!poolSize)
+    return args.fail("requires a 'pool_size' attribute");
+  FailureOr<std::array<int64_t, 2>> pool = readPair(args, "pool_size", 1);
+  FailureOr<std::array<int64_t, 2>> strides = readPair(args, "strides", 1);
+  FailureOr<std::array<int64_t, 2>> dilation = readPair(args, "dilation", 1);
+  FailureOr<std::array<int64_t, 4>> pad = readPadding(args);
+  if (failed(layout) || failed(pool) || failed(strides) || failed(dilation) ||
+      failed(pad) || failed(checkPositive(args, "pool_size", *pool)) ||
+      failed(checkPositive(args, "strides", *strides)) ||
+      failed(checkPositive(args, "dilation", *dilation)))
+    return RelationStatus::Failed;
+  bool ceil = args.getBool("ceil_mode", false);
+  FailureOr<Dim> h =
+      windowOutput(args, data.dims[layout->h], (*pad)[0] + (*pad)[2],
+                   (*pool)[0], (*dilation)[0], (*strides)[0], ceil, "height");
+  FailureOr<Dim> w =
+      windowOutput(args, data.dims[layout->w], (*pad)[1] + (*pad)[3],
+                   (*pool)[1], (*dilation)[1], (*strides)[1], ceil, "width");
+  if (failed(h) || failed(w))
+    return RelationStatus::Failed;
+  SmallVector<Dim> out = data.dims;
+  out[layout->h] = *h;
+  out[layout->w] = *w;
+  return args.solve(makeTensor(args.getContext(), out, data.dtype));
+}
+
+/// GlobalPool2D and AdaptivePool2D (global is output_size = 1x1).
+static RelationStatus adaptivePool2dRelation(RelationArgs &args,
+                                             bool global) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  if (data.getRank() != 4)
+    return args.fail("expected a 4-d tensor, got " +
+                     typeStr(args.getInput(0)));
+  FailureOr<Layout2D> layout = parseDataLayout(args, "layout", "NCHW");
+  if (failed(layout))
+    return RelationStatus::Failed;
+  SmallVector<Dim> out = data.dims;
+  if (global) {
+    out[layout->h] = out[layout->w] = Dim::of(1);
+  } else if (std::optional<SmallVector<int64_t>> size =
+                 args.getOptionalInts("output_size");
+             size && !size->empty()) {
+    if (size->size() > 2)
+      return args.fail("output_size must have 1 or 2 values");
+    if (failed(checkPositive(args, "output_size", *size)))
+      return RelationStatus::Failed;
+    out[layout->h] = Dim::of((*size)[0]);
+    out[layout->w] = Dim::of(size->size() == 2 ? (*size)[1] : (*size)[0]);
+  }
+  return args.solve(makeTensor(args.getContext(), out, data.dtype));
+}
+
+static RelationStatus upsamplingRelation(RelationArgs &args) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  if (data.getRank() != 4)
+    return args.fail("expected a 4-d tensor, got " +
+                     typeStr(args.getInput(0)));
+  FailureOr<Layout2D> layout = parseDataLayout(args, "layout", "NCHW");
+  if (failed(layout))
+    return RelationStatus::Failed;
+  StringRef method = args.getString("method", "nearest_neighbor");
+  if (method != "nearest_neighbor" && method != "bilinear" &&
+      method != "bicubic")
+    return args.fail("method must be \"nearest_neighbor\", \"bilinear\" or "
+                     "\"bicubic\", got \"" +
+                     method + "\"");
+  double scales[2] = {args.getFloat("scale_h", 1.0),
+                      args.getFloat("scale_w", 1.0)};
+  if (scales[0] <= 0 || scales[1] <= 0)
+    return args.fail("scale_h and scale_w must be positive");
+  SmallVector<Dim> out = data.dims;
+  int64_t axes[2] = {layout->h, layout->w};
+  for (int i = 0; i < 2; ++i) {
+    Dim d = data.dims[axes[i]];
+    out[axes[i]] =
+        d.isStatic()
+            ? Dim::of(static_cast<int64_t>(std::floor(d.size * scales[i])))
+            : Dim::any();
+  }
+  return args.solve(makeTensor(args.getContext(), out, data.dtype));
+}
+
+//===----------------------------------------------------------------------===//
+// Normalisation
+//===----------------------------------------------------------------------===//
+
+/// BatchNorm (5 inputs, 3-tuple result) and LayerNorm (3 inputs, data's
+/// type): the parameters are vectors over the `axis` dimension.
+static RelationStatus normRelation(RelationArgs &args, bool batchNorm) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  FailureOr<int64_t> axis = normalizeAxis(
+      args, args.getInt("axis", batchNorm ? 1 : -1), data.getRank());
+  if (failed(axis))
+    return RelationStatus::Failed;
+  if (!isFloatLike(data.dtype))
+    return args.fail("expected a float tensor, got " +
+                     typeStr(args.getInput(0)));
+  Type vector = makeTensor(args.getContext(), {data.dims[*axis]}, data.dtype);
+  static const char *const names[] = {"gamma", "beta", "moving_mean",
+                                      "moving_var"};
+  for (unsigned i = 1; i < args.getNumInputs(); ++i)
+    if (failed(expectInputType(args, i, vector, names[i - 1])))
+      return RelationStatus::Failed;
+  Type dataType = args.getInput(0);
+  if (!batchNorm)
+    return args.solve(dataType);
+  return args.solve(
+      TupleType::get(args.getContext(), {dataType, vector, vector}));
+}
+
+void mlir::relay::registerNNRelations() {
+  registerTypeRelation("Conv2D", [](RelationArgs &args) {
+    return conv2dRelation(args, /*transposed=*/false);
+  });
+  registerTypeRelation("Conv2DTranspose", [](RelationArgs &args) {
+    return conv2dRelation(args, /*transposed=*/true);
+  });
+  registerTypeRelation("Dense", [](RelationArgs &args) {
+    return matmulRelation(args, /*isDense=*/true);
+  });
+  registerTypeRelation("Matmul", [](RelationArgs &args) {
+    return matmulRelation(args, /*isDense=*/false);
+  });
+  registerTypeRelation("BatchMatmul", batchMatmulRelation);
+  registerTypeRelation("Pool2D", pool2dRelation);
+  registerTypeRelation("GlobalPool2D", [](RelationArgs &args) {
+    return adaptivePool2dRelation(args, /*global=*/true);
+  });
+  registerTypeRelation("AdaptivePool2D", [](RelationArgs &args) {
+    return adaptivePool2dRelation(args, /*global=*/false);
+  });
+  registerTypeRelation("UpSampling", upsamplingRelation);
+  registerTypeRelation("BatchNorm", [](RelationArgs &args) {
+    return normRelation(args, /*batchNorm=*/true);
+  });
+  registerTypeRelation("LayerNorm", [](RelationArgs &args) {
+    return normRelation(args, /*batchNorm=*/false);
+  });
+}
