@@ -242,10 +242,9 @@ static RelationStatus conv2dRelation(RelationArgs &args, bool transposed) {
     ow = size(data.dims[dl->w], kw, (*strides)[1], (*dilation)[1],
               (*pad)[1] + (*pad)[3], (*outPad)[1]);
   }
-  FailureOr<Layout2D> ol = parseDataLayout(
-      args, "out_layout", args.getString("data_layout", "NCHW"));
-  if (args.getString("out_layout", "").empty())
-    ol = dl;
+  FailureOr<Layout2D> ol = dl;
+  if (!args.getString("out_layout", "").empty())
+    ol = parseDataLayout(args, "out_layout", "");
   if (failed(ol))
     return RelationStatus::Failed;
   SmallVector<Dim> out(4);

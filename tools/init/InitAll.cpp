@@ -2,6 +2,7 @@
 
 #include "tools/init/InitAll.h"
 #include "dialects/relay/RelayDialect.h"
+#include "transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
@@ -18,4 +19,6 @@ void mlir::relay::registerAllPasses() {
   // Upstream passes that work on Relay code through its interfaces:
   // --inline, --cse, --canonicalize, --symbol-dce, --sccp, ...
   registerTransformsPasses();
+  // relay-mlir's own passes: --relay-*.
+  registerRelayPasses();
 }

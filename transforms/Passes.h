@@ -1,0 +1,24 @@
+//===- Passes.h - Relay passes ----------------------------------*- C++ -*-===//
+//
+// Declarations and registration of every relay-mlir pass (Passes.td).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RELAY_MLIR_TRANSFORMS_PASSES_H
+#define RELAY_MLIR_TRANSFORMS_PASSES_H
+
+#include "dialects/relay/RelayDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::relay {
+
+#define GEN_PASS_DECL
+#include "transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "transforms/Passes.h.inc"
+
+} // namespace mlir::relay
+
+#endif // RELAY_MLIR_TRANSFORMS_PASSES_H
