@@ -52,11 +52,32 @@ std::optional<TypeKind> mlir::relay::symbolizeTypeKind(StringRef name) {
       .Default(std::nullopt);
 }
 
+/// Parses a type variable name (a keyword or a string). Names starting with
+/// `$` belong to type inference's own variables and cannot be written.
+static ParseResult parseVarName(AsmParser &parser, std::string &name) {
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseKeywordOrString(&name))
+    return failure();
+  if (StringRef(name).starts_with("$"))
+    return parser.emitError(loc, "type variable names starting with '$' are "
+                                 "reserved for type inference");
+  return success();
+}
+
+/// Prints a type variable name; type inference's `$n` variables (seen only
+/// in its diagnostics) print bare.
+static void printVarName(AsmPrinter &printer, StringRef name) {
+  if (name.starts_with("$"))
+    printer.getStream() << name;
+  else
+    printer.printKeywordOrString(name);
+}
+
 /// Parses `name` or `name : Kind`.
 static FailureOr<TypeVarType> parseTypeVarBody(AsmParser &parser) {
   std::string name;
   SMLoc loc = parser.getCurrentLocation();
-  if (parser.parseKeywordOrString(&name))
+  if (parseVarName(parser, name))
     return failure();
   if (name.empty())
     return parser.emitError(loc, "type variable name must not be empty");
@@ -76,7 +97,7 @@ static FailureOr<TypeVarType> parseTypeVarBody(AsmParser &parser) {
 }
 
 static void printTypeVarBody(AsmPrinter &printer, TypeVarType var) {
-  printer.printKeywordOrString(var.getName());
+  printVarName(printer, var.getName());
   if (var.getKind() != TypeKind::Type)
     printer << " : " << stringifyTypeKind(var.getKind());
 }
@@ -262,7 +283,7 @@ Type PolyTensorType::parse(AsmParser &parser) {
           return success();
         }
         std::string name;
-        if (parser.parseKeywordOrString(&name))
+        if (parseVarName(parser, name))
           return failure();
         dims.push_back(StringAttr::get(ctx, name));
         return success();
@@ -272,7 +293,7 @@ Type PolyTensorType::parse(AsmParser &parser) {
     }
   } else {
     std::string name;
-    if (parser.parseKeywordOrString(&name))
+    if (parseVarName(parser, name))
       return {};
     shapeVar = StringAttr::get(ctx, name);
   }
@@ -287,7 +308,7 @@ Type PolyTensorType::parse(AsmParser &parser) {
       return {};
   } else {
     std::string name;
-    if (parser.parseKeywordOrString(&name))
+    if (parseVarName(parser, name))
       return {};
     dtype = TypeVarType::get(ctx, name, TypeKind::BaseType);
   }
@@ -299,7 +320,7 @@ Type PolyTensorType::parse(AsmParser &parser) {
 void PolyTensorType::print(AsmPrinter &printer) const {
   printer << '<';
   if (hasShapeVar()) {
-    printer.printKeywordOrString(getShapeVar().getValue());
+    printVarName(printer, getShapeVar().getValue());
   } else {
     printer << '[';
     llvm::interleaveComma(getDims(), printer, [&](Attribute dim) {
@@ -309,14 +330,14 @@ void PolyTensorType::print(AsmPrinter &printer) const {
         else
           printer << size.getInt();
       } else {
-        printer.printKeywordOrString(cast<StringAttr>(dim).getValue());
+        printVarName(printer, cast<StringAttr>(dim).getValue());
       }
     });
     printer << ']';
   }
   printer << ", ";
   if (auto var = dyn_cast<TypeVarType>(getDtype()))
-    printer.printKeywordOrString(var.getName());
+    printVarName(printer, var.getName());
   else
     printer << getDtype();
   printer << '>';

@@ -19,6 +19,7 @@
 #include "transforms/Passes.h"
 
 #include "dialects/relay/OperatorRegistry.h"
+#include "dialects/relay/RelationUtils.h"
 #include "dialects/relay/RelayAttrs.h"
 #include "dialects/relay/RelayOps.h"
 #include "transforms/TypeInference/RelationSolver.h"
@@ -230,17 +231,18 @@ LogicalResult ComponentInference::run(unsigned &numGeneralized) {
                                      result, ArrayRef<TypeRelationAttr>());
   }
   for (FuncOp func : funcs) {
+    // Relations are solved as they come, so an error is reported at the
+    // first op (in program order) that contradicts what is known.
     WalkResult walk = func.getBody().walk<WalkOrder::PreOrder>(
         [&](Operation *op) {
-          return failed(visit(op)) ? WalkResult::interrupt()
-                                   : WalkResult::advance();
+          return failed(visit(op)) || failed(solver.solve())
+                     ? WalkResult::interrupt()
+                     : WalkResult::advance();
         });
     if (walk.wasInterrupted())
       return failure();
-    if (failed(solver.solve()))
-      return failure();
   }
-  if (failed(solver.solve()) || failed(solver.reportUnsolved()))
+  if (failed(solver.reportUnsolved()))
     return failure();
   if (failed(generalize(numGeneralized)))
     return failure();
@@ -266,13 +268,13 @@ LogicalResult ComponentInference::visit(Operation *op) {
         SmallVector<Type> fields = llvm::map_to_vector(
             tuple.getFields(), [&](Value v) { return termOf(v); });
         return unify(termOf(tuple.getResult()), TupleType::get(ctx, fields),
-                     op, "relay.tuple");
+                     op, "relay.tuple: the result");
       })
       .Case([&](TupleGetOp get) { return visitTupleGet(get); })
       .Case([&](RefOp ref) {
         return unify(termOf(ref.getResult()),
                      RefType::get(ctx, termOf(ref.getValue())), op,
-                     "relay.ref");
+                     "relay.ref: the result");
       })
       .Case([&](RefReadOp read) {
         return unify(termOf(read.getRef()),
@@ -285,7 +287,7 @@ LogicalResult ComponentInference::visit(Operation *op) {
                          "relay.ref_write: the reference")))
           return failure();
         return unify(termOf(write.getResult()), TupleType::get(ctx, {}), op,
-                     "relay.ref_write");
+                     "relay.ref_write: the result");
       })
       // Constants and ops of other dialects keep the types they have.
       .Default([](Operation *) { return success(); });
@@ -375,7 +377,7 @@ LogicalResult ComponentInference::visitFn(FnOp op) {
       return failure();
   returnTerms[op] = declared.getResult();
   if (BlockArgument self = op.getSelf())
-    return unify(termOf(self), declared, op, "relay.fn: the recursive self");
+    return unify(termOf(self), declared, op, "relay.fn: the recursive self-reference");
   return success();
 }
 
@@ -420,9 +422,8 @@ LogicalResult ComponentInference::visitYield(YieldOp op) {
   Operation *parent = op->getParentOp();
   if (parent->getNumResults() != 1)
     return success();
-  std::string what = (parent->getName().getStringRef() +
-                      ": a branch yields a value whose type")
-                         .str();
+  std::string what =
+      (parent->getName().getStringRef() + ": the yielded value").str();
   return unify(termOf(op.getValue()), termOf(parent->getResult(0)), op, what);
 }
 
@@ -487,7 +488,7 @@ LogicalResult ComponentInference::visitPattern(
     for (size_t i = 0; i < tuple.getFields().size(); ++i)
       fields.push_back(unifier.freshType());
     if (failed(unify(expected, TupleType::get(ctx, fields), op,
-                     "relay.match: a tuple pattern")))
+                     "relay.match: the value matched by a tuple pattern")))
       return failure();
     for (auto [sub, field] : llvm::zip(tuple.getFields(), fields))
       if (failed(visitPattern(op, sub, field, nextArg)))
@@ -501,7 +502,7 @@ LogicalResult ComponentInference::visitPattern(
   if (failed(adt))
     return failure();
   if (failed(unify(expected, *adt, op,
-                   "relay.match: pattern " +
+                   "relay.match: the value matched by pattern " +
                        printed(ctorPattern.getConstructor()))))
     return failure();
   if (fields.size() != ctorPattern.getFields().size())
@@ -538,12 +539,11 @@ LogicalResult ComponentInference::visitTupleGet(TupleGetOp op) {
       if (auto var = dyn_cast<TypeVarType>(input);
           var && TypeUnifier::isFlexible(var.getName()))
         return RelationStatus::Pending;
-      return args.fail("expected a tuple, got " +
-                       printed(input));
+      return args.fail("expected a tuple, got " + typeStr(input));
     }
     if (index >= static_cast<int64_t>(tuple.size()))
       return args.fail("index " + std::to_string(index) +
-                       " is out of range for " + printed(input));
+                       " is out of range for " + typeStr(input));
     return args.solve(tuple.getType(index));
   };
   solver.addRelation("relay.tuple_get", relation,

@@ -65,8 +65,8 @@ LogicalResult RelationSolver::unify(Type a, Type b, Location loc,
     return success();
   auto [x, y] = unifier.getMismatch();
   Type ra = unifier.resolve(a), rb = unifier.resolve(b);
-  InFlightDiagnostic diag = emitError(loc) << what << ": " << ra
-                                           << " does not match " << rb;
+  InFlightDiagnostic diag = emitError(loc) << what << " has type " << ra
+                                           << ", expected " << rb;
   if (x && (x != ra || y != rb))
     diag << " (" << x << " vs " << y << ")";
   if (!unifier.getMismatchReason().empty())
@@ -86,8 +86,8 @@ public:
   LogicalResult assign(unsigned index, Type type) override {
     std::string what =
         index < numInputs
-            ? (name + ": operand #" + Twine(index) + " of type").str()
-            : (name + ": the result type").str();
+            ? (name + ": operand #" + Twine(index)).str()
+            : (name + ": the result").str();
     return solver.unify(types[index], type, loc, what);
   }
   InFlightDiagnostic emitError() override { return mlir::emitError(loc); }

@@ -41,8 +41,8 @@ public:
   /// underdetermined); fails when there is one.
   LogicalResult reportUnsolved();
 
-  /// Unifies `a` with `b`; on failure reports `what` at `loc` with the two
-  /// types and the innermost pair that differed.
+  /// Unifies `a` with `b` (the expected type); on failure reports at `loc`
+  /// "<what> has type A, expected B" and the innermost pair that differed.
   LogicalResult unify(Type a, Type b, Location loc, const Twine &what);
 
   unsigned getNumRelations() const { return relations.size(); }
