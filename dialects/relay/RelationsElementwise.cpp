@@ -10,6 +10,7 @@
 
 #include "dialects/relay/RelayTypes.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -139,7 +140,8 @@ static RelationStatus softmaxRelation(RelationArgs &args) {
   if (failed(normalizeAxis(args, args.getInt("axis", -1), info.getRank())))
     return RelationStatus::Failed;
   if (!isFloatLike(info.dtype))
-    return args.fail("expected a float tensor");
+    return args.fail("expected a float tensor, got " +
+                     typeStr(args.getInput(0)));
   return args.solve(args.getInput(0));
 }
 
@@ -279,7 +281,8 @@ static RelationStatus dropoutRelation(RelationArgs &args) {
                                          : RelationStatus::Failed;
   double rate = args.getFloat("rate", 0.5);
   if (rate < 0 || rate > 1)
-    return args.fail("rate must be in [0, 1], got " + std::to_string(rate));
+    return args.fail("rate must be in [0, 1], got " +
+                     llvm::formatv("{0}", rate).str());
   Type data = args.getInput(0);
   return args.solve(TupleType::get(args.getContext(), {data, data}));
 }

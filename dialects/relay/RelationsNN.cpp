@@ -218,10 +218,12 @@ static RelationStatus conv2dRelation(RelationArgs &args, bool transposed) {
       FailureOr<Dim> h = windowOutput(args, data.dims[dl->h], (*pad)[0] + (*pad)[2],
                                       kh.size, (*dilation)[0], (*strides)[0],
                                       false, "height");
+      if (failed(h))
+        return RelationStatus::Failed;
       FailureOr<Dim> w = windowOutput(args, data.dims[dl->w], (*pad)[1] + (*pad)[3],
                                       kw.size, (*dilation)[1], (*strides)[1],
                                       false, "width");
-      if (failed(h) || failed(w))
+      if (failed(w))
         return RelationStatus::Failed;
       oh = *h;
       ow = *w;
@@ -373,10 +375,12 @@ static RelationStatus pool2dRelation(RelationArgs &args) {
   FailureOr<Dim> h =
       windowOutput(args, data.dims[layout->h], (*pad)[0] + (*pad)[2],
                    (*pool)[0], (*dilation)[0], (*strides)[0], ceil, "height");
+  if (failed(h))
+    return RelationStatus::Failed;
   FailureOr<Dim> w =
       windowOutput(args, data.dims[layout->w], (*pad)[1] + (*pad)[3],
                    (*pool)[1], (*dilation)[1], (*strides)[1], ceil, "width");
-  if (failed(h) || failed(w))
+  if (failed(w))
     return RelationStatus::Failed;
   SmallVector<Dim> out = data.dims;
   out[layout->h] = *h;

@@ -175,7 +175,8 @@ static RelationStatus batchFlattenRelation(RelationArgs &args) {
   TensorInfo in;
   READ_TENSOR_OR_RETURN(args, 0, in);
   if (in.getRank() < 1)
-    return args.fail("expected a tensor of rank >= 1");
+    return args.fail("expected a tensor of rank >= 1, got " +
+                     typeStr(args.getInput(0)));
   SmallVector<Dim> out{in.dims[0], in.product(1, in.getRank())};
   return args.solve(makeTensor(args.getContext(), out, in.dtype));
 }

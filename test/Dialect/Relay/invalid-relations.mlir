@@ -1,0 +1,596 @@
+// RUN: relay-mlir-opt %s -split-input-file -verify-diagnostics
+// Every relation's errors, found by the op verifiers (the relations run on
+// the types the IR states).
+
+// Tests broadcast dtypes.
+relay.func @f0(%a: tensor<3xf32>, %b: tensor<3xi32>) -> tensor<i1> {
+  // expected-error @+1 {{add: dtype mismatch between 'tensor<3xf32>' and 'tensor<3xi32>'}}
+  %r = relay.add %a, %b : (tensor<3xf32>, tensor<3xi32>) -> tensor<3xf32>
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests broadcast shapes.
+relay.func @f1(%a: tensor<3x4xf32>, %b: tensor<5xf32>) -> tensor<i1> {
+  // expected-error @+1 {{add: cannot broadcast 'tensor<3x4xf32>' with 'tensor<5xf32>'}}
+  %r = relay.add %a, %b : (tensor<3x4xf32>, tensor<5xf32>) -> tensor<3x4xf32>
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests symbolic dims that differ.
+relay.func @f2[n : ShapeVar, m : ShapeVar](%a: !relay.tensor<[n], f32>, %b: !relay.tensor<[m], f32>) -> tensor<i1> {
+  // expected-error @+1 {{maximum: cannot broadcast '!relay.tensor<[n], f32>' with '!relay.tensor<[m], f32>'}}
+  %r = relay.maximum %a, %b : (!relay.tensor<[n], f32>, !relay.tensor<[m], f32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests compare shapes.
+relay.func @f3(%a: tensor<2xi32>, %b: tensor<3xi32>) -> tensor<i1> {
+  // expected-error @+1 {{equal: cannot broadcast 'tensor<2xi32>' with 'tensor<3xi32>'}}
+  %r = relay.equal %a, %b : (tensor<2xi32>, tensor<3xi32>) -> tensor<2xi1>
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests result disagrees with the relation.
+relay.func @f4(%a: tensor<2x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{'relay.exp' op result type 'tensor<3x2xf32>' but its type relation implies 'tensor<2x3xf32>'}}
+  %r = relay.exp %a : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests identity on a tuple.
+relay.func @f5(%a: tuple<tensor<f32>>) -> tensor<i1> {
+  // expected-error @+1 {{negative: expected a tensor for operand #0, got 'tuple<tensor<f32>>'}}
+  %r = relay.negative %a : (tuple<tensor<f32>>) -> tensor<f32>
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests softmax axis.
+relay.func @f6(%a: tensor<2x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.softmax: axis 2 is out of range for a tensor of rank 2 (expected in [-2, 2))}}
+  %r = relay.nn.softmax %a {axis = 2 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests softmax of integers.
+relay.func @f7(%a: tensor<2x3xi32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.softmax: expected a float tensor, got 'tensor<2x3xi32>'}}
+  %r = relay.nn.softmax %a : (tensor<2x3xi32>) -> tensor<2x3xi32>
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests negative init shape.
+relay.func @f8() -> tensor<i1> {
+  // expected-error @+1 {{zeros: shape dimensions must be non-negative, got -1}}
+  %r = relay.zeros {shape = array<i64: 2, -1>} : () -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests full with a non-scalar fill.
+relay.func @f9(%v: tensor<2xf32>) -> tensor<i1> {
+  // expected-error @+1 {{full: operand #0 must be a scalar, got 'tensor<2xf32>'}}
+  %r = relay.full %v {shape = array<i64: 2>} : (tensor<2xf32>) -> tensor<2xf32>
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests full_like with a non-scalar fill.
+relay.func @f10(%a: tensor<2xf32>, %v: tensor<2xf32>) -> tensor<i1> {
+  // expected-error @+1 {{full_like: operand #1 must be a scalar, got 'tensor<2xf32>'}}
+  %r = relay.full_like %a, %v : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests where dtypes.
+relay.func @f11(%c: tensor<2xi1>, %x: tensor<2xf32>, %y: tensor<2xi32>) -> tensor<i1> {
+  // expected-error @+1 {{where: dtype mismatch between 'tensor<2xf32>' and 'tensor<2xi32>'}}
+  %r = relay.where %c, %x, %y : (tensor<2xi1>, tensor<2xf32>, tensor<2xi32>) -> tensor<2xf32>
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests where shapes.
+relay.func @f12(%c: tensor<3xi1>, %x: tensor<2xf32>, %y: tensor<2xf32>) -> tensor<i1> {
+  // expected-error @+1 {{where: cannot broadcast 'tensor<3xi1>', 'tensor<2xf32>' and 'tensor<2xf32>'}}
+  %r = relay.where %c, %x, %y : (tensor<3xi1>, tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests bias of the wrong size.
+relay.func @f13(%d: tensor<1x8x4x4xf32>, %b: tensor<4xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.bias_add: bias must have type 'tensor<8xf32>', got 'tensor<4xf32>'}}
+  %r = relay.nn.bias_add %d, %b : (tensor<1x8x4x4xf32>, tensor<4xf32>) -> tensor<1x8x4x4xf32>
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests prelu slope of the wrong dtype.
+relay.func @f14(%d: tensor<1x8xf32>, %b: tensor<8xf16>) -> tensor<i1> {
+  // expected-error @+1 {{nn.prelu: alpha must have type 'tensor<8xf32>', got 'tensor<8xf16>'}}
+  %r = relay.nn.prelu %d, %b : (tensor<1x8xf32>, tensor<8xf16>) -> tensor<1x8xf32>
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests dropout rate.
+relay.func @f15(%d: tensor<4xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.dropout: rate must be in [0, 1], got 1.50}}
+  %r = relay.nn.dropout %d {rate = 1.5 : f64} : (tensor<4xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests reduce axis.
+relay.func @f16(%d: tensor<4x5xf32>) -> tensor<i1> {
+  // expected-error @+1 {{sum: axis 2 is out of range for a tensor of rank 2 (expected in [-2, 2))}}
+  %r = relay.sum %d {axis = array<i64: 2>} : (tensor<4x5xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests reduce axis twice.
+relay.func @f17(%d: tensor<4x5xf32>) -> tensor<i1> {
+  // expected-error @+1 {{mean: axis -1 is given more than once}}
+  %r = relay.mean %d {axis = array<i64: 1, -1>} : (tensor<4x5xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests argmin axis.
+relay.func @f18(%d: tensor<4xf32>) -> tensor<i1> {
+  // expected-error @+1 {{argmin: axis -2 is out of range for a tensor of rank 1 (expected in [-1, 1))}}
+  %r = relay.argmin %d {axis = array<i64: -2>} : (tensor<4xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests reshape element count.
+relay.func @f19(%d: tensor<2x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{reshape: cannot reshape 'tensor<2x3xf32>' (6 elements) to 8 elements}}
+  %r = relay.reshape %d {newshape = array<i64: 4, 2>} : (tensor<2x3xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests reshape with two -1.
+relay.func @f20(%d: tensor<2x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{reshape: newshape [-1, -1] has more than one -1}}
+  %r = relay.reshape %d {newshape = array<i64: -1, -1>} : (tensor<2x3xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests reshape with -1 not dividing.
+relay.func @f21(%d: tensor<2x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{reshape: cannot infer the -1 dimension: 6 elements are not divisible by 4}}
+  %r = relay.reshape %d {newshape = array<i64: 4, -1>} : (tensor<2x3xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests reshape with an unknown code.
+relay.func @f22(%d: tensor<2x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{reshape: invalid value -5 in newshape [-5]}}
+  %r = relay.reshape %d {newshape = array<i64: -5>} : (tensor<2x3xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests reshape_like element count.
+relay.func @f23(%d: tensor<2x3xf32>, %l: tensor<7xf32>) -> tensor<i1> {
+  // expected-error @+1 {{reshape_like: cannot reshape 'tensor<2x3xf32>' (6 elements) to 7 elements}}
+  %r = relay.reshape_like %d, %l : (tensor<2x3xf32>, tensor<7xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests batch_flatten of a scalar.
+relay.func @f24(%d: tensor<f32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.batch_flatten: expected a tensor of rank >= 1, got 'tensor<f32>'}}
+  %r = relay.nn.batch_flatten %d : (tensor<f32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests transpose axes not a permutation.
+relay.func @f25(%d: tensor<2x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{transpose: axes [0, 0] is not a permutation}}
+  %r = relay.transpose %d {axes = array<i64: 0, 0>} : (tensor<2x3xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests transpose axes count.
+relay.func @f26(%d: tensor<2x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{transpose: axes [0] must have 2 entries}}
+  %r = relay.transpose %d {axes = array<i64: 0>} : (tensor<2x3xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests squeeze a non-1 axis.
+relay.func @f27(%d: tensor<2x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{squeeze: cannot squeeze axis 1 of size 3}}
+  %r = relay.squeeze %d {axis = array<i64: 1>} : (tensor<2x3xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests expand_dims axis.
+relay.func @f28(%d: tensor<2x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{expand_dims: axis 4 is out of range for a tensor of rank 3 (expected in [-3, 3))}}
+  %r = relay.expand_dims %d {axis = 4 : i64} : (tensor<2x3xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests concatenate mismatched dims.
+relay.func @f29(%t: tuple<tensor<2x3xf32>, tensor<2x4xf32>>) -> tensor<i1> {
+  // expected-error @+1 {{concatenate: dimension 1 differs between the fields of 'tuple<tensor<2x3xf32>, tensor<2x4xf32>>'}}
+  %r = relay.concatenate %t : (tuple<tensor<2x3xf32>, tensor<2x4xf32>>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests concatenate mismatched ranks.
+relay.func @f30(%t: tuple<tensor<2x3xf32>, tensor<2xf32>>) -> tensor<i1> {
+  // expected-error @+1 {{concatenate: tuple fields have different ranks: 'tuple<tensor<2x3xf32>, tensor<2xf32>>'}}
+  %r = relay.concatenate %t {axis = 1 : i64} : (tuple<tensor<2x3xf32>, tensor<2xf32>>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests concatenate a tensor.
+relay.func @f31(%t: tensor<2x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{concatenate: expected a tuple of tensors, got 'tensor<2x3xf32>'}}
+  %r = relay.concatenate %t : (tensor<2x3xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests concatenate mixed dtypes.
+relay.func @f32(%t: tuple<tensor<2xf32>, tensor<2xi8>>) -> tensor<i1> {
+  // expected-error @+1 {{concatenate: tuple fields have different dtypes: 'tuple<tensor<2xf32>, tensor<2xi8>>'}}
+  %r = relay.concatenate %t : (tuple<tensor<2xf32>, tensor<2xi8>>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests stack different shapes.
+relay.func @f33(%t: tuple<tensor<2xf32>, tensor<3xf32>>) -> tensor<i1> {
+  // expected-error @+1 {{stack: tuple fields have different shapes: 'tuple<tensor<2xf32>, tensor<3xf32>>'}}
+  %r = relay.stack %t : (tuple<tensor<2xf32>, tensor<3xf32>>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests split into unequal sections.
+relay.func @f34(%d: tensor<5xf32>) -> tensor<i1> {
+  // expected-error @+1 {{split: cannot split dimension 0 of size 5 into 2 equal sections}}
+  %r = relay.split %d {indices_or_sections = 2 : i64} : (tensor<5xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests split at decreasing indices.
+relay.func @f35(%d: tensor<5xf32>) -> tensor<i1> {
+  // expected-error @+1 {{split: split indices must be increasing, got [3, 1]}}
+  %r = relay.split %d {indices_or_sections = array<i64: 3, 1>} : (tensor<5xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests take with float indices.
+relay.func @f36(%d: tensor<5xf32>, %i: tensor<2xf32>) -> tensor<i1> {
+  // expected-error @+1 {{take: indices must be integers, got 'tensor<2xf32>'}}
+  %r = relay.take %d, %i : (tensor<5xf32>, tensor<2xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests take with an unknown mode.
+relay.func @f37(%d: tensor<5xf32>, %i: tensor<2xi32>) -> tensor<i1> {
+  // expected-error @+1 {{take: mode must be "clip", "wrap" or "fast", got "nearest"}}
+  %r = relay.take %d, %i {axis = 0 : i64, mode = "nearest"} : (tensor<5xf32>, tensor<2xi32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests strided_slice with a zero stride.
+relay.func @f38(%d: tensor<5xf32>) -> tensor<i1> {
+  // expected-error @+1 {{strided_slice: strides must be non-zero}}
+  %r = relay.strided_slice %d {begin = array<i64: 0>, end = array<i64: 5>, strides = array<i64: 0>} : (tensor<5xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests strided_slice with too many entries.
+relay.func @f39(%d: tensor<5xf32>) -> tensor<i1> {
+  // expected-error @+1 {{strided_slice: begin and end have more entries than the rank 1}}
+  %r = relay.strided_slice %d {begin = array<i64: 0, 0>, end = array<i64: 5, 5>} : (tensor<5xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests broadcast_to an incompatible shape.
+relay.func @f40(%d: tensor<3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{broadcast_to: cannot broadcast 'tensor<3xf32>' to shape [2, 4]}}
+  %r = relay.broadcast_to %d {shape = array<i64: 2, 4>} : (tensor<3xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests pad_width of the wrong length.
+relay.func @f41(%d: tensor<3x3xf32>, %v: tensor<f32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.pad: pad_width needs 4 values (a before and an after per axis), got 2}}
+  %r = relay.nn.pad %d, %v {pad_width = array<i64: 1, 1>} : (tensor<3x3xf32>, tensor<f32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests pad with a non-scalar value.
+relay.func @f42(%d: tensor<3xf32>, %v: tensor<3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.pad: pad_value must be a scalar, got 'tensor<3xf32>'}}
+  %r = relay.nn.pad %d, %v {pad_width = array<i64: 1, 1>} : (tensor<3xf32>, tensor<3xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests layout_transform with a bad layout.
+relay.func @f43(%d: tensor<1x3x4x4xf32>) -> tensor<i1> {
+  // expected-error @+1 {{layout_transform: invalid layout "NC4"}}
+  %r = relay.layout_transform %d {src_layout = "NCHW", dst_layout = "NC4"} : (tensor<1x3x4x4xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests layout_transform not dividing.
+relay.func @f44(%d: tensor<1x3x4x4xf32>) -> tensor<i1> {
+  // expected-error @+1 {{layout_transform: axis C of size 3 is not divisible by 2}}
+  %r = relay.layout_transform %d {src_layout = "NCHW", dst_layout = "NCHW2c"} : (tensor<1x3x4x4xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests layout_transform losing an axis.
+relay.func @f45(%d: tensor<1x3x4x4xf32>) -> tensor<i1> {
+  // expected-error @+1 {{layout_transform: dst_layout "NCHD" has axis D that src_layout "NCHW" lacks}}
+  %r = relay.layout_transform %d {src_layout = "NCHW", dst_layout = "NCHD"} : (tensor<1x3x4x4xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests conv2d channel mismatch.
+relay.func @f46(%x: tensor<1x3x8x8xf32>, %w: tensor<8x4x3x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.conv2d: weight 'tensor<8x4x3x3xf32>' has 4 input channels, expected 3 (data channels / groups)}}
+  %r = relay.nn.conv2d %x, %w : (tensor<1x3x8x8xf32>, tensor<8x4x3x3xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests conv2d channels attribute mismatch.
+relay.func @f47(%x: tensor<1x3x8x8xf32>, %w: tensor<8x3x3x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.conv2d: weight 'tensor<8x3x3x3xf32>' has 8 output channels but channels = 16}}
+  %r = relay.nn.conv2d %x, %w {channels = 16 : i64} : (tensor<1x3x8x8xf32>, tensor<8x3x3x3xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests conv2d groups.
+relay.func @f48(%x: tensor<1x3x8x8xf32>, %w: tensor<8x3x3x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.conv2d: the 3 input channels are not divisible by groups = 2}}
+  %r = relay.nn.conv2d %x, %w {groups = 2 : i64} : (tensor<1x3x8x8xf32>, tensor<8x3x3x3xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests conv2d window larger than the input.
+relay.func @f49(%x: tensor<1x3x2x2xf32>, %w: tensor<8x3x3x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.conv2d: the window (3) is larger than the height dimension 2 plus padding 0}}
+  %r = relay.nn.conv2d %x, %w : (tensor<1x3x2x2xf32>, tensor<8x3x3x3xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests conv2d layout.
+relay.func @f50(%x: tensor<1x3x8x8xf32>, %w: tensor<8x3x3x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.conv2d: data_layout "CHWN" is not supported (expected "NCHW" or "NHWC")}}
+  %r = relay.nn.conv2d %x, %w {data_layout = "CHWN"} : (tensor<1x3x8x8xf32>, tensor<8x3x3x3xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests conv2d of a 3-d tensor.
+relay.func @f51(%x: tensor<3x8x8xf32>, %w: tensor<8x3x3x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.conv2d: expected a 4-d data tensor, got 'tensor<3x8x8xf32>'}}
+  %r = relay.nn.conv2d %x, %w : (tensor<3x8x8xf32>, tensor<8x3x3x3xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests conv2d padding count.
+relay.func @f52(%x: tensor<1x3x8x8xf32>, %w: tensor<8x3x3x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.conv2d: padding must have 1, 2 or 4 values, got 3}}
+  %r = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1, 1>} : (tensor<1x3x8x8xf32>, tensor<8x3x3x3xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests conv2d_transpose channel mismatch.
+relay.func @f53(%x: tensor<1x16x8x8xf32>, %w: tensor<8x4x4x4xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.conv2d_transpose: weight 'tensor<8x4x4x4xf32>' has 8 input channels, expected 16 (data channels / groups)}}
+  %r = relay.nn.conv2d_transpose %x, %w : (tensor<1x16x8x8xf32>, tensor<8x4x4x4xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests dense reduction mismatch.
+relay.func @f54(%x: tensor<4x8xf32>, %w: tensor<16x7xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.dense: reduction dimensions differ: 'tensor<4x8xf32>' and 'tensor<16x7xf32>'}}
+  %r = relay.nn.dense %x, %w : (tensor<4x8xf32>, tensor<16x7xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests dense units mismatch.
+relay.func @f55(%x: tensor<4x8xf32>, %w: tensor<16x8xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.dense: weight 'tensor<16x8xf32>' does not have units = 10}}
+  %r = relay.nn.dense %x, %w {units = 10 : i64} : (tensor<4x8xf32>, tensor<16x8xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests matmul reduction mismatch.
+relay.func @f56(%x: tensor<4x8xf32>, %w: tensor<7x5xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.matmul: reduction dimensions differ: 'tensor<4x8xf32>' and 'tensor<7x5xf32>'}}
+  %r = relay.nn.matmul %x, %w : (tensor<4x8xf32>, tensor<7x5xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests batch_matmul batch mismatch.
+relay.func @f57(%x: tensor<2x4x8xf32>, %y: tensor<3x5x8xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.batch_matmul: batch dimensions differ: 'tensor<2x4x8xf32>' and 'tensor<3x5x8xf32>'}}
+  %r = relay.nn.batch_matmul %x, %y : (tensor<2x4x8xf32>, tensor<3x5x8xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests max_pool2d window.
+relay.func @f58(%x: tensor<1x3x2x2xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.max_pool2d: the window (3) is larger than the height dimension 2 plus padding 0}}
+  %r = relay.nn.max_pool2d %x {pool_size = array<i64: 3, 3>} : (tensor<1x3x2x2xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests avg_pool2d stride.
+relay.func @f59(%x: tensor<1x3x8x8xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.avg_pool2d: strides must be positive, got 0}}
+  %r = relay.nn.avg_pool2d %x {pool_size = array<i64: 2, 2>, strides = array<i64: 0, 1>} : (tensor<1x3x8x8xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests global pool layout.
+relay.func @f60(%x: tensor<1x3x8x8xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.global_max_pool2d: layout "NCWH4c" is not supported (expected "NCHW" or "NHWC")}}
+  %r = relay.nn.global_max_pool2d %x {layout = "NCWH4c"} : (tensor<1x3x8x8xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests adaptive pool output size.
+relay.func @f61(%x: tensor<1x3x8x8xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.adaptive_max_pool2d: output_size must have 1 or 2 values}}
+  %r = relay.nn.adaptive_max_pool2d %x {output_size = array<i64: 1, 2, 3>} : (tensor<1x3x8x8xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests upsampling method.
+relay.func @f62(%x: tensor<1x3x8x8xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.upsampling: method must be "nearest_neighbor", "bilinear" or "bicubic", got "area"}}
+  %r = relay.nn.upsampling %x {method = "area"} : (tensor<1x3x8x8xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests batch_norm parameter shape.
+relay.func @f63(%x: tensor<1x3x8x8xf32>, %g: tensor<4xf32>, %p: tensor<3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.batch_norm: gamma must have type 'tensor<3xf32>', got 'tensor<4xf32>'}}
+  %r = relay.nn.batch_norm %x, %g, %p, %p, %p : (tensor<1x3x8x8xf32>, tensor<4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests batch_norm of integers.
+relay.func @f64(%x: tensor<1x3xi32>, %p: tensor<3xi32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.batch_norm: expected a float tensor, got 'tensor<1x3xi32>'}}
+  %r = relay.nn.batch_norm %x, %p, %p, %p, %p : (tensor<1x3xi32>, tensor<3xi32>, tensor<3xi32>, tensor<3xi32>, tensor<3xi32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+// Tests layer_norm parameter shape.
+relay.func @f65(%x: tensor<2x8xf32>, %g: tensor<8xf32>, %b: tensor<2xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.layer_norm: beta must have type 'tensor<8xf32>', got 'tensor<2xf32>'}}
+  %r = relay.nn.layer_norm %x, %g, %b : (tensor<2x8xf32>, tensor<8xf32>, tensor<2xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
