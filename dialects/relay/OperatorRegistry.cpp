@@ -152,8 +152,7 @@ const OperatorInfo *mlir::relay::lookupOperator(StringRef opName) {
   return it == registry.operators.end() ? nullptr : &it->second;
 }
 
-void mlir::relay::forEachOperator(
-    function_ref<void(const OperatorInfo &)> fn) {
+void mlir::relay::forEachOperator(function_ref<void(const OperatorInfo &)> fn) {
   registerBuiltinOperators();
   Registry &registry = getRegistry();
   llvm::sys::SmartScopedReader<true> lock(registry.mutex);
@@ -262,7 +261,8 @@ static ParseResult parseOperator(OpAsmParser &parser, OperationState &state) {
 }
 
 static void printOperator(Operation *op, OpAsmPrinter &printer, StringRef) {
-  printer << ' ';
+  // A dynamic op prints its own name (ODS ops get it from Op<>).
+  printer.getStream() << op->getName() << ' ';
   printer.printOperands(op->getOperands());
   printer.printOptionalAttrDict(op->getAttrs());
   printer << " : ";
@@ -304,9 +304,14 @@ LogicalResult mlir::relay::registerDynamicOperator(RelayDialect *dialect,
 /// kPattern, kNumInputs, kSupportLevel).
 template <typename... Ops> static void registerOdsOperators() {
   (registerOperator(OperatorInfo{Ops::getOperationName().str(),
-                                 Ops::kRelation.str(), Ops::kNumInputs,
-                                 Ops::kPattern, Ops::kSupportLevel,
-                                 {}, {}, {}, {}}),
+                                 Ops::kRelation.str(),
+                                 Ops::kNumInputs,
+                                 Ops::kPattern,
+                                 Ops::kSupportLevel,
+                                 {},
+                                 {},
+                                 {},
+                                 {}}),
    ...);
 }
 

@@ -112,7 +112,9 @@ public:
   Attribute getAttr(StringRef name) const {
     return attrs ? attrs.get(name) : Attribute();
   }
-  bool hasAttr(StringRef name) const { return static_cast<bool>(getAttr(name)); }
+  bool hasAttr(StringRef name) const {
+    return static_cast<bool>(getAttr(name));
+  }
   int64_t getInt(StringRef name, int64_t dflt) const;
   std::optional<int64_t> getOptionalInt(StringRef name) const;
   double getFloat(StringRef name, double dflt) const;
@@ -145,8 +147,7 @@ using GradientRuleFn = std::function<FailureOr<SmallVector<Value>>(
     OpBuilder &, Operation *op, Value resultGradient)>;
 /// Quantization rule (annotate/realize): rewrites `op` in place or returns
 /// failure when it does not apply.
-using QuantizeRuleFn =
-    std::function<LogicalResult(OpBuilder &, Operation *op)>;
+using QuantizeRuleFn = std::function<LogicalResult(OpBuilder &, Operation *op)>;
 /// Lowering: builds the lowered computation of `op` from lowered operands
 /// and returns its results.
 using LoweringRuleFn = std::function<FailureOr<SmallVector<Value>>(
@@ -205,8 +206,7 @@ LogicalResult verifyOperator(Operation *op);
 /// extensible relay dialect, printed and parsed like every operator
 /// (`relay.name %a, %b {attrs} : (T1, T2) -> R`) and verified by its
 /// relation.
-LogicalResult registerDynamicOperator(RelayDialect *dialect,
-                                      OperatorInfo info);
+LogicalResult registerDynamicOperator(RelayDialect *dialect, OperatorInfo info);
 
 /// Registers the built-in relations and operators. Idempotent; the lookup
 /// functions call it.

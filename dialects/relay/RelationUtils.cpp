@@ -50,8 +50,7 @@ TensorState mlir::relay::readTensor(Type type, TensorInfo &info) {
   return TensorState::NotATensor;
 }
 
-Type mlir::relay::makeTensor(MLIRContext *ctx, ArrayRef<Dim> dims,
-                             Type dtype) {
+Type mlir::relay::makeTensor(MLIRContext *ctx, ArrayRef<Dim> dims, Type dtype) {
   Builder b(ctx);
   SmallVector<Attribute> attrs;
   for (const Dim &d : dims)
@@ -88,9 +87,8 @@ TensorState mlir::relay::readInputTensor(RelationArgs &args, unsigned i,
   return state;
 }
 
-FailureOr<int64_t> mlir::relay::normalizeAxis(RelationArgs &args,
-                                              int64_t axis, int64_t rank,
-                                              StringRef what) {
+FailureOr<int64_t> mlir::relay::normalizeAxis(RelationArgs &args, int64_t axis,
+                                              int64_t rank, StringRef what) {
   if (axis < -rank || axis >= rank) {
     args.emitError() << what << " " << axis
                      << " is out of range for a tensor of rank " << rank

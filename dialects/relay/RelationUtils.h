@@ -77,8 +77,8 @@ TensorState readInputTensor(RelationArgs &args, unsigned i, TensorInfo &info);
 
 /// Normalises an axis in [-rank, rank) to [0, rank); fails (reporting which
 /// attribute) when out of range.
-FailureOr<int64_t> normalizeAxis(RelationArgs &args, int64_t axis,
-                                 int64_t rank, StringRef what = "axis");
+FailureOr<int64_t> normalizeAxis(RelationArgs &args, int64_t axis, int64_t rank,
+                                 StringRef what = "axis");
 
 /// Unifies two dimensions that must be equal: the more precise one, or
 /// failure when two different static sizes or names meet.

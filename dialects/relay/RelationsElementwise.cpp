@@ -236,8 +236,8 @@ static RelationStatus whereRelation(RelationArgs &args) {
     if (s == TensorState::Unknown)
       return RelationStatus::Pending;
   if (x.dtype != y.dtype) {
-    args.emitError() << "dtype mismatch between " << args.getInput(1)
-                     << " and " << args.getInput(2);
+    args.emitError() << "dtype mismatch between " << args.getInput(1) << " and "
+                     << args.getInput(2);
     return RelationStatus::Failed;
   }
   FailureOr<SmallVector<Dim>> xy = broadcastDims(x.dims, y.dims);
@@ -253,20 +253,18 @@ static RelationStatus whereRelation(RelationArgs &args) {
 
 /// BiasAdd / PRelu: input 1 is a vector of data's `axis` dimension; the
 /// result has data's type. The vector's type is inferred when unknown.
-static RelationStatus channelVectorRelation(RelationArgs &args,
-                                            int64_t defaultAxis,
-                                            StringRef what) {
+static RelationStatus
+channelVectorRelation(RelationArgs &args, int64_t defaultAxis, StringRef what) {
   TensorInfo data;
   TensorState state = readInputTensor(args, 0, data);
   if (state != TensorState::Tensor)
     return state == TensorState::Unknown ? RelationStatus::Pending
                                          : RelationStatus::Failed;
-  FailureOr<int64_t> axis = normalizeAxis(
-      args, args.getInt("axis", defaultAxis), data.getRank());
+  FailureOr<int64_t> axis =
+      normalizeAxis(args, args.getInt("axis", defaultAxis), data.getRank());
   if (failed(axis))
     return RelationStatus::Failed;
-  Type expected =
-      makeTensor(args.getContext(), {data.dims[*axis]}, data.dtype);
+  Type expected = makeTensor(args.getContext(), {data.dims[*axis]}, data.dtype);
   if (failed(expectInputType(args, 1, expected, what)))
     return RelationStatus::Failed;
   return args.solve(args.getInput(0));

@@ -28,8 +28,7 @@ struct KernelLayout {
 } // namespace
 
 static FailureOr<Layout2D> parseDataLayout(RelationArgs &args,
-                                           StringRef attrName,
-                                           StringRef dflt) {
+                                           StringRef attrName, StringRef dflt) {
   StringRef layout = args.getString(attrName, dflt);
   if (layout == "NCHW")
     return Layout2D{0, 1, 2, 3};
@@ -46,8 +45,8 @@ static FailureOr<KernelLayout> parseKernelLayout(RelationArgs &args,
   if (layout.size() == 4) {
     size_t o = layout.find('O'), i = layout.find('I'), h = layout.find('H'),
            w = layout.find('W');
-    if (o != StringRef::npos && i != StringRef::npos &&
-        h != StringRef::npos && w != StringRef::npos)
+    if (o != StringRef::npos && i != StringRef::npos && h != StringRef::npos &&
+        w != StringRef::npos)
       return KernelLayout{static_cast<int64_t>(o), static_cast<int64_t>(i),
                           static_cast<int64_t>(h), static_cast<int64_t>(w)};
   }
@@ -159,8 +158,8 @@ static RelationStatus conv2dRelation(RelationArgs &args, bool transposed) {
   // The weight's (O, I, KH, KW) in kernel-layout positions. For a
   // transposed convolution `I` is the data's channels and `O` the output's
   // per group.
-  Dim perGroup = inChannels.isStatic() ? Dim::of(inChannels.size / groups)
-                                       : Dim::any();
+  Dim perGroup =
+      inChannels.isStatic() ? Dim::of(inChannels.size / groups) : Dim::any();
   TensorState ws = readInputTensor(args, 1, weight);
   if (ws == TensorState::NotATensor)
     return RelationStatus::Failed;
@@ -186,9 +185,8 @@ static RelationStatus conv2dRelation(RelationArgs &args, bool transposed) {
     return args.fail("expected a 4-d weight tensor, got " +
                      typeStr(args.getInput(1)));
   if (weight.dtype != data.dtype)
-    return args.fail("data " + typeStr(args.getInput(0)) +
-                     " and weight " + typeStr(args.getInput(1)) +
-                     " have different dtypes");
+    return args.fail("data " + typeStr(args.getInput(0)) + " and weight " +
+                     typeStr(args.getInput(1)) + " have different dtypes");
   Dim wo = weight.dims[kl->o], wi = weight.dims[kl->i];
   Dim kh = weight.dims[kl->h], kw = weight.dims[kl->w];
   Dim expectedIn = transposed ? inChannels : perGroup;
@@ -198,9 +196,10 @@ static RelationStatus conv2dRelation(RelationArgs &args, bool transposed) {
                      toString(expectedIn) + " (data channels / groups)");
   Dim outChannels = transposed ? mulDims(wo, Dim::of(groups)) : wo;
   if (channels && failed(unifyDims(outChannels, Dim::of(*channels))))
-    return args.fail("weight " + typeStr(args.getInput(1)) + " has " +
-                     toString(outChannels) + " output channels but channels = " +
-                     std::to_string(*channels));
+    return args.fail(
+        "weight " + typeStr(args.getInput(1)) + " has " +
+        toString(outChannels) +
+        " output channels but channels = " + std::to_string(*channels));
   if (kernelSize && (failed(unifyDims(kh, Dim::of((*kernelSize)[0]))) ||
                      failed(unifyDims(kw, Dim::of((*kernelSize)[1])))))
     return args.fail("weight " + typeStr(args.getInput(1)) +
@@ -215,14 +214,14 @@ static RelationStatus conv2dRelation(RelationArgs &args, bool transposed) {
     if (!kh.isStatic() || !kw.isStatic()) {
       oh = ow = Dim::any();
     } else {
-      FailureOr<Dim> h = windowOutput(args, data.dims[dl->h], (*pad)[0] + (*pad)[2],
-                                      kh.size, (*dilation)[0], (*strides)[0],
-                                      false, "height");
+      FailureOr<Dim> h =
+          windowOutput(args, data.dims[dl->h], (*pad)[0] + (*pad)[2], kh.size,
+                       (*dilation)[0], (*strides)[0], false, "height");
       if (failed(h))
         return RelationStatus::Failed;
-      FailureOr<Dim> w = windowOutput(args, data.dims[dl->w], (*pad)[1] + (*pad)[3],
-                                      kw.size, (*dilation)[1], (*strides)[1],
-                                      false, "width");
+      FailureOr<Dim> w =
+          windowOutput(args, data.dims[dl->w], (*pad)[1] + (*pad)[3], kw.size,
+                       (*dilation)[1], (*strides)[1], false, "width");
       if (failed(w))
         return RelationStatus::Failed;
       oh = *h;
@@ -288,21 +287,20 @@ static RelationStatus matmulRelation(RelationArgs &args, bool isDense) {
     b = TensorInfo{dims, a.dtype};
   }
   if (b.getRank() != 2)
-    return args.fail("expected a 2-d weight, got " +
-                     typeStr(args.getInput(1)));
+    return args.fail("expected a 2-d weight, got " + typeStr(args.getInput(1)));
   Dim bk = transB ? b.dims[1] : b.dims[0];
   Dim n = transB ? b.dims[0] : b.dims[1];
   if (failed(unifyDims(k, bk)))
-    return args.fail("reduction dimensions differ: " +
-                     typeStr(args.getInput(0)) + " and " +
-                     typeStr(args.getInput(1)));
+    return args.fail(
+        "reduction dimensions differ: " + typeStr(args.getInput(0)) + " and " +
+        typeStr(args.getInput(1)));
   if (units && failed(unifyDims(n, Dim::of(*units))))
     return args.fail("weight " + typeStr(args.getInput(1)) +
                      " does not have units = " + std::to_string(*units));
   if (a.dtype != b.dtype)
-    return args.fail("operands have different dtypes: " +
-                     typeStr(args.getInput(0)) + " and " +
-                     typeStr(args.getInput(1)));
+    return args.fail(
+        "operands have different dtypes: " + typeStr(args.getInput(0)) +
+        " and " + typeStr(args.getInput(1)));
   SmallVector<Dim> out;
   if (transA)
     out.push_back(a.dims[1]);
@@ -317,9 +315,8 @@ static RelationStatus batchMatmulRelation(RelationArgs &args) {
   READ_TENSOR_OR_RETURN(args, 0, x);
   READ_TENSOR_OR_RETURN(args, 1, y);
   if (x.getRank() != 3 || y.getRank() != 3)
-    return args.fail("expected 3-d operands, got " +
-                     typeStr(args.getInput(0)) + " and " +
-                     typeStr(args.getInput(1)));
+    return args.fail("expected 3-d operands, got " + typeStr(args.getInput(0)) +
+                     " and " + typeStr(args.getInput(1)));
   bool transA = args.getBool("transpose_a", false);
   bool transB = args.getBool("transpose_b", true);
   Dim m = transA ? x.dims[2] : x.dims[1];
@@ -327,9 +324,9 @@ static RelationStatus batchMatmulRelation(RelationArgs &args) {
   Dim yk = transB ? y.dims[2] : y.dims[1];
   Dim n = transB ? y.dims[1] : y.dims[2];
   if (failed(unifyDims(k, yk)))
-    return args.fail("reduction dimensions differ: " +
-                     typeStr(args.getInput(0)) + " and " +
-                     typeStr(args.getInput(1)));
+    return args.fail(
+        "reduction dimensions differ: " + typeStr(args.getInput(0)) + " and " +
+        typeStr(args.getInput(1)));
   Dim bx = x.dims[0], by = y.dims[0], batch;
   if (bx.isStatic() && bx.size == 1)
     batch = by;
@@ -338,13 +335,12 @@ static RelationStatus batchMatmulRelation(RelationArgs &args) {
   else if (FailureOr<Dim> d = unifyDims(bx, by); succeeded(d))
     batch = *d;
   else
-    return args.fail("batch dimensions differ: " +
-                     typeStr(args.getInput(0)) + " and " +
-                     typeStr(args.getInput(1)));
+    return args.fail("batch dimensions differ: " + typeStr(args.getInput(0)) +
+                     " and " + typeStr(args.getInput(1)));
   if (x.dtype != y.dtype)
     return args.fail("operands have different dtypes");
-  return args.solve(makeTensor(args.getContext(), {batch, m, n},
-                               outDtype(args, x.dtype)));
+  return args.solve(
+      makeTensor(args.getContext(), {batch, m, n}, outDtype(args, x.dtype)));
 }
 
 //===----------------------------------------------------------------------===//
@@ -355,8 +351,7 @@ static RelationStatus pool2dRelation(RelationArgs &args) {
   TensorInfo data;
   READ_TENSOR_OR_RETURN(args, 0, data);
   if (data.getRank() != 4)
-    return args.fail("expected a 4-d tensor, got " +
-                     typeStr(args.getInput(0)));
+    return args.fail("expected a 4-d tensor, got " + typeStr(args.getInput(0)));
   FailureOr<Layout2D> layout = parseDataLayout(args, "layout", "NCHW");
   std::optional<SmallVector<int64_t>> poolSize =
       args.getOptionalInts("pool_size");
@@ -389,13 +384,11 @@ static RelationStatus pool2dRelation(RelationArgs &args) {
 }
 
 /// GlobalPool2D and AdaptivePool2D (global is output_size = 1x1).
-static RelationStatus adaptivePool2dRelation(RelationArgs &args,
-                                             bool global) {
+static RelationStatus adaptivePool2dRelation(RelationArgs &args, bool global) {
   TensorInfo data;
   READ_TENSOR_OR_RETURN(args, 0, data);
   if (data.getRank() != 4)
-    return args.fail("expected a 4-d tensor, got " +
-                     typeStr(args.getInput(0)));
+    return args.fail("expected a 4-d tensor, got " + typeStr(args.getInput(0)));
   FailureOr<Layout2D> layout = parseDataLayout(args, "layout", "NCHW");
   if (failed(layout))
     return RelationStatus::Failed;
@@ -419,8 +412,7 @@ static RelationStatus upsamplingRelation(RelationArgs &args) {
   TensorInfo data;
   READ_TENSOR_OR_RETURN(args, 0, data);
   if (data.getRank() != 4)
-    return args.fail("expected a 4-d tensor, got " +
-                     typeStr(args.getInput(0)));
+    return args.fail("expected a 4-d tensor, got " + typeStr(args.getInput(0)));
   FailureOr<Layout2D> layout = parseDataLayout(args, "layout", "NCHW");
   if (failed(layout))
     return RelationStatus::Failed;

@@ -20,8 +20,7 @@ static RelationStatus reduceRelation(RelationArgs &args, bool toIndex) {
                                          : RelationStatus::Failed;
   int64_t rank = info.getRank();
   llvm::SmallBitVector reduced(rank, false);
-  if (std::optional<SmallVector<int64_t>> axes =
-          args.getOptionalInts("axis")) {
+  if (std::optional<SmallVector<int64_t>> axes = args.getOptionalInts("axis")) {
     for (int64_t axis : *axes) {
       FailureOr<int64_t> a = normalizeAxis(args, axis, rank);
       if (failed(a))

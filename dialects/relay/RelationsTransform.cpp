@@ -16,23 +16,22 @@ using namespace mlir;
 using namespace mlir::relay;
 
 static std::string formatInts(ArrayRef<int64_t> values) {
-  return "[" + llvm::join(llvm::map_range(values, [](int64_t v) {
-                            return std::to_string(v);
-                          }),
-                          ", ") +
+  return "[" +
+         llvm::join(llvm::map_range(
+                        values, [](int64_t v) { return std::to_string(v); }),
+                    ", ") +
          "]";
 }
 
 /// Checks that two shapes hold the same number of elements when both are
 /// static.
-static LogicalResult checkElementCount(RelationArgs &args,
-                                       const TensorInfo &in,
+static LogicalResult checkElementCount(RelationArgs &args, const TensorInfo &in,
                                        ArrayRef<Dim> out) {
   TensorInfo outInfo{SmallVector<Dim>(out), in.dtype};
   Dim a = in.product(0, in.getRank()), b = outInfo.product(0, out.size());
   if (a.isStatic() && b.isStatic() && a.size != b.size) {
-    args.emitError() << "cannot reshape " << args.getInput(0) << " ("
-                     << a.size << " elements) to " << b.size << " elements";
+    args.emitError() << "cannot reshape " << args.getInput(0) << " (" << a.size
+                     << " elements) to " << b.size << " elements";
     return failure();
   }
   return success();
@@ -55,9 +54,8 @@ static RelationStatus reshapeRelation(RelationArgs &args) {
   auto needSource = [&](int64_t count, int64_t code) {
     if (src + count <= rank)
       return true;
-    args.emitError() << "newshape " << formatInts(*newshape) << " uses "
-                     << code << " past the last dimension of "
-                     << args.getInput(0);
+    args.emitError() << "newshape " << formatInts(*newshape) << " uses " << code
+                     << " past the last dimension of " << args.getInput(0);
     return false;
   };
   const SmallVector<int64_t> &spec = *newshape;
@@ -105,15 +103,14 @@ static RelationStatus reshapeRelation(RelationArgs &args) {
       Dim b = d1 == -1 ? split(d0) : Dim::of(d1);
       if (whole.isStatic() && a.isStatic() && b.isStatic() &&
           a.size * b.size != whole.size)
-        return args.fail("-4 in newshape splits dimension " +
-                         std::to_string(whole.size) + " into " +
-                         std::to_string(a.size) + " x " +
-                         std::to_string(b.size));
+        return args.fail(
+            "-4 in newshape splits dimension " + std::to_string(whole.size) +
+            " into " + std::to_string(a.size) + " x " + std::to_string(b.size));
       out.push_back(a);
       out.push_back(b);
     } else {
-      return args.fail("invalid value " + std::to_string(v) +
-                       " in newshape " + formatInts(spec));
+      return args.fail("invalid value " + std::to_string(v) + " in newshape " +
+                       formatInts(spec));
     }
   }
   if (inferIndex) {
@@ -124,10 +121,9 @@ static RelationStatus reshapeRelation(RelationArgs &args) {
         known = mulDims(known, out[i]);
     if (total.isStatic() && known.isStatic()) {
       if (known.size == 0 || total.size % known.size != 0)
-        return args.fail("cannot infer the -1 dimension: " +
-                         std::to_string(total.size) +
-                         " elements are not divisible by " +
-                         std::to_string(known.size));
+        return args.fail(
+            "cannot infer the -1 dimension: " + std::to_string(total.size) +
+            " elements are not divisible by " + std::to_string(known.size));
       out[*inferIndex] = Dim::of(total.size / known.size);
     } else {
       out[*inferIndex] = Dim::any();
@@ -276,8 +272,7 @@ static RelationStatus readTensorTuple(RelationArgs &args,
     if (readTensor(input, ignored) == TensorState::Unknown &&
         !isa<UnrankedTensorType>(input))
       return RelationStatus::Pending;
-    return args.fail("expected a tuple of tensors, got " +
-                     typeStr(input));
+    return args.fail("expected a tuple of tensors, got " + typeStr(input));
   }
   if (tuple.size() == 0)
     return args.fail("expected a non-empty tuple of tensors");
@@ -287,14 +282,12 @@ static RelationStatus readTensorTuple(RelationArgs &args,
     case TensorState::Unknown:
       return RelationStatus::Pending;
     case TensorState::NotATensor:
-      return args.fail("expected a tuple of tensors, got " +
-                       typeStr(input));
+      return args.fail("expected a tuple of tensors, got " + typeStr(input));
     case TensorState::Tensor:
       break;
     }
     if (info.dtype != fields.front().dtype)
-      return args.fail("tuple fields have different dtypes: " +
-                       typeStr(input));
+      return args.fail("tuple fields have different dtypes: " + typeStr(input));
   }
   return RelationStatus::Solved;
 }
@@ -429,8 +422,7 @@ static RelationStatus takeRelation(RelationArgs &args) {
                      mode + "\"");
   std::optional<int64_t> axisAttr = args.getOptionalInt("axis");
   if (!axisAttr)
-    return args.solve(
-        makeTensor(args.getContext(), indices.dims, data.dtype));
+    return args.solve(makeTensor(args.getContext(), indices.dims, data.dtype));
   FailureOr<int64_t> axis = normalizeAxis(args, *axisAttr, data.getRank());
   if (failed(axis))
     return RelationStatus::Failed;
@@ -479,7 +471,8 @@ static RelationStatus stridedSliceRelation(RelationArgs &args) {
     return args.fail("slice_mode must be \"end\" or \"size\", got \"" + mode +
                      "\"");
   SmallVector<int64_t> axes;
-  if (std::optional<SmallVector<int64_t>> given = args.getOptionalInts("axes")) {
+  if (std::optional<SmallVector<int64_t>> given =
+          args.getOptionalInts("axes")) {
     for (int64_t a : *given) {
       FailureOr<int64_t> axis = normalizeAxis(args, a, rank);
       if (failed(axis))
@@ -498,7 +491,7 @@ static RelationStatus stridedSliceRelation(RelationArgs &args) {
   }
   SmallVector<Dim> out = in.dims;
   for (auto [i, axis] : llvm::enumerate(axes)) {
-    int64_t stride = strides.size() == 1 ? strides[0]
+    int64_t stride = strides.size() == 1  ? strides[0]
                      : i < strides.size() ? strides[i]
                                           : 1;
     if (stride == 0)
@@ -544,9 +537,8 @@ static RelationStatus broadcastToRelation(RelationArgs &args) {
     const Dim &d = in.dims[i];
     int64_t target = (*shape)[offset + i];
     if (d.isStatic() && d.size != 1 && d.size != target)
-      return args.fail("cannot broadcast " +
-                       typeStr(args.getInput(0)) + " to shape " +
-                       formatInts(*shape));
+      return args.fail("cannot broadcast " + typeStr(args.getInput(0)) +
+                       " to shape " + formatInts(*shape));
   }
   return args.solve(makeTensor(args.getContext(), *shape, in.dtype));
 }
@@ -648,8 +640,8 @@ static RelationStatus layoutTransformRelation(RelationArgs &args) {
   FailureOr<Layout> src = Layout::parse(srcText);
   FailureOr<Layout> dst = Layout::parse(dstText);
   if (failed(src) || failed(dst))
-    return args.fail("invalid layout \"" +
-                     (failed(src) ? srcText : dstText) + "\"");
+    return args.fail("invalid layout \"" + (failed(src) ? srcText : dstText) +
+                     "\"");
   if (static_cast<int64_t>(src->axes.size()) != in.getRank())
     return args.fail("src_layout \"" + srcText + "\" has " +
                      std::to_string(src->axes.size()) +
@@ -675,8 +667,8 @@ static RelationStatus layoutTransformRelation(RelationArgs &args) {
       int64_t factor = dst->axes[*sub].factor;
       if (whole.isStatic() && whole.size % factor != 0)
         return args.fail("axis " + std::string(1, primal) + " of size " +
-                         std::to_string(whole.size) +
-                         " is not divisible by " + std::to_string(factor));
+                         std::to_string(whole.size) + " is not divisible by " +
+                         std::to_string(factor));
       whole = whole.isStatic() ? Dim::of(whole.size / factor) : Dim::any();
     }
     out.push_back(whole);

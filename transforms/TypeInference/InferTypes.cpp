@@ -108,9 +108,8 @@ static std::vector<SmallVector<FuncOp>> getCallGraphSCCs(ModuleOp module) {
           scc.push_back(funcs[w]);
         } while (w != v);
         // Keep the module's order inside a component.
-        llvm::sort(scc, [&](FuncOp a, FuncOp b) {
-          return index[a] < index[b];
-        });
+        llvm::sort(scc,
+                   [&](FuncOp a, FuncOp b) { return index[a] < index[b]; });
         sccs.push_back(std::move(scc));
       }
       unsigned done = v;
@@ -233,8 +232,8 @@ LogicalResult ComponentInference::run(unsigned &numGeneralized) {
   for (FuncOp func : funcs) {
     // Relations are solved as they come, so an error is reported at the
     // first op (in program order) that contradicts what is known.
-    WalkResult walk = func.getBody().walk<WalkOrder::PreOrder>(
-        [&](Operation *op) {
+    WalkResult walk =
+        func.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
           return failed(visit(op)) || failed(solver.solve())
                      ? WalkResult::interrupt()
                      : WalkResult::advance();
@@ -267,8 +266,8 @@ LogicalResult ComponentInference::visit(Operation *op) {
       .Case([&](TupleOp tuple) {
         SmallVector<Type> fields = llvm::map_to_vector(
             tuple.getFields(), [&](Value v) { return termOf(v); });
-        return unify(termOf(tuple.getResult()), TupleType::get(ctx, fields),
-                     op, "relay.tuple: the result");
+        return unify(termOf(tuple.getResult()), TupleType::get(ctx, fields), op,
+                     "relay.tuple: the result");
       })
       .Case([&](TupleGetOp get) { return visitTupleGet(get); })
       .Case([&](RefOp ref) {
@@ -313,8 +312,7 @@ LogicalResult ComponentInference::visitOperator(Operation *op,
   return success();
 }
 
-LogicalResult ComponentInference::addRelations(FuncType fnType,
-                                               Operation *op) {
+LogicalResult ComponentInference::addRelations(FuncType fnType, Operation *op) {
   for (TypeRelationAttr rel : fnType.getRelations()) {
     const TypeRelationFn *relation = lookupTypeRelation(rel.getName());
     if (!relation)
@@ -336,14 +334,15 @@ LogicalResult ComponentInference::visitCall(CallOp op) {
            << op.getCalleeAttr();
   FuncType type = calleeType(callee);
   SmallVector<Attribute> instantiation;
-  FuncType mono = unifier.instantiate(type, op.getTypeArgsAttr(),
-                                      &instantiation);
+  FuncType mono =
+      unifier.instantiate(type, op.getTypeArgsAttr(), &instantiation);
   std::string name = ("@" + op.getCallee()).str();
   if (mono.getNumInputs() != op.getArgs().size())
     return op.emitOpError("expects ")
            << mono.getNumInputs() << " arguments for " << name << ", got "
            << op.getArgs().size();
-  for (auto [i, pair] : llvm::enumerate(llvm::zip(op.getArgs(), mono.getInputs())))
+  for (auto [i, pair] :
+       llvm::enumerate(llvm::zip(op.getArgs(), mono.getInputs())))
     if (failed(unify(termOf(std::get<0>(pair)), std::get<1>(pair), op,
                      "relay.call " + name + ": argument #" + Twine(i))))
       return failure();
@@ -369,22 +368,24 @@ LogicalResult ComponentInference::visitFn(FnOp op) {
   auto declared = cast<FuncType>(termOf(op.getResult()));
   Block::BlockArgListType params = op.getParams();
   if (params.size() != declared.getNumInputs())
-    return op.emitOpError("has ") << params.size() << " parameters but type "
-                                  << op.getType();
-  for (auto [i, pair] : llvm::enumerate(llvm::zip(params, declared.getInputs())))
+    return op.emitOpError("has ")
+           << params.size() << " parameters but type " << op.getType();
+  for (auto [i, pair] :
+       llvm::enumerate(llvm::zip(params, declared.getInputs())))
     if (failed(unify(termOf(std::get<0>(pair)), std::get<1>(pair), op,
                      "relay.fn: parameter #" + Twine(i))))
       return failure();
   returnTerms[op] = declared.getResult();
   if (BlockArgument self = op.getSelf())
-    return unify(termOf(self), declared, op, "relay.fn: the recursive self-reference");
+    return unify(termOf(self), declared, op,
+                 "relay.fn: the recursive self-reference");
   return success();
 }
 
 LogicalResult ComponentInference::visitApply(ApplyOp op) {
   Type callee = unifier.resolve(termOf(op.getCallee()));
-  SmallVector<Type> args = llvm::map_to_vector(
-      op.getArgs(), [&](Value v) { return termOf(v); });
+  SmallVector<Type> args =
+      llvm::map_to_vector(op.getArgs(), [&](Value v) { return termOf(v); });
   Type result = termOf(op.getResult());
   auto fnType = dyn_cast<FuncType>(callee);
   if (!fnType) {
@@ -436,8 +437,8 @@ LogicalResult ComponentInference::visitIf(IfOp op) {
 FailureOr<AdtType>
 ComponentInference::instantiateCtor(Operation *op, SymbolRefAttr name,
                                     SmallVectorImpl<Type> &fields) {
-  auto ctor = dyn_cast_or_null<CtorOp>(
-      symbols.lookupNearestSymbolFrom(op, name));
+  auto ctor =
+      dyn_cast_or_null<CtorOp>(symbols.lookupNearestSymbolFrom(op, name));
   if (!ctor)
     return op->emitOpError("refers to an undefined constructor ") << name;
   DataOp data = ctor.getDataOp();
@@ -464,8 +465,7 @@ LogicalResult ComponentInference::visitConstruct(ConstructOp op) {
     return op.emitOpError("passes ")
            << op.getFields().size() << " fields to " << op.getConstructor()
            << ", which takes " << fields.size();
-  std::string name = "relay.construct " +
-                     printed(op.getConstructor());
+  std::string name = "relay.construct " + printed(op.getConstructor());
   for (auto [i, pair] : llvm::enumerate(llvm::zip(op.getFields(), fields)))
     if (failed(unify(termOf(std::get<0>(pair)), std::get<1>(pair), op,
                      name + ": field #" + Twine(i))))
@@ -473,15 +473,14 @@ LogicalResult ComponentInference::visitConstruct(ConstructOp op) {
   return unify(termOf(op.getResult()), *adt, op, name + ": the result");
 }
 
-LogicalResult ComponentInference::visitPattern(
-    MatchOp op, Attribute pattern, Type expected,
-    Block::BlockArgListType::iterator &nextArg) {
+LogicalResult
+ComponentInference::visitPattern(MatchOp op, Attribute pattern, Type expected,
+                                 Block::BlockArgListType::iterator &nextArg) {
   if (isa<PatternWildcardAttr>(pattern))
     return success();
   if (isa<PatternVarAttr>(pattern)) {
     BlockArgument arg = *nextArg++;
-    return unify(termOf(arg), expected, op,
-                 "relay.match: a pattern variable");
+    return unify(termOf(arg), expected, op, "relay.match: a pattern variable");
   }
   if (auto tuple = dyn_cast<PatternTupleAttr>(pattern)) {
     SmallVector<Type> fields;
@@ -506,10 +505,9 @@ LogicalResult ComponentInference::visitPattern(
                        printed(ctorPattern.getConstructor()))))
     return failure();
   if (fields.size() != ctorPattern.getFields().size())
-    return op.emitOpError("pattern ")
-           << ctorPattern.getConstructor() << " has "
-           << ctorPattern.getFields().size() << " fields, expected "
-           << fields.size();
+    return op.emitOpError("pattern ") << ctorPattern.getConstructor() << " has "
+                                      << ctorPattern.getFields().size()
+                                      << " fields, expected " << fields.size();
   for (auto [sub, field] : llvm::zip(ctorPattern.getFields(), fields))
     if (failed(visitPattern(op, sub, field, nextArg)))
       return failure();
@@ -654,8 +652,7 @@ LogicalResult ComponentInference::writeBack() {
     for (auto [param, inst] :
          llvm::zip(pending.params, pending.instantiation)) {
       Attribute arg = unifier.resolveTypeArgument(inst);
-      if (isa<StringAttr>(arg) ||
-          failed(verifyTypeArgument(param, arg, [] {
+      if (isa<StringAttr>(arg) || failed(verifyTypeArgument(param, arg, [] {
             return InFlightDiagnostic();
           }))) {
         complete = false;

@@ -84,10 +84,9 @@ public:
         numInputs(numInputs) {}
 
   LogicalResult assign(unsigned index, Type type) override {
-    std::string what =
-        index < numInputs
-            ? (name + ": operand #" + Twine(index)).str()
-            : (name + ": the result").str();
+    std::string what = index < numInputs
+                           ? (name + ": operand #" + Twine(index)).str()
+                           : (name + ": the result").str();
     return solver.unify(types[index], type, loc, what);
   }
   InFlightDiagnostic emitError() override { return mlir::emitError(loc); }
@@ -111,8 +110,7 @@ LogicalResult RelationSolver::solve() {
       continue;
     SmallVector<Type> types = llvm::map_to_vector(
         inst.types, [&](Type t) { return unifier.resolve(t); });
-    SolverReporter reporter(*this, types, inst.loc, inst.name,
-                            inst.numInputs);
+    SolverReporter reporter(*this, types, inst.loc, inst.name, inst.numInputs);
     RelationArgs args(inst.name, types, inst.numInputs, inst.attrs, reporter);
     switch (inst.relation(args)) {
     case RelationStatus::Solved:
@@ -137,12 +135,11 @@ LogicalResult RelationSolver::reportUnsolved() {
   for (Instance &inst : relations) {
     if (inst.solved)
       continue;
-    InFlightDiagnostic diag =
-        emitError(inst.loc) << inst.name
-                            << ": cannot infer the types: the operand types ";
-    llvm::interleaveComma(
-        ArrayRef(inst.types).take_front(inst.numInputs), diag,
-        [&](Type t) { diag << unifier.resolve(t); });
+    InFlightDiagnostic diag = emitError(inst.loc)
+                              << inst.name
+                              << ": cannot infer the types: the operand types ";
+    llvm::interleaveComma(ArrayRef(inst.types).take_front(inst.numInputs), diag,
+                          [&](Type t) { diag << unifier.resolve(t); });
     diag << " are not known well enough; annotate the inputs";
     return failure();
   }

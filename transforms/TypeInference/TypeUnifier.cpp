@@ -79,9 +79,8 @@ FuncType TypeUnifier::instantiate(FuncType type, ArrayAttr explicitArgs,
 
 bool TypeUnifier::hasFlexibleVars(Type type) {
   bool found = false;
-  walkTypeVars(type, [&](StringRef name, TypeKind) {
-    found |= isFlexible(name);
-  });
+  walkTypeVars(type,
+               [&](StringRef name, TypeKind) { found |= isFlexible(name); });
   return found;
 }
 
