@@ -41,8 +41,7 @@ std::string generateModule(int64_t numOps) {
     os << "relay.func @f" << f << "(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>)"
        << " -> " << inc << " {\n";
     if (f == 0)
-      os << "  %v0 = relay.call @id(%x) : (tensor<4x8xf32>) -> " << inc
-         << "\n";
+      os << "  %v0 = relay.call @id(%x) : (tensor<4x8xf32>) -> " << inc << "\n";
     else
       os << "  %v0 = relay.call @f" << f - 1 << "(%x, %w) : (tensor<4x8xf32>, "
          << "tensor<8x8xf32>) -> " << inc << "\n";

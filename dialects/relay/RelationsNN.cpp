@@ -189,6 +189,9 @@ static RelationStatus conv2dRelation(RelationArgs &args, bool transposed) {
                      typeStr(args.getInput(1)) + " have different dtypes");
   Dim wo = weight.dims[kl->o], wi = weight.dims[kl->i];
   Dim kh = weight.dims[kl->h], kw = weight.dims[kl->w];
+  if ((kh.isStatic() && kh.size <= 0) || (kw.isStatic() && kw.size <= 0))
+    return args.fail("weight " + typeStr(args.getInput(1)) +
+                     " has an empty kernel");
   Dim expectedIn = transposed ? inChannels : perGroup;
   if (failed(unifyDims(wi, expectedIn)))
     return args.fail("weight " + typeStr(args.getInput(1)) + " has " +

@@ -503,8 +503,11 @@ static RelationStatus stridedSliceRelation(RelationArgs &args) {
     int64_t e;
     if (i < end.size()) {
       e = end[i];
+      // In "size" mode `end` is a length (-1: to the end).
       if (mode == "size")
-        e = e < 0 ? (d.isStatic() ? d.size : INT64_MAX) : b + e;
+        e = e < 0 || e > INT64_MAX / 2 || std::abs(b) > INT64_MAX / 2
+                ? (d.isStatic() ? d.size : INT64_MAX)
+                : b + e;
     } else {
       e = stride > 0 ? (d.isStatic() ? d.size : INT64_MAX) : INT64_MIN;
     }

@@ -1,13 +1,14 @@
 //===- relay-embed.cpp - A compiler embedding the relay dialect -----------===//
 //
 // Parses a module that mixes relay and func code, builds one more relay
-// function with the C++ builder API, runs upstream inlining and CSE, and
-// prints the result.
+// function with the C++ builder API, runs relay type inference, upstream
+// inlining and CSE, and prints the result.
 //
 //===----------------------------------------------------------------------===//
 
 #include "dialects/relay/RelayBuilder.h"
 #include "tools/init/InitAll.h"
+#include "transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Verifier.h"
@@ -42,6 +43,7 @@ int main(int argc, char **argv) {
     return 1;
 
   PassManager pm(&context);
+  pm.addPass(relay::createInferTypes());
   pm.addPass(createInlinerPass());
   pm.addPass(createCSEPass());
   if (failed(pm.run(*module)))
