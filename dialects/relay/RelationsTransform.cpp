@@ -11,6 +11,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -35,6 +36,52 @@ static LogicalResult checkElementCount(RelationArgs &args, const TensorInfo &in,
     return failure();
   }
   return success();
+}
+
+/// The dimension at `missing` in `out` that makes it hold as many elements
+/// as `in`. Static sizes divide; symbolic dimensions cancel by name (so
+/// [n, 3, 8, 8] -> [n, 3, -1] gives 64); otherwise `?`. Fails when static
+/// sizes do not divide.
+static FailureOr<Dim> inferMissingDim(ArrayRef<Dim> in, ArrayRef<Dim> out,
+                                      size_t missing) {
+  int64_t inStatic = 1, outStatic = 1;
+  bool anyUnknown = false;
+  llvm::StringMap<int> symbols; // in's symbols minus out's
+  for (const Dim &d : in) {
+    if (d.isStatic())
+      inStatic *= d.size;
+    else if (d.symbol)
+      ++symbols[d.symbol.getValue()];
+    else
+      anyUnknown = true;
+  }
+  for (size_t i = 0; i < out.size(); ++i) {
+    const Dim &d = out[i];
+    if (i == missing)
+      continue;
+    if (d.isStatic())
+      outStatic *= d.size;
+    else if (d.symbol && symbols.lookup(d.symbol.getValue()) > 0)
+      --symbols[d.symbol.getValue()];
+    else
+      anyUnknown = true;
+  }
+  if (anyUnknown)
+    return Dim::any();
+  if (outStatic == 0 || inStatic % outStatic != 0)
+    return failure();
+  int64_t ratio = inStatic / outStatic;
+  SmallVector<StringRef> left;
+  for (auto &entry : symbols)
+    for (int i = 0; i < entry.second; ++i)
+      left.push_back(entry.first());
+  if (left.empty())
+    return Dim::of(ratio);
+  if (left.size() == 1 && ratio == 1)
+    for (const Dim &d : in)
+      if (d.symbol && d.symbol.getValue() == left.front())
+        return d;
+  return Dim::any();
 }
 
 //===----------------------------------------------------------------------===//
@@ -114,20 +161,11 @@ static RelationStatus reshapeRelation(RelationArgs &args) {
     }
   }
   if (inferIndex) {
-    Dim total = in.product(0, rank);
-    Dim known = Dim::of(1);
-    for (size_t i = 0; i < out.size(); ++i)
-      if (i != *inferIndex)
-        known = mulDims(known, out[i]);
-    if (total.isStatic() && known.isStatic()) {
-      if (known.size == 0 || total.size % known.size != 0)
-        return args.fail(
-            "cannot infer the -1 dimension: " + std::to_string(total.size) +
-            " elements are not divisible by " + std::to_string(known.size));
-      out[*inferIndex] = Dim::of(total.size / known.size);
-    } else {
-      out[*inferIndex] = Dim::any();
-    }
+    FailureOr<Dim> inferred = inferMissingDim(in.dims, out, *inferIndex);
+    if (failed(inferred))
+      return args.fail("cannot infer the -1 dimension of newshape " +
+                       formatInts(spec) + " for " + typeStr(args.getInput(0)));
+    out[*inferIndex] = *inferred;
   }
   if (failed(checkElementCount(args, in, out)))
     return RelationStatus::Failed;

@@ -278,3 +278,51 @@ relay.func @swap(%p: tuple<tensor<f32>, tensor<i8>>) -> !relay.incomplete {
   }
   relay.return %r : !relay.incomplete
 }
+
+// -----
+
+// A BaseType parameter inferred at the call; Option and a rose tree
+// (Tree[A] = Rose(A, List[Tree[A]])) built and matched.
+// CHECK-LABEL: relay.func @sum2[d : BaseType]
+// CHECK-LABEL: relay.func @main(
+// CHECK: relay.call @sum2 [i8]
+// CHECK: relay.construct @Option::@Some(%{{.*}}) : (tensor<2xi8>) -> !relay.adt<@Option, tensor<2xi8>>
+// CHECK: relay.construct @Tree::@Rose({{.*}}) : (tensor<2xi8>, !relay.adt<@List, !relay.adt<@Tree, tensor<2xi8>>>) -> !relay.adt<@Tree, tensor<2xi8>>
+// CHECK: case @Option::@Some(%{{.*}}: tensor<2xi8>)
+// CHECK: relay.return %{{.*}} : tensor<2xi8>
+relay.data @List[a] {
+  relay.ctor @Cons(!relay.tvar<a>, !relay.adt<@List, !relay.tvar<a>>)
+  relay.ctor @Nil
+}
+relay.data @Option[a] {
+  relay.ctor @Some(!relay.tvar<a>)
+  relay.ctor @None
+}
+relay.data @Tree[a] {
+  relay.ctor @Rose(!relay.tvar<a>, !relay.adt<@List, !relay.adt<@Tree, !relay.tvar<a>>>)
+}
+relay.func @sum2[d : BaseType](%x: !relay.tensor<[2], d>) -> !relay.incomplete {
+  %y = relay.add %x, %x : (!relay.tensor<[2], d>, !relay.tensor<[2], d>) -> !relay.incomplete
+  relay.return %y : !relay.incomplete
+}
+relay.func @main(%x: tensor<2xi8>) -> !relay.incomplete {
+  %s = relay.call @sum2(%x) : (tensor<2xi8>) -> !relay.incomplete
+  %some = relay.construct @Option::@Some(%s) : (!relay.incomplete) -> !relay.incomplete
+  %nil = relay.construct @List::@Nil() : () -> !relay.incomplete
+  %leaf = relay.construct @Tree::@Rose(%s, %nil) : (!relay.incomplete, !relay.incomplete) -> !relay.incomplete
+  %r = relay.match %some : !relay.incomplete -> !relay.incomplete {
+    case @Option::@Some(%v : !relay.incomplete) {
+      relay.yield %v : !relay.incomplete
+    }
+    case @Option::@None {
+      relay.yield %x : tensor<2xi8>
+    }
+  }
+  %t = relay.match %leaf : !relay.incomplete -> !relay.incomplete {
+    case @Tree::@Rose(%v : !relay.incomplete, _) {
+      %w = relay.add %v, %r : (!relay.incomplete, !relay.incomplete) -> !relay.incomplete
+      relay.yield %w : !relay.incomplete
+    }
+  }
+  relay.return %t : !relay.incomplete
+}

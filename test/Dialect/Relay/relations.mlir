@@ -241,3 +241,66 @@ relay.func @pool_norm(%x: tensor<1x16x32x32xf32>, %h: tensor<1x7x7x64xf32>, %g: 
   %r = relay.constant dense<true> : tensor<i1>
   relay.return %r : tensor<i1>
 }
+
+// Any (?) and symbolic dimensions through the remaining relations: a named
+// dimension passed through keeps its name; one computed from ? or a name
+// is ?.
+// CHECK-LABEL: relay.func @any_and_symbolic
+relay.func @any_and_symbolic[n : ShapeVar](%s: !relay.tensor<[n, 3, 8, 8], f32>, %d: tensor<?x3x8x?xf32>,
+                                          %w: tensor<4x3x3x3xf32>, %v: tensor<3xf32>, %i: tensor<?xi32>,
+                                          %m: !relay.tensor<[n, 4, 8], f32>, %k: tensor<1x8x2xf32>,
+                                          %z: tensor<f32>) -> tensor<i1> {
+  // CHECK: relay.nn.conv2d {{.*}} -> !relay.tensor<[n, 4, 6, 6], f32>
+  %0 = relay.nn.conv2d %s, %w : (!relay.tensor<[n, 3, 8, 8], f32>, tensor<4x3x3x3xf32>) -> !inc
+  // CHECK: relay.nn.conv2d {{.*}} -> tensor<?x4x6x?xf32>
+  %1 = relay.nn.conv2d %d, %w : (tensor<?x3x8x?xf32>, tensor<4x3x3x3xf32>) -> !inc
+  // CHECK: relay.nn.max_pool2d {{.*}} -> !relay.tensor<[n, 3, 4, 4], f32>
+  %2 = relay.nn.max_pool2d %s {pool_size = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (!relay.tensor<[n, 3, 8, 8], f32>) -> !inc
+  // CHECK: relay.nn.global_avg_pool2d {{.*}} -> tensor<?x3x1x1xf32>
+  %3 = relay.nn.global_avg_pool2d %d : (tensor<?x3x8x?xf32>) -> !inc
+  // CHECK: relay.nn.batch_norm {{.*}} -> tuple<!relay.tensor<[n, 3, 8, 8], f32>, tensor<3xf32>, tensor<3xf32>>
+  %4 = relay.nn.batch_norm %s, %v, %v, %v, %v : (!relay.tensor<[n, 3, 8, 8], f32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> !inc
+  // CHECK: relay.nn.batch_flatten {{.*}} -> !relay.tensor<[n, 192], f32>
+  %5 = relay.nn.batch_flatten %s : (!relay.tensor<[n, 3, 8, 8], f32>) -> !inc
+  // CHECK: relay.reshape {{.*}} -> !relay.tensor<[n, 3, 64], f32>
+  %6 = relay.reshape %s {newshape = array<i64: 0, 0, -1>} : (!relay.tensor<[n, 3, 8, 8], f32>) -> !inc
+  // CHECK: relay.reshape {{.*}} -> tensor<?xf32>
+  %7 = relay.reshape %s {newshape = array<i64: -1>} : (!relay.tensor<[n, 3, 8, 8], f32>) -> !inc
+  // CHECK: relay.expand_dims {{.*}} -> !relay.tensor<[n, 1, 3, 8, 8], f32>
+  %8 = relay.expand_dims %s {axis = 1 : i64} : (!relay.tensor<[n, 3, 8, 8], f32>) -> !inc
+  %t = relay.tuple(%s, %s : !relay.tensor<[n, 3, 8, 8], f32>, !relay.tensor<[n, 3, 8, 8], f32>)
+  // CHECK: relay.concatenate {{.*}} -> !relay.tensor<[n, 6, 8, 8], f32>
+  %9 = relay.concatenate %t {axis = 1 : i64} : (tuple<!relay.tensor<[n, 3, 8, 8], f32>, !relay.tensor<[n, 3, 8, 8], f32>>) -> !inc
+  // CHECK: relay.concatenate {{.*}} -> tensor<?x3x8x8xf32>
+  %10 = relay.concatenate %t : (tuple<!relay.tensor<[n, 3, 8, 8], f32>, !relay.tensor<[n, 3, 8, 8], f32>>) -> !inc
+  // CHECK: relay.stack {{.*}} -> !relay.tensor<[2, n, 3, 8, 8], f32>
+  %11 = relay.stack %t : (tuple<!relay.tensor<[n, 3, 8, 8], f32>, !relay.tensor<[n, 3, 8, 8], f32>>) -> !inc
+  // CHECK: relay.split {{.*}} -> tuple<tensor<?x3x8x?xf32>, tensor<?x3x8x?xf32>>
+  %12 = relay.split %d {indices_or_sections = 2 : i64, axis = 3 : i64} : (tensor<?x3x8x?xf32>) -> !inc
+  // CHECK: relay.take {{.*}} -> tensor<?x?x8x?xf32>
+  %13 = relay.take %d, %i {axis = 1 : i64} : (tensor<?x3x8x?xf32>, tensor<?xi32>) -> !inc
+  // CHECK: relay.strided_slice {{.*}} -> tensor<?x3x4x?xf32>
+  %14 = relay.strided_slice %d {begin = array<i64: 0, 0, 2, 0>, end = array<i64: 1, 3, 6, 4>} : (tensor<?x3x8x?xf32>) -> !inc
+  // CHECK: relay.nn.pad {{.*}} -> !relay.tensor<[n, 3, 10, 10], f32>
+  %15 = relay.nn.pad %s, %z {pad_width = array<i64: 0, 0, 0, 0, 1, 1, 1, 1>} : (!relay.tensor<[n, 3, 8, 8], f32>, tensor<f32>) -> !inc
+  // CHECK: relay.layout_transform {{.*}} -> tensor<?x8x?x3xf32>
+  %16 = relay.layout_transform %d {src_layout = "NCHW", dst_layout = "NHWC"} : (tensor<?x3x8x?xf32>) -> !inc
+  // CHECK: relay.nn.upsampling {{.*}} -> tensor<?x3x16x?xf32>
+  %17 = relay.nn.upsampling %d {scale_h = 2.0 : f64, scale_w = 2.0 : f64} : (tensor<?x3x8x?xf32>) -> !inc
+  // CHECK: relay.nn.batch_matmul {{.*}} -> !relay.tensor<[n, 4, 2], f32>
+  %18 = relay.nn.batch_matmul %m, %k {transpose_b = false} : (!relay.tensor<[n, 4, 8], f32>, tensor<1x8x2xf32>) -> !inc
+  // CHECK: relay.nn.softmax {{.*}} -> !relay.tensor<[n, 3, 8, 8], f32>
+  %19 = relay.nn.softmax %s {axis = 1 : i64} : (!relay.tensor<[n, 3, 8, 8], f32>) -> !inc
+  // CHECK: relay.cast {{.*}} -> !relay.tensor<[n, 3, 8, 8], f16>
+  %20 = relay.cast %s {dtype = f16} : (!relay.tensor<[n, 3, 8, 8], f32>) -> !inc
+  // CHECK: relay.where {{.*}} -> tensor<?x3x8x?xf32>
+  %c = relay.constant dense<true> : tensor<i1>
+  %21 = relay.where %c, %d, %z : (tensor<i1>, tensor<?x3x8x?xf32>, tensor<f32>) -> !inc
+  // CHECK: relay.argmin {{.*}} -> tensor<?x8x?xi32>
+  %22 = relay.argmin %d {axis = array<i64: 1>} : (tensor<?x3x8x?xf32>) -> !inc
+  // CHECK: relay.nn.adaptive_avg_pool2d {{.*}} -> !relay.tensor<[n, 3, 2, 2], f32>
+  %23 = relay.nn.adaptive_avg_pool2d %s {output_size = array<i64: 2, 2>} : (!relay.tensor<[n, 3, 8, 8], f32>) -> !inc
+  // CHECK: relay.broadcast_to {{.*}} -> tensor<2x3xf32>
+  %24 = relay.broadcast_to %v {shape = array<i64: 2, 3>} : (tensor<3xf32>) -> !inc
+  relay.return %c : tensor<i1>
+}
