@@ -133,10 +133,7 @@ static RelationStatus identityRelation(RelationArgs &args) {
 /// Softmax and friends: Identity with an axis that must exist.
 static RelationStatus softmaxRelation(RelationArgs &args) {
   TensorInfo info;
-  TensorState state = readInputTensor(args, 0, info);
-  if (state != TensorState::Tensor)
-    return state == TensorState::Unknown ? RelationStatus::Pending
-                                         : RelationStatus::Failed;
+  READ_TENSOR_OR_RETURN(args, 0, info);
   if (failed(normalizeAxis(args, args.getInt("axis", -1), info.getRank())))
     return RelationStatus::Failed;
   if (!isFloatLike(info.dtype))
@@ -148,10 +145,7 @@ static RelationStatus softmaxRelation(RelationArgs &args) {
 /// Cast: the operand's shape with the `dtype` attribute's element type.
 static RelationStatus castRelation(RelationArgs &args) {
   TensorInfo info;
-  TensorState state = readInputTensor(args, 0, info);
-  if (state != TensorState::Tensor)
-    return state == TensorState::Unknown ? RelationStatus::Pending
-                                         : RelationStatus::Failed;
+  READ_TENSOR_OR_RETURN(args, 0, info);
   Type dtype = args.getDtype("dtype");
   if (!dtype)
     return args.fail("requires a 'dtype' attribute");
@@ -256,10 +250,7 @@ static RelationStatus whereRelation(RelationArgs &args) {
 static RelationStatus
 channelVectorRelation(RelationArgs &args, int64_t defaultAxis, StringRef what) {
   TensorInfo data;
-  TensorState state = readInputTensor(args, 0, data);
-  if (state != TensorState::Tensor)
-    return state == TensorState::Unknown ? RelationStatus::Pending
-                                         : RelationStatus::Failed;
+  READ_TENSOR_OR_RETURN(args, 0, data);
   FailureOr<int64_t> axis =
       normalizeAxis(args, args.getInt("axis", defaultAxis), data.getRank());
   if (failed(axis))
@@ -273,10 +264,7 @@ channelVectorRelation(RelationArgs &args, int64_t defaultAxis, StringRef what) {
 /// Dropout: `(data, mask)`, both of data's type.
 static RelationStatus dropoutRelation(RelationArgs &args) {
   TensorInfo info;
-  TensorState state = readInputTensor(args, 0, info);
-  if (state != TensorState::Tensor)
-    return state == TensorState::Unknown ? RelationStatus::Pending
-                                         : RelationStatus::Failed;
+  READ_TENSOR_OR_RETURN(args, 0, info);
   double rate = args.getFloat("rate", 0.5);
   if (rate < 0 || rate > 1)
     return args.fail("rate must be in [0, 1], got " +

@@ -39,6 +39,16 @@ static FailureOr<Layout2D> parseDataLayout(RelationArgs &args,
   return failure();
 }
 
+/// Checks that `data` (input 0) is 4-d and parses its `layout` attribute.
+static FailureOr<Layout2D> readImageLayout(RelationArgs &args,
+                                           const TensorInfo &data) {
+  if (data.getRank() != 4) {
+    args.emitError() << "expected a 4-d tensor, got " << args.getInput(0);
+    return failure();
+  }
+  return parseDataLayout(args, "layout", "NCHW");
+}
+
 static FailureOr<KernelLayout> parseKernelLayout(RelationArgs &args,
                                                  StringRef dflt) {
   StringRef layout = args.getString("kernel_layout", dflt);
@@ -353,9 +363,9 @@ static RelationStatus batchMatmulRelation(RelationArgs &args) {
 static RelationStatus pool2dRelation(RelationArgs &args) {
   TensorInfo data;
   READ_TENSOR_OR_RETURN(args, 0, data);
-  if (data.getRank() != 4)
-    return args.fail("expected a 4-d tensor, got " + typeStr(args.getInput(0)));
-  FailureOr<Layout2D> layout = parseDataLayout(args, "layout", "NCHW");
+  FailureOr<Layout2D> layout = readImageLayout(args, data);
+  if (failed(layout))
+    return RelationStatus::Failed;
   std::optional<SmallVector<int64_t>> poolSize =
       args.getOptionalInts("pool_size");
   if (!poolSize)
@@ -364,8 +374,8 @@ static RelationStatus pool2dRelation(RelationArgs &args) {
   FailureOr<std::array<int64_t, 2>> strides = readPair(args, "strides", 1);
   FailureOr<std::array<int64_t, 2>> dilation = readPair(args, "dilation", 1);
   FailureOr<std::array<int64_t, 4>> pad = readPadding(args);
-  if (failed(layout) || failed(pool) || failed(strides) || failed(dilation) ||
-      failed(pad) || failed(checkPositive(args, "pool_size", *pool)) ||
+  if (failed(pool) || failed(strides) || failed(dilation) || failed(pad) ||
+      failed(checkPositive(args, "pool_size", *pool)) ||
       failed(checkPositive(args, "strides", *strides)) ||
       failed(checkPositive(args, "dilation", *dilation)))
     return RelationStatus::Failed;
@@ -390,9 +400,7 @@ static RelationStatus pool2dRelation(RelationArgs &args) {
 static RelationStatus adaptivePool2dRelation(RelationArgs &args, bool global) {
   TensorInfo data;
   READ_TENSOR_OR_RETURN(args, 0, data);
-  if (data.getRank() != 4)
-    return args.fail("expected a 4-d tensor, got " + typeStr(args.getInput(0)));
-  FailureOr<Layout2D> layout = parseDataLayout(args, "layout", "NCHW");
+  FailureOr<Layout2D> layout = readImageLayout(args, data);
   if (failed(layout))
     return RelationStatus::Failed;
   SmallVector<Dim> out = data.dims;
@@ -414,9 +422,7 @@ static RelationStatus adaptivePool2dRelation(RelationArgs &args, bool global) {
 static RelationStatus upsamplingRelation(RelationArgs &args) {
   TensorInfo data;
   READ_TENSOR_OR_RETURN(args, 0, data);
-  if (data.getRank() != 4)
-    return args.fail("expected a 4-d tensor, got " + typeStr(args.getInput(0)));
-  FailureOr<Layout2D> layout = parseDataLayout(args, "layout", "NCHW");
+  FailureOr<Layout2D> layout = readImageLayout(args, data);
   if (failed(layout))
     return RelationStatus::Failed;
   StringRef method = args.getString("method", "nearest_neighbor");

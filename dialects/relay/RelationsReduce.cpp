@@ -14,10 +14,7 @@ using namespace mlir::relay;
 
 static RelationStatus reduceRelation(RelationArgs &args, bool toIndex) {
   TensorInfo info;
-  TensorState state = readInputTensor(args, 0, info);
-  if (state != TensorState::Tensor)
-    return state == TensorState::Unknown ? RelationStatus::Pending
-                                         : RelationStatus::Failed;
+  READ_TENSOR_OR_RETURN(args, 0, info);
   int64_t rank = info.getRank();
   llvm::SmallBitVector reduced(rank, false);
   if (std::optional<SmallVector<int64_t>> axes = args.getOptionalInts("axis")) {
