@@ -242,6 +242,43 @@ LogicalResult mlir::relay::verifyOperator(Operation *op) {
                  RelationStatus::Failed);
 }
 
+Type mlir::relay::inferOperatorResultType(StringRef opName,
+                                          TypeRange operandTypes,
+                                          DictionaryAttr attrs) {
+  const OperatorInfo *info = lookupOperator(opName);
+  if (!info || operandTypes.size() != info->numInputs)
+    return Type();
+  const TypeRelationFn *relation = lookupTypeRelation(info->relation);
+  if (!relation)
+    return Type();
+  /// Captures the result and drops diagnostics.
+  struct Capture : TypeReporter {
+    MLIRContext *ctx;
+    unsigned numInputs;
+    Type result;
+    LogicalResult assign(unsigned index, Type type) override {
+      if (index == numInputs)
+        result = type;
+      return success();
+    }
+    InFlightDiagnostic emitError() override { return InFlightDiagnostic(); }
+  } capture;
+  SmallVector<Type> types(operandTypes);
+  MLIRContext *ctx = attrs ? attrs.getContext() : nullptr;
+  if (!ctx && !types.empty())
+    ctx = types.front().getContext();
+  if (!ctx)
+    return Type();
+  types.push_back(IncompleteType::get(ctx));
+  capture.numInputs = info->numInputs;
+  StringRef name = opName;
+  name.consume_front("relay.");
+  RelationArgs args(name, types, info->numInputs, attrs, capture);
+  if ((*relation)(args) != RelationStatus::Solved)
+    return Type();
+  return capture.result;
+}
+
 //===----------------------------------------------------------------------===//
 // Operators added at run time
 //===----------------------------------------------------------------------===//

@@ -197,6 +197,13 @@ RelationStatus runOperatorRelation(Operation *op, const OperatorInfo &info,
                                    ArrayRef<Type> types,
                                    TypeReporter &reporter);
 
+/// The result type `opName`'s relation gives for operands of `operandTypes`
+/// and the attributes `attrs` (ODS defaults not included), or null when the
+/// relation is pending or fails (nothing is reported). Importers use it to
+/// type what they build.
+Type inferOperatorResultType(StringRef opName, TypeRange operandTypes,
+                             DictionaryAttr attrs);
+
 /// Op verifier of every operator: runs its relation on the types the IR
 /// has; parts still unknown are accepted, contradictions are errors.
 LogicalResult verifyOperator(Operation *op);

@@ -146,9 +146,7 @@ LogicalResult DataOp::verifyRegions() {
   if (getExternal() && numCtors != 0)
     return emitOpError("an extern type has no constructors, found ")
            << numCtors;
-  if (!getExternal() && numCtors == 0)
-    return emitOpError("an ADT needs at least one constructor (use 'extern' "
-                       "for an opaque type)");
+  // An ADT without constructors is an empty (uninhabited) type, as in TVM.
   for (CtorOp ctor : getConstructors())
     if (failed(verifyTypeVarsInScope(ctor, ctor.getFieldTypes())))
       return failure();

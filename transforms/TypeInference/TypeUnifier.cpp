@@ -276,8 +276,17 @@ LogicalResult TypeUnifier::unify(Type a, Type b) {
   }
   if (auto fa = dyn_cast<FuncType>(a)) {
     auto fb = dyn_cast<FuncType>(b);
-    if (!fb || fa.getNumInputs() != fb.getNumInputs() ||
-        fa.getTypeParams().size() != fb.getTypeParams().size())
+    if (!fb || fa.getNumInputs() != fb.getNumInputs())
+      return fail(a, b);
+    // A polymorphic function used where a monomorphic one is expected is
+    // instantiated with fresh variables (as a let-bound polymorphic value
+    // is in ML).
+    if (fa.isPolymorphic() != fb.isPolymorphic()) {
+      FuncType mono = fa.isPolymorphic() ? instantiate(fa, nullptr)
+                                         : instantiate(fb, nullptr);
+      return fa.isPolymorphic() ? unify(mono, fb) : unify(fa, mono);
+    }
+    if (fa.getTypeParams().size() != fb.getTypeParams().size())
       return fail(a, b);
     // Polymorphic function types are equal up to renaming their parameters.
     TypeSubstitution rename;

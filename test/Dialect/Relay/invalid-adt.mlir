@@ -1,12 +1,5 @@
 // RUN: relay-mlir-opt %s -split-input-file -verify-diagnostics -allow-unregistered-dialect
 
-// Tests that an ADT has constructors.
-// expected-error @+1 {{'relay.data' op an ADT needs at least one constructor (use 'extern' for an opaque type)}}
-relay.data @Empty {
-}
-
-// -----
-
 // Tests that ADT type parameters have kind Type.
 // expected-error @+1 {{'relay.data' op type parameter 's' must have kind Type, not Shape}}
 relay.data @Bad[s : Shape] {

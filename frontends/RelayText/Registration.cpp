@@ -1,0 +1,29 @@
+//===- Registration.cpp - Relay text translations ---------------*- C++ -*-===//
+
+#include "frontends/RelayText/Exporter.h"
+#include "frontends/RelayText/Importer.h"
+
+#include "dialects/relay/RelayDialect.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+
+void mlir::relay::text::registerRelayTextTranslations() {
+  static TranslateToMLIRRegistration importRelay(
+      "import-relay", "Relay text (TVM format 0.0.5) to relay dialect MLIR",
+      [](llvm::SourceMgr &sourceMgr,
+         MLIRContext *ctx) -> OwningOpRef<Operation *> {
+        return importRelayText(sourceMgr, ctx);
+      },
+      [](DialectRegistry &registry) { registry.insert<RelayDialect>(); });
+  static TranslateFromMLIRRegistration exportRelay(
+      "export-relay", "relay dialect MLIR to Relay text",
+      [](Operation *op, raw_ostream &os) -> LogicalResult {
+        auto module = dyn_cast<ModuleOp>(op);
+        if (!module)
+          return op->emitError("expected a builtin.module to export");
+        return exportRelayText(module, os);
+      },
+      [](DialectRegistry &registry) { registry.insert<RelayDialect>(); });
+}
