@@ -329,7 +329,7 @@ FailureOr<std::string> Exporter::constant(DenseElementsAttr value,
       } else {
         SmallString<32> text;
         // Shortest text that reads back to the same value.
-        v.toString(text, /*FormatPrecision=*/0, /*FormatMaxPadding=*/0);
+        v.toString(text, /*FormatPrecision=*/0, /*FormatMaxPadding=*/8);
         std::string s(text);
         if (s.find_first_of(".eE") == std::string::npos)
           s += ".0";
@@ -364,7 +364,7 @@ FailureOr<std::string> Exporter::attrValue(StringRef name, Attribute a,
     return std::to_string(i.getInt());
   if (auto f = dyn_cast<FloatAttr>(a)) {
     SmallString<32> text;
-    f.getValue().toString(text, 0, 0);
+    f.getValue().toString(text, 0, 8);
     std::string s(text);
     if (s.find_first_of(".eE") == std::string::npos)
       s += ".0";
