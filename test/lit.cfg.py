@@ -8,7 +8,7 @@ from lit.llvm import llvm_config
 
 config.name = "RELAY_MLIR"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir", ".test"]
+config.suffixes = [".mlir", ".test", ".rly"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.relay_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py",
@@ -20,4 +20,12 @@ config.environment["FILECHECK_OPTS"] = "-enable-var-scope"
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(
-    ["relay-mlir-opt"], [config.relay_tools_dir])
+    ["relay-mlir-opt", "relay-mlir-translate"], [config.relay_tools_dir])
+
+# TVM's Relay text tests, shared beside the project (not copied into it).
+conformance = os.path.join(config.relay_src_root, "..", "shared",
+                           "conformance", "tvm-relay-text")
+if os.path.isdir(conformance):
+    config.available_features.add("tvm-conformance")
+    config.substitutions.append(("%tvm_conformance",
+                                 os.path.realpath(conformance)))

@@ -849,36 +849,56 @@ Type Importer::parseDtypeName(StringRef name) {
 }
 
 FailureOr<Type> Importer::parseTensorType(llvm::SMLoc start) {
-  // Tensor[(d1, d2, ...), dtype]
+  // Tensor[(d1, d2, ...), dtype]; a dimension is a size, `?`, or a ShapeVar
+  // parameter, and the shape may be a Shape parameter: Tensor[s, d].
   if (failed(expect(TokenKind::LBracket, "after 'Tensor'")))
     return failure();
-  SmallVector<int64_t> shape;
+  StringAttr shapeVar;
+  SmallVector<Attribute> dims; // IntegerAttr (size or ?) or StringAttr
+  auto parseDim = [&]() -> LogicalResult {
+    if (consumeIf(TokenKind::Question)) {
+      dims.push_back(builder.getI64IntegerAttr(ShapedType::kDynamic));
+      return success();
+    }
+    if (peek().is(TokenKind::Identifier)) {
+      Token name = consume();
+      TypeVarType var = lookupTypeVar(name.text);
+      if (!var || var.getKind() != TypeKind::ShapeVar)
+        return emitError(name.loc)
+               << "'" << name.text << "' is not a ShapeVar type parameter";
+      dims.push_back(StringAttr::get(ctx, name.text));
+      return success();
+    }
+    if (!peek().is(TokenKind::Integer))
+      return expected("a dimension (an integer, '?' or a ShapeVar)");
+    Token d = consume();
+    int64_t v;
+    if (d.digits.getAsInteger(10, v) || !d.suffix.empty())
+      return emitError(d.loc) << "invalid dimension " << d.text;
+    dims.push_back(builder.getI64IntegerAttr(v));
+    return success();
+  };
   if (consumeIf(TokenKind::LParen)) {
     if (!consumeIf(TokenKind::RParen)) {
       do {
         if (peek().is(TokenKind::RParen))
           break; // (3,)
-        if (consumeIf(TokenKind::Question)) {
-          shape.push_back(ShapedType::kDynamic);
-          continue;
-        }
-        if (!peek().is(TokenKind::Integer))
-          return fail(expected("a dimension (an integer or '?')"));
-        Token d = consume();
-        int64_t v;
-        if (d.digits.getAsInteger(10, v) || !d.suffix.empty())
-          return fail(emitError(d.loc) << "invalid dimension " << d.text);
-        shape.push_back(v);
+        if (failed(parseDim()))
+          return failure();
       } while (consumeIf(TokenKind::Comma));
       if (failed(expect(TokenKind::RParen, "to close the shape")))
         return failure();
     }
   } else if (peek().is(TokenKind::Integer)) {
-    Token d = consume();
-    int64_t v;
-    if (d.digits.getAsInteger(10, v) || !d.suffix.empty())
-      return fail(emitError(d.loc) << "invalid dimension " << d.text);
-    shape.push_back(v);
+    if (failed(parseDim()))
+      return failure();
+  } else if (peek().is(TokenKind::Identifier)) {
+    Token name = consume();
+    TypeVarType var = lookupTypeVar(name.text);
+    if (!var || var.getKind() != TypeKind::Shape)
+      return fail(emitError(name.loc)
+                  << "'" << name.text << "' is not a Shape type parameter");
+    shapeVar = StringAttr::get(ctx, name.text);
   } else {
     return fail(expected("a shape '(...)'"));
   }
@@ -889,23 +909,15 @@ FailureOr<Type> Importer::parseTensorType(llvm::SMLoc start) {
   Token dt = consume();
   Type dtype = parseDtypeName(dt.text);
   if (!dtype) {
-    if (TypeVarType var = lookupTypeVar(dt.text))
-      dtype = TypeVarType::get(ctx, var.getName(), TypeKind::BaseType);
-    else
+    TypeVarType var = lookupTypeVar(dt.text);
+    if (!var || var.getKind() != TypeKind::BaseType)
       return fail(emitError(dt.loc) << "unknown dtype '" << dt.text << "'");
+    dtype = var;
   }
   if (failed(expect(TokenKind::RBracket, "to close the tensor type")))
     return failure();
-  if (isa<TypeVarType>(dtype))
-    return makeTensorType(
-        ctx, nullptr,
-        llvm::map_to_vector(shape,
-                            [&](int64_t d) -> Attribute {
-                              return builder.getI64IntegerAttr(d);
-                            }),
-        dtype);
   (void)start;
-  return Type(RankedTensorType::get(shape, dtype));
+  return makeTensorType(ctx, shapeVar, dims, dtype);
 }
 
 FailureOr<Type> Importer::parseType() {
