@@ -227,11 +227,21 @@ std::string Exporter::nameFor(Value v, StringRef fallback) {
 // Expressions
 //===----------------------------------------------------------------------===//
 
-/// Values printed where they are used rather than bound: scalar constants
-/// and the unit tuple.
+/// The attributes an op of `name` has when built without any: its ODS
+/// defaults.
+static DictionaryAttr defaultAttributes(OperationName name, Location loc) {
+  OperationState state(loc, name);
+  Operation *blank = Operation::create(state);
+  DictionaryAttr defaults = blank->getAttrDictionary();
+  blank->destroy();
+  return defaults;
+}
+
+/// Values printed where they are used rather than bound: constants
+/// (literals, or meta[relay.Constant][n]) and the unit tuple.
 static bool isInline(Operation *op) {
-  if (auto c = dyn_cast<ConstantOp>(op))
-    return cast<ShapedType>(c.getType()).getRank() == 0;
+  if (isa<ConstantOp>(op))
+    return true;
   if (auto tuple = dyn_cast<TupleOp>(op))
     return tuple.getFields().empty();
   return false;
@@ -479,7 +489,11 @@ FailureOr<std::string> Exporter::opExpr(Operation *op, unsigned indent) {
     if (failed(a))
       return failure();
     std::string s = name.str() + "(" + *a;
+    // TVM prints the attributes that differ from their defaults.
+    DictionaryAttr defaults = defaultAttributes(op->getName(), op->getLoc());
     for (NamedAttribute attr : op->getAttrs()) {
+      if (defaults.get(attr.getName()) == attr.getValue())
+        continue;
       FailureOr<std::string> v =
           attrValue(attr.getName().getValue(), attr.getValue(), op);
       if (failed(v))

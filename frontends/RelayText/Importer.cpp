@@ -346,7 +346,11 @@ LogicalResult Importer::importBuffer(unsigned id) {
   StringRef text = buffer->getBuffer();
 
   // The metadata section is JSON, not Relay: cut it off first.
-  size_t metaPos = text.find("#[metadata]");
+  // (It starts a line; the marker in a comment does not count.)
+  size_t metaPos = 0;
+  while ((metaPos = text.find("#[metadata]", metaPos)) != StringRef::npos &&
+         metaPos != 0 && text[metaPos - 1] != '\n')
+    ++metaPos;
   if (metaPos != StringRef::npos) {
     std::string error;
     FailureOr<MetaTable> table = parseMetadata(

@@ -4,6 +4,8 @@
 #include "frontends/RelayText/Importer.h"
 
 #include "dialects/relay/RelayDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 
 using namespace mlir;
@@ -25,5 +27,9 @@ void mlir::relay::text::registerRelayTextTranslations() {
           return op->emitError("expected a builtin.module to export");
         return exportRelayText(module, os);
       },
-      [](DialectRegistry &registry) { registry.insert<RelayDialect>(); });
+      [](DialectRegistry &registry) {
+        // Other dialects parse, so that their ops are reported as not
+        // exportable rather than as unknown.
+        registry.insert<RelayDialect, func::FuncDialect, arith::ArithDialect>();
+      });
 }
