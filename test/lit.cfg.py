@@ -15,6 +15,7 @@ config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py",
                    "unittests", "install", "Inputs"]
 
 config.substitutions.append(("%relay_src_root", config.relay_src_root))
+config.substitutions.append(("%relay_tools", config.relay_tools_dir))
 config.environment["FILECHECK_OPTS"] = "-enable-var-scope"
 
 llvm_config.use_default_substitutions()
