@@ -12,7 +12,7 @@ config.suffixes = [".mlir", ".test", ".rly"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.relay_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py",
-                   "unittests", "install", "Inputs"]
+                   "unittests", "install", "Inputs", "fuzz"]
 
 config.substitutions.append(("%relay_src_root", config.relay_src_root))
 config.substitutions.append(("%relay_tools", config.relay_tools_dir))
