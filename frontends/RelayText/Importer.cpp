@@ -195,6 +195,7 @@ private:
   Type parseDtypeName(StringRef name);
 
   FailureOr<Value> parseExpr();
+  FailureOr<Value> parseSequence();
   FailureOr<Value> parseBinary(int minPrec);
   FailureOr<Expr> parseUnary();
   FailureOr<Expr> parsePostfix();
@@ -1054,6 +1055,15 @@ LogicalResult Importer::ascribe(Value v, Type type, llvm::SMLoc at) {
 }
 
 FailureOr<Value> Importer::parseExpr() {
+  // The names an expression binds (let, graph bindings) are visible in its
+  // own body only: `(let %x = 1; %x, %x)` does not bind the second %x.
+  pushScope();
+  FailureOr<Value> value = parseSequence();
+  popScope();
+  return value;
+}
+
+FailureOr<Value> Importer::parseSequence() {
   // let %x (: T)? = e; body
   if (peek().isKeyword("let")) {
     Token kw = consume();
@@ -1090,7 +1100,7 @@ FailureOr<Value> Importer::parseExpr() {
       return failure();
     (void)kw;
     bind(name.text, *value);
-    return parseExpr();
+    return parseSequence();
   }
   // %0 = e; body  (graph binding)
   if (peek().is(TokenKind::Local) && peek(1).is(TokenKind::Equal)) {
@@ -1102,14 +1112,14 @@ FailureOr<Value> Importer::parseExpr() {
     if (failed(expect(TokenKind::Semicolon, "after the binding")))
       return failure();
     bind(name.text, *value);
-    return parseExpr();
+    return parseSequence();
   }
   FailureOr<Value> value = parseBinary(0);
   if (failed(value))
     return failure();
   // e1; e2
   if (consumeIf(TokenKind::Semicolon))
-    return parseExpr();
+    return parseSequence();
   return value;
 }
 
