@@ -70,6 +70,19 @@ static std::string indentStr(unsigned n) { return std::string(n, ' '); }
 // Types
 //===----------------------------------------------------------------------===//
 
+/// `[A, s : Shape]`, or nothing for no parameters.
+static std::string typeParamsStr(ArrayRef<TypeVarType> params) {
+  if (params.empty())
+    return "";
+  std::string s = "[";
+  for (auto [i, p] : llvm::enumerate(params)) {
+    s += (i ? ", " : "") + p.getName().str();
+    if (p.getKind() != TypeKind::Type)
+      s += " : " + stringifyTypeKind(p.getKind()).str();
+  }
+  return s + "]";
+}
+
 FailureOr<std::string> Exporter::dtype(Type t, Operation *at) {
   if (auto vec = dyn_cast<VectorType>(t)) {
     if (vec.getRank() != 1)
@@ -147,15 +160,7 @@ FailureOr<std::string> Exporter::type(Type t, Operation *at) {
   }
   if (auto fn = dyn_cast<FuncType>(t)) {
     std::string s = "fn ";
-    if (fn.isPolymorphic()) {
-      s += "[";
-      for (auto [i, p] : llvm::enumerate(fn.getTypeParams()))
-        s += (i ? ", " : "") + p.getName().str() +
-             (p.getKind() == TypeKind::Type
-                  ? std::string()
-                  : " : " + stringifyTypeKind(p.getKind()).str());
-      s += "]";
-    }
+    s += typeParamsStr(fn.getTypeParams());
     FailureOr<std::string> ins = list(fn.getInputs());
     FailureOr<std::string> res = type(fn.getResult(), at);
     if (failed(ins) || failed(res))
@@ -440,15 +445,7 @@ Exporter::pattern(Attribute p, Block::BlockArgListType::iterator &arg) {
 FailureOr<std::string> Exporter::fnExpr(FnOp fn, unsigned indent) {
   FuncType type = fn.getFuncType();
   std::string s = "fn ";
-  if (type.isPolymorphic()) {
-    s += "[";
-    for (auto [i, p] : llvm::enumerate(type.getTypeParams()))
-      s += (i ? ", " : "") + p.getName().str() +
-           (p.getKind() == TypeKind::Type
-                ? std::string()
-                : " : " + stringifyTypeKind(p.getKind()).str());
-    s += "]";
-  }
+  s += typeParamsStr(type.getTypeParams());
   s += "(";
   for (auto [i, param] : llvm::enumerate(fn.getParams())) {
     std::string name = nameFor(param, "x");
@@ -671,15 +668,7 @@ LogicalResult Exporter::printFunc(FuncOp func) {
   graphCounter = 0;
   std::string s = "def @" + func.getSymName().str();
   SmallVector<TypeVarType> params = func.getTypeParamList();
-  if (!params.empty()) {
-    s += "[";
-    for (auto [i, p] : llvm::enumerate(params))
-      s += (i ? ", " : "") + p.getName().str() +
-           (p.getKind() == TypeKind::Type
-                ? std::string()
-                : " : " + stringifyTypeKind(p.getKind()).str());
-    s += "]";
-  }
+  s += typeParamsStr(params);
   s += "(";
   Block &body = func.getBody().front();
   for (auto [i, arg] : llvm::enumerate(body.getArguments())) {

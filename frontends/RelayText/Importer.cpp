@@ -187,6 +187,12 @@ private:
   LogicalResult parseExpressionProgram();
   LogicalResult parseTypeDef(bool external);
   LogicalResult parseDef();
+  /// A parameter list and optional result type.
+  struct Signature {
+    SmallVector<std::pair<Token, Type>> params;
+    std::optional<Type> result;
+  };
+  LogicalResult parseSignature(Signature &sig);
   LogicalResult skipBalanced();
   FailureOr<SmallVector<TypeVarType>> parseTypeParams();
 
@@ -698,6 +704,49 @@ LogicalResult Importer::parseTypeDef(bool external) {
   return success();
 }
 
+LogicalResult Importer::parseSignature(Signature &sig) {
+  // (%x, %y: T, %z {attrs}: T, attr=value) -> R: function attributes and
+  // parameter attributes are accepted and dropped.
+  if (failed(expect(TokenKind::LParen, "to open the parameters")))
+    return failure();
+  llvm::StringSet<> names;
+  if (!consumeIf(TokenKind::RParen)) {
+    do {
+      if (peek().is(TokenKind::Identifier) && peek(1).is(TokenKind::Equal)) {
+        consume();
+        consume();
+        if (failed(parseAttrValue()))
+          return failure();
+        continue;
+      }
+      if (!peek().is(TokenKind::Local))
+        return expected("a parameter (%name)");
+      Token p = consume();
+      if (!names.insert(p.text).second)
+        return emitError(p.loc) << "duplicate parameter %" << p.text;
+      if (peek().is(TokenKind::LBrace) && failed(skipBalanced()))
+        return failure();
+      Type type = IncompleteType::get(ctx);
+      if (consumeIf(TokenKind::Colon)) {
+        FailureOr<Type> t = parseType();
+        if (failed(t))
+          return failure();
+        type = *t;
+      }
+      sig.params.push_back({p, type});
+    } while (consumeIf(TokenKind::Comma));
+    if (failed(expect(TokenKind::RParen, "to close the parameters")))
+      return failure();
+  }
+  if (consumeIf(TokenKind::Arrow)) {
+    FailureOr<Type> t = parseType();
+    if (failed(t))
+      return failure();
+    sig.result = *t;
+  }
+  return success();
+}
+
 LogicalResult Importer::parseDef() {
   Token kw = consume(); // def
   if (!peek().is(TokenKind::Global))
@@ -715,47 +764,11 @@ LogicalResult Importer::parseDef() {
     typeScopes.back()[p.getName()] = p;
   auto popTypes = llvm::make_scope_exit([&] { typeScopes.pop_back(); });
 
-  // Parameters: %x, %x: T, %x {attrs}: T; function attributes `name=value`
-  // after them are accepted and dropped.
-  if (failed(expect(TokenKind::LParen, "to open the parameters")))
+  Signature sig;
+  if (failed(parseSignature(sig)))
     return failure();
-  SmallVector<std::pair<Token, Type>> params;
-  llvm::StringSet<> paramNames;
-  if (!consumeIf(TokenKind::RParen)) {
-    do {
-      if (peek().is(TokenKind::Identifier) && peek(1).is(TokenKind::Equal)) {
-        consume();
-        consume();
-        if (failed(parseAttrValue()))
-          return failure();
-        continue;
-      }
-      if (!peek().is(TokenKind::Local))
-        return expected("a parameter (%name)");
-      Token p = consume();
-      if (!paramNames.insert(p.text).second)
-        return emitError(p.loc) << "duplicate parameter %" << p.text;
-      if (peek().is(TokenKind::LBrace) && failed(skipBalanced()))
-        return failure();
-      Type type = IncompleteType::get(ctx);
-      if (consumeIf(TokenKind::Colon)) {
-        FailureOr<Type> t = parseType();
-        if (failed(t))
-          return failure();
-        type = *t;
-      }
-      params.push_back({p, type});
-    } while (consumeIf(TokenKind::Comma));
-    if (failed(expect(TokenKind::RParen, "to close the parameters")))
-      return failure();
-  }
-  std::optional<Type> declaredResult;
-  if (consumeIf(TokenKind::Arrow)) {
-    FailureOr<Type> t = parseType();
-    if (failed(t))
-      return failure();
-    declaredResult = *t;
-  }
+  auto &params = sig.params;
+  std::optional<Type> declaredResult = sig.result;
   SmallVector<Type> inputs;
   for (auto &[tok, type] : params)
     inputs.push_back(type);
@@ -1561,46 +1574,11 @@ FailureOr<Value> Importer::parseFn(StringRef selfName) {
     for (TypeVarType v : typeParams)
       typeScopes.back()[v.getName()] = v;
   }
-  if (failed(expect(TokenKind::LParen, "to open the parameters of fn")))
+  Signature sig;
+  if (failed(parseSignature(sig)))
     return failure();
-  SmallVector<std::pair<Token, Type>> params;
-  llvm::StringSet<> names;
-  if (!consumeIf(TokenKind::RParen)) {
-    do {
-      // Function attributes (`Primitive=1`, ...) are accepted and dropped.
-      if (peek().is(TokenKind::Identifier) && peek(1).is(TokenKind::Equal)) {
-        consume();
-        consume();
-        if (failed(parseAttrValue()))
-          return failure();
-        continue;
-      }
-      if (!peek().is(TokenKind::Local))
-        return fail(expected("a parameter (%name)"));
-      Token p = consume();
-      if (!names.insert(p.text).second)
-        return fail(emitError(p.loc) << "duplicate parameter %" << p.text);
-      if (peek().is(TokenKind::LBrace) && failed(skipBalanced()))
-        return failure();
-      Type type = IncompleteType::get(ctx);
-      if (consumeIf(TokenKind::Colon)) {
-        FailureOr<Type> t = parseType();
-        if (failed(t))
-          return failure();
-        type = *t;
-      }
-      params.push_back({p, type});
-    } while (consumeIf(TokenKind::Comma));
-    if (failed(expect(TokenKind::RParen, "to close the parameters")))
-      return failure();
-  }
-  std::optional<Type> declaredResult;
-  if (consumeIf(TokenKind::Arrow)) {
-    FailureOr<Type> t = parseType();
-    if (failed(t))
-      return failure();
-    declaredResult = *t;
-  }
+  auto &params = sig.params;
+  std::optional<Type> declaredResult = sig.result;
   SmallVector<Type> inputs;
   for (auto &[tok, type] : params)
     inputs.push_back(type);
