@@ -6,6 +6,7 @@
 #include "dialects/relay/TypeUtils.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -129,4 +130,48 @@ std::string mlir::relay::typeStr(Type type) {
   llvm::raw_string_ostream os(text);
   os << "'" << type << "'";
   return text;
+}
+
+FailureOr<DataLayout> DataLayout::parse(StringRef text) {
+  DataLayout layout;
+  int64_t factor = 0;
+  for (char c : text) {
+    if (llvm::isDigit(c)) {
+      factor = factor * 10 + (c - '0');
+      if (factor > (int64_t(1) << 32))
+        return failure();
+      continue;
+    }
+    if (llvm::isUpper(c)) {
+      if (factor != 0)
+        return failure();
+      layout.axes.push_back({c, 0});
+    } else if (llvm::isLower(c)) {
+      if (factor == 0)
+        return failure();
+      layout.axes.push_back({c, factor});
+    } else {
+      return failure();
+    }
+    factor = 0;
+  }
+  if (factor != 0)
+    return failure();
+  // Each axis at most once; each sub-axis needs its primal axis.
+  for (auto [i, a] : llvm::enumerate(layout.axes)) {
+    char primal = llvm::toUpper(a.name);
+    if (a.factor != 0 && !layout.find(primal, /*sub=*/false))
+      return failure();
+    for (auto &b : ArrayRef(layout.axes).drop_front(i + 1))
+      if (b.name == a.name)
+        return failure();
+  }
+  return layout;
+}
+
+std::optional<size_t> DataLayout::find(char primal, bool sub) const {
+  for (auto [i, a] : llvm::enumerate(axes))
+    if (llvm::toUpper(a.name) == primal && (a.factor != 0) == sub)
+      return i;
+  return std::nullopt;
 }

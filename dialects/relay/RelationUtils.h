@@ -96,6 +96,22 @@ std::string typeStr(Type type);
 /// Returns true when `dtype` is a float type (or a variable).
 bool isFloatLike(Type dtype);
 
+/// A data layout such as `NCHW` or `NCHW16c`: primal axes are upper-case
+/// letters, a lower-case letter with a factor is a split-off sub-axis.
+struct DataLayout {
+  struct Axis {
+    char name;
+    int64_t factor; // 0 for a primal axis
+  };
+  SmallVector<Axis> axes;
+
+  /// Parses `text`; fails on a malformed layout (a repeated axis, a
+  /// sub-axis without its primal axis, a factor on a primal axis).
+  static FailureOr<DataLayout> parse(StringRef text);
+  /// The position of the primal (or sub-) axis of letter `primal`.
+  std::optional<size_t> find(char primal, bool sub) const;
+};
+
 /// Relations shared by the relation files (RelationsXxx.cpp).
 void registerElementwiseRelations();
 void registerReduceRelations();

@@ -620,66 +620,13 @@ static RelationStatus padRelation(RelationArgs &args) {
   return args.solve(makeTensor(args.getContext(), out, in.dtype));
 }
 
-namespace {
-/// A data layout such as `NCHW` or `NCHW16c`: primal axes are upper-case
-/// letters, a lower-case letter with a factor is a split-off sub-axis.
-struct Layout {
-  struct Axis {
-    char name;
-    int64_t factor; // 0 for a primal axis
-  };
-  SmallVector<Axis> axes;
-
-  static FailureOr<Layout> parse(StringRef text) {
-    Layout layout;
-    int64_t factor = 0;
-    for (char c : text) {
-      if (llvm::isDigit(c)) {
-        factor = factor * 10 + (c - '0');
-        continue;
-      }
-      if (llvm::isUpper(c)) {
-        if (factor != 0)
-          return failure();
-        layout.axes.push_back({c, 0});
-      } else if (llvm::isLower(c)) {
-        if (factor == 0)
-          return failure();
-        layout.axes.push_back({c, factor});
-      } else {
-        return failure();
-      }
-      factor = 0;
-    }
-    if (factor != 0)
-      return failure();
-    // Each primal axis at most once; each sub-axis needs its primal axis.
-    for (auto [i, a] : llvm::enumerate(layout.axes)) {
-      char primal = llvm::toUpper(a.name);
-      if (a.factor != 0 && !layout.find(primal, /*sub=*/false))
-        return failure();
-      for (auto &b : ArrayRef(layout.axes).drop_front(i + 1))
-        if (b.name == a.name)
-          return failure();
-    }
-    return layout;
-  }
-  std::optional<size_t> find(char primal, bool sub) const {
-    for (auto [i, a] : llvm::enumerate(axes))
-      if (llvm::toUpper(a.name) == primal && (a.factor != 0) == sub)
-        return i;
-    return std::nullopt;
-  }
-};
-} // namespace
-
 static RelationStatus layoutTransformRelation(RelationArgs &args) {
   TensorInfo in;
   READ_TENSOR_OR_RETURN(args, 0, in);
   StringRef srcText = args.getString("src_layout", "");
   StringRef dstText = args.getString("dst_layout", "");
-  FailureOr<Layout> src = Layout::parse(srcText);
-  FailureOr<Layout> dst = Layout::parse(dstText);
+  FailureOr<DataLayout> src = DataLayout::parse(srcText);
+  FailureOr<DataLayout> dst = DataLayout::parse(dstText);
   if (failed(src) || failed(dst))
     return args.fail("invalid layout \"" + (failed(src) ? srcText : dstText) +
                      "\"");
@@ -689,7 +636,7 @@ static RelationStatus layoutTransformRelation(RelationArgs &args) {
                      " axes but the tensor has rank " +
                      std::to_string(in.getRank()));
   SmallVector<Dim> out;
-  for (const Layout::Axis &axis : dst->axes) {
+  for (const DataLayout::Axis &axis : dst->axes) {
     char primal = llvm::toUpper(axis.name);
     std::optional<size_t> srcPrimal = src->find(primal, false);
     if (!srcPrimal)
@@ -714,7 +661,7 @@ static RelationStatus layoutTransformRelation(RelationArgs &args) {
     }
     out.push_back(whole);
   }
-  for (const Layout::Axis &axis : src->axes)
+  for (const DataLayout::Axis &axis : src->axes)
     if (axis.factor == 0 && !dst->find(axis.name, false))
       return args.fail("src_layout \"" + srcText + "\" has axis " +
                        std::string(1, axis.name) + " that dst_layout \"" +

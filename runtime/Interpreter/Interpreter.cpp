@@ -1,0 +1,435 @@
+//===- Interpreter.cpp - The Relay reference interpreter --------*- C++ -*-===//
+
+#include "runtime/Interpreter/Interpreter.h"
+
+#include "dialects/relay/OperatorRegistry.h"
+#include "dialects/relay/RelayAttrs.h"
+#include "runtime/Interpreter/Kernels.h"
+
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::interp;
+
+/// The type of a run-time value (tensors and tuples; other values have no
+/// relation-relevant type and give null).
+static Type typeOf(const ValuePtr &v) {
+  if (v->isTensor())
+    return v->getTensor().getType();
+  if (v->getKind() == RuntimeValue::Kind::Tuple) {
+    SmallVector<Type> fields;
+    for (const ValuePtr &f : v->getFields()) {
+      Type t = typeOf(f);
+      if (!t)
+        return Type();
+      fields.push_back(t);
+    }
+    if (fields.empty())
+      return Type();
+    return TupleType::get(fields.front().getContext(), fields);
+  }
+  return Type();
+}
+
+LogicalResult Interpreter::checkArgument(const ValuePtr &value, Type type,
+                                         Location loc, const Twine &what) {
+  if (auto tensorType = dyn_cast<RankedTensorType>(type)) {
+    if (!value->isTensor())
+      return emitError(loc)
+             << what << " must be a tensor of type " << tensorType;
+    const Tensor &t = value->getTensor();
+    bool ok = t.getElementType() == tensorType.getElementType() &&
+              t.getRank() == tensorType.getRank();
+    for (auto [a, b] : llvm::zip(t.getShape(), tensorType.getShape()))
+      ok &= ShapedType::isDynamic(b) || a == b;
+    if (!ok)
+      return emitError(loc) << what << " has type " << t.getType()
+                            << ", expected " << tensorType;
+    return success();
+  }
+  if (auto tuple = dyn_cast<TupleType>(type)) {
+    if (value->getKind() != RuntimeValue::Kind::Tuple ||
+        value->getFields().size() != tuple.size())
+      return emitError(loc) << what << " must be a tuple of type " << tuple;
+    for (auto [i, pair] :
+         llvm::enumerate(llvm::zip(value->getFields(), tuple.getTypes())))
+      if (failed(checkArgument(std::get<0>(pair), std::get<1>(pair), loc,
+                               what + " field " + Twine(i))))
+        return failure();
+  }
+  return success();
+}
+
+namespace {
+
+/// One activation of a block: a function body, a closure body, an if
+/// branch or a match case. The frame below it waits in `caller` for the
+/// value its terminator yields.
+struct Frame {
+  Block *block;
+  Block::iterator ip;
+  std::shared_ptr<Env> env;
+  Operation *caller;
+};
+
+/// Collects the result type a relation gives, reporting errors at the op.
+class ResultReporter : public TypeReporter {
+public:
+  ResultReporter(Operation *op, unsigned numInputs)
+      : op(op), numInputs(numInputs) {}
+  LogicalResult assign(unsigned index, Type type) override {
+    if (index == numInputs)
+      result = type;
+    return success();
+  }
+  InFlightDiagnostic emitError() override { return op->emitError(); }
+  Type result;
+
+private:
+  Operation *op;
+  unsigned numInputs;
+};
+
+class Machine {
+public:
+  explicit Machine(ModuleOp module) : module(module) { registerKernels(); }
+
+  /// Runs `block` with `env` to its terminator's value.
+  FailureOr<ValuePtr> run(Block *block, std::shared_ptr<Env> env);
+
+  /// Pushes the frame of applying `fn` (a closure or a global function).
+  LogicalResult pushApplication(const ValuePtr &fn, ArrayRef<ValuePtr> args,
+                                Operation *caller, Location loc);
+  LogicalResult pushCall(FuncOp func, ArrayRef<ValuePtr> args,
+                         Operation *caller, Location loc);
+
+private:
+  enum class Step { Next, Pushed, Failed };
+  Step execute(Operation *op, Frame &frame);
+  ValuePtr get(Frame &frame, Value v) { return frame.env->lookup(v); }
+  FailureOr<ValuePtr> runOperator(Operation *op, const OperatorInfo &info,
+                                  ArrayRef<ValuePtr> operands);
+  Operation *lookupSymbol(Operation *from, SymbolRefAttr name);
+  bool matchPattern(Attribute pattern, const ValuePtr &v, Operation *from,
+                    SmallVectorImpl<ValuePtr> &bindings);
+
+  ModuleOp module;
+  std::vector<Frame> stack;
+  DenseMap<Attribute, Operation *> symbols;
+  DenseMap<OperationName, const KernelFn *> kernels;
+};
+
+} // namespace
+
+Operation *Machine::lookupSymbol(Operation *from, SymbolRefAttr name) {
+  auto it = symbols.find(name);
+  if (it != symbols.end())
+    return it->second;
+  Operation *op = SymbolTable::lookupNearestSymbolFrom(from, name);
+  symbols[name] = op;
+  return op;
+}
+
+LogicalResult Machine::pushCall(FuncOp func, ArrayRef<ValuePtr> args,
+                                Operation *caller, Location loc) {
+  Block &body = func.getBody().front();
+  if (args.size() != body.getNumArguments())
+    return emitError(loc) << "@" << func.getSymName() << " takes "
+                          << body.getNumArguments() << " arguments, got "
+                          << args.size();
+  auto env = std::make_shared<Env>();
+  for (auto [arg, v] : llvm::zip(body.getArguments(), args))
+    env->values[arg] = v;
+  stack.push_back(Frame{&body, body.begin(), std::move(env), caller});
+  return success();
+}
+
+LogicalResult Machine::pushApplication(const ValuePtr &fn,
+                                       ArrayRef<ValuePtr> args,
+                                       Operation *caller, Location loc) {
+  if (fn->getKind() != RuntimeValue::Kind::Closure)
+    return emitError(loc) << "applies a value that is not a function";
+  if (auto func = dyn_cast<FuncOp>(fn->getFunction()))
+    return pushCall(func, args, caller, loc);
+  auto closure = cast<FnOp>(fn->getFunction());
+  Block &body = closure.getBody().front();
+  auto params = closure.getParams();
+  if (args.size() != params.size())
+    return emitError(loc) << "the closure takes " << params.size()
+                          << " arguments, got " << args.size();
+  auto env = std::make_shared<Env>();
+  env->parent = fn->getEnv();
+  if (BlockArgument self = closure.getSelf())
+    env->values[self] = fn;
+  for (auto [param, v] : llvm::zip(params, args))
+    env->values[param] = v;
+  stack.push_back(Frame{&body, body.begin(), std::move(env), caller});
+  return success();
+}
+
+FailureOr<ValuePtr> Machine::runOperator(Operation *op,
+                                         const OperatorInfo &info,
+                                         ArrayRef<ValuePtr> operands) {
+  auto found = kernels.find(op->getName());
+  const KernelFn *kernel = nullptr;
+  if (found != kernels.end()) {
+    kernel = found->second;
+  } else {
+    auto it = info.columns.find(kInterpretColumn);
+    if (it != info.columns.end())
+      kernel = std::any_cast<KernelFn>(&it->second);
+    kernels[op->getName()] = kernel;
+  }
+  if (!kernel)
+    return op->emitError("the interpreter has no kernel for '")
+           << op->getName() << "'";
+  // The result type for these operands: the relation on the run-time types
+  // (this also checks `?` dimensions against the actual sizes).
+  SmallVector<Type> types;
+  for (const ValuePtr &v : operands) {
+    Type t = typeOf(v);
+    if (!t)
+      return op->emitError("operands of operators must be tensors or tuples "
+                           "of tensors");
+    types.push_back(t);
+  }
+  types.push_back(IncompleteType::get(op->getContext()));
+  ResultReporter reporter(op, info.numInputs);
+  RelationStatus status = runOperatorRelation(op, info, types, reporter);
+  if (status == RelationStatus::Failed)
+    return failure();
+  if (status == RelationStatus::Pending || !reporter.result)
+    return op->emitError("cannot determine the result type of '")
+           << op->getName() << "' for operands "
+           << TypeRange(types).drop_back();
+  KernelContext ctx{op, operands, getOperatorAttributes(op), reporter.result};
+  return (*kernel)(ctx);
+}
+
+bool Machine::matchPattern(Attribute pattern, const ValuePtr &v,
+                           Operation *from,
+                           SmallVectorImpl<ValuePtr> &bindings) {
+  if (isa<PatternWildcardAttr>(pattern))
+    return true;
+  if (isa<PatternVarAttr>(pattern)) {
+    bindings.push_back(v);
+    return true;
+  }
+  if (auto tuple = dyn_cast<PatternTupleAttr>(pattern)) {
+    if (v->getKind() != RuntimeValue::Kind::Tuple ||
+        v->getFields().size() != tuple.getFields().size())
+      return false;
+    for (auto [p, f] : llvm::zip(tuple.getFields(), v->getFields()))
+      if (!matchPattern(p, f, from, bindings))
+        return false;
+    return true;
+  }
+  auto ctor = cast<PatternCtorAttr>(pattern);
+  if (v->getKind() != RuntimeValue::Kind::Adt ||
+      v->getConstructor() != lookupSymbol(from, ctor.getConstructor()))
+    return false;
+  for (auto [p, f] : llvm::zip(ctor.getFields(), v->getFields()))
+    if (!matchPattern(p, f, from, bindings))
+      return false;
+  return true;
+}
+
+Machine::Step Machine::execute(Operation *op, Frame &frame) {
+  auto set = [&](ValuePtr v) {
+    frame.env->values[op->getResult(0)] = std::move(v);
+    return Step::Next;
+  };
+  SmallVector<ValuePtr> operands;
+  for (Value v : op->getOperands()) {
+    ValuePtr value = get(frame, v);
+    if (!value) {
+      op->emitError("the interpreter found no value for an operand");
+      return Step::Failed;
+    }
+    operands.push_back(std::move(value));
+  }
+  if (const OperatorInfo *info = lookupOperator(op->getName().getStringRef())) {
+    FailureOr<ValuePtr> v = runOperator(op, *info, operands);
+    return failed(v) ? Step::Failed : set(*v);
+  }
+  auto fail = [&](const Twine &message) {
+    op->emitError(message);
+    return Step::Failed;
+  };
+  auto push = [&](LogicalResult pushed) {
+    return failed(pushed) ? Step::Failed : Step::Pushed;
+  };
+  return llvm::TypeSwitch<Operation *, Step>(op)
+      .Case([&](ConstantOp c) {
+        auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+        if (!dense)
+          return fail("the interpreter runs dense constants only");
+        return set(RuntimeValue::tensor(Tensor::fromAttr(dense)));
+      })
+      .Case([&](TupleOp) {
+        return set(RuntimeValue::tuple(
+            std::vector<ValuePtr>(operands.begin(), operands.end())));
+      })
+      .Case([&](TupleGetOp g) {
+        const ValuePtr &t = operands[0];
+        if (t->getKind() != RuntimeValue::Kind::Tuple ||
+            g.getIndex() >= static_cast<int64_t>(t->getFields().size()))
+          return fail("projects a field the value does not have");
+        return set(t->getFields()[g.getIndex()]);
+      })
+      .Case([&](ConstructOp c) {
+        Operation *ctor = lookupSymbol(op, c.getConstructor());
+        return set(RuntimeValue::adt(
+            ctor, std::vector<ValuePtr>(operands.begin(), operands.end())));
+      })
+      .Case([&](RefOp) { return set(RuntimeValue::ref(operands[0])); })
+      .Case([&](RefReadOp) {
+        if (operands[0]->getKind() != RuntimeValue::Kind::Ref)
+          return fail("reads a value that is not a reference");
+        return set(operands[0]->getRefContents());
+      })
+      .Case([&](RefWriteOp) {
+        if (operands[0]->getKind() != RuntimeValue::Kind::Ref)
+          return fail("writes a value that is not a reference");
+        operands[0]->setRefContents(operands[1]);
+        return set(RuntimeValue::tuple({}));
+      })
+      .Case([&](FnOp fn) { return set(RuntimeValue::closure(fn, frame.env)); })
+      .Case([&](GlobalRefOp g) {
+        auto func = dyn_cast_or_null<FuncOp>(lookupSymbol(op, g.getNameAttr()));
+        if (!func)
+          return fail("refers to an undefined function");
+        return set(RuntimeValue::closure(func, nullptr));
+      })
+      .Case([&](CallOp c) {
+        auto func =
+            dyn_cast_or_null<FuncOp>(lookupSymbol(op, c.getCalleeAttr()));
+        if (!func)
+          return fail("calls an undefined function");
+        return push(pushCall(func, operands, op, op->getLoc()));
+      })
+      .Case([&](ApplyOp) {
+        return push(pushApplication(operands[0],
+                                    ArrayRef<ValuePtr>(operands).drop_front(),
+                                    op, op->getLoc()));
+      })
+      .Case([&](IfOp i) {
+        const ValuePtr &cond = operands[0];
+        if (!cond->isTensor() || cond->getTensor().getNumElements() != 1)
+          return fail("the condition is not a bool scalar");
+        Region &r =
+            cond->getTensor().getB(0) ? i.getThenRegion() : i.getElseRegion();
+        auto env = std::make_shared<Env>();
+        env->parent = frame.env;
+        stack.push_back(Frame{&r.front(), r.front().begin(), env, op});
+        return Step::Pushed;
+      })
+      .Case([&](MatchOp m) {
+        for (auto [pattern, region] :
+             llvm::zip(m.getPatterns(), m.getCases())) {
+          SmallVector<ValuePtr> bindings;
+          if (!matchPattern(pattern, operands[0], op, bindings))
+            continue;
+          Block &block = region.front();
+          auto env = std::make_shared<Env>();
+          env->parent = frame.env;
+          for (auto [arg, v] : llvm::zip(block.getArguments(), bindings))
+            env->values[arg] = v;
+          stack.push_back(Frame{&block, block.begin(), env, op});
+          return Step::Pushed;
+        }
+        InFlightDiagnostic diag = op->emitError("no case of the ");
+        diag << (m.getPartial() ? "match?" : "match") << " matches the value ";
+        std::string text;
+        llvm::raw_string_ostream os(text);
+        printValue(os, operands[0]);
+        diag << text;
+        return Step::Failed;
+      })
+      .Default([&](Operation *) {
+        return fail("the interpreter cannot run '" +
+                    op->getName().getStringRef() + "'");
+      });
+}
+
+FailureOr<ValuePtr> Machine::run(Block *block, std::shared_ptr<Env> env) {
+  size_t base = stack.size();
+  stack.push_back(Frame{block, block->begin(), std::move(env), nullptr});
+  while (true) {
+    Frame &frame = stack.back();
+    Operation *op = &*frame.ip;
+    if (isa<ReturnOp, YieldOp>(op)) {
+      ValuePtr v = get(frame, op->getOperand(0));
+      Operation *caller = frame.caller;
+      stack.pop_back();
+      if (!v)
+        return op->emitError("the interpreter found no value to return");
+      if (stack.size() == base)
+        return v;
+      Frame &parent = stack.back();
+      parent.env->values[caller->getResult(0)] = std::move(v);
+      ++parent.ip;
+      continue;
+    }
+    switch (execute(op, frame)) {
+    case Step::Next:
+      ++stack.back().ip;
+      break;
+    case Step::Pushed:
+      break;
+    case Step::Failed:
+      stack.resize(base);
+      return failure();
+    }
+  }
+}
+
+Interpreter::Interpreter(ModuleOp module) : module(module) {}
+
+FailureOr<ValuePtr> Interpreter::call(StringRef name, ArrayRef<ValuePtr> args) {
+  auto func = module.lookupSymbol<FuncOp>(name);
+  if (!func)
+    return emitError(module.getLoc())
+           << "the module has no relay.func @" << name;
+  return call(func, args);
+}
+
+FailureOr<ValuePtr> Interpreter::call(FuncOp func, ArrayRef<ValuePtr> args) {
+  Block &body = func.getBody().front();
+  if (args.size() != body.getNumArguments())
+    return func.emitError("@")
+           << func.getSymName() << " takes " << body.getNumArguments()
+           << " arguments, got " << args.size();
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(body.getArguments(), args)))
+    if (failed(checkArgument(std::get<1>(pair), std::get<0>(pair).getType(),
+                             func.getLoc(), "argument #" + Twine(i))))
+      return failure();
+  auto env = std::make_shared<Env>();
+  for (auto [arg, v] : llvm::zip(body.getArguments(), args))
+    env->values[arg] = v;
+  Machine machine(module);
+  return machine.run(&body, std::move(env));
+}
+
+FailureOr<ValuePtr> Interpreter::apply(const ValuePtr &closure,
+                                       ArrayRef<ValuePtr> args, Location loc) {
+  if (closure->getKind() != RuntimeValue::Kind::Closure)
+    return emitError(loc) << "applies a value that is not a function";
+  if (auto func = dyn_cast<FuncOp>(closure->getFunction()))
+    return call(func, args);
+  auto fn = cast<FnOp>(closure->getFunction());
+  auto params = fn.getParams();
+  if (args.size() != params.size())
+    return emitError(loc) << "the closure takes " << params.size()
+                          << " arguments, got " << args.size();
+  auto env = std::make_shared<Env>();
+  env->parent = closure->getEnv();
+  if (BlockArgument self = fn.getSelf())
+    env->values[self] = closure;
+  for (auto [param, v] : llvm::zip(params, args))
+    env->values[param] = v;
+  Machine machine(module);
+  return machine.run(&fn.getBody().front(), std::move(env));
+}

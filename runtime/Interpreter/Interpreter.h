@@ -1,0 +1,49 @@
+//===- Interpreter.h - The Relay reference interpreter ----------*- C++ -*-===//
+//
+// A definitional interpreter for relay dialect modules, following the
+// operational semantics of seed 000's appendix: closures capture their
+// environment, global and local (and mutual) recursion, ADT construction
+// and `match` (a `match?` without a matching case fails at run time with a
+// located error), references with a store, tuples, `if`, and every
+// operator through its reference kernel (Kernels.h).
+//
+// Evaluation runs on an explicit stack of frames, not the C++ stack, so a
+// program may nest calls as deeply as memory allows.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RELAY_MLIR_RUNTIME_INTERPRETER_INTERPRETER_H
+#define RELAY_MLIR_RUNTIME_INTERPRETER_INTERPRETER_H
+
+#include "runtime/Interpreter/Value.h"
+
+#include "dialects/relay/RelayOps.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::relay::interp {
+
+class Interpreter {
+public:
+  explicit Interpreter(ModuleOp module);
+
+  /// Calls the global function `name` on `args`. Errors (a failed match,
+  /// a kernel error, wrong arguments) are reported as diagnostics at the
+  /// op that failed.
+  FailureOr<ValuePtr> call(StringRef name, ArrayRef<ValuePtr> args);
+  FailureOr<ValuePtr> call(FuncOp func, ArrayRef<ValuePtr> args);
+  /// Applies a closure value to `args`.
+  FailureOr<ValuePtr> apply(const ValuePtr &closure, ArrayRef<ValuePtr> args,
+                            Location loc);
+
+  /// Checks that `value` can be passed where a value of `type` is expected
+  /// (tensor dtype and shape, `?` matching any size); reports at `loc`.
+  static LogicalResult checkArgument(const ValuePtr &value, Type type,
+                                     Location loc, const Twine &what);
+
+private:
+  ModuleOp module;
+};
+
+} // namespace mlir::relay::interp
+
+#endif // RELAY_MLIR_RUNTIME_INTERPRETER_INTERPRETER_H

@@ -1,0 +1,103 @@
+//===- Kernels.cpp - Kernel registration and helpers ------------*- C++ -*-===//
+
+#include "runtime/Interpreter/Kernels.h"
+
+#include <mutex>
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::interp;
+
+InFlightDiagnostic KernelContext::emitError() const {
+  StringRef name = op->getName().getStringRef();
+  name.consume_front("relay.");
+  InFlightDiagnostic diag = op->emitError();
+  diag << name << ": ";
+  return diag;
+}
+
+int64_t KernelContext::getInt(StringRef name, int64_t dflt) const {
+  if (auto a =
+          dyn_cast_or_null<IntegerAttr>(attrs ? attrs.get(name) : Attribute()))
+    return a.getValue().getSExtValue();
+  return dflt;
+}
+
+double KernelContext::getFloat(StringRef name, double dflt) const {
+  Attribute a = attrs ? attrs.get(name) : Attribute();
+  if (auto f = dyn_cast_or_null<FloatAttr>(a))
+    return f.getValueAsDouble();
+  if (auto i = dyn_cast_or_null<IntegerAttr>(a))
+    return static_cast<double>(i.getValue().getSExtValue());
+  return dflt;
+}
+
+bool KernelContext::getBool(StringRef name, bool dflt) const {
+  if (auto a =
+          dyn_cast_or_null<BoolAttr>(attrs ? attrs.get(name) : Attribute()))
+    return a.getValue();
+  return dflt;
+}
+
+StringRef KernelContext::getString(StringRef name, StringRef dflt) const {
+  if (auto a =
+          dyn_cast_or_null<StringAttr>(attrs ? attrs.get(name) : Attribute()))
+    return a.getValue();
+  return dflt;
+}
+
+SmallVector<int64_t> KernelContext::getInts(StringRef name,
+                                            ArrayRef<int64_t> dflt) const {
+  Attribute a = attrs ? attrs.get(name) : Attribute();
+  if (auto arr = dyn_cast_or_null<DenseI64ArrayAttr>(a))
+    return SmallVector<int64_t>(arr.asArrayRef());
+  if (auto i = dyn_cast_or_null<IntegerAttr>(a))
+    return {i.getValue().getSExtValue()};
+  return SmallVector<int64_t>(dflt);
+}
+
+SmallVector<int64_t> mlir::relay::interp::unravel(int64_t index,
+                                                  ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> out(shape.size());
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    out[d] = shape[d] ? index % shape[d] : 0;
+    index = shape[d] ? index / shape[d] : 0;
+  }
+  return out;
+}
+
+int64_t mlir::relay::interp::ravel(ArrayRef<int64_t> index,
+                                   ArrayRef<int64_t> strides) {
+  int64_t offset = 0;
+  for (auto [i, s] : llvm::zip(index, strides))
+    offset += i * s;
+  return offset;
+}
+
+int64_t mlir::relay::interp::broadcastOffset(ArrayRef<int64_t> outIndex,
+                                             ArrayRef<int64_t> shape,
+                                             ArrayRef<int64_t> strides) {
+  int64_t offset = 0;
+  size_t shift = outIndex.size() - shape.size();
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (shape[d] != 1)
+      offset += outIndex[d + shift] * strides[d];
+  return offset;
+}
+
+void mlir::relay::interp::registerKernels() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::StringMap<KernelFn> kernels;
+    registerElementwiseKernels(kernels);
+    registerTransformKernels(kernels);
+    registerNNKernels(kernels);
+    for (auto &entry : kernels) {
+      std::string name = ("relay." + entry.getKey()).str();
+      KernelFn fn = entry.getValue();
+      (void)updateOperator(name, [&](OperatorInfo &info) {
+        info.columns[kInterpretColumn] = fn;
+      });
+    }
+  });
+}

@@ -1,0 +1,71 @@
+//===- Kernels.h - Reference kernels of the Relay operators -----*- C++ -*-===//
+//
+// One reference kernel per operator, kept in the operator registry's
+// "relay.interpret" column (so an operator a user adds from C++ can bring its
+// own kernel with updateOperator). Kernels favour clarity over speed: they
+// are the oracle the compiler is checked against.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RELAY_MLIR_RUNTIME_INTERPRETER_KERNELS_H
+#define RELAY_MLIR_RUNTIME_INTERPRETER_KERNELS_H
+
+#include "dialects/relay/OperatorRegistry.h"
+#include "runtime/Interpreter/Value.h"
+
+#include <functional>
+
+namespace mlir::relay::interp {
+
+/// What a kernel sees: the op (for diagnostics), operand values, the
+/// attributes with their defaults, and the result type for these operands
+/// (concrete even where the IR says `?`).
+struct KernelContext {
+  Operation *op;
+  ArrayRef<ValuePtr> operands;
+  DictionaryAttr attrs;
+  Type resultType;
+
+  const Tensor &input(unsigned i) const { return operands[i]->getTensor(); }
+  /// The result type as a tensor type (for single-tensor results).
+  RankedTensorType resultTensorType() const {
+    return cast<RankedTensorType>(resultType);
+  }
+  InFlightDiagnostic emitError() const;
+
+  // Attribute readers with defaults.
+  int64_t getInt(StringRef name, int64_t dflt) const;
+  double getFloat(StringRef name, double dflt) const;
+  bool getBool(StringRef name, bool dflt) const;
+  StringRef getString(StringRef name, StringRef dflt) const;
+  SmallVector<int64_t> getInts(StringRef name,
+                               ArrayRef<int64_t> dflt = {}) const;
+  bool hasAttr(StringRef name) const {
+    return attrs && attrs.get(name) != nullptr;
+  }
+};
+
+using KernelFn = std::function<FailureOr<ValuePtr>(const KernelContext &)>;
+
+/// The registry column holding a KernelFn.
+inline constexpr llvm::StringLiteral kInterpretColumn = "relay.interpret";
+
+/// Registers the built-in kernels (idempotent).
+void registerKernels();
+
+/// Kernel registration helpers of the kernel files.
+void registerElementwiseKernels(llvm::StringMap<KernelFn> &kernels);
+void registerTransformKernels(llvm::StringMap<KernelFn> &kernels);
+void registerNNKernels(llvm::StringMap<KernelFn> &kernels);
+
+/// Multi-index helpers shared by the kernel files.
+SmallVector<int64_t> unravel(int64_t index, ArrayRef<int64_t> shape);
+int64_t ravel(ArrayRef<int64_t> index, ArrayRef<int64_t> strides);
+/// The offset in a tensor of `shape` of the element that broadcasting
+/// assigns to `outIndex` (numpy rules, right-aligned).
+int64_t broadcastOffset(ArrayRef<int64_t> outIndex, ArrayRef<int64_t> shape,
+                        ArrayRef<int64_t> strides);
+
+} // namespace mlir::relay::interp
+
+#endif // RELAY_MLIR_RUNTIME_INTERPRETER_KERNELS_H

@@ -1,0 +1,349 @@
+//===- KernelsElementwise.cpp - Elementwise reference kernels ---*- C++ -*-===//
+//
+// Unary and broadcasting binary operators, comparisons, casts, the
+// initialisers, where, and the per-channel and softmax operators. Floats
+// are computed in double and rounded to their dtype; integers in int64 and
+// wrapped to their width (C semantics: `divide` truncates, `floor_divide`
+// floors).
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/Interpreter/Kernels.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::interp;
+
+using FloatFn = std::function<double(double)>;
+using IntFn = std::function<int64_t(int64_t)>;
+
+/// An elementwise unary kernel: `f` on floats, `i` (or `f`) on integers.
+static KernelFn unary(FloatFn f, IntFn i = nullptr) {
+  return [f, i](const KernelContext &ctx) -> FailureOr<ValuePtr> {
+    const Tensor &in = ctx.input(0);
+    auto type = ctx.resultTensorType();
+    Tensor out(type.getElementType(), type.getShape());
+    for (int64_t k = 0; k < in.getNumElements(); ++k) {
+      if (in.isFloat() || !i)
+        out.setF(k, f(in.getF(k)));
+      else
+        out.setI(k, i(in.getI(k)));
+    }
+    return RuntimeValue::tensor(std::move(out));
+  };
+}
+
+using FloatBinFn = std::function<double(double, double)>;
+/// Integer binary functions may fail (division by zero).
+using IntBinFn = std::function<FailureOr<int64_t>(int64_t, int64_t)>;
+
+/// A broadcasting binary kernel. Comparisons compute on the operands' dtype
+/// and store into the bool result.
+static KernelFn binary(FloatBinFn f, IntBinFn i) {
+  return [f, i](const KernelContext &ctx) -> FailureOr<ValuePtr> {
+    const Tensor &a = ctx.input(0), &b = ctx.input(1);
+    auto type = ctx.resultTensorType();
+    Tensor out(type.getElementType(), type.getShape());
+    SmallVector<int64_t> sa = a.strides(), sb = b.strides();
+    bool floating = a.isFloat();
+    for (int64_t k = 0; k < out.getNumElements(); ++k) {
+      SmallVector<int64_t> idx = unravel(k, out.getShape());
+      int64_t oa = broadcastOffset(idx, a.getShape(), sa);
+      int64_t ob = broadcastOffset(idx, b.getShape(), sb);
+      if (floating) {
+        out.setF(k, f(a.getF(oa), b.getF(ob)));
+        continue;
+      }
+      FailureOr<int64_t> r = i(a.getI(oa), b.getI(ob));
+      if (failed(r)) {
+        ctx.emitError() << "integer division by zero";
+        return failure();
+      }
+      out.setI(k, *r);
+    }
+    return RuntimeValue::tensor(std::move(out));
+  };
+}
+
+static IntBinFn intOf(std::function<int64_t(int64_t, int64_t)> fn) {
+  return [fn](int64_t a, int64_t b) -> FailureOr<int64_t> { return fn(a, b); };
+}
+
+static double floorMod(double a, double b) {
+  double r = std::fmod(a, b);
+  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+}
+
+static int64_t ipow(int64_t base, int64_t exp) {
+  if (exp < 0)
+    return base == 1 ? 1 : (base == -1 ? (exp % 2 ? -1 : 1) : 0);
+  int64_t result = 1;
+  while (exp) {
+    if (exp & 1)
+      result *= base;
+    base *= base;
+    exp >>= 1;
+  }
+  return result;
+}
+
+/// Initialisers: zeros, ones, full (fill value operand).
+static KernelFn fill(std::optional<double> value) {
+  return [value](const KernelContext &ctx) -> FailureOr<ValuePtr> {
+    auto type = ctx.resultTensorType();
+    Tensor out(type.getElementType(), type.getShape());
+    double v = value ? *value : 0;
+    bool fromOperand = !value;
+    const Tensor *fillTensor = nullptr;
+    if (fromOperand) {
+      // full(fill_value) or full_like(data, fill_value)
+      fillTensor = &ctx.operands.back()->getTensor();
+    }
+    for (int64_t k = 0; k < out.getNumElements(); ++k) {
+      if (fillTensor) {
+        if (fillTensor->isFloat() || out.isFloat())
+          out.setF(k, fillTensor->getF(0));
+        else
+          out.setI(k, fillTensor->getI(0));
+      } else {
+        out.setF(k, v);
+      }
+    }
+    return RuntimeValue::tensor(std::move(out));
+  };
+}
+
+static FailureOr<ValuePtr> castKernel(const KernelContext &ctx) {
+  const Tensor &in = ctx.input(0);
+  auto type = ctx.resultTensorType();
+  Tensor out(type.getElementType(), type.getShape());
+  for (int64_t k = 0; k < in.getNumElements(); ++k) {
+    if (in.isFloat()) {
+      double v = in.getF(k);
+      if (!out.isFloat())
+        v = std::trunc(v); // float to integer truncates toward zero
+      out.setF(k, v);
+    } else {
+      out.setI(k, in.getI(k));
+    }
+  }
+  return RuntimeValue::tensor(std::move(out));
+}
+
+static FailureOr<ValuePtr> whereKernel(const KernelContext &ctx) {
+  const Tensor &c = ctx.input(0), &x = ctx.input(1), &y = ctx.input(2);
+  auto type = ctx.resultTensorType();
+  Tensor out(type.getElementType(), type.getShape());
+  SmallVector<int64_t> sc = c.strides(), sx = x.strides(), sy = y.strides();
+  for (int64_t k = 0; k < out.getNumElements(); ++k) {
+    SmallVector<int64_t> idx = unravel(k, out.getShape());
+    bool cond = c.getB(broadcastOffset(idx, c.getShape(), sc));
+    const Tensor &src = cond ? x : y;
+    int64_t o = cond ? broadcastOffset(idx, x.getShape(), sx)
+                     : broadcastOffset(idx, y.getShape(), sy);
+    if (src.isFloat())
+      out.setF(k, src.getF(o));
+    else
+      out.setI(k, src.getI(o));
+  }
+  return RuntimeValue::tensor(std::move(out));
+}
+
+/// bias_add / prelu: a vector along `axis` of the data.
+static KernelFn channelKernel(bool prelu) {
+  return [prelu](const KernelContext &ctx) -> FailureOr<ValuePtr> {
+    const Tensor &data = ctx.input(0), &vec = ctx.input(1);
+    int64_t rank = data.getRank();
+    int64_t axis = ctx.getInt("axis", 1);
+    if (axis < 0)
+      axis += rank;
+    Tensor out(data.getElementType(), data.getShape());
+    SmallVector<int64_t> strides = data.strides();
+    for (int64_t k = 0; k < data.getNumElements(); ++k) {
+      int64_t c = (k / strides[axis]) % data.getShape()[axis];
+      if (!data.isFloat()) {
+        int64_t x = data.getI(k), v = vec.getI(c);
+        out.setI(k, prelu ? (x < 0 ? x * v : x) : x + v);
+        continue;
+      }
+      double x = data.getF(k), v = vec.getF(c);
+      out.setF(k, prelu ? (x < 0 ? x * v : x) : x + v);
+    }
+    return RuntimeValue::tensor(std::move(out));
+  };
+}
+
+/// softmax / log_softmax along `axis`.
+static KernelFn softmaxKernel(bool log) {
+  return [log](const KernelContext &ctx) -> FailureOr<ValuePtr> {
+    const Tensor &in = ctx.input(0);
+    int64_t rank = in.getRank();
+    int64_t axis = ctx.getInt("axis", -1);
+    if (axis < 0)
+      axis += rank;
+    Tensor out(in.getElementType(), in.getShape());
+    int64_t n = in.getShape()[axis];
+    int64_t stride = in.strides()[axis];
+    for (int64_t k = 0; k < in.getNumElements(); ++k) {
+      if ((k / stride) % n != 0)
+        continue; // visit each line once, from its first element
+      double maxV = -INFINITY;
+      for (int64_t j = 0; j < n; ++j)
+        maxV = std::max(maxV, in.getF(k + j * stride));
+      double sum = 0;
+      for (int64_t j = 0; j < n; ++j)
+        sum += std::exp(in.getF(k + j * stride) - maxV);
+      for (int64_t j = 0; j < n; ++j) {
+        double x = in.getF(k + j * stride) - maxV;
+        out.setF(k + j * stride, log ? x - std::log(sum) : std::exp(x) / sum);
+      }
+    }
+    return RuntimeValue::tensor(std::move(out));
+  };
+}
+
+void mlir::relay::interp::registerElementwiseKernels(
+    llvm::StringMap<KernelFn> &k) {
+  // Unary.
+  k["negative"] =
+      unary([](double x) { return -x; }, [](int64_t x) { return -x; });
+  k["abs"] = unary([](double x) { return std::fabs(x); },
+                   [](int64_t x) { return x < 0 ? -x : x; });
+  k["exp"] = unary([](double x) { return std::exp(x); });
+  k["log"] = unary([](double x) { return std::log(x); });
+  k["log2"] = unary([](double x) { return std::log2(x); });
+  k["log10"] = unary([](double x) { return std::log10(x); });
+  k["sqrt"] = unary([](double x) { return std::sqrt(x); });
+  k["rsqrt"] = unary([](double x) { return 1.0 / std::sqrt(x); });
+  k["tanh"] = unary([](double x) { return std::tanh(x); });
+  k["sigmoid"] = unary([](double x) { return 1.0 / (1.0 + std::exp(-x)); });
+  k["erf"] = unary([](double x) { return std::erf(x); });
+  k["sin"] = unary([](double x) { return std::sin(x); });
+  k["cos"] = unary([](double x) { return std::cos(x); });
+  // Halves round to even, as numpy and ONNX do.
+  k["round"] = unary([](double x) { return std::nearbyint(x); },
+                     [](int64_t x) { return x; });
+  k["floor"] = unary([](double x) { return std::floor(x); },
+                     [](int64_t x) { return x; });
+  k["ceil"] =
+      unary([](double x) { return std::ceil(x); }, [](int64_t x) { return x; });
+  k["trunc"] = unary([](double x) { return std::trunc(x); },
+                     [](int64_t x) { return x; });
+  k["sign"] = unary([](double x) { return double((x > 0) - (x < 0)); },
+                    [](int64_t x) { return int64_t((x > 0) - (x < 0)); });
+  k["logical_not"] = unary([](double x) { return double(x == 0); },
+                           [](int64_t x) { return int64_t(x == 0); });
+  k["bitwise_not"] =
+      unary([](double x) { return x; }, [](int64_t x) { return ~x; });
+  k["copy"] = unary([](double x) { return x; }, [](int64_t x) { return x; });
+  k["nn.relu"] = unary([](double x) { return x > 0 ? x : 0.0; },
+                       [](int64_t x) { return x > 0 ? x : 0; });
+  k["nn.leaky_relu"] = [](const KernelContext &ctx) {
+    double alpha = ctx.getFloat("alpha", 0.25);
+    return unary([alpha](double x) { return x > 0 ? x : alpha * x; })(ctx);
+  };
+  k["clip"] = [](const KernelContext &ctx) {
+    double lo = ctx.getFloat("a_min", -INFINITY);
+    double hi = ctx.getFloat("a_max", INFINITY);
+    return unary([lo, hi](double x) { return std::min(std::max(x, lo), hi); },
+                 [lo, hi](int64_t x) {
+                   return int64_t(std::min(std::max(double(x), lo), hi));
+                 })(ctx);
+  };
+  k["cast"] = castKernel;
+
+  // Binary.
+  k["add"] = binary([](double a, double b) { return a + b; },
+                    intOf([](int64_t a, int64_t b) { return a + b; }));
+  k["subtract"] = binary([](double a, double b) { return a - b; },
+                         intOf([](int64_t a, int64_t b) { return a - b; }));
+  k["multiply"] = binary([](double a, double b) { return a * b; },
+                         intOf([](int64_t a, int64_t b) { return a * b; }));
+  k["divide"] = binary([](double a, double b) { return a / b; },
+                       [](int64_t a, int64_t b) -> FailureOr<int64_t> {
+                         if (b == 0)
+                           return failure();
+                         return a / b;
+                       });
+  k["floor_divide"] =
+      binary([](double a, double b) { return std::floor(a / b); },
+             [](int64_t a, int64_t b) -> FailureOr<int64_t> {
+               if (b == 0)
+                 return failure();
+               int64_t q = a / b;
+               return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+             });
+  k["mod"] = binary([](double a, double b) { return std::fmod(a, b); },
+                    [](int64_t a, int64_t b) -> FailureOr<int64_t> {
+                      if (b == 0)
+                        return failure();
+                      return a % b;
+                    });
+  k["floor_mod"] =
+      binary(floorMod, [](int64_t a, int64_t b) -> FailureOr<int64_t> {
+        if (b == 0)
+          return failure();
+        int64_t r = a % b;
+        return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+      });
+  k["power"] =
+      binary([](double a, double b) { return std::pow(a, b); }, intOf(ipow));
+  k["maximum"] =
+      binary([](double a, double b) { return std::max(a, b); },
+             intOf([](int64_t a, int64_t b) { return std::max(a, b); }));
+  k["minimum"] =
+      binary([](double a, double b) { return std::min(a, b); },
+             intOf([](int64_t a, int64_t b) { return std::min(a, b); }));
+  auto logical = [](std::function<bool(bool, bool)> f) {
+    return binary([f](double a, double b) { return double(f(a != 0, b != 0)); },
+                  intOf([f](int64_t a, int64_t b) {
+                    return int64_t(f(a != 0, b != 0));
+                  }));
+  };
+  k["logical_and"] = logical([](bool a, bool b) { return a && b; });
+  k["logical_or"] = logical([](bool a, bool b) { return a || b; });
+  k["logical_xor"] = logical([](bool a, bool b) { return a != b; });
+  auto bitwise = [](std::function<int64_t(int64_t, int64_t)> f) {
+    return binary([f](double a, double b) { return double(f(a, b)); },
+                  intOf(f));
+  };
+  k["bitwise_and"] = bitwise([](int64_t a, int64_t b) { return a & b; });
+  k["bitwise_or"] = bitwise([](int64_t a, int64_t b) { return a | b; });
+  k["bitwise_xor"] = bitwise([](int64_t a, int64_t b) { return a ^ b; });
+  k["left_shift"] = bitwise([](int64_t a, int64_t b) {
+    return b >= 0 && b < 64 ? int64_t(uint64_t(a) << b) : 0;
+  });
+  k["right_shift"] = bitwise([](int64_t a, int64_t b) {
+    return b >= 0 && b < 64 ? a >> b : (a < 0 ? -1 : 0);
+  });
+  auto compare = [](std::function<bool(double, double)> f,
+                    std::function<bool(int64_t, int64_t)> i) {
+    return binary(
+        [f](double a, double b) { return double(f(a, b)); },
+        intOf([i](int64_t a, int64_t b) { return int64_t(i(a, b)); }));
+  };
+  k["equal"] = compare(std::equal_to<double>(), std::equal_to<int64_t>());
+  k["not_equal"] =
+      compare(std::not_equal_to<double>(), std::not_equal_to<int64_t>());
+  k["less"] = compare(std::less<double>(), std::less<int64_t>());
+  k["less_equal"] =
+      compare(std::less_equal<double>(), std::less_equal<int64_t>());
+  k["greater"] = compare(std::greater<double>(), std::greater<int64_t>());
+  k["greater_equal"] =
+      compare(std::greater_equal<double>(), std::greater_equal<int64_t>());
+
+  // Initialisers and selection.
+  k["zeros"] = fill(0.0);
+  k["ones"] = fill(1.0);
+  k["zeros_like"] = fill(0.0);
+  k["ones_like"] = fill(1.0);
+  k["full"] = fill(std::nullopt);
+  k["full_like"] = fill(std::nullopt);
+  k["where"] = whereKernel;
+  k["nn.bias_add"] = channelKernel(/*prelu=*/false);
+  k["nn.prelu"] = channelKernel(/*prelu=*/true);
+  k["nn.softmax"] = softmaxKernel(/*log=*/false);
+  k["nn.log_softmax"] = softmaxKernel(/*log=*/true);
+}

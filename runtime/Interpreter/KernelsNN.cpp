@@ -1,0 +1,412 @@
+//===- KernelsNN.cpp - Neural-network reference kernels ---------*- C++ -*-===//
+//
+// Convolutions, matrix products, pooling, normalisation, dropout and
+// upsampling, with the layouts, padding, strides, dilation and groups the
+// relations accept. Accumulation is in double.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/Interpreter/Kernels.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::interp;
+
+namespace {
+/// Positions of N, C, H, W in a 2-d data layout.
+struct ImageLayout {
+  int64_t n, c, h, w;
+  static ImageLayout get(StringRef layout) {
+    if (layout == "NHWC")
+      return {0, 3, 1, 2};
+    return {0, 1, 2, 3};
+  }
+  int64_t offset(ArrayRef<int64_t> strides, int64_t n_, int64_t c_, int64_t h_,
+                 int64_t w_) const {
+    return n_ * strides[n] + c_ * strides[c] + h_ * strides[h] +
+           w_ * strides[w];
+  }
+};
+
+/// Positions of O, I, H, W in a kernel layout (a permutation of OIHW).
+struct KernelLayout {
+  int64_t o, i, h, w;
+  static KernelLayout get(StringRef layout) {
+    return {int64_t(layout.find('O')), int64_t(layout.find('I')),
+            int64_t(layout.find('H')), int64_t(layout.find('W'))};
+  }
+};
+
+/// (top, left, bottom, right) from 1, 2 or 4 padding values.
+std::array<int64_t, 4> padding(const KernelContext &ctx) {
+  SmallVector<int64_t> p = ctx.getInts("padding", {0, 0});
+  if (p.size() == 1)
+    return {p[0], p[0], p[0], p[0]};
+  if (p.size() == 2)
+    return {p[0], p[1], p[0], p[1]};
+  return {p[0], p[1], p[2], p[3]};
+}
+
+std::array<int64_t, 2> pair(const KernelContext &ctx, StringRef name,
+                            int64_t dflt) {
+  SmallVector<int64_t> v = ctx.getInts(name, {dflt, dflt});
+  return {v[0], v.size() > 1 ? v[1] : v[0]};
+}
+} // namespace
+
+static FailureOr<ValuePtr> conv2dKernel(const KernelContext &ctx,
+                                        bool transposed) {
+  const Tensor &x = ctx.input(0), &w = ctx.input(1);
+  StringRef dataLayout = ctx.getString("data_layout", "NCHW");
+  ImageLayout dl = ImageLayout::get(dataLayout);
+  StringRef outLayoutName = ctx.getString("out_layout", "");
+  ImageLayout ol =
+      ImageLayout::get(outLayoutName.empty() ? dataLayout : outLayoutName);
+  KernelLayout kl = KernelLayout::get(
+      ctx.getString("kernel_layout", transposed ? "IOHW" : "OIHW"));
+  auto [sh, sw] = pair(ctx, "strides", 1);
+  auto [dh, dw] = pair(ctx, "dilation", 1);
+  auto pad = padding(ctx);
+  int64_t groups = ctx.getInt("groups", 1);
+  auto type = ctx.resultTensorType();
+  Tensor out(type.getElementType(), type.getShape());
+  ArrayRef<int64_t> xs = x.getShape(), ws = w.getShape(), os = out.getShape();
+  int64_t N = xs[dl.n], C = xs[dl.c], H = xs[dl.h], W = xs[dl.w];
+  int64_t KH = ws[kl.h], KW = ws[kl.w];
+  int64_t OC = os[ol.c], OH = os[ol.h], OW = os[ol.w];
+  SmallVector<int64_t> xst = x.strides(), wst = w.strides(),
+                       ost = out.strides();
+  auto wOffset = [&](int64_t o, int64_t i, int64_t h, int64_t ww) {
+    return o * wst[kl.o] + i * wst[kl.i] + h * wst[kl.h] + ww * wst[kl.w];
+  };
+  if (!transposed) {
+    int64_t cinPerGroup = C / groups, coutPerGroup = OC / groups;
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t oc = 0; oc < OC; ++oc) {
+        int64_t group = oc / coutPerGroup;
+        for (int64_t oh = 0; oh < OH; ++oh)
+          for (int64_t ow = 0; ow < OW; ++ow) {
+            double acc = 0;
+            for (int64_t ic = 0; ic < cinPerGroup; ++ic) {
+              int64_t c = group * cinPerGroup + ic;
+              for (int64_t kh = 0; kh < KH; ++kh) {
+                int64_t ih = oh * sh - pad[0] + kh * dh;
+                if (ih < 0 || ih >= H)
+                  continue;
+                for (int64_t kw = 0; kw < KW; ++kw) {
+                  int64_t iw = ow * sw - pad[1] + kw * dw;
+                  if (iw < 0 || iw >= W)
+                    continue;
+                  acc += x.getF(dl.offset(xst, n, c, ih, iw)) *
+                         w.getF(wOffset(oc, ic, kh, kw));
+                }
+              }
+            }
+            out.setF(ol.offset(ost, n, oc, oh, ow), acc);
+          }
+      }
+    return RuntimeValue::tensor(std::move(out));
+  }
+  // Transposed: every input element scatters into the output.
+  std::vector<double> acc(out.getNumElements(), 0.0);
+  int64_t cinPerGroup = C / groups, coutPerGroup = OC / groups;
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t ic = 0; ic < C; ++ic) {
+      int64_t group = ic / cinPerGroup;
+      for (int64_t ih = 0; ih < H; ++ih)
+        for (int64_t iw = 0; iw < W; ++iw) {
+          double v = x.getF(dl.offset(xst, n, ic, ih, iw));
+          for (int64_t o = 0; o < coutPerGroup; ++o) {
+            int64_t oc = group * coutPerGroup + o;
+            for (int64_t kh = 0; kh < KH; ++kh) {
+              int64_t oh = ih * sh - pad[0] + kh * dh;
+              if (oh < 0 || oh >= OH)
+                continue;
+              for (int64_t kw = 0; kw < KW; ++kw) {
+                int64_t ow = iw * sw - pad[1] + kw * dw;
+                if (ow < 0 || ow >= OW)
+                  continue;
+                acc[ol.offset(ost, n, oc, oh, ow)] +=
+                    v * w.getF(wOffset(o, ic, kh, kw));
+              }
+            }
+          }
+        }
+    }
+  for (int64_t k = 0; k < out.getNumElements(); ++k)
+    out.setF(k, acc[k]);
+  return RuntimeValue::tensor(std::move(out));
+}
+
+/// dense (b transposed), matmul (optional transposes), batch_matmul.
+static FailureOr<ValuePtr> matmulKernel(const KernelContext &ctx, bool dense,
+                                        bool batched) {
+  const Tensor &a = ctx.input(0), &b = ctx.input(1);
+  bool ta = !dense && ctx.getBool("transpose_a", false);
+  bool tb = dense || ctx.getBool("transpose_b", batched);
+  auto type = ctx.resultTensorType();
+  Tensor out(type.getElementType(), type.getShape());
+  SmallVector<int64_t> as = a.strides(), bs = b.strides();
+  int64_t ar = a.getRank();
+  // The reduction size.
+  int64_t K = batched ? a.getShape()[ta ? 1 : 2]
+                      : (ta ? a.getShape()[0] : a.getShape()[ar - 1]);
+  for (int64_t k = 0; k < out.getNumElements(); ++k) {
+    SmallVector<int64_t> o = unravel(k, out.getShape());
+    int64_t n = o.back();
+    int64_t aBase, aStep, bBase, bStep;
+    if (batched) {
+      int64_t batch = o[0], m = o[1];
+      aBase =
+          (a.getShape()[0] == 1 ? 0 : batch) * as[0] + m * (ta ? as[2] : as[1]);
+      aStep = ta ? as[1] : as[2];
+      bBase =
+          (b.getShape()[0] == 1 ? 0 : batch) * bs[0] + n * (tb ? bs[1] : bs[2]);
+      bStep = tb ? bs[2] : bs[1];
+    } else {
+      if (ta) {
+        aBase = o[0] * as[1];
+        aStep = as[0];
+      } else {
+        // The leading dimensions of `a` index the rows.
+        aBase = ravel(ArrayRef<int64_t>(o).drop_back(),
+                      ArrayRef<int64_t>(as).drop_back());
+        aStep = as[ar - 1];
+      }
+      bBase = n * (tb ? bs[0] : bs[1]);
+      bStep = tb ? bs[1] : bs[0];
+    }
+    double acc = 0;
+    for (int64_t r = 0; r < K; ++r)
+      acc += a.getF(aBase + r * aStep) * b.getF(bBase + r * bStep);
+    out.setF(k, acc);
+  }
+  return RuntimeValue::tensor(std::move(out));
+}
+
+static FailureOr<ValuePtr> poolKernel(const KernelContext &ctx, bool isMax) {
+  const Tensor &x = ctx.input(0);
+  ImageLayout l = ImageLayout::get(ctx.getString("layout", "NCHW"));
+  auto [kh, kw] = pair(ctx, "pool_size", 1);
+  auto [sh, sw] = pair(ctx, "strides", 1);
+  auto [dh, dw] = pair(ctx, "dilation", 1);
+  auto pad = padding(ctx);
+  bool includePad = ctx.getBool("count_include_pad", false);
+  auto type = ctx.resultTensorType();
+  Tensor out(type.getElementType(), type.getShape());
+  ArrayRef<int64_t> xs = x.getShape(), os = out.getShape();
+  int64_t H = xs[l.h], W = xs[l.w];
+  SmallVector<int64_t> xst = x.strides(), ost = out.strides();
+  for (int64_t n = 0; n < os[l.n]; ++n)
+    for (int64_t c = 0; c < os[l.c]; ++c)
+      for (int64_t oh = 0; oh < os[l.h]; ++oh)
+        for (int64_t ow = 0; ow < os[l.w]; ++ow) {
+          double acc = isMax ? -INFINITY : 0;
+          int64_t count = 0, padCount = 0;
+          for (int64_t i = 0; i < kh; ++i) {
+            int64_t ih = oh * sh - pad[0] + i * dh;
+            for (int64_t j = 0; j < kw; ++j) {
+              int64_t iw = ow * sw - pad[1] + j * dw;
+              // Positions inside the padded input count for
+              // count_include_pad.
+              if (ih < H + pad[2] && iw < W + pad[3])
+                ++padCount;
+              if (ih < 0 || ih >= H || iw < 0 || iw >= W)
+                continue;
+              double v = x.getF(l.offset(xst, n, c, ih, iw));
+              acc = isMax ? std::max(acc, v) : acc + v;
+              ++count;
+            }
+          }
+          if (!isMax)
+            acc = (includePad ? padCount : count)
+                      ? acc / (includePad ? padCount : count)
+                      : 0;
+          out.setF(l.offset(ost, n, c, oh, ow), acc);
+        }
+  return RuntimeValue::tensor(std::move(out));
+}
+
+/// Adaptive pooling (PyTorch's windows); global pooling is output 1x1.
+static FailureOr<ValuePtr> adaptivePoolKernel(const KernelContext &ctx,
+                                              bool isMax) {
+  const Tensor &x = ctx.input(0);
+  ImageLayout l = ImageLayout::get(ctx.getString("layout", "NCHW"));
+  auto type = ctx.resultTensorType();
+  Tensor out(type.getElementType(), type.getShape());
+  ArrayRef<int64_t> xs = x.getShape(), os = out.getShape();
+  int64_t H = xs[l.h], W = xs[l.w], OH = os[l.h], OW = os[l.w];
+  SmallVector<int64_t> xst = x.strides(), ost = out.strides();
+  for (int64_t n = 0; n < os[l.n]; ++n)
+    for (int64_t c = 0; c < os[l.c]; ++c)
+      for (int64_t oh = 0; oh < OH; ++oh)
+        for (int64_t ow = 0; ow < OW; ++ow) {
+          int64_t h0 = oh * H / OH, h1 = ((oh + 1) * H + OH - 1) / OH;
+          int64_t w0 = ow * W / OW, w1 = ((ow + 1) * W + OW - 1) / OW;
+          double acc = isMax ? -INFINITY : 0;
+          for (int64_t ih = h0; ih < h1; ++ih)
+            for (int64_t iw = w0; iw < w1; ++iw) {
+              double v = x.getF(l.offset(xst, n, c, ih, iw));
+              acc = isMax ? std::max(acc, v) : acc + v;
+            }
+          if (!isMax)
+            acc /= double((h1 - h0) * (w1 - w0));
+          out.setF(l.offset(ost, n, c, oh, ow), acc);
+        }
+  return RuntimeValue::tensor(std::move(out));
+}
+
+static FailureOr<ValuePtr> batchNormKernel(const KernelContext &ctx) {
+  const Tensor &x = ctx.input(0), &gamma = ctx.input(1), &beta = ctx.input(2),
+               &mean = ctx.input(3), &var = ctx.input(4);
+  int64_t axis = ctx.getInt("axis", 1);
+  if (axis < 0)
+    axis += x.getRank();
+  double eps = ctx.getFloat("epsilon", 1e-5);
+  bool center = ctx.getBool("center", true), scale = ctx.getBool("scale", true);
+  Tensor y(x.getElementType(), x.getShape());
+  int64_t stride = x.strides()[axis], n = x.getShape()[axis];
+  for (int64_t k = 0; k < x.getNumElements(); ++k) {
+    int64_t c = (k / stride) % n;
+    double v = (x.getF(k) - mean.getF(c)) / std::sqrt(var.getF(c) + eps);
+    if (scale)
+      v *= gamma.getF(c);
+    if (center)
+      v += beta.getF(c);
+    y.setF(k, v);
+  }
+  return RuntimeValue::tuple({RuntimeValue::tensor(std::move(y)),
+                              RuntimeValue::tensor(mean),
+                              RuntimeValue::tensor(var)});
+}
+
+static FailureOr<ValuePtr> layerNormKernel(const KernelContext &ctx) {
+  const Tensor &x = ctx.input(0), &gamma = ctx.input(1), &beta = ctx.input(2);
+  int64_t axis = ctx.getInt("axis", -1);
+  if (axis < 0)
+    axis += x.getRank();
+  double eps = ctx.getFloat("epsilon", 1e-5);
+  bool center = ctx.getBool("center", true), scale = ctx.getBool("scale", true);
+  Tensor y(x.getElementType(), x.getShape());
+  int64_t stride = x.strides()[axis], n = x.getShape()[axis];
+  for (int64_t k = 0; k < x.getNumElements(); ++k) {
+    if ((k / stride) % n != 0)
+      continue; // each line once, from its first element
+    double sum = 0, sq = 0;
+    for (int64_t j = 0; j < n; ++j)
+      sum += x.getF(k + j * stride);
+    double mu = sum / n;
+    for (int64_t j = 0; j < n; ++j) {
+      double d = x.getF(k + j * stride) - mu;
+      sq += d * d;
+    }
+    double inv = 1.0 / std::sqrt(sq / n + eps);
+    for (int64_t j = 0; j < n; ++j) {
+      double v = (x.getF(k + j * stride) - mu) * inv;
+      if (scale)
+        v *= gamma.getF(j);
+      if (center)
+        v += beta.getF(j);
+      y.setF(k + j * stride, v);
+    }
+  }
+  return RuntimeValue::tensor(std::move(y));
+}
+
+static FailureOr<ValuePtr> dropoutKernel(const KernelContext &ctx) {
+  // Inference: the identity, and a mask of ones.
+  const Tensor &x = ctx.input(0);
+  Tensor mask(x.getElementType(), x.getShape());
+  for (int64_t k = 0; k < mask.getNumElements(); ++k)
+    mask.setF(k, 1.0);
+  return RuntimeValue::tuple(
+      {RuntimeValue::tensor(x), RuntimeValue::tensor(std::move(mask))});
+}
+
+static FailureOr<ValuePtr> upsamplingKernel(const KernelContext &ctx) {
+  const Tensor &x = ctx.input(0);
+  ImageLayout l = ImageLayout::get(ctx.getString("layout", "NCHW"));
+  StringRef method = ctx.getString("method", "nearest_neighbor");
+  if (method == "bicubic") {
+    ctx.emitError() << "bicubic upsampling is not supported by the "
+                       "interpreter";
+    return failure();
+  }
+  bool alignCorners = ctx.getBool("align_corners", false);
+  double scaleH = ctx.getFloat("scale_h", 1),
+         scaleW = ctx.getFloat("scale_w", 1);
+  auto type = ctx.resultTensorType();
+  Tensor out(type.getElementType(), type.getShape());
+  ArrayRef<int64_t> xs = x.getShape(), os = out.getShape();
+  int64_t H = xs[l.h], W = xs[l.w], OH = os[l.h], OW = os[l.w];
+  SmallVector<int64_t> xst = x.strides(), ost = out.strides();
+  auto source = [&](int64_t o, int64_t in, int64_t outSize, double scale) {
+    if (alignCorners)
+      return outSize > 1 ? o * double(in - 1) / double(outSize - 1) : 0.0;
+    return std::max((o + 0.5) / scale - 0.5, 0.0);
+  };
+  for (int64_t n = 0; n < os[l.n]; ++n)
+    for (int64_t c = 0; c < os[l.c]; ++c)
+      for (int64_t oh = 0; oh < OH; ++oh)
+        for (int64_t ow = 0; ow < OW; ++ow) {
+          double v;
+          if (method == "nearest_neighbor") {
+            int64_t ih = std::min<int64_t>(int64_t(oh / scaleH), H - 1);
+            int64_t iw = std::min<int64_t>(int64_t(ow / scaleW), W - 1);
+            v = x.getF(l.offset(xst, n, c, ih, iw));
+          } else {
+            double sy = source(oh, H, OH, scaleH),
+                   sx = source(ow, W, OW, scaleW);
+            int64_t y0 = std::min<int64_t>(int64_t(sy), H - 1);
+            int64_t x0 = std::min<int64_t>(int64_t(sx), W - 1);
+            int64_t y1 = std::min<int64_t>(y0 + 1, H - 1);
+            int64_t x1 = std::min<int64_t>(x0 + 1, W - 1);
+            double fy = sy - y0, fx = sx - x0;
+            auto at = [&](int64_t yy, int64_t xx) {
+              return x.getF(l.offset(xst, n, c, yy, xx));
+            };
+            v = (1 - fy) * ((1 - fx) * at(y0, x0) + fx * at(y0, x1)) +
+                fy * ((1 - fx) * at(y1, x0) + fx * at(y1, x1));
+          }
+          out.setF(l.offset(ost, n, c, oh, ow), v);
+        }
+  return RuntimeValue::tensor(std::move(out));
+}
+
+void mlir::relay::interp::registerNNKernels(llvm::StringMap<KernelFn> &k) {
+  k["nn.conv2d"] = [](const KernelContext &ctx) {
+    return conv2dKernel(ctx, /*transposed=*/false);
+  };
+  k["nn.conv2d_transpose"] = [](const KernelContext &ctx) {
+    return conv2dKernel(ctx, /*transposed=*/true);
+  };
+  k["nn.dense"] = [](const KernelContext &ctx) {
+    return matmulKernel(ctx, /*dense=*/true, /*batched=*/false);
+  };
+  k["nn.matmul"] = [](const KernelContext &ctx) {
+    return matmulKernel(ctx, /*dense=*/false, /*batched=*/false);
+  };
+  k["nn.batch_matmul"] = [](const KernelContext &ctx) {
+    return matmulKernel(ctx, /*dense=*/false, /*batched=*/true);
+  };
+  k["nn.max_pool2d"] = [](const KernelContext &ctx) {
+    return poolKernel(ctx, /*isMax=*/true);
+  };
+  k["nn.avg_pool2d"] = [](const KernelContext &ctx) {
+    return poolKernel(ctx, /*isMax=*/false);
+  };
+  k["nn.global_max_pool2d"] =
+      k["nn.adaptive_max_pool2d"] = [](const KernelContext &ctx) {
+        return adaptivePoolKernel(ctx, /*isMax=*/true);
+      };
+  k["nn.global_avg_pool2d"] =
+      k["nn.adaptive_avg_pool2d"] = [](const KernelContext &ctx) {
+        return adaptivePoolKernel(ctx, /*isMax=*/false);
+      };
+  k["nn.batch_norm"] = batchNormKernel;
+  k["nn.layer_norm"] = layerNormKernel;
+  k["nn.dropout"] = dropoutKernel;
+  k["nn.upsampling"] = upsamplingKernel;
+}

@@ -1,0 +1,431 @@
+//===- KernelsTransform.cpp - Shape and reduction kernels -------*- C++ -*-===//
+//
+// Reductions, the reshapes (whose result shape the relation gives), and the
+// operators that move elements: transpose, concatenate, stack, split, take,
+// strided_slice, broadcast_to, layout_transform and pad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/Interpreter/Kernels.h"
+
+#include "dialects/relay/RelationUtils.h"
+
+#include "llvm/ADT/SmallBitVector.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::interp;
+
+/// Copies element `from` of `in` to element `to` of `out`.
+static void copyElement(const Tensor &in, int64_t from, Tensor &out,
+                        int64_t to) {
+  if (in.isFloat())
+    out.setF(to, in.getF(from));
+  else
+    out.setI(to, in.getI(from));
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+namespace {
+enum class Reduction { Sum, Mean, Max, Min, Prod, All, Any, ArgMax, ArgMin };
+} // namespace
+
+static KernelFn reduce(Reduction kind) {
+  return [kind](const KernelContext &ctx) -> FailureOr<ValuePtr> {
+    const Tensor &in = ctx.input(0);
+    int64_t rank = in.getRank();
+    llvm::SmallBitVector reduced(rank, !ctx.hasAttr("axis"));
+    for (int64_t a : ctx.getInts("axis"))
+      reduced.set(a < 0 ? a + rank : a);
+    if (ctx.hasAttr("axis") && ctx.getBool("exclude", false))
+      reduced.flip();
+    auto type = ctx.resultTensorType();
+    Tensor out(type.getElementType(), type.getShape());
+    // The output index of each input element: the kept dimensions (and 0
+    // for reduced ones when keepdims).
+    bool keep = ctx.getBool("keepdims", false);
+    int64_t outCount = out.getNumElements();
+    std::vector<double> acc(outCount);
+    std::vector<int64_t> iacc(outCount), count(outCount, 0), best(outCount, 0);
+    bool floating = in.isFloat();
+    bool lastIndex = ctx.getBool("select_last_index", false);
+    SmallVector<int64_t> outStrides = out.strides();
+    SmallVector<int64_t> reducedShape;
+    for (int64_t d = 0; d < rank; ++d)
+      if (reduced[d])
+        reducedShape.push_back(in.getShape()[d]);
+    for (int64_t k = 0; k < in.getNumElements(); ++k) {
+      SmallVector<int64_t> idx = unravel(k, in.getShape());
+      SmallVector<int64_t> outIdx, redIdx;
+      for (int64_t d = 0; d < rank; ++d) {
+        if (!reduced[d])
+          outIdx.push_back(idx[d]);
+        else {
+          redIdx.push_back(idx[d]);
+          if (keep)
+            outIdx.push_back(0);
+        }
+      }
+      int64_t o = ravel(outIdx, outStrides);
+      // The position within the reduced dimensions (for argmax/argmin).
+      int64_t pos = 0;
+      for (auto [i, r] : llvm::enumerate(redIdx))
+        pos = pos * reducedShape[i] + r;
+      double v = in.getF(k);
+      int64_t iv = in.getI(k);
+      bool first = count[o]++ == 0;
+      switch (kind) {
+      case Reduction::Sum:
+      case Reduction::Mean:
+        acc[o] += v;
+        iacc[o] += iv;
+        break;
+      case Reduction::Prod:
+        acc[o] = first ? v : acc[o] * v;
+        iacc[o] = first ? iv : iacc[o] * iv;
+        break;
+      case Reduction::Max:
+        acc[o] = first ? v : std::max(acc[o], v);
+        iacc[o] = first ? iv : std::max(iacc[o], iv);
+        break;
+      case Reduction::Min:
+        acc[o] = first ? v : std::min(acc[o], v);
+        iacc[o] = first ? iv : std::min(iacc[o], iv);
+        break;
+      case Reduction::All:
+        iacc[o] = first ? (iv != 0 || v != 0) : (iacc[o] && (iv || v));
+        break;
+      case Reduction::Any:
+        iacc[o] = first ? (iv != 0 || v != 0) : (iacc[o] || iv || v);
+        break;
+      case Reduction::ArgMax:
+      case Reduction::ArgMin: {
+        bool better = kind == Reduction::ArgMax
+                          ? (floating ? v > acc[o] : iv > iacc[o])
+                          : (floating ? v < acc[o] : iv < iacc[o]);
+        bool equal = floating ? v == acc[o] : iv == iacc[o];
+        if (first || better || (lastIndex && equal)) {
+          acc[o] = v;
+          iacc[o] = iv;
+          best[o] = pos;
+        }
+        break;
+      }
+      }
+    }
+    for (int64_t o = 0; o < outCount; ++o) {
+      switch (kind) {
+      case Reduction::Mean:
+        if (count[o] == 0)
+          out.setF(o, NAN);
+        else if (floating)
+          out.setF(o, acc[o] / count[o]);
+        else
+          out.setI(o, iacc[o] / count[o]);
+        break;
+      case Reduction::ArgMax:
+      case Reduction::ArgMin:
+        out.setI(o, best[o]);
+        break;
+      case Reduction::All:
+        out.setI(o, count[o] == 0 ? 1 : iacc[o]);
+        break;
+      case Reduction::Any:
+        out.setI(o, count[o] == 0 ? 0 : iacc[o]);
+        break;
+      case Reduction::Prod:
+        if (count[o] == 0)
+          floating ? out.setF(o, 1) : out.setI(o, 1);
+        else
+          floating ? out.setF(o, acc[o]) : out.setI(o, iacc[o]);
+        break;
+      default:
+        floating ? out.setF(o, acc[o]) : out.setI(o, iacc[o]);
+      }
+    }
+    return RuntimeValue::tensor(std::move(out));
+  };
+}
+
+//===----------------------------------------------------------------------===//
+// Element movement
+//===----------------------------------------------------------------------===//
+
+/// Operators that only change the shape: the relation gave the result type.
+static FailureOr<ValuePtr> reshapeKernel(const KernelContext &ctx) {
+  return RuntimeValue::tensor(
+      ctx.input(0).reshaped(ctx.resultTensorType().getShape()));
+}
+
+static FailureOr<ValuePtr> transposeKernel(const KernelContext &ctx) {
+  const Tensor &in = ctx.input(0);
+  int64_t rank = in.getRank();
+  SmallVector<int64_t> axes = ctx.getInts("axes");
+  if (axes.empty())
+    for (int64_t i = rank - 1; i >= 0; --i)
+      axes.push_back(i);
+  for (int64_t &a : axes)
+    if (a < 0)
+      a += rank;
+  auto type = ctx.resultTensorType();
+  Tensor out(type.getElementType(), type.getShape());
+  SmallVector<int64_t> inStrides = in.strides();
+  for (int64_t k = 0; k < out.getNumElements(); ++k) {
+    SmallVector<int64_t> idx = unravel(k, out.getShape());
+    int64_t from = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      from += idx[d] * inStrides[axes[d]];
+    copyElement(in, from, out, k);
+  }
+  return RuntimeValue::tensor(std::move(out));
+}
+
+/// concatenate (stack = false) or stack (stack = true) of a tuple.
+static KernelFn joinKernel(bool stack) {
+  return [stack](const KernelContext &ctx) -> FailureOr<ValuePtr> {
+    const std::vector<ValuePtr> &fields = ctx.operands[0]->getFields();
+    auto type = ctx.resultTensorType();
+    Tensor out(type.getElementType(), type.getShape());
+    int64_t axis = ctx.getInt("axis", 0);
+    if (axis < 0)
+      axis += out.getRank();
+    SmallVector<int64_t> outStrides = out.strides();
+    int64_t offset = 0;
+    for (const ValuePtr &f : fields) {
+      const Tensor &in = f->getTensor();
+      for (int64_t k = 0; k < in.getNumElements(); ++k) {
+        SmallVector<int64_t> idx = unravel(k, in.getShape());
+        if (stack)
+          idx.insert(idx.begin() + axis, offset);
+        else
+          idx[axis] += offset;
+        copyElement(in, k, out, ravel(idx, outStrides));
+      }
+      offset += stack ? 1 : in.getShape()[axis];
+    }
+    return RuntimeValue::tensor(std::move(out));
+  };
+}
+
+static FailureOr<ValuePtr> splitKernel(const KernelContext &ctx) {
+  const Tensor &in = ctx.input(0);
+  int64_t axis = ctx.getInt("axis", 0);
+  if (axis < 0)
+    axis += in.getRank();
+  SmallVector<int64_t> inStrides = in.strides();
+  std::vector<ValuePtr> pieces;
+  int64_t offset = 0;
+  for (Type t : cast<TupleType>(ctx.resultType).getTypes()) {
+    auto type = cast<RankedTensorType>(t);
+    Tensor out(type.getElementType(), type.getShape());
+    for (int64_t k = 0; k < out.getNumElements(); ++k) {
+      SmallVector<int64_t> idx = unravel(k, out.getShape());
+      idx[axis] += offset;
+      copyElement(in, ravel(idx, inStrides), out, k);
+    }
+    offset += type.getShape()[axis];
+    pieces.push_back(RuntimeValue::tensor(std::move(out)));
+  }
+  return RuntimeValue::tuple(std::move(pieces));
+}
+
+static FailureOr<ValuePtr> takeKernel(const KernelContext &ctx) {
+  const Tensor &data = ctx.input(0), &indices = ctx.input(1);
+  auto type = ctx.resultTensorType();
+  Tensor out(type.getElementType(), type.getShape());
+  StringRef mode = ctx.getString("mode", "clip");
+  bool flat = !ctx.hasAttr("axis");
+  int64_t axis = flat ? 0 : ctx.getInt("axis", 0);
+  if (axis < 0)
+    axis += data.getRank();
+  int64_t batchDims = ctx.getInt("batch_dims", 0);
+  if (batchDims < 0)
+    batchDims += indices.getRank();
+  int64_t extent = flat ? data.getNumElements() : data.getShape()[axis];
+  SmallVector<int64_t> dataStrides = data.strides();
+  SmallVector<int64_t> idxStrides = indices.strides();
+  int64_t idxRank = indices.getRank() - batchDims;
+  for (int64_t k = 0; k < out.getNumElements(); ++k) {
+    SmallVector<int64_t> o = unravel(k, out.getShape());
+    // out = data[:axis] + indices[batch_dims:] + data[axis+1:]
+    SmallVector<int64_t> idxIndex;
+    int64_t pre = flat ? 0 : axis;
+    for (int64_t d = 0; d < batchDims; ++d)
+      idxIndex.push_back(o[d]);
+    for (int64_t d = 0; d < idxRank; ++d)
+      idxIndex.push_back(o[pre + d]);
+    int64_t i = indices.getI(ravel(idxIndex, idxStrides));
+    if (mode == "wrap") {
+      i %= extent;
+      if (i < 0)
+        i += extent;
+    } else if (mode == "clip") {
+      i = std::min(std::max<int64_t>(i, 0), extent - 1);
+    } else if (i < 0 || i >= extent) {
+      ctx.emitError() << "index " << i << " is out of range [0, " << extent
+                      << ")";
+      return failure();
+    }
+    if (flat) {
+      copyElement(data, i, out, k);
+      continue;
+    }
+    SmallVector<int64_t> dataIndex(o.begin(), o.begin() + pre);
+    dataIndex.push_back(i);
+    dataIndex.append(o.begin() + pre + idxRank, o.end());
+    copyElement(data, ravel(dataIndex, dataStrides), out, k);
+  }
+  return RuntimeValue::tensor(std::move(out));
+}
+
+static FailureOr<ValuePtr> stridedSliceKernel(const KernelContext &ctx) {
+  const Tensor &in = ctx.input(0);
+  int64_t rank = in.getRank();
+  SmallVector<int64_t> begin = ctx.getInts("begin");
+  SmallVector<int64_t> strides = ctx.getInts("strides", {1});
+  bool sizeMode = ctx.getString("slice_mode", "end") == "size";
+  SmallVector<int64_t> axes = ctx.getInts("axes");
+  if (axes.empty())
+    for (int64_t i = 0; i < static_cast<int64_t>(begin.size()); ++i)
+      axes.push_back(i);
+  // Per axis: the first index and the step.
+  SmallVector<int64_t> first(rank, 0), step(rank, 1);
+  for (auto [i, a] : llvm::enumerate(axes)) {
+    int64_t axis = a < 0 ? a + rank : a;
+    int64_t s = strides.size() == 1  ? strides[0]
+                : i < strides.size() ? strides[i]
+                                     : 1;
+    if (sizeMode)
+      s = 1;
+    int64_t size = in.getShape()[axis];
+    int64_t b = i < begin.size() ? begin[i] : (s > 0 ? 0 : -1);
+    if (b < 0)
+      b += size;
+    b = s > 0 ? std::min(std::max<int64_t>(b, 0), size)
+              : std::min(std::max<int64_t>(b, -1), size - 1);
+    first[axis] = b;
+    step[axis] = s;
+  }
+  auto type = ctx.resultTensorType();
+  Tensor out(type.getElementType(), type.getShape());
+  SmallVector<int64_t> inStrides = in.strides();
+  for (int64_t k = 0; k < out.getNumElements(); ++k) {
+    SmallVector<int64_t> idx = unravel(k, out.getShape());
+    int64_t from = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      from += (first[d] + idx[d] * step[d]) * inStrides[d];
+    copyElement(in, from, out, k);
+  }
+  return RuntimeValue::tensor(std::move(out));
+}
+
+static FailureOr<ValuePtr> broadcastToKernel(const KernelContext &ctx) {
+  const Tensor &in = ctx.input(0);
+  auto type = ctx.resultTensorType();
+  Tensor out(type.getElementType(), type.getShape());
+  SmallVector<int64_t> s = in.strides();
+  for (int64_t k = 0; k < out.getNumElements(); ++k)
+    copyElement(in,
+                broadcastOffset(unravel(k, out.getShape()), in.getShape(), s),
+                out, k);
+  return RuntimeValue::tensor(std::move(out));
+}
+
+static FailureOr<ValuePtr> layoutTransformKernel(const KernelContext &ctx) {
+  const Tensor &in = ctx.input(0);
+  FailureOr<DataLayout> src =
+      DataLayout::parse(ctx.getString("src_layout", ""));
+  FailureOr<DataLayout> dst =
+      DataLayout::parse(ctx.getString("dst_layout", ""));
+  auto type = ctx.resultTensorType();
+  Tensor out(type.getElementType(), type.getShape());
+  SmallVector<int64_t> inStrides = in.strides();
+  for (int64_t k = 0; k < out.getNumElements(); ++k) {
+    SmallVector<int64_t> o = unravel(k, out.getShape());
+    SmallVector<int64_t> from(in.getRank(), 0);
+    for (auto [d, axis] : llvm::enumerate(dst->axes)) {
+      if (axis.factor != 0)
+        continue;
+      // The whole index along this primal axis.
+      char primal = axis.name;
+      int64_t whole = o[d];
+      if (std::optional<size_t> sub = dst->find(primal, true))
+        whole = whole * dst->axes[*sub].factor + o[*sub];
+      size_t sp = *src->find(primal, false);
+      if (std::optional<size_t> sub = src->find(primal, true)) {
+        int64_t factor = src->axes[*sub].factor;
+        from[sp] = whole / factor;
+        from[*sub] = whole % factor;
+      } else {
+        from[sp] = whole;
+      }
+    }
+    copyElement(in, ravel(from, inStrides), out, k);
+  }
+  return RuntimeValue::tensor(std::move(out));
+}
+
+static FailureOr<ValuePtr> padKernel(const KernelContext &ctx) {
+  const Tensor &in = ctx.input(0), &value = ctx.input(1);
+  SmallVector<int64_t> width = ctx.getInts("pad_width");
+  StringRef mode = ctx.getString("pad_mode", "constant");
+  auto type = ctx.resultTensorType();
+  Tensor out(type.getElementType(), type.getShape());
+  SmallVector<int64_t> inStrides = in.strides();
+  for (int64_t k = 0; k < out.getNumElements(); ++k) {
+    SmallVector<int64_t> o = unravel(k, out.getShape());
+    bool inside = true;
+    SmallVector<int64_t> from(in.getRank());
+    for (int64_t d = 0; d < in.getRank(); ++d) {
+      int64_t i = o[d] - width[2 * d], n = in.getShape()[d];
+      if (i < 0 || i >= n) {
+        if (mode == "edge") {
+          i = std::min(std::max<int64_t>(i, 0), n - 1);
+        } else if (mode == "reflect" && n > 1) {
+          int64_t period = 2 * (n - 1);
+          i = ((i % period) + period) % period;
+          if (i >= n)
+            i = period - i;
+        } else {
+          inside = false;
+        }
+      }
+      from[d] = i;
+    }
+    if (inside)
+      copyElement(in, ravel(from, inStrides), out, k);
+    else
+      copyElement(value, 0, out, k);
+  }
+  return RuntimeValue::tensor(std::move(out));
+}
+
+void mlir::relay::interp::registerTransformKernels(
+    llvm::StringMap<KernelFn> &k) {
+  k["sum"] = reduce(Reduction::Sum);
+  k["mean"] = reduce(Reduction::Mean);
+  k["max"] = reduce(Reduction::Max);
+  k["min"] = reduce(Reduction::Min);
+  k["prod"] = reduce(Reduction::Prod);
+  k["all"] = reduce(Reduction::All);
+  k["any"] = reduce(Reduction::Any);
+  k["argmax"] = reduce(Reduction::ArgMax);
+  k["argmin"] = reduce(Reduction::ArgMin);
+  for (StringRef name : {"reshape", "reshape_like", "squeeze", "expand_dims",
+                         "nn.batch_flatten"})
+    k[name] = reshapeKernel;
+  k["transpose"] = transposeKernel;
+  k["concatenate"] = joinKernel(/*stack=*/false);
+  k["stack"] = joinKernel(/*stack=*/true);
+  k["split"] = splitKernel;
+  k["take"] = takeKernel;
+  k["strided_slice"] = stridedSliceKernel;
+  k["broadcast_to"] = broadcastToKernel;
+  k["layout_transform"] = layoutTransformKernel;
+  k["nn.pad"] = padKernel;
+}

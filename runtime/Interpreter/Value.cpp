@@ -1,0 +1,269 @@
+//===- Value.cpp - Run-time values of the Relay interpreter -----*- C++ -*-===//
+
+#include "runtime/Interpreter/Value.h"
+
+#include "dialects/relay/RelayOps.h"
+
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/SmallString.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::interp;
+
+double mlir::relay::interp::roundToFloat(Type elementType, double v) {
+  if (elementType.isF64() || std::isnan(v))
+    return v;
+  if (elementType.isF32())
+    return static_cast<double>(static_cast<float>(v));
+  auto floatType = dyn_cast<FloatType>(elementType);
+  if (!floatType)
+    return v;
+  APFloat value(v);
+  bool losesInfo;
+  value.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                &losesInfo);
+  value.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
+                &losesInfo);
+  return value.convertToDouble();
+}
+
+int64_t mlir::relay::interp::wrapToInt(Type elementType, int64_t v) {
+  auto integer = dyn_cast<IntegerType>(elementType);
+  if (!integer)
+    return v;
+  unsigned width = integer.getWidth();
+  if (width == 1)
+    return v != 0;
+  if (width >= 64)
+    return v;
+  uint64_t mask = (uint64_t(1) << width) - 1;
+  uint64_t bits = static_cast<uint64_t>(v) & mask;
+  if (integer.isUnsigned())
+    return static_cast<int64_t>(bits);
+  // Sign-extend.
+  uint64_t sign = uint64_t(1) << (width - 1);
+  return static_cast<int64_t>((bits ^ sign) - sign);
+}
+
+Tensor::Tensor(Type elementType, ArrayRef<int64_t> shape)
+    : elementType(elementType), shape(shape) {
+  size = 1;
+  for (int64_t d : shape)
+    size *= d;
+  floating = isa<FloatType>(elementType);
+  if (floating)
+    f.assign(size, 0.0);
+  else
+    n.assign(size, 0);
+}
+
+RankedTensorType Tensor::getType() const {
+  return RankedTensorType::get(shape, elementType);
+}
+
+void Tensor::setF(int64_t i, double v) {
+  if (floating)
+    f[i] = roundToFloat(elementType, v);
+  else if (std::isnan(v))
+    n[i] = 0;
+  else
+    n[i] = wrapToInt(elementType, static_cast<int64_t>(v));
+}
+
+void Tensor::setI(int64_t i, int64_t v) {
+  if (floating)
+    f[i] = roundToFloat(elementType, static_cast<double>(v));
+  else
+    n[i] = wrapToInt(elementType, v);
+}
+
+SmallVector<int64_t> Tensor::strides() const {
+  SmallVector<int64_t> s(shape.size(), 1);
+  for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i)
+    s[i] = s[i + 1] * shape[i + 1];
+  return s;
+}
+
+Tensor Tensor::fromAttr(DenseElementsAttr attr) {
+  auto type = cast<ShapedType>(attr.getType());
+  Tensor t(type.getElementType(), type.getShape());
+  int64_t i = 0;
+  if (t.floating) {
+    for (APFloat v : attr.getValues<APFloat>()) {
+      bool losesInfo;
+      v.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
+                &losesInfo);
+      t.f[i++] = v.convertToDouble();
+    }
+  } else {
+    bool isUnsigned = type.getElementType().isUnsignedInteger();
+    for (APInt v : attr.getValues<APInt>())
+      t.n[i++] = isUnsigned || v.getBitWidth() == 1
+                     ? static_cast<int64_t>(v.getZExtValue())
+                     : v.getSExtValue();
+  }
+  return t;
+}
+
+DenseElementsAttr Tensor::toAttr() const {
+  RankedTensorType type = getType();
+  if (floating) {
+    auto floatType = cast<FloatType>(elementType);
+    SmallVector<APFloat> values;
+    for (double v : f) {
+      APFloat x(v);
+      bool losesInfo;
+      x.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                &losesInfo);
+      values.push_back(x);
+    }
+    return DenseElementsAttr::get(type, values);
+  }
+  unsigned width = elementType.getIntOrFloatBitWidth();
+  SmallVector<APInt> values;
+  for (int64_t v : n)
+    values.push_back(
+        APInt(width, static_cast<uint64_t>(v),
+              /*isSigned=*/!elementType.isUnsignedInteger() && width > 1));
+  return DenseElementsAttr::get(type, values);
+}
+
+Tensor Tensor::reshaped(ArrayRef<int64_t> newShape) const {
+  Tensor t = *this;
+  t.shape.assign(newShape.begin(), newShape.end());
+  return t;
+}
+
+ValuePtr RuntimeValue::tensor(Tensor t) {
+  auto v = std::make_shared<RuntimeValue>();
+  v->kind = Kind::Tensor;
+  v->t = std::move(t);
+  return v;
+}
+
+ValuePtr RuntimeValue::tuple(std::vector<ValuePtr> fields) {
+  auto v = std::make_shared<RuntimeValue>();
+  v->kind = Kind::Tuple;
+  v->fields = std::move(fields);
+  return v;
+}
+
+ValuePtr RuntimeValue::closure(Operation *fn, std::shared_ptr<Env> env) {
+  auto v = std::make_shared<RuntimeValue>();
+  v->kind = Kind::Closure;
+  v->op = fn;
+  v->env = std::move(env);
+  return v;
+}
+
+ValuePtr RuntimeValue::adt(Operation *ctor, std::vector<ValuePtr> fields) {
+  auto v = std::make_shared<RuntimeValue>();
+  v->kind = Kind::Adt;
+  v->op = ctor;
+  v->fields = std::move(fields);
+  return v;
+}
+
+ValuePtr RuntimeValue::ref(ValuePtr initial) {
+  auto v = std::make_shared<RuntimeValue>();
+  v->kind = Kind::Ref;
+  v->cell = std::make_shared<ValuePtr>(std::move(initial));
+  return v;
+}
+
+//===----------------------------------------------------------------------===//
+// Printing
+//===----------------------------------------------------------------------===//
+
+static void printScalar(raw_ostream &os, const Tensor &t, int64_t i) {
+  Type e = t.getElementType();
+  if (e.isInteger(1)) {
+    os << (t.getB(i) ? "True" : "False");
+    return;
+  }
+  if (!t.isFloat()) {
+    if (e.isUnsignedInteger(64))
+      os << static_cast<uint64_t>(t.getI(i));
+    else
+      os << t.getI(i);
+    return;
+  }
+  double v = t.getF(i);
+  if (std::isnan(v)) {
+    os << "nan";
+    return;
+  }
+  if (std::isinf(v)) {
+    os << (v < 0 ? "-inf" : "inf");
+    return;
+  }
+  // The shortest text that reads back as the same value of the dtype.
+  APFloat x(v);
+  bool losesInfo;
+  x.convert(cast<FloatType>(e).getFloatSemantics(),
+            APFloat::rmNearestTiesToEven, &losesInfo);
+  SmallString<32> text;
+  x.toString(text, /*FormatPrecision=*/0, /*FormatMaxPadding=*/8);
+  if (text.str().find_first_of(".eEn") == StringRef::npos)
+    text += ".0";
+  os << text;
+}
+
+static void printTensor(raw_ostream &os, const Tensor &t, int64_t dim,
+                        int64_t offset, ArrayRef<int64_t> strides) {
+  if (dim == t.getRank()) {
+    printScalar(os, t, offset);
+    return;
+  }
+  os << "[";
+  for (int64_t i = 0; i < t.getShape()[dim]; ++i) {
+    if (i)
+      os << ", ";
+    printTensor(os, t, dim + 1, offset + i * strides[dim], strides);
+  }
+  os << "]";
+}
+
+void mlir::relay::interp::printValue(raw_ostream &os, const ValuePtr &v) {
+  switch (v->getKind()) {
+  case RuntimeValue::Kind::Tensor: {
+    const Tensor &t = v->getTensor();
+    printTensor(os, t, 0, 0, t.strides());
+    return;
+  }
+  case RuntimeValue::Kind::Tuple: {
+    os << "(";
+    for (auto [i, f] : llvm::enumerate(v->getFields())) {
+      if (i)
+        os << ", ";
+      printValue(os, f);
+    }
+    os << (v->getFields().size() == 1 ? ",)" : ")");
+    return;
+  }
+  case RuntimeValue::Kind::Closure:
+    os << "<closure>";
+    return;
+  case RuntimeValue::Kind::Adt: {
+    os << cast<CtorOp>(v->getConstructor()).getSymName();
+    if (v->getFields().empty())
+      return;
+    os << "(";
+    for (auto [i, f] : llvm::enumerate(v->getFields())) {
+      if (i)
+        os << ", ";
+      printValue(os, f);
+    }
+    os << ")";
+    return;
+  }
+  case RuntimeValue::Kind::Ref:
+    os << "ref(";
+    printValue(os, v->getRefContents());
+    os << ")";
+    return;
+  }
+}

@@ -1,0 +1,130 @@
+//===- Value.h - Run-time values of the Relay interpreter -------*- C++ -*-===//
+//
+// The values a Relay program computes: tensors (a dtype, a shape, and the
+// elements, floats kept as double and integers as int64, each rounded to
+// its dtype after every operation), tuples, closures (a `relay.fn` with the
+// environment it captured, or a global function), ADT values (a
+// constructor and fields) and reference cells.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RELAY_MLIR_RUNTIME_INTERPRETER_VALUE_H
+#define RELAY_MLIR_RUNTIME_INTERPRETER_VALUE_H
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <memory>
+#include <vector>
+
+namespace mlir::relay::interp {
+
+/// A dense tensor in C order.
+class Tensor {
+public:
+  Tensor() = default;
+  /// A tensor of zeros.
+  Tensor(Type elementType, ArrayRef<int64_t> shape);
+
+  Type getElementType() const { return elementType; }
+  ArrayRef<int64_t> getShape() const { return shape; }
+  int64_t getRank() const { return shape.size(); }
+  int64_t getNumElements() const { return size; }
+  bool isFloat() const { return floating; }
+  /// The tensor type this tensor has.
+  RankedTensorType getType() const;
+
+  /// Element access; integers read as doubles and floats as integers
+  /// (truncated) where a kernel mixes them.
+  double getF(int64_t i) const { return floating ? f[i] : double(n[i]); }
+  int64_t getI(int64_t i) const { return floating ? int64_t(f[i]) : n[i]; }
+  bool getB(int64_t i) const { return floating ? f[i] != 0 : n[i] != 0; }
+  /// Stores, rounding to the dtype (float32 precision, integer width).
+  void setF(int64_t i, double v);
+  void setI(int64_t i, int64_t v);
+
+  /// Row-major strides.
+  SmallVector<int64_t> strides() const;
+
+  /// From and to MLIR attributes.
+  static Tensor fromAttr(DenseElementsAttr attr);
+  DenseElementsAttr toAttr() const;
+
+  /// A copy with another shape (same number of elements).
+  Tensor reshaped(ArrayRef<int64_t> newShape) const;
+
+private:
+  Type elementType;
+  SmallVector<int64_t> shape;
+  int64_t size = 0;
+  bool floating = false;
+  std::vector<double> f;
+  std::vector<int64_t> n;
+};
+
+/// Rounds `v` to what `elementType` can hold (float32, float16, bfloat16).
+double roundToFloat(Type elementType, double v);
+/// Wraps `v` to the width and signedness of an integer `elementType`.
+int64_t wrapToInt(Type elementType, int64_t v);
+
+struct Env;
+class RuntimeValue;
+using ValuePtr = std::shared_ptr<RuntimeValue>;
+
+class RuntimeValue {
+public:
+  enum class Kind { Tensor, Tuple, Closure, Adt, Ref };
+
+  static ValuePtr tensor(Tensor t);
+  static ValuePtr tuple(std::vector<ValuePtr> fields);
+  /// A closure over `fn` (a relay.fn or, for a global function, relay.func)
+  /// with its captured environment.
+  static ValuePtr closure(Operation *fn, std::shared_ptr<Env> env);
+  static ValuePtr adt(Operation *ctor, std::vector<ValuePtr> fields);
+  static ValuePtr ref(ValuePtr initial);
+
+  Kind getKind() const { return kind; }
+  bool isTensor() const { return kind == Kind::Tensor; }
+  const Tensor &getTensor() const { return t; }
+  const std::vector<ValuePtr> &getFields() const { return fields; }
+  Operation *getFunction() const { return op; }
+  const std::shared_ptr<Env> &getEnv() const { return env; }
+  /// The relay.ctor of an ADT value.
+  Operation *getConstructor() const { return op; }
+  ValuePtr getRefContents() const { return *cell; }
+  void setRefContents(ValuePtr v) const { *cell = std::move(v); }
+
+private:
+  Kind kind = Kind::Tensor;
+  Tensor t;
+  std::vector<ValuePtr> fields;
+  Operation *op = nullptr;
+  std::shared_ptr<Env> env;
+  std::shared_ptr<ValuePtr> cell;
+};
+
+/// The values of one activation of a function (and the scopes inside it),
+/// with the environment it closes over.
+struct Env {
+  llvm::DenseMap<mlir::Value, ValuePtr> values;
+  std::shared_ptr<Env> parent;
+
+  ValuePtr lookup(mlir::Value v) const {
+    for (const Env *e = this; e; e = e->parent.get()) {
+      auto it = e->values.find(v);
+      if (it != e->values.end())
+        return it->second;
+    }
+    return nullptr;
+  }
+};
+
+/// Prints `v` as a Relay value: `9`, `2.5`, `True`, nested lists for
+/// tensors, `(a, b)`, `Cons(1, Nil)`, `<closure>`, `ref(1)`.
+void printValue(raw_ostream &os, const ValuePtr &v);
+
+} // namespace mlir::relay::interp
+
+#endif // RELAY_MLIR_RUNTIME_INTERPRETER_VALUE_H

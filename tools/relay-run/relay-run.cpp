@@ -1,0 +1,235 @@
+//===- relay-run.cpp - Run a Relay program ----------------------*- C++ -*-===//
+//
+// relay-run FILE (.rly or .mlir): type-checks the module, runs @main (or
+// --entry NAME) on inputs from .npy files (--input, in parameter order) or
+// random ones (--random-inputs SEED), prints the result as a Relay value and
+// optionally writes it (--output FILE.npy; a tuple writes FILE.0.npy, ...).
+// --interp runs the reference interpreter; native compilation (the
+// default) is not built yet, so the default also interprets, with a note.
+// --bench N prints the median time of N runs after a warm-up.
+//
+//===----------------------------------------------------------------------===//
+
+#include "frontends/RelayText/Importer.h"
+#include "runtime/Interpreter/Interpreter.h"
+#include "runtime/Interpreter/Npy.h"
+#include "tools/init/InitAll.h"
+#include "transforms/Passes.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+#include <random>
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::interp;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
+                                      cl::desc("<program .rly or .mlir>"));
+static cl::opt<bool>
+    useInterpreter("interp", cl::desc("Run on the reference interpreter"));
+static cl::opt<std::string> entry("entry", cl::init("main"),
+                                  cl::desc("The function to run"));
+static cl::list<std::string> inputs("input",
+                                    cl::desc("An input .npy file (repeat, "
+                                             "in parameter order)"));
+static cl::opt<int64_t> randomInputs("random-inputs", cl::init(-1),
+                                     cl::desc("Random inputs from this seed"));
+static cl::opt<std::string> output("output",
+                                   cl::desc("Write the result to this .npy"));
+static cl::opt<unsigned> bench("bench", cl::init(0),
+                               cl::desc("Time N runs, print the median"));
+
+static int fail(const Twine &message) {
+  llvm::errs() << "relay-run: error: " << message << "\n";
+  return 1;
+}
+
+/// A random tensor of `type`: floats uniform in [-1, 1), integers in
+/// [0, 10), bools fair.
+static FailureOr<ValuePtr> randomValue(Type type, std::mt19937_64 &rng) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (tensor && tensor.hasStaticShape()) {
+    Tensor t(tensor.getElementType(), tensor.getShape());
+    std::uniform_real_distribution<double> real(-1.0, 1.0);
+    std::uniform_int_distribution<int64_t> integer(0, 9);
+    for (int64_t k = 0; k < t.getNumElements(); ++k) {
+      if (t.isFloat())
+        t.setF(k, real(rng));
+      else if (tensor.getElementType().isInteger(1))
+        t.setI(k, integer(rng) % 2);
+      else
+        t.setI(k, integer(rng));
+    }
+    return RuntimeValue::tensor(std::move(t));
+  }
+  if (auto tuple = dyn_cast<TupleType>(type)) {
+    std::vector<ValuePtr> fields;
+    for (Type t : tuple.getTypes()) {
+      FailureOr<ValuePtr> f = randomValue(t, rng);
+      if (failed(f))
+        return failure();
+      fields.push_back(*f);
+    }
+    return RuntimeValue::tuple(std::move(fields));
+  }
+  return failure();
+}
+
+/// Writes `v` to `path` (a tensor) or to path.0.npy, path.1.npy, ... (a
+/// tuple).
+static LogicalResult writeOutput(const ValuePtr &v, StringRef path) {
+  if (v->getKind() == RuntimeValue::Kind::Tuple) {
+    StringRef stem = path;
+    stem.consume_back(".npy");
+    for (auto [i, f] : llvm::enumerate(v->getFields()))
+      if (failed(writeOutput(f, (stem + "." + Twine(i) + ".npy").str())))
+        return failure();
+    return success();
+  }
+  if (!v->isTensor()) {
+    fail("--output writes tensors and tuples of tensors; the result is "
+         "neither");
+    return failure();
+  }
+  std::string error;
+  FailureOr<std::string> bytes = writeNpy(v->getTensor(), error);
+  if (failed(bytes)) {
+    fail("cannot write " + path + ": " + error);
+    return failure();
+  }
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+  if (ec) {
+    fail("cannot write " + path + ": " + ec.message());
+    return failure();
+  }
+  os << *bytes;
+  return success();
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv, "relay-run: run a Relay program\n");
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  auto sourceMgr = std::make_shared<llvm::SourceMgr>();
+  SourceMgrDiagnosticHandler diagnostics(*sourceMgr, &context);
+  std::string openError;
+  auto buffer = mlir::openInputFile(inputFile, &openError);
+  if (!buffer)
+    return fail(openError);
+  sourceMgr->AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+
+  StringRef path = inputFile;
+  OwningOpRef<ModuleOp> module;
+  if (path.ends_with(".rly")) {
+    module = text::importRelayText(*sourceMgr, &context);
+  } else if (path.ends_with(".mlir")) {
+    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  } else if (path.ends_with(".onnx")) {
+    return fail("ONNX import is not built yet (it comes with the ONNX "
+                "importer); give a .rly or .mlir program");
+  } else {
+    return fail("'" + inputFile + "' is neither a .rly nor a .mlir program");
+  }
+  if (!module)
+    return 1;
+
+  // Type-check (and fill in what the program leaves out).
+  PassManager pm(&context);
+  pm.addPass(createInferTypes());
+  if (failed(pm.run(*module)))
+    return 1;
+
+  auto func = module->lookupSymbol<FuncOp>(entry);
+  if (!func)
+    return fail("the program has no function @" + entry);
+  Block &body = func.getBody().front();
+  unsigned numParams = body.getNumArguments();
+
+  std::vector<ValuePtr> args;
+  if (!inputs.empty() && randomInputs >= 0)
+    return fail("give either --input files or --random-inputs, not both");
+  if (randomInputs >= 0) {
+    std::mt19937_64 rng(randomInputs);
+    for (BlockArgument arg : body.getArguments()) {
+      FailureOr<ValuePtr> v = randomValue(arg.getType(), rng);
+      if (failed(v)) {
+        emitError(arg.getLoc())
+            << "cannot make a random input of type " << arg.getType()
+            << " (only tensors of static shape and tuples of them)";
+        return 1;
+      }
+      args.push_back(*v);
+    }
+  } else {
+    if (inputs.size() != numParams)
+      return fail("@" + entry + " takes " + Twine(numParams) + " inputs, got " +
+                  Twine(inputs.size()) +
+                  " (--input FILE.npy, in parameter order)");
+    for (const std::string &file : inputs) {
+      std::string error;
+      auto bytes = mlir::openInputFile(file, &error);
+      if (!bytes)
+        return fail(error);
+      FailureOr<Tensor> t = readNpy(&context, bytes->getBuffer(), error);
+      if (failed(t))
+        return fail(file + ": " + error);
+      args.push_back(RuntimeValue::tensor(std::move(*t)));
+    }
+  }
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(body.getArguments(), args)))
+    if (failed(Interpreter::checkArgument(
+            std::get<1>(pair), std::get<0>(pair).getType(),
+            std::get<0>(pair).getLoc(), "input #" + Twine(i))))
+      return 1;
+
+  if (!useInterpreter)
+    llvm::errs() << "relay-run: note: native compilation is not built yet; "
+                    "running on the reference interpreter (--interp)\n";
+  Interpreter interpreter(*module);
+  FailureOr<ValuePtr> result = interpreter.call(func, args);
+  if (failed(result))
+    return 1;
+  printValue(llvm::outs(), *result);
+  llvm::outs() << "\n";
+  if (!output.empty() && failed(writeOutput(*result, output)))
+    return 1;
+
+  if (bench > 0) {
+    std::vector<double> times;
+    for (unsigned i = 0; i < bench; ++i) {
+      auto start = std::chrono::steady_clock::now();
+      if (failed(interpreter.call(func, args)))
+        return 1;
+      auto end = std::chrono::steady_clock::now();
+      times.push_back(
+          std::chrono::duration<double, std::milli>(end - start).count());
+    }
+    std::sort(times.begin(), times.end());
+    double median =
+        times.size() % 2
+            ? times[times.size() / 2]
+            : (times[times.size() / 2 - 1] + times[times.size() / 2]) / 2;
+    llvm::outs() << "median: " << llvm::format("%.3f", median) << " ms\n";
+  }
+  return 0;
+}
