@@ -21,7 +21,7 @@ config.environment["FILECHECK_OPTS"] = "-enable-var-scope"
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(
-    ["relay-mlir-opt", "relay-mlir-translate"], [config.relay_tools_dir])
+    ["relay-mlir-opt", "relay-mlir-translate", "relay-run"], [config.relay_tools_dir])
 
 # TVM's Relay text tests, shared beside the project (not copied into it).
 conformance = os.path.join(config.relay_src_root, "..", "shared",

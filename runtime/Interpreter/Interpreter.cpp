@@ -84,7 +84,9 @@ public:
       result = type;
     return success();
   }
-  InFlightDiagnostic emitError() override { return op->emitError(); }
+  InFlightDiagnostic emitError() override {
+    return mlir::emitError(op->getLoc());
+  }
   Type result;
 
 private:
@@ -183,7 +185,7 @@ FailureOr<ValuePtr> Machine::runOperator(Operation *op,
     kernels[op->getName()] = kernel;
   }
   if (!kernel)
-    return op->emitError("the interpreter has no kernel for '")
+    return mlir::emitError(op->getLoc(), "the interpreter has no kernel for '")
            << op->getName() << "'";
   // The result type for these operands: the relation on the run-time types
   // (this also checks `?` dimensions against the actual sizes).
@@ -191,8 +193,9 @@ FailureOr<ValuePtr> Machine::runOperator(Operation *op,
   for (const ValuePtr &v : operands) {
     Type t = typeOf(v);
     if (!t)
-      return op->emitError("operands of operators must be tensors or tuples "
-                           "of tensors");
+      return mlir::emitError(op->getLoc(),
+                             "operands of operators must be tensors or tuples "
+                             "of tensors");
     types.push_back(t);
   }
   types.push_back(IncompleteType::get(op->getContext()));
@@ -201,7 +204,8 @@ FailureOr<ValuePtr> Machine::runOperator(Operation *op,
   if (status == RelationStatus::Failed)
     return failure();
   if (status == RelationStatus::Pending || !reporter.result)
-    return op->emitError("cannot determine the result type of '")
+    return mlir::emitError(op->getLoc(),
+                           "cannot determine the result type of '")
            << op->getName() << "' for operands "
            << TypeRange(types).drop_back();
   KernelContext ctx{op, operands, getOperatorAttributes(op), reporter.result};
@@ -245,7 +249,8 @@ Machine::Step Machine::execute(Operation *op, Frame &frame) {
   for (Value v : op->getOperands()) {
     ValuePtr value = get(frame, v);
     if (!value) {
-      op->emitError("the interpreter found no value for an operand");
+      mlir::emitError(op->getLoc(),
+                      "the interpreter found no value for an operand");
       return Step::Failed;
     }
     operands.push_back(std::move(value));
@@ -255,7 +260,7 @@ Machine::Step Machine::execute(Operation *op, Frame &frame) {
     return failed(v) ? Step::Failed : set(*v);
   }
   auto fail = [&](const Twine &message) {
-    op->emitError(message);
+    mlir::emitError(op->getLoc(), message);
     return Step::Failed;
   };
   auto push = [&](LogicalResult pushed) {
@@ -340,7 +345,8 @@ Machine::Step Machine::execute(Operation *op, Frame &frame) {
           stack.push_back(Frame{&block, block.begin(), env, op});
           return Step::Pushed;
         }
-        InFlightDiagnostic diag = op->emitError("no case of the ");
+        InFlightDiagnostic diag =
+            mlir::emitError(op->getLoc(), "no case of the ");
         diag << (m.getPartial() ? "match?" : "match") << " matches the value ";
         std::string text;
         llvm::raw_string_ostream os(text);
@@ -365,7 +371,8 @@ FailureOr<ValuePtr> Machine::run(Block *block, std::shared_ptr<Env> env) {
       Operation *caller = frame.caller;
       stack.pop_back();
       if (!v)
-        return op->emitError("the interpreter found no value to return");
+        return mlir::emitError(op->getLoc(),
+                               "the interpreter found no value to return");
       if (stack.size() == base)
         return v;
       Frame &parent = stack.back();

@@ -11,7 +11,7 @@ using namespace mlir::relay::interp;
 InFlightDiagnostic KernelContext::emitError() const {
   StringRef name = op->getName().getStringRef();
   name.consume_front("relay.");
-  InFlightDiagnostic diag = op->emitError();
+  InFlightDiagnostic diag = mlir::emitError(op->getLoc());
   diag << name << ": ";
   return diag;
 }
