@@ -129,6 +129,9 @@ int main(int argc, char **argv) {
   registerAllDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // Errors point at the user's source; the generic IR of the op would only
+  // be noise for a Relay user.
+  context.printOpOnDiagnostic(false);
 
   auto sourceMgr = std::make_shared<llvm::SourceMgr>();
   SourceMgrDiagnosticHandler diagnostics(*sourceMgr, &context);
