@@ -23,6 +23,13 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(
     ["relay-mlir-opt", "relay-mlir-translate", "relay-run"], [config.relay_tools_dir])
 
+# Debian's python3 with numpy (python3-numpy) produces reference results.
+import subprocess
+if os.path.exists("/usr/bin/python3") and subprocess.run(
+        ["/usr/bin/python3", "-c", "import numpy"],
+        capture_output=True).returncode == 0:
+    config.available_features.add("numpy")
+
 # TVM's Relay text tests, shared beside the project (not copied into it).
 conformance = os.path.join(config.relay_src_root, "..", "shared",
                            "conformance", "tvm-relay-text")

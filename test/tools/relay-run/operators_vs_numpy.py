@@ -1,0 +1,348 @@
+#!/usr/bin/env python3
+"""Checks every operator's interpreter kernel against a numpy reference.
+
+usage: operators_vs_numpy.py TOOLS_DIR WORK_DIR
+
+For each case: random inputs are saved as .npy, a one-operator Relay
+program runs on `relay-run --interp`, and its --output is compared with the
+numpy reference (float32: 1e-5 relative for elementwise operators, 1e-4 for
+reductions, matrix products and convolutions). Prints one line per
+operator and a summary; exits 1 on any mismatch.
+"""
+import math
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+RNG = np.random.default_rng(0)
+DTYPES = {np.dtype("float32"): "float32", np.dtype("float64"): "float64",
+          np.dtype("float16"): "float16", np.dtype("int32"): "int32",
+          np.dtype("int64"): "int64", np.dtype("int8"): "int8",
+          np.dtype("uint8"): "uint8", np.dtype("bool"): "bool"}
+
+
+def f32(*shape, low=-2.0, high=2.0):
+    return RNG.uniform(low, high, size=shape).astype(np.float32)
+
+
+def i32(*shape, low=-9, high=10):
+    return RNG.integers(low, high, size=shape).astype(np.int32)
+
+
+def boolean(*shape):
+    return RNG.integers(0, 2, size=shape).astype(bool)
+
+
+def relay_type(a):
+    dims = ", ".join(str(d) for d in a.shape)
+    if a.ndim == 1:
+        dims += ""
+    return f"Tensor[({dims}), {DTYPES[a.dtype]}]"
+
+
+# --- numpy references that numpy lacks -------------------------------------
+
+def conv2d_ref(x, w, strides=(1, 1), padding=(0, 0, 0, 0), dilation=(1, 1),
+               groups=1):
+    n, c, h, wd = x.shape
+    o, i, kh, kw = w.shape
+    x = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (padding[0], padding[2]),
+                                      (padding[1], padding[3])))
+    oh = (h + padding[0] + padding[2] - (kh - 1) * dilation[0] - 1) // strides[0] + 1
+    ow = (wd + padding[1] + padding[3] - (kw - 1) * dilation[1] - 1) // strides[1] + 1
+    out = np.zeros((n, o, oh, ow))
+    opg = o // groups
+    for oc in range(o):
+        g = oc // opg
+        xs = x[:, g * i:(g + 1) * i]
+        for y in range(oh):
+            for z in range(ow):
+                patch = xs[:, :, y * strides[0]:y * strides[0] + (kh - 1) * dilation[0] + 1:dilation[0],
+                           z * strides[1]:z * strides[1] + (kw - 1) * dilation[1] + 1:dilation[1]]
+                out[:, oc, y, z] = np.sum(patch * w[oc], axis=(1, 2, 3))
+    return out.astype(np.float32)
+
+
+def conv2d_transpose_ref(x, w, strides, padding, output_padding):
+    n, c, h, wd = x.shape
+    _, o, kh, kw = w.shape
+    full_h = (h - 1) * strides[0] + kh + output_padding[0]
+    full_w = (wd - 1) * strides[1] + kw + output_padding[1]
+    full = np.zeros((n, o, full_h, full_w))
+    for y in range(h):
+        for z in range(wd):
+            full[:, :, y * strides[0]:y * strides[0] + kh, z * strides[1]:z * strides[1] + kw] += \
+                np.einsum("nc,cokl->nokl", x[:, :, y, z].astype(np.float64), w)
+    oh = full_h - padding[0] - padding[2]
+    ow = full_w - padding[1] - padding[3]
+    return full[:, :, padding[0]:padding[0] + oh, padding[1]:padding[1] + ow].astype(np.float32)
+
+
+def pool_ref(x, k, s, p, mode, count_include_pad=False, ceil_mode=False):
+    n, c, h, w = x.shape
+    def size(i, kk, ss, pp):
+        span = i + pp - kk
+        return ((span + ss - 1) if ceil_mode else span) // ss + 1
+    oh, ow = size(h, k[0], s[0], p[0] + p[2]), size(w, k[1], s[1], p[1] + p[3])
+    out = np.zeros((n, c, oh, ow))
+    for y in range(oh):
+        for z in range(ow):
+            y0, z0 = y * s[0] - p[0], z * s[1] - p[1]
+            ys = [a for a in range(y0, y0 + k[0]) if 0 <= a < h]
+            zs = [b for b in range(z0, z0 + k[1]) if 0 <= b < w]
+            win = x[:, :, ys][:, :, :, zs].astype(np.float64)
+            if mode == "max":
+                out[:, :, y, z] = win.max(axis=(2, 3))
+            else:
+                if count_include_pad:
+                    cy = len([a for a in range(y0, y0 + k[0]) if a < h + p[2]])
+                    cz = len([b for b in range(z0, z0 + k[1]) if b < w + p[3]])
+                    cnt = cy * cz
+                else:
+                    cnt = len(ys) * len(zs)
+                out[:, :, y, z] = win.sum(axis=(2, 3)) / cnt
+    return out.astype(np.float32)
+
+
+def adaptive_ref(x, out_size, mode):
+    n, c, h, w = x.shape
+    oh, ow = out_size
+    out = np.zeros((n, c, oh, ow))
+    for y in range(oh):
+        for z in range(ow):
+            y0, y1 = (y * h) // oh, -((-(y + 1) * h) // oh)
+            z0, z1 = (z * w) // ow, -((-(z + 1) * w) // ow)
+            win = x[:, :, y0:y1, z0:z1].astype(np.float64)
+            out[:, :, y, z] = win.max(axis=(2, 3)) if mode == "max" else win.mean(axis=(2, 3))
+    return out.astype(np.float32)
+
+
+def upsample_ref(x, sh, sw, method):
+    n, c, h, w = x.shape
+    oh, ow = int(math.floor(h * sh)), int(math.floor(w * sw))
+    out = np.zeros((n, c, oh, ow))
+    for y in range(oh):
+        for z in range(ow):
+            if method == "nearest_neighbor":
+                out[:, :, y, z] = x[:, :, min(int(y / sh), h - 1), min(int(z / sw), w - 1)]
+            else:
+                sy = max((y + 0.5) / sh - 0.5, 0.0)
+                sz = max((z + 0.5) / sw - 0.5, 0.0)
+                y0, z0 = min(int(sy), h - 1), min(int(sz), w - 1)
+                y1, z1 = min(y0 + 1, h - 1), min(z0 + 1, w - 1)
+                fy, fz = sy - y0, sz - z0
+                out[:, :, y, z] = ((1 - fy) * ((1 - fz) * x[:, :, y0, z0] + fz * x[:, :, y0, z1])
+                                   + fy * ((1 - fz) * x[:, :, y1, z0] + fz * x[:, :, y1, z1]))
+    return out.astype(np.float32)
+
+
+def softmax(x, axis):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+ERF = np.vectorize(math.erf)
+
+# --- the cases ----------------------------------------------------------------
+# (operator, call text with %a %b %c for the inputs, inputs, reference,
+#  tolerance)
+E, R = 1e-5, 1e-4
+x, y = f32(2, 3, 4), f32(3, 4)
+pos = f32(2, 3, 4, low=0.1, high=3.0)
+ia, ib = i32(2, 3), i32(2, 3, low=1, high=7) * RNG.choice([-1, 1], size=(2, 3)).astype(np.int32)
+ba, bb = boolean(2, 3), boolean(2, 3)
+img = f32(2, 4, 7, 7)
+CASES = [
+    ("add", "add(%a, %b)", [x, y], lambda a, b: a + b, E),
+    ("subtract", "subtract(%a, %b)", [x, y], lambda a, b: a - b, E),
+    ("multiply", "multiply(%a, %b)", [x, y], lambda a, b: a * b, E),
+    ("divide", "divide(%a, %b)", [x, pos[0]], lambda a, b: a / b, E),
+    ("divide (int)", "divide(%a, %b)", [ia, ib], lambda a, b: np.trunc(a / b).astype(np.int32), 0),
+    ("floor_divide", "floor_divide(%a, %b)", [ia, ib], np.floor_divide, 0),
+    ("mod (int)", "mod(%a, %b)", [ia, ib], np.fmod, 0),
+    ("floor_mod (int)", "floor_mod(%a, %b)", [ia, ib], np.mod, 0),
+    ("floor_mod", "floor_mod(%a, %b)", [x, pos[0]], np.mod, E),
+    ("power", "power(%a, %b)", [pos, y], np.power, E),
+    ("maximum", "maximum(%a, %b)", [x, y], np.maximum, E),
+    ("minimum", "minimum(%a, %b)", [x, y], np.minimum, E),
+    ("logical_and", "logical_and(%a, %b)", [ba, bb], np.logical_and, 0),
+    ("logical_or", "logical_or(%a, %b)", [ba, bb], np.logical_or, 0),
+    ("logical_xor", "logical_xor(%a, %b)", [ba, bb], np.logical_xor, 0),
+    ("bitwise_and", "bitwise_and(%a, %b)", [ia, ib], np.bitwise_and, 0),
+    ("bitwise_or", "bitwise_or(%a, %b)", [ia, ib], np.bitwise_or, 0),
+    ("bitwise_xor", "bitwise_xor(%a, %b)", [ia, ib], np.bitwise_xor, 0),
+    ("left_shift", "left_shift(%a, %b)", [ia, np.abs(ib)], np.left_shift, 0),
+    ("right_shift", "right_shift(%a, %b)", [ia, np.abs(ib)], np.right_shift, 0),
+    ("equal", "equal(%a, %b)", [ia, ib], np.equal, 0),
+    ("not_equal", "not_equal(%a, %b)", [x, y], np.not_equal, 0),
+    ("less", "less(%a, %b)", [x, y], np.less, 0),
+    ("less_equal", "less_equal(%a, %b)", [ia, ib], np.less_equal, 0),
+    ("greater", "greater(%a, %b)", [x, y], np.greater, 0),
+    ("greater_equal", "greater_equal(%a, %b)", [ia, ib], np.greater_equal, 0),
+    ("negative", "negative(%a)", [x], np.negative, E),
+    ("abs", "abs(%a)", [x], np.abs, E),
+    ("exp", "exp(%a)", [x], np.exp, E),
+    ("log", "log(%a)", [pos], np.log, E),
+    ("log2", "log2(%a)", [pos], np.log2, E),
+    ("log10", "log10(%a)", [pos], np.log10, E),
+    ("sqrt", "sqrt(%a)", [pos], np.sqrt, E),
+    ("rsqrt", "rsqrt(%a)", [pos], lambda a: 1 / np.sqrt(a), E),
+    ("tanh", "tanh(%a)", [x], np.tanh, E),
+    ("sigmoid", "sigmoid(%a)", [x], lambda a: 1 / (1 + np.exp(-a)), E),
+    ("erf", "erf(%a)", [x], lambda a: ERF(a).astype(np.float32), E),
+    ("sin", "sin(%a)", [x], np.sin, E),
+    ("cos", "cos(%a)", [x], np.cos, E),
+    ("round", "round(%a)", [x * 2], np.round, E),
+    ("floor", "floor(%a)", [x], np.floor, E),
+    ("ceil", "ceil(%a)", [x], np.ceil, E),
+    ("trunc", "trunc(%a)", [x], np.trunc, E),
+    ("sign", "sign(%a)", [ia], np.sign, 0),
+    ("logical_not", "logical_not(%a)", [ba], np.logical_not, 0),
+    ("bitwise_not", "bitwise_not(%a)", [ia], np.invert, 0),
+    ("copy", "copy(%a)", [x], np.copy, 0),
+    ("zeros_like", "zeros_like(%a)", [x], np.zeros_like, 0),
+    ("ones_like", "ones_like(%a)", [ia], np.ones_like, 0),
+    ("nn.relu", "nn.relu(%a)", [x], lambda a: np.maximum(a, 0), 0),
+    ("nn.leaky_relu", "nn.leaky_relu(%a, alpha=0.1f)", [x], lambda a: np.where(a > 0, a, np.float32(0.1) * a), E),
+    ("clip", "clip(%a, a_min=-0.5f, a_max=0.75f)", [x], lambda a: np.clip(a, -0.5, 0.75), 0),
+    ("cast", "cast(%a, dtype=\"int32\")", [x * 3], lambda a: a.astype(np.int32), 0),
+    ("cast (to float16)", "cast(%a, dtype=\"float16\")", [x], lambda a: a.astype(np.float16), 1e-3),
+    ("zeros", "zeros(shape=[2, 3], dtype=\"int64\")", [], lambda: np.zeros((2, 3), np.int64), 0),
+    ("ones", "ones(shape=[4])", [], lambda: np.ones(4, np.float32), 0),
+    ("full", "full(%a, shape=[2, 2])", [np.array(2.5, np.float32)], lambda a: np.full((2, 2), a), 0),
+    ("full_like", "full_like(%a, %b)", [ia, np.array(7, np.int32)], lambda a, b: np.full_like(a, b), 0),
+    ("where", "where(%a, %b, %c)", [boolean(3, 4), x, y], np.where, 0),
+    ("sum", "sum(%a, axis=[1])", [x], lambda a: a.sum(axis=1), R),
+    ("sum (all)", "sum(%a)", [x], lambda a: a.sum(), R),
+    ("mean", "mean(%a, axis=[0, 2], keepdims=True)", [x], lambda a: a.mean(axis=(0, 2), keepdims=True), R),
+    ("max", "max(%a, axis=[1], exclude=True)", [x], lambda a: a.max(axis=(0, 2)), 0),
+    ("min", "min(%a, axis=[-1])", [x], lambda a: a.min(axis=-1), 0),
+    ("prod", "prod(%a, axis=[2])", [x], lambda a: a.prod(axis=2), R),
+    ("all", "all(%a, axis=[1])", [ba], lambda a: a.all(axis=1), 0),
+    ("any", "any(%a)", [ba], lambda a: a.any(), 0),
+    ("argmax", "argmax(%a, axis=[1])", [x], lambda a: a.argmax(axis=1).astype(np.int32), 0),
+    ("argmin", "argmin(%a, axis=[2], keepdims=True)", [x], lambda a: a.argmin(axis=2)[:, :, None].astype(np.int32), 0),
+    ("reshape", "reshape(%a, newshape=[0, -1])", [x], lambda a: a.reshape(2, 12), 0),
+    ("reshape (-3, -4)", "reshape(%a, newshape=[-3, -4, 2, -1])", [x], lambda a: a.reshape(6, 2, 2), 0),
+    ("reshape_like", "reshape_like(%a, %b)", [x, f32(4, 6)], lambda a, b: a.reshape(4, 6), 0),
+    ("transpose", "transpose(%a, axes=[2, 0, 1])", [x], lambda a: a.transpose(2, 0, 1), 0),
+    ("squeeze", "squeeze(%a, axis=[1])", [f32(3, 1, 2)], lambda a: a.squeeze(1), 0),
+    ("expand_dims", "expand_dims(%a, axis=1, num_newaxis=2)", [y], lambda a: a[:, None, None], 0),
+    ("concatenate", "concatenate((%a, %b), axis=1)", [f32(2, 3), f32(2, 2)], lambda a, b: np.concatenate([a, b], 1), 0),
+    ("stack", "stack((%a, %b), axis=1)", [y, y * 2], lambda a, b: np.stack([a, b], 1), 0),
+    ("split", "split(%a, indices_or_sections=[1, 3], axis=2)", [x], lambda a: tuple(np.split(a, [1, 3], axis=2)), 0),
+    ("take", "take(%a, %b, axis=1)", [x, np.array([[2, 0], [1, 1]], np.int32)], lambda a, b: np.take(a, b, axis=1), 0),
+    ("take (wrap)", "take(%a, %b, mode=\"wrap\")", [x, np.array([30, -1], np.int32)], lambda a, b: np.take(a, b, mode="wrap"), 0),
+    ("strided_slice", "strided_slice(%a, begin=[0, 2, 3], end=[2, 0, 0], strides=[1, -1, -2])", [x], lambda a: a[0:2, 2:0:-1, 3:0:-2], 0),
+    ("broadcast_to", "broadcast_to(%a, shape=[2, 3, 4])", [y], lambda a: np.broadcast_to(a, (2, 3, 4)), 0),
+    ("layout_transform", "layout_transform(%a, src_layout=\"NCHW\", dst_layout=\"NCHW2c\")", [img],
+     lambda a: a.reshape(2, 2, 2, 7, 7).transpose(0, 1, 3, 4, 2), 0),
+    ("nn.batch_flatten", "nn.batch_flatten(%a)", [x], lambda a: a.reshape(2, -1), 0),
+    ("nn.pad", "nn.pad(%a, %b, pad_width=[[0, 0], [1, 2], [2, 0]])", [x, np.array(9, np.float32)],
+     lambda a, b: np.pad(a, ((0, 0), (1, 2), (2, 0)), constant_values=b), 0),
+    ("nn.pad (reflect)", "nn.pad(%a, 0f, pad_width=[[0, 0], [2, 1], [1, 3]], pad_mode=\"reflect\")", [x],
+     lambda a: np.pad(a, ((0, 0), (2, 1), (1, 3)), mode="reflect"), 0),
+    ("nn.pad (edge)", "nn.pad(%a, 0f, pad_width=[[1, 0], [0, 0], [1, 2]], pad_mode=\"edge\")", [x],
+     lambda a: np.pad(a, ((1, 0), (0, 0), (1, 2)), mode="edge"), 0),
+    ("nn.bias_add", "nn.bias_add(%a, %b)", [img, f32(4)], lambda a, b: a + b[:, None, None], E),
+    ("nn.prelu", "nn.prelu(%a, %b)", [img, f32(4)], lambda a, b: np.where(a > 0, a, a * b[:, None, None]), E),
+    ("nn.softmax", "nn.softmax(%a, axis=1)", [x], lambda a: softmax(a.astype(np.float64), 1), E),
+    ("nn.log_softmax", "nn.log_softmax(%a)", [x], lambda a: np.log(softmax(a.astype(np.float64), -1)), E),
+    ("nn.conv2d", "nn.conv2d(%a, %b, strides=[2, 1], padding=[1, 0, 2, 1], dilation=[1, 2])",
+     [img, f32(5, 4, 3, 2)], lambda a, b: conv2d_ref(a, b, (2, 1), (1, 0, 2, 1), (1, 2)), R),
+    ("nn.conv2d (groups)", "nn.conv2d(%a, %b, padding=[1, 1], groups=2)", [img, f32(6, 2, 3, 3)],
+     lambda a, b: conv2d_ref(a, b, padding=(1, 1, 1, 1), groups=2), R),
+    ("nn.conv2d (NHWC, HWIO)", "nn.conv2d(%a, %b, data_layout=\"NHWC\", kernel_layout=\"HWIO\")",
+     [img.transpose(0, 2, 3, 1).copy(), f32(3, 3, 4, 5)],
+     lambda a, b: conv2d_ref(a.transpose(0, 3, 1, 2), b.transpose(3, 2, 0, 1)).transpose(0, 2, 3, 1), R),
+    ("nn.conv2d_transpose", "nn.conv2d_transpose(%a, %b, strides=[2, 2], padding=[1, 1], output_padding=[1, 1])",
+     [f32(1, 3, 4, 4), f32(3, 2, 3, 3)], lambda a, b: conv2d_transpose_ref(a, b, (2, 2), (1, 1, 1, 1), (1, 1)), R),
+    ("nn.dense", "nn.dense(%a, %b)", [f32(2, 3, 8), f32(5, 8)], lambda a, b: a @ b.T, R),
+    ("nn.matmul", "nn.matmul(%a, %b, transpose_a=True)", [f32(8, 3), f32(8, 5)], lambda a, b: a.T @ b, R),
+    ("nn.batch_matmul", "nn.batch_matmul(%a, %b)", [f32(1, 3, 8), f32(4, 5, 8)],
+     lambda a, b: np.einsum("bmk,bnk->bmn", np.broadcast_to(a, (4, 3, 8)), b), R),
+    ("nn.max_pool2d", "nn.max_pool2d(%a, pool_size=[3, 3], strides=[2, 2], padding=[1, 1])", [img],
+     lambda a: pool_ref(a, (3, 3), (2, 2), (1, 1, 1, 1), "max"), 0),
+    ("nn.avg_pool2d", "nn.avg_pool2d(%a, pool_size=[3, 2], strides=[2, 2], padding=[1, 0], ceil_mode=True)", [img],
+     lambda a: pool_ref(a, (3, 2), (2, 2), (1, 0, 1, 0), "avg", ceil_mode=True), R),
+    ("nn.avg_pool2d (count pad)", "nn.avg_pool2d(%a, pool_size=[3, 3], padding=[1, 1], count_include_pad=True)", [img],
+     lambda a: pool_ref(a, (3, 3), (1, 1), (1, 1, 1, 1), "avg", count_include_pad=True), R),
+    ("nn.global_avg_pool2d", "nn.global_avg_pool2d(%a)", [img], lambda a: a.mean(axis=(2, 3), keepdims=True), R),
+    ("nn.global_max_pool2d", "nn.global_max_pool2d(%a)", [img], lambda a: a.max(axis=(2, 3), keepdims=True), 0),
+    ("nn.adaptive_avg_pool2d", "nn.adaptive_avg_pool2d(%a, output_size=[3, 2])", [img],
+     lambda a: adaptive_ref(a, (3, 2), "avg"), R),
+    ("nn.adaptive_max_pool2d", "nn.adaptive_max_pool2d(%a, output_size=[4])", [img],
+     lambda a: adaptive_ref(a, (4, 4), "max"), 0),
+    ("nn.batch_norm", "nn.batch_norm(%a, %b, %c, %d, %e, epsilon=0.001f)",
+     [img, f32(4), f32(4), f32(4), f32(4, low=0.5, high=2)],
+     lambda a, g, b, m, v: ((a - m[:, None, None]) / np.sqrt(v[:, None, None] + 0.001) * g[:, None, None]
+                            + b[:, None, None], m, v), R),
+    ("nn.layer_norm", "nn.layer_norm(%a, %b, %c)", [x, f32(4), f32(4)],
+     lambda a, g, b: (a - a.mean(-1, keepdims=True)) / np.sqrt(a.var(-1, keepdims=True) + 1e-5) * g + b, R),
+    ("nn.dropout", "nn.dropout(%a)", [x], lambda a: (a, np.ones_like(a)), 0),
+    ("nn.upsampling", "nn.upsampling(%a, scale_h=2f, scale_w=1.5f)", [img],
+     lambda a: upsample_ref(a, 2, 1.5, "nearest_neighbor"), 0),
+    ("nn.upsampling (bilinear)", "nn.upsampling(%a, scale_h=2f, scale_w=2f, method=\"bilinear\")", [img],
+     lambda a: upsample_ref(a, 2, 2, "bilinear"), E),
+]
+
+
+def compare(name, got, want, tol):
+    want = np.asarray(want)
+    if got.shape != want.shape:
+        return f"shape {got.shape}, expected {want.shape}"
+    if tol == 0:
+        if not np.array_equal(got, want.astype(got.dtype)):
+            return f"values differ: {got.ravel()[:6]} vs {want.ravel()[:6]}"
+        return None
+    g, w = got.astype(np.float64), want.astype(np.float64)
+    err = np.abs(g - w) / np.maximum(np.abs(w), 1.0)
+    if err.max() > tol:
+        return f"relative error {err.max():.3g} > {tol}"
+    return None
+
+
+def main():
+    tools, work = sys.argv[1], sys.argv[2]
+    os.makedirs(work, exist_ok=True)
+    run = os.path.join(tools, "relay-run")
+    failures = 0
+    operators = set()
+    for name, call, inputs, ref, tol in CASES:
+        tag = name.replace(" ", "_").replace("(", "").replace(")", "").replace(",", "")
+        names = "abcde"[:len(inputs)]
+        params = ", ".join(f"%{n}: {relay_type(a)}" for n, a in zip(names, inputs))
+        program = os.path.join(work, tag + ".rly")
+        with open(program, "w") as f:
+            f.write(f'#[version = "0.0.5"]\ndef @main({params}) {{\n  {call}\n}}\n')
+        args = [run, "--interp", program, "--output", os.path.join(work, tag + ".npy")]
+        for n, a in zip(names, inputs):
+            path = os.path.join(work, f"{tag}.{n}.in.npy")
+            np.save(path, a)
+            args += ["--input", path]
+        p = subprocess.run(args, capture_output=True, text=True)
+        want = ref(*inputs)
+        if p.returncode != 0:
+            problem = "relay-run failed: " + p.stderr.strip()[:300]
+        elif isinstance(want, tuple):
+            problem = None
+            for i, w in enumerate(want):
+                got = np.load(os.path.join(work, f"{tag}.{i}.npy"))
+                problem = problem or compare(name, got, w, tol)
+        else:
+            problem = compare(name, np.load(os.path.join(work, tag + ".npy")), want, tol)
+        operators.add(name.split(" ")[0])
+        if problem:
+            failures += 1
+            print(f"MISMATCH {name}: {problem}")
+        else:
+            print(f"ok {name}")
+    print(f"checked {len(operators)} operators in {len(CASES)} cases against numpy: "
+          f"{failures} mismatches")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
