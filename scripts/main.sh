@@ -18,3 +18,8 @@ for f in examples/*.rly; do
     build/bin/relay-mlir-opt --relay-infer-types -mlir-print-debuginfo |
     build/bin/relay-mlir-translate --export-relay
 done
+# And run on the reference interpreter.
+for f in examples/ackermann.mlir examples/factorial.mlir examples/prelude_lists.rly; do
+  echo "=== relay-run --interp $f"
+  build/bin/relay-run --interp "$f" --random-inputs 0
+done
