@@ -1,6 +1,8 @@
 //===- InitAll.cpp - Register everything relay-mlir provides ----*- C++ -*-===//
 
 #include "tools/init/InitAll.h"
+#include "conversion/Passes.h"
+#include "conversion/RelayToLinalg/RelayToLinalg.h"
 #include "dialects/relay/RelayDialect.h"
 #include "transforms/Passes.h"
 
@@ -8,17 +10,23 @@
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllPasses.h"
 #include "mlir/Transforms/Passes.h"
 
 void mlir::relay::registerAllDialects(DialectRegistry &registry) {
   registry.insert<RelayDialect, arith::ArithDialect, func::FuncDialect>();
   func::registerInlinerExtension(registry);
+  // What --relay-to-llvm lowers to, with the bufferization models.
+  registerLoweringDialects(registry);
 }
 
 void mlir::relay::registerAllPasses() {
-  // Upstream passes that work on Relay code through its interfaces:
-  // --inline, --cse, --canonicalize, --symbol-dce, --sccp, ...
-  registerTransformsPasses();
-  // relay-mlir's own passes: --relay-*.
+  // Upstream passes: --inline, --cse, --canonicalize, --symbol-dce,
+  // --sccp, ... (which work on Relay code through its interfaces) and those
+  // --relay-to-llvm runs.
+  ::mlir::registerAllPasses();
+  // relay-mlir's own passes and pipelines: --relay-*.
   registerRelayPasses();
+  registerRelayConversionPasses();
+  registerRelayToLLVMPipeline();
 }

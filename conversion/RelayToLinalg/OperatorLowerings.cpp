@@ -1,0 +1,699 @@
+//===- OperatorLowerings.cpp - Relay operators to linalg --------*- C++ -*-===//
+//
+// The lowering column of the operator registry: each rule builds the
+// tensor-level computation of one operator from linalg (generic for
+// elementwise, broadcasting, reductions and products; named ops for
+// convolutions and pooling), tensor, arith and math ops, for static shapes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "conversion/RelayToLinalg/RelayToLinalg.h"
+
+#include "dialects/relay/OperatorRegistry.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+#include "llvm/ADT/SmallBitVector.h"
+
+#include <mutex>
+
+using namespace mlir;
+using namespace mlir::relay;
+
+namespace {
+using ScalarFn = std::function<Value(OpBuilder &, Location, ValueRange)>;
+
+/// Integer attribute of `op` with a default.
+int64_t intAttr(Operation *op, StringRef name, int64_t dflt) {
+  if (auto a =
+          dyn_cast_or_null<IntegerAttr>(getOperatorAttributes(op).get(name)))
+    return a.getValue().getSExtValue();
+  return dflt;
+}
+double floatAttr(Operation *op, StringRef name, double dflt) {
+  Attribute a = getOperatorAttributes(op).get(name);
+  if (auto f = dyn_cast_or_null<FloatAttr>(a))
+    return f.getValueAsDouble();
+  return dflt;
+}
+SmallVector<int64_t> intsAttr(Operation *op, StringRef name,
+                              ArrayRef<int64_t> dflt) {
+  Attribute a = getOperatorAttributes(op).get(name);
+  if (auto arr = dyn_cast_or_null<DenseI64ArrayAttr>(a))
+    return SmallVector<int64_t>(arr.asArrayRef());
+  return SmallVector<int64_t>(dflt);
+}
+StringRef strAttr(Operation *op, StringRef name, StringRef dflt) {
+  if (auto s =
+          dyn_cast_or_null<StringAttr>(getOperatorAttributes(op).get(name)))
+    return s.getValue();
+  return dflt;
+}
+
+RankedTensorType resultType(Operation *op) {
+  return dyn_cast<RankedTensorType>(op->getResult(0).getType());
+}
+
+Value constantScalar(OpBuilder &b, Location loc, Type t, double v) {
+  if (isa<FloatType>(t))
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(t, v));
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, int64_t(v)));
+}
+
+/// The map from an output of rank `outRank` to an operand of `shape`
+/// broadcast into it (numpy rules: right-aligned, size-1 dims read 0).
+AffineMap broadcastMap(MLIRContext *ctx, int64_t outRank,
+                       ArrayRef<int64_t> shape) {
+  SmallVector<AffineExpr> exprs;
+  int64_t shift = outRank - static_cast<int64_t>(shape.size());
+  for (auto [i, d] : llvm::enumerate(shape))
+    exprs.push_back(d == 1 ? getAffineConstantExpr(0, ctx)
+                           : getAffineDimExpr(i + shift, ctx));
+  return AffineMap::get(outRank, 0, exprs, ctx);
+}
+
+/// A linalg.generic over the result shape, broadcasting every operand,
+/// computing `fn` on scalars.
+FailureOr<SmallVector<Value>> elementwise(OpBuilder &b, Operation *op,
+                                          ValueRange operands, ScalarFn fn) {
+  RankedTensorType type = resultType(op);
+  if (!type || !type.hasStaticShape())
+    return failure();
+  Location loc = op->getLoc();
+  MLIRContext *ctx = b.getContext();
+  int64_t rank = type.getRank();
+  SmallVector<AffineMap> maps;
+  for (Value v : operands)
+    maps.push_back(broadcastMap(
+        ctx, rank, cast<RankedTensorType>(v.getType()).getShape()));
+  maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{type}, operands, ValueRange{init}, maps, iters,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value r = fn(nb, nloc, args.drop_back());
+        linalg::YieldOp::create(nb, nloc, r);
+      });
+  return SmallVector<Value>{generic.getResult(0)};
+}
+
+/// A float-or-integer scalar rule.
+ScalarFn arith2(std::function<Value(OpBuilder &, Location, Value, Value)> f,
+                std::function<Value(OpBuilder &, Location, Value, Value)> i) {
+  return [f, i](OpBuilder &b, Location loc, ValueRange a) -> Value {
+    if (isa<FloatType>(a[0].getType()))
+      return f ? f(b, loc, a[0], a[1]) : Value();
+    return i ? i(b, loc, a[0], a[1]) : Value();
+  };
+}
+
+template <typename FOp, typename IOp> ScalarFn binop() {
+  return arith2([](OpBuilder &b, Location l, Value x,
+                   Value y) -> Value { return FOp::create(b, l, x, y); },
+                [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+                  return IOp::create(b, l, x, y);
+                });
+}
+
+ScalarFn compare(arith::CmpFPredicate fp, arith::CmpIPredicate ip) {
+  return arith2(
+      [fp](OpBuilder &b, Location l, Value x, Value y) -> Value {
+        return arith::CmpFOp::create(b, l, fp, x, y);
+      },
+      [ip](OpBuilder &b, Location l, Value x, Value y) -> Value {
+        return arith::CmpIOp::create(b, l, ip, x, y);
+      });
+}
+
+template <typename MathOp> ScalarFn floatUnary() {
+  return [](OpBuilder &b, Location l, ValueRange a) -> Value {
+    if (!isa<FloatType>(a[0].getType()))
+      return Value();
+    return MathOp::create(b, l, a[0]);
+  };
+}
+
+using Rule = LoweringRuleFn;
+
+/// Wraps a scalar rule; a null scalar means "unsupported dtype".
+Rule pointwise(ScalarFn fn) {
+  return [fn](OpBuilder &b, Operation *op,
+              ValueRange operands) -> FailureOr<SmallVector<Value>> {
+    bool ok = true;
+    auto result = elementwise(b, op, operands,
+                              [&](OpBuilder &nb, Location l, ValueRange a) {
+                                Value v = fn(nb, l, a);
+                                if (!v) {
+                                  ok = false;
+                                  return a[0];
+                                }
+                                return v;
+                              });
+    if (!ok || failed(result))
+      return failure();
+    return result;
+  };
+}
+
+/// A reduction over `axis` (all axes when absent; `axes` overrides), with
+/// keepdims.
+Rule reduction(std::function<Value(OpBuilder &, Location, Value, Value)> f,
+               double init, bool mean,
+               std::optional<SmallVector<int64_t>> axes = std::nullopt) {
+  return [=](OpBuilder &b, Operation *op,
+             ValueRange operands) -> FailureOr<SmallVector<Value>> {
+    Location loc = op->getLoc();
+    auto in = cast<RankedTensorType>(operands[0].getType());
+    RankedTensorType type = resultType(op);
+    if (!type || !in.hasStaticShape() ||
+        getOperatorAttributes(op).get("exclude") == b.getBoolAttr(true))
+      return failure();
+    int64_t rank = in.getRank();
+    llvm::SmallBitVector reduced(rank, false);
+    Attribute axisAttr = getOperatorAttributes(op).get("axis");
+    if (!axisAttr && !axes)
+      reduced.set();
+    for (int64_t a : axes ? *axes : intsAttr(op, "axis", {}))
+      reduced.set(a < 0 ? a + rank : a);
+    bool keep = axes || getOperatorAttributes(op).get("keepdims") ==
+                            b.getBoolAttr(true);
+    MLIRContext *ctx = b.getContext();
+    SmallVector<AffineExpr> outExprs;
+    SmallVector<int64_t> outShape;
+    int64_t count = 1;
+    SmallVector<utils::IteratorType> iters;
+    for (int64_t d = 0; d < rank; ++d) {
+      iters.push_back(reduced[d] ? utils::IteratorType::reduction
+                                 : utils::IteratorType::parallel);
+      if (reduced[d]) {
+        count *= in.getShape()[d];
+        continue;
+      }
+      outExprs.push_back(getAffineDimExpr(d, ctx));
+      outShape.push_back(in.getShape()[d]);
+    }
+    Type e = in.getElementType();
+    auto flatType = RankedTensorType::get(outShape, e);
+    Value empty = tensor::EmptyOp::create(b, loc, outShape, e);
+    Value initValue = constantScalar(b, loc, e, init);
+    Value filled =
+        linalg::FillOp::create(b, loc, initValue, empty).getResult(0);
+    SmallVector<AffineMap> maps{AffineMap::getMultiDimIdentityMap(rank, ctx),
+                                AffineMap::get(rank, 0, outExprs, ctx)};
+    Value acc =
+        linalg::GenericOp::create(
+            b, loc, TypeRange{flatType}, operands[0], filled, maps, iters,
+            [&](OpBuilder &nb, Location l, ValueRange a) {
+              linalg::YieldOp::create(nb, l, f(nb, l, a[0], a[1]));
+            })
+            .getResult(0);
+    if (mean) {
+      if (!isa<FloatType>(e))
+        return failure();
+      Value n = constantScalar(b, loc, e, double(count));
+      SmallVector<AffineMap> idMaps(
+          2, AffineMap::getMultiDimIdentityMap(outShape.size(), ctx));
+      acc = linalg::GenericOp::create(
+                b, loc, TypeRange{flatType}, ValueRange{}, ValueRange{acc},
+                idMaps.front(),
+                SmallVector<utils::IteratorType>(outShape.size(),
+                                                 utils::IteratorType::parallel),
+                [&](OpBuilder &nb, Location l, ValueRange a) {
+                  linalg::YieldOp::create(
+                      nb, l, arith::DivFOp::create(nb, l, a[0], n).getResult());
+                })
+                .getResult(0);
+    }
+    if (keep && flatType != type) {
+      SmallVector<int64_t> shape(type.getShape());
+      Value shapeConst = arith::ConstantOp::create(
+          b, loc,
+          DenseIntElementsAttr::get(
+              RankedTensorType::get({int64_t(shape.size())}, b.getI64Type()),
+              shape));
+      acc = tensor::ReshapeOp::create(b, loc, type, acc, shapeConst);
+    }
+    return SmallVector<Value>{acc};
+  };
+}
+
+/// reshape and friends: the relation gave the result shape.
+FailureOr<SmallVector<Value>> reshapeRule(OpBuilder &b, Operation *op,
+                                          ValueRange operands) {
+  RankedTensorType type = resultType(op);
+  if (!type || !type.hasStaticShape())
+    return failure();
+  Location loc = op->getLoc();
+  SmallVector<int64_t> shape(type.getShape());
+  Value shapeConst = arith::ConstantOp::create(
+      b, loc,
+      DenseIntElementsAttr::get(
+          RankedTensorType::get({int64_t(shape.size())}, b.getI64Type()),
+          shape));
+  return SmallVector<Value>{
+      tensor::ReshapeOp::create(b, loc, type, operands[0], shapeConst)};
+}
+
+/// A product over a reduction dimension given the iteration-space maps:
+/// dense, matmul, batch_matmul.
+FailureOr<SmallVector<Value>> product(OpBuilder &b, Operation *op,
+                                      ValueRange operands, unsigned numDims,
+                                      ArrayRef<AffineMap> maps) {
+  RankedTensorType type = resultType(op);
+  if (!type || !type.hasStaticShape() || !isa<FloatType>(type.getElementType()))
+    return failure();
+  Location loc = op->getLoc();
+  Value zero = constantScalar(b, loc, type.getElementType(), 0);
+  Value empty =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  Value init = linalg::FillOp::create(b, loc, zero, empty).getResult(0);
+  SmallVector<utils::IteratorType> iters(numDims,
+                                         utils::IteratorType::parallel);
+  iters.back() = utils::IteratorType::reduction;
+  return SmallVector<Value>{
+      linalg::GenericOp::create(
+          b, loc, TypeRange{type}, operands, init, maps, iters,
+          [&](OpBuilder &nb, Location l, ValueRange a) {
+            Value m = arith::MulFOp::create(nb, l, a[0], a[1]);
+            linalg::YieldOp::create(
+                nb, l, arith::AddFOp::create(nb, l, a[2], m).getResult());
+          })
+          .getResult(0)};
+}
+
+AffineMap map(MLIRContext *ctx, unsigned numDims, ArrayRef<unsigned> dims) {
+  SmallVector<AffineExpr> exprs;
+  for (unsigned d : dims)
+    exprs.push_back(getAffineDimExpr(d, ctx));
+  return AffineMap::get(numDims, 0, exprs, ctx);
+}
+
+FailureOr<SmallVector<Value>> denseRule(OpBuilder &b, Operation *op,
+                                        ValueRange operands) {
+  auto a = cast<RankedTensorType>(operands[0].getType());
+  if (a.getRank() != 2)
+    return failure();
+  MLIRContext *ctx = b.getContext();
+  // (m, n, k): data (m, k), weight (n, k), out (m, n).
+  return product(
+      b, op, operands, 3,
+      {map(ctx, 3, {0, 2}), map(ctx, 3, {1, 2}), map(ctx, 3, {0, 1})});
+}
+
+FailureOr<SmallVector<Value>> batchMatmulRule(OpBuilder &b, Operation *op,
+                                              ValueRange operands) {
+  auto x = cast<RankedTensorType>(operands[0].getType());
+  auto y = cast<RankedTensorType>(operands[1].getType());
+  bool ta = getOperatorAttributes(op).get("transpose_a") == b.getBoolAttr(true);
+  bool tb =
+      getOperatorAttributes(op).get("transpose_b") != b.getBoolAttr(false);
+  if (x.getShape()[0] != y.getShape()[0])
+    return failure(); // batch broadcasting is left to the interpreter
+  MLIRContext *ctx = b.getContext();
+  // (b, m, n, k)
+  return product(b, op, operands, 4,
+                 {ta ? map(ctx, 4, {0, 3, 1}) : map(ctx, 4, {0, 1, 3}),
+                  tb ? map(ctx, 4, {0, 2, 3}) : map(ctx, 4, {0, 3, 2}),
+                  map(ctx, 4, {0, 1, 2})});
+}
+
+FailureOr<SmallVector<Value>> matmulRule(OpBuilder &b, Operation *op,
+                                         ValueRange operands) {
+  auto a = cast<RankedTensorType>(operands[0].getType());
+  if (a.getRank() != 2)
+    return failure();
+  bool ta = getOperatorAttributes(op).get("transpose_a") == b.getBoolAttr(true);
+  bool tb = getOperatorAttributes(op).get("transpose_b") == b.getBoolAttr(true);
+  MLIRContext *ctx = b.getContext();
+  return product(b, op, operands, 3,
+                 {ta ? map(ctx, 3, {2, 0}) : map(ctx, 3, {0, 2}),
+                  tb ? map(ctx, 3, {1, 2}) : map(ctx, 3, {2, 1}),
+                  map(ctx, 3, {0, 1})});
+}
+
+FailureOr<SmallVector<Value>> transposeRule(OpBuilder &b, Operation *op,
+                                            ValueRange operands) {
+  RankedTensorType type = resultType(op);
+  auto in = cast<RankedTensorType>(operands[0].getType());
+  int64_t rank = in.getRank();
+  SmallVector<int64_t> axes = intsAttr(op, "axes", {});
+  if (axes.empty())
+    for (int64_t i = rank - 1; i >= 0; --i)
+      axes.push_back(i);
+  for (int64_t &a : axes)
+    if (a < 0)
+      a += rank;
+  Location loc = op->getLoc();
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  return SmallVector<Value>{
+      linalg::TransposeOp::create(b, loc, operands[0], init, axes)
+          .getResult()[0]};
+}
+
+FailureOr<SmallVector<Value>> conv2dRule(OpBuilder &b, Operation *op,
+                                         ValueRange operands) {
+  RankedTensorType type = resultType(op);
+  if (!type || intAttr(op, "groups", 1) != 1 ||
+      !strAttr(op, "out_layout", "").empty())
+    return failure();
+  StringRef dl = strAttr(op, "data_layout", "NCHW");
+  StringRef kl = strAttr(op, "kernel_layout", "OIHW");
+  bool nchw = dl == "NCHW" && kl == "OIHW";
+  bool nhwc = dl == "NHWC" && kl == "HWIO";
+  if (!nchw && !nhwc)
+    return failure();
+  SmallVector<int64_t> s = intsAttr(op, "strides", {1, 1});
+  SmallVector<int64_t> d = intsAttr(op, "dilation", {1, 1});
+  SmallVector<int64_t> p = intsAttr(op, "padding", {0, 0});
+  if (s.size() == 1)
+    s.push_back(s[0]);
+  if (d.size() == 1)
+    d.push_back(d[0]);
+  if (p.size() == 1)
+    p = {p[0], p[0], p[0], p[0]};
+  else if (p.size() == 2)
+    p = {p[0], p[1], p[0], p[1]};
+  Location loc = op->getLoc();
+  Value data = operands[0];
+  auto in = cast<RankedTensorType>(data.getType());
+  Type e = type.getElementType();
+  if (llvm::any_of(p, [](int64_t v) { return v != 0; })) {
+    int64_t h = nchw ? 2 : 1, w = nchw ? 3 : 2;
+    SmallVector<int64_t> low(4, 0), high(4, 0), shape(in.getShape());
+    low[h] = p[0];
+    low[w] = p[1];
+    high[h] = p[2];
+    high[w] = p[3];
+    shape[h] += p[0] + p[2];
+    shape[w] += p[1] + p[3];
+    Value zero = constantScalar(b, loc, e, 0);
+    data = tensor::PadOp::create(b, loc, RankedTensorType::get(shape, e), data,
+                                 getAsIndexOpFoldResult(b.getContext(), low),
+                                 getAsIndexOpFoldResult(b.getContext(), high),
+                                 zero);
+  }
+  Value zero = constantScalar(b, loc, e, 0);
+  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(), e);
+  Value init = linalg::FillOp::create(b, loc, zero, empty).getResult(0);
+  auto strides = b.getI64TensorAttr(s);
+  auto dilations = b.getI64TensorAttr(d);
+  if (nchw)
+    return SmallVector<Value>{
+        linalg::Conv2DNchwFchwOp::create(b, loc, TypeRange{type},
+                                         ValueRange{data, operands[1]},
+                                         ValueRange{init}, strides, dilations)
+            .getResult(0)};
+  return SmallVector<Value>{
+      linalg::Conv2DNhwcHwcfOp::create(b, loc, TypeRange{type},
+                                       ValueRange{data, operands[1]},
+                                       ValueRange{init}, strides, dilations)
+          .getResult(0)};
+}
+
+FailureOr<SmallVector<Value>> softmaxRule(OpBuilder &b, Operation *op,
+                                          ValueRange operands, bool log) {
+  RankedTensorType type = resultType(op);
+  int64_t rank = type.getRank();
+  int64_t axis = intAttr(op, "axis", -1);
+  if (axis < 0)
+    axis += rank;
+  Location loc = op->getLoc();
+  MLIRContext *ctx = b.getContext();
+  Type e = type.getElementType();
+  SmallVector<int64_t> redShape;
+  SmallVector<AffineExpr> redExprs;
+  for (int64_t i = 0; i < rank; ++i)
+    if (i != axis) {
+      redShape.push_back(type.getShape()[i]);
+      redExprs.push_back(getAffineDimExpr(i, ctx));
+    }
+  auto redType = RankedTensorType::get(redShape, e);
+  AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
+  AffineMap red = AffineMap::get(rank, 0, redExprs, ctx);
+  SmallVector<utils::IteratorType> redIters(rank,
+                                            utils::IteratorType::parallel);
+  redIters[axis] = utils::IteratorType::reduction;
+  SmallVector<utils::IteratorType> par(rank, utils::IteratorType::parallel);
+  auto reduce =
+      [&](Value in, double init,
+          std::function<Value(OpBuilder &, Location, Value, Value)> f) {
+        Value empty = tensor::EmptyOp::create(b, loc, redShape, e);
+        Value filled = linalg::FillOp::create(
+                           b, loc, constantScalar(b, loc, e, init), empty)
+                           .getResult(0);
+        return linalg::GenericOp::create(
+                   b, loc, TypeRange{redType}, in, filled, {id, red}, redIters,
+                   [&](OpBuilder &nb, Location l, ValueRange a) {
+                     linalg::YieldOp::create(nb, l, f(nb, l, a[0], a[1]));
+                   })
+            .getResult(0);
+      };
+  Value mx = reduce(operands[0], -INFINITY,
+                    [](OpBuilder &nb, Location l, Value x, Value acc) {
+                      return arith::MaximumFOp::create(nb, l, x, acc);
+                    });
+  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(), e);
+  Value shifted =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{type}, ValueRange{operands[0], mx}, empty,
+          {id, red, id}, par,
+          [&](OpBuilder &nb, Location l, ValueRange a) {
+            Value d = arith::SubFOp::create(nb, l, a[0], a[1]);
+            linalg::YieldOp::create(
+                nb, l, log ? d : math::ExpOp::create(nb, l, d).getResult());
+          })
+          .getResult(0);
+  Value sum = reduce(
+      shifted, 0.0, [log](OpBuilder &nb, Location l, Value x, Value acc) {
+        Value v = log ? math::ExpOp::create(nb, l, x).getResult() : x;
+        return arith::AddFOp::create(nb, l, v, acc);
+      });
+  Value empty2 = tensor::EmptyOp::create(b, loc, type.getShape(), e);
+  return SmallVector<Value>{
+      linalg::GenericOp::create(
+          b, loc, TypeRange{type}, ValueRange{shifted, sum}, empty2,
+          {id, red, id}, par,
+          [&](OpBuilder &nb, Location l, ValueRange a) {
+            Value r =
+                log ? arith::SubFOp::create(nb, l, a[0],
+                                            math::LogOp::create(nb, l, a[1]))
+                          .getResult()
+                    : arith::DivFOp::create(nb, l, a[0], a[1]).getResult();
+            linalg::YieldOp::create(nb, l, r);
+          })
+          .getResult(0)};
+}
+
+/// zeros / ones / full / *_like: a filled tensor of the result type.
+Rule fillRule(std::optional<double> value) {
+  return [value](OpBuilder &b, Operation *op,
+                 ValueRange operands) -> FailureOr<SmallVector<Value>> {
+    RankedTensorType type = resultType(op);
+    if (!type || !type.hasStaticShape())
+      return failure();
+    Location loc = op->getLoc();
+    Type e = type.getElementType();
+    Value scalar;
+    if (value) {
+      scalar = constantScalar(b, loc, e, *value);
+    } else {
+      Value fill = operands.back();
+      if (cast<RankedTensorType>(fill.getType()).getElementType() != e)
+        return failure();
+      scalar = tensor::ExtractOp::create(b, loc, fill, ValueRange{});
+    }
+    Value empty = tensor::EmptyOp::create(b, loc, type.getShape(), e);
+    return SmallVector<Value>{
+        linalg::FillOp::create(b, loc, scalar, empty).getResult(0)};
+  };
+}
+
+Value select(OpBuilder &b, Location l, Value c, Value x, Value y) {
+  return arith::SelectOp::create(b, l, c, x, y);
+}
+
+void registerLowerings() {
+  llvm::StringMap<Rule> rules;
+  rules["add"] = pointwise(binop<arith::AddFOp, arith::AddIOp>());
+  rules["subtract"] = pointwise(binop<arith::SubFOp, arith::SubIOp>());
+  rules["multiply"] = pointwise(binop<arith::MulFOp, arith::MulIOp>());
+  rules["divide"] = pointwise(binop<arith::DivFOp, arith::DivSIOp>());
+  rules["maximum"] = pointwise(binop<arith::MaximumFOp, arith::MaxSIOp>());
+  rules["minimum"] = pointwise(binop<arith::MinimumFOp, arith::MinSIOp>());
+  rules["power"] = pointwise(
+      arith2([](OpBuilder &b, Location l, Value x,
+                Value y) -> Value { return math::PowFOp::create(b, l, x, y); },
+             nullptr));
+  rules["equal"] =
+      pointwise(compare(arith::CmpFPredicate::OEQ, arith::CmpIPredicate::eq));
+  rules["not_equal"] =
+      pointwise(compare(arith::CmpFPredicate::UNE, arith::CmpIPredicate::ne));
+  rules["less"] =
+      pointwise(compare(arith::CmpFPredicate::OLT, arith::CmpIPredicate::slt));
+  rules["less_equal"] =
+      pointwise(compare(arith::CmpFPredicate::OLE, arith::CmpIPredicate::sle));
+  rules["greater"] =
+      pointwise(compare(arith::CmpFPredicate::OGT, arith::CmpIPredicate::sgt));
+  rules["greater_equal"] =
+      pointwise(compare(arith::CmpFPredicate::OGE, arith::CmpIPredicate::sge));
+  rules["logical_and"] = pointwise(binop<arith::AndIOp, arith::AndIOp>());
+  rules["logical_or"] = pointwise(binop<arith::OrIOp, arith::OrIOp>());
+  rules["exp"] = pointwise(floatUnary<math::ExpOp>());
+  rules["log"] = pointwise(floatUnary<math::LogOp>());
+  rules["sqrt"] = pointwise(floatUnary<math::SqrtOp>());
+  rules["rsqrt"] = pointwise(floatUnary<math::RsqrtOp>());
+  rules["tanh"] = pointwise(floatUnary<math::TanhOp>());
+  rules["erf"] = pointwise(floatUnary<math::ErfOp>());
+  rules["sin"] = pointwise(floatUnary<math::SinOp>());
+  rules["cos"] = pointwise(floatUnary<math::CosOp>());
+  rules["floor"] = pointwise(floatUnary<math::FloorOp>());
+  rules["ceil"] = pointwise(floatUnary<math::CeilOp>());
+  rules["round"] = pointwise(floatUnary<math::RoundEvenOp>());
+  rules["abs"] = pointwise(floatUnary<math::AbsFOp>());
+  rules["negative"] = pointwise(floatUnary<arith::NegFOp>());
+  rules["copy"] =
+      pointwise([](OpBuilder &, Location, ValueRange a) { return a[0]; });
+  rules["sigmoid"] = pointwise([](OpBuilder &b, Location l, ValueRange a) {
+    if (!isa<FloatType>(a[0].getType()))
+      return Value();
+    Value one = constantScalar(b, l, a[0].getType(), 1.0);
+    Value e = math::ExpOp::create(b, l, arith::NegFOp::create(b, l, a[0]));
+    return arith::DivFOp::create(b, l, one, arith::AddFOp::create(b, l, one, e))
+        .getResult();
+  });
+  rules["nn.relu"] = pointwise([](OpBuilder &b, Location l, ValueRange a) {
+    if (!isa<FloatType>(a[0].getType()))
+      return Value();
+    Value zero = constantScalar(b, l, a[0].getType(), 0.0);
+    return arith::MaximumFOp::create(b, l, a[0], zero).getResult();
+  });
+  rules["where"] = pointwise([](OpBuilder &b, Location l, ValueRange a) {
+    return select(b, l, a[0], a[1], a[2]);
+  });
+  rules["nn.bias_add"] =
+      [](OpBuilder &b, Operation *op,
+         ValueRange operands) -> FailureOr<SmallVector<Value>> {
+    // Reshape the bias to broadcast along `axis`.
+    RankedTensorType type = resultType(op);
+    int64_t axis = intAttr(op, "axis", 1);
+    if (axis < 0)
+      axis += type.getRank();
+    SmallVector<int64_t> shape(type.getRank() - axis, 1);
+    shape[0] = type.getShape()[axis];
+    Location loc = op->getLoc();
+    auto biasType = RankedTensorType::get(shape, type.getElementType());
+    Value shapeConst = arith::ConstantOp::create(
+        b, loc,
+        DenseIntElementsAttr::get(
+            RankedTensorType::get({int64_t(shape.size())}, b.getI64Type()),
+            shape));
+    Value bias =
+        tensor::ReshapeOp::create(b, loc, biasType, operands[1], shapeConst);
+    return elementwise(b, op, {operands[0], bias},
+                       [](OpBuilder &nb, Location l, ValueRange a) -> Value {
+                         if (isa<FloatType>(a[0].getType()))
+                           return arith::AddFOp::create(nb, l, a[0], a[1]);
+                         return arith::AddIOp::create(nb, l, a[0], a[1]);
+                       });
+  };
+  rules["clip"] = [](OpBuilder &b, Operation *op,
+                     ValueRange operands) -> FailureOr<SmallVector<Value>> {
+    double lo = floatAttr(op, "a_min", 0), hi = floatAttr(op, "a_max", 0);
+    return pointwise([lo, hi](OpBuilder &nb, Location l, ValueRange a) {
+      if (!isa<FloatType>(a[0].getType()))
+        return Value();
+      Value x = arith::MaximumFOp::create(
+          nb, l, a[0], constantScalar(nb, l, a[0].getType(), lo));
+      return arith::MinimumFOp::create(
+                 nb, l, x, constantScalar(nb, l, a[0].getType(), hi))
+          .getResult();
+    })(b, op, operands);
+  };
+  rules["nn.leaky_relu"] =
+      [](OpBuilder &b, Operation *op,
+         ValueRange operands) -> FailureOr<SmallVector<Value>> {
+    double alpha = floatAttr(op, "alpha", 0.25);
+    return pointwise([alpha](OpBuilder &nb, Location l, ValueRange a) {
+      if (!isa<FloatType>(a[0].getType()))
+        return Value();
+      Value zero = constantScalar(nb, l, a[0].getType(), 0);
+      Value scaled = arith::MulFOp::create(
+          nb, l, a[0], constantScalar(nb, l, a[0].getType(), alpha));
+      Value pos =
+          arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT, a[0], zero);
+      return select(nb, l, pos, a[0], scaled);
+    })(b, op, operands);
+  };
+  auto maxf = [](OpBuilder &b, Location l, Value x, Value acc) -> Value {
+    return isa<FloatType>(x.getType())
+               ? arith::MaximumFOp::create(b, l, x, acc).getResult()
+               : arith::MaxSIOp::create(b, l, x, acc).getResult();
+  };
+  auto minf = [](OpBuilder &b, Location l, Value x, Value acc) -> Value {
+    return isa<FloatType>(x.getType())
+               ? arith::MinimumFOp::create(b, l, x, acc).getResult()
+               : arith::MinSIOp::create(b, l, x, acc).getResult();
+  };
+  auto addf = [](OpBuilder &b, Location l, Value x, Value acc) -> Value {
+    return isa<FloatType>(x.getType())
+               ? arith::AddFOp::create(b, l, x, acc).getResult()
+               : arith::AddIOp::create(b, l, x, acc).getResult();
+  };
+  auto mulf = [](OpBuilder &b, Location l, Value x, Value acc) -> Value {
+    return isa<FloatType>(x.getType())
+               ? arith::MulFOp::create(b, l, x, acc).getResult()
+               : arith::MulIOp::create(b, l, x, acc).getResult();
+  };
+  rules["sum"] = reduction(addf, 0, false);
+  rules["mean"] = reduction(addf, 0, true);
+  rules["max"] = reduction(maxf, -INFINITY, false);
+  rules["min"] = reduction(minf, INFINITY, false);
+  rules["prod"] = reduction(mulf, 1, false);
+  for (StringRef name : {"reshape", "reshape_like", "squeeze", "expand_dims",
+                         "nn.batch_flatten"})
+    rules[name] = reshapeRule;
+  rules["transpose"] = transposeRule;
+  rules["nn.dense"] = denseRule;
+  rules["nn.matmul"] = matmulRule;
+  rules["nn.batch_matmul"] = batchMatmulRule;
+  rules["nn.conv2d"] = conv2dRule;
+  rules["nn.softmax"] = [](OpBuilder &b, Operation *op, ValueRange ops) {
+    return softmaxRule(b, op, ops, false);
+  };
+  rules["nn.log_softmax"] = [](OpBuilder &b, Operation *op, ValueRange ops) {
+    return softmaxRule(b, op, ops, true);
+  };
+  rules["zeros"] = rules["zeros_like"] = fillRule(0.0);
+  rules["ones"] = rules["ones_like"] = fillRule(1.0);
+  rules["full"] = rules["full_like"] = fillRule(std::nullopt);
+  rules["nn.global_avg_pool2d"] =
+      [](OpBuilder &b, Operation *op,
+         ValueRange operands) -> FailureOr<SmallVector<Value>> {
+    if (strAttr(op, "layout", "NCHW") != "NCHW")
+      return failure();
+    // A mean over H and W, keeping them.
+    return reduction(
+        [](OpBuilder &nb, Location l, Value x, Value acc) -> Value {
+          return arith::AddFOp::create(nb, l, x, acc);
+        },
+        0, true, SmallVector<int64_t>{2, 3})(b, op, operands);
+  };
+  for (auto &entry : rules) {
+    Rule rule = entry.getValue();
+    (void)updateOperator(("relay." + entry.getKey()).str(),
+                         [&](OperatorInfo &info) { info.lowering = rule; });
+  }
+}
+} // namespace
+
+void mlir::relay::registerOperatorLowerings() {
+  static std::once_flag once;
+  std::call_once(once, registerLowerings);
+}

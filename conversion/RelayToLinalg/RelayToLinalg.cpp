@@ -1,0 +1,232 @@
+//===- RelayToLinalg.cpp - Relay to linalg on tensors -----------*- C++ -*-===//
+
+#include "conversion/RelayToLinalg/RelayToLinalg.h"
+
+#include "conversion/Passes.h"
+#include "dialects/relay/OperatorRegistry.h"
+#include "dialects/relay/RelayOps.h"
+#include "transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Pass/PassRegistry.h"
+
+namespace mlir::relay {
+#define GEN_PASS_DEF_RELAYTOLINALG
+#include "conversion/Passes.h.inc"
+} // namespace mlir::relay
+
+using namespace mlir;
+using namespace mlir::relay;
+
+namespace {
+
+/// Lowers one relay.func body into a func.func body.
+class FunctionLowering {
+public:
+  explicit FunctionLowering(OpBuilder &builder) : b(builder) {}
+
+  LogicalResult lowerBlock(Block &src, Block &dst);
+
+private:
+  LogicalResult lowerOp(Operation *op);
+  Value mapped(Value v) { return map.lookup(v); }
+  static LogicalResult unsupported(Operation *op, const Twine &why) {
+    return op->emitError("relay-to-linalg: cannot lower '")
+           << op->getName() << "' yet: " << why;
+  }
+
+  OpBuilder &b;
+  IRMapping map;
+};
+
+} // namespace
+
+/// Returns true for the types native code handles now.
+static bool isLowerable(Type t) {
+  auto tensor = dyn_cast<RankedTensorType>(t);
+  return tensor && tensor.hasStaticShape() &&
+         tensor.getElementType().isIntOrFloat();
+}
+
+LogicalResult FunctionLowering::lowerBlock(Block &src, Block &dst) {
+  for (auto [from, to] : llvm::zip(src.getArguments(), dst.getArguments()))
+    map.map(from, to);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(&dst);
+  for (Operation &op : src)
+    if (failed(lowerOp(&op)))
+      return failure();
+  return success();
+}
+
+LogicalResult FunctionLowering::lowerOp(Operation *op) {
+  Location loc = op->getLoc();
+  if (auto ret = dyn_cast<ReturnOp>(op)) {
+    func::ReturnOp::create(b, loc, mapped(ret.getValue()));
+    return success();
+  }
+  if (auto yield = dyn_cast<YieldOp>(op)) {
+    scf::YieldOp::create(b, loc, mapped(yield.getValue()));
+    return success();
+  }
+  for (Type t : op->getResultTypes())
+    if (!isLowerable(t))
+      return op->emitError("relay-to-linalg: cannot lower '")
+             << op->getName() << "' yet: native code handles tensors of "
+             << "static shape, not " << t;
+  if (const OperatorInfo *info = lookupOperator(op->getName().getStringRef())) {
+    if (!info->lowering)
+      return unsupported(op, "the operator has no lowering rule");
+    SmallVector<Value> operands;
+    for (Value v : op->getOperands())
+      operands.push_back(mapped(v));
+    FailureOr<SmallVector<Value>> results = info->lowering(b, op, operands);
+    if (failed(results))
+      return unsupported(op, "its lowering does not cover these attributes "
+                             "or types");
+    for (auto [from, to] : llvm::zip(op->getResults(), *results))
+      map.map(from, to);
+    return success();
+  }
+  if (auto c = dyn_cast<ConstantOp>(op)) {
+    auto value = dyn_cast<DenseElementsAttr>(c.getValue());
+    if (!value)
+      return unsupported(op, "only dense constants lower");
+    map.map(c.getResult(), arith::ConstantOp::create(b, loc, value));
+    return success();
+  }
+  if (auto call = dyn_cast<CallOp>(op)) {
+    SmallVector<Value> args;
+    for (Value v : call.getArgs())
+      args.push_back(mapped(v));
+    auto lowered = func::CallOp::create(b, loc, call.getCallee(),
+                                        call->getResultTypes(), args);
+    map.map(call.getResult(), lowered.getResult(0));
+    return success();
+  }
+  if (auto ifOp = dyn_cast<IfOp>(op)) {
+    Value cond =
+        tensor::ExtractOp::create(b, loc, mapped(ifOp.getCond()), ValueRange{});
+    auto lowered = scf::IfOp::create(b, loc, ifOp->getResultTypes(), cond,
+                                     /*withElseRegion=*/true);
+    // scf.if builds its blocks with terminators only when it has no
+    // results; drop any to fill them from the relay branches.
+    for (auto [from, to] :
+         {std::pair(&ifOp.getThenRegion(), &lowered.getThenRegion()),
+          std::pair(&ifOp.getElseRegion(), &lowered.getElseRegion())}) {
+      if (to->empty())
+        to->push_back(new Block());
+      Block &dst = to->front();
+      while (!dst.empty())
+        dst.back().erase();
+      if (failed(lowerBlock(from->front(), dst)))
+        return failure();
+    }
+    map.map(ifOp.getResult(), lowered.getResult(0));
+    return success();
+  }
+  return unsupported(op, "native code covers first-order tensor programs "
+                         "(functions, calls, if, constants, operators)");
+}
+
+namespace {
+struct RelayToLinalgPass
+    : public relay::impl::RelayToLinalgBase<RelayToLinalgPass> {
+  void runOnOperation() override {
+    registerOperatorLowerings();
+    ModuleOp module = getOperation();
+    OpBuilder b(module.getContext());
+    SmallVector<Operation *> relayOps;
+    for (Operation &op : module.getBody()->getOperations()) {
+      auto func = dyn_cast<FuncOp>(op);
+      if (isa<DataOp>(op)) {
+        relayOps.push_back(&op);
+        continue;
+      }
+      if (!func)
+        continue;
+      relayOps.push_back(func);
+      if (func.isPolymorphic()) {
+        func.emitError("relay-to-linalg: cannot lower polymorphic @")
+            << func.getSymName() << " yet (specialisation comes later)";
+        return signalPassFailure();
+      }
+      FunctionType type = func.getFunctionType();
+      for (Type t :
+           llvm::concat<const Type>(type.getInputs(), type.getResults()))
+        if (!isLowerable(t)) {
+          func.emitError("relay-to-linalg: cannot lower @")
+              << func.getSymName() << " yet: its signature has " << t
+              << " (native code handles tensors of static shape)";
+          return signalPassFailure();
+        }
+      b.setInsertionPoint(func);
+      auto lowered =
+          func::FuncOp::create(b, func.getLoc(), func.getSymName(), type);
+      lowered->setAttr("llvm.emit_c_interface", b.getUnitAttr());
+      if (func.getSymVisibility())
+        lowered.setSymVisibility(*func.getSymVisibility());
+      Block *entry = lowered.addEntryBlock();
+      FunctionLowering lowering(b);
+      if (failed(lowering.lowerBlock(func.getBody().front(), *entry)))
+        return signalPassFailure();
+    }
+    for (Operation *op : relayOps)
+      op->erase();
+  }
+};
+} // namespace
+
+void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm) {
+  pm.addPass(createInferTypes());
+  pm.addPass(createRelayToLinalg());
+  // Upstream from here: bufferize, free buffers, loops, LLVM.
+  (void)parsePassPipeline(
+      "canonicalize,"
+      "one-shot-bufferize{bufferize-function-boundaries "
+      "function-boundary-type-conversion=identity-layout-map},"
+      "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
+      "convert-linalg-to-loops,convert-scf-to-cf,expand-strided-metadata,"
+      "lower-affine,finalize-memref-to-llvm,convert-math-to-llvm,"
+      "convert-math-to-libm,convert-arith-to-llvm,convert-func-to-llvm,"
+      "convert-cf-to-llvm,reconcile-unrealized-casts",
+      pm);
+}
+
+void mlir::relay::registerRelayToLLVMPipeline() {
+  static PassPipelineRegistration<> pipeline(
+      "relay-to-llvm",
+      "Lower a Relay module to the LLVM dialect: --relay-infer-types, "
+      "--relay-to-linalg, one-shot bufferization, buffer deallocation, "
+      "loops, LLVM",
+      buildRelayToLLVMPipeline);
+}
+
+void mlir::relay::registerLoweringDialects(DialectRegistry &registry) {
+  registry
+      .insert<arith::ArithDialect, bufferization::BufferizationDialect,
+              cf::ControlFlowDialect, func::FuncDialect, linalg::LinalgDialect,
+              LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
+              scf::SCFDialect, tensor::TensorDialect>();
+  arith::registerBufferizableOpInterfaceExternalModels(registry);
+  bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
+      registry);
+  linalg::registerBufferizableOpInterfaceExternalModels(registry);
+  scf::registerBufferizableOpInterfaceExternalModels(registry);
+  tensor::registerBufferizableOpInterfaceExternalModels(registry);
+}

@@ -1,0 +1,34 @@
+//===- RelayToLinalg.h - Relay to linalg on tensors -------------*- C++ -*-===//
+//
+// Lowers first-order Relay tensor programs to func/linalg/tensor/arith/
+// math/scf on tensors: relay.func becomes func.func (with a C interface),
+// calls func.call, `if` scf.if, constants arith.constant, and every operator
+// its registered lowering rule (OperatorLowerings.cpp). Closures, ADTs,
+// references, tuples and dynamic shapes are not lowered yet: they are
+// reported at the op.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RELAY_MLIR_CONVERSION_RELAYTOLINALG_RELAYTOLINALG_H
+#define RELAY_MLIR_CONVERSION_RELAYTOLINALG_RELAYTOLINALG_H
+
+#include "mlir/Pass/PassManager.h"
+
+namespace mlir::relay {
+
+/// Fills the operator registry's lowering column (idempotent).
+void registerOperatorLowerings();
+
+/// Adds the passes of --relay-to-llvm: type inference, Relay to linalg,
+/// one-shot bufferization, buffer deallocation, loops and the LLVM dialect.
+void buildRelayToLLVMPipeline(OpPassManager &pm);
+
+/// Registers the --relay-to-llvm pipeline.
+void registerRelayToLLVMPipeline();
+
+/// Registers the dialects and interfaces the lowering needs.
+void registerLoweringDialects(DialectRegistry &registry);
+
+} // namespace mlir::relay
+
+#endif // RELAY_MLIR_CONVERSION_RELAYTOLINALG_RELAYTOLINALG_H
