@@ -23,7 +23,10 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/InitAllPasses.h"
 #include "mlir/Pass/PassRegistry.h"
+
+#include <mutex>
 
 namespace mlir::relay {
 #define GEN_PASS_DEF_RELAYTOLINALG
@@ -192,11 +195,17 @@ struct RelayToLinalgPass
 };
 } // namespace
 
+void mlir::relay::registerUpstreamPasses() {
+  static std::once_flag once;
+  std::call_once(once, [] { ::mlir::registerAllPasses(); });
+}
+
 void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm) {
+  registerUpstreamPasses();
   pm.addPass(createInferTypes());
   pm.addPass(createRelayToLinalg());
   // Upstream from here: bufferize, free buffers, loops, LLVM.
-  (void)parsePassPipeline(
+  LogicalResult parsed = parsePassPipeline(
       "canonicalize,"
       "one-shot-bufferize{bufferize-function-boundaries "
       "function-boundary-type-conversion=identity-layout-map},"
@@ -206,6 +215,9 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm) {
       "convert-math-to-libm,convert-arith-to-llvm,convert-func-to-llvm,"
       "convert-cf-to-llvm,reconcile-unrealized-casts",
       pm);
+  // The pipeline is fixed text over registered passes.
+  assert(succeeded(parsed) && "malformed --relay-to-llvm pipeline");
+  (void)parsed;
 }
 
 void mlir::relay::registerRelayToLLVMPipeline() {

@@ -23,6 +23,9 @@ void registerOperatorLowerings();
 /// one-shot bufferization, buffer deallocation, loops and the LLVM dialect.
 void buildRelayToLLVMPipeline(OpPassManager &pm);
 
+/// Registers every upstream pass once (the pipeline names them).
+void registerUpstreamPasses();
+
 /// Registers the --relay-to-llvm pipeline.
 void registerRelayToLLVMPipeline();
 

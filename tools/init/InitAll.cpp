@@ -10,7 +10,6 @@
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
-#include "mlir/InitAllPasses.h"
 #include "mlir/Transforms/Passes.h"
 
 void mlir::relay::registerAllDialects(DialectRegistry &registry) {
@@ -24,7 +23,7 @@ void mlir::relay::registerAllPasses() {
   // Upstream passes: --inline, --cse, --canonicalize, --symbol-dce,
   // --sccp, ... (which work on Relay code through its interfaces) and those
   // --relay-to-llvm runs.
-  ::mlir::registerAllPasses();
+  registerUpstreamPasses();
   // relay-mlir's own passes and pipelines: --relay-*.
   registerRelayPasses();
   registerRelayConversionPasses();

@@ -1,0 +1,173 @@
+//===- Executor.cpp - Compile a Relay module and call it --------*- C++ -*-===//
+
+#include "runtime/Executor/Executor.h"
+
+#include "conversion/RelayToLinalg/RelayToLinalg.h"
+#include "dialects/relay/RelayOps.h"
+
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::interp;
+
+Executor::~Executor() = default;
+
+FailureOr<std::unique_ptr<Executor>> Executor::compile(ModuleOp module,
+                                                       StringRef entry) {
+  auto func = module.lookupSymbol<FuncOp>(entry);
+  if (!func)
+    return emitError(module.getLoc())
+           << "the module has no relay.func @" << entry;
+  MLIRContext *ctx = module.getContext();
+  OwningOpRef<ModuleOp> copy = module.clone();
+  PassManager pm(ctx);
+  buildRelayToLLVMPipeline(pm);
+  if (failed(pm.run(*copy)))
+    return failure();
+  FunctionType type = func.getFunctionType();
+  if (type.getNumResults() != 1 || !isa<RankedTensorType>(type.getResult(0)))
+    return func.emitError("the compiled entry must return one tensor");
+
+  static std::once_flag targets;
+  std::call_once(targets, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+  DialectRegistry translations;
+  registerBuiltinDialectTranslation(translations);
+  registerLLVMDialectTranslation(translations);
+  ctx->appendDialectRegistry(translations);
+  ExecutionEngineOptions options;
+  auto transformer = makeOptimizingTransformer(/*optLevel=*/2,
+                                               /*sizeLevel=*/0, nullptr);
+  options.transformer = transformer;
+  // memrefCopy and friends, which bufferized code may call.
+  SmallVector<StringRef> libs{RELAY_MLIR_C_RUNNER_UTILS};
+  options.sharedLibPaths = libs;
+  auto engine = ExecutionEngine::create(*copy, options);
+  if (!engine)
+    return func.emitError("JIT compilation failed: ")
+           << llvm::toString(engine.takeError());
+  std::unique_ptr<Executor> executor(new Executor());
+  executor->engine = std::move(*engine);
+  executor->entry = entry.str();
+  executor->type = type;
+  executor->loc = func.getLoc();
+  return executor;
+}
+
+/// Bytes per element as the compiled code stores them.
+static unsigned elementBytes(Type t) {
+  return t.isInteger(1) ? 1 : t.getIntOrFloatBitWidth() / 8;
+}
+
+static void store(char *p, Type t, const Tensor &tensor, int64_t i) {
+  if (t.isF32()) {
+    float v = static_cast<float>(tensor.getF(i));
+    std::memcpy(p, &v, 4);
+  } else if (t.isF64()) {
+    double v = tensor.getF(i);
+    std::memcpy(p, &v, 8);
+  } else {
+    int64_t v = tensor.getI(i);
+    std::memcpy(p, &v, elementBytes(t)); // little-endian truncation
+  }
+}
+
+static void load(const char *p, Type t, Tensor &tensor, int64_t i) {
+  if (t.isF32()) {
+    float v;
+    std::memcpy(&v, p, 4);
+    tensor.setF(i, v);
+  } else if (t.isF64()) {
+    double v;
+    std::memcpy(&v, p, 8);
+    tensor.setF(i, v);
+  } else {
+    int64_t v = 0;
+    std::memcpy(&v, p, elementBytes(t));
+    unsigned bits = elementBytes(t) * 8;
+    if (bits < 64 && !t.isUnsignedInteger() && !t.isInteger(1))
+      v = (v << (64 - bits)) >> (64 - bits); // sign-extend
+    tensor.setI(i, v);
+  }
+}
+
+FailureOr<ValuePtr> Executor::call(ArrayRef<ValuePtr> args) {
+  if (args.size() != type.getNumInputs())
+    return emitError(loc) << "the compiled @" << entry << " takes "
+                          << type.getNumInputs() << " arguments, got "
+                          << args.size();
+  // Inputs as memref descriptors: {allocated, aligned, offset, sizes,
+  // strides}.
+  std::vector<std::vector<char>> buffers;
+  std::vector<std::vector<int64_t>> descriptors;
+  for (auto [i, arg] : llvm::enumerate(args)) {
+    auto tensorType = cast<RankedTensorType>(type.getInput(i));
+    if (!arg->isTensor() || arg->getTensor().getType() != tensorType)
+      return emitError(loc) << "argument #" << i << " must be a tensor of "
+                            << "type " << tensorType;
+    const Tensor &t = arg->getTensor();
+    Type e = t.getElementType();
+    std::vector<char> data(std::max<int64_t>(1, t.getNumElements()) *
+                           elementBytes(e));
+    for (int64_t k = 0; k < t.getNumElements(); ++k)
+      store(data.data() + k * elementBytes(e), e, t, k);
+    buffers.push_back(std::move(data));
+    std::vector<int64_t> desc(3 + 2 * t.getRank());
+    auto ptr = reinterpret_cast<int64_t>(buffers.back().data());
+    desc[0] = desc[1] = ptr;
+    desc[2] = 0;
+    SmallVector<int64_t> strides = t.strides();
+    for (int64_t d = 0; d < t.getRank(); ++d) {
+      desc[3 + d] = t.getShape()[d];
+      desc[3 + t.getRank() + d] = strides[d];
+    }
+    descriptors.push_back(std::move(desc));
+  }
+  auto resultType = cast<RankedTensorType>(type.getResult(0));
+  std::vector<int64_t> result(3 + 2 * resultType.getRank(), 0);
+  std::vector<void *> pointers;
+  pointers.push_back(result.data());
+  for (auto &d : descriptors)
+    pointers.push_back(d.data());
+  std::vector<void *> packed;
+  for (void *&p : pointers)
+    packed.push_back(&p);
+  if (llvm::Error err = engine->invokePacked("_mlir_ciface_" + entry, packed))
+    return emitError(loc) << "calling the compiled @" << entry
+                          << " failed: " << llvm::toString(std::move(err));
+  Tensor out(resultType.getElementType(), resultType.getShape());
+  Type e = resultType.getElementType();
+  auto *base = reinterpret_cast<char *>(result[1]);
+  int64_t offset = result[2];
+  int64_t rank = resultType.getRank();
+  for (int64_t k = 0; k < out.getNumElements(); ++k) {
+    int64_t rem = k, linear = offset;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      int64_t size = result[3 + d];
+      linear += (rem % size) * result[3 + rank + d];
+      rem /= size;
+    }
+    load(base + linear * elementBytes(e), e, out, k);
+  }
+  // The result buffer belongs to the caller, unless it is an input or a
+  // global constant (MLIR marks those with 0xdeadbeef).
+  auto *allocated = reinterpret_cast<char *>(result[0]);
+  bool isInput = llvm::any_of(buffers, [&](const std::vector<char> &b) {
+    return b.data() == allocated;
+  });
+  if (allocated && !isInput && result[0] != 0xdeadbeef)
+    std::free(allocated);
+  return RuntimeValue::tensor(std::move(out));
+}

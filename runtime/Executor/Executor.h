@@ -1,0 +1,48 @@
+//===- Executor.h - Compile a Relay module and call it ----------*- C++ -*-===//
+//
+// The C++ Executor API: compile a module once through --relay-to-llvm and
+// MLIR's ExecutionEngine (JIT), then call its entry function many times on
+// tensors. Covers what --relay-to-linalg lowers today: first-order tensor
+// programs with static shapes returning one tensor.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RELAY_MLIR_RUNTIME_EXECUTOR_EXECUTOR_H
+#define RELAY_MLIR_RUNTIME_EXECUTOR_EXECUTOR_H
+
+#include "runtime/Interpreter/Value.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <memory>
+
+namespace mlir {
+class ExecutionEngine;
+} // namespace mlir
+
+namespace mlir::relay {
+
+class Executor {
+public:
+  ~Executor();
+
+  /// Compiles `module` (a copy of it: the module is not changed) for calling
+  /// `entry`. Fails after reporting, at the op, what cannot be compiled.
+  static FailureOr<std::unique_ptr<Executor>> compile(ModuleOp module,
+                                                      StringRef entry);
+
+  /// Calls the entry function on tensors.
+  FailureOr<interp::ValuePtr> call(ArrayRef<interp::ValuePtr> args);
+
+private:
+  Executor() = default;
+
+  std::unique_ptr<ExecutionEngine> engine;
+  std::string entry;
+  FunctionType type;
+  LocationAttr loc;
+};
+
+} // namespace mlir::relay
+
+#endif // RELAY_MLIR_RUNTIME_EXECUTOR_EXECUTOR_H

@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+"""Compares two relay-run outputs (Relay values) within a relative tolerance.
+
+usage: compare_outputs.py A.txt B.txt [TOLERANCE]
+"""
+import ast
+import sys
+
+
+def parse(path):
+    text = open(path).read().strip().splitlines()[0]
+    text = text.replace("True", "1").replace("False", "0")
+    return ast.literal_eval(text)
+
+
+def flatten(v):
+    if isinstance(v, (list, tuple)):
+        for x in v:
+            yield from flatten(x)
+    else:
+        yield v
+
+
+def main():
+    a, b = parse(sys.argv[1]), parse(sys.argv[2])
+    tol = float(sys.argv[3]) if len(sys.argv) > 3 else 1e-5
+    fa, fb = list(flatten(a)), list(flatten(b))
+    if len(fa) != len(fb):
+        print(f"different sizes: {len(fa)} vs {len(fb)}")
+        return 1
+    worst = max((abs(x - y) / max(abs(y), 1.0) for x, y in zip(fa, fb)),
+                default=0.0)
+    if worst > tol:
+        print(f"relative difference {worst:.3g} > {tol}")
+        return 1
+    print(f"same values ({len(fa)} elements, relative difference {worst:.1g})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
