@@ -357,6 +357,155 @@ FailureOr<SmallVector<Value>> transposeRule(OpBuilder &b, Operation *op,
           .getResult()[0]};
 }
 
+/// Pads H (`h`) and W (`w`) of a 4-d image by (top, left, bottom, right)
+/// with `value`; returns `data` when there is nothing to pad.
+Value padImage(OpBuilder &b, Location loc, Value data, ArrayRef<int64_t> p,
+               int64_t h, int64_t w, Value value) {
+  if (llvm::all_of(p, [](int64_t v) { return v == 0; }))
+    return data;
+  auto in = cast<RankedTensorType>(data.getType());
+  SmallVector<int64_t> low(4, 0), high(4, 0), shape(in.getShape());
+  low[h] = p[0];
+  low[w] = p[1];
+  high[h] = p[2];
+  high[w] = p[3];
+  shape[h] += p[0] + p[2];
+  shape[w] += p[1] + p[3];
+  return tensor::PadOp::create(
+      b, loc, RankedTensorType::get(shape, in.getElementType()), data,
+      getAsIndexOpFoldResult(b.getContext(), low),
+      getAsIndexOpFoldResult(b.getContext(), high), value);
+}
+
+/// (top, left, bottom, right) from TVM's 1, 2 or 4 padding values.
+SmallVector<int64_t> padding4(Operation *op) {
+  SmallVector<int64_t> p = intsAttr(op, "padding", {0, 0});
+  if (p.size() == 1)
+    return {p[0], p[0], p[0], p[0]};
+  if (p.size() == 2)
+    return {p[0], p[1], p[0], p[1]};
+  return p;
+}
+
+/// max_pool2d and avg_pool2d (NCHW): pooling named ops over a padded input.
+FailureOr<SmallVector<Value>> poolRule(OpBuilder &b, Operation *op,
+                                       ValueRange operands, bool isMax) {
+  RankedTensorType type = resultType(op);
+  if (!type || strAttr(op, "layout", "NCHW") != "NCHW" ||
+      !isa<FloatType>(type.getElementType()))
+    return failure();
+  SmallVector<int64_t> k = intsAttr(op, "pool_size", {1, 1});
+  SmallVector<int64_t> s = intsAttr(op, "strides", {1, 1});
+  SmallVector<int64_t> d = intsAttr(op, "dilation", {1, 1});
+  for (auto *v : {&k, &s, &d})
+    if (v->size() == 1)
+      v->push_back(v->front());
+  SmallVector<int64_t> p = padding4(op);
+  auto in = cast<RankedTensorType>(operands[0].getType());
+  // With ceil_mode the last window may hang over: pad for it.
+  int64_t needH = (type.getShape()[2] - 1) * s[0] + (k[0] - 1) * d[0] + 1;
+  int64_t needW = (type.getShape()[3] - 1) * s[1] + (k[1] - 1) * d[1] + 1;
+  int64_t extraH =
+      std::max<int64_t>(0, needH - (in.getShape()[2] + p[0] + p[2]));
+  int64_t extraW =
+      std::max<int64_t>(0, needW - (in.getShape()[3] + p[1] + p[3]));
+  bool countPad =
+      getOperatorAttributes(op).get("count_include_pad") == b.getBoolAttr(true);
+  bool anyPad = llvm::any_of(p, [](int64_t v) { return v != 0; });
+  // Average pooling divides by a constant window size only when every
+  // window counts the same number of elements.
+  if (!isMax && (extraH || extraW || (anyPad && !countPad)))
+    return failure();
+  Location loc = op->getLoc();
+  Type e = type.getElementType();
+  Value padValue = constantScalar(b, loc, e, isMax ? -INFINITY : 0.0);
+  Value data =
+      padImage(b, loc, operands[0], {p[0], p[1], p[2] + extraH, p[3] + extraW},
+               2, 3, padValue);
+  Value window = tensor::EmptyOp::create(b, loc, k, e);
+  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(), e);
+  Value init = linalg::FillOp::create(b, loc, padValue, empty).getResult(0);
+  auto strides = b.getI64TensorAttr(s);
+  auto dilations = b.getI64TensorAttr(d);
+  if (isMax)
+    return SmallVector<Value>{
+        linalg::PoolingNchwMaxOp::create(b, loc, TypeRange{type},
+                                         ValueRange{data, window},
+                                         ValueRange{init}, strides, dilations)
+            .getResult(0)};
+  Value sum = linalg::PoolingNchwSumOp::create(
+                  b, loc, TypeRange{type}, ValueRange{data, window},
+                  ValueRange{init}, strides, dilations)
+                  .getResult(0);
+  Value count = constantScalar(b, loc, e, double(k[0] * k[1]));
+  SmallVector<utils::IteratorType> par(4, utils::IteratorType::parallel);
+  AffineMap id = AffineMap::getMultiDimIdentityMap(4, b.getContext());
+  Value out = tensor::EmptyOp::create(b, loc, type.getShape(), e);
+  return SmallVector<Value>{
+      linalg::GenericOp::create(
+          b, loc, TypeRange{type}, ValueRange{sum}, ValueRange{out}, {id, id},
+          par,
+          [&](OpBuilder &nb, Location l, ValueRange a) {
+            linalg::YieldOp::create(
+                nb, l, arith::DivFOp::create(nb, l, a[0], count).getResult());
+          })
+          .getResult(0)};
+}
+
+/// cast between numeric dtypes.
+FailureOr<SmallVector<Value>> castRule(OpBuilder &b, Operation *op,
+                                       ValueRange operands) {
+  RankedTensorType type = resultType(op);
+  Type to = type.getElementType();
+  return elementwise(
+      b, op, operands, [to](OpBuilder &nb, Location l, ValueRange a) -> Value {
+        Value x = a[0];
+        Type from = x.getType();
+        if (from == to)
+          return x;
+        auto fi = dyn_cast<IntegerType>(from);
+        auto ti = dyn_cast<IntegerType>(to);
+        if (isa<FloatType>(from) && isa<FloatType>(to))
+          return from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth()
+                     ? arith::ExtFOp::create(nb, l, to, x).getResult()
+                     : arith::TruncFOp::create(nb, l, to, x).getResult();
+        if (fi && isa<FloatType>(to))
+          return fi.isUnsigned() || fi.getWidth() == 1
+                     ? arith::UIToFPOp::create(nb, l, to, x).getResult()
+                     : arith::SIToFPOp::create(nb, l, to, x).getResult();
+        if (isa<FloatType>(from) && ti)
+          return ti.isUnsigned() || ti.getWidth() == 1
+                     ? arith::FPToUIOp::create(nb, l, to, x).getResult()
+                     : arith::FPToSIOp::create(nb, l, to, x).getResult();
+        if (fi && ti)
+          return fi.getWidth() < ti.getWidth()
+                     ? (fi.isUnsigned() || fi.getWidth() == 1
+                            ? arith::ExtUIOp::create(nb, l, to, x).getResult()
+                            : arith::ExtSIOp::create(nb, l, to, x).getResult())
+                     : arith::TruncIOp::create(nb, l, to, x).getResult();
+        return x;
+      });
+}
+
+/// nn.pad in constant mode.
+FailureOr<SmallVector<Value>> padRule(OpBuilder &b, Operation *op,
+                                      ValueRange operands) {
+  RankedTensorType type = resultType(op);
+  if (strAttr(op, "pad_mode", "constant") != "constant")
+    return failure();
+  SmallVector<int64_t> w = intsAttr(op, "pad_width", {});
+  SmallVector<int64_t> low, high;
+  for (size_t i = 0; i + 1 < w.size(); i += 2) {
+    low.push_back(w[i]);
+    high.push_back(w[i + 1]);
+  }
+  Location loc = op->getLoc();
+  Value value = tensor::ExtractOp::create(b, loc, operands[1], ValueRange{});
+  return SmallVector<Value>{tensor::PadOp::create(
+      b, loc, type, operands[0], getAsIndexOpFoldResult(b.getContext(), low),
+      getAsIndexOpFoldResult(b.getContext(), high), value)};
+}
+
 FailureOr<SmallVector<Value>> conv2dRule(OpBuilder &b, Operation *op,
                                          ValueRange operands) {
   RankedTensorType type = resultType(op);
@@ -371,34 +520,16 @@ FailureOr<SmallVector<Value>> conv2dRule(OpBuilder &b, Operation *op,
     return failure();
   SmallVector<int64_t> s = intsAttr(op, "strides", {1, 1});
   SmallVector<int64_t> d = intsAttr(op, "dilation", {1, 1});
-  SmallVector<int64_t> p = intsAttr(op, "padding", {0, 0});
+  SmallVector<int64_t> p = padding4(op);
   if (s.size() == 1)
     s.push_back(s[0]);
   if (d.size() == 1)
     d.push_back(d[0]);
-  if (p.size() == 1)
-    p = {p[0], p[0], p[0], p[0]};
-  else if (p.size() == 2)
-    p = {p[0], p[1], p[0], p[1]};
   Location loc = op->getLoc();
   Value data = operands[0];
-  auto in = cast<RankedTensorType>(data.getType());
   Type e = type.getElementType();
-  if (llvm::any_of(p, [](int64_t v) { return v != 0; })) {
-    int64_t h = nchw ? 2 : 1, w = nchw ? 3 : 2;
-    SmallVector<int64_t> low(4, 0), high(4, 0), shape(in.getShape());
-    low[h] = p[0];
-    low[w] = p[1];
-    high[h] = p[2];
-    high[w] = p[3];
-    shape[h] += p[0] + p[2];
-    shape[w] += p[1] + p[3];
-    Value zero = constantScalar(b, loc, e, 0);
-    data = tensor::PadOp::create(b, loc, RankedTensorType::get(shape, e), data,
-                                 getAsIndexOpFoldResult(b.getContext(), low),
-                                 getAsIndexOpFoldResult(b.getContext(), high),
-                                 zero);
-  }
+  data = padImage(b, loc, data, p, nchw ? 2 : 1, nchw ? 3 : 2,
+                  constantScalar(b, loc, e, 0));
   Value zero = constantScalar(b, loc, e, 0);
   Value empty = tensor::EmptyOp::create(b, loc, type.getShape(), e);
   Value init = linalg::FillOp::create(b, loc, zero, empty).getResult(0);
@@ -660,6 +791,14 @@ void registerLowerings() {
                          "nn.batch_flatten"})
     rules[name] = reshapeRule;
   rules["transpose"] = transposeRule;
+  rules["cast"] = castRule;
+  rules["nn.pad"] = padRule;
+  rules["nn.max_pool2d"] = [](OpBuilder &b, Operation *op, ValueRange ops) {
+    return poolRule(b, op, ops, /*isMax=*/true);
+  };
+  rules["nn.avg_pool2d"] = [](OpBuilder &b, Operation *op, ValueRange ops) {
+    return poolRule(b, op, ops, /*isMax=*/false);
+  };
   rules["nn.dense"] = denseRule;
   rules["nn.matmul"] = matmulRule;
   rules["nn.batch_matmul"] = batchMatmulRule;
