@@ -11,6 +11,7 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/thread.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -19,6 +20,9 @@
 using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::interp;
+
+/// The stack of the thread compiled code runs on.
+static constexpr unsigned kStackSize = 1u << 30;
 
 Executor::~Executor() = default;
 
@@ -144,7 +148,15 @@ FailureOr<ValuePtr> Executor::call(ArrayRef<ValuePtr> args) {
   std::vector<void *> packed;
   for (void *&p : pointers)
     packed.push_back(&p);
-  if (llvm::Error err = engine->invokePacked("_mlir_ciface_" + entry, packed))
+  // Compiled recursion uses the machine stack: run on a thread with a large
+  // one (its pages are only mapped as they are used).
+  llvm::Error err = llvm::Error::success();
+  llvm::thread worker(std::optional<unsigned>(kStackSize), [&]() {
+    llvm::Error result = engine->invokePacked("_mlir_ciface_" + entry, packed);
+    err = std::move(result);
+  });
+  worker.join();
+  if (err)
     return emitError(loc) << "calling the compiled @" << entry
                           << " failed: " << llvm::toString(std::move(err));
   Tensor out(resultType.getElementType(), resultType.getShape());

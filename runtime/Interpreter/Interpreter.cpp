@@ -7,6 +7,7 @@
 #include "runtime/Interpreter/Kernels.h"
 
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -114,6 +115,8 @@ private:
   FailureOr<ValuePtr> runOperator(Operation *op, const OperatorInfo &info,
                                   ArrayRef<ValuePtr> operands);
   Operation *lookupSymbol(Operation *from, SymbolRefAttr name);
+  /// The values defined above `fn` that its body uses.
+  ArrayRef<Value> capturedValues(FnOp fn);
   bool matchPattern(Attribute pattern, const ValuePtr &v, Operation *from,
                     SmallVectorImpl<ValuePtr> &bindings);
 
@@ -121,6 +124,7 @@ private:
   std::vector<Frame> stack;
   DenseMap<Attribute, Operation *> symbols;
   DenseMap<OperationName, const KernelFn *> kernels;
+  DenseMap<Operation *, SmallVector<Value>> captures;
 };
 
 } // namespace
@@ -132,6 +136,19 @@ Operation *Machine::lookupSymbol(Operation *from, SymbolRefAttr name) {
   Operation *op = SymbolTable::lookupNearestSymbolFrom(from, name);
   symbols[name] = op;
   return op;
+}
+
+ArrayRef<Value> Machine::capturedValues(FnOp fn) {
+  auto it = captures.find(fn);
+  if (it != captures.end())
+    return it->second;
+  llvm::SetVector<Value> used;
+  fn.getBody().walk([&](Operation *op) {
+    for (Value v : op->getOperands())
+      if (!fn.getBody().isAncestor(v.getParentRegion()))
+        used.insert(v);
+  });
+  return captures[fn] = SmallVector<Value>(used.begin(), used.end());
 }
 
 LogicalResult Machine::pushCall(FuncOp func, ArrayRef<ValuePtr> args,
@@ -301,7 +318,15 @@ Machine::Step Machine::execute(Operation *op, Frame &frame) {
         operands[0]->setRefContents(operands[1]);
         return set(RuntimeValue::tuple({}));
       })
-      .Case([&](FnOp fn) { return set(RuntimeValue::closure(fn, frame.env)); })
+      .Case([&](FnOp fn) {
+        // The closure keeps only the values it uses from above (a flat
+        // environment), so closures do not keep the whole activation alive
+        // and no reference cycle forms through it.
+        auto env = std::make_shared<Env>();
+        for (Value v : capturedValues(fn))
+          env->values[v] = get(frame, v);
+        return set(RuntimeValue::closure(fn, std::move(env)));
+      })
       .Case([&](GlobalRefOp g) {
         auto func = dyn_cast_or_null<FuncOp>(lookupSymbol(op, g.getNameAttr()));
         if (!func)
