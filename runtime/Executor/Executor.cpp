@@ -67,45 +67,78 @@ FailureOr<std::unique_ptr<Executor>> Executor::compile(ModuleOp module,
   executor->entry = entry.str();
   executor->type = type;
   executor->loc = func.getLoc();
+  // Only code that calls functions can recurse deeply.
+  executor->mayRecurse =
+      !module.getOps<FuncOp>().empty() &&
+      module.walk([](CallOp) { return WalkResult::interrupt(); })
+          .wasInterrupted();
   return executor;
 }
 
-/// Bytes per element as the compiled code stores them.
-static unsigned elementBytes(Type t) {
-  return t.isInteger(1) ? 1 : t.getIntOrFloatBitWidth() / 8;
-}
+namespace {
+/// How compiled code stores one element, decided once per tensor (type
+/// queries per element would dominate the call).
+struct ElementLayout {
+  enum Kind { F32, F64, SignedInt, UnsignedInt } kind;
+  unsigned bytes;
 
-static void store(char *p, Type t, const Tensor &tensor, int64_t i) {
-  if (t.isF32()) {
-    float v = static_cast<float>(tensor.getF(i));
-    std::memcpy(p, &v, 4);
-  } else if (t.isF64()) {
-    double v = tensor.getF(i);
-    std::memcpy(p, &v, 8);
-  } else {
-    int64_t v = tensor.getI(i);
-    std::memcpy(p, &v, elementBytes(t)); // little-endian truncation
+  explicit ElementLayout(Type t) {
+    bytes = t.isInteger(1) ? 1 : t.getIntOrFloatBitWidth() / 8;
+    if (t.isF32())
+      kind = F32;
+    else if (t.isF64())
+      kind = F64;
+    else if (t.isUnsignedInteger() || t.isInteger(1))
+      kind = UnsignedInt;
+    else
+      kind = SignedInt;
   }
-}
 
-static void load(const char *p, Type t, Tensor &tensor, int64_t i) {
-  if (t.isF32()) {
-    float v;
-    std::memcpy(&v, p, 4);
-    tensor.setF(i, v);
-  } else if (t.isF64()) {
-    double v;
-    std::memcpy(&v, p, 8);
-    tensor.setF(i, v);
-  } else {
-    int64_t v = 0;
-    std::memcpy(&v, p, elementBytes(t));
-    unsigned bits = elementBytes(t) * 8;
-    if (bits < 64 && !t.isUnsignedInteger() && !t.isInteger(1))
-      v = (v << (64 - bits)) >> (64 - bits); // sign-extend
-    tensor.setI(i, v);
+  void store(char *p, const Tensor &tensor, int64_t i) const {
+    switch (kind) {
+    case F32: {
+      float v = static_cast<float>(tensor.getF(i));
+      std::memcpy(p, &v, 4);
+      return;
+    }
+    case F64: {
+      double v = tensor.getF(i);
+      std::memcpy(p, &v, 8);
+      return;
+    }
+    default: {
+      int64_t v = tensor.getI(i);
+      std::memcpy(p, &v, bytes); // little-endian truncation
+    }
+    }
   }
-}
+
+  void load(const char *p, Tensor &tensor, int64_t i) const {
+    switch (kind) {
+    case F32: {
+      float v;
+      std::memcpy(&v, p, 4);
+      tensor.setF(i, v);
+      return;
+    }
+    case F64: {
+      double v;
+      std::memcpy(&v, p, 8);
+      tensor.setF(i, v);
+      return;
+    }
+    default: {
+      int64_t v = 0;
+      std::memcpy(&v, p, bytes);
+      unsigned bits = bytes * 8;
+      if (bits < 64 && kind == SignedInt)
+        v = (v << (64 - bits)) >> (64 - bits); // sign-extend
+      tensor.setI(i, v);
+    }
+    }
+  }
+};
+} // namespace
 
 FailureOr<ValuePtr> Executor::call(ArrayRef<ValuePtr> args) {
   if (args.size() != type.getNumInputs())
@@ -122,11 +155,11 @@ FailureOr<ValuePtr> Executor::call(ArrayRef<ValuePtr> args) {
       return emitError(loc) << "argument #" << i << " must be a tensor of "
                             << "type " << tensorType;
     const Tensor &t = arg->getTensor();
-    Type e = t.getElementType();
+    ElementLayout layout(t.getElementType());
     std::vector<char> data(std::max<int64_t>(1, t.getNumElements()) *
-                           elementBytes(e));
+                           layout.bytes);
     for (int64_t k = 0; k < t.getNumElements(); ++k)
-      store(data.data() + k * elementBytes(e), e, t, k);
+      layout.store(data.data() + k * layout.bytes, t, k);
     buffers.push_back(std::move(data));
     std::vector<int64_t> desc(3 + 2 * t.getRank());
     auto ptr = reinterpret_cast<int64_t>(buffers.back().data());
@@ -148,19 +181,24 @@ FailureOr<ValuePtr> Executor::call(ArrayRef<ValuePtr> args) {
   std::vector<void *> packed;
   for (void *&p : pointers)
     packed.push_back(&p);
-  // Compiled recursion uses the machine stack: run on a thread with a large
-  // one (its pages are only mapped as they are used).
+  // Compiled recursion uses the machine stack: code that makes calls runs
+  // on a thread with a large one (its pages are only mapped as used).
   llvm::Error err = llvm::Error::success();
-  llvm::thread worker(std::optional<unsigned>(kStackSize), [&]() {
+  auto invoke = [&]() {
     llvm::Error result = engine->invokePacked("_mlir_ciface_" + entry, packed);
     err = std::move(result);
-  });
-  worker.join();
+  };
+  if (mayRecurse) {
+    llvm::thread worker(std::optional<unsigned>(kStackSize), invoke);
+    worker.join();
+  } else {
+    invoke();
+  }
   if (err)
     return emitError(loc) << "calling the compiled @" << entry
                           << " failed: " << llvm::toString(std::move(err));
   Tensor out(resultType.getElementType(), resultType.getShape());
-  Type e = resultType.getElementType();
+  ElementLayout layout(resultType.getElementType());
   auto *base = reinterpret_cast<char *>(result[1]);
   int64_t offset = result[2];
   int64_t rank = resultType.getRank();
@@ -171,7 +209,7 @@ FailureOr<ValuePtr> Executor::call(ArrayRef<ValuePtr> args) {
       linear += (rem % size) * result[3 + rank + d];
       rem /= size;
     }
-    load(base + linear * elementBytes(e), e, out, k);
+    layout.load(base + linear * layout.bytes, out, k);
   }
   // The result buffer belongs to the caller, unless it is an input or a
   // global constant (MLIR marks those with 0xdeadbeef).

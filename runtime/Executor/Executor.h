@@ -41,6 +41,7 @@ private:
   std::string entry;
   FunctionType type;
   LocationAttr loc;
+  bool mayRecurse = true;
 };
 
 } // namespace mlir::relay

@@ -54,6 +54,8 @@ Tensor::Tensor(Type elementType, ArrayRef<int64_t> shape)
   for (int64_t d : shape)
     size *= d;
   floating = isa<FloatType>(elementType);
+  isF32 = elementType.isF32();
+  isF64 = elementType.isF64();
   if (floating)
     f.assign(size, 0.0);
   else
@@ -66,7 +68,9 @@ RankedTensorType Tensor::getType() const {
 
 void Tensor::setF(int64_t i, double v) {
   if (floating)
-    f[i] = roundToFloat(elementType, v);
+    f[i] = isF32   ? static_cast<double>(static_cast<float>(v))
+           : isF64 ? v
+                   : roundToFloat(elementType, v);
   else if (std::isnan(v))
     n[i] = 0;
   else
@@ -75,7 +79,7 @@ void Tensor::setF(int64_t i, double v) {
 
 void Tensor::setI(int64_t i, int64_t v) {
   if (floating)
-    f[i] = roundToFloat(elementType, static_cast<double>(v));
+    setF(i, static_cast<double>(v));
   else
     n[i] = wrapToInt(elementType, v);
 }

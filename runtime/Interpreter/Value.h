@@ -60,6 +60,8 @@ private:
   SmallVector<int64_t> shape;
   int64_t size = 0;
   bool floating = false;
+  // The common dtypes, decided once (type queries per element are slow).
+  bool isF32 = false, isF64 = false;
   std::vector<double> f;
   std::vector<int64_t> n;
 };
