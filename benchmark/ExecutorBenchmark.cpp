@@ -3,9 +3,18 @@
 // Runs the same small conv net (two convolutions, global pooling, a dense
 // layer and softmax) and an MLP on the reference interpreter and compiled
 // through --relay-to-llvm (the JIT), side by side in one run; the ratio of
-// the two times is the speed-up of native code:
+// the two times is the speed-up of native code. Then a 512x512x512 float32
+// matmul, compiled by relay-mlir, against OpenBLAS's and oneDNN's sgemm in
+// the same run, all on one thread, in GFLOP/s and as a fraction of the
+// core's fp32 peak (RELAY_PEAK_GFLOPS, default 173: DESIGN.md's figure for
+// this machine):
 //
 //   build/bin/relay-executor-bench
+//
+// The peers run at their best: the process re-executes itself with
+// OPENBLAS_CORETYPE=SkylakeX (Debian's OpenBLAS 0.3.21 does not recognise
+// newer AVX-512 CPUs and otherwise picks an SSE3 kernel), one OpenBLAS and
+// one OpenMP thread; the kernel OpenBLAS picked is printed in the context.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,7 +28,16 @@
 
 #include <benchmark/benchmark.h>
 
+#ifdef RELAY_BENCH_OPENBLAS
+#include <cblas.h>
+#endif
+#ifdef RELAY_BENCH_DNNL
+#include <dnnl.h>
+#endif
+
+#include <cstdlib>
 #include <random>
+#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -44,11 +62,19 @@ def @main(%x: Tensor[(1, 256), float32], %w1: Tensor[(256, 256), float32],
 }
 )relay";
 
+const char *kMatmul = R"relay(#[version = "0.0.5"]
+def @main(%a: Tensor[(512, 512), float32], %b: Tensor[(512, 512), float32]) {
+  nn.matmul(%a, %b)
+}
+)relay";
+
 struct Program {
   MLIRContext context;
   OwningOpRef<ModuleOp> module;
   std::vector<ValuePtr> args;
   std::unique_ptr<Executor> executor;
+  /// The arguments as compiled code takes them (all float32 here).
+  std::vector<std::vector<float>> native;
 
   explicit Program(const char *text) {
     DialectRegistry registry;
@@ -67,8 +93,12 @@ struct Program {
                                  .getArguments()) {
       auto type = cast<RankedTensorType>(arg.getType());
       Tensor t(type.getElementType(), type.getShape());
-      for (int64_t k = 0; k < t.getNumElements(); ++k)
+      std::vector<float> buffer(t.getNumElements());
+      for (int64_t k = 0; k < t.getNumElements(); ++k) {
         t.setF(k, real(rng));
+        buffer[k] = static_cast<float>(t.getF(k));
+      }
+      native.push_back(std::move(buffer));
       args.push_back(RuntimeValue::tensor(std::move(t)));
     }
     if (auto compiled = Executor::compile(*module, "main"); succeeded(compiled))
@@ -84,6 +114,10 @@ Program &mlp() {
   static Program program(kMlp);
   return program;
 }
+Program &matmul() {
+  static Program program(kMatmul);
+  return program;
+}
 
 void runInterpreter(benchmark::State &state, Program &p) {
   Interpreter interpreter(*p.module);
@@ -92,15 +126,68 @@ void runInterpreter(benchmark::State &state, Program &p) {
       state.SkipWithError("the interpreter failed");
 }
 
+/// Calls the compiled entry on ready buffers: what an application pays.
 void runCompiled(benchmark::State &state, Program &p) {
   if (!p.executor) {
     state.SkipWithError("compilation failed");
     return;
   }
+  SmallVector<const void *> args;
+  for (auto &buffer : p.native)
+    args.push_back(buffer.data());
+  std::vector<char> result;
   for (auto _ : state)
-    if (failed(p.executor->call(p.args)))
+    if (failed(p.executor->callNative(args, result)))
       state.SkipWithError("the compiled program failed");
 }
+
+constexpr int64_t kN = 512;
+
+/// GFLOP/s and the fraction of one core's peak, as counters.
+void reportFlops(benchmark::State &state) {
+  double flops = 2.0 * kN * kN * kN;
+  const char *peakEnv = std::getenv("RELAY_PEAK_GFLOPS");
+  double peak = peakEnv ? std::atof(peakEnv) : 173.0;
+  state.counters["GFLOP/s"] = benchmark::Counter(
+      flops * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["of_peak"] = benchmark::Counter(
+      flops * 1e-9 / peak, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void BM_Matmul512_RelayMLIR(benchmark::State &state) {
+  runCompiled(state, matmul());
+  reportFlops(state);
+}
+
+#ifdef RELAY_BENCH_OPENBLAS
+void BM_Matmul512_OpenBLAS(benchmark::State &state) {
+  Program &p = matmul();
+  std::vector<float> c(kN * kN);
+  for (auto _ : state) {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, kN, kN, kN, 1.0f,
+                p.native[0].data(), kN, p.native[1].data(), kN, 0.0f, c.data(),
+                kN);
+    benchmark::DoNotOptimize(c.data());
+  }
+  reportFlops(state);
+}
+BENCHMARK(BM_Matmul512_OpenBLAS)->Unit(benchmark::kMillisecond);
+#endif
+
+#ifdef RELAY_BENCH_DNNL
+void BM_Matmul512_oneDNN(benchmark::State &state) {
+  Program &p = matmul();
+  std::vector<float> c(kN * kN);
+  for (auto _ : state) {
+    if (dnnl_sgemm('N', 'N', kN, kN, kN, 1.0f, p.native[0].data(), kN,
+                   p.native[1].data(), kN, 0.0f, c.data(), kN) != dnnl_success)
+      state.SkipWithError("dnnl_sgemm failed");
+    benchmark::DoNotOptimize(c.data());
+  }
+  reportFlops(state);
+}
+BENCHMARK(BM_Matmul512_oneDNN)->Unit(benchmark::kMillisecond);
+#endif
 
 void BM_ConvNet_Interpreter(benchmark::State &s) {
   runInterpreter(s, convNet());
@@ -112,7 +199,28 @@ BENCHMARK(BM_ConvNet_Interpreter)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ConvNet_Compiled)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MLP_Interpreter)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MLP_Compiled)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Matmul512_RelayMLIR)->Unit(benchmark::kMillisecond);
 
 } // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char **argv) {
+  // The peers' settings must be in the environment before their libraries
+  // initialise, so set them and start again.
+  if (!std::getenv("RELAY_BENCH_CONFIGURED")) {
+    setenv("RELAY_BENCH_CONFIGURED", "1", 1);
+    setenv("OPENBLAS_CORETYPE", "SkylakeX", 0);
+    unsetenv("OPENBLAS_L2_SIZE");
+    setenv("OPENBLAS_NUM_THREADS", "1", 1);
+    setenv("OMP_NUM_THREADS", "1", 1);
+    execv("/proc/self/exe", argv);
+  }
+#ifdef RELAY_BENCH_OPENBLAS
+  benchmark::AddCustomContext("openblas_core", openblas_get_corename());
+#endif
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv))
+    return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 packages=(
   cmake ninja-build ccache g++ python3 clang-format
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
-  libgtest-dev libbenchmark-dev
+  libgtest-dev libbenchmark-dev libopenblas-dev libdnnl-dev
   clang-22 libclang-rt-22-dev python3-numpy
 )
 missing=()

@@ -51,4 +51,42 @@ def InferTypes : Pass<"relay-infer-types", "::mlir::ModuleOp"> {
   ];
 }
 
+def TileAndVectorize : Pass<"relay-tile-and-vectorize", "::mlir::func::FuncOp"> {
+  let summary = "Tile bufferized linalg ops for cache and registers, then "
+                "vectorise them";
+  let description = [{
+    Runs after one-shot bufferization on static-shaped linalg ops over
+    memrefs, with upstream transforms only (TilingInterface tiling,
+    the linalg vectoriser, vector transfer hoisting):
+
+    - Contractions (matmul, batch matmul, the im2col products of
+      convolutions, dense): tiled for the caches (64x128x128 on m, n, k),
+      then for registers (8x32 on m and n, k step 1: 16 AVX-512
+      accumulators of 16 floats), vectorised into `vector.contract`, whose
+      accumulator tile is hoisted out of the k loop. `--convert-vector-to-llvm
+      vector-contract-lowering=outerproduct` then turns it into FMAs.
+    - Other vectorisable linalg ops (elementwise, broadcasts, reductions,
+      transposes, fills): every loop but the innermost tiled to 1, the
+      innermost to a vector of up to 64 elements.
+
+    Tile sizes are divisors of the loop sizes, so every tile is static
+    and no masking is needed. Ops the vectoriser does not support (pooling,
+    gathers) are left for `--convert-linalg-to-loops`.
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+  let options = [
+    Option<"vectorize", "vectorize", "bool", /*default=*/"true",
+           "Vectorise the tiles (false: tile only)">,
+  ];
+  let statistics = [
+    Statistic<"numContractions", "contractions",
+              "Contractions tiled and vectorised">,
+    Statistic<"numVectorized", "vectorized", "Other linalg ops vectorised">,
+  ];
+}
+
 #endif // RELAY_TRANSFORMS_PASSES

@@ -7,7 +7,10 @@
 #include "dialects/relay/RelayOps.h"
 #include "transforms/Passes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
@@ -15,13 +18,18 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Linalg/Transforms/AllInterfaces.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -204,20 +212,27 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm) {
   registerUpstreamPasses();
   pm.addPass(createInferTypes());
   pm.addPass(createRelayToLinalg());
-  // Upstream from here: bufferize, free buffers, loops, LLVM.
-  LogicalResult parsed = parsePassPipeline(
-      "canonicalize,"
-      "one-shot-bufferize{bufferize-function-boundaries "
-      "function-boundary-type-conversion=identity-layout-map},"
-      "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
-      "convert-linalg-to-loops,convert-scf-to-cf,expand-strided-metadata,"
-      "lower-affine,finalize-memref-to-llvm,convert-math-to-llvm,"
-      "convert-math-to-libm,convert-arith-to-llvm,convert-func-to-llvm,"
-      "convert-cf-to-llvm,reconcile-unrealized-casts",
-      pm);
-  // The pipeline is fixed text over registered passes.
-  assert(succeeded(parsed) && "malformed --relay-to-llvm pipeline");
-  (void)parsed;
+  // Upstream from here: bufferize, tile and vectorise, free buffers, loops,
+  // LLVM. The texts name registered upstream passes only.
+  auto addPipeline = [&](StringRef text) {
+    if (failed(parsePassPipeline(text, pm)))
+      llvm::report_fatal_error("malformed --relay-to-llvm pipeline");
+  };
+  addPipeline("canonicalize,"
+              "one-shot-bufferize{bufferize-function-boundaries "
+              "function-boundary-type-conversion=identity-layout-map}");
+  pm.addNestedPass<func::FuncOp>(createTileAndVectorize());
+  addPipeline(
+      "canonicalize,buffer-deallocation-pipeline,"
+      "convert-bufferization-to-memref,convert-linalg-to-loops,"
+      "func.func(lower-vector-multi-reduction),"
+      "convert-vector-to-scf,expand-strided-metadata,lower-affine,"
+      "convert-scf-to-cf,"
+      "convert-vector-to-llvm{vector-contract-lowering=outerproduct},"
+      "finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,"
+      "convert-arith-to-llvm,convert-ub-to-llvm,convert-func-to-llvm,"
+      "convert-cf-to-llvm,"
+      "reconcile-unrealized-casts");
 }
 
 void mlir::relay::registerRelayToLLVMPipeline() {
@@ -230,15 +245,23 @@ void mlir::relay::registerRelayToLLVMPipeline() {
 }
 
 void mlir::relay::registerLoweringDialects(DialectRegistry &registry) {
-  registry
-      .insert<arith::ArithDialect, bufferization::BufferizationDialect,
-              cf::ControlFlowDialect, func::FuncDialect, linalg::LinalgDialect,
-              LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
-              scf::SCFDialect, tensor::TensorDialect>();
+  registry.insert<affine::AffineDialect, arith::ArithDialect,
+                  bufferization::BufferizationDialect, cf::ControlFlowDialect,
+                  func::FuncDialect, linalg::LinalgDialect, LLVM::LLVMDialect,
+                  math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
+                  tensor::TensorDialect, vector::VectorDialect>();
   arith::registerBufferizableOpInterfaceExternalModels(registry);
   bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
       registry);
-  linalg::registerBufferizableOpInterfaceExternalModels(registry);
+  // Bufferization, tiling and value bounds of linalg ops, and the value
+  // bounds tiling and vectorisation query on the ops around them.
+  linalg::registerAllDialectInterfaceImplementations(registry);
+  affine::registerValueBoundsOpInterfaceExternalModels(registry);
+  arith::registerValueBoundsOpInterfaceExternalModels(registry);
+  memref::registerValueBoundsOpInterfaceExternalModels(registry);
+  scf::registerValueBoundsOpInterfaceExternalModels(registry);
+  tensor::registerValueBoundsOpInterfaceExternalModels(registry);
   scf::registerBufferizableOpInterfaceExternalModels(registry);
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
+  vector::registerBufferizableOpInterfaceExternalModels(registry);
 }

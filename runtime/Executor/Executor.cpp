@@ -75,6 +75,11 @@ FailureOr<std::unique_ptr<Executor>> Executor::compile(ModuleOp module,
   return executor;
 }
 
+/// Bytes compiled code uses for one element of `t`.
+static unsigned elementBytes(Type t) {
+  return t.isInteger(1) ? 1 : t.getIntOrFloatBitWidth() / 8;
+}
+
 namespace {
 /// How compiled code stores one element, decided once per tensor (type
 /// queries per element would dominate the call).
@@ -83,7 +88,7 @@ struct ElementLayout {
   unsigned bytes;
 
   explicit ElementLayout(Type t) {
-    bytes = t.isInteger(1) ? 1 : t.getIntOrFloatBitWidth() / 8;
+    bytes = elementBytes(t);
     if (t.isF32())
       kind = F32;
     else if (t.isF64())
@@ -140,40 +145,32 @@ struct ElementLayout {
 };
 } // namespace
 
-FailureOr<ValuePtr> Executor::call(ArrayRef<ValuePtr> args) {
+LogicalResult Executor::callNative(ArrayRef<const void *> args,
+                                   std::vector<char> &out) {
   if (args.size() != type.getNumInputs())
     return emitError(loc) << "the compiled @" << entry << " takes "
                           << type.getNumInputs() << " arguments, got "
                           << args.size();
   // Inputs as memref descriptors: {allocated, aligned, offset, sizes,
   // strides}.
-  std::vector<std::vector<char>> buffers;
   std::vector<std::vector<int64_t>> descriptors;
   for (auto [i, arg] : llvm::enumerate(args)) {
     auto tensorType = cast<RankedTensorType>(type.getInput(i));
-    if (!arg->isTensor() || arg->getTensor().getType() != tensorType)
-      return emitError(loc) << "argument #" << i << " must be a tensor of "
-                            << "type " << tensorType;
-    const Tensor &t = arg->getTensor();
-    ElementLayout layout(t.getElementType());
-    std::vector<char> data(std::max<int64_t>(1, t.getNumElements()) *
-                           layout.bytes);
-    for (int64_t k = 0; k < t.getNumElements(); ++k)
-      layout.store(data.data() + k * layout.bytes, t, k);
-    buffers.push_back(std::move(data));
-    std::vector<int64_t> desc(3 + 2 * t.getRank());
-    auto ptr = reinterpret_cast<int64_t>(buffers.back().data());
-    desc[0] = desc[1] = ptr;
+    int64_t rank = tensorType.getRank();
+    std::vector<int64_t> desc(3 + 2 * rank);
+    desc[0] = desc[1] = reinterpret_cast<int64_t>(arg);
     desc[2] = 0;
-    SmallVector<int64_t> strides = t.strides();
-    for (int64_t d = 0; d < t.getRank(); ++d) {
-      desc[3 + d] = t.getShape()[d];
-      desc[3 + t.getRank() + d] = strides[d];
+    int64_t stride = 1;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      desc[3 + d] = tensorType.getDimSize(d);
+      desc[3 + rank + d] = stride;
+      stride *= tensorType.getDimSize(d);
     }
     descriptors.push_back(std::move(desc));
   }
   auto resultType = cast<RankedTensorType>(type.getResult(0));
-  std::vector<int64_t> result(3 + 2 * resultType.getRank(), 0);
+  int64_t rank = resultType.getRank();
+  std::vector<int64_t> result(3 + 2 * rank, 0);
   std::vector<void *> pointers;
   pointers.push_back(result.data());
   for (auto &d : descriptors)
@@ -197,27 +194,66 @@ FailureOr<ValuePtr> Executor::call(ArrayRef<ValuePtr> args) {
   if (err)
     return emitError(loc) << "calling the compiled @" << entry
                           << " failed: " << llvm::toString(std::move(err));
-  Tensor out(resultType.getElementType(), resultType.getShape());
-  ElementLayout layout(resultType.getElementType());
-  auto *base = reinterpret_cast<char *>(result[1]);
-  int64_t offset = result[2];
-  int64_t rank = resultType.getRank();
-  for (int64_t k = 0; k < out.getNumElements(); ++k) {
-    int64_t rem = k, linear = offset;
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      int64_t size = result[3 + d];
-      linear += (rem % size) * result[3 + rank + d];
-      rem /= size;
+  // Copy the result out row-major, following its strides.
+  unsigned bytes = elementBytes(resultType.getElementType());
+  int64_t n = resultType.getNumElements();
+  out.resize(n * bytes);
+  auto *base = reinterpret_cast<char *>(result[1]) + result[2] * bytes;
+  bool contiguous = true;
+  for (int64_t d = rank - 1, stride = 1; d >= 0; --d) {
+    contiguous &= result[3 + d] == 1 || result[3 + rank + d] == stride;
+    stride *= result[3 + d];
+  }
+  if (contiguous) {
+    std::memcpy(out.data(), base, n * bytes);
+  } else {
+    for (int64_t k = 0; k < n; ++k) {
+      int64_t rem = k, linear = 0;
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        int64_t size = result[3 + d];
+        linear += (rem % size) * result[3 + rank + d];
+        rem /= size;
+      }
+      std::memcpy(out.data() + k * bytes, base + linear * bytes, bytes);
     }
-    layout.load(base + linear * layout.bytes, out, k);
   }
   // The result buffer belongs to the caller, unless it is an input or a
   // global constant (MLIR marks those with 0xdeadbeef).
-  auto *allocated = reinterpret_cast<char *>(result[0]);
-  bool isInput = llvm::any_of(buffers, [&](const std::vector<char> &b) {
-    return b.data() == allocated;
-  });
+  auto *allocated = reinterpret_cast<void *>(result[0]);
+  bool isInput = llvm::is_contained(args, allocated);
   if (allocated && !isInput && result[0] != 0xdeadbeef)
     std::free(allocated);
+  return success();
+}
+
+FailureOr<ValuePtr> Executor::call(ArrayRef<ValuePtr> args) {
+  if (args.size() != type.getNumInputs())
+    return emitError(loc) << "the compiled @" << entry << " takes "
+                          << type.getNumInputs() << " arguments, got "
+                          << args.size();
+  std::vector<std::vector<char>> buffers;
+  SmallVector<const void *> pointers;
+  for (auto [i, arg] : llvm::enumerate(args)) {
+    auto tensorType = cast<RankedTensorType>(type.getInput(i));
+    if (!arg->isTensor() || arg->getTensor().getType() != tensorType)
+      return emitError(loc) << "argument #" << i << " must be a tensor of "
+                            << "type " << tensorType;
+    const Tensor &t = arg->getTensor();
+    ElementLayout layout(t.getElementType());
+    std::vector<char> data(std::max<int64_t>(1, t.getNumElements()) *
+                           layout.bytes);
+    for (int64_t k = 0; k < t.getNumElements(); ++k)
+      layout.store(data.data() + k * layout.bytes, t, k);
+    buffers.push_back(std::move(data));
+    pointers.push_back(buffers.back().data());
+  }
+  std::vector<char> result;
+  if (failed(callNative(pointers, result)))
+    return failure();
+  auto resultType = cast<RankedTensorType>(type.getResult(0));
+  Tensor out(resultType.getElementType(), resultType.getShape());
+  ElementLayout layout(resultType.getElementType());
+  for (int64_t k = 0; k < out.getNumElements(); ++k)
+    layout.load(result.data() + k * layout.bytes, out, k);
   return RuntimeValue::tensor(std::move(out));
 }

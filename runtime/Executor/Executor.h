@@ -34,6 +34,17 @@ public:
   /// Calls the entry function on tensors.
   FailureOr<interp::ValuePtr> call(ArrayRef<interp::ValuePtr> args);
 
+  /// Calls the entry function on dense row-major buffers laid out as compiled
+  /// code stores the entry's parameter types (f32 as 4 bytes, i1 as 1 byte),
+  /// one per parameter, and copies the result into `result`, resized to the
+  /// result type's size in bytes. No conversion: this is the call a
+  /// benchmark or an embedding application makes.
+  LogicalResult callNative(ArrayRef<const void *> args,
+                           std::vector<char> &result);
+
+  /// The entry function's type.
+  FunctionType getType() const { return type; }
+
 private:
   Executor() = default;
 

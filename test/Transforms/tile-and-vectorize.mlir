@@ -1,0 +1,78 @@
+// RUN: relay-mlir-opt %s --split-input-file --relay-tile-and-vectorize | FileCheck %s
+
+// A matmul: cache tiles (64x128x128), register tiles (8x32, k step 1), a
+// vector.contract whose 8x32 accumulator stays in registers across k.
+// CHECK-LABEL: func.func @matmul
+// CHECK:       scf.for {{.*}} step %c64
+// CHECK:         scf.for {{.*}} step %c128
+// CHECK:           scf.for {{.*}} step %c128
+// CHECK:             scf.for {{.*}} step %c8
+// CHECK:               scf.for {{.*}} step %c32
+// CHECK:                 %[[ACC:.*]] = vector.transfer_read %{{.*}} : memref<256x512xf32>, vector<8x32xf32>
+// CHECK:                 %[[SUM:.*]] = scf.for {{.*}} iter_args(%[[A:.*]] = %[[ACC]]) -> (vector<8x32xf32>)
+// CHECK:                   vector.transfer_read %{{.*}} : memref<256x384xf32>, vector<8x1xf32>
+// CHECK:                   vector.transfer_read %{{.*}} : memref<384x512xf32>, vector<1x32xf32>
+// CHECK:                   vector.contract {{.*}} %[[A]] : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+// CHECK:                 vector.transfer_write %[[SUM]]
+// CHECK-NOT:   linalg.matmul
+func.func @matmul(%a: memref<256x384xf32>, %b: memref<384x512xf32>,
+                  %c: memref<256x512xf32>) {
+  linalg.matmul ins(%a, %b : memref<256x384xf32>, memref<384x512xf32>)
+                outs(%c : memref<256x512xf32>)
+  return
+}
+
+// -----
+
+// Sizes that the preferred tiles do not divide get the largest divisor, so
+// every tile stays static: m = 100 gets 50 (cache) and 5 (register); n = 7 stays whole.
+// CHECK-LABEL: func.func @odd_matmul
+// CHECK:       vector.contract {{.*}} : vector<5x1xf32>, vector<1x7xf32> into vector<5x7xf32>
+func.func @odd_matmul(%a: memref<100x3xf32>, %b: memref<3x7xf32>,
+                      %c: memref<100x7xf32>) {
+  linalg.matmul ins(%a, %b : memref<100x3xf32>, memref<3x7xf32>)
+                outs(%c : memref<100x7xf32>)
+  return
+}
+
+// -----
+
+// Elementwise ops: the outer loop by one, the inner one as a vector.
+// CHECK-LABEL: func.func @relu
+// CHECK:       scf.for
+// CHECK:         vector.transfer_read {{.*}} vector<1x64xf32>
+// CHECK:         arith.maximumf {{.*}} : vector<1x64xf32>
+// CHECK:         vector.transfer_write
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @relu(%x: memref<4x64xf32>, %y: memref<4x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [#id, #id],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<4x64xf32>) outs(%y : memref<4x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.maximumf %in, %zero : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// Ops the vectoriser does not take (NCHW pooling) are left whole for the
+// loop lowering, and dynamic shapes are not scheduled.
+// CHECK-LABEL: func.func @untouched
+// CHECK:       linalg.pooling_nchw_max
+// CHECK:       linalg.generic
+// CHECK-NOT:   vector.
+func.func @untouched(%x: memref<1x1x4x4xf32>, %w: memref<2x2xf32>,
+                     %y: memref<1x1x3x3xf32>, %d: memref<?xf32>) {
+  linalg.pooling_nchw_max ins(%x, %w : memref<1x1x4x4xf32>, memref<2x2xf32>)
+                          outs(%y : memref<1x1x3x3xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>],
+                  iterator_types = ["parallel"]} outs(%d : memref<?xf32>) {
+  ^bb0(%out: f32):
+    %r = arith.addf %out, %out : f32
+    linalg.yield %r : f32
+  }
+  return
+}

@@ -1,0 +1,215 @@
+//===- TileAndVectorize.cpp - Tile and vectorise linalg code ----*- C++ -*-===//
+//
+// --relay-tile-and-vectorize: a fixed schedule over bufferized, static-shaped
+// linalg ops. Contractions are tiled for the caches and then for registers
+// and become vector.contract with the accumulator held in registers across
+// the k loop; other vectorisable ops are vectorised along their innermost
+// loop. Everything uses upstream transforms; the pass only picks tile sizes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::relay {
+#define GEN_PASS_DEF_TILEANDVECTORIZE
+#include "transforms/Passes.h.inc"
+} // namespace mlir::relay
+
+using namespace mlir;
+
+namespace {
+
+/// Cache tile (m, n, k) and register tile (m, n) of contractions: 8x32 f32
+/// accumulators are 16 zmm registers; see DESIGN.md's performance notes.
+constexpr int64_t kCacheM = 64, kCacheN = 128, kCacheK = 128;
+constexpr int64_t kRegM = 8, kRegN = 32;
+/// Longest vector along the innermost loop of other ops.
+constexpr int64_t kInnerVector = 64;
+
+/// The largest divisor of `n` that is at most `cap`, so tiles stay static.
+int64_t divisorAtMost(int64_t n, int64_t cap) {
+  for (int64_t t = std::min(n, cap); t > 1; --t)
+    if (n % t == 0)
+      return t;
+  return 1;
+}
+
+/// A tile size of 0 leaves the loop untiled (no one-trip loop).
+int64_t tileOrWhole(int64_t size, int64_t tile) {
+  return tile >= size ? 0 : tile;
+}
+
+/// Tiles `op` with scf.for loops; returns the tiled op (the op itself when no
+/// loop is tiled).
+FailureOr<linalg::LinalgOp> tile(RewriterBase &rewriter, linalg::LinalgOp op,
+                                 ArrayRef<int64_t> sizes) {
+  if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
+    return op;
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), sizes));
+  options.setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(tiled) || tiled->tiledOps.empty())
+    return failure();
+  auto inner = dyn_cast<linalg::LinalgOp>(tiled->tiledOps.back());
+  if (!inner)
+    return failure();
+  rewriter.eraseOp(op); // buffer semantics: the tiles write in place
+  return inner;
+}
+
+/// Vectorises a static-shaped linalg op in place.
+LogicalResult vectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
+                          bool contraction) {
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::VectorizationResult> result = linalg::vectorize(
+      rewriter, op, /*inputVectorSizes=*/{}, /*inputScalableVecDims=*/{},
+      /*vectorizeNDExtract=*/false, /*flatten1DDepthwiseConv=*/false,
+      /*assumeDynamicDimsMatchVecSizes=*/false,
+      /*createNamedContraction=*/contraction);
+  if (failed(result))
+    return failure();
+  if (result->replacements.empty())
+    rewriter.eraseOp(op);
+  else
+    rewriter.replaceOp(op, result->replacements);
+  return success();
+}
+
+struct TileAndVectorizePass
+    : public relay::impl::TileAndVectorizeBase<TileAndVectorizePass> {
+  using Base::Base;
+
+  /// Cache tiles, register tiles, vector.contract.
+  LogicalResult scheduleContraction(RewriterBase &rewriter, linalg::LinalgOp op,
+                                    const linalg::ContractionDimensions &dims,
+                                    ArrayRef<int64_t> ranges) {
+    SmallVector<int64_t> cache(ranges.size(), 0), reg(ranges.size(), 0);
+    // Batch dims and all but the innermost m, n and k dims go one at a time.
+    auto outer = [&](ArrayRef<unsigned> ds) {
+      for (unsigned d : ds.drop_back()) {
+        cache[d] = tileOrWhole(ranges[d], 1);
+        reg[d] = 0;
+      }
+    };
+    for (unsigned d : dims.batch)
+      cache[d] = tileOrWhole(ranges[d], 1);
+    outer(dims.m);
+    outer(dims.n);
+    outer(dims.k);
+    unsigned m = dims.m.back(), n = dims.n.back(), k = dims.k.back();
+    int64_t cm = divisorAtMost(ranges[m], kCacheM);
+    int64_t cn = divisorAtMost(ranges[n], kCacheN);
+    int64_t ck = divisorAtMost(ranges[k], kCacheK);
+    cache[m] = tileOrWhole(ranges[m], cm);
+    cache[n] = tileOrWhole(ranges[n], cn);
+    cache[k] = tileOrWhole(ranges[k], ck);
+    reg[m] = tileOrWhole(cm, divisorAtMost(cm, kRegM));
+    reg[n] = tileOrWhole(cn, divisorAtMost(cn, kRegN));
+    reg[k] = tileOrWhole(ck, 1);
+    FailureOr<linalg::LinalgOp> tiled = tile(rewriter, op, cache);
+    if (succeeded(tiled))
+      tiled = tile(rewriter, *tiled, reg);
+    if (failed(tiled))
+      return failure();
+    if (vectorize && failed(vectorizeOp(rewriter, *tiled, true)))
+      return failure();
+    ++numContractions;
+    return success();
+  }
+
+  /// Every loop but the innermost to 1, the innermost to a vector.
+  LogicalResult scheduleOther(RewriterBase &rewriter, linalg::LinalgOp op,
+                              ArrayRef<int64_t> ranges) {
+    SmallVector<int64_t> sizes;
+    for (int64_t r : ranges.drop_back())
+      sizes.push_back(tileOrWhole(r, 1));
+    if (!ranges.empty())
+      sizes.push_back(
+          tileOrWhole(ranges.back(), divisorAtMost(ranges.back(), kInnerVector)));
+    FailureOr<linalg::LinalgOp> tiled = tile(rewriter, op, sizes);
+    if (failed(tiled))
+      return failure();
+    if (vectorize && failed(vectorizeOp(rewriter, *tiled, false)))
+      return failure();
+    ++numVectorized;
+    return success();
+  }
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    MLIRContext *ctx = &getContext();
+    SmallVector<linalg::LinalgOp> ops;
+    func.walk([&](linalg::LinalgOp op) {
+      // Without the linalg TilingInterface models registered nothing is
+      // scheduled (the loops lowering still handles every op).
+      if (op.hasPureBufferSemantics() && !op.hasDynamicShape() &&
+          op.getNumLoops() > 0 && isa<TilingInterface>(op.getOperation()))
+        ops.push_back(op);
+    });
+    IRRewriter rewriter(ctx);
+    for (linalg::LinalgOp op : ops) {
+      // Ops the vectoriser cannot take stay whole for the loop lowering.
+      if (!linalg::hasVectorizationImpl(op) ||
+          failed(linalg::vectorizeOpPrecondition(op)))
+        continue;
+      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+      FailureOr<linalg::ContractionDimensions> dims =
+          linalg::isaContractionOpInterface(op)
+              ? linalg::inferContractionDims(op)
+              : FailureOr<linalg::ContractionDimensions>(failure());
+      LogicalResult done =
+          succeeded(dims) && !dims->m.empty() && !dims->n.empty() &&
+                  !dims->k.empty()
+              ? scheduleContraction(rewriter, op, *dims, ranges)
+              : scheduleOther(rewriter, op, ranges);
+      // A failed schedule leaves a correct (tiled or whole) linalg op.
+      (void)done;
+    }
+
+    // Fold the vector code: contractions from multiply-reduce, transfer
+    // permutations, subviews into the transfers' indices (hoisting does not
+    // look through views), then keep accumulators in registers across k
+    // loops.
+    RewritePatternSet patterns(ctx);
+    memref::populateFoldMemRefAliasOpPatterns(patterns);
+    vector::populateVectorReductionToContractPatterns(patterns);
+    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    vector::populateSinkVectorOpsPatterns(patterns);
+    vector::TransferReadOp::getCanonicalizationPatterns(patterns, ctx);
+    vector::TransferWriteOp::getCanonicalizationPatterns(patterns, ctx);
+    vector::ContractionOp::getCanonicalizationPatterns(patterns, ctx);
+    scf::ForOp::getCanonicalizationPatterns(patterns, ctx);
+    affine::AffineMinOp::getCanonicalizationPatterns(patterns, ctx);
+    memref::SubViewOp::getCanonicalizationPatterns(patterns, ctx);
+    if (failed(applyPatternsGreedily(func, std::move(patterns))))
+      return signalPassFailure();
+    // Hoisting pairs a read and a write by their SSA indices.
+    DominanceInfo dominance(func);
+    eliminateCommonSubExpressions(rewriter, dominance, func);
+    linalg::hoistRedundantVectorTransfers(func, /*verifyNonZeroTrip=*/true);
+  }
+};
+
+} // namespace
