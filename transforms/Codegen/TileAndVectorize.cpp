@@ -24,8 +24,8 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
-#include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -146,8 +146,8 @@ struct TileAndVectorizePass
     for (int64_t r : ranges.drop_back())
       sizes.push_back(tileOrWhole(r, 1));
     if (!ranges.empty())
-      sizes.push_back(
-          tileOrWhole(ranges.back(), divisorAtMost(ranges.back(), kInnerVector)));
+      sizes.push_back(tileOrWhole(ranges.back(),
+                                  divisorAtMost(ranges.back(), kInnerVector)));
     FailureOr<linalg::LinalgOp> tiled = tile(rewriter, op, sizes);
     if (failed(tiled))
       return failure();
