@@ -135,9 +135,9 @@ void runCompiled(benchmark::State &state, Program &p) {
   SmallVector<const void *> args;
   for (auto &buffer : p.native)
     args.push_back(buffer.data());
-  std::vector<char> result;
+  std::vector<std::vector<char>> results;
   for (auto _ : state)
-    if (failed(p.executor->callNative(args, result)))
+    if (failed(p.executor->callNative(args, results)))
       state.SkipWithError("the compiled program failed");
 }
 

@@ -10,6 +10,7 @@
 #include "conversion/RelayToLinalg/RelayToLinalg.h"
 
 #include "dialects/relay/OperatorRegistry.h"
+#include "dialects/relay/RelayOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -260,6 +261,28 @@ FailureOr<SmallVector<Value>> reshapeRule(OpBuilder &b, Operation *op,
       tensor::ReshapeOp::create(b, loc, type, operands[0], shapeConst)};
 }
 
+/// sum(a * b) over the last loop of a `numDims`-loop nest with the given
+/// maps (a, b, result), into a zero-filled float tensor of `type`.
+Value contract(OpBuilder &b, Location loc, RankedTensorType type,
+               ValueRange operands, unsigned numDims,
+               ArrayRef<AffineMap> maps) {
+  Value zero = constantScalar(b, loc, type.getElementType(), 0);
+  Value empty =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  Value init = linalg::FillOp::create(b, loc, zero, empty).getResult(0);
+  SmallVector<utils::IteratorType> iters(numDims,
+                                         utils::IteratorType::parallel);
+  iters.back() = utils::IteratorType::reduction;
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, operands, init, maps, iters,
+             [&](OpBuilder &nb, Location l, ValueRange a) {
+               Value m = arith::MulFOp::create(nb, l, a[0], a[1]);
+               linalg::YieldOp::create(
+                   nb, l, arith::AddFOp::create(nb, l, a[2], m).getResult());
+             })
+      .getResult(0);
+}
+
 /// A product over a reduction dimension given the iteration-space maps:
 /// dense, matmul, batch_matmul.
 FailureOr<SmallVector<Value>> product(OpBuilder &b, Operation *op,
@@ -268,23 +291,8 @@ FailureOr<SmallVector<Value>> product(OpBuilder &b, Operation *op,
   RankedTensorType type = resultType(op);
   if (!type || !type.hasStaticShape() || !isa<FloatType>(type.getElementType()))
     return failure();
-  Location loc = op->getLoc();
-  Value zero = constantScalar(b, loc, type.getElementType(), 0);
-  Value empty =
-      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
-  Value init = linalg::FillOp::create(b, loc, zero, empty).getResult(0);
-  SmallVector<utils::IteratorType> iters(numDims,
-                                         utils::IteratorType::parallel);
-  iters.back() = utils::IteratorType::reduction;
   return SmallVector<Value>{
-      linalg::GenericOp::create(
-          b, loc, TypeRange{type}, operands, init, maps, iters,
-          [&](OpBuilder &nb, Location l, ValueRange a) {
-            Value m = arith::MulFOp::create(nb, l, a[0], a[1]);
-            linalg::YieldOp::create(
-                nb, l, arith::AddFOp::create(nb, l, a[2], m).getResult());
-          })
-          .getResult(0)};
+      contract(b, op->getLoc(), type, operands, numDims, maps)};
 }
 
 AffineMap map(MLIRContext *ctx, unsigned numDims, ArrayRef<unsigned> dims) {
@@ -506,17 +514,123 @@ FailureOr<SmallVector<Value>> padRule(OpBuilder &b, Operation *op,
       getAsIndexOpFoldResult(b.getContext(), high), value)};
 }
 
+/// Grouped NCHW/OIHW convolution of float tensors as a matrix product
+/// (im2col), so it is tiled and vectorised like a matmul:
+///   col[n, g, c, kh, kw, oh, ow] = data[n, g*Cg + c, oh*sh + kh*dh,
+///                                       ow*sw + kw*dw]
+///   out[n, g, f, p] = sum_k weight[g, f, k] * col[n, g, k, p]
+/// with k = (c, kh, kw) and p = (oh, ow) collapsed. A 1x1 stride-1
+/// convolution reads the data directly (no copy).
+Value conv2dNchwAsProduct(OpBuilder &b, Location loc, RankedTensorType type,
+                          Value data, Value weight, int64_t groups,
+                          ArrayRef<int64_t> s, ArrayRef<int64_t> d) {
+  MLIRContext *ctx = b.getContext();
+  auto in = cast<RankedTensorType>(data.getType());
+  auto wt = cast<RankedTensorType>(weight.getType());
+  Type e = type.getElementType();
+  int64_t n = in.getDimSize(0), c = in.getDimSize(1);
+  int64_t f = wt.getDimSize(0), kh = wt.getDimSize(2), kw = wt.getDimSize(3);
+  int64_t oh = type.getDimSize(2), ow = type.getDimSize(3);
+  int64_t g = groups, cg = c / g, fg = f / g, k = cg * kh * kw, p = oh * ow;
+  Value col;
+  if (kh == 1 && kw == 1 && s[0] == 1 && s[1] == 1 && in.getDimSize(2) == oh &&
+      in.getDimSize(3) == ow) {
+    col = tensor::ExpandShapeOp::create(
+        b, loc, RankedTensorType::get({n, g, cg, oh, ow}, e), data,
+        SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+    col = tensor::CollapseShapeOp::create(
+        b, loc, col, SmallVector<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
+  } else {
+    AffineExpr dn, dg, dc, dkh, dkw, doh, dow;
+    bindDims(ctx, dn, dg, dc, dkh, dkw, doh, dow);
+    AffineMap read = AffineMap::get(
+        7, 0,
+        {dn, dg * cg + dc, doh * s[0] + dkh * d[0], dow * s[1] + dkw * d[1]},
+        ctx);
+    SmallVector<int64_t> colShape{n, g, cg, kh, kw, oh, ow};
+    Value empty = tensor::EmptyOp::create(b, loc, colShape, e);
+    col =
+        linalg::GenericOp::create(
+            b, loc, TypeRange{empty.getType()}, data, empty,
+            {read, AffineMap::getMultiDimIdentityMap(7, ctx)},
+            SmallVector<utils::IteratorType>(7, utils::IteratorType::parallel),
+            [](OpBuilder &nb, Location l, ValueRange a) {
+              linalg::YieldOp::create(nb, l, a[0]);
+            })
+            .getResult(0);
+    col = tensor::CollapseShapeOp::create(
+        b, loc, col,
+        SmallVector<ReassociationIndices>{{0}, {1}, {2, 3, 4}, {5, 6}});
+  }
+  Value w = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get({g, fg, cg, kh, kw}, e), weight,
+      SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
+  w = tensor::CollapseShapeOp::create(
+      b, loc, w, SmallVector<ReassociationIndices>{{0}, {1}, {2, 3, 4}});
+  // Loops (n, g, f, p, k).
+  Value out = contract(b, loc, RankedTensorType::get({n, g, fg, p}, e),
+                       ValueRange{w, col}, 5,
+                       {map(ctx, 5, {1, 2, 4}), map(ctx, 5, {0, 1, 4, 3}),
+                        map(ctx, 5, {0, 1, 2, 3})});
+  out = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get({n, g, fg, oh, ow}, e), out,
+      SmallVector<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
+  return tensor::CollapseShapeOp::create(
+      b, loc, type, out,
+      SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+}
+
+/// NHWC/HWIO convolution of float tensors as one matrix product:
+///   col[n, oh, ow, kh, kw, c] = data[n, oh*sh + kh*dh, ow*sw + kw*dw, c]
+///   out[(n, oh, ow), f] = sum_(kh, kw, c) col[.., (kh, kw, c)] w[(kh,kw,c), f]
+Value conv2dNhwcAsProduct(OpBuilder &b, Location loc, RankedTensorType type,
+                          Value data, Value weight, ArrayRef<int64_t> s,
+                          ArrayRef<int64_t> d) {
+  MLIRContext *ctx = b.getContext();
+  auto in = cast<RankedTensorType>(data.getType());
+  auto wt = cast<RankedTensorType>(weight.getType());
+  Type e = type.getElementType();
+  int64_t n = in.getDimSize(0), c = in.getDimSize(3);
+  int64_t kh = wt.getDimSize(0), kw = wt.getDimSize(1), f = wt.getDimSize(3);
+  int64_t oh = type.getDimSize(1), ow = type.getDimSize(2);
+  AffineExpr dn, doh, dow, dkh, dkw, dc;
+  bindDims(ctx, dn, doh, dow, dkh, dkw, dc);
+  AffineMap read = AffineMap::get(
+      6, 0, {dn, doh * s[0] + dkh * d[0], dow * s[1] + dkw * d[1], dc}, ctx);
+  Value empty = tensor::EmptyOp::create(
+      b, loc, SmallVector<int64_t>{n, oh, ow, kh, kw, c}, e);
+  Value col =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{empty.getType()}, data, empty,
+          {read, AffineMap::getMultiDimIdentityMap(6, ctx)},
+          SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
+          [](OpBuilder &nb, Location l, ValueRange a) {
+            linalg::YieldOp::create(nb, l, a[0]);
+          })
+          .getResult(0);
+  col = tensor::CollapseShapeOp::create(
+      b, loc, col, SmallVector<ReassociationIndices>{{0, 1, 2}, {3, 4, 5}});
+  Value w = tensor::CollapseShapeOp::create(
+      b, loc, weight, SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
+  // Loops (m, f, k).
+  Value out = contract(
+      b, loc, RankedTensorType::get({n * oh * ow, f}, e), ValueRange{col, w}, 3,
+      {map(ctx, 3, {0, 2}), map(ctx, 3, {2, 1}), map(ctx, 3, {0, 1})});
+  return tensor::ExpandShapeOp::create(
+      b, loc, type, out, SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
+}
+
 FailureOr<SmallVector<Value>> conv2dRule(OpBuilder &b, Operation *op,
                                          ValueRange operands) {
   RankedTensorType type = resultType(op);
-  if (!type || intAttr(op, "groups", 1) != 1 ||
-      !strAttr(op, "out_layout", "").empty())
+  int64_t groups = intAttr(op, "groups", 1);
+  if (!type || !strAttr(op, "out_layout", "").empty())
     return failure();
   StringRef dl = strAttr(op, "data_layout", "NCHW");
   StringRef kl = strAttr(op, "kernel_layout", "OIHW");
   bool nchw = dl == "NCHW" && kl == "OIHW";
   bool nhwc = dl == "NHWC" && kl == "HWIO";
-  if (!nchw && !nhwc)
+  if ((!nchw && !nhwc) || (nhwc && groups != 1))
     return failure();
   SmallVector<int64_t> s = intsAttr(op, "strides", {1, 1});
   SmallVector<int64_t> d = intsAttr(op, "dilation", {1, 1});
@@ -530,6 +644,20 @@ FailureOr<SmallVector<Value>> conv2dRule(OpBuilder &b, Operation *op,
   Type e = type.getElementType();
   data = padImage(b, loc, data, p, nchw ? 2 : 1, nchw ? 3 : 2,
                   constantScalar(b, loc, e, 0));
+  // Float convolutions become matrix products; mixed-type ones (int8 data
+  // into int32) use the named ops.
+  auto in = cast<RankedTensorType>(data.getType());
+  bool sameFloat =
+      isa<FloatType>(e) && in.getElementType() == e &&
+      cast<RankedTensorType>(operands[1].getType()).getElementType() == e;
+  if (sameFloat && nchw)
+    return SmallVector<Value>{
+        conv2dNchwAsProduct(b, loc, type, data, operands[1], groups, s, d)};
+  if (sameFloat)
+    return SmallVector<Value>{
+        conv2dNhwcAsProduct(b, loc, type, data, operands[1], s, d)};
+  if (groups != 1)
+    return failure();
   Value zero = constantScalar(b, loc, e, 0);
   Value empty = tensor::EmptyOp::create(b, loc, type.getShape(), e);
   Value init = linalg::FillOp::create(b, loc, zero, empty).getResult(0);
@@ -648,6 +776,105 @@ Rule fillRule(std::optional<double> value) {
 
 Value select(OpBuilder &b, Location l, Value c, Value x, Value y) {
   return arith::SelectOp::create(b, l, c, x, y);
+}
+
+/// nn.batch_norm (inference): (x - mean) / sqrt(var + eps) * gamma + beta
+/// along `axis`, with the moving mean and variance passed through.
+FailureOr<SmallVector<Value>> batchNormRule(OpBuilder &b, Operation *op,
+                                            ValueRange operands) {
+  auto type = cast<RankedTensorType>(operands[0].getType());
+  if (!isa<FloatType>(type.getElementType()))
+    return failure();
+  int64_t rank = type.getRank();
+  int64_t axis = intAttr(op, "axis", 1);
+  if (axis < 0)
+    axis += rank;
+  double eps = floatAttr(op, "epsilon", 1e-5);
+  DictionaryAttr attrs = getOperatorAttributes(op);
+  bool center = attrs.get("center") != b.getBoolAttr(false);
+  bool scale = attrs.get("scale") != b.getBoolAttr(false);
+  MLIRContext *ctx = b.getContext();
+  Location loc = op->getLoc();
+  AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
+  AffineMap channel = AffineMap::get(rank, 0, getAffineDimExpr(axis, ctx));
+  // Operands: data, gamma, beta, moving_mean, moving_var.
+  SmallVector<AffineMap> maps{id, channel, channel, channel, channel, id};
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  Type e = type.getElementType();
+  Value y =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{type}, operands, init, maps,
+          SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+          [&](OpBuilder &nb, Location l, ValueRange a) {
+            Value epsV = constantScalar(nb, l, e, eps);
+            Value inv = math::RsqrtOp::create(
+                nb, l, arith::AddFOp::create(nb, l, a[4], epsV));
+            Value v = arith::MulFOp::create(
+                nb, l, arith::SubFOp::create(nb, l, a[0], a[3]), inv);
+            if (scale)
+              v = arith::MulFOp::create(nb, l, v, a[1]);
+            if (center)
+              v = arith::AddFOp::create(nb, l, v, a[2]);
+            linalg::YieldOp::create(nb, l, v);
+          })
+          .getResult(0);
+  return SmallVector<Value>{y, operands[3], operands[4]};
+}
+
+/// split: one static slice per piece of the tuple result.
+FailureOr<SmallVector<Value>> splitRule(OpBuilder &b, Operation *op,
+                                        ValueRange operands) {
+  auto tuple = dyn_cast<TupleType>(op->getResult(0).getType());
+  auto in = cast<RankedTensorType>(operands[0].getType());
+  if (!tuple)
+    return failure();
+  int64_t axis = intAttr(op, "axis", 0);
+  if (axis < 0)
+    axis += in.getRank();
+  SmallVector<Value> pieces;
+  int64_t offset = 0;
+  for (Type t : tuple.getTypes()) {
+    auto piece = cast<RankedTensorType>(t);
+    SmallVector<int64_t> offsets(in.getRank(), 0), strides(in.getRank(), 1);
+    offsets[axis] = offset;
+    pieces.push_back(tensor::ExtractSliceOp::create(
+        b, op->getLoc(), piece, operands[0], ValueRange{}, ValueRange{},
+        ValueRange{}, offsets, piece.getShape(), strides));
+    offset += piece.getDimSize(axis);
+  }
+  return pieces;
+}
+
+/// concatenate and stack (the tuple's fields are the operands): each input
+/// inserted at its offset along `axis`.
+FailureOr<SmallVector<Value>> concatenateRule(OpBuilder &b, Operation *op,
+                                              ValueRange operands) {
+  RankedTensorType type = resultType(op);
+  if (!type)
+    return failure();
+  int64_t axis = intAttr(op, "axis", 0);
+  if (axis < 0)
+    axis += type.getRank();
+  Location loc = op->getLoc();
+  Value out =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  bool stack = isa<StackOp>(op);
+  int64_t offset = 0;
+  for (Value v : operands) {
+    auto in = cast<RankedTensorType>(v.getType());
+    // stack inserts each input as a slice of size 1 along the new axis.
+    SmallVector<int64_t> sizes(in.getShape());
+    if (stack)
+      sizes.insert(sizes.begin() + axis, 1);
+    SmallVector<int64_t> offsets(type.getRank(), 0), strides(type.getRank(), 1);
+    offsets[axis] = offset;
+    out = tensor::InsertSliceOp::create(b, loc, v, out, ValueRange{},
+                                        ValueRange{}, ValueRange{}, offsets,
+                                        sizes, strides);
+    offset += sizes[axis];
+  }
+  return SmallVector<Value>{out};
 }
 
 void registerLowerings() {
@@ -803,6 +1030,22 @@ void registerLowerings() {
   rules["nn.matmul"] = matmulRule;
   rules["nn.batch_matmul"] = batchMatmulRule;
   rules["nn.conv2d"] = conv2dRule;
+  rules["nn.batch_norm"] = batchNormRule;
+  rules["split"] = splitRule;
+  rules["concatenate"] = concatenateRule;
+  rules["stack"] = concatenateRule;
+  rules["nn.dropout"] =
+      [](OpBuilder &b, Operation *op,
+         ValueRange operands) -> FailureOr<SmallVector<Value>> {
+    // Inference: the identity and a mask of ones (as the interpreter).
+    auto type = cast<RankedTensorType>(operands[0].getType());
+    Location loc = op->getLoc();
+    Value one = constantScalar(b, loc, type.getElementType(), 1);
+    Value empty =
+        tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+    return SmallVector<Value>{
+        operands[0], linalg::FillOp::create(b, loc, one, empty).getResult(0)};
+  };
   rules["nn.softmax"] = [](OpBuilder &b, Operation *op, ValueRange ops) {
     return softmaxRule(b, op, ops, false);
   };

@@ -44,9 +44,52 @@ namespace mlir::relay {
 using namespace mlir;
 using namespace mlir::relay;
 
+/// Appends the tensor types a value of type `t` lowers to: a tensor is
+/// itself, a tuple its fields' flattened in order. Fails on anything else.
+static LogicalResult flattenType(Type t, SmallVectorImpl<Type> &out) {
+  if (auto tuple = dyn_cast<TupleType>(t)) {
+    for (Type field : tuple.getTypes())
+      if (failed(flattenType(field, out)))
+        return failure();
+    return success();
+  }
+  auto tensor = dyn_cast<RankedTensorType>(t);
+  if (!tensor || !tensor.hasStaticShape() ||
+      !tensor.getElementType().isIntOrFloat())
+    return failure();
+  out.push_back(t);
+  return success();
+}
+
+/// The number of tensors a value of type `t` lowers to.
+static unsigned flatSize(Type t) {
+  SmallVector<Type> types;
+  (void)flattenType(t, types);
+  return types.size();
+}
+
+/// The lowered signature of a function type (tuples flattened).
+static FailureOr<FunctionType> flattenFunctionType(FunctionType type,
+                                                   Type &offending) {
+  SmallVector<Type> inputs, results;
+  for (Type t : type.getInputs())
+    if (failed(flattenType(t, inputs))) {
+      offending = t;
+      return failure();
+    }
+  for (Type t : type.getResults())
+    if (failed(flattenType(t, results))) {
+      offending = t;
+      return failure();
+    }
+  return FunctionType::get(type.getContext(), inputs, results);
+}
+
 namespace {
 
-/// Lowers one relay.func body into a func.func body.
+/// Lowers one relay.func body into a func.func body. Every Relay value maps
+/// to the list of tensors it flattens to (one for a tensor, the fields for a
+/// tuple).
 class FunctionLowering {
 public:
   explicit FunctionLowering(OpBuilder &builder) : b(builder) {}
@@ -55,28 +98,32 @@ public:
 
 private:
   LogicalResult lowerOp(Operation *op);
-  Value mapped(Value v) { return map.lookup(v); }
+  ArrayRef<Value> mapped(Value v) { return map.lookup(v); }
+  SmallVector<Value> mappedAll(ValueRange vs) {
+    SmallVector<Value> out;
+    for (Value v : vs)
+      llvm::append_range(out, mapped(v));
+    return out;
+  }
   static LogicalResult unsupported(Operation *op, const Twine &why) {
     return op->emitError("relay-to-linalg: cannot lower '")
            << op->getName() << "' yet: " << why;
   }
 
   OpBuilder &b;
-  IRMapping map;
+  DenseMap<Value, SmallVector<Value>> map;
 };
 
 } // namespace
 
-/// Returns true for the types native code handles now.
-static bool isLowerable(Type t) {
-  auto tensor = dyn_cast<RankedTensorType>(t);
-  return tensor && tensor.hasStaticShape() &&
-         tensor.getElementType().isIntOrFloat();
-}
-
 LogicalResult FunctionLowering::lowerBlock(Block &src, Block &dst) {
-  for (auto [from, to] : llvm::zip(src.getArguments(), dst.getArguments()))
-    map.map(from, to);
+  unsigned next = 0;
+  for (BlockArgument arg : src.getArguments()) {
+    unsigned n = flatSize(arg.getType());
+    map[arg] =
+        SmallVector<Value>(ValueRange(dst.getArguments()).slice(next, n));
+    next += n;
+  }
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToEnd(&dst);
   for (Operation &op : src)
@@ -95,45 +142,60 @@ LogicalResult FunctionLowering::lowerOp(Operation *op) {
     scf::YieldOp::create(b, loc, mapped(yield.getValue()));
     return success();
   }
+  SmallVector<Type> resultTypes;
   for (Type t : op->getResultTypes())
-    if (!isLowerable(t))
+    if (failed(flattenType(t, resultTypes)))
       return op->emitError("relay-to-linalg: cannot lower '")
              << op->getName() << "' yet: native code handles tensors of "
-             << "static shape, not " << t;
+             << "static shape and tuples of them, not " << t;
+  if (auto tuple = dyn_cast<TupleOp>(op)) {
+    map[tuple.getResult()] = mappedAll(tuple.getFields());
+    return success();
+  }
+  if (auto get = dyn_cast<TupleGetOp>(op)) {
+    auto type = cast<TupleType>(get.getTuple().getType());
+    unsigned offset = 0;
+    for (unsigned i = 0; i < get.getIndex(); ++i)
+      offset += flatSize(type.getType(i));
+    map[get.getResult()] = llvm::to_vector(
+        mapped(get.getTuple()).slice(offset, resultTypes.size()));
+    return success();
+  }
   if (const OperatorInfo *info = lookupOperator(op->getName().getStringRef())) {
     if (!info->lowering)
       return unsupported(op, "the operator has no lowering rule");
-    SmallVector<Value> operands;
-    for (Value v : op->getOperands())
-      operands.push_back(mapped(v));
+    // A tuple operand (concatenate, stack) passes its fields.
+    SmallVector<Value> operands = mappedAll(op->getOperands());
     FailureOr<SmallVector<Value>> results = info->lowering(b, op, operands);
     if (failed(results))
       return unsupported(op, "its lowering does not cover these attributes "
                              "or types");
+    // One value per result, or a tuple result's fields.
+    if (op->getNumResults() == 1 && results->size() == resultTypes.size()) {
+      map[op->getResult(0)] = *results;
+      return success();
+    }
     for (auto [from, to] : llvm::zip(op->getResults(), *results))
-      map.map(from, to);
+      map[from] = {to};
     return success();
   }
   if (auto c = dyn_cast<ConstantOp>(op)) {
     auto value = dyn_cast<DenseElementsAttr>(c.getValue());
     if (!value)
       return unsupported(op, "only dense constants lower");
-    map.map(c.getResult(), arith::ConstantOp::create(b, loc, value));
+    map[c.getResult()] = {arith::ConstantOp::create(b, loc, value)};
     return success();
   }
   if (auto call = dyn_cast<CallOp>(op)) {
-    SmallVector<Value> args;
-    for (Value v : call.getArgs())
-      args.push_back(mapped(v));
-    auto lowered = func::CallOp::create(b, loc, call.getCallee(),
-                                        call->getResultTypes(), args);
-    map.map(call.getResult(), lowered.getResult(0));
+    auto lowered = func::CallOp::create(b, loc, call.getCallee(), resultTypes,
+                                        mappedAll(call.getArgs()));
+    map[call.getResult()] = SmallVector<Value>(lowered.getResults());
     return success();
   }
   if (auto ifOp = dyn_cast<IfOp>(op)) {
-    Value cond =
-        tensor::ExtractOp::create(b, loc, mapped(ifOp.getCond()), ValueRange{});
-    auto lowered = scf::IfOp::create(b, loc, ifOp->getResultTypes(), cond,
+    Value cond = tensor::ExtractOp::create(b, loc, mapped(ifOp.getCond())[0],
+                                           ValueRange{});
+    auto lowered = scf::IfOp::create(b, loc, resultTypes, cond,
                                      /*withElseRegion=*/true);
     // scf.if builds its blocks with terminators only when it has no
     // results; drop any to fill them from the relay branches.
@@ -148,11 +210,12 @@ LogicalResult FunctionLowering::lowerOp(Operation *op) {
       if (failed(lowerBlock(from->front(), dst)))
         return failure();
     }
-    map.map(ifOp.getResult(), lowered.getResult(0));
+    map[ifOp.getResult()] = SmallVector<Value>(lowered.getResults());
     return success();
   }
   return unsupported(op, "native code covers first-order tensor programs "
-                         "(functions, calls, if, constants, operators)");
+                         "(functions, calls, if, tuples, constants, "
+                         "operators)");
 }
 
 namespace {
@@ -177,18 +240,19 @@ struct RelayToLinalgPass
             << func.getSymName() << " yet (specialisation comes later)";
         return signalPassFailure();
       }
-      FunctionType type = func.getFunctionType();
-      for (Type t :
-           llvm::concat<const Type>(type.getInputs(), type.getResults()))
-        if (!isLowerable(t)) {
-          func.emitError("relay-to-linalg: cannot lower @")
-              << func.getSymName() << " yet: its signature has " << t
-              << " (native code handles tensors of static shape)";
-          return signalPassFailure();
-        }
+      Type offending;
+      FailureOr<FunctionType> type =
+          flattenFunctionType(func.getFunctionType(), offending);
+      if (failed(type)) {
+        func.emitError("relay-to-linalg: cannot lower @")
+            << func.getSymName() << " yet: its signature has " << offending
+            << " (native code handles tensors of static shape and tuples of "
+            << "them)";
+        return signalPassFailure();
+      }
       b.setInsertionPoint(func);
       auto lowered =
-          func::FuncOp::create(b, func.getLoc(), func.getSymName(), type);
+          func::FuncOp::create(b, func.getLoc(), func.getSymName(), *type);
       lowered->setAttr("llvm.emit_c_interface", b.getUnitAttr());
       if (func.getSymVisibility())
         lowered.setSymVisibility(*func.getSymVisibility());

@@ -26,6 +26,17 @@ static constexpr unsigned kStackSize = 1u << 30;
 
 Executor::~Executor() = default;
 
+/// The tensors a value of type `t` is passed as: a tensor, or a tuple's
+/// fields in order (what --relay-to-linalg does to signatures).
+static void flattenTensors(Type t, SmallVectorImpl<RankedTensorType> &out) {
+  if (auto tuple = dyn_cast<TupleType>(t)) {
+    for (Type field : tuple.getTypes())
+      flattenTensors(field, out);
+    return;
+  }
+  out.push_back(cast<RankedTensorType>(t));
+}
+
 FailureOr<std::unique_ptr<Executor>> Executor::compile(ModuleOp module,
                                                        StringRef entry) {
   auto func = module.lookupSymbol<FuncOp>(entry);
@@ -39,8 +50,6 @@ FailureOr<std::unique_ptr<Executor>> Executor::compile(ModuleOp module,
   if (failed(pm.run(*copy)))
     return failure();
   FunctionType type = func.getFunctionType();
-  if (type.getNumResults() != 1 || !isa<RankedTensorType>(type.getResult(0)))
-    return func.emitError("the compiled entry must return one tensor");
 
   static std::once_flag targets;
   std::call_once(targets, [] {
@@ -66,6 +75,10 @@ FailureOr<std::unique_ptr<Executor>> Executor::compile(ModuleOp module,
   executor->engine = std::move(*engine);
   executor->entry = entry.str();
   executor->type = type;
+  for (Type t : type.getInputs())
+    flattenTensors(t, executor->flatInputs);
+  for (Type t : type.getResults())
+    flattenTensors(t, executor->flatResults);
   executor->loc = func.getLoc();
   // Only code that calls functions can recurse deeply.
   executor->mayRecurse =
@@ -145,34 +158,72 @@ struct ElementLayout {
 };
 } // namespace
 
-LogicalResult Executor::callNative(ArrayRef<const void *> args,
-                                   std::vector<char> &out) {
-  if (args.size() != type.getNumInputs())
-    return emitError(loc) << "the compiled @" << entry << " takes "
-                          << type.getNumInputs() << " arguments, got "
-                          << args.size();
-  // Inputs as memref descriptors: {allocated, aligned, offset, sizes,
-  // strides}.
-  std::vector<std::vector<int64_t>> descriptors;
-  for (auto [i, arg] : llvm::enumerate(args)) {
-    auto tensorType = cast<RankedTensorType>(type.getInput(i));
-    int64_t rank = tensorType.getRank();
-    std::vector<int64_t> desc(3 + 2 * rank);
-    desc[0] = desc[1] = reinterpret_cast<int64_t>(arg);
-    desc[2] = 0;
-    int64_t stride = 1;
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      desc[3 + d] = tensorType.getDimSize(d);
-      desc[3 + rank + d] = stride;
-      stride *= tensorType.getDimSize(d);
-    }
-    descriptors.push_back(std::move(desc));
+/// A memref descriptor {allocated, aligned, offset, sizes, strides} of a
+/// dense row-major buffer.
+static std::vector<int64_t> describe(const void *data, RankedTensorType type) {
+  int64_t rank = type.getRank();
+  std::vector<int64_t> desc(3 + 2 * rank);
+  desc[0] = desc[1] = reinterpret_cast<int64_t>(data);
+  desc[2] = 0;
+  int64_t stride = 1;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    desc[3 + d] = type.getDimSize(d);
+    desc[3 + rank + d] = stride;
+    stride *= type.getDimSize(d);
   }
-  auto resultType = cast<RankedTensorType>(type.getResult(0));
-  int64_t rank = resultType.getRank();
-  std::vector<int64_t> result(3 + 2 * rank, 0);
+  return desc;
+}
+
+/// Copies the tensor a result descriptor points at into `out`, row-major.
+static void copyOut(const int64_t *desc, RankedTensorType type,
+                    std::vector<char> &out) {
+  int64_t rank = type.getRank();
+  unsigned bytes = elementBytes(type.getElementType());
+  int64_t n = type.getNumElements();
+  out.resize(n * bytes);
+  auto *base = reinterpret_cast<char *>(desc[1]) + desc[2] * bytes;
+  bool contiguous = true;
+  for (int64_t d = rank - 1, stride = 1; d >= 0; --d) {
+    contiguous &= desc[3 + d] == 1 || desc[3 + rank + d] == stride;
+    stride *= desc[3 + d];
+  }
+  if (contiguous) {
+    if (n)
+      std::memcpy(out.data(), base, n * bytes);
+    return;
+  }
+  for (int64_t k = 0; k < n; ++k) {
+    int64_t rem = k, linear = 0;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      int64_t size = desc[3 + d];
+      linear += (rem % size) * desc[3 + rank + d];
+      rem /= size;
+    }
+    std::memcpy(out.data() + k * bytes, base + linear * bytes, bytes);
+  }
+}
+
+LogicalResult Executor::callNative(ArrayRef<const void *> args,
+                                   std::vector<std::vector<char>> &results) {
+  if (args.size() != flatInputs.size())
+    return emitError(loc) << "the compiled @" << entry << " takes "
+                          << flatInputs.size() << " tensors, got "
+                          << args.size();
+  std::vector<std::vector<int64_t>> descriptors;
+  for (auto [arg, t] : llvm::zip(args, flatInputs))
+    descriptors.push_back(describe(arg, t));
+  // Results come back in one struct of descriptors, laid out one after
+  // the other (all fields are 8 bytes).
+  SmallVector<size_t> resultOffsets;
+  size_t resultWords = 0;
+  for (RankedTensorType t : flatResults) {
+    resultOffsets.push_back(resultWords);
+    resultWords += 3 + 2 * t.getRank();
+  }
+  std::vector<int64_t> result(std::max<size_t>(resultWords, 1), 0);
   std::vector<void *> pointers;
-  pointers.push_back(result.data());
+  if (!flatResults.empty())
+    pointers.push_back(result.data());
   for (auto &d : descriptors)
     pointers.push_back(d.data());
   std::vector<void *> packed;
@@ -194,36 +245,55 @@ LogicalResult Executor::callNative(ArrayRef<const void *> args,
   if (err)
     return emitError(loc) << "calling the compiled @" << entry
                           << " failed: " << llvm::toString(std::move(err));
-  // Copy the result out row-major, following its strides.
-  unsigned bytes = elementBytes(resultType.getElementType());
-  int64_t n = resultType.getNumElements();
-  out.resize(n * bytes);
-  auto *base = reinterpret_cast<char *>(result[1]) + result[2] * bytes;
-  bool contiguous = true;
-  for (int64_t d = rank - 1, stride = 1; d >= 0; --d) {
-    contiguous &= result[3 + d] == 1 || result[3 + rank + d] == stride;
-    stride *= result[3 + d];
-  }
-  if (contiguous) {
-    std::memcpy(out.data(), base, n * bytes);
-  } else {
-    for (int64_t k = 0; k < n; ++k) {
-      int64_t rem = k, linear = 0;
-      for (int64_t d = rank - 1; d >= 0; --d) {
-        int64_t size = result[3 + d];
-        linear += (rem % size) * result[3 + rank + d];
-        rem /= size;
-      }
-      std::memcpy(out.data() + k * bytes, base + linear * bytes, bytes);
+  results.resize(flatResults.size());
+  SmallVector<void *> freed;
+  for (auto [i, t] : llvm::enumerate(flatResults)) {
+    const int64_t *desc = result.data() + resultOffsets[i];
+    copyOut(desc, t, results[i]);
+    // Result buffers belong to the caller, unless one is an input, a global
+    // constant (MLIR marks those with 0xdeadbeef) or returned twice.
+    auto *allocated = reinterpret_cast<void *>(desc[0]);
+    if (allocated && desc[0] != 0xdeadbeef &&
+        !llvm::is_contained(args, allocated) &&
+        !llvm::is_contained(freed, allocated)) {
+      std::free(allocated);
+      freed.push_back(allocated);
     }
   }
-  // The result buffer belongs to the caller, unless it is an input or a
-  // global constant (MLIR marks those with 0xdeadbeef).
-  auto *allocated = reinterpret_cast<void *>(result[0]);
-  bool isInput = llvm::is_contained(args, allocated);
-  if (allocated && !isInput && result[0] != 0xdeadbeef)
-    std::free(allocated);
   return success();
+}
+
+/// Appends the tensors of `value` (a tensor or nested tuples of them).
+static bool flattenValue(const ValuePtr &value,
+                         SmallVectorImpl<const Tensor *> &out) {
+  if (value->getKind() == RuntimeValue::Kind::Tuple) {
+    for (const ValuePtr &field : value->getFields())
+      if (!flattenValue(field, out))
+        return false;
+    return true;
+  }
+  if (!value->isTensor())
+    return false;
+  out.push_back(&value->getTensor());
+  return true;
+}
+
+/// Rebuilds a value of type `t` from flattened result tensors.
+static ValuePtr rebuild(Type t, ArrayRef<std::vector<char>> buffers,
+                        size_t &next) {
+  if (auto tuple = dyn_cast<TupleType>(t)) {
+    std::vector<ValuePtr> fields;
+    for (Type field : tuple.getTypes())
+      fields.push_back(rebuild(field, buffers, next));
+    return RuntimeValue::tuple(std::move(fields));
+  }
+  auto type = cast<RankedTensorType>(t);
+  Tensor out(type.getElementType(), type.getShape());
+  ElementLayout layout(type.getElementType());
+  const std::vector<char> &data = buffers[next++];
+  for (int64_t k = 0; k < out.getNumElements(); ++k)
+    layout.load(data.data() + k * layout.bytes, out, k);
+  return RuntimeValue::tensor(std::move(out));
 }
 
 FailureOr<ValuePtr> Executor::call(ArrayRef<ValuePtr> args) {
@@ -231,29 +301,36 @@ FailureOr<ValuePtr> Executor::call(ArrayRef<ValuePtr> args) {
     return emitError(loc) << "the compiled @" << entry << " takes "
                           << type.getNumInputs() << " arguments, got "
                           << args.size();
+  SmallVector<const Tensor *> tensors;
+  for (auto [i, arg] : llvm::enumerate(args)) {
+    size_t before = tensors.size();
+    SmallVector<RankedTensorType> expected;
+    flattenTensors(type.getInput(i), expected);
+    bool matches = flattenValue(arg, tensors) &&
+                   tensors.size() - before == expected.size();
+    for (size_t k = 0; matches && k < expected.size(); ++k)
+      matches = tensors[before + k]->getType() == expected[k];
+    if (!matches)
+      return emitError(loc) << "argument #" << i << " must be a value of "
+                            << "type " << type.getInput(i);
+  }
   std::vector<std::vector<char>> buffers;
   SmallVector<const void *> pointers;
-  for (auto [i, arg] : llvm::enumerate(args)) {
-    auto tensorType = cast<RankedTensorType>(type.getInput(i));
-    if (!arg->isTensor() || arg->getTensor().getType() != tensorType)
-      return emitError(loc) << "argument #" << i << " must be a tensor of "
-                            << "type " << tensorType;
-    const Tensor &t = arg->getTensor();
-    ElementLayout layout(t.getElementType());
-    std::vector<char> data(std::max<int64_t>(1, t.getNumElements()) *
+  for (const Tensor *t : tensors) {
+    ElementLayout layout(t->getElementType());
+    std::vector<char> data(std::max<int64_t>(1, t->getNumElements()) *
                            layout.bytes);
-    for (int64_t k = 0; k < t.getNumElements(); ++k)
-      layout.store(data.data() + k * layout.bytes, t, k);
+    for (int64_t k = 0; k < t->getNumElements(); ++k)
+      layout.store(data.data() + k * layout.bytes, *t, k);
     buffers.push_back(std::move(data));
     pointers.push_back(buffers.back().data());
   }
-  std::vector<char> result;
-  if (failed(callNative(pointers, result)))
+  std::vector<std::vector<char>> results;
+  if (failed(callNative(pointers, results)))
     return failure();
-  auto resultType = cast<RankedTensorType>(type.getResult(0));
-  Tensor out(resultType.getElementType(), resultType.getShape());
-  ElementLayout layout(resultType.getElementType());
-  for (int64_t k = 0; k < out.getNumElements(); ++k)
-    layout.load(result.data() + k * layout.bytes, out, k);
-  return RuntimeValue::tensor(std::move(out));
+  size_t next = 0;
+  if (type.getNumResults() == 1)
+    return rebuild(type.getResult(0), results, next);
+  // A relay.func has one result; keep a tuple of none for completeness.
+  return RuntimeValue::tuple({});
 }

@@ -3,7 +3,9 @@
 // The C++ Executor API: compile a module once through --relay-to-llvm and
 // MLIR's ExecutionEngine (JIT), then call its entry function many times on
 // tensors. Covers what --relay-to-linalg lowers today: first-order tensor
-// programs with static shapes returning one tensor.
+// programs with static shapes; parameters and results may be tuples of
+// tensors (compiled code takes and returns their fields, flattened in
+// order).
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,15 +37,18 @@ public:
   FailureOr<interp::ValuePtr> call(ArrayRef<interp::ValuePtr> args);
 
   /// Calls the entry function on dense row-major buffers laid out as compiled
-  /// code stores the entry's parameter types (f32 as 4 bytes, i1 as 1 byte),
-  /// one per parameter, and copies the result into `result`, resized to the
-  /// result type's size in bytes. No conversion: this is the call a
+  /// code stores them (f32 as 4 bytes, i1 as 1 byte), one per tensor of the
+  /// flattened parameters (getFlatInputs), and copies each tensor of the
+  /// flattened result into `results`. No conversion: this is the call a
   /// benchmark or an embedding application makes.
   LogicalResult callNative(ArrayRef<const void *> args,
-                           std::vector<char> &result);
+                           std::vector<std::vector<char>> &results);
 
-  /// The entry function's type.
+  /// The entry function's Relay type.
   FunctionType getType() const { return type; }
+  /// The tensor types compiled code takes and returns (tuples flattened).
+  ArrayRef<RankedTensorType> getFlatInputs() const { return flatInputs; }
+  ArrayRef<RankedTensorType> getFlatResults() const { return flatResults; }
 
 private:
   Executor() = default;
@@ -51,6 +56,7 @@ private:
   std::unique_ptr<ExecutionEngine> engine;
   std::string entry;
   FunctionType type;
+  SmallVector<RankedTensorType> flatInputs, flatResults;
   LocationAttr loc;
   bool mayRecurse = true;
 };

@@ -50,10 +50,63 @@ relay.func @ops_helper(%x: tensor<3xf32>) -> tensor<3xf32> {
   relay.return %y : tensor<3xf32>
 }
 
+// A float conv2d is a matrix product over an im2col copy of its padded
+// input: (n, g, f, p, k) loops, k = (c, kh, kw) and p = (oh, ow).
 // CHECK-LABEL: func.func @conv(
 // CHECK: tensor.pad
-// CHECK: linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+// CHECK: %[[COL:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<1x3x10x10xf32>) outs(%{{.*}} : tensor<1x1x3x3x3x4x4xf32>)
+// CHECK: tensor.collapse_shape %[[COL]] {{.*}} into tensor<1x1x27x16xf32>
+// CHECK: tensor.collapse_shape {{.*}} into tensor<1x4x27xf32>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]
+// CHECK-SAME: outs(%{{.*}} : tensor<1x1x4x16xf32>)
+// CHECK: tensor.expand_shape
+// CHECK: tensor.collapse_shape {{.*}} into tensor<1x4x4x4xf32>
 relay.func @conv(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x4x4xf32> {
   %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x4x4xf32>
   relay.return %y : tensor<1x4x4x4xf32>
+}
+
+// Depthwise: 4 groups of one channel; a 1x1 convolution reads its input in
+// place (no im2col copy).
+// CHECK-LABEL: func.func @depthwise_then_pointwise(
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4x1x3x3x6x6xf32>)
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4x1x36xf32>)
+// CHECK-NOT: tensor<1x1x8x1x1x6x6xf32>
+// CHECK: tensor.expand_shape %{{.*}} into tensor<1x1x4x6x6xf32>
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x1x2x36xf32>)
+relay.func @depthwise_then_pointwise(%x: tensor<1x4x8x8xf32>, %w: tensor<4x1x3x3xf32>, %p: tensor<2x4x1x1xf32>) -> tensor<1x2x6x6xf32> {
+  %y = relay.nn.conv2d %x, %w {groups = 4 : i64} : (tensor<1x4x8x8xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x6x6xf32>
+  %z = relay.nn.conv2d %y, %p : (tensor<1x4x6x6xf32>, tensor<2x4x1x1xf32>) -> tensor<1x2x6x6xf32>
+  relay.return %z : tensor<1x2x6x6xf32>
+}
+
+// Mixed types (int8 into int32) use the named convolution.
+// CHECK-LABEL: func.func @conv_int8(
+// CHECK: linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+relay.func @conv_int8(%x: tensor<1x3x4x4xi8>, %w: tensor<2x3x3x3xi8>) -> tensor<1x2x2x2xi32> {
+  %y = relay.nn.conv2d %x, %w {out_dtype = i32} : (tensor<1x3x4x4xi8>, tensor<2x3x3x3xi8>) -> tensor<1x2x2x2xi32>
+  relay.return %y : tensor<1x2x2x2xi32>
+}
+
+// Tuples flatten into the values of their fields: in signatures, results,
+// projections, and the operators with tuple operands or results.
+// CHECK-LABEL: func.func @tuples(
+// CHECK-SAME: %[[X:.*]]: tensor<2x6xf32>, %[[Y:.*]]: tensor<3xf32>) -> (tensor<2x2xf32>, tensor<2x6xf32>, tensor<3xf32>)
+// CHECK: %[[S0:.*]] = tensor.extract_slice %[[X]][0, 0] [2, 2] [1, 1]
+// CHECK: %[[S2:.*]] = tensor.extract_slice %[[X]][0, 4] [2, 2] [1, 1]
+// CHECK: tensor.insert_slice %[[S2]] into %{{.*}}[0, 0] [2, 2] [1, 1]
+// CHECK: tensor.insert_slice %[[S0]] into %{{.*}}[0, 2] [2, 2] [1, 1]
+// CHECK: %[[C:.*]] = tensor.insert_slice %[[S0]] into %{{.*}}[0, 4] [2, 2] [1, 1]
+// CHECK: return %[[S0]], %[[C]], %[[Y]]
+relay.func @tuples(%p: tuple<tensor<2x6xf32>, tensor<3xf32>>) -> tuple<tensor<2x2xf32>, tuple<tensor<2x6xf32>, tensor<3xf32>>> {
+  %x = relay.tuple_get %p[0] : tuple<tensor<2x6xf32>, tensor<3xf32>>
+  %y = relay.tuple_get %p[1] : tuple<tensor<2x6xf32>, tensor<3xf32>>
+  %s = relay.split %x {indices_or_sections = 3 : i64, axis = 1 : i64} : (tensor<2x6xf32>) -> tuple<tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>>
+  %s0 = relay.tuple_get %s[0] : tuple<tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>>
+  %s2 = relay.tuple_get %s[2] : tuple<tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>>
+  %t = relay.tuple(%s2, %s0, %s0 : tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>)
+  %c = relay.concatenate %t {axis = 1 : i64} : (tuple<tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>>) -> tensor<2x6xf32>
+  %inner = relay.tuple(%c, %y : tensor<2x6xf32>, tensor<3xf32>)
+  %r = relay.tuple(%s0, %inner : tensor<2x2xf32>, tuple<tensor<2x6xf32>, tensor<3xf32>>)
+  relay.return %r : tuple<tensor<2x2xf32>, tuple<tensor<2x6xf32>, tensor<3xf32>>>
 }

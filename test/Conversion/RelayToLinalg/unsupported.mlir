@@ -2,7 +2,7 @@
 // What native code does not cover yet is reported at the op.
 
 relay.func @closure(%x: tensor<f32>) -> tensor<f32> {
-  // expected-error @+1 {{relay-to-linalg: cannot lower 'relay.fn' yet: native code handles tensors of static shape, not '!relay.fn<(tensor<f32>) -> tensor<f32>>'}}
+  // expected-error @+1 {{relay-to-linalg: cannot lower 'relay.fn' yet: native code handles tensors of static shape and tuples of them, not '!relay.fn<(tensor<f32>) -> tensor<f32>>'}}
   %f = relay.fn (%y: tensor<f32>) -> tensor<f32> {
     relay.return %y : tensor<f32>
   }
@@ -12,7 +12,7 @@ relay.func @closure(%x: tensor<f32>) -> tensor<f32> {
 
 // -----
 
-// expected-error @+1 {{relay-to-linalg: cannot lower @dyn yet: its signature has 'tensor<?xf32>' (native code handles tensors of static shape)}}
+// expected-error @+1 {{relay-to-linalg: cannot lower @dyn yet: its signature has 'tensor<?xf32>' (native code handles tensors of static shape and tuples of them)}}
 relay.func @dyn(%x: tensor<?xf32>) -> tensor<?xf32> {
   relay.return %x : tensor<?xf32>
 }
@@ -27,8 +27,8 @@ relay.func @argmax(%x: tensor<4xf32>) -> tensor<i32> {
 
 // -----
 
-relay.func @groups(%x: tensor<1x4x8x8xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<1x4x6x6xf32> {
+relay.func @groups_nhwc(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4x1xf32>) -> tensor<1x6x6x4xf32> {
   // expected-error @+1 {{relay-to-linalg: cannot lower 'relay.nn.conv2d' yet: its lowering does not cover these attributes or types}}
-  %r = relay.nn.conv2d %x, %w {groups = 4 : i64} : (tensor<1x4x8x8xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x6x6xf32>
-  relay.return %r : tensor<1x4x6x6xf32>
+  %r = relay.nn.conv2d %x, %w {groups = 4 : i64, data_layout = "NHWC", kernel_layout = "HWOI"} : (tensor<1x8x8x4xf32>, tensor<3x3x4x1xf32>) -> tensor<1x6x6x4xf32>
+  relay.return %r : tensor<1x6x6x4xf32>
 }
