@@ -37,3 +37,8 @@ if os.path.isdir(conformance):
     config.available_features.add("tvm-conformance")
     config.substitutions.append(("%tvm_conformance",
                                  os.path.realpath(conformance)))
+
+# A C compiler links `relay-run --emit-object` output into plain C programs,
+# with the C runtime.
+config.substitutions.append(("%cc", config.c_compiler))
+config.substitutions.append(("%relay_c_runtime", config.relay_c_runtime))

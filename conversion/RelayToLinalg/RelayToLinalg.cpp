@@ -68,9 +68,8 @@ static unsigned flatSize(Type t) {
   return types.size();
 }
 
-/// The lowered signature of a function type (tuples flattened).
-static FailureOr<FunctionType> flattenFunctionType(FunctionType type,
-                                                   Type &offending) {
+FailureOr<FunctionType> mlir::relay::getLoweredFunctionType(FunctionType type,
+                                                            Type &offending) {
   SmallVector<Type> inputs, results;
   for (Type t : type.getInputs())
     if (failed(flattenType(t, inputs))) {
@@ -242,7 +241,7 @@ struct RelayToLinalgPass
       }
       Type offending;
       FailureOr<FunctionType> type =
-          flattenFunctionType(func.getFunctionType(), offending);
+          getLoweredFunctionType(func.getFunctionType(), offending);
       if (failed(type)) {
         func.emitError("relay-to-linalg: cannot lower @")
             << func.getSymName() << " yet: its signature has " << offending

@@ -12,9 +12,16 @@
 #ifndef RELAY_MLIR_CONVERSION_RELAYTOLINALG_RELAYTOLINALG_H
 #define RELAY_MLIR_CONVERSION_RELAYTOLINALG_RELAYTOLINALG_H
 
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Pass/PassManager.h"
 
 namespace mlir::relay {
+
+/// The signature a relay.func lowers to: tuples flattened into their
+/// tensors, in order. Fails, setting `offending`, on a type native code
+/// does not handle (closures, ADTs, references, dynamic shapes).
+FailureOr<FunctionType> getLoweredFunctionType(FunctionType type,
+                                               Type &offending);
 
 /// Fills the operator registry's lowering column (idempotent).
 void registerOperatorLowerings();

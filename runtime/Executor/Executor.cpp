@@ -296,7 +296,8 @@ static ValuePtr rebuild(Type t, ArrayRef<std::vector<char>> buffers,
   return RuntimeValue::tensor(std::move(out));
 }
 
-FailureOr<ValuePtr> Executor::call(ArrayRef<ValuePtr> args) {
+LogicalResult Executor::toNative(ArrayRef<ValuePtr> args,
+                                 std::vector<std::vector<char>> &buffers) {
   if (args.size() != type.getNumInputs())
     return emitError(loc) << "the compiled @" << entry << " takes "
                           << type.getNumInputs() << " arguments, got "
@@ -314,8 +315,7 @@ FailureOr<ValuePtr> Executor::call(ArrayRef<ValuePtr> args) {
       return emitError(loc) << "argument #" << i << " must be a value of "
                             << "type " << type.getInput(i);
   }
-  std::vector<std::vector<char>> buffers;
-  SmallVector<const void *> pointers;
+  buffers.clear();
   for (const Tensor *t : tensors) {
     ElementLayout layout(t->getElementType());
     std::vector<char> data(std::max<int64_t>(1, t->getNumElements()) *
@@ -323,9 +323,17 @@ FailureOr<ValuePtr> Executor::call(ArrayRef<ValuePtr> args) {
     for (int64_t k = 0; k < t->getNumElements(); ++k)
       layout.store(data.data() + k * layout.bytes, *t, k);
     buffers.push_back(std::move(data));
-    pointers.push_back(buffers.back().data());
   }
-  std::vector<std::vector<char>> results;
+  return success();
+}
+
+FailureOr<ValuePtr> Executor::call(ArrayRef<ValuePtr> args) {
+  std::vector<std::vector<char>> buffers, results;
+  if (failed(toNative(args, buffers)))
+    return failure();
+  SmallVector<const void *> pointers;
+  for (auto &buffer : buffers)
+    pointers.push_back(buffer.data());
   if (failed(callNative(pointers, results)))
     return failure();
   size_t next = 0;

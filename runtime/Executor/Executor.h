@@ -44,6 +44,11 @@ public:
   LogicalResult callNative(ArrayRef<const void *> args,
                            std::vector<std::vector<char>> &results);
 
+  /// Converts values of the entry's parameter types into the buffers
+  /// callNative takes.
+  LogicalResult toNative(ArrayRef<interp::ValuePtr> args,
+                         std::vector<std::vector<char>> &buffers);
+
   /// The entry function's Relay type.
   FunctionType getType() const { return type; }
   /// The tensor types compiled code takes and returns (tuples flattened).

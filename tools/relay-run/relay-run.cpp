@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "frontends/RelayText/Importer.h"
+#include "runtime/Executor/AheadOfTime.h"
 #include "runtime/Executor/Executor.h"
 #include "runtime/Interpreter/Interpreter.h"
 #include "runtime/Interpreter/Npy.h"
@@ -26,6 +27,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
@@ -54,6 +56,14 @@ static cl::opt<std::string> output("output",
                                    cl::desc("Write the result to this .npy"));
 static cl::opt<unsigned> bench("bench", cl::init(0),
                                cl::desc("Time N runs, print the median"));
+static cl::opt<std::string>
+    emitObject("emit-object",
+               cl::desc("Compile ahead of time into this object file (and "
+                        "a C header, see --emit-header) instead of running"));
+static cl::opt<std::string>
+    emitHeader("emit-header",
+               cl::desc("The C header for --emit-object (default: the "
+                        "object's path with .h)"));
 
 static int fail(const Twine &message) {
   llvm::errs() << "relay-run: error: " << message << "\n";
@@ -167,6 +177,16 @@ int main(int argc, char **argv) {
   auto func = module->lookupSymbol<FuncOp>(entry);
   if (!func)
     return fail("the program has no function @" + entry);
+
+  if (!emitObject.empty()) {
+    std::string header = emitHeader;
+    if (header.empty()) {
+      SmallString<128> path(emitObject);
+      llvm::sys::path::replace_extension(path, "h");
+      header = std::string(path);
+    }
+    return failed(emitObjectAndHeader(*module, entry, emitObject, header));
+  }
   Block &body = func.getBody().front();
   unsigned numParams = body.getNumArguments();
 
@@ -241,10 +261,21 @@ int main(int argc, char **argv) {
     return 1;
 
   if (bench > 0) {
+    // Compiled code is timed on ready native buffers (what an application
+    // calling it pays), the interpreter on its values.
+    std::vector<std::vector<char>> native, results;
+    SmallVector<const void *> pointers;
+    if (executor) {
+      if (failed(executor->toNative(args, native)))
+        return 1;
+      for (auto &buffer : native)
+        pointers.push_back(buffer.data());
+    }
     std::vector<double> times;
     for (unsigned i = 0; i < bench; ++i) {
       auto start = std::chrono::steady_clock::now();
-      if (failed(runOnce()))
+      if (executor ? failed(executor->callNative(pointers, results))
+                   : failed(runOnce()))
         return 1;
       auto end = std::chrono::steady_clock::now();
       times.push_back(
