@@ -877,6 +877,77 @@ FailureOr<SmallVector<Value>> concatenateRule(OpBuilder &b, Operation *op,
   return SmallVector<Value>{out};
 }
 
+/// take (batch_dims = 0): a gather. Each output element reads its index
+/// from `indices` and then the element of `data`; indices are clamped
+/// ("clip", and "fast", whose out-of-range behaviour TVM leaves undefined:
+/// compiled code never reads outside `data`) or wrapped ("wrap").
+FailureOr<SmallVector<Value>> takeRule(OpBuilder &b, Operation *op,
+                                       ValueRange operands) {
+  RankedTensorType type = resultType(op);
+  if (!type || intAttr(op, "batch_dims", 0) != 0)
+    return failure();
+  Location loc = op->getLoc();
+  MLIRContext *ctx = b.getContext();
+  Value data = operands[0];
+  auto dataType = cast<RankedTensorType>(data.getType());
+  auto idxType = cast<RankedTensorType>(operands[1].getType());
+  if (dataType.getRank() == 0)
+    return failure();
+  bool flat = !getOperatorAttributes(op).get("axis");
+  if (flat && dataType.getRank() != 1) {
+    SmallVector<ReassociationIndices> all(1);
+    for (int64_t d = 0; d < dataType.getRank(); ++d)
+      all[0].push_back(d);
+    data = tensor::CollapseShapeOp::create(b, loc, data, all);
+    dataType = cast<RankedTensorType>(data.getType());
+  }
+  int64_t axis = flat ? 0 : intAttr(op, "axis", 0);
+  if (axis < 0)
+    axis += dataType.getRank();
+  int64_t extent = dataType.getDimSize(axis);
+  int64_t ri = idxType.getRank(), rank = type.getRank();
+  bool wrap = strAttr(op, "mode", "clip") == "wrap";
+  // out = data[:axis] + indices + data[axis+1:]
+  SmallVector<AffineExpr> idxExprs;
+  for (int64_t d = 0; d < ri; ++d)
+    idxExprs.push_back(getAffineDimExpr(axis + d, ctx));
+  AffineMap idxMap = AffineMap::get(rank, 0, idxExprs, ctx);
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  return SmallVector<Value>{
+      linalg::GenericOp::create(
+          b, loc, TypeRange{type}, operands[1], init,
+          {idxMap, AffineMap::getMultiDimIdentityMap(rank, ctx)},
+          SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+          [&](OpBuilder &nb, Location l, ValueRange a) {
+            Value i =
+                arith::IndexCastOp::create(nb, l, nb.getIndexType(), a[0]);
+            Value n = arith::ConstantIndexOp::create(nb, l, extent);
+            Value zero = arith::ConstantIndexOp::create(nb, l, 0);
+            if (wrap) {
+              Value r = arith::RemSIOp::create(nb, l, i, n);
+              Value neg = arith::CmpIOp::create(
+                  nb, l, arith::CmpIPredicate::slt, r, zero);
+              i = arith::SelectOp::create(
+                  nb, l, neg, arith::AddIOp::create(nb, l, r, n), r);
+            } else {
+              Value last = arith::ConstantIndexOp::create(nb, l, extent - 1);
+              i = arith::MaxSIOp::create(
+                  nb, l, arith::MinSIOp::create(nb, l, i, last), zero);
+            }
+            SmallVector<Value> index;
+            for (int64_t d = 0; d < axis; ++d)
+              index.push_back(linalg::IndexOp::create(nb, l, d));
+            index.push_back(i);
+            for (int64_t d = axis + ri; d < rank; ++d)
+              index.push_back(linalg::IndexOp::create(nb, l, d));
+            linalg::YieldOp::create(
+                nb, l,
+                tensor::ExtractOp::create(nb, l, data, index).getResult());
+          })
+          .getResult(0)};
+}
+
 void registerLowerings() {
   llvm::StringMap<Rule> rules;
   rules["add"] = pointwise(binop<arith::AddFOp, arith::AddIOp>());
@@ -1032,6 +1103,7 @@ void registerLowerings() {
   rules["nn.conv2d"] = conv2dRule;
   rules["nn.batch_norm"] = batchNormRule;
   rules["split"] = splitRule;
+  rules["take"] = takeRule;
   rules["concatenate"] = concatenateRule;
   rules["stack"] = concatenateRule;
   rules["nn.dropout"] =

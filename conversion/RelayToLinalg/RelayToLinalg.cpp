@@ -95,7 +95,17 @@ public:
 
   LogicalResult lowerBlock(Block &src, Block &dst);
 
+  /// Lowers the body of `func`, whose self-calls are all tail calls, into
+  /// `entry` as an scf.while loop (see lowerTailRecursive in the .cpp).
+  LogicalResult lowerTailRecursive(FuncOp func, Block &entry,
+                                   TypeRange argTypes, TypeRange resultTypes);
+
 private:
+  /// Lowers `src` in tail position of the loop body: its terminator's value
+  /// becomes (continue?, next arguments, result) passed to `terminate`.
+  LogicalResult lowerTail(Block &src, Block &dst,
+                          function_ref<void(ValueRange)> terminate);
+
   LogicalResult lowerOp(Operation *op);
   ArrayRef<Value> mapped(Value v) { return map.lookup(v); }
   SmallVector<Value> mappedAll(ValueRange vs) {
@@ -111,9 +121,162 @@ private:
 
   OpBuilder &b;
   DenseMap<Value, SmallVector<Value>> map;
+  // While lowering a tail-recursive function: the function, the loop's
+  // current arguments and the flattened types of its arguments and result.
+  FuncOp self;
+  ValueRange loopArgs;
+  SmallVector<Type> loopArgTypes, loopResultTypes;
 };
 
 } // namespace
+
+/// True when `call` is a tail call: its result is only returned, through
+/// any number of enclosing `if`s whose results are only returned.
+static bool isTailCall(CallOp call, FuncOp func) {
+  Value v = call.getResult();
+  while (true) {
+    if (!v.hasOneUse())
+      return false;
+    Operation *user = *v.getUsers().begin();
+    if (isa<ReturnOp>(user))
+      return user->getParentOp() == func;
+    auto yield = dyn_cast<YieldOp>(user);
+    if (!yield)
+      return false;
+    auto ifOp = dyn_cast<IfOp>(yield->getParentOp());
+    if (!ifOp)
+      return false;
+    v = ifOp.getResult();
+  }
+}
+
+/// True when `func` calls itself, and only in tail position: such a
+/// function lowers to a loop (constant stack, and arguments passed along
+/// unchanged stay in their buffers instead of being copied per call).
+static bool isTailRecursive(FuncOp func) {
+  bool any = false, allTail = true;
+  func.walk([&](CallOp call) {
+    if (call.getCallee() != func.getSymName())
+      return;
+    any = true;
+    allTail &= isTailCall(call, func);
+  });
+  return any && allTail;
+}
+
+/// Values of `types` to fill the unused half of the loop's yield: empty
+/// tensors (never read).
+static SmallVector<Value> placeholders(OpBuilder &b, Location loc,
+                                       TypeRange types) {
+  SmallVector<Value> out;
+  for (Type t : types) {
+    auto tensor = cast<RankedTensorType>(t);
+    out.push_back(tensor::EmptyOp::create(b, loc, tensor.getShape(),
+                                          tensor.getElementType()));
+  }
+  return out;
+}
+
+LogicalResult
+FunctionLowering::lowerTail(Block &src, Block &dst,
+                            function_ref<void(ValueRange)> terminate) {
+  Operation *terminator = src.getTerminator();
+  Value value = terminator->getOperand(0);
+  Operation *tailOp = value.getDefiningOp();
+  auto call = dyn_cast_or_null<CallOp>(tailOp);
+  auto ifOp = dyn_cast_or_null<IfOp>(tailOp);
+  bool selfCall = call && call.getCallee() == self.getSymName();
+  if (!selfCall && !(ifOp && value.hasOneUse()))
+    tailOp = nullptr;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(&dst);
+  for (Operation &op : src.without_terminator())
+    if (&op != tailOp && failed(lowerOp(&op)))
+      return failure();
+  Location loc = terminator->getLoc();
+  auto flag = [&](bool v) {
+    return arith::ConstantOp::create(b, loc, b.getBoolAttr(v)).getResult();
+  };
+  SmallVector<Value> values;
+  if (selfCall) {
+    // Go round again with the call's arguments.
+    values.push_back(flag(true));
+    llvm::append_range(values, mappedAll(call.getArgs()));
+    llvm::append_range(values, placeholders(b, loc, loopResultTypes));
+  } else if (ifOp && tailOp) {
+    // Both branches are in tail position.
+    SmallVector<Type> types{b.getI1Type()};
+    llvm::append_range(types, loopArgTypes);
+    llvm::append_range(types, loopResultTypes);
+    Value cond = tensor::ExtractOp::create(
+        b, ifOp.getLoc(), mapped(ifOp.getCond())[0], ValueRange{});
+    auto lowered = scf::IfOp::create(b, ifOp.getLoc(), types, cond,
+                                     /*withElseRegion=*/true);
+    for (auto [from, to] :
+         {std::pair(&ifOp.getThenRegion(), &lowered.getThenRegion()),
+          std::pair(&ifOp.getElseRegion(), &lowered.getElseRegion())}) {
+      if (to->empty())
+        to->push_back(new Block());
+      Block &branch = to->front();
+      while (!branch.empty())
+        branch.back().erase();
+      if (failed(lowerTail(from->front(), branch, [&](ValueRange vs) {
+            scf::YieldOp::create(b, loc, vs);
+          })))
+        return failure();
+    }
+    b.setInsertionPointAfter(lowered);
+    llvm::append_range(values, lowered.getResults());
+  } else {
+    // Done: the loop's result.
+    values.push_back(flag(false));
+    llvm::append_range(values, loopArgs);
+    llvm::append_range(values, mapped(value));
+  }
+  terminate(values);
+  return success();
+}
+
+LogicalResult FunctionLowering::lowerTailRecursive(FuncOp func, Block &entry,
+                                                   TypeRange argTypes,
+                                                   TypeRange resultTypes) {
+  // %r:(args, results) = scf.while (%a = params) {
+  //   <body: continue?, next args, result>
+  //   scf.condition(%continue) %next, %result
+  // } do { ^bb(%next, %result): scf.yield %next }
+  // return the result part of %r
+  self = func;
+  loopArgTypes.assign(argTypes.begin(), argTypes.end());
+  loopResultTypes.assign(resultTypes.begin(), resultTypes.end());
+  Location loc = func.getLoc();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(&entry);
+  SmallVector<Type> carried(argTypes);
+  llvm::append_range(carried, resultTypes);
+  auto loop = scf::WhileOp::create(b, loc, carried, entry.getArguments());
+  SmallVector<Location> argLocs(argTypes.size(), loc);
+  Block *before = b.createBlock(&loop.getBefore(), {}, argTypes, argLocs);
+  SmallVector<Location> carriedLocs(carried.size(), loc);
+  Block *after = b.createBlock(&loop.getAfter(), {}, carried, carriedLocs);
+  scf::YieldOp::create(b, loc,
+                       after->getArguments().take_front(argTypes.size()));
+  // The body reads the loop's current arguments.
+  loopArgs = before->getArguments();
+  Block &body = func.getBody().front();
+  unsigned next = 0;
+  for (BlockArgument arg : body.getArguments()) {
+    unsigned n = flatSize(arg.getType());
+    map[arg] = SmallVector<Value>(loopArgs.slice(next, n));
+    next += n;
+  }
+  if (failed(lowerTail(body, *before, [&](ValueRange vs) {
+        scf::ConditionOp::create(b, loc, vs.front(), vs.drop_front());
+      })))
+    return failure();
+  b.setInsertionPointAfter(loop);
+  func::ReturnOp::create(b, loc, loop.getResults().drop_front(argTypes.size()));
+  return success();
+}
 
 LogicalResult FunctionLowering::lowerBlock(Block &src, Block &dst) {
   unsigned next = 0;
@@ -257,7 +420,10 @@ struct RelayToLinalgPass
         lowered.setSymVisibility(*func.getSymVisibility());
       Block *entry = lowered.addEntryBlock();
       FunctionLowering lowering(b);
-      if (failed(lowering.lowerBlock(func.getBody().front(), *entry)))
+      if (isTailRecursive(func)
+              ? failed(lowering.lowerTailRecursive(
+                    func, *entry, type->getInputs(), type->getResults()))
+              : failed(lowering.lowerBlock(func.getBody().front(), *entry)))
         return signalPassFailure();
     }
     for (Operation *op : relayOps)
@@ -283,6 +449,7 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm) {
   };
   addPipeline("canonicalize,"
               "one-shot-bufferize{bufferize-function-boundaries "
+              "allow-return-allocs-from-loops "
               "function-boundary-type-conversion=identity-layout-map}");
   pm.addNestedPass<func::FuncOp>(createTileAndVectorize());
   addPipeline(

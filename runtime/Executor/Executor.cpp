@@ -13,6 +13,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/thread.h"
 
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -23,6 +24,49 @@ using namespace mlir::relay::interp;
 
 /// The stack of the thread compiled code runs on.
 static constexpr unsigned kStackSize = 1u << 30;
+
+class mlir::relay::BigStackWorker {
+public:
+  BigStackWorker()
+      : thread(std::optional<unsigned>(kStackSize), [this] { loop(); }) {}
+  ~BigStackWorker() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      stopping = true;
+    }
+    wake.notify_all();
+    thread.join();
+  }
+
+  /// Runs `task` on the worker and waits for it.
+  void run(llvm::function_ref<void()> task) {
+    std::unique_lock<std::mutex> lock(mutex);
+    pending = task;
+    done = false;
+    wake.notify_all();
+    finished.wait(lock, [this] { return done; });
+  }
+
+private:
+  void loop() {
+    std::unique_lock<std::mutex> lock(mutex);
+    while (true) {
+      wake.wait(lock, [this] { return stopping || pending; });
+      if (stopping)
+        return;
+      pending();
+      pending = nullptr;
+      done = true;
+      finished.notify_all();
+    }
+  }
+
+  std::mutex mutex;
+  std::condition_variable wake, finished;
+  llvm::function_ref<void()> pending;
+  bool done = false, stopping = false;
+  llvm::thread thread; // last: starts after the fields above exist
+};
 
 Executor::~Executor() = default;
 
@@ -237,8 +281,9 @@ LogicalResult Executor::callNative(ArrayRef<const void *> args,
     err = std::move(result);
   };
   if (mayRecurse) {
-    llvm::thread worker(std::optional<unsigned>(kStackSize), invoke);
-    worker.join();
+    if (!worker)
+      worker = std::make_unique<BigStackWorker>();
+    worker->run(invoke);
   } else {
     invoke();
   }

@@ -110,3 +110,36 @@ relay.func @tuples(%p: tuple<tensor<2x6xf32>, tensor<3xf32>>) -> tuple<tensor<2x
   %r = relay.tuple(%s0, %inner : tensor<2x2xf32>, tuple<tensor<2x6xf32>, tensor<3xf32>>)
   relay.return %r : tuple<tensor<2x2xf32>, tuple<tensor<2x6xf32>, tensor<3xf32>>>
 }
+
+// A function whose self-calls are all tail calls becomes a loop: the
+// arguments are carried, `if` branches say whether to go round again, and
+// the result comes out of the loop (no recursion, constant stack).
+// CHECK-LABEL: func.func @count(
+// CHECK-SAME: %[[N:.*]]: tensor<i32>, %[[ACC:.*]]: tensor<i32>) -> tensor<i32>
+// CHECK: %[[LOOP:.*]]:3 = scf.while (%[[A:.*]] = %[[N]], %[[B:.*]] = %[[ACC]]) : (tensor<i32>, tensor<i32>) -> (tensor<i32>, tensor<i32>, tensor<i32>)
+// CHECK:   %[[R:.*]]:4 = scf.if
+// CHECK:     %[[TRUE:.*]] = arith.constant true
+// CHECK:     scf.yield %[[TRUE]]
+// CHECK:   } else {
+// CHECK:     %[[FALSE:.*]] = arith.constant false
+// CHECK:     scf.yield %[[FALSE]], %[[A]], %[[B]], %[[B]]
+// CHECK:   scf.condition(%[[R]]#0) %[[R]]#1, %[[R]]#2, %[[R]]#3
+// CHECK: } do {
+// CHECK: ^bb0(%[[X:.*]]: tensor<i32>, %[[Y:.*]]: tensor<i32>, %{{.*}}: tensor<i32>):
+// CHECK:   scf.yield %[[X]], %[[Y]]
+// CHECK: return %[[LOOP]]#2
+// CHECK-NOT: call @count
+relay.func @count(%n: tensor<i32>, %acc: tensor<i32>) -> tensor<i32> {
+  %zero = relay.constant dense<0> : tensor<i32>
+  %more = relay.greater %n, %zero : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  %r = relay.if %more : tensor<i1> -> tensor<i32> {
+    %one = relay.constant dense<1> : tensor<i32>
+    %m = relay.subtract %n, %one : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %a = relay.add %acc, %n : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %c = relay.call @count(%m, %a) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    relay.yield %c : tensor<i32>
+  } else {
+    relay.yield %acc : tensor<i32>
+  }
+  relay.return %r : tensor<i32>
+}
