@@ -531,7 +531,7 @@ Value conv2dNchwAsProduct(OpBuilder &b, Location loc, RankedTensorType type,
   int64_t n = in.getDimSize(0), c = in.getDimSize(1);
   int64_t f = wt.getDimSize(0), kh = wt.getDimSize(2), kw = wt.getDimSize(3);
   int64_t oh = type.getDimSize(2), ow = type.getDimSize(3);
-  int64_t g = groups, cg = c / g, fg = f / g, k = cg * kh * kw, p = oh * ow;
+  int64_t g = groups, cg = c / g, fg = f / g, p = oh * ow;
   Value col;
   if (kh == 1 && kw == 1 && s[0] == 1 && s[1] == 1 && in.getDimSize(2) == oh &&
       in.getDimSize(3) == ow) {
