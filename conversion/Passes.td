@@ -6,15 +6,20 @@
 include "mlir/Pass/PassBase.td"
 
 def RelayToLinalg : Pass<"relay-to-linalg", "::mlir::ModuleOp"> {
-  let summary = "Lower first-order Relay tensor programs to linalg on tensors";
+  let summary = "Lower first-order Relay tensor programs to linalg on "
+                "tensors";
   let description = [{
     Every relay.func becomes a func.func (with `llvm.emit_c_interface`):
     calls become func.call, `relay.if` scf.if, constants arith.constant, and
     each operator its lowering rule from the operator registry (linalg
-    generic/named ops, tensor, arith, math). The program must be typed with
-    static shapes (run --relay-infer-types first); closures, ADTs,
-    references, tuples and polymorphic functions are reported at the op as
-    not lowered yet.
+    generic/named ops, tensor, arith, math). Tuples are flattened into their
+    fields everywhere (signatures, calls, `if` results, projections, the
+    tuple operands of concatenate/stack and the tuple results of split,
+    batch_norm and dropout). A function whose self-calls are all tail calls
+    (through any nesting of `if`) becomes an scf.while loop. The program must
+    be typed with static shapes (run --relay-infer-types first) and
+    monomorphic (--relay-specialize); closures, ADTs and references are
+    reported at the op as not lowered yet.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",

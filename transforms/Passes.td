@@ -51,6 +51,33 @@ def InferTypes : Pass<"relay-infer-types", "::mlir::ModuleOp"> {
   ];
 }
 
+def Specialize : Pass<"relay-specialize", "::mlir::ModuleOp"> {
+  let summary = "Monomorphise polymorphic functions by their calls' type "
+                "arguments";
+  let description = [{
+    Every `relay.call` of a polymorphic `relay.func` with type arguments
+    (written by `--relay-infer-types`) is redirected to a private copy of the
+    callee with those arguments substituted for its type parameters: one copy
+    per callee and distinct list of arguments, named `<callee>_spec` (made
+    unique). Copies are processed in turn, so chains of polymorphic calls
+    are followed from the monomorphic functions. Polymorphic functions left
+    without users are removed. Native code generation runs it first: a
+    lowered function has a single machine signature.
+
+    ```mlir
+    relay.func @id[!relay.tvar<a : Type>](%x: !relay.tvar<a : Type>) -> ...
+    %y = relay.call @id [tensor<2xf32>](%x) : ...
+    // becomes
+    relay.func private @id_spec(%x: tensor<2xf32>) -> tensor<2xf32>
+    %y = relay.call @id_spec(%x) : ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::relay::RelayDialect"];
+  let statistics = [
+    Statistic<"numInstances", "instances", "Specialised copies made">,
+  ];
+}
+
 def TileAndVectorize : Pass<"relay-tile-and-vectorize", "::mlir::func::FuncOp"> {
   let summary = "Tile bufferized linalg ops for cache and registers, then "
                 "vectorise them";

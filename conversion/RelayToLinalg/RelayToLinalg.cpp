@@ -399,7 +399,7 @@ struct RelayToLinalgPass
       relayOps.push_back(func);
       if (func.isPolymorphic()) {
         func.emitError("relay-to-linalg: cannot lower polymorphic @")
-            << func.getSymName() << " yet (specialisation comes later)";
+            << func.getSymName() << " (run --relay-specialize first)";
         return signalPassFailure();
       }
       Type offending;
@@ -440,6 +440,7 @@ void mlir::relay::registerUpstreamPasses() {
 void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm) {
   registerUpstreamPasses();
   pm.addPass(createInferTypes());
+  pm.addPass(createSpecialize());
   pm.addPass(createRelayToLinalg());
   // Upstream from here: bufferize, tile and vectorise, free buffers, loops,
   // LLVM. The texts name registered upstream passes only.
