@@ -1,10 +1,14 @@
 //===- RelayToLinalg.cpp - Relay to linalg on tensors -----------*- C++ -*-===//
 
 #include "conversion/RelayToLinalg/RelayToLinalg.h"
+#include "conversion/RelayToLinalg/BoxedValues.h"
 
 #include "conversion/Passes.h"
 #include "dialects/relay/OperatorRegistry.h"
+#include "dialects/relay/RelayAttrs.h"
 #include "dialects/relay/RelayOps.h"
+#include "dialects/relay/RelayTypes.h"
+#include "dialects/relay/TypeUtils.h"
 #include "transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -44,30 +48,6 @@ namespace mlir::relay {
 using namespace mlir;
 using namespace mlir::relay;
 
-/// Appends the tensor types a value of type `t` lowers to: a tensor is
-/// itself, a tuple its fields' flattened in order. Fails on anything else.
-static LogicalResult flattenType(Type t, SmallVectorImpl<Type> &out) {
-  if (auto tuple = dyn_cast<TupleType>(t)) {
-    for (Type field : tuple.getTypes())
-      if (failed(flattenType(field, out)))
-        return failure();
-    return success();
-  }
-  auto tensor = dyn_cast<RankedTensorType>(t);
-  if (!tensor || !tensor.hasStaticShape() ||
-      !tensor.getElementType().isIntOrFloat())
-    return failure();
-  out.push_back(t);
-  return success();
-}
-
-/// The number of tensors a value of type `t` lowers to.
-static unsigned flatSize(Type t) {
-  SmallVector<Type> types;
-  (void)flattenType(t, types);
-  return types.size();
-}
-
 FailureOr<FunctionType> mlir::relay::getLoweredFunctionType(FunctionType type,
                                                             Type &offending) {
   SmallVector<Type> inputs, results;
@@ -91,7 +71,8 @@ namespace {
 /// tuple).
 class FunctionLowering {
 public:
-  explicit FunctionLowering(OpBuilder &builder) : b(builder) {}
+  FunctionLowering(OpBuilder &builder, RuntimeCalls &runtime)
+      : b(builder), rt(runtime) {}
 
   LogicalResult lowerBlock(Block &src, Block &dst);
 
@@ -119,7 +100,23 @@ private:
            << op->getName() << "' yet: " << why;
   }
 
+  /// ADT values, matching and references (runtime objects).
+  LogicalResult lowerMatch(MatchOp match);
+  Value testPattern(Attribute pattern, Type type, ValueRange values,
+                    Operation *from);
+  void bindPattern(Attribute pattern, Type type, ValueRange values,
+                   Operation *from, SmallVectorImpl<SmallVector<Value>> &vars);
+  /// Lowers every op of `src` (its arguments mapped already) at the
+  /// insertion point.
+  LogicalResult lowerOps(Block &src) {
+    for (Operation &op : src)
+      if (failed(lowerOp(&op)))
+        return failure();
+    return success();
+  }
+
   OpBuilder &b;
+  RuntimeCalls &rt;
   DenseMap<Value, SmallVector<Value>> map;
   // While lowering a tail-recursive function: the function, the loop's
   // current arguments and the flattened types of its arguments and result.
@@ -170,11 +167,165 @@ static SmallVector<Value> placeholders(OpBuilder &b, Location loc,
                                        TypeRange types) {
   SmallVector<Value> out;
   for (Type t : types) {
+    if (isa<LLVM::LLVMPointerType>(t)) {
+      out.push_back(LLVM::ZeroOp::create(b, loc, t));
+      continue;
+    }
     auto tensor = cast<RankedTensorType>(t);
     out.push_back(tensor::EmptyOp::create(b, loc, tensor.getShape(),
                                           tensor.getElementType()));
   }
   return out;
+}
+
+/// A pattern that reads nothing: a variable or the wildcard.
+static bool isIrrefutable(Attribute pattern) {
+  return isa<PatternWildcardAttr, PatternVarAttr>(pattern);
+}
+
+Value FunctionLowering::testPattern(Attribute pattern, Type type,
+                                    ValueRange values, Operation *from) {
+  Location loc = from->getLoc();
+  auto constant = [&](bool v) {
+    return arith::ConstantOp::create(b, loc, b.getBoolAttr(v)).getResult();
+  };
+  if (isIrrefutable(pattern))
+    return constant(true);
+  if (auto tuple = dyn_cast<PatternTupleAttr>(pattern)) {
+    Value all = constant(true);
+    unsigned next = 0;
+    for (auto [p, t] :
+         llvm::zip(tuple.getFields(), cast<TupleType>(type).getTypes())) {
+      unsigned n = flatSize(t);
+      if (!isIrrefutable(p))
+        all = arith::AndIOp::create(
+            b, loc, all, testPattern(p, t, values.slice(next, n), from));
+      next += n;
+    }
+    return all;
+  }
+  auto pc = cast<PatternCtorAttr>(pattern);
+  auto ctor =
+      SymbolTable::lookupNearestSymbolFrom<CtorOp>(from, pc.getConstructor());
+  Value isCtor = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq, rt.tag(b, loc, values.front()),
+      arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(ctor.getTag())));
+  if (llvm::all_of(pc.getFields(), isIrrefutable))
+    return isCtor;
+  // The fields exist only when the tag matches.
+  auto ifOp = scf::IfOp::create(b, loc, b.getI1Type(), isCtor,
+                                /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    Value all = constant(true);
+    for (auto [i, pt] : llvm::enumerate(
+             llvm::zip(pc.getFields(), constructorFieldTypes(ctor, type)))) {
+      auto [p, t] = pt;
+      if (isIrrefutable(p))
+        continue;
+      SmallVector<Value> field =
+          rt.unbox(b, loc, t, rt.getField(b, loc, values.front(), i));
+      all = arith::AndIOp::create(b, loc, all, testPattern(p, t, field, from));
+    }
+    scf::YieldOp::create(b, loc, all);
+    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    scf::YieldOp::create(b, loc, constant(false));
+  }
+  return ifOp.getResult(0);
+}
+
+void FunctionLowering::bindPattern(Attribute pattern, Type type,
+                                   ValueRange values, Operation *from,
+                                   SmallVectorImpl<SmallVector<Value>> &vars) {
+  if (isa<PatternWildcardAttr>(pattern))
+    return;
+  if (isa<PatternVarAttr>(pattern)) {
+    vars.push_back(SmallVector<Value>(values));
+    return;
+  }
+  if (auto tuple = dyn_cast<PatternTupleAttr>(pattern)) {
+    unsigned next = 0;
+    for (auto [p, t] :
+         llvm::zip(tuple.getFields(), cast<TupleType>(type).getTypes())) {
+      unsigned n = flatSize(t);
+      bindPattern(p, t, values.slice(next, n), from, vars);
+      next += n;
+    }
+    return;
+  }
+  auto pc = cast<PatternCtorAttr>(pattern);
+  auto ctor =
+      SymbolTable::lookupNearestSymbolFrom<CtorOp>(from, pc.getConstructor());
+  Location loc = from->getLoc();
+  for (auto [i, pt] : llvm::enumerate(
+           llvm::zip(pc.getFields(), constructorFieldTypes(ctor, type)))) {
+    auto [p, t] = pt;
+    if (isa<PatternWildcardAttr>(p))
+      continue;
+    SmallVector<Value> field =
+        rt.unbox(b, loc, t, rt.getField(b, loc, values.front(), i));
+    bindPattern(p, t, field, from, vars);
+  }
+}
+
+/// A location as `file:line:col` for run-time messages.
+static std::string describe(Location loc) {
+  if (auto file = loc->findInstanceOf<FileLineColLoc>())
+    return (file.getFilename().str() + ":" + Twine(file.getLine()) + ":" +
+            Twine(file.getColumn()))
+        .str();
+  return "<unknown>";
+}
+
+LogicalResult FunctionLowering::lowerMatch(MatchOp match) {
+  Location loc = match.getLoc();
+  Type type = match.getScrutinee().getType();
+  SmallVector<Value> scrutinee(mapped(match.getScrutinee()));
+  SmallVector<Type> resultTypes;
+  (void)flattenType(match.getType(), resultTypes);
+  ArrayRef<Attribute> patterns = match.getPatterns().getValue();
+  // if (case 0 matches) {...} else if (case 1 matches) {...} ... else fail
+  std::function<FailureOr<SmallVector<Value>>(unsigned)> clause =
+      [&](unsigned k) -> FailureOr<SmallVector<Value>> {
+    if (k == patterns.size()) {
+      // "file:line:col<TAB>message": the executor reports it there.
+      rt.fail(b, loc,
+              describe(loc) + "\tno case of the " +
+                  (match.getPartial() ? "match?" : "match") +
+                  " matches the value");
+      return placeholders(b, loc, resultTypes);
+    }
+    Value matches = testPattern(patterns[k], type, scrutinee, match);
+    auto ifOp = scf::IfOp::create(b, loc, resultTypes, matches,
+                                  /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    for (Region *r : {&ifOp.getThenRegion(), &ifOp.getElseRegion()}) {
+      if (r->empty())
+        r->push_back(new Block());
+      while (!r->front().empty())
+        r->front().back().erase();
+    }
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    SmallVector<SmallVector<Value>> vars;
+    bindPattern(patterns[k], type, scrutinee, match, vars);
+    Block &body = match.getCases()[k].front();
+    for (auto [arg, values] : llvm::zip(body.getArguments(), vars))
+      map[arg] = values;
+    if (failed(lowerOps(body)))
+      return failure();
+    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    FailureOr<SmallVector<Value>> rest = clause(k + 1);
+    if (failed(rest))
+      return failure();
+    scf::YieldOp::create(b, loc, *rest);
+    return SmallVector<Value>(ifOp.getResults());
+  };
+  FailureOr<SmallVector<Value>> results = clause(0);
+  if (failed(results))
+    return failure();
+  map[match.getResult()] = *results;
+  return success();
 }
 
 LogicalResult
@@ -314,6 +465,40 @@ LogicalResult FunctionLowering::lowerOp(Operation *op) {
     map[tuple.getResult()] = mappedAll(tuple.getFields());
     return success();
   }
+  if (auto construct = dyn_cast<ConstructOp>(op)) {
+    auto ctor = SymbolTable::lookupNearestSymbolFrom<CtorOp>(
+        op, construct.getConstructor());
+    Value object =
+        rt.alloc(b, loc, ctor.getTag(), construct.getFields().size());
+    for (auto [i, field] : llvm::enumerate(construct.getFields()))
+      rt.setField(b, loc, object, i,
+                  rt.box(b, loc, field.getType(), mapped(field)));
+    map[construct.getResult()] = {object};
+    return success();
+  }
+  if (auto match = dyn_cast<MatchOp>(op))
+    return lowerMatch(match);
+  if (auto ref = dyn_cast<RefOp>(op)) {
+    Value cell = rt.alloc(b, loc, 0, 1);
+    rt.setField(
+        b, loc, cell, 0,
+        rt.box(b, loc, ref.getValue().getType(), mapped(ref.getValue())));
+    map[ref.getResult()] = {cell};
+    return success();
+  }
+  if (auto read = dyn_cast<RefReadOp>(op)) {
+    map[read.getResult()] =
+        rt.unbox(b, loc, read.getType(),
+                 rt.getField(b, loc, mapped(read.getRef())[0], 0));
+    return success();
+  }
+  if (auto write = dyn_cast<RefWriteOp>(op)) {
+    rt.setField(
+        b, loc, mapped(write.getRef())[0], 0,
+        rt.box(b, loc, write.getValue().getType(), mapped(write.getValue())));
+    map[write.getResult()] = {};
+    return success();
+  }
   if (auto get = dyn_cast<TupleGetOp>(op)) {
     auto type = cast<TupleType>(get.getTuple().getType());
     unsigned offset = 0;
@@ -387,6 +572,7 @@ struct RelayToLinalgPass
     registerOperatorLowerings();
     ModuleOp module = getOperation();
     OpBuilder b(module.getContext());
+    RuntimeCalls runtime(module);
     SmallVector<Operation *> relayOps;
     for (Operation &op : module.getBody()->getOperations()) {
       auto func = dyn_cast<FuncOp>(op);
@@ -419,7 +605,7 @@ struct RelayToLinalgPass
       if (func.getSymVisibility())
         lowered.setSymVisibility(*func.getSymVisibility());
       Block *entry = lowered.addEntryBlock();
-      FunctionLowering lowering(b);
+      FunctionLowering lowering(b, runtime);
       if (isTailRecursive(func)
               ? failed(lowering.lowerTailRecursive(
                     func, *entry, type->getInputs(), type->getResults()))

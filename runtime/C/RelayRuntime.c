@@ -2,7 +2,136 @@
 
 #include "runtime/C/RelayRuntime.h"
 
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/*===-------------------------------------------------------------------===*
+ * Arenas: a list of malloc'd blocks per arena, arenas stacked per thread.
+ *===-------------------------------------------------------------------===*/
+
+typedef struct Block {
+  struct Block *next;
+  int64_t payload[]; /* 8-byte aligned */
+} Block;
+
+typedef struct Arena {
+  struct Arena *outer;
+  Block *blocks;
+} Arena;
+
+static _Thread_local Arena *current;
+static _Thread_local Arena root; /* used when nothing was pushed */
+
+void relay_rt_arena_push(void) {
+  Arena *arena = (Arena *)calloc(1, sizeof(Arena));
+  if (!arena)
+    relay_rt_fail("out of memory");
+  arena->outer = current;
+  current = arena;
+}
+
+static void freeBlocks(Arena *arena) {
+  for (Block *b = arena->blocks; b;) {
+    Block *next = b->next;
+    free(b);
+    b = next;
+  }
+  arena->blocks = NULL;
+}
+
+void relay_rt_arena_pop(void) {
+  if (!current)
+    return;
+  Arena *arena = current;
+  current = arena->outer;
+  freeBlocks(arena);
+  free(arena);
+}
+
+static void *arenaAlloc(int64_t bytes) {
+  Arena *arena = current ? current : &root;
+  Block *b = (Block *)malloc(sizeof(Block) + (size_t)(bytes ? bytes : 1));
+  if (!b)
+    relay_rt_fail("out of memory");
+  b->next = arena->blocks;
+  arena->blocks = b;
+  return b->payload;
+}
+
+/* An object: tag, number of fields, fields. */
+typedef struct {
+  int64_t tag;
+  int64_t numFields;
+  void *fields[];
+} Object;
+
+void *relay_rt_alloc(int64_t tag, int64_t numFields) {
+  Object *o = (Object *)arenaAlloc((int64_t)sizeof(Object) +
+                                   numFields * (int64_t)sizeof(void *));
+  o->tag = tag;
+  o->numFields = numFields;
+  for (int64_t i = 0; i < numFields; ++i)
+    o->fields[i] = NULL;
+  return o;
+}
+
+int64_t relay_rt_tag(const void *object) {
+  return ((const Object *)object)->tag;
+}
+
+int64_t relay_rt_num_fields(const void *object) {
+  return ((const Object *)object)->numFields;
+}
+
+void relay_rt_set_field(void *object, int64_t index, void *value) {
+  ((Object *)object)->fields[index] = value;
+}
+
+void *relay_rt_get_field(const void *object, int64_t index) {
+  return ((const Object *)object)->fields[index];
+}
+
+void *relay_rt_box(const void *data, int64_t bytes) {
+  void *box = arenaAlloc(bytes);
+  if (bytes)
+    memcpy(box, data, (size_t)bytes);
+  return box;
+}
+
+void relay_rt_unbox(const void *box, void *data, int64_t bytes) {
+  if (bytes)
+    memcpy(data, box, (size_t)bytes);
+}
+
+/*===-------------------------------------------------------------------===*
+ * Errors.
+ *===-------------------------------------------------------------------===*/
+
+static _Thread_local jmp_buf *guard;
+static _Thread_local char lastError[1024];
+
+void relay_rt_fail(const char *message) {
+  snprintf(lastError, sizeof(lastError), "%s", message);
+  if (guard)
+    longjmp(*guard, 1);
+  fprintf(stderr, "relay runtime error: %s\n", message);
+  exit(1);
+}
+
+const char *relay_rt_guarded_call(void (*fn)(void **), void **args) {
+  jmp_buf here;
+  jmp_buf *outer = guard;
+  guard = &here;
+  if (setjmp(here)) {
+    guard = outer;
+    return lastError;
+  }
+  fn(args);
+  guard = outer;
+  return NULL;
+}
 
 /* The fields of a descriptor of rank `rank`. */
 typedef struct {

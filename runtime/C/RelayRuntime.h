@@ -23,6 +23,43 @@ typedef struct {
   void *descriptor;
 } RelayUnrankedMemRef;
 
+/*===-------------------------------------------------------------------===*
+ * Boxed values: ADT values, references and tuples inside them are objects
+ * {tag, number of fields, fields}; a field holds another object or a boxed
+ * tensor (a copy of its bytes). They live in the current arena of the
+ * calling thread and go when it is popped.
+ *===-------------------------------------------------------------------===*/
+
+/* Starts a new arena on this thread (nested arenas stack). */
+void relay_rt_arena_push(void);
+/* Frees every object allocated since the matching push. */
+void relay_rt_arena_pop(void);
+
+/* A new object with `tag` and `numFields` fields (all null). */
+void *relay_rt_alloc(int64_t tag, int64_t numFields);
+int64_t relay_rt_tag(const void *object);
+int64_t relay_rt_num_fields(const void *object);
+void relay_rt_set_field(void *object, int64_t index, void *value);
+void *relay_rt_get_field(const void *object, int64_t index);
+
+/* A boxed copy of `bytes` bytes at `data`, and back. */
+void *relay_rt_box(const void *data, int64_t bytes);
+void relay_rt_unbox(const void *box, void *data, int64_t bytes);
+
+/*===-------------------------------------------------------------------===*
+ * Run-time errors: compiled code calls relay_rt_fail with a located
+ * message (e.g. a `match?` with no matching case); the innermost
+ * relay_rt_guarded_call returns it. Outside a guarded call the message is
+ * printed and the process exits with status 1.
+ *===-------------------------------------------------------------------===*/
+
+void relay_rt_fail(const char *message);
+
+/* Calls `fn(args)` (an MLIR packed entry point); returns null, or the
+ * message of a run-time error raised inside (valid until the next error on
+ * this thread). */
+const char *relay_rt_guarded_call(void (*fn)(void **), void **args);
+
 /* Copies the elements (elementSize bytes each) of `src` into `dst`, both of
  * the same shape and any strides. Compiled code calls it (under MLIR's
  * name) for copies the LLVM lowering cannot do with one memcpy. */

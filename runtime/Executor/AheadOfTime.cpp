@@ -54,40 +54,54 @@ std::string mlir::relay::makeCHeader(StringRef entry, FunctionType type,
      << " * flattened into their fields, in order) and writes the result\n"
      << " * descriptors into *results. A result buffer was allocated with\n"
      << " * malloc: free(r.allocated) once done, unless it is one of the\n"
-     << " * inputs or a constant (allocated == (void *)0xdeadbeef). */\n"
+     << " * inputs or a constant (allocated == (void *)0xdeadbeef). ADT\n"
+     << " * values and references are runtime objects (void *) in the\n"
+     << " * arena of relay_rt_arena_push/pop (runtime/C/RelayRuntime.h). */\n"
      << "#ifndef " << guard << "\n#define " << guard << "\n\n"
      << "#include <stdint.h>\n\n"
      << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
+  // A tensor is passed as a memref descriptor; an ADT value or a reference
+  // as a runtime object (void *, see runtime/C/RelayRuntime.h).
   auto descriptor = [&](StringRef name, Type t) {
-    auto tensor = cast<RankedTensorType>(t);
+    os << "/* " << t << " */\n";
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    if (!tensor) {
+      os << "typedef void *" << name << ";\n\n";
+      return;
+    }
     std::string elt = cElementType(tensor.getElementType());
-    os << "/* " << t << " */\n"
-       << "typedef struct {\n  " << elt << " *allocated;\n  " << elt
+    os << "typedef struct {\n  " << elt << " *allocated;\n  " << elt
        << " *aligned;\n  int64_t offset;\n";
     if (tensor.getRank() > 0)
       os << "  int64_t sizes[" << tensor.getRank() << "];\n  int64_t strides["
          << tensor.getRank() << "];\n";
     os << "} " << name << ";\n\n";
   };
+  std::string prefix = ("relay_" + entry).str();
   for (auto [i, t] : llvm::enumerate(type.getInputs()))
-    descriptor(("relay_" + entry + "_arg" + Twine(i) + "_t").str(), t);
+    descriptor(prefix + "_arg" + std::to_string(i) + "_t", t);
   for (auto [i, t] : llvm::enumerate(type.getResults()))
-    descriptor(("relay_" + entry + "_result" + Twine(i) + "_t").str(), t);
-  if (type.getNumResults()) {
+    descriptor(prefix + "_result" + std::to_string(i) + "_t", t);
+  // One object comes back as the return value; other results fill a
+  // struct passed first.
+  bool byValue =
+      type.getNumResults() == 1 && !isa<RankedTensorType>(type.getResult(0));
+  if (type.getNumResults() && !byValue) {
     os << "typedef struct {\n";
     for (unsigned i = 0; i < type.getNumResults(); ++i)
-      os << "  relay_" << entry << "_result" << i << "_t r" << i << ";\n";
-    os << "} relay_" << entry << "_results_t;\n\n";
+      os << "  " << prefix << "_result" << i << "_t r" << i << ";\n";
+    os << "} " << prefix << "_results_t;\n\n";
   }
-  os << "void relay_" << entry << "(";
+  os << (byValue ? prefix + "_result0_t " : std::string("void ")) << prefix
+     << "(";
   bool first = true;
-  if (type.getNumResults()) {
-    os << "relay_" << entry << "_results_t *results";
+  if (type.getNumResults() && !byValue) {
+    os << prefix << "_results_t *results";
     first = false;
   }
-  for (unsigned i = 0; i < type.getNumInputs(); ++i) {
-    os << (first ? "" : ", ") << "relay_" << entry << "_arg" << i << "_t *arg"
-       << i;
+  for (auto [i, t] : llvm::enumerate(type.getInputs())) {
+    os << (first ? "" : ", ") << prefix << "_arg" << i << "_t "
+       << (isa<RankedTensorType>(t) ? "*" : "") << "arg" << i;
     first = false;
   }
   if (first)

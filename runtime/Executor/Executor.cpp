@@ -2,14 +2,19 @@
 
 #include "runtime/Executor/Executor.h"
 
+#include "conversion/RelayToLinalg/BoxedValues.h"
 #include "conversion/RelayToLinalg/RelayToLinalg.h"
 #include "dialects/relay/RelayOps.h"
+#include "dialects/relay/TypeUtils.h"
+#include "runtime/C/RelayRuntime.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/thread.h"
 
@@ -70,17 +75,6 @@ private:
 
 Executor::~Executor() = default;
 
-/// The tensors a value of type `t` is passed as: a tensor, or a tuple's
-/// fields in order (what --relay-to-linalg does to signatures).
-static void flattenTensors(Type t, SmallVectorImpl<RankedTensorType> &out) {
-  if (auto tuple = dyn_cast<TupleType>(t)) {
-    for (Type field : tuple.getTypes())
-      flattenTensors(field, out);
-    return;
-  }
-  out.push_back(cast<RankedTensorType>(t));
-}
-
 FailureOr<std::unique_ptr<Executor>> Executor::compile(ModuleOp module,
                                                        StringRef entry) {
   auto func = module.lookupSymbol<FuncOp>(entry);
@@ -115,14 +109,31 @@ FailureOr<std::unique_ptr<Executor>> Executor::compile(ModuleOp module,
   if (!engine)
     return func.emitError("JIT compilation failed: ")
            << llvm::toString(engine.takeError());
+  // The C runtime, linked into this library, for the compiled code.
+  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    auto add = [&](StringRef name, auto *fn) {
+      symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(fn),
+                                 llvm::JITSymbolFlags::Exported};
+    };
+    add("relay_rt_alloc", &relay_rt_alloc);
+    add("relay_rt_tag", &relay_rt_tag);
+    add("relay_rt_set_field", &relay_rt_set_field);
+    add("relay_rt_get_field", &relay_rt_get_field);
+    add("relay_rt_box", &relay_rt_box);
+    add("relay_rt_unbox", &relay_rt_unbox);
+    add("relay_rt_fail", &relay_rt_fail);
+    return symbols;
+  });
   std::unique_ptr<Executor> executor(new Executor());
   executor->engine = std::move(*engine);
   executor->entry = entry.str();
   executor->type = type;
+  executor->module = module;
   for (Type t : type.getInputs())
-    flattenTensors(t, executor->flatInputs);
+    (void)flattenType(t, executor->flatInputs);
   for (Type t : type.getResults())
-    flattenTensors(t, executor->flatResults);
+    (void)flattenType(t, executor->flatResults);
   executor->loc = func.getLoc();
   // Only code that calls functions can recurse deeply.
   executor->mayRecurse =
@@ -247,39 +258,80 @@ static void copyOut(const int64_t *desc, RankedTensorType type,
   }
 }
 
+LogicalResult Executor::reportRunTimeError(StringRef message) {
+  // Compiled code says where: "file:line:col<TAB>what".
+  auto [where, what] = message.split('\t');
+  Location at = loc;
+  if (!what.empty()) {
+    auto [rest, col] = where.rsplit(':');
+    auto [file, line] = rest.rsplit(':');
+    unsigned l, c;
+    if (!line.getAsInteger(10, l) && !col.getAsInteger(10, c))
+      at = FileLineColLoc::get(loc.getContext(), file, l, c);
+  } else {
+    what = message;
+  }
+  return emitError(at) << what << " (in the compiled @" << entry << ")";
+}
+
+bool Executor::returnsObjects() const {
+  return llvm::any_of(flatResults,
+                      [](Type t) { return isa<LLVM::LLVMPointerType>(t); });
+}
+
 LogicalResult Executor::callNative(ArrayRef<const void *> args,
                                    std::vector<std::vector<char>> &results) {
   if (args.size() != flatInputs.size())
     return emitError(loc) << "the compiled @" << entry << " takes "
-                          << flatInputs.size() << " tensors, got "
+                          << flatInputs.size() << " values, got "
                           << args.size();
+  // Packed arguments: a pointer to each argument, which is a memref
+  // descriptor's address for a tensor and the object for a boxed value.
   std::vector<std::vector<int64_t>> descriptors;
-  for (auto [arg, t] : llvm::zip(args, flatInputs))
-    descriptors.push_back(describe(arg, t));
-  // Results come back in one struct of descriptors, laid out one after
-  // the other (all fields are 8 bytes).
-  SmallVector<size_t> resultOffsets;
-  size_t resultWords = 0;
-  for (RankedTensorType t : flatResults) {
-    resultOffsets.push_back(resultWords);
-    resultWords += 3 + 2 * t.getRank();
+  std::vector<const void *> slots;
+  for (auto [arg, t] : llvm::zip(args, flatInputs)) {
+    if (auto tensor = dyn_cast<RankedTensorType>(t)) {
+      descriptors.push_back(describe(arg, tensor));
+      slots.push_back(descriptors.back().data());
+    } else {
+      slots.push_back(arg);
+    }
   }
-  std::vector<int64_t> result(std::max<size_t>(resultWords, 1), 0);
-  std::vector<void *> pointers;
-  if (!flatResults.empty())
-    pointers.push_back(result.data());
-  for (auto &d : descriptors)
-    pointers.push_back(d.data());
+  // Results: one object comes back as the return value; otherwise the
+  // results (descriptors and objects, 8-byte words each) fill a struct
+  // whose address is the first argument.
+  bool byValue =
+      flatResults.size() == 1 && isa<LLVM::LLVMPointerType>(flatResults[0]);
+  SmallVector<size_t> offsets;
+  size_t words = 0;
+  for (Type t : flatResults) {
+    offsets.push_back(words);
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    words += tensor ? 3 + 2 * tensor.getRank() : 1;
+  }
+  std::vector<int64_t> result(std::max<size_t>(words, 1), 0);
   std::vector<void *> packed;
-  for (void *&p : pointers)
-    packed.push_back(&p);
+  const void *resultAddress = result.data();
+  if (!flatResults.empty() && !byValue)
+    packed.push_back(&resultAddress);
+  for (const void *&slot : slots)
+    packed.push_back(&slot);
+  if (byValue)
+    packed.push_back(result.data());
+
+  auto fn = engine->lookupPacked("_mlir_ciface_" + entry);
+  if (!fn)
+    return emitError(loc) << "the compiled @" << entry << " cannot be called: "
+                          << llvm::toString(fn.takeError());
+  // Objects made by a call live in an arena: this call's own, unless it
+  // returns objects, which live in the caller's.
+  bool ownArena = !returnsObjects();
+  if (ownArena)
+    relay_rt_arena_push();
+  const char *error = nullptr;
+  auto invoke = [&]() { error = relay_rt_guarded_call(*fn, packed.data()); };
   // Compiled recursion uses the machine stack: code that makes calls runs
   // on a thread with a large one (its pages are only mapped as used).
-  llvm::Error err = llvm::Error::success();
-  auto invoke = [&]() {
-    llvm::Error result = engine->invokePacked("_mlir_ciface_" + entry, packed);
-    err = std::move(result);
-  };
   if (mayRecurse) {
     if (!worker)
       worker = std::make_unique<BigStackWorker>();
@@ -287,14 +339,21 @@ LogicalResult Executor::callNative(ArrayRef<const void *> args,
   } else {
     invoke();
   }
-  if (err)
-    return emitError(loc) << "calling the compiled @" << entry
-                          << " failed: " << llvm::toString(std::move(err));
+  if (ownArena)
+    relay_rt_arena_pop();
+  if (error)
+    return reportRunTimeError(error);
   results.resize(flatResults.size());
   SmallVector<void *> freed;
   for (auto [i, t] : llvm::enumerate(flatResults)) {
-    const int64_t *desc = result.data() + resultOffsets[i];
-    copyOut(desc, t, results[i]);
+    const int64_t *desc = result.data() + offsets[i];
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    if (!tensor) {
+      results[i].resize(sizeof(void *));
+      std::memcpy(results[i].data(), desc, sizeof(void *));
+      continue;
+    }
+    copyOut(desc, tensor, results[i]);
     // Result buffers belong to the caller, unless one is an input, a global
     // constant (MLIR marks those with 0xdeadbeef) or returned twice.
     auto *allocated = reinterpret_cast<void *>(desc[0]);
@@ -308,78 +367,170 @@ LogicalResult Executor::callNative(ArrayRef<const void *> args,
   return success();
 }
 
-/// Appends the tensors of `value` (a tensor or nested tuples of them).
-static bool flattenValue(const ValuePtr &value,
-                         SmallVectorImpl<const Tensor *> &out) {
-  if (value->getKind() == RuntimeValue::Kind::Tuple) {
-    for (const ValuePtr &field : value->getFields())
-      if (!flattenValue(field, out))
-        return false;
-    return true;
-  }
-  if (!value->isTensor())
-    return false;
-  out.push_back(&value->getTensor());
-  return true;
+bool Executor::takesObjects() const {
+  return llvm::any_of(flatInputs,
+                      [](Type t) { return isa<LLVM::LLVMPointerType>(t); });
 }
 
-/// Rebuilds a value of type `t` from flattened result tensors.
-static ValuePtr rebuild(Type t, ArrayRef<std::vector<char>> buffers,
-                        size_t &next) {
+/// The bytes of a tensor as compiled code stores it.
+static std::vector<char> tensorBytes(const Tensor &t) {
+  ElementLayout layout(t.getElementType());
+  std::vector<char> data(std::max<int64_t>(1, t.getNumElements()) *
+                         layout.bytes);
+  for (int64_t k = 0; k < t.getNumElements(); ++k)
+    layout.store(data.data() + k * layout.bytes, t, k);
+  return data;
+}
+
+/// A tensor of `type` from bytes as compiled code stores it.
+static Tensor tensorFromBytes(RankedTensorType type, const char *data) {
+  Tensor out(type.getElementType(), type.getShape());
+  ElementLayout layout(type.getElementType());
+  for (int64_t k = 0; k < out.getNumElements(); ++k)
+    layout.load(data + k * layout.bytes, out, k);
+  return out;
+}
+
+void *Executor::boxValue(Type type, const ValuePtr &value) {
+  if (auto tensorType = dyn_cast<RankedTensorType>(type)) {
+    if (!value->isTensor() || value->getTensor().getType() != tensorType)
+      return nullptr;
+    std::vector<char> bytes = tensorBytes(value->getTensor());
+    return relay_rt_box(bytes.data(),
+                        tensorType.getNumElements() *
+                            elementBytes(tensorType.getElementType()));
+  }
+  if (auto tuple = dyn_cast<TupleType>(type)) {
+    if (value->getKind() != RuntimeValue::Kind::Tuple ||
+        value->getFields().size() != tuple.size())
+      return nullptr;
+    void *object = relay_rt_alloc(0, tuple.size());
+    for (auto [i, field] : llvm::enumerate(tuple.getTypes())) {
+      void *box = boxValue(field, value->getFields()[i]);
+      if (!box)
+        return nullptr;
+      relay_rt_set_field(object, i, box);
+    }
+    return object;
+  }
+  if (auto ref = dyn_cast<RefType>(type)) {
+    if (value->getKind() != RuntimeValue::Kind::Ref)
+      return nullptr;
+    void *cell = relay_rt_alloc(0, 1);
+    void *box = boxValue(ref.getElementType(), value->getRefContents());
+    if (!box)
+      return nullptr;
+    relay_rt_set_field(cell, 0, box);
+    return cell;
+  }
+  auto adt = dyn_cast<AdtType>(type);
+  if (!adt || value->getKind() != RuntimeValue::Kind::Adt)
+    return nullptr;
+  auto ctor = cast<CtorOp>(value->getConstructor());
+  SmallVector<Type> fields = constructorFieldTypes(ctor, adt);
+  if (fields.size() != value->getFields().size())
+    return nullptr;
+  void *object = relay_rt_alloc(ctor.getTag(), fields.size());
+  for (auto [i, field] : llvm::enumerate(fields)) {
+    void *box = boxValue(field, value->getFields()[i]);
+    if (!box)
+      return nullptr;
+    relay_rt_set_field(object, i, box);
+  }
+  return object;
+}
+
+ValuePtr Executor::unboxValue(Type type, const void *box) {
+  if (auto tensorType = dyn_cast<RankedTensorType>(type))
+    return RuntimeValue::tensor(
+        tensorFromBytes(tensorType, static_cast<const char *>(box)));
+  if (auto tuple = dyn_cast<TupleType>(type)) {
+    std::vector<ValuePtr> fields;
+    for (auto [i, field] : llvm::enumerate(tuple.getTypes()))
+      fields.push_back(unboxValue(field, relay_rt_get_field(box, i)));
+    return RuntimeValue::tuple(std::move(fields));
+  }
+  if (auto ref = dyn_cast<RefType>(type))
+    return RuntimeValue::ref(
+        unboxValue(ref.getElementType(), relay_rt_get_field(box, 0)));
+  auto adt = cast<AdtType>(type);
+  auto data = module.lookupSymbol<DataOp>(adt.getName());
+  CtorOp ctor = data.getConstructors()[relay_rt_tag(box)];
+  std::vector<ValuePtr> fields;
+  for (auto [i, field] : llvm::enumerate(constructorFieldTypes(ctor, adt)))
+    fields.push_back(unboxValue(field, relay_rt_get_field(box, i)));
+  return RuntimeValue::adt(ctor, std::move(fields));
+}
+
+LogicalResult Executor::encode(Type type, const ValuePtr &value,
+                               std::vector<std::vector<char>> &buffers,
+                               SmallVectorImpl<const void *> &pointers) {
+  if (auto tuple = dyn_cast<TupleType>(type)) {
+    if (value->getKind() != RuntimeValue::Kind::Tuple ||
+        value->getFields().size() != tuple.size())
+      return failure();
+    for (auto [field, v] : llvm::zip(tuple.getTypes(), value->getFields()))
+      if (failed(encode(field, v, buffers, pointers)))
+        return failure();
+    return success();
+  }
+  if (auto tensorType = dyn_cast<RankedTensorType>(type)) {
+    if (!value->isTensor() || value->getTensor().getType() != tensorType)
+      return failure();
+    buffers.push_back(tensorBytes(value->getTensor()));
+    pointers.push_back(buffers.back().data());
+    return success();
+  }
+  void *object = boxValue(type, value);
+  if (!object)
+    return failure();
+  pointers.push_back(object);
+  return success();
+}
+
+/// Rebuilds a value of type `t` from the flattened results.
+ValuePtr Executor::rebuild(Type t, ArrayRef<std::vector<char>> results,
+                           size_t &next) {
   if (auto tuple = dyn_cast<TupleType>(t)) {
     std::vector<ValuePtr> fields;
     for (Type field : tuple.getTypes())
-      fields.push_back(rebuild(field, buffers, next));
+      fields.push_back(rebuild(field, results, next));
     return RuntimeValue::tuple(std::move(fields));
   }
-  auto type = cast<RankedTensorType>(t);
-  Tensor out(type.getElementType(), type.getShape());
-  ElementLayout layout(type.getElementType());
-  const std::vector<char> &data = buffers[next++];
-  for (int64_t k = 0; k < out.getNumElements(); ++k)
-    layout.load(data.data() + k * layout.bytes, out, k);
-  return RuntimeValue::tensor(std::move(out));
+  const std::vector<char> &data = results[next++];
+  if (auto type = dyn_cast<RankedTensorType>(t))
+    return RuntimeValue::tensor(tensorFromBytes(type, data.data()));
+  void *object;
+  std::memcpy(&object, data.data(), sizeof(void *));
+  return unboxValue(t, object);
 }
 
 LogicalResult Executor::toNative(ArrayRef<ValuePtr> args,
-                                 std::vector<std::vector<char>> &buffers) {
+                                 std::vector<std::vector<char>> &buffers,
+                                 SmallVectorImpl<const void *> &pointers) {
   if (args.size() != type.getNumInputs())
     return emitError(loc) << "the compiled @" << entry << " takes "
                           << type.getNumInputs() << " arguments, got "
                           << args.size();
-  SmallVector<const Tensor *> tensors;
-  for (auto [i, arg] : llvm::enumerate(args)) {
-    size_t before = tensors.size();
-    SmallVector<RankedTensorType> expected;
-    flattenTensors(type.getInput(i), expected);
-    bool matches = flattenValue(arg, tensors) &&
-                   tensors.size() - before == expected.size();
-    for (size_t k = 0; matches && k < expected.size(); ++k)
-      matches = tensors[before + k]->getType() == expected[k];
-    if (!matches)
+  buffers.clear();
+  pointers.clear();
+  // Buffers must not move once pointed to.
+  buffers.reserve(flatInputs.size());
+  for (auto [i, arg] : llvm::enumerate(args))
+    if (failed(encode(type.getInput(i), arg, buffers, pointers)))
       return emitError(loc) << "argument #" << i << " must be a value of "
                             << "type " << type.getInput(i);
-  }
-  buffers.clear();
-  for (const Tensor *t : tensors) {
-    ElementLayout layout(t->getElementType());
-    std::vector<char> data(std::max<int64_t>(1, t->getNumElements()) *
-                           layout.bytes);
-    for (int64_t k = 0; k < t->getNumElements(); ++k)
-      layout.store(data.data() + k * layout.bytes, *t, k);
-    buffers.push_back(std::move(data));
-  }
   return success();
 }
 
 FailureOr<ValuePtr> Executor::call(ArrayRef<ValuePtr> args) {
+  // Objects of the arguments and the result live until the result is read.
+  relay_rt_arena_push();
+  llvm::scope_exit done([] { relay_rt_arena_pop(); });
   std::vector<std::vector<char>> buffers, results;
-  if (failed(toNative(args, buffers)))
-    return failure();
   SmallVector<const void *> pointers;
-  for (auto &buffer : buffers)
-    pointers.push_back(buffer.data());
-  if (failed(callNative(pointers, results)))
+  if (failed(toNative(args, buffers, pointers)) ||
+      failed(callNative(pointers, results)))
     return failure();
   size_t next = 0;
   if (type.getNumResults() == 1)

@@ -33,40 +33,60 @@ class Executor {
 public:
   ~Executor();
 
-  /// Compiles `module` (a copy of it: the module is not changed) for calling
-  /// `entry`. Fails after reporting, at the op, what cannot be compiled.
+  /// Compiles `module` (a copy of it: the module is not changed, and must
+  /// outlive the executor) for calling `entry`. Fails after reporting, at the
+  /// op, what cannot be compiled.
   static FailureOr<std::unique_ptr<Executor>> compile(ModuleOp module,
                                                       StringRef entry);
 
   /// Calls the entry function on tensors.
   FailureOr<interp::ValuePtr> call(ArrayRef<interp::ValuePtr> args);
 
-  /// Calls the entry function on dense row-major buffers laid out as compiled
-  /// code stores them (f32 as 4 bytes, i1 as 1 byte), one per tensor of the
-  /// flattened parameters (getFlatInputs), and copies each tensor of the
-  /// flattened result into `results`. No conversion: this is the call a
-  /// benchmark or an embedding application makes.
+  /// Calls the entry function on native arguments, one per value of the
+  /// flattened parameters (getFlatInputs): for a tensor, a dense row-major
+  /// buffer laid out as compiled code stores it (f32 as 4 bytes, i1 as 1
+  /// byte); for an ADT value or a reference, the runtime object. Copies
+  /// each flattened result into `results` (the bytes of a tensor, or the
+  /// 8-byte address of an object). No conversion: this is the call a
+  /// benchmark or an embedding application makes. Objects the call returns
+  /// live in the caller's arena (relay_rt_arena_push/pop); a call returning
+  /// none frees its objects itself.
   LogicalResult callNative(ArrayRef<const void *> args,
                            std::vector<std::vector<char>> &results);
 
-  /// Converts values of the entry's parameter types into the buffers
-  /// callNative takes.
+  /// Converts values of the entry's parameter types into the arguments
+  /// callNative takes (objects go to the current arena).
   LogicalResult toNative(ArrayRef<interp::ValuePtr> args,
-                         std::vector<std::vector<char>> &buffers);
+                         std::vector<std::vector<char>> &buffers,
+                         SmallVectorImpl<const void *> &pointers);
 
   /// The entry function's Relay type.
   FunctionType getType() const { return type; }
-  /// The tensor types compiled code takes and returns (tuples flattened).
-  ArrayRef<RankedTensorType> getFlatInputs() const { return flatInputs; }
-  ArrayRef<RankedTensorType> getFlatResults() const { return flatResults; }
+  /// The types compiled code takes and returns (tuples flattened; an ADT
+  /// value or a reference is an `!llvm.ptr` to a runtime object).
+  ArrayRef<Type> getFlatInputs() const { return flatInputs; }
+  ArrayRef<Type> getFlatResults() const { return flatResults; }
+  bool takesObjects() const;
+  bool returnsObjects() const;
 
 private:
   Executor() = default;
 
+  LogicalResult reportRunTimeError(StringRef message);
+  void *boxValue(Type type, const interp::ValuePtr &value);
+  interp::ValuePtr unboxValue(Type type, const void *box);
+  LogicalResult encode(Type type, const interp::ValuePtr &value,
+                       std::vector<std::vector<char>> &buffers,
+                       SmallVectorImpl<const void *> &pointers);
+  interp::ValuePtr rebuild(Type type, ArrayRef<std::vector<char>> results,
+                           size_t &next);
+
   std::unique_ptr<ExecutionEngine> engine;
   std::string entry;
   FunctionType type;
-  SmallVector<RankedTensorType> flatInputs, flatResults;
+  SmallVector<Type> flatInputs, flatResults;
+  /// The module compiled: its ADT declarations describe returned objects.
+  ModuleOp module;
   LocationAttr loc;
   bool mayRecurse = true;
   std::unique_ptr<BigStackWorker> worker;

@@ -263,19 +263,18 @@ int main(int argc, char **argv) {
   if (bench > 0) {
     // Compiled code is timed on ready native buffers (what an application
     // calling it pays), the interpreter on its values.
-    std::vector<std::vector<char>> native, results;
+    // (Programs passing objects in or out are timed with their conversion.)
+    bool native =
+        executor && !executor->takesObjects() && !executor->returnsObjects();
+    std::vector<std::vector<char>> buffers, results;
     SmallVector<const void *> pointers;
-    if (executor) {
-      if (failed(executor->toNative(args, native)))
-        return 1;
-      for (auto &buffer : native)
-        pointers.push_back(buffer.data());
-    }
+    if (native && failed(executor->toNative(args, buffers, pointers)))
+      return 1;
     std::vector<double> times;
     for (unsigned i = 0; i < bench; ++i) {
       auto start = std::chrono::steady_clock::now();
-      if (executor ? failed(executor->callNative(pointers, results))
-                   : failed(runOnce()))
+      if (native ? failed(executor->callNative(pointers, results))
+                 : failed(runOnce()))
         return 1;
       auto end = std::chrono::steady_clock::now();
       times.push_back(

@@ -26,6 +26,16 @@ using namespace mlir::relay;
 
 namespace {
 
+/// True when something other than `f` itself refers to `f`.
+bool usedOutside(FuncOp f, ModuleOp module) {
+  std::optional<SymbolTable::UseRange> uses = f.getSymbolUses(module);
+  if (!uses)
+    return true; // unknown: keep it
+  return llvm::any_of(*uses, [&](const SymbolTable::SymbolUse &use) {
+    return !f->isAncestor(use.getUser());
+  });
+}
+
 struct SpecializePass : public relay::impl::SpecializeBase<SpecializePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -65,7 +75,7 @@ struct SpecializePass : public relay::impl::SpecializeBase<SpecializePass> {
     for (bool changed = true; changed;) {
       changed = false;
       for (FuncOp &f : polymorphic)
-        if (f && SymbolTable::symbolKnownUseEmpty(f, module)) {
+        if (f && !usedOutside(f, module)) {
           f.erase();
           f = nullptr;
           changed = true;

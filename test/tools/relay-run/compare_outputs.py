@@ -4,12 +4,17 @@
 usage: compare_outputs.py A.txt B.txt [TOLERANCE]
 """
 import ast
+import re
 import sys
 
 
 def parse(path):
     text = open(path).read().strip().splitlines()[0]
     text = text.replace("True", "1").replace("False", "0")
+    # ADT values: Cons(1, Nil) -> ("Cons", 1, ("Nil",)); names compare equal.
+    text = re.sub(r"\b([A-Z]\w*)\(", r'("\1", ', text)
+    text = re.sub(r'(?<!")\b([A-Z]\w*)\b(?!")', r'("\1",)', text)
+    text = text.replace("<closure>", '("<closure>",)')
     return ast.literal_eval(text)
 
 
@@ -28,8 +33,13 @@ def main():
     if len(fa) != len(fb):
         print(f"different sizes: {len(fa)} vs {len(fb)}")
         return 1
-    worst = max((abs(x - y) / max(abs(y), 1.0) for x, y in zip(fa, fb)),
-                default=0.0)
+    for x, y in zip(fa, fb):
+        if isinstance(x, str) or isinstance(y, str):
+            if x != y:
+                print(f"different values: {x} vs {y}")
+                return 1
+    worst = max((abs(x - y) / max(abs(y), 1.0) for x, y in zip(fa, fb)
+                 if not isinstance(x, str)), default=0.0)
     if worst > tol:
         print(f"relative difference {worst:.3g} > {tol}")
         return 1

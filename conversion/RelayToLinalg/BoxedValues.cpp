@@ -1,0 +1,176 @@
+//===- BoxedValues.cpp - Boxed Relay values in native code ------*- C++ -*-===//
+
+#include "conversion/RelayToLinalg/BoxedValues.h"
+
+#include "dialects/relay/RelayOps.h"
+#include "dialects/relay/RelayTypes.h"
+#include "dialects/relay/TypeUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+
+LogicalResult mlir::relay::flattenType(Type t, SmallVectorImpl<Type> &out) {
+  if (auto tuple = dyn_cast<TupleType>(t)) {
+    for (Type field : tuple.getTypes())
+      if (failed(flattenType(field, out)))
+        return failure();
+    return success();
+  }
+  if (isa<AdtType, RefType>(t)) {
+    out.push_back(LLVM::LLVMPointerType::get(t.getContext()));
+    return success();
+  }
+  auto tensor = dyn_cast<RankedTensorType>(t);
+  if (!tensor || !tensor.hasStaticShape() ||
+      !tensor.getElementType().isIntOrFloat())
+    return failure();
+  out.push_back(t);
+  return success();
+}
+
+unsigned mlir::relay::flatSize(Type t) {
+  SmallVector<Type> types;
+  (void)flattenType(t, types);
+  return types.size();
+}
+
+SmallVector<Type> mlir::relay::constructorFieldTypes(Operation *op, Type adt) {
+  auto ctor = cast<CtorOp>(op);
+  TypeSubstitution subst;
+  auto args = cast<AdtType>(adt).getArgs();
+  for (auto [param, arg] : llvm::zip(ctor.getDataOp().getTypeParamList(), args))
+    subst[param.getName()] = TypeAttr::get(arg);
+  return llvm::map_to_vector(ctor.getFieldTypes(),
+                             [&](Type t) { return substitute(t, subst); });
+}
+
+func::FuncOp RuntimeCalls::declare(StringRef name, TypeRange inputs,
+                                   TypeRange results) {
+  if (auto f = module.lookupSymbol<func::FuncOp>(name))
+    return f;
+  OpBuilder b(module.getBodyRegion());
+  auto f = func::FuncOp::create(
+      b, module.getLoc(), name,
+      FunctionType::get(module.getContext(), inputs, results));
+  f.setPrivate();
+  return f;
+}
+
+Value RuntimeCalls::call(OpBuilder &b, Location loc, StringRef name,
+                         ValueRange args, TypeRange results) {
+  func::FuncOp f = declare(name, args.getTypes(), results);
+  auto c = func::CallOp::create(b, loc, f, args);
+  return results.empty() ? Value() : c.getResult(0);
+}
+
+static Value i64(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
+}
+
+Value RuntimeCalls::alloc(OpBuilder &b, Location loc, int64_t tag,
+                          int64_t numFields) {
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+  return call(b, loc, "relay_rt_alloc",
+              {i64(b, loc, tag), i64(b, loc, numFields)}, ptr);
+}
+
+Value RuntimeCalls::tag(OpBuilder &b, Location loc, Value object) {
+  return call(b, loc, "relay_rt_tag", object, b.getI64Type());
+}
+
+void RuntimeCalls::setField(OpBuilder &b, Location loc, Value object,
+                            int64_t index, Value value) {
+  call(b, loc, "relay_rt_set_field", {object, i64(b, loc, index), value}, {});
+}
+
+Value RuntimeCalls::getField(OpBuilder &b, Location loc, Value object,
+                             int64_t index) {
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+  return call(b, loc, "relay_rt_get_field", {object, i64(b, loc, index)}, ptr);
+}
+
+Value RuntimeCalls::addressOf(OpBuilder &b, Location loc, Value memref) {
+  Value index = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value asInt = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), asInt);
+}
+
+/// Bytes of a static tensor as compiled code stores it (i1 in a byte).
+static int64_t tensorBytes(RankedTensorType t) {
+  Type e = t.getElementType();
+  int64_t bytes = e.isInteger(1) ? 1 : e.getIntOrFloatBitWidth() / 8;
+  return bytes * t.getNumElements();
+}
+
+Value RuntimeCalls::box(OpBuilder &b, Location loc, Type type,
+                        ValueRange values) {
+  if (isa<AdtType, RefType>(type))
+    return values.front();
+  if (auto tuple = dyn_cast<TupleType>(type)) {
+    Value object = alloc(b, loc, 0, tuple.size());
+    unsigned next = 0;
+    for (auto [i, field] : llvm::enumerate(tuple.getTypes())) {
+      unsigned n = flatSize(field);
+      setField(b, loc, object, i, box(b, loc, field, values.slice(next, n)));
+      next += n;
+    }
+    return object;
+  }
+  // A tensor: copy its bytes (a read-only identity-layout view of it).
+  auto tensor = cast<RankedTensorType>(type);
+  auto memrefType = MemRefType::get(tensor.getShape(), tensor.getElementType());
+  Value buffer = bufferization::ToBufferOp::create(
+      b, loc, memrefType, values.front(), /*read_only=*/true);
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+  return call(b, loc, "relay_rt_box",
+              {addressOf(b, loc, buffer), i64(b, loc, tensorBytes(tensor))},
+              ptr);
+}
+
+SmallVector<Value> RuntimeCalls::unbox(OpBuilder &b, Location loc, Type type,
+                                       Value box) {
+  if (isa<AdtType, RefType>(type))
+    return {box};
+  if (auto tuple = dyn_cast<TupleType>(type)) {
+    SmallVector<Value> values;
+    for (auto [i, field] : llvm::enumerate(tuple.getTypes()))
+      llvm::append_range(values,
+                         unbox(b, loc, field, getField(b, loc, box, i)));
+    return values;
+  }
+  // A tensor: copy the bytes into a new buffer, seen as a tensor.
+  auto tensor = cast<RankedTensorType>(type);
+  auto memrefType = MemRefType::get(tensor.getShape(), tensor.getElementType());
+  Value buffer = memref::AllocOp::create(b, loc, memrefType);
+  call(b, loc, "relay_rt_unbox",
+       {box, addressOf(b, loc, buffer), i64(b, loc, tensorBytes(tensor))}, {});
+  return {bufferization::ToTensorOp::create(b, loc, tensor, buffer,
+                                            /*restrict=*/true,
+                                            /*writable=*/false)};
+}
+
+void RuntimeCalls::fail(OpBuilder &b, Location loc, StringRef message) {
+  // The message as a private constant string.
+  std::string name = "relay_rt_message_" + std::to_string(numStrings++);
+  while (module.lookupSymbol(name))
+    name = "relay_rt_message_" + std::to_string(numStrings++);
+  std::string text = message.str();
+  text.push_back('\0');
+  auto arrayType = LLVM::LLVMArrayType::get(b.getI8Type(), text.size());
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    LLVM::GlobalOp::create(b, loc, arrayType, /*isConstant=*/true,
+                           LLVM::Linkage::Private, name, b.getStringAttr(text));
+  }
+  Value address = LLVM::AddressOfOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), name);
+  call(b, loc, "relay_rt_fail", address, {});
+}
