@@ -18,13 +18,25 @@ def RelayToLinalg : Pass<"relay-to-linalg", "::mlir::ModuleOp"> {
     batch_norm and dropout). A function whose self-calls are all tail calls
     (through any nesting of `if`) becomes an scf.while loop. The program must
     be typed with static shapes (run --relay-infer-types first) and
-    monomorphic (--relay-specialize); closures, ADTs and references are
-    reported at the op as not lowered yet.
+    monomorphic (--relay-specialize).
+
+    ADT values, references and closures become runtime objects
+    (`!llvm.ptr`, runtime/C/RelayRuntime.h): constructors and `ref`
+    allocate, `match` tests tags and reads fields (an scf.if chain, nested
+    patterns included, with a located run-time error when no case matches).
+    Closures are defunctionalised: each `relay.fn` (and each global function
+    used as a value) becomes a private func.func taking the closure object,
+    which holds the captured values, and `relay.apply` switches on the
+    closure's kind. Tensors stored in objects are copied in and out.
+    Dynamic shapes are reported at the op as not lowered yet.
   }];
   let dependentDialects = [
-    "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
-    "::mlir::linalg::LinalgDialect", "::mlir::math::MathDialect",
-    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"
+    "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::func::FuncDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::LLVM::LLVMDialect", "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect"
   ];
 }
 

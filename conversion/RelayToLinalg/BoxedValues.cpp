@@ -22,7 +22,7 @@ LogicalResult mlir::relay::flattenType(Type t, SmallVectorImpl<Type> &out) {
         return failure();
     return success();
   }
-  if (isa<AdtType, RefType>(t)) {
+  if (isa<AdtType, RefType, FuncType>(t)) {
     out.push_back(LLVM::LLVMPointerType::get(t.getContext()));
     return success();
   }
@@ -111,7 +111,7 @@ static int64_t tensorBytes(RankedTensorType t) {
 
 Value RuntimeCalls::box(OpBuilder &b, Location loc, Type type,
                         ValueRange values) {
-  if (isa<AdtType, RefType>(type))
+  if (isa<AdtType, RefType, FuncType>(type))
     return values.front();
   if (auto tuple = dyn_cast<TupleType>(type)) {
     Value object = alloc(b, loc, 0, tuple.size());
@@ -136,7 +136,7 @@ Value RuntimeCalls::box(OpBuilder &b, Location loc, Type type,
 
 SmallVector<Value> RuntimeCalls::unbox(OpBuilder &b, Location loc, Type type,
                                        Value box) {
-  if (isa<AdtType, RefType>(type))
+  if (isa<AdtType, RefType, FuncType>(type))
     return {box};
   if (auto tuple = dyn_cast<TupleType>(type)) {
     SmallVector<Value> values;

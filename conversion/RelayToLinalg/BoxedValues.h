@@ -1,6 +1,6 @@
 //===- BoxedValues.h - Boxed Relay values in native code --------*- C++ -*-===//
 //
-// ADT values and references are runtime objects in compiled code (see
+// ADT values, references and closures are runtime objects in compiled code (see
 // runtime/C/RelayRuntime.h): `!llvm.ptr` values made and read through calls
 // to the C runtime. A tensor stored in an object is boxed (its bytes copied
 // into the object's arena) and unboxed into a fresh buffer when read; a
@@ -19,7 +19,7 @@ namespace mlir::relay {
 
 /// Appends the types a Relay value of type `t` lowers to: a static tensor is
 /// itself, a tuple its fields' flattened in order, an ADT value or a
-/// reference one `!llvm.ptr`. Fails on anything else.
+/// reference or a closure one `!llvm.ptr`. Fails on anything else.
 LogicalResult flattenType(Type t, SmallVectorImpl<Type> &out);
 
 /// The number of values a Relay value of type `t` lowers to.

@@ -37,6 +37,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 #include <mutex>
 
@@ -66,13 +67,45 @@ FailureOr<FunctionType> mlir::relay::getLoweredFunctionType(FunctionType type,
 
 namespace {
 
+/// Closures in native code are defunctionalised: every relay.fn, and every
+/// global function used as a value, is a kind of closure with an id and a
+/// lifted func.func taking the closure object (holding the captured values)
+/// and the parameters. A closure value is an object tagged with its kind;
+/// applying one switches on the tag over the lifted functions of the
+/// applied signature. The whole module is known, so no function pointers.
+struct ClosureKind {
+  Operation *source; // a relay.fn, or the relay.func of a global_ref
+  std::string name;  // of the lifted function
+  int64_t id;
+  FunctionType lowered; // (closure, parameters...) -> results, flattened
+  SmallVector<Value> captures;
+};
+
+struct ClosureTable {
+  std::vector<ClosureKind> kinds;
+  DenseMap<Operation *, int64_t> ids;
+  /// Global functions used as values, by name (their lowered func.func
+  /// takes the name while the module is converted).
+  llvm::StringMap<int64_t> globals;
+
+  const ClosureKind *lookup(Operation *source) const {
+    auto it = ids.find(source);
+    return it == ids.end() ? nullptr : &kinds[it->second];
+  }
+};
+
 /// Lowers one relay.func body into a func.func body. Every Relay value maps
 /// to the list of tensors it flattens to (one for a tensor, the fields for a
 /// tuple).
 class FunctionLowering {
 public:
-  FunctionLowering(OpBuilder &builder, RuntimeCalls &runtime)
-      : b(builder), rt(runtime) {}
+  FunctionLowering(OpBuilder &builder, RuntimeCalls &runtime,
+                   const ClosureTable &closures)
+      : b(builder), rt(runtime), closures(closures) {}
+
+  /// Lowers the body of closure kind `kind` into `entry` (the closure
+  /// object, then the flattened parameters).
+  LogicalResult lowerClosureBody(const ClosureKind &kind, Block &entry);
 
   LogicalResult lowerBlock(Block &src, Block &dst);
 
@@ -88,7 +121,11 @@ private:
                           function_ref<void(ValueRange)> terminate);
 
   LogicalResult lowerOp(Operation *op);
-  ArrayRef<Value> mapped(Value v) { return map.lookup(v); }
+  /// The lowered values of `v` (valid until the map next grows).
+  ArrayRef<Value> mapped(Value v) {
+    auto it = map.find(v);
+    return it == map.end() ? ArrayRef<Value>() : ArrayRef<Value>(it->second);
+  }
   SmallVector<Value> mappedAll(ValueRange vs) {
     SmallVector<Value> out;
     for (Value v : vs)
@@ -115,8 +152,11 @@ private:
     return success();
   }
 
+  LogicalResult lowerApply(ApplyOp apply, TypeRange resultTypes);
+
   OpBuilder &b;
   RuntimeCalls &rt;
+  const ClosureTable &closures;
   DenseMap<Value, SmallVector<Value>> map;
   // While lowering a tail-recursive function: the function, the loop's
   // current arguments and the flattened types of its arguments and result.
@@ -276,6 +316,65 @@ static std::string describe(Location loc) {
             Twine(file.getColumn()))
         .str();
   return "<unknown>";
+}
+
+LogicalResult FunctionLowering::lowerApply(ApplyOp apply,
+                                           TypeRange resultTypes) {
+  Location loc = apply.getLoc();
+  Value closure = mapped(apply.getCallee())[0];
+  SmallVector<Value> args{closure};
+  llvm::append_range(args, mappedAll(apply.getArgs()));
+  // Every kind with this lowered signature may be the one applied.
+  SmallVector<const ClosureKind *> candidates;
+  for (const ClosureKind &kind : closures.kinds)
+    if (TypeRange(kind.lowered.getInputs()) == ValueRange(args).getTypes() &&
+        TypeRange(kind.lowered.getResults()) == resultTypes)
+      candidates.push_back(&kind);
+  Value tag = arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                         rt.tag(b, loc, closure));
+  SmallVector<int64_t> ids = llvm::map_to_vector(
+      candidates, [](const ClosureKind *k) { return k->id; });
+  auto dispatch = scf::IndexSwitchOp::create(b, loc, resultTypes, tag, ids,
+                                             candidates.size());
+  OpBuilder::InsertionGuard guard(b);
+  for (auto [kind, region] : llvm::zip(candidates, dispatch.getCaseRegions())) {
+    b.setInsertionPointToStart(&region.emplaceBlock());
+    auto call = func::CallOp::create(b, loc, kind->name, resultTypes, args);
+    scf::YieldOp::create(b, loc, call.getResults());
+  }
+  b.setInsertionPointToStart(&dispatch.getDefaultRegion().emplaceBlock());
+  rt.fail(b, loc, describe(loc) + "\tapplies a closure of an unknown kind");
+  scf::YieldOp::create(b, loc, placeholders(b, loc, resultTypes));
+  map[apply.getResult()] = SmallVector<Value>(dispatch.getResults());
+  return success();
+}
+
+LogicalResult FunctionLowering::lowerClosureBody(const ClosureKind &kind,
+                                                 Block &entry) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(&entry);
+  Value object = entry.getArgument(0);
+  ValueRange params = entry.getArguments().drop_front();
+  Location loc = kind.source->getLoc();
+  if (auto global = dyn_cast<FuncOp>(kind.source)) {
+    // A global function as a value: call it.
+    auto call = func::CallOp::create(b, loc, global.getSymName(),
+                                     kind.lowered.getResults(), params);
+    func::ReturnOp::create(b, loc, call.getResults());
+    return success();
+  }
+  auto fn = cast<FnOp>(kind.source);
+  for (auto [i, v] : llvm::enumerate(kind.captures))
+    map[v] = rt.unbox(b, loc, v.getType(), rt.getField(b, loc, object, i));
+  if (BlockArgument self = fn.getSelf())
+    map[self] = {object};
+  unsigned next = 0;
+  for (BlockArgument arg : fn.getParams()) {
+    unsigned n = flatSize(arg.getType());
+    map[arg] = SmallVector<Value>(params.slice(next, n));
+    next += n;
+  }
+  return lowerOps(fn.getBody().front());
 }
 
 LogicalResult FunctionLowering::lowerMatch(MatchOp match) {
@@ -478,6 +577,26 @@ LogicalResult FunctionLowering::lowerOp(Operation *op) {
   }
   if (auto match = dyn_cast<MatchOp>(op))
     return lowerMatch(match);
+  if (isa<FnOp, GlobalRefOp>(op)) {
+    const ClosureKind *kind = nullptr;
+    if (auto ref = dyn_cast<GlobalRefOp>(op)) {
+      auto it = closures.globals.find(ref.getName());
+      if (it != closures.globals.end())
+        kind = &closures.kinds[it->second];
+    } else {
+      kind = closures.lookup(op);
+    }
+    if (!kind)
+      return unsupported(op, "the closure was not collected");
+    // The closure object: its kind and the values it captures.
+    Value object = rt.alloc(b, loc, kind->id, kind->captures.size());
+    for (auto [i, v] : llvm::enumerate(kind->captures))
+      rt.setField(b, loc, object, i, rt.box(b, loc, v.getType(), mapped(v)));
+    map[op->getResult(0)] = {object};
+    return success();
+  }
+  if (auto apply = dyn_cast<ApplyOp>(op))
+    return lowerApply(apply, resultTypes);
   if (auto ref = dyn_cast<RefOp>(op)) {
     Value cell = rt.alloc(b, loc, 0, 1);
     rt.setField(
@@ -573,6 +692,9 @@ struct RelayToLinalgPass
     ModuleOp module = getOperation();
     OpBuilder b(module.getContext());
     RuntimeCalls runtime(module);
+    ClosureTable closures;
+    if (failed(collectClosures(module, closures)))
+      return signalPassFailure();
     SmallVector<Operation *> relayOps;
     for (Operation &op : module.getBody()->getOperations()) {
       auto func = dyn_cast<FuncOp>(op);
@@ -605,15 +727,93 @@ struct RelayToLinalgPass
       if (func.getSymVisibility())
         lowered.setSymVisibility(*func.getSymVisibility());
       Block *entry = lowered.addEntryBlock();
-      FunctionLowering lowering(b, runtime);
+      FunctionLowering lowering(b, runtime, closures);
       if (isTailRecursive(func)
               ? failed(lowering.lowerTailRecursive(
                     func, *entry, type->getInputs(), type->getResults()))
               : failed(lowering.lowerBlock(func.getBody().front(), *entry)))
         return signalPassFailure();
     }
+    // The lifted closure bodies.
+    b.setInsertionPointToEnd(module.getBody());
+    for (const ClosureKind &kind : closures.kinds) {
+      auto lifted = func::FuncOp::create(b, kind.source->getLoc(), kind.name,
+                                         kind.lowered);
+      lifted.setPrivate();
+      Block *entry = lifted.addEntryBlock();
+      FunctionLowering lowering(b, runtime, closures);
+      if (failed(lowering.lowerClosureBody(kind, *entry)))
+        return signalPassFailure();
+      b.setInsertionPointToEnd(module.getBody());
+    }
     for (Operation *op : relayOps)
       op->erase();
+  }
+
+  /// Gives every relay.fn and every global function used as a value a
+  /// closure kind.
+  LogicalResult collectClosures(ModuleOp module, ClosureTable &table) {
+    SymbolTable symbols(module);
+    auto add = [&](Operation *source, StringRef base, FuncType type,
+                   SmallVector<Value> captures) -> LogicalResult {
+      if (table.ids.count(source))
+        return success();
+      SmallVector<Type> inputs{LLVM::LLVMPointerType::get(&getContext())};
+      SmallVector<Type> results;
+      for (Type t : type.getInputs())
+        if (failed(flattenType(t, inputs)))
+          return source->emitError("relay-to-linalg: cannot lower a closure "
+                                   "taking ")
+                 << t;
+      if (failed(flattenType(type.getResult(), results)))
+        return source->emitError("relay-to-linalg: cannot lower a closure "
+                                 "returning ")
+               << type.getResult();
+      for (Value v : captures) {
+        SmallVector<Type> ignored;
+        if (failed(flattenType(v.getType(), ignored)))
+          return source->emitError("relay-to-linalg: cannot lower a closure "
+                                   "capturing a value of type ")
+                 << v.getType();
+      }
+      int64_t id = table.kinds.size();
+      std::string name = (base + "_closure" + Twine(id)).str();
+      while (symbols.lookup(name))
+        name += "_";
+      table.ids[source] = id;
+      table.kinds.push_back({source, name, id,
+                             FunctionType::get(&getContext(), inputs, results),
+                             std::move(captures)});
+      return success();
+    };
+    for (FuncOp func : module.getOps<FuncOp>()) {
+      if (func.isPolymorphic())
+        continue;
+      WalkResult result = func.walk([&](Operation *op) {
+        if (auto fn = dyn_cast<FnOp>(op)) {
+          SetVector<Value> captures;
+          getUsedValuesDefinedAbove(fn.getBody(), captures);
+          if (failed(add(fn, func.getSymName(), fn.getFuncType(),
+                         captures.takeVector())))
+            return WalkResult::interrupt();
+        } else if (auto ref = dyn_cast<GlobalRefOp>(op)) {
+          auto global = symbols.lookup<FuncOp>(ref.getName());
+          if (!global || global.isPolymorphic()) {
+            ref.emitError("relay-to-linalg: cannot lower a reference to a "
+                          "polymorphic global function yet");
+            return WalkResult::interrupt();
+          }
+          if (failed(
+                  add(global, global.getSymName(), global.getRelayType(), {})))
+            return WalkResult::interrupt();
+          table.globals[global.getSymName()] = table.ids[global];
+        }
+        return WalkResult::advance();
+      });
+      if (result.wasInterrupted())
+        return failure();
+    }
+    return success();
   }
 };
 } // namespace

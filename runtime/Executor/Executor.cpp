@@ -328,8 +328,16 @@ LogicalResult Executor::callNative(ArrayRef<const void *> args,
   bool ownArena = !returnsObjects();
   if (ownArena)
     relay_rt_arena_push();
+  // The code may run on the worker thread: it allocates in this thread's
+  // arena.
+  void *arena = relay_rt_arena_get();
   const char *error = nullptr;
-  auto invoke = [&]() { error = relay_rt_guarded_call(*fn, packed.data()); };
+  auto invoke = [&]() {
+    void *saved = relay_rt_arena_get();
+    relay_rt_arena_set(arena);
+    error = relay_rt_guarded_call(*fn, packed.data());
+    relay_rt_arena_set(saved);
+  };
   // Compiled recursion uses the machine stack: code that makes calls runs
   // on a thread with a large one (its pages are only mapped as used).
   if (mayRecurse) {
@@ -453,6 +461,10 @@ ValuePtr Executor::unboxValue(Type type, const void *box) {
   if (auto ref = dyn_cast<RefType>(type))
     return RuntimeValue::ref(
         unboxValue(ref.getElementType(), relay_rt_get_field(box, 0)));
+  // A compiled closure is opaque to the interpreter's values: it prints as
+  // <closure> and cannot be applied there.
+  if (isa<FuncType>(type))
+    return RuntimeValue::closure(nullptr, nullptr);
   auto adt = cast<AdtType>(type);
   auto data = module.lookupSymbol<DataOp>(adt.getName());
   CtorOp ctor = data.getConstructors()[relay_rt_tag(box)];

@@ -1,13 +1,14 @@
 // RUN: relay-mlir-opt %s --relay-to-linalg -split-input-file -verify-diagnostics
 // What native code does not cover yet is reported at the op.
 
-relay.func @closure(%x: tensor<f32>) -> tensor<f32> {
-  // expected-error @+1 {{relay-to-linalg: cannot lower 'relay.fn' yet: native code handles tensors of static shape and tuples of them, not '!relay.fn<(tensor<f32>) -> tensor<f32>>'}}
-  %f = relay.fn (%y: tensor<f32>) -> tensor<f32> {
-    relay.return %y : tensor<f32>
-  }
-  %r = relay.apply %f(%x) : (!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>) -> tensor<f32>
-  relay.return %r : tensor<f32>
+// A polymorphic global function used as a value (not specialised).
+relay.func @id[a](%x: !relay.tvar<a>) -> !relay.tvar<a> {
+  relay.return %x : !relay.tvar<a>
+}
+relay.func @poly_value() -> !relay.fn<[a](!relay.tvar<a>) -> !relay.tvar<a>> {
+  // expected-error @+1 {{relay-to-linalg: cannot lower a reference to a polymorphic global function yet}}
+  %f = relay.global_ref @id : !relay.fn<[a](!relay.tvar<a>) -> !relay.tvar<a>>
+  relay.return %f : !relay.fn<[a](!relay.tvar<a>) -> !relay.tvar<a>>
 }
 
 // -----
