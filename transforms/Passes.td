@@ -98,7 +98,8 @@ def TileAndVectorize : Pass<"relay-tile-and-vectorize", "::mlir::func::FuncOp"> 
 
     Tile sizes are divisors of the loop sizes, so every tile is static
     and no masking is needed. Ops the vectoriser does not support (pooling,
-    gathers) are left for `--convert-linalg-to-loops`.
+    gathers) and ops on i1 buffers (a byte per element in memory, packed
+    bits in LLVM vectors) are left for `--convert-linalg-to-loops`.
   }];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",

@@ -14,6 +14,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/thread.h"
@@ -152,7 +153,7 @@ namespace {
 /// How compiled code stores one element, decided once per tensor (type
 /// queries per element would dominate the call).
 struct ElementLayout {
-  enum Kind { F32, F64, SignedInt, UnsignedInt } kind;
+  enum Kind { F32, F64, F16, BF16, SignedInt, UnsignedInt } kind;
   unsigned bytes;
 
   explicit ElementLayout(Type t) {
@@ -161,6 +162,10 @@ struct ElementLayout {
       kind = F32;
     else if (t.isF64())
       kind = F64;
+    else if (t.isF16())
+      kind = F16;
+    else if (t.isBF16())
+      kind = BF16;
     else if (t.isUnsignedInteger() || t.isInteger(1))
       kind = UnsignedInt;
     else
@@ -177,6 +182,17 @@ struct ElementLayout {
     case F64: {
       double v = tensor.getF(i);
       std::memcpy(p, &v, 8);
+      return;
+    }
+    case F16:
+    case BF16: {
+      llvm::APFloat v(tensor.getF(i));
+      bool lost;
+      v.convert(kind == F16 ? llvm::APFloat::IEEEhalf()
+                            : llvm::APFloat::BFloat(),
+                llvm::APFloat::rmNearestTiesToEven, &lost);
+      uint16_t raw = v.bitcastToAPInt().getZExtValue();
+      std::memcpy(p, &raw, 2);
       return;
     }
     default: {
@@ -198,6 +214,19 @@ struct ElementLayout {
       double v;
       std::memcpy(&v, p, 8);
       tensor.setF(i, v);
+      return;
+    }
+    case F16:
+    case BF16: {
+      uint16_t raw;
+      std::memcpy(&raw, p, 2);
+      llvm::APFloat v(kind == F16 ? llvm::APFloat::IEEEhalf()
+                                  : llvm::APFloat::BFloat(),
+                      llvm::APInt(16, raw));
+      bool lost;
+      v.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+                &lost);
+      tensor.setF(i, v.convertToDouble());
       return;
     }
     default: {

@@ -170,8 +170,14 @@ struct TileAndVectorizePass
     });
     IRRewriter rewriter(ctx);
     for (linalg::LinalgOp op : ops) {
-      // Ops the vectoriser cannot take stay whole for the loop lowering.
-      if (!linalg::hasVectorizationImpl(op) ||
+      // Ops the vectoriser cannot take stay whole for the loop lowering; so
+      // do ops on i1 buffers (a memref stores an i1 per byte, a vector of
+      // i1 in LLVM is packed bits).
+      bool bits = llvm::any_of(op->getOperandTypes(), [](Type t) {
+        auto m = dyn_cast<MemRefType>(t);
+        return m && m.getElementType().isInteger(1);
+      });
+      if (bits || !linalg::hasVectorizationImpl(op) ||
           failed(linalg::vectorizeOpPrecondition(op)))
         continue;
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
