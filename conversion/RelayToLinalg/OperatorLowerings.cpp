@@ -20,6 +20,9 @@
 
 #include "llvm/ADT/SmallBitVector.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include <mutex>
 
 using namespace mlir;
@@ -62,7 +65,20 @@ RankedTensorType resultType(Operation *op) {
 Value constantScalar(OpBuilder &b, Location loc, Type t, double v) {
   if (isa<FloatType>(t))
     return arith::ConstantOp::create(b, loc, b.getFloatAttr(t, v));
-  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, int64_t(v)));
+  // Integers: +-infinity (reduction identities) are the type's extremes.
+  unsigned width = t.getIntOrFloatBitWidth();
+  bool isUnsigned = t.isUnsignedInteger() || width == 1;
+  if (std::isinf(v)) {
+    APInt bound = v > 0 ? (isUnsigned ? APInt::getMaxValue(width)
+                                      : APInt::getSignedMaxValue(width))
+                        : (isUnsigned ? APInt::getMinValue(width)
+                                      : APInt::getSignedMinValue(width));
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, bound));
+  }
+  return arith::ConstantOp::create(
+      b, loc,
+      b.getIntegerAttr(t, APInt(width, int64_t(v), !isUnsigned,
+                                /*implicitTrunc=*/true)));
 }
 
 /// The map from an output of rank `outRank` to an operand of `shape`
@@ -122,13 +138,46 @@ template <typename FOp, typename IOp> ScalarFn binop() {
                 });
 }
 
+/// Booleans (i1) order False < True, so they compare, min and max as
+/// unsigned; in two's complement i1 True would be -1.
+bool isUnsignedLike(Type t) { return t.isUnsignedInteger() || t.isInteger(1); }
+
+arith::CmpIPredicate unsignedFor(Type t, arith::CmpIPredicate p) {
+  if (!isUnsignedLike(t))
+    return p;
+  switch (p) {
+  case arith::CmpIPredicate::slt:
+    return arith::CmpIPredicate::ult;
+  case arith::CmpIPredicate::sle:
+    return arith::CmpIPredicate::ule;
+  case arith::CmpIPredicate::sgt:
+    return arith::CmpIPredicate::ugt;
+  case arith::CmpIPredicate::sge:
+    return arith::CmpIPredicate::uge;
+  default:
+    return p;
+  }
+}
+
+Value integerMax(OpBuilder &b, Location l, Value x, Value y) {
+  if (isUnsignedLike(x.getType()))
+    return arith::MaxUIOp::create(b, l, x, y);
+  return arith::MaxSIOp::create(b, l, x, y);
+}
+
+Value integerMin(OpBuilder &b, Location l, Value x, Value y) {
+  if (isUnsignedLike(x.getType()))
+    return arith::MinUIOp::create(b, l, x, y);
+  return arith::MinSIOp::create(b, l, x, y);
+}
+
 ScalarFn compare(arith::CmpFPredicate fp, arith::CmpIPredicate ip) {
   return arith2(
       [fp](OpBuilder &b, Location l, Value x, Value y) -> Value {
         return arith::CmpFOp::create(b, l, fp, x, y);
       },
       [ip](OpBuilder &b, Location l, Value x, Value y) -> Value {
-        return arith::CmpIOp::create(b, l, ip, x, y);
+        return arith::CmpIOp::create(b, l, unsignedFor(x.getType(), ip), x, y);
       });
 }
 
@@ -162,6 +211,22 @@ Rule pointwise(ScalarFn fn) {
   };
 }
 
+/// The axes a reduction reduces: `axis` (all when absent; `axes`
+/// overrides), complemented with `exclude`.
+llvm::SmallBitVector reducedAxes(Operation *op, int64_t rank,
+                                 std::optional<SmallVector<int64_t>> axes) {
+  llvm::SmallBitVector reduced(rank, false);
+  if (!getOperatorAttributes(op).get("axis") && !axes)
+    reduced.set();
+  for (int64_t a : axes ? *axes : intsAttr(op, "axis", {}))
+    reduced.set(a < 0 ? a + rank : a);
+  BoolAttr exclude =
+      dyn_cast_or_null<BoolAttr>(getOperatorAttributes(op).get("exclude"));
+  if (!axes && exclude && exclude.getValue())
+    reduced.flip();
+  return reduced;
+}
+
 /// A reduction over `axis` (all axes when absent; `axes` overrides), with
 /// keepdims.
 Rule reduction(std::function<Value(OpBuilder &, Location, Value, Value)> f,
@@ -172,16 +237,10 @@ Rule reduction(std::function<Value(OpBuilder &, Location, Value, Value)> f,
     Location loc = op->getLoc();
     auto in = cast<RankedTensorType>(operands[0].getType());
     RankedTensorType type = resultType(op);
-    if (!type || !in.hasStaticShape() ||
-        getOperatorAttributes(op).get("exclude") == b.getBoolAttr(true))
+    if (!type || !in.hasStaticShape())
       return failure();
     int64_t rank = in.getRank();
-    llvm::SmallBitVector reduced(rank, false);
-    Attribute axisAttr = getOperatorAttributes(op).get("axis");
-    if (!axisAttr && !axes)
-      reduced.set();
-    for (int64_t a : axes ? *axes : intsAttr(op, "axis", {}))
-      reduced.set(a < 0 ? a + rank : a);
+    llvm::SmallBitVector reduced = reducedAxes(op, rank, axes);
     bool keep = axes || getOperatorAttributes(op).get("keepdims") ==
                             b.getBoolAttr(true);
     MLIRContext *ctx = b.getContext();
@@ -948,14 +1007,157 @@ FailureOr<SmallVector<Value>> takeRule(OpBuilder &b, Operation *op,
           .getResult(0)};
 }
 
+/// argmax/argmin: the index (int32 by default) of the first extreme along
+/// the reduced axes (their linear index when several).
+FailureOr<SmallVector<Value>> argRule(OpBuilder &b, Operation *op,
+                                      ValueRange operands, bool isMax) {
+  RankedTensorType type = resultType(op);
+  auto in = cast<RankedTensorType>(operands[0].getType());
+  if (!type || !isa<IntegerType>(type.getElementType()))
+    return failure();
+  if (getOperatorAttributes(op).get("select_last_index") == b.getBoolAttr(true))
+    return failure();
+  Location loc = op->getLoc();
+  MLIRContext *ctx = b.getContext();
+  int64_t rank = in.getRank();
+  llvm::SmallBitVector reduced = reducedAxes(op, rank, std::nullopt);
+  SmallVector<AffineExpr> outExprs;
+  SmallVector<int64_t> outShape;
+  SmallVector<utils::IteratorType> iters;
+  for (int64_t d = 0; d < rank; ++d) {
+    iters.push_back(reduced[d] ? utils::IteratorType::reduction
+                               : utils::IteratorType::parallel);
+    if (!reduced[d]) {
+      outExprs.push_back(getAffineDimExpr(d, ctx));
+      outShape.push_back(in.getDimSize(d));
+    }
+  }
+  Type e = in.getElementType(), it = type.getElementType();
+  Value best =
+      linalg::FillOp::create(
+          b, loc, constantScalar(b, loc, e, isMax ? -INFINITY : INFINITY),
+          tensor::EmptyOp::create(b, loc, outShape, e).getResult())
+          .getResult(0);
+  Value index = linalg::FillOp::create(
+                    b, loc, constantScalar(b, loc, it, 0),
+                    tensor::EmptyOp::create(b, loc, outShape, it).getResult())
+                    .getResult(0);
+  AffineMap outMap = AffineMap::get(rank, 0, outExprs, ctx);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{best.getType(), index.getType()}, operands[0],
+      ValueRange{best, index},
+      {AffineMap::getMultiDimIdentityMap(rank, ctx), outMap, outMap}, iters,
+      [&](OpBuilder &nb, Location l, ValueRange a) {
+        // The linear index over the reduced dims.
+        Value linear = arith::ConstantIndexOp::create(nb, l, 0);
+        for (int64_t d = 0; d < rank; ++d) {
+          if (!reduced[d])
+            continue;
+          linear = arith::AddIOp::create(
+              nb, l,
+              arith::MulIOp::create(
+                  nb, l, linear,
+                  arith::ConstantIndexOp::create(nb, l, in.getDimSize(d))),
+              linalg::IndexOp::create(nb, l, d));
+        }
+        Value i = arith::IndexCastOp::create(nb, l, it, linear);
+        Value better;
+        if (isa<FloatType>(e))
+          better = arith::CmpFOp::create(nb, l,
+                                         isMax ? arith::CmpFPredicate::OGT
+                                               : arith::CmpFPredicate::OLT,
+                                         a[0], a[1]);
+        else
+          better = arith::CmpIOp::create(
+              nb, l,
+              unsignedFor(e, isMax ? arith::CmpIPredicate::sgt
+                                   : arith::CmpIPredicate::slt),
+              a[0], a[1]);
+        linalg::YieldOp::create(
+            nb, l,
+            ValueRange{arith::SelectOp::create(nb, l, better, a[0], a[1]),
+                       arith::SelectOp::create(nb, l, better, i, a[2])});
+      });
+  Value result = generic.getResult(1);
+  if (cast<RankedTensorType>(result.getType()) != type) {
+    // keepdims: the same elements in the result's shape.
+    SmallVector<int64_t> shape(type.getShape());
+    Value shapeConst = arith::ConstantOp::create(
+        b, loc,
+        DenseIntElementsAttr::get(
+            RankedTensorType::get({int64_t(shape.size())}, b.getI64Type()),
+            shape));
+    result = tensor::ReshapeOp::create(b, loc, type, result, shapeConst);
+  }
+  return SmallVector<Value>{result};
+}
+
+/// strided_slice (static): out[i] = in[first + i * step] per axis, any
+/// step sign, as an affine read.
+FailureOr<SmallVector<Value>> stridedSliceRule(OpBuilder &b, Operation *op,
+                                               ValueRange operands) {
+  RankedTensorType type = resultType(op);
+  auto in = cast<RankedTensorType>(operands[0].getType());
+  if (!type)
+    return failure();
+  int64_t rank = in.getRank();
+  SmallVector<int64_t> begin = intsAttr(op, "begin", {});
+  SmallVector<int64_t> strides = intsAttr(op, "strides", {1});
+  SmallVector<int64_t> axes = intsAttr(op, "axes", {});
+  if (axes.empty())
+    for (int64_t i = 0; i < static_cast<int64_t>(begin.size()); ++i)
+      axes.push_back(i);
+  SmallVector<int64_t> first(rank, 0), step(rank, 1);
+  for (auto [i, a] : llvm::enumerate(axes)) {
+    int64_t axis = a < 0 ? a + rank : a;
+    int64_t s = strides.size() == 1  ? strides[0]
+                : i < strides.size() ? strides[i]
+                                     : 1;
+    int64_t n = in.getDimSize(axis);
+    int64_t f = i < begin.size() ? begin[i] : (s > 0 ? 0 : n - 1);
+    if (f < 0)
+      f += n;
+    // Clamp like the relation does.
+    f = s > 0 ? std::clamp<int64_t>(f, 0, n)
+              : std::clamp<int64_t>(f, -1, n - 1);
+    first[axis] = f;
+    step[axis] = s;
+  }
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineExpr> exprs;
+  for (int64_t d = 0; d < rank; ++d)
+    exprs.push_back(getAffineDimExpr(d, ctx) * step[d] + first[d]);
+  Location loc = op->getLoc();
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  return SmallVector<Value>{
+      linalg::GenericOp::create(
+          b, loc, TypeRange{type}, operands[0], init,
+          {AffineMap::get(rank, 0, exprs, ctx),
+           AffineMap::getMultiDimIdentityMap(rank, ctx)},
+          SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+          [](OpBuilder &nb, Location l, ValueRange a) {
+            linalg::YieldOp::create(nb, l, a[0]);
+          })
+          .getResult(0)};
+}
+
 void registerLowerings() {
   llvm::StringMap<Rule> rules;
   rules["add"] = pointwise(binop<arith::AddFOp, arith::AddIOp>());
   rules["subtract"] = pointwise(binop<arith::SubFOp, arith::SubIOp>());
   rules["multiply"] = pointwise(binop<arith::MulFOp, arith::MulIOp>());
   rules["divide"] = pointwise(binop<arith::DivFOp, arith::DivSIOp>());
-  rules["maximum"] = pointwise(binop<arith::MaximumFOp, arith::MaxSIOp>());
-  rules["minimum"] = pointwise(binop<arith::MinimumFOp, arith::MinSIOp>());
+  rules["maximum"] = pointwise(arith2(
+      [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+        return arith::MaximumFOp::create(b, l, x, y);
+      },
+      integerMax));
+  rules["minimum"] = pointwise(arith2(
+      [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+        return arith::MinimumFOp::create(b, l, x, y);
+      },
+      integerMin));
   rules["power"] = pointwise(
       arith2([](OpBuilder &b, Location l, Value x,
                 Value y) -> Value { return math::PowFOp::create(b, l, x, y); },
@@ -974,6 +1176,90 @@ void registerLowerings() {
       pointwise(compare(arith::CmpFPredicate::OGE, arith::CmpIPredicate::sge));
   rules["logical_and"] = pointwise(binop<arith::AndIOp, arith::AndIOp>());
   rules["logical_or"] = pointwise(binop<arith::OrIOp, arith::OrIOp>());
+  rules["logical_xor"] = pointwise(binop<arith::XOrIOp, arith::XOrIOp>());
+  rules["bitwise_and"] =
+      pointwise(arith2(nullptr, [](OpBuilder &b, Location l, Value x, Value y) {
+        return arith::AndIOp::create(b, l, x, y).getResult();
+      }));
+  rules["bitwise_or"] =
+      pointwise(arith2(nullptr, [](OpBuilder &b, Location l, Value x, Value y) {
+        return arith::OrIOp::create(b, l, x, y).getResult();
+      }));
+  rules["bitwise_xor"] =
+      pointwise(arith2(nullptr, [](OpBuilder &b, Location l, Value x, Value y) {
+        return arith::XOrIOp::create(b, l, x, y).getResult();
+      }));
+  rules["left_shift"] =
+      pointwise(arith2(nullptr, [](OpBuilder &b, Location l, Value x, Value y) {
+        return arith::ShLIOp::create(b, l, x, y).getResult();
+      }));
+  rules["right_shift"] =
+      pointwise(arith2(nullptr, [](OpBuilder &b, Location l, Value x, Value y) {
+        return arith::ShRSIOp::create(b, l, x, y).getResult();
+      }));
+  rules["logical_not"] =
+      pointwise([](OpBuilder &b, Location l, ValueRange a) -> Value {
+        Value one = arith::ConstantOp::create(b, l, b.getBoolAttr(true));
+        return arith::XOrIOp::create(b, l, a[0], one);
+      });
+  rules["bitwise_not"] =
+      pointwise([](OpBuilder &b, Location l, ValueRange a) -> Value {
+        if (!isa<IntegerType>(a[0].getType()))
+          return Value();
+        Value ones = arith::ConstantOp::create(
+            b, l, b.getIntegerAttr(a[0].getType(), -1));
+        return arith::XOrIOp::create(b, l, a[0], ones);
+      });
+  rules["log2"] = pointwise(floatUnary<math::Log2Op>());
+  rules["log10"] = pointwise(floatUnary<math::Log10Op>());
+  rules["trunc"] = pointwise(floatUnary<math::TruncOp>());
+  rules["sign"] = pointwise([](OpBuilder &b, Location l,
+                               ValueRange a) -> Value {
+    Type t = a[0].getType();
+    Value zero = constantScalar(b, l, t, 0);
+    Value one = constantScalar(b, l, t, 1), minus = constantScalar(b, l, t, -1);
+    Value pos, neg;
+    if (isa<FloatType>(t)) {
+      pos = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, a[0], zero);
+      neg = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, a[0], zero);
+    } else {
+      pos = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, a[0], zero);
+      neg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, a[0], zero);
+    }
+    return arith::SelectOp::create(
+        b, l, pos, one, arith::SelectOp::create(b, l, neg, minus, zero));
+  });
+  rules["mod"] = pointwise(binop<arith::RemFOp, arith::RemSIOp>());
+  rules["floor_mod"] = pointwise(arith2(
+      [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+        // x - floor(x / y) * y
+        Value q =
+            math::FloorOp::create(b, l, arith::DivFOp::create(b, l, x, y));
+        return arith::SubFOp::create(b, l, x,
+                                     arith::MulFOp::create(b, l, q, y));
+      },
+      [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+        // The remainder takes the divisor's sign.
+        Value r = arith::RemSIOp::create(b, l, x, y);
+        Value zero =
+            arith::ConstantOp::create(b, l, b.getZeroAttr(x.getType()));
+        Value nonzero =
+            arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, r, zero);
+        Value differ = arith::XOrIOp::create(
+            b, l,
+            arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, r, zero),
+            arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, y, zero));
+        Value fix = arith::AndIOp::create(b, l, nonzero, differ);
+        return arith::SelectOp::create(b, l, fix,
+                                       arith::AddIOp::create(b, l, r, y), r);
+      }));
+  rules["floor_divide"] = pointwise(arith2(
+      [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+        return math::FloorOp::create(b, l, arith::DivFOp::create(b, l, x, y));
+      },
+      [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+        return arith::FloorDivSIOp::create(b, l, x, y);
+      }));
   rules["exp"] = pointwise(floatUnary<math::ExpOp>());
   rules["log"] = pointwise(floatUnary<math::LogOp>());
   rules["sqrt"] = pointwise(floatUnary<math::SqrtOp>());
@@ -1063,12 +1349,12 @@ void registerLowerings() {
   auto maxf = [](OpBuilder &b, Location l, Value x, Value acc) -> Value {
     return isa<FloatType>(x.getType())
                ? arith::MaximumFOp::create(b, l, x, acc).getResult()
-               : arith::MaxSIOp::create(b, l, x, acc).getResult();
+               : integerMax(b, l, x, acc);
   };
   auto minf = [](OpBuilder &b, Location l, Value x, Value acc) -> Value {
     return isa<FloatType>(x.getType())
                ? arith::MinimumFOp::create(b, l, x, acc).getResult()
-               : arith::MinSIOp::create(b, l, x, acc).getResult();
+               : integerMin(b, l, x, acc);
   };
   auto addf = [](OpBuilder &b, Location l, Value x, Value acc) -> Value {
     return isa<FloatType>(x.getType())
@@ -1085,6 +1371,33 @@ void registerLowerings() {
   rules["max"] = reduction(maxf, -INFINITY, false);
   rules["min"] = reduction(minf, INFINITY, false);
   rules["prod"] = reduction(mulf, 1, false);
+  rules["all"] = reduction(
+      [](OpBuilder &b, Location l, Value x, Value acc) -> Value {
+        return arith::AndIOp::create(b, l, x, acc);
+      },
+      1, false);
+  rules["any"] = reduction(
+      [](OpBuilder &b, Location l, Value x, Value acc) -> Value {
+        return arith::OrIOp::create(b, l, x, acc);
+      },
+      0, false);
+  rules["argmax"] = [](OpBuilder &b, Operation *op, ValueRange ops) {
+    return argRule(b, op, ops, /*isMax=*/true);
+  };
+  rules["argmin"] = [](OpBuilder &b, Operation *op, ValueRange ops) {
+    return argRule(b, op, ops, /*isMax=*/false);
+  };
+  rules["strided_slice"] = stridedSliceRule;
+  rules["broadcast_to"] = pointwise(
+      [](OpBuilder &, Location, ValueRange a) -> Value { return a[0]; });
+  rules["nn.global_max_pool2d"] =
+      [maxf](OpBuilder &b, Operation *op,
+             ValueRange operands) -> FailureOr<SmallVector<Value>> {
+    if (strAttr(op, "layout", "NCHW") != "NCHW")
+      return failure();
+    return reduction(maxf, -INFINITY, false,
+                     SmallVector<int64_t>{2, 3})(b, op, operands);
+  };
   for (StringRef name : {"reshape", "reshape_like", "squeeze", "expand_dims",
                          "nn.batch_flatten"})
     rules[name] = reshapeRule;

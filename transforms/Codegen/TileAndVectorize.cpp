@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -172,11 +173,15 @@ struct TileAndVectorizePass
     for (linalg::LinalgOp op : ops) {
       // Ops the vectoriser cannot take stay whole for the loop lowering; so
       // do ops on i1 buffers (a memref stores an i1 per byte, a vector of
-      // i1 in LLVM is packed bits).
+      // i1 in LLVM is packed bits) and ops computing erf.
       bool bits = llvm::any_of(op->getOperandTypes(), [](Type t) {
         auto m = dyn_cast<MemRefType>(t);
         return m && m.getElementType().isInteger(1);
       });
+      // math.erf has no vector lowering to LLVM (libm is scalar).
+      bits |= op->walk([](math::ErfOp) {
+                  return WalkResult::interrupt();
+                }).wasInterrupted();
       if (bits || !linalg::hasVectorizationImpl(op) ||
           failed(linalg::vectorizeOpPrecondition(op)))
         continue;

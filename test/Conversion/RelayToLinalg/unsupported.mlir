@@ -20,10 +20,10 @@ relay.func @dyn(%x: tensor<?xf32>) -> tensor<?xf32> {
 
 // -----
 
-relay.func @argmax(%x: tensor<4xf32>) -> tensor<i32> {
-  // expected-error @+1 {{relay-to-linalg: cannot lower 'relay.argmax' yet: the operator has no lowering rule}}
-  %r = relay.argmax %x : (tensor<4xf32>) -> tensor<i32>
-  relay.return %r : tensor<i32>
+relay.func @layer_norm(%x: tensor<2x4xf32>, %g: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{relay-to-linalg: cannot lower 'relay.nn.layer_norm' yet: the operator has no lowering rule}}
+  %r = relay.nn.layer_norm %x, %g, %b : (tensor<2x4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+  relay.return %r : tensor<2x4xf32>
 }
 
 // -----
