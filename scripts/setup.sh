@@ -11,6 +11,8 @@ packages=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   libgtest-dev libbenchmark-dev libopenblas-dev libdnnl-dev
   clang-22 libclang-rt-22-dev python3-numpy
+  libonnx-dev libprotobuf-dev libonnx-testdata python3-onnx
+  python3-torch python3-torchvision
 )
 missing=()
 for p in "${packages[@]}"; do

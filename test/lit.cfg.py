@@ -30,6 +30,13 @@ if os.path.exists("/usr/bin/python3") and subprocess.run(
         capture_output=True).returncode == 0:
     config.available_features.add("numpy")
 
+# Debian's python3-onnx writes ONNX models for the importer's tests.
+if os.path.exists("/usr/bin/python3") and subprocess.run(
+        ["/usr/bin/python3", "-c", "import onnx, numpy"],
+        capture_output=True).returncode == 0:
+    config.available_features.add("onnx")
+config.substitutions.append(("%debian_python", "/usr/bin/python3"))
+
 # TVM's Relay text tests, shared beside the project (not copied into it).
 conformance = os.path.join(config.relay_src_root, "..", "shared",
                            "conformance", "tvm-relay-text")

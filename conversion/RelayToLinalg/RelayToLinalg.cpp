@@ -646,9 +646,12 @@ LogicalResult FunctionLowering::lowerOp(Operation *op) {
     return success();
   }
   if (auto c = dyn_cast<ConstantOp>(op)) {
-    auto value = dyn_cast<DenseElementsAttr>(c.getValue());
-    if (!value)
-      return unsupported(op, "only dense constants lower");
+    // Dense elements and resource blobs (imported weights) both become
+    // arith.constant, then read-only globals.
+    auto value = dyn_cast<TypedAttr>(c.getValue());
+    if (!isa<DenseElementsAttr, DenseResourceElementsAttr>(c.getValue()) ||
+        !value)
+      return unsupported(op, "only dense and dense_resource constants lower");
     map[c.getResult()] = {arith::ConstantOp::create(b, loc, value)};
     return success();
   }

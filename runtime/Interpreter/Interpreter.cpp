@@ -285,10 +285,17 @@ Machine::Step Machine::execute(Operation *op, Frame &frame) {
   };
   return llvm::TypeSwitch<Operation *, Step>(op)
       .Case([&](ConstantOp c) {
-        auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
-        if (!dense)
-          return fail("the interpreter runs dense constants only");
-        return set(RuntimeValue::tensor(Tensor::fromAttr(dense)));
+        if (auto dense = dyn_cast<DenseElementsAttr>(c.getValue()))
+          return set(RuntimeValue::tensor(Tensor::fromAttr(dense)));
+        if (auto blob = dyn_cast<DenseResourceElementsAttr>(c.getValue())) {
+          FailureOr<Tensor> t = Tensor::fromResource(blob);
+          if (failed(t))
+            return fail("the constant's resource blob is missing or does "
+                        "not match its type");
+          return set(RuntimeValue::tensor(std::move(*t)));
+        }
+        return fail("the interpreter runs dense and dense_resource "
+                    "constants only");
       })
       .Case([&](TupleOp) {
         return set(RuntimeValue::tuple(

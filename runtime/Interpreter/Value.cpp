@@ -4,10 +4,12 @@
 
 #include "dialects/relay/RelayOps.h"
 
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/SmallString.h"
 
 #include <cmath>
+#include <cstring>
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -108,6 +110,46 @@ Tensor Tensor::fromAttr(DenseElementsAttr attr) {
       t.n[i++] = isUnsigned || v.getBitWidth() == 1
                      ? static_cast<int64_t>(v.getZExtValue())
                      : v.getSExtValue();
+  }
+  return t;
+}
+
+FailureOr<Tensor> Tensor::fromResource(DenseResourceElementsAttr attr) {
+  auto type = cast<ShapedType>(attr.getType());
+  Type e = type.getElementType();
+  AsmResourceBlob *blob = attr.getRawHandle().getBlob();
+  if (!blob || e.isInteger(1))
+    return failure();
+  ArrayRef<char> data = blob->getData();
+  unsigned width = e.getIntOrFloatBitWidth();
+  size_t size = width / 8;
+  if (data.size() != static_cast<size_t>(type.getNumElements()) * size)
+    return failure();
+  Tensor t(e, type.getShape());
+  bool isUnsigned = e.isUnsignedInteger();
+  for (int64_t i = 0, n = type.getNumElements(); i < n; ++i) {
+    const char *at = data.data() + i * size;
+    if (e.isF32()) {
+      float v;
+      std::memcpy(&v, at, sizeof(v));
+      t.f[i] = v;
+    } else if (e.isF64()) {
+      std::memcpy(&t.f[i], at, sizeof(double));
+    } else {
+      uint64_t word = 0;
+      std::memcpy(&word, at, size);
+      APInt bits(width, word);
+      if (auto f = dyn_cast<FloatType>(e)) {
+        APFloat v(f.getFloatSemantics(), bits);
+        bool losesInfo;
+        v.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
+                  &losesInfo);
+        t.f[i] = v.convertToDouble();
+      } else {
+        t.n[i] = isUnsigned ? static_cast<int64_t>(bits.getZExtValue())
+                            : bits.getSExtValue();
+      }
+    }
   }
   return t;
 }

@@ -50,6 +50,10 @@ public:
 
   /// From and to MLIR attributes.
   static Tensor fromAttr(DenseElementsAttr attr);
+  /// A `dense_resource` blob (little-endian elements, as importers of
+  /// binary model formats write them); fails when its blob is missing or
+  /// its size does not match the type.
+  static FailureOr<Tensor> fromResource(DenseResourceElementsAttr attr);
   DenseElementsAttr toAttr() const;
 
   /// A copy with another shape (same number of elements).

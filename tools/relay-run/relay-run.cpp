@@ -1,6 +1,6 @@
 //===- relay-run.cpp - Run a Relay program ----------------------*- C++ -*-===//
 //
-// relay-run FILE (.rly or .mlir): type-checks the module, runs @main (or
+// relay-run FILE (.rly, .mlir or .onnx): type-checks the module, runs @main (or
 // --entry NAME) on inputs from .npy files (--input, in parameter order) or
 // random ones (--random-inputs SEED), prints the result as a Relay value and
 // optionally writes it (--output FILE.npy; a tuple writes FILE.0.npy, ...).
@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "frontends/ONNX/OnnxImporter.h"
 #include "frontends/RelayText/Importer.h"
 #include "runtime/Executor/AheadOfTime.h"
 #include "runtime/Executor/Executor.h"
@@ -41,8 +42,9 @@ using namespace mlir::relay;
 using namespace mlir::relay::interp;
 namespace cl = llvm::cl;
 
-static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
-                                      cl::desc("<program .rly or .mlir>"));
+static cl::opt<std::string>
+    inputFile(cl::Positional, cl::Required,
+              cl::desc("<program .rly, .mlir or .onnx>"));
 static cl::opt<bool>
     useInterpreter("interp", cl::desc("Run on the reference interpreter"));
 static cl::opt<std::string> entry("entry", cl::init("main"),
@@ -160,10 +162,13 @@ int main(int argc, char **argv) {
   } else if (path.ends_with(".mlir")) {
     module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   } else if (path.ends_with(".onnx")) {
-    return fail("ONNX import is not built yet (it comes with the ONNX "
-                "importer); give a .rly or .mlir program");
+    const llvm::MemoryBuffer *bytes =
+        sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID());
+    module =
+        onnx_import::importOnnxModel(bytes->getBuffer(), inputFile, &context);
   } else {
-    return fail("'" + inputFile + "' is neither a .rly nor a .mlir program");
+    return fail("'" + inputFile +
+                "' is neither a .rly, a .mlir nor a .onnx program");
   }
   if (!module)
     return 1;

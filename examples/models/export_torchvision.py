@@ -1,0 +1,60 @@
+#!/usr/bin/python3
+"""Exports torchvision models to ONNX with random weights (nothing is
+downloaded), with a fixed input and PyTorch's output for checking.
+
+  /usr/bin/python3 export_torchvision.py OUTDIR [resnet18 mobilenet_v2 vgg16]
+
+writes OUTDIR/<model>.onnx, OUTDIR/<model>.input.npy (1x3x224x224 float32)
+and OUTDIR/<model>.torch.npy (PyTorch's eval-mode output on that input).
+"""
+import os
+import sys
+
+import numpy as np
+import torch
+import torchvision
+
+MODELS = {
+    'resnet18': torchvision.models.resnet18,
+    'mobilenet_v2': torchvision.models.mobilenet_v2,
+    'vgg16': torchvision.models.vgg16,
+}
+
+
+def export(name, outdir):
+    torch.manual_seed(0)
+    model = MODELS[name](weights=None).eval()
+    # Random but realistic batch-norm statistics, so that they matter.
+    for m in model.modules():
+        if isinstance(m, torch.nn.BatchNorm2d):
+            m.running_mean.uniform_(-0.1, 0.1)
+            m.running_var.uniform_(0.5, 1.5)
+    rng = np.random.default_rng(0)
+    image = rng.standard_normal((1, 3, 224, 224)).astype(np.float32)
+    with torch.no_grad():
+        expected = model(torch.from_numpy(image)).numpy()
+    path = os.path.join(outdir, name + '.onnx')
+    torch.onnx.export(model, torch.from_numpy(image), path, opset_version=13,
+                      input_names=['image'], output_names=['logits'],
+                      do_constant_folding=True)
+    np.save(os.path.join(outdir, name + '.input.npy'), image)
+    np.save(os.path.join(outdir, name + '.torch.npy'), expected)
+    print('wrote', path)
+
+
+def main():
+    if len(sys.argv) < 2:
+        print(__doc__)
+        return 1
+    outdir = sys.argv[1]
+    os.makedirs(outdir, exist_ok=True)
+    for name in sys.argv[2:] or MODELS:
+        if name not in MODELS:
+            print('unknown model %s (known: %s)' % (name, ', '.join(MODELS)))
+            return 1
+        export(name, outdir)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,33 @@
+//===- Converters.h - ONNX op converter tables ------------------*- C++ -*-===//
+//
+// Internal to the ONNX importer: each file adds the converters of one
+// family of ONNX operators to the table lookupOpConverter() reads.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RELAY_MLIR_FRONTENDS_ONNX_CONVERTERS_H
+#define RELAY_MLIR_FRONTENDS_ONNX_CONVERTERS_H
+
+#include "frontends/ONNX/NodeContext.h"
+
+#include "llvm/ADT/StringMap.h"
+
+namespace mlir::relay::onnx_import {
+
+using ConverterTable = llvm::StringMap<OpConverter>;
+
+/// Elementwise math, comparisons, activations, Cast, Where, Clip.
+void addElementwiseConverters(ConverterTable &table);
+/// Convolutions, pooling, normalisation, Gemm/MatMul, softmax.
+void addNNConverters(ConverterTable &table);
+/// Shapes, constants, reshapes, slicing, gathering, reductions.
+void addShapeConverters(ConverterTable &table);
+
+/// Builds an elementwise relay op on the node's output type, keeping the
+/// common case short: `unaryOp(ctx, "exp", x)`.
+FailureOr<Value> unaryOp(NodeContext &ctx, StringRef name, Value x);
+FailureOr<Value> binaryOp(NodeContext &ctx, StringRef name, Value x, Value y);
+
+} // namespace mlir::relay::onnx_import
+
+#endif // RELAY_MLIR_FRONTENDS_ONNX_CONVERTERS_H

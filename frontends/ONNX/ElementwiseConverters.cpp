@@ -1,0 +1,481 @@
+//===- ElementwiseConverters.cpp - ONNX elementwise ops ---------*- C++ -*-===//
+//
+// ONNX's elementwise ops map to relay's one to one where relay has the op
+// (both broadcast numpy-style); activations relay lacks are composed from
+// elementwise relay ops. Integer arithmetic on import-time constants (shape
+// computations) is folded.
+//
+//===----------------------------------------------------------------------===//
+
+#include "frontends/ONNX/Converters.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::relay::onnx_import;
+
+FailureOr<Value> mlir::relay::onnx_import::unaryOp(NodeContext &ctx,
+                                                   StringRef name, Value x) {
+  return ctx.op(name, {x});
+}
+
+FailureOr<Value> mlir::relay::onnx_import::binaryOp(NodeContext &ctx,
+                                                    StringRef name, Value x,
+                                                    Value y) {
+  return ctx.op(name, {x, y});
+}
+
+namespace {
+
+/// A scalar of `x`'s element type.
+Value scalarLike(NodeContext &ctx, Value x, double v) {
+  return ctx.scalar(v, cast<RankedTensorType>(x.getType()).getElementType());
+}
+
+OpConverter unary(StringRef relayName) {
+  std::string name = relayName.str();
+  return [name](NodeContext &ctx) -> LogicalResult {
+    if (failed(ctx.checkInputs(1, 1)))
+      return failure();
+    FailureOr<Value> r = ctx.op(name, {ctx.input(0)});
+    if (failed(r))
+      return failure();
+    ctx.addOutput(*r);
+    return success();
+  };
+}
+
+/// Folds integer arithmetic on small constants (shape computations):
+/// same shapes, or one side a single element.
+ElementsAttr foldIntegerBinary(NodeContext &ctx, StringRef name) {
+  ElementsAttr a = ctx.constantInput(0), b = ctx.constantInput(1);
+  if (!a || !b || !isa<IntegerType>(a.getElementType()) ||
+      a.getElementType() != b.getElementType() || a.getNumElements() > 1024 ||
+      b.getNumElements() > 1024)
+    return {};
+  SmallVector<int64_t> x = readInts(a), y = readInts(b);
+  auto ta = cast<RankedTensorType>(a.getType());
+  auto tb = cast<RankedTensorType>(b.getType());
+  RankedTensorType out = ta;
+  if (ta.getShape() != tb.getShape()) {
+    if (y.size() == 1 && tb.getRank() <= ta.getRank())
+      y.assign(x.size(), y.front());
+    else if (x.size() == 1 && ta.getRank() <= tb.getRank()) {
+      x.assign(y.size(), x.front());
+      out = tb;
+    } else {
+      return {};
+    }
+  }
+  bool compare = name == "equal" || name == "less" || name == "greater";
+  SmallVector<APInt> values;
+  unsigned width = compare ? 1 : out.getElementType().getIntOrFloatBitWidth();
+  for (size_t i = 0; i < x.size(); ++i) {
+    int64_t r;
+    if (name == "add")
+      r = x[i] + y[i];
+    else if (name == "subtract")
+      r = x[i] - y[i];
+    else if (name == "multiply")
+      r = x[i] * y[i];
+    else if (name == "divide") {
+      if (y[i] == 0)
+        return {};
+      r = x[i] / y[i];
+    } else if (name == "equal")
+      r = x[i] == y[i];
+    else if (name == "less")
+      r = x[i] < y[i];
+    else if (name == "greater")
+      r = x[i] > y[i];
+    else
+      return {};
+    values.push_back(APInt(width, r, /*isSigned=*/width > 1,
+                           /*implicitTrunc=*/true));
+  }
+  Type element = compare ? Type(IntegerType::get(ctx.getContext(), 1))
+                         : out.getElementType();
+  return DenseElementsAttr::get(RankedTensorType::get(out.getShape(), element),
+                                values);
+}
+
+OpConverter binary(StringRef relayName) {
+  std::string name = relayName.str();
+  return [name](NodeContext &ctx) -> LogicalResult {
+    if (failed(ctx.checkInputs(2, 2)))
+      return failure();
+    if (ElementsAttr folded = foldIntegerBinary(ctx, name)) {
+      ctx.addOutput(ctx.constant(folded), folded);
+      return success();
+    }
+    FailureOr<Value> r = ctx.op(name, {ctx.input(0), ctx.input(1)});
+    if (failed(r))
+      return failure();
+    ctx.addOutput(*r);
+    return success();
+  };
+}
+
+/// Sum, Max, Min, Mean: a left fold over any number of inputs.
+OpConverter variadic(StringRef relayName, bool mean = false) {
+  std::string name = relayName.str();
+  return [name, mean](NodeContext &ctx) -> LogicalResult {
+    unsigned n = ctx.getNumInputs();
+    if (n == 0)
+      return ctx.fail("needs at least one input");
+    if (failed(ctx.checkInputs(n, n)))
+      return failure();
+    Value acc = ctx.input(0);
+    for (unsigned i = 1; i < n; ++i) {
+      FailureOr<Value> r = ctx.op(name, {acc, ctx.input(i)});
+      if (failed(r))
+        return failure();
+      acc = *r;
+    }
+    if (mean) {
+      FailureOr<Value> r =
+          ctx.op("divide", {acc, scalarLike(ctx, acc, static_cast<double>(n))});
+      if (failed(r))
+        return failure();
+      acc = *r;
+    }
+    ctx.addOutput(acc);
+    return success();
+  };
+}
+
+/// Builds a composite activation of input 0 with `body`.
+using Body = std::function<FailureOr<Value>(NodeContext &, Value)>;
+OpConverter composite(Body body) {
+  return [body](NodeContext &ctx) -> LogicalResult {
+    if (failed(ctx.checkInputs(1, 1)))
+      return failure();
+    if (!isa<FloatType>(ctx.elementType(0)))
+      return ctx.fail("expects a floating-point input");
+    FailureOr<Value> r = body(ctx, ctx.input(0));
+    if (failed(r))
+      return failure();
+    ctx.addOutput(*r);
+    return success();
+  };
+}
+
+/// where(x > 0, x, alpha * (exp(x) - 1)), scaled by gamma (Elu, Selu).
+FailureOr<Value> elu(NodeContext &ctx, Value x, double alpha, double gamma) {
+  FailureOr<Value> e = ctx.op("exp", {x});
+  if (failed(e))
+    return failure();
+  FailureOr<Value> em1 = ctx.op("subtract", {*e, scalarLike(ctx, x, 1)});
+  if (failed(em1))
+    return failure();
+  FailureOr<Value> neg = ctx.op("multiply", {*em1, scalarLike(ctx, x, alpha)});
+  FailureOr<Value> pos = ctx.op("greater", {x, scalarLike(ctx, x, 0)});
+  if (failed(neg) || failed(pos))
+    return failure();
+  FailureOr<Value> r = ctx.op("where", {*pos, x, *neg});
+  if (failed(r) || gamma == 1.0)
+    return r;
+  return ctx.op("multiply", {*r, scalarLike(ctx, x, gamma)});
+}
+
+/// clip(alpha * x + beta, 0, 1).
+FailureOr<Value> hardSigmoid(NodeContext &ctx, Value x, double alpha,
+                             double beta) {
+  FailureOr<Value> ax = ctx.op("multiply", {x, scalarLike(ctx, x, alpha)});
+  if (failed(ax))
+    return failure();
+  FailureOr<Value> axb = ctx.op("add", {*ax, scalarLike(ctx, x, beta)});
+  if (failed(axb))
+    return failure();
+  return ctx.op("clip", {*axb}, {ctx.f64("a_min", 0), ctx.f64("a_max", 1)});
+}
+
+LogicalResult convertClip(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(1, 3)))
+    return failure();
+  Value x = ctx.input(0);
+  bool isFloat = isa<FloatType>(ctx.elementType(0));
+  double lo = ctx.attrFloat("min", -std::numeric_limits<double>::infinity());
+  double hi = ctx.attrFloat("max", std::numeric_limits<double>::infinity());
+  // Opset 11+: min and max are optional inputs; constants become clip's
+  // attributes, other values maximum/minimum.
+  Value result = x;
+  for (unsigned i : {1u, 2u}) {
+    if (!ctx.hasInput(i))
+      continue;
+    if (ElementsAttr c = ctx.constantInput(i)) {
+      (i == 1 ? lo : hi) = readDoubles(c).front();
+      continue;
+    }
+    FailureOr<Value> r =
+        ctx.op(i == 1 ? "maximum" : "minimum", {result, ctx.input(i)});
+    if (failed(r))
+      return failure();
+    result = *r;
+  }
+  if (!isFloat) {
+    // clip's bounds are doubles; integer bounds go through maximum/minimum
+    // to stay exact.
+    if (!std::isinf(lo)) {
+      FailureOr<Value> r = ctx.op("maximum", {result, scalarLike(ctx, x, lo)});
+      if (failed(r))
+        return failure();
+      result = *r;
+    }
+    if (!std::isinf(hi)) {
+      FailureOr<Value> r = ctx.op("minimum", {result, scalarLike(ctx, x, hi)});
+      if (failed(r))
+        return failure();
+      result = *r;
+    }
+    ctx.addOutput(result);
+    return success();
+  }
+  if (!std::isinf(lo) || !std::isinf(hi)) {
+    double big = std::numeric_limits<double>::max();
+    FailureOr<Value> r = ctx.op("clip", {result},
+                                {ctx.f64("a_min", std::isinf(lo) ? -big : lo),
+                                 ctx.f64("a_max", std::isinf(hi) ? big : hi)});
+    if (failed(r))
+      return failure();
+    result = *r;
+  }
+  ctx.addOutput(result);
+  return success();
+}
+
+LogicalResult convertCast(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(1, 1)))
+    return failure();
+  Type to = convertDataType(ctx.getContext(), ctx.attrInt("to", 0));
+  if (!to)
+    return ctx.fail("casts to an unsupported data type");
+  ElementsAttr c = ctx.constantInput(0);
+  if (c && isa<IntegerType>(to) && isa<IntegerType>(c.getElementType()) &&
+      c.getNumElements() <= 1024 && !to.isInteger(1)) {
+    SmallVector<APInt> values;
+    for (int64_t v : readInts(c))
+      values.push_back(APInt(to.getIntOrFloatBitWidth(), v,
+                             !to.isUnsignedInteger(), /*implicitTrunc=*/true));
+    auto folded =
+        DenseElementsAttr::get(RankedTensorType::get(ctx.shape(0), to), values);
+    ctx.addOutput(ctx.constant(folded), folded);
+    return success();
+  }
+  FailureOr<Value> r = ctx.op("cast", {ctx.input(0)}, {ctx.type("dtype", to)});
+  if (failed(r))
+    return failure();
+  ctx.addOutput(*r);
+  return success();
+}
+
+LogicalResult convertCastLike(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(2, 2)))
+    return failure();
+  FailureOr<Value> r =
+      ctx.op("cast", {ctx.input(0)}, {ctx.type("dtype", ctx.elementType(1))});
+  if (failed(r))
+    return failure();
+  ctx.addOutput(*r);
+  return success();
+}
+
+LogicalResult convertPow(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(2, 2)))
+    return failure();
+  Value exponent = ctx.input(1);
+  // ONNX lets the exponent's type differ; relay's power takes one type.
+  if (ctx.elementType(1) != ctx.elementType(0)) {
+    FailureOr<Value> c =
+        ctx.op("cast", {exponent}, {ctx.type("dtype", ctx.elementType(0))});
+    if (failed(c))
+      return failure();
+    exponent = *c;
+  }
+  FailureOr<Value> r = ctx.op("power", {ctx.input(0), exponent});
+  if (failed(r))
+    return failure();
+  ctx.addOutput(*r);
+  return success();
+}
+
+LogicalResult convertMod(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(2, 2)))
+    return failure();
+  // fmod = 1: C's fmod (sign of the dividend); otherwise Python's (sign of
+  // the divisor), integers only.
+  bool fmod = ctx.attrInt("fmod", 0) != 0;
+  if (!fmod && isa<FloatType>(ctx.elementType(0)))
+    return ctx.fail("fmod = 0 is defined for integers only");
+  FailureOr<Value> r =
+      ctx.op(fmod ? "mod" : "floor_mod", {ctx.input(0), ctx.input(1)});
+  if (failed(r))
+    return failure();
+  ctx.addOutput(*r);
+  return success();
+}
+
+LogicalResult convertBitShift(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(2, 2)))
+    return failure();
+  std::string direction = ctx.attrString("direction", "");
+  if (direction != "LEFT" && direction != "RIGHT")
+    return ctx.fail("direction must be LEFT or RIGHT");
+  FailureOr<Value> r =
+      ctx.op(direction == "LEFT" ? "left_shift" : "right_shift",
+             {ctx.input(0), ctx.input(1)});
+  if (failed(r))
+    return failure();
+  ctx.addOutput(*r);
+  return success();
+}
+
+LogicalResult convertWhere(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(3, 3)))
+    return failure();
+  FailureOr<Value> r =
+      ctx.op("where", {ctx.input(0), ctx.input(1), ctx.input(2)});
+  if (failed(r))
+    return failure();
+  ctx.addOutput(*r);
+  return success();
+}
+
+LogicalResult convertPRelu(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(2, 2)))
+    return failure();
+  Value x = ctx.input(0);
+  FailureOr<Value> scaled = ctx.op("multiply", {x, ctx.input(1)});
+  FailureOr<Value> neg = ctx.op("less", {x, scalarLike(ctx, x, 0)});
+  if (failed(scaled) || failed(neg))
+    return failure();
+  FailureOr<Value> r = ctx.op("where", {*neg, *scaled, x});
+  if (failed(r))
+    return failure();
+  ctx.addOutput(*r);
+  return success();
+}
+
+LogicalResult convertIdentity(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(1, 1)))
+    return failure();
+  ctx.addOutput(ctx.input(0), ctx.constantInput(0));
+  return success();
+}
+
+} // namespace
+
+void mlir::relay::onnx_import::addElementwiseConverters(ConverterTable &t) {
+  for (auto [onnx, relay] :
+       std::initializer_list<std::pair<StringRef, StringRef>>{
+           {"Abs", "abs"},
+           {"Neg", "negative"},
+           {"Exp", "exp"},
+           {"Log", "log"},
+           {"Sqrt", "sqrt"},
+           {"Relu", "nn.relu"},
+           {"Sigmoid", "sigmoid"},
+           {"Tanh", "tanh"},
+           {"Erf", "erf"},
+           {"Floor", "floor"},
+           {"Ceil", "ceil"},
+           {"Round", "round"},
+           {"Sin", "sin"},
+           {"Cos", "cos"},
+           {"Sign", "sign"},
+           {"Not", "logical_not"}})
+    t[onnx] = unary(relay);
+  for (auto [onnx, relay] :
+       std::initializer_list<std::pair<StringRef, StringRef>>{
+           {"Add", "add"},
+           {"Sub", "subtract"},
+           {"Mul", "multiply"},
+           {"Div", "divide"},
+           {"Equal", "equal"},
+           {"Less", "less"},
+           {"LessOrEqual", "less_equal"},
+           {"Greater", "greater"},
+           {"GreaterOrEqual", "greater_equal"},
+           {"And", "logical_and"},
+           {"Or", "logical_or"},
+           {"Xor", "logical_xor"}})
+    t[onnx] = binary(relay);
+  t["Sum"] = variadic("add");
+  t["Max"] = variadic("maximum");
+  t["Min"] = variadic("minimum");
+  t["Mean"] = variadic("add", /*mean=*/true);
+  t["Pow"] = convertPow;
+  t["Mod"] = convertMod;
+  t["BitShift"] = convertBitShift;
+  t["Where"] = convertWhere;
+  t["Clip"] = convertClip;
+  t["Cast"] = convertCast;
+  t["CastLike"] = convertCastLike;
+  t["PRelu"] = convertPRelu;
+  t["Identity"] = convertIdentity;
+  t["LeakyRelu"] = [](NodeContext &ctx) -> LogicalResult {
+    if (failed(ctx.checkInputs(1, 1)))
+      return failure();
+    FailureOr<Value> r =
+        ctx.op("nn.leaky_relu", {ctx.input(0)},
+               {ctx.f64("alpha", ctx.attrFloat("alpha", 0.01))});
+    if (failed(r))
+      return failure();
+    ctx.addOutput(*r);
+    return success();
+  };
+  t["Reciprocal"] = composite([](NodeContext &ctx, Value x) {
+    return ctx.op("divide", {scalarLike(ctx, x, 1), x});
+  });
+  t["Elu"] = composite([](NodeContext &ctx, Value x) {
+    return elu(ctx, x, ctx.attrFloat("alpha", 1.0), 1.0);
+  });
+  t["Selu"] = composite([](NodeContext &ctx, Value x) {
+    return elu(ctx, x, ctx.attrFloat("alpha", 1.67326319217681884765625),
+               ctx.attrFloat("gamma", 1.05070102214813232421875));
+  });
+  t["HardSigmoid"] = composite([](NodeContext &ctx, Value x) {
+    return hardSigmoid(ctx, x, ctx.attrFloat("alpha", 0.2),
+                       ctx.attrFloat("beta", 0.5));
+  });
+  t["HardSwish"] = composite([](NodeContext &ctx, Value x) -> FailureOr<Value> {
+    FailureOr<Value> h = hardSigmoid(ctx, x, 1.0 / 6, 0.5);
+    if (failed(h))
+      return failure();
+    return ctx.op("multiply", {x, *h});
+  });
+  t["Softplus"] = composite([](NodeContext &ctx, Value x) -> FailureOr<Value> {
+    FailureOr<Value> e = ctx.op("exp", {x});
+    if (failed(e))
+      return failure();
+    FailureOr<Value> e1 = ctx.op("add", {*e, scalarLike(ctx, x, 1)});
+    if (failed(e1))
+      return failure();
+    return ctx.op("log", {*e1});
+  });
+  t["Softsign"] = composite([](NodeContext &ctx, Value x) -> FailureOr<Value> {
+    FailureOr<Value> a = ctx.op("abs", {x});
+    if (failed(a))
+      return failure();
+    FailureOr<Value> a1 = ctx.op("add", {*a, scalarLike(ctx, x, 1)});
+    if (failed(a1))
+      return failure();
+    return ctx.op("divide", {x, *a1});
+  });
+  t["ThresholdedRelu"] =
+      composite([](NodeContext &ctx, Value x) -> FailureOr<Value> {
+        FailureOr<Value> above = ctx.op(
+            "greater", {x, scalarLike(ctx, x, ctx.attrFloat("alpha", 1.0))});
+        if (failed(above))
+          return failure();
+        return ctx.op("where", {*above, x, scalarLike(ctx, x, 0)});
+      });
+  t["Tan"] = composite([](NodeContext &ctx, Value x) -> FailureOr<Value> {
+    FailureOr<Value> s = ctx.op("sin", {x});
+    FailureOr<Value> c = ctx.op("cos", {x});
+    if (failed(s) || failed(c))
+      return failure();
+    return ctx.op("divide", {*s, *c});
+  });
+}

@@ -1,0 +1,480 @@
+//===- NNConverters.cpp - ONNX neural-network ops ---------------*- C++ -*-===//
+//
+// Conv, pooling, normalisation, Gemm/MatMul and softmax. Relay's 2-d ops
+// take NCHW data and OIHW weights, which is ONNX's layout, so only padding
+// conventions (auto_pad) and optional inputs (bias) need translating.
+//
+//===----------------------------------------------------------------------===//
+
+#include "frontends/ONNX/Converters.h"
+
+using namespace mlir;
+using namespace mlir::relay::onnx_import;
+
+namespace {
+
+/// Explicit pads [top, left, bottom, right] for a 2-d window op: `pads`,
+/// or what auto_pad SAME_UPPER/SAME_LOWER/VALID implies.
+FailureOr<SmallVector<int64_t>>
+windowPadding(NodeContext &ctx, ArrayRef<int64_t> in, ArrayRef<int64_t> kernel,
+              ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations) {
+  std::string autoPad = ctx.attrString("auto_pad", "NOTSET");
+  if (autoPad == "NOTSET") {
+    SmallVector<int64_t> pads = ctx.attrInts("pads", {0, 0, 0, 0});
+    if (pads.size() != 4)
+      return ctx.fail("pads must have 4 values for a 2-d window");
+    return pads;
+  }
+  if (autoPad == "VALID")
+    return SmallVector<int64_t>{0, 0, 0, 0};
+  if (autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER")
+    return ctx.fail("unknown auto_pad '" + autoPad + "'");
+  SmallVector<int64_t> begin, end;
+  for (int d = 0; d < 2; ++d) {
+    int64_t out = (in[d] + strides[d] - 1) / strides[d];
+    int64_t total = std::max<int64_t>(
+        0, (out - 1) * strides[d] + (kernel[d] - 1) * dilations[d] + 1 - in[d]);
+    int64_t small = total / 2, large = total - small;
+    begin.push_back(autoPad == "SAME_UPPER" ? small : large);
+    end.push_back(autoPad == "SAME_UPPER" ? large : small);
+  }
+  return SmallVector<int64_t>{begin[0], begin[1], end[0], end[1]};
+}
+
+LogicalResult require2d(NodeContext &ctx, unsigned input) {
+  if (ctx.rank(input) != 4)
+    return ctx.fail(Twine("only 2-d (NCHW) data is supported, got rank ") +
+                    Twine(ctx.rank(input)));
+  return success();
+}
+
+LogicalResult convertConv(NodeContext &ctx, bool transpose) {
+  if (failed(ctx.checkInputs(2, 3)) || failed(require2d(ctx, 0)) ||
+      failed(require2d(ctx, 1)))
+    return failure();
+  ArrayRef<int64_t> w = ctx.shape(1);
+  SmallVector<int64_t> kernel = ctx.attrInts("kernel_shape", {w[2], w[3]});
+  SmallVector<int64_t> strides = ctx.attrInts("strides", {1, 1});
+  SmallVector<int64_t> dilations = ctx.attrInts("dilations", {1, 1});
+  int64_t groups = ctx.attrInt("group", 1);
+  if (kernel.size() != 2 || strides.size() != 2 || dilations.size() != 2)
+    return ctx.fail("kernel_shape, strides and dilations need 2 values");
+  SmallVector<NamedAttribute> attrs = {
+      ctx.ints("strides", strides), ctx.ints("dilation", dilations),
+      ctx.i64("groups", groups), ctx.ints("kernel_size", kernel)};
+  ArrayRef<int64_t> x = ctx.shape(0);
+  if (!transpose) {
+    FailureOr<SmallVector<int64_t>> pads =
+        windowPadding(ctx, x.drop_front(2), kernel, strides, dilations);
+    if (failed(pads))
+      return failure();
+    attrs.push_back(ctx.ints("padding", *pads));
+    attrs.push_back(ctx.i64("channels", w[0]));
+  } else {
+    // Output size = stride * (in - 1) + output_padding + (k - 1) * d + 1
+    // - pads; auto_pad SAME asks for out = in * stride.
+    SmallVector<int64_t> outputPadding = ctx.attrInts("output_padding", {0, 0});
+    if (ctx.hasAttr("output_shape"))
+      return ctx.fail("output_shape is not supported; give pads");
+    std::string autoPad = ctx.attrString("auto_pad", "NOTSET");
+    SmallVector<int64_t> pads = ctx.attrInts("pads", {0, 0, 0, 0});
+    if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+      for (int d = 0; d < 2; ++d) {
+        int64_t total = strides[d] * (x[d + 2] - 1) + outputPadding[d] +
+                        (kernel[d] - 1) * dilations[d] + 1 -
+                        x[d + 2] * strides[d];
+        int64_t small = total / 2, large = total - small;
+        pads[d] = autoPad == "SAME_UPPER" ? small : large;
+        pads[d + 2] = autoPad == "SAME_UPPER" ? large : small;
+      }
+    } else if (autoPad == "VALID") {
+      pads = {0, 0, 0, 0};
+    }
+    attrs.push_back(ctx.ints("padding", pads));
+    attrs.push_back(ctx.ints("output_padding", outputPadding));
+    attrs.push_back(ctx.i64("channels", w[1] * groups));
+  }
+  FailureOr<Value> conv =
+      ctx.op(transpose ? "nn.conv2d_transpose" : "nn.conv2d",
+             {ctx.input(0), ctx.input(1)}, attrs);
+  if (failed(conv))
+    return failure();
+  Value result = *conv;
+  if (ctx.hasInput(2)) {
+    FailureOr<Value> biased =
+        ctx.op("nn.bias_add", {result, ctx.input(2)}, {ctx.i64("axis", 1)});
+    if (failed(biased))
+      return failure();
+    result = *biased;
+  }
+  ctx.addOutput(result);
+  return success();
+}
+
+LogicalResult convertPool(NodeContext &ctx, StringRef relayName, bool isMax) {
+  if (failed(ctx.checkInputs(1, 1)) || failed(require2d(ctx, 0)))
+    return failure();
+  SmallVector<int64_t> kernel = ctx.attrInts("kernel_shape");
+  SmallVector<int64_t> strides = ctx.attrInts("strides", {1, 1});
+  SmallVector<int64_t> dilations = ctx.attrInts("dilations", {1, 1});
+  if (kernel.size() != 2 || strides.size() != 2 || dilations.size() != 2)
+    return ctx.fail("kernel_shape, strides and dilations need 2 values");
+  if (failed(ctx.expectAttr("storage_order", 0)))
+    return failure();
+  FailureOr<SmallVector<int64_t>> pads = windowPadding(
+      ctx, ctx.shape(0).drop_front(2), kernel, strides, dilations);
+  if (failed(pads))
+    return failure();
+  SmallVector<NamedAttribute> attrs = {
+      ctx.ints("pool_size", kernel), ctx.ints("strides", strides),
+      ctx.ints("dilation", dilations), ctx.ints("padding", *pads),
+      ctx.boolean("ceil_mode", ctx.attrInt("ceil_mode", 0) != 0)};
+  if (!isMax)
+    attrs.push_back(ctx.boolean("count_include_pad",
+                                ctx.attrInt("count_include_pad", 0) != 0));
+  FailureOr<Value> r = ctx.op(relayName, {ctx.input(0)}, attrs);
+  if (failed(r))
+    return failure();
+  ctx.addOutput(*r);
+  return success();
+}
+
+LogicalResult convertGlobalPool(NodeContext &ctx, StringRef relayName) {
+  if (failed(ctx.checkInputs(1, 1)) || failed(require2d(ctx, 0)))
+    return failure();
+  FailureOr<Value> r = ctx.op(relayName, {ctx.input(0)});
+  if (failed(r))
+    return failure();
+  ctx.addOutput(*r);
+  return success();
+}
+
+LogicalResult convertBatchNorm(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(5, 5)))
+    return failure();
+  if (ctx.attrInt("training_mode", 0) != 0 || ctx.getNode().output_size() > 1)
+    return ctx.fail("only inference (training_mode = 0, one output) is "
+                    "supported");
+  FailureOr<Value> bn = ctx.op(
+      "nn.batch_norm",
+      {ctx.input(0), ctx.input(1), ctx.input(2), ctx.input(3), ctx.input(4)},
+      {ctx.i64("axis", 1), ctx.f64("epsilon", ctx.attrFloat("epsilon", 1e-5))});
+  if (failed(bn))
+    return failure();
+  ctx.addOutput(ctx.tupleGet(*bn, 0));
+  return success();
+}
+
+/// Mean and variance over `axes` (kept), then (x - mean) / sqrt(var + eps);
+/// `stats` gets the mean and 1 / sqrt(var + eps).
+FailureOr<Value> normalize(NodeContext &ctx, Value x, ArrayRef<int64_t> axes,
+                           double epsilon,
+                           SmallVectorImpl<Value> *stats = nullptr) {
+  SmallVector<NamedAttribute> reduce = {ctx.ints("axis", axes),
+                                        ctx.boolean("keepdims", true)};
+  FailureOr<Value> mean = ctx.op("mean", {x}, reduce);
+  if (failed(mean))
+    return failure();
+  FailureOr<Value> centred = ctx.op("subtract", {x, *mean});
+  if (failed(centred))
+    return failure();
+  FailureOr<Value> squared = ctx.op("multiply", {*centred, *centred});
+  if (failed(squared))
+    return failure();
+  FailureOr<Value> var = ctx.op("mean", {*squared}, reduce);
+  if (failed(var))
+    return failure();
+  Type e = cast<RankedTensorType>(x.getType()).getElementType();
+  FailureOr<Value> shifted = ctx.op("add", {*var, ctx.scalar(epsilon, e)});
+  if (failed(shifted))
+    return failure();
+  FailureOr<Value> inv = ctx.op("rsqrt", {*shifted});
+  if (failed(inv))
+    return failure();
+  if (stats)
+    stats->append({*mean, *inv});
+  return ctx.op("multiply", {*centred, *inv});
+}
+
+LogicalResult convertInstanceNorm(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(3, 3)))
+    return failure();
+  int64_t rank = ctx.rank(0);
+  if (rank < 3)
+    return ctx.fail("expects data of rank 3 or more");
+  SmallVector<int64_t> axes;
+  for (int64_t d = 2; d < rank; ++d)
+    axes.push_back(d);
+  FailureOr<Value> n =
+      normalize(ctx, ctx.input(0), axes, ctx.attrFloat("epsilon", 1e-5));
+  if (failed(n))
+    return failure();
+  // Scale and bias are per channel (axis 1).
+  SmallVector<int64_t> perChannel(rank, 1);
+  perChannel[1] = ctx.shape(1)[0];
+  FailureOr<Value> scale =
+      ctx.op("reshape", {ctx.input(1)}, {ctx.ints("newshape", perChannel)});
+  FailureOr<Value> bias =
+      ctx.op("reshape", {ctx.input(2)}, {ctx.ints("newshape", perChannel)});
+  if (failed(scale) || failed(bias))
+    return failure();
+  FailureOr<Value> y = ctx.op("multiply", {*n, *scale});
+  if (failed(y))
+    return failure();
+  FailureOr<Value> r = ctx.op("add", {*y, *bias});
+  if (failed(r))
+    return failure();
+  ctx.addOutput(*r);
+  return success();
+}
+
+LogicalResult convertLayerNorm(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(2, 3)))
+    return failure();
+  int64_t rank = ctx.rank(0);
+  FailureOr<int64_t> axis = ctx.axis(ctx.attrInt("axis", -1), rank);
+  if (failed(axis))
+    return failure();
+  SmallVector<int64_t> axes;
+  for (int64_t d = *axis; d < rank; ++d)
+    axes.push_back(d);
+  SmallVector<Value> stats;
+  FailureOr<Value> n = normalize(ctx, ctx.input(0), axes,
+                                 ctx.attrFloat("epsilon", 1e-5), &stats);
+  if (failed(n))
+    return failure();
+  FailureOr<Value> y = ctx.op("multiply", {*n, ctx.input(1)});
+  if (failed(y))
+    return failure();
+  Value result = *y;
+  if (ctx.hasInput(2)) {
+    FailureOr<Value> b = ctx.op("add", {result, ctx.input(2)});
+    if (failed(b))
+      return failure();
+    result = *b;
+  }
+  // Outputs 2 and 3: the mean and the inverse standard deviation.
+  ctx.addOutput(result);
+  ctx.addOutput(stats[0]);
+  ctx.addOutput(stats[1]);
+  return success();
+}
+
+LogicalResult convertGemm(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(2, 3)))
+    return failure();
+  if (ctx.rank(0) != 2 || ctx.rank(1) != 2)
+    return ctx.fail("A and B must be matrices");
+  Value a = ctx.input(0), b = ctx.input(1);
+  bool transA = ctx.attrInt("transA", 0) != 0;
+  bool transB = ctx.attrInt("transB", 0) != 0;
+  FailureOr<Value> product = ctx.op(
+      "nn.matmul", {a, b},
+      {ctx.boolean("transpose_a", transA), ctx.boolean("transpose_b", transB)});
+  if (failed(product))
+    return failure();
+  Value result = *product;
+  double alpha = ctx.attrFloat("alpha", 1.0), beta = ctx.attrFloat("beta", 1.0);
+  Type e = ctx.elementType(0);
+  if (alpha != 1.0) {
+    FailureOr<Value> r = ctx.op("multiply", {result, ctx.scalar(alpha, e)});
+    if (failed(r))
+      return failure();
+    result = *r;
+  }
+  if (ctx.hasInput(2) && beta != 0.0) {
+    Value c = ctx.input(2);
+    if (beta != 1.0) {
+      FailureOr<Value> r = ctx.op("multiply", {c, ctx.scalar(beta, e)});
+      if (failed(r))
+        return failure();
+      c = *r;
+    }
+    FailureOr<Value> r = ctx.op("add", {result, c});
+    if (failed(r))
+      return failure();
+    result = *r;
+  }
+  ctx.addOutput(result);
+  return success();
+}
+
+/// numpy.matmul: vectors are promoted and their dim dropped again, batch
+/// dimensions broadcast.
+LogicalResult convertMatMul(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(2, 2)))
+    return failure();
+  Value a = ctx.input(0), b = ctx.input(1);
+  SmallVector<int64_t> sa(ctx.shape(0)), sb(ctx.shape(1));
+  if (sa.empty() || sb.empty())
+    return ctx.fail("MatMul does not take scalars");
+  bool vecA = sa.size() == 1, vecB = sb.size() == 1;
+  if (vecA)
+    sa.insert(sa.begin(), 1);
+  if (vecB)
+    sb.push_back(1);
+  int64_t m = sa[sa.size() - 2], k = sa.back(), n = sb.back();
+  if (sb[sb.size() - 2] != k)
+    return ctx.fail(Twine("inner dimensions differ: ") + Twine(k) + " and " +
+                    Twine(sb[sb.size() - 2]));
+  // Broadcast the batch dimensions.
+  ArrayRef<int64_t> ba = ArrayRef(sa).drop_back(2),
+                    bb = ArrayRef(sb).drop_back(2);
+  size_t batchRank = std::max(ba.size(), bb.size());
+  SmallVector<int64_t> batch(batchRank, 1);
+  for (size_t i = 0; i < batchRank; ++i) {
+    int64_t da = i + ba.size() >= batchRank ? ba[i + ba.size() - batchRank] : 1;
+    int64_t db = i + bb.size() >= batchRank ? bb[i + bb.size() - batchRank] : 1;
+    if (da != db && da != 1 && db != 1)
+      return ctx.fail("batch dimensions do not broadcast");
+    batch[i] = std::max(da, db);
+  }
+  SmallVector<int64_t> outShape(batch);
+  if (!vecA)
+    outShape.push_back(m);
+  if (!vecB)
+    outShape.push_back(n);
+  FailureOr<Value> result;
+  if (batchRank == 0) {
+    FailureOr<Value> a2 =
+        ctx.op("reshape", {a}, {ctx.ints("newshape", {m, k})});
+    FailureOr<Value> b2 =
+        ctx.op("reshape", {b}, {ctx.ints("newshape", {k, n})});
+    if (failed(a2) || failed(b2))
+      return failure();
+    result = ctx.op("nn.matmul", {*a2, *b2});
+  } else if (bb.empty() && !vecB) {
+    // [..., m, k] x [k, n]: one product over all rows.
+    int64_t rows = m;
+    for (int64_t d : ba)
+      rows *= d;
+    FailureOr<Value> a2 =
+        ctx.op("reshape", {a}, {ctx.ints("newshape", {rows, k})});
+    if (failed(a2))
+      return failure();
+    result = ctx.op("nn.matmul", {*a2, b});
+  } else {
+    int64_t count = 1;
+    for (int64_t d : batch)
+      count *= d;
+    auto to3d = [&](Value v, SmallVector<int64_t> shape, int64_t rows,
+                    int64_t cols) -> FailureOr<Value> {
+      SmallVector<int64_t> full(batch);
+      full.push_back(rows);
+      full.push_back(cols);
+      FailureOr<Value> r =
+          ctx.op("reshape", {v}, {ctx.ints("newshape", shape)});
+      if (failed(r))
+        return failure();
+      if (ArrayRef(shape) != ArrayRef(full)) {
+        r = ctx.op("broadcast_to", {*r}, {ctx.ints("shape", full)});
+        if (failed(r))
+          return failure();
+      }
+      return ctx.op("reshape", {*r},
+                    {ctx.ints("newshape", {count, rows, cols})});
+    };
+    SmallVector<int64_t> fullA(batchRank - ba.size(), 1),
+        fullB(batchRank - bb.size(), 1);
+    fullA.append(sa.begin(), sa.end());
+    fullB.append(sb.begin(), sb.end());
+    FailureOr<Value> a3 = to3d(a, fullA, m, k);
+    FailureOr<Value> b3 = to3d(b, fullB, k, n);
+    if (failed(a3) || failed(b3))
+      return failure();
+    result = ctx.op("nn.batch_matmul", {*a3, *b3},
+                    {ctx.boolean("transpose_b", false)});
+  }
+  if (failed(result))
+    return failure();
+  FailureOr<Value> shaped =
+      ctx.op("reshape", {*result}, {ctx.ints("newshape", outShape)});
+  if (failed(shaped))
+    return failure();
+  ctx.addOutput(*shaped);
+  return success();
+}
+
+/// Softmax and LogSoftmax. Before opset 13 the input is coerced to 2-d at
+/// `axis` (default 1) and normalised over the second dimension.
+LogicalResult convertSoftmax(NodeContext &ctx, StringRef relayName) {
+  if (failed(ctx.checkInputs(1, 1)))
+    return failure();
+  int64_t rank = ctx.rank(0);
+  bool legacy = ctx.getOpset() < 13;
+  FailureOr<int64_t> axis =
+      ctx.axis(ctx.attrInt("axis", legacy ? 1 : -1), rank);
+  if (failed(axis))
+    return failure();
+  Value x = ctx.input(0);
+  if (!legacy || *axis == rank - 1) {
+    FailureOr<Value> r = ctx.op(relayName, {x}, {ctx.i64("axis", *axis)});
+    if (failed(r))
+      return failure();
+    ctx.addOutput(*r);
+    return success();
+  }
+  int64_t rows = 1, cols = 1;
+  for (int64_t d = 0; d < rank; ++d)
+    (d < *axis ? rows : cols) *= ctx.shape(0)[d];
+  FailureOr<Value> flat =
+      ctx.op("reshape", {x}, {ctx.ints("newshape", {rows, cols})});
+  if (failed(flat))
+    return failure();
+  FailureOr<Value> r = ctx.op(relayName, {*flat}, {ctx.i64("axis", 1)});
+  if (failed(r))
+    return failure();
+  FailureOr<Value> back =
+      ctx.op("reshape", {*r}, {ctx.ints("newshape", ctx.shape(0))});
+  if (failed(back))
+    return failure();
+  ctx.addOutput(*back);
+  return success();
+}
+
+LogicalResult convertDropout(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(1, 3)))
+    return failure();
+  // Inference only: training_mode must be a known false.
+  if (ctx.hasInput(2)) {
+    ElementsAttr training = ctx.constantInput(2);
+    if (!training || readInts(training).front() != 0)
+      return ctx.fail("training mode is not supported (training_mode must "
+                      "be a constant false)");
+  }
+  if (ctx.getNode().output_size() > 1 && !ctx.getNode().output(1).empty())
+    return ctx.fail("the mask output is not supported");
+  ctx.addOutput(ctx.input(0));
+  return success();
+}
+
+} // namespace
+
+void mlir::relay::onnx_import::addNNConverters(ConverterTable &t) {
+  t["Conv"] = [](NodeContext &ctx) { return convertConv(ctx, false); };
+  t["ConvTranspose"] = [](NodeContext &ctx) { return convertConv(ctx, true); };
+  t["MaxPool"] = [](NodeContext &ctx) {
+    return convertPool(ctx, "nn.max_pool2d", true);
+  };
+  t["AveragePool"] = [](NodeContext &ctx) {
+    return convertPool(ctx, "nn.avg_pool2d", false);
+  };
+  t["GlobalAveragePool"] = [](NodeContext &ctx) {
+    return convertGlobalPool(ctx, "nn.global_avg_pool2d");
+  };
+  t["GlobalMaxPool"] = [](NodeContext &ctx) {
+    return convertGlobalPool(ctx, "nn.global_max_pool2d");
+  };
+  t["BatchNormalization"] = convertBatchNorm;
+  t["InstanceNormalization"] = convertInstanceNorm;
+  t["LayerNormalization"] = convertLayerNorm;
+  t["Gemm"] = convertGemm;
+  t["MatMul"] = convertMatMul;
+  t["Softmax"] = [](NodeContext &ctx) {
+    return convertSoftmax(ctx, "nn.softmax");
+  };
+  t["LogSoftmax"] = [](NodeContext &ctx) {
+    return convertSoftmax(ctx, "nn.log_softmax");
+  };
+  t["Dropout"] = convertDropout;
+}

@@ -1,0 +1,184 @@
+//===- NodeContext.cpp - What an ONNX op converter sees ---------*- C++ -*-===//
+
+#include "frontends/ONNX/NodeContext.h"
+
+#include "dialects/relay/OperatorRegistry.h"
+#include "dialects/relay/RelayOps.h"
+#include "dialects/relay/RelayTypes.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::onnx_import;
+
+InFlightDiagnostic NodeContext::emitError() {
+  InFlightDiagnostic diag = mlir::emitError(loc);
+  diag << node.op_type() << " node '" << node.name() << "': ";
+  return diag;
+}
+
+RankedTensorType NodeContext::tensorType(unsigned i) const {
+  return dyn_cast<RankedTensorType>(inputs[i].value.getType());
+}
+
+LogicalResult NodeContext::checkInputs(unsigned min, unsigned max) {
+  unsigned given = 0;
+  for (unsigned i = 0; i < inputs.size(); ++i)
+    given += hasInput(i) ? 1 : 0;
+  if (inputs.size() > max)
+    return fail(Twine("takes at most ") + Twine(max) + " inputs, got " +
+                Twine(inputs.size()));
+  for (unsigned i = 0; i < min; ++i)
+    if (!hasInput(i))
+      return fail(Twine("input #") + Twine(i) + " is required");
+  for (unsigned i = 0; i < inputs.size(); ++i) {
+    if (!hasInput(i))
+      continue;
+    auto type = tensorType(i);
+    if (!type)
+      return fail(Twine("input #") + Twine(i) + " is not a tensor");
+    if (!type.hasStaticShape())
+      return fail(Twine("input #") + Twine(i) +
+                  " has a dynamic shape; the importer needs static shapes "
+                  "(give the model's inputs fixed dimensions)");
+  }
+  (void)given;
+  return success();
+}
+
+FailureOr<SmallVector<int64_t>> NodeContext::constantInts(unsigned i,
+                                                          StringRef what) {
+  ElementsAttr c = constantInput(i);
+  if (!c)
+    return fail(Twine("its ") + what + " (input #" + Twine(i) +
+                ") must be known when importing (a constant or "
+                "initializer, or computed from shapes)");
+  return readInts(c);
+}
+
+const onnx::AttributeProto *NodeContext::attribute(StringRef name) const {
+  for (const onnx::AttributeProto &a : node.attribute())
+    if (a.name() == name)
+      return &a;
+  return nullptr;
+}
+
+int64_t NodeContext::attrInt(StringRef name, int64_t dflt) const {
+  const onnx::AttributeProto *a = attribute(name);
+  return a ? a->i() : dflt;
+}
+
+double NodeContext::attrFloat(StringRef name, double dflt) const {
+  const onnx::AttributeProto *a = attribute(name);
+  return a ? a->f() : dflt;
+}
+
+std::string NodeContext::attrString(StringRef name, StringRef dflt) const {
+  const onnx::AttributeProto *a = attribute(name);
+  return a ? a->s() : dflt.str();
+}
+
+SmallVector<int64_t> NodeContext::attrInts(StringRef name,
+                                           ArrayRef<int64_t> dflt) const {
+  const onnx::AttributeProto *a = attribute(name);
+  if (!a)
+    return SmallVector<int64_t>(dflt);
+  return SmallVector<int64_t>(a->ints().begin(), a->ints().end());
+}
+
+SmallVector<double> NodeContext::attrFloats(StringRef name) const {
+  const onnx::AttributeProto *a = attribute(name);
+  if (!a)
+    return {};
+  return SmallVector<double>(a->floats().begin(), a->floats().end());
+}
+
+LogicalResult NodeContext::expectAttr(StringRef name, int64_t supported) {
+  const onnx::AttributeProto *a = attribute(name);
+  if (a && a->i() != supported)
+    return fail(Twine("attribute ") + name + " = " + Twine(a->i()) +
+                " is not supported (only " + Twine(supported) + ")");
+  return success();
+}
+
+FailureOr<int64_t> NodeContext::axis(int64_t axis, int64_t rank) {
+  if (axis < -rank || axis >= std::max<int64_t>(rank, 1))
+    return fail(Twine("axis ") + Twine(axis) + " is out of range for rank " +
+                Twine(rank));
+  return axis < 0 ? axis + rank : axis;
+}
+
+namespace {
+/// Takes the result type the relation assigns; errors go to the node.
+class NodeReporter : public TypeReporter {
+public:
+  NodeReporter(NodeContext &node, unsigned numInputs)
+      : node(node), numInputs(numInputs) {}
+  LogicalResult assign(unsigned index, Type type) override {
+    if (index == numInputs)
+      result = type;
+    return success();
+  }
+  InFlightDiagnostic emitError() override { return node.emitError(); }
+  Type result;
+
+private:
+  NodeContext &node;
+  unsigned numInputs;
+};
+} // namespace
+
+FailureOr<Value> NodeContext::op(StringRef name, ValueRange args,
+                                 ArrayRef<NamedAttribute> attrs) {
+  std::string fullName = ("relay." + name).str();
+  const OperatorInfo *info = lookupOperator(fullName);
+  if (!info || info->numInputs != args.size())
+    return fail(Twine("internal error: no relay operator ") + name + " of " +
+                Twine(args.size()) + " operands");
+  OperationState state(loc, fullName);
+  state.addOperands(args);
+  state.addAttributes(attrs);
+  state.addTypes(IncompleteType::get(getContext()));
+  Operation *op = builder.create(state);
+  SmallVector<Type> types(args.getTypes());
+  types.push_back(IncompleteType::get(getContext()));
+  NodeReporter reporter(*this, args.size());
+  RelationStatus status = runOperatorRelation(op, *info, types, reporter);
+  if (status == RelationStatus::Failed) {
+    op->erase();
+    return failure();
+  }
+  if (status != RelationStatus::Solved || !reporter.result ||
+      isa<IncompleteType>(reporter.result)) {
+    op->erase();
+    return fail(Twine("cannot type relay.") + name + " on these operands");
+  }
+  op->getResult(0).setType(reporter.result);
+  return op->getResult(0);
+}
+
+Value NodeContext::constant(ElementsAttr value) {
+  return ConstantOp::create(builder, loc, value);
+}
+
+Value NodeContext::scalar(double value, Type elementType) {
+  auto type = RankedTensorType::get({}, elementType);
+  if (auto f = dyn_cast<FloatType>(elementType)) {
+    APFloat v(value);
+    bool losesInfo;
+    v.convert(f.getFloatSemantics(), APFloat::rmNearestTiesToEven, &losesInfo);
+    return constant(DenseElementsAttr::get(type, v));
+  }
+  unsigned width = elementType.getIntOrFloatBitWidth();
+  return constant(DenseElementsAttr::get(
+      type, APInt(width, static_cast<int64_t>(value),
+                  /*isSigned=*/!elementType.isUnsignedInteger() && width > 1,
+                  /*implicitTrunc=*/true)));
+}
+
+Value NodeContext::tuple(ValueRange fields) {
+  return TupleOp::create(builder, loc, fields);
+}
+
+Value NodeContext::tupleGet(Value tuple, unsigned index) {
+  return TupleGetOp::create(builder, loc, tuple, index);
+}

@@ -1,0 +1,170 @@
+//===- NodeContext.h - What an ONNX op converter sees -----------*- C++ -*-===//
+//
+// Internal to the ONNX importer. A converter turns one NodeProto into relay
+// ops through a NodeContext: the node's inputs (values, and their contents
+// when known at import time), its attributes with defaults, a builder that
+// types each relay operator by its relation (reporting a failure at the
+// node), and the node's outputs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RELAY_MLIR_FRONTENDS_ONNX_NODECONTEXT_H
+#define RELAY_MLIR_FRONTENDS_ONNX_NODECONTEXT_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <onnx/onnx_pb.h>
+
+#include <functional>
+#include <optional>
+
+namespace mlir::relay::onnx_import {
+
+/// A value of the ONNX graph: the relay value, and its contents when known
+/// while importing (initializers, constants, folded shape arithmetic).
+struct GraphValue {
+  Value value;
+  ElementsAttr constant;
+};
+
+/// The relay element type of an ONNX TensorProto data type, or null.
+Type convertDataType(MLIRContext *ctx, int dataType);
+/// An ONNX TensorProto as an attribute: dense elements for small tensors,
+/// a `dense_resource` blob for large ones.
+FailureOr<ElementsAttr> convertTensor(const onnx::TensorProto &tensor,
+                                      MLIRContext *ctx, Location loc);
+/// The integer contents of a constant (any integer or float type).
+SmallVector<int64_t> readInts(ElementsAttr attr);
+/// The contents of a constant as doubles.
+SmallVector<double> readDoubles(ElementsAttr attr);
+
+class NodeContext {
+public:
+  NodeContext(const onnx::NodeProto &node, ArrayRef<GraphValue> inputs,
+              OpBuilder &builder, Location loc, int64_t opset)
+      : node(node), inputs(inputs), builder(builder), loc(loc), opset(opset) {}
+
+  const onnx::NodeProto &getNode() const { return node; }
+  int64_t getOpset() const { return opset; }
+  OpBuilder &getBuilder() { return builder; }
+  Location getLoc() const { return loc; }
+  MLIRContext *getContext() { return builder.getContext(); }
+
+  //===--------------------------------------------------------------------===//
+  // Inputs
+  //===--------------------------------------------------------------------===//
+
+  unsigned getNumInputs() const { return inputs.size(); }
+  /// Whether optional input `i` is given (present and not "").
+  bool hasInput(unsigned i) const {
+    return i < inputs.size() && inputs[i].value;
+  }
+  Value input(unsigned i) const { return inputs[i].value; }
+  /// Input `i`'s contents when known at import time.
+  ElementsAttr constantInput(unsigned i) const {
+    return hasInput(i) ? inputs[i].constant : ElementsAttr();
+  }
+  RankedTensorType tensorType(unsigned i) const;
+  ArrayRef<int64_t> shape(unsigned i) const { return tensorType(i).getShape(); }
+  int64_t rank(unsigned i) const { return tensorType(i).getRank(); }
+  Type elementType(unsigned i) const { return tensorType(i).getElementType(); }
+  /// Checks that inputs [min, max] are given and are ranked tensors of
+  /// static shape (what every converter needs).
+  LogicalResult checkInputs(unsigned min, unsigned max);
+  /// The integers of a constant input; fails (reported) when it is not
+  /// known at import time.
+  FailureOr<SmallVector<int64_t>> constantInts(unsigned i, StringRef what);
+
+  //===--------------------------------------------------------------------===//
+  // Attributes
+  //===--------------------------------------------------------------------===//
+
+  const onnx::AttributeProto *attribute(StringRef name) const;
+  bool hasAttr(StringRef name) const { return attribute(name) != nullptr; }
+  int64_t attrInt(StringRef name, int64_t dflt) const;
+  double attrFloat(StringRef name, double dflt) const;
+  std::string attrString(StringRef name, StringRef dflt) const;
+  SmallVector<int64_t> attrInts(StringRef name,
+                                ArrayRef<int64_t> dflt = {}) const;
+  SmallVector<double> attrFloats(StringRef name) const;
+  /// Fails (reported) when an attribute is set to something other than
+  /// its only supported value.
+  LogicalResult expectAttr(StringRef name, int64_t supported);
+
+  //===--------------------------------------------------------------------===//
+  // Building
+  //===--------------------------------------------------------------------===//
+
+  /// Builds `relay.<name>` on `args` with `attrs`, typed by the operator's
+  /// relation; a relation failure is reported at the node.
+  FailureOr<Value> op(StringRef name, ValueRange args,
+                      ArrayRef<NamedAttribute> attrs = {});
+  /// A relay constant.
+  Value constant(ElementsAttr value);
+  /// A 0-d constant of `type`'s element type.
+  Value scalar(double value, Type elementType);
+  Value tuple(ValueRange fields);
+  Value tupleGet(Value tuple, unsigned index);
+
+  NamedAttribute i64(StringRef name, int64_t v) {
+    return builder.getNamedAttr(name, builder.getI64IntegerAttr(v));
+  }
+  NamedAttribute f64(StringRef name, double v) {
+    return builder.getNamedAttr(name, builder.getF64FloatAttr(v));
+  }
+  NamedAttribute ints(StringRef name, ArrayRef<int64_t> v) {
+    return builder.getNamedAttr(name, builder.getDenseI64ArrayAttr(v));
+  }
+  NamedAttribute boolean(StringRef name, bool v) {
+    return builder.getNamedAttr(name, builder.getBoolAttr(v));
+  }
+  NamedAttribute str(StringRef name, StringRef v) {
+    return builder.getNamedAttr(name, builder.getStringAttr(v));
+  }
+  NamedAttribute type(StringRef name, Type t) {
+    return builder.getNamedAttr(name, TypeAttr::get(t));
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Results
+  //===--------------------------------------------------------------------===//
+
+  /// Sets the node's next output; `known` is its contents when folded.
+  void addOutput(Value v, ElementsAttr known = {}) {
+    outputs.push_back({v, known});
+  }
+  ArrayRef<GraphValue> getOutputs() const { return outputs; }
+
+  /// Reports an error at the node: `<op> node '<name>': <message>`.
+  InFlightDiagnostic emitError();
+  LogicalResult fail(const Twine &message) {
+    emitError() << message;
+    return failure();
+  }
+
+  /// Normalises a possibly negative axis for `rank`; fails when out of
+  /// range.
+  FailureOr<int64_t> axis(int64_t axis, int64_t rank);
+
+private:
+  const onnx::NodeProto &node;
+  ArrayRef<GraphValue> inputs;
+  OpBuilder &builder;
+  Location loc;
+  int64_t opset;
+  SmallVector<GraphValue> outputs;
+};
+
+/// Converts one node; reports and fails when it cannot.
+using OpConverter = std::function<LogicalResult(NodeContext &)>;
+
+/// The converter of ONNX op type `opType` (default domain), or null.
+const OpConverter *lookupOpConverter(StringRef opType);
+/// Every converted op type.
+std::vector<std::string> listOpConverters();
+
+} // namespace mlir::relay::onnx_import
+
+#endif // RELAY_MLIR_FRONTENDS_ONNX_NODECONTEXT_H

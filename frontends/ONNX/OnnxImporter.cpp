@@ -1,0 +1,264 @@
+//===- OnnxImporter.cpp - ONNX models to the relay dialect ------*- C++ -*-===//
+
+#include "frontends/ONNX/OnnxImporter.h"
+#include "frontends/ONNX/NodeContext.h"
+
+#include "dialects/relay/RelayDialect.h"
+#include "dialects/relay/RelayOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::onnx_import;
+
+namespace {
+
+/// The opsets the converters follow.
+constexpr int64_t kMinOpset = 7, kMaxOpset = 17;
+
+class GraphImporter {
+public:
+  GraphImporter(MLIRContext *ctx, StringRef fileName)
+      : ctx(ctx), builder(ctx), fileName(fileName) {}
+
+  OwningOpRef<ModuleOp> import(const onnx::ModelProto &model);
+
+private:
+  Location fileLoc(unsigned line) {
+    return FileLineColLoc::get(ctx, fileName, line, 0);
+  }
+  LogicalResult readOpset(const onnx::ModelProto &model);
+  /// The relay type of a graph input or output, or null after an error.
+  Type valueInfoType(const onnx::ValueInfoProto &info);
+  LogicalResult importNode(const onnx::NodeProto &node, unsigned index);
+
+  MLIRContext *ctx;
+  OpBuilder builder;
+  std::string fileName;
+  int64_t opset = 0;
+  llvm::StringMap<GraphValue> values;
+};
+
+} // namespace
+
+LogicalResult GraphImporter::readOpset(const onnx::ModelProto &model) {
+  for (const onnx::OperatorSetIdProto &id : model.opset_import()) {
+    if (id.domain().empty() || id.domain() == "ai.onnx")
+      opset = id.version();
+    else if (id.domain() != "ai.onnx.ml")
+      return emitError(fileLoc(0))
+             << "the model imports operator set domain '" << id.domain()
+             << "', which the importer does not support";
+  }
+  if (opset == 0)
+    opset = kMinOpset;
+  if (opset < kMinOpset || opset > kMaxOpset)
+    return emitError(fileLoc(0))
+           << "the model uses ONNX opset " << opset
+           << "; the importer supports " << kMinOpset << " to " << kMaxOpset;
+  return success();
+}
+
+Type GraphImporter::valueInfoType(const onnx::ValueInfoProto &info) {
+  Location loc = NameLoc::get(StringAttr::get(ctx, info.name()), fileLoc(0));
+  if (!info.type().has_tensor_type()) {
+    emitError(loc) << "graph value '" << info.name()
+                   << "' is not a tensor (sequences, maps and optionals are "
+                      "not supported)";
+    return Type();
+  }
+  const onnx::TypeProto::Tensor &tensor = info.type().tensor_type();
+  Type element = convertDataType(ctx, tensor.elem_type());
+  if (!element) {
+    emitError(loc) << "graph value '" << info.name()
+                   << "' has an unsupported element type ("
+                   << onnx::TensorProto::DataType_Name(
+                          static_cast<onnx::TensorProto::DataType>(
+                              tensor.elem_type()))
+                   << ")";
+    return Type();
+  }
+  if (!tensor.has_shape()) {
+    emitError(loc) << "graph value '" << info.name()
+                   << "' has no shape; the importer needs ranked inputs";
+    return Type();
+  }
+  SmallVector<int64_t> shape;
+  for (const onnx::TensorShapeProto::Dimension &d : tensor.shape().dim())
+    shape.push_back(d.has_dim_value() ? d.dim_value() : ShapedType::kDynamic);
+  return RankedTensorType::get(shape, element);
+}
+
+LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
+                                        unsigned index) {
+  std::string label = node.name().empty()
+                          ? node.op_type() + "_" + std::to_string(index)
+                          : node.name();
+  Location loc = NameLoc::get(StringAttr::get(ctx, label), fileLoc(index + 1));
+  if (!node.domain().empty() && node.domain() != "ai.onnx")
+    return emitError(loc) << node.op_type() << " node '" << label
+                          << "': operator domain '" << node.domain()
+                          << "' is not supported";
+  const OpConverter *converter = lookupOpConverter(node.op_type());
+  if (!converter)
+    return emitError(loc) << "unsupported ONNX operator " << node.op_type()
+                          << " (node '" << label << "')";
+  SmallVector<GraphValue> inputs;
+  for (const std::string &name : node.input()) {
+    if (name.empty()) {
+      inputs.push_back({});
+      continue;
+    }
+    auto it = values.find(name);
+    if (it == values.end())
+      return emitError(loc)
+             << node.op_type() << " node '" << label << "': input '" << name
+             << "' is not defined before the node";
+    inputs.push_back(it->second);
+  }
+  onnx::NodeProto named = node;
+  named.set_name(label);
+  NodeContext context(named, inputs, builder, loc, opset);
+  if (failed((*converter)(context)))
+    return failure();
+  ArrayRef<GraphValue> outputs = context.getOutputs();
+  int given = 0;
+  for (const std::string &name : node.output())
+    given += name.empty() ? 0 : 1;
+  if (outputs.size() < static_cast<size_t>(node.output_size())) {
+    // Optional outputs the converter does not produce must be unused.
+    for (int i = outputs.size(); i < node.output_size(); ++i)
+      if (!node.output(i).empty())
+        return emitError(loc)
+               << node.op_type() << " node '" << label << "': output #" << i
+               << " ('" << node.output(i) << "') is not supported";
+  }
+  (void)given;
+  for (int i = 0; i < node.output_size(); ++i)
+    if (!node.output(i).empty())
+      values[node.output(i)] = outputs[i];
+  return success();
+}
+
+OwningOpRef<ModuleOp> GraphImporter::import(const onnx::ModelProto &model) {
+  if (failed(readOpset(model)))
+    return nullptr;
+  const onnx::GraphProto &graph = model.graph();
+  OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc(0));
+  builder.setInsertionPointToEnd(module->getBody());
+
+  // Initializers may also be listed as graph inputs (IR version < 4); they
+  // are constants, not parameters.
+  llvm::StringMap<const onnx::TensorProto *> initializers;
+  for (const onnx::TensorProto &t : graph.initializer())
+    initializers[t.name()] = &t;
+  SmallVector<Type> inputTypes;
+  SmallVector<std::string> inputNames;
+  for (const onnx::ValueInfoProto &info : graph.input()) {
+    if (initializers.count(info.name()))
+      continue;
+    Type type = valueInfoType(info);
+    if (!type)
+      return nullptr;
+    inputTypes.push_back(type);
+    inputNames.push_back(info.name());
+  }
+  auto func = FuncOp::create(builder, fileLoc(0), "main", inputTypes,
+                             IncompleteType::get(ctx));
+  Block &entry = func.getBody().front();
+  builder.setInsertionPointToStart(&entry);
+  for (auto [name, arg] : llvm::zip(inputNames, entry.getArguments()))
+    values[name] = {arg, {}};
+  for (const onnx::TensorProto &t : graph.initializer()) {
+    Location loc = NameLoc::get(StringAttr::get(ctx, t.name()), fileLoc(0));
+    FailureOr<ElementsAttr> attr = convertTensor(t, ctx, loc);
+    if (failed(attr))
+      return nullptr;
+    values[t.name()] = {ConstantOp::create(builder, loc, *attr), *attr};
+  }
+  for (auto [index, node] : llvm::enumerate(graph.node()))
+    if (failed(importNode(node, index)))
+      return nullptr;
+
+  SmallVector<Value> results;
+  for (const onnx::ValueInfoProto &info : graph.output()) {
+    auto it = values.find(info.name());
+    if (it == values.end()) {
+      emitError(fileLoc(0))
+          << "graph output '" << info.name() << "' is not computed by any node";
+      return nullptr;
+    }
+    results.push_back(it->second.value);
+  }
+  if (results.empty()) {
+    emitError(fileLoc(0)) << "the graph has no outputs";
+    return nullptr;
+  }
+  Value result = results.size() == 1
+                     ? results.front()
+                     : Value(TupleOp::create(builder, fileLoc(0), results));
+  ReturnOp::create(builder, fileLoc(0), result);
+  func.setFunctionTypeAttr(
+      TypeAttr::get(FunctionType::get(ctx, inputTypes, result.getType())));
+
+  // Folded shape arithmetic leaves constants nobody uses.
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(entry)))
+    if (isOpTriviallyDead(&op))
+      op.erase();
+  return module;
+}
+
+OwningOpRef<ModuleOp>
+mlir::relay::onnx_import::importOnnxModel(StringRef bytes, StringRef fileName,
+                                          MLIRContext *ctx) {
+  ctx->loadDialect<RelayDialect>();
+  onnx::ModelProto model;
+  if (bytes.size() > static_cast<size_t>(INT_MAX) ||
+      !model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+    emitError(FileLineColLoc::get(ctx, fileName, 0, 0))
+        << "not a valid ONNX model (the file does not parse as an "
+           "onnx.ModelProto)";
+    return nullptr;
+  }
+  if (!model.has_graph()) {
+    emitError(FileLineColLoc::get(ctx, fileName, 0, 0))
+        << "the ONNX model has no graph";
+    return nullptr;
+  }
+  return GraphImporter(ctx, fileName).import(model);
+}
+
+OwningOpRef<ModuleOp>
+mlir::relay::onnx_import::importOnnxFile(StringRef path, MLIRContext *ctx) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (!buffer) {
+    emitError(FileLineColLoc::get(ctx, path, 0, 0))
+        << "cannot read '" << path << "': " << buffer.getError().message();
+    return nullptr;
+  }
+  return importOnnxModel((*buffer)->getBuffer(), path, ctx);
+}
+
+std::vector<std::string> mlir::relay::onnx_import::getSupportedOnnxOps() {
+  return listOpConverters();
+}
+
+void mlir::relay::onnx_import::registerOnnxTranslation() {
+  static TranslateToMLIRRegistration importOnnx(
+      "import-onnx", "ONNX model (opsets 11-17) to relay dialect MLIR",
+      [](llvm::SourceMgr &sourceMgr,
+         MLIRContext *ctx) -> OwningOpRef<Operation *> {
+        const llvm::MemoryBuffer *buffer =
+            sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+        return importOnnxModel(buffer->getBuffer(),
+                               buffer->getBufferIdentifier(), ctx);
+      },
+      [](DialectRegistry &registry) { registry.insert<RelayDialect>(); });
+}

@@ -1,0 +1,44 @@
+//===- OnnxImporter.h - ONNX models to the relay dialect --------*- C++ -*-===//
+//
+// Imports an ONNX model (a ModelProto, opsets 11-17 of the default domain)
+// into relay dialect MLIR: the graph becomes `relay.func @main` whose
+// parameters are the graph inputs that are not initializers, initializers
+// become `relay.constant`s (large ones as `dense_resource` blobs, so weights
+// never go through text), and each node becomes the relay operators that
+// compute it. Shape arithmetic on values known at import time (Shape,
+// Gather, Concat, ... on constants) is folded, so that shape inputs of
+// Reshape, Slice, Expand and friends are static. Every op carries the
+// location `FILE:N:0` with N the 1-based index of the node in the graph,
+// wrapped in a NameLoc with the node's name; an unsupported op or attribute
+// fails naming the node and the op.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RELAY_MLIR_FRONTENDS_ONNX_ONNXIMPORTER_H
+#define RELAY_MLIR_FRONTENDS_ONNX_ONNXIMPORTER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::relay::onnx_import {
+
+/// Imports the serialized ModelProto in `bytes`; `fileName` names it in
+/// locations. Errors go to the context's diagnostics; returns null then.
+OwningOpRef<ModuleOp> importOnnxModel(StringRef bytes, StringRef fileName,
+                                      MLIRContext *ctx);
+
+/// Reads and imports the model file at `path`.
+OwningOpRef<ModuleOp> importOnnxFile(StringRef path, MLIRContext *ctx);
+
+/// The ONNX operator types the importer converts, sorted.
+std::vector<std::string> getSupportedOnnxOps();
+
+/// Registers `--import-onnx` with mlir-translate.
+void registerOnnxTranslation();
+
+} // namespace mlir::relay::onnx_import
+
+#endif // RELAY_MLIR_FRONTENDS_ONNX_ONNXIMPORTER_H

@@ -1,0 +1,746 @@
+//===- ShapeConverters.cpp - ONNX shape, constant and reduce ops -*- C++
+//-*-===//
+//
+// Relay's shape ops take their shapes as attributes, so ONNX's shape inputs
+// must be known when importing. With static input shapes they are: Shape
+// folds to a constant, and the integer ops exporters put between Shape and
+// Reshape (Gather, Unsqueeze, Concat, Slice, Cast, arithmetic) fold too.
+//
+//===----------------------------------------------------------------------===//
+
+#include "frontends/ONNX/Converters.h"
+
+using namespace mlir;
+using namespace mlir::relay::onnx_import;
+
+namespace {
+
+/// Folded integer tensors stay small; bigger constants are not shape data.
+constexpr int64_t kMaxFoldedElements = 4096;
+
+DenseElementsAttr intConstant(NodeContext &ctx, ArrayRef<int64_t> shape,
+                              ArrayRef<int64_t> values, Type element) {
+  SmallVector<APInt> bits;
+  unsigned width = element.getIntOrFloatBitWidth();
+  for (int64_t v : values)
+    bits.push_back(APInt(width, v, /*isSigned=*/width > 1,
+                         /*implicitTrunc=*/true));
+  return DenseElementsAttr::get(RankedTensorType::get(shape, element), bits);
+}
+
+void addFolded(NodeContext &ctx, DenseElementsAttr value) {
+  ctx.addOutput(ctx.constant(value), value);
+}
+
+/// Input 0's contents as a dense attribute, when known and small.
+DenseElementsAttr smallConstant(NodeContext &ctx, unsigned i) {
+  auto dense = dyn_cast_or_null<DenseElementsAttr>(ctx.constantInput(i));
+  if (!dense || dense.getNumElements() > kMaxFoldedElements)
+    return {};
+  return dense;
+}
+
+/// Reshapes input 0 to `shape` (folding a known input).
+LogicalResult reshapeTo(NodeContext &ctx, ArrayRef<int64_t> shape) {
+  if (DenseElementsAttr c = smallConstant(ctx, 0)) {
+    addFolded(ctx, c.reshape(RankedTensorType::get(shape, c.getElementType())));
+    return success();
+  }
+  FailureOr<Value> r =
+      ctx.op("reshape", {ctx.input(0)}, {ctx.ints("newshape", shape)});
+  if (failed(r))
+    return failure();
+  ctx.addOutput(*r);
+  return success();
+}
+
+/// The axes of an op given by attribute (older opsets) or by input #1.
+FailureOr<SmallVector<int64_t>> axesOf(NodeContext &ctx, unsigned input,
+                                       bool &given) {
+  given = true;
+  if (ctx.hasAttr("axes"))
+    return ctx.attrInts("axes");
+  if (ctx.hasInput(input))
+    return ctx.constantInts(input, "axes");
+  given = false;
+  return SmallVector<int64_t>();
+}
+
+LogicalResult convertConstant(NodeContext &ctx) {
+  MLIRContext *mctx = ctx.getContext();
+  Builder b(mctx);
+  if (const onnx::AttributeProto *a = ctx.attribute("value")) {
+    FailureOr<ElementsAttr> attr = convertTensor(a->t(), mctx, ctx.getLoc());
+    if (failed(attr))
+      return failure();
+    ctx.addOutput(ctx.constant(*attr), *attr);
+    return success();
+  }
+  if (const onnx::AttributeProto *a = ctx.attribute("value_float")) {
+    auto attr = DenseElementsAttr::get(
+        RankedTensorType::get({}, b.getF32Type()), a->f());
+    addFolded(ctx, attr);
+    return success();
+  }
+  if (const onnx::AttributeProto *a = ctx.attribute("value_floats")) {
+    SmallVector<float> v(a->floats().begin(), a->floats().end());
+    addFolded(ctx,
+              DenseElementsAttr::get(
+                  RankedTensorType::get({(int64_t)v.size()}, b.getF32Type()),
+                  ArrayRef<float>(v)));
+    return success();
+  }
+  if (const onnx::AttributeProto *a = ctx.attribute("value_int")) {
+    addFolded(ctx, intConstant(ctx, {}, {a->i()}, b.getI64Type()));
+    return success();
+  }
+  if (const onnx::AttributeProto *a = ctx.attribute("value_ints")) {
+    SmallVector<int64_t> v(a->ints().begin(), a->ints().end());
+    addFolded(ctx, intConstant(ctx, {(int64_t)v.size()}, v, b.getI64Type()));
+    return success();
+  }
+  return ctx.fail("only tensor, float(s) and int(s) values are supported");
+}
+
+LogicalResult convertShape(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(1, 1)))
+    return failure();
+  ArrayRef<int64_t> shape = ctx.shape(0);
+  int64_t rank = shape.size();
+  int64_t start = ctx.attrInt("start", 0), end = ctx.attrInt("end", rank);
+  start = std::clamp<int64_t>(start < 0 ? start + rank : start, 0, rank);
+  end = std::clamp<int64_t>(end < 0 ? end + rank : end, 0, rank);
+  SmallVector<int64_t> dims(shape.begin() + start,
+                            shape.begin() + std::max(start, end));
+  addFolded(ctx, intConstant(ctx, {(int64_t)dims.size()}, dims,
+                             IntegerType::get(ctx.getContext(), 64)));
+  return success();
+}
+
+LogicalResult convertSize(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(1, 1)))
+    return failure();
+  addFolded(ctx, intConstant(ctx, {}, {ctx.tensorType(0).getNumElements()},
+                             IntegerType::get(ctx.getContext(), 64)));
+  return success();
+}
+
+LogicalResult convertConstantOfShape(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(1, 1)))
+    return failure();
+  FailureOr<SmallVector<int64_t>> shape = ctx.constantInts(0, "shape");
+  if (failed(shape))
+    return failure();
+  ElementsAttr fill;
+  if (const onnx::AttributeProto *a = ctx.attribute("value")) {
+    FailureOr<ElementsAttr> v =
+        convertTensor(a->t(), ctx.getContext(), ctx.getLoc());
+    if (failed(v))
+      return failure();
+    fill = *v;
+  }
+  Type element =
+      fill ? fill.getElementType() : Type(Float32Type::get(ctx.getContext()));
+  auto type = RankedTensorType::get(*shape, element);
+  DenseElementsAttr splat;
+  if (!fill)
+    splat = DenseElementsAttr::get(type, APFloat(0.0f));
+  else if (auto dense = dyn_cast<DenseElementsAttr>(fill))
+    splat = isa<FloatType>(element)
+                ? DenseElementsAttr::get(type, *dense.value_begin<APFloat>())
+                : DenseElementsAttr::get(type, *dense.value_begin<APInt>());
+  if (!splat)
+    return ctx.fail("the fill value must be a one-element tensor");
+  addFolded(ctx, splat);
+  return success();
+}
+
+LogicalResult convertReshape(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(2, 2)))
+    return failure();
+  FailureOr<SmallVector<int64_t>> requested = ctx.constantInts(1, "shape");
+  if (failed(requested))
+    return failure();
+  ArrayRef<int64_t> in = ctx.shape(0);
+  bool allowZero = ctx.attrInt("allowzero", 0) != 0;
+  SmallVector<int64_t> shape;
+  int64_t known = 1, inferred = -1;
+  for (auto [i, d] : llvm::enumerate(*requested)) {
+    if (d == 0 && !allowZero) {
+      if (i >= in.size())
+        return ctx.fail("shape copies dimension " + Twine(i) +
+                        " the input does not have");
+      d = in[i];
+    }
+    if (d == -1) {
+      if (inferred >= 0)
+        return ctx.fail("shape has more than one -1");
+      inferred = i;
+      shape.push_back(1);
+      continue;
+    }
+    if (d < 0)
+      return ctx.fail("shape has a negative dimension " + Twine(d));
+    known *= d;
+    shape.push_back(d);
+  }
+  int64_t total = ctx.tensorType(0).getNumElements();
+  if (inferred >= 0) {
+    if (known == 0 || total % known != 0)
+      return ctx.fail("cannot infer the -1 dimension");
+    shape[inferred] = total / known;
+  }
+  return reshapeTo(ctx, shape);
+}
+
+LogicalResult convertFlatten(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(1, 1)))
+    return failure();
+  int64_t rank = ctx.rank(0);
+  int64_t axis = ctx.attrInt("axis", 1);
+  if (axis < -rank || axis > rank)
+    return ctx.fail("axis " + Twine(axis) + " is out of range");
+  if (axis < 0)
+    axis += rank;
+  int64_t rows = 1, cols = 1;
+  for (int64_t d = 0; d < rank; ++d)
+    (d < axis ? rows : cols) *= ctx.shape(0)[d];
+  return reshapeTo(ctx, {rows, cols});
+}
+
+LogicalResult convertUnsqueeze(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(1, 2)))
+    return failure();
+  bool given;
+  FailureOr<SmallVector<int64_t>> axes = axesOf(ctx, 1, given);
+  if (failed(axes))
+    return failure();
+  if (!given)
+    return ctx.fail("axes are required");
+  int64_t outRank = ctx.rank(0) + axes->size();
+  SmallVector<bool> isNew(outRank, false);
+  for (int64_t a : *axes) {
+    FailureOr<int64_t> n = ctx.axis(a, outRank);
+    if (failed(n))
+      return failure();
+    if (isNew[*n])
+      return ctx.fail("axes repeat " + Twine(a));
+    isNew[*n] = true;
+  }
+  SmallVector<int64_t> shape;
+  ArrayRef<int64_t> in = ctx.shape(0);
+  size_t next = 0;
+  for (int64_t d = 0; d < outRank; ++d)
+    shape.push_back(isNew[d] ? 1 : in[next++]);
+  return reshapeTo(ctx, shape);
+}
+
+LogicalResult convertSqueeze(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(1, 2)))
+    return failure();
+  bool given;
+  FailureOr<SmallVector<int64_t>> axes = axesOf(ctx, 1, given);
+  if (failed(axes))
+    return failure();
+  ArrayRef<int64_t> in = ctx.shape(0);
+  SmallVector<bool> drop(in.size(), false);
+  if (!given || axes->empty()) {
+    for (size_t d = 0; d < in.size(); ++d)
+      drop[d] = in[d] == 1;
+  }
+  for (int64_t a : *axes) {
+    FailureOr<int64_t> n = ctx.axis(a, in.size());
+    if (failed(n))
+      return failure();
+    if (in[*n] != 1)
+      return ctx.fail("cannot squeeze axis " + Twine(a) + " of size " +
+                      Twine(in[*n]));
+    drop[*n] = true;
+  }
+  SmallVector<int64_t> shape;
+  for (size_t d = 0; d < in.size(); ++d)
+    if (!drop[d])
+      shape.push_back(in[d]);
+  return reshapeTo(ctx, shape);
+}
+
+LogicalResult convertTranspose(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(1, 1)))
+    return failure();
+  int64_t rank = ctx.rank(0);
+  SmallVector<int64_t> reversed;
+  for (int64_t d = rank - 1; d >= 0; --d)
+    reversed.push_back(d);
+  FailureOr<Value> r =
+      ctx.op("transpose", {ctx.input(0)},
+             {ctx.ints("axes", ctx.attrInts("perm", reversed))});
+  if (failed(r))
+    return failure();
+  ctx.addOutput(*r);
+  return success();
+}
+
+LogicalResult convertConcat(NodeContext &ctx) {
+  unsigned n = ctx.getNumInputs();
+  if (n == 0)
+    return ctx.fail("needs at least one input");
+  if (failed(ctx.checkInputs(n, n)))
+    return failure();
+  if (!ctx.hasAttr("axis"))
+    return ctx.fail("attribute axis is required");
+  FailureOr<int64_t> axis = ctx.axis(ctx.attrInt("axis", 0), ctx.rank(0));
+  if (failed(axis))
+    return failure();
+  // 1-d integer constants (shape pieces) fold.
+  bool foldable = ctx.rank(0) == 1 && isa<IntegerType>(ctx.elementType(0));
+  SmallVector<int64_t> folded;
+  SmallVector<Value> fields;
+  for (unsigned i = 0; i < n; ++i) {
+    fields.push_back(ctx.input(i));
+    DenseElementsAttr c = smallConstant(ctx, i);
+    foldable &= c && ctx.elementType(i) == ctx.elementType(0);
+    if (foldable)
+      llvm::append_range(folded, readInts(c));
+  }
+  if (foldable) {
+    addFolded(ctx, intConstant(ctx, {(int64_t)folded.size()}, folded,
+                               ctx.elementType(0)));
+    return success();
+  }
+  FailureOr<Value> r =
+      ctx.op("concatenate", {ctx.tuple(fields)}, {ctx.i64("axis", *axis)});
+  if (failed(r))
+    return failure();
+  ctx.addOutput(*r);
+  return success();
+}
+
+LogicalResult convertSplit(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(1, 2)))
+    return failure();
+  int64_t rank = ctx.rank(0);
+  FailureOr<int64_t> axis = ctx.axis(ctx.attrInt("axis", 0), rank);
+  if (failed(axis))
+    return failure();
+  int64_t dim = ctx.shape(0)[*axis];
+  int outputs = ctx.getNode().output_size();
+  SmallVector<int64_t> sizes;
+  if (ctx.hasAttr("split")) {
+    sizes = ctx.attrInts("split");
+  } else if (ctx.hasInput(1)) {
+    FailureOr<SmallVector<int64_t>> s = ctx.constantInts(1, "split");
+    if (failed(s))
+      return failure();
+    sizes = *s;
+  } else {
+    if (dim % outputs != 0)
+      return ctx.fail("dimension " + Twine(dim) + " does not split evenly " +
+                      "into " + Twine(outputs) + " outputs");
+    sizes.assign(outputs, dim / outputs);
+  }
+  if (static_cast<int>(sizes.size()) != outputs)
+    return ctx.fail("split has " + Twine(sizes.size()) + " sizes for " +
+                    Twine(outputs) + " outputs");
+  SmallVector<int64_t> indices;
+  int64_t at = 0;
+  for (size_t i = 0; i + 1 < sizes.size(); ++i)
+    indices.push_back(at += sizes[i]);
+  if (at + sizes.back() != dim)
+    return ctx.fail("split sizes do not add up to the dimension " + Twine(dim));
+  if (outputs == 1) {
+    ctx.addOutput(ctx.input(0), ctx.constantInput(0));
+    return success();
+  }
+  FailureOr<Value> r = ctx.op(
+      "split", {ctx.input(0)},
+      {ctx.ints("indices_or_sections", indices), ctx.i64("axis", *axis)});
+  if (failed(r))
+    return failure();
+  for (int i = 0; i < outputs; ++i)
+    ctx.addOutput(ctx.tupleGet(*r, i));
+  return success();
+}
+
+LogicalResult convertSlice(NodeContext &ctx) {
+  // Before opset 10 starts, ends and axes are attributes.
+  bool legacy = ctx.getOpset() < 10;
+  if (failed(legacy ? ctx.checkInputs(1, 1) : ctx.checkInputs(3, 5)))
+    return failure();
+  ArrayRef<int64_t> in = ctx.shape(0);
+  int64_t rank = in.size();
+  FailureOr<SmallVector<int64_t>> starts =
+      legacy ? ctx.attrInts("starts") : ctx.constantInts(1, "starts");
+  if (failed(starts))
+    return failure();
+  FailureOr<SmallVector<int64_t>> ends =
+      legacy ? ctx.attrInts("ends") : ctx.constantInts(2, "ends");
+  if (failed(ends))
+    return failure();
+  SmallVector<int64_t> axes, steps(starts->size(), 1);
+  for (int64_t i = 0; i < static_cast<int64_t>(starts->size()); ++i)
+    axes.push_back(i);
+  if (legacy && ctx.hasAttr("axes"))
+    axes = ctx.attrInts("axes");
+  if (!legacy && ctx.hasInput(3)) {
+    FailureOr<SmallVector<int64_t>> a = ctx.constantInts(3, "axes");
+    if (failed(a))
+      return failure();
+    axes = *a;
+  }
+  if (!legacy && ctx.hasInput(4)) {
+    FailureOr<SmallVector<int64_t>> s = ctx.constantInts(4, "steps");
+    if (failed(s))
+      return failure();
+    steps = *s;
+  }
+  if (ends->size() != starts->size() || axes.size() != starts->size() ||
+      steps.size() != starts->size())
+    return ctx.fail("starts, ends, axes and steps differ in length");
+  // Per axis: the first index and the count, with ONNX's clamping.
+  SmallVector<int64_t> first(rank, 0), step(rank, 1),
+      count(in.begin(), in.end());
+  for (size_t i = 0; i < axes.size(); ++i) {
+    FailureOr<int64_t> a = ctx.axis(axes[i], rank);
+    if (failed(a))
+      return failure();
+    int64_t dim = in[*a], s = steps[i];
+    if (s == 0)
+      return ctx.fail("steps must not be 0");
+    int64_t b = (*starts)[i], e = (*ends)[i];
+    if (b < 0)
+      b += dim;
+    if (e < 0)
+      e += dim;
+    if (s > 0) {
+      b = std::clamp<int64_t>(b, 0, dim);
+      e = std::clamp<int64_t>(e, 0, dim);
+      count[*a] = e > b ? (e - b + s - 1) / s : 0;
+    } else {
+      b = std::clamp<int64_t>(b, 0, dim - 1);
+      e = std::clamp<int64_t>(e, -1, dim - 1);
+      count[*a] = b > e ? (b - e - s - 1) / -s : 0;
+    }
+    first[*a] = b;
+    step[*a] = s;
+  }
+  // Known 1-d integer data (shape pieces) folds.
+  if (DenseElementsAttr c = smallConstant(ctx, 0);
+      c && rank == 1 && isa<IntegerType>(c.getElementType())) {
+    SmallVector<int64_t> all = readInts(c), picked;
+    for (int64_t j = 0; j < count[0]; ++j)
+      picked.push_back(all[first[0] + j * step[0]]);
+    addFolded(ctx, intConstant(ctx, {(int64_t)picked.size()}, picked,
+                               c.getElementType()));
+    return success();
+  }
+  Value x = ctx.input(0);
+  // Positive steps: one strided_slice. Negative steps: a take per such
+  // axis with the indices spelled out.
+  SmallVector<int64_t> begin(rank), end(rank), strides(rank);
+  bool negative = false;
+  for (int64_t d = 0; d < rank; ++d) {
+    negative |= step[d] < 0;
+    begin[d] = step[d] > 0 ? first[d] : 0;
+    strides[d] = step[d] > 0 ? step[d] : 1;
+    end[d] = step[d] > 0
+                 ? first[d] + std::max<int64_t>(count[d] - 1, 0) * step[d] +
+                       (count[d] > 0 ? 1 : 0)
+                 : in[d];
+  }
+  FailureOr<Value> r = ctx.op("strided_slice", {x},
+                              {ctx.ints("begin", begin), ctx.ints("end", end),
+                               ctx.ints("strides", strides)});
+  if (failed(r))
+    return failure();
+  if (negative) {
+    for (int64_t d = 0; d < rank; ++d) {
+      if (step[d] > 0)
+        continue;
+      SmallVector<int64_t> indices;
+      for (int64_t j = 0; j < count[d]; ++j)
+        indices.push_back(first[d] + j * step[d]);
+      Value idx =
+          ctx.constant(intConstant(ctx, {(int64_t)indices.size()}, indices,
+                                   IntegerType::get(ctx.getContext(), 64)));
+      r = ctx.op("take", {*r, idx}, {ctx.i64("axis", d)});
+      if (failed(r))
+        return failure();
+    }
+  }
+  ctx.addOutput(*r);
+  return success();
+}
+
+LogicalResult convertGather(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(2, 2)))
+    return failure();
+  int64_t rank = ctx.rank(0);
+  FailureOr<int64_t> axis = ctx.axis(ctx.attrInt("axis", 0), rank);
+  if (failed(axis))
+    return failure();
+  int64_t dim = ctx.shape(0)[*axis];
+  DenseElementsAttr data = smallConstant(ctx, 0);
+  DenseElementsAttr indices = smallConstant(ctx, 1);
+  if (indices) {
+    SmallVector<int64_t> idx = readInts(indices);
+    for (int64_t &i : idx) {
+      if (i < -dim || i >= dim)
+        return ctx.fail("index " + Twine(i) + " is out of range for a " +
+                        "dimension of " + Twine(dim));
+      if (i < 0)
+        i += dim;
+    }
+    // 1-d integer data with known indices (a shape's dims) folds.
+    if (data && rank == 1 && isa<IntegerType>(data.getElementType())) {
+      SmallVector<int64_t> all = readInts(data), picked;
+      for (int64_t i : idx)
+        picked.push_back(all[i]);
+      addFolded(ctx, intConstant(ctx, indices.getType().getShape(), picked,
+                                 data.getElementType()));
+      return success();
+    }
+    Value normalised = ctx.constant(intConstant(
+        ctx, indices.getType().getShape(), idx, indices.getElementType()));
+    FailureOr<Value> r =
+        ctx.op("take", {ctx.input(0), normalised}, {ctx.i64("axis", *axis)});
+    if (failed(r))
+      return failure();
+    ctx.addOutput(*r);
+    return success();
+  }
+  // Indices known only at run time may be negative: wrap them.
+  FailureOr<Value> r =
+      ctx.op("take", {ctx.input(0), ctx.input(1)},
+             {ctx.i64("axis", *axis), ctx.str("mode", "wrap")});
+  if (failed(r))
+    return failure();
+  ctx.addOutput(*r);
+  return success();
+}
+
+LogicalResult convertExpand(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(2, 2)))
+    return failure();
+  FailureOr<SmallVector<int64_t>> requested = ctx.constantInts(1, "shape");
+  if (failed(requested))
+    return failure();
+  ArrayRef<int64_t> in = ctx.shape(0);
+  size_t rank = std::max(in.size(), requested->size());
+  SmallVector<int64_t> shape(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t a = i + in.size() >= rank ? in[i + in.size() - rank] : 1;
+    int64_t b = i + requested->size() >= rank
+                    ? (*requested)[i + requested->size() - rank]
+                    : 1;
+    if (a != b && a != 1 && b != 1)
+      return ctx.fail("shape does not broadcast with the input");
+    shape[i] = a == 1 ? b : a;
+  }
+  FailureOr<Value> r =
+      ctx.op("broadcast_to", {ctx.input(0)}, {ctx.ints("shape", shape)});
+  if (failed(r))
+    return failure();
+  ctx.addOutput(*r);
+  return success();
+}
+
+LogicalResult convertTile(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(2, 2)))
+    return failure();
+  FailureOr<SmallVector<int64_t>> repeats = ctx.constantInts(1, "repeats");
+  if (failed(repeats))
+    return failure();
+  if (static_cast<int64_t>(repeats->size()) != ctx.rank(0))
+    return ctx.fail("repeats must have one value per dimension");
+  Value x = ctx.input(0);
+  for (auto [d, r] : llvm::enumerate(*repeats)) {
+    if (r < 1)
+      return ctx.fail("repeats must be positive");
+    if (r == 1)
+      continue;
+    SmallVector<Value> copies(r, x);
+    FailureOr<Value> c = ctx.op("concatenate", {ctx.tuple(copies)},
+                                {ctx.i64("axis", (int64_t)d)});
+    if (failed(c))
+      return failure();
+    x = *c;
+  }
+  ctx.addOutput(x);
+  return success();
+}
+
+LogicalResult convertPad(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(1, 3)))
+    return failure();
+  int64_t rank = ctx.rank(0);
+  SmallVector<int64_t> pads;
+  if (ctx.hasInput(1)) {
+    FailureOr<SmallVector<int64_t>> p = ctx.constantInts(1, "pads");
+    if (failed(p))
+      return failure();
+    pads = *p;
+  } else {
+    pads = ctx.attrInts("pads");
+  }
+  if (static_cast<int64_t>(pads.size()) != 2 * rank)
+    return ctx.fail("pads needs " + Twine(2 * rank) + " values");
+  SmallVector<int64_t> width;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (pads[d] < 0 || pads[d + rank] < 0)
+      return ctx.fail("negative pads (cropping) are not supported");
+    width.push_back(pads[d]);
+    width.push_back(pads[d + rank]);
+  }
+  std::string mode = ctx.attrString("mode", "constant");
+  if (mode != "constant" && mode != "reflect" && mode != "edge")
+    return ctx.fail("unknown mode '" + mode + "'");
+  Value value = ctx.hasInput(2)
+                    ? ctx.input(2)
+                    : ctx.scalar(ctx.attrFloat("value", 0), ctx.elementType(0));
+  if (cast<RankedTensorType>(value.getType()).getRank() != 0) {
+    FailureOr<Value> v = ctx.op("reshape", {value}, {ctx.ints("newshape", {})});
+    if (failed(v))
+      return failure();
+    value = *v;
+  }
+  FailureOr<Value> r =
+      ctx.op("nn.pad", {ctx.input(0), value},
+             {ctx.ints("pad_width", width), ctx.str("pad_mode", mode)});
+  if (failed(r))
+    return failure();
+  ctx.addOutput(*r);
+  return success();
+}
+
+/// ReduceX: `axes` by attribute (or input #1 for ReduceSum from opset 13),
+/// keepdims (default 1); `pre` and `post` compose ReduceL2 and friends.
+OpConverter reduce(StringRef relayName, StringRef pre = "",
+                   StringRef post = "") {
+  std::string name = relayName.str(), before = pre.str(), after = post.str();
+  return [=](NodeContext &ctx) -> LogicalResult {
+    if (failed(ctx.checkInputs(1, 2)))
+      return failure();
+    bool given;
+    FailureOr<SmallVector<int64_t>> axes = axesOf(ctx, 1, given);
+    if (failed(axes))
+      return failure();
+    Value x = ctx.input(0);
+    if (axes->empty() && ctx.attrInt("noop_with_empty_axes", 0)) {
+      ctx.addOutput(x);
+      return success();
+    }
+    FailureOr<Value> in = success(x);
+    if (before == "square")
+      in = ctx.op("multiply", {x, x});
+    else if (!before.empty())
+      in = ctx.op(before, {x});
+    if (failed(in))
+      return failure();
+    SmallVector<NamedAttribute> attrs = {
+        ctx.boolean("keepdims", ctx.attrInt("keepdims", 1) != 0)};
+    if (!axes->empty())
+      attrs.push_back(ctx.ints("axis", *axes));
+    FailureOr<Value> r = ctx.op(name, {*in}, attrs);
+    if (succeeded(r) && !after.empty())
+      r = ctx.op(after, {*r});
+    if (failed(r))
+      return failure();
+    ctx.addOutput(*r);
+    return success();
+  };
+}
+
+OpConverter argReduce(StringRef relayName) {
+  std::string name = relayName.str();
+  return [name](NodeContext &ctx) -> LogicalResult {
+    if (failed(ctx.checkInputs(1, 1)))
+      return failure();
+    FailureOr<int64_t> axis = ctx.axis(ctx.attrInt("axis", 0), ctx.rank(0));
+    if (failed(axis))
+      return failure();
+    FailureOr<Value> r =
+        ctx.op(name, {ctx.input(0)},
+               {ctx.ints("axis", {*axis}),
+                ctx.boolean("keepdims", ctx.attrInt("keepdims", 1) != 0),
+                ctx.boolean("select_last_index",
+                            ctx.attrInt("select_last_index", 0) != 0)});
+    if (failed(r))
+      return failure();
+    // Relay's indices are int32; ONNX's int64.
+    FailureOr<Value> c =
+        ctx.op("cast", {*r},
+               {ctx.type("dtype", IntegerType::get(ctx.getContext(), 64))});
+    if (failed(c))
+      return failure();
+    ctx.addOutput(*c);
+    return success();
+  };
+}
+
+LogicalResult convertRange(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(3, 3)))
+    return failure();
+  for (unsigned i = 0; i < 3; ++i)
+    if (!ctx.constantInput(i))
+      return ctx.fail("start, limit and delta must be known when importing");
+  Type e = ctx.elementType(0);
+  double start = readDoubles(ctx.constantInput(0)).front();
+  double limit = readDoubles(ctx.constantInput(1)).front();
+  double delta = readDoubles(ctx.constantInput(2)).front();
+  if (delta == 0)
+    return ctx.fail("delta must not be 0");
+  int64_t n = std::max<int64_t>(0, std::ceil((limit - start) / delta));
+  auto type = RankedTensorType::get({n}, e);
+  if (auto f = dyn_cast<FloatType>(e)) {
+    SmallVector<APFloat> values;
+    for (int64_t i = 0; i < n; ++i) {
+      APFloat v(start + i * delta);
+      bool losesInfo;
+      v.convert(f.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                &losesInfo);
+      values.push_back(v);
+    }
+    addFolded(ctx, DenseElementsAttr::get(type, values));
+    return success();
+  }
+  SmallVector<int64_t> values;
+  for (int64_t i = 0; i < n; ++i)
+    values.push_back(static_cast<int64_t>(start) +
+                     i * static_cast<int64_t>(delta));
+  addFolded(ctx, intConstant(ctx, {n}, values, e));
+  return success();
+}
+
+} // namespace
+
+void mlir::relay::onnx_import::addShapeConverters(ConverterTable &t) {
+  t["Constant"] = convertConstant;
+  t["Shape"] = convertShape;
+  t["Size"] = convertSize;
+  t["ConstantOfShape"] = convertConstantOfShape;
+  t["Reshape"] = convertReshape;
+  t["Flatten"] = convertFlatten;
+  t["Unsqueeze"] = convertUnsqueeze;
+  t["Squeeze"] = convertSqueeze;
+  t["Transpose"] = convertTranspose;
+  t["Concat"] = convertConcat;
+  t["Split"] = convertSplit;
+  t["Slice"] = convertSlice;
+  t["Gather"] = convertGather;
+  t["Expand"] = convertExpand;
+  t["Tile"] = convertTile;
+  t["Pad"] = convertPad;
+  t["Range"] = convertRange;
+  t["ReduceSum"] = reduce("sum");
+  t["ReduceMean"] = reduce("mean");
+  t["ReduceMax"] = reduce("max");
+  t["ReduceMin"] = reduce("min");
+  t["ReduceProd"] = reduce("prod");
+  t["ReduceL1"] = reduce("sum", "abs");
+  t["ReduceL2"] = reduce("sum", "square", "sqrt");
+  t["ReduceSumSquare"] = reduce("sum", "square");
+  t["ReduceLogSum"] = reduce("sum", "", "log");
+  t["ReduceLogSumExp"] = reduce("sum", "exp", "log");
+  t["ArgMax"] = argReduce("argmax");
+  t["ArgMin"] = argReduce("argmin");
+}

@@ -1,0 +1,229 @@
+//===- Tensors.cpp - ONNX TensorProto to MLIR attributes --------*- C++ -*-===//
+
+#include "frontends/ONNX/NodeContext.h"
+
+#include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "llvm/ADT/APFloat.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::relay::onnx_import;
+
+/// Tensors with more elements than this become `dense_resource` blobs.
+static constexpr int64_t kMaxInlineElements = 64;
+
+Type mlir::relay::onnx_import::convertDataType(MLIRContext *ctx, int dataType) {
+  Builder b(ctx);
+  using T = onnx::TensorProto;
+  switch (dataType) {
+  case T::FLOAT:
+    return b.getF32Type();
+  case T::DOUBLE:
+    return b.getF64Type();
+  case T::FLOAT16:
+    return b.getF16Type();
+  case T::BFLOAT16:
+    return b.getBF16Type();
+  case T::BOOL:
+    return b.getI1Type();
+  case T::INT8:
+    return b.getIntegerType(8);
+  case T::INT16:
+    return b.getIntegerType(16);
+  case T::INT32:
+    return b.getIntegerType(32);
+  case T::INT64:
+    return b.getIntegerType(64);
+  case T::UINT8:
+    return b.getIntegerType(8, /*isSigned=*/false);
+  case T::UINT16:
+    return b.getIntegerType(16, /*isSigned=*/false);
+  case T::UINT32:
+    return b.getIntegerType(32, /*isSigned=*/false);
+  case T::UINT64:
+    return b.getIntegerType(64, /*isSigned=*/false);
+  default:
+    return Type();
+  }
+}
+
+/// The element bytes of `tensor` in little-endian memory order, one byte
+/// per bool, whichever field the producer used.
+static FailureOr<std::string> elementBytes(const onnx::TensorProto &tensor,
+                                           Type elementType, int64_t count,
+                                           Location loc) {
+  unsigned width = elementType.getIntOrFloatBitWidth();
+  size_t elementSize = width == 1 ? 1 : width / 8;
+  std::string bytes;
+  if (tensor.has_raw_data()) {
+    bytes = tensor.raw_data();
+  } else {
+    bytes.resize(count * elementSize);
+    char *out = bytes.data();
+    auto put = [&](auto value, int64_t i) {
+      // Narrow integers (and halves, as bit patterns) are stored in
+      // int32_data; copy the low bytes.
+      std::memcpy(out + i * elementSize, &value,
+                  std::min(sizeof(value), elementSize));
+    };
+    using T = onnx::TensorProto;
+    switch (tensor.data_type()) {
+    case T::FLOAT:
+      if (tensor.float_data_size() != count)
+        break;
+      for (int64_t i = 0; i < count; ++i)
+        put(tensor.float_data(i), i);
+      return bytes;
+    case T::DOUBLE:
+      if (tensor.double_data_size() != count)
+        break;
+      for (int64_t i = 0; i < count; ++i)
+        put(tensor.double_data(i), i);
+      return bytes;
+    case T::INT64:
+      if (tensor.int64_data_size() != count)
+        break;
+      for (int64_t i = 0; i < count; ++i)
+        put(tensor.int64_data(i), i);
+      return bytes;
+    case T::UINT32:
+    case T::UINT64:
+      if (tensor.uint64_data_size() != count)
+        break;
+      for (int64_t i = 0; i < count; ++i)
+        put(tensor.uint64_data(i), i);
+      return bytes;
+    default:
+      if (tensor.int32_data_size() != count)
+        break;
+      for (int64_t i = 0; i < count; ++i)
+        put(tensor.int32_data(i), i);
+      return bytes;
+    }
+    return emitError(loc) << "tensor '" << tensor.name() << "' holds "
+                          << "a different number of values than its " << count
+                          << " elements";
+  }
+  if (bytes.size() != count * elementSize)
+    return emitError(loc) << "tensor '" << tensor.name() << "' has "
+                          << bytes.size() << " bytes of raw data, expected "
+                          << count * elementSize;
+  return bytes;
+}
+
+FailureOr<ElementsAttr>
+mlir::relay::onnx_import::convertTensor(const onnx::TensorProto &tensor,
+                                        MLIRContext *ctx, Location loc) {
+  if (tensor.data_location() == onnx::TensorProto::EXTERNAL)
+    return emitError(loc) << "tensor '" << tensor.name()
+                          << "' keeps its data in an external file, which "
+                             "the importer does not read";
+  Type elementType = convertDataType(ctx, tensor.data_type());
+  if (!elementType)
+    return emitError(loc) << "tensor '" << tensor.name()
+                          << "' has an unsupported data type ("
+                          << onnx::TensorProto::DataType_Name(
+                                 static_cast<onnx::TensorProto::DataType>(
+                                     tensor.data_type()))
+                          << ")";
+  SmallVector<int64_t> shape(tensor.dims().begin(), tensor.dims().end());
+  int64_t count = 1;
+  for (int64_t d : shape) {
+    if (d < 0)
+      return emitError(loc)
+             << "tensor '" << tensor.name() << "' has a negative dimension";
+    count *= d;
+  }
+  auto type = RankedTensorType::get(shape, elementType);
+  FailureOr<std::string> bytes = elementBytes(tensor, elementType, count, loc);
+  if (failed(bytes))
+    return failure();
+  if (elementType.isInteger(1)) {
+    SmallVector<bool> values;
+    for (char c : *bytes)
+      values.push_back(c != 0);
+    return ElementsAttr(DenseElementsAttr::get(type, values));
+  }
+  if (count > kMaxInlineElements) {
+    std::string name = tensor.name().empty() ? "onnx_tensor" : tensor.name();
+    // The blob is aligned to the element size and owned by the context.
+    AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
+        ArrayRef<char>(bytes->data(), bytes->size()), alignof(uint64_t));
+    return ElementsAttr(
+        DenseResourceElementsAttr::get(type, name, std::move(blob)));
+  }
+  return ElementsAttr(DenseElementsAttr::getFromRawBuffer(
+      type, ArrayRef<char>(bytes->data(), bytes->size())));
+}
+
+/// Visits the elements of a constant (dense or resource) in order.
+static void forEachElement(ElementsAttr attr,
+                           llvm::function_ref<void(APInt)> onInt,
+                           llvm::function_ref<void(APFloat)> onFloat) {
+  Type e = attr.getElementType();
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+    if (isa<FloatType>(e))
+      for (APFloat v : dense.getValues<APFloat>())
+        onFloat(v);
+    else
+      for (APInt v : dense.getValues<APInt>())
+        onInt(v);
+    return;
+  }
+  auto resource = cast<DenseResourceElementsAttr>(attr);
+  AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+  if (!blob)
+    return;
+  ArrayRef<char> data = blob->getData();
+  unsigned width = e.getIntOrFloatBitWidth();
+  size_t size = width / 8;
+  for (size_t offset = 0; offset + size <= data.size(); offset += size) {
+    uint64_t word = 0;
+    std::memcpy(&word, data.data() + offset, size);
+    APInt bits(width, word);
+    if (auto f = dyn_cast<FloatType>(e))
+      onFloat(APFloat(f.getFloatSemantics(), bits));
+    else
+      onInt(bits);
+  }
+}
+
+SmallVector<int64_t> mlir::relay::onnx_import::readInts(ElementsAttr attr) {
+  SmallVector<int64_t> out;
+  bool isUnsigned = attr.getElementType().isUnsignedInteger() ||
+                    attr.getElementType().isInteger(1);
+  forEachElement(
+      attr,
+      [&](APInt v) {
+        out.push_back(isUnsigned ? static_cast<int64_t>(v.getZExtValue())
+                                 : v.getSExtValue());
+      },
+      [&](APFloat v) {
+        bool losesInfo;
+        v.convert(APFloat::IEEEdouble(), APFloat::rmTowardZero, &losesInfo);
+        out.push_back(static_cast<int64_t>(v.convertToDouble()));
+      });
+  return out;
+}
+
+SmallVector<double> mlir::relay::onnx_import::readDoubles(ElementsAttr attr) {
+  SmallVector<double> out;
+  bool isUnsigned = attr.getElementType().isUnsignedInteger() ||
+                    attr.getElementType().isInteger(1);
+  forEachElement(
+      attr,
+      [&](APInt v) {
+        out.push_back(isUnsigned ? static_cast<double>(v.getZExtValue())
+                                 : static_cast<double>(v.getSExtValue()));
+      },
+      [&](APFloat v) {
+        bool losesInfo;
+        v.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
+                  &losesInfo);
+        out.push_back(v.convertToDouble());
+      });
+  return out;
+}

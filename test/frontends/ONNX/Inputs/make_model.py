@@ -1,0 +1,126 @@
+#!/usr/bin/python3
+"""Writes small ONNX models for the importer's tests (python3-onnx).
+
+  make_model.py NAME OUT.onnx
+"""
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+
+def model(nodes, inputs, outputs, initializers=(), opset=13):
+    graph = helper.make_graph(nodes, 'test', inputs, outputs,
+                              initializer=list(initializers))
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid('', opset)])
+
+
+def tensor(name, shape, elem=TensorProto.FLOAT):
+    return helper.make_tensor_value_info(name, elem, shape)
+
+
+def weights(name, shape, seed):
+    rng = np.random.default_rng(seed)
+    return numpy_helper.from_array(
+        rng.standard_normal(shape).astype(np.float32), name)
+
+
+def convnet():
+    """Conv (bias, padding) -> BatchNormalization -> Relu -> MaxPool ->
+    GlobalAveragePool -> Flatten -> Gemm: a small image classifier."""
+    nodes = [
+        helper.make_node('Conv', ['x', 'w', 'b'], ['c'], name='conv',
+                         pads=[1, 1, 1, 1], strides=[1, 1]),
+        helper.make_node('BatchNormalization', ['c', 'g', 'beta', 'm', 'v'],
+                         ['n'], name='bn', epsilon=1e-3),
+        helper.make_node('Relu', ['n'], ['r'], name='relu'),
+        helper.make_node('MaxPool', ['r'], ['p'], name='pool',
+                         kernel_shape=[2, 2], strides=[2, 2]),
+        helper.make_node('GlobalAveragePool', ['p'], ['g2'], name='gap'),
+        helper.make_node('Flatten', ['g2'], ['f'], name='flatten'),
+        helper.make_node('Gemm', ['f', 'fc', 'fcb'], ['y'], name='fc',
+                         transB=1),
+    ]
+    rng = np.random.default_rng(3)
+    inits = [
+        weights('w', (8, 3, 3, 3), 0), weights('b', (8,), 1),
+        weights('g', (8,), 2), weights('beta', (8,), 4),
+        numpy_helper.from_array(rng.uniform(-1, 1, 8).astype(np.float32), 'm'),
+        numpy_helper.from_array(rng.uniform(0.5, 2, 8).astype(np.float32), 'v'),
+        weights('fc', (10, 8), 5), weights('fcb', (10,), 6),
+    ]
+    return model(nodes, [tensor('x', [1, 3, 8, 8])], [tensor('y', [1, 10])],
+                 inits)
+
+
+def shape_arith():
+    """x.view(x.size(0), -1) as exporters write it: Shape, Gather,
+    Unsqueeze, Concat, Reshape, all folded at import."""
+    nodes = [
+        helper.make_node('Shape', ['x'], ['s'], name='shape'),
+        helper.make_node('Constant', [], ['zero'], name='zero',
+                         value=numpy_helper.from_array(np.array(0, np.int64))),
+        helper.make_node('Gather', ['s', 'zero'], ['n'], name='batch', axis=0),
+        helper.make_node('Unsqueeze', ['n', 'axes'], ['n1'], name='unsq'),
+        helper.make_node('Constant', [], ['minus1'], name='minus1',
+                         value=numpy_helper.from_array(np.array([-1], np.int64))),
+        helper.make_node('Concat', ['n1', 'minus1'], ['shape2'], name='cat',
+                         axis=0),
+        helper.make_node('Reshape', ['x', 'shape2'], ['y'], name='reshape'),
+    ]
+    inits = [numpy_helper.from_array(np.array([0], np.int64), 'axes')]
+    return model(nodes, [tensor('x', [2, 3, 4])], [tensor('y', [2, 12])], inits)
+
+
+def two_outputs():
+    """Split into two outputs, and Softmax on one: a tuple result."""
+    nodes = [
+        helper.make_node('Split', ['x'], ['a', 'b'], name='split', axis=1),
+        helper.make_node('Softmax', ['a'], ['sa'], name='softmax', axis=-1),
+    ]
+    return model(nodes, [tensor('x', [2, 6])],
+                 [tensor('sa', [2, 3]), tensor('b', [2, 3])])
+
+
+def unsupported_op():
+    nodes = [helper.make_node('Einsum', ['x', 'x'], ['y'], name='contract',
+                              equation='ij,ij->i')]
+    return model(nodes, [tensor('x', [2, 3])], [tensor('y', [2])])
+
+
+def bad_shapes():
+    nodes = [helper.make_node('Add', ['x', 'z'], ['y'], name='sum')]
+    return model(nodes, [tensor('x', [2, 3]), tensor('z', [4])],
+                 [tensor('y', [2, 3])])
+
+
+def dynamic_shape():
+    nodes = [helper.make_node('Relu', ['x'], ['y'], name='relu')]
+    return model(nodes, [tensor('x', ['N', 3])], [tensor('y', ['N', 3])])
+
+
+def new_opset():
+    nodes = [helper.make_node('Relu', ['x'], ['y'], name='relu')]
+    return model(nodes, [tensor('x', [2])], [tensor('y', [2])], opset=19)
+
+
+def undefined_input():
+    nodes = [helper.make_node('Relu', ['nowhere'], ['y'], name='relu')]
+    return model(nodes, [tensor('x', [2])], [tensor('y', [2])])
+
+
+def runtime_reshape():
+    """Reshape to a shape that is a graph input: not known when importing."""
+    nodes = [helper.make_node('Reshape', ['x', 's'], ['y'], name='reshape')]
+    return model(nodes, [tensor('x', [2, 3]),
+                         tensor('s', [2], TensorProto.INT64)],
+                 [tensor('y', [3, 2])])
+
+
+MODELS = {f.__name__: f for f in (convnet, shape_arith, two_outputs,
+                                  unsupported_op, bad_shapes, dynamic_shape,
+                                  new_opset, undefined_input, runtime_reshape)}
+
+if __name__ == '__main__':
+    onnx.save(MODELS[sys.argv[1]](), sys.argv[2])

@@ -1,0 +1,195 @@
+#!/usr/bin/python3
+"""Runs ONNX's backend node tests (Debian libonnx-testdata) through relay-run.
+
+Each test directory holds model.onnx and test_data_set_*/{input,output}_N.pb.
+A test is attempted when the importer takes its model (a model with an
+unsupported op or attribute is counted as not supported, with the reason);
+an attempted test passes in a mode (interpreter, compiled: native code,
+not the interpreter fallback) when every output matches the expected one with ONNX's backend-test tolerance (rtol 1e-3,
+atol 1e-7). Prints the counts, and fails when a test of the must-pass list
+(--must-pass FILE) does not pass in both modes. --write-list FILE writes
+the tests that pass in both modes.
+
+Run with Debian's /usr/bin/python3 (python3-onnx, python3-numpy).
+"""
+import argparse
+import concurrent.futures
+import glob
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+
+RTOL, ATOL = 1e-3, 1e-7
+
+
+def read_pb(path):
+    tensor = onnx.TensorProto()
+    with open(path, 'rb') as f:
+        tensor.ParseFromString(f.read())
+    if tensor.data_type == onnx.TensorProto.BFLOAT16:
+        # numpy has no bfloat16: .npy files cannot carry these values.
+        raise NotRunnable('bfloat16 inputs or outputs have no numpy dtype')
+    return numpy_helper.to_array(tensor)
+
+
+class NotRunnable(Exception):
+    pass
+
+
+def close(got, want):
+    if got.shape != want.shape:
+        return False, 'shape %s, expected %s' % (got.shape, want.shape)
+    if want.dtype == object:
+        return False, 'string tensors are not supported'
+    if got.dtype != want.dtype:
+        return False, 'dtype %s, expected %s' % (got.dtype, want.dtype)
+    if want.dtype.kind in 'fc':
+        ok = np.allclose(got, want, rtol=RTOL, atol=ATOL, equal_nan=True)
+    else:
+        ok = np.array_equal(got, want)
+    if ok:
+        return True, ''
+    return False, 'values differ (max abs diff %s)' % (
+        np.max(np.abs(got.astype(np.float64) - want.astype(np.float64)))
+        if got.size else 0)
+
+
+def run_mode(relay_run, model, inputs, outputs, interp, tmp):
+    out = os.path.join(tmp, 'interp' if interp else 'jit')
+    cmd = [relay_run, model, '--output', out + '.npy']
+    if interp:
+        cmd.append('--interp')
+    for path in inputs:
+        cmd += ['--input', path]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        return False, 'timed out'
+    if proc.returncode != 0:
+        return False, proc.stderr.strip().splitlines()[-1] if proc.stderr else 'failed'
+    if not interp and 'reference interpreter' in proc.stderr:
+        # Native code did not cover the model: it ran on the interpreter.
+        return False, 'not compiled: ' + proc.stderr.strip().splitlines()[-1]
+    if len(outputs) == 1:
+        files = [out + '.npy']
+    else:
+        files = ['%s.%d.npy' % (out, i) for i in range(len(outputs))]
+    for path, want in zip(files, outputs):
+        if not os.path.exists(path):
+            return False, 'no output %s' % os.path.basename(path)
+        ok, why = close(np.load(path), want)
+        if not ok:
+            return False, why
+    return True, ''
+
+
+def run_test(relay_run, translate, test_dir):
+    name = os.path.basename(test_dir)
+    model = os.path.join(test_dir, 'model.onnx')
+    imported = subprocess.run([translate, '--import-onnx', model, '-o',
+                               os.devnull], capture_output=True, text=True)
+    if imported.returncode != 0:
+        lines = imported.stderr.strip().splitlines()
+        return name, 'unsupported', lines[0] if lines else ''
+    results = {}
+    try:
+        return name, run_data_sets(relay_run, model, test_dir, results), ''
+    except NotRunnable as e:
+        return name, 'unsupported', str(e)
+
+
+def run_data_sets(relay_run, model, test_dir, results):
+    with tempfile.TemporaryDirectory() as tmp:
+        for data_set in sorted(glob.glob(os.path.join(test_dir, 'test_data_set_*'))):
+            inputs = []
+            for i, pb in enumerate(sorted(glob.glob(os.path.join(data_set, 'input_*.pb')),
+                                          key=lambda p: int(p.rsplit('_', 1)[1][:-3]))):
+                path = os.path.join(tmp, 'input_%d.npy' % i)
+                np.save(path, read_pb(pb))
+                inputs.append(path)
+            outputs = [read_pb(pb) for pb in sorted(
+                glob.glob(os.path.join(data_set, 'output_*.pb')),
+                key=lambda p: int(p.rsplit('_', 1)[1][:-3]))]
+            for interp in (True, False):
+                mode = 'interp' if interp else 'jit'
+                if results.get(mode, (True, ''))[0]:
+                    results[mode] = run_mode(relay_run, model, inputs, outputs,
+                                             interp, tmp)
+    return results
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--bin', required=True, help='directory of relay-run')
+    parser.add_argument('--data', default='/usr/share/libonnx-testdata/data/node')
+    parser.add_argument('--must-pass', help='file of tests that must pass')
+    parser.add_argument('--write-list', help='write the passing tests here')
+    parser.add_argument('--filter', default='', help='substring of test names')
+    parser.add_argument('--jobs', type=int, default=os.cpu_count() or 2)
+    parser.add_argument('-v', '--verbose', action='store_true')
+    args = parser.parse_args()
+
+    relay_run = os.path.join(args.bin, 'relay-run')
+    translate = os.path.join(args.bin, 'relay-mlir-translate')
+    tests = sorted(d for d in glob.glob(os.path.join(args.data, 'test_*'))
+                   if args.filter in os.path.basename(d))
+    if not tests:
+        print('no ONNX node tests under %s (install libonnx-testdata)' % args.data)
+        return 1
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        results = list(pool.map(lambda d: run_test(relay_run, translate, d), tests))
+
+    attempted, passed = [], {'interp': [], 'jit': []}
+    unsupported = {}
+    for name, result, why in results:
+        if result == 'unsupported':
+            unsupported[name] = why
+            continue
+        attempted.append(name)
+        for mode in ('interp', 'jit'):
+            ok, reason = result[mode]
+            if ok:
+                passed[mode].append(name)
+            elif args.verbose:
+                print('FAIL %s (%s): %s' % (name, mode, reason))
+    if args.verbose:
+        for name, why in sorted(unsupported.items()):
+            print('UNSUPPORTED %s: %s' % (name, why))
+    both = sorted(set(passed['interp']) & set(passed['jit']))
+    print('ONNX node tests: %d of %d attempted (%d not supported by the importer)'
+          % (len(attempted), len(tests), len(unsupported)))
+    print('  interpreter: %d of %d attempted pass' % (len(passed['interp']), len(attempted)))
+    print('  compiled:    %d of %d attempted pass' % (len(passed['jit']), len(attempted)))
+    print('  both:        %d' % len(both))
+    if args.write_list:
+        with open(args.write_list, 'w') as f:
+            f.write('# ONNX backend node tests that must pass through the '
+                    'interpreter and the compiler\n')
+            f.write('# (regenerate: run_node_tests.py --write-list)\n')
+            for name in both:
+                f.write(name + '\n')
+    if args.must_pass:
+        with open(args.must_pass) as f:
+            required = [l.strip() for l in f if l.strip() and not l.startswith('#')]
+        by_name = {name: (result, why) for name, result, why in results}
+        missing = [t for t in required if t not in both]
+        for t in missing:
+            result, why = by_name.get(t, ('absent', 'no such test'))
+            if result == 'unsupported' or result == 'absent':
+                print('REGRESSION %s: %s' % (t, why))
+            else:
+                print('REGRESSION %s: interpreter: %s; compiled: %s' % (
+                    t, result['interp'][1] or 'ok', result['jit'][1] or 'ok'))
+        if missing:
+            print('%d tests of the must-pass list fail' % len(missing))
+            return 1
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
