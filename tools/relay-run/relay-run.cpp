@@ -248,6 +248,8 @@ int main(int argc, char **argv) {
       if (succeeded(compiled))
         executor = std::move(*compiled);
     }
+    if (!executor && why.empty())
+      why = "a pass of the lowering pipeline failed without saying why";
     if (!executor)
       llvm::errs() << "relay-run: note: running on the reference interpreter: "
                    << "native compilation does not cover this program yet ("
