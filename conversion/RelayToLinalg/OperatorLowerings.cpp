@@ -17,13 +17,11 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
 
 #include "llvm/ADT/SmallBitVector.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 #include <mutex>
 
@@ -575,56 +573,40 @@ FailureOr<SmallVector<Value>> padRule(OpBuilder &b, Operation *op,
       getAsIndexOpFoldResult(b.getContext(), high), value)};
 }
 
-/// [r, c] -> [c, r].
-Value transpose2d(OpBuilder &b, Location loc, Value v) {
-  auto type = cast<RankedTensorType>(v.getType());
-  Value init = tensor::EmptyOp::create(
-      b, loc, SmallVector<int64_t>{type.getDimSize(1), type.getDimSize(0)},
-      type.getElementType());
-  return linalg::TransposeOp::create(b, loc, v, init, ArrayRef<int64_t>{1, 0})
-      .getResult()[0];
-}
-
-/// The float32 constant `weight` ([rows, ...] with `cols` elements per row)
-/// transposed to [cols, rows] as a new constant, or null when `weight` is
-/// not a float32 constant (dense or resource blob).
-Value transposedConstant(OpBuilder &b, Location loc, Value weight, int64_t rows,
-                         int64_t cols) {
-  auto constant = weight.getDefiningOp<arith::ConstantOp>();
-  if (!constant ||
-      !cast<ShapedType>(constant.getType()).getElementType().isF32())
-    return {};
-  std::vector<float> values;
-  if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue())) {
-    for (float v : dense.getValues<float>())
-      values.push_back(v);
-  } else if (auto blob =
-                 dyn_cast<DenseResourceElementsAttr>(constant.getValue())) {
-    AsmResourceBlob *data = blob.getRawHandle().getBlob();
-    if (!data || data->getData().size() != rows * cols * sizeof(float))
-      return {};
-    values.resize(rows * cols);
-    std::memcpy(values.data(), data->getData().data(),
-                values.size() * sizeof(float));
-  } else {
-    return {};
-  }
-  if (static_cast<int64_t>(values.size()) != rows * cols)
-    return {};
-  std::vector<float> transposed(values.size());
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t c = 0; c < cols; ++c)
-      transposed[c * rows + r] = values[r * cols + c];
-  auto type = RankedTensorType::get({cols, rows}, b.getF32Type());
-  ArrayRef<char> bytes(reinterpret_cast<const char *>(transposed.data()),
-                       transposed.size() * sizeof(float));
-  // Blobs keep big weights out of the IR's text and uniquing tables.
-  AsmResourceBlob copy =
-      HeapAsmResourceBlob::allocateAndCopyWithAlign(bytes, alignof(float));
-  return arith::ConstantOp::create(
-      b, loc,
-      DenseResourceElementsAttr::get(type, "transposed_weight",
-                                     std::move(copy)));
+/// out[f, p] = sum_k w[f, k] * col[k, p] for one image and one group, a
+/// 2-d product whose result buffer is fresh (so register tiles stay in
+/// registers along k), expanded to the NCHW result. A spatial size that is
+/// not a multiple of the vector width (7x7, 14x14) is padded with zero
+/// columns so that every vector is whole; the padding is sliced off.
+Value conv2dSingleImageProduct(OpBuilder &b, Location loc,
+                               RankedTensorType type, Value col, Value w) {
+  MLIRContext *ctx = b.getContext();
+  Type e = type.getElementType();
+  w = tensor::CollapseShapeOp::create(
+      b, loc, w, SmallVector<ReassociationIndices>{{0, 1}, {2}});
+  col = tensor::CollapseShapeOp::create(
+      b, loc, col, SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
+  int64_t f = cast<RankedTensorType>(w.getType()).getDimSize(0);
+  auto ct = cast<RankedTensorType>(col.getType());
+  int64_t k = ct.getDimSize(0), p = ct.getDimSize(1);
+  constexpr int64_t kLanes = 16;
+  int64_t padded = (p + kLanes - 1) / kLanes * kLanes;
+  if (padded != p)
+    col = tensor::PadOp::create(b, loc, RankedTensorType::get({k, padded}, e),
+                                col, getAsIndexOpFoldResult(ctx, {0, 0}),
+                                getAsIndexOpFoldResult(ctx, {0, padded - p}),
+                                constantScalar(b, loc, e, 0));
+  // Loops (f, p, k).
+  Value out = contract(
+      b, loc, RankedTensorType::get({f, padded}, e), ValueRange{w, col}, 3,
+      {map(ctx, 3, {0, 2}), map(ctx, 3, {2, 1}), map(ctx, 3, {0, 1})});
+  if (padded != p)
+    out = tensor::ExtractSliceOp::create(
+        b, loc, RankedTensorType::get({f, p}, e), out, ValueRange{},
+        ValueRange{}, ValueRange{}, b.getDenseI64ArrayAttr({0, 0}),
+        b.getDenseI64ArrayAttr({f, p}), b.getDenseI64ArrayAttr({1, 1}));
+  return tensor::ExpandShapeOp::create(
+      b, loc, type, out, SmallVector<ReassociationIndices>{{0, 1}, {2, 3}});
 }
 
 /// Grouped NCHW/OIHW convolution of float tensors as a matrix product
@@ -680,29 +662,8 @@ Value conv2dNchwAsProduct(OpBuilder &b, Location loc, RankedTensorType type,
       SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
   w = tensor::CollapseShapeOp::create(
       b, loc, w, SmallVector<ReassociationIndices>{{0}, {1}, {2, 3, 4}});
-  if (n == 1 && g == 1) {
-    // One image, one group: out^T[p, f] = sum_k col[k, p] * wT[k, f], so
-    // that the vectorised dimension is the output channels (multiples of
-    // 16 in real networks, unlike the spatial size), every operand is read
-    // along its rows, and the result buffer is fresh (register tiles stay
-    // in registers along k). wT is transposed at compile time when the
-    // weights are constants.
-    Value wT = transposedConstant(b, loc, weight, f, cg * kh * kw);
-    if (!wT) {
-      w = tensor::CollapseShapeOp::create(
-          b, loc, w, SmallVector<ReassociationIndices>{{0, 1}, {2}});
-      wT = transpose2d(b, loc, w);
-    }
-    col = tensor::CollapseShapeOp::create(
-        b, loc, col, SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
-    // Loops (p, f, k).
-    Value outT = contract(
-        b, loc, RankedTensorType::get({p, f}, e), ValueRange{col, wT}, 3,
-        {map(ctx, 3, {2, 0}), map(ctx, 3, {2, 1}), map(ctx, 3, {0, 1})});
-    return tensor::ExpandShapeOp::create(
-        b, loc, type, transpose2d(b, loc, outT),
-        SmallVector<ReassociationIndices>{{0, 1}, {2, 3}});
-  }
+  if (n == 1 && g == 1)
+    return conv2dSingleImageProduct(b, loc, type, col, w);
   // Loops (n, g, f, p, k).
   Value out = contract(b, loc, RankedTensorType::get({n, g, fg, p}, e),
                        ValueRange{w, col}, 5,
