@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "transforms/Codegen/HoistAccumulators.h"
 #include "transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -232,6 +233,7 @@ struct TileAndVectorizePass
     // Hoisting pairs a read and a write by their SSA indices.
     DominanceInfo dominance(func);
     eliminateCommonSubExpressions(rewriter, dominance, func);
+    relay::hoistAccumulatorTransfers(func);
     linalg::hoistRedundantVectorTransfers(func, /*verifyNonZeroTrip=*/true);
   }
 };
