@@ -1,25 +1,22 @@
 #!/usr/bin/env bash
-# Sets up (scripts/setup.sh), builds, and runs the main job: relay-mlir-opt
-# parses and verifies each example program under examples/, infers the types
-# it leaves out (--relay-infer-types), and prints it after upstream inlining
-# and CSE, as a new user's first run; the Relay text examples go through
-# --import-relay, --relay-infer-types and --export-relay.
+# Sets up (scripts/setup.sh), builds, and runs the main job: ResNet-18 from
+# torchvision (random weights, no download) exported to ONNX, compiled by
+# relay-run through --relay-to-llvm and run on a generated image; prints the
+# output's summary, whether it matches PyTorch, and the median latency.
+# Then a Relay text program (an LSTM written as recursion over the sequence)
+# compiled and run the same way.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-for f in examples/*.mlir; do
-  echo "=== $f"
-  build/bin/relay-mlir-opt "$f" --relay-infer-types --inline --cse
-done
-# Relay text programs: imported, type-inferred, and printed back as Relay.
-for f in examples/*.rly; do
-  echo "=== $f"
-  build/bin/relay-mlir-translate --import-relay "$f" |
-    build/bin/relay-mlir-opt --relay-infer-types -mlir-print-debuginfo |
-    build/bin/relay-mlir-translate --export-relay
-done
-# And run on the reference interpreter.
-for f in examples/ackermann.mlir examples/factorial.mlir examples/prelude_lists.rly; do
-  echo "=== relay-run --interp $f"
-  build/bin/relay-run --interp "$f" --random-inputs 0
-done
+models=build/models
+if [ ! -f "$models/resnet18.onnx" ]; then
+  echo "=== exporting torchvision's ResNet-18 to $models/resnet18.onnx"
+  /usr/bin/python3 examples/models/export_torchvision.py "$models" resnet18
+fi
+echo "=== relay-run $models/resnet18.onnx (compiled, 1x3x224x224 image)"
+build/bin/relay-run "$models/resnet18.onnx" --input "$models/resnet18.input.npy" \
+  --output "$models/resnet18.relay.npy" --summary --bench 10
+/usr/bin/python3 test/frontends/ONNX/Inputs/compare.py \
+  "$models/resnet18.relay.npy" "$models/resnet18.torch.npy" 1e-4
+echo "=== relay-run examples/workloads/lstm.rly (compiled, random inputs)"
+build/bin/relay-run examples/workloads/lstm.rly --random-inputs 0 --summary --bench 10

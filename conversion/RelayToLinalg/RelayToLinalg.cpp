@@ -846,7 +846,7 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm) {
       "canonicalize,buffer-deallocation-pipeline,"
       "convert-bufferization-to-memref,convert-linalg-to-loops,"
       "func.func(lower-vector-multi-reduction),"
-      "convert-vector-to-scf,expand-strided-metadata,lower-"
+      "convert-vector-to-scf{full-unroll=true},expand-strided-metadata,lower-"
       "affine,"
       "convert-scf-to-cf,"
       "convert-vector-to-llvm{vector-contract-lowering=outerproduct},"

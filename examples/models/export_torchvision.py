@@ -4,8 +4,9 @@ downloaded), with a fixed input and PyTorch's output for checking.
 
   /usr/bin/python3 export_torchvision.py OUTDIR [resnet18 mobilenet_v2 vgg16]
 
-writes OUTDIR/<model>.onnx, OUTDIR/<model>.input.npy (1x3x224x224 float32)
-and OUTDIR/<model>.torch.npy (PyTorch's eval-mode output on that input).
+writes OUTDIR/<model>.onnx, OUTDIR/<model>.input.npy (1x3x224x224 float32),
+OUTDIR/<model>.torch.npy (PyTorch's eval-mode output on that input) and
+OUTDIR/<model>.pt (the module, for benchmark/run_workloads.py).
 """
 import os
 import sys
@@ -39,6 +40,7 @@ def export(name, outdir):
                       do_constant_folding=True)
     np.save(os.path.join(outdir, name + '.input.npy'), image)
     np.save(os.path.join(outdir, name + '.torch.npy'), expected)
+    torch.save(model, os.path.join(outdir, name + '.pt'))
     print('wrote', path)
 
 

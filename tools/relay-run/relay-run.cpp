@@ -42,30 +42,82 @@ using namespace mlir::relay;
 using namespace mlir::relay::interp;
 namespace cl = llvm::cl;
 
+/// Only relay-run's own options are listed by --help (the LLVM and MLIR
+/// ones linked in are still accepted).
+static cl::OptionCategory category("relay-run options");
 static cl::opt<std::string>
     inputFile(cl::Positional, cl::Required,
-              cl::desc("<program .rly, .mlir or .onnx>"));
+              cl::desc("<program .rly, .mlir or .onnx>"), cl::cat(category));
 static cl::opt<bool>
-    useInterpreter("interp", cl::desc("Run on the reference interpreter"));
+    useInterpreter("interp", cl::desc("Run on the reference interpreter"),
+                   cl::cat(category));
 static cl::opt<std::string> entry("entry", cl::init("main"),
-                                  cl::desc("The function to run"));
+                                  cl::desc("The function to run"),
+                                  cl::cat(category));
 static cl::list<std::string> inputs("input",
                                     cl::desc("An input .npy file (repeat, "
-                                             "in parameter order)"));
+                                             "in parameter order)"),
+                                    cl::cat(category));
 static cl::opt<int64_t> randomInputs("random-inputs", cl::init(-1),
-                                     cl::desc("Random inputs from this seed"));
+                                     cl::desc("Random inputs from this seed"),
+                                     cl::cat(category));
 static cl::opt<std::string> output("output",
-                                   cl::desc("Write the result to this .npy"));
+                                   cl::desc("Write the result to this .npy"),
+                                   cl::cat(category));
 static cl::opt<unsigned> bench("bench", cl::init(0),
-                               cl::desc("Time N runs, print the median"));
+                               cl::desc("Time N runs, print the median"),
+                               cl::cat(category));
+static cl::opt<bool>
+    summary("summary",
+            cl::desc("Print tensors as their type, minimum, maximum, mean "
+                     "and the index of the maximum instead of every value"),
+            cl::cat(category));
 static cl::opt<std::string>
     emitObject("emit-object",
                cl::desc("Compile ahead of time into this object file (and "
-                        "a C header, see --emit-header) instead of running"));
+                        "a C header, see --emit-header) instead of running"),
+               cl::cat(category));
 static cl::opt<std::string>
     emitHeader("emit-header",
                cl::desc("The C header for --emit-object (default: the "
-                        "object's path with .h)"));
+                        "object's path with .h)"),
+               cl::cat(category));
+
+/// --summary: tensors as `tensor<1x1000xf32> min .. max .. mean .. argmax
+/// ..`, tuples field by field, scalars and other values as usual.
+static void printSummary(raw_ostream &os, const ValuePtr &value) {
+  if (value->isTensor() && value->getTensor().getRank() > 0) {
+    const Tensor &t = value->getTensor();
+    os << t.getType();
+    int64_t n = t.getNumElements();
+    if (n == 0)
+      return;
+    double lo = t.getF(0), hi = t.getF(0), sum = 0;
+    int64_t argmax = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      double v = t.getF(i);
+      lo = std::min(lo, v);
+      if (v > hi) {
+        hi = v;
+        argmax = i;
+      }
+      sum += v;
+    }
+    os << " min " << llvm::format("%g", lo) << " max " << llvm::format("%g", hi)
+       << " mean " << llvm::format("%g", sum / n) << " argmax " << argmax;
+    return;
+  }
+  if (value->getKind() == RuntimeValue::Kind::Tuple) {
+    os << "(";
+    for (auto [i, field] : llvm::enumerate(value->getFields())) {
+      os << (i ? ", " : "");
+      printSummary(os, field);
+    }
+    os << ")";
+    return;
+  }
+  printValue(os, value);
+}
 
 static int fail(const Twine &message) {
   llvm::errs() << "relay-run: error: " << message << "\n";
@@ -137,6 +189,7 @@ static LogicalResult writeOutput(const ValuePtr &v, StringRef path) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "relay-run: run a Relay program\n");
 
   DialectRegistry registry;
@@ -262,7 +315,10 @@ int main(int argc, char **argv) {
   FailureOr<ValuePtr> result = runOnce();
   if (failed(result))
     return 1;
-  printValue(llvm::outs(), *result);
+  if (summary)
+    printSummary(llvm::outs(), *result);
+  else
+    printValue(llvm::outs(), *result);
   llvm::outs() << "\n";
   if (!output.empty() && failed(writeOutput(*result, output)))
     return 1;

@@ -1,0 +1,265 @@
+#!/usr/bin/python3
+"""The papers' workloads, compiled by relay-mlir and run by PyTorch side by
+side: checks that relay-mlir's outputs match PyTorch's and prints median
+latencies at batch 1 and their ratios.
+
+  /usr/bin/python3 benchmark/run_workloads.py [--bin build/bin] [--runs N]
+      [--only NAME,...] [--check-only] [--results benchmark/RESULTS.md]
+
+Workloads: ResNet-18, MobileNet-V2 and VGG-16 from torchvision (random
+weights, exported with torch.onnx.export, run by relay-run from the .onnx
+file), and DQN, RNN, GRU and LSTM written in Relay text (examples/dqn.rly,
+examples/workloads/*.rly, sequences as recursion over the time step) fed
+the weights of the equivalent torch.nn modules.
+
+PyTorch runs in its own process with OPENBLAS_CORETYPE=SkylakeX (Debian's
+OpenBLAS 0.3.21 does not recognise this CPU and otherwise uses its SSE3
+kernel), at 1 and 2 threads set explicitly, eager and TorchScript
+(torch.jit.freeze + torch.jit.optimize_for_inference); the table compares
+relay-mlir with PyTorch's best. relay-mlir's compiled code is
+single-threaded today: its 2-thread column is the same code.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+VISION = ['resnet18', 'mobilenet_v2', 'vgg16']
+SEQUENCE = {'rnn': 'RNN', 'gru': 'GRU', 'lstm': 'LSTM'}
+T, I, H = 32, 64, 128
+RTOL = 1e-4
+
+
+def relay_inputs(name, tmp, rng):
+    """Writes the workload's inputs as .npy files; returns their paths and
+    a description of the torch module that computes the same function."""
+    paths = []
+
+    def save(array, tag):
+        path = os.path.join(tmp, '%s.%s.npy' % (name, tag))
+        np.save(path, np.ascontiguousarray(array, dtype=np.float32))
+        paths.append(path)
+
+    if name == 'dqn':
+        state = rng.standard_normal((1, 4))
+        w1, b1 = rng.standard_normal((64, 4)) * 0.5, rng.standard_normal(64) * 0.1
+        w2, b2 = rng.standard_normal((2, 64)) * 0.2, rng.standard_normal(2) * 0.1
+        for a, t in ((state, 'state'), (w1, 'w1'), (b1, 'b1'), (w2, 'w2'), (b2, 'b2')):
+            save(a, t)
+        return paths
+    gates = {'rnn': 1, 'gru': 3, 'lstm': 4}[name]
+    scale = 1 / np.sqrt(H)
+    xs = rng.standard_normal((T, 1, I))
+    h0 = rng.standard_normal((1, H)) * 0.1
+    save(xs, 'xs')
+    save(h0, 'h0')
+    if name == 'lstm':
+        save(rng.standard_normal((1, H)) * 0.1, 'c0')
+    save(rng.uniform(-scale, scale, (gates * H, I)), 'w_ih')
+    save(rng.uniform(-scale, scale, (gates * H, H)), 'w_hh')
+    save(rng.uniform(-scale, scale, gates * H), 'b_ih')
+    save(rng.uniform(-scale, scale, gates * H), 'b_hh')
+    return paths
+
+
+def run_relay(binary, program, inputs, out, runs):
+    cmd = [binary, program, '--output', out, '--bench', str(runs)]
+    for path in inputs:
+        cmd += ['--input', path]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError('relay-run failed on %s:\n%s' % (program, proc.stderr))
+    if 'reference interpreter' in proc.stderr:
+        raise RuntimeError('relay-run did not compile %s:\n%s' % (program, proc.stderr))
+    median = float(re.search(r'median: ([0-9.]+) ms', proc.stdout).group(1))
+    return median
+
+
+# PyTorch's side: one process per thread count, so that set_num_threads
+# and OpenBLAS's kernel choice apply from the start.
+TORCH_DRIVER = r'''
+import json, sys, time
+import numpy as np
+import torch, torchvision
+threads, spec = int(sys.argv[1]), json.loads(sys.argv[2])
+torch.set_num_threads(threads)
+torch.manual_seed(0)
+
+def timed(fn, args, runs):
+    with torch.no_grad():
+        for _ in range(3):
+            fn(*args)
+        times = []
+        for _ in range(runs):
+            t = time.perf_counter()
+            fn(*args)
+            times.append((time.perf_counter() - t) * 1e3)
+    return float(np.median(times))
+
+def load(paths):
+    return [torch.from_numpy(np.load(p)) for p in paths]
+
+name, runs = spec['name'], spec['runs']
+if name in ('resnet18', 'mobilenet_v2', 'vgg16'):
+    model = torch.load(spec['model'])
+    model.eval()
+    args = load(spec['inputs'])
+    fn = model
+elif name == 'dqn':
+    state, w1, b1, w2, b2 = load(spec['inputs'])
+    model = torch.nn.Sequential(torch.nn.Linear(4, 64), torch.nn.ReLU(),
+                                torch.nn.Linear(64, 2)).eval()
+    with torch.no_grad():
+        model[0].weight.copy_(w1); model[0].bias.copy_(b1)
+        model[2].weight.copy_(w2); model[2].bias.copy_(b2)
+    args = [state]
+    fn = model
+else:
+    tensors = load(spec['inputs'])
+    kind = {'rnn': torch.nn.RNN, 'gru': torch.nn.GRU, 'lstm': torch.nn.LSTM}[name]
+    model = kind(spec['I'], spec['H']).eval()
+    xs, h0 = tensors[0], tensors[1]
+    rest = tensors[2:]
+    c0 = None
+    if name == 'lstm':
+        c0, rest = rest[0], rest[1:]
+    with torch.no_grad():
+        model.weight_ih_l0.copy_(rest[0]); model.weight_hh_l0.copy_(rest[1])
+        model.bias_ih_l0.copy_(rest[2]); model.bias_hh_l0.copy_(rest[3])
+    state = (h0[None], c0[None]) if name == 'lstm' else h0[None]
+    args = [xs, state]
+    fn = model
+with torch.no_grad():
+    out = fn(*args)
+if name in SEQ:
+    out = out[1]
+    out = [o[0].numpy() for o in out] if isinstance(out, tuple) else [out[0].numpy()]
+else:
+    out = [out.numpy()]
+for i, o in enumerate(out):
+    np.save('%s.torch%d.npy' % (spec['prefix'], i), o)
+result = {'eager': timed(fn, args, runs)}
+with torch.no_grad():
+    traced = torch.jit.trace(model, tuple(args) if name not in SEQ else (args[0], args[1]))
+    frozen = torch.jit.optimize_for_inference(torch.jit.freeze(traced.eval()))
+result['torchscript'] = timed(frozen, args, runs)
+result['backend'] = torch.__config__.parallel_info().splitlines()[0]
+print(json.dumps(result))
+'''.replace('SEQ', "('rnn', 'gru', 'lstm')")
+
+
+def run_torch(spec, threads):
+    env = dict(os.environ)
+    env['OPENBLAS_CORETYPE'] = 'SkylakeX'
+    env.pop('OPENBLAS_L2_SIZE', None)
+    proc = subprocess.run(['/usr/bin/python3', '-c', TORCH_DRIVER, str(threads),
+                           json.dumps(spec)], capture_output=True, text=True,
+                          env=env)
+    if proc.returncode != 0:
+        raise RuntimeError('PyTorch failed on %s:\n%s' % (spec['name'], proc.stderr))
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def close(got, want):
+    atol = RTOL * float(np.max(np.abs(want))) if want.size else 0.0
+    return got.shape == want.shape and np.allclose(got, want, rtol=RTOL, atol=atol)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--bin', default=os.path.join(ROOT, 'build', 'bin'))
+    parser.add_argument('--models', default=os.path.join(ROOT, 'build', 'models'),
+                        help='where exported ONNX models are cached')
+    parser.add_argument('--runs', type=int, default=20)
+    parser.add_argument('--only', default='')
+    parser.add_argument('--check-only', action='store_true',
+                        help='check outputs, skip PyTorch timing')
+    parser.add_argument('--results', help='write the table here (markdown)')
+    args = parser.parse_args()
+    relay_run = os.path.join(args.bin, 'relay-run')
+    names = VISION + ['dqn'] + list(SEQUENCE)
+    if args.only:
+        names = [n for n in names if n in args.only.split(',')]
+    os.makedirs(args.models, exist_ok=True)
+    rows, failures = [], 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in names:
+            rng = np.random.default_rng(0)
+            spec = {'name': name, 'runs': args.runs, 'I': I, 'H': H,
+                    'prefix': os.path.join(tmp, name)}
+            if name in VISION:
+                model = os.path.join(args.models, name + '.onnx')
+                if not os.path.exists(model):
+                    subprocess.run(['/usr/bin/python3', os.path.join(
+                        ROOT, 'examples', 'models', 'export_torchvision.py'),
+                        args.models, name], check=True,
+                        capture_output=True)
+                program = model
+                inputs = [os.path.join(args.models, name + '.input.npy')]
+                spec['model'] = os.path.join(args.models, name + '.pt')
+            else:
+                program = os.path.join(ROOT, 'examples', 'dqn.rly') if name == 'dqn' \
+                    else os.path.join(ROOT, 'examples', 'workloads', name + '.rly')
+                inputs = relay_inputs(name, tmp, rng)
+            spec['inputs'] = inputs
+            out = os.path.join(tmp, name + '.relay.npy')
+            relay_ms = run_relay(relay_run, program, inputs, out,
+                                 args.runs if not args.check_only else 1)
+            torch1 = run_torch(dict(spec, runs=args.runs if not args.check_only else 1), 1)
+            outputs = sorted(f for f in os.listdir(tmp)
+                             if f.startswith(name + '.torch'))
+            # A tuple result is written as .0.npy, .1.npy, ...
+            relay_outs = [out] if os.path.exists(out) else [
+                os.path.join(tmp, '%s.relay.%d.npy' % (name, i)) for i in range(len(outputs))]
+            ok = all(close(np.load(r), np.load(os.path.join(tmp, t)))
+                     for r, t in zip(relay_outs, outputs))
+            diff = max(float(np.max(np.abs(np.load(r) - np.load(os.path.join(tmp, t)))))
+                       for r, t in zip(relay_outs, outputs))
+            failures += 0 if ok else 1
+            print('%-13s %s (max abs difference %.3g)' % (
+                name, 'matches PyTorch' if ok else 'DIFFERS from PyTorch', diff),
+                flush=True)
+            if args.check_only:
+                continue
+            torch2 = run_torch(spec, 2)
+            rows.append((name, relay_ms, torch1, torch2))
+    if rows:
+        header = ('| workload | relay-mlir (ms) | PyTorch 1 thread: eager / TorchScript (ms) '
+                  '| PyTorch 2 threads: eager / TorchScript (ms) '
+                  '| PyTorch best 1T / relay-mlir | PyTorch best 2T / relay-mlir |')
+        lines = [header, '|' + '---|' * 6]
+        for name, ms, t1, t2 in rows:
+            best1 = min(t1['eager'], t1['torchscript'])
+            best2 = min(t2['eager'], t2['torchscript'])
+            lines.append('| %s | %.3f | %.3f / %.3f | %.3f / %.3f | %.2f | %.2f |' % (
+                name, ms, t1['eager'], t1['torchscript'], t2['eager'],
+                t2['torchscript'], best1 / ms, best2 / ms))
+        table = '\n'.join(lines)
+        print()
+        print(table)
+        print('\n(ratio > 1: relay-mlir is faster; relay-mlir runs one thread)')
+        if args.results:
+            with open(args.results, 'w') as f:
+                f.write('# Workload latencies, batch 1\n\n')
+                f.write('Command: `/usr/bin/python3 benchmark/run_workloads.py '
+                        '--runs %d --results benchmark/RESULTS.md`\n\n' % args.runs)
+                f.write('Median of %d runs after warm-up; PyTorch %s with '
+                        'OPENBLAS_CORETYPE=SkylakeX, threads set explicitly; '
+                        'relay-mlir compiled by relay-run (JIT, one thread).\n\n'
+                        % (args.runs, 'from Debian (python3-torch)'))
+                f.write(table + '\n\nA ratio above 1 means relay-mlir is faster than '
+                        "PyTorch's best (eager or TorchScript) at that thread count.\n")
+    if failures:
+        print('%d workloads differ from PyTorch' % failures)
+        return 1
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
