@@ -10,7 +10,11 @@ Workloads: ResNet-18, MobileNet-V2 and VGG-16 from torchvision (random
 weights, exported with torch.onnx.export, run by relay-run from the .onnx
 file), and DQN, RNN, GRU and LSTM written in Relay text (examples/dqn.rly,
 examples/workloads/*.rly, sequences as recursion over the time step) fed
-the weights of the equivalent torch.nn modules.
+the weights of the equivalent torch.nn modules; CharRNN generation (a
+data-dependent loop building a List) and a child-sum TreeLSTM over a rose
+tree, against the same computations written in PyTorch (eager only: their
+control flow is Python's). CharRNN is checked by teacher forcing: every
+character relay-mlir emits must be PyTorch's best choice up to float noise.
 
 PyTorch runs in its own process with OPENBLAS_CORETYPE=SkylakeX (Debian's
 OpenBLAS 0.3.21 does not recognise this CPU and otherwise uses its SSE3
@@ -53,6 +57,24 @@ def relay_inputs(name, tmp, rng):
         for a, t in ((state, 'state'), (w1, 'w1'), (b1, 'b1'), (w2, 'w2'), (b2, 'b2')):
             save(a, t)
         return paths
+    if name == 'charrnn':
+        save(rng.standard_normal((1, 64)) * 0.1, 'h0')
+        save(rng.standard_normal((32, 32)), 'emb')
+        save(rng.uniform(-0.3, 0.3, (64, 32)), 'w_ih')
+        save(rng.uniform(-0.3, 0.3, (64, 64)), 'w_hh')
+        save(rng.uniform(-0.1, 0.1, 64), 'b_ih')
+        save(rng.uniform(-0.1, 0.1, 64), 'b_hh')
+        save(rng.uniform(-1, 1, (32, 64)), 'w_out')
+        b_out = rng.uniform(-0.1, 0.1, 32)
+        b_out[0] -= 1.5  # end of text is rarer, so generations run longer
+        save(b_out, 'b_out')
+        return paths
+    if name == 'treelstm':
+        save(rng.standard_normal((7, 1, 32)), 'words')
+        save(rng.uniform(-0.2, 0.2, (256, 32)), 'w')
+        save(rng.uniform(-0.2, 0.2, (256, 64)), 'u')
+        save(rng.uniform(-0.1, 0.1, 256), 'b')
+        return paths
     gates = {'rnn': 1, 'gru': 3, 'lstm': 4}[name]
     scale = 1 / np.sqrt(H)
     xs = rng.standard_normal((T, 1, I))
@@ -69,7 +91,10 @@ def relay_inputs(name, tmp, rng):
 
 
 def run_relay(binary, program, inputs, out, runs):
-    cmd = [binary, program, '--output', out, '--bench', str(runs)]
+    """Runs the program compiled; returns the median latency and stdout."""
+    cmd = [binary, program, '--bench', str(runs)]
+    if out:
+        cmd += ['--output', out]
     for path in inputs:
         cmd += ['--input', path]
     proc = subprocess.run(cmd, capture_output=True, text=True)
@@ -78,7 +103,7 @@ def run_relay(binary, program, inputs, out, runs):
     if 'reference interpreter' in proc.stderr:
         raise RuntimeError('relay-run did not compile %s:\n%s' % (program, proc.stderr))
     median = float(re.search(r'median: ([0-9.]+) ms', proc.stdout).group(1))
-    return median
+    return median, proc.stdout
 
 
 # PyTorch's side: one process per thread count, so that set_num_threads
@@ -120,6 +145,62 @@ elif name == 'dqn':
         model[2].weight.copy_(w2); model[2].bias.copy_(b2)
     args = [state]
     fn = model
+elif name == 'charrnn':
+    h0, emb, w_ih, w_hh, b_ih, b_hh, w_out, b_out = load(spec['inputs'])
+    cell = torch.nn.RNNCell(32, 64).eval()
+    lin = torch.nn.Linear(64, 32).eval()
+    with torch.no_grad():
+        cell.weight_ih.copy_(w_ih); cell.weight_hh.copy_(w_hh)
+        cell.bias_ih.copy_(b_ih); cell.bias_hh.copy_(b_hh)
+        lin.weight.copy_(w_out); lin.bias.copy_(b_out)
+
+    def generate():
+        c, h, out = 1, h0, []
+        for _ in range(40):
+            h = cell(emb[c][None], h)
+            nxt = int(torch.argmax(lin(h), dim=1))
+            if nxt == 0:
+                break
+            out.append(nxt)
+            c = nxt
+        return out
+
+    def consistent(seq):
+        # relay-mlir's choices against PyTorch's scores along the same
+        # characters: each chosen one is the best up to float noise.
+        c, h = 1, h0
+        for k in range(len(seq) + 1):
+            h = cell(emb[c][None], h)
+            scores = lin(h)[0]
+            best = float(scores.max())
+            tol = 1e-4 * (abs(best) + 1)
+            if k == len(seq):
+                return len(seq) == 40 or float(scores[0]) >= best - tol
+            if float(scores[seq[k]]) < best - tol:
+                return False
+            c = seq[k]
+        return True
+
+    fn, args, model = generate, [], None
+elif name == 'treelstm':
+    words, W, U, b = load(spec['inputs'])
+    tree = (0, [(1, [(3, []), (4, [])]), (2, []), (5, [(6, [])])])
+    Us = U.chunk(4, dim=0)
+
+    def node(t):
+        index, kids = t
+        states = [node(k) for k in kids]
+        wx = (words[index] @ W.T + b).chunk(4, dim=1)
+        hsum = sum((h for h, _ in states), torch.zeros(1, 64))
+        i = torch.sigmoid(wx[0] + hsum @ Us[0].T)
+        o = torch.sigmoid(wx[1] + hsum @ Us[1].T)
+        g = torch.tanh(wx[2] + hsum @ Us[2].T)
+        fc = sum((torch.sigmoid(wx[3] + h @ Us[3].T) * c for h, c in states),
+                 torch.zeros(1, 64))
+        c = i * g + fc
+        return o * torch.tanh(c), c
+
+    fn, args, model = (lambda: node(tree)), [], None
 else:
     tensors = load(spec['inputs'])
     kind = {'rnn': torch.nn.RNN, 'gru': torch.nn.GRU, 'lstm': torch.nn.LSTM}[name]
@@ -137,14 +218,28 @@ else:
     fn = model
 with torch.no_grad():
     out = fn(*args)
-if name in SEQ:
+result = {}
+if name == 'charrnn':
+    with torch.no_grad():
+        result['consistent'] = consistent(spec['relay_seq'])
+    result['sequence'] = out
+    out = []
+elif name == 'treelstm':
+    out = [o.numpy() for o in out]
+elif name in SEQ:
     out = out[1]
     out = [o[0].numpy() for o in out] if isinstance(out, tuple) else [out[0].numpy()]
 else:
     out = [out.numpy()]
 for i, o in enumerate(out):
     np.save('%s.torch%d.npy' % (spec['prefix'], i), o)
-result = {'eager': timed(fn, args, runs)}
+result['eager'] = timed(fn, args, runs)
+result['torchscript'] = None
+if model is None:
+    # Python control flow over data (generation, recursion over a tree):
+    # eager only.
+    print(json.dumps(result))
+    sys.exit(0)
 with torch.no_grad():
     traced = torch.jit.trace(model, tuple(args) if name not in SEQ else (args[0], args[1]))
     frozen = torch.jit.optimize_for_inference(torch.jit.freeze(traced.eval()))
@@ -183,7 +278,7 @@ def main():
     parser.add_argument('--results', help='write the table here (markdown)')
     args = parser.parse_args()
     relay_run = os.path.join(args.bin, 'relay-run')
-    names = VISION + ['dqn'] + list(SEQUENCE)
+    names = VISION + ['dqn'] + list(SEQUENCE) + ['charrnn', 'treelstm']
     if args.only:
         names = [n for n in names if n in args.only.split(',')]
     os.makedirs(args.models, exist_ok=True)
@@ -209,9 +304,25 @@ def main():
                 inputs = relay_inputs(name, tmp, rng)
             spec['inputs'] = inputs
             out = os.path.join(tmp, name + '.relay.npy')
-            relay_ms = run_relay(relay_run, program, inputs, out,
-                                 args.runs if not args.check_only else 1)
+            relay_ms, stdout = run_relay(relay_run, program, inputs,
+                                         None if name == 'charrnn' else out,
+                                         args.runs if not args.check_only else 1)
+            if name == 'charrnn':
+                # The generated List, printed as Cons(a, Cons(b, ... Nil)).
+                spec['relay_seq'] = [int(c) for c in re.findall(
+                    r'Cons\((-?\d+)', stdout.splitlines()[0])]
             torch1 = run_torch(dict(spec, runs=args.runs if not args.check_only else 1), 1)
+            if name == 'charrnn':
+                ok = torch1['consistent']
+                failures += 0 if ok else 1
+                print('%-13s %s (%d characters; PyTorch generates %s)' % (
+                    name, 'matches PyTorch' if ok else 'DIFFERS from PyTorch',
+                    len(spec['relay_seq']),
+                    'the same' if torch1['sequence'] == spec['relay_seq']
+                    else 'another sequence at a near tie'), flush=True)
+                if not args.check_only:
+                    rows.append((name, relay_ms, torch1, run_torch(spec, 2)))
+                continue
             outputs = sorted(f for f in os.listdir(tmp)
                              if f.startswith(name + '.torch'))
             # A tuple result is written as .0.npy, .1.npy, ...
@@ -234,12 +345,15 @@ def main():
                   '| PyTorch 2 threads: eager / TorchScript (ms) '
                   '| PyTorch best 1T / relay-mlir | PyTorch best 2T / relay-mlir |')
         lines = [header, '|' + '---|' * 6]
+        def fmt(t):
+            return '%.3f' % t if t is not None else 'n/a'
+
         for name, ms, t1, t2 in rows:
-            best1 = min(t1['eager'], t1['torchscript'])
-            best2 = min(t2['eager'], t2['torchscript'])
-            lines.append('| %s | %.3f | %.3f / %.3f | %.3f / %.3f | %.2f | %.2f |' % (
-                name, ms, t1['eager'], t1['torchscript'], t2['eager'],
-                t2['torchscript'], best1 / ms, best2 / ms))
+            best1 = min(v for v in (t1['eager'], t1['torchscript']) if v is not None)
+            best2 = min(v for v in (t2['eager'], t2['torchscript']) if v is not None)
+            lines.append('| %s | %.3f | %s / %s | %s / %s | %.2f | %.2f |' % (
+                name, ms, fmt(t1['eager']), fmt(t1['torchscript']),
+                fmt(t2['eager']), fmt(t2['torchscript']), best1 / ms, best2 / ms))
         table = '\n'.join(lines)
         print()
         print(table)
