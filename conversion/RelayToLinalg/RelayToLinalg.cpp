@@ -34,7 +34,6 @@
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/BufferizableOpInterfaceImpl.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -653,27 +652,6 @@ LogicalResult FunctionLowering::lowerOp(Operation *op) {
     if (!isa<DenseElementsAttr, DenseResourceElementsAttr>(c.getValue()) ||
         !value)
       return unsupported(op, "only dense and dense_resource constants lower");
-    // A large constant of rank > 1 is a flat constant reshaped: its global
-    // is then one LLVM array of scalars, not nested arrays whose innermost
-    // rows (3 floats of a 3x3 kernel) LLVM creates and uniques one by one.
-    auto type = cast<RankedTensorType>(value.getType());
-    if (type.getRank() > 1 && type.getNumElements() > 64) {
-      auto flat =
-          RankedTensorType::get({type.getNumElements()}, type.getElementType());
-      TypedAttr flatValue;
-      if (auto dense = dyn_cast<DenseElementsAttr>(value))
-        flatValue = dense.reshape(flat);
-      else
-        flatValue = DenseResourceElementsAttr::get(
-            flat, cast<DenseResourceElementsAttr>(value).getRawHandle());
-      Value flatConstant = arith::ConstantOp::create(b, loc, flatValue);
-      ReassociationIndices all;
-      for (int64_t d = 0; d < type.getRank(); ++d)
-        all.push_back(d);
-      map[c.getResult()] = {tensor::ExpandShapeOp::create(
-          b, loc, type, flatConstant, SmallVector<ReassociationIndices>{all})};
-      return success();
-    }
     map[c.getResult()] = {arith::ConstantOp::create(b, loc, value)};
     return success();
   }
@@ -876,6 +854,7 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm) {
       "convert-arith-to-llvm,convert-ub-to-llvm,convert-func-to-llvm,"
       "convert-cf-to-llvm,"
       "reconcile-unrealized-casts");
+  pm.addPass(createFlattenConstantGlobals());
 }
 
 void mlir::relay::registerRelayToLLVMPipeline() {
