@@ -15,6 +15,30 @@
 using namespace mlir;
 using namespace mlir::relay;
 
+Type mlir::relay::signlessType(Type t) {
+  auto tensor = dyn_cast<RankedTensorType>(t);
+  if (!tensor || !tensor.getElementType().isUnsignedInteger())
+    return t;
+  return tensor.clone(IntegerType::get(
+      t.getContext(), tensor.getElementType().getIntOrFloatBitWidth()));
+}
+
+static thread_local bool unsignedOp = false;
+
+static bool hasUnsignedElements(Type t) {
+  auto shaped = dyn_cast<ShapedType>(t);
+  return shaped && shaped.getElementType().isUnsignedInteger();
+}
+
+UnsignedOpScope::UnsignedOpScope(Operation *op) : saved(unsignedOp) {
+  unsignedOp = llvm::any_of(op->getOperandTypes(), hasUnsignedElements) ||
+               llvm::any_of(op->getResultTypes(), hasUnsignedElements);
+}
+
+UnsignedOpScope::~UnsignedOpScope() { unsignedOp = saved; }
+
+bool UnsignedOpScope::isUnsignedOp() { return unsignedOp; }
+
 LogicalResult mlir::relay::flattenType(Type t, SmallVectorImpl<Type> &out) {
   if (auto tuple = dyn_cast<TupleType>(t)) {
     for (Type field : tuple.getTypes())
@@ -30,7 +54,7 @@ LogicalResult mlir::relay::flattenType(Type t, SmallVectorImpl<Type> &out) {
   if (!tensor || !tensor.hasStaticShape() ||
       !tensor.getElementType().isIntOrFloat())
     return failure();
-  out.push_back(t);
+  out.push_back(signlessType(t));
   return success();
 }
 

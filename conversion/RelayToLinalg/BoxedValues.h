@@ -22,6 +22,25 @@ namespace mlir::relay {
 /// reference or a closure one `!llvm.ptr`. Fails on anything else.
 LogicalResult flattenType(Type t, SmallVectorImpl<Type> &out);
 
+/// `t` with unsigned integer elements made signless (arith's integer ops
+/// take signless types); other types unchanged. Lowering rules pick the
+/// unsigned operations from the Relay types (see UnsignedOpScope).
+Type signlessType(Type t);
+
+/// While a lowering rule runs on an operator whose operands or results are
+/// unsigned integer tensors, isUnsignedOp() is true: integer division,
+/// remainders, shifts, comparisons, min/max and reduction identities are
+/// then the unsigned ones.
+class UnsignedOpScope {
+public:
+  explicit UnsignedOpScope(Operation *op);
+  ~UnsignedOpScope();
+  static bool isUnsignedOp();
+
+private:
+  bool saved;
+};
+
 /// The number of values a Relay value of type `t` lowers to.
 unsigned flatSize(Type t);
 

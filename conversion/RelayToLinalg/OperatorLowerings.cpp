@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "conversion/RelayToLinalg/BoxedValues.h"
 #include "conversion/RelayToLinalg/RelayToLinalg.h"
 
 #include "dialects/relay/OperatorRegistry.h"
@@ -58,8 +59,18 @@ StringRef strAttr(Operation *op, StringRef name, StringRef dflt) {
   return dflt;
 }
 
+bool isUnsignedLike(Type t);
+
+/// The lowered type of `op`'s (single) result: unsigned integers signless.
 RankedTensorType resultType(Operation *op) {
-  return dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  return dyn_cast<RankedTensorType>(signlessType(op->getResult(0).getType()));
+}
+
+/// Whether the Relay value `v` holds unsigned integers (or booleans).
+bool isUnsignedValue(Value v) {
+  auto t = dyn_cast<ShapedType>(v.getType());
+  return t && (t.getElementType().isUnsignedInteger() ||
+               t.getElementType().isInteger(1));
 }
 
 Value constantScalar(OpBuilder &b, Location loc, Type t, double v) {
@@ -67,7 +78,7 @@ Value constantScalar(OpBuilder &b, Location loc, Type t, double v) {
     return arith::ConstantOp::create(b, loc, b.getFloatAttr(t, v));
   // Integers: +-infinity (reduction identities) are the type's extremes.
   unsigned width = t.getIntOrFloatBitWidth();
-  bool isUnsigned = t.isUnsignedInteger() || width == 1;
+  bool isUnsigned = isUnsignedLike(t);
   if (std::isinf(v)) {
     APInt bound = v > 0 ? (isUnsigned ? APInt::getMaxValue(width)
                                       : APInt::getSignedMaxValue(width))
@@ -140,7 +151,10 @@ template <typename FOp, typename IOp> ScalarFn binop() {
 
 /// Booleans (i1) order False < True, so they compare, min and max as
 /// unsigned; in two's complement i1 True would be -1.
-bool isUnsignedLike(Type t) { return t.isUnsignedInteger() || t.isInteger(1); }
+bool isUnsignedLike(Type t) {
+  return t.isUnsignedInteger() || t.isInteger(1) ||
+         (isa<IntegerType>(t) && UnsignedOpScope::isUnsignedOp());
+}
 
 arith::CmpIPredicate unsignedFor(Type t, arith::CmpIPredicate p) {
   if (!isUnsignedLike(t))
@@ -524,8 +538,13 @@ FailureOr<SmallVector<Value>> castRule(OpBuilder &b, Operation *op,
                                        ValueRange operands) {
   RankedTensorType type = resultType(op);
   Type to = type.getElementType();
+  // Signedness comes from the Relay types (lowered integers are signless).
+  bool fromUnsigned = isUnsignedValue(op->getOperand(0));
+  bool toUnsigned = isUnsignedValue(op->getResult(0));
   return elementwise(
-      b, op, operands, [to](OpBuilder &nb, Location l, ValueRange a) -> Value {
+      b, op, operands,
+      [to, fromUnsigned, toUnsigned](OpBuilder &nb, Location l,
+                                     ValueRange a) -> Value {
         Value x = a[0];
         Type from = x.getType();
         if (from == to)
@@ -537,16 +556,15 @@ FailureOr<SmallVector<Value>> castRule(OpBuilder &b, Operation *op,
                      ? arith::ExtFOp::create(nb, l, to, x).getResult()
                      : arith::TruncFOp::create(nb, l, to, x).getResult();
         if (fi && isa<FloatType>(to))
-          return fi.isUnsigned() || fi.getWidth() == 1
+          return fromUnsigned
                      ? arith::UIToFPOp::create(nb, l, to, x).getResult()
                      : arith::SIToFPOp::create(nb, l, to, x).getResult();
         if (isa<FloatType>(from) && ti)
-          return ti.isUnsigned() || ti.getWidth() == 1
-                     ? arith::FPToUIOp::create(nb, l, to, x).getResult()
-                     : arith::FPToSIOp::create(nb, l, to, x).getResult();
+          return toUnsigned ? arith::FPToUIOp::create(nb, l, to, x).getResult()
+                            : arith::FPToSIOp::create(nb, l, to, x).getResult();
         if (fi && ti)
           return fi.getWidth() < ti.getWidth()
-                     ? (fi.isUnsigned() || fi.getWidth() == 1
+                     ? (fromUnsigned
                             ? arith::ExtUIOp::create(nb, l, to, x).getResult()
                             : arith::ExtSIOp::create(nb, l, to, x).getResult())
                      : arith::TruncIOp::create(nb, l, to, x).getResult();
@@ -1053,8 +1071,10 @@ FailureOr<SmallVector<Value>> argRule(OpBuilder &b, Operation *op,
   auto in = cast<RankedTensorType>(operands[0].getType());
   if (!type || !isa<IntegerType>(type.getElementType()))
     return failure();
-  if (getOperatorAttributes(op).get("select_last_index") == b.getBoolAttr(true))
-    return failure();
+  // Ties keep the first index, or with select_last_index the last one (the
+  // reduction visits the elements in order).
+  bool last =
+      getOperatorAttributes(op).get("select_last_index") == b.getBoolAttr(true);
   Location loc = op->getLoc();
   MLIRContext *ctx = b.getContext();
   int64_t rank = in.getRank();
@@ -1101,15 +1121,20 @@ FailureOr<SmallVector<Value>> argRule(OpBuilder &b, Operation *op,
         Value i = arith::IndexCastOp::create(nb, l, it, linear);
         Value better;
         if (isa<FloatType>(e))
-          better = arith::CmpFOp::create(nb, l,
-                                         isMax ? arith::CmpFPredicate::OGT
-                                               : arith::CmpFPredicate::OLT,
-                                         a[0], a[1]);
+          better =
+              arith::CmpFOp::create(nb, l,
+                                    isMax ? (last ? arith::CmpFPredicate::OGE
+                                                  : arith::CmpFPredicate::OGT)
+                                          : (last ? arith::CmpFPredicate::OLE
+                                                  : arith::CmpFPredicate::OLT),
+                                    a[0], a[1]);
         else
           better = arith::CmpIOp::create(
               nb, l,
-              unsignedFor(e, isMax ? arith::CmpIPredicate::sgt
-                                   : arith::CmpIPredicate::slt),
+              unsignedFor(e, isMax ? (last ? arith::CmpIPredicate::sge
+                                           : arith::CmpIPredicate::sgt)
+                                   : (last ? arith::CmpIPredicate::sle
+                                           : arith::CmpIPredicate::slt)),
               a[0], a[1]);
         linalg::YieldOp::create(
             nb, l,
@@ -1185,7 +1210,14 @@ void registerLowerings() {
   rules["add"] = pointwise(binop<arith::AddFOp, arith::AddIOp>());
   rules["subtract"] = pointwise(binop<arith::SubFOp, arith::SubIOp>());
   rules["multiply"] = pointwise(binop<arith::MulFOp, arith::MulIOp>());
-  rules["divide"] = pointwise(binop<arith::DivFOp, arith::DivSIOp>());
+  rules["divide"] = pointwise(
+      arith2([](OpBuilder &b, Location l, Value x,
+                Value y) -> Value { return arith::DivFOp::create(b, l, x, y); },
+             [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+               if (isUnsignedLike(x.getType()))
+                 return arith::DivUIOp::create(b, l, x, y);
+               return arith::DivSIOp::create(b, l, x, y);
+             }));
   rules["maximum"] = pointwise(arith2(
       [](OpBuilder &b, Location l, Value x, Value y) -> Value {
         return arith::MaximumFOp::create(b, l, x, y);
@@ -1233,6 +1265,8 @@ void registerLowerings() {
       }));
   rules["right_shift"] =
       pointwise(arith2(nullptr, [](OpBuilder &b, Location l, Value x, Value y) {
+        if (isUnsignedLike(x.getType()))
+          return arith::ShRUIOp::create(b, l, x, y).getResult();
         return arith::ShRSIOp::create(b, l, x, y).getResult();
       }));
   rules["logical_not"] =
@@ -1261,13 +1295,23 @@ void registerLowerings() {
       pos = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, a[0], zero);
       neg = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, a[0], zero);
     } else {
-      pos = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, a[0], zero);
-      neg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, a[0], zero);
+      pos = arith::CmpIOp::create(
+          b, l, unsignedFor(t, arith::CmpIPredicate::sgt), a[0], zero);
+      neg = arith::CmpIOp::create(
+          b, l, unsignedFor(t, arith::CmpIPredicate::slt), a[0], zero);
     }
     return arith::SelectOp::create(
         b, l, pos, one, arith::SelectOp::create(b, l, neg, minus, zero));
   });
-  rules["mod"] = pointwise(binop<arith::RemFOp, arith::RemSIOp>());
+  auto remainder = [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+    if (isUnsignedLike(x.getType()))
+      return arith::RemUIOp::create(b, l, x, y);
+    return arith::RemSIOp::create(b, l, x, y);
+  };
+  rules["mod"] = pointwise(
+      arith2([](OpBuilder &b, Location l, Value x,
+                Value y) -> Value { return arith::RemFOp::create(b, l, x, y); },
+             remainder));
   rules["floor_mod"] = pointwise(arith2(
       [](OpBuilder &b, Location l, Value x, Value y) -> Value {
         // x - floor(x / y) * y
@@ -1276,8 +1320,10 @@ void registerLowerings() {
         return arith::SubFOp::create(b, l, x,
                                      arith::MulFOp::create(b, l, q, y));
       },
-      [](OpBuilder &b, Location l, Value x, Value y) -> Value {
-        // The remainder takes the divisor's sign.
+      [remainder](OpBuilder &b, Location l, Value x, Value y) -> Value {
+        // The remainder takes the divisor's sign (unsigned: plain).
+        if (isUnsignedLike(x.getType()))
+          return remainder(b, l, x, y);
         Value r = arith::RemSIOp::create(b, l, x, y);
         Value zero =
             arith::ConstantOp::create(b, l, b.getZeroAttr(x.getType()));
@@ -1296,6 +1342,8 @@ void registerLowerings() {
         return math::FloorOp::create(b, l, arith::DivFOp::create(b, l, x, y));
       },
       [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+        if (isUnsignedLike(x.getType()))
+          return arith::DivUIOp::create(b, l, x, y);
         return arith::FloorDivSIOp::create(b, l, x, y);
       }));
   rules["exp"] = pointwise(floatUnary<math::ExpOp>());

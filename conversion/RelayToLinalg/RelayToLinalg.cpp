@@ -34,6 +34,7 @@
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -632,6 +633,7 @@ LogicalResult FunctionLowering::lowerOp(Operation *op) {
       return unsupported(op, "the operator has no lowering rule");
     // A tuple operand (concatenate, stack) passes its fields.
     SmallVector<Value> operands = mappedAll(op->getOperands());
+    UnsignedOpScope unsignedScope(op);
     FailureOr<SmallVector<Value>> results = info->lowering(b, op, operands);
     if (failed(results))
       return unsupported(op, "its lowering does not cover these attributes "
@@ -652,6 +654,15 @@ LogicalResult FunctionLowering::lowerOp(Operation *op) {
     if (!isa<DenseElementsAttr, DenseResourceElementsAttr>(c.getValue()) ||
         !value)
       return unsupported(op, "only dense and dense_resource constants lower");
+    // Unsigned integers are signless in arith: same bits, new type.
+    auto signless = cast<RankedTensorType>(signlessType(value.getType()));
+    if (signless != value.getType()) {
+      if (auto dense = dyn_cast<DenseElementsAttr>(value))
+        value = dense.bitcast(signless.getElementType());
+      else
+        value = DenseResourceElementsAttr::get(
+            signless, cast<DenseResourceElementsAttr>(value).getRawHandle());
+    }
     map[c.getResult()] = {arith::ConstantOp::create(b, loc, value)};
     return success();
   }
