@@ -78,22 +78,6 @@ def Specialize : Pass<"relay-specialize", "::mlir::ModuleOp"> {
   ];
 }
 
-def FlattenConstantGlobals
-    : Pass<"relay-flatten-constant-globals", "::mlir::ModuleOp"> {
-  let summary = "Give constant LLVM globals of nested array type one flat "
-                "array type";
-  let description = [{
-    Runs on the LLVM dialect (after `--finalize-memref-to-llvm`). A constant
-    `llvm.mlir.global` of type `!llvm.array<64 x array<64 x array<3 x
-    array<3 x f32>>>>` becomes `!llvm.array<36864 x f32>` with the same
-    dense or `dense_resource` value: code addresses it through memref
-    descriptors with linear offsets, so only the translation to LLVM IR
-    sees the difference, where a flat array is one constant instead of one
-    uniqued constant per innermost row (for a conv net's weights, millions:
-    compile time).
-  }];
-}
-
 def TileAndVectorize : Pass<"relay-tile-and-vectorize", "::mlir::func::FuncOp"> {
   let summary = "Tile bufferized linalg ops for cache and registers, then "
                 "vectorise them";
