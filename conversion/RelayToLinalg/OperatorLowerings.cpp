@@ -493,10 +493,11 @@ FailureOr<SmallVector<Value>> poolRule(OpBuilder &b, Operation *op,
   bool countPad =
       getOperatorAttributes(op).get("count_include_pad") == b.getBoolAttr(true);
   bool anyPad = llvm::any_of(p, [](int64_t v) { return v != 0; });
-  // Average pooling divides by a constant window size only when every
-  // window counts the same number of elements.
-  if (!isMax && (extraH || extraW || (anyPad && !countPad)))
-    return failure();
+  // Average pooling divides by the window size when every window counts
+  // the same number of elements; otherwise by a per-position count (a
+  // pooling sum over ones padded like the data, the padding counted only
+  // with count_include_pad and never the overhang of ceil_mode).
+  bool uniform = !(extraH || extraW || (anyPad && !countPad));
   Location loc = op->getLoc();
   Type e = type.getElementType();
   Value padValue = constantScalar(b, loc, e, isMax ? -INFINITY : 0.0);
@@ -518,17 +519,60 @@ FailureOr<SmallVector<Value>> poolRule(OpBuilder &b, Operation *op,
                   b, loc, TypeRange{type}, ValueRange{data, window},
                   ValueRange{init}, strides, dilations)
                   .getResult(0);
-  Value count = constantScalar(b, loc, e, double(k[0] * k[1]));
   SmallVector<utils::IteratorType> par(4, utils::IteratorType::parallel);
-  AffineMap id = AffineMap::getMultiDimIdentityMap(4, b.getContext());
+  MLIRContext *ctx = b.getContext();
+  AffineMap id = AffineMap::getMultiDimIdentityMap(4, ctx);
   Value out = tensor::EmptyOp::create(b, loc, type.getShape(), e);
+  if (uniform) {
+    Value count = constantScalar(b, loc, e, double(k[0] * k[1]));
+    return SmallVector<Value>{
+        linalg::GenericOp::create(
+            b, loc, TypeRange{type}, ValueRange{sum}, ValueRange{out}, {id, id},
+            par,
+            [&](OpBuilder &nb, Location l, ValueRange a) {
+              linalg::YieldOp::create(
+                  nb, l, arith::DivFOp::create(nb, l, a[0], count).getResult());
+            })
+            .getResult(0)};
+  }
+  Value one = constantScalar(b, loc, e, 1.0),
+        zero = constantScalar(b, loc, e, 0.0);
+  SmallVector<int64_t> onesShape{1, 1, in.getShape()[2], in.getShape()[3]};
+  Value ones = linalg::FillOp::create(
+                   b, loc, one,
+                   tensor::EmptyOp::create(b, loc, onesShape, e).getResult())
+                   .getResult(0);
+  if (countPad)
+    ones = padImage(b, loc, ones, p, 2, 3, one);
+  ones = padImage(
+      b, loc, ones,
+      countPad ? SmallVector<int64_t>{0, 0, extraH, extraW}
+               : SmallVector<int64_t>{p[0], p[1], p[2] + extraH, p[3] + extraW},
+      2, 3, zero);
+  auto countType =
+      RankedTensorType::get({1, 1, type.getShape()[2], type.getShape()[3]}, e);
+  Value countInit =
+      linalg::FillOp::create(
+          b, loc, zero,
+          tensor::EmptyOp::create(b, loc, countType.getShape(), e).getResult())
+          .getResult(0);
+  Value counts = linalg::PoolingNchwSumOp::create(
+                     b, loc, TypeRange{countType}, ValueRange{ones, window},
+                     ValueRange{countInit}, strides, dilations)
+                     .getResult(0);
+  AffineExpr dn, dc, dh, dw;
+  bindDims(ctx, dn, dc, dh, dw);
+  AffineMap perPosition = AffineMap::get(
+      4, 0,
+      {getAffineConstantExpr(0, ctx), getAffineConstantExpr(0, ctx), dh, dw},
+      ctx);
   return SmallVector<Value>{
       linalg::GenericOp::create(
-          b, loc, TypeRange{type}, ValueRange{sum}, ValueRange{out}, {id, id},
-          par,
+          b, loc, TypeRange{type}, ValueRange{sum, counts}, ValueRange{out},
+          {id, perPosition, id}, par,
           [&](OpBuilder &nb, Location l, ValueRange a) {
             linalg::YieldOp::create(
-                nb, l, arith::DivFOp::create(nb, l, a[0], count).getResult());
+                nb, l, arith::DivFOp::create(nb, l, a[0], a[1]).getResult());
           })
           .getResult(0)};
 }
