@@ -375,11 +375,84 @@ AffineMap map(MLIRContext *ctx, unsigned numDims, ArrayRef<unsigned> dims) {
   return AffineMap::get(numDims, 0, exprs, ctx);
 }
 
+/// The vector width (f32 lanes) of one-row products.
+constexpr int64_t kRowLanes = 16;
+
+/// Whether x [1, K] times w^T (w [N, K]) is a one-row product of floats
+/// that rowTimesTransposed takes.
+bool isOneRowProduct(RankedTensorType type, Value x, Value w) {
+  auto xt = cast<RankedTensorType>(x.getType());
+  auto wt = cast<RankedTensorType>(w.getType());
+  Type e = type.getElementType();
+  return isa<FloatType>(e) && xt.getElementType() == e &&
+         wt.getElementType() == e && xt.getRank() == 2 && wt.getRank() == 2 &&
+         xt.getDimSize(0) == 1 && xt.getDimSize(1) % kRowLanes == 0;
+}
+
+/// out[0, n] = sum_k x[0, k] * w[n, k] for one row x (an RNN cell's dense
+/// layers, a classifier at batch 1). As a matrix product its vectors would
+/// run along n, reading w with a stride; instead a split reduction
+///   partial[n, j] = sum_kk x[kk * 16 + j] * w[n, kk * 16 + j]
+/// reads w's rows as vectors (loops n, kk, j with j the vector and the
+/// partial sums in registers across kk), then sums over j.
+Value rowTimesTransposed(OpBuilder &b, Location loc, RankedTensorType type,
+                         Value x, Value w) {
+  MLIRContext *ctx = b.getContext();
+  Type e = type.getElementType();
+  auto wt = cast<RankedTensorType>(w.getType());
+  int64_t n = wt.getDimSize(0), k = wt.getDimSize(1), kk = k / kRowLanes;
+  Value x2 = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get({1, kk, kRowLanes}, e), x,
+      SmallVector<ReassociationIndices>{{0}, {1, 2}});
+  x2 = tensor::CollapseShapeOp::create(
+      b, loc, x2, SmallVector<ReassociationIndices>{{0, 1}, {2}});
+  Value w3 = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get({n, kk, kRowLanes}, e), w,
+      SmallVector<ReassociationIndices>{{0}, {1, 2}});
+  Value zero = constantScalar(b, loc, e, 0);
+  auto filled = [&](ArrayRef<int64_t> shape) {
+    return linalg::FillOp::create(
+               b, loc, zero,
+               tensor::EmptyOp::create(b, loc, shape, e).getResult())
+        .getResult(0);
+  };
+  using utils::IteratorType;
+  Value partial =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{RankedTensorType::get({n, kRowLanes}, e)},
+          ValueRange{x2, w3}, filled({n, kRowLanes}),
+          {map(ctx, 3, {1, 2}), map(ctx, 3, {0, 1, 2}), map(ctx, 3, {0, 2})},
+          {IteratorType::parallel, IteratorType::reduction,
+           IteratorType::parallel},
+          [](OpBuilder &nb, Location l, ValueRange a) {
+            Value product = arith::MulFOp::create(nb, l, a[0], a[1]);
+            linalg::YieldOp::create(
+                nb, l, Value(arith::AddFOp::create(nb, l, a[2], product)));
+          })
+          .getResult(0);
+  Value sums =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{RankedTensorType::get({n}, e)}, partial,
+          filled({n}), {map(ctx, 2, {0, 1}), map(ctx, 2, {0})},
+          {IteratorType::parallel, IteratorType::reduction},
+          [](OpBuilder &nb, Location l, ValueRange a) {
+            linalg::YieldOp::create(
+                nb, l, Value(arith::AddFOp::create(nb, l, a[1], a[0])));
+          })
+          .getResult(0);
+  return tensor::ExpandShapeOp::create(
+      b, loc, type, sums, SmallVector<ReassociationIndices>{{0, 1}});
+}
+
 FailureOr<SmallVector<Value>> denseRule(OpBuilder &b, Operation *op,
                                         ValueRange operands) {
   auto a = cast<RankedTensorType>(operands[0].getType());
   if (a.getRank() != 2)
     return failure();
+  RankedTensorType type = resultType(op);
+  if (type && isOneRowProduct(type, operands[0], operands[1]))
+    return SmallVector<Value>{
+        rowTimesTransposed(b, op->getLoc(), type, operands[0], operands[1])};
   MLIRContext *ctx = b.getContext();
   // (m, n, k): data (m, k), weight (n, k), out (m, n).
   return product(
@@ -411,6 +484,10 @@ FailureOr<SmallVector<Value>> matmulRule(OpBuilder &b, Operation *op,
     return failure();
   bool ta = getOperatorAttributes(op).get("transpose_a") == b.getBoolAttr(true);
   bool tb = getOperatorAttributes(op).get("transpose_b") == b.getBoolAttr(true);
+  RankedTensorType type = resultType(op);
+  if (type && !ta && tb && isOneRowProduct(type, operands[0], operands[1]))
+    return SmallVector<Value>{
+        rowTimesTransposed(b, op->getLoc(), type, operands[0], operands[1])};
   MLIRContext *ctx = b.getContext();
   return product(b, op, operands, 3,
                  {ta ? map(ctx, 3, {2, 0}) : map(ctx, 3, {0, 2}),

@@ -147,3 +147,16 @@ relay.func @count(%n: tensor<i32>, %acc: tensor<i32>) -> tensor<i32> {
   }
   relay.return %r : tensor<i32>
 }
+
+// A one-row dense layer is a split reduction along the weights' rows:
+// partial[n, j] = sum_kk x[kk*16 + j] * w[n, kk*16 + j], then the sum over j.
+// CHECK-LABEL: func.func @one_row_dense(
+// CHECK: %[[X:.*]] = tensor.collapse_shape %{{.*}} into tensor<4x16xf32>
+// CHECK: %[[W:.*]] = tensor.expand_shape %{{.*}} output_shape [8, 4, 16] : tensor<8x64xf32> into tensor<8x4x16xf32>
+// CHECK: %[[P:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[X]], %[[W]] : tensor<4x16xf32>, tensor<8x4x16xf32>) outs(%{{.*}} : tensor<8x16xf32>)
+// CHECK: %[[S:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[P]] : tensor<8x16xf32>) outs(%{{.*}} : tensor<8xf32>)
+// CHECK: tensor.expand_shape %[[S]] {{.*}} into tensor<1x8xf32>
+relay.func @one_row_dense(%x: tensor<1x64xf32>, %w: tensor<8x64xf32>) -> tensor<1x8xf32> {
+  %y = relay.nn.dense %x, %w : (tensor<1x64xf32>, tensor<8x64xf32>) -> tensor<1x8xf32>
+  relay.return %y : tensor<1x8xf32>
+}
