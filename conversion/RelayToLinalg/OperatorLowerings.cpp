@@ -1326,6 +1326,25 @@ FailureOr<SmallVector<Value>> stridedSliceRule(OpBuilder &b, Operation *op,
           .getResult(0)};
 }
 
+/// The vector `v` (bias_add's bias, prelu's slopes) reshaped to [C, 1, ...]
+/// so that it broadcasts along `op`'s `axis` (default 1).
+Value alongAxis(OpBuilder &b, Operation *op, Value v) {
+  RankedTensorType type = resultType(op);
+  int64_t axis = intAttr(op, "axis", 1);
+  if (axis < 0)
+    axis += type.getRank();
+  SmallVector<int64_t> shape(type.getRank() - axis, 1);
+  shape[0] = type.getShape()[axis];
+  Location loc = op->getLoc();
+  auto vectorType = RankedTensorType::get(shape, type.getElementType());
+  Value shapeConst = arith::ConstantOp::create(
+      b, loc,
+      DenseIntElementsAttr::get(
+          RankedTensorType::get({int64_t(shape.size())}, b.getI64Type()),
+          shape));
+  return tensor::ReshapeOp::create(b, loc, vectorType, v, shapeConst);
+}
+
 void registerLowerings() {
   llvm::StringMap<Rule> rules;
   rules["add"] = pointwise(binop<arith::AddFOp, arith::AddIOp>());
@@ -1502,28 +1521,29 @@ void registerLowerings() {
   rules["nn.bias_add"] =
       [](OpBuilder &b, Operation *op,
          ValueRange operands) -> FailureOr<SmallVector<Value>> {
-    // Reshape the bias to broadcast along `axis`.
-    RankedTensorType type = resultType(op);
-    int64_t axis = intAttr(op, "axis", 1);
-    if (axis < 0)
-      axis += type.getRank();
-    SmallVector<int64_t> shape(type.getRank() - axis, 1);
-    shape[0] = type.getShape()[axis];
-    Location loc = op->getLoc();
-    auto biasType = RankedTensorType::get(shape, type.getElementType());
-    Value shapeConst = arith::ConstantOp::create(
-        b, loc,
-        DenseIntElementsAttr::get(
-            RankedTensorType::get({int64_t(shape.size())}, b.getI64Type()),
-            shape));
-    Value bias =
-        tensor::ReshapeOp::create(b, loc, biasType, operands[1], shapeConst);
+    Value bias = alongAxis(b, op, operands[1]);
     return elementwise(b, op, {operands[0], bias},
                        [](OpBuilder &nb, Location l, ValueRange a) -> Value {
                          if (isa<FloatType>(a[0].getType()))
                            return arith::AddFOp::create(nb, l, a[0], a[1]);
                          return arith::AddIOp::create(nb, l, a[0], a[1]);
                        });
+  };
+  rules["nn.prelu"] = [](OpBuilder &b, Operation *op,
+                         ValueRange operands) -> FailureOr<SmallVector<Value>> {
+    // x where positive, else alpha (one slope per channel of `axis`) * x.
+    Value alpha = alongAxis(b, op, operands[1]);
+    return elementwise(
+        b, op, {operands[0], alpha},
+        [](OpBuilder &nb, Location l, ValueRange a) -> Value {
+          if (!isa<FloatType>(a[0].getType()))
+            return Value();
+          Value zero = constantScalar(nb, l, a[0].getType(), 0);
+          Value pos = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT,
+                                            a[0], zero);
+          return select(nb, l, pos, a[0],
+                        arith::MulFOp::create(nb, l, a[0], a[1]));
+        });
   };
   rules["clip"] = [](OpBuilder &b, Operation *op,
                      ValueRange operands) -> FailureOr<SmallVector<Value>> {
