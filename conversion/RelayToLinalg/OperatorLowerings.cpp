@@ -693,12 +693,12 @@ FailureOr<SmallVector<Value>> castRule(OpBuilder &b, Operation *op,
       });
 }
 
-/// nn.pad in constant mode.
+/// nn.pad: constant (tensor.pad), edge and reflect (a generic reading the
+/// source index).
 FailureOr<SmallVector<Value>> padRule(OpBuilder &b, Operation *op,
                                       ValueRange operands) {
   RankedTensorType type = resultType(op);
-  if (strAttr(op, "pad_mode", "constant") != "constant")
-    return failure();
+  StringRef mode = strAttr(op, "pad_mode", "constant");
   SmallVector<int64_t> w = intsAttr(op, "pad_width", {});
   SmallVector<int64_t> low, high;
   for (size_t i = 0; i + 1 < w.size(); i += 2) {
@@ -706,6 +706,56 @@ FailureOr<SmallVector<Value>> padRule(OpBuilder &b, Operation *op,
     high.push_back(w[i + 1]);
   }
   Location loc = op->getLoc();
+  if (mode == "edge" || mode == "reflect") {
+    // out[i] = data[source(i - low)]: edge clamps into [0, n); reflect
+    // mirrors without repeating the edge (numpy's "reflect").
+    auto in = cast<RankedTensorType>(operands[0].getType());
+    int64_t rank = type.getRank();
+    Value data = operands[0];
+    bool reflect = mode == "reflect";
+    return SmallVector<Value>{
+        linalg::GenericOp::create(
+            b, loc, TypeRange{type}, ValueRange{},
+            ValueRange{tensor::EmptyOp::create(b, loc, type.getShape(),
+                                               type.getElementType())
+                           .getResult()},
+            {AffineMap::getMultiDimIdentityMap(rank, b.getContext())},
+            SmallVector<utils::IteratorType>(rank,
+                                             utils::IteratorType::parallel),
+            [&](OpBuilder &nb, Location l, ValueRange) {
+              SmallVector<Value> indices;
+              for (int64_t d = 0; d < rank; ++d) {
+                int64_t n = in.getDimSize(d);
+                Value j = arith::SubIOp::create(
+                    nb, l, linalg::IndexOp::create(nb, l, d),
+                    arith::ConstantIndexOp::create(nb, l, low[d]));
+                Value zero = arith::ConstantIndexOp::create(nb, l, 0);
+                Value last = arith::ConstantIndexOp::create(nb, l, n - 1);
+                Value below = arith::CmpIOp::create(
+                    nb, l, arith::CmpIPredicate::slt, j, zero);
+                Value above = arith::CmpIOp::create(
+                    nb, l, arith::CmpIPredicate::sgt, j, last);
+                Value lowSource =
+                    reflect ? Value(arith::SubIOp::create(nb, l, zero, j))
+                            : zero;
+                Value highSource = reflect ? Value(arith::SubIOp::create(
+                                                 nb, l,
+                                                 arith::ConstantIndexOp::create(
+                                                     nb, l, 2 * (n - 1)),
+                                                 j))
+                                           : last;
+                Value k = arith::SelectOp::create(nb, l, below, lowSource, j);
+                indices.push_back(
+                    arith::SelectOp::create(nb, l, above, highSource, k));
+              }
+              linalg::YieldOp::create(
+                  nb, l,
+                  Value(tensor::ExtractOp::create(nb, l, data, indices)));
+            })
+            .getResult(0)};
+  }
+  if (mode != "constant")
+    return failure();
   Value value = tensor::ExtractOp::create(b, loc, operands[1], ValueRange{});
   return SmallVector<Value>{tensor::PadOp::create(
       b, loc, type, operands[0], getAsIndexOpFoldResult(b.getContext(), low),
