@@ -447,17 +447,57 @@ Value rowTimesTransposed(OpBuilder &b, Location loc, RankedTensorType type,
 FailureOr<SmallVector<Value>> denseRule(OpBuilder &b, Operation *op,
                                         ValueRange operands) {
   auto a = cast<RankedTensorType>(operands[0].getType());
-  if (a.getRank() != 2)
-    return failure();
   RankedTensorType type = resultType(op);
-  if (type && isOneRowProduct(type, operands[0], operands[1]))
-    return SmallVector<Value>{
-        rowTimesTransposed(b, op->getLoc(), type, operands[0], operands[1])};
+  if (a.getRank() < 1 || !type || !type.hasStaticShape() ||
+      !isa<FloatType>(type.getElementType()))
+    return failure();
+  Location loc = op->getLoc();
   MLIRContext *ctx = b.getContext();
-  // (m, n, k): data (m, k), weight (n, k), out (m, n).
-  return product(
-      b, op, operands, 3,
-      {map(ctx, 3, {0, 2}), map(ctx, 3, {1, 2}), map(ctx, 3, {0, 1})});
+  // Data [..., k] is a matrix [m, k] with m the product of the leading
+  // dimensions; the result [m, n] is reshaped back.
+  Value data = operands[0];
+  int64_t rank = a.getRank();
+  int64_t n = type.getShape().back(), m = type.getNumElements() / n;
+  auto type2d = RankedTensorType::get({m, n}, type.getElementType());
+  if (rank != 2) {
+    ReassociationIndices leading;
+    for (int64_t d = 0; d + 1 < rank; ++d)
+      leading.push_back(d);
+    data = rank == 1
+               ? tensor::ExpandShapeOp::create(
+                     b, loc,
+                     RankedTensorType::get({1, a.getDimSize(0)},
+                                           a.getElementType()),
+                     data, SmallVector<ReassociationIndices>{{0, 1}})
+                     .getResult()
+               : tensor::CollapseShapeOp::create(
+                     b, loc, data,
+                     SmallVector<ReassociationIndices>{leading, {rank - 1}})
+                     .getResult();
+  }
+  Value out;
+  if (isOneRowProduct(type2d, data, operands[1]))
+    out = rowTimesTransposed(b, loc, type2d, data, operands[1]);
+  else
+    // (m, n, k): data (m, k), weight (n, k), out (m, n).
+    out = contract(
+        b, loc, type2d, ValueRange{data, operands[1]}, 3,
+        {map(ctx, 3, {0, 2}), map(ctx, 3, {1, 2}), map(ctx, 3, {0, 1})});
+  if (rank == 2)
+    return SmallVector<Value>{out};
+  SmallVector<ReassociationIndices> back;
+  if (type.getRank() == 1) {
+    back.push_back({0, 1});
+  } else {
+    ReassociationIndices leading;
+    for (int64_t d = 0; d + 1 < type.getRank(); ++d)
+      leading.push_back(d);
+    back = {leading, {type.getRank() - 1}};
+  }
+  return SmallVector<Value>{
+      type.getRank() == 1
+          ? Value(tensor::CollapseShapeOp::create(b, loc, type, out, back))
+          : Value(tensor::ExpandShapeOp::create(b, loc, type, out, back))};
 }
 
 FailureOr<SmallVector<Value>> batchMatmulRule(OpBuilder &b, Operation *op,
