@@ -507,11 +507,35 @@ FailureOr<SmallVector<Value>> batchMatmulRule(OpBuilder &b, Operation *op,
   bool ta = getOperatorAttributes(op).get("transpose_a") == b.getBoolAttr(true);
   bool tb =
       getOperatorAttributes(op).get("transpose_b") != b.getBoolAttr(false);
-  if (x.getShape()[0] != y.getShape()[0])
-    return failure(); // batch broadcasting is left to the interpreter
   MLIRContext *ctx = b.getContext();
+  SmallVector<Value> args(operands);
+  int64_t batch = std::max(x.getShape()[0], y.getShape()[0]);
+  if (x.getShape()[0] != y.getShape()[0]) {
+    // A batch of one broadcasts: copy it to every batch entry first.
+    int64_t single = x.getShape()[0] == 1 ? 0 : 1;
+    auto t = cast<RankedTensorType>(args[single].getType());
+    if (t.getShape()[0] != 1)
+      return failure();
+    SmallVector<int64_t> shape(t.getShape());
+    shape[0] = batch;
+    AffineExpr d0, d1, d2;
+    bindDims(ctx, d0, d1, d2);
+    args[single] =
+        linalg::GenericOp::create(
+            b, op->getLoc(), TypeRange{t.clone(shape)}, args[single],
+            ValueRange{tensor::EmptyOp::create(b, op->getLoc(), shape,
+                                               t.getElementType())
+                           .getResult()},
+            {AffineMap::get(3, 0, {getAffineConstantExpr(0, ctx), d1, d2}, ctx),
+             AffineMap::getMultiDimIdentityMap(3, ctx)},
+            SmallVector<utils::IteratorType>(3, utils::IteratorType::parallel),
+            [](OpBuilder &nb, Location l, ValueRange a) {
+              linalg::YieldOp::create(nb, l, a[0]);
+            })
+            .getResult(0);
+  }
   // (b, m, n, k)
-  return product(b, op, operands, 4,
+  return product(b, op, args, 4,
                  {ta ? map(ctx, 4, {0, 3, 1}) : map(ctx, 4, {0, 1, 3}),
                   tb ? map(ctx, 4, {0, 2, 3}) : map(ctx, 4, {0, 3, 2}),
                   map(ctx, 4, {0, 1, 2})});
