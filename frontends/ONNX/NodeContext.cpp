@@ -21,9 +21,6 @@ RankedTensorType NodeContext::tensorType(unsigned i) const {
 }
 
 LogicalResult NodeContext::checkInputs(unsigned min, unsigned max) {
-  unsigned given = 0;
-  for (unsigned i = 0; i < inputs.size(); ++i)
-    given += hasInput(i) ? 1 : 0;
   if (inputs.size() > max)
     return fail(Twine("takes at most ") + Twine(max) + " inputs, got " +
                 Twine(inputs.size()));
@@ -41,7 +38,6 @@ LogicalResult NodeContext::checkInputs(unsigned min, unsigned max) {
                   " has a dynamic shape; the importer needs static shapes "
                   "(give the model's inputs fixed dimensions)");
   }
-  (void)given;
   return success();
 }
 

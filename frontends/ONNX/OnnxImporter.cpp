@@ -127,9 +127,6 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
   if (failed((*converter)(context)))
     return failure();
   ArrayRef<GraphValue> outputs = context.getOutputs();
-  int given = 0;
-  for (const std::string &name : node.output())
-    given += name.empty() ? 0 : 1;
   if (outputs.size() < static_cast<size_t>(node.output_size())) {
     // Optional outputs the converter does not produce must be unused.
     for (int i = outputs.size(); i < node.output_size(); ++i)
@@ -138,7 +135,6 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
                << node.op_type() << " node '" << label << "': output #" << i
                << " ('" << node.output(i) << "') is not supported";
   }
-  (void)given;
   for (int i = 0; i < node.output_size(); ++i)
     if (!node.output(i).empty())
       values[node.output(i)] = outputs[i];
