@@ -66,6 +66,17 @@ RankedTensorType resultType(Operation *op) {
   return dyn_cast<RankedTensorType>(signlessType(op->getResult(0).getType()));
 }
 
+/// `v` reshaped to the static `type` (same number of elements).
+Value reshapeStatic(OpBuilder &b, Location loc, Value v,
+                    RankedTensorType type) {
+  Value shape = arith::ConstantOp::create(
+      b, loc,
+      DenseIntElementsAttr::get(
+          RankedTensorType::get({type.getRank()}, b.getI64Type()),
+          type.getShape()));
+  return tensor::ReshapeOp::create(b, loc, type, v, shape);
+}
+
 /// Whether the Relay value `v` holds unsigned integers (or booleans).
 bool isUnsignedValue(Value v) {
   auto t = dyn_cast<ShapedType>(v.getType());
@@ -305,13 +316,7 @@ Rule reduction(std::function<Value(OpBuilder &, Location, Value, Value)> f,
                 .getResult(0);
     }
     if (keep && flatType != type) {
-      SmallVector<int64_t> shape(type.getShape());
-      Value shapeConst = arith::ConstantOp::create(
-          b, loc,
-          DenseIntElementsAttr::get(
-              RankedTensorType::get({int64_t(shape.size())}, b.getI64Type()),
-              shape));
-      acc = tensor::ReshapeOp::create(b, loc, type, acc, shapeConst);
+      acc = reshapeStatic(b, loc, acc, type);
     }
     return SmallVector<Value>{acc};
   };
@@ -324,14 +329,7 @@ FailureOr<SmallVector<Value>> reshapeRule(OpBuilder &b, Operation *op,
   if (!type || !type.hasStaticShape())
     return failure();
   Location loc = op->getLoc();
-  SmallVector<int64_t> shape(type.getShape());
-  Value shapeConst = arith::ConstantOp::create(
-      b, loc,
-      DenseIntElementsAttr::get(
-          RankedTensorType::get({int64_t(shape.size())}, b.getI64Type()),
-          shape));
-  return SmallVector<Value>{
-      tensor::ReshapeOp::create(b, loc, type, operands[0], shapeConst)};
+  return SmallVector<Value>{reshapeStatic(b, loc, operands[0], type)};
 }
 
 /// sum(a * b) over the last loop of a `numDims`-loop nest with the given
@@ -1379,13 +1377,7 @@ FailureOr<SmallVector<Value>> argRule(OpBuilder &b, Operation *op,
   Value result = generic.getResult(1);
   if (cast<RankedTensorType>(result.getType()) != type) {
     // keepdims: the same elements in the result's shape.
-    SmallVector<int64_t> shape(type.getShape());
-    Value shapeConst = arith::ConstantOp::create(
-        b, loc,
-        DenseIntElementsAttr::get(
-            RankedTensorType::get({int64_t(shape.size())}, b.getI64Type()),
-            shape));
-    result = tensor::ReshapeOp::create(b, loc, type, result, shapeConst);
+    result = reshapeStatic(b, loc, result, type);
   }
   return SmallVector<Value>{result};
 }
@@ -1450,13 +1442,8 @@ Value alongAxis(OpBuilder &b, Operation *op, Value v) {
   SmallVector<int64_t> shape(type.getRank() - axis, 1);
   shape[0] = type.getShape()[axis];
   Location loc = op->getLoc();
-  auto vectorType = RankedTensorType::get(shape, type.getElementType());
-  Value shapeConst = arith::ConstantOp::create(
-      b, loc,
-      DenseIntElementsAttr::get(
-          RankedTensorType::get({int64_t(shape.size())}, b.getI64Type()),
-          shape));
-  return tensor::ReshapeOp::create(b, loc, vectorType, v, shapeConst);
+  return reshapeStatic(b, loc, v,
+                       RankedTensorType::get(shape, type.getElementType()));
 }
 
 void registerLowerings() {

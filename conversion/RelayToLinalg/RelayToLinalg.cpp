@@ -837,6 +837,15 @@ void mlir::relay::registerUpstreamPasses() {
   std::call_once(once, [] { ::mlir::registerAllPasses(); });
 }
 
+OwningOpRef<ModuleOp> mlir::relay::lowerCopyToLLVM(ModuleOp module) {
+  OwningOpRef<ModuleOp> copy = module.clone();
+  PassManager pm(module.getContext());
+  buildRelayToLLVMPipeline(pm);
+  if (failed(pm.run(*copy)))
+    return nullptr;
+  return copy;
+}
+
 void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm) {
   registerUpstreamPasses();
   pm.addPass(createInferTypes());

@@ -12,7 +12,9 @@
 #ifndef RELAY_MLIR_CONVERSION_RELAYTOLINALG_RELAYTOLINALG_H
 #define RELAY_MLIR_CONVERSION_RELAYTOLINALG_RELAYTOLINALG_H
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "mlir/Pass/PassManager.h"
 
 namespace mlir::relay {
@@ -29,6 +31,10 @@ void registerOperatorLowerings();
 /// Adds the passes of --relay-to-llvm: type inference, Relay to linalg,
 /// one-shot bufferization, buffer deallocation, loops and the LLVM dialect.
 void buildRelayToLLVMPipeline(OpPassManager &pm);
+
+/// A copy of `module` lowered by that pipeline (the module is unchanged);
+/// null after the pipeline reported an error.
+OwningOpRef<ModuleOp> lowerCopyToLLVM(ModuleOp module);
 
 /// Registers every upstream pass once (the pipeline names them).
 void registerUpstreamPasses();

@@ -38,11 +38,7 @@ OpConverter unary(StringRef relayName) {
   return [name](NodeContext &ctx) -> LogicalResult {
     if (failed(ctx.checkInputs(1, 1)))
       return failure();
-    FailureOr<Value> r = ctx.op(name, {ctx.input(0)});
-    if (failed(r))
-      return failure();
-    ctx.addOutput(*r);
-    return success();
+    return ctx.output(ctx.op(name, {ctx.input(0)}));
   };
 }
 
@@ -109,11 +105,7 @@ OpConverter binary(StringRef relayName) {
       ctx.addOutput(ctx.constant(folded), folded);
       return success();
     }
-    FailureOr<Value> r = ctx.op(name, {ctx.input(0), ctx.input(1)});
-    if (failed(r))
-      return failure();
-    ctx.addOutput(*r);
-    return success();
+    return ctx.output(ctx.op(name, {ctx.input(0), ctx.input(1)}));
   };
 }
 
@@ -153,11 +145,7 @@ OpConverter composite(Body body) {
       return failure();
     if (!isa<FloatType>(ctx.elementType(0)))
       return ctx.fail("expects a floating-point input");
-    FailureOr<Value> r = body(ctx, ctx.input(0));
-    if (failed(r))
-      return failure();
-    ctx.addOutput(*r);
-    return success();
+    return ctx.output(body(ctx, ctx.input(0)));
   };
 }
 
@@ -263,22 +251,14 @@ LogicalResult convertCast(NodeContext &ctx) {
     ctx.addOutput(ctx.constant(folded), folded);
     return success();
   }
-  FailureOr<Value> r = ctx.op("cast", {ctx.input(0)}, {ctx.type("dtype", to)});
-  if (failed(r))
-    return failure();
-  ctx.addOutput(*r);
-  return success();
+  return ctx.output(ctx.op("cast", {ctx.input(0)}, {ctx.type("dtype", to)}));
 }
 
 LogicalResult convertCastLike(NodeContext &ctx) {
   if (failed(ctx.checkInputs(2, 2)))
     return failure();
-  FailureOr<Value> r =
-      ctx.op("cast", {ctx.input(0)}, {ctx.type("dtype", ctx.elementType(1))});
-  if (failed(r))
-    return failure();
-  ctx.addOutput(*r);
-  return success();
+  return ctx.output(
+      ctx.op("cast", {ctx.input(0)}, {ctx.type("dtype", ctx.elementType(1))}));
 }
 
 LogicalResult convertPow(NodeContext &ctx) {
@@ -293,11 +273,7 @@ LogicalResult convertPow(NodeContext &ctx) {
       return failure();
     exponent = *c;
   }
-  FailureOr<Value> r = ctx.op("power", {ctx.input(0), exponent});
-  if (failed(r))
-    return failure();
-  ctx.addOutput(*r);
-  return success();
+  return ctx.output(ctx.op("power", {ctx.input(0), exponent}));
 }
 
 LogicalResult convertMod(NodeContext &ctx) {
@@ -308,12 +284,8 @@ LogicalResult convertMod(NodeContext &ctx) {
   bool fmod = ctx.attrInt("fmod", 0) != 0;
   if (!fmod && isa<FloatType>(ctx.elementType(0)))
     return ctx.fail("fmod = 0 is defined for integers only");
-  FailureOr<Value> r =
-      ctx.op(fmod ? "mod" : "floor_mod", {ctx.input(0), ctx.input(1)});
-  if (failed(r))
-    return failure();
-  ctx.addOutput(*r);
-  return success();
+  return ctx.output(
+      ctx.op(fmod ? "mod" : "floor_mod", {ctx.input(0), ctx.input(1)}));
 }
 
 LogicalResult convertBitShift(NodeContext &ctx) {
@@ -322,24 +294,15 @@ LogicalResult convertBitShift(NodeContext &ctx) {
   std::string direction = ctx.attrString("direction", "");
   if (direction != "LEFT" && direction != "RIGHT")
     return ctx.fail("direction must be LEFT or RIGHT");
-  FailureOr<Value> r =
-      ctx.op(direction == "LEFT" ? "left_shift" : "right_shift",
-             {ctx.input(0), ctx.input(1)});
-  if (failed(r))
-    return failure();
-  ctx.addOutput(*r);
-  return success();
+  return ctx.output(ctx.op(direction == "LEFT" ? "left_shift" : "right_shift",
+                           {ctx.input(0), ctx.input(1)}));
 }
 
 LogicalResult convertWhere(NodeContext &ctx) {
   if (failed(ctx.checkInputs(3, 3)))
     return failure();
-  FailureOr<Value> r =
-      ctx.op("where", {ctx.input(0), ctx.input(1), ctx.input(2)});
-  if (failed(r))
-    return failure();
-  ctx.addOutput(*r);
-  return success();
+  return ctx.output(
+      ctx.op("where", {ctx.input(0), ctx.input(1), ctx.input(2)}));
 }
 
 LogicalResult convertPRelu(NodeContext &ctx) {
@@ -350,11 +313,7 @@ LogicalResult convertPRelu(NodeContext &ctx) {
   FailureOr<Value> neg = ctx.op("less", {x, scalarLike(ctx, x, 0)});
   if (failed(scaled) || failed(neg))
     return failure();
-  FailureOr<Value> r = ctx.op("where", {*neg, *scaled, x});
-  if (failed(r))
-    return failure();
-  ctx.addOutput(*r);
-  return success();
+  return ctx.output(ctx.op("where", {*neg, *scaled, x}));
 }
 
 LogicalResult convertIdentity(NodeContext &ctx) {
@@ -417,13 +376,8 @@ void mlir::relay::onnx_import::addElementwiseConverters(ConverterTable &t) {
   t["LeakyRelu"] = [](NodeContext &ctx) -> LogicalResult {
     if (failed(ctx.checkInputs(1, 1)))
       return failure();
-    FailureOr<Value> r =
-        ctx.op("nn.leaky_relu", {ctx.input(0)},
-               {ctx.f64("alpha", ctx.attrFloat("alpha", 0.01))});
-    if (failed(r))
-      return failure();
-    ctx.addOutput(*r);
-    return success();
+    return ctx.output(ctx.op("nn.leaky_relu", {ctx.input(0)},
+                             {ctx.f64("alpha", ctx.attrFloat("alpha", 0.01))}));
   };
   t["Reciprocal"] = composite([](NodeContext &ctx, Value x) {
     return ctx.op("divide", {scalarLike(ctx, x, 1), x});

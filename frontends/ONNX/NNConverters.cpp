@@ -132,21 +132,13 @@ LogicalResult convertPool(NodeContext &ctx, StringRef relayName, bool isMax) {
   if (!isMax)
     attrs.push_back(ctx.boolean("count_include_pad",
                                 ctx.attrInt("count_include_pad", 0) != 0));
-  FailureOr<Value> r = ctx.op(relayName, {ctx.input(0)}, attrs);
-  if (failed(r))
-    return failure();
-  ctx.addOutput(*r);
-  return success();
+  return ctx.output(ctx.op(relayName, {ctx.input(0)}, attrs));
 }
 
 LogicalResult convertGlobalPool(NodeContext &ctx, StringRef relayName) {
   if (failed(ctx.checkInputs(1, 1)) || failed(require2d(ctx, 0)))
     return failure();
-  FailureOr<Value> r = ctx.op(relayName, {ctx.input(0)});
-  if (failed(r))
-    return failure();
-  ctx.addOutput(*r);
-  return success();
+  return ctx.output(ctx.op(relayName, {ctx.input(0)}));
 }
 
 LogicalResult convertBatchNorm(NodeContext &ctx) {
@@ -221,11 +213,7 @@ LogicalResult convertInstanceNorm(NodeContext &ctx) {
   FailureOr<Value> y = ctx.op("multiply", {*n, *scale});
   if (failed(y))
     return failure();
-  FailureOr<Value> r = ctx.op("add", {*y, *bias});
-  if (failed(r))
-    return failure();
-  ctx.addOutput(*r);
-  return success();
+  return ctx.output(ctx.op("add", {*y, *bias}));
 }
 
 LogicalResult convertLayerNorm(NodeContext &ctx) {
@@ -408,11 +396,7 @@ LogicalResult convertSoftmax(NodeContext &ctx, StringRef relayName) {
     return failure();
   Value x = ctx.input(0);
   if (!legacy || *axis == rank - 1) {
-    FailureOr<Value> r = ctx.op(relayName, {x}, {ctx.i64("axis", *axis)});
-    if (failed(r))
-      return failure();
-    ctx.addOutput(*r);
-    return success();
+    return ctx.output(ctx.op(relayName, {x}, {ctx.i64("axis", *axis)}));
   }
   int64_t rows = 1, cols = 1;
   for (int64_t d = 0; d < rank; ++d)

@@ -135,6 +135,13 @@ public:
   void addOutput(Value v, ElementsAttr known = {}) {
     outputs.push_back({v, known});
   }
+  /// Adds a built value as the next output (failing when it failed).
+  LogicalResult output(FailureOr<Value> v) {
+    if (failed(v))
+      return failure();
+    addOutput(*v);
+    return success();
+  }
   ArrayRef<GraphValue> getOutputs() const { return outputs; }
 
   /// Reports an error at the node: `<op> node '<name>': <message>`.

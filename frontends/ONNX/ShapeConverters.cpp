@@ -46,12 +46,8 @@ LogicalResult reshapeTo(NodeContext &ctx, ArrayRef<int64_t> shape) {
     addFolded(ctx, c.reshape(RankedTensorType::get(shape, c.getElementType())));
     return success();
   }
-  FailureOr<Value> r =
-      ctx.op("reshape", {ctx.input(0)}, {ctx.ints("newshape", shape)});
-  if (failed(r))
-    return failure();
-  ctx.addOutput(*r);
-  return success();
+  return ctx.output(
+      ctx.op("reshape", {ctx.input(0)}, {ctx.ints("newshape", shape)}));
 }
 
 /// The axes of an op given by attribute (older opsets) or by input #1.
@@ -271,13 +267,8 @@ LogicalResult convertTranspose(NodeContext &ctx) {
   SmallVector<int64_t> reversed;
   for (int64_t d = rank - 1; d >= 0; --d)
     reversed.push_back(d);
-  FailureOr<Value> r =
-      ctx.op("transpose", {ctx.input(0)},
-             {ctx.ints("axes", ctx.attrInts("perm", reversed))});
-  if (failed(r))
-    return failure();
-  ctx.addOutput(*r);
-  return success();
+  return ctx.output(ctx.op("transpose", {ctx.input(0)},
+                           {ctx.ints("axes", ctx.attrInts("perm", reversed))}));
 }
 
 LogicalResult convertConcat(NodeContext &ctx) {
@@ -307,12 +298,8 @@ LogicalResult convertConcat(NodeContext &ctx) {
                                ctx.elementType(0)));
     return success();
   }
-  FailureOr<Value> r =
-      ctx.op("concatenate", {ctx.tuple(fields)}, {ctx.i64("axis", *axis)});
-  if (failed(r))
-    return failure();
-  ctx.addOutput(*r);
-  return success();
+  return ctx.output(
+      ctx.op("concatenate", {ctx.tuple(fields)}, {ctx.i64("axis", *axis)}));
 }
 
 LogicalResult convertSplit(NodeContext &ctx) {
@@ -501,21 +488,12 @@ LogicalResult convertGather(NodeContext &ctx) {
     }
     Value normalised = ctx.constant(intConstant(
         ctx, indices.getType().getShape(), idx, indices.getElementType()));
-    FailureOr<Value> r =
-        ctx.op("take", {ctx.input(0), normalised}, {ctx.i64("axis", *axis)});
-    if (failed(r))
-      return failure();
-    ctx.addOutput(*r);
-    return success();
+    return ctx.output(
+        ctx.op("take", {ctx.input(0), normalised}, {ctx.i64("axis", *axis)}));
   }
   // Indices known only at run time may be negative: wrap them.
-  FailureOr<Value> r =
-      ctx.op("take", {ctx.input(0), ctx.input(1)},
-             {ctx.i64("axis", *axis), ctx.str("mode", "wrap")});
-  if (failed(r))
-    return failure();
-  ctx.addOutput(*r);
-  return success();
+  return ctx.output(ctx.op("take", {ctx.input(0), ctx.input(1)},
+                           {ctx.i64("axis", *axis), ctx.str("mode", "wrap")}));
 }
 
 LogicalResult convertExpand(NodeContext &ctx) {
@@ -536,12 +514,8 @@ LogicalResult convertExpand(NodeContext &ctx) {
       return ctx.fail("shape does not broadcast with the input");
     shape[i] = a == 1 ? b : a;
   }
-  FailureOr<Value> r =
-      ctx.op("broadcast_to", {ctx.input(0)}, {ctx.ints("shape", shape)});
-  if (failed(r))
-    return failure();
-  ctx.addOutput(*r);
-  return success();
+  return ctx.output(
+      ctx.op("broadcast_to", {ctx.input(0)}, {ctx.ints("shape", shape)}));
 }
 
 LogicalResult convertTile(NodeContext &ctx) {
@@ -603,13 +577,9 @@ LogicalResult convertPad(NodeContext &ctx) {
       return failure();
     value = *v;
   }
-  FailureOr<Value> r =
+  return ctx.output(
       ctx.op("nn.pad", {ctx.input(0), value},
-             {ctx.ints("pad_width", width), ctx.str("pad_mode", mode)});
-  if (failed(r))
-    return failure();
-  ctx.addOutput(*r);
-  return success();
+             {ctx.ints("pad_width", width), ctx.str("pad_mode", mode)}));
 }
 
 /// ReduceX: `axes` by attribute (or input #1 for ReduceSum from opset 13),

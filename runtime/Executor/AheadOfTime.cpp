@@ -140,10 +140,8 @@ LogicalResult mlir::relay::emitObjectAndHeader(ModuleOp module, StringRef entry,
     return emitError(module.getLoc())
            << "the module has no relay.func @" << entry;
   MLIRContext *ctx = module.getContext();
-  OwningOpRef<ModuleOp> copy = module.clone();
-  PassManager pm(ctx);
-  buildRelayToLLVMPipeline(pm);
-  if (failed(pm.run(*copy)))
+  OwningOpRef<ModuleOp> copy = lowerCopyToLLVM(module);
+  if (!copy)
     return failure();
   // Compiled code takes the entry's tensors with tuples flattened.
   Type offending;

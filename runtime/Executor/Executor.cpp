@@ -83,10 +83,8 @@ FailureOr<std::unique_ptr<Executor>> Executor::compile(ModuleOp module,
     return emitError(module.getLoc())
            << "the module has no relay.func @" << entry;
   MLIRContext *ctx = module.getContext();
-  OwningOpRef<ModuleOp> copy = module.clone();
-  PassManager pm(ctx);
-  buildRelayToLLVMPipeline(pm);
-  if (failed(pm.run(*copy)))
+  OwningOpRef<ModuleOp> copy = lowerCopyToLLVM(module);
+  if (!copy)
     return failure();
   FunctionType type = func.getFunctionType();
 
