@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "conversion/RelayToLinalg/BoxedValues.h"
+#include "conversion/RelayToLinalg/LoweringHelpers.h"
 #include "conversion/RelayToLinalg/RelayToLinalg.h"
 
 #include "dialects/relay/OperatorRegistry.h"
@@ -28,10 +29,14 @@
 
 using namespace mlir;
 using namespace mlir::relay;
+using namespace mlir::relay::lowering;
 
 namespace {
 using ScalarFn = std::function<Value(OpBuilder &, Location, ValueRange)>;
 
+} // namespace
+
+namespace mlir::relay::lowering {
 /// Integer attribute of `op` with a default.
 int64_t intAttr(Operation *op, StringRef name, int64_t dflt) {
   if (auto a =
@@ -102,6 +107,9 @@ Value constantScalar(OpBuilder &b, Location loc, Type t, double v) {
       b.getIntegerAttr(t, APInt(width, int64_t(v), !isUnsigned,
                                 /*implicitTrunc=*/true)));
 }
+} // namespace mlir::relay::lowering
+
+namespace {
 
 /// The map from an output of rank `outRank` to an operand of `shape`
 /// broadcast into it (numpy rules: right-aligned, size-1 dims read 0).
@@ -142,6 +150,30 @@ FailureOr<SmallVector<Value>> elementwise(OpBuilder &b, Operation *op,
   return SmallVector<Value>{generic.getResult(0)};
 }
 
+} // namespace
+
+Value mlir::relay::lowering::generateTensor(
+    OpBuilder &b, Location loc, RankedTensorType type,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  int64_t rank = type.getRank();
+  MLIRContext *ctx = b.getContext();
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+             {AffineMap::getMultiDimIdentityMap(rank, ctx)},
+             SmallVector<utils::IteratorType>(rank,
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location l, ValueRange) {
+               SmallVector<Value> index;
+               for (int64_t d = 0; d < rank; ++d)
+                 index.push_back(linalg::IndexOp::create(nb, l, d));
+               linalg::YieldOp::create(nb, l, body(nb, l, index));
+             })
+      .getResult(0);
+}
+
+namespace {
 /// A float-or-integer scalar rule.
 ScalarFn arith2(std::function<Value(OpBuilder &, Location, Value, Value)> f,
                 std::function<Value(OpBuilder &, Location, Value, Value)> i) {
@@ -160,6 +192,9 @@ template <typename FOp, typename IOp> ScalarFn binop() {
                 });
 }
 
+} // namespace
+
+namespace mlir::relay::lowering {
 /// Booleans (i1) order False < True, so they compare, min and max as
 /// unsigned; in two's complement i1 True would be -1.
 bool isUnsignedLike(Type t) {
@@ -194,6 +229,36 @@ Value integerMin(OpBuilder &b, Location l, Value x, Value y) {
   if (isUnsignedLike(x.getType()))
     return arith::MinUIOp::create(b, l, x, y);
   return arith::MinSIOp::create(b, l, x, y);
+}
+} // namespace mlir::relay::lowering
+
+namespace {
+
+/// x ** y on integers. A negative exponent gives 1 for x = 1, +-1 for
+/// x = -1 and 0 otherwise (as the interpreter), never reaching math.ipowi
+/// (which divides by zero for 0 ** -1).
+Value integerPower(OpBuilder &b, Location l, Value x, Value y) {
+  Type t = x.getType();
+  if (t.isInteger(1))
+    return Value();
+  Value zero = constantScalar(b, l, t, 0), one = constantScalar(b, l, t, 1);
+  Value minusOne = constantScalar(b, l, t, -1);
+  if (isUnsignedLike(t))
+    return math::IPowIOp::create(b, l, x, y);
+  Value negative =
+      arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, y, zero);
+  Value power = math::IPowIOp::create(
+      b, l, x, arith::SelectOp::create(b, l, negative, zero, y));
+  Value odd = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne,
+                                    arith::AndIOp::create(b, l, y, one), zero);
+  Value ofMinusOne = arith::SelectOp::create(b, l, odd, minusOne, one);
+  Value isOne = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, x, one);
+  Value isMinusOne =
+      arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, x, minusOne);
+  Value reciprocal = arith::SelectOp::create(
+      b, l, isOne, one,
+      arith::SelectOp::create(b, l, isMinusOne, ofMinusOne, zero));
+  return arith::SelectOp::create(b, l, negative, reciprocal, power);
 }
 
 ScalarFn compare(arith::CmpFPredicate fp, arith::CmpIPredicate ip) {
@@ -577,6 +642,9 @@ FailureOr<SmallVector<Value>> transposeRule(OpBuilder &b, Operation *op,
           .getResult()[0]};
 }
 
+} // namespace
+
+namespace mlir::relay::lowering {
 /// Pads H (`h`) and W (`w`) of a 4-d image by (top, left, bottom, right)
 /// with `value`; returns `data` when there is nothing to pad.
 Value padImage(OpBuilder &b, Location loc, Value data, ArrayRef<int64_t> p,
@@ -606,13 +674,19 @@ SmallVector<int64_t> padding4(Operation *op) {
     return {p[0], p[1], p[0], p[1]};
   return p;
 }
+} // namespace mlir::relay::lowering
+
+namespace {
 
 /// max_pool2d and avg_pool2d (NCHW): pooling named ops over a padded input.
 FailureOr<SmallVector<Value>> poolRule(OpBuilder &b, Operation *op,
                                        ValueRange operands, bool isMax) {
   RankedTensorType type = resultType(op);
+  // Integers: max pooling of signed ones (linalg's NCHW max is signed).
+  bool signedMax = type && isMax && isa<IntegerType>(type.getElementType()) &&
+                   !isUnsignedValue(op->getResult(0));
   if (!type || strAttr(op, "layout", "NCHW") != "NCHW" ||
-      !isa<FloatType>(type.getElementType()))
+      (!isa<FloatType>(type.getElementType()) && !signedMax))
     return failure();
   SmallVector<int64_t> k = intsAttr(op, "pool_size", {1, 1});
   SmallVector<int64_t> s = intsAttr(op, "strides", {1, 1});
@@ -859,6 +933,9 @@ Value conv2dSingleImageProduct(OpBuilder &b, Location loc,
   return tensor::ExpandShapeOp::create(
       b, loc, type, out, SmallVector<ReassociationIndices>{{0, 1}, {2, 3}});
 }
+} // namespace
+
+namespace mlir::relay::lowering {
 
 /// Grouped NCHW/OIHW convolution of float tensors as a matrix product
 /// (im2col), so it is tiled and vectorised like a matmul:
@@ -927,6 +1004,9 @@ Value conv2dNchwAsProduct(OpBuilder &b, Location loc, RankedTensorType type,
       b, loc, type, out,
       SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
 }
+} // namespace mlir::relay::lowering
+
+namespace {
 
 /// NHWC/HWIO convolution of float tensors as one matrix product:
 ///   col[n, oh, ow, kh, kw, c] = data[n, oh*sh + kh*dh, ow*sw + kw*dw, c]
@@ -1472,7 +1552,7 @@ void registerLowerings() {
   rules["power"] = pointwise(
       arith2([](OpBuilder &b, Location l, Value x,
                 Value y) -> Value { return math::PowFOp::create(b, l, x, y); },
-             nullptr));
+             integerPower));
   rules["equal"] =
       pointwise(compare(arith::CmpFPredicate::OEQ, arith::CmpIPredicate::eq));
   rules["not_equal"] =
@@ -1780,6 +1860,8 @@ void registerLowerings() {
         },
         0, true, SmallVector<int64_t>{2, 3})(b, op, operands);
   };
+  addNNLowerings(rules);
+  addLayoutTransformLowering(rules);
   for (auto &entry : rules) {
     Rule rule = entry.getValue();
     (void)updateOperator(("relay." + entry.getKey()).str(),

@@ -864,7 +864,8 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createTileAndVectorize());
   addPipeline(
       "canonicalize,buffer-deallocation-pipeline,"
-      "convert-bufferization-to-memref,convert-linalg-to-loops,"
+      "convert-bufferization-to-memref,convert-math-to-funcs,"
+      "convert-linalg-to-loops,"
       "func.func(lower-vector-multi-reduction),"
       "convert-vector-to-scf{full-unroll=true},expand-strided-metadata,lower-"
       "affine,"

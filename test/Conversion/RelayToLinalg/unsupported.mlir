@@ -20,10 +20,10 @@ relay.func @dyn(%x: tensor<?xf32>) -> tensor<?xf32> {
 
 // -----
 
-relay.func @layer_norm(%x: tensor<2x4xf32>, %g: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<2x4xf32> {
-  // expected-error @+1 {{relay-to-linalg: cannot lower 'relay.nn.layer_norm' yet: the operator has no lowering rule}}
-  %r = relay.nn.layer_norm %x, %g, %b : (tensor<2x4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
-  relay.return %r : tensor<2x4xf32>
+relay.func @bicubic(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32> {
+  // expected-error @+1 {{relay-to-linalg: cannot lower 'relay.nn.upsampling' yet: its lowering does not cover these attributes or types}}
+  %r = relay.nn.upsampling %x {scale_h = 2.0 : f64, scale_w = 2.0 : f64, method = "bicubic"} : (tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32>
+  relay.return %r : tensor<1x1x4x4xf32>
 }
 
 // -----

@@ -1,0 +1,73 @@
+//===- LoweringHelpers.h - Shared pieces of the lowering rules --*- C++ -*-===//
+//
+// Attribute readers, scalar constants and image helpers the operator
+// lowering rules share across files (OperatorLowerings.cpp builds the
+// table; NNLowerings.cpp and LayoutTransformLowering.cpp add rules to it).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RELAY_MLIR_CONVERSION_RELAYTOLINALG_LOWERINGHELPERS_H
+#define RELAY_MLIR_CONVERSION_RELAYTOLINALG_LOWERINGHELPERS_H
+
+#include "dialects/relay/OperatorRegistry.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace mlir::relay::lowering {
+
+/// Operator attributes of `op` with defaults.
+int64_t intAttr(Operation *op, StringRef name, int64_t dflt);
+double floatAttr(Operation *op, StringRef name, double dflt);
+SmallVector<int64_t> intsAttr(Operation *op, StringRef name,
+                              ArrayRef<int64_t> dflt);
+StringRef strAttr(Operation *op, StringRef name, StringRef dflt);
+
+/// The lowered type of `op`'s (single) result: unsigned integers signless.
+RankedTensorType resultType(Operation *op);
+
+/// `v` reshaped to the static `type` (same number of elements).
+Value reshapeStatic(OpBuilder &b, Location loc, Value v, RankedTensorType type);
+
+/// A scalar constant of type `t`; +-infinity is an integer type's extreme.
+Value constantScalar(OpBuilder &b, Location loc, Type t, double v);
+
+/// Whether integers of type `t` compare unsigned (unsigned types, booleans,
+/// or any integer inside an UnsignedOpScope).
+bool isUnsignedLike(Type t);
+
+/// Signed or unsigned integer max/min as `isUnsignedLike` says.
+Value integerMax(OpBuilder &b, Location l, Value x, Value y);
+Value integerMin(OpBuilder &b, Location l, Value x, Value y);
+
+/// (top, left, bottom, right) from TVM's 1, 2 or 4 padding values.
+SmallVector<int64_t> padding4(Operation *op);
+
+/// Pads H (`h`) and W (`w`) of a 4-d image by (top, left, bottom, right)
+/// with `value`; returns `data` when there is nothing to pad.
+Value padImage(OpBuilder &b, Location loc, Value data, ArrayRef<int64_t> p,
+               int64_t h, int64_t w, Value value);
+
+/// A grouped NCHW/OIHW float convolution of already padded `data` as a
+/// matrix product (im2col), giving `type`.
+Value conv2dNchwAsProduct(OpBuilder &b, Location loc, RankedTensorType type,
+                          Value data, Value weight, int64_t groups,
+                          ArrayRef<int64_t> s, ArrayRef<int64_t> d);
+
+/// A tensor of `type` whose element at each index is computed by `body`
+/// from the index values (a parallel linalg.generic over `type`, the body
+/// free to tensor.extract from other tensors: gathers, resampling).
+Value generateTensor(
+    OpBuilder &b, Location loc, RankedTensorType type,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body);
+
+/// Rules for conv2d_transpose, adaptive pooling, upsampling and layer_norm.
+void addNNLowerings(llvm::StringMap<LoweringRuleFn> &rules);
+
+/// The rule for layout_transform.
+void addLayoutTransformLowering(llvm::StringMap<LoweringRuleFn> &rules);
+
+} // namespace mlir::relay::lowering
+
+#endif // RELAY_MLIR_CONVERSION_RELAYTOLINALG_LOWERINGHELPERS_H

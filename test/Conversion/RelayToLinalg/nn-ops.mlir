@@ -1,0 +1,79 @@
+// RUN: relay-mlir-opt %s --relay-to-linalg | FileCheck %s
+// The network operators lowered by gathers (tensor.extract at computed
+// indices) and chains of generics rather than named ops.
+
+// layout_transform: each output element reads the input at the same
+// coordinate on every primal axis (C = 2 * outer + inner here).
+// CHECK-LABEL: func.func @split_channels(
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]
+// CHECK-DAG: %[[CO:.*]] = linalg.index 1
+// CHECK-DAG: %[[CI:.*]] = linalg.index 4
+// CHECK: %[[SCALED:.*]] = arith.muli %[[CO]], %c2
+// CHECK: %[[C:.*]] = arith.addi %[[SCALED]], %[[CI]]
+// CHECK: tensor.extract %arg0[%{{.*}}, %[[C]], %{{.*}}, %{{.*}}]
+relay.func @split_channels(%x: tensor<1x4x2x2xf32>) -> tensor<1x2x2x2x2xf32> {
+  %r = relay.layout_transform %x {src_layout = "NCHW", dst_layout = "NCHW2c"} : (tensor<1x4x2x2xf32>) -> tensor<1x2x2x2x2xf32>
+  relay.return %r : tensor<1x2x2x2x2xf32>
+}
+
+// layer_norm: a sum per line, the squared deviations, then the normalised
+// and scaled values.
+// CHECK-LABEL: func.func @layer_norm(
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// CHECK: arith.mulf
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]
+// CHECK: math.rsqrt
+relay.func @layer_norm(%x: tensor<3x4xf32>, %g: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<3x4xf32> {
+  %r = relay.nn.layer_norm %x, %g, %b : (tensor<3x4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<3x4xf32>
+  relay.return %r : tensor<3x4xf32>
+}
+
+// conv2d_transpose: the input spread by the strides into a padded image
+// (zeros between pixels), the kernel flipped and transposed, then the
+// convolution as an im2col product.
+// CHECK-LABEL: func.func @deconv(
+// CHECK: %[[SPREAD:.*]] = linalg.generic
+// CHECK: tensor.extract %arg0
+// CHECK: arith.select
+// CHECK: -> tensor<1x2x10x10xf32>
+// CHECK: %[[FLIPPED:.*]] = linalg.generic
+// CHECK: tensor.extract %arg1
+// CHECK: -> tensor<3x2x3x3xf32>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]
+relay.func @deconv(%x: tensor<1x2x4x4xf32>, %w: tensor<2x3x3x3xf32>) -> tensor<1x3x8x8xf32> {
+  %r = relay.nn.conv2d_transpose %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 1, 1>} : (tensor<1x2x4x4xf32>, tensor<2x3x3x3xf32>) -> tensor<1x3x8x8xf32>
+  relay.return %r : tensor<1x3x8x8xf32>
+}
+
+// Adaptive pooling reduces over the widest window (here 3x3: rows [1, 4),
+// columns [1, 4) and [3, 6)), masking the positions past each window's end.
+// CHECK-LABEL: func.func @adaptive_max(
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%{{.*}} : tensor<3x3xf32>)
+// CHECK: tensor.extract %arg0
+// CHECK: arith.maximumf
+// CHECK: arith.select
+relay.func @adaptive_max(%x: tensor<1x1x5x7xf32>) -> tensor<1x1x3x4xf32> {
+  %r = relay.nn.adaptive_max_pool2d %x {output_size = array<i64: 3, 4>} : (tensor<1x1x5x7xf32>) -> tensor<1x1x3x4xf32>
+  relay.return %r : tensor<1x1x3x4xf32>
+}
+
+// Bilinear upsampling reads four neighbours and interpolates in f64.
+// CHECK-LABEL: func.func @bilinear(
+// CHECK: linalg.generic
+// CHECK-COUNT-4: tensor.extract %arg0
+// CHECK: arith.truncf {{.*}} : f64 to f32
+relay.func @bilinear(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32> {
+  %r = relay.nn.upsampling %x {scale_h = 2.0 : f64, scale_w = 2.0 : f64, method = "bilinear"} : (tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32>
+  relay.return %r : tensor<1x1x4x4xf32>
+}
+
+// Integer powers avoid math.ipowi's division by zero for 0 ** -1.
+// CHECK-LABEL: func.func @int_power(
+// CHECK: %[[NEG:.*]] = arith.cmpi slt
+// CHECK: %[[EXP:.*]] = arith.select %[[NEG]]
+// CHECK: math.ipowi %{{.*}}, %[[EXP]]
+relay.func @int_power(%x: tensor<4xi32>, %y: tensor<4xi32>) -> tensor<4xi32> {
+  %r = relay.power %x, %y : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  relay.return %r : tensor<4xi32>
+}
