@@ -871,7 +871,8 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm) {
       "affine,"
       "convert-scf-to-cf,"
       "convert-vector-to-llvm{vector-contract-lowering=outerproduct},"
-      "finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,"
+      "finalize-memref-to-llvm{use-generic-functions},"
+      "convert-math-to-llvm,convert-math-to-libm,"
       "convert-arith-to-llvm,convert-ub-to-llvm,convert-func-to-llvm,"
       "convert-cf-to-llvm,"
       "reconcile-unrealized-casts");

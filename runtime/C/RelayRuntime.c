@@ -3,6 +3,7 @@
 #include "runtime/C/RelayRuntime.h"
 
 #include <setjmp.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +111,96 @@ void relay_rt_unbox(const void *box, void *data, int64_t bytes) {
 }
 
 /*===-------------------------------------------------------------------===*
+ * Buffers: plain malloc blocks (callers free() result buffers), recorded
+ * with the depth of the guarded call that made them while any is running,
+ * so that a run-time error can free what the abandoned code still held.
+ *===-------------------------------------------------------------------===*/
+
+typedef struct {
+  void *pointer;
+  int64_t depth;
+} LiveBuffer;
+
+/* Buffers allocated and not yet freed by these functions (all threads). */
+static atomic_llong outstanding;
+
+static _Thread_local LiveBuffer *live;
+static _Thread_local int64_t numLive, liveCapacity;
+static _Thread_local int64_t guardDepth;
+
+static void track(void *pointer) {
+  if (!pointer)
+    return;
+  atomic_fetch_add(&outstanding, 1);
+  if (guardDepth == 0)
+    return;
+  if (numLive == liveCapacity) {
+    int64_t capacity = liveCapacity ? 2 * liveCapacity : 64;
+    LiveBuffer *grown =
+        (LiveBuffer *)realloc(live, (size_t)capacity * sizeof(LiveBuffer));
+    if (!grown)
+      return; /* untracked: only a leak if an error follows */
+    live = grown;
+    liveCapacity = capacity;
+  }
+  live[numLive++] = (LiveBuffer){pointer, guardDepth};
+}
+
+static void untrack(void *pointer) {
+  /* Buffers are mostly freed in reverse order of allocation. */
+  for (int64_t i = numLive - 1; i >= 0; --i)
+    if (live[i].pointer == pointer) {
+      live[i] = live[--numLive];
+      return;
+    }
+}
+
+void *_mlir_memref_to_llvm_alloc(size_t size) {
+  void *pointer = malloc(size ? size : 1);
+  track(pointer);
+  return pointer;
+}
+
+void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size) {
+  /* aligned_alloc wants a size that is a multiple of the alignment. */
+  size_t rounded = (size + alignment - 1) / alignment * alignment;
+  void *pointer = aligned_alloc(alignment, rounded ? rounded : alignment);
+  track(pointer);
+  return pointer;
+}
+
+void _mlir_memref_to_llvm_free(void *pointer) {
+  if (!pointer)
+    return;
+  atomic_fetch_sub(&outstanding, 1);
+  if (numLive)
+    untrack(pointer);
+  free(pointer);
+}
+
+int64_t relay_rt_outstanding_buffers(void) {
+  return (int64_t)atomic_load(&outstanding);
+}
+
+/* A guarded call at `depth` ended: on success what it still holds passes to
+ * the enclosing call (or to the host at depth 1); on an error it is freed. */
+static void releaseBuffers(int64_t depth, int failed) {
+  for (int64_t i = numLive - 1; i >= 0; --i) {
+    if (live[i].depth < depth)
+      continue;
+    if (failed || depth == 1) {
+      if (failed) {
+        atomic_fetch_sub(&outstanding, 1);
+        free(live[i].pointer);
+      }
+      live[i] = live[--numLive];
+    } else {
+      live[i].depth = depth - 1;
+    }
+  }
+}
+
+/*===-------------------------------------------------------------------===*
  * Errors.
  *===-------------------------------------------------------------------===*/
 
@@ -128,12 +219,17 @@ const char *relay_rt_guarded_call(void (*fn)(void **), void **args) {
   jmp_buf here;
   jmp_buf *outer = guard;
   guard = &here;
+  int64_t depth = ++guardDepth;
   if (setjmp(here)) {
     guard = outer;
+    releaseBuffers(depth, /*failed=*/1);
+    guardDepth = depth - 1;
     return lastError;
   }
   fn(args);
   guard = outer;
+  releaseBuffers(depth, /*failed=*/0);
+  guardDepth = depth - 1;
   return NULL;
 }
 

@@ -9,6 +9,7 @@
 #ifndef RELAY_MLIR_RUNTIME_C_RELAYRUNTIME_H
 #define RELAY_MLIR_RUNTIME_C_RELAYRUNTIME_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -63,6 +64,18 @@ void relay_rt_fail(const char *message);
  * message of a run-time error raised inside (valid until the next error on
  * this thread). */
 const char *relay_rt_guarded_call(void (*fn)(void **), void **args);
+
+/* The allocation functions of compiled code's buffers (MLIR's generic
+ * ones): malloc and aligned_alloc, so result buffers are free()d as usual;
+ * inside relay_rt_guarded_call they are recorded, and the ones still live
+ * when a run-time error abandons the call are freed. */
+void *_mlir_memref_to_llvm_alloc(size_t size);
+void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size);
+void _mlir_memref_to_llvm_free(void *pointer);
+/* Buffers allocated by those functions and not yet freed by them (nor by
+ * an error): a leak check for hosts that free results with
+ * _mlir_memref_to_llvm_free (the Executor does). */
+int64_t relay_rt_outstanding_buffers(void);
 
 /* Copies the elements (elementSize bytes each) of `src` into `dst`, both of
  * the same shape and any strides. Compiled code calls it (under MLIR's

@@ -122,6 +122,10 @@ FailureOr<std::unique_ptr<Executor>> Executor::compile(ModuleOp module,
     add("relay_rt_box", &relay_rt_box);
     add("relay_rt_unbox", &relay_rt_unbox);
     add("relay_rt_fail", &relay_rt_fail);
+    add("_mlir_memref_to_llvm_alloc", &_mlir_memref_to_llvm_alloc);
+    add("_mlir_memref_to_llvm_aligned_alloc",
+        &_mlir_memref_to_llvm_aligned_alloc);
+    add("_mlir_memref_to_llvm_free", &_mlir_memref_to_llvm_free);
     return symbols;
   });
   std::unique_ptr<Executor> executor(new Executor());
@@ -395,7 +399,7 @@ LogicalResult Executor::callNative(ArrayRef<const void *> args,
     if (allocated && desc[0] != 0xdeadbeef &&
         !llvm::is_contained(args, allocated) &&
         !llvm::is_contained(freed, allocated)) {
-      std::free(allocated);
+      _mlir_memref_to_llvm_free(allocated);
       freed.push_back(allocated);
     }
   }
