@@ -1008,6 +1008,57 @@ Value conv2dNchwAsProduct(OpBuilder &b, Location loc, RankedTensorType type,
 
 namespace {
 
+/// Depthwise NCHW convolution (one input and one output channel per group)
+/// of a padded float image, directly: one elementwise generic over the
+/// output sums, for each kernel tap, a strided view of the image (no copy)
+/// times the tap's weight per channel, so it vectorises along the output
+/// row like any elementwise op (im2col would copy the image KH*KW times for
+/// products with k = KH*KW). Unit column stride (see conv2dRule).
+Value depthwiseConv2dNchw(OpBuilder &b, Location loc, RankedTensorType type,
+                          Value data, Value weight, ArrayRef<int64_t> s,
+                          ArrayRef<int64_t> d) {
+  MLIRContext *ctx = b.getContext();
+  auto wt = cast<RankedTensorType>(weight.getType());
+  Type e = type.getElementType();
+  int64_t n = type.getDimSize(0), c = type.getDimSize(1);
+  int64_t oh = type.getDimSize(2), ow = type.getDimSize(3);
+  int64_t kh = wt.getDimSize(2), kw = wt.getDimSize(3);
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  AffineMap id = AffineMap::getMultiDimIdentityMap(4, ctx);
+  AffineMap channel = map(ctx, 4, {1});
+  auto viewType = RankedTensorType::get({n, c, oh, ow}, e);
+  auto tapType = RankedTensorType::get({c}, e);
+  for (int64_t i = 0; i < kh; ++i)
+    for (int64_t j = 0; j < kw; ++j) {
+      inputs.push_back(tensor::ExtractSliceOp::create(
+          b, loc, viewType, data, ValueRange{}, ValueRange{}, ValueRange{},
+          b.getDenseI64ArrayAttr({0, 0, i * d[0], j * d[1]}),
+          b.getDenseI64ArrayAttr({n, c, oh, ow}),
+          b.getDenseI64ArrayAttr({1, 1, s[0], s[1]})));
+      maps.push_back(id);
+      inputs.push_back(tensor::ExtractSliceOp::create(
+          b, loc, tapType, weight, ValueRange{}, ValueRange{}, ValueRange{},
+          b.getDenseI64ArrayAttr({0, 0, i, j}),
+          b.getDenseI64ArrayAttr({c, 1, 1, 1}),
+          b.getDenseI64ArrayAttr({1, 1, 1, 1})));
+      maps.push_back(channel);
+    }
+  maps.push_back(id);
+  Value out = tensor::EmptyOp::create(b, loc, type.getShape(), e);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, inputs, ValueRange{out}, maps,
+             SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location l, ValueRange a) {
+               Value acc = arith::MulFOp::create(nb, l, a[0], a[1]);
+               for (size_t t = 2; t + 1 < a.size(); t += 2)
+                 acc = arith::AddFOp::create(
+                     nb, l, acc, arith::MulFOp::create(nb, l, a[t], a[t + 1]));
+               linalg::YieldOp::create(nb, l, acc);
+             })
+      .getResult(0);
+}
+
 /// NHWC/HWIO convolution of float tensors as one matrix product:
 ///   col[n, oh, ow, kh, kw, c] = data[n, oh*sh + kh*dh, ow*sw + kw*dw, c]
 ///   out[(n, oh, ow), f] = sum_(kh, kw, c) col[.., (kh, kw, c)] w[(kh,kw,c), f]
@@ -1078,6 +1129,14 @@ FailureOr<SmallVector<Value>> conv2dRule(OpBuilder &b, Operation *op,
   bool sameFloat =
       isa<FloatType>(e) && in.getElementType() == e &&
       cast<RankedTensorType>(operands[1].getType()).getElementType() == e;
+  // The direct depthwise form reads its taps as views; with a column
+  // stride their rows are strided, which the vector lowering turns into
+  // element-by-element code: those stay im2col products.
+  bool depthwise = groups > 1 && groups == in.getDimSize(1) &&
+                   groups == type.getDimSize(1) && s[1] == 1;
+  if (sameFloat && nchw && depthwise)
+    return SmallVector<Value>{
+        depthwiseConv2dNchw(b, loc, type, data, operands[1], s, d)};
   if (sameFloat && nchw)
     return SmallVector<Value>{
         conv2dNchwAsProduct(b, loc, type, data, operands[1], groups, s, d)};

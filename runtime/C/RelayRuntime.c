@@ -2,6 +2,8 @@
 
 #include "runtime/C/RelayRuntime.h"
 
+#include <malloc.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -155,16 +157,101 @@ static void untrack(void *pointer) {
     }
 }
 
+/* Large buffers freed by compiled code stay with the thread for its next
+ * allocations of about their size instead of going back to the system: a
+ * model called again would otherwise map and fault in fresh pages for its
+ * activations on every call. The blocks are still malloc's, so a host may
+ * free() any it is handed. */
+enum { kCacheSlots = 256 };
+static const size_t kCachedMin = 16384, kCacheBytes = (size_t)512 << 20;
+
+typedef struct {
+  void *pointer;
+  size_t size;
+} CachedBuffer;
+
+static _Thread_local CachedBuffer cache[kCacheSlots];
+static _Thread_local int numCached;
+static _Thread_local size_t cachedBytes;
+static pthread_key_t cacheKey;
+static pthread_once_t cacheKeyOnce = PTHREAD_ONCE_INIT;
+
+void relay_rt_release_cached_buffers(void) {
+  for (int i = 0; i < numCached; ++i)
+    free(cache[i].pointer);
+  numCached = 0;
+  cachedBytes = 0;
+}
+
+static void releaseAtThreadExit(void *unused) {
+  (void)unused;
+  relay_rt_release_cached_buffers();
+}
+
+static void makeCacheKey(void) {
+  pthread_key_create(&cacheKey, releaseAtThreadExit);
+}
+
+/* The smallest cached block that holds `size` bytes at `alignment` without
+ * wasting more than half of it. */
+static void *takeCached(size_t size, size_t alignment) {
+  if (size < kCachedMin)
+    return NULL;
+  int best = -1;
+  for (int i = 0; i < numCached; ++i) {
+    size_t s = cache[i].size;
+    if (s >= size && s / 2 <= size &&
+        (uintptr_t)cache[i].pointer % alignment == 0 &&
+        (best < 0 || s < cache[best].size))
+      best = i;
+  }
+  if (best < 0)
+    return NULL;
+  void *pointer = cache[best].pointer;
+  cachedBytes -= cache[best].size;
+  cache[best] = cache[--numCached];
+  return pointer;
+}
+
+static void release(void *pointer) {
+  size_t size = malloc_usable_size(pointer);
+  if (size < kCachedMin || size > kCacheBytes) {
+    free(pointer);
+    return;
+  }
+  /* Full: the smallest blocks go first (the cheapest to fault in again). */
+  while (numCached == kCacheSlots || cachedBytes + size > kCacheBytes) {
+    int smallest = 0;
+    for (int i = 1; i < numCached; ++i)
+      if (cache[i].size < cache[smallest].size)
+        smallest = i;
+    free(cache[smallest].pointer);
+    cachedBytes -= cache[smallest].size;
+    cache[smallest] = cache[--numCached];
+  }
+  if (numCached == 0) {
+    pthread_once(&cacheKeyOnce, makeCacheKey);
+    pthread_setspecific(cacheKey, cache);
+  }
+  cache[numCached++] = (CachedBuffer){pointer, size};
+  cachedBytes += size;
+}
+
 void *_mlir_memref_to_llvm_alloc(size_t size) {
-  void *pointer = malloc(size ? size : 1);
+  void *pointer = takeCached(size, 1);
+  if (!pointer)
+    pointer = malloc(size ? size : 1);
   track(pointer);
   return pointer;
 }
 
 void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size) {
-  /* aligned_alloc wants a size that is a multiple of the alignment. */
-  size_t rounded = (size + alignment - 1) / alignment * alignment;
-  void *pointer = aligned_alloc(alignment, rounded ? rounded : alignment);
+  void *pointer = takeCached(size, alignment);
+  if (!pointer) {
+    /* aligned_alloc wants a size that is a multiple of the alignment. */
+    size_t rounded = (size + alignment - 1) / alignment * alignment;
+    pointer = aligned_alloc(alignment, rounded ? rounded : alignment);
+  }
   track(pointer);
   return pointer;
 }
@@ -175,7 +262,7 @@ void _mlir_memref_to_llvm_free(void *pointer) {
   atomic_fetch_sub(&outstanding, 1);
   if (numLive)
     untrack(pointer);
-  free(pointer);
+  release(pointer);
 }
 
 int64_t relay_rt_outstanding_buffers(void) {
@@ -191,7 +278,7 @@ static void releaseBuffers(int64_t depth, int failed) {
     if (failed || depth == 1) {
       if (failed) {
         atomic_fetch_sub(&outstanding, 1);
-        free(live[i].pointer);
+        release(live[i].pointer);
       }
       live[i] = live[--numLive];
     } else {

@@ -68,7 +68,10 @@ const char *relay_rt_guarded_call(void (*fn)(void **), void **args);
 /* The allocation functions of compiled code's buffers (MLIR's generic
  * ones): malloc and aligned_alloc, so result buffers are free()d as usual;
  * inside relay_rt_guarded_call they are recorded, and the ones still live
- * when a run-time error abandons the call are freed. */
+ * when a run-time error abandons the call are freed. Large freed buffers
+ * (16 KiB and up, at most 512 MiB per thread) are kept for the thread's
+ * next allocations; relay_rt_release_cached_buffers frees them now (a
+ * thread's go when it exits). */
 void *_mlir_memref_to_llvm_alloc(size_t size);
 void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size);
 void _mlir_memref_to_llvm_free(void *pointer);
@@ -76,6 +79,7 @@ void _mlir_memref_to_llvm_free(void *pointer);
  * an error): a leak check for hosts that free results with
  * _mlir_memref_to_llvm_free (the Executor does). */
 int64_t relay_rt_outstanding_buffers(void);
+void relay_rt_release_cached_buffers(void);
 
 /* Copies the elements (elementSize bytes each) of `src` into `dst`, both of
  * the same shape and any strides. Compiled code calls it (under MLIR's

@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -171,9 +172,35 @@ struct TileAndVectorizePass
     return success();
   }
 
+  /// Copies between strided views (a padded image's interior, slices)
+  /// become linalg.copy, vectorised below; MLIR would otherwise lower them
+  /// to calls of the element-by-element memrefCopy. Contiguous copies stay
+  /// memref.copy (one memcpy).
+  void copiesToLinalg(func::FuncOp func, RewriterBase &rewriter) {
+    SmallVector<memref::CopyOp> copies;
+    func.walk([&](memref::CopyOp copy) {
+      auto source = dyn_cast<MemRefType>(copy.getSource().getType());
+      auto target = dyn_cast<MemRefType>(copy.getTarget().getType());
+      if (source && target && source.hasStaticShape() &&
+          target.hasStaticShape() &&
+          (!memref::isStaticShapeAndContiguousRowMajor(source) ||
+           !memref::isStaticShapeAndContiguousRowMajor(target)))
+        copies.push_back(copy);
+    });
+    for (memref::CopyOp copy : copies) {
+      rewriter.setInsertionPoint(copy);
+      rewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, copy.getSource(),
+                                                  copy.getTarget());
+    }
+  }
+
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     MLIRContext *ctx = &getContext();
+    {
+      IRRewriter rewriter(ctx);
+      copiesToLinalg(func, rewriter);
+    }
     SmallVector<linalg::LinalgOp> ops;
     func.walk([&](linalg::LinalgOp op) {
       // Without the linalg TilingInterface models registered nothing is

@@ -67,11 +67,14 @@ relay.func @conv(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4
   relay.return %y : tensor<1x4x4x4xf32>
 }
 
-// Depthwise: 4 groups of one channel; a 1x1 convolution reads its input in
-// place (no im2col copy).
+// Depthwise: 4 groups of one channel, summed directly over the nine taps
+// (strided views of the image, a weight per channel each); a 1x1
+// convolution reads its input in place (no im2col copy).
 // CHECK-LABEL: func.func @depthwise_then_pointwise(
-// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4x1x3x3x6x6xf32>)
-// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4x1x36xf32>)
+// CHECK-COUNT-9: tensor.extract_slice %arg0[0, 0, {{[0-2]}}, {{[0-2]}}] [1, 4, 6, 6] [1, 1, 1, 1]
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel"]{{.*}} outs(%{{.*}} : tensor<1x4x6x6xf32>)
+// CHECK-COUNT-9: arith.mulf
+// CHECK-NOT: tensor<1x4x1x3x3x6x6xf32>
 // CHECK-NOT: tensor<1x1x8x1x1x6x6xf32>
 // CHECK: tensor.expand_shape %{{.*}} into tensor<1x1x4x6x6xf32>
 // A spatial size of 36 is padded to 48 columns, and sliced back.
@@ -82,6 +85,14 @@ relay.func @depthwise_then_pointwise(%x: tensor<1x4x8x8xf32>, %w: tensor<4x1x3x3
   %y = relay.nn.conv2d %x, %w {groups = 4 : i64} : (tensor<1x4x8x8xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x6x6xf32>
   %z = relay.nn.conv2d %y, %p : (tensor<1x4x6x6xf32>, tensor<2x4x1x1xf32>) -> tensor<1x2x6x6xf32>
   relay.return %z : tensor<1x2x6x6xf32>
+}
+
+// A depthwise convolution with a column stride stays an im2col product.
+// CHECK-LABEL: func.func @depthwise_strided(
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4x1x3x3x3x3xf32>)
+relay.func @depthwise_strided(%x: tensor<1x4x8x8xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<1x4x3x3xf32> {
+  %y = relay.nn.conv2d %x, %w {groups = 4 : i64, strides = array<i64: 2, 2>} : (tensor<1x4x8x8xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x3x3xf32>
+  relay.return %y : tensor<1x4x3x3xf32>
 }
 
 // Mixed types (int8 into int32) use the named convolution.
