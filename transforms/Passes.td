@@ -96,15 +96,24 @@ def TileAndVectorize : Pass<"relay-tile-and-vectorize", "::mlir::func::FuncOp"> 
       transposes, fills): every loop but the innermost tiled to 1, the
       innermost to a vector of up to 64 elements.
 
+    - Copies between strided views (`memref.copy` into a padded image's
+      interior) become `linalg.copy` and are vectorised like the rest;
+      contiguous copies stay one memcpy.
+    - Vector reads along a strided innermost dimension (the windows of
+      strided convolutions and pooling) become one scalar load per element:
+      MLIR's own lowering inserts each element at a variable position,
+      which LLVM compiles to a store and reload of the whole vector.
+
     Tile sizes are divisors of the loop sizes, so every tile is static
-    and no masking is needed. Ops the vectoriser does not support (pooling,
-    gathers) and ops on i1 buffers (a byte per element in memory, packed
-    bits in LLVM vectors) are left for `--convert-linalg-to-loops`.
+    and no masking is needed. Ops the vectoriser does not support (named
+    pooling ops, gathers) and ops on i1 buffers (a byte per element in
+    memory, packed bits in LLVM vectors) are left for
+    `--convert-linalg-to-loops`.
   }];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
-    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
-    "::mlir::vector::VectorDialect"
+    "::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"
   ];
   let options = [
     Option<"vectorize", "vectorize", "bool", /*default=*/"true",

@@ -678,7 +678,45 @@ SmallVector<int64_t> padding4(Operation *op) {
 
 namespace {
 
-/// max_pool2d and avg_pool2d (NCHW): pooling named ops over a padded input.
+/// The most window taps pooling reads as separate views (larger windows use
+/// the pooling named ops).
+constexpr int64_t kMaxPoolTaps = 64;
+
+/// out[n, c, oh, ow] = combine over the window taps (i, j) of
+/// data[n, c, oh*s0 + i*d0, ow*s1 + j*d1]: one elementwise generic over
+/// strided views of the padded `data` (one per tap), which vectorises along
+/// the output row; the pooling named ops do not vectorise.
+Value poolTaps(
+    OpBuilder &b, Location loc, RankedTensorType type, Value data,
+    ArrayRef<int64_t> k, ArrayRef<int64_t> s, ArrayRef<int64_t> d,
+    function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
+  MLIRContext *ctx = b.getContext();
+  ArrayRef<int64_t> shape = type.getShape();
+  SmallVector<Value> taps;
+  for (int64_t i = 0; i < k[0]; ++i)
+    for (int64_t j = 0; j < k[1]; ++j)
+      taps.push_back(tensor::ExtractSliceOp::create(
+          b, loc, type, data, ValueRange{}, ValueRange{}, ValueRange{},
+          b.getDenseI64ArrayAttr({0, 0, i * d[0], j * d[1]}),
+          b.getDenseI64ArrayAttr(shape),
+          b.getDenseI64ArrayAttr({1, 1, s[0], s[1]})));
+  Value out = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+  SmallVector<AffineMap> maps(taps.size() + 1,
+                              AffineMap::getMultiDimIdentityMap(4, ctx));
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, taps, ValueRange{out}, maps,
+             SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location l, ValueRange a) {
+               Value acc = a[0];
+               for (Value v : a.drop_front().drop_back())
+                 acc = combine(nb, l, acc, v);
+               linalg::YieldOp::create(nb, l, acc);
+             })
+      .getResult(0);
+}
+
+/// max_pool2d and avg_pool2d (NCHW) over a padded input: window taps, or
+/// the pooling named ops for large windows.
 FailureOr<SmallVector<Value>> poolRule(OpBuilder &b, Operation *op,
                                        ValueRange operands, bool isMax) {
   RankedTensorType type = resultType(op);
@@ -722,16 +760,30 @@ FailureOr<SmallVector<Value>> poolRule(OpBuilder &b, Operation *op,
   Value init = linalg::FillOp::create(b, loc, padValue, empty).getResult(0);
   auto strides = b.getI64TensorAttr(s);
   auto dilations = b.getI64TensorAttr(d);
+  bool taps = k[0] * k[1] <= kMaxPoolTaps;
+  if (isMax && taps)
+    return SmallVector<Value>{
+        poolTaps(b, loc, type, data, k, s, d,
+                 [&](OpBuilder &nb, Location l, Value x, Value y) -> Value {
+                   if (isa<FloatType>(e))
+                     return arith::MaximumFOp::create(nb, l, x, y);
+                   return integerMax(nb, l, x, y);
+                 })};
   if (isMax)
     return SmallVector<Value>{
         linalg::PoolingNchwMaxOp::create(b, loc, TypeRange{type},
                                          ValueRange{data, window},
                                          ValueRange{init}, strides, dilations)
             .getResult(0)};
-  Value sum = linalg::PoolingNchwSumOp::create(
-                  b, loc, TypeRange{type}, ValueRange{data, window},
-                  ValueRange{init}, strides, dilations)
-                  .getResult(0);
+  Value sum =
+      taps ? poolTaps(b, loc, type, data, k, s, d,
+                      [](OpBuilder &nb, Location l, Value x, Value y) -> Value {
+                        return arith::AddFOp::create(nb, l, x, y);
+                      })
+           : linalg::PoolingNchwSumOp::create(
+                 b, loc, TypeRange{type}, ValueRange{data, window},
+                 ValueRange{init}, strides, dilations)
+                 .getResult(0);
   SmallVector<utils::IteratorType> par(4, utils::IteratorType::parallel);
   MLIRContext *ctx = b.getContext();
   AffineMap id = AffineMap::getMultiDimIdentityMap(4, ctx);
@@ -1013,7 +1065,7 @@ namespace {
 /// output sums, for each kernel tap, a strided view of the image (no copy)
 /// times the tap's weight per channel, so it vectorises along the output
 /// row like any elementwise op (im2col would copy the image KH*KW times for
-/// products with k = KH*KW). Unit column stride (see conv2dRule).
+/// products with k = KH*KW).
 Value depthwiseConv2dNchw(OpBuilder &b, Location loc, RankedTensorType type,
                           Value data, Value weight, ArrayRef<int64_t> s,
                           ArrayRef<int64_t> d) {
@@ -1129,11 +1181,8 @@ FailureOr<SmallVector<Value>> conv2dRule(OpBuilder &b, Operation *op,
   bool sameFloat =
       isa<FloatType>(e) && in.getElementType() == e &&
       cast<RankedTensorType>(operands[1].getType()).getElementType() == e;
-  // The direct depthwise form reads its taps as views; with a column
-  // stride their rows are strided, which the vector lowering turns into
-  // element-by-element code: those stay im2col products.
-  bool depthwise = groups > 1 && groups == in.getDimSize(1) &&
-                   groups == type.getDimSize(1) && s[1] == 1;
+  bool depthwise =
+      groups > 1 && groups == in.getDimSize(1) && groups == type.getDimSize(1);
   if (sameFloat && nchw && depthwise)
     return SmallVector<Value>{
         depthwiseConv2dNchw(b, loc, type, data, operands[1], s, d)};

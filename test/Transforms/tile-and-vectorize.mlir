@@ -96,3 +96,38 @@ func.func @untouched(%x: memref<1x1x4x4xf32>, %w: memref<2x2xf32>,
   }
   return
 }
+
+// -----
+
+// A copy into a padded buffer's interior (a strided view) is vectorised as
+// linalg.copy, not left to memrefCopy.
+// CHECK-LABEL: func.func @pad_interior
+// CHECK-NOT: memref.copy
+// CHECK: vector.transfer_read %arg0{{.*}} vector<1x1x8xf32>
+// CHECK: vector.transfer_write {{.*}} vector<1x1x8xf32>
+func.func @pad_interior(%x: memref<1x4x8xf32>, %padded: memref<1x6x10xf32>) {
+  %view = memref.subview %padded[0, 1, 1] [1, 4, 8] [1, 1, 1] : memref<1x6x10xf32> to memref<1x4x8xf32, strided<[60, 10, 1], offset: 11>>
+  memref.copy %x, %view : memref<1x4x8xf32> to memref<1x4x8xf32, strided<[60, 10, 1], offset: 11>>
+  return
+}
+
+// -----
+
+// Rows read with a column stride (a strided window) become one scalar load
+// per element gathered into the vector.
+// CHECK-LABEL: func.func @strided_window
+// CHECK: memref.load %arg0[%{{.*}}, %c0, %c0] : memref<2x8x8xf32>
+// CHECK: memref.load %arg0[%{{.*}}, %c0, %c2] : memref<2x8x8xf32>
+// CHECK: memref.load %arg0[%{{.*}}, %c0, %c4] : memref<2x8x8xf32>
+// CHECK: memref.load %arg0[%{{.*}}, %c0, %c6] : memref<2x8x8xf32>
+// CHECK: vector.from_elements {{.*}} : vector<4xf32>
+// CHECK-NOT: vector.transfer_read %{{.*}} : memref<2x4xf32, strided<[64, 2]>>
+func.func @strided_window(%x: memref<2x8x8xf32>, %out: memref<2x4xf32>) {
+  %view = memref.subview %x[0, 0, 0] [2, 1, 4] [1, 1, 2] : memref<2x8x8xf32> to memref<2x4xf32, strided<[64, 2]>>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%view : memref<2x4xf32, strided<[64, 2]>>) outs(%out : memref<2x4xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %m = arith.maximumf %in, %o : f32
+    linalg.yield %m : f32
+  }
+  return
+}

@@ -112,6 +112,51 @@ LogicalResult vectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
   return success();
 }
 
+/// A vector read along a strided innermost dimension (a window of a strided
+/// convolution or pooling) as one scalar load per element. MLIR lowers it
+/// to a loop inserting each element at a variable position, which LLVM
+/// compiles to a store and reload of the whole vector per element.
+struct StridedReadToLoads : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  static constexpr int64_t kMaxElements = 64;
+
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    auto memref = dyn_cast<MemRefType>(read.getBase().getType());
+    VectorType type = read.getVectorType();
+    if (!memref || memref.getRank() == 0 || read.getMask() ||
+        !read.getPermutationMap().isIdentity() ||
+        type.getRank() != memref.getRank() || type.isScalable() ||
+        llvm::any_of(read.getInBoundsValues(), [](bool b) { return !b; }))
+      return failure();
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(memref.getStridesAndOffset(strides, offset)) ||
+        strides.back() == 1 || ShapedType::isDynamic(strides.back()))
+      return failure();
+    ArrayRef<int64_t> shape = type.getShape();
+    int64_t n = shape.back();
+    if (n > kMaxElements ||
+        llvm::any_of(shape.drop_back(), [](int64_t d) { return d != 1; }))
+      return failure();
+    Location loc = read.getLoc();
+    SmallVector<Value> indices(read.getIndices());
+    SmallVector<Value> elements;
+    for (int64_t k = 0; k < n; ++k) {
+      SmallVector<Value> at(indices);
+      at.back() = arith::AddIOp::create(
+          rewriter, loc, indices.back(),
+          arith::ConstantIndexOp::create(rewriter, loc, k));
+      elements.push_back(
+          memref::LoadOp::create(rewriter, loc, read.getBase(), at));
+    }
+    Value flat = vector::FromElementsOp::create(
+        rewriter, loc, VectorType::get({n}, type.getElementType()), elements);
+    rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(read, type, flat);
+    return success();
+  }
+};
+
 struct TileAndVectorizePass
     : public relay::impl::TileAndVectorizeBase<TileAndVectorizePass> {
   using Base::Base;
@@ -244,6 +289,7 @@ struct TileAndVectorizePass
     // look through views), then keep accumulators in registers across k
     // loops.
     RewritePatternSet patterns(ctx);
+    patterns.add<StridedReadToLoads>(ctx);
     memref::populateFoldMemRefAliasOpPatterns(patterns);
     vector::populateVectorReductionToContractPatterns(patterns);
     vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);

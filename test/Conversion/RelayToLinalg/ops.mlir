@@ -87,12 +87,19 @@ relay.func @depthwise_then_pointwise(%x: tensor<1x4x8x8xf32>, %w: tensor<4x1x3x3
   relay.return %z : tensor<1x2x6x6xf32>
 }
 
-// A depthwise convolution with a column stride stays an im2col product.
+// Strides step the taps' views; max pooling takes the same tap form.
 // CHECK-LABEL: func.func @depthwise_strided(
-// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4x1x3x3x3x3xf32>)
-relay.func @depthwise_strided(%x: tensor<1x4x8x8xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<1x4x3x3xf32> {
+// CHECK-COUNT-9: tensor.extract_slice %arg0[0, 0, {{[0-2]}}, {{[0-2]}}] [1, 4, 3, 3] [1, 1, 2, 2]
+// CHECK-NOT: tensor<1x4x1x3x3x3x3xf32>
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4x3x3xf32>)
+// CHECK-COUNT-4: tensor.extract_slice %{{.*}} [1, 4, 2, 2] [1, 1, 2, 2]
+// CHECK: linalg.generic
+// CHECK-COUNT-3: arith.maximumf
+// CHECK-NOT: linalg.pooling_nchw_max
+relay.func @depthwise_strided(%x: tensor<1x4x8x8xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<1x4x2x2xf32> {
   %y = relay.nn.conv2d %x, %w {groups = 4 : i64, strides = array<i64: 2, 2>} : (tensor<1x4x8x8xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x3x3xf32>
-  relay.return %y : tensor<1x4x3x3xf32>
+  %z = relay.nn.max_pool2d %y {pool_size = array<i64: 2, 2>, strides = array<i64: 2, 2>, padding = array<i64: 1, 1>} : (tensor<1x4x3x3xf32>) -> tensor<1x4x2x2xf32>
+  relay.return %z : tensor<1x4x2x2xf32>
 }
 
 // Mixed types (int8 into int32) use the named convolution.
