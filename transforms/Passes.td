@@ -96,6 +96,10 @@ def TileAndVectorize : Pass<"relay-tile-and-vectorize", "::mlir::func::FuncOp"> 
       transposes, fills): every loop but the innermost tiled to 1, the
       innermost to a vector of up to 64 elements.
 
+    - With `threads` above 1, the m and n cache tiles of contractions of
+      at least 64 MFLOP are the iterations of an `scf.forall` (k stays a
+      sequential loop inside), which `--relay-to-llvm` runs on the async
+      runtime's worker threads.
     - Copies between strided views (`memref.copy` into a padded image's
       interior) become `linalg.copy` and are vectorised like the rest;
       contiguous copies stay one memcpy.
@@ -118,6 +122,10 @@ def TileAndVectorize : Pass<"relay-tile-and-vectorize", "::mlir::func::FuncOp"> 
   let options = [
     Option<"vectorize", "vectorize", "bool", /*default=*/"true",
            "Vectorise the tiles (false: tile only)">,
+    Option<"threads", "threads", "int64_t", /*default=*/"1",
+           "Above 1: the cache tiles of large contractions form an "
+           "scf.forall (run in parallel once lowered through the async "
+           "dialect)">,
   ];
   let statistics = [
     Statistic<"numContractions", "contractions",

@@ -1016,23 +1016,30 @@ Value conv2dNchwAsProduct(OpBuilder &b, Location loc, RankedTensorType type,
     col = tensor::CollapseShapeOp::create(
         b, loc, col, SmallVector<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
   } else {
-    AffineExpr dn, dg, dc, dkh, dkw, doh, dow;
-    bindDims(ctx, dn, dg, dc, dkh, dkw, doh, dow);
-    AffineMap read = AffineMap::get(
-        7, 0,
-        {dn, dg * cg + dc, doh * s[0] + dkh * d[0], dow * s[1] + dkw * d[1]},
-        ctx);
+    // One copy per kernel tap of the image's strided view into the tap's
+    // plane of col: rows of the view are contiguous (unit column stride)
+    // and the copies vectorise; a generic reading data at oh*s + kh*d would
+    // not.
     SmallVector<int64_t> colShape{n, g, cg, kh, kw, oh, ow};
-    Value empty = tensor::EmptyOp::create(b, loc, colShape, e);
-    col =
-        linalg::GenericOp::create(
-            b, loc, TypeRange{empty.getType()}, data, empty,
-            {read, AffineMap::getMultiDimIdentityMap(7, ctx)},
-            SmallVector<utils::IteratorType>(7, utils::IteratorType::parallel),
-            [](OpBuilder &nb, Location l, ValueRange a) {
-              linalg::YieldOp::create(nb, l, a[0]);
-            })
-            .getResult(0);
+    col = tensor::EmptyOp::create(b, loc, colShape, e);
+    auto viewType = RankedTensorType::get({n, c, oh, ow}, e);
+    auto tapType = RankedTensorType::get({n, g, cg, oh, ow}, e);
+    for (int64_t i = 0; i < kh; ++i)
+      for (int64_t j = 0; j < kw; ++j) {
+        Value view = tensor::ExtractSliceOp::create(
+            b, loc, viewType, data, ValueRange{}, ValueRange{}, ValueRange{},
+            b.getDenseI64ArrayAttr({0, 0, i * d[0], j * d[1]}),
+            b.getDenseI64ArrayAttr({n, c, oh, ow}),
+            b.getDenseI64ArrayAttr({1, 1, s[0], s[1]}));
+        Value tap = tensor::ExpandShapeOp::create(
+            b, loc, tapType, view,
+            SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+        col = tensor::InsertSliceOp::create(
+            b, loc, tap, col, ValueRange{}, ValueRange{}, ValueRange{},
+            b.getDenseI64ArrayAttr({0, 0, 0, i, j, 0, 0}),
+            b.getDenseI64ArrayAttr({n, g, cg, 1, 1, oh, ow}),
+            b.getDenseI64ArrayAttr({1, 1, 1, 1, 1, 1, 1}));
+      }
     col = tensor::CollapseShapeOp::create(
         b, loc, col,
         SmallVector<ReassociationIndices>{{0}, {1}, {2, 3, 4}, {5, 6}});

@@ -837,23 +837,31 @@ void mlir::relay::registerUpstreamPasses() {
   std::call_once(once, [] { ::mlir::registerAllPasses(); });
 }
 
-OwningOpRef<ModuleOp> mlir::relay::lowerCopyToLLVM(ModuleOp module) {
+OwningOpRef<ModuleOp> mlir::relay::lowerCopyToLLVM(ModuleOp module,
+                                                   int64_t threads) {
   OwningOpRef<ModuleOp> copy = module.clone();
   PassManager pm(module.getContext());
-  buildRelayToLLVMPipeline(pm);
+  RelayToLLVMOptions options;
+  options.threads = threads;
+  buildRelayToLLVMPipeline(pm, options);
   if (failed(pm.run(*copy)))
     return nullptr;
   return copy;
 }
 
 void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm) {
+  buildRelayToLLVMPipeline(pm, RelayToLLVMOptions());
+}
+
+void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm,
+                                           const RelayToLLVMOptions &options) {
   registerUpstreamPasses();
   pm.addPass(createInferTypes());
   pm.addPass(createSpecialize());
   pm.addPass(createRelayToLinalg());
   // Upstream from here: bufferize, tile and vectorise, free buffers, loops,
   // LLVM. The texts name registered upstream passes only.
-  auto addPipeline = [&](StringRef text) {
+  auto addPipeline = [&](const std::string &text) {
     if (failed(parsePassPipeline(text, pm)))
       llvm::report_fatal_error("malformed --relay-to-llvm pipeline");
   };
@@ -861,10 +869,22 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm) {
               "one-shot-bufferize{bufferize-function-boundaries "
               "allow-return-allocs-from-loops "
               "function-boundary-type-conversion=identity-layout-map}");
-  pm.addNestedPass<func::FuncOp>(createTileAndVectorize());
+  TileAndVectorizeOptions tiling;
+  tiling.threads = options.threads;
+  pm.addNestedPass<func::FuncOp>(createTileAndVectorize(tiling));
+  addPipeline("canonicalize,buffer-deallocation-pipeline,"
+              "convert-bufferization-to-memref,convert-math-to-funcs");
+  // Parallel tiles become tasks of the async runtime: each scf.forall is
+  // split into `threads` blocks run by its worker threads.
+  if (options.threads > 1)
+    addPipeline("func.func(scf-forall-to-parallel),"
+                "async-parallel-for{async-dispatch=false min-task-size=1 "
+                "num-workers=" +
+                std::to_string(options.threads) +
+                "},async-to-async-runtime,async-runtime-ref-counting,"
+                "async-runtime-ref-counting-opt,arith-expand,"
+                "convert-async-to-llvm");
   addPipeline(
-      "canonicalize,buffer-deallocation-pipeline,"
-      "convert-bufferization-to-memref,convert-math-to-funcs,"
       "convert-linalg-to-loops,"
       "func.func(lower-vector-multi-reduction),"
       "convert-vector-to-scf{full-unroll=true},expand-strided-metadata,lower-"
@@ -879,12 +899,14 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm) {
 }
 
 void mlir::relay::registerRelayToLLVMPipeline() {
-  static PassPipelineRegistration<> pipeline(
+  static PassPipelineRegistration<RelayToLLVMOptions> pipeline(
       "relay-to-llvm",
       "Lower a Relay module to the LLVM dialect: --relay-infer-types, "
       "--relay-to-linalg, one-shot bufferization, buffer deallocation, "
       "loops, LLVM",
-      buildRelayToLLVMPipeline);
+      [](OpPassManager &pm, const RelayToLLVMOptions &options) {
+        buildRelayToLLVMPipeline(pm, options);
+      });
 }
 
 void mlir::relay::registerLoweringDialects(DialectRegistry &registry) {

@@ -16,6 +16,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
 
 namespace mlir::relay {
 
@@ -28,13 +29,24 @@ FailureOr<FunctionType> getLoweredFunctionType(FunctionType type,
 /// Fills the operator registry's lowering column (idempotent).
 void registerOperatorLowerings();
 
+/// Options of --relay-to-llvm.
+struct RelayToLLVMOptions : public PassPipelineOptions<RelayToLLVMOptions> {
+  Option<int64_t> threads{
+      *this, "threads",
+      llvm::cl::desc("Threads large contractions run on (above 1: through "
+                     "MLIR's async runtime, libmlir_async_runtime.so)"),
+      llvm::cl::init(1)};
+};
+
 /// Adds the passes of --relay-to-llvm: type inference, Relay to linalg,
 /// one-shot bufferization, buffer deallocation, loops and the LLVM dialect.
+void buildRelayToLLVMPipeline(OpPassManager &pm,
+                              const RelayToLLVMOptions &options);
 void buildRelayToLLVMPipeline(OpPassManager &pm);
 
 /// A copy of `module` lowered by that pipeline (the module is unchanged);
 /// null after the pipeline reported an error.
-OwningOpRef<ModuleOp> lowerCopyToLLVM(ModuleOp module);
+OwningOpRef<ModuleOp> lowerCopyToLLVM(ModuleOp module, int64_t threads = 1);
 
 /// Registers every upstream pass once (the pipeline names them).
 void registerUpstreamPasses();

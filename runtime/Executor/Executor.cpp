@@ -76,14 +76,14 @@ private:
 
 Executor::~Executor() = default;
 
-FailureOr<std::unique_ptr<Executor>> Executor::compile(ModuleOp module,
-                                                       StringRef entry) {
+FailureOr<std::unique_ptr<Executor>>
+Executor::compile(ModuleOp module, StringRef entry, int64_t threads) {
   auto func = module.lookupSymbol<FuncOp>(entry);
   if (!func)
     return emitError(module.getLoc())
            << "the module has no relay.func @" << entry;
   MLIRContext *ctx = module.getContext();
-  OwningOpRef<ModuleOp> copy = lowerCopyToLLVM(module);
+  OwningOpRef<ModuleOp> copy = lowerCopyToLLVM(module, threads);
   if (!copy)
     return failure();
   FunctionType type = func.getFunctionType();
@@ -103,6 +103,9 @@ FailureOr<std::unique_ptr<Executor>> Executor::compile(ModuleOp module,
   options.transformer = transformer;
   // memrefCopy and friends, which bufferized code may call.
   SmallVector<StringRef> libs{RELAY_MLIR_C_RUNNER_UTILS};
+  // The worker threads of parallel code.
+  if (threads > 1)
+    libs.push_back(RELAY_MLIR_ASYNC_RUNTIME);
   options.sharedLibPaths = libs;
   auto engine = ExecutionEngine::create(*copy, options);
   if (!engine)

@@ -34,10 +34,11 @@ public:
   ~Executor();
 
   /// Compiles `module` (a copy of it: the module is not changed, and must
-  /// outlive the executor) for calling `entry`. Fails after reporting, at the
-  /// op, what cannot be compiled.
-  static FailureOr<std::unique_ptr<Executor>> compile(ModuleOp module,
-                                                      StringRef entry);
+  /// outlive the executor) for calling `entry`, running large contractions
+  /// on `threads` threads (MLIR's async runtime). Fails after reporting, at
+  /// the op, what cannot be compiled.
+  static FailureOr<std::unique_ptr<Executor>>
+  compile(ModuleOp module, StringRef entry, int64_t threads = 1);
 
   /// Calls the entry function on tensors.
   FailureOr<interp::ValuePtr> call(ArrayRef<interp::ValuePtr> args);

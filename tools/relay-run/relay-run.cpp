@@ -72,6 +72,11 @@ static cl::opt<bool>
             cl::desc("Print tensors as their type, minimum, maximum, mean "
                      "and the index of the maximum instead of every value"),
             cl::cat(category));
+static cl::opt<unsigned> numThreads(
+    "num-threads", cl::init(1),
+    cl::desc("Threads compiled code runs large contractions on "
+             "(JIT only; ahead-of-time objects are single-threaded)"),
+    cl::cat(category));
 static cl::opt<std::string>
     emitObject("emit-object",
                cl::desc("Compile ahead of time into this object file (and "
@@ -297,7 +302,7 @@ int main(int argc, char **argv) {
         return success();
       });
       FailureOr<std::unique_ptr<Executor>> compiled =
-          Executor::compile(*module, entry);
+          Executor::compile(*module, entry, std::max(1u, unsigned(numThreads)));
       if (succeeded(compiled))
         executor = std::move(*compiled);
     }

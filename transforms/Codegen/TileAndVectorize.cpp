@@ -45,6 +45,10 @@ namespace {
 /// accumulators are 16 zmm registers; see DESIGN.md's performance notes.
 constexpr int64_t kCacheM = 64, kCacheN = 128, kCacheK = 128;
 constexpr int64_t kRegM = 8, kRegN = 32;
+/// The least work (2*m*n*k) of a contraction split across threads: waking
+/// the async runtime's workers costs tens of microseconds, as much as a
+/// few MFLOP.
+constexpr int64_t kParallelMinFlops = 64 << 20;
 /// Longest vector along the innermost loop of other ops.
 constexpr int64_t kInnerVector = 64;
 
@@ -76,12 +80,14 @@ int64_t tileOrWhole(int64_t size, int64_t tile) {
 /// Tiles `op` with scf.for loops; returns the tiled op (the op itself when no
 /// loop is tiled).
 FailureOr<linalg::LinalgOp> tile(RewriterBase &rewriter, linalg::LinalgOp op,
-                                 ArrayRef<int64_t> sizes) {
+                                 ArrayRef<int64_t> sizes,
+                                 scf::SCFTilingOptions::LoopType loops =
+                                     scf::SCFTilingOptions::LoopType::ForOp) {
   if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
     return op;
   scf::SCFTilingOptions options;
   options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), sizes));
-  options.setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
+  options.setLoopType(loops);
   rewriter.setInsertionPoint(op);
   FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
       rewriter, cast<TilingInterface>(op.getOperation()), options);
@@ -188,7 +194,24 @@ struct TileAndVectorizePass
     reg[m] = tileOrWhole(cm, divisorAtMost(cm, kRegM));
     reg[n] = tileOrWhole(cn, alignedDivisorAtMost(cn, kRegN, {16}));
     reg[k] = tileOrWhole(ck, 1);
-    FailureOr<linalg::LinalgOp> tiled = tile(rewriter, op, cache);
+    FailureOr<linalg::LinalgOp> tiled = failure();
+    int64_t flops = 2;
+    for (int64_t r : ranges)
+      flops *= r;
+    if (threads > 1 && flops >= kParallelMinFlops) {
+      // The parallel cache tiles as one scf.forall, then k inside.
+      SmallVector<int64_t> parallel(cache), reduction(cache.size(), 0);
+      for (unsigned d : dims.k) {
+        parallel[d] = 0;
+        reduction[d] = cache[d];
+      }
+      tiled = tile(rewriter, op, parallel,
+                   scf::SCFTilingOptions::LoopType::ForallOp);
+      if (succeeded(tiled))
+        tiled = tile(rewriter, *tiled, reduction);
+    } else {
+      tiled = tile(rewriter, op, cache);
+    }
     if (succeeded(tiled))
       tiled = tile(rewriter, *tiled, reg);
     if (failed(tiled))

@@ -51,12 +51,17 @@ relay.func @ops_helper(%x: tensor<3xf32>) -> tensor<3xf32> {
 }
 
 // A float conv2d is a matrix product over an im2col copy of its padded
-// input, k = (c, kh, kw) and p = (oh, ow). For one image and one group it is
-// a 2-d product out[f, p] = sum_k w[f, k] * col[k, p]; p = 16 is a whole
-// vector, so no padding columns.
+// input (one strided view per kernel tap inserted into its plane), k = (c,
+// kh, kw) and p = (oh, ow). For one image and one group it is a 2-d product
+// out[f, p] = sum_k w[f, k] * col[k, p]; p = 16 is a whole vector, so no
+// padding columns.
 // CHECK-LABEL: func.func @conv(
-// CHECK: tensor.pad
-// CHECK: %[[COL:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<1x3x10x10xf32>) outs(%{{.*}} : tensor<1x1x3x3x3x4x4xf32>)
+// CHECK: %[[PAD:.*]] = tensor.pad
+// CHECK: tensor.empty() : tensor<1x1x3x3x3x4x4xf32>
+// CHECK: tensor.extract_slice %[[PAD]][0, 0, 0, 0] [1, 3, 4, 4] [1, 1, 2, 2]
+// CHECK: tensor.insert_slice %{{.*}}[0, 0, 0, 0, 0, 0, 0] [1, 1, 3, 1, 1, 4, 4] [1, 1, 1, 1, 1, 1, 1]
+// CHECK: tensor.extract_slice %[[PAD]][0, 0, 0, 1] [1, 3, 4, 4] [1, 1, 2, 2]
+// CHECK: %[[COL:.*]] = tensor.insert_slice %{{.*}}[0, 0, 0, 2, 2, 0, 0] [1, 1, 3, 1, 1, 4, 4]
 // CHECK: tensor.collapse_shape %[[COL]] {{.*}} into tensor<1x1x27x16xf32>
 // CHECK: %[[W:.*]] = tensor.collapse_shape {{.*}} into tensor<4x27xf32>
 // CHECK: %[[C:.*]] = tensor.collapse_shape {{.*}} into tensor<27x16xf32>

@@ -1,0 +1,30 @@
+// RUN: relay-mlir-opt %s --split-input-file --relay-tile-and-vectorize=threads=2 | FileCheck %s
+// With threads, the m and n cache tiles of a large contraction are an
+// scf.forall; k stays a sequential loop inside, and the register tiles and
+// the accumulator hoisting are as without threads.
+
+// CHECK-LABEL: func.func @matmul
+// CHECK:       scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (256, 512) step (64, 128)
+// CHECK:         scf.for {{.*}} step %c128
+// CHECK:           scf.for {{.*}} step %c8
+// CHECK:             scf.for {{.*}} step %c32
+// CHECK:               scf.for {{.*}} iter_args(%{{.*}}) -> (vector<8x32xf32>)
+// CHECK:                 vector.contract
+func.func @matmul(%a: memref<256x384xf32>, %b: memref<384x512xf32>,
+                  %c: memref<256x512xf32>) {
+  linalg.matmul ins(%a, %b : memref<256x384xf32>, memref<384x512xf32>)
+                outs(%c : memref<256x512xf32>)
+  return
+}
+
+// -----
+
+// A small contraction (2*32*32*32 flops) is not worth waking threads for.
+// CHECK-LABEL: func.func @small
+// CHECK-NOT: scf.forall
+func.func @small(%a: memref<32x32xf32>, %b: memref<32x32xf32>,
+                 %c: memref<32x32xf32>) {
+  linalg.matmul ins(%a, %b : memref<32x32xf32>, memref<32x32xf32>)
+                outs(%c : memref<32x32xf32>)
+  return
+}
