@@ -135,3 +135,25 @@ def TileAndVectorize : Pass<"relay-tile-and-vectorize", "::mlir::func::FuncOp"> 
 }
 
 #endif // RELAY_TRANSFORMS_PASSES
+
+def FlattenConstantGlobals
+    : Pass<"relay-flatten-constant-globals", "::mlir::ModuleOp"> {
+  let summary = "Give constant LLVM globals of nested array type a flat "
+                "array type";
+  let description = [{
+    Runs on the LLVM dialect at the end of `--relay-to-llvm`. A constant
+    `llvm.mlir.global` holding a tensor of rank 2 or more (a weight) has a
+    nested array type, `!llvm.array<64 x array<3 x array<7 x array<7 x
+    f32>>>>`, which the translation to LLVM IR builds as one uniqued
+    constant per innermost row: millions of constants for a network's
+    weights, most of its compile time. The pass gives such a global the
+    flat array type of its elements and replaces the all-zero
+    `llvm.getelementptr` that takes its address (what memref lowering
+    emits) with the address itself; the bytes and their alignment are
+    unchanged. Globals used otherwise are left alone.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let statistics = [
+    Statistic<"numFlattened", "flattened", "Constant globals flattened">,
+  ];
+}

@@ -896,6 +896,7 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm,
       "convert-arith-to-llvm,convert-ub-to-llvm,convert-func-to-llvm,"
       "convert-cf-to-llvm,"
       "reconcile-unrealized-casts");
+  pm.addPass(createFlattenConstantGlobals());
 }
 
 void mlir::relay::registerRelayToLLVMPipeline() {
