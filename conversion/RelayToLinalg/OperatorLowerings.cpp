@@ -1608,16 +1608,37 @@ FailureOr<SmallVector<Value>> stridedSliceRule(OpBuilder &b, Operation *op,
     first[axis] = f;
     step[axis] = s;
   }
+  // Forward steps are a strided view (tensor.extract_slice); dimensions
+  // walked backwards are then read reversed by a generic over the view.
+  Location loc = op->getLoc();
+  SmallVector<int64_t> offsets(rank, 0), sizes(in.getShape()),
+      viewStrides(rank, 1);
+  bool backwards = false;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (step[d] < 0) {
+      backwards = true;
+      continue;
+    }
+    offsets[d] = first[d];
+    sizes[d] = type.getDimSize(d);
+    viewStrides[d] = step[d];
+  }
+  Value view = tensor::ExtractSliceOp::create(
+      b, loc, RankedTensorType::get(sizes, type.getElementType()), operands[0],
+      ValueRange{}, ValueRange{}, ValueRange{}, b.getDenseI64ArrayAttr(offsets),
+      b.getDenseI64ArrayAttr(sizes), b.getDenseI64ArrayAttr(viewStrides));
+  if (!backwards)
+    return SmallVector<Value>{view};
   MLIRContext *ctx = b.getContext();
   SmallVector<AffineExpr> exprs;
   for (int64_t d = 0; d < rank; ++d)
-    exprs.push_back(getAffineDimExpr(d, ctx) * step[d] + first[d]);
-  Location loc = op->getLoc();
+    exprs.push_back(step[d] < 0 ? getAffineDimExpr(d, ctx) * step[d] + first[d]
+                                : getAffineDimExpr(d, ctx));
   Value init =
       tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
   return SmallVector<Value>{
       linalg::GenericOp::create(
-          b, loc, TypeRange{type}, operands[0], init,
+          b, loc, TypeRange{type}, view, init,
           {AffineMap::get(rank, 0, exprs, ctx),
            AffineMap::getMultiDimIdentityMap(rank, ctx)},
           SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),

@@ -2,7 +2,11 @@
 """Exports torchvision models to ONNX with random weights (nothing is
 downloaded), with a fixed input and PyTorch's output for checking.
 
-  /usr/bin/python3 export_torchvision.py OUTDIR [resnet18 mobilenet_v2 vgg16]
+  /usr/bin/python3 export_torchvision.py OUTDIR [MODEL ...]
+
+MODEL: the papers' resnet18, mobilenet_v2 and vgg16 (the default), or one of
+the other classification networks below (checked by
+test/models/check_torchvision.py).
 
 writes OUTDIR/<model>.onnx, OUTDIR/<model>.input.npy (1x3x224x224 float32),
 OUTDIR/<model>.torch.npy (PyTorch's eval-mode output on that input) and
@@ -15,11 +19,23 @@ import numpy as np
 import torch
 import torchvision
 
-MODELS = {
+PAPERS = {
     'resnet18': torchvision.models.resnet18,
     'mobilenet_v2': torchvision.models.mobilenet_v2,
     'vgg16': torchvision.models.vgg16,
 }
+OTHERS = {
+    'squeezenet1_0': torchvision.models.squeezenet1_0,
+    'shufflenet_v2_x0_5': torchvision.models.shufflenet_v2_x0_5,
+    'googlenet': lambda weights: torchvision.models.googlenet(
+        weights=weights, aux_logits=False, init_weights=True),
+    'efficientnet_b0': torchvision.models.efficientnet_b0,
+    'mnasnet0_5': torchvision.models.mnasnet0_5,
+    'mobilenet_v3_small': torchvision.models.mobilenet_v3_small,
+    'regnet_y_400mf': torchvision.models.regnet_y_400mf,
+    'densenet121': torchvision.models.densenet121,
+}
+MODELS = dict(PAPERS, **OTHERS)
 
 
 def export(name, outdir):
@@ -50,7 +66,7 @@ def main():
         return 1
     outdir = sys.argv[1]
     os.makedirs(outdir, exist_ok=True)
-    for name in sys.argv[2:] or MODELS:
+    for name in sys.argv[2:] or PAPERS:
         if name not in MODELS:
             print('unknown model %s (known: %s)' % (name, ', '.join(MODELS)))
             return 1

@@ -237,6 +237,8 @@ CASES = [
     ("take", "take(%a, %b, axis=1)", [x, np.array([[2, 0], [1, 1]], np.int32)], lambda a, b: np.take(a, b, axis=1), 0),
     ("take (wrap)", "take(%a, %b, mode=\"wrap\")", [x, np.array([30, -1], np.int32)], lambda a, b: np.take(a, b, mode="wrap"), 0),
     ("strided_slice", "strided_slice(%a, begin=[0, 2, 3], end=[2, 0, 0], strides=[1, -1, -2])", [x], lambda a: a[0:2, 2:0:-1, 3:0:-2], 0),
+    ("strided_slice (views)", "strided_slice(%a, begin=[1, 0, 1], end=[2, 2, 4], strides=[1, 1, 2])", [x],
+     lambda a: a[1:2, 0:2, 1:4:2], 0),
     ("broadcast_to", "broadcast_to(%a, shape=[2, 3, 4])", [y], lambda a: np.broadcast_to(a, (2, 3, 4)), 0),
     ("layout_transform", "layout_transform(%a, src_layout=\"NCHW\", dst_layout=\"NCHW2c\")", [img],
      lambda a: a.reshape(2, 2, 2, 7, 7).transpose(0, 1, 3, 4, 2), 0),

@@ -1,0 +1,53 @@
+#!/usr/bin/python3
+"""Classification networks from torchvision beyond the papers' three,
+exported to ONNX (random weights, examples/models/export_torchvision.py)
+and run compiled by relay-run: each must compile (no interpreter fallback)
+and match PyTorch's output to 1e-4 relative to its largest magnitude.
+
+  /usr/bin/python3 check_torchvision.py --bin build/bin --models DIR [NAME ...]
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, 'examples', 'models'))
+import export_torchvision  # noqa: E402
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--bin', required=True)
+    parser.add_argument('--models', required=True)
+    parser.add_argument('names', nargs='*')
+    args = parser.parse_args()
+    os.makedirs(args.models, exist_ok=True)
+    failures = 0
+    for name in args.names or export_torchvision.OTHERS:
+        base = os.path.join(args.models, name)
+        if not os.path.exists(base + '.onnx'):
+            export_torchvision.export(name, args.models)
+        out = base + '.relay.npy'
+        proc = subprocess.run(
+            [os.path.join(args.bin, 'relay-run'), base + '.onnx', '--input',
+             base + '.input.npy', '--output', out], capture_output=True,
+            text=True)
+        if proc.returncode != 0 or 'reference interpreter' in proc.stderr:
+            failures += 1
+            print('%-20s FAILED: %s' % (name, proc.stderr.strip()[:500]))
+            continue
+        got, want = np.load(out), np.load(base + '.torch.npy')
+        error = float(np.max(np.abs(got - want)) / np.max(np.abs(want)))
+        ok = error <= 1e-4
+        failures += 0 if ok else 1
+        print('%-20s %s (relative error %.2g)' % (
+            name, 'matches PyTorch' if ok else 'DIFFERS from PyTorch', error),
+            flush=True)
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
