@@ -400,6 +400,85 @@ FailureOr<SmallVector<Value>> reshapeRule(OpBuilder &b, Operation *op,
 /// sum(a * b) over the last loop of a `numDims`-loop nest with the given
 /// maps (a, b, result), into a zero-filled float tensor of `type`.
 Value contract(OpBuilder &b, Location loc, RankedTensorType type,
+               ValueRange operands, unsigned numDims, ArrayRef<AffineMap> maps);
+
+/// The size an m (`isN` false) or n loop of a product is padded to so that
+/// its register tiles are whole: m to a multiple of 8 rows unless it has
+/// such a divisor, n to whole 16-float vectors; small sizes stay.
+int64_t paddedExtent(int64_t size, bool isN) {
+  if (isN)
+    return size > 16 && size % 16 ? (size + 15) / 16 * 16 : size;
+  if (size <= 8)
+    return size;
+  for (int64_t t = std::min<int64_t>(size, 64) / 8 * 8; t >= 8; t -= 8)
+    if (size % t == 0)
+      return size;
+  return (size + 7) / 8 * 8;
+}
+
+/// contract() with the innermost two parallel loops of the result (m and n)
+/// padded with zero rows/columns where paddedExtent says (a 197-row
+/// product would otherwise get one-row register tiles), and the result
+/// sliced back.
+Value paddedContract(OpBuilder &b, Location loc, RankedTensorType type,
+                     ValueRange operands, unsigned numDims,
+                     ArrayRef<AffineMap> maps) {
+  AffineMap result = maps.back();
+  SmallVector<int64_t> padded(numDims, 0), size(numDims, 0);
+  unsigned rank = result.getNumResults();
+  for (unsigned j = 0; j < rank; ++j) {
+    unsigned d = result.getDimPosition(j);
+    size[d] = type.getDimSize(j);
+    padded[d] = size[d];
+  }
+  if (rank >= 1)
+    padded[result.getDimPosition(rank - 1)] =
+        paddedExtent(type.getDimSize(rank - 1), /*isN=*/true);
+  if (rank >= 2)
+    padded[result.getDimPosition(rank - 2)] =
+        paddedExtent(type.getDimSize(rank - 2), /*isN=*/false);
+  if (llvm::all_of(llvm::seq<unsigned>(0, rank), [&](unsigned j) {
+        unsigned d = result.getDimPosition(j);
+        return padded[d] == size[d];
+      }))
+    return contract(b, loc, type, operands, numDims, maps);
+  Type e = type.getElementType();
+  Value zero = constantScalar(b, loc, e, 0);
+  MLIRContext *ctx = b.getContext();
+  SmallVector<Value> args;
+  for (auto [v, m] : llvm::zip(operands, maps)) {
+    auto t = cast<RankedTensorType>(v.getType());
+    SmallVector<int64_t> high(t.getRank(), 0), shape(t.getShape());
+    for (unsigned j = 0; j < m.getNumResults(); ++j) {
+      unsigned d = m.getDimPosition(j);
+      if (padded[d] && padded[d] != size[d]) {
+        high[j] = padded[d] - size[d];
+        shape[j] = padded[d];
+      }
+    }
+    args.push_back(
+        llvm::all_of(high, [](int64_t h) { return h == 0; })
+            ? v
+            : tensor::PadOp::create(
+                  b, loc, RankedTensorType::get(shape, t.getElementType()), v,
+                  getAsIndexOpFoldResult(ctx,
+                                         SmallVector<int64_t>(t.getRank(), 0)),
+                  getAsIndexOpFoldResult(ctx, high), zero)
+                  .getResult());
+  }
+  SmallVector<int64_t> shape;
+  for (unsigned j = 0; j < rank; ++j)
+    shape.push_back(padded[result.getDimPosition(j)]);
+  Value out =
+      contract(b, loc, RankedTensorType::get(shape, e), args, numDims, maps);
+  return tensor::ExtractSliceOp::create(
+      b, loc, type, out, ValueRange{}, ValueRange{}, ValueRange{},
+      b.getDenseI64ArrayAttr(SmallVector<int64_t>(rank, 0)),
+      b.getDenseI64ArrayAttr(type.getShape()),
+      b.getDenseI64ArrayAttr(SmallVector<int64_t>(rank, 1)));
+}
+
+Value contract(OpBuilder &b, Location loc, RankedTensorType type,
                ValueRange operands, unsigned numDims,
                ArrayRef<AffineMap> maps) {
   Value zero = constantScalar(b, loc, type.getElementType(), 0);
@@ -428,7 +507,7 @@ FailureOr<SmallVector<Value>> product(OpBuilder &b, Operation *op,
   if (!type || !type.hasStaticShape() || !isa<FloatType>(type.getElementType()))
     return failure();
   return SmallVector<Value>{
-      contract(b, op->getLoc(), type, operands, numDims, maps)};
+      paddedContract(b, op->getLoc(), type, operands, numDims, maps)};
 }
 
 AffineMap map(MLIRContext *ctx, unsigned numDims, ArrayRef<unsigned> dims) {
@@ -543,7 +622,7 @@ FailureOr<SmallVector<Value>> denseRule(OpBuilder &b, Operation *op,
     out = rowTimesTransposed(b, loc, type2d, data, operands[1]);
   else
     // (m, n, k): data (m, k), weight (n, k), out (m, n).
-    out = contract(
+    out = paddedContract(
         b, loc, type2d, ValueRange{data, operands[1]}, 3,
         {map(ctx, 3, {0, 2}), map(ctx, 3, {1, 2}), map(ctx, 3, {0, 1})});
   if (rank == 2)
@@ -989,6 +1068,9 @@ Value conv2dSingleImageProduct(OpBuilder &b, Location loc,
 
 namespace mlir::relay::lowering {
 
+/// The most kernel taps an im2col matrix is copied in tap by tap.
+constexpr int64_t kMaxIm2colTaps = 64;
+
 /// Grouped NCHW/OIHW convolution of float tensors as a matrix product
 /// (im2col), so it is tiled and vectorised like a matmul:
 ///   col[n, g, c, kh, kw, oh, ow] = data[n, g*Cg + c, oh*sh + kh*dh,
@@ -1015,11 +1097,34 @@ Value conv2dNchwAsProduct(OpBuilder &b, Location loc, RankedTensorType type,
         SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
     col = tensor::CollapseShapeOp::create(
         b, loc, col, SmallVector<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
+  } else if (kh * kw > kMaxIm2colTaps) {
+    // Large kernels (a ViT's 16x16 patches): one generic copy.
+    AffineExpr dn, dg, dc, dkh, dkw, doh, dow;
+    bindDims(ctx, dn, dg, dc, dkh, dkw, doh, dow);
+    AffineMap read = AffineMap::get(
+        7, 0,
+        {dn, dg * cg + dc, doh * s[0] + dkh * d[0], dow * s[1] + dkw * d[1]},
+        ctx);
+    SmallVector<int64_t> colShape{n, g, cg, kh, kw, oh, ow};
+    Value empty = tensor::EmptyOp::create(b, loc, colShape, e);
+    col =
+        linalg::GenericOp::create(
+            b, loc, TypeRange{empty.getType()}, data, empty,
+            {read, AffineMap::getMultiDimIdentityMap(7, ctx)},
+            SmallVector<utils::IteratorType>(7, utils::IteratorType::parallel),
+            [](OpBuilder &nb, Location l, ValueRange a) {
+              linalg::YieldOp::create(nb, l, a[0]);
+            })
+            .getResult(0);
+    col = tensor::CollapseShapeOp::create(
+        b, loc, col,
+        SmallVector<ReassociationIndices>{{0}, {1}, {2, 3, 4}, {5, 6}});
   } else {
     // One copy per kernel tap of the image's strided view into the tap's
     // plane of col: rows of the view are contiguous (unit column stride)
     // and the copies vectorise; a generic reading data at oh*s + kh*d would
-    // not.
+    // not. (A chain of many insertions is slow to bufferize: large kernels
+    // take the generic above.)
     SmallVector<int64_t> colShape{n, g, cg, kh, kw, oh, ow};
     col = tensor::EmptyOp::create(b, loc, colShape, e);
     auto viewType = RankedTensorType::get({n, c, oh, ow}, e);

@@ -298,9 +298,42 @@ LogicalResult convertBitShift(NodeContext &ctx) {
                            {ctx.input(0), ctx.input(1)}));
 }
 
+/// Where on small known integers (shape computations: torch.expand's
+/// `where(shape == -1, ones, shape)`), elementwise or with single-element
+/// operands broadcast.
+ElementsAttr foldIntegerWhere(NodeContext &ctx) {
+  ElementsAttr c = ctx.constantInput(0), a = ctx.constantInput(1),
+               b = ctx.constantInput(2);
+  if (!c || !a || !b || !isa<IntegerType>(a.getElementType()) ||
+      a.getElementType() != b.getElementType())
+    return {};
+  auto type = dyn_cast<RankedTensorType>(c.getType());
+  int64_t n = c.getNumElements();
+  if (!type || n > 1024)
+    return {};
+  SmallVector<int64_t> cond = readInts(c), x = readInts(a), y = readInts(b);
+  for (auto *v : {&x, &y})
+    if (v->size() == 1)
+      v->assign(n, v->front());
+  if (static_cast<int64_t>(x.size()) != n ||
+      static_cast<int64_t>(y.size()) != n)
+    return {};
+  unsigned width = a.getElementType().getIntOrFloatBitWidth();
+  SmallVector<APInt> values;
+  for (int64_t i = 0; i < n; ++i)
+    values.push_back(APInt(width, cond[i] ? x[i] : y[i], /*isSigned=*/true,
+                           /*implicitTrunc=*/true));
+  return DenseElementsAttr::get(
+      RankedTensorType::get(type.getShape(), a.getElementType()), values);
+}
+
 LogicalResult convertWhere(NodeContext &ctx) {
   if (failed(ctx.checkInputs(3, 3)))
     return failure();
+  if (ElementsAttr folded = foldIntegerWhere(ctx)) {
+    ctx.addOutput(ctx.constant(folded), folded);
+    return success();
+  }
   return ctx.output(
       ctx.op("where", {ctx.input(0), ctx.input(1), ctx.input(2)}));
 }
