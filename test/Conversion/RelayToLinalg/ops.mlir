@@ -183,3 +183,16 @@ relay.func @one_row_dense(%x: tensor<1x64xf32>, %w: tensor<8x64xf32>) -> tensor<
   %y = relay.nn.dense %x, %w : (tensor<1x64xf32>, tensor<8x64xf32>) -> tensor<1x8xf32>
   relay.return %y : tensor<1x8xf32>
 }
+
+// Awkward product extents are padded to whole register tiles and the
+// result sliced back: 20 rows (no multiple-of-8 divisor) to 24, 24 columns
+// to two whole vectors (32).
+// CHECK-LABEL: func.func @awkward_dense(
+// CHECK: tensor.pad %arg0 low[0, 0] high[4, 0]
+// CHECK: tensor.pad %arg1 low[0, 0] high[8, 0]
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<24x32xf32>)
+// CHECK: tensor.extract_slice %{{.*}}[0, 0] [20, 24] [1, 1] : tensor<24x32xf32> to tensor<20x24xf32>
+relay.func @awkward_dense(%x: tensor<20x64xf32>, %w: tensor<24x64xf32>) -> tensor<20x24xf32> {
+  %y = relay.nn.dense %x, %w : (tensor<20x64xf32>, tensor<24x64xf32>) -> tensor<20x24xf32>
+  relay.return %y : tensor<20x24xf32>
+}

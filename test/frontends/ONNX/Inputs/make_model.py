@@ -73,6 +73,27 @@ def shape_arith():
     return model(nodes, [tensor('x', [2, 3, 4])], [tensor('y', [2, 12])], inits)
 
 
+def expand_shape():
+    """torch's x.expand(2, -1, -1) as exported: the target shape is
+    Where(Equal(shape, -1), ones, shape) over ConstantOfShape, folded at
+    import so that Expand gets a known shape."""
+    nodes = [
+        helper.make_node('Constant', [], ['shape'], name='shape',
+                         value=numpy_helper.from_array(np.array([2, -1, -1], np.int64))),
+        helper.make_node('ConstantOfShape', ['len'], ['ones'], name='ones',
+                         value=numpy_helper.from_array(np.array([1], np.int64))),
+        helper.make_node('Constant', [], ['minus1'], name='minus1',
+                         value=numpy_helper.from_array(np.array(-1, np.int64))),
+        helper.make_node('Mul', ['ones', 'minus1'], ['neg'], name='neg'),
+        helper.make_node('Equal', ['shape', 'neg'], ['keep'], name='keep'),
+        helper.make_node('Where', ['keep', 'ones', 'shape'], ['target'],
+                         name='target'),
+        helper.make_node('Expand', ['x', 'target'], ['y'], name='expand'),
+    ]
+    inits = [numpy_helper.from_array(np.array([3], np.int64), 'len')]
+    return model(nodes, [tensor('x', [1, 3, 4])], [tensor('y', [2, 3, 4])], inits)
+
+
 def two_outputs():
     """Split into two outputs, and Softmax on one: a tuple result."""
     nodes = [
@@ -118,7 +139,7 @@ def runtime_reshape():
                  [tensor('y', [3, 2])])
 
 
-MODELS = {f.__name__: f for f in (convnet, shape_arith, two_outputs,
+MODELS = {f.__name__: f for f in (convnet, shape_arith, expand_shape, two_outputs,
                                   unsupported_op, bad_shapes, dynamic_shape,
                                   new_opset, undefined_input, runtime_reshape)}
 
