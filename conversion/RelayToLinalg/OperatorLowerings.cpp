@@ -799,11 +799,15 @@ Value poolTaps(
 FailureOr<SmallVector<Value>> poolRule(OpBuilder &b, Operation *op,
                                        ValueRange operands, bool isMax) {
   RankedTensorType type = resultType(op);
-  // Integers: max pooling of signed ones (linalg's NCHW max is signed).
-  bool signedMax = type && isMax && isa<IntegerType>(type.getElementType()) &&
-                   !isUnsignedValue(op->getResult(0));
+  // Integers: max pooling (the taps compare as the signedness says;
+  // linalg's NCHW max for large windows is signed only).
+  SmallVector<int64_t> size = intsAttr(op, "pool_size", {1, 1});
+  int64_t numTaps = size[0] * (size.size() > 1 ? size[1] : size[0]);
+  bool integerMaxOk =
+      type && isMax && isa<IntegerType>(type.getElementType()) &&
+      (numTaps <= kMaxPoolTaps || !isUnsignedValue(op->getResult(0)));
   if (!type || strAttr(op, "layout", "NCHW") != "NCHW" ||
-      (!isa<FloatType>(type.getElementType()) && !signedMax))
+      (!isa<FloatType>(type.getElementType()) && !integerMaxOk))
     return failure();
   SmallVector<int64_t> k = intsAttr(op, "pool_size", {1, 1});
   SmallVector<int64_t> s = intsAttr(op, "strides", {1, 1});
@@ -1486,9 +1490,15 @@ FailureOr<SmallVector<Value>> splitRule(OpBuilder &b, Operation *op,
     auto piece = cast<RankedTensorType>(t);
     SmallVector<int64_t> offsets(in.getRank(), 0), strides(in.getRank(), 1);
     offsets[axis] = offset;
-    pieces.push_back(tensor::ExtractSliceOp::create(
-        b, op->getLoc(), piece, operands[0], ValueRange{}, ValueRange{},
-        ValueRange{}, offsets, piece.getShape(), strides));
+    // An empty piece reads nothing (its offset may be past the end).
+    pieces.push_back(
+        piece.getNumElements() == 0
+            ? Value(tensor::EmptyOp::create(b, op->getLoc(), piece.getShape(),
+                                            in.getElementType()))
+            : Value(tensor::ExtractSliceOp::create(
+                  b, op->getLoc(), piece, operands[0], ValueRange{},
+                  ValueRange{}, ValueRange{}, offsets, piece.getShape(),
+                  strides)));
     offset += piece.getDimSize(axis);
   }
   return pieces;
@@ -1728,6 +1738,10 @@ FailureOr<SmallVector<Value>> stridedSliceRule(OpBuilder &b, Operation *op,
     sizes[d] = type.getDimSize(d);
     viewStrides[d] = step[d];
   }
+  // An empty result reads nothing (its offsets may be past the end).
+  if (type.getNumElements() == 0)
+    return SmallVector<Value>{tensor::EmptyOp::create(b, loc, type.getShape(),
+                                                      type.getElementType())};
   Value view = tensor::ExtractSliceOp::create(
       b, loc, RankedTensorType::get(sizes, type.getElementType()), operands[0],
       ValueRange{}, ValueRange{}, ValueRange{}, b.getDenseI64ArrayAttr(offsets),

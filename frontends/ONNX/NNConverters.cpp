@@ -8,6 +8,8 @@
 
 #include "frontends/ONNX/Converters.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::relay::onnx_import;
 
@@ -139,6 +141,93 @@ LogicalResult convertGlobalPool(NodeContext &ctx, StringRef relayName) {
   if (failed(ctx.checkInputs(1, 1)) || failed(require2d(ctx, 0)))
     return failure();
   return ctx.output(ctx.op(relayName, {ctx.input(0)}));
+}
+
+/// Resize (opsets 11+) and Upsample (7-9) of NCHW images as nn.upsampling:
+/// `nearest` with asymmetric coordinates rounded down (what PyTorch's
+/// nearest interpolation exports), `linear` with half_pixel,
+/// pytorch_half_pixel or align_corners coordinates (bilinear). Scales
+/// come from `scales` or, given `sizes`, from output / input.
+LogicalResult convertResize(NodeContext &ctx, bool upsample) {
+  if (failed(ctx.checkInputs(1, upsample ? 2 : 4)))
+    return failure();
+  if (ctx.rank(0) != 4)
+    return ctx.fail("only 4-d (NCHW) images are supported");
+  std::string mode = ctx.attrString("mode", "nearest");
+  std::string coordinates = ctx.attrString(
+      "coordinate_transformation_mode", upsample ? "asymmetric" : "half_pixel");
+  std::string rounding =
+      ctx.attrString("nearest_mode", upsample ? "floor" : "round_prefer_floor");
+  ArrayRef<int64_t> in = ctx.shape(0);
+  // The scale of every axis: from `scales` or from `sizes`.
+  SmallVector<double> scales;
+  SmallVector<int64_t> sizes;
+  unsigned scalesInput = upsample ? 1 : 2;
+  if (upsample && ctx.hasAttr("scales")) {
+    scales = ctx.attrFloats("scales");
+  } else if (ElementsAttr known = ctx.constantInput(scalesInput);
+             known && known.getNumElements() > 0) {
+    scales = readDoubles(known);
+  } else if (!upsample && ctx.hasInput(3)) {
+    FailureOr<SmallVector<int64_t>> s = ctx.constantInts(3, "sizes");
+    if (failed(s))
+      return failure();
+    sizes = *s;
+  } else {
+    return ctx.fail("the scales (or sizes) must be known when importing");
+  }
+  if (!sizes.empty()) {
+    if (sizes.size() != 4)
+      return ctx.fail("sizes must have 4 values");
+    for (unsigned d = 0; d < 4; ++d)
+      scales.push_back(double(sizes[d]) / double(in[d]));
+  } else {
+    if (scales.size() != 4)
+      return ctx.fail("scales must have 4 values");
+    for (unsigned d = 0; d < 4; ++d)
+      sizes.push_back(int64_t(std::floor(in[d] * scales[d])));
+  }
+  if (sizes[0] != in[0] || sizes[1] != in[1])
+    return ctx.fail("only the H and W axes can be resized");
+  // nn.upsampling's output is floor(in * scale): nudge a scale computed
+  // from sizes up until it gives that size.
+  for (unsigned d = 2; d < 4; ++d)
+    while (int64_t(std::floor(in[d] * scales[d])) < sizes[d])
+      scales[d] = std::nextafter(scales[d], INFINITY);
+  if (ctx.attrInt("exclude_outside", 0) != 0 || ctx.attrInt("antialias", 0))
+    return ctx.fail("exclude_outside and antialias are not supported");
+  SmallVector<NamedAttribute> attrs = {ctx.f64("scale_h", scales[2]),
+                                       ctx.f64("scale_w", scales[3])};
+  if (mode == "nearest") {
+    if (coordinates != "asymmetric" || rounding != "floor")
+      return ctx.fail("nearest resizing is supported with "
+                      "coordinate_transformation_mode \"asymmetric\" and "
+                      "nearest_mode \"floor\" only, got \"" +
+                      coordinates + "\" and \"" + rounding + "\"");
+    attrs.push_back(ctx.str("method", "nearest_neighbor"));
+  } else if (mode == "linear" || mode == "bilinear") {
+    bool aligned = coordinates == "align_corners";
+    bool halfPixel =
+        coordinates == "half_pixel" ||
+        (coordinates == "pytorch_half_pixel" && sizes[2] > 1 && sizes[3] > 1);
+    if (!aligned && !halfPixel)
+      return ctx.fail("linear resizing is supported with "
+                      "coordinate_transformation_mode \"half_pixel\", "
+                      "\"pytorch_half_pixel\" or \"align_corners\", got \"" +
+                      coordinates + "\"");
+    // ONNX aligns corners over in * scale, unrounded; nn.upsampling over
+    // the output size.
+    for (unsigned d = 2; d < 4 && aligned; ++d)
+      if (std::abs(in[d] * scales[d] - double(sizes[d])) > 1e-6)
+        return ctx.fail("align_corners resizing to a fractional size (" +
+                        std::to_string(in[d] * scales[d]) +
+                        ") is not supported");
+    attrs.push_back(ctx.str("method", "bilinear"));
+    attrs.push_back(ctx.boolean("align_corners", aligned));
+  } else {
+    return ctx.fail("resize mode \"" + mode + "\" is not supported");
+  }
+  return ctx.output(ctx.op("nn.upsampling", {ctx.input(0)}, attrs));
 }
 
 LogicalResult convertBatchNorm(NodeContext &ctx) {
@@ -461,4 +550,6 @@ void mlir::relay::onnx_import::addNNConverters(ConverterTable &t) {
     return convertSoftmax(ctx, "nn.log_softmax");
   };
   t["Dropout"] = convertDropout;
+  t["Resize"] = [](NodeContext &ctx) { return convertResize(ctx, false); };
+  t["Upsample"] = [](NodeContext &ctx) { return convertResize(ctx, true); };
 }

@@ -8,7 +8,10 @@ an attempted test passes in a mode (interpreter, compiled: native code,
 not the interpreter fallback) when every output matches the expected one with ONNX's backend-test tolerance (rtol 1e-3,
 atol 1e-7). Prints the counts, and fails when a test of the must-pass list
 (--must-pass FILE) does not pass in both modes. --write-list FILE writes
-the tests that pass in both modes.
+the tests that pass in both modes. A model the importer rejects because a
+shape parameter (a small integer input, Resize's scales or sizes) is a
+graph input is retried with those inputs made initializers holding the
+test's values, as exporters write them.
 
 Run with Debian's /usr/bin/python3 (python3-onnx, python3-numpy).
 """
@@ -88,27 +91,82 @@ def run_mode(relay_run, model, inputs, outputs, interp, tmp):
     return True, ''
 
 
-def run_test(relay_run, translate, test_dir):
+def input_files(data_set):
+    return sorted(glob.glob(os.path.join(data_set, 'input_*.pb')),
+                  key=lambda p: int(p.rsplit('_', 1)[1][:-3]))
+
+
+# Operator inputs that are shape parameters: the importer needs them known.
+SHAPE_SLOTS = {'Resize': (1, 2, 3), 'Upsample': (1,)}
+
+
+def freeze_shape_inputs(model, test_dir, out):
+    """The model with its shape-parameter graph inputs (small integer
+    tensors, the scales/sizes/roi of Resize and Upsample) made initializers
+    holding the first data set's values, as an exporter writes them; returns
+    its path and the indices of the frozen inputs, or None."""
+    m = onnx.load(model)
+    data_sets = sorted(glob.glob(os.path.join(test_dir, 'test_data_set_*')))
+    if len(data_sets) != 1:
+        return None
+    initialized = {i.name for i in m.graph.initializer}
+    names = [i.name for i in m.graph.input if i.name not in initialized]
+    slots = {n.input[k] for n in m.graph.node
+             for k in SHAPE_SLOTS.get(n.op_type, ()) if k < len(n.input)}
+    frozen = []
+    for index, (name, pb) in enumerate(zip(names, input_files(data_sets[0]))):
+        value = read_pb(pb)
+        if name in slots or (value.dtype.kind in 'iu' and value.size <= 16
+                             and index > 0):
+            m.graph.initializer.append(numpy_helper.from_array(value, name))
+            frozen.append(index)
+    if not frozen:
+        return None
+    kept = [i for i in m.graph.input if i.name not in
+            {names[k] for k in frozen}]
+    del m.graph.input[:]
+    m.graph.input.extend(kept)
+    onnx.save(m, out)
+    return out, frozen
+
+
+def run_test(relay_run, translate, test_dir, tmp_root):
     name = os.path.basename(test_dir)
     model = os.path.join(test_dir, 'model.onnx')
-    imported = subprocess.run([translate, '--import-onnx', model, '-o',
+    frozen = []
+
+    def imports(path):
+        return subprocess.run([translate, '--import-onnx', path, '-o',
                                os.devnull], capture_output=True, text=True)
+
+    imported = imports(model)
+    if imported.returncode != 0 and 'must be known when importing' in imported.stderr:
+        try:
+            retry = freeze_shape_inputs(
+                model, test_dir, os.path.join(tmp_root, name + '.onnx'))
+        except NotRunnable:
+            retry = None
+        if retry and imports(retry[0]).returncode == 0:
+            model, frozen = retry
+            imported = subprocess.CompletedProcess([], 0)
     if imported.returncode != 0:
         lines = imported.stderr.strip().splitlines()
         return name, 'unsupported', lines[0] if lines else ''
     results = {}
     try:
-        return name, run_data_sets(relay_run, model, test_dir, results), ''
+        return name, run_data_sets(relay_run, model, test_dir, results,
+                                   frozen), ''
     except NotRunnable as e:
         return name, 'unsupported', str(e)
 
 
-def run_data_sets(relay_run, model, test_dir, results):
+def run_data_sets(relay_run, model, test_dir, results, frozen=()):
     with tempfile.TemporaryDirectory() as tmp:
         for data_set in sorted(glob.glob(os.path.join(test_dir, 'test_data_set_*'))):
             inputs = []
-            for i, pb in enumerate(sorted(glob.glob(os.path.join(data_set, 'input_*.pb')),
-                                          key=lambda p: int(p.rsplit('_', 1)[1][:-3]))):
+            for i, pb in enumerate(input_files(data_set)):
+                if i in frozen:
+                    continue
                 path = os.path.join(tmp, 'input_%d.npy' % i)
                 np.save(path, read_pb(pb))
                 inputs.append(path)
@@ -141,8 +199,10 @@ def main():
     if not tests:
         print('no ONNX node tests under %s (install libonnx-testdata)' % args.data)
         return 1
-    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        results = list(pool.map(lambda d: run_test(relay_run, translate, d), tests))
+    with tempfile.TemporaryDirectory() as frozen_models, \
+            concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        results = list(pool.map(
+            lambda d: run_test(relay_run, translate, d, frozen_models), tests))
 
     attempted, passed = [], {'interp': [], 'jit': []}
     unsupported = {}

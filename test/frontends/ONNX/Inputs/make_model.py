@@ -94,6 +94,20 @@ def expand_shape():
     return model(nodes, [tensor('x', [1, 3, 4])], [tensor('y', [2, 3, 4])], inits)
 
 
+def resize(mode='linear', coordinates='half_pixel'):
+    """F.interpolate(scale_factor=2) as exported: Resize with constant
+    scales."""
+    nodes = [helper.make_node('Resize', ['x', '', 'scales'], ['y'], name='up',
+                              mode=mode,
+                              coordinate_transformation_mode=coordinates)]
+    inits = [numpy_helper.from_array(np.array([1, 1, 2, 2], np.float32), 'scales')]
+    return model(nodes, [tensor('x', [1, 2, 3, 3])], [tensor('y', [1, 2, 6, 6])], inits)
+
+
+def resize_cubic():
+    return resize('cubic')
+
+
 def two_outputs():
     """Split into two outputs, and Softmax on one: a tuple result."""
     nodes = [
@@ -139,7 +153,8 @@ def runtime_reshape():
                  [tensor('y', [3, 2])])
 
 
-MODELS = {f.__name__: f for f in (convnet, shape_arith, expand_shape, two_outputs,
+MODELS = {f.__name__: f for f in (convnet, shape_arith, expand_shape, resize,
+                                  resize_cubic, two_outputs,
                                   unsupported_op, bad_shapes, dynamic_shape,
                                   new_opset, undefined_input, runtime_reshape)}
 
