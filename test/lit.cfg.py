@@ -45,6 +45,14 @@ if os.path.isdir(conformance):
     config.substitutions.append(("%tvm_conformance",
                                  os.path.realpath(conformance)))
 
+# LeakSanitizer (gcc's liblsan, preloaded into uninstrumented binaries)
+# checks that compiled programs free what they allocate.
+lsan = "/usr/lib/x86_64-linux-gnu/liblsan.so.0"
+if os.path.exists(lsan):
+    config.available_features.add("lsan")
+    config.substitutions.append(("%lsan_env", "env LD_PRELOAD=%s "
+                                 "LSAN_OPTIONS=exitcode=23" % lsan))
+
 # A C compiler links `relay-run --emit-object` output into plain C programs,
 # with the C runtime.
 config.substitutions.append(("%cc", config.c_compiler))

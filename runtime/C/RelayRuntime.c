@@ -285,6 +285,12 @@ static void releaseBuffers(int64_t depth, int failed) {
       live[i].depth = depth - 1;
     }
   }
+  /* The outermost call is over: the record goes (its thread may end). */
+  if (depth == 1) {
+    free(live);
+    live = NULL;
+    numLive = liveCapacity = 0;
+  }
 }
 
 /*===-------------------------------------------------------------------===*
