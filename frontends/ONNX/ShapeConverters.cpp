@@ -681,6 +681,85 @@ LogicalResult convertRange(NodeContext &ctx) {
   return success();
 }
 
+/// reshape(x, split) -> transpose(perm) -> reshape(merged): DepthToSpace
+/// and SpaceToDepth move blocks between the channels and the image.
+LogicalResult reshapeTransposeReshape(NodeContext &ctx, ArrayRef<int64_t> split,
+                                      ArrayRef<int64_t> perm,
+                                      ArrayRef<int64_t> merged) {
+  FailureOr<Value> v =
+      ctx.op("reshape", {ctx.input(0)}, {ctx.ints("newshape", split)});
+  if (succeeded(v))
+    v = ctx.op("transpose", {*v}, {ctx.ints("axes", perm)});
+  if (succeeded(v))
+    v = ctx.op("reshape", {*v}, {ctx.ints("newshape", merged)});
+  return ctx.output(v);
+}
+
+LogicalResult convertDepthToSpace(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(1, 1)))
+    return failure();
+  if (ctx.rank(0) != 4)
+    return ctx.fail("only 4-d (NCHW) inputs are supported");
+  int64_t b = ctx.attrInt("blocksize", 0);
+  ArrayRef<int64_t> s = ctx.shape(0);
+  if (b <= 0 || s[1] % (b * b))
+    return ctx.fail("the channels (" + std::to_string(s[1]) +
+                    ") must be a multiple of blocksize^2");
+  int64_t n = s[0], c = s[1] / (b * b), h = s[2], w = s[3];
+  std::string mode = ctx.attrString("mode", "DCR");
+  SmallVector<int64_t> merged{n, c, h * b, w * b};
+  if (mode == "DCR")
+    return reshapeTransposeReshape(ctx, {n, b, b, c, h, w}, {0, 3, 4, 1, 5, 2},
+                                   merged);
+  if (mode == "CRD")
+    return reshapeTransposeReshape(ctx, {n, c, b, b, h, w}, {0, 1, 4, 2, 5, 3},
+                                   merged);
+  return ctx.fail("mode must be \"DCR\" or \"CRD\", got \"" + mode + "\"");
+}
+
+LogicalResult convertSpaceToDepth(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(1, 1)))
+    return failure();
+  if (ctx.rank(0) != 4)
+    return ctx.fail("only 4-d (NCHW) inputs are supported");
+  int64_t b = ctx.attrInt("blocksize", 0);
+  ArrayRef<int64_t> s = ctx.shape(0);
+  if (b <= 0 || s[2] % b || s[3] % b)
+    return ctx.fail("the height and width must be multiples of blocksize");
+  int64_t n = s[0], c = s[1], h = s[2] / b, w = s[3] / b;
+  return reshapeTransposeReshape(ctx, {n, c, h, b, w, b}, {0, 3, 5, 1, 2, 4},
+                                 {n, c * b * b, h, w});
+}
+
+/// Trilu: the upper (or lower) triangle from diagonal k of the last two
+/// dimensions, as where(mask, x, 0) with the mask a constant.
+LogicalResult convertTrilu(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(1, 2)))
+    return failure();
+  if (ctx.rank(0) < 2)
+    return ctx.fail("the input must have rank 2 or more");
+  int64_t k = 0;
+  if (ctx.hasInput(1)) {
+    FailureOr<SmallVector<int64_t>> given = ctx.constantInts(1, "k");
+    if (failed(given) || given->size() != 1)
+      return failed(given) ? failure() : ctx.fail("k must be one integer");
+    k = given->front();
+  }
+  bool upper = ctx.attrInt("upper", 1) != 0;
+  ArrayRef<int64_t> s = ctx.shape(0);
+  int64_t rows = s[s.size() - 2], cols = s.back();
+  SmallVector<bool> keep;
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      keep.push_back(upper ? j - i >= k : j - i <= k);
+  Value mask = ctx.constant(DenseElementsAttr::get(
+      RankedTensorType::get({rows, cols},
+                            IntegerType::get(ctx.getContext(), 1)),
+      keep));
+  return ctx.output(
+      ctx.op("where", {mask, ctx.input(0), ctx.scalar(0, ctx.elementType(0))}));
+}
+
 } // namespace
 
 void mlir::relay::onnx_import::addShapeConverters(ConverterTable &t) {
@@ -701,6 +780,9 @@ void mlir::relay::onnx_import::addShapeConverters(ConverterTable &t) {
   t["Tile"] = convertTile;
   t["Pad"] = convertPad;
   t["Range"] = convertRange;
+  t["DepthToSpace"] = convertDepthToSpace;
+  t["SpaceToDepth"] = convertSpaceToDepth;
+  t["Trilu"] = convertTrilu;
   t["ReduceSum"] = reduce("sum");
   t["ReduceMean"] = reduce("mean");
   t["ReduceMax"] = reduce("max");

@@ -108,6 +108,13 @@ def resize_cubic():
     return resize('cubic')
 
 
+def depth_to_space_bad():
+    """DepthToSpace whose channels are not a multiple of blocksize^2."""
+    nodes = [helper.make_node('DepthToSpace', ['x'], ['y'], name='d2s',
+                              blocksize=2)]
+    return model(nodes, [tensor('x', [1, 6, 2, 2])], [tensor('y', [1, 1, 4, 4])])
+
+
 def two_outputs():
     """Split into two outputs, and Softmax on one: a tuple result."""
     nodes = [
@@ -154,7 +161,7 @@ def runtime_reshape():
 
 
 MODELS = {f.__name__: f for f in (convnet, shape_arith, expand_shape, resize,
-                                  resize_cubic, two_outputs,
+                                  resize_cubic, depth_to_space_bad, two_outputs,
                                   unsupported_op, bad_shapes, dynamic_shape,
                                   new_opset, undefined_input, runtime_reshape)}
 
