@@ -180,6 +180,14 @@ SmallVector<Value> RuntimeCalls::unbox(OpBuilder &b, Location loc, Type type,
                                             /*writable=*/false)};
 }
 
+std::string mlir::relay::describeLocation(Location loc) {
+  if (auto file = loc->findInstanceOf<FileLineColLoc>())
+    return (file.getFilename().str() + ":" + Twine(file.getLine()) + ":" +
+            Twine(file.getColumn()))
+        .str();
+  return "<unknown>";
+}
+
 void RuntimeCalls::fail(OpBuilder &b, Location loc, StringRef message) {
   // The message as a private constant string.
   std::string name = "relay_rt_message_" + std::to_string(numStrings++);

@@ -50,6 +50,10 @@ SmallVector<Type> constructorFieldTypes(Operation *ctor, Type adt);
 
 /// Emits the calls to the C runtime, declaring its functions in the module
 /// on first use.
+/// `file:line:col` of `loc`, the prefix of run-time error messages (a tab
+/// separates it from the text).
+std::string describeLocation(Location loc);
+
 class RuntimeCalls {
 public:
   explicit RuntimeCalls(ModuleOp module) : module(module) {}

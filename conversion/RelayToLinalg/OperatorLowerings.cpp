@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
@@ -1608,6 +1609,92 @@ FailureOr<SmallVector<Value>> takeRule(OpBuilder &b, Operation *op,
 
 /// argmax/argmin: the index (int32 by default) of the first extreme along
 /// the reduced axes (their linear index when several).
+/// gather: each output element reads data at its own index with the axis
+/// coordinate from `indices` (negative counts from the end). An index out
+/// of range is a located run-time error, as in the interpreter: a
+/// reduction over the indices checks them first.
+FailureOr<SmallVector<Value>> gatherRule(OpBuilder &b, Operation *op,
+                                         ValueRange operands) {
+  RankedTensorType type = resultType(op);
+  auto in = cast<RankedTensorType>(operands[0].getType());
+  if (!type || !type.hasStaticShape() || !in.hasStaticShape())
+    return failure();
+  int64_t axis = intAttr(op, "axis", 0);
+  if (axis < 0)
+    axis += in.getRank();
+  int64_t extent = in.getDimSize(axis);
+  Value data = operands[0], indices = operands[1];
+  bool isUnsigned = isUnsignedValue(op->getOperand(1));
+  Location loc = op->getLoc();
+  MLIRContext *ctx = b.getContext();
+  auto indexType = cast<RankedTensorType>(indices.getType());
+  int64_t rank = indexType.getRank();
+  Type it = indexType.getElementType();
+  Value no = arith::ConstantOp::create(b, loc, b.getBoolAttr(false));
+  Value flagInit =
+      linalg::FillOp::create(
+          b, loc, no,
+          tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{}, b.getI1Type())
+              .getResult())
+          .getResult(0);
+  Value anyOut =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{flagInit.getType()}, ValueRange{indices},
+          ValueRange{flagInit},
+          {AffineMap::getMultiDimIdentityMap(rank, ctx),
+           AffineMap::get(rank, 0, {}, ctx)},
+          SmallVector<utils::IteratorType>(rank,
+                                           utils::IteratorType::reduction),
+          [&](OpBuilder &nb, Location l, ValueRange a) {
+            Value high = arith::CmpIOp::create(
+                nb, l,
+                isUnsigned ? arith::CmpIPredicate::uge
+                           : arith::CmpIPredicate::sge,
+                a[0], constantScalar(nb, l, it, double(extent)));
+            Value bad = high;
+            if (!isUnsigned)
+              bad = arith::OrIOp::create(
+                  nb, l, high,
+                  arith::CmpIOp::create(
+                      nb, l, arith::CmpIPredicate::slt, a[0],
+                      constantScalar(nb, l, it, -double(extent))));
+            linalg::YieldOp::create(
+                nb, l, arith::OrIOp::create(nb, l, a[1], bad).getResult());
+          })
+          .getResult(0);
+  Value outOfRange = tensor::ExtractOp::create(b, loc, anyOut, ValueRange{});
+  auto check = scf::IfOp::create(b, loc, outOfRange, /*withElse=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(check.thenBlock());
+    RuntimeCalls rt(op->getParentOfType<ModuleOp>());
+    rt.fail(b, loc,
+            describeLocation(loc) + "\tgather: an index is out of range [-" +
+                std::to_string(extent) + ", " + std::to_string(extent) + ")");
+  }
+  return SmallVector<Value>{generateTensor(
+      b, op->getLoc(), type, [&](OpBuilder &nb, Location l, ValueRange i) {
+        Value raw = tensor::ExtractOp::create(nb, l, indices, i);
+        Type it = raw.getType();
+        Value zero = constantScalar(nb, l, it, 0);
+        Value size = constantScalar(nb, l, it, double(extent));
+        if (!isUnsigned) {
+          Value negative = arith::CmpIOp::create(
+              nb, l, arith::CmpIPredicate::slt, raw, zero);
+          raw = arith::SelectOp::create(
+              nb, l, negative, arith::AddIOp::create(nb, l, raw, size), raw);
+          raw = arith::MaxSIOp::create(nb, l, raw, zero);
+        }
+        Value index =
+            arith::IndexCastUIOp::create(nb, l, nb.getIndexType(), raw);
+        index = arith::MinUIOp::create(
+            nb, l, index, arith::ConstantIndexOp::create(nb, l, extent - 1));
+        SmallVector<Value> at(i);
+        at[axis] = index;
+        return tensor::ExtractOp::create(nb, l, data, at).getResult();
+      })};
+}
+
 FailureOr<SmallVector<Value>> argRule(OpBuilder &b, Operation *op,
                                       ValueRange operands, bool isMax) {
   RankedTensorType type = resultType(op);
@@ -2080,6 +2167,7 @@ void registerLowerings() {
   rules["nn.batch_norm"] = batchNormRule;
   rules["split"] = splitRule;
   rules["take"] = takeRule;
+  rules["gather"] = gatherRule;
   rules["concatenate"] = concatenateRule;
   rules["stack"] = concatenateRule;
   rules["nn.dropout"] =

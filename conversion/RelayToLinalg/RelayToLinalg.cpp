@@ -311,13 +311,7 @@ void FunctionLowering::bindPattern(Attribute pattern, Type type,
 }
 
 /// A location as `file:line:col` for run-time messages.
-static std::string describe(Location loc) {
-  if (auto file = loc->findInstanceOf<FileLineColLoc>())
-    return (file.getFilename().str() + ":" + Twine(file.getLine()) + ":" +
-            Twine(file.getColumn()))
-        .str();
-  return "<unknown>";
-}
+static std::string describe(Location loc) { return describeLocation(loc); }
 
 LogicalResult FunctionLowering::lowerApply(ApplyOp apply,
                                            TypeRange resultTypes) {

@@ -1,8 +1,8 @@
 //===- RelationsTransform.cpp - Shape-transforming relations ----*- C++ -*-===//
 //
 // Reshape, ReshapeLike, Transpose, Squeeze, ExpandDims, Concatenate, Split,
-// Stack, Take, StridedSlice, BroadcastTo, LayoutTransform, BatchFlatten and
-// Pad.
+// Stack, Take, Gather, StridedSlice, BroadcastTo, LayoutTransform, BatchFlatten
+// and Pad.
 //
 //===----------------------------------------------------------------------===//
 
@@ -476,6 +476,33 @@ static RelationStatus takeRelation(RelationArgs &args) {
   return args.solve(makeTensor(args.getContext(), out, data.dtype));
 }
 
+/// Gather (GatherElements): indices of data's rank, no larger than data
+/// off `axis`; the result has the indices' shape and data's dtype.
+static RelationStatus gatherRelation(RelationArgs &args) {
+  TensorInfo data, indices;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  READ_TENSOR_OR_RETURN(args, 1, indices);
+  if (!isa<IntegerType>(indices.dtype))
+    return args.fail("indices must be integers, got " +
+                     typeStr(args.getInput(1)));
+  if (indices.getRank() != data.getRank())
+    return args.fail("indices must have the data's rank " +
+                     std::to_string(data.getRank()) + ", got " +
+                     typeStr(args.getInput(1)));
+  FailureOr<int64_t> axis =
+      normalizeAxis(args, args.getInt("axis", 0), data.getRank());
+  if (failed(axis))
+    return RelationStatus::Failed;
+  for (int64_t d = 0; d < data.getRank(); ++d)
+    if (d != *axis && data.dims[d].isStatic() && indices.dims[d].isStatic() &&
+        indices.dims[d].size > data.dims[d].size)
+      return args.fail("indices dimension " + std::to_string(d) + " (" +
+                       std::to_string(indices.dims[d].size) +
+                       ") exceeds the data's (" +
+                       std::to_string(data.dims[d].size) + ")");
+  return args.solve(makeTensor(args.getContext(), indices.dims, data.dtype));
+}
+
 /// The size of `[begin:end:stride]` over a dimension of `size` (numpy's
 /// slicing with clamping).
 static int64_t sliceSize(int64_t size, int64_t begin, int64_t end,
@@ -680,6 +707,7 @@ void mlir::relay::registerTransformRelations() {
   registerTypeRelation("Stack", stackRelation);
   registerTypeRelation("Split", splitRelation);
   registerTypeRelation("Take", takeRelation);
+  registerTypeRelation("Gather", gatherRelation);
   registerTypeRelation("StridedSlice", stridedSliceRelation);
   registerTypeRelation("BroadcastTo", broadcastToRelation);
   registerTypeRelation("Pad", padRelation);

@@ -313,6 +313,13 @@ def Relay_TakeOp : Relay_OperatorOp<"take", "Take", "Injective", 2, 3> {
                        DefaultValuedStrAttr<StrAttr, "clip">:$mode);
 }
 
+def Relay_GatherOp : Relay_OperatorOp<"gather", "Gather", "Injective", 2, 3> {
+  let summary = "Elements of `data` at `indices` along `axis`, elementwise: "
+                "out[i][j] = data[i][indices[i][j]] for axis 1";
+  let arguments = (ins AnyType:$data, AnyType:$indices,
+                       DefaultValuedAttr<I64Attr, "0">:$axis);
+}
+
 def Relay_StridedSliceOp
     : Relay_OperatorOp<"strided_slice", "StridedSlice", "Injective", 1, 4> {
   let summary = "numpy-style slicing `data[begin:end:strides]`";

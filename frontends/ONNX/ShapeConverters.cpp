@@ -681,6 +681,13 @@ LogicalResult convertRange(NodeContext &ctx) {
   return success();
 }
 
+LogicalResult convertGatherElements(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(2, 2)))
+    return failure();
+  return ctx.output(ctx.op("gather", {ctx.input(0), ctx.input(1)},
+                           {ctx.i64("axis", ctx.attrInt("axis", 0))}));
+}
+
 /// reshape(x, split) -> transpose(perm) -> reshape(merged): DepthToSpace
 /// and SpaceToDepth move blocks between the channels and the image.
 LogicalResult reshapeTransposeReshape(NodeContext &ctx, ArrayRef<int64_t> split,
@@ -783,6 +790,7 @@ void mlir::relay::onnx_import::addShapeConverters(ConverterTable &t) {
   t["DepthToSpace"] = convertDepthToSpace;
   t["SpaceToDepth"] = convertSpaceToDepth;
   t["Trilu"] = convertTrilu;
+  t["GatherElements"] = convertGatherElements;
   t["ReduceSum"] = reduce("sum");
   t["ReduceMean"] = reduce("mean");
   t["ReduceMax"] = reduce("max");

@@ -234,6 +234,34 @@ static FailureOr<ValuePtr> splitKernel(const KernelContext &ctx) {
   return RuntimeValue::tuple(std::move(pieces));
 }
 
+/// gather: out[o] = data[o with o[axis] = indices[o]]; a negative index
+/// counts from the end (ONNX's GatherElements), one out of range is a
+/// run-time error.
+static FailureOr<ValuePtr> gatherKernel(const KernelContext &ctx) {
+  const Tensor &data = ctx.input(0), &indices = ctx.input(1);
+  auto type = ctx.resultTensorType();
+  Tensor out(type.getElementType(), type.getShape());
+  int64_t axis = ctx.getInt("axis", 0);
+  if (axis < 0)
+    axis += data.getRank();
+  int64_t extent = data.getShape()[axis];
+  SmallVector<int64_t> dataStrides = data.strides();
+  for (int64_t k = 0; k < out.getNumElements(); ++k) {
+    SmallVector<int64_t> o = unravel(k, out.getShape());
+    int64_t i = indices.getI(k);
+    if (i < 0)
+      i += extent;
+    if (i < 0 || i >= extent) {
+      ctx.emitError() << "index " << indices.getI(k) << " is out of range [-"
+                      << extent << ", " << extent << ")";
+      return failure();
+    }
+    o[axis] = i;
+    copyElement(data, ravel(o, dataStrides), out, k);
+  }
+  return RuntimeValue::tensor(std::move(out));
+}
+
 static FailureOr<ValuePtr> takeKernel(const KernelContext &ctx) {
   const Tensor &data = ctx.input(0), &indices = ctx.input(1);
   auto type = ctx.resultTensorType();
@@ -424,6 +452,7 @@ void mlir::relay::interp::registerTransformKernels(
   k["stack"] = joinKernel(/*stack=*/true);
   k["split"] = splitKernel;
   k["take"] = takeKernel;
+  k["gather"] = gatherKernel;
   k["strided_slice"] = stridedSliceKernel;
   k["broadcast_to"] = broadcastToKernel;
   k["layout_transform"] = layoutTransformKernel;

@@ -594,3 +594,21 @@ relay.func @f65(%x: tensor<2x8xf32>, %g: tensor<8xf32>, %b: tensor<2xf32>) -> te
   %ok = relay.constant dense<true> : tensor<i1>
   relay.return %ok : tensor<i1>
 }
+
+// -----
+
+// Tests gather with indices of another rank.
+relay.func @gather_rank(%d: tensor<3x4xf32>, %i: tensor<3xi64>) -> !relay.incomplete {
+  // expected-error @+1 {{gather: indices must have the data's rank 2, got 'tensor<3xi64>'}}
+  %r = relay.gather %d, %i {axis = 1 : i64} : (tensor<3x4xf32>, tensor<3xi64>) -> !relay.incomplete
+  relay.return %r : !relay.incomplete
+}
+
+// -----
+
+// Tests gather with indices larger than the data off the axis.
+relay.func @gather_size(%d: tensor<3x4xf32>, %i: tensor<5x2xi64>) -> !relay.incomplete {
+  // expected-error @+1 {{gather: indices dimension 0 (5) exceeds the data's (3)}}
+  %r = relay.gather %d, %i {axis = 1 : i64} : (tensor<3x4xf32>, tensor<5x2xi64>) -> !relay.incomplete
+  relay.return %r : !relay.incomplete
+}

@@ -143,11 +143,14 @@ relay.func @join_split(%a: tensor<2x3xf32>, %b: tensor<5x3xf32>, %d: tensor<?x3x
 }
 
 // CHECK-LABEL: relay.func @indexing
-relay.func @indexing(%a: tensor<4x5x6xf32>, %i: tensor<2x3xi32>) -> tensor<i1> {
+relay.func @indexing(%a: tensor<4x5x6xf32>, %i: tensor<2x3xi32>, %gi: tensor<4x2x6xi64>) -> tensor<i1> {
   // CHECK: relay.take {{.*}} -> tensor<2x3xf32>
   %0 = relay.take %a, %i : (tensor<4x5x6xf32>, tensor<2x3xi32>) -> !inc
   // CHECK: relay.take {{.*}} -> tensor<4x2x3x6xf32>
   %1 = relay.take %a, %i {axis = 1 : i64} : (tensor<4x5x6xf32>, tensor<2x3xi32>) -> !inc
+  // gather: the indices' shape, the data's dtype.
+  // CHECK: relay.gather {{.*}} -> tensor<4x2x6xf32>
+  %g = relay.gather %a, %gi {axis = 1 : i64} : (tensor<4x5x6xf32>, tensor<4x2x6xi64>) -> !inc
   // CHECK: relay.strided_slice {{.*}} -> tensor<2x5x3xf32>
   %2 = relay.strided_slice %a {begin = array<i64: 1, 0, 0>, end = array<i64: 3, 5, 6>, strides = array<i64: 1, 1, 2>} : (tensor<4x5x6xf32>) -> !inc
   // CHECK: relay.strided_slice {{.*}} -> tensor<4x5x2xf32>
