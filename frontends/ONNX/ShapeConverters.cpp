@@ -688,6 +688,58 @@ LogicalResult convertGatherElements(NodeContext &ctx) {
                            {ctx.i64("axis", ctx.attrInt("axis", 0))}));
 }
 
+/// OneHot(indices, depth, [off, on], axis): where(expand_dims(indices) ==
+/// arange(depth), on, off), the range a constant along the new axis;
+/// negative indices count from `depth`, as ONNX says.
+LogicalResult convertOneHot(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(3, 3)))
+    return failure();
+  ElementsAttr depthAttr = ctx.constantInput(1);
+  if (!depthAttr || depthAttr.getNumElements() != 1)
+    return ctx.fail("depth (input #1) must be known when importing, as one "
+                    "value");
+  int64_t depth = static_cast<int64_t>(readDoubles(depthAttr).front());
+  if (depth <= 0)
+    return ctx.fail("depth must be positive, got " + std::to_string(depth));
+  if (ctx.shape(2) != ArrayRef<int64_t>{2})
+    return ctx.fail("values must have 2 elements [off, on]");
+  int64_t rank = ctx.rank(0) + 1;
+  int64_t axis = ctx.attrInt("axis", -1);
+  if (axis < 0)
+    axis += rank;
+  if (axis < 0 || axis >= rank)
+    return ctx.fail("axis is out of range for rank " + std::to_string(rank));
+  Type i64 = IntegerType::get(ctx.getContext(), 64);
+  FailureOr<Value> index = ctx.input(0);
+  if (ctx.elementType(0) != i64)
+    index = ctx.op("cast", {ctx.input(0)}, {ctx.type("dtype", i64)});
+  Value depthValue = ctx.scalar(double(depth), i64);
+  FailureOr<Value> negative, wrapped, expanded, same, off, on;
+  if (succeeded(index))
+    negative = ctx.op("less", {*index, ctx.scalar(0, i64)});
+  if (succeeded(negative))
+    wrapped = ctx.op("add", {*index, depthValue});
+  if (succeeded(wrapped))
+    index = ctx.op("where", {*negative, *wrapped, *index});
+  if (succeeded(index))
+    expanded = ctx.op("expand_dims", {*index},
+                      {ctx.i64("axis", axis), ctx.i64("num_newaxis", 1)});
+  SmallVector<int64_t> rangeShape(rank, 1), range;
+  rangeShape[axis] = depth;
+  for (int64_t i = 0; i < depth; ++i)
+    range.push_back(i);
+  if (succeeded(expanded))
+    same = ctx.op("equal", {*expanded, ctx.constant(intConstant(ctx, rangeShape,
+                                                                range, i64))});
+  if (succeeded(same)) {
+    off = ctx.op("take", {ctx.input(2), ctx.scalar(0, i64)});
+    on = ctx.op("take", {ctx.input(2), ctx.scalar(1, i64)});
+  }
+  if (failed(same) || failed(off) || failed(on))
+    return failure();
+  return ctx.output(ctx.op("where", {*same, *on, *off}));
+}
+
 /// reshape(x, split) -> transpose(perm) -> reshape(merged): DepthToSpace
 /// and SpaceToDepth move blocks between the channels and the image.
 LogicalResult reshapeTransposeReshape(NodeContext &ctx, ArrayRef<int64_t> split,
@@ -791,6 +843,7 @@ void mlir::relay::onnx_import::addShapeConverters(ConverterTable &t) {
   t["SpaceToDepth"] = convertSpaceToDepth;
   t["Trilu"] = convertTrilu;
   t["GatherElements"] = convertGatherElements;
+  t["OneHot"] = convertOneHot;
   t["ReduceSum"] = reduce("sum");
   t["ReduceMean"] = reduce("mean");
   t["ReduceMax"] = reduce("max");

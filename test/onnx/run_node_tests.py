@@ -9,7 +9,8 @@ not the interpreter fallback) when every output matches the expected one with ON
 atol 1e-7). Prints the counts, and fails when a test of the must-pass list
 (--must-pass FILE) does not pass in both modes. --write-list FILE writes
 the tests that pass in both modes. A model the importer rejects because a
-shape parameter (a small integer input, Resize's scales or sizes) is a
+shape parameter (a small integer input, Resize's scales or sizes,
+OneHot's depth) is a
 graph input is retried with those inputs made initializers holding the
 test's values, as exporters write them.
 
@@ -97,7 +98,7 @@ def input_files(data_set):
 
 
 # Operator inputs that are shape parameters: the importer needs them known.
-SHAPE_SLOTS = {'Resize': (1, 2, 3), 'Upsample': (1,)}
+SHAPE_SLOTS = {'Resize': (1, 2, 3), 'Upsample': (1,), 'OneHot': (1,)}
 
 
 def freeze_shape_inputs(model, test_dir, out):
