@@ -42,7 +42,8 @@ OpConverter unary(StringRef relayName) {
   };
 }
 
-/// Folds integer arithmetic on small constants (shape computations):
+/// Folds integer arithmetic (+ - * /, mod, comparisons) on small constants
+/// (shape computations):
 /// same shapes, or one side a single element.
 ElementsAttr foldIntegerBinary(NodeContext &ctx, StringRef name) {
   ElementsAttr a = ctx.constantInput(0), b = ctx.constantInput(1);
@@ -79,6 +80,13 @@ ElementsAttr foldIntegerBinary(NodeContext &ctx, StringRef name) {
       if (y[i] == 0)
         return {};
       r = x[i] / y[i];
+    } else if (name == "mod" || name == "floor_mod") {
+      if (y[i] == 0)
+        return {};
+      r = x[i] % y[i];
+      // floor_mod takes the divisor's sign.
+      if (name == "floor_mod" && r != 0 && ((r < 0) != (y[i] < 0)))
+        r += y[i];
     } else if (name == "equal")
       r = x[i] == y[i];
     else if (name == "less")
@@ -284,8 +292,12 @@ LogicalResult convertMod(NodeContext &ctx) {
   bool fmod = ctx.attrInt("fmod", 0) != 0;
   if (!fmod && isa<FloatType>(ctx.elementType(0)))
     return ctx.fail("fmod = 0 is defined for integers only");
-  return ctx.output(
-      ctx.op(fmod ? "mod" : "floor_mod", {ctx.input(0), ctx.input(1)}));
+  StringRef name = fmod ? "mod" : "floor_mod";
+  if (ElementsAttr folded = foldIntegerBinary(ctx, name)) {
+    ctx.addOutput(ctx.constant(folded), folded);
+    return success();
+  }
+  return ctx.output(ctx.op(name, {ctx.input(0), ctx.input(1)}));
 }
 
 LogicalResult convertBitShift(NodeContext &ctx) {

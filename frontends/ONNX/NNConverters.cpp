@@ -508,16 +508,23 @@ LogicalResult convertSoftmax(NodeContext &ctx, StringRef relayName) {
 LogicalResult convertDropout(NodeContext &ctx) {
   if (failed(ctx.checkInputs(1, 3)))
     return failure();
-  // Inference only: training_mode must be a known false.
+  // Inference only: training_mode must be a known false, or the ratio a
+  // known 0 (training with nothing dropped is the identity too).
   if (ctx.hasInput(2)) {
     ElementsAttr training = ctx.constantInput(2);
-    if (!training || readInts(training).front() != 0)
+    ElementsAttr ratio = ctx.constantInput(1);
+    bool nothingDropped = ratio && readDoubles(ratio).front() == 0.0;
+    if (!training || (readInts(training).front() != 0 && !nothingDropped))
       return ctx.fail("training mode is not supported (training_mode must "
-                      "be a constant false)");
+                      "be a constant false, or the ratio a constant 0)");
   }
-  if (ctx.getNode().output_size() > 1 && !ctx.getNode().output(1).empty())
-    return ctx.fail("the mask output is not supported");
   ctx.addOutput(ctx.input(0));
+  // Nothing is dropped: the mask is all true.
+  if (ctx.getNode().output_size() > 1 && !ctx.getNode().output(1).empty())
+    ctx.addOutput(ctx.constant(DenseElementsAttr::get(
+        RankedTensorType::get(ctx.shape(0),
+                              IntegerType::get(ctx.getContext(), 1)),
+        true)));
   return success();
 }
 

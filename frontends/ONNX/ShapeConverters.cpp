@@ -267,8 +267,32 @@ LogicalResult convertTranspose(NodeContext &ctx) {
   SmallVector<int64_t> reversed;
   for (int64_t d = rank - 1; d >= 0; --d)
     reversed.push_back(d);
-  return ctx.output(ctx.op("transpose", {ctx.input(0)},
-                           {ctx.ints("axes", ctx.attrInts("perm", reversed))}));
+  SmallVector<int64_t> perm = ctx.attrInts("perm", reversed);
+  // Known small integers (shape and padding arithmetic) are permuted here.
+  DenseElementsAttr c = smallConstant(ctx, 0);
+  if (c && isa<IntegerType>(c.getElementType()) &&
+      static_cast<int64_t>(perm.size()) == rank) {
+    ArrayRef<int64_t> in = ctx.shape(0);
+    SmallVector<int64_t> shape, inStrides(rank, 1), values = readInts(c);
+    for (int64_t d = rank - 2; d >= 0; --d)
+      inStrides[d] = inStrides[d + 1] * in[d + 1];
+    for (int64_t p : perm)
+      shape.push_back(in[p]);
+    SmallVector<int64_t> out;
+    for (int64_t k = 0, n = c.getNumElements(); k < n; ++k) {
+      // Output index k -> its coordinates -> the input element.
+      int64_t rest = k, offset = 0;
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        offset += (rest % shape[d]) * inStrides[perm[d]];
+        rest /= shape[d];
+      }
+      out.push_back(values[offset]);
+    }
+    addFolded(ctx, intConstant(ctx, shape, out, c.getElementType()));
+    return success();
+  }
+  return ctx.output(
+      ctx.op("transpose", {ctx.input(0)}, {ctx.ints("axes", perm)}));
 }
 
 LogicalResult convertConcat(NodeContext &ctx) {
@@ -410,14 +434,24 @@ LogicalResult convertSlice(NodeContext &ctx) {
     first[*a] = b;
     step[*a] = s;
   }
-  // Known 1-d integer data (shape pieces) folds.
+  // Known integer data (shape and padding pieces) folds.
   if (DenseElementsAttr c = smallConstant(ctx, 0);
-      c && rank == 1 && isa<IntegerType>(c.getElementType())) {
-    SmallVector<int64_t> all = readInts(c), picked;
-    for (int64_t j = 0; j < count[0]; ++j)
-      picked.push_back(all[first[0] + j * step[0]]);
-    addFolded(ctx, intConstant(ctx, {(int64_t)picked.size()}, picked,
-                               c.getElementType()));
+      c && rank >= 1 && isa<IntegerType>(c.getElementType())) {
+    SmallVector<int64_t> all = readInts(c), picked, strides(rank, 1);
+    for (int64_t d = rank - 2; d >= 0; --d)
+      strides[d] = strides[d + 1] * in[d + 1];
+    int64_t total = 1;
+    for (int64_t n : count)
+      total *= n;
+    for (int64_t k = 0; k < total; ++k) {
+      int64_t rest = k, offset = 0;
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        offset += (first[d] + (rest % count[d]) * step[d]) * strides[d];
+        rest /= count[d];
+      }
+      picked.push_back(all[offset]);
+    }
+    addFolded(ctx, intConstant(ctx, count, picked, c.getElementType()));
     return success();
   }
   Value x = ctx.input(0);

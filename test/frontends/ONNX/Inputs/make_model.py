@@ -115,6 +115,34 @@ def depth_to_space_bad():
     return model(nodes, [tensor('x', [1, 6, 2, 2])], [tensor('y', [1, 1, 4, 4])])
 
 
+def pad_arith():
+    """Pads computed from constants through Mod, Reshape, Transpose and a
+    reversing 2-d Slice (as in Swin-T's window padding), folded at import:
+    [5, 7, 9, 11] mod 4 -> [[1, 3], [1, 3]] -> transposed -> rows reversed
+    -> [3, 3, 1, 1]."""
+    def const(name, array):
+        return helper.make_node('Constant', [], [name], name=name,
+                                value=numpy_helper.from_array(array))
+    nodes = [
+        const('v', np.array([5, 7, 9, 11], np.int64)),
+        const('four', np.array(4, np.int64)),
+        helper.make_node('Mod', ['v', 'four'], ['m'], name='mod'),
+        const('square', np.array([2, 2], np.int64)),
+        helper.make_node('Reshape', ['m', 'square'], ['m2'], name='square'),
+        helper.make_node('Transpose', ['m2'], ['t'], name='transpose', perm=[1, 0]),
+        const('start', np.array([-1], np.int64)),
+        const('end', np.array([-3], np.int64)),
+        const('axis', np.array([0], np.int64)),
+        const('step', np.array([-1], np.int64)),
+        helper.make_node('Slice', ['t', 'start', 'end', 'axis', 'step'], ['r'],
+                         name='reverse'),
+        const('flat', np.array([4], np.int64)),
+        helper.make_node('Reshape', ['r', 'flat'], ['pads'], name='flat'),
+        helper.make_node('Pad', ['x', 'pads'], ['y'], name='pad'),
+    ]
+    return model(nodes, [tensor('x', [2, 3])], [tensor('y', [6, 7])])
+
+
 def two_outputs():
     """Split into two outputs, and Softmax on one: a tuple result."""
     nodes = [
@@ -161,7 +189,8 @@ def runtime_reshape():
 
 
 MODELS = {f.__name__: f for f in (convnet, shape_arith, expand_shape, resize,
-                                  resize_cubic, depth_to_space_bad, two_outputs,
+                                  resize_cubic, depth_to_space_bad, pad_arith,
+                                  two_outputs,
                                   unsupported_op, bad_shapes, dynamic_shape,
                                   new_opset, undefined_input, runtime_reshape)}
 
