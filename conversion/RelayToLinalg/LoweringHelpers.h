@@ -33,6 +33,11 @@ Value reshapeStatic(OpBuilder &b, Location loc, Value v, RankedTensorType type);
 /// A scalar constant of type `t`; +-infinity is an integer type's extreme.
 Value constantScalar(OpBuilder &b, Location loc, Type t, double v);
 
+/// A tensor of `shape` filled with the scalar `value` (an accumulator's
+/// initial value).
+Value filledTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                   Value value);
+
 /// Whether integers of type `t` compare unsigned (unsigned types, booleans,
 /// or any integer inside an UnsignedOpScope).
 bool isUnsignedLike(Type t);

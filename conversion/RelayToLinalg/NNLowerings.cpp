@@ -220,11 +220,7 @@ adaptivePoolRule(OpBuilder &b, Operation *op, ValueRange operands, bool isMax) {
   };
 
   Value identity = constantScalar(b, loc, e, isMax ? -INFINITY : 0.0);
-  Value init =
-      linalg::FillOp::create(
-          b, loc, identity,
-          tensor::EmptyOp::create(b, loc, type.getShape(), e).getResult())
-          .getResult(0);
+  Value init = filledTensor(b, loc, type.getShape(), identity);
   Value windowShape = tensor::EmptyOp::create(
       b, loc, SmallVector<int64_t>{widestH, widestW}, e);
   SmallVector<utils::IteratorType> iters(4, utils::IteratorType::parallel);
@@ -409,10 +405,7 @@ FailureOr<SmallVector<Value>> layerNormRule(OpBuilder &b, Operation *op,
   reduce[axis] = utils::IteratorType::reduction;
   Value zero = constantScalar(b, loc, e, 0);
   Value n = constantScalar(b, loc, e, double(count));
-  auto zeros = [&]() -> Value {
-    Value empty = tensor::EmptyOp::create(b, loc, lineShape, e);
-    return linalg::FillOp::create(b, loc, zero, empty).getResult(0);
-  };
+  auto zeros = [&] { return filledTensor(b, loc, lineShape, zero); };
   Value x = operands[0];
   Value sums =
       linalg::GenericOp::create(

@@ -108,6 +108,12 @@ Value constantScalar(OpBuilder &b, Location loc, Type t, double v) {
       b.getIntegerAttr(t, APInt(width, int64_t(v), !isUnsigned,
                                 /*implicitTrunc=*/true)));
 }
+Value filledTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                   Value value) {
+  Value empty = tensor::EmptyOp::create(b, loc, shape, value.getType());
+  return linalg::FillOp::create(b, loc, value, empty).getResult(0);
+}
+
 } // namespace mlir::relay::lowering
 
 namespace {
@@ -840,34 +846,34 @@ FailureOr<SmallVector<Value>> poolRule(OpBuilder &b, Operation *op,
       padImage(b, loc, operands[0], {p[0], p[1], p[2] + extraH, p[3] + extraW},
                2, 3, padValue);
   Value window = tensor::EmptyOp::create(b, loc, k, e);
-  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(), e);
-  Value init = linalg::FillOp::create(b, loc, padValue, empty).getResult(0);
   auto strides = b.getI64TensorAttr(s);
   auto dilations = b.getI64TensorAttr(d);
-  bool taps = k[0] * k[1] <= kMaxPoolTaps;
-  if (isMax && taps)
-    return SmallVector<Value>{
+  // The window max or sum: taps, or a named op for large windows.
+  Value pooled;
+  if (k[0] * k[1] <= kMaxPoolTaps) {
+    pooled =
         poolTaps(b, loc, type, data, k, s, d,
                  [&](OpBuilder &nb, Location l, Value x, Value y) -> Value {
+                   if (!isMax)
+                     return arith::AddFOp::create(nb, l, x, y);
                    if (isa<FloatType>(e))
                      return arith::MaximumFOp::create(nb, l, x, y);
                    return integerMax(nb, l, x, y);
-                 })};
+                 });
+  } else {
+    Value init = filledTensor(b, loc, type.getShape(), padValue);
+    pooled = isMax ? linalg::PoolingNchwMaxOp::create(
+                         b, loc, TypeRange{type}, ValueRange{data, window},
+                         ValueRange{init}, strides, dilations)
+                         .getResult(0)
+                   : linalg::PoolingNchwSumOp::create(
+                         b, loc, TypeRange{type}, ValueRange{data, window},
+                         ValueRange{init}, strides, dilations)
+                         .getResult(0);
+  }
   if (isMax)
-    return SmallVector<Value>{
-        linalg::PoolingNchwMaxOp::create(b, loc, TypeRange{type},
-                                         ValueRange{data, window},
-                                         ValueRange{init}, strides, dilations)
-            .getResult(0)};
-  Value sum =
-      taps ? poolTaps(b, loc, type, data, k, s, d,
-                      [](OpBuilder &nb, Location l, Value x, Value y) -> Value {
-                        return arith::AddFOp::create(nb, l, x, y);
-                      })
-           : linalg::PoolingNchwSumOp::create(
-                 b, loc, TypeRange{type}, ValueRange{data, window},
-                 ValueRange{init}, strides, dilations)
-                 .getResult(0);
+    return SmallVector<Value>{pooled};
+  Value sum = pooled;
   SmallVector<utils::IteratorType> par(4, utils::IteratorType::parallel);
   MLIRContext *ctx = b.getContext();
   AffineMap id = AffineMap::getMultiDimIdentityMap(4, ctx);
@@ -900,11 +906,7 @@ FailureOr<SmallVector<Value>> poolRule(OpBuilder &b, Operation *op,
       2, 3, zero);
   auto countType =
       RankedTensorType::get({1, 1, type.getShape()[2], type.getShape()[3]}, e);
-  Value countInit =
-      linalg::FillOp::create(
-          b, loc, zero,
-          tensor::EmptyOp::create(b, loc, countType.getShape(), e).getResult())
-          .getResult(0);
+  Value countInit = filledTensor(b, loc, countType.getShape(), zero);
   Value counts = linalg::PoolingNchwSumOp::create(
                      b, loc, TypeRange{countType}, ValueRange{ones, window},
                      ValueRange{countInit}, strides, dilations)
@@ -1630,13 +1632,8 @@ FailureOr<SmallVector<Value>> gatherRule(OpBuilder &b, Operation *op,
   auto indexType = cast<RankedTensorType>(indices.getType());
   int64_t rank = indexType.getRank();
   Type it = indexType.getElementType();
-  Value no = arith::ConstantOp::create(b, loc, b.getBoolAttr(false));
-  Value flagInit =
-      linalg::FillOp::create(
-          b, loc, no,
-          tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{}, b.getI1Type())
-              .getResult())
-          .getResult(0);
+  Value flagInit = filledTensor(
+      b, loc, {}, arith::ConstantOp::create(b, loc, b.getBoolAttr(false)));
   Value anyOut =
       linalg::GenericOp::create(
           b, loc, TypeRange{flagInit.getType()}, ValueRange{indices},

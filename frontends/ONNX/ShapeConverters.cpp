@@ -788,14 +788,26 @@ LogicalResult reshapeTransposeReshape(NodeContext &ctx, ArrayRef<int64_t> split,
   return ctx.output(v);
 }
 
-LogicalResult convertDepthToSpace(NodeContext &ctx) {
+/// The positive `blocksize` of DepthToSpace and SpaceToDepth, on a 4-d
+/// (NCHW) input.
+FailureOr<int64_t> blockSize(NodeContext &ctx) {
   if (failed(ctx.checkInputs(1, 1)))
     return failure();
   if (ctx.rank(0) != 4)
     return ctx.fail("only 4-d (NCHW) inputs are supported");
   int64_t b = ctx.attrInt("blocksize", 0);
+  if (b <= 0)
+    return ctx.fail("blocksize must be positive, got " + std::to_string(b));
+  return b;
+}
+
+LogicalResult convertDepthToSpace(NodeContext &ctx) {
+  FailureOr<int64_t> block = blockSize(ctx);
+  if (failed(block))
+    return failure();
+  int64_t b = *block;
   ArrayRef<int64_t> s = ctx.shape(0);
-  if (b <= 0 || s[1] % (b * b))
+  if (s[1] % (b * b))
     return ctx.fail("the channels (" + std::to_string(s[1]) +
                     ") must be a multiple of blocksize^2");
   int64_t n = s[0], c = s[1] / (b * b), h = s[2], w = s[3];
@@ -811,13 +823,12 @@ LogicalResult convertDepthToSpace(NodeContext &ctx) {
 }
 
 LogicalResult convertSpaceToDepth(NodeContext &ctx) {
-  if (failed(ctx.checkInputs(1, 1)))
+  FailureOr<int64_t> block = blockSize(ctx);
+  if (failed(block))
     return failure();
-  if (ctx.rank(0) != 4)
-    return ctx.fail("only 4-d (NCHW) inputs are supported");
-  int64_t b = ctx.attrInt("blocksize", 0);
+  int64_t b = *block;
   ArrayRef<int64_t> s = ctx.shape(0);
-  if (b <= 0 || s[2] % b || s[3] % b)
+  if (s[2] % b || s[3] % b)
     return ctx.fail("the height and width must be multiples of blocksize");
   int64_t n = s[0], c = s[1], h = s[2] / b, w = s[3] / b;
   return reshapeTransposeReshape(ctx, {n, c, h, b, w, b}, {0, 3, 5, 1, 2, 4},

@@ -108,11 +108,18 @@ def resize_cubic():
     return resize('cubic')
 
 
-def depth_to_space_bad():
+def depth_to_space_bad(blocksize=2):
     """DepthToSpace whose channels are not a multiple of blocksize^2."""
     nodes = [helper.make_node('DepthToSpace', ['x'], ['y'], name='d2s',
-                              blocksize=2)]
+                              blocksize=blocksize)]
     return model(nodes, [tensor('x', [1, 6, 2, 2])], [tensor('y', [1, 1, 4, 4])])
+
+
+def space_to_depth_zero():
+    """SpaceToDepth with blocksize 0."""
+    nodes = [helper.make_node('SpaceToDepth', ['x'], ['y'], name='s2d',
+                              blocksize=0)]
+    return model(nodes, [tensor('x', [1, 6, 2, 2])], [tensor('y', [1, 6, 2, 2])])
 
 
 def pad_arith():
@@ -189,7 +196,8 @@ def runtime_reshape():
 
 
 MODELS = {f.__name__: f for f in (convnet, shape_arith, expand_shape, resize,
-                                  resize_cubic, depth_to_space_bad, pad_arith,
+                                  resize_cubic, depth_to_space_bad,
+                                  space_to_depth_zero, pad_arith,
                                   two_outputs,
                                   unsupported_op, bad_shapes, dynamic_shape,
                                   new_opset, undefined_input, runtime_reshape)}
