@@ -134,8 +134,6 @@ def TileAndVectorize : Pass<"relay-tile-and-vectorize", "::mlir::func::FuncOp"> 
   ];
 }
 
-#endif // RELAY_TRANSFORMS_PASSES
-
 def FlattenConstantGlobals
     : Pass<"relay-flatten-constant-globals", "::mlir::ModuleOp"> {
   let summary = "Give constant LLVM globals of nested array type a flat "
@@ -157,3 +155,57 @@ def FlattenConstantGlobals
     Statistic<"numFlattened", "flattened", "Constant globals flattened">,
   ];
 }
+
+def FuseElementwise : Pass<"relay-fuse-elementwise", "::mlir::func::FuncOp"> {
+  let summary = "Fuse chains of elementwise linalg ops on tensors into one "
+                "loop nest";
+  let description = [{
+    Runs in `--relay-to-llvm` on the linalg-on-tensors code of
+    `--relay-to-linalg`, before bufferization. Each Relay operator lowers
+    to its own `linalg.generic`; a chain such as `tanh(add(add(a, b), c))`
+    would otherwise write and re-read a buffer per operator. Upstream's
+    elementwise fusion merges a producer into its consumer when both are
+    all-parallel generics, the producer's result has no other use (so no
+    work is repeated) and the consumer reads it element for element, not
+    broadcast (a broadcast read would recompute the producer per copy).
+    Reductions and contractions are left as they are, so the tiling
+    of `--relay-tile-and-vectorize` still recognises them.
+
+    ```mlir
+    %s = linalg.generic {...} ins(%a, %b) outs(%e0) { addf }
+    %t = linalg.generic {...} ins(%s) outs(%e1) { tanh }
+    // becomes
+    %t = linalg.generic {...} ins(%a, %b) outs(%e1) { addf, tanh }
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def ApproximateMath : Pass<"relay-approximate-math", "::mlir::func::FuncOp"> {
+  let summary = "Replace f32 transcendental functions with polynomial "
+                "approximations that vectorise";
+  let description = [{
+    Runs in `--relay-to-llvm` after `--relay-tile-and-vectorize`. LLVM
+    compiles `math.tanh`, `math.exp`, `math.log` and the like on vectors
+    into one libm call per element; sigmoid, tanh and softmax in recurrent
+    cells and attention then cost more than the products around them. This
+    pass rewrites those ops on f32 scalars and vectors (`tanh`, `exp`,
+    `expm1`, `log`, `log1p`, `log2`, `erf`) with MLIR's polynomial
+    approximations (upstream's patterns: range reduction plus a minimax
+    polynomial, a few ulp from the exact result, with infinities, NaNs,
+    overflow and underflow kept), which stay in vector registers. Ops on
+    other element types are left for `--convert-math-to-libm`.
+
+    ```mlir
+    %y = math.tanh %x : vector<16xf32>
+    // becomes clamps, multiplies and adds on vector<16xf32>
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+#endif // RELAY_TRANSFORMS_PASSES

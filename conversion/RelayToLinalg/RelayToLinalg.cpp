@@ -853,6 +853,7 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createInferTypes());
   pm.addPass(createSpecialize());
   pm.addPass(createRelayToLinalg());
+  pm.addNestedPass<func::FuncOp>(createFuseElementwise());
   // Upstream from here: bufferize, tile and vectorise, free buffers, loops,
   // LLVM. The texts name registered upstream passes only.
   auto addPipeline = [&](const std::string &text) {
@@ -866,6 +867,7 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm,
   TileAndVectorizeOptions tiling;
   tiling.threads = options.threads;
   pm.addNestedPass<func::FuncOp>(createTileAndVectorize(tiling));
+  pm.addNestedPass<func::FuncOp>(createApproximateMath());
   addPipeline("canonicalize,buffer-deallocation-pipeline,"
               "convert-bufferization-to-memref,convert-math-to-funcs");
   // Parallel tiles become tasks of the async runtime: each scf.forall is

@@ -35,10 +35,6 @@ void relay_rt_arena_push(void) {
   current = arena;
 }
 
-void *relay_rt_arena_get(void) { return current; }
-
-void relay_rt_arena_set(void *arena) { current = (Arena *)arena; }
-
 static void freeBlocks(Arena *arena) {
   for (Block *b = arena->blocks; b;) {
     Block *next = b->next;

@@ -35,10 +35,6 @@ typedef struct {
 void relay_rt_arena_push(void);
 /* Frees every object allocated since the matching push. */
 void relay_rt_arena_pop(void);
-/* This thread's current arena (null: none pushed), and making another
- * thread's arena current here (to run compiled code on a helper thread). */
-void *relay_rt_arena_get(void);
-void relay_rt_arena_set(void *arena);
 
 /* A new object with `tag` and `numFields` fields (all null). */
 void *relay_rt_alloc(int64_t tag, int64_t numFields);

@@ -7,6 +7,7 @@
 #include "dialects/relay/RelayOps.h"
 #include "dialects/relay/TypeUtils.h"
 #include "runtime/C/RelayRuntime.h"
+#include "runtime/Executor/BigStack.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -17,62 +18,13 @@
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/TargetSelect.h"
-#include "llvm/Support/thread.h"
 
-#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 
 using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::interp;
-
-/// The stack of the thread compiled code runs on.
-static constexpr unsigned kStackSize = 1u << 30;
-
-class mlir::relay::BigStackWorker {
-public:
-  BigStackWorker()
-      : thread(std::optional<unsigned>(kStackSize), [this] { loop(); }) {}
-  ~BigStackWorker() {
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      stopping = true;
-    }
-    wake.notify_all();
-    thread.join();
-  }
-
-  /// Runs `task` on the worker and waits for it.
-  void run(llvm::function_ref<void()> task) {
-    std::unique_lock<std::mutex> lock(mutex);
-    pending = task;
-    done = false;
-    wake.notify_all();
-    finished.wait(lock, [this] { return done; });
-  }
-
-private:
-  void loop() {
-    std::unique_lock<std::mutex> lock(mutex);
-    while (true) {
-      wake.wait(lock, [this] { return stopping || pending; });
-      if (stopping)
-        return;
-      pending();
-      pending = nullptr;
-      done = true;
-      finished.notify_all();
-    }
-  }
-
-  std::mutex mutex;
-  std::condition_variable wake, finished;
-  llvm::function_ref<void()> pending;
-  bool done = false, stopping = false;
-  llvm::thread thread; // last: starts after the fields above exist
-};
 
 Executor::~Executor() = default;
 
@@ -362,25 +314,14 @@ LogicalResult Executor::callNative(ArrayRef<const void *> args,
   bool ownArena = !returnsObjects();
   if (ownArena)
     relay_rt_arena_push();
-  // The code may run on the worker thread: it allocates in this thread's
-  // arena.
-  void *arena = relay_rt_arena_get();
   const char *error = nullptr;
-  auto invoke = [&]() {
-    void *saved = relay_rt_arena_get();
-    relay_rt_arena_set(arena);
-    error = relay_rt_guarded_call(*fn, packed.data());
-    relay_rt_arena_set(saved);
-  };
+  auto invoke = [&]() { error = relay_rt_guarded_call(*fn, packed.data()); };
   // Compiled recursion uses the machine stack: code that makes calls runs
-  // on a thread with a large one (its pages are only mapped as used).
-  if (mayRecurse) {
-    if (!worker)
-      worker = std::make_unique<BigStackWorker>();
-    worker->run(invoke);
-  } else {
+  // on a large one.
+  if (mayRecurse)
+    runOnBigStack(invoke);
+  else
     invoke();
-  }
   if (ownArena)
     relay_rt_arena_pop();
   if (error)

@@ -24,11 +24,6 @@ class ExecutionEngine;
 
 namespace mlir::relay {
 
-/// A thread with a large stack that runs one task at a time for its owner:
-/// compiled recursion uses the machine stack, and starting such a thread per
-/// call would cost more than many calls.
-class BigStackWorker;
-
 class Executor {
 public:
   ~Executor();
@@ -90,7 +85,6 @@ private:
   ModuleOp module;
   LocationAttr loc;
   bool mayRecurse = true;
-  std::unique_ptr<BigStackWorker> worker;
 };
 
 } // namespace mlir::relay
