@@ -94,7 +94,13 @@ def TileAndVectorize : Pass<"relay-tile-and-vectorize", "::mlir::func::FuncOp"> 
       vector-contract-lowering=outerproduct` then turns it into FMAs.
     - Other vectorisable linalg ops (elementwise, broadcasts, reductions,
       transposes, fills): every loop but the innermost tiled to 1, the
-      innermost to a vector of up to 64 elements.
+      innermost to a vector of up to 64 elements. A reduction into a
+      parallel innermost loop (the per-lane partial sums of a
+      matrix-vector product) takes 8 rows of the parallel loop outside it,
+      as 8 independent chains of `vector.fma`.
+    - Reductions along the innermost loop become `vector.reduction`, float
+      sums and products with `fastmath<reassoc>` (LLVM then adds the lanes
+      as a tree).
 
     - With `threads` above 1, the m and n cache tiles of contractions of
       at least 64 MFLOP are the iterations of an `scf.forall` (k stays a

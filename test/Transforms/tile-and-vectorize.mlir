@@ -131,3 +131,48 @@ func.func @strided_window(%x: memref<2x8x8xf32>, %out: memref<2x4xf32>) {
   }
   return
 }
+
+// -----
+
+// The per-lane partial sums of a matrix-vector product (acc[n, l] +=
+// x[k, l] * w[n, k, l]): eight rows at a time, so eight independent FMA
+// chains share each vector of x, as multiply-adds (no vector.contract,
+// whose outer-product lowering does not take this shape).
+#x = affine_map<(n, k, l) -> (k, l)>
+#w = affine_map<(n, k, l) -> (n, k, l)>
+#acc = affine_map<(n, k, l) -> (n, l)>
+// CHECK-LABEL: func.func @matvec_partials
+// CHECK:       scf.for {{.*}} step %c8
+// CHECK:         %[[ACC:.*]] = vector.transfer_read {{.*}} : memref<64x16xf32>, vector<8x16xf32>
+// CHECK:         scf.for {{.*}} iter_args(%[[A:.*]] = %[[ACC]]) -> (vector<8x16xf32>)
+// CHECK:           vector.fma {{.*}}, %[[A]] : vector<8x16xf32>
+// CHECK-NOT:   vector.contract
+func.func @matvec_partials(%x: memref<4x16xf32>, %w: memref<64x4x16xf32>, %acc: memref<64x16xf32>) {
+  linalg.generic {indexing_maps = [#x, #w, #acc], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x, %w : memref<4x16xf32>, memref<64x4x16xf32>) outs(%acc : memref<64x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A sum along the innermost dimension may be reassociated, so that LLVM
+// adds the lanes as a tree rather than one after another.
+#in = affine_map<(i, j) -> (i, j)>
+#out = affine_map<(i, j) -> (i)>
+// CHECK-LABEL: func.func @row_sums
+// CHECK:       vector.reduction <add>, %{{.*}}, %{{.*}} fastmath<reassoc> : vector<16xf32> into f32
+// CHECK-NOT:   vector.multi_reduction
+func.func @row_sums(%in: memref<32x16xf32>, %out: memref<32xf32>) {
+  linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "reduction"]}
+      ins(%in : memref<32x16xf32>) outs(%out : memref<32xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %o, %a : f32
+    linalg.yield %s : f32
+  }
+  return
+}

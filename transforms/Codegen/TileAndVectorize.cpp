@@ -17,7 +17,6 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
@@ -222,7 +221,12 @@ struct TileAndVectorizePass
     return success();
   }
 
-  /// Every loop but the innermost to 1, the innermost to a vector.
+  /// Every loop but the innermost to 1, the innermost to a vector. A
+  /// reduction over an outer loop into a parallel innermost one (the
+  /// per-lane partial sums of a matrix-vector product) keeps its vector
+  /// accumulator in a register across the reduction; the parallel loop
+  /// outside it is tiled to kRegM rows so that as many independent
+  /// accumulation chains hide the latency of the FMAs.
   LogicalResult scheduleOther(RewriterBase &rewriter, linalg::LinalgOp op,
                               ArrayRef<int64_t> ranges) {
     SmallVector<int64_t> sizes;
@@ -231,6 +235,18 @@ struct TileAndVectorizePass
     if (!ranges.empty())
       sizes.push_back(tileOrWhole(ranges.back(),
                                   divisorAtMost(ranges.back(), kInnerVector)));
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    if (iterators.size() >= 3 &&
+        iterators.back() == utils::IteratorType::parallel &&
+        iterators[iterators.size() - 2] == utils::IteratorType::reduction) {
+      // The innermost parallel loop outside the reductions.
+      for (int64_t d = iterators.size() - 3; d >= 0; --d) {
+        if (iterators[d] != utils::IteratorType::parallel)
+          continue;
+        sizes[d] = tileOrWhole(ranges[d], divisorAtMost(ranges[d], kRegM));
+        break;
+      }
+    }
     FailureOr<linalg::LinalgOp> tiled = tile(rewriter, op, sizes);
     if (failed(tiled))
       return failure();
@@ -281,15 +297,11 @@ struct TileAndVectorizePass
     for (linalg::LinalgOp op : ops) {
       // Ops the vectoriser cannot take stay whole for the loop lowering; so
       // do ops on i1 buffers (a memref stores an i1 per byte, a vector of
-      // i1 in LLVM is packed bits) and ops computing erf.
+      // i1 in LLVM is packed bits).
       bool bits = llvm::any_of(op->getOperandTypes(), [](Type t) {
         auto m = dyn_cast<MemRefType>(t);
         return m && m.getElementType().isInteger(1);
       });
-      // math.erf has no vector lowering to LLVM (libm is scalar).
-      bits |= op->walk([](math::ErfOp) {
-                  return WalkResult::interrupt();
-                }).wasInterrupted();
       if (bits || !linalg::hasVectorizationImpl(op) ||
           failed(linalg::vectorizeOpPrecondition(op)))
         continue;
@@ -331,6 +343,50 @@ struct TileAndVectorizePass
     eliminateCommonSubExpressions(rewriter, dominance, func);
     relay::hoistAccumulatorTransfers(func);
     linalg::hoistRedundantVectorTransfers(func, /*verifyNonZeroTrip=*/true);
+    lowerBroadcastContractions(func);
+    lowerReductions(func);
+  }
+
+  /// Multi-dimensional reductions become one vector.reduction per row, and
+  /// float sums and products may be reassociated: LLVM then reduces the
+  /// lanes as a tree (log2 of the width in steps), not one lane after
+  /// another. Vectorising a reduction reassociates it anyway.
+  void lowerReductions(func::FuncOp func) {
+    RewritePatternSet patterns(func.getContext());
+    vector::populateVectorMultiReductionLoweringPatterns(
+        patterns, vector::VectorMultiReductionLowering::InnerReduction);
+    (void)applyPatternsGreedily(func, std::move(patterns));
+    func.walk([](vector::ReductionOp op) {
+      if (isa<FloatType>(op.getType()) &&
+          (op.getKind() == vector::CombiningKind::ADD ||
+           op.getKind() == vector::CombiningKind::MUL))
+        op.setFastmath(op.getFastmath() | arith::FastMathFlags::reassoc);
+    });
+  }
+
+  /// Contractions with an operand that spans every loop (the partial sums
+  /// of a matrix-vector product: acc[n, l] += x[k, l] * w[n, k, l]) are
+  /// elementwise multiply-adds over a unit reduction, not outer products:
+  /// the outer-product lowering of --convert-vector-to-llvm does not take
+  /// them, and its fallback extracts every element.
+  void lowerBroadcastContractions(func::FuncOp func) {
+    SmallVector<Operation *> contracts;
+    func.walk([&](vector::ContractionOp op) {
+      unsigned loops = op.getIteratorTypes().size();
+      SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+      if (llvm::any_of(ArrayRef(maps).take_front(2), [&](AffineMap map) {
+            return map.getNumResults() == loops;
+          }))
+        contracts.push_back(op);
+    });
+    if (contracts.empty())
+      return;
+    RewritePatternSet patterns(func.getContext());
+    vector::populateVectorContractLoweringPatterns(
+        patterns, vector::VectorContractLowering::ParallelArith);
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+    (void)applyOpPatternsGreedily(contracts, std::move(patterns), config);
   }
 };
 
