@@ -485,9 +485,45 @@ Value paddedContract(OpBuilder &b, Location loc, RankedTensorType type,
       b.getDenseI64ArrayAttr(SmallVector<int64_t>(rank, 1)));
 }
 
+/// `operand` (read through `map` in a product of `numDims` loops, k last)
+/// with its dimension along the result's innermost loop n moved innermost,
+/// when it had k there: the product's vectors run along n, and reading
+/// them across k-major rows (dense's weight [n, k], batch_matmul's
+/// transposed B) would load one element per lane. Copying costs n * k
+/// moves against 2 * m * n * k flops, so only products of 4 or more rows
+/// get it. `map` is updated to read the copy.
+Value nInnermost(OpBuilder &b, Location loc, Value operand, AffineMap &map,
+                 unsigned numDims, RankedTensorType type, AffineMap result) {
+  unsigned rank = result.getNumResults();
+  if (rank < 2 || type.getDimSize(rank - 2) < 4)
+    return operand;
+  unsigned n = result.getDimPosition(rank - 1), last = map.getNumResults() - 1;
+  std::optional<unsigned> at =
+      map.getResultPosition(getAffineDimExpr(n, b.getContext()));
+  if (!map.isProjectedPermutation() || !at || *at == last ||
+      map.getDimPosition(last) != numDims - 1)
+    return operand;
+  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, last + 1));
+  std::swap(perm[*at], perm[last]);
+  auto t = cast<RankedTensorType>(operand.getType());
+  SmallVector<int64_t> shape(t.getShape());
+  std::swap(shape[*at], shape[last]);
+  SmallVector<AffineExpr> exprs(map.getResults());
+  std::swap(exprs[*at], exprs[last]);
+  map = AffineMap::get(numDims, 0, exprs, b.getContext());
+  Value init = tensor::EmptyOp::create(b, loc, shape, t.getElementType());
+  return linalg::TransposeOp::create(b, loc, operand, init, perm)
+      .getResult()[0];
+}
+
 Value contract(OpBuilder &b, Location loc, RankedTensorType type,
-               ValueRange operands, unsigned numDims,
-               ArrayRef<AffineMap> maps) {
+               ValueRange inputs, unsigned numDims,
+               ArrayRef<AffineMap> inputMaps) {
+  SmallVector<AffineMap> maps(inputMaps);
+  SmallVector<Value> operands(inputs);
+  for (unsigned i = 0; i + 1 < maps.size(); ++i)
+    operands[i] =
+        nInnermost(b, loc, operands[i], maps[i], numDims, type, maps.back());
   Value zero = constantScalar(b, loc, type.getElementType(), 0);
   Value empty =
       tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());

@@ -189,10 +189,39 @@ relay.func @one_row_dense(%x: tensor<1x64xf32>, %w: tensor<8x64xf32>) -> tensor<
 // to two whole vectors (32).
 // CHECK-LABEL: func.func @awkward_dense(
 // CHECK: tensor.pad %arg0 low[0, 0] high[4, 0]
-// CHECK: tensor.pad %arg1 low[0, 0] high[8, 0]
+// CHECK: %[[PW:.*]] = tensor.pad %arg1 low[0, 0] high[8, 0]
+// CHECK: linalg.transpose ins(%[[PW]] : tensor<32x64xf32>) outs(%{{.*}} : tensor<64x32xf32>) permutation = [1, 0]
 // CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<24x32xf32>)
 // CHECK: tensor.extract_slice %{{.*}}[0, 0] [20, 24] [1, 1] : tensor<24x32xf32> to tensor<20x24xf32>
 relay.func @awkward_dense(%x: tensor<20x64xf32>, %w: tensor<24x64xf32>) -> tensor<20x24xf32> {
   %y = relay.nn.dense %x, %w : (tensor<20x64xf32>, tensor<24x64xf32>) -> tensor<20x24xf32>
   relay.return %y : tensor<20x24xf32>
+}
+
+// The product's vectors run along n: a weight [n, k] (or batch_matmul's
+// transposed B) is copied to [k, n] first when the product has 4 rows or
+// more, so that they are contiguous loads; the copy reads it once.
+// CHECK-LABEL: func.func @dense_rows(
+// CHECK: %[[WT:.*]] = linalg.transpose ins(%arg1 : tensor<32x64xf32>) outs(%{{.*}} : tensor<64x32xf32>) permutation = [1, 0]
+// CHECK: linalg.generic {{.*}} ins(%arg0, %[[WT]] : tensor<8x64xf32>, tensor<64x32xf32>)
+relay.func @dense_rows(%x: tensor<8x64xf32>, %w: tensor<32x64xf32>) -> tensor<8x32xf32> {
+  %d = relay.nn.dense %x, %w : (tensor<8x64xf32>, tensor<32x64xf32>) -> tensor<8x32xf32>
+  relay.return %d : tensor<8x32xf32>
+}
+
+// CHECK-LABEL: func.func @batch_matmul_rows(
+// CHECK: %[[BT:.*]] = linalg.transpose ins(%arg1 : tensor<2x16x64xf32>) outs(%{{.*}} : tensor<2x64x16xf32>) permutation = [0, 2, 1]
+// CHECK: linalg.generic {{.*}} ins(%arg0, %[[BT]] : tensor<2x8x64xf32>, tensor<2x64x16xf32>)
+relay.func @batch_matmul_rows(%a: tensor<2x8x64xf32>, %b: tensor<2x16x64xf32>) -> tensor<2x8x16xf32> {
+  %m = relay.nn.batch_matmul %a, %b : (tensor<2x8x64xf32>, tensor<2x16x64xf32>) -> tensor<2x8x16xf32>
+  relay.return %m : tensor<2x8x16xf32>
+}
+
+// Two rows: the weight is read as it is.
+// CHECK-LABEL: func.func @dense_two_rows(
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.generic {{.*}} ins(%arg0, %arg1 : tensor<2x64xf32>, tensor<32x64xf32>)
+relay.func @dense_two_rows(%y: tensor<2x64xf32>, %w: tensor<32x64xf32>) -> tensor<2x32xf32> {
+  %e = relay.nn.dense %y, %w : (tensor<2x64xf32>, tensor<32x64xf32>) -> tensor<2x32xf32>
+  relay.return %e : tensor<2x32xf32>
 }
