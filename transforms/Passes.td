@@ -188,6 +188,38 @@ def FuseElementwise : Pass<"relay-fuse-elementwise", "::mlir::func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def HoistDeallocs : Pass<"relay-hoist-deallocs", "::mlir::func::FuncOp"> {
+  let summary = "Free each buffer right after its last use instead of at "
+                "the end of its block";
+  let description = [{
+    Runs in `--relay-to-llvm` after `--buffer-deallocation-pipeline` and
+    `--convert-bufferization-to-memref`. The ownership-based deallocation
+    frees buffers at the end of the block that allocated them: in a network
+    every activation and im2col buffer of a function then lives until it
+    returns, tens of megabytes that are never reused within a call and
+    evict each other from the caches. This pass moves a `memref.dealloc` of
+    a `memref.alloc` in the same block up to just after the last op of
+    that block that uses the buffer or a view of it (uses nested in loops
+    count as the loop). Buffers whose views are returned, yielded or
+    stored, or flow into ops that are neither views nor plain readers and
+    writers of their operands (unknown aliasing), are left where they are.
+
+    ```mlir
+    %a = memref.alloc() : memref<64xf32>
+    linalg.fill ins(%z : f32) outs(%a : memref<64xf32>)
+    "use"(%a) : (memref<64xf32>) -> ()
+    %b = memref.alloc() : memref<64xf32>
+    ...
+    memref.dealloc %a : memref<64xf32>
+    // becomes: memref.dealloc %a right after "use", before %b's alloc
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+  let statistics = [
+    Statistic<"numHoisted", "hoisted", "Deallocations moved up">,
+  ];
+}
+
 def ApproximateMath : Pass<"relay-approximate-math", "::mlir::func::FuncOp"> {
   let summary = "Replace f32 transcendental functions with polynomial "
                 "approximations that vectorise";

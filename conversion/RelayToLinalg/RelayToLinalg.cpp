@@ -869,7 +869,9 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createTileAndVectorize(tiling));
   pm.addNestedPass<func::FuncOp>(createApproximateMath());
   addPipeline("canonicalize,buffer-deallocation-pipeline,"
-              "convert-bufferization-to-memref,convert-math-to-funcs");
+              "convert-bufferization-to-memref");
+  pm.addNestedPass<func::FuncOp>(createHoistDeallocs());
+  addPipeline("convert-math-to-funcs");
   // Parallel tiles become tasks of the async runtime: each scf.forall is
   // split into `threads` blocks run by its worker threads.
   if (options.threads > 1)
