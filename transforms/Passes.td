@@ -200,9 +200,10 @@ def HoistDeallocs : Pass<"relay-hoist-deallocs", "::mlir::func::FuncOp"> {
     evict each other from the caches. This pass moves a `memref.dealloc` of
     a `memref.alloc` in the same block up to just after the last op of
     that block that uses the buffer or a view of it (uses nested in loops
-    count as the loop). Buffers whose views are returned, yielded or
-    stored, or flow into ops that are neither views nor plain readers and
-    writers of their operands (unknown aliasing), are left where they are.
+    count as the loop). Buffers whose views are returned or yielded, whose
+    address is taken (boxing a tensor into an ADT or a closure), or from
+    which an op other than a view or cast derives a buffer (unknown
+    aliasing) are left where they are.
 
     ```mlir
     %a = memref.alloc() : memref<64xf32>

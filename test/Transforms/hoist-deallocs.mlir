@@ -56,3 +56,24 @@ func.func @kept(%c: i1) -> memref<8x8xf32> {
   memref.dealloc %b : memref<64xf32>
   return %r : memref<8x8xf32>
 }
+
+// -----
+
+// A buffer whose address is taken (a tensor boxed into an ADT or a
+// closure: the runtime call reads it through the pointer) stays alive to
+// the end.
+// CHECK-LABEL: func.func @address_taken
+// CHECK:       %[[A:.*]] = memref.alloc() : memref<64xf32>
+// CHECK:       memref.extract_aligned_pointer_as_index %[[A]]
+// CHECK:       call @read
+// CHECK-NEXT:  memref.dealloc %[[A]]
+func.func private @read(index)
+func.func @address_taken() {
+  %z = arith.constant 0.0 : f32
+  %a = memref.alloc() : memref<64xf32>
+  linalg.fill ins(%z : f32) outs(%a : memref<64xf32>)
+  %p = memref.extract_aligned_pointer_as_index %a : memref<64xf32> -> index
+  func.call @read(%p) : (index) -> ()
+  memref.dealloc %a : memref<64xf32>
+  return
+}

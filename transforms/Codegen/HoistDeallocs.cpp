@@ -8,6 +8,7 @@
 #include "transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/CastInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -24,8 +25,8 @@ namespace {
 /// The last op of `block` that uses `buffer` or a view of it (an op whose
 /// region uses it counts as the use), or the alloc when nothing does; null
 /// when a view may escape: it is a terminator's operand (returned,
-/// yielded, branched on) or an op other than a view or cast derives a
-/// buffer from it.
+/// yielded, branched on), its address is taken, or an op other than a view
+/// or cast derives a buffer from it.
 Operation *lastUseInBlock(memref::AllocOp alloc, memref::DeallocOp dealloc) {
   Block *block = alloc->getBlock();
   Operation *last = alloc;
@@ -36,7 +37,13 @@ Operation *lastUseInBlock(memref::AllocOp alloc, memref::DeallocOp dealloc) {
       Operation *user = use.getOwner();
       if (user == dealloc.getOperation())
         continue;
-      if (user->hasTrait<OpTrait::IsTerminator>())
+      // The buffer's address as a number or pointer (boxing a tensor into
+      // an ADT or closure) is used by later ops this walk does not follow.
+      if (user->hasTrait<OpTrait::IsTerminator>() ||
+          isa<memref::ExtractAlignedPointerAsIndexOp,
+              memref::ExtractStridedMetadataOp>(user) ||
+          llvm::any_of(user->getResultTypes(),
+                       [](Type t) { return isa<LLVM::LLVMPointerType>(t); }))
         return nullptr;
       bool derivesBuffer = llvm::any_of(user->getResultTypes(), [](Type t) {
         return isa<BaseMemRefType>(t);
