@@ -800,6 +800,72 @@ SmallVector<int64_t> padding4(Operation *op) {
 
 namespace {
 
+/// The windows of a strided convolution's or pooling's kernel taps. A tap's
+/// window is a view of the image with the convolution's strides, and copying it
+/// reads one element at a time; when there are more taps than stride phases
+/// (positions modulo the strides: 4 for stride 2), each phase used is
+/// copied out once (the only strided reads) and every tap's window is a
+/// unit-stride view of its phase, whose rows copy as vectors. A 7x7
+/// stride-2 stem then reads the image strided once instead of 49 times a
+/// quarter of it.
+class StridePhases {
+public:
+  StridePhases(OpBuilder &b, Location loc, Value data, ArrayRef<int64_t> s,
+               ArrayRef<int64_t> d, int64_t kh, int64_t kw)
+      : data(data), s(s), d(d) {
+    if (s[0] == 1 && s[1] == 1)
+      return;
+    // The phases used, in order (so that the IR is deterministic).
+    SmallVector<std::pair<int64_t, int64_t>> used;
+    for (int64_t i = 0; i < kh; ++i)
+      for (int64_t j = 0; j < kw; ++j)
+        used.push_back({i * d[0] % s[0], j * d[1] % s[1]});
+    llvm::sort(used);
+    used.erase(llvm::unique(used), used.end());
+    if (static_cast<int64_t>(used.size()) >= kh * kw)
+      return;
+    auto in = cast<RankedTensorType>(data.getType());
+    int64_t h = in.getDimSize(2), w = in.getDimSize(3);
+    for (auto [a, c] : used) {
+      SmallVector<int64_t> shape{in.getDimSize(0), in.getDimSize(1),
+                                 (h - a + s[0] - 1) / s[0],
+                                 (w - c + s[1] - 1) / s[1]};
+      auto type = RankedTensorType::get(shape, in.getElementType());
+      Value view = tensor::ExtractSliceOp::create(
+          b, loc, type, data, ValueRange{}, ValueRange{}, ValueRange{},
+          b.getDenseI64ArrayAttr({0, 0, a, c}), b.getDenseI64ArrayAttr(shape),
+          b.getDenseI64ArrayAttr({1, 1, s[0], s[1]}));
+      Value empty = tensor::EmptyOp::create(b, loc, shape, in.getElementType());
+      phase[{a, c}] = linalg::CopyOp::create(b, loc, view, empty).getResult(0);
+    }
+  }
+
+  /// The window of tap (i, j): out position (y, x) reads the image at
+  /// (y * sh + i * dh, x * sw + j * dw).
+  Value tapView(OpBuilder &b, Location loc, int64_t i, int64_t j,
+                RankedTensorType viewType) {
+    int64_t y = i * d[0], x = j * d[1];
+    auto it = phase.find({y % s[0], x % s[1]});
+    bool phased = it != phase.end();
+    ArrayRef<int64_t> shape = viewType.getShape();
+    return tensor::ExtractSliceOp::create(
+        b, loc, viewType, phased ? it->second : data, ValueRange{},
+        ValueRange{}, ValueRange{},
+        b.getDenseI64ArrayAttr(
+            phased ? SmallVector<int64_t>{0, 0, y / s[0], x / s[1]}
+                   : SmallVector<int64_t>{0, 0, y, x}),
+        b.getDenseI64ArrayAttr(shape),
+        b.getDenseI64ArrayAttr(phased
+                                   ? SmallVector<int64_t>{1, 1, 1, 1}
+                                   : SmallVector<int64_t>{1, 1, s[0], s[1]}));
+  }
+
+private:
+  Value data;
+  ArrayRef<int64_t> s, d;
+  llvm::SmallDenseMap<std::pair<int64_t, int64_t>, Value> phase;
+};
+
 /// The most window taps pooling reads as separate views (larger windows use
 /// the pooling named ops).
 constexpr int64_t kMaxPoolTaps = 64;
@@ -815,13 +881,10 @@ Value poolTaps(
   MLIRContext *ctx = b.getContext();
   ArrayRef<int64_t> shape = type.getShape();
   SmallVector<Value> taps;
+  StridePhases phases(b, loc, data, s, d, k[0], k[1]);
   for (int64_t i = 0; i < k[0]; ++i)
     for (int64_t j = 0; j < k[1]; ++j)
-      taps.push_back(tensor::ExtractSliceOp::create(
-          b, loc, type, data, ValueRange{}, ValueRange{}, ValueRange{},
-          b.getDenseI64ArrayAttr({0, 0, i * d[0], j * d[1]}),
-          b.getDenseI64ArrayAttr(shape),
-          b.getDenseI64ArrayAttr({1, 1, s[0], s[1]})));
+      taps.push_back(phases.tapView(b, loc, i, j, type));
   Value out = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
   SmallVector<AffineMap> maps(taps.size() + 1,
                               AffineMap::getMultiDimIdentityMap(4, ctx));
@@ -1172,13 +1235,10 @@ Value conv2dNchwAsProduct(OpBuilder &b, Location loc, RankedTensorType type,
     col = tensor::EmptyOp::create(b, loc, colShape, e);
     auto viewType = RankedTensorType::get({n, c, oh, ow}, e);
     auto tapType = RankedTensorType::get({n, g, cg, oh, ow}, e);
+    StridePhases phases(b, loc, data, s, d, kh, kw);
     for (int64_t i = 0; i < kh; ++i)
       for (int64_t j = 0; j < kw; ++j) {
-        Value view = tensor::ExtractSliceOp::create(
-            b, loc, viewType, data, ValueRange{}, ValueRange{}, ValueRange{},
-            b.getDenseI64ArrayAttr({0, 0, i * d[0], j * d[1]}),
-            b.getDenseI64ArrayAttr({n, c, oh, ow}),
-            b.getDenseI64ArrayAttr({1, 1, s[0], s[1]}));
+        Value view = phases.tapView(b, loc, i, j, viewType);
         Value tap = tensor::ExpandShapeOp::create(
             b, loc, tapType, view,
             SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
@@ -1236,13 +1296,10 @@ Value depthwiseConv2dNchw(OpBuilder &b, Location loc, RankedTensorType type,
   AffineMap channel = map(ctx, 4, {1});
   auto viewType = RankedTensorType::get({n, c, oh, ow}, e);
   auto tapType = RankedTensorType::get({c}, e);
+  StridePhases phases(b, loc, data, s, d, kh, kw);
   for (int64_t i = 0; i < kh; ++i)
     for (int64_t j = 0; j < kw; ++j) {
-      inputs.push_back(tensor::ExtractSliceOp::create(
-          b, loc, viewType, data, ValueRange{}, ValueRange{}, ValueRange{},
-          b.getDenseI64ArrayAttr({0, 0, i * d[0], j * d[1]}),
-          b.getDenseI64ArrayAttr({n, c, oh, ow}),
-          b.getDenseI64ArrayAttr({1, 1, s[0], s[1]})));
+      inputs.push_back(phases.tapView(b, loc, i, j, viewType));
       maps.push_back(id);
       inputs.push_back(tensor::ExtractSliceOp::create(
           b, loc, tapType, weight, ValueRange{}, ValueRange{}, ValueRange{},

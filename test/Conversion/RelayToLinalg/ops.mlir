@@ -51,16 +51,23 @@ relay.func @ops_helper(%x: tensor<3xf32>) -> tensor<3xf32> {
 }
 
 // A float conv2d is a matrix product over an im2col copy of its padded
-// input (one strided view per kernel tap inserted into its plane), k = (c,
-// kh, kw) and p = (oh, ow). For one image and one group it is a 2-d product
+// input (one view per kernel tap inserted into its plane), k = (c, kh, kw)
+// and p = (oh, ow). Stride 2 with 9 taps: the 4 stride phases of the
+// padded image are copied out first and the taps are unit-stride views of
+// them. For one image and one group it is a 2-d product
 // out[f, p] = sum_k w[f, k] * col[k, p]; p = 16 is a whole vector, so no
 // padding columns.
 // CHECK-LABEL: func.func @conv(
 // CHECK: %[[PAD:.*]] = tensor.pad
 // CHECK: tensor.empty() : tensor<1x1x3x3x3x4x4xf32>
-// CHECK: tensor.extract_slice %[[PAD]][0, 0, 0, 0] [1, 3, 4, 4] [1, 1, 2, 2]
+// CHECK: %[[S00:.*]] = tensor.extract_slice %[[PAD]][0, 0, 0, 0] [1, 3, 5, 5] [1, 1, 2, 2]
+// CHECK: %[[P00:.*]] = linalg.copy ins(%[[S00]]
+// CHECK: %[[S01:.*]] = tensor.extract_slice %[[PAD]][0, 0, 0, 1] [1, 3, 5, 5] [1, 1, 2, 2]
+// CHECK: %[[P01:.*]] = linalg.copy ins(%[[S01]]
+// CHECK: tensor.extract_slice %[[P00]][0, 0, 0, 0] [1, 3, 4, 4] [1, 1, 1, 1]
 // CHECK: tensor.insert_slice %{{.*}}[0, 0, 0, 0, 0, 0, 0] [1, 1, 3, 1, 1, 4, 4] [1, 1, 1, 1, 1, 1, 1]
-// CHECK: tensor.extract_slice %[[PAD]][0, 0, 0, 1] [1, 3, 4, 4] [1, 1, 2, 2]
+// CHECK: tensor.extract_slice %[[P01]][0, 0, 0, 0] [1, 3, 4, 4] [1, 1, 1, 1]
+// CHECK: tensor.extract_slice %[[P00]][0, 0, 0, 1] [1, 3, 4, 4] [1, 1, 1, 1]
 // CHECK: %[[COL:.*]] = tensor.insert_slice %{{.*}}[0, 0, 0, 2, 2, 0, 0] [1, 1, 3, 1, 1, 4, 4]
 // CHECK: tensor.collapse_shape %[[COL]] {{.*}} into tensor<1x1x27x16xf32>
 // CHECK: %[[W:.*]] = tensor.collapse_shape {{.*}} into tensor<4x27xf32>
@@ -92,9 +99,18 @@ relay.func @depthwise_then_pointwise(%x: tensor<1x4x8x8xf32>, %w: tensor<4x1x3x3
   relay.return %z : tensor<1x2x6x6xf32>
 }
 
-// Strides step the taps' views; max pooling takes the same tap form.
+// Strides step the taps' views. With more taps (9) than stride phases (4),
+// each phase (positions modulo the strides) is copied out once, strided,
+// and the taps are unit-stride views of their phase. Max pooling takes the
+// same tap form; its 4 taps are as many as the phases, so they read the
+// image's strided views directly.
 // CHECK-LABEL: func.func @depthwise_strided(
-// CHECK-COUNT-9: tensor.extract_slice %arg0[0, 0, {{[0-2]}}, {{[0-2]}}] [1, 4, 3, 3] [1, 1, 2, 2]
+// CHECK: %[[P00:.*]] = tensor.extract_slice %arg0[0, 0, 0, 0] [1, 4, 4, 4] [1, 1, 2, 2]
+// CHECK: linalg.copy ins(%[[P00]] : tensor<1x4x4x4xf32>)
+// CHECK: tensor.extract_slice %arg0[0, 0, 0, 1] [1, 4, 4, 4] [1, 1, 2, 2]
+// CHECK: tensor.extract_slice %arg0[0, 0, 1, 0] [1, 4, 4, 4] [1, 1, 2, 2]
+// CHECK: tensor.extract_slice %arg0[0, 0, 1, 1] [1, 4, 4, 4] [1, 1, 2, 2]
+// CHECK-COUNT-9: tensor.extract_slice %{{.*}}[0, 0, {{[0-1]}}, {{[0-1]}}] [1, 4, 3, 3] [1, 1, 1, 1] : tensor<1x4x4x4xf32> to tensor<1x4x3x3xf32>
 // CHECK-NOT: tensor<1x4x1x3x3x3x3xf32>
 // CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4x3x3xf32>)
 // CHECK-COUNT-4: tensor.extract_slice %{{.*}} [1, 4, 2, 2] [1, 1, 2, 2]
