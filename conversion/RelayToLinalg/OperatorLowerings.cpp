@@ -1177,6 +1177,75 @@ namespace mlir::relay::lowering {
 /// The most kernel taps an im2col matrix is copied in tap by tap.
 constexpr int64_t kMaxIm2colTaps = 64;
 
+/// The most bytes of im2col matrix built at once: a larger one is built
+/// and multiplied a band of output rows at a time, so that each band's
+/// columns are still in cache when the product reads them (VGG-16's first
+/// layers would otherwise write and re-read 115 MB per convolution).
+constexpr int64_t kIm2colBandBytes = 1 << 20;
+
+/// The output rows per band of a convolution with `k` = C*KH*KW taps per
+/// output position: the most that divide `oh` and keep the band's im2col
+/// matrix (f32) within kIm2colBandBytes; `oh` when the whole matrix is
+/// within twice that.
+int64_t im2colBandRows(int64_t k, int64_t oh, int64_t ow) {
+  int64_t rowBytes = k * ow * 4;
+  if (rowBytes * oh <= 2 * kIm2colBandBytes)
+    return oh;
+  for (int64_t rows = std::min(oh, kIm2colBandBytes / rowBytes); rows > 1;
+       --rows)
+    if (oh % rows == 0)
+      return rows;
+  return 1;
+}
+
+/// conv2dNchwAsProduct of one image, one group, as an scf.for over bands
+/// of `rows` output rows: each band convolves the slice of input rows it
+/// reads and is inserted into the result.
+Value conv2dInRowBands(OpBuilder &b, Location loc, RankedTensorType type,
+                       Value data, Value weight, ArrayRef<int64_t> s,
+                       ArrayRef<int64_t> d, int64_t rows) {
+  auto in = cast<RankedTensorType>(data.getType());
+  int64_t kh = cast<RankedTensorType>(weight.getType()).getDimSize(2);
+  int64_t inRows = (rows - 1) * s[0] + (kh - 1) * d[0] + 1;
+  auto sliceType = RankedTensorType::get(
+      {in.getDimSize(0), in.getDimSize(1), inRows, in.getDimSize(3)},
+      in.getElementType());
+  auto bandType = RankedTensorType::get(
+      {type.getDimSize(0), type.getDimSize(1), rows, type.getDimSize(3)},
+      type.getElementType());
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  auto loop = scf::ForOp::create(
+      b, loc, index(0), index(type.getDimSize(2)), index(rows),
+      ValueRange{init},
+      [&](OpBuilder &lb, Location l, Value row, ValueRange acc) {
+        Value inRow =
+            s[0] == 1
+                ? row
+                : arith::MulIOp::create(
+                      lb, l, row, arith::ConstantIndexOp::create(lb, l, s[0]))
+                      .getResult();
+        OpFoldResult zero = lb.getIndexAttr(0), one = lb.getIndexAttr(1);
+        SmallVector<OpFoldResult> unit(4, one);
+        Value slice = tensor::ExtractSliceOp::create(
+            lb, l, sliceType, data,
+            SmallVector<OpFoldResult>{zero, zero, inRow, zero},
+            getAsIndexOpFoldResult(lb.getContext(), sliceType.getShape()),
+            unit);
+        Value band = conv2dNchwAsProduct(lb, l, bandType, slice, weight,
+                                         /*groups=*/1, s, d);
+        Value out = tensor::InsertSliceOp::create(
+            lb, l, band, acc[0],
+            SmallVector<OpFoldResult>{zero, zero, row, zero},
+            getAsIndexOpFoldResult(lb.getContext(), bandType.getShape()), unit);
+        scf::YieldOp::create(lb, l, out);
+      });
+  return loop.getResult(0);
+}
+
 /// Grouped NCHW/OIHW convolution of float tensors as a matrix product
 /// (im2col), so it is tiled and vectorised like a matmul:
 ///   col[n, g, c, kh, kw, oh, ow] = data[n, g*Cg + c, oh*sh + kh*dh,
@@ -1195,9 +1264,13 @@ Value conv2dNchwAsProduct(OpBuilder &b, Location loc, RankedTensorType type,
   int64_t f = wt.getDimSize(0), kh = wt.getDimSize(2), kw = wt.getDimSize(3);
   int64_t oh = type.getDimSize(2), ow = type.getDimSize(3);
   int64_t g = groups, cg = c / g, fg = f / g, p = oh * ow;
+  bool direct = kh == 1 && kw == 1 && s[0] == 1 && s[1] == 1 &&
+                in.getDimSize(2) == oh && in.getDimSize(3) == ow;
+  if (!direct && n == 1 && g == 1)
+    if (int64_t rows = im2colBandRows(c * kh * kw, oh, ow); rows < oh)
+      return conv2dInRowBands(b, loc, type, data, weight, s, d, rows);
   Value col;
-  if (kh == 1 && kw == 1 && s[0] == 1 && s[1] == 1 && in.getDimSize(2) == oh &&
-      in.getDimSize(3) == ow) {
+  if (direct) {
     col = tensor::ExpandShapeOp::create(
         b, loc, RankedTensorType::get({n, g, cg, oh, ow}, e), data,
         SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});

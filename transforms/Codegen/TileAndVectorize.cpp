@@ -47,7 +47,7 @@ constexpr int64_t kRegM = 8, kRegN = 32;
 /// The least work (2*m*n*k) of a contraction split across threads: waking
 /// the async runtime's workers costs tens of microseconds, as much as a
 /// few MFLOP.
-constexpr int64_t kParallelMinFlops = 64 << 20;
+constexpr int64_t kParallelMinFlops = 16 << 20;
 /// Longest vector along the innermost loop of other ops.
 constexpr int64_t kInnerVector = 64;
 
