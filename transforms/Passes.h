@@ -13,6 +13,12 @@
 
 namespace mlir::relay {
 
+/// Marks an scf.for whose iterations touch disjoint data (the row bands of
+/// a large convolution): --relay-parallelize-loops may run them in
+/// parallel.
+constexpr llvm::StringLiteral kIndependentIterationsAttr =
+    "relay.independent_iterations";
+
 #define GEN_PASS_DECL
 #include "transforms/Passes.h.inc"
 

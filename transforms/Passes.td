@@ -221,6 +221,34 @@ def HoistDeallocs : Pass<"relay-hoist-deallocs", "::mlir::func::FuncOp"> {
   ];
 }
 
+def ParallelizeLoops : Pass<"relay-parallelize-loops", "::mlir::func::FuncOp"> {
+  let summary = "Turn loops marked as having independent iterations into "
+                "scf.forall";
+  let description = [{
+    Runs in `--relay-to-llvm` with threads, after bufferization and buffer
+    deallocation. The lowering marks loops whose iterations read shared
+    data and write disjoint parts of their outputs with
+    `relay.independent_iterations` (the row bands of a convolution whose
+    im2col matrix is built band by band). Such an `scf.for` without
+    results becomes an `scf.forall` with the same bounds and body, which
+    the async lowering runs on the worker threads; each iteration keeps its
+    own temporary buffers (allocated and freed in the body). Marking the
+    tensor-level loop and converting the bufferized one keeps upstream's
+    buffer deallocation, which does not take `scf.forall` with buffers
+    allocated inside, on an `scf.for`.
+
+    ```mlir
+    scf.for %i = %c0 to %c56 step %c8 { ... } {relay.independent_iterations}
+    // becomes
+    scf.forall (%i) = (0) to (56) step (8) { ... }
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+  let statistics = [
+    Statistic<"numParallelized", "parallelized", "Loops made parallel">,
+  ];
+}
+
 def ApproximateMath : Pass<"relay-approximate-math", "::mlir::func::FuncOp"> {
   let summary = "Replace f32 transcendental functions with polynomial "
                 "approximations that vectorise";

@@ -13,6 +13,7 @@
 
 #include "dialects/relay/OperatorRegistry.h"
 #include "dialects/relay/RelayOps.h"
+#include "transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -1243,6 +1244,9 @@ Value conv2dInRowBands(OpBuilder &b, Location loc, RankedTensorType type,
             getAsIndexOpFoldResult(lb.getContext(), bandType.getShape()), unit);
         scf::YieldOp::create(lb, l, out);
       });
+  // The bands are independent: with threads, --relay-to-llvm runs them in
+  // parallel (--relay-parallelize-loops).
+  loop->setAttr(kIndependentIterationsAttr, b.getUnitAttr());
   return loop.getResult(0);
 }
 

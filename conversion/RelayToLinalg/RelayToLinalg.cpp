@@ -871,6 +871,8 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm,
   addPipeline("canonicalize,buffer-deallocation-pipeline,"
               "convert-bufferization-to-memref");
   pm.addNestedPass<func::FuncOp>(createHoistDeallocs());
+  if (options.threads > 1)
+    pm.addNestedPass<func::FuncOp>(createParallelizeLoops());
   addPipeline("convert-math-to-funcs");
   // Parallel tiles become tasks of the async runtime: each scf.forall is
   // split into `threads` blocks run by its worker threads.

@@ -197,7 +197,13 @@ struct TileAndVectorizePass
     int64_t flops = 2;
     for (int64_t r : ranges)
       flops *= r;
-    if (threads > 1 && flops >= kParallelMinFlops) {
+    // Inside a loop whose iterations run in parallel (the bands of a large
+    // convolution) the threads are already busy.
+    bool inParallelLoop = false;
+    for (auto loop = op->getParentOfType<scf::ForOp>(); loop;
+         loop = loop->getParentOfType<scf::ForOp>())
+      inParallelLoop |= loop->hasAttr(relay::kIndependentIterationsAttr);
+    if (threads > 1 && flops >= kParallelMinFlops && !inParallelLoop) {
       // The parallel cache tiles as one scf.forall, then k inside.
       SmallVector<int64_t> parallel(cache), reduction(cache.size(), 0);
       for (unsigned d : dims.k) {

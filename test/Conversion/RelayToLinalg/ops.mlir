@@ -244,7 +244,8 @@ relay.func @dense_two_rows(%y: tensor<2x64xf32>, %w: tensor<32x64xf32>) -> tenso
 
 // An im2col matrix over 2 MB (144 taps x 64x64 positions, 2.4 MB) is built
 // and multiplied a band of output rows at a time (16 rows: at most 1 MB),
-// each band reading the 18 input rows its windows cover.
+// each band reading the 18 input rows its windows cover. The bands are
+// independent (marked for --relay-parallelize-loops).
 // CHECK-LABEL: func.func @conv_in_bands(
 // CHECK: %[[R:.*]] = scf.for %[[ROW:.*]] = %c0 to %c64 step %c16 iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<1x8x64x64xf32>)
 // CHECK:   tensor.extract_slice %arg0[0, 0, %[[ROW]], 0] [1, 16, 18, 66] [1, 1, 1, 1]
@@ -252,6 +253,7 @@ relay.func @dense_two_rows(%y: tensor<2x64xf32>, %w: tensor<32x64xf32>) -> tenso
 // CHECK:   linalg.generic {{.*}} outs(%{{.*}} : tensor<8x1024xf32>)
 // CHECK:   %[[IN:.*]] = tensor.insert_slice %{{.*}} into %[[ACC]][0, 0, %[[ROW]], 0] [1, 8, 16, 64] [1, 1, 1, 1]
 // CHECK:   scf.yield %[[IN]]
+// CHECK: } {relay.independent_iterations}
 // CHECK: return %[[R]]
 relay.func @conv_in_bands(%x: tensor<1x16x66x66xf32>, %w: tensor<8x16x3x3xf32>) -> tensor<1x8x64x64xf32> {
   %y = relay.nn.conv2d %x, %w : (tensor<1x16x66x66xf32>, tensor<8x16x3x3xf32>) -> tensor<1x8x64x64xf32>
