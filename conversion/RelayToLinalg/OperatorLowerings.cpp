@@ -867,6 +867,24 @@ private:
   llvm::SmallDenseMap<std::pair<int64_t, int64_t>, Value> phase;
 };
 
+/// A new tensor of `shape` whose element at each index i is data[read(i)]:
+/// one all-parallel generic copy (the im2col matrices of large kernels).
+Value copyThroughMap(OpBuilder &b, Location loc, Value data,
+                     ArrayRef<int64_t> shape, AffineMap read) {
+  Type e = cast<RankedTensorType>(data.getType()).getElementType();
+  Value empty = tensor::EmptyOp::create(b, loc, shape, e);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{empty.getType()}, data, empty,
+             {read,
+              AffineMap::getMultiDimIdentityMap(shape.size(), b.getContext())},
+             SmallVector<utils::IteratorType>(shape.size(),
+                                              utils::IteratorType::parallel),
+             [](OpBuilder &nb, Location l, ValueRange a) {
+               linalg::YieldOp::create(nb, l, a[0]);
+             })
+      .getResult(0);
+}
+
 /// The most window taps pooling reads as separate views (larger windows use
 /// the pooling named ops).
 constexpr int64_t kMaxPoolTaps = 64;
@@ -1288,17 +1306,7 @@ Value conv2dNchwAsProduct(OpBuilder &b, Location loc, RankedTensorType type,
         7, 0,
         {dn, dg * cg + dc, doh * s[0] + dkh * d[0], dow * s[1] + dkw * d[1]},
         ctx);
-    SmallVector<int64_t> colShape{n, g, cg, kh, kw, oh, ow};
-    Value empty = tensor::EmptyOp::create(b, loc, colShape, e);
-    col =
-        linalg::GenericOp::create(
-            b, loc, TypeRange{empty.getType()}, data, empty,
-            {read, AffineMap::getMultiDimIdentityMap(7, ctx)},
-            SmallVector<utils::IteratorType>(7, utils::IteratorType::parallel),
-            [](OpBuilder &nb, Location l, ValueRange a) {
-              linalg::YieldOp::create(nb, l, a[0]);
-            })
-            .getResult(0);
+    col = copyThroughMap(b, loc, data, {n, g, cg, kh, kw, oh, ow}, read);
     col = tensor::CollapseShapeOp::create(
         b, loc, col,
         SmallVector<ReassociationIndices>{{0}, {1}, {2, 3, 4}, {5, 6}});
@@ -1417,17 +1425,7 @@ Value conv2dNhwcAsProduct(OpBuilder &b, Location loc, RankedTensorType type,
   bindDims(ctx, dn, doh, dow, dkh, dkw, dc);
   AffineMap read = AffineMap::get(
       6, 0, {dn, doh * s[0] + dkh * d[0], dow * s[1] + dkw * d[1], dc}, ctx);
-  Value empty = tensor::EmptyOp::create(
-      b, loc, SmallVector<int64_t>{n, oh, ow, kh, kw, c}, e);
-  Value col =
-      linalg::GenericOp::create(
-          b, loc, TypeRange{empty.getType()}, data, empty,
-          {read, AffineMap::getMultiDimIdentityMap(6, ctx)},
-          SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
-          [](OpBuilder &nb, Location l, ValueRange a) {
-            linalg::YieldOp::create(nb, l, a[0]);
-          })
-          .getResult(0);
+  Value col = copyThroughMap(b, loc, data, {n, oh, ow, kh, kw, c}, read);
   col = tensor::CollapseShapeOp::create(
       b, loc, col, SmallVector<ReassociationIndices>{{0, 1, 2}, {3, 4, 5}});
   Value w = tensor::CollapseShapeOp::create(
