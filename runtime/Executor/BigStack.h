@@ -6,19 +6,33 @@
 // costs a few hundred nanoseconds, where handing the call to a thread with
 // a large stack costs a wake-up and a context switch per call.
 //
+// Recursion deeper than that stack runs into its guard pages. A SIGSEGV
+// handler on an alternate signal stack recognises the fault, prints the
+// caller's message and exits with status 1: the fault may have struck
+// inside malloc or the runtime, so nothing can safely continue, and without
+// it the default crash handler can deadlock on malloc's lock and hang.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef RELAY_MLIR_RUNTIME_EXECUTOR_BIGSTACK_H
 #define RELAY_MLIR_RUNTIME_EXECUTOR_BIGSTACK_H
 
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
 
 namespace mlir::relay {
 
+/// The size of the large stack, in bytes: 1 GiB, or RELAY_STACK_MIB MiB
+/// when that environment variable holds a whole number from 1 to 2^20.
+size_t bigStackSize();
+
 /// Runs `task` on this thread's large stack (reserved on first use, its
-/// pages mapped as they are touched, a guard page below it); runs it in
+/// pages mapped as they are touched, guard pages below it); runs it in
 /// place when already on that stack or when the stack cannot be reserved.
-void runOnBigStack(llvm::function_ref<void()> task);
+/// Should the task overflow the stack, `overflowMessage` is written to
+/// stderr and the process exits with status 1.
+void runOnBigStack(llvm::function_ref<void()> task,
+                   llvm::StringRef overflowMessage);
 
 } // namespace mlir::relay
 

@@ -98,6 +98,17 @@ Executor::compile(ModuleOp module, StringRef entry, int64_t threads) {
       !module.getOps<FuncOp>().empty() &&
       module.walk([](CallOp) { return WalkResult::interrupt(); })
           .wasInterrupted();
+  std::string where;
+  if (auto fileLoc = executor->loc.findInstanceOf<FileLineColLoc>())
+    where = (fileLoc.getFilename().getValue() + ":" + Twine(fileLoc.getLine()) +
+             ":" + Twine(fileLoc.getColumn()) + ": ")
+                .str();
+  executor->overflowMessage =
+      (where + "error: stack overflow in the compiled @" + entry +
+       ": its recursion went deeper than the " + Twine(bigStackSize() >> 20) +
+       " MiB stack of compiled code (RELAY_STACK_MIB sets "
+       "its size)\n")
+          .str();
   return executor;
 }
 
@@ -319,7 +330,7 @@ LogicalResult Executor::callNative(ArrayRef<const void *> args,
   // Compiled recursion uses the machine stack: code that makes calls runs
   // on a large one.
   if (mayRecurse)
-    runOnBigStack(invoke);
+    runOnBigStack(invoke, overflowMessage);
   else
     invoke();
   if (ownArena)

@@ -85,6 +85,8 @@ private:
   ModuleOp module;
   LocationAttr loc;
   bool mayRecurse = true;
+  /// What a call that overflows the large stack prints before exiting.
+  std::string overflowMessage;
 };
 
 } // namespace mlir::relay
