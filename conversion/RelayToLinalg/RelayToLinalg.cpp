@@ -873,6 +873,7 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createHoistDeallocs());
   if (options.threads > 1)
     pm.addNestedPass<func::FuncOp>(createParallelizeLoops());
+  pm.addPass(createOutlineLoops());
   addPipeline("convert-math-to-funcs");
   // Parallel tiles become tasks of the async runtime: each scf.forall is
   // split into `threads` blocks run by its worker threads.

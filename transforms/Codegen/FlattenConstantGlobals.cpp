@@ -21,17 +21,28 @@ using namespace mlir;
 
 namespace {
 
-/// `value` with the 1-d shape of its elements; null for other attributes.
+/// `value` as a 1-d array of its bytes (i8), or of its elements where the
+/// bytes are not at hand (a splat, elements narrower than a byte); null for
+/// other attributes. LLVM's AsmPrinter writes an i8 array's bytes in one
+/// go, and other arrays element by element (seconds for a network).
 ElementsAttr flatten(ElementsAttr value) {
   auto type = dyn_cast<ShapedType>(value.getType());
-  if (!type || type.getRank() < 2)
+  if (!type || !type.hasStaticShape() || type.getRank() < 1)
     return nullptr;
-  auto flat =
-      RankedTensorType::get({type.getNumElements()}, type.getElementType());
-  if (auto dense = dyn_cast<DenseElementsAttr>(value))
-    return dense.reshape(flat);
+  Type element = type.getElementType();
+  int64_t width = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 0;
+  bool bytewise = width >= 8 && width % 8 == 0;
+  auto bytes = RankedTensorType::get({type.getNumElements() * (width / 8)},
+                                     IntegerType::get(type.getContext(), 8));
+  auto flat = RankedTensorType::get({type.getNumElements()}, element);
+  if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
+    if (bytewise && !dense.isSplat())
+      return DenseElementsAttr::getFromRawBuffer(bytes, dense.getRawData());
+    return type.getRank() > 1 ? dense.reshape(flat) : nullptr;
+  }
   if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
-    return DenseResourceElementsAttr::get(flat, resource.getRawHandle());
+    return DenseResourceElementsAttr::get(bytewise ? bytes : flat,
+                                          resource.getRawHandle());
   return nullptr;
 }
 
