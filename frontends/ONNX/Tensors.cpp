@@ -149,9 +149,10 @@ mlir::relay::onnx_import::convertTensor(const onnx::TensorProto &tensor,
   }
   if (count > kMaxInlineElements) {
     std::string name = tensor.name().empty() ? "onnx_tensor" : tensor.name();
-    // The blob is aligned to the element size and owned by the context.
+    // The blob is owned by the context; compiled code reads it in place
+    // (runtime/Executor/SharedWeights.h), 64-byte aligned like a global.
     AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
-        ArrayRef<char>(bytes->data(), bytes->size()), alignof(uint64_t));
+        ArrayRef<char>(bytes->data(), bytes->size()), 64);
     return ElementsAttr(
         DenseResourceElementsAttr::get(type, name, std::move(blob)));
   }

@@ -8,6 +8,7 @@
 #include "dialects/relay/TypeUtils.h"
 #include "runtime/C/RelayRuntime.h"
 #include "runtime/Executor/BigStack.h"
+#include "runtime/Executor/SharedWeights.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -39,6 +40,7 @@ Executor::compile(ModuleOp module, StringRef entry, int64_t threads) {
   if (!copy)
     return failure();
   FunctionType type = func.getFunctionType();
+  llvm::StringMap<const void *> weights = externalizeResourceGlobals(*copy);
 
   static std::once_flag targets;
   std::call_once(targets, [] {
@@ -64,7 +66,7 @@ Executor::compile(ModuleOp module, StringRef entry, int64_t threads) {
     return func.emitError("JIT compilation failed: ")
            << llvm::toString(engine.takeError());
   // The C runtime, linked into this library, for the compiled code.
-  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+  (*engine)->registerSymbols([&](llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap symbols;
     auto add = [&](StringRef name, auto *fn) {
       symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(fn),
@@ -81,6 +83,10 @@ Executor::compile(ModuleOp module, StringRef entry, int64_t threads) {
     add("_mlir_memref_to_llvm_aligned_alloc",
         &_mlir_memref_to_llvm_aligned_alloc);
     add("_mlir_memref_to_llvm_free", &_mlir_memref_to_llvm_free);
+    for (const auto &weight : weights)
+      symbols[interner(weight.getKey())] = {
+          llvm::orc::ExecutorAddr::fromPtr(weight.getValue()),
+          llvm::JITSymbolFlags::Exported};
     return symbols;
   });
   std::unique_ptr<Executor> executor(new Executor());
