@@ -19,6 +19,10 @@ namespace mlir::relay {
 constexpr llvm::StringLiteral kIndependentIterationsAttr =
     "relay.independent_iterations";
 
+/// Marks the functions --relay-outline-loops makes: they call nothing of the
+/// program's, so they can be compiled apart from it.
+constexpr llvm::StringLiteral kLoopNestAttr = "relay.loop_nest";
+
 #define GEN_PASS_DECL
 #include "transforms/Passes.h.inc"
 

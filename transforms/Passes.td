@@ -269,6 +269,8 @@ def OutlineLoops : Pass<"relay-outline-loops", "::mlir::ModuleOp"> {
     values the nest uses from outside, apart from constants, which are
     cloned in. Nests whose functions print the same (op for op, ignoring
     locations) share one function: layers of the same shape compile once.
+    The functions are marked `relay.loop_nest`: they call nothing of the
+    program's, and the JIT compiles them on other threads.
 
     ```mlir
     func.func @main(%a: memref<8xf32>, %b: memref<8xf32>) {
@@ -281,7 +283,7 @@ def OutlineLoops : Pass<"relay-outline-loops", "::mlir::ModuleOp"> {
       call @relay_loop_nest(%b) : (memref<8xf32>) -> ()
     }
     func.func private @relay_loop_nest(%arg0: memref<8xf32>)
-        attributes {passthrough = ["noinline"]} { ... }
+        attributes {passthrough = ["noinline"], relay.loop_nest} { ... }
     ```
   }];
   let dependentDialects = ["::mlir::func::FuncDialect"];

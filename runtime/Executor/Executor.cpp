@@ -9,6 +9,8 @@
 #include "runtime/C/RelayRuntime.h"
 #include "runtime/Executor/BigStack.h"
 #include "runtime/Executor/SharedWeights.h"
+#include "runtime/Executor/SplitForThreads.h"
+#include "transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -22,12 +24,83 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 
 using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::interp;
 
 Executor::~Executor() = default;
+
+namespace {
+/// At most this many threads compile a program's loop nests.
+constexpr unsigned kMaxCompileThreads = 4;
+/// Smaller programs compile on one thread (a part costs a JIT of its own).
+constexpr int64_t kMinOpsToSplit = 20000;
+
+/// Makes the C runtime (linked into this library) and `symbols` (weights
+/// read in place, functions compiled elsewhere) visible to `engine`'s code.
+void registerRuntime(ExecutionEngine &engine,
+                     const llvm::StringMap<const void *> &symbols) {
+  engine.registerSymbols([&](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap map;
+    auto add = [&](StringRef name, const void *address) {
+      map[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                             llvm::JITSymbolFlags::Exported};
+    };
+    add("relay_rt_alloc", reinterpret_cast<const void *>(&relay_rt_alloc));
+    add("relay_rt_tag", reinterpret_cast<const void *>(&relay_rt_tag));
+    add("relay_rt_set_field",
+        reinterpret_cast<const void *>(&relay_rt_set_field));
+    add("relay_rt_get_field",
+        reinterpret_cast<const void *>(&relay_rt_get_field));
+    add("relay_rt_box", reinterpret_cast<const void *>(&relay_rt_box));
+    add("relay_rt_unbox", reinterpret_cast<const void *>(&relay_rt_unbox));
+    add("relay_rt_fail", reinterpret_cast<const void *>(&relay_rt_fail));
+    add("_mlir_memref_to_llvm_alloc",
+        reinterpret_cast<const void *>(&_mlir_memref_to_llvm_alloc));
+    add("_mlir_memref_to_llvm_aligned_alloc",
+        reinterpret_cast<const void *>(&_mlir_memref_to_llvm_aligned_alloc));
+    add("_mlir_memref_to_llvm_free",
+        reinterpret_cast<const void *>(&_mlir_memref_to_llvm_free));
+    for (const auto &symbol : symbols)
+      add(symbol.getKey(), symbol.getValue());
+    return map;
+  });
+}
+
+/// A part of the program compiled on a thread of its own: its engine and
+/// the addresses of its loop nests, or why it failed.
+struct CompiledPart {
+  std::unique_ptr<ExecutionEngine> engine;
+  llvm::StringMap<const void *> symbols;
+  std::string error;
+};
+
+CompiledPart compilePart(ModuleOp part, const ExecutionEngineOptions &options) {
+  CompiledPart result;
+  llvm::StringMap<const void *> weights = externalizeResourceGlobals(part);
+  auto engine = ExecutionEngine::create(part, options);
+  if (!engine) {
+    result.error = llvm::toString(engine.takeError());
+    return result;
+  }
+  registerRuntime(**engine, weights);
+  for (auto func : part.getOps<LLVM::LLVMFuncOp>()) {
+    if (func.isExternal() || !func->hasAttr(kLoopNestAttr))
+      continue;
+    // The first lookup compiles the whole part.
+    auto address = (*engine)->lookup(func.getName());
+    if (!address) {
+      result.error = llvm::toString(address.takeError());
+      return result;
+    }
+    result.symbols[func.getName()] = *address;
+  }
+  result.engine = std::move(*engine);
+  return result;
+}
+} // namespace
 
 FailureOr<std::unique_ptr<Executor>>
 Executor::compile(ModuleOp module, StringRef entry, int64_t threads) {
@@ -40,7 +113,6 @@ Executor::compile(ModuleOp module, StringRef entry, int64_t threads) {
   if (!copy)
     return failure();
   FunctionType type = func.getFunctionType();
-  llvm::StringMap<const void *> weights = externalizeResourceGlobals(*copy);
 
   static std::once_flag targets;
   std::call_once(targets, [] {
@@ -61,35 +133,36 @@ Executor::compile(ModuleOp module, StringRef entry, int64_t threads) {
   if (threads > 1)
     libs.push_back(RELAY_MLIR_ASYNC_RUNTIME);
   options.sharedLibPaths = libs;
+
+  // A large program's loop nests are compiled on other threads, in parts,
+  // while this thread compiles the rest.
+  unsigned cores = std::thread::hardware_concurrency();
+  SmallVector<OwningOpRef<ModuleOp>> parts;
+  if (cores > 1)
+    parts = splitLoopNests(*copy, std::min(cores, kMaxCompileThreads),
+                           kMinOpsToSplit);
+  std::vector<CompiledPart> compiled(parts.size());
+  std::vector<std::thread> workers;
+  for (size_t i = 0; i < parts.size(); ++i)
+    workers.emplace_back(
+        [&, i] { compiled[i] = compilePart(*parts[i], options); });
+  llvm::StringMap<const void *> weights = externalizeResourceGlobals(*copy);
   auto engine = ExecutionEngine::create(*copy, options);
+  for (std::thread &worker : workers)
+    worker.join();
   if (!engine)
     return func.emitError("JIT compilation failed: ")
            << llvm::toString(engine.takeError());
-  // The C runtime, linked into this library, for the compiled code.
-  (*engine)->registerSymbols([&](llvm::orc::MangleAndInterner interner) {
-    llvm::orc::SymbolMap symbols;
-    auto add = [&](StringRef name, auto *fn) {
-      symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(fn),
-                                 llvm::JITSymbolFlags::Exported};
-    };
-    add("relay_rt_alloc", &relay_rt_alloc);
-    add("relay_rt_tag", &relay_rt_tag);
-    add("relay_rt_set_field", &relay_rt_set_field);
-    add("relay_rt_get_field", &relay_rt_get_field);
-    add("relay_rt_box", &relay_rt_box);
-    add("relay_rt_unbox", &relay_rt_unbox);
-    add("relay_rt_fail", &relay_rt_fail);
-    add("_mlir_memref_to_llvm_alloc", &_mlir_memref_to_llvm_alloc);
-    add("_mlir_memref_to_llvm_aligned_alloc",
-        &_mlir_memref_to_llvm_aligned_alloc);
-    add("_mlir_memref_to_llvm_free", &_mlir_memref_to_llvm_free);
-    for (const auto &weight : weights)
-      symbols[interner(weight.getKey())] = {
-          llvm::orc::ExecutorAddr::fromPtr(weight.getValue()),
-          llvm::JITSymbolFlags::Exported};
-    return symbols;
-  });
+  for (CompiledPart &part : compiled) {
+    if (!part.error.empty())
+      return func.emitError("JIT compilation failed: ") << part.error;
+    for (const auto &symbol : part.symbols)
+      weights[symbol.getKey()] = symbol.getValue();
+  }
+  registerRuntime(**engine, weights);
   std::unique_ptr<Executor> executor(new Executor());
+  for (CompiledPart &part : compiled)
+    executor->partEngines.push_back(std::move(part.engine));
   executor->engine = std::move(*engine);
   executor->entry = entry.str();
   executor->type = type;

@@ -77,6 +77,9 @@ private:
   interp::ValuePtr rebuild(Type type, ArrayRef<std::vector<char>> results,
                            size_t &next);
 
+  /// The loop nests compiled on other threads; `engine`'s code calls them,
+  /// so they go after it.
+  std::vector<std::unique_ptr<ExecutionEngine>> partEngines;
   std::unique_ptr<ExecutionEngine> engine;
   std::string entry;
   FunctionType type;

@@ -67,7 +67,7 @@ func.func @fill(%a: memref<4x4xf32>, %v: f32) {
   return
 }
 
-// CHECK: func.func private @[[$SCALE]](%[[P:.*]]: memref<8xf32>, %[[Q:.*]]: f32) attributes {passthrough = ["noinline"]}
+// CHECK: func.func private @[[$SCALE]](%[[P:.*]]: memref<8xf32>, %[[Q:.*]]: f32) attributes {passthrough = ["noinline"], relay.loop_nest}
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index

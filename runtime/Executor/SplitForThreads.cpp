@@ -1,0 +1,146 @@
+//===- SplitForThreads.cpp - Split a module for parallel codegen ----------===//
+
+#include "runtime/Executor/SplitForThreads.h"
+
+#include "transforms/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <algorithm>
+
+using namespace mlir;
+
+namespace {
+
+/// Whether `op` (an llvm.func or llvm.mlir.global definition) may be copied
+/// into another module: a private function, or a constant.
+bool isCopyable(Operation *op) {
+  if (auto global = dyn_cast<LLVM::GlobalOp>(op))
+    return global.getConstant();
+  auto func = cast<LLVM::LLVMFuncOp>(op);
+  return !func->hasAttr(relay::kLoopNestAttr) &&
+         (SymbolTable::getSymbolVisibility(func) ==
+              SymbolTable::Visibility::Private ||
+          func.getLinkage() == LLVM::Linkage::Private ||
+          func.getLinkage() == LLVM::Linkage::Internal);
+}
+
+bool isDeclaration(Operation *op);
+
+/// What `root` uses, transitively: the functions and globals it refers to,
+/// declarations or copyable definitions; failure when it refers to anything
+/// else (the program's own functions, another loop nest, mutable state).
+FailureOr<SmallVector<Operation *>> dependencies(Operation *root,
+                                                 SymbolTable &symbols) {
+  llvm::SetVector<Operation *> found;
+  SmallVector<Operation *> worklist{root};
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    std::optional<SymbolTable::UseRange> uses = SymbolTable::getSymbolUses(op);
+    if (!uses)
+      return failure();
+    for (const SymbolTable::SymbolUse &use : *uses) {
+      Operation *target = symbols.lookup(use.getSymbolRef().getRootReference());
+      if (!target || !isa<LLVM::LLVMFuncOp, LLVM::GlobalOp>(target))
+        return failure();
+      if (target == root || found.contains(target))
+        continue;
+      bool declaration = isDeclaration(target);
+      if (!declaration && !isCopyable(target))
+        return failure();
+      found.insert(target);
+      if (!declaration)
+        worklist.push_back(target);
+    }
+  }
+  return SmallVector<Operation *>(found.begin(), found.end());
+}
+
+/// Whether `op` (an llvm.func or llvm.mlir.global) declares what another
+/// module defines.
+bool isDeclaration(Operation *op) {
+  if (auto func = dyn_cast<LLVM::LLVMFuncOp>(op))
+    return func.isExternal();
+  auto global = cast<LLVM::GlobalOp>(op);
+  return !global.getValueOrNull() && global.getInitializerRegion().empty();
+}
+
+int64_t countOps(Operation *op) {
+  int64_t count = 0;
+  op->walk([&](Operation *) { ++count; });
+  return count;
+}
+
+} // namespace
+
+SmallVector<OwningOpRef<ModuleOp>>
+mlir::relay::splitLoopNests(ModuleOp module, unsigned parts, int64_t minOps) {
+  SmallVector<OwningOpRef<ModuleOp>> result;
+  if (parts < 1)
+    return result;
+  SymbolTable symbols(module);
+  struct Nest {
+    LLVM::LLVMFuncOp func;
+    SmallVector<Operation *> uses;
+    int64_t size;
+  };
+  SmallVector<Nest> nests;
+  int64_t total = 0;
+  for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
+    if (func.isExternal() || !func->hasAttr(kLoopNestAttr))
+      continue;
+    FailureOr<SmallVector<Operation *>> uses = dependencies(func, symbols);
+    if (failed(uses))
+      continue;
+    nests.push_back({func, std::move(*uses), countOps(func)});
+    total += nests.back().size;
+  }
+  if (total < minOps || nests.empty())
+    return result;
+
+  // Largest first, each to the least loaded part.
+  llvm::stable_sort(
+      nests, [](const Nest &a, const Nest &b) { return a.size > b.size; });
+  parts = std::min<unsigned>(parts, nests.size());
+  SmallVector<int64_t> load(parts, 0);
+  SmallVector<SmallVector<Nest *>> assigned(parts);
+  for (Nest &nest : nests) {
+    unsigned part = std::min_element(load.begin(), load.end()) - load.begin();
+    load[part] += nest.size;
+    assigned[part].push_back(&nest);
+  }
+
+  for (ArrayRef<Nest *> group : assigned) {
+    OwningOpRef<ModuleOp> part = ModuleOp::create(module.getLoc());
+    (*part)->setAttrs(module->getAttrDictionary());
+    OpBuilder builder = OpBuilder::atBlockEnd(part->getBody());
+    llvm::SetVector<Operation *> uses;
+    for (Nest *nest : group)
+      uses.insert(nest->uses.begin(), nest->uses.end());
+    // Copies are the part's own: internal, so LLVM may inline and drop them.
+    for (Operation *use : uses) {
+      Operation *copy = builder.clone(*use);
+      if (isDeclaration(copy))
+        continue;
+      if (auto func = dyn_cast<LLVM::LLVMFuncOp>(copy))
+        func.setLinkage(LLVM::Linkage::Internal);
+      else
+        cast<LLVM::GlobalOp>(copy).setLinkage(LLVM::Linkage::Internal);
+    }
+    for (Nest *nest : group) {
+      auto copy = cast<LLVM::LLVMFuncOp>(builder.clone(*nest->func));
+      SymbolTable::setSymbolVisibility(copy, SymbolTable::Visibility::Public);
+      copy.setLinkage(LLVM::Linkage::External);
+      // The program keeps a declaration.
+      LLVM::LLVMFuncOp func = nest->func;
+      func.getBody().dropAllReferences();
+      func.getBody().getBlocks().clear();
+      SymbolTable::setSymbolVisibility(func, SymbolTable::Visibility::Public);
+      func.setLinkage(LLVM::Linkage::External);
+    }
+    result.push_back(std::move(part));
+  }
+  return result;
+}

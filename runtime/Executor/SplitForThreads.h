@@ -1,0 +1,33 @@
+//===- SplitForThreads.h - Split a module for parallel codegen --*- C++ -*-===//
+//
+// LLVM optimises and generates code for one module on one thread: most of
+// a network's compile time. --relay-outline-loops gives each distinct loop
+// nest a function of its own (marked `relay.loop_nest`); those functions
+// call nothing of the program's, so they can be compiled apart, each group
+// in its own LLVM module on its own thread, while the rest of the program
+// (its entry, functions, globals) is compiled with their declarations and
+// linked to their addresses.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RELAY_MLIR_RUNTIME_EXECUTOR_SPLITFORTHREADS_H
+#define RELAY_MLIR_RUNTIME_EXECUTOR_SPLITFORTHREADS_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace mlir::relay {
+
+/// Moves the loop-nest functions of `module` (LLVM dialect) into up to
+/// `parts` new modules of about equal size, when they hold at least
+/// `minOps` ops in all: each new module gets its functions (public) and
+/// copies of the private functions and globals and the declarations they
+/// use; `module` keeps their declarations. Returns the new modules (none
+/// when the module is too small to be worth it).
+SmallVector<OwningOpRef<ModuleOp>>
+splitLoopNests(ModuleOp module, unsigned parts, int64_t minOps);
+
+} // namespace mlir::relay
+
+#endif // RELAY_MLIR_RUNTIME_EXECUTOR_SPLITFORTHREADS_H
