@@ -32,6 +32,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 
 import numpy as np
 
@@ -106,6 +107,21 @@ def run_relay(binary, program, inputs, out, runs, threads=1):
         raise RuntimeError('relay-run did not compile %s:\n%s' % (program, proc.stderr))
     median = float(re.search(r'median: ([0-9.]+) ms', proc.stdout).group(1))
     return median, proc.stdout
+
+
+def time_to_result(binary, program, inputs, tries=3):
+    """Seconds from starting relay-run on the program (parse or import,
+    compile, one run) to its exit: the best of `tries`."""
+    cmd = [binary, program, '--summary']
+    for path in inputs:
+        cmd += ['--input', path]
+    best = None
+    for _ in range(tries):
+        start = time.perf_counter()
+        subprocess.run(cmd, capture_output=True, check=True)
+        seconds = time.perf_counter() - start
+        best = seconds if best is None else min(best, seconds)
+    return best
 
 
 # PyTorch's side: one process per thread count, so that set_num_threads
@@ -326,7 +342,8 @@ def main():
                     relay2_ms, _ = run_relay(relay_run, program, inputs, None,
                                              args.runs, threads=2)
                     rows.append((name, relay_ms, relay2_ms, torch1,
-                                 run_torch(spec, 2)))
+                                 run_torch(spec, 2),
+                                 time_to_result(relay_run, program, inputs)))
                 continue
             outputs = sorted(f for f in os.listdir(tmp)
                              if f.startswith(name + '.torch'))
@@ -355,22 +372,25 @@ def main():
                 failures += 1
                 print('%-13s DIFFERS from PyTorch with 2 threads' % name)
             torch2 = run_torch(spec, 2)
-            rows.append((name, relay_ms, relay2_ms, torch1, torch2))
+            rows.append((name, relay_ms, relay2_ms, torch1, torch2,
+                         time_to_result(relay_run, program, inputs)))
     if rows:
         header = ('| workload | relay-mlir 1 / 2 threads (ms) '
                   '| PyTorch 1 thread: eager / TorchScript (ms) '
                   '| PyTorch 2 threads: eager / TorchScript (ms) '
-                  '| PyTorch best 1T / relay-mlir 1T | PyTorch best 2T / relay-mlir 2T |')
-        lines = [header, '|' + '---|' * 6]
+                  '| PyTorch best 1T / relay-mlir 1T | PyTorch best 2T / relay-mlir 2T '
+                  '| relay-run, file to result (s) |')
+        lines = [header, '|' + '---|' * 7]
         def fmt(t):
             return '%.3f' % t if t is not None else 'n/a'
 
-        for name, ms, ms2, t1, t2 in rows:
+        for name, ms, ms2, t1, t2, load in rows:
             best1 = min(v for v in (t1['eager'], t1['torchscript']) if v is not None)
             best2 = min(v for v in (t2['eager'], t2['torchscript']) if v is not None)
-            lines.append('| %s | %.3f / %.3f | %s / %s | %s / %s | %.2f | %.2f |' % (
+            lines.append('| %s | %.3f / %.3f | %s / %s | %s / %s | %.2f | %.2f | %.2f |' % (
                 name, ms, ms2, fmt(t1['eager']), fmt(t1['torchscript']),
-                fmt(t2['eager']), fmt(t2['torchscript']), best1 / ms, best2 / ms2))
+                fmt(t2['eager']), fmt(t2['torchscript']), best1 / ms, best2 / ms2,
+                load))
         table = '\n'.join(lines)
         print()
         print(table)
@@ -388,7 +408,10 @@ def main():
                         'threads, everything else on one).\n\n'
                         % (args.runs, 'from Debian (python3-torch)'))
                 f.write(table + '\n\nA ratio above 1 means relay-mlir is faster than '
-                        "PyTorch's best (eager or TorchScript) at that thread count.\n")
+                        "PyTorch's best (eager or TorchScript) at that thread count. "
+                        'The last column is the best of 3 runs of relay-run on '
+                        'the file (ONNX import or Relay text parse, compilation, '
+                        'one run, exit).\n')
     if failures:
         print('%d workloads differ from PyTorch' % failures)
         return 1
