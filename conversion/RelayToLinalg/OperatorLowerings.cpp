@@ -769,23 +769,50 @@ FailureOr<SmallVector<Value>> transposeRule(OpBuilder &b, Operation *op,
 
 namespace mlir::relay::lowering {
 /// Pads H (`h`) and W (`w`) of a 4-d image by (top, left, bottom, right)
-/// with `value`; returns `data` when there is nothing to pad.
+/// with `value`; returns `data` when there is nothing to pad. Only the
+/// border is filled (four strips written in place) and the image copied
+/// into the interior: tensor.pad bufferizes to a fill of the whole buffer
+/// first, a second pass over it (a fifth of MobileNet-V2's time went to
+/// such fills).
 Value padImage(OpBuilder &b, Location loc, Value data, ArrayRef<int64_t> p,
                int64_t h, int64_t w, Value value) {
   if (llvm::all_of(p, [](int64_t v) { return v == 0; }))
     return data;
   auto in = cast<RankedTensorType>(data.getType());
-  SmallVector<int64_t> low(4, 0), high(4, 0), shape(in.getShape());
-  low[h] = p[0];
-  low[w] = p[1];
-  high[h] = p[2];
-  high[w] = p[3];
+  SmallVector<int64_t> shape(in.getShape());
   shape[h] += p[0] + p[2];
   shape[w] += p[1] + p[3];
-  return tensor::PadOp::create(
-      b, loc, RankedTensorType::get(shape, in.getElementType()), data,
-      getAsIndexOpFoldResult(b.getContext(), low),
-      getAsIndexOpFoldResult(b.getContext(), high), value);
+  Value out = tensor::EmptyOp::create(b, loc, shape, in.getElementType());
+  MLIRContext *ctx = b.getContext();
+  SmallVector<OpFoldResult> ones = getAsIndexOpFoldResult(ctx, {1, 1, 1, 1});
+  // Fills the box at `offsets` of `sizes` with `value`, in place.
+  auto fillBox = [&](ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes) {
+    if (llvm::is_contained(sizes, 0))
+      return;
+    SmallVector<OpFoldResult> at = getAsIndexOpFoldResult(ctx, offsets);
+    SmallVector<OpFoldResult> extent = getAsIndexOpFoldResult(ctx, sizes);
+    Value box = tensor::ExtractSliceOp::create(b, loc, out, at, extent, ones);
+    Value filled = linalg::FillOp::create(b, loc, value, box).getResult(0);
+    out = tensor::InsertSliceOp::create(b, loc, filled, out, at, extent, ones);
+  };
+  SmallVector<int64_t> zero(4, 0), offsets(4, 0), sizes(shape);
+  int64_t height = in.getDimSize(h), width = in.getDimSize(w);
+  sizes[h] = p[0];
+  fillBox(zero, sizes);
+  offsets[h] = p[0] + height;
+  sizes[h] = p[2];
+  fillBox(offsets, sizes);
+  offsets[h] = p[0];
+  sizes[h] = height;
+  sizes[w] = p[1];
+  fillBox(offsets, sizes);
+  offsets[w] = p[1] + width;
+  sizes[w] = p[3];
+  fillBox(offsets, sizes);
+  offsets[w] = p[1];
+  return tensor::InsertSliceOp::create(
+      b, loc, data, out, getAsIndexOpFoldResult(ctx, offsets),
+      getAsIndexOpFoldResult(ctx, in.getShape()), ones);
 }
 
 /// (top, left, bottom, right) from TVM's 1, 2 or 4 padding values.

@@ -56,9 +56,19 @@ relay.func @ops_helper(%x: tensor<3xf32>) -> tensor<3xf32> {
 // padded image are copied out first and the taps are unit-stride views of
 // them. For one image and one group it is a 2-d product
 // out[f, p] = sum_k w[f, k] * col[k, p]; p = 16 is a whole vector, so no
-// padding columns.
+// padding columns. The padded image is its four border strips filled in
+// place (top, bottom, left, right) and the image inserted in the middle.
 // CHECK-LABEL: func.func @conv(
-// CHECK: %[[PAD:.*]] = tensor.pad
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<1x3x10x10xf32>
+// CHECK: %[[TS:.*]] = tensor.extract_slice %[[E]][0, 0, 0, 0] [1, 3, 1, 10] [1, 1, 1, 1]
+// CHECK: %[[TF:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[TS]] : tensor<1x3x1x10xf32>)
+// CHECK: %[[T:.*]] = tensor.insert_slice %[[TF]] into %[[E]][0, 0, 0, 0] [1, 3, 1, 10]
+// CHECK: tensor.extract_slice %[[T]][0, 0, 9, 0] [1, 3, 1, 10]
+// CHECK: tensor.extract_slice %{{.*}}[0, 0, 1, 0] [1, 3, 8, 1]
+// CHECK: %[[RS:.*]] = tensor.extract_slice %{{.*}}[0, 0, 1, 9] [1, 3, 8, 1]
+// CHECK: %[[RF:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[RS]] : tensor<1x3x8x1xf32>)
+// CHECK: %[[R:.*]] = tensor.insert_slice %[[RF]]
+// CHECK: %[[PAD:.*]] = tensor.insert_slice %arg0 into %[[R]][0, 0, 1, 1] [1, 3, 8, 8] [1, 1, 1, 1]
 // CHECK: tensor.empty() : tensor<1x1x3x3x3x4x4xf32>
 // CHECK: %[[S00:.*]] = tensor.extract_slice %[[PAD]][0, 0, 0, 0] [1, 3, 5, 5] [1, 1, 2, 2]
 // CHECK: %[[P00:.*]] = linalg.copy ins(%[[S00]]
