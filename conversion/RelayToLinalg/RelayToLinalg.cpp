@@ -889,18 +889,18 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm,
                 "},async-to-async-runtime,async-runtime-ref-counting,"
                 "async-runtime-ref-counting-opt,arith-expand,"
                 "convert-async-to-llvm");
-  addPipeline(
-      "convert-linalg-to-loops,"
-      "func.func(lower-vector-multi-reduction),"
-      "convert-vector-to-scf{full-unroll=true},expand-strided-metadata,lower-"
-      "affine,"
-      "convert-scf-to-cf,"
-      "convert-vector-to-llvm{vector-contract-lowering=outerproduct},"
-      "finalize-memref-to-llvm{use-generic-functions},"
-      "convert-math-to-llvm,convert-math-to-libm,"
-      "convert-arith-to-llvm,convert-ub-to-llvm,convert-func-to-llvm,"
-      "convert-cf-to-llvm,"
-      "reconcile-unrealized-casts");
+  // The lowerings that work within a function run on the functions in
+  // parallel (after --relay-outline-loops a network has a hundred or more).
+  addPipeline("func.func(convert-linalg-to-loops,lower-vector-multi-reduction,"
+              "convert-vector-to-scf{full-unroll=true},expand-strided-metadata,"
+              "lower-affine,convert-scf-to-cf,"
+              "convert-vector-to-llvm{vector-contract-lowering=outerproduct}),"
+              "finalize-memref-to-llvm{use-generic-functions},"
+              "func.func(convert-math-to-llvm),convert-math-to-libm,"
+              "func.func(convert-arith-to-llvm,convert-ub-to-llvm),"
+              "convert-func-to-llvm,"
+              "convert-cf-to-llvm,"
+              "reconcile-unrealized-casts");
   pm.addPass(createFlattenConstantGlobals());
 }
 
