@@ -795,20 +795,21 @@ Value padImage(OpBuilder &b, Location loc, Value data, ArrayRef<int64_t> p,
     Value filled = linalg::FillOp::create(b, loc, value, box).getResult(0);
     out = tensor::InsertSliceOp::create(b, loc, filled, out, at, extent, ones);
   };
-  SmallVector<int64_t> zero(4, 0), offsets(4, 0), sizes(shape);
   int64_t height = in.getDimSize(h), width = in.getDimSize(w);
-  sizes[h] = p[0];
-  fillBox(zero, sizes);
-  offsets[h] = p[0] + height;
-  sizes[h] = p[2];
-  fillBox(offsets, sizes);
+  // (row, rows, column, columns) of the top, bottom, left and right strips.
+  int64_t strips[4][4] = {{0, p[0], 0, shape[w]},
+                          {p[0] + height, p[2], 0, shape[w]},
+                          {p[0], height, 0, p[1]},
+                          {p[0], height, p[1] + width, p[3]}};
+  SmallVector<int64_t> offsets(4, 0), sizes(shape);
+  for (auto &[row, rows, column, columns] : strips) {
+    offsets[h] = row;
+    sizes[h] = rows;
+    offsets[w] = column;
+    sizes[w] = columns;
+    fillBox(offsets, sizes);
+  }
   offsets[h] = p[0];
-  sizes[h] = height;
-  sizes[w] = p[1];
-  fillBox(offsets, sizes);
-  offsets[w] = p[1] + width;
-  sizes[w] = p[3];
-  fillBox(offsets, sizes);
   offsets[w] = p[1];
   return tensor::InsertSliceOp::create(
       b, loc, data, out, getAsIndexOpFoldResult(ctx, offsets),
