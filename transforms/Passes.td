@@ -91,7 +91,11 @@ def TileAndVectorize : Pass<"relay-tile-and-vectorize", "::mlir::func::FuncOp"> 
       then for registers (8x32 on m and n, k step 1: 16 AVX-512
       accumulators of 16 floats), vectorised into `vector.contract`, whose
       accumulator tile is hoisted out of the k loop. `--convert-vector-to-llvm
-      vector-contract-lowering=outerproduct` then turns it into FMAs.
+      vector-contract-lowering=outerproduct` then turns it into FMAs. A
+      contraction whose k loop is a single cache tile, over a buffer that a
+      `linalg.fill` with zero initialises right before it, starts its
+      accumulator tiles from zero and the fill goes (a whole pass over the
+      output saved).
     - Other vectorisable linalg ops (elementwise, broadcasts, reductions,
       transposes, fills): every loop but the innermost tiled to 1, the
       innermost to a vector of up to 64 elements. A reduction into a
@@ -108,7 +112,8 @@ def TileAndVectorize : Pass<"relay-tile-and-vectorize", "::mlir::func::FuncOp"> 
       runtime's worker threads.
     - Copies between strided views (`memref.copy` into a padded image's
       interior) become `linalg.copy` and are vectorised like the rest;
-      contiguous copies stay one memcpy.
+      contiguous copies stay one memcpy; copies of a view onto itself (what
+      bufferization leaves of a slice filled in place) go.
     - Vector reads along a strided innermost dimension (the windows of
       strided convolutions and pooling) become one scalar load per element:
       MLIR's own lowering inserts each element at a variable position,
@@ -137,6 +142,8 @@ def TileAndVectorize : Pass<"relay-tile-and-vectorize", "::mlir::func::FuncOp"> 
     Statistic<"numContractions", "contractions",
               "Contractions tiled and vectorised">,
     Statistic<"numVectorized", "vectorized", "Other linalg ops vectorised">,
+    Statistic<"numZeroStarts", "zero-starts",
+              "Products over a zeroed buffer started from zero instead">,
   ];
 }
 

@@ -176,3 +176,84 @@ func.func @row_sums(%in: memref<32x16xf32>, %out: memref<32xf32>) {
   }
   return
 }
+
+// -----
+
+// A product over a buffer zeroed right before it, with k in one cache tile
+// (96 <= 128): its register tiles start from zero and the fill goes.
+// CHECK-LABEL: func.func @zeroed_product
+// CHECK-DAG:   %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<8x32xf32>
+// CHECK-NOT:   vector.transfer_write %{{.*}}, %[[C:.*]][{{.*}}] {{.*}} : vector<{{.*}}>, memref<64x256xf32>
+// CHECK:       scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]]) -> (vector<8x32xf32>)
+// CHECK-NOT:   vector.transfer_read %{{.*}} : memref<64x256xf32>
+// CHECK:       vector.transfer_write %{{.*}} : vector<8x32xf32>, memref<64x256xf32>
+// CHECK-NOT:   linalg.fill
+func.func @zeroed_product(%a: memref<64x96xf32>, %b: memref<96x256xf32>) -> memref<64x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<64x256xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x256xf32>)
+  linalg.matmul ins(%a, %b : memref<64x96xf32>, memref<96x256xf32>)
+                outs(%c : memref<64x256xf32>)
+  return %c : memref<64x256xf32>
+}
+
+// -----
+
+// Filled with another value, or with k over several cache tiles (384): the
+// fill stays (vectorised) and the product reads its accumulators.
+// CHECK-LABEL: func.func @filled_with_one
+// CHECK:       vector.transfer_write %{{.*}} : vector<{{.*}}>, memref<64x256xf32>
+// CHECK:       %[[ACC:.*]] = vector.transfer_read %{{.*}} : memref<64x256xf32>, vector<8x32xf32>
+// CHECK:       scf.for {{.*}} iter_args(%{{.*}} = %[[ACC]])
+func.func @filled_with_one(%a: memref<64x96xf32>, %b: memref<96x256xf32>) -> memref<64x256xf32> {
+  %one = arith.constant 1.0 : f32
+  %c = memref.alloc() : memref<64x256xf32>
+  linalg.fill ins(%one : f32) outs(%c : memref<64x256xf32>)
+  linalg.matmul ins(%a, %b : memref<64x96xf32>, memref<96x256xf32>)
+                outs(%c : memref<64x256xf32>)
+  return %c : memref<64x256xf32>
+}
+// CHECK-LABEL: func.func @long_k
+// CHECK:       vector.transfer_write %{{.*}} : vector<{{.*}}>, memref<64x256xf32>
+// CHECK:       %[[ACC:.*]] = vector.transfer_read %{{.*}} : memref<64x256xf32>, vector<8x32xf32>
+// CHECK:       scf.for {{.*}} iter_args(%{{.*}} = %[[ACC]])
+func.func @long_k(%a: memref<64x384xf32>, %b: memref<384x256xf32>) -> memref<64x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<64x256xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x256xf32>)
+  linalg.matmul ins(%a, %b : memref<64x384xf32>, memref<384x256xf32>)
+                outs(%c : memref<64x256xf32>)
+  return %c : memref<64x256xf32>
+}
+
+// -----
+
+// Bufferizing an insert_slice of a slice filled in place copies the slice
+// onto itself: the copy goes.
+// CHECK-LABEL: func.func @self_copy
+// CHECK-NOT:   memref.copy
+// CHECK-NOT:   linalg.copy
+// CHECK:       return
+func.func @self_copy(%m: memref<4x16xf32>) {
+  %a = memref.subview %m[1, 0] [2, 16] [1, 1] : memref<4x16xf32> to memref<2x16xf32, strided<[16, 1], offset: 16>>
+  %b = memref.subview %m[1, 0] [2, 16] [1, 1] : memref<4x16xf32> to memref<2x16xf32, strided<[16, 1], offset: 16>>
+  memref.copy %a, %b : memref<2x16xf32, strided<[16, 1], offset: 16>> to memref<2x16xf32, strided<[16, 1], offset: 16>>
+  return
+}
+
+// -----
+
+// One register tile: the only loop is over k (which hoisting replaces), so
+// the fill stays and the product reads its accumulator.
+// CHECK-LABEL: func.func @one_register_tile
+// CHECK:       vector.transfer_write %{{.*}} : vector<{{.*}}>, memref<8x32xf32>
+// CHECK:       %[[ACC:.*]] = vector.transfer_read %{{.*}} : memref<8x32xf32>, vector<8x32xf32>
+// CHECK:       scf.for {{.*}} iter_args(%{{.*}} = %[[ACC]])
+func.func @one_register_tile(%a: memref<8x64xf32>, %b: memref<64x32xf32>) -> memref<8x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<8x32xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<8x32xf32>)
+  linalg.matmul ins(%a, %b : memref<8x64xf32>, memref<64x32xf32>)
+                outs(%c : memref<8x32xf32>)
+  return %c : memref<8x32xf32>
+}

@@ -27,7 +27,9 @@
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -77,11 +79,13 @@ int64_t tileOrWhole(int64_t size, int64_t tile) {
 }
 
 /// Tiles `op` with scf.for loops; returns the tiled op (the op itself when no
-/// loop is tiled).
+/// loop is tiled) and sets `outermost`, when given, to the outermost loop
+/// made (unchanged when none).
 FailureOr<linalg::LinalgOp> tile(RewriterBase &rewriter, linalg::LinalgOp op,
                                  ArrayRef<int64_t> sizes,
                                  scf::SCFTilingOptions::LoopType loops =
-                                     scf::SCFTilingOptions::LoopType::ForOp) {
+                                     scf::SCFTilingOptions::LoopType::ForOp,
+                                 Operation **outermost = nullptr) {
   if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
     return op;
   scf::SCFTilingOptions options;
@@ -95,8 +99,53 @@ FailureOr<linalg::LinalgOp> tile(RewriterBase &rewriter, linalg::LinalgOp op,
   auto inner = dyn_cast<linalg::LinalgOp>(tiled->tiledOps.back());
   if (!inner)
     return failure();
+  if (outermost && !tiled->loops.empty())
+    *outermost = tiled->loops.front();
   rewriter.eraseOp(op); // buffer semantics: the tiles write in place
   return inner;
+}
+
+/// The buffer `v` is a view of (through view-like ops).
+Value rootBuffer(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
+/// The linalg.fill with zero of `op`'s output buffer right before it (only
+/// ops without memory effects between), when `op` reads no view of that
+/// buffer otherwise; null when there is none.
+linalg::FillOp zeroFillBefore(linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 1)
+    return nullptr;
+  Value init = op.getDpsInitOperand(0)->get();
+  Value root = rootBuffer(init);
+  if (llvm::any_of(op.getDpsInputs(),
+                   [&](Value in) { return rootBuffer(in) == root; }))
+    return nullptr;
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    if (auto fill = dyn_cast<linalg::FillOp>(prev)) {
+      Value value = fill.getInputs()[0];
+      bool zero = matchPattern(value, m_AnyZeroFloat()) ||
+                  matchPattern(value, m_Zero());
+      return zero && fill.getOutputs()[0] == init ? fill : nullptr;
+    }
+    if (!isMemoryEffectFree(prev))
+      return nullptr;
+  }
+  return nullptr;
+}
+
+/// Whether `a` and `b` are the same view: one value, or subviews of one
+/// buffer at the same static offsets, sizes and strides.
+bool sameView(Value a, Value b) {
+  if (a == b)
+    return true;
+  auto x = a.getDefiningOp<memref::SubViewOp>();
+  auto y = b.getDefiningOp<memref::SubViewOp>();
+  return x && y &&
+         OperationEquivalence::isEquivalentTo(
+             x, y, OperationEquivalence::IgnoreLocations);
 }
 
 /// Vectorises a static-shaped linalg op in place.
@@ -166,6 +215,11 @@ struct TileAndVectorizePass
     : public relay::impl::TileAndVectorizeBase<TileAndVectorizePass> {
   using Base::Base;
 
+  /// The zero fills right before contractions, by contraction; the fills
+  /// erased because their contraction starts from zero.
+  llvm::DenseMap<Operation *, linalg::FillOp> zeroFills;
+  llvm::DenseSet<Operation *> erasedFills;
+
   /// Cache tiles, register tiles, vector.contract.
   LogicalResult scheduleContraction(RewriterBase &rewriter, linalg::LinalgOp op,
                                     const linalg::ContractionDimensions &dims,
@@ -193,6 +247,17 @@ struct TileAndVectorizePass
     reg[m] = tileOrWhole(cm, divisorAtMost(cm, kRegM));
     reg[n] = tileOrWhole(cn, alignedDivisorAtMost(cn, kRegN, {16}));
     reg[k] = tileOrWhole(ck, 1);
+    // A product over a freshly zeroed buffer whose k loop is one cache tile
+    // starts its register tiles from zero instead: the fill (a memset of the
+    // whole output) goes.
+    // (The outermost loop must be over m or n: hoisting replaces k loops.)
+    bool mnLoop = cache[m] || cache[n] || reg[m] || reg[n];
+    linalg::FillOp zeroFill =
+        dims.k.size() == 1 && cache[k] == 0 && reg[k] != 0 && mnLoop
+            ? zeroFills.lookup(op)
+            : nullptr;
+    Value output = op.getDpsInitOperand(0)->get();
+    Operation *nest = nullptr;
     FailureOr<linalg::LinalgOp> tiled = failure();
     int64_t flops = 2;
     for (int64_t r : ranges)
@@ -211,20 +276,60 @@ struct TileAndVectorizePass
         reduction[d] = cache[d];
       }
       tiled = tile(rewriter, op, parallel,
-                   scf::SCFTilingOptions::LoopType::ForallOp);
+                   scf::SCFTilingOptions::LoopType::ForallOp, &nest);
       if (succeeded(tiled))
-        tiled = tile(rewriter, *tiled, reduction);
+        tiled = tile(rewriter, *tiled, reduction,
+                     scf::SCFTilingOptions::LoopType::ForOp, &nest);
     } else {
-      tiled = tile(rewriter, op, cache);
+      tiled = tile(rewriter, op, cache, scf::SCFTilingOptions::LoopType::ForOp,
+                   &nest);
     }
     if (succeeded(tiled))
-      tiled = tile(rewriter, *tiled, reg);
+      tiled =
+          tile(rewriter, *tiled, reg, scf::SCFTilingOptions::LoopType::ForOp,
+               nest ? nullptr : &nest);
     if (failed(tiled))
       return failure();
     if (vectorize && failed(vectorizeOp(rewriter, *tiled, true)))
       return failure();
     ++numContractions;
+    if (vectorize && zeroFill && nest)
+      startFromZero(rewriter, nest, output, zeroFill);
     return success();
+  }
+
+  /// Replaces the reads of `output`'s accumulator tiles in `nest` (a
+  /// vectorised contraction with a single k tile) by zero and erases
+  /// `fill`, when every read, once hoisted out of its k loop, only starts
+  /// that loop's accumulation; otherwise leaves everything as it is.
+  void startFromZero(RewriterBase &rewriter, Operation *nest, Value output,
+                     linalg::FillOp fill) {
+    DominanceInfo dominance(nest);
+    eliminateCommonSubExpressions(rewriter, dominance, nest);
+    relay::hoistAccumulatorTransfers(nest);
+    Value root = rootBuffer(output);
+    SmallVector<vector::TransferReadOp> reads;
+    bool onlyStarts = true;
+    nest->walk([&](vector::TransferReadOp read) {
+      if (rootBuffer(read.getBase()) != root)
+        return;
+      reads.push_back(read);
+      onlyStarts &= read->hasOneUse() &&
+                    isa<scf::ForOp>(*read->getUsers().begin()) &&
+                    llvm::is_contained(
+                        cast<scf::ForOp>(*read->getUsers().begin()).getInits(),
+                        read.getResult());
+    });
+    if (!onlyStarts || reads.empty())
+      return;
+    for (vector::TransferReadOp read : reads) {
+      rewriter.setInsertionPoint(read);
+      rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+          read, rewriter.getZeroAttr(read.getVectorType()));
+    }
+    erasedFills.insert(fill);
+    rewriter.eraseOp(fill);
+    ++numZeroStarts;
   }
 
   /// Every loop but the innermost to 1, the innermost to a vector. A
@@ -267,8 +372,14 @@ struct TileAndVectorizePass
   /// to calls of the element-by-element memrefCopy. Contiguous copies stay
   /// memref.copy (one memcpy).
   void copiesToLinalg(func::FuncOp func, RewriterBase &rewriter) {
-    SmallVector<memref::CopyOp> copies;
+    SmallVector<memref::CopyOp> copies, selfCopies;
     func.walk([&](memref::CopyOp copy) {
+      // Bufferizing an insert_slice of a slice filled in place copies the
+      // slice onto itself.
+      if (sameView(copy.getSource(), copy.getTarget())) {
+        selfCopies.push_back(copy);
+        return;
+      }
       auto source = dyn_cast<MemRefType>(copy.getSource().getType());
       auto target = dyn_cast<MemRefType>(copy.getTarget().getType());
       if (source && target && source.hasStaticShape() &&
@@ -277,6 +388,8 @@ struct TileAndVectorizePass
            !memref::isStaticShapeAndContiguousRowMajor(target)))
         copies.push_back(copy);
     });
+    for (memref::CopyOp copy : selfCopies)
+      rewriter.eraseOp(copy);
     for (memref::CopyOp copy : copies) {
       rewriter.setInsertionPoint(copy);
       rewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, copy.getSource(),
@@ -299,8 +412,28 @@ struct TileAndVectorizePass
           op.getNumLoops() > 0 && isa<TilingInterface>(op.getOperation()))
         ops.push_back(op);
     });
+    // The zero fills before contractions wait until those are scheduled
+    // (a contraction may start from zero instead and erase its fill).
+    llvm::DenseSet<Operation *> waiting;
+    for (linalg::LinalgOp op : ops)
+      if (linalg::isaContractionOpInterface(op))
+        if (linalg::FillOp fill = zeroFillBefore(op)) {
+          zeroFills[op] = fill;
+          waiting.insert(fill);
+        }
+    SmallVector<linalg::LinalgOp> fillsLast;
+    for (linalg::LinalgOp op : ops)
+      if (waiting.contains(op))
+        fillsLast.push_back(op);
+    llvm::erase_if(ops,
+                   [&](linalg::LinalgOp op) { return waiting.contains(op); });
+    for (linalg::LinalgOp fill : fillsLast)
+      ops.push_back(fill);
     IRRewriter rewriter(ctx);
     for (linalg::LinalgOp op : ops) {
+      // A fill that a contraction made redundant is gone.
+      if (waiting.contains(op) && erasedFills.contains(op))
+        continue;
       // Ops the vectoriser cannot take stay whole for the loop lowering; so
       // do ops on i1 buffers (a memref stores an i1 per byte, a vector of
       // i1 in LLVM is packed bits).
