@@ -864,7 +864,9 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm,
     if (failed(parsePassPipeline(text, pm)))
       llvm::report_fatal_error("malformed --relay-to-llvm pipeline");
   };
-  addPipeline("canonicalize,"
+  // eliminate-empty-tensors: an op whose result is inserted into a larger
+  // tensor (an activation into its padded image) writes there directly.
+  addPipeline("canonicalize,eliminate-empty-tensors,"
               "one-shot-bufferize{bufferize-function-boundaries "
               "allow-return-allocs-from-loops "
               "function-boundary-type-conversion=identity-layout-map}");
