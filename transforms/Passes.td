@@ -107,7 +107,8 @@ def TileAndVectorize : Pass<"relay-tile-and-vectorize", "::mlir::func::FuncOp"> 
       as a tree).
 
     - With `threads` above 1, the m and n cache tiles of contractions of
-      at least 16 MFLOP are the iterations of an `scf.forall` (k stays a
+      at least 16 MFLOP with k of 256 or more (shorter ones stream their
+      output through memory) are the iterations of an `scf.forall` (k stays a
       sequential loop inside), which `--relay-to-llvm` runs on the async
       runtime's worker threads.
     - Copies between strided views (`memref.copy` into a padded image's

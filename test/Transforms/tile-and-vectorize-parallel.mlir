@@ -28,3 +28,16 @@ func.func @small(%a: memref<32x32xf32>, %b: memref<32x32xf32>,
                 outs(%c : memref<32x32xf32>)
   return
 }
+
+// -----
+
+// Enough work (2*512*12544*64 flops) but a short k: the product streams its
+// output through memory and stays on one thread.
+// CHECK-LABEL: func.func @short_k
+// CHECK-NOT: scf.forall
+func.func @short_k(%a: memref<512x64xf32>, %b: memref<64x12544xf32>,
+                   %c: memref<512x12544xf32>) {
+  linalg.matmul ins(%a, %b : memref<512x64xf32>, memref<64x12544xf32>)
+                outs(%c : memref<512x12544xf32>)
+  return
+}

@@ -50,6 +50,11 @@ constexpr int64_t kRegM = 8, kRegN = 32;
 /// the async runtime's workers costs tens of microseconds, as much as a
 /// few MFLOP.
 constexpr int64_t kParallelMinFlops = 16 << 20;
+/// The shortest k of a contraction split across threads: with fewer
+/// multiply-adds per output element a product streams its output through
+/// memory, a second thread does not make that faster and the dispatch costs
+/// (MobileNet-V2's pointwise convolutions at two threads: 9.1 -> 7.3 ms).
+constexpr int64_t kParallelMinK = 256;
 /// Longest vector along the innermost loop of other ops.
 constexpr int64_t kInnerVector = 64;
 
@@ -268,7 +273,8 @@ struct TileAndVectorizePass
     for (auto loop = op->getParentOfType<scf::ForOp>(); loop;
          loop = loop->getParentOfType<scf::ForOp>())
       inParallelLoop |= loop->hasAttr(relay::kIndependentIterationsAttr);
-    if (threads > 1 && flops >= kParallelMinFlops && !inParallelLoop) {
+    if (threads > 1 && flops >= kParallelMinFlops &&
+        ranges[k] >= kParallelMinK && !inParallelLoop) {
       // The parallel cache tiles as one scf.forall, then k inside.
       SmallVector<int64_t> parallel(cache), reduction(cache.size(), 0);
       for (unsigned d : dims.k) {
