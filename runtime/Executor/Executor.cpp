@@ -44,25 +44,21 @@ void registerRuntime(ExecutionEngine &engine,
                      const llvm::StringMap<const void *> &symbols) {
   engine.registerSymbols([&](llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap map;
-    auto add = [&](StringRef name, const void *address) {
+    auto add = [&](StringRef name, auto *address) {
       map[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
                              llvm::JITSymbolFlags::Exported};
     };
-    add("relay_rt_alloc", reinterpret_cast<const void *>(&relay_rt_alloc));
-    add("relay_rt_tag", reinterpret_cast<const void *>(&relay_rt_tag));
-    add("relay_rt_set_field",
-        reinterpret_cast<const void *>(&relay_rt_set_field));
-    add("relay_rt_get_field",
-        reinterpret_cast<const void *>(&relay_rt_get_field));
-    add("relay_rt_box", reinterpret_cast<const void *>(&relay_rt_box));
-    add("relay_rt_unbox", reinterpret_cast<const void *>(&relay_rt_unbox));
-    add("relay_rt_fail", reinterpret_cast<const void *>(&relay_rt_fail));
-    add("_mlir_memref_to_llvm_alloc",
-        reinterpret_cast<const void *>(&_mlir_memref_to_llvm_alloc));
+    add("relay_rt_alloc", &relay_rt_alloc);
+    add("relay_rt_tag", &relay_rt_tag);
+    add("relay_rt_set_field", &relay_rt_set_field);
+    add("relay_rt_get_field", &relay_rt_get_field);
+    add("relay_rt_box", &relay_rt_box);
+    add("relay_rt_unbox", &relay_rt_unbox);
+    add("relay_rt_fail", &relay_rt_fail);
+    add("_mlir_memref_to_llvm_alloc", &_mlir_memref_to_llvm_alloc);
     add("_mlir_memref_to_llvm_aligned_alloc",
-        reinterpret_cast<const void *>(&_mlir_memref_to_llvm_aligned_alloc));
-    add("_mlir_memref_to_llvm_free",
-        reinterpret_cast<const void *>(&_mlir_memref_to_llvm_free));
+        &_mlir_memref_to_llvm_aligned_alloc);
+    add("_mlir_memref_to_llvm_free", &_mlir_memref_to_llvm_free);
     for (const auto &symbol : symbols)
       add(symbol.getKey(), symbol.getValue());
     return map;
