@@ -87,7 +87,7 @@ def TileAndVectorize : Pass<"relay-tile-and-vectorize", "::mlir::func::FuncOp"> 
     the linalg vectoriser, vector transfer hoisting):
 
     - Contractions (matmul, batch matmul, the im2col products of
-      convolutions, dense): tiled for the caches (64x128x128 on m, n, k),
+      convolutions, dense): tiled for the caches (64x128x512 on m, n, k),
       then for registers (8x32 on m and n, k step 1: 16 AVX-512
       accumulators of 16 floats), vectorised into `vector.contract`, whose
       accumulator tile is hoisted out of the k loop. `--convert-vector-to-llvm

@@ -5,14 +5,14 @@
 
 // CHECK-LABEL: func.func @matmul
 // CHECK:       scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (256, 512) step (64, 128)
-// CHECK:         scf.for {{.*}} step %c128
+// CHECK:         scf.for {{.*}} step %c512
 // CHECK:           scf.for {{.*}} step %c8
 // CHECK:             scf.for {{.*}} step %c32
 // CHECK:               scf.for {{.*}} iter_args(%{{.*}}) -> (vector<8x32xf32>)
 // CHECK:                 vector.contract
-func.func @matmul(%a: memref<256x384xf32>, %b: memref<384x512xf32>,
+func.func @matmul(%a: memref<256x1024xf32>, %b: memref<1024x512xf32>,
                   %c: memref<256x512xf32>) {
-  linalg.matmul ins(%a, %b : memref<256x384xf32>, memref<384x512xf32>)
+  linalg.matmul ins(%a, %b : memref<256x1024xf32>, memref<1024x512xf32>)
                 outs(%c : memref<256x512xf32>)
   return
 }

@@ -1,23 +1,23 @@
 // RUN: relay-mlir-opt %s --split-input-file --relay-tile-and-vectorize | FileCheck %s
 
-// A matmul: cache tiles (64x128x128), register tiles (8x32, k step 1), a
+// A matmul: cache tiles (64x128x512), register tiles (8x32, k step 1), a
 // vector.contract whose 8x32 accumulator stays in registers across k.
 // CHECK-LABEL: func.func @matmul
 // CHECK:       scf.for {{.*}} step %c64
 // CHECK:         scf.for {{.*}} step %c128
-// CHECK:           scf.for {{.*}} step %c128
+// CHECK:           scf.for {{.*}} step %c512
 // CHECK:             scf.for {{.*}} step %c8
 // CHECK:               scf.for {{.*}} step %c32
 // CHECK:                 %[[ACC:.*]] = vector.transfer_read %{{.*}} : memref<256x512xf32>, vector<8x32xf32>
 // CHECK:                 %[[SUM:.*]] = scf.for {{.*}} iter_args(%[[A:.*]] = %[[ACC]]) -> (vector<8x32xf32>)
-// CHECK:                   vector.transfer_read %{{.*}} : memref<256x384xf32>, vector<8x1xf32>
-// CHECK:                   vector.transfer_read %{{.*}} : memref<384x512xf32>, vector<1x32xf32>
+// CHECK:                   vector.transfer_read %{{.*}} : memref<256x1024xf32>, vector<8x1xf32>
+// CHECK:                   vector.transfer_read %{{.*}} : memref<1024x512xf32>, vector<1x32xf32>
 // CHECK:                   vector.contract {{.*}} %[[A]] : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
 // CHECK:                 vector.transfer_write %[[SUM]]
 // CHECK-NOT:   linalg.matmul
-func.func @matmul(%a: memref<256x384xf32>, %b: memref<384x512xf32>,
+func.func @matmul(%a: memref<256x1024xf32>, %b: memref<1024x512xf32>,
                   %c: memref<256x512xf32>) {
-  linalg.matmul ins(%a, %b : memref<256x384xf32>, memref<384x512xf32>)
+  linalg.matmul ins(%a, %b : memref<256x1024xf32>, memref<1024x512xf32>)
                 outs(%c : memref<256x512xf32>)
   return
 }
@@ -180,7 +180,7 @@ func.func @row_sums(%in: memref<32x16xf32>, %out: memref<32xf32>) {
 // -----
 
 // A product over a buffer zeroed right before it, with k in one cache tile
-// (96 <= 128): its register tiles start from zero and the fill goes.
+// (96 <= 512): its register tiles start from zero and the fill goes.
 // CHECK-LABEL: func.func @zeroed_product
 // CHECK-DAG:   %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<8x32xf32>
 // CHECK-NOT:   vector.transfer_write %{{.*}}, %[[C:.*]][{{.*}}] {{.*}} : vector<{{.*}}>, memref<64x256xf32>
@@ -199,7 +199,7 @@ func.func @zeroed_product(%a: memref<64x96xf32>, %b: memref<96x256xf32>) -> memr
 
 // -----
 
-// Filled with another value, or with k over several cache tiles (384): the
+// Filled with another value, or with k over several cache tiles (1024): the
 // fill stays (vectorised) and the product reads its accumulators.
 // CHECK-LABEL: func.func @filled_with_one
 // CHECK:       vector.transfer_write %{{.*}} : vector<{{.*}}>, memref<64x256xf32>
@@ -217,11 +217,11 @@ func.func @filled_with_one(%a: memref<64x96xf32>, %b: memref<96x256xf32>) -> mem
 // CHECK:       vector.transfer_write %{{.*}} : vector<{{.*}}>, memref<64x256xf32>
 // CHECK:       %[[ACC:.*]] = vector.transfer_read %{{.*}} : memref<64x256xf32>, vector<8x32xf32>
 // CHECK:       scf.for {{.*}} iter_args(%{{.*}} = %[[ACC]])
-func.func @long_k(%a: memref<64x384xf32>, %b: memref<384x256xf32>) -> memref<64x256xf32> {
+func.func @long_k(%a: memref<64x1024xf32>, %b: memref<1024x256xf32>) -> memref<64x256xf32> {
   %zero = arith.constant 0.0 : f32
   %c = memref.alloc() : memref<64x256xf32>
   linalg.fill ins(%zero : f32) outs(%c : memref<64x256xf32>)
-  linalg.matmul ins(%a, %b : memref<64x384xf32>, memref<384x256xf32>)
+  linalg.matmul ins(%a, %b : memref<64x1024xf32>, memref<1024x256xf32>)
                 outs(%c : memref<64x256xf32>)
   return %c : memref<64x256xf32>
 }
