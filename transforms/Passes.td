@@ -92,10 +92,10 @@ def TileAndVectorize : Pass<"relay-tile-and-vectorize", "::mlir::func::FuncOp"> 
       accumulators of 16 floats), vectorised into `vector.contract`, whose
       accumulator tile is hoisted out of the k loop. `--convert-vector-to-llvm
       vector-contract-lowering=outerproduct` then turns it into FMAs. A
-      contraction whose k loop is a single cache tile, over a buffer that a
-      `linalg.fill` with zero initialises right before it, starts its
-      accumulator tiles from zero and the fill goes (a whole pass over the
-      output saved).
+      contraction over a buffer that a `linalg.fill` with zero initialises
+      right before it starts its accumulator tiles from zero in its first k
+      tile (peeled off when there are several) and the fill goes (a whole
+      pass over the output saved).
     - Other vectorisable linalg ops (elementwise, broadcasts, reductions,
       transposes, fills): every loop but the innermost tiled to 1, the
       innermost to a vector of up to 64 elements. A reduction into a

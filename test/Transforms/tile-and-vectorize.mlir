@@ -199,8 +199,8 @@ func.func @zeroed_product(%a: memref<64x96xf32>, %b: memref<96x256xf32>) -> memr
 
 // -----
 
-// Filled with another value, or with k over several cache tiles (1024): the
-// fill stays (vectorised) and the product reads its accumulators.
+// Filled with another value: the fill stays (vectorised) and the product
+// reads its accumulators.
 // CHECK-LABEL: func.func @filled_with_one
 // CHECK:       vector.transfer_write %{{.*}} : vector<{{.*}}>, memref<64x256xf32>
 // CHECK:       %[[ACC:.*]] = vector.transfer_read %{{.*}} : memref<64x256xf32>, vector<8x32xf32>
@@ -213,10 +213,20 @@ func.func @filled_with_one(%a: memref<64x96xf32>, %b: memref<96x256xf32>) -> mem
                 outs(%c : memref<64x256xf32>)
   return %c : memref<64x256xf32>
 }
+
+// -----
+
+// With k over several cache tiles (1024 = 2 x 512) the first k tile is
+// peeled off and starts from zero; the second reads the accumulators the
+// first wrote. No fill is left.
 // CHECK-LABEL: func.func @long_k
-// CHECK:       vector.transfer_write %{{.*}} : vector<{{.*}}>, memref<64x256xf32>
+// CHECK-DAG:   %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<8x32xf32>
+// CHECK-NOT:   vector<1x64xf32>
+// CHECK:       scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]]) -> (vector<8x32xf32>)
+// CHECK:       vector.transfer_write %{{.*}} : vector<8x32xf32>, memref<64x256xf32>
 // CHECK:       %[[ACC:.*]] = vector.transfer_read %{{.*}} : memref<64x256xf32>, vector<8x32xf32>
 // CHECK:       scf.for {{.*}} iter_args(%{{.*}} = %[[ACC]])
+// CHECK:       vector.transfer_write %{{.*}} : vector<8x32xf32>, memref<64x256xf32>
 func.func @long_k(%a: memref<64x1024xf32>, %b: memref<1024x256xf32>) -> memref<64x256xf32> {
   %zero = arith.constant 0.0 : f32
   %c = memref.alloc() : memref<64x256xf32>

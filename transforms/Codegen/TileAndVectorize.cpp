@@ -22,6 +22,7 @@
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
@@ -87,12 +88,14 @@ int64_t tileOrWhole(int64_t size, int64_t tile) {
 
 /// Tiles `op` with scf.for loops; returns the tiled op (the op itself when no
 /// loop is tiled) and sets `outermost`, when given, to the outermost loop
-/// made (unchanged when none).
+/// made (unchanged when none) and `made`, when given, to all of them (one
+/// per tiled loop, in the order of the loops' dimensions).
 FailureOr<linalg::LinalgOp> tile(RewriterBase &rewriter, linalg::LinalgOp op,
                                  ArrayRef<int64_t> sizes,
                                  scf::SCFTilingOptions::LoopType loops =
                                      scf::SCFTilingOptions::LoopType::ForOp,
-                                 Operation **outermost = nullptr) {
+                                 Operation **outermost = nullptr,
+                                 SmallVectorImpl<Operation *> *made = nullptr) {
   if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
     return op;
   scf::SCFTilingOptions options;
@@ -108,6 +111,8 @@ FailureOr<linalg::LinalgOp> tile(RewriterBase &rewriter, linalg::LinalgOp op,
     return failure();
   if (outermost && !tiled->loops.empty())
     *outermost = tiled->loops.front();
+  if (made)
+    made->assign(tiled->loops.begin(), tiled->loops.end());
   rewriter.eraseOp(op); // buffer semantics: the tiles write in place
   return inner;
 }
@@ -257,12 +262,25 @@ struct TileAndVectorizePass
     // A product over a freshly zeroed buffer whose k loop is one cache tile
     // starts its register tiles from zero instead: the fill (a memset of the
     // whole output) goes.
-    // (The outermost loop must be over m or n: hoisting replaces k loops.)
+    // With k over several cache tiles the first k tile is peeled off and
+    // starts from zero. (The accumulator reads must sit in m or n loops:
+    // hoisting replaces the k loops around them.)
     bool mnLoop = cache[m] || cache[n] || reg[m] || reg[n];
-    linalg::FillOp zeroFill =
-        dims.k.size() == 1 && cache[k] == 0 && reg[k] != 0 && mnLoop
-            ? zeroFills.lookup(op)
-            : nullptr;
+    bool mnRegLoop = reg[m] || reg[n];
+    linalg::FillOp zeroFill = dims.k.size() == 1 && reg[k] != 0 &&
+                                      (cache[k] == 0 ? mnLoop : mnRegLoop)
+                                  ? zeroFills.lookup(op)
+                                  : nullptr;
+    SmallVector<Operation *> cacheLoops;
+    // The loop over k tiles: the tiled loops follow their dimensions' order.
+    auto kLoopOf = [&](ArrayRef<int64_t> sizes) -> Operation * {
+      if (!sizes[k] || cacheLoops.empty())
+        return nullptr;
+      unsigned before = llvm::count_if(ArrayRef(sizes).take_front(k),
+                                       [](int64_t s) { return s != 0; });
+      return before < cacheLoops.size() ? cacheLoops[before] : nullptr;
+    };
+    Operation *kLoop = nullptr;
     Value output = op.getDpsInitOperand(0)->get();
     Operation *nest = nullptr;
     FailureOr<linalg::LinalgOp> tiled = failure();
@@ -285,12 +303,16 @@ struct TileAndVectorizePass
       }
       tiled = tile(rewriter, op, parallel,
                    scf::SCFTilingOptions::LoopType::ForallOp, &nest);
-      if (succeeded(tiled))
-        tiled = tile(rewriter, *tiled, reduction,
-                     scf::SCFTilingOptions::LoopType::ForOp, &nest);
+      if (succeeded(tiled)) {
+        tiled =
+            tile(rewriter, *tiled, reduction,
+                 scf::SCFTilingOptions::LoopType::ForOp, &nest, &cacheLoops);
+        kLoop = kLoopOf(reduction);
+      }
     } else {
       tiled = tile(rewriter, op, cache, scf::SCFTilingOptions::LoopType::ForOp,
-                   &nest);
+                   &nest, &cacheLoops);
+      kLoop = kLoopOf(cache);
     }
     if (succeeded(tiled))
       tiled =
@@ -301,8 +323,14 @@ struct TileAndVectorizePass
     if (vectorize && failed(vectorizeOp(rewriter, *tiled, true)))
       return failure();
     ++numContractions;
-    if (vectorize && zeroFill && nest)
+    if (vectorize && zeroFill && cache[k] == 0 && nest)
       startFromZero(rewriter, nest, output, zeroFill);
+    scf::ForOp first;
+    if (vectorize && zeroFill && cache[k] != 0 &&
+        isa_and_nonnull<scf::ForOp>(kLoop) &&
+        succeeded(scf::peelForLoopFirstIteration(
+            rewriter, cast<scf::ForOp>(kLoop), first)))
+      startFromZero(rewriter, first, output, zeroFill);
     return success();
   }
 
