@@ -21,7 +21,7 @@ OpenBLAS 0.3.21 does not recognise this CPU and otherwise uses its SSE3
 kernel), at 1 and 2 threads set explicitly, eager and TorchScript
 (torch.jit.freeze + torch.jit.optimize_for_inference); the table compares
 relay-mlir with PyTorch's best. relay-mlir runs with --num-threads 1 and 2
-(with 2, contractions of 16 MFLOP or more with k >= 256 and the row bands of large
+(with 2, contractions of 48 MFLOP or more with k >= 256 and the row bands of large
 convolutions are split across threads through MLIR's async runtime; the
 rest of the code runs on one).
 """
@@ -403,7 +403,7 @@ def main():
                 f.write('Median of %d runs after warm-up; PyTorch %s with '
                         'OPENBLAS_CORETYPE=SkylakeX, threads set explicitly; '
                         'relay-mlir compiled by relay-run (JIT; --num-threads 1 '
-                        'and 2: with 2, contractions of 16 MFLOP or more with '
+                        'and 2: with 2, contractions of 48 MFLOP or more with '
                         'k >= 256 and '
                         'the row bands of large convolutions run on two '
                         'threads, everything else on one).\n\n'

@@ -107,7 +107,7 @@ def TileAndVectorize : Pass<"relay-tile-and-vectorize", "::mlir::func::FuncOp"> 
       as a tree).
 
     - With `threads` above 1, the m and n cache tiles of contractions of
-      at least 16 MFLOP with k of 256 or more (shorter ones stream their
+      at least 48 MFLOP with k of 256 or more (shorter ones stream their
       output through memory) are the iterations of an `scf.forall` (k stays a
       sequential loop inside), which `--relay-to-llvm` runs on the async
       runtime's worker threads.

@@ -41,3 +41,16 @@ func.func @short_k(%a: memref<512x64xf32>, %b: memref<64x12544xf32>,
                 outs(%c : memref<512x12544xf32>)
   return
 }
+
+// -----
+
+// A long k but too little work (2*128*512*256 flops, 32 MFLOP): each thread
+// would get four cache tiles, not enough to pay for waking it.
+// CHECK-LABEL: func.func @below_threshold
+// CHECK-NOT: scf.forall
+func.func @below_threshold(%a: memref<128x256xf32>, %b: memref<256x512xf32>,
+                           %c: memref<128x512xf32>) {
+  linalg.matmul ins(%a, %b : memref<128x256xf32>, memref<256x512xf32>)
+                outs(%c : memref<128x512xf32>)
+  return
+}
