@@ -21,9 +21,9 @@ OpenBLAS 0.3.21 does not recognise this CPU and otherwise uses its SSE3
 kernel), at 1 and 2 threads set explicitly, eager and TorchScript
 (torch.jit.freeze + torch.jit.optimize_for_inference); the table compares
 relay-mlir with PyTorch's best. relay-mlir runs with --num-threads 1 and 2
-(with 2, contractions of 48 MFLOP or more with k >= 256 and the row bands of large
-convolutions are split across threads through MLIR's async runtime; the
-rest of the code runs on one).
+(with 2, contractions of 2 MFLOP or more, other ops of 2^17 iterations or
+more and the row bands of large convolutions are split across threads, on
+the C runtime's implementation of MLIR's async runtime API).
 """
 import argparse
 import json
@@ -403,10 +403,9 @@ def main():
                 f.write('Median of %d runs after warm-up; PyTorch %s with '
                         'OPENBLAS_CORETYPE=SkylakeX, threads set explicitly; '
                         'relay-mlir compiled by relay-run (JIT; --num-threads 1 '
-                        'and 2: with 2, contractions of 48 MFLOP or more with '
-                        'k >= 256 and '
-                        'the row bands of large convolutions run on two '
-                        'threads, everything else on one).\n\n'
+                        'and 2: with 2, contractions of 2 MFLOP or more, '
+                        'other ops of 2^17 iterations or more and the row '
+                        'bands of large convolutions run on two threads).\n\n'
                         % (args.runs, 'from Debian (python3-torch)'))
                 f.write(table + '\n\nA ratio above 1 means relay-mlir is faster than '
                         "PyTorch's best (eager or TorchScript) at that thread count. "

@@ -107,10 +107,9 @@ def TileAndVectorize : Pass<"relay-tile-and-vectorize", "::mlir::func::FuncOp"> 
       as a tree).
 
     - With `threads` above 1, the m and n cache tiles of contractions of
-      at least 48 MFLOP with k of 256 or more (shorter ones stream their
-      output through memory) are the iterations of an `scf.forall` (k stays a
-      sequential loop inside), which `--relay-to-llvm` runs on the async
-      runtime's worker threads.
+      at least 2 MFLOP are the iterations of an `scf.forall` (k stays a
+      sequential loop inside), which `--relay-to-llvm` runs on the worker
+      threads of the C runtime's async runtime.
     - Copies between strided views (`memref.copy` into a padded image's
       interior) become `linalg.copy` and are vectorised like the rest;
       contiguous copies stay one memcpy; copies of a view onto itself (what

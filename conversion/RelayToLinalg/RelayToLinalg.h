@@ -33,8 +33,9 @@ void registerOperatorLowerings();
 struct RelayToLLVMOptions : public PassPipelineOptions<RelayToLLVMOptions> {
   Option<int64_t> threads{
       *this, "threads",
-      llvm::cl::desc("Threads large contractions run on (above 1: through "
-                     "MLIR's async runtime, libmlir_async_runtime.so)"),
+      llvm::cl::desc("Threads large contractions run on (above 1: calls to "
+                     "MLIR's async runtime API, which libRelayMLIRCRuntime "
+                     "implements)"),
       llvm::cl::init(1)};
 };
 

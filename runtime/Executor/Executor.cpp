@@ -6,6 +6,7 @@
 #include "conversion/RelayToLinalg/RelayToLinalg.h"
 #include "dialects/relay/RelayOps.h"
 #include "dialects/relay/TypeUtils.h"
+#include "runtime/C/AsyncRuntime.h"
 #include "runtime/C/RelayRuntime.h"
 #include "runtime/Executor/BigStack.h"
 #include "runtime/Executor/SharedWeights.h"
@@ -59,6 +60,33 @@ void registerRuntime(ExecutionEngine &engine,
     add("_mlir_memref_to_llvm_aligned_alloc",
         &_mlir_memref_to_llvm_aligned_alloc);
     add("_mlir_memref_to_llvm_free", &_mlir_memref_to_llvm_free);
+    // Parallel loops (threads > 1) run on the C runtime's workers.
+    add("mlirAsyncRuntimeAddRef", &mlirAsyncRuntimeAddRef);
+    add("mlirAsyncRuntimeDropRef", &mlirAsyncRuntimeDropRef);
+    add("mlirAsyncRuntimeCreateToken", &mlirAsyncRuntimeCreateToken);
+    add("mlirAsyncRuntimeCreateValue", &mlirAsyncRuntimeCreateValue);
+    add("mlirAsyncRuntimeCreateGroup", &mlirAsyncRuntimeCreateGroup);
+    add("mlirAsyncRuntimeAddTokenToGroup", &mlirAsyncRuntimeAddTokenToGroup);
+    add("mlirAsyncRuntimeEmplaceToken", &mlirAsyncRuntimeEmplaceToken);
+    add("mlirAsyncRuntimeEmplaceValue", &mlirAsyncRuntimeEmplaceValue);
+    add("mlirAsyncRuntimeSetTokenError", &mlirAsyncRuntimeSetTokenError);
+    add("mlirAsyncRuntimeSetValueError", &mlirAsyncRuntimeSetValueError);
+    add("mlirAsyncRuntimeIsTokenError", &mlirAsyncRuntimeIsTokenError);
+    add("mlirAsyncRuntimeIsValueError", &mlirAsyncRuntimeIsValueError);
+    add("mlirAsyncRuntimeIsGroupError", &mlirAsyncRuntimeIsGroupError);
+    add("mlirAsyncRuntimeAwaitToken", &mlirAsyncRuntimeAwaitToken);
+    add("mlirAsyncRuntimeAwaitValue", &mlirAsyncRuntimeAwaitValue);
+    add("mlirAsyncRuntimeAwaitAllInGroup", &mlirAsyncRuntimeAwaitAllInGroup);
+    add("mlirAsyncRuntimeGetValueStorage", &mlirAsyncRuntimeGetValueStorage);
+    add("mlirAsyncRuntimeExecute", &mlirAsyncRuntimeExecute);
+    add("mlirAsyncRuntimeAwaitTokenAndExecute",
+        &mlirAsyncRuntimeAwaitTokenAndExecute);
+    add("mlirAsyncRuntimeAwaitValueAndExecute",
+        &mlirAsyncRuntimeAwaitValueAndExecute);
+    add("mlirAsyncRuntimeAwaitAllInGroupAndExecute",
+        &mlirAsyncRuntimeAwaitAllInGroupAndExecute);
+    add("mlirAsyncRuntimGetNumWorkerThreads",
+        &mlirAsyncRuntimGetNumWorkerThreads);
     for (const auto &symbol : symbols)
       add(symbol.getKey(), symbol.getValue());
     return map;
@@ -125,9 +153,6 @@ Executor::compile(ModuleOp module, StringRef entry, int64_t threads) {
   options.transformer = transformer;
   // memrefCopy and friends, which bufferized code may call.
   SmallVector<StringRef> libs{RELAY_MLIR_C_RUNNER_UTILS};
-  // The worker threads of parallel code.
-  if (threads > 1)
-    libs.push_back(RELAY_MLIR_ASYNC_RUNTIME);
   options.sharedLibPaths = libs;
 
   // A large program's loop nests are compiled on other threads, in parts,

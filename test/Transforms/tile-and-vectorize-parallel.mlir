@@ -31,10 +31,11 @@ func.func @small(%a: memref<32x32xf32>, %b: memref<32x32xf32>,
 
 // -----
 
-// Enough work (2*512*12544*64 flops) but a short k: the product streams its
-// output through memory and stays on one thread.
+// A short k (MobileNet-V2's pointwise convolutions) is split as well: with
+// workers that spin, the tiles of a product streaming its output through
+// memory still go twice as fast on two threads.
 // CHECK-LABEL: func.func @short_k
-// CHECK-NOT: scf.forall
+// CHECK: scf.forall
 func.func @short_k(%a: memref<512x64xf32>, %b: memref<64x12544xf32>,
                    %c: memref<512x12544xf32>) {
   linalg.matmul ins(%a, %b : memref<512x64xf32>, memref<64x12544xf32>)
@@ -44,13 +45,57 @@ func.func @short_k(%a: memref<512x64xf32>, %b: memref<64x12544xf32>,
 
 // -----
 
-// A long k but too little work (2*128*512*256 flops, 32 MFLOP): each thread
-// would get four cache tiles, not enough to pay for waking it.
+// A long k but too little work (2*16*64*512 flops, 1 MFLOP): each thread
+// would get too little to pay for handing it over.
 // CHECK-LABEL: func.func @below_threshold
 // CHECK-NOT: scf.forall
-func.func @below_threshold(%a: memref<128x256xf32>, %b: memref<256x512xf32>,
-                           %c: memref<128x512xf32>) {
-  linalg.matmul ins(%a, %b : memref<128x256xf32>, memref<256x512xf32>)
-                outs(%c : memref<128x512xf32>)
+func.func @below_threshold(%a: memref<16x512xf32>, %b: memref<512x64xf32>,
+                           %c: memref<16x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<16x512xf32>, memref<512x64xf32>)
+                outs(%c : memref<16x64xf32>)
+  return
+}
+
+// -----
+
+// Other ops with at least 2^17 iterations (elementwise, pooling, depthwise
+// convolutions) split their outermost parallel loop with enough iterations
+// (here the channels; the batch has one) across threads; the innermost
+// loop stays the vector.
+#map = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @large_elementwise
+// CHECK:       scf.forall (%[[C:.*]]) in (64)
+// CHECK:         scf.for
+// CHECK:           vector.transfer_read {{.*}}[%{{.*}}, %[[C]], %{{.*}}, %{{.*}}]{{.*}} vector<1x1x1x56xf32>
+// CHECK:           arith.maximumf
+func.func @large_elementwise(%x: memref<1x64x56x56xf32>,
+                             %y: memref<1x64x56x56xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [#map, #map],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : memref<1x64x56x56xf32>) outs(%y : memref<1x64x56x56xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.maximumf %a, %zero : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// A smaller one (1x64x8x8) is not worth handing over.
+#map = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @small_elementwise
+// CHECK-NOT: scf.forall
+func.func @small_elementwise(%x: memref<1x64x8x8xf32>,
+                             %y: memref<1x64x8x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [#map, #map],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : memref<1x64x8x8xf32>) outs(%y : memref<1x64x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.maximumf %a, %zero : f32
+    linalg.yield %r : f32
+  }
   return
 }

@@ -74,8 +74,8 @@ static cl::opt<bool>
             cl::cat(category));
 static cl::opt<unsigned> numThreads(
     "num-threads", cl::init(1),
-    cl::desc("Threads compiled code runs large contractions on "
-             "(JIT only; ahead-of-time objects are single-threaded)"),
+    cl::desc("Threads compiled code runs its parallel loops on (the JIT's "
+             "code, or --emit-object's)"),
     cl::cat(category));
 static cl::opt<std::string>
     emitObject("emit-object",
@@ -248,7 +248,8 @@ int main(int argc, char **argv) {
       llvm::sys::path::replace_extension(path, "h");
       header = std::string(path);
     }
-    return failed(emitObjectAndHeader(*module, entry, emitObject, header));
+    return failed(emitObjectAndHeader(*module, entry, emitObject, header,
+                                      std::max(1u, unsigned(numThreads))));
   }
   Block &body = func.getBody().front();
   unsigned numParams = body.getNumArguments();

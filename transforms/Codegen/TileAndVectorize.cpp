@@ -49,17 +49,18 @@ namespace {
 /// made ResNet-18 5% faster than 128 (VGG-16 4%), 64 was 15% slower.
 constexpr int64_t kCacheM = 64, kCacheN = 128, kCacheK = 512;
 constexpr int64_t kRegM = 8, kRegN = 32;
-/// The least work (2*m*n*k) of a contraction split across threads: waking
-/// the async runtime's workers costs tens of microseconds, as much as a
-/// few MFLOP, and a product split in two leaves each thread half of the
-/// cache tiles to amortise it over (48 rather than 16 measured MobileNet-V2
-/// at two threads 7.0 -> 6.5 ms, ResNet-18 the same).
-constexpr int64_t kParallelMinFlops = 48 << 20;
-/// The shortest k of a contraction split across threads: with fewer
-/// multiply-adds per output element a product streams its output through
-/// memory, a second thread does not make that faster and the dispatch costs
-/// (MobileNet-V2's pointwise convolutions at two threads: 9.1 -> 7.3 ms).
-constexpr int64_t kParallelMinK = 256;
+/// The least work (2*m*n*k) of a contraction split across threads. Handing
+/// a task to a spinning worker of the C runtime costs about a microsecond;
+/// MobileNet-V2 at two threads ran fastest with 2 MFLOP (5.2 ms, against
+/// 6.6 ms with 48 MFLOP and k >= 256, which the wake-ups of MLIR's own async
+/// runtime asked for).
+constexpr int64_t kParallelMinFlops = 2 << 20;
+/// The fewest iterations of another op (elementwise, pooling, depthwise
+/// convolution, im2col, padding) split across threads: these stream memory,
+/// and async-parallel-for hands each thread several blocks. At two threads
+/// 2^17 measured MobileNet-V2 5.2 -> 4.8 ms and ResNet-18 13.7 -> 13.3 ms;
+/// 2^14 made both slower than not splitting them at all.
+constexpr int64_t kParallelMinIterations = 1 << 17;
 /// Longest vector along the innermost loop of other ops.
 constexpr int64_t kInnerVector = 64;
 
@@ -234,6 +235,16 @@ struct TileAndVectorizePass
   llvm::DenseMap<Operation *, linalg::FillOp> zeroFills;
   llvm::DenseSet<Operation *> erasedFills;
 
+  /// Whether `op` sits in a loop whose iterations run in parallel (the
+  /// bands of a large convolution): the threads are busy already.
+  static bool inParallelLoop(Operation *op) {
+    for (auto loop = op->getParentOfType<scf::ForOp>(); loop;
+         loop = loop->getParentOfType<scf::ForOp>())
+      if (loop->hasAttr(relay::kIndependentIterationsAttr))
+        return true;
+    return false;
+  }
+
   /// Cache tiles, register tiles, vector.contract.
   LogicalResult scheduleContraction(RewriterBase &rewriter, linalg::LinalgOp op,
                                     const linalg::ContractionDimensions &dims,
@@ -289,14 +300,7 @@ struct TileAndVectorizePass
     int64_t flops = 2;
     for (int64_t r : ranges)
       flops *= r;
-    // Inside a loop whose iterations run in parallel (the bands of a large
-    // convolution) the threads are already busy.
-    bool inParallelLoop = false;
-    for (auto loop = op->getParentOfType<scf::ForOp>(); loop;
-         loop = loop->getParentOfType<scf::ForOp>())
-      inParallelLoop |= loop->hasAttr(relay::kIndependentIterationsAttr);
-    if (threads > 1 && flops >= kParallelMinFlops &&
-        ranges[k] >= kParallelMinK && !inParallelLoop) {
+    if (threads > 1 && flops >= kParallelMinFlops && !inParallelLoop(op)) {
       // The parallel cache tiles as one scf.forall, then k inside.
       SmallVector<int64_t> parallel(cache), reduction(cache.size(), 0);
       for (unsigned d : dims.k) {
@@ -396,7 +400,32 @@ struct TileAndVectorizePass
         break;
       }
     }
-    FailureOr<linalg::LinalgOp> tiled = tile(rewriter, op, sizes);
+    FailureOr<linalg::LinalgOp> tiled = failure();
+    int64_t work = 1;
+    for (int64_t r : ranges)
+      work *= r;
+    // With threads, the outermost parallel loop with enough iterations for
+    // them (not the vectorised innermost one) is an scf.forall.
+    int64_t parallelDim = -1;
+    if (threads > 1 && work >= kParallelMinIterations && !inParallelLoop(op))
+      for (int64_t d = 0, e = int64_t(ranges.size()) - 1; d < e; ++d)
+        if (iterators[d] == utils::IteratorType::parallel &&
+            ranges[d] >= threads) {
+          parallelDim = d;
+          break;
+        }
+    if (parallelDim >= 0) {
+      SmallVector<int64_t> parallel(sizes.size(), 0);
+      parallel[parallelDim] = sizes[parallelDim];
+      sizes[parallelDim] = 0;
+      Operation *nest = nullptr;
+      tiled = tile(rewriter, op, parallel,
+                   scf::SCFTilingOptions::LoopType::ForallOp, &nest);
+      if (succeeded(tiled))
+        tiled = tile(rewriter, *tiled, sizes);
+    } else {
+      tiled = tile(rewriter, op, sizes);
+    }
     if (failed(tiled))
       return failure();
     if (vectorize && failed(vectorizeOp(rewriter, *tiled, false)))
