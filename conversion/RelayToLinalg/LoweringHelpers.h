@@ -54,6 +54,14 @@ SmallVector<int64_t> padding4(Operation *op);
 Value padImage(OpBuilder &b, Location loc, Value data, ArrayRef<int64_t> p,
                int64_t h, int64_t w, Value value);
 
+/// A constant RxC tensor `matrix` (an arith.constant of dense elements or a
+/// resource blob, seen through reshapes) transposed in panels of `lanes`
+/// rows, packed[i / lanes, j, i % lanes] = matrix[i, j] (R/lanes x C x
+/// lanes), as a new constant; null when `matrix` is not such a constant,
+/// its data is not at hand or `lanes` does not divide R.
+Value packedConstantMatrix(OpBuilder &b, Location loc, Value matrix,
+                           int64_t lanes);
+
 /// A grouped NCHW/OIHW float convolution of already padded `data` as a
 /// matrix product (im2col), giving `type`.
 Value conv2dNchwAsProduct(OpBuilder &b, Location loc, RankedTensorType type,

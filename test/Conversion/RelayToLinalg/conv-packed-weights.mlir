@@ -1,0 +1,53 @@
+// RUN: relay-mlir-opt %s --relay-to-linalg | FileCheck %s
+// Convolutions of one image whose spatial size would be padded to whole
+// vectors (7x7: 49 -> 64 columns) multiply transposed when their weights
+// are constant: the weights are packed at compile time into panels of 16
+// or 32 output channels, each contiguous along k, the product runs over
+// (positions, panels, channels in a panel, k) and its result is transposed
+// back to NCHW.
+
+// w[f, c] = 2f + c; packed[0, c, f] = w[f, c].
+// CHECK-LABEL: func.func @packed_1x1(
+// CHECK: %[[PACKED:.*]] = arith.constant dense<{{\[\[\[}}0.000000e+00, 2.000000e+00, 4.000000e+00, {{.*}}, 3.000000e+01], [1.000000e+00, 3.000000e+00, {{.*}}, 3.100000e+01]]]> : tensor<1x2x16xf32>
+// CHECK: %[[PRODUCT:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%{{.*}}, %[[PACKED]] : tensor<2x49xf32>, tensor<1x2x16xf32>) outs(%{{.*}} : tensor<49x1x16xf32>)
+// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %[[PRODUCT]] {{\[\[}}0], [1, 2]] : tensor<49x1x16xf32> into tensor<49x16xf32>
+// CHECK: linalg.transpose ins(%[[FLAT]] : tensor<49x16xf32>) outs(%{{.*}} : tensor<16x49xf32>) permutation = [1, 0]
+// CHECK-NOT: tensor.pad
+relay.func @packed_1x1(%x: tensor<1x2x7x7xf32>) -> tensor<1x16x7x7xf32> {
+  %w = relay.constant dense<[[[[0.0]], [[1.0]]], [[[2.0]], [[3.0]]], [[[4.0]], [[5.0]]], [[[6.0]], [[7.0]]], [[[8.0]], [[9.0]]], [[[10.0]], [[11.0]]], [[[12.0]], [[13.0]]], [[[14.0]], [[15.0]]], [[[16.0]], [[17.0]]], [[[18.0]], [[19.0]]], [[[20.0]], [[21.0]]], [[[22.0]], [[23.0]]], [[[24.0]], [[25.0]]], [[[26.0]], [[27.0]]], [[[28.0]], [[29.0]]], [[[30.0]], [[31.0]]]]> : tensor<16x2x1x1xf32>
+  %r = relay.nn.conv2d %x, %w {channels = 16 : i64, kernel_size = array<i64: 1, 1>} : (tensor<1x2x7x7xf32>, tensor<16x2x1x1xf32>) -> tensor<1x16x7x7xf32>
+  relay.return %r : tensor<1x16x7x7xf32>
+}
+
+// Weights that are not constant: the columns are padded to 64 instead.
+// CHECK-LABEL: func.func @padded_7x7(
+// CHECK-NOT: linalg.transpose
+// CHECK: tensor.pad
+// CHECK: tensor<2x64xf32>
+// CHECK: tensor.extract_slice {{.*}} tensor<16x64xf32> to tensor<16x49xf32>
+relay.func @padded_7x7(%x: tensor<1x2x7x7xf32>, %w: tensor<16x2x1x1xf32>) -> tensor<1x16x7x7xf32> {
+  %r = relay.nn.conv2d %x, %w {channels = 16 : i64, kernel_size = array<i64: 1, 1>} : (tensor<1x2x7x7xf32>, tensor<16x2x1x1xf32>) -> tensor<1x16x7x7xf32>
+  relay.return %r : tensor<1x16x7x7xf32>
+}
+
+// 14x14 pads 196 -> 208 columns (6%): with small constant weights the
+// padded product stays.
+// CHECK-LABEL: func.func @padded_14x14(
+// CHECK-NOT: linalg.transpose
+// CHECK: tensor.pad
+// CHECK: tensor<2x208xf32>
+relay.func @padded_14x14(%x: tensor<1x2x14x14xf32>) -> tensor<1x16x14x14xf32> {
+  %w = relay.constant dense<0.5> : tensor<16x2x1x1xf32>
+  %r = relay.nn.conv2d %x, %w {channels = 16 : i64, kernel_size = array<i64: 1, 1>} : (tensor<1x2x14x14xf32>, tensor<16x2x1x1xf32>) -> tensor<1x16x14x14xf32>
+  relay.return %r : tensor<1x16x14x14xf32>
+}
+
+// A splat weight packs to a splat; 32 channels make one panel of 32.
+// CHECK-LABEL: func.func @splat_7x7(
+// CHECK: arith.constant dense<2.500000e-01> : tensor<1x3x32xf32>
+// CHECK: linalg.transpose
+relay.func @splat_7x7(%x: tensor<1x3x7x7xf32>) -> tensor<1x32x7x7xf32> {
+  %w = relay.constant dense<0.25> : tensor<32x3x1x1xf32>
+  %r = relay.nn.conv2d %x, %w {channels = 32 : i64, kernel_size = array<i64: 1, 1>} : (tensor<1x3x7x7xf32>, tensor<32x3x1x1xf32>) -> tensor<1x32x7x7xf32>
+  relay.return %r : tensor<1x32x7x7xf32>
+}
