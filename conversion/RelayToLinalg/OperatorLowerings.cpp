@@ -1184,23 +1184,26 @@ FailureOr<SmallVector<Value>> padRule(OpBuilder &b, Operation *op,
 
 /// A convolution with constant weights multiplies transposed where padding
 /// its spatial size would add this share of work (in percent) or more, or
-/// any padding with weights of this many bytes or more.
+/// any padding when each output sums this many products or more (enough
+/// to pay for transposing the result back).
 constexpr int64_t kMinPaddingToTranspose = 15;
-constexpr int64_t kMinWeightBytesToTranspose = 1 << 20;
+constexpr int64_t kMinKToTranspose = 1024;
 
 /// out[f, p] = sum_k w[f, k] * col[k, p] for one image and one group, a
 /// 2-d product whose result buffer is fresh (so register tiles stay in
 /// registers along k), expanded to the NCHW result. A spatial size that is
 /// not a multiple of the vector width is padded with zero columns so that
 /// every vector is whole; the padding is sliced off. Where that would waste
-/// much (7x7: 49 -> 64 columns) or the weights are large (ResNet-18's and
-/// VGG-16's 14x14 layers) and constant, the product is transposed instead,
+/// much (7x7: 49 -> 64 columns) or k is long (ResNet-18's and VGG-16's
+/// 14x14 layers and 7-row bands of 28x28 ones: 196 -> 208 columns, which
+/// also made the register tiles 8x16) and the weights are constant, the
+/// product is transposed instead,
 ///   outT[p, fo, fi] = sum_k col[k, p] * packed[fo, k, fi]
 /// with the weights packed at compile time into panels of 32 (or 16)
 /// channels, each contiguous along k: the channels are the vectors, the
 /// positions rows of 7-row register tiles (no padding), each register tile
 /// streams its weight panel sequentially, and the PxF result is transposed
-/// back (a small copy). ResNet-18 22.6 -> 21.1 ms, VGG-16 175 -> 166 ms,
+/// back (a small copy). ResNet-18 22.6 -> 20.5 ms, VGG-16 175 -> 167 ms,
 /// MobileNet-V2 6.7 -> 6.2 ms at one thread.
 Value conv2dSingleImageProduct(OpBuilder &b, Location loc,
                                RankedTensorType type, Value col, Value w) {
@@ -1215,11 +1218,8 @@ Value conv2dSingleImageProduct(OpBuilder &b, Location loc,
   int64_t k = ct.getDimSize(0), p = ct.getDimSize(1);
   constexpr int64_t kLanes = 16;
   int64_t padded = (p + kLanes - 1) / kLanes * kLanes;
-  // Weights this large come from memory on every call; packed, each
-  // register tile reads its panel from one sequential stream.
-  int64_t weightBytes = f * k * int64_t(e.getIntOrFloatBitWidth() / 8);
   bool transpose = (padded - p) * 100 >= p * kMinPaddingToTranspose ||
-                   (padded != p && weightBytes >= kMinWeightBytesToTranspose);
+                   (padded != p && k >= kMinKToTranspose);
   int64_t lanes = f % 32 == 0 ? 32 : kLanes;
   if (transpose && f % kLanes == 0)
     if (Value packed = packedConstantMatrix(b, loc, w, lanes)) {

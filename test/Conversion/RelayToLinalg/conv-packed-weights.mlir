@@ -30,8 +30,8 @@ relay.func @padded_7x7(%x: tensor<1x2x7x7xf32>, %w: tensor<16x2x1x1xf32>) -> ten
   relay.return %r : tensor<1x16x7x7xf32>
 }
 
-// 14x14 pads 196 -> 208 columns (6%): with small constant weights the
-// padded product stays.
+// 14x14 pads 196 -> 208 columns (6%): with a short k (2) the padded
+// product stays.
 // CHECK-LABEL: func.func @padded_14x14(
 // CHECK-NOT: linalg.transpose
 // CHECK: tensor.pad
@@ -50,4 +50,15 @@ relay.func @splat_7x7(%x: tensor<1x3x7x7xf32>) -> tensor<1x32x7x7xf32> {
   %w = relay.constant dense<0.25> : tensor<32x3x1x1xf32>
   %r = relay.nn.conv2d %x, %w {channels = 32 : i64, kernel_size = array<i64: 1, 1>} : (tensor<1x3x7x7xf32>, tensor<32x3x1x1xf32>) -> tensor<1x32x7x7xf32>
   relay.return %r : tensor<1x32x7x7xf32>
+}
+
+// With k of 1024 or more, 6% of padding is enough to multiply transposed.
+// CHECK-LABEL: func.func @long_k_14x14(
+// CHECK: arith.constant dense<5.000000e-01> : tensor<1x1024x16xf32>
+// CHECK: linalg.transpose
+// CHECK-NOT: tensor.pad
+relay.func @long_k_14x14(%x: tensor<1x1024x14x14xf32>) -> tensor<1x16x14x14xf32> {
+  %w = relay.constant dense<0.5> : tensor<16x1024x1x1xf32>
+  %r = relay.nn.conv2d %x, %w {channels = 16 : i64, kernel_size = array<i64: 1, 1>} : (tensor<1x1024x14x14xf32>, tensor<16x1024x1x1xf32>) -> tensor<1x16x14x14xf32>
+  relay.return %r : tensor<1x16x14x14xf32>
 }
