@@ -119,16 +119,20 @@ Value filledTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
 
 namespace {
 
-/// The map from an output of rank `outRank` to an operand of `shape`
-/// broadcast into it (numpy rules: right-aligned, size-1 dims read 0).
-AffineMap broadcastMap(MLIRContext *ctx, int64_t outRank,
+/// The map from an output of shape `out` to an operand of `shape`
+/// broadcast into it (numpy rules: right-aligned, size-1 dims read 0). A
+/// size-1 dim of the output itself keeps its loop variable, so an operand
+/// of the output's shape is read through the identity, which elementwise
+/// fusion requires.
+AffineMap broadcastMap(MLIRContext *ctx, ArrayRef<int64_t> out,
                        ArrayRef<int64_t> shape) {
   SmallVector<AffineExpr> exprs;
-  int64_t shift = outRank - static_cast<int64_t>(shape.size());
+  int64_t shift = int64_t(out.size()) - int64_t(shape.size());
   for (auto [i, d] : llvm::enumerate(shape))
-    exprs.push_back(d == 1 ? getAffineConstantExpr(0, ctx)
-                           : getAffineDimExpr(i + shift, ctx));
-  return AffineMap::get(outRank, 0, exprs, ctx);
+    exprs.push_back(d == 1 && out[i + shift] != 1
+                        ? getAffineConstantExpr(0, ctx)
+                        : getAffineDimExpr(i + shift, ctx));
+  return AffineMap::get(out.size(), 0, exprs, ctx);
 }
 
 /// A linalg.generic over the result shape, broadcasting every operand,
@@ -144,7 +148,7 @@ FailureOr<SmallVector<Value>> elementwise(OpBuilder &b, Operation *op,
   SmallVector<AffineMap> maps;
   for (Value v : operands)
     maps.push_back(broadcastMap(
-        ctx, rank, cast<RankedTensorType>(v.getType()).getShape()));
+        ctx, type.getShape(), cast<RankedTensorType>(v.getType()).getShape()));
   maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
   Value init =
       tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
