@@ -89,7 +89,8 @@ def TileAndVectorize : Pass<"relay-tile-and-vectorize", "::mlir::func::FuncOp"> 
     - Contractions (matmul, batch matmul, the im2col products of
       convolutions, dense): tiled for the caches (64x128x512 on m, n, k),
       then for registers (8x32 on m and n, k step 1: 16 AVX-512
-      accumulators of 16 floats), vectorised into `vector.contract`, whose
+      accumulators of 16 floats; 16x16 where n is not a multiple of 32),
+      vectorised into `vector.contract`, whose
       accumulator tile is hoisted out of the k loop. `--convert-vector-to-llvm
       vector-contract-lowering=outerproduct` then turns it into FMAs. A
       contraction over a buffer that a `linalg.fill` with zero initialises

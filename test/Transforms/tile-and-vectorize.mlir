@@ -44,6 +44,19 @@ func.func @matmul_then_reshape(%a: memref<64x48xf32>, %b: memref<48x96xf32>) -> 
 
 // -----
 
+// n = 208 (a 14x14 map padded to whole vectors) takes one vector per row:
+// the register tile has 16 rows, so it still holds 16 accumulators.
+// CHECK-LABEL: func.func @one_vector_per_row
+// CHECK:       vector.contract {{.*}} : vector<16x1xf32>, vector<1x16xf32> into vector<16x16xf32>
+func.func @one_vector_per_row(%a: memref<96x64xf32>, %b: memref<64x208xf32>,
+                              %c: memref<96x208xf32>) {
+  linalg.matmul ins(%a, %b : memref<96x64xf32>, memref<64x208xf32>)
+                outs(%c : memref<96x208xf32>)
+  return
+}
+
+// -----
+
 // Sizes that the preferred tiles do not divide get the largest divisor, so
 // every tile stays static: m = 100 gets 50 (cache) and 5 (register); n = 7 stays whole.
 // CHECK-LABEL: func.func @odd_matmul

@@ -269,8 +269,14 @@ struct TileAndVectorizePass
     cache[m] = tileOrWhole(ranges[m], cm);
     cache[n] = tileOrWhole(ranges[n], cn);
     cache[k] = tileOrWhole(ranges[k], ck);
-    reg[m] = tileOrWhole(cm, divisorAtMost(cm, kRegM));
-    reg[n] = tileOrWhole(cn, alignedDivisorAtMost(cn, kRegN, {16}));
+    int64_t rn = alignedDivisorAtMost(cn, kRegN, {16});
+    // With one vector per row (n not a multiple of 32: 14x14 maps, 208
+    // columns) twice the rows keep 16 accumulators (MobileNet-V2 2% faster).
+    int64_t rm = rn == kRegN / 2 && cm % (2 * kRegM) == 0
+                     ? 2 * kRegM
+                     : divisorAtMost(cm, kRegM);
+    reg[m] = tileOrWhole(cm, rm);
+    reg[n] = tileOrWhole(cn, rn);
     reg[k] = tileOrWhole(ck, 1);
     // A product over a freshly zeroed buffer whose k loop is one cache tile
     // starts its register tiles from zero instead: the fill (a memset of the
