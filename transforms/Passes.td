@@ -116,9 +116,11 @@ def TileAndVectorize : Pass<"relay-tile-and-vectorize", "::mlir::func::FuncOp"> 
       contiguous copies stay one memcpy; copies of a view onto itself (what
       bufferization leaves of a slice filled in place) go.
     - Vector reads along a strided innermost dimension (the windows of
-      strided convolutions and pooling) become one scalar load per element:
-      MLIR's own lowering inserts each element at a variable position,
-      which LLVM compiles to a store and reload of the whole vector.
+      strided convolutions and pooling) become, up to stride 4, one read of
+      the row's span (masked past its end) and a `vector.shuffle` picking
+      every s-th lane, else one scalar load per element: MLIR's own
+      lowering inserts each element at a variable position, which LLVM
+      compiles to a store and reload of the whole vector.
 
     Tile sizes are divisors of the loop sizes, so every tile is static
     and no masking is needed. Ops the vectoriser does not support (named

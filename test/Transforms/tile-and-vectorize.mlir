@@ -126,18 +126,36 @@ func.func @pad_interior(%x: memref<1x4x8xf32>, %padded: memref<1x6x10xf32>) {
 
 // -----
 
-// Rows read with a column stride (a strided window) become one scalar load
-// per element gathered into the vector.
+// Rows read with a column stride of up to 4 (a strided window) become one
+// read of the row's span (7 elements for 4 at stride 2), masked past its
+// end, and a shuffle picking every second lane.
 // CHECK-LABEL: func.func @strided_window
-// CHECK: memref.load %arg0[%{{.*}}, %c0, %c0] : memref<2x8x8xf32>
-// CHECK: memref.load %arg0[%{{.*}}, %c0, %c2] : memref<2x8x8xf32>
-// CHECK: memref.load %arg0[%{{.*}}, %c0, %c4] : memref<2x8x8xf32>
-// CHECK: memref.load %arg0[%{{.*}}, %c0, %c6] : memref<2x8x8xf32>
-// CHECK: vector.from_elements {{.*}} : vector<4xf32>
+// CHECK: %[[BASE:.*]], %[[OFFSET:.*]], %{{.*}}:2, %{{.*}}:2 = memref.extract_strided_metadata
+// CHECK: %[[SPAN:.*]] = memref.reinterpret_cast %[[BASE]] to offset: [%[[OFFSET]]], sizes: [7], strides: [1]
+// CHECK: %[[WIDE:.*]] = vector.transfer_read %[[SPAN]][%c0], %{{.*}} : memref<7xf32, strided<[1], offset: ?>>, vector<8xf32>
+// CHECK: vector.shuffle %[[WIDE]], %[[WIDE]] [0, 2, 4, 6] : vector<8xf32>, vector<8xf32>
 // CHECK-NOT: vector.transfer_read %{{.*}} : memref<2x4xf32, strided<[64, 2]>>
 func.func @strided_window(%x: memref<2x8x8xf32>, %out: memref<2x4xf32>) {
   %view = memref.subview %x[0, 0, 0] [2, 1, 4] [1, 1, 2] : memref<2x8x8xf32> to memref<2x4xf32, strided<[64, 2]>>
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%view : memref<2x4xf32, strided<[64, 2]>>) outs(%out : memref<2x4xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %m = arith.maximumf %in, %o : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
+// -----
+
+// Larger strides keep one scalar load per element gathered into the vector.
+// CHECK-LABEL: func.func @stride_5_window
+// CHECK: memref.load %arg0[%{{.*}}, %c0, %c0] : memref<2x8x16xf32>
+// CHECK: memref.load %arg0[%{{.*}}, %c0, %c5] : memref<2x8x16xf32>
+// CHECK: memref.load %arg0[%{{.*}}, %c0, %c10] : memref<2x8x16xf32>
+// CHECK: vector.from_elements {{.*}} : vector<3xf32>
+func.func @stride_5_window(%x: memref<2x8x16xf32>, %out: memref<2x3xf32>) {
+  %view = memref.subview %x[0, 0, 0] [2, 1, 3] [1, 1, 5] : memref<2x8x16xf32> to memref<2x3xf32, strided<[128, 5]>>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%view : memref<2x3xf32, strided<[128, 5]>>) outs(%out : memref<2x3xf32>) {
   ^bb0(%in: f32, %o: f32):
     %m = arith.maximumf %in, %o : f32
     linalg.yield %m : f32

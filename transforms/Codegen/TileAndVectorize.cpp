@@ -182,12 +182,16 @@ LogicalResult vectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
 }
 
 /// A vector read along a strided innermost dimension (a window of a strided
-/// convolution or pooling) as one scalar load per element. MLIR lowers it
-/// to a loop inserting each element at a variable position, which LLVM
-/// compiles to a store and reload of the whole vector per element.
+/// convolution or pooling): with a stride up to kMaxShuffledStride one
+/// vector read of the span and a shuffle picking every s-th lane, else one
+/// scalar load per element. MLIR lowers it to a loop inserting each element
+/// at a variable position, which LLVM compiles to a store and reload of the
+/// whole vector per element. (The relay-to-linalg lowering copies stride
+/// phases out only for larger strides: its kMaxShuffledStride is this one.)
 struct StridedReadToLoads : OpRewritePattern<vector::TransferReadOp> {
   using OpRewritePattern::OpRewritePattern;
   static constexpr int64_t kMaxElements = 64;
+  static constexpr int64_t kMaxShuffledStride = 4;
 
   LogicalResult matchAndRewrite(vector::TransferReadOp read,
                                 PatternRewriter &rewriter) const override {
@@ -210,6 +214,39 @@ struct StridedReadToLoads : OpRewritePattern<vector::TransferReadOp> {
       return failure();
     Location loc = read.getLoc();
     SmallVector<Value> indices(read.getIndices());
+    int64_t s = strides.back();
+    if (n > 1 && s <= kMaxShuffledStride) {
+      // One vector read of the span (masked past its end: the lanes after
+      // the last element may lie outside the buffer), then every s-th lane.
+      auto meta = memref::ExtractStridedMetadataOp::create(rewriter, loc,
+                                                           read.getBase());
+      Value linear = meta.getOffset();
+      for (auto [index, stride] : llvm::zip(indices, meta.getStrides()))
+        linear = arith::AddIOp::create(
+            rewriter, loc, linear,
+            arith::MulIOp::create(rewriter, loc, index, stride));
+      int64_t span = (n - 1) * s + 1;
+      Type e = type.getElementType();
+      auto spanType =
+          MemRefType::get({span}, e,
+                          StridedLayoutAttr::get(rewriter.getContext(),
+                                                 ShapedType::kDynamic, {1}));
+      Value view = memref::ReinterpretCastOp::create(
+          rewriter, loc, spanType, meta.getBaseBuffer(), linear,
+          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(span)},
+          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)});
+      Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+      Value wide = vector::TransferReadOp::create(
+          rewriter, loc, VectorType::get({n * s}, e), view, ValueRange{zero},
+          read.getPadding(), ArrayRef<bool>{false});
+      SmallVector<int64_t> lanes;
+      for (int64_t k = 0; k < n; ++k)
+        lanes.push_back(k * s);
+      Value picked =
+          vector::ShuffleOp::create(rewriter, loc, wide, wide, lanes);
+      rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(read, type, picked);
+      return success();
+    }
     SmallVector<Value> elements;
     for (int64_t k = 0; k < n; ++k) {
       SmallVector<Value> at(indices);
