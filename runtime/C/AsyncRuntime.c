@@ -22,6 +22,8 @@
 /* How long an idle thread spins before it sleeps: longer than the serial
  * code between two parallel loops of a network usually runs. */
 enum { kSpinNanos = 1000000 };
+/* The most worker threads the runtime starts. */
+enum { kMaxWorkers = 256 };
 
 static void cpuRelax(void) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -70,9 +72,7 @@ static struct {
   size_t capacity, head, size;
   atomic_size_t queued; /* == size, read without the lock */
   int sleepers;
-  int workers;
 } pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
-static pthread_once_t poolStarted = PTHREAD_ONCE_INIT;
 
 /* Runs one queued task on this thread; false if there was none. */
 static int runOneTask(void) {
@@ -116,27 +116,50 @@ static void *workerMain(void *unused) {
   return NULL;
 }
 
-/* One worker per core this process may run on besides the caller's: the
- * thread that awaits a parallel loop runs one of its tasks. */
-static void startWorkers(void) {
+/* Workers are started on demand and live as long as the process. */
+static pthread_mutex_t startMutex = PTHREAD_MUTEX_INITIALIZER;
+static atomic_int startedWorkers;
+
+/* Starts workers until there are `count` (at most kMaxWorkers). */
+static void startWorkers(int count) {
+  if (count > kMaxWorkers)
+    count = kMaxWorkers;
+  if (atomic_load(&startedWorkers) >= count)
+    return;
+  pthread_mutex_lock(&startMutex);
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  while (atomic_load(&startedWorkers) < count) {
+    pthread_t thread;
+    if (pthread_create(&thread, &attr, workerMain, NULL))
+      fatal("cannot start a worker thread");
+    atomic_fetch_add(&startedWorkers, 1);
+  }
+  pthread_attr_destroy(&attr);
+  pthread_mutex_unlock(&startMutex);
+}
+
+/* Unless relay_rt_async_reserve_workers asked for some: one worker per core
+ * this process may run on besides the caller's (the thread that awaits a
+ * parallel loop runs one of its tasks). */
+static void startDefaultWorkers(void) {
+  if (atomic_load(&startedWorkers) > 0)
+    return;
   cpu_set_t cpus;
   int cores = sched_getaffinity(0, sizeof(cpus), &cpus) == 0
                   ? CPU_COUNT(&cpus)
                   : (int)sysconf(_SC_NPROCESSORS_ONLN);
-  pool.workers = cores > 2 ? cores - 1 : 1;
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-  for (int i = 0; i < pool.workers; ++i) {
-    pthread_t thread;
-    if (pthread_create(&thread, &attr, workerMain, NULL))
-      fatal("cannot start a worker thread");
-  }
-  pthread_attr_destroy(&attr);
+  startWorkers(cores > 2 ? cores - 1 : 1);
+}
+
+void relay_rt_async_reserve_workers(int64_t count) {
+  startWorkers(count < 1 ? 1
+                         : (int)(count < kMaxWorkers ? count : kMaxWorkers));
 }
 
 void mlirAsyncRuntimeExecute(void *handle, RelayCoroResume resume) {
-  pthread_once(&poolStarted, startWorkers);
+  startDefaultWorkers();
   pthread_mutex_lock(&pool.mu);
   if (pool.size == pool.capacity) {
     size_t capacity = pool.capacity ? 2 * pool.capacity : 64;
@@ -159,8 +182,8 @@ void mlirAsyncRuntimeExecute(void *handle, RelayCoroResume resume) {
 }
 
 int64_t mlirAsyncRuntimGetNumWorkerThreads(void) {
-  pthread_once(&poolStarted, startWorkers);
-  return pool.workers;
+  startDefaultWorkers();
+  return atomic_load(&startedWorkers);
 }
 
 /*===-------------------------------------------------------------------===*

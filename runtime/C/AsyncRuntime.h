@@ -77,6 +77,11 @@ void mlirAsyncRuntimeAwaitAllInGroupAndExecute(RelayAsyncGroup *group,
 /* The number of worker threads (the spelling is upstream's). */
 int64_t mlirAsyncRuntimGetNumWorkerThreads(void);
 
+/* Starts at least `count` worker threads now (at most 256). Code compiled
+ * for N threads needs N - 1 besides the calling thread; without a
+ * reservation the first parallel loop starts one per core but one. */
+void relay_rt_async_reserve_workers(int64_t count);
+
 /* Tokens, values and groups alive now (for tests: zero between runs). */
 int64_t relay_rt_async_live_objects(void);
 

@@ -181,6 +181,9 @@ Executor::compile(ModuleOp module, StringRef entry, int64_t threads) {
       weights[symbol.getKey()] = symbol.getValue();
   }
   registerRuntime(**engine, weights);
+  // The calling thread runs one task of each parallel loop.
+  if (threads > 1)
+    relay_rt_async_reserve_workers(threads - 1);
   std::unique_ptr<Executor> executor(new Executor());
   for (CompiledPart &part : compiled)
     executor->partEngines.push_back(std::move(part.engine));

@@ -179,6 +179,18 @@ TEST(AsyncRuntimeTest, ErrorsReachTheGroup) {
   EXPECT_EQ(liveObjectsOnceSettled(), 0);
 }
 
+TEST(AsyncRuntimeTest, ReservedWorkersAreStartedOnce) {
+  relay_rt_async_reserve_workers(3);
+  EXPECT_GE(mlirAsyncRuntimGetNumWorkerThreads(), 3);
+  int64_t started = mlirAsyncRuntimGetNumWorkerThreads();
+  // Asking for fewer starts none; the pool never shrinks.
+  relay_rt_async_reserve_workers(1);
+  EXPECT_EQ(mlirAsyncRuntimGetNumWorkerThreads(), started);
+  std::atomic<int> counter{0};
+  runGroupOfTasks(16, counter);
+  EXPECT_EQ(counter.load(), 16);
+}
+
 TEST(AsyncRuntimeTest, ExtraReferencesKeepObjectsAlive) {
   RelayAsyncToken *token = mlirAsyncRuntimeCreateToken();
   mlirAsyncRuntimeAddRef(token, 2);
