@@ -1,5 +1,4 @@
-/*===- AsyncRuntime.c - MLIR's async runtime API, for compiled code -*- C
- *-*-===*
+/*===- AsyncRuntime.c - The async runtime API of MLIR ------------*- C -*-===*
  *
  * See AsyncRuntime.h. Tokens, values and groups are reference-counted
  * objects with a mutex, a condition variable and a list of awaiters (the

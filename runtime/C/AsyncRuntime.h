@@ -1,5 +1,4 @@
-/*===- AsyncRuntime.h - MLIR's async runtime API, for compiled code -*- C
- *-*-===*
+/*===- AsyncRuntime.h - The async runtime API of MLIR ------------*- C -*-===*
  *
  * The functions MLIR's async-to-llvm lowering calls (the API of upstream
  * mlir/ExecutionEngine/AsyncRuntime.h, same names and semantics), built for

@@ -1,4 +1,4 @@
-//===- ConstantTranspose.cpp - Repack constant matrices at compile time --===//
+//===- PackConstants.cpp - Repack constant matrices at compile time -------===//
 //
 // A convolution whose spatial size is a poor fit for the vector width
 // multiplies with its weights transposed and packed in panels (see
