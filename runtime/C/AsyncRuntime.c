@@ -38,16 +38,26 @@ static int64_t nowNanos(void) {
   return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
-/* Spins once; false when the thread has spun for kSpinNanos since `*start`
- * (0: not yet started) and should sleep. */
-static int keepSpinning(int64_t *start, unsigned *spins) {
+/* Spins once; false when the thread has spun for `budget` nanoseconds since
+ * `*start` (0: not yet started) and should sleep. */
+static int keepSpinning(int64_t *start, unsigned *spins, int64_t budget) {
+  if (budget <= 0)
+    return 0;
   cpuRelax();
   if (++*spins % 64)
     return 1;
   int64_t now = nowNanos();
   if (!*start)
     *start = now;
-  return now - *start < kSpinNanos;
+  return now - *start < budget;
+}
+
+/* The cores this process may run on. */
+static int availableCores(void) {
+  cpu_set_t cpus;
+  return sched_getaffinity(0, sizeof(cpus), &cpus) == 0
+             ? CPU_COUNT(&cpus)
+             : (int)sysconf(_SC_NPROCESSORS_ONLN);
 }
 
 static _Noreturn void fatal(const char *what) {
@@ -91,8 +101,11 @@ static int runOneTask(void) {
   return 1;
 }
 
-static void *workerMain(void *unused) {
-  (void)unused;
+/* Workers beyond the cores but one (more threads than the machine has)
+ * sleep as soon as the queue is empty: spinning, they would take the cores
+ * from the threads with work. */
+static void *workerMain(void *index) {
+  int64_t budget = (intptr_t)index < availableCores() - 1 ? kSpinNanos : 0;
   for (;;) {
     int64_t start = 0;
     unsigned spins = 0;
@@ -101,7 +114,7 @@ static void *workerMain(void *unused) {
         start = 0;
         continue;
       }
-      if (!keepSpinning(&start, &spins))
+      if (!keepSpinning(&start, &spins, budget))
         break;
     }
     pthread_mutex_lock(&pool.mu);
@@ -131,7 +144,8 @@ static void startWorkers(int count) {
   pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
   while (atomic_load(&startedWorkers) < count) {
     pthread_t thread;
-    if (pthread_create(&thread, &attr, workerMain, NULL))
+    intptr_t index = atomic_load(&startedWorkers);
+    if (pthread_create(&thread, &attr, workerMain, (void *)index))
       fatal("cannot start a worker thread");
     atomic_fetch_add(&startedWorkers, 1);
   }
@@ -145,10 +159,7 @@ static void startWorkers(int count) {
 static void startDefaultWorkers(void) {
   if (atomic_load(&startedWorkers) > 0)
     return;
-  cpu_set_t cpus;
-  int cores = sched_getaffinity(0, sizeof(cpus), &cpus) == 0
-                  ? CPU_COUNT(&cpus)
-                  : (int)sysconf(_SC_NPROCESSORS_ONLN);
+  int cores = availableCores();
   startWorkers(cores > 2 ? cores - 1 : 1);
 }
 
@@ -409,7 +420,7 @@ static void await(Object *object, int (*ready)(void *)) {
       start = 0;
       continue;
     }
-    if (keepSpinning(&start, &spins))
+    if (keepSpinning(&start, &spins, kSpinNanos))
       continue;
     pthread_mutex_lock(&object->mu);
     while (!ready(object))

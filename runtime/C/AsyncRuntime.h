@@ -5,7 +5,9 @@
  * the short parallel regions of compiled Relay code:
  *
  *  - idle workers spin for about a millisecond before they sleep, so a task
- *    scheduled soon after the last one starts without a wake-up;
+ *    scheduled soon after the last one starts without a wake-up (workers
+ *    beyond the cores but one sleep at once: with more threads than cores,
+ *    spinning would take the cores from the threads with work);
  *  - a thread that awaits a token or a group runs queued tasks itself while
  *    it waits, so a parallel loop never waits for a worker to be woken or
  *    scheduled (upstream's awaiting thread sleeps on a condition variable).
