@@ -263,6 +263,42 @@ def ParallelizeLoops : Pass<"relay-parallelize-loops", "::mlir::func::FuncOp"> {
   ];
 }
 
+def ElideCallCopies : Pass<"relay-elide-call-copies", "::mlir::ModuleOp"> {
+  let summary = "Pass a buffer itself, not a fresh copy, to a function that "
+                "only reads it";
+  let description = [{
+    Runs in `--relay-to-llvm` right after one-shot bufferization. Within a
+    recursive group of functions (a TreeLSTM's `@tree_lstm` -> `@map` ->
+    closure -> `@tree_lstm`) bufferization cannot analyse a callee before
+    its caller, so it assumes the callee writes every buffer argument and
+    copies each one into a fresh buffer before the call: the TreeLSTM copied
+    its 97 KB of weights several times per tree node.
+
+    This pass decides, for every function with a body, which buffer
+    arguments it only reads: the argument and the views of it are only read
+    (loads, vector reads, linalg inputs, copy sources, metadata, boxing by
+    `relay_rt_box`, which copies) or passed to arguments of functions that
+    only read them, never written, returned, yielded or stored. It starts
+    from "all only read" and drops arguments until nothing changes (a
+    fixpoint, so recursion is handled). Then a call operand that is a fresh
+    `memref.alloc` used only as the target of one `memref.copy` and by the
+    call, passed to an argument that is only read, with nothing but
+    allocations, copies into them and effect-free ops between the copy and
+    the call, becomes the copy's source: the allocation and the copy go.
+
+    ```mlir
+    %tmp = memref.alloc() : memref<256x64xf32>
+    memref.copy %w, %tmp : memref<256x64xf32> to memref<256x64xf32>
+    %r = call @tree_lstm(%t, %tmp) : ...
+    // becomes, when @tree_lstm only reads its second argument,
+    %r = call @tree_lstm(%t, %w) : ...
+    ```
+  }];
+  let statistics = [
+    Statistic<"numElided", "elided", "Copies before calls removed">,
+  ];
+}
+
 def OutlineLoops : Pass<"relay-outline-loops", "::mlir::ModuleOp"> {
   let summary = "Move each outermost loop nest into a function of its own, "
                 "one function per distinct nest";

@@ -870,6 +870,8 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm,
               "one-shot-bufferize{bufferize-function-boundaries "
               "allow-return-allocs-from-loops "
               "function-boundary-type-conversion=identity-layout-map}");
+  // Recursive functions get buffers they only read without a copy.
+  pm.addPass(createElideCallCopies());
   TileAndVectorizeOptions tiling;
   tiling.threads = options.threads;
   pm.addNestedPass<func::FuncOp>(createTileAndVectorize(tiling));
