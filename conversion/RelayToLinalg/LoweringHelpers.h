@@ -12,6 +12,7 @@
 #include "dialects/relay/OperatorRegistry.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -53,6 +54,11 @@ SmallVector<int64_t> padding4(Operation *op);
 /// with `value`; returns `data` when there is nothing to pad.
 Value padImage(OpBuilder &b, Location loc, Value data, ArrayRef<int64_t> p,
                int64_t h, int64_t w, Value value);
+
+/// Moves the projections of captured tuples out of the closures that use
+/// the tuples only through them, so that the closures capture (and box)
+/// only the fields they read.
+void hoistCapturedProjections(ModuleOp module);
 
 /// A constant RxC tensor `matrix` (an arith.constant of dense elements or a
 /// resource blob, seen through reshapes) transposed in panels of `lanes`

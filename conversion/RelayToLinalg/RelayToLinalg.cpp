@@ -2,6 +2,7 @@
 
 #include "conversion/RelayToLinalg/RelayToLinalg.h"
 #include "conversion/RelayToLinalg/BoxedValues.h"
+#include "conversion/RelayToLinalg/LoweringHelpers.h"
 
 #include "conversion/Passes.h"
 #include "dialects/relay/OperatorRegistry.h"
@@ -701,6 +702,7 @@ struct RelayToLinalgPass
     ModuleOp module = getOperation();
     OpBuilder b(module.getContext());
     RuntimeCalls runtime(module);
+    lowering::hoistCapturedProjections(module);
     ClosureTable closures;
     if (failed(collectClosures(module, closures)))
       return signalPassFailure();

@@ -65,3 +65,24 @@ relay.func @apply(%x: tensor<f32>, %y: tensor<f32>) -> tensor<f32> {
   %r = relay.apply %f(%x) : (!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>) -> tensor<f32>
   relay.return %r : tensor<f32>
 }
+
+// -----
+
+// A closure that uses a tuple from outside only through a projection
+// captures that field alone: its object has one field, not three.
+// CHECK-LABEL: func.func @project(
+// CHECK: call @relay_rt_alloc(%c0_i64, %c1_i64)
+// CHECK-NOT: relay_rt_alloc
+// CHECK: func.func private @project_closure0(
+// CHECK: call @relay_rt_get_field(%{{.*}}, %c0_i64
+// CHECK-NOT: relay_rt_get_field
+relay.func @project(%x: tensor<f32>, %a: tensor<f32>, %b: tensor<f32>, %c: tensor<f32>) -> tensor<f32> {
+  %t = relay.tuple(%a, %b, %c : tensor<f32>, tensor<f32>, tensor<f32>)
+  %f = relay.fn (%p: tensor<f32>) -> tensor<f32> {
+    %y = relay.tuple_get %t[1] : tuple<tensor<f32>, tensor<f32>, tensor<f32>>
+    %s = relay.add %p, %y : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    relay.return %s : tensor<f32>
+  }
+  %r = relay.apply %f(%x) : (!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>) -> tensor<f32>
+  relay.return %r : tensor<f32>
+}
