@@ -105,3 +105,24 @@ func.func @written_between(%v: memref<4xf32>) -> f32 {
   %r = call @read(%tmp) : (memref<4xf32>) -> f32
   return %r : f32
 }
+
+// -----
+
+// The source is also passed, as itself, to an argument the callee writes:
+// the copy kept its old value for the argument only read, so it stays.
+// CHECK-LABEL: func.func @aliased(
+// CHECK: memref.copy
+// CHECK: call @read_and_write(%{{.*}}, %arg0)
+func.func @read_and_write(%r: memref<4xf32>, %w: memref<4xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1.0 : f32
+  memref.store %one, %w[%c0] : memref<4xf32>
+  %x = memref.load %r[%c0] : memref<4xf32>
+  return %x : f32
+}
+func.func @aliased(%v: memref<4xf32>) -> f32 {
+  %tmp = memref.alloc() : memref<4xf32>
+  memref.copy %v, %tmp : memref<4xf32> to memref<4xf32>
+  %r = call @read_and_write(%tmp, %v) : (memref<4xf32>, memref<4xf32>) -> f32
+  return %r : f32
+}

@@ -123,6 +123,14 @@ struct ElideCallCopies : relay::impl::ElideCallCopiesBase<ElideCallCopies> {
         copy->getBlock() != call->getBlock() || !copy->isBeforeInBlock(call) ||
         copy.getSource().getType() != operand.getType())
       return false;
+    // The callee may write its other buffer arguments: each must be a
+    // fresh buffer of its own, or it might be (a view of) the source,
+    // whose old value the copy kept.
+    func::FuncOp callee = calleeOf(call);
+    for (auto [k, other] : llvm::enumerate(call.getOperands()))
+      if (k != index && isa<BaseMemRefType>(other.getType()) &&
+          !readOnly[callee][k] && !other.getDefiningOp<memref::AllocOp>())
+        return false;
     // Nothing between the copy and the call may write the source.
     for (Operation *op = copy->getNextNode(); op != call;
          op = op->getNextNode()) {
