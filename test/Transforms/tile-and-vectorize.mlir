@@ -165,6 +165,22 @@ func.func @stride_5_window(%x: memref<2x8x16xf32>, %out: memref<2x3xf32>) {
 
 // -----
 
+// A zero stride (a row broadcast by its view) keeps the scalar loads.
+// CHECK-LABEL: func.func @stride_0_window
+// CHECK: vector.from_elements {{.*}} : vector<4xf32>
+// CHECK-NOT: vector.shuffle
+func.func @stride_0_window(%x: memref<8xf32>, %out: memref<2x4xf32>) {
+  %view = memref.reinterpret_cast %x to offset: [0], sizes: [2, 4], strides: [1, 0] : memref<8xf32> to memref<2x4xf32, strided<[1, 0]>>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%view : memref<2x4xf32, strided<[1, 0]>>) outs(%out : memref<2x4xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %m = arith.maximumf %in, %o : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
+// -----
+
 // The per-lane partial sums of a matrix-vector product (acc[n, l] +=
 // x[k, l] * w[n, k, l]): eight rows at a time, so eight independent FMA
 // chains share each vector of x, as multiply-adds (no vector.contract,

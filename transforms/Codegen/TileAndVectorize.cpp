@@ -215,7 +215,7 @@ struct StridedReadToLoads : OpRewritePattern<vector::TransferReadOp> {
     Location loc = read.getLoc();
     SmallVector<Value> indices(read.getIndices());
     int64_t s = strides.back();
-    if (n > 1 && s <= kMaxShuffledStride) {
+    if (n > 1 && s >= 2 && s <= kMaxShuffledStride) {
       // One vector read of the span (masked past its end: the lanes after
       // the last element may lie outside the buffer), then every s-th lane.
       auto meta = memref::ExtractStridedMetadataOp::create(rewriter, loc,
