@@ -53,7 +53,7 @@ Value packedConstantMatrix(OpBuilder &b, Location loc, Value matrix,
     data = dense.getRawData();
   } else if (auto resource =
                  dyn_cast<DenseResourceElementsAttr>(constant.getValue())) {
-    // An elided blob has no data to transpose.
+    // An elided blob has no data to pack.
     AsmResourceBlob *blob = resource.getRawHandle().getBlob();
     if (!blob)
       return nullptr;

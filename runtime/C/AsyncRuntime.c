@@ -164,8 +164,8 @@ static void startDefaultWorkers(void) {
 }
 
 void relay_rt_async_reserve_workers(int64_t count) {
-  startWorkers(count < 1 ? 1
-                         : (int)(count < kMaxWorkers ? count : kMaxWorkers));
+  /* startWorkers caps the count; this keeps it in an int. */
+  startWorkers(count < 1 ? 1 : count > kMaxWorkers ? kMaxWorkers : (int)count);
 }
 
 void mlirAsyncRuntimeExecute(void *handle, RelayCoroResume resume) {
