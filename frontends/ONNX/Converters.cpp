@@ -13,6 +13,7 @@ static const ConverterTable &getTable() {
     addElementwiseConverters(t);
     addNNConverters(t);
     addShapeConverters(t);
+    addRecurrentConverters(t);
     return t;
   }();
   return table;

@@ -23,6 +23,16 @@ void addNNConverters(ConverterTable &table);
 /// Shapes, constants, reshapes, slicing, gathering, reductions.
 void addShapeConverters(ConverterTable &table);
 
+/// Recurrent layers: RNN, GRU, LSTM, unrolled over the sequence.
+void addRecurrentConverters(ConverterTable &table);
+
+/// The ONNX activation function `name` (as recurrent layers name them:
+/// Relu, Tanh, Sigmoid, Affine, LeakyRelu, ThresholdedRelu, ScaledTanh,
+/// HardSigmoid, Elu, Softsign, Softplus) applied to `x`; `alpha` and `beta`
+/// are its parameters where it has them. An unknown name is reported.
+FailureOr<Value> activation(NodeContext &ctx, StringRef name, Value x,
+                            double alpha, double beta);
+
 /// Builds an elementwise relay op on the node's output type, keeping the
 /// common case short: `unaryOp(ctx, "exp", x)`.
 FailureOr<Value> unaryOp(NodeContext &ctx, StringRef name, Value x);

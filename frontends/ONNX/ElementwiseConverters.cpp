@@ -370,6 +370,67 @@ LogicalResult convertIdentity(NodeContext &ctx) {
 
 } // namespace
 
+FailureOr<Value> mlir::relay::onnx_import::activation(NodeContext &ctx,
+                                                      StringRef name, Value x,
+                                                      double alpha,
+                                                      double beta) {
+  if (name == "Relu")
+    return ctx.op("nn.relu", {x});
+  if (name == "Tanh")
+    return ctx.op("tanh", {x});
+  if (name == "Sigmoid")
+    return ctx.op("sigmoid", {x});
+  if (name == "LeakyRelu")
+    return ctx.op("nn.leaky_relu", {x}, {ctx.f64("alpha", alpha)});
+  if (name == "HardSigmoid")
+    return hardSigmoid(ctx, x, alpha, beta);
+  if (name == "Elu")
+    return elu(ctx, x, alpha, 1.0);
+  if (name == "Affine" || name == "ScaledTanh") {
+    // alpha * x + beta; alpha * tanh(beta * x).
+    Value inner = x;
+    if (name == "ScaledTanh") {
+      FailureOr<Value> bx = ctx.op("multiply", {x, scalarLike(ctx, x, beta)});
+      if (failed(bx))
+        return failure();
+      FailureOr<Value> t = ctx.op("tanh", {*bx});
+      if (failed(t))
+        return failure();
+      inner = *t;
+    }
+    FailureOr<Value> ax =
+        ctx.op("multiply", {inner, scalarLike(ctx, x, alpha)});
+    if (failed(ax) || name == "ScaledTanh")
+      return ax;
+    return ctx.op("add", {*ax, scalarLike(ctx, x, beta)});
+  }
+  if (name == "Softplus") {
+    FailureOr<Value> e = ctx.op("exp", {x});
+    if (failed(e))
+      return failure();
+    FailureOr<Value> e1 = ctx.op("add", {*e, scalarLike(ctx, x, 1)});
+    if (failed(e1))
+      return failure();
+    return ctx.op("log", {*e1});
+  }
+  if (name == "Softsign") {
+    FailureOr<Value> a = ctx.op("abs", {x});
+    if (failed(a))
+      return failure();
+    FailureOr<Value> a1 = ctx.op("add", {*a, scalarLike(ctx, x, 1)});
+    if (failed(a1))
+      return failure();
+    return ctx.op("divide", {x, *a1});
+  }
+  if (name == "ThresholdedRelu") {
+    FailureOr<Value> above = ctx.op("greater", {x, scalarLike(ctx, x, alpha)});
+    if (failed(above))
+      return failure();
+    return ctx.op("where", {*above, x, scalarLike(ctx, x, 0)});
+  }
+  return ctx.fail("unknown activation function '" + name + "'");
+}
+
 void mlir::relay::onnx_import::addElementwiseConverters(ConverterTable &t) {
   for (auto [onnx, relay] :
        std::initializer_list<std::pair<StringRef, StringRef>>{
@@ -428,15 +489,15 @@ void mlir::relay::onnx_import::addElementwiseConverters(ConverterTable &t) {
     return ctx.op("divide", {scalarLike(ctx, x, 1), x});
   });
   t["Elu"] = composite([](NodeContext &ctx, Value x) {
-    return elu(ctx, x, ctx.attrFloat("alpha", 1.0), 1.0);
+    return activation(ctx, "Elu", x, ctx.attrFloat("alpha", 1.0), 0.0);
   });
   t["Selu"] = composite([](NodeContext &ctx, Value x) {
     return elu(ctx, x, ctx.attrFloat("alpha", 1.67326319217681884765625),
                ctx.attrFloat("gamma", 1.05070102214813232421875));
   });
   t["HardSigmoid"] = composite([](NodeContext &ctx, Value x) {
-    return hardSigmoid(ctx, x, ctx.attrFloat("alpha", 0.2),
-                       ctx.attrFloat("beta", 0.5));
+    return activation(ctx, "HardSigmoid", x, ctx.attrFloat("alpha", 0.2),
+                      ctx.attrFloat("beta", 0.5));
   });
   t["HardSwish"] = composite([](NodeContext &ctx, Value x) -> FailureOr<Value> {
     FailureOr<Value> h = hardSigmoid(ctx, x, 1.0 / 6, 0.5);
@@ -444,32 +505,14 @@ void mlir::relay::onnx_import::addElementwiseConverters(ConverterTable &t) {
       return failure();
     return ctx.op("multiply", {x, *h});
   });
-  t["Softplus"] = composite([](NodeContext &ctx, Value x) -> FailureOr<Value> {
-    FailureOr<Value> e = ctx.op("exp", {x});
-    if (failed(e))
-      return failure();
-    FailureOr<Value> e1 = ctx.op("add", {*e, scalarLike(ctx, x, 1)});
-    if (failed(e1))
-      return failure();
-    return ctx.op("log", {*e1});
+  for (StringRef name : {"Softplus", "Softsign"})
+    t[name] = composite([name](NodeContext &ctx, Value x) {
+      return activation(ctx, name, x, 0.0, 0.0);
+    });
+  t["ThresholdedRelu"] = composite([](NodeContext &ctx, Value x) {
+    return activation(ctx, "ThresholdedRelu", x, ctx.attrFloat("alpha", 1.0),
+                      0.0);
   });
-  t["Softsign"] = composite([](NodeContext &ctx, Value x) -> FailureOr<Value> {
-    FailureOr<Value> a = ctx.op("abs", {x});
-    if (failed(a))
-      return failure();
-    FailureOr<Value> a1 = ctx.op("add", {*a, scalarLike(ctx, x, 1)});
-    if (failed(a1))
-      return failure();
-    return ctx.op("divide", {x, *a1});
-  });
-  t["ThresholdedRelu"] =
-      composite([](NodeContext &ctx, Value x) -> FailureOr<Value> {
-        FailureOr<Value> above = ctx.op(
-            "greater", {x, scalarLike(ctx, x, ctx.attrFloat("alpha", 1.0))});
-        if (failed(above))
-          return failure();
-        return ctx.op("where", {*above, x, scalarLike(ctx, x, 0)});
-      });
   t["Tan"] = composite([](NodeContext &ctx, Value x) -> FailureOr<Value> {
     FailureOr<Value> s = ctx.op("sin", {x});
     FailureOr<Value> c = ctx.op("cos", {x});

@@ -195,7 +195,30 @@ def runtime_reshape():
                  [tensor('y', [3, 2])])
 
 
-MODELS = {f.__name__: f for f in (convnet, shape_arith, expand_shape, resize,
+def lstm(w_rows=16, **attrs):
+    """An LSTM of hidden size 4 on a [3, 1, 2] sequence; `w_rows` other
+    than 16 gives W the wrong shape."""
+    nodes = [helper.make_node('LSTM', ['x', 'w', 'r'], ['y'], name='lstm',
+                              hidden_size=4, **attrs)]
+    return model(nodes, [tensor('x', [3, 1, 2])], [tensor('y', [3, 1, 1, 4])],
+                 [weights('w', [1, w_rows, 2], 1),
+                  weights('r', [1, 16, 4], 2)], opset=14)
+
+
+def lstm_bad_weights():
+    return lstm(w_rows=12)
+
+
+def lstm_bad_activation():
+    return lstm(activations=['Sigmoid', 'Tanh', 'Swish'])
+
+
+def lstm_bad_direction():
+    return lstm(direction='sideways')
+
+
+MODELS = {f.__name__: f for f in (lstm_bad_weights, lstm_bad_activation,
+                                  lstm_bad_direction, convnet, shape_arith, expand_shape, resize,
                                   resize_cubic, depth_to_space_bad,
                                   space_to_depth_zero, pad_arith,
                                   two_outputs,

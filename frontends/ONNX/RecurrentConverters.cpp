@@ -1,0 +1,407 @@
+//===- RecurrentConverters.cpp - ONNX RNN, GRU and LSTM ---------*- C++ -*-===//
+//
+// ONNX's recurrent layers unrolled over their (static) sequence length, as
+// TVM's ONNX frontend does: the input projections of all steps are one
+// dense product, then each step adds the recurrent product of the previous
+// hidden state and applies the gates. A `sequence_lens` input that is not a
+// constant equal to the sequence length masks the steps past each batch
+// entry's length: its state stays and its outputs are zero. The reverse
+// direction runs from the last position to the first under the same mask,
+// which starts each entry at its own last element, as ONNX specifies.
+//
+//===----------------------------------------------------------------------===//
+
+#include "frontends/ONNX/Converters.h"
+
+using namespace mlir;
+using namespace mlir::relay::onnx_import;
+
+namespace {
+
+enum class CellKind { RNN, GRU, LSTM };
+
+/// Builds relay ops, remembering the first failure (reported at the node by
+/// NodeContext::op) so that a cell's equations read as equations; every
+/// op after a failure builds nothing and yields a null value.
+class Emitter {
+public:
+  explicit Emitter(NodeContext &ctx) : ctx(ctx) {}
+
+  Value op(StringRef name, ValueRange args,
+           ArrayRef<NamedAttribute> attrs = {}) {
+    if (!ok || llvm::any_of(args, [](Value v) { return !v; })) {
+      ok = false;
+      return {};
+    }
+    FailureOr<Value> r = ctx.op(name, args, attrs);
+    if (failed(r)) {
+      ok = false;
+      return {};
+    }
+    return *r;
+  }
+  Value add(Value a, Value b) { return op("add", {a, b}); }
+  Value mul(Value a, Value b) { return op("multiply", {a, b}); }
+  /// `x[index]` along `axis`, dropping that axis.
+  Value take(Value x, int64_t index, int64_t axis) {
+    return op("take",
+              {x, ctx.scalar(index, IntegerType::get(ctx.getContext(), 64))},
+              {ctx.i64("axis", axis)});
+  }
+  /// The tensor's fields split evenly in `parts` along `axis`.
+  SmallVector<Value> split(Value x, int64_t parts, int64_t axis) {
+    Value t =
+        op("split", {x},
+           {ctx.i64("indices_or_sections", parts), ctx.i64("axis", axis)});
+    SmallVector<Value> fields;
+    for (int64_t i = 0; i < parts; ++i)
+      fields.push_back(t ? ctx.tupleGet(t, i) : Value());
+    return fields;
+  }
+  Value stack(ValueRange fields, int64_t axis) {
+    if (!ok || llvm::any_of(fields, [](Value v) { return !v; })) {
+      ok = false;
+      return {};
+    }
+    return op("stack", {ctx.tuple(fields)}, {ctx.i64("axis", axis)});
+  }
+  Value activation(StringRef name, Value x, double alpha, double beta) {
+    if (!ok || !x)
+      return ok = false, Value();
+    FailureOr<Value> r =
+        mlir::relay::onnx_import::activation(ctx, name, x, alpha, beta);
+    if (failed(r))
+      return ok = false, Value();
+    return *r;
+  }
+  bool succeeded() const { return ok; }
+
+private:
+  NodeContext &ctx;
+  bool ok = true;
+};
+
+/// An activation function with its parameters.
+struct Activation {
+  std::string name;
+  double alpha = 0, beta = 0;
+};
+
+/// The activations of each direction (`perDirection` of them, in the
+/// order the cell's equations use them): the `activations` attribute with
+/// its parameters, or the defaults.
+FailureOr<SmallVector<SmallVector<Activation>>>
+readActivations(NodeContext &ctx, ArrayRef<StringRef> defaults,
+                int64_t directions) {
+  size_t perDirection = defaults.size();
+  SmallVector<std::string> names;
+  if (const onnx::AttributeProto *a = ctx.attribute("activations"))
+    for (const std::string &s : a->strings())
+      names.push_back(s);
+  if (names.empty())
+    for (int64_t d = 0; d < directions; ++d)
+      for (StringRef n : defaults)
+        names.push_back(n.str());
+  if (names.size() != perDirection * directions)
+    return ctx.fail("expects " + Twine(perDirection * directions) +
+                    " activations (" + Twine(perDirection) +
+                    " per direction), got " + Twine(names.size()));
+  // Parameters are consumed in order by the activations that take them.
+  SmallVector<double> alphas = ctx.attrFloats("activation_alpha");
+  SmallVector<double> betas = ctx.attrFloats("activation_beta");
+  size_t nextAlpha = 0, nextBeta = 0;
+  auto param = [](SmallVector<double> &values, size_t &next, double dflt) {
+    return next < values.size() ? values[next++] : dflt;
+  };
+  SmallVector<SmallVector<Activation>> result(directions);
+  for (size_t i = 0; i < names.size(); ++i) {
+    Activation act{names[i]};
+    StringRef n = act.name;
+    if (n == "LeakyRelu")
+      act.alpha = param(alphas, nextAlpha, 0.01);
+    else if (n == "ThresholdedRelu" || n == "Elu")
+      act.alpha = param(alphas, nextAlpha, 1.0);
+    else if (n == "HardSigmoid") {
+      act.alpha = param(alphas, nextAlpha, 0.2);
+      act.beta = param(betas, nextBeta, 0.5);
+    } else if (n == "Affine") {
+      act.alpha = param(alphas, nextAlpha, 1.0);
+      act.beta = param(betas, nextBeta, 0.0);
+    } else if (n == "ScaledTanh") {
+      act.alpha = param(alphas, nextAlpha, 1.0);
+      act.beta = param(betas, nextBeta, 1.0);
+    } else if (n != "Relu" && n != "Tanh" && n != "Sigmoid" &&
+               n != "Softsign" && n != "Softplus") {
+      return ctx.fail("unknown activation function '" + n + "'");
+    }
+    result[i / perDirection].push_back(act);
+  }
+  return result;
+}
+
+/// Checks that optional input `i`, when given, has shape `want`.
+LogicalResult checkShape(NodeContext &ctx, unsigned i, StringRef what,
+                         ArrayRef<int64_t> want) {
+  if (!ctx.hasInput(i) || ctx.shape(i) == want)
+    return success();
+  std::string got, expected;
+  llvm::raw_string_ostream g(got), e(expected);
+  llvm::interleave(ctx.shape(i), g, "x");
+  llvm::interleave(want, e, "x");
+  return ctx.fail(what + " has shape [" + got + "], expected [" + expected +
+                  "]");
+}
+
+LogicalResult convertRecurrent(NodeContext &ctx, CellKind kind) {
+  if (failed(ctx.checkInputs(3, kind == CellKind::LSTM ? 8 : 6)))
+    return failure();
+  int64_t gates = kind == CellKind::RNN ? 1 : kind == CellKind::GRU ? 3 : 4;
+  if (ctx.rank(0) != 3 || ctx.rank(1) != 3 || ctx.rank(2) != 3)
+    return ctx.fail("X, W and R must have rank 3");
+  Type elementType = ctx.elementType(0);
+  if (!isa<FloatType>(elementType))
+    return ctx.fail("expects floating-point data");
+
+  std::string direction = ctx.attrString("direction", "forward");
+  if (direction != "forward" && direction != "reverse" &&
+      direction != "bidirectional")
+    return ctx.fail("unknown direction '" + direction +
+                    "' (expected forward, reverse or bidirectional)");
+  int64_t directions = direction == "bidirectional" ? 2 : 1;
+  int64_t layout = ctx.attrInt("layout", 0);
+  if (layout != 0 && layout != 1)
+    return ctx.fail("layout must be 0 or 1, got " + Twine(layout));
+  if (kind == CellKind::LSTM && ctx.attrInt("input_forget", 0) != 0)
+    return ctx.fail("input_forget (coupled input and forget gates) is not "
+                    "supported");
+  bool linearBeforeReset =
+      kind == CellKind::GRU && ctx.attrInt("linear_before_reset", 0) != 0;
+
+  ArrayRef<int64_t> xShape = ctx.shape(0);
+  int64_t steps = xShape[layout == 0 ? 0 : 1];
+  int64_t batch = xShape[layout == 0 ? 1 : 0];
+  int64_t inputSize = xShape[2];
+  int64_t hidden = ctx.attrInt("hidden_size", ctx.shape(2)[2]);
+  if (steps == 0 || batch == 0 || hidden <= 0)
+    return ctx.fail("needs a non-empty sequence, batch and hidden state");
+  if (failed(
+          checkShape(ctx, 1, "W", {directions, gates * hidden, inputSize})) ||
+      failed(checkShape(ctx, 2, "R", {directions, gates * hidden, hidden})) ||
+      failed(checkShape(ctx, 3, "B", {directions, 2 * gates * hidden})) ||
+      failed(checkShape(ctx, 4, "sequence_lens", {batch})))
+    return failure();
+  SmallVector<int64_t> stateShape =
+      layout == 0 ? SmallVector<int64_t>{directions, batch, hidden}
+                  : SmallVector<int64_t>{batch, directions, hidden};
+  if (failed(checkShape(ctx, 5, "initial_h", stateShape)) ||
+      (kind == CellKind::LSTM &&
+       (failed(checkShape(ctx, 6, "initial_c", stateShape)) ||
+        failed(checkShape(ctx, 7, "P", {directions, 3 * hidden})))))
+    return failure();
+
+  static constexpr StringRef rnnDefaults[] = {"Tanh"};
+  static constexpr StringRef gruDefaults[] = {"Sigmoid", "Tanh"};
+  static constexpr StringRef lstmDefaults[] = {"Sigmoid", "Tanh", "Tanh"};
+  ArrayRef<StringRef> defaults = lstmDefaults;
+  if (kind == CellKind::RNN)
+    defaults = rnnDefaults;
+  else if (kind == CellKind::GRU)
+    defaults = gruDefaults;
+  FailureOr<SmallVector<SmallVector<Activation>>> activations =
+      readActivations(ctx, defaults, directions);
+  if (failed(activations))
+    return failure();
+  std::optional<double> clip;
+  if (ctx.hasAttr("clip"))
+    clip = ctx.attrFloat("clip", 0.0);
+
+  // sequence_lens masks nothing when it is a constant of full lengths.
+  bool masked = false;
+  if (ctx.hasInput(4)) {
+    ElementsAttr lens = ctx.constantInput(4);
+    masked = !lens || llvm::any_of(readInts(lens),
+                                   [&](int64_t n) { return n != steps; });
+    if (lens && llvm::any_of(readInts(lens),
+                             [&](int64_t n) { return n < 0 || n > steps; }))
+      return ctx.fail("sequence_lens must lie in [0, " + Twine(steps) + "]");
+  }
+
+  Emitter b(ctx);
+  Value x = ctx.input(0);
+  if (layout == 1)
+    x = b.op("transpose", {x}, {ctx.ints("axes", {1, 0, 2})});
+  Value rows =
+      b.op("reshape", {x}, {ctx.ints("newshape", {steps * batch, inputSize})});
+  auto act = [&](const Activation &a, Value v) {
+    return b.activation(a.name, v, a.alpha, a.beta);
+  };
+  auto clipped = [&](Value v) {
+    if (!clip)
+      return v;
+    return b.op("clip", {v},
+                {ctx.f64("a_min", -*clip), ctx.f64("a_max", *clip)});
+  };
+  Value zeros = ctx.constant(DenseElementsAttr::get(
+      RankedTensorType::get({batch, hidden}, elementType),
+      cast<TypedAttr>(FloatAttr::get(elementType, 0.0))));
+  Value lengths;
+  if (masked)
+    lengths = b.op("cast", {ctx.input(4)},
+                   {ctx.type("dtype", IntegerType::get(ctx.getContext(), 64))});
+
+  SmallVector<Value> ys, lastH, lastC;
+  for (int64_t d = 0; d < directions; ++d) {
+    bool reverse = direction == "reverse" || d == 1;
+    ArrayRef<Activation> fns = (*activations)[d];
+    Value w = b.take(ctx.input(1), d, 0), r = b.take(ctx.input(2), d, 0);
+    // The input projections of every step at once: [steps, batch, G*H].
+    Value xw = b.op("nn.dense", {rows, w});
+    Value inputBias, recurrentBias;
+    if (ctx.hasInput(3)) {
+      SmallVector<Value> biases = b.split(b.take(ctx.input(3), d, 0), 2, 0);
+      inputBias = biases[0];
+      recurrentBias = biases[1];
+      // GRU's candidate gate applies its recurrent bias inside the reset.
+      xw = b.add(xw, kind == CellKind::GRU ? inputBias
+                                           : b.add(inputBias, recurrentBias));
+    }
+    xw = b.op("reshape", {xw},
+              {ctx.ints("newshape", {steps, batch, gates * hidden})});
+    auto initial = [&](unsigned i) {
+      if (!ctx.hasInput(i))
+        return zeros;
+      return b.take(ctx.input(i), d, layout == 0 ? 0 : 1);
+    };
+    Value h = initial(5);
+    Value c = kind == CellKind::LSTM ? initial(6) : Value();
+    SmallVector<Value> peep;
+    if (kind == CellKind::LSTM && ctx.hasInput(7))
+      peep = b.split(b.take(ctx.input(7), d, 0), 3, 0); // i, o, f
+    // GRU: the update and reset gates' recurrent weights, and the
+    // candidate's, used separately.
+    Value rzr, rh, rbZr, rbH;
+    if (kind == CellKind::GRU) {
+      Value parts = b.op(
+          "split", {r},
+          {ctx.ints("indices_or_sections", {2 * hidden}), ctx.i64("axis", 0)});
+      rzr = parts ? ctx.tupleGet(parts, 0) : Value();
+      rh = parts ? ctx.tupleGet(parts, 1) : Value();
+      if (recurrentBias) {
+        Value biasParts = b.op("split", {recurrentBias},
+                               {ctx.ints("indices_or_sections", {2 * hidden}),
+                                ctx.i64("axis", 0)});
+        rbZr = biasParts ? ctx.tupleGet(biasParts, 0) : Value();
+        rbH = biasParts ? ctx.tupleGet(biasParts, 1) : Value();
+      }
+    }
+
+    SmallVector<Value> outputs(steps);
+    for (int64_t i = 0; i < steps && b.succeeded(); ++i) {
+      int64_t t = reverse ? steps - 1 - i : i;
+      Value xt = b.take(xw, t, 0);
+      Value newH, newC;
+      switch (kind) {
+      case CellKind::RNN: {
+        Value pre = b.add(xt, b.op("nn.dense", {h, r}));
+        newH = act(fns[0], clipped(pre));
+        break;
+      }
+      case CellKind::LSTM: {
+        SmallVector<Value> g =
+            b.split(b.add(xt, b.op("nn.dense", {h, r})), 4, 1); // i, o, f, c
+        if (!peep.empty()) {
+          g[0] = b.add(g[0], b.mul(peep[0], c));
+          g[2] = b.add(g[2], b.mul(peep[2], c));
+        }
+        Value in = act(fns[0], clipped(g[0]));
+        Value forget = act(fns[0], clipped(g[2]));
+        Value cell = act(fns[1], clipped(g[3]));
+        newC = b.add(b.mul(forget, c), b.mul(in, cell));
+        Value o = g[1];
+        if (!peep.empty())
+          o = b.add(o, b.mul(peep[1], newC));
+        newH = b.mul(act(fns[0], clipped(o)), act(fns[2], newC));
+        break;
+      }
+      case CellKind::GRU: {
+        SmallVector<Value> xg = b.split(xt, 3, 1); // z, r, h
+        Value hzr = b.op("nn.dense", {h, rzr});
+        if (rbZr)
+          hzr = b.add(hzr, rbZr);
+        SmallVector<Value> hg = b.split(hzr, 2, 1);
+        Value z = act(fns[0], clipped(b.add(xg[0], hg[0])));
+        Value reset = act(fns[0], clipped(b.add(xg[1], hg[1])));
+        Value recurrent;
+        if (linearBeforeReset) {
+          Value hh = b.op("nn.dense", {h, rh});
+          if (rbH)
+            hh = b.add(hh, rbH);
+          recurrent = b.mul(reset, hh);
+        } else {
+          recurrent = b.op("nn.dense", {b.mul(reset, h), rh});
+          if (rbH)
+            recurrent = b.add(recurrent, rbH);
+        }
+        Value candidate = act(fns[1], clipped(b.add(xg[2], recurrent)));
+        // (1 - z) * candidate + z * h = candidate + z * (h - candidate).
+        newH = b.add(candidate, b.mul(z, b.op("subtract", {h, candidate})));
+        break;
+      }
+      }
+      if (masked) {
+        Value live =
+            b.op("expand_dims",
+                 {b.op("less",
+                       {ctx.scalar(t, IntegerType::get(ctx.getContext(), 64)),
+                        lengths})},
+                 {ctx.i64("axis", 1)});
+        outputs[t] = b.op("where", {live, newH, zeros});
+        newH = b.op("where", {live, newH, h});
+        if (newC)
+          newC = b.op("where", {live, newC, c});
+      } else {
+        outputs[t] = newH;
+      }
+      h = newH;
+      c = newC;
+    }
+    ys.push_back(b.stack(outputs, 0));
+    lastH.push_back(h);
+    lastC.push_back(c);
+  }
+  if (!b.succeeded())
+    return failure();
+
+  // Y: [steps, directions, batch, hidden], or [batch, steps, directions,
+  // hidden] in layout 1; Y_h and Y_c: [directions, batch, hidden], or
+  // [batch, directions, hidden].
+  Value y = b.stack(ys, 1);
+  auto state = [&](ArrayRef<Value> perDirection) {
+    return b.stack(perDirection, layout == 0 ? 0 : 1);
+  };
+  if (layout == 1)
+    y = b.op("transpose", {y}, {ctx.ints("axes", {2, 0, 1, 3})});
+  Value yh = state(lastH);
+  Value yc = kind == CellKind::LSTM ? state(lastC) : Value();
+  if (!b.succeeded())
+    return failure();
+  ctx.addOutput(y);
+  ctx.addOutput(yh);
+  if (yc)
+    ctx.addOutput(yc);
+  return success();
+}
+
+} // namespace
+
+void mlir::relay::onnx_import::addRecurrentConverters(ConverterTable &t) {
+  t["RNN"] = [](NodeContext &ctx) {
+    return convertRecurrent(ctx, CellKind::RNN);
+  };
+  t["GRU"] = [](NodeContext &ctx) {
+    return convertRecurrent(ctx, CellKind::GRU);
+  };
+  t["LSTM"] = [](NodeContext &ctx) {
+    return convertRecurrent(ctx, CellKind::LSTM);
+  };
+}
