@@ -352,7 +352,10 @@ def ApproximateMath : Pass<"relay-approximate-math", "::mlir::func::FuncOp"> {
     approximations (upstream's patterns: range reduction plus a minimax
     polynomial, a few ulp from the exact result, with infinities, NaNs,
     overflow and underflow kept), which stay in vector registers. Ops on
-    other element types are left for `--convert-math-to-libm`.
+    other element types are left for `--convert-math-to-libm`. The inverse
+    hyperbolic functions (`asinh`, `acosh`, `atanh`), which neither LLVM
+    intrinsics nor the libm lowering take on vectors, are expanded into
+    `log` and `sqrt` (upstream's expansion patterns) first.
 
     ```mlir
     %y = math.tanh %x : vector<16xf32>

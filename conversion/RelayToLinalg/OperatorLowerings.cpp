@@ -2258,6 +2258,15 @@ void registerLowerings() {
   rules["erf"] = pointwise(floatUnary<math::ErfOp>());
   rules["sin"] = pointwise(floatUnary<math::SinOp>());
   rules["cos"] = pointwise(floatUnary<math::CosOp>());
+  rules["tan"] = pointwise(floatUnary<math::TanOp>());
+  rules["asin"] = pointwise(floatUnary<math::AsinOp>());
+  rules["acos"] = pointwise(floatUnary<math::AcosOp>());
+  rules["atan"] = pointwise(floatUnary<math::AtanOp>());
+  rules["sinh"] = pointwise(floatUnary<math::SinhOp>());
+  rules["cosh"] = pointwise(floatUnary<math::CoshOp>());
+  rules["asinh"] = pointwise(floatUnary<math::AsinhOp>());
+  rules["acosh"] = pointwise(floatUnary<math::AcoshOp>());
+  rules["atanh"] = pointwise(floatUnary<math::AtanhOp>());
   rules["floor"] = pointwise(floatUnary<math::FloorOp>());
   rules["ceil"] = pointwise(floatUnary<math::CeilOp>());
   rules["round"] = pointwise(floatUnary<math::RoundEvenOp>());

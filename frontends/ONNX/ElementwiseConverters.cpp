@@ -434,21 +434,14 @@ FailureOr<Value> mlir::relay::onnx_import::activation(NodeContext &ctx,
 void mlir::relay::onnx_import::addElementwiseConverters(ConverterTable &t) {
   for (auto [onnx, relay] :
        std::initializer_list<std::pair<StringRef, StringRef>>{
-           {"Abs", "abs"},
-           {"Neg", "negative"},
-           {"Exp", "exp"},
-           {"Log", "log"},
-           {"Sqrt", "sqrt"},
-           {"Relu", "nn.relu"},
-           {"Sigmoid", "sigmoid"},
-           {"Tanh", "tanh"},
-           {"Erf", "erf"},
-           {"Floor", "floor"},
-           {"Ceil", "ceil"},
-           {"Round", "round"},
-           {"Sin", "sin"},
-           {"Cos", "cos"},
-           {"Sign", "sign"},
+           {"Abs", "abs"},         {"Neg", "negative"}, {"Exp", "exp"},
+           {"Log", "log"},         {"Sqrt", "sqrt"},    {"Relu", "nn.relu"},
+           {"Sigmoid", "sigmoid"}, {"Tanh", "tanh"},    {"Erf", "erf"},
+           {"Floor", "floor"},     {"Ceil", "ceil"},    {"Round", "round"},
+           {"Sin", "sin"},         {"Cos", "cos"},      {"Tan", "tan"},
+           {"Asin", "asin"},       {"Acos", "acos"},    {"Atan", "atan"},
+           {"Sinh", "sinh"},       {"Cosh", "cosh"},    {"Asinh", "asinh"},
+           {"Acosh", "acosh"},     {"Atanh", "atanh"},  {"Sign", "sign"},
            {"Not", "logical_not"}})
     t[onnx] = unary(relay);
   for (auto [onnx, relay] :
@@ -512,12 +505,5 @@ void mlir::relay::onnx_import::addElementwiseConverters(ConverterTable &t) {
   t["ThresholdedRelu"] = composite([](NodeContext &ctx, Value x) {
     return activation(ctx, "ThresholdedRelu", x, ctx.attrFloat("alpha", 1.0),
                       0.0);
-  });
-  t["Tan"] = composite([](NodeContext &ctx, Value x) -> FailureOr<Value> {
-    FailureOr<Value> s = ctx.op("sin", {x});
-    FailureOr<Value> c = ctx.op("cos", {x});
-    if (failed(s) || failed(c))
-      return failure();
-    return ctx.op("divide", {*s, *c});
   });
 }

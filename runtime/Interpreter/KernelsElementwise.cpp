@@ -222,6 +222,15 @@ void mlir::relay::interp::registerElementwiseKernels(
   k["erf"] = unary([](double x) { return std::erf(x); });
   k["sin"] = unary([](double x) { return std::sin(x); });
   k["cos"] = unary([](double x) { return std::cos(x); });
+  k["tan"] = unary([](double x) { return std::tan(x); });
+  k["asin"] = unary([](double x) { return std::asin(x); });
+  k["acos"] = unary([](double x) { return std::acos(x); });
+  k["atan"] = unary([](double x) { return std::atan(x); });
+  k["sinh"] = unary([](double x) { return std::sinh(x); });
+  k["cosh"] = unary([](double x) { return std::cosh(x); });
+  k["asinh"] = unary([](double x) { return std::asinh(x); });
+  k["acosh"] = unary([](double x) { return std::acosh(x); });
+  k["atanh"] = unary([](double x) { return std::atanh(x); });
   // Halves round to even, as numpy and ONNX do.
   k["round"] = unary([](double x) { return std::nearbyint(x); },
                      [](int64_t x) { return x; });

@@ -41,6 +41,7 @@ bool isApproximated(StringRef name) {
 struct ApproximateMath : relay::impl::ApproximateMathBase<ApproximateMath> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
+    math::populateExpansionPatterns(patterns, {"asinh", "acosh", "atanh"});
     populateMathPolynomialApproximationPatterns(patterns, isApproximated);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();

@@ -45,6 +45,33 @@ relay.func @elementwise(%f: tensor<2x3xf32>, %i: tensor<2x3xi32>, %b: tensor<2x3
   // CHECK: relay.cos %{{.*}} : (tensor<2x3xf32>) -> !relay.incomplete
   // INFER: relay.cos {{.*}} -> tensor<2x3xf32>
   %cos = relay.cos %f : (tensor<2x3xf32>) -> !relay.incomplete
+  // CHECK: relay.tan %{{.*}} : (tensor<2x3xf32>) -> !relay.incomplete
+  // INFER: relay.tan {{.*}} -> tensor<2x3xf32>
+  %tan = relay.tan %f : (tensor<2x3xf32>) -> !relay.incomplete
+  // CHECK: relay.asin %{{.*}} : (tensor<2x3xf32>) -> !relay.incomplete
+  // INFER: relay.asin {{.*}} -> tensor<2x3xf32>
+  %asin = relay.asin %f : (tensor<2x3xf32>) -> !relay.incomplete
+  // CHECK: relay.acos %{{.*}} : (tensor<2x3xf32>) -> !relay.incomplete
+  // INFER: relay.acos {{.*}} -> tensor<2x3xf32>
+  %acos = relay.acos %f : (tensor<2x3xf32>) -> !relay.incomplete
+  // CHECK: relay.atan %{{.*}} : (tensor<2x3xf32>) -> !relay.incomplete
+  // INFER: relay.atan {{.*}} -> tensor<2x3xf32>
+  %atan = relay.atan %f : (tensor<2x3xf32>) -> !relay.incomplete
+  // CHECK: relay.sinh %{{.*}} : (tensor<2x3xf32>) -> !relay.incomplete
+  // INFER: relay.sinh {{.*}} -> tensor<2x3xf32>
+  %sinh = relay.sinh %f : (tensor<2x3xf32>) -> !relay.incomplete
+  // CHECK: relay.cosh %{{.*}} : (tensor<2x3xf32>) -> !relay.incomplete
+  // INFER: relay.cosh {{.*}} -> tensor<2x3xf32>
+  %cosh = relay.cosh %f : (tensor<2x3xf32>) -> !relay.incomplete
+  // CHECK: relay.asinh %{{.*}} : (tensor<2x3xf32>) -> !relay.incomplete
+  // INFER: relay.asinh {{.*}} -> tensor<2x3xf32>
+  %asinh = relay.asinh %f : (tensor<2x3xf32>) -> !relay.incomplete
+  // CHECK: relay.acosh %{{.*}} : (tensor<2x3xf32>) -> !relay.incomplete
+  // INFER: relay.acosh {{.*}} -> tensor<2x3xf32>
+  %acosh = relay.acosh %f : (tensor<2x3xf32>) -> !relay.incomplete
+  // CHECK: relay.atanh %{{.*}} : (tensor<2x3xf32>) -> !relay.incomplete
+  // INFER: relay.atanh {{.*}} -> tensor<2x3xf32>
+  %atanh = relay.atanh %f : (tensor<2x3xf32>) -> !relay.incomplete
   // CHECK: relay.round %{{.*}} : (tensor<2x3xf32>) -> !relay.incomplete
   // INFER: relay.round {{.*}} -> tensor<2x3xf32>
   %round = relay.round %f : (tensor<2x3xf32>) -> !relay.incomplete

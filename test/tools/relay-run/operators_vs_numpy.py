@@ -155,6 +155,7 @@ pos = f32(2, 3, 4, low=0.1, high=3.0)
 ia, ib = i32(2, 3), i32(2, 3, low=1, high=7) * RNG.choice([-1, 1], size=(2, 3)).astype(np.int32)
 ba, bb = boolean(2, 3), boolean(2, 3)
 img = f32(2, 4, 7, 7)
+unit = f32(2, 3, 4, low=-0.95, high=0.95)
 CASES = [
     ("add", "add(%a, %b)", [x, y], lambda a, b: a + b, E),
     ("subtract", "subtract(%a, %b)", [x, y], lambda a, b: a - b, E),
@@ -195,6 +196,15 @@ CASES = [
     ("erf", "erf(%a)", [x], lambda a: ERF(a).astype(np.float32), E),
     ("sin", "sin(%a)", [x], np.sin, E),
     ("cos", "cos(%a)", [x], np.cos, E),
+    ("tan", "tan(%a)", [x], np.tan, E),
+    ("asin", "asin(%a)", [unit], np.arcsin, E),
+    ("acos", "acos(%a)", [unit], np.arccos, E),
+    ("atan", "atan(%a)", [x * 3], np.arctan, E),
+    ("sinh", "sinh(%a)", [x], np.sinh, E),
+    ("cosh", "cosh(%a)", [x], np.cosh, E),
+    ("asinh", "asinh(%a)", [x * 3], np.arcsinh, E),
+    ("acosh", "acosh(%a)", [pos + 1], np.arccosh, E),
+    ("atanh", "atanh(%a)", [unit], np.arctanh, E),
     ("round", "round(%a)", [x * 2], np.round, E),
     ("floor", "floor(%a)", [x], np.floor, E),
     ("ceil", "ceil(%a)", [x], np.ceil, E),
