@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "frontends/ONNX/Converters.h"
+#include "frontends/ONNX/Emitter.h"
 
 #include <cmath>
 #include <limits>
@@ -368,6 +369,48 @@ LogicalResult convertIdentity(NodeContext &ctx) {
   return success();
 }
 
+/// x + bias below -lambd, x - bias above lambd, 0 between.
+LogicalResult convertShrink(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(1, 1)))
+    return failure();
+  Emitter b(ctx);
+  Value x = ctx.input(0);
+  double lambd = ctx.attrFloat("lambd", 0.5), bias = ctx.attrFloat("bias", 0);
+  Value below = b.op("less", {x, b.scalar(-lambd, x)});
+  Value above = b.op("greater", {x, b.scalar(lambd, x)});
+  Value inner = b.op("where", {above, b.op("subtract", {x, b.scalar(bias, x)}),
+                               b.scalar(0, x)});
+  return b.output(b.op("where", {below, b.add(x, b.scalar(bias, x)), inner}));
+}
+
+/// IsNaN: x != x. IsInf: x == +inf and/or x == -inf.
+LogicalResult convertIsNaNOrInf(NodeContext &ctx, bool nan) {
+  if (failed(ctx.checkInputs(1, 1)))
+    return failure();
+  if (!isa<FloatType>(ctx.elementType(0)))
+    return ctx.fail("expects a floating-point input");
+  Emitter b(ctx);
+  Value x = ctx.input(0);
+  if (nan)
+    return b.output(b.op("not_equal", {x, x}));
+  double inf = std::numeric_limits<double>::infinity();
+  bool positive = ctx.attrInt("detect_positive", 1) != 0;
+  bool negative = ctx.attrInt("detect_negative", 1) != 0;
+  if (!positive && !negative)
+    return b.output(ctx.constant(DenseElementsAttr::get(
+        RankedTensorType::get(ctx.shape(0),
+                              IntegerType::get(ctx.getContext(), 1)),
+        false)));
+  Value r;
+  if (positive)
+    r = b.op("equal", {x, b.scalar(inf, x)});
+  if (negative) {
+    Value n = b.op("equal", {x, b.scalar(-inf, x)});
+    r = r ? b.op("logical_or", {r, n}) : n;
+  }
+  return b.output(r);
+}
+
 } // namespace
 
 FailureOr<Value> mlir::relay::onnx_import::activation(NodeContext &ctx,
@@ -502,6 +545,9 @@ void mlir::relay::onnx_import::addElementwiseConverters(ConverterTable &t) {
     t[name] = composite([name](NodeContext &ctx, Value x) {
       return activation(ctx, name, x, 0.0, 0.0);
     });
+  t["Shrink"] = convertShrink;
+  t["IsNaN"] = [](NodeContext &ctx) { return convertIsNaNOrInf(ctx, true); };
+  t["IsInf"] = [](NodeContext &ctx) { return convertIsNaNOrInf(ctx, false); };
   t["ThresholdedRelu"] = composite([](NodeContext &ctx, Value x) {
     return activation(ctx, "ThresholdedRelu", x, ctx.attrFloat("alpha", 1.0),
                       0.0);

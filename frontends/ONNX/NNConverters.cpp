@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "frontends/ONNX/Converters.h"
+#include "frontends/ONNX/Emitter.h"
 
 #include <cmath>
 
@@ -505,6 +506,111 @@ LogicalResult convertSoftmax(NodeContext &ctx, StringRef relayName) {
   return success();
 }
 
+/// (x - mean) / (sqrt(variance) + 1e-9) over `axes` (default 0, 2, 3), as
+/// ONNX's function body defines it.
+LogicalResult convertMeanVarianceNorm(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(1, 1)))
+    return failure();
+  SmallVector<int64_t> axes;
+  for (int64_t a : ctx.attrInts("axes", {0, 2, 3})) {
+    FailureOr<int64_t> axis = ctx.axis(a, ctx.rank(0));
+    if (failed(axis))
+      return failure();
+    axes.push_back(*axis);
+  }
+  Emitter b(ctx);
+  Value x = ctx.input(0);
+  SmallVector<NamedAttribute> reduce = {ctx.ints("axis", axes),
+                                        ctx.boolean("keepdims", true)};
+  Value centred = b.op("subtract", {x, b.op("mean", {x}, reduce)});
+  Value variance = b.op("mean", {b.mul(centred, centred)}, reduce);
+  Value deviation = b.add(b.op("sqrt", {variance}), b.scalar(1e-9, x));
+  return b.output(b.op("divide", {centred, deviation}));
+}
+
+/// Local response normalisation across channels: x / (bias + alpha / size
+/// * sum of squares over the `size` channels around each)^beta.
+LogicalResult convertLRN(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(1, 1)))
+    return failure();
+  int64_t rank = ctx.rank(0);
+  if (rank < 3)
+    return ctx.fail("expects data of rank 3 or more (N x C x D1 ...)");
+  if (!ctx.hasAttr("size"))
+    return ctx.fail("the size attribute is required");
+  int64_t size = ctx.attrInt("size", 1);
+  if (size <= 0)
+    return ctx.fail("size must be positive, got " + Twine(size));
+  double alpha = ctx.attrFloat("alpha", 1e-4);
+  double beta = ctx.attrFloat("beta", 0.75);
+  double bias = ctx.attrFloat("bias", 1.0);
+  int64_t channels = ctx.shape(0)[1];
+  Emitter b(ctx);
+  Value x = ctx.input(0);
+  // Squares padded along the channels with (size - 1) / 2 zeros before and
+  // the rest after; each channel's window is then `size` shifted slices.
+  SmallVector<int64_t> width(2 * rank, 0);
+  width[2] = (size - 1) / 2;
+  width[3] = size - 1 - width[2];
+  Value padded = b.op("nn.pad", {b.mul(x, x), b.scalar(0, x)},
+                      {ctx.ints("pad_width", width)});
+  Value sum;
+  SmallVector<int64_t> begin(rank, 0), end(ctx.shape(0));
+  for (int64_t i = 0; i < size; ++i) {
+    begin[1] = i;
+    end[1] = i + channels;
+    Value slice = b.op("strided_slice", {padded},
+                       {ctx.ints("begin", begin), ctx.ints("end", end)});
+    sum = sum ? b.add(sum, slice) : slice;
+  }
+  Value base = b.add(b.mul(sum, b.scalar(alpha / size, x)), b.scalar(bias, x));
+  return b.output(
+      b.op("divide", {x, b.op("power", {base, b.scalar(beta, x)})}));
+}
+
+/// One at the first maximum along `axis`, zero elsewhere. Before opset 13
+/// the input is coerced to 2-d at `axis` (default 1), as for Softmax.
+LogicalResult convertHardmax(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(1, 1)))
+    return failure();
+  int64_t rank = ctx.rank(0);
+  bool legacy = ctx.getOpset() < 13;
+  FailureOr<int64_t> axis =
+      ctx.axis(ctx.attrInt("axis", legacy ? 1 : -1), rank);
+  if (failed(axis))
+    return failure();
+  Emitter b(ctx);
+  Value x = ctx.input(0);
+  ArrayRef<int64_t> shape = ctx.shape(0);
+  int64_t along = *axis;
+  if (legacy) {
+    int64_t rows = 1, cols = 1;
+    for (int64_t d = 0; d < rank; ++d)
+      (d < *axis ? rows : cols) *= shape[d];
+    x = b.op("reshape", {x}, {ctx.ints("newshape", {rows, cols})});
+    along = 1;
+  }
+  auto type = cast<RankedTensorType>(x.getType());
+  // argmax (kept dims) compared with the positions along the axis.
+  Value index =
+      b.op("argmax", {x},
+           {ctx.ints("axis", {along}), ctx.boolean("keepdims", true)});
+  int64_t n = type.getDimSize(along);
+  SmallVector<int64_t> iotaShape(type.getRank(), 1);
+  iotaShape[along] = n;
+  SmallVector<APInt> positions;
+  for (int64_t i = 0; i < n; ++i)
+    positions.push_back(APInt(32, i));
+  Value iota = ctx.constant(DenseElementsAttr::get(
+      RankedTensorType::get(iotaShape, IntegerType::get(ctx.getContext(), 32)),
+      positions));
+  Value oneHot = b.op("cast", {b.op("equal", {index, iota})},
+                      {ctx.type("dtype", type.getElementType())});
+  if (legacy)
+    oneHot = b.op("reshape", {oneHot}, {ctx.ints("newshape", shape)});
+  return b.output(oneHot);
+}
+
 LogicalResult convertDropout(NodeContext &ctx) {
   if (failed(ctx.checkInputs(1, 3)))
     return failure();
@@ -557,6 +663,9 @@ void mlir::relay::onnx_import::addNNConverters(ConverterTable &t) {
     return convertSoftmax(ctx, "nn.log_softmax");
   };
   t["Dropout"] = convertDropout;
+  t["MeanVarianceNormalization"] = convertMeanVarianceNorm;
+  t["LRN"] = convertLRN;
+  t["Hardmax"] = convertHardmax;
   t["Resize"] = [](NodeContext &ctx) { return convertResize(ctx, false); };
   t["Upsample"] = [](NodeContext &ctx) { return convertResize(ctx, true); };
 }

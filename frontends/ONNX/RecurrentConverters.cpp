@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "frontends/ONNX/Converters.h"
+#include "frontends/ONNX/Emitter.h"
 
 using namespace mlir;
 using namespace mlir::relay::onnx_import;
@@ -19,67 +20,6 @@ using namespace mlir::relay::onnx_import;
 namespace {
 
 enum class CellKind { RNN, GRU, LSTM };
-
-/// Builds relay ops, remembering the first failure (reported at the node by
-/// NodeContext::op) so that a cell's equations read as equations; every
-/// op after a failure builds nothing and yields a null value.
-class Emitter {
-public:
-  explicit Emitter(NodeContext &ctx) : ctx(ctx) {}
-
-  Value op(StringRef name, ValueRange args,
-           ArrayRef<NamedAttribute> attrs = {}) {
-    if (!ok || llvm::any_of(args, [](Value v) { return !v; })) {
-      ok = false;
-      return {};
-    }
-    FailureOr<Value> r = ctx.op(name, args, attrs);
-    if (failed(r)) {
-      ok = false;
-      return {};
-    }
-    return *r;
-  }
-  Value add(Value a, Value b) { return op("add", {a, b}); }
-  Value mul(Value a, Value b) { return op("multiply", {a, b}); }
-  /// `x[index]` along `axis`, dropping that axis.
-  Value take(Value x, int64_t index, int64_t axis) {
-    return op("take",
-              {x, ctx.scalar(index, IntegerType::get(ctx.getContext(), 64))},
-              {ctx.i64("axis", axis)});
-  }
-  /// The tensor's fields split evenly in `parts` along `axis`.
-  SmallVector<Value> split(Value x, int64_t parts, int64_t axis) {
-    Value t =
-        op("split", {x},
-           {ctx.i64("indices_or_sections", parts), ctx.i64("axis", axis)});
-    SmallVector<Value> fields;
-    for (int64_t i = 0; i < parts; ++i)
-      fields.push_back(t ? ctx.tupleGet(t, i) : Value());
-    return fields;
-  }
-  Value stack(ValueRange fields, int64_t axis) {
-    if (!ok || llvm::any_of(fields, [](Value v) { return !v; })) {
-      ok = false;
-      return {};
-    }
-    return op("stack", {ctx.tuple(fields)}, {ctx.i64("axis", axis)});
-  }
-  Value activation(StringRef name, Value x, double alpha, double beta) {
-    if (!ok || !x)
-      return ok = false, Value();
-    FailureOr<Value> r =
-        mlir::relay::onnx_import::activation(ctx, name, x, alpha, beta);
-    if (failed(r))
-      return ok = false, Value();
-    return *r;
-  }
-  bool succeeded() const { return ok; }
-
-private:
-  NodeContext &ctx;
-  bool ok = true;
-};
 
 /// An activation function with its parameters.
 struct Activation {

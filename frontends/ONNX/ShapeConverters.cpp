@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "frontends/ONNX/Converters.h"
+#include "frontends/ONNX/Emitter.h"
 
 using namespace mlir;
 using namespace mlir::relay::onnx_import;
@@ -149,6 +150,86 @@ LogicalResult convertConstantOfShape(NodeContext &ctx) {
     return ctx.fail("the fill value must be a one-element tensor");
   addFolded(ctx, splat);
   return success();
+}
+
+/// A constant of the input's shape with ones on diagonal `k`.
+LogicalResult convertEyeLike(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(1, 1)))
+    return failure();
+  if (ctx.rank(0) != 2)
+    return ctx.fail("expects a 2-d input");
+  Type element = ctx.elementType(0);
+  if (ctx.hasAttr("dtype")) {
+    element = convertDataType(ctx.getContext(), ctx.attrInt("dtype", 0));
+    if (!element)
+      return ctx.fail("unsupported dtype " + Twine(ctx.attrInt("dtype", 0)));
+  }
+  int64_t rows = ctx.shape(0)[0], cols = ctx.shape(0)[1];
+  int64_t k = ctx.attrInt("k", 0);
+  Builder &b = ctx.getBuilder();
+  auto value = [&](bool one) -> Attribute {
+    if (isa<FloatType>(element))
+      return b.getFloatAttr(element, one ? 1.0 : 0.0);
+    return b.getIntegerAttr(element, one ? 1 : 0);
+  };
+  SmallVector<Attribute> values;
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      values.push_back(value(j - i == k));
+  ctx.addOutput(ctx.constant(DenseElementsAttr::get(
+      RankedTensorType::get({rows, cols}, element), values)));
+  return success();
+}
+
+/// Running sums along a constant axis: log2(n) steps of adding the sums
+/// shifted by 1, 2, 4, ... positions (Hillis-Steele), so that long axes
+/// cost few ops. `exclusive` shifts by one more; `reverse` sums from the
+/// end, by reversing before and after.
+LogicalResult convertCumSum(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(2, 2)))
+    return failure();
+  FailureOr<SmallVector<int64_t>> axisValue = ctx.constantInts(1, "axis");
+  if (failed(axisValue))
+    return failure();
+  if (axisValue->size() != 1)
+    return ctx.fail("axis must hold one value");
+  int64_t rank = ctx.rank(0);
+  FailureOr<int64_t> axis = ctx.axis(axisValue->front(), rank);
+  if (failed(axis))
+    return failure();
+  ArrayRef<int64_t> shape = ctx.shape(0);
+  int64_t n = shape[*axis];
+  Emitter b(ctx);
+  Value y = ctx.input(0);
+  Value zero = b.scalar(0, y);
+  // y shifted by `by` positions along the axis, zeros entering.
+  auto shift = [&](Value v, int64_t by) {
+    SmallVector<int64_t> width(2 * rank, 0);
+    width[2 * *axis] = by;
+    Value padded = b.op("nn.pad", {v, zero}, {ctx.ints("pad_width", width)});
+    SmallVector<int64_t> begin(rank, 0);
+    return b.op("strided_slice", {padded},
+                {ctx.ints("begin", begin), ctx.ints("end", shape)});
+  };
+  auto reverse = [&](Value v) {
+    SmallVector<APInt> indices;
+    for (int64_t i = n - 1; i >= 0; --i)
+      indices.push_back(APInt(64, i));
+    Value idx = ctx.constant(DenseElementsAttr::get(
+        RankedTensorType::get({n}, IntegerType::get(ctx.getContext(), 64)),
+        indices));
+    return b.op("take", {v, idx}, {ctx.i64("axis", *axis)});
+  };
+  bool reversed = ctx.attrInt("reverse", 0) != 0;
+  if (reversed)
+    y = reverse(y);
+  for (int64_t by = 1; by < n; by *= 2)
+    y = b.add(y, shift(y, by));
+  if (ctx.attrInt("exclusive", 0) != 0)
+    y = shift(y, 1);
+  if (reversed)
+    y = reverse(y);
+  return b.output(y);
 }
 
 LogicalResult convertReshape(NodeContext &ctx) {
@@ -871,6 +952,8 @@ void mlir::relay::onnx_import::addShapeConverters(ConverterTable &t) {
   t["Shape"] = convertShape;
   t["Size"] = convertSize;
   t["ConstantOfShape"] = convertConstantOfShape;
+  t["EyeLike"] = convertEyeLike;
+  t["CumSum"] = convertCumSum;
   t["Reshape"] = convertReshape;
   t["Flatten"] = convertFlatten;
   t["Unsqueeze"] = convertUnsqueeze;
