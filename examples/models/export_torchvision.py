@@ -34,6 +34,7 @@ OTHERS = {
     'mobilenet_v3_small': torchvision.models.mobilenet_v3_small,
     'regnet_y_400mf': torchvision.models.regnet_y_400mf,
     'densenet121': torchvision.models.densenet121,
+    'swin_t': torchvision.models.swin_t,
 }
 MODELS = dict(PAPERS, **OTHERS)
 

@@ -14,6 +14,7 @@ static const ConverterTable &getTable() {
     addNNConverters(t);
     addShapeConverters(t);
     addRecurrentConverters(t);
+    addIndexingConverters(t);
     return t;
   }();
   return table;

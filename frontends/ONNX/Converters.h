@@ -23,6 +23,8 @@ void addNNConverters(ConverterTable &table);
 /// Shapes, constants, reshapes, slicing, gathering, reductions.
 void addShapeConverters(ConverterTable &table);
 
+/// GatherND, ScatterND, ScatterElements and Scatter.
+void addIndexingConverters(ConverterTable &table);
 /// Recurrent layers: RNN, GRU, LSTM, unrolled over the sequence.
 void addRecurrentConverters(ConverterTable &table);
 

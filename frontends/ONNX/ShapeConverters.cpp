@@ -387,20 +387,34 @@ LogicalResult convertConcat(NodeContext &ctx) {
   FailureOr<int64_t> axis = ctx.axis(ctx.attrInt("axis", 0), ctx.rank(0));
   if (failed(axis))
     return failure();
-  // 1-d integer constants (shape pieces) fold.
-  bool foldable = ctx.rank(0) == 1 && isa<IntegerType>(ctx.elementType(0));
-  SmallVector<int64_t> folded;
+  // Integer constants (shape pieces, index tuples built from ranges) fold:
+  // for each position before the axis, each input's block in turn.
+  bool foldable = isa<IntegerType>(ctx.elementType(0));
+  SmallVector<SmallVector<int64_t>> parts;
   SmallVector<Value> fields;
+  SmallVector<int64_t> shape(ctx.shape(0));
+  shape[*axis] = 0;
   for (unsigned i = 0; i < n; ++i) {
     fields.push_back(ctx.input(i));
     DenseElementsAttr c = smallConstant(ctx, i);
-    foldable &= c && ctx.elementType(i) == ctx.elementType(0);
-    if (foldable)
-      llvm::append_range(folded, readInts(c));
+    foldable &= c && ctx.elementType(i) == ctx.elementType(0) &&
+                ctx.rank(i) == ctx.rank(0);
+    if (foldable) {
+      parts.push_back(readInts(c));
+      shape[*axis] += ctx.shape(i)[*axis];
+    }
   }
   if (foldable) {
-    addFolded(ctx, intConstant(ctx, {(int64_t)folded.size()}, folded,
-                               ctx.elementType(0)));
+    int64_t outer = 1;
+    for (int64_t d = 0; d < *axis; ++d)
+      outer *= shape[d];
+    SmallVector<int64_t> folded;
+    for (int64_t o = 0; o < outer; ++o)
+      for (const SmallVector<int64_t> &part : parts) {
+        int64_t block = outer ? part.size() / outer : 0;
+        folded.append(part.begin() + o * block, part.begin() + (o + 1) * block);
+      }
+    addFolded(ctx, intConstant(ctx, shape, folded, ctx.elementType(0)));
     return success();
   }
   return ctx.output(
@@ -628,6 +642,30 @@ LogicalResult convertExpand(NodeContext &ctx) {
     if (a != b && a != 1 && b != 1)
       return ctx.fail("shape does not broadcast with the input");
     shape[i] = a == 1 ? b : a;
+  }
+  // Known integers (index tuples) fold.
+  DenseElementsAttr c = smallConstant(ctx, 0);
+  int64_t count = 1;
+  for (int64_t d : shape)
+    count *= d;
+  if (c && isa<IntegerType>(ctx.elementType(0)) &&
+      count <= kMaxFoldedElements) {
+    SmallVector<int64_t> values = readInts(c), folded;
+    SmallVector<int64_t> padded(rank - in.size(), 1);
+    padded.append(in.begin(), in.end());
+    for (int64_t flat = 0; flat < count; ++flat) {
+      // The source element: each coordinate modulo a size-1 input dim.
+      int64_t src = 0;
+      for (size_t d = 0, rem = flat, div = count; d < rank; ++d) {
+        div /= shape[d];
+        int64_t coord = rem / div;
+        rem %= div;
+        src = src * padded[d] + (padded[d] == 1 ? 0 : coord);
+      }
+      folded.push_back(values[src]);
+    }
+    addFolded(ctx, intConstant(ctx, shape, folded, ctx.elementType(0)));
+    return success();
   }
   return ctx.output(
       ctx.op("broadcast_to", {ctx.input(0)}, {ctx.ints("shape", shape)}));

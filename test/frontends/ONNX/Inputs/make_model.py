@@ -217,7 +217,25 @@ def lstm_bad_direction():
     return lstm(direction='sideways')
 
 
-MODELS = {f.__name__: f for f in (lstm_bad_weights, lstm_bad_activation,
+def scatter_runtime_indices():
+    """ScatterND whose indices are a graph input: not known at import."""
+    nodes = [helper.make_node('ScatterND', ['x', 'i', 'u'], ['y'],
+                              name='scatter')]
+    return model(nodes, [tensor('x', [4, 3]),
+                         tensor('i', [2, 1], TensorProto.INT64),
+                         tensor('u', [2, 3])], [tensor('y', [4, 3])])
+
+
+def gathernd_long_tuples():
+    """GatherND with index tuples longer than the data's rank."""
+    nodes = [helper.make_node('GatherND', ['x', 'i'], ['y'], name='gather')]
+    return model(nodes, [tensor('x', [4, 3]),
+                         tensor('i', [2, 3], TensorProto.INT64)],
+                 [tensor('y', [2])])
+
+
+MODELS = {f.__name__: f for f in (scatter_runtime_indices,
+                                  gathernd_long_tuples, lstm_bad_weights, lstm_bad_activation,
                                   lstm_bad_direction, convnet, shape_arith, expand_shape, resize,
                                   resize_cubic, depth_to_space_bad,
                                   space_to_depth_zero, pad_arith,

@@ -1,0 +1,251 @@
+//===- IndexingConverters.cpp - ONNX GatherND and the scatters --*- C++ -*-===//
+//
+// GatherND becomes one `take` over the data flattened along the indexed
+// axes, its flat indices computed from the index tuples by relay ops (so
+// the indices may be a graph input). Relay has no scatter operator: with
+// indices known at import time (exporters compute them from shapes, as
+// Swin-T's attention masks do) ScatterND, ScatterElements and Scatter
+// become a gather of the updates through a constant map and a `where` over
+// a constant mask; duplicate indices with a reduction apply one round per
+// multiplicity.
+//
+//===----------------------------------------------------------------------===//
+
+#include "frontends/ONNX/Converters.h"
+#include "frontends/ONNX/Emitter.h"
+
+using namespace mlir;
+using namespace mlir::relay::onnx_import;
+
+namespace {
+
+int64_t product(ArrayRef<int64_t> dims) {
+  int64_t p = 1;
+  for (int64_t d : dims)
+    p *= d;
+  return p;
+}
+
+DenseElementsAttr i64Constant(NodeContext &ctx, ArrayRef<int64_t> shape,
+                              ArrayRef<int64_t> values) {
+  SmallVector<APInt> bits;
+  for (int64_t v : values)
+    bits.push_back(APInt(64, v, /*isSigned=*/true));
+  return DenseElementsAttr::get(
+      RankedTensorType::get(shape, IntegerType::get(ctx.getContext(), 64)),
+      bits);
+}
+
+LogicalResult convertGatherND(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(2, 2)))
+    return failure();
+  ArrayRef<int64_t> data = ctx.shape(0), indices = ctx.shape(1);
+  int64_t batchDims = ctx.attrInt("batch_dims", 0);
+  int64_t r = data.size(), q = indices.size();
+  if (q == 0)
+    return ctx.fail("indices must have rank 1 or more");
+  int64_t k = indices.back();
+  if (batchDims < 0 || batchDims >= std::min(r, q))
+    return ctx.fail("batch_dims must lie in [0, " + Twine(std::min(r, q)) +
+                    ")");
+  if (k < 1 || batchDims + k > r)
+    return ctx.fail("index tuples of length " + Twine(k) +
+                    " do not fit data of rank " + Twine(r) + " after " +
+                    Twine(batchDims) + " batch dimensions");
+  for (int64_t d = 0; d < batchDims; ++d)
+    if (data[d] != indices[d])
+      return ctx.fail("the batch dimensions of data and indices differ");
+  ArrayRef<int64_t> batch = data.take_front(batchDims);
+  ArrayRef<int64_t> indexed = data.slice(batchDims, k);
+  ArrayRef<int64_t> rest = data.drop_front(batchDims + k);
+
+  Emitter b(ctx);
+  Type i64 = IntegerType::get(ctx.getContext(), 64);
+  Value idx = b.op("cast", {ctx.input(1)}, {ctx.type("dtype", i64)});
+  // Negative indices count from the end.
+  Value dims = ctx.constant(i64Constant(ctx, {k}, indexed));
+  idx = b.op("where",
+             {b.op("less", {idx, ctx.scalar(0, i64)}), b.add(idx, dims), idx});
+  SmallVector<int64_t> strides(k, 1);
+  for (int64_t j = k - 2; j >= 0; --j)
+    strides[j] = strides[j + 1] * indexed[j + 1];
+  Value flat =
+      b.op("sum", {b.mul(idx, ctx.constant(i64Constant(ctx, {k}, strides)))},
+           {ctx.ints("axis", {q - 1})});
+  // Each batch entry's rows follow the previous entries'.
+  int64_t perBatch = product(indexed);
+  if (batchDims > 0) {
+    SmallVector<int64_t> offsetShape(batch), offsets;
+    offsetShape.append(q - 1 - batchDims, 1);
+    for (int64_t i = 0, n = product(batch); i < n; ++i)
+      offsets.push_back(i * perBatch);
+    flat = b.add(flat, ctx.constant(i64Constant(ctx, offsetShape, offsets)));
+  }
+  SmallVector<int64_t> rows = {product(batch) * perBatch};
+  rows.append(rest.begin(), rest.end());
+  Value table = b.op("reshape", {ctx.input(0)}, {ctx.ints("newshape", rows)});
+  return b.output(b.op("take", {table, flat}, {ctx.i64("axis", 0)}));
+}
+
+/// For each of `targets` positions, the update that writes it in each
+/// round: round j holds every position's j-th write (-1: none).
+using Rounds = SmallVector<SmallVector<int64_t>>;
+
+void addWrite(Rounds &rounds, int64_t targets, int64_t target, int64_t update) {
+  for (SmallVector<int64_t> &round : rounds)
+    if (round[target] < 0) {
+      round[target] = update;
+      return;
+    }
+  rounds.emplace_back(targets, -1);
+  rounds.back()[target] = update;
+}
+
+/// out = data, then per round: where(written, combine(out, updates[map]),
+/// out), on `data` and `updates` reshaped to [targets, inner...] and
+/// [count, inner...].
+LogicalResult applyRounds(NodeContext &ctx, Rounds rounds, int64_t targets,
+                          int64_t count, ArrayRef<int64_t> inner,
+                          StringRef reduction) {
+  Emitter b(ctx);
+  SmallVector<int64_t> dataShape = {targets}, updateShape = {count},
+                       maskShape = {targets};
+  dataShape.append(inner.begin(), inner.end());
+  updateShape.append(inner.begin(), inner.end());
+  maskShape.append(inner.size(), 1);
+  Value out =
+      b.op("reshape", {ctx.input(0)}, {ctx.ints("newshape", dataShape)});
+  Value updates =
+      b.op("reshape", {ctx.input(2)}, {ctx.ints("newshape", updateShape)});
+  // "none" with duplicates: the last write wins.
+  if (reduction == "none" && rounds.size() > 1) {
+    for (size_t j = 1; j < rounds.size(); ++j)
+      for (int64_t t = 0; t < targets; ++t)
+        if (rounds[j][t] >= 0)
+          rounds[0][t] = rounds[j][t];
+    rounds.resize(1);
+  }
+  for (const SmallVector<int64_t> &round : rounds) {
+    SmallVector<int64_t> map;
+    SmallVector<bool> written;
+    for (int64_t u : round) {
+      map.push_back(std::max<int64_t>(u, 0));
+      written.push_back(u >= 0);
+    }
+    Value gathered =
+        b.op("take", {updates, ctx.constant(i64Constant(ctx, {targets}, map))},
+             {ctx.i64("axis", 0)});
+    Value mask = ctx.constant(DenseElementsAttr::get(
+        RankedTensorType::get(maskShape, IntegerType::get(ctx.getContext(), 1)),
+        ArrayRef<bool>(written)));
+    Value combined = gathered;
+    if (reduction == "add")
+      combined = b.add(out, gathered);
+    else if (reduction == "mul")
+      combined = b.mul(out, gathered);
+    out = b.op("where", {mask, combined, out});
+  }
+  return b.output(b.op("reshape", {out}, {ctx.ints("newshape", ctx.shape(0))}));
+}
+
+FailureOr<std::string> readReduction(NodeContext &ctx) {
+  std::string reduction = ctx.attrString("reduction", "none");
+  if (reduction != "none" && reduction != "add" && reduction != "mul")
+    return ctx.fail("reduction '" + reduction +
+                    "' is not supported (none, add or mul)");
+  return reduction;
+}
+
+LogicalResult convertScatterND(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(3, 3)))
+    return failure();
+  FailureOr<std::string> reduction = readReduction(ctx);
+  if (failed(reduction))
+    return failure();
+  ArrayRef<int64_t> data = ctx.shape(0), indices = ctx.shape(1),
+                    updates = ctx.shape(2);
+  if (indices.empty())
+    return ctx.fail("indices must have rank 1 or more");
+  int64_t k = indices.back(), r = data.size();
+  if (k < 1 || k > r)
+    return ctx.fail("index tuples of length " + Twine(k) +
+                    " do not fit data of rank " + Twine(r));
+  SmallVector<int64_t> expected(indices.drop_back());
+  expected.append(data.begin() + k, data.end());
+  if (updates != ArrayRef<int64_t>(expected))
+    return ctx.fail("updates must have shape indices.shape[:-1] + "
+                    "data.shape[k:]");
+  FailureOr<SmallVector<int64_t>> idx = ctx.constantInts(1, "indices");
+  if (failed(idx))
+    return failure();
+  int64_t targets = product(data.take_front(k));
+  int64_t count = product(indices.drop_back());
+  Rounds rounds;
+  for (int64_t u = 0; u < count; ++u) {
+    int64_t flat = 0;
+    for (int64_t j = 0; j < k; ++j) {
+      int64_t i = (*idx)[u * k + j];
+      if (i < -data[j] || i >= data[j])
+        return ctx.fail("index " + Twine(i) +
+                        " is out of bounds for a "
+                        "dimension of size " +
+                        Twine(data[j]));
+      flat = flat * data[j] + (i < 0 ? i + data[j] : i);
+    }
+    addWrite(rounds, targets, flat, u);
+  }
+  return applyRounds(ctx, std::move(rounds), targets, count, data.drop_front(k),
+                     *reduction);
+}
+
+/// ScatterElements (and opset 9-10's Scatter): updates[j] goes to the
+/// position of j with its `axis` coordinate replaced by indices[j].
+LogicalResult convertScatterElements(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(3, 3)))
+    return failure();
+  FailureOr<std::string> reduction = readReduction(ctx);
+  if (failed(reduction))
+    return failure();
+  ArrayRef<int64_t> data = ctx.shape(0), indices = ctx.shape(1);
+  int64_t r = data.size();
+  if (indices.size() != data.size() || ctx.shape(2) != indices)
+    return ctx.fail("indices and updates must have one shape, of data's rank");
+  for (int64_t d = 0; d < r; ++d)
+    if (indices[d] > data[d])
+      return ctx.fail("indices are larger than data along axis " + Twine(d));
+  FailureOr<int64_t> axis = ctx.axis(ctx.attrInt("axis", 0), r);
+  if (failed(axis))
+    return failure();
+  FailureOr<SmallVector<int64_t>> idx = ctx.constantInts(1, "indices");
+  if (failed(idx))
+    return failure();
+  int64_t targets = product(data), count = product(indices);
+  Rounds rounds;
+  SmallVector<int64_t> pos(r, 0);
+  for (int64_t u = 0; u < count; ++u) {
+    // pos: the multi-index of update u.
+    for (int64_t d = r - 1, rem = u; d >= 0; --d) {
+      pos[d] = rem % indices[d];
+      rem /= indices[d];
+    }
+    int64_t i = (*idx)[u];
+    if (i < -data[*axis] || i >= data[*axis])
+      return ctx.fail("index " + Twine(i) + " is out of bounds for axis " +
+                      Twine(*axis) + " of size " + Twine(data[*axis]));
+    pos[*axis] = i < 0 ? i + data[*axis] : i;
+    int64_t flat = 0;
+    for (int64_t d = 0; d < r; ++d)
+      flat = flat * data[d] + pos[d];
+    addWrite(rounds, targets, flat, u);
+  }
+  return applyRounds(ctx, std::move(rounds), targets, count, {}, *reduction);
+}
+
+} // namespace
+
+void mlir::relay::onnx_import::addIndexingConverters(ConverterTable &t) {
+  t["GatherND"] = convertGatherND;
+  t["ScatterND"] = convertScatterND;
+  t["ScatterElements"] = convertScatterElements;
+  t["Scatter"] = convertScatterElements;
+}
