@@ -15,6 +15,7 @@ static const ConverterTable &getTable() {
     addShapeConverters(t);
     addRecurrentConverters(t);
     addIndexingConverters(t);
+    addLossConverters(t);
     return t;
   }();
   return table;

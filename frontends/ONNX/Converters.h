@@ -25,6 +25,8 @@ void addShapeConverters(ConverterTable &table);
 
 /// GatherND, ScatterND, ScatterElements and Scatter.
 void addIndexingConverters(ConverterTable &table);
+/// NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss.
+void addLossConverters(ConverterTable &table);
 /// Recurrent layers: RNN, GRU, LSTM, unrolled over the sequence.
 void addRecurrentConverters(ConverterTable &table);
 

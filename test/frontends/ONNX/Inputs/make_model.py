@@ -234,7 +234,16 @@ def gathernd_long_tuples():
                  [tensor('y', [2])])
 
 
-MODELS = {f.__name__: f for f in (scatter_runtime_indices,
+def nll_bad_target():
+    """NegativeLogLikelihoodLoss with a target of the wrong shape."""
+    nodes = [helper.make_node('NegativeLogLikelihoodLoss', ['x', 't'], ['y'],
+                              name='loss')]
+    return model(nodes, [tensor('x', [3, 5]),
+                         tensor('t', [5], TensorProto.INT64)],
+                 [tensor('y', [])])
+
+
+MODELS = {f.__name__: f for f in (nll_bad_target, scatter_runtime_indices,
                                   gathernd_long_tuples, lstm_bad_weights, lstm_bad_activation,
                                   lstm_bad_direction, convnet, shape_arith, expand_shape, resize,
                                   resize_cubic, depth_to_space_bad,
