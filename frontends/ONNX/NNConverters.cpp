@@ -17,15 +17,22 @@ using namespace mlir::relay::onnx_import;
 namespace {
 
 /// Explicit pads [top, left, bottom, right] for a 2-d window op: `pads`,
-/// or what auto_pad SAME_UPPER/SAME_LOWER/VALID implies.
+/// or what auto_pad SAME_UPPER/SAME_LOWER/VALID implies. A 1-d op (`oneD`,
+/// lifted to 2-d with a height of 1) has pads [left, right].
 FailureOr<SmallVector<int64_t>>
 windowPadding(NodeContext &ctx, ArrayRef<int64_t> in, ArrayRef<int64_t> kernel,
-              ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations) {
+              ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+              bool oneD = false) {
   std::string autoPad = ctx.attrString("auto_pad", "NOTSET");
   if (autoPad == "NOTSET") {
-    SmallVector<int64_t> pads = ctx.attrInts("pads", {0, 0, 0, 0});
-    if (pads.size() != 4)
-      return ctx.fail("pads must have 4 values for a 2-d window");
+    SmallVector<int64_t> pads =
+        ctx.attrInts("pads", oneD ? SmallVector<int64_t>{0, 0}
+                                  : SmallVector<int64_t>{0, 0, 0, 0});
+    if (pads.size() != (oneD ? 2u : 4u))
+      return ctx.fail(Twine("pads must have ") + (oneD ? "2" : "4") +
+                      " values for a " + (oneD ? "1" : "2") + "-d window");
+    if (oneD)
+      return SmallVector<int64_t>{0, pads[0], 0, pads[1]};
     return pads;
   }
   if (autoPad == "VALID")
@@ -44,88 +51,159 @@ windowPadding(NodeContext &ctx, ArrayRef<int64_t> in, ArrayRef<int64_t> kernel,
   return SmallVector<int64_t>{begin[0], begin[1], end[0], end[1]};
 }
 
-LogicalResult require2d(NodeContext &ctx, unsigned input) {
-  if (ctx.rank(input) != 4)
-    return ctx.fail(Twine("only 2-d (NCHW) data is supported, got rank ") +
-                    Twine(ctx.rank(input)));
-  return success();
+/// A window attribute of a 2-d op, or of a 1-d op lifted to 2-d (`fill`
+/// for the height); `dflt` is the 2-d default.
+SmallVector<int64_t> windowAttr(NodeContext &ctx, StringRef name,
+                                ArrayRef<int64_t> dflt, bool oneD,
+                                int64_t fill) {
+  if (!ctx.hasAttr(name))
+    return SmallVector<int64_t>(dflt);
+  SmallVector<int64_t> v = ctx.attrInts(name);
+  if (oneD)
+    v.insert(v.begin(), fill);
+  return v;
 }
 
+/// `v` with a height of 1 inserted after N and C ([N, C, W] to
+/// [N, C, 1, W]).
+Value liftTo2d(NodeContext &ctx, Emitter &b, Value v) {
+  SmallVector<int64_t> shape(cast<RankedTensorType>(v.getType()).getShape());
+  shape.insert(shape.begin() + 2, 1);
+  return b.op("reshape", {v}, {ctx.ints("newshape", shape)});
+}
+
+/// `v` [N, C, 1, W] back to [N, C, W].
+Value dropHeight(NodeContext &ctx, Emitter &b, Value v) {
+  if (!v)
+    return Value(); // already reported
+  SmallVector<int64_t> shape(cast<RankedTensorType>(v.getType()).getShape());
+  shape.erase(shape.begin() + 2);
+  return b.op("reshape", {v}, {ctx.ints("newshape", shape)});
+}
+
+LogicalResult require2d(NodeContext &ctx, unsigned input, bool allow1d) {
+  int64_t rank = ctx.rank(input);
+  if (rank == 4 || (allow1d && rank == 3))
+    return success();
+  return ctx.fail(Twine("only 1-d (NCW) and 2-d (NCHW) data are supported, "
+                        "got rank ") +
+                  Twine(rank));
+}
+
+/// Conv and ConvTranspose, 2-d or 1-d (lifted to 2-d with a height of 1).
 LogicalResult convertConv(NodeContext &ctx, bool transpose) {
-  if (failed(ctx.checkInputs(2, 3)) || failed(require2d(ctx, 0)) ||
-      failed(require2d(ctx, 1)))
+  if (failed(ctx.checkInputs(2, 3)) || failed(require2d(ctx, 0, true)) ||
+      failed(require2d(ctx, 1, true)))
     return failure();
-  ArrayRef<int64_t> w = ctx.shape(1);
-  SmallVector<int64_t> kernel = ctx.attrInts("kernel_shape", {w[2], w[3]});
-  SmallVector<int64_t> strides = ctx.attrInts("strides", {1, 1});
-  SmallVector<int64_t> dilations = ctx.attrInts("dilations", {1, 1});
+  bool oneD = ctx.rank(0) == 3;
+  if (ctx.rank(1) != ctx.rank(0))
+    return ctx.fail("the weights must have the data's rank");
+  Emitter b(ctx);
+  Value input = ctx.input(0), weights = ctx.input(1);
+  if (oneD) {
+    input = liftTo2d(ctx, b, input);
+    weights = liftTo2d(ctx, b, weights);
+    if (!b.succeeded())
+      return failure();
+  }
+  ArrayRef<int64_t> w = cast<RankedTensorType>(weights.getType()).getShape();
+  ArrayRef<int64_t> x = cast<RankedTensorType>(input.getType()).getShape();
+  SmallVector<int64_t> kernel =
+      windowAttr(ctx, "kernel_shape", {w[2], w[3]}, oneD, 1);
+  SmallVector<int64_t> strides = windowAttr(ctx, "strides", {1, 1}, oneD, 1);
+  SmallVector<int64_t> dilations =
+      windowAttr(ctx, "dilations", {1, 1}, oneD, 1);
   int64_t groups = ctx.attrInt("group", 1);
   if (kernel.size() != 2 || strides.size() != 2 || dilations.size() != 2)
-    return ctx.fail("kernel_shape, strides and dilations need 2 values");
+    return ctx.fail(Twine("kernel_shape, strides and dilations need ") +
+                    (oneD ? "1 value" : "2 values"));
   SmallVector<NamedAttribute> attrs = {
       ctx.ints("strides", strides), ctx.ints("dilation", dilations),
       ctx.i64("groups", groups), ctx.ints("kernel_size", kernel)};
-  ArrayRef<int64_t> x = ctx.shape(0);
   if (!transpose) {
     FailureOr<SmallVector<int64_t>> pads =
-        windowPadding(ctx, x.drop_front(2), kernel, strides, dilations);
+        windowPadding(ctx, x.drop_front(2), kernel, strides, dilations, oneD);
     if (failed(pads))
       return failure();
     attrs.push_back(ctx.ints("padding", *pads));
     attrs.push_back(ctx.i64("channels", w[0]));
   } else {
     // Output size = stride * (in - 1) + output_padding + (k - 1) * d + 1
-    // - pads; auto_pad SAME asks for out = in * stride.
-    SmallVector<int64_t> outputPadding = ctx.attrInts("output_padding", {0, 0});
-    if (ctx.hasAttr("output_shape"))
-      return ctx.fail("output_shape is not supported; give pads");
+    // - pads; auto_pad SAME asks for out = in * stride, output_shape for
+    // the size given (the padding split as SAME_UPPER splits it).
+    SmallVector<int64_t> outputPadding =
+        windowAttr(ctx, "output_padding", {0, 0}, oneD, 0);
+    if (outputPadding.size() != 2)
+      return ctx.fail("output_padding needs one value per spatial dimension");
     std::string autoPad = ctx.attrString("auto_pad", "NOTSET");
-    SmallVector<int64_t> pads = ctx.attrInts("pads", {0, 0, 0, 0});
-    if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+    FailureOr<SmallVector<int64_t>> explicitPads =
+        windowPadding(ctx, x.drop_front(2), kernel, strides, dilations, oneD);
+    if (autoPad == "NOTSET" && failed(explicitPads))
+      return failure();
+    SmallVector<int64_t> pads =
+        autoPad == "NOTSET" ? *explicitPads : SmallVector<int64_t>(4, 0);
+    SmallVector<int64_t> target;
+    if (ctx.hasAttr("output_shape")) {
+      target = windowAttr(ctx, "output_shape", {}, oneD, 1);
+      if (target.size() != 2)
+        return ctx.fail("output_shape needs one value per spatial dimension");
+    } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+      target = {x[2] * strides[0], x[3] * strides[1]};
+    }
+    if (!target.empty()) {
+      // ONNX puts the larger half of the padding first except for
+      // SAME_UPPER; padding short of zero at the end is output padding.
+      bool upper = autoPad == "SAME_UPPER";
       for (int d = 0; d < 2; ++d) {
         int64_t total = strides[d] * (x[d + 2] - 1) + outputPadding[d] +
-                        (kernel[d] - 1) * dilations[d] + 1 -
-                        x[d + 2] * strides[d];
-        int64_t small = total / 2, large = total - small;
-        pads[d] = autoPad == "SAME_UPPER" ? small : large;
-        pads[d + 2] = autoPad == "SAME_UPPER" ? large : small;
+                        (kernel[d] - 1) * dilations[d] + 1 - target[d];
+        int64_t half = total >= 0 ? total / 2 : -((-total + 1) / 2);
+        int64_t begin = upper ? half : total - half;
+        int64_t end = total - begin;
+        if (begin < 0)
+          return ctx.fail("output_shape " + Twine(target[d]) +
+                          " is too large for this convolution");
+        pads[d] = begin;
+        pads[d + 2] = std::max<int64_t>(end, 0);
+        outputPadding[d] += std::max<int64_t>(-end, 0);
       }
-    } else if (autoPad == "VALID") {
-      pads = {0, 0, 0, 0};
     }
     attrs.push_back(ctx.ints("padding", pads));
     attrs.push_back(ctx.ints("output_padding", outputPadding));
     attrs.push_back(ctx.i64("channels", w[1] * groups));
   }
-  FailureOr<Value> conv =
-      ctx.op(transpose ? "nn.conv2d_transpose" : "nn.conv2d",
-             {ctx.input(0), ctx.input(1)}, attrs);
-  if (failed(conv))
-    return failure();
-  Value result = *conv;
-  if (ctx.hasInput(2)) {
-    FailureOr<Value> biased =
-        ctx.op("nn.bias_add", {result, ctx.input(2)}, {ctx.i64("axis", 1)});
-    if (failed(biased))
-      return failure();
-    result = *biased;
-  }
-  ctx.addOutput(result);
-  return success();
+  Value result = b.op(transpose ? "nn.conv2d_transpose" : "nn.conv2d",
+                      {input, weights}, attrs);
+  if (ctx.hasInput(2))
+    result = b.op("nn.bias_add", {result, ctx.input(2)}, {ctx.i64("axis", 1)});
+  if (oneD)
+    result = dropHeight(ctx, b, result);
+  return b.output(result);
 }
 
+/// MaxPool and AveragePool, 2-d or 1-d.
 LogicalResult convertPool(NodeContext &ctx, StringRef relayName, bool isMax) {
-  if (failed(ctx.checkInputs(1, 1)) || failed(require2d(ctx, 0)))
+  if (failed(ctx.checkInputs(1, 1)) || failed(require2d(ctx, 0, true)))
     return failure();
-  SmallVector<int64_t> kernel = ctx.attrInts("kernel_shape");
-  SmallVector<int64_t> strides = ctx.attrInts("strides", {1, 1});
-  SmallVector<int64_t> dilations = ctx.attrInts("dilations", {1, 1});
+  bool oneD = ctx.rank(0) == 3;
+  if (!ctx.hasAttr("kernel_shape"))
+    return ctx.fail("the kernel_shape attribute is required");
+  SmallVector<int64_t> kernel = windowAttr(ctx, "kernel_shape", {}, oneD, 1);
+  SmallVector<int64_t> strides = windowAttr(ctx, "strides", {1, 1}, oneD, 1);
+  SmallVector<int64_t> dilations =
+      windowAttr(ctx, "dilations", {1, 1}, oneD, 1);
   if (kernel.size() != 2 || strides.size() != 2 || dilations.size() != 2)
-    return ctx.fail("kernel_shape, strides and dilations need 2 values");
+    return ctx.fail(Twine("kernel_shape, strides and dilations need ") +
+                    (oneD ? "1 value" : "2 values"));
   if (failed(ctx.expectAttr("storage_order", 0)))
     return failure();
+  Emitter b(ctx);
+  Value input = oneD ? liftTo2d(ctx, b, ctx.input(0)) : ctx.input(0);
+  if (!b.succeeded())
+    return failure();
   FailureOr<SmallVector<int64_t>> pads = windowPadding(
-      ctx, ctx.shape(0).drop_front(2), kernel, strides, dilations);
+      ctx, cast<RankedTensorType>(input.getType()).getShape().drop_front(2),
+      kernel, strides, dilations, oneD);
   if (failed(pads))
     return failure();
   SmallVector<NamedAttribute> attrs = {
@@ -135,13 +213,29 @@ LogicalResult convertPool(NodeContext &ctx, StringRef relayName, bool isMax) {
   if (!isMax)
     attrs.push_back(ctx.boolean("count_include_pad",
                                 ctx.attrInt("count_include_pad", 0) != 0));
-  return ctx.output(ctx.op(relayName, {ctx.input(0)}, attrs));
+  Value result = b.op(relayName, {input}, attrs);
+  if (oneD)
+    result = dropHeight(ctx, b, result);
+  return b.output(result);
 }
 
-LogicalResult convertGlobalPool(NodeContext &ctx, StringRef relayName) {
-  if (failed(ctx.checkInputs(1, 1)) || failed(require2d(ctx, 0)))
+/// Global pooling: relay's 2-d op on NCHW data, a reduction over the
+/// spatial axes (kept) for 1-d, 3-d and higher.
+LogicalResult convertGlobalPool(NodeContext &ctx, StringRef relayName,
+                                StringRef reduction) {
+  if (failed(ctx.checkInputs(1, 1)))
     return failure();
-  return ctx.output(ctx.op(relayName, {ctx.input(0)}));
+  int64_t rank = ctx.rank(0);
+  if (rank < 3)
+    return ctx.fail("expects data of rank 3 or more (N x C x D1 ...)");
+  if (rank == 4)
+    return ctx.output(ctx.op(relayName, {ctx.input(0)}));
+  SmallVector<int64_t> axes;
+  for (int64_t d = 2; d < rank; ++d)
+    axes.push_back(d);
+  return ctx.output(
+      ctx.op(reduction, {ctx.input(0)},
+             {ctx.ints("axis", axes), ctx.boolean("keepdims", true)}));
 }
 
 /// Resize (opsets 11+) and Upsample (7-9) of NCHW images as nn.upsampling:
@@ -646,10 +740,10 @@ void mlir::relay::onnx_import::addNNConverters(ConverterTable &t) {
     return convertPool(ctx, "nn.avg_pool2d", false);
   };
   t["GlobalAveragePool"] = [](NodeContext &ctx) {
-    return convertGlobalPool(ctx, "nn.global_avg_pool2d");
+    return convertGlobalPool(ctx, "nn.global_avg_pool2d", "mean");
   };
   t["GlobalMaxPool"] = [](NodeContext &ctx) {
-    return convertGlobalPool(ctx, "nn.global_max_pool2d");
+    return convertGlobalPool(ctx, "nn.global_max_pool2d", "max");
   };
   t["BatchNormalization"] = convertBatchNorm;
   t["InstanceNormalization"] = convertInstanceNorm;

@@ -1,0 +1,113 @@
+#!/usr/bin/python3
+"""Small PyTorch models of kinds beyond image classification, exported with
+torch.onnx (random weights) and run compiled by relay-run: each must
+compile (no interpreter fallback) and match PyTorch to 1e-4 relative to its
+largest magnitude.
+
+  /usr/bin/python3 check_torch_modules.py --bin build/bin
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import warnings
+
+import numpy as np
+import torch
+from torch import nn
+
+
+class AudioCNN(nn.Module):
+    """1-d convolutions, batch norm, 1-d pooling, a transposed 1-d
+    convolution and global average pooling over time (speech/audio)."""
+
+    def __init__(self):
+        super().__init__()
+        self.features = nn.Sequential(
+            nn.Conv1d(4, 16, 5, stride=2, padding=2), nn.BatchNorm1d(16),
+            nn.ReLU(), nn.MaxPool1d(3, stride=2, padding=1),
+            nn.Conv1d(16, 32, 3, dilation=2, padding=2, groups=4), nn.GELU(),
+            nn.AvgPool1d(2), nn.ConvTranspose1d(32, 8, 4, stride=2, padding=1))
+        self.head = nn.Linear(8, 5)
+
+    def forward(self, x):
+        return self.head(nn.functional.adaptive_avg_pool1d(
+            self.features(x), 1).flatten(1))
+
+
+class TextCNN(nn.Module):
+    """Embedding lookup, parallel 1-d convolutions of several widths with
+    max-over-time pooling (Kim's sentence classifier)."""
+
+    def __init__(self):
+        super().__init__()
+        self.embed = nn.Embedding(50, 12)
+        self.convs = nn.ModuleList(nn.Conv1d(12, 8, k) for k in (2, 3, 4))
+        self.out = nn.Linear(24, 3)
+
+    def forward(self, tokens):
+        x = self.embed(tokens).transpose(1, 2)
+        pooled = [torch.relu(c(x)).max(dim=2).values for c in self.convs]
+        return self.out(torch.cat(pooled, 1))
+
+
+class Encoder(nn.Module):
+    """Two transformer encoder layers (attention, layer norm, GELU)."""
+
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.TransformerEncoder(nn.TransformerEncoderLayer(
+            32, 4, 64, batch_first=True, activation='gelu'), 2)
+
+    def forward(self, x):
+        return self.layers(x)
+
+
+def models():
+    torch.manual_seed(0)
+    yield 'audio_cnn', AudioCNN(), torch.randn(1, 4, 64)
+    yield 'text_cnn', TextCNN(), torch.randint(0, 50, (2, 9))
+    yield 'transformer_encoder', Encoder(), torch.randn(1, 10, 32)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--bin', required=True)
+    args = parser.parse_args()
+    warnings.filterwarnings('ignore')
+    failures = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, model, x in models():
+            model.eval()
+            for m in model.modules():
+                if isinstance(m, nn.BatchNorm1d):
+                    m.running_mean.uniform_(-0.1, 0.1)
+                    m.running_var.uniform_(0.5, 1.5)
+            with torch.no_grad():
+                want = model(x).numpy()
+            path = os.path.join(tmp, name + '.onnx')
+            torch.onnx.export(model, x, path, opset_version=14,
+                              input_names=['x'])
+            np.save(os.path.join(tmp, 'x.npy'), x.numpy())
+            out = os.path.join(tmp, 'out.npy')
+            proc = subprocess.run(
+                [os.path.join(args.bin, 'relay-run'), path, '--input',
+                 os.path.join(tmp, 'x.npy'), '--output', out],
+                capture_output=True, text=True)
+            if proc.returncode != 0 or 'reference interpreter' in proc.stderr:
+                failures += 1
+                print('%-20s FAILED: %s' % (name, proc.stderr.strip()[:500]))
+                continue
+            got = np.load(out)
+            error = float(np.max(np.abs(got - want)) / np.max(np.abs(want)))
+            ok = got.shape == want.shape and error <= 1e-4
+            failures += 0 if ok else 1
+            print('%-20s %s (relative error %.2g)' % (
+                name, 'matches PyTorch' if ok else 'DIFFERS from PyTorch',
+                error), flush=True)
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
