@@ -51,6 +51,30 @@ def InferTypes : Pass<"relay-infer-types", "::mlir::ModuleOp"> {
   ];
 }
 
+def Decompose : Pass<"relay-decompose", "::mlir::ModuleOp"> {
+  let summary = "Rewrite composite operators into primitive ones";
+  let description = [{
+    The composite operators (`fast_exp`, `trunc_divide`, `isnan`, `isinf`,
+    `isfinite`, `cast_like`, `broadcast_to_like`, `collapse_sum_like`,
+    `reverse`, `tile`, `repeat`, `nn.fast_softmax`, `nn.l2_normalize`,
+    `nn.lrn`, `nn.instance_norm`, `nn.group_norm`, ...) are typed by their
+    relations like every operator; this pass rewrites them into the
+    primitive operators that lowering and the interpreter implement, as
+    TVM's SimplifyInference and Legalize do. It needs static operand
+    shapes: native compilation runs it after `--relay-specialize`, relay-run
+    after type inference; an op whose shapes are not known is left alone.
+
+    ```mlir
+    %y = relay.tile %x {reps = array<i64: 2>} : (tensor<3xf32>) -> tensor<6xf32>
+    // becomes
+    %0 = relay.reshape %x {newshape = array<i64: 1, 3>} : ...
+    %1 = relay.broadcast_to %0 {shape = array<i64: 2, 3>} : ...
+    %y = relay.reshape %1 {newshape = array<i64: 6>} : ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::relay::RelayDialect"];
+}
+
 def Specialize : Pass<"relay-specialize", "::mlir::ModuleOp"> {
   let summary = "Monomorphise polymorphic functions by their calls' type "
                 "arguments";

@@ -858,6 +858,7 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm,
   registerUpstreamPasses();
   pm.addPass(createInferTypes());
   pm.addPass(createSpecialize());
+  pm.addPass(createDecompose());
   pm.addPass(createRelayToLinalg());
   pm.addNestedPass<func::FuncOp>(createFuseElementwise());
   // Upstream from here: bufferize, tile and vectorise, free buffers, loops,

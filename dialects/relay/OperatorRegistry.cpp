@@ -359,6 +359,7 @@ void mlir::relay::registerBuiltinOperators() {
     registerReduceRelations();
     registerTransformRelations();
     registerNNRelations();
+    registerCompositeRelations();
     registerOdsOperators<
 #define GET_OP_LIST
 #include "dialects/relay/RelayOperators.cpp.inc"

@@ -117,6 +117,7 @@ void registerElementwiseRelations();
 void registerReduceRelations();
 void registerTransformRelations();
 void registerNNRelations();
+void registerCompositeRelations();
 
 } // namespace mlir::relay
 

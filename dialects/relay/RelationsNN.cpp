@@ -476,7 +476,28 @@ static RelationStatus normRelation(RelationArgs &args, bool batchNorm) {
       TupleType::get(args.getContext(), {dataType, vector, vector}));
 }
 
+/// GroupNorm: LayerNorm's, with channels that split into `num_groups`.
+static RelationStatus groupNormRelation(RelationArgs &args) {
+  RelationStatus status = normRelation(args, /*batchNorm=*/false);
+  if (status != RelationStatus::Solved)
+    return status;
+  int64_t groups = args.getInt("num_groups", 0);
+  if (groups < 1)
+    return args.fail("num_groups must be positive, got " + Twine(groups));
+  TensorInfo data;
+  if (readTensor(args.getInput(0), data) != TensorState::Tensor)
+    return status;
+  int64_t axis = args.getInt("axis", 1);
+  const Dim &channels = data.dims[axis < 0 ? axis + data.getRank() : axis];
+  if (channels.isStatic() && channels.size % groups != 0)
+    return args.fail("the " + Twine(channels.size) +
+                     " channels do not split into " + Twine(groups) +
+                     " groups");
+  return status;
+}
+
 void mlir::relay::registerNNRelations() {
+  registerTypeRelation("GroupNorm", groupNormRelation);
   registerTypeRelation("Conv2D", [](RelationArgs &args) {
     return conv2dRelation(args, /*transposed=*/false);
   });

@@ -509,4 +509,113 @@ def Relay_DropoutOp : Relay_OperatorOp<"nn.dropout", "Dropout", "Opaque", 1> {
   let arguments = (ins AnyType:$data, DefaultValuedAttr<F64Attr, "0.5">:$rate);
 }
 
+//===----------------------------------------------------------------------===//
+// Composite operators: typed by their relations like every operator, and
+// rewritten into the primitive operators above by --relay-decompose before
+// lowering or interpretation (TVM's SimplifyInference and Legalize).
+//===----------------------------------------------------------------------===//
+
+def Relay_FastExpOp : Relay_UnaryOp<"fast_exp", "exponential (computed as exp)">;
+def Relay_FastTanhOp : Relay_UnaryOp<"fast_tanh", "hyperbolic tangent (computed as tanh)">;
+def Relay_FastErfOp : Relay_UnaryOp<"fast_erf", "error function (computed as erf)">;
+def Relay_TruncDivideOp
+    : Relay_BroadcastOp<"trunc_divide", "division rounded toward zero">;
+def Relay_TruncModOp
+    : Relay_BroadcastOp<"trunc_mod", "remainder of division rounded toward zero">;
+
+class Relay_FloatTestOp<string mnemonic, string what>
+    : Relay_OperatorOp<mnemonic, "IdentityToBool", "ElemWise", 1, 3> {
+  let summary = "Elementwise test: " # what # " (a bool tensor)";
+  let arguments = (ins AnyType:$data);
+}
+def Relay_IsNanOp : Relay_FloatTestOp<"isnan", "is NaN">;
+def Relay_IsInfOp : Relay_FloatTestOp<"isinf", "is an infinity">;
+def Relay_IsFiniteOp : Relay_FloatTestOp<"isfinite", "is neither NaN nor infinite">;
+
+def Relay_CastLikeOp : Relay_OperatorOp<"cast_like", "CastLike", "ElemWise", 2, 3> {
+  let summary = "Converts every element to the second operand's dtype";
+  let arguments = (ins AnyType:$data, AnyType:$dtype_like);
+}
+
+def Relay_BroadcastToLikeOp
+    : Relay_OperatorOp<"broadcast_to_like", "BroadcastToLike", "Broadcast", 2, 10> {
+  let summary = "Broadcasts to the second operand's shape";
+  let arguments = (ins AnyType:$data, AnyType:$broadcast_type);
+}
+
+def Relay_CollapseSumLikeOp
+    : Relay_OperatorOp<"collapse_sum_like", "CollapseSumLike", "CommReduce", 2, 10> {
+  let summary = "Sums over the axes broadcasting added, to the second "
+                "operand's shape (the adjoint of broadcasting)";
+  let arguments = (ins AnyType:$data, AnyType:$collapse_type);
+}
+
+def Relay_ReverseOp : Relay_OperatorOp<"reverse", "AxisIdentity", "Injective", 1, 3> {
+  let summary = "Reverses the order of the elements along `axis`";
+  let arguments = (ins AnyType:$data, DefaultValuedAttr<I64Attr, "0">:$axis);
+}
+
+def Relay_TileOp : Relay_OperatorOp<"tile", "Tile", "Injective", 1, 3> {
+  let summary = "Repeats the whole tensor `reps` times along each axis";
+  let description = [{
+    numpy.tile: a shorter `reps` is padded with leading 1s, a shorter data
+    shape with leading 1-sized axes.
+  }];
+  let arguments = (ins AnyType:$data, DenseI64ArrayAttr:$reps);
+}
+
+def Relay_RepeatOp : Relay_OperatorOp<"repeat", "Repeat", "Injective", 1, 3> {
+  let summary = "Repeats each element `repeats` times along `axis`";
+  let arguments = (ins AnyType:$data, I64Attr:$repeats, I64Attr:$axis);
+}
+
+def Relay_FastSoftmaxOp
+    : Relay_OperatorOp<"nn.fast_softmax", "Softmax", "OutEWiseFusable", 1> {
+  let summary = "Softmax along `axis` (computed as nn.softmax)";
+  let arguments = (ins AnyType:$data, DefaultValuedAttr<I64Attr, "-1">:$axis);
+}
+
+def Relay_L2NormalizeOp
+    : Relay_OperatorOp<"nn.l2_normalize", "L2Normalize", "OutEWiseFusable", 1, 2> {
+  let summary = "x / sqrt(max(sum(x^2) over `axis`, eps))";
+  let arguments = (ins AnyType:$data, F64Attr:$eps,
+                       OptionalAttr<DenseI64ArrayAttr>:$axis);
+}
+
+def Relay_LRNOp : Relay_OperatorOp<"nn.lrn", "AxisIdentity", "Opaque", 1, 2> {
+  let summary = "Local response normalisation across `axis`";
+  let description = [{
+    x / (bias + alpha / size * sum of x^2 over the `size` neighbours along
+    `axis`)^beta, the window centred (floor((size - 1) / 2) before).
+  }];
+  let arguments = (ins AnyType:$data, DefaultValuedAttr<I64Attr, "5">:$size,
+                       DefaultValuedAttr<I64Attr, "1">:$axis,
+                       DefaultValuedAttr<F64Attr, "2.0">:$bias,
+                       DefaultValuedAttr<F64Attr, "1e-05">:$alpha,
+                       DefaultValuedAttr<F64Attr, "0.75">:$beta);
+}
+
+def Relay_InstanceNormOp
+    : Relay_OperatorOp<"nn.instance_norm", "LayerNorm", "Opaque", 3, 1> {
+  let summary = "Instance normalisation: over the axes other than the "
+                "batch (0) and `axis`, per channel scale and shift";
+  let arguments = (ins AnyType:$data, AnyType:$gamma, AnyType:$beta,
+                       DefaultValuedAttr<I64Attr, "1">:$axis,
+                       DefaultValuedAttr<F64Attr, "1e-05">:$epsilon,
+                       DefaultValuedAttr<BoolAttr, "true">:$center,
+                       DefaultValuedAttr<BoolAttr, "true">:$scale);
+}
+
+def Relay_GroupNormOp
+    : Relay_OperatorOp<"nn.group_norm", "GroupNorm", "Opaque", 3, 1> {
+  let summary = "Group normalisation: channels (`axis`) in `num_groups` "
+                "groups, each normalised with the axes after it";
+  let arguments = (ins AnyType:$data, AnyType:$gamma, AnyType:$beta,
+                       I64Attr:$num_groups,
+                       DefaultValuedAttr<I64Attr, "1">:$axis,
+                       DefaultValuedAttr<F64Attr, "1e-05">:$epsilon,
+                       DefaultValuedAttr<BoolAttr, "true">:$center,
+                       DefaultValuedAttr<BoolAttr, "true">:$scale);
+}
+
 #endif // RELAY_OPERATORS

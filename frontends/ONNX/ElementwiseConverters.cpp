@@ -383,7 +383,7 @@ LogicalResult convertShrink(NodeContext &ctx) {
   return b.output(b.op("where", {below, b.add(x, b.scalar(bias, x)), inner}));
 }
 
-/// IsNaN: x != x. IsInf: x == +inf and/or x == -inf.
+/// IsNaN: relay's isnan. IsInf: x == +inf and/or x == -inf.
 LogicalResult convertIsNaNOrInf(NodeContext &ctx, bool nan) {
   if (failed(ctx.checkInputs(1, 1)))
     return failure();
@@ -392,7 +392,7 @@ LogicalResult convertIsNaNOrInf(NodeContext &ctx, bool nan) {
   Emitter b(ctx);
   Value x = ctx.input(0);
   if (nan)
-    return b.output(b.op("not_equal", {x, x}));
+    return b.output(b.op("isnan", {x}));
   double inf = std::numeric_limits<double>::infinity();
   bool positive = ctx.attrInt("detect_positive", 1) != 0;
   bool negative = ctx.attrInt("detect_negative", 1) != 0;

@@ -622,44 +622,22 @@ LogicalResult convertMeanVarianceNorm(NodeContext &ctx) {
   return b.output(b.op("divide", {centred, deviation}));
 }
 
-/// Local response normalisation across channels: x / (bias + alpha / size
-/// * sum of squares over the `size` channels around each)^beta.
+/// Local response normalisation across channels: relay's nn.lrn.
 LogicalResult convertLRN(NodeContext &ctx) {
   if (failed(ctx.checkInputs(1, 1)))
     return failure();
-  int64_t rank = ctx.rank(0);
-  if (rank < 3)
+  if (ctx.rank(0) < 3)
     return ctx.fail("expects data of rank 3 or more (N x C x D1 ...)");
   if (!ctx.hasAttr("size"))
     return ctx.fail("the size attribute is required");
   int64_t size = ctx.attrInt("size", 1);
   if (size <= 0)
     return ctx.fail("size must be positive, got " + Twine(size));
-  double alpha = ctx.attrFloat("alpha", 1e-4);
-  double beta = ctx.attrFloat("beta", 0.75);
-  double bias = ctx.attrFloat("bias", 1.0);
-  int64_t channels = ctx.shape(0)[1];
-  Emitter b(ctx);
-  Value x = ctx.input(0);
-  // Squares padded along the channels with (size - 1) / 2 zeros before and
-  // the rest after; each channel's window is then `size` shifted slices.
-  SmallVector<int64_t> width(2 * rank, 0);
-  width[2] = (size - 1) / 2;
-  width[3] = size - 1 - width[2];
-  Value padded = b.op("nn.pad", {b.mul(x, x), b.scalar(0, x)},
-                      {ctx.ints("pad_width", width)});
-  Value sum;
-  SmallVector<int64_t> begin(rank, 0), end(ctx.shape(0));
-  for (int64_t i = 0; i < size; ++i) {
-    begin[1] = i;
-    end[1] = i + channels;
-    Value slice = b.op("strided_slice", {padded},
-                       {ctx.ints("begin", begin), ctx.ints("end", end)});
-    sum = sum ? b.add(sum, slice) : slice;
-  }
-  Value base = b.add(b.mul(sum, b.scalar(alpha / size, x)), b.scalar(bias, x));
-  return b.output(
-      b.op("divide", {x, b.op("power", {base, b.scalar(beta, x)})}));
+  return ctx.output(ctx.op("nn.lrn", {ctx.input(0)},
+                           {ctx.i64("size", size), ctx.i64("axis", 1),
+                            ctx.f64("alpha", ctx.attrFloat("alpha", 1e-4)),
+                            ctx.f64("beta", ctx.attrFloat("beta", 0.75)),
+                            ctx.f64("bias", ctx.attrFloat("bias", 1.0))}));
 }
 
 /// One at the first maximum along `axis`, zero elsewhere. Before opset 13

@@ -234,6 +234,9 @@ int main(int argc, char **argv) {
   // Type-check (and fill in what the program leaves out).
   PassManager pm(&context);
   pm.addPass(createInferTypes());
+  // Composite operators become primitive ones (the interpreter and the
+  // compiler implement those).
+  pm.addPass(createDecompose());
   if (failed(pm.run(*module)))
     return 1;
 

@@ -612,3 +612,53 @@ relay.func @gather_size(%d: tensor<3x4xf32>, %i: tensor<5x2xi64>) -> !relay.inco
   %r = relay.gather %d, %i {axis = 1 : i64} : (tensor<3x4xf32>, tensor<5x2xi64>) -> !relay.incomplete
   relay.return %r : !relay.incomplete
 }
+
+// -----
+
+// Tests tile's reps.
+relay.func @tile_reps(%a: tensor<3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{tile: reps must be positive, got 0}}
+  %r = relay.tile %a {reps = array<i64: 0>} : (tensor<3xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests repeat's axis.
+relay.func @repeat_axis(%a: tensor<3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{repeat: axis 2 is out of range for a tensor of rank 1 (expected in [-1, 1))}}
+  %r = relay.repeat %a {repeats = 2 : i64, axis = 2 : i64} : (tensor<3xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests group_norm's groups.
+relay.func @group_norm_groups(%a: tensor<1x6x2x2xf32>, %g: tensor<6xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.group_norm: the 6 channels do not split into 4 groups}}
+  %r = relay.nn.group_norm %a, %g, %g {num_groups = 4 : i64} : (tensor<1x6x2x2xf32>, tensor<6xf32>, tensor<6xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests broadcast_to_like's shapes.
+relay.func @broadcast_like(%a: tensor<3xf32>, %b: tensor<2x4xf32>) -> tensor<i1> {
+  // expected-error @+1 {{broadcast_to_like: cannot broadcast 'tensor<3xf32>' to the shape of 'tensor<2x4xf32>'}}
+  %r = relay.broadcast_to_like %a, %b : (tensor<3xf32>, tensor<2x4xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests isnan's dtype.
+relay.func @isnan_int(%a: tensor<3xi32>) -> tensor<i1> {
+  // expected-error @+1 {{isnan: expected a float tensor, got 'tensor<3xi32>'}}
+  %r = relay.isnan %a : (tensor<3xi32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}

@@ -209,3 +209,37 @@ relay.func @defaults(%x: tensor<1x4x8x8xf32>, %w: tensor<4x4x3x3xf32>, %h: tenso
   %t = relay.constant dense<true> : tensor<i1>
   relay.return %t : tensor<i1>
 }
+
+// Composite operators (rewritten by --relay-decompose) parse, print and
+// infer like the others.
+// CHECK-LABEL: relay.func @composite
+// INFER-LABEL: relay.func @composite
+relay.func @composite(%x: tensor<2x3x4xf32>, %i: tensor<2x3x4xi32>, %c: tensor<3xf32>, %v: tensor<4xf32>, %k: tensor<3x1xf32>) -> tensor<i1> {
+  // INFER: relay.isfinite {{.*}} -> tensor<2x3x4xi1>
+  %0 = relay.isfinite %x : (tensor<2x3x4xf32>) -> !relay.incomplete
+  // INFER: relay.cast_like {{.*}} -> tensor<2x3x4xi32>
+  %1 = relay.cast_like %x, %i : (tensor<2x3x4xf32>, tensor<2x3x4xi32>) -> !relay.incomplete
+  // INFER: relay.broadcast_to_like {{.*}} -> tensor<2x3x4xf32>
+  %2 = relay.broadcast_to_like %v, %x : (tensor<4xf32>, tensor<2x3x4xf32>) -> !relay.incomplete
+  // INFER: relay.collapse_sum_like {{.*}} -> tensor<3x1xf32>
+  %3 = relay.collapse_sum_like %x, %k : (tensor<2x3x4xf32>, tensor<3x1xf32>) -> !relay.incomplete
+  // CHECK: relay.tile %{{.*}} {reps = array<i64: 2, 1, 1, 3>}
+  // INFER: relay.tile {{.*}} -> tensor<2x2x3x12xf32>
+  %4 = relay.tile %x {reps = array<i64: 2, 1, 1, 3>} : (tensor<2x3x4xf32>) -> !relay.incomplete
+  // INFER: relay.repeat {{.*}} -> tensor<2x6x4xf32>
+  %5 = relay.repeat %x {repeats = 2 : i64, axis = -2 : i64} : (tensor<2x3x4xf32>) -> !relay.incomplete
+  // INFER: relay.reverse {{.*}} -> tensor<2x3x4xf32>
+  %6 = relay.reverse %x {axis = 2 : i64} : (tensor<2x3x4xf32>) -> !relay.incomplete
+  // INFER: relay.trunc_divide {{.*}} -> tensor<2x3x4xi32>
+  %7 = relay.trunc_divide %i, %i : (tensor<2x3x4xi32>, tensor<2x3x4xi32>) -> !relay.incomplete
+  // INFER: relay.nn.l2_normalize {{.*}} -> tensor<2x3x4xf32>
+  %8 = relay.nn.l2_normalize %x {eps = 1.0e-03 : f64, axis = array<i64: 1>} : (tensor<2x3x4xf32>) -> !relay.incomplete
+  // INFER: relay.nn.group_norm {{.*}} -> tensor<2x3x4xf32>
+  %9 = relay.nn.group_norm %x, %c, %c {num_groups = 3 : i64} : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>) -> !relay.incomplete
+  // INFER: relay.nn.instance_norm {{.*}} -> tensor<2x3x4xf32>
+  %10 = relay.nn.instance_norm %x, %c, %c : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>) -> !relay.incomplete
+  // INFER: relay.nn.lrn {{.*}} -> tensor<2x3x4xf32>
+  %11 = relay.nn.lrn %x {size = 3 : i64} : (tensor<2x3x4xf32>) -> !relay.incomplete
+  %t = relay.constant dense<true> : tensor<i1>
+  relay.return %t : tensor<i1>
+}

@@ -146,6 +146,20 @@ def softmax(x, axis):
 
 ERF = np.vectorize(math.erf)
 
+
+def lrn_ref(x, size, bias, alpha, beta):
+    sq = np.pad(x.astype(np.float64) ** 2,
+                ((0, 0), ((size - 1) // 2, size // 2), (0, 0), (0, 0)))
+    window = sum(sq[:, i:i + x.shape[1]] for i in range(size))
+    return x / (bias + alpha / size * window) ** beta
+
+
+def group_norm_ref(x, groups, eps):
+    n, c = x.shape[:2]
+    g = x.astype(np.float64).reshape(n, groups, -1)
+    g = (g - g.mean(-1, keepdims=True)) / np.sqrt(g.var(-1, keepdims=True) + eps)
+    return g.reshape(x.shape)
+
 # --- the cases ----------------------------------------------------------------
 # (operator, call text with %a %b %c for the inputs, inputs, reference,
 #  tolerance)
@@ -156,6 +170,7 @@ ia, ib = i32(2, 3), i32(2, 3, low=1, high=7) * RNG.choice([-1, 1], size=(2, 3)).
 ba, bb = boolean(2, 3), boolean(2, 3)
 img = f32(2, 4, 7, 7)
 unit = f32(2, 3, 4, low=-0.95, high=0.95)
+special = np.array([[0, np.nan, np.inf], [-np.inf, 1.5, -2]], dtype=np.float32)
 CASES = [
     ("add", "add(%a, %b)", [x, y], lambda a, b: a + b, E),
     ("subtract", "subtract(%a, %b)", [x, y], lambda a, b: a - b, E),
@@ -302,6 +317,34 @@ CASES = [
      lambda a: upsample_ref(a, 2, 1.5, "nearest_neighbor"), 0),
     ("nn.upsampling (bilinear)", "nn.upsampling(%a, scale_h=2f, scale_w=2f, method=\"bilinear\")", [img],
      lambda a: upsample_ref(a, 2, 2, "bilinear"), E),
+    # Composite operators (rewritten by --relay-decompose).
+    ("fast_exp", "fast_exp(%a)", [x], np.exp, E),
+    ("fast_tanh", "fast_tanh(%a)", [x], np.tanh, E),
+    ("fast_erf", "fast_erf(%a)", [x], lambda a: ERF(a).astype(np.float32), E),
+    ("trunc_divide", "trunc_divide(%a, %b)", [x * 3, pos[0]], lambda a, b: np.trunc(a / b), E),
+    ("trunc_divide (int)", "trunc_divide(%a, %b)", [ia, ib], lambda a, b: np.trunc(a / b).astype(np.int32), 0),
+    ("trunc_mod", "trunc_mod(%a, %b)", [x * 3, pos[0]], np.fmod, E),
+    ("trunc_mod (int)", "trunc_mod(%a, %b)", [ia, ib], np.fmod, 0),
+    ("isnan", "isnan(%a)", [special], np.isnan, 0),
+    ("isinf", "isinf(%a)", [special], np.isinf, 0),
+    ("isfinite", "isfinite(%a)", [special], np.isfinite, 0),
+    ("cast_like", "cast_like(%a, %b)", [x * 4, ia], lambda a, b: a.astype(np.int32), 0),
+    ("broadcast_to_like", "broadcast_to_like(%a, %b)", [y, x], lambda a, b: np.broadcast_to(a, b.shape), 0),
+    ("collapse_sum_like", "collapse_sum_like(%a, %b)", [x, f32(3, 1)],
+     lambda a, b: a.sum(axis=(0, 2)).reshape(3, 1), R),
+    ("reverse", "reverse(%a, axis=1)", [x], lambda a: a[:, ::-1], 0),
+    ("tile", "tile(%a, reps=[2, 1, 3])", [y], lambda a: np.tile(a, (2, 1, 3)), 0),
+    ("repeat", "repeat(%a, repeats=2, axis=1)", [x], lambda a: np.repeat(a, 2, axis=1), 0),
+    ("nn.fast_softmax", "nn.fast_softmax(%a, axis=1)", [x], lambda a: softmax(a.astype(np.float64), 1), E),
+    ("nn.l2_normalize", "nn.l2_normalize(%a, eps=0.001f, axis=[1])", [x],
+     lambda a: a / np.sqrt(np.maximum((a.astype(np.float64) ** 2).sum(1, keepdims=True), 1e-3)), E),
+    ("nn.lrn", "nn.lrn(%a, size=3, bias=1f, alpha=0.5f, beta=0.75f)", [img],
+     lambda a: lrn_ref(a, 3, 1.0, 0.5, 0.75), E),
+    ("nn.instance_norm", "nn.instance_norm(%a, %b, %c)", [img, f32(4), f32(4)],
+     lambda a, g, b: (a - a.mean((2, 3), keepdims=True)) / np.sqrt(a.var((2, 3), keepdims=True) + 1e-5)
+     * g[:, None, None] + b[:, None, None], R),
+    ("nn.group_norm", "nn.group_norm(%a, %b, %c, num_groups=2)", [img, f32(4), f32(4)],
+     lambda a, g, b: group_norm_ref(a, 2, 1e-5) * g[:, None, None] + b[:, None, None], R),
 ]
 
 

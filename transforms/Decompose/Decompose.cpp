@@ -1,0 +1,386 @@
+//===- Decompose.cpp - Composite operators into primitive ones ------------===//
+//
+// --relay-decompose: the composite operators (the last section of
+// RelayOperators.td) become the primitive operators lowering and the
+// interpreter implement, as TVM's SimplifyInference and Legalize passes
+// do. Each rewrite needs static operand shapes (after --relay-infer-types
+// and, for polymorphic functions, --relay-specialize); ops without them
+// are left as they are.
+//
+//===----------------------------------------------------------------------===//
+
+#include "transforms/Passes.h"
+
+#include "dialects/relay/OperatorRegistry.h"
+#include "dialects/relay/RelayOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include <cmath>
+#include <limits>
+
+namespace mlir::relay {
+#define GEN_PASS_DEF_DECOMPOSE
+#include "transforms/Passes.h.inc"
+} // namespace mlir::relay
+
+using namespace mlir;
+using namespace mlir::relay;
+
+namespace {
+
+/// Builds typed relay operators at one location; a relation that fails
+/// (which the composite's own relation should have excluded) makes every
+/// later op null and the rewrite is abandoned.
+class Emitter {
+public:
+  Emitter(PatternRewriter &rewriter, Location loc)
+      : rewriter(rewriter), loc(loc) {}
+
+  Value op(StringRef name, ValueRange args,
+           ArrayRef<NamedAttribute> attrs = {}) {
+    if (!ok || llvm::any_of(args, [](Value v) { return !v; }))
+      return ok = false, Value();
+    std::string fullName = ("relay." + name).str();
+    DictionaryAttr dict = rewriter.getDictionaryAttr(attrs);
+    Type type = inferOperatorResultType(fullName, args.getTypes(), dict);
+    if (!type)
+      return ok = false, Value();
+    OperationState state(loc, fullName);
+    state.addOperands(args);
+    state.addAttributes(attrs);
+    state.addTypes(type);
+    return rewriter.create(state)->getResult(0);
+  }
+  Value add(Value a, Value b) { return op("add", {a, b}); }
+  Value mul(Value a, Value b) { return op("multiply", {a, b}); }
+  Value reshape(Value v, ArrayRef<int64_t> shape) {
+    return op("reshape", {v}, {ints("newshape", shape)});
+  }
+  Value constant(ElementsAttr value) {
+    return ConstantOp::create(rewriter, loc, value);
+  }
+  /// A 0-d constant of `like`'s element type.
+  Value scalar(double v, Value like) {
+    Type e = cast<RankedTensorType>(like.getType()).getElementType();
+    auto type = RankedTensorType::get({}, e);
+    if (isa<FloatType>(e))
+      return constant(DenseElementsAttr::get(
+          type, cast<Attribute>(rewriter.getFloatAttr(e, v))));
+    return constant(DenseElementsAttr::get(
+        type, cast<Attribute>(rewriter.getIntegerAttr(e, (int64_t)v))));
+  }
+
+  NamedAttribute i64(StringRef n, int64_t v) {
+    return rewriter.getNamedAttr(n, rewriter.getI64IntegerAttr(v));
+  }
+  NamedAttribute ints(StringRef n, ArrayRef<int64_t> v) {
+    return rewriter.getNamedAttr(n, rewriter.getDenseI64ArrayAttr(v));
+  }
+  NamedAttribute boolean(StringRef n, bool v) {
+    return rewriter.getNamedAttr(n, rewriter.getBoolAttr(v));
+  }
+  NamedAttribute type(StringRef n, Type t) {
+    return rewriter.getNamedAttr(n, TypeAttr::get(t));
+  }
+  bool succeeded() const { return ok; }
+
+private:
+  PatternRewriter &rewriter;
+  Location loc;
+  bool ok = true;
+};
+
+ArrayRef<int64_t> shapeOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getShape();
+}
+Type elementOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getElementType();
+}
+
+/// Reads an attribute of the op with its ODS default.
+int64_t intAttr(Operation *op, StringRef name) {
+  return cast<IntegerAttr>(getOperatorAttributes(op).get(name)).getInt();
+}
+double floatAttr(Operation *op, StringRef name) {
+  return cast<FloatAttr>(getOperatorAttributes(op).get(name))
+      .getValueAsDouble();
+}
+bool boolAttr(Operation *op, StringRef name) {
+  return cast<BoolAttr>(getOperatorAttributes(op).get(name)).getValue();
+}
+int64_t positive(int64_t axis, int64_t rank) {
+  return axis < 0 ? axis + rank : axis;
+}
+
+/// `v` reshaped so that it broadcasts along `axis` of a rank-`rank` tensor
+/// (a per-channel vector).
+Value alongAxis(Emitter &b, Value v, int64_t axis, int64_t rank) {
+  SmallVector<int64_t> shape(rank, 1);
+  shape[axis] = shapeOf(v)[0];
+  return b.reshape(v, shape);
+}
+
+/// (x - mean) / sqrt(var + eps) over `axes` (kept).
+Value normalize(Emitter &b, Value x, ArrayRef<int64_t> axes, double eps) {
+  SmallVector<NamedAttribute> reduce = {b.ints("axis", axes),
+                                        b.boolean("keepdims", true)};
+  Value centred = b.op("subtract", {x, b.op("mean", {x}, reduce)});
+  Value var = b.op("mean", {b.mul(centred, centred)}, reduce);
+  return b.op("divide",
+              {centred, b.op("sqrt", {b.add(var, b.scalar(eps, x))})});
+}
+
+/// gamma and beta applied per channel along `axis`, as `scale`/`center`
+/// ask.
+Value scaleAndShift(Emitter &b, Operation *op, Value y, int64_t axis) {
+  int64_t rank = shapeOf(y).size();
+  if (boolAttr(op, "scale"))
+    y = b.mul(y, alongAxis(b, op->getOperand(1), axis, rank));
+  if (boolAttr(op, "center"))
+    y = b.add(y, alongAxis(b, op->getOperand(2), axis, rank));
+  return y;
+}
+
+using Rewrite = Value (*)(Emitter &, Operation *);
+
+Value renamed(Emitter &b, Operation *op, StringRef to) {
+  SmallVector<NamedAttribute> attrs(op->getAttrs());
+  return b.op(to, op->getOperands(), attrs);
+}
+
+Value truncDivide(Emitter &b, Operation *op) {
+  Value q = b.op("divide", op->getOperands());
+  return isa<FloatType>(elementOf(q)) ? b.op("trunc", {q}) : q;
+}
+
+Value isInf(Emitter &b, Value x) {
+  return b.op("equal", {b.op("abs", {x}),
+                        b.scalar(std::numeric_limits<double>::infinity(), x)});
+}
+
+Value collapseSumLike(Emitter &b, Operation *op) {
+  Value data = op->getOperand(0);
+  ArrayRef<int64_t> from = shapeOf(data), to = shapeOf(op->getOperand(1));
+  int64_t extra = from.size() - to.size();
+  SmallVector<int64_t> axes;
+  for (int64_t i = 0; i < (int64_t)from.size(); ++i)
+    if (i < extra || (to[i - extra] == 1 && from[i] != 1))
+      axes.push_back(i);
+  if (!axes.empty())
+    data = b.op("sum", {data},
+                {b.ints("axis", axes), b.boolean("keepdims", true)});
+  return b.reshape(data, to);
+}
+
+Value reverse(Emitter &b, Operation *op) {
+  Value data = op->getOperand(0);
+  int64_t axis = positive(intAttr(op, "axis"), shapeOf(data).size());
+  int64_t n = shapeOf(data)[axis];
+  SmallVector<int64_t> indices;
+  for (int64_t i = n - 1; i >= 0; --i)
+    indices.push_back(i);
+  auto type =
+      RankedTensorType::get({n}, IntegerType::get(op->getContext(), 64));
+  Value idx = b.constant(DenseElementsAttr::get(type, ArrayRef(indices)));
+  return b.op("take", {data, idx}, {b.i64("axis", axis)});
+}
+
+/// numpy.tile: [d0, d1] -> [1, d0, 1, d1] -> broadcast [r0, d0, r1, d1] ->
+/// [r0 * d0, r1 * d1].
+Value tile(Emitter &b, Operation *op) {
+  Value data = op->getOperand(0);
+  ArrayRef<int64_t> reps =
+      cast<DenseI64ArrayAttr>(op->getAttr("reps")).asArrayRef();
+  ArrayRef<int64_t> shape = shapeOf(data);
+  size_t rank = std::max(shape.size(), reps.size());
+  SmallVector<int64_t> dims(rank - shape.size(), 1),
+      times(rank - reps.size(), 1);
+  dims.append(shape.begin(), shape.end());
+  times.append(reps.begin(), reps.end());
+  SmallVector<int64_t> interleaved, broadcast, result;
+  for (size_t i = 0; i < rank; ++i) {
+    interleaved.append({1, dims[i]});
+    broadcast.append({times[i], dims[i]});
+    result.push_back(times[i] * dims[i]);
+  }
+  Value spread = b.op("broadcast_to", {b.reshape(data, interleaved)},
+                      {b.ints("shape", broadcast)});
+  return b.reshape(spread, result);
+}
+
+/// Each element `repeats` times: [.., d, ..] -> [.., d, 1, ..] ->
+/// broadcast [.., d, r, ..] -> [.., d * r, ..].
+Value repeat(Emitter &b, Operation *op) {
+  Value data = op->getOperand(0);
+  SmallVector<int64_t> shape(shapeOf(data));
+  int64_t axis = positive(intAttr(op, "axis"), shape.size());
+  int64_t r = intAttr(op, "repeats");
+  SmallVector<int64_t> expanded(shape), broadcast(shape), result(shape);
+  expanded.insert(expanded.begin() + axis + 1, 1);
+  broadcast.insert(broadcast.begin() + axis + 1, r);
+  result[axis] *= r;
+  Value spread = b.op("broadcast_to", {b.reshape(data, expanded)},
+                      {b.ints("shape", broadcast)});
+  return b.reshape(spread, result);
+}
+
+/// x / sqrt(max(sum(x^2) over the axes, eps)); every axis when none given.
+Value l2Normalize(Emitter &b, Operation *op) {
+  Value x = op->getOperand(0);
+  int64_t rank = shapeOf(x).size();
+  SmallVector<int64_t> axes;
+  if (auto a = op->getAttrOfType<DenseI64ArrayAttr>("axis"))
+    for (int64_t v : a.asArrayRef())
+      axes.push_back(positive(v, rank));
+  else
+    for (int64_t d = 0; d < rank; ++d)
+      axes.push_back(d);
+  Value sum = b.op("sum", {b.mul(x, x)},
+                   {b.ints("axis", axes), b.boolean("keepdims", true)});
+  Value clamped = b.op("maximum", {sum, b.scalar(floatAttr(op, "eps"), x)});
+  return b.op("divide", {x, b.op("sqrt", {clamped})});
+}
+
+/// The squares padded along the axis, summed over `size` shifted slices.
+Value lrn(Emitter &b, Operation *op) {
+  Value x = op->getOperand(0);
+  ArrayRef<int64_t> shape = shapeOf(x);
+  int64_t rank = shape.size();
+  int64_t axis = positive(intAttr(op, "axis"), rank);
+  int64_t size = intAttr(op, "size");
+  SmallVector<int64_t> width(2 * rank, 0);
+  width[2 * axis] = (size - 1) / 2;
+  width[2 * axis + 1] = size - 1 - width[2 * axis];
+  Value padded = b.op("nn.pad", {b.mul(x, x), b.scalar(0, x)},
+                      {b.ints("pad_width", width)});
+  Value sum;
+  SmallVector<int64_t> begin(rank, 0), end(shape);
+  for (int64_t i = 0; i < size; ++i) {
+    begin[axis] = i;
+    end[axis] = i + shape[axis];
+    Value slice = b.op("strided_slice", {padded},
+                       {b.ints("begin", begin), b.ints("end", end)});
+    sum = sum ? b.add(sum, slice) : slice;
+  }
+  Value base = b.add(b.mul(sum, b.scalar(floatAttr(op, "alpha") / size, x)),
+                     b.scalar(floatAttr(op, "bias"), x));
+  return b.op("divide",
+              {x, b.op("power", {base, b.scalar(floatAttr(op, "beta"), x)})});
+}
+
+/// Normalised over every axis but the batch (0) and channel axes.
+Value instanceNorm(Emitter &b, Operation *op) {
+  Value x = op->getOperand(0);
+  int64_t rank = shapeOf(x).size();
+  int64_t axis = positive(intAttr(op, "axis"), rank);
+  SmallVector<int64_t> axes;
+  for (int64_t d = 1; d < rank; ++d)
+    if (d != axis)
+      axes.push_back(d);
+  return scaleAndShift(b, op, normalize(b, x, axes, floatAttr(op, "epsilon")),
+                       axis);
+}
+
+/// Channels split into [groups, channels / groups], each group normalised
+/// with the axes after it.
+Value groupNorm(Emitter &b, Operation *op) {
+  Value x = op->getOperand(0);
+  SmallVector<int64_t> shape(shapeOf(x));
+  int64_t rank = shape.size();
+  int64_t axis = positive(intAttr(op, "axis"), rank);
+  int64_t groups = intAttr(op, "num_groups");
+  SmallVector<int64_t> grouped(shape.begin(), shape.begin() + axis);
+  grouped.append({groups, shape[axis] / groups});
+  grouped.append(shape.begin() + axis + 1, shape.end());
+  SmallVector<int64_t> axes;
+  for (int64_t d = axis + 1; d < rank + 1; ++d)
+    axes.push_back(d);
+  Value y = normalize(b, b.reshape(x, grouped), axes, floatAttr(op, "epsilon"));
+  return scaleAndShift(b, op, b.reshape(y, shape), axis);
+}
+
+struct DecomposeOp : RewritePattern {
+  DecomposeOp(StringRef name, Rewrite rewrite, MLIRContext *ctx)
+      : RewritePattern(name, /*benefit=*/1, ctx), rewrite(rewrite) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    auto isStatic = [](Type t) {
+      auto ranked = dyn_cast<RankedTensorType>(t);
+      return ranked && ranked.hasStaticShape();
+    };
+    if (!llvm::all_of(op->getOperandTypes(), isStatic) ||
+        !llvm::all_of(op->getResultTypes(), isStatic))
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    Emitter b(rewriter, op->getLoc());
+    Value result = rewrite(b, op);
+    if (!b.succeeded() || !result ||
+        result.getType() != op->getResult(0).getType()) {
+      // Whatever was built is unused; the greedy driver erases it.
+      return rewriter.notifyMatchFailure(op, "could not be decomposed");
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  Rewrite rewrite;
+};
+
+struct DecomposePass : relay::impl::DecomposeBase<DecomposePass> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    RewritePatternSet patterns(ctx);
+    auto add = [&](StringRef name, Rewrite rewrite) {
+      patterns.add<DecomposeOp>(("relay." + name).str(), rewrite, ctx);
+    };
+    add("fast_exp", [](Emitter &b, Operation *op) {
+      return b.op("exp", op->getOperands());
+    });
+    add("fast_tanh", [](Emitter &b, Operation *op) {
+      return b.op("tanh", op->getOperands());
+    });
+    add("fast_erf", [](Emitter &b, Operation *op) {
+      return b.op("erf", op->getOperands());
+    });
+    add("nn.fast_softmax",
+        [](Emitter &b, Operation *op) { return renamed(b, op, "nn.softmax"); });
+    add("trunc_divide", truncDivide);
+    add("trunc_mod", [](Emitter &b, Operation *op) {
+      return b.op("mod", op->getOperands());
+    });
+    add("isnan", [](Emitter &b, Operation *op) {
+      Value x = op->getOperand(0);
+      return b.op("not_equal", {x, x});
+    });
+    add("isinf",
+        [](Emitter &b, Operation *op) { return isInf(b, op->getOperand(0)); });
+    add("isfinite", [](Emitter &b, Operation *op) {
+      // |x| < inf is false for NaN too.
+      Value x = op->getOperand(0);
+      return b.op("less",
+                  {b.op("abs", {x}),
+                   b.scalar(std::numeric_limits<double>::infinity(), x)});
+    });
+    add("cast_like", [](Emitter &b, Operation *op) {
+      return b.op("cast", {op->getOperand(0)},
+                  {b.type("dtype", elementOf(op->getOperand(1)))});
+    });
+    add("broadcast_to_like", [](Emitter &b, Operation *op) {
+      return b.op("broadcast_to", {op->getOperand(0)},
+                  {b.ints("shape", shapeOf(op->getOperand(1)))});
+    });
+    add("collapse_sum_like", collapseSumLike);
+    add("reverse", reverse);
+    add("tile", tile);
+    add("repeat", repeat);
+    add("nn.l2_normalize", l2Normalize);
+    add("nn.lrn", lrn);
+    add("nn.instance_norm", instanceNorm);
+    add("nn.group_norm", groupNorm);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace
