@@ -396,6 +396,133 @@ static RelationStatus pool2dRelation(RelationArgs &args) {
   return args.solve(makeTensor(args.getContext(), out, data.dtype));
 }
 
+//===----------------------------------------------------------------------===//
+// 1-d convolution and pooling (NCW data, OIW weights)
+//===----------------------------------------------------------------------===//
+
+/// One positive value of a 1-d window attribute (default `dflt`).
+static FailureOr<int64_t> readSingle(RelationArgs &args, StringRef name,
+                                     int64_t dflt) {
+  std::optional<SmallVector<int64_t>> v = args.getOptionalInts(name);
+  if (!v || v->empty())
+    return dflt;
+  if (v->size() != 1 || v->front() <= 0) {
+    args.emitError() << name << " must be one positive value";
+    return failure();
+  }
+  return v->front();
+}
+
+/// The left and right padding of a 1-d window: 1 or 2 values.
+static FailureOr<std::array<int64_t, 2>> readPadding1d(RelationArgs &args) {
+  std::optional<SmallVector<int64_t>> v = args.getOptionalInts("padding");
+  if (!v || v->empty())
+    return std::array<int64_t, 2>{0, 0};
+  if (v->size() > 2 || llvm::any_of(*v, [](int64_t p) { return p < 0; })) {
+    args.emitError() << "padding must be 1 or 2 non-negative values";
+    return failure();
+  }
+  return std::array<int64_t, 2>{v->front(), v->back()};
+}
+
+static LogicalResult requireLayout(RelationArgs &args, StringRef name,
+                                   StringRef only) {
+  if (auto layout = dyn_cast_or_null<StringAttr>(args.getAttr(name)))
+    if (!layout.getValue().empty() && layout.getValue() != only) {
+      args.emitError() << name << " '" << layout.getValue()
+                       << "' is not supported (only " << only << ")";
+      return failure();
+    }
+  return success();
+}
+
+static RelationStatus conv1dRelation(RelationArgs &args) {
+  TensorInfo data, weight;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  if (data.getRank() != 3)
+    return args.fail("expected a 3-d (NCW) data tensor, got " +
+                     typeStr(args.getInput(0)));
+  FailureOr<int64_t> stride = readSingle(args, "strides", 1);
+  FailureOr<int64_t> dilation = readSingle(args, "dilation", 1);
+  FailureOr<std::array<int64_t, 2>> pad = readPadding1d(args);
+  if (failed(stride) || failed(dilation) || failed(pad) ||
+      failed(requireLayout(args, "data_layout", "NCW")) ||
+      failed(requireLayout(args, "kernel_layout", "OIW")))
+    return RelationStatus::Failed;
+  int64_t groups = args.getInt("groups", 1);
+  if (groups <= 0)
+    return args.fail("groups must be positive");
+  Dim inChannels = data.dims[1];
+  if (inChannels.isStatic() && inChannels.size % groups != 0)
+    return args.fail("the " + std::to_string(inChannels.size) +
+                     " input channels are not divisible by groups = " +
+                     std::to_string(groups));
+  Dim perGroup =
+      inChannels.isStatic() ? Dim::of(inChannels.size / groups) : Dim::any();
+  TensorState ws = readInputTensor(args, 1, weight);
+  if (ws == TensorState::NotATensor)
+    return RelationStatus::Failed;
+  if (ws == TensorState::Unknown) {
+    std::optional<int64_t> channels = args.getOptionalInt("channels");
+    std::optional<SmallVector<int64_t>> k = args.getOptionalInts("kernel_size");
+    if (!channels || !k || k->size() != 1)
+      return RelationStatus::Pending;
+    SmallVector<Dim> dims = {Dim::of(*channels), perGroup, Dim::of(k->front())};
+    if (failed(args.assignInput(
+            1, makeTensor(args.getContext(), dims, data.dtype))))
+      return RelationStatus::Failed;
+    weight = TensorInfo{dims, data.dtype};
+  }
+  if (weight.getRank() != 3 || weight.dtype != data.dtype)
+    return args.fail("expected a 3-d (OIW) weight tensor of the data's "
+                     "dtype, got " +
+                     typeStr(args.getInput(1)));
+  if (failed(unifyDims(weight.dims[1], perGroup)))
+    return args.fail("weight " + typeStr(args.getInput(1)) + " has " +
+                     toString(weight.dims[1]) + " input channels, expected " +
+                     toString(perGroup) + " (data channels / groups)");
+  Dim kw = weight.dims[2];
+  if (kw.isStatic() && kw.size <= 0)
+    return args.fail("weight " + typeStr(args.getInput(1)) +
+                     " has an empty kernel");
+  Dim out = Dim::any();
+  if (kw.isStatic()) {
+    FailureOr<Dim> w =
+        windowOutput(args, data.dims[2], (*pad)[0] + (*pad)[1], kw.size,
+                     *dilation, *stride, false, "width");
+    if (failed(w))
+      return RelationStatus::Failed;
+    out = *w;
+  }
+  return args.solve(makeTensor(args.getContext(),
+                               {data.dims[0], weight.dims[0], out},
+                               outDtype(args, data.dtype)));
+}
+
+static RelationStatus pool1dRelation(RelationArgs &args) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  if (data.getRank() != 3)
+    return args.fail("expected a 3-d (NCW) data tensor, got " +
+                     typeStr(args.getInput(0)));
+  if (!args.getOptionalInts("pool_size"))
+    return args.fail("requires a 'pool_size' attribute");
+  FailureOr<int64_t> pool = readSingle(args, "pool_size", 1);
+  FailureOr<int64_t> stride = readSingle(args, "strides", 1);
+  FailureOr<int64_t> dilation = readSingle(args, "dilation", 1);
+  FailureOr<std::array<int64_t, 2>> pad = readPadding1d(args);
+  if (failed(pool) || failed(stride) || failed(dilation) || failed(pad) ||
+      failed(requireLayout(args, "layout", "NCW")))
+    return RelationStatus::Failed;
+  FailureOr<Dim> w =
+      windowOutput(args, data.dims[2], (*pad)[0] + (*pad)[1], *pool, *dilation,
+                   *stride, args.getBool("ceil_mode", false), "width");
+  if (failed(w))
+    return RelationStatus::Failed;
+  return args.solve(makeTensor(args.getContext(),
+                               {data.dims[0], data.dims[1], *w}, data.dtype));
+}
+
 /// GlobalPool2D and AdaptivePool2D (global is output_size = 1x1).
 static RelationStatus adaptivePool2dRelation(RelationArgs &args, bool global) {
   TensorInfo data;
@@ -498,6 +625,8 @@ static RelationStatus groupNormRelation(RelationArgs &args) {
 
 void mlir::relay::registerNNRelations() {
   registerTypeRelation("GroupNorm", groupNormRelation);
+  registerTypeRelation("Conv1D", conv1dRelation);
+  registerTypeRelation("Pool1D", pool1dRelation);
   registerTypeRelation("Conv2D", [](RelationArgs &args) {
     return conv2dRelation(args, /*transposed=*/false);
   });

@@ -618,4 +618,44 @@ def Relay_GroupNormOp
                        DefaultValuedAttr<BoolAttr, "true">:$scale);
 }
 
+def Relay_Conv1DOp : Relay_OperatorOp<"nn.conv1d", "Conv1D", "OutEWiseFusable", 2, 2> {
+  let summary = "1-d convolution (NCW data, OIW weights)";
+  let description = [{
+    TVM's `nn.conv1d`: `strides`, `dilation` (one value), `padding` (1 or 2
+    values: left, right), `groups`, `channels` and `kernel_size` (which let
+    the weight's type be inferred), `out_dtype`. Computed as a 2-d
+    convolution of height 1.
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$weight,
+                       OptionalAttr<DenseI64ArrayAttr>:$strides,
+                       OptionalAttr<DenseI64ArrayAttr>:$padding,
+                       OptionalAttr<DenseI64ArrayAttr>:$dilation,
+                       DefaultValuedAttr<I64Attr, "1">:$groups,
+                       OptionalAttr<I64Attr>:$channels,
+                       OptionalAttr<DenseI64ArrayAttr>:$kernel_size,
+                       DefaultValuedStrAttr<StrAttr, "NCW">:$data_layout,
+                       DefaultValuedStrAttr<StrAttr, "OIW">:$kernel_layout,
+                       DefaultValuedStrAttr<StrAttr, "">:$out_layout,
+                       OptionalAttr<TypeAttr>:$out_dtype);
+}
+
+class Relay_Pool1DOp<string mnemonic, string what>
+    : Relay_OperatorOp<mnemonic, "Pool1D", "OutEWiseFusable", 1, 2> {
+  let summary = "1-d " # what # " pooling (NCW), computed as 2-d pooling "
+                "of height 1";
+  dag poolAttrs = (ins AnyType:$data, DenseI64ArrayAttr:$pool_size,
+                       OptionalAttr<DenseI64ArrayAttr>:$strides,
+                       OptionalAttr<DenseI64ArrayAttr>:$dilation,
+                       OptionalAttr<DenseI64ArrayAttr>:$padding,
+                       DefaultValuedStrAttr<StrAttr, "NCW">:$layout,
+                       DefaultValuedStrAttr<StrAttr, "">:$out_layout,
+                       DefaultValuedAttr<BoolAttr, "false">:$ceil_mode);
+  let arguments = poolAttrs;
+}
+def Relay_MaxPool1DOp : Relay_Pool1DOp<"nn.max_pool1d", "max">;
+def Relay_AvgPool1DOp : Relay_Pool1DOp<"nn.avg_pool1d", "average"> {
+  let arguments = !con(poolAttrs,
+      (ins DefaultValuedAttr<BoolAttr, "false">:$count_include_pad));
+}
+
 #endif // RELAY_OPERATORS

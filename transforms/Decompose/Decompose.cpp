@@ -300,6 +300,67 @@ Value groupNorm(Emitter &b, Operation *op) {
   return scaleAndShift(b, op, b.reshape(y, shape), axis);
 }
 
+/// A 1-d window attribute as the 2-d op's (height 1 first).
+SmallVector<int64_t> lifted(Operation *op, StringRef name, int64_t fill) {
+  SmallVector<int64_t> v = {fill};
+  if (auto a = op->getAttrOfType<DenseI64ArrayAttr>(name))
+    v.push_back(a.asArrayRef().front());
+  else
+    v.push_back(1);
+  return v;
+}
+
+/// [l, r] padding of a 1-d window as 2-d [top, left, bottom, right].
+SmallVector<int64_t> liftedPadding(Operation *op) {
+  int64_t l = 0, r = 0;
+  if (auto a = op->getAttrOfType<DenseI64ArrayAttr>("padding");
+      a && !a.empty()) {
+    l = a.asArrayRef().front();
+    r = a.asArrayRef().back();
+  }
+  return {0, l, 0, r};
+}
+
+/// [N, C, W] as [N, C, 1, W] and back.
+Value addHeight(Emitter &b, Value v) {
+  SmallVector<int64_t> shape(shapeOf(v));
+  shape.insert(shape.begin() + 2, 1);
+  return b.reshape(v, shape);
+}
+Value dropHeight(Emitter &b, Value v, Operation *op) {
+  return b.reshape(v, shapeOf(op->getResult(0)));
+}
+
+Value conv1d(Emitter &b, Operation *op) {
+  Value weight = op->getOperand(1);
+  SmallVector<NamedAttribute> attrs = {
+      b.ints("strides", lifted(op, "strides", 1)),
+      b.ints("dilation", lifted(op, "dilation", 1)),
+      b.ints("padding", liftedPadding(op)),
+      b.i64("groups", intAttr(op, "groups")),
+      b.i64("channels", shapeOf(weight)[0]),
+      b.ints("kernel_size", {1, shapeOf(weight)[2]})};
+  if (auto dtype = op->getAttrOfType<TypeAttr>("out_dtype"))
+    attrs.push_back(b.type("out_dtype", dtype.getValue()));
+  Value conv =
+      b.op("nn.conv2d", {addHeight(b, op->getOperand(0)), addHeight(b, weight)},
+           attrs);
+  return dropHeight(b, conv, op);
+}
+
+Value pool1d(Emitter &b, Operation *op, StringRef to) {
+  SmallVector<NamedAttribute> attrs = {
+      b.ints("pool_size", lifted(op, "pool_size", 1)),
+      b.ints("strides", lifted(op, "strides", 1)),
+      b.ints("dilation", lifted(op, "dilation", 1)),
+      b.ints("padding", liftedPadding(op)),
+      b.boolean("ceil_mode", boolAttr(op, "ceil_mode"))};
+  if (to == "nn.avg_pool2d")
+    attrs.push_back(
+        b.boolean("count_include_pad", boolAttr(op, "count_include_pad")));
+  return dropHeight(b, b.op(to, {addHeight(b, op->getOperand(0))}, attrs), op);
+}
+
 struct DecomposeOp : RewritePattern {
   DecomposeOp(StringRef name, Rewrite rewrite, MLIRContext *ctx)
       : RewritePattern(name, /*benefit=*/1, ctx), rewrite(rewrite) {}
@@ -378,6 +439,13 @@ struct DecomposePass : relay::impl::DecomposeBase<DecomposePass> {
     add("nn.lrn", lrn);
     add("nn.instance_norm", instanceNorm);
     add("nn.group_norm", groupNorm);
+    add("nn.conv1d", conv1d);
+    add("nn.max_pool1d", [](Emitter &b, Operation *op) {
+      return pool1d(b, op, "nn.max_pool2d");
+    });
+    add("nn.avg_pool1d", [](Emitter &b, Operation *op) {
+      return pool1d(b, op, "nn.avg_pool2d");
+    });
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

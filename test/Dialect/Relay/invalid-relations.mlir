@@ -662,3 +662,23 @@ relay.func @isnan_int(%a: tensor<3xi32>) -> tensor<i1> {
   %ok = relay.constant dense<true> : tensor<i1>
   relay.return %ok : tensor<i1>
 }
+
+// -----
+
+// Tests conv1d's weight channels.
+relay.func @conv1d_channels(%a: tensor<1x4x9xf32>, %w: tensor<6x3x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.conv1d: weight 'tensor<6x3x3xf32>' has 3 input channels, expected 4 (data channels / groups)}}
+  %r = relay.nn.conv1d %a, %w : (tensor<1x4x9xf32>, tensor<6x3x3xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests max_pool1d's layout.
+relay.func @pool1d_layout(%a: tensor<1x9x4xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.max_pool1d: layout 'NWC' is not supported (only NCW)}}
+  %r = relay.nn.max_pool1d %a {pool_size = array<i64: 2>, layout = "NWC"} : (tensor<1x9x4xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}

@@ -214,7 +214,7 @@ relay.func @defaults(%x: tensor<1x4x8x8xf32>, %w: tensor<4x4x3x3xf32>, %h: tenso
 // infer like the others.
 // CHECK-LABEL: relay.func @composite
 // INFER-LABEL: relay.func @composite
-relay.func @composite(%x: tensor<2x3x4xf32>, %i: tensor<2x3x4xi32>, %c: tensor<3xf32>, %v: tensor<4xf32>, %k: tensor<3x1xf32>) -> tensor<i1> {
+relay.func @composite(%x: tensor<2x3x4xf32>, %i: tensor<2x3x4xi32>, %c: tensor<3xf32>, %v: tensor<4xf32>, %k: tensor<3x1xf32>, %w: !relay.incomplete) -> tensor<i1> {
   // INFER: relay.isfinite {{.*}} -> tensor<2x3x4xi1>
   %0 = relay.isfinite %x : (tensor<2x3x4xf32>) -> !relay.incomplete
   // INFER: relay.cast_like {{.*}} -> tensor<2x3x4xi32>
@@ -240,6 +240,13 @@ relay.func @composite(%x: tensor<2x3x4xf32>, %i: tensor<2x3x4xi32>, %c: tensor<3
   %10 = relay.nn.instance_norm %x, %c, %c : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>) -> !relay.incomplete
   // INFER: relay.nn.lrn {{.*}} -> tensor<2x3x4xf32>
   %11 = relay.nn.lrn %x {size = 3 : i64} : (tensor<2x3x4xf32>) -> !relay.incomplete
+  // The weight's type follows from channels and kernel_size.
+  // INFER: relay.nn.conv1d {{.*}} : (tensor<2x3x4xf32>, tensor<5x3x2xf32>) -> tensor<2x5x3xf32>
+  %12 = relay.nn.conv1d %x, %w {channels = 5 : i64, kernel_size = array<i64: 2>, strides = array<i64: 2>, padding = array<i64: 1>} : (tensor<2x3x4xf32>, !relay.incomplete) -> !relay.incomplete
+  // INFER: relay.nn.max_pool1d {{.*}} -> tensor<2x3x2xf32>
+  %13 = relay.nn.max_pool1d %x {pool_size = array<i64: 2>, strides = array<i64: 2>} : (tensor<2x3x4xf32>) -> !relay.incomplete
+  // INFER: relay.nn.avg_pool1d {{.*}} -> tensor<2x3x5xf32>
+  %14 = relay.nn.avg_pool1d %x {pool_size = array<i64: 2>, padding = array<i64: 1, 1>} : (tensor<2x3x4xf32>) -> !relay.incomplete
   %t = relay.constant dense<true> : tensor<i1>
   relay.return %t : tensor<i1>
 }

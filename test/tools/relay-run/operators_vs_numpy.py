@@ -170,6 +170,7 @@ ia, ib = i32(2, 3), i32(2, 3, low=1, high=7) * RNG.choice([-1, 1], size=(2, 3)).
 ba, bb = boolean(2, 3), boolean(2, 3)
 img = f32(2, 4, 7, 7)
 unit = f32(2, 3, 4, low=-0.95, high=0.95)
+seq = f32(2, 4, 11)
 special = np.array([[0, np.nan, np.inf], [-np.inf, 1.5, -2]], dtype=np.float32)
 CASES = [
     ("add", "add(%a, %b)", [x, y], lambda a, b: a + b, E),
@@ -345,6 +346,13 @@ CASES = [
      * g[:, None, None] + b[:, None, None], R),
     ("nn.group_norm", "nn.group_norm(%a, %b, %c, num_groups=2)", [img, f32(4), f32(4)],
      lambda a, g, b: group_norm_ref(a, 2, 1e-5) * g[:, None, None] + b[:, None, None], R),
+    ("nn.conv1d", "nn.conv1d(%a, %b, strides=[2], padding=[1, 2], dilation=[2], groups=2)",
+     [seq, f32(6, 2, 3)],
+     lambda a, w: conv2d_ref(a[:, :, None], w[:, :, None], (1, 2), (0, 1, 0, 2), (1, 2), 2)[:, :, 0], R),
+    ("nn.max_pool1d", "nn.max_pool1d(%a, pool_size=[3], strides=[2], padding=[1])", [seq],
+     lambda a: pool_ref(a[:, :, None], (1, 3), (1, 2), (0, 1, 0, 1), "max")[:, :, 0], 0),
+    ("nn.avg_pool1d", "nn.avg_pool1d(%a, pool_size=[2], count_include_pad=True, padding=[1])", [seq],
+     lambda a: pool_ref(a[:, :, None], (1, 2), (1, 1), (0, 1, 0, 1), "avg", True)[:, :, 0], E),
 ]
 
 
