@@ -3,7 +3,8 @@
 //
 // The relations of the operators --relay-decompose rewrites into primitive
 // ones (the last section of RelayOperators.td): elementwise tests, the
-// `*_like` operators, reverse, tile, repeat and l2_normalize.
+// `*_like` operators, reverse, tile, repeat, l2_normalize, one_hot, cumsum,
+// depth_to_space and space_to_depth.
 //
 //===----------------------------------------------------------------------===//
 
@@ -119,7 +120,103 @@ static RelationStatus l2NormalizeRelation(RelationArgs &args) {
   return args.solve(args.getInput(0));
 }
 
+/// one_hot: the indices' shape with `depth` inserted at `axis`; on_value
+/// and off_value are scalars.
+static RelationStatus oneHotRelation(RelationArgs &args) {
+  TensorInfo indices, on, off;
+  READ_TENSOR_OR_RETURN(args, 0, indices);
+  READ_TENSOR_OR_RETURN(args, 1, on);
+  READ_TENSOR_OR_RETURN(args, 2, off);
+  if (!isa<IntegerType>(indices.dtype))
+    return args.fail("expected integer indices, got " +
+                     typeStr(args.getInput(0)));
+  if (on.getRank() != 0 || off.getRank() != 0)
+    return args.fail("on_value and off_value must be scalars");
+  int64_t depth = args.getInt("depth", 0);
+  if (depth <= 0)
+    return args.fail("depth must be positive, got " + Twine(depth));
+  Type dtype = args.getDtype("dtype");
+  if (!dtype)
+    return args.fail("requires a 'dtype' attribute");
+  FailureOr<int64_t> axis =
+      normalizeAxis(args, args.getInt("axis", -1), indices.getRank() + 1);
+  if (failed(axis))
+    return RelationStatus::Failed;
+  SmallVector<Dim> dims = indices.dims;
+  dims.insert(dims.begin() + *axis, Dim::of(depth));
+  return args.solve(makeTensor(args.getContext(), dims, dtype));
+}
+
+/// cumsum: the data's shape (flattened without an axis), `dtype` or the
+/// data's.
+static RelationStatus cumsumRelation(RelationArgs &args) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  Type dtype = args.getDtype("dtype");
+  if (!dtype)
+    dtype = data.dtype;
+  if (std::optional<int64_t> axis = args.getOptionalInt("axis")) {
+    if (failed(normalizeAxis(args, *axis, data.getRank())))
+      return RelationStatus::Failed;
+    return args.solve(makeTensor(args.getContext(), data.dims, dtype));
+  }
+  return args.solve(
+      makeTensor(args.getContext(), {data.product(0, data.getRank())}, dtype));
+}
+
+/// depth_to_space and space_to_depth on NCHW data.
+static RelationStatus blockMoveRelation(RelationArgs &args, bool toSpace) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  if (data.getRank() != 4)
+    return args.fail("expected a 4-d (NCHW) tensor, got " +
+                     typeStr(args.getInput(0)));
+  if (auto layout = dyn_cast_or_null<StringAttr>(args.getAttr("layout"));
+      layout && layout.getValue() != "NCHW")
+    return args.fail("layout '" + layout.getValue() +
+                     "' is not supported (only NCHW)");
+  if (auto mode = dyn_cast_or_null<StringAttr>(args.getAttr("mode"));
+      mode && mode.getValue() != "DCR" && mode.getValue() != "CRD")
+    return args.fail("mode must be DCR or CRD, got '" + mode.getValue() + "'");
+  int64_t b = args.getInt("block_size", 0);
+  if (b <= 0)
+    return args.fail("block_size must be positive, got " + Twine(b));
+  SmallVector<Dim> dims = data.dims;
+  auto divide = [&](Dim d, int64_t by, StringRef what) -> FailureOr<Dim> {
+    if (!d.isStatic())
+      return Dim::any();
+    if (d.size % by != 0) {
+      args.emitError() << "the " << what << " (" << d.size
+                       << ") must be a multiple of " << by;
+      return failure();
+    }
+    return Dim::of(d.size / by);
+  };
+  if (toSpace) {
+    FailureOr<Dim> c = divide(dims[1], b * b, "channels");
+    if (failed(c))
+      return RelationStatus::Failed;
+    dims = {dims[0], *c, mulDims(dims[2], Dim::of(b)),
+            mulDims(dims[3], Dim::of(b))};
+  } else {
+    FailureOr<Dim> h = divide(dims[2], b, "height");
+    FailureOr<Dim> w = divide(dims[3], b, "width");
+    if (failed(h) || failed(w))
+      return RelationStatus::Failed;
+    dims = {dims[0], mulDims(dims[1], Dim::of(b * b)), *h, *w};
+  }
+  return args.solve(makeTensor(args.getContext(), dims, data.dtype));
+}
+
 void mlir::relay::registerCompositeRelations() {
+  registerTypeRelation("OneHot", oneHotRelation);
+  registerTypeRelation("Cumsum", cumsumRelation);
+  registerTypeRelation("DepthToSpace", [](RelationArgs &args) {
+    return blockMoveRelation(args, /*toSpace=*/true);
+  });
+  registerTypeRelation("SpaceToDepth", [](RelationArgs &args) {
+    return blockMoveRelation(args, /*toSpace=*/false);
+  });
   registerTypeRelation("IdentityToBool", identityToBoolRelation);
   registerTypeRelation("AxisIdentity", axisIdentityRelation);
   registerTypeRelation("CastLike", castLikeRelation);

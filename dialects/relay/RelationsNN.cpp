@@ -134,6 +134,25 @@ static Type outDtype(RelationArgs &args, Type dflt) {
 // Convolutions
 //===----------------------------------------------------------------------===//
 
+/// The input channels each group of a convolution sees; fails (reported)
+/// when `groups` is not positive or does not divide the channels.
+static FailureOr<Dim> channelsPerGroup(RelationArgs &args, Dim inChannels,
+                                       int64_t groups) {
+  if (groups <= 0) {
+    args.emitError() << "groups must be positive";
+    return failure();
+  }
+  if (!inChannels.isStatic())
+    return Dim::any();
+  if (inChannels.size % groups != 0) {
+    args.emitError() << "the " << inChannels.size
+                     << " input channels are not divisible by groups = "
+                     << groups;
+    return failure();
+  }
+  return Dim::of(inChannels.size / groups);
+}
+
 static RelationStatus conv2dRelation(RelationArgs &args, bool transposed) {
   TensorInfo data, weight;
   READ_TENSOR_OR_RETURN(args, 0, data);
@@ -152,13 +171,10 @@ static RelationStatus conv2dRelation(RelationArgs &args, bool transposed) {
       failed(checkPositive(args, "dilation", *dilation)))
     return RelationStatus::Failed;
   int64_t groups = args.getInt("groups", 1);
-  if (groups <= 0)
-    return args.fail("groups must be positive");
   Dim inChannels = data.dims[dl->c];
-  if (inChannels.isStatic() && inChannels.size % groups != 0)
-    return args.fail("the " + std::to_string(inChannels.size) +
-                     " input channels are not divisible by groups = " +
-                     std::to_string(groups));
+  FailureOr<Dim> perGroup = channelsPerGroup(args, inChannels, groups);
+  if (failed(perGroup))
+    return RelationStatus::Failed;
   std::optional<int64_t> channels = args.getOptionalInt("channels");
   std::optional<SmallVector<int64_t>> kernelSize =
       args.getOptionalInts("kernel_size");
@@ -168,8 +184,6 @@ static RelationStatus conv2dRelation(RelationArgs &args, bool transposed) {
   // The weight's (O, I, KH, KW) in kernel-layout positions. For a
   // transposed convolution `I` is the data's channels and `O` the output's
   // per group.
-  Dim perGroup =
-      inChannels.isStatic() ? Dim::of(inChannels.size / groups) : Dim::any();
   TensorState ws = readInputTensor(args, 1, weight);
   if (ws == TensorState::NotATensor)
     return RelationStatus::Failed;
@@ -182,7 +196,7 @@ static RelationStatus conv2dRelation(RelationArgs &args, bool transposed) {
       dims[kl->o] = Dim::of(*channels / groups);
     } else {
       dims[kl->o] = Dim::of(*channels);
-      dims[kl->i] = perGroup;
+      dims[kl->i] = *perGroup;
     }
     dims[kl->h] = Dim::of((*kernelSize)[0]);
     dims[kl->w] = Dim::of((*kernelSize)[1]);
@@ -202,7 +216,7 @@ static RelationStatus conv2dRelation(RelationArgs &args, bool transposed) {
   if ((kh.isStatic() && kh.size <= 0) || (kw.isStatic() && kw.size <= 0))
     return args.fail("weight " + typeStr(args.getInput(1)) +
                      " has an empty kernel");
-  Dim expectedIn = transposed ? inChannels : perGroup;
+  Dim expectedIn = transposed ? inChannels : *perGroup;
   if (failed(unifyDims(wi, expectedIn)))
     return args.fail("weight " + typeStr(args.getInput(1)) + " has " +
                      toString(wi) + " input channels, expected " +
@@ -449,16 +463,11 @@ static RelationStatus conv1dRelation(RelationArgs &args) {
       failed(requireLayout(args, "data_layout", "NCW")) ||
       failed(requireLayout(args, "kernel_layout", "OIW")))
     return RelationStatus::Failed;
-  int64_t groups = args.getInt("groups", 1);
-  if (groups <= 0)
-    return args.fail("groups must be positive");
-  Dim inChannels = data.dims[1];
-  if (inChannels.isStatic() && inChannels.size % groups != 0)
-    return args.fail("the " + std::to_string(inChannels.size) +
-                     " input channels are not divisible by groups = " +
-                     std::to_string(groups));
-  Dim perGroup =
-      inChannels.isStatic() ? Dim::of(inChannels.size / groups) : Dim::any();
+  FailureOr<Dim> groupChannels =
+      channelsPerGroup(args, data.dims[1], args.getInt("groups", 1));
+  if (failed(groupChannels))
+    return RelationStatus::Failed;
+  Dim perGroup = *groupChannels;
   TensorState ws = readInputTensor(args, 1, weight);
   if (ws == TensorState::NotATensor)
     return RelationStatus::Failed;

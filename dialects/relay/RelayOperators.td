@@ -658,4 +658,37 @@ def Relay_AvgPool1DOp : Relay_Pool1DOp<"nn.avg_pool1d", "average"> {
       (ins DefaultValuedAttr<BoolAttr, "false">:$count_include_pad));
 }
 
+def Relay_OneHotOp : Relay_OperatorOp<"one_hot", "OneHot", "OutEWiseFusable", 3, 10> {
+  let summary = "`on_value` where an index equals the position along the new "
+                "axis `axis` (of size `depth`), `off_value` elsewhere";
+  let arguments = (ins AnyType:$indices, AnyType:$on_value, AnyType:$off_value,
+                       I64Attr:$depth, DefaultValuedAttr<I64Attr, "-1">:$axis,
+                       TypeAttr:$dtype);
+}
+
+def Relay_CumsumOp : Relay_OperatorOp<"cumsum", "Cumsum", "Opaque", 1, 3> {
+  let summary = "Running sums along `axis` (of the flattened data when "
+                "absent), in `dtype`; `exclusive` leaves each element out";
+  let arguments = (ins AnyType:$data, OptionalAttr<I64Attr>:$axis,
+                       OptionalAttr<TypeAttr>:$dtype,
+                       DefaultValuedAttr<BoolAttr, "false">:$exclusive);
+}
+
+def Relay_DepthToSpaceOp
+    : Relay_OperatorOp<"nn.depth_to_space", "DepthToSpace", "Injective", 1, 5> {
+  let summary = "Moves channel blocks into `block_size` x `block_size` "
+                "spatial blocks (NCHW; mode DCR or CRD)";
+  let arguments = (ins AnyType:$data, I64Attr:$block_size,
+                       DefaultValuedStrAttr<StrAttr, "NCHW">:$layout,
+                       DefaultValuedStrAttr<StrAttr, "DCR">:$mode);
+}
+
+def Relay_SpaceToDepthOp
+    : Relay_OperatorOp<"nn.space_to_depth", "SpaceToDepth", "Injective", 1, 5> {
+  let summary = "Moves `block_size` x `block_size` spatial blocks into the "
+                "channels (NCHW)";
+  let arguments = (ins AnyType:$data, I64Attr:$block_size,
+                       DefaultValuedStrAttr<StrAttr, "NCHW">:$layout);
+}
+
 #endif // RELAY_OPERATORS

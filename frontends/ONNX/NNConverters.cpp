@@ -567,15 +567,21 @@ LogicalResult convertMatMul(NodeContext &ctx) {
   return success();
 }
 
+/// The axis of Softmax, LogSoftmax and Hardmax: default -1, or 1 before
+/// opset 13 (`legacy`), where the input is coerced to 2-d at the axis.
+FailureOr<int64_t> softmaxAxis(NodeContext &ctx, bool &legacy) {
+  legacy = ctx.getOpset() < 13;
+  return ctx.axis(ctx.attrInt("axis", legacy ? 1 : -1), ctx.rank(0));
+}
+
 /// Softmax and LogSoftmax. Before opset 13 the input is coerced to 2-d at
 /// `axis` (default 1) and normalised over the second dimension.
 LogicalResult convertSoftmax(NodeContext &ctx, StringRef relayName) {
   if (failed(ctx.checkInputs(1, 1)))
     return failure();
   int64_t rank = ctx.rank(0);
-  bool legacy = ctx.getOpset() < 13;
-  FailureOr<int64_t> axis =
-      ctx.axis(ctx.attrInt("axis", legacy ? 1 : -1), rank);
+  bool legacy;
+  FailureOr<int64_t> axis = softmaxAxis(ctx, legacy);
   if (failed(axis))
     return failure();
   Value x = ctx.input(0);
@@ -646,9 +652,8 @@ LogicalResult convertHardmax(NodeContext &ctx) {
   if (failed(ctx.checkInputs(1, 1)))
     return failure();
   int64_t rank = ctx.rank(0);
-  bool legacy = ctx.getOpset() < 13;
-  FailureOr<int64_t> axis =
-      ctx.axis(ctx.attrInt("axis", legacy ? 1 : -1), rank);
+  bool legacy;
+  FailureOr<int64_t> axis = softmaxAxis(ctx, legacy);
   if (failed(axis))
     return failure();
   Emitter b(ctx);

@@ -181,10 +181,8 @@ LogicalResult convertEyeLike(NodeContext &ctx) {
   return success();
 }
 
-/// Running sums along a constant axis: log2(n) steps of adding the sums
-/// shifted by 1, 2, 4, ... positions (Hillis-Steele), so that long axes
-/// cost few ops. `exclusive` shifts by one more; `reverse` sums from the
-/// end, by reversing before and after.
+/// Running sums along a constant axis: relay's cumsum; `reverse` sums from
+/// the end, by reversing before and after.
 LogicalResult convertCumSum(NodeContext &ctx) {
   if (failed(ctx.checkInputs(2, 2)))
     return failure();
@@ -193,43 +191,18 @@ LogicalResult convertCumSum(NodeContext &ctx) {
     return failure();
   if (axisValue->size() != 1)
     return ctx.fail("axis must hold one value");
-  int64_t rank = ctx.rank(0);
-  FailureOr<int64_t> axis = ctx.axis(axisValue->front(), rank);
+  FailureOr<int64_t> axis = ctx.axis(axisValue->front(), ctx.rank(0));
   if (failed(axis))
     return failure();
-  ArrayRef<int64_t> shape = ctx.shape(0);
-  int64_t n = shape[*axis];
   Emitter b(ctx);
-  Value y = ctx.input(0);
-  Value zero = b.scalar(0, y);
-  // y shifted by `by` positions along the axis, zeros entering.
-  auto shift = [&](Value v, int64_t by) {
-    SmallVector<int64_t> width(2 * rank, 0);
-    width[2 * *axis] = by;
-    Value padded = b.op("nn.pad", {v, zero}, {ctx.ints("pad_width", width)});
-    SmallVector<int64_t> begin(rank, 0);
-    return b.op("strided_slice", {padded},
-                {ctx.ints("begin", begin), ctx.ints("end", shape)});
-  };
-  auto reverse = [&](Value v) {
-    SmallVector<APInt> indices;
-    for (int64_t i = n - 1; i >= 0; --i)
-      indices.push_back(APInt(64, i));
-    Value idx = ctx.constant(DenseElementsAttr::get(
-        RankedTensorType::get({n}, IntegerType::get(ctx.getContext(), 64)),
-        indices));
-    return b.op("take", {v, idx}, {ctx.i64("axis", *axis)});
-  };
   bool reversed = ctx.attrInt("reverse", 0) != 0;
-  if (reversed)
-    y = reverse(y);
-  for (int64_t by = 1; by < n; by *= 2)
-    y = b.add(y, shift(y, by));
-  if (ctx.attrInt("exclusive", 0) != 0)
-    y = shift(y, 1);
-  if (reversed)
-    y = reverse(y);
-  return b.output(y);
+  auto reverse = [&](Value v) {
+    return reversed ? b.op("reverse", {v}, {ctx.i64("axis", *axis)}) : v;
+  };
+  Value sums = b.op("cumsum", {reverse(ctx.input(0))},
+                    {ctx.i64("axis", *axis),
+                     ctx.boolean("exclusive", ctx.attrInt("exclusive", 0))});
+  return b.output(reverse(sums));
 }
 
 LogicalResult convertReshape(NodeContext &ctx) {
@@ -867,48 +840,24 @@ LogicalResult convertOneHot(NodeContext &ctx) {
   if (ctx.elementType(0) != i64)
     index = ctx.op("cast", {ctx.input(0)}, {ctx.type("dtype", i64)});
   Value depthValue = ctx.scalar(double(depth), i64);
-  FailureOr<Value> negative, wrapped, expanded, same, off, on;
+  FailureOr<Value> negative, wrapped, off, on;
   if (succeeded(index))
     negative = ctx.op("less", {*index, ctx.scalar(0, i64)});
   if (succeeded(negative))
     wrapped = ctx.op("add", {*index, depthValue});
   if (succeeded(wrapped))
     index = ctx.op("where", {*negative, *wrapped, *index});
-  if (succeeded(index))
-    expanded = ctx.op("expand_dims", {*index},
-                      {ctx.i64("axis", axis), ctx.i64("num_newaxis", 1)});
-  SmallVector<int64_t> rangeShape(rank, 1), range;
-  rangeShape[axis] = depth;
-  for (int64_t i = 0; i < depth; ++i)
-    range.push_back(i);
-  if (succeeded(expanded))
-    same = ctx.op("equal", {*expanded, ctx.constant(intConstant(ctx, rangeShape,
-                                                                range, i64))});
-  if (succeeded(same)) {
+  if (succeeded(index)) {
     off = ctx.op("take", {ctx.input(2), ctx.scalar(0, i64)});
     on = ctx.op("take", {ctx.input(2), ctx.scalar(1, i64)});
   }
-  if (failed(same) || failed(off) || failed(on))
+  if (failed(index) || failed(off) || failed(on))
     return failure();
-  return ctx.output(ctx.op("where", {*same, *on, *off}));
+  return ctx.output(ctx.op("one_hot", {*index, *on, *off},
+                           {ctx.i64("depth", depth), ctx.i64("axis", axis),
+                            ctx.type("dtype", ctx.elementType(2))}));
 }
 
-/// reshape(x, split) -> transpose(perm) -> reshape(merged): DepthToSpace
-/// and SpaceToDepth move blocks between the channels and the image.
-LogicalResult reshapeTransposeReshape(NodeContext &ctx, ArrayRef<int64_t> split,
-                                      ArrayRef<int64_t> perm,
-                                      ArrayRef<int64_t> merged) {
-  FailureOr<Value> v =
-      ctx.op("reshape", {ctx.input(0)}, {ctx.ints("newshape", split)});
-  if (succeeded(v))
-    v = ctx.op("transpose", {*v}, {ctx.ints("axes", perm)});
-  if (succeeded(v))
-    v = ctx.op("reshape", {*v}, {ctx.ints("newshape", merged)});
-  return ctx.output(v);
-}
-
-/// The positive `blocksize` of DepthToSpace and SpaceToDepth, on a 4-d
-/// (NCHW) input.
 FailureOr<int64_t> blockSize(NodeContext &ctx) {
   if (failed(ctx.checkInputs(1, 1)))
     return failure();
@@ -920,25 +869,21 @@ FailureOr<int64_t> blockSize(NodeContext &ctx) {
   return b;
 }
 
+/// DepthToSpace and SpaceToDepth: relay's nn.depth_to_space and
+/// nn.space_to_depth.
 LogicalResult convertDepthToSpace(NodeContext &ctx) {
   FailureOr<int64_t> block = blockSize(ctx);
   if (failed(block))
     return failure();
   int64_t b = *block;
-  ArrayRef<int64_t> s = ctx.shape(0);
-  if (s[1] % (b * b))
-    return ctx.fail("the channels (" + std::to_string(s[1]) +
+  if (ctx.shape(0)[1] % (b * b))
+    return ctx.fail("the channels (" + std::to_string(ctx.shape(0)[1]) +
                     ") must be a multiple of blocksize^2");
-  int64_t n = s[0], c = s[1] / (b * b), h = s[2], w = s[3];
   std::string mode = ctx.attrString("mode", "DCR");
-  SmallVector<int64_t> merged{n, c, h * b, w * b};
-  if (mode == "DCR")
-    return reshapeTransposeReshape(ctx, {n, b, b, c, h, w}, {0, 3, 4, 1, 5, 2},
-                                   merged);
-  if (mode == "CRD")
-    return reshapeTransposeReshape(ctx, {n, c, b, b, h, w}, {0, 1, 4, 2, 5, 3},
-                                   merged);
-  return ctx.fail("mode must be \"DCR\" or \"CRD\", got \"" + mode + "\"");
+  if (mode != "DCR" && mode != "CRD")
+    return ctx.fail("mode must be \"DCR\" or \"CRD\", got \"" + mode + "\"");
+  return ctx.output(ctx.op("nn.depth_to_space", {ctx.input(0)},
+                           {ctx.i64("block_size", b), ctx.str("mode", mode)}));
 }
 
 LogicalResult convertSpaceToDepth(NodeContext &ctx) {
@@ -946,12 +891,10 @@ LogicalResult convertSpaceToDepth(NodeContext &ctx) {
   if (failed(block))
     return failure();
   int64_t b = *block;
-  ArrayRef<int64_t> s = ctx.shape(0);
-  if (s[2] % b || s[3] % b)
+  if (ctx.shape(0)[2] % b || ctx.shape(0)[3] % b)
     return ctx.fail("the height and width must be multiples of blocksize");
-  int64_t n = s[0], c = s[1], h = s[2] / b, w = s[3] / b;
-  return reshapeTransposeReshape(ctx, {n, c, h, b, w, b}, {0, 3, 5, 1, 2, 4},
-                                 {n, c * b * b, h, w});
+  return ctx.output(
+      ctx.op("nn.space_to_depth", {ctx.input(0)}, {ctx.i64("block_size", b)}));
 }
 
 /// Trilu: the upper (or lower) triangle from diagonal k of the last two

@@ -361,6 +361,90 @@ Value pool1d(Emitter &b, Operation *op, StringRef to) {
   return dropHeight(b, b.op(to, {addHeight(b, op->getOperand(0))}, attrs), op);
 }
 
+/// where(expand_dims(indices, axis) == iota, on, off) in `dtype`.
+Value oneHot(Emitter &b, Operation *op) {
+  Type i64 = IntegerType::get(op->getContext(), 64);
+  Value indices = op->getOperand(0);
+  if (elementOf(indices) != i64)
+    indices = b.op("cast", {indices}, {b.type("dtype", i64)});
+  int64_t rank = shapeOf(indices).size() + 1;
+  int64_t axis = positive(intAttr(op, "axis"), rank);
+  int64_t depth = intAttr(op, "depth");
+  SmallVector<int64_t> iotaShape(rank, 1), positions;
+  iotaShape[axis] = depth;
+  for (int64_t i = 0; i < depth; ++i)
+    positions.push_back(i);
+  Value iota = b.constant(DenseElementsAttr::get(
+      RankedTensorType::get(iotaShape, i64), ArrayRef(positions)));
+  Value same = b.op(
+      "equal", {b.op("expand_dims", {indices}, {b.i64("axis", axis)}), iota});
+  Type dtype = cast<TypeAttr>(op->getAttr("dtype")).getValue();
+  auto as = [&](Value v) {
+    return elementOf(v) == dtype ? v
+                                 : b.op("cast", {v}, {b.type("dtype", dtype)});
+  };
+  return b.op("where", {same, as(op->getOperand(1)), as(op->getOperand(2))});
+}
+
+/// log2(n) steps of adding the sums shifted by 1, 2, 4, ... positions
+/// (Hillis-Steele); `exclusive` shifts by one more.
+Value cumsum(Emitter &b, Operation *op) {
+  Value y = op->getOperand(0);
+  std::optional<int64_t> axisAttr;
+  if (auto a = op->getAttrOfType<IntegerAttr>("axis"))
+    axisAttr = a.getInt();
+  if (!axisAttr) {
+    y = b.reshape(y, {shapeOf(op->getResult(0))[0]});
+    axisAttr = 0;
+  }
+  Type dtype = elementOf(op->getResult(0));
+  if (elementOf(y) != dtype)
+    y = b.op("cast", {y}, {b.type("dtype", dtype)});
+  SmallVector<int64_t> shape(shapeOf(y));
+  int64_t rank = shape.size(), axis = positive(*axisAttr, rank);
+  Value zero = b.scalar(0, y);
+  auto shift = [&](Value v, int64_t by) {
+    SmallVector<int64_t> width(2 * rank, 0), begin(rank, 0);
+    width[2 * axis] = by;
+    Value padded = b.op("nn.pad", {v, zero}, {b.ints("pad_width", width)});
+    return b.op("strided_slice", {padded},
+                {b.ints("begin", begin), b.ints("end", shape)});
+  };
+  for (int64_t by = 1; by < shape[axis]; by *= 2)
+    y = b.add(y, shift(y, by));
+  if (boolAttr(op, "exclusive"))
+    y = shift(y, 1);
+  return y;
+}
+
+/// reshape, transpose, reshape.
+Value moveBlocks(Emitter &b, Value x, ArrayRef<int64_t> split,
+                 ArrayRef<int64_t> perm, ArrayRef<int64_t> merged) {
+  Value t = b.op("transpose", {b.reshape(x, split)}, {b.ints("axes", perm)});
+  return b.reshape(t, merged);
+}
+
+Value depthToSpace(Emitter &b, Operation *op) {
+  Value x = op->getOperand(0);
+  ArrayRef<int64_t> s = shapeOf(x);
+  int64_t k = intAttr(op, "block_size");
+  int64_t n = s[0], c = s[1] / (k * k), h = s[2], w = s[3];
+  SmallVector<int64_t> merged = {n, c, h * k, w * k};
+  auto mode = cast<StringAttr>(getOperatorAttributes(op).get("mode"));
+  if (mode.getValue() == "CRD")
+    return moveBlocks(b, x, {n, c, k, k, h, w}, {0, 1, 4, 2, 5, 3}, merged);
+  return moveBlocks(b, x, {n, k, k, c, h, w}, {0, 3, 4, 1, 5, 2}, merged);
+}
+
+Value spaceToDepth(Emitter &b, Operation *op) {
+  Value x = op->getOperand(0);
+  ArrayRef<int64_t> s = shapeOf(x);
+  int64_t k = intAttr(op, "block_size");
+  int64_t n = s[0], c = s[1], h = s[2] / k, w = s[3] / k;
+  return moveBlocks(b, x, {n, c, h, k, w, k}, {0, 3, 5, 1, 2, 4},
+                    {n, c * k * k, h, w});
+}
+
 struct DecomposeOp : RewritePattern {
   DecomposeOp(StringRef name, Rewrite rewrite, MLIRContext *ctx)
       : RewritePattern(name, /*benefit=*/1, ctx), rewrite(rewrite) {}
@@ -440,6 +524,10 @@ struct DecomposePass : relay::impl::DecomposeBase<DecomposePass> {
     add("nn.instance_norm", instanceNorm);
     add("nn.group_norm", groupNorm);
     add("nn.conv1d", conv1d);
+    add("one_hot", oneHot);
+    add("cumsum", cumsum);
+    add("nn.depth_to_space", depthToSpace);
+    add("nn.space_to_depth", spaceToDepth);
     add("nn.max_pool1d", [](Emitter &b, Operation *op) {
       return pool1d(b, op, "nn.max_pool2d");
     });

@@ -682,3 +682,23 @@ relay.func @pool1d_layout(%a: tensor<1x9x4xf32>) -> tensor<i1> {
   %ok = relay.constant dense<true> : tensor<i1>
   relay.return %ok : tensor<i1>
 }
+
+// -----
+
+// Tests one_hot's indices.
+relay.func @one_hot_float(%a: tensor<3xf32>, %v: tensor<f32>) -> tensor<i1> {
+  // expected-error @+1 {{one_hot: expected integer indices, got 'tensor<3xf32>'}}
+  %r = relay.one_hot %a, %v, %v {depth = 4 : i64, dtype = f32} : (tensor<3xf32>, tensor<f32>, tensor<f32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests depth_to_space's channels.
+relay.func @depth_to_space_channels(%a: tensor<1x6x2x2xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.depth_to_space: the channels (6) must be a multiple of 4}}
+  %r = relay.nn.depth_to_space %a {block_size = 2 : i64} : (tensor<1x6x2x2xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}

@@ -214,7 +214,7 @@ relay.func @defaults(%x: tensor<1x4x8x8xf32>, %w: tensor<4x4x3x3xf32>, %h: tenso
 // infer like the others.
 // CHECK-LABEL: relay.func @composite
 // INFER-LABEL: relay.func @composite
-relay.func @composite(%x: tensor<2x3x4xf32>, %i: tensor<2x3x4xi32>, %c: tensor<3xf32>, %v: tensor<4xf32>, %k: tensor<3x1xf32>, %w: !relay.incomplete) -> tensor<i1> {
+relay.func @composite(%x: tensor<2x3x4xf32>, %i: tensor<2x3x4xi32>, %c: tensor<3xf32>, %v: tensor<4xf32>, %k: tensor<3x1xf32>, %w: !relay.incomplete, %on: tensor<f32>, %img: tensor<1x3x2x4xf32>) -> tensor<i1> {
   // INFER: relay.isfinite {{.*}} -> tensor<2x3x4xi1>
   %0 = relay.isfinite %x : (tensor<2x3x4xf32>) -> !relay.incomplete
   // INFER: relay.cast_like {{.*}} -> tensor<2x3x4xi32>
@@ -247,6 +247,14 @@ relay.func @composite(%x: tensor<2x3x4xf32>, %i: tensor<2x3x4xi32>, %c: tensor<3
   %13 = relay.nn.max_pool1d %x {pool_size = array<i64: 2>, strides = array<i64: 2>} : (tensor<2x3x4xf32>) -> !relay.incomplete
   // INFER: relay.nn.avg_pool1d {{.*}} -> tensor<2x3x5xf32>
   %14 = relay.nn.avg_pool1d %x {pool_size = array<i64: 2>, padding = array<i64: 1, 1>} : (tensor<2x3x4xf32>) -> !relay.incomplete
+  // INFER: relay.one_hot {{.*}} -> tensor<2x3x7x4xf32>
+  %15 = relay.one_hot %i, %on, %on {depth = 7 : i64, axis = 2 : i64, dtype = f32} : (tensor<2x3x4xi32>, tensor<f32>, tensor<f32>) -> !relay.incomplete
+  // INFER: relay.cumsum {{.*}} -> tensor<24xi64>
+  %16 = relay.cumsum %i {dtype = i64} : (tensor<2x3x4xi32>) -> !relay.incomplete
+  // INFER: relay.nn.space_to_depth {{.*}} -> tensor<1x12x1x2xf32>
+  %17 = relay.nn.space_to_depth %img {block_size = 2 : i64} : (tensor<1x3x2x4xf32>) -> !relay.incomplete
+  // INFER: relay.nn.depth_to_space {{.*}} -> tensor<1x3x2x4xf32>
+  %18 = relay.nn.depth_to_space %17 {block_size = 2 : i64, mode = "CRD"} : (!relay.incomplete) -> !relay.incomplete
   %t = relay.constant dense<true> : tensor<i1>
   relay.return %t : tensor<i1>
 }

@@ -353,6 +353,18 @@ CASES = [
      lambda a: pool_ref(a[:, :, None], (1, 3), (1, 2), (0, 1, 0, 1), "max")[:, :, 0], 0),
     ("nn.avg_pool1d", "nn.avg_pool1d(%a, pool_size=[2], count_include_pad=True, padding=[1])", [seq],
      lambda a: pool_ref(a[:, :, None], (1, 2), (1, 1), (0, 1, 0, 1), "avg", True)[:, :, 0], E),
+    ("one_hot", "one_hot(%a, %b, %c, depth=5, axis=1, dtype=\"float32\")",
+     [i32(2, 3, low=0, high=6), np.float32(2.5), np.float32(-1)],
+     lambda a, on, off: np.where(np.arange(5)[None, :, None] == a[:, None, :], on, off).astype(np.float32), 0),
+    ("cumsum", "cumsum(%a, axis=1)", [x], lambda a: np.cumsum(a.astype(np.float64), 1), E),
+    ("cumsum (flat, exclusive, int64)", "cumsum(%a, dtype=\"int64\", exclusive=True)", [ia],
+     lambda a: np.concatenate([[0], np.cumsum(a.astype(np.int64))[:-1]]), 0),
+    ("nn.depth_to_space", "nn.depth_to_space(%a, block_size=2)", [img],
+     lambda a: a.reshape(2, 2, 2, 1, 7, 7).transpose(0, 3, 4, 1, 5, 2).reshape(2, 1, 14, 14), 0),
+    ("nn.depth_to_space (CRD)", "nn.depth_to_space(%a, block_size=2, mode=\"CRD\")", [img],
+     lambda a: a.reshape(2, 1, 2, 2, 7, 7).transpose(0, 1, 4, 2, 5, 3).reshape(2, 1, 14, 14), 0),
+    ("nn.space_to_depth", "nn.space_to_depth(%a, block_size=2)", [f32(1, 2, 4, 6)],
+     lambda a: a.reshape(1, 2, 2, 2, 3, 2).transpose(0, 3, 5, 1, 2, 4).reshape(1, 8, 2, 3), 0),
 ]
 
 
