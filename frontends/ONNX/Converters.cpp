@@ -16,6 +16,7 @@ static const ConverterTable &getTable() {
     addRecurrentConverters(t);
     addIndexingConverters(t);
     addLossConverters(t);
+    addEinsumConverter(t);
     return t;
   }();
   return table;

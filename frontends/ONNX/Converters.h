@@ -27,6 +27,8 @@ void addShapeConverters(ConverterTable &table);
 void addIndexingConverters(ConverterTable &table);
 /// NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss.
 void addLossConverters(ConverterTable &table);
+/// Einsum.
+void addEinsumConverter(ConverterTable &table);
 /// Recurrent layers: RNN, GRU, LSTM, unrolled over the sequence.
 void addRecurrentConverters(ConverterTable &table);
 

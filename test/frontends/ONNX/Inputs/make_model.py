@@ -161,9 +161,15 @@ def two_outputs():
 
 
 def unsupported_op():
-    nodes = [helper.make_node('Einsum', ['x', 'x'], ['y'], name='contract',
-                              equation='ij,ij->i')]
-    return model(nodes, [tensor('x', [2, 3])], [tensor('y', [2])])
+    nodes = [helper.make_node('Det', ['x'], ['y'], name='determinant')]
+    return model(nodes, [tensor('x', [3, 3])], [tensor('y', [])])
+
+
+def einsum_diagonal():
+    """Einsum taking a diagonal (a label repeated in one operand)."""
+    nodes = [helper.make_node('Einsum', ['x'], ['y'], name='diag',
+                              equation='ii->i')]
+    return model(nodes, [tensor('x', [3, 3])], [tensor('y', [3])], opset=12)
 
 
 def bad_shapes():
@@ -243,7 +249,7 @@ def nll_bad_target():
                  [tensor('y', [])])
 
 
-MODELS = {f.__name__: f for f in (nll_bad_target, scatter_runtime_indices,
+MODELS = {f.__name__: f for f in (einsum_diagonal, nll_bad_target, scatter_runtime_indices,
                                   gathernd_long_tuples, lstm_bad_weights, lstm_bad_activation,
                                   lstm_bad_direction, convnet, shape_arith, expand_shape, resize,
                                   resize_cubic, depth_to_space_bad,
