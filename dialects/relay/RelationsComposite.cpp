@@ -4,7 +4,7 @@
 // The relations of the operators --relay-decompose rewrites into primitive
 // ones (the last section of RelayOperators.td): elementwise tests, the
 // `*_like` operators, reverse, tile, repeat, l2_normalize, one_hot, cumsum,
-// depth_to_space and space_to_depth.
+// depth_to_space, space_to_depth and topk.
 //
 //===----------------------------------------------------------------------===//
 
@@ -208,7 +208,50 @@ static RelationStatus blockMoveRelation(RelationArgs &args, bool toSpace) {
   return args.solve(makeTensor(args.getContext(), dims, data.dtype));
 }
 
+/// The most rounds topk's decomposition unrolls.
+static constexpr int64_t kMaxTopK = 64;
+
+/// topk: `axis` shrinks to k; values, indices or both (a tuple).
+static RelationStatus topkRelation(RelationArgs &args) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  FailureOr<int64_t> axis =
+      normalizeAxis(args, args.getInt("axis", -1), data.getRank());
+  if (failed(axis))
+    return RelationStatus::Failed;
+  int64_t k = args.getInt("k", 1);
+  Dim along = data.dims[*axis];
+  if (k >= 1 && along.isStatic() && k > along.size)
+    return args.fail("k = " + Twine(k) + " exceeds the axis size " +
+                     Twine(along.size));
+  Dim kept = k >= 1 ? Dim::of(k) : along;
+  if (kept.isStatic() && kept.size > kMaxTopK)
+    return args.fail("k = " + Twine(kept.size) + " is more than the " +
+                     Twine(kMaxTopK) + " topk supports");
+  Type dtype = args.getDtype("dtype");
+  if (!dtype)
+    dtype = IntegerType::get(args.getContext(), 32);
+  if (!isa<IntegerType>(dtype))
+    return args.fail("dtype must be an integer type");
+  SmallVector<Dim> dims = data.dims;
+  dims[*axis] = kept;
+  Type values = makeTensor(args.getContext(), dims, data.dtype);
+  Type indices = makeTensor(args.getContext(), dims, dtype);
+  std::string ret = "both";
+  if (auto r = dyn_cast_or_null<StringAttr>(args.getAttr("ret_type")))
+    ret = r.getValue().str();
+  if (ret == "values")
+    return args.solve(values);
+  if (ret == "indices")
+    return args.solve(indices);
+  if (ret != "both")
+    return args.fail("ret_type must be both, values or indices, got '" + ret +
+                     "'");
+  return args.solve(TupleType::get(args.getContext(), {values, indices}));
+}
+
 void mlir::relay::registerCompositeRelations() {
+  registerTypeRelation("TopK", topkRelation);
   registerTypeRelation("OneHot", oneHotRelation);
   registerTypeRelation("Cumsum", cumsumRelation);
   registerTypeRelation("DepthToSpace", [](RelationArgs &args) {

@@ -691,4 +691,21 @@ def Relay_SpaceToDepthOp
                        DefaultValuedStrAttr<StrAttr, "NCHW">:$layout);
 }
 
+def Relay_TopKOp : Relay_OperatorOp<"topk", "TopK", "Opaque", 1, 6> {
+  let summary = "The `k` largest (or, `is_ascend`, smallest) elements along "
+                "`axis` and their indices, in order";
+  let description = [{
+    TVM's `topk`: `ret_type` "both" gives `(values, indices)`, "values" or
+    "indices" one tensor; indices have `dtype` (int32 when absent); `k` < 1
+    takes the whole
+    axis. Equal elements keep their order. Computed as `k` rounds of
+    argmax (argmin) and masking, so `k` is at most 64.
+  }];
+  let arguments = (ins AnyType:$data, DefaultValuedAttr<I64Attr, "1">:$k,
+                       DefaultValuedAttr<I64Attr, "-1">:$axis,
+                       DefaultValuedStrAttr<StrAttr, "both">:$ret_type,
+                       DefaultValuedAttr<BoolAttr, "false">:$is_ascend,
+                       OptionalAttr<TypeAttr>:$dtype);
+}
+
 #endif // RELAY_OPERATORS

@@ -23,7 +23,7 @@ void addNNConverters(ConverterTable &table);
 /// Shapes, constants, reshapes, slicing, gathering, reductions.
 void addShapeConverters(ConverterTable &table);
 
-/// GatherND, ScatterND, ScatterElements and Scatter.
+/// GatherND, ScatterND, ScatterElements, Scatter and TopK.
 void addIndexingConverters(ConverterTable &table);
 /// NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss.
 void addLossConverters(ConverterTable &table);

@@ -241,6 +241,41 @@ LogicalResult convertScatterElements(NodeContext &ctx) {
   return applyRounds(ctx, std::move(rounds), targets, count, {}, *reduction);
 }
 
+/// TopK: relay's topk (k known at import; before opset 10 an attribute),
+/// values and int64 indices, largest or smallest first.
+LogicalResult convertTopK(NodeContext &ctx) {
+  bool legacy = ctx.getOpset() < 10;
+  if (failed(ctx.checkInputs(legacy ? 1 : 2, legacy ? 1 : 2)))
+    return failure();
+  int64_t k;
+  if (legacy) {
+    k = ctx.attrInt("k", 0);
+  } else {
+    FailureOr<SmallVector<int64_t>> kv = ctx.constantInts(1, "k");
+    if (failed(kv))
+      return failure();
+    if (kv->size() != 1)
+      return ctx.fail("k must hold one value");
+    k = kv->front();
+  }
+  FailureOr<int64_t> axis = ctx.axis(ctx.attrInt("axis", -1), ctx.rank(0));
+  if (failed(axis))
+    return failure();
+  if (k < 1 || k > ctx.shape(0)[*axis])
+    return ctx.fail("k = " + Twine(k) + " must lie in [1, " +
+                    Twine(ctx.shape(0)[*axis]) + "]");
+  FailureOr<Value> r =
+      ctx.op("topk", {ctx.input(0)},
+             {ctx.i64("k", k), ctx.i64("axis", *axis),
+              ctx.boolean("is_ascend", ctx.attrInt("largest", 1) == 0),
+              ctx.type("dtype", IntegerType::get(ctx.getContext(), 64))});
+  if (failed(r))
+    return failure();
+  ctx.addOutput(ctx.tupleGet(*r, 0));
+  ctx.addOutput(ctx.tupleGet(*r, 1));
+  return success();
+}
+
 } // namespace
 
 void mlir::relay::onnx_import::addIndexingConverters(ConverterTable &t) {
@@ -248,4 +283,5 @@ void mlir::relay::onnx_import::addIndexingConverters(ConverterTable &t) {
   t["ScatterND"] = convertScatterND;
   t["ScatterElements"] = convertScatterElements;
   t["Scatter"] = convertScatterElements;
+  t["TopK"] = convertTopK;
 }

@@ -60,6 +60,9 @@ public:
   Value constant(ElementsAttr value) {
     return ConstantOp::create(rewriter, loc, value);
   }
+  Value tuple(ArrayRef<Value> fields) {
+    return TupleOp::create(rewriter, loc, fields);
+  }
   /// A 0-d constant of `like`'s element type.
   Value scalar(double v, Value like) {
     Type e = cast<RankedTensorType>(like.getType()).getElementType();
@@ -445,13 +448,95 @@ Value spaceToDepth(Emitter &b, Operation *op) {
                     {n, c * k * k, h, w});
 }
 
+/// k rounds along the axis, each taking the largest (smallest when
+/// ascending) element not taken yet and the first position holding it, so
+/// equal elements keep their order; taken positions are masked with the
+/// type's lowest (highest) value for the next rounds' max (min).
+Value topk(Emitter &b, Operation *op) {
+  Value x = op->getOperand(0);
+  ArrayRef<int64_t> shape = shapeOf(x);
+  int64_t rank = shape.size();
+  int64_t axis = positive(intAttr(op, "axis"), rank);
+  int64_t n = shape[axis];
+  int64_t k = intAttr(op, "k");
+  if (k < 1)
+    k = n;
+  bool ascend = boolAttr(op, "is_ascend");
+  Type element = elementOf(x);
+  Value masked;
+  if (isa<FloatType>(element)) {
+    double inf = std::numeric_limits<double>::infinity();
+    masked = b.scalar(ascend ? inf : -inf, x);
+  } else {
+    unsigned width = element.getIntOrFloatBitWidth();
+    bool isUnsigned = element.isUnsignedInteger() || width == 1;
+    APInt v = ascend ? (isUnsigned ? APInt::getMaxValue(width)
+                                   : APInt::getSignedMaxValue(width))
+                     : (isUnsigned ? APInt::getMinValue(width)
+                                   : APInt::getSignedMinValue(width));
+    masked = b.constant(
+        DenseElementsAttr::get(RankedTensorType::get({}, element), v));
+  }
+  Type i32 = IntegerType::get(op->getContext(), 32);
+  SmallVector<int64_t> iotaShape(rank, 1), positions;
+  iotaShape[axis] = n;
+  for (int64_t i = 0; i < n; ++i)
+    positions.push_back(i);
+  Value iota = b.constant(DenseElementsAttr::get(
+      RankedTensorType::get(iotaShape, i32),
+      ArrayRef<int32_t>(llvm::to_vector(llvm::map_range(
+          positions, [](int64_t p) { return static_cast<int32_t>(p); })))));
+  SmallVector<Value> values, indices;
+  Value taken; // the positions already picked
+  for (int64_t r = 0; r < k; ++r) {
+    Value key = taken ? b.op("where", {taken, masked, x}) : x;
+    Value best = b.op(ascend ? "min" : "max", {key},
+                      {b.ints("axis", {axis}), b.boolean("keepdims", true)});
+    // The first position not taken holding the best value.
+    Value candidate = b.op("equal", {x, best});
+    if (taken)
+      candidate =
+          b.op("logical_and", {candidate, b.op("logical_not", {taken})});
+    Value index =
+        b.op("argmax", {b.op("cast", {candidate}, {b.type("dtype", i32)})},
+             {b.ints("axis", {axis}), b.boolean("keepdims", true)});
+    values.push_back(best);
+    indices.push_back(index);
+    if (r + 1 < k) {
+      Value now = b.op("equal", {iota, index});
+      taken = taken ? b.op("logical_or", {taken, now}) : now;
+    }
+  }
+  auto join = [&](ArrayRef<Value> parts) {
+    if (!b.succeeded())
+      return Value();
+    return parts.size() == 1
+               ? parts.front()
+               : b.op("concatenate", {b.tuple(parts)}, {b.i64("axis", axis)});
+  };
+  Value vals = join(values), idx = join(indices);
+  auto dtypeAttr = op->getAttrOfType<TypeAttr>("dtype");
+  Type dtype = dtypeAttr ? dtypeAttr.getValue() : i32;
+  if (idx && elementOf(idx) != dtype)
+    idx = b.op("cast", {idx}, {b.type("dtype", dtype)});
+  StringRef ret =
+      cast<StringAttr>(getOperatorAttributes(op).get("ret_type")).getValue();
+  if (ret == "values")
+    return vals;
+  if (ret == "indices")
+    return idx;
+  return b.succeeded() ? b.tuple({vals, idx}) : Value();
+}
+
 struct DecomposeOp : RewritePattern {
   DecomposeOp(StringRef name, Rewrite rewrite, MLIRContext *ctx)
       : RewritePattern(name, /*benefit=*/1, ctx), rewrite(rewrite) {}
 
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
-    auto isStatic = [](Type t) {
+    std::function<bool(Type)> isStatic = [&](Type t) {
+      if (auto tuple = dyn_cast<TupleType>(t))
+        return llvm::all_of(tuple.getTypes(), isStatic);
       auto ranked = dyn_cast<RankedTensorType>(t);
       return ranked && ranked.hasStaticShape();
     };
@@ -524,6 +609,7 @@ struct DecomposePass : relay::impl::DecomposeBase<DecomposePass> {
     add("nn.instance_norm", instanceNorm);
     add("nn.group_norm", groupNorm);
     add("nn.conv1d", conv1d);
+    add("topk", topk);
     add("one_hot", oneHot);
     add("cumsum", cumsum);
     add("nn.depth_to_space", depthToSpace);

@@ -702,3 +702,13 @@ relay.func @depth_to_space_channels(%a: tensor<1x6x2x2xf32>) -> tensor<i1> {
   %ok = relay.constant dense<true> : tensor<i1>
   relay.return %ok : tensor<i1>
 }
+
+// -----
+
+// Tests topk's k.
+relay.func @topk_large(%a: tensor<2x100xf32>) -> tensor<i1> {
+  // expected-error @+1 {{topk: k = 100 is more than the 64 topk supports}}
+  %r = relay.topk %a {k = 100 : i64} : (tensor<2x100xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}

@@ -255,6 +255,10 @@ relay.func @composite(%x: tensor<2x3x4xf32>, %i: tensor<2x3x4xi32>, %c: tensor<3
   %17 = relay.nn.space_to_depth %img {block_size = 2 : i64} : (tensor<1x3x2x4xf32>) -> !relay.incomplete
   // INFER: relay.nn.depth_to_space {{.*}} -> tensor<1x3x2x4xf32>
   %18 = relay.nn.depth_to_space %17 {block_size = 2 : i64, mode = "CRD"} : (!relay.incomplete) -> !relay.incomplete
+  // INFER: relay.topk {{.*}} -> tuple<tensor<2x3x2xf32>, tensor<2x3x2xi32>>
+  %19 = relay.topk %x {k = 2 : i64} : (tensor<2x3x4xf32>) -> !relay.incomplete
+  // INFER: relay.topk {{.*}} -> tensor<2x3x4xi64>
+  %20 = relay.topk %x {k = 0 : i64, ret_type = "indices", dtype = i64} : (tensor<2x3x4xf32>) -> !relay.incomplete
   %t = relay.constant dense<true> : tensor<i1>
   relay.return %t : tensor<i1>
 }

@@ -154,6 +154,13 @@ def lrn_ref(x, size, bias, alpha, beta):
     return x / (bias + alpha / size * window) ** beta
 
 
+def topk_ref(x, k, axis, ascend):
+    """The k largest (smallest) along axis; equal elements in order."""
+    order = np.argsort(x if ascend else -x, axis=axis, kind="stable")
+    index = np.take(order, np.arange(k), axis=axis)
+    return np.take_along_axis(x, index, axis=axis), index.astype(np.int32)
+
+
 def group_norm_ref(x, groups, eps):
     n, c = x.shape[:2]
     g = x.astype(np.float64).reshape(n, groups, -1)
@@ -365,6 +372,11 @@ CASES = [
      lambda a: a.reshape(2, 1, 2, 2, 7, 7).transpose(0, 1, 4, 2, 5, 3).reshape(2, 1, 14, 14), 0),
     ("nn.space_to_depth", "nn.space_to_depth(%a, block_size=2)", [f32(1, 2, 4, 6)],
      lambda a: a.reshape(1, 2, 2, 2, 3, 2).transpose(0, 3, 5, 1, 2, 4).reshape(1, 8, 2, 3), 0),
+    ("topk", "topk(%a, k=3, axis=1)", [x], lambda a: topk_ref(a, 3, 1, False), 0),
+    ("topk (int, ties, ascending, indices)",
+     "topk(%a, k=4, is_ascend=True, ret_type=\"indices\", dtype=\"int64\")",
+     [i32(2, 6, low=0, high=3)], lambda a: topk_ref(a, 4, -1, True)[1].astype(np.int64), 0),
+    ("topk (values)", "topk(%a, k=2, ret_type=\"values\")", [x], lambda a: topk_ref(a, 2, -1, False)[0], 0),
 ]
 
 
