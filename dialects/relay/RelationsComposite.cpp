@@ -4,7 +4,8 @@
 // The relations of the operators --relay-decompose rewrites into primitive
 // ones (the last section of RelayOperators.td): elementwise tests, the
 // `*_like` operators, reverse, tile, repeat, l2_normalize, one_hot, cumsum,
-// depth_to_space, space_to_depth and topk.
+// depth_to_space, space_to_depth, topk, argsort, sort, shape_of,
+// ndarray_size and mirror_pad.
 //
 //===----------------------------------------------------------------------===//
 
@@ -250,7 +251,90 @@ static RelationStatus topkRelation(RelationArgs &args) {
   return args.solve(TupleType::get(args.getContext(), {values, indices}));
 }
 
+/// shape_of (the shape as a vector) and ndarray_size (the element count),
+/// in `dtype` (int32 when absent).
+static RelationStatus shapeOfRelation(RelationArgs &args, bool size) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  Type dtype = args.getDtype("dtype");
+  if (!dtype)
+    dtype = IntegerType::get(args.getContext(), 32);
+  if (!isa<IntegerType>(dtype))
+    return args.fail("dtype must be an integer type");
+  SmallVector<int64_t> dims;
+  if (!size)
+    dims.push_back(data.getRank());
+  return args.solve(makeTensor(args.getContext(), dims, dtype));
+}
+
+/// argsort (indices) and sort: the data's shape; the axis is at most
+/// kMaxTopK long (they are computed as topk of the whole axis).
+static RelationStatus sortRelation(RelationArgs &args, bool indices) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  FailureOr<int64_t> axis =
+      normalizeAxis(args, args.getInt("axis", -1), data.getRank());
+  if (failed(axis))
+    return RelationStatus::Failed;
+  Dim along = data.dims[*axis];
+  if (along.isStatic() && along.size > kMaxTopK)
+    return args.fail("the axis has " + Twine(along.size) +
+                     " elements; sorting supports at most " + Twine(kMaxTopK));
+  Type dtype = data.dtype;
+  if (indices) {
+    dtype = args.getDtype("dtype");
+    if (!dtype)
+      dtype = IntegerType::get(args.getContext(), 32);
+    if (!isa<IntegerType>(dtype))
+      return args.fail("dtype must be an integer type");
+  }
+  return args.solve(makeTensor(args.getContext(), data.dims, dtype));
+}
+
+/// mirror_pad: each axis grows by its pads, which must not exceed the
+/// axis (less than it for REFLECT).
+static RelationStatus mirrorPadRelation(RelationArgs &args) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  std::optional<SmallVector<int64_t>> width = args.getOptionalInts("pad_width");
+  if (!width || (int64_t)width->size() != 2 * data.getRank())
+    return args.fail("pad_width needs 2 values per axis (" +
+                     Twine(2 * data.getRank()) + ")");
+  std::string mode = "SYMMETRIC";
+  if (auto m = dyn_cast_or_null<StringAttr>(args.getAttr("mode")))
+    mode = m.getValue().str();
+  if (mode != "SYMMETRIC" && mode != "REFLECT")
+    return args.fail("mode must be SYMMETRIC or REFLECT, got '" + mode + "'");
+  SmallVector<Dim> dims = data.dims;
+  for (int64_t i = 0; i < data.getRank(); ++i) {
+    int64_t before = (*width)[2 * i], after = (*width)[2 * i + 1];
+    int64_t limit = dims[i].isStatic()
+                        ? dims[i].size - (mode == "REFLECT" ? 1 : 0)
+                        : INT64_MAX;
+    if (before < 0 || after < 0 || before > limit || after > limit)
+      return args.fail("pads " + Twine(before) + ", " + Twine(after) +
+                       " do not fit axis " + Twine(i) + " in " + mode +
+                       " mode");
+    dims[i] = dims[i].isStatic() ? Dim::of(dims[i].size + before + after)
+                                 : Dim::any();
+  }
+  return args.solve(makeTensor(args.getContext(), dims, data.dtype));
+}
+
 void mlir::relay::registerCompositeRelations() {
+  registerTypeRelation("ShapeOf", [](RelationArgs &args) {
+    return shapeOfRelation(args, /*size=*/false);
+  });
+  registerTypeRelation("NdarraySize", [](RelationArgs &args) {
+    return shapeOfRelation(args, /*size=*/true);
+  });
+  registerTypeRelation("Argsort", [](RelationArgs &args) {
+    return sortRelation(args, /*indices=*/true);
+  });
+  registerTypeRelation("Sort", [](RelationArgs &args) {
+    return sortRelation(args, /*indices=*/false);
+  });
+  registerTypeRelation("MirrorPad", mirrorPadRelation);
   registerTypeRelation("TopK", topkRelation);
   registerTypeRelation("OneHot", oneHotRelation);
   registerTypeRelation("Cumsum", cumsumRelation);

@@ -46,7 +46,31 @@ static RelationStatus reduceRelation(RelationArgs &args, bool toIndex) {
   return args.solve(makeTensor(args.getContext(), dims, dtype));
 }
 
+/// variance(data, mean): Reduce's result; the mean must broadcast to the
+/// data (it is usually the data's mean with keepdims).
+static RelationStatus varianceRelation(RelationArgs &args) {
+  TensorInfo data, mean;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  READ_TENSOR_OR_RETURN(args, 1, mean);
+  if (!isFloatLike(data.dtype) || mean.dtype != data.dtype)
+    return args.fail("expected float data and a mean of its dtype, got " +
+                     typeStr(args.getInput(0)) + " and " +
+                     typeStr(args.getInput(1)));
+  int64_t offset = data.getRank() - mean.getRank();
+  bool fits = offset >= 0;
+  for (int64_t i = 0; fits && i < mean.getRank(); ++i) {
+    const Dim &m = mean.dims[i], &d = data.dims[i + offset];
+    fits = !m.isStatic() || m.size == 1 || !d.isStatic() || m.size == d.size;
+  }
+  if (!fits)
+    return args.fail("the mean " + typeStr(args.getInput(1)) +
+                     " does not broadcast to the data " +
+                     typeStr(args.getInput(0)));
+  return reduceRelation(args, /*toIndex=*/false);
+}
+
 void mlir::relay::registerReduceRelations() {
+  registerTypeRelation("Variance", varianceRelation);
   registerTypeRelation("Reduce", [](RelationArgs &args) {
     return reduceRelation(args, /*toIndex=*/false);
   });

@@ -708,4 +708,50 @@ def Relay_TopKOp : Relay_OperatorOp<"topk", "TopK", "Opaque", 1, 6> {
                        OptionalAttr<TypeAttr>:$dtype);
 }
 
+def Relay_ArgsortOp : Relay_OperatorOp<"argsort", "Argsort", "Opaque", 1, 6> {
+  let summary = "The indices that sort `axis` (ascending unless "
+                "`is_ascend` is false; equal elements keep their order)";
+  let description = [{ Computed as `topk` of the whole axis: at most 64 long. }];
+  let arguments = (ins AnyType:$data, DefaultValuedAttr<I64Attr, "-1">:$axis,
+                       DefaultValuedAttr<BoolAttr, "true">:$is_ascend,
+                       OptionalAttr<TypeAttr>:$dtype);
+}
+
+def Relay_SortOp : Relay_OperatorOp<"sort", "Sort", "Opaque", 1, 6> {
+  let summary = "The elements sorted along `axis`";
+  let description = [{ Computed as `topk` of the whole axis: at most 64 long. }];
+  let arguments = (ins AnyType:$data, DefaultValuedAttr<I64Attr, "-1">:$axis,
+                       DefaultValuedAttr<BoolAttr, "true">:$is_ascend);
+}
+
+def Relay_ShapeOfOp : Relay_OperatorOp<"shape_of", "ShapeOf", "Opaque", 1, 10> {
+  let summary = "The shape as a vector of `dtype` (int32 when absent)";
+  let arguments = (ins AnyType:$data, OptionalAttr<TypeAttr>:$dtype);
+}
+
+def Relay_NdarraySizeOp
+    : Relay_OperatorOp<"ndarray_size", "NdarraySize", "Opaque", 1, 10> {
+  let summary = "The number of elements, a scalar of `dtype` (int32 when "
+                "absent)";
+  let arguments = (ins AnyType:$data, OptionalAttr<TypeAttr>:$dtype);
+}
+
+def Relay_MirrorPadOp
+    : Relay_OperatorOp<"nn.mirror_pad", "MirrorPad", "Injective", 1, 2> {
+  let summary = "Pads with the data mirrored at each edge (SYMMETRIC "
+                "repeats the edge, REFLECT does not)";
+  let arguments = (ins AnyType:$data, DenseI64ArrayAttr:$pad_width,
+                       DefaultValuedStrAttr<StrAttr, "SYMMETRIC">:$mode);
+}
+
+def Relay_VarianceOp : Relay_OperatorOp<"variance", "Variance", "CommReduce", 2, 4> {
+  let summary = "Mean squared deviation from `mean` over `axis` (divided by "
+                "N - 1 when `unbiased`)";
+  let arguments = (ins AnyType:$data, AnyType:$mean,
+                       OptionalAttr<DenseI64ArrayAttr>:$axis,
+                       DefaultValuedAttr<BoolAttr, "false">:$keepdims,
+                       DefaultValuedAttr<BoolAttr, "false">:$exclude,
+                       DefaultValuedAttr<BoolAttr, "false">:$unbiased);
+}
+
 #endif // RELAY_OPERATORS

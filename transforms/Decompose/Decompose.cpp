@@ -83,6 +83,9 @@ public:
   NamedAttribute boolean(StringRef n, bool v) {
     return rewriter.getNamedAttr(n, rewriter.getBoolAttr(v));
   }
+  NamedAttribute str(StringRef n, StringRef v) {
+    return rewriter.getNamedAttr(n, rewriter.getStringAttr(v));
+  }
   NamedAttribute type(StringRef n, Type t) {
     return rewriter.getNamedAttr(n, TypeAttr::get(t));
   }
@@ -452,16 +455,14 @@ Value spaceToDepth(Emitter &b, Operation *op) {
 /// ascending) element not taken yet and the first position holding it, so
 /// equal elements keep their order; taken positions are masked with the
 /// type's lowest (highest) value for the next rounds' max (min).
-Value topk(Emitter &b, Operation *op) {
-  Value x = op->getOperand(0);
+std::pair<Value, Value> topkParts(Emitter &b, Value x, int64_t axis, int64_t k,
+                                  bool ascend, Type dtype) {
   ArrayRef<int64_t> shape = shapeOf(x);
   int64_t rank = shape.size();
-  int64_t axis = positive(intAttr(op, "axis"), rank);
+  axis = positive(axis, rank);
   int64_t n = shape[axis];
-  int64_t k = intAttr(op, "k");
   if (k < 1)
     k = n;
-  bool ascend = boolAttr(op, "is_ascend");
   Type element = elementOf(x);
   Value masked;
   if (isa<FloatType>(element)) {
@@ -477,7 +478,7 @@ Value topk(Emitter &b, Operation *op) {
     masked = b.constant(
         DenseElementsAttr::get(RankedTensorType::get({}, element), v));
   }
-  Type i32 = IntegerType::get(op->getContext(), 32);
+  Type i32 = IntegerType::get(x.getContext(), 32);
   SmallVector<int64_t> iotaShape(rank, 1), positions;
   iotaShape[axis] = n;
   for (int64_t i = 0; i < n; ++i)
@@ -515,10 +516,23 @@ Value topk(Emitter &b, Operation *op) {
                : b.op("concatenate", {b.tuple(parts)}, {b.i64("axis", axis)});
   };
   Value vals = join(values), idx = join(indices);
-  auto dtypeAttr = op->getAttrOfType<TypeAttr>("dtype");
-  Type dtype = dtypeAttr ? dtypeAttr.getValue() : i32;
+  if (!dtype)
+    dtype = i32;
   if (idx && elementOf(idx) != dtype)
     idx = b.op("cast", {idx}, {b.type("dtype", dtype)});
+  return {vals, idx};
+}
+
+/// The dtype attribute of `op`, or null.
+Type dtypeAttr(Operation *op) {
+  auto a = op->getAttrOfType<TypeAttr>("dtype");
+  return a ? a.getValue() : Type();
+}
+
+Value topk(Emitter &b, Operation *op) {
+  auto [vals, idx] =
+      topkParts(b, op->getOperand(0), intAttr(op, "axis"), intAttr(op, "k"),
+                boolAttr(op, "is_ascend"), dtypeAttr(op));
   StringRef ret =
       cast<StringAttr>(getOperatorAttributes(op).get("ret_type")).getValue();
   if (ret == "values")
@@ -526,6 +540,82 @@ Value topk(Emitter &b, Operation *op) {
   if (ret == "indices")
     return idx;
   return b.succeeded() ? b.tuple({vals, idx}) : Value();
+}
+
+/// A constant of `op`'s result type holding `values`.
+Value intResult(Emitter &b, Operation *op, ArrayRef<int64_t> values) {
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  unsigned width = type.getElementType().getIntOrFloatBitWidth();
+  SmallVector<APInt> bits;
+  for (int64_t v : values)
+    bits.push_back(APInt(width, v, /*isSigned=*/true));
+  return b.constant(DenseElementsAttr::get(type, bits));
+}
+
+/// SYMMETRIC mirror padding, one axis at a time: the reversed edge slices
+/// around the data. (REFLECT is nn.pad's reflect mode.)
+Value mirrorPad(Emitter &b, Operation *op) {
+  Value x = op->getOperand(0);
+  ArrayRef<int64_t> width =
+      cast<DenseI64ArrayAttr>(op->getAttr("pad_width")).asArrayRef();
+  auto mode = cast<StringAttr>(getOperatorAttributes(op).get("mode"));
+  if (mode.getValue() == "REFLECT")
+    return b.op("nn.pad", {x, b.scalar(0, x)},
+                {b.ints("pad_width", width), b.str("pad_mode", "reflect")});
+  int64_t rank = shapeOf(x).size();
+  for (int64_t axis = 0; axis < rank; ++axis) {
+    int64_t before = width[2 * axis], after = width[2 * axis + 1];
+    if (!before && !after)
+      continue;
+    SmallVector<int64_t> shape(shapeOf(x));
+    auto edge = [&](int64_t from, int64_t to) {
+      SmallVector<int64_t> begin(rank, 0), end(shape);
+      begin[axis] = from;
+      end[axis] = to;
+      Value slice = b.op("strided_slice", {x},
+                         {b.ints("begin", begin), b.ints("end", end)});
+      return b.op("reverse", {slice}, {b.i64("axis", axis)});
+    };
+    SmallVector<Value> parts;
+    if (before)
+      parts.push_back(edge(0, before));
+    parts.push_back(x);
+    if (after)
+      parts.push_back(edge(shape[axis] - after, shape[axis]));
+    if (!b.succeeded())
+      return Value();
+    x = b.op("concatenate", {b.tuple(parts)}, {b.i64("axis", axis)});
+  }
+  return x;
+}
+
+/// sum((data - mean)^2) over the axes / (N - unbiased).
+Value variance(Emitter &b, Operation *op) {
+  Value data = op->getOperand(0);
+  ArrayRef<int64_t> shape = shapeOf(data);
+  int64_t rank = shape.size();
+  SmallVector<bool> reduced(rank, true);
+  if (auto axes = op->getAttrOfType<DenseI64ArrayAttr>("axis")) {
+    reduced.assign(rank, false);
+    for (int64_t a : axes.asArrayRef())
+      reduced[positive(a, rank)] = true;
+    if (boolAttr(op, "exclude"))
+      for (int64_t i = 0; i < rank; ++i)
+        reduced[i] = !reduced[i];
+  }
+  SmallVector<int64_t> axes;
+  int64_t count = 1;
+  for (int64_t i = 0; i < rank; ++i)
+    if (reduced[i]) {
+      axes.push_back(i);
+      count *= shape[i];
+    }
+  Value d = b.op("subtract", {data, op->getOperand(1)});
+  Value sum = b.op(
+      "sum", {b.mul(d, d)},
+      {b.ints("axis", axes), b.boolean("keepdims", boolAttr(op, "keepdims"))});
+  int64_t divisor = count - (boolAttr(op, "unbiased") ? 1 : 0);
+  return b.op("divide", {sum, b.scalar(std::max<int64_t>(divisor, 1), data)});
 }
 
 struct DecomposeOp : RewritePattern {
@@ -610,6 +700,25 @@ struct DecomposePass : relay::impl::DecomposeBase<DecomposePass> {
     add("nn.group_norm", groupNorm);
     add("nn.conv1d", conv1d);
     add("topk", topk);
+    add("argsort", [](Emitter &b, Operation *op) {
+      return topkParts(b, op->getOperand(0), intAttr(op, "axis"), 0,
+                       boolAttr(op, "is_ascend"), dtypeAttr(op))
+          .second;
+    });
+    add("sort", [](Emitter &b, Operation *op) {
+      return topkParts(b, op->getOperand(0), intAttr(op, "axis"), 0,
+                       boolAttr(op, "is_ascend"), Type())
+          .first;
+    });
+    add("shape_of", [](Emitter &b, Operation *op) {
+      return intResult(b, op, shapeOf(op->getOperand(0)));
+    });
+    add("ndarray_size", [](Emitter &b, Operation *op) {
+      auto type = cast<RankedTensorType>(op->getOperand(0).getType());
+      return intResult(b, op, {type.getNumElements()});
+    });
+    add("nn.mirror_pad", mirrorPad);
+    add("variance", variance);
     add("one_hot", oneHot);
     add("cumsum", cumsum);
     add("nn.depth_to_space", depthToSpace);

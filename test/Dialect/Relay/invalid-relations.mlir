@@ -712,3 +712,23 @@ relay.func @topk_large(%a: tensor<2x100xf32>) -> tensor<i1> {
   %ok = relay.constant dense<true> : tensor<i1>
   relay.return %ok : tensor<i1>
 }
+
+// -----
+
+// Tests mirror_pad's pads in REFLECT mode.
+relay.func @mirror_pad_reflect(%a: tensor<3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.mirror_pad: pads 3, 0 do not fit axis 0 in REFLECT mode}}
+  %r = relay.nn.mirror_pad %a {pad_width = array<i64: 3, 0>, mode = "REFLECT"} : (tensor<3xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests variance's mean.
+relay.func @variance_mean(%a: tensor<2x3xf32>, %m: tensor<4xf32>) -> tensor<i1> {
+  // expected-error @+1 {{variance: the mean 'tensor<4xf32>' does not broadcast to the data 'tensor<2x3xf32>'}}
+  %r = relay.variance %a, %m : (tensor<2x3xf32>, tensor<4xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}

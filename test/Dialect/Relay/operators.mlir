@@ -259,6 +259,18 @@ relay.func @composite(%x: tensor<2x3x4xf32>, %i: tensor<2x3x4xi32>, %c: tensor<3
   %19 = relay.topk %x {k = 2 : i64} : (tensor<2x3x4xf32>) -> !relay.incomplete
   // INFER: relay.topk {{.*}} -> tensor<2x3x4xi64>
   %20 = relay.topk %x {k = 0 : i64, ret_type = "indices", dtype = i64} : (tensor<2x3x4xf32>) -> !relay.incomplete
+  // INFER: relay.argsort {{.*}} -> tensor<2x3x4xi32>
+  %21 = relay.argsort %x : (tensor<2x3x4xf32>) -> !relay.incomplete
+  // INFER: relay.sort {{.*}} -> tensor<2x3x4xf32>
+  %22 = relay.sort %x {axis = 0 : i64} : (tensor<2x3x4xf32>) -> !relay.incomplete
+  // INFER: relay.shape_of {{.*}} -> tensor<3xi32>
+  %23 = relay.shape_of %x : (tensor<2x3x4xf32>) -> !relay.incomplete
+  // INFER: relay.ndarray_size {{.*}} -> tensor<i64>
+  %24 = relay.ndarray_size %x {dtype = i64} : (tensor<2x3x4xf32>) -> !relay.incomplete
+  // INFER: relay.nn.mirror_pad {{.*}} -> tensor<2x6x5xf32>
+  %25 = relay.nn.mirror_pad %x {pad_width = array<i64: 0, 0, 2, 1, 1, 0>} : (tensor<2x3x4xf32>) -> !relay.incomplete
+  // INFER: relay.variance {{.*}} -> tensor<3xf32>
+  %26 = relay.variance %x, %x {axis = array<i64: 1>, exclude = true} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> !relay.incomplete
   %t = relay.constant dense<true> : tensor<i1>
   relay.return %t : tensor<i1>
 }

@@ -377,6 +377,18 @@ CASES = [
      "topk(%a, k=4, is_ascend=True, ret_type=\"indices\", dtype=\"int64\")",
      [i32(2, 6, low=0, high=3)], lambda a: topk_ref(a, 4, -1, True)[1].astype(np.int64), 0),
     ("topk (values)", "topk(%a, k=2, ret_type=\"values\")", [x], lambda a: topk_ref(a, 2, -1, False)[0], 0),
+    ("argsort", "argsort(%a, axis=1)", [x], lambda a: np.argsort(a, axis=1, kind="stable").astype(np.int32), 0),
+    ("argsort (descending, ties)", "argsort(%a, is_ascend=False, dtype=\"int64\")",
+     [i32(3, 7, low=0, high=3)], lambda a: topk_ref(a, 7, -1, False)[1].astype(np.int64), 0),
+    ("sort", "sort(%a, axis=0)", [x], lambda a: np.sort(a, axis=0), 0),
+    ("shape_of", "shape_of(%a)", [x], lambda a: np.array(a.shape, dtype=np.int32), 0),
+    ("ndarray_size", "ndarray_size(%a, dtype=\"int64\")", [x], lambda a: np.int64(a.size), 0),
+    ("nn.mirror_pad", "nn.mirror_pad(%a, pad_width=[0, 0, 2, 1, 1, 3])", [x],
+     lambda a: np.pad(a, ((0, 0), (2, 1), (1, 3)), mode="symmetric"), 0),
+    ("nn.mirror_pad (reflect)", "nn.mirror_pad(%a, pad_width=[1, 0, 2, 1, 0, 3], mode=\"REFLECT\")", [x],
+     lambda a: np.pad(a, ((1, 0), (2, 1), (0, 3)), mode="reflect"), 0),
+    ("variance", "variance(%a, %b, axis=[1, 2], unbiased=True)", [x, x.mean((1, 2), keepdims=True)],
+     lambda a, m: ((a.astype(np.float64) - m) ** 2).sum((1, 2)) / 11, R),
 ]
 
 
