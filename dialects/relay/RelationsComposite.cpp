@@ -209,6 +209,18 @@ static RelationStatus blockMoveRelation(RelationArgs &args, bool toSpace) {
   return args.solve(makeTensor(args.getContext(), dims, data.dtype));
 }
 
+/// The `dtype` of indices and sizes: an integer type, int32 when absent.
+static FailureOr<Type> indexDtype(RelationArgs &args) {
+  Type dtype = args.getDtype("dtype");
+  if (!dtype)
+    return Type(IntegerType::get(args.getContext(), 32));
+  if (!isa<IntegerType>(dtype)) {
+    args.emitError() << "dtype must be an integer type";
+    return failure();
+  }
+  return dtype;
+}
+
 /// The most rounds topk's decomposition unrolls.
 static constexpr int64_t kMaxTopK = 64;
 
@@ -229,15 +241,13 @@ static RelationStatus topkRelation(RelationArgs &args) {
   if (kept.isStatic() && kept.size > kMaxTopK)
     return args.fail("k = " + Twine(kept.size) + " is more than the " +
                      Twine(kMaxTopK) + " topk supports");
-  Type dtype = args.getDtype("dtype");
-  if (!dtype)
-    dtype = IntegerType::get(args.getContext(), 32);
-  if (!isa<IntegerType>(dtype))
-    return args.fail("dtype must be an integer type");
+  FailureOr<Type> dtype = indexDtype(args);
+  if (failed(dtype))
+    return RelationStatus::Failed;
   SmallVector<Dim> dims = data.dims;
   dims[*axis] = kept;
   Type values = makeTensor(args.getContext(), dims, data.dtype);
-  Type indices = makeTensor(args.getContext(), dims, dtype);
+  Type indices = makeTensor(args.getContext(), dims, *dtype);
   std::string ret = "both";
   if (auto r = dyn_cast_or_null<StringAttr>(args.getAttr("ret_type")))
     ret = r.getValue().str();
@@ -256,15 +266,13 @@ static RelationStatus topkRelation(RelationArgs &args) {
 static RelationStatus shapeOfRelation(RelationArgs &args, bool size) {
   TensorInfo data;
   READ_TENSOR_OR_RETURN(args, 0, data);
-  Type dtype = args.getDtype("dtype");
-  if (!dtype)
-    dtype = IntegerType::get(args.getContext(), 32);
-  if (!isa<IntegerType>(dtype))
-    return args.fail("dtype must be an integer type");
+  FailureOr<Type> dtype = indexDtype(args);
+  if (failed(dtype))
+    return RelationStatus::Failed;
   SmallVector<int64_t> dims;
   if (!size)
     dims.push_back(data.getRank());
-  return args.solve(makeTensor(args.getContext(), dims, dtype));
+  return args.solve(makeTensor(args.getContext(), dims, *dtype));
 }
 
 /// argsort (indices) and sort: the data's shape; the axis is at most
@@ -282,11 +290,10 @@ static RelationStatus sortRelation(RelationArgs &args, bool indices) {
                      " elements; sorting supports at most " + Twine(kMaxTopK));
   Type dtype = data.dtype;
   if (indices) {
-    dtype = args.getDtype("dtype");
-    if (!dtype)
-      dtype = IntegerType::get(args.getContext(), 32);
-    if (!isa<IntegerType>(dtype))
-      return args.fail("dtype must be an integer type");
+    FailureOr<Type> index = indexDtype(args);
+    if (failed(index))
+      return RelationStatus::Failed;
+    dtype = *index;
   }
   return args.solve(makeTensor(args.getContext(), data.dims, dtype));
 }
