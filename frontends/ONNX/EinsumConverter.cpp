@@ -168,6 +168,8 @@ LogicalResult convertEinsum(NodeContext &ctx) {
     return ctx.fail("needs at least one input");
   if (failed(ctx.checkInputs(n, n)))
     return failure();
+  if (!ctx.hasAttr("equation"))
+    return ctx.fail("the equation attribute is required");
   std::string equation = ctx.attrString("equation", "");
   equation.erase(llvm::remove_if(equation, ::isspace), equation.end());
   StringRef eq(equation);

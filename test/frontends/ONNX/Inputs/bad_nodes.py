@@ -1,0 +1,94 @@
+#!/usr/bin/python3
+"""Malformed nodes of the converters that compose several relay ops (RNN,
+Einsum, the scatters, TopK, losses, 1-d windows, ...): each model must be
+rejected by relay-mlir-translate --import-onnx with exit status 1 and an
+error naming the node and what is wrong, never a crash.
+
+  /usr/bin/python3 bad_nodes.py TMPDIR PATH/TO/relay-mlir-translate
+"""
+import os
+import subprocess
+import sys
+
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper
+import onnx
+
+T = TensorProto.FLOAT
+
+
+def vi(n, shape, t=T):
+    return helper.make_tensor_value_info(n, t, shape)
+
+
+def init(n, a):
+    return numpy_helper.from_array(np.asarray(a), n)
+
+
+cases = {
+ 'einsum_mismatch': ([helper.make_node('Einsum', ['a','b'], ['y'], equation='ij,jk->ik')], [vi('a',[2,3]), vi('b',[4,5])], []),
+ 'einsum_badout': ([helper.make_node('Einsum', ['a'], ['y'], equation='ij->k')], [vi('a',[2,3])], []),
+ 'einsum_rank': ([helper.make_node('Einsum', ['a'], ['y'], equation='ijk->i')], [vi('a',[2,3])], []),
+ 'einsum_chars': ([helper.make_node('Einsum', ['a'], ['y'], equation='i1->i')], [vi('a',[2,3])], []),
+ 'einsum_count': ([helper.make_node('Einsum', ['a','a'], ['y'], equation='ij->i')], [vi('a',[2,3])], []),
+ 'einsum_noeq': ([helper.make_node('Einsum', ['a'], ['y'])], [vi('a',[2,3])], []),
+ 'rnn_noR': ([helper.make_node('RNN', ['x','w'], ['y'], hidden_size=4)], [vi('x',[3,1,2])], [init('w', np.zeros((1,4,2),np.float32))]),
+ 'rnn_rank': ([helper.make_node('RNN', ['x','w','r'], ['y'], hidden_size=4)], [vi('x',[3,2])], [init('w', np.zeros((1,4,2),np.float32)), init('r', np.zeros((1,4,4),np.float32))]),
+ 'rnn_lens_bad': ([helper.make_node('RNN', ['x','w','r','','l'], ['y'], hidden_size=4)], [vi('x',[3,1,2])], [init('w', np.zeros((1,4,2),np.float32)), init('r', np.zeros((1,4,4),np.float32)), init('l', np.array([7], np.int32))]),
+ 'gru_int': ([helper.make_node('GRU', ['x','w','r'], ['y'], hidden_size=4)], [vi('x',[3,1,2], TensorProto.INT32)], [init('w', np.zeros((1,12,2),np.int32)), init('r', np.zeros((1,12,4),np.int32))]),
+ 'lstm_layout': ([helper.make_node('LSTM', ['x','w','r'], ['y'], hidden_size=4, layout=3)], [vi('x',[3,1,2])], [init('w', np.zeros((1,16,2),np.float32)), init('r', np.zeros((1,16,4),np.float32))]),
+ 'scatter_oob': ([helper.make_node('ScatterND', ['x','i','u'], ['y'])], [vi('x',[4,3]), vi('u',[1,3])], [init('i', np.array([[9]], np.int64))]),
+ 'scatter_shape': ([helper.make_node('ScatterND', ['x','i','u'], ['y'])], [vi('x',[4,3]), vi('u',[2,3])], [init('i', np.array([[1]], np.int64))]),
+ 'scatterel_oob': ([helper.make_node('ScatterElements', ['x','i','u'], ['y'], axis=1)], [vi('x',[2,3]), vi('u',[2,1])], [init('i', np.array([[5],[0]], np.int64))]),
+ 'gathernd_batch': ([helper.make_node('GatherND', ['x','i'], ['y'], batch_dims=3)], [vi('x',[2,3])], [init('i', np.array([[0]], np.int64))]),
+ 'topk_k': ([helper.make_node('TopK', ['x','k'], ['v','i'])], [vi('x',[2,3])], [init('k', np.array([9], np.int64))]),
+ 'topk_big': ([helper.make_node('TopK', ['x','k'], ['v','i'])], [vi('x',[2,300])], [init('k', np.array([100], np.int64))]),
+ 'cumsum_axis': ([helper.make_node('CumSum', ['x','a'], ['y'])], [vi('x',[2,3])], [init('a', np.array(5, np.int64))]),
+ 'lrn_nosize': ([helper.make_node('LRN', ['x'], ['y'])], [vi('x',[1,3,4,4])], []),
+ 'lrn_rank': ([helper.make_node('LRN', ['x'], ['y'], size=3)], [vi('x',[3])], []),
+ 'hardmax_axis': ([helper.make_node('Hardmax', ['x'], ['y'], axis=5)], [vi('x',[2,3])], []),
+ 'eyelike_rank': ([helper.make_node('EyeLike', ['x'], ['y'])], [vi('x',[2,3,4])], []),
+ 'conv1d_pads': ([helper.make_node('Conv', ['x','w'], ['y'], pads=[1,1,1,1])], [vi('x',[1,2,8])], [init('w', np.zeros((3,2,3),np.float32))]),
+ 'conv1d_wrank': ([helper.make_node('Conv', ['x','w'], ['y'])], [vi('x',[1,2,8])], [init('w', np.zeros((3,2,3,3),np.float32))]),
+ 'convt_shape': ([helper.make_node('ConvTranspose', ['x','w'], ['y'], output_shape=[100, 100])], [vi('x',[1,2,4,4])], [init('w', np.zeros((2,3,3,3),np.float32))]),
+ 'pool1d_k': ([helper.make_node('MaxPool', ['x'], ['y'], kernel_shape=[3,3])], [vi('x',[1,2,8])], []),
+ 'pool_nok': ([helper.make_node('MaxPool', ['x'], ['y'])], [vi('x',[1,2,8,8])], []),
+ 'nll_weight': ([helper.make_node('NegativeLogLikelihoodLoss', ['x','t','w'], ['y'])], [vi('x',[3,5]), vi('t',[3], TensorProto.INT64)], [init('w', np.ones(4, np.float32))]),
+ 'sce_red': ([helper.make_node('SoftmaxCrossEntropyLoss', ['x','t'], ['y'], reduction='avg')], [vi('x',[3,5]), vi('t',[3], TensorProto.INT64)], []),
+ 'isinf_int': ([helper.make_node('IsInf', ['x'], ['y'])], [vi('x',[3], TensorProto.INT32)], []),
+ 'mvn_axes': ([helper.make_node('MeanVarianceNormalization', ['x'], ['y'], axes=[7])], [vi('x',[1,2,3,3])], []),
+ 'd2s_mode': ([helper.make_node('DepthToSpace', ['x'], ['y'], blocksize=2, mode='XYZ')], [vi('x',[1,4,2,2])], []),
+ 'onehot_depth': ([helper.make_node('OneHot', ['i','d','v'], ['y'])], [vi('i',[3], TensorProto.INT64)], [init('d', np.array(0, np.int64)), init('v', np.array([0,1], np.float32))]),
+}
+
+EXPECTED = {'einsum_mismatch': "label 'j' has sizes 3 and 4", 'einsum_badout': "output label 'k' is not an input's", 'einsum_rank': "term 'ijk' has 3 labels for an operand of rank 2", 'einsum_chars': "malformed equation term 'i1'", 'einsum_count': "the equation 'ij->i' names 1 operands, the node has 2", 'einsum_noeq': 'the equation attribute is required', 'rnn_noR': 'input #2 is required', 'rnn_rank': 'X, W and R must have rank 3', 'rnn_lens_bad': 'sequence_lens must lie in [0, 3]', 'gru_int': 'expects floating-point data', 'lstm_layout': 'layout must be 0 or 1, got 3', 'scatter_oob': 'index 9 is out of bounds for a dimension of size 4', 'scatter_shape': 'updates must have shape indices.shape[:-1] + data.shape[k:]', 'scatterel_oob': 'index 5 is out of bounds for axis 1 of size 3', 'gathernd_batch': 'batch_dims must lie in [0, 2)', 'topk_k': 'k = 9 must lie in [1, 3]', 'topk_big': 'k = 100 is more than the 64 topk supports', 'cumsum_axis': 'axis 5 is out of range for rank 2', 'lrn_nosize': 'the size attribute is required', 'lrn_rank': 'expects data of rank 3 or more', 'hardmax_axis': 'axis 5 is out of range for rank 2', 'eyelike_rank': 'expects a 2-d input', 'conv1d_pads': 'pads must have 2 values for a 1-d window', 'conv1d_wrank': "the weights must have the data's rank", 'convt_shape': 'output_shape 100 is too large for this convolution', 'pool1d_k': 'kernel_shape, strides and dilations need 1 value', 'pool_nok': 'the kernel_shape attribute is required', 'nll_weight': 'the weights must have one value per class (5)', 'sce_red': "unknown reduction 'avg' (expected none, sum or mean)", 'isinf_int': 'expects a floating-point input', 'mvn_axes': 'axis 7 is out of range for rank 4', 'd2s_mode': 'mode must be "DCR" or "CRD", got "XYZ"', 'onehot_depth': 'depth must be positive, got 0'}
+
+
+def main():
+    tmp, translate = sys.argv[1], sys.argv[2]
+    os.makedirs(tmp, exist_ok=True)
+    failures = 0
+    for name, (nodes, inputs, inits) in cases.items():
+        graph = helper.make_graph(nodes, 'g', inputs,
+                                  [vi(o, None) for o in nodes[-1].output if o],
+                                  inits)
+        path = os.path.join(tmp, name + '.onnx')
+        onnx.save(helper.make_model(
+            graph, opset_imports=[helper.make_opsetid('', 14)]), path)
+        proc = subprocess.run([translate, '--import-onnx', path,
+                               '-o', os.devnull], capture_output=True,
+                              text=True)
+        want = EXPECTED[name]
+        op = nodes[0].op_type
+        ok = (proc.returncode == 1 and 'error: %s node' % op in proc.stderr
+              and want in proc.stderr)
+        failures += not ok
+        print('%-16s %s' % (name, 'rejected' if ok else
+                            'UNEXPECTED (exit %d): %s' % (
+                                proc.returncode, proc.stderr.strip()[:300])))
+    print('%d unexpected' % failures)
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
