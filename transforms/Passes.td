@@ -59,6 +59,7 @@ def Decompose : Pass<"relay-decompose", "::mlir::ModuleOp"> {
     `reverse`, `tile`, `repeat`, `nn.fast_softmax`, `nn.l2_normalize`,
     `nn.lrn`, `nn.instance_norm`, `nn.group_norm`, `one_hot`, `cumsum`, `topk`,
     `argsort`, `sort`, `shape_of`, `ndarray_size`, `nn.mirror_pad`, `variance`,
+    `image.resize2d`,
     `nn.depth_to_space`, `nn.space_to_depth`, `nn.conv1d`, `nn.max_pool1d`,
     `nn.avg_pool1d`) are typed by their
     relations like every operator; this pass rewrites them into the

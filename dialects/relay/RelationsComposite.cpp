@@ -5,7 +5,7 @@
 // ones (the last section of RelayOperators.td): elementwise tests, the
 // `*_like` operators, reverse, tile, repeat, l2_normalize, one_hot, cumsum,
 // depth_to_space, space_to_depth, topk, argsort, sort, shape_of,
-// ndarray_size and mirror_pad.
+// ndarray_size, mirror_pad and image.resize2d.
 //
 //===----------------------------------------------------------------------===//
 
@@ -328,7 +328,47 @@ static RelationStatus mirrorPadRelation(RelationArgs &args) {
   return args.solve(makeTensor(args.getContext(), dims, data.dtype));
 }
 
+/// image.resize2d: NCHW images of `size`.
+static RelationStatus resize2dRelation(RelationArgs &args) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  if (data.getRank() != 4 || !isFloatLike(data.dtype))
+    return args.fail("expected a 4-d (NCHW) float tensor, got " +
+                     typeStr(args.getInput(0)));
+  auto str = [&](StringRef name) {
+    auto a = dyn_cast_or_null<StringAttr>(args.getAttr(name));
+    return a ? a.getValue().str() : std::string();
+  };
+  std::string layout = str("layout"), method = str("method"),
+              coords = str("coordinate_transformation_mode"),
+              rounding = str("rounding_method");
+  if (!layout.empty() && layout != "NCHW")
+    return args.fail("layout '" + layout + "' is not supported (only NCHW)");
+  if (!method.empty() && method != "nearest_neighbor" && method != "linear" &&
+      method != "cubic")
+    return args.fail("method must be nearest_neighbor, linear or cubic, got '" +
+                     method + "'");
+  if (!coords.empty() && coords != "half_pixel" && coords != "align_corners" &&
+      coords != "asymmetric" && coords != "pytorch_half_pixel" &&
+      coords != "tf_half_pixel_for_nn")
+    return args.fail("coordinate_transformation_mode '" + coords +
+                     "' is not supported");
+  if (!rounding.empty() && rounding != "round" && rounding != "floor" &&
+      rounding != "ceil" && rounding != "round_prefer_floor" &&
+      rounding != "round_prefer_ceil")
+    return args.fail("rounding_method '" + rounding + "' is not supported");
+  std::optional<SmallVector<int64_t>> size = args.getOptionalInts("size");
+  if (!size || size->size() != 2 || (*size)[0] <= 0 || (*size)[1] <= 0)
+    return args.fail("size must be two positive values");
+  Type dtype = args.getDtype("out_dtype");
+  SmallVector<Dim> dims = {data.dims[0], data.dims[1], Dim::of((*size)[0]),
+                           Dim::of((*size)[1])};
+  return args.solve(
+      makeTensor(args.getContext(), dims, dtype ? dtype : data.dtype));
+}
+
 void mlir::relay::registerCompositeRelations() {
+  registerTypeRelation("Resize2D", resize2dRelation);
   registerTypeRelation("ShapeOf", [](RelationArgs &args) {
     return shapeOfRelation(args, /*size=*/false);
   });

@@ -754,4 +754,28 @@ def Relay_VarianceOp : Relay_OperatorOp<"variance", "Variance", "CommReduce", 2,
                        DefaultValuedAttr<BoolAttr, "false">:$unbiased);
 }
 
+def Relay_Resize2DOp
+    : Relay_OperatorOp<"image.resize2d", "Resize2D", "Injective", 1, 5> {
+  let summary = "Resizes NCHW images to `size` (nearest_neighbor, linear or "
+                "cubic interpolation)";
+  let description = [{
+    TVM's `image.resize2d`: `coordinate_transformation_mode` half_pixel,
+    align_corners, asymmetric, pytorch_half_pixel or tf_half_pixel_for_nn;
+    `rounding_method` (nearest) round, floor, ceil, round_prefer_floor or
+    round_prefer_ceil (default: round for align_corners, else floor);
+    `cubic_alpha`, `cubic_exclude`. Sample positions outside the image take
+    the nearest edge. Computed as gathers with constant indices and weights,
+    one axis after the other.
+  }];
+  let arguments = (ins AnyType:$data, DenseI64ArrayAttr:$size,
+                       DefaultValuedStrAttr<StrAttr, "NCHW">:$layout,
+                       DefaultValuedStrAttr<StrAttr, "linear">:$method,
+                       DefaultValuedStrAttr<StrAttr, "half_pixel">:$coordinate_transformation_mode,
+                       DefaultValuedStrAttr<StrAttr, "">:$rounding_method,
+                       DefaultValuedAttr<F64Attr, "-0.5">:$cubic_alpha,
+                       DefaultValuedAttr<I64Attr, "0">:$cubic_exclude,
+                       DefaultValuedAttr<F64Attr, "0.0">:$extrapolation_value,
+                       OptionalAttr<TypeAttr>:$out_dtype);
+}
+
 #endif // RELAY_OPERATORS

@@ -238,10 +238,11 @@ LogicalResult convertGlobalPool(NodeContext &ctx, StringRef relayName,
              {ctx.ints("axis", axes), ctx.boolean("keepdims", true)}));
 }
 
-/// Resize (opsets 11+) and Upsample (7-9) of NCHW images as nn.upsampling:
-/// `nearest` with asymmetric coordinates rounded down (what PyTorch's
-/// nearest interpolation exports), `linear` with half_pixel,
-/// pytorch_half_pixel or align_corners coordinates (bilinear). Scales
+/// Resize (opsets 11+) and Upsample (7-9) of NCHW images: nn.upsampling
+/// for `nearest` with asymmetric coordinates rounded down (what PyTorch's
+/// nearest interpolation exports) and `linear` with half_pixel,
+/// pytorch_half_pixel or align_corners coordinates (bilinear);
+/// image.resize2d for the other modes, coordinates and roundings. Scales
 /// come from `scales` or, given `sizes`, from output / input.
 LogicalResult convertResize(NodeContext &ctx, bool upsample) {
   if (failed(ctx.checkInputs(1, upsample ? 2 : 4)))
@@ -289,40 +290,56 @@ LogicalResult convertResize(NodeContext &ctx, bool upsample) {
   for (unsigned d = 2; d < 4; ++d)
     while (int64_t(std::floor(in[d] * scales[d])) < sizes[d])
       scales[d] = std::nextafter(scales[d], INFINITY);
-  if (ctx.attrInt("exclude_outside", 0) != 0 || ctx.attrInt("antialias", 0))
-    return ctx.fail("exclude_outside and antialias are not supported");
-  SmallVector<NamedAttribute> attrs = {ctx.f64("scale_h", scales[2]),
-                                       ctx.f64("scale_w", scales[3])};
-  if (mode == "nearest") {
-    if (coordinates != "asymmetric" || rounding != "floor")
-      return ctx.fail("nearest resizing is supported with "
-                      "coordinate_transformation_mode \"asymmetric\" and "
-                      "nearest_mode \"floor\" only, got \"" +
-                      coordinates + "\" and \"" + rounding + "\"");
-    attrs.push_back(ctx.str("method", "nearest_neighbor"));
-  } else if (mode == "linear" || mode == "bilinear") {
-    bool aligned = coordinates == "align_corners";
-    bool halfPixel =
-        coordinates == "half_pixel" ||
-        (coordinates == "pytorch_half_pixel" && sizes[2] > 1 && sizes[3] > 1);
-    if (!aligned && !halfPixel)
-      return ctx.fail("linear resizing is supported with "
-                      "coordinate_transformation_mode \"half_pixel\", "
-                      "\"pytorch_half_pixel\" or \"align_corners\", got \"" +
-                      coordinates + "\"");
-    // ONNX aligns corners over in * scale, unrounded; nn.upsampling over
-    // the output size.
-    for (unsigned d = 2; d < 4 && aligned; ++d)
-      if (std::abs(in[d] * scales[d] - double(sizes[d])) > 1e-6)
-        return ctx.fail("align_corners resizing to a fractional size (" +
-                        std::to_string(in[d] * scales[d]) +
-                        ") is not supported");
-    attrs.push_back(ctx.str("method", "bilinear"));
-    attrs.push_back(ctx.boolean("align_corners", aligned));
-  } else {
+  if (ctx.attrInt("antialias", 0))
+    return ctx.fail("antialias is not supported");
+  bool exclude = ctx.attrInt("exclude_outside", 0) != 0;
+  // nn.upsampling covers PyTorch's usual exports: nearest with asymmetric
+  // floor coordinates, bilinear with half-pixel or aligned corners.
+  bool aligned = coordinates == "align_corners";
+  bool halfPixel =
+      coordinates == "half_pixel" ||
+      (coordinates == "pytorch_half_pixel" && sizes[2] > 1 && sizes[3] > 1);
+  bool exactScales = true;
+  for (unsigned d = 2; d < 4; ++d)
+    exactScales &= std::abs(in[d] * scales[d] - double(sizes[d])) <= 1e-6;
+  if (mode == "nearest" && coordinates == "asymmetric" && rounding == "floor")
+    return ctx.output(
+        ctx.op("nn.upsampling", {ctx.input(0)},
+               {ctx.f64("scale_h", scales[2]), ctx.f64("scale_w", scales[3]),
+                ctx.str("method", "nearest_neighbor")}));
+  if ((mode == "linear" || mode == "bilinear") && !exclude &&
+      ((aligned && exactScales) || halfPixel))
+    return ctx.output(
+        ctx.op("nn.upsampling", {ctx.input(0)},
+               {ctx.f64("scale_h", scales[2]), ctx.f64("scale_w", scales[3]),
+                ctx.str("method", "bilinear"),
+                ctx.boolean("align_corners", aligned)}));
+  // Other modes: image.resize2d, whose coordinates follow the output size;
+  // ONNX's follow the scale, so the two must agree.
+  if (!exactScales)
+    return ctx.fail("resizing with mode \"" + mode +
+                    "\" and "
+                    "coordinate_transformation_mode \"" +
+                    coordinates +
+                    "\" is supported when the output size is the input "
+                    "size times the scale exactly");
+  if (mode != "nearest" && mode != "linear" && mode != "bilinear" &&
+      mode != "cubic")
     return ctx.fail("resize mode \"" + mode + "\" is not supported");
-  }
-  return ctx.output(ctx.op("nn.upsampling", {ctx.input(0)}, attrs));
+  if (coordinates == "tf_crop_and_resize")
+    return ctx.fail("coordinate_transformation_mode \"tf_crop_and_resize\" "
+                    "is not supported");
+  SmallVector<NamedAttribute> attrs = {
+      ctx.ints("size", {sizes[2], sizes[3]}),
+      ctx.str("method", mode == "nearest" ? "nearest_neighbor"
+                        : mode == "cubic" ? "cubic"
+                                          : "linear"),
+      ctx.str("coordinate_transformation_mode", coordinates),
+      ctx.f64("cubic_alpha", ctx.attrFloat("cubic_coeff_a", -0.75)),
+      ctx.i64("cubic_exclude", exclude ? 1 : 0)};
+  if (mode == "nearest")
+    attrs.push_back(ctx.str("rounding_method", rounding));
+  return ctx.output(ctx.op("image.resize2d", {ctx.input(0)}, attrs));
 }
 
 LogicalResult convertBatchNorm(NodeContext &ctx) {

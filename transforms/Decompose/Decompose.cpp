@@ -16,6 +16,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -618,6 +619,122 @@ Value variance(Emitter &b, Operation *op) {
   return b.op("divide", {sum, b.scalar(std::max<int64_t>(divisor, 1), data)});
 }
 
+/// One axis of image.resize2d: out[i] = sum over taps t of
+/// weight[t][i] * in[index[t][i]], the indices (clamped to the edge) and
+/// weights computed here from the sampling position of each output.
+Value resizeAxis(Emitter &b, Value x, int64_t axis, int64_t outSize,
+                 StringRef method, StringRef coords, StringRef rounding,
+                 double alpha, bool exclude) {
+  int64_t in = shapeOf(x)[axis];
+  if (in == outSize && method != "cubic" && coords != "tf_half_pixel_for_nn")
+    return x;
+  double scale = double(outSize) / double(in);
+  auto source = [&](int64_t i) -> double {
+    if (coords == "align_corners")
+      return outSize == 1 ? 0.0 : double(i) * (in - 1) / (outSize - 1);
+    if (coords == "asymmetric")
+      return i / scale;
+    if (coords == "tf_half_pixel_for_nn")
+      return (i + 0.5) / scale;
+    if (coords == "pytorch_half_pixel" && outSize == 1)
+      return 0.0;
+    return (i + 0.5) / scale - 0.5;
+  };
+  auto clamp = [&](int64_t i) { return std::clamp<int64_t>(i, 0, in - 1); };
+  // taps[t] = (indices, weights) over the outputs.
+  SmallVector<std::pair<SmallVector<int64_t>, SmallVector<double>>> taps;
+  int numTaps = method == "nearest_neighbor" ? 1 : method == "linear" ? 2 : 4;
+  taps.resize(numTaps);
+  for (int64_t i = 0; i < outSize; ++i) {
+    double pos = source(i);
+    if (method == "nearest_neighbor") {
+      double r;
+      if (rounding == "floor")
+        r = std::floor(pos);
+      else if (rounding == "ceil")
+        r = std::ceil(pos);
+      else if (rounding == "round_prefer_ceil")
+        r = std::floor(pos + 0.5);
+      else if (rounding == "round_prefer_floor")
+        r = std::ceil(pos - 0.5);
+      else
+        r = std::round(pos);
+      taps[0].first.push_back(clamp(int64_t(r)));
+      taps[0].second.push_back(1.0);
+      continue;
+    }
+    double base = std::floor(pos), t = pos - base;
+    if (method == "linear") {
+      taps[0].first.push_back(clamp(int64_t(base)));
+      taps[0].second.push_back(1.0 - t);
+      taps[1].first.push_back(clamp(int64_t(base) + 1));
+      taps[1].second.push_back(t);
+      continue;
+    }
+    double a = alpha;
+    double w[4] = {((a * (t + 1) - 5 * a) * (t + 1) + 8 * a) * (t + 1) - 4 * a,
+                   ((a + 2) * t - (a + 3)) * t * t + 1,
+                   ((a + 2) * (1 - t) - (a + 3)) * (1 - t) * (1 - t) + 1,
+                   ((a * (2 - t) - 5 * a) * (2 - t) + 8 * a) * (2 - t) - 4 * a};
+    double total = 0;
+    for (int j = 0; j < 4; ++j) {
+      int64_t idx = int64_t(base) - 1 + j;
+      if (exclude && (idx < 0 || idx >= in))
+        w[j] = 0;
+      total += w[j];
+    }
+    for (int j = 0; j < 4; ++j) {
+      taps[j].first.push_back(clamp(int64_t(base) - 1 + j));
+      taps[j].second.push_back(exclude && total != 0 ? w[j] / total : w[j]);
+    }
+  }
+  Type i64 = IntegerType::get(x.getContext(), 64);
+  Type element = elementOf(x);
+  SmallVector<int64_t> weightShape(shapeOf(x).size(), 1);
+  weightShape[axis] = outSize;
+  Value sum;
+  for (auto &[indices, weights] : taps) {
+    Value gathered = b.op(
+        "take",
+        {x, b.constant(DenseElementsAttr::get(
+                RankedTensorType::get({outSize}, i64), ArrayRef(indices)))},
+        {b.i64("axis", axis)});
+    if (numTaps > 1) {
+      SmallVector<Attribute> values;
+      for (double w : weights)
+        values.push_back(FloatAttr::get(element, w));
+      Value weight = b.constant(DenseElementsAttr::get(
+          RankedTensorType::get(weightShape, element), values));
+      gathered = b.mul(gathered, weight);
+    }
+    sum = sum ? b.add(sum, gathered) : gathered;
+  }
+  return sum;
+}
+
+Value resize2d(Emitter &b, Operation *op) {
+  DictionaryAttr attrs = getOperatorAttributes(op);
+  auto str = [&](StringRef name) {
+    return cast<StringAttr>(attrs.get(name)).getValue();
+  };
+  StringRef method = str("method"),
+            coords = str("coordinate_transformation_mode");
+  std::string rounding = str("rounding_method").str();
+  if (rounding.empty())
+    rounding = coords == "align_corners" ? "round" : "floor";
+  ArrayRef<int64_t> size =
+      cast<DenseI64ArrayAttr>(op->getAttr("size")).asArrayRef();
+  Value x = op->getOperand(0);
+  for (int axis : {2, 3})
+    x = resizeAxis(b, x, axis, size[axis - 2], method, coords, rounding,
+                   floatAttr(op, "cubic_alpha"),
+                   intAttr(op, "cubic_exclude") != 0);
+  Type out = elementOf(op->getResult(0));
+  if (x && elementOf(x) != out)
+    x = b.op("cast", {x}, {b.type("dtype", out)});
+  return x;
+}
+
 struct DecomposeOp : RewritePattern {
   DecomposeOp(StringRef name, Rewrite rewrite, MLIRContext *ctx)
       : RewritePattern(name, /*benefit=*/1, ctx), rewrite(rewrite) {}
@@ -719,6 +836,7 @@ struct DecomposePass : relay::impl::DecomposeBase<DecomposePass> {
     });
     add("nn.mirror_pad", mirrorPad);
     add("variance", variance);
+    add("image.resize2d", resize2d);
     add("one_hot", oneHot);
     add("cumsum", cumsum);
     add("nn.depth_to_space", depthToSpace);

@@ -732,3 +732,13 @@ relay.func @variance_mean(%a: tensor<2x3xf32>, %m: tensor<4xf32>) -> tensor<i1> 
   %ok = relay.constant dense<true> : tensor<i1>
   relay.return %ok : tensor<i1>
 }
+
+// -----
+
+// Tests resize2d's method.
+relay.func @resize_method(%a: tensor<1x1x4x4xf32>) -> tensor<i1> {
+  // expected-error @+1 {{image.resize2d: method must be nearest_neighbor, linear or cubic, got 'area'}}
+  %r = relay.image.resize2d %a {size = array<i64: 8, 8>, method = "area"} : (tensor<1x1x4x4xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}

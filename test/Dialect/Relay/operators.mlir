@@ -271,6 +271,8 @@ relay.func @composite(%x: tensor<2x3x4xf32>, %i: tensor<2x3x4xi32>, %c: tensor<3
   %25 = relay.nn.mirror_pad %x {pad_width = array<i64: 0, 0, 2, 1, 1, 0>} : (tensor<2x3x4xf32>) -> !relay.incomplete
   // INFER: relay.variance {{.*}} -> tensor<3xf32>
   %26 = relay.variance %x, %x {axis = array<i64: 1>, exclude = true} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> !relay.incomplete
+  // INFER: relay.image.resize2d {{.*}} -> tensor<1x3x5x9xf32>
+  %27 = relay.image.resize2d %img {size = array<i64: 5, 9>, method = "cubic"} : (tensor<1x3x2x4xf32>) -> !relay.incomplete
   %t = relay.constant dense<true> : tensor<i1>
   relay.return %t : tensor<i1>
 }

@@ -108,6 +108,11 @@ def resize_cubic():
     return resize('cubic')
 
 
+def resize_crop():
+    """Resize with tf_crop_and_resize coordinates (a region of interest)."""
+    return resize('linear', 'tf_crop_and_resize')
+
+
 def depth_to_space_bad(blocksize=2):
     """DepthToSpace whose channels are not a multiple of blocksize^2."""
     nodes = [helper.make_node('DepthToSpace', ['x'], ['y'], name='d2s',
@@ -252,7 +257,8 @@ def nll_bad_target():
 MODELS = {f.__name__: f for f in (einsum_diagonal, nll_bad_target, scatter_runtime_indices,
                                   gathernd_long_tuples, lstm_bad_weights, lstm_bad_activation,
                                   lstm_bad_direction, convnet, shape_arith, expand_shape, resize,
-                                  resize_cubic, depth_to_space_bad,
+                                  resize_cubic, resize_crop,
+                                  depth_to_space_bad,
                                   space_to_depth_zero, pad_arith,
                                   two_outputs,
                                   unsupported_op, bad_shapes, dynamic_shape,
