@@ -1,0 +1,343 @@
+//===- NNRewrites.cpp - Neural-network composites ---------------*- C++ -*-===//
+//
+// Normalisations (l2, lrn, instance, group), variance, 1-d convolution
+// and pooling (as 2-d of height 1), image.resize2d.
+//
+//===----------------------------------------------------------------------===//
+
+#include "transforms/Decompose/Rewrites.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::decompose;
+
+namespace {
+
+/// `v` reshaped so that it broadcasts along `axis` of a rank-`rank` tensor
+/// (a per-channel vector).
+Value alongAxis(Emitter &b, Value v, int64_t axis, int64_t rank) {
+  SmallVector<int64_t> shape(rank, 1);
+  shape[axis] = shapeOf(v)[0];
+  return b.reshape(v, shape);
+}
+
+/// (x - mean) / sqrt(var + eps) over `axes` (kept).
+Value normalize(Emitter &b, Value x, ArrayRef<int64_t> axes, double eps) {
+  SmallVector<NamedAttribute> reduce = {b.ints("axis", axes),
+                                        b.boolean("keepdims", true)};
+  Value centred = b.op("subtract", {x, b.op("mean", {x}, reduce)});
+  Value var = b.op("mean", {b.mul(centred, centred)}, reduce);
+  return b.op("divide",
+              {centred, b.op("sqrt", {b.add(var, b.scalar(eps, x))})});
+}
+
+/// gamma and beta applied per channel along `axis`, as `scale`/`center`
+/// ask.
+Value scaleAndShift(Emitter &b, Operation *op, Value y, int64_t axis) {
+  int64_t rank = shapeOf(y).size();
+  if (boolAttr(op, "scale"))
+    y = b.mul(y, alongAxis(b, op->getOperand(1), axis, rank));
+  if (boolAttr(op, "center"))
+    y = b.add(y, alongAxis(b, op->getOperand(2), axis, rank));
+  return y;
+}
+
+/// x / sqrt(max(sum(x^2) over the axes, eps)); every axis when none given.
+Value l2Normalize(Emitter &b, Operation *op) {
+  Value x = op->getOperand(0);
+  int64_t rank = shapeOf(x).size();
+  SmallVector<int64_t> axes;
+  if (auto a = op->getAttrOfType<DenseI64ArrayAttr>("axis"))
+    for (int64_t v : a.asArrayRef())
+      axes.push_back(positive(v, rank));
+  else
+    for (int64_t d = 0; d < rank; ++d)
+      axes.push_back(d);
+  Value sum = b.op("sum", {b.mul(x, x)},
+                   {b.ints("axis", axes), b.boolean("keepdims", true)});
+  Value clamped = b.op("maximum", {sum, b.scalar(floatAttr(op, "eps"), x)});
+  return b.op("divide", {x, b.op("sqrt", {clamped})});
+}
+
+/// The squares padded along the axis, summed over `size` shifted slices.
+Value lrn(Emitter &b, Operation *op) {
+  Value x = op->getOperand(0);
+  ArrayRef<int64_t> shape = shapeOf(x);
+  int64_t rank = shape.size();
+  int64_t axis = positive(intAttr(op, "axis"), rank);
+  int64_t size = intAttr(op, "size");
+  SmallVector<int64_t> width(2 * rank, 0);
+  width[2 * axis] = (size - 1) / 2;
+  width[2 * axis + 1] = size - 1 - width[2 * axis];
+  Value padded = b.op("nn.pad", {b.mul(x, x), b.scalar(0, x)},
+                      {b.ints("pad_width", width)});
+  Value sum;
+  SmallVector<int64_t> begin(rank, 0), end(shape);
+  for (int64_t i = 0; i < size; ++i) {
+    begin[axis] = i;
+    end[axis] = i + shape[axis];
+    Value slice = b.op("strided_slice", {padded},
+                       {b.ints("begin", begin), b.ints("end", end)});
+    sum = sum ? b.add(sum, slice) : slice;
+  }
+  Value base = b.add(b.mul(sum, b.scalar(floatAttr(op, "alpha") / size, x)),
+                     b.scalar(floatAttr(op, "bias"), x));
+  return b.op("divide",
+              {x, b.op("power", {base, b.scalar(floatAttr(op, "beta"), x)})});
+}
+
+/// Normalised over every axis but the batch (0) and channel axes.
+Value instanceNorm(Emitter &b, Operation *op) {
+  Value x = op->getOperand(0);
+  int64_t rank = shapeOf(x).size();
+  int64_t axis = positive(intAttr(op, "axis"), rank);
+  SmallVector<int64_t> axes;
+  for (int64_t d = 1; d < rank; ++d)
+    if (d != axis)
+      axes.push_back(d);
+  return scaleAndShift(b, op, normalize(b, x, axes, floatAttr(op, "epsilon")),
+                       axis);
+}
+
+/// Channels split into [groups, channels / groups], each group normalised
+/// with the axes after it.
+Value groupNorm(Emitter &b, Operation *op) {
+  Value x = op->getOperand(0);
+  SmallVector<int64_t> shape(shapeOf(x));
+  int64_t rank = shape.size();
+  int64_t axis = positive(intAttr(op, "axis"), rank);
+  int64_t groups = intAttr(op, "num_groups");
+  SmallVector<int64_t> grouped(shape.begin(), shape.begin() + axis);
+  grouped.append({groups, shape[axis] / groups});
+  grouped.append(shape.begin() + axis + 1, shape.end());
+  SmallVector<int64_t> axes;
+  for (int64_t d = axis + 1; d < rank + 1; ++d)
+    axes.push_back(d);
+  Value y = normalize(b, b.reshape(x, grouped), axes, floatAttr(op, "epsilon"));
+  return scaleAndShift(b, op, b.reshape(y, shape), axis);
+}
+
+/// sum((data - mean)^2) over the axes / (N - unbiased).
+Value variance(Emitter &b, Operation *op) {
+  Value data = op->getOperand(0);
+  ArrayRef<int64_t> shape = shapeOf(data);
+  int64_t rank = shape.size();
+  SmallVector<bool> reduced(rank, true);
+  if (auto axes = op->getAttrOfType<DenseI64ArrayAttr>("axis")) {
+    reduced.assign(rank, false);
+    for (int64_t a : axes.asArrayRef())
+      reduced[positive(a, rank)] = true;
+    if (boolAttr(op, "exclude"))
+      for (int64_t i = 0; i < rank; ++i)
+        reduced[i] = !reduced[i];
+  }
+  SmallVector<int64_t> axes;
+  int64_t count = 1;
+  for (int64_t i = 0; i < rank; ++i)
+    if (reduced[i]) {
+      axes.push_back(i);
+      count *= shape[i];
+    }
+  Value d = b.op("subtract", {data, op->getOperand(1)});
+  Value sum = b.op(
+      "sum", {b.mul(d, d)},
+      {b.ints("axis", axes), b.boolean("keepdims", boolAttr(op, "keepdims"))});
+  int64_t divisor = count - (boolAttr(op, "unbiased") ? 1 : 0);
+  return b.op("divide", {sum, b.scalar(std::max<int64_t>(divisor, 1), data)});
+}
+
+/// A 1-d window attribute as the 2-d op's (height 1 first).
+SmallVector<int64_t> lifted(Operation *op, StringRef name, int64_t fill) {
+  SmallVector<int64_t> v = {fill};
+  if (auto a = op->getAttrOfType<DenseI64ArrayAttr>(name))
+    v.push_back(a.asArrayRef().front());
+  else
+    v.push_back(1);
+  return v;
+}
+
+/// [l, r] padding of a 1-d window as 2-d [top, left, bottom, right].
+SmallVector<int64_t> liftedPadding(Operation *op) {
+  int64_t l = 0, r = 0;
+  if (auto a = op->getAttrOfType<DenseI64ArrayAttr>("padding");
+      a && !a.empty()) {
+    l = a.asArrayRef().front();
+    r = a.asArrayRef().back();
+  }
+  return {0, l, 0, r};
+}
+
+/// [N, C, W] as [N, C, 1, W] and back.
+Value addHeight(Emitter &b, Value v) {
+  SmallVector<int64_t> shape(shapeOf(v));
+  shape.insert(shape.begin() + 2, 1);
+  return b.reshape(v, shape);
+}
+Value dropHeight(Emitter &b, Value v, Operation *op) {
+  return b.reshape(v, shapeOf(op->getResult(0)));
+}
+
+Value conv1d(Emitter &b, Operation *op) {
+  Value weight = op->getOperand(1);
+  SmallVector<NamedAttribute> attrs = {
+      b.ints("strides", lifted(op, "strides", 1)),
+      b.ints("dilation", lifted(op, "dilation", 1)),
+      b.ints("padding", liftedPadding(op)),
+      b.i64("groups", intAttr(op, "groups")),
+      b.i64("channels", shapeOf(weight)[0]),
+      b.ints("kernel_size", {1, shapeOf(weight)[2]})};
+  if (auto dtype = op->getAttrOfType<TypeAttr>("out_dtype"))
+    attrs.push_back(b.type("out_dtype", dtype.getValue()));
+  Value conv =
+      b.op("nn.conv2d", {addHeight(b, op->getOperand(0)), addHeight(b, weight)},
+           attrs);
+  return dropHeight(b, conv, op);
+}
+
+Value pool1d(Emitter &b, Operation *op, StringRef to) {
+  SmallVector<NamedAttribute> attrs = {
+      b.ints("pool_size", lifted(op, "pool_size", 1)),
+      b.ints("strides", lifted(op, "strides", 1)),
+      b.ints("dilation", lifted(op, "dilation", 1)),
+      b.ints("padding", liftedPadding(op)),
+      b.boolean("ceil_mode", boolAttr(op, "ceil_mode"))};
+  if (to == "nn.avg_pool2d")
+    attrs.push_back(
+        b.boolean("count_include_pad", boolAttr(op, "count_include_pad")));
+  return dropHeight(b, b.op(to, {addHeight(b, op->getOperand(0))}, attrs), op);
+}
+
+/// One axis of image.resize2d: out[i] = sum over taps t of
+/// weight[t][i] * in[index[t][i]], the indices (clamped to the edge) and
+/// weights computed here from the sampling position of each output.
+Value resizeAxis(Emitter &b, Value x, int64_t axis, int64_t outSize,
+                 StringRef method, StringRef coords, StringRef rounding,
+                 double alpha, bool exclude) {
+  int64_t in = shapeOf(x)[axis];
+  if (in == outSize && method != "cubic" && coords != "tf_half_pixel_for_nn")
+    return x;
+  double scale = double(outSize) / double(in);
+  auto source = [&](int64_t i) -> double {
+    if (coords == "align_corners")
+      return outSize == 1 ? 0.0 : double(i) * (in - 1) / (outSize - 1);
+    if (coords == "asymmetric")
+      return i / scale;
+    if (coords == "tf_half_pixel_for_nn")
+      return (i + 0.5) / scale;
+    if (coords == "pytorch_half_pixel" && outSize == 1)
+      return 0.0;
+    return (i + 0.5) / scale - 0.5;
+  };
+  auto clamp = [&](int64_t i) { return std::clamp<int64_t>(i, 0, in - 1); };
+  // taps[t] = (indices, weights) over the outputs.
+  SmallVector<std::pair<SmallVector<int64_t>, SmallVector<double>>> taps;
+  int numTaps = method == "nearest_neighbor" ? 1 : method == "linear" ? 2 : 4;
+  taps.resize(numTaps);
+  for (int64_t i = 0; i < outSize; ++i) {
+    double pos = source(i);
+    if (method == "nearest_neighbor") {
+      double r;
+      if (rounding == "floor")
+        r = std::floor(pos);
+      else if (rounding == "ceil")
+        r = std::ceil(pos);
+      else if (rounding == "round_prefer_ceil")
+        r = std::floor(pos + 0.5);
+      else if (rounding == "round_prefer_floor")
+        r = std::ceil(pos - 0.5);
+      else
+        r = std::round(pos);
+      taps[0].first.push_back(clamp(int64_t(r)));
+      taps[0].second.push_back(1.0);
+      continue;
+    }
+    double base = std::floor(pos), t = pos - base;
+    if (method == "linear") {
+      taps[0].first.push_back(clamp(int64_t(base)));
+      taps[0].second.push_back(1.0 - t);
+      taps[1].first.push_back(clamp(int64_t(base) + 1));
+      taps[1].second.push_back(t);
+      continue;
+    }
+    double a = alpha;
+    double w[4] = {((a * (t + 1) - 5 * a) * (t + 1) + 8 * a) * (t + 1) - 4 * a,
+                   ((a + 2) * t - (a + 3)) * t * t + 1,
+                   ((a + 2) * (1 - t) - (a + 3)) * (1 - t) * (1 - t) + 1,
+                   ((a * (2 - t) - 5 * a) * (2 - t) + 8 * a) * (2 - t) - 4 * a};
+    double total = 0;
+    for (int j = 0; j < 4; ++j) {
+      int64_t idx = int64_t(base) - 1 + j;
+      if (exclude && (idx < 0 || idx >= in))
+        w[j] = 0;
+      total += w[j];
+    }
+    for (int j = 0; j < 4; ++j) {
+      taps[j].first.push_back(clamp(int64_t(base) - 1 + j));
+      taps[j].second.push_back(exclude && total != 0 ? w[j] / total : w[j]);
+    }
+  }
+  Type i64 = IntegerType::get(x.getContext(), 64);
+  Type element = elementOf(x);
+  SmallVector<int64_t> weightShape(shapeOf(x).size(), 1);
+  weightShape[axis] = outSize;
+  Value sum;
+  for (auto &[indices, weights] : taps) {
+    Value gathered = b.op(
+        "take",
+        {x, b.constant(DenseElementsAttr::get(
+                RankedTensorType::get({outSize}, i64), ArrayRef(indices)))},
+        {b.i64("axis", axis)});
+    if (numTaps > 1) {
+      SmallVector<Attribute> values;
+      for (double w : weights)
+        values.push_back(FloatAttr::get(element, w));
+      Value weight = b.constant(DenseElementsAttr::get(
+          RankedTensorType::get(weightShape, element), values));
+      gathered = b.mul(gathered, weight);
+    }
+    sum = sum ? b.add(sum, gathered) : gathered;
+  }
+  return sum;
+}
+
+Value resize2d(Emitter &b, Operation *op) {
+  DictionaryAttr attrs = getOperatorAttributes(op);
+  auto str = [&](StringRef name) {
+    return cast<StringAttr>(attrs.get(name)).getValue();
+  };
+  StringRef method = str("method"),
+            coords = str("coordinate_transformation_mode");
+  std::string rounding = str("rounding_method").str();
+  if (rounding.empty())
+    rounding = coords == "align_corners" ? "round" : "floor";
+  ArrayRef<int64_t> size =
+      cast<DenseI64ArrayAttr>(op->getAttr("size")).asArrayRef();
+  Value x = op->getOperand(0);
+  for (int axis : {2, 3})
+    x = resizeAxis(b, x, axis, size[axis - 2], method, coords, rounding,
+                   floatAttr(op, "cubic_alpha"),
+                   intAttr(op, "cubic_exclude") != 0);
+  Type out = elementOf(op->getResult(0));
+  if (x && elementOf(x) != out)
+    x = b.op("cast", {x}, {b.type("dtype", out)});
+  return x;
+}
+
+} // namespace
+
+void mlir::relay::decompose::addNNRewrites(AddRewrite add) {
+  add("nn.l2_normalize", l2Normalize);
+  add("nn.lrn", lrn);
+  add("nn.instance_norm", instanceNorm);
+  add("nn.group_norm", groupNorm);
+  add("nn.conv1d", conv1d);
+  add("variance", variance);
+  add("image.resize2d", resize2d);
+  add("nn.max_pool1d",
+      [](Emitter &b, Operation *op) { return pool1d(b, op, "nn.max_pool2d"); });
+  add("nn.avg_pool1d",
+      [](Emitter &b, Operation *op) { return pool1d(b, op, "nn.avg_pool2d"); });
+}

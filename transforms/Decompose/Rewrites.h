@@ -1,0 +1,121 @@
+//===- Rewrites.h - Building blocks of --relay-decompose -------*- C++ -*-===//
+//
+// Internal to --relay-decompose: the Emitter that builds typed relay
+// operators in a rewrite, attribute helpers, and the tables of rewrites,
+// one file per family of composite operators.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RELAY_MLIR_TRANSFORMS_DECOMPOSE_REWRITES_H
+#define RELAY_MLIR_TRANSFORMS_DECOMPOSE_REWRITES_H
+
+#include "dialects/relay/OperatorRegistry.h"
+#include "dialects/relay/RelayOps.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::relay::decompose {
+
+/// Builds typed relay operators at one location; a relation that fails
+/// (which the composite's own relation should have excluded) makes every
+/// later op null and the rewrite is abandoned.
+class Emitter {
+public:
+  Emitter(PatternRewriter &rewriter, Location loc)
+      : rewriter(rewriter), loc(loc) {}
+
+  Value op(StringRef name, ValueRange args,
+           ArrayRef<NamedAttribute> attrs = {}) {
+    if (!ok || llvm::any_of(args, [](Value v) { return !v; }))
+      return ok = false, Value();
+    std::string fullName = ("relay." + name).str();
+    DictionaryAttr dict = rewriter.getDictionaryAttr(attrs);
+    Type type = inferOperatorResultType(fullName, args.getTypes(), dict);
+    if (!type)
+      return ok = false, Value();
+    OperationState state(loc, fullName);
+    state.addOperands(args);
+    state.addAttributes(attrs);
+    state.addTypes(type);
+    return rewriter.create(state)->getResult(0);
+  }
+  Value add(Value a, Value b) { return op("add", {a, b}); }
+  Value mul(Value a, Value b) { return op("multiply", {a, b}); }
+  Value reshape(Value v, ArrayRef<int64_t> shape) {
+    return op("reshape", {v}, {ints("newshape", shape)});
+  }
+  Value constant(ElementsAttr value) {
+    return ConstantOp::create(rewriter, loc, value);
+  }
+  Value tuple(ArrayRef<Value> fields) {
+    return TupleOp::create(rewriter, loc, fields);
+  }
+  /// A 0-d constant of `like`'s element type.
+  Value scalar(double v, Value like) {
+    Type e = cast<RankedTensorType>(like.getType()).getElementType();
+    auto type = RankedTensorType::get({}, e);
+    if (isa<FloatType>(e))
+      return constant(DenseElementsAttr::get(
+          type, cast<Attribute>(rewriter.getFloatAttr(e, v))));
+    return constant(DenseElementsAttr::get(
+        type, cast<Attribute>(rewriter.getIntegerAttr(e, (int64_t)v))));
+  }
+
+  NamedAttribute i64(StringRef n, int64_t v) {
+    return rewriter.getNamedAttr(n, rewriter.getI64IntegerAttr(v));
+  }
+  NamedAttribute ints(StringRef n, ArrayRef<int64_t> v) {
+    return rewriter.getNamedAttr(n, rewriter.getDenseI64ArrayAttr(v));
+  }
+  NamedAttribute boolean(StringRef n, bool v) {
+    return rewriter.getNamedAttr(n, rewriter.getBoolAttr(v));
+  }
+  NamedAttribute str(StringRef n, StringRef v) {
+    return rewriter.getNamedAttr(n, rewriter.getStringAttr(v));
+  }
+  NamedAttribute type(StringRef n, Type t) {
+    return rewriter.getNamedAttr(n, TypeAttr::get(t));
+  }
+  bool succeeded() const { return ok; }
+
+private:
+  PatternRewriter &rewriter;
+  Location loc;
+  bool ok = true;
+};
+
+inline ArrayRef<int64_t> shapeOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getShape();
+}
+inline Type elementOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getElementType();
+}
+
+/// Reads an attribute of the op with its ODS default.
+inline int64_t intAttr(Operation *op, StringRef name) {
+  return cast<IntegerAttr>(getOperatorAttributes(op).get(name)).getInt();
+}
+inline double floatAttr(Operation *op, StringRef name) {
+  return cast<FloatAttr>(getOperatorAttributes(op).get(name))
+      .getValueAsDouble();
+}
+inline bool boolAttr(Operation *op, StringRef name) {
+  return cast<BoolAttr>(getOperatorAttributes(op).get(name)).getValue();
+}
+inline int64_t positive(int64_t axis, int64_t rank) {
+  return axis < 0 ? axis + rank : axis;
+}
+
+/// Rewrites a composite operator (with static shapes) into primitive ones;
+/// returns null when it cannot.
+using Rewrite = Value (*)(Emitter &, Operation *);
+/// Registers the rewrite of the operator `name` (without `relay.`).
+using AddRewrite = function_ref<void(StringRef name, Rewrite rewrite)>;
+
+void addElementwiseRewrites(AddRewrite add);
+void addTransformRewrites(AddRewrite add);
+void addNNRewrites(AddRewrite add);
+void addSortRewrites(AddRewrite add);
+
+} // namespace mlir::relay::decompose
+
+#endif // RELAY_MLIR_TRANSFORMS_DECOMPOSE_REWRITES_H

@@ -1,0 +1,232 @@
+//===- TransformRewrites.cpp - Data-movement composites ---------*- C++ -*-===//
+//
+// collapse_sum_like, reverse, tile, repeat, one_hot, cumsum,
+// depth_to_space, space_to_depth, shape_of, ndarray_size, mirror_pad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "transforms/Decompose/Rewrites.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::decompose;
+
+namespace {
+
+Value collapseSumLike(Emitter &b, Operation *op) {
+  Value data = op->getOperand(0);
+  ArrayRef<int64_t> from = shapeOf(data), to = shapeOf(op->getOperand(1));
+  int64_t extra = from.size() - to.size();
+  SmallVector<int64_t> axes;
+  for (int64_t i = 0; i < (int64_t)from.size(); ++i)
+    if (i < extra || (to[i - extra] == 1 && from[i] != 1))
+      axes.push_back(i);
+  if (!axes.empty())
+    data = b.op("sum", {data},
+                {b.ints("axis", axes), b.boolean("keepdims", true)});
+  return b.reshape(data, to);
+}
+
+Value reverse(Emitter &b, Operation *op) {
+  Value data = op->getOperand(0);
+  int64_t axis = positive(intAttr(op, "axis"), shapeOf(data).size());
+  int64_t n = shapeOf(data)[axis];
+  SmallVector<int64_t> indices;
+  for (int64_t i = n - 1; i >= 0; --i)
+    indices.push_back(i);
+  auto type =
+      RankedTensorType::get({n}, IntegerType::get(op->getContext(), 64));
+  Value idx = b.constant(DenseElementsAttr::get(type, ArrayRef(indices)));
+  return b.op("take", {data, idx}, {b.i64("axis", axis)});
+}
+
+/// numpy.tile: [d0, d1] -> [1, d0, 1, d1] -> broadcast [r0, d0, r1, d1] ->
+/// [r0 * d0, r1 * d1].
+Value tile(Emitter &b, Operation *op) {
+  Value data = op->getOperand(0);
+  ArrayRef<int64_t> reps =
+      cast<DenseI64ArrayAttr>(op->getAttr("reps")).asArrayRef();
+  ArrayRef<int64_t> shape = shapeOf(data);
+  size_t rank = std::max(shape.size(), reps.size());
+  SmallVector<int64_t> dims(rank - shape.size(), 1),
+      times(rank - reps.size(), 1);
+  dims.append(shape.begin(), shape.end());
+  times.append(reps.begin(), reps.end());
+  SmallVector<int64_t> interleaved, broadcast, result;
+  for (size_t i = 0; i < rank; ++i) {
+    interleaved.append({1, dims[i]});
+    broadcast.append({times[i], dims[i]});
+    result.push_back(times[i] * dims[i]);
+  }
+  Value spread = b.op("broadcast_to", {b.reshape(data, interleaved)},
+                      {b.ints("shape", broadcast)});
+  return b.reshape(spread, result);
+}
+
+/// Each element `repeats` times: [.., d, ..] -> [.., d, 1, ..] ->
+/// broadcast [.., d, r, ..] -> [.., d * r, ..].
+Value repeat(Emitter &b, Operation *op) {
+  Value data = op->getOperand(0);
+  SmallVector<int64_t> shape(shapeOf(data));
+  int64_t axis = positive(intAttr(op, "axis"), shape.size());
+  int64_t r = intAttr(op, "repeats");
+  SmallVector<int64_t> expanded(shape), broadcast(shape), result(shape);
+  expanded.insert(expanded.begin() + axis + 1, 1);
+  broadcast.insert(broadcast.begin() + axis + 1, r);
+  result[axis] *= r;
+  Value spread = b.op("broadcast_to", {b.reshape(data, expanded)},
+                      {b.ints("shape", broadcast)});
+  return b.reshape(spread, result);
+}
+
+/// where(expand_dims(indices, axis) == iota, on, off) in `dtype`.
+Value oneHot(Emitter &b, Operation *op) {
+  Type i64 = IntegerType::get(op->getContext(), 64);
+  Value indices = op->getOperand(0);
+  if (elementOf(indices) != i64)
+    indices = b.op("cast", {indices}, {b.type("dtype", i64)});
+  int64_t rank = shapeOf(indices).size() + 1;
+  int64_t axis = positive(intAttr(op, "axis"), rank);
+  int64_t depth = intAttr(op, "depth");
+  SmallVector<int64_t> iotaShape(rank, 1), positions;
+  iotaShape[axis] = depth;
+  for (int64_t i = 0; i < depth; ++i)
+    positions.push_back(i);
+  Value iota = b.constant(DenseElementsAttr::get(
+      RankedTensorType::get(iotaShape, i64), ArrayRef(positions)));
+  Value same = b.op(
+      "equal", {b.op("expand_dims", {indices}, {b.i64("axis", axis)}), iota});
+  Type dtype = cast<TypeAttr>(op->getAttr("dtype")).getValue();
+  auto as = [&](Value v) {
+    return elementOf(v) == dtype ? v
+                                 : b.op("cast", {v}, {b.type("dtype", dtype)});
+  };
+  return b.op("where", {same, as(op->getOperand(1)), as(op->getOperand(2))});
+}
+
+/// log2(n) steps of adding the sums shifted by 1, 2, 4, ... positions
+/// (Hillis-Steele); `exclusive` shifts by one more.
+Value cumsum(Emitter &b, Operation *op) {
+  Value y = op->getOperand(0);
+  std::optional<int64_t> axisAttr;
+  if (auto a = op->getAttrOfType<IntegerAttr>("axis"))
+    axisAttr = a.getInt();
+  if (!axisAttr) {
+    y = b.reshape(y, {shapeOf(op->getResult(0))[0]});
+    axisAttr = 0;
+  }
+  Type dtype = elementOf(op->getResult(0));
+  if (elementOf(y) != dtype)
+    y = b.op("cast", {y}, {b.type("dtype", dtype)});
+  SmallVector<int64_t> shape(shapeOf(y));
+  int64_t rank = shape.size(), axis = positive(*axisAttr, rank);
+  Value zero = b.scalar(0, y);
+  auto shift = [&](Value v, int64_t by) {
+    SmallVector<int64_t> width(2 * rank, 0), begin(rank, 0);
+    width[2 * axis] = by;
+    Value padded = b.op("nn.pad", {v, zero}, {b.ints("pad_width", width)});
+    return b.op("strided_slice", {padded},
+                {b.ints("begin", begin), b.ints("end", shape)});
+  };
+  for (int64_t by = 1; by < shape[axis]; by *= 2)
+    y = b.add(y, shift(y, by));
+  if (boolAttr(op, "exclusive"))
+    y = shift(y, 1);
+  return y;
+}
+
+/// reshape, transpose, reshape.
+Value moveBlocks(Emitter &b, Value x, ArrayRef<int64_t> split,
+                 ArrayRef<int64_t> perm, ArrayRef<int64_t> merged) {
+  Value t = b.op("transpose", {b.reshape(x, split)}, {b.ints("axes", perm)});
+  return b.reshape(t, merged);
+}
+
+Value depthToSpace(Emitter &b, Operation *op) {
+  Value x = op->getOperand(0);
+  ArrayRef<int64_t> s = shapeOf(x);
+  int64_t k = intAttr(op, "block_size");
+  int64_t n = s[0], c = s[1] / (k * k), h = s[2], w = s[3];
+  SmallVector<int64_t> merged = {n, c, h * k, w * k};
+  auto mode = cast<StringAttr>(getOperatorAttributes(op).get("mode"));
+  if (mode.getValue() == "CRD")
+    return moveBlocks(b, x, {n, c, k, k, h, w}, {0, 1, 4, 2, 5, 3}, merged);
+  return moveBlocks(b, x, {n, k, k, c, h, w}, {0, 3, 4, 1, 5, 2}, merged);
+}
+
+Value spaceToDepth(Emitter &b, Operation *op) {
+  Value x = op->getOperand(0);
+  ArrayRef<int64_t> s = shapeOf(x);
+  int64_t k = intAttr(op, "block_size");
+  int64_t n = s[0], c = s[1], h = s[2] / k, w = s[3] / k;
+  return moveBlocks(b, x, {n, c, h, k, w, k}, {0, 3, 5, 1, 2, 4},
+                    {n, c * k * k, h, w});
+}
+
+/// A constant of `op`'s result type holding `values`.
+Value intResult(Emitter &b, Operation *op, ArrayRef<int64_t> values) {
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  unsigned width = type.getElementType().getIntOrFloatBitWidth();
+  SmallVector<APInt> bits;
+  for (int64_t v : values)
+    bits.push_back(APInt(width, v, /*isSigned=*/true));
+  return b.constant(DenseElementsAttr::get(type, bits));
+}
+
+/// SYMMETRIC mirror padding, one axis at a time: the reversed edge slices
+/// around the data. (REFLECT is nn.pad's reflect mode.)
+Value mirrorPad(Emitter &b, Operation *op) {
+  Value x = op->getOperand(0);
+  ArrayRef<int64_t> width =
+      cast<DenseI64ArrayAttr>(op->getAttr("pad_width")).asArrayRef();
+  auto mode = cast<StringAttr>(getOperatorAttributes(op).get("mode"));
+  if (mode.getValue() == "REFLECT")
+    return b.op("nn.pad", {x, b.scalar(0, x)},
+                {b.ints("pad_width", width), b.str("pad_mode", "reflect")});
+  int64_t rank = shapeOf(x).size();
+  for (int64_t axis = 0; axis < rank; ++axis) {
+    int64_t before = width[2 * axis], after = width[2 * axis + 1];
+    if (!before && !after)
+      continue;
+    SmallVector<int64_t> shape(shapeOf(x));
+    auto edge = [&](int64_t from, int64_t to) {
+      SmallVector<int64_t> begin(rank, 0), end(shape);
+      begin[axis] = from;
+      end[axis] = to;
+      Value slice = b.op("strided_slice", {x},
+                         {b.ints("begin", begin), b.ints("end", end)});
+      return b.op("reverse", {slice}, {b.i64("axis", axis)});
+    };
+    SmallVector<Value> parts;
+    if (before)
+      parts.push_back(edge(0, before));
+    parts.push_back(x);
+    if (after)
+      parts.push_back(edge(shape[axis] - after, shape[axis]));
+    if (!b.succeeded())
+      return Value();
+    x = b.op("concatenate", {b.tuple(parts)}, {b.i64("axis", axis)});
+  }
+  return x;
+}
+
+} // namespace
+
+void mlir::relay::decompose::addTransformRewrites(AddRewrite add) {
+  add("collapse_sum_like", collapseSumLike);
+  add("reverse", reverse);
+  add("tile", tile);
+  add("repeat", repeat);
+  add("shape_of", [](Emitter &b, Operation *op) {
+    return intResult(b, op, shapeOf(op->getOperand(0)));
+  });
+  add("ndarray_size", [](Emitter &b, Operation *op) {
+    auto type = cast<RankedTensorType>(op->getOperand(0).getType());
+    return intResult(b, op, {type.getNumElements()});
+  });
+  add("nn.mirror_pad", mirrorPad);
+  add("one_hot", oneHot);
+  add("cumsum", cumsum);
+  add("nn.depth_to_space", depthToSpace);
+  add("nn.space_to_depth", spaceToDepth);
+}
