@@ -1,6 +1,7 @@
 //===- OnnxImporter.cpp - ONNX models to the relay dialect ------*- C++ -*-===//
 
 #include "frontends/ONNX/OnnxImporter.h"
+
 #include "frontends/ONNX/NodeContext.h"
 
 #include "dialects/relay/RelayDialect.h"
@@ -8,6 +9,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -36,6 +38,14 @@ private:
   /// The relay type of a graph input or output, or null after an error.
   Type valueInfoType(const onnx::ValueInfoProto &info);
   LogicalResult importNode(const onnx::NodeProto &node, unsigned index);
+  /// If: the taken branch inline when the condition is known, else
+  /// relay.if with the branches imported into its regions.
+  LogicalResult importIf(const onnx::NodeProto &node, StringRef label,
+                         Location loc);
+  /// Imports a branch's initializers and nodes at the insertion point, in a
+  /// scope of its own (it sees the enclosing values); returns its outputs.
+  FailureOr<SmallVector<Value>> importBranch(const onnx::GraphProto &graph,
+                                             StringRef what, Location loc);
 
   MLIRContext *ctx;
   OpBuilder builder;
@@ -104,6 +114,8 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
     return emitError(loc) << node.op_type() << " node '" << label
                           << "': operator domain '" << node.domain()
                           << "' is not supported";
+  if (node.op_type() == "If")
+    return importIf(node, label, loc);
   const OpConverter *converter = lookupOpConverter(node.op_type());
   if (!converter)
     return emitError(loc) << "unsupported ONNX operator " << node.op_type()
@@ -139,6 +151,124 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
     if (!node.output(i).empty())
       values[node.output(i)] = outputs[i];
   return success();
+}
+
+FailureOr<SmallVector<Value>>
+GraphImporter::importBranch(const onnx::GraphProto &graph, StringRef what,
+                            Location loc) {
+  llvm::StringMap<GraphValue> enclosing = values;
+  auto restore = llvm::make_scope_exit([&] { values = std::move(enclosing); });
+  for (const onnx::TensorProto &t : graph.initializer()) {
+    FailureOr<ElementsAttr> attr = convertTensor(t, ctx, loc);
+    if (failed(attr))
+      return failure();
+    values[t.name()] = {ConstantOp::create(builder, loc, *attr), *attr};
+  }
+  for (auto [index, node] : llvm::enumerate(graph.node()))
+    if (failed(importNode(node, index)))
+      return failure();
+  SmallVector<Value> outputs;
+  for (const onnx::ValueInfoProto &info : graph.output()) {
+    auto it = values.find(info.name());
+    if (it == values.end())
+      return emitError(loc) << what << ": output '" << info.name()
+                            << "' is not computed by any node";
+    outputs.push_back(it->second.value);
+  }
+  if (outputs.empty())
+    return emitError(loc) << what << " has no outputs";
+  return outputs;
+}
+
+LogicalResult GraphImporter::importIf(const onnx::NodeProto &node,
+                                      StringRef label, Location loc) {
+  auto fail = [&](const Twine &message) {
+    return emitError(loc) << "If node '" << label << "': " << message;
+  };
+  if (node.input_size() != 1)
+    return fail("expects one input, the condition");
+  auto condIt = values.find(node.input(0));
+  if (condIt == values.end())
+    return fail("input '" + node.input(0) + "' is not defined before the node");
+  GraphValue cond = condIt->second;
+  auto condType = dyn_cast<RankedTensorType>(cond.value.getType());
+  if (!condType || !condType.getElementType().isInteger(1) ||
+      !condType.hasStaticShape() || condType.getNumElements() != 1)
+    return fail("the condition must be a one-element bool tensor");
+  const onnx::GraphProto *branches[2] = {nullptr, nullptr};
+  for (const onnx::AttributeProto &a : node.attribute()) {
+    if (a.name() == "then_branch")
+      branches[0] = &a.g();
+    else if (a.name() == "else_branch")
+      branches[1] = &a.g();
+  }
+  if (!branches[0] || !branches[1])
+    return fail("needs then_branch and else_branch graphs");
+  std::string names[2] = {"If node '" + label.str() + "': then_branch",
+                          "If node '" + label.str() + "': else_branch"};
+
+  auto bind = [&](ArrayRef<Value> outputs) -> LogicalResult {
+    if (outputs.size() < static_cast<size_t>(node.output_size()))
+      return fail("the branches give " + Twine(outputs.size()) +
+                  " outputs, the node has " + Twine(node.output_size()));
+    for (int i = 0; i < node.output_size(); ++i)
+      if (!node.output(i).empty())
+        values[node.output(i)] = {outputs[i], {}};
+    return success();
+  };
+  // A condition known at import (exporters fold shapes into them): only
+  // the taken branch.
+  if (cond.constant) {
+    bool taken = readInts(cond.constant).front() != 0;
+    FailureOr<SmallVector<Value>> outputs =
+        importBranch(*branches[taken ? 0 : 1], names[taken ? 0 : 1], loc);
+    if (failed(outputs))
+      return failure();
+    return bind(*outputs);
+  }
+
+  // relay.if on the 0-d condition; each branch yields its output, or a
+  // tuple of them.
+  OperationState reshape(loc, "relay.reshape");
+  reshape.addOperands(cond.value);
+  reshape.addAttribute("newshape", builder.getDenseI64ArrayAttr({}));
+  auto scalarBool = RankedTensorType::get({}, builder.getI1Type());
+  reshape.addTypes(scalarBool);
+  Value scalar = builder.create(reshape)->getResult(0);
+  auto ifOp = IfOp::create(builder, loc, IncompleteType::get(ctx), scalar);
+  Type yielded[2];
+  size_t count[2];
+  for (int b = 0; b < 2; ++b) {
+    Region &region = b == 0 ? ifOp.getThenRegion() : ifOp.getElseRegion();
+    OpBuilder::InsertionGuard guard(builder);
+    builder.createBlock(&region);
+    FailureOr<SmallVector<Value>> outputs =
+        importBranch(*branches[b], names[b], loc);
+    if (failed(outputs))
+      return failure();
+    Value result = outputs->size() == 1
+                       ? outputs->front()
+                       : Value(TupleOp::create(builder, loc, *outputs));
+    YieldOp::create(builder, loc, result);
+    yielded[b] = result.getType();
+    count[b] = outputs->size();
+  }
+  if (yielded[0] != yielded[1]) {
+    std::string a, b;
+    llvm::raw_string_ostream as(a), bs(b);
+    as << yielded[0];
+    bs << yielded[1];
+    return fail("the branches give different types: '" + a + "' and '" + b +
+                "'");
+  }
+  ifOp.getResult().setType(yielded[0]);
+  SmallVector<Value> outputs;
+  if (count[0] == 1)
+    outputs.push_back(ifOp.getResult());
+  else
+    for (size_t i = 0; i < count[0]; ++i)
+      outputs.push_back(TupleGetOp::create(builder, loc, ifOp.getResult(), i));
+  return bind(outputs);
 }
 
 OwningOpRef<ModuleOp> GraphImporter::import(const onnx::ModelProto &model) {

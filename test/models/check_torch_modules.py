@@ -1,8 +1,9 @@
 #!/usr/bin/python3
-"""Small PyTorch models of kinds beyond image classification, exported with
-torch.onnx (random weights) and run compiled by relay-run: each must
-compile (no interpreter fallback) and match PyTorch to 1e-4 relative to its
-largest magnitude.
+"""Small PyTorch models of kinds beyond image classification (1-d CNNs, a
+transformer encoder, scripted control flow), exported with torch.onnx
+(random weights) and run compiled by relay-run: each must compile (no
+interpreter fallback) and match PyTorch to 1e-4 relative to its largest
+magnitude.
 
   /usr/bin/python3 check_torch_modules.py --bin build/bin
 """
@@ -64,11 +65,34 @@ class Encoder(nn.Module):
         return self.layers(x)
 
 
+class Branches(nn.Module):
+    """Data-dependent control flow (scripted, so ONNX If with subgraphs that
+    use the enclosing graph's values)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(6, 6)
+
+    def forward(self, x):
+        y = self.fc(x)
+        if bool(y.sum() > 0):
+            z = torch.relu(y) * 2.0
+        else:
+            z = torch.tanh(y) - x
+        return z
+
+
 def models():
     torch.manual_seed(0)
     yield 'audio_cnn', AudioCNN(), torch.randn(1, 4, 64)
     yield 'text_cnn', TextCNN(), torch.randint(0, 50, (2, 9))
     yield 'transformer_encoder', Encoder(), torch.randn(1, 10, 32)
+    branches = torch.jit.script(Branches())
+    for sign, name in ((1.0, 'scripted_if_then'), (-1.0, 'scripted_if_else')):
+        with torch.no_grad():
+            bias = branches.fc.bias
+            bias.fill_(sign * 10.0)
+        yield name, branches, torch.randn(2, 6)
 
 
 def main():

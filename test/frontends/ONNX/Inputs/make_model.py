@@ -254,7 +254,44 @@ def nll_bad_target():
                  [tensor('y', [])])
 
 
-MODELS = {f.__name__: f for f in (einsum_diagonal, nll_bad_target, scatter_runtime_indices,
+def if_model(cond=None, else_size=2):
+    """If on a condition that is a graph input (or a constant `cond`): the
+    then branch doubles x, the else branch adds ones to it (or, with
+    `else_size` other than 2, gives ones of that size)."""
+    then_branch = helper.make_graph(
+        [helper.make_node('Add', ['x', 'x'], ['t'])], 'then', [],
+        [tensor('t', [2])])
+    else_branch = helper.make_graph(
+        [helper.make_node('Add', ['x', 'one'], ['e']) if else_size == 2 else
+         helper.make_node('Identity', ['one'], ['e'])], 'else', [],
+        [tensor('e', [else_size])],
+        [numpy_helper.from_array(np.ones(else_size, np.float32), 'one')])
+    nodes = [helper.make_node('If', ['c'], ['y'], name='choose',
+                              then_branch=then_branch,
+                              else_branch=else_branch)]
+    inputs = [tensor('x', [2])]
+    inits = []
+    if cond is None:
+        inputs.append(tensor('c', [], TensorProto.BOOL))
+    else:
+        inits.append(numpy_helper.from_array(np.array(cond), 'c'))
+    return model(nodes, inputs, [tensor('y', [2])], inits)
+
+
+def if_runtime():
+    return if_model()
+
+
+def if_constant():
+    return if_model(cond=False)
+
+
+def if_mismatch():
+    return if_model(else_size=3)
+
+
+MODELS = {f.__name__: f for f in (if_runtime, if_constant, if_mismatch,
+                                  einsum_diagonal, nll_bad_target, scatter_runtime_indices,
                                   gathernd_long_tuples, lstm_bad_weights, lstm_bad_activation,
                                   lstm_bad_direction, convnet, shape_arith, expand_shape, resize,
                                   resize_cubic, resize_crop,
