@@ -60,8 +60,9 @@ def Decompose : Pass<"relay-decompose", "::mlir::ModuleOp"> {
     `nn.lrn`, `nn.instance_norm`, `nn.group_norm`, `one_hot`, `cumsum`, `topk`,
     `argsort`, `sort`, `shape_of`, `ndarray_size`, `nn.mirror_pad`, `variance`,
     `image.resize2d`,
-    `nn.depth_to_space`, `nn.space_to_depth`, `nn.conv1d`, `nn.max_pool1d`,
-    `nn.avg_pool1d`) are typed by their
+    `nn.depth_to_space`, `nn.space_to_depth`, `sequence_mask`, `nn.conv1d`,
+    `nn.conv1d_transpose`, `nn.max_pool1d`, `nn.avg_pool1d`,
+    `nn.adaptive_avg_pool1d`, `nn.adaptive_max_pool1d`) are typed by their
     relations like every operator; this pass rewrites them into the
     primitive operators that lowering and the interpreter implement, as
     TVM's SimplifyInference and Legalize do. It needs static operand

@@ -367,7 +367,28 @@ static RelationStatus resize2dRelation(RelationArgs &args) {
       makeTensor(args.getContext(), dims, dtype ? dtype : data.dtype));
 }
 
+/// sequence_mask: the data's type; valid_length holds one length per
+/// batch entry (the axis other than `axis` of the first two).
+static RelationStatus sequenceMaskRelation(RelationArgs &args) {
+  TensorInfo data, lengths;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  READ_TENSOR_OR_RETURN(args, 1, lengths);
+  int64_t axis = args.getInt("axis", 0);
+  if (axis != 0 && axis != 1)
+    return args.fail("axis must be 0 or 1, got " + Twine(axis));
+  if (data.getRank() < 2)
+    return args.fail("expected data of rank 2 or more, got " +
+                     typeStr(args.getInput(0)));
+  if (!isa<IntegerType>(lengths.dtype) || lengths.getRank() != 1 ||
+      failed(unifyDims(lengths.dims[0], data.dims[1 - axis])))
+    return args.fail("valid_length must be integer lengths, one per batch "
+                     "entry, got " +
+                     typeStr(args.getInput(1)));
+  return args.solve(args.getInput(0));
+}
+
 void mlir::relay::registerCompositeRelations() {
+  registerTypeRelation("SequenceMask", sequenceMaskRelation);
   registerTypeRelation("Resize2D", resize2dRelation);
   registerTypeRelation("ShapeOf", [](RelationArgs &args) {
     return shapeOfRelation(args, /*size=*/false);

@@ -532,6 +532,73 @@ static RelationStatus pool1dRelation(RelationArgs &args) {
                                {data.dims[0], data.dims[1], *w}, data.dtype));
 }
 
+/// AdaptivePool1D: NCW data; `output_size` (one value) or the width kept.
+static RelationStatus adaptivePool1dRelation(RelationArgs &args) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  if (data.getRank() != 3)
+    return args.fail("expected a 3-d (NCW) data tensor, got " +
+                     typeStr(args.getInput(0)));
+  if (failed(requireLayout(args, "layout", "NCW")))
+    return RelationStatus::Failed;
+  SmallVector<Dim> dims = data.dims;
+  if (std::optional<SmallVector<int64_t>> size =
+          args.getOptionalInts("output_size");
+      size && !size->empty()) {
+    if (size->size() != 1 || size->front() <= 0)
+      return args.fail("output_size must be one positive value");
+    dims[2] = Dim::of(size->front());
+  }
+  return args.solve(makeTensor(args.getContext(), dims, data.dtype));
+}
+
+/// Conv1DTranspose: NCW data, IOW weights; the width grows by the stride.
+static RelationStatus conv1dTransposeRelation(RelationArgs &args) {
+  TensorInfo data, weight;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  READ_TENSOR_OR_RETURN(args, 1, weight);
+  if (data.getRank() != 3 || weight.getRank() != 3 ||
+      weight.dtype != data.dtype)
+    return args.fail("expected 3-d (NCW) data and (IOW) weights of one "
+                     "dtype, got " +
+                     typeStr(args.getInput(0)) + " and " +
+                     typeStr(args.getInput(1)));
+  FailureOr<int64_t> stride = readSingle(args, "strides", 1);
+  FailureOr<int64_t> dilation = readSingle(args, "dilation", 1);
+  FailureOr<std::array<int64_t, 2>> pad = readPadding1d(args);
+  if (failed(stride) || failed(dilation) || failed(pad) ||
+      failed(requireLayout(args, "data_layout", "NCW")) ||
+      failed(requireLayout(args, "kernel_layout", "IOW")))
+    return RelationStatus::Failed;
+  int64_t groups = args.getInt("groups", 1);
+  if (groups <= 0)
+    return args.fail("groups must be positive");
+  if (failed(unifyDims(weight.dims[0], data.dims[1])))
+    return args.fail("weight " + typeStr(args.getInput(1)) + " has " +
+                     toString(weight.dims[0]) + " input channels, expected " +
+                     toString(data.dims[1]));
+  int64_t outputPadding = 0;
+  if (std::optional<SmallVector<int64_t>> op =
+          args.getOptionalInts("output_padding");
+      op && !op->empty())
+    outputPadding = op->front();
+  if (outputPadding < 0 || outputPadding >= std::max(*stride, *dilation))
+    return args.fail("output_padding must be smaller than the stride or the "
+                     "dilation");
+  Dim out = Dim::any();
+  if (data.dims[2].isStatic() && weight.dims[2].isStatic()) {
+    int64_t w = (data.dims[2].size - 1) * *stride - (*pad)[0] - (*pad)[1] +
+                *dilation * (weight.dims[2].size - 1) + outputPadding + 1;
+    if (w <= 0)
+      return args.fail("the padding leaves no output");
+    out = Dim::of(w);
+  }
+  return args.solve(
+      makeTensor(args.getContext(),
+                 {data.dims[0], mulDims(weight.dims[1], Dim::of(groups)), out},
+                 outDtype(args, data.dtype)));
+}
+
 /// GlobalPool2D and AdaptivePool2D (global is output_size = 1x1).
 static RelationStatus adaptivePool2dRelation(RelationArgs &args, bool global) {
   TensorInfo data;
@@ -636,6 +703,8 @@ void mlir::relay::registerNNRelations() {
   registerTypeRelation("GroupNorm", groupNormRelation);
   registerTypeRelation("Conv1D", conv1dRelation);
   registerTypeRelation("Pool1D", pool1dRelation);
+  registerTypeRelation("AdaptivePool1D", adaptivePool1dRelation);
+  registerTypeRelation("Conv1DTranspose", conv1dTransposeRelation);
   registerTypeRelation("Conv2D", [](RelationArgs &args) {
     return conv2dRelation(args, /*transposed=*/false);
   });

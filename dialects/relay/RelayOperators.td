@@ -778,4 +778,44 @@ def Relay_Resize2DOp
                        OptionalAttr<TypeAttr>:$out_dtype);
 }
 
+class Relay_AdaptivePool1DOp<string mnemonic, string what>
+    : Relay_OperatorOp<mnemonic, "AdaptivePool1D", "OutEWiseFusable", 1, 10> {
+  let summary = "1-d adaptive " # what # " pooling (NCW) to `output_size`";
+  let arguments = (ins AnyType:$data,
+                       OptionalAttr<DenseI64ArrayAttr>:$output_size,
+                       DefaultValuedStrAttr<StrAttr, "NCW">:$layout,
+                       DefaultValuedStrAttr<StrAttr, "">:$out_layout);
+}
+def Relay_AdaptiveAvgPool1DOp
+    : Relay_AdaptivePool1DOp<"nn.adaptive_avg_pool1d", "average">;
+def Relay_AdaptiveMaxPool1DOp
+    : Relay_AdaptivePool1DOp<"nn.adaptive_max_pool1d", "max">;
+
+def Relay_Conv1DTransposeOp
+    : Relay_OperatorOp<"nn.conv1d_transpose", "Conv1DTranspose", "OutEWiseFusable", 2, 2> {
+  let summary = "1-d transposed convolution (NCW data, IOW weights), as a "
+                "2-d one of height 1";
+  let arguments = (ins AnyType:$data, AnyType:$weight,
+                       OptionalAttr<DenseI64ArrayAttr>:$strides,
+                       OptionalAttr<DenseI64ArrayAttr>:$padding,
+                       OptionalAttr<DenseI64ArrayAttr>:$output_padding,
+                       OptionalAttr<DenseI64ArrayAttr>:$dilation,
+                       DefaultValuedAttr<I64Attr, "1">:$groups,
+                       OptionalAttr<I64Attr>:$channels,
+                       OptionalAttr<DenseI64ArrayAttr>:$kernel_size,
+                       DefaultValuedStrAttr<StrAttr, "NCW">:$data_layout,
+                       DefaultValuedStrAttr<StrAttr, "IOW">:$kernel_layout,
+                       DefaultValuedStrAttr<StrAttr, "">:$out_layout,
+                       OptionalAttr<TypeAttr>:$out_dtype);
+}
+
+def Relay_SequenceMaskOp
+    : Relay_OperatorOp<"sequence_mask", "SequenceMask", "Injective", 2, 10> {
+  let summary = "`mask_value` at the positions along `axis` (0 or 1) past "
+                "each batch entry's `valid_length`";
+  let arguments = (ins AnyType:$data, AnyType:$valid_length,
+                       DefaultValuedAttr<F64Attr, "0.0">:$mask_value,
+                       DefaultValuedAttr<I64Attr, "0">:$axis);
+}
+
 #endif // RELAY_OPERATORS

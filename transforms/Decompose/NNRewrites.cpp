@@ -326,9 +326,47 @@ Value resize2d(Emitter &b, Operation *op) {
   return x;
 }
 
+Value adaptivePool1d(Emitter &b, Operation *op, StringRef to) {
+  int64_t width = shapeOf(op->getResult(0))[2];
+  return dropHeight(b,
+                    b.op(to, {addHeight(b, op->getOperand(0))},
+                         {b.ints("output_size", {1, width})}),
+                    op);
+}
+
+Value conv1dTranspose(Emitter &b, Operation *op) {
+  Value weight = op->getOperand(1);
+  int64_t groups = intAttr(op, "groups");
+  int64_t outputPadding = 0;
+  if (auto a = op->getAttrOfType<DenseI64ArrayAttr>("output_padding");
+      a && !a.empty())
+    outputPadding = a.asArrayRef().front();
+  SmallVector<NamedAttribute> attrs = {
+      b.ints("strides", lifted(op, "strides", 1)),
+      b.ints("dilation", lifted(op, "dilation", 1)),
+      b.ints("padding", liftedPadding(op)),
+      b.ints("output_padding", {0, outputPadding}),
+      b.i64("groups", groups),
+      b.i64("channels", shapeOf(weight)[1] * groups),
+      b.ints("kernel_size", {1, shapeOf(weight)[2]})};
+  if (auto dtype = op->getAttrOfType<TypeAttr>("out_dtype"))
+    attrs.push_back(b.type("out_dtype", dtype.getValue()));
+  Value conv =
+      b.op("nn.conv2d_transpose",
+           {addHeight(b, op->getOperand(0)), addHeight(b, weight)}, attrs);
+  return dropHeight(b, conv, op);
+}
+
 } // namespace
 
 void mlir::relay::decompose::addNNRewrites(AddRewrite add) {
+  add("nn.adaptive_avg_pool1d", [](Emitter &b, Operation *op) {
+    return adaptivePool1d(b, op, "nn.adaptive_avg_pool2d");
+  });
+  add("nn.adaptive_max_pool1d", [](Emitter &b, Operation *op) {
+    return adaptivePool1d(b, op, "nn.adaptive_max_pool2d");
+  });
+  add("nn.conv1d_transpose", conv1dTranspose);
   add("nn.l2_normalize", l2Normalize);
   add("nn.lrn", lrn);
   add("nn.instance_norm", instanceNorm);

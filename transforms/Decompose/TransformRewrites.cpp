@@ -210,9 +210,33 @@ Value mirrorPad(Emitter &b, Operation *op) {
   return x;
 }
 
+/// where(position < length, data, mask_value), the positions along `axis`
+/// against each batch entry's length.
+Value sequenceMask(Emitter &b, Operation *op) {
+  Value data = op->getOperand(0);
+  ArrayRef<int64_t> shape = shapeOf(data);
+  int64_t rank = shape.size(), axis = intAttr(op, "axis");
+  Type i64 = IntegerType::get(op->getContext(), 64);
+  SmallVector<int64_t> positionShape(rank, 1), positions;
+  positionShape[axis] = shape[axis];
+  for (int64_t i = 0; i < shape[axis]; ++i)
+    positions.push_back(i);
+  Value position = b.constant(DenseElementsAttr::get(
+      RankedTensorType::get(positionShape, i64), ArrayRef(positions)));
+  Value lengths = op->getOperand(1);
+  if (elementOf(lengths) != i64)
+    lengths = b.op("cast", {lengths}, {b.type("dtype", i64)});
+  SmallVector<int64_t> lengthShape(rank, 1);
+  lengthShape[1 - axis] = shape[1 - axis];
+  Value live = b.op("less", {position, b.reshape(lengths, lengthShape)});
+  return b.op("where",
+              {live, data, b.scalar(floatAttr(op, "mask_value"), data)});
+}
+
 } // namespace
 
 void mlir::relay::decompose::addTransformRewrites(AddRewrite add) {
+  add("sequence_mask", sequenceMask);
   add("collapse_sum_like", collapseSumLike);
   add("reverse", reverse);
   add("tile", tile);

@@ -742,3 +742,13 @@ relay.func @resize_method(%a: tensor<1x1x4x4xf32>) -> tensor<i1> {
   %ok = relay.constant dense<true> : tensor<i1>
   relay.return %ok : tensor<i1>
 }
+
+// -----
+
+// Tests sequence_mask's lengths.
+relay.func @sequence_mask_lengths(%a: tensor<5x2xf32>, %n: tensor<3xi32>) -> tensor<i1> {
+  // expected-error @+1 {{sequence_mask: valid_length must be integer lengths, one per batch entry, got 'tensor<3xi32>'}}
+  %r = relay.sequence_mask %a, %n : (tensor<5x2xf32>, tensor<3xi32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}

@@ -389,6 +389,17 @@ CASES = [
      lambda a: np.pad(a, ((1, 0), (2, 1), (0, 3)), mode="reflect"), 0),
     ("variance", "variance(%a, %b, axis=[1, 2], unbiased=True)", [x, x.mean((1, 2), keepdims=True)],
      lambda a, m: ((a.astype(np.float64) - m) ** 2).sum((1, 2)) / 11, R),
+    ("nn.adaptive_avg_pool1d", "nn.adaptive_avg_pool1d(%a, output_size=[4])", [seq],
+     lambda a: adaptive_ref(a[:, :, None], (1, 4), "avg")[:, :, 0], R),
+    ("nn.adaptive_max_pool1d", "nn.adaptive_max_pool1d(%a, output_size=[3])", [seq],
+     lambda a: adaptive_ref(a[:, :, None], (1, 3), "max")[:, :, 0], 0),
+    ("nn.conv1d_transpose",
+     "nn.conv1d_transpose(%a, %b, strides=[2], padding=[1, 0], output_padding=[1])",
+     [seq, f32(4, 3, 3)],
+     lambda a, w: conv2d_transpose_ref(a[:, :, None], w[:, :, None], (1, 2), (0, 1, 0, 0), (0, 1))[:, :, 0], R),
+    ("sequence_mask", "sequence_mask(%a, %b, mask_value=-1f, axis=1)",
+     [x, np.array([1, 3], dtype=np.int32)],
+     lambda a, n: np.where(np.arange(3)[None, :, None] < n[:, None, None], a, -1).astype(np.float32), 0),
 ]
 
 
