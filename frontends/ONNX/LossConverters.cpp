@@ -46,6 +46,10 @@ FailureOr<Value> nllLoss(NodeContext &ctx, Emitter &b, Value logProb) {
         b.op("not_equal", {t, ctx.scalar(ctx.attrInt("ignore_index", 0), i64)});
     t = b.op("where", {keep, t, ctx.scalar(0, i64)});
   }
+  // Targets outside [0, C) are invalid input; clamped, they read no memory
+  // outside the scores.
+  t = b.op("minimum", {b.op("maximum", {t, ctx.scalar(0, i64)}),
+                       ctx.scalar(scores[1] - 1, i64)});
   Value picked =
       b.op("gather", {logProb, b.op("expand_dims", {t}, {ctx.i64("axis", 1)})},
            {ctx.i64("axis", 1)});
