@@ -450,18 +450,34 @@ static LogicalResult requireLayout(RelationArgs &args, StringRef name,
   return success();
 }
 
+/// The window of a 1-d convolution: stride, dilation, [left, right] pads.
+struct Window1D {
+  int64_t stride, dilation;
+  std::array<int64_t, 2> pad;
+};
+
+/// Reads the window attributes of a 1-d convolution with NCW data and
+/// `kernelLayout` weights; fails (reported) on a bad value or layout.
+static FailureOr<Window1D> readConv1dWindow(RelationArgs &args,
+                                            StringRef kernelLayout) {
+  FailureOr<int64_t> stride = readSingle(args, "strides", 1);
+  FailureOr<int64_t> dilation = readSingle(args, "dilation", 1);
+  FailureOr<std::array<int64_t, 2>> pad = readPadding1d(args);
+  if (failed(stride) || failed(dilation) || failed(pad) ||
+      failed(requireLayout(args, "data_layout", "NCW")) ||
+      failed(requireLayout(args, "kernel_layout", kernelLayout)))
+    return failure();
+  return Window1D{*stride, *dilation, *pad};
+}
+
 static RelationStatus conv1dRelation(RelationArgs &args) {
   TensorInfo data, weight;
   READ_TENSOR_OR_RETURN(args, 0, data);
   if (data.getRank() != 3)
     return args.fail("expected a 3-d (NCW) data tensor, got " +
                      typeStr(args.getInput(0)));
-  FailureOr<int64_t> stride = readSingle(args, "strides", 1);
-  FailureOr<int64_t> dilation = readSingle(args, "dilation", 1);
-  FailureOr<std::array<int64_t, 2>> pad = readPadding1d(args);
-  if (failed(stride) || failed(dilation) || failed(pad) ||
-      failed(requireLayout(args, "data_layout", "NCW")) ||
-      failed(requireLayout(args, "kernel_layout", "OIW")))
+  FailureOr<Window1D> window = readConv1dWindow(args, "OIW");
+  if (failed(window))
     return RelationStatus::Failed;
   FailureOr<Dim> groupChannels =
       channelsPerGroup(args, data.dims[1], args.getInt("groups", 1));
@@ -497,8 +513,8 @@ static RelationStatus conv1dRelation(RelationArgs &args) {
   Dim out = Dim::any();
   if (kw.isStatic()) {
     FailureOr<Dim> w =
-        windowOutput(args, data.dims[2], (*pad)[0] + (*pad)[1], kw.size,
-                     *dilation, *stride, false, "width");
+        windowOutput(args, data.dims[2], window->pad[0] + window->pad[1],
+                     kw.size, window->dilation, window->stride, false, "width");
     if (failed(w))
       return RelationStatus::Failed;
     out = *w;
@@ -563,16 +579,10 @@ static RelationStatus conv1dTransposeRelation(RelationArgs &args) {
                      "dtype, got " +
                      typeStr(args.getInput(0)) + " and " +
                      typeStr(args.getInput(1)));
-  FailureOr<int64_t> stride = readSingle(args, "strides", 1);
-  FailureOr<int64_t> dilation = readSingle(args, "dilation", 1);
-  FailureOr<std::array<int64_t, 2>> pad = readPadding1d(args);
-  if (failed(stride) || failed(dilation) || failed(pad) ||
-      failed(requireLayout(args, "data_layout", "NCW")) ||
-      failed(requireLayout(args, "kernel_layout", "IOW")))
-    return RelationStatus::Failed;
+  FailureOr<Window1D> window = readConv1dWindow(args, "IOW");
   int64_t groups = args.getInt("groups", 1);
-  if (groups <= 0)
-    return args.fail("groups must be positive");
+  if (failed(window) || failed(channelsPerGroup(args, data.dims[1], groups)))
+    return RelationStatus::Failed;
   if (failed(unifyDims(weight.dims[0], data.dims[1])))
     return args.fail("weight " + typeStr(args.getInput(1)) + " has " +
                      toString(weight.dims[0]) + " input channels, expected " +
@@ -582,13 +592,15 @@ static RelationStatus conv1dTransposeRelation(RelationArgs &args) {
           args.getOptionalInts("output_padding");
       op && !op->empty())
     outputPadding = op->front();
-  if (outputPadding < 0 || outputPadding >= std::max(*stride, *dilation))
+  if (outputPadding < 0 ||
+      outputPadding >= std::max(window->stride, window->dilation))
     return args.fail("output_padding must be smaller than the stride or the "
                      "dilation");
   Dim out = Dim::any();
   if (data.dims[2].isStatic() && weight.dims[2].isStatic()) {
-    int64_t w = (data.dims[2].size - 1) * *stride - (*pad)[0] - (*pad)[1] +
-                *dilation * (weight.dims[2].size - 1) + outputPadding + 1;
+    int64_t w = (data.dims[2].size - 1) * window->stride - window->pad[0] -
+                window->pad[1] + window->dilation * (weight.dims[2].size - 1) +
+                outputPadding + 1;
     if (w <= 0)
       return args.fail("the padding leaves no output");
     out = Dim::of(w);

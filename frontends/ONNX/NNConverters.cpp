@@ -591,6 +591,15 @@ FailureOr<int64_t> softmaxAxis(NodeContext &ctx, bool &legacy) {
   return ctx.axis(ctx.attrInt("axis", legacy ? 1 : -1), ctx.rank(0));
 }
 
+/// The [rows, cols] a pre-opset-13 softmax-family op coerces its input to:
+/// the dimensions before `axis` and from it on, each multiplied out.
+SmallVector<int64_t, 2> coerced2d(ArrayRef<int64_t> shape, int64_t axis) {
+  SmallVector<int64_t, 2> rowsCols = {1, 1};
+  for (int64_t d = 0, e = shape.size(); d < e; ++d)
+    rowsCols[d < axis ? 0 : 1] *= shape[d];
+  return rowsCols;
+}
+
 /// Softmax and LogSoftmax. Before opset 13 the input is coerced to 2-d at
 /// `axis` (default 1) and normalised over the second dimension.
 LogicalResult convertSoftmax(NodeContext &ctx, StringRef relayName) {
@@ -605,11 +614,8 @@ LogicalResult convertSoftmax(NodeContext &ctx, StringRef relayName) {
   if (!legacy || *axis == rank - 1) {
     return ctx.output(ctx.op(relayName, {x}, {ctx.i64("axis", *axis)}));
   }
-  int64_t rows = 1, cols = 1;
-  for (int64_t d = 0; d < rank; ++d)
-    (d < *axis ? rows : cols) *= ctx.shape(0)[d];
-  FailureOr<Value> flat =
-      ctx.op("reshape", {x}, {ctx.ints("newshape", {rows, cols})});
+  FailureOr<Value> flat = ctx.op(
+      "reshape", {x}, {ctx.ints("newshape", coerced2d(ctx.shape(0), *axis))});
   if (failed(flat))
     return failure();
   FailureOr<Value> r = ctx.op(relayName, {*flat}, {ctx.i64("axis", 1)});
@@ -668,7 +674,6 @@ LogicalResult convertLRN(NodeContext &ctx) {
 LogicalResult convertHardmax(NodeContext &ctx) {
   if (failed(ctx.checkInputs(1, 1)))
     return failure();
-  int64_t rank = ctx.rank(0);
   bool legacy;
   FailureOr<int64_t> axis = softmaxAxis(ctx, legacy);
   if (failed(axis))
@@ -678,10 +683,7 @@ LogicalResult convertHardmax(NodeContext &ctx) {
   ArrayRef<int64_t> shape = ctx.shape(0);
   int64_t along = *axis;
   if (legacy) {
-    int64_t rows = 1, cols = 1;
-    for (int64_t d = 0; d < rank; ++d)
-      (d < *axis ? rows : cols) *= shape[d];
-    x = b.op("reshape", {x}, {ctx.ints("newshape", {rows, cols})});
+    x = b.op("reshape", {x}, {ctx.ints("newshape", coerced2d(shape, *axis))});
     along = 1;
   }
   auto type = cast<RankedTensorType>(x.getType());

@@ -157,7 +157,7 @@ FailureOr<SmallVector<Value>>
 GraphImporter::importBranch(const onnx::GraphProto &graph, StringRef what,
                             Location loc) {
   llvm::StringMap<GraphValue> enclosing = values;
-  auto restore = llvm::make_scope_exit([&] { values = std::move(enclosing); });
+  llvm::scope_exit restore([&] { values = std::move(enclosing); });
   for (const onnx::TensorProto &t : graph.initializer()) {
     FailureOr<ElementsAttr> attr = convertTensor(t, ctx, loc);
     if (failed(attr))
