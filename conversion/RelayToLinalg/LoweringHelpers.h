@@ -60,6 +60,17 @@ Value padImage(OpBuilder &b, Location loc, Value data, ArrayRef<int64_t> p,
 /// only the fields they read.
 void hoistCapturedProjections(ModuleOp module);
 
+/// The raw row-major bytes of a static-shaped constant tensor `value` (an
+/// arith.constant of dense elements or a resource blob, seen through
+/// reshapes; not a splat) in `data`, `isResource` saying which; false when
+/// `value` is no such constant or its data is not at hand.
+bool constantBytes(Value value, ArrayRef<char> &data, bool &isResource);
+
+/// A constant of `type` holding the row-major bytes `data`, as a resource
+/// blob (64-byte aligned) when `asResource`, else dense elements.
+Value bytesConstant(OpBuilder &b, Location loc, RankedTensorType type,
+                    ArrayRef<char> data, bool asResource);
+
 /// A constant RxC tensor `matrix` (an arith.constant of dense elements or a
 /// resource blob, seen through reshapes) transposed in panels of `lanes`
 /// rows, packed[i / lanes, j, i % lanes] = matrix[i, j] (R/lanes x C x
@@ -73,6 +84,13 @@ Value packedConstantMatrix(OpBuilder &b, Location loc, Value matrix,
 Value conv2dNchwAsProduct(OpBuilder &b, Location loc, RankedTensorType type,
                           Value data, Value weight, int64_t groups,
                           ArrayRef<int64_t> s, ArrayRef<int64_t> d);
+
+/// A 3x3, stride-1, undilated convolution of one NCHW f32 image `data`
+/// (unpadded; `padding` is (top, left, bottom, right)) with constant OIHW
+/// weights, by Winograd's minimal filtering F(4x4, 3x3) or F(2x2, 3x3),
+/// giving `type`; null when it does not apply or would not pay.
+Value winogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
+                     Value data, Value weight, ArrayRef<int64_t> padding);
 
 /// A tensor of `type` whose element at each index is computed by `body`
 /// from the index values (a parallel linalg.generic over `type`, the body

@@ -1536,6 +1536,9 @@ FailureOr<SmallVector<Value>> conv2dRule(OpBuilder &b, Operation *op,
   Location loc = op->getLoc();
   Value data = operands[0];
   Type e = type.getElementType();
+  if (nchw && groups == 1 && s[0] == 1 && s[1] == 1 && d[0] == 1 && d[1] == 1)
+    if (Value out = winogradConv2d(b, loc, type, data, operands[1], p))
+      return SmallVector<Value>{out};
   data = padImage(b, loc, data, p, nchw ? 2 : 1, nchw ? 3 : 2,
                   constantScalar(b, loc, e, 0));
   // Float convolutions become matrix products; mixed-type ones (int8 data

@@ -22,16 +22,15 @@ using namespace mlir;
 
 namespace mlir::relay::lowering {
 
-Value packedConstantMatrix(OpBuilder &b, Location loc, Value matrix,
-                           int64_t lanes) {
-  auto type = dyn_cast<RankedTensorType>(matrix.getType());
-  if (!type || type.getRank() != 2 || !type.hasStaticShape())
-    return nullptr;
+bool constantBytes(Value value, ArrayRef<char> &data, bool &isResource) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || !type.hasStaticShape())
+    return false;
   Type e = type.getElementType();
   if (!e.isIntOrFloat() || e.getIntOrFloatBitWidth() % 8)
-    return nullptr;
+    return false;
   // Reshapes keep the row-major order of the data.
-  Value root = matrix;
+  Value root = value;
   while (Operation *def = root.getDefiningOp()) {
     if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def))
       break;
@@ -39,47 +38,76 @@ Value packedConstantMatrix(OpBuilder &b, Location loc, Value matrix,
   }
   auto constant = root.getDefiningOp<arith::ConstantOp>();
   if (!constant)
+    return false;
+  if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue())) {
+    // A splat's raw data is one element.
+    if (dense.isSplat())
+      return false;
+    data = dense.getRawData();
+    isResource = false;
+  } else if (auto resource =
+                 dyn_cast<DenseResourceElementsAttr>(constant.getValue())) {
+    // An elided blob has no data.
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob)
+      return false;
+    data = blob->getData();
+    isResource = true;
+  } else {
+    return false;
+  }
+  return data.size() ==
+         size_t(type.getNumElements()) * (e.getIntOrFloatBitWidth() / 8);
+}
+
+Value bytesConstant(OpBuilder &b, Location loc, RankedTensorType type,
+                    ArrayRef<char> data, bool asResource) {
+  TypedAttr attr;
+  if (!asResource)
+    attr = DenseElementsAttr::getFromRawBuffer(type, data);
+  else
+    // 64-byte aligned like the importer's blobs, which the JIT reads in
+    // place.
+    attr = DenseResourceElementsAttr::get(
+        type, "relay_packed",
+        HeapAsmResourceBlob::allocateAndCopyWithAlign(data, 64,
+                                                      /*dataIsMutable=*/false));
+  return arith::ConstantOp::create(b, loc, attr);
+}
+
+Value packedConstantMatrix(OpBuilder &b, Location loc, Value matrix,
+                           int64_t lanes) {
+  auto type = dyn_cast<RankedTensorType>(matrix.getType());
+  if (!type || type.getRank() != 2 || !type.hasStaticShape())
     return nullptr;
   int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
   if (lanes <= 0 || rows % lanes)
     return nullptr;
-  size_t bytes = e.getIntOrFloatBitWidth() / 8;
+  Type e = type.getElementType();
   auto packedType = RankedTensorType::get({rows / lanes, cols, lanes}, e);
-  ArrayRef<char> data;
-  auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
-  if (dense) {
-    if (dense.isSplat())
-      return arith::ConstantOp::create(b, loc, dense.resizeSplat(packedType));
-    data = dense.getRawData();
-  } else if (auto resource =
-                 dyn_cast<DenseResourceElementsAttr>(constant.getValue())) {
-    // An elided blob has no data to pack.
-    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    if (!blob)
-      return nullptr;
-    data = blob->getData();
-  } else {
-    return nullptr;
+  // A splat packs to itself.
+  Value root = matrix;
+  while (Operation *def = root.getDefiningOp()) {
+    if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def))
+      break;
+    root = def->getOperand(0);
   }
-  if (data.size() != size_t(rows * cols) * bytes)
+  if (auto constant = root.getDefiningOp<arith::ConstantOp>())
+    if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+        dense && dense.isSplat())
+      return arith::ConstantOp::create(b, loc, dense.resizeSplat(packedType));
+  ArrayRef<char> data;
+  bool isResource = false;
+  if (!constantBytes(matrix, data, isResource))
     return nullptr;
+  size_t bytes = e.getIntOrFloatBitWidth() / 8;
   // packed[i / lanes, j, i % lanes] = matrix[i, j]
   std::vector<char> packed(data.size());
   for (int64_t i = 0; i < rows; ++i)
     for (int64_t j = 0; j < cols; ++j)
       std::memcpy(&packed[((i / lanes * cols + j) * lanes + i % lanes) * bytes],
                   &data[(i * cols + j) * bytes], bytes);
-  TypedAttr attr;
-  if (dense)
-    attr = DenseElementsAttr::getFromRawBuffer(packedType, packed);
-  else
-    // 64-byte aligned like the importer's blobs, which the JIT reads in
-    // place.
-    attr = DenseResourceElementsAttr::get(
-        packedType, "relay_packed",
-        HeapAsmResourceBlob::allocateAndCopyWithAlign(packed, 64,
-                                                      /*dataIsMutable=*/false));
-  return arith::ConstantOp::create(b, loc, attr);
+  return bytesConstant(b, loc, packedType, packed, isResource);
 }
 
 } // namespace mlir::relay::lowering

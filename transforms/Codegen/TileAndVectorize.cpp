@@ -477,6 +477,55 @@ struct TileAndVectorizePass
     return success();
   }
 
+  /// A transpose whose output's innermost dimension and the dimension its
+  /// input's innermost dimension lands on are whole 16-lane vectors goes in
+  /// 16x16 blocks: the vector.transpose of each block becomes a network of
+  /// shuffles (lowerBlockTransposes) instead of one load per element.
+  LogicalResult scheduleBlockTranspose(RewriterBase &rewriter,
+                                       linalg::TransposeOp op,
+                                       ArrayRef<int64_t> ranges) {
+    ArrayRef<int64_t> perm = op.getPermutation();
+    int64_t rank = perm.size();
+    auto *inner = llvm::find(perm, rank - 1);
+    int64_t from = inner - perm.begin();
+    if (rank < 2 || from == rank - 1 ||
+        !op.getInput().getType().getElementType().isF32() ||
+        ranges[from] % kBlock || ranges[rank - 1] % kBlock)
+      return failure();
+    SmallVector<int64_t> sizes;
+    for (int64_t r : ranges)
+      sizes.push_back(tileOrWhole(r, 1));
+    sizes[from] = tileOrWhole(ranges[from], kBlock);
+    sizes[rank - 1] = tileOrWhole(ranges[rank - 1], kBlock);
+    FailureOr<linalg::LinalgOp> tiled = tile(rewriter, op, sizes);
+    if (failed(tiled) ||
+        (vectorize && failed(vectorizeOp(rewriter, *tiled, false))))
+      return failure();
+    ++numVectorized;
+    return success();
+  }
+  static constexpr int64_t kBlock = 16;
+
+  /// The 16x16 f32 vector.transposes of scheduleBlockTranspose as shuffles
+  /// (other transposes keep the lowering of --convert-vector-to-llvm).
+  void lowerBlockTransposes(func::FuncOp func) {
+    SmallVector<Operation *> blocks;
+    func.walk([&](vector::TransposeOp op) {
+      VectorType type = op.getSourceVectorType();
+      if (type.getShape() == ArrayRef<int64_t>{kBlock, kBlock} &&
+          type.getElementType().isF32())
+        blocks.push_back(op);
+    });
+    if (blocks.empty())
+      return;
+    RewritePatternSet patterns(func.getContext());
+    vector::populateVectorTransposeLoweringPatterns(
+        patterns, vector::VectorTransposeLowering::Shuffle16x16);
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+    (void)applyOpPatternsGreedily(blocks, std::move(patterns), config);
+  }
+
   /// Copies between strided views (a padded image's interior, slices)
   /// become linalg.copy, vectorised below; MLIR would otherwise lower them
   /// to calls of the element-by-element memrefCopy. Contiguous copies stay
@@ -559,6 +608,9 @@ struct TileAndVectorizePass
           linalg::isaContractionOpInterface(op)
               ? linalg::inferContractionDims(op)
               : FailureOr<linalg::ContractionDimensions>(failure());
+      if (auto transpose = dyn_cast<linalg::TransposeOp>(op.getOperation()))
+        if (succeeded(scheduleBlockTranspose(rewriter, transpose, ranges)))
+          continue;
       LogicalResult done =
           succeeded(dims) && !dims->m.empty() && !dims->n.empty() &&
                   !dims->k.empty()
@@ -594,6 +646,7 @@ struct TileAndVectorizePass
     linalg::hoistRedundantVectorTransfers(func, /*verifyNonZeroTrip=*/true);
     lowerBroadcastContractions(func);
     lowerReductions(func);
+    lowerBlockTransposes(func);
   }
 
   /// Multi-dimensional reductions become one vector.reduction per row, and

@@ -1,0 +1,431 @@
+//===- WinogradConv.cpp - 3x3 convolutions by minimal filtering -*- C++ -*-===//
+//
+// Winograd's minimal filtering (Lavin and Gray, "Fast Algorithms for
+// Convolutional Neural Networks"): F(m x m, 3 x 3) computes each m x m tile
+// of output from an a x a tile of input (a = m + 2) with a*a products per
+// channel pair instead of 9*m*m, that is 4x fewer for F(4x4, 3x3) and 2.25x
+// for F(2x2, 3x3):
+//
+//   Y = At [ sum_c (G g G^T)[f, c] . (Bt d B)[c] ] A
+//
+// The weight transform U = G g G^T is done here, at compile time, on the
+// constant weights. The input transform V = Bt d B and the output
+// transform are two passes each of elementwise linalg.generic ops over
+// strided views (rows, then columns), so they vectorise like any
+// elementwise op; the a*a products over channels are one batched
+// contraction, tiled and vectorised like every other product:
+//
+//   M[t, p, f] = sum_c V[t, c, p] * U[t, c, f]     (t = one of a*a, p = tile)
+//
+// with the channels as vector lanes (U packed in panels of 32 channels, as
+// for the transposed im2col product) and the tiles as register-tile rows.
+// The output transform works on that [tile][channel] layout and the result
+// is transposed back to NCHW once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "conversion/RelayToLinalg/LoweringHelpers.h"
+#include "transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+#include <algorithm>
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::relay::lowering;
+
+namespace {
+
+/// The transform matrices of F(m x m, 3 x 3), row-major: Bt (a x a),
+/// G (a x 3) and At (m x a), from Lavin and Gray.
+struct MinimalFilter {
+  int64_t m, a;
+  ArrayRef<double> bt, g, at;
+};
+
+constexpr double kBt4[] = {4, 0, -5, 0,  1, 0, 0, -4, -4, 1,  1, 0,
+                           0, 4, -4, -1, 1, 0, 0, -2, -1, 2,  1, 0,
+                           0, 2, -1, -2, 1, 0, 0, 4,  0,  -5, 0, 1};
+constexpr double kG4[] = {1.0 / 4,  0,        0,        -1.0 / 6,  -1.0 / 6,
+                          -1.0 / 6, -1.0 / 6, 1.0 / 6,  -1.0 / 6,  1.0 / 24,
+                          1.0 / 12, 1.0 / 6,  1.0 / 24, -1.0 / 12, 1.0 / 6,
+                          0,        0,        1};
+constexpr double kAt4[] = {1, 1, 1, 1, 1, 0, 0, 1, -1, 2, -2, 0,
+                           0, 1, 1, 4, 4, 0, 0, 1, -1, 8, -8, 1};
+constexpr double kBt2[] = {1, 0, -1, 0, 0, 1, 1, 0, 0, -1, 1, 0, 0, 1, 0, -1};
+constexpr double kG2[] = {1, 0, 0, 0.5, 0.5, 0.5, 0.5, -0.5, 0.5, 0, 0, 1};
+constexpr double kAt2[] = {1, 1, 1, 0, 0, 1, -1, -1};
+
+const MinimalFilter kF4{4, 6, kBt4, kG4, kAt4};
+const MinimalFilter kF2{2, 4, kBt2, kG2, kAt2};
+
+/// The fewest tiles (register-tile rows of the product) for which the
+/// transformed weights, a*a/9 times the size of the weights, are worth
+/// streaming: each of their elements is used once per tile. Below this the
+/// im2col product wins (ResNet-18's 7x7 layers).
+constexpr int64_t kMinTiles = 32;
+/// The fewest input channels: the product's k. The transforms cost the
+/// same per channel whatever F is, so a short k does not pay for them.
+constexpr int64_t kMinChannels = 16;
+
+int64_t ceilDiv(int64_t x, int64_t y) { return (x + y - 1) / y; }
+
+/// sum_i coefficients[i] * values[i] over the nonzero coefficients, with
+/// plain adds and subtractions for +-1.
+Value linearCombination(OpBuilder &b, Location loc, ValueRange values,
+                        ArrayRef<double> coefficients) {
+  Value sum;
+  for (auto [value, c] : llvm::zip(values, coefficients)) {
+    if (c == 0)
+      continue;
+    bool unit = c == 1 || c == -1;
+    Value term =
+        unit ? value
+             : arith::MulFOp::create(
+                   b, loc,
+                   arith::ConstantOp::create(
+                       b, loc, b.getFloatAttr(value.getType(), std::abs(c))),
+                   value)
+                   .getResult();
+    if (!sum)
+      sum = c > 0 ? term : arith::NegFOp::create(b, loc, term).getResult();
+    else if (c > 0)
+      sum = arith::AddFOp::create(b, loc, sum, term);
+    else
+      sum = arith::SubFOp::create(b, loc, sum, term);
+  }
+  return sum ? sum
+             : arith::ConstantOp::create(b, loc,
+                                         b.getFloatAttr(values[0].getType(), 0))
+                   .getResult();
+}
+
+/// outputs[o] = sum_i coefficient(o, i) * inputs[i], elementwise over
+/// tensors of `type` (one multi-output linalg.generic: each input is read
+/// once for all the outputs).
+SmallVector<Value> combine(OpBuilder &b, Location loc, RankedTensorType type,
+                           ValueRange inputs, int64_t outputs,
+                           function_ref<double(int64_t, int64_t)> coefficient) {
+  MLIRContext *ctx = b.getContext();
+  int64_t rank = type.getRank();
+  SmallVector<Value> inits;
+  for (int64_t o = 0; o < outputs; ++o)
+    inits.push_back(tensor::EmptyOp::create(b, loc, type.getShape(),
+                                            type.getElementType()));
+  SmallVector<AffineMap> maps(inputs.size() + outputs,
+                              AffineMap::getMultiDimIdentityMap(rank, ctx));
+  SmallVector<Type> types(outputs, type);
+  int64_t n = inputs.size();
+  auto op = linalg::GenericOp::create(
+      b, loc, types, inputs, inits, maps,
+      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        SmallVector<Value> results;
+        for (int64_t o = 0; o < outputs; ++o) {
+          SmallVector<double> row;
+          for (int64_t i = 0; i < n; ++i)
+            row.push_back(coefficient(o, i));
+          results.push_back(linearCombination(nb, l, args.take_front(n), row));
+        }
+        linalg::YieldOp::create(nb, l, results);
+      });
+  return SmallVector<Value>(op.getResults());
+}
+
+/// A strided slice of `source` (static offsets, sizes and strides).
+Value slice(OpBuilder &b, Location loc, Value source, ArrayRef<int64_t> offsets,
+            ArrayRef<int64_t> sizes, ArrayRef<int64_t> strides,
+            RankedTensorType type = nullptr) {
+  MLIRContext *ctx = b.getContext();
+  if (!type)
+    type = RankedTensorType::get(
+        sizes, cast<RankedTensorType>(source.getType()).getElementType());
+  return tensor::ExtractSliceOp::create(
+      b, loc, type, source, getAsIndexOpFoldResult(ctx, offsets),
+      getAsIndexOpFoldResult(ctx, sizes), getAsIndexOpFoldResult(ctx, strides));
+}
+
+/// `source` inserted into `dest` at `offsets` (a box of `sizes`, unit
+/// strides; `source` may drop unit dimensions).
+Value insert(OpBuilder &b, Location loc, Value source, Value dest,
+             ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<int64_t> ones(offsets.size(), 1);
+  return tensor::InsertSliceOp::create(
+      b, loc, source, dest, getAsIndexOpFoldResult(ctx, offsets),
+      getAsIndexOpFoldResult(ctx, sizes), getAsIndexOpFoldResult(ctx, ones));
+}
+
+/// U[t = xi * a + nu, f / lanes, c, f % lanes] = (G g[f, c] G^T)[xi, nu]
+/// for f32 weights g (F x C x 3 x 3), as a constant; null when the weights
+/// are not a constant at hand.
+Value transformedWeights(OpBuilder &b, Location loc, Value weight,
+                         const MinimalFilter &mf, int64_t lanes) {
+  auto wt = cast<RankedTensorType>(weight.getType());
+  int64_t f = wt.getDimSize(0), c = wt.getDimSize(1), a = mf.a;
+  std::vector<float> g(f * c * 9);
+  ArrayRef<char> bytes;
+  bool isResource = false;
+  if (constantBytes(weight, bytes, isResource)) {
+    std::memcpy(g.data(), bytes.data(), g.size() * sizeof(float));
+  } else {
+    // A splat (seen through reshapes).
+    Value root = weight;
+    while (Operation *def = root.getDefiningOp()) {
+      if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def))
+        break;
+      root = def->getOperand(0);
+    }
+    auto constant = root.getDefiningOp<arith::ConstantOp>();
+    auto dense = constant ? dyn_cast<DenseElementsAttr>(constant.getValue())
+                          : DenseElementsAttr();
+    if (!dense || !dense.isSplat())
+      return nullptr;
+    std::fill(g.begin(), g.end(), dense.getSplatValue<float>());
+  }
+  std::vector<float> u(a * a * f * c);
+  for (int64_t fi = 0; fi < f; ++fi)
+    for (int64_t ci = 0; ci < c; ++ci) {
+      const float *k = &g[(fi * c + ci) * 9];
+      // Gk = G k (a x 3), then Gk G^T (a x a).
+      double gk[6][3];
+      for (int64_t x = 0; x < a; ++x)
+        for (int64_t j = 0; j < 3; ++j) {
+          double s = 0;
+          for (int64_t i = 0; i < 3; ++i)
+            s += mf.g[x * 3 + i] * k[i * 3 + j];
+          gk[x][j] = s;
+        }
+      for (int64_t x = 0; x < a; ++x)
+        for (int64_t y = 0; y < a; ++y) {
+          double s = 0;
+          for (int64_t j = 0; j < 3; ++j)
+            s += gk[x][j] * mf.g[y * 3 + j];
+          int64_t t = x * a + y;
+          u[((t * (f / lanes) + fi / lanes) * c + ci) * lanes + fi % lanes] =
+              float(s);
+        }
+    }
+  auto type =
+      RankedTensorType::get({a * a, f / lanes, c, lanes}, wt.getElementType());
+  return bytesConstant(b, loc, type,
+                       ArrayRef<char>(reinterpret_cast<const char *>(u.data()),
+                                      u.size() * sizeof(float)),
+                       isResource);
+}
+
+/// The convolution of `image` (C x (rows*m + 2) x (tw*m + 2), padded) with
+/// the transformed weights `u`: F x rows*m x tw*m.
+Value convolveTileRows(OpBuilder &b, Location loc, Value image, Value u,
+                       const MinimalFilter &mf, int64_t rows, int64_t tw) {
+  MLIRContext *ctx = b.getContext();
+  auto in = cast<RankedTensorType>(image.getType());
+  auto ut = cast<RankedTensorType>(u.getType());
+  Type e = in.getElementType();
+  int64_t c = in.getDimSize(0), w = in.getDimSize(2);
+  int64_t lanes = ut.getDimSize(3), f = ut.getDimSize(1) * lanes;
+  int64_t m = mf.m, a = mf.a, p = rows * tw;
+  Value zero = constantScalar(b, loc, e, 0);
+
+  // Input transform, rows: T[xi][c, i, x] = sum_r Bt[xi, r] d[c, i*m + r, x].
+  SmallVector<Value> inputRows;
+  for (int64_t r = 0; r < a; ++r)
+    inputRows.push_back(
+        slice(b, loc, image, {0, r, 0}, {c, rows, w}, {1, m, 1}));
+  SmallVector<Value> t =
+      combine(b, loc, RankedTensorType::get({c, rows, w}, e), inputRows, a,
+              [&](int64_t xi, int64_t r) { return mf.bt[xi * a + r]; });
+  // Columns: V[xi * a + nu][c, i, j] = sum_s Bt[nu, s] T[xi][c, i, j*m + s].
+  Value v = tensor::EmptyOp::create(b, loc, {a * a, c, rows, tw}, e);
+  auto tileType = RankedTensorType::get({c, rows, tw}, e);
+  for (int64_t xi = 0; xi < a; ++xi) {
+    SmallVector<Value> columns;
+    for (int64_t s = 0; s < a; ++s)
+      columns.push_back(
+          slice(b, loc, t[xi], {0, 0, s}, {c, rows, tw}, {1, 1, m}));
+    SmallVector<Value> vs =
+        combine(b, loc, tileType, columns, a,
+                [&](int64_t nu, int64_t s) { return mf.bt[nu * a + s]; });
+    for (int64_t nu = 0; nu < a; ++nu)
+      v = insert(b, loc, vs[nu], v, {xi * a + nu, 0, 0, 0}, {1, c, rows, tw});
+  }
+  v = tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get({a * a, c, p}, e), v,
+      SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
+
+  // The a*a products over channels. Loops (t, p, fo, fi, c).
+  auto map = [&](ArrayRef<unsigned> dims) {
+    SmallVector<AffineExpr> exprs;
+    for (unsigned d : dims)
+      exprs.push_back(getAffineDimExpr(d, ctx));
+    return AffineMap::get(5, 0, exprs, ctx);
+  };
+  auto productType = RankedTensorType::get({a * a, p, f / lanes, lanes}, e);
+  Value init = linalg::FillOp::create(
+                   b, loc, zero,
+                   tensor::EmptyOp::create(b, loc, productType.getShape(), e)
+                       .getResult())
+                   .getResult(0);
+  SmallVector<utils::IteratorType> iterators(5, utils::IteratorType::parallel);
+  iterators.back() = utils::IteratorType::reduction;
+  Value product =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{productType}, ValueRange{v, u}, ValueRange{init},
+          SmallVector<AffineMap>{map({0, 4, 1}), map({0, 2, 4, 3}),
+                                 map({0, 1, 2, 3})},
+          iterators,
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            Value mul = arith::MulFOp::create(nb, l, args[0], args[1]);
+            linalg::YieldOp::create(
+                nb, l, arith::AddFOp::create(nb, l, args[2], mul).getResult());
+          })
+          .getResult(0);
+  product = tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get({a * a, p, f}, e), product,
+      SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
+  product = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get({a, a, p, f}, e), product,
+      SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
+
+  // Output transform, over nu: S[col][xi, p, f] = sum_nu At[col, nu]
+  // M[xi, nu, p, f].
+  SmallVector<Value> byNu;
+  auto stageType = RankedTensorType::get({a, p, f}, e);
+  for (int64_t nu = 0; nu < a; ++nu)
+    byNu.push_back(slice(b, loc, product, {0, nu, 0, 0}, {a, 1, p, f},
+                         {1, 1, 1, 1}, stageType));
+  SmallVector<Value> s =
+      combine(b, loc, stageType, byNu, m,
+              [&](int64_t col, int64_t nu) { return mf.at[col * a + nu]; });
+  // Over xi, into the tiles of the result in [row][column][channel] order:
+  // Z[i, row, j, col, f] = sum_xi At[row, xi] S[col][xi, i * tw + j, f].
+  Value z = tensor::EmptyOp::create(b, loc, {rows, m, tw, m, f}, e);
+  auto outType = RankedTensorType::get({rows, tw, f}, e);
+  for (int64_t col = 0; col < m; ++col) {
+    SmallVector<Value> byXi;
+    for (int64_t xi = 0; xi < a; ++xi) {
+      Value plane = slice(b, loc, s[col], {xi, 0, 0}, {1, p, f}, {1, 1, 1},
+                          RankedTensorType::get({p, f}, e));
+      byXi.push_back(tensor::ExpandShapeOp::create(
+          b, loc, outType, plane,
+          SmallVector<ReassociationIndices>{{0, 1}, {2}}));
+    }
+    SmallVector<Value> rowsOut =
+        combine(b, loc, outType, byXi, m,
+                [&](int64_t row, int64_t xi) { return mf.at[row * a + xi]; });
+    for (int64_t row = 0; row < m; ++row)
+      z = insert(b, loc, rowsOut[row], z, {0, row, 0, col, 0},
+                 {rows, 1, tw, 1, f});
+  }
+  // Back to channels first (a transpose in 16x16 blocks where the sizes
+  // allow: see --relay-tile-and-vectorize).
+  int64_t hh = rows * m, ww = tw * m;
+  z = tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get({hh * ww, f}, e), z,
+      SmallVector<ReassociationIndices>{{0, 1, 2, 3}, {4}});
+  Value empty = tensor::EmptyOp::create(b, loc, {f, hh * ww}, e);
+  Value out =
+      linalg::TransposeOp::create(b, loc, z, empty, {1, 0})->getResult(0);
+  return tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get({f, hh, ww}, e), out,
+      SmallVector<ReassociationIndices>{{0}, {1, 2}});
+}
+
+} // namespace
+
+namespace mlir::relay::lowering {
+
+Value winogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
+                     Value data, Value weight, ArrayRef<int64_t> padding) {
+  auto in = cast<RankedTensorType>(data.getType());
+  auto wt = cast<RankedTensorType>(weight.getType());
+  Type e = type.getElementType();
+  if (!e.isF32() || in.getElementType() != e || wt.getElementType() != e ||
+      !type.hasStaticShape() || !in.hasStaticShape() || !wt.hasStaticShape() ||
+      type.getDimSize(0) != 1 || wt.getDimSize(2) != 3 ||
+      wt.getDimSize(3) != 3 || wt.getDimSize(1) != in.getDimSize(1))
+    return nullptr;
+  int64_t c = in.getDimSize(1), f = type.getDimSize(1);
+  int64_t oh = type.getDimSize(2), ow = type.getDimSize(3);
+  // Stride 1 and no dilation: the output is the padded input less 2.
+  if (oh != in.getDimSize(2) + padding[0] + padding[2] - 2 ||
+      ow != in.getDimSize(3) + padding[1] + padding[3] - 2)
+    return nullptr;
+  if (c < kMinChannels || f % 16)
+    return nullptr;
+  // F(4x4) where there are enough 4x4 tiles, else F(2x2).
+  const MinimalFilter *chosen = nullptr;
+  for (const MinimalFilter *mf : {&kF4, &kF2})
+    if (ceilDiv(oh, mf->m) * ceilDiv(ow, mf->m) >= kMinTiles) {
+      chosen = mf;
+      break;
+    }
+  if (!chosen)
+    return nullptr;
+  const MinimalFilter &mf = *chosen;
+  int64_t m = mf.m;
+  int64_t th = ceilDiv(oh, m), tw = ceilDiv(ow, m);
+  // Two bands of tile rows, each convolved on its own (one per thread with
+  // two: everything a band's product reads was written on its thread, and
+  // its transformed input stays in that core's cache). An odd number of
+  // tile rows gets one more, of zeros.
+  int64_t bands = th >= 2 ? 2 : 1;
+  th = ceilDiv(th, bands) * bands;
+  int64_t bandRows = th / bands;
+  Value u = transformedWeights(b, loc, weight, mf, f % 32 == 0 ? 32 : 16);
+  if (!u)
+    return nullptr;
+
+  // The image padded so that the tiles cover it: (th*m + 2) x (tw*m + 2).
+  Value zero = constantScalar(b, loc, e, 0);
+  Value image = padImage(b, loc, data,
+                         {padding[0], padding[1], padding[2] + th * m - oh,
+                          padding[3] + tw * m - ow},
+                         2, 3, zero);
+  int64_t h = th * m + 2, w = tw * m + 2, hh = th * m, ww = tw * m;
+  image = tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get({c, h, w}, e), image,
+      SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
+  Value out;
+  if (bands == 1) {
+    out = convolveTileRows(b, loc, image, u, mf, bandRows, tw);
+  } else {
+    auto index = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(b, loc, v);
+    };
+    Value init = tensor::EmptyOp::create(b, loc, {f, hh, ww}, e);
+    int64_t rowsIn = bandRows * m + 2, rowsOut = bandRows * m;
+    auto loop = scf::ForOp::create(
+        b, loc, index(0), index(hh), index(rowsOut), ValueRange{init},
+        [&](OpBuilder &lb, Location l, Value row, ValueRange acc) {
+          OpFoldResult zeroIndex = lb.getIndexAttr(0), one = lb.getIndexAttr(1);
+          Value band = tensor::ExtractSliceOp::create(
+              lb, l, RankedTensorType::get({c, rowsIn, w}, e), image,
+              SmallVector<OpFoldResult>{zeroIndex, row, zeroIndex},
+              getAsIndexOpFoldResult(lb.getContext(), {c, rowsIn, w}),
+              SmallVector<OpFoldResult>(3, one));
+          Value result = convolveTileRows(lb, l, band, u, mf, bandRows, tw);
+          Value next = tensor::InsertSliceOp::create(
+              lb, l, result, acc[0],
+              SmallVector<OpFoldResult>{zeroIndex, row, zeroIndex},
+              getAsIndexOpFoldResult(lb.getContext(), {f, rowsOut, ww}),
+              SmallVector<OpFoldResult>(3, one));
+          scf::YieldOp::create(lb, l, next);
+        });
+    // --relay-to-llvm runs the bands in parallel with threads
+    // (--relay-parallelize-loops).
+    loop->setAttr(kIndependentIterationsAttr, b.getUnitAttr());
+    out = loop.getResult(0);
+  }
+  if (hh != oh || ww != ow)
+    out = slice(b, loc, out, {0, 0, 0}, {f, oh, ow}, {1, 1, 1});
+  return tensor::ExpandShapeOp::create(
+      b, loc, type, out, SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
+}
+
+} // namespace mlir::relay::lowering

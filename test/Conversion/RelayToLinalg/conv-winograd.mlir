@@ -1,0 +1,91 @@
+// RUN: relay-mlir-opt %s --relay-to-linalg | FileCheck %s
+// 3x3 stride-1 convolutions of one image with constant weights, at least
+// 16 input channels, whole panels of 16 output channels and 32 tiles or
+// more use Winograd's minimal filtering: the weights transformed at
+// compile time (a*a x F/lanes x C x lanes), the input transformed by rows
+// then columns, a*a products over channels, the output transformed and
+// transposed back. The tile rows are split into two bands, each convolved
+// on its own, in parallel with threads.
+
+// 24x24 outputs: F(4x4, 3x3), 6x6 tiles of 4x4, a = 6, two bands of 3.
+// CHECK-LABEL: func.func @f4(
+// CHECK-DAG: %[[U:.*]] = arith.constant dense<{{.*}}> : tensor<36x1x16x16xf32>
+// CHECK: scf.for
+// CHECK: linalg.generic {{.*}} ins({{.*}} : tensor<16x3x26xf32>, {{.*}}) outs({{.*}} : tensor<16x3x26xf32>, tensor<16x3x26xf32>, tensor<16x3x26xf32>, tensor<16x3x26xf32>, tensor<16x3x26xf32>, tensor<16x3x26xf32>)
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%{{.*}}, %[[U]] : tensor<36x16x18xf32>, tensor<36x1x16x16xf32>) outs(%{{.*}} : tensor<36x18x1x16xf32>)
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<288x16xf32>) outs(%{{.*}} : tensor<16x288xf32>) permutation = [1, 0]
+// CHECK: } {relay.independent_iterations}
+relay.func @f4(%x: tensor<1x16x24x24xf32>) -> tensor<1x16x24x24xf32> {
+  %w = relay.constant dense<0.5> : tensor<16x16x3x3xf32>
+  %r = relay.nn.conv2d %x, %w {channels = 16 : i64, kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1>} : (tensor<1x16x24x24xf32>, tensor<16x16x3x3xf32>) -> tensor<1x16x24x24xf32>
+  relay.return %r : tensor<1x16x24x24xf32>
+}
+
+// U of a splat g = 2: U[0] = (G g G^T)[0, 0] = g / 16 = 0.125 (0x3E000000
+// little-endian), U[35] = g (0x40000000).
+// CHECK-LABEL: func.func @f4_values(
+// CHECK: arith.constant dense<"0x0000003E0000003E{{[0-9A-F]*}}0000004000000040"> : tensor<36x1x16x16xf32>
+relay.func @f4_values(%x: tensor<1x16x24x24xf32>) -> tensor<1x16x24x24xf32> {
+  %w = relay.constant dense<2.0> : tensor<16x16x3x3xf32>
+  %r = relay.nn.conv2d %x, %w {channels = 16 : i64, kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1>} : (tensor<1x16x24x24xf32>, tensor<16x16x3x3xf32>) -> tensor<1x16x24x24xf32>
+  relay.return %r : tensor<1x16x24x24xf32>
+}
+
+// 12x12 outputs have 9 tiles of 4x4 but 36 of 2x2: F(2x2, 3x3), a = 4.
+// CHECK-LABEL: func.func @f2(
+// CHECK: arith.constant dense<{{.*}}> : tensor<16x1x16x16xf32>
+// CHECK: tensor<16x16x18xf32>
+relay.func @f2(%x: tensor<1x16x12x12xf32>) -> tensor<1x16x12x12xf32> {
+  %w = relay.constant dense<0.5> : tensor<16x16x3x3xf32>
+  %r = relay.nn.conv2d %x, %w {channels = 16 : i64, kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1>} : (tensor<1x16x12x12xf32>, tensor<16x16x3x3xf32>) -> tensor<1x16x12x12xf32>
+  relay.return %r : tensor<1x16x12x12xf32>
+}
+
+// 22x22 outputs take 6x6 tiles of 4x4 that hang over by two rows and
+// columns (the image is padded with zeros for them); the result is sliced
+// back.
+// CHECK-LABEL: func.func @sliced(
+// CHECK: tensor.extract_slice {{.*}} : tensor<32x24x24xf32> to tensor<32x22x22xf32>
+relay.func @sliced(%x: tensor<1x16x22x22xf32>) -> tensor<1x32x22x22xf32> {
+  %w = relay.constant dense<0.5> : tensor<32x16x3x3xf32>
+  %r = relay.nn.conv2d %x, %w {channels = 32 : i64, kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1>} : (tensor<1x16x22x22xf32>, tensor<32x16x3x3xf32>) -> tensor<1x32x22x22xf32>
+  relay.return %r : tensor<1x32x22x22xf32>
+}
+
+// Not Winograd: weights not constant, a stride of 2, 8 input channels,
+// 24 output channels (no whole panel), 7x7 outputs (16 tiles of 2x2).
+// CHECK-LABEL: func.func @not_constant(
+// CHECK-NOT: tensor<36x
+// CHECK-LABEL: func.func @strided(
+// CHECK-NOT: tensor<36x
+// CHECK-LABEL: func.func @few_channels(
+// CHECK-NOT: tensor<36x
+// CHECK-LABEL: func.func @partial_panel(
+// CHECK-NOT: tensor<36x
+// CHECK-LABEL: func.func @few_tiles(
+// CHECK-NOT: tensor<16x1x
+// CHECK: return
+relay.func @not_constant(%x: tensor<1x16x24x24xf32>, %w: tensor<16x16x3x3xf32>) -> tensor<1x16x24x24xf32> {
+  %r = relay.nn.conv2d %x, %w {channels = 16 : i64, kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1>} : (tensor<1x16x24x24xf32>, tensor<16x16x3x3xf32>) -> tensor<1x16x24x24xf32>
+  relay.return %r : tensor<1x16x24x24xf32>
+}
+relay.func @strided(%x: tensor<1x16x48x48xf32>) -> tensor<1x16x24x24xf32> {
+  %w = relay.constant dense<0.5> : tensor<16x16x3x3xf32>
+  %r = relay.nn.conv2d %x, %w {channels = 16 : i64, kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x16x48x48xf32>, tensor<16x16x3x3xf32>) -> tensor<1x16x24x24xf32>
+  relay.return %r : tensor<1x16x24x24xf32>
+}
+relay.func @few_channels(%x: tensor<1x8x24x24xf32>) -> tensor<1x16x24x24xf32> {
+  %w = relay.constant dense<0.5> : tensor<16x8x3x3xf32>
+  %r = relay.nn.conv2d %x, %w {channels = 16 : i64, kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1>} : (tensor<1x8x24x24xf32>, tensor<16x8x3x3xf32>) -> tensor<1x16x24x24xf32>
+  relay.return %r : tensor<1x16x24x24xf32>
+}
+relay.func @partial_panel(%x: tensor<1x16x24x24xf32>) -> tensor<1x24x24x24xf32> {
+  %w = relay.constant dense<0.5> : tensor<24x16x3x3xf32>
+  %r = relay.nn.conv2d %x, %w {channels = 24 : i64, kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1>} : (tensor<1x16x24x24xf32>, tensor<24x16x3x3xf32>) -> tensor<1x24x24x24xf32>
+  relay.return %r : tensor<1x24x24x24xf32>
+}
+relay.func @few_tiles(%x: tensor<1x16x7x7xf32>) -> tensor<1x16x7x7xf32> {
+  %w = relay.constant dense<0.5> : tensor<16x16x3x3xf32>
+  %r = relay.nn.conv2d %x, %w {channels = 16 : i64, kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1>} : (tensor<1x16x7x7xf32>, tensor<16x16x3x3xf32>) -> tensor<1x16x7x7xf32>
+  relay.return %r : tensor<1x16x7x7xf32>
+}

@@ -1,0 +1,116 @@
+#!/usr/bin/python3
+"""3x3 convolutions against PyTorch: the shapes that take Winograd's minimal
+filtering F(4x4, 3x3) or F(2x2, 3x3) (tile counts that are odd or do not
+divide the output, asymmetric and no padding, 16-channel panels, transposes
+in and out of 16x16 blocks) and the shapes next to them that keep the
+im2col product, each exported to ONNX with bias and ReLU, compiled by
+relay-run at one and two threads and checked to 1e-4 of the output's
+largest magnitude.
+
+  /usr/bin/python3 conv3x3_vs_torch.py --bin build/bin
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import torch
+
+# (input channels, output channels, height, width, ONNX pads (top, left,
+#  bottom, right)); the comment says which path the shape takes.
+CASES = [
+    (64, 64, 56, 56, (1, 1, 1, 1)),   # F(4x4): 14x14 tiles, two bands
+    (32, 64, 28, 28, (1, 1, 1, 1)),   # F(4x4): 7 tile rows, one of zeros
+    (48, 48, 30, 17, (1, 1, 1, 1)),   # F(4x4), 16-channel panels, slices
+    (16, 32, 20, 26, (1, 0, 2, 1)),   # F(4x4), asymmetric padding
+    (32, 32, 18, 18, (0, 0, 0, 0)),   # F(2x2) of 16x16, no padding
+    (64, 32, 14, 14, (1, 1, 1, 1)),   # F(2x2): 7x7 tiles
+    (16, 16, 10, 14, (1, 1, 1, 1)),   # F(2x2): 84-element bands
+    (64, 64, 7, 7, (1, 1, 1, 1)),     # too few tiles: im2col
+    (8, 32, 28, 28, (1, 1, 1, 1)),    # too few channels: im2col
+    (32, 40, 28, 28, (1, 1, 1, 1)),   # 40 outputs, no whole panel: im2col
+]
+
+
+class Conv(torch.nn.Module):
+    def __init__(self, c, f):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(c, f, 3, padding=0)
+
+    def forward(self, x, pads):
+        top, left, bottom, right = pads
+        x = torch.nn.functional.pad(x, (left, right, top, bottom))
+        return torch.relu(self.conv(x))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--bin', required=True)
+    args = parser.parse_args()
+    relay_run = os.path.join(args.bin, 'relay-run')
+    failures = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, (c, f, h, w, pads) in enumerate(CASES):
+            torch.manual_seed(i)
+            model = Conv(c, f).eval()
+            x = torch.randn(1, c, h, w)
+            with torch.no_grad():
+                want = model(x, pads).numpy()
+            # The padding goes into the Conv node's pads: a module whose
+            # Conv pads asymmetrically.
+            onnx_path = os.path.join(tmp, 'conv%d.onnx' % i)
+            exported = torch.nn.Sequential(model.conv, torch.nn.ReLU())
+            torch.onnx.export(exported, (x,), onnx_path, opset_version=13)
+            set_pads(onnx_path, pads, h, w, f)
+            np.save(os.path.join(tmp, 'x.npy'), x.numpy())
+            for threads in ('1', '2'):
+                out = os.path.join(tmp, 'y.npy')
+                proc = subprocess.run(
+                    [relay_run, onnx_path, '--input',
+                     os.path.join(tmp, 'x.npy'), '--output', out,
+                     '--num-threads', threads],
+                    capture_output=True, text=True)
+                what = 'C=%d F=%d %dx%d pads %s, %s thread(s)' % (
+                    c, f, h, w, pads, threads)
+                if proc.returncode != 0:
+                    print('FAIL %s: exit %d\n%s' % (what, proc.returncode,
+                                                   proc.stderr))
+                    failures += 1
+                    continue
+                got = np.load(out)
+                scale = float(np.max(np.abs(want)))
+                err = float(np.max(np.abs(got - want))) / scale \
+                    if got.shape == want.shape else float('inf')
+                ok = err <= 1e-4
+                failures += not ok
+                print('%s %s: shape %s, error %.2e of the largest output' % (
+                    'ok  ' if ok else 'FAIL', what, got.shape, err))
+    print('%d of %d runs failed' % (failures, 2 * len(CASES)))
+    return 1 if failures else 0
+
+
+def set_pads(path, pads, h, w, f):
+    """Writes `pads` into the model's Conv node and the output shape that
+    follows from them (torch.onnx exports a Conv without padding here)."""
+    import onnx
+    model = onnx.load(path)
+    for node in model.graph.node:
+        if node.op_type == 'Conv':
+            del node.attribute[:]
+            node.attribute.extend([
+                onnx.helper.make_attribute('kernel_shape', [3, 3]),
+                onnx.helper.make_attribute(
+                    'pads', [pads[0], pads[1], pads[2], pads[3]])])
+    oh, ow = h + pads[0] + pads[2] - 2, w + pads[1] + pads[3] - 2
+    del model.graph.value_info[:]
+    for output in model.graph.output:
+        dims = output.type.tensor_type.shape.dim
+        for dim, size in zip(dims, (1, f, oh, ow)):
+            dim.dim_value = size
+    onnx.save(model, path)
+
+
+if __name__ == '__main__':
+    sys.exit(main())
