@@ -10,8 +10,8 @@
 //
 // The weight transform U = G g G^T is done here, at compile time, on the
 // constant weights. The input transform V = Bt d B and the output
-// transform are two passes each of elementwise linalg.generic ops over
-// strided views (rows, then columns), so they vectorise like any
+// transform are two passes each (rows, then columns) of elementwise
+// linalg.generic ops over strided views, so they vectorise like any
 // elementwise op; the a*a products over channels are one batched
 // contraction, tiled and vectorised like every other product:
 //
@@ -35,6 +35,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::relay::lowering;
@@ -137,6 +138,48 @@ SmallVector<Value> combine(OpBuilder &b, Location loc, RankedTensorType type,
   return SmallVector<Value>(op.getResults());
 }
 
+/// out[.., o, ..] = sum_i table[o, i] * inputs[i][..] with o the loop `dim`
+/// of `type` (the rows of `table`, a constant input of the op) and the
+/// inputs broadcast along it: one single-result generic, so that its result
+/// is written in place into the tensor it is inserted into.
+Value combineAlong(OpBuilder &b, Location loc, RankedTensorType type,
+                   int64_t dim, ValueRange inputs, ArrayRef<double> table) {
+  MLIRContext *ctx = b.getContext();
+  int64_t rank = type.getRank(), rowsOfTable = type.getDimSize(dim);
+  int64_t n = inputs.size();
+  Type e = type.getElementType();
+  AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
+  SmallVector<Value> operands(inputs);
+  SmallVector<AffineMap> maps(n, id.dropResult(dim));
+  for (int64_t i = 0; i < n; ++i) {
+    SmallVector<float> column;
+    for (int64_t o = 0; o < rowsOfTable; ++o)
+      column.push_back(float(table[o * n + i]));
+    operands.push_back(arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(RankedTensorType::get({rowsOfTable}, e),
+                               ArrayRef<float>(column))));
+    maps.push_back(AffineMap::get(rank, 0, getAffineDimExpr(dim, ctx)));
+  }
+  maps.push_back(id);
+  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), e);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, operands, ValueRange{init}, maps,
+             SmallVector<utils::IteratorType>(rank,
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               Value sum;
+               for (int64_t i = 0; i < n; ++i) {
+                 Value term =
+                     arith::MulFOp::create(nb, l, args[n + i], args[i]);
+                 sum = sum ? arith::AddFOp::create(nb, l, sum, term).getResult()
+                           : term;
+               }
+               linalg::YieldOp::create(nb, l, sum);
+             })
+      .getResult(0);
+}
+
 /// A strided slice of `source` (static offsets, sizes and strides).
 Value slice(OpBuilder &b, Location loc, Value source, ArrayRef<int64_t> offsets,
             ArrayRef<int64_t> sizes, ArrayRef<int64_t> strides,
@@ -168,12 +211,10 @@ Value transformedWeights(OpBuilder &b, Location loc, Value weight,
                          const MinimalFilter &mf, int64_t lanes) {
   auto wt = cast<RankedTensorType>(weight.getType());
   int64_t f = wt.getDimSize(0), c = wt.getDimSize(1), a = mf.a;
-  std::vector<float> g(f * c * 9);
   ArrayRef<char> bytes;
   bool isResource = false;
-  if (constantBytes(weight, bytes, isResource)) {
-    std::memcpy(g.data(), bytes.data(), g.size() * sizeof(float));
-  } else {
+  std::optional<float> splat;
+  if (!constantBytes(weight, bytes, isResource)) {
     // A splat (seen through reshapes).
     Value root = weight;
     while (Operation *def = root.getDefiningOp()) {
@@ -186,30 +227,43 @@ Value transformedWeights(OpBuilder &b, Location loc, Value weight,
                           : DenseElementsAttr();
     if (!dense || !dense.isSplat())
       return nullptr;
-    std::fill(g.begin(), g.end(), dense.getSplatValue<float>());
+    splat = dense.getSplatValue<float>();
   }
+  // A panel of `lanes` output channels and one input channel at a time, so
+  // that U is written in runs of `lanes` floats (VGG-16's weights are 59 MB;
+  // element by element in U's order the writes missed the caches).
+  int64_t panels = f / lanes;
   std::vector<float> u(a * a * f * c);
-  for (int64_t fi = 0; fi < f; ++fi)
+  std::vector<float> block(a * a * lanes);
+  for (int64_t fo = 0; fo < panels; ++fo)
     for (int64_t ci = 0; ci < c; ++ci) {
-      const float *k = &g[(fi * c + ci) * 9];
-      // Gk = G k (a x 3), then Gk G^T (a x a).
-      double gk[6][3];
-      for (int64_t x = 0; x < a; ++x)
-        for (int64_t j = 0; j < 3; ++j) {
-          double s = 0;
-          for (int64_t i = 0; i < 3; ++i)
-            s += mf.g[x * 3 + i] * k[i * 3 + j];
-          gk[x][j] = s;
-        }
-      for (int64_t x = 0; x < a; ++x)
-        for (int64_t y = 0; y < a; ++y) {
-          double s = 0;
-          for (int64_t j = 0; j < 3; ++j)
-            s += gk[x][j] * mf.g[y * 3 + j];
-          int64_t t = x * a + y;
-          u[((t * (f / lanes) + fi / lanes) * c + ci) * lanes + fi % lanes] =
-              float(s);
-        }
+      for (int64_t lane = 0; lane < lanes; ++lane) {
+        float k[9];
+        if (splat)
+          std::fill(std::begin(k), std::end(k), *splat);
+        else
+          std::memcpy(k, &bytes[((fo * lanes + lane) * c + ci) * 9 * 4],
+                      sizeof(k));
+        // Gk = G k (a x 3), then Gk G^T (a x a).
+        double gk[6][3];
+        for (int64_t x = 0; x < a; ++x)
+          for (int64_t j = 0; j < 3; ++j) {
+            double s = 0;
+            for (int64_t i = 0; i < 3; ++i)
+              s += mf.g[x * 3 + i] * k[i * 3 + j];
+            gk[x][j] = s;
+          }
+        for (int64_t x = 0; x < a; ++x)
+          for (int64_t y = 0; y < a; ++y) {
+            double s = 0;
+            for (int64_t j = 0; j < 3; ++j)
+              s += gk[x][j] * mf.g[y * 3 + j];
+            block[(x * a + y) * lanes + lane] = float(s);
+          }
+      }
+      for (int64_t t = 0; t < a * a; ++t)
+        std::memcpy(&u[((t * panels + fo) * c + ci) * lanes], &block[t * lanes],
+                    lanes * sizeof(float));
     }
   auto type =
       RankedTensorType::get({a * a, f / lanes, c, lanes}, wt.getElementType());
@@ -240,19 +294,21 @@ Value convolveTileRows(OpBuilder &b, Location loc, Value image, Value u,
   SmallVector<Value> t =
       combine(b, loc, RankedTensorType::get({c, rows, w}, e), inputRows, a,
               [&](int64_t xi, int64_t r) { return mf.bt[xi * a + r]; });
-  // Columns: V[xi * a + nu][c, i, j] = sum_s Bt[nu, s] T[xi][c, i, j*m + s].
+  // Columns: V[xi * a + nu][c, i, j] = sum_s Bt[nu, s] T[xi][c, i, j*m + s],
+  // the a planes of one xi by one single-result generic (combineAlong): a
+  // multi-result one, inserted plane by plane, left all but its first
+  // result in buffers of their own, copied into V, and on a network the
+  // bufferization of those insertions kept the bands' loop from running
+  // in parallel.
   Value v = tensor::EmptyOp::create(b, loc, {a * a, c, rows, tw}, e);
-  auto tileType = RankedTensorType::get({c, rows, tw}, e);
+  auto blockType = RankedTensorType::get({a, c, rows, tw}, e);
   for (int64_t xi = 0; xi < a; ++xi) {
     SmallVector<Value> columns;
     for (int64_t s = 0; s < a; ++s)
       columns.push_back(
           slice(b, loc, t[xi], {0, 0, s}, {c, rows, tw}, {1, 1, m}));
-    SmallVector<Value> vs =
-        combine(b, loc, tileType, columns, a,
-                [&](int64_t nu, int64_t s) { return mf.bt[nu * a + s]; });
-    for (int64_t nu = 0; nu < a; ++nu)
-      v = insert(b, loc, vs[nu], v, {xi * a + nu, 0, 0, 0}, {1, c, rows, tw});
+    Value block = combineAlong(b, loc, blockType, 0, columns, mf.bt);
+    v = insert(b, loc, block, v, {xi * a, 0, 0, 0}, {a, c, rows, tw});
   }
   v = tensor::CollapseShapeOp::create(
       b, loc, RankedTensorType::get({a * a, c, p}, e), v,
