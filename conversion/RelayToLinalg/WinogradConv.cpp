@@ -32,6 +32,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include <algorithm>
 #include <cstring>
@@ -76,8 +77,18 @@ constexpr int64_t kMinChannels = 16;
 
 int64_t ceilDiv(int64_t x, int64_t y) { return (x + y - 1) / y; }
 
+/// The constant `v` of the scalar or vector float type `t`.
+Value floatConstant(OpBuilder &b, Location loc, Type t, double v) {
+  if (auto vector = dyn_cast<VectorType>(t))
+    return arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(vector,
+                               b.getFloatAttr(vector.getElementType(), v)));
+  return arith::ConstantOp::create(b, loc, b.getFloatAttr(t, v));
+}
+
 /// sum_i coefficients[i] * values[i] over the nonzero coefficients, with
-/// plain adds and subtractions for +-1.
+/// plain adds and subtractions for +-1 (scalars or vectors).
 Value linearCombination(OpBuilder &b, Location loc, ValueRange values,
                         ArrayRef<double> coefficients) {
   Value sum;
@@ -88,9 +99,7 @@ Value linearCombination(OpBuilder &b, Location loc, ValueRange values,
     Value term =
         unit ? value
              : arith::MulFOp::create(
-                   b, loc,
-                   arith::ConstantOp::create(
-                       b, loc, b.getFloatAttr(value.getType(), std::abs(c))),
+                   b, loc, floatConstant(b, loc, value.getType(), std::abs(c)),
                    value)
                    .getResult();
     if (!sum)
@@ -100,10 +109,7 @@ Value linearCombination(OpBuilder &b, Location loc, ValueRange values,
     else
       sum = arith::SubFOp::create(b, loc, sum, term);
   }
-  return sum ? sum
-             : arith::ConstantOp::create(b, loc,
-                                         b.getFloatAttr(values[0].getType(), 0))
-                   .getResult();
+  return sum ? sum : floatConstant(b, loc, values[0].getType(), 0);
 }
 
 /// outputs[o] = sum_i coefficient(o, i) * inputs[i], elementwise over
@@ -136,48 +142,6 @@ SmallVector<Value> combine(OpBuilder &b, Location loc, RankedTensorType type,
         linalg::YieldOp::create(nb, l, results);
       });
   return SmallVector<Value>(op.getResults());
-}
-
-/// out[.., o, ..] = sum_i table[o, i] * inputs[i][..] with o the loop `dim`
-/// of `type` (the rows of `table`, a constant input of the op) and the
-/// inputs broadcast along it: one single-result generic, so that its result
-/// is written in place into the tensor it is inserted into.
-Value combineAlong(OpBuilder &b, Location loc, RankedTensorType type,
-                   int64_t dim, ValueRange inputs, ArrayRef<double> table) {
-  MLIRContext *ctx = b.getContext();
-  int64_t rank = type.getRank(), rowsOfTable = type.getDimSize(dim);
-  int64_t n = inputs.size();
-  Type e = type.getElementType();
-  AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
-  SmallVector<Value> operands(inputs);
-  SmallVector<AffineMap> maps(n, id.dropResult(dim));
-  for (int64_t i = 0; i < n; ++i) {
-    SmallVector<float> column;
-    for (int64_t o = 0; o < rowsOfTable; ++o)
-      column.push_back(float(table[o * n + i]));
-    operands.push_back(arith::ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(RankedTensorType::get({rowsOfTable}, e),
-                               ArrayRef<float>(column))));
-    maps.push_back(AffineMap::get(rank, 0, getAffineDimExpr(dim, ctx)));
-  }
-  maps.push_back(id);
-  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), e);
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{type}, operands, ValueRange{init}, maps,
-             SmallVector<utils::IteratorType>(rank,
-                                              utils::IteratorType::parallel),
-             [&](OpBuilder &nb, Location l, ValueRange args) {
-               Value sum;
-               for (int64_t i = 0; i < n; ++i) {
-                 Value term =
-                     arith::MulFOp::create(nb, l, args[n + i], args[i]);
-                 sum = sum ? arith::AddFOp::create(nb, l, sum, term).getResult()
-                           : term;
-               }
-               linalg::YieldOp::create(nb, l, sum);
-             })
-      .getResult(0);
 }
 
 /// A strided slice of `source` (static offsets, sizes and strides).
@@ -273,6 +237,70 @@ Value transformedWeights(OpBuilder &b, Location loc, Value weight,
                        isResource);
 }
 
+/// The column pass of the input transform,
+///   V[xi * a + nu][c, i, j] = sum_s Bt[nu, s] T[xi][c, i, j*m + s]
+/// with t[xi][s] the view T[xi][.., s + m*j], as one loop nest per xi over
+/// (c, i, 16 lanes of j) of vector code on tensors: each step reads the a
+/// columns once for the a planes they make and writes the planes into V in
+/// place. (As linalg ops, one multi-result op per xi left all but its first
+/// result in buffers of their own, copied into V by the insertions, which
+/// also made bufferization slow; one single-result op per plane re-read
+/// the columns a times.)
+Value columnPass(OpBuilder &b, Location loc, ArrayRef<SmallVector<Value>> t,
+                 const MinimalFilter &mf, int64_t c, int64_t rows, int64_t tw,
+                 Type e) {
+  int64_t a = mf.a;
+  constexpr int64_t kLanes = 16;
+  int64_t lanes = std::min(tw, kLanes);
+  // A partial last chunk reads and writes masked.
+  bool whole = tw % lanes == 0;
+  auto vectorType = VectorType::get({lanes}, e);
+  auto index = [&](OpBuilder &ob, int64_t x) -> Value {
+    return arith::ConstantIndexOp::create(ob, loc, x);
+  };
+  Value pad = constantScalar(b, loc, e, 0);
+  Value init = tensor::EmptyOp::create(b, loc, {a * a, c, rows, tw}, e);
+  auto body = [&](OpBuilder &ob, int64_t xi, Value ci, Value i, Value j,
+                  Value out) {
+    SmallVector<Value> columns;
+    for (int64_t s = 0; s < a; ++s)
+      columns.push_back(vector::TransferReadOp::create(
+          ob, loc, vectorType, t[xi][s], ValueRange{ci, i, j}, pad,
+          ArrayRef<bool>{whole}));
+    for (int64_t nu = 0; nu < a; ++nu) {
+      Value plane = linearCombination(ob, loc, columns, mf.bt.slice(nu * a, a));
+      out =
+          vector::TransferWriteOp::create(
+              ob, loc, plane, out, ValueRange{index(ob, xi * a + nu), ci, i, j},
+              ArrayRef<bool>{whole})
+              .getResult();
+    }
+    return out;
+  };
+  auto loop = [&](OpBuilder &ob, int64_t end, int64_t step, Value acc,
+                  function_ref<Value(OpBuilder &, Value, Value)> inner) {
+    return scf::ForOp::create(
+               ob, loc, index(ob, 0), index(ob, end), index(ob, step),
+               ValueRange{acc},
+               [&](OpBuilder &lb, Location, Value iv, ValueRange args) {
+                 scf::YieldOp::create(lb, loc, inner(lb, iv, args[0]));
+               })
+        .getResult(0);
+  };
+  // One loop nest per xi: a write streams at a time, not a*a.
+  Value v = init;
+  for (int64_t xi = 0; xi < a; ++xi)
+    v = loop(b, c, 1, v, [&](OpBuilder &b1, Value ci, Value acc1) {
+      return loop(b1, rows, 1, acc1, [&](OpBuilder &b2, Value i, Value acc2) {
+        return loop(b2, tw, lanes, acc2,
+                    [&](OpBuilder &b3, Value j, Value acc3) {
+                      return body(b3, xi, ci, i, j, acc3);
+                    });
+      });
+    });
+  return v;
+}
+
 /// The convolution of `image` (C x (rows*m + 2) x (tw*m + 2), padded) with
 /// the transformed weights `u`: F x rows*m x tw*m.
 Value convolveTileRows(OpBuilder &b, Location loc, Value image, Value u,
@@ -291,25 +319,17 @@ Value convolveTileRows(OpBuilder &b, Location loc, Value image, Value u,
   for (int64_t r = 0; r < a; ++r)
     inputRows.push_back(
         slice(b, loc, image, {0, r, 0}, {c, rows, w}, {1, m, 1}));
-  SmallVector<Value> t =
+  SmallVector<Value> byXi =
       combine(b, loc, RankedTensorType::get({c, rows, w}, e), inputRows, a,
               [&](int64_t xi, int64_t r) { return mf.bt[xi * a + r]; });
-  // Columns: V[xi * a + nu][c, i, j] = sum_s Bt[nu, s] T[xi][c, i, j*m + s],
-  // the a planes of one xi by one single-result generic (combineAlong): a
-  // multi-result one, inserted plane by plane, left all but its first
-  // result in buffers of their own, copied into V, and on a network the
-  // bufferization of those insertions kept the bands' loop from running
-  // in parallel.
-  Value v = tensor::EmptyOp::create(b, loc, {a * a, c, rows, tw}, e);
-  auto blockType = RankedTensorType::get({a, c, rows, tw}, e);
-  for (int64_t xi = 0; xi < a; ++xi) {
-    SmallVector<Value> columns;
+  // The columns j*m + s of T[xi] (every m-th, read as one vector of their
+  // span and a shuffle: see --relay-tile-and-vectorize).
+  SmallVector<SmallVector<Value>> t(a);
+  for (int64_t xi = 0; xi < a; ++xi)
     for (int64_t s = 0; s < a; ++s)
-      columns.push_back(
-          slice(b, loc, t[xi], {0, 0, s}, {c, rows, tw}, {1, 1, m}));
-    Value block = combineAlong(b, loc, blockType, 0, columns, mf.bt);
-    v = insert(b, loc, block, v, {xi * a, 0, 0, 0}, {a, c, rows, tw});
-  }
+      t[xi].push_back(
+          slice(b, loc, byXi[xi], {0, 0, s}, {c, rows, tw}, {1, 1, m}));
+  Value v = columnPass(b, loc, t, mf, c, rows, tw, e);
   v = tensor::CollapseShapeOp::create(
       b, loc, RankedTensorType::get({a * a, c, p}, e), v,
       SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
