@@ -71,6 +71,8 @@ const MinimalFilter kF2{2, 4, kBt2, kG2, kAt2};
 /// streaming: each of their elements is used once per tile. Below this the
 /// im2col product wins (ResNet-18's 7x7 layers).
 constexpr int64_t kMinTiles = 32;
+/// The most bytes of transformed input (V) a band of tile rows makes.
+constexpr int64_t kBandBytes = 1 << 20;
 /// The fewest input channels: the product's k. The transforms cost the
 /// same per channel whatever F is, so a short k does not pay for them.
 constexpr int64_t kMinChannels = 16;
@@ -446,13 +448,17 @@ Value winogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
   const MinimalFilter &mf = *chosen;
   int64_t m = mf.m;
   int64_t th = ceilDiv(oh, m), tw = ceilDiv(ow, m);
-  // Two bands of tile rows, each convolved on its own (one per thread with
-  // two: everything a band's product reads was written on its thread, and
-  // its transformed input stays in that core's cache). An odd number of
-  // tile rows gets one more, of zeros.
-  int64_t bands = th >= 2 ? 2 : 1;
-  th = ceilDiv(th, bands) * bands;
-  int64_t bandRows = th / bands;
+  // Bands of tile rows, each convolved on its own: at least two (one per
+  // thread with two: everything a band's product reads was written on its
+  // thread), as many rows as keep a band's transformed input V within
+  // kBandBytes (it stays in the core's cache for the product), split evenly
+  // (tile rows that do not fill the last band are zeros).
+  int64_t rowBytes = mf.a * mf.a * c * tw * 4;
+  int64_t maxRows =
+      std::max<int64_t>(1, std::min(ceilDiv(th, 2), kBandBytes / rowBytes));
+  int64_t bandRows = ceilDiv(th, ceilDiv(th, maxRows));
+  th = ceilDiv(th, bandRows) * bandRows;
+  int64_t bands = th / bandRows;
   Value u = transformedWeights(b, loc, weight, mf, f % 32 == 0 ? 32 : 16);
   if (!u)
     return nullptr;

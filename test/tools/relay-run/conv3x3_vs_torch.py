@@ -27,6 +27,8 @@ CASES = [
     (16, 32, 20, 26, (1, 0, 2, 1)),   # F(4x4), asymmetric padding
     (32, 32, 18, 18, (0, 0, 0, 0)),   # F(2x2) of 16x16, no padding
     (16, 16, 10, 70, (1, 1, 1, 1)),   # F(4x4): 18 tile columns, 16 + 2 lanes
+    (64, 32, 90, 40, (1, 1, 1, 1)),   # F(4x4): 23 tile rows in 3 bands of 8
+    (16, 16, 4, 130, (1, 1, 1, 1)),   # F(4x4): one tile row, one band
     (64, 32, 14, 14, (1, 1, 1, 1)),   # F(2x2): 7x7 tiles
     (16, 16, 10, 14, (1, 1, 1, 1)),   # F(2x2): 84-element bands
     (64, 64, 7, 7, (1, 1, 1, 1)),     # too few tiles: im2col
