@@ -404,8 +404,10 @@ def main():
                         'OPENBLAS_CORETYPE=SkylakeX, threads set explicitly; '
                         'relay-mlir compiled by relay-run (JIT; --num-threads 1 '
                         'and 2: with 2, contractions of 2 MFLOP or more, '
-                        'other ops of 2^17 iterations or more and the row '
-                        'bands of large convolutions run on two threads).\n\n'
+                        'other ops of 2^17 iterations or more, the row '
+                        'bands of large im2col convolutions and the tile-row '
+                        'bands of Winograd convolutions run on two '
+                        'threads).\n\n'
                         % (args.runs, 'from Debian (python3-torch)'))
                 f.write(table + '\n\nA ratio above 1 means relay-mlir is faster than '
                         "PyTorch's best (eager or TorchScript) at that thread count. "
