@@ -11,6 +11,7 @@
 
 #include "dialects/relay/OperatorRegistry.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -59,6 +60,12 @@ Value padImage(OpBuilder &b, Location loc, Value data, ArrayRef<int64_t> p,
 /// the tuples only through them, so that the closures capture (and box)
 /// only the fields they read.
 void hoistCapturedProjections(ModuleOp module);
+
+/// The arith.constant `value` is, seen through reshapes; null when none.
+arith::ConstantOp constantThroughReshapes(Value value);
+
+/// The splat `value` is a constant of (through reshapes); null when none.
+DenseElementsAttr splatConstant(Value value);
 
 /// The raw row-major bytes of a static-shaped constant tensor `value` (an
 /// arith.constant of dense elements or a resource blob, seen through

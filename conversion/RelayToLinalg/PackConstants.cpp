@@ -22,6 +22,23 @@ using namespace mlir;
 
 namespace mlir::relay::lowering {
 
+arith::ConstantOp constantThroughReshapes(Value value) {
+  // Reshapes keep the row-major order of the data.
+  while (Operation *def = value.getDefiningOp()) {
+    if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def))
+      break;
+    value = def->getOperand(0);
+  }
+  return value.getDefiningOp<arith::ConstantOp>();
+}
+
+DenseElementsAttr splatConstant(Value value) {
+  arith::ConstantOp constant = constantThroughReshapes(value);
+  auto dense =
+      constant ? dyn_cast<DenseElementsAttr>(constant.getValue()) : nullptr;
+  return dense && dense.isSplat() ? dense : nullptr;
+}
+
 bool constantBytes(Value value, ArrayRef<char> &data, bool &isResource) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
   if (!type || !type.hasStaticShape())
@@ -29,14 +46,7 @@ bool constantBytes(Value value, ArrayRef<char> &data, bool &isResource) {
   Type e = type.getElementType();
   if (!e.isIntOrFloat() || e.getIntOrFloatBitWidth() % 8)
     return false;
-  // Reshapes keep the row-major order of the data.
-  Value root = value;
-  while (Operation *def = root.getDefiningOp()) {
-    if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def))
-      break;
-    root = def->getOperand(0);
-  }
-  auto constant = root.getDefiningOp<arith::ConstantOp>();
+  arith::ConstantOp constant = constantThroughReshapes(value);
   if (!constant)
     return false;
   if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue())) {
@@ -86,16 +96,8 @@ Value packedConstantMatrix(OpBuilder &b, Location loc, Value matrix,
   Type e = type.getElementType();
   auto packedType = RankedTensorType::get({rows / lanes, cols, lanes}, e);
   // A splat packs to itself.
-  Value root = matrix;
-  while (Operation *def = root.getDefiningOp()) {
-    if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def))
-      break;
-    root = def->getOperand(0);
-  }
-  if (auto constant = root.getDefiningOp<arith::ConstantOp>())
-    if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
-        dense && dense.isSplat())
-      return arith::ConstantOp::create(b, loc, dense.resizeSplat(packedType));
+  if (DenseElementsAttr splat = splatConstant(matrix))
+    return arith::ConstantOp::create(b, loc, splat.resizeSplat(packedType));
   ArrayRef<char> data;
   bool isResource = false;
   if (!constantBytes(matrix, data, isResource))

@@ -181,17 +181,8 @@ Value transformedWeights(OpBuilder &b, Location loc, Value weight,
   bool isResource = false;
   std::optional<float> splat;
   if (!constantBytes(weight, bytes, isResource)) {
-    // A splat (seen through reshapes).
-    Value root = weight;
-    while (Operation *def = root.getDefiningOp()) {
-      if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def))
-        break;
-      root = def->getOperand(0);
-    }
-    auto constant = root.getDefiningOp<arith::ConstantOp>();
-    auto dense = constant ? dyn_cast<DenseElementsAttr>(constant.getValue())
-                          : DenseElementsAttr();
-    if (!dense || !dense.isSplat())
+    DenseElementsAttr dense = splatConstant(weight);
+    if (!dense)
       return nullptr;
     splat = dense.getSplatValue<float>();
   }
