@@ -71,6 +71,10 @@ const MinimalFilter kF2{2, 4, kBt2, kG2, kAt2};
 /// streaming: each of their elements is used once per tile. Below this the
 /// im2col product wins (ResNet-18's 7x7 layers).
 constexpr int64_t kMinTiles = 32;
+/// The most bytes of transformed weights (a*a/9 times the weights') one
+/// convolution may add to the program: its constants are held in memory
+/// while compiling and by the compiled code.
+constexpr int64_t kMaxTransformedWeightBytes = 64 << 20;
 /// The most bytes of transformed input (V) a band of tile rows makes.
 constexpr int64_t kBandBytes = 1 << 20;
 /// The fewest input channels: the product's k. The transforms cost the
@@ -437,6 +441,8 @@ Value winogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
   if (!chosen)
     return nullptr;
   const MinimalFilter &mf = *chosen;
+  if (mf.a * mf.a * c * f * 4 > kMaxTransformedWeightBytes)
+    return nullptr;
   int64_t m = mf.m;
   int64_t th = ceilDiv(oh, m), tw = ceilDiv(ow, m);
   // Bands of tile rows, each convolved on its own: at least two (one per

@@ -53,7 +53,8 @@ relay.func @sliced(%x: tensor<1x16x22x22xf32>) -> tensor<1x32x22x22xf32> {
 }
 
 // Not Winograd: weights not constant, a stride of 2, 8 input channels,
-// 24 output channels (no whole panel), 7x7 outputs (16 tiles of 2x2).
+// 24 output channels (no whole panel), 7x7 outputs (16 tiles of 2x2),
+// transformed weights over 64 MB (36 x 704 x 704 floats).
 // CHECK-LABEL: func.func @not_constant(
 // CHECK-NOT: tensor<36x
 // CHECK-LABEL: func.func @strided(
@@ -64,6 +65,8 @@ relay.func @sliced(%x: tensor<1x16x22x22xf32>) -> tensor<1x32x22x22xf32> {
 // CHECK-NOT: tensor<36x
 // CHECK-LABEL: func.func @few_tiles(
 // CHECK-NOT: tensor<16x1x
+// CHECK-LABEL: func.func @too_large(
+// CHECK-NOT: tensor<36x
 // CHECK: return
 relay.func @not_constant(%x: tensor<1x16x24x24xf32>, %w: tensor<16x16x3x3xf32>) -> tensor<1x16x24x24xf32> {
   %r = relay.nn.conv2d %x, %w {channels = 16 : i64, kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1>} : (tensor<1x16x24x24xf32>, tensor<16x16x3x3xf32>) -> tensor<1x16x24x24xf32>
@@ -88,4 +91,9 @@ relay.func @few_tiles(%x: tensor<1x16x7x7xf32>) -> tensor<1x16x7x7xf32> {
   %w = relay.constant dense<0.5> : tensor<16x16x3x3xf32>
   %r = relay.nn.conv2d %x, %w {channels = 16 : i64, kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1>} : (tensor<1x16x7x7xf32>, tensor<16x16x3x3xf32>) -> tensor<1x16x7x7xf32>
   relay.return %r : tensor<1x16x7x7xf32>
+}
+relay.func @too_large(%x: tensor<1x704x24x24xf32>) -> tensor<1x704x24x24xf32> {
+  %w = relay.constant dense<0.5> : tensor<704x704x3x3xf32>
+  %r = relay.nn.conv2d %x, %w {channels = 704 : i64, kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1>} : (tensor<1x704x24x24xf32>, tensor<704x704x3x3xf32>) -> tensor<1x704x24x24xf32>
+  relay.return %r : tensor<1x704x24x24xf32>
 }
