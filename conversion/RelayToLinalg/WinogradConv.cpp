@@ -9,18 +9,21 @@
 //   Y = At [ sum_c (G g G^T)[f, c] . (Bt d B)[c] ] A
 //
 // The weight transform U = G g G^T is done here, at compile time, on the
-// constant weights. The input transform V = Bt d B and the output
-// transform are two passes each (rows, then columns) of elementwise
-// linalg.generic ops over strided views, so they vectorise like any
-// elementwise op; the a*a products over channels are one batched
-// contraction, tiled and vectorised like every other product:
+// constant weights. The input transform V = Bt d B is a pass over rows
+// (an elementwise linalg.generic over strided views, vectorised like any
+// elementwise op) and one over columns; the a*a products over channels
+// are one batched contraction, tiled and vectorised like every other
+// product:
 //
 //   M[t, p, f] = sum_c V[t, c, p] * U[t, c, f]     (t = one of a*a, p = tile)
 //
 // with the channels as vector lanes (U packed in panels of 32 channels, as
 // for the transposed im2col product) and the tiles as register-tile rows.
 // The output transform works on that [tile][channel] layout and the result
-// is transposed back to NCHW once.
+// is transposed back to NCHW once. The column pass and the output
+// transform are loop nests of vector code on tensors (columnPass,
+// outputPass): as linalg ops their several results per op could not all
+// be written in place.
 //
 //===----------------------------------------------------------------------===//
 
@@ -163,17 +166,6 @@ Value slice(OpBuilder &b, Location loc, Value source, ArrayRef<int64_t> offsets,
       getAsIndexOpFoldResult(ctx, sizes), getAsIndexOpFoldResult(ctx, strides));
 }
 
-/// `source` inserted into `dest` at `offsets` (a box of `sizes`, unit
-/// strides; `source` may drop unit dimensions).
-Value insert(OpBuilder &b, Location loc, Value source, Value dest,
-             ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes) {
-  MLIRContext *ctx = b.getContext();
-  SmallVector<int64_t> ones(offsets.size(), 1);
-  return tensor::InsertSliceOp::create(
-      b, loc, source, dest, getAsIndexOpFoldResult(ctx, offsets),
-      getAsIndexOpFoldResult(ctx, sizes), getAsIndexOpFoldResult(ctx, ones));
-}
-
 /// U[t = xi * a + nu, f / lanes, c, f % lanes] = (G g[f, c] G^T)[xi, nu]
 /// for f32 weights g (F x C x 3 x 3), as a constant; null when the weights
 /// are not a constant at hand.
@@ -298,6 +290,71 @@ Value columnPass(OpBuilder &b, Location loc, ArrayRef<SmallVector<Value>> t,
   return v;
 }
 
+/// The output transform into the tiles of the result in [row][column]
+/// [channel] order,
+///   Z[i, row, j, col, f] = sum_xi At[row, xi] sum_nu At[col, nu]
+///                          M[xi * a + nu, i, j, f]
+/// as a loop nest over (i, j, 16 channels) of vector code on tensors: each
+/// step reads the a*a products of one tile once and writes its m*m outputs
+/// (as linalg ops the first sum was a tensor of its own, written and read
+/// back, and the outputs were inserted one by one).
+Value outputPass(OpBuilder &b, Location loc, Value product,
+                 const MinimalFilter &mf, int64_t rows, int64_t tw, int64_t f,
+                 Type e) {
+  int64_t m = mf.m, a = mf.a;
+  constexpr int64_t kLanes = 16;
+  auto vectorType = VectorType::get({kLanes}, e);
+  auto index = [&](OpBuilder &ob, int64_t x) -> Value {
+    return arith::ConstantIndexOp::create(ob, loc, x);
+  };
+  Value pad = constantScalar(b, loc, e, 0);
+  Value init = tensor::EmptyOp::create(b, loc, {rows, m, tw, m, f}, e);
+  auto loop = [&](OpBuilder &ob, int64_t end, int64_t step, Value acc,
+                  function_ref<Value(OpBuilder &, Value, Value)> inner) {
+    return scf::ForOp::create(
+               ob, loc, index(ob, 0), index(ob, end), index(ob, step),
+               ValueRange{acc},
+               [&](OpBuilder &lb, Location, Value iv, ValueRange args) {
+                 scf::YieldOp::create(lb, loc, inner(lb, iv, args[0]));
+               })
+        .getResult(0);
+  };
+  auto body = [&](OpBuilder &ob, Value i, Value j, Value c0, Value out) {
+    // S[col][xi] = sum_nu At[col, nu] M[xi * a + nu].
+    SmallVector<SmallVector<Value>> s(m);
+    for (int64_t xi = 0; xi < a; ++xi) {
+      SmallVector<Value> byNu;
+      for (int64_t nu = 0; nu < a; ++nu)
+        byNu.push_back(vector::TransferReadOp::create(
+            ob, loc, vectorType, product,
+            ValueRange{index(ob, xi * a + nu), i, j, c0}, pad,
+            ArrayRef<bool>{true}));
+      for (int64_t col = 0; col < m; ++col)
+        s[col].push_back(
+            linearCombination(ob, loc, byNu, mf.at.slice(col * a, a)));
+    }
+    for (int64_t row = 0; row < m; ++row)
+      for (int64_t col = 0; col < m; ++col) {
+        Value tile =
+            linearCombination(ob, loc, s[col], mf.at.slice(row * a, a));
+        out = vector::TransferWriteOp::create(
+                  ob, loc, tile, out,
+                  ValueRange{i, index(ob, row), j, index(ob, col), c0},
+                  ArrayRef<bool>{true})
+                  .getResult();
+      }
+    return out;
+  };
+  return loop(b, rows, 1, init, [&](OpBuilder &b1, Value i, Value acc1) {
+    return loop(b1, tw, 1, acc1, [&](OpBuilder &b2, Value j, Value acc2) {
+      return loop(b2, f, kLanes, acc2,
+                  [&](OpBuilder &b3, Value c0, Value acc3) {
+                    return body(b3, i, j, c0, acc3);
+                  });
+    });
+  });
+}
+
 /// The convolution of `image` (C x (rows*m + 2) x (tw*m + 2), padded) with
 /// the transformed weights `u`: F x rows*m x tw*m.
 Value convolveTileRows(OpBuilder &b, Location loc, Value image, Value u,
@@ -362,39 +419,9 @@ Value convolveTileRows(OpBuilder &b, Location loc, Value image, Value u,
       b, loc, RankedTensorType::get({a * a, p, f}, e), product,
       SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
   product = tensor::ExpandShapeOp::create(
-      b, loc, RankedTensorType::get({a, a, p, f}, e), product,
-      SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
-
-  // Output transform, over nu: S[col][xi, p, f] = sum_nu At[col, nu]
-  // M[xi, nu, p, f].
-  SmallVector<Value> byNu;
-  auto stageType = RankedTensorType::get({a, p, f}, e);
-  for (int64_t nu = 0; nu < a; ++nu)
-    byNu.push_back(slice(b, loc, product, {0, nu, 0, 0}, {a, 1, p, f},
-                         {1, 1, 1, 1}, stageType));
-  SmallVector<Value> s =
-      combine(b, loc, stageType, byNu, m,
-              [&](int64_t col, int64_t nu) { return mf.at[col * a + nu]; });
-  // Over xi, into the tiles of the result in [row][column][channel] order:
-  // Z[i, row, j, col, f] = sum_xi At[row, xi] S[col][xi, i * tw + j, f].
-  Value z = tensor::EmptyOp::create(b, loc, {rows, m, tw, m, f}, e);
-  auto outType = RankedTensorType::get({rows, tw, f}, e);
-  for (int64_t col = 0; col < m; ++col) {
-    SmallVector<Value> byXi;
-    for (int64_t xi = 0; xi < a; ++xi) {
-      Value plane = slice(b, loc, s[col], {xi, 0, 0}, {1, p, f}, {1, 1, 1},
-                          RankedTensorType::get({p, f}, e));
-      byXi.push_back(tensor::ExpandShapeOp::create(
-          b, loc, outType, plane,
-          SmallVector<ReassociationIndices>{{0, 1}, {2}}));
-    }
-    SmallVector<Value> rowsOut =
-        combine(b, loc, outType, byXi, m,
-                [&](int64_t row, int64_t xi) { return mf.at[row * a + xi]; });
-    for (int64_t row = 0; row < m; ++row)
-      z = insert(b, loc, rowsOut[row], z, {0, row, 0, col, 0},
-                 {rows, 1, tw, 1, f});
-  }
+      b, loc, RankedTensorType::get({a * a, rows, tw, f}, e), product,
+      SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}});
+  Value z = outputPass(b, loc, product, mf, rows, tw, f, e);
   // Back to channels first (a transpose in 16x16 blocks where the sizes
   // allow: see --relay-tile-and-vectorize).
   int64_t hh = rows * m, ww = tw * m;
