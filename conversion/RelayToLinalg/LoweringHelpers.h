@@ -92,7 +92,7 @@ Value conv2dNchwAsProduct(OpBuilder &b, Location loc, RankedTensorType type,
                           Value data, Value weight, int64_t groups,
                           ArrayRef<int64_t> s, ArrayRef<int64_t> d);
 
-/// A 3x3, stride-1, undilated convolution of one NCHW f32 image `data`
+/// A 3x3, stride-1, undilated convolution of NCHW f32 images `data`
 /// (unpadded; `padding` is (top, left, bottom, right)) with constant OIHW
 /// weights, by Winograd's minimal filtering F(4x4, 3x3) or F(2x2, 3x3),
 /// giving `type`; null when it does not apply or would not pay.

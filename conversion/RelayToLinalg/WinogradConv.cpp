@@ -447,8 +447,8 @@ Value winogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
   Type e = type.getElementType();
   if (!e.isF32() || in.getElementType() != e || wt.getElementType() != e ||
       !type.hasStaticShape() || !in.hasStaticShape() || !wt.hasStaticShape() ||
-      type.getDimSize(0) != 1 || wt.getDimSize(2) != 3 ||
-      wt.getDimSize(3) != 3 || wt.getDimSize(1) != in.getDimSize(1))
+      wt.getDimSize(2) != 3 || wt.getDimSize(3) != 3 ||
+      wt.getDimSize(1) != in.getDimSize(1))
     return nullptr;
   int64_t c = in.getDimSize(1), f = type.getDimSize(1);
   int64_t oh = type.getDimSize(2), ow = type.getDimSize(3);
@@ -494,44 +494,77 @@ Value winogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
                           padding[3] + tw * m - ow},
                          2, 3, zero);
   int64_t h = th * m + 2, w = tw * m + 2, hh = th * m, ww = tw * m;
-  image = tensor::CollapseShapeOp::create(
-      b, loc, RankedTensorType::get({c, h, w}, e), image,
-      SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
-  Value out;
-  if (bands == 1) {
-    out = convolveTileRows(b, loc, image, u, mf, bandRows, tw);
-  } else {
-    auto index = [&](int64_t v) -> Value {
-      return arith::ConstantIndexOp::create(b, loc, v);
-    };
-    Value init = tensor::EmptyOp::create(b, loc, {f, hh, ww}, e);
-    int64_t rowsIn = bandRows * m + 2, rowsOut = bandRows * m;
-    auto loop = scf::ForOp::create(
-        b, loc, index(0), index(hh), index(rowsOut), ValueRange{init},
-        [&](OpBuilder &lb, Location l, Value row, ValueRange acc) {
-          OpFoldResult zeroIndex = lb.getIndexAttr(0), one = lb.getIndexAttr(1);
-          Value band = tensor::ExtractSliceOp::create(
-              lb, l, RankedTensorType::get({c, rowsIn, w}, e), image,
-              SmallVector<OpFoldResult>{zeroIndex, row, zeroIndex},
-              getAsIndexOpFoldResult(lb.getContext(), {c, rowsIn, w}),
-              SmallVector<OpFoldResult>(3, one));
-          Value result = convolveTileRows(lb, l, band, u, mf, bandRows, tw);
-          Value next = tensor::InsertSliceOp::create(
-              lb, l, result, acc[0],
-              SmallVector<OpFoldResult>{zeroIndex, row, zeroIndex},
-              getAsIndexOpFoldResult(lb.getContext(), {f, rowsOut, ww}),
-              SmallVector<OpFoldResult>(3, one));
-          scf::YieldOp::create(lb, l, next);
-        });
-    // --relay-to-llvm runs the bands in parallel with threads
-    // (--relay-parallelize-loops).
-    loop->setAttr(kIndependentIterationsAttr, b.getUnitAttr());
-    out = loop.getResult(0);
+  auto index = [&](OpBuilder &ob, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(ob, loc, v);
+  };
+  // One image (C x h x w) convolved: F x oh x ow.
+  auto convolveImage = [&](OpBuilder &ib, Value one) -> Value {
+    Value out;
+    if (bands == 1) {
+      out = convolveTileRows(ib, loc, one, u, mf, bandRows, tw);
+    } else {
+      Value init = tensor::EmptyOp::create(ib, loc, {f, hh, ww}, e);
+      int64_t rowsIn = bandRows * m + 2, rowsOut = bandRows * m;
+      auto loop = scf::ForOp::create(
+          ib, loc, index(ib, 0), index(ib, hh), index(ib, rowsOut),
+          ValueRange{init},
+          [&](OpBuilder &lb, Location l, Value row, ValueRange acc) {
+            OpFoldResult zeroIndex = lb.getIndexAttr(0),
+                         unit = lb.getIndexAttr(1);
+            Value band = tensor::ExtractSliceOp::create(
+                lb, l, RankedTensorType::get({c, rowsIn, w}, e), one,
+                SmallVector<OpFoldResult>{zeroIndex, row, zeroIndex},
+                getAsIndexOpFoldResult(lb.getContext(), {c, rowsIn, w}),
+                SmallVector<OpFoldResult>(3, unit));
+            Value result = convolveTileRows(lb, l, band, u, mf, bandRows, tw);
+            Value next = tensor::InsertSliceOp::create(
+                lb, l, result, acc[0],
+                SmallVector<OpFoldResult>{zeroIndex, row, zeroIndex},
+                getAsIndexOpFoldResult(lb.getContext(), {f, rowsOut, ww}),
+                SmallVector<OpFoldResult>(3, unit));
+            scf::YieldOp::create(lb, l, next);
+          });
+      // --relay-to-llvm runs the bands in parallel with threads
+      // (--relay-parallelize-loops).
+      loop->setAttr(kIndependentIterationsAttr, ib.getUnitAttr());
+      out = loop.getResult(0);
+    }
+    if (hh != oh || ww != ow)
+      out = slice(ib, loc, out, {0, 0, 0}, {f, oh, ow}, {1, 1, 1});
+    return out;
+  };
+  int64_t n = type.getDimSize(0);
+  if (n == 1) {
+    image = tensor::CollapseShapeOp::create(
+        b, loc, RankedTensorType::get({c, h, w}, e), image,
+        SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
+    return tensor::ExpandShapeOp::create(
+        b, loc, type, convolveImage(b, image),
+        SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
   }
-  if (hh != oh || ww != ow)
-    out = slice(b, loc, out, {0, 0, 0}, {f, oh, ow}, {1, 1, 1});
-  return tensor::ExpandShapeOp::create(
-      b, loc, type, out, SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
+  // A batch: one image after another (each one's bands in parallel).
+  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), e);
+  return scf::ForOp::create(
+             b, loc, index(b, 0), index(b, n), index(b, 1), ValueRange{init},
+             [&](OpBuilder &lb, Location l, Value img, ValueRange acc) {
+               OpFoldResult zeroIndex = lb.getIndexAttr(0),
+                            unit = lb.getIndexAttr(1);
+               Value one = tensor::ExtractSliceOp::create(
+                   lb, l, RankedTensorType::get({c, h, w}, e), image,
+                   SmallVector<OpFoldResult>{img, zeroIndex, zeroIndex,
+                                             zeroIndex},
+                   getAsIndexOpFoldResult(lb.getContext(), {1, c, h, w}),
+                   SmallVector<OpFoldResult>(4, unit));
+               Value out = convolveImage(lb, one);
+               Value next = tensor::InsertSliceOp::create(
+                   lb, l, out, acc[0],
+                   SmallVector<OpFoldResult>{img, zeroIndex, zeroIndex,
+                                             zeroIndex},
+                   getAsIndexOpFoldResult(lb.getContext(), {1, f, oh, ow}),
+                   SmallVector<OpFoldResult>(4, unit));
+               scf::YieldOp::create(lb, l, next);
+             })
+      .getResult(0);
 }
 
 } // namespace mlir::relay::lowering

@@ -19,7 +19,7 @@ import numpy as np
 import torch
 
 # (input channels, output channels, height, width, ONNX pads (top, left,
-#  bottom, right)); the comment says which path the shape takes.
+#  bottom, right)[, batch]); the comment says which path the shape takes.
 CASES = [
     (64, 64, 56, 56, (1, 1, 1, 1)),   # F(4x4): 14x14 tiles, two bands
     (32, 64, 28, 28, (1, 1, 1, 1)),   # F(4x4): 7 tile rows, one of zeros
@@ -29,6 +29,7 @@ CASES = [
     (16, 16, 10, 70, (1, 1, 1, 1)),   # F(4x4): 18 tile columns, 16 + 2 lanes
     (64, 32, 90, 40, (1, 1, 1, 1)),   # F(4x4): 23 tile rows in 3 bands of 8
     (16, 16, 4, 130, (1, 1, 1, 1)),   # F(4x4): one tile row, one band
+    (32, 32, 28, 28, (1, 1, 1, 1), 3),  # F(4x4), a batch of 3 images
     (64, 32, 14, 14, (1, 1, 1, 1)),   # F(2x2): 7x7 tiles
     (16, 16, 10, 14, (1, 1, 1, 1)),   # F(2x2): 84-element bands
     (64, 64, 7, 7, (1, 1, 1, 1)),     # too few tiles: im2col
@@ -55,10 +56,12 @@ def main():
     relay_run = os.path.join(args.bin, 'relay-run')
     failures = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for i, (c, f, h, w, pads) in enumerate(CASES):
+        for i, case in enumerate(CASES):
+            c, f, h, w, pads = case[:5]
+            n = case[5] if len(case) > 5 else 1
             torch.manual_seed(i)
             model = Conv(c, f).eval()
-            x = torch.randn(1, c, h, w)
+            x = torch.randn(n, c, h, w)
             with torch.no_grad():
                 want = model(x, pads).numpy()
             # The padding goes into the Conv node's pads: a module whose
@@ -66,7 +69,7 @@ def main():
             onnx_path = os.path.join(tmp, 'conv%d.onnx' % i)
             exported = torch.nn.Sequential(model.conv, torch.nn.ReLU())
             torch.onnx.export(exported, (x,), onnx_path, opset_version=13)
-            set_pads(onnx_path, pads, h, w, f)
+            set_pads(onnx_path, pads, n, h, w, f)
             np.save(os.path.join(tmp, 'x.npy'), x.numpy())
             for threads in ('1', '2'):
                 out = os.path.join(tmp, 'y.npy')
@@ -75,8 +78,8 @@ def main():
                      os.path.join(tmp, 'x.npy'), '--output', out,
                      '--num-threads', threads],
                     capture_output=True, text=True)
-                what = 'C=%d F=%d %dx%d pads %s, %s thread(s)' % (
-                    c, f, h, w, pads, threads)
+                what = 'N=%d C=%d F=%d %dx%d pads %s, %s thread(s)' % (
+                    n, c, f, h, w, pads, threads)
                 if proc.returncode != 0:
                     print('FAIL %s: exit %d\n%s' % (what, proc.returncode,
                                                    proc.stderr))
@@ -94,7 +97,7 @@ def main():
     return 1 if failures else 0
 
 
-def set_pads(path, pads, h, w, f):
+def set_pads(path, pads, n, h, w, f):
     """Writes `pads` into the model's Conv node and the output shape that
     follows from them (torch.onnx exports a Conv without padding here)."""
     import onnx
@@ -110,7 +113,7 @@ def set_pads(path, pads, h, w, f):
     del model.graph.value_info[:]
     for output in model.graph.output:
         dims = output.type.tensor_type.shape.dim
-        for dim, size in zip(dims, (1, f, oh, ow)):
+        for dim, size in zip(dims, (n, f, oh, ow)):
             dim.dim_value = size
     onnx.save(model, path)
 
