@@ -1514,6 +1514,47 @@ Value conv2dNhwcAsProduct(OpBuilder &b, Location loc, RankedTensorType type,
       b, loc, type, out, SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
 }
 
+/// A batch of NCHW images (already padded) convolved one after another as
+/// single images, which get the single-image product (fresh result buffer,
+/// transposed products, row bands); the batched product over (n, f, p, k)
+/// was 4x slower.
+Value convImageByImage(OpBuilder &b, Location loc, RankedTensorType type,
+                       Value data, Value weight, ArrayRef<int64_t> s,
+                       ArrayRef<int64_t> d) {
+  auto in = cast<RankedTensorType>(data.getType());
+  Type e = type.getElementType();
+  auto imageType = RankedTensorType::get(
+      {1, in.getDimSize(1), in.getDimSize(2), in.getDimSize(3)}, e);
+  auto resultType = RankedTensorType::get(
+      {1, type.getDimSize(1), type.getDimSize(2), type.getDimSize(3)}, e);
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), e);
+  return scf::ForOp::create(
+             b, loc, index(0), index(type.getDimSize(0)), index(1),
+             ValueRange{init},
+             [&](OpBuilder &lb, Location l, Value img, ValueRange acc) {
+               OpFoldResult zero = lb.getIndexAttr(0);
+               SmallVector<OpFoldResult> at{img, zero, zero, zero};
+               SmallVector<OpFoldResult> unit(4, lb.getIndexAttr(1));
+               Value image = tensor::ExtractSliceOp::create(
+                   lb, l, imageType, data, at,
+                   getAsIndexOpFoldResult(lb.getContext(),
+                                          imageType.getShape()),
+                   unit);
+               Value out = conv2dNchwAsProduct(lb, l, resultType, image, weight,
+                                               /*groups=*/1, s, d);
+               Value next = tensor::InsertSliceOp::create(
+                   lb, l, out, acc[0], at,
+                   getAsIndexOpFoldResult(lb.getContext(),
+                                          resultType.getShape()),
+                   unit);
+               scf::YieldOp::create(lb, l, next);
+             })
+      .getResult(0);
+}
+
 FailureOr<SmallVector<Value>> conv2dRule(OpBuilder &b, Operation *op,
                                          ValueRange operands) {
   RankedTensorType type = resultType(op);
@@ -1552,6 +1593,9 @@ FailureOr<SmallVector<Value>> conv2dRule(OpBuilder &b, Operation *op,
   if (sameFloat && nchw && depthwise)
     return SmallVector<Value>{
         depthwiseConv2dNchw(b, loc, type, data, operands[1], s, d)};
+  if (sameFloat && nchw && type.getDimSize(0) > 1 && groups == 1)
+    return SmallVector<Value>{
+        convImageByImage(b, loc, type, data, operands[1], s, d)};
   if (sameFloat && nchw)
     return SmallVector<Value>{
         conv2dNchwAsProduct(b, loc, type, data, operands[1], groups, s, d)};

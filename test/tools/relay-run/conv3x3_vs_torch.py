@@ -30,6 +30,7 @@ CASES = [
     (64, 32, 90, 40, (1, 1, 1, 1)),   # F(4x4): 23 tile rows in 3 bands of 8
     (16, 16, 4, 130, (1, 1, 1, 1)),   # F(4x4): one tile row, one band
     (32, 32, 28, 28, (1, 1, 1, 1), 3),  # F(4x4), a batch of 3 images
+    (8, 32, 28, 28, (1, 1, 1, 1), 2),   # im2col, a batch of 2 images
     (64, 32, 14, 14, (1, 1, 1, 1)),   # F(2x2): 7x7 tiles
     (16, 16, 10, 14, (1, 1, 1, 1)),   # F(2x2): 84-element bands
     (64, 64, 7, 7, (1, 1, 1, 1)),     # too few tiles: im2col
