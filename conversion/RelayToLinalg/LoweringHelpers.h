@@ -56,6 +56,12 @@ SmallVector<int64_t> padding4(Operation *op);
 Value padImage(OpBuilder &b, Location loc, Value data, ArrayRef<int64_t> p,
                int64_t h, int64_t w, Value value);
 
+/// The batch `images` (N x ...) convolved image by image into `type`
+/// (N x ...): `convolve` maps one image (1 x ...) to its result (1 x ...),
+/// in an scf.for over the images.
+Value eachImage(OpBuilder &b, Location loc, RankedTensorType type, Value images,
+                function_ref<Value(OpBuilder &, Value)> convolve);
+
 /// Moves the projections of captured tuples out of the closures that use
 /// the tuples only through them, so that the closures capture (and box)
 /// only the fields they read.

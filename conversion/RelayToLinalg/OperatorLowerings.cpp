@@ -821,6 +821,40 @@ Value padImage(OpBuilder &b, Location loc, Value data, ArrayRef<int64_t> p,
 }
 
 /// (top, left, bottom, right) from TVM's 1, 2 or 4 padding values.
+Value eachImage(OpBuilder &b, Location loc, RankedTensorType type, Value images,
+                function_ref<Value(OpBuilder &, Value)> convolve) {
+  auto in = cast<RankedTensorType>(images.getType());
+  auto imageShape = llvm::to_vector(in.getShape());
+  imageShape[0] = 1;
+  auto resultShape = llvm::to_vector(type.getShape());
+  resultShape[0] = 1;
+  MLIRContext *ctx = b.getContext();
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  return scf::ForOp::create(
+             b, loc, index(0), index(type.getDimSize(0)), index(1),
+             ValueRange{init},
+             [&](OpBuilder &lb, Location l, Value img, ValueRange acc) {
+               OpFoldResult zero = lb.getIndexAttr(0);
+               SmallVector<OpFoldResult> at(imageShape.size(), zero);
+               at[0] = img;
+               SmallVector<OpFoldResult> unit(imageShape.size(),
+                                              lb.getIndexAttr(1));
+               Value image = tensor::ExtractSliceOp::create(
+                   lb, l,
+                   RankedTensorType::get(imageShape, in.getElementType()),
+                   images, at, getAsIndexOpFoldResult(ctx, imageShape), unit);
+               Value next = tensor::InsertSliceOp::create(
+                   lb, l, convolve(lb, image), acc[0], at,
+                   getAsIndexOpFoldResult(ctx, resultShape), unit);
+               scf::YieldOp::create(lb, l, next);
+             })
+      .getResult(0);
+}
+
 SmallVector<int64_t> padding4(Operation *op) {
   SmallVector<int64_t> p = intsAttr(op, "padding", {0, 0});
   if (p.size() == 1)
@@ -1521,38 +1555,13 @@ Value conv2dNhwcAsProduct(OpBuilder &b, Location loc, RankedTensorType type,
 Value convImageByImage(OpBuilder &b, Location loc, RankedTensorType type,
                        Value data, Value weight, ArrayRef<int64_t> s,
                        ArrayRef<int64_t> d) {
-  auto in = cast<RankedTensorType>(data.getType());
-  Type e = type.getElementType();
-  auto imageType = RankedTensorType::get(
-      {1, in.getDimSize(1), in.getDimSize(2), in.getDimSize(3)}, e);
   auto resultType = RankedTensorType::get(
-      {1, type.getDimSize(1), type.getDimSize(2), type.getDimSize(3)}, e);
-  auto index = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
-  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), e);
-  return scf::ForOp::create(
-             b, loc, index(0), index(type.getDimSize(0)), index(1),
-             ValueRange{init},
-             [&](OpBuilder &lb, Location l, Value img, ValueRange acc) {
-               OpFoldResult zero = lb.getIndexAttr(0);
-               SmallVector<OpFoldResult> at{img, zero, zero, zero};
-               SmallVector<OpFoldResult> unit(4, lb.getIndexAttr(1));
-               Value image = tensor::ExtractSliceOp::create(
-                   lb, l, imageType, data, at,
-                   getAsIndexOpFoldResult(lb.getContext(),
-                                          imageType.getShape()),
-                   unit);
-               Value out = conv2dNchwAsProduct(lb, l, resultType, image, weight,
-                                               /*groups=*/1, s, d);
-               Value next = tensor::InsertSliceOp::create(
-                   lb, l, out, acc[0], at,
-                   getAsIndexOpFoldResult(lb.getContext(),
-                                          resultType.getShape()),
-                   unit);
-               scf::YieldOp::create(lb, l, next);
-             })
-      .getResult(0);
+      {1, type.getDimSize(1), type.getDimSize(2), type.getDimSize(3)},
+      type.getElementType());
+  return eachImage(b, loc, type, data, [&](OpBuilder &ib, Value image) {
+    return conv2dNchwAsProduct(ib, loc, resultType, image, weight,
+                               /*groups=*/1, s, d);
+  });
 }
 
 FailureOr<SmallVector<Value>> conv2dRule(OpBuilder &b, Operation *op,

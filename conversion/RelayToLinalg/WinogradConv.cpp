@@ -86,6 +86,29 @@ constexpr int64_t kMinChannels = 16;
 
 int64_t ceilDiv(int64_t x, int64_t y) { return (x + y - 1) / y; }
 
+/// An index constant.
+Value index(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// An scf.for from 0 to `end` by `step` threading one value from `init`
+/// through `body` (given the induction variable and the value so far).
+scf::ForOp loopOp(OpBuilder &b, Location loc, int64_t end, int64_t step,
+                  Value init,
+                  function_ref<Value(OpBuilder &, Value, Value)> body) {
+  return scf::ForOp::create(
+      b, loc, index(b, loc, 0), index(b, loc, end), index(b, loc, step),
+      ValueRange{init}, [&](OpBuilder &lb, Location, Value iv, ValueRange acc) {
+        scf::YieldOp::create(lb, loc, body(lb, iv, acc[0]));
+      });
+}
+
+/// The result of loopOp.
+Value loop(OpBuilder &b, Location loc, int64_t end, int64_t step, Value init,
+           function_ref<Value(OpBuilder &, Value, Value)> body) {
+  return loopOp(b, loc, end, step, init, body).getResult(0);
+}
+
 /// The constant `v` of the scalar or vector float type `t`.
 Value floatConstant(OpBuilder &b, Location loc, Type t, double v) {
   if (auto vector = dyn_cast<VectorType>(t))
@@ -166,6 +189,26 @@ Value slice(OpBuilder &b, Location loc, Value source, ArrayRef<int64_t> offsets,
       getAsIndexOpFoldResult(ctx, sizes), getAsIndexOpFoldResult(ctx, strides));
 }
 
+/// The box of `sizes` at `offsets` (unit strides) of `source`.
+Value sliceAt(OpBuilder &b, Location loc, Value source,
+              ArrayRef<OpFoldResult> offsets, ArrayRef<int64_t> sizes) {
+  auto type = RankedTensorType::get(
+      sizes, cast<RankedTensorType>(source.getType()).getElementType());
+  return tensor::ExtractSliceOp::create(
+      b, loc, type, source, offsets,
+      getAsIndexOpFoldResult(b.getContext(), sizes),
+      SmallVector<OpFoldResult>(sizes.size(), b.getIndexAttr(1)));
+}
+
+/// `source` inserted into `dest` as the box of `sizes` at `offsets`.
+Value insertAt(OpBuilder &b, Location loc, Value source, Value dest,
+               ArrayRef<OpFoldResult> offsets, ArrayRef<int64_t> sizes) {
+  return tensor::InsertSliceOp::create(
+      b, loc, source, dest, offsets,
+      getAsIndexOpFoldResult(b.getContext(), sizes),
+      SmallVector<OpFoldResult>(sizes.size(), b.getIndexAttr(1)));
+}
+
 /// U[t = xi * a + nu, f / lanes, c, f % lanes] = (G g[f, c] G^T)[xi, nu]
 /// for f32 weights g (F x C x 3 x 3), as a constant; null when the weights
 /// are not a constant at hand.
@@ -244,9 +287,6 @@ Value columnPass(OpBuilder &b, Location loc, ArrayRef<SmallVector<Value>> t,
   // A partial last chunk reads and writes masked.
   bool whole = tw % lanes == 0;
   auto vectorType = VectorType::get({lanes}, e);
-  auto index = [&](OpBuilder &ob, int64_t x) -> Value {
-    return arith::ConstantIndexOp::create(ob, loc, x);
-  };
   Value pad = constantScalar(b, loc, e, 0);
   Value init = tensor::EmptyOp::create(b, loc, {a * a, c, rows, tw}, e);
   auto body = [&](OpBuilder &ob, int64_t xi, Value ci, Value i, Value j,
@@ -258,34 +298,25 @@ Value columnPass(OpBuilder &b, Location loc, ArrayRef<SmallVector<Value>> t,
           ArrayRef<bool>{whole}));
     for (int64_t nu = 0; nu < a; ++nu) {
       Value plane = linearCombination(ob, loc, columns, mf.bt.slice(nu * a, a));
-      out =
-          vector::TransferWriteOp::create(
-              ob, loc, plane, out, ValueRange{index(ob, xi * a + nu), ci, i, j},
-              ArrayRef<bool>{whole})
-              .getResult();
+      out = vector::TransferWriteOp::create(
+                ob, loc, plane, out,
+                ValueRange{index(ob, loc, xi * a + nu), ci, i, j},
+                ArrayRef<bool>{whole})
+                .getResult();
     }
     return out;
-  };
-  auto loop = [&](OpBuilder &ob, int64_t end, int64_t step, Value acc,
-                  function_ref<Value(OpBuilder &, Value, Value)> inner) {
-    return scf::ForOp::create(
-               ob, loc, index(ob, 0), index(ob, end), index(ob, step),
-               ValueRange{acc},
-               [&](OpBuilder &lb, Location, Value iv, ValueRange args) {
-                 scf::YieldOp::create(lb, loc, inner(lb, iv, args[0]));
-               })
-        .getResult(0);
   };
   // One loop nest per xi: a write streams at a time, not a*a.
   Value v = init;
   for (int64_t xi = 0; xi < a; ++xi)
-    v = loop(b, c, 1, v, [&](OpBuilder &b1, Value ci, Value acc1) {
-      return loop(b1, rows, 1, acc1, [&](OpBuilder &b2, Value i, Value acc2) {
-        return loop(b2, tw, lanes, acc2,
-                    [&](OpBuilder &b3, Value j, Value acc3) {
-                      return body(b3, xi, ci, i, j, acc3);
-                    });
-      });
+    v = loop(b, loc, c, 1, v, [&](OpBuilder &b1, Value ci, Value acc1) {
+      return loop(b1, loc, rows, 1, acc1,
+                  [&](OpBuilder &b2, Value i, Value acc2) {
+                    return loop(b2, loc, tw, lanes, acc2,
+                                [&](OpBuilder &b3, Value j, Value acc3) {
+                                  return body(b3, xi, ci, i, j, acc3);
+                                });
+                  });
     });
   return v;
 }
@@ -304,21 +335,8 @@ Value outputPass(OpBuilder &b, Location loc, Value product,
   int64_t m = mf.m, a = mf.a;
   constexpr int64_t kLanes = 16;
   auto vectorType = VectorType::get({kLanes}, e);
-  auto index = [&](OpBuilder &ob, int64_t x) -> Value {
-    return arith::ConstantIndexOp::create(ob, loc, x);
-  };
   Value pad = constantScalar(b, loc, e, 0);
   Value init = tensor::EmptyOp::create(b, loc, {rows, m, tw, m, f}, e);
-  auto loop = [&](OpBuilder &ob, int64_t end, int64_t step, Value acc,
-                  function_ref<Value(OpBuilder &, Value, Value)> inner) {
-    return scf::ForOp::create(
-               ob, loc, index(ob, 0), index(ob, end), index(ob, step),
-               ValueRange{acc},
-               [&](OpBuilder &lb, Location, Value iv, ValueRange args) {
-                 scf::YieldOp::create(lb, loc, inner(lb, iv, args[0]));
-               })
-        .getResult(0);
-  };
   auto body = [&](OpBuilder &ob, Value i, Value j, Value c0, Value out) {
     // S[col][xi] = sum_nu At[col, nu] M[xi * a + nu].
     SmallVector<SmallVector<Value>> s(m);
@@ -327,7 +345,7 @@ Value outputPass(OpBuilder &b, Location loc, Value product,
       for (int64_t nu = 0; nu < a; ++nu)
         byNu.push_back(vector::TransferReadOp::create(
             ob, loc, vectorType, product,
-            ValueRange{index(ob, xi * a + nu), i, j, c0}, pad,
+            ValueRange{index(ob, loc, xi * a + nu), i, j, c0}, pad,
             ArrayRef<bool>{true}));
       for (int64_t col = 0; col < m; ++col)
         s[col].push_back(
@@ -337,17 +355,18 @@ Value outputPass(OpBuilder &b, Location loc, Value product,
       for (int64_t col = 0; col < m; ++col) {
         Value tile =
             linearCombination(ob, loc, s[col], mf.at.slice(row * a, a));
-        out = vector::TransferWriteOp::create(
-                  ob, loc, tile, out,
-                  ValueRange{i, index(ob, row), j, index(ob, col), c0},
-                  ArrayRef<bool>{true})
-                  .getResult();
+        out =
+            vector::TransferWriteOp::create(
+                ob, loc, tile, out,
+                ValueRange{i, index(ob, loc, row), j, index(ob, loc, col), c0},
+                ArrayRef<bool>{true})
+                .getResult();
       }
     return out;
   };
-  return loop(b, rows, 1, init, [&](OpBuilder &b1, Value i, Value acc1) {
-    return loop(b1, tw, 1, acc1, [&](OpBuilder &b2, Value j, Value acc2) {
-      return loop(b2, f, kLanes, acc2,
+  return loop(b, loc, rows, 1, init, [&](OpBuilder &b1, Value i, Value acc1) {
+    return loop(b1, loc, tw, 1, acc1, [&](OpBuilder &b2, Value j, Value acc2) {
+      return loop(b2, loc, f, kLanes, acc2,
                   [&](OpBuilder &b3, Value c0, Value acc3) {
                     return body(b3, i, j, c0, acc3);
                   });
@@ -494,9 +513,6 @@ Value winogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
                           padding[3] + tw * m - ow},
                          2, 3, zero);
   int64_t h = th * m + 2, w = tw * m + 2, hh = th * m, ww = tw * m;
-  auto index = [&](OpBuilder &ob, int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(ob, loc, v);
-  };
   // One image (C x h x w) convolved: F x oh x ow.
   auto convolveImage = [&](OpBuilder &ib, Value one) -> Value {
     Value out;
@@ -505,66 +521,38 @@ Value winogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
     } else {
       Value init = tensor::EmptyOp::create(ib, loc, {f, hh, ww}, e);
       int64_t rowsIn = bandRows * m + 2, rowsOut = bandRows * m;
-      auto loop = scf::ForOp::create(
-          ib, loc, index(ib, 0), index(ib, hh), index(ib, rowsOut),
-          ValueRange{init},
-          [&](OpBuilder &lb, Location l, Value row, ValueRange acc) {
-            OpFoldResult zeroIndex = lb.getIndexAttr(0),
-                         unit = lb.getIndexAttr(1);
-            Value band = tensor::ExtractSliceOp::create(
-                lb, l, RankedTensorType::get({c, rowsIn, w}, e), one,
-                SmallVector<OpFoldResult>{zeroIndex, row, zeroIndex},
-                getAsIndexOpFoldResult(lb.getContext(), {c, rowsIn, w}),
-                SmallVector<OpFoldResult>(3, unit));
-            Value result = convolveTileRows(lb, l, band, u, mf, bandRows, tw);
-            Value next = tensor::InsertSliceOp::create(
-                lb, l, result, acc[0],
-                SmallVector<OpFoldResult>{zeroIndex, row, zeroIndex},
-                getAsIndexOpFoldResult(lb.getContext(), {f, rowsOut, ww}),
-                SmallVector<OpFoldResult>(3, unit));
-            scf::YieldOp::create(lb, l, next);
+      scf::ForOp bandLoop = loopOp(
+          ib, loc, hh, rowsOut, init, [&](OpBuilder &lb, Value row, Value acc) {
+            OpFoldResult zeroIndex = lb.getIndexAttr(0);
+            Value band = sliceAt(lb, loc, one, {zeroIndex, row, zeroIndex},
+                                 {c, rowsIn, w});
+            return insertAt(
+                lb, loc, convolveTileRows(lb, loc, band, u, mf, bandRows, tw),
+                acc, {zeroIndex, row, zeroIndex}, {f, rowsOut, ww});
           });
       // --relay-to-llvm runs the bands in parallel with threads
       // (--relay-parallelize-loops).
-      loop->setAttr(kIndependentIterationsAttr, ib.getUnitAttr());
-      out = loop.getResult(0);
+      bandLoop->setAttr(kIndependentIterationsAttr, ib.getUnitAttr());
+      out = bandLoop.getResult(0);
     }
     if (hh != oh || ww != ow)
       out = slice(ib, loc, out, {0, 0, 0}, {f, oh, ow}, {1, 1, 1});
     return out;
   };
-  int64_t n = type.getDimSize(0);
-  if (n == 1) {
-    image = tensor::CollapseShapeOp::create(
-        b, loc, RankedTensorType::get({c, h, w}, e), image,
+  // A batch goes image by image (each one's bands in parallel).
+  auto imageType = RankedTensorType::get({c, h, w}, e);
+  auto resultType = RankedTensorType::get({1, f, oh, ow}, e);
+  auto convolveOne = [&](OpBuilder &ib, Value one) -> Value {
+    one = tensor::CollapseShapeOp::create(
+        ib, loc, imageType, one,
         SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
     return tensor::ExpandShapeOp::create(
-        b, loc, type, convolveImage(b, image),
+        ib, loc, resultType, convolveImage(ib, one),
         SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
-  }
-  // A batch: one image after another (each one's bands in parallel).
-  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), e);
-  return scf::ForOp::create(
-             b, loc, index(b, 0), index(b, n), index(b, 1), ValueRange{init},
-             [&](OpBuilder &lb, Location l, Value img, ValueRange acc) {
-               OpFoldResult zeroIndex = lb.getIndexAttr(0),
-                            unit = lb.getIndexAttr(1);
-               Value one = tensor::ExtractSliceOp::create(
-                   lb, l, RankedTensorType::get({c, h, w}, e), image,
-                   SmallVector<OpFoldResult>{img, zeroIndex, zeroIndex,
-                                             zeroIndex},
-                   getAsIndexOpFoldResult(lb.getContext(), {1, c, h, w}),
-                   SmallVector<OpFoldResult>(4, unit));
-               Value out = convolveImage(lb, one);
-               Value next = tensor::InsertSliceOp::create(
-                   lb, l, out, acc[0],
-                   SmallVector<OpFoldResult>{img, zeroIndex, zeroIndex,
-                                             zeroIndex},
-                   getAsIndexOpFoldResult(lb.getContext(), {1, f, oh, ow}),
-                   SmallVector<OpFoldResult>(4, unit));
-               scf::YieldOp::create(lb, l, next);
-             })
-      .getResult(0);
+  };
+  if (type.getDimSize(0) == 1)
+    return convolveOne(b, image);
+  return eachImage(b, loc, type, image, convolveOne);
 }
 
 } // namespace mlir::relay::lowering

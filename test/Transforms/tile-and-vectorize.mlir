@@ -314,3 +314,31 @@ func.func @one_register_tile(%a: memref<8x64xf32>, %b: memref<64x32xf32>) -> mem
                 outs(%c : memref<8x32xf32>)
   return %c : memref<8x32xf32>
 }
+
+// -----
+
+// A transpose of whole 16x16 blocks goes block by block, each block's
+// vector.transpose a network of shuffles (not one load per element).
+// CHECK-LABEL: func.func @block_transpose
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: vector.transfer_read {{.*}} : memref<{{.*}}>, vector<16x16xf32>
+// CHECK: vector.shuffle
+// CHECK-NOT: vector.transpose
+// CHECK: vector.transfer_write {{.*}} : vector<16x16xf32>
+func.func @block_transpose(%in: memref<32x48xf32>, %out: memref<48x32xf32>) {
+  linalg.transpose ins(%in : memref<32x48xf32>) outs(%out : memref<48x32xf32>) permutation = [1, 0]
+  return
+}
+
+// -----
+
+// A transpose with a side that is not whole blocks keeps the usual
+// schedule (the innermost loop vectorised, one load per element).
+// CHECK-LABEL: func.func @ragged_transpose
+// CHECK-NOT: vector<16x16xf32>
+// CHECK: return
+func.func @ragged_transpose(%in: memref<49x32xf32>, %out: memref<32x49xf32>) {
+  linalg.transpose ins(%in : memref<49x32xf32>) outs(%out : memref<32x49xf32>) permutation = [1, 0]
+  return
+}
