@@ -1327,6 +1327,28 @@ int64_t im2colBandRows(int64_t k, int64_t oh, int64_t ow) {
   return 1;
 }
 
+/// The most bytes of a band's product (f32) in productBandRows: the band
+/// stays in the L2 cache for the op that reads it next.
+constexpr int64_t kProductBandBytes = 128 << 10;
+
+/// The output rows per band of a 1x1 stride-1 convolution of one image
+/// with `f` output channels: the most rows that divide `oh` whose product
+/// is whole vectors (a multiple of 32 columns, else of 16) and within
+/// kProductBandBytes; 0 (no bands) when the whole product is within that
+/// or no band fits. --relay-fuse-elementwise moves the elementwise op after
+/// the convolution (bias, activation) into the band loop: it then reads
+/// each band from the cache, not the whole result from memory.
+int64_t productBandRows(int64_t f, int64_t oh, int64_t ow) {
+  if (f * oh * ow * 4 <= kProductBandBytes)
+    return 0;
+  for (int64_t quantum : {32, 16})
+    for (int64_t rows = oh - 1; rows >= 1; --rows)
+      if (oh % rows == 0 && rows * ow % quantum == 0 &&
+          f * rows * ow * 4 <= kProductBandBytes)
+        return rows;
+  return 0;
+}
+
 /// conv2dNchwAsProduct of one image, one group, as an scf.for over bands
 /// of `rows` output rows: each band convolves the slice of input rows it
 /// reads and is inserted into the result.
@@ -1400,6 +1422,9 @@ Value conv2dNchwAsProduct(OpBuilder &b, Location loc, RankedTensorType type,
                 in.getDimSize(2) == oh && in.getDimSize(3) == ow;
   if (!direct && n == 1 && g == 1)
     if (int64_t rows = im2colBandRows(c * kh * kw, oh, ow); rows < oh)
+      return conv2dInRowBands(b, loc, type, data, weight, s, d, rows);
+  if (direct && n == 1 && g == 1)
+    if (int64_t rows = productBandRows(f, oh, ow))
       return conv2dInRowBands(b, loc, type, data, weight, s, d, rows);
   Value col;
   if (direct) {
@@ -1509,10 +1534,11 @@ Value depthwiseConv2dNchw(OpBuilder &b, Location loc, RankedTensorType type,
              b, loc, TypeRange{type}, inputs, ValueRange{out}, maps,
              SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
              [&](OpBuilder &nb, Location l, ValueRange a) {
+               // Fused multiply-adds: LLVM does not contract a separate
+               // multiply and add (no fast-math flags).
                Value acc = arith::MulFOp::create(nb, l, a[0], a[1]);
                for (size_t t = 2; t + 1 < a.size(); t += 2)
-                 acc = arith::AddFOp::create(
-                     nb, l, acc, arith::MulFOp::create(nb, l, a[t], a[t + 1]));
+                 acc = math::FmaOp::create(nb, l, a[t], a[t + 1], acc);
                linalg::YieldOp::create(nb, l, acc);
              })
       .getResult(0);

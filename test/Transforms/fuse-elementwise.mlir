@@ -116,3 +116,103 @@ func.func @reduction(%a: tensor<4x8xf32>) -> tensor<4xf32> {
   } -> tensor<4xf32>
   return %l : tensor<4xf32>
 }
+
+// -----
+
+// An elementwise op after a loop of independent bands (a convolution's row
+// bands) joins the loop, band by band: it reads each band while it is in
+// the cache (and, here, merges with the band's own elementwise op). The
+// loop no longer assembles the bands it made.
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#bias = affine_map<(d0, d1, d2, d3) -> (d1)>
+// CHECK-LABEL: func.func @band_epilogue
+// CHECK:       %[[R:.*]] = scf.for %[[I:.*]] = %c0 to %c8 step %c2 iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<1x4x8x16xf32>) {
+// CHECK:         %[[E:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %arg1 : tensor<1x4x2x16xf32>, tensor<4xf32>)
+// CHECK:           arith.mulf
+// CHECK:           arith.addf
+// CHECK:           arith.maximumf
+// CHECK:         %[[IN:.*]] = tensor.insert_slice %[[E]] into %[[ACC]][0, 0, %[[I]], 0] [1, 4, 2, 16]
+// CHECK:         scf.yield %[[IN]] : tensor<1x4x8x16xf32>
+// CHECK:       } {relay.independent_iterations}
+// CHECK-NOT:   linalg.generic
+// CHECK:       return %[[R]]
+func.func @band_epilogue(%x: tensor<1x4x8x16xf32>, %b: tensor<4xf32>) -> tensor<1x4x8x16xf32> {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x8x16xf32>
+  %r = scf.for %i = %c0 to %c8 step %c2 iter_args(%acc = %e) -> (tensor<1x4x8x16xf32>) {
+    %s = tensor.extract_slice %x[0, 0, %i, 0] [1, 4, 2, 16] [1, 1, 1, 1] : tensor<1x4x8x16xf32> to tensor<1x4x2x16xf32>
+    %be = tensor.empty() : tensor<1x4x2x16xf32>
+    %t = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+        ins(%s : tensor<1x4x2x16xf32>) outs(%be : tensor<1x4x2x16xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %m = arith.mulf %a, %a : f32
+      linalg.yield %m : f32
+    } -> tensor<1x4x2x16xf32>
+    %in = tensor.insert_slice %t into %acc[0, 0, %i, 0] [1, 4, 2, 16] [1, 1, 1, 1] : tensor<1x4x2x16xf32> into tensor<1x4x8x16xf32>
+    scf.yield %in : tensor<1x4x8x16xf32>
+  } {relay.independent_iterations}
+  %e2 = tensor.empty() : tensor<1x4x8x16xf32>
+  %y = linalg.generic {indexing_maps = [#id4, #bias, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%r, %b : tensor<1x4x8x16xf32>, tensor<4xf32>) outs(%e2 : tensor<1x4x8x16xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %s = arith.addf %a, %c : f32
+    %m = arith.maximumf %s, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x4x8x16xf32>
+  return %y : tensor<1x4x8x16xf32>
+}
+
+// -----
+
+// The loop's result also used elsewhere (returned), or a loop not marked
+// as independent bands: the elementwise op stays after the loop.
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @band_result_used_twice
+// CHECK:       scf.for
+// CHECK:       }
+// CHECK:       linalg.generic
+// CHECK-LABEL: func.func @not_bands
+// CHECK:       scf.for
+// CHECK:       }
+// CHECK:       linalg.generic
+func.func @band_result_used_twice(%x: tensor<1x4x8x16xf32>) -> (tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %e = tensor.empty() : tensor<1x4x8x16xf32>
+  %r = scf.for %i = %c0 to %c8 step %c2 iter_args(%acc = %e) -> (tensor<1x4x8x16xf32>) {
+    %s = tensor.extract_slice %x[0, 0, %i, 0] [1, 4, 2, 16] [1, 1, 1, 1] : tensor<1x4x8x16xf32> to tensor<1x4x2x16xf32>
+    %in = tensor.insert_slice %s into %acc[0, 0, %i, 0] [1, 4, 2, 16] [1, 1, 1, 1] : tensor<1x4x2x16xf32> into tensor<1x4x8x16xf32>
+    scf.yield %in : tensor<1x4x8x16xf32>
+  } {relay.independent_iterations}
+  %e2 = tensor.empty() : tensor<1x4x8x16xf32>
+  %y = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%r : tensor<1x4x8x16xf32>) outs(%e2 : tensor<1x4x8x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = math.tanh %a : f32
+    linalg.yield %m : f32
+  } -> tensor<1x4x8x16xf32>
+  return %y, %r : tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>
+}
+func.func @not_bands(%x: tensor<1x4x8x16xf32>) -> tensor<1x4x8x16xf32> {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %e = tensor.empty() : tensor<1x4x8x16xf32>
+  %r = scf.for %i = %c0 to %c8 step %c2 iter_args(%acc = %e) -> (tensor<1x4x8x16xf32>) {
+    %s = tensor.extract_slice %x[0, 0, %i, 0] [1, 4, 2, 16] [1, 1, 1, 1] : tensor<1x4x8x16xf32> to tensor<1x4x2x16xf32>
+    %in = tensor.insert_slice %s into %acc[0, 0, %i, 0] [1, 4, 2, 16] [1, 1, 1, 1] : tensor<1x4x2x16xf32> into tensor<1x4x8x16xf32>
+    scf.yield %in : tensor<1x4x8x16xf32>
+  }
+  %e2 = tensor.empty() : tensor<1x4x8x16xf32>
+  %y = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%r : tensor<1x4x8x16xf32>) outs(%e2 : tensor<1x4x8x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = math.tanh %a : f32
+    linalg.yield %m : f32
+  } -> tensor<1x4x8x16xf32>
+  return %y : tensor<1x4x8x16xf32>
+}

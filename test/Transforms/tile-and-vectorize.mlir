@@ -126,14 +126,16 @@ func.func @pad_interior(%x: memref<1x4x8xf32>, %padded: memref<1x6x10xf32>) {
 
 // -----
 
-// Rows read with a column stride of up to 4 (a strided window) become one
-// read of the row's span (7 elements for 4 at stride 2), masked past its
-// end, and a shuffle picking every second lane.
+// Rows read with a column stride of up to 4 (a strided window) become two
+// in-bounds reads of the row's span (7 elements for 4 at stride 2): its
+// first 4 and its last 4 elements, then a shuffle picking elements 0, 2
+// (lanes 0, 2 of the first) and 4, 6 (lanes 1, 3 of the second).
 // CHECK-LABEL: func.func @strided_window
 // CHECK: %[[BASE:.*]], %[[OFFSET:.*]], %{{.*}}:2, %{{.*}}:2 = memref.extract_strided_metadata
 // CHECK: %[[SPAN:.*]] = memref.reinterpret_cast %[[BASE]] to offset: [%[[OFFSET]]], sizes: [7], strides: [1]
-// CHECK: %[[WIDE:.*]] = vector.transfer_read %[[SPAN]][%c0], %{{.*}} : memref<7xf32, strided<[1], offset: ?>>, vector<8xf32>
-// CHECK: vector.shuffle %[[WIDE]], %[[WIDE]] [0, 2, 4, 6] : vector<8xf32>, vector<8xf32>
+// CHECK: %[[LOW:.*]] = vector.transfer_read %[[SPAN]][%c0], %{{.*}} {in_bounds = [true]} : memref<7xf32, strided<[1], offset: ?>>, vector<4xf32>
+// CHECK: %[[HIGH:.*]] = vector.transfer_read %[[SPAN]][%c3], %{{.*}} {in_bounds = [true]} : memref<7xf32, strided<[1], offset: ?>>, vector<4xf32>
+// CHECK: vector.shuffle %[[LOW]], %[[HIGH]] [0, 2, 5, 7] : vector<4xf32>, vector<4xf32>
 // CHECK-NOT: vector.transfer_read %{{.*}} : memref<2x4xf32, strided<[64, 2]>>
 func.func @strided_window(%x: memref<2x8x8xf32>, %out: memref<2x4xf32>) {
   %view = memref.subview %x[0, 0, 0] [2, 1, 4] [1, 1, 2] : memref<2x8x8xf32> to memref<2x4xf32, strided<[64, 2]>>
@@ -340,5 +342,83 @@ func.func @block_transpose(%in: memref<32x48xf32>, %out: memref<48x32xf32>) {
 // CHECK: return
 func.func @ragged_transpose(%in: memref<49x32xf32>, %out: memref<32x49xf32>) {
   linalg.transpose ins(%in : memref<49x32xf32>) outs(%out : memref<32x49xf32>) permutation = [1, 0]
+  return
+}
+
+// -----
+
+// A row that is not whole 16-lane vectors (56) goes as 48 lanes and a tail
+// of 8, in the same loop over rows, instead of one vector of 56 lanes (3.5
+// registers, each operation split by LLVM).
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @row_tail
+// CHECK:       scf.for
+// CHECK:         scf.for
+// CHECK:           vector.transfer_read %arg0[%{{.*}}, %{{.*}}, %c0]{{.*}} vector<1x1x48xf32>
+// CHECK:           vector.transfer_write {{.*}} vector<1x1x48xf32>
+// CHECK:           vector.transfer_read %arg0[%{{.*}}, %{{.*}}, %c48]{{.*}} vector<1x1x8xf32>
+// CHECK:           vector.transfer_write {{.*}} vector<1x1x8xf32>
+// CHECK-NOT:   vector<1x1x56xf32>
+func.func @row_tail(%x: memref<2x4x56xf32>, %y: memref<2x4x56xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [#id3, #id3],
+                  iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x : memref<2x4x56xf32>) outs(%y : memref<2x4x56xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.maximumf %a, %zero : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// An op with more than 8 inputs (a depthwise convolution's taps and their
+// broadcast weights) takes vectors of at most 32 lanes: a row of 56 is
+// three vectors of 16 and a tail of 8. A reduction along the row is not
+// split.
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#ch = affine_map<(d0, d1) -> (d0)>
+#sum = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @many_inputs
+// CHECK:       scf.for %{{.*}} = %c0 to %c48 step %c16
+// CHECK:         math.fma {{.*}} : vector<1x16xf32>
+// CHECK:       math.fma {{.*}} : vector<1x8xf32>
+// CHECK-LABEL: func.func @row_reduction
+// CHECK-NOT:   vector<1x48xf32>
+// CHECK:       vector.reduction <add>, %{{.*}} : vector<56xf32> into f32
+func.func @many_inputs(%a: memref<4x56xf32>, %b: memref<4x56xf32>,
+                       %c: memref<4x56xf32>, %d: memref<4x56xf32>,
+                       %e: memref<4x56xf32>, %wa: memref<4xf32>,
+                       %wb: memref<4xf32>, %wc: memref<4xf32>,
+                       %wd: memref<4xf32>, %we: memref<4xf32>,
+                       %y: memref<4x56xf32>) {
+  linalg.generic {indexing_maps = [#id2, #ch, #id2, #ch, #id2, #ch, #id2, #ch,
+                                   #id2, #ch, #id2],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%a, %wa, %b, %wb, %c, %wc, %d, %wd, %e, %we
+          : memref<4x56xf32>, memref<4xf32>, memref<4x56xf32>, memref<4xf32>,
+            memref<4x56xf32>, memref<4xf32>, memref<4x56xf32>, memref<4xf32>,
+            memref<4x56xf32>, memref<4xf32>)
+      outs(%y : memref<4x56xf32>) {
+  ^bb0(%x0: f32, %w0: f32, %x1: f32, %w1: f32, %x2: f32, %w2: f32, %x3: f32,
+       %w3: f32, %x4: f32, %w4: f32, %o: f32):
+    %s0 = arith.mulf %x0, %w0 : f32
+    %s1 = math.fma %x1, %w1, %s0 : f32
+    %s2 = math.fma %x2, %w2, %s1 : f32
+    %s3 = math.fma %x3, %w3, %s2 : f32
+    %s4 = math.fma %x4, %w4, %s3 : f32
+    linalg.yield %s4 : f32
+  }
+  return
+}
+func.func @row_reduction(%x: memref<4x56xf32>, %y: memref<4xf32>) {
+  linalg.generic {indexing_maps = [#id2, #sum],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x56xf32>) outs(%y : memref<4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.addf %a, %b : f32
+    linalg.yield %r : f32
+  }
   return
 }

@@ -61,8 +61,13 @@ constexpr int64_t kParallelMinFlops = 2 << 20;
 /// 2^17 measured MobileNet-V2 5.2 -> 4.8 ms and ResNet-18 13.7 -> 13.3 ms;
 /// 2^14 made both slower than not splitting them at all.
 constexpr int64_t kParallelMinIterations = 1 << 17;
-/// Longest vector along the innermost loop of other ops.
-constexpr int64_t kInnerVector = 64;
+/// Longest vector along the innermost loop of other ops, and of those with
+/// many inputs (a depthwise convolution's taps and their broadcast weights:
+/// 9 weights of 64 lanes would not fit in the 32 vector registers).
+constexpr int64_t kInnerVector = 64, kManyInputsVector = 32;
+constexpr int64_t kManyInputs = 8;
+/// f32 lanes of one AVX-512 register.
+constexpr int64_t kLanes = 16;
 
 /// The largest divisor of `n` that is at most `cap`, so tiles stay static.
 int64_t divisorAtMost(int64_t n, int64_t cap) {
@@ -216,8 +221,11 @@ struct StridedReadToLoads : OpRewritePattern<vector::TransferReadOp> {
     SmallVector<Value> indices(read.getIndices());
     int64_t s = strides.back();
     if (n > 1 && s >= 2 && s <= kMaxShuffledStride) {
-      // One vector read of the span (masked past its end: the lanes after
-      // the last element may lie outside the buffer), then every s-th lane.
+      // The span in two in-bounds halves of n*s/2 lanes, the second ending
+      // at the span's last element (they overlap by s-1 lanes), then every
+      // s-th element picked out of both by one shuffle. (One read of n*s
+      // lanes masked past the span's end: with 16-lane outputs, the masked
+      // loads took most of a strided depthwise convolution's time.)
       auto meta = memref::ExtractStridedMetadataOp::create(rewriter, loc,
                                                            read.getBase());
       Value linear = meta.getOffset();
@@ -226,6 +234,7 @@ struct StridedReadToLoads : OpRewritePattern<vector::TransferReadOp> {
             rewriter, loc, linear,
             arith::MulIOp::create(rewriter, loc, index, stride));
       int64_t span = (n - 1) * s + 1;
+      int64_t half = (n * s + 1) / 2, second = span - half;
       Type e = type.getElementType();
       auto spanType =
           MemRefType::get({span}, e,
@@ -235,15 +244,20 @@ struct StridedReadToLoads : OpRewritePattern<vector::TransferReadOp> {
           rewriter, loc, spanType, meta.getBaseBuffer(), linear,
           ArrayRef<OpFoldResult>{rewriter.getIndexAttr(span)},
           ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)});
-      Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-      Value wide = vector::TransferReadOp::create(
-          rewriter, loc, VectorType::get({n * s}, e), view, ValueRange{zero},
-          read.getPadding(), ArrayRef<bool>{false});
+      auto halfType = VectorType::get({half}, e);
+      auto readAt = [&](int64_t at) -> Value {
+        return vector::TransferReadOp::create(
+            rewriter, loc, halfType, view,
+            ValueRange{arith::ConstantIndexOp::create(rewriter, loc, at)},
+            read.getPadding(), ArrayRef<bool>{true});
+      };
+      Value low = readAt(0), high = readAt(second);
+      // Element i of the span is lane i of `low` (i < half), else lane
+      // i - second of `high`, which is lane i - second + half of the pair.
       SmallVector<int64_t> lanes;
       for (int64_t k = 0; k < n; ++k)
-        lanes.push_back(k * s);
-      Value picked =
-          vector::ShuffleOp::create(rewriter, loc, wide, wide, lanes);
+        lanes.push_back(k * s < half ? k * s : k * s - second + half);
+      Value picked = vector::ShuffleOp::create(rewriter, loc, low, high, lanes);
       rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(read, type, picked);
       return success();
     }
@@ -428,10 +442,27 @@ struct TileAndVectorizePass
     SmallVector<int64_t> sizes;
     for (int64_t r : ranges.drop_back())
       sizes.push_back(tileOrWhole(r, 1));
-    if (!ranges.empty())
-      sizes.push_back(tileOrWhole(ranges.back(),
-                                  divisorAtMost(ranges.back(), kInnerVector)));
     SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    // The innermost loop in whole registers: a parallel loop whose range is
+    // not a multiple of 16 lanes (a 56-wide row) is split into a multiple
+    // of 16 and a tail below. Vectors of 56 lanes are 3.5 registers: LLVM
+    // splits every operation and, with broadcast operands, spilled them.
+    int64_t cap =
+        op.getNumDpsInputs() > kManyInputs ? kManyInputsVector : kInnerVector;
+    int64_t splitAt = 0;
+    if (!ranges.empty()) {
+      int64_t last = ranges.back();
+      if (last % kLanes == 0) {
+        sizes.push_back(
+            tileOrWhole(last, alignedDivisorAtMost(last, cap, {kLanes})));
+      } else if (!getenv("RELAY_NOSPLIT") && last > kLanes &&
+                 iterators.back() == utils::IteratorType::parallel) {
+        splitAt = last / kLanes * kLanes;
+        sizes.push_back(0);
+      } else {
+        sizes.push_back(tileOrWhole(last, divisorAtMost(last, cap)));
+      }
+    }
     if (iterators.size() >= 3 &&
         iterators.back() == utils::IteratorType::parallel &&
         iterators[iterators.size() - 2] == utils::IteratorType::reduction) {
@@ -471,6 +502,32 @@ struct TileAndVectorizePass
     }
     if (failed(tiled))
       return failure();
+    if (splitAt) {
+      // The row's whole registers, tiled to at most `cap` lanes, and its
+      // tail (8 lanes of a 56-wide row) as one shorter vector, in the same
+      // loop nest.
+      unsigned dim = ranges.size() - 1;
+      rewriter.setInsertionPoint(*tiled);
+      auto [head, tail] = linalg::splitOp(
+          rewriter, cast<TilingInterface>(tiled->getOperation()), dim,
+          rewriter.getIndexAttr(splitAt));
+      if (!head || !tail)
+        return failure();
+      SmallVector<int64_t> headSizes(ranges.size(), 0);
+      headSizes[dim] =
+          tileOrWhole(splitAt, alignedDivisorAtMost(splitAt, cap, {kLanes}));
+      FailureOr<linalg::LinalgOp> inner = tile(
+          rewriter, cast<linalg::LinalgOp>(head.getOperation()), headSizes);
+      if (failed(inner))
+        return failure();
+      if (vectorize &&
+          (failed(vectorizeOp(rewriter, *inner, false)) ||
+           failed(vectorizeOp(
+               rewriter, cast<linalg::LinalgOp>(tail.getOperation()), false))))
+        return failure();
+      ++numVectorized;
+      return success();
+    }
     if (vectorize && failed(vectorizeOp(rewriter, *tiled, false)))
       return failure();
     ++numVectorized;

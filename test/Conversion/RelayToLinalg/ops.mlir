@@ -90,12 +90,14 @@ relay.func @conv(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4
 }
 
 // Depthwise: 4 groups of one channel, summed directly over the nine taps
-// (strided views of the image, a weight per channel each); a 1x1
-// convolution reads its input in place (no im2col copy).
+// (strided views of the image, a weight per channel each) in fused
+// multiply-adds; a 1x1 convolution reads its input in place (no im2col
+// copy).
 // CHECK-LABEL: func.func @depthwise_then_pointwise(
 // CHECK-COUNT-9: tensor.extract_slice %arg0[0, 0, {{[0-2]}}, {{[0-2]}}] [1, 4, 6, 6] [1, 1, 1, 1]
 // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel"]{{.*}} outs(%{{.*}} : tensor<1x4x6x6xf32>)
-// CHECK-COUNT-9: arith.mulf
+// CHECK: arith.mulf
+// CHECK-COUNT-8: math.fma
 // CHECK-NOT: tensor<1x4x1x3x3x6x6xf32>
 // CHECK-NOT: tensor<1x1x8x1x1x6x6xf32>
 // CHECK: tensor.expand_shape %{{.*}} into tensor<1x1x4x6x6xf32>
@@ -274,4 +276,29 @@ relay.func @dense_two_rows(%y: tensor<2x64xf32>, %w: tensor<32x64xf32>) -> tenso
 relay.func @conv_in_bands(%x: tensor<1x16x66x66xf32>, %w: tensor<8x16x3x3xf32>) -> tensor<1x8x64x64xf32> {
   %y = relay.nn.conv2d %x, %w : (tensor<1x16x66x66xf32>, tensor<8x16x3x3xf32>) -> tensor<1x8x64x64xf32>
   relay.return %y : tensor<1x8x64x64xf32>
+}
+
+// A 1x1 convolution whose product is over 128 KB (96 channels x 56x56,
+// 1.2 MB) goes in bands of output rows too: the most rows whose product
+// is whole 32-column vectors and at most 128 KB (4 rows: 96 x 224). The
+// elementwise op after it can then join each band
+// (--relay-fuse-elementwise).
+// CHECK-LABEL: func.func @pointwise_in_bands(
+// CHECK: scf.for %[[ROW:.*]] = %c0 to %c56 step %c4 iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<1x96x56x56xf32>)
+// CHECK:   tensor.extract_slice %arg0[0, 0, %[[ROW]], 0] [1, 24, 4, 56] [1, 1, 1, 1]
+// CHECK:   linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<96x24xf32>, tensor<24x224xf32>) outs(%{{.*}} : tensor<96x224xf32>)
+// CHECK:   tensor.insert_slice %{{.*}} into %[[ACC]][0, 0, %[[ROW]], 0] [1, 96, 4, 56] [1, 1, 1, 1]
+// CHECK: } {relay.independent_iterations}
+relay.func @pointwise_in_bands(%x: tensor<1x24x56x56xf32>, %w: tensor<96x24x1x1xf32>) -> tensor<1x96x56x56xf32> {
+  %y = relay.nn.conv2d %x, %w : (tensor<1x24x56x56xf32>, tensor<96x24x1x1xf32>) -> tensor<1x96x56x56xf32>
+  relay.return %y : tensor<1x96x56x56xf32>
+}
+
+// Within 128 KB (8 channels x 56x56, 100 KB) the product is one.
+// CHECK-LABEL: func.func @pointwise_whole(
+// CHECK-NOT: scf.for
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<8x3136xf32>)
+relay.func @pointwise_whole(%x: tensor<1x24x56x56xf32>, %w: tensor<8x24x1x1xf32>) -> tensor<1x8x56x56xf32> {
+  %y = relay.nn.conv2d %x, %w : (tensor<1x24x56x56xf32>, tensor<8x24x1x1xf32>) -> tensor<1x8x56x56xf32>
+  relay.return %y : tensor<1x8x56x56xf32>
 }

@@ -1,0 +1,93 @@
+#!/usr/bin/python3
+"""MobileNet-V2's inverted residual blocks against PyTorch: a 1x1 expansion
+with bias and ReLU6 (large ones go in row bands that the bias and ReLU6
+join), a depthwise 3x3 convolution at stride 1 or 2 (rows that are whole
+16-lane vectors or not: 112, 56, 28, 14, 7 and 40 wide), a 1x1 projection
+and, at stride 1, the residual sum. Each block is exported to ONNX,
+compiled by relay-run at one and two threads and checked to 1e-4 of the
+output's largest magnitude.
+
+  /usr/bin/python3 blocks_vs_torch.py --bin build/bin
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import torch
+
+# (input channels, expansion, output channels, height, width, stride)
+CASES = [
+    (16, 6, 24, 112, 112, 2),  # bands of 2 rows; stride-2 rows of 56
+    (24, 6, 24, 56, 56, 1),    # bands of 4 rows; 48 + 8 lanes; residual
+    (24, 6, 32, 56, 56, 2),    # stride-2 rows of 28: 16 + 12 lanes
+    (32, 6, 32, 28, 28, 1),    # bands of 4 rows (112 columns)
+    (64, 6, 64, 14, 14, 1),    # 196 columns: padded product, no bands
+    (96, 6, 160, 14, 14, 2),   # stride-2 rows of 7
+    (8, 4, 8, 40, 40, 1),      # 32 + 8 lanes; bands of 20 rows (800 columns)
+]
+
+
+class Block(torch.nn.Module):
+    def __init__(self, c, t, f, stride):
+        super().__init__()
+        hidden = c * t
+        self.expand = torch.nn.Conv2d(c, hidden, 1)
+        self.depthwise = torch.nn.Conv2d(hidden, hidden, 3, stride, 1,
+                                         groups=hidden)
+        self.project = torch.nn.Conv2d(hidden, f, 1)
+        self.residual = stride == 1 and c == f
+
+    def forward(self, x):
+        y = torch.nn.functional.relu6(self.expand(x))
+        y = torch.nn.functional.relu6(self.depthwise(y))
+        y = self.project(y)
+        return x + y if self.residual else y
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--bin', required=True)
+    args = parser.parse_args()
+    relay_run = os.path.join(args.bin, 'relay-run')
+    failures = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, (c, t, f, h, w, stride) in enumerate(CASES):
+            torch.manual_seed(i)
+            model = Block(c, t, f, stride).eval()
+            x = torch.randn(1, c, h, w)
+            with torch.no_grad():
+                want = model(x).numpy()
+            onnx_path = os.path.join(tmp, 'block%d.onnx' % i)
+            torch.onnx.export(model, (x,), onnx_path, opset_version=13)
+            np.save(os.path.join(tmp, 'x.npy'), x.numpy())
+            for threads in ('1', '2'):
+                out = os.path.join(tmp, 'y.npy')
+                proc = subprocess.run(
+                    [relay_run, onnx_path, '--input',
+                     os.path.join(tmp, 'x.npy'), '--output', out,
+                     '--num-threads', threads],
+                    capture_output=True, text=True)
+                what = 'C=%d t=%d F=%d %dx%d stride %d, %s thread(s)' % (
+                    c, t, f, h, w, stride, threads)
+                if proc.returncode != 0:
+                    print('FAIL %s: exit %d\n%s' % (what, proc.returncode,
+                                                   proc.stderr))
+                    failures += 1
+                    continue
+                got = np.load(out)
+                scale = float(np.max(np.abs(want)))
+                err = float(np.max(np.abs(got - want))) / scale \
+                    if got.shape == want.shape else float('inf')
+                ok = err <= 1e-4
+                failures += not ok
+                print('%s %s: shape %s, error %.2e of the largest output' % (
+                    'ok  ' if ok else 'FAIL', what, got.shape, err))
+    print('%d of %d runs failed' % (failures, 2 * len(CASES)))
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
