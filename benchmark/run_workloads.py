@@ -405,8 +405,8 @@ def main():
                         'relay-mlir compiled by relay-run (JIT; --num-threads 1 '
                         'and 2: with 2, contractions of 2 MFLOP or more, '
                         'other ops of 2^17 iterations or more, the row '
-                        'bands of large im2col convolutions and the tile-row '
-                        'bands of Winograd convolutions run on two '
+                        'bands of large im2col and 1x1 convolutions and the '
+                        'tile-row bands of Winograd convolutions run on two '
                         'threads).\n\n'
                         % (args.runs, 'from Debian (python3-torch)'))
                 f.write(table + '\n\nA ratio above 1 means relay-mlir is faster than '
