@@ -12,6 +12,7 @@
 #include "dialects/relay/OperatorRegistry.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -104,6 +105,40 @@ Value conv2dNchwAsProduct(OpBuilder &b, Location loc, RankedTensorType type,
 /// giving `type`; null when it does not apply or would not pay.
 Value winogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
                      Value data, Value weight, ArrayRef<int64_t> padding);
+
+/// A 3x3 depthwise convolution (one channel per group) of one NCHW f32
+/// image `data` (unpadded; `padding` is (top, left, bottom, right), all 1),
+/// stride 1 or 2, undilated, giving `type`, as loop nests of vector code
+/// that treat the padding as zeros (no padded copy of the image); null when
+/// it does not apply.
+Value depthwiseConv3x3(OpBuilder &b, Location loc, RankedTensorType type,
+                       Value data, Value weight, ArrayRef<int64_t> strides,
+                       ArrayRef<int64_t> dilations, ArrayRef<int64_t> padding);
+
+/// An index constant.
+Value index(OpBuilder &b, Location loc, int64_t v);
+
+/// An scf.for from `begin` (0 when not given) to `end` by `step` threading
+/// one value from `init` through `body` (given the induction variable and
+/// the value so far).
+scf::ForOp loopOp(OpBuilder &b, Location loc, int64_t begin, int64_t end,
+                  int64_t step, Value init,
+                  function_ref<Value(OpBuilder &, Value, Value)> body);
+scf::ForOp loopOp(OpBuilder &b, Location loc, int64_t end, int64_t step,
+                  Value init,
+                  function_ref<Value(OpBuilder &, Value, Value)> body);
+
+/// The result of loopOp from 0.
+Value loop(OpBuilder &b, Location loc, int64_t end, int64_t step, Value init,
+           function_ref<Value(OpBuilder &, Value, Value)> body);
+
+/// The box of `sizes` at `offsets` (unit strides) of `source`.
+Value sliceAt(OpBuilder &b, Location loc, Value source,
+              ArrayRef<OpFoldResult> offsets, ArrayRef<int64_t> sizes);
+
+/// `source` inserted into `dest` as the box of `sizes` at `offsets`.
+Value insertAt(OpBuilder &b, Location loc, Value source, Value dest,
+               ArrayRef<OpFoldResult> offsets, ArrayRef<int64_t> sizes);
 
 /// A tensor of `type` whose element at each index is computed by `body`
 /// from the index values (a parallel linalg.generic over `type`, the body

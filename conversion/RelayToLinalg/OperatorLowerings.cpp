@@ -1615,6 +1615,11 @@ FailureOr<SmallVector<Value>> conv2dRule(OpBuilder &b, Operation *op,
   if (nchw && groups == 1 && s[0] == 1 && s[1] == 1 && d[0] == 1 && d[1] == 1)
     if (Value out = winogradConv2d(b, loc, type, data, operands[1], p))
       return SmallVector<Value>{out};
+  auto unpadded = cast<RankedTensorType>(data.getType());
+  if (nchw && groups > 1 && groups == unpadded.getDimSize(1) &&
+      groups == type.getDimSize(1))
+    if (Value out = depthwiseConv3x3(b, loc, type, data, operands[1], s, d, p))
+      return SmallVector<Value>{out};
   data = padImage(b, loc, data, p, nchw ? 2 : 1, nchw ? 3 : 2,
                   constantScalar(b, loc, e, 0));
   // Float convolutions become matrix products; mixed-type ones (int8 data

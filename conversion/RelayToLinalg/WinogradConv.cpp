@@ -86,29 +86,6 @@ constexpr int64_t kMinChannels = 16;
 
 int64_t ceilDiv(int64_t x, int64_t y) { return (x + y - 1) / y; }
 
-/// An index constant.
-Value index(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIndexOp::create(b, loc, v);
-}
-
-/// An scf.for from 0 to `end` by `step` threading one value from `init`
-/// through `body` (given the induction variable and the value so far).
-scf::ForOp loopOp(OpBuilder &b, Location loc, int64_t end, int64_t step,
-                  Value init,
-                  function_ref<Value(OpBuilder &, Value, Value)> body) {
-  return scf::ForOp::create(
-      b, loc, index(b, loc, 0), index(b, loc, end), index(b, loc, step),
-      ValueRange{init}, [&](OpBuilder &lb, Location, Value iv, ValueRange acc) {
-        scf::YieldOp::create(lb, loc, body(lb, iv, acc[0]));
-      });
-}
-
-/// The result of loopOp.
-Value loop(OpBuilder &b, Location loc, int64_t end, int64_t step, Value init,
-           function_ref<Value(OpBuilder &, Value, Value)> body) {
-  return loopOp(b, loc, end, step, init, body).getResult(0);
-}
-
 /// The constant `v` of the scalar or vector float type `t`.
 Value floatConstant(OpBuilder &b, Location loc, Type t, double v) {
   if (auto vector = dyn_cast<VectorType>(t))
@@ -187,26 +164,6 @@ Value slice(OpBuilder &b, Location loc, Value source, ArrayRef<int64_t> offsets,
   return tensor::ExtractSliceOp::create(
       b, loc, type, source, getAsIndexOpFoldResult(ctx, offsets),
       getAsIndexOpFoldResult(ctx, sizes), getAsIndexOpFoldResult(ctx, strides));
-}
-
-/// The box of `sizes` at `offsets` (unit strides) of `source`.
-Value sliceAt(OpBuilder &b, Location loc, Value source,
-              ArrayRef<OpFoldResult> offsets, ArrayRef<int64_t> sizes) {
-  auto type = RankedTensorType::get(
-      sizes, cast<RankedTensorType>(source.getType()).getElementType());
-  return tensor::ExtractSliceOp::create(
-      b, loc, type, source, offsets,
-      getAsIndexOpFoldResult(b.getContext(), sizes),
-      SmallVector<OpFoldResult>(sizes.size(), b.getIndexAttr(1)));
-}
-
-/// `source` inserted into `dest` as the box of `sizes` at `offsets`.
-Value insertAt(OpBuilder &b, Location loc, Value source, Value dest,
-               ArrayRef<OpFoldResult> offsets, ArrayRef<int64_t> sizes) {
-  return tensor::InsertSliceOp::create(
-      b, loc, source, dest, offsets,
-      getAsIndexOpFoldResult(b.getContext(), sizes),
-      SmallVector<OpFoldResult>(sizes.size(), b.getIndexAttr(1)));
 }
 
 /// U[t = xi * a + nu, f / lanes, c, f % lanes] = (G g[f, c] G^T)[xi, nu]

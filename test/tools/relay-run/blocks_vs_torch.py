@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """MobileNet-V2's inverted residual blocks against PyTorch: a 1x1 expansion
 with bias and ReLU6 (large ones go in row bands that the bias and ReLU6
-join), a depthwise 3x3 convolution at stride 1 or 2 (rows that are whole
-16-lane vectors or not: 112, 56, 28, 14, 7 and 40 wide), a 1x1 projection
+join), a depthwise 3x3 convolution at stride 1 or 2 on the unpadded image
+(rows that are whole 16-lane vectors or not: 112, 56, 28, 14, 7, 40, 33,
+17 and 3 wide, odd heights), a 1x1 projection
 and, at stride 1, the residual sum. Each block is exported to ONNX,
 compiled by relay-run at one and two threads and checked to 1e-4 of the
 output's largest magnitude.
@@ -27,6 +28,9 @@ CASES = [
     (64, 6, 64, 14, 14, 1),    # 196 columns: padded product, no bands
     (96, 6, 160, 14, 14, 2),   # stride-2 rows of 7
     (8, 4, 8, 40, 40, 1),      # 32 + 8 lanes; bands of 20 rows (800 columns)
+    (8, 2, 8, 15, 17, 2),      # odd sizes at stride 2: a zero column and row
+    (8, 2, 8, 9, 33, 1),       # rows of 16 + 16 + 1 lanes
+    (8, 2, 8, 2, 3, 2),        # one output row, one that reads below
 ]
 
 

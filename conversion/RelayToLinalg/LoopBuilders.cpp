@@ -1,0 +1,61 @@
+//===- LoopBuilders.cpp - Loops and boxes for hand-built loop nests -------===//
+//
+// The scf.for and slice builders of the lowerings that emit loop nests of
+// vector code on tensors (WinogradConv.cpp, DepthwiseConv.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "conversion/RelayToLinalg/LoweringHelpers.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+
+namespace mlir::relay::lowering {
+
+Value index(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+scf::ForOp loopOp(OpBuilder &b, Location loc, int64_t begin, int64_t end,
+                  int64_t step, Value init,
+                  function_ref<Value(OpBuilder &, Value, Value)> body) {
+  return scf::ForOp::create(
+      b, loc, index(b, loc, begin), index(b, loc, end), index(b, loc, step),
+      ValueRange{init}, [&](OpBuilder &lb, Location, Value iv, ValueRange acc) {
+        scf::YieldOp::create(lb, loc, body(lb, iv, acc[0]));
+      });
+}
+
+scf::ForOp loopOp(OpBuilder &b, Location loc, int64_t end, int64_t step,
+                  Value init,
+                  function_ref<Value(OpBuilder &, Value, Value)> body) {
+  return loopOp(b, loc, 0, end, step, init, body);
+}
+
+Value loop(OpBuilder &b, Location loc, int64_t end, int64_t step, Value init,
+           function_ref<Value(OpBuilder &, Value, Value)> body) {
+  return loopOp(b, loc, end, step, init, body).getResult(0);
+}
+
+Value sliceAt(OpBuilder &b, Location loc, Value source,
+              ArrayRef<OpFoldResult> offsets, ArrayRef<int64_t> sizes) {
+  auto type = RankedTensorType::get(
+      sizes, cast<RankedTensorType>(source.getType()).getElementType());
+  return tensor::ExtractSliceOp::create(
+      b, loc, type, source, offsets,
+      getAsIndexOpFoldResult(b.getContext(), sizes),
+      SmallVector<OpFoldResult>(sizes.size(), b.getIndexAttr(1)));
+}
+
+Value insertAt(OpBuilder &b, Location loc, Value source, Value dest,
+               ArrayRef<OpFoldResult> offsets, ArrayRef<int64_t> sizes) {
+  return tensor::InsertSliceOp::create(
+      b, loc, source, dest, offsets,
+      getAsIndexOpFoldResult(b.getContext(), sizes),
+      SmallVector<OpFoldResult>(sizes.size(), b.getIndexAttr(1)));
+}
+
+} // namespace mlir::relay::lowering

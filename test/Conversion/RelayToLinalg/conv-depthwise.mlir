@@ -1,0 +1,83 @@
+// RUN: relay-mlir-opt %s --relay-to-linalg --split-input-file | FileCheck %s
+// A 3x3 depthwise convolution with one pixel of padding, stride 1 or 2,
+// of one image: loop nests of vector code reading the unpadded image (no
+// padded copy). Channels go in blocks of at most 64 KB of output, an
+// independent loop each inserting its block; inside, rows of 16-lane
+// chunks (20 = 16 + 4), the side taps read one column over or, at the
+// row's ends, shuffled in with a zero; the taps summed in fused
+// multiply-adds.
+
+// CHECK-LABEL: func.func @stride_1(
+// CHECK-NOT:   tensor<1x4x10x22xf32>
+// CHECK:       %[[R:.*]] = scf.for %[[C0:.*]] = %c0 to %c4{{.*}} step %c4 iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<1x4x8x20xf32>) {
+// CHECK:         scf.for
+// CHECK:           tensor.extract %arg1
+// First row: no row above; the row's first chunk shifted right with a zero.
+// CHECK:           %[[V:.*]] = vector.transfer_read %arg0{{.*}} : tensor<1x4x8x20xf32>, vector<16xf32>
+// CHECK:           vector.shuffle %[[V]], %{{.*}} [16, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14] : vector<16xf32>, vector<1xf32>
+// CHECK:           vector.transfer_read %arg0{{.*}} : tensor<1x4x8x20xf32>, vector<4xf32>
+// CHECK:           vector.shuffle %{{.*}}, %{{.*}} [1, 2, 3, 4] : vector<4xf32>, vector<1xf32>
+// CHECK:           math.fma {{.*}} : vector<16xf32>
+// CHECK:           vector.transfer_write {{.*}} : vector<16xf32>, tensor<1x4x8x20xf32>
+// CHECK:           vector.transfer_write {{.*}} : vector<4xf32>, tensor<1x4x8x20xf32>
+// The rows between: three input rows each.
+// CHECK:           scf.for %{{.*}} = %c1{{.*}} to %c7
+// CHECK-COUNT-6:     vector.transfer_read %arg0{{.*}} vector<16xf32>
+// CHECK:           }
+// CHECK:         tensor.insert_slice %{{.*}} into %[[ACC]][0, %[[C0]], 0, 0] [1, 4, 8, 20] [1, 1, 1, 1]
+// CHECK:       } {relay.independent_iterations}
+// CHECK:       return %[[R]]
+relay.func @stride_1(%x: tensor<1x4x8x20xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<1x4x8x20xf32> {
+  %y = relay.nn.conv2d %x, %w {groups = 4 : i64, padding = array<i64: 1, 1>} : (tensor<1x4x8x20xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x8x20xf32>
+  relay.return %y : tensor<1x4x8x20xf32>
+}
+
+// -----
+
+// Stride 2 of a 9x9 image (5x5 out): the span of 9 columns as one read,
+// its even columns (the centre taps), its odd ones (right; the column past
+// the end, 9, a zero) and the odd ones shifted by one lane (left).
+// CHECK-LABEL: func.func @stride_2(
+// CHECK-NOT:   tensor<1x4x11x11xf32>
+// CHECK:       %[[S:.*]] = vector.transfer_read %arg0{{.*}} : tensor<1x4x9x9xf32>, vector<9xf32>
+// CHECK:       vector.shuffle %[[S]], %{{.*}} [0, 2, 4, 6, 8] : vector<9xf32>, vector<1xf32>
+// CHECK:       %[[O:.*]] = vector.shuffle %[[S]], %{{.*}} [1, 3, 5, 7, 9] : vector<9xf32>, vector<1xf32>
+// CHECK:       vector.shuffle %{{.*}}, %[[O]] [0, 1, 2, 3, 4] : vector<1xf32>, vector<5xf32>
+// CHECK:       } {relay.independent_iterations}
+relay.func @stride_2(%x: tensor<1x4x9x9xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<1x4x5x5xf32> {
+  %y = relay.nn.conv2d %x, %w {groups = 4 : i64, padding = array<i64: 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x4x9x9xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x5x5xf32>
+  relay.return %y : tensor<1x4x5x5xf32>
+}
+
+// -----
+
+// Other padding, strides, dilations and batches keep the generic over the
+// padded image's taps.
+// CHECK-LABEL: func.func @no_padding(
+// CHECK-NOT:   vector.shuffle
+// CHECK:       linalg.generic
+// CHECK-LABEL: func.func @stride_3(
+// CHECK-NOT:   vector.shuffle
+// CHECK:       tensor<1x4x11x11xf32>
+// CHECK-LABEL: func.func @dilated(
+// CHECK-NOT:   vector.shuffle
+// CHECK:       tensor<1x4x11x11xf32>
+// CHECK-LABEL: func.func @batch_2(
+// CHECK-NOT:   vector.shuffle
+// CHECK:       tensor<2x4x11x11xf32>
+relay.func @no_padding(%x: tensor<1x4x9x9xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<1x4x7x7xf32> {
+  %y = relay.nn.conv2d %x, %w {groups = 4 : i64} : (tensor<1x4x9x9xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x7x7xf32>
+  relay.return %y : tensor<1x4x7x7xf32>
+}
+relay.func @stride_3(%x: tensor<1x4x9x9xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<1x4x3x3xf32> {
+  %y = relay.nn.conv2d %x, %w {groups = 4 : i64, padding = array<i64: 1, 1>, strides = array<i64: 3, 3>} : (tensor<1x4x9x9xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x3x3xf32>
+  relay.return %y : tensor<1x4x3x3xf32>
+}
+relay.func @dilated(%x: tensor<1x4x9x9xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<1x4x7x7xf32> {
+  %y = relay.nn.conv2d %x, %w {groups = 4 : i64, padding = array<i64: 1, 1>, dilation = array<i64: 2, 2>} : (tensor<1x4x9x9xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x7x7xf32>
+  relay.return %y : tensor<1x4x7x7xf32>
+}
+relay.func @batch_2(%x: tensor<2x4x9x9xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<2x4x9x9xf32> {
+  %y = relay.nn.conv2d %x, %w {groups = 4 : i64, padding = array<i64: 1, 1>} : (tensor<2x4x9x9xf32>, tensor<4x1x3x3xf32>) -> tensor<2x4x9x9xf32>
+  relay.return %y : tensor<2x4x9x9xf32>
+}
