@@ -1331,8 +1331,8 @@ int64_t im2colBandRows(int64_t k, int64_t oh, int64_t ow) {
 /// stays in the L2 cache for the op that reads it next.
 constexpr int64_t kProductBandBytes = 128 << 10;
 
-/// The output rows per band of a 1x1 stride-1 convolution of one image
-/// with `f` output channels: the most rows that divide `oh` whose product
+/// The output rows per band of a convolution of one image with `f` output
+/// channels: the most rows that divide `oh` whose product
 /// is whole vectors (a multiple of 32 columns, else of 16) and within
 /// kProductBandBytes; 0 (no bands) when the whole product is within that
 /// or no band fits. --relay-fuse-elementwise moves the elementwise op after
@@ -1420,12 +1420,15 @@ Value conv2dNchwAsProduct(OpBuilder &b, Location loc, RankedTensorType type,
   int64_t g = groups, cg = c / g, fg = f / g, p = oh * ow;
   bool direct = kh == 1 && kw == 1 && s[0] == 1 && s[1] == 1 &&
                 in.getDimSize(2) == oh && in.getDimSize(3) == ow;
-  if (!direct && n == 1 && g == 1)
-    if (int64_t rows = im2colBandRows(c * kh * kw, oh, ow); rows < oh)
+  // Bands of rows: an im2col matrix built band by band within 1 MB, and
+  // products within 128 KB, whichever bands are smaller.
+  if (n == 1 && g == 1) {
+    int64_t rows = direct ? oh : im2colBandRows(c * kh * kw, oh, ow);
+    if (int64_t productRows = productBandRows(f, oh, ow))
+      rows = std::min(rows, productRows);
+    if (rows < oh)
       return conv2dInRowBands(b, loc, type, data, weight, s, d, rows);
-  if (direct && n == 1 && g == 1)
-    if (int64_t rows = productBandRows(f, oh, ow))
-      return conv2dInRowBands(b, loc, type, data, weight, s, d, rows);
+  }
   Value col;
   if (direct) {
     col = tensor::ExpandShapeOp::create(

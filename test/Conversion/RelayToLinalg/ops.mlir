@@ -294,6 +294,19 @@ relay.func @pointwise_in_bands(%x: tensor<1x24x56x56xf32>, %w: tensor<96x24x1x1x
   relay.return %y : tensor<1x96x56x56xf32>
 }
 
+// A small im2col matrix (27 taps x 32x32) with a product over 128 KB (40
+// channels x 32x32): bands of the product's size (16 rows, 512 columns),
+// each building its own slice of the im2col matrix.
+// CHECK-LABEL: func.func @im2col_product_bands(
+// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c16
+// CHECK:   tensor.empty() : tensor<1x1x3x3x3x16x32xf32>
+// CHECK:   linalg.generic {{.*}} outs(%{{.*}} : tensor<40x512xf32>)
+// CHECK: } {relay.independent_iterations}
+relay.func @im2col_product_bands(%x: tensor<1x3x34x34xf32>, %w: tensor<40x3x3x3xf32>) -> tensor<1x40x32x32xf32> {
+  %y = relay.nn.conv2d %x, %w : (tensor<1x3x34x34xf32>, tensor<40x3x3x3xf32>) -> tensor<1x40x32x32xf32>
+  relay.return %y : tensor<1x40x32x32xf32>
+}
+
 // Within 128 KB (8 channels x 56x56, 100 KB) the product is one.
 // CHECK-LABEL: func.func @pointwise_whole(
 // CHECK-NOT: scf.for
