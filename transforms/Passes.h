@@ -19,6 +19,14 @@ namespace mlir::relay {
 constexpr llvm::StringLiteral kIndependentIterationsAttr =
     "relay.independent_iterations";
 
+/// Marks an scf.for of independent iterations (one of kIndependentIterations
+/// too) whose result is written only by vector.transfer_writes of 1-d
+/// vectors along its innermost dimension, into the blocks each iteration
+/// inserts (the row kernels of depthwise convolutions):
+/// --relay-fuse-elementwise applies an elementwise op that reads the
+/// result to each vector before it is written.
+constexpr llvm::StringLiteral kRowKernelAttr = "relay.row_kernel";
+
 /// Marks the functions --relay-outline-loops makes: they call nothing of the
 /// program's, so they can be compiled apart from it.
 constexpr llvm::StringLiteral kLoopNestAttr = "relay.loop_nest";

@@ -227,8 +227,10 @@ def FuseElementwise : Pass<"relay-fuse-elementwise", "::mlir::func::FuncOp"> {
     %t = linalg.generic {...} ins(%a, %b) outs(%e1) { addf, tanh }
     ```
   }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect",
-                           "::mlir::tensor::TensorDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def HoistDeallocs : Pass<"relay-hoist-deallocs", "::mlir::func::FuncOp"> {

@@ -15,8 +15,9 @@
 //
 // The channels go in blocks (at most kBlockBytes of output each) as an
 // scf.for of independent iterations, each inserting its block into the
-// result: --relay-fuse-elementwise moves the bias and activation after the
-// convolution into that loop, block by block.
+// result, its vectors written only by transfer_writes along the rows:
+// --relay-fuse-elementwise applies the bias and activation after the
+// convolution to each vector before it is written.
 //
 //===----------------------------------------------------------------------===//
 
@@ -257,5 +258,8 @@ Value mlir::relay::lowering::depthwiseConv3x3(OpBuilder &b, Location loc,
       });
   // The blocks are independent: with threads they run in parallel.
   blocks->setAttr(relay::kIndependentIterationsAttr, b.getUnitAttr());
+  // Its writes are row vectors: the bias and activation after it apply to
+  // each before it is written (--relay-fuse-elementwise).
+  blocks->setAttr(relay::kRowKernelAttr, b.getUnitAttr());
   return blocks.getResult(0);
 }

@@ -216,3 +216,92 @@ func.func @not_bands(%x: tensor<1x4x8x16xf32>) -> tensor<1x4x8x16xf32> {
   } -> tensor<1x4x8x16xf32>
   return %y : tensor<1x4x8x16xf32>
 }
+
+// -----
+
+// A row kernel's loop (its vectors written along rows into the blocks it
+// inserts): the elementwise op after it, here a bias reshaped after the
+// loop and a clamp, is applied to each vector before it is written. The
+// bias's reshape moves above the loop; no linalg op is left.
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#chan = affine_map<(d0, d1, d2, d3) -> (d1, 0, 0)>
+// CHECK-LABEL: func.func @row_kernel_epilogue
+// CHECK:       %[[B:.*]] = tensor.reshape %arg1
+// CHECK:       %[[R:.*]] = scf.for %[[C0:.*]] = %c0 to %c4 step %c2 iter_args(%[[ACC:.*]] = %{{.*}})
+// CHECK:         arith.mulf
+// CHECK:         %[[C:.*]] = arith.addi %[[C0]], %c1
+// CHECK:         %[[BC:.*]] = tensor.extract %[[B]][%[[C]], %c0, %c0]
+// CHECK:         %[[BV:.*]] = vector.broadcast %[[BC]] : f32 to vector<8xf32>
+// CHECK:         %[[S:.*]] = arith.addf %{{.*}}, %[[BV]] : vector<8xf32>
+// CHECK:         %[[M:.*]] = arith.maximumf %[[S]], %{{.*}} : vector<8xf32>
+// CHECK:         vector.transfer_write %[[M]], %{{.*}}[%c0, %c1, %c0, %c0]
+// CHECK:       } {relay.independent_iterations, relay.row_kernel}
+// CHECK-NOT:   linalg.generic
+// CHECK:       return %[[R]]
+func.func @row_kernel_epilogue(%x: tensor<1x4x1x8xf32>, %b: tensor<4xf32>) -> tensor<1x4x1x8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %pad = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x1x8xf32>
+  %r = scf.for %c = %c0 to %c4 step %c2 iter_args(%acc = %e) -> (tensor<1x4x1x8xf32>) {
+    %blk = tensor.empty() : tensor<1x2x1x8xf32>
+    %c1abs = arith.addi %c, %c1 : index
+    %v = vector.transfer_read %x[%c0, %c1abs, %c0, %c0], %pad {in_bounds = [true]} : tensor<1x4x1x8xf32>, vector<8xf32>
+    %sq = arith.mulf %v, %v : vector<8xf32>
+    %w = vector.transfer_write %sq, %blk[%c0, %c1, %c0, %c0] {in_bounds = [true]} : vector<8xf32>, tensor<1x2x1x8xf32>
+    %in = tensor.insert_slice %w into %acc[0, %c, 0, 0] [1, 2, 1, 8] [1, 1, 1, 1] : tensor<1x2x1x8xf32> into tensor<1x4x1x8xf32>
+    scf.yield %in : tensor<1x4x1x8xf32>
+  } {relay.independent_iterations, relay.row_kernel}
+  %shape = arith.constant dense<[4, 1, 1]> : tensor<3xi64>
+  %b3 = tensor.reshape %b(%shape) : (tensor<4xf32>, tensor<3xi64>) -> tensor<4x1x1xf32>
+  %zero = arith.constant 0.0 : f32
+  %e2 = tensor.empty() : tensor<1x4x1x8xf32>
+  %y = linalg.generic {indexing_maps = [#id4, #chan, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%r, %b3 : tensor<1x4x1x8xf32>, tensor<4x1x1xf32>) outs(%e2 : tensor<1x4x1x8xf32>) {
+  ^bb0(%a: f32, %bias: f32, %o: f32):
+    %s = arith.addf %a, %bias : f32
+    %m = arith.maximumf %s, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x4x1x8xf32>
+  return %y : tensor<1x4x1x8xf32>
+}
+
+// -----
+
+// A body the row vectors cannot take (it reads its loop indices): the op
+// joins the blocks as a linalg op instead.
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @row_kernel_index_body
+// CHECK:       scf.for
+// CHECK:         vector.transfer_write %{{.*}} : vector<8xf32>, tensor<1x2x1x8xf32>
+// CHECK:         linalg.generic
+// CHECK:           linalg.index 3
+// CHECK:       } {relay.independent_iterations}
+func.func @row_kernel_index_body(%x: tensor<1x4x1x8xf32>) -> tensor<1x4x1x8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %pad = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x1x8xf32>
+  %r = scf.for %c = %c0 to %c4 step %c2 iter_args(%acc = %e) -> (tensor<1x4x1x8xf32>) {
+    %blk = tensor.empty() : tensor<1x2x1x8xf32>
+    %v = vector.transfer_read %x[%c0, %c, %c0, %c0], %pad {in_bounds = [true]} : tensor<1x4x1x8xf32>, vector<8xf32>
+    %w = vector.transfer_write %v, %blk[%c0, %c1, %c0, %c0] {in_bounds = [true]} : vector<8xf32>, tensor<1x2x1x8xf32>
+    %in = tensor.insert_slice %w into %acc[0, %c, 0, 0] [1, 2, 1, 8] [1, 1, 1, 1] : tensor<1x2x1x8xf32> into tensor<1x4x1x8xf32>
+    scf.yield %in : tensor<1x4x1x8xf32>
+  } {relay.independent_iterations, relay.row_kernel}
+  %e2 = tensor.empty() : tensor<1x4x1x8xf32>
+  %y = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%r : tensor<1x4x1x8xf32>) outs(%e2 : tensor<1x4x1x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %i = linalg.index 3 : index
+    %ii = arith.index_cast %i : index to i64
+    %f = arith.sitofp %ii : i64 to f32
+    %s = arith.addf %a, %f : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x1x8xf32>
+  return %y : tensor<1x4x1x8xf32>
+}

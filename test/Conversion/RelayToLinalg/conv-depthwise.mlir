@@ -2,7 +2,9 @@
 // A 3x3 depthwise convolution with one pixel of padding, stride 1 or 2,
 // of one image: loop nests of vector code reading the unpadded image (no
 // padded copy). Channels go in blocks of at most 64 KB of output, an
-// independent loop each inserting its block; inside, rows of 16-lane
+// independent loop each inserting its block, marked as a row kernel (its
+// results written as row vectors, for --relay-fuse-elementwise to apply
+// the bias and activation to); inside, rows of 16-lane
 // chunks (20 = 16 + 4), the side taps read one column over or, at the
 // row's ends, shuffled in with a zero; the taps summed in fused
 // multiply-adds.
@@ -25,7 +27,7 @@
 // CHECK-COUNT-6:     vector.transfer_read %arg0{{.*}} vector<16xf32>
 // CHECK:           }
 // CHECK:         tensor.insert_slice %{{.*}} into %[[ACC]][0, %[[C0]], 0, 0] [1, 4, 8, 20] [1, 1, 1, 1]
-// CHECK:       } {relay.independent_iterations}
+// CHECK:       } {relay.independent_iterations, relay.row_kernel}
 // CHECK:       return %[[R]]
 relay.func @stride_1(%x: tensor<1x4x8x20xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<1x4x8x20xf32> {
   %y = relay.nn.conv2d %x, %w {groups = 4 : i64, padding = array<i64: 1, 1>} : (tensor<1x4x8x20xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x8x20xf32>
@@ -43,7 +45,7 @@ relay.func @stride_1(%x: tensor<1x4x8x20xf32>, %w: tensor<4x1x3x3xf32>) -> tenso
 // CHECK:       vector.shuffle %[[S]], %{{.*}} [0, 2, 4, 6, 8] : vector<9xf32>, vector<1xf32>
 // CHECK:       %[[O:.*]] = vector.shuffle %[[S]], %{{.*}} [1, 3, 5, 7, 9] : vector<9xf32>, vector<1xf32>
 // CHECK:       vector.shuffle %{{.*}}, %[[O]] [0, 1, 2, 3, 4] : vector<1xf32>, vector<5xf32>
-// CHECK:       } {relay.independent_iterations}
+// CHECK:       } {relay.independent_iterations, relay.row_kernel}
 relay.func @stride_2(%x: tensor<1x4x9x9xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<1x4x5x5xf32> {
   %y = relay.nn.conv2d %x, %w {groups = 4 : i64, padding = array<i64: 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x4x9x9xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x5x5xf32>
   relay.return %y : tensor<1x4x5x5xf32>

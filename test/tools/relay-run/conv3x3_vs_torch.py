@@ -86,6 +86,12 @@ def main():
                                                    proc.stderr))
                     failures += 1
                     continue
+                # The compiled code, not the interpreter relay-run falls
+                # back to when compilation fails.
+                if 'reference interpreter' in proc.stderr:
+                    print('FAIL %s: not compiled\n%s' % (what, proc.stderr))
+                    failures += 1
+                    continue
                 got = np.load(out)
                 scale = float(np.max(np.abs(want)))
                 err = float(np.max(np.abs(got - want))) / scale \
