@@ -220,6 +220,17 @@ def FuseElementwise : Pass<"relay-fuse-elementwise", "::mlir::func::FuncOp"> {
     Reductions and contractions are left as they are, so the tiling
     of `--relay-tile-and-vectorize` still recognises them.
 
+    Then an elementwise op that reads, element for element and as its only
+    use, the result of a loop of independent bands (an scf.for marked
+    `relay.independent_iterations` whose iterations each insert a band: the
+    row bands of large convolutions) moves into that loop, band by band
+    (upstream's consumer fusion): a convolution's bias and activation read
+    each band while it is in the cache. When the loop is also marked
+    `relay.row_kernel` (a depthwise convolution's row kernel, whose results
+    are written as row vectors) and the op's body is elementwise-mappable,
+    the body is applied to each row vector before it is written instead,
+    its other inputs read per row (a per-channel bias broadcast).
+
     ```mlir
     %s = linalg.generic {...} ins(%a, %b) outs(%e0) { addf }
     %t = linalg.generic {...} ins(%s) outs(%e1) { tanh }
