@@ -13,7 +13,7 @@
 //
 //   out[c, h, w] = sum_(i, j) in[c, s*h - 1 + i, s*w - 1 + j] * k[c, i, j]
 //
-// The channels go in blocks (at most kBlockBytes of output each) as an
+// The channels go in blocks (channelBlock of the input planes) as an
 // scf.for of independent iterations, each inserting its block into the
 // result, its vectors written only by transfer_writes along the rows:
 // --relay-fuse-elementwise applies the bias and activation after the
@@ -38,9 +38,6 @@ namespace {
 constexpr int64_t kLanes = 16;
 /// The widest input row taken (its chunks are unrolled).
 constexpr int64_t kMaxWidth = 256;
-/// The most bytes of output per block of channels (the loop's unit of
-/// work, and of the bias and activation fused into it).
-constexpr int64_t kBlockBytes = 64 << 10;
 
 /// A vector of `lanes` f32 zeros.
 Value zeros(OpBuilder &b, Location loc, int64_t lanes) {
@@ -213,11 +210,9 @@ Value mlir::relay::lowering::depthwiseConv3x3(OpBuilder &b, Location loc,
   if (type.getShape() != ArrayRef<int64_t>{1, c, oh, ow} || w > kMaxWidth ||
       h < 2 || w < 2)
     return nullptr;
-  // Channels per block: the most that divide c within kBlockBytes.
-  int64_t block = 1;
-  for (int64_t d = 1; d <= c; ++d)
-    if (c % d == 0 && d * oh * ow * 4 <= kBlockBytes)
-      block = d;
+  // Blocks of the image's channels as a 1x1 convolution before it makes
+  // them (its channel bands), so that the two loops can merge.
+  int64_t block = channelBlock(c, h * w * 4);
   Value out = tensor::EmptyOp::create(b, loc, type.getShape(), b.getF32Type());
   scf::ForOp blocks =
       loopOp(b, loc, c, block, out, [&](OpBuilder &b1, Value c0, Value acc) {

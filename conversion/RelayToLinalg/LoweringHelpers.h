@@ -115,6 +115,13 @@ Value depthwiseConv3x3(OpBuilder &b, Location loc, RankedTensorType type,
                        Value data, Value weight, ArrayRef<int64_t> strides,
                        ArrayRef<int64_t> dilations, ArrayRef<int64_t> padding);
 
+/// The channels per block of an op over `c` channel planes of
+/// `planeBytes` each, done block by block: the most that divide `c` within
+/// 128 KB, a multiple of 8 where one fits (a register tile's rows). A 1x1
+/// convolution's channel bands and the depthwise convolution after it
+/// agree on this, so that their loops can merge.
+int64_t channelBlock(int64_t c, int64_t planeBytes);
+
 /// An index constant.
 Value index(OpBuilder &b, Location loc, int64_t v);
 

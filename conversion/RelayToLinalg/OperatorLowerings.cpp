@@ -1349,6 +1349,42 @@ int64_t productBandRows(int64_t f, int64_t oh, int64_t ow) {
   return 0;
 }
 
+/// The most bytes of the image read by every channel band of a 1x1
+/// convolution (conv2dInChannelBands): it stays in the L2 cache.
+constexpr int64_t kChannelBandInputBytes = 512 << 10;
+
+/// conv2dNchwAsProduct (1x1, stride 1) of one image as an scf.for over
+/// bands of `channels` output channels, each multiplying its rows of the
+/// weights by the whole image and inserted into the result. The bands
+/// match the channel blocks of a depthwise convolution of the same planes
+/// (channelBlock), whose loop --relay-fuse-elementwise then merges with
+/// this one: each block of the expanded image is convolved while it is in
+/// the cache (MobileNet's inverted residual blocks).
+Value conv2dInChannelBands(OpBuilder &b, Location loc, RankedTensorType type,
+                           Value data, Value weight, int64_t channels) {
+  auto wt = cast<RankedTensorType>(weight.getType());
+  int64_t f = type.getDimSize(1);
+  auto bandType = RankedTensorType::get(
+      {1, channels, type.getDimSize(2), type.getDimSize(3)},
+      type.getElementType());
+  SmallVector<int64_t> wSizes(wt.getShape());
+  wSizes[0] = channels;
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  scf::ForOp loop = loopOp(
+      b, loc, f, channels, init, [&](OpBuilder &lb, Value f0, Value acc) {
+        OpFoldResult zero = lb.getIndexAttr(0);
+        Value w = sliceAt(lb, loc, weight, {f0, zero, zero, zero}, wSizes);
+        Value band = conv2dNchwAsProduct(lb, loc, bandType, data, w,
+                                         /*groups=*/1, {1, 1}, {1, 1});
+        return insertAt(lb, loc, band, acc, {zero, f0, zero, zero},
+                        bandType.getShape());
+      });
+  // The bands are independent: with threads they run in parallel.
+  loop->setAttr(kIndependentIterationsAttr, b.getUnitAttr());
+  return loop.getResult(0);
+}
+
 /// conv2dNchwAsProduct of one image, one group, as an scf.for over bands
 /// of `rows` output rows: each band convolves the slice of input rows it
 /// reads and is inserted into the result.
@@ -1420,6 +1456,12 @@ Value conv2dNchwAsProduct(OpBuilder &b, Location loc, RankedTensorType type,
   int64_t g = groups, cg = c / g, fg = f / g, p = oh * ow;
   bool direct = kh == 1 && kw == 1 && s[0] == 1 && s[1] == 1 &&
                 in.getDimSize(2) == oh && in.getDimSize(3) == ow;
+  // A 1x1 convolution whose image stays in the L2 cache goes in bands of
+  // output channels (whole vectors along the positions).
+  if (direct && n == 1 && g == 1 && p % 16 == 0 &&
+      c * p * 4 <= kChannelBandInputBytes && f * p * 4 > kProductBandBytes)
+    if (int64_t channels = channelBlock(f, p * 4); channels < f)
+      return conv2dInChannelBands(b, loc, type, data, weight, channels);
   // Bands of rows: an im2col matrix built band by band within 1 MB, and
   // products within 128 KB, whichever bands are smaller.
   if (n == 1 && g == 1) {

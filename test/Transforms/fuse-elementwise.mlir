@@ -305,3 +305,91 @@ func.func @row_kernel_index_body(%x: tensor<1x4x1x8xf32>) -> tensor<1x4x1x8xf32>
   } -> tensor<1x4x1x8xf32>
   return %y : tensor<1x4x1x8xf32>
 }
+
+// -----
+
+// A row kernel over channel blocks that reads block c of an image only in
+// its iteration c, after the loop of channel bands that makes the image,
+// over the same blocks: the two loops merge, and each iteration reads the
+// band it has just made. The image is no longer assembled.
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @merge_channel_blocks
+// CHECK:       %[[R:.*]] = scf.for %[[C:.*]] = %c0 to %c4 step %c2 iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<1x4x1x8xf32>) {
+// CHECK:         %[[BAND:.*]] = linalg.generic
+// CHECK:         scf.for %[[CI:.*]] = %c0 to %c2 step %c1
+// CHECK:           vector.transfer_read %[[BAND]][%c0, %[[CI]], %c0, %c0]
+// CHECK:         tensor.insert_slice %{{.*}} into %[[ACC]][0, %[[C]], 0, 0] [1, 2, 1, 8]
+// CHECK:       } {relay.independent_iterations}
+// CHECK-NOT:   scf.for
+// CHECK:       return %[[R]]
+func.func @merge_channel_blocks(%x: tensor<1x4x1x8xf32>) -> tensor<1x4x1x8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %pad = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x1x8xf32>
+  %img = scf.for %c = %c0 to %c4 step %c2 iter_args(%acc = %e) -> (tensor<1x4x1x8xf32>) {
+    %s = tensor.extract_slice %x[0, %c, 0, 0] [1, 2, 1, 8] [1, 1, 1, 1] : tensor<1x4x1x8xf32> to tensor<1x2x1x8xf32>
+    %be = tensor.empty() : tensor<1x2x1x8xf32>
+    %band = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+        ins(%s : tensor<1x2x1x8xf32>) outs(%be : tensor<1x2x1x8xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %m = arith.mulf %a, %a : f32
+      linalg.yield %m : f32
+    } -> tensor<1x2x1x8xf32>
+    %in = tensor.insert_slice %band into %acc[0, %c, 0, 0] [1, 2, 1, 8] [1, 1, 1, 1] : tensor<1x2x1x8xf32> into tensor<1x4x1x8xf32>
+    scf.yield %in : tensor<1x4x1x8xf32>
+  } {relay.independent_iterations}
+  %e2 = tensor.empty() : tensor<1x4x1x8xf32>
+  %out = scf.for %c = %c0 to %c4 step %c2 iter_args(%acc = %e2) -> (tensor<1x4x1x8xf32>) {
+    %blk = tensor.empty() : tensor<1x2x1x8xf32>
+    %p = scf.for %ci = %c0 to %c2 step %c1 iter_args(%b = %blk) -> (tensor<1x2x1x8xf32>) {
+      %ch = arith.addi %c, %ci : index
+      %v = vector.transfer_read %img[%c0, %ch, %c0, %c0], %pad {in_bounds = [true]} : tensor<1x4x1x8xf32>, vector<8xf32>
+      %d = arith.addf %v, %v : vector<8xf32>
+      %w = vector.transfer_write %d, %b[%c0, %ci, %c0, %c0] {in_bounds = [true]} : vector<8xf32>, tensor<1x2x1x8xf32>
+      scf.yield %w : tensor<1x2x1x8xf32>
+    }
+    %in = tensor.insert_slice %p into %acc[0, %c, 0, 0] [1, 2, 1, 8] [1, 1, 1, 1] : tensor<1x2x1x8xf32> into tensor<1x4x1x8xf32>
+    scf.yield %in : tensor<1x4x1x8xf32>
+  } {relay.independent_iterations, relay.row_kernel}
+  return %out : tensor<1x4x1x8xf32>
+}
+
+// -----
+
+// Blocks of another size (4 channels against bands of 2, of 8): no merge.
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @other_blocks
+// CHECK:       scf.for {{.*}} step %c2
+// CHECK:       } {relay.independent_iterations}
+// CHECK:       scf.for {{.*}} step %c4
+// CHECK:       } {relay.independent_iterations, relay.row_kernel}
+func.func @other_blocks(%x: tensor<1x8x1x8xf32>) -> tensor<1x8x1x8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %pad = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x1x8xf32>
+  %img = scf.for %c = %c0 to %c8 step %c2 iter_args(%acc = %e) -> (tensor<1x8x1x8xf32>) {
+    %s = tensor.extract_slice %x[0, %c, 0, 0] [1, 2, 1, 8] [1, 1, 1, 1] : tensor<1x8x1x8xf32> to tensor<1x2x1x8xf32>
+    %in = tensor.insert_slice %s into %acc[0, %c, 0, 0] [1, 2, 1, 8] [1, 1, 1, 1] : tensor<1x2x1x8xf32> into tensor<1x8x1x8xf32>
+    scf.yield %in : tensor<1x8x1x8xf32>
+  } {relay.independent_iterations}
+  %e2 = tensor.empty() : tensor<1x8x1x8xf32>
+  %out = scf.for %c = %c0 to %c8 step %c4 iter_args(%acc = %e2) -> (tensor<1x8x1x8xf32>) {
+    %blk = tensor.empty() : tensor<1x4x1x8xf32>
+    %p = scf.for %ci = %c0 to %c4 step %c1 iter_args(%b = %blk) -> (tensor<1x4x1x8xf32>) {
+      %ch = arith.addi %c, %ci : index
+      %v = vector.transfer_read %img[%c0, %ch, %c0, %c0], %pad {in_bounds = [true]} : tensor<1x8x1x8xf32>, vector<8xf32>
+      %w = vector.transfer_write %v, %b[%c0, %ci, %c0, %c0] {in_bounds = [true]} : vector<8xf32>, tensor<1x4x1x8xf32>
+      scf.yield %w : tensor<1x4x1x8xf32>
+    }
+    %in = tensor.insert_slice %p into %acc[0, %c, 0, 0] [1, 4, 1, 8] [1, 1, 1, 1] : tensor<1x4x1x8xf32> into tensor<1x8x1x8xf32>
+    scf.yield %in : tensor<1x8x1x8xf32>
+  } {relay.independent_iterations, relay.row_kernel}
+  return %out : tensor<1x8x1x8xf32>
+}

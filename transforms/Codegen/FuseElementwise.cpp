@@ -274,6 +274,162 @@ void fuseIntoBandLoops(func::FuncOp func) {
   }
 }
 
+/// The constant bounds (lower, upper, step) of `loop`, if constant.
+std::optional<std::array<int64_t, 3>> constantBounds(scf::ForOp loop) {
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!lb || !ub || !step)
+    return std::nullopt;
+  return std::array<int64_t, 3>{*lb, *ub, *step};
+}
+
+/// For a read of `blocks` (the result of a loop over channel blocks) inside
+/// `kernel` (a row-kernel loop over the same blocks), the channel within
+/// the block it reads: the read's channel index is kernel's induction
+/// variable plus that of a loop in the kernel from 0 to the block size by
+/// 1. Null otherwise.
+Value channelWithinBlock(vector::TransferReadOp read, scf::ForOp kernel,
+                         int64_t block) {
+  if (read.getIndices().size() != 4)
+    return nullptr;
+  auto add = read.getIndices()[1].getDefiningOp<arith::AddIOp>();
+  if (!add)
+    return nullptr;
+  for (auto [x, y] : {std::pair(add.getLhs(), add.getRhs()),
+                      std::pair(add.getRhs(), add.getLhs())}) {
+    if (x != kernel.getInductionVar())
+      continue;
+    auto inner = dyn_cast<BlockArgument>(y);
+    auto loop =
+        inner ? dyn_cast<scf::ForOp>(inner.getOwner()->getParentOp()) : nullptr;
+    if (!loop || loop.getInductionVar() != y || !kernel->isProperAncestor(loop))
+      continue;
+    std::optional<std::array<int64_t, 3>> b = constantBounds(loop);
+    if (b && (*b)[0] == 0 && (*b)[1] == block && (*b)[2] == 1)
+      return y;
+  }
+  return nullptr;
+}
+
+/// Merges a row-kernel loop over channel blocks (a depthwise convolution)
+/// into the loop of channel bands before it that makes its image (a 1x1
+/// convolution with its bias and activation), when the two go over the
+/// same blocks and the kernel reads block c of the image only in its
+/// iteration c: each iteration then convolves the band it has just made,
+/// from the cache, and the image is never whole in memory.
+void mergeChannelBlockLoops(func::FuncOp func) {
+  SmallVector<scf::ForOp> kernels;
+  func.walk([&](scf::ForOp loop) {
+    if (loop->hasAttr(relay::kRowKernelAttr))
+      kernels.push_back(loop);
+  });
+  IRRewriter rewriter(func.getContext());
+  for (scf::ForOp kernel : kernels) {
+    std::optional<std::array<int64_t, 3>> bounds = constantBounds(kernel);
+    if (!bounds || kernel.getNumResults() != 1)
+      continue;
+    // The image: the one value from outside that the kernel reads.
+    SmallVector<vector::TransferReadOp> reads;
+    Value image;
+    bool oneImage = true;
+    kernel.getBody()->walk([&](vector::TransferReadOp read) {
+      Value base = read.getBase();
+      if (kernel.getBodyRegion().isAncestor(base.getParentRegion()))
+        return;
+      oneImage &= !image || image == base;
+      image = base;
+      reads.push_back(read);
+    });
+    auto bands = image ? image.getDefiningOp<scf::ForOp>() : nullptr;
+    if (!oneImage || !bands || bands->getBlock() != kernel->getBlock() ||
+        !bands->hasAttr(relay::kIndependentIterationsAttr) ||
+        bands.getNumResults() != 1 || constantBounds(bands) != bounds)
+      continue;
+    auto yield = cast<scf::YieldOp>(bands.getBody()->getTerminator());
+    auto insert = yield.getOperand(0).getDefiningOp<tensor::InsertSliceOp>();
+    int64_t block = (*bounds)[2];
+    if (!insert || !insert.hasUnitStride() ||
+        insert.getDest() != bands.getRegionIterArgs()[0] ||
+        !llvm::all_of(image.getUsers(), [&](Operation *user) {
+          return kernel->isAncestor(user);
+        }))
+      continue;
+    // The band is the image's block c: offsets (0, c, 0, 0), whole planes.
+    SmallVector<OpFoldResult> offsets = insert.getMixedOffsets();
+    auto imageType = cast<RankedTensorType>(image.getType());
+    auto bandType = insert.getSourceType();
+    if (offsets.size() != 4 ||
+        offsets[1] != OpFoldResult(bands.getInductionVar()) ||
+        !isConstantIntValue(offsets[0], 0) ||
+        !isConstantIntValue(offsets[2], 0) ||
+        !isConstantIntValue(offsets[3], 0) ||
+        bandType.getShape() != ArrayRef<int64_t>{imageType.getDimSize(0), block,
+                                                 imageType.getDimSize(2),
+                                                 imageType.getDimSize(3)})
+      continue;
+    SmallVector<Value> within;
+    for (vector::TransferReadOp read : reads)
+      within.push_back(channelWithinBlock(read, kernel, block));
+    if (llvm::any_of(within, [](Value v) { return !v; }))
+      continue;
+    // Everything else the kernel uses from outside must be there before
+    // the bands.
+    bool available = availableBefore(kernel.getInitArgs()[0], bands);
+    kernel.getBody()->walk([&](Operation *op) {
+      for (Value v : op->getOperands())
+        if (v != image &&
+            !kernel.getBodyRegion().isAncestor(v.getParentRegion()))
+          available &= availableBefore(v, bands);
+    });
+    if (!available)
+      continue;
+    // Each read of block c of the image reads the band.
+    for (auto [read, channel] : llvm::zip(reads, within)) {
+      rewriter.setInsertionPoint(read);
+      SmallVector<Value> indices(read.getIndices());
+      indices[1] = channel;
+      rewriter.replaceOpWithNewOp<vector::TransferReadOp>(
+          read, read.getVectorType(), image, indices, read.getPadding(),
+          read.getInBoundsValues());
+    }
+    Value band = insert.getSource();
+    FailureOr<LoopLikeOpInterface> merged = bands.replaceWithAdditionalYields(
+        rewriter, kernel.getInitArgs(), /*replaceInitOperandUsesInLoop=*/false,
+        [&](OpBuilder &b, Location loc, ArrayRef<BlockArgument> args) {
+          IRMapping mapping;
+          mapping.map(kernel.getInductionVar(),
+                      cast<scf::ForOp>(args[0].getOwner()->getParentOp())
+                          .getInductionVar());
+          mapping.map(kernel.getRegionIterArgs()[0], args[0]);
+          mapping.map(image, band);
+          for (Operation &op : kernel.getBody()->without_terminator())
+            b.clone(op, mapping);
+          return SmallVector<Value>{
+              mapping.lookup(kernel.getBody()->getTerminator()->getOperand(0))};
+        });
+    if (failed(merged))
+      continue;
+    auto loop = cast<scf::ForOp>(merged->getOperation());
+    loop->setAttr(relay::kIndependentIterationsAttr, rewriter.getUnitAttr());
+    rewriter.replaceOp(kernel, loop.getResult(1));
+    // The image is no longer assembled: yield the loop's tensor unchanged,
+    // and the band is computed into a tensor of its own, not a slice of it.
+    auto newYield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    Value imageArg = loop.getRegionIterArgs()[0];
+    rewriter.modifyOpInPlace(newYield,
+                             [&] { newYield->setOperand(0, imageArg); });
+    for (OpOperand &use : llvm::make_early_inc_range(imageArg.getUses())) {
+      auto slice = dyn_cast<tensor::ExtractSliceOp>(use.getOwner());
+      if (!slice)
+        continue;
+      rewriter.setInsertionPoint(slice);
+      rewriter.replaceOpWithNewOp<tensor::EmptyOp>(
+          slice, slice.getType().getShape(), slice.getType().getElementType());
+    }
+  }
+}
+
 struct FuseElementwise : relay::impl::FuseElementwiseBase<FuseElementwise> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
@@ -285,6 +441,9 @@ struct FuseElementwise : relay::impl::FuseElementwiseBase<FuseElementwise> {
     if (failed(applyPatternsGreedily(getOperation(), frozen)))
       return signalPassFailure();
     fuseIntoBandLoops(getOperation());
+    if (failed(applyPatternsGreedily(getOperation(), frozen)))
+      return signalPassFailure();
+    mergeChannelBlockLoops(getOperation());
     if (failed(applyPatternsGreedily(getOperation(), frozen)))
       signalPassFailure();
   }

@@ -279,19 +279,34 @@ relay.func @conv_in_bands(%x: tensor<1x16x66x66xf32>, %w: tensor<8x16x3x3xf32>) 
 }
 
 // A 1x1 convolution whose product is over 128 KB (96 channels x 56x56,
-// 1.2 MB) goes in bands of output rows too: the most rows whose product
+// 1.2 MB) and whose image does not stay in the L2 cache (48 channels x
+// 56x56, 602 KB) goes in bands of output rows: the most rows whose product
 // is whole 32-column vectors and at most 128 KB (4 rows: 96 x 224). The
 // elementwise op after it can then join each band
 // (--relay-fuse-elementwise).
 // CHECK-LABEL: func.func @pointwise_in_bands(
 // CHECK: scf.for %[[ROW:.*]] = %c0 to %c56 step %c4 iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<1x96x56x56xf32>)
-// CHECK:   tensor.extract_slice %arg0[0, 0, %[[ROW]], 0] [1, 24, 4, 56] [1, 1, 1, 1]
-// CHECK:   linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<96x24xf32>, tensor<24x224xf32>) outs(%{{.*}} : tensor<96x224xf32>)
+// CHECK:   tensor.extract_slice %arg0[0, 0, %[[ROW]], 0] [1, 48, 4, 56] [1, 1, 1, 1]
+// CHECK:   linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<96x48xf32>, tensor<48x224xf32>) outs(%{{.*}} : tensor<96x224xf32>)
 // CHECK:   tensor.insert_slice %{{.*}} into %[[ACC]][0, 0, %[[ROW]], 0] [1, 96, 4, 56] [1, 1, 1, 1]
 // CHECK: } {relay.independent_iterations}
-relay.func @pointwise_in_bands(%x: tensor<1x24x56x56xf32>, %w: tensor<96x24x1x1xf32>) -> tensor<1x96x56x56xf32> {
-  %y = relay.nn.conv2d %x, %w : (tensor<1x24x56x56xf32>, tensor<96x24x1x1xf32>) -> tensor<1x96x56x56xf32>
+relay.func @pointwise_in_bands(%x: tensor<1x48x56x56xf32>, %w: tensor<96x48x1x1xf32>) -> tensor<1x96x56x56xf32> {
+  %y = relay.nn.conv2d %x, %w : (tensor<1x48x56x56xf32>, tensor<96x48x1x1xf32>) -> tensor<1x96x56x56xf32>
   relay.return %y : tensor<1x96x56x56xf32>
+}
+
+// With an image that stays in the L2 cache (24 channels x 56x56, 301 KB),
+// bands of output channels instead: 8 channel planes (100 KB) each, the
+// blocks a depthwise convolution of those planes takes too.
+// CHECK-LABEL: func.func @pointwise_channel_bands(
+// CHECK: scf.for %[[F:.*]] = %c0 to %c144 step %c8 iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<1x144x56x56xf32>)
+// CHECK:   tensor.extract_slice %arg1[%[[F]], 0, 0, 0] [8, 24, 1, 1] [1, 1, 1, 1]
+// CHECK:   linalg.generic {{.*}} outs(%{{.*}} : tensor<8x3136xf32>)
+// CHECK:   tensor.insert_slice %{{.*}} into %[[ACC]][0, %[[F]], 0, 0] [1, 8, 56, 56] [1, 1, 1, 1]
+// CHECK: } {relay.independent_iterations}
+relay.func @pointwise_channel_bands(%x: tensor<1x24x56x56xf32>, %w: tensor<144x24x1x1xf32>) -> tensor<1x144x56x56xf32> {
+  %y = relay.nn.conv2d %x, %w : (tensor<1x24x56x56xf32>, tensor<144x24x1x1xf32>) -> tensor<1x144x56x56xf32>
+  relay.return %y : tensor<1x144x56x56xf32>
 }
 
 // A small im2col matrix (27 taps x 32x32) with a product over 128 KB (40
