@@ -231,6 +231,13 @@ def FuseElementwise : Pass<"relay-fuse-elementwise", "::mlir::func::FuncOp"> {
     the body is applied to each row vector before it is written instead,
     its other inputs read per row (a per-channel bias broadcast).
 
+    Last, a row-kernel loop over channel blocks that reads block c of its
+    image only in its iteration c merges into the loop of channel bands
+    before it that makes the image, when both go over the same blocks (a
+    1x1 convolution and the depthwise convolution after it, MobileNet's
+    inverted residual blocks): each iteration convolves the band it has
+    just made, from the cache, and the image is never assembled.
+
     ```mlir
     %s = linalg.generic {...} ins(%a, %b) outs(%e0) { addf }
     %t = linalg.generic {...} ins(%s) outs(%e1) { tanh }
