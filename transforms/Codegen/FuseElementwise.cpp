@@ -122,8 +122,10 @@ bool hasVectorizableBody(linalg::GenericOp consumer) {
     for (Value v : op.getOperands()) {
       if (v.getParentBlock() == body)
         continue;
+      // A scalar constant, broadcast.
       Operation *def = v.getDefiningOp();
-      if (!def || !def->hasTrait<OpTrait::ConstantLike>())
+      if (!def || !def->hasTrait<OpTrait::ConstantLike>() ||
+          !v.getType().isIntOrIndexOrFloat())
         return false;
     }
   }
@@ -352,7 +354,9 @@ void mergeChannelBlockLoops(func::FuncOp func) {
     if (!insert || !insert.hasUnitStride() ||
         insert.getDest() != bands.getRegionIterArgs()[0] ||
         !llvm::all_of(image.getUsers(), [&](Operation *user) {
-          return kernel->isAncestor(user);
+          // Only the reads collected above (their indices are rewritten).
+          auto read = dyn_cast<vector::TransferReadOp>(user);
+          return read && llvm::is_contained(reads, read);
         }))
       continue;
     // The band is the image's block c: offsets (0, c, 0, 0), whole planes.
