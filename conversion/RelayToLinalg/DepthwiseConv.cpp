@@ -6,10 +6,8 @@
 // are reads one column over inside the row and, at the row's ends, the
 // chunk shifted by one lane with a zero shuffled in (at stride 2, the odd
 // columns of the span shifted by one lane). Rows above and below the image
-// are skipped.
-// So the image is never
-// copied into a padded buffer: the convolution before it writes the image
-// and nothing writes a border.
+// are skipped. So the image is never copied into a padded buffer: the
+// convolution before it writes the image and nothing writes a border.
 //
 //   out[c, h, w] = sum_(i, j) in[c, s*h - 1 + i, s*w - 1 + j] * k[c, i, j]
 //
@@ -17,7 +15,8 @@
 // scf.for of independent iterations, each inserting its block into the
 // result, its vectors written only by transfer_writes along the rows:
 // --relay-fuse-elementwise applies the bias and activation after the
-// convolution to each vector before it is written.
+// convolution to each vector before it is written, and merges the loop
+// with the channel bands of a 1x1 convolution that makes the image.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,7 +45,7 @@ Value zeros(OpBuilder &b, Location loc, int64_t lanes) {
       b, loc, DenseElementsAttr::get(type, b.getF32FloatAttr(0)));
 }
 
-/// The lanes `picks` of the concatenation of `a` and `b`.
+/// The lanes `picks` of the concatenation of `x` and `y`.
 Value shuffle(OpBuilder &b, Location loc, Value x, Value y,
               ArrayRef<int64_t> picks) {
   return vector::ShuffleOp::create(b, loc, x, y, picks);
