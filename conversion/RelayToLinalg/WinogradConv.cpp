@@ -470,13 +470,21 @@ Value winogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
                           padding[3] + tw * m - ow},
                          2, 3, zero);
   int64_t h = th * m + 2, w = tw * m + 2, hh = th * m, ww = tw * m;
-  // One image (C x h x w) convolved: F x oh x ow.
+  // One image (C x h x w) convolved: 1 x F x oh x ow. The bands insert
+  // into the NCHW result itself, so that when the tiles cover the output
+  // exactly the elementwise op after the convolution (bias, activation)
+  // can join each band (--relay-fuse-elementwise).
+  auto nchw = [&](OpBuilder &ib, Value v, int64_t rows) -> Value {
+    return tensor::ExpandShapeOp::create(
+        ib, loc, RankedTensorType::get({1, f, rows, ww}, e), v,
+        SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
+  };
   auto convolveImage = [&](OpBuilder &ib, Value one) -> Value {
     Value out;
     if (bands == 1) {
-      out = convolveTileRows(ib, loc, one, u, mf, bandRows, tw);
+      out = nchw(ib, convolveTileRows(ib, loc, one, u, mf, bandRows, tw), hh);
     } else {
-      Value init = tensor::EmptyOp::create(ib, loc, {f, hh, ww}, e);
+      Value init = tensor::EmptyOp::create(ib, loc, {1, f, hh, ww}, e);
       int64_t rowsIn = bandRows * m + 2, rowsOut = bandRows * m;
       scf::ForOp bandLoop = loopOp(
           ib, loc, hh, rowsOut, init, [&](OpBuilder &lb, Value row, Value acc) {
@@ -484,8 +492,11 @@ Value winogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
             Value band = sliceAt(lb, loc, one, {zeroIndex, row, zeroIndex},
                                  {c, rowsIn, w});
             return insertAt(
-                lb, loc, convolveTileRows(lb, loc, band, u, mf, bandRows, tw),
-                acc, {zeroIndex, row, zeroIndex}, {f, rowsOut, ww});
+                lb, loc,
+                nchw(lb, convolveTileRows(lb, loc, band, u, mf, bandRows, tw),
+                     rowsOut),
+                acc, {zeroIndex, zeroIndex, row, zeroIndex},
+                {1, f, rowsOut, ww});
           });
       // --relay-to-llvm runs the bands in parallel with threads
       // (--relay-parallelize-loops).
@@ -493,19 +504,16 @@ Value winogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
       out = bandLoop.getResult(0);
     }
     if (hh != oh || ww != ow)
-      out = slice(ib, loc, out, {0, 0, 0}, {f, oh, ow}, {1, 1, 1});
+      out = slice(ib, loc, out, {0, 0, 0, 0}, {1, f, oh, ow}, {1, 1, 1, 1});
     return out;
   };
   // A batch goes image by image (each one's bands in parallel).
   auto imageType = RankedTensorType::get({c, h, w}, e);
-  auto resultType = RankedTensorType::get({1, f, oh, ow}, e);
   auto convolveOne = [&](OpBuilder &ib, Value one) -> Value {
     one = tensor::CollapseShapeOp::create(
         ib, loc, imageType, one,
         SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
-    return tensor::ExpandShapeOp::create(
-        ib, loc, resultType, convolveImage(ib, one),
-        SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
+    return convolveImage(ib, one);
   };
   if (type.getDimSize(0) == 1)
     return convolveOne(b, image);

@@ -45,7 +45,7 @@ relay.func @f2(%x: tensor<1x16x12x12xf32>) -> tensor<1x16x12x12xf32> {
 // columns (the image is padded with zeros for them); the result is sliced
 // back.
 // CHECK-LABEL: func.func @sliced(
-// CHECK: tensor.extract_slice {{.*}} : tensor<32x24x24xf32> to tensor<32x22x22xf32>
+// CHECK: tensor.extract_slice {{.*}} : tensor<1x32x24x24xf32> to tensor<1x32x22x22xf32>
 relay.func @sliced(%x: tensor<1x16x22x22xf32>) -> tensor<1x32x22x22xf32> {
   %w = relay.constant dense<0.5> : tensor<32x16x3x3xf32>
   %r = relay.nn.conv2d %x, %w {channels = 32 : i64, kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1>} : (tensor<1x16x22x22xf32>, tensor<32x16x3x3xf32>) -> tensor<1x32x22x22xf32>
