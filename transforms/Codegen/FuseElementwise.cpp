@@ -154,7 +154,8 @@ bool availableBefore(Value value, scf::ForOp loop, int depth = 0) {
 /// Applies `consumer` (all-parallel, one result of the loop's type, reading
 /// the row-kernel loop's result element for element) to every row vector
 /// the loop writes, before it is written; the loop's result then replaces
-/// the consumer's. Returns false (changing nothing) when it does not apply.
+/// the consumer's. Returns false when it does not apply (having at most
+/// moved pure ops that compute the consumer's inputs above the loop).
 bool applyToRowVectors(RewriterBase &rewriter, linalg::GenericOp consumer,
                        scf::ForOp loop) {
   Value result = loop.getResult(0);
