@@ -11,12 +11,12 @@ largest magnitude.
 """
 import argparse
 import os
-import subprocess
 import sys
 import tempfile
 
-import numpy as np
 import torch
+
+from torch_compare import compiled_runs_match
 
 # (input channels, output channels, height, width, ONNX pads (top, left,
 #  bottom, right)[, batch]); the comment says which path the shape takes.
@@ -71,35 +71,9 @@ def main():
             exported = torch.nn.Sequential(model.conv, torch.nn.ReLU())
             torch.onnx.export(exported, (x,), onnx_path, opset_version=13)
             set_pads(onnx_path, pads, n, h, w, f)
-            np.save(os.path.join(tmp, 'x.npy'), x.numpy())
-            for threads in ('1', '2'):
-                out = os.path.join(tmp, 'y.npy')
-                proc = subprocess.run(
-                    [relay_run, onnx_path, '--input',
-                     os.path.join(tmp, 'x.npy'), '--output', out,
-                     '--num-threads', threads],
-                    capture_output=True, text=True)
-                what = 'N=%d C=%d F=%d %dx%d pads %s, %s thread(s)' % (
-                    n, c, f, h, w, pads, threads)
-                if proc.returncode != 0:
-                    print('FAIL %s: exit %d\n%s' % (what, proc.returncode,
-                                                   proc.stderr))
-                    failures += 1
-                    continue
-                # The compiled code, not the interpreter relay-run falls
-                # back to when compilation fails.
-                if 'reference interpreter' in proc.stderr:
-                    print('FAIL %s: not compiled\n%s' % (what, proc.stderr))
-                    failures += 1
-                    continue
-                got = np.load(out)
-                scale = float(np.max(np.abs(want)))
-                err = float(np.max(np.abs(got - want))) / scale \
-                    if got.shape == want.shape else float('inf')
-                ok = err <= 1e-4
-                failures += not ok
-                print('%s %s: shape %s, error %.2e of the largest output' % (
-                    'ok  ' if ok else 'FAIL', what, got.shape, err))
+            failures += compiled_runs_match(
+                relay_run, onnx_path, x.numpy(), want,
+                'N=%d C=%d F=%d %dx%d pads %s' % (n, c, f, h, w, pads), tmp)
     print('%d of %d runs failed' % (failures, 2 * len(CASES)))
     return 1 if failures else 0
 
