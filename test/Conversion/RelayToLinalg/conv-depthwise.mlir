@@ -4,10 +4,10 @@
 // padded copy). Channels go in blocks of at most 64 KB of output, an
 // independent loop each inserting its block, marked as a row kernel (its
 // results written as row vectors, for --relay-fuse-elementwise to apply
-// the bias and activation to); inside, rows of 16-lane
-// chunks (20 = 16 + 4), the side taps read one column over or, at the
-// row's ends, shuffled in with a zero; the taps summed in fused
-// multiply-adds.
+// the bias and activation to); inside, rows of whole 16-lane chunks, the
+// last overlapping the one before (20 = columns 0..16 and 4..20), the side
+// taps read one column over or, at the row's ends, shuffled in with a
+// zero; the taps summed in fused multiply-adds.
 
 // CHECK-LABEL: func.func @stride_1(
 // CHECK-NOT:   tensor<1x4x10x22xf32>
@@ -15,13 +15,16 @@
 // CHECK:         scf.for
 // CHECK:           tensor.extract %arg1
 // First row: no row above; the row's first chunk shifted right with a zero.
-// CHECK:           %[[V:.*]] = vector.transfer_read %arg0{{.*}} : tensor<1x4x8x20xf32>, vector<16xf32>
+// CHECK:           %[[V:.*]] = vector.transfer_read %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %c0{{[_0-9]*}}]{{.*}} : tensor<1x4x8x20xf32>, vector<16xf32>
 // CHECK:           vector.shuffle %[[V]], %{{.*}} [16, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14] : vector<16xf32>, vector<1xf32>
-// CHECK:           vector.transfer_read %arg0{{.*}} : tensor<1x4x8x20xf32>, vector<4xf32>
-// CHECK:           vector.shuffle %{{.*}}, %{{.*}} [1, 2, 3, 4] : vector<4xf32>, vector<1xf32>
+// CHECK:           vector.transfer_read %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %c1{{[_0-9]*}}]{{.*}} : tensor<1x4x8x20xf32>, vector<16xf32>
+// CHECK:           %[[W:.*]] = vector.transfer_read %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %c4{{[_0-9]*}}]{{.*}} : tensor<1x4x8x20xf32>, vector<16xf32>
+// CHECK:           vector.transfer_read %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %c3{{[_0-9]*}}]{{.*}} : tensor<1x4x8x20xf32>, vector<16xf32>
+// CHECK:           vector.shuffle %[[W]], %{{.*}} [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16] : vector<16xf32>, vector<1xf32>
 // CHECK:           math.fma {{.*}} : vector<16xf32>
-// CHECK:           vector.transfer_write {{.*}} : vector<16xf32>, tensor<1x4x8x20xf32>
-// CHECK:           vector.transfer_write {{.*}} : vector<4xf32>, tensor<1x4x8x20xf32>
+// CHECK-NOT:       vector<4xf32>
+// CHECK:           vector.transfer_write {{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %c0{{[_0-9]*}}]{{.*}} : vector<16xf32>, tensor<1x4x8x20xf32>
+// CHECK:           vector.transfer_write {{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %c4{{[_0-9]*}}]{{.*}} : vector<16xf32>, tensor<1x4x8x20xf32>
 // The rows between: three input rows each.
 // CHECK:           scf.for %{{.*}} = %c1{{.*}} to %c7
 // CHECK-COUNT-6:     vector.transfer_read %arg0{{.*}} vector<16xf32>
@@ -49,6 +52,25 @@ relay.func @stride_1(%x: tensor<1x4x8x20xf32>, %w: tensor<4x1x3x3xf32>) -> tenso
 relay.func @stride_2(%x: tensor<1x4x9x9xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<1x4x5x5xf32> {
   %y = relay.nn.conv2d %x, %w {groups = 4 : i64, padding = array<i64: 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x4x9x9xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x5x5xf32>
   relay.return %y : tensor<1x4x5x5xf32>
+}
+
+// -----
+
+// Stride 2 to 20 output columns: chunks of outputs 0..16 and 4..20. The
+// second reads the span of input columns 8..40 in two halves; its left
+// taps start with the first chunk's odd lane 3 (input column 7).
+// CHECK-LABEL: func.func @stride_2_overlap(
+// CHECK:       %[[O0:.*]] = vector.shuffle %{{.*}}, %{{.*}} [1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31] : vector<16xf32>, vector<16xf32>
+// CHECK:       vector.shuffle %{{.*}}, %[[O0]] [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] : vector<1xf32>, vector<16xf32>
+// CHECK:       vector.transfer_read %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %c8{{[_0-9]*}}]{{.*}} vector<16xf32>
+// CHECK:       vector.transfer_read %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %c24{{[_0-9]*}}]{{.*}} vector<16xf32>
+// CHECK:       %[[O1:.*]] = vector.shuffle %{{.*}}, %{{.*}} [1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31] : vector<16xf32>, vector<16xf32>
+// CHECK:       vector.shuffle %[[O0]], %[[O1]] [3, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30] : vector<16xf32>, vector<16xf32>
+// CHECK-NOT:   vector<4xf32>
+// CHECK:       } {relay.independent_iterations, relay.row_kernel}
+relay.func @stride_2_overlap(%x: tensor<1x4x6x40xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<1x4x3x20xf32> {
+  %y = relay.nn.conv2d %x, %w {groups = 4 : i64, padding = array<i64: 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x4x6x40xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x3x20xf32>
+  relay.return %y : tensor<1x4x3x20xf32>
 }
 
 // -----
