@@ -51,8 +51,6 @@ Value shuffle(OpBuilder &b, Location loc, Value x, Value y,
   return vector::ShuffleOp::create(b, loc, x, y, picks);
 }
 
-int64_t lanesOf(Value v) { return cast<VectorType>(v.getType()).getDimSize(0); }
-
 /// Where each chunk of a row of `width` columns starts. A row at least one
 /// chunk wide is whole chunks, the last overlapping the one before it
 /// (28 = 0..16 and 12..28): a partial vector (12 lanes) is split by LLVM
@@ -65,6 +63,13 @@ SmallVector<int64_t> chunkStarts(int64_t width) {
   return starts;
 }
 
+/// A tap's vector and, if set, the lanes where it is valid (elsewhere it
+/// is a zero of the padding).
+struct Tap {
+  Value value;
+  Value mask = nullptr;
+};
+
 /// Emits the convolution of one output row into a plane.
 struct RowKernel {
   Location loc;
@@ -74,14 +79,24 @@ struct RowKernel {
   Value blockChannel;      // index of the channel within the block
   Value taps[3][3];        // the channel's weights (f32 scalars)
 
-  /// A row of the image, [offset, offset + lanes).
-  Value readRow(OpBuilder &b, Value row, int64_t offset, int64_t lanes) const {
+  /// Lanes [0, valid) of the image's row `row` from column `offset` as a
+  /// chunk, the others zero. A partial chunk is a load under a constant
+  /// mask: LLVM splits a vector of 12 or 14 lanes into pieces.
+  Value readRow(OpBuilder &b, Value row, int64_t offset,
+                int64_t valid = kLanes) const {
     Value zero = index(b, loc, 0);
+    Value mask;
+    if (valid < kLanes)
+      mask = vector::ConstantMaskOp::create(
+          b, loc, VectorType::get({kLanes}, b.getI1Type()),
+          ArrayRef<int64_t>{valid});
+    auto type = VectorType::get({kLanes}, b.getF32Type());
     return vector::TransferReadOp::create(
-        b, loc, VectorType::get({lanes}, b.getF32Type()), data,
+        b, loc, type, data,
         ValueRange{zero, channel, row, index(b, loc, offset)},
-        arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0)),
-        ArrayRef<bool>{true});
+        AffineMap::getMinorIdentityMap(4, 1, b.getContext()),
+        arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0)), mask,
+        b.getBoolArrayAttr({true}));
   }
 
   Value broadcast(OpBuilder &b, Value scalar, int64_t lanes) const {
@@ -89,78 +104,95 @@ struct RowKernel {
         b, loc, VectorType::get({lanes}, b.getF32Type()), scalar);
   }
 
-  /// acc + x * k (acc null: x * k).
-  Value multiplyAdd(OpBuilder &b, Value acc, Value x, Value k) const {
-    Value kv = broadcast(b, k, lanesOf(x));
-    if (!acc)
-      return arith::MulFOp::create(b, loc, x, kv);
-    return math::FmaOp::create(b, loc, x, kv, acc);
+  /// acc + x * k (acc null: x * k), in the lanes of `mask` only if it is
+  /// set: the select becomes an FMA under a mask register.
+  Value multiplyAdd(OpBuilder &b, Value acc, Tap x, Value k) const {
+    Value kv = broadcast(b, k, kLanes);
+    Value sum = acc ? math::FmaOp::create(b, loc, x.value, kv, acc).getResult()
+                    : arith::MulFOp::create(b, loc, x.value, kv).getResult();
+    if (!x.mask)
+      return sum;
+    return arith::SelectOp::create(b, loc, x.mask, sum,
+                                   acc ? acc : zeros(b, loc, kLanes));
   }
 
-  /// For each output chunk, the three tap vectors (input columns s*w - 1,
-  /// s*w, s*w + 1) of input row `row`.
-  SmallVector<std::array<Value, 3>> rowTaps(OpBuilder &b, Value row) const {
-    SmallVector<std::array<Value, 3>> taps;
+  /// The lanes of `v` rotated by `by` (lane l takes lane l + by).
+  Value rotate(OpBuilder &b, Value v, int64_t by) const {
+    SmallVector<int64_t> picks;
+    for (int64_t l = 0; l < kLanes; ++l)
+      picks.push_back((l + by + kLanes) % kLanes);
+    return shuffle(b, loc, v, v, picks);
+  }
+
+  /// The lanes [from, to) as a mask.
+  Value laneMask(OpBuilder &b, int64_t from, int64_t to) const {
+    SmallVector<bool> bits;
+    for (int64_t l = 0; l < kLanes; ++l)
+      bits.push_back(l >= from && l < to);
+    auto type = VectorType::get({kLanes}, b.getI1Type());
+    return arith::ConstantOp::create(b, loc,
+                                     DenseElementsAttr::get(type, bits));
+  }
+
+  /// For each output chunk, the three taps (input columns s*w - 1, s*w,
+  /// s*w + 1) of input row `row`. A row's end is a zero of the padding:
+  /// the side tap there is the chunk rotated by one lane, its lane that
+  /// wrapped around masked off (or, in a row narrower than a chunk, a lane
+  /// past the row, already zero). A shuffle that shifts in a zero would
+  /// be a vexpandps, which took three times as long per row.
+  SmallVector<std::array<Tap, 3>> rowTaps(OpBuilder &b, Value row) const {
+    SmallVector<std::array<Tap, 3>> taps;
+    bool narrow = ow < kLanes;
     if (s == 1) {
       // Inside the row the side taps are plain reads one column to the
-      // left and right (unaligned loads are cheaper than shuffles here);
-      // at the row's ends the chunk shifted by one lane with a zero.
+      // left and right (unaligned loads are cheaper than shuffles here).
       for (int64_t start : chunkStarts(ow)) {
-        int64_t n = std::min(kLanes, w - start);
-        Value cur = readRow(b, row, start, n);
-        SmallVector<int64_t> left{n}, right;
-        for (int64_t l = 0; l + 1 < n; ++l) {
-          left.push_back(l);
-          right.push_back(l + 1);
-        }
-        right.push_back(n);
-        Value zero = zeros(b, loc, 1);
-        Value l = start > 0 ? readRow(b, row, start - 1, n)
-                            : shuffle(b, loc, cur, zero, left);
-        Value r = start + n < w ? readRow(b, row, start + 1, n)
-                                : shuffle(b, loc, cur, zero, right);
-        taps.push_back({l, cur, r});
+        Value cur = readRow(b, row, start, std::min(kLanes, w - start));
+        Tap l{start > 0 ? readRow(b, row, start - 1) : rotate(b, cur, -1)};
+        if (start == 0 && !narrow)
+          l.mask = laneMask(b, 1, kLanes);
+        Tap r{start + kLanes < w ? readRow(b, row, start + 1)
+                                 : rotate(b, cur, 1)};
+        if (start + kLanes == w)
+          r.mask = laneMask(b, 0, kLanes - 1);
+        taps.push_back({l, Tap{cur}, r});
       }
       return taps;
     }
-    // Stride 2: the chunk of outputs [o, o + n) reads the input span
-    // [2o, 2o + 2n), of which the columns past the row's end are zeros.
-    // Its left taps are the odd columns one output back: the previous
-    // chunk's odd lane o - 1 - (its start), then its own odd lanes.
+    // Stride 2: the chunk of outputs [o, o + 16) reads the input span
+    // [2o, 2o + 32) as two halves, zeros past the row's end; the centre
+    // taps are its even columns, the right ones its odd columns. The left
+    // taps are the odd columns one output back: the previous chunk's odd
+    // lane o - 1 - (its start), then its own odd lanes.
     Value prevOdd;
     int64_t prevStart = 0;
     for (int64_t o : chunkStarts(ow)) {
-      int64_t n = std::min(kLanes, ow - o);
       int64_t start = 2 * o;
-      int64_t real = std::min(2 * n, w - start);
+      int64_t real = std::min(2 * kLanes, w - start);
       Value low = readRow(b, row, start, std::min(kLanes, real));
-      Value high = real > kLanes
-                       ? readRow(b, row, start + kLanes, real - kLanes)
-                       : zeros(b, loc, 1);
-      // A zero lane after the real ones when the span needs one.
-      if (real < 2 * n && real > kLanes) {
-        SmallVector<int64_t> extend;
-        for (int64_t l = 0; l <= real - kLanes; ++l)
-          extend.push_back(l);
-        high = shuffle(b, loc, high, zeros(b, loc, 1), extend);
-      }
-      int64_t lowLanes = lanesOf(low);
-      int64_t zeroLane = real > kLanes ? real : lowLanes;
-      auto pick = [&](int64_t q) { return q < real ? q : zeroLane; };
+      // A span within one chunk: its second half is not read, and the
+      // lanes that pick from it lie past the output row.
+      Value high =
+          real > kLanes ? readRow(b, row, start + kLanes, real - kLanes) : low;
       SmallVector<int64_t> evens, odds;
-      for (int64_t l = 0; l < n; ++l) {
-        evens.push_back(pick(2 * l));
-        odds.push_back(pick(2 * l + 1));
+      for (int64_t l = 0; l < kLanes; ++l) {
+        evens.push_back(2 * l);
+        odds.push_back(2 * l + 1);
       }
       Value even = shuffle(b, loc, low, high, evens);
       Value odd = shuffle(b, loc, low, high, odds);
-      // Before the first chunk: the zero of the padding.
-      Value prev = prevOdd ? prevOdd : zeros(b, loc, 1);
-      int64_t p = lanesOf(prev);
-      SmallVector<int64_t> left{prevOdd ? o - 1 - prevStart : 0};
-      for (int64_t l = 0; l + 1 < n; ++l)
-        left.push_back(p + l);
-      taps.push_back({shuffle(b, loc, prev, odd, left), even, odd});
+      Tap left;
+      if (prevOdd) {
+        SmallVector<int64_t> picks{o - 1 - prevStart};
+        for (int64_t l = 0; l + 1 < kLanes; ++l)
+          picks.push_back(kLanes + l);
+        left.value = shuffle(b, loc, prevOdd, odd, picks);
+      } else {
+        // Before the first chunk: the zero of the padding.
+        left.value = rotate(b, odd, -1);
+        left.mask = laneMask(b, 1, kLanes);
+      }
+      taps.push_back({left, Tap{even}, Tap{odd}});
       prevOdd = odd;
       prevStart = o;
     }
@@ -183,18 +215,26 @@ struct RowKernel {
         row = arith::MulIOp::create(b, loc, row, index(b, loc, s));
       if (i != 1)
         row = arith::AddIOp::create(b, loc, row, index(b, loc, i - 1));
-      SmallVector<std::array<Value, 3>> taps = rowTaps(b, row);
+      SmallVector<std::array<Tap, 3>> taps = rowTaps(b, row);
       for (int64_t k = 0; k < chunks; ++k)
         for (int64_t j = 0; j < 3; ++j)
           acc[k] = multiplyAdd(b, acc[k], taps[k][j], this->taps[i][j]);
     }
     Value zero = index(b, loc, 0);
+    // A row narrower than a chunk: its lanes, under a constant mask.
+    Value mask;
+    if (ow < kLanes)
+      mask = vector::ConstantMaskOp::create(
+          b, loc, VectorType::get({kLanes}, b.getI1Type()),
+          ArrayRef<int64_t>{ow});
     for (int64_t k = 0; k < chunks; ++k)
       plane =
           vector::TransferWriteOp::create(
               b, loc, acc[k], plane,
               ValueRange{zero, blockChannel, outRow, index(b, loc, starts[k])},
-              ArrayRef<bool>{true})
+              AffineMapAttr::get(
+                  AffineMap::getMinorIdentityMap(4, 1, b.getContext())),
+              mask, b.getBoolArrayAttr({true}))
               .getResult();
     return plane;
   }

@@ -270,6 +270,46 @@ func.func @row_kernel_epilogue(%x: tensor<1x4x1x8xf32>, %b: tensor<4xf32>) -> te
 
 // -----
 
+// Rows narrower than a chunk are written under a mask: the other input
+// read along the row (a residual) is read under the same mask, and the
+// write keeps it.
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @row_kernel_masked
+// CHECK:       scf.for %[[C0:.*]] = %c0 to %c4 step %c2
+// CHECK:         %[[M:.*]] = vector.constant_mask [5] : vector<16xi1>
+// CHECK:         %[[RES:.*]] = vector.transfer_read %arg1[{{.*}}], %{{.*}}, %[[M]] {in_bounds = [true]} : tensor<1x4x1x5xf32>, vector<16xf32>
+// CHECK:         %[[S:.*]] = arith.addf %{{.*}}, %[[RES]] : vector<16xf32>
+// CHECK:         vector.transfer_write %[[S]], %{{.*}}[%c0, %c1, %c0, %c0], %[[M]] {in_bounds = [true]}
+// CHECK:       } {relay.independent_iterations, relay.row_kernel}
+// CHECK-NOT:   linalg.generic
+func.func @row_kernel_masked(%x: tensor<1x4x1x5xf32>, %res: tensor<1x4x1x5xf32>) -> tensor<1x4x1x5xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %pad = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x1x5xf32>
+  %r = scf.for %c = %c0 to %c4 step %c2 iter_args(%acc = %e) -> (tensor<1x4x1x5xf32>) {
+    %blk = tensor.empty() : tensor<1x2x1x5xf32>
+    %mask = vector.constant_mask [5] : vector<16xi1>
+    %c1abs = arith.addi %c, %c1 : index
+    %v = vector.transfer_read %x[%c0, %c1abs, %c0, %c0], %pad, %mask {in_bounds = [true]} : tensor<1x4x1x5xf32>, vector<16xf32>
+    %w = vector.transfer_write %v, %blk[%c0, %c1, %c0, %c0], %mask {in_bounds = [true]} : vector<16xf32>, tensor<1x2x1x5xf32>
+    %in = tensor.insert_slice %w into %acc[0, %c, 0, 0] [1, 2, 1, 5] [1, 1, 1, 1] : tensor<1x2x1x5xf32> into tensor<1x4x1x5xf32>
+    scf.yield %in : tensor<1x4x1x5xf32>
+  } {relay.independent_iterations, relay.row_kernel}
+  %e2 = tensor.empty() : tensor<1x4x1x5xf32>
+  %y = linalg.generic {indexing_maps = [#id4, #id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%r, %res : tensor<1x4x1x5xf32>, tensor<1x4x1x5xf32>) outs(%e2 : tensor<1x4x1x5xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x1x5xf32>
+  return %y : tensor<1x4x1x5xf32>
+}
+
+// -----
+
 // A body the row vectors cannot take (it reads its loop indices): the op
 // joins the blocks as a linalg op instead.
 #id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>

@@ -83,9 +83,10 @@ bool readableAlongRows(AffineMap map) {
 /// vector whose first element is at `at` (the consumer's loop indices; the
 /// last one varies along the vector): a scalar broadcast when the
 /// operand's map does not use the innermost loop, else a row read (the map
-/// is readableAlongRows).
+/// is readableAlongRows) under the row vector's write `mask`, if any.
 Value operandVector(OpBuilder &b, Location loc, linalg::GenericOp consumer,
-                    OpOperand *operand, ArrayRef<Value> at, int64_t lanes) {
+                    OpOperand *operand, ArrayRef<Value> at, int64_t lanes,
+                    Value mask) {
   AffineMap map = consumer.getMatchingIndexingMap(operand);
   unsigned inner = map.getNumDims() - 1;
   SmallVector<Value> indices;
@@ -105,8 +106,9 @@ Value operandVector(OpBuilder &b, Location loc, linalg::GenericOp consumer,
   if (alongRow)
     return vector::TransferReadOp::create(
         b, loc, type, source, indices,
-        arith::ConstantOp::create(b, loc, b.getZeroAttr(e)),
-        ArrayRef<bool>{true});
+        AffineMap::getMinorIdentityMap(indices.size(), 1, b.getContext()),
+        arith::ConstantOp::create(b, loc, b.getZeroAttr(e)), mask,
+        b.getBoolArrayAttr({true}));
   Value scalar = tensor::ExtractOp::create(b, loc, source, indices);
   return vector::BroadcastOp::create(b, loc, type, scalar);
 }
@@ -173,7 +175,7 @@ bool applyToRowVectors(RewriterBase &rewriter, linalg::GenericOp consumer,
   loop.getBody()->walk([&](vector::TransferWriteOp write) {
     if (write.getBase().getType() != blockType)
       return;
-    rows &= write.getVectorType().getRank() == 1 && !write.getMask() &&
+    rows &= write.getVectorType().getRank() == 1 &&
             write.getPermutationMap().isMinorIdentity();
     writes.push_back(write);
   });
@@ -204,9 +206,10 @@ bool applyToRowVectors(RewriterBase &rewriter, linalg::GenericOp consumer,
     }
     IRMapping mapping;
     for (OpOperand *operand : consumer.getDpsInputOperands()) {
-      Value v = operand == fromLoop ? write.getVector()
-                                    : operandVector(rewriter, loc, consumer,
-                                                    operand, at, lanes);
+      Value v = operand == fromLoop
+                    ? write.getVector()
+                    : operandVector(rewriter, loc, consumer, operand, at, lanes,
+                                    write.getMask());
       mapping.map(body->getArgument(operand->getOperandNumber()), v);
     }
     for (Operation &op : body->without_terminator()) {

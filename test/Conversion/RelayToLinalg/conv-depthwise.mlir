@@ -5,23 +5,31 @@
 // independent loop each inserting its block, marked as a row kernel (its
 // results written as row vectors, for --relay-fuse-elementwise to apply
 // the bias and activation to); inside, rows of whole 16-lane chunks, the
-// last overlapping the one before (20 = columns 0..16 and 4..20), the side
-// taps read one column over or, at the row's ends, shuffled in with a
-// zero; the taps summed in fused multiply-adds.
+// last overlapping the one before (20 = columns 0..16 and 4..20); the side
+// taps read one column over or, at the row's ends, the chunk rotated by one
+// lane with the wrapped lane masked off its multiply-add (no shuffle that
+// shifts in a zero).
 
 // CHECK-LABEL: func.func @stride_1(
 // CHECK-NOT:   tensor<1x4x10x22xf32>
 // CHECK:       %[[R:.*]] = scf.for %[[C0:.*]] = %c0 to %c4{{.*}} step %c4 iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<1x4x8x20xf32>) {
 // CHECK:         scf.for
 // CHECK:           tensor.extract %arg1
-// First row: no row above; the row's first chunk shifted right with a zero.
+// First row: no row above. Its first chunk, rotated right, lane 0 off.
 // CHECK:           %[[V:.*]] = vector.transfer_read %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %c0{{[_0-9]*}}]{{.*}} : tensor<1x4x8x20xf32>, vector<16xf32>
-// CHECK:           vector.shuffle %[[V]], %{{.*}} [16, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14] : vector<16xf32>, vector<1xf32>
+// CHECK:           %[[L:.*]] = vector.shuffle %[[V]], %[[V]] [15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14] : vector<16xf32>, vector<16xf32>
+// CHECK:           %[[LM:.*]] = arith.constant dense<[false, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true]> : vector<16xi1>
 // CHECK:           vector.transfer_read %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %c1{{[_0-9]*}}]{{.*}} : tensor<1x4x8x20xf32>, vector<16xf32>
+// The second chunk (columns 4..20): left tap read at 3, right the chunk
+// rotated left, lane 15 off.
 // CHECK:           %[[W:.*]] = vector.transfer_read %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %c4{{[_0-9]*}}]{{.*}} : tensor<1x4x8x20xf32>, vector<16xf32>
 // CHECK:           vector.transfer_read %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %c3{{[_0-9]*}}]{{.*}} : tensor<1x4x8x20xf32>, vector<16xf32>
-// CHECK:           vector.shuffle %[[W]], %{{.*}} [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16] : vector<16xf32>, vector<1xf32>
-// CHECK:           math.fma {{.*}} : vector<16xf32>
+// CHECK:           %[[R1:.*]] = vector.shuffle %[[W]], %[[W]] [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0] : vector<16xf32>, vector<16xf32>
+// CHECK:           %[[RM:.*]] = arith.constant dense<[true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, false]> : vector<16xi1>
+// CHECK:           %[[P:.*]] = arith.mulf %[[L]], %{{.*}} : vector<16xf32>
+// CHECK:           arith.select %[[LM]], %[[P]], %{{.*}} : vector<16xi1>, vector<16xf32>
+// CHECK:           %[[S:.*]] = math.fma %[[R1]], %{{.*}}, %[[ACC2:.*]] : vector<16xf32>
+// CHECK:           arith.select %[[RM]], %[[S]], %[[ACC2]] : vector<16xi1>, vector<16xf32>
 // CHECK-NOT:       vector<4xf32>
 // CHECK:           vector.transfer_write {{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %c0{{[_0-9]*}}]{{.*}} : vector<16xf32>, tensor<1x4x8x20xf32>
 // CHECK:           vector.transfer_write {{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %c4{{[_0-9]*}}]{{.*}} : vector<16xf32>, tensor<1x4x8x20xf32>
@@ -39,15 +47,20 @@ relay.func @stride_1(%x: tensor<1x4x8x20xf32>, %w: tensor<4x1x3x3xf32>) -> tenso
 
 // -----
 
-// Stride 2 of a 9x9 image (5x5 out): the span of 9 columns as one read,
-// its even columns (the centre taps), its odd ones (right; the column past
-// the end, 9, a zero) and the odd ones shifted by one lane (left).
+// Stride 2 of a 9x9 image (5x5 out): a row narrower than a chunk. The
+// span of 9 columns as one read under a mask (lanes 9 to 15 zeros), its
+// even columns (the centre taps), its odd ones (right; the column past the
+// end, 9, a zero) and the odd ones rotated by one lane (left, lane 0 off).
+// The row is written under a mask of its 5 lanes.
 // CHECK-LABEL: func.func @stride_2(
 // CHECK-NOT:   tensor<1x4x11x11xf32>
-// CHECK:       %[[S:.*]] = vector.transfer_read %arg0{{.*}} : tensor<1x4x9x9xf32>, vector<9xf32>
-// CHECK:       vector.shuffle %[[S]], %{{.*}} [0, 2, 4, 6, 8] : vector<9xf32>, vector<1xf32>
-// CHECK:       %[[O:.*]] = vector.shuffle %[[S]], %{{.*}} [1, 3, 5, 7, 9] : vector<9xf32>, vector<1xf32>
-// CHECK:       vector.shuffle %{{.*}}, %[[O]] [0, 1, 2, 3, 4] : vector<1xf32>, vector<5xf32>
+// CHECK:       %[[M:.*]] = vector.constant_mask [9] : vector<16xi1>
+// CHECK:       %[[S:.*]] = vector.transfer_read %arg0{{.*}}, %{{.*}}, %[[M]] {{.*}} : tensor<1x4x9x9xf32>, vector<16xf32>
+// CHECK:       vector.shuffle %[[S]], %[[S]] [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30] : vector<16xf32>, vector<16xf32>
+// CHECK:       %[[O:.*]] = vector.shuffle %[[S]], %[[S]] [1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31] : vector<16xf32>, vector<16xf32>
+// CHECK:       vector.shuffle %[[O]], %[[O]] [15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14] : vector<16xf32>, vector<16xf32>
+// CHECK:       %[[WM:.*]] = vector.constant_mask [5] : vector<16xi1>
+// CHECK:       vector.transfer_write %{{.*}}, %{{.*}}[%{{.*}}], %[[WM]] {{.*}} : vector<16xf32>, tensor<1x4x5x5xf32>
 // CHECK:       } {relay.independent_iterations, relay.row_kernel}
 relay.func @stride_2(%x: tensor<1x4x9x9xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<1x4x5x5xf32> {
   %y = relay.nn.conv2d %x, %w {groups = 4 : i64, padding = array<i64: 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x4x9x9xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x5x5xf32>
@@ -61,7 +74,7 @@ relay.func @stride_2(%x: tensor<1x4x9x9xf32>, %w: tensor<4x1x3x3xf32>) -> tensor
 // taps start with the first chunk's odd lane 3 (input column 7).
 // CHECK-LABEL: func.func @stride_2_overlap(
 // CHECK:       %[[O0:.*]] = vector.shuffle %{{.*}}, %{{.*}} [1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31] : vector<16xf32>, vector<16xf32>
-// CHECK:       vector.shuffle %{{.*}}, %[[O0]] [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] : vector<1xf32>, vector<16xf32>
+// CHECK:       vector.shuffle %[[O0]], %[[O0]] [15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14] : vector<16xf32>, vector<16xf32>
 // CHECK:       vector.transfer_read %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %c8{{[_0-9]*}}]{{.*}} vector<16xf32>
 // CHECK:       vector.transfer_read %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %c24{{[_0-9]*}}]{{.*}} vector<16xf32>
 // CHECK:       %[[O1:.*]] = vector.shuffle %{{.*}}, %{{.*}} [1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31] : vector<16xf32>, vector<16xf32>

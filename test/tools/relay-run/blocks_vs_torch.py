@@ -2,9 +2,11 @@
 """MobileNet-V2's inverted residual blocks against PyTorch: a 1x1 expansion
 with bias and ReLU6 (large ones go in row bands that the bias and ReLU6
 join), a depthwise 3x3 convolution at stride 1 or 2 on the unpadded image
-(rows that are whole 16-lane vectors or not: 112, 56, 28, 14, 7, 40, 33,
-17 and 3 wide, odd heights), a 1x1 projection
-and, at stride 1, the residual sum. Each block is exported to ONNX,
+(rows of whole 16-lane vectors, of vectors the last of which overlaps the
+one before, and narrower than a vector: 112, 56, 28, 14, 7, 40, 33, 17 and
+3 wide, odd heights), a 1x1 projection and, at stride 1, the residual sum.
+Also a depthwise convolution whose bias, ReLU and residual sum join its
+row vectors (narrow rows: under a mask). Each is exported to ONNX,
 compiled by relay-run at one and two threads and checked to 1e-4 of the
 output's largest magnitude.
 
@@ -23,13 +25,13 @@ from torch_compare import compiled_runs_match
 CASES = [
     (16, 6, 24, 112, 112, 2),  # bands of 2 rows; stride-2 rows of 56
     (24, 6, 24, 56, 56, 1),    # bands of 4 rows; 48 + 8 lanes; residual
-    (24, 6, 32, 56, 56, 2),    # stride-2 rows of 28: 16 + 12 lanes
+    (24, 6, 32, 56, 56, 2),    # stride-2 rows of 28: lanes 0-16, 12-28
     (32, 6, 32, 28, 28, 1),    # bands of 4 rows (112 columns)
     (64, 6, 64, 14, 14, 1),    # 196 columns: padded product, no bands
-    (96, 6, 160, 14, 14, 2),   # stride-2 rows of 7
+    (96, 6, 160, 14, 14, 2),   # stride-2 rows of 7 (under a mask)
     (8, 4, 8, 40, 40, 1),      # 32 + 8 lanes; bands of 20 rows (800 columns)
     (8, 2, 8, 15, 17, 2),      # odd sizes at stride 2: a zero column and row
-    (8, 2, 8, 9, 33, 1),       # rows of 16 + 16 + 1 lanes
+    (8, 2, 8, 9, 33, 1),       # rows of lanes 0-16, 16-32, 17-33
     (8, 2, 8, 2, 3, 2),        # one output row, one that reads below
 ]
 
@@ -51,6 +53,19 @@ class Block(torch.nn.Module):
         return x + y if self.residual else y
 
 
+class DepthwiseResidual(torch.nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.depthwise = torch.nn.Conv2d(c, c, 3, 1, 1, groups=c)
+
+    def forward(self, x):
+        return x + torch.nn.functional.relu(self.depthwise(x))
+
+
+# (channels, height, width)
+RESIDUAL_CASES = [(16, 7, 7), (8, 5, 14), (8, 6, 28), (4, 3, 40)]
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('--bin', required=True)
@@ -69,7 +84,19 @@ def main():
             failures += compiled_runs_match(
                 relay_run, onnx_path, x.numpy(), want,
                 'C=%d t=%d F=%d %dx%d stride %d' % (c, t, f, h, w, stride), tmp)
-    print('%d of %d runs failed' % (failures, 2 * len(CASES)))
+        for i, (c, h, w) in enumerate(RESIDUAL_CASES):
+            torch.manual_seed(100 + i)
+            model = DepthwiseResidual(c).eval()
+            x = torch.randn(1, c, h, w)
+            with torch.no_grad():
+                want = model(x).numpy()
+            onnx_path = os.path.join(tmp, 'residual%d.onnx' % i)
+            torch.onnx.export(model, (x,), onnx_path, opset_version=13)
+            failures += compiled_runs_match(
+                relay_run, onnx_path, x.numpy(), want,
+                'depthwise + residual C=%d %dx%d' % (c, h, w), tmp)
+    runs = 2 * (len(CASES) + len(RESIDUAL_CASES))
+    print('%d of %d runs failed' % (failures, runs))
     return 1 if failures else 0
 
 
