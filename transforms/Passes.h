@@ -27,6 +27,13 @@ constexpr llvm::StringLiteral kIndependentIterationsAttr =
 /// result to each vector before it is written.
 constexpr llvm::StringLiteral kRowKernelAttr = "relay.row_kernel";
 
+/// Marks an scf.for of independent iterations whose body starts with the
+/// extract_slice of the window of an image it reads (the row bands of a
+/// depthwise convolution of a large image): --relay-fuse-elementwise moves
+/// the ops that make the image into the loop, each iteration computing its
+/// window (with the rows windows share computed twice).
+constexpr llvm::StringLiteral kImageWindowsAttr = "relay.image_windows";
+
 /// Marks the functions --relay-outline-loops makes: they call nothing of the
 /// program's, so they can be compiled apart from it.
 constexpr llvm::StringLiteral kLoopNestAttr = "relay.loop_nest";

@@ -220,6 +220,16 @@ def FuseElementwise : Pass<"relay-fuse-elementwise", "::mlir::func::FuncOp"> {
     Reductions and contractions are left as they are, so the tiling
     of `--relay-tile-and-vectorize` still recognises them.
 
+    Then, into a loop of image windows (marked `relay.image_windows`: the
+    row bands of a depthwise convolution of a large image, each reading a
+    window of the image's rows), the ops that make the image move, each
+    iteration computing only its window (upstream's producer fusion, and
+    its bubbling of extract_slice through reshapes): the elementwise ops
+    and the one contraction before them (a 1x1 convolution and its fill),
+    when nothing else uses their results. The rows that neighbouring
+    windows share are computed in both; the image is never whole in
+    memory.
+
     Then an elementwise op that reads, element for element and as its only
     use, the result of a loop of independent bands (an scf.for marked
     `relay.independent_iterations` whose iterations each insert a band: the
@@ -245,7 +255,8 @@ def FuseElementwise : Pass<"relay-fuse-elementwise", "::mlir::func::FuncOp"> {
     %t = linalg.generic {...} ins(%a, %b) outs(%e1) { addf, tanh }
     ```
   }];
-  let dependentDialects = ["::mlir::arith::ArithDialect",
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::vector::VectorDialect"];

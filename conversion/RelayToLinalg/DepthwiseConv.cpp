@@ -37,6 +37,16 @@ namespace {
 constexpr int64_t kLanes = 16;
 /// The widest input row taken (its chunks are unrolled).
 constexpr int64_t kMaxWidth = 256;
+/// An image above this many bytes is convolved in bands of output rows
+/// (rowBands), not channel blocks: it does not stay in the cache, and the
+/// 1x1 convolution that makes it cannot go in channel bands (its input is
+/// as large). --relay-fuse-elementwise then computes each band's window of
+/// the image in the band.
+constexpr int64_t kRowBandImageBytes = 2 << 20;
+/// The most bytes of a band's window of the image: it stays in L2.
+constexpr int64_t kWindowBytes = 512 << 10;
+/// The most output rows of a band (their code is unrolled).
+constexpr int64_t kMaxBandRows = 8;
 
 /// A vector of `lanes` f32 zeros.
 Value zeros(OpBuilder &b, Location loc, int64_t lanes) {
@@ -73,11 +83,11 @@ struct Tap {
 /// Emits the convolution of one output row into a plane.
 struct RowKernel {
   Location loc;
-  Value data;              // [1, C, H, W]
-  int64_t h, w, oh, ow, s; // input and output sizes, stride
-  Value channel;           // index of the image's channel
-  Value blockChannel;      // index of the channel within the block
-  Value taps[3][3];        // the channel's weights (f32 scalars)
+  Value data;          // [1, C, H, W]
+  int64_t h, w, ow, s; // input sizes, output width, stride
+  Value channel;       // index of the image's channel
+  Value blockChannel;  // index of the channel within the block
+  Value taps[3][3];    // the channel's weights (f32 scalars)
 
   /// Lanes [0, valid) of the image's row `row` from column `offset` as a
   /// chunk, the others zero. A partial chunk is a load under a constant
@@ -199,23 +209,17 @@ struct RowKernel {
     return taps;
   }
 
-  /// Output row `outRow` (valid[i]: whether input row s*outRow - 1 + i is
-  /// inside the image) written into `plane`.
-  Value emit(OpBuilder &b, Value outRow, std::array<bool, 3> valid,
+  /// Output row `outRow` of `plane` from the rows `rows` of `data` (its
+  /// input rows s*outRow - 1 + i; null: outside the image).
+  Value emit(OpBuilder &b, std::array<Value, 3> rows, Value outRow,
              Value plane) const {
     SmallVector<int64_t> starts = chunkStarts(ow);
     int64_t chunks = starts.size();
     SmallVector<Value> acc(chunks);
     for (int64_t i = 0; i < 3; ++i) {
-      if (!valid[i])
+      if (!rows[i])
         continue;
-      // s*outRow - 1 + i
-      Value row = outRow;
-      if (s != 1)
-        row = arith::MulIOp::create(b, loc, row, index(b, loc, s));
-      if (i != 1)
-        row = arith::AddIOp::create(b, loc, row, index(b, loc, i - 1));
-      SmallVector<std::array<Tap, 3>> taps = rowTaps(b, row);
+      SmallVector<std::array<Tap, 3>> taps = rowTaps(b, rows[i]);
       for (int64_t k = 0; k < chunks; ++k)
         for (int64_t j = 0; j < 3; ++j)
           acc[k] = multiplyAdd(b, acc[k], taps[k][j], this->taps[i][j]);
@@ -240,7 +244,203 @@ struct RowKernel {
   }
 };
 
+/// The input row s*outRow - 1 + i of output row `outRow`.
+Value inputRow(OpBuilder &b, Location loc, Value outRow, int64_t s, int64_t i) {
+  Value row = outRow;
+  if (s != 1)
+    row = arith::MulIOp::create(b, loc, row, index(b, loc, s));
+  if (i != 1)
+    row = arith::AddIOp::create(b, loc, row, index(b, loc, i - 1));
+  return row;
+}
+
+/// A row kernel for channel `channel` of `data`, writing channel
+/// `outChannel` of its planes, with the channel's weights.
+RowKernel kernelFor(OpBuilder &b, Location loc, Value data, Value weight,
+                    int64_t s, int64_t ow, Value channel, Value outChannel) {
+  auto in = cast<RankedTensorType>(data.getType());
+  RowKernel kernel{loc, data, in.getDimSize(2), in.getDimSize(3),
+                   ow,  s,    channel,          outChannel,
+                   {}};
+  Value zero = index(b, loc, 0);
+  for (int64_t i = 0; i < 3; ++i)
+    for (int64_t j = 0; j < 3; ++j)
+      kernel.taps[i][j] = tensor::ExtractOp::create(
+          b, loc, weight,
+          ValueRange{channel, zero, index(b, loc, i), index(b, loc, j)});
+  return kernel;
+}
+
+/// The convolution as an scf.for over blocks of channels (channelBlock of
+/// the input planes, as a 1x1 convolution before it makes them in channel
+/// bands, so that the two loops can merge), each over its channels and
+/// their rows.
+Value channelBlocks(OpBuilder &b, Location loc, RankedTensorType type,
+                    Value data, Value weight, int64_t s) {
+  auto in = cast<RankedTensorType>(data.getType());
+  int64_t c = in.getDimSize(1), h = in.getDimSize(2), w = in.getDimSize(3);
+  int64_t oh = type.getDimSize(2), ow = type.getDimSize(3);
+  int64_t block = channelBlock(c, h * w * 4);
+  Value out = tensor::EmptyOp::create(b, loc, type.getShape(), b.getF32Type());
+  scf::ForOp blocks =
+      loopOp(b, loc, c, block, out, [&](OpBuilder &b1, Value c0, Value acc) {
+        Value plane = tensor::EmptyOp::create(b1, loc, {1, block, oh, ow},
+                                              b.getF32Type());
+        plane = loop(
+            b1, loc, block, 1, plane, [&](OpBuilder &b2, Value ci, Value pl) {
+              Value channel = arith::AddIOp::create(b2, loc, c0, ci);
+              RowKernel kernel =
+                  kernelFor(b2, loc, data, weight, s, ow, channel, ci);
+              // Row 0 has no row above; the last output row may read
+              // below the image; the rows between read three rows.
+              auto rowsOf = [&](OpBuilder &rb, int64_t r) {
+                std::array<Value, 3> rows;
+                for (int64_t i = 0; i < 3; ++i)
+                  if (s * r - 1 + i >= 0 && s * r - 1 + i < h)
+                    rows[i] = index(rb, loc, s * r - 1 + i);
+                return rows;
+              };
+              pl = kernel.emit(b2, rowsOf(b2, 0), index(b2, loc, 0), pl);
+              if (oh > 2)
+                pl = loopOp(b2, loc, 1, oh - 1, 1, pl,
+                            [&](OpBuilder &b3, Value r, Value p3) {
+                              std::array<Value, 3> rows;
+                              for (int64_t i = 0; i < 3; ++i)
+                                rows[i] = inputRow(b3, loc, r, s, i);
+                              return kernel.emit(b3, rows, r, p3);
+                            })
+                         .getResult(0);
+              if (oh > 1)
+                pl = kernel.emit(b2, rowsOf(b2, oh - 1), index(b2, loc, oh - 1),
+                                 pl);
+              return pl;
+            });
+        return insertAt(
+            b1, loc, plane, acc,
+            {b1.getIndexAttr(0), c0, b1.getIndexAttr(0), b1.getIndexAttr(0)},
+            {1, block, oh, ow});
+      });
+  // The blocks are independent: with threads they run in parallel.
+  blocks->setAttr(relay::kIndependentIterationsAttr, b.getUnitAttr());
+  // Its writes are row vectors: the bias and activation after it apply to
+  // each before it is written (--relay-fuse-elementwise).
+  blocks->setAttr(relay::kRowKernelAttr, b.getUnitAttr());
+  return blocks.getResult(0);
+}
+
+/// The convolution as an scf.for over bands of `rows` output rows, each
+/// reading a window of the image's rows (an extract_slice of all its
+/// channels) and convolving all channels. The first band (no row above
+/// the image) and, where the window would end below the image, the last
+/// take their own code in an scf.if.
+Value rowBands(OpBuilder &b, Location loc, RankedTensorType type, Value data,
+               Value weight, int64_t s, int64_t rows) {
+  auto in = cast<RankedTensorType>(data.getType());
+  int64_t c = in.getDimSize(1), h = in.getDimSize(2), w = in.getDimSize(3);
+  int64_t oh = type.getDimSize(2), ow = type.getDimSize(3);
+  int64_t windowRows = s * (rows - 1) + 3;
+  int64_t last = oh - rows;
+  // The window of a band in the middle starts at row s*o0 - 1; the last
+  // band's would end below the image unless s*(oh - 1) + 2 <= h.
+  bool lastApart = s * (oh - 1) + 2 > h;
+  auto bandType = RankedTensorType::get({1, c, rows, ow}, b.getF32Type());
+  Value out = tensor::EmptyOp::create(b, loc, type.getShape(), b.getF32Type());
+  scf::ForOp bands =
+      loopOp(b, loc, oh, rows, out, [&](OpBuilder &b1, Value o0, Value acc) {
+        // The window's first row: s*o0 - 1 within [0, h - windowRows].
+        Value start = arith::SubIOp::create(
+            b1, loc, arith::MulIOp::create(b1, loc, o0, index(b1, loc, s)),
+            index(b1, loc, 1));
+        start = arith::MaxSIOp::create(b1, loc, start, index(b1, loc, 0));
+        start = arith::MinSIOp::create(b1, loc, start,
+                                       index(b1, loc, h - windowRows));
+        OpFoldResult zero = b1.getIndexAttr(0);
+        Value window = sliceAt(b1, loc, data, {zero, zero, start, zero},
+                               {1, c, windowRows, w});
+        // The band starting at output row `first` (-1: any in the middle).
+        auto emitBand = [&](OpBuilder &bb, int64_t first) -> Value {
+          // The window's first row, where it is known.
+          int64_t from =
+              first < 0 ? -1
+                        : std::clamp<int64_t>(s * first - 1, 0, h - windowRows);
+          Value band = tensor::EmptyOp::create(bb, loc, bandType.getShape(),
+                                               b.getF32Type());
+          return loop(bb, loc, c, 1, band,
+                      [&](OpBuilder &b2, Value ci, Value bd) {
+                        RowKernel kernel =
+                            kernelFor(b2, loc, window, weight, s, ow, ci, ci);
+                        for (int64_t k = 0; k < rows; ++k) {
+                          std::array<Value, 3> taps;
+                          for (int64_t i = 0; i < 3; ++i) {
+                            if (first < 0) {
+                              taps[i] = index(b2, loc, s * k + i);
+                              continue;
+                            }
+                            int64_t row = s * (first + k) - 1 + i;
+                            if (row >= 0 && row < h)
+                              taps[i] = index(b2, loc, row - from);
+                          }
+                          bd = kernel.emit(b2, taps, index(b2, loc, k), bd);
+                        }
+                        return bd;
+                      });
+        };
+        auto branch = [&](OpBuilder &bb, Value cond, auto then, auto other) {
+          auto ifOp = scf::IfOp::create(
+              bb, loc, cond,
+              [&](OpBuilder &tb, Location) {
+                scf::YieldOp::create(tb, loc, then(tb));
+              },
+              [&](OpBuilder &eb, Location) {
+                scf::YieldOp::create(eb, loc, other(eb));
+              });
+          return ifOp.getResult(0);
+        };
+        auto isBand = [&](OpBuilder &bb, int64_t first) -> Value {
+          return arith::CmpIOp::create(bb, loc, arith::CmpIPredicate::eq, o0,
+                                       index(bb, loc, first));
+        };
+        auto middle = [&](OpBuilder &bb) { return emitBand(bb, -1); };
+        auto notFirst = [&](OpBuilder &bb) -> Value {
+          if (!lastApart)
+            return middle(bb);
+          return branch(
+              bb, isBand(bb, last),
+              [&](OpBuilder &lb) { return emitBand(lb, last); }, middle);
+        };
+        Value band = branch(
+            b1, isBand(b1, 0), [&](OpBuilder &fb) { return emitBand(fb, 0); },
+            notFirst);
+        return insertAt(b1, loc, band, acc, {zero, zero, o0, zero},
+                        bandType.getShape());
+      });
+  // The bands are independent: with threads they run in parallel.
+  bands->setAttr(relay::kIndependentIterationsAttr, b.getUnitAttr());
+  bands->setAttr(relay::kRowKernelAttr, b.getUnitAttr());
+  // --relay-fuse-elementwise computes each window of the image in its band.
+  bands->setAttr(relay::kImageWindowsAttr, b.getUnitAttr());
+  return bands.getResult(0);
+}
+
 } // namespace
+
+int64_t mlir::relay::lowering::depthwiseRowBandRows(RankedTensorType image,
+                                                    int64_t stride) {
+  if (!image.hasStaticShape() || image.getRank() != 4)
+    return 0;
+  int64_t c = image.getDimSize(1), h = image.getDimSize(2),
+          w = image.getDimSize(3);
+  int64_t oh = (h - 1) / stride + 1;
+  if (c * h * w * 4 <= kRowBandImageBytes)
+    return 0;
+  for (int64_t rows = std::min(kMaxBandRows, oh / 2); rows >= 1; --rows) {
+    int64_t windowRows = stride * (rows - 1) + 3;
+    if (oh % rows == 0 && windowRows <= h &&
+        c * windowRows * w * 4 <= kWindowBytes)
+      return rows;
+  }
+  return 0;
+}
 
 Value mlir::relay::lowering::depthwiseConv3x3(OpBuilder &b, Location loc,
                                               RankedTensorType type, Value data,
@@ -266,51 +466,7 @@ Value mlir::relay::lowering::depthwiseConv3x3(OpBuilder &b, Location loc,
   if (type.getShape() != ArrayRef<int64_t>{1, c, oh, ow} || w > kMaxWidth ||
       h < 2 || w < 2)
     return nullptr;
-  // Blocks of the image's channels as a 1x1 convolution before it makes
-  // them (its channel bands), so that the two loops can merge.
-  int64_t block = channelBlock(c, h * w * 4);
-  Value out = tensor::EmptyOp::create(b, loc, type.getShape(), b.getF32Type());
-  scf::ForOp blocks =
-      loopOp(b, loc, c, block, out, [&](OpBuilder &b1, Value c0, Value acc) {
-        Value plane = tensor::EmptyOp::create(b1, loc, {1, block, oh, ow},
-                                              b.getF32Type());
-        plane = loop(
-            b1, loc, block, 1, plane, [&](OpBuilder &b2, Value ci, Value pl) {
-              RowKernel kernel{loc, data, h, w, oh, ow, s, nullptr, ci, {}};
-              kernel.channel = arith::AddIOp::create(b2, loc, c0, ci);
-              Value zero = index(b2, loc, 0);
-              for (int64_t i = 0; i < 3; ++i)
-                for (int64_t j = 0; j < 3; ++j)
-                  kernel.taps[i][j] = tensor::ExtractOp::create(
-                      b2, loc, weight,
-                      ValueRange{kernel.channel, zero, index(b2, loc, i),
-                                 index(b2, loc, j)});
-              // Row 0 has no row above; the last output row may read
-              // below the image; the rows between read three rows.
-              auto lastValid = [&](int64_t r) -> std::array<bool, 3> {
-                return {r > 0, true, s * r + 1 < h};
-              };
-              pl = kernel.emit(b2, index(b2, loc, 0), lastValid(0), pl);
-              if (oh > 2)
-                pl = loopOp(b2, loc, 1, oh - 1, 1, pl,
-                            [&](OpBuilder &b3, Value r, Value p3) {
-                              return kernel.emit(b3, r, {true, true, true}, p3);
-                            })
-                         .getResult(0);
-              if (oh > 1)
-                pl = kernel.emit(b2, index(b2, loc, oh - 1), lastValid(oh - 1),
-                                 pl);
-              return pl;
-            });
-        return insertAt(
-            b1, loc, plane, acc,
-            {b1.getIndexAttr(0), c0, b1.getIndexAttr(0), b1.getIndexAttr(0)},
-            {1, block, oh, ow});
-      });
-  // The blocks are independent: with threads they run in parallel.
-  blocks->setAttr(relay::kIndependentIterationsAttr, b.getUnitAttr());
-  // Its writes are row vectors: the bias and activation after it apply to
-  // each before it is written (--relay-fuse-elementwise).
-  blocks->setAttr(relay::kRowKernelAttr, b.getUnitAttr());
-  return blocks.getResult(0);
+  if (int64_t rows = depthwiseRowBandRows(in, s))
+    return rowBands(b, loc, type, data, weight, s, rows);
+  return channelBlocks(b, loc, type, data, weight, s);
 }

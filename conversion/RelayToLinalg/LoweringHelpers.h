@@ -94,10 +94,12 @@ Value packedConstantMatrix(OpBuilder &b, Location loc, Value matrix,
                            int64_t lanes);
 
 /// A grouped NCHW/OIHW float convolution of already padded `data` as a
-/// matrix product (im2col), giving `type`.
+/// matrix product (im2col), giving `type`; of one large image, in bands of
+/// rows or channels unless `bands` is false.
 Value conv2dNchwAsProduct(OpBuilder &b, Location loc, RankedTensorType type,
                           Value data, Value weight, int64_t groups,
-                          ArrayRef<int64_t> s, ArrayRef<int64_t> d);
+                          ArrayRef<int64_t> s, ArrayRef<int64_t> d,
+                          bool bands = true);
 
 /// A 3x3, stride-1, undilated convolution of NCHW f32 images `data`
 /// (unpadded; `padding` is (top, left, bottom, right)) with constant OIHW
@@ -114,6 +116,11 @@ Value winogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
 Value depthwiseConv3x3(OpBuilder &b, Location loc, RankedTensorType type,
                        Value data, Value weight, ArrayRef<int64_t> strides,
                        ArrayRef<int64_t> dilations, ArrayRef<int64_t> padding);
+
+/// The output rows per band when depthwiseConv3x3 convolves `image` (NCHW,
+/// one image) at `stride` in bands of rows (a large image); 0 when it goes
+/// in channel blocks.
+int64_t depthwiseRowBandRows(RankedTensorType image, int64_t stride);
 
 /// The channels per block of an op over `c` channel planes of
 /// `planeBytes` each, done block by block: the most that divide `c` within

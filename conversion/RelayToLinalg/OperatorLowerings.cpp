@@ -1445,7 +1445,8 @@ Value conv2dInRowBands(OpBuilder &b, Location loc, RankedTensorType type,
 /// convolution reads the data directly (no copy).
 Value conv2dNchwAsProduct(OpBuilder &b, Location loc, RankedTensorType type,
                           Value data, Value weight, int64_t groups,
-                          ArrayRef<int64_t> s, ArrayRef<int64_t> d) {
+                          ArrayRef<int64_t> s, ArrayRef<int64_t> d,
+                          bool bands) {
   MLIRContext *ctx = b.getContext();
   auto in = cast<RankedTensorType>(data.getType());
   auto wt = cast<RankedTensorType>(weight.getType());
@@ -1458,13 +1459,13 @@ Value conv2dNchwAsProduct(OpBuilder &b, Location loc, RankedTensorType type,
                 in.getDimSize(2) == oh && in.getDimSize(3) == ow;
   // A 1x1 convolution whose image stays in the L2 cache goes in bands of
   // output channels (whole vectors along the positions).
-  if (direct && n == 1 && g == 1 && p % 16 == 0 &&
+  if (bands && direct && n == 1 && g == 1 && p % 16 == 0 &&
       c * p * 4 <= kChannelBandInputBytes && f * p * 4 > kProductBandBytes)
     if (int64_t channels = channelBlock(f, p * 4); channels < f)
       return conv2dInChannelBands(b, loc, type, data, weight, channels);
   // Bands of rows: an im2col matrix built band by band within 1 MB, and
   // products within 128 KB, whichever bands are smaller.
-  if (n == 1 && g == 1) {
+  if (bands && n == 1 && g == 1) {
     int64_t rows = direct ? oh : im2colBandRows(c * kh * kw, oh, ow);
     if (int64_t productRows = productBandRows(f, oh, ow))
       rows = std::min(rows, productRows);
@@ -1635,6 +1636,45 @@ Value convImageByImage(OpBuilder &b, Location loc, RankedTensorType type,
   });
 }
 
+/// Whether the result of the 1x1 convolution `conv` goes, through
+/// elementwise ops of its type (bias, activation), only into the image of
+/// a depthwise convolution that depthwiseConv3x3 convolves in row bands:
+/// --relay-fuse-elementwise computes the image window by window in those
+/// bands, so the convolution is not banded itself.
+bool feedsDepthwiseRowBands(Operation *conv) {
+  static constexpr llvm::StringLiteral kElementwise[] = {
+      "relay.nn.bias_add", "relay.add",     "relay.multiply",
+      "relay.subtract",    "relay.clip",    "relay.nn.relu",
+      "relay.maximum",     "relay.minimum", "relay.sigmoid"};
+  Value v = conv->getResult(0);
+  for (int depth = 0; depth < 4; ++depth) {
+    if (!v.hasOneUse())
+      return false;
+    Operation *user = *v.getUsers().begin();
+    StringRef name = user->getName().getStringRef();
+    auto image = dyn_cast<RankedTensorType>(v.getType());
+    if (name == "relay.nn.conv2d") {
+      SmallVector<int64_t> s = intsAttr(user, "strides", {1, 1});
+      auto weight = dyn_cast<RankedTensorType>(user->getOperand(1).getType());
+      return image && weight && user->getOperand(0) == v && s.size() == 2 &&
+             s[0] == s[1] &&
+             intAttr(user, "groups", 1) == image.getDimSize(1) &&
+             weight.getShape() ==
+                 ArrayRef<int64_t>{image.getDimSize(1), 1, 3, 3} &&
+             llvm::all_of(padding4(user), [](int64_t p) { return p == 1; }) &&
+             llvm::all_of(intsAttr(user, "dilation", {1, 1}),
+                          [](int64_t d) { return d == 1; }) &&
+             strAttr(user, "data_layout", "NCHW") == "NCHW" &&
+             depthwiseRowBandRows(image, s[0]) > 0;
+    }
+    if (!llvm::is_contained(kElementwise, name) || user->getNumResults() != 1 ||
+        user->getResult(0).getType() != image)
+      return false;
+    v = user->getResult(0);
+  }
+  return false;
+}
+
 FailureOr<SmallVector<Value>> conv2dRule(OpBuilder &b, Operation *op,
                                          ValueRange operands) {
   RankedTensorType type = resultType(op);
@@ -1683,7 +1723,8 @@ FailureOr<SmallVector<Value>> conv2dRule(OpBuilder &b, Operation *op,
         convImageByImage(b, loc, type, data, operands[1], s, d)};
   if (sameFloat && nchw)
     return SmallVector<Value>{
-        conv2dNchwAsProduct(b, loc, type, data, operands[1], groups, s, d)};
+        conv2dNchwAsProduct(b, loc, type, data, operands[1], groups, s, d,
+                            /*bands=*/!feedsDepthwiseRowBands(op))};
   if (sameFloat)
     return SmallVector<Value>{
         conv2dNhwcAsProduct(b, loc, type, data, operands[1], s, d)};

@@ -433,3 +433,97 @@ func.func @other_blocks(%x: tensor<1x8x1x8xf32>) -> tensor<1x8x1x8xf32> {
   } {relay.independent_iterations, relay.row_kernel}
   return %out : tensor<1x8x1x8xf32>
 }
+
+// -----
+
+// A loop of image windows (a depthwise convolution's row bands) reading
+// an image that a 1x1 convolution makes (a fill, a contraction, a reshape
+// into NCHW, a bias and ReLU): each iteration computes its own window of
+// the image. The contraction reads only its columns of the input; nothing
+// of the image's size is left.
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#chan = affine_map<(d0, d1, d2, d3) -> (d1, 0, 0)>
+#mk = affine_map<(m, n, k) -> (m, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+// CHECK-LABEL: func.func @image_windows
+// CHECK-NOT:   tensor<4x128xf32>
+// CHECK:       scf.for %[[O:.*]] = %c0 to %c8 step %c4
+// CHECK:         %[[COL:.*]] = affine.linearize_index disjoint [%[[O]], %c0] by (8, 16)
+// CHECK:         %[[IN:.*]] = tensor.extract_slice %arg1[0, %[[COL]]] [2, 64] [1, 1]
+// CHECK:         %[[FILL:.*]] = linalg.fill {{.*}} -> tensor<4x64xf32>
+// CHECK:         %[[P:.*]] = linalg.generic {{.*}} ins(%arg0, %[[IN]] : tensor<4x2xf32>, tensor<2x64xf32>) outs(%[[FILL]] : tensor<4x64xf32>)
+// CHECK:         %[[E:.*]] = tensor.expand_shape %[[P]] {{.*}} into tensor<1x4x4x16xf32>
+// CHECK:         %[[W:.*]] = linalg.generic {{.*}} ins(%[[E]], %arg2 : tensor<1x4x4x16xf32>, tensor<4x1x1xf32>)
+// CHECK:         vector.transfer_read %[[W]]
+// CHECK:       } {relay.image_windows, relay.independent_iterations}
+// CHECK-NOT:   linalg
+// CHECK:       return
+func.func @image_windows(%w: tensor<4x2xf32>, %x: tensor<2x128xf32>, %b: tensor<4x1x1xf32>) -> tensor<1x4x8x16xf32> {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<4x128xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e0 : tensor<4x128xf32>) -> tensor<4x128xf32>
+  %p = linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%w, %x : tensor<4x2xf32>, tensor<2x128xf32>) outs(%f : tensor<4x128xf32>) {
+  ^bb0(%a: f32, %bb: f32, %o: f32):
+    %m = arith.mulf %a, %bb : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<4x128xf32>
+  %img = tensor.expand_shape %p [[0, 1], [2, 3]] output_shape [1, 4, 8, 16] : tensor<4x128xf32> into tensor<1x4x8x16xf32>
+  %e1 = tensor.empty() : tensor<1x4x8x16xf32>
+  %act = linalg.generic {indexing_maps = [#id4, #chan, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%img, %b : tensor<1x4x8x16xf32>, tensor<4x1x1xf32>) outs(%e1 : tensor<1x4x8x16xf32>) {
+  ^bb0(%a: f32, %bias: f32, %o: f32):
+    %s = arith.addf %a, %bias : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<1x4x8x16xf32>
+  %out = tensor.empty() : tensor<1x4x8x16xf32>
+  %r = scf.for %o = %c0 to %c8 step %c4 iter_args(%acc = %out) -> (tensor<1x4x8x16xf32>) {
+    %win = tensor.extract_slice %act[0, 0, %o, 0] [1, 4, 4, 16] [1, 1, 1, 1] : tensor<1x4x8x16xf32> to tensor<1x4x4x16xf32>
+    %v = vector.transfer_read %win[%c0, %c0, %c0, %c0], %zero {in_bounds = [true]} : tensor<1x4x4x16xf32>, vector<16xf32>
+    %blk = tensor.empty() : tensor<1x4x4x16xf32>
+    %wr = vector.transfer_write %v, %blk[%c0, %c0, %c0, %c0] {in_bounds = [true]} : vector<16xf32>, tensor<1x4x4x16xf32>
+    %in = tensor.insert_slice %wr into %acc[0, 0, %o, 0] [1, 4, 4, 16] [1, 1, 1, 1] : tensor<1x4x4x16xf32> into tensor<1x4x8x16xf32>
+    scf.yield %in : tensor<1x4x8x16xf32>
+  } {relay.image_windows, relay.independent_iterations}
+  return %r : tensor<1x4x8x16xf32>
+}
+
+// -----
+
+// An image that something else reads too is made whole, once.
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @image_windows_shared
+// CHECK:       %[[IMG:.*]] = linalg.generic
+// CHECK:       scf.for
+// CHECK:         tensor.extract_slice %[[IMG]]
+// CHECK-NOT:     linalg.generic
+// CHECK:       } {relay.image_windows, relay.independent_iterations}
+func.func @image_windows_shared(%x: tensor<1x4x8x16xf32>) -> (tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<1x4x8x16xf32>
+  %act = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<1x4x8x16xf32>) outs(%e1 : tensor<1x4x8x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.maximumf %a, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<1x4x8x16xf32>
+  %out = tensor.empty() : tensor<1x4x8x16xf32>
+  %r = scf.for %o = %c0 to %c8 step %c4 iter_args(%acc = %out) -> (tensor<1x4x8x16xf32>) {
+    %win = tensor.extract_slice %act[0, 0, %o, 0] [1, 4, 4, 16] [1, 1, 1, 1] : tensor<1x4x8x16xf32> to tensor<1x4x4x16xf32>
+    %v = vector.transfer_read %win[%c0, %c0, %c0, %c0], %zero {in_bounds = [true]} : tensor<1x4x4x16xf32>, vector<16xf32>
+    %blk = tensor.empty() : tensor<1x4x4x16xf32>
+    %wr = vector.transfer_write %v, %blk[%c0, %c0, %c0, %c0] {in_bounds = [true]} : vector<16xf32>, tensor<1x4x4x16xf32>
+    %in = tensor.insert_slice %wr into %acc[0, 0, %o, 0] [1, 4, 4, 16] [1, 1, 1, 1] : tensor<1x4x4x16xf32> into tensor<1x4x8x16xf32>
+    scf.yield %in : tensor<1x4x8x16xf32>
+  } {relay.image_windows, relay.independent_iterations}
+  return %r, %act : tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>
+}

@@ -7,6 +7,7 @@
 
 #include "transforms/Passes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -14,6 +15,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -327,7 +329,8 @@ Value channelWithinBlock(vector::TransferReadOp read, scf::ForOp kernel,
 void mergeChannelBlockLoops(func::FuncOp func) {
   SmallVector<scf::ForOp> kernels;
   func.walk([&](scf::ForOp loop) {
-    if (loop->hasAttr(relay::kRowKernelAttr))
+    if (loop->hasAttr(relay::kRowKernelAttr) &&
+        !loop->hasAttr(relay::kImageWindowsAttr))
       kernels.push_back(loop);
   });
   IRRewriter rewriter(func.getContext());
@@ -438,6 +441,98 @@ void mergeChannelBlockLoops(func::FuncOp func) {
   }
 }
 
+/// Collects the extract_slice ops a rewrite creates.
+struct SliceCollector : RewriterBase::Listener {
+  SmallVector<tensor::ExtractSliceOp> slices;
+  void notifyOperationInserted(Operation *op, OpBuilder::InsertPoint) override {
+    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op))
+      slices.push_back(slice);
+  }
+};
+
+/// Moves the ops that make the image a loop of image windows
+/// (kImageWindowsAttr: the row bands of a depthwise convolution) reads
+/// into the loop, each iteration computing only its window: upstream's
+/// producer fusion (scf::tileAndFuseProducerOfSlice) for the elementwise
+/// ops and the one contraction before them (a 1x1 convolution, with its
+/// fill), upstream's bubbling of extract_slice through the reshapes
+/// between them. Only ops whose result nothing else uses join; the
+/// contraction's inputs stay outside. The rows windows share are computed
+/// in both; the image is never whole in memory.
+void fuseIntoImageWindows(func::FuncOp func) {
+  SmallVector<scf::ForOp> loops;
+  func.walk([&](scf::ForOp loop) {
+    if (loop->hasAttr(relay::kImageWindowsAttr))
+      loops.push_back(loop);
+  });
+  MLIRContext *ctx = func.getContext();
+  RewritePatternSet bubbling(ctx);
+  tensor::populateBubbleUpExtractSliceOpPatterns(bubbling);
+  FrozenRewritePatternSet bubble(std::move(bubbling));
+  IRRewriter rewriter(ctx);
+  for (scf::ForOp loop : loops) {
+    auto isOutside = [&](Value v) {
+      Operation *def = v.getDefiningOp();
+      return def && !loop->isAncestor(def);
+    };
+    SmallVector<tensor::ExtractSliceOp> work;
+    loop.getBody()->walk([&](tensor::ExtractSliceOp slice) {
+      if (work.empty() && isOutside(slice.getSource()))
+        work.push_back(slice);
+    });
+    bool contracted = false;
+    while (!work.empty()) {
+      tensor::ExtractSliceOp slice = work.pop_back_val();
+      Operation *def = slice.getSource().getDefiningOp();
+      if (!isOutside(slice.getSource()) || !def->getResult(0).hasOneUse())
+        continue;
+      if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def)) {
+        SliceCollector created;
+        GreedyRewriteConfig config;
+        config.setStrictness(GreedyRewriteStrictness::ExistingOps);
+        config.setListener(&created);
+        (void)applyOpPatternsGreedily({slice.getOperation()}, bubble, config);
+        if (def->use_empty())
+          rewriter.eraseOp(def);
+        llvm::append_range(work, created.slices);
+        continue;
+      }
+      auto producer = dyn_cast<linalg::LinalgOp>(def);
+      if (!producer || !producer.hasPureTensorSemantics() ||
+          producer->getNumResults() != 1)
+        continue;
+      bool contraction = producer.getNumReductionLoops() > 0;
+      if (contraction && contracted)
+        continue;
+      SmallVector<LoopLikeOpInterface> nest{
+          cast<LoopLikeOpInterface>(loop.getOperation())};
+      std::optional<scf::SCFFuseProducerOfSliceResult> fused =
+          scf::tileAndFuseProducerOfSlice(rewriter, slice, nest);
+      if (!fused)
+        continue;
+      contracted |= contraction;
+      // The slice and the whole op are dead now: their operands (the
+      // window's next producers) are then used only in the loop.
+      if (slice->use_empty())
+        rewriter.eraseOp(slice);
+      if (producer->use_empty())
+        rewriter.eraseOp(producer);
+      // Follow the window into the fused op's operands: all of an
+      // elementwise op's, only the init of the contraction.
+      auto tiled =
+          fused->tiledAndFusedProducer.getDefiningOp<linalg::LinalgOp>();
+      if (!tiled)
+        continue;
+      for (OpOperand &operand : tiled->getOpOperands()) {
+        if (contraction && !tiled.isDpsInit(&operand))
+          continue;
+        if (auto next = operand.get().getDefiningOp<tensor::ExtractSliceOp>())
+          work.push_back(next);
+      }
+    }
+  }
+}
+
 struct FuseElementwise : relay::impl::FuseElementwiseBase<FuseElementwise> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
@@ -445,9 +540,13 @@ struct FuseElementwise : relay::impl::FuseElementwiseBase<FuseElementwise> {
                                                  fusesWithoutRecomputing);
     scf::ForOp::getCanonicalizationPatterns(patterns, &getContext());
     tensor::InsertSliceOp::getCanonicalizationPatterns(patterns, &getContext());
+    // A window's slice of an empty tensor (a fused contraction's init) is
+    // an empty tensor of its own size, not a view of a whole image's.
+    tensor::populateFoldTensorEmptyPatterns(patterns);
     FrozenRewritePatternSet frozen(std::move(patterns));
     if (failed(applyPatternsGreedily(getOperation(), frozen)))
       return signalPassFailure();
+    fuseIntoImageWindows(getOperation());
     fuseIntoBandLoops(getOperation());
     if (failed(applyPatternsGreedily(getOperation(), frozen)))
       return signalPassFailure();

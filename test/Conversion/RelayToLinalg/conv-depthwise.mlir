@@ -88,6 +88,54 @@ relay.func @stride_2_overlap(%x: tensor<1x4x6x40xf32>, %w: tensor<4x1x3x3xf32>) 
 
 // -----
 
+// An image over 2 MB (64x96x96) goes in bands of output rows (8 here), each
+// reading a window of the image's rows (17 = 2 * 7 + 3 at stride 2) that
+// starts at row 2 * o0 - 1 within the image, and convolving every channel;
+// the first band, with no row above, has its own code. The loop is marked
+// for --relay-fuse-elementwise to compute each window in its band.
+// CHECK-LABEL: func.func @row_bands(
+// CHECK:       scf.for %[[O0:.*]] = %c0 to %c48 step %c8 iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<1x64x48x48xf32>) {
+// CHECK:         %[[S0:.*]] = arith.muli %[[O0]], %c2
+// CHECK:         %[[S1:.*]] = arith.subi %[[S0]], %c1
+// CHECK:         %[[S2:.*]] = arith.maxsi %[[S1]], %c0
+// CHECK:         %[[START:.*]] = arith.minsi %[[S2]], %c79
+// CHECK:         %[[WIN:.*]] = tensor.extract_slice %arg0[0, 0, %[[START]], 0] [1, 64, 17, 96] [1, 1, 1, 1]
+// CHECK:         %[[FIRST:.*]] = arith.cmpi eq, %[[O0]], %c0
+// CHECK:         %[[BAND:.*]] = scf.if %[[FIRST]] -> (tensor<1x64x8x48xf32>) {
+// CHECK:           scf.for %{{.*}} = %c0{{.*}} to %c64 step %c1
+// CHECK:             vector.transfer_read %[[WIN]]
+// CHECK:         } else {
+// CHECK-NOT:       scf.if
+// CHECK:           scf.for %{{.*}} = %c0{{.*}} to %c64 step %c1
+// CHECK:         }
+// CHECK:         tensor.insert_slice %[[BAND]] into %[[ACC]][0, 0, %[[O0]], 0] [1, 64, 8, 48] [1, 1, 1, 1]
+// CHECK:       } {relay.image_windows, relay.independent_iterations, relay.row_kernel}
+relay.func @row_bands(%x: tensor<1x64x96x96xf32>, %w: tensor<64x1x3x3xf32>) -> tensor<1x64x48x48xf32> {
+  %y = relay.nn.conv2d %x, %w {groups = 64 : i64, padding = array<i64: 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x64x96x96xf32>, tensor<64x1x3x3xf32>) -> tensor<1x64x48x48xf32>
+  relay.return %y : tensor<1x64x48x48xf32>
+}
+
+// -----
+
+// At stride 1 the last band's window (10 rows) would end below the image:
+// it starts at row 118 and the band has its own code too.
+// CHECK-LABEL: func.func @row_bands_stride_1(
+// CHECK:       scf.for %[[O0:.*]] = %c0 to %c128 step %c8
+// CHECK:         arith.minsi %{{.*}}, %c118
+// CHECK:         tensor.extract_slice %arg0[0, 0, %{{.*}}, 0] [1, 40, 10, 128] [1, 1, 1, 1]
+// CHECK:         scf.if
+// CHECK:         } else {
+// CHECK:           %[[LAST:.*]] = arith.cmpi eq, %[[O0]], %c120
+// CHECK:           scf.if %[[LAST]] -> (tensor<1x40x8x128xf32>) {
+// CHECK:           } else {
+// CHECK:       } {relay.image_windows, relay.independent_iterations, relay.row_kernel}
+relay.func @row_bands_stride_1(%x: tensor<1x40x128x128xf32>, %w: tensor<40x1x3x3xf32>) -> tensor<1x40x128x128xf32> {
+  %y = relay.nn.conv2d %x, %w {groups = 40 : i64, padding = array<i64: 1, 1>} : (tensor<1x40x128x128xf32>, tensor<40x1x3x3xf32>) -> tensor<1x40x128x128xf32>
+  relay.return %y : tensor<1x40x128x128xf32>
+}
+
+// -----
+
 // Other padding, strides, dilations and batches keep the generic over the
 // padded image's taps.
 // CHECK-LABEL: func.func @no_padding(

@@ -322,6 +322,34 @@ relay.func @im2col_product_bands(%x: tensor<1x3x34x34xf32>, %w: tensor<40x3x3x3x
   relay.return %y : tensor<1x40x32x32xf32>
 }
 
+// A 1x1 convolution whose result goes, through its bias and ReLU6, only
+// into a depthwise convolution that takes row bands (a 4.8 MB image) is
+// one product, not banded: --relay-fuse-elementwise computes it window by
+// window in the depthwise convolution's bands. With two uses (here both
+// operands of one add) it is banded as usual.
+// CHECK-LABEL: func.func @pointwise_feeds_depthwise_bands(
+// CHECK-NOT: scf.for
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<96x12544xf32>)
+// CHECK: scf.for {{.*}} step %c4
+// CHECK: } {relay.image_windows, relay.independent_iterations, relay.row_kernel}
+relay.func @pointwise_feeds_depthwise_bands(%x: tensor<1x16x112x112xf32>, %w: tensor<96x16x1x1xf32>, %b: tensor<96xf32>, %k: tensor<96x1x3x3xf32>) -> tensor<1x96x56x56xf32> {
+  %e = relay.nn.conv2d %x, %w : (tensor<1x16x112x112xf32>, tensor<96x16x1x1xf32>) -> tensor<1x96x112x112xf32>
+  %eb = relay.nn.bias_add %e, %b : (tensor<1x96x112x112xf32>, tensor<96xf32>) -> tensor<1x96x112x112xf32>
+  %ec = relay.clip %eb {a_max = 6.000000e+00 : f64, a_min = 0.000000e+00 : f64} : (tensor<1x96x112x112xf32>) -> tensor<1x96x112x112xf32>
+  %y = relay.nn.conv2d %ec, %k {groups = 96 : i64, padding = array<i64: 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x96x112x112xf32>, tensor<96x1x3x3xf32>) -> tensor<1x96x56x56xf32>
+  relay.return %y : tensor<1x96x56x56xf32>
+}
+// CHECK-LABEL: func.func @pointwise_two_users(
+// CHECK: scf.for {{.*}} step %c2
+// CHECK:   linalg.generic {{.*}} outs(%{{.*}} : tensor<96x224xf32>)
+// CHECK: } {relay.independent_iterations}
+relay.func @pointwise_two_users(%x: tensor<1x16x112x112xf32>, %w: tensor<96x16x1x1xf32>, %k: tensor<96x1x3x3xf32>) -> tensor<1x96x56x56xf32> {
+  %e = relay.nn.conv2d %x, %w : (tensor<1x16x112x112xf32>, tensor<96x16x1x1xf32>) -> tensor<1x96x112x112xf32>
+  %e2 = relay.add %e, %e : (tensor<1x96x112x112xf32>, tensor<1x96x112x112xf32>) -> tensor<1x96x112x112xf32>
+  %y = relay.nn.conv2d %e2, %k {groups = 96 : i64, padding = array<i64: 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x96x112x112xf32>, tensor<96x1x3x3xf32>) -> tensor<1x96x56x56xf32>
+  relay.return %y : tensor<1x96x56x56xf32>
+}
+
 // Within 128 KB (8 channels x 56x56, 100 KB) the product is one.
 // CHECK-LABEL: func.func @pointwise_whole(
 // CHECK-NOT: scf.for

@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """MobileNet-V2's inverted residual blocks against PyTorch: a 1x1 expansion
-with bias and ReLU6 (large ones go in row bands that the bias and ReLU6
-join), a depthwise 3x3 convolution at stride 1 or 2 on the unpadded image
+with bias and ReLU6 (in channel bands that the depthwise convolution
+joins, or, for an image over 2 MB, computed window by window in the
+depthwise convolution's row bands), a depthwise 3x3 convolution at stride
+1 or 2 on the unpadded image
 (rows of whole 16-lane vectors, of vectors the last of which overlaps the
 one before, and narrower than a vector: 112, 56, 28, 14, 7, 40, 33, 17 and
 3 wide, odd heights), a 1x1 projection and, at stride 1, the residual sum.
@@ -23,7 +25,8 @@ from torch_compare import compiled_runs_match
 
 # (input channels, expansion, output channels, height, width, stride)
 CASES = [
-    (16, 6, 24, 112, 112, 2),  # bands of 2 rows; stride-2 rows of 56
+    (16, 6, 24, 112, 112, 2),  # 4.8 MB image: depthwise bands of 4 rows,
+                               # the expansion computed window by window
     (24, 6, 24, 56, 56, 1),    # bands of 4 rows; 48 + 8 lanes; residual
     (24, 6, 32, 56, 56, 2),    # stride-2 rows of 28: lanes 0-16, 12-28
     (32, 6, 32, 28, 28, 1),    # bands of 4 rows (112 columns)
@@ -33,6 +36,8 @@ CASES = [
     (8, 2, 8, 15, 17, 2),      # odd sizes at stride 2: a zero column and row
     (8, 2, 8, 9, 33, 1),       # rows of lanes 0-16, 16-32, 17-33
     (8, 2, 8, 2, 3, 2),        # one output row, one that reads below
+    (16, 6, 16, 96, 96, 1),    # windows at stride 1: the last band apart
+    (8, 8, 8, 97, 91, 2),      # windows of odd sizes at stride 2
 ]
 
 
