@@ -71,6 +71,20 @@ class DepthwiseResidual(torch.nn.Module):
 RESIDUAL_CASES = [(16, 7, 7), (8, 5, 14), (8, 6, 28), (4, 3, 40)]
 
 
+def check(relay_run, model, shape, seed, name, tmp):
+    """Exports `model` on a random input of `shape`; the number of failed
+    compiled runs."""
+    torch.manual_seed(seed)
+    model = model.eval()
+    x = torch.randn(*shape)
+    with torch.no_grad():
+        want = model(x).numpy()
+    onnx_path = os.path.join(tmp, 'model%d.onnx' % seed)
+    torch.onnx.export(model, (x,), onnx_path, opset_version=13)
+    return compiled_runs_match(relay_run, onnx_path, x.numpy(), want, name,
+                               tmp)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('--bin', required=True)
@@ -80,26 +94,14 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for i, (c, t, f, h, w, stride) in enumerate(CASES):
             torch.manual_seed(i)
-            model = Block(c, t, f, stride).eval()
-            x = torch.randn(1, c, h, w)
-            with torch.no_grad():
-                want = model(x).numpy()
-            onnx_path = os.path.join(tmp, 'block%d.onnx' % i)
-            torch.onnx.export(model, (x,), onnx_path, opset_version=13)
-            failures += compiled_runs_match(
-                relay_run, onnx_path, x.numpy(), want,
+            failures += check(
+                relay_run, Block(c, t, f, stride), (1, c, h, w), i,
                 'C=%d t=%d F=%d %dx%d stride %d' % (c, t, f, h, w, stride), tmp)
         for i, (c, h, w) in enumerate(RESIDUAL_CASES):
             torch.manual_seed(100 + i)
-            model = DepthwiseResidual(c).eval()
-            x = torch.randn(1, c, h, w)
-            with torch.no_grad():
-                want = model(x).numpy()
-            onnx_path = os.path.join(tmp, 'residual%d.onnx' % i)
-            torch.onnx.export(model, (x,), onnx_path, opset_version=13)
-            failures += compiled_runs_match(
-                relay_run, onnx_path, x.numpy(), want,
-                'depthwise + residual C=%d %dx%d' % (c, h, w), tmp)
+            failures += check(relay_run, DepthwiseResidual(c), (1, c, h, w),
+                              100 + i, 'depthwise + residual C=%d %dx%d' %
+                              (c, h, w), tmp)
     runs = 2 * (len(CASES) + len(RESIDUAL_CASES))
     print('%d of %d runs failed' % (failures, runs))
     return 1 if failures else 0
