@@ -1642,6 +1642,16 @@ Value convImageByImage(OpBuilder &b, Location loc, RankedTensorType type,
 /// --relay-fuse-elementwise computes the image window by window in those
 /// bands, so the convolution is not banded itself.
 bool feedsDepthwiseRowBands(Operation *conv) {
+  // Only a 1x1 stride-1 convolution is one plain product whose windows
+  // upstream's fusion can compute (an im2col one builds its matrix by
+  // insertions).
+  auto weight = dyn_cast<RankedTensorType>(conv->getOperand(1).getType());
+  if (!weight || weight.getRank() != 4 || weight.getDimSize(2) != 1 ||
+      weight.getDimSize(3) != 1 || intAttr(conv, "groups", 1) != 1 ||
+      llvm::any_of(intsAttr(conv, "strides", {1, 1}),
+                   [](int64_t s) { return s != 1; }) ||
+      llvm::any_of(padding4(conv), [](int64_t p) { return p != 0; }))
+    return false;
   static constexpr llvm::StringLiteral kElementwise[] = {
       "relay.nn.bias_add", "relay.add",     "relay.multiply",
       "relay.subtract",    "relay.clip",    "relay.nn.relu",

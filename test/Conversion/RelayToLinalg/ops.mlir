@@ -350,6 +350,18 @@ relay.func @pointwise_two_users(%x: tensor<1x16x112x112xf32>, %w: tensor<96x16x1
   relay.return %y : tensor<1x96x56x56xf32>
 }
 
+// A 3x3 convolution feeding such a depthwise convolution keeps its bands
+// (its im2col matrix is built band by band).
+// CHECK-LABEL: func.func @conv3x3_feeds_depthwise_bands(
+// CHECK: scf.for
+// CHECK: } {relay.independent_iterations}
+// CHECK: } {relay.image_windows, relay.independent_iterations, relay.row_kernel}
+relay.func @conv3x3_feeds_depthwise_bands(%x: tensor<1x3x226x226xf32>, %w: tensor<32x3x3x3xf32>, %k: tensor<32x1x3x3xf32>) -> tensor<1x32x112x112xf32> {
+  %e = relay.nn.conv2d %x, %w : (tensor<1x3x226x226xf32>, tensor<32x3x3x3xf32>) -> tensor<1x32x224x224xf32>
+  %y = relay.nn.conv2d %e, %k {groups = 32 : i64, padding = array<i64: 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x32x224x224xf32>, tensor<32x1x3x3xf32>) -> tensor<1x32x112x112xf32>
+  relay.return %y : tensor<1x32x112x112xf32>
+}
+
 // Within 128 KB (8 channels x 56x56, 100 KB) the product is one.
 // CHECK-LABEL: func.func @pointwise_whole(
 // CHECK-NOT: scf.for
