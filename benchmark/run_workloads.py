@@ -4,7 +4,8 @@ side: checks that relay-mlir's outputs match PyTorch's and prints median
 latencies at batch 1 and their ratios.
 
   /usr/bin/python3 benchmark/run_workloads.py [--bin build/bin] [--runs N]
-      [--only NAME,...] [--check-only] [--results benchmark/RESULTS.md]
+      [--rounds R] [--only NAME,...] [--check-only]
+      [--results benchmark/RESULTS.md]
 
 Workloads: ResNet-18, MobileNet-V2 and VGG-16 from torchvision (random
 weights, exported with torch.onnx.export, run by relay-run from the .onnx
@@ -24,6 +25,11 @@ relay-mlir with PyTorch's best. relay-mlir runs with --num-threads 1 and 2
 (with 2, contractions of 2 MFLOP or more, other ops of 2^17 iterations or
 more and the row bands of large convolutions are split across threads, on
 the C runtime's implementation of MLIR's async runtime API).
+
+The two sides alternate: each of R rounds times relay-mlir and PyTorch at
+one thread, then both at two (N runs each), so that a slow spell of the
+shared machine falls on both. The table gives the median over the rounds
+of each latency, and the range of the rounds' ratios.
 """
 import argparse
 import json
@@ -284,12 +290,53 @@ def close(got, want):
     return got.shape == want.shape and np.allclose(got, want, rtol=RTOL, atol=atol)
 
 
+def best(t):
+    """PyTorch's best latency (eager or TorchScript)."""
+    return min(v for v in (t['eager'], t['torchscript']) if v is not None)
+
+
+def timed_rounds(args, relay_run, name, program, inputs, spec, relay_ms,
+                 torch1, out2=None):
+    """A workload's table row: args.rounds rounds of relay-mlir and PyTorch
+    alternating at one thread, then at two (the first round's one-thread
+    times are the check's; its two-thread run writes `out2`). The medians
+    over the rounds, each thread count's lowest and highest per-round
+    ratio, and the time from file to result."""
+    one, two, torch_one, torch_two = [], [], [], []
+    for r in range(args.rounds):
+        if r > 0:
+            relay_ms, _ = run_relay(relay_run, program, inputs, None, args.runs)
+            torch1 = run_torch(spec, 1)
+        one.append(relay_ms)
+        torch_one.append(torch1)
+        ms2, _ = run_relay(relay_run, program, inputs,
+                           out2 if r == 0 else None, args.runs, threads=2)
+        two.append(ms2)
+        torch_two.append(run_torch(spec, 2))
+
+    def medians(results):
+        row = {}
+        for key in ('eager', 'torchscript'):
+            values = [t[key] for t in results if t[key] is not None]
+            row[key] = float(np.median(values)) if values else None
+        return row
+
+    ratios1 = [best(t) / ms for t, ms in zip(torch_one, one)]
+    ratios2 = [best(t) / ms for t, ms in zip(torch_two, two)]
+    return (name, float(np.median(one)), float(np.median(two)),
+            medians(torch_one), medians(torch_two),
+            (min(ratios1), max(ratios1), min(ratios2), max(ratios2)),
+            time_to_result(relay_run, program, inputs))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('--bin', default=os.path.join(ROOT, 'build', 'bin'))
     parser.add_argument('--models', default=os.path.join(ROOT, 'build', 'models'),
                         help='where exported ONNX models are cached')
     parser.add_argument('--runs', type=int, default=20)
+    parser.add_argument('--rounds', type=int, default=3,
+                        help='rounds of both sides, alternating')
     parser.add_argument('--only', default='')
     parser.add_argument('--check-only', action='store_true',
                         help='check outputs, skip PyTorch timing')
@@ -339,58 +386,54 @@ def main():
                     'the same' if torch1['sequence'] == spec['relay_seq']
                     else 'another sequence at a near tie'), flush=True)
                 if not args.check_only:
-                    relay2_ms, _ = run_relay(relay_run, program, inputs, None,
-                                             args.runs, threads=2)
-                    rows.append((name, relay_ms, relay2_ms, torch1,
-                                 run_torch(spec, 2),
-                                 time_to_result(relay_run, program, inputs)))
+                    rows.append(timed_rounds(args, relay_run, name, program,
+                                             inputs, spec, relay_ms, torch1))
                 continue
             outputs = sorted(f for f in os.listdir(tmp)
                              if f.startswith(name + '.torch'))
-            # A tuple result is written as .0.npy, .1.npy, ...
-            relay_outs = [out] if os.path.exists(out) else [
-                os.path.join(tmp, '%s.relay.%d.npy' % (name, i)) for i in range(len(outputs))]
-            ok = all(close(np.load(r), np.load(os.path.join(tmp, t)))
-                     for r, t in zip(relay_outs, outputs))
-            diff = max(float(np.max(np.abs(np.load(r) - np.load(os.path.join(tmp, t)))))
-                       for r, t in zip(relay_outs, outputs))
+
+            def matches(path):
+                # A tuple result is written as .0.npy, .1.npy, ...
+                written = [path] if os.path.exists(path) else [
+                    '%s.%d.npy' % (path[:-len('.npy')], i)
+                    for i in range(len(outputs))]
+                pairs = [(np.load(r), np.load(os.path.join(tmp, t)))
+                         for r, t in zip(written, outputs)]
+                return (all(close(got, want) for got, want in pairs),
+                        max(float(np.max(np.abs(got - want)))
+                            for got, want in pairs))
+            ok, diff = matches(out)
             failures += 0 if ok else 1
             print('%-13s %s (max abs difference %.3g)' % (
                 name, 'matches PyTorch' if ok else 'DIFFERS from PyTorch', diff),
                 flush=True)
             if args.check_only:
                 continue
-            # Two threads: the same values, timed.
+            # Two threads: the same values (checked on the first round), timed.
             out2 = os.path.join(tmp, name + '.relay2.npy')
-            relay2_ms, _ = run_relay(relay_run, program, inputs, out2, args.runs,
-                                     threads=2)
-            relay2_outs = [out2] if os.path.exists(out2) else [
-                os.path.join(tmp, '%s.relay2.%d.npy' % (name, i))
-                for i in range(len(outputs))]
-            if not all(close(np.load(r), np.load(os.path.join(tmp, t)))
-                       for r, t in zip(relay2_outs, outputs)):
+            rows.append(timed_rounds(args, relay_run, name, program, inputs,
+                                     spec, relay_ms, torch1, out2))
+            if not matches(out2)[0]:
                 failures += 1
                 print('%-13s DIFFERS from PyTorch with 2 threads' % name)
-            torch2 = run_torch(spec, 2)
-            rows.append((name, relay_ms, relay2_ms, torch1, torch2,
-                         time_to_result(relay_run, program, inputs)))
     if rows:
         header = ('| workload | relay-mlir 1 / 2 threads (ms) '
                   '| PyTorch 1 thread: eager / TorchScript (ms) '
                   '| PyTorch 2 threads: eager / TorchScript (ms) '
                   '| PyTorch best 1T / relay-mlir 1T | PyTorch best 2T / relay-mlir 2T '
+                  '| per-round ratios 1T; 2T '
                   '| relay-run, file to result (s) |')
-        lines = [header, '|' + '---|' * 7]
+        lines = [header, '|' + '---|' * 8]
         def fmt(t):
             return '%.3f' % t if t is not None else 'n/a'
 
-        for name, ms, ms2, t1, t2, load in rows:
-            best1 = min(v for v in (t1['eager'], t1['torchscript']) if v is not None)
-            best2 = min(v for v in (t2['eager'], t2['torchscript']) if v is not None)
-            lines.append('| %s | %.3f / %.3f | %s / %s | %s / %s | %.2f | %.2f | %.2f |' % (
-                name, ms, ms2, fmt(t1['eager']), fmt(t1['torchscript']),
-                fmt(t2['eager']), fmt(t2['torchscript']), best1 / ms, best2 / ms2,
-                load))
+        for name, ms, ms2, t1, t2, spread, load in rows:
+            lines.append(
+                '| %s | %.3f / %.3f | %s / %s | %s / %s | %.2f | %.2f '
+                '| %.2f-%.2f; %.2f-%.2f | %.2f |' % (
+                    (name, ms, ms2, fmt(t1['eager']), fmt(t1['torchscript']),
+                     fmt(t2['eager']), fmt(t2['torchscript']), best(t1) / ms,
+                     best(t2) / ms2) + spread + (load,)))
         table = '\n'.join(lines)
         print()
         print(table)
@@ -399,8 +442,12 @@ def main():
             with open(args.results, 'w') as f:
                 f.write('# Workload latencies, batch 1\n\n')
                 f.write('Command: `/usr/bin/python3 benchmark/run_workloads.py '
-                        '--runs %d --results benchmark/RESULTS.md`\n\n' % args.runs)
-                f.write('Median of %d runs after warm-up; PyTorch %s with '
+                        '--runs %d --rounds %d --results benchmark/RESULTS.md`'
+                        '\n\n' % (args.runs, args.rounds))
+                f.write('Each latency is the median over %d rounds, in which '
+                        'relay-mlir and PyTorch alternate (one thread, then '
+                        'two), of the median of %d runs after warm-up; '
+                        'PyTorch %s with '
                         'OPENBLAS_CORETYPE=SkylakeX, threads set explicitly; '
                         'relay-mlir compiled by relay-run (JIT; --num-threads 1 '
                         'and 2: with 2, contractions of 2 MFLOP or more, '
@@ -408,9 +455,12 @@ def main():
                         'bands of large im2col and 1x1 convolutions and the '
                         'tile-row bands of Winograd convolutions run on two '
                         'threads).\n\n'
-                        % (args.runs, 'from Debian (python3-torch)'))
+                        % (args.rounds, args.runs,
+                           'from Debian (python3-torch)'))
                 f.write(table + '\n\nA ratio above 1 means relay-mlir is faster than '
-                        "PyTorch's best (eager or TorchScript) at that thread count. "
+                        "PyTorch's best (eager or TorchScript) at that thread "
+                        "count; the per-round ratios are the lowest and "
+                        "highest of the rounds'. "
                         'The last column is the best of 3 runs of relay-run on '
                         'the file (ONNX import or Relay text parse, compilation, '
                         'one run, exit).\n')
