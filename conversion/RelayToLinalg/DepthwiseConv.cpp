@@ -2,12 +2,14 @@
 //
 // A 3x3 depthwise convolution with one pixel of zero padding (MobileNet's)
 // as loop nests of vector code on tensors that read the unpadded image:
-// each output row is 16-lane chunks; the taps left and right of a chunk
-// are reads one column over inside the row and, at the row's ends, the
-// chunk shifted by one lane with a zero shuffled in (at stride 2, the odd
-// columns of the span shifted by one lane). Rows above and below the image
-// are skipped. So the image is never copied into a padded buffer: the
-// convolution before it writes the image and nothing writes a border.
+// each output row is whole 16-lane chunks, the last overlapping the one
+// before (a row narrower than a chunk: one chunk under constant masks); the
+// taps left and right of a chunk are reads one column over inside the row
+// and, at the row's ends, the chunk rotated by one lane with the lane that
+// wrapped around masked off its multiply-add (at stride 2, the odd columns
+// of the span). Rows above and below the image are skipped. So the image
+// is never copied into a padded buffer: the convolution before it writes
+// the image and nothing writes a border.
 //
 //   out[c, h, w] = sum_(i, j) in[c, s*h - 1 + i, s*w - 1 + j] * k[c, i, j]
 //
@@ -16,7 +18,10 @@
 // result, its vectors written only by transfer_writes along the rows:
 // --relay-fuse-elementwise applies the bias and activation after the
 // convolution to each vector before it is written, and merges the loop
-// with the channel bands of a 1x1 convolution that makes the image.
+// with the channel bands of a 1x1 convolution that makes the image. An
+// image over 2 MB goes in bands of output rows instead, each reading a
+// window of the image's rows, into which --relay-fuse-elementwise moves
+// the ops that make the image.
 //
 //===----------------------------------------------------------------------===//
 
