@@ -1637,8 +1637,9 @@ Value convImageByImage(OpBuilder &b, Location loc, RankedTensorType type,
 }
 
 /// Whether the result of the 1x1 convolution `conv` goes, through
-/// elementwise ops of its type (bias, activation), only into the image of
-/// a depthwise convolution that depthwiseConv3x3 convolves in row bands:
+/// elementwise ops of its type (bias, activation; these may read it more
+/// than once, as a SiLU does), only into the image of a depthwise
+/// convolution that depthwiseConv3x3 convolves in row bands:
 /// --relay-fuse-elementwise computes the image window by window in those
 /// bands, so the convolution is not banded itself.
 bool feedsDepthwiseRowBands(Operation *conv) {
@@ -1656,33 +1657,55 @@ bool feedsDepthwiseRowBands(Operation *conv) {
       "relay.nn.bias_add", "relay.add",     "relay.multiply",
       "relay.subtract",    "relay.clip",    "relay.nn.relu",
       "relay.maximum",     "relay.minimum", "relay.sigmoid"};
-  Value v = conv->getResult(0);
-  for (int depth = 0; depth < 4; ++depth) {
-    if (!v.hasOneUse())
-      return false;
-    Operation *user = *v.getUsers().begin();
-    StringRef name = user->getName().getStringRef();
-    auto image = dyn_cast<RankedTensorType>(v.getType());
-    if (name == "relay.nn.conv2d") {
-      SmallVector<int64_t> s = intsAttr(user, "strides", {1, 1});
-      auto weight = dyn_cast<RankedTensorType>(user->getOperand(1).getType());
-      return image && weight && user->getOperand(0) == v && s.size() == 2 &&
-             s[0] == s[1] &&
-             intAttr(user, "groups", 1) == image.getDimSize(1) &&
-             weight.getShape() ==
-                 ArrayRef<int64_t>{image.getDimSize(1), 1, 3, 3} &&
-             llvm::all_of(padding4(user), [](int64_t p) { return p == 1; }) &&
-             llvm::all_of(intsAttr(user, "dilation", {1, 1}),
-                          [](int64_t d) { return d == 1; }) &&
-             strAttr(user, "data_layout", "NCHW") == "NCHW" &&
-             depthwiseRowBandRows(image, s[0]) > 0;
-    }
-    if (!llvm::is_contained(kElementwise, name) || user->getNumResults() != 1 ||
-        user->getResult(0).getType() != image)
-      return false;
-    v = user->getResult(0);
+  // The elementwise ops after the convolution form a small graph of values
+  // of its type (a SiLU reads the biased product twice) with one way out.
+  auto image = dyn_cast<RankedTensorType>(conv->getResult(0).getType());
+  llvm::SetVector<Value> chain;
+  chain.insert(conv->getResult(0));
+  auto joins = [&](Operation *user) {
+    return llvm::is_contained(kElementwise, user->getName().getStringRef()) &&
+           user->getNumResults() == 1 &&
+           user->getResult(0).getType() == image &&
+           // Its operands of the image's type come from the chain.
+           llvm::all_of(user->getOperands(), [&](Value operand) {
+             return operand.getType() != image || chain.contains(operand);
+           });
+  };
+  for (bool grew = true; grew && chain.size() <= 8;) {
+    grew = false;
+    for (size_t i = 0; i < chain.size(); ++i)
+      for (Operation *user : chain[i].getUsers())
+        if (joins(user) && !chain.contains(user->getResult(0)))
+          grew |= chain.insert(user->getResult(0));
   }
-  return false;
+  // Exactly one use leaves the chain.
+  OpOperand *exitUse = nullptr;
+  for (Value v : chain)
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (user->getNumResults() == 1 && chain.contains(user->getResult(0)))
+        continue;
+      if (exitUse)
+        return false;
+      exitUse = &use;
+    }
+  if (!exitUse)
+    return false;
+  Operation *exit = exitUse->getOwner();
+  // The way out: the image of a depthwise convolution in row bands.
+  if (exit->getName().getStringRef() != "relay.nn.conv2d" ||
+      exitUse->getOperandNumber() != 0)
+    return false;
+  SmallVector<int64_t> s = intsAttr(exit, "strides", {1, 1});
+  auto kernel = dyn_cast<RankedTensorType>(exit->getOperand(1).getType());
+  return image && kernel && s.size() == 2 && s[0] == s[1] &&
+         intAttr(exit, "groups", 1) == image.getDimSize(1) &&
+         kernel.getShape() == ArrayRef<int64_t>{image.getDimSize(1), 1, 3, 3} &&
+         llvm::all_of(padding4(exit), [](int64_t p) { return p == 1; }) &&
+         llvm::all_of(intsAttr(exit, "dilation", {1, 1}),
+                      [](int64_t d) { return d == 1; }) &&
+         strAttr(exit, "data_layout", "NCHW") == "NCHW" &&
+         depthwiseRowBandRows(image, s[0]) > 0;
 }
 
 FailureOr<SmallVector<Value>> conv2dRule(OpBuilder &b, Operation *op,

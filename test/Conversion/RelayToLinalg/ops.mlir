@@ -325,8 +325,8 @@ relay.func @im2col_product_bands(%x: tensor<1x3x34x34xf32>, %w: tensor<40x3x3x3x
 // A 1x1 convolution whose result goes, through its bias and ReLU6, only
 // into a depthwise convolution that takes row bands (a 4.8 MB image) is
 // one product, not banded: --relay-fuse-elementwise computes it window by
-// window in the depthwise convolution's bands. With two uses (here both
-// operands of one add) it is banded as usual.
+// window in the depthwise convolution's bands. With a use outside the
+// chain (here a pooling) it is banded as usual.
 // CHECK-LABEL: func.func @pointwise_feeds_depthwise_bands(
 // CHECK-NOT: scf.for
 // CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<96x12544xf32>)
@@ -345,8 +345,22 @@ relay.func @pointwise_feeds_depthwise_bands(%x: tensor<1x16x112x112xf32>, %w: te
 // CHECK: } {relay.independent_iterations}
 relay.func @pointwise_two_users(%x: tensor<1x16x112x112xf32>, %w: tensor<96x16x1x1xf32>, %k: tensor<96x1x3x3xf32>) -> tensor<1x96x56x56xf32> {
   %e = relay.nn.conv2d %x, %w : (tensor<1x16x112x112xf32>, tensor<96x16x1x1xf32>) -> tensor<1x96x112x112xf32>
-  %e2 = relay.add %e, %e : (tensor<1x96x112x112xf32>, tensor<1x96x112x112xf32>) -> tensor<1x96x112x112xf32>
-  %y = relay.nn.conv2d %e2, %k {groups = 96 : i64, padding = array<i64: 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x96x112x112xf32>, tensor<96x1x3x3xf32>) -> tensor<1x96x56x56xf32>
+  %y = relay.nn.conv2d %e, %k {groups = 96 : i64, padding = array<i64: 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x96x112x112xf32>, tensor<96x1x3x3xf32>) -> tensor<1x96x56x56xf32>
+  %p = relay.nn.max_pool2d %e {pool_size = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x96x112x112xf32>) -> tensor<1x96x56x56xf32>
+  %r = relay.add %y, %p : (tensor<1x96x56x56xf32>, tensor<1x96x56x56xf32>) -> tensor<1x96x56x56xf32>
+  relay.return %r : tensor<1x96x56x56xf32>
+}
+
+// The elementwise ops between may read the product more than once (a
+// SiLU, x * sigmoid(x)): still one product.
+// CHECK-LABEL: func.func @pointwise_silu_feeds_depthwise_bands(
+// CHECK-NOT: scf.for
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<96x12544xf32>)
+relay.func @pointwise_silu_feeds_depthwise_bands(%x: tensor<1x16x112x112xf32>, %w: tensor<96x16x1x1xf32>, %k: tensor<96x1x3x3xf32>) -> tensor<1x96x56x56xf32> {
+  %e = relay.nn.conv2d %x, %w : (tensor<1x16x112x112xf32>, tensor<96x16x1x1xf32>) -> tensor<1x96x112x112xf32>
+  %s = relay.sigmoid %e : (tensor<1x96x112x112xf32>) -> tensor<1x96x112x112xf32>
+  %m = relay.multiply %e, %s : (tensor<1x96x112x112xf32>, tensor<1x96x112x112xf32>) -> tensor<1x96x112x112xf32>
+  %y = relay.nn.conv2d %m, %k {groups = 96 : i64, padding = array<i64: 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x96x112x112xf32>, tensor<96x1x3x3xf32>) -> tensor<1x96x56x56xf32>
   relay.return %y : tensor<1x96x56x56xf32>
 }
 

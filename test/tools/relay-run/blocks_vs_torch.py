@@ -42,8 +42,9 @@ CASES = [
 
 
 class Block(torch.nn.Module):
-    def __init__(self, c, t, f, stride):
+    def __init__(self, c, t, f, stride, act=torch.nn.functional.relu6):
         super().__init__()
+        self.act = act
         hidden = c * t
         self.expand = torch.nn.Conv2d(c, hidden, 1)
         self.depthwise = torch.nn.Conv2d(hidden, hidden, 3, stride, 1,
@@ -52,8 +53,8 @@ class Block(torch.nn.Module):
         self.residual = stride == 1 and c == f
 
     def forward(self, x):
-        y = torch.nn.functional.relu6(self.expand(x))
-        y = torch.nn.functional.relu6(self.depthwise(y))
+        y = self.act(self.expand(x))
+        y = self.act(self.depthwise(y))
         y = self.project(y)
         return x + y if self.residual else y
 
@@ -97,12 +98,17 @@ def main():
             failures += check(
                 relay_run, Block(c, t, f, stride), (1, c, h, w), i,
                 'C=%d t=%d F=%d %dx%d stride %d' % (c, t, f, h, w, stride), tmp)
+        # EfficientNet's activation, SiLU, reads the expansion twice; its
+        # windows are computed in the depthwise bands all the same.
+        failures += check(
+            relay_run, Block(16, 6, 24, 2, torch.nn.functional.silu),
+            (1, 16, 112, 112), 50, 'SiLU C=16 t=6 F=24 112x112 stride 2', tmp)
         for i, (c, h, w) in enumerate(RESIDUAL_CASES):
             torch.manual_seed(100 + i)
             failures += check(relay_run, DepthwiseResidual(c), (1, c, h, w),
                               100 + i, 'depthwise + residual C=%d %dx%d' %
                               (c, h, w), tmp)
-    runs = 2 * (len(CASES) + len(RESIDUAL_CASES))
+    runs = 2 * (len(CASES) + 1 + len(RESIDUAL_CASES))
     print('%d of %d runs failed' % (failures, runs))
     return 1 if failures else 0
 
