@@ -1,7 +1,8 @@
-//===- DepthwiseConv.cpp - 3x3 depthwise convolutions as row kernels ------===//
+//===- DepthwiseConv.cpp - Depthwise convolutions as row kernels ----------===//
 //
-// A 3x3 depthwise convolution with one pixel of zero padding (MobileNet's)
-// as loop nests of vector code on tensors that read the unpadded image:
+// A 3x3 depthwise convolution with one pixel of zero padding (MobileNet's),
+// or a 5x5 one with two at stride 1 (EfficientNet's), as loop nests of
+// vector code on tensors that read the unpadded image:
 // each output row is whole 16-lane chunks, the last overlapping the one
 // before (a row narrower than a chunk: one chunk under constant masks); the
 // taps left and right of a chunk are reads one column over inside the row
@@ -11,7 +12,9 @@
 // is never copied into a padded buffer: the convolution before it writes
 // the image and nothing writes a border.
 //
-//   out[c, h, w] = sum_(i, j) in[c, s*h - 1 + i, s*w - 1 + j] * k[c, i, j]
+//   out[c, h, w] = sum_(i, j) in[c, s*h - p + i, s*w - p + j] * k[c, i, j]
+//
+// (p = 1 for 3x3, 2 for 5x5).
 //
 // The channels go in blocks (channelBlock of the input planes) as an
 // scf.for of independent iterations, each inserting its block into the
@@ -90,9 +93,10 @@ struct RowKernel {
   Location loc;
   Value data;          // [1, C, H, W]
   int64_t h, w, ow, s; // input sizes, output width, stride
+  int64_t k;           // kernel size: 3, or 5 at stride 1
   Value channel;       // index of the image's channel
   Value blockChannel;  // index of the channel within the block
-  Value taps[3][3];    // the channel's weights (f32 scalars)
+  Value taps[5][5];    // the channel's weights (f32 scalars)
 
   /// Lanes [0, valid) of the image's row `row` from column `offset` as a
   /// chunk, the others zero. A partial chunk is a load under a constant
@@ -149,28 +153,45 @@ struct RowKernel {
                                      DenseElementsAttr::get(type, bits));
   }
 
-  /// For each output chunk, the three taps (input columns s*w - 1, s*w,
-  /// s*w + 1) of input row `row`. A row's end is a zero of the padding:
-  /// the side tap there is the chunk rotated by one lane, its lane that
-  /// wrapped around masked off (or, in a row narrower than a chunk, a lane
-  /// past the row, already zero). A shuffle that shifts in a zero would
-  /// be a vexpandps, which took three times as long per row.
-  SmallVector<std::array<Tap, 3>> rowTaps(OpBuilder &b, Value row) const {
-    SmallVector<std::array<Tap, 3>> taps;
+  /// For each output chunk, the k taps (input columns s*w - k/2 to
+  /// s*w + k/2) of input row `row`. Inside the row the side taps are plain
+  /// reads j columns over (unaligned loads are cheaper than shuffles). A
+  /// row's end is the zeros of the padding: the side tap there is the
+  /// chunk rotated by j lanes, the lanes that wrapped around masked off
+  /// (in a row narrower than a chunk they may be lanes past the row,
+  /// already zero). A shuffle that shifts in zeros would be a vexpandps,
+  /// which took three times as long per row.
+  SmallVector<SmallVector<Tap, 5>> rowTaps(OpBuilder &b, Value row) const {
+    SmallVector<SmallVector<Tap, 5>> taps;
     bool narrow = ow < kLanes;
+    int64_t p = k / 2;
     if (s == 1) {
-      // Inside the row the side taps are plain reads one column to the
-      // left and right (unaligned loads are cheaper than shuffles here).
       for (int64_t start : chunkStarts(ow)) {
         Value cur = readRow(b, row, start, std::min(kLanes, w - start));
-        Tap l{start > 0 ? readRow(b, row, start - 1) : rotate(b, cur, -1)};
-        if (start == 0 && !narrow)
-          l.mask = laneMask(b, 1, kLanes);
-        Tap r{start + kLanes < w ? readRow(b, row, start + 1)
-                                 : rotate(b, cur, 1)};
-        if (start + kLanes == w)
-          r.mask = laneMask(b, 0, kLanes - 1);
-        taps.push_back({l, Tap{cur}, r});
+        SmallVector<Tap, 5> chunk;
+        for (int64_t j = -p; j <= p; ++j) {
+          Tap tap{cur};
+          if (j < 0 && start > 0) {
+            // start >= p (depthwiseConvInRows): a read inside the row.
+            tap.value = readRow(b, row, start + j);
+          } else if (j < 0) {
+            tap.value = rotate(b, cur, j);
+            if (!narrow || w > kLanes + j)
+              tap.mask = laneMask(b, -j, kLanes);
+          } else if (j > 0 && start + j + kLanes <= w) {
+            tap.value = readRow(b, row, start + j);
+          } else if (j > 0 && start + kLanes >= w) {
+            // The chunk ends the row.
+            tap.value = rotate(b, cur, j);
+            if (!narrow || w > kLanes - j)
+              tap.mask = laneMask(b, 0, kLanes - j);
+          } else if (j > 0) {
+            // A chunk before the last whose tap reaches past the row.
+            tap.value = readRow(b, row, start + j, w - start - j);
+          }
+          chunk.push_back(tap);
+        }
+        taps.push_back(std::move(chunk));
       }
       return taps;
     }
@@ -207,27 +228,27 @@ struct RowKernel {
         left.value = rotate(b, odd, -1);
         left.mask = laneMask(b, 1, kLanes);
       }
-      taps.push_back({left, Tap{even}, Tap{odd}});
+      taps.push_back(SmallVector<Tap, 5>{left, Tap{even}, Tap{odd}});
       prevOdd = odd;
       prevStart = o;
     }
     return taps;
   }
 
-  /// Output row `outRow` of `plane` from the rows `rows` of `data` (its
-  /// input rows s*outRow - 1 + i; null: outside the image).
-  Value emit(OpBuilder &b, std::array<Value, 3> rows, Value outRow,
+  /// Output row `outRow` of `plane` from the k rows `rows` of `data` (its
+  /// input rows s*outRow - k/2 + i; null: outside the image).
+  Value emit(OpBuilder &b, ArrayRef<Value> rows, Value outRow,
              Value plane) const {
     SmallVector<int64_t> starts = chunkStarts(ow);
     int64_t chunks = starts.size();
     SmallVector<Value> acc(chunks);
-    for (int64_t i = 0; i < 3; ++i) {
+    for (int64_t i = 0; i < k; ++i) {
       if (!rows[i])
         continue;
-      SmallVector<std::array<Tap, 3>> taps = rowTaps(b, rows[i]);
-      for (int64_t k = 0; k < chunks; ++k)
-        for (int64_t j = 0; j < 3; ++j)
-          acc[k] = multiplyAdd(b, acc[k], taps[k][j], this->taps[i][j]);
+      SmallVector<SmallVector<Tap, 5>> taps = rowTaps(b, rows[i]);
+      for (int64_t c = 0; c < chunks; ++c)
+        for (int64_t j = 0; j < k; ++j)
+          acc[c] = multiplyAdd(b, acc[c], taps[c][j], this->taps[i][j]);
     }
     Value zero = index(b, loc, 0);
     // A row narrower than a chunk: its lanes, under a constant mask.
@@ -249,13 +270,14 @@ struct RowKernel {
   }
 };
 
-/// The input row s*outRow - 1 + i of output row `outRow`.
-Value inputRow(OpBuilder &b, Location loc, Value outRow, int64_t s, int64_t i) {
+/// The input row s*outRow - p + i of output row `outRow`.
+Value inputRow(OpBuilder &b, Location loc, Value outRow, int64_t s, int64_t p,
+               int64_t i) {
   Value row = outRow;
   if (s != 1)
     row = arith::MulIOp::create(b, loc, row, index(b, loc, s));
-  if (i != 1)
-    row = arith::AddIOp::create(b, loc, row, index(b, loc, i - 1));
+  if (i != p)
+    row = arith::AddIOp::create(b, loc, row, index(b, loc, i - p));
   return row;
 }
 
@@ -264,12 +286,12 @@ Value inputRow(OpBuilder &b, Location loc, Value outRow, int64_t s, int64_t i) {
 RowKernel kernelFor(OpBuilder &b, Location loc, Value data, Value weight,
                     int64_t s, int64_t ow, Value channel, Value outChannel) {
   auto in = cast<RankedTensorType>(data.getType());
-  RowKernel kernel{loc, data, in.getDimSize(2), in.getDimSize(3),
-                   ow,  s,    channel,          outChannel,
-                   {}};
+  int64_t k = cast<RankedTensorType>(weight.getType()).getDimSize(2);
+  RowKernel kernel{loc, data, in.getDimSize(2), in.getDimSize(3), ow,
+                   s,   k,    channel,          outChannel,       {}};
   Value zero = index(b, loc, 0);
-  for (int64_t i = 0; i < 3; ++i)
-    for (int64_t j = 0; j < 3; ++j)
+  for (int64_t i = 0; i < k; ++i)
+    for (int64_t j = 0; j < k; ++j)
       kernel.taps[i][j] = tensor::ExtractOp::create(
           b, loc, weight,
           ValueRange{channel, zero, index(b, loc, i), index(b, loc, j)});
@@ -286,6 +308,10 @@ Value channelBlocks(OpBuilder &b, Location loc, RankedTensorType type,
   int64_t c = in.getDimSize(1), h = in.getDimSize(2), w = in.getDimSize(3);
   int64_t oh = type.getDimSize(2), ow = type.getDimSize(3);
   int64_t block = channelBlock(c, h * w * 4);
+  int64_t k = cast<RankedTensorType>(weight.getType()).getDimSize(2), p = k / 2;
+  // Output rows [top, bottom) read only rows inside the image.
+  int64_t top = std::min(oh, (p + s - 1) / s);
+  int64_t bottom = std::max(top, std::min(oh, (h - p + s - 1) / s));
   Value out = tensor::EmptyOp::create(b, loc, type.getShape(), b.getF32Type());
   scf::ForOp blocks =
       loopOp(b, loc, c, block, out, [&](OpBuilder &b1, Value c0, Value acc) {
@@ -296,28 +322,29 @@ Value channelBlocks(OpBuilder &b, Location loc, RankedTensorType type,
               Value channel = arith::AddIOp::create(b2, loc, c0, ci);
               RowKernel kernel =
                   kernelFor(b2, loc, data, weight, s, ow, channel, ci);
-              // Row 0 has no row above; the last output row may read
-              // below the image; the rows between read three rows.
-              auto rowsOf = [&](OpBuilder &rb, int64_t r) {
-                std::array<Value, 3> rows;
-                for (int64_t i = 0; i < 3; ++i)
-                  if (s * r - 1 + i >= 0 && s * r - 1 + i < h)
-                    rows[i] = index(rb, loc, s * r - 1 + i);
-                return rows;
+              // The first rows have rows above the image, the last may
+              // read below it: each its own code, which skips those. The
+              // rows between read k rows of the image.
+              auto emitRow = [&](OpBuilder &rb, int64_t r, Value plane) {
+                SmallVector<Value, 5> rows(k);
+                for (int64_t i = 0; i < k; ++i)
+                  if (s * r - p + i >= 0 && s * r - p + i < h)
+                    rows[i] = index(rb, loc, s * r - p + i);
+                return kernel.emit(rb, rows, index(rb, loc, r), plane);
               };
-              pl = kernel.emit(b2, rowsOf(b2, 0), index(b2, loc, 0), pl);
-              if (oh > 2)
-                pl = loopOp(b2, loc, 1, oh - 1, 1, pl,
+              for (int64_t r = 0; r < top; ++r)
+                pl = emitRow(b2, r, pl);
+              if (bottom > top)
+                pl = loopOp(b2, loc, top, bottom, 1, pl,
                             [&](OpBuilder &b3, Value r, Value p3) {
-                              std::array<Value, 3> rows;
-                              for (int64_t i = 0; i < 3; ++i)
-                                rows[i] = inputRow(b3, loc, r, s, i);
+                              SmallVector<Value, 5> rows;
+                              for (int64_t i = 0; i < k; ++i)
+                                rows.push_back(inputRow(b3, loc, r, s, p, i));
                               return kernel.emit(b3, rows, r, p3);
                             })
                          .getResult(0);
-              if (oh > 1)
-                pl = kernel.emit(b2, rowsOf(b2, oh - 1), index(b2, loc, oh - 1),
-                                 pl);
+              for (int64_t r = std::max(top, bottom); r < oh; ++r)
+                pl = emitRow(b2, r, pl);
               return pl;
             });
         return insertAt(
@@ -447,31 +474,37 @@ int64_t mlir::relay::lowering::depthwiseRowBandRows(RankedTensorType image,
   return 0;
 }
 
-Value mlir::relay::lowering::depthwiseConv3x3(OpBuilder &b, Location loc,
-                                              RankedTensorType type, Value data,
-                                              Value weight,
-                                              ArrayRef<int64_t> strides,
-                                              ArrayRef<int64_t> dilations,
-                                              ArrayRef<int64_t> padding) {
+Value mlir::relay::lowering::depthwiseConvInRows(OpBuilder &b, Location loc,
+                                                 RankedTensorType type,
+                                                 Value data, Value weight,
+                                                 ArrayRef<int64_t> strides,
+                                                 ArrayRef<int64_t> dilations,
+                                                 ArrayRef<int64_t> padding) {
   auto in = cast<RankedTensorType>(data.getType());
   auto wt = cast<RankedTensorType>(weight.getType());
   if (!type.getElementType().isF32() || !in.getElementType().isF32() ||
       !wt.getElementType().isF32() || !type.hasStaticShape() ||
       !in.hasStaticShape() || !wt.hasStaticShape() || in.getRank() != 4 ||
-      in.getDimSize(0) != 1 ||
-      wt.getShape() != ArrayRef<int64_t>{in.getDimSize(1), 1, 3, 3} ||
-      strides.size() != 2 || strides[0] != strides[1] ||
-      (strides[0] != 1 && strides[0] != 2) ||
-      llvm::any_of(dilations, [](int64_t d) { return d != 1; }) ||
-      llvm::any_of(padding, [](int64_t p) { return p != 1; }))
+      in.getDimSize(0) != 1 || wt.getRank() != 4 || strides.size() != 2 ||
+      strides[0] != strides[1] ||
+      llvm::any_of(dilations, [](int64_t d) { return d != 1; }))
     return nullptr;
   int64_t c = in.getDimSize(1), h = in.getDimSize(2), w = in.getDimSize(3);
-  int64_t s = strides[0];
+  int64_t k = wt.getDimSize(2), s = strides[0];
+  // 3x3 at stride 1 or 2; 5x5 at stride 1, in rows whose chunks start at
+  // 0 or at least 2 columns in (a left tap is then a read inside the row or
+  // the first chunk rotated).
+  bool kernel = (k == 3 && (s == 1 || s == 2)) ||
+                (k == 5 && s == 1 && (w <= kLanes || w >= kLanes + 2));
+  if (!kernel || wt.getShape() != ArrayRef<int64_t>{c, 1, k, k} ||
+      llvm::any_of(padding, [&](int64_t p) { return p != k / 2; }))
+    return nullptr;
   int64_t oh = (h - 1) / s + 1, ow = (w - 1) / s + 1;
   if (type.getShape() != ArrayRef<int64_t>{1, c, oh, ow} || w > kMaxWidth ||
       h < 2 || w < 2)
     return nullptr;
-  if (int64_t rows = depthwiseRowBandRows(in, s))
-    return rowBands(b, loc, type, data, weight, s, rows);
+  if (k == 3)
+    if (int64_t rows = depthwiseRowBandRows(in, s))
+      return rowBands(b, loc, type, data, weight, s, rows);
   return channelBlocks(b, loc, type, data, weight, s);
 }

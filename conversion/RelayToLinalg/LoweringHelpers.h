@@ -108,18 +108,20 @@ Value conv2dNchwAsProduct(OpBuilder &b, Location loc, RankedTensorType type,
 Value winogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
                      Value data, Value weight, ArrayRef<int64_t> padding);
 
-/// A 3x3 depthwise convolution (one channel per group) of one NCHW f32
-/// image `data` (unpadded; `padding` is (top, left, bottom, right), all 1),
-/// stride 1 or 2, undilated, giving `type`, as loop nests of vector code
-/// that treat the padding as zeros (no padded copy of the image); null when
-/// it does not apply.
-Value depthwiseConv3x3(OpBuilder &b, Location loc, RankedTensorType type,
-                       Value data, Value weight, ArrayRef<int64_t> strides,
-                       ArrayRef<int64_t> dilations, ArrayRef<int64_t> padding);
+/// A depthwise convolution (one channel per group) of one NCHW f32 image
+/// `data` (unpadded; `padding` is (top, left, bottom, right)), 3x3 with
+/// padding 1 at stride 1 or 2, or 5x5 with padding 2 at stride 1,
+/// undilated, giving `type`, as loop nests of vector code along rows that
+/// treat the padding as zeros (no padded copy of the image); null when it
+/// does not apply.
+Value depthwiseConvInRows(OpBuilder &b, Location loc, RankedTensorType type,
+                          Value data, Value weight, ArrayRef<int64_t> strides,
+                          ArrayRef<int64_t> dilations,
+                          ArrayRef<int64_t> padding);
 
-/// The output rows per band when depthwiseConv3x3 convolves `image` (NCHW,
-/// one image) at `stride` in bands of rows (a large image); 0 when it goes
-/// in channel blocks.
+/// The output rows per band when depthwiseConvInRows convolves `image`
+/// (NCHW, one image) with a 3x3 kernel at `stride` in bands of rows (a
+/// large image); 0 when it goes in channel blocks.
 int64_t depthwiseRowBandRows(RankedTensorType image, int64_t stride);
 
 /// The channels per block of an op over `c` channel planes of

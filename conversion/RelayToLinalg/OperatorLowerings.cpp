@@ -1639,7 +1639,7 @@ Value convImageByImage(OpBuilder &b, Location loc, RankedTensorType type,
 /// Whether the result of the 1x1 convolution `conv` goes, through
 /// elementwise ops of its type (bias, activation; these may read it more
 /// than once, as a SiLU does), only into the image of a depthwise
-/// convolution that depthwiseConv3x3 convolves in row bands:
+/// convolution that depthwiseConvInRows convolves in row bands:
 /// --relay-fuse-elementwise computes the image window by window in those
 /// bands, so the convolution is not banded itself.
 bool feedsDepthwiseRowBands(Operation *conv) {
@@ -1736,7 +1736,8 @@ FailureOr<SmallVector<Value>> conv2dRule(OpBuilder &b, Operation *op,
   auto unpadded = cast<RankedTensorType>(data.getType());
   if (nchw && groups > 1 && groups == unpadded.getDimSize(1) &&
       groups == type.getDimSize(1))
-    if (Value out = depthwiseConv3x3(b, loc, type, data, operands[1], s, d, p))
+    if (Value out =
+            depthwiseConvInRows(b, loc, type, data, operands[1], s, d, p))
       return SmallVector<Value>{out};
   data = padImage(b, loc, data, p, nchw ? 2 : 1, nchw ? 3 : 2,
                   constantScalar(b, loc, e, 0));

@@ -1,6 +1,6 @@
 // RUN: relay-mlir-opt %s --relay-to-linalg --split-input-file | FileCheck %s
-// A 3x3 depthwise convolution with one pixel of padding, stride 1 or 2,
-// of one image: loop nests of vector code reading the unpadded image (no
+// A 3x3 depthwise convolution with one pixel of padding, stride 1 or 2
+// (or 5x5 with two at stride 1), of one image: loop nests of vector code reading the unpadded image (no
 // padded copy). Channels go in blocks of at most 64 KB of output, an
 // independent loop each inserting its block, marked as a row kernel (its
 // results written as row vectors, for --relay-fuse-elementwise to apply
@@ -132,6 +132,51 @@ relay.func @row_bands(%x: tensor<1x64x96x96xf32>, %w: tensor<64x1x3x3xf32>) -> t
 relay.func @row_bands_stride_1(%x: tensor<1x40x128x128xf32>, %w: tensor<40x1x3x3xf32>) -> tensor<1x40x128x128xf32> {
   %y = relay.nn.conv2d %x, %w {groups = 40 : i64, padding = array<i64: 1, 1>} : (tensor<1x40x128x128xf32>, tensor<40x1x3x3xf32>) -> tensor<1x40x128x128xf32>
   relay.return %y : tensor<1x40x128x128xf32>
+}
+
+// -----
+
+// 5x5 with two pixels of padding at stride 1 (EfficientNet's): five taps a
+// row. The first chunk's left taps are it rotated by two lanes and by one,
+// lanes 0-1 and 0 off; its right taps reads 1 and 2 columns over. The
+// second chunk (columns 4..20) reads its left taps at columns 2 and 3, and
+// its right ones are it rotated, lanes 15 and 14-15 off.
+// CHECK-LABEL: func.func @five_by_five(
+// CHECK:       %[[V:.*]] = vector.transfer_read %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %c0{{[_0-9]*}}]{{.*}} vector<16xf32>
+// CHECK:       vector.shuffle %[[V]], %[[V]] [14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]
+// CHECK:       arith.constant dense<[false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, true]> : vector<16xi1>
+// CHECK:       vector.shuffle %[[V]], %[[V]] [15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]
+// CHECK:       vector.transfer_read %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %c1{{[_0-9]*}}]
+// CHECK:       vector.transfer_read %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %c2{{[_0-9]*}}]
+// CHECK:       %[[W:.*]] = vector.transfer_read %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %c4{{[_0-9]*}}]
+// CHECK:       vector.transfer_read %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %c2{{[_0-9]*}}]
+// CHECK:       vector.transfer_read %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %c3{{[_0-9]*}}]
+// CHECK:       vector.shuffle %[[W]], %[[W]] [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0]
+// CHECK:       vector.shuffle %[[W]], %[[W]] [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1]
+// CHECK:       arith.constant dense<[true, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false]> : vector<16xi1>
+// CHECK:       } {relay.independent_iterations, relay.row_kernel}
+relay.func @five_by_five(%x: tensor<1x4x6x20xf32>, %w: tensor<4x1x5x5xf32>) -> tensor<1x4x6x20xf32> {
+  %y = relay.nn.conv2d %x, %w {groups = 4 : i64, padding = array<i64: 2, 2>} : (tensor<1x4x6x20xf32>, tensor<4x1x5x5xf32>) -> tensor<1x4x6x20xf32>
+  relay.return %y : tensor<1x4x6x20xf32>
+}
+
+// -----
+
+// 5x5 rows 17 wide (a second chunk one column in) and 5x5 at stride 2 keep
+// the generic.
+// CHECK-LABEL: func.func @five_by_five_17(
+// CHECK-NOT:   vector.shuffle
+// CHECK:       linalg.generic
+// CHECK-LABEL: func.func @five_by_five_stride_2(
+// CHECK-NOT:   vector.shuffle
+// CHECK:       linalg.generic
+relay.func @five_by_five_17(%x: tensor<1x4x6x17xf32>, %w: tensor<4x1x5x5xf32>) -> tensor<1x4x6x17xf32> {
+  %y = relay.nn.conv2d %x, %w {groups = 4 : i64, padding = array<i64: 2, 2>} : (tensor<1x4x6x17xf32>, tensor<4x1x5x5xf32>) -> tensor<1x4x6x17xf32>
+  relay.return %y : tensor<1x4x6x17xf32>
+}
+relay.func @five_by_five_stride_2(%x: tensor<1x4x8x20xf32>, %w: tensor<4x1x5x5xf32>) -> tensor<1x4x4x10xf32> {
+  %y = relay.nn.conv2d %x, %w {groups = 4 : i64, padding = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x4x8x20xf32>, tensor<4x1x5x5xf32>) -> tensor<1x4x4x10xf32>
+  relay.return %y : tensor<1x4x4x10xf32>
 }
 
 // -----

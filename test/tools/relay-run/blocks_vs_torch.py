@@ -7,8 +7,8 @@ depthwise convolution's row bands), a depthwise 3x3 convolution at stride
 (rows of whole 16-lane vectors, of vectors the last of which overlaps the
 one before, and narrower than a vector: 112, 56, 28, 14, 7, 40, 33, 17 and
 3 wide, odd heights), a 1x1 projection and, at stride 1, the residual sum.
-Also a depthwise convolution whose bias, ReLU and residual sum join its
-row vectors (narrow rows: under a mask). Each is exported to ONNX,
+Also a depthwise convolution, 3x3 or 5x5, whose bias, ReLU and residual
+sum join its row vectors (narrow rows: under a mask). Each is exported to ONNX,
 compiled by relay-run at one and two threads and checked to 1e-4 of the
 output's largest magnitude.
 
@@ -60,16 +60,19 @@ class Block(torch.nn.Module):
 
 
 class DepthwiseResidual(torch.nn.Module):
-    def __init__(self, c):
+    def __init__(self, c, k):
         super().__init__()
-        self.depthwise = torch.nn.Conv2d(c, c, 3, 1, 1, groups=c)
+        self.depthwise = torch.nn.Conv2d(c, c, k, 1, k // 2, groups=c)
 
     def forward(self, x):
         return x + torch.nn.functional.relu(self.depthwise(x))
 
 
-# (channels, height, width)
-RESIDUAL_CASES = [(16, 7, 7), (8, 5, 14), (8, 6, 28), (4, 3, 40)]
+# (channels, height, width, kernel): 3x3, and EfficientNet's 5x5 (rows
+# 17 wide keep the generic: their second chunk would start one column in)
+RESIDUAL_CASES = [(16, 7, 7, 3), (8, 5, 14, 3), (8, 6, 28, 3), (4, 3, 40, 3),
+                  (16, 7, 7, 5), (8, 14, 14, 5), (8, 9, 28, 5), (4, 5, 19, 5),
+                  (4, 5, 17, 5), (4, 2, 15, 5)]
 
 
 def check(relay_run, model, shape, seed, name, tmp):
@@ -103,11 +106,12 @@ def main():
         failures += check(
             relay_run, Block(16, 6, 24, 2, torch.nn.functional.silu),
             (1, 16, 112, 112), 50, 'SiLU C=16 t=6 F=24 112x112 stride 2', tmp)
-        for i, (c, h, w) in enumerate(RESIDUAL_CASES):
+        for i, (c, h, w, k) in enumerate(RESIDUAL_CASES):
             torch.manual_seed(100 + i)
-            failures += check(relay_run, DepthwiseResidual(c), (1, c, h, w),
-                              100 + i, 'depthwise + residual C=%d %dx%d' %
-                              (c, h, w), tmp)
+            failures += check(relay_run, DepthwiseResidual(c, k),
+                              (1, c, h, w), 100 + i,
+                              'depthwise %dx%d + residual C=%d %dx%d' %
+                              (k, k, c, h, w), tmp)
     runs = 2 * (len(CASES) + 1 + len(RESIDUAL_CASES))
     print('%d of %d runs failed' % (failures, runs))
     return 1 if failures else 0
