@@ -458,12 +458,16 @@ Value rowBands(OpBuilder &b, Location loc, RankedTensorType type, Value data,
 
 int64_t mlir::relay::lowering::depthwiseRowBandRows(RankedTensorType image,
                                                     int64_t stride) {
-  if (!image.hasStaticShape() || image.getRank() != 4)
+  // What depthwiseConvInRows takes: one f32 image, rows of at most
+  // kMaxWidth, stride 1 or 2.
+  if (!image.hasStaticShape() || image.getRank() != 4 ||
+      !image.getElementType().isF32() || image.getDimSize(0) != 1 ||
+      (stride != 1 && stride != 2))
     return 0;
   int64_t c = image.getDimSize(1), h = image.getDimSize(2),
           w = image.getDimSize(3);
   int64_t oh = (h - 1) / stride + 1;
-  if (c * h * w * 4 <= kRowBandImageBytes)
+  if (c * h * w * 4 <= kRowBandImageBytes || w > kMaxWidth || h < 2 || w < 2)
     return 0;
   for (int64_t rows = std::min(kMaxBandRows, oh / 2); rows >= 1; --rows) {
     int64_t windowRows = stride * (rows - 1) + 3;
