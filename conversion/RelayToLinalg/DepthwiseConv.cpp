@@ -1,8 +1,8 @@
 //===- DepthwiseConv.cpp - Depthwise convolutions as row kernels ----------===//
 //
 // A 3x3 depthwise convolution with one pixel of zero padding (MobileNet's),
-// or a 5x5 one with two at stride 1 (EfficientNet's), as loop nests of
-// vector code on tensors that read the unpadded image:
+// or a 5x5 one with two (EfficientNet's), at stride 1 or 2, as loop nests
+// of vector code on tensors that read the unpadded image:
 // each output row is whole 16-lane chunks, the last overlapping the one
 // before (a row narrower than a chunk: one chunk under constant masks); the
 // taps left and right of a chunk are reads one column over inside the row
@@ -93,7 +93,7 @@ struct RowKernel {
   Location loc;
   Value data;          // [1, C, H, W]
   int64_t h, w, ow, s; // input sizes, output width, stride
-  int64_t k;           // kernel size: 3, or 5 at stride 1
+  int64_t k;           // kernel size: 3 or 5
   Value channel;       // index of the image's channel
   Value blockChannel;  // index of the channel within the block
   Value taps[5][5];    // the channel's weights (f32 scalars)
@@ -197,19 +197,25 @@ struct RowKernel {
     }
     // Stride 2: the chunk of outputs [o, o + 16) reads the input span
     // [2o, 2o + 32) as two halves, zeros past the row's end; the centre
-    // taps are its even columns, the right ones its odd columns. The left
-    // taps are the odd columns one output back: the previous chunk's odd
-    // lane o - 1 - (its start), then its own odd lanes.
-    Value prevOdd;
+    // taps are its even columns, the ones right of it its odd columns. The
+    // taps left of it are the odd (and, for 5x5, even) columns one output
+    // back: the previous chunk's lane o - 1 - (its start), then its own
+    // lanes. A 5x5 kernel's rightmost taps are the even columns one output
+    // on: its own lanes, then column 2o + 32, read, or past the row a lane
+    // masked off.
+    Value prevOdd, prevEven;
     int64_t prevStart = 0;
     for (int64_t o : chunkStarts(ow)) {
       int64_t start = 2 * o;
       int64_t real = std::min(2 * kLanes, w - start);
       Value low = readRow(b, row, start, std::min(kLanes, real));
-      // A span within one chunk: its second half is not read, and the
-      // lanes that pick from it lie past the output row.
-      Value high =
-          real > kLanes ? readRow(b, row, start + kLanes, real - kLanes) : low;
+      // A span within one chunk: its second half is not read. For 3x3 the
+      // lanes that pick from it lie past the output row; a 5x5 kernel's
+      // rightmost taps read one of them (a zero of the padding).
+      Value high = real > kLanes
+                       ? readRow(b, row, start + kLanes, real - kLanes)
+                   : k == 5 ? zeros(b, loc, kLanes)
+                            : low;
       SmallVector<int64_t> evens, odds;
       for (int64_t l = 0; l < kLanes; ++l) {
         evens.push_back(2 * l);
@@ -217,19 +223,43 @@ struct RowKernel {
       }
       Value even = shuffle(b, loc, low, high, evens);
       Value odd = shuffle(b, loc, low, high, odds);
-      Tap left;
-      if (prevOdd) {
-        SmallVector<int64_t> picks{o - 1 - prevStart};
-        for (int64_t l = 0; l + 1 < kLanes; ++l)
-          picks.push_back(kLanes + l);
-        left.value = shuffle(b, loc, prevOdd, odd, picks);
-      } else {
-        // Before the first chunk: the zero of the padding.
-        left.value = rotate(b, odd, -1);
-        left.mask = laneMask(b, 1, kLanes);
+      // One output back: the previous chunk's lane, or the padding's zero.
+      auto back = [&](Value prev, Value cur) {
+        Tap tap;
+        if (prev) {
+          SmallVector<int64_t> picks{o - 1 - prevStart};
+          for (int64_t l = 0; l + 1 < kLanes; ++l)
+            picks.push_back(kLanes + l);
+          tap.value = shuffle(b, loc, prev, cur, picks);
+        } else {
+          tap.value = rotate(b, cur, -1);
+          tap.mask = laneMask(b, 1, kLanes);
+        }
+        return tap;
+      };
+      SmallVector<Tap, 5> chunk;
+      if (k == 5)
+        chunk.push_back(back(prevEven, even));
+      chunk.append({back(prevOdd, odd), Tap{even}, Tap{odd}});
+      if (k == 5) {
+        Tap on;
+        if (start + 2 * kLanes < w) {
+          SmallVector<int64_t> picks;
+          for (int64_t l = 1; l <= kLanes; ++l)
+            picks.push_back(l);
+          on.value = shuffle(b, loc, even,
+                             readRow(b, row, start + 2 * kLanes, 1), picks);
+        } else {
+          // Past the row (in a narrow row, a lane past it: zero).
+          on.value = rotate(b, even, 1);
+          if (!narrow)
+            on.mask = laneMask(b, 0, kLanes - 1);
+        }
+        chunk.push_back(on);
       }
-      taps.push_back(SmallVector<Tap, 5>{left, Tap{even}, Tap{odd}});
+      taps.push_back(std::move(chunk));
       prevOdd = odd;
+      prevEven = even;
       prevStart = o;
     }
     return taps;
@@ -495,11 +525,12 @@ Value mlir::relay::lowering::depthwiseConvInRows(OpBuilder &b, Location loc,
     return nullptr;
   int64_t c = in.getDimSize(1), h = in.getDimSize(2), w = in.getDimSize(3);
   int64_t k = wt.getDimSize(2), s = strides[0];
-  // 3x3 at stride 1 or 2; 5x5 at stride 1, in rows whose chunks start at
-  // 0 or at least 2 columns in (a left tap is then a read inside the row or
-  // the first chunk rotated).
-  bool kernel = (k == 3 && (s == 1 || s == 2)) ||
-                (k == 5 && s == 1 && (w <= kLanes || w >= kLanes + 2));
+  // 3x3 or 5x5 at stride 1 or 2; at stride 1, 5x5 in rows whose chunks
+  // start at 0 or at least 2 columns in (a left tap is then a read inside
+  // the row or the first chunk rotated).
+  bool kernel =
+      (s == 2 && (k == 3 || k == 5)) ||
+      (s == 1 && (k == 3 || (k == 5 && (w <= kLanes || w >= kLanes + 2))));
   if (!kernel || wt.getShape() != ArrayRef<int64_t>{c, 1, k, k} ||
       llvm::any_of(padding, [&](int64_t p) { return p != k / 2; }))
     return nullptr;

@@ -1,6 +1,6 @@
 // RUN: relay-mlir-opt %s --relay-to-linalg --split-input-file | FileCheck %s
 // A 3x3 depthwise convolution with one pixel of padding, stride 1 or 2
-// (or 5x5 with two at stride 1), of one image: loop nests of vector code reading the unpadded image (no
+// (or 5x5 with two), of one image: loop nests of vector code reading the unpadded image (no
 // padded copy). Channels go in blocks of at most 64 KB of output, an
 // independent loop each inserting its block, marked as a row kernel (its
 // results written as row vectors, for --relay-fuse-elementwise to apply
@@ -162,21 +162,35 @@ relay.func @five_by_five(%x: tensor<1x4x6x20xf32>, %w: tensor<4x1x5x5xf32>) -> t
 
 // -----
 
-// 5x5 rows 17 wide (a second chunk one column in) and 5x5 at stride 2 keep
-// the generic.
+// 5x5 rows 17 wide (a second chunk one column in) keep the generic.
 // CHECK-LABEL: func.func @five_by_five_17(
-// CHECK-NOT:   vector.shuffle
-// CHECK:       linalg.generic
-// CHECK-LABEL: func.func @five_by_five_stride_2(
 // CHECK-NOT:   vector.shuffle
 // CHECK:       linalg.generic
 relay.func @five_by_five_17(%x: tensor<1x4x6x17xf32>, %w: tensor<4x1x5x5xf32>) -> tensor<1x4x6x17xf32> {
   %y = relay.nn.conv2d %x, %w {groups = 4 : i64, padding = array<i64: 2, 2>} : (tensor<1x4x6x17xf32>, tensor<4x1x5x5xf32>) -> tensor<1x4x6x17xf32>
   relay.return %y : tensor<1x4x6x17xf32>
 }
-relay.func @five_by_five_stride_2(%x: tensor<1x4x8x20xf32>, %w: tensor<4x1x5x5xf32>) -> tensor<1x4x4x10xf32> {
-  %y = relay.nn.conv2d %x, %w {groups = 4 : i64, padding = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x4x8x20xf32>, tensor<4x1x5x5xf32>) -> tensor<1x4x4x10xf32>
-  relay.return %y : tensor<1x4x4x10xf32>
+
+// -----
+
+// 5x5 at stride 2 (20 outputs: chunks 0..16 and 4..20): the taps two
+// columns left are the even columns one output back (the first chunk's
+// rotated, lane 0 off; the second's start with the first's even lane 3),
+// those two columns right the even columns one output on: lanes 1-15 and
+// column 32, read under a one-lane mask.
+// CHECK-LABEL: func.func @five_by_five_stride_2(
+// CHECK:       %[[E0:.*]] = vector.shuffle %{{.*}}, %{{.*}} [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30]
+// CHECK:       vector.shuffle %[[E0]], %[[E0]] [15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]
+// CHECK:       %[[M:.*]] = vector.constant_mask [1] : vector<16xi1>
+// CHECK:       %[[C32:.*]] = vector.transfer_read %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %c32], %{{.*}}, %[[M]]
+// CHECK:       vector.shuffle %[[E0]], %[[C32]] [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]
+// CHECK:       %[[E1:.*]] = vector.shuffle %{{.*}}, %{{.*}} [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30]
+// CHECK:       vector.shuffle %[[E0]], %[[E1]] [3, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30]
+// CHECK:       vector.shuffle %[[E1]], %[[E1]] [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0]
+// CHECK:       } {relay.independent_iterations, relay.row_kernel}
+relay.func @five_by_five_stride_2(%x: tensor<1x4x8x40xf32>, %w: tensor<4x1x5x5xf32>) -> tensor<1x4x4x20xf32> {
+  %y = relay.nn.conv2d %x, %w {groups = 4 : i64, padding = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x4x8x40xf32>, tensor<4x1x5x5xf32>) -> tensor<1x4x4x20xf32>
+  relay.return %y : tensor<1x4x4x20xf32>
 }
 
 // -----

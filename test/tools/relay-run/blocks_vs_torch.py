@@ -8,7 +8,8 @@ depthwise convolution's row bands), a depthwise 3x3 convolution at stride
 one before, and narrower than a vector: 112, 56, 28, 14, 7, 40, 33, 17 and
 3 wide, odd heights), a 1x1 projection and, at stride 1, the residual sum.
 Also a depthwise convolution, 3x3 or 5x5, whose bias, ReLU and residual
-sum join its row vectors (narrow rows: under a mask). Each is exported to ONNX,
+sum join its row vectors (narrow rows: under a mask), and 5x5 ones at
+stride 2. Each is exported to ONNX,
 compiled by relay-run at one and two threads and checked to 1e-4 of the
 output's largest magnitude.
 
@@ -60,12 +61,14 @@ class Block(torch.nn.Module):
 
 
 class DepthwiseResidual(torch.nn.Module):
-    def __init__(self, c, k):
+    def __init__(self, c, k, stride=1):
         super().__init__()
-        self.depthwise = torch.nn.Conv2d(c, c, k, 1, k // 2, groups=c)
+        self.depthwise = torch.nn.Conv2d(c, c, k, stride, k // 2, groups=c)
+        self.residual = stride == 1
 
     def forward(self, x):
-        return x + torch.nn.functional.relu(self.depthwise(x))
+        y = torch.nn.functional.relu(self.depthwise(x))
+        return x + y if self.residual else y
 
 
 # (channels, height, width, kernel): 3x3, and EfficientNet's 5x5 (rows
@@ -73,6 +76,9 @@ class DepthwiseResidual(torch.nn.Module):
 RESIDUAL_CASES = [(16, 7, 7, 3), (8, 5, 14, 3), (8, 6, 28, 3), (4, 3, 40, 3),
                   (16, 7, 7, 5), (8, 14, 14, 5), (8, 9, 28, 5), (4, 5, 19, 5),
                   (4, 5, 17, 5), (4, 2, 15, 5)]
+# 5x5 at stride 2, no residual: (channels, height, width)
+STRIDE_2_5X5_CASES = [(8, 15, 15), (8, 16, 16), (16, 14, 14), (8, 28, 56),
+                      (4, 9, 33), (4, 7, 70), (4, 5, 30)]
 
 
 def check(relay_run, model, shape, seed, name, tmp):
@@ -112,7 +118,12 @@ def main():
                               (1, c, h, w), 100 + i,
                               'depthwise %dx%d + residual C=%d %dx%d' %
                               (k, k, c, h, w), tmp)
-    runs = 2 * (len(CASES) + 1 + len(RESIDUAL_CASES))
+        for i, (c, h, w) in enumerate(STRIDE_2_5X5_CASES):
+            failures += check(relay_run, DepthwiseResidual(c, 5, 2),
+                              (1, c, h, w), 200 + i,
+                              'depthwise 5x5 stride 2 C=%d %dx%d' % (c, h, w),
+                              tmp)
+    runs = 2 * (len(CASES) + 1 + len(RESIDUAL_CASES) + len(STRIDE_2_5X5_CASES))
     print('%d of %d runs failed' % (failures, runs))
     return 1 if failures else 0
 
