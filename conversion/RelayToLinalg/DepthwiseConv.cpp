@@ -427,25 +427,26 @@ Value rowBands(OpBuilder &b, Location loc, RankedTensorType type, Value data,
                         : std::clamp<int64_t>(s * first - 1, 0, h - windowRows);
           Value band = tensor::EmptyOp::create(bb, loc, bandType.getShape(),
                                                b.getF32Type());
-          return loop(bb, loc, c, 1, band,
-                      [&](OpBuilder &b2, Value ci, Value bd) {
-                        RowKernel kernel =
-                            kernelFor(b2, loc, window, weight, s, ow, ci, ci);
-                        for (int64_t k = 0; k < rows; ++k) {
-                          std::array<Value, 3> taps;
-                          for (int64_t i = 0; i < 3; ++i) {
-                            if (first < 0) {
-                              taps[i] = index(b2, loc, s * k + i);
-                              continue;
-                            }
-                            int64_t row = s * (first + k) - 1 + i;
-                            if (row >= 0 && row < h)
-                              taps[i] = index(b2, loc, row - from);
-                          }
-                          bd = kernel.emit(b2, taps, index(b2, loc, k), bd);
-                        }
-                        return bd;
-                      });
+          return loop(
+              bb, loc, c, 1, band, [&](OpBuilder &b2, Value ci, Value bd) {
+                RowKernel kernel =
+                    kernelFor(b2, loc, window, weight, s, ow, ci, ci);
+                for (int64_t k = 0; k < rows; ++k) {
+                  // Its rows of the window (null: outside the image).
+                  std::array<Value, 3> inputRows;
+                  for (int64_t i = 0; i < 3; ++i) {
+                    if (first < 0) {
+                      inputRows[i] = index(b2, loc, s * k + i);
+                      continue;
+                    }
+                    int64_t row = s * (first + k) - 1 + i;
+                    if (row >= 0 && row < h)
+                      inputRows[i] = index(b2, loc, row - from);
+                  }
+                  bd = kernel.emit(b2, inputRows, index(b2, loc, k), bd);
+                }
+                return bd;
+              });
         };
         auto branch = [&](OpBuilder &bb, Value cond, auto then, auto other) {
           auto ifOp = scf::IfOp::create(
