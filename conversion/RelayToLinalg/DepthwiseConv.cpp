@@ -81,6 +81,14 @@ SmallVector<int64_t> chunkStarts(int64_t width) {
   return starts;
 }
 
+/// The mask of lanes [0, n) of a chunk; null for the whole chunk.
+Value prefixMask(OpBuilder &b, Location loc, int64_t n) {
+  if (n >= kLanes)
+    return nullptr;
+  return vector::ConstantMaskOp::create(
+      b, loc, VectorType::get({kLanes}, b.getI1Type()), ArrayRef<int64_t>{n});
+}
+
 /// A tap's vector and, if set, the lanes where it is valid (elsewhere it
 /// is a zero of the padding).
 struct Tap {
@@ -91,12 +99,12 @@ struct Tap {
 /// Emits the convolution of one output row into a plane.
 struct RowKernel {
   Location loc;
-  Value data;          // [1, C, H, W]
-  int64_t h, w, ow, s; // input sizes, output width, stride
-  int64_t k;           // kernel size: 3 or 5
-  Value channel;       // index of the image's channel
-  Value blockChannel;  // index of the channel within the block
-  Value taps[5][5];    // the channel's weights (f32 scalars)
+  Value data;         // [1, C, H, W]
+  int64_t w, ow, s;   // input and output width, stride
+  int64_t k;          // kernel size: 3 or 5
+  Value channel;      // index of the image's channel
+  Value blockChannel; // index of the channel within the block
+  Value taps[5][5];   // the channel's weights (f32 scalars)
 
   /// Lanes [0, valid) of the image's row `row` from column `offset` as a
   /// chunk, the others zero. A partial chunk is a load under a constant
@@ -104,11 +112,7 @@ struct RowKernel {
   Value readRow(OpBuilder &b, Value row, int64_t offset,
                 int64_t valid = kLanes) const {
     Value zero = index(b, loc, 0);
-    Value mask;
-    if (valid < kLanes)
-      mask = vector::ConstantMaskOp::create(
-          b, loc, VectorType::get({kLanes}, b.getI1Type()),
-          ArrayRef<int64_t>{valid});
+    Value mask = prefixMask(b, loc, valid);
     auto type = VectorType::get({kLanes}, b.getF32Type());
     return vector::TransferReadOp::create(
         b, loc, type, data,
@@ -282,11 +286,7 @@ struct RowKernel {
     }
     Value zero = index(b, loc, 0);
     // A row narrower than a chunk: its lanes, under a constant mask.
-    Value mask;
-    if (ow < kLanes)
-      mask = vector::ConstantMaskOp::create(
-          b, loc, VectorType::get({kLanes}, b.getI1Type()),
-          ArrayRef<int64_t>{ow});
+    Value mask = prefixMask(b, loc, ow);
     for (int64_t k = 0; k < chunks; ++k)
       plane =
           vector::TransferWriteOp::create(
@@ -317,8 +317,8 @@ RowKernel kernelFor(OpBuilder &b, Location loc, Value data, Value weight,
                     int64_t s, int64_t ow, Value channel, Value outChannel) {
   auto in = cast<RankedTensorType>(data.getType());
   int64_t k = cast<RankedTensorType>(weight.getType()).getDimSize(2);
-  RowKernel kernel{loc, data, in.getDimSize(2), in.getDimSize(3), ow,
-                   s,   k,    channel,          outChannel,       {}};
+  RowKernel kernel{loc, data,    in.getDimSize(3), ow, s,
+                   k,   channel, outChannel,       {}};
   Value zero = index(b, loc, 0);
   for (int64_t i = 0; i < k; ++i)
     for (int64_t j = 0; j < k; ++j)
