@@ -15,18 +15,6 @@ using namespace mlir;
 
 namespace mlir::relay::lowering {
 
-int64_t channelBlock(int64_t c, int64_t planeBytes) {
-  constexpr int64_t kBlockBytes = 128 << 10;
-  int64_t best = 1, best8 = 0;
-  for (int64_t d = 1; d <= c; ++d)
-    if (c % d == 0 && d * planeBytes <= kBlockBytes) {
-      best = d;
-      if (d % 8 == 0)
-        best8 = d;
-    }
-  return best8 ? best8 : best;
-}
-
 Value index(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }

@@ -1,8 +1,8 @@
-//===- LoweringHelpers.h - Shared pieces of the lowering rules --*- C++ -*-===//
+//===- LoweringHelpers.h - Shared pieces of the operator lowering -*- C++ -*-=//
 //
-// Attribute readers, scalar constants and image helpers the operator
-// lowering rules share across files (OperatorLowerings.cpp builds the
-// table; NNLowerings.cpp and LayoutTransformLowering.cpp add rules to it).
+// Attribute readers, scalar constants, elementwise generics, image padding,
+// loops and slices that the operator patterns (the *Patterns.cpp files) and
+// the target kernels (transforms/Codegen/CPU/) build their code from.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,9 +16,20 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
-#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <array>
+#include <functional>
+#include <optional>
 
 namespace mlir::relay::lowering {
+
+/// The positions of an NCHW image's axes.
+enum Axis : int64_t { N = 0, C = 1, H = 2, W = 3 };
+
+/// A scalar computation in the body of an elementwise generic; a null
+/// result means "not for this dtype".
+using ScalarFn = std::function<Value(OpBuilder &, Location, ValueRange)>;
 
 /// Operator attributes of `op` with defaults.
 int64_t intAttr(Operation *op, StringRef name, int64_t dflt);
@@ -29,6 +40,9 @@ StringRef strAttr(Operation *op, StringRef name, StringRef dflt);
 
 /// The lowered type of `op`'s (single) result: unsigned integers signless.
 RankedTensorType resultType(Operation *op);
+
+/// Whether the Relay value `v` holds unsigned integers (or booleans).
+bool isUnsignedValue(Value v);
 
 /// `v` reshaped to the static `type` (same number of elements).
 Value reshapeStatic(OpBuilder &b, Location loc, Value v, RankedTensorType type);
@@ -45,9 +59,28 @@ Value filledTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
 /// or any integer inside an UnsignedOpScope).
 bool isUnsignedLike(Type t);
 
+/// `p` made unsigned where `t` compares unsigned.
+arith::CmpIPredicate unsignedFor(Type t, arith::CmpIPredicate p);
+
 /// Signed or unsigned integer max/min as `isUnsignedLike` says.
 Value integerMax(OpBuilder &b, Location l, Value x, Value y);
 Value integerMin(OpBuilder &b, Location l, Value x, Value y);
+
+/// arith.select.
+Value select(OpBuilder &b, Location l, Value c, Value x, Value y);
+
+/// The map from an output of shape `out` to an operand of `shape`
+/// broadcast into it (numpy rules: right-aligned, size-1 dims read 0).
+AffineMap broadcastMap(MLIRContext *ctx, ArrayRef<int64_t> out,
+                       ArrayRef<int64_t> shape);
+
+/// A linalg.generic over `op`'s result shape, broadcasting every operand,
+/// computing `fn` on scalars; fails on a dynamic result.
+FailureOr<SmallVector<Value>> elementwise(OpBuilder &b, Operation *op,
+                                          ValueRange operands, ScalarFn fn);
+
+/// The map of `numDims` loops reading dims `dims`.
+AffineMap map(MLIRContext *ctx, unsigned numDims, ArrayRef<unsigned> dims);
 
 /// (top, left, bottom, right) from TVM's 1, 2 or 4 padding values.
 SmallVector<int64_t> padding4(Operation *op);
@@ -63,73 +96,37 @@ Value padImage(OpBuilder &b, Location loc, Value data, ArrayRef<int64_t> p,
 Value eachImage(OpBuilder &b, Location loc, RankedTensorType type, Value images,
                 function_ref<Value(OpBuilder &, Value)> convolve);
 
-/// Moves the projections of captured tuples out of the closures that use
-/// the tuples only through them, so that the closures capture (and box)
-/// only the fields they read.
-void hoistCapturedProjections(ModuleOp module);
+/// The windows of a strided convolution's or pooling's kernel taps. A tap's
+/// window is a view of the image with the convolution's strides; with
+/// strides above kMaxShuffledStride copying it reads one element at a time,
+/// so when there are more taps than stride phases (positions modulo the
+/// strides), each phase used is copied out once (the only strided reads)
+/// and every tap's window is a unit-stride view of its phase, whose rows
+/// copy as vectors.
+class StridePhases {
+public:
+  /// The largest stride whose strided rows vectorised code reads as one
+  /// vector of the span and a shuffle.
+  static constexpr int64_t kMaxShuffledStride = 4;
 
-/// The arith.constant `value` is, seen through reshapes; null when none.
-arith::ConstantOp constantThroughReshapes(Value value);
+  StridePhases(OpBuilder &b, Location loc, Value data, ArrayRef<int64_t> s,
+               ArrayRef<int64_t> d, int64_t kh, int64_t kw);
 
-/// The splat `value` is a constant of (through reshapes); null when none.
-DenseElementsAttr splatConstant(Value value);
+  /// The window of tap (i, j): out position (y, x) reads the image at
+  /// (y * sh + i * dh, x * sw + j * dw).
+  Value tapView(OpBuilder &b, Location loc, int64_t i, int64_t j,
+                RankedTensorType viewType);
 
-/// The raw row-major bytes of a static-shaped constant tensor `value` (an
-/// arith.constant of dense elements or a resource blob, seen through
-/// reshapes; not a splat) in `data`, `isResource` saying which; false when
-/// `value` is no such constant or its data is not at hand.
-bool constantBytes(Value value, ArrayRef<char> &data, bool &isResource);
+private:
+  Value data;
+  ArrayRef<int64_t> s, d;
+  llvm::SmallDenseMap<std::pair<int64_t, int64_t>, Value> phase;
+};
 
-/// A constant of `type` holding the row-major bytes `data`, as a resource
-/// blob (64-byte aligned) when `asResource`, else dense elements.
-Value bytesConstant(OpBuilder &b, Location loc, RankedTensorType type,
-                    ArrayRef<char> data, bool asResource);
-
-/// A constant RxC tensor `matrix` (an arith.constant of dense elements or a
-/// resource blob, seen through reshapes) transposed in panels of `lanes`
-/// rows, packed[i / lanes, j, i % lanes] = matrix[i, j] (R/lanes x C x
-/// lanes), as a new constant; null when `matrix` is not such a constant,
-/// its data is not at hand or `lanes` does not divide R.
-Value packedConstantMatrix(OpBuilder &b, Location loc, Value matrix,
-                           int64_t lanes);
-
-/// A grouped NCHW/OIHW float convolution of already padded `data` as a
-/// matrix product (im2col), giving `type`; of one large image, in bands of
-/// rows or channels unless `bands` is false.
-Value conv2dNchwAsProduct(OpBuilder &b, Location loc, RankedTensorType type,
-                          Value data, Value weight, int64_t groups,
-                          ArrayRef<int64_t> s, ArrayRef<int64_t> d,
-                          bool bands = true);
-
-/// A 3x3, stride-1, undilated convolution of NCHW f32 images `data`
-/// (unpadded; `padding` is (top, left, bottom, right)) with constant OIHW
-/// weights, by Winograd's minimal filtering F(4x4, 3x3) or F(2x2, 3x3),
-/// giving `type`; null when it does not apply or would not pay.
-Value winogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
-                     Value data, Value weight, ArrayRef<int64_t> padding);
-
-/// A depthwise convolution (one channel per group) of one NCHW f32 image
-/// `data` (unpadded; `padding` is (top, left, bottom, right)), 3x3 with
-/// padding 1 or 5x5 with padding 2, at stride 1 or 2,
-/// undilated, giving `type`, as loop nests of vector code along rows that
-/// treat the padding as zeros (no padded copy of the image); null when it
-/// does not apply.
-Value depthwiseConvInRows(OpBuilder &b, Location loc, RankedTensorType type,
-                          Value data, Value weight, ArrayRef<int64_t> strides,
-                          ArrayRef<int64_t> dilations,
-                          ArrayRef<int64_t> padding);
-
-/// The output rows per band when depthwiseConvInRows convolves `image`
-/// (NCHW, one image) with a 3x3 kernel at `stride` in bands of rows (a
-/// large image); 0 when it goes in channel blocks.
-int64_t depthwiseRowBandRows(RankedTensorType image, int64_t stride);
-
-/// The channels per block of an op over `c` channel planes of
-/// `planeBytes` each, done block by block: the most that divide `c` within
-/// 128 KB, a multiple of 8 where one fits (a register tile's rows). A 1x1
-/// convolution's channel bands and the depthwise convolution after it
-/// agree on this, so that their loops can merge.
-int64_t channelBlock(int64_t c, int64_t planeBytes);
+/// A new tensor of `shape` whose element at each index i is data[read(i)]:
+/// one all-parallel generic copy.
+Value copyThroughMap(OpBuilder &b, Location loc, Value data,
+                     ArrayRef<int64_t> shape, AffineMap read);
 
 /// An index constant.
 Value index(OpBuilder &b, Location loc, int64_t v);
@@ -163,11 +160,34 @@ Value generateTensor(
     OpBuilder &b, Location loc, RankedTensorType type,
     function_ref<Value(OpBuilder &, Location, ValueRange)> body);
 
-/// Rules for conv2d_transpose, adaptive pooling, upsampling and layer_norm.
-void addNNLowerings(llvm::StringMap<LoweringRuleFn> &rules);
+/// Index arithmetic in the body of a generic.
+struct IndexMath {
+  OpBuilder &b;
+  Location l;
+  Value c(int64_t v);
+  Value add(Value x, Value y);
+  Value sub(Value x, Value y);
+  Value mul(Value x, Value y);
+  Value div(Value x, Value y);
+  Value rem(Value x, Value y);
+  Value min(Value x, Value y);
+  Value max(Value x, Value y);
+  Value lt(Value x, Value y);
+  Value eq(Value x, Value y);
+  Value both(Value x, Value y);
+  /// An index as an f64.
+  Value toF64(Value x);
+  /// An f64 truncated to an index.
+  Value fromF64(Value x);
+};
 
-/// The rule for layout_transform.
-void addLayoutTransformLowering(llvm::StringMap<LoweringRuleFn> &rules);
+/// Positions of the letters of `axes` in `layout`, which must be a
+/// permutation of them ("NCHW", "NHWC"; "OIHW", "IOHW", "HWIO", ...).
+std::optional<std::array<int64_t, 4>> axesOf(StringRef layout, StringRef axes);
+
+/// f64 arithmetic on scalars of a float type `e` (widened, then narrowed).
+Value widen(OpBuilder &b, Location l, Value v);
+Value narrow(OpBuilder &b, Location l, Value v, Type e);
 
 } // namespace mlir::relay::lowering
 

@@ -1,61 +1,83 @@
-//===- RelayToLinalg.h - Relay to linalg on tensors -------------*- C++ -*-===//
+//===- RelayToLinalg.h - Relay operators to linalg on tensors ---*- C++ -*-===//
 //
-// Lowers first-order Relay tensor programs to func/linalg/tensor/arith/
-// math/scf on tensors: relay.func becomes func.func (with a C interface),
-// calls func.call, `if` scf.if, constants arith.constant, and every operator
-// its registered lowering rule (OperatorLowerings.cpp). Closures, ADTs,
-// references, tuples and dynamic shapes are not lowered yet: they are
-// reported at the op.
+// The conversion of Relay's tensor operators to linalg (generic for
+// elementwise, broadcasting, reductions and products; named ops for
+// convolutions and pooling), tensor, arith and math on tensors of static
+// shape, as conversion patterns grouped by family. Products and
+// convolutions ask a LoweringTarget for their kernels (LoweringTarget.h).
+// An operator the user registers with a rule in the registry's lowering
+// column is lowered by that rule (populateRelayRegistryLoweringPatterns).
+//
+// --relay-to-linalg converts a whole program: these patterns together with
+// those of RelayToSCF (functions, calls, `if`, tuples) and RelayToRuntime
+// (closures, ADTs, references) in one partial conversion.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef RELAY_MLIR_CONVERSION_RELAYTOLINALG_RELAYTOLINALG_H
 #define RELAY_MLIR_CONVERSION_RELAYTOLINALG_RELAYTOLINALG_H
 
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/BuiltinTypes.h"
-#include "mlir/IR/OwningOpRef.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassOptions.h"
+#include "conversion/RelayCommon/RelayTypeConverter.h"
+#include "conversion/RelayToLinalg/LoweringTarget.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/PatternMatch.h"
 
 namespace mlir::relay {
 
-/// The signature a relay.func lowers to: tuples flattened into their
-/// tensors, in order. Fails, setting `offending`, on a type native code
-/// does not handle (closures, ADTs, references, dynamic shapes).
-FailureOr<FunctionType> getLoweredFunctionType(FunctionType type,
-                                               Type &offending);
+/// relay.constant: arith.constant; zeros, ones, full and their *_like:
+/// filled tensors.
+void populateRelayConstantToArithPatterns(RelayTypeConverter &converter,
+                                          RewritePatternSet &patterns);
 
-/// Fills the operator registry's lowering column (idempotent).
-void registerOperatorLowerings();
+/// Arithmetic, comparisons, logic, math functions, activations, bias_add,
+/// where, cast, copy and broadcast_to: elementwise generics with numpy
+/// broadcasting.
+void populateRelayElementwiseToLinalgPatterns(RelayTypeConverter &converter,
+                                              RewritePatternSet &patterns);
 
-/// Options of --relay-to-llvm.
-struct RelayToLLVMOptions : public PassPipelineOptions<RelayToLLVMOptions> {
-  Option<int64_t> threads{
-      *this, "threads",
-      llvm::cl::desc("Threads large contractions run on (above 1: calls to "
-                     "MLIR's async runtime API, which libRelayMLIRCRuntime "
-                     "implements)"),
-      llvm::cl::init(1)};
-};
+/// sum, mean, max, min, prod, all, any, argmax, argmin and the global
+/// poolings: reductions.
+void populateRelayReductionToLinalgPatterns(RelayTypeConverter &converter,
+                                            RewritePatternSet &patterns);
 
-/// Adds the passes of --relay-to-llvm: type inference, Relay to linalg,
-/// one-shot bufferization, buffer deallocation, loops and the LLVM dialect.
-void buildRelayToLLVMPipeline(OpPassManager &pm,
-                              const RelayToLLVMOptions &options);
-void buildRelayToLLVMPipeline(OpPassManager &pm);
+/// dense, matmul, batch_matmul: contractions `target` builds.
+void populateRelayProductToLinalgPatterns(RelayTypeConverter &converter,
+                                          RewritePatternSet &patterns,
+                                          const LoweringTarget &target);
 
-/// A copy of `module` lowered by that pipeline (the module is unchanged);
-/// null after the pipeline reported an error.
-OwningOpRef<ModuleOp> lowerCopyToLLVM(ModuleOp module, int64_t threads = 1);
+/// conv2d and conv2d_transpose: `target`'s kernels, else padding and
+/// linalg's named convolutions.
+void populateRelayConvolutionToLinalgPatterns(RelayTypeConverter &converter,
+                                              RewritePatternSet &patterns,
+                                              const LoweringTarget &target);
 
-/// Registers every upstream pass once (the pipeline names them).
-void registerUpstreamPasses();
+/// max_pool2d, avg_pool2d, adaptive pooling.
+void populateRelayPoolingToLinalgPatterns(RelayTypeConverter &converter,
+                                          RewritePatternSet &patterns);
 
-/// Registers the --relay-to-llvm pipeline.
-void registerRelayToLLVMPipeline();
+/// reshape and friends, transpose, pad, split, concatenate, stack, take,
+/// gather, strided_slice, layout_transform.
+void populateRelayTransformToLinalgPatterns(RelayTypeConverter &converter,
+                                            RewritePatternSet &patterns);
 
-/// Registers the dialects and interfaces the lowering needs.
+/// softmax, log_softmax, batch_norm, layer_norm, dropout, upsampling.
+void populateRelayNNToLinalgPatterns(RelayTypeConverter &converter,
+                                     RewritePatternSet &patterns);
+
+/// Operators whose registry entry has a lowering rule (OperatorInfo::
+/// lowering): users' own operators, or built-in ones a user overrides. Its
+/// benefit is above the built-in patterns'.
+void populateRelayRegistryLoweringPatterns(RelayTypeConverter &converter,
+                                           RewritePatternSet &patterns);
+
+/// Every family above.
+void populateRelayToLinalgConversionPatterns(RelayTypeConverter &converter,
+                                             RewritePatternSet &patterns,
+                                             const LoweringTarget &target);
+
+/// Registers the dialects the lowering produces and the external models
+/// (bufferization, tiling, value bounds) the code after it needs.
 void registerLoweringDialects(DialectRegistry &registry);
 
 } // namespace mlir::relay

@@ -13,4 +13,42 @@
 
 #include "dialects/relay/RelayDialect.h.inc"
 
+namespace mlir::relay {
+
+/// The loop and function marks of RelayDialect.td's discardable attributes
+/// (what the CPU kernels tell the code generation passes after them).
+enum class CodegenMark {
+  IndependentIterations,
+  RowKernel,
+  ImageWindows,
+  LoopNest
+};
+
+/// The attribute name of `mark` (`relay.independent_iterations`, ...).
+inline llvm::StringLiteral getCodegenMarkName(CodegenMark mark) {
+  switch (mark) {
+  case CodegenMark::IndependentIterations:
+    return RelayDialect::IndependentIterationsAttrHelper::getNameStr();
+  case CodegenMark::RowKernel:
+    return RelayDialect::RowKernelAttrHelper::getNameStr();
+  case CodegenMark::ImageWindows:
+    return RelayDialect::ImageWindowsAttrHelper::getNameStr();
+  case CodegenMark::LoopNest:
+    return RelayDialect::LoopNestAttrHelper::getNameStr();
+  }
+  llvm_unreachable("unknown codegen mark");
+}
+
+/// Whether `op` carries `mark`.
+inline bool hasCodegenMark(Operation *op, CodegenMark mark) {
+  return op->hasAttrOfType<UnitAttr>(getCodegenMarkName(mark));
+}
+
+/// Puts `mark` on `op`.
+inline void setCodegenMark(Operation *op, CodegenMark mark) {
+  op->setAttr(getCodegenMarkName(mark), UnitAttr::get(op->getContext()));
+}
+
+} // namespace mlir::relay
+
 #endif // RELAY_MLIR_DIALECTS_RELAY_RELAYDIALECT_H

@@ -31,6 +31,31 @@ def Relay_Dialect : Dialect {
   let hasConstantMaterializer = 1;
   // Operators can be added at run time (registerDynamicOperator).
   let isExtensible = 1;
+  // Marks on loops and functions by which the CPU kernels
+  // (transforms/Codegen/CPU/) tell the code generation passes after them
+  // what they built (a documented interface instead of string markers):
+  //  - independent_iterations (scf.for): the iterations touch disjoint data
+  //    (the bands of a large convolution); --relay-parallelize-loops may
+  //    run them in parallel.
+  //  - row_kernel (scf.for, with independent_iterations): the result is
+  //    written only by vector.transfer_writes of 1-d vectors along its
+  //    innermost dimension, into the blocks each iteration inserts (the row
+  //    kernels of depthwise convolutions); --relay-fuse-elementwise applies
+  //    an elementwise op that reads the result to each vector before it is
+  //    written.
+  //  - image_windows (scf.for, with independent_iterations): the body
+  //    starts with the extract_slice of the window of an image it reads
+  //    (the row bands of a depthwise convolution of a large image);
+  //    --relay-fuse-elementwise moves the ops that make the image into the
+  //    loop, each iteration computing its window.
+  //  - loop_nest (func.func): made by --relay-outline-loops; it calls
+  //    nothing of the program's, so it can be compiled apart from it.
+  let discardableAttrs = (ins
+    UnitAttr:$independent_iterations,
+    UnitAttr:$row_kernel,
+    UnitAttr:$image_windows,
+    UnitAttr:$loop_nest
+  );
   let extraClassDeclaration = [{
     void registerTypes();
     void registerAttributes();

@@ -2,8 +2,9 @@
 
 #include "runtime/Executor/AheadOfTime.h"
 
-#include "conversion/RelayToLinalg/RelayToLinalg.h"
+#include "conversion/RelayCommon/RelayTypeConverter.h"
 #include "dialects/relay/RelayOps.h"
+#include "transforms/Pipelines/Pipelines.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"

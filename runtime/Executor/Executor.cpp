@@ -2,8 +2,7 @@
 
 #include "runtime/Executor/Executor.h"
 
-#include "conversion/RelayToLinalg/BoxedValues.h"
-#include "conversion/RelayToLinalg/RelayToLinalg.h"
+#include "conversion/RelayCommon/BoxedValues.h"
 #include "dialects/relay/RelayOps.h"
 #include "dialects/relay/TypeUtils.h"
 #include "runtime/C/AsyncRuntime.h"
@@ -12,6 +11,7 @@
 #include "runtime/Executor/SharedWeights.h"
 #include "runtime/Executor/SplitForThreads.h"
 #include "transforms/Passes.h"
+#include "transforms/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -111,7 +111,8 @@ CompiledPart compilePart(ModuleOp part, const ExecutionEngineOptions &options) {
   }
   registerRuntime(**engine, weights);
   for (auto func : part.getOps<LLVM::LLVMFuncOp>()) {
-    if (func.isExternal() || !func->hasAttr(kLoopNestAttr))
+    if (func.isExternal() ||
+        !relay::hasCodegenMark(func, relay::CodegenMark::LoopNest))
       continue;
     // The first lookup compiles the whole part.
     auto address = (*engine)->lookup(func.getName());

@@ -21,7 +21,7 @@ bool isCopyable(Operation *op) {
   if (auto global = dyn_cast<LLVM::GlobalOp>(op))
     return global.getConstant();
   auto func = cast<LLVM::LLVMFuncOp>(op);
-  return !func->hasAttr(relay::kLoopNestAttr) &&
+  return !relay::hasCodegenMark(func, relay::CodegenMark::LoopNest) &&
          (SymbolTable::getSymbolVisibility(func) ==
               SymbolTable::Visibility::Private ||
           func.getLinkage() == LLVM::Linkage::Private ||
@@ -94,7 +94,8 @@ mlir::relay::splitLoopNests(ModuleOp module, unsigned parts, int64_t minOps) {
   SmallVector<Nest> nests;
   int64_t total = 0;
   for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
-    if (func.isExternal() || !func->hasAttr(kLoopNestAttr))
+    if (func.isExternal() ||
+        !relay::hasCodegenMark(func, relay::CodegenMark::LoopNest))
       continue;
     FailureOr<SmallVector<Operation *>> uses = dependencies(func, symbols);
     if (failed(uses))

@@ -4,7 +4,9 @@
 #include "conversion/Passes.h"
 #include "conversion/RelayToLinalg/RelayToLinalg.h"
 #include "dialects/relay/RelayDialect.h"
+#include "transforms/Codegen/CPU/CPUTarget.h"
 #include "transforms/Passes.h"
+#include "transforms/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
@@ -20,12 +22,14 @@ void mlir::relay::registerAllDialects(DialectRegistry &registry) {
 }
 
 void mlir::relay::registerAllPasses() {
-  // Upstream passes: --inline, --cse, --canonicalize, --symbol-dce,
-  // --sccp, ... (which work on Relay code through its interfaces) and those
-  // --relay-to-llvm runs.
-  registerUpstreamPasses();
-  // relay-mlir's own passes and pipelines: --relay-*.
+  // Upstream's general passes (--inline, --cse, --canonicalize,
+  // --symbol-dce, --sccp, ...), which work on Relay code through its
+  // interfaces.
+  registerTransformsPasses();
+  // relay-mlir's own passes, its lowering targets and its pipelines with
+  // the upstream passes they run.
   registerRelayPasses();
   registerRelayConversionPasses();
-  registerRelayToLLVMPipeline();
+  registerCPULoweringTarget();
+  registerRelayPipelines();
 }

@@ -54,7 +54,9 @@ scf::ForOp bandLoopFeeding(linalg::GenericOp consumer) {
     return nullptr;
   for (OpOperand *operand : consumer.getDpsInputOperands()) {
     auto loop = operand->get().getDefiningOp<scf::ForOp>();
-    if (!loop || !loop->hasAttr(relay::kIndependentIterationsAttr) ||
+    if (!loop ||
+        !relay::hasCodegenMark(loop,
+                               relay::CodegenMark::IndependentIterations) ||
         loop->getNumResults() != 1 || !operand->get().hasOneUse() ||
         loop->getBlock() != consumer->getBlock() ||
         !consumer.getMatchingIndexingMap(operand).isIdentity())
@@ -255,7 +257,7 @@ void fuseIntoBandLoops(func::FuncOp func) {
   });
   IRRewriter rewriter(func.getContext());
   for (auto [consumer, loop] : candidates) {
-    if (loop->hasAttr(relay::kRowKernelAttr) &&
+    if (relay::hasCodegenMark(loop, relay::CodegenMark::RowKernel) &&
         applyToRowVectors(rewriter, consumer, loop))
       continue;
     SmallVector<LoopLikeOpInterface> loops{
@@ -270,7 +272,7 @@ void fuseIntoBandLoops(func::FuncOp func) {
     // The loop with the consumer's results added is a new op: its bands
     // are still independent.
     auto newLoop = cast<scf::ForOp>(loops.front().getOperation());
-    newLoop->setAttr(relay::kIndependentIterationsAttr, rewriter.getUnitAttr());
+    relay::setCodegenMark(newLoop, relay::CodegenMark::IndependentIterations);
     // The band loop's first result had its one use in the consumer: yield
     // the loop's tensor unchanged so the canonicalizer drops it and the
     // insertion of each band.
@@ -329,8 +331,8 @@ Value channelWithinBlock(vector::TransferReadOp read, scf::ForOp kernel,
 void mergeChannelBlockLoops(func::FuncOp func) {
   SmallVector<scf::ForOp> kernels;
   func.walk([&](scf::ForOp loop) {
-    if (loop->hasAttr(relay::kRowKernelAttr) &&
-        !loop->hasAttr(relay::kImageWindowsAttr))
+    if (relay::hasCodegenMark(loop, relay::CodegenMark::RowKernel) &&
+        !relay::hasCodegenMark(loop, relay::CodegenMark::ImageWindows))
       kernels.push_back(loop);
   });
   IRRewriter rewriter(func.getContext());
@@ -352,7 +354,8 @@ void mergeChannelBlockLoops(func::FuncOp func) {
     });
     auto bands = image ? image.getDefiningOp<scf::ForOp>() : nullptr;
     if (!oneImage || !bands || bands->getBlock() != kernel->getBlock() ||
-        !bands->hasAttr(relay::kIndependentIterationsAttr) ||
+        !relay::hasCodegenMark(bands,
+                               relay::CodegenMark::IndependentIterations) ||
         bands.getNumResults() != 1 || constantBounds(bands) != bounds)
       continue;
     auto yield = cast<scf::YieldOp>(bands.getBody()->getTerminator());
@@ -422,7 +425,7 @@ void mergeChannelBlockLoops(func::FuncOp func) {
     if (failed(merged))
       continue;
     auto loop = cast<scf::ForOp>(merged->getOperation());
-    loop->setAttr(relay::kIndependentIterationsAttr, rewriter.getUnitAttr());
+    relay::setCodegenMark(loop, relay::CodegenMark::IndependentIterations);
     rewriter.replaceOp(kernel, loop.getResult(1));
     // The image is no longer assembled: yield the loop's tensor unchanged,
     // and the band is computed into a tensor of its own, not a slice of it.
@@ -451,7 +454,7 @@ struct SliceCollector : RewriterBase::Listener {
 };
 
 /// Moves the ops that make the image a loop of image windows
-/// (kImageWindowsAttr: the row bands of a depthwise convolution) reads
+/// (relay.image_windows: the row bands of a depthwise convolution) reads
 /// into the loop, each iteration computing only its window: upstream's
 /// producer fusion (scf::tileAndFuseProducerOfSlice) for the elementwise
 /// ops and the one contraction before them (a 1x1 convolution, with its
@@ -462,7 +465,7 @@ struct SliceCollector : RewriterBase::Listener {
 void fuseIntoImageWindows(func::FuncOp func) {
   SmallVector<scf::ForOp> loops;
   func.walk([&](scf::ForOp loop) {
-    if (loop->hasAttr(relay::kImageWindowsAttr))
+    if (relay::hasCodegenMark(loop, relay::CodegenMark::ImageWindows))
       loops.push_back(loop);
   });
   MLIRContext *ctx = func.getContext();

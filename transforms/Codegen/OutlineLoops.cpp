@@ -93,7 +93,7 @@ struct OutlineLoops : relay::impl::OutlineLoopsBase<OutlineLoops> {
     // loops out of its caller's (SCEV's work grows with the function).
     func->setAttr("passthrough",
                   builder.getArrayAttr({builder.getStringAttr("noinline")}));
-    func->setAttr(relay::kLoopNestAttr, builder.getUnitAttr());
+    relay::setCodegenMark(func, relay::CodegenMark::LoopNest);
     Block *entry = func.addEntryBlock();
     builder.setInsertionPointToStart(entry);
     IRMapping mapping;

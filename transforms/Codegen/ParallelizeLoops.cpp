@@ -25,7 +25,8 @@ struct ParallelizeLoops : relay::impl::ParallelizeLoopsBase<ParallelizeLoops> {
   void runOnOperation() override {
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) {
-      if (loop->hasAttr(relay::kIndependentIterationsAttr) &&
+      if (relay::hasCodegenMark(loop,
+                                relay::CodegenMark::IndependentIterations) &&
           loop.getNumResults() == 0)
         loops.push_back(loop);
     });

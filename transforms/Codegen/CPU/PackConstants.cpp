@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "conversion/RelayToLinalg/LoweringHelpers.h"
+#include "transforms/Codegen/CPU/CPUKernels.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -20,7 +21,7 @@
 
 using namespace mlir;
 
-namespace mlir::relay::lowering {
+namespace mlir::relay::cpu {
 
 arith::ConstantOp constantThroughReshapes(Value value) {
   // Reshapes keep the row-major order of the data.
@@ -112,4 +113,4 @@ Value packedConstantMatrix(OpBuilder &b, Location loc, Value matrix,
   return bytesConstant(b, loc, packedType, packed, isResource);
 }
 
-} // namespace mlir::relay::lowering
+} // namespace mlir::relay::cpu

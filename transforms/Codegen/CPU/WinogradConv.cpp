@@ -28,7 +28,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "conversion/RelayToLinalg/LoweringHelpers.h"
-#include "transforms/Passes.h"
+#include "dialects/relay/RelayDialect.h"
+#include "transforms/Codegen/CPU/CPUKernels.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -42,7 +43,9 @@
 #include <optional>
 
 using namespace mlir;
+using namespace mlir::relay;
 using namespace mlir::relay::lowering;
+using namespace mlir::relay::cpu;
 
 namespace {
 
@@ -414,7 +417,7 @@ Value convolveTileRows(OpBuilder &b, Location loc, Value image, Value u,
 
 } // namespace
 
-namespace mlir::relay::lowering {
+namespace mlir::relay::cpu {
 
 Value winogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
                      Value data, Value weight, ArrayRef<int64_t> padding) {
@@ -500,7 +503,8 @@ Value winogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
           });
       // --relay-to-llvm runs the bands in parallel with threads
       // (--relay-parallelize-loops).
-      bandLoop->setAttr(kIndependentIterationsAttr, ib.getUnitAttr());
+      relay::setCodegenMark(bandLoop,
+                            relay::CodegenMark::IndependentIterations);
       out = bandLoop.getResult(0);
     }
     if (hh != oh || ww != ow)
@@ -520,4 +524,4 @@ Value winogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
   return eachImage(b, loc, type, image, convolveOne);
 }
 
-} // namespace mlir::relay::lowering
+} // namespace mlir::relay::cpu

@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef RELAY_MLIR_TRANSFORMS_CODEGEN_HOISTACCUMULATORS_H
-#define RELAY_MLIR_TRANSFORMS_CODEGEN_HOISTACCUMULATORS_H
+#ifndef RELAY_MLIR_TRANSFORMS_CODEGEN_CPU_HOISTACCUMULATORS_H
+#define RELAY_MLIR_TRANSFORMS_CODEGEN_CPU_HOISTACCUMULATORS_H
 
 namespace mlir {
 class Operation;
@@ -26,4 +26,4 @@ unsigned hoistAccumulatorTransfers(Operation *root);
 } // namespace relay
 } // namespace mlir
 
-#endif // RELAY_MLIR_TRANSFORMS_CODEGEN_HOISTACCUMULATORS_H
+#endif // RELAY_MLIR_TRANSFORMS_CODEGEN_CPU_HOISTACCUMULATORS_H

@@ -29,7 +29,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "conversion/RelayToLinalg/LoweringHelpers.h"
-#include "transforms/Passes.h"
+#include "dialects/relay/RelayDialect.h"
+#include "transforms/Codegen/CPU/CPUKernels.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -37,7 +38,9 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
+using namespace mlir::relay;
 using namespace mlir::relay::lowering;
+using namespace mlir::relay::cpu;
 
 namespace {
 
@@ -383,10 +386,10 @@ Value channelBlocks(OpBuilder &b, Location loc, RankedTensorType type,
             {1, block, oh, ow});
       });
   // The blocks are independent: with threads they run in parallel.
-  blocks->setAttr(relay::kIndependentIterationsAttr, b.getUnitAttr());
+  relay::setCodegenMark(blocks, relay::CodegenMark::IndependentIterations);
   // Its writes are row vectors: the bias and activation after it apply to
   // each before it is written (--relay-fuse-elementwise).
-  blocks->setAttr(relay::kRowKernelAttr, b.getUnitAttr());
+  relay::setCodegenMark(blocks, relay::CodegenMark::RowKernel);
   return blocks.getResult(0);
 }
 
@@ -478,17 +481,17 @@ Value rowBands(OpBuilder &b, Location loc, RankedTensorType type, Value data,
                         bandType.getShape());
       });
   // The bands are independent: with threads they run in parallel.
-  bands->setAttr(relay::kIndependentIterationsAttr, b.getUnitAttr());
-  bands->setAttr(relay::kRowKernelAttr, b.getUnitAttr());
+  relay::setCodegenMark(bands, relay::CodegenMark::IndependentIterations);
+  relay::setCodegenMark(bands, relay::CodegenMark::RowKernel);
   // --relay-fuse-elementwise computes each window of the image in its band.
-  bands->setAttr(relay::kImageWindowsAttr, b.getUnitAttr());
+  relay::setCodegenMark(bands, relay::CodegenMark::ImageWindows);
   return bands.getResult(0);
 }
 
 } // namespace
 
-int64_t mlir::relay::lowering::depthwiseRowBandRows(RankedTensorType image,
-                                                    int64_t stride) {
+int64_t mlir::relay::cpu::depthwiseRowBandRows(RankedTensorType image,
+                                               int64_t stride) {
   // What depthwiseConvInRows takes: one f32 image, rows of at most
   // kMaxWidth, stride 1 or 2.
   if (!image.hasStaticShape() || image.getRank() != 4 ||
@@ -509,12 +512,12 @@ int64_t mlir::relay::lowering::depthwiseRowBandRows(RankedTensorType image,
   return 0;
 }
 
-Value mlir::relay::lowering::depthwiseConvInRows(OpBuilder &b, Location loc,
-                                                 RankedTensorType type,
-                                                 Value data, Value weight,
-                                                 ArrayRef<int64_t> strides,
-                                                 ArrayRef<int64_t> dilations,
-                                                 ArrayRef<int64_t> padding) {
+Value mlir::relay::cpu::depthwiseConvInRows(OpBuilder &b, Location loc,
+                                            RankedTensorType type, Value data,
+                                            Value weight,
+                                            ArrayRef<int64_t> strides,
+                                            ArrayRef<int64_t> dilations,
+                                            ArrayRef<int64_t> padding) {
   auto in = cast<RankedTensorType>(data.getType());
   auto wt = cast<RankedTensorType>(weight.getType());
   if (!type.getElementType().isF32() || !in.getElementType().isF32() ||

@@ -1,6 +1,6 @@
 //===- BoxedValues.cpp - Boxed Relay values in native code ------*- C++ -*-===//
 
-#include "conversion/RelayToLinalg/BoxedValues.h"
+#include "conversion/RelayCommon/BoxedValues.h"
 
 #include "dialects/relay/RelayOps.h"
 #include "dialects/relay/RelayTypes.h"
@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -74,11 +75,12 @@ SmallVector<Type> mlir::relay::constructorFieldTypes(Operation *op, Type adt) {
                              [&](Type t) { return substitute(t, subst); });
 }
 
-func::FuncOp RuntimeCalls::declare(StringRef name, TypeRange inputs,
-                                   TypeRange results) {
+func::FuncOp RuntimeCalls::declare(OpBuilder &b, StringRef name,
+                                   TypeRange inputs, TypeRange results) {
   if (auto f = module.lookupSymbol<func::FuncOp>(name))
     return f;
-  OpBuilder b(module.getBodyRegion());
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
   auto f = func::FuncOp::create(
       b, module.getLoc(), name,
       FunctionType::get(module.getContext(), inputs, results));
@@ -88,7 +90,7 @@ func::FuncOp RuntimeCalls::declare(StringRef name, TypeRange inputs,
 
 Value RuntimeCalls::call(OpBuilder &b, Location loc, StringRef name,
                          ValueRange args, TypeRange results) {
-  func::FuncOp f = declare(name, args.getTypes(), results);
+  func::FuncOp f = declare(b, name, args.getTypes(), results);
   auto c = func::CallOp::create(b, loc, f, args);
   return results.empty() ? Value() : c.getResult(0);
 }
@@ -178,6 +180,19 @@ SmallVector<Value> RuntimeCalls::unbox(OpBuilder &b, Location loc, Type type,
   return {bufferization::ToTensorOp::create(b, loc, tensor, buffer,
                                             /*restrict=*/true,
                                             /*writable=*/false)};
+}
+
+SmallVector<Value> mlir::relay::placeholderValues(OpBuilder &b, Location loc,
+                                                  TypeRange types) {
+  SmallVector<Value> out;
+  for (Type t : types) {
+    if (auto tensor = dyn_cast<RankedTensorType>(t))
+      out.push_back(tensor::EmptyOp::create(b, loc, tensor.getShape(),
+                                            tensor.getElementType()));
+    else
+      out.push_back(LLVM::ZeroOp::create(b, loc, t));
+  }
+  return out;
 }
 
 std::string mlir::relay::describeLocation(Location loc) {

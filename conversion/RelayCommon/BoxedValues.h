@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef RELAY_MLIR_CONVERSION_RELAYTOLINALG_BOXEDVALUES_H
-#define RELAY_MLIR_CONVERSION_RELAYTOLINALG_BOXEDVALUES_H
+#ifndef RELAY_MLIR_CONVERSION_RELAYCOMMON_BOXEDVALUES_H
+#define RELAY_MLIR_CONVERSION_RELAYCOMMON_BOXEDVALUES_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -48,12 +48,19 @@ unsigned flatSize(Type t);
 /// `adt`: the ADT's type parameters replaced by the type's arguments.
 SmallVector<Type> constructorFieldTypes(Operation *ctor, Type adt);
 
-/// Emits the calls to the C runtime, declaring its functions in the module
-/// on first use.
+/// Values of `types` (lowered tensors and objects) for a branch that never
+/// produces them (it failed at run time, or its values are not read):
+/// empty tensors and null pointers.
+SmallVector<Value> placeholderValues(OpBuilder &b, Location loc,
+                                     TypeRange types);
+
 /// `file:line:col` of `loc`, the prefix of run-time error messages (a tab
 /// separates it from the text).
 std::string describeLocation(Location loc);
 
+/// Emits the calls to the C runtime, declaring its functions in the module
+/// on first use (through the builder given, so that a conversion pattern's
+/// rewriter sees them).
 class RuntimeCalls {
 public:
   explicit RuntimeCalls(ModuleOp module) : module(module) {}
@@ -74,7 +81,8 @@ public:
   void fail(OpBuilder &b, Location loc, StringRef message);
 
 private:
-  func::FuncOp declare(StringRef name, TypeRange inputs, TypeRange results);
+  func::FuncOp declare(OpBuilder &b, StringRef name, TypeRange inputs,
+                       TypeRange results);
   Value call(OpBuilder &b, Location loc, StringRef name, ValueRange args,
              TypeRange results);
   /// The address of a tensor's bytes (a read-only view, or `buffer`).
@@ -86,4 +94,4 @@ private:
 
 } // namespace mlir::relay
 
-#endif // RELAY_MLIR_CONVERSION_RELAYTOLINALG_BOXEDVALUES_H
+#endif // RELAY_MLIR_CONVERSION_RELAYCOMMON_BOXEDVALUES_H

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "transforms/Codegen/HoistAccumulators.h"
+#include "transforms/Codegen/CPU/HoistAccumulators.h"
 #include "transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -291,7 +291,8 @@ struct TileAndVectorizePass
   static bool inParallelLoop(Operation *op) {
     for (auto loop = op->getParentOfType<scf::ForOp>(); loop;
          loop = loop->getParentOfType<scf::ForOp>())
-      if (loop->hasAttr(relay::kIndependentIterationsAttr))
+      if (relay::hasCodegenMark(loop,
+                                relay::CodegenMark::IndependentIterations))
         return true;
     return false;
   }

@@ -1,6 +1,6 @@
 //===- HoistAccumulators.cpp - Keep register tiles in registers -*- C++ -*-===//
 
-#include "transforms/Codegen/HoistAccumulators.h"
+#include "transforms/Codegen/CPU/HoistAccumulators.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

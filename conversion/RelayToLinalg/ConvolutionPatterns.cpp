@@ -1,0 +1,257 @@
+//===- ConvolutionPatterns.cpp - Convolutions to linalg ---------*- C++ -*-===//
+//
+// nn.conv2d (NCHW/OIHW and NHWC/HWIO, groups, strides, dilation, padding)
+// and nn.conv2d_transpose (the direct convolution of the input spread by
+// the strides with the kernel flipped). The lowering target builds the
+// convolution where it has kernels for it; otherwise the image is padded
+// and linalg's named convolutions compute it (grouped NCHW ones as
+// conv_2d_ngchw_gfchw over the grouped views).
+//
+//===----------------------------------------------------------------------===//
+
+#include "conversion/RelayToLinalg/LoweringHelpers.h"
+#include "conversion/RelayToLinalg/OperatorPattern.h"
+#include "conversion/RelayToLinalg/RelayToLinalg.h"
+
+#include "dialects/relay/RelayOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::lowering;
+
+namespace {
+
+/// The padded image and linalg's named convolution of `conv`; fails for a
+/// grouped NHWC convolution.
+FailureOr<Value> namedConvolution(OpBuilder &b, const Conv2dProblem &conv) {
+  Location loc = conv.loc;
+  RankedTensorType type = conv.type;
+  Type e = type.getElementType();
+  Type dataElement =
+      cast<RankedTensorType>(conv.data.getType()).getElementType();
+  if (conv.groups != 1 && !conv.nchw)
+    return failure();
+  Value data =
+      padImage(b, loc, conv.data, conv.padding, conv.nchw ? 2 : 1,
+               conv.nchw ? 3 : 2, constantScalar(b, loc, dataElement, 0));
+  auto strides = b.getI64TensorAttr(conv.strides);
+  auto dilations = b.getI64TensorAttr(conv.dilations);
+  Value zero = constantScalar(b, loc, e, 0);
+  if (conv.groups == 1) {
+    Value init = filledTensor(b, loc, type.getShape(), zero);
+    if (conv.nchw)
+      return linalg::Conv2DNchwFchwOp::create(
+                 b, loc, TypeRange{type}, ValueRange{data, conv.weight},
+                 ValueRange{init}, strides, dilations)
+          .getResult(0);
+    return linalg::Conv2DNhwcHwcfOp::create(
+               b, loc, TypeRange{type}, ValueRange{data, conv.weight},
+               ValueRange{init}, strides, dilations)
+        .getResult(0);
+  }
+  // Grouped: [N, G*C, H, W] x [G*F, C, KH, KW] seen as [N, G, C, H, W] x
+  // [G, F, C, KH, KW] -> [N, G, F, OH, OW].
+  auto in = cast<RankedTensorType>(data.getType());
+  auto wt = cast<RankedTensorType>(conv.weight.getType());
+  int64_t g = conv.groups, n = in.getDimSize(0), c = in.getDimSize(1);
+  int64_t f = wt.getDimSize(0);
+  Value groupedData = tensor::ExpandShapeOp::create(
+      b, loc,
+      RankedTensorType::get({n, g, c / g, in.getDimSize(2), in.getDimSize(3)},
+                            dataElement),
+      data, SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+  Value groupedWeight = tensor::ExpandShapeOp::create(
+      b, loc,
+      RankedTensorType::get(
+          {g, f / g, wt.getDimSize(1), wt.getDimSize(2), wt.getDimSize(3)},
+          wt.getElementType()),
+      conv.weight, SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
+  auto groupedType = RankedTensorType::get(
+      {n, g, f / g, type.getDimSize(2), type.getDimSize(3)}, e);
+  Value init = filledTensor(b, loc, groupedType.getShape(), zero);
+  Value out =
+      linalg::Conv2DNgchwGfchwOp::create(b, loc, TypeRange{groupedType},
+                                         ValueRange{groupedData, groupedWeight},
+                                         ValueRange{init}, strides, dilations)
+          .getResult(0);
+  return tensor::CollapseShapeOp::create(
+             b, loc, type, out,
+             SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}})
+      .getResult();
+}
+
+/// `conv` by the target's kernels, else by linalg's named convolutions.
+FailureOr<SmallVector<Value>> convolve(OpBuilder &b, const Conv2dProblem &conv,
+                                       const LoweringTarget &target) {
+  if (Value out = target.buildConv2d(b, conv))
+    return SmallVector<Value>{out};
+  FailureOr<Value> out = namedConvolution(b, conv);
+  if (failed(out))
+    return failure();
+  return SmallVector<Value>{*out};
+}
+
+FailureOr<SmallVector<Value>> conv2dRule(OpBuilder &b, Operation *op,
+                                         ValueRange operands,
+                                         const LoweringTarget &target) {
+  RankedTensorType type = resultType(op);
+  int64_t groups = intAttr(op, "groups", 1);
+  if (!type || !type.hasStaticShape() || !strAttr(op, "out_layout", "").empty())
+    return failure();
+  StringRef dl = strAttr(op, "data_layout", "NCHW");
+  StringRef kl = strAttr(op, "kernel_layout", "OIHW");
+  bool nchw = dl == "NCHW" && kl == "OIHW";
+  bool nhwc = dl == "NHWC" && kl == "HWIO";
+  if ((!nchw && !nhwc) || (nhwc && groups != 1))
+    return failure();
+  SmallVector<int64_t> s = intsAttr(op, "strides", {1, 1});
+  SmallVector<int64_t> d = intsAttr(op, "dilation", {1, 1});
+  if (s.size() == 1)
+    s.push_back(s[0]);
+  if (d.size() == 1)
+    d.push_back(d[0]);
+  Conv2dProblem conv(op->getLoc());
+  conv.op = op;
+  conv.type = type;
+  conv.data = operands[0];
+  conv.weight = operands[1];
+  conv.nchw = nchw;
+  conv.groups = groups;
+  conv.strides = {s[0], s[1]};
+  conv.dilations = {d[0], d[1]};
+  conv.padding = SmallVector<int64_t, 4>(padding4(op));
+  return convolve(b, conv, target);
+}
+
+// nn.conv2d_transpose
+//===----------------------------------------------------------------------===//
+
+/// out[oh] = sum x[ih] w[kh] over ih*s - p + kh*d = oh is the direct
+/// convolution (stride 1, dilation d) of x spread by s (zeros between
+/// pixels) and offset by (K-1)*d - p, with the kernel flipped and its I and
+/// O exchanged (per group).
+FailureOr<SmallVector<Value>>
+conv2dTransposeRule(OpBuilder &b, Operation *op, ValueRange operands,
+                    const LoweringTarget &target) {
+  RankedTensorType type = resultType(op);
+  StringRef outLayout = strAttr(op, "out_layout", "");
+  std::optional<std::array<int64_t, 4>> kl =
+      axesOf(strAttr(op, "kernel_layout", "IOHW"), "OIHW");
+  if (!type || !type.hasStaticShape() ||
+      strAttr(op, "data_layout", "NCHW") != "NCHW" ||
+      (!outLayout.empty() && outLayout != "NCHW") || !kl)
+    return failure();
+  auto in = cast<RankedTensorType>(operands[0].getType());
+  auto wt = cast<RankedTensorType>(operands[1].getType());
+  Type e = type.getElementType();
+  if (!isa<FloatType>(e) || in.getElementType() != e ||
+      wt.getElementType() != e)
+    return failure();
+  SmallVector<int64_t> s = intsAttr(op, "strides", {1, 1});
+  SmallVector<int64_t> d = intsAttr(op, "dilation", {1, 1});
+  for (auto *v : {&s, &d})
+    if (v->size() == 1)
+      v->push_back(v->front());
+  SmallVector<int64_t> p = padding4(op);
+  int64_t groups = intAttr(op, "groups", 1);
+  int64_t n = in.getDimSize(N), c = in.getDimSize(C), h = in.getDimSize(H),
+          w = in.getDimSize(W);
+  int64_t kh = wt.getDimSize((*kl)[H]), kw = wt.getDimSize((*kl)[W]);
+  int64_t oc = type.getDimSize(C), oh = type.getDimSize(H),
+          ow = type.getDimSize(W);
+  int64_t cg = c / groups, ocg = oc / groups;
+  int64_t offH = (kh - 1) * d[0] - p[0], offW = (kw - 1) * d[1] - p[1];
+  Location loc = op->getLoc();
+  Value data = operands[0], weight = operands[1];
+
+  auto spreadType = RankedTensorType::get(
+      {n, c, oh + (kh - 1) * d[0], ow + (kw - 1) * d[1]}, e);
+  Value spread = generateTensor(
+      b, loc, spreadType, [&](OpBuilder &nb, Location l, ValueRange i) {
+        IndexMath m{nb, l};
+        // The source pixel of padded position q: (q - off) / s when that
+        // divides and lies inside the input.
+        auto source = [&](Value q, int64_t off, int64_t stride, int64_t size,
+                          Value &inside) {
+          Value shifted = m.sub(q, m.c(off));
+          Value nonNegative = m.max(shifted, m.c(0));
+          Value at = m.div(nonNegative, m.c(stride));
+          inside = m.both(m.both(m.lt(m.c(-1), shifted),
+                                 m.eq(m.rem(nonNegative, m.c(stride)), m.c(0))),
+                          m.lt(at, m.c(size)));
+          return m.min(at, m.c(size - 1));
+        };
+        Value insideH, insideW;
+        Value y = source(i[H], offH, s[0], h, insideH);
+        Value x = source(i[W], offW, s[1], w, insideW);
+        Value v = tensor::ExtractOp::create(nb, l, data,
+                                            ValueRange{i[N], i[C], y, x});
+        return arith::SelectOp::create(nb, l, m.both(insideH, insideW), v,
+                                       constantScalar(nb, l, e, 0))
+            .getResult();
+      });
+
+  auto flippedType = RankedTensorType::get({oc, cg, kh, kw}, e);
+  Value flipped = generateTensor(
+      b, loc, flippedType, [&](OpBuilder &nb, Location l, ValueRange i) {
+        IndexMath m{nb, l};
+        Value group = m.div(i[0], m.c(ocg));
+        SmallVector<Value> at(4);
+        at[(*kl)[0]] = m.rem(i[0], m.c(ocg));
+        at[(*kl)[1]] = m.add(m.mul(group, m.c(cg)), i[1]);
+        at[(*kl)[2]] = m.sub(m.c(kh - 1), i[2]);
+        at[(*kl)[3]] = m.sub(m.c(kw - 1), i[3]);
+        return tensor::ExtractOp::create(nb, l, weight, at).getResult();
+      });
+  // The direct convolution of the spread image (padded already).
+  Conv2dProblem conv(loc);
+  conv.type = type;
+  conv.data = spread;
+  conv.weight = flipped;
+  conv.groups = groups;
+  conv.strides = {1, 1};
+  conv.dilations = {d[0], d[1]};
+  conv.padding = {0, 0, 0, 0};
+  return convolve(b, conv, target);
+}
+
+/// Lowers `OpTy` with `Rule` and the lowering target.
+template <typename OpTy,
+          FailureOr<SmallVector<Value>> (*Rule)(
+              OpBuilder &, Operation *, ValueRange, const LoweringTarget &)>
+struct ConvolutionLowering : RelayOpConversionPattern<OpTy> {
+  using OneToNOpAdaptor =
+      typename RelayOpConversionPattern<OpTy>::OneToNOpAdaptor;
+
+  ConvolutionLowering(RelayTypeConverter &converter, MLIRContext *context,
+                      const LoweringTarget &target)
+      : RelayOpConversionPattern<OpTy>(converter, context), target(target) {}
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    return lowerWithRule(op, adaptor.getOperands(), rewriter,
+                         this->getTypeConverter(),
+                         [&](OpBuilder &b, Operation *o, ValueRange operands) {
+                           return Rule(b, o, operands, target);
+                         });
+  }
+
+  const LoweringTarget &target;
+};
+
+} // namespace
+
+void mlir::relay::populateRelayConvolutionToLinalgPatterns(
+    RelayTypeConverter &converter, RewritePatternSet &patterns,
+    const LoweringTarget &target) {
+  patterns.add<ConvolutionLowering<Conv2DOp, conv2dRule>,
+               ConvolutionLowering<Conv2DTransposeOp, conv2dTransposeRule>>(
+      converter, patterns.getContext(), target);
+}

@@ -1,0 +1,92 @@
+//===- LoweringTarget.h - What the tensor lowering asks a target ----------===//
+//
+// The Relay-to-linalg conversion is target-neutral except for the kernels
+// whose best form depends on the machine: matrix products and
+// convolutions. It asks a LoweringTarget for those. The base class gives
+// target-neutral linalg (a filled linalg.generic contraction; padding and
+// linalg's named convolutions), which any later tiling and mapping (CPU
+// loops, GPU blocks and threads) accepts; a target overrides what it does
+// better (transforms/Codegen/CPU/ for x86 CPUs: Winograd, depthwise row
+// kernels, packed and banded products).
+//
+// Targets are registered by name (`--relay-to-linalg{target=NAME}`);
+// "generic" is the base class and always there.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RELAY_MLIR_CONVERSION_RELAYTOLINALG_LOWERINGTARGET_H
+#define RELAY_MLIR_CONVERSION_RELAYTOLINALG_LOWERINGTARGET_H
+
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir::relay {
+
+/// One 2-d convolution, as relay.nn.conv2d (or the convolution a transposed
+/// convolution is rewritten into) describes it.
+struct Conv2dProblem {
+  explicit Conv2dProblem(Location loc) : loc(loc) {}
+
+  /// The relay op the convolution lowers, for targets that look at its
+  /// neighbours (what consumes the result); null when the convolution is
+  /// part of another operator's lowering.
+  Operation *op = nullptr;
+  Location loc;
+  /// The result type (NCHW or NHWC, signless).
+  RankedTensorType type;
+  /// The image, not padded yet, and the weights (OIHW or HWIO).
+  Value data, weight;
+  /// NCHW/OIHW when true, NHWC/HWIO otherwise.
+  bool nchw = true;
+  int64_t groups = 1;
+  /// (h, w) strides and dilations; padding (top, left, bottom, right).
+  SmallVector<int64_t, 2> strides, dilations;
+  SmallVector<int64_t, 4> padding;
+
+  /// Whether data, weights and result are one float type.
+  bool isSameFloat() const;
+  /// One input and one output channel per group.
+  bool isDepthwise() const;
+};
+
+class LoweringTarget {
+public:
+  virtual ~LoweringTarget();
+
+  /// The name the target is registered under.
+  virtual StringRef getName() const { return "generic"; }
+
+  /// out = sum over the last of `numDims` loops of operands[0] *
+  /// operands[1], read through `maps` (the two inputs', then the
+  /// result's), into a zero-filled float tensor of `type`. Dense, matmul,
+  /// batch_matmul and the target-neutral convolutions of a transposed
+  /// convolution come here.
+  virtual Value buildContraction(OpBuilder &b, Location loc,
+                                 RankedTensorType type, ValueRange operands,
+                                 unsigned numDims,
+                                 ArrayRef<AffineMap> maps) const;
+
+  /// A convolution in the target's own kernels; null when it has none for
+  /// `conv`, and the conversion then pads the image and uses linalg's
+  /// named convolutions.
+  virtual Value buildConv2d(OpBuilder &b, const Conv2dProblem &conv) const;
+};
+
+/// Registers `target` under its name, unless a target of that name is
+/// registered already (passes may be using it).
+void registerLoweringTarget(std::unique_ptr<LoweringTarget> target);
+
+/// The target registered as `name`; null when there is none.
+const LoweringTarget *lookupLoweringTarget(StringRef name);
+
+/// The names of the registered targets, sorted.
+std::vector<std::string> getLoweringTargetNames();
+
+} // namespace mlir::relay
+
+#endif // RELAY_MLIR_CONVERSION_RELAYTOLINALG_LOWERINGTARGET_H

@@ -1,0 +1,88 @@
+//===- OperatorPattern.h - Patterns that lower one operator -----*- C++ -*-===//
+//
+// Every operator pattern works the same way: the operator's result types
+// must lower, its operands arrive flattened (a tuple operand of
+// concatenate/stack passes its fields), a rule builds the lowered
+// computation, and the op is replaced by what the rule returns (one value
+// per result, or a tuple result's fields). The rule sees the Relay op, for
+// its attributes and its Relay types (unsigned integers lower to signless
+// ones; UnsignedOpScope tells the rule which operations to pick).
+//
+// A rule is a function known where the pattern is added
+// (RuleLowering<OpTy, &rule>) or a function object made there
+// (OperatorLowering<OpTy>, for families such as the elementwise operators
+// that differ in a scalar computation).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RELAY_MLIR_CONVERSION_RELAYTOLINALG_OPERATORPATTERN_H
+#define RELAY_MLIR_CONVERSION_RELAYTOLINALG_OPERATORPATTERN_H
+
+#include "conversion/RelayCommon/RelayConversionPattern.h"
+#include "dialects/relay/OperatorRegistry.h"
+
+namespace mlir::relay {
+
+/// A rule: the lowered values of `op` built from its lowered `operands`;
+/// failure when it does not cover `op`'s attributes or types.
+using LoweringRule = FailureOr<SmallVector<Value>> (*)(OpBuilder &,
+                                                       Operation *op,
+                                                       ValueRange operands);
+
+/// Replaces `op` by what `rule` builds from its flattened `operands`, or
+/// records why it cannot.
+LogicalResult lowerWithRule(Operation *op, ArrayRef<ValueRange> operands,
+                            ConversionPatternRewriter &rewriter,
+                            const TypeConverter *converter,
+                            const LoweringRuleFn &rule);
+
+/// Lowers `OpTy` with the rule given when the pattern is added.
+template <typename OpTy>
+class OperatorLowering : public RelayOpConversionPattern<OpTy> {
+public:
+  using OneToNOpAdaptor =
+      typename RelayOpConversionPattern<OpTy>::OneToNOpAdaptor;
+
+  OperatorLowering(RelayTypeConverter &converter, MLIRContext *context,
+                   LoweringRuleFn rule)
+      : RelayOpConversionPattern<OpTy>(converter, context),
+        rule(std::move(rule)) {}
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    return lowerWithRule(op, adaptor.getOperands(), rewriter,
+                         this->getTypeConverter(), rule);
+  }
+
+private:
+  LoweringRuleFn rule;
+};
+
+/// Lowers `OpTy` with the function `Rule`.
+template <typename OpTy, LoweringRule Rule>
+class RuleLowering : public RelayOpConversionPattern<OpTy> {
+public:
+  using OneToNOpAdaptor =
+      typename RelayOpConversionPattern<OpTy>::OneToNOpAdaptor;
+  using RelayOpConversionPattern<OpTy>::RelayOpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    return lowerWithRule(op, adaptor.getOperands(), rewriter,
+                         this->getTypeConverter(), LoweringRuleFn(Rule));
+  }
+};
+
+/// Adds OperatorLowering<OpTy> with `rule`.
+template <typename OpTy>
+void addOperatorRule(RelayTypeConverter &converter, RewritePatternSet &patterns,
+                     LoweringRuleFn rule) {
+  patterns.add<OperatorLowering<OpTy>>(converter, patterns.getContext(),
+                                       std::move(rule));
+}
+
+} // namespace mlir::relay
+
+#endif // RELAY_MLIR_CONVERSION_RELAYTOLINALG_OPERATORPATTERN_H

@@ -1,0 +1,489 @@
+//===- TransformPatterns.cpp - Data movement operators to linalg ----------===//
+//
+// reshape and friends, transpose, nn.pad, split, concatenate, stack, take,
+// gather, strided_slice and layout_transform: tensor reshapes, slices and
+// inserts, linalg.transpose, and generics that read their source index.
+//
+//===----------------------------------------------------------------------===//
+
+#include "conversion/RelayToLinalg/LoweringHelpers.h"
+#include "conversion/RelayToLinalg/OperatorPattern.h"
+#include "conversion/RelayToLinalg/RelayToLinalg.h"
+
+#include "dialects/relay/RelayOps.h"
+
+#include "conversion/RelayCommon/BoxedValues.h"
+#include "dialects/relay/RelationUtils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::lowering;
+
+namespace {
+
+/// reshape and friends: the relation gave the result shape.
+FailureOr<SmallVector<Value>> reshapeRule(OpBuilder &b, Operation *op,
+                                          ValueRange operands) {
+  RankedTensorType type = resultType(op);
+  if (!type || !type.hasStaticShape())
+    return failure();
+  Location loc = op->getLoc();
+  return SmallVector<Value>{reshapeStatic(b, loc, operands[0], type)};
+}
+
+FailureOr<SmallVector<Value>> transposeRule(OpBuilder &b, Operation *op,
+                                            ValueRange operands) {
+  RankedTensorType type = resultType(op);
+  auto in = cast<RankedTensorType>(operands[0].getType());
+  int64_t rank = in.getRank();
+  SmallVector<int64_t> axes = intsAttr(op, "axes", {});
+  if (axes.empty())
+    for (int64_t i = rank - 1; i >= 0; --i)
+      axes.push_back(i);
+  for (int64_t &a : axes)
+    if (a < 0)
+      a += rank;
+  Location loc = op->getLoc();
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  return SmallVector<Value>{
+      linalg::TransposeOp::create(b, loc, operands[0], init, axes)
+          .getResult()[0]};
+}
+
+/// nn.pad: constant (tensor.pad), edge and reflect (a generic reading the
+/// source index).
+FailureOr<SmallVector<Value>> padRule(OpBuilder &b, Operation *op,
+                                      ValueRange operands) {
+  RankedTensorType type = resultType(op);
+  StringRef mode = strAttr(op, "pad_mode", "constant");
+  SmallVector<int64_t> w = intsAttr(op, "pad_width", {});
+  SmallVector<int64_t> low, high;
+  for (size_t i = 0; i + 1 < w.size(); i += 2) {
+    low.push_back(w[i]);
+    high.push_back(w[i + 1]);
+  }
+  Location loc = op->getLoc();
+  if (mode == "edge" || mode == "reflect") {
+    // out[i] = data[source(i - low)]: edge clamps into [0, n); reflect
+    // mirrors without repeating the edge (numpy's "reflect").
+    auto in = cast<RankedTensorType>(operands[0].getType());
+    int64_t rank = type.getRank();
+    Value data = operands[0];
+    bool reflect = mode == "reflect";
+    return SmallVector<Value>{
+        linalg::GenericOp::create(
+            b, loc, TypeRange{type}, ValueRange{},
+            ValueRange{tensor::EmptyOp::create(b, loc, type.getShape(),
+                                               type.getElementType())
+                           .getResult()},
+            {AffineMap::getMultiDimIdentityMap(rank, b.getContext())},
+            SmallVector<utils::IteratorType>(rank,
+                                             utils::IteratorType::parallel),
+            [&](OpBuilder &nb, Location l, ValueRange) {
+              SmallVector<Value> indices;
+              for (int64_t d = 0; d < rank; ++d) {
+                int64_t n = in.getDimSize(d);
+                Value j = arith::SubIOp::create(
+                    nb, l, linalg::IndexOp::create(nb, l, d),
+                    arith::ConstantIndexOp::create(nb, l, low[d]));
+                Value zero = arith::ConstantIndexOp::create(nb, l, 0);
+                Value last = arith::ConstantIndexOp::create(nb, l, n - 1);
+                Value below = arith::CmpIOp::create(
+                    nb, l, arith::CmpIPredicate::slt, j, zero);
+                Value above = arith::CmpIOp::create(
+                    nb, l, arith::CmpIPredicate::sgt, j, last);
+                Value lowSource =
+                    reflect ? Value(arith::SubIOp::create(nb, l, zero, j))
+                            : zero;
+                Value highSource = reflect ? Value(arith::SubIOp::create(
+                                                 nb, l,
+                                                 arith::ConstantIndexOp::create(
+                                                     nb, l, 2 * (n - 1)),
+                                                 j))
+                                           : last;
+                Value k = arith::SelectOp::create(nb, l, below, lowSource, j);
+                indices.push_back(
+                    arith::SelectOp::create(nb, l, above, highSource, k));
+              }
+              linalg::YieldOp::create(
+                  nb, l,
+                  Value(tensor::ExtractOp::create(nb, l, data, indices)));
+            })
+            .getResult(0)};
+  }
+  if (mode != "constant")
+    return failure();
+  Value value = tensor::ExtractOp::create(b, loc, operands[1], ValueRange{});
+  return SmallVector<Value>{tensor::PadOp::create(
+      b, loc, type, operands[0], getAsIndexOpFoldResult(b.getContext(), low),
+      getAsIndexOpFoldResult(b.getContext(), high), value)};
+}
+
+/// split: one static slice per piece of the tuple result.
+FailureOr<SmallVector<Value>> splitRule(OpBuilder &b, Operation *op,
+                                        ValueRange operands) {
+  auto tuple = dyn_cast<TupleType>(op->getResult(0).getType());
+  auto in = cast<RankedTensorType>(operands[0].getType());
+  if (!tuple)
+    return failure();
+  int64_t axis = intAttr(op, "axis", 0);
+  if (axis < 0)
+    axis += in.getRank();
+  SmallVector<Value> pieces;
+  int64_t offset = 0;
+  for (Type t : tuple.getTypes()) {
+    auto piece = cast<RankedTensorType>(t);
+    SmallVector<int64_t> offsets(in.getRank(), 0), strides(in.getRank(), 1);
+    offsets[axis] = offset;
+    // An empty piece reads nothing (its offset may be past the end).
+    pieces.push_back(
+        piece.getNumElements() == 0
+            ? Value(tensor::EmptyOp::create(b, op->getLoc(), piece.getShape(),
+                                            in.getElementType()))
+            : Value(tensor::ExtractSliceOp::create(
+                  b, op->getLoc(), piece, operands[0], ValueRange{},
+                  ValueRange{}, ValueRange{}, offsets, piece.getShape(),
+                  strides)));
+    offset += piece.getDimSize(axis);
+  }
+  return pieces;
+}
+
+/// concatenate and stack (the tuple's fields are the operands): each input
+/// inserted at its offset along `axis`.
+FailureOr<SmallVector<Value>> concatenateRule(OpBuilder &b, Operation *op,
+                                              ValueRange operands) {
+  RankedTensorType type = resultType(op);
+  if (!type)
+    return failure();
+  int64_t axis = intAttr(op, "axis", 0);
+  if (axis < 0)
+    axis += type.getRank();
+  Location loc = op->getLoc();
+  Value out =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  bool stack = isa<StackOp>(op);
+  int64_t offset = 0;
+  for (Value v : operands) {
+    auto in = cast<RankedTensorType>(v.getType());
+    // stack inserts each input as a slice of size 1 along the new axis.
+    SmallVector<int64_t> sizes(in.getShape());
+    if (stack)
+      sizes.insert(sizes.begin() + axis, 1);
+    SmallVector<int64_t> offsets(type.getRank(), 0), strides(type.getRank(), 1);
+    offsets[axis] = offset;
+    out = tensor::InsertSliceOp::create(b, loc, v, out, ValueRange{},
+                                        ValueRange{}, ValueRange{}, offsets,
+                                        sizes, strides);
+    offset += sizes[axis];
+  }
+  return SmallVector<Value>{out};
+}
+
+/// take (batch_dims = 0): a gather. Each output element reads its index
+/// from `indices` and then the element of `data`; indices are clamped
+/// ("clip", and "fast", whose out-of-range behaviour TVM leaves undefined:
+/// compiled code never reads outside `data`) or wrapped ("wrap").
+FailureOr<SmallVector<Value>> takeRule(OpBuilder &b, Operation *op,
+                                       ValueRange operands) {
+  RankedTensorType type = resultType(op);
+  if (!type || intAttr(op, "batch_dims", 0) != 0)
+    return failure();
+  Location loc = op->getLoc();
+  MLIRContext *ctx = b.getContext();
+  Value data = operands[0];
+  auto dataType = cast<RankedTensorType>(data.getType());
+  auto idxType = cast<RankedTensorType>(operands[1].getType());
+  if (dataType.getRank() == 0)
+    return failure();
+  bool flat = !getOperatorAttributes(op).get("axis");
+  if (flat && dataType.getRank() != 1) {
+    SmallVector<ReassociationIndices> all(1);
+    for (int64_t d = 0; d < dataType.getRank(); ++d)
+      all[0].push_back(d);
+    data = tensor::CollapseShapeOp::create(b, loc, data, all);
+    dataType = cast<RankedTensorType>(data.getType());
+  }
+  int64_t axis = flat ? 0 : intAttr(op, "axis", 0);
+  if (axis < 0)
+    axis += dataType.getRank();
+  int64_t extent = dataType.getDimSize(axis);
+  int64_t ri = idxType.getRank(), rank = type.getRank();
+  bool wrap = strAttr(op, "mode", "clip") == "wrap";
+  // out = data[:axis] + indices + data[axis+1:]
+  SmallVector<AffineExpr> idxExprs;
+  for (int64_t d = 0; d < ri; ++d)
+    idxExprs.push_back(getAffineDimExpr(axis + d, ctx));
+  AffineMap idxMap = AffineMap::get(rank, 0, idxExprs, ctx);
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  return SmallVector<Value>{
+      linalg::GenericOp::create(
+          b, loc, TypeRange{type}, operands[1], init,
+          {idxMap, AffineMap::getMultiDimIdentityMap(rank, ctx)},
+          SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+          [&](OpBuilder &nb, Location l, ValueRange a) {
+            Value i =
+                arith::IndexCastOp::create(nb, l, nb.getIndexType(), a[0]);
+            Value n = arith::ConstantIndexOp::create(nb, l, extent);
+            Value zero = arith::ConstantIndexOp::create(nb, l, 0);
+            if (wrap) {
+              Value r = arith::RemSIOp::create(nb, l, i, n);
+              Value neg = arith::CmpIOp::create(
+                  nb, l, arith::CmpIPredicate::slt, r, zero);
+              i = arith::SelectOp::create(
+                  nb, l, neg, arith::AddIOp::create(nb, l, r, n), r);
+            } else {
+              Value last = arith::ConstantIndexOp::create(nb, l, extent - 1);
+              i = arith::MaxSIOp::create(
+                  nb, l, arith::MinSIOp::create(nb, l, i, last), zero);
+            }
+            SmallVector<Value> index;
+            for (int64_t d = 0; d < axis; ++d)
+              index.push_back(linalg::IndexOp::create(nb, l, d));
+            index.push_back(i);
+            for (int64_t d = axis + ri; d < rank; ++d)
+              index.push_back(linalg::IndexOp::create(nb, l, d));
+            linalg::YieldOp::create(
+                nb, l,
+                tensor::ExtractOp::create(nb, l, data, index).getResult());
+          })
+          .getResult(0)};
+}
+
+/// argmax/argmin: the index (int32 by default) of the first extreme along
+/// the reduced axes (their linear index when several).
+/// gather: each output element reads data at its own index with the axis
+/// coordinate from `indices` (negative counts from the end). An index out
+/// of range is a located run-time error, as in the interpreter: a
+/// reduction over the indices checks them first.
+FailureOr<SmallVector<Value>> gatherRule(OpBuilder &b, Operation *op,
+                                         ValueRange operands) {
+  RankedTensorType type = resultType(op);
+  auto in = cast<RankedTensorType>(operands[0].getType());
+  if (!type || !type.hasStaticShape() || !in.hasStaticShape())
+    return failure();
+  int64_t axis = intAttr(op, "axis", 0);
+  if (axis < 0)
+    axis += in.getRank();
+  int64_t extent = in.getDimSize(axis);
+  Value data = operands[0], indices = operands[1];
+  bool isUnsigned = isUnsignedValue(op->getOperand(1));
+  Location loc = op->getLoc();
+  MLIRContext *ctx = b.getContext();
+  auto indexType = cast<RankedTensorType>(indices.getType());
+  int64_t rank = indexType.getRank();
+  Type it = indexType.getElementType();
+  Value flagInit = filledTensor(
+      b, loc, {}, arith::ConstantOp::create(b, loc, b.getBoolAttr(false)));
+  Value anyOut =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{flagInit.getType()}, ValueRange{indices},
+          ValueRange{flagInit},
+          {AffineMap::getMultiDimIdentityMap(rank, ctx),
+           AffineMap::get(rank, 0, {}, ctx)},
+          SmallVector<utils::IteratorType>(rank,
+                                           utils::IteratorType::reduction),
+          [&](OpBuilder &nb, Location l, ValueRange a) {
+            Value high = arith::CmpIOp::create(
+                nb, l,
+                isUnsigned ? arith::CmpIPredicate::uge
+                           : arith::CmpIPredicate::sge,
+                a[0], constantScalar(nb, l, it, double(extent)));
+            Value bad = high;
+            if (!isUnsigned)
+              bad = arith::OrIOp::create(
+                  nb, l, high,
+                  arith::CmpIOp::create(
+                      nb, l, arith::CmpIPredicate::slt, a[0],
+                      constantScalar(nb, l, it, -double(extent))));
+            linalg::YieldOp::create(
+                nb, l, arith::OrIOp::create(nb, l, a[1], bad).getResult());
+          })
+          .getResult(0);
+  Value outOfRange = tensor::ExtractOp::create(b, loc, anyOut, ValueRange{});
+  auto check = scf::IfOp::create(b, loc, outOfRange, /*withElse=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(check.thenBlock());
+    RuntimeCalls rt(op->getParentOfType<ModuleOp>());
+    rt.fail(b, loc,
+            describeLocation(loc) + "\tgather: an index is out of range [-" +
+                std::to_string(extent) + ", " + std::to_string(extent) + ")");
+  }
+  return SmallVector<Value>{generateTensor(
+      b, op->getLoc(), type, [&](OpBuilder &nb, Location l, ValueRange i) {
+        Value raw = tensor::ExtractOp::create(nb, l, indices, i);
+        Type it = raw.getType();
+        Value zero = constantScalar(nb, l, it, 0);
+        Value size = constantScalar(nb, l, it, double(extent));
+        if (!isUnsigned) {
+          Value negative = arith::CmpIOp::create(
+              nb, l, arith::CmpIPredicate::slt, raw, zero);
+          raw = arith::SelectOp::create(
+              nb, l, negative, arith::AddIOp::create(nb, l, raw, size), raw);
+          raw = arith::MaxSIOp::create(nb, l, raw, zero);
+        }
+        Value index =
+            arith::IndexCastUIOp::create(nb, l, nb.getIndexType(), raw);
+        index = arith::MinUIOp::create(
+            nb, l, index, arith::ConstantIndexOp::create(nb, l, extent - 1));
+        SmallVector<Value> at(i);
+        at[axis] = index;
+        return tensor::ExtractOp::create(nb, l, data, at).getResult();
+      })};
+}
+
+/// strided_slice (static): out[i] = in[first + i * step] per axis, any
+/// step sign, as an affine read.
+FailureOr<SmallVector<Value>> stridedSliceRule(OpBuilder &b, Operation *op,
+                                               ValueRange operands) {
+  RankedTensorType type = resultType(op);
+  auto in = cast<RankedTensorType>(operands[0].getType());
+  if (!type)
+    return failure();
+  int64_t rank = in.getRank();
+  SmallVector<int64_t> begin = intsAttr(op, "begin", {});
+  SmallVector<int64_t> strides = intsAttr(op, "strides", {1});
+  SmallVector<int64_t> axes = intsAttr(op, "axes", {});
+  if (axes.empty())
+    for (int64_t i = 0; i < static_cast<int64_t>(begin.size()); ++i)
+      axes.push_back(i);
+  SmallVector<int64_t> first(rank, 0), step(rank, 1);
+  for (auto [i, a] : llvm::enumerate(axes)) {
+    int64_t axis = a < 0 ? a + rank : a;
+    int64_t s = strides.size() == 1  ? strides[0]
+                : i < strides.size() ? strides[i]
+                                     : 1;
+    int64_t n = in.getDimSize(axis);
+    int64_t f = i < begin.size() ? begin[i] : (s > 0 ? 0 : n - 1);
+    if (f < 0)
+      f += n;
+    // Clamp like the relation does.
+    f = s > 0 ? std::clamp<int64_t>(f, 0, n)
+              : std::clamp<int64_t>(f, -1, n - 1);
+    first[axis] = f;
+    step[axis] = s;
+  }
+  // Forward steps are a strided view (tensor.extract_slice); dimensions
+  // walked backwards are then read reversed by a generic over the view.
+  Location loc = op->getLoc();
+  SmallVector<int64_t> offsets(rank, 0), sizes(in.getShape()),
+      viewStrides(rank, 1);
+  bool backwards = false;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (step[d] < 0) {
+      backwards = true;
+      continue;
+    }
+    offsets[d] = first[d];
+    sizes[d] = type.getDimSize(d);
+    viewStrides[d] = step[d];
+  }
+  // An empty result reads nothing (its offsets may be past the end).
+  if (type.getNumElements() == 0)
+    return SmallVector<Value>{tensor::EmptyOp::create(b, loc, type.getShape(),
+                                                      type.getElementType())};
+  Value view = tensor::ExtractSliceOp::create(
+      b, loc, RankedTensorType::get(sizes, type.getElementType()), operands[0],
+      ValueRange{}, ValueRange{}, ValueRange{}, b.getDenseI64ArrayAttr(offsets),
+      b.getDenseI64ArrayAttr(sizes), b.getDenseI64ArrayAttr(viewStrides));
+  if (!backwards)
+    return SmallVector<Value>{view};
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineExpr> exprs;
+  for (int64_t d = 0; d < rank; ++d)
+    exprs.push_back(step[d] < 0 ? getAffineDimExpr(d, ctx) * step[d] + first[d]
+                                : getAffineDimExpr(d, ctx));
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  return SmallVector<Value>{
+      linalg::GenericOp::create(
+          b, loc, TypeRange{type}, view, init,
+          {AffineMap::get(rank, 0, exprs, ctx),
+           AffineMap::getMultiDimIdentityMap(rank, ctx)},
+          SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+          [](OpBuilder &nb, Location l, ValueRange a) {
+            linalg::YieldOp::create(nb, l, a[0]);
+          })
+          .getResult(0)};
+}
+
+FailureOr<SmallVector<Value>> layoutTransformRule(OpBuilder &b, Operation *op,
+                                                  ValueRange operands) {
+  RankedTensorType type = resultType(op);
+  auto in = cast<RankedTensorType>(operands[0].getType());
+  FailureOr<relay::DataLayout> src =
+      relay::DataLayout::parse(strAttr(op, "src_layout", ""));
+  FailureOr<relay::DataLayout> dst =
+      relay::DataLayout::parse(strAttr(op, "dst_layout", ""));
+  if (!type || !type.hasStaticShape() || !in.hasStaticShape() || failed(src) ||
+      failed(dst) || src->axes.size() != static_cast<size_t>(in.getRank()))
+    return failure();
+  // The sub-factor of `primal` in `layout` (1 when it is not split).
+  auto factorOf = [](const relay::DataLayout &layout, char primal) -> int64_t {
+    std::optional<size_t> sub = layout.find(primal, true);
+    return sub ? layout.axes[*sub].factor : 1;
+  };
+  Value data = operands[0];
+  return SmallVector<Value>{generateTensor(
+      b, op->getLoc(), type, [&](OpBuilder &nb, Location l, ValueRange i) {
+        auto c = [&](int64_t v) -> Value {
+          return arith::ConstantIndexOp::create(nb, l, v);
+        };
+        // The coordinate on each primal axis, from the output index.
+        llvm::SmallDenseMap<char, Value> primal;
+        for (auto [k, axis] : llvm::enumerate(dst->axes)) {
+          char name = llvm::toUpper(axis.name);
+          int64_t scale = axis.factor ? 1 : factorOf(*dst, name);
+          Value part =
+              scale == 1 ? i[k] : arith::MulIOp::create(nb, l, i[k], c(scale));
+          auto [it, inserted] = primal.try_emplace(name, part);
+          if (!inserted)
+            it->second = arith::AddIOp::create(nb, l, it->second, part);
+        }
+        SmallVector<Value> at;
+        for (const relay::DataLayout::Axis &axis : src->axes) {
+          char name = llvm::toUpper(axis.name);
+          Value coordinate = primal.lookup(name);
+          int64_t split = factorOf(*src, name);
+          if (axis.factor)
+            at.push_back(
+                arith::RemUIOp::create(nb, l, coordinate, c(axis.factor)));
+          else if (split != 1)
+            at.push_back(arith::DivUIOp::create(nb, l, coordinate, c(split)));
+          else
+            at.push_back(coordinate);
+        }
+        return tensor::ExtractOp::create(nb, l, data, at).getResult();
+      })};
+}
+
+} // namespace
+
+void mlir::relay::populateRelayTransformToLinalgPatterns(
+    RelayTypeConverter &converter, RewritePatternSet &patterns) {
+  MLIRContext *context = patterns.getContext();
+  // The relation gave the result shape: a reshape to it.
+  patterns.add<RuleLowering<ReshapeOp, reshapeRule>,
+               RuleLowering<ReshapeLikeOp, reshapeRule>,
+               RuleLowering<SqueezeOp, reshapeRule>,
+               RuleLowering<ExpandDimsOp, reshapeRule>,
+               RuleLowering<BatchFlattenOp, reshapeRule>>(converter, context);
+  patterns
+      .add<RuleLowering<TransposeOp, transposeRule>,
+           RuleLowering<PadOp, padRule>, RuleLowering<SplitOp, splitRule>,
+           RuleLowering<ConcatenateOp, concatenateRule>,
+           RuleLowering<StackOp, concatenateRule>,
+           RuleLowering<TakeOp, takeRule>, RuleLowering<GatherOp, gatherRule>,
+           RuleLowering<StridedSliceOp, stridedSliceRule>,
+           RuleLowering<LayoutTransformOp, layoutTransformRule>>(converter,
+                                                                 context);
+}

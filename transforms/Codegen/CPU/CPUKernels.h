@@ -1,0 +1,146 @@
+//===- CPUKernels.h - The x86 CPU's products and convolutions ---*- C++ -*-===//
+//
+// The kernels the CPU lowering target (CPUTarget.cpp) builds for products
+// and convolutions, on tensors: register-tile-shaped products, im2col
+// convolutions in cache-sized bands, Winograd's minimal filtering, the
+// depthwise row kernels, and weights packed at compile time. Loops they
+// build that later passes treat specially carry RelayDialect's codegen
+// marks (dialects/relay/RelayDialect.h).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RELAY_MLIR_TRANSFORMS_CODEGEN_CPU_CPUKERNELS_H
+#define RELAY_MLIR_TRANSFORMS_CODEGEN_CPU_CPUKERNELS_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+namespace mlir::relay::cpu {
+
+//===----------------------------------------------------------------------===//
+// Products (MatrixProducts.cpp)
+//===----------------------------------------------------------------------===//
+
+/// sum(a * b) over the last loop of a `numDims`-loop nest with the given
+/// maps (a, b, result), into a zero-filled float tensor of `type`; an
+/// operand read across k-major rows is first copied with n innermost.
+Value contract(OpBuilder &b, Location loc, RankedTensorType type,
+               ValueRange operands, unsigned numDims, ArrayRef<AffineMap> maps);
+
+/// contract() with the result's innermost two loops (m and n) padded so
+/// that register tiles are whole, and the result sliced back.
+Value paddedContract(OpBuilder &b, Location loc, RankedTensorType type,
+                     ValueRange operands, unsigned numDims,
+                     ArrayRef<AffineMap> maps);
+
+/// Whether x [1, K] times w^T (w [N, K]) is a one-row product of floats
+/// that rowTimesTransposed takes.
+bool isOneRowProduct(RankedTensorType type, Value x, Value w);
+
+/// out[0, n] = sum_k x[0, k] * w[n, k] for one row x, as a split reduction
+/// that reads w's rows as vectors.
+Value rowTimesTransposed(OpBuilder &b, Location loc, RankedTensorType type,
+                         Value x, Value w);
+
+//===----------------------------------------------------------------------===//
+// Convolutions as products (Im2colConvolution.cpp)
+//===----------------------------------------------------------------------===//
+
+/// The channels per block of an op over `c` channel planes of
+/// `planeBytes` each, done block by block: the most that divide `c` within
+/// 128 KB, a multiple of 8 where one fits (a register tile's rows). A 1x1
+/// convolution's channel bands and the depthwise convolution after it
+/// agree on this, so that their loops can merge.
+int64_t channelBlock(int64_t c, int64_t planeBytes);
+
+/// A grouped NCHW/OIHW float convolution of already padded `data` as a
+/// matrix product (im2col), giving `type`; of one large image, in bands of
+/// rows or channels unless `bands` is false.
+Value conv2dNchwAsProduct(OpBuilder &b, Location loc, RankedTensorType type,
+                          Value data, Value weight, int64_t groups,
+                          ArrayRef<int64_t> s, ArrayRef<int64_t> d,
+                          bool bands = true);
+
+/// A depthwise NCHW convolution of a padded float image: one elementwise
+/// generic summing, per kernel tap, a strided view times the tap's weight.
+Value depthwiseConv2dNchw(OpBuilder &b, Location loc, RankedTensorType type,
+                          Value data, Value weight, ArrayRef<int64_t> s,
+                          ArrayRef<int64_t> d);
+
+/// An NHWC/HWIO float convolution of a padded image as one matrix product.
+Value conv2dNhwcAsProduct(OpBuilder &b, Location loc, RankedTensorType type,
+                          Value data, Value weight, ArrayRef<int64_t> s,
+                          ArrayRef<int64_t> d);
+
+/// A batch of padded NCHW images convolved one by one as single images.
+Value convImageByImage(OpBuilder &b, Location loc, RankedTensorType type,
+                       Value data, Value weight, ArrayRef<int64_t> s,
+                       ArrayRef<int64_t> d);
+
+/// Whether the result of the 1x1 convolution `conv` (a relay.nn.conv2d)
+/// goes, through elementwise ops, only into the image of a depthwise
+/// convolution that depthwiseConvInRows convolves in row bands: then it is
+/// not banded itself (--relay-fuse-elementwise computes it window by window
+/// in those bands).
+bool feedsDepthwiseRowBands(Operation *conv);
+
+//===----------------------------------------------------------------------===//
+// Winograd (WinogradConv.cpp) and depthwise rows (DepthwiseConv.cpp)
+//===----------------------------------------------------------------------===//
+
+/// A 3x3, stride-1, undilated convolution of NCHW f32 images `data`
+/// (unpadded; `padding` is (top, left, bottom, right)) with constant OIHW
+/// weights, by Winograd's minimal filtering F(4x4, 3x3) or F(2x2, 3x3),
+/// giving `type`; null when it does not apply or would not pay.
+Value winogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
+                     Value data, Value weight, ArrayRef<int64_t> padding);
+
+/// A depthwise convolution (one channel per group) of one NCHW f32 image
+/// `data` (unpadded; `padding` is (top, left, bottom, right)), 3x3 with
+/// padding 1 or 5x5 with padding 2, at stride 1 or 2, undilated, giving
+/// `type`, as loop nests of vector code along rows that treat the padding
+/// as zeros (no padded copy of the image); null when it does not apply.
+Value depthwiseConvInRows(OpBuilder &b, Location loc, RankedTensorType type,
+                          Value data, Value weight, ArrayRef<int64_t> strides,
+                          ArrayRef<int64_t> dilations,
+                          ArrayRef<int64_t> padding);
+
+/// The output rows per band when depthwiseConvInRows convolves `image`
+/// (NCHW, one image) with a 3x3 kernel at `stride` in bands of rows (a
+/// large image); 0 when it goes in channel blocks.
+int64_t depthwiseRowBandRows(RankedTensorType image, int64_t stride);
+
+//===----------------------------------------------------------------------===//
+// Constant weights (PackConstants.cpp)
+//===----------------------------------------------------------------------===//
+
+/// The arith.constant `value` is, seen through reshapes; null when none.
+arith::ConstantOp constantThroughReshapes(Value value);
+
+/// The splat `value` is a constant of (through reshapes); null when none.
+DenseElementsAttr splatConstant(Value value);
+
+/// The raw row-major bytes of a static-shaped constant tensor `value` (an
+/// arith.constant of dense elements or a resource blob, seen through
+/// reshapes; not a splat) in `data`, `isResource` saying which; false when
+/// `value` is no such constant or its data is not at hand.
+bool constantBytes(Value value, ArrayRef<char> &data, bool &isResource);
+
+/// A constant of `type` holding the row-major bytes `data`, as a resource
+/// blob (64-byte aligned) when `asResource`, else dense elements.
+Value bytesConstant(OpBuilder &b, Location loc, RankedTensorType type,
+                    ArrayRef<char> data, bool asResource);
+
+/// A constant RxC tensor `matrix` transposed in panels of `lanes` rows,
+/// packed[i / lanes, j, i % lanes] = matrix[i, j] (R/lanes x C x lanes), as
+/// a new constant; null when `matrix` is not a constant, its data is not at
+/// hand or `lanes` does not divide R.
+Value packedConstantMatrix(OpBuilder &b, Location loc, Value matrix,
+                           int64_t lanes);
+
+} // namespace mlir::relay::cpu
+
+#endif // RELAY_MLIR_TRANSFORMS_CODEGEN_CPU_CPUKERNELS_H

@@ -1,0 +1,74 @@
+//===- CPUTarget.cpp - The x86 CPU as a lowering target ---------*- C++ -*-===//
+
+#include "transforms/Codegen/CPU/CPUTarget.h"
+#include "transforms/Codegen/CPU/CPUKernels.h"
+
+#include "conversion/RelayToLinalg/LoweringHelpers.h"
+#include "conversion/RelayToLinalg/LoweringTarget.h"
+
+#include <mutex>
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::cpu;
+
+namespace {
+class CPULoweringTarget : public LoweringTarget {
+public:
+  StringRef getName() const override { return "cpu"; }
+
+  Value buildContraction(OpBuilder &b, Location loc, RankedTensorType type,
+                         ValueRange operands, unsigned numDims,
+                         ArrayRef<AffineMap> maps) const override {
+    MLIRContext *ctx = b.getContext();
+    // One row times a weight matrix read along k (dense, matmul with B
+    // transposed): a split reduction along the weight rows.
+    bool rowsTimesTransposed = numDims == 3 && maps.size() == 3 &&
+                               maps[0] == lowering::map(ctx, 3, {0, 2}) &&
+                               maps[1] == lowering::map(ctx, 3, {1, 2}) &&
+                               maps[2] == lowering::map(ctx, 3, {0, 1});
+    if (rowsTimesTransposed && isOneRowProduct(type, operands[0], operands[1]))
+      return rowTimesTransposed(b, loc, type, operands[0], operands[1]);
+    return paddedContract(b, loc, type, operands, numDims, maps);
+  }
+
+  Value buildConv2d(OpBuilder &b, const Conv2dProblem &conv) const override {
+    Location loc = conv.loc;
+    RankedTensorType type = conv.type;
+    ArrayRef<int64_t> s = conv.strides, d = conv.dilations, p = conv.padding;
+    bool unit = s[0] == 1 && s[1] == 1 && d[0] == 1 && d[1] == 1;
+    if (conv.nchw && conv.groups == 1 && unit)
+      if (Value out = winogradConv2d(b, loc, type, conv.data, conv.weight, p))
+        return out;
+    if (conv.nchw && conv.isDepthwise())
+      if (Value out = depthwiseConvInRows(b, loc, type, conv.data, conv.weight,
+                                          s, d, p))
+        return out;
+    // Float convolutions become matrix products; mixed-type ones (int8
+    // data into int32) take linalg's named ops.
+    if (!conv.isSameFloat() || (!conv.nchw && conv.groups != 1))
+      return nullptr;
+    Value data = lowering::padImage(
+        b, loc, conv.data, p, conv.nchw ? 2 : 1, conv.nchw ? 3 : 2,
+        lowering::constantScalar(b, loc, type.getElementType(), 0));
+    if (!conv.nchw)
+      return conv2dNhwcAsProduct(b, loc, type, data, conv.weight, s, d);
+    if (conv.isDepthwise())
+      return depthwiseConv2dNchw(b, loc, type, data, conv.weight, s, d);
+    if (type.getDimSize(0) > 1 && conv.groups == 1)
+      return convImageByImage(b, loc, type, data, conv.weight, s, d);
+    // A 1x1 convolution whose image a depthwise convolution reads window by
+    // window is computed in those windows, not in bands of its own.
+    bool bands = !(conv.op && feedsDepthwiseRowBands(conv.op));
+    return conv2dNchwAsProduct(b, loc, type, data, conv.weight, conv.groups, s,
+                               d, bands);
+  }
+};
+} // namespace
+
+void mlir::relay::registerCPULoweringTarget() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    registerLoweringTarget(std::make_unique<CPULoweringTarget>());
+  });
+}

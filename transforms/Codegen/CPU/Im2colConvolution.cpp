@@ -1,0 +1,520 @@
+//===- Im2colConvolution.cpp - Convolutions as matrix products --*- C++ -*-===//
+//
+// The CPU's generic convolution kernels: im2col products (the image copied
+// tap by tap into a matrix, then one product tiled and vectorised like a
+// matmul), built in bands of output rows or channels so that the matrix
+// and the product stay in cache, transposed with packed constant weights
+// where the spatial size fits the vector width badly; batches image by
+// image; depthwise convolutions as elementwise sums of strided views.
+//
+//===----------------------------------------------------------------------===//
+
+#include "transforms/Codegen/CPU/CPUKernels.h"
+
+#include "conversion/RelayToLinalg/LoweringHelpers.h"
+#include "dialects/relay/RelayDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::lowering;
+
+namespace mlir::relay::cpu {
+
+int64_t channelBlock(int64_t c, int64_t planeBytes) {
+  constexpr int64_t kBlockBytes = 128 << 10;
+  int64_t best = 1, best8 = 0;
+  for (int64_t d = 1; d <= c; ++d)
+    if (c % d == 0 && d * planeBytes <= kBlockBytes) {
+      best = d;
+      if (d % 8 == 0)
+        best8 = d;
+    }
+  return best8 ? best8 : best;
+}
+
+/// A convolution with constant weights multiplies transposed where padding
+/// its spatial size would add this share of work (in percent) or more, or
+/// any padding when each output sums this many products or more (enough
+/// to pay for transposing the result back).
+constexpr int64_t kMinPaddingToTranspose = 15;
+constexpr int64_t kMinKToTranspose = 1024;
+
+/// out[f, p] = sum_k w[f, k] * col[k, p] for one image and one group, a
+/// 2-d product whose result buffer is fresh (so register tiles stay in
+/// registers along k), expanded to the NCHW result. A spatial size that is
+/// not a multiple of the vector width is padded with zero columns so that
+/// every vector is whole; the padding is sliced off. Where that would waste
+/// much (7x7: 49 -> 64 columns) or k is long (ResNet-18's and VGG-16's
+/// 14x14 layers and 7-row bands of 28x28 ones: 196 -> 208 columns, which
+/// also made the register tiles 8x16) and the weights are constant, the
+/// product is transposed instead,
+///   outT[p, fo, fi] = sum_k col[k, p] * packed[fo, k, fi]
+/// with the weights packed at compile time into panels of 32 (or 16)
+/// channels, each contiguous along k: the channels are the vectors, the
+/// positions rows of 7-row register tiles (no padding), each register tile
+/// streams its weight panel sequentially, and the PxF result is transposed
+/// back (a small copy). ResNet-18 22.6 -> 20.5 ms, VGG-16 175 -> 167 ms,
+/// MobileNet-V2 6.7 -> 6.2 ms at one thread.
+Value conv2dSingleImageProduct(OpBuilder &b, Location loc,
+                               RankedTensorType type, Value col, Value w) {
+  MLIRContext *ctx = b.getContext();
+  Type e = type.getElementType();
+  w = tensor::CollapseShapeOp::create(
+      b, loc, w, SmallVector<ReassociationIndices>{{0, 1}, {2}});
+  col = tensor::CollapseShapeOp::create(
+      b, loc, col, SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
+  int64_t f = cast<RankedTensorType>(w.getType()).getDimSize(0);
+  auto ct = cast<RankedTensorType>(col.getType());
+  int64_t k = ct.getDimSize(0), p = ct.getDimSize(1);
+  constexpr int64_t kLanes = 16;
+  int64_t padded = (p + kLanes - 1) / kLanes * kLanes;
+  bool transpose = (padded - p) * 100 >= p * kMinPaddingToTranspose ||
+                   (padded != p && k >= kMinKToTranspose);
+  int64_t lanes = f % 32 == 0 ? 32 : kLanes;
+  if (transpose && f % kLanes == 0)
+    if (Value packed = packedConstantMatrix(b, loc, w, lanes)) {
+      // Loops (p, fo, fi, k): outT[p, fo, fi] = sum_k col[k, p] *
+      // packed[fo, k, fi].
+      Value outT =
+          contract(b, loc, RankedTensorType::get({p, f / lanes, lanes}, e),
+                   ValueRange{col, packed}, 4,
+                   {map(ctx, 4, {3, 0}), map(ctx, 4, {1, 3, 2}),
+                    map(ctx, 4, {0, 1, 2})});
+      outT = tensor::CollapseShapeOp::create(
+          b, loc, outT, SmallVector<ReassociationIndices>{{0}, {1, 2}});
+      Value init = tensor::EmptyOp::create(b, loc, {f, p}, e);
+      Value out =
+          linalg::TransposeOp::create(b, loc, outT, init, {1, 0})->getResult(0);
+      return tensor::ExpandShapeOp::create(
+          b, loc, type, out, SmallVector<ReassociationIndices>{{0, 1}, {2, 3}});
+    }
+  if (padded != p)
+    col = tensor::PadOp::create(b, loc, RankedTensorType::get({k, padded}, e),
+                                col, getAsIndexOpFoldResult(ctx, {0, 0}),
+                                getAsIndexOpFoldResult(ctx, {0, padded - p}),
+                                constantScalar(b, loc, e, 0));
+  // Loops (f, p, k).
+  Value out = contract(
+      b, loc, RankedTensorType::get({f, padded}, e), ValueRange{w, col}, 3,
+      {map(ctx, 3, {0, 2}), map(ctx, 3, {2, 1}), map(ctx, 3, {0, 1})});
+  if (padded != p)
+    out = tensor::ExtractSliceOp::create(
+        b, loc, RankedTensorType::get({f, p}, e), out, ValueRange{},
+        ValueRange{}, ValueRange{}, b.getDenseI64ArrayAttr({0, 0}),
+        b.getDenseI64ArrayAttr({f, p}), b.getDenseI64ArrayAttr({1, 1}));
+  return tensor::ExpandShapeOp::create(
+      b, loc, type, out, SmallVector<ReassociationIndices>{{0, 1}, {2, 3}});
+}
+
+/// The most kernel taps an im2col matrix is copied in tap by tap.
+constexpr int64_t kMaxIm2colTaps = 64;
+
+/// The most bytes of im2col matrix built at once: a larger one is built
+/// and multiplied a band of output rows at a time, so that each band's
+/// columns are still in cache when the product reads them (VGG-16's first
+/// layers would otherwise write and re-read 115 MB per convolution).
+constexpr int64_t kIm2colBandBytes = 1 << 20;
+
+/// The output rows per band of a convolution with `k` = C*KH*KW taps per
+/// output position: the most that divide `oh` and keep the band's im2col
+/// matrix (f32) within kIm2colBandBytes; `oh` when the whole matrix is
+/// within twice that.
+int64_t im2colBandRows(int64_t k, int64_t oh, int64_t ow) {
+  int64_t rowBytes = k * ow * 4;
+  if (rowBytes * oh <= 2 * kIm2colBandBytes)
+    return oh;
+  for (int64_t rows = std::min(oh, kIm2colBandBytes / rowBytes); rows > 1;
+       --rows)
+    if (oh % rows == 0)
+      return rows;
+  return 1;
+}
+
+/// The most bytes of a band's product (f32) in productBandRows: the band
+/// stays in the L2 cache for the op that reads it next.
+constexpr int64_t kProductBandBytes = 128 << 10;
+
+/// The output rows per band of a convolution of one image with `f` output
+/// channels: the most rows that divide `oh` whose product
+/// is whole vectors (a multiple of 32 columns, else of 16) and within
+/// kProductBandBytes; 0 (no bands) when the whole product is within that
+/// or no band fits. --relay-fuse-elementwise moves the elementwise op after
+/// the convolution (bias, activation) into the band loop: it then reads
+/// each band from the cache, not the whole result from memory.
+int64_t productBandRows(int64_t f, int64_t oh, int64_t ow) {
+  if (f * oh * ow * 4 <= kProductBandBytes)
+    return 0;
+  for (int64_t quantum : {32, 16})
+    for (int64_t rows = oh - 1; rows >= 1; --rows)
+      if (oh % rows == 0 && rows * ow % quantum == 0 &&
+          f * rows * ow * 4 <= kProductBandBytes)
+        return rows;
+  return 0;
+}
+
+/// The most bytes of the image read by every channel band of a 1x1
+/// convolution (conv2dInChannelBands): it stays in the L2 cache.
+constexpr int64_t kChannelBandInputBytes = 512 << 10;
+
+/// conv2dNchwAsProduct (1x1, stride 1) of one image as an scf.for over
+/// bands of `channels` output channels, each multiplying its rows of the
+/// weights by the whole image and inserted into the result. The bands
+/// match the channel blocks of a depthwise convolution of the same planes
+/// (channelBlock), whose loop --relay-fuse-elementwise then merges with
+/// this one: each block of the expanded image is convolved while it is in
+/// the cache (MobileNet's inverted residual blocks).
+Value conv2dInChannelBands(OpBuilder &b, Location loc, RankedTensorType type,
+                           Value data, Value weight, int64_t channels) {
+  auto wt = cast<RankedTensorType>(weight.getType());
+  int64_t f = type.getDimSize(1);
+  auto bandType = RankedTensorType::get(
+      {1, channels, type.getDimSize(2), type.getDimSize(3)},
+      type.getElementType());
+  SmallVector<int64_t> wSizes(wt.getShape());
+  wSizes[0] = channels;
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  scf::ForOp loop = loopOp(
+      b, loc, f, channels, init, [&](OpBuilder &lb, Value f0, Value acc) {
+        OpFoldResult zero = lb.getIndexAttr(0);
+        Value w = sliceAt(lb, loc, weight, {f0, zero, zero, zero}, wSizes);
+        Value band = conv2dNchwAsProduct(lb, loc, bandType, data, w,
+                                         /*groups=*/1, {1, 1}, {1, 1});
+        return insertAt(lb, loc, band, acc, {zero, f0, zero, zero},
+                        bandType.getShape());
+      });
+  // The bands are independent: with threads they run in parallel.
+  relay::setCodegenMark(loop, relay::CodegenMark::IndependentIterations);
+  return loop.getResult(0);
+}
+
+/// conv2dNchwAsProduct of one image, one group, as an scf.for over bands
+/// of `rows` output rows: each band convolves the slice of input rows it
+/// reads and is inserted into the result.
+Value conv2dInRowBands(OpBuilder &b, Location loc, RankedTensorType type,
+                       Value data, Value weight, ArrayRef<int64_t> s,
+                       ArrayRef<int64_t> d, int64_t rows) {
+  auto in = cast<RankedTensorType>(data.getType());
+  int64_t kh = cast<RankedTensorType>(weight.getType()).getDimSize(2);
+  int64_t inRows = (rows - 1) * s[0] + (kh - 1) * d[0] + 1;
+  auto sliceType = RankedTensorType::get(
+      {in.getDimSize(0), in.getDimSize(1), inRows, in.getDimSize(3)},
+      in.getElementType());
+  auto bandType = RankedTensorType::get(
+      {type.getDimSize(0), type.getDimSize(1), rows, type.getDimSize(3)},
+      type.getElementType());
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  auto loop = scf::ForOp::create(
+      b, loc, index(0), index(type.getDimSize(2)), index(rows),
+      ValueRange{init},
+      [&](OpBuilder &lb, Location l, Value row, ValueRange acc) {
+        Value inRow =
+            s[0] == 1
+                ? row
+                : arith::MulIOp::create(
+                      lb, l, row, arith::ConstantIndexOp::create(lb, l, s[0]))
+                      .getResult();
+        OpFoldResult zero = lb.getIndexAttr(0), one = lb.getIndexAttr(1);
+        SmallVector<OpFoldResult> unit(4, one);
+        Value slice = tensor::ExtractSliceOp::create(
+            lb, l, sliceType, data,
+            SmallVector<OpFoldResult>{zero, zero, inRow, zero},
+            getAsIndexOpFoldResult(lb.getContext(), sliceType.getShape()),
+            unit);
+        Value band = conv2dNchwAsProduct(lb, l, bandType, slice, weight,
+                                         /*groups=*/1, s, d);
+        Value out = tensor::InsertSliceOp::create(
+            lb, l, band, acc[0],
+            SmallVector<OpFoldResult>{zero, zero, row, zero},
+            getAsIndexOpFoldResult(lb.getContext(), bandType.getShape()), unit);
+        scf::YieldOp::create(lb, l, out);
+      });
+  // The bands are independent: with threads, --relay-to-llvm runs them in
+  // parallel (--relay-parallelize-loops).
+  relay::setCodegenMark(loop, relay::CodegenMark::IndependentIterations);
+  return loop.getResult(0);
+}
+
+/// Grouped NCHW/OIHW convolution of float tensors as a matrix product
+/// (im2col), so it is tiled and vectorised like a matmul:
+///   col[n, g, c, kh, kw, oh, ow] = data[n, g*Cg + c, oh*sh + kh*dh,
+///                                       ow*sw + kw*dw]
+///   out[n, g, f, p] = sum_k weight[g, f, k] * col[n, g, k, p]
+/// with k = (c, kh, kw) and p = (oh, ow) collapsed. A 1x1 stride-1
+/// convolution reads the data directly (no copy).
+Value conv2dNchwAsProduct(OpBuilder &b, Location loc, RankedTensorType type,
+                          Value data, Value weight, int64_t groups,
+                          ArrayRef<int64_t> s, ArrayRef<int64_t> d,
+                          bool bands) {
+  MLIRContext *ctx = b.getContext();
+  auto in = cast<RankedTensorType>(data.getType());
+  auto wt = cast<RankedTensorType>(weight.getType());
+  Type e = type.getElementType();
+  int64_t n = in.getDimSize(0), c = in.getDimSize(1);
+  int64_t f = wt.getDimSize(0), kh = wt.getDimSize(2), kw = wt.getDimSize(3);
+  int64_t oh = type.getDimSize(2), ow = type.getDimSize(3);
+  int64_t g = groups, cg = c / g, fg = f / g, p = oh * ow;
+  bool direct = kh == 1 && kw == 1 && s[0] == 1 && s[1] == 1 &&
+                in.getDimSize(2) == oh && in.getDimSize(3) == ow;
+  // A 1x1 convolution whose image stays in the L2 cache goes in bands of
+  // output channels (whole vectors along the positions).
+  if (bands && direct && n == 1 && g == 1 && p % 16 == 0 &&
+      c * p * 4 <= kChannelBandInputBytes && f * p * 4 > kProductBandBytes)
+    if (int64_t channels = channelBlock(f, p * 4); channels < f)
+      return conv2dInChannelBands(b, loc, type, data, weight, channels);
+  // Bands of rows: an im2col matrix built band by band within 1 MB, and
+  // products within 128 KB, whichever bands are smaller.
+  if (bands && n == 1 && g == 1) {
+    int64_t rows = direct ? oh : im2colBandRows(c * kh * kw, oh, ow);
+    if (int64_t productRows = productBandRows(f, oh, ow))
+      rows = std::min(rows, productRows);
+    if (rows < oh)
+      return conv2dInRowBands(b, loc, type, data, weight, s, d, rows);
+  }
+  Value col;
+  if (direct) {
+    col = tensor::ExpandShapeOp::create(
+        b, loc, RankedTensorType::get({n, g, cg, oh, ow}, e), data,
+        SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+    col = tensor::CollapseShapeOp::create(
+        b, loc, col, SmallVector<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
+  } else if (kh * kw > kMaxIm2colTaps) {
+    // Large kernels (a ViT's 16x16 patches): one generic copy.
+    AffineExpr dn, dg, dc, dkh, dkw, doh, dow;
+    bindDims(ctx, dn, dg, dc, dkh, dkw, doh, dow);
+    AffineMap read = AffineMap::get(
+        7, 0,
+        {dn, dg * cg + dc, doh * s[0] + dkh * d[0], dow * s[1] + dkw * d[1]},
+        ctx);
+    col = copyThroughMap(b, loc, data, {n, g, cg, kh, kw, oh, ow}, read);
+    col = tensor::CollapseShapeOp::create(
+        b, loc, col,
+        SmallVector<ReassociationIndices>{{0}, {1}, {2, 3, 4}, {5, 6}});
+  } else {
+    // One copy per kernel tap of the image's strided view into the tap's
+    // plane of col: rows of the view are contiguous (unit column stride)
+    // and the copies vectorise; a generic reading data at oh*s + kh*d would
+    // not. (A chain of many insertions is slow to bufferize: large kernels
+    // take the generic above.)
+    SmallVector<int64_t> colShape{n, g, cg, kh, kw, oh, ow};
+    col = tensor::EmptyOp::create(b, loc, colShape, e);
+    auto viewType = RankedTensorType::get({n, c, oh, ow}, e);
+    auto tapType = RankedTensorType::get({n, g, cg, oh, ow}, e);
+    StridePhases phases(b, loc, data, s, d, kh, kw);
+    for (int64_t i = 0; i < kh; ++i)
+      for (int64_t j = 0; j < kw; ++j) {
+        Value view = phases.tapView(b, loc, i, j, viewType);
+        Value tap = tensor::ExpandShapeOp::create(
+            b, loc, tapType, view,
+            SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+        col = tensor::InsertSliceOp::create(
+            b, loc, tap, col, ValueRange{}, ValueRange{}, ValueRange{},
+            b.getDenseI64ArrayAttr({0, 0, 0, i, j, 0, 0}),
+            b.getDenseI64ArrayAttr({n, g, cg, 1, 1, oh, ow}),
+            b.getDenseI64ArrayAttr({1, 1, 1, 1, 1, 1, 1}));
+      }
+    col = tensor::CollapseShapeOp::create(
+        b, loc, col,
+        SmallVector<ReassociationIndices>{{0}, {1}, {2, 3, 4}, {5, 6}});
+  }
+  Value w = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get({g, fg, cg, kh, kw}, e), weight,
+      SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
+  w = tensor::CollapseShapeOp::create(
+      b, loc, w, SmallVector<ReassociationIndices>{{0}, {1}, {2, 3, 4}});
+  if (n == 1 && g == 1)
+    return conv2dSingleImageProduct(b, loc, type, col, w);
+  // Loops (n, g, f, p, k).
+  Value out = contract(b, loc, RankedTensorType::get({n, g, fg, p}, e),
+                       ValueRange{w, col}, 5,
+                       {map(ctx, 5, {1, 2, 4}), map(ctx, 5, {0, 1, 4, 3}),
+                        map(ctx, 5, {0, 1, 2, 3})});
+  out = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get({n, g, fg, oh, ow}, e), out,
+      SmallVector<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
+  return tensor::CollapseShapeOp::create(
+      b, loc, type, out,
+      SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+}
+
+/// Depthwise NCHW convolution (one input and one output channel per group)
+/// of a padded float image, directly: one elementwise generic over the
+/// output sums, for each kernel tap, a strided view of the image (no copy)
+/// times the tap's weight per channel, so it vectorises along the output
+/// row like any elementwise op (im2col would copy the image KH*KW times for
+/// products with k = KH*KW).
+Value depthwiseConv2dNchw(OpBuilder &b, Location loc, RankedTensorType type,
+                          Value data, Value weight, ArrayRef<int64_t> s,
+                          ArrayRef<int64_t> d) {
+  MLIRContext *ctx = b.getContext();
+  auto wt = cast<RankedTensorType>(weight.getType());
+  Type e = type.getElementType();
+  int64_t n = type.getDimSize(0), c = type.getDimSize(1);
+  int64_t oh = type.getDimSize(2), ow = type.getDimSize(3);
+  int64_t kh = wt.getDimSize(2), kw = wt.getDimSize(3);
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  AffineMap id = AffineMap::getMultiDimIdentityMap(4, ctx);
+  AffineMap channel = map(ctx, 4, {1});
+  auto viewType = RankedTensorType::get({n, c, oh, ow}, e);
+  auto tapType = RankedTensorType::get({c}, e);
+  StridePhases phases(b, loc, data, s, d, kh, kw);
+  for (int64_t i = 0; i < kh; ++i)
+    for (int64_t j = 0; j < kw; ++j) {
+      inputs.push_back(phases.tapView(b, loc, i, j, viewType));
+      maps.push_back(id);
+      inputs.push_back(tensor::ExtractSliceOp::create(
+          b, loc, tapType, weight, ValueRange{}, ValueRange{}, ValueRange{},
+          b.getDenseI64ArrayAttr({0, 0, i, j}),
+          b.getDenseI64ArrayAttr({c, 1, 1, 1}),
+          b.getDenseI64ArrayAttr({1, 1, 1, 1})));
+      maps.push_back(channel);
+    }
+  maps.push_back(id);
+  Value out = tensor::EmptyOp::create(b, loc, type.getShape(), e);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, inputs, ValueRange{out}, maps,
+             SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location l, ValueRange a) {
+               // Fused multiply-adds: LLVM does not contract a separate
+               // multiply and add (no fast-math flags).
+               Value acc = arith::MulFOp::create(nb, l, a[0], a[1]);
+               for (size_t t = 2; t + 1 < a.size(); t += 2)
+                 acc = math::FmaOp::create(nb, l, a[t], a[t + 1], acc);
+               linalg::YieldOp::create(nb, l, acc);
+             })
+      .getResult(0);
+}
+
+/// NHWC/HWIO convolution of float tensors as one matrix product:
+///   col[n, oh, ow, kh, kw, c] = data[n, oh*sh + kh*dh, ow*sw + kw*dw, c]
+///   out[(n, oh, ow), f] = sum_(kh, kw, c) col[.., (kh, kw, c)] w[(kh,kw,c), f]
+Value conv2dNhwcAsProduct(OpBuilder &b, Location loc, RankedTensorType type,
+                          Value data, Value weight, ArrayRef<int64_t> s,
+                          ArrayRef<int64_t> d) {
+  MLIRContext *ctx = b.getContext();
+  auto in = cast<RankedTensorType>(data.getType());
+  auto wt = cast<RankedTensorType>(weight.getType());
+  Type e = type.getElementType();
+  int64_t n = in.getDimSize(0), c = in.getDimSize(3);
+  int64_t kh = wt.getDimSize(0), kw = wt.getDimSize(1), f = wt.getDimSize(3);
+  int64_t oh = type.getDimSize(1), ow = type.getDimSize(2);
+  AffineExpr dn, doh, dow, dkh, dkw, dc;
+  bindDims(ctx, dn, doh, dow, dkh, dkw, dc);
+  AffineMap read = AffineMap::get(
+      6, 0, {dn, doh * s[0] + dkh * d[0], dow * s[1] + dkw * d[1], dc}, ctx);
+  Value col = copyThroughMap(b, loc, data, {n, oh, ow, kh, kw, c}, read);
+  col = tensor::CollapseShapeOp::create(
+      b, loc, col, SmallVector<ReassociationIndices>{{0, 1, 2}, {3, 4, 5}});
+  Value w = tensor::CollapseShapeOp::create(
+      b, loc, weight, SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
+  // Loops (m, f, k).
+  Value out = contract(
+      b, loc, RankedTensorType::get({n * oh * ow, f}, e), ValueRange{col, w}, 3,
+      {map(ctx, 3, {0, 2}), map(ctx, 3, {2, 1}), map(ctx, 3, {0, 1})});
+  return tensor::ExpandShapeOp::create(
+      b, loc, type, out, SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
+}
+
+/// A batch of NCHW images (already padded) convolved one after another as
+/// single images, which get the single-image product (fresh result buffer,
+/// transposed products, row bands); the batched product over (n, f, p, k)
+/// was 4x slower.
+Value convImageByImage(OpBuilder &b, Location loc, RankedTensorType type,
+                       Value data, Value weight, ArrayRef<int64_t> s,
+                       ArrayRef<int64_t> d) {
+  auto resultType = RankedTensorType::get(
+      {1, type.getDimSize(1), type.getDimSize(2), type.getDimSize(3)},
+      type.getElementType());
+  return eachImage(b, loc, type, data, [&](OpBuilder &ib, Value image) {
+    return conv2dNchwAsProduct(ib, loc, resultType, image, weight,
+                               /*groups=*/1, s, d);
+  });
+}
+
+/// Whether the result of the 1x1 convolution `conv` goes, through
+/// elementwise ops of its type (bias, activation; these may read it more
+/// than once, as a SiLU does), only into the image of a depthwise
+/// convolution that depthwiseConvInRows convolves in row bands:
+/// --relay-fuse-elementwise computes the image window by window in those
+/// bands, so the convolution is not banded itself.
+bool feedsDepthwiseRowBands(Operation *conv) {
+  // Only a 1x1 stride-1 convolution is one plain product whose windows
+  // upstream's fusion can compute (an im2col one builds its matrix by
+  // insertions).
+  auto weight = dyn_cast<RankedTensorType>(conv->getOperand(1).getType());
+  if (!weight || weight.getRank() != 4 || weight.getDimSize(2) != 1 ||
+      weight.getDimSize(3) != 1 || intAttr(conv, "groups", 1) != 1 ||
+      llvm::any_of(intsAttr(conv, "strides", {1, 1}),
+                   [](int64_t s) { return s != 1; }) ||
+      llvm::any_of(padding4(conv), [](int64_t p) { return p != 0; }))
+    return false;
+  static constexpr llvm::StringLiteral kElementwise[] = {
+      "relay.nn.bias_add", "relay.add",     "relay.multiply",
+      "relay.subtract",    "relay.clip",    "relay.nn.relu",
+      "relay.maximum",     "relay.minimum", "relay.sigmoid"};
+  // The elementwise ops after the convolution form a small graph of values
+  // of its type (a SiLU reads the biased product twice) with one way out.
+  auto image = dyn_cast<RankedTensorType>(conv->getResult(0).getType());
+  llvm::SetVector<Value> chain;
+  chain.insert(conv->getResult(0));
+  auto joins = [&](Operation *user) {
+    return llvm::is_contained(kElementwise, user->getName().getStringRef()) &&
+           user->getNumResults() == 1 &&
+           user->getResult(0).getType() == image &&
+           // Its operands of the image's type come from the chain.
+           llvm::all_of(user->getOperands(), [&](Value operand) {
+             return operand.getType() != image || chain.contains(operand);
+           });
+  };
+  for (bool grew = true; grew && chain.size() <= 8;) {
+    grew = false;
+    for (size_t i = 0; i < chain.size(); ++i)
+      for (Operation *user : chain[i].getUsers())
+        if (joins(user) && !chain.contains(user->getResult(0)))
+          grew |= chain.insert(user->getResult(0));
+  }
+  // Exactly one use leaves the chain.
+  OpOperand *exitUse = nullptr;
+  for (Value v : chain)
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (user->getNumResults() == 1 && chain.contains(user->getResult(0)))
+        continue;
+      if (exitUse)
+        return false;
+      exitUse = &use;
+    }
+  if (!exitUse)
+    return false;
+  Operation *exit = exitUse->getOwner();
+  // The way out: the image of a depthwise convolution in row bands.
+  if (exit->getName().getStringRef() != "relay.nn.conv2d" ||
+      exitUse->getOperandNumber() != 0)
+    return false;
+  SmallVector<int64_t> s = intsAttr(exit, "strides", {1, 1});
+  auto kernel = dyn_cast<RankedTensorType>(exit->getOperand(1).getType());
+  return image && kernel && s.size() == 2 && s[0] == s[1] &&
+         intAttr(exit, "groups", 1) == image.getDimSize(1) &&
+         kernel.getShape() == ArrayRef<int64_t>{image.getDimSize(1), 1, 3, 3} &&
+         llvm::all_of(padding4(exit), [](int64_t p) { return p == 1; }) &&
+         llvm::all_of(intsAttr(exit, "dilation", {1, 1}),
+                      [](int64_t d) { return d == 1; }) &&
+         strAttr(exit, "data_layout", "NCHW") == "NCHW" &&
+         depthwiseRowBandRows(image, s[0]) > 0;
+}
+
+} // namespace mlir::relay::cpu

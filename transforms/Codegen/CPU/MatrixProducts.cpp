@@ -1,0 +1,231 @@
+//===- MatrixProducts.cpp - Products shaped for register tiles --*- C++ -*-===//
+//
+// The CPU's contractions: the m and n loops of a product padded so that
+// its register tiles (8 rows x 16 lanes) are whole, the operand read across
+// k-major rows copied so that n is innermost (the vectors run along n), and
+// one-row products (an RNN cell's dense layers, a classifier at batch 1) as
+// a split reduction that reads the weight rows as vectors.
+//
+//===----------------------------------------------------------------------===//
+
+#include "transforms/Codegen/CPU/CPUKernels.h"
+
+#include "conversion/RelayToLinalg/LoweringHelpers.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::lowering;
+
+namespace {
+
+/// The size an m (`isN` false) or n loop of a product is padded to so that
+/// its register tiles are whole: m to a multiple of 8 rows unless it has
+/// such a divisor, n to whole 16-float vectors; small sizes stay.
+int64_t paddedExtent(int64_t size, bool isN) {
+  if (isN)
+    return size > 16 && size % 16 ? (size + 15) / 16 * 16 : size;
+  if (size <= 8)
+    return size;
+  for (int64_t t = std::min<int64_t>(size, 64) / 8 * 8; t >= 8; t -= 8)
+    if (size % t == 0)
+      return size;
+  return (size + 7) / 8 * 8;
+}
+
+/// `operand` (read through `map` in a product of `numDims` loops, k last)
+/// with its dimension along the result's innermost loop n moved innermost,
+/// when it had k there: the product's vectors run along n, and reading
+/// them across k-major rows (dense's weight [n, k], batch_matmul's
+/// transposed B) would load one element per lane. Copying costs n * k
+/// moves against 2 * m * n * k flops, so only products of 4 or more rows
+/// get it. `map` is updated to read the copy.
+Value nInnermost(OpBuilder &b, Location loc, Value operand, AffineMap &map,
+                 unsigned numDims, RankedTensorType type, AffineMap result) {
+  unsigned rank = result.getNumResults();
+  if (rank < 2 || type.getDimSize(rank - 2) < 4)
+    return operand;
+  unsigned n = result.getDimPosition(rank - 1), last = map.getNumResults() - 1;
+  std::optional<unsigned> at =
+      map.getResultPosition(getAffineDimExpr(n, b.getContext()));
+  if (!map.isProjectedPermutation() || !at || *at == last ||
+      map.getDimPosition(last) != numDims - 1)
+    return operand;
+  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, last + 1));
+  std::swap(perm[*at], perm[last]);
+  auto t = cast<RankedTensorType>(operand.getType());
+  SmallVector<int64_t> shape(t.getShape());
+  std::swap(shape[*at], shape[last]);
+  SmallVector<AffineExpr> exprs(map.getResults());
+  std::swap(exprs[*at], exprs[last]);
+  map = AffineMap::get(numDims, 0, exprs, b.getContext());
+  Value init = tensor::EmptyOp::create(b, loc, shape, t.getElementType());
+  return linalg::TransposeOp::create(b, loc, operand, init, perm)
+      .getResult()[0];
+}
+
+} // namespace
+
+namespace mlir::relay::cpu {
+
+Value contract(OpBuilder &b, Location loc, RankedTensorType type,
+               ValueRange inputs, unsigned numDims,
+               ArrayRef<AffineMap> inputMaps) {
+  SmallVector<AffineMap> maps(inputMaps);
+  SmallVector<Value> operands(inputs);
+  for (unsigned i = 0; i + 1 < maps.size(); ++i)
+    operands[i] =
+        nInnermost(b, loc, operands[i], maps[i], numDims, type, maps.back());
+  Value zero = constantScalar(b, loc, type.getElementType(), 0);
+  Value empty =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  Value init = linalg::FillOp::create(b, loc, zero, empty).getResult(0);
+  SmallVector<utils::IteratorType> iters(numDims,
+                                         utils::IteratorType::parallel);
+  iters.back() = utils::IteratorType::reduction;
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, operands, init, maps, iters,
+             [&](OpBuilder &nb, Location l, ValueRange a) {
+               Value m = arith::MulFOp::create(nb, l, a[0], a[1]);
+               linalg::YieldOp::create(
+                   nb, l, arith::AddFOp::create(nb, l, a[2], m).getResult());
+             })
+      .getResult(0);
+}
+
+/// contract() with the innermost two parallel loops of the result (m and n)
+/// padded with zero rows/columns where paddedExtent says (a 197-row
+/// product would otherwise get one-row register tiles), and the result
+/// sliced back.
+Value paddedContract(OpBuilder &b, Location loc, RankedTensorType type,
+                     ValueRange operands, unsigned numDims,
+                     ArrayRef<AffineMap> maps) {
+  AffineMap result = maps.back();
+  SmallVector<int64_t> padded(numDims, 0), size(numDims, 0);
+  unsigned rank = result.getNumResults();
+  for (unsigned j = 0; j < rank; ++j) {
+    unsigned d = result.getDimPosition(j);
+    size[d] = type.getDimSize(j);
+    padded[d] = size[d];
+  }
+  if (rank >= 1)
+    padded[result.getDimPosition(rank - 1)] =
+        paddedExtent(type.getDimSize(rank - 1), /*isN=*/true);
+  if (rank >= 2)
+    padded[result.getDimPosition(rank - 2)] =
+        paddedExtent(type.getDimSize(rank - 2), /*isN=*/false);
+  if (llvm::all_of(llvm::seq<unsigned>(0, rank), [&](unsigned j) {
+        unsigned d = result.getDimPosition(j);
+        return padded[d] == size[d];
+      }))
+    return contract(b, loc, type, operands, numDims, maps);
+  Type e = type.getElementType();
+  Value zero = constantScalar(b, loc, e, 0);
+  MLIRContext *ctx = b.getContext();
+  SmallVector<Value> args;
+  for (auto [v, m] : llvm::zip(operands, maps)) {
+    auto t = cast<RankedTensorType>(v.getType());
+    SmallVector<int64_t> high(t.getRank(), 0), shape(t.getShape());
+    for (unsigned j = 0; j < m.getNumResults(); ++j) {
+      unsigned d = m.getDimPosition(j);
+      if (padded[d] && padded[d] != size[d]) {
+        high[j] = padded[d] - size[d];
+        shape[j] = padded[d];
+      }
+    }
+    args.push_back(
+        llvm::all_of(high, [](int64_t h) { return h == 0; })
+            ? v
+            : tensor::PadOp::create(
+                  b, loc, RankedTensorType::get(shape, t.getElementType()), v,
+                  getAsIndexOpFoldResult(ctx,
+                                         SmallVector<int64_t>(t.getRank(), 0)),
+                  getAsIndexOpFoldResult(ctx, high), zero)
+                  .getResult());
+  }
+  SmallVector<int64_t> shape;
+  for (unsigned j = 0; j < rank; ++j)
+    shape.push_back(padded[result.getDimPosition(j)]);
+  Value out =
+      contract(b, loc, RankedTensorType::get(shape, e), args, numDims, maps);
+  return tensor::ExtractSliceOp::create(
+      b, loc, type, out, ValueRange{}, ValueRange{}, ValueRange{},
+      b.getDenseI64ArrayAttr(SmallVector<int64_t>(rank, 0)),
+      b.getDenseI64ArrayAttr(type.getShape()),
+      b.getDenseI64ArrayAttr(SmallVector<int64_t>(rank, 1)));
+}
+
+/// The vector width (f32 lanes) of one-row products.
+constexpr int64_t kRowLanes = 16;
+
+/// Whether x [1, K] times w^T (w [N, K]) is a one-row product of floats
+/// that rowTimesTransposed takes.
+bool isOneRowProduct(RankedTensorType type, Value x, Value w) {
+  auto xt = cast<RankedTensorType>(x.getType());
+  auto wt = cast<RankedTensorType>(w.getType());
+  Type e = type.getElementType();
+  return isa<FloatType>(e) && xt.getElementType() == e &&
+         wt.getElementType() == e && xt.getRank() == 2 && wt.getRank() == 2 &&
+         xt.getDimSize(0) == 1 && xt.getDimSize(1) % kRowLanes == 0;
+}
+
+/// out[0, n] = sum_k x[0, k] * w[n, k] for one row x (an RNN cell's dense
+/// layers, a classifier at batch 1). As a matrix product its vectors would
+/// run along n, reading w with a stride; instead a split reduction
+///   partial[n, j] = sum_kk x[kk * 16 + j] * w[n, kk * 16 + j]
+/// reads w's rows as vectors (loops n, kk, j with j the vector and the
+/// partial sums in registers across kk), then sums over j.
+Value rowTimesTransposed(OpBuilder &b, Location loc, RankedTensorType type,
+                         Value x, Value w) {
+  MLIRContext *ctx = b.getContext();
+  Type e = type.getElementType();
+  auto wt = cast<RankedTensorType>(w.getType());
+  int64_t n = wt.getDimSize(0), k = wt.getDimSize(1), kk = k / kRowLanes;
+  Value x2 = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get({1, kk, kRowLanes}, e), x,
+      SmallVector<ReassociationIndices>{{0}, {1, 2}});
+  x2 = tensor::CollapseShapeOp::create(
+      b, loc, x2, SmallVector<ReassociationIndices>{{0, 1}, {2}});
+  Value w3 = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get({n, kk, kRowLanes}, e), w,
+      SmallVector<ReassociationIndices>{{0}, {1, 2}});
+  Value zero = constantScalar(b, loc, e, 0);
+  auto filled = [&](ArrayRef<int64_t> shape) {
+    return linalg::FillOp::create(
+               b, loc, zero,
+               tensor::EmptyOp::create(b, loc, shape, e).getResult())
+        .getResult(0);
+  };
+  using utils::IteratorType;
+  Value partial =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{RankedTensorType::get({n, kRowLanes}, e)},
+          ValueRange{x2, w3}, filled({n, kRowLanes}),
+          {map(ctx, 3, {1, 2}), map(ctx, 3, {0, 1, 2}), map(ctx, 3, {0, 2})},
+          {IteratorType::parallel, IteratorType::reduction,
+           IteratorType::parallel},
+          [](OpBuilder &nb, Location l, ValueRange a) {
+            Value product = arith::MulFOp::create(nb, l, a[0], a[1]);
+            linalg::YieldOp::create(
+                nb, l, Value(arith::AddFOp::create(nb, l, a[2], product)));
+          })
+          .getResult(0);
+  Value sums =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{RankedTensorType::get({n}, e)}, partial,
+          filled({n}), {map(ctx, 2, {0, 1}), map(ctx, 2, {0})},
+          {IteratorType::parallel, IteratorType::reduction},
+          [](OpBuilder &nb, Location l, ValueRange a) {
+            linalg::YieldOp::create(
+                nb, l, Value(arith::AddFOp::create(nb, l, a[1], a[0])));
+          })
+          .getResult(0);
+  return tensor::ExpandShapeOp::create(
+      b, loc, type, sums, SmallVector<ReassociationIndices>{{0, 1}});
+}
+
+} // namespace mlir::relay::cpu

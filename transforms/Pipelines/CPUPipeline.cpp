@@ -1,0 +1,178 @@
+//===- CPUPipeline.cpp - --relay-to-llvm for x86 CPUs -----------*- C++ -*-===//
+
+#include "transforms/Pipelines/Pipelines.h"
+
+#include "conversion/Passes.h"
+#include "transforms/Codegen/CPU/CPUTarget.h"
+#include "transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Async/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/Transforms/Passes.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+#include <mutex>
+
+using namespace mlir;
+using namespace mlir::relay;
+
+void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm) {
+  buildRelayToLLVMPipeline(pm, RelayToLLVMOptions());
+}
+
+void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm,
+                                           const RelayToLLVMOptions &options) {
+  registerCPULoweringTarget();
+  // Relay: types, monomorphic functions, composite operators in primitive
+  // ones, then linalg on tensors with the CPU's kernels.
+  pm.addPass(createInferTypes());
+  pm.addPass(createSpecialize());
+  pm.addPass(createDecompose());
+  RelayToLinalgOptions toLinalg;
+  toLinalg.target = "cpu";
+  pm.addPass(createRelayToLinalg(toLinalg));
+  pm.addNestedPass<func::FuncOp>(createFuseElementwise());
+
+  // Bufferization. eliminate-empty-tensors: an op whose result is inserted
+  // into a larger tensor (an activation into its padded image) writes
+  // there directly.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.allowReturnAllocsFromLoops = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // Recursive functions get buffers they only read without a copy.
+  pm.addPass(createElideCallCopies());
+
+  // Tiles and vectors for the CPU, then buffers freed.
+  TileAndVectorizeOptions tiling;
+  tiling.threads = options.threads;
+  pm.addNestedPass<func::FuncOp>(createTileAndVectorize(tiling));
+  pm.addNestedPass<func::FuncOp>(createApproximateMath());
+  pm.addPass(createCanonicalizerPass());
+  bufferization::buildBufferDeallocationPipeline(
+      pm, bufferization::BufferDeallocationPipelineOptions());
+  pm.addPass(createConvertBufferizationToMemRefPass());
+  pm.addNestedPass<func::FuncOp>(createHoistDeallocs());
+  if (options.threads > 1)
+    pm.addNestedPass<func::FuncOp>(createParallelizeLoops());
+  pm.addPass(createOutlineLoops());
+  pm.addPass(createConvertMathToFuncs());
+
+  // Parallel tiles become tasks of the async runtime: each scf.forall is
+  // split into `threads` blocks run by its worker threads.
+  if (options.threads > 1) {
+    pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
+    AsyncParallelForPassOptions parallel;
+    parallel.asyncDispatch = false;
+    parallel.minTaskSize = 1;
+    parallel.numWorkerThreads = options.threads;
+    pm.addPass(createAsyncParallelForPass(parallel));
+    pm.addPass(createAsyncToAsyncRuntimePass());
+    pm.addPass(createAsyncRuntimeRefCountingPass());
+    pm.addPass(createAsyncRuntimeRefCountingOptPass());
+    pm.addPass(arith::createArithExpandOpsPass());
+    pm.addPass(createConvertAsyncToLLVMPass());
+  }
+
+  // Loops and the LLVM dialect. The lowerings that work within a function
+  // run on the functions in parallel (after --relay-outline-loops a network
+  // has a hundred or more).
+  OpPassManager &funcs = pm.nest<func::FuncOp>();
+  funcs.addPass(createConvertLinalgToLoopsPass());
+  funcs.addPass(vector::createLowerVectorMultiReductionPass());
+  funcs.addPass(createConvertVectorToSCFPass(
+      VectorTransferToSCFOptions().enableFullUnroll()));
+  funcs.addPass(memref::createExpandStridedMetadataPass());
+  funcs.addPass(createLowerAffinePass());
+  funcs.addPass(createSCFToControlFlowPass());
+  ConvertVectorToLLVMPassOptions vectorToLLVM;
+  vectorToLLVM.vectorContractLowering =
+      vector::VectorContractLowering::OuterProduct;
+  funcs.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
+  FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
+  memrefToLLVM.useGenericFunctions = true;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));
+  pm.addNestedPass<func::FuncOp>(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  OpPassManager &scalars = pm.nest<func::FuncOp>();
+  scalars.addPass(createArithToLLVMConversionPass());
+  scalars.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createFlattenConstantGlobals());
+}
+
+OwningOpRef<ModuleOp> mlir::relay::lowerCopyToLLVM(ModuleOp module,
+                                                   int64_t threads) {
+  OwningOpRef<ModuleOp> copy = module.clone();
+  PassManager pm(module.getContext());
+  // Verifying the module after each of the pipeline's thirty-odd passes
+  // took a quarter of its time on a network; the result is verified once.
+  pm.enableVerifier(false);
+  RelayToLLVMOptions options;
+  options.threads = threads;
+  buildRelayToLLVMPipeline(pm, options);
+  if (failed(pm.run(*copy)) || failed(verify(*copy)))
+    return nullptr;
+  return copy;
+}
+
+void mlir::relay::registerRelayPipelines() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    registerCPULoweringTarget();
+    PassPipelineRegistration<RelayToLLVMOptions>(
+        "relay-to-llvm",
+        "Lower a Relay module to the LLVM dialect for x86 CPUs: "
+        "--relay-infer-types, --relay-specialize, --relay-decompose, "
+        "--relay-to-linalg, one-shot bufferization, tiling and "
+        "vectorisation, buffer deallocation, loops, LLVM",
+        [](OpPassManager &pm, const RelayToLLVMOptions &options) {
+          buildRelayToLLVMPipeline(pm, options);
+        });
+    // The upstream passes --relay-to-llvm runs, to run its steps one by
+    // one.
+    registerCanonicalizerPass();
+    bufferization::registerEmptyTensorEliminationPass();
+    bufferization::registerOneShotBufferizePass();
+    bufferization::registerBufferizationPipelines();
+    registerConvertBufferizationToMemRefPass();
+    registerConvertMathToFuncs();
+    registerSCFForallToParallelLoop();
+    registerAsyncParallelForPass();
+    registerAsyncToAsyncRuntimePass();
+    registerAsyncRuntimeRefCountingPass();
+    registerAsyncRuntimeRefCountingOptPass();
+    arith::registerArithExpandOpsPass();
+    registerConvertAsyncToLLVMPass();
+    registerConvertLinalgToLoopsPass();
+    vector::registerLowerVectorMultiReduction();
+    registerConvertVectorToSCF();
+    memref::registerExpandStridedMetadataPass();
+    registerLowerAffinePass();
+    registerSCFToControlFlowPass();
+    registerConvertVectorToLLVMPass();
+    registerFinalizeMemRefToLLVMConversionPass();
+    registerConvertMathToLLVMPass();
+    registerConvertMathToLibmPass();
+    registerArithToLLVMConversionPass();
+    registerUBToLLVMConversionPass();
+    registerConvertFuncToLLVMPass();
+    registerConvertControlFlowToLLVMPass();
+    registerReconcileUnrealizedCastsPass();
+  });
+}
