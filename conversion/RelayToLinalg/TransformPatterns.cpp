@@ -350,28 +350,10 @@ FailureOr<SmallVector<Value>> stridedSliceRule(OpBuilder &b, Operation *op,
   if (!type)
     return failure();
   int64_t rank = in.getRank();
-  SmallVector<int64_t> begin = intsAttr(op, "begin", {});
-  SmallVector<int64_t> strides = intsAttr(op, "strides", {1});
-  SmallVector<int64_t> axes = intsAttr(op, "axes", {});
-  if (axes.empty())
-    for (int64_t i = 0; i < static_cast<int64_t>(begin.size()); ++i)
-      axes.push_back(i);
-  SmallVector<int64_t> first(rank, 0), step(rank, 1);
-  for (auto [i, a] : llvm::enumerate(axes)) {
-    int64_t axis = a < 0 ? a + rank : a;
-    int64_t s = strides.size() == 1  ? strides[0]
-                : i < strides.size() ? strides[i]
-                                     : 1;
-    int64_t n = in.getDimSize(axis);
-    int64_t f = i < begin.size() ? begin[i] : (s > 0 ? 0 : n - 1);
-    if (f < 0)
-      f += n;
-    // Clamp like the relation does.
-    f = s > 0 ? std::clamp<int64_t>(f, 0, n)
-              : std::clamp<int64_t>(f, -1, n - 1);
-    first[axis] = f;
-    step[axis] = s;
-  }
+  StridedSliceStarts starts = stridedSliceStarts(
+      in.getShape(), intsAttr(op, "begin", {}), intsAttr(op, "strides", {1}),
+      intsAttr(op, "axes", {}), strAttr(op, "slice_mode", "end") == "size");
+  ArrayRef<int64_t> first = starts.first, step = starts.step;
   // Forward steps are a strided view (tensor.extract_slice); dimensions
   // walked backwards are then read reversed by a generic over the view.
   Location loc = op->getLoc();

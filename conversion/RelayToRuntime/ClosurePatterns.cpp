@@ -30,65 +30,96 @@ LogicalResult mlir::relay::collectClosures(ModuleOp module, ClosureTable &table,
                                            StringRef passName) {
   MLIRContext *context = module.getContext();
   SymbolTable symbols(module);
+  auto ptr = LLVM::LLVMPointerType::get(context);
   auto error = [&](Operation *op) {
     return op->emitError() << passName << ": ";
   };
   auto add = [&](Operation *source, StringRef base,
-                 FuncType type) -> LogicalResult {
-    if (table.ids.count(source))
-      return success();
-    SmallVector<Type> inputs{LLVM::LLVMPointerType::get(context)};
-    SmallVector<Type> results;
+                 FunctionType lowered) -> int64_t {
+    auto it = table.ids.find(source);
+    if (it != table.ids.end())
+      return it->second;
+    int64_t id = table.kinds.size();
+    std::string name = (base + "_closure" + Twine(id)).str();
+    while (symbols.lookup(name))
+      name += "_";
+    table.ids[source] = id;
+    table.kinds.push_back({source, name, lowered, id});
+    return id;
+  };
+  // (closure, parameters...) -> results, flattened, for a Relay function
+  // type; fails after reporting at `source`.
+  auto loweredKind = [&](Operation *source,
+                         FuncType type) -> FailureOr<FunctionType> {
+    SmallVector<Type> inputs{ptr}, results;
     for (Type t : type.getInputs())
       if (failed(flattenType(t, inputs)))
         return error(source) << "cannot lower a closure taking " << t;
     if (failed(flattenType(type.getResult(), results)))
       return error(source) << "cannot lower a closure returning "
                            << type.getResult();
-    int64_t id = table.kinds.size();
-    std::string name = (base + "_closure" + Twine(id)).str();
-    while (symbols.lookup(name))
-      name += "_";
-    table.ids[source] = id;
-    table.kinds.push_back(
-        {source, name, FunctionType::get(context, inputs, results), id});
-    return success();
+    return FunctionType::get(context, inputs, results);
   };
-  for (FuncOp func : module.getOps<FuncOp>()) {
-    if (func.isPolymorphic())
-      continue;
-    WalkResult result = func.walk([&](Operation *op) {
-      if (auto fn = dyn_cast<FnOp>(op)) {
-        SetVector<Value> captures;
-        getUsedValuesDefinedAbove(fn.getBody(), captures);
-        for (Value v : captures) {
-          SmallVector<Type> ignored;
-          if (failed(flattenType(v.getType(), ignored))) {
-            (void)(error(fn) << "cannot lower a closure capturing a value "
-                                "of type "
-                             << v.getType());
-            return WalkResult::interrupt();
-          }
-        }
-        if (failed(add(fn, func.getSymName(), fn.getFuncType())))
-          return WalkResult::interrupt();
-      } else if (auto ref = dyn_cast<GlobalRefOp>(op)) {
-        auto global = symbols.lookup<FuncOp>(ref.getName());
-        if (!global || global.isPolymorphic()) {
-          (void)(error(ref) << "cannot lower a reference to a polymorphic "
-                               "global function yet");
-          return WalkResult::interrupt();
-        }
-        if (failed(add(global, global.getSymName(), global.getRelayType())))
-          return WalkResult::interrupt();
-        table.globals[global.getSymName()] = table.ids[global];
-      }
+  // Closures inside polymorphic functions are not lowered with them.
+  auto inPolymorphic = [](Operation *op) {
+    auto func = op->getParentOfType<FuncOp>();
+    return func && func.isPolymorphic();
+  };
+  WalkResult result = module.walk([&](Operation *op) {
+    if (inPolymorphic(op))
       return WalkResult::advance();
-    });
-    if (result.wasInterrupted())
-      return failure();
-  }
-  return success();
+    if (auto fn = dyn_cast<FnOp>(op)) {
+      SetVector<Value> captures;
+      getUsedValuesDefinedAbove(fn.getBody(), captures);
+      for (Value v : captures) {
+        SmallVector<Type> ignored;
+        if (failed(flattenType(v.getType(), ignored))) {
+          (void)(error(fn) << "cannot lower a closure capturing a value "
+                              "of type "
+                           << v.getType());
+          return WalkResult::interrupt();
+        }
+      }
+      FailureOr<FunctionType> lowered = loweredKind(fn, fn.getFuncType());
+      if (failed(lowered))
+        return WalkResult::interrupt();
+      // Named after the global function it is in.
+      Operation *top = fn;
+      while (top->getParentOp() != module.getOperation())
+        top = top->getParentOp();
+      auto name =
+          top->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
+      add(fn, name ? name.getValue() : StringRef("fn"), *lowered);
+      return WalkResult::advance();
+    }
+    auto ref = dyn_cast<GlobalRefOp>(op);
+    if (!ref)
+      return WalkResult::advance();
+    Operation *global = symbols.lookup(ref.getName());
+    // A function still in Relay, or one --relay-to-scf converted already.
+    FailureOr<FunctionType> lowered = failure();
+    if (auto relayFunc = dyn_cast_or_null<FuncOp>(global)) {
+      if (relayFunc.isPolymorphic()) {
+        (void)(error(ref) << "cannot lower a reference to a polymorphic "
+                             "global function yet");
+        return WalkResult::interrupt();
+      }
+      lowered = loweredKind(relayFunc, relayFunc.getRelayType());
+    } else if (auto func = dyn_cast_or_null<func::FuncOp>(global)) {
+      SmallVector<Type> inputs{ptr};
+      llvm::append_range(inputs, func.getArgumentTypes());
+      lowered = FunctionType::get(context, inputs, func.getResultTypes());
+    } else {
+      (void)(error(ref) << "cannot lower a reference to @" << ref.getName()
+                        << ", which is not a function");
+      return WalkResult::interrupt();
+    }
+    if (failed(lowered))
+      return WalkResult::interrupt();
+    table.globals[ref.getName()] = add(global, ref.getName(), *lowered);
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
 }
 
 /// The values `fn`'s body uses that are defined outside it, in order of

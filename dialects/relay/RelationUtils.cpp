@@ -8,6 +8,8 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <algorithm>
+
 using namespace mlir;
 using namespace mlir::relay;
 
@@ -174,4 +176,38 @@ std::optional<size_t> DataLayout::find(char primal, bool sub) const {
     if (llvm::toUpper(a.name) == primal && (a.factor != 0) == sub)
       return i;
   return std::nullopt;
+}
+
+StridedSliceStarts mlir::relay::stridedSliceStarts(ArrayRef<int64_t> shape,
+                                                   ArrayRef<int64_t> begin,
+                                                   ArrayRef<int64_t> strides,
+                                                   ArrayRef<int64_t> axes,
+                                                   bool sizeMode) {
+  int64_t rank = shape.size();
+  StridedSliceStarts starts{SmallVector<int64_t>(rank, 0),
+                            SmallVector<int64_t>(rank, 1)};
+  SmallVector<int64_t> sliced(axes);
+  if (sliced.empty())
+    for (int64_t i = 0; i < static_cast<int64_t>(begin.size()); ++i)
+      sliced.push_back(i);
+  for (auto [i, a] : llvm::enumerate(sliced)) {
+    int64_t axis = a < 0 ? a + rank : a;
+    if (axis < 0 || axis >= rank)
+      continue;
+    int64_t s = strides.size() == 1  ? strides[0]
+                : i < strides.size() ? strides[i]
+                                     : 1;
+    // In "size" mode strides are ignored.
+    if (sizeMode || s == 0)
+      s = 1;
+    int64_t n = shape[axis];
+    int64_t f = i < begin.size() ? begin[i] : (s > 0 ? 0 : n - 1);
+    if (f < 0)
+      f += n;
+    f = s > 0 ? std::clamp<int64_t>(f, 0, n)
+              : std::clamp<int64_t>(f, -1, n - 1);
+    starts.first[axis] = f;
+    starts.step[axis] = s;
+  }
+  return starts;
 }

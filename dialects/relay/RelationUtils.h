@@ -112,6 +112,20 @@ struct DataLayout {
   std::optional<size_t> find(char primal, bool sub) const;
 };
 
+/// Where strided_slice reads along each axis of an input of static
+/// `shape`: out[i] = in[first[d] + i * step[d]] on axis d. `begin`,
+/// `strides`, `axes` and `sizeMode` (slice_mode "size") are the op's
+/// attributes; begins are normalised and clamped as the relation does (a
+/// negative step may start at -1: an empty slice). The relation, the
+/// interpreter's kernel and the lowering all slice this way.
+struct StridedSliceStarts {
+  SmallVector<int64_t> first, step;
+};
+StridedSliceStarts stridedSliceStarts(ArrayRef<int64_t> shape,
+                                      ArrayRef<int64_t> begin,
+                                      ArrayRef<int64_t> strides,
+                                      ArrayRef<int64_t> axes, bool sizeMode);
+
 /// Relations shared by the relation files (RelationsXxx.cpp).
 void registerElementwiseRelations();
 void registerReduceRelations();

@@ -314,31 +314,10 @@ static FailureOr<ValuePtr> takeKernel(const KernelContext &ctx) {
 static FailureOr<ValuePtr> stridedSliceKernel(const KernelContext &ctx) {
   const Tensor &in = ctx.input(0);
   int64_t rank = in.getRank();
-  SmallVector<int64_t> begin = ctx.getInts("begin");
-  SmallVector<int64_t> strides = ctx.getInts("strides", {1});
-  bool sizeMode = ctx.getString("slice_mode", "end") == "size";
-  SmallVector<int64_t> axes = ctx.getInts("axes");
-  if (axes.empty())
-    for (int64_t i = 0; i < static_cast<int64_t>(begin.size()); ++i)
-      axes.push_back(i);
-  // Per axis: the first index and the step.
-  SmallVector<int64_t> first(rank, 0), step(rank, 1);
-  for (auto [i, a] : llvm::enumerate(axes)) {
-    int64_t axis = a < 0 ? a + rank : a;
-    int64_t s = strides.size() == 1  ? strides[0]
-                : i < strides.size() ? strides[i]
-                                     : 1;
-    if (sizeMode)
-      s = 1;
-    int64_t size = in.getShape()[axis];
-    int64_t b = i < begin.size() ? begin[i] : (s > 0 ? 0 : -1);
-    if (b < 0)
-      b += size;
-    b = s > 0 ? std::min(std::max<int64_t>(b, 0), size)
-              : std::min(std::max<int64_t>(b, -1), size - 1);
-    first[axis] = b;
-    step[axis] = s;
-  }
+  StridedSliceStarts starts = stridedSliceStarts(
+      in.getShape(), ctx.getInts("begin"), ctx.getInts("strides", {1}),
+      ctx.getInts("axes"), ctx.getString("slice_mode", "end") == "size");
+  ArrayRef<int64_t> first = starts.first, step = starts.step;
   auto type = ctx.resultTensorType();
   Tensor out(type.getElementType(), type.getShape());
   SmallVector<int64_t> inStrides = in.strides();

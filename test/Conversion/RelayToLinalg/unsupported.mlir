@@ -33,3 +33,4 @@ relay.func @groups_nhwc(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4x1xf32>) -> ten
   %r = relay.nn.conv2d %x, %w {groups = 4 : i64, data_layout = "NHWC", kernel_layout = "HWOI"} : (tensor<1x8x8x4xf32>, tensor<3x3x4x1xf32>) -> tensor<1x6x6x4xf32>
   relay.return %r : tensor<1x6x6x4xf32>
 }
+

@@ -1,7 +1,8 @@
 //===- ExecutorTest.cpp - The Executor's C++ API --------------------------===//
 //
 // Compiling once and calling many times; a run-time error inside compiled
-// code is reported and frees the buffers the abandoned code held.
+// code is reported and frees the buffers the abandoned code held; an
+// operator a user registers with a lowering rule compiles.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,7 +13,14 @@
 #include "frontends/RelayText/Importer.h"
 #include "tools/init/InitAll.h"
 
+#include "dialects/relay/OperatorRegistry.h"
+#include "dialects/relay/RelayDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include "gtest/gtest.h"
@@ -108,6 +116,58 @@ TEST_F(ExecutorTest, RunTimeErrorFreesTheBuffersItAbandons) {
         << errors;
   }
   EXPECT_EQ(relay_rt_outstanding_buffers(), before);
+}
+
+// A user's operator, registered from C++ with its relation and a lowering
+// rule (x * x + 1, as one linalg.generic): --relay-to-linalg lowers it with
+// that rule through the registry's lowering column, and it runs compiled.
+TEST_F(ExecutorTest, CompilesAUserOperatorWithItsLoweringRule) {
+  OperatorInfo info;
+  info.name = "relay.my.square_plus_one";
+  info.relation = "Identity";
+  info.numInputs = 1;
+  info.pattern = OpPatternKind::ElemWise;
+  info.lowering = [](OpBuilder &b, Operation *op,
+                     ValueRange operands) -> FailureOr<SmallVector<Value>> {
+    auto type = dyn_cast<RankedTensorType>(operands[0].getType());
+    if (!type || !isa<FloatType>(type.getElementType()))
+      return failure();
+    Location loc = op->getLoc();
+    Value init =
+        tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+    AffineMap id =
+        AffineMap::getMultiDimIdentityMap(type.getRank(), b.getContext());
+    auto generic = linalg::GenericOp::create(
+        b, loc, TypeRange{type}, operands[0], init, {id, id},
+        SmallVector<utils::IteratorType>(type.getRank(),
+                                         utils::IteratorType::parallel),
+        [&](OpBuilder &nb, Location l, ValueRange args) {
+          Value one = arith::ConstantOp::create(
+              nb, l, nb.getFloatAttr(args[0].getType(), 1.0));
+          Value square = arith::MulFOp::create(nb, l, args[0], args[0]);
+          linalg::YieldOp::create(
+              nb, l, arith::AddFOp::create(nb, l, square, one).getResult());
+        });
+    return SmallVector<Value>{generic.getResult(0)};
+  };
+  ASSERT_TRUE(succeeded(
+      registerDynamicOperator(context.getOrLoadDialect<RelayDialect>(), info)));
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"mlir(
+    relay.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
+      %y = relay.my.square_plus_one %x : (tensor<3xf32>) -> tensor<3xf32>
+      %z = relay.add %y, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+      relay.return %z : tensor<3xf32>
+    })mlir",
+                                                             &context);
+  ASSERT_TRUE(module) << errors;
+  auto executor = Executor::compile(*module, "main");
+  ASSERT_TRUE(succeeded(executor)) << errors;
+  FailureOr<ValuePtr> r = (*executor)->call({vector({1.0f, -2.0f, 0.5f})});
+  ASSERT_TRUE(succeeded(r)) << errors;
+  const Tensor &t = (*r)->getTensor();
+  const double inputs[] = {1.0, -2.0, 0.5};
+  for (auto [k, x] : llvm::enumerate(inputs))
+    EXPECT_DOUBLE_EQ(t.getF(k), x * x + 1 + x);
 }
 
 } // namespace
