@@ -46,6 +46,43 @@ Type RelayBuilder::broadcastResult(Value lhs, Value rhs, bool toBool) {
   return *type;
 }
 
+Value RelayBuilder::insertOperator(
+    OperationState &state, function_ref<InFlightDiagnostic()> emitError) {
+  const OperatorInfo *info = lookupOperator(state.name.getStringRef());
+  if (!info || info->numInputs != state.operands.size())
+    return {};
+  // Typed while detached, so that a failure leaves nothing behind (and a
+  // rewriter's listener sees only the finished op).
+  Operation *op = Operation::create(state);
+  /// Takes the result type the relation assigns; errors go to `emitError`.
+  struct Reporter : TypeReporter {
+    function_ref<InFlightDiagnostic()> emitErrorFn;
+    unsigned numInputs;
+    Type result;
+    LogicalResult assign(unsigned index, Type type) override {
+      if (index == numInputs)
+        result = type;
+      return success();
+    }
+    InFlightDiagnostic emitError() override {
+      return emitErrorFn ? emitErrorFn() : InFlightDiagnostic();
+    }
+  } reporter;
+  reporter.emitErrorFn = emitError;
+  reporter.numInputs = op->getNumOperands();
+  SmallVector<Type> types(op->getOperandTypes());
+  types.push_back(IncompleteType::get(getContext()));
+  RelationStatus status = runOperatorRelation(op, *info, types, reporter);
+  if (status != RelationStatus::Solved || !reporter.result ||
+      isa<IncompleteType>(reporter.result)) {
+    op->destroy();
+    return {};
+  }
+  op->getResult(0).setType(reporter.result);
+  builder.insert(op);
+  return op->getResult(0);
+}
+
 template <typename TerminatorT>
 void RelayBuilder::fillRegion(Region &region, TypeRange argTypes, BodyFn body) {
   Block *block = new Block();

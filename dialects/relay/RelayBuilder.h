@@ -15,7 +15,9 @@
 #ifndef RELAY_MLIR_DIALECTS_RELAY_RELAYBUILDER_H
 #define RELAY_MLIR_DIALECTS_RELAY_RELAYBUILDER_H
 
+#include "dialects/relay/OperatorRegistry.h"
 #include "dialects/relay/RelayOps.h"
+#include "dialects/relay/RelayTypes.h"
 #include "mlir/IR/Builders.h"
 
 #include <functional>
@@ -75,6 +77,20 @@ public:
   //===--------------------------------------------------------------------===//
   // Operators
   //===--------------------------------------------------------------------===//
+
+  /// The operator `OpT` (any relay operator, built-in or registered) on
+  /// `operands` with `attrs`, its result typed by the operator's relation
+  /// (ODS defaults applied). When the relation fails, or cannot tell the
+  /// result yet, nothing is built and null is returned; `emitError`, when
+  /// given, starts the diagnostic of the relation's failure.
+  template <typename OpT>
+  Value op(ValueRange operands, ArrayRef<NamedAttribute> attrs = {},
+           function_ref<InFlightDiagnostic()> emitError = nullptr) {
+    OperationState state(loc, OpT::getOperationName());
+    OpT::build(builder, state, TypeRange{IncompleteType::get(getContext())},
+               operands, attrs);
+    return insertOperator(state, emitError);
+  }
 
   /// An elementwise binary operator; the result type follows the Broadcast
   /// relation (`!relay.incomplete` when the operand types are not known).
@@ -187,6 +203,11 @@ private:
            std::is_same_v<OpT, GreaterEqualOp>;
   }
   Type broadcastResult(Value lhs, Value rhs, bool toBool);
+  /// Creates the operator `state` describes, types it by its relation and
+  /// inserts it; null (nothing inserted) when the relation does not type
+  /// it.
+  Value insertOperator(OperationState &state,
+                       function_ref<InFlightDiagnostic()> emitError);
   /// Fills the single block of `region` (with `argTypes` arguments) by
   /// `body` and terminates it with `TerminatorT`.
   template <typename TerminatorT>

@@ -39,11 +39,6 @@ void addRecurrentConverters(ConverterTable &table);
 FailureOr<Value> activation(NodeContext &ctx, StringRef name, Value x,
                             double alpha, double beta);
 
-/// Builds an elementwise relay op on the node's output type, keeping the
-/// common case short: `unaryOp(ctx, "exp", x)`.
-FailureOr<Value> unaryOp(NodeContext &ctx, StringRef name, Value x);
-FailureOr<Value> binaryOp(NodeContext &ctx, StringRef name, Value x, Value y);
-
 } // namespace mlir::relay::onnx_import
 
 #endif // RELAY_MLIR_FRONTENDS_ONNX_CONVERTERS_H

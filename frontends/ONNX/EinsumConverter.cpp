@@ -20,6 +20,7 @@
 #include <map>
 
 using namespace mlir;
+using namespace mlir::relay;
 using namespace mlir::relay::onnx_import;
 
 namespace {
@@ -89,7 +90,7 @@ public:
     }
     if (axes.empty())
       return;
-    t.value = b.op("sum", {t.value}, {ctx.ints("axis", axes)});
+    t.value = b.op<SumOp>({t.value}, {ctx.ints("axis", axes)});
     t.labels = kept;
   }
 
@@ -100,7 +101,7 @@ public:
       perm.push_back(llvm::find(t.labels, l) - t.labels.begin());
     if (llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())))
       return t.value;
-    return b.op("transpose", {t.value}, {ctx.ints("axes", perm)});
+    return b.op<TransposeOp>({t.value}, {ctx.ints("axes", perm)});
   }
 
   /// The product of `a` and `b` over their shared labels not in `keep`.
@@ -136,19 +137,19 @@ public:
     orderA.append(summed.begin(), summed.end());
     orderC.append(summed.begin(), summed.end());
     orderC.append(right.begin(), right.end());
-    Value lhs = b.op("reshape", {permuted(a, orderA)},
-                     {ctx.ints("newshape", {nb, m, k})});
-    Value rhs = b.op("reshape", {permuted(c, orderC)},
-                     {ctx.ints("newshape", {nb, k, n})});
-    Value prod = b.op("nn.batch_matmul", {lhs, rhs},
-                      {ctx.boolean("transpose_b", false)});
+    Value lhs = b.op<ReshapeOp>({permuted(a, orderA)},
+                                {ctx.ints("newshape", {nb, m, k})});
+    Value rhs = b.op<ReshapeOp>({permuted(c, orderC)},
+                                {ctx.ints("newshape", {nb, k, n})});
+    Value prod =
+        b.op<BatchMatmulOp>({lhs, rhs}, {ctx.boolean("transpose_b", false)});
     Labels labels(batch);
     labels.append(left.begin(), left.end());
     labels.append(right.begin(), right.end());
     SmallVector<int64_t> dims;
     for (Label l : labels)
       dims.push_back(size[l]);
-    return Term{b.op("reshape", {prod}, {ctx.ints("newshape", dims)}), labels};
+    return Term{b.op<ReshapeOp>({prod}, {ctx.ints("newshape", dims)}), labels};
   }
 
   static std::string describe(Label l) {

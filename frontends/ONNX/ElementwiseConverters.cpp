@@ -14,18 +14,8 @@
 #include <limits>
 
 using namespace mlir;
+using namespace mlir::relay;
 using namespace mlir::relay::onnx_import;
-
-FailureOr<Value> mlir::relay::onnx_import::unaryOp(NodeContext &ctx,
-                                                   StringRef name, Value x) {
-  return ctx.op(name, {x});
-}
-
-FailureOr<Value> mlir::relay::onnx_import::binaryOp(NodeContext &ctx,
-                                                    StringRef name, Value x,
-                                                    Value y) {
-  return ctx.op(name, {x, y});
-}
 
 namespace {
 
@@ -34,13 +24,18 @@ Value scalarLike(NodeContext &ctx, Value x, double v) {
   return ctx.scalar(v, cast<RankedTensorType>(x.getType()).getElementType());
 }
 
-OpConverter unary(StringRef relayName) {
-  std::string name = relayName.str();
-  return [name](NodeContext &ctx) -> LogicalResult {
+/// The relay operator `OpT` of the node's input.
+template <typename OpT> OpConverter unary() {
+  return [](NodeContext &ctx) -> LogicalResult {
     if (failed(ctx.checkInputs(1, 1)))
       return failure();
-    return ctx.output(ctx.op(name, {ctx.input(0)}));
+    return ctx.output(ctx.op<OpT>({ctx.input(0)}));
   };
+}
+
+/// `OpT`'s name without the dialect prefix (`add`).
+template <typename OpT> StringRef operatorName() {
+  return StringRef(OpT::getOperationName()).drop_front(strlen("relay."));
 }
 
 /// Folds integer arithmetic (+ - * /, mod, comparisons) on small constants
@@ -105,23 +100,23 @@ ElementsAttr foldIntegerBinary(NodeContext &ctx, StringRef name) {
                                 values);
 }
 
-OpConverter binary(StringRef relayName) {
-  std::string name = relayName.str();
-  return [name](NodeContext &ctx) -> LogicalResult {
+/// The relay operator `OpT` of the node's two inputs (folded when both
+/// are small integer constants).
+template <typename OpT> OpConverter binary() {
+  return [](NodeContext &ctx) -> LogicalResult {
     if (failed(ctx.checkInputs(2, 2)))
       return failure();
-    if (ElementsAttr folded = foldIntegerBinary(ctx, name)) {
+    if (ElementsAttr folded = foldIntegerBinary(ctx, operatorName<OpT>())) {
       ctx.addOutput(ctx.constant(folded), folded);
       return success();
     }
-    return ctx.output(ctx.op(name, {ctx.input(0), ctx.input(1)}));
+    return ctx.output(ctx.op<OpT>({ctx.input(0), ctx.input(1)}));
   };
 }
 
 /// Sum, Max, Min, Mean: a left fold over any number of inputs.
-OpConverter variadic(StringRef relayName, bool mean = false) {
-  std::string name = relayName.str();
-  return [name, mean](NodeContext &ctx) -> LogicalResult {
+template <typename OpT> OpConverter variadic(bool mean = false) {
+  return [mean](NodeContext &ctx) -> LogicalResult {
     unsigned n = ctx.getNumInputs();
     if (n == 0)
       return ctx.fail("needs at least one input");
@@ -129,14 +124,14 @@ OpConverter variadic(StringRef relayName, bool mean = false) {
       return failure();
     Value acc = ctx.input(0);
     for (unsigned i = 1; i < n; ++i) {
-      FailureOr<Value> r = ctx.op(name, {acc, ctx.input(i)});
+      FailureOr<Value> r = ctx.op<OpT>({acc, ctx.input(i)});
       if (failed(r))
         return failure();
       acc = *r;
     }
     if (mean) {
       FailureOr<Value> r =
-          ctx.op("divide", {acc, scalarLike(ctx, acc, static_cast<double>(n))});
+          ctx.op<DivideOp>({acc, scalarLike(ctx, acc, static_cast<double>(n))});
       if (failed(r))
         return failure();
       acc = *r;
@@ -160,32 +155,32 @@ OpConverter composite(Body body) {
 
 /// where(x > 0, x, alpha * (exp(x) - 1)), scaled by gamma (Elu, Selu).
 FailureOr<Value> elu(NodeContext &ctx, Value x, double alpha, double gamma) {
-  FailureOr<Value> e = ctx.op("exp", {x});
+  FailureOr<Value> e = ctx.op<ExpOp>({x});
   if (failed(e))
     return failure();
-  FailureOr<Value> em1 = ctx.op("subtract", {*e, scalarLike(ctx, x, 1)});
+  FailureOr<Value> em1 = ctx.op<SubtractOp>({*e, scalarLike(ctx, x, 1)});
   if (failed(em1))
     return failure();
-  FailureOr<Value> neg = ctx.op("multiply", {*em1, scalarLike(ctx, x, alpha)});
-  FailureOr<Value> pos = ctx.op("greater", {x, scalarLike(ctx, x, 0)});
+  FailureOr<Value> neg = ctx.op<MultiplyOp>({*em1, scalarLike(ctx, x, alpha)});
+  FailureOr<Value> pos = ctx.op<GreaterOp>({x, scalarLike(ctx, x, 0)});
   if (failed(neg) || failed(pos))
     return failure();
-  FailureOr<Value> r = ctx.op("where", {*pos, x, *neg});
+  FailureOr<Value> r = ctx.op<WhereOp>({*pos, x, *neg});
   if (failed(r) || gamma == 1.0)
     return r;
-  return ctx.op("multiply", {*r, scalarLike(ctx, x, gamma)});
+  return ctx.op<MultiplyOp>({*r, scalarLike(ctx, x, gamma)});
 }
 
 /// clip(alpha * x + beta, 0, 1).
 FailureOr<Value> hardSigmoid(NodeContext &ctx, Value x, double alpha,
                              double beta) {
-  FailureOr<Value> ax = ctx.op("multiply", {x, scalarLike(ctx, x, alpha)});
+  FailureOr<Value> ax = ctx.op<MultiplyOp>({x, scalarLike(ctx, x, alpha)});
   if (failed(ax))
     return failure();
-  FailureOr<Value> axb = ctx.op("add", {*ax, scalarLike(ctx, x, beta)});
+  FailureOr<Value> axb = ctx.op<AddOp>({*ax, scalarLike(ctx, x, beta)});
   if (failed(axb))
     return failure();
-  return ctx.op("clip", {*axb}, {ctx.f64("a_min", 0), ctx.f64("a_max", 1)});
+  return ctx.op<ClipOp>({*axb}, {ctx.f64("a_min", 0), ctx.f64("a_max", 1)});
 }
 
 LogicalResult convertClip(NodeContext &ctx) {
@@ -205,8 +200,8 @@ LogicalResult convertClip(NodeContext &ctx) {
       (i == 1 ? lo : hi) = readDoubles(c).front();
       continue;
     }
-    FailureOr<Value> r =
-        ctx.op(i == 1 ? "maximum" : "minimum", {result, ctx.input(i)});
+    FailureOr<Value> r = i == 1 ? ctx.op<MaximumOp>({result, ctx.input(i)})
+                                : ctx.op<MinimumOp>({result, ctx.input(i)});
     if (failed(r))
       return failure();
     result = *r;
@@ -215,13 +210,13 @@ LogicalResult convertClip(NodeContext &ctx) {
     // clip's bounds are doubles; integer bounds go through maximum/minimum
     // to stay exact.
     if (!std::isinf(lo)) {
-      FailureOr<Value> r = ctx.op("maximum", {result, scalarLike(ctx, x, lo)});
+      FailureOr<Value> r = ctx.op<MaximumOp>({result, scalarLike(ctx, x, lo)});
       if (failed(r))
         return failure();
       result = *r;
     }
     if (!std::isinf(hi)) {
-      FailureOr<Value> r = ctx.op("minimum", {result, scalarLike(ctx, x, hi)});
+      FailureOr<Value> r = ctx.op<MinimumOp>({result, scalarLike(ctx, x, hi)});
       if (failed(r))
         return failure();
       result = *r;
@@ -231,9 +226,9 @@ LogicalResult convertClip(NodeContext &ctx) {
   }
   if (!std::isinf(lo) || !std::isinf(hi)) {
     double big = std::numeric_limits<double>::max();
-    FailureOr<Value> r = ctx.op("clip", {result},
-                                {ctx.f64("a_min", std::isinf(lo) ? -big : lo),
-                                 ctx.f64("a_max", std::isinf(hi) ? big : hi)});
+    FailureOr<Value> r =
+        ctx.op<ClipOp>({result}, {ctx.f64("a_min", std::isinf(lo) ? -big : lo),
+                                  ctx.f64("a_max", std::isinf(hi) ? big : hi)});
     if (failed(r))
       return failure();
     result = *r;
@@ -260,14 +255,14 @@ LogicalResult convertCast(NodeContext &ctx) {
     ctx.addOutput(ctx.constant(folded), folded);
     return success();
   }
-  return ctx.output(ctx.op("cast", {ctx.input(0)}, {ctx.type("dtype", to)}));
+  return ctx.output(ctx.op<CastOp>({ctx.input(0)}, {ctx.type("dtype", to)}));
 }
 
 LogicalResult convertCastLike(NodeContext &ctx) {
   if (failed(ctx.checkInputs(2, 2)))
     return failure();
   return ctx.output(
-      ctx.op("cast", {ctx.input(0)}, {ctx.type("dtype", ctx.elementType(1))}));
+      ctx.op<CastOp>({ctx.input(0)}, {ctx.type("dtype", ctx.elementType(1))}));
 }
 
 LogicalResult convertPow(NodeContext &ctx) {
@@ -277,12 +272,12 @@ LogicalResult convertPow(NodeContext &ctx) {
   // ONNX lets the exponent's type differ; relay's power takes one type.
   if (ctx.elementType(1) != ctx.elementType(0)) {
     FailureOr<Value> c =
-        ctx.op("cast", {exponent}, {ctx.type("dtype", ctx.elementType(0))});
+        ctx.op<CastOp>({exponent}, {ctx.type("dtype", ctx.elementType(0))});
     if (failed(c))
       return failure();
     exponent = *c;
   }
-  return ctx.output(ctx.op("power", {ctx.input(0), exponent}));
+  return ctx.output(ctx.op<PowerOp>({ctx.input(0), exponent}));
 }
 
 LogicalResult convertMod(NodeContext &ctx) {
@@ -298,7 +293,8 @@ LogicalResult convertMod(NodeContext &ctx) {
     ctx.addOutput(ctx.constant(folded), folded);
     return success();
   }
-  return ctx.output(ctx.op(name, {ctx.input(0), ctx.input(1)}));
+  return ctx.output(fmod ? ctx.op<ModOp>({ctx.input(0), ctx.input(1)})
+                         : ctx.op<FloorModOp>({ctx.input(0), ctx.input(1)}));
 }
 
 LogicalResult convertBitShift(NodeContext &ctx) {
@@ -307,8 +303,9 @@ LogicalResult convertBitShift(NodeContext &ctx) {
   std::string direction = ctx.attrString("direction", "");
   if (direction != "LEFT" && direction != "RIGHT")
     return ctx.fail("direction must be LEFT or RIGHT");
-  return ctx.output(ctx.op(direction == "LEFT" ? "left_shift" : "right_shift",
-                           {ctx.input(0), ctx.input(1)}));
+  ValueRange inputs{ctx.input(0), ctx.input(1)};
+  return ctx.output(direction == "LEFT" ? ctx.op<LeftShiftOp>(inputs)
+                                        : ctx.op<RightShiftOp>(inputs));
 }
 
 /// Where on small known integers (shape computations: torch.expand's
@@ -348,18 +345,18 @@ LogicalResult convertWhere(NodeContext &ctx) {
     return success();
   }
   return ctx.output(
-      ctx.op("where", {ctx.input(0), ctx.input(1), ctx.input(2)}));
+      ctx.op<WhereOp>({ctx.input(0), ctx.input(1), ctx.input(2)}));
 }
 
 LogicalResult convertPRelu(NodeContext &ctx) {
   if (failed(ctx.checkInputs(2, 2)))
     return failure();
   Value x = ctx.input(0);
-  FailureOr<Value> scaled = ctx.op("multiply", {x, ctx.input(1)});
-  FailureOr<Value> neg = ctx.op("less", {x, scalarLike(ctx, x, 0)});
+  FailureOr<Value> scaled = ctx.op<MultiplyOp>({x, ctx.input(1)});
+  FailureOr<Value> neg = ctx.op<LessOp>({x, scalarLike(ctx, x, 0)});
   if (failed(scaled) || failed(neg))
     return failure();
-  return ctx.output(ctx.op("where", {*neg, *scaled, x}));
+  return ctx.output(ctx.op<WhereOp>({*neg, *scaled, x}));
 }
 
 LogicalResult convertIdentity(NodeContext &ctx) {
@@ -376,11 +373,11 @@ LogicalResult convertShrink(NodeContext &ctx) {
   Emitter b(ctx);
   Value x = ctx.input(0);
   double lambd = ctx.attrFloat("lambd", 0.5), bias = ctx.attrFloat("bias", 0);
-  Value below = b.op("less", {x, b.scalar(-lambd, x)});
-  Value above = b.op("greater", {x, b.scalar(lambd, x)});
-  Value inner = b.op("where", {above, b.op("subtract", {x, b.scalar(bias, x)}),
-                               b.scalar(0, x)});
-  return b.output(b.op("where", {below, b.add(x, b.scalar(bias, x)), inner}));
+  Value below = b.op<LessOp>({x, b.scalar(-lambd, x)});
+  Value above = b.op<GreaterOp>({x, b.scalar(lambd, x)});
+  Value inner = b.op<WhereOp>(
+      {above, b.op<SubtractOp>({x, b.scalar(bias, x)}), b.scalar(0, x)});
+  return b.output(b.op<WhereOp>({below, b.add(x, b.scalar(bias, x)), inner}));
 }
 
 /// IsNaN: relay's isnan. IsInf: x == +inf and/or x == -inf.
@@ -392,7 +389,7 @@ LogicalResult convertIsNaNOrInf(NodeContext &ctx, bool nan) {
   Emitter b(ctx);
   Value x = ctx.input(0);
   if (nan)
-    return b.output(b.op("isnan", {x}));
+    return b.output(b.op<IsNanOp>({x}));
   double inf = std::numeric_limits<double>::infinity();
   bool positive = ctx.attrInt("detect_positive", 1) != 0;
   bool negative = ctx.attrInt("detect_negative", 1) != 0;
@@ -403,10 +400,10 @@ LogicalResult convertIsNaNOrInf(NodeContext &ctx, bool nan) {
         false)));
   Value r;
   if (positive)
-    r = b.op("equal", {x, b.scalar(inf, x)});
+    r = b.op<EqualOp>({x, b.scalar(inf, x)});
   if (negative) {
-    Value n = b.op("equal", {x, b.scalar(-inf, x)});
-    r = r ? b.op("logical_or", {r, n}) : n;
+    Value n = b.op<EqualOp>({x, b.scalar(-inf, x)});
+    r = r ? b.op<LogicalOrOp>({r, n}) : n;
   }
   return b.output(r);
 }
@@ -418,13 +415,13 @@ FailureOr<Value> mlir::relay::onnx_import::activation(NodeContext &ctx,
                                                       double alpha,
                                                       double beta) {
   if (name == "Relu")
-    return ctx.op("nn.relu", {x});
+    return ctx.op<ReluOp>({x});
   if (name == "Tanh")
-    return ctx.op("tanh", {x});
+    return ctx.op<TanhOp>({x});
   if (name == "Sigmoid")
-    return ctx.op("sigmoid", {x});
+    return ctx.op<SigmoidOp>({x});
   if (name == "LeakyRelu")
-    return ctx.op("nn.leaky_relu", {x}, {ctx.f64("alpha", alpha)});
+    return ctx.op<LeakyReluOp>({x}, {ctx.f64("alpha", alpha)});
   if (name == "HardSigmoid")
     return hardSigmoid(ctx, x, alpha, beta);
   if (name == "Elu")
@@ -433,79 +430,89 @@ FailureOr<Value> mlir::relay::onnx_import::activation(NodeContext &ctx,
     // alpha * x + beta; alpha * tanh(beta * x).
     Value inner = x;
     if (name == "ScaledTanh") {
-      FailureOr<Value> bx = ctx.op("multiply", {x, scalarLike(ctx, x, beta)});
+      FailureOr<Value> bx = ctx.op<MultiplyOp>({x, scalarLike(ctx, x, beta)});
       if (failed(bx))
         return failure();
-      FailureOr<Value> t = ctx.op("tanh", {*bx});
+      FailureOr<Value> t = ctx.op<TanhOp>({*bx});
       if (failed(t))
         return failure();
       inner = *t;
     }
     FailureOr<Value> ax =
-        ctx.op("multiply", {inner, scalarLike(ctx, x, alpha)});
+        ctx.op<MultiplyOp>({inner, scalarLike(ctx, x, alpha)});
     if (failed(ax) || name == "ScaledTanh")
       return ax;
-    return ctx.op("add", {*ax, scalarLike(ctx, x, beta)});
+    return ctx.op<AddOp>({*ax, scalarLike(ctx, x, beta)});
   }
   if (name == "Softplus") {
-    FailureOr<Value> e = ctx.op("exp", {x});
+    FailureOr<Value> e = ctx.op<ExpOp>({x});
     if (failed(e))
       return failure();
-    FailureOr<Value> e1 = ctx.op("add", {*e, scalarLike(ctx, x, 1)});
+    FailureOr<Value> e1 = ctx.op<AddOp>({*e, scalarLike(ctx, x, 1)});
     if (failed(e1))
       return failure();
-    return ctx.op("log", {*e1});
+    return ctx.op<LogOp>({*e1});
   }
   if (name == "Softsign") {
-    FailureOr<Value> a = ctx.op("abs", {x});
+    FailureOr<Value> a = ctx.op<AbsOp>({x});
     if (failed(a))
       return failure();
-    FailureOr<Value> a1 = ctx.op("add", {*a, scalarLike(ctx, x, 1)});
+    FailureOr<Value> a1 = ctx.op<AddOp>({*a, scalarLike(ctx, x, 1)});
     if (failed(a1))
       return failure();
-    return ctx.op("divide", {x, *a1});
+    return ctx.op<DivideOp>({x, *a1});
   }
   if (name == "ThresholdedRelu") {
-    FailureOr<Value> above = ctx.op("greater", {x, scalarLike(ctx, x, alpha)});
+    FailureOr<Value> above = ctx.op<GreaterOp>({x, scalarLike(ctx, x, alpha)});
     if (failed(above))
       return failure();
-    return ctx.op("where", {*above, x, scalarLike(ctx, x, 0)});
+    return ctx.op<WhereOp>({*above, x, scalarLike(ctx, x, 0)});
   }
   return ctx.fail("unknown activation function '" + name + "'");
 }
 
 void mlir::relay::onnx_import::addElementwiseConverters(ConverterTable &t) {
-  for (auto [onnx, relay] :
-       std::initializer_list<std::pair<StringRef, StringRef>>{
-           {"Abs", "abs"},         {"Neg", "negative"}, {"Exp", "exp"},
-           {"Log", "log"},         {"Sqrt", "sqrt"},    {"Relu", "nn.relu"},
-           {"Sigmoid", "sigmoid"}, {"Tanh", "tanh"},    {"Erf", "erf"},
-           {"Floor", "floor"},     {"Ceil", "ceil"},    {"Round", "round"},
-           {"Sin", "sin"},         {"Cos", "cos"},      {"Tan", "tan"},
-           {"Asin", "asin"},       {"Acos", "acos"},    {"Atan", "atan"},
-           {"Sinh", "sinh"},       {"Cosh", "cosh"},    {"Asinh", "asinh"},
-           {"Acosh", "acosh"},     {"Atanh", "atanh"},  {"Sign", "sign"},
-           {"Not", "logical_not"}})
-    t[onnx] = unary(relay);
-  for (auto [onnx, relay] :
-       std::initializer_list<std::pair<StringRef, StringRef>>{
-           {"Add", "add"},
-           {"Sub", "subtract"},
-           {"Mul", "multiply"},
-           {"Div", "divide"},
-           {"Equal", "equal"},
-           {"Less", "less"},
-           {"LessOrEqual", "less_equal"},
-           {"Greater", "greater"},
-           {"GreaterOrEqual", "greater_equal"},
-           {"And", "logical_and"},
-           {"Or", "logical_or"},
-           {"Xor", "logical_xor"}})
-    t[onnx] = binary(relay);
-  t["Sum"] = variadic("add");
-  t["Max"] = variadic("maximum");
-  t["Min"] = variadic("minimum");
-  t["Mean"] = variadic("add", /*mean=*/true);
+  t["Abs"] = unary<AbsOp>();
+  t["Neg"] = unary<NegativeOp>();
+  t["Exp"] = unary<ExpOp>();
+  t["Log"] = unary<LogOp>();
+  t["Sqrt"] = unary<SqrtOp>();
+  t["Relu"] = unary<ReluOp>();
+  t["Sigmoid"] = unary<SigmoidOp>();
+  t["Tanh"] = unary<TanhOp>();
+  t["Erf"] = unary<ErfOp>();
+  t["Floor"] = unary<FloorOp>();
+  t["Ceil"] = unary<CeilOp>();
+  t["Round"] = unary<RoundOp>();
+  t["Sin"] = unary<SinOp>();
+  t["Cos"] = unary<CosOp>();
+  t["Tan"] = unary<TanOp>();
+  t["Asin"] = unary<AsinOp>();
+  t["Acos"] = unary<AcosOp>();
+  t["Atan"] = unary<AtanOp>();
+  t["Sinh"] = unary<SinhOp>();
+  t["Cosh"] = unary<CoshOp>();
+  t["Asinh"] = unary<AsinhOp>();
+  t["Acosh"] = unary<AcoshOp>();
+  t["Atanh"] = unary<AtanhOp>();
+  t["Sign"] = unary<SignOp>();
+  t["Not"] = unary<LogicalNotOp>();
+  t["Add"] = binary<AddOp>();
+  t["Sub"] = binary<SubtractOp>();
+  t["Mul"] = binary<MultiplyOp>();
+  t["Div"] = binary<DivideOp>();
+  t["Equal"] = binary<EqualOp>();
+  t["Less"] = binary<LessOp>();
+  t["LessOrEqual"] = binary<LessEqualOp>();
+  t["Greater"] = binary<GreaterOp>();
+  t["GreaterOrEqual"] = binary<GreaterEqualOp>();
+  t["And"] = binary<LogicalAndOp>();
+  t["Or"] = binary<LogicalOrOp>();
+  t["Xor"] = binary<LogicalXorOp>();
+  t["Sum"] = variadic<AddOp>();
+  t["Max"] = variadic<MaximumOp>();
+  t["Min"] = variadic<MinimumOp>();
+  t["Mean"] = variadic<AddOp>(/*mean=*/true);
   t["Pow"] = convertPow;
   t["Mod"] = convertMod;
   t["BitShift"] = convertBitShift;
@@ -518,11 +525,11 @@ void mlir::relay::onnx_import::addElementwiseConverters(ConverterTable &t) {
   t["LeakyRelu"] = [](NodeContext &ctx) -> LogicalResult {
     if (failed(ctx.checkInputs(1, 1)))
       return failure();
-    return ctx.output(ctx.op("nn.leaky_relu", {ctx.input(0)},
-                             {ctx.f64("alpha", ctx.attrFloat("alpha", 0.01))}));
+    return ctx.output(ctx.op<LeakyReluOp>(
+        {ctx.input(0)}, {ctx.f64("alpha", ctx.attrFloat("alpha", 0.01))}));
   };
   t["Reciprocal"] = composite([](NodeContext &ctx, Value x) {
-    return ctx.op("divide", {scalarLike(ctx, x, 1), x});
+    return ctx.op<DivideOp>({scalarLike(ctx, x, 1), x});
   });
   t["Elu"] = composite([](NodeContext &ctx, Value x) {
     return activation(ctx, "Elu", x, ctx.attrFloat("alpha", 1.0), 0.0);
@@ -539,7 +546,7 @@ void mlir::relay::onnx_import::addElementwiseConverters(ConverterTable &t) {
     FailureOr<Value> h = hardSigmoid(ctx, x, 1.0 / 6, 0.5);
     if (failed(h))
       return failure();
-    return ctx.op("multiply", {x, *h});
+    return ctx.op<MultiplyOp>({x, *h});
   });
   for (StringRef name : {"Softplus", "Softsign"})
     t[name] = composite([name](NodeContext &ctx, Value x) {

@@ -20,32 +20,31 @@ class Emitter {
 public:
   explicit Emitter(NodeContext &ctx) : ctx(ctx) {}
 
-  Value op(StringRef name, ValueRange args,
-           ArrayRef<NamedAttribute> attrs = {}) {
+  template <typename OpT>
+  Value op(ValueRange args, ArrayRef<NamedAttribute> attrs = {}) {
     if (!ok || llvm::any_of(args, [](Value v) { return !v; })) {
       ok = false;
       return {};
     }
-    FailureOr<Value> r = ctx.op(name, args, attrs);
+    FailureOr<Value> r = ctx.op<OpT>(args, attrs);
     if (failed(r)) {
       ok = false;
       return {};
     }
     return *r;
   }
-  Value add(Value a, Value b) { return op("add", {a, b}); }
-  Value mul(Value a, Value b) { return op("multiply", {a, b}); }
+  Value add(Value a, Value b) { return op<AddOp>({a, b}); }
+  Value mul(Value a, Value b) { return op<MultiplyOp>({a, b}); }
   /// `x[index]` along `axis`, dropping that axis.
   Value take(Value x, int64_t index, int64_t axis) {
-    return op("take",
-              {x, ctx.scalar(index, IntegerType::get(ctx.getContext(), 64))},
-              {ctx.i64("axis", axis)});
+    return op<TakeOp>(
+        {x, ctx.scalar(index, IntegerType::get(ctx.getContext(), 64))},
+        {ctx.i64("axis", axis)});
   }
   /// The tensor's fields split evenly in `parts` along `axis`.
   SmallVector<Value> split(Value x, int64_t parts, int64_t axis) {
-    Value t =
-        op("split", {x},
-           {ctx.i64("indices_or_sections", parts), ctx.i64("axis", axis)});
+    Value t = op<SplitOp>(
+        {x}, {ctx.i64("indices_or_sections", parts), ctx.i64("axis", axis)});
     SmallVector<Value> fields;
     for (int64_t i = 0; i < parts; ++i)
       fields.push_back(tupleGet(t, i));
@@ -56,7 +55,7 @@ public:
       ok = false;
       return {};
     }
-    return op("stack", {ctx.tuple(fields)}, {ctx.i64("axis", axis)});
+    return op<StackOp>({ctx.tuple(fields)}, {ctx.i64("axis", axis)});
   }
   Value activation(StringRef name, Value x, double alpha, double beta) {
     if (!ok || !x)

@@ -15,6 +15,7 @@
 #include "frontends/ONNX/Emitter.h"
 
 using namespace mlir;
+using namespace mlir::relay;
 using namespace mlir::relay::onnx_import;
 
 namespace {
@@ -61,17 +62,17 @@ LogicalResult convertGatherND(NodeContext &ctx) {
 
   Emitter b(ctx);
   Type i64 = IntegerType::get(ctx.getContext(), 64);
-  Value idx = b.op("cast", {ctx.input(1)}, {ctx.type("dtype", i64)});
+  Value idx = b.op<CastOp>({ctx.input(1)}, {ctx.type("dtype", i64)});
   // Negative indices count from the end.
   Value dims = ctx.constant(i64Constant(ctx, {k}, indexed));
-  idx = b.op("where",
-             {b.op("less", {idx, ctx.scalar(0, i64)}), b.add(idx, dims), idx});
+  idx = b.op<WhereOp>(
+      {b.op<LessOp>({idx, ctx.scalar(0, i64)}), b.add(idx, dims), idx});
   SmallVector<int64_t> strides(k, 1);
   for (int64_t j = k - 2; j >= 0; --j)
     strides[j] = strides[j + 1] * indexed[j + 1];
   Value flat =
-      b.op("sum", {b.mul(idx, ctx.constant(i64Constant(ctx, {k}, strides)))},
-           {ctx.ints("axis", {q - 1})});
+      b.op<SumOp>({b.mul(idx, ctx.constant(i64Constant(ctx, {k}, strides)))},
+                  {ctx.ints("axis", {q - 1})});
   // Each batch entry's rows follow the previous entries'.
   int64_t perBatch = product(indexed);
   if (batchDims > 0) {
@@ -83,8 +84,8 @@ LogicalResult convertGatherND(NodeContext &ctx) {
   }
   SmallVector<int64_t> rows = {product(batch) * perBatch};
   rows.append(rest.begin(), rest.end());
-  Value table = b.op("reshape", {ctx.input(0)}, {ctx.ints("newshape", rows)});
-  return b.output(b.op("take", {table, flat}, {ctx.i64("axis", 0)}));
+  Value table = b.op<ReshapeOp>({ctx.input(0)}, {ctx.ints("newshape", rows)});
+  return b.output(b.op<TakeOp>({table, flat}, {ctx.i64("axis", 0)}));
 }
 
 /// For each of `targets` positions, the update that writes it in each
@@ -114,9 +115,9 @@ LogicalResult applyRounds(NodeContext &ctx, Rounds rounds, int64_t targets,
   updateShape.append(inner.begin(), inner.end());
   maskShape.append(inner.size(), 1);
   Value out =
-      b.op("reshape", {ctx.input(0)}, {ctx.ints("newshape", dataShape)});
+      b.op<ReshapeOp>({ctx.input(0)}, {ctx.ints("newshape", dataShape)});
   Value updates =
-      b.op("reshape", {ctx.input(2)}, {ctx.ints("newshape", updateShape)});
+      b.op<ReshapeOp>({ctx.input(2)}, {ctx.ints("newshape", updateShape)});
   // "none" with duplicates: the last write wins.
   if (reduction == "none" && rounds.size() > 1) {
     for (size_t j = 1; j < rounds.size(); ++j)
@@ -133,8 +134,8 @@ LogicalResult applyRounds(NodeContext &ctx, Rounds rounds, int64_t targets,
       written.push_back(u >= 0);
     }
     Value gathered =
-        b.op("take", {updates, ctx.constant(i64Constant(ctx, {targets}, map))},
-             {ctx.i64("axis", 0)});
+        b.op<TakeOp>({updates, ctx.constant(i64Constant(ctx, {targets}, map))},
+                     {ctx.i64("axis", 0)});
     Value mask = ctx.constant(DenseElementsAttr::get(
         RankedTensorType::get(maskShape, IntegerType::get(ctx.getContext(), 1)),
         ArrayRef<bool>(written)));
@@ -143,9 +144,9 @@ LogicalResult applyRounds(NodeContext &ctx, Rounds rounds, int64_t targets,
       combined = b.add(out, gathered);
     else if (reduction == "mul")
       combined = b.mul(out, gathered);
-    out = b.op("where", {mask, combined, out});
+    out = b.op<WhereOp>({mask, combined, out});
   }
-  return b.output(b.op("reshape", {out}, {ctx.ints("newshape", ctx.shape(0))}));
+  return b.output(b.op<ReshapeOp>({out}, {ctx.ints("newshape", ctx.shape(0))}));
 }
 
 FailureOr<std::string> readReduction(NodeContext &ctx) {
@@ -264,11 +265,11 @@ LogicalResult convertTopK(NodeContext &ctx) {
   if (k < 1 || k > ctx.shape(0)[*axis])
     return ctx.fail("k = " + Twine(k) + " must lie in [1, " +
                     Twine(ctx.shape(0)[*axis]) + "]");
-  FailureOr<Value> r =
-      ctx.op("topk", {ctx.input(0)},
-             {ctx.i64("k", k), ctx.i64("axis", *axis),
-              ctx.boolean("is_ascend", ctx.attrInt("largest", 1) == 0),
-              ctx.type("dtype", IntegerType::get(ctx.getContext(), 64))});
+  FailureOr<Value> r = ctx.op<TopKOp>(
+      {ctx.input(0)},
+      {ctx.i64("k", k), ctx.i64("axis", *axis),
+       ctx.boolean("is_ascend", ctx.attrInt("largest", 1) == 0),
+       ctx.type("dtype", IntegerType::get(ctx.getContext(), 64))});
   if (failed(r))
     return failure();
   ctx.addOutput(ctx.tupleGet(*r, 0));

@@ -12,6 +12,7 @@
 #include "frontends/ONNX/Emitter.h"
 
 using namespace mlir;
+using namespace mlir::relay;
 using namespace mlir::relay::onnx_import;
 
 namespace {
@@ -39,40 +40,40 @@ FailureOr<Value> nllLoss(NodeContext &ctx, Emitter &b, Value logProb) {
                     Twine(scores[1]) + ")");
 
   Type i64 = IntegerType::get(ctx.getContext(), 64);
-  Value t = b.op("cast", {ctx.input(1)}, {ctx.type("dtype", i64)});
+  Value t = b.op<CastOp>({ctx.input(1)}, {ctx.type("dtype", i64)});
   Value keep;
   if (ctx.hasAttr("ignore_index")) {
     keep =
-        b.op("not_equal", {t, ctx.scalar(ctx.attrInt("ignore_index", 0), i64)});
-    t = b.op("where", {keep, t, ctx.scalar(0, i64)});
+        b.op<NotEqualOp>({t, ctx.scalar(ctx.attrInt("ignore_index", 0), i64)});
+    t = b.op<WhereOp>({keep, t, ctx.scalar(0, i64)});
   }
   // Targets outside [0, C) are invalid input; clamped, they read no memory
   // outside the scores.
-  t = b.op("minimum", {b.op("maximum", {t, ctx.scalar(0, i64)}),
+  t = b.op<MinimumOp>({b.op<MaximumOp>({t, ctx.scalar(0, i64)}),
                        ctx.scalar(scores[1] - 1, i64)});
   Value picked =
-      b.op("gather", {logProb, b.op("expand_dims", {t}, {ctx.i64("axis", 1)})},
-           {ctx.i64("axis", 1)});
-  picked = b.op("reshape", {picked}, {ctx.ints("newshape", target)});
+      b.op<GatherOp>({logProb, b.op<ExpandDimsOp>({t}, {ctx.i64("axis", 1)})},
+                     {ctx.i64("axis", 1)});
+  picked = b.op<ReshapeOp>({picked}, {ctx.ints("newshape", target)});
   Type element = ctx.elementType(0);
   Value weight;
   if (weighted)
-    weight = b.op("take", {ctx.input(2), t}, {ctx.i64("axis", 0)});
+    weight = b.op<TakeOp>({ctx.input(2), t}, {ctx.i64("axis", 0)});
   if (keep) {
-    Value kept = b.op("cast", {keep}, {ctx.type("dtype", element)});
+    Value kept = b.op<CastOp>({keep}, {ctx.type("dtype", element)});
     weight = weight ? b.mul(weight, kept) : kept;
   }
-  Value loss = b.op("negative", {picked});
+  Value loss = b.op<NegativeOp>({picked});
   if (weight)
     loss = b.mul(loss, weight);
   if (reduction == "none")
     return loss;
-  Value total = b.op("sum", {loss});
+  Value total = b.op<SumOp>({loss});
   if (reduction == "sum")
     return total;
   if (!weight)
-    return b.op("mean", {loss});
-  return b.op("divide", {total, b.op("sum", {weight})});
+    return b.op<MeanOp>({loss});
+  return b.op<DivideOp>({total, b.op<SumOp>({weight})});
 }
 
 LogicalResult convertLoss(NodeContext &ctx, bool softmax) {
@@ -83,7 +84,7 @@ LogicalResult convertLoss(NodeContext &ctx, bool softmax) {
   Emitter b(ctx);
   Value logProb = ctx.input(0);
   if (softmax)
-    logProb = b.op("nn.log_softmax", {logProb}, {ctx.i64("axis", 1)});
+    logProb = b.op<LogSoftmaxOp>({logProb}, {ctx.i64("axis", 1)});
   FailureOr<Value> loss = nllLoss(ctx, b, logProb);
   if (failed(loss) || failed(b.output(*loss)))
     return failure();

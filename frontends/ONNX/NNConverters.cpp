@@ -12,6 +12,7 @@
 #include <cmath>
 
 using namespace mlir;
+using namespace mlir::relay;
 using namespace mlir::relay::onnx_import;
 
 namespace {
@@ -69,7 +70,7 @@ SmallVector<int64_t> windowAttr(NodeContext &ctx, StringRef name,
 Value liftTo2d(NodeContext &ctx, Emitter &b, Value v) {
   SmallVector<int64_t> shape(cast<RankedTensorType>(v.getType()).getShape());
   shape.insert(shape.begin() + 2, 1);
-  return b.op("reshape", {v}, {ctx.ints("newshape", shape)});
+  return b.op<ReshapeOp>({v}, {ctx.ints("newshape", shape)});
 }
 
 /// `v` [N, C, 1, W] back to [N, C, W].
@@ -78,7 +79,7 @@ Value dropHeight(NodeContext &ctx, Emitter &b, Value v) {
     return Value(); // already reported
   SmallVector<int64_t> shape(cast<RankedTensorType>(v.getType()).getShape());
   shape.erase(shape.begin() + 2);
-  return b.op("reshape", {v}, {ctx.ints("newshape", shape)});
+  return b.op<ReshapeOp>({v}, {ctx.ints("newshape", shape)});
 }
 
 LogicalResult require2d(NodeContext &ctx, unsigned input, bool allow1d) {
@@ -172,17 +173,18 @@ LogicalResult convertConv(NodeContext &ctx, bool transpose) {
     attrs.push_back(ctx.ints("output_padding", outputPadding));
     attrs.push_back(ctx.i64("channels", w[1] * groups));
   }
-  Value result = b.op(transpose ? "nn.conv2d_transpose" : "nn.conv2d",
-                      {input, weights}, attrs);
+  Value result = transpose ? b.op<Conv2DTransposeOp>({input, weights}, attrs)
+                           : b.op<Conv2DOp>({input, weights}, attrs);
   if (ctx.hasInput(2))
-    result = b.op("nn.bias_add", {result, ctx.input(2)}, {ctx.i64("axis", 1)});
+    result = b.op<BiasAddOp>({result, ctx.input(2)}, {ctx.i64("axis", 1)});
   if (oneD)
     result = dropHeight(ctx, b, result);
   return b.output(result);
 }
 
 /// MaxPool and AveragePool, 2-d or 1-d.
-LogicalResult convertPool(NodeContext &ctx, StringRef relayName, bool isMax) {
+template <typename Pool2D> LogicalResult convertPool(NodeContext &ctx) {
+  constexpr bool isMax = std::is_same_v<Pool2D, MaxPool2DOp>;
   if (failed(ctx.checkInputs(1, 1)) || failed(require2d(ctx, 0, true)))
     return failure();
   bool oneD = ctx.rank(0) == 3;
@@ -213,7 +215,7 @@ LogicalResult convertPool(NodeContext &ctx, StringRef relayName, bool isMax) {
   if (!isMax)
     attrs.push_back(ctx.boolean("count_include_pad",
                                 ctx.attrInt("count_include_pad", 0) != 0));
-  Value result = b.op(relayName, {input}, attrs);
+  Value result = b.op<Pool2D>({input}, attrs);
   if (oneD)
     result = dropHeight(ctx, b, result);
   return b.output(result);
@@ -221,21 +223,20 @@ LogicalResult convertPool(NodeContext &ctx, StringRef relayName, bool isMax) {
 
 /// Global pooling: relay's 2-d op on NCHW data, a reduction over the
 /// spatial axes (kept) for 1-d, 3-d and higher.
-LogicalResult convertGlobalPool(NodeContext &ctx, StringRef relayName,
-                                StringRef reduction) {
+template <typename GlobalPool2D, typename Reduction>
+LogicalResult convertGlobalPool(NodeContext &ctx) {
   if (failed(ctx.checkInputs(1, 1)))
     return failure();
   int64_t rank = ctx.rank(0);
   if (rank < 3)
     return ctx.fail("expects data of rank 3 or more (N x C x D1 ...)");
   if (rank == 4)
-    return ctx.output(ctx.op(relayName, {ctx.input(0)}));
+    return ctx.output(ctx.op<GlobalPool2D>({ctx.input(0)}));
   SmallVector<int64_t> axes;
   for (int64_t d = 2; d < rank; ++d)
     axes.push_back(d);
-  return ctx.output(
-      ctx.op(reduction, {ctx.input(0)},
-             {ctx.ints("axis", axes), ctx.boolean("keepdims", true)}));
+  return ctx.output(ctx.op<Reduction>(
+      {ctx.input(0)}, {ctx.ints("axis", axes), ctx.boolean("keepdims", true)}));
 }
 
 /// Resize (opsets 11+) and Upsample (7-9) of NCHW images: nn.upsampling
@@ -303,17 +304,17 @@ LogicalResult convertResize(NodeContext &ctx, bool upsample) {
   for (unsigned d = 2; d < 4; ++d)
     exactScales &= std::abs(in[d] * scales[d] - double(sizes[d])) <= 1e-6;
   if (mode == "nearest" && coordinates == "asymmetric" && rounding == "floor")
-    return ctx.output(
-        ctx.op("nn.upsampling", {ctx.input(0)},
-               {ctx.f64("scale_h", scales[2]), ctx.f64("scale_w", scales[3]),
-                ctx.str("method", "nearest_neighbor")}));
+    return ctx.output(ctx.op<UpSamplingOp>(
+        {ctx.input(0)},
+        {ctx.f64("scale_h", scales[2]), ctx.f64("scale_w", scales[3]),
+         ctx.str("method", "nearest_neighbor")}));
   if ((mode == "linear" || mode == "bilinear") && !exclude &&
       ((aligned && exactScales) || halfPixel))
-    return ctx.output(
-        ctx.op("nn.upsampling", {ctx.input(0)},
-               {ctx.f64("scale_h", scales[2]), ctx.f64("scale_w", scales[3]),
-                ctx.str("method", "bilinear"),
-                ctx.boolean("align_corners", aligned)}));
+    return ctx.output(ctx.op<UpSamplingOp>(
+        {ctx.input(0)},
+        {ctx.f64("scale_h", scales[2]), ctx.f64("scale_w", scales[3]),
+         ctx.str("method", "bilinear"),
+         ctx.boolean("align_corners", aligned)}));
   // Other modes: image.resize2d, whose coordinates follow the output size;
   // ONNX's follow the scale, so the two must agree.
   if (!exactScales)
@@ -339,7 +340,7 @@ LogicalResult convertResize(NodeContext &ctx, bool upsample) {
       ctx.i64("cubic_exclude", exclude ? 1 : 0)};
   if (mode == "nearest")
     attrs.push_back(ctx.str("rounding_method", rounding));
-  return ctx.output(ctx.op("image.resize2d", {ctx.input(0)}, attrs));
+  return ctx.output(ctx.op<Resize2DOp>({ctx.input(0)}, attrs));
 }
 
 LogicalResult convertBatchNorm(NodeContext &ctx) {
@@ -348,8 +349,7 @@ LogicalResult convertBatchNorm(NodeContext &ctx) {
   if (ctx.attrInt("training_mode", 0) != 0 || ctx.getNode().output_size() > 1)
     return ctx.fail("only inference (training_mode = 0, one output) is "
                     "supported");
-  FailureOr<Value> bn = ctx.op(
-      "nn.batch_norm",
+  FailureOr<Value> bn = ctx.op<BatchNormOp>(
       {ctx.input(0), ctx.input(1), ctx.input(2), ctx.input(3), ctx.input(4)},
       {ctx.i64("axis", 1), ctx.f64("epsilon", ctx.attrFloat("epsilon", 1e-5))});
   if (failed(bn))
@@ -365,28 +365,28 @@ FailureOr<Value> normalize(NodeContext &ctx, Value x, ArrayRef<int64_t> axes,
                            SmallVectorImpl<Value> *stats = nullptr) {
   SmallVector<NamedAttribute> reduce = {ctx.ints("axis", axes),
                                         ctx.boolean("keepdims", true)};
-  FailureOr<Value> mean = ctx.op("mean", {x}, reduce);
+  FailureOr<Value> mean = ctx.op<MeanOp>({x}, reduce);
   if (failed(mean))
     return failure();
-  FailureOr<Value> centred = ctx.op("subtract", {x, *mean});
+  FailureOr<Value> centred = ctx.op<SubtractOp>({x, *mean});
   if (failed(centred))
     return failure();
-  FailureOr<Value> squared = ctx.op("multiply", {*centred, *centred});
+  FailureOr<Value> squared = ctx.op<MultiplyOp>({*centred, *centred});
   if (failed(squared))
     return failure();
-  FailureOr<Value> var = ctx.op("mean", {*squared}, reduce);
+  FailureOr<Value> var = ctx.op<MeanOp>({*squared}, reduce);
   if (failed(var))
     return failure();
   Type e = cast<RankedTensorType>(x.getType()).getElementType();
-  FailureOr<Value> shifted = ctx.op("add", {*var, ctx.scalar(epsilon, e)});
+  FailureOr<Value> shifted = ctx.op<AddOp>({*var, ctx.scalar(epsilon, e)});
   if (failed(shifted))
     return failure();
-  FailureOr<Value> inv = ctx.op("rsqrt", {*shifted});
+  FailureOr<Value> inv = ctx.op<RsqrtOp>({*shifted});
   if (failed(inv))
     return failure();
   if (stats)
     stats->append({*mean, *inv});
-  return ctx.op("multiply", {*centred, *inv});
+  return ctx.op<MultiplyOp>({*centred, *inv});
 }
 
 LogicalResult convertInstanceNorm(NodeContext &ctx) {
@@ -406,15 +406,15 @@ LogicalResult convertInstanceNorm(NodeContext &ctx) {
   SmallVector<int64_t> perChannel(rank, 1);
   perChannel[1] = ctx.shape(1)[0];
   FailureOr<Value> scale =
-      ctx.op("reshape", {ctx.input(1)}, {ctx.ints("newshape", perChannel)});
+      ctx.op<ReshapeOp>({ctx.input(1)}, {ctx.ints("newshape", perChannel)});
   FailureOr<Value> bias =
-      ctx.op("reshape", {ctx.input(2)}, {ctx.ints("newshape", perChannel)});
+      ctx.op<ReshapeOp>({ctx.input(2)}, {ctx.ints("newshape", perChannel)});
   if (failed(scale) || failed(bias))
     return failure();
-  FailureOr<Value> y = ctx.op("multiply", {*n, *scale});
+  FailureOr<Value> y = ctx.op<MultiplyOp>({*n, *scale});
   if (failed(y))
     return failure();
-  return ctx.output(ctx.op("add", {*y, *bias}));
+  return ctx.output(ctx.op<AddOp>({*y, *bias}));
 }
 
 LogicalResult convertLayerNorm(NodeContext &ctx) {
@@ -432,12 +432,12 @@ LogicalResult convertLayerNorm(NodeContext &ctx) {
                                  ctx.attrFloat("epsilon", 1e-5), &stats);
   if (failed(n))
     return failure();
-  FailureOr<Value> y = ctx.op("multiply", {*n, ctx.input(1)});
+  FailureOr<Value> y = ctx.op<MultiplyOp>({*n, ctx.input(1)});
   if (failed(y))
     return failure();
   Value result = *y;
   if (ctx.hasInput(2)) {
-    FailureOr<Value> b = ctx.op("add", {result, ctx.input(2)});
+    FailureOr<Value> b = ctx.op<AddOp>({result, ctx.input(2)});
     if (failed(b))
       return failure();
     result = *b;
@@ -457,16 +457,16 @@ LogicalResult convertGemm(NodeContext &ctx) {
   Value a = ctx.input(0), b = ctx.input(1);
   bool transA = ctx.attrInt("transA", 0) != 0;
   bool transB = ctx.attrInt("transB", 0) != 0;
-  FailureOr<Value> product = ctx.op(
-      "nn.matmul", {a, b},
-      {ctx.boolean("transpose_a", transA), ctx.boolean("transpose_b", transB)});
+  FailureOr<Value> product =
+      ctx.op<MatmulOp>({a, b}, {ctx.boolean("transpose_a", transA),
+                                ctx.boolean("transpose_b", transB)});
   if (failed(product))
     return failure();
   Value result = *product;
   double alpha = ctx.attrFloat("alpha", 1.0), beta = ctx.attrFloat("beta", 1.0);
   Type e = ctx.elementType(0);
   if (alpha != 1.0) {
-    FailureOr<Value> r = ctx.op("multiply", {result, ctx.scalar(alpha, e)});
+    FailureOr<Value> r = ctx.op<MultiplyOp>({result, ctx.scalar(alpha, e)});
     if (failed(r))
       return failure();
     result = *r;
@@ -474,12 +474,12 @@ LogicalResult convertGemm(NodeContext &ctx) {
   if (ctx.hasInput(2) && beta != 0.0) {
     Value c = ctx.input(2);
     if (beta != 1.0) {
-      FailureOr<Value> r = ctx.op("multiply", {c, ctx.scalar(beta, e)});
+      FailureOr<Value> r = ctx.op<MultiplyOp>({c, ctx.scalar(beta, e)});
       if (failed(r))
         return failure();
       c = *r;
     }
-    FailureOr<Value> r = ctx.op("add", {result, c});
+    FailureOr<Value> r = ctx.op<AddOp>({result, c});
     if (failed(r))
       return failure();
     result = *r;
@@ -526,22 +526,22 @@ LogicalResult convertMatMul(NodeContext &ctx) {
   FailureOr<Value> result;
   if (batchRank == 0) {
     FailureOr<Value> a2 =
-        ctx.op("reshape", {a}, {ctx.ints("newshape", {m, k})});
+        ctx.op<ReshapeOp>({a}, {ctx.ints("newshape", {m, k})});
     FailureOr<Value> b2 =
-        ctx.op("reshape", {b}, {ctx.ints("newshape", {k, n})});
+        ctx.op<ReshapeOp>({b}, {ctx.ints("newshape", {k, n})});
     if (failed(a2) || failed(b2))
       return failure();
-    result = ctx.op("nn.matmul", {*a2, *b2});
+    result = ctx.op<MatmulOp>({*a2, *b2});
   } else if (bb.empty() && !vecB) {
     // [..., m, k] x [k, n]: one product over all rows.
     int64_t rows = m;
     for (int64_t d : ba)
       rows *= d;
     FailureOr<Value> a2 =
-        ctx.op("reshape", {a}, {ctx.ints("newshape", {rows, k})});
+        ctx.op<ReshapeOp>({a}, {ctx.ints("newshape", {rows, k})});
     if (failed(a2))
       return failure();
-    result = ctx.op("nn.matmul", {*a2, b});
+    result = ctx.op<MatmulOp>({*a2, b});
   } else {
     int64_t count = 1;
     for (int64_t d : batch)
@@ -552,16 +552,16 @@ LogicalResult convertMatMul(NodeContext &ctx) {
       full.push_back(rows);
       full.push_back(cols);
       FailureOr<Value> r =
-          ctx.op("reshape", {v}, {ctx.ints("newshape", shape)});
+          ctx.op<ReshapeOp>({v}, {ctx.ints("newshape", shape)});
       if (failed(r))
         return failure();
       if (ArrayRef(shape) != ArrayRef(full)) {
-        r = ctx.op("broadcast_to", {*r}, {ctx.ints("shape", full)});
+        r = ctx.op<BroadcastToOp>({*r}, {ctx.ints("shape", full)});
         if (failed(r))
           return failure();
       }
-      return ctx.op("reshape", {*r},
-                    {ctx.ints("newshape", {count, rows, cols})});
+      return ctx.op<ReshapeOp>({*r},
+                               {ctx.ints("newshape", {count, rows, cols})});
     };
     SmallVector<int64_t> fullA(batchRank - ba.size(), 1),
         fullB(batchRank - bb.size(), 1);
@@ -571,13 +571,13 @@ LogicalResult convertMatMul(NodeContext &ctx) {
     FailureOr<Value> b3 = to3d(b, fullB, k, n);
     if (failed(a3) || failed(b3))
       return failure();
-    result = ctx.op("nn.batch_matmul", {*a3, *b3},
-                    {ctx.boolean("transpose_b", false)});
+    result =
+        ctx.op<BatchMatmulOp>({*a3, *b3}, {ctx.boolean("transpose_b", false)});
   }
   if (failed(result))
     return failure();
   FailureOr<Value> shaped =
-      ctx.op("reshape", {*result}, {ctx.ints("newshape", outShape)});
+      ctx.op<ReshapeOp>({*result}, {ctx.ints("newshape", outShape)});
   if (failed(shaped))
     return failure();
   ctx.addOutput(*shaped);
@@ -602,7 +602,7 @@ SmallVector<int64_t, 2> coerced2d(ArrayRef<int64_t> shape, int64_t axis) {
 
 /// Softmax and LogSoftmax. Before opset 13 the input is coerced to 2-d at
 /// `axis` (default 1) and normalised over the second dimension.
-LogicalResult convertSoftmax(NodeContext &ctx, StringRef relayName) {
+template <typename SoftmaxT> LogicalResult convertSoftmax(NodeContext &ctx) {
   if (failed(ctx.checkInputs(1, 1)))
     return failure();
   int64_t rank = ctx.rank(0);
@@ -612,17 +612,17 @@ LogicalResult convertSoftmax(NodeContext &ctx, StringRef relayName) {
     return failure();
   Value x = ctx.input(0);
   if (!legacy || *axis == rank - 1) {
-    return ctx.output(ctx.op(relayName, {x}, {ctx.i64("axis", *axis)}));
+    return ctx.output(ctx.op<SoftmaxT>({x}, {ctx.i64("axis", *axis)}));
   }
-  FailureOr<Value> flat = ctx.op(
-      "reshape", {x}, {ctx.ints("newshape", coerced2d(ctx.shape(0), *axis))});
+  FailureOr<Value> flat = ctx.op<ReshapeOp>(
+      {x}, {ctx.ints("newshape", coerced2d(ctx.shape(0), *axis))});
   if (failed(flat))
     return failure();
-  FailureOr<Value> r = ctx.op(relayName, {*flat}, {ctx.i64("axis", 1)});
+  FailureOr<Value> r = ctx.op<SoftmaxT>({*flat}, {ctx.i64("axis", 1)});
   if (failed(r))
     return failure();
   FailureOr<Value> back =
-      ctx.op("reshape", {*r}, {ctx.ints("newshape", ctx.shape(0))});
+      ctx.op<ReshapeOp>({*r}, {ctx.ints("newshape", ctx.shape(0))});
   if (failed(back))
     return failure();
   ctx.addOutput(*back);
@@ -645,10 +645,10 @@ LogicalResult convertMeanVarianceNorm(NodeContext &ctx) {
   Value x = ctx.input(0);
   SmallVector<NamedAttribute> reduce = {ctx.ints("axis", axes),
                                         ctx.boolean("keepdims", true)};
-  Value centred = b.op("subtract", {x, b.op("mean", {x}, reduce)});
-  Value variance = b.op("mean", {b.mul(centred, centred)}, reduce);
-  Value deviation = b.add(b.op("sqrt", {variance}), b.scalar(1e-9, x));
-  return b.output(b.op("divide", {centred, deviation}));
+  Value centred = b.op<SubtractOp>({x, b.op<MeanOp>({x}, reduce)});
+  Value variance = b.op<MeanOp>({b.mul(centred, centred)}, reduce);
+  Value deviation = b.add(b.op<SqrtOp>({variance}), b.scalar(1e-9, x));
+  return b.output(b.op<DivideOp>({centred, deviation}));
 }
 
 /// Local response normalisation across channels: relay's nn.lrn.
@@ -662,11 +662,11 @@ LogicalResult convertLRN(NodeContext &ctx) {
   int64_t size = ctx.attrInt("size", 1);
   if (size <= 0)
     return ctx.fail("size must be positive, got " + Twine(size));
-  return ctx.output(ctx.op("nn.lrn", {ctx.input(0)},
-                           {ctx.i64("size", size), ctx.i64("axis", 1),
-                            ctx.f64("alpha", ctx.attrFloat("alpha", 1e-4)),
-                            ctx.f64("beta", ctx.attrFloat("beta", 0.75)),
-                            ctx.f64("bias", ctx.attrFloat("bias", 1.0))}));
+  return ctx.output(ctx.op<LRNOp>(
+      {ctx.input(0)}, {ctx.i64("size", size), ctx.i64("axis", 1),
+                       ctx.f64("alpha", ctx.attrFloat("alpha", 1e-4)),
+                       ctx.f64("beta", ctx.attrFloat("beta", 0.75)),
+                       ctx.f64("bias", ctx.attrFloat("bias", 1.0))}));
 }
 
 /// One at the first maximum along `axis`, zero elsewhere. Before opset 13
@@ -683,14 +683,13 @@ LogicalResult convertHardmax(NodeContext &ctx) {
   ArrayRef<int64_t> shape = ctx.shape(0);
   int64_t along = *axis;
   if (legacy) {
-    x = b.op("reshape", {x}, {ctx.ints("newshape", coerced2d(shape, *axis))});
+    x = b.op<ReshapeOp>({x}, {ctx.ints("newshape", coerced2d(shape, *axis))});
     along = 1;
   }
   auto type = cast<RankedTensorType>(x.getType());
   // argmax (kept dims) compared with the positions along the axis.
-  Value index =
-      b.op("argmax", {x},
-           {ctx.ints("axis", {along}), ctx.boolean("keepdims", true)});
+  Value index = b.op<ArgmaxOp>(
+      {x}, {ctx.ints("axis", {along}), ctx.boolean("keepdims", true)});
   int64_t n = type.getDimSize(along);
   SmallVector<int64_t> iotaShape(type.getRank(), 1);
   iotaShape[along] = n;
@@ -700,10 +699,10 @@ LogicalResult convertHardmax(NodeContext &ctx) {
   Value iota = ctx.constant(DenseElementsAttr::get(
       RankedTensorType::get(iotaShape, IntegerType::get(ctx.getContext(), 32)),
       positions));
-  Value oneHot = b.op("cast", {b.op("equal", {index, iota})},
-                      {ctx.type("dtype", type.getElementType())});
+  Value oneHot = b.op<CastOp>({b.op<EqualOp>({index, iota})},
+                              {ctx.type("dtype", type.getElementType())});
   if (legacy)
-    oneHot = b.op("reshape", {oneHot}, {ctx.ints("newshape", shape)});
+    oneHot = b.op<ReshapeOp>({oneHot}, {ctx.ints("newshape", shape)});
   return b.output(oneHot);
 }
 
@@ -735,29 +734,17 @@ LogicalResult convertDropout(NodeContext &ctx) {
 void mlir::relay::onnx_import::addNNConverters(ConverterTable &t) {
   t["Conv"] = [](NodeContext &ctx) { return convertConv(ctx, false); };
   t["ConvTranspose"] = [](NodeContext &ctx) { return convertConv(ctx, true); };
-  t["MaxPool"] = [](NodeContext &ctx) {
-    return convertPool(ctx, "nn.max_pool2d", true);
-  };
-  t["AveragePool"] = [](NodeContext &ctx) {
-    return convertPool(ctx, "nn.avg_pool2d", false);
-  };
-  t["GlobalAveragePool"] = [](NodeContext &ctx) {
-    return convertGlobalPool(ctx, "nn.global_avg_pool2d", "mean");
-  };
-  t["GlobalMaxPool"] = [](NodeContext &ctx) {
-    return convertGlobalPool(ctx, "nn.global_max_pool2d", "max");
-  };
+  t["MaxPool"] = convertPool<MaxPool2DOp>;
+  t["AveragePool"] = convertPool<AvgPool2DOp>;
+  t["GlobalAveragePool"] = convertGlobalPool<GlobalAvgPool2DOp, MeanOp>;
+  t["GlobalMaxPool"] = convertGlobalPool<GlobalMaxPool2DOp, MaxOp>;
   t["BatchNormalization"] = convertBatchNorm;
   t["InstanceNormalization"] = convertInstanceNorm;
   t["LayerNormalization"] = convertLayerNorm;
   t["Gemm"] = convertGemm;
   t["MatMul"] = convertMatMul;
-  t["Softmax"] = [](NodeContext &ctx) {
-    return convertSoftmax(ctx, "nn.softmax");
-  };
-  t["LogSoftmax"] = [](NodeContext &ctx) {
-    return convertSoftmax(ctx, "nn.log_softmax");
-  };
+  t["Softmax"] = convertSoftmax<SoftmaxOp>;
+  t["LogSoftmax"] = convertSoftmax<LogSoftmaxOp>;
   t["Dropout"] = convertDropout;
   t["MeanVarianceNormalization"] = convertMeanVarianceNorm;
   t["LRN"] = convertLRN;

@@ -103,55 +103,6 @@ FailureOr<int64_t> NodeContext::axis(int64_t axis, int64_t rank) {
   return axis < 0 ? axis + rank : axis;
 }
 
-namespace {
-/// Takes the result type the relation assigns; errors go to the node.
-class NodeReporter : public TypeReporter {
-public:
-  NodeReporter(NodeContext &node, unsigned numInputs)
-      : node(node), numInputs(numInputs) {}
-  LogicalResult assign(unsigned index, Type type) override {
-    if (index == numInputs)
-      result = type;
-    return success();
-  }
-  InFlightDiagnostic emitError() override { return node.emitError(); }
-  Type result;
-
-private:
-  NodeContext &node;
-  unsigned numInputs;
-};
-} // namespace
-
-FailureOr<Value> NodeContext::op(StringRef name, ValueRange args,
-                                 ArrayRef<NamedAttribute> attrs) {
-  std::string fullName = ("relay." + name).str();
-  const OperatorInfo *info = lookupOperator(fullName);
-  if (!info || info->numInputs != args.size())
-    return fail(Twine("internal error: no relay operator ") + name + " of " +
-                Twine(args.size()) + " operands");
-  OperationState state(loc, fullName);
-  state.addOperands(args);
-  state.addAttributes(attrs);
-  state.addTypes(IncompleteType::get(getContext()));
-  Operation *op = builder.create(state);
-  SmallVector<Type> types(args.getTypes());
-  types.push_back(IncompleteType::get(getContext()));
-  NodeReporter reporter(*this, args.size());
-  RelationStatus status = runOperatorRelation(op, *info, types, reporter);
-  if (status == RelationStatus::Failed) {
-    op->erase();
-    return failure();
-  }
-  if (status != RelationStatus::Solved || !reporter.result ||
-      isa<IncompleteType>(reporter.result)) {
-    op->erase();
-    return fail(Twine("cannot type relay.") + name + " on these operands");
-  }
-  op->getResult(0).setType(reporter.result);
-  return op->getResult(0);
-}
-
 Value NodeContext::constant(ElementsAttr value) {
   return ConstantOp::create(builder, loc, value);
 }

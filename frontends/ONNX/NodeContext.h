@@ -11,6 +11,8 @@
 #ifndef RELAY_MLIR_FRONTENDS_ONNX_NODECONTEXT_H
 #define RELAY_MLIR_FRONTENDS_ONNX_NODECONTEXT_H
 
+#include "dialects/relay/RelayBuilder.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -97,10 +99,23 @@ public:
   // Building
   //===--------------------------------------------------------------------===//
 
-  /// Builds `relay.<name>` on `args` with `attrs`, typed by the operator's
-  /// relation; a relation failure is reported at the node.
-  FailureOr<Value> op(StringRef name, ValueRange args,
-                      ArrayRef<NamedAttribute> attrs = {});
+  /// Builds the relay operator `OpT` on `args` with `attrs`, typed by the
+  /// operator's relation (RelayBuilder::op); a relation failure is
+  /// reported at the node.
+  template <typename OpT>
+  FailureOr<Value> op(ValueRange args, ArrayRef<NamedAttribute> attrs = {}) {
+    bool reported = false;
+    Value v = RelayBuilder(builder, loc).op<OpT>(args, attrs, [&] {
+      reported = true;
+      return emitError();
+    });
+    if (v)
+      return v;
+    if (!reported)
+      return fail(Twine("cannot type ") + OpT::getOperationName() +
+                  " on these operands");
+    return failure();
+  }
   /// A relay constant.
   Value constant(ElementsAttr value);
   /// A 0-d constant of `type`'s element type.

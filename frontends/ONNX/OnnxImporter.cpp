@@ -229,12 +229,10 @@ LogicalResult GraphImporter::importIf(const onnx::NodeProto &node,
 
   // relay.if on the 0-d condition; each branch yields its output, or a
   // tuple of them.
-  OperationState reshape(loc, "relay.reshape");
-  reshape.addOperands(cond.value);
-  reshape.addAttribute("newshape", builder.getDenseI64ArrayAttr({}));
   auto scalarBool = RankedTensorType::get({}, builder.getI1Type());
-  reshape.addTypes(scalarBool);
-  Value scalar = builder.create(reshape)->getResult(0);
+  Value scalar = ReshapeOp::create(
+      builder, loc, TypeRange{scalarBool}, ValueRange{cond.value},
+      {builder.getNamedAttr("newshape", builder.getDenseI64ArrayAttr({}))});
   auto ifOp = IfOp::create(builder, loc, IncompleteType::get(ctx), scalar);
   Type yielded[2];
   size_t count[2];

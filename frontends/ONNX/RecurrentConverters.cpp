@@ -15,6 +15,7 @@
 #include "frontends/ONNX/Emitter.h"
 
 using namespace mlir;
+using namespace mlir::relay;
 using namespace mlir::relay::onnx_import;
 
 namespace {
@@ -169,25 +170,26 @@ LogicalResult convertRecurrent(NodeContext &ctx, CellKind kind) {
   Emitter b(ctx);
   Value x = ctx.input(0);
   if (layout == 1)
-    x = b.op("transpose", {x}, {ctx.ints("axes", {1, 0, 2})});
+    x = b.op<TransposeOp>({x}, {ctx.ints("axes", {1, 0, 2})});
   Value rows =
-      b.op("reshape", {x}, {ctx.ints("newshape", {steps * batch, inputSize})});
+      b.op<ReshapeOp>({x}, {ctx.ints("newshape", {steps * batch, inputSize})});
   auto act = [&](const Activation &a, Value v) {
     return b.activation(a.name, v, a.alpha, a.beta);
   };
   auto clipped = [&](Value v) {
     if (!clip)
       return v;
-    return b.op("clip", {v},
-                {ctx.f64("a_min", -*clip), ctx.f64("a_max", *clip)});
+    return b.op<ClipOp>({v},
+                        {ctx.f64("a_min", -*clip), ctx.f64("a_max", *clip)});
   };
   Value zeros = ctx.constant(DenseElementsAttr::get(
       RankedTensorType::get({batch, hidden}, elementType),
       cast<TypedAttr>(FloatAttr::get(elementType, 0.0))));
   Value lengths;
   if (masked)
-    lengths = b.op("cast", {ctx.input(4)},
-                   {ctx.type("dtype", IntegerType::get(ctx.getContext(), 64))});
+    lengths = b.op<CastOp>(
+        {ctx.input(4)},
+        {ctx.type("dtype", IntegerType::get(ctx.getContext(), 64))});
 
   SmallVector<Value> ys, lastH, lastC;
   for (int64_t d = 0; d < directions; ++d) {
@@ -195,7 +197,7 @@ LogicalResult convertRecurrent(NodeContext &ctx, CellKind kind) {
     ArrayRef<Activation> fns = (*activations)[d];
     Value w = b.take(ctx.input(1), d, 0), r = b.take(ctx.input(2), d, 0);
     // The input projections of every step at once: [steps, batch, G*H].
-    Value xw = b.op("nn.dense", {rows, w});
+    Value xw = b.op<DenseOp>({rows, w});
     Value inputBias, recurrentBias;
     if (ctx.hasInput(3)) {
       SmallVector<Value> biases = b.split(b.take(ctx.input(3), d, 0), 2, 0);
@@ -205,8 +207,8 @@ LogicalResult convertRecurrent(NodeContext &ctx, CellKind kind) {
       xw = b.add(xw, kind == CellKind::GRU ? inputBias
                                            : b.add(inputBias, recurrentBias));
     }
-    xw = b.op("reshape", {xw},
-              {ctx.ints("newshape", {steps, batch, gates * hidden})});
+    xw = b.op<ReshapeOp>(
+        {xw}, {ctx.ints("newshape", {steps, batch, gates * hidden})});
     auto initial = [&](unsigned i) {
       if (!ctx.hasInput(i))
         return zeros;
@@ -221,15 +223,15 @@ LogicalResult convertRecurrent(NodeContext &ctx, CellKind kind) {
     // candidate's, used separately.
     Value rzr, rh, rbZr, rbH;
     if (kind == CellKind::GRU) {
-      Value parts = b.op(
-          "split", {r},
-          {ctx.ints("indices_or_sections", {2 * hidden}), ctx.i64("axis", 0)});
+      Value parts =
+          b.op<SplitOp>({r}, {ctx.ints("indices_or_sections", {2 * hidden}),
+                              ctx.i64("axis", 0)});
       rzr = parts ? ctx.tupleGet(parts, 0) : Value();
       rh = parts ? ctx.tupleGet(parts, 1) : Value();
       if (recurrentBias) {
-        Value biasParts = b.op("split", {recurrentBias},
-                               {ctx.ints("indices_or_sections", {2 * hidden}),
-                                ctx.i64("axis", 0)});
+        Value biasParts = b.op<SplitOp>(
+            {recurrentBias}, {ctx.ints("indices_or_sections", {2 * hidden}),
+                              ctx.i64("axis", 0)});
         rbZr = biasParts ? ctx.tupleGet(biasParts, 0) : Value();
         rbH = biasParts ? ctx.tupleGet(biasParts, 1) : Value();
       }
@@ -242,13 +244,13 @@ LogicalResult convertRecurrent(NodeContext &ctx, CellKind kind) {
       Value newH, newC;
       switch (kind) {
       case CellKind::RNN: {
-        Value pre = b.add(xt, b.op("nn.dense", {h, r}));
+        Value pre = b.add(xt, b.op<DenseOp>({h, r}));
         newH = act(fns[0], clipped(pre));
         break;
       }
       case CellKind::LSTM: {
         SmallVector<Value> g =
-            b.split(b.add(xt, b.op("nn.dense", {h, r})), 4, 1); // i, o, f, c
+            b.split(b.add(xt, b.op<DenseOp>({h, r})), 4, 1); // i, o, f, c
         if (!peep.empty()) {
           g[0] = b.add(g[0], b.mul(peep[0], c));
           g[2] = b.add(g[2], b.mul(peep[2], c));
@@ -265,7 +267,7 @@ LogicalResult convertRecurrent(NodeContext &ctx, CellKind kind) {
       }
       case CellKind::GRU: {
         SmallVector<Value> xg = b.split(xt, 3, 1); // z, r, h
-        Value hzr = b.op("nn.dense", {h, rzr});
+        Value hzr = b.op<DenseOp>({h, rzr});
         if (rbZr)
           hzr = b.add(hzr, rbZr);
         SmallVector<Value> hg = b.split(hzr, 2, 1);
@@ -273,32 +275,31 @@ LogicalResult convertRecurrent(NodeContext &ctx, CellKind kind) {
         Value reset = act(fns[0], clipped(b.add(xg[1], hg[1])));
         Value recurrent;
         if (linearBeforeReset) {
-          Value hh = b.op("nn.dense", {h, rh});
+          Value hh = b.op<DenseOp>({h, rh});
           if (rbH)
             hh = b.add(hh, rbH);
           recurrent = b.mul(reset, hh);
         } else {
-          recurrent = b.op("nn.dense", {b.mul(reset, h), rh});
+          recurrent = b.op<DenseOp>({b.mul(reset, h), rh});
           if (rbH)
             recurrent = b.add(recurrent, rbH);
         }
         Value candidate = act(fns[1], clipped(b.add(xg[2], recurrent)));
         // (1 - z) * candidate + z * h = candidate + z * (h - candidate).
-        newH = b.add(candidate, b.mul(z, b.op("subtract", {h, candidate})));
+        newH = b.add(candidate, b.mul(z, b.op<SubtractOp>({h, candidate})));
         break;
       }
       }
       if (masked) {
-        Value live =
-            b.op("expand_dims",
-                 {b.op("less",
-                       {ctx.scalar(t, IntegerType::get(ctx.getContext(), 64)),
-                        lengths})},
-                 {ctx.i64("axis", 1)});
-        outputs[t] = b.op("where", {live, newH, zeros});
-        newH = b.op("where", {live, newH, h});
+        Value live = b.op<ExpandDimsOp>(
+            {b.op<LessOp>(
+                {ctx.scalar(t, IntegerType::get(ctx.getContext(), 64)),
+                 lengths})},
+            {ctx.i64("axis", 1)});
+        outputs[t] = b.op<WhereOp>({live, newH, zeros});
+        newH = b.op<WhereOp>({live, newH, h});
         if (newC)
-          newC = b.op("where", {live, newC, c});
+          newC = b.op<WhereOp>({live, newC, c});
       } else {
         outputs[t] = newH;
       }
@@ -320,7 +321,7 @@ LogicalResult convertRecurrent(NodeContext &ctx, CellKind kind) {
     return b.stack(perDirection, layout == 0 ? 0 : 1);
   };
   if (layout == 1)
-    y = b.op("transpose", {y}, {ctx.ints("axes", {2, 0, 1, 3})});
+    y = b.op<TransposeOp>({y}, {ctx.ints("axes", {2, 0, 1, 3})});
   Value yh = state(lastH);
   Value yc = kind == CellKind::LSTM ? state(lastC) : Value();
   if (!b.succeeded())

@@ -12,6 +12,7 @@
 #include "frontends/ONNX/Emitter.h"
 
 using namespace mlir;
+using namespace mlir::relay;
 using namespace mlir::relay::onnx_import;
 
 namespace {
@@ -48,7 +49,7 @@ LogicalResult reshapeTo(NodeContext &ctx, ArrayRef<int64_t> shape) {
     return success();
   }
   return ctx.output(
-      ctx.op("reshape", {ctx.input(0)}, {ctx.ints("newshape", shape)}));
+      ctx.op<ReshapeOp>({ctx.input(0)}, {ctx.ints("newshape", shape)}));
 }
 
 /// The axes of an op given by attribute (older opsets) or by input #1.
@@ -197,11 +198,12 @@ LogicalResult convertCumSum(NodeContext &ctx) {
   Emitter b(ctx);
   bool reversed = ctx.attrInt("reverse", 0) != 0;
   auto reverse = [&](Value v) {
-    return reversed ? b.op("reverse", {v}, {ctx.i64("axis", *axis)}) : v;
+    return reversed ? b.op<ReverseOp>({v}, {ctx.i64("axis", *axis)}) : v;
   };
-  Value sums = b.op("cumsum", {reverse(ctx.input(0))},
-                    {ctx.i64("axis", *axis),
-                     ctx.boolean("exclusive", ctx.attrInt("exclusive", 0))});
+  Value sums =
+      b.op<CumsumOp>({reverse(ctx.input(0))},
+                     {ctx.i64("axis", *axis),
+                      ctx.boolean("exclusive", ctx.attrInt("exclusive", 0))});
   return b.output(reverse(sums));
 }
 
@@ -346,7 +348,7 @@ LogicalResult convertTranspose(NodeContext &ctx) {
     return success();
   }
   return ctx.output(
-      ctx.op("transpose", {ctx.input(0)}, {ctx.ints("axes", perm)}));
+      ctx.op<TransposeOp>({ctx.input(0)}, {ctx.ints("axes", perm)}));
 }
 
 LogicalResult convertConcat(NodeContext &ctx) {
@@ -391,7 +393,7 @@ LogicalResult convertConcat(NodeContext &ctx) {
     return success();
   }
   return ctx.output(
-      ctx.op("concatenate", {ctx.tuple(fields)}, {ctx.i64("axis", *axis)}));
+      ctx.op<ConcatenateOp>({ctx.tuple(fields)}, {ctx.i64("axis", *axis)}));
 }
 
 LogicalResult convertSplit(NodeContext &ctx) {
@@ -430,9 +432,9 @@ LogicalResult convertSplit(NodeContext &ctx) {
     ctx.addOutput(ctx.input(0), ctx.constantInput(0));
     return success();
   }
-  FailureOr<Value> r = ctx.op(
-      "split", {ctx.input(0)},
-      {ctx.ints("indices_or_sections", indices), ctx.i64("axis", *axis)});
+  FailureOr<Value> r =
+      ctx.op<SplitOp>({ctx.input(0)}, {ctx.ints("indices_or_sections", indices),
+                                       ctx.i64("axis", *axis)});
   if (failed(r))
     return failure();
   for (int i = 0; i < outputs; ++i)
@@ -536,9 +538,9 @@ LogicalResult convertSlice(NodeContext &ctx) {
                        (count[d] > 0 ? 1 : 0)
                  : in[d];
   }
-  FailureOr<Value> r = ctx.op("strided_slice", {x},
-                              {ctx.ints("begin", begin), ctx.ints("end", end),
-                               ctx.ints("strides", strides)});
+  FailureOr<Value> r = ctx.op<StridedSliceOp>(
+      {x}, {ctx.ints("begin", begin), ctx.ints("end", end),
+            ctx.ints("strides", strides)});
   if (failed(r))
     return failure();
   if (negative) {
@@ -551,7 +553,7 @@ LogicalResult convertSlice(NodeContext &ctx) {
       Value idx =
           ctx.constant(intConstant(ctx, {(int64_t)indices.size()}, indices,
                                    IntegerType::get(ctx.getContext(), 64)));
-      r = ctx.op("take", {*r, idx}, {ctx.i64("axis", d)});
+      r = ctx.op<TakeOp>({*r, idx}, {ctx.i64("axis", d)});
       if (failed(r))
         return failure();
     }
@@ -591,11 +593,12 @@ LogicalResult convertGather(NodeContext &ctx) {
     Value normalised = ctx.constant(intConstant(
         ctx, indices.getType().getShape(), idx, indices.getElementType()));
     return ctx.output(
-        ctx.op("take", {ctx.input(0), normalised}, {ctx.i64("axis", *axis)}));
+        ctx.op<TakeOp>({ctx.input(0), normalised}, {ctx.i64("axis", *axis)}));
   }
   // Indices known only at run time may be negative: wrap them.
-  return ctx.output(ctx.op("take", {ctx.input(0), ctx.input(1)},
-                           {ctx.i64("axis", *axis), ctx.str("mode", "wrap")}));
+  return ctx.output(
+      ctx.op<TakeOp>({ctx.input(0), ctx.input(1)},
+                     {ctx.i64("axis", *axis), ctx.str("mode", "wrap")}));
 }
 
 LogicalResult convertExpand(NodeContext &ctx) {
@@ -641,7 +644,7 @@ LogicalResult convertExpand(NodeContext &ctx) {
     return success();
   }
   return ctx.output(
-      ctx.op("broadcast_to", {ctx.input(0)}, {ctx.ints("shape", shape)}));
+      ctx.op<BroadcastToOp>({ctx.input(0)}, {ctx.ints("shape", shape)}));
 }
 
 LogicalResult convertTile(NodeContext &ctx) {
@@ -659,8 +662,8 @@ LogicalResult convertTile(NodeContext &ctx) {
     if (r == 1)
       continue;
     SmallVector<Value> copies(r, x);
-    FailureOr<Value> c = ctx.op("concatenate", {ctx.tuple(copies)},
-                                {ctx.i64("axis", (int64_t)d)});
+    FailureOr<Value> c = ctx.op<ConcatenateOp>({ctx.tuple(copies)},
+                                               {ctx.i64("axis", (int64_t)d)});
     if (failed(c))
       return failure();
     x = *c;
@@ -698,21 +701,25 @@ LogicalResult convertPad(NodeContext &ctx) {
                     ? ctx.input(2)
                     : ctx.scalar(ctx.attrFloat("value", 0), ctx.elementType(0));
   if (cast<RankedTensorType>(value.getType()).getRank() != 0) {
-    FailureOr<Value> v = ctx.op("reshape", {value}, {ctx.ints("newshape", {})});
+    FailureOr<Value> v = ctx.op<ReshapeOp>({value}, {ctx.ints("newshape", {})});
     if (failed(v))
       return failure();
     value = *v;
   }
   return ctx.output(
-      ctx.op("nn.pad", {ctx.input(0), value},
-             {ctx.ints("pad_width", width), ctx.str("pad_mode", mode)}));
+      ctx.op<PadOp>({ctx.input(0), value},
+                    {ctx.ints("pad_width", width), ctx.str("pad_mode", mode)}));
 }
 
+/// What ReduceL2 and friends apply before and after the reduction.
+enum class BeforeReduce { None, Abs, Square, Exp };
+enum class AfterReduce { None, Sqrt, Log };
+
 /// ReduceX: `axes` by attribute (or input #1 for ReduceSum from opset 13),
-/// keepdims (default 1); `pre` and `post` compose ReduceL2 and friends.
-OpConverter reduce(StringRef relayName, StringRef pre = "",
-                   StringRef post = "") {
-  std::string name = relayName.str(), before = pre.str(), after = post.str();
+/// keepdims (default 1); `before` and `after` compose ReduceL2 and friends.
+template <typename ReduceOp>
+OpConverter reduce(BeforeReduce before = BeforeReduce::None,
+                   AfterReduce after = AfterReduce::None) {
   return [=](NodeContext &ctx) -> LogicalResult {
     if (failed(ctx.checkInputs(1, 2)))
       return failure();
@@ -726,19 +733,23 @@ OpConverter reduce(StringRef relayName, StringRef pre = "",
       return success();
     }
     FailureOr<Value> in = success(x);
-    if (before == "square")
-      in = ctx.op("multiply", {x, x});
-    else if (!before.empty())
-      in = ctx.op(before, {x});
+    if (before == BeforeReduce::Square)
+      in = ctx.op<MultiplyOp>({x, x});
+    else if (before == BeforeReduce::Abs)
+      in = ctx.op<AbsOp>({x});
+    else if (before == BeforeReduce::Exp)
+      in = ctx.op<ExpOp>({x});
     if (failed(in))
       return failure();
     SmallVector<NamedAttribute> attrs = {
         ctx.boolean("keepdims", ctx.attrInt("keepdims", 1) != 0)};
     if (!axes->empty())
       attrs.push_back(ctx.ints("axis", *axes));
-    FailureOr<Value> r = ctx.op(name, {*in}, attrs);
-    if (succeeded(r) && !after.empty())
-      r = ctx.op(after, {*r});
+    FailureOr<Value> r = ctx.op<ReduceOp>({*in}, attrs);
+    if (succeeded(r) && after == AfterReduce::Sqrt)
+      r = ctx.op<SqrtOp>({*r});
+    else if (succeeded(r) && after == AfterReduce::Log)
+      r = ctx.op<LogOp>({*r});
     if (failed(r))
       return failure();
     ctx.addOutput(*r);
@@ -746,26 +757,25 @@ OpConverter reduce(StringRef relayName, StringRef pre = "",
   };
 }
 
-OpConverter argReduce(StringRef relayName) {
-  std::string name = relayName.str();
-  return [name](NodeContext &ctx) -> LogicalResult {
+/// ArgMax and ArgMin.
+template <typename ArgOp> OpConverter argReduce() {
+  return [](NodeContext &ctx) -> LogicalResult {
     if (failed(ctx.checkInputs(1, 1)))
       return failure();
     FailureOr<int64_t> axis = ctx.axis(ctx.attrInt("axis", 0), ctx.rank(0));
     if (failed(axis))
       return failure();
     FailureOr<Value> r =
-        ctx.op(name, {ctx.input(0)},
-               {ctx.ints("axis", {*axis}),
-                ctx.boolean("keepdims", ctx.attrInt("keepdims", 1) != 0),
-                ctx.boolean("select_last_index",
-                            ctx.attrInt("select_last_index", 0) != 0)});
+        ctx.op<ArgOp>({ctx.input(0)},
+                      {ctx.ints("axis", {*axis}),
+                       ctx.boolean("keepdims", ctx.attrInt("keepdims", 1) != 0),
+                       ctx.boolean("select_last_index",
+                                   ctx.attrInt("select_last_index", 0) != 0)});
     if (failed(r))
       return failure();
     // Relay's indices are int32; ONNX's int64.
-    FailureOr<Value> c =
-        ctx.op("cast", {*r},
-               {ctx.type("dtype", IntegerType::get(ctx.getContext(), 64))});
+    FailureOr<Value> c = ctx.op<CastOp>(
+        {*r}, {ctx.type("dtype", IntegerType::get(ctx.getContext(), 64))});
     if (failed(c))
       return failure();
     ctx.addOutput(*c);
@@ -810,8 +820,8 @@ LogicalResult convertRange(NodeContext &ctx) {
 LogicalResult convertGatherElements(NodeContext &ctx) {
   if (failed(ctx.checkInputs(2, 2)))
     return failure();
-  return ctx.output(ctx.op("gather", {ctx.input(0), ctx.input(1)},
-                           {ctx.i64("axis", ctx.attrInt("axis", 0))}));
+  return ctx.output(ctx.op<GatherOp>(
+      {ctx.input(0), ctx.input(1)}, {ctx.i64("axis", ctx.attrInt("axis", 0))}));
 }
 
 /// OneHot(indices, depth, [off, on], axis): where(expand_dims(indices) ==
@@ -838,23 +848,23 @@ LogicalResult convertOneHot(NodeContext &ctx) {
   Type i64 = IntegerType::get(ctx.getContext(), 64);
   FailureOr<Value> index = ctx.input(0);
   if (ctx.elementType(0) != i64)
-    index = ctx.op("cast", {ctx.input(0)}, {ctx.type("dtype", i64)});
+    index = ctx.op<CastOp>({ctx.input(0)}, {ctx.type("dtype", i64)});
   Value depthValue = ctx.scalar(double(depth), i64);
   FailureOr<Value> negative, wrapped, off, on;
   if (succeeded(index))
-    negative = ctx.op("less", {*index, ctx.scalar(0, i64)});
+    negative = ctx.op<LessOp>({*index, ctx.scalar(0, i64)});
   if (succeeded(negative))
-    wrapped = ctx.op("add", {*index, depthValue});
+    wrapped = ctx.op<AddOp>({*index, depthValue});
   if (succeeded(wrapped))
-    index = ctx.op("where", {*negative, *wrapped, *index});
+    index = ctx.op<WhereOp>({*negative, *wrapped, *index});
   if (succeeded(index)) {
-    off = ctx.op("take", {ctx.input(2), ctx.scalar(0, i64)});
-    on = ctx.op("take", {ctx.input(2), ctx.scalar(1, i64)});
+    off = ctx.op<TakeOp>({ctx.input(2), ctx.scalar(0, i64)});
+    on = ctx.op<TakeOp>({ctx.input(2), ctx.scalar(1, i64)});
   }
   if (failed(index) || failed(off) || failed(on))
     return failure();
-  return ctx.output(ctx.op("one_hot", {*index, *on, *off},
-                           {ctx.i64("depth", depth), ctx.i64("axis", axis),
+  return ctx.output(ctx.op<OneHotOp>(
+      {*index, *on, *off}, {ctx.i64("depth", depth), ctx.i64("axis", axis),
                             ctx.type("dtype", ctx.elementType(2))}));
 }
 
@@ -882,8 +892,8 @@ LogicalResult convertDepthToSpace(NodeContext &ctx) {
   std::string mode = ctx.attrString("mode", "DCR");
   if (mode != "DCR" && mode != "CRD")
     return ctx.fail("mode must be \"DCR\" or \"CRD\", got \"" + mode + "\"");
-  return ctx.output(ctx.op("nn.depth_to_space", {ctx.input(0)},
-                           {ctx.i64("block_size", b), ctx.str("mode", mode)}));
+  return ctx.output(ctx.op<DepthToSpaceOp>(
+      {ctx.input(0)}, {ctx.i64("block_size", b), ctx.str("mode", mode)}));
 }
 
 LogicalResult convertSpaceToDepth(NodeContext &ctx) {
@@ -894,7 +904,7 @@ LogicalResult convertSpaceToDepth(NodeContext &ctx) {
   if (ctx.shape(0)[2] % b || ctx.shape(0)[3] % b)
     return ctx.fail("the height and width must be multiples of blocksize");
   return ctx.output(
-      ctx.op("nn.space_to_depth", {ctx.input(0)}, {ctx.i64("block_size", b)}));
+      ctx.op<SpaceToDepthOp>({ctx.input(0)}, {ctx.i64("block_size", b)}));
 }
 
 /// Trilu: the upper (or lower) triangle from diagonal k of the last two
@@ -923,7 +933,7 @@ LogicalResult convertTrilu(NodeContext &ctx) {
                             IntegerType::get(ctx.getContext(), 1)),
       keep));
   return ctx.output(
-      ctx.op("where", {mask, ctx.input(0), ctx.scalar(0, ctx.elementType(0))}));
+      ctx.op<WhereOp>({mask, ctx.input(0), ctx.scalar(0, ctx.elementType(0))}));
 }
 
 } // namespace
@@ -953,16 +963,16 @@ void mlir::relay::onnx_import::addShapeConverters(ConverterTable &t) {
   t["Trilu"] = convertTrilu;
   t["GatherElements"] = convertGatherElements;
   t["OneHot"] = convertOneHot;
-  t["ReduceSum"] = reduce("sum");
-  t["ReduceMean"] = reduce("mean");
-  t["ReduceMax"] = reduce("max");
-  t["ReduceMin"] = reduce("min");
-  t["ReduceProd"] = reduce("prod");
-  t["ReduceL1"] = reduce("sum", "abs");
-  t["ReduceL2"] = reduce("sum", "square", "sqrt");
-  t["ReduceSumSquare"] = reduce("sum", "square");
-  t["ReduceLogSum"] = reduce("sum", "", "log");
-  t["ReduceLogSumExp"] = reduce("sum", "exp", "log");
-  t["ArgMax"] = argReduce("argmax");
-  t["ArgMin"] = argReduce("argmin");
+  t["ReduceSum"] = reduce<SumOp>();
+  t["ReduceMean"] = reduce<MeanOp>();
+  t["ReduceMax"] = reduce<MaxOp>();
+  t["ReduceMin"] = reduce<MinOp>();
+  t["ReduceProd"] = reduce<ProdOp>();
+  t["ReduceL1"] = reduce<SumOp>(BeforeReduce::Abs);
+  t["ReduceL2"] = reduce<SumOp>(BeforeReduce::Square, AfterReduce::Sqrt);
+  t["ReduceSumSquare"] = reduce<SumOp>(BeforeReduce::Square);
+  t["ReduceLogSum"] = reduce<SumOp>(BeforeReduce::None, AfterReduce::Log);
+  t["ReduceLogSumExp"] = reduce<SumOp>(BeforeReduce::Exp, AfterReduce::Log);
+  t["ArgMax"] = argReduce<ArgmaxOp>();
+  t["ArgMin"] = argReduce<ArgminOp>();
 }

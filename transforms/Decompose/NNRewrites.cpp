@@ -28,10 +28,10 @@ Value alongAxis(Emitter &b, Value v, int64_t axis, int64_t rank) {
 Value normalize(Emitter &b, Value x, ArrayRef<int64_t> axes, double eps) {
   SmallVector<NamedAttribute> reduce = {b.ints("axis", axes),
                                         b.boolean("keepdims", true)};
-  Value centred = b.op("subtract", {x, b.op("mean", {x}, reduce)});
-  Value var = b.op("mean", {b.mul(centred, centred)}, reduce);
-  return b.op("divide",
-              {centred, b.op("sqrt", {b.add(var, b.scalar(eps, x))})});
+  Value centred = b.op<SubtractOp>({x, b.op<MeanOp>({x}, reduce)});
+  Value var = b.op<MeanOp>({b.mul(centred, centred)}, reduce);
+  return b.op<DivideOp>(
+      {centred, b.op<SqrtOp>({b.add(var, b.scalar(eps, x))})});
 }
 
 /// gamma and beta applied per channel along `axis`, as `scale`/`center`
@@ -56,10 +56,10 @@ Value l2Normalize(Emitter &b, Operation *op) {
   else
     for (int64_t d = 0; d < rank; ++d)
       axes.push_back(d);
-  Value sum = b.op("sum", {b.mul(x, x)},
-                   {b.ints("axis", axes), b.boolean("keepdims", true)});
-  Value clamped = b.op("maximum", {sum, b.scalar(floatAttr(op, "eps"), x)});
-  return b.op("divide", {x, b.op("sqrt", {clamped})});
+  Value sum = b.op<SumOp>({b.mul(x, x)},
+                          {b.ints("axis", axes), b.boolean("keepdims", true)});
+  Value clamped = b.op<MaximumOp>({sum, b.scalar(floatAttr(op, "eps"), x)});
+  return b.op<DivideOp>({x, b.op<SqrtOp>({clamped})});
 }
 
 /// The squares padded along the axis, summed over `size` shifted slices.
@@ -72,21 +72,21 @@ Value lrn(Emitter &b, Operation *op) {
   SmallVector<int64_t> width(2 * rank, 0);
   width[2 * axis] = (size - 1) / 2;
   width[2 * axis + 1] = size - 1 - width[2 * axis];
-  Value padded = b.op("nn.pad", {b.mul(x, x), b.scalar(0, x)},
-                      {b.ints("pad_width", width)});
+  Value padded =
+      b.op<PadOp>({b.mul(x, x), b.scalar(0, x)}, {b.ints("pad_width", width)});
   Value sum;
   SmallVector<int64_t> begin(rank, 0), end(shape);
   for (int64_t i = 0; i < size; ++i) {
     begin[axis] = i;
     end[axis] = i + shape[axis];
-    Value slice = b.op("strided_slice", {padded},
-                       {b.ints("begin", begin), b.ints("end", end)});
+    Value slice = b.op<StridedSliceOp>(
+        {padded}, {b.ints("begin", begin), b.ints("end", end)});
     sum = sum ? b.add(sum, slice) : slice;
   }
   Value base = b.add(b.mul(sum, b.scalar(floatAttr(op, "alpha") / size, x)),
                      b.scalar(floatAttr(op, "bias"), x));
-  return b.op("divide",
-              {x, b.op("power", {base, b.scalar(floatAttr(op, "beta"), x)})});
+  return b.op<DivideOp>(
+      {x, b.op<PowerOp>({base, b.scalar(floatAttr(op, "beta"), x)})});
 }
 
 /// Normalised over every axis but the batch (0) and channel axes.
@@ -141,12 +141,12 @@ Value variance(Emitter &b, Operation *op) {
       axes.push_back(i);
       count *= shape[i];
     }
-  Value d = b.op("subtract", {data, op->getOperand(1)});
-  Value sum = b.op(
-      "sum", {b.mul(d, d)},
+  Value d = b.op<SubtractOp>({data, op->getOperand(1)});
+  Value sum = b.op<SumOp>(
+      {b.mul(d, d)},
       {b.ints("axis", axes), b.boolean("keepdims", boolAttr(op, "keepdims"))});
   int64_t divisor = count - (boolAttr(op, "unbiased") ? 1 : 0);
-  return b.op("divide", {sum, b.scalar(std::max<int64_t>(divisor, 1), data)});
+  return b.op<DivideOp>({sum, b.scalar(std::max<int64_t>(divisor, 1), data)});
 }
 
 /// A 1-d window attribute as the 2-d op's (height 1 first).
@@ -191,23 +191,24 @@ Value conv1d(Emitter &b, Operation *op) {
       b.ints("kernel_size", {1, shapeOf(weight)[2]})};
   if (auto dtype = op->getAttrOfType<TypeAttr>("out_dtype"))
     attrs.push_back(b.type("out_dtype", dtype.getValue()));
-  Value conv =
-      b.op("nn.conv2d", {addHeight(b, op->getOperand(0)), addHeight(b, weight)},
-           attrs);
+  Value conv = b.op<Conv2DOp>(
+      {addHeight(b, op->getOperand(0)), addHeight(b, weight)}, attrs);
   return dropHeight(b, conv, op);
 }
 
-Value pool1d(Emitter &b, Operation *op, StringRef to) {
+/// A 1-d pooling as the 2-d pooling `Pool2D` over a height of one.
+template <typename Pool2D> Value pool1d(Emitter &b, Operation *op) {
   SmallVector<NamedAttribute> attrs = {
       b.ints("pool_size", lifted(op, "pool_size", 1)),
       b.ints("strides", lifted(op, "strides", 1)),
       b.ints("dilation", lifted(op, "dilation", 1)),
       b.ints("padding", liftedPadding(op)),
       b.boolean("ceil_mode", boolAttr(op, "ceil_mode"))};
-  if (to == "nn.avg_pool2d")
+  if (std::is_same_v<Pool2D, AvgPool2DOp>)
     attrs.push_back(
         b.boolean("count_include_pad", boolAttr(op, "count_include_pad")));
-  return dropHeight(b, b.op(to, {addHeight(b, op->getOperand(0))}, attrs), op);
+  return dropHeight(b, b.op<Pool2D>({addHeight(b, op->getOperand(0))}, attrs),
+                    op);
 }
 
 /// One axis of image.resize2d: out[i] = sum over taps t of
@@ -285,8 +286,7 @@ Value resizeAxis(Emitter &b, Value x, int64_t axis, int64_t outSize,
   weightShape[axis] = outSize;
   Value sum;
   for (auto &[indices, weights] : taps) {
-    Value gathered = b.op(
-        "take",
+    Value gathered = b.op<TakeOp>(
         {x, b.constant(DenseElementsAttr::get(
                 RankedTensorType::get({outSize}, i64), ArrayRef(indices)))},
         {b.i64("axis", axis)});
@@ -322,15 +322,16 @@ Value resize2d(Emitter &b, Operation *op) {
                    intAttr(op, "cubic_exclude") != 0);
   Type out = elementOf(op->getResult(0));
   if (x && elementOf(x) != out)
-    x = b.op("cast", {x}, {b.type("dtype", out)});
+    x = b.op<CastOp>({x}, {b.type("dtype", out)});
   return x;
 }
 
-Value adaptivePool1d(Emitter &b, Operation *op, StringRef to) {
+/// A 1-d adaptive pooling as the 2-d one `Pool2D` over a height of one.
+template <typename Pool2D> Value adaptivePool1d(Emitter &b, Operation *op) {
   int64_t width = shapeOf(op->getResult(0))[2];
   return dropHeight(b,
-                    b.op(to, {addHeight(b, op->getOperand(0))},
-                         {b.ints("output_size", {1, width})}),
+                    b.op<Pool2D>({addHeight(b, op->getOperand(0))},
+                                 {b.ints("output_size", {1, width})}),
                     op);
 }
 
@@ -351,9 +352,8 @@ Value conv1dTranspose(Emitter &b, Operation *op) {
       b.ints("kernel_size", {1, shapeOf(weight)[2]})};
   if (auto dtype = op->getAttrOfType<TypeAttr>("out_dtype"))
     attrs.push_back(b.type("out_dtype", dtype.getValue()));
-  Value conv =
-      b.op("nn.conv2d_transpose",
-           {addHeight(b, op->getOperand(0)), addHeight(b, weight)}, attrs);
+  Value conv = b.op<Conv2DTransposeOp>(
+      {addHeight(b, op->getOperand(0)), addHeight(b, weight)}, attrs);
   return dropHeight(b, conv, op);
 }
 
@@ -361,10 +361,10 @@ Value conv1dTranspose(Emitter &b, Operation *op) {
 
 void mlir::relay::decompose::addNNRewrites(AddRewrite add) {
   add("nn.adaptive_avg_pool1d", [](Emitter &b, Operation *op) {
-    return adaptivePool1d(b, op, "nn.adaptive_avg_pool2d");
+    return adaptivePool1d<AdaptiveAvgPool2DOp>(b, op);
   });
   add("nn.adaptive_max_pool1d", [](Emitter &b, Operation *op) {
-    return adaptivePool1d(b, op, "nn.adaptive_max_pool2d");
+    return adaptivePool1d<AdaptiveMaxPool2DOp>(b, op);
   });
   add("nn.conv1d_transpose", conv1dTranspose);
   add("nn.l2_normalize", l2Normalize);
@@ -375,7 +375,7 @@ void mlir::relay::decompose::addNNRewrites(AddRewrite add) {
   add("variance", variance);
   add("image.resize2d", resize2d);
   add("nn.max_pool1d",
-      [](Emitter &b, Operation *op) { return pool1d(b, op, "nn.max_pool2d"); });
+      [](Emitter &b, Operation *op) { return pool1d<MaxPool2DOp>(b, op); });
   add("nn.avg_pool1d",
-      [](Emitter &b, Operation *op) { return pool1d(b, op, "nn.avg_pool2d"); });
+      [](Emitter &b, Operation *op) { return pool1d<AvgPool2DOp>(b, op); });
 }

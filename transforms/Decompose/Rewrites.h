@@ -10,38 +10,34 @@
 #define RELAY_MLIR_TRANSFORMS_DECOMPOSE_REWRITES_H
 
 #include "dialects/relay/OperatorRegistry.h"
+#include "dialects/relay/RelayBuilder.h"
 #include "dialects/relay/RelayOps.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::relay::decompose {
 
-/// Builds typed relay operators at one location; a relation that fails
-/// (which the composite's own relation should have excluded) makes every
-/// later op null and the rewrite is abandoned.
+/// Builds relay operators at one location (RelayBuilder::op types each by
+/// its relation); a relation that fails (which the composite's own
+/// relation should have excluded) makes every later op null and the
+/// rewrite is abandoned.
 class Emitter {
 public:
   Emitter(PatternRewriter &rewriter, Location loc)
       : rewriter(rewriter), loc(loc) {}
 
-  Value op(StringRef name, ValueRange args,
-           ArrayRef<NamedAttribute> attrs = {}) {
+  template <typename OpT>
+  Value op(ValueRange args, ArrayRef<NamedAttribute> attrs = {}) {
     if (!ok || llvm::any_of(args, [](Value v) { return !v; }))
       return ok = false, Value();
-    std::string fullName = ("relay." + name).str();
-    DictionaryAttr dict = rewriter.getDictionaryAttr(attrs);
-    Type type = inferOperatorResultType(fullName, args.getTypes(), dict);
-    if (!type)
-      return ok = false, Value();
-    OperationState state(loc, fullName);
-    state.addOperands(args);
-    state.addAttributes(attrs);
-    state.addTypes(type);
-    return rewriter.create(state)->getResult(0);
+    Value v = RelayBuilder(rewriter, loc).op<OpT>(args, attrs);
+    if (!v)
+      ok = false;
+    return v;
   }
-  Value add(Value a, Value b) { return op("add", {a, b}); }
-  Value mul(Value a, Value b) { return op("multiply", {a, b}); }
+  Value add(Value a, Value b) { return op<AddOp>({a, b}); }
+  Value mul(Value a, Value b) { return op<MultiplyOp>({a, b}); }
   Value reshape(Value v, ArrayRef<int64_t> shape) {
-    return op("reshape", {v}, {ints("newshape", shape)});
+    return op<ReshapeOp>({v}, {ints("newshape", shape)});
   }
   Value constant(ElementsAttr value) {
     return ConstantOp::create(rewriter, loc, value);

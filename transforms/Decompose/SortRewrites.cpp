@@ -53,22 +53,23 @@ std::pair<Value, Value> topkParts(Emitter &b, Value x, int64_t axis, int64_t k,
   SmallVector<Value> values, indices;
   Value taken; // the positions already picked
   for (int64_t r = 0; r < k; ++r) {
-    Value key = taken ? b.op("where", {taken, masked, x}) : x;
-    Value best = b.op(ascend ? "min" : "max", {key},
-                      {b.ints("axis", {axis}), b.boolean("keepdims", true)});
+    Value key = taken ? b.op<WhereOp>({taken, masked, x}) : x;
+    SmallVector<NamedAttribute> reduce = {b.ints("axis", {axis}),
+                                          b.boolean("keepdims", true)};
+    Value best =
+        ascend ? b.op<MinOp>({key}, reduce) : b.op<MaxOp>({key}, reduce);
     // The first position not taken holding the best value.
-    Value candidate = b.op("equal", {x, best});
+    Value candidate = b.op<EqualOp>({x, best});
     if (taken)
-      candidate =
-          b.op("logical_and", {candidate, b.op("logical_not", {taken})});
+      candidate = b.op<LogicalAndOp>({candidate, b.op<LogicalNotOp>({taken})});
     Value index =
-        b.op("argmax", {b.op("cast", {candidate}, {b.type("dtype", i32)})},
-             {b.ints("axis", {axis}), b.boolean("keepdims", true)});
+        b.op<ArgmaxOp>({b.op<CastOp>({candidate}, {b.type("dtype", i32)})},
+                       {b.ints("axis", {axis}), b.boolean("keepdims", true)});
     values.push_back(best);
     indices.push_back(index);
     if (r + 1 < k) {
-      Value now = b.op("equal", {iota, index});
-      taken = taken ? b.op("logical_or", {taken, now}) : now;
+      Value now = b.op<EqualOp>({iota, index});
+      taken = taken ? b.op<LogicalOrOp>({taken, now}) : now;
     }
   }
   auto join = [&](ArrayRef<Value> parts) {
@@ -76,13 +77,13 @@ std::pair<Value, Value> topkParts(Emitter &b, Value x, int64_t axis, int64_t k,
       return Value();
     return parts.size() == 1
                ? parts.front()
-               : b.op("concatenate", {b.tuple(parts)}, {b.i64("axis", axis)});
+               : b.op<ConcatenateOp>({b.tuple(parts)}, {b.i64("axis", axis)});
   };
   Value vals = join(values), idx = join(indices);
   if (!dtype)
     dtype = i32;
   if (idx && elementOf(idx) != dtype)
-    idx = b.op("cast", {idx}, {b.type("dtype", dtype)});
+    idx = b.op<CastOp>({idx}, {b.type("dtype", dtype)});
   return {vals, idx};
 }
 

@@ -22,8 +22,8 @@ Value collapseSumLike(Emitter &b, Operation *op) {
     if (i < extra || (to[i - extra] == 1 && from[i] != 1))
       axes.push_back(i);
   if (!axes.empty())
-    data = b.op("sum", {data},
-                {b.ints("axis", axes), b.boolean("keepdims", true)});
+    data = b.op<SumOp>({data},
+                       {b.ints("axis", axes), b.boolean("keepdims", true)});
   return b.reshape(data, to);
 }
 
@@ -37,7 +37,7 @@ Value reverse(Emitter &b, Operation *op) {
   auto type =
       RankedTensorType::get({n}, IntegerType::get(op->getContext(), 64));
   Value idx = b.constant(DenseElementsAttr::get(type, ArrayRef(indices)));
-  return b.op("take", {data, idx}, {b.i64("axis", axis)});
+  return b.op<TakeOp>({data, idx}, {b.i64("axis", axis)});
 }
 
 /// numpy.tile: [d0, d1] -> [1, d0, 1, d1] -> broadcast [r0, d0, r1, d1] ->
@@ -58,8 +58,8 @@ Value tile(Emitter &b, Operation *op) {
     broadcast.append({times[i], dims[i]});
     result.push_back(times[i] * dims[i]);
   }
-  Value spread = b.op("broadcast_to", {b.reshape(data, interleaved)},
-                      {b.ints("shape", broadcast)});
+  Value spread = b.op<BroadcastToOp>({b.reshape(data, interleaved)},
+                                     {b.ints("shape", broadcast)});
   return b.reshape(spread, result);
 }
 
@@ -74,8 +74,8 @@ Value repeat(Emitter &b, Operation *op) {
   expanded.insert(expanded.begin() + axis + 1, 1);
   broadcast.insert(broadcast.begin() + axis + 1, r);
   result[axis] *= r;
-  Value spread = b.op("broadcast_to", {b.reshape(data, expanded)},
-                      {b.ints("shape", broadcast)});
+  Value spread = b.op<BroadcastToOp>({b.reshape(data, expanded)},
+                                     {b.ints("shape", broadcast)});
   return b.reshape(spread, result);
 }
 
@@ -84,7 +84,7 @@ Value oneHot(Emitter &b, Operation *op) {
   Type i64 = IntegerType::get(op->getContext(), 64);
   Value indices = op->getOperand(0);
   if (elementOf(indices) != i64)
-    indices = b.op("cast", {indices}, {b.type("dtype", i64)});
+    indices = b.op<CastOp>({indices}, {b.type("dtype", i64)});
   int64_t rank = shapeOf(indices).size() + 1;
   int64_t axis = positive(intAttr(op, "axis"), rank);
   int64_t depth = intAttr(op, "depth");
@@ -94,14 +94,14 @@ Value oneHot(Emitter &b, Operation *op) {
     positions.push_back(i);
   Value iota = b.constant(DenseElementsAttr::get(
       RankedTensorType::get(iotaShape, i64), ArrayRef(positions)));
-  Value same = b.op(
-      "equal", {b.op("expand_dims", {indices}, {b.i64("axis", axis)}), iota});
+  Value same = b.op<EqualOp>(
+      {b.op<ExpandDimsOp>({indices}, {b.i64("axis", axis)}), iota});
   Type dtype = cast<TypeAttr>(op->getAttr("dtype")).getValue();
   auto as = [&](Value v) {
     return elementOf(v) == dtype ? v
-                                 : b.op("cast", {v}, {b.type("dtype", dtype)});
+                                 : b.op<CastOp>({v}, {b.type("dtype", dtype)});
   };
-  return b.op("where", {same, as(op->getOperand(1)), as(op->getOperand(2))});
+  return b.op<WhereOp>({same, as(op->getOperand(1)), as(op->getOperand(2))});
 }
 
 /// log2(n) steps of adding the sums shifted by 1, 2, 4, ... positions
@@ -117,16 +117,16 @@ Value cumsum(Emitter &b, Operation *op) {
   }
   Type dtype = elementOf(op->getResult(0));
   if (elementOf(y) != dtype)
-    y = b.op("cast", {y}, {b.type("dtype", dtype)});
+    y = b.op<CastOp>({y}, {b.type("dtype", dtype)});
   SmallVector<int64_t> shape(shapeOf(y));
   int64_t rank = shape.size(), axis = positive(*axisAttr, rank);
   Value zero = b.scalar(0, y);
   auto shift = [&](Value v, int64_t by) {
     SmallVector<int64_t> width(2 * rank, 0), begin(rank, 0);
     width[2 * axis] = by;
-    Value padded = b.op("nn.pad", {v, zero}, {b.ints("pad_width", width)});
-    return b.op("strided_slice", {padded},
-                {b.ints("begin", begin), b.ints("end", shape)});
+    Value padded = b.op<PadOp>({v, zero}, {b.ints("pad_width", width)});
+    return b.op<StridedSliceOp>({padded},
+                                {b.ints("begin", begin), b.ints("end", shape)});
   };
   for (int64_t by = 1; by < shape[axis]; by *= 2)
     y = b.add(y, shift(y, by));
@@ -138,7 +138,7 @@ Value cumsum(Emitter &b, Operation *op) {
 /// reshape, transpose, reshape.
 Value moveBlocks(Emitter &b, Value x, ArrayRef<int64_t> split,
                  ArrayRef<int64_t> perm, ArrayRef<int64_t> merged) {
-  Value t = b.op("transpose", {b.reshape(x, split)}, {b.ints("axes", perm)});
+  Value t = b.op<TransposeOp>({b.reshape(x, split)}, {b.ints("axes", perm)});
   return b.reshape(t, merged);
 }
 
@@ -181,8 +181,8 @@ Value mirrorPad(Emitter &b, Operation *op) {
       cast<DenseI64ArrayAttr>(op->getAttr("pad_width")).asArrayRef();
   auto mode = cast<StringAttr>(getOperatorAttributes(op).get("mode"));
   if (mode.getValue() == "REFLECT")
-    return b.op("nn.pad", {x, b.scalar(0, x)},
-                {b.ints("pad_width", width), b.str("pad_mode", "reflect")});
+    return b.op<PadOp>({x, b.scalar(0, x)}, {b.ints("pad_width", width),
+                                             b.str("pad_mode", "reflect")});
   int64_t rank = shapeOf(x).size();
   for (int64_t axis = 0; axis < rank; ++axis) {
     int64_t before = width[2 * axis], after = width[2 * axis + 1];
@@ -193,9 +193,9 @@ Value mirrorPad(Emitter &b, Operation *op) {
       SmallVector<int64_t> begin(rank, 0), end(shape);
       begin[axis] = from;
       end[axis] = to;
-      Value slice = b.op("strided_slice", {x},
-                         {b.ints("begin", begin), b.ints("end", end)});
-      return b.op("reverse", {slice}, {b.i64("axis", axis)});
+      Value slice = b.op<StridedSliceOp>(
+          {x}, {b.ints("begin", begin), b.ints("end", end)});
+      return b.op<ReverseOp>({slice}, {b.i64("axis", axis)});
     };
     SmallVector<Value> parts;
     if (before)
@@ -205,7 +205,7 @@ Value mirrorPad(Emitter &b, Operation *op) {
       parts.push_back(edge(shape[axis] - after, shape[axis]));
     if (!b.succeeded())
       return Value();
-    x = b.op("concatenate", {b.tuple(parts)}, {b.i64("axis", axis)});
+    x = b.op<ConcatenateOp>({b.tuple(parts)}, {b.i64("axis", axis)});
   }
   return x;
 }
@@ -225,12 +225,12 @@ Value sequenceMask(Emitter &b, Operation *op) {
       RankedTensorType::get(positionShape, i64), ArrayRef(positions)));
   Value lengths = op->getOperand(1);
   if (elementOf(lengths) != i64)
-    lengths = b.op("cast", {lengths}, {b.type("dtype", i64)});
+    lengths = b.op<CastOp>({lengths}, {b.type("dtype", i64)});
   SmallVector<int64_t> lengthShape(rank, 1);
   lengthShape[1 - axis] = shape[1 - axis];
-  Value live = b.op("less", {position, b.reshape(lengths, lengthShape)});
-  return b.op("where",
-              {live, data, b.scalar(floatAttr(op, "mask_value"), data)});
+  Value live = b.op<LessOp>({position, b.reshape(lengths, lengthShape)});
+  return b.op<WhereOp>(
+      {live, data, b.scalar(floatAttr(op, "mask_value"), data)});
 }
 
 } // namespace
