@@ -92,7 +92,7 @@ decodeNDArray(MLIRContext *ctx, StringRef bytes, std::string &error) {
   default:
     break;
   }
-  if (!element || bits == 0 || bits % 8 != 0 && bits != 1) {
+  if (!element || bits == 0 || (bits % 8 != 0 && bits != 1)) {
     error = "unsupported NDArray dtype in the metadata";
     return failure();
   }

@@ -304,7 +304,7 @@ Machine::Step Machine::execute(Operation *op, Frame &frame) {
       .Case([&](TupleGetOp g) {
         const ValuePtr &t = operands[0];
         if (t->getKind() != RuntimeValue::Kind::Tuple ||
-            g.getIndex() >= static_cast<int64_t>(t->getFields().size()))
+            g.getIndex() >= t->getFields().size())
           return fail("projects a field the value does not have");
         return set(t->getFields()[g.getIndex()]);
       })

@@ -1,0 +1,255 @@
+//===- Parser.h - The Relay text parser's state ---------------*- C++ -*-===//
+//
+// Internal to the Relay text importer: the parser class and the values it
+// passes around. Its methods are spread over Importer.cpp (modules,
+// definitions, the prelude), ParseTypes.cpp, ParseExpressions.cpp (let,
+// sequences, operators' precedence, fn, if, match) and ParseCalls.cpp
+// (calls of operators, constructors, globals and closures, with their
+// attributes).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RELAY_MLIR_FRONTENDS_RELAYTEXT_PARSER_H
+#define RELAY_MLIR_FRONTENDS_RELAYTEXT_PARSER_H
+
+#include "frontends/RelayText/Importer.h"
+
+#include "dialects/relay/OperatorRegistry.h"
+#include "dialects/relay/RelayAttrs.h"
+#include "dialects/relay/RelayOps.h"
+#include "dialects/relay/TypeUtils.h"
+#include "frontends/RelayText/Lexer.h"
+#include "frontends/RelayText/Metadata.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/SourceMgr.h"
+
+namespace mlir::relay::text::detail {
+
+/// A failed result from a diagnostic (or a failed LogicalResult), for
+/// functions returning FailureOr.
+inline LogicalResult fail(LogicalResult result) { return result; }
+
+/// An attribute value as written in a call: `1`, `1.5`, `"NCHW"`, `True`,
+/// `None`, `[1, 2]`, `(1, 2)`.
+struct AttrValue {
+  enum Kind { Int, Float, Bool, String, None, List } kind = None;
+  int64_t i = 0;
+  double f = 0;
+  std::string s;
+  std::vector<AttrValue> list;
+};
+
+/// What an expression denotes before it is used as a value: operators,
+/// constructors and globals are callable by name.
+struct Expr {
+  enum Kind { Value_, Operator, Constructor, Global } kind = Value_;
+  Value value;
+  std::string name; // full op name, constructor name, or global name
+  llvm::SMLoc loc;
+};
+
+/// A definition of the prelude or of the program.
+struct Definitions {
+  llvm::StringMap<DataOp> datas;
+  llvm::StringMap<CtorOp> ctors;
+  llvm::StringSet<> funcs;
+};
+
+class Importer;
+
+/// The prelude, parsed on first use into its own module.
+class Prelude {
+public:
+  explicit Prelude(MLIRContext *ctx) : ctx(ctx) {}
+  /// The prelude's definitions; null if it failed to parse.
+  const Definitions *get();
+  ModuleOp getModule() { return module.get(); }
+
+private:
+  MLIRContext *ctx;
+  bool tried = false;
+  OwningOpRef<ModuleOp> module;
+  Definitions defs;
+};
+
+class Importer {
+public:
+  Importer(llvm::SourceMgr &sourceMgr, MLIRContext *ctx, ModuleOp module,
+           Prelude *prelude)
+      : sourceMgr(sourceMgr), ctx(ctx), module(module), builder(ctx),
+        prelude(prelude) {}
+
+  LogicalResult importBuffer(unsigned bufferId);
+  const Definitions &getDefinitions() const { return defs; }
+  /// Names of prelude definitions the program used.
+  const llvm::StringSet<> &getPreludeUses() const { return preludeUses; }
+
+private:
+  //===--------------------------------------------------------------------===//
+  // Tokens and diagnostics
+  //===--------------------------------------------------------------------===//
+  const Token &peek(unsigned k = 0) const {
+    size_t i = std::min(index + k, tokens.size() - 1);
+    return tokens[i];
+  }
+  Token consume() {
+    Token t = peek();
+    if (index < tokens.size() - 1)
+      ++index;
+    return t;
+  }
+  bool consumeIf(TokenKind kind) {
+    if (!peek().is(kind))
+      return false;
+    consume();
+    return true;
+  }
+  bool consumeKeyword(StringRef word) {
+    if (!peek().isKeyword(word))
+      return false;
+    consume();
+    return true;
+  }
+  Location loc(llvm::SMLoc at) {
+    auto [line, col] = sourceMgr.getLineAndColumn(at, bufferId);
+    return FileLineColLoc::get(ctx, bufferName, line, col);
+  }
+  Location loc(const Token &t) { return loc(t.loc); }
+  InFlightDiagnostic emitError(llvm::SMLoc at) {
+    return mlir::emitError(loc(at));
+  }
+  /// Reports "expected X, found Y" at the current token.
+  LogicalResult expected(const Twine &what) {
+    const Token &t = peek();
+    InFlightDiagnostic diag = emitError(t.loc);
+    if (t.is(TokenKind::Error)) {
+      diag << t.value;
+      return failure();
+    }
+    diag << "expected " << what << ", found ";
+    if (t.is(TokenKind::Eof))
+      diag << describe(t.kind);
+    else
+      diag << "'" << t.text << "'";
+    return diag;
+  }
+  LogicalResult expect(TokenKind kind, const Twine &context = "") {
+    if (consumeIf(kind))
+      return success();
+    if (context.isTriviallyEmpty())
+      return expected(describe(kind));
+    return expected(describe(kind) + " " + context);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Scopes
+  //===--------------------------------------------------------------------===//
+  void pushScope() { scopes.emplace_back(); }
+  void popScope() { scopes.pop_back(); }
+  void bind(StringRef name, Value v) { scopes.back()[name] = v; }
+  Value lookupLocal(StringRef name) {
+    for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
+      auto found = it->find(name);
+      if (found != it->end())
+        return found->second;
+    }
+    return Value();
+  }
+  TypeVarType lookupTypeVar(StringRef name) {
+    for (auto it = typeScopes.rbegin(); it != typeScopes.rend(); ++it) {
+      auto found = it->find(name);
+      if (found != it->end())
+        return found->second;
+    }
+    return TypeVarType();
+  }
+  DataOp lookupData(StringRef name);
+  CtorOp lookupCtor(StringRef name);
+  bool isGlobal(StringRef name);
+
+  //===--------------------------------------------------------------------===//
+  // Grammar
+  //===--------------------------------------------------------------------===//
+  LogicalResult lexAll(StringRef text);
+  LogicalResult parseHeader();
+  LogicalResult preScan();
+  LogicalResult parseModule();
+  LogicalResult parseExpressionProgram();
+  LogicalResult parseTypeDef(bool external);
+  LogicalResult parseDef();
+  /// A parameter list and optional result type.
+  struct Signature {
+    SmallVector<std::pair<Token, Type>> params;
+    std::optional<Type> result;
+  };
+  LogicalResult parseSignature(Signature &sig);
+  LogicalResult skipBalanced();
+  FailureOr<SmallVector<TypeVarType>> parseTypeParams();
+
+  FailureOr<Type> parseType();
+  FailureOr<Type> parseTensorType(llvm::SMLoc start);
+  Type parseDtypeName(StringRef name);
+
+  FailureOr<Value> parseExpr();
+  FailureOr<Value> parseSequence();
+  FailureOr<Value> parseBinary(int minPrec);
+  FailureOr<Expr> parseUnary();
+  FailureOr<Expr> parsePostfix();
+  FailureOr<Expr> parseAtom();
+  FailureOr<Value> parseBlock();
+  FailureOr<Value> parseFn(StringRef selfName);
+  FailureOr<Value> parseIf();
+  FailureOr<Value> parseMatch(llvm::SMLoc start);
+  FailureOr<Attribute> parsePattern(SmallVectorImpl<std::pair<Token, Type>> &);
+  FailureOr<Value> parseNumber(bool negate, llvm::SMLoc start);
+  FailureOr<Value> parseMeta(llvm::SMLoc start);
+  FailureOr<AttrValue> parseAttrValue();
+  FailureOr<Expr> parseCall(Expr callee);
+  FailureOr<Value> parseRefOp(const Token &keyword);
+
+  /// Turns an operator, constructor or global name into a value.
+  FailureOr<Value> materialize(const Expr &e);
+  FailureOr<Value> buildOperator(const std::string &opName, ValueRange args,
+                                 ArrayRef<std::pair<Token, AttrValue>> attrs,
+                                 llvm::SMLoc at);
+  FailureOr<Value> buildConstruct(StringRef ctorName, ValueRange args,
+                                  llvm::SMLoc at);
+  Value buildBinary(TokenKind op, Value lhs, Value rhs, llvm::SMLoc at);
+  Value buildConstant(DenseElementsAttr value, llvm::SMLoc at);
+  FailureOr<Attribute> convertAttr(StringRef opName, const Token &name,
+                                   const AttrValue &value);
+  /// Gives `v` the annotated type `type` when its own is not known, or
+  /// checks that the two agree.
+  LogicalResult ascribe(Value v, Type type, llvm::SMLoc at);
+
+  llvm::SourceMgr &sourceMgr;
+  MLIRContext *ctx;
+  ModuleOp module;
+  OpBuilder builder;
+  Prelude *prelude;
+  unsigned bufferId = 0;
+  StringRef bufferName;
+
+  std::vector<Token> tokens;
+  size_t index = 0;
+  SmallVector<llvm::StringMap<Value>> scopes;
+  SmallVector<llvm::StringMap<TypeVarType>> typeScopes;
+  Definitions defs;
+  /// Definitions seen by the pre-scan, with where they are.
+  llvm::StringMap<llvm::SMLoc> defLocs, typeLocs, ctorLocs;
+  llvm::StringSet<> preludeUses;
+  MetaTable meta;
+  bool haveMeta = false;
+};
+
+} // namespace mlir::relay::text::detail
+
+#endif // RELAY_MLIR_FRONTENDS_RELAYTEXT_PARSER_H
