@@ -9,8 +9,9 @@ falls on both, and whether their outputs agree.
 
 The table gives, per workload and thread count, the median over the rounds
 of each build's median latency, and the range of the rounds' ratios
-new/base (below 1: the new build is faster). The CPU model is printed in
-its heading. Inputs are run_workloads.py's (torchvision models exported to
+new/base (below 1: the new build is faster); then each build's time from
+the file to the result (import, compilation, one run; best of 3). The CPU
+model is printed in its heading. Inputs are run_workloads.py's (torchvision models exported to
 ONNX with random weights, Relay text workloads with generated weights).
 """
 import argparse
@@ -26,11 +27,20 @@ import run_workloads as workloads  # noqa: E402
 
 
 def cpu_model():
+    """The CPU model as /proc/cpuinfo names it, with its family and model
+    numbers and the vector extensions that matter here (virtual machines
+    often name the model vaguely: "AMD EPYC")."""
+    info = {}
     with open('/proc/cpuinfo') as f:
         for line in f:
-            if line.startswith('model name'):
-                return line.split(':', 1)[1].strip()
-    return 'unknown CPU'
+            key, _, value = line.partition(':')
+            info.setdefault(key.strip(), value.strip())
+    flags = set(info.get('flags', '').split())
+    isa = [f for f in ('avx512f', 'avx512_vnni', 'avx512_bf16', 'amx_tile')
+           if f in flags]
+    return '%s (family %s, model %s; %s)' % (
+        info.get('model name', 'unknown CPU'), info.get('cpu family', '?'),
+        info.get('model', '?'), ', '.join(isa) or 'no AVX-512')
 
 
 def program_and_inputs(name, models, tmp):
@@ -103,6 +113,12 @@ def main():
                         ms, _ = workloads.run_relay(binary, program, inputs,
                                                     None, args.runs, threads)
                         times[(build, threads)].append(ms)
+            # Import, compilation and one run, best of 3 (alternating).
+            compile_s = {'base': [], 'new': []}
+            for _ in range(3):
+                for build, binary in (('base', base), ('new', new)):
+                    compile_s[build].append(
+                        workloads.time_to_result(binary, program, inputs, 1))
             cells = []
             for threads in (1, 2):
                 b = times[('base', threads)]
@@ -110,15 +126,17 @@ def main():
                 ratios = [y / x for x, y in zip(b, n)]
                 cells.append('%.3g / %.3g | %.2f-%.2f' % (
                     np.median(b), np.median(n), min(ratios), max(ratios)))
-            row = '| %s | %s | %s | %s |' % (name, cells[0], cells[1],
-                                             'same' if agree else 'DIFFER')
+            row = '| %s | %s | %s | %.2f / %.2f | %s |' % (
+                name, cells[0], cells[1], min(compile_s['base']),
+                min(compile_s['new']), 'same' if agree else 'DIFFER')
             print(row, flush=True)
             rows.append(row)
     table = ['CPU: %s; %d rounds of %d runs, alternating.' % (
                  cpu_model(), args.rounds, args.runs), '',
              '| workload | 1 thread: base / new (ms) | new/base per round '
-             '| 2 threads: base / new (ms) | new/base per round | outputs |',
-             '|---|---|---|---|---|---|'] + rows
+             '| 2 threads: base / new (ms) | new/base per round '
+             '| file to result: base / new (s) | outputs |',
+             '|---|---|---|---|---|---|---|'] + rows
     print('\n'.join(table))
     if args.results:
         with open(args.results, 'a') as f:

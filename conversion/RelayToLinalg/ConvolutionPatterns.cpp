@@ -221,37 +221,12 @@ conv2dTransposeRule(OpBuilder &b, Operation *op, ValueRange operands,
   return convolve(b, conv, target);
 }
 
-/// Lowers `OpTy` with `Rule` and the lowering target.
-template <typename OpTy,
-          FailureOr<SmallVector<Value>> (*Rule)(
-              OpBuilder &, Operation *, ValueRange, const LoweringTarget &)>
-struct ConvolutionLowering : RelayOpConversionPattern<OpTy> {
-  using OneToNOpAdaptor =
-      typename RelayOpConversionPattern<OpTy>::OneToNOpAdaptor;
-
-  ConvolutionLowering(RelayTypeConverter &converter, MLIRContext *context,
-                      const LoweringTarget &target)
-      : RelayOpConversionPattern<OpTy>(converter, context), target(target) {}
-
-  LogicalResult
-  matchAndRewrite(OpTy op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    return lowerWithRule(op, adaptor.getOperands(), rewriter,
-                         this->getTypeConverter(),
-                         [&](OpBuilder &b, Operation *o, ValueRange operands) {
-                           return Rule(b, o, operands, target);
-                         });
-  }
-
-  const LoweringTarget &target;
-};
-
 } // namespace
 
 void mlir::relay::populateRelayConvolutionToLinalgPatterns(
     RelayTypeConverter &converter, RewritePatternSet &patterns,
     const LoweringTarget &target) {
-  patterns.add<ConvolutionLowering<Conv2DOp, conv2dRule>,
-               ConvolutionLowering<Conv2DTransposeOp, conv2dTransposeRule>>(
+  patterns.add<TargetRuleLowering<Conv2DOp, conv2dRule>,
+               TargetRuleLowering<Conv2DTransposeOp, conv2dTransposeRule>>(
       converter, patterns.getContext(), target);
 }

@@ -188,6 +188,24 @@ Value integerMin(OpBuilder &b, Location l, Value x, Value y) {
   return arith::MinSIOp::create(b, l, x, y);
 }
 
+Value filledContraction(OpBuilder &b, Location loc, RankedTensorType type,
+                        ValueRange operands, unsigned numDims,
+                        ArrayRef<AffineMap> maps) {
+  Value zero = constantScalar(b, loc, type.getElementType(), 0);
+  Value init = filledTensor(b, loc, type.getShape(), zero);
+  SmallVector<utils::IteratorType> iterators(numDims,
+                                             utils::IteratorType::parallel);
+  iterators.back() = utils::IteratorType::reduction;
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, operands, init, maps, iterators,
+             [&](OpBuilder &nb, Location l, ValueRange a) {
+               Value m = arith::MulFOp::create(nb, l, a[0], a[1]);
+               linalg::YieldOp::create(
+                   nb, l, arith::AddFOp::create(nb, l, a[2], m).getResult());
+             })
+      .getResult(0);
+}
+
 AffineMap map(MLIRContext *ctx, unsigned numDims, ArrayRef<unsigned> dims) {
   SmallVector<AffineExpr> exprs;
   for (unsigned d : dims)

@@ -79,6 +79,13 @@ AffineMap broadcastMap(MLIRContext *ctx, ArrayRef<int64_t> out,
 FailureOr<SmallVector<Value>> elementwise(OpBuilder &b, Operation *op,
                                           ValueRange operands, ScalarFn fn);
 
+/// out = sum over the last of `numDims` loops of operands[0] * operands[1]
+/// (float), read through `maps` (inputs, then the result), into a
+/// zero-filled tensor of `type`: linalg.fill and one linalg.generic.
+Value filledContraction(OpBuilder &b, Location loc, RankedTensorType type,
+                        ValueRange operands, unsigned numDims,
+                        ArrayRef<AffineMap> maps);
+
 /// The map of `numDims` loops reading dims `dims`.
 AffineMap map(MLIRContext *ctx, unsigned numDims, ArrayRef<unsigned> dims);
 

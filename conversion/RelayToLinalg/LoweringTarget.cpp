@@ -33,19 +33,7 @@ Value LoweringTarget::buildContraction(OpBuilder &b, Location loc,
                                        RankedTensorType type,
                                        ValueRange operands, unsigned numDims,
                                        ArrayRef<AffineMap> maps) const {
-  Value zero = lowering::constantScalar(b, loc, type.getElementType(), 0);
-  Value init = lowering::filledTensor(b, loc, type.getShape(), zero);
-  SmallVector<utils::IteratorType> iterators(numDims,
-                                             utils::IteratorType::parallel);
-  iterators.back() = utils::IteratorType::reduction;
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{type}, operands, init, maps, iterators,
-             [&](OpBuilder &nb, Location l, ValueRange a) {
-               Value m = arith::MulFOp::create(nb, l, a[0], a[1]);
-               linalg::YieldOp::create(
-                   nb, l, arith::AddFOp::create(nb, l, a[2], m).getResult());
-             })
-      .getResult(0);
+  return lowering::filledContraction(b, loc, type, operands, numDims, maps);
 }
 
 Value LoweringTarget::buildConv2d(OpBuilder &, const Conv2dProblem &) const {

@@ -19,6 +19,7 @@
 #define RELAY_MLIR_CONVERSION_RELAYTOLINALG_OPERATORPATTERN_H
 
 #include "conversion/RelayCommon/RelayConversionPattern.h"
+#include "conversion/RelayToLinalg/LoweringTarget.h"
 #include "dialects/relay/OperatorRegistry.h"
 
 namespace mlir::relay {
@@ -73,6 +74,37 @@ public:
     return lowerWithRule(op, adaptor.getOperands(), rewriter,
                          this->getTypeConverter(), LoweringRuleFn(Rule));
   }
+};
+
+/// A rule that builds through a lowering target (products, convolutions).
+using TargetLoweringRule = FailureOr<SmallVector<Value>> (*)(
+    OpBuilder &, Operation *op, ValueRange operands,
+    const LoweringTarget &target);
+
+/// Lowers `OpTy` with the function `Rule` and the target given when the
+/// pattern is added.
+template <typename OpTy, TargetLoweringRule Rule>
+class TargetRuleLowering : public RelayOpConversionPattern<OpTy> {
+public:
+  using OneToNOpAdaptor =
+      typename RelayOpConversionPattern<OpTy>::OneToNOpAdaptor;
+
+  TargetRuleLowering(RelayTypeConverter &converter, MLIRContext *context,
+                     const LoweringTarget &target)
+      : RelayOpConversionPattern<OpTy>(converter, context), target(target) {}
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    return lowerWithRule(op, adaptor.getOperands(), rewriter,
+                         this->getTypeConverter(),
+                         [&](OpBuilder &b, Operation *o, ValueRange operands) {
+                           return Rule(b, o, operands, target);
+                         });
+  }
+
+private:
+  const LoweringTarget &target;
 };
 
 /// Adds OperatorLowering<OpTy> with `rule`.

@@ -147,38 +147,13 @@ FailureOr<SmallVector<Value>> matmulRule(OpBuilder &b, Operation *op,
                   map(ctx, 3, {0, 1})});
 }
 
-/// Lowers `OpTy` with `Rule` and the lowering target.
-template <typename OpTy,
-          FailureOr<SmallVector<Value>> (*Rule)(
-              OpBuilder &, Operation *, ValueRange, const LoweringTarget &)>
-struct ProductLowering : RelayOpConversionPattern<OpTy> {
-  using OneToNOpAdaptor =
-      typename RelayOpConversionPattern<OpTy>::OneToNOpAdaptor;
-
-  ProductLowering(RelayTypeConverter &converter, MLIRContext *context,
-                  const LoweringTarget &target)
-      : RelayOpConversionPattern<OpTy>(converter, context), target(target) {}
-
-  LogicalResult
-  matchAndRewrite(OpTy op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    return lowerWithRule(op, adaptor.getOperands(), rewriter,
-                         this->getTypeConverter(),
-                         [&](OpBuilder &b, Operation *o, ValueRange operands) {
-                           return Rule(b, o, operands, target);
-                         });
-  }
-
-  const LoweringTarget &target;
-};
-
 } // namespace
 
 void mlir::relay::populateRelayProductToLinalgPatterns(
     RelayTypeConverter &converter, RewritePatternSet &patterns,
     const LoweringTarget &target) {
-  patterns.add<ProductLowering<DenseOp, denseRule>,
-               ProductLowering<MatmulOp, matmulRule>,
-               ProductLowering<BatchMatmulOp, batchMatmulRule>>(
+  patterns.add<TargetRuleLowering<DenseOp, denseRule>,
+               TargetRuleLowering<MatmulOp, matmulRule>,
+               TargetRuleLowering<BatchMatmulOp, batchMatmulRule>>(
       converter, patterns.getContext(), target);
 }

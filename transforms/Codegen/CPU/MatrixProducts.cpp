@@ -80,21 +80,7 @@ Value contract(OpBuilder &b, Location loc, RankedTensorType type,
   for (unsigned i = 0; i + 1 < maps.size(); ++i)
     operands[i] =
         nInnermost(b, loc, operands[i], maps[i], numDims, type, maps.back());
-  Value zero = constantScalar(b, loc, type.getElementType(), 0);
-  Value empty =
-      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
-  Value init = linalg::FillOp::create(b, loc, zero, empty).getResult(0);
-  SmallVector<utils::IteratorType> iters(numDims,
-                                         utils::IteratorType::parallel);
-  iters.back() = utils::IteratorType::reduction;
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{type}, operands, init, maps, iters,
-             [&](OpBuilder &nb, Location l, ValueRange a) {
-               Value m = arith::MulFOp::create(nb, l, a[0], a[1]);
-               linalg::YieldOp::create(
-                   nb, l, arith::AddFOp::create(nb, l, a[2], m).getResult());
-             })
-      .getResult(0);
+  return filledContraction(b, loc, type, operands, numDims, maps);
 }
 
 /// contract() with the innermost two parallel loops of the result (m and n)
