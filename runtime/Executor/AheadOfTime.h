@@ -25,7 +25,8 @@ namespace mlir::relay {
 /// the module, what went wrong.
 LogicalResult emitObjectAndHeader(ModuleOp module, StringRef entry,
                                   StringRef objectPath, StringRef headerPath,
-                                  int64_t threads = 1);
+                                  int64_t threads = 1,
+                                  StringRef target = "cpu");
 
 /// The C header for calling `relay_<entry>` with the flattened signature
 /// `type` (tensors only).

@@ -127,14 +127,16 @@ CompiledPart compilePart(ModuleOp part, const ExecutionEngineOptions &options) {
 }
 } // namespace
 
-FailureOr<std::unique_ptr<Executor>>
-Executor::compile(ModuleOp module, StringRef entry, int64_t threads) {
+FailureOr<std::unique_ptr<Executor>> Executor::compile(ModuleOp module,
+                                                       StringRef entry,
+                                                       int64_t threads,
+                                                       StringRef target) {
   auto func = module.lookupSymbol<FuncOp>(entry);
   if (!func)
     return emitError(module.getLoc())
            << "the module has no relay.func @" << entry;
   MLIRContext *ctx = module.getContext();
-  OwningOpRef<ModuleOp> copy = lowerCopyToLLVM(module, threads);
+  OwningOpRef<ModuleOp> copy = lowerCopyToLLVM(module, threads, target);
   if (!copy)
     return failure();
   FunctionType type = func.getFunctionType();

@@ -32,8 +32,10 @@ public:
   /// outlive the executor) for calling `entry`, running large contractions
   /// on `threads` threads (MLIR's async runtime). Fails after reporting, at
   /// the op, what cannot be compiled.
-  static FailureOr<std::unique_ptr<Executor>>
-  compile(ModuleOp module, StringRef entry, int64_t threads = 1);
+  static FailureOr<std::unique_ptr<Executor>> compile(ModuleOp module,
+                                                      StringRef entry,
+                                                      int64_t threads = 1,
+                                                      StringRef target = "cpu");
 
   /// Calls the entry function on tensors.
   FailureOr<interp::ValuePtr> call(ArrayRef<interp::ValuePtr> args);

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "conversion/RelayToLinalg/LoweringTarget.h"
 #include "frontends/ONNX/OnnxImporter.h"
 #include "frontends/RelayText/Importer.h"
 #include "runtime/Executor/AheadOfTime.h"
@@ -18,12 +19,14 @@
 #include "runtime/Interpreter/Interpreter.h"
 #include "runtime/Interpreter/Npy.h"
 #include "tools/init/InitAll.h"
+#include "transforms/Codegen/CPU/CPUTarget.h"
 #include "transforms/Passes.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -76,6 +79,12 @@ static cl::opt<unsigned> numThreads(
     "num-threads", cl::init(1),
     cl::desc("Threads compiled code runs its parallel loops on (the JIT's "
              "code, or --emit-object's)"),
+    cl::cat(category));
+static cl::opt<std::string> target(
+    "target", cl::init("cpu"),
+    cl::desc("The code generation target of compiled code: cpu (the x86 "
+             "CPU's kernels) or generic (linalg's target-neutral kernels, "
+             "run on the CPU: slower, for comparison)"),
     cl::cat(category));
 static cl::opt<std::string>
     emitObject("emit-object",
@@ -197,6 +206,11 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "relay-run: run a Relay program\n");
 
+  registerCPULoweringTarget();
+  if (!lookupLoweringTarget(target))
+    return fail("unknown --target '" + target + "' (" +
+                llvm::join(getLoweringTargetNames(), ", ") + ")");
+
   DialectRegistry registry;
   registerAllDialects(registry);
   MLIRContext context(registry);
@@ -252,7 +266,8 @@ int main(int argc, char **argv) {
       header = std::string(path);
     }
     return failed(emitObjectAndHeader(*module, entry, emitObject, header,
-                                      std::max(1u, unsigned(numThreads))));
+                                      std::max(1u, unsigned(numThreads)),
+                                      target));
   }
   Block &body = func.getBody().front();
   unsigned numParams = body.getNumArguments();
@@ -305,8 +320,8 @@ int main(int argc, char **argv) {
           why = d.str();
         return success();
       });
-      FailureOr<std::unique_ptr<Executor>> compiled =
-          Executor::compile(*module, entry, std::max(1u, unsigned(numThreads)));
+      FailureOr<std::unique_ptr<Executor>> compiled = Executor::compile(
+          *module, entry, std::max(1u, unsigned(numThreads)), target);
       if (succeeded(compiled))
         executor = std::move(*compiled);
     }

@@ -38,7 +38,7 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createSpecialize());
   pm.addPass(createDecompose());
   RelayToLinalgOptions toLinalg;
-  toLinalg.target = "cpu";
+  toLinalg.target = options.target;
   pm.addPass(createRelayToLinalg(toLinalg));
   pm.addNestedPass<func::FuncOp>(createFuseElementwise());
 
@@ -117,7 +117,8 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm,
 }
 
 OwningOpRef<ModuleOp> mlir::relay::lowerCopyToLLVM(ModuleOp module,
-                                                   int64_t threads) {
+                                                   int64_t threads,
+                                                   StringRef target) {
   OwningOpRef<ModuleOp> copy = module.clone();
   PassManager pm(module.getContext());
   // Verifying the module after each of the pipeline's thirty-odd passes
@@ -125,6 +126,7 @@ OwningOpRef<ModuleOp> mlir::relay::lowerCopyToLLVM(ModuleOp module,
   pm.enableVerifier(false);
   RelayToLLVMOptions options;
   options.threads = threads;
+  options.target = target.str();
   buildRelayToLLVMPipeline(pm, options);
   if (failed(pm.run(*copy)) || failed(verify(*copy)))
     return nullptr;
@@ -137,7 +139,8 @@ void mlir::relay::registerRelayPipelines() {
     registerCPULoweringTarget();
     PassPipelineRegistration<RelayToLLVMOptions>(
         "relay-to-llvm",
-        "Lower a Relay module to the LLVM dialect for x86 CPUs: "
+        "Lower a Relay module to the LLVM dialect for x86 CPUs "
+        "(threads=N, target=cpu|generic): "
         "--relay-infer-types, --relay-specialize, --relay-decompose, "
         "--relay-to-linalg, one-shot bufferization, tiling and "
         "vectorisation, buffer deallocation, loops, LLVM",

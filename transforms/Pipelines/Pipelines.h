@@ -26,6 +26,13 @@ struct RelayToLLVMOptions : public PassPipelineOptions<RelayToLLVMOptions> {
                      "MLIR's async runtime API, which libRelayMLIRCRuntime "
                      "implements)"),
       llvm::cl::init(1)};
+  Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("The lowering target that builds products and "
+                     "convolutions (--relay-to-linalg's): cpu (the x86 "
+                     "kernels) or generic (linalg's named ops; slower, for "
+                     "comparison and other targets)"),
+      llvm::cl::init("cpu")};
 };
 
 /// The CPU pipeline: type inference, specialisation, decomposition, Relay
@@ -35,9 +42,11 @@ void buildRelayToLLVMPipeline(OpPassManager &pm,
                               const RelayToLLVMOptions &options);
 void buildRelayToLLVMPipeline(OpPassManager &pm);
 
-/// A copy of `module` lowered by --relay-to-llvm (the module is unchanged);
-/// null after the pipeline reported an error.
-OwningOpRef<ModuleOp> lowerCopyToLLVM(ModuleOp module, int64_t threads = 1);
+/// A copy of `module` lowered by --relay-to-llvm (the module is unchanged)
+/// with `threads` and the lowering `target`; null after the pipeline
+/// reported an error.
+OwningOpRef<ModuleOp> lowerCopyToLLVM(ModuleOp module, int64_t threads = 1,
+                                      StringRef target = "cpu");
 
 /// Registers --relay-to-llvm and each upstream pass it runs.
 void registerRelayPipelines();
