@@ -53,8 +53,10 @@ static bool endsBlock(Operation *op) {
   return true;
 }
 
-/// The op in tail position of `block` when it is `op`'s terminator's sole
-/// producer: a self-call or an scf.if whose branches end in tail positions.
+/// The call or scf.if in tail position of `block`: the op that alone
+/// produces what the terminator passes on (or, for no values, the op right
+/// before it), with nothing that has effects after it; null when there is
+/// none.
 static Operation *tailOp(Block &block) {
   Operation *terminator = block.getTerminator();
   Operation *op = producerOf(terminator->getOperands());

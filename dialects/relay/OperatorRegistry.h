@@ -148,8 +148,13 @@ using GradientRuleFn = std::function<FailureOr<SmallVector<Value>>(
 /// Quantization rule (annotate/realize): rewrites `op` in place or returns
 /// failure when it does not apply.
 using QuantizeRuleFn = std::function<LogicalResult(OpBuilder &, Operation *op)>;
-/// Lowering: builds the lowered computation of `op` from lowered operands
-/// and returns its results.
+/// Lowering: builds the lowered computation of `op` (linalg, tensor, arith
+/// on tensors of static shape) from its lowered operands (a tuple operand's
+/// fields, flattened) and returns its results (a tuple result's fields);
+/// failure when it does not cover `op`. The built-in operators lower through
+/// conversion patterns (conversion/RelayToLinalg); a rule set here lowers
+/// an operator a user adds (or overrides a built-in one) through
+/// populateRelayRegistryLoweringPatterns.
 using LoweringRuleFn = std::function<FailureOr<SmallVector<Value>>(
     OpBuilder &, Operation *op, ValueRange operands)>;
 
