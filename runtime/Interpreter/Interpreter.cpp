@@ -188,19 +188,17 @@ LogicalResult Machine::pushApplication(const ValuePtr &fn,
   return success();
 }
 
-FailureOr<ValuePtr> Machine::runOperator(Operation *op,
-                                         const OperatorInfo &info,
-                                         ArrayRef<ValuePtr> operands) {
-  auto found = kernels.find(op->getName());
-  const KernelFn *kernel = nullptr;
-  if (found != kernels.end()) {
-    kernel = found->second;
-  } else {
-    auto it = info.columns.find(kInterpretColumn);
-    if (it != info.columns.end())
-      kernel = std::any_cast<KernelFn>(&it->second);
-    kernels[op->getName()] = kernel;
-  }
+/// The kernel of the operator `info` describes; null when it has none.
+static const KernelFn *findKernel(const OperatorInfo &info) {
+  auto it = info.columns.find(kInterpretColumn);
+  return it == info.columns.end() ? nullptr
+                                  : std::any_cast<KernelFn>(&it->second);
+}
+
+/// Runs `kernel`, the operator `op`'s, on `operands`.
+static FailureOr<ValuePtr> runKernel(Operation *op, const OperatorInfo &info,
+                                     const KernelFn *kernel,
+                                     ArrayRef<ValuePtr> operands) {
   if (!kernel)
     return mlir::emitError(op->getLoc(), "the interpreter has no kernel for '")
            << op->getName() << "'";
@@ -227,6 +225,25 @@ FailureOr<ValuePtr> Machine::runOperator(Operation *op,
            << TypeRange(types).drop_back();
   KernelContext ctx{op, operands, getOperatorAttributes(op), reporter.result};
   return (*kernel)(ctx);
+}
+
+FailureOr<ValuePtr> Machine::runOperator(Operation *op,
+                                         const OperatorInfo &info,
+                                         ArrayRef<ValuePtr> operands) {
+  auto found = kernels.find(op->getName());
+  if (found == kernels.end())
+    found = kernels.try_emplace(op->getName(), findKernel(info)).first;
+  return runKernel(op, info, found->second, operands);
+}
+
+FailureOr<ValuePtr>
+mlir::relay::interp::evaluateOperator(Operation *op,
+                                      ArrayRef<ValuePtr> operands) {
+  registerKernels();
+  const OperatorInfo *info = lookupOperator(op->getName().getStringRef());
+  if (!info)
+    return op->emitError("'") << op->getName() << "' is not an operator";
+  return runKernel(op, *info, findKernel(*info), operands);
 }
 
 bool Machine::matchPattern(Attribute pattern, const ValuePtr &v,

@@ -44,6 +44,14 @@ private:
   ModuleOp module;
 };
 
+/// Evaluates the operator `op` (a registered relay operator with a kernel)
+/// on `operands` with its reference kernel, the result typed by the
+/// operator's relation on the operands' run-time types. Errors (no kernel,
+/// a relation that fails, a kernel's own error) are reported at `op`.
+/// --relay-fold-constant evaluates operators of constants this way.
+FailureOr<ValuePtr> evaluateOperator(Operation *op,
+                                     ArrayRef<ValuePtr> operands);
+
 } // namespace mlir::relay::interp
 
 #endif // RELAY_MLIR_RUNTIME_INTERPRETER_INTERPRETER_H

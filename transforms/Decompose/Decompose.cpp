@@ -11,8 +11,9 @@
 
 #include "transforms/Passes.h"
 
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "transforms/Decompose/Rewrites.h"
+
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::relay {
 #define GEN_PASS_DEF_DECOMPOSE
@@ -22,45 +23,38 @@ namespace mlir::relay {
 using namespace mlir;
 using namespace mlir::relay;
 
-namespace {
-
 using namespace mlir::relay::decompose;
 
-struct DecomposeOp : RewritePattern {
-  DecomposeOp(StringRef name, Rewrite rewrite, MLIRContext *ctx)
-      : RewritePattern(name, /*benefit=*/1, ctx), rewrite(rewrite) {}
-
-  LogicalResult matchAndRewrite(Operation *op,
-                                PatternRewriter &rewriter) const override {
-    std::function<bool(Type)> isStatic = [&](Type t) {
-      if (auto tuple = dyn_cast<TupleType>(t))
-        return llvm::all_of(tuple.getTypes(), isStatic);
-      auto ranked = dyn_cast<RankedTensorType>(t);
-      return ranked && ranked.hasStaticShape();
-    };
-    if (!llvm::all_of(op->getOperandTypes(), isStatic) ||
-        !llvm::all_of(op->getResultTypes(), isStatic))
-      return rewriter.notifyMatchFailure(op, "needs static shapes");
-    Emitter b(rewriter, op->getLoc());
-    Value result = rewrite(b, op);
-    if (!b.succeeded() || !result ||
-        result.getType() != op->getResult(0).getType()) {
-      // Whatever was built is unused; the greedy driver erases it.
-      return rewriter.notifyMatchFailure(op, "could not be decomposed");
-    }
-    rewriter.replaceOp(op, result);
-    return success();
+LogicalResult mlir::relay::decompose::RuleRewrite::matchAndRewrite(
+    Operation *op, PatternRewriter &rewriter) const {
+  std::function<bool(Type)> isStatic = [&](Type t) {
+    if (auto tuple = dyn_cast<TupleType>(t))
+      return llvm::all_of(tuple.getTypes(), isStatic);
+    auto ranked = dyn_cast<RankedTensorType>(t);
+    return ranked && ranked.hasStaticShape();
+  };
+  if (!llvm::all_of(op->getOperandTypes(), isStatic) ||
+      !llvm::all_of(op->getResultTypes(), isStatic))
+    return rewriter.notifyMatchFailure(op, "needs static shapes");
+  Emitter b(rewriter, op->getLoc());
+  Value result = rewrite(b, op);
+  if (!b.succeeded() || !result ||
+      result.getType() != op->getResult(0).getType()) {
+    // Whatever was built is unused; the greedy driver erases it.
+    return rewriter.notifyMatchFailure(op, "could not be rewritten");
   }
+  rewriter.replaceOp(op, result);
+  return success();
+}
 
-  Rewrite rewrite;
-};
+namespace {
 
 struct DecomposePass : relay::impl::DecomposeBase<DecomposePass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
     auto add = [&](StringRef name, Rewrite rewrite) {
-      patterns.add<DecomposeOp>(("relay." + name).str(), rewrite, ctx);
+      patterns.add<RuleRewrite>(("relay." + name).str(), rewrite, ctx);
     };
     addElementwiseRewrites(add);
     addTransformRewrites(add);

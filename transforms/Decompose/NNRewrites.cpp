@@ -14,18 +14,15 @@ using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::decompose;
 
-namespace {
-
-/// `v` reshaped so that it broadcasts along `axis` of a rank-`rank` tensor
-/// (a per-channel vector).
-Value alongAxis(Emitter &b, Value v, int64_t axis, int64_t rank) {
+Value mlir::relay::decompose::alongAxis(Emitter &b, Value v, int64_t axis,
+                                        int64_t rank) {
   SmallVector<int64_t> shape(rank, 1);
   shape[axis] = shapeOf(v)[0];
   return b.reshape(v, shape);
 }
 
-/// (x - mean) / sqrt(var + eps) over `axes` (kept).
-Value normalize(Emitter &b, Value x, ArrayRef<int64_t> axes, double eps) {
+Value mlir::relay::decompose::normalize(Emitter &b, Value x,
+                                        ArrayRef<int64_t> axes, double eps) {
   SmallVector<NamedAttribute> reduce = {b.ints("axis", axes),
                                         b.boolean("keepdims", true)};
   Value centred = b.op<SubtractOp>({x, b.op<MeanOp>({x}, reduce)});
@@ -34,9 +31,8 @@ Value normalize(Emitter &b, Value x, ArrayRef<int64_t> axes, double eps) {
       {centred, b.op<SqrtOp>({b.add(var, b.scalar(eps, x))})});
 }
 
-/// gamma and beta applied per channel along `axis`, as `scale`/`center`
-/// ask.
-Value scaleAndShift(Emitter &b, Operation *op, Value y, int64_t axis) {
+Value mlir::relay::decompose::scaleAndShift(Emitter &b, Operation *op, Value y,
+                                            int64_t axis) {
   int64_t rank = shapeOf(y).size();
   if (boolAttr(op, "scale"))
     y = b.mul(y, alongAxis(b, op->getOperand(1), axis, rank));
@@ -44,6 +40,8 @@ Value scaleAndShift(Emitter &b, Operation *op, Value y, int64_t axis) {
     y = b.add(y, alongAxis(b, op->getOperand(2), axis, rank));
   return y;
 }
+
+namespace {
 
 /// x / sqrt(max(sum(x^2) over the axes, eps)); every axis when none given.
 Value l2Normalize(Emitter &b, Operation *op) {

@@ -104,6 +104,29 @@ inline int64_t positive(int64_t axis, int64_t rank) {
 /// Rewrites a composite operator (with static shapes) into primitive ones;
 /// returns null when it cannot.
 using Rewrite = Value (*)(Emitter &, Operation *);
+
+/// Applies `rewrite` to the ops named `name` whose operand and result types
+/// are static (tuples of static tensors too).
+struct RuleRewrite : RewritePattern {
+  RuleRewrite(StringRef name, Rewrite rewrite, MLIRContext *context)
+      : RewritePattern(name, /*benefit=*/1, context), rewrite(rewrite) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override;
+
+  Rewrite rewrite;
+};
+
+/// `v` (a vector) reshaped so that it broadcasts along `axis` of a
+/// rank-`rank` tensor.
+Value alongAxis(Emitter &b, Value v, int64_t axis, int64_t rank);
+
+/// (x - mean) / sqrt(var + eps) over `axes` (kept).
+Value normalize(Emitter &b, Value x, ArrayRef<int64_t> axes, double eps);
+
+/// `op`'s gamma (operand 1) and beta (operand 2) applied to `y` per channel
+/// along `axis`, as its `scale`/`center` attributes ask.
+Value scaleAndShift(Emitter &b, Operation *op, Value y, int64_t axis);
 /// Registers the rewrite of the operator `name` (without `relay.`).
 using AddRewrite = function_ref<void(StringRef name, Rewrite rewrite)>;
 

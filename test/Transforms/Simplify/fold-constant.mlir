@@ -1,0 +1,82 @@
+// RUN: relay-mlir-opt %s --split-input-file --relay-fold-constant | FileCheck %s
+// RUN: relay-mlir-opt %s --split-input-file --relay-fold-constant="max-elements=4" | FileCheck %s --check-prefix=SMALL
+
+// Tests that operators of constants are evaluated, chains of them too,
+// with tuples of constants and projections out of them, while what
+// depends on a parameter stays.
+// CHECK-LABEL: relay.func @chain(
+// CHECK-SAME: %[[X:.*]]: tensor<2x3xf32>
+// CHECK-DAG: %[[W:.*]] = relay.constant dense<1.000000e+00> : tensor<2x3xf32>
+// CHECK-DAG: %[[F:.*]] = relay.constant dense<4.000000e+00> : tensor<f32>
+// CHECK: %[[M:.*]] = relay.multiply %[[X]], %[[W]]
+// CHECK: relay.add %[[M]], %[[F]]
+// CHECK-NOT: relay.transpose
+// CHECK-NOT: relay.ones
+// SMALL-LABEL: relay.func @chain(
+// SMALL: relay.transpose
+relay.func @chain(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %o = relay.ones {shape = array<i64: 3, 2>, dtype = f32} : () -> tensor<3x2xf32>
+  %w = relay.transpose %o : (tensor<3x2xf32>) -> tensor<2x3xf32>
+  %a = relay.constant dense<2.0> : tensor<f32>
+  %b = relay.constant dense<2.0> : tensor<f32>
+  %c = relay.multiply %a, %b : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  %t = relay.tuple(%c, %a : tensor<f32>, tensor<f32>)
+  %t0 = relay.tuple_get %t[0] : tuple<tensor<f32>, tensor<f32>>
+  %m = relay.multiply %x, %w : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %r = relay.add %m, %t0 : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  relay.return %r : tensor<2x3xf32>
+}
+
+// -----
+
+// Tests that an `if` on a constant condition is its taken branch.
+// CHECK-LABEL: relay.func @decided(
+// CHECK-NOT: relay.if
+// CHECK: relay.constant dense<3> : tensor<i32>
+relay.func @decided() -> tensor<i32> {
+  %one = relay.constant dense<1> : tensor<i32>
+  %two = relay.constant dense<2> : tensor<i32>
+  %c = relay.less %one, %two : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  %r = relay.if %c : tensor<i1> -> tensor<i32> {
+    %s = relay.add %one, %two : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    relay.yield %s : tensor<i32>
+  } else {
+    relay.yield %one : tensor<i32>
+  }
+  relay.return %r : tensor<i32>
+}
+
+// -----
+
+// Tests that an operator whose kernel fails (an integer division by zero)
+// is left to fail when the program runs, and that references are never
+// evaluated.
+// CHECK-LABEL: relay.func @left(
+// CHECK: relay.divide
+// CHECK: relay.ref
+// CHECK: relay.ref_read
+// CHECK: relay.add
+relay.func @left() -> tuple<tensor<i32>, tensor<i32>> {
+  %one = relay.constant dense<1> : tensor<i32>
+  %zero = relay.constant dense<0> : tensor<i32>
+  %d = relay.divide %one, %zero : (tensor<i32>, tensor<i32>) -> tensor<i32>
+  %r = relay.ref %one : tensor<i32>
+  %v = relay.ref_read %r : !relay.ref<tensor<i32>>
+  %s = relay.add %v, %one : (tensor<i32>, tensor<i32>) -> tensor<i32>
+  %t = relay.tuple(%d, %s : tensor<i32>, tensor<i32>)
+  relay.return %t : tuple<tensor<i32>, tensor<i32>>
+}
+
+// -----
+
+// Tests that an operator with a tuple result (split) folds into a tuple of
+// constants.
+// CHECK-LABEL: relay.func @split(
+// CHECK-NOT: relay.split
+// CHECK: relay.constant dense<[3.000000e+00, 4.000000e+00]> : tensor<2xf32>
+relay.func @split() -> tensor<2xf32> {
+  %c = relay.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %s = relay.split %c {indices_or_sections = 2 : i64} : (tensor<4xf32>) -> tuple<tensor<2xf32>, tensor<2xf32>>
+  %b = relay.tuple_get %s[1] : tuple<tensor<2xf32>, tensor<2xf32>>
+  relay.return %b : tensor<2xf32>
+}
