@@ -49,6 +49,18 @@ inline void setCodegenMark(Operation *op, CodegenMark mark) {
   op->setAttr(getCodegenMarkName(mark), UnitAttr::get(op->getContext()));
 }
 
+/// Whether `op` (a relay.func) is a primitive function of --relay-fuse-ops.
+inline bool isPrimitiveFunction(Operation *op) {
+  return op->hasAttrOfType<UnitAttr>(
+      RelayDialect::PrimitiveAttrHelper::getNameStr());
+}
+
+/// Marks `op` (a relay.func) as a primitive function.
+inline void setPrimitiveFunction(Operation *op) {
+  op->setAttr(RelayDialect::PrimitiveAttrHelper::getNameStr(),
+              UnitAttr::get(op->getContext()));
+}
+
 } // namespace mlir::relay
 
 #endif // RELAY_MLIR_DIALECTS_RELAY_RELAYDIALECT_H

@@ -50,11 +50,15 @@ def Relay_Dialect : Dialect {
   //    loop, each iteration computing its window.
   //  - loop_nest (func.func): made by --relay-outline-loops; it calls
   //    nothing of the program's, so it can be compiled apart from it.
+  // And one Relay attribute:
+  //  - primitive (relay.func): a group of operators --relay-fuse-ops made,
+  //    TVM's `Primitive=1`; a target compiles it as one kernel.
   let discardableAttrs = (ins
     UnitAttr:$independent_iterations,
     UnitAttr:$row_kernel,
     UnitAttr:$image_windows,
-    UnitAttr:$loop_nest
+    UnitAttr:$loop_nest,
+    UnitAttr:$primitive
   );
   let extraClassDeclaration = [{
     void registerTypes();

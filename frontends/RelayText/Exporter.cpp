@@ -682,6 +682,9 @@ LogicalResult Exporter::printFunc(FuncOp func) {
       s += ": " + *t;
     }
   }
+  // TVM's attribute of the kernels FuseOps makes.
+  if (isPrimitiveFunction(func))
+    s += body.getNumArguments() ? ", Primitive=1" : "Primitive=1";
   s += ")";
   if (isKnown(func.getReturnType())) {
     FailureOr<std::string> t = type(func.getReturnType(), func);

@@ -468,18 +468,21 @@ LogicalResult Importer::parseTypeDef(bool external) {
 }
 
 LogicalResult Importer::parseSignature(Signature &sig) {
-  // (%x, %y: T, %z {attrs}: T, attr=value) -> R: function attributes and
-  // parameter attributes are accepted and dropped.
+  // (%x, %y: T, %z {attrs}: T, attr=value) -> R: parameter attributes and
+  // function attributes other than Primitive are accepted and dropped.
   if (failed(expect(TokenKind::LParen, "to open the parameters")))
     return failure();
   llvm::StringSet<> names;
   if (!consumeIf(TokenKind::RParen)) {
     do {
       if (peek().is(TokenKind::Identifier) && peek(1).is(TokenKind::Equal)) {
+        Token key = consume();
         consume();
-        consume();
-        if (failed(parseAttrValue()))
+        FailureOr<AttrValue> value = parseAttrValue();
+        if (failed(value))
           return failure();
+        if (key.text == "Primitive")
+          sig.primitive = value->kind == AttrValue::Int && value->i != 0;
         continue;
       }
       if (!peek().is(TokenKind::Local))
@@ -538,6 +541,8 @@ LogicalResult Importer::parseDef() {
   auto func = FuncOp::create(
       builder, loc(kw), name.text, inputs,
       declaredResult ? *declaredResult : IncompleteType::get(ctx), typeParams);
+  if (sig.primitive)
+    setPrimitiveFunction(func);
   defs.funcs.insert(name.text);
   Block &entry = func.getBody().front();
   OpBuilder::InsertionGuard guard(builder);

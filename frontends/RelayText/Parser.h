@@ -189,6 +189,8 @@ private:
   struct Signature {
     SmallVector<std::pair<Token, Type>> params;
     std::optional<Type> result;
+    /// TVM's `Primitive=1`: a kernel --relay-fuse-ops made.
+    bool primitive = false;
   };
   LogicalResult parseSignature(Signature &sig);
   LogicalResult skipBalanced();
