@@ -581,6 +581,47 @@ def SimplifyExpr : Pass<"relay-simplify-expr", "::mlir::ModuleOp"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Combining ops with their neighbours (transforms/Combine)
+//===----------------------------------------------------------------------===//
+
+def FoldScaleAxis : Pass<"relay-fold-scale-axis", "::mlir::ModuleOp"> {
+  let summary = "Fold per-channel scales into convolution and dense weights "
+                "(TVM's FoldScaleAxis)";
+  let description = [{
+    A multiplication by a constant that varies along one axis only (a
+    channel scale, as a batch norm leaves after --relay-simplify-inference)
+    is folded into the weights of the product beside it:
+
+    - backward, a scale of the output of `nn.conv2d` (along its output
+      channels), `nn.dense` or `nn.matmul` (along the units), through
+      `nn.bias_add` and `add`/`subtract` (the other side is scaled too, or
+      takes the scale itself when it is a product) and `nn.relu` (a
+      positive scale only): `conv2d(x, w) * s` is `conv2d(x, w * s)`;
+    - forward, a scale of the input of `nn.conv2d` (plain or depthwise) or
+      `nn.dense` along its channels, through `nn.relu` (positive scale) and
+      an added shift (non-zero scale): `conv2d(relu(x * s + t), w)` is
+      `conv2d(relu(x + t / s), w * s)` (TVM's pre-activation case, a batch
+      norm before the convolution).
+
+    Every value on the way must have no other use. Constants are folded
+    (--relay-fold-constant) before, so that a batch norm's scale is one,
+    and after, so that the scaled weights are. A scale that cannot be
+    folded is left where it is.
+
+    ```mlir
+    %c = relay.nn.conv2d %x, %w : ...
+    %y = relay.multiply %c, %s : (tensor<1x8x4x4xf32>, tensor<8x1x1xf32>) -> ...
+    // becomes
+    %y = relay.nn.conv2d %x, %w2 : ...   // %w2 = %w scaled, a constant
+    ```
+  }];
+  let dependentDialects = ["::mlir::relay::RelayDialect"];
+  let statistics = [
+    Statistic<"numFolded", "folded", "Scales folded into weights">,
+  ];
+}
+
+//===----------------------------------------------------------------------===//
 // Fusion (transforms/Fusion)
 //===----------------------------------------------------------------------===//
 

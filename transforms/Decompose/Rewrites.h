@@ -72,6 +72,7 @@ public:
     return rewriter.getNamedAttr(n, TypeAttr::get(t));
   }
   bool succeeded() const { return ok; }
+  PatternRewriter &getRewriter() { return rewriter; }
 
 private:
   PatternRewriter &rewriter;
