@@ -136,14 +136,14 @@ hostTargetMachine(std::string &error) {
 LogicalResult mlir::relay::emitObjectAndHeader(ModuleOp module, StringRef entry,
                                                StringRef objectPath,
                                                StringRef headerPath,
-                                               int64_t threads,
-                                               StringRef target) {
+                                               const CompileOptions &options) {
   auto func = module.lookupSymbol<FuncOp>(entry);
   if (!func)
     return emitError(module.getLoc())
            << "the module has no relay.func @" << entry;
   MLIRContext *ctx = module.getContext();
-  OwningOpRef<ModuleOp> copy = lowerCopyToLLVM(module, threads, target);
+  OwningOpRef<ModuleOp> copy =
+      lowerCopyToLLVM(module, withEntry(options, entry));
   if (!copy)
     return failure();
   // Compiled code takes the entry's tensors with tuples flattened.

@@ -14,19 +14,20 @@
 #ifndef RELAY_MLIR_RUNTIME_EXECUTOR_AHEADOFTIME_H
 #define RELAY_MLIR_RUNTIME_EXECUTOR_AHEADOFTIME_H
 
+#include "transforms/Pipelines/Pipelines.h"
+
 #include "mlir/IR/BuiltinOps.h"
 
 namespace mlir::relay {
 
 /// Compiles `entry` of `module` (a copy: the module is not changed) into the
-/// object file `objectPath` and writes its C header to `headerPath`. With
-/// `threads` above 1 its parallel loops run on the worker threads of
-/// libRelayMLIRCRuntime's async runtime. Fails after reporting, at the op or
-/// the module, what went wrong.
+/// object file `objectPath` and writes its C header to `headerPath`, with
+/// `options`. With threads above 1 its parallel loops run on the worker
+/// threads of libRelayMLIRCRuntime's async runtime. Fails after reporting,
+/// at the op or the module, what went wrong.
 LogicalResult emitObjectAndHeader(ModuleOp module, StringRef entry,
                                   StringRef objectPath, StringRef headerPath,
-                                  int64_t threads = 1,
-                                  StringRef target = "cpu");
+                                  const CompileOptions &options = {});
 
 /// The C header for calling `relay_<entry>` with the flattened signature
 /// `type` (tensors only).

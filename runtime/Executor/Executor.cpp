@@ -127,16 +127,16 @@ CompiledPart compilePart(ModuleOp part, const ExecutionEngineOptions &options) {
 }
 } // namespace
 
-FailureOr<std::unique_ptr<Executor>> Executor::compile(ModuleOp module,
-                                                       StringRef entry,
-                                                       int64_t threads,
-                                                       StringRef target) {
+FailureOr<std::unique_ptr<Executor>>
+Executor::compile(ModuleOp module, StringRef entry,
+                  const CompileOptions &compileOptions) {
   auto func = module.lookupSymbol<FuncOp>(entry);
   if (!func)
     return emitError(module.getLoc())
            << "the module has no relay.func @" << entry;
   MLIRContext *ctx = module.getContext();
-  OwningOpRef<ModuleOp> copy = lowerCopyToLLVM(module, threads, target);
+  OwningOpRef<ModuleOp> copy =
+      lowerCopyToLLVM(module, withEntry(compileOptions, entry));
   if (!copy)
     return failure();
   FunctionType type = func.getFunctionType();
@@ -193,8 +193,8 @@ FailureOr<std::unique_ptr<Executor>> Executor::compile(ModuleOp module,
   }
   registerRuntime(**engine, weights);
   // The calling thread runs one task of each parallel loop.
-  if (threads > 1)
-    relay_rt_async_reserve_workers(threads - 1);
+  if (compileOptions.threads > 1)
+    relay_rt_async_reserve_workers(compileOptions.threads - 1);
   std::unique_ptr<Executor> executor(new Executor());
   for (CompiledPart &part : compiled)
     executor->partEngines.push_back(std::move(part.engine));

@@ -13,6 +13,7 @@
 #define RELAY_MLIR_RUNTIME_EXECUTOR_EXECUTOR_H
 
 #include "runtime/Interpreter/Value.h"
+#include "transforms/Pipelines/Pipelines.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -29,13 +30,12 @@ public:
   ~Executor();
 
   /// Compiles `module` (a copy of it: the module is not changed, and must
-  /// outlive the executor) for calling `entry`, running large contractions
-  /// on `threads` threads (MLIR's async runtime). Fails after reporting, at
-  /// the op, what cannot be compiled.
-  static FailureOr<std::unique_ptr<Executor>> compile(ModuleOp module,
-                                                      StringRef entry,
-                                                      int64_t threads = 1,
-                                                      StringRef target = "cpu");
+  /// outlive the executor) for calling `entry` with `options`: the -O level,
+  /// the lowering target, the threads large loops run on (MLIR's async
+  /// runtime). Fails after reporting, at the op, what cannot be compiled.
+  static FailureOr<std::unique_ptr<Executor>>
+  compile(ModuleOp module, StringRef entry,
+          const CompileOptions &options = CompileOptions());
 
   /// Calls the entry function on tensors.
   FailureOr<interp::ValuePtr> call(ArrayRef<interp::ValuePtr> args);

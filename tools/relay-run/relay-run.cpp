@@ -86,6 +86,17 @@ static cl::opt<std::string> target(
              "CPU's kernels) or generic (linalg's target-neutral kernels, "
              "run on the CPU: slower, for comparison)"),
     cl::cat(category));
+static cl::opt<unsigned>
+    optLevel("O", cl::Prefix, cl::init(3),
+             cl::desc("Relay's optimisation level, -O0 to -O3 (default -O3, "
+                      "the fastest): --relay-optimize's levels; at -O0 each "
+                      "operator is its own kernel"),
+             cl::cat(category));
+static cl::list<std::string>
+    disabledPasses("disable-pass",
+                   cl::desc("A pass of --relay-optimize not to run, by "
+                            "TVM's name or its flag (repeat for more)"),
+                   cl::cat(category));
 static cl::opt<std::string>
     emitObject("emit-object",
                cl::desc("Compile ahead of time into this object file (and "
@@ -210,6 +221,20 @@ int main(int argc, char **argv) {
   if (!lookupLoweringTarget(target))
     return fail("unknown --target '" + target + "' (" +
                 llvm::join(getLoweringTargetNames(), ", ") + ")");
+  CompileOptions compileOptions;
+  compileOptions.threads = std::max(1u, unsigned(numThreads));
+  compileOptions.target = target;
+  compileOptions.optimize.optLevel = optLevel;
+  compileOptions.optimize.disabledPasses.assign(disabledPasses.begin(),
+                                                disabledPasses.end());
+  compileOptions.optimize.entryFunctions.push_back(entry);
+  if (optLevel > 3)
+    return fail("-O" + Twine(optLevel.getValue()) +
+                ": the levels are -O0 to -O3");
+  for (const std::string &name : disabledPasses)
+    if (!isOptimizationName(name))
+      return fail("--disable-pass: unknown pass '" + name +
+                  "' (known: " + getOptimizationNames() + ")");
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -266,8 +291,7 @@ int main(int argc, char **argv) {
       header = std::string(path);
     }
     return failed(emitObjectAndHeader(*module, entry, emitObject, header,
-                                      std::max(1u, unsigned(numThreads)),
-                                      target));
+                                      compileOptions));
   }
   Block &body = func.getBody().front();
   unsigned numParams = body.getNumArguments();
@@ -320,8 +344,8 @@ int main(int argc, char **argv) {
           why = d.str();
         return success();
       });
-      FailureOr<std::unique_ptr<Executor>> compiled = Executor::compile(
-          *module, entry, std::max(1u, unsigned(numThreads)), target);
+      FailureOr<std::unique_ptr<Executor>> compiled =
+          Executor::compile(*module, entry, compileOptions);
       if (succeeded(compiled))
         executor = std::move(*compiled);
     }
@@ -331,6 +355,14 @@ int main(int argc, char **argv) {
       llvm::errs() << "relay-run: note: running on the reference interpreter: "
                    << "native compilation does not cover this program yet ("
                    << why << ")\n";
+  }
+  // The interpreter runs the program as the -O level optimises it (compiled
+  // code is optimised by its pipeline).
+  if (!executor) {
+    PassManager optimize(&context);
+    buildOptimizePipeline(optimize, compileOptions.optimize);
+    if (failed(optimize.run(*module)))
+      return 1;
   }
   Interpreter interpreter(*module);
   auto runOnce = [&]() {

@@ -156,8 +156,9 @@ struct FuseOpsPass : public relay::impl::FuseOpsBase<FuseOpsPass> {
 
   void runOnOperation() override {
     if (maxDepth < 1) {
-      getOperation().emitError("--relay-fuse-ops: max-depth must be at "
-                               "least 1, got ")
+      emitError(getOperation().getLoc(),
+                "--relay-fuse-ops: max-depth must be at "
+                "least 1, got ")
           << maxDepth.getValue();
       return signalPassFailure();
     }

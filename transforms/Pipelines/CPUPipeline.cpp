@@ -25,22 +25,55 @@
 using namespace mlir;
 using namespace mlir::relay;
 
+CompileOptions RelayToLLVMOptions::getCompileOptions() const {
+  CompileOptions options;
+  options.threads = threads;
+  options.target = target;
+  options.optimize.optLevel = optLevel;
+  options.optimize.disabledPasses.assign(disabledPasses.begin(),
+                                         disabledPasses.end());
+  options.optimize.requiredPasses.assign(requiredPasses.begin(),
+                                         requiredPasses.end());
+  options.optimize.entryFunctions.assign(entryFunctions.begin(),
+                                         entryFunctions.end());
+  return options;
+}
+
+CompileOptions mlir::relay::withEntry(CompileOptions options, StringRef entry) {
+  if (options.optimize.entryFunctions.empty())
+    options.optimize.entryFunctions.push_back(entry.str());
+  return options;
+}
+
 void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm) {
-  buildRelayToLLVMPipeline(pm, RelayToLLVMOptions());
+  buildRelayToLLVMPipeline(pm, CompileOptions());
 }
 
 void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm,
                                            const RelayToLLVMOptions &options) {
+  buildRelayToLLVMPipeline(pm, options.getCompileOptions());
+}
+
+void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm,
+                                           const CompileOptions &options) {
   registerCPULoweringTarget();
-  // Relay: types, monomorphic functions, composite operators in primitive
-  // ones, then linalg on tensors with the CPU's kernels.
+  // Relay: types, monomorphic functions, the optimisations of the -O level
+  // (--relay-optimize checks its options), composite operators in
+  // primitive ones, then linalg on tensors with the CPU's kernels. The
+  // primitive functions of FuseOps are inlined first: the CPU's kernels
+  // choose their form from an operator's neighbours, and its loop fusion
+  // (--relay-fuse-elementwise) fuses across the groups as well as inside
+  // them. It runs where FuseOps does: at -O0 each operator is a kernel.
   pm.addPass(createInferTypes());
   pm.addPass(createSpecialize());
+  pm.addPass(createOptimize(options.optimize));
+  pm.addPass(createInlinePrimitives());
   pm.addPass(createDecompose());
   RelayToLinalgOptions toLinalg;
   toLinalg.target = options.target;
   pm.addPass(createRelayToLinalg(toLinalg));
-  pm.addNestedPass<func::FuncOp>(createFuseElementwise());
+  if (isOptimizationEnabled("FuseOps", options.optimize))
+    pm.addNestedPass<func::FuncOp>(createFuseElementwise());
 
   // Bufferization. eliminate-empty-tensors: an op whose result is inserted
   // into a larger tensor (an activation into its padded image) writes
@@ -116,17 +149,13 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createFlattenConstantGlobals());
 }
 
-OwningOpRef<ModuleOp> mlir::relay::lowerCopyToLLVM(ModuleOp module,
-                                                   int64_t threads,
-                                                   StringRef target) {
+OwningOpRef<ModuleOp>
+mlir::relay::lowerCopyToLLVM(ModuleOp module, const CompileOptions &options) {
   OwningOpRef<ModuleOp> copy = module.clone();
   PassManager pm(module.getContext());
   // Verifying the module after each of the pipeline's thirty-odd passes
   // took a quarter of its time on a network; the result is verified once.
   pm.enableVerifier(false);
-  RelayToLLVMOptions options;
-  options.threads = threads;
-  options.target = target.str();
   buildRelayToLLVMPipeline(pm, options);
   if (failed(pm.run(*copy)) || failed(verify(*copy)))
     return nullptr;
@@ -140,8 +169,10 @@ void mlir::relay::registerRelayPipelines() {
     PassPipelineRegistration<RelayToLLVMOptions>(
         "relay-to-llvm",
         "Lower a Relay module to the LLVM dialect for x86 CPUs "
-        "(threads=N, target=cpu|generic): "
-        "--relay-infer-types, --relay-specialize, --relay-decompose, "
+        "(threads=N, target=cpu|generic, opt-level=0..3, disabled-passes, "
+        "required-passes, entry-functions): --relay-infer-types, "
+        "--relay-specialize, --relay-optimize, --relay-inline-primitives, "
+        "--relay-decompose, "
         "--relay-to-linalg, one-shot bufferization, tiling and "
         "vectorisation, buffer deallocation, loops, LLVM",
         [](OpPassManager &pm, const RelayToLLVMOptions &options) {

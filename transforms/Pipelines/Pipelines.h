@@ -11,12 +11,46 @@
 #ifndef RELAY_MLIR_TRANSFORMS_PIPELINES_PIPELINES_H
 #define RELAY_MLIR_TRANSFORMS_PIPELINES_PIPELINES_H
 
+#include "transforms/Passes.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 
 namespace mlir::relay {
+
+/// Checks the level and that every pass named is one of the levels';
+/// reports with `error` (which gives the diagnostic to add to) otherwise.
+LogicalResult verifyOptimizeOptions(const OptimizeOptions &options,
+                                    function_ref<InFlightDiagnostic()> error);
+
+/// Whether --relay-optimize runs the pass `name` (TVM's name or the flag).
+bool isOptimizationEnabled(StringRef name, const OptimizeOptions &options);
+
+/// Whether `name` is a pass of the levels (TVM's name or its flag).
+bool isOptimizationName(StringRef name);
+
+/// The passes of the levels, as "Name (flag), ...".
+std::string getOptimizationNames();
+
+/// --relay-optimize's passes: type inference, then those `options` enable.
+void buildOptimizePipeline(OpPassManager &pm, const OptimizeOptions &options);
+
+/// How relay-mlir compiles a module: relay-run's flags, the Executor's and
+/// the ahead-of-time compiler's options.
+struct CompileOptions {
+  /// Threads the parallel loops run on.
+  int64_t threads = 1;
+  /// The lowering target of products and convolutions.
+  std::string target = "cpu";
+  /// --relay-optimize's options (the -O level, passes disabled, required;
+  /// entry functions).
+  OptimizeOptions optimize;
+};
+
+/// `options` with `entry` the entry function, unless they name some.
+CompileOptions withEntry(CompileOptions options, StringRef entry);
 
 /// Options of --relay-to-llvm.
 struct RelayToLLVMOptions : public PassPipelineOptions<RelayToLLVMOptions> {
@@ -33,6 +67,24 @@ struct RelayToLLVMOptions : public PassPipelineOptions<RelayToLLVMOptions> {
                      "kernels) or generic (linalg's named ops; slower, for "
                      "comparison and other targets)"),
       llvm::cl::init("cpu")};
+  Option<int64_t> optLevel{
+      *this, "opt-level",
+      llvm::cl::desc("Relay's optimisation level (--relay-optimize's); at 0 "
+                     "each operator is its own kernel"),
+      llvm::cl::init(3)};
+  ListOption<std::string> disabledPasses{
+      *this, "disabled-passes",
+      llvm::cl::desc("Passes of --relay-optimize not to run")};
+  ListOption<std::string> requiredPasses{
+      *this, "required-passes",
+      llvm::cl::desc("Passes of --relay-optimize to run whatever the level")};
+  ListOption<std::string> entryFunctions{
+      *this, "entry-functions",
+      llvm::cl::desc("The functions the program is called through (default: "
+                     "main)")};
+
+  /// These options as the compiler's.
+  CompileOptions getCompileOptions() const;
 };
 
 /// The CPU pipeline: type inference, specialisation, decomposition, Relay
@@ -42,11 +94,13 @@ void buildRelayToLLVMPipeline(OpPassManager &pm,
                               const RelayToLLVMOptions &options);
 void buildRelayToLLVMPipeline(OpPassManager &pm);
 
+/// The CPU pipeline with the compiler's options.
+void buildRelayToLLVMPipeline(OpPassManager &pm, const CompileOptions &options);
+
 /// A copy of `module` lowered by --relay-to-llvm (the module is unchanged)
-/// with `threads` and the lowering `target`; null after the pipeline
-/// reported an error.
-OwningOpRef<ModuleOp> lowerCopyToLLVM(ModuleOp module, int64_t threads = 1,
-                                      StringRef target = "cpu");
+/// with `options`; null after the pipeline reported an error.
+OwningOpRef<ModuleOp> lowerCopyToLLVM(ModuleOp module,
+                                      const CompileOptions &options = {});
 
 /// Registers --relay-to-llvm and each upstream pass it runs.
 void registerRelayPipelines();

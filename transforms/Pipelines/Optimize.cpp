@@ -1,0 +1,151 @@
+//===- Optimize.cpp - --relay-optimize ------------------------------------===//
+//
+// Relay's -O levels: which of the relay-to-relay passes run at each level,
+// in which order (TVM's relay.build order, FuseOps last), and the pass that
+// runs them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "transforms/Pipelines/Pipelines.h"
+
+#include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
+
+namespace mlir::relay {
+#define GEN_PASS_DEF_OPTIMIZE
+#include "transforms/Passes.h.inc"
+} // namespace mlir::relay
+
+using namespace mlir;
+using namespace mlir::relay;
+
+namespace {
+
+/// A pass of the levels: TVM's name, its flag, the lowest level it runs at.
+struct LevelPass {
+  StringRef name;
+  StringRef flag;
+  int64_t level;
+};
+
+/// In the order they run (FoldConstant runs twice: before FoldScaleAxis and
+/// after what makes constants).
+constexpr LevelPass kLevelPasses[] = {
+    {"SimplifyInference", "relay-simplify-inference", 0},
+    {"DeadCodeElimination", "relay-dead-code-elimination", 1},
+    {"EliminateCommonSubexpr", "cse", 3},
+    {"FoldConstant", "relay-fold-constant", 2},
+    {"FoldScaleAxis", "relay-fold-scale-axis", 3},
+    {"SimplifyExpr", "relay-simplify-expr", 3},
+    {"CanonicalizeOps", "relay-canonicalize-ops", 3},
+    {"FoldConstant", "relay-fold-constant", 2},
+    {"FuseOps", "relay-fuse-ops", 1},
+};
+
+const LevelPass *lookupLevelPass(StringRef nameOrFlag) {
+  for (const LevelPass &pass : kLevelPasses)
+    if (pass.name == nameOrFlag || pass.flag == nameOrFlag)
+      return &pass;
+  return nullptr;
+}
+
+bool names(ArrayRef<std::string> list, const LevelPass &pass) {
+  return llvm::any_of(list, [&](const std::string &n) {
+    return n == pass.name || n == pass.flag;
+  });
+}
+
+std::unique_ptr<Pass> createLevelPass(const LevelPass &pass,
+                                      const OptimizeOptions &options) {
+  if (pass.name == "DeadCodeElimination") {
+    DeadCodeEliminationOptions dce;
+    dce.entryFunctions = options.entryFunctions;
+    return createDeadCodeElimination(dce);
+  }
+  if (pass.name == "SimplifyInference")
+    return createSimplifyInference();
+  if (pass.name == "EliminateCommonSubexpr")
+    return createCSEPass();
+  if (pass.name == "FoldConstant")
+    return createFoldConstant();
+  if (pass.name == "FoldScaleAxis")
+    return createFoldScaleAxis();
+  if (pass.name == "SimplifyExpr")
+    return createSimplifyExpr();
+  if (pass.name == "CanonicalizeOps")
+    return createCanonicalizeOps();
+  assert(pass.name == "FuseOps" && "a pass of kLevelPasses");
+  return createFuseOps();
+}
+
+} // namespace
+
+bool mlir::relay::isOptimizationName(StringRef name) {
+  return lookupLevelPass(name) != nullptr;
+}
+
+std::string mlir::relay::getOptimizationNames() {
+  std::string all;
+  for (const LevelPass &pass : kLevelPasses)
+    if (all.find((pass.name + " ").str()) == std::string::npos)
+      all += (pass.name + " (" + pass.flag + "), ").str();
+  return all.substr(0, all.size() - 2);
+}
+
+LogicalResult
+mlir::relay::verifyOptimizeOptions(const OptimizeOptions &options,
+                                   function_ref<InFlightDiagnostic()> error) {
+  if (options.optLevel < 0 || options.optLevel > 3)
+    return error() << "opt-level must be 0, 1, 2 or 3, got "
+                   << options.optLevel;
+  for (auto [list, what] :
+       {std::pair(&options.disabledPasses, "disabled-passes"),
+        std::pair(&options.requiredPasses, "required-passes")})
+    for (const std::string &name : *list)
+      if (!lookupLevelPass(name))
+        return error() << "unknown pass '" << name << "' in " << what
+                       << " (known: " << getOptimizationNames() << ")";
+  return success();
+}
+
+bool mlir::relay::isOptimizationEnabled(StringRef name,
+                                        const OptimizeOptions &options) {
+  const LevelPass *pass = lookupLevelPass(name);
+  assert(pass && "a pass of the levels");
+  if (names(options.disabledPasses, *pass))
+    return false;
+  return pass->level <= options.optLevel ||
+         names(options.requiredPasses, *pass);
+}
+
+void mlir::relay::buildOptimizePipeline(OpPassManager &pm,
+                                        const OptimizeOptions &options) {
+  pm.addPass(createInferTypes());
+  for (const LevelPass &pass : kLevelPasses)
+    if (isOptimizationEnabled(pass.name, options))
+      pm.addPass(createLevelPass(pass, options));
+}
+
+namespace {
+
+struct OptimizePass : public relay::impl::OptimizeBase<OptimizePass> {
+  using OptimizeBase::OptimizeBase;
+
+  void runOnOperation() override {
+    OptimizeOptions options;
+    options.optLevel = optLevel;
+    options.disabledPasses.assign(disabledPasses.begin(), disabledPasses.end());
+    options.requiredPasses.assign(requiredPasses.begin(), requiredPasses.end());
+    options.entryFunctions.assign(entryFunctions.begin(), entryFunctions.end());
+    if (failed(verifyOptimizeOptions(options, [&] {
+          return emitError(getOperation().getLoc(), "--relay-optimize: ");
+        })))
+      return signalPassFailure();
+    OpPassManager pm(ModuleOp::getOperationName());
+    buildOptimizePipeline(pm, options);
+    if (failed(runPipeline(pm, getOperation())))
+      signalPassFailure();
+  }
+};
+
+} // namespace
