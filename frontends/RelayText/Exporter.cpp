@@ -7,6 +7,9 @@
 #include "dialects/relay/RelayOps.h"
 #include "frontends/RelayText/Metadata.h"
 
+#include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -357,6 +360,26 @@ FailureOr<std::string> Exporter::constant(DenseElementsAttr value,
   return "meta[relay.Constant][" + std::to_string(metadata.size() - 1) + "]";
 }
 
+/// `value` as a dense attribute: a `dense_resource` (the ONNX importer's
+/// weights) is read from its blob, which holds the elements little-endian
+/// and row-major, as a dense attribute's raw buffer does. Null when that
+/// cannot be done.
+static DenseElementsAttr denseValue(ElementsAttr value) {
+  if (auto dense = dyn_cast<DenseElementsAttr>(value))
+    return dense;
+  auto resource = dyn_cast<DenseResourceElementsAttr>(value);
+  if (!resource)
+    return nullptr;
+  AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+  if (!blob)
+    return nullptr;
+  ArrayRef<char> data = blob->getData();
+  bool splat = false;
+  if (!DenseElementsAttr::isValidRawBuffer(resource.getType(), data, splat))
+    return nullptr;
+  return DenseElementsAttr::getFromRawBuffer(resource.getType(), data);
+}
+
 FailureOr<std::string> Exporter::attrValue(StringRef name, Attribute a,
                                            Operation *op) {
   if (auto arr = dyn_cast<DenseI64ArrayAttr>(a)) {
@@ -501,9 +524,13 @@ FailureOr<std::string> Exporter::opExpr(Operation *op, unsigned indent) {
   }
   return llvm::TypeSwitch<Operation *, FailureOr<std::string>>(op)
       .Case([&](ConstantOp c) -> FailureOr<std::string> {
-        auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+        DenseElementsAttr dense = denseValue(c.getValue());
         if (!dense)
-          return fail(c.emitError("cannot export a non-dense constant"));
+          return fail(c.emitError("cannot export the constant: its ")
+                      << (isa<DenseResourceElementsAttr>(c.getValue())
+                              ? "resource blob is missing or does not hold "
+                                "its type's bytes"
+                              : "value is neither dense nor a resource"));
         return constant(dense, c);
       })
       .Case([&](TupleOp t) -> FailureOr<std::string> {
