@@ -621,6 +621,75 @@ def FoldScaleAxis : Pass<"relay-fold-scale-axis", "::mlir::ModuleOp"> {
   ];
 }
 
+def CombineParallelConv2d : Pass<"relay-combine-parallel-conv2d", "::mlir::ModuleOp"> {
+  let summary = "Combine parallel nn.conv2d ops on one input into one (TVM's "
+                "CombineParallelConv2D)";
+  let description = [{
+    `nn.conv2d` ops (groups 1, an Inception block's 1x1 convolutions) become
+    one convolution on their kernels concatenated along the output channels
+    (the kernel layout's O), split along the result's channel axis.
+    Branches are joined when they read the same input, have the same
+    attributes but the output size and weights of one type but along the
+    joined axis, and the other branches' weights exist where the first
+    branch is; fewer than `min-num-branches` such branches are left alone.
+    Each branch's result becomes a `strided_slice` of the joined op's.
+  }];
+  let options = [
+    Option<"minNumBranches", "min-num-branches", "int64_t", /*default=*/"3",
+           "The fewest branches worth joining">,
+  ];
+  let dependentDialects = ["::mlir::relay::RelayDialect"];
+  let statistics = [
+    Statistic<"numCombined", "combined", "Ops joined with others">,
+  ];
+}
+
+def CombineParallelDense : Pass<"relay-combine-parallel-dense", "::mlir::ModuleOp"> {
+  let summary = "Combine parallel nn.dense ops on one input into one (TVM's "
+                "CombineParallelDense)";
+  let description = [{
+    `nn.dense` ops become one on their weights concatenated along the units
+    (TVM's `to_batch=False` form), split along the result's last axis.
+    Branches are joined when they read the same input, have the same
+    attributes but the output size and weights of one type but along the
+    joined axis, and the other branches' weights exist where the first
+    branch is; fewer than `min-num-branches` such branches are left alone.
+    Each branch's result becomes a `strided_slice` of the joined op's.
+  }];
+  let options = [
+    Option<"minNumBranches", "min-num-branches", "int64_t", /*default=*/"3",
+           "The fewest branches worth joining">,
+  ];
+  let dependentDialects = ["::mlir::relay::RelayDialect"];
+  let statistics = [
+    Statistic<"numCombined", "combined", "Ops joined with others">,
+  ];
+}
+
+def CombineParallelBatchMatmul : Pass<"relay-combine-parallel-batch-matmul", "::mlir::ModuleOp"> {
+  let summary = "Combine parallel nn.batch_matmul ops on one input into one (TVM's "
+                "CombineParallelBatchMatmul)";
+  let description = [{
+    `nn.batch_matmul` ops (not transposing their first operand) become one
+    on their second operands concatenated along N, split along the
+    result's last axis (an attention layer's query, key and value
+    projections).
+    Branches are joined when they read the same input, have the same
+    attributes but the output size and weights of one type but along the
+    joined axis, and the other branches' weights exist where the first
+    branch is; fewer than `min-num-branches` such branches are left alone.
+    Each branch's result becomes a `strided_slice` of the joined op's.
+  }];
+  let options = [
+    Option<"minNumBranches", "min-num-branches", "int64_t", /*default=*/"3",
+           "The fewest branches worth joining">,
+  ];
+  let dependentDialects = ["::mlir::relay::RelayDialect"];
+  let statistics = [
+    Statistic<"numCombined", "combined", "Ops joined with others">,
+  ];
+}
+
 //===----------------------------------------------------------------------===//
 // Fusion (transforms/Fusion)
 //===----------------------------------------------------------------------===//
@@ -711,6 +780,9 @@ def Optimize : Pass<"relay-optimize", "::mlir::ModuleOp"> {
     | SimplifyInference          | relay-simplify-inference      | 0     |
     | DeadCodeElimination        | relay-dead-code-elimination   | 1     |
     | EliminateCommonSubexpr     | cse (upstream)                | 3     |
+    | CombineParallelConv2d      | relay-combine-parallel-conv2d | 3     |
+    | CombineParallelDense       | relay-combine-parallel-dense  | 3     |
+    | CombineParallelBatchMatmul | relay-combine-parallel-batch-matmul | 3 |
     | FoldConstant               | relay-fold-constant           | 2     |
     | FoldScaleAxis              | relay-fold-scale-axis         | 3     |
     | SimplifyExpr               | relay-simplify-expr           | 3     |
@@ -731,7 +803,7 @@ def Optimize : Pass<"relay-optimize", "::mlir::ModuleOp"> {
     Option<"optLevel", "opt-level", "int64_t", /*default=*/"3",
            "0: SimplifyInference only; 1: + FuseOps, DeadCodeElimination; "
            "2: + FoldConstant; 3: + FoldScaleAxis, CanonicalizeOps, CSE, "
-           "SimplifyExpr">,
+           "CombineParallel*, SimplifyExpr">,
     ListOption<"disabledPasses", "disabled-passes", "std::string",
                "Passes not to run (TVM's names or flags)">,
     ListOption<"requiredPasses", "required-passes", "std::string",

@@ -34,6 +34,9 @@ constexpr LevelPass kLevelPasses[] = {
     {"SimplifyInference", "relay-simplify-inference", 0},
     {"DeadCodeElimination", "relay-dead-code-elimination", 1},
     {"EliminateCommonSubexpr", "cse", 3},
+    {"CombineParallelConv2d", "relay-combine-parallel-conv2d", 3},
+    {"CombineParallelDense", "relay-combine-parallel-dense", 3},
+    {"CombineParallelBatchMatmul", "relay-combine-parallel-batch-matmul", 3},
     {"FoldConstant", "relay-fold-constant", 2},
     {"FoldScaleAxis", "relay-fold-scale-axis", 3},
     {"SimplifyExpr", "relay-simplify-expr", 3},
@@ -66,6 +69,12 @@ std::unique_ptr<Pass> createLevelPass(const LevelPass &pass,
     return createSimplifyInference();
   if (pass.name == "EliminateCommonSubexpr")
     return createCSEPass();
+  if (pass.name == "CombineParallelConv2d")
+    return createCombineParallelConv2d();
+  if (pass.name == "CombineParallelDense")
+    return createCombineParallelDense();
+  if (pass.name == "CombineParallelBatchMatmul")
+    return createCombineParallelBatchMatmul();
   if (pass.name == "FoldConstant")
     return createFoldConstant();
   if (pass.name == "FoldScaleAxis")
