@@ -108,25 +108,48 @@ FailureOr<SmallVector<Value>> conv2dRule(OpBuilder &b, Operation *op,
   StringRef kl = strAttr(op, "kernel_layout", "OIHW");
   bool nchw = dl == "NCHW" && kl == "OIHW";
   bool nhwc = dl == "NHWC" && kl == "HWIO";
-  if ((!nchw && !nhwc) || (nhwc && groups != 1))
-    return failure();
+  Location loc = op->getLoc();
+  Value data = operands[0], weight = operands[1];
+  RankedTensorType convType = type;
+  // Other orders of the axes (a grouped NHWC convolution, an HWOI kernel):
+  // the NCHW/OIHW convolution between transposes.
+  std::optional<std::array<int64_t, 4>> dataAxes;
+  if ((!nchw && !nhwc) || (nhwc && groups != 1)) {
+    dataAxes = axesOf(dl, "NCHW");
+    std::optional<std::array<int64_t, 4>> kernelAxes = axesOf(kl, "OIHW");
+    if (!dataAxes || !kernelAxes)
+      return failure();
+    data = permuteAxes(b, loc, data, *dataAxes);
+    weight = permuteAxes(b, loc, weight, *kernelAxes);
+    SmallVector<int64_t> shape;
+    for (int64_t a : *dataAxes)
+      shape.push_back(type.getDimSize(a));
+    convType = RankedTensorType::get(shape, type.getElementType());
+    nchw = true;
+  }
   SmallVector<int64_t> s = intsAttr(op, "strides", {1, 1});
   SmallVector<int64_t> d = intsAttr(op, "dilation", {1, 1});
   if (s.size() == 1)
     s.push_back(s[0]);
   if (d.size() == 1)
     d.push_back(d[0]);
-  Conv2dProblem conv(op->getLoc());
+  Conv2dProblem conv(loc);
   conv.op = op;
-  conv.type = type;
-  conv.data = operands[0];
-  conv.weight = operands[1];
+  conv.type = convType;
+  conv.data = data;
+  conv.weight = weight;
   conv.nchw = nchw;
   conv.groups = groups;
   conv.strides = {s[0], s[1]};
   conv.dilations = {d[0], d[1]};
   conv.padding = SmallVector<int64_t, 4>(padding4(op));
-  return convolve(b, conv, target);
+  FailureOr<SmallVector<Value>> result = convolve(b, conv, target);
+  if (failed(result) || !dataAxes)
+    return result;
+  SmallVector<int64_t> back;
+  for (char c : dl)
+    back.push_back(StringRef("NCHW").find(c));
+  return SmallVector<Value>{permuteAxes(b, loc, result->front(), back)};
 }
 
 // nn.conv2d_transpose

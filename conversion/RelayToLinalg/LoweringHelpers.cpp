@@ -435,6 +435,15 @@ std::optional<std::array<int64_t, 4>> axesOf(StringRef layout, StringRef axes) {
   return pos;
 }
 
+Value permuteAxes(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> perm) {
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm)
+    shape.push_back(type.getDimSize(p));
+  Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+  return linalg::TransposeOp::create(b, loc, v, init, perm).getResult()[0];
+}
+
 /// f64 arithmetic on scalars of a float type `e` (widened, then narrowed).
 Value widen(OpBuilder &b, Location l, Value v) {
   if (v.getType().isF64())

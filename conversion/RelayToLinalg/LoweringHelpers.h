@@ -192,6 +192,10 @@ struct IndexMath {
 /// permutation of them ("NCHW", "NHWC"; "OIHW", "IOHW", "HWIO", ...).
 std::optional<std::array<int64_t, 4>> axesOf(StringRef layout, StringRef axes);
 
+/// `v` with its axes permuted (linalg.transpose): axis i of the result is
+/// axis perm[i] of `v`.
+Value permuteAxes(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> perm);
+
 /// f64 arithmetic on scalars of a float type `e` (widened, then narrowed).
 Value widen(OpBuilder &b, Location l, Value v);
 Value narrow(OpBuilder &b, Location l, Value v, Type e);

@@ -62,11 +62,11 @@ Value poolTaps(
       .getResult(0);
 }
 
-/// max_pool2d and avg_pool2d (NCHW) over a padded input: window taps, or
-/// the pooling named ops for large windows.
-FailureOr<SmallVector<Value>> poolRule(OpBuilder &b, Operation *op,
-                                       ValueRange operands, bool isMax) {
-  RankedTensorType type = resultType(op);
+/// max_pool2d and avg_pool2d of an NCHW input to `type` over a padded
+/// input: window taps, or the pooling named ops for large windows.
+FailureOr<SmallVector<Value>> poolNchw(OpBuilder &b, Operation *op,
+                                       ValueRange operands,
+                                       RankedTensorType type, bool isMax) {
   // Integers: max pooling (the taps compare as the signedness says;
   // linalg's NCHW max for large windows is signed only).
   SmallVector<int64_t> size = intsAttr(op, "pool_size", {1, 1});
@@ -74,8 +74,7 @@ FailureOr<SmallVector<Value>> poolRule(OpBuilder &b, Operation *op,
   bool integerMaxOk =
       type && isMax && isa<IntegerType>(type.getElementType()) &&
       (numTaps <= kMaxPoolTaps || !isUnsignedValue(op->getResult(0)));
-  if (!type || strAttr(op, "layout", "NCHW") != "NCHW" ||
-      (!isa<FloatType>(type.getElementType()) && !integerMaxOk))
+  if (!type || (!isa<FloatType>(type.getElementType()) && !integerMaxOk))
     return failure();
   SmallVector<int64_t> k = intsAttr(op, "pool_size", {1, 1});
   SmallVector<int64_t> s = intsAttr(op, "strides", {1, 1});
@@ -187,6 +186,34 @@ FailureOr<SmallVector<Value>> poolRule(OpBuilder &b, Operation *op,
                 nb, l, arith::DivFOp::create(nb, l, a[0], a[1]).getResult());
           })
           .getResult(0)};
+}
+
+/// max_pool2d and avg_pool2d in NCHW, or in another order of its axes (an
+/// NHWC network's, after --relay-convert-layout) through transposes to
+/// NCHW and back.
+FailureOr<SmallVector<Value>> poolRule(OpBuilder &b, Operation *op,
+                                       ValueRange operands, bool isMax) {
+  RankedTensorType type = resultType(op);
+  StringRef layout = strAttr(op, "layout", "NCHW");
+  if (layout == "NCHW")
+    return poolNchw(b, op, operands, type, isMax);
+  std::optional<std::array<int64_t, 4>> axes = axesOf(layout, "NCHW");
+  if (!type || !axes)
+    return failure();
+  Location loc = op->getLoc();
+  Value in = permuteAxes(b, loc, operands[0], *axes);
+  SmallVector<int64_t> nchwShape;
+  for (int64_t a : *axes)
+    nchwShape.push_back(type.getDimSize(a));
+  FailureOr<SmallVector<Value>> pooled =
+      poolNchw(b, op, {in},
+               RankedTensorType::get(nchwShape, type.getElementType()), isMax);
+  if (failed(pooled))
+    return failure();
+  SmallVector<int64_t> back;
+  for (char c : layout)
+    back.push_back(StringRef("NCHW").find(c));
+  return SmallVector<Value>{permuteAxes(b, loc, pooled->front(), back)};
 }
 
 // Adaptive pooling

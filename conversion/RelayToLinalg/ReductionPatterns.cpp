@@ -199,6 +199,18 @@ FailureOr<SmallVector<Value>> argRule(OpBuilder &b, Operation *op,
   return SmallVector<Value>{result};
 }
 
+/// The H and W axes of a global pooling's `layout` (NCHW, NHWC, or another
+/// order of those axes), in increasing order.
+std::optional<SmallVector<int64_t>> spatialAxes(Operation *op) {
+  std::optional<std::array<int64_t, 4>> axes =
+      axesOf(strAttr(op, "layout", "NCHW"), "NCHW");
+  if (!axes)
+    return std::nullopt;
+  SmallVector<int64_t> hw{(*axes)[2], (*axes)[3]};
+  llvm::sort(hw);
+  return hw;
+}
+
 } // namespace
 
 void mlir::relay::populateRelayReductionToLinalgPatterns(
@@ -251,22 +263,23 @@ void mlir::relay::populateRelayReductionToLinalgPatterns(
       converter, patterns,
       [maxf](OpBuilder &b, Operation *op,
              ValueRange operands) -> FailureOr<SmallVector<Value>> {
-        if (strAttr(op, "layout", "NCHW") != "NCHW")
+        std::optional<SmallVector<int64_t>> hw = spatialAxes(op);
+        if (!hw)
           return failure();
-        return reduction(maxf, -INFINITY, false,
-                         SmallVector<int64_t>{2, 3})(b, op, operands);
+        return reduction(maxf, -INFINITY, false, *hw)(b, op, operands);
       });
   addOperatorRule<GlobalAvgPool2DOp>(
       converter, patterns,
       [](OpBuilder &b, Operation *op,
          ValueRange operands) -> FailureOr<SmallVector<Value>> {
-        if (strAttr(op, "layout", "NCHW") != "NCHW")
+        std::optional<SmallVector<int64_t>> hw = spatialAxes(op);
+        if (!hw)
           return failure();
         // A mean over H and W, keeping them.
         return reduction(
             [](OpBuilder &nb, Location l, Value x, Value acc) -> Value {
               return arith::AddFOp::create(nb, l, x, acc);
             },
-            0, true, SmallVector<int64_t>{2, 3})(b, op, operands);
+            0, true, *hw)(b, op, operands);
       });
 }

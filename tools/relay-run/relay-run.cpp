@@ -224,6 +224,7 @@ int main(int argc, char **argv) {
   CompileOptions compileOptions;
   compileOptions.threads = std::max(1u, unsigned(numThreads));
   compileOptions.target = target;
+  compileOptions.optimize.target = target;
   compileOptions.optimize.optLevel = optLevel;
   compileOptions.optimize.disabledPasses.assign(disabledPasses.begin(),
                                                 disabledPasses.end());

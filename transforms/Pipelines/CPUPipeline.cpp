@@ -66,7 +66,10 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm,
   // them. It runs where FuseOps does: at -O0 each operator is a kernel.
   pm.addPass(createInferTypes());
   pm.addPass(createSpecialize());
-  pm.addPass(createOptimize(options.optimize));
+  // AlterOpLayout asks the lowering target's layout rules.
+  OptimizeOptions optimize = options.optimize;
+  optimize.target = options.target;
+  pm.addPass(createOptimize(optimize));
   pm.addPass(createInlinePrimitives());
   pm.addPass(createDecompose());
   RelayToLinalgOptions toLinalg;

@@ -41,6 +41,7 @@ constexpr LevelPass kLevelPasses[] = {
     {"FoldScaleAxis", "relay-fold-scale-axis", 3},
     {"SimplifyExpr", "relay-simplify-expr", 3},
     {"CanonicalizeOps", "relay-canonicalize-ops", 3},
+    {"AlterOpLayout", "relay-alter-op-layout", 3},
     {"FoldConstant", "relay-fold-constant", 2},
     {"FuseOps", "relay-fuse-ops", 1},
 };
@@ -83,6 +84,11 @@ std::unique_ptr<Pass> createLevelPass(const LevelPass &pass,
     return createSimplifyExpr();
   if (pass.name == "CanonicalizeOps")
     return createCanonicalizeOps();
+  if (pass.name == "AlterOpLayout") {
+    AlterOpLayoutOptions alter;
+    alter.target = options.target;
+    return createAlterOpLayout(alter);
+  }
   assert(pass.name == "FuseOps" && "a pass of kLevelPasses");
   return createFuseOps();
 }
@@ -146,6 +152,7 @@ struct OptimizePass : public relay::impl::OptimizeBase<OptimizePass> {
     options.disabledPasses.assign(disabledPasses.begin(), disabledPasses.end());
     options.requiredPasses.assign(requiredPasses.begin(), requiredPasses.end());
     options.entryFunctions.assign(entryFunctions.begin(), entryFunctions.end());
+    options.target = target;
     if (failed(verifyOptimizeOptions(options, [&] {
           return emitError(getOperation().getLoc(), "--relay-optimize: ");
         })))

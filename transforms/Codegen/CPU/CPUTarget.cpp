@@ -5,6 +5,7 @@
 
 #include "conversion/RelayToLinalg/LoweringHelpers.h"
 #include "conversion/RelayToLinalg/LoweringTarget.h"
+#include "transforms/Layout/LayoutRules.h"
 
 #include <mutex>
 
@@ -66,9 +67,33 @@ public:
 };
 } // namespace
 
+/// --relay-alter-op-layout's rules for the CPU: convolutions in NCHW/OIHW
+/// and pooling in NCHW, the layouts its kernels are built for (NHWC
+/// convolutions are one plain product, and grouped NHWC ones are not
+/// lowered at all).
+static void registerCPULayoutRules() {
+  (void)layout::registerAlterLayoutRule(
+      "relay.nn.conv2d", "cpu",
+      [](Operation *op) -> std::optional<SmallVector<std::string>> {
+        if (lowering::strAttr(op, "data_layout", "NCHW") == "NCHW" &&
+            lowering::strAttr(op, "kernel_layout", "OIHW") == "OIHW")
+          return std::nullopt;
+        return SmallVector<std::string>{"NCHW", "OIHW"};
+      });
+  for (StringRef pool : {"relay.nn.max_pool2d", "relay.nn.avg_pool2d"})
+    (void)layout::registerAlterLayoutRule(
+        pool, "cpu",
+        [](Operation *op) -> std::optional<SmallVector<std::string>> {
+          if (lowering::strAttr(op, "layout", "NCHW") == "NCHW")
+            return std::nullopt;
+          return SmallVector<std::string>{"NCHW"};
+        });
+}
+
 void mlir::relay::registerCPULoweringTarget() {
   static std::once_flag once;
   std::call_once(once, [] {
     registerLoweringTarget(std::make_unique<CPULoweringTarget>());
+    registerCPULayoutRules();
   });
 }

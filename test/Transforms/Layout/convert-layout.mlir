@@ -1,0 +1,61 @@
+// RUN: relay-mlir-opt %s --split-input-file --relay-convert-layout="desired-layouts=nn.conv2d:NHWC" | FileCheck %s
+// RUN: relay-mlir-opt %s --split-input-file --relay-convert-layout="desired-layouts=nn.conv2d:NHWC" --relay-alter-op-layout | FileCheck %s --check-prefix=BACK
+
+// Tests that two convolutions in NHWC take the ops between them along (a
+// bias_add along the renamed axis, relu, pooling in NHWC, a residual add,
+// a mean over the renamed axes), with transforms only at the edges: the
+// input, the kernels, and none before the result (the mean's result has
+// no spatial axes left).
+// CHECK-LABEL: relay.func @net(
+// CHECK-SAME: %[[X:.*]]: tensor<1x8x6x6xf32>, %[[W:.*]]: tensor<16x8x3x3xf32>, %[[B:.*]]: tensor<16xf32>, %[[W2:.*]]: tensor<16x16x1x1xf32>)
+// CHECK-DAG: %[[W2T:.*]] = relay.layout_transform %[[W2]] {dst_layout = "HWIO", src_layout = "OIHW"}
+// CHECK-DAG: %[[WT:.*]] = relay.layout_transform %[[W]] {dst_layout = "HWIO", src_layout = "OIHW"}
+// CHECK-DAG: %[[XT:.*]] = relay.layout_transform %[[X]] {dst_layout = "NHWC", src_layout = "NCHW"}
+// CHECK: %[[C:.*]] = relay.nn.conv2d %[[XT]], %[[WT]] {data_layout = "NHWC", kernel_layout = "HWIO", padding = array<i64: 1, 1, 1, 1>} : (tensor<1x6x6x8xf32>, tensor<3x3x8x16xf32>) -> tensor<1x6x6x16xf32>
+// CHECK: %[[A:.*]] = relay.nn.bias_add %[[C]], %[[B]] {axis = 3 : i64}
+// CHECK: %[[R:.*]] = relay.nn.relu %[[A]] : (tensor<1x6x6x16xf32>)
+// CHECK: %[[P:.*]] = relay.nn.max_pool2d %[[R]] {layout = "NHWC", {{.*}}} : (tensor<1x6x6x16xf32>) -> tensor<1x3x3x16xf32>
+// CHECK: %[[C2:.*]] = relay.nn.conv2d %[[P]], %[[W2T]] {data_layout = "NHWC", kernel_layout = "HWIO"}
+// CHECK: %[[S:.*]] = relay.add %[[C2]], %[[P]] : (tensor<1x3x3x16xf32>, tensor<1x3x3x16xf32>)
+// CHECK: %[[M:.*]] = relay.mean %[[S]] {axis = array<i64: 1, 2>} : (tensor<1x3x3x16xf32>) -> tensor<1x16xf32>
+// CHECK-NEXT: relay.return %[[M]]
+// Tests that the CPU's layouts, asked for by --relay-alter-op-layout, undo
+// the conversion: every transform cancels.
+// BACK-LABEL: relay.func @net(
+// BACK-NOT: relay.layout_transform
+// BACK: relay.nn.conv2d %arg0, %arg1 {padding
+// BACK-NOT: relay.layout_transform
+// BACK: relay.return
+relay.func @net(%x: tensor<1x8x6x6xf32>, %w: tensor<16x8x3x3xf32>, %b: tensor<16xf32>, %w2: tensor<16x16x1x1xf32>) -> tensor<1x16xf32> {
+  %c = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x8x6x6xf32>, tensor<16x8x3x3xf32>) -> tensor<1x16x6x6xf32>
+  %a = relay.nn.bias_add %c, %b : (tensor<1x16x6x6xf32>, tensor<16xf32>) -> tensor<1x16x6x6xf32>
+  %r = relay.nn.relu %a : (tensor<1x16x6x6xf32>) -> tensor<1x16x6x6xf32>
+  %p = relay.nn.max_pool2d %r {pool_size = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x16x6x6xf32>) -> tensor<1x16x3x3xf32>
+  %c2 = relay.nn.conv2d %p, %w2 : (tensor<1x16x3x3xf32>, tensor<16x16x1x1xf32>) -> tensor<1x16x3x3xf32>
+  %s = relay.add %c2, %p : (tensor<1x16x3x3xf32>, tensor<1x16x3x3xf32>) -> tensor<1x16x3x3xf32>
+  %m = relay.mean %s {axis = array<i64: 2, 3>} : (tensor<1x16x3x3xf32>) -> tensor<1x16xf32>
+  relay.return %m : tensor<1x16xf32>
+}
+
+// -----
+
+// Tests that a per-channel bias of lower rank is broadcast to the full
+// rank and transformed, that concatenate's axis is renamed, and that an op
+// without a layout rule (reshape) gets its input back in NCHW.
+// CHECK-LABEL: relay.func @edges(
+// CHECK: %[[E:.*]] = relay.expand_dims %{{.*}} {axis = 0 : i64} : (tensor<4x1x1xf32>) -> tensor<1x4x1x1xf32>
+// CHECK: %[[ET:.*]] = relay.layout_transform %[[E]] {dst_layout = "NHWC", src_layout = "NCHW"} : (tensor<1x4x1x1xf32>) -> tensor<1x1x1x4xf32>
+// CHECK: %[[C:.*]] = relay.nn.conv2d
+// CHECK: %[[A:.*]] = relay.add %[[C]], %[[ET]] : (tensor<1x5x5x4xf32>, tensor<1x1x1x4xf32>) -> tensor<1x5x5x4xf32>
+// CHECK: %[[T:.*]] = relay.tuple(%[[A]], %[[A]]
+// CHECK: %[[K:.*]] = relay.concatenate %[[T]] {axis = 3 : i64} {{.*}} -> tensor<1x5x5x8xf32>
+// CHECK: %[[KB:.*]] = relay.layout_transform %[[K]] {dst_layout = "NCHW", src_layout = "NHWC"}
+// CHECK: relay.reshape %[[KB]]
+relay.func @edges(%x: tensor<1x3x5x5xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4x1x1xf32>) -> tensor<1x200xf32> {
+  %c = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x3x5x5xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x5x5xf32>
+  %a = relay.add %c, %b : (tensor<1x4x5x5xf32>, tensor<4x1x1xf32>) -> tensor<1x4x5x5xf32>
+  %t = relay.tuple(%a, %a : tensor<1x4x5x5xf32>, tensor<1x4x5x5xf32>)
+  %k = relay.concatenate %t {axis = 1 : i64} : (tuple<tensor<1x4x5x5xf32>, tensor<1x4x5x5xf32>>) -> tensor<1x8x5x5xf32>
+  %r = relay.reshape %k {newshape = array<i64: 1, 200>} : (tensor<1x8x5x5xf32>) -> tensor<1x200xf32>
+  relay.return %r : tensor<1x200xf32>
+}
