@@ -26,11 +26,3 @@ relay.func @bicubic(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32> {
   relay.return %r : tensor<1x1x4x4xf32>
 }
 
-// -----
-
-relay.func @groups_nhwc(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4x1xf32>) -> tensor<1x6x6x4xf32> {
-  // expected-error @+1 {{relay-to-linalg: cannot lower 'relay.nn.conv2d' yet: its lowering does not cover these attributes or types}}
-  %r = relay.nn.conv2d %x, %w {groups = 4 : i64, data_layout = "NHWC", kernel_layout = "HWOI"} : (tensor<1x8x8x4xf32>, tensor<3x3x4x1xf32>) -> tensor<1x6x6x4xf32>
-  relay.return %r : tensor<1x6x6x4xf32>
-}
-
