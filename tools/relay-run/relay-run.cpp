@@ -97,6 +97,11 @@ static cl::list<std::string>
                    cl::desc("A pass of --relay-optimize not to run, by "
                             "TVM's name or its flag (repeat for more)"),
                    cl::cat(category));
+static cl::list<std::string>
+    requiredPasses("require-pass",
+                   cl::desc("A pass of --relay-optimize to run whatever the "
+                            "-O level (repeat for more)"),
+                   cl::cat(category));
 static cl::opt<std::string>
     emitObject("emit-object",
                cl::desc("Compile ahead of time into this object file (and "
@@ -228,14 +233,18 @@ int main(int argc, char **argv) {
   compileOptions.optimize.optLevel = optLevel;
   compileOptions.optimize.disabledPasses.assign(disabledPasses.begin(),
                                                 disabledPasses.end());
+  compileOptions.optimize.requiredPasses.assign(requiredPasses.begin(),
+                                                requiredPasses.end());
   compileOptions.optimize.entryFunctions.push_back(entry);
   if (optLevel > 3)
     return fail("-O" + Twine(optLevel.getValue()) +
                 ": the levels are -O0 to -O3");
-  for (const std::string &name : disabledPasses)
-    if (!isOptimizationName(name))
-      return fail("--disable-pass: unknown pass '" + name +
-                  "' (known: " + getOptimizationNames() + ")");
+  for (auto [flag, names] : {std::pair("--disable-pass", &disabledPasses),
+                             std::pair("--require-pass", &requiredPasses)})
+    for (const std::string &name : *names)
+      if (!isOptimizationName(name))
+        return fail(Twine(flag) + ": unknown pass '" + name +
+                    "' (known: " + getOptimizationNames() + ")");
 
   DialectRegistry registry;
   registerAllDialects(registry);
