@@ -89,8 +89,12 @@ def Specialize : Pass<"relay-specialize", "::mlir::ModuleOp"> {
     callee with those arguments substituted for its type parameters: one copy
     per callee and distinct list of arguments, named `<callee>_spec` (made
     unique). Copies are processed in turn, so chains of polymorphic calls
-    are followed from the monomorphic functions. Polymorphic functions left
-    without users are removed. Native code generation runs it first: a
+    are followed from the monomorphic functions. A polymorphic function
+    used as a value (`relay.global_ref @id`, a `relay.fn [A]`) where a
+    monomorphic function type is expected (a call's argument, an applied
+    closure, a returned, yielded or stored value) becomes the instance of
+    that type, at each such use. Polymorphic functions left without users
+    are removed. Native code generation runs it first: a
     lowered function has a single machine signature.
 
     ```mlir
@@ -823,6 +827,87 @@ def InlinePrimitives : Pass<"relay-inline-primitives", "::mlir::ModuleOp"> {
     ```
   }];
   let dependentDialects = ["::mlir::relay::RelayDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// Closures (transforms/Closure)
+//===----------------------------------------------------------------------===//
+
+def LambdaLift : Pass<"relay-lambda-lift", "::mlir::ModuleOp"> {
+  let summary = "Lift local functions to global ones (TVM's LambdaLift)";
+  let description = [{
+    Every `relay.fn` in a monomorphic function becomes a private global
+    function named `<outer>_lifted<N>`, innermost first, as TVM's
+    LambdaLift does:
+
+    - a closure that captures nothing becomes the global itself (its type
+      parameters included), and `relay.global_ref @<outer>_lifted<N>` stands
+      where it was made; inside a recursive one, the closure itself is that
+      reference;
+    - a closure that captures values becomes a global taking the captured
+      values and returning the closure (unit attribute `relay.closure`,
+      TVM's `Closure=1`), which now captures only its parameters; where it
+      was made, a call of the global passes the values.
+
+    Then the application of a global function's reference is a call of it.
+    Closures in polymorphic functions are left where they are (a remark
+    says so): run `--relay-specialize` first.
+
+    ```mlir
+    %f = relay.fn (%y: tensor<f32>) -> tensor<f32> { ... %x ... }
+    // becomes
+    %f = relay.call @main_lifted0(%x) : (tensor<f32>) -> !relay.fn<...>
+    relay.func private @main_lifted0(%x: tensor<f32>) -> !relay.fn<...>
+        attributes {relay.closure} {
+      %0 = relay.fn (%y: tensor<f32>) -> tensor<f32> { ... %x ... }
+      relay.return %0 : !relay.fn<...>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::relay::RelayDialect"];
+  let statistics = [
+    Statistic<"numLifted", "lifted", "Local functions lifted">,
+  ];
+}
+
+def Defunctionalize : Pass<"relay-defunctionalize", "::mlir::ModuleOp"> {
+  let summary = "Closures as ADTs and apply functions: a first-order "
+                "program (TVM's Defunctionalization)";
+  let description = [{
+    Runs `--relay-specialize`, then replaces every monomorphic closure type
+    (its own function types converted first) by an ADT `@Closure<N>` with
+    one constructor per function that makes a value of the type: each
+    `relay.fn`, lifted into a global `@<outer>_lifted<M>` taking its
+    captured values and then its parameters (the constructor stores the
+    captured values), and each global function used as a value (a
+    constructor without fields, named after it). Applying a closure whose
+    constructor is in sight (a local function's recursive call, say) calls
+    its code directly; any other application calls `@apply_Closure<N>`,
+    which matches on the constructor. Function types inside tuples,
+    references and ADTs are converted too, so no value of the result has a
+    function type. The CPU pipeline runs it before lowering: a backend needs
+    ADTs and calls, not closures.
+
+    A closure that stays polymorphic, or one applied when the module makes
+    no function of its type (a function argument of the entry point), is an
+    error.
+
+    ```mlir
+    %f = relay.fn (%y: tensor<f32>) -> tensor<f32> { ... %x ... }
+    %r = relay.call @twice(%f, %z) : ...
+    // becomes
+    relay.data @Closure0 { relay.ctor @main_lifted0(tensor<f32>) }
+    %f = relay.construct @Closure0::@main_lifted0(%x) : ...
+    %r = relay.call @twice(%f, %z) : ...
+    // and in @twice, relay.apply %g(%v) is
+    %a = relay.call @apply_Closure0(%g, %v) : ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::relay::RelayDialect"];
+  let statistics = [
+    Statistic<"numClosureTypes", "closure-types",
+              "Closure types made ADTs">,
+  ];
 }
 
 //===----------------------------------------------------------------------===//

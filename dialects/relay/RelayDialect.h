@@ -61,6 +61,18 @@ inline void setPrimitiveFunction(Operation *op) {
               UnitAttr::get(op->getContext()));
 }
 
+/// Whether `op` (a relay.func) returns a closure --relay-lambda-lift lifted.
+inline bool isClosureFunction(Operation *op) {
+  return op->hasAttrOfType<UnitAttr>(
+      RelayDialect::ClosureAttrHelper::getNameStr());
+}
+
+/// Marks `op` (a relay.func) as returning a lifted closure.
+inline void setClosureFunction(Operation *op) {
+  op->setAttr(RelayDialect::ClosureAttrHelper::getNameStr(),
+              UnitAttr::get(op->getContext()));
+}
+
 } // namespace mlir::relay
 
 #endif // RELAY_MLIR_DIALECTS_RELAY_RELAYDIALECT_H

@@ -50,15 +50,18 @@ def Relay_Dialect : Dialect {
   //    loop, each iteration computing its window.
   //  - loop_nest (func.func): made by --relay-outline-loops; it calls
   //    nothing of the program's, so it can be compiled apart from it.
-  // And one Relay attribute:
+  // And Relay attributes:
   //  - primitive (relay.func): a group of operators --relay-fuse-ops made,
-  //    TVM's `Primitive=1`; a target compiles it as one kernel.
+  //    TVM's `Primitive=1`; a target compiles it as one kernel;
+  //  - closure (relay.func): a global --relay-lambda-lift made that takes a
+  //    closure's captured values and returns it, TVM's `Closure=1`.
   let discardableAttrs = (ins
     UnitAttr:$independent_iterations,
     UnitAttr:$row_kernel,
     UnitAttr:$image_windows,
     UnitAttr:$loop_nest,
-    UnitAttr:$primitive
+    UnitAttr:$primitive,
+    UnitAttr:$closure
   );
   let extraClassDeclaration = [{
     void registerTypes();

@@ -136,6 +136,78 @@ static SmallVector<Type> substituteAll(ArrayRef<Type> types,
                              [&](Type t) { return substitute(t, subst); });
 }
 
+/// Binds `name` to `value` in `subst`; fails when it has another value.
+static LogicalResult bindVar(StringRef name, Attribute value,
+                             TypeSubstitution &subst) {
+  auto [it, inserted] = subst.try_emplace(name, value);
+  return success(inserted || it->second == value);
+}
+
+LogicalResult mlir::relay::matchTypeVars(Type pattern, Type concrete,
+                                         TypeSubstitution &subst) {
+  if (pattern == concrete)
+    return success();
+  MLIRContext *ctx = pattern.getContext();
+  auto all = [&](TypeRange ps, TypeRange cs) {
+    if (ps.size() != cs.size())
+      return failure();
+    for (auto [p, c] : llvm::zip(ps, cs))
+      if (failed(matchTypeVars(p, c, subst)))
+        return failure();
+    return success();
+  };
+  return llvm::TypeSwitch<Type, LogicalResult>(pattern)
+      .Case([&](TypeVarType var) {
+        return bindVar(var.getName(), TypeAttr::get(concrete), subst);
+      })
+      .Case([&](PolyTensorType poly) -> LogicalResult {
+        auto tensor = dyn_cast<RankedTensorType>(concrete);
+        if (!tensor || failed(matchTypeVars(poly.getDtype(),
+                                            tensor.getElementType(), subst)))
+          return failure();
+        if (StringAttr shapeVar = poly.getShapeVar())
+          return bindVar(shapeVar.getValue(),
+                         DenseI64ArrayAttr::get(ctx, tensor.getShape()), subst);
+        if (poly.getDims().size() != size_t(tensor.getRank()))
+          return failure();
+        for (auto [dim, size] : llvm::zip(poly.getDims(), tensor.getShape())) {
+          if (auto name = dyn_cast<StringAttr>(dim)) {
+            if (failed(bindVar(
+                    name.getValue(),
+                    IntegerAttr::get(IntegerType::get(ctx, 64), size), subst)))
+              return failure();
+          } else if (cast<IntegerAttr>(dim).getInt() != size) {
+            return failure();
+          }
+        }
+        return success();
+      })
+      .Case([&](TupleType tuple) -> LogicalResult {
+        auto other = dyn_cast<TupleType>(concrete);
+        return other ? all(tuple.getTypes(), other.getTypes()) : failure();
+      })
+      .Case([&](FuncType fn) -> LogicalResult {
+        auto other = dyn_cast<FuncType>(concrete);
+        if (!other || fn.isPolymorphic() || other.isPolymorphic() ||
+            failed(all(fn.getInputs(), other.getInputs())))
+          return failure();
+        return matchTypeVars(fn.getResult(), other.getResult(), subst);
+      })
+      .Case([&](RefType ref) -> LogicalResult {
+        auto other = dyn_cast<RefType>(concrete);
+        return other ? matchTypeVars(ref.getElementType(),
+                                     other.getElementType(), subst)
+                     : failure();
+      })
+      .Case([&](AdtType adt) -> LogicalResult {
+        auto other = dyn_cast<AdtType>(concrete);
+        if (!other || other.getName() != adt.getName())
+          return failure();
+        return all(adt.getArgs(), other.getArgs());
+      })
+      .Default([](Type) { return failure(); });
+}
+
 Type mlir::relay::substitute(Type type, const TypeSubstitution &subst) {
   if (subst.empty())
     return type;

@@ -37,6 +37,14 @@ using TypeSubstitution = llvm::DenseMap<StringRef, Attribute>;
 /// nested polymorphic function type are left alone.
 Type substitute(Type type, const TypeSubstitution &subst);
 
+/// Finds the values of `pattern`'s type variables that make it `concrete`
+/// (a one-way match: `concrete` has no variables of its own), adding them to
+/// `subst`. Fails when the structures differ or a variable would take two
+/// values. Variables bound by a nested polymorphic function type in
+/// `pattern` are not matched.
+LogicalResult matchTypeVars(Type pattern, Type concrete,
+                            TypeSubstitution &subst);
+
 /// Checks that `arg` is a well-formed type argument for `param`'s kind.
 LogicalResult verifyTypeArgument(TypeVarType param, Attribute arg,
                                  function_ref<InFlightDiagnostic()> emitError);

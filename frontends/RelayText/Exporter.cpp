@@ -481,6 +481,10 @@ FailureOr<std::string> Exporter::fnExpr(FnOp fn, unsigned indent) {
       s += ": " + *t;
     }
   }
+  // TVM's attribute of the closure a LambdaLift global returns.
+  if (Operation *parent = fn->getParentOp();
+      isa<FuncOp>(parent) && isClosureFunction(parent))
+    s += fn.getParams().empty() ? "Closure=1" : ", Closure=1";
   s += ")";
   if (isKnown(type.getResult())) {
     FailureOr<std::string> t = this->type(type.getResult(), fn);

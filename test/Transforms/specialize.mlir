@@ -40,3 +40,35 @@ relay.func @main(%a: tensor<f32>) -> tensor<f32> {
   %b = relay.call @id(%a) : (tensor<f32>) -> tensor<f32>
   relay.return %b : tensor<f32>
 }
+
+// -----
+
+// Tests that a polymorphic global used as a value, and a polymorphic local
+// function, become the instance of the type each use expects: an argument
+// of a call, an applied closure (one local function at two types).
+// CHECK-LABEL: relay.func private @id_spec(%{{.*}}: tensor<f32>) -> tensor<f32>
+// CHECK-LABEL: relay.func @main(
+// CHECK-DAG: %[[I32:.*]] = relay.fn (%{{.*}}: tensor<i32>) -> tensor<i32> {
+// CHECK-DAG: %[[F32:.*]] = relay.fn (%{{.*}}: tensor<f32>) -> tensor<f32> {
+// CHECK-DAG: %[[REF:.*]] = relay.global_ref @id_spec : !relay.fn<(tensor<f32>) -> tensor<f32>>
+// CHECK: relay.call @apply_f(%[[REF]], %{{.*}})
+// CHECK: relay.call @apply_f(%[[F32]], %{{.*}})
+// CHECK: relay.apply %[[I32]](%{{.*}}) : (!relay.fn<(tensor<i32>) -> tensor<i32>>, tensor<i32>) -> tensor<i32>
+relay.func @id[A](%arg0: !relay.tvar<A>) -> !relay.tvar<A> {
+  relay.return %arg0 : !relay.tvar<A>
+}
+relay.func @apply_f(%arg0: !relay.fn<(tensor<f32>) -> tensor<f32>>, %arg1: tensor<f32>) -> tensor<f32> {
+  %0 = relay.apply %arg0(%arg1) : (!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>) -> tensor<f32>
+  relay.return %0 : tensor<f32>
+}
+relay.func @main(%arg0: tensor<f32>, %arg1: tensor<i32>) -> tuple<tensor<f32>, tensor<f32>, tensor<i32>> {
+  %0 = relay.fn [B](%arg2: !relay.tvar<B>) -> !relay.tvar<B> {
+    relay.return %arg2 : !relay.tvar<B>
+  }
+  %1 = relay.global_ref @id : !relay.fn<[A](!relay.tvar<A>) -> !relay.tvar<A>>
+  %2 = relay.call @apply_f(%1, %arg0) : (!relay.fn<[A](!relay.tvar<A>) -> !relay.tvar<A>>, tensor<f32>) -> tensor<f32>
+  %3 = relay.call @apply_f(%0, %arg0) : (!relay.fn<[B](!relay.tvar<B>) -> !relay.tvar<B>>, tensor<f32>) -> tensor<f32>
+  %4 = relay.apply %0(%arg1) : (!relay.fn<[B](!relay.tvar<B>) -> !relay.tvar<B>>, tensor<i32>) -> !relay.incomplete
+  %5 = relay.tuple(%2, %3, %4 : tensor<f32>, tensor<f32>, !relay.incomplete)
+  relay.return %5 : tuple<tensor<f32>, tensor<f32>, !relay.incomplete>
+}

@@ -71,6 +71,8 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm,
   optimize.target = options.target;
   pm.addPass(createOptimize(optimize));
   pm.addPass(createInlinePrimitives());
+  // First order: closures are ADTs and their applications calls.
+  pm.addPass(createDefunctionalize());
   pm.addPass(createDecompose());
   RelayToLinalgOptions toLinalg;
   toLinalg.target = options.target;
