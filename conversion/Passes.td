@@ -48,21 +48,16 @@ def RelayToSCF : Pass<"relay-to-scf", "::mlir::ModuleOp"> {
 }
 
 def RelayToRuntime : Pass<"relay-to-runtime", "::mlir::ModuleOp"> {
-  let summary = "Lower closures, ADTs and references to runtime objects";
+  let summary = "Lower ADTs and references to runtime objects";
   let description = [{
-    ADT values, references and closures become runtime objects
-    (`!llvm.ptr`, runtime/C/RelayRuntime.h): constructors and `ref`
-    allocate, `match` tests tags and reads fields (an scf.if chain, nested
-    patterns included, with a located run-time error when no case matches),
-    ref_read and ref_write get and set a cell. Closures are
-    defunctionalised: each `relay.fn` (and each global function used as a
-    value) becomes a private func.func taking the closure object, which
-    holds the captured values, and `relay.apply` switches on the closure's
-    kind. Tensors stored in objects are copied in and out.
-
-    Run it on a module whose functions are func.funcs already
-    (--relay-to-scf) when a global function is used as a value: the kind's
-    function calls it.
+    ADT values and references become runtime objects (`!llvm.ptr`,
+    runtime/C/RelayRuntime.h): constructors and `ref` allocate, `match`
+    tests tags and reads fields (an scf.if chain, nested patterns included,
+    with a located run-time error when no case matches), ref_read and
+    ref_write get and set a cell. Tensors stored in objects are copied in
+    and out. Closures arrive as ADTs: run --relay-defunctionalize first (a
+    `relay.fn`, `relay.apply` or `relay.global_ref` left is an error that
+    says so).
 
     ```mlir
     %l = relay.construct @List::@Cons(%x, %nil) : (tensor<f32>, ...) -> ...
@@ -87,7 +82,8 @@ def RelayToLinalg : Pass<"relay-to-linalg", "::mlir::ModuleOp"> {
   let description = [{
     One partial conversion of the whole program with the patterns of
     --relay-to-scf (functions, calls, `if`, tuples, tail recursion as
-    loops), --relay-to-runtime (closures, ADTs, references) and the
+    loops), --relay-to-runtime (ADTs, references; closures are ADTs after
+    --relay-defunctionalize, which must run first) and the
     operator families of RelayToLinalg.h: every operator becomes linalg
     (generic for elementwise, broadcasting, reductions and products; named
     ops for convolutions and pooling), tensor, arith and math on tensors of

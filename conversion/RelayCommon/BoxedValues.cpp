@@ -171,13 +171,41 @@ SmallVector<Value> RuntimeCalls::unbox(OpBuilder &b, Location loc, Type type,
                          unbox(b, loc, field, getField(b, loc, box, i)));
     return values;
   }
-  // A tensor: copy the bytes into a new buffer, seen as a tensor.
+  // A tensor: a read-only view of the bytes in the box, which is immutable
+  // and lives in the arena as long as any value read from it (a copy per
+  // read cost TreeLSTM the weights its closures carry, 97 KB a node, and
+  // the allocator's trimming of those copies). Bufferization copies it
+  // before any write; a function returning it returns a copy (ownership).
   auto tensor = cast<RankedTensorType>(type);
   auto memrefType = MemRefType::get(tensor.getShape(), tensor.getElementType());
-  Value buffer = memref::AllocOp::create(b, loc, memrefType);
-  call(b, loc, "relay_rt_unbox",
-       {box, addressOf(b, loc, buffer), i64(b, loc, tensorBytes(tensor))}, {});
-  return {bufferization::ToTensorOp::create(b, loc, tensor, buffer,
+  MLIRContext *ctx = b.getContext();
+  auto i64Type = b.getI64Type();
+  auto ptr = LLVM::LLVMPointerType::get(ctx);
+  int64_t rank = tensor.getRank();
+  SmallVector<Type> fields{ptr, ptr, i64Type};
+  if (rank > 0) {
+    fields.push_back(LLVM::LLVMArrayType::get(i64Type, rank));
+    fields.push_back(LLVM::LLVMArrayType::get(i64Type, rank));
+  }
+  auto descriptorType = LLVM::LLVMStructType::getLiteral(ctx, fields);
+  Value descriptor = LLVM::UndefOp::create(b, loc, descriptorType);
+  auto insert = [&](Value value, ArrayRef<int64_t> position) {
+    descriptor =
+        LLVM::InsertValueOp::create(b, loc, descriptor, value, position);
+  };
+  insert(box, {0});
+  insert(box, {1});
+  insert(i64(b, loc, 0), {2});
+  int64_t stride = 1;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    insert(i64(b, loc, tensor.getDimSize(d)), {3, d});
+    insert(i64(b, loc, stride), {4, d});
+    stride *= tensor.getDimSize(d);
+  }
+  Value view =
+      UnrealizedConversionCastOp::create(b, loc, memrefType, descriptor)
+          .getResult(0);
+  return {bufferization::ToTensorOp::create(b, loc, tensor, view,
                                             /*restrict=*/true,
                                             /*writable=*/false)};
 }

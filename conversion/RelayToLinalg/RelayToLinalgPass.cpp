@@ -54,16 +54,14 @@ struct RelayToLinalgPass
                          << llvm::join(getLoweringTargetNames(), ", ") << ")";
       return signalPassFailure();
     }
-    narrowClosureCaptures(module);
-    ClosureTable closures;
-    if (failed(collectClosures(module, closures, "relay-to-linalg")))
+    if (failed(checkFirstOrder(module, "relay-to-linalg")))
       return signalPassFailure();
 
     LoweringFailures failures;
     RelayTypeConverter converter(context, &failures);
     RewritePatternSet patterns(context);
     populateRelayToSCFConversionPatterns(converter, patterns);
-    populateRelayToRuntimeConversionPatterns(converter, patterns, closures);
+    populateRelayToRuntimeConversionPatterns(converter, patterns);
     populateRelayToLinalgConversionPatterns(converter, patterns,
                                             *loweringTarget);
     ConversionTarget conversionTarget(*context);
@@ -92,7 +90,7 @@ struct RelayToLinalgPass
                       (lookupOperator(op->getName().getStringRef())
                            ? "the operator has no lowering rule"
                            : "native code covers tensor programs with "
-                             "functions, closures, ADTs and references"))
+                             "functions, ADTs and references"))
                   .str();
             })))
       return signalPassFailure();

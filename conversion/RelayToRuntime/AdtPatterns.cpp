@@ -276,6 +276,26 @@ void mlir::relay::populateRelayRefToRuntimePatterns(
       converter, patterns.getContext());
 }
 
+void mlir::relay::populateRelayToRuntimeConversionPatterns(
+    RelayTypeConverter &converter, RewritePatternSet &patterns) {
+  populateRelayAdtToRuntimePatterns(converter, patterns);
+  populateRelayRefToRuntimePatterns(converter, patterns);
+}
+
+LogicalResult mlir::relay::checkFirstOrder(ModuleOp module,
+                                           StringRef passName) {
+  WalkResult result = module.walk([&](Operation *op) {
+    if (!isa<FnOp, ApplyOp, GlobalRefOp>(op))
+      return WalkResult::advance();
+    op->emitError() << passName << ": cannot lower '"
+                    << op->getName().getStringRef()
+                    << "': closures are lowered as ADTs, run "
+                       "--relay-defunctionalize first";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
 void mlir::relay::eraseDataDeclarations(ModuleOp module) {
   for (DataOp data : llvm::make_early_inc_range(module.getOps<DataOp>()))
     data->erase();

@@ -29,16 +29,13 @@ struct RelayToRuntimePass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
-    narrowClosureCaptures(module);
-    ClosureTable closures;
-    if (failed(collectClosures(module, closures, "relay-to-runtime")))
+    if (failed(checkFirstOrder(module, "relay-to-runtime")))
       return signalPassFailure();
     LoweringFailures failures;
     RelayTypeConverter converter(context, &failures);
     RewritePatternSet patterns(context);
-    populateRelayToRuntimeConversionPatterns(converter, patterns, closures);
-    // A lifted closure body is a func.func and a match case an scf.if:
-    // their relay.return and relay.yield become func.return and scf.yield.
+    populateRelayToRuntimeConversionPatterns(converter, patterns);
+    // A match case is an scf.if: its relay.yield becomes scf.yield.
     populateRelayTerminatorConversionPatterns(converter, patterns);
     ConversionTarget target(*context);
     target.addLegalDialect<
@@ -53,15 +50,6 @@ struct RelayToRuntimePass
             [&](Operation *op) { return !failures.lookup(op).empty(); },
             [](Operation *) { return std::string(); })))
       return signalPassFailure();
-    // The kinds of global functions used as values call them: they must be
-    // func.funcs by now.
-    for (auto &[name, id] : closures.globals)
-      if (auto global = module.lookupSymbol<FuncOp>(name)) {
-        global.emitError("relay-to-runtime: @")
-            << name << " is used as a value; convert the functions first "
-            << "(--relay-to-scf)";
-        return signalPassFailure();
-      }
     // The ADT declarations go once no constructor or match refers to them.
     if (!module
              .walk([](Operation *op) {

@@ -98,7 +98,12 @@ ParseResult FuncOp::parse(OpAsmParser &parser, OperationState &result) {
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
   Region *body = result.addRegion();
-  return parser.parseRegion(*body, args, /*enableNameShadowing=*/false);
+  SMLoc bodyLoc = parser.getCurrentLocation();
+  if (parser.parseRegion(*body, args, /*enableNameShadowing=*/false))
+    return failure();
+  if (body->empty())
+    return parser.emitError(bodyLoc, "a Relay function needs a body");
+  return success();
 }
 
 void FuncOp::print(OpAsmPrinter &p) {
@@ -131,6 +136,9 @@ LogicalResult FuncOp::verify() {
 }
 
 LogicalResult FuncOp::verifyRegions() {
+  // A callee whose body the inliner moved into its one caller, about to go.
+  if (getBody().empty())
+    return success();
   return verifyTerminator<ReturnOp>(*this, getBody(), "function body");
 }
 

@@ -51,7 +51,10 @@ def Relay_FuncOp : Relay_Op<"func", [
                        OptionalAttr<StrAttr>:$sym_visibility,
                        OptionalAttr<DictArrayAttr>:$arg_attrs,
                        OptionalAttr<DictArrayAttr>:$res_attrs);
-  let regions = (region SizedRegion<1>:$body);
+  // No block only for a moment: the inliner moves the body of a callee it
+  // inlines into its one caller out before it erases the callee, and may
+  // verify it in between. The parser asks for a body.
+  let regions = (region MaxSizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let hasRegionVerifier = 1;

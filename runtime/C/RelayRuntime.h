@@ -27,13 +27,16 @@ typedef struct {
 /*===-------------------------------------------------------------------===*
  * Boxed values: ADT values, references and tuples inside them are objects
  * {tag, number of fields, fields}; a field holds another object or a boxed
- * tensor (a copy of its bytes). They live in the current arena of the
- * calling thread and go when it is popped.
+ * tensor (a copy of its bytes, immutable: compiled code reads it in
+ * place). They live in the current arena of the calling thread and go when
+ * it is popped; an arena's memory (chunks of 64 KiB and up) is kept for
+ * the thread's next arenas, at most 64 MiB, until
+ * relay_rt_release_cached_buffers or the thread's exit.
  *===-------------------------------------------------------------------===*/
 
 /* Starts a new arena on this thread (nested arenas stack). */
 void relay_rt_arena_push(void);
-/* Frees every object allocated since the matching push. */
+/* Releases every object allocated since the matching push. */
 void relay_rt_arena_pop(void);
 
 /* A new object with `tag` and `numFields` fields (all null). */

@@ -26,6 +26,7 @@
 #include "transforms/Passes.h"
 
 #include "mlir/IR/AttrTypeSubElements.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -55,7 +56,7 @@ struct ClosureType {
   llvm::MapVector<StringRef, SmallVector<Type>> ctors;
   /// Where a closure of the type is applied without its constructor in
   /// sight (the apply function is needed).
-  Operation *unknownApply = nullptr;
+  std::optional<Location> unknownApply;
 };
 
 struct DefunctionalizePass
@@ -83,6 +84,8 @@ struct DefunctionalizePass
   llvm::MapVector<Type, ClosureType> closures;
   /// Codes of lifted closures by the function they were in, for names.
   llvm::StringMap<unsigned> liftedCount;
+  /// The lifted codes, by name.
+  llvm::StringMap<FuncOp> lifted;
 };
 
 std::string DefunctionalizePass::freshName(StringRef base) {
@@ -165,9 +168,46 @@ LogicalResult DefunctionalizePass::checkMonomorphic(ModuleOp module) {
   return success();
 }
 
+/// Moves the projections `fn` makes of captured tuples out of it, where
+/// those are the only uses it makes of them: the closure then stores the
+/// fields it reads (`%parts.3` of a 4-way split), not the whole tuple.
+/// Projections are pure, so computing them before the closure changes
+/// nothing else.
+static void hoistCapturedProjections(FnOp fn) {
+  SetVector<Value> captures;
+  getUsedValuesDefinedAbove(fn.getBody(), captures);
+  for (Value captured : captures) {
+    if (!isa<TupleType>(captured.getType()))
+      continue;
+    SmallVector<TupleGetOp> projections;
+    bool onlyProjected = llvm::all_of(captured.getUses(), [&](OpOperand &use) {
+      Operation *user = use.getOwner();
+      if (!fn->isProperAncestor(user))
+        return true;
+      auto get = dyn_cast<TupleGetOp>(user);
+      if (get)
+        projections.push_back(get);
+      return static_cast<bool>(get);
+    });
+    if (!onlyProjected)
+      continue;
+    OpBuilder b(fn);
+    llvm::DenseMap<int64_t, Value> outside;
+    for (TupleGetOp get : projections) {
+      Value &field = outside[get.getIndex()];
+      if (!field)
+        field = TupleGetOp::create(b, get.getLoc(), get.getType(), captured,
+                                   get.getIndexAttr());
+      get.replaceAllUsesWith(field);
+      get->erase();
+    }
+  }
+}
+
 /// The closure's body becomes `@code(captured..., params...)`; where it was
 /// made, its constructor stores the captured values.
 void DefunctionalizePass::liftClosure(FnOp fn) {
+  hoistCapturedProjections(fn);
   SetVector<Value> captured;
   getUsedValuesDefinedAbove(fn.getBody(), captured);
   Operation *outer = fn->getParentOfType<FuncOp>();
@@ -188,6 +228,7 @@ void DefunctionalizePass::liftClosure(FnOp fn) {
   auto code = FuncOp::create(b, fn.getLoc(), name, inputs,
                              fn.getFuncType().getResult());
   code.setPrivate();
+  lifted[name] = code;
   BlockArgument self = fn.getSelf();
   code.getBody().front().erase();
   code.getBody().takeBody(fn.getBody());
@@ -247,7 +288,7 @@ void DefunctionalizePass::replaceApply(ApplyOp apply) {
                           nullptr, nullptr, nullptr);
   } else {
     if (!closure.unknownApply)
-      closure.unknownApply = apply;
+      closure.unknownApply = apply.getLoc();
     SmallVector<Value> args{callee};
     llvm::append_range(args, apply.getArgs());
     call = CallOp::create(b, apply.getLoc(), apply.getType(), closure.applyName,
@@ -265,6 +306,11 @@ LogicalResult DefunctionalizePass::declareClosureTypes(ModuleOp module) {
   b.setInsertionPointToStart(module.getBody());
   Location loc = module.getLoc();
   RelayBuilder rb(b, loc);
+  // A lifted code nothing calls is inlined into its apply function's case
+  // (no call between the match and the body: its captured tensors go
+  // straight from the object to their uses).
+  llvm::StringSet<> called;
+  module.walk([&](CallOp call) { called.insert(call.getCallee()); });
   // The closure types some value still has (every application of the others
   // called its code directly).
   DenseSet<StringAttr> used;
@@ -305,8 +351,8 @@ LogicalResult DefunctionalizePass::declareClosureTypes(ModuleOp module) {
       continue;
     if (closure.ctors.empty()) {
       if (closure.unknownApply)
-        return closure.unknownApply->emitError(
-                   "relay-defunctionalize: a closure of type ")
+        return emitError(*closure.unknownApply,
+                         "relay-defunctionalize: a closure of type ")
                << key
                << " is applied, but the module makes no function of that "
                   "type (a closure cannot come from outside the module)";
@@ -325,6 +371,9 @@ LogicalResult DefunctionalizePass::declareClosureTypes(ModuleOp module) {
     // @C(%fields..., %args...) }
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToEnd(module.getBody());
+    // Located at an application that needs it.
+    loc = *closure.unknownApply;
+    rb.setLoc(loc);
     SmallVector<Type> inputs{closure.adt};
     llvm::append_range(inputs, closure.signature.getInputs());
     Type result = closure.signature.getResult();
@@ -342,8 +391,20 @@ LogicalResult DefunctionalizePass::declareClosureTypes(ModuleOp module) {
            fields, [&, code](RelayBuilder &inner, ValueRange vars) -> Value {
              SmallVector<Value> args(vars);
              llvm::append_range(args, entry.getArguments().drop_front());
-             return CallOp::create(inner.getBuilder(), loc, result, code, args,
-                                   nullptr, nullptr, nullptr);
+             FuncOp body = lifted.lookup(code);
+             if (!body || called.contains(code))
+               return CallOp::create(inner.getBuilder(), loc, result, code,
+                                     args, nullptr, nullptr, nullptr);
+             IRMapping mapping;
+             Block &block = body.getBody().front();
+             mapping.map(block.getArguments(), args);
+             for (Operation &op : block.without_terminator())
+               inner.getBuilder().clone(op, mapping);
+             Value value = mapping.lookupOrDefault(
+                 cast<ReturnOp>(block.getTerminator()).getValue());
+             body.erase();
+             lifted.erase(code);
+             return value;
            }});
     }
     Value value = rb.match(entry.getArgument(0), result, cases);

@@ -1,5 +1,6 @@
-// RUN: relay-mlir-opt %s --split-input-file --relay-to-linalg | FileCheck %s
-// ADT values, references and closures become runtime objects (!llvm.ptr).
+// RUN: relay-mlir-opt %s --split-input-file --relay-defunctionalize --relay-to-linalg | FileCheck %s
+// ADT values and references become runtime objects (!llvm.ptr), and so do
+// closures, ADTs after --relay-defunctionalize.
 
 relay.data @Option[a] {
   relay.ctor @Some(!relay.tvar<a>)
@@ -7,7 +8,7 @@ relay.data @Option[a] {
 }
 
 // A constructor allocates an object tagged with its position and boxes its
-// fields; match tests the tag and unboxes the bound fields, and fails at run
+// fields; match tests the tag and reads the bound fields in place, and fails at run
 // time, located, when no case matches.
 // CHECK-DAG: llvm.mlir.global private constant @relay_rt_message_0("{{.*}}objects.mlir:{{[0-9]+}}:{{[0-9]+}}\09no case of the match? matches the value\00")
 // CHECK-DAG: func.func private @relay_rt_alloc(i64, i64) -> !llvm.ptr
@@ -20,9 +21,10 @@ relay.data @Option[a] {
 // CHECK: %[[TAG:.*]] = call @relay_rt_tag(%[[OBJ]])
 // CHECK: %[[IS:.*]] = arith.cmpi eq, %[[TAG]], %c0_i64
 // CHECK: scf.if %[[IS]] -> (tensor<2xf32>) {
-// CHECK:   call @relay_rt_get_field(%[[OBJ]], %c0_i64
-// CHECK:   memref.alloc() : memref<2xf32>
-// CHECK:   call @relay_rt_unbox
+// CHECK:   %[[FIELD:.*]] = func.call @relay_rt_get_field(%[[OBJ]], %c0_i64
+// CHECK-NOT: relay_rt_unbox
+// CHECK:   llvm.insertvalue %[[FIELD]], %{{.*}}[1]
+// CHECK:   builtin.unrealized_conversion_cast {{.*}} to memref<2xf32>
 // CHECK:   bufferization.to_tensor {{.*}} restrict
 // CHECK: } else {
 // CHECK:   llvm.mlir.addressof @relay_rt_message_0
@@ -39,43 +41,47 @@ relay.func @option(%x: tensor<2xf32>) -> tensor<2xf32> {
 
 // -----
 
-// A closure is an object holding its kind and captured values; the body is
-// lifted into a function taking the object; applying switches on the kind.
-// CHECK-LABEL: func.func @apply(
+// A closure that escapes is an object of its constructor's tag holding the
+// captured values; the apply function tests the tag, reads the fields and
+// runs the lifted code (inlined there: nothing else calls it).
+// CHECK-LABEL: func.func @twice(
+// CHECK-SAME: %[[F:.*]]: !llvm.ptr, %{{.*}}: tensor<f32>)
+// CHECK: call @apply_Closure0(%[[F]],
+// CHECK-LABEL: func.func @escape(
 // CHECK-SAME: %[[X:.*]]: tensor<f32>, %[[Y:.*]]: tensor<f32>)
 // CHECK: %[[C:.*]] = call @relay_rt_alloc(%c0_i64, %c1_i64)
 // CHECK: call @relay_rt_set_field(%[[C]]
-// CHECK: %[[K:.*]] = call @relay_rt_tag(%[[C]])
-// CHECK: %[[I:.*]] = arith.index_cast %[[K]] : i64 to index
-// CHECK: scf.index_switch %[[I]] -> tensor<f32>
-// CHECK: case 0 {
-// CHECK:   %[[R:.*]] = func.call @apply_closure0(%[[C]], %[[X]])
-// CHECK:   scf.yield %[[R]]
-// CHECK: default {
-// CHECK:   call @relay_rt_fail
-// CHECK: func.func private @apply_closure0(%[[ENV:.*]]: !llvm.ptr, %[[P:.*]]: tensor<f32>) -> tensor<f32>
-// CHECK:   call @relay_rt_get_field(%[[ENV]], %c0_i64
+// CHECK: call @twice(%[[C]], %[[X]])
+// CHECK-NOT: func.func private @escape_lifted0
+// CHECK: func.func private @apply_Closure0(%[[ENV:.*]]: !llvm.ptr, %[[P:.*]]: tensor<f32>) -> tensor<f32>
+// CHECK:   call @relay_rt_tag(%[[ENV]])
+// CHECK:   scf.if
+// CHECK:   func.call @relay_rt_get_field(%[[ENV]], %c0_i64
 // CHECK:   linalg.generic
-// CHECK:   return
-relay.func @apply(%x: tensor<f32>, %y: tensor<f32>) -> tensor<f32> {
+relay.func @twice(%f: !relay.fn<(tensor<f32>) -> tensor<f32>>, %x: tensor<f32>) -> tensor<f32> {
+  %a = relay.apply %f(%x) : (!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>) -> tensor<f32>
+  %b = relay.apply %f(%a) : (!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>) -> tensor<f32>
+  relay.return %b : tensor<f32>
+}
+relay.func @escape(%x: tensor<f32>, %y: tensor<f32>) -> tensor<f32> {
   %f = relay.fn (%p: tensor<f32>) -> tensor<f32> {
     %s = relay.add %p, %y : (tensor<f32>, tensor<f32>) -> tensor<f32>
     relay.return %s : tensor<f32>
   }
-  %r = relay.apply %f(%x) : (!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>) -> tensor<f32>
+  %r = relay.call @twice(%f, %x) : (!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>) -> tensor<f32>
   relay.return %r : tensor<f32>
 }
 
 // -----
 
-// A closure that uses a tuple from outside only through a projection
-// captures that field alone: its object has one field, not three.
+// A closure applied where it is made is no object: its lifted code is
+// called with the captured values. One that uses a tuple from outside only
+// through a projection captures that field alone.
 // CHECK-LABEL: func.func @project(
-// CHECK: call @relay_rt_alloc(%c0_i64, %c1_i64)
+// CHECK-SAME: %[[X:.*]]: tensor<f32>, %[[A:.*]]: tensor<f32>, %[[B:.*]]: tensor<f32>, %[[C:.*]]: tensor<f32>)
 // CHECK-NOT: relay_rt_alloc
-// CHECK: func.func private @project_closure0(
-// CHECK: call @relay_rt_get_field(%{{.*}}, %c0_i64
-// CHECK-NOT: relay_rt_get_field
+// CHECK: call @project_lifted0(%[[B]], %[[X]]) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+// CHECK: func.func private @project_lifted0(%{{.*}}: tensor<f32>, %{{.*}}: tensor<f32>)
 relay.func @project(%x: tensor<f32>, %a: tensor<f32>, %b: tensor<f32>, %c: tensor<f32>) -> tensor<f32> {
   %t = relay.tuple(%a, %b, %c : tensor<f32>, tensor<f32>, tensor<f32>)
   %f = relay.fn (%p: tensor<f32>) -> tensor<f32> {

@@ -1,12 +1,13 @@
 // RUN: relay-mlir-opt %s --relay-to-linalg -split-input-file -verify-diagnostics
 // What native code does not cover yet is reported at the op.
 
-// A polymorphic global function used as a value (not specialised).
+// A closure before --relay-defunctionalize (here a polymorphic global
+// function used as a value).
 relay.func @id[a](%x: !relay.tvar<a>) -> !relay.tvar<a> {
   relay.return %x : !relay.tvar<a>
 }
 relay.func @poly_value() -> !relay.fn<[a](!relay.tvar<a>) -> !relay.tvar<a>> {
-  // expected-error @+1 {{relay-to-linalg: cannot lower a reference to a polymorphic global function yet}}
+  // expected-error @+1 {{relay-to-linalg: cannot lower 'relay.global_ref': closures are lowered as ADTs, run --relay-defunctionalize first}}
   %f = relay.global_ref @id : !relay.fn<[a](!relay.tvar<a>) -> !relay.tvar<a>>
   relay.return %f : !relay.fn<[a](!relay.tvar<a>) -> !relay.tvar<a>>
 }

@@ -4,7 +4,8 @@
 // Tests that a recursive local function's own calls call its lifted code
 // directly, that closures stored in a tuple and a reference get their ADT
 // types, and that applying one no constructor is in sight of calls the
-// apply function, which matches on the constructors.
+// apply function, which matches on the constructors and runs (inlined) the
+// code nothing else calls.
 // CHECK: relay.data @[[FACT:Closure[0-9]+]] {
 // CHECK-NEXT: relay.ctor @[[FACT_CODE:main_lifted[0-9]+]]
 // CHECK-NEXT: }
@@ -19,17 +20,16 @@
 // CHECK: relay.call @apply_[[FACT]](%{{.*}}, %[[N]])
 // CHECK: relay.ref_read %[[R]] : !relay.ref<!relay.adt<@[[SCALE]]>>
 // CHECK: relay.call @apply_[[SCALE]](%{{.*}}, %[[W]])
-// CHECK: relay.func private @[[SCALE_CODE]](%[[CAPTURED:.*]]: tensor<f32>, %[[V:.*]]: tensor<f32>)
-// CHECK-NEXT: relay.multiply %[[V]], %[[CAPTURED]]
+// CHECK-NOT: relay.func private @[[SCALE_CODE]](
 // CHECK: relay.func private @[[FACT_CODE]](%{{.*}}: tensor<i64>) -> tensor<i64>
 // CHECK: relay.call @[[FACT_CODE]](%{{.*}}) : (tensor<i64>) -> tensor<i64>
 // CHECK: relay.func private @apply_[[FACT]](%[[C:.*]]: !relay.adt<@[[FACT]]>, %[[X:.*]]: tensor<i64>)
 // CHECK-NEXT: relay.match %[[C]]
 // CHECK-NEXT: case @[[FACT]]::@[[FACT_CODE]] {
 // CHECK-NEXT: relay.call @[[FACT_CODE]](%[[X]])
-// CHECK: relay.func private @apply_[[SCALE]](
+// CHECK: relay.func private @apply_[[SCALE]](%{{.*}}: !relay.adt<@[[SCALE]]>, %[[V:.*]]: tensor<f32>)
 // CHECK: case @[[SCALE]]::@[[SCALE_CODE]](%[[FIELD:.*]]: tensor<f32>) {
-// CHECK-NEXT: relay.call @[[SCALE_CODE]](%[[FIELD]], %{{.*}})
+// CHECK-NEXT: relay.multiply %[[V]], %[[FIELD]]
   relay.func @main(%arg0: tensor<i64>, %arg1: tensor<f32>) -> tuple<tensor<i64>, tensor<f32>> {
     %0 = relay.fn rec(%arg2) (%arg3: tensor<i64>) -> tensor<i64> {
       %9 = relay.constant dense<2> : tensor<i64>
@@ -79,8 +79,10 @@
 // CHECK: relay.call @twice(
 // CHECK: relay.func private @[[OUTER]](%[[A:.*]]: tensor<f32>) -> !relay.adt<@[[ADDER]]>
 // CHECK-NEXT: relay.construct @[[ADDER]]::@[[INNER]](%[[A]])
-// CHECK: relay.func private @[[INNER]](
+// CHECK-NOT: relay.func private @[[INNER]](
 // CHECK: relay.func private @apply_[[ADDER]](
+// CHECK: case @[[ADDER]]::@[[INNER]](
+// CHECK-NEXT: relay.add
   relay.func @twice(%arg0: !relay.fn<(tensor<f32>) -> tensor<f32>>, %arg1: tensor<f32>) -> tensor<f32> {
     %0 = relay.apply %arg0(%arg1) : (!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>) -> tensor<f32>
     %1 = relay.apply %arg0(%0) : (!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>) -> tensor<f32>
