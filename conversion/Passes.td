@@ -54,8 +54,8 @@ def RelayToRuntime : Pass<"relay-to-runtime", "::mlir::ModuleOp"> {
     runtime/C/RelayRuntime.h): constructors and `ref` allocate, `match`
     tests tags and reads fields (an scf.if chain, nested patterns included,
     with a located run-time error when no case matches), ref_read and
-    ref_write get and set a cell. Tensors stored in objects are copied in
-    and out. Closures arrive as ADTs: run --relay-defunctionalize first (a
+    ref_write get and set a cell. A tensor stored in an object is copied
+    in once and read in place. Closures arrive as ADTs: run --relay-defunctionalize first (a
     `relay.fn`, `relay.apply` or `relay.global_ref` left is an error that
     says so).
 

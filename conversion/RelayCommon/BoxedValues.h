@@ -1,10 +1,11 @@
 //===- BoxedValues.h - Boxed Relay values in native code --------*- C++ -*-===//
 //
-// ADT values, references and closures are runtime objects in compiled code (see
-// runtime/C/RelayRuntime.h): `!llvm.ptr` values made and read through calls
-// to the C runtime. A tensor stored in an object is boxed (its bytes copied
-// into the object's arena) and unboxed into a fresh buffer when read; a
-// tuple stored in an object is an object of its boxed fields.
+// ADT values and references (closures among them, as ADTs) are runtime
+// objects in compiled code (see runtime/C/RelayRuntime.h): `!llvm.ptr`
+// values made and read through calls to the C runtime. A tensor stored in
+// an object is boxed (its bytes copied into the object's arena, once) and
+// read in place (a read-only view of the box, which never changes); a tuple
+// stored in an object is an object of its boxed fields.
 //
 //===----------------------------------------------------------------------===//
 
