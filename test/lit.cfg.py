@@ -35,6 +35,11 @@ if os.path.exists("/usr/bin/python3") and subprocess.run(
         ["/usr/bin/python3", "-c", "import onnx, numpy"],
         capture_output=True).returncode == 0:
     config.available_features.add("onnx")
+# Debian's python3-torch: autograd checks the gradients.
+if os.path.exists("/usr/bin/python3") and subprocess.run(
+        ["/usr/bin/python3", "-c", "import torch, numpy"],
+        capture_output=True).returncode == 0:
+    config.available_features.add("torch")
 config.substitutions.append(("%debian_python", "/usr/bin/python3"))
 
 # TVM's Relay text tests, shared beside the project (not copied into it).

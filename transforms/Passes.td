@@ -911,6 +911,46 @@ def Defunctionalize : Pass<"relay-defunctionalize", "::mlir::ModuleOp"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Automatic differentiation (transforms/AutoDiff)
+//===----------------------------------------------------------------------===//
+
+def Gradient : Pass<"relay-gradient", "::mlir::ModuleOp"> {
+  let summary = "Reverse-mode gradient of a first-order function (TVM's "
+                "first-order gradient)";
+  let description = [{
+    Adds `@<func>_grad`, which takes `func`'s parameters and returns
+    `(func(x...), (d/dx1, ..., d/dxn))` with the result (a tensor or a tuple
+    of tensors) seeded by ones: TVM's contract. The body is `func`'s forward
+    computation, then the adjoints in reverse order, each operator's built
+    by its rule in the registry's gradient column
+    (transforms/AutoDiff/GradientRules.h; a user adds rules for their
+    operators there); adjoints of values used more than once are summed,
+    those of tuples kept field by field, and a parameter nothing reaches
+    gets zeros.
+
+    This is the first-order mode: the function must take tensors and be
+    built from operators, constants, tuples and projections. Any other
+    construct (a call: inline it first; `if`, `match`, closures,
+    references) is an error at it; the operators without a gradient rule
+    are reported together, each at its location.
+
+    ```mlir
+    relay.func @f(%x: tensor<3xf32>) -> tensor<3xf32> {
+      %y = relay.exp %x : ...
+    }
+    // adds
+    relay.func @f_grad(%x: tensor<3xf32>)
+        -> tuple<tensor<3xf32>, tuple<tensor<3xf32>>> { ... }
+    ```
+  }];
+  let options = [
+    Option<"func", "func", "std::string", "\"main\"",
+           "The function to differentiate">,
+  ];
+  let dependentDialects = ["::mlir::relay::RelayDialect"];
+}
+
+//===----------------------------------------------------------------------===//
 // Optimisation levels (transforms/Pipelines)
 //===----------------------------------------------------------------------===//
 

@@ -26,6 +26,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -57,6 +58,12 @@ static cl::opt<bool>
 static cl::opt<std::string> entry("entry", cl::init("main"),
                                   cl::desc("The function to run"),
                                   cl::cat(category));
+static cl::opt<bool> gradient(
+    "gradient",
+    cl::desc("Run the entry's gradient instead (--relay-gradient, first "
+             "order, after inlining): prints (value, (d/dx1, ...)), the "
+             "result seeded by ones"),
+    cl::cat(category));
 static cl::list<std::string> inputs("input",
                                     cl::desc("An input .npy file (repeat, "
                                              "in parameter order)"),
@@ -286,8 +293,22 @@ int main(int argc, char **argv) {
   // Composite operators become primitive ones (the interpreter and the
   // compiler implement those).
   pm.addPass(createDecompose());
+  if (gradient) {
+    // The gradient differentiates one function: the calls it makes are
+    // inlined first.
+    pm.addPass(createInlinerPass());
+    GradientOptions options;
+    options.func = entry;
+    pm.addPass(createGradient(options));
+    // Its rules use composite operators too.
+    pm.addPass(createDecompose());
+  }
   if (failed(pm.run(*module)))
     return 1;
+  if (gradient) {
+    entry = entry + "_grad";
+    compileOptions.optimize.entryFunctions.assign({entry});
+  }
 
   auto func = module->lookupSymbol<FuncOp>(entry);
   if (!func)

@@ -1,0 +1,36 @@
+// RUN: relay-mlir-opt %s --split-input-file --relay-gradient=func=f | FileCheck %s
+
+// Tests that @f_grad takes @f's parameters and returns (f(x), (dx, dy)):
+// the result seeded by ones, the adjoint of a value used twice summed, a
+// parameter nothing reaches given zeros, and @f left as it was.
+// CHECK-LABEL: relay.func @f(
+// CHECK: relay.func @f_grad(%[[X:.*]]: tensor<3xf32>, %[[Y:.*]]: tensor<3xf32>) -> tuple<tensor<3xf32>, tuple<tensor<3xf32>, tensor<3xf32>>>
+// CHECK-NEXT: %[[E:.*]] = relay.exp %[[X]]
+// CHECK-NEXT: %[[M:.*]] = relay.multiply %[[E]], %[[E]]
+// CHECK-NEXT: %[[SEED:.*]] = relay.ones_like %[[M]]
+// CHECK-NEXT: %[[A:.*]] = relay.multiply %[[SEED]], %[[E]]
+// CHECK-NEXT: %[[B:.*]] = relay.multiply %[[SEED]], %[[E]]
+// CHECK-NEXT: %[[SUM:.*]] = relay.add %[[A]], %[[B]]
+// CHECK-NEXT: %[[DX:.*]] = relay.multiply %[[SUM]], %[[E]]
+// CHECK-NEXT: %[[DY:.*]] = relay.zeros_like %[[Y]]
+// CHECK-NEXT: %[[GRADS:.*]] = relay.tuple(%[[DX]], %[[DY]]
+// CHECK-NEXT: %[[OUT:.*]] = relay.tuple(%[[M]], %[[GRADS]]
+// CHECK-NEXT: relay.return %[[OUT]]
+relay.func @f(%x: tensor<3xf32>, %y: tensor<3xf32>) -> tensor<3xf32> {
+  %e = relay.exp %x : (tensor<3xf32>) -> tensor<3xf32>
+  %m = relay.multiply %e, %e : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  relay.return %m : tensor<3xf32>
+}
+
+// -----
+
+// Tests that a broadcast operand's gradient is summed back to its shape
+// and a constant gets none.
+// CHECK: relay.func @f_grad(%{{.*}}: tensor<2x3xf32>
+// CHECK: relay.collapse_sum_like %{{.*}}, %{{.*}} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<3xf32>
+relay.func @f(%x: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<2x3xf32> {
+  %c = relay.constant dense<2.0> : tensor<f32>
+  %a = relay.add %x, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %m = relay.multiply %a, %c : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  relay.return %m : tensor<2x3xf32>
+}

@@ -1,0 +1,58 @@
+// RUN: relay-mlir-opt %s --split-input-file --relay-gradient -verify-diagnostics
+
+// Tests that the operators without a gradient rule are reported in one
+// error, each at its location.
+// expected-error @+1 {{relay-gradient: no gradient rule for relay.nn.softmax, relay.floor}}
+relay.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-note @+1 {{'relay.nn.softmax' here}}
+  %s = relay.nn.softmax %x : (tensor<4xf32>) -> tensor<4xf32>
+  // expected-note @+1 {{'relay.floor' here}}
+  %f = relay.floor %s : (tensor<4xf32>) -> tensor<4xf32>
+  %e = relay.exp %f : (tensor<4xf32>) -> tensor<4xf32>
+  relay.return %e : tensor<4xf32>
+}
+
+// -----
+
+// Tests that control flow is an error at the construct: the first-order
+// gradient covers operators, constants, tuples and projections.
+relay.func @main(%x: tensor<f32>, %c: tensor<i1>) -> tensor<f32> {
+  // expected-error @+1 {{relay-gradient: the first-order gradient cannot differentiate 'relay.if' (it covers operators, constants, tuples and projections)}}
+  %r = relay.if %c : tensor<i1> -> tensor<f32> {
+    relay.yield %x : tensor<f32>
+  } else {
+    relay.yield %x : tensor<f32>
+  }
+  relay.return %r : tensor<f32>
+}
+
+// -----
+
+// Tests that a call asks for inlining first.
+relay.func private @g(%x: tensor<f32>) -> tensor<f32> {
+  relay.return %x : tensor<f32>
+}
+relay.func @main(%x: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{relay-gradient: the first-order gradient cannot differentiate 'relay.call' (inline the callee first: --inline)}}
+  %r = relay.call @g(%x) : (tensor<f32>) -> tensor<f32>
+  relay.return %r : tensor<f32>
+}
+
+// -----
+
+// Tests that a tuple parameter is an error at the function.
+// expected-error @+1 {{relay-gradient: @main takes a 'tuple<tensor<f32>, tensor<f32>>'; the first-order gradient differentiates functions of tensors}}
+relay.func @main(%t: tuple<tensor<f32>, tensor<f32>>) -> tensor<f32> {
+  %x = relay.tuple_get %t[0] : tuple<tensor<f32>, tensor<f32>>
+  relay.return %x : tensor<f32>
+}
+
+// -----
+
+// Tests that a missing function is an error.
+// expected-error @+1 {{relay-gradient: the module has no function @main}}
+module {
+  relay.func @other(%x: tensor<f32>) -> tensor<f32> {
+    relay.return %x : tensor<f32>
+  }
+}

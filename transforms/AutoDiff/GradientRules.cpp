@@ -1,0 +1,223 @@
+//===- GradientRules.cpp - Gradients of the built-in operators --*- C++ -*-===//
+//
+// TVM's gradient rules (python/tvm/relay/op/_tensor_grad.py) for the
+// operators below, written with the RelayBuilder: broadcasting operands get
+// their gradient summed back to their shape (collapse_sum_like), reductions
+// broadcast it back over the reduced axes (broadcast_to_like).
+//
+//===----------------------------------------------------------------------===//
+
+#include "transforms/AutoDiff/GradientRules.h"
+
+#include "dialects/relay/OperatorRegistry.h"
+#include "dialects/relay/RelayBuilder.h"
+#include "dialects/relay/RelayOps.h"
+
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::relay;
+
+namespace {
+
+using Grads = FailureOr<SmallVector<Value>>;
+
+ArrayRef<int64_t> shapeOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getShape();
+}
+
+/// `grad` summed over the axes broadcasting added, to `like`'s shape.
+Value collapseTo(RelayBuilder &rb, Value grad, Value like) {
+  if (grad.getType() == like.getType())
+    return grad;
+  return rb.op<CollapseSumLikeOp>({grad, like});
+}
+
+/// A 0-d constant `v` of `like`'s element type.
+Value scalar(RelayBuilder &rb, double v, Value like) {
+  Type e = cast<RankedTensorType>(like.getType()).getElementType();
+  auto type = RankedTensorType::get({}, e);
+  Builder b(like.getContext());
+  return ConstantOp::create(
+      rb.getBuilder(), rb.getLoc(),
+      DenseElementsAttr::get(type, cast<Attribute>(b.getFloatAttr(e, v))));
+}
+
+/// The reduced axes of a reduction op (normalised, sorted).
+SmallVector<int64_t> reducedAxes(Operation *op, int64_t rank) {
+  auto axisAttr = op->getAttrOfType<DenseI64ArrayAttr>("axis");
+  auto exclude = op->getAttrOfType<BoolAttr>("exclude");
+  SmallVector<bool> reduced(rank, !axisAttr);
+  if (axisAttr)
+    for (int64_t a : axisAttr.asArrayRef())
+      reduced[a < 0 ? a + rank : a] = true;
+  if (exclude && exclude.getValue())
+    for (auto &&r : reduced)
+      r = !r;
+  SmallVector<int64_t> axes;
+  for (int64_t i = 0; i < rank; ++i)
+    if (reduced[i])
+      axes.push_back(i);
+  return axes;
+}
+
+/// The gradient of a reduction's result broadcast back to its operand:
+/// reshaped to keep the reduced axes (as size 1) first.
+Value broadcastBack(RelayBuilder &rb, Operation *op, Value grad, Value x) {
+  ArrayRef<int64_t> shape = shapeOf(x);
+  SmallVector<int64_t> kept(shape);
+  for (int64_t a : reducedAxes(op, shape.size()))
+    kept[a] = 1;
+  Builder b(op->getContext());
+  if (shapeOf(grad) != ArrayRef<int64_t>(kept))
+    grad = rb.op<ReshapeOp>(
+        {grad}, {b.getNamedAttr("newshape", b.getDenseI64ArrayAttr(kept))});
+  return rb.op<BroadcastToLikeOp>({grad, x});
+}
+
+template <typename OpT>
+void setRule(std::function<Grads(RelayBuilder &, OpT, Value)> rule) {
+  (void)updateOperator(OpT::getOperationName(), [&](OperatorInfo &info) {
+    if (info.gradient)
+      return; // a rule set before (a user's) wins
+    info.gradient = [rule](OpBuilder &b, Operation *op, Value grad) -> Grads {
+      RelayBuilder rb(b, op->getLoc());
+      return rule(rb, cast<OpT>(op), grad);
+    };
+  });
+}
+
+template <typename OpT>
+void setUnaryRule(std::function<Value(RelayBuilder &, OpT, Value)> rule) {
+  setRule<OpT>([rule](RelayBuilder &rb, OpT op, Value g) -> Grads {
+    return SmallVector<Value>{rule(rb, op, g)};
+  });
+}
+
+void registerRules() {
+  // Broadcasting arithmetic.
+  setRule<AddOp>([](RelayBuilder &rb, AddOp op, Value g) -> Grads {
+    return SmallVector<Value>{collapseTo(rb, g, op.getLhs()),
+                              collapseTo(rb, g, op.getRhs())};
+  });
+  setRule<SubtractOp>([](RelayBuilder &rb, SubtractOp op, Value g) -> Grads {
+    return SmallVector<Value>{
+        collapseTo(rb, g, op.getLhs()),
+        collapseTo(rb, rb.op<NegativeOp>({g}), op.getRhs())};
+  });
+  setRule<MultiplyOp>([](RelayBuilder &rb, MultiplyOp op, Value g) -> Grads {
+    return SmallVector<Value>{
+        collapseTo(rb, rb.multiply(g, op.getRhs()), op.getLhs()),
+        collapseTo(rb, rb.multiply(g, op.getLhs()), op.getRhs())};
+  });
+  setRule<DivideOp>([](RelayBuilder &rb, DivideOp op, Value g) -> Grads {
+    Value x = op.getLhs(), y = op.getRhs();
+    // d(x/y)/dy = -x/y^2 = -(x/y)/y
+    Value dy =
+        rb.op<NegativeOp>({rb.divide(rb.multiply(g, op.getResult()), y)});
+    return SmallVector<Value>{collapseTo(rb, rb.divide(g, y), x),
+                              collapseTo(rb, dy, y)};
+  });
+
+  // Elementwise functions, from their result where it is simpler.
+  setUnaryRule<NegativeOp>([](RelayBuilder &rb, NegativeOp, Value g) {
+    return rb.op<NegativeOp>({g});
+  });
+  setUnaryRule<CopyOp>([](RelayBuilder &, CopyOp, Value g) { return g; });
+  setUnaryRule<ExpOp>([](RelayBuilder &rb, ExpOp op, Value g) {
+    return rb.multiply(g, op.getResult());
+  });
+  setUnaryRule<LogOp>([](RelayBuilder &rb, LogOp op, Value g) {
+    return rb.divide(g, op->getOperand(0));
+  });
+  setUnaryRule<SqrtOp>([](RelayBuilder &rb, SqrtOp op, Value g) {
+    Value y = op.getResult();
+    return rb.divide(g, rb.add(y, y));
+  });
+  setUnaryRule<TanhOp>([](RelayBuilder &rb, TanhOp op, Value g) {
+    Value y = op.getResult();
+    return rb.multiply(g,
+                       rb.subtract(rb.op<OnesLikeOp>({y}), rb.multiply(y, y)));
+  });
+  setUnaryRule<SigmoidOp>([](RelayBuilder &rb, SigmoidOp op, Value g) {
+    Value y = op.getResult();
+    return rb.multiply(g,
+                       rb.multiply(y, rb.subtract(rb.op<OnesLikeOp>({y}), y)));
+  });
+  setUnaryRule<ReluOp>([](RelayBuilder &rb, ReluOp op, Value g) {
+    Value x = op->getOperand(0);
+    Value positive = rb.greater(x, rb.op<ZerosLikeOp>({x}));
+    return rb.op<WhereOp>({positive, g, rb.op<ZerosLikeOp>({g})});
+  });
+
+  // Reductions.
+  setUnaryRule<SumOp>([](RelayBuilder &rb, SumOp op, Value g) {
+    return broadcastBack(rb, op, g, op->getOperand(0));
+  });
+  setUnaryRule<MeanOp>([](RelayBuilder &rb, MeanOp op, Value g) {
+    Value x = op->getOperand(0);
+    ArrayRef<int64_t> shape = shapeOf(x);
+    int64_t count = 1;
+    for (int64_t a : reducedAxes(op, shape.size()))
+      count *= shape[a];
+    Value spread = broadcastBack(rb, op, g, x);
+    return rb.divide(spread, scalar(rb, double(count), x));
+  });
+
+  // Data movement.
+  setUnaryRule<ReshapeOp>([](RelayBuilder &rb, ReshapeOp op, Value g) {
+    Builder b(op->getContext());
+    return rb.op<ReshapeOp>(
+        {g}, {b.getNamedAttr("newshape", b.getDenseI64ArrayAttr(
+                                             shapeOf(op->getOperand(0))))});
+  });
+  setUnaryRule<TransposeOp>([](RelayBuilder &rb, TransposeOp op, Value g) {
+    int64_t rank = shapeOf(g).size();
+    SmallVector<int64_t> axes(rank);
+    if (auto attr = op.getAxesAttr()) {
+      for (auto [i, a] : llvm::enumerate(attr.asArrayRef()))
+        axes[i] = a < 0 ? a + rank : a;
+    } else {
+      std::iota(axes.rbegin(), axes.rend(), 0);
+    }
+    SmallVector<int64_t> inverse(rank);
+    for (int64_t i = 0; i < rank; ++i)
+      inverse[axes[i]] = i;
+    Builder b(op->getContext());
+    return rb.op<TransposeOp>(
+        {g}, {b.getNamedAttr("axes", b.getDenseI64ArrayAttr(inverse))});
+  });
+
+  // Products and biases.
+  setRule<DenseOp>([](RelayBuilder &rb, DenseOp op, Value g) -> Grads {
+    Value x = op->getOperand(0), w = op->getOperand(1);
+    if (shapeOf(x).size() != 2)
+      return failure(); // batched data: not covered yet
+    // y = x w^T: dx = g w, dw = g^T x.
+    Value dx = rb.op<DenseOp>({g, rb.op<TransposeOp>({w})});
+    Value dw =
+        rb.op<DenseOp>({rb.op<TransposeOp>({g}), rb.op<TransposeOp>({x})});
+    return SmallVector<Value>{dx, dw};
+  });
+  setRule<BiasAddOp>([](RelayBuilder &rb, BiasAddOp op, Value g) -> Grads {
+    int64_t rank = shapeOf(g).size();
+    int64_t axis = op.getAxisAttr().getInt();
+    if (axis < 0)
+      axis += rank;
+    Builder b(op->getContext());
+    Value db = rb.op<SumOp>(
+        {g}, {b.getNamedAttr("axis", b.getDenseI64ArrayAttr({axis})),
+              b.getNamedAttr("exclude", b.getBoolAttr(true))});
+    return SmallVector<Value>{g, db};
+  });
+}
+
+} // namespace
+
+void mlir::relay::registerGradientRules() {
+  static bool registered = [] {
+    registerRules();
+    return true;
+  }();
+  (void)registered;
+}
