@@ -90,6 +90,13 @@ void GradientPass::accumulate(RelayBuilder &rb, Value value, Value contribution,
                               unsigned field) {
   if (!contribution)
     return;
+  // A tuple's contribution (concatenate's operand): field by field.
+  if (auto tuple = dyn_cast<TupleType>(value.getType());
+      tuple && isa<TupleType>(contribution.getType())) {
+    for (unsigned i = 0; i < tuple.size(); ++i)
+      accumulate(rb, value, rb.tupleGet(contribution, i), i);
+    return;
+  }
   Adjoint &adjoint = adjoints[value];
   if (auto tuple = dyn_cast<TupleType>(value.getType()))
     adjoint.resize(tuple.size());

@@ -188,6 +188,116 @@ void registerRules() {
         {g}, {b.getNamedAttr("axes", b.getDenseI64ArrayAttr(inverse))});
   });
 
+  // Shape-only operators: the gradient takes the operand's shape back.
+  auto reshapeBack = [](RelayBuilder &rb, Operation *op, Value g) {
+    Builder b(op->getContext());
+    return rb.op<ReshapeOp>(
+        {g}, {b.getNamedAttr("newshape", b.getDenseI64ArrayAttr(
+                                             shapeOf(op->getOperand(0))))});
+  };
+  setUnaryRule<ExpandDimsOp>([=](RelayBuilder &rb, ExpandDimsOp op, Value g) {
+    return reshapeBack(rb, op, g);
+  });
+  setUnaryRule<SqueezeOp>([=](RelayBuilder &rb, SqueezeOp op, Value g) {
+    return reshapeBack(rb, op, g);
+  });
+  setUnaryRule<BatchFlattenOp>([=](RelayBuilder &rb, BatchFlattenOp op,
+                                   Value g) { return reshapeBack(rb, op, g); });
+  setUnaryRule<CastOp>([](RelayBuilder &rb, CastOp op, Value g) {
+    Builder b(op->getContext());
+    Type e =
+        cast<RankedTensorType>(op->getOperand(0).getType()).getElementType();
+    return rb.op<CastOp>({g}, {b.getNamedAttr("dtype", TypeAttr::get(e))});
+  });
+
+  // split's gradient is its fields' joined; concatenate's is its result's
+  // pieces, one per operand field.
+  setUnaryRule<SplitOp>([](RelayBuilder &rb, SplitOp op, Value g) {
+    Builder b(op->getContext());
+    return rb.op<ConcatenateOp>({g},
+                                {b.getNamedAttr("axis", op.getAxisAttr())});
+  });
+  setUnaryRule<ConcatenateOp>([](RelayBuilder &rb, ConcatenateOp op, Value g) {
+    auto fields = cast<TupleType>(op->getOperand(0).getType()).getTypes();
+    int64_t rank = shapeOf(g).size();
+    int64_t axis = op.getAxisAttr().getInt();
+    if (axis < 0)
+      axis += rank;
+    Builder b(op->getContext());
+    SmallVector<Value> pieces;
+    int64_t offset = 0;
+    for (Type field : fields) {
+      ArrayRef<int64_t> shape = cast<RankedTensorType>(field).getShape();
+      SmallVector<int64_t> begin(rank, 0), end(shapeOf(g));
+      begin[axis] = offset;
+      end[axis] = offset + shape[axis];
+      offset = end[axis];
+      pieces.push_back(rb.op<StridedSliceOp>(
+          {g}, {b.getNamedAttr("begin", b.getDenseI64ArrayAttr(begin)),
+                b.getNamedAttr("end", b.getDenseI64ArrayAttr(end))}));
+    }
+    return rb.tuple(pieces);
+  });
+
+  // Normalisations.
+  setUnaryRule<SoftmaxOp>([](RelayBuilder &rb, SoftmaxOp op, Value g) {
+    // dx = y * (g - sum(g * y, axis, keepdims))
+    Builder b(op->getContext());
+    Value y = op.getResult();
+    Value dot = rb.op<SumOp>(
+        {rb.multiply(g, y)},
+        {b.getNamedAttr("axis",
+                        b.getDenseI64ArrayAttr({op.getAxisAttr().getInt()})),
+         b.getNamedAttr("keepdims", b.getBoolAttr(true))});
+    return rb.multiply(y, rb.subtract(g, dot));
+  });
+  setUnaryRule<LogSoftmaxOp>([](RelayBuilder &rb, LogSoftmaxOp op, Value g) {
+    // dx = g - exp(y) * sum(g, axis, keepdims)
+    Builder b(op->getContext());
+    Value total = rb.op<SumOp>(
+        {g}, {b.getNamedAttr(
+                  "axis", b.getDenseI64ArrayAttr({op.getAxisAttr().getInt()})),
+              b.getNamedAttr("keepdims", b.getBoolAttr(true))});
+    return rb.subtract(g, rb.multiply(rb.op<ExpOp>({op.getResult()}), total));
+  });
+
+  // Piecewise functions: the gradient where each piece is taken.
+  setUnaryRule<AbsOp>([](RelayBuilder &rb, AbsOp op, Value g) {
+    return rb.multiply(g, rb.op<SignOp>({op->getOperand(0)}));
+  });
+  setUnaryRule<ClipOp>([](RelayBuilder &rb, ClipOp op, Value g) {
+    Value x = op->getOperand(0);
+    // Inside [a_min, a_max] the clip is the identity: there its result
+    // equals its operand.
+    Value inside = rb.equal(op.getResult(), x);
+    return rb.op<WhereOp>({inside, g, rb.op<ZerosLikeOp>({g})});
+  });
+  auto selectRule = [](bool takeLhsWhenGreater) {
+    return [takeLhsWhenGreater](RelayBuilder &rb, Operation *op,
+                                Value g) -> Grads {
+      Value a = op->getOperand(0), c = op->getOperand(1);
+      Value lhsWins = takeLhsWhenGreater ? rb.binary<GreaterEqualOp>(a, c)
+                                         : rb.binary<LessEqualOp>(a, c);
+      Value zeros = rb.op<ZerosLikeOp>({g});
+      return SmallVector<Value>{
+          collapseTo(rb, rb.op<WhereOp>({lhsWins, g, zeros}), a),
+          collapseTo(rb, rb.op<WhereOp>({lhsWins, zeros, g}), c)};
+    };
+  };
+  setRule<MaximumOp>([=](RelayBuilder &rb, MaximumOp op, Value g) {
+    return selectRule(true)(rb, op, g);
+  });
+  setRule<MinimumOp>([=](RelayBuilder &rb, MinimumOp op, Value g) {
+    return selectRule(false)(rb, op, g);
+  });
+  setRule<WhereOp>([](RelayBuilder &rb, WhereOp op, Value g) -> Grads {
+    Value c = op.getCondition(), x = op.getX(), y = op.getY();
+    Value zeros = rb.op<ZerosLikeOp>({g});
+    return SmallVector<Value>{Value(),
+                              collapseTo(rb, rb.op<WhereOp>({c, g, zeros}), x),
+                              collapseTo(rb, rb.op<WhereOp>({c, zeros, g}), y)};
+  });
+
   // Products and biases.
   setRule<DenseOp>([](RelayBuilder &rb, DenseOp op, Value g) -> Grads {
     Value x = op->getOperand(0), w = op->getOperand(1);
