@@ -360,6 +360,26 @@ void registerRules() {
     return SmallVector<Value>{dx, dw};
   });
 
+  // Global pooling (any layout: the result keeps the operand's rank, its
+  // spatial axes of size 1, so it broadcasts back): the average spreads
+  // the gradient evenly, the maximum gives it to the elements equal to it.
+  setUnaryRule<GlobalAvgPool2DOp>(
+      [](RelayBuilder &rb, GlobalAvgPool2DOp op, Value g) {
+        Value x = op->getOperand(0);
+        int64_t count = 1;
+        for (auto [a, r] : llvm::zip(shapeOf(x), shapeOf(g)))
+          count *= r == 1 ? a : 1;
+        return rb.divide(rb.op<BroadcastToLikeOp>({g, x}),
+                         scalar(rb, double(count), x));
+      });
+  setUnaryRule<GlobalMaxPool2DOp>([](RelayBuilder &rb, GlobalMaxPool2DOp op,
+                                     Value g) {
+    Value x = op->getOperand(0);
+    Value isMax = rb.equal(x, rb.op<BroadcastToLikeOp>({op.getResult(), x}));
+    Value spread = rb.op<BroadcastToLikeOp>({g, x});
+    return rb.op<WhereOp>({isMax, spread, rb.op<ZerosLikeOp>({spread})});
+  });
+
   // Products and biases.
   setRule<DenseOp>([](RelayBuilder &rb, DenseOp op, Value g) -> Grads {
     Value x = op->getOperand(0), w = op->getOperand(1);
