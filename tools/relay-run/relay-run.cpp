@@ -295,8 +295,10 @@ int main(int argc, char **argv) {
   pm.addPass(createDecompose());
   if (gradient) {
     // The gradient differentiates one function: the calls it makes are
-    // inlined first.
+    // inlined first; batch_norm and the other inference-time normalisations
+    // become the arithmetic they compute (the rules differentiate that).
     pm.addPass(createInlinerPass());
+    pm.addPass(createSimplifyInference());
     GradientOptions options;
     options.func = entry;
     pm.addPass(createGradient(options));
