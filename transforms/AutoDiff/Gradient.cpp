@@ -125,6 +125,7 @@ Value GradientPass::adjointValue(RelayBuilder &rb, Value value) {
 
 void GradientPass::runOnOperation() {
   ModuleOp module = getOperation();
+  adjoints.clear(); // a pass instance may run on several modules
   registerGradientRules();
   auto f = module.lookupSymbol<FuncOp>(func);
   if (!f) {

@@ -415,6 +415,11 @@ LogicalResult DefunctionalizePass::declareClosureTypes(ModuleOp module) {
 
 void DefunctionalizePass::runOnOperation() {
   ModuleOp module = getOperation();
+  // A pass instance may run on several modules.
+  reserved.clear();
+  closures.clear();
+  liftedCount.clear();
+  lifted.clear();
   // Polymorphic functions, and polymorphic function values, take the
   // instance of their uses' types.
   OpPassManager specialize("builtin.module");

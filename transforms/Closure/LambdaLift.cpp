@@ -30,6 +30,7 @@ namespace {
 struct LambdaLiftPass : public relay::impl::LambdaLiftBase<LambdaLiftPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    count.clear(); // a pass instance may run on several modules
     SymbolTable symbols(module);
     SmallVector<FnOp> fns;
     for (auto func : module.getOps<FuncOp>()) {
