@@ -71,7 +71,8 @@ Type expectedType(OpOperand &use, SymbolTable &symbols) {
   } else if (auto tuple = dyn_cast<TupleOp>(user)) {
     type = cast<TupleType>(tuple.getType()).getType(index);
   } else if (auto ref = dyn_cast<RefOp>(user)) {
-    type = cast<RefType>(ref.getType()).getElementType();
+    if (auto refType = dyn_cast<RefType>(ref.getType()))
+      type = refType.getElementType();
   } else if (auto write = dyn_cast<RefWriteOp>(user)) {
     if (auto refType = dyn_cast<RefType>(write->getOperand(0).getType());
         refType && index == 1)
