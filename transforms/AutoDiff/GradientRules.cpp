@@ -119,6 +119,14 @@ void registerRules() {
                               collapseTo(rb, dy, y)};
   });
 
+  setRule<PowerOp>([](RelayBuilder &rb, PowerOp op, Value g) -> Grads {
+    // d(x^y)/dx = y x^(y-1) = y z / x, d(x^y)/dy = z log(x).
+    Value x = op.getLhs(), y = op.getRhs(), z = op.getResult();
+    Value dx = rb.multiply(g, rb.divide(rb.multiply(y, z), x));
+    Value dy = rb.multiply(g, rb.multiply(z, rb.op<LogOp>({x})));
+    return SmallVector<Value>{collapseTo(rb, dx, x), collapseTo(rb, dy, y)};
+  });
+
   // Elementwise functions, from their result where it is simpler.
   setUnaryRule<NegativeOp>([](RelayBuilder &rb, NegativeOp, Value g) {
     return rb.op<NegativeOp>({g});
@@ -238,6 +246,32 @@ void registerRules() {
     }
     return rb.tuple(pieces);
   });
+
+  // A slice with unit strides: its gradient padded back with zeros.
+  setRule<StridedSliceOp>(
+      [](RelayBuilder &rb, StridedSliceOp op, Value g) -> Grads {
+        auto strides = op.getStridesAttr();
+        if ((strides && llvm::any_of(strides.asArrayRef(),
+                                     [](int64_t s) { return s != 1; })) ||
+            op.getAxesAttr() || op.getSliceMode() != "end")
+          return failure(); // strided or by axes: not covered yet
+        ArrayRef<int64_t> in = shapeOf(op->getOperand(0)), out = shapeOf(g);
+        ArrayRef<int64_t> begin = op.getBegin();
+        SmallVector<int64_t> width;
+        for (size_t i = 0; i < in.size(); ++i) {
+          int64_t b = i < begin.size() ? begin[i] : 0;
+          if (b < 0)
+            b += in[i];
+          b = std::clamp<int64_t>(b, 0, in[i]);
+          width.push_back(b);
+          width.push_back(in[i] - b - out[i]);
+        }
+        Builder builder(op->getContext());
+        return SmallVector<Value>{rb.op<PadOp>(
+            {g, scalar(rb, 0.0, g)},
+            {builder.getNamedAttr("pad_width",
+                                  builder.getDenseI64ArrayAttr(width))})};
+      });
 
   // Normalisations.
   setUnaryRule<SoftmaxOp>([](RelayBuilder &rb, SoftmaxOp op, Value g) {
@@ -391,6 +425,26 @@ void registerRules() {
         rb.op<DenseOp>({rb.op<TransposeOp>({g}), rb.op<TransposeOp>({x})});
     return SmallVector<Value>{dx, dw};
   });
+  setRule<BatchMatmulOp>(
+      [](RelayBuilder &rb, BatchMatmulOp op, Value g) -> Grads {
+        // z = op(x) op(y) with op a transpose of the last two axes where asked:
+        // each operand's gradient is g times the other (transposed to fit).
+        if (shapeOf(op.getX()).size() != 3 || shapeOf(op.getY()).size() != 3 ||
+            shapeOf(op.getX())[0] != shapeOf(op.getY())[0])
+          return failure(); // broadcast batches: not covered yet
+        Builder b(op->getContext());
+        auto product = [&](Value l, Value r, bool tl, bool tr) {
+          return rb.op<BatchMatmulOp>(
+              {l, r}, {b.getNamedAttr("transpose_a", b.getBoolAttr(tl)),
+                       b.getNamedAttr("transpose_b", b.getBoolAttr(tr))});
+        };
+        bool ta = op.getTransposeA(), tb = op.getTransposeB();
+        Value x = op.getX(), y = op.getY();
+        // With A = op(x), B = op(y): dA = g B^T, dB = A^T g.
+        Value dx = ta ? product(y, g, tb, true) : product(g, y, false, !tb);
+        Value dy = tb ? product(g, x, true, ta) : product(x, g, !ta, false);
+        return SmallVector<Value>{dx, dy};
+      });
   setRule<BiasAddOp>([](RelayBuilder &rb, BiasAddOp op, Value g) -> Grads {
     int64_t rank = shapeOf(g).size();
     int64_t axis = op.getAxisAttr().getInt();
