@@ -75,6 +75,25 @@ Value broadcastBack(RelayBuilder &rb, Operation *op, Value grad, Value x) {
   return rb.op<BroadcastToLikeOp>({grad, x});
 }
 
+/// The gradients of z = op(x) op(y), op a transpose of the last two axes
+/// where `ta`/`tb` ask: with A = op(x), B = op(y), dA = g B^T and
+/// dB = A^T g, each built as one product of the same operator.
+template <typename ProductOp>
+Grads productGrads(RelayBuilder &rb, Operation *op, Value x, Value y, Value g,
+                   bool ta, bool tb) {
+  Builder b(op->getContext());
+  auto product = [&](Value l, Value r, bool tl, bool tr) {
+    return rb.op<ProductOp>({l, r},
+                            {b.getNamedAttr("transpose_a", b.getBoolAttr(tl)),
+                             b.getNamedAttr("transpose_b", b.getBoolAttr(tr))});
+  };
+  Value dx = ta ? product(y, g, tb, true) : product(g, y, false, !tb);
+  Value dy = tb ? product(g, x, true, ta) : product(x, g, !ta, false);
+  if (!dx || !dy)
+    return failure();
+  return SmallVector<Value>{dx, dy};
+}
+
 template <typename OpT>
 void setRule(std::function<Grads(RelayBuilder &, OpT, Value)> rule) {
   (void)updateOperator(OpT::getOperationName(), [&](OperatorInfo &info) {
@@ -425,26 +444,21 @@ void registerRules() {
         rb.op<DenseOp>({rb.op<TransposeOp>({g}), rb.op<TransposeOp>({x})});
     return SmallVector<Value>{dx, dw};
   });
-  setRule<BatchMatmulOp>(
-      [](RelayBuilder &rb, BatchMatmulOp op, Value g) -> Grads {
-        // z = op(x) op(y) with op a transpose of the last two axes where asked:
-        // each operand's gradient is g times the other (transposed to fit).
-        if (shapeOf(op.getX()).size() != 3 || shapeOf(op.getY()).size() != 3 ||
-            shapeOf(op.getX())[0] != shapeOf(op.getY())[0])
-          return failure(); // broadcast batches: not covered yet
-        Builder b(op->getContext());
-        auto product = [&](Value l, Value r, bool tl, bool tr) {
-          return rb.op<BatchMatmulOp>(
-              {l, r}, {b.getNamedAttr("transpose_a", b.getBoolAttr(tl)),
-                       b.getNamedAttr("transpose_b", b.getBoolAttr(tr))});
-        };
-        bool ta = op.getTransposeA(), tb = op.getTransposeB();
-        Value x = op.getX(), y = op.getY();
-        // With A = op(x), B = op(y): dA = g B^T, dB = A^T g.
-        Value dx = ta ? product(y, g, tb, true) : product(g, y, false, !tb);
-        Value dy = tb ? product(g, x, true, ta) : product(x, g, !ta, false);
-        return SmallVector<Value>{dx, dy};
-      });
+  setRule<BatchMatmulOp>([](RelayBuilder &rb, BatchMatmulOp op,
+                            Value g) -> Grads {
+    if (shapeOf(op.getX()).size() != 3 || shapeOf(op.getY()).size() != 3 ||
+        shapeOf(op.getX())[0] != shapeOf(op.getY())[0])
+      return failure(); // broadcast batches: not covered yet
+    return productGrads<BatchMatmulOp>(rb, op, op.getX(), op.getY(), g,
+                                       op.getTransposeA(), op.getTransposeB());
+  });
+  setRule<MatmulOp>([](RelayBuilder &rb, MatmulOp op, Value g) -> Grads {
+    if (shapeOf(op.getTensorA()).size() != 2 ||
+        shapeOf(op.getTensorB()).size() != 2)
+      return failure();
+    return productGrads<MatmulOp>(rb, op, op.getTensorA(), op.getTensorB(), g,
+                                  op.getTransposeA(), op.getTransposeB());
+  });
   setRule<BiasAddOp>([](RelayBuilder &rb, BiasAddOp op, Value g) -> Grads {
     int64_t rank = shapeOf(g).size();
     int64_t axis = op.getAxisAttr().getInt();
