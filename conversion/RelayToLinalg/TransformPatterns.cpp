@@ -42,13 +42,7 @@ FailureOr<SmallVector<Value>> transposeRule(OpBuilder &b, Operation *op,
   RankedTensorType type = resultType(op);
   auto in = cast<RankedTensorType>(operands[0].getType());
   int64_t rank = in.getRank();
-  SmallVector<int64_t> axes = intsAttr(op, "axes", {});
-  if (axes.empty())
-    for (int64_t i = rank - 1; i >= 0; --i)
-      axes.push_back(i);
-  for (int64_t &a : axes)
-    if (a < 0)
-      a += rank;
+  SmallVector<int64_t> axes = cast<TransposeOp>(op).getPermutation(rank);
   Location loc = op->getLoc();
   Value init =
       tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());

@@ -25,7 +25,9 @@ class Relay_OperatorOp<string mnemonic, string relation, string pattern,
   let assemblyFormat =
       "operands attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
-  let extraClassDeclaration = [{
+  // What an operator declares beyond the registry metadata.
+  code extraOperatorDeclaration = "";
+  let extraClassDeclaration = extraOperatorDeclaration # [{
     /// Registry metadata (OperatorRegistry.h).
     static constexpr ::llvm::StringLiteral kRelation = "}] # relation # [{";
     static constexpr ::mlir::relay::OpPatternKind kPattern =
@@ -278,6 +280,11 @@ def Relay_ReshapeLikeOp
 def Relay_TransposeOp : Relay_OperatorOp<"transpose", "Transpose", "Injective", 1, 3> {
   let summary = "Permutes the axes (reverses them when `axes` is absent)";
   let arguments = (ins AnyType:$data, OptionalAttr<DenseI64ArrayAttr>:$axes);
+  let extraOperatorDeclaration = [{
+    /// The permutation for an operand of rank `rank`: `axes` with negative
+    /// ones counted from the end, or the reversal when absent.
+    ::llvm::SmallVector<int64_t> getPermutation(int64_t rank);
+  }];
 }
 
 def Relay_SqueezeOp : Relay_OperatorOp<"squeeze", "Squeeze", "Injective", 1, 3> {

@@ -13,8 +13,6 @@
 #include "dialects/relay/RelayBuilder.h"
 #include "dialects/relay/RelayOps.h"
 
-#include <numeric>
-
 using namespace mlir;
 using namespace mlir::relay;
 
@@ -200,13 +198,7 @@ void registerRules() {
   });
   setUnaryRule<TransposeOp>([](RelayBuilder &rb, TransposeOp op, Value g) {
     int64_t rank = shapeOf(g).size();
-    SmallVector<int64_t> axes(rank);
-    if (auto attr = op.getAxesAttr()) {
-      for (auto [i, a] : llvm::enumerate(attr.asArrayRef()))
-        axes[i] = a < 0 ? a + rank : a;
-    } else {
-      std::iota(axes.rbegin(), axes.rend(), 0);
-    }
+    SmallVector<int64_t> axes = op.getPermutation(rank);
     SmallVector<int64_t> inverse(rank);
     for (int64_t i = 0; i < rank; ++i)
       inverse[axes[i]] = i;

@@ -82,18 +82,8 @@ struct CollapseReshapes : RewritePattern {
 
 /// The permutation of `transpose` (the reversal when not given).
 SmallVector<int64_t> permutationOf(TransposeOp transpose) {
-  int64_t rank =
-      cast<RankedTensorType>(transpose.getOperand().getType()).getRank();
-  SmallVector<int64_t> axes;
-  if (auto given = transpose->getAttrOfType<DenseI64ArrayAttr>("axes"))
-    axes.assign(given.asArrayRef().begin(), given.asArrayRef().end());
-  if (axes.empty())
-    for (int64_t i = rank - 1; i >= 0; --i)
-      axes.push_back(i);
-  for (int64_t &a : axes)
-    if (a < 0)
-      a += rank;
-  return axes;
+  return transpose.getPermutation(
+      cast<RankedTensorType>(transpose.getOperand().getType()).getRank());
 }
 
 /// transpose(transpose(x, p), q): transpose(x, p o q); the identity
