@@ -915,24 +915,36 @@ def Defunctionalize : Pass<"relay-defunctionalize", "::mlir::ModuleOp"> {
 //===----------------------------------------------------------------------===//
 
 def Gradient : Pass<"relay-gradient", "::mlir::ModuleOp"> {
-  let summary = "Reverse-mode gradient of a first-order function (TVM's "
-                "first-order gradient)";
+  let summary = "Reverse-mode gradient of a function (seed 000 Fig. 4, or "
+                "TVM's first-order gradient)";
   let description = [{
     Adds `@<func>_grad`, which takes `func`'s parameters and returns
-    `(func(x...), (d/dx1, ..., d/dxn))` with the result (a tensor or a tuple
-    of tensors) seeded by ones: TVM's contract. The body is `func`'s forward
-    computation, then the adjoints in reverse order, each operator's built
-    by its rule in the registry's gradient column
+    `(func(x...), (d/dx1, ..., d/dxn))` with the result (a floating-point
+    tensor or a tuple of them) seeded by ones: TVM's contract. Each
+    operator's adjoint comes from its rule in the registry's gradient column
     (transforms/AutoDiff/GradientRules.h; a user adds rules for their
-    operators there); adjoints of values used more than once are summed,
-    those of tuples kept field by field, and a parameter nothing reaches
-    gets zeros.
+    operators there); the operators without a rule on the differentiated
+    path are reported together, each at its location. Integer and boolean
+    parameters get zeros.
 
-    This is the first-order mode: the function must take tensors and be
-    built from operators, constants, tuples and projections. Any other
-    construct (a call: inline it first; `if`, `match`, closures,
-    references) is an error at it; the operators without a gradient rule
-    are reported together, each at its location.
+    `mode=higher-order` (the default) covers the whole language: `if`,
+    `match`, global, local and mutual recursion, closures passed in and
+    returned, tuples, ADTs and references. Every function `func` reaches
+    gets a private copy `@<g>_ad` over AD values (a floating-point tensor
+    paired with a reference to its gradient; an ADT whose fields change
+    gets a copy `@<name>_ad`) taking the backpropagator, a reference to the
+    closure that runs the backward pass so far, which each operator extends
+    (seed 000 Fig. 4). Polymorphic functions are specialised first
+    (--relay-specialize). The parameters of `func` are tensors or tuples of
+    them. --relay-partial-eval and --relay-dead-code-elimination make the
+    result first order again where the program is.
+
+    `mode=first-order` is the fast path for first-order code and creates no
+    closures or references: `func` takes tensors and is built from
+    operators, constants, tuples and projections; its body is the forward
+    computation then the adjoints in reverse order. Any other construct (a
+    call: inline it first; `if`, `match`, closures, references) is an error
+    at it.
 
     ```mlir
     relay.func @f(%x: tensor<3xf32>) -> tensor<3xf32> {
@@ -946,6 +958,8 @@ def Gradient : Pass<"relay-gradient", "::mlir::ModuleOp"> {
   let options = [
     Option<"func", "func", "std::string", "\"main\"",
            "The function to differentiate">,
+    Option<"mode", "mode", "std::string", "\"higher-order\"",
+           "'higher-order' (the whole language) or 'first-order'">,
   ];
   let dependentDialects = ["::mlir::relay::RelayDialect"];
 }

@@ -19,6 +19,7 @@
 #include "runtime/Interpreter/Interpreter.h"
 #include "runtime/Interpreter/Npy.h"
 #include "tools/init/InitAll.h"
+#include "transforms/AutoDiff/Gradient.h"
 #include "transforms/Codegen/CPU/CPUTarget.h"
 #include "transforms/Passes.h"
 
@@ -60,9 +61,9 @@ static cl::opt<std::string> entry("entry", cl::init("main"),
                                   cl::cat(category));
 static cl::opt<bool> gradient(
     "gradient",
-    cl::desc("Run the entry's gradient instead (--relay-gradient, first "
-             "order, after inlining): prints (value, (d/dx1, ...)), the "
-             "result seeded by ones"),
+    cl::desc("Run the entry's gradient instead (--relay-gradient after "
+             "inlining: first order where the entry is, else higher order): "
+             "prints (value, (d/dx1, ...)), the result seeded by ones"),
     cl::cat(category));
 static cl::list<std::string> inputs("input",
                                     cl::desc("An input .npy file (repeat, "
@@ -299,15 +300,23 @@ int main(int argc, char **argv) {
     // become the arithmetic they compute (the rules differentiate that).
     pm.addPass(createInlinerPass());
     pm.addPass(createSimplifyInference());
-    GradientOptions options;
-    options.func = entry;
-    pm.addPass(createGradient(options));
-    // Its rules use composite operators too.
-    pm.addPass(createDecompose());
   }
   if (failed(pm.run(*module)))
     return 1;
   if (gradient) {
+    // First order where the inlined entry is (no closures or references to
+    // remove), else the whole language's.
+    PassManager gradientPm(&context);
+    GradientOptions options;
+    options.func = entry;
+    auto f = module->lookupSymbol<FuncOp>(entry);
+    options.mode =
+        f && isFirstOrderDifferentiable(f) ? "first-order" : "higher-order";
+    gradientPm.addPass(createGradient(options));
+    // Its rules use composite operators too.
+    gradientPm.addPass(createDecompose());
+    if (failed(gradientPm.run(*module)))
+      return 1;
     entry = entry + "_grad";
     compileOptions.optimize.entryFunctions.assign({entry});
   }

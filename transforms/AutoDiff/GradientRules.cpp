@@ -13,6 +13,8 @@
 #include "dialects/relay/RelayBuilder.h"
 #include "dialects/relay/RelayOps.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::relay;
 
@@ -169,6 +171,112 @@ void registerRules() {
     return rb.multiply(g,
                        rb.multiply(y, rb.subtract(rb.op<OnesLikeOp>({y}), y)));
   });
+  setUnaryRule<FastExpOp>([](RelayBuilder &rb, FastExpOp op, Value g) {
+    return rb.multiply(g, op.getResult());
+  });
+  setUnaryRule<FastTanhOp>([](RelayBuilder &rb, FastTanhOp op, Value g) {
+    Value y = op.getResult();
+    return rb.multiply(g,
+                       rb.subtract(rb.op<OnesLikeOp>({y}), rb.multiply(y, y)));
+  });
+  // d log_b(x) = 1 / (x ln b)
+  setUnaryRule<Log2Op>([](RelayBuilder &rb, Log2Op op, Value g) {
+    Value x = op->getOperand(0);
+    return rb.divide(g, rb.multiply(x, scalar(rb, std::log(2.0), x)));
+  });
+  setUnaryRule<Log10Op>([](RelayBuilder &rb, Log10Op op, Value g) {
+    Value x = op->getOperand(0);
+    return rb.divide(g, rb.multiply(x, scalar(rb, std::log(10.0), x)));
+  });
+  // d x^-1/2 = -1/2 y^3
+  setUnaryRule<RsqrtOp>([](RelayBuilder &rb, RsqrtOp op, Value g) {
+    Value y = op.getResult();
+    Value cube = rb.multiply(rb.multiply(y, y), y);
+    return rb.multiply(g, rb.multiply(cube, scalar(rb, -0.5, y)));
+  });
+  // d erf(x) = 2/sqrt(pi) exp(-x^2)
+  auto erfRule = [](RelayBuilder &rb, Operation *op, Value g) {
+    Value x = op->getOperand(0);
+    Value e = rb.op<ExpOp>({rb.op<NegativeOp>({rb.multiply(x, x)})});
+    return rb.multiply(g, rb.multiply(e, scalar(rb, 2.0 / std::sqrt(M_PI), x)));
+  };
+  setUnaryRule<ErfOp>(
+      [=](RelayBuilder &rb, ErfOp op, Value g) { return erfRule(rb, op, g); });
+  setUnaryRule<FastErfOp>([=](RelayBuilder &rb, FastErfOp op, Value g) {
+    return erfRule(rb, op, g);
+  });
+  // Trigonometric and hyperbolic functions and their inverses.
+  setUnaryRule<SinOp>([](RelayBuilder &rb, SinOp op, Value g) {
+    return rb.multiply(g, rb.op<CosOp>({op->getOperand(0)}));
+  });
+  setUnaryRule<CosOp>([](RelayBuilder &rb, CosOp op, Value g) {
+    return rb.op<NegativeOp>(
+        {rb.multiply(g, rb.op<SinOp>({op->getOperand(0)}))});
+  });
+  setUnaryRule<TanOp>([](RelayBuilder &rb, TanOp op, Value g) {
+    Value c = rb.op<CosOp>({op->getOperand(0)});
+    return rb.divide(g, rb.multiply(c, c));
+  });
+  setUnaryRule<SinhOp>([](RelayBuilder &rb, SinhOp op, Value g) {
+    return rb.multiply(g, rb.op<CoshOp>({op->getOperand(0)}));
+  });
+  setUnaryRule<CoshOp>([](RelayBuilder &rb, CoshOp op, Value g) {
+    return rb.multiply(g, rb.op<SinhOp>({op->getOperand(0)}));
+  });
+  // g / sqrt(sign * (x^2 - 1)): asin (-1), acos (-1, negated), asinh (x^2
+  // + 1), acosh (+1).
+  auto inverseRule = [](RelayBuilder &rb, Value x, Value g, double one,
+                        double sign) {
+    Value x2 = rb.multiply(x, x);
+    Value inside =
+        rb.add(rb.multiply(x2, scalar(rb, sign, x)), scalar(rb, one, x));
+    return rb.divide(g, rb.op<SqrtOp>({inside}));
+  };
+  setUnaryRule<AsinOp>([=](RelayBuilder &rb, AsinOp op, Value g) {
+    return inverseRule(rb, op->getOperand(0), g, 1.0, -1.0);
+  });
+  setUnaryRule<AcosOp>([=](RelayBuilder &rb, AcosOp op, Value g) {
+    return rb.op<NegativeOp>({inverseRule(rb, op->getOperand(0), g, 1, -1)});
+  });
+  setUnaryRule<AsinhOp>([=](RelayBuilder &rb, AsinhOp op, Value g) {
+    return inverseRule(rb, op->getOperand(0), g, 1.0, 1.0);
+  });
+  setUnaryRule<AcoshOp>([=](RelayBuilder &rb, AcoshOp op, Value g) {
+    return inverseRule(rb, op->getOperand(0), g, -1.0, 1.0);
+  });
+  setUnaryRule<AtanOp>([](RelayBuilder &rb, AtanOp op, Value g) {
+    Value x = op->getOperand(0);
+    return rb.divide(g, rb.add(rb.multiply(x, x), scalar(rb, 1.0, x)));
+  });
+  setUnaryRule<AtanhOp>([](RelayBuilder &rb, AtanhOp op, Value g) {
+    Value x = op->getOperand(0);
+    return rb.divide(g, rb.subtract(scalar(rb, 1.0, x), rb.multiply(x, x)));
+  });
+  // Piecewise constant functions: zero almost everywhere (TVM's rules).
+  auto zeroRule = [](RelayBuilder &rb, Operation *op, Value) {
+    return rb.op<ZerosLikeOp>({op->getOperand(0)});
+  };
+  setUnaryRule<RoundOp>([=](RelayBuilder &rb, RoundOp op, Value g) {
+    return zeroRule(rb, op, g);
+  });
+  setUnaryRule<FloorOp>([=](RelayBuilder &rb, FloorOp op, Value g) {
+    return zeroRule(rb, op, g);
+  });
+  setUnaryRule<CeilOp>([=](RelayBuilder &rb, CeilOp op, Value g) {
+    return zeroRule(rb, op, g);
+  });
+  setUnaryRule<TruncOp>([=](RelayBuilder &rb, TruncOp op, Value g) {
+    return zeroRule(rb, op, g);
+  });
+  setUnaryRule<SignOp>([=](RelayBuilder &rb, SignOp op, Value g) {
+    return zeroRule(rb, op, g);
+  });
+  setUnaryRule<ZerosLikeOp>([=](RelayBuilder &rb, ZerosLikeOp op, Value g) {
+    return zeroRule(rb, op, g);
+  });
+  setUnaryRule<OnesLikeOp>([=](RelayBuilder &rb, OnesLikeOp op, Value g) {
+    return zeroRule(rb, op, g);
+  });
   setUnaryRule<ReluOp>([](RelayBuilder &rb, ReluOp op, Value g) {
     Value x = op->getOperand(0);
     Value positive = rb.greater(x, rb.op<ZerosLikeOp>({x}));
@@ -187,6 +295,24 @@ void registerRules() {
       count *= shape[a];
     Value spread = broadcastBack(rb, op, g, x);
     return rb.divide(spread, scalar(rb, double(count), x));
+  });
+
+  // max and min: the gradient goes to the elements equal to the result,
+  // shared among ties (TVM's).
+  auto extremumRule = [](RelayBuilder &rb, Operation *op, Value g) {
+    Value x = op->getOperand(0);
+    Value spread = broadcastBack(rb, op, g, x);
+    Value result = broadcastBack(rb, op, op->getResult(0), x);
+    Value hits = rb.op<CastLikeOp>({rb.equal(x, result), x});
+    Value count = rb.op<SumOp>({hits}, op->getAttrs());
+    return rb.divide(rb.multiply(spread, hits),
+                     broadcastBack(rb, op, count, x));
+  };
+  setUnaryRule<MaxOp>([=](RelayBuilder &rb, MaxOp op, Value g) {
+    return extremumRule(rb, op, g);
+  });
+  setUnaryRule<MinOp>([=](RelayBuilder &rb, MinOp op, Value g) {
+    return extremumRule(rb, op, g);
   });
 
   // Data movement.

@@ -1,4 +1,4 @@
-// RUN: relay-mlir-opt %s --split-input-file --relay-gradient=func=f | FileCheck %s
+// RUN: relay-mlir-opt %s --split-input-file --relay-gradient="func=f mode=first-order" | FileCheck %s
 
 // Tests that @f_grad takes @f's parameters and returns (f(x), (dx, dy)):
 // the result seeded by ones, the adjoint of a value used twice summed, a

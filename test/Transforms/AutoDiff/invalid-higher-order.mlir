@@ -1,0 +1,51 @@
+// RUN: relay-mlir-opt %s --split-input-file --relay-gradient -verify-diagnostics
+// RUN: not relay-mlir-opt %s --split-input-file --relay-gradient=mode=fast 2>&1 | FileCheck %s --check-prefix=MODE
+
+// Tests that an unknown mode is an error naming the modes.
+// MODE: error: relay-gradient: unknown mode 'fast' (expected 'higher-order' or 'first-order')
+
+// Tests that the operators without a rule are reported together across the
+// functions the gradient reaches (in the order it reaches them), each at
+// its location.
+relay.func private @g(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-note @+1 {{'relay.floor_mod' here}}
+  %m = relay.floor_mod %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  relay.return %m : tensor<4xf32>
+}
+// expected-error @+1 {{relay-gradient: no gradient rule for relay.sort, relay.floor_mod}}
+relay.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = relay.call @g(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  // expected-note @+1 {{'relay.sort' here}}
+  %s = relay.sort %y : (tensor<4xf32>) -> tensor<4xf32>
+  relay.return %s : tensor<4xf32>
+}
+
+// -----
+
+// Tests that an integer result has no gradient to seed.
+// expected-error @+1 {{relay-gradient: @main returns 'tensor<i32>'; a gradient needs a result of floating-point tensors (a tensor or a tuple of them) to seed}}
+relay.func @main(%x: tensor<4xf32>) -> tensor<i32> {
+  %a = relay.argmax %x : (tensor<4xf32>) -> tensor<i32>
+  relay.return %a : tensor<i32>
+}
+
+// -----
+
+// Tests that a closure parameter of the differentiated function is an
+// error at it.
+// expected-error @+1 {{relay-gradient: @main takes a '!relay.fn<(tensor<f32>) -> tensor<f32>>'; a gradient is taken with respect to tensors and tuples of tensors (build other values inside the function)}}
+relay.func @main(%f: !relay.fn<(tensor<f32>) -> tensor<f32>>, %x: tensor<f32>) -> tensor<f32> {
+  %y = relay.apply %f(%x) : (!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>) -> tensor<f32>
+  relay.return %y : tensor<f32>
+}
+
+// -----
+
+// Tests that an existing @main_grad is not overwritten.
+relay.func @main_grad(%x: tensor<f32>) -> tensor<f32> {
+  relay.return %x : tensor<f32>
+}
+// expected-error @+1 {{relay-gradient: the module has a @main_grad already}}
+relay.func @main(%x: tensor<f32>) -> tensor<f32> {
+  relay.return %x : tensor<f32>
+}

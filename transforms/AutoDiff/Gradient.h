@@ -1,0 +1,39 @@
+//===- Gradient.h - The two modes of --relay-gradient -----------*- C++ -*-===//
+//
+// Builders of `@<f>_grad` for --relay-gradient, one per mode, for tools
+// (relay-run) that pick the mode themselves. Each expects `f` typed,
+// monomorphic, with a result of floating-point tensors, and reports what it
+// cannot differentiate at its location.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RELAY_MLIR_TRANSFORMS_AUTODIFF_GRADIENT_H
+#define RELAY_MLIR_TRANSFORMS_AUTODIFF_GRADIENT_H
+
+#include "dialects/relay/RelayOps.h"
+
+namespace mlir::relay {
+
+/// TVM's first-order gradient: `f` takes tensors and is built from
+/// operators, constants, tuples and projections.
+LogicalResult buildFirstOrderGradient(FuncOp f, StringRef gradName);
+
+/// Whether the first-order mode applies to `f` (no diagnostics).
+bool isFirstOrderDifferentiable(FuncOp f);
+
+/// Seed 000's higher-order gradient (Fig. 4) over the whole language: every
+/// function `f` reaches gets a copy over values paired with gradient
+/// references, threading the backpropagator reference.
+LogicalResult buildHigherOrderGradient(FuncOp f, StringRef gradName);
+
+/// Whether values of `type` have a gradient: floating-point tensors and
+/// tuples holding one.
+bool holdsGradient(Type type);
+
+/// Checks what both modes ask of `f` (typed, monomorphic, a result of
+/// floating-point tensors); reports otherwise.
+LogicalResult checkDifferentiable(FuncOp f);
+
+} // namespace mlir::relay
+
+#endif // RELAY_MLIR_TRANSFORMS_AUTODIFF_GRADIENT_H
