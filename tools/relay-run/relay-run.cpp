@@ -62,8 +62,9 @@ static cl::opt<std::string> entry("entry", cl::init("main"),
 static cl::opt<bool> gradient(
     "gradient",
     cl::desc("Run the entry's gradient instead (--relay-gradient after "
-             "inlining: first order where the entry is, else higher order): "
-             "prints (value, (d/dx1, ...)), the result seeded by ones"),
+             "inlining: first order where the entry is, else higher order "
+             "then --relay-partial-eval): prints (value, (d/dx1, ...)), the "
+             "result seeded by ones"),
     cl::cat(category));
 static cl::list<std::string> inputs("input",
                                     cl::desc("An input .npy file (repeat, "
@@ -313,6 +314,13 @@ int main(int argc, char **argv) {
     options.mode =
         f && isFirstOrderDifferentiable(f) ? "first-order" : "higher-order";
     gradientPm.addPass(createGradient(options));
+    if (options.mode == "higher-order") {
+      // First order again where the program is (seed 000 §4.3).
+      gradientPm.addPass(createPartialEval());
+      DeadCodeEliminationOptions dce;
+      dce.entryFunctions = {entry + "_grad"};
+      gradientPm.addPass(createDeadCodeElimination(dce));
+    }
     // Its rules use composite operators too.
     gradientPm.addPass(createDecompose());
     if (failed(gradientPm.run(*module)))

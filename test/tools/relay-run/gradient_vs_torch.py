@@ -3,7 +3,10 @@
 PyTorch's autograd of the same loss, on the same random inputs, to 1e-4
 relative.
 
-  gradient_vs_torch.py RELAY_RUN (mlp|cnn) PROGRAM.rly TMPDIR
+  gradient_vs_torch.py RELAY_RUN (mlp|cnn) PROGRAM TMPDIR
+
+PROGRAM is the .rly program (run with --gradient) or an .mlir module holding
+its gradient already (its @main_grad is run).
 """
 import os
 import subprocess
@@ -45,8 +48,9 @@ def main():
     inputs = [(rng.uniform(0.5, 2.0, s) if i in positive else
                rng.standard_normal(s)).astype(np.float32)
               for i, s in enumerate(shapes)]
-    cmd = [relay_run, '--gradient', program, '--output',
-           os.path.join(tmp, 'g.npy')]
+    run = (['--entry', 'main_grad'] if program.endswith('.mlir') else
+           ['--gradient'])
+    cmd = [relay_run] + run + [program, '--output', os.path.join(tmp, 'g.npy')]
     for i, x in enumerate(inputs):
         path = os.path.join(tmp, 'x%d.npy' % i)
         np.save(path, x)
