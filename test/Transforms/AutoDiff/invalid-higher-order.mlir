@@ -33,7 +33,7 @@ relay.func @main(%x: tensor<4xf32>) -> tensor<i32> {
 
 // Tests that a closure parameter of the differentiated function is an
 // error at it.
-// expected-error @+1 {{relay-gradient: @main takes a '!relay.fn<(tensor<f32>) -> tensor<f32>>'; a gradient is taken with respect to tensors and tuples of tensors (build other values inside the function)}}
+// expected-error @+1 {{relay-gradient: @main takes a '!relay.fn<(tensor<f32>) -> tensor<f32>>'; a derivative is taken with respect to tensors and tuples of tensors (build other values inside the function)}}
 relay.func @main(%f: !relay.fn<(tensor<f32>) -> tensor<f32>>, %x: tensor<f32>) -> tensor<f32> {
   %y = relay.apply %f(%x) : (!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>) -> tensor<f32>
   relay.return %y : tensor<f32>
