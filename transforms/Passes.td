@@ -964,6 +964,32 @@ def Gradient : Pass<"relay-gradient", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::relay::RelayDialect"];
 }
 
+def ForwardAD : Pass<"relay-forward-ad", "::mlir::ModuleOp"> {
+  let summary = "Forward-mode derivative (Jacobian-vector product) by dual "
+                "numbers over the whole language";
+  let description = [{
+    Adds `@<func>_jvp(x..., dx...)`, which returns `(func(x...), J dx)`:
+    the value and its directional derivative along the tangents `dx` (one
+    per parameter, of its type). Every function `func` reaches gets a
+    private copy `@<g>_dual` over dual values (a floating-point tensor
+    paired with its tangent; an ADT whose fields change gets a copy
+    `@<name>_dual`); `if`, `match`, recursion, closures, tuples, ADTs and
+    references carry over. Each operator's tangent comes from its rule in
+    the registry's tangent column (transforms/AutoDiff/GradientRules.h);
+    the operators without one are reported together. Polymorphic functions
+    are specialised first.
+
+    Over a gradient it gives second derivatives: `--relay-gradient
+    --relay-forward-ad=func=main_grad` adds `@main_grad_jvp(x, v)`, whose
+    tangent holds the Hessian-vector product H v (forward over reverse).
+  }];
+  let options = [
+    Option<"func", "func", "std::string", "\"main\"",
+           "The function to differentiate">,
+  ];
+  let dependentDialects = ["::mlir::relay::RelayDialect"];
+}
+
 //===----------------------------------------------------------------------===//
 // Partial evaluation (transforms/PartialEval)
 //===----------------------------------------------------------------------===//

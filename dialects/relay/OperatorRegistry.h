@@ -145,6 +145,11 @@ using TypeRelationFn = std::function<RelationStatus(RelationArgs &)>;
 /// result, builds and returns the gradients of its operands.
 using GradientRuleFn = std::function<FailureOr<SmallVector<Value>>(
     OpBuilder &, Operation *op, Value resultGradient)>;
+/// Tangent (forward mode): given the op and the tangents of its operands
+/// (null where an operand has none: a constant's, an integer's), builds
+/// and returns the tangent of its result (a tuple of tangents for a tuple).
+using TangentRuleFn = std::function<FailureOr<Value>(
+    OpBuilder &, Operation *op, ArrayRef<Value> operandTangents)>;
 /// Quantization rule (annotate/realize): rewrites `op` in place or returns
 /// failure when it does not apply.
 using QuantizeRuleFn = std::function<LogicalResult(OpBuilder &, Operation *op)>;
@@ -170,6 +175,7 @@ struct OperatorInfo {
   /// TVM's support level (1 = basic ... 10 = temporary).
   int supportLevel = 1;
   GradientRuleFn gradient;
+  TangentRuleFn tangent;
   QuantizeRuleFn quantize;
   LoweringRuleFn lowering;
   /// Further columns, by name, for passes that want their own.

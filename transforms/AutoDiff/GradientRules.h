@@ -20,6 +20,11 @@ namespace mlir::relay {
 /// have a rule (idempotent; a rule a user set first is kept).
 void registerGradientRules();
 
+/// Fills the registry's tangent column (forward mode) for the built-in
+/// operators that have a rule (idempotent; a rule a user set first is
+/// kept).
+void registerTangentRules();
+
 } // namespace mlir::relay
 
 #endif // RELAY_MLIR_TRANSFORMS_AUTODIFF_GRADIENTRULES_H

@@ -1,0 +1,32 @@
+// RUN: relay-mlir-opt %s --split-input-file --relay-forward-ad -verify-diagnostics
+
+// Tests that the operators without a tangent rule are reported together,
+// each at its location.
+// expected-error @+1 {{relay-forward-ad: no tangent rule for relay.sort, relay.floor_mod}}
+relay.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-note @+1 {{'relay.sort' here}}
+  %s = relay.sort %x : (tensor<4xf32>) -> tensor<4xf32>
+  // expected-note @+1 {{'relay.floor_mod' here}}
+  %m = relay.floor_mod %s, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  relay.return %m : tensor<4xf32>
+}
+
+// -----
+
+// Tests that a missing function is an error.
+// expected-error @+1 {{relay-forward-ad: the module has no function @main}}
+module {
+  relay.func @other(%x: tensor<f32>) -> tensor<f32> {
+    relay.return %x : tensor<f32>
+  }
+}
+
+// -----
+
+// Tests that a closure parameter of the differentiated function is an
+// error at it.
+// expected-error @+1 {{relay-forward-ad: @main takes a '!relay.fn<(tensor<f32>) -> tensor<f32>>'; a derivative is taken with respect to tensors and tuples of tensors (build other values inside the function)}}
+relay.func @main(%f: !relay.fn<(tensor<f32>) -> tensor<f32>>, %x: tensor<f32>) -> tensor<f32> {
+  %y = relay.apply %f(%x) : (!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>) -> tensor<f32>
+  relay.return %y : tensor<f32>
+}

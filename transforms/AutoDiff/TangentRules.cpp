@@ -1,0 +1,333 @@
+//===- TangentRules.cpp - Tangents of the built-in operators ----*- C++ -*-===//
+//
+// The registry's tangent column (forward mode): given an operator on
+// primal values and its operands' tangents, the tangent of its result. Most
+// operators fall in a few families, each with one rule:
+//
+//  - linear in their floating-point data operands (add, reshape, sum,
+//    take's data, pad, pooling by averages, ...): the operator itself on
+//    the tangents, with its other operands (indices, `like` shapes) kept;
+//  - bilinear (multiply, dense, matmul, batch_matmul, convolutions):
+//    op(dx, y) + op(x, dy);
+//  - a self-adjoint Jacobian (elementwise unary functions, softmax): the
+//    gradient rule's J^T dx is J dx;
+//  - constant (ones_like, full_like): zeros;
+//
+// and the rest have their own (divide, power, maximum, where, log_softmax,
+// max/min, global max pooling).
+//
+//===----------------------------------------------------------------------===//
+
+#include "transforms/AutoDiff/GradientRules.h"
+
+#include "dialects/relay/OperatorRegistry.h"
+#include "dialects/relay/RelayBuilder.h"
+#include "dialects/relay/RelayOps.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+
+namespace {
+
+using Tangent = FailureOr<Value>;
+
+bool isFloat(Value v) {
+  auto tensor = dyn_cast<TensorType>(v.getType());
+  return tensor && isa<FloatType>(tensor.getElementType());
+}
+
+/// The tangent of operand `i`, zeros where it has none.
+Value tangentOr0(RelayBuilder &rb, Operation *op, ArrayRef<Value> dx,
+                 unsigned i) {
+  if (dx[i])
+    return dx[i];
+  return rb.op<ZerosLikeOp>({op->getOperand(i)});
+}
+
+void setTangent(StringRef name, TangentRuleFn rule) {
+  (void)updateOperator(name, [&](OperatorInfo &info) {
+    if (!info.tangent) // a rule set before (a user's) wins
+      info.tangent = rule;
+  });
+}
+
+/// Linear in the operands `data` says (all floating-point ones when empty;
+/// a tuple operand's fields are its tangents): the op on the tangents.
+void setLinear(StringRef name, SmallVector<unsigned> data = {}) {
+  setTangent(
+      name, [data](OpBuilder &b, Operation *op, ArrayRef<Value> dx) -> Tangent {
+        RelayBuilder rb(b, op->getLoc());
+        SmallVector<Value> operands(op->getOperands());
+        for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+          bool linear = data.empty() ? (isFloat(operand) ||
+                                        isa<TupleType>(operand.getType()))
+                                     : llvm::is_contained(data, i);
+          if (!linear)
+            continue;
+          if (dx[i])
+            operands[i] = dx[i];
+          else if (isFloat(operand))
+            operands[i] = rb.op<ZerosLikeOp>({operand});
+          else
+            return failure(); // a tuple operand without tangents
+        }
+        Operation *copy = b.clone(*op);
+        copy->setOperands(operands);
+        return copy->getResult(0);
+      });
+}
+
+/// op(dx, y) + op(x, dy), the terms without a tangent dropped.
+void setBilinear(StringRef name) {
+  setTangent(name,
+             [](OpBuilder &b, Operation *op, ArrayRef<Value> dx) -> Tangent {
+               RelayBuilder rb(b, op->getLoc());
+               Value sum;
+               for (unsigned i = 0; i < 2; ++i) {
+                 if (!dx[i])
+                   continue;
+                 // By position: both operands may be one value (x * x).
+                 Operation *copy = b.clone(*op);
+                 copy->setOperand(i, dx[i]);
+                 Value term = copy->getResult(0);
+                 sum = sum ? rb.add(sum, term) : term;
+               }
+               if (!sum)
+                 return rb.op<ZerosLikeOp>({op->getResult(0)});
+               return sum;
+             });
+}
+
+/// J dx = J^T dx: the gradient rule on dx (elementwise unary functions,
+/// whose Jacobian is diagonal, and softmax, whose Jacobian is symmetric).
+void setSelfAdjoint(StringRef name) {
+  setTangent(name,
+             [name = name.str()](OpBuilder &b, Operation *op,
+                                 ArrayRef<Value> dx) -> Tangent {
+               const OperatorInfo *info = lookupOperator(name);
+               if (!info || !info->gradient || !dx[0])
+                 return failure();
+               FailureOr<SmallVector<Value>> grads =
+                   info->gradient(b, op, dx[0]);
+               if (failed(grads) || grads->empty() || !(*grads)[0])
+                 return failure();
+               return (*grads)[0];
+             });
+}
+
+void setConstant(StringRef name) {
+  setTangent(name, [](OpBuilder &b, Operation *op, ArrayRef<Value>) -> Tangent {
+    RelayBuilder rb(b, op->getLoc());
+    return rb.op<ZerosLikeOp>({op->getResult(0)});
+  });
+}
+
+/// `reduce(dx * hits) / reduce(hits)`, hits where x equals the result
+/// broadcast back: the tangent of max/min and their pools (ties share).
+Tangent extremumTangent(RelayBuilder &rb, Operation *op, Value dx,
+                        ArrayRef<NamedAttribute> sumAttrs) {
+  Value x = op->getOperand(0);
+  Value y = op->getResult(0);
+  Builder b(op->getContext());
+  // y with the reduced axes kept, broadcast to x's shape.
+  Value kept = rb.op<SumOp>({rb.op<ZerosLikeOp>({x})}, sumAttrs);
+  Value yKept =
+      y.getType() == kept.getType()
+          ? y
+          : rb.op<ReshapeOp>(
+                {y},
+                {b.getNamedAttr(
+                    "newshape",
+                    b.getDenseI64ArrayAttr(
+                        cast<RankedTensorType>(kept.getType()).getShape()))});
+  Value hits =
+      rb.op<CastLikeOp>({rb.equal(x, rb.op<BroadcastToLikeOp>({yKept, x})), x});
+  Value num = rb.op<SumOp>({rb.multiply(dx, hits)}, sumAttrs);
+  Value den = rb.op<SumOp>({hits}, sumAttrs);
+  Value t = rb.divide(num, den);
+  if (t.getType() != y.getType())
+    t = rb.op<ReshapeOp>(
+        {t},
+        {b.getNamedAttr("newshape",
+                        b.getDenseI64ArrayAttr(
+                            cast<RankedTensorType>(y.getType()).getShape()))});
+  return t;
+}
+
+void registerRules() {
+  // Linear in their floating-point operands.
+  for (StringRef name : {"relay.add",
+                         "relay.subtract",
+                         "relay.negative",
+                         "relay.copy",
+                         "relay.cast",
+                         "relay.reshape",
+                         "relay.transpose",
+                         "relay.squeeze",
+                         "relay.expand_dims",
+                         "relay.nn.batch_flatten",
+                         "relay.sum",
+                         "relay.mean",
+                         "relay.strided_slice",
+                         "relay.split",
+                         "relay.concatenate",
+                         "relay.stack",
+                         "relay.nn.pad",
+                         "relay.nn.mirror_pad",
+                         "relay.nn.avg_pool1d",
+                         "relay.nn.avg_pool2d",
+                         "relay.nn.global_avg_pool2d",
+                         "relay.nn.adaptive_avg_pool1d",
+                         "relay.nn.adaptive_avg_pool2d",
+                         "relay.nn.bias_add",
+                         "relay.broadcast_to",
+                         "relay.tile",
+                         "relay.repeat",
+                         "relay.reverse",
+                         "relay.cumsum",
+                         "relay.layout_transform",
+                         "relay.nn.upsampling",
+                         "relay.image.resize2d",
+                         "relay.nn.depth_to_space",
+                         "relay.nn.space_to_depth",
+                         "relay.zeros_like",
+                         "relay.zeros"})
+    setLinear(name);
+  // Linear in their first operand; the other gives indices or a shape.
+  for (StringRef name :
+       {"relay.take", "relay.gather", "relay.collapse_sum_like",
+        "relay.broadcast_to_like", "relay.reshape_like", "relay.cast_like"})
+    setLinear(name, {0});
+
+  for (StringRef name :
+       {"relay.multiply", "relay.nn.dense", "relay.nn.matmul",
+        "relay.nn.batch_matmul", "relay.nn.conv1d", "relay.nn.conv2d",
+        "relay.nn.conv2d_transpose", "relay.nn.conv1d_transpose"})
+    setBilinear(name);
+
+  for (StringRef name :
+       {"relay.exp",       "relay.log",      "relay.log2",  "relay.log10",
+        "relay.sqrt",      "relay.rsqrt",    "relay.tanh",  "relay.sigmoid",
+        "relay.nn.relu",   "relay.abs",      "relay.clip",  "relay.erf",
+        "relay.sin",       "relay.cos",      "relay.tan",   "relay.asin",
+        "relay.acos",      "relay.atan",     "relay.sinh",  "relay.cosh",
+        "relay.asinh",     "relay.acosh",    "relay.atanh", "relay.fast_exp",
+        "relay.fast_tanh", "relay.fast_erf", "relay.round", "relay.floor",
+        "relay.ceil",      "relay.trunc",    "relay.sign",  "relay.nn.softmax"})
+    setSelfAdjoint(name);
+
+  for (StringRef name :
+       {"relay.ones_like", "relay.full_like", "relay.ones", "relay.full"})
+    setConstant(name);
+
+  // d(x / y) = dx / y - (x / y) dy / y
+  setTangent("relay.divide",
+             [](OpBuilder &b, Operation *op, ArrayRef<Value> dx) -> Tangent {
+               RelayBuilder rb(b, op->getLoc());
+               Value y = op->getOperand(1), z = op->getResult(0);
+               Value t;
+               if (dx[0])
+                 t = rb.divide(dx[0], y);
+               if (dx[1]) {
+                 Value dy = rb.divide(rb.multiply(z, dx[1]), y);
+                 t = t ? rb.subtract(t, dy) : rb.op<NegativeOp>({dy});
+               }
+               if (t && t.getType() != z.getType())
+                 t = rb.op<BroadcastToLikeOp>({t, z});
+               return t ? t : rb.op<ZerosLikeOp>({z});
+             });
+  // d(x^y) = z (y dx / x + log(x) dy)
+  setTangent("relay.power",
+             [](OpBuilder &b, Operation *op, ArrayRef<Value> dx) -> Tangent {
+               RelayBuilder rb(b, op->getLoc());
+               Value x = op->getOperand(0), y = op->getOperand(1),
+                     z = op->getResult(0);
+               Value t;
+               if (dx[0])
+                 t = rb.divide(rb.multiply(y, dx[0]), x);
+               if (dx[1]) {
+                 Value dy = rb.multiply(rb.op<LogOp>({x}), dx[1]);
+                 t = t ? rb.add(t, dy) : dy;
+               }
+               if (!t)
+                 return rb.op<ZerosLikeOp>({z});
+               Value r = rb.multiply(z, t);
+               return r.getType() == z.getType()
+                          ? r
+                          : rb.op<BroadcastToLikeOp>({r, z});
+             });
+  // The tangent of the operand taken (the left one on ties, as the
+  // gradient rules).
+  auto select = [](OpBuilder &b, Operation *op, ArrayRef<Value> dx) -> Tangent {
+    RelayBuilder rb(b, op->getLoc());
+    Value x = op->getOperand(0), z = op->getResult(0);
+    Value lhs = rb.op<BroadcastToLikeOp>({tangentOr0(rb, op, dx, 0), z});
+    Value rhs = rb.op<BroadcastToLikeOp>({tangentOr0(rb, op, dx, 1), z});
+    Value takesLhs = rb.equal(rb.op<BroadcastToLikeOp>({x, z}), z);
+    return rb.op<WhereOp>({takesLhs, lhs, rhs});
+  };
+  setTangent("relay.maximum", select);
+  setTangent("relay.minimum", select);
+  setTangent(
+      "relay.where",
+      [](OpBuilder &b, Operation *op, ArrayRef<Value> dx) -> Tangent {
+        RelayBuilder rb(b, op->getLoc());
+        Value z = op->getResult(0);
+        Value x = rb.op<BroadcastToLikeOp>({tangentOr0(rb, op, dx, 1), z});
+        Value y = rb.op<BroadcastToLikeOp>({tangentOr0(rb, op, dx, 2), z});
+        return rb.op<WhereOp>({op->getOperand(0), x, y});
+      });
+  // d log_softmax(x) = dx - sum(softmax(x) dx, axis, keepdims)
+  setTangent("relay.nn.log_softmax",
+             [](OpBuilder &b, Operation *op, ArrayRef<Value> dx) -> Tangent {
+               if (!dx[0])
+                 return failure();
+               RelayBuilder rb(b, op->getLoc());
+               auto axis = op->getAttrOfType<IntegerAttr>("axis");
+               int64_t a = axis ? axis.getInt() : -1;
+               Value s = rb.op<ExpOp>({op->getResult(0)});
+               Value dot = rb.op<SumOp>(
+                   {rb.multiply(s, dx[0])},
+                   {b.getNamedAttr("axis", b.getDenseI64ArrayAttr({a})),
+                    b.getNamedAttr("keepdims", b.getBoolAttr(true))});
+               return rb.subtract(dx[0], dot);
+             });
+  for (StringRef name : {"relay.max", "relay.min"})
+    setTangent(
+        name, [](OpBuilder &b, Operation *op, ArrayRef<Value> dx) -> Tangent {
+          if (!dx[0])
+            return failure();
+          RelayBuilder rb(b, op->getLoc());
+          SmallVector<NamedAttribute> attrs;
+          for (NamedAttribute attr : op->getAttrs())
+            if (attr.getName() != "keepdims")
+              attrs.push_back(attr);
+          attrs.push_back(b.getNamedAttr("keepdims", b.getBoolAttr(true)));
+          return extremumTangent(rb, op, dx[0], attrs);
+        });
+  setTangent("relay.nn.global_max_pool2d",
+             [](OpBuilder &b, Operation *op, ArrayRef<Value> dx) -> Tangent {
+               if (!dx[0])
+                 return failure();
+               RelayBuilder rb(b, op->getLoc());
+               auto layout = op->getAttrOfType<StringAttr>("layout");
+               bool nhwc = layout && layout.getValue() == "NHWC";
+               SmallVector<int64_t> axes = nhwc ? SmallVector<int64_t>{1, 2}
+                                                : SmallVector<int64_t>{2, 3};
+               return extremumTangent(
+                   rb, op, dx[0],
+                   {b.getNamedAttr("axis", b.getDenseI64ArrayAttr(axes)),
+                    b.getNamedAttr("keepdims", b.getBoolAttr(true))});
+             });
+}
+
+} // namespace
+
+void mlir::relay::registerTangentRules() {
+  static bool registered = [] {
+    registerGradientRules(); // the self-adjoint rules use them
+    registerRules();
+    return true;
+  }();
+  (void)registered;
+}
