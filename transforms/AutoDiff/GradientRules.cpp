@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "transforms/AutoDiff/GradientRules.h"
+#include "transforms/AutoDiff/RuleSupport.h"
 
 #include "dialects/relay/OperatorRegistry.h"
 #include "dialects/relay/RelayBuilder.h"
@@ -17,31 +18,9 @@
 
 using namespace mlir;
 using namespace mlir::relay;
+using namespace mlir::relay::autodiff;
 
 namespace {
-
-using Grads = FailureOr<SmallVector<Value>>;
-
-ArrayRef<int64_t> shapeOf(Value v) {
-  return cast<RankedTensorType>(v.getType()).getShape();
-}
-
-/// `grad` summed over the axes broadcasting added, to `like`'s shape.
-Value collapseTo(RelayBuilder &rb, Value grad, Value like) {
-  if (grad.getType() == like.getType())
-    return grad;
-  return rb.op<CollapseSumLikeOp>({grad, like});
-}
-
-/// A 0-d constant `v` of `like`'s element type.
-Value scalar(RelayBuilder &rb, double v, Value like) {
-  Type e = cast<RankedTensorType>(like.getType()).getElementType();
-  auto type = RankedTensorType::get({}, e);
-  Builder b(like.getContext());
-  return ConstantOp::create(
-      rb.getBuilder(), rb.getLoc(),
-      DenseElementsAttr::get(type, cast<Attribute>(b.getFloatAttr(e, v))));
-}
 
 /// The reduced axes of a reduction op (normalised, sorted).
 SmallVector<int64_t> reducedAxes(Operation *op, int64_t rank) {
@@ -92,25 +71,6 @@ Grads productGrads(RelayBuilder &rb, Operation *op, Value x, Value y, Value g,
   if (!dx || !dy)
     return failure();
   return SmallVector<Value>{dx, dy};
-}
-
-template <typename OpT>
-void setRule(std::function<Grads(RelayBuilder &, OpT, Value)> rule) {
-  (void)updateOperator(OpT::getOperationName(), [&](OperatorInfo &info) {
-    if (info.gradient)
-      return; // a rule set before (a user's) wins
-    info.gradient = [rule](OpBuilder &b, Operation *op, Value grad) -> Grads {
-      RelayBuilder rb(b, op->getLoc());
-      return rule(rb, cast<OpT>(op), grad);
-    };
-  });
-}
-
-template <typename OpT>
-void setUnaryRule(std::function<Value(RelayBuilder &, OpT, Value)> rule) {
-  setRule<OpT>([rule](RelayBuilder &rb, OpT op, Value g) -> Grads {
-    return SmallVector<Value>{rule(rb, op, g)};
-  });
 }
 
 void registerRules() {
@@ -282,6 +242,39 @@ void registerRules() {
     Value positive = rb.greater(x, rb.op<ZerosLikeOp>({x}));
     return rb.op<WhereOp>({positive, g, rb.op<ZerosLikeOp>({g})});
   });
+  setUnaryRule<LeakyReluOp>([](RelayBuilder &rb, LeakyReluOp op, Value g) {
+    Value x = op->getOperand(0);
+    Value positive = rb.greater(x, rb.op<ZerosLikeOp>({x}));
+    Value alpha = scalar(rb, op.getAlpha().convertToDouble(), g);
+    return rb.op<WhereOp>({positive, g, rb.multiply(g, alpha)});
+  });
+  setRule<PReluOp>([](RelayBuilder &rb, PReluOp op, Value g) -> Grads {
+    // y = x > 0 ? x : alpha[c] * x with alpha broadcast along `axis`.
+    Value x = op->getOperand(0), alpha = op->getOperand(1);
+    ArrayRef<int64_t> xs = shapeOf(x);
+    int64_t axis = op.getAxis();
+    if (axis < 0)
+      axis += xs.size();
+    Builder b(op->getContext());
+    SmallVector<int64_t> along(xs.size(), 1);
+    along[axis] = xs[axis];
+    Value slope = rb.op<ReshapeOp>(
+        {alpha}, {b.getNamedAttr("newshape", b.getDenseI64ArrayAttr(along))});
+    Value positive = rb.greater(x, rb.op<ZerosLikeOp>({x}));
+    Value zeros = rb.op<ZerosLikeOp>({g});
+    Value dx = rb.op<WhereOp>({positive, g, rb.multiply(g, slope)});
+    Value dslope = rb.op<WhereOp>({positive, zeros, rb.multiply(g, x)});
+    if (!dx || !dslope)
+      return failure();
+    Value dalpha = rb.op<ReshapeLikeOp>(
+        {rb.op<CollapseSumLikeOp>({dslope, slope}), alpha});
+    if (!dalpha)
+      return failure();
+    return SmallVector<Value>{dx, dalpha};
+  });
+  setUnaryRule<BroadcastToOp>([](RelayBuilder &rb, BroadcastToOp op, Value g) {
+    return collapseTo(rb, g, op->getOperand(0));
+  });
 
   // Reductions.
   setUnaryRule<SumOp>([](RelayBuilder &rb, SumOp op, Value g) {
@@ -385,31 +378,6 @@ void registerRules() {
   });
 
   // A slice with unit strides: its gradient padded back with zeros.
-  setRule<StridedSliceOp>(
-      [](RelayBuilder &rb, StridedSliceOp op, Value g) -> Grads {
-        auto strides = op.getStridesAttr();
-        if ((strides && llvm::any_of(strides.asArrayRef(),
-                                     [](int64_t s) { return s != 1; })) ||
-            op.getAxesAttr() || op.getSliceMode() != "end")
-          return failure(); // strided or by axes: not covered yet
-        ArrayRef<int64_t> in = shapeOf(op->getOperand(0)), out = shapeOf(g);
-        ArrayRef<int64_t> begin = op.getBegin();
-        SmallVector<int64_t> width;
-        for (size_t i = 0; i < in.size(); ++i) {
-          int64_t b = i < begin.size() ? begin[i] : 0;
-          if (b < 0)
-            b += in[i];
-          b = std::clamp<int64_t>(b, 0, in[i]);
-          width.push_back(b);
-          width.push_back(in[i] - b - out[i]);
-        }
-        Builder builder(op->getContext());
-        return SmallVector<Value>{rb.op<PadOp>(
-            {g, scalar(rb, 0.0, g)},
-            {builder.getNamedAttr("pad_width",
-                                  builder.getDenseI64ArrayAttr(width))})};
-      });
-
   // Normalisations.
   setUnaryRule<SoftmaxOp>([](RelayBuilder &rb, SoftmaxOp op, Value g) {
     // dx = y * (g - sum(g * y, axis, keepdims))
@@ -595,6 +563,7 @@ void registerRules() {
 void mlir::relay::registerGradientRules() {
   static bool registered = [] {
     registerRules();
+    registerWindowGradientRules();
     return true;
   }();
   (void)registered;

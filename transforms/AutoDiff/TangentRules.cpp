@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "transforms/AutoDiff/GradientRules.h"
+#include "transforms/AutoDiff/RuleSupport.h"
 
 #include "dialects/relay/OperatorRegistry.h"
 #include "dialects/relay/RelayBuilder.h"
@@ -206,14 +207,17 @@ void registerRules() {
     setBilinear(name);
 
   for (StringRef name :
-       {"relay.exp",       "relay.log",      "relay.log2",  "relay.log10",
-        "relay.sqrt",      "relay.rsqrt",    "relay.tanh",  "relay.sigmoid",
-        "relay.nn.relu",   "relay.abs",      "relay.clip",  "relay.erf",
-        "relay.sin",       "relay.cos",      "relay.tan",   "relay.asin",
-        "relay.acos",      "relay.atan",     "relay.sinh",  "relay.cosh",
-        "relay.asinh",     "relay.acosh",    "relay.atanh", "relay.fast_exp",
-        "relay.fast_tanh", "relay.fast_erf", "relay.round", "relay.floor",
-        "relay.ceil",      "relay.trunc",    "relay.sign",  "relay.nn.softmax"})
+       {"relay.exp",       "relay.log",        "relay.log2",
+        "relay.log10",     "relay.sqrt",       "relay.rsqrt",
+        "relay.tanh",      "relay.sigmoid",    "relay.nn.relu",
+        "relay.abs",       "relay.clip",       "relay.erf",
+        "relay.sin",       "relay.cos",        "relay.tan",
+        "relay.asin",      "relay.acos",       "relay.atan",
+        "relay.sinh",      "relay.cosh",       "relay.asinh",
+        "relay.acosh",     "relay.atanh",      "relay.fast_exp",
+        "relay.fast_tanh", "relay.fast_erf",   "relay.round",
+        "relay.floor",     "relay.ceil",       "relay.trunc",
+        "relay.sign",      "relay.nn.softmax", "relay.nn.leaky_relu"})
     setSelfAdjoint(name);
 
   for (StringRef name :
@@ -305,6 +309,39 @@ void registerRules() {
           attrs.push_back(b.getNamedAttr("keepdims", b.getBoolAttr(true)));
           return extremumTangent(rb, op, dx[0], attrs);
         });
+  setTangent("relay.nn.max_pool2d",
+             [](OpBuilder &b, Operation *op, ArrayRef<Value> dx) -> Tangent {
+               if (!dx[0])
+                 return failure();
+               RelayBuilder rb(b, op->getLoc());
+               return autodiff::maxPool2DTangent(rb, cast<MaxPool2DOp>(op),
+                                                 dx[0]);
+             });
+  // d prelu(x, alpha) = where(x > 0, dx, alpha dx + x dalpha), alpha
+  // along `axis`.
+  setTangent(
+      "relay.nn.prelu",
+      [](OpBuilder &b, Operation *op, ArrayRef<Value> dx) -> Tangent {
+        RelayBuilder rb(b, op->getLoc());
+        auto prelu = cast<PReluOp>(op);
+        Value x = op->getOperand(0), alpha = op->getOperand(1);
+        auto shape = cast<RankedTensorType>(x.getType()).getShape();
+        int64_t axis = prelu.getAxis();
+        if (axis < 0)
+          axis += shape.size();
+        SmallVector<int64_t> along(shape.size(), 1);
+        along[axis] = shape[axis];
+        auto alongAxis = [&](Value v) {
+          return rb.op<ReshapeOp>(
+              {v}, {b.getNamedAttr("newshape", b.getDenseI64ArrayAttr(along))});
+        };
+        Value zeros = rb.op<ZerosLikeOp>({x});
+        Value pos = dx[0] ? dx[0] : zeros;
+        Value neg = dx[0] ? rb.multiply(dx[0], alongAxis(alpha)) : zeros;
+        if (dx[1])
+          neg = rb.add(neg, rb.multiply(x, alongAxis(dx[1])));
+        return rb.op<WhereOp>({rb.greater(x, zeros), pos, neg});
+      });
   setTangent("relay.nn.global_max_pool2d",
              [](OpBuilder &b, Operation *op, ArrayRef<Value> dx) -> Tangent {
                if (!dx[0])

@@ -1,0 +1,73 @@
+//===- RuleSupport.h - Helpers of the built-in AD rules ---------*- C++ -*-===//
+//
+// What the files of gradient rules share: the registration of a rule for an
+// op class and small builders (a scalar constant, a gradient summed back to
+// a broadcast operand's shape).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RELAY_MLIR_TRANSFORMS_AUTODIFF_RULESUPPORT_H
+#define RELAY_MLIR_TRANSFORMS_AUTODIFF_RULESUPPORT_H
+
+#include "dialects/relay/OperatorRegistry.h"
+#include "dialects/relay/RelayBuilder.h"
+#include "dialects/relay/RelayOps.h"
+
+#include <functional>
+
+namespace mlir::relay::autodiff {
+
+using Grads = FailureOr<SmallVector<Value>>;
+
+inline ArrayRef<int64_t> shapeOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getShape();
+}
+
+/// `grad` summed over the axes broadcasting added, to `like`'s shape.
+inline Value collapseTo(RelayBuilder &rb, Value grad, Value like) {
+  if (grad.getType() == like.getType())
+    return grad;
+  return rb.op<CollapseSumLikeOp>({grad, like});
+}
+
+/// A 0-d constant `v` of `like`'s element type.
+inline Value scalar(RelayBuilder &rb, double v, Value like) {
+  Type e = cast<RankedTensorType>(like.getType()).getElementType();
+  auto type = RankedTensorType::get({}, e);
+  Builder b(like.getContext());
+  return ConstantOp::create(
+      rb.getBuilder(), rb.getLoc(),
+      DenseElementsAttr::get(type, cast<Attribute>(b.getFloatAttr(e, v))));
+}
+
+template <typename OpT>
+inline void setRule(std::function<Grads(RelayBuilder &, OpT, Value)> rule) {
+  (void)updateOperator(OpT::getOperationName(), [&](OperatorInfo &info) {
+    if (info.gradient)
+      return; // a rule set before (a user's) wins
+    info.gradient = [rule](OpBuilder &b, Operation *op, Value grad) -> Grads {
+      RelayBuilder rb(b, op->getLoc());
+      return rule(rb, cast<OpT>(op), grad);
+    };
+  });
+}
+
+template <typename OpT>
+inline void
+setUnaryRule(std::function<Value(RelayBuilder &, OpT, Value)> rule) {
+  setRule<OpT>([rule](RelayBuilder &rb, OpT op, Value g) -> Grads {
+    return SmallVector<Value>{rule(rb, op, g)};
+  });
+}
+
+/// The gradient rules of windowed operators (pools, strided slices);
+/// WindowGradientRules.cpp.
+void registerWindowGradientRules();
+
+/// The tangent of a max pool given its input's, `dx`: at each output, the
+/// tangent of the element its gradient goes to.
+FailureOr<Value> maxPool2DTangent(RelayBuilder &rb, MaxPool2DOp op, Value dx);
+
+} // namespace mlir::relay::autodiff
+
+#endif // RELAY_MLIR_TRANSFORMS_AUTODIFF_RULESUPPORT_H

@@ -1,0 +1,408 @@
+//===- WindowGradientRules.cpp - Gradients of windowed operators -*- C++
+//-*-===//
+//
+// The gradient rules of the operators that read their input through a
+// window or a stride: max and average 2-d pooling, strided_slice and nn.pad.
+// Each is built from Relay operators only, so it lowers, runs in the
+// interpreter and is exported like any other program:
+//
+//  * a strided read out[i] = in[first + i * step] has the gradient "g
+//    dilated by `step`, placed at `first`" (reshape + pad + reshape);
+//  * a 2-d pool is the sum over the kh x kw window offsets of such strided
+//    reads of the padded input, so its gradient is the sum of the placed
+//    gradients of each offset: scaled by 1 / count for the average, and for
+//    the max routed to the first offset in the window (row-major, as
+//    PyTorch picks) whose element equals the maximum.
+//
+//===----------------------------------------------------------------------===//
+
+#include "transforms/AutoDiff/RuleSupport.h"
+
+#include "dialects/relay/RelationUtils.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::autodiff;
+
+namespace {
+
+NamedAttribute ints(Builder &b, StringRef name, ArrayRef<int64_t> v) {
+  return b.getNamedAttr(name, b.getDenseI64ArrayAttr(v));
+}
+
+/// `v` padded with zeros by `width` (before/after per axis); `v` itself when
+/// nothing is added.
+Value padZeros(RelayBuilder &rb, Value v, ArrayRef<int64_t> width) {
+  if (!v || llvm::all_of(width, [](int64_t w) { return w == 0; }))
+    return v;
+  Builder b(v.getContext());
+  return rb.op<PadOp>({v, scalar(rb, 0.0, v)}, {ints(b, "pad_width", width)});
+}
+
+/// A zero tensor of shape `canvas` with v[i] at first + i * step (steps
+/// positive; every such position inside the canvas). Built as: a unit axis
+/// after each stepped axis, padded to the step and merged back (the
+/// dilation), then padded to the canvas.
+Value placeStrided(RelayBuilder &rb, Value v, ArrayRef<int64_t> first,
+                   ArrayRef<int64_t> step, ArrayRef<int64_t> canvas) {
+  Builder b(v.getContext());
+  SmallVector<int64_t> shape(shapeOf(v));
+  if (llvm::any_of(step, [](int64_t s) { return s > 1; })) {
+    SmallVector<int64_t> split, width, merged;
+    for (size_t d = 0; d < shape.size(); ++d) {
+      split.push_back(shape[d]);
+      width.append({0, 0});
+      merged.push_back(shape[d] * step[d]);
+      if (step[d] > 1) {
+        split.push_back(1);
+        width.append({0, step[d] - 1});
+      }
+    }
+    v = rb.op<ReshapeOp>({v}, {ints(b, "newshape", split)});
+    v = padZeros(rb, v, width);
+    if (!v)
+      return v;
+    v = rb.op<ReshapeOp>({v}, {ints(b, "newshape", merged)});
+    shape = merged;
+  }
+  // The dilation's trailing zeros may reach past the canvas: cut them.
+  SmallVector<int64_t> begin(shape.size(), 0), end(shape), width;
+  bool cut = false;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    end[d] = std::min(shape[d], canvas[d] - first[d]);
+    cut |= end[d] != shape[d];
+    width.append({first[d], canvas[d] - first[d] - end[d]});
+  }
+  if (cut && v)
+    v = rb.op<StridedSliceOp>({v},
+                              {ints(b, "begin", begin), ints(b, "end", end)});
+  return padZeros(rb, v, width);
+}
+
+/// The geometry of a 2-d pool in the plain NCHW or NHWC layouts: where H
+/// and W are, and each attribute in its long form.
+struct PoolGeometry {
+  int64_t h, w;
+  int64_t kernel[2], stride[2], dilation[2];
+  int64_t padBefore[2], padAfter[2];
+
+  static FailureOr<PoolGeometry> get(Operation *op) {
+    auto layout = op->getAttrOfType<StringAttr>("layout");
+    auto outLayout = op->getAttrOfType<StringAttr>("out_layout");
+    PoolGeometry g;
+    StringRef l = layout ? layout.getValue() : "NCHW";
+    if (l == "NCHW")
+      g.h = 2, g.w = 3;
+    else if (l == "NHWC")
+      g.h = 1, g.w = 2;
+    else
+      return failure();
+    if (outLayout && !outLayout.getValue().empty() && outLayout.getValue() != l)
+      return failure();
+    auto pair = [&](StringRef name, int64_t *out) {
+      auto a = op->getAttrOfType<DenseI64ArrayAttr>(name);
+      out[0] = out[1] = 1;
+      if (a && a.size() == 1)
+        out[0] = out[1] = a[0];
+      else if (a && a.size() >= 2)
+        out[0] = a[0], out[1] = a[1];
+    };
+    pair("pool_size", g.kernel);
+    pair("strides", g.stride);
+    pair("dilation", g.dilation);
+    int64_t pad[4] = {0, 0, 0, 0};
+    if (auto p = op->getAttrOfType<DenseI64ArrayAttr>("padding")) {
+      if (p.size() == 1)
+        pad[0] = pad[1] = pad[2] = pad[3] = p[0];
+      else if (p.size() == 2)
+        pad[0] = pad[2] = p[0], pad[1] = pad[3] = p[1];
+      else if (p.size() == 4)
+        llvm::copy(p.asArrayRef(), pad);
+    }
+    g.padBefore[0] = pad[0], g.padBefore[1] = pad[1];
+    g.padAfter[0] = pad[2], g.padAfter[1] = pad[3];
+    return g;
+  }
+};
+
+/// What a pool's gradient is built on: the input padded to a canvas every
+/// window fits in (ceil_mode's last windows may reach past the padding), and
+/// the strided read of each window offset.
+struct PoolWindows {
+  PoolGeometry geo;
+  SmallVector<int64_t> canvas;
+  /// Pads (before/after per axis) from the input to the canvas: the op's
+  /// padding, and apart from it what ceil_mode adds after.
+  SmallVector<int64_t> opPad, ceilPad;
+  SmallVector<int64_t> step;
+
+  PoolWindows(const PoolGeometry &geo, ArrayRef<int64_t> in,
+              ArrayRef<int64_t> out)
+      : geo(geo), canvas(in), opPad(2 * in.size(), 0),
+        ceilPad(2 * in.size(), 0), step(in.size(), 1) {
+    int64_t axis[2] = {geo.h, geo.w};
+    for (int i = 0; i < 2; ++i) {
+      int64_t d = axis[i];
+      int64_t padded = in[d] + geo.padBefore[i] + geo.padAfter[i];
+      int64_t reach = (out[d] - 1) * geo.stride[i] +
+                      (geo.kernel[i] - 1) * geo.dilation[i] + 1;
+      opPad[2 * d] = geo.padBefore[i];
+      opPad[2 * d + 1] = geo.padAfter[i];
+      ceilPad[2 * d + 1] = std::max<int64_t>(0, reach - padded);
+      canvas[d] = padded + ceilPad[2 * d + 1];
+      step[d] = geo.stride[i];
+    }
+  }
+
+  /// Pads (before/after per axis) from the input to the canvas.
+  SmallVector<int64_t> canvasPad() const {
+    SmallVector<int64_t> width(opPad);
+    for (size_t i = 0; i < width.size(); ++i)
+      width[i] += ceilPad[i];
+    return width;
+  }
+
+  /// Where offset (a, b) of every window starts on the canvas.
+  SmallVector<int64_t> first(int64_t a, int64_t b) const {
+    SmallVector<int64_t> f(canvas.size(), 0);
+    f[geo.h] = a * geo.dilation[0];
+    f[geo.w] = b * geo.dilation[1];
+    return f;
+  }
+
+  /// The elements of `padded` (a canvas) that offset (a, b) reads, one per
+  /// output element.
+  Value read(RelayBuilder &rb, Value padded, int64_t a, int64_t b,
+             ArrayRef<int64_t> out) const {
+    Builder builder(padded.getContext());
+    SmallVector<int64_t> begin = first(a, b), end(begin);
+    for (size_t d = 0; d < end.size(); ++d)
+      end[d] += (out[d] - 1) * step[d] + 1;
+    return rb.op<StridedSliceOp>({padded}, {ints(builder, "begin", begin),
+                                            ints(builder, "end", end),
+                                            ints(builder, "strides", step)});
+  }
+
+  /// The canvas-shaped gradient `acc` cut back to the input.
+  Value crop(RelayBuilder &rb, Value acc, ArrayRef<int64_t> in) const {
+    Builder builder(acc.getContext());
+    SmallVector<int64_t> begin(in.size(), 0), end(in);
+    for (size_t d = 0; d < in.size(); ++d) {
+      begin[d] = opPad[2 * d];
+      end[d] += begin[d];
+    }
+    return rb.op<StridedSliceOp>(
+        {acc}, {ints(builder, "begin", begin), ints(builder, "end", end)});
+  }
+};
+
+/// Sums `v` into `acc` (null at first).
+Value accumulate(RelayBuilder &rb, Value acc, Value v) {
+  if (!acc || !v)
+    return acc ? acc : v;
+  return rb.add(acc, v);
+}
+
+/// Whether the operands of a rule built (a relation that could not type a
+/// built op leaves a null).
+bool allBuilt(ArrayRef<Value> values) {
+  return llvm::all_of(values, [](Value v) { return bool(v); });
+}
+
+/// Calls `visit` on each window offset (a, c) of a max pool, row-major,
+/// with `take`: 1 where that offset holds the window's maximum and no
+/// earlier one did (the element PyTorch's max pool picks), else 0.
+LogicalResult visitMaxPoolWindows(
+    RelayBuilder &rb, MaxPool2DOp op, const PoolWindows &windows,
+    function_ref<LogicalResult(int64_t, int64_t, Value)> visit) {
+  Value x = op->getOperand(0), y = op.getResult();
+  Type element = getElementTypeOrSelf(x.getType());
+  ArrayRef<int64_t> out = shapeOf(y);
+  const PoolGeometry *geo = &windows.geo;
+  Builder b(op->getContext());
+  Value padded = rb.op<PadOp>({x, scalar(rb, -INFINITY, x)},
+                              {ints(b, "pad_width", windows.canvasPad())});
+  if (!padded)
+    return failure();
+  // `claimed` is 1 where an earlier offset of the window held the maximum.
+  Value claimed;
+  Value one = scalar(rb, 1.0, y);
+  for (int64_t a = 0; a < geo->kernel[0]; ++a)
+    for (int64_t c = 0; c < geo->kernel[1]; ++c) {
+      Value window = windows.read(rb, padded, a, c, out);
+      if (!window)
+        return failure();
+      Value hit =
+          rb.op<CastOp>({rb.equal(window, y)},
+                        {b.getNamedAttr("dtype", TypeAttr::get(element))});
+      Value take = claimed ? rb.multiply(hit, rb.subtract(one, claimed)) : hit;
+      claimed = claimed ? rb.add(claimed, take) : take;
+      if (!take || !claimed || failed(visit(a, c, take)))
+        return failure();
+    }
+  return success();
+}
+
+/// The windows of a max pool on floating-point data in a plain layout.
+FailureOr<PoolWindows> maxPoolWindows(MaxPool2DOp op) {
+  FailureOr<PoolGeometry> geo = PoolGeometry::get(op);
+  Value x = op->getOperand(0);
+  if (failed(geo) || !isa<FloatType>(getElementTypeOrSelf(x.getType())))
+    return failure();
+  return PoolWindows(*geo, shapeOf(x), shapeOf(op.getResult()));
+}
+
+Grads maxPoolGradient(RelayBuilder &rb, MaxPool2DOp op, Value g) {
+  FailureOr<PoolWindows> windows = maxPoolWindows(op);
+  if (failed(windows))
+    return failure();
+  Value acc;
+  if (failed(visitMaxPoolWindows(
+          rb, op, *windows, [&](int64_t a, int64_t c, Value take) {
+            Value placed =
+                placeStrided(rb, rb.multiply(g, take), windows->first(a, c),
+                             windows->step, windows->canvas);
+            acc = accumulate(rb, acc, placed);
+            return success(placed != nullptr);
+          })))
+    return failure();
+  Value dx = windows->crop(rb, acc, shapeOf(op->getOperand(0)));
+  if (!dx)
+    return failure();
+  return SmallVector<Value>{dx};
+}
+
+Grads avgPoolGradient(RelayBuilder &rb, AvgPool2DOp op, Value g) {
+  FailureOr<PoolGeometry> geo = PoolGeometry::get(op);
+  Value x = op->getOperand(0), y = op.getResult();
+  if (failed(geo) || !isa<FloatType>(getElementTypeOrSelf(x.getType())))
+    return failure();
+  ArrayRef<int64_t> in = shapeOf(x), out = shapeOf(y);
+  PoolWindows windows(*geo, in, out);
+  Builder b(op->getContext());
+  // The divisor of each output element, as the forward counts it: the
+  // window's elements inside the input, or inside the op's padding with
+  // count_include_pad (never ceil_mode's extra rows).
+  Value counted = rb.op<OnesLikeOp>({x});
+  counted = rb.op<PadOp>(
+      {counted, scalar(rb, op.getCountIncludePad() ? 1.0 : 0.0, x)},
+      {ints(b, "pad_width", windows.opPad)});
+  counted = padZeros(rb, counted, windows.ceilPad);
+  if (!counted)
+    return failure();
+  Value count;
+  for (int64_t a = 0; a < geo->kernel[0]; ++a)
+    for (int64_t c = 0; c < geo->kernel[1]; ++c)
+      count = accumulate(rb, count, windows.read(rb, counted, a, c, out));
+  if (!count)
+    return failure();
+  // An empty window's output is 0 and has no gradient to give.
+  Value share = rb.divide(g, rb.op<MaximumOp>({count, scalar(rb, 1.0, g)}));
+  Value acc;
+  for (int64_t a = 0; a < geo->kernel[0]; ++a)
+    for (int64_t c = 0; c < geo->kernel[1]; ++c) {
+      Value placed = placeStrided(rb, share, windows.first(a, c), windows.step,
+                                  windows.canvas);
+      if (!placed)
+        return failure();
+      acc = accumulate(rb, acc, placed);
+    }
+  Value dx = windows.crop(rb, acc, in);
+  if (!dx)
+    return failure();
+  return SmallVector<Value>{dx};
+}
+
+/// strided_slice reads out[i] = in[first + i * step] on each axis (the
+/// relation's normalisation): the gradient is g placed there, read
+/// backwards along the axes it walked backwards.
+Grads stridedSliceGradient(RelayBuilder &rb, StridedSliceOp op, Value g) {
+  Value x = op->getOperand(0);
+  ArrayRef<int64_t> in = shapeOf(x), out = shapeOf(g);
+  ArrayRef<int64_t> strides, axes;
+  if (auto s = op.getStridesAttr())
+    strides = s.asArrayRef();
+  if (auto a = op.getAxesAttr())
+    axes = a.asArrayRef();
+  StridedSliceStarts starts = stridedSliceStarts(
+      in, op.getBegin(), strides.empty() ? ArrayRef<int64_t>{1} : strides, axes,
+      op.getSliceMode() == "size");
+  if (llvm::is_contained(out, 0))
+    return SmallVector<Value>{rb.op<ZerosLikeOp>({x})};
+  Builder b(op->getContext());
+  SmallVector<int64_t> first(starts.first), step(starts.step);
+  for (size_t d = 0; d < in.size(); ++d) {
+    if (step[d] > 0)
+      continue;
+    g = rb.op<ReverseOp>(
+        {g}, {b.getNamedAttr("axis", b.getI64IntegerAttr(int64_t(d)))});
+    first[d] += (out[d] - 1) * step[d];
+    step[d] = -step[d];
+    if (!g)
+      return failure();
+  }
+  Value dx = placeStrided(rb, g, first, step, in);
+  if (!dx)
+    return failure();
+  return SmallVector<Value>{dx};
+}
+
+/// nn.pad in constant mode: the data's gradient is g cut back to the data,
+/// pad_value's is what fell on the padding.
+Grads padGradient(RelayBuilder &rb, PadOp op, Value g) {
+  if (op.getPadMode() != "constant")
+    return failure();
+  Value x = op->getOperand(0);
+  ArrayRef<int64_t> in = shapeOf(x), width = op.getPadWidth();
+  Builder b(op->getContext());
+  SmallVector<int64_t> begin(in.size(), 0), end(in);
+  for (size_t d = 0; d < in.size() && 2 * d < width.size(); ++d) {
+    if (width[2 * d] < 0 || width[2 * d + 1] < 0)
+      return failure(); // a negative pad crops: not covered
+    begin[d] = width[2 * d];
+    end[d] += begin[d];
+  }
+  Value dx = rb.op<StridedSliceOp>(
+      {g}, {ints(b, "begin", begin), ints(b, "end", end)});
+  Value total = rb.op<SumOp>({g});
+  Value inner = dx ? rb.op<SumOp>({dx}) : Value();
+  if (!dx || !total || !inner)
+    return failure();
+  Value dv = rb.subtract(total, inner);
+  if (dv.getType() != op->getOperand(1).getType())
+    dv = rb.op<ReshapeLikeOp>({dv, op->getOperand(1)});
+  return SmallVector<Value>{dx, dv};
+}
+
+} // namespace
+
+FailureOr<Value> mlir::relay::autodiff::maxPool2DTangent(RelayBuilder &rb,
+                                                         MaxPool2DOp op,
+                                                         Value dx) {
+  FailureOr<PoolWindows> windows = maxPoolWindows(op);
+  if (failed(windows))
+    return failure();
+  Value acc;
+  Value padded = padZeros(rb, dx, windows->canvasPad());
+  if (failed(visitMaxPoolWindows(
+          rb, op, *windows, [&](int64_t a, int64_t c, Value take) {
+            Value window = padded
+                               ? windows->read(rb, padded, a, c, shapeOf(take))
+                               : Value();
+            if (!window)
+              return failure();
+            acc = accumulate(rb, acc, rb.multiply(window, take));
+            return success();
+          })))
+    return failure();
+  return acc;
+}
+
+void mlir::relay::autodiff::registerWindowGradientRules() {
+  setRule<MaxPool2DOp>(maxPoolGradient);
+  setRule<AvgPool2DOp>(avgPoolGradient);
+  setRule<StridedSliceOp>(stridedSliceGradient);
+  setRule<PadOp>(padGradient);
+}
