@@ -205,12 +205,6 @@ Value accumulate(RelayBuilder &rb, Value acc, Value v) {
   return rb.add(acc, v);
 }
 
-/// Whether the operands of a rule built (a relation that could not type a
-/// built op leaves a null).
-bool allBuilt(ArrayRef<Value> values) {
-  return llvm::all_of(values, [](Value v) { return bool(v); });
-}
-
 /// Calls `visit` on each window offset (a, c) of a max pool, row-major,
 /// with `take`: 1 where that offset holds the window's maximum and no
 /// earlier one did (the element PyTorch's max pool picks), else 0.
