@@ -272,6 +272,52 @@ void registerRules() {
       return failure();
     return SmallVector<Value>{dx, dalpha};
   });
+  setRule<BatchNormOp>([](RelayBuilder &rb, BatchNormOp op, Value g) -> Grads {
+    // Relay's batch_norm normalises by the moving statistics it is given:
+    // y = (x - mean) * s * gamma + beta with s = 1 / sqrt(var + eps) along
+    // `axis`, and passes mean and var through as results 1 and 2.
+    Value x = op->getOperand(0), gamma = op->getOperand(1),
+          mean = op->getOperand(3), var = op->getOperand(4);
+    ArrayRef<int64_t> xs = shapeOf(x);
+    int64_t axis = op.getAxis();
+    if (axis < 0)
+      axis += xs.size();
+    Builder b(op->getContext());
+    SmallVector<int64_t> along(xs.size(), 1), others;
+    along[axis] = xs[axis];
+    for (int64_t d = 0; d < int64_t(xs.size()); ++d)
+      if (d != axis)
+        others.push_back(d);
+    auto alongAxis = [&](Value v) {
+      return rb.op<ReshapeOp>(
+          {v}, {b.getNamedAttr("newshape", b.getDenseI64ArrayAttr(along))});
+    };
+    auto sumOthers = [&](Value v) {
+      return rb.op<SumOp>(
+          {v}, {b.getNamedAttr("axis", b.getDenseI64ArrayAttr(others))});
+    };
+    Value gy = rb.tupleGet(g, 0);
+    Value s = rb.op<RsqrtOp>(
+        {rb.add(var, scalar(rb, op.getEpsilon().convertToDouble(), var))});
+    Value scale = op.getScale() ? rb.multiply(s, gamma) : s;
+    Value centred = rb.subtract(x, alongAxis(mean));
+    Value xhat = rb.multiply(centred, alongAxis(s));
+    Value dx = rb.multiply(gy, alongAxis(scale));
+    Value sumG = sumOthers(gy);
+    Value dgamma = op.getScale() ? sumOthers(rb.multiply(gy, xhat))
+                                 : rb.op<ZerosLikeOp>({gamma});
+    Value dbeta = op.getCenter() ? sumG : rb.op<ZerosLikeOp>({gamma});
+    // d/dmean = -sum(g) * scale; d/dvar = -1/2 sum(g (x - mean)) gamma s^3.
+    Value dmean = rb.add(rb.tupleGet(g, 1),
+                         rb.op<NegativeOp>({rb.multiply(sumG, scale)}));
+    Value s3 = rb.multiply(scale, rb.multiply(s, s));
+    Value dvar = rb.add(rb.tupleGet(g, 2),
+                        rb.multiply(sumOthers(rb.multiply(gy, centred)),
+                                    rb.multiply(s3, scalar(rb, -0.5, var))));
+    if (!dx || !dgamma || !dbeta || !dmean || !dvar)
+      return failure();
+    return SmallVector<Value>{dx, dgamma, dbeta, dmean, dvar};
+  });
   setUnaryRule<BroadcastToOp>([](RelayBuilder &rb, BroadcastToOp op, Value g) {
     return collapseTo(rb, g, op->getOperand(0));
   });

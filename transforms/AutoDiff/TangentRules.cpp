@@ -342,6 +342,52 @@ void registerRules() {
           neg = rb.add(neg, rb.multiply(x, alongAxis(dx[1])));
         return rb.op<WhereOp>({rb.greater(x, zeros), pos, neg});
       });
+  // y = (x - mean) s gamma + beta, s = (var + eps)^-1/2 along `axis`:
+  // dy = (dx - dmean) s gamma + (x - mean) s dgamma + dbeta
+  //      - 1/2 (x - mean) gamma s^3 dvar; mean and var pass through.
+  setTangent(
+      "relay.nn.batch_norm",
+      [](OpBuilder &b, Operation *op, ArrayRef<Value> dx) -> Tangent {
+        RelayBuilder rb(b, op->getLoc());
+        auto bn = cast<BatchNormOp>(op);
+        Value x = op->getOperand(0), gamma = op->getOperand(1),
+              mean = op->getOperand(3), var = op->getOperand(4);
+        auto shape = cast<RankedTensorType>(x.getType()).getShape();
+        int64_t axis = bn.getAxis();
+        if (axis < 0)
+          axis += shape.size();
+        SmallVector<int64_t> along(shape.size(), 1);
+        along[axis] = shape[axis];
+        auto alongAxis = [&](Value v) {
+          return rb.op<ReshapeOp>(
+              {v}, {b.getNamedAttr("newshape", b.getDenseI64ArrayAttr(along))});
+        };
+        auto eps = cast<RankedTensorType>(var.getType());
+        Value s = rb.op<RsqrtOp>(
+            {rb.add(var, rb.scalarFloat(bn.getEpsilon().convertToDouble(),
+                                        eps.getElementType()))});
+        Value g = bn.getScale() ? gamma : rb.op<OnesLikeOp>({gamma});
+        Value centred = rb.subtract(x, alongAxis(mean));
+        Value t = rb.op<ZerosLikeOp>({x});
+        if (dx[0])
+          t = rb.add(t, rb.multiply(dx[0], alongAxis(rb.multiply(s, g))));
+        if (dx[3])
+          t = rb.subtract(t, alongAxis(rb.multiply(dx[3], rb.multiply(s, g))));
+        if (dx[1] && bn.getScale())
+          t = rb.add(t, rb.multiply(centred, alongAxis(rb.multiply(s, dx[1]))));
+        if (dx[2] && bn.getCenter())
+          t = rb.add(t, alongAxis(dx[2]));
+        if (dx[4]) {
+          Value s3 = rb.multiply(s, rb.multiply(s, s));
+          Value k = rb.multiply(
+              rb.multiply(g, s3),
+              rb.multiply(dx[4], rb.scalarFloat(-0.5, eps.getElementType())));
+          t = rb.add(t, rb.multiply(centred, alongAxis(k)));
+        }
+        Value dmean = dx[3] ? dx[3] : rb.op<ZerosLikeOp>({mean});
+        Value dvar = dx[4] ? dx[4] : rb.op<ZerosLikeOp>({var});
+        return rb.tuple({t, dmean, dvar});
+      });
   setTangent("relay.nn.global_max_pool2d",
              [](OpBuilder &b, Operation *op, ArrayRef<Value> dx) -> Tangent {
                if (!dx[0])
