@@ -452,20 +452,24 @@ LogicalResult Executor::callNative(ArrayRef<const void *> args,
   if (error)
     return reportRunTimeError(error);
   results.resize(flatResults.size());
-  SmallVector<void *> freed;
+  // Every result is copied out before any buffer is freed: a buffer may be
+  // returned more than once (CSE makes equal results one value).
   for (auto [i, t] : llvm::enumerate(flatResults)) {
     const int64_t *desc = result.data() + offsets[i];
-    auto tensor = dyn_cast<RankedTensorType>(t);
-    if (!tensor) {
-      results[i].resize(sizeof(void *));
-      std::memcpy(results[i].data(), desc, sizeof(void *));
+    if (auto tensor = dyn_cast<RankedTensorType>(t)) {
+      copyOut(desc, tensor, results[i]);
       continue;
     }
-    copyOut(desc, tensor, results[i]);
-    // Result buffers belong to the caller, unless one is an input, a global
-    // constant (MLIR marks those with 0xdeadbeef) or returned twice.
-    auto *allocated = reinterpret_cast<void *>(desc[0]);
-    if (allocated && desc[0] != 0xdeadbeef &&
+    results[i].resize(sizeof(void *));
+    std::memcpy(results[i].data(), desc, sizeof(void *));
+  }
+  // Result buffers belong to the caller, unless one is an input or a global
+  // constant (MLIR marks those with 0xdeadbeef); each is freed once.
+  SmallVector<void *> freed;
+  for (auto [i, t] : llvm::enumerate(flatResults)) {
+    auto *allocated = reinterpret_cast<void *>(result[offsets[i]]);
+    if (isa<RankedTensorType>(t) && allocated &&
+        result[offsets[i]] != 0xdeadbeef &&
         !llvm::is_contained(args, allocated) &&
         !llvm::is_contained(freed, allocated)) {
       _mlir_memref_to_llvm_free(allocated);
