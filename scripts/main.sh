@@ -4,7 +4,9 @@
 # relay-run through --relay-to-llvm and run on a generated image; prints the
 # output's summary, whether it matches PyTorch, and the median latency.
 # Then a Relay text program (an LSTM written as recursion over the sequence)
-# compiled and run the same way.
+# compiled and run the same way, and the digits CNN of examples/training
+# trained by one compiled Relay function per SGD step (checked against
+# PyTorch).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -20,3 +22,5 @@ build/bin/relay-run "$models/resnet18.onnx" --input "$models/resnet18.input.npy"
   "$models/resnet18.relay.npy" "$models/resnet18.torch.npy" 1e-4
 echo "=== relay-run examples/workloads/lstm.rly (compiled, random inputs)"
 build/bin/relay-run examples/workloads/lstm.rly --random-inputs 0 --summary --bench 10
+echo "=== examples/training: the digits CNN trained by its compiled SGD step"
+bash examples/training/train_digits.sh

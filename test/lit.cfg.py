@@ -40,6 +40,11 @@ if os.path.exists("/usr/bin/python3") and subprocess.run(
         ["/usr/bin/python3", "-c", "import torch, numpy"],
         capture_output=True).returncode == 0:
     config.available_features.add("torch")
+# Debian's python3-sklearn ships the digits data set examples/training uses.
+if os.path.exists("/usr/bin/python3") and subprocess.run(
+        ["/usr/bin/python3", "-c", "import sklearn.datasets"],
+        capture_output=True).returncode == 0:
+    config.available_features.add("sklearn")
 config.substitutions.append(("%debian_python", "/usr/bin/python3"))
 
 # TVM's Relay text tests, shared beside the project (not copied into it).
