@@ -318,6 +318,55 @@ void registerRules() {
       return failure();
     return SmallVector<Value>{dx, dgamma, dbeta, dmean, dvar};
   });
+  setRule<TakeOp>([](RelayBuilder &rb, TakeOp op, Value g) -> Grads {
+    // out[pre, i, post] = x[pre, idx[i], post] (x flattened without an
+    // axis): the gradient adds each g[pre, i, post] at idx[i], which is the
+    // product of one_hot(idx)^T [N, M] with g as [M, pre * post].
+    if (op.getBatchDims() != 0)
+      return failure();
+    Value x = op->getOperand(0), idx = op->getOperand(1);
+    ArrayRef<int64_t> xs = shapeOf(x), is = shapeOf(idx);
+    Type indexType = cast<RankedTensorType>(idx.getType()).getElementType();
+    Type floatType = cast<RankedTensorType>(g.getType()).getElementType();
+    int64_t rank = xs.size(), axis = 0, pre = 1, post = 1;
+    int64_t n = ShapedType::getNumElements(xs);
+    if (IntegerAttr a = op.getAxisAttr()) {
+      axis = a.getInt() < 0 ? a.getInt() + rank : a.getInt();
+      n = xs[axis];
+      for (int64_t d = 0; d < rank; ++d)
+        (d < axis ? pre : post) *= d == axis ? 1 : xs[d];
+    }
+    int64_t m = ShapedType::getNumElements(is);
+    // The element each index reads, as the forward normalises it.
+    if (op.getMode() == "clip")
+      idx = rb.op<MinimumOp>({rb.op<MaximumOp>({idx, rb.scalar(0, indexType)}),
+                              rb.scalar(n - 1, indexType)});
+    else if (op.getMode() == "wrap")
+      idx = rb.op<FloorModOp>({idx, rb.scalar(n, indexType)});
+    Builder b(op->getContext());
+    auto shape = [&](ArrayRef<int64_t> s) {
+      return b.getNamedAttr("newshape", b.getDenseI64ArrayAttr(s));
+    };
+    auto swap = b.getNamedAttr("axes", b.getDenseI64ArrayAttr({1, 0, 2}));
+    Value hot = rb.op<OneHotOp>(
+        {idx, rb.scalarFloat(1.0, floatType), rb.scalarFloat(0.0, floatType)},
+        {b.getNamedAttr("depth", b.getI64IntegerAttr(n)),
+         b.getNamedAttr("dtype", TypeAttr::get(floatType))});
+    hot = rb.op<ReshapeOp>({hot}, {shape({m, n})});
+    Value rows = rb.op<ReshapeOp>({g}, {shape({pre, m, post})});
+    if (pre != 1)
+      rows = rb.op<TransposeOp>({rows}, {swap});
+    rows = rb.op<ReshapeOp>({rows}, {shape({m, pre * post})});
+    Value dx = rb.op<MatmulOp>(
+        {hot, rows}, {b.getNamedAttr("transpose_a", b.getBoolAttr(true))});
+    dx = rb.op<ReshapeOp>({dx}, {shape({n, pre, post})});
+    if (pre != 1)
+      dx = rb.op<TransposeOp>({dx}, {swap});
+    dx = rb.op<ReshapeOp>({dx}, {shape(xs)});
+    if (!dx)
+      return failure();
+    return SmallVector<Value>{dx, Value()};
+  });
   setUnaryRule<BroadcastToOp>([](RelayBuilder &rb, BroadcastToOp op, Value g) {
     return collapseTo(rb, g, op->getOperand(0));
   });

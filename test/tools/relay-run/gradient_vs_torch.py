@@ -4,14 +4,16 @@ PyTorch's autograd of the same loss, on the same random inputs, to 1e-4
 relative (elementwise for the small networks; for ResNet-18, whose float32
 sums run in another order, of each gradient's norm).
 
-  gradient_vs_torch.py RELAY_RUN (mlp|cnn|resnet18) PROGRAM TMPDIR
+  gradient_vs_torch.py RELAY_RUN (mlp|cnn|resnet18|lstm|treelstm) PROGRAM TMPDIR
 
 PROGRAM is the .rly program (run with --gradient) or an .mlir module holding
 its gradient already (its @main_grad is run). For resnet18 it is
 examples/models/relay_resnet.py's program for batch 2, 64x64 images and 10
 classes, checked against torchvision's resnet18 in eval mode with the same
 weights (gradients of the batch norm statistics, which PyTorch does not
-differentiate, are not compared).
+differentiate, are not compared). lstm and treelstm are
+examples/workloads' programs, whose result (h, c) is seeded by ones: checked
+against torch.nn.LSTM and the child-sum TreeLSTM written in PyTorch.
 """
 import os
 import subprocess
@@ -76,6 +78,55 @@ def resnet18_inputs(rng):
     return [x.astype(np.float32) for x in inputs]
 
 
+def lstm(xs, h0, c0, w_ih, w_hh, b_ih, b_hh):
+    """torch.nn.LSTM(64, 128)'s kernel on these weights (what its forward
+    calls with its flat weights; functional_call's replaced parameters do
+    not reach it in every PyTorch)."""
+    _, h, c = torch._VF.lstm(xs, (h0.unsqueeze(0), c0.unsqueeze(0)),
+                             [w_ih, w_hh, b_ih, b_hh], True, 1, 0.0, False,
+                             False, False)
+    return h[0], c[0]
+
+
+def lstm_inputs(rng):
+    scale = 1 / np.sqrt(128)
+    shapes = [(512, 64), (512, 128), (512,), (512,)]
+    inputs = [rng.standard_normal((32, 1, 64)),
+              0.1 * rng.standard_normal((1, 128)),
+              0.1 * rng.standard_normal((1, 128))]
+    inputs += [rng.uniform(-scale, scale, s) for s in shapes]
+    return [x.astype(np.float32) for x in inputs]
+
+
+def treelstm(words, w, u, b):
+    """examples/workloads/treelstm.rly's tree and cell."""
+    tree = (0, [(1, [(3, []), (4, [])]), (2, []), (5, [(6, [])])])
+    us = u.chunk(4, dim=0)
+
+    def node(t):
+        index, kids = t
+        states = [node(k) for k in kids]
+        wx = (words[index] @ w.T + b).chunk(4, dim=1)
+        hsum = sum((h for h, _ in states), torch.zeros(1, 64))
+        i = torch.sigmoid(wx[0] + hsum @ us[0].T)
+        o = torch.sigmoid(wx[1] + hsum @ us[1].T)
+        g = torch.tanh(wx[2] + hsum @ us[2].T)
+        fc = sum((torch.sigmoid(wx[3] + h @ us[3].T) * c for h, c in states),
+                 torch.zeros(1, 64))
+        c = i * g + fc
+        return o * torch.tanh(c), c
+
+    return node(tree)
+
+
+def treelstm_inputs(rng):
+    inputs = [rng.standard_normal((7, 1, 32)),
+              rng.uniform(-0.2, 0.2, (256, 32)),
+              rng.uniform(-0.2, 0.2, (256, 64)),
+              rng.uniform(-0.1, 0.1, 256)]
+    return [x.astype(np.float32) for x in inputs]
+
+
 MODELS = {
     'mlp': (mlp, [(1, 8), (4, 8), (4,), (2, 4), (2,), (1, 2)], []),
     # the variance (index 5) positive
@@ -87,9 +138,15 @@ MODELS = {
 def main():
     relay_run, model, program, tmp = sys.argv[1:5]
     os.makedirs(tmp, exist_ok=True)
+    for name in os.listdir(tmp):  # an earlier model's results
+        if name.startswith('g.'):
+            os.remove(os.path.join(tmp, name))
     rng = np.random.default_rng(3)
     if model == 'resnet18':
         loss_fn, inputs, normwise = resnet18, resnet18_inputs(rng), True
+    elif model in ('lstm', 'treelstm'):
+        loss_fn, normwise = globals()[model], False
+        inputs = globals()[model + '_inputs'](rng)
     else:
         loss_fn, shapes, positive = MODELS[model]
         normwise = False
@@ -104,7 +161,9 @@ def main():
         np.save(path, x)
         cmd += ['--input', path]
     subprocess.run(cmd, check=True, capture_output=True)
-    value = np.load(os.path.join(tmp, 'g.0.npy'))
+    single = os.path.join(tmp, 'g.0.npy')
+    values = ([np.load(single)] if os.path.exists(single) else
+              [np.load(os.path.join(tmp, 'g.0.%d.npy' % k)) for k in range(2)])
     grads = [np.load(os.path.join(tmp, 'g.1.%d.npy' % i))
              for i in range(len(inputs))]
 
@@ -114,10 +173,13 @@ def main():
                   if 'running' in name}
     tensors = [torch.tensor(a, requires_grad=i not in frozen)
                for i, a in enumerate(inputs)]
-    loss = loss_fn(*tensors)
-    loss.backward()
+    outputs = loss_fn(*tensors)
+    outputs = outputs if isinstance(outputs, tuple) else (outputs,)
+    sum(o.sum() for o in outputs).backward()  # every result seeded by ones
     expected = [None if t.grad is None else t.grad.numpy() for t in tensors]
-    ok = np.allclose(value, loss.detach().numpy(), rtol=1e-4, atol=1e-6)
+    ok = len(values) == len(outputs) and all(
+        np.allclose(v, o.detach().numpy(), rtol=1e-4, atol=1e-6)
+        for v, o in zip(values, outputs))
     for i, (g, e) in enumerate(zip(grads, expected)):
         if e is None:
             continue
