@@ -8,9 +8,10 @@
 # overrides build/, RELAY_C_RUNTIME the runtime library). The steps:
 #  1. prepare_digits.py: sklearn's digits data, a shuffle per epoch and the
 #     initial weights, as raw files;
-#  2. @loss's gradient (--relay-gradient, first order), exported as Relay
-#     text with step.rly's @step added, inlined and dead code removed: one
-#     function that runs forward, backward and update;
+#  2. sgd_step.py: @loss's gradient (--relay-gradient, first order),
+#     exported as Relay text with an @step added that moves each weight
+#     against its gradient, inlined and dead code removed: one function
+#     that runs forward, backward and update;
 #  3. relay-run --emit-object compiles @step and @predict ahead of time and
 #     train_digits.c links them with the C runtime;
 #  4. train_digits runs the epochs (mean loss and test accuracy of each);
@@ -28,22 +29,8 @@ mkdir -p "$out"
 
 /usr/bin/python3 "$here/prepare_digits.py" "$out/data" --epochs "$epochs"
 
-"$bin/relay-mlir-translate" --import-relay "$here/digits_cnn.rly" |
-  "$bin/relay-mlir-opt" --relay-infer-types --inline \
-    '--relay-gradient=func=loss mode=first-order' |
-  "$bin/relay-mlir-translate" --export-relay > "$out/loss_grad.rly"
-# @step goes before the exported module's metadata section (its constants).
-/usr/bin/python3 - "$out/loss_grad.rly" "$here/step.rly" "$out/train.rly" <<'PY'
-import sys
-module, step = open(sys.argv[1]).read(), open(sys.argv[2]).read()
-at = module.find('#[metadata]')
-at = len(module) if at < 0 else at
-open(sys.argv[3], 'w').write(module[:at] + step + '\n' + module[at:])
-PY
-"$bin/relay-mlir-translate" --import-relay "$out/train.rly" |
-  "$bin/relay-mlir-opt" --relay-infer-types --inline \
-    --relay-dead-code-elimination=entry-functions=step,predict \
-    -o "$out/train.mlir"
+/usr/bin/python3 "$here/sgd_step.py" "$bin" "$here/digits_cnn.rly" \
+  "$out/train.mlir" --data x,y --keep predict
 
 "$bin/relay-run" "$out/train.mlir" --entry step --emit-object "$out/step.o"
 "$bin/relay-run" "$out/train.mlir" --entry predict \
