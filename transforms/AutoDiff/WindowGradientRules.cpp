@@ -216,8 +216,11 @@ LogicalResult visitMaxPoolWindows(
   ArrayRef<int64_t> out = shapeOf(y);
   const PoolGeometry *geo = &windows.geo;
   Builder b(op->getContext());
-  Value padded = rb.op<PadOp>({x, scalar(rb, -INFINITY, x)},
-                              {ints(b, "pad_width", windows.canvasPad())});
+  SmallVector<int64_t> width = windows.canvasPad();
+  Value padded = x;
+  if (llvm::any_of(width, [](int64_t w) { return w != 0; }))
+    padded = rb.op<PadOp>({x, scalar(rb, -INFINITY, x)},
+                          {ints(b, "pad_width", width)});
   if (!padded)
     return failure();
   // `claimed` is 1 where an earlier offset of the window held the maximum.
@@ -248,21 +251,64 @@ FailureOr<PoolWindows> maxPoolWindows(MaxPool2DOp op) {
   return PoolWindows(*geo, shapeOf(x), shapeOf(op.getResult()));
 }
 
+/// Whether a pool's windows tile its canvas: strides equal to the window,
+/// no dilation. Then the gradients of the k x k offsets interleave into the
+/// canvas by a stack and a reshape, with no placement per offset.
+bool windowsTile(const PoolGeometry &geo) {
+  return geo.stride[0] == geo.kernel[0] && geo.stride[1] == geo.kernel[1] &&
+         geo.dilation[0] == 1 && geo.dilation[1] == 1;
+}
+
+/// The canvas holding parts[a][b] (each shaped like the pool's result) at
+/// the positions offset (a, b) of tiling windows reads.
+Value interleaveTiles(RelayBuilder &rb, const PoolWindows &windows,
+                      ArrayRef<SmallVector<Value>> parts) {
+  Builder b(rb.getContext());
+  int64_t h = windows.geo.h, w = windows.geo.w;
+  auto axis = [&](int64_t a) {
+    return b.getNamedAttr("axis", b.getI64IntegerAttr(a));
+  };
+  // [.., OH, OW, ..] -> rows [.., OH, OW, kw, ..] -> [.., OH, kh, OW, kw, ..]
+  SmallVector<Value> rows;
+  for (ArrayRef<Value> row : parts)
+    rows.push_back(rb.op<StackOp>({rb.tuple(row)}, {axis(w + 1)}));
+  Value all = rb.op<StackOp>({rb.tuple(rows)}, {axis(h + 1)});
+  if (!all)
+    return all;
+  SmallVector<int64_t> shape(shapeOf(all));
+  shape[h] *= shape[h + 1];
+  shape[w + 1] *= shape[w + 2];
+  shape.erase(shape.begin() + w + 2);
+  shape.erase(shape.begin() + h + 1);
+  Value canvas = rb.op<ReshapeOp>({all}, {ints(b, "newshape", shape)});
+  SmallVector<int64_t> first(shape.size(), 0), step(shape.size(), 1);
+  return canvas ? placeStrided(rb, canvas, first, step, windows.canvas)
+                : canvas;
+}
+
 Grads maxPoolGradient(RelayBuilder &rb, MaxPool2DOp op, Value g) {
   FailureOr<PoolWindows> windows = maxPoolWindows(op);
   if (failed(windows))
     return failure();
+  bool tiles = windowsTile(windows->geo);
+  SmallVector<SmallVector<Value>> parts(windows->geo.kernel[0]);
   Value acc;
   if (failed(visitMaxPoolWindows(
           rb, op, *windows, [&](int64_t a, int64_t c, Value take) {
-            Value placed =
-                placeStrided(rb, rb.multiply(g, take), windows->first(a, c),
-                             windows->step, windows->canvas);
+            Value share = rb.multiply(g, take);
+            if (tiles) {
+              parts[a].push_back(share);
+              return success();
+            }
+            Value placed = placeStrided(rb, share, windows->first(a, c),
+                                        windows->step, windows->canvas);
             acc = accumulate(rb, acc, placed);
             return success(placed != nullptr);
           })))
     return failure();
-  Value dx = windows->crop(rb, acc, shapeOf(op->getOperand(0)));
+  if (tiles)
+    acc = interleaveTiles(rb, *windows, parts);
+  Value dx = acc ? windows->crop(rb, acc, shapeOf(op->getOperand(0))) : acc;
   if (!dx)
     return failure();
   return SmallVector<Value>{dx};
