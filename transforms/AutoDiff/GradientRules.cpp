@@ -532,68 +532,6 @@ void registerRules() {
                               collapseTo(rb, rb.op<WhereOp>({c, zeros, g}), y)};
   });
 
-  // Convolutions (TVM's conv2d_grad), NCHW/OIHW without groups: the
-  // data's gradient is the transposed convolution of the result's with the
-  // same weight; the weight's is a convolution of the data (batch and
-  // channels swapped) with the result's gradient as the kernel, the
-  // strides and dilations exchanged.
-  setRule<Conv2DOp>([](RelayBuilder &rb, Conv2DOp op, Value g) -> Grads {
-    if (op.getGroups() != 1 || op.getDataLayout() != "NCHW" ||
-        op.getKernelLayout() != "OIHW" || !op.getOutLayout().empty())
-      return failure();
-    Value x = op->getOperand(0), w = op->getOperand(1);
-    ArrayRef<int64_t> xs = shapeOf(x), ws = shapeOf(w), gs = shapeOf(g);
-    auto pair = [](DenseI64ArrayAttr a, int64_t d) {
-      SmallVector<int64_t> v(2, d);
-      if (a && a.size() == 1)
-        v.assign(2, a[0]);
-      else if (a && a.size() >= 2)
-        v.assign({a[0], a[1]});
-      return v;
-    };
-    SmallVector<int64_t> stride = pair(op.getStridesAttr(), 1);
-    SmallVector<int64_t> dilation = pair(op.getDilationAttr(), 1);
-    SmallVector<int64_t> pad(4, 0);
-    if (auto p = op.getPaddingAttr()) {
-      if (p.size() == 1)
-        pad.assign(4, p[0]);
-      else if (p.size() == 2)
-        pad = {p[0], p[1], p[0], p[1]};
-      else if (p.size() == 4)
-        pad.assign(p.asArrayRef().begin(), p.asArrayRef().end());
-    }
-    Builder b(op->getContext());
-    auto ints = [&](StringRef n, ArrayRef<int64_t> v) {
-      return b.getNamedAttr(n, b.getDenseI64ArrayAttr(v));
-    };
-    // dx: the rows and columns the strided windows never reach come back
-    // through output_padding.
-    SmallVector<int64_t> outputPadding(2);
-    for (int i = 0; i < 2; ++i)
-      outputPadding[i] =
-          xs[2 + i] - ((gs[2 + i] - 1) * stride[i] - pad[i] - pad[i + 2] +
-                       dilation[i] * (ws[2 + i] - 1) + 1);
-    Value dx = rb.op<Conv2DTransposeOp>(
-        {g, w},
-        {ints("strides", stride), ints("padding", pad),
-         ints("dilation", dilation), ints("output_padding", outputPadding),
-         b.getNamedAttr("kernel_layout", b.getStringAttr("IOHW"))});
-    // dw[o, i, kh, kw] = sum over n, h, w of g[n, o, h, w] *
-    // x_padded[n, i, h * stride + kh * dilation, w * stride + kw * dilation].
-    Value xt = rb.op<TransposeOp>({x}, {ints("axes", {1, 0, 2, 3})});
-    Value gt = rb.op<TransposeOp>({g}, {ints("axes", {1, 0, 2, 3})});
-    Value dwt = rb.op<Conv2DOp>({xt, gt}, {ints("strides", dilation),
-                                           ints("padding", pad),
-                                           ints("dilation", stride)});
-    Value dw = rb.op<TransposeOp>({dwt}, {ints("axes", {1, 0, 2, 3})});
-    if (dw && shapeOf(dw) != ws)
-      dw = rb.op<StridedSliceOp>(
-          {dw}, {ints("begin", {0, 0, 0, 0}), ints("end", ws)});
-    if (!dx || !dw)
-      return failure();
-    return SmallVector<Value>{dx, dw};
-  });
-
   // Global pooling (any layout: the result keeps the operand's rank, its
   // spatial axes of size 1, so it broadcasts back): the average spreads
   // the gradient evenly, the maximum gives it to the elements equal to it.
@@ -659,6 +597,7 @@ void mlir::relay::registerGradientRules() {
   static bool registered = [] {
     registerRules();
     registerWindowGradientRules();
+    registerConvGradientRules();
     return true;
   }();
   (void)registered;

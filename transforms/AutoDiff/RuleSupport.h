@@ -60,6 +60,9 @@ setUnaryRule(std::function<Value(RelayBuilder &, OpT, Value)> rule) {
   });
 }
 
+/// The gradient rules of 2-d convolutions; ConvGradientRules.cpp.
+void registerConvGradientRules();
+
 /// The gradient rules of windowed operators (pools, strided slices);
 /// WindowGradientRules.cpp.
 void registerWindowGradientRules();

@@ -1,0 +1,159 @@
+//===- ConvGradientRules.cpp - Gradients of 2-d convolutions ----*- C++ -*-===//
+//
+// nn.conv2d's gradient rule (TVM's conv2d_grad), for NCHW/OIHW and
+// NHWC/HWIO (by transposes to the first), any groups:
+//
+//  * the data's gradient is the transposed convolution of the result's with
+//    the same weight (groups kept), the rows and columns the strided windows
+//    never reach given back through output_padding;
+//  * the weight's, without groups, is a convolution of the data (batch and
+//    channels swapped) with the result's gradient as the kernel, strides and
+//    dilations exchanged; with groups, for each kernel offset, one batched
+//    product per group of the result's gradient with the data the offset
+//    reads (both as [groups, channels, batch * pixels]).
+//
+//===----------------------------------------------------------------------===//
+
+#include "transforms/AutoDiff/RuleSupport.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::autodiff;
+
+namespace {
+
+/// A convolution's attributes in their long forms.
+struct ConvGeometry {
+  SmallVector<int64_t> stride, dilation, pad; // pad: top, left, bottom, right
+  int64_t groups;
+
+  explicit ConvGeometry(Conv2DOp op) : groups(op.getGroups()) {
+    auto pair = [](DenseI64ArrayAttr a) {
+      SmallVector<int64_t> v(2, 1);
+      if (a && a.size() == 1)
+        v.assign(2, a[0]);
+      else if (a && a.size() >= 2)
+        v.assign({a[0], a[1]});
+      return v;
+    };
+    stride = pair(op.getStridesAttr());
+    dilation = pair(op.getDilationAttr());
+    pad.assign(4, 0);
+    if (auto p = op.getPaddingAttr()) {
+      if (p.size() == 1)
+        pad.assign(4, p[0]);
+      else if (p.size() == 2)
+        pad = {p[0], p[1], p[0], p[1]};
+      else if (p.size() == 4)
+        pad.assign(p.asArrayRef().begin(), p.asArrayRef().end());
+    }
+  }
+};
+
+/// The gradients of x (NCHW) and w (OIHW) given g (NCHW), or nulls.
+std::pair<Value, Value> gradientsNCHW(RelayBuilder &rb, Value x, Value w,
+                                      Value g, const ConvGeometry &conv) {
+  Builder b(x.getContext());
+  auto ints = [&](StringRef n, ArrayRef<int64_t> v) {
+    return b.getNamedAttr(n, b.getDenseI64ArrayAttr(v));
+  };
+  ArrayRef<int64_t> xs = shapeOf(x), ws = shapeOf(w), gs = shapeOf(g);
+  ArrayRef<int64_t> stride = conv.stride, dilation = conv.dilation,
+                    pad = conv.pad;
+  SmallVector<int64_t> outputPadding(2);
+  for (int i = 0; i < 2; ++i)
+    outputPadding[i] =
+        xs[2 + i] - ((gs[2 + i] - 1) * stride[i] - pad[i] - pad[i + 2] +
+                     dilation[i] * (ws[2 + i] - 1) + 1);
+  Value dx = rb.op<Conv2DTransposeOp>(
+      {g, w},
+      {ints("strides", stride), ints("padding", pad),
+       ints("dilation", dilation), ints("output_padding", outputPadding),
+       b.getNamedAttr("groups", b.getI64IntegerAttr(conv.groups)),
+       b.getNamedAttr("kernel_layout", b.getStringAttr("IOHW"))});
+  Value dw;
+  if (conv.groups == 1) {
+    // dw[o, i, kh, kw] = sum over n, h, w of g[n, o, h, w] *
+    // x_padded[n, i, h * stride + kh * dilation, w * stride + kw * dilation].
+    Value xt = rb.op<TransposeOp>({x}, {ints("axes", {1, 0, 2, 3})});
+    Value gt = rb.op<TransposeOp>({g}, {ints("axes", {1, 0, 2, 3})});
+    Value dwt = rb.op<Conv2DOp>({xt, gt}, {ints("strides", dilation),
+                                           ints("padding", pad),
+                                           ints("dilation", stride)});
+    dw = rb.op<TransposeOp>({dwt}, {ints("axes", {1, 0, 2, 3})});
+    if (dw && shapeOf(dw) != ws)
+      dw = rb.op<StridedSliceOp>(
+          {dw}, {ints("begin", {0, 0, 0, 0}), ints("end", ws)});
+    return {dx, dw};
+  }
+  // Grouped: as [groups, channels of a group, batch * pixels].
+  int64_t groups = conv.groups, n = xs[0], cig = xs[1] / groups,
+          cog = gs[1] / groups, pixels = gs[2] * gs[3];
+  auto byGroup = [&](Value v, int64_t perGroup) {
+    v = rb.op<ReshapeOp>({v},
+                         {ints("newshape", {n, groups, perGroup, pixels})});
+    v = rb.op<TransposeOp>({v}, {ints("axes", {1, 2, 0, 3})});
+    return rb.op<ReshapeOp>({v},
+                            {ints("newshape", {groups, perGroup, n * pixels})});
+  };
+  Value grows = byGroup(g, cog);
+  Value padded = rb.op<PadOp>(
+      {x, scalar(rb, 0.0, x)},
+      {ints("pad_width", {0, 0, 0, 0, pad[0], pad[2], pad[1], pad[3]})});
+  SmallVector<Value> perOffset;
+  for (int64_t a = 0; a < ws[2]; ++a)
+    for (int64_t c = 0; c < ws[3]; ++c) {
+      SmallVector<int64_t> begin = {0, 0, a * dilation[0], c * dilation[1]};
+      SmallVector<int64_t> end = {n, xs[1],
+                                  begin[2] + (gs[2] - 1) * stride[0] + 1,
+                                  begin[3] + (gs[3] - 1) * stride[1] + 1};
+      Value read = rb.op<StridedSliceOp>(
+          {padded}, {ints("begin", begin), ints("end", end),
+                     ints("strides", {1, 1, stride[0], stride[1]})});
+      // [groups, cog, cig]: the batched product with the second transposed.
+      perOffset.push_back(rb.op<BatchMatmulOp>({grows, byGroup(read, cig)}));
+      if (!perOffset.back())
+        return {dx, Value()};
+    }
+  dw = rb.op<StackOp>({rb.tuple(perOffset)},
+                      {b.getNamedAttr("axis", b.getI64IntegerAttr(3))});
+  dw = rb.op<ReshapeOp>({dw}, {ints("newshape", ws)});
+  return {dx, dw};
+}
+
+Grads conv2dGradient(RelayBuilder &rb, Conv2DOp op, Value g) {
+  StringRef data = op.getDataLayout(), kernel = op.getKernelLayout(),
+            out = op.getOutLayout();
+  bool nchw = data == "NCHW" && kernel == "OIHW";
+  bool nhwc = data == "NHWC" && kernel == "HWIO";
+  if ((!nchw && !nhwc) || (!out.empty() && out != data))
+    return failure();
+  if (!isa<FloatType>(getElementTypeOrSelf(g.getType())))
+    return failure();
+  ConvGeometry conv(op);
+  Value x = op->getOperand(0), w = op->getOperand(1);
+  Builder b(op->getContext());
+  auto permute = [&](Value v, ArrayRef<int64_t> axes) {
+    return rb.op<TransposeOp>(
+        {v}, {b.getNamedAttr("axes", b.getDenseI64ArrayAttr(axes))});
+  };
+  if (nhwc) {
+    x = permute(x, {0, 3, 1, 2});
+    g = permute(g, {0, 3, 1, 2});
+    w = permute(w, {3, 2, 0, 1});
+  }
+  auto [dx, dw] = gradientsNCHW(rb, x, w, g, conv);
+  if (nhwc && dx && dw) {
+    dx = permute(dx, {0, 2, 3, 1});
+    dw = permute(dw, {2, 3, 1, 0});
+  }
+  if (!dx || !dw)
+    return failure();
+  return SmallVector<Value>{dx, dw};
+}
+
+} // namespace
+
+void mlir::relay::autodiff::registerConvGradientRules() {
+  setRule<Conv2DOp>(conv2dGradient);
+}
