@@ -251,35 +251,77 @@ FailureOr<PoolWindows> maxPoolWindows(MaxPool2DOp op) {
   return PoolWindows(*geo, shapeOf(x), shapeOf(op.getResult()));
 }
 
-/// Whether a pool's windows tile its canvas: strides equal to the window,
-/// no dilation. Then the gradients of the k x k offsets interleave into the
-/// canvas by a stack and a reshape, with no placement per offset.
-bool windowsTile(const PoolGeometry &geo) {
-  return geo.stride[0] == geo.kernel[0] && geo.stride[1] == geo.kernel[1] &&
-         geo.dilation[0] == 1 && geo.dilation[1] == 1;
-}
-
 /// The canvas holding parts[a][b] (each shaped like the pool's result) at
-/// the positions offset (a, b) of tiling windows reads.
-Value interleaveTiles(RelayBuilder &rb, const PoolWindows &windows,
-                      ArrayRef<SmallVector<Value>> parts) {
+/// the positions window offset (a, b) reads, summed where they meet.
+///
+/// Along an axis of stride s, offset a reads positions a * d + i * s: the
+/// residue r = a * d mod s and the grid position i + q, q = a * d div s.
+/// The parts of each residue class are summed on a small grid (each padded
+/// by its q), and the s x s grids interleave into the canvas by a stack and
+/// a reshape. Windows that tile the input (stride = window) are one part
+/// per class with q = 0; a 3x3 window of stride 2 sums two parts in one
+/// class per axis. Nothing the size of the canvas is made per offset.
+Value placeWindowParts(RelayBuilder &rb, const PoolWindows &windows,
+                       ArrayRef<SmallVector<Value>> parts) {
   Builder b(rb.getContext());
-  int64_t h = windows.geo.h, w = windows.geo.w;
+  const PoolGeometry &geo = windows.geo;
+  int64_t axes[2] = {geo.h, geo.w};
+  ArrayRef<int64_t> out = shapeOf(parts[0][0]);
+  // Per axis: each offset's residue and shift, and the grid's length.
+  SmallVector<int64_t> residue[2], shift[2];
+  int64_t length[2];
+  for (int i = 0; i < 2; ++i) {
+    int64_t most = 0;
+    for (int64_t a = 0; a < geo.kernel[i]; ++a) {
+      int64_t at = a * geo.dilation[i];
+      residue[i].push_back(at % geo.stride[i]);
+      shift[i].push_back(at / geo.stride[i]);
+      most = std::max(most, shift[i].back());
+    }
+    length[i] = out[axes[i]] + most;
+  }
+  // grids[r][t]: the sum of the parts of residues (r, t).
+  SmallVector<SmallVector<Value>> grids(
+      geo.stride[0], SmallVector<Value>(geo.stride[1], Value()));
+  for (int64_t a = 0; a < geo.kernel[0]; ++a)
+    for (int64_t c = 0; c < geo.kernel[1]; ++c) {
+      SmallVector<int64_t> width(2 * out.size(), 0);
+      int64_t q[2] = {shift[0][a], shift[1][c]};
+      for (int i = 0; i < 2; ++i) {
+        width[2 * axes[i]] = q[i];
+        width[2 * axes[i] + 1] = length[i] - out[axes[i]] - q[i];
+      }
+      Value &grid = grids[residue[0][a]][residue[1][c]];
+      grid = accumulate(rb, grid, padZeros(rb, parts[a][c], width));
+      if (!grid)
+        return grid;
+    }
+  Value zeros;
+  for (auto &row : grids)
+    for (Value &grid : row)
+      if (!grid) // a residue no offset reaches (a window narrower than s)
+        grid = zeros ? zeros
+                     : (zeros = rb.op<ZerosLikeOp>({grids[residue[0][0]]
+                                                         [residue[1][0]]}));
+  // [.., L, L', ..] -> rows [.., L, L', s', ..] -> [.., L, s, L', s', ..]
   auto axis = [&](int64_t a) {
     return b.getNamedAttr("axis", b.getI64IntegerAttr(a));
   };
-  // [.., OH, OW, ..] -> rows [.., OH, OW, kw, ..] -> [.., OH, kh, OW, kw, ..]
   SmallVector<Value> rows;
-  for (ArrayRef<Value> row : parts)
-    rows.push_back(rb.op<StackOp>({rb.tuple(row)}, {axis(w + 1)}));
-  Value all = rb.op<StackOp>({rb.tuple(rows)}, {axis(h + 1)});
+  for (ArrayRef<Value> row : grids)
+    rows.push_back(row.size() == 1
+                       ? rb.op<ExpandDimsOp>({row[0]}, {axis(geo.w + 1)})
+                       : rb.op<StackOp>({rb.tuple(row)}, {axis(geo.w + 1)}));
+  Value all = rows.size() == 1
+                  ? rb.op<ExpandDimsOp>({rows[0]}, {axis(geo.h + 1)})
+                  : rb.op<StackOp>({rb.tuple(rows)}, {axis(geo.h + 1)});
   if (!all)
     return all;
   SmallVector<int64_t> shape(shapeOf(all));
-  shape[h] *= shape[h + 1];
-  shape[w + 1] *= shape[w + 2];
-  shape.erase(shape.begin() + w + 2);
-  shape.erase(shape.begin() + h + 1);
+  shape[geo.h] *= shape[geo.h + 1];
+  shape[geo.w + 1] *= shape[geo.w + 2];
+  shape.erase(shape.begin() + geo.w + 2);
+  shape.erase(shape.begin() + geo.h + 1);
   Value canvas = rb.op<ReshapeOp>({all}, {ints(b, "newshape", shape)});
   SmallVector<int64_t> first(shape.size(), 0), step(shape.size(), 1);
   return canvas ? placeStrided(rb, canvas, first, step, windows.canvas)
@@ -290,24 +332,14 @@ Grads maxPoolGradient(RelayBuilder &rb, MaxPool2DOp op, Value g) {
   FailureOr<PoolWindows> windows = maxPoolWindows(op);
   if (failed(windows))
     return failure();
-  bool tiles = windowsTile(windows->geo);
   SmallVector<SmallVector<Value>> parts(windows->geo.kernel[0]);
-  Value acc;
   if (failed(visitMaxPoolWindows(
           rb, op, *windows, [&](int64_t a, int64_t c, Value take) {
-            Value share = rb.multiply(g, take);
-            if (tiles) {
-              parts[a].push_back(share);
-              return success();
-            }
-            Value placed = placeStrided(rb, share, windows->first(a, c),
-                                        windows->step, windows->canvas);
-            acc = accumulate(rb, acc, placed);
-            return success(placed != nullptr);
+            parts[a].push_back(rb.multiply(g, take));
+            return success(parts[a].back() != nullptr);
           })))
     return failure();
-  if (tiles)
-    acc = interleaveTiles(rb, *windows, parts);
+  Value acc = placeWindowParts(rb, *windows, parts);
   Value dx = acc ? windows->crop(rb, acc, shapeOf(op->getOperand(0))) : acc;
   if (!dx)
     return failure();
@@ -340,15 +372,13 @@ Grads avgPoolGradient(RelayBuilder &rb, AvgPool2DOp op, Value g) {
     return failure();
   // An empty window's output is 0 and has no gradient to give.
   Value share = rb.divide(g, rb.op<MaximumOp>({count, scalar(rb, 1.0, g)}));
-  Value acc;
-  for (int64_t a = 0; a < geo->kernel[0]; ++a)
-    for (int64_t c = 0; c < geo->kernel[1]; ++c) {
-      Value placed = placeStrided(rb, share, windows.first(a, c), windows.step,
-                                  windows.canvas);
-      if (!placed)
-        return failure();
-      acc = accumulate(rb, acc, placed);
-    }
+  if (!share)
+    return failure();
+  SmallVector<SmallVector<Value>> parts(
+      geo->kernel[0], SmallVector<Value>(geo->kernel[1], share));
+  Value acc = placeWindowParts(rb, windows, parts);
+  if (!acc)
+    return failure();
   Value dx = windows.crop(rb, acc, in);
   if (!dx)
     return failure();
