@@ -86,18 +86,15 @@ static double testAccuracy(Tensor *weights, const float *testX,
     int64_t args[NUM_WEIGHTS + 1][11];
     for (int i = 0; i < NUM_WEIGHTS; ++i)
       toDescriptor(&weights[i], args[i]);
-    Tensor x = {NULL, (float *)testX + (int64_t)start * PIXELS, 4,
-                {BATCH, 1, 8, 8}};
+    Tensor x = {
+        NULL, (float *)testX + (int64_t)start * PIXELS, 4, {BATCH, 1, 8, 8}};
     toDescriptor(&x, args[NUM_WEIGHTS]);
     relay_predict_results_t logits;
-    relay_predict(&logits,
-                  (relay_predict_arg0_t *)args[0],
-                  (relay_predict_arg1_t *)args[1],
-                  (relay_predict_arg2_t *)args[2],
-                  (relay_predict_arg3_t *)args[3],
-                  (relay_predict_arg4_t *)args[4],
-                  (relay_predict_arg5_t *)args[5],
-                  (relay_predict_arg6_t *)args[6]);
+    relay_predict(
+        &logits, (relay_predict_arg0_t *)args[0],
+        (relay_predict_arg1_t *)args[1], (relay_predict_arg2_t *)args[2],
+        (relay_predict_arg3_t *)args[3], (relay_predict_arg4_t *)args[4],
+        (relay_predict_arg5_t *)args[5], (relay_predict_arg6_t *)args[6]);
     const float *l = logits.r0.aligned + logits.r0.offset;
     for (int b = 0; b < BATCH && start + b < TEST; ++b) {
       int best = 0;
@@ -144,8 +141,7 @@ int main(int argc, char **argv) {
   }
   float *trainX = readFile(dir, "train_x", sizeof(float) * TRAIN * PIXELS);
   float *trainY = readFile(dir, "train_y", sizeof(float) * TRAIN * 10);
-  float *testX =
-      readFile(dir, "test_x", sizeof(float) * TEST_PADDED * PIXELS);
+  float *testX = readFile(dir, "test_x", sizeof(float) * TEST_PADDED * PIXELS);
   int32_t *labels = readFile(dir, "test_labels", sizeof(int32_t) * TEST);
   int32_t *order =
       readFile(dir, "order", sizeof(int32_t) * (size_t)epochs * TRAIN);
@@ -153,8 +149,8 @@ int main(int argc, char **argv) {
   for (int i = 0; i < NUM_WEIGHTS; ++i) {
     weights[i].rank = weightRanks[i];
     memcpy(weights[i].shape, weightShapes[i], sizeof(weightShapes[i]));
-    weights[i].data = readFile(dir, weightNames[i],
-                               sizeof(float) * numElements(&weights[i]));
+    weights[i].data =
+        readFile(dir, weightNames[i], sizeof(float) * numElements(&weights[i]));
     weights[i].allocated = weights[i].data;
   }
 
@@ -184,11 +180,11 @@ int main(int argc, char **argv) {
       toDescriptor(&y, args[NUM_WEIGHTS + 1]);
       toDescriptor(&lr, args[NUM_WEIGHTS + 2]);
       relay_step_results_t r;
-      relay_step(&r, (relay_step_arg0_t *)args[0],
-                 (relay_step_arg1_t *)args[1], (relay_step_arg2_t *)args[2],
-                 (relay_step_arg3_t *)args[3], (relay_step_arg4_t *)args[4],
-                 (relay_step_arg5_t *)args[5], (relay_step_arg6_t *)args[6],
-                 (relay_step_arg7_t *)args[7], (relay_step_arg8_t *)args[8]);
+      relay_step(&r, (relay_step_arg0_t *)args[0], (relay_step_arg1_t *)args[1],
+                 (relay_step_arg2_t *)args[2], (relay_step_arg3_t *)args[3],
+                 (relay_step_arg4_t *)args[4], (relay_step_arg5_t *)args[5],
+                 (relay_step_arg6_t *)args[6], (relay_step_arg7_t *)args[7],
+                 (relay_step_arg8_t *)args[8]);
       float loss = r.r0.aligned[r.r0.offset];
       free(r.r0.allocated);
       fprintf(losses, "%.9g\n", loss);

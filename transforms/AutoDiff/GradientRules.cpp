@@ -251,15 +251,7 @@ void registerRules() {
   setRule<PReluOp>([](RelayBuilder &rb, PReluOp op, Value g) -> Grads {
     // y = x > 0 ? x : alpha[c] * x with alpha broadcast along `axis`.
     Value x = op->getOperand(0), alpha = op->getOperand(1);
-    ArrayRef<int64_t> xs = shapeOf(x);
-    int64_t axis = op.getAxis();
-    if (axis < 0)
-      axis += xs.size();
-    Builder b(op->getContext());
-    SmallVector<int64_t> along(xs.size(), 1);
-    along[axis] = xs[axis];
-    Value slope = rb.op<ReshapeOp>(
-        {alpha}, {b.getNamedAttr("newshape", b.getDenseI64ArrayAttr(along))});
+    Value slope = alongAxis(rb, alpha, x, op.getAxis());
     Value positive = rb.greater(x, rb.op<ZerosLikeOp>({x}));
     Value zeros = rb.op<ZerosLikeOp>({g});
     Value dx = rb.op<WhereOp>({positive, g, rb.multiply(g, slope)});
@@ -283,15 +275,11 @@ void registerRules() {
     if (axis < 0)
       axis += xs.size();
     Builder b(op->getContext());
-    SmallVector<int64_t> along(xs.size(), 1), others;
-    along[axis] = xs[axis];
+    SmallVector<int64_t> others;
     for (int64_t d = 0; d < int64_t(xs.size()); ++d)
       if (d != axis)
         others.push_back(d);
-    auto alongAxis = [&](Value v) {
-      return rb.op<ReshapeOp>(
-          {v}, {b.getNamedAttr("newshape", b.getDenseI64ArrayAttr(along))});
-    };
+    auto along = [&](Value v) { return alongAxis(rb, v, x, axis); };
     auto sumOthers = [&](Value v) {
       return rb.op<SumOp>(
           {v}, {b.getNamedAttr("axis", b.getDenseI64ArrayAttr(others))});
@@ -300,9 +288,9 @@ void registerRules() {
     Value s = rb.op<RsqrtOp>(
         {rb.add(var, scalar(rb, op.getEpsilon().convertToDouble(), var))});
     Value scale = op.getScale() ? rb.multiply(s, gamma) : s;
-    Value centred = rb.subtract(x, alongAxis(mean));
-    Value xhat = rb.multiply(centred, alongAxis(s));
-    Value dx = rb.multiply(gy, alongAxis(scale));
+    Value centred = rb.subtract(x, along(mean));
+    Value xhat = rb.multiply(centred, along(s));
+    Value dx = rb.multiply(gy, along(scale));
     Value sumG = sumOthers(gy);
     Value dgamma = op.getScale() ? sumOthers(rb.multiply(gy, xhat))
                                  : rb.op<ZerosLikeOp>({gamma});

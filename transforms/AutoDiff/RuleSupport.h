@@ -40,6 +40,19 @@ inline Value scalar(RelayBuilder &rb, double v, Value like) {
       DenseElementsAttr::get(type, cast<Attribute>(b.getFloatAttr(e, v))));
 }
 
+/// The vector `v` reshaped to broadcast along axis `axis` of `like` (the
+/// per-channel operands of bias_add, prelu, batch_norm).
+inline Value alongAxis(RelayBuilder &rb, Value v, Value like, int64_t axis) {
+  ArrayRef<int64_t> shape = shapeOf(like);
+  if (axis < 0)
+    axis += shape.size();
+  SmallVector<int64_t> along(shape.size(), 1);
+  along[axis] = shape[axis];
+  Builder b(like.getContext());
+  return rb.op<ReshapeOp>(
+      {v}, {b.getNamedAttr("newshape", b.getDenseI64ArrayAttr(along))});
+}
+
 template <typename OpT>
 inline void setRule(std::function<Grads(RelayBuilder &, OpT, Value)> rule) {
   (void)updateOperator(OpT::getOperationName(), [&](OperatorInfo &info) {

@@ -319,29 +319,21 @@ void registerRules() {
              });
   // d prelu(x, alpha) = where(x > 0, dx, alpha dx + x dalpha), alpha
   // along `axis`.
-  setTangent(
-      "relay.nn.prelu",
-      [](OpBuilder &b, Operation *op, ArrayRef<Value> dx) -> Tangent {
-        RelayBuilder rb(b, op->getLoc());
-        auto prelu = cast<PReluOp>(op);
-        Value x = op->getOperand(0), alpha = op->getOperand(1);
-        auto shape = cast<RankedTensorType>(x.getType()).getShape();
-        int64_t axis = prelu.getAxis();
-        if (axis < 0)
-          axis += shape.size();
-        SmallVector<int64_t> along(shape.size(), 1);
-        along[axis] = shape[axis];
-        auto alongAxis = [&](Value v) {
-          return rb.op<ReshapeOp>(
-              {v}, {b.getNamedAttr("newshape", b.getDenseI64ArrayAttr(along))});
-        };
-        Value zeros = rb.op<ZerosLikeOp>({x});
-        Value pos = dx[0] ? dx[0] : zeros;
-        Value neg = dx[0] ? rb.multiply(dx[0], alongAxis(alpha)) : zeros;
-        if (dx[1])
-          neg = rb.add(neg, rb.multiply(x, alongAxis(dx[1])));
-        return rb.op<WhereOp>({rb.greater(x, zeros), pos, neg});
-      });
+  setTangent("relay.nn.prelu",
+             [](OpBuilder &b, Operation *op, ArrayRef<Value> dx) -> Tangent {
+               RelayBuilder rb(b, op->getLoc());
+               Value x = op->getOperand(0), alpha = op->getOperand(1);
+               int64_t axis = cast<PReluOp>(op).getAxis();
+               auto along = [&](Value v) {
+                 return autodiff::alongAxis(rb, v, x, axis);
+               };
+               Value zeros = rb.op<ZerosLikeOp>({x});
+               Value pos = dx[0] ? dx[0] : zeros;
+               Value neg = dx[0] ? rb.multiply(dx[0], along(alpha)) : zeros;
+               if (dx[1])
+                 neg = rb.add(neg, rb.multiply(x, along(dx[1])));
+               return rb.op<WhereOp>({rb.greater(x, zeros), pos, neg});
+             });
   // y = (x - mean) s gamma + beta, s = (var + eps)^-1/2 along `axis`:
   // dy = (dx - dmean) s gamma + (x - mean) s dgamma + dbeta
   //      - 1/2 (x - mean) gamma s^3 dvar; mean and var pass through.
@@ -352,37 +344,31 @@ void registerRules() {
         auto bn = cast<BatchNormOp>(op);
         Value x = op->getOperand(0), gamma = op->getOperand(1),
               mean = op->getOperand(3), var = op->getOperand(4);
-        auto shape = cast<RankedTensorType>(x.getType()).getShape();
         int64_t axis = bn.getAxis();
-        if (axis < 0)
-          axis += shape.size();
-        SmallVector<int64_t> along(shape.size(), 1);
-        along[axis] = shape[axis];
-        auto alongAxis = [&](Value v) {
-          return rb.op<ReshapeOp>(
-              {v}, {b.getNamedAttr("newshape", b.getDenseI64ArrayAttr(along))});
+        auto along = [&](Value v) {
+          return autodiff::alongAxis(rb, v, x, axis);
         };
         auto eps = cast<RankedTensorType>(var.getType());
         Value s = rb.op<RsqrtOp>(
             {rb.add(var, rb.scalarFloat(bn.getEpsilon().convertToDouble(),
                                         eps.getElementType()))});
         Value g = bn.getScale() ? gamma : rb.op<OnesLikeOp>({gamma});
-        Value centred = rb.subtract(x, alongAxis(mean));
+        Value centred = rb.subtract(x, along(mean));
         Value t = rb.op<ZerosLikeOp>({x});
         if (dx[0])
-          t = rb.add(t, rb.multiply(dx[0], alongAxis(rb.multiply(s, g))));
+          t = rb.add(t, rb.multiply(dx[0], along(rb.multiply(s, g))));
         if (dx[3])
-          t = rb.subtract(t, alongAxis(rb.multiply(dx[3], rb.multiply(s, g))));
+          t = rb.subtract(t, along(rb.multiply(dx[3], rb.multiply(s, g))));
         if (dx[1] && bn.getScale())
-          t = rb.add(t, rb.multiply(centred, alongAxis(rb.multiply(s, dx[1]))));
+          t = rb.add(t, rb.multiply(centred, along(rb.multiply(s, dx[1]))));
         if (dx[2] && bn.getCenter())
-          t = rb.add(t, alongAxis(dx[2]));
+          t = rb.add(t, along(dx[2]));
         if (dx[4]) {
           Value s3 = rb.multiply(s, rb.multiply(s, s));
           Value k = rb.multiply(
               rb.multiply(g, s3),
               rb.multiply(dx[4], rb.scalarFloat(-0.5, eps.getElementType())));
-          t = rb.add(t, rb.multiply(centred, alongAxis(k)));
+          t = rb.add(t, rb.multiply(centred, along(k)));
         }
         Value dmean = dx[3] ? dx[3] : rb.op<ZerosLikeOp>({mean});
         Value dvar = dx[4] ? dx[4] : rb.op<ZerosLikeOp>({var});

@@ -301,8 +301,8 @@ Value placeWindowParts(RelayBuilder &rb, const PoolWindows &windows,
     for (Value &grid : row)
       if (!grid) // a residue no offset reaches (a window narrower than s)
         grid = zeros ? zeros
-                     : (zeros = rb.op<ZerosLikeOp>({grids[residue[0][0]]
-                                                         [residue[1][0]]}));
+                     : (zeros = rb.op<ZerosLikeOp>(
+                            {grids[residue[0][0]][residue[1][0]]}));
   // [.., L, L', ..] -> rows [.., L, L', s', ..] -> [.., L, s, L', s', ..]
   auto axis = [&](int64_t a) {
     return b.getNamedAttr("axis", b.getI64IntegerAttr(a));
@@ -333,11 +333,11 @@ Grads maxPoolGradient(RelayBuilder &rb, MaxPool2DOp op, Value g) {
   if (failed(windows))
     return failure();
   SmallVector<SmallVector<Value>> parts(windows->geo.kernel[0]);
-  if (failed(visitMaxPoolWindows(
-          rb, op, *windows, [&](int64_t a, int64_t c, Value take) {
-            parts[a].push_back(rb.multiply(g, take));
-            return success(parts[a].back() != nullptr);
-          })))
+  if (failed(visitMaxPoolWindows(rb, op, *windows,
+                                 [&](int64_t a, int64_t c, Value take) {
+                                   parts[a].push_back(rb.multiply(g, take));
+                                   return success(parts[a].back() != nullptr);
+                                 })))
     return failure();
   Value acc = placeWindowParts(rb, *windows, parts);
   Value dx = acc ? windows->crop(rb, acc, shapeOf(op->getOperand(0))) : acc;
