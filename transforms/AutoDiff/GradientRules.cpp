@@ -586,6 +586,7 @@ void mlir::relay::registerGradientRules() {
     registerRules();
     registerWindowGradientRules();
     registerConvGradientRules();
+    registerMovementGradientRules();
     return true;
   }();
   (void)registered;

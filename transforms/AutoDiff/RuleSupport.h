@@ -73,6 +73,10 @@ setUnaryRule(std::function<Value(RelayBuilder &, OpT, Value)> rule) {
   });
 }
 
+/// The gradient rules of operators that copy or rearrange their data;
+/// MovementGradientRules.cpp.
+void registerMovementGradientRules();
+
 /// The gradient rules of 2-d convolutions; ConvGradientRules.cpp.
 void registerConvGradientRules();
 

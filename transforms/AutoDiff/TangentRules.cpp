@@ -374,6 +374,15 @@ void registerRules() {
         Value dvar = dx[4] ? dx[4] : rb.op<ZerosLikeOp>({var});
         return rb.tuple({t, dmean, dvar});
       });
+  // Dropout is the identity at inference; its mask is constant.
+  setTangent("relay.nn.dropout",
+             [](OpBuilder &b, Operation *op, ArrayRef<Value> dx) -> Tangent {
+               RelayBuilder rb(b, op->getLoc());
+               Value mask = rb.tupleGet(op->getResult(0), 1);
+               Value t =
+                   dx[0] ? dx[0] : rb.op<ZerosLikeOp>({op->getOperand(0)});
+               return rb.tuple({t, rb.op<ZerosLikeOp>({mask})});
+             });
   setTangent("relay.nn.global_max_pool2d",
              [](OpBuilder &b, Operation *op, ArrayRef<Value> dx) -> Tangent {
                if (!dx[0])

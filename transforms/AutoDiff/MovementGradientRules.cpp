@@ -1,0 +1,115 @@
+//===- MovementGradientRules.cpp - Gradients of data movement ---*- C++ -*-===//
+//
+// The gradient rules of operators that copy or rearrange their data:
+// reverse, tile, repeat, stack, the *_like operators (whose second operand
+// gives only a shape or a dtype, so it gets none) and dropout, the identity
+// at inference with its mask a constant.
+//
+//===----------------------------------------------------------------------===//
+
+#include "transforms/AutoDiff/RuleSupport.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::autodiff;
+
+namespace {
+
+NamedAttribute ints(Builder &b, StringRef name, ArrayRef<int64_t> v) {
+  return b.getNamedAttr(name, b.getDenseI64ArrayAttr(v));
+}
+
+/// Sums `g`, reshaped to `split` (each summed axis beside the one it
+/// repeats), over the axes `summed`, then reshapes it to `like`'s shape.
+Value sumRepeats(RelayBuilder &rb, Value g, ArrayRef<int64_t> split,
+                 ArrayRef<int64_t> summed, Value like) {
+  Builder b(like.getContext());
+  Value v = rb.op<ReshapeOp>({g}, {ints(b, "newshape", split)});
+  v = rb.op<SumOp>({v}, {ints(b, "axis", summed)});
+  return v ? rb.op<ReshapeOp>({v}, {ints(b, "newshape", shapeOf(like))}) : v;
+}
+
+} // namespace
+
+void mlir::relay::autodiff::registerMovementGradientRules() {
+  setUnaryRule<ReverseOp>([](RelayBuilder &rb, ReverseOp op, Value g) {
+    Builder b(op->getContext());
+    return rb.op<ReverseOp>({g}, {b.getNamedAttr("axis", op.getAxisAttr())});
+  });
+  // numpy.tile: with data and reps padded with leading 1s to one rank R,
+  // out is [r0 * d0, ..., r(R-1) * d(R-1)]; the gradient sums the copies.
+  setUnaryRule<TileOp>([](RelayBuilder &rb, TileOp op, Value g) {
+    Value x = op->getOperand(0);
+    ArrayRef<int64_t> xs = shapeOf(x), reps = op.getReps();
+    size_t rank = std::max(xs.size(), reps.size());
+    SmallVector<int64_t> split, summed;
+    for (size_t i = 0; i < rank; ++i) {
+      int64_t d = i + xs.size() < rank ? 1 : xs[i + xs.size() - rank];
+      int64_t r = i + reps.size() < rank ? 1 : reps[i + reps.size() - rank];
+      summed.push_back(split.size());
+      split.append({r, d});
+    }
+    return sumRepeats(rb, g, split, summed, x);
+  });
+  // out[.., i * r + j, ..] = x[.., i, ..]: sum over j.
+  setUnaryRule<RepeatOp>([](RelayBuilder &rb, RepeatOp op, Value g) {
+    Value x = op->getOperand(0);
+    ArrayRef<int64_t> xs = shapeOf(x);
+    int64_t axis = op.getAxisAttr().getInt(),
+            repeats = op.getRepeatsAttr().getInt();
+    if (axis < 0)
+      axis += xs.size();
+    SmallVector<int64_t> split(xs);
+    split.insert(split.begin() + axis + 1, repeats);
+    return sumRepeats(rb, g, split, {axis + 1}, x);
+  });
+  // Each stacked tensor's gradient is its slice of g, the new axis removed.
+  setUnaryRule<StackOp>([](RelayBuilder &rb, StackOp op, Value g) {
+    Builder b(op->getContext());
+    auto fields = cast<TupleType>(op->getOperand(0).getType()).getTypes();
+    int64_t axis = op.getAxisAttr().getInt();
+    if (axis < 0)
+      axis += shapeOf(g).size();
+    Value parts = rb.op<SplitOp>(
+        {g}, {b.getNamedAttr("indices_or_sections",
+                             b.getI64IntegerAttr(int64_t(fields.size()))),
+              b.getNamedAttr("axis", b.getI64IntegerAttr(axis))});
+    if (!parts)
+      return parts;
+    SmallVector<Value> pieces;
+    for (auto [i, field] : llvm::enumerate(fields))
+      pieces.push_back(rb.op<ReshapeOp>(
+          {rb.tupleGet(parts, i)},
+          {ints(b, "newshape", cast<RankedTensorType>(field).getShape())}));
+    return rb.tuple(pieces);
+  });
+  setRule<ReshapeLikeOp>(
+      [](RelayBuilder &rb, ReshapeLikeOp op, Value g) -> Grads {
+        Builder b(op->getContext());
+        Value dx = rb.op<ReshapeOp>(
+            {g}, {ints(b, "newshape", shapeOf(op->getOperand(0)))});
+        if (!dx)
+          return failure();
+        return SmallVector<Value>{dx, Value()};
+      });
+  setRule<BroadcastToLikeOp>([](RelayBuilder &rb, BroadcastToLikeOp op,
+                                Value g) -> Grads {
+    return SmallVector<Value>{collapseTo(rb, g, op->getOperand(0)), Value()};
+  });
+  setRule<CollapseSumLikeOp>(
+      [](RelayBuilder &rb, CollapseSumLikeOp op, Value g) -> Grads {
+        Value dx = rb.op<BroadcastToLikeOp>({g, op->getOperand(0)});
+        if (!dx)
+          return failure();
+        return SmallVector<Value>{dx, Value()};
+      });
+  setRule<CastLikeOp>([](RelayBuilder &rb, CastLikeOp op, Value g) -> Grads {
+    Value dx = rb.op<CastLikeOp>({g, op->getOperand(0)});
+    if (!dx)
+      return failure();
+    return SmallVector<Value>{dx, Value()};
+  });
+  // Relay's dropout is the identity at inference; the mask is constant.
+  setUnaryRule<DropoutOp>(
+      [](RelayBuilder &rb, DropoutOp, Value g) { return rb.tupleGet(g, 0); });
+}
