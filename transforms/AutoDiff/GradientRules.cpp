@@ -306,6 +306,46 @@ void registerRules() {
       return failure();
     return SmallVector<Value>{dx, dgamma, dbeta, dmean, dvar};
   });
+  setRule<LayerNormOp>([](RelayBuilder &rb, LayerNormOp op, Value g) -> Grads {
+    // y = xhat * gamma + beta, xhat = (x - mean) * s, s = (var + eps)^-1/2,
+    // mean and (biased) var along `axis`:
+    // dx = s * (d - mean(d) - xhat * mean(d * xhat)), d = g * gamma.
+    Value x = op->getOperand(0), gamma = op->getOperand(1);
+    ArrayRef<int64_t> xs = shapeOf(x);
+    int64_t axis = op.getAxis();
+    if (axis < 0)
+      axis += xs.size();
+    Builder b(op->getContext());
+    SmallVector<int64_t> others;
+    for (int64_t d = 0; d < int64_t(xs.size()); ++d)
+      if (d != axis)
+        others.push_back(d);
+    auto meanAlong = [&](Value v) {
+      return rb.op<MeanOp>(
+          {v}, {b.getNamedAttr("axis", b.getDenseI64ArrayAttr({axis})),
+                b.getNamedAttr("keepdims", b.getBoolAttr(true))});
+    };
+    auto sumOthers = [&](Value v) {
+      return rb.op<SumOp>(
+          {v}, {b.getNamedAttr("axis", b.getDenseI64ArrayAttr(others))});
+    };
+    Value centred = rb.subtract(x, meanAlong(x));
+    Value var = meanAlong(rb.multiply(centred, centred));
+    Value s = rb.op<RsqrtOp>(
+        {rb.add(var, scalar(rb, op.getEpsilon().convertToDouble(), x))});
+    Value xhat = rb.multiply(centred, s);
+    Value d = op.getScale() ? rb.multiply(g, alongAxis(rb, gamma, x, axis)) : g;
+    Value dx = rb.multiply(
+        s, rb.subtract(rb.subtract(d, meanAlong(d)),
+                       rb.multiply(xhat, meanAlong(rb.multiply(d, xhat)))));
+    Value dgamma = op.getScale() ? sumOthers(rb.multiply(g, xhat))
+                                 : rb.op<ZerosLikeOp>({gamma});
+    Value dbeta =
+        op.getCenter() ? sumOthers(g) : rb.op<ZerosLikeOp>({op->getOperand(2)});
+    if (!dx || !dgamma || !dbeta)
+      return failure();
+    return SmallVector<Value>{dx, dgamma, dbeta};
+  });
   setRule<TakeOp>([](RelayBuilder &rb, TakeOp op, Value g) -> Grads {
     // out[pre, i, post] = x[pre, idx[i], post] (x flattened without an
     // axis): the gradient adds each g[pre, i, post] at idx[i], which is the

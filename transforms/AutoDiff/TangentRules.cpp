@@ -374,6 +374,44 @@ void registerRules() {
         Value dvar = dx[4] ? dx[4] : rb.op<ZerosLikeOp>({var});
         return rb.tuple({t, dmean, dvar});
       });
+  // layer_norm: xhat's Jacobian J = s (I - 1/n - xhat xhat^T / n) along
+  // `axis` is symmetric, so dy = gamma J dx + xhat dgamma + dbeta with
+  // J dx = s (dx - mean(dx) - xhat mean(dx xhat)).
+  setTangent(
+      "relay.nn.layer_norm",
+      [](OpBuilder &b, Operation *op, ArrayRef<Value> dx) -> Tangent {
+        RelayBuilder rb(b, op->getLoc());
+        auto ln = cast<LayerNormOp>(op);
+        Value x = op->getOperand(0), gamma = op->getOperand(1);
+        int64_t axis = ln.getAxis();
+        auto mean = [&](Value v) {
+          return rb.op<MeanOp>(
+              {v}, {b.getNamedAttr("axis", b.getDenseI64ArrayAttr({axis})),
+                    b.getNamedAttr("keepdims", b.getBoolAttr(true))});
+        };
+        auto along = [&](Value v) {
+          return autodiff::alongAxis(rb, v, x, axis);
+        };
+        Type element = cast<RankedTensorType>(x.getType()).getElementType();
+        Value centred = rb.subtract(x, mean(x));
+        Value s = rb.op<RsqrtOp>({rb.add(
+            mean(rb.multiply(centred, centred)),
+            rb.scalarFloat(ln.getEpsilon().convertToDouble(), element))});
+        Value xhat = rb.multiply(centred, s);
+        Value t = rb.op<ZerosLikeOp>({x});
+        if (dx[0]) {
+          Value j = rb.multiply(
+              s,
+              rb.subtract(rb.subtract(dx[0], mean(dx[0])),
+                          rb.multiply(xhat, mean(rb.multiply(dx[0], xhat)))));
+          t = ln.getScale() ? rb.multiply(j, along(gamma)) : j;
+        }
+        if (dx[1] && ln.getScale())
+          t = rb.add(t, rb.multiply(xhat, along(dx[1])));
+        if (dx[2] && ln.getCenter())
+          t = rb.add(t, along(dx[2]));
+        return t;
+      });
   // Dropout is the identity at inference; its mask is constant.
   setTangent("relay.nn.dropout",
              [](OpBuilder &b, Operation *op, ArrayRef<Value> dx) -> Tangent {
