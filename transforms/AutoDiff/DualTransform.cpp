@@ -1,5 +1,4 @@
-//===- DualTransform.cpp - Programs over AD values ---------------*- C++
-//-*-===//
+//===- DualTransform.cpp - Programs over AD values --------------*- C++ -*-===//
 //
 // The structure both modes of AD share (DualTransform.h): AD types and ADT
 // copies, the copies of functions, and every construct but operators.

@@ -1,5 +1,4 @@
-//===- DualTransform.h - Programs over AD values -----------------*- C++
-//-*-===//
+//===- DualTransform.h - Programs over AD values ----------------*- C++ -*-===//
 //
 // What reverse mode (seed 000 Fig. 4) and forward mode (dual numbers) share:
 // a copy of every function the derivative reaches in which each value is

@@ -1,5 +1,4 @@
-//===- HigherOrderGradient.cpp - Reverse-mode AD, whole language -*- C++
-//-*-===//
+//===- HigherOrderGradient.cpp - Reverse mode, whole language ---*- C++ -*-===//
 //
 // --relay-gradient{mode=higher-order}: seed 000 §4.2, Fig. 4. Every value
 // of the program is replaced by its AD value: a floating-point tensor by the

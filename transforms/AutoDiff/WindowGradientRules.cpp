@@ -1,5 +1,4 @@
-//===- WindowGradientRules.cpp - Gradients of windowed operators -*- C++
-//-*-===//
+//===- WindowGradientRules.cpp - Gradients of windowed ops ------*- C++ -*-===//
 //
 // The gradient rules of the operators that read their input through a
 // window or a stride: max and average 2-d pooling, strided_slice and nn.pad.
@@ -9,10 +8,12 @@
 //  * a strided read out[i] = in[first + i * step] has the gradient "g
 //    dilated by `step`, placed at `first`" (reshape + pad + reshape);
 //  * a 2-d pool is the sum over the kh x kw window offsets of such strided
-//    reads of the padded input, so its gradient is the sum of the placed
-//    gradients of each offset: scaled by 1 / count for the average, and for
-//    the max routed to the first offset in the window (row-major, as
-//    PyTorch picks) whose element equals the maximum.
+//    reads of the padded input, so its gradient is the sum of each offset's
+//    share placed where the offset reads: 1 / count of the result's
+//    gradient for the average; for the max, all of it at the first offset
+//    in the window (row-major, as PyTorch picks) whose element equals the
+//    maximum. The shares are placed by residue class of the stride
+//    (placeWindowParts), never one canvas-sized tensor per offset.
 //
 //===----------------------------------------------------------------------===//
 
