@@ -164,6 +164,37 @@ FailureOr<SmallVector<Value>> concatenateRule(OpBuilder &b, Operation *op,
   Value out =
       tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
   bool stack = isa<StackOp>(op);
+  int64_t rank = type.getRank();
+  if (stack && axis == rank - 1 && operands.size() > 1) {
+    // A new innermost axis: inserted slices would be strided in the
+    // innermost dimension, and empty-tensor elimination then makes their
+    // producers (a matmul, say) write through that stride, far slower than
+    // this one pass that reads every input at each position and selects.
+    MLIRContext *ctx = b.getContext();
+    SmallVector<AffineExpr> outer;
+    for (int64_t d = 0; d + 1 < rank; ++d)
+      outer.push_back(b.getAffineDimExpr(d));
+    SmallVector<AffineMap> maps(operands.size(),
+                                AffineMap::get(rank, 0, outer, ctx));
+    maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
+    return SmallVector<Value>{
+        linalg::GenericOp::create(
+            b, loc, TypeRange{type}, operands, ValueRange{out}, maps,
+            SmallVector<utils::IteratorType>(rank,
+                                             utils::IteratorType::parallel),
+            [&](OpBuilder &nb, Location l, ValueRange args) {
+              Value k = linalg::IndexOp::create(nb, l, rank - 1);
+              Value picked = args[operands.size() - 1];
+              for (int64_t i = int64_t(operands.size()) - 2; i >= 0; --i) {
+                Value isI = arith::CmpIOp::create(
+                    nb, l, arith::CmpIPredicate::eq, k,
+                    arith::ConstantIndexOp::create(nb, l, i));
+                picked = arith::SelectOp::create(nb, l, isI, args[i], picked);
+              }
+              linalg::YieldOp::create(nb, l, picked);
+            })
+            .getResult(0)};
+  }
   int64_t offset = 0;
   for (Value v : operands) {
     auto in = cast<RankedTensorType>(v.getType());

@@ -384,3 +384,24 @@ relay.func @pointwise_whole(%x: tensor<1x24x56x56xf32>, %w: tensor<8x24x1x1xf32>
   %y = relay.nn.conv2d %x, %w : (tensor<1x24x56x56xf32>, tensor<8x24x1x1xf32>) -> tensor<1x8x56x56xf32>
   relay.return %y : tensor<1x8x56x56xf32>
 }
+
+// Tests that stack along a new innermost axis is one generic that reads
+// every input at each position and selects by the innermost index (inserted
+// slices there would be strided in the innermost dimension, and their
+// producers would write through that stride), and along an outer axis
+// inserts each input as a slice.
+// CHECK-LABEL: func.func @stack_innermost(
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel"]
+// CHECK-SAME: ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>)
+// CHECK: linalg.index 2
+// CHECK: arith.select
+// CHECK: arith.select
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 0] [1, 2, 4] [1, 1, 1] : tensor<2x4xf32> into tensor<3x2x4xf32>
+relay.func @stack_innermost(%a: tensor<2x4xf32>, %b: tensor<2x4xf32>, %c: tensor<2x4xf32>) -> tuple<tensor<2x4x3xf32>, tensor<3x2x4xf32>> {
+  %t = relay.tuple(%a, %b, %c : tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>)
+  %s = relay.stack %t {axis = 2 : i64} : (tuple<tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>>) -> tensor<2x4x3xf32>
+  %o = relay.stack %t {axis = 0 : i64} : (tuple<tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>>) -> tensor<3x2x4xf32>
+  %r = relay.tuple(%s, %o : tensor<2x4x3xf32>, tensor<3x2x4xf32>)
+  relay.return %r : tuple<tensor<2x4x3xf32>, tensor<3x2x4xf32>>
+}
