@@ -54,9 +54,6 @@ struct ConvGeometry {
 std::pair<Value, Value> gradientsNCHW(RelayBuilder &rb, Value x, Value w,
                                       Value g, const ConvGeometry &conv) {
   Builder b(x.getContext());
-  auto ints = [&](StringRef n, ArrayRef<int64_t> v) {
-    return b.getNamedAttr(n, b.getDenseI64ArrayAttr(v));
-  };
   ArrayRef<int64_t> xs = shapeOf(x), ws = shapeOf(w), gs = shapeOf(g);
   ArrayRef<int64_t> stride = conv.stride, dilation = conv.dilation,
                     pad = conv.pad;
@@ -67,8 +64,8 @@ std::pair<Value, Value> gradientsNCHW(RelayBuilder &rb, Value x, Value w,
                      dilation[i] * (ws[2 + i] - 1) + 1);
   Value dx = rb.op<Conv2DTransposeOp>(
       {g, w},
-      {ints("strides", stride), ints("padding", pad),
-       ints("dilation", dilation), ints("output_padding", outputPadding),
+      {ints(b, "strides", stride), ints(b, "padding", pad),
+       ints(b, "dilation", dilation), ints(b, "output_padding", outputPadding),
        b.getNamedAttr("groups", b.getI64IntegerAttr(conv.groups)),
        b.getNamedAttr("kernel_layout", b.getStringAttr("IOHW"))});
   // dw[o, i, kh, kw] = sum over n, h, w of g[n, o, h, w] *
@@ -79,15 +76,15 @@ std::pair<Value, Value> gradientsNCHW(RelayBuilder &rb, Value x, Value w,
           cog = gs[1] / groups, pixels = gs[2] * gs[3];
   auto byGroup = [&](Value v, int64_t perGroup) {
     v = rb.op<ReshapeOp>({v},
-                         {ints("newshape", {n, groups, perGroup, pixels})});
-    v = rb.op<TransposeOp>({v}, {ints("axes", {1, 2, 0, 3})});
-    return rb.op<ReshapeOp>({v},
-                            {ints("newshape", {groups, perGroup, n * pixels})});
+                         {ints(b, "newshape", {n, groups, perGroup, pixels})});
+    v = rb.op<TransposeOp>({v}, {ints(b, "axes", {1, 2, 0, 3})});
+    return rb.op<ReshapeOp>(
+        {v}, {ints(b, "newshape", {groups, perGroup, n * pixels})});
   };
   Value grows = byGroup(g, cog);
   Value padded = rb.op<PadOp>(
       {x, scalar(rb, 0.0, x)},
-      {ints("pad_width", {0, 0, 0, 0, pad[0], pad[2], pad[1], pad[3]})});
+      {ints(b, "pad_width", {0, 0, 0, 0, pad[0], pad[2], pad[1], pad[3]})});
   SmallVector<Value> perOffset;
   for (int64_t a = 0; a < ws[2]; ++a)
     for (int64_t c = 0; c < ws[3]; ++c) {
@@ -96,8 +93,8 @@ std::pair<Value, Value> gradientsNCHW(RelayBuilder &rb, Value x, Value w,
                                   begin[2] + (gs[2] - 1) * stride[0] + 1,
                                   begin[3] + (gs[3] - 1) * stride[1] + 1};
       Value read = rb.op<StridedSliceOp>(
-          {padded}, {ints("begin", begin), ints("end", end),
-                     ints("strides", {1, 1, stride[0], stride[1]})});
+          {padded}, {ints(b, "begin", begin), ints(b, "end", end),
+                     ints(b, "strides", {1, 1, stride[0], stride[1]})});
       // [groups, cog, cig]: the batched product with the second transposed.
       perOffset.push_back(rb.op<BatchMatmulOp>({grows, byGroup(read, cig)}));
       if (!perOffset.back())
@@ -105,7 +102,7 @@ std::pair<Value, Value> gradientsNCHW(RelayBuilder &rb, Value x, Value w,
     }
   Value dw = rb.op<StackOp>({rb.tuple(perOffset)},
                             {b.getNamedAttr("axis", b.getI64IntegerAttr(3))});
-  dw = rb.op<ReshapeOp>({dw}, {ints("newshape", ws)});
+  dw = rb.op<ReshapeOp>({dw}, {ints(b, "newshape", ws)});
   return {dx, dw};
 }
 

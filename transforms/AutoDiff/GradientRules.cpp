@@ -274,16 +274,8 @@ void registerRules() {
     int64_t axis = op.getAxis();
     if (axis < 0)
       axis += xs.size();
-    Builder b(op->getContext());
-    SmallVector<int64_t> others;
-    for (int64_t d = 0; d < int64_t(xs.size()); ++d)
-      if (d != axis)
-        others.push_back(d);
     auto along = [&](Value v) { return alongAxis(rb, v, x, axis); };
-    auto sumOthers = [&](Value v) {
-      return rb.op<SumOp>(
-          {v}, {b.getNamedAttr("axis", b.getDenseI64ArrayAttr(others))});
-    };
+    auto sumOthers = [&](Value v) { return sumOverOthers(rb, v, axis); };
     Value gy = rb.tupleGet(g, 0);
     Value s = rb.op<RsqrtOp>(
         {rb.add(var, scalar(rb, op.getEpsilon().convertToDouble(), var))});
@@ -316,19 +308,12 @@ void registerRules() {
     if (axis < 0)
       axis += xs.size();
     Builder b(op->getContext());
-    SmallVector<int64_t> others;
-    for (int64_t d = 0; d < int64_t(xs.size()); ++d)
-      if (d != axis)
-        others.push_back(d);
     auto meanAlong = [&](Value v) {
       return rb.op<MeanOp>(
           {v}, {b.getNamedAttr("axis", b.getDenseI64ArrayAttr({axis})),
                 b.getNamedAttr("keepdims", b.getBoolAttr(true))});
     };
-    auto sumOthers = [&](Value v) {
-      return rb.op<SumOp>(
-          {v}, {b.getNamedAttr("axis", b.getDenseI64ArrayAttr(others))});
-    };
+    auto sumOthers = [&](Value v) { return sumOverOthers(rb, v, axis); };
     Value centred = rb.subtract(x, meanAlong(x));
     Value var = meanAlong(rb.multiply(centred, centred));
     Value s = rb.op<RsqrtOp>(

@@ -15,10 +15,6 @@ using namespace mlir::relay::autodiff;
 
 namespace {
 
-NamedAttribute ints(Builder &b, StringRef name, ArrayRef<int64_t> v) {
-  return b.getNamedAttr(name, b.getDenseI64ArrayAttr(v));
-}
-
 /// Sums `g`, reshaped to `split` (each summed axis beside the one it
 /// repeats), over the axes `summed`, then reshapes it to `like`'s shape.
 Value sumRepeats(RelayBuilder &rb, Value g, ArrayRef<int64_t> split,

@@ -40,6 +40,19 @@ inline Value scalar(RelayBuilder &rb, double v, Value like) {
       DenseElementsAttr::get(type, cast<Attribute>(b.getFloatAttr(e, v))));
 }
 
+/// An I64 array attribute `name` = `v`.
+inline NamedAttribute ints(Builder &b, StringRef name, ArrayRef<int64_t> v) {
+  return b.getNamedAttr(name, b.getDenseI64ArrayAttr(v));
+}
+
+/// `v` summed over every axis but `axis` (the gradient of a per-channel
+/// operand).
+inline Value sumOverOthers(RelayBuilder &rb, Value v, int64_t axis) {
+  Builder b(v.getContext());
+  return rb.op<SumOp>({v}, {ints(b, "axis", {axis}),
+                            b.getNamedAttr("exclude", b.getBoolAttr(true))});
+}
+
 /// The vector `v` reshaped to broadcast along axis `axis` of `like` (the
 /// per-channel operands of bias_add, prelu, batch_norm).
 inline Value alongAxis(RelayBuilder &rb, Value v, Value like, int64_t axis) {

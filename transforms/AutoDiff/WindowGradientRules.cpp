@@ -29,10 +29,6 @@ using namespace mlir::relay::autodiff;
 
 namespace {
 
-NamedAttribute ints(Builder &b, StringRef name, ArrayRef<int64_t> v) {
-  return b.getNamedAttr(name, b.getDenseI64ArrayAttr(v));
-}
-
 /// `v` padded with zeros by `width` (before/after per axis); `v` itself when
 /// nothing is added.
 Value padZeros(RelayBuilder &rb, Value v, ArrayRef<int64_t> width) {
