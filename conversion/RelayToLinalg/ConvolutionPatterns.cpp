@@ -155,6 +155,109 @@ FailureOr<SmallVector<Value>> conv2dRule(OpBuilder &b, Operation *op,
 // nn.conv2d_transpose
 //===----------------------------------------------------------------------===//
 
+/// The outputs of one stride phase of an undilated transposed convolution
+/// along one axis: those at r + s*j (j < count) take the kernel taps
+/// first + s*t (t < taps), tap t reading input j + start + taps - 1 - t.
+struct Phase {
+  int64_t count, first, taps, start;
+
+  Phase(int64_t r, int64_t s, int64_t p, int64_t k, int64_t outSize) {
+    count = r < outSize ? (outSize - r + s - 1) / s : 0;
+    // r + s*j = i*s - p + kh: kh = r + p (mod s), i = j + (r + p - kh) / s.
+    first = (r + p) % s;
+    taps = first < k ? (k - first + s - 1) / s : 0;
+    start = (r + p - first) / s - (taps - 1);
+  }
+  /// The input positions its direct convolution reads: [start, end).
+  int64_t end() const { return start + count + taps - 1; }
+};
+
+/// A strided, undilated transposed convolution as s_h * s_w direct ones,
+/// one per output phase (oh mod s_h, ow mod s_w), each of the input with
+/// the kernel taps that reach that phase (flipped), its result inserted
+/// into every s-th row and column: 1/(s_h * s_w) of the multiplies of the
+/// direct convolution of the input spread by zeros.
+FailureOr<SmallVector<Value>>
+phasedTransposedConv(OpBuilder &b, Location loc, RankedTensorType type,
+                     Value data, Value weight, std::array<int64_t, 4> kl,
+                     ArrayRef<int64_t> s, ArrayRef<int64_t> p, int64_t groups,
+                     const LoweringTarget &target) {
+  auto in = cast<RankedTensorType>(data.getType());
+  auto wt = cast<RankedTensorType>(weight.getType());
+  Type e = type.getElementType();
+  int64_t n = in.getDimSize(N), c = in.getDimSize(C);
+  int64_t size[2] = {in.getDimSize(H), in.getDimSize(W)};
+  int64_t k[2] = {wt.getDimSize(kl[H]), wt.getDimSize(kl[W])};
+  int64_t out[2] = {type.getDimSize(H), type.getDimSize(W)};
+  int64_t oc = type.getDimSize(C), cg = c / groups, ocg = oc / groups;
+  SmallVector<Phase> phases[2];
+  int64_t before[2] = {0, 0}, after[2] = {0, 0};
+  bool covered = true;
+  for (int a = 0; a < 2; ++a)
+    for (int64_t r = 0; r < s[a]; ++r) {
+      Phase ph(r, s[a], p[a], k[a], out[a]);
+      phases[a].push_back(ph);
+      if (!ph.count)
+        continue;
+      if (!ph.taps) {
+        covered = false;
+        continue;
+      }
+      before[a] = std::max(before[a], -ph.start);
+      after[a] = std::max(after[a], ph.end() - size[a]);
+    }
+  Value zero = constantScalar(b, loc, e, 0);
+  Value padded = padImage(
+      b, loc, data, {before[0], before[1], after[0], after[1]}, H, W, zero);
+  Value result =
+      covered ? tensor::EmptyOp::create(b, loc, type.getShape(), e).getResult()
+              : filledTensor(b, loc, type.getShape(), zero);
+  for (const Phase &py : phases[0])
+    for (const Phase &px : phases[1]) {
+      int64_t ry = &py - phases[0].data(), rx = &px - phases[1].data();
+      if (!py.count || !px.count || !py.taps || !px.taps)
+        continue;
+      Value window =
+          sliceAt(b, loc, padded,
+                  {b.getIndexAttr(0), b.getIndexAttr(0),
+                   b.getIndexAttr(py.start + before[0]),
+                   b.getIndexAttr(px.start + before[1])},
+                  {n, c, py.count + py.taps - 1, px.count + px.taps - 1});
+      auto kernelType = RankedTensorType::get({oc, cg, py.taps, px.taps}, e);
+      Value kernel = generateTensor(
+          b, loc, kernelType, [&](OpBuilder &nb, Location l, ValueRange i) {
+            IndexMath m{nb, l};
+            Value group = m.div(i[0], m.c(ocg));
+            SmallVector<Value> at(4);
+            at[kl[0]] = m.rem(i[0], m.c(ocg));
+            at[kl[1]] = m.add(m.mul(group, m.c(cg)), i[1]);
+            at[kl[2]] = m.sub(m.c(py.first + s[0] * (py.taps - 1)),
+                              m.mul(i[2], m.c(s[0])));
+            at[kl[3]] = m.sub(m.c(px.first + s[1] * (px.taps - 1)),
+                              m.mul(i[3], m.c(s[1])));
+            return tensor::ExtractOp::create(nb, l, weight, at).getResult();
+          });
+      Conv2dProblem conv(loc);
+      conv.type = RankedTensorType::get({n, oc, py.count, px.count}, e);
+      conv.data = window;
+      conv.weight = kernel;
+      conv.groups = groups;
+      conv.strides = {1, 1};
+      conv.dilations = {1, 1};
+      conv.padding = {0, 0, 0, 0};
+      FailureOr<SmallVector<Value>> phase = convolve(b, conv, target);
+      if (failed(phase))
+        return failure();
+      MLIRContext *ctx = b.getContext();
+      result = tensor::InsertSliceOp::create(
+          b, loc, phase->front(), result,
+          getAsIndexOpFoldResult(ctx, {0, 0, ry, rx}),
+          getAsIndexOpFoldResult(ctx, {n, oc, py.count, px.count}),
+          getAsIndexOpFoldResult(ctx, {1, 1, s[0], s[1]}));
+    }
+  return SmallVector<Value>{result};
+}
+
 /// out[oh] = sum x[ih] w[kh] over ih*s - p + kh*d = oh is the direct
 /// convolution (stride 1, dilation d) of x spread by s (zeros between
 /// pixels) and offset by (K-1)*d - p, with the kernel flipped and its I and
@@ -192,6 +295,9 @@ conv2dTransposeRule(OpBuilder &b, Operation *op, ValueRange operands,
   int64_t offH = (kh - 1) * d[0] - p[0], offW = (kw - 1) * d[1] - p[1];
   Location loc = op->getLoc();
   Value data = operands[0], weight = operands[1];
+  if ((s[0] > 1 || s[1] > 1) && d[0] == 1 && d[1] == 1)
+    return phasedTransposedConv(b, loc, type, data, weight, *kl, s, p, groups,
+                                target);
 
   auto spreadType = RankedTensorType::get(
       {n, c, oh + (kh - 1) * d[0], ow + (kw - 1) * d[1]}, e);

@@ -1,8 +1,8 @@
 // RUN: relay-mlir-opt %s --relay-to-linalg | FileCheck %s
-// 3x3 stride-1 convolutions of one image with constant weights, at least
-// 16 input channels, whole panels of 16 output channels and 32 tiles or
-// more use Winograd's minimal filtering: the weights transformed at
-// compile time (a*a x F/lanes x C x lanes), the input transformed by rows
+// 3x3 stride-1 convolutions of one image with at least 16 input channels,
+// whole panels of 16 output channels and 32 tiles or more use Winograd's
+// minimal filtering: the weights transformed (a*a x F/lanes x C x lanes;
+// at compile time when they are constant), the input transformed by rows
 // then columns, a*a products over channels, the output transformed and
 // transposed back. The tile rows are split into two bands, each convolved
 // on its own, in parallel with threads.
@@ -52,11 +52,22 @@ relay.func @sliced(%x: tensor<1x16x22x22xf32>) -> tensor<1x32x22x22xf32> {
   relay.return %r : tensor<1x32x22x22xf32>
 }
 
-// Not Winograd: weights not constant, a stride of 2, 8 input channels,
-// 24 output channels (no whole panel), 7x7 outputs (16 tiles of 2x2),
-// transformed weights over 64 MB (36 x 704 x 704 floats).
-// CHECK-LABEL: func.func @not_constant(
-// CHECK-NOT: tensor<36x
+// Tests that weights that are not a constant (a training step's) are
+// transformed at run time: the product of the 36 x 9 matrix G (x) G with
+// the weights' taps gives U in the same packed layout.
+// CHECK-LABEL: func.func @runtime_weights(
+// CHECK: %[[GG:.*]] = arith.constant dense<{{.*}}> : tensor<36x9xf32>
+// CHECK: tensor.expand_shape %arg1 {{.*}} into tensor<1x16x16x3x3xf32>
+// CHECK: %[[U:.*]] = linalg.generic {{.*}} ins(%[[GG]], %{{.*}} : tensor<36x9xf32>, tensor<1x9x16x16xf32>) outs(%{{.*}} : tensor<36x1x16x16xf32>)
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %[[U]] : tensor<36x16x18xf32>, tensor<36x1x16x16xf32>)
+relay.func @runtime_weights(%x: tensor<1x16x24x24xf32>, %w: tensor<16x16x3x3xf32>) -> tensor<1x16x24x24xf32> {
+  %r = relay.nn.conv2d %x, %w {channels = 16 : i64, kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1>} : (tensor<1x16x24x24xf32>, tensor<16x16x3x3xf32>) -> tensor<1x16x24x24xf32>
+  relay.return %r : tensor<1x16x24x24xf32>
+}
+
+// Not Winograd: a stride of 2, 8 input channels, 24 output channels (no
+// whole panel), 7x7 outputs (16 tiles of 2x2), transformed weights over
+// 64 MB (36 x 704 x 704 floats).
 // CHECK-LABEL: func.func @strided(
 // CHECK-NOT: tensor<36x
 // CHECK-LABEL: func.func @few_channels(
@@ -68,10 +79,6 @@ relay.func @sliced(%x: tensor<1x16x22x22xf32>) -> tensor<1x32x22x22xf32> {
 // CHECK-LABEL: func.func @too_large(
 // CHECK-NOT: tensor<36x
 // CHECK: return
-relay.func @not_constant(%x: tensor<1x16x24x24xf32>, %w: tensor<16x16x3x3xf32>) -> tensor<1x16x24x24xf32> {
-  %r = relay.nn.conv2d %x, %w {channels = 16 : i64, kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1>} : (tensor<1x16x24x24xf32>, tensor<16x16x3x3xf32>) -> tensor<1x16x24x24xf32>
-  relay.return %r : tensor<1x16x24x24xf32>
-}
 relay.func @strided(%x: tensor<1x16x48x48xf32>) -> tensor<1x16x24x24xf32> {
   %w = relay.constant dense<0.5> : tensor<16x16x3x3xf32>
   %r = relay.nn.conv2d %x, %w {channels = 16 : i64, kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x16x48x48xf32>, tensor<16x16x3x3xf32>) -> tensor<1x16x24x24xf32>

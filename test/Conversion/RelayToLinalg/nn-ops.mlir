@@ -29,21 +29,54 @@ relay.func @layer_norm(%x: tensor<3x4xf32>, %g: tensor<4xf32>, %b: tensor<4xf32>
   relay.return %r : tensor<3x4xf32>
 }
 
-// conv2d_transpose: the input spread by the strides into a padded image
-// (zeros between pixels), the kernel flipped and transposed, then the
-// convolution as an im2col product.
+// Tests that a strided conv2d_transpose is one direct convolution per
+// output phase (row and column modulo the strides), each of the input
+// (padded by one row and column here) with the kernel taps that reach that
+// phase, flipped (1x1, 1x2, 2x1 and 2x2 of the 3x3 kernel at stride 2),
+// its result inserted into every second row and column.
 // CHECK-LABEL: func.func @deconv(
+// CHECK: tensor.insert_slice %arg0 into {{.*}} : tensor<1x2x4x4xf32> into tensor<1x2x5x5xf32>
+// CHECK: tensor.extract %arg1
+// CHECK: -> tensor<3x2x1x1xf32>
+// CHECK: tensor.insert_slice {{.*}}[0, 0, 0, 0] [1, 3, 4, 4] [1, 1, 2, 2] : tensor<1x3x4x4xf32> into tensor<1x3x8x8xf32>
+// CHECK: -> tensor<3x2x1x2xf32>
+// CHECK: tensor.insert_slice {{.*}}[0, 0, 0, 1] [1, 3, 4, 4] [1, 1, 2, 2]
+// CHECK: -> tensor<3x2x2x1xf32>
+// CHECK: tensor.insert_slice {{.*}}[0, 0, 1, 0] [1, 3, 4, 4] [1, 1, 2, 2]
+// CHECK: -> tensor<3x2x2x2xf32>
+// CHECK: tensor.insert_slice {{.*}}[0, 0, 1, 1] [1, 3, 4, 4] [1, 1, 2, 2]
+relay.func @deconv(%x: tensor<1x2x4x4xf32>, %w: tensor<2x3x3x3xf32>) -> tensor<1x3x8x8xf32> {
+  %r = relay.nn.conv2d_transpose %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 1, 1>} : (tensor<1x2x4x4xf32>, tensor<2x3x3x3xf32>) -> tensor<1x3x8x8xf32>
+  relay.return %r : tensor<1x3x8x8xf32>
+}
+
+// Tests that a phase no kernel tap reaches (a 1x1 kernel at stride 2
+// reaches only even rows and columns) is zeros: the result starts filled.
+// CHECK-LABEL: func.func @deconv_gaps(
+// CHECK: linalg.fill {{.*}} -> tensor<1x3x8x8xf32>
+// CHECK: tensor.insert_slice {{.*}}[0, 0, 0, 0] [1, 3, 4, 4] [1, 1, 2, 2]
+// CHECK-NOT: tensor.insert_slice {{.*}} [1, 1, 2, 2]
+// CHECK: return
+relay.func @deconv_gaps(%x: tensor<1x2x4x4xf32>, %w: tensor<2x3x1x1xf32>) -> tensor<1x3x8x8xf32> {
+  %r = relay.nn.conv2d_transpose %x, %w {strides = array<i64: 2, 2>, output_padding = array<i64: 1, 1>} : (tensor<1x2x4x4xf32>, tensor<2x3x1x1xf32>) -> tensor<1x3x8x8xf32>
+  relay.return %r : tensor<1x3x8x8xf32>
+}
+
+// Tests that a dilated conv2d_transpose spreads the input by the strides
+// into a padded image (zeros between pixels), flips and transposes the
+// kernel, then convolves it as an im2col product.
+// CHECK-LABEL: func.func @deconv_dilated(
 // CHECK: %[[SPREAD:.*]] = linalg.generic
 // CHECK: tensor.extract %arg0
 // CHECK: arith.select
-// CHECK: -> tensor<1x2x10x10xf32>
+// CHECK: -> tensor<1x2x14x14xf32>
 // CHECK: %[[FLIPPED:.*]] = linalg.generic
 // CHECK: tensor.extract %arg1
 // CHECK: -> tensor<3x2x3x3xf32>
 // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]
-relay.func @deconv(%x: tensor<1x2x4x4xf32>, %w: tensor<2x3x3x3xf32>) -> tensor<1x3x8x8xf32> {
-  %r = relay.nn.conv2d_transpose %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 1, 1>} : (tensor<1x2x4x4xf32>, tensor<2x3x3x3xf32>) -> tensor<1x3x8x8xf32>
-  relay.return %r : tensor<1x3x8x8xf32>
+relay.func @deconv_dilated(%x: tensor<1x2x4x4xf32>, %w: tensor<2x3x3x3xf32>) -> tensor<1x3x10x10xf32> {
+  %r = relay.nn.conv2d_transpose %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 1>, dilation = array<i64: 2, 2>, output_padding = array<i64: 1, 1>} : (tensor<1x2x4x4xf32>, tensor<2x3x3x3xf32>) -> tensor<1x3x10x10xf32>
+  relay.return %r : tensor<1x3x10x10xf32>
 }
 
 // Adaptive pooling reduces over the widest window (here 3x3: rows [1, 4),

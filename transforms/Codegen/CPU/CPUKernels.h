@@ -92,9 +92,10 @@ bool feedsDepthwiseRowBands(Operation *conv);
 //===----------------------------------------------------------------------===//
 
 /// A 3x3, stride-1, undilated convolution of NCHW f32 images `data`
-/// (unpadded; `padding` is (top, left, bottom, right)) with constant OIHW
-/// weights, by Winograd's minimal filtering F(4x4, 3x3) or F(2x2, 3x3),
-/// giving `type`; null when it does not apply or would not pay.
+/// (unpadded; `padding` is (top, left, bottom, right)) with OIHW weights
+/// (transformed at compile time when constant), by Winograd's minimal filtering
+/// F(4x4, 3x3) or F(2x2, 3x3), giving `type`; null when it does not apply or
+/// would not pay.
 Value winogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
                      Value data, Value weight, ArrayRef<int64_t> padding);
 

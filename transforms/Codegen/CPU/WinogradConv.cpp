@@ -8,12 +8,13 @@
 //
 //   Y = At [ sum_c (G g G^T)[f, c] . (Bt d B)[c] ] A
 //
-// The weight transform U = G g G^T is done here, at compile time, on the
-// constant weights. The input transform V = Bt d B is a pass over rows
-// (an elementwise linalg.generic over strided views, vectorised like any
-// elementwise op) and one over columns; the a*a products over channels
-// are one batched contraction, tiled and vectorised like every other
-// product:
+// The weight transform U = G g G^T is done here, at compile time, on
+// constant weights, and by a small product at run time on others (a
+// training step's, a function's parameters). The input transform V = Bt d B is
+// a pass over rows (an elementwise linalg.generic over strided views,
+// vectorised like any elementwise op) and one over columns; the a*a products
+// over channels are one batched contraction, tiled and vectorised like every
+// other product:
 //
 //   M[t, p, f] = sum_c V[t, c, p] * U[t, c, f]     (t = one of a*a, p = tile)
 //
@@ -229,6 +230,45 @@ Value transformedWeights(OpBuilder &b, Location loc, Value weight,
                        isResource);
 }
 
+/// U as transformedWeights lays it out, computed at run time from weights
+/// that are not a constant (a training step's): one product of the a*a x 9
+/// matrix (G x G)[xi * a + nu, i * 3 + j] = G[xi, i] G[nu, j] with the
+/// weights seen as [F / lanes, lanes, C, 9]. It costs a*a*9 multiplies per
+/// channel pair, against the convolution's 9 per output pixel and pair.
+Value runtimeTransformedWeights(OpBuilder &b, Location loc, Value weight,
+                                const MinimalFilter &mf, int64_t lanes) {
+  MLIRContext *ctx = b.getContext();
+  auto wt = cast<RankedTensorType>(weight.getType());
+  Type e = wt.getElementType();
+  int64_t f = wt.getDimSize(0), c = wt.getDimSize(1), a = mf.a;
+  SmallVector<float> kron;
+  for (int64_t xi = 0; xi < a; ++xi)
+    for (int64_t nu = 0; nu < a; ++nu)
+      for (int64_t i = 0; i < 3; ++i)
+        for (int64_t j = 0; j < 3; ++j)
+          kron.push_back(float(mf.g[xi * 3 + i] * mf.g[nu * 3 + j]));
+  auto kronType = RankedTensorType::get({a * a, 9}, e);
+  Value coefficients = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(kronType, ArrayRef<float>(kron)));
+  Value taps = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get({f / lanes, lanes, c, 3, 3}, e), weight,
+      SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
+  taps = tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get({f / lanes, lanes, c, 9}, e), taps,
+      SmallVector<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
+  // Loops (t, fo, c, fl, k).
+  auto map = [&](ArrayRef<unsigned> dims) {
+    SmallVector<AffineExpr> exprs;
+    for (unsigned d : dims)
+      exprs.push_back(getAffineDimExpr(d, ctx));
+    return AffineMap::get(5, 0, exprs, ctx);
+  };
+  return contract(b, loc,
+                  RankedTensorType::get({a * a, f / lanes, c, lanes}, e),
+                  ValueRange{coefficients, taps}, 5,
+                  {map({0, 4}), map({1, 3, 2, 4}), map({0, 1, 2, 3})});
+}
+
 /// The column pass of the input transform,
 ///   V[xi * a + nu][c, i, j] = sum_s Bt[nu, s] T[xi][c, i, j*m + s]
 /// with t[xi][s] the view T[xi][.., s + m*j], as one loop nest per xi over
@@ -437,7 +477,10 @@ Value winogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
     return nullptr;
   if (c < kMinChannels || f % 16)
     return nullptr;
-  // F(4x4) where there are enough 4x4 tiles, else F(2x2).
+  // F(4x4) where there are enough 4x4 tiles, else F(2x2). (A batch of
+  // small images stacked as one tall image, each one tile row taller, ran
+  // slower than the im2col product: ResNet-18's 14x14 and 7x7 layers give
+  // 4 and 2 tile columns, the vector lanes of the column pass.)
   const MinimalFilter *chosen = nullptr;
   for (const MinimalFilter *mf : {&kF4, &kF2})
     if (ceilDiv(oh, mf->m) * ceilDiv(ow, mf->m) >= kMinTiles) {
@@ -462,9 +505,10 @@ Value winogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
   int64_t bandRows = ceilDiv(th, ceilDiv(th, maxRows));
   th = ceilDiv(th, bandRows) * bandRows;
   int64_t bands = th / bandRows;
-  Value u = transformedWeights(b, loc, weight, mf, f % 32 == 0 ? 32 : 16);
+  int64_t lanes = f % 32 == 0 ? 32 : 16;
+  Value u = transformedWeights(b, loc, weight, mf, lanes);
   if (!u)
-    return nullptr;
+    u = runtimeTransformedWeights(b, loc, weight, mf, lanes);
 
   // The image padded so that the tiles cover it: (th*m + 2) x (tw*m + 2).
   Value zero = constantScalar(b, loc, e, 0);
