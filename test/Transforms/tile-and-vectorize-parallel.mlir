@@ -1,19 +1,36 @@
 // RUN: relay-mlir-opt %s --split-input-file --relay-tile-and-vectorize=threads=2 | FileCheck %s
-// With threads, the m and n cache tiles of a large contraction are an
-// scf.forall; k stays a sequential loop inside, and the register tiles and
-// the accumulator hoisting are as without threads.
+// With threads, the cache tiles of a large contraction are an scf.forall:
+// over the m tiles when there are two or more per thread, with the n and k
+// tiles sequential loops inside; the register tiles and the accumulator
+// hoisting are as without threads.
 
+// Tests that a product with 4 m tiles for 2 threads splits only m.
 // CHECK-LABEL: func.func @matmul
-// CHECK:       scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (256, 512) step (64, 128)
-// CHECK:         scf.for {{.*}} step %c512
-// CHECK:           scf.for {{.*}} step %c8
-// CHECK:             scf.for {{.*}} step %c32
-// CHECK:               scf.for {{.*}} iter_args(%{{.*}}) -> (vector<8x32xf32>)
-// CHECK:                 vector.contract
+// CHECK:       scf.forall (%{{.*}}) = (0) to (256) step (64)
+// CHECK:         scf.for {{.*}} step %c128
+// CHECK:           scf.for {{.*}} step %c512
+// CHECK:             scf.for {{.*}} step %c8
+// CHECK:               scf.for {{.*}} step %c32
+// CHECK:                 scf.for {{.*}} iter_args(%{{.*}}) -> (vector<8x32xf32>)
+// CHECK:                   vector.contract
 func.func @matmul(%a: memref<256x1024xf32>, %b: memref<1024x512xf32>,
                   %c: memref<256x512xf32>) {
   linalg.matmul ins(%a, %b : memref<256x1024xf32>, memref<1024x512xf32>)
                 outs(%c : memref<256x512xf32>)
+  return
+}
+
+// -----
+
+// Tests that with fewer m tiles than two per thread the forall runs over
+// the m and n tiles.
+// CHECK-LABEL: func.func @few_rows
+// CHECK:       scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (128, 512) step (64, 128)
+// CHECK:         scf.for {{.*}} step %c512
+func.func @few_rows(%a: memref<128x1024xf32>, %b: memref<1024x512xf32>,
+                    %c: memref<128x512xf32>) {
+  linalg.matmul ins(%a, %b : memref<128x1024xf32>, memref<1024x512xf32>)
+                outs(%c : memref<128x512xf32>)
   return
 }
 

@@ -365,6 +365,15 @@ struct TileAndVectorizePass
         parallel[d] = 0;
         reduction[d] = cache[d];
       }
+      // With m tiles enough for every thread, the n tiles go inside too:
+      // a forall over both (36 x 2 tiles of a 2304x256 result: a
+      // convolution's weight gradient) ran 2-4x slower at two threads than
+      // at one; over the m tiles alone, 1.9x faster.
+      if (cache[m] && ranges[m] / cache[m] >= 2 * threads)
+        for (unsigned d : dims.n) {
+          parallel[d] = 0;
+          reduction[d] = cache[d];
+        }
       tiled = tile(rewriter, op, parallel,
                    scf::SCFTilingOptions::LoopType::ForallOp, &nest);
       if (succeeded(tiled)) {
