@@ -1,8 +1,10 @@
 //===- ConvolutionPatterns.cpp - Convolutions to linalg ---------*- C++ -*-===//
 //
 // nn.conv2d (NCHW/OIHW and NHWC/HWIO, groups, strides, dilation, padding)
-// and nn.conv2d_transpose (the direct convolution of the input spread by
-// the strides with the kernel flipped). The lowering target builds the
+// and nn.conv2d_transpose (undilated: one direct convolution per output
+// phase, of the input with the kernel taps that reach the phase, flipped;
+// dilated: the direct convolution of the input spread by the strides with
+// the kernel flipped). The lowering target builds the
 // convolution where it has kernels for it; otherwise the image is padded
 // and linalg's named convolutions compute it (grouped NCHW ones as
 // conv_2d_ngchw_gfchw over the grouped views).
@@ -172,11 +174,12 @@ struct Phase {
   int64_t end() const { return start + count + taps - 1; }
 };
 
-/// A strided, undilated transposed convolution as s_h * s_w direct ones,
-/// one per output phase (oh mod s_h, ow mod s_w), each of the input with
-/// the kernel taps that reach that phase (flipped), its result inserted
-/// into every s-th row and column: 1/(s_h * s_w) of the multiplies of the
-/// direct convolution of the input spread by zeros.
+/// An undilated transposed convolution as s_h * s_w direct ones, one per
+/// output phase (oh mod s_h, ow mod s_w), each of the input with the kernel
+/// taps that reach that phase (flipped), its result inserted into every
+/// s-th row and column: 1/(s_h * s_w) of the multiplies of the direct
+/// convolution of the input spread by zeros. At stride 1 it is that
+/// convolution, of the input padded (or cropped) by K - 1 - p.
 FailureOr<SmallVector<Value>>
 phasedTransposedConv(OpBuilder &b, Location loc, RankedTensorType type,
                      Value data, Value weight, std::array<int64_t, 4> kl,
@@ -295,7 +298,7 @@ conv2dTransposeRule(OpBuilder &b, Operation *op, ValueRange operands,
   int64_t offH = (kh - 1) * d[0] - p[0], offW = (kw - 1) * d[1] - p[1];
   Location loc = op->getLoc();
   Value data = operands[0], weight = operands[1];
-  if ((s[0] > 1 || s[1] > 1) && d[0] == 1 && d[1] == 1)
+  if (d[0] == 1 && d[1] == 1)
     return phasedTransposedConv(b, loc, type, data, weight, *kl, s, p, groups,
                                 target);
 

@@ -50,6 +50,17 @@ relay.func @deconv(%x: tensor<1x2x4x4xf32>, %w: tensor<2x3x3x3xf32>) -> tensor<1
   relay.return %r : tensor<1x3x8x8xf32>
 }
 
+// Tests that at stride 1 the one phase is the direct convolution of the
+// input padded by K - 1 - p (here 1) with the kernel flipped.
+// CHECK-LABEL: func.func @deconv_unit_stride(
+// CHECK: tensor.insert_slice %arg0 into {{.*}} : tensor<1x2x4x4xf32> into tensor<1x2x6x6xf32>
+// CHECK: tensor.extract %arg1
+// CHECK: -> tensor<3x2x3x3xf32>
+relay.func @deconv_unit_stride(%x: tensor<1x2x4x4xf32>, %w: tensor<2x3x3x3xf32>) -> tensor<1x3x4x4xf32> {
+  %r = relay.nn.conv2d_transpose %x, %w {padding = array<i64: 1, 1>} : (tensor<1x2x4x4xf32>, tensor<2x3x3x3xf32>) -> tensor<1x3x4x4xf32>
+  relay.return %r : tensor<1x3x4x4xf32>
+}
+
 // Tests that a phase no kernel tap reaches (a 1x1 kernel at stride 2
 // reaches only even rows and columns) is zeros: the result starts filled.
 // CHECK-LABEL: func.func @deconv_gaps(

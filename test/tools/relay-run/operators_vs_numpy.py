@@ -298,6 +298,15 @@ CASES = [
      lambda a, b: conv2d_ref(a.transpose(0, 3, 1, 2), b.transpose(3, 2, 0, 1)).transpose(0, 2, 3, 1), R),
     ("nn.conv2d_transpose", "nn.conv2d_transpose(%a, %b, strides=[2, 2], padding=[1, 1], output_padding=[1, 1])",
      [f32(1, 3, 4, 4), f32(3, 2, 3, 3)], lambda a, b: conv2d_transpose_ref(a, b, (2, 2), (1, 1, 1, 1), (1, 1)), R),
+    # Output phases no kernel tap reaches (a 1x1 kernel at stride 3), a
+    # unit stride cropping more than the kernel reaches, unequal strides and
+    # kernel sides with uneven padding.
+    ("nn.conv2d_transpose", "nn.conv2d_transpose(%a, %b, strides=[3, 3], output_padding=[2, 1])",
+     [f32(2, 3, 4, 5), f32(3, 2, 1, 1)], lambda a, b: conv2d_transpose_ref(a, b, (3, 3), (0, 0, 0, 0), (2, 1)), R),
+    ("nn.conv2d_transpose", "nn.conv2d_transpose(%a, %b, padding=[2, 2])",
+     [f32(1, 3, 6, 5), f32(3, 4, 3, 3)], lambda a, b: conv2d_transpose_ref(a, b, (1, 1), (2, 2, 2, 2), (0, 0)), R),
+    ("nn.conv2d_transpose", "nn.conv2d_transpose(%a, %b, strides=[2, 3], padding=[1, 0, 0, 1], output_padding=[1, 2])",
+     [f32(1, 3, 4, 5), f32(3, 2, 3, 2)], lambda a, b: conv2d_transpose_ref(a, b, (2, 3), (1, 0, 0, 1), (1, 2)), R),
     ("nn.dense", "nn.dense(%a, %b)", [f32(2, 3, 8), f32(5, 8)], lambda a, b: a @ b.T, R),
     ("nn.matmul", "nn.matmul(%a, %b, transpose_a=True)", [f32(8, 3), f32(8, 5)], lambda a, b: a.T @ b, R),
     ("nn.batch_matmul", "nn.batch_matmul(%a, %b)", [f32(1, 3, 8), f32(4, 5, 8)],
