@@ -117,3 +117,18 @@ func.func @small_elementwise(%x: memref<1x64x8x8xf32>,
   }
   return
 }
+
+// -----
+
+// Tests that a product looping over k tiles outside its m tiles (a B panel
+// of 8 MB) runs the m tiles of each k tile on the threads.
+// CHECK-LABEL: func.func @long_k
+// CHECK:       scf.for {{.*}} to %c32768 step %c512
+// CHECK:         scf.forall (%{{.*}}) = (0) to (128) step (64)
+// CHECK:           vector.contract
+func.func @long_k(%a: memref<128x32768xf32>, %b: memref<32768x64xf32>,
+                  %c: memref<128x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<128x32768xf32>, memref<32768x64xf32>)
+                outs(%c : memref<128x64xf32>)
+  return
+}

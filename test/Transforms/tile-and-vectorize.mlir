@@ -422,3 +422,21 @@ func.func @row_reduction(%x: memref<4x56xf32>, %y: memref<4xf32>) {
   }
   return
 }
+
+// -----
+
+// Tests that a product whose B panel (all of k for one n tile: 32768 x 64
+// floats, 8 MB) would not stay in the cache loops over k tiles outside the
+// m tiles, so that each k tile of B is read once for every m tile.
+// CHECK-LABEL: func.func @long_k
+// CHECK:       scf.for {{.*}} to %c32768 step %c512
+// CHECK:         scf.for {{.*}} to %c128 step %c64
+// CHECK:           scf.for {{.*}} step %c8
+// CHECK:             scf.for {{.*}} step %c32
+// CHECK:               vector.contract
+func.func @long_k(%a: memref<128x32768xf32>, %b: memref<32768x64xf32>,
+                  %c: memref<128x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<128x32768xf32>, memref<32768x64xf32>)
+                outs(%c : memref<128x64xf32>)
+  return
+}
