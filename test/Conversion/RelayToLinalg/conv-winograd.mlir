@@ -65,6 +65,19 @@ relay.func @runtime_weights(%x: tensor<1x16x24x24xf32>, %w: tensor<16x16x3x3xf32
   relay.return %r : tensor<1x16x24x24xf32>
 }
 
+// Tests that a batch's images are convolved in parallel, each in one band
+// when its transformed input fits (all 6 tile rows of a 24x24 image here:
+// V is 36 x 16 x 6 x 6), the bands not split further.
+// CHECK-LABEL: func.func @batch(
+// CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args(%{{.*}}) -> (tensor<2x16x24x24xf32>)
+// CHECK-NOT: relay.independent_iterations
+// CHECK: -> (tensor<36x16x6x6xf32>)
+// CHECK: } {relay.independent_iterations}
+relay.func @batch(%x: tensor<2x16x24x24xf32>, %w: tensor<16x16x3x3xf32>) -> tensor<2x16x24x24xf32> {
+  %r = relay.nn.conv2d %x, %w {channels = 16 : i64, kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1>} : (tensor<2x16x24x24xf32>, tensor<16x16x3x3xf32>) -> tensor<2x16x24x24xf32>
+  relay.return %r : tensor<2x16x24x24xf32>
+}
+
 // Not Winograd: a stride of 2, 8 input channels, 24 output channels (no
 // whole panel), 7x7 outputs (16 tiles of 2x2), transformed weights over
 // 64 MB (36 x 704 x 704 floats).

@@ -494,14 +494,18 @@ Value winogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
     return nullptr;
   int64_t m = mf.m;
   int64_t th = ceilDiv(oh, m), tw = ceilDiv(ow, m);
-  // Bands of tile rows, each convolved on its own: at least two (one per
-  // thread with two: everything a band's product reads was written on its
-  // thread), as many rows as keep a band's transformed input V within
-  // kBandBytes (it stays in the core's cache for the product), split evenly
-  // (tile rows that do not fill the last band are zeros).
+  // Bands of tile rows, each convolved on its own: as many rows as keep a
+  // band's transformed input V within kBandBytes (it stays in the core's
+  // cache for the product), split evenly (tile rows that do not fill the
+  // last band are zeros); of one image at least two bands, run in parallel
+  // (one per thread with two: everything a band's product reads was
+  // written on its thread). A batch's images run in parallel instead, each
+  // in as few bands as fit: two bands of a 14x14 image (7 tile rows) had
+  // 8 rows of tiles to compute, each band's products only 28 tiles long.
   int64_t rowBytes = mf.a * mf.a * c * tw * 4;
-  int64_t maxRows =
-      std::max<int64_t>(1, std::min(ceilDiv(th, 2), kBandBytes / rowBytes));
+  int64_t n = type.getDimSize(0);
+  int64_t maxRows = std::max<int64_t>(
+      1, std::min(n > 1 ? th : ceilDiv(th, 2), kBandBytes / rowBytes));
   int64_t bandRows = ceilDiv(th, ceilDiv(th, maxRows));
   th = ceilDiv(th, bandRows) * bandRows;
   int64_t bands = th / bandRows;
@@ -545,10 +549,11 @@ Value winogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
                 acc, {zeroIndex, zeroIndex, row, zeroIndex},
                 {1, f, rowsOut, ww});
           });
-      // --relay-to-llvm runs the bands in parallel with threads
-      // (--relay-parallelize-loops).
-      relay::setCodegenMark(bandLoop,
-                            relay::CodegenMark::IndependentIterations);
+      // --relay-to-llvm runs the bands of one image in parallel with
+      // threads (--relay-parallelize-loops).
+      if (n == 1)
+        relay::setCodegenMark(bandLoop,
+                              relay::CodegenMark::IndependentIterations);
       out = bandLoop.getResult(0);
     }
     if (hh != oh || ww != ow)
@@ -563,9 +568,12 @@ Value winogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
         SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
     return convolveImage(ib, one);
   };
-  if (type.getDimSize(0) == 1)
+  if (n == 1)
     return convolveOne(b, image);
-  return eachImage(b, loc, type, image, convolveOne);
+  Value out = eachImage(b, loc, type, image, convolveOne);
+  relay::setCodegenMark(out.getDefiningOp<scf::ForOp>(),
+                        relay::CodegenMark::IndependentIterations);
+  return out;
 }
 
 } // namespace mlir::relay::cpu
