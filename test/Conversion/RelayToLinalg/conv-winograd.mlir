@@ -78,6 +78,16 @@ relay.func @batch(%x: tensor<2x16x24x24xf32>, %w: tensor<16x16x3x3xf32>) -> tens
   relay.return %r : tensor<2x16x24x24xf32>
 }
 
+// Tests that a batch with weights known only at run time takes Winograd
+// from 16 tiles an image (7x7: F(2x2, 3x3), U of 16 x 1 x 16 x 16).
+// CHECK-LABEL: func.func @batch_few_tiles(
+// CHECK: arith.constant dense<{{.*}}> : tensor<16x9xf32>
+// CHECK: -> tensor<16x1x16x16xf32>
+relay.func @batch_few_tiles(%x: tensor<2x16x7x7xf32>, %w: tensor<16x16x3x3xf32>) -> tensor<2x16x7x7xf32> {
+  %r = relay.nn.conv2d %x, %w {channels = 16 : i64, kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1>} : (tensor<2x16x7x7xf32>, tensor<16x16x3x3xf32>) -> tensor<2x16x7x7xf32>
+  relay.return %r : tensor<2x16x7x7xf32>
+}
+
 // Not Winograd: a stride of 2, 8 input channels, 24 output channels (no
 // whole panel), 7x7 outputs (16 tiles of 2x2), transformed weights over
 // 64 MB (36 x 704 x 704 floats).
