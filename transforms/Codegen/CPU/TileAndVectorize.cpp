@@ -377,7 +377,7 @@ struct TileAndVectorizePass
     // (n, k, m), so that each k x n block of B is read from the cache by
     // every m tile instead of B's whole panel streaming in again for each.
     bool panels =
-        dims.batch.empty() && dims.m.size() == 1 && dims.n.size() == 1 &&
+        ranges.size() == 3 && dims.m.size() == 1 && dims.n.size() == 1 &&
         dims.k.size() == 1 && cache[m] && cache[k] &&
         ranges[k] * (cache[n] ? cache[n] : ranges[n]) * 4 >= kMinPanelBytes;
     if (panels) {
@@ -386,20 +386,8 @@ struct TileAndVectorizePass
       SmallVector<int64_t> outerSizes(cache), mSizes(cache.size(), 0);
       outerSizes[m] = 0;
       mSizes[m] = cache[m];
-      SmallVector<int64_t> order;
-      for (unsigned d : {n, k})
-        if (outerSizes[d])
-          order.push_back(d);
-      for (unsigned d = 0; d < ranges.size(); ++d)
-        if (outerSizes[d] && !llvm::is_contained(order, int64_t(d)))
-          order.push_back(d);
-      SmallVector<int64_t> interchange;
-      for (int64_t d : order)
-        interchange.push_back(d);
-      // The interchange names every loop of the op, tiled or not.
-      for (unsigned d = 0; d < ranges.size(); ++d)
-        if (!llvm::is_contained(interchange, int64_t(d)))
-          interchange.push_back(d);
+      // The three loops are m, n and k (checked above): n, then k, then m.
+      SmallVector<int64_t> interchange = {n, k, m};
       tiled =
           tile(rewriter, op, outerSizes, scf::SCFTilingOptions::LoopType::ForOp,
                &nest, &cacheLoops, interchange);
