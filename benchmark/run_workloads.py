@@ -208,23 +208,8 @@ elif name == 'charrnn':
     fn, args, model = generate, [], None
 elif name == 'treelstm':
     words, W, U, b = load(spec['inputs'])
-    tree = (0, [(1, [(3, []), (4, [])]), (2, []), (5, [(6, [])])])
-    Us = U.chunk(4, dim=0)
-
-    def node(t):
-        index, kids = t
-        states = [node(k) for k in kids]
-        wx = (words[index] @ W.T + b).chunk(4, dim=1)
-        hsum = sum((h for h, _ in states), torch.zeros(1, 64))
-        i = torch.sigmoid(wx[0] + hsum @ Us[0].T)
-        o = torch.sigmoid(wx[1] + hsum @ Us[1].T)
-        g = torch.tanh(wx[2] + hsum @ Us[2].T)
-        fc = sum((torch.sigmoid(wx[3] + h @ Us[3].T) * c for h, c in states),
-                 torch.zeros(1, 64))
-        c = i * g + fc
-        return o * torch.tanh(c), c
-
-    fn, args, model = (lambda: node(tree)), [], None
+    import treelstm_torch  # examples/workloads, on PYTHONPATH (run_torch)
+    fn, args, model = (lambda: treelstm_torch.treelstm(words, W, U, b)), [], None
 else:
     tensors = load(spec['inputs'])
     kind = {'rnn': torch.nn.RNN, 'gru': torch.nn.GRU, 'lstm': torch.nn.LSTM}[name]
@@ -277,6 +262,8 @@ def run_torch(spec, threads):
     env = dict(os.environ)
     env['OPENBLAS_CORETYPE'] = 'SkylakeX'
     env.pop('OPENBLAS_L2_SIZE', None)
+    # The driver imports the TreeLSTM's PyTorch form from examples/workloads.
+    env['PYTHONPATH'] = os.path.join(ROOT, 'examples', 'workloads')
     proc = subprocess.run(['/usr/bin/python3', '-c', TORCH_DRIVER, str(threads),
                            json.dumps(spec)], capture_output=True, text=True,
                           env=env)

@@ -29,27 +29,9 @@ struct ConvGeometry {
   SmallVector<int64_t> stride, dilation, pad; // pad: top, left, bottom, right
   int64_t groups;
 
-  explicit ConvGeometry(Conv2DOp op) : groups(op.getGroups()) {
-    auto pair = [](DenseI64ArrayAttr a) {
-      SmallVector<int64_t> v(2, 1);
-      if (a && a.size() == 1)
-        v.assign(2, a[0]);
-      else if (a && a.size() >= 2)
-        v.assign({a[0], a[1]});
-      return v;
-    };
-    stride = pair(op.getStridesAttr());
-    dilation = pair(op.getDilationAttr());
-    pad.assign(4, 0);
-    if (auto p = op.getPaddingAttr()) {
-      if (p.size() == 1)
-        pad.assign(4, p[0]);
-      else if (p.size() == 2)
-        pad = {p[0], p[1], p[0], p[1]};
-      else if (p.size() == 4)
-        pad.assign(p.asArrayRef().begin(), p.asArrayRef().end());
-    }
-  }
+  explicit ConvGeometry(Conv2DOp op)
+      : stride(windowPair(op, "strides")), dilation(windowPair(op, "dilation")),
+        pad(windowPadding(op)), groups(op.getGroups()) {}
 };
 
 /// The data each kernel offset (kh, kw) reads of `padded` ([.., .., H, W]),

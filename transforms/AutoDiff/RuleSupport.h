@@ -23,6 +23,30 @@ inline ArrayRef<int64_t> shapeOf(Value v) {
   return cast<RankedTensorType>(v.getType()).getShape();
 }
 
+/// A 2-d window attribute of `op` (strides, dilation, pool_size) in its
+/// long form (h, w): TVM's one value for both axes, 1 when absent.
+inline SmallVector<int64_t, 2> windowPair(Operation *op, StringRef name) {
+  auto a = op->getAttrOfType<DenseI64ArrayAttr>(name);
+  if (a && a.size() == 1)
+    return {a[0], a[0]};
+  if (a && a.size() >= 2)
+    return {a[0], a[1]};
+  return {1, 1};
+}
+
+/// `op`'s padding as (top, left, bottom, right) from TVM's 1, 2 or 4
+/// values; zeros when absent.
+inline SmallVector<int64_t, 4> windowPadding(Operation *op) {
+  auto p = op->getAttrOfType<DenseI64ArrayAttr>("padding");
+  if (p && p.size() == 1)
+    return {p[0], p[0], p[0], p[0]};
+  if (p && p.size() == 2)
+    return {p[0], p[1], p[0], p[1]};
+  if (p && p.size() == 4)
+    return {p[0], p[1], p[2], p[3]};
+  return {0, 0, 0, 0};
+}
+
 /// `grad` summed over the axes broadcasting added, to `like`'s shape.
 inline Value collapseTo(RelayBuilder &rb, Value grad, Value like) {
   if (grad.getType() == like.getType())

@@ -99,25 +99,13 @@ struct PoolGeometry {
     if (outLayout && !outLayout.getValue().empty() && outLayout.getValue() != l)
       return failure();
     auto pair = [&](StringRef name, int64_t *out) {
-      auto a = op->getAttrOfType<DenseI64ArrayAttr>(name);
-      out[0] = out[1] = 1;
-      if (a && a.size() == 1)
-        out[0] = out[1] = a[0];
-      else if (a && a.size() >= 2)
-        out[0] = a[0], out[1] = a[1];
+      SmallVector<int64_t, 2> v = windowPair(op, name);
+      out[0] = v[0], out[1] = v[1];
     };
     pair("pool_size", g.kernel);
     pair("strides", g.stride);
     pair("dilation", g.dilation);
-    int64_t pad[4] = {0, 0, 0, 0};
-    if (auto p = op->getAttrOfType<DenseI64ArrayAttr>("padding")) {
-      if (p.size() == 1)
-        pad[0] = pad[1] = pad[2] = pad[3] = p[0];
-      else if (p.size() == 2)
-        pad[0] = pad[2] = p[0], pad[1] = pad[3] = p[1];
-      else if (p.size() == 4)
-        llvm::copy(p.asArrayRef(), pad);
-    }
+    SmallVector<int64_t, 4> pad = windowPadding(op);
     g.padBefore[0] = pad[0], g.padBefore[1] = pad[1];
     g.padAfter[0] = pad[2], g.padAfter[1] = pad[3];
     return g;

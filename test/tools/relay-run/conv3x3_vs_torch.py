@@ -5,15 +5,19 @@ divide the output, asymmetric and no padding, 16-channel panels, transposes
 in and out of 16x16 blocks) and the shapes next to them that keep the
 im2col product, each exported to ONNX with bias and ReLU, compiled by
 relay-run at one and two threads and checked to 1e-4 of the output's
-largest magnitude.
+largest magnitude; then the same with the weights a parameter (a training
+step's: transformed at run time, a batch's images in parallel), from
+Relay text.
 
   /usr/bin/python3 conv3x3_vs_torch.py --bin build/bin
 """
 import argparse
 import os
+import subprocess
 import sys
 import tempfile
 
+import numpy as np
 import torch
 
 from torch_compare import compiled_runs_match
@@ -36,6 +40,16 @@ CASES = [
     (64, 64, 7, 7, (1, 1, 1, 1)),     # too few tiles: im2col
     (8, 32, 28, 28, (1, 1, 1, 1)),    # too few channels: im2col
     (32, 40, 28, 28, (1, 1, 1, 1)),   # 40 outputs, no whole panel: im2col
+]
+
+# (input channels, output channels, height, width, batch) with the weights
+# a parameter: padding 1.
+RUNTIME_WEIGHT_CASES = [
+    (64, 64, 7, 7, 8),     # F(2x2) from 16 tiles an image for a batch
+    (64, 64, 7, 7, 1),     # one image: too few tiles, im2col
+    (32, 64, 14, 14, 4),   # F(2x2), each image in one band, in parallel
+    (64, 64, 56, 56, 2),   # F(4x4), two bands an image, images in parallel
+    (32, 32, 28, 28, 1),   # F(4x4), one image in two parallel bands
 ]
 
 
@@ -74,8 +88,49 @@ def main():
             failures += compiled_runs_match(
                 relay_run, onnx_path, x.numpy(), want,
                 'N=%d C=%d F=%d %dx%d pads %s' % (n, c, f, h, w, pads), tmp)
-    print('%d of %d runs failed' % (failures, 2 * len(CASES)))
+        for i, (c, f, h, w, n) in enumerate(RUNTIME_WEIGHT_CASES):
+            failures += runtime_weights_match(relay_run, c, f, h, w, n, i, tmp)
+    runs = 2 * (len(CASES) + len(RUNTIME_WEIGHT_CASES))
+    print('%d of %d runs failed' % (failures, runs))
     return 1 if failures else 0
+
+
+def runtime_weights_match(relay_run, c, f, h, w, n, seed, tmp):
+    """nn.conv2d of x [n, c, h, w] and w [f, c, 3, 3], both parameters,
+    against torch at one and two threads; returns how many runs failed."""
+    torch.manual_seed(100 + seed)
+    x, k = torch.randn(n, c, h, w), torch.randn(f, c, 3, 3)
+    want = torch.nn.functional.conv2d(x, k, padding=1).numpy()
+    program = os.path.join(tmp, 'runtime%d.rly' % seed)
+    with open(program, 'w') as out:
+        out.write('#[version = "0.0.5"]\n'
+                  'def @main(%%x: Tensor[(%d, %d, %d, %d), float32], '
+                  '%%w: Tensor[(%d, %d, 3, 3), float32]) {\n'
+                  '  nn.conv2d(%%x, %%w, padding=[1, 1, 1, 1])\n}\n'
+                  % (n, c, h, w, f, c))
+    inputs = []
+    for name, value in (('x', x), ('w', k)):
+        inputs += ['--input', os.path.join(tmp, name + '.npy')]
+        np.save(inputs[-1], value.numpy())
+    failures = 0
+    for threads in ('1', '2'):
+        result = os.path.join(tmp, 'runtime.npy')
+        proc = subprocess.run([relay_run, program] + inputs +
+                              ['--output', result, '--num-threads', threads],
+                              capture_output=True, text=True)
+        run = 'weights a parameter: N=%d C=%d F=%d %dx%d, %s thread(s)' % (
+            n, c, f, h, w, threads)
+        if proc.returncode != 0 or 'reference interpreter' in proc.stderr:
+            print('FAIL %s: exit %d\n%s' % (run, proc.returncode, proc.stderr))
+            failures += 1
+            continue
+        got = np.load(result)
+        err = float(np.max(np.abs(got - want))) / float(np.max(np.abs(want)))
+        ok = got.shape == want.shape and err <= 1e-4
+        failures += not ok
+        print('%s %s: error %.2e of the largest output' % (
+            'ok  ' if ok else 'FAIL', run, err))
+    return failures
 
 
 def set_pads(path, pads, n, h, w, f):

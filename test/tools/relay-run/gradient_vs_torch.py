@@ -100,23 +100,10 @@ def lstm_inputs(rng):
 
 def treelstm(words, w, u, b):
     """examples/workloads/treelstm.rly's tree and cell."""
-    tree = (0, [(1, [(3, []), (4, [])]), (2, []), (5, [(6, [])])])
-    us = u.chunk(4, dim=0)
-
-    def node(t):
-        index, kids = t
-        states = [node(k) for k in kids]
-        wx = (words[index] @ w.T + b).chunk(4, dim=1)
-        hsum = sum((h for h, _ in states), torch.zeros(1, 64))
-        i = torch.sigmoid(wx[0] + hsum @ us[0].T)
-        o = torch.sigmoid(wx[1] + hsum @ us[1].T)
-        g = torch.tanh(wx[2] + hsum @ us[2].T)
-        fc = sum((torch.sigmoid(wx[3] + h @ us[3].T) * c for h, c in states),
-                 torch.zeros(1, 64))
-        c = i * g + fc
-        return o * torch.tanh(c), c
-
-    return node(tree)
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', '..', '..',
+                                    'examples', 'workloads'))
+    import treelstm_torch
+    return treelstm_torch.treelstm(words, w, u, b)
 
 
 def treelstm_inputs(rng):
