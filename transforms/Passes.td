@@ -1040,6 +1040,53 @@ def PartialEval : Pass<"relay-partial-eval", "::mlir::ModuleOp"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Quantization (transforms/Quantization)
+//===----------------------------------------------------------------------===//
+
+def QnnCanonicalize : Pass<"relay-qnn-canonicalize", "::mlir::ModuleOp"> {
+  let summary = "Rewrite the quantized operators into integer arithmetic on "
+                "primitive operators (TVM's qnn CanonicalizeOps)";
+  let description = [{
+    Every `qnn.*` operator whose scales and zero points are constants and
+    whose shapes are static becomes Relay's primitive operators, computing
+    what the interpreter's kernel computes:
+
+    - `qnn.quantize`: `cast(clip(round(x / scale) + zero_point))`;
+      `qnn.dequantize`: `(cast(x, float32) - zero_point) * scale`.
+    - `qnn.requantize`: TVM's fixed-point multiply in int64 (left shift,
+      multiply by the 31-bit significand, add the rounding term of
+      `rounding`, right shift), or the product in float32/float64 for those
+      `compute_dtype`s, then the output zero point, clip and cast.
+    - `qnn.conv2d`, `qnn.dense`, `qnn.batch_matmul`: the float operator
+      with `out_dtype` int32 on the operands themselves where both zero
+      points are 0 and the dtypes agree (the int8 kernels), else on the
+      operands minus their zero points in int32 (the kernel's per output
+      channel).
+    - `qnn.add`, `qnn.subtract`: each operand requantized to the output's
+      scale and zero point in int32 (only cast where its parameters are
+      the output's), added or subtracted, the zero point corrected, clipped;
+      `qnn.mul`: the zero-point-shifted product requantized from the
+      scale `lhs_scale * rhs_scale` (scalar scales only).
+    - `qnn.concatenate`: the inputs whose parameters differ from the
+      output's requantized, then concatenate.
+    - `relay.op.annotation.simulated_quantize`: its float arithmetic
+      `round(clip(x / s, lo, hi)) * s` (kind 0: the identity).
+
+    An operator with parameters that are not constants is left as it is.
+    --relay-to-llvm runs it after specialisation.
+
+    ```mlir
+    %y = relay.qnn.dequantize %x, %s, %z : (tensor<4xi8>, tensor<f32>, tensor<i32>) -> tensor<4xf32>
+    // becomes
+    %0 = relay.cast %x {dtype = f32} : (tensor<4xi8>) -> tensor<4xf32>
+    %1 = relay.subtract %0, %zf : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+    %y = relay.multiply %1, %s : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::relay::RelayDialect"];
+}
+
+//===----------------------------------------------------------------------===//
 // Optimisation levels (transforms/Pipelines)
 //===----------------------------------------------------------------------===//
 

@@ -460,6 +460,24 @@ void mlir::relay::populateRelayElementwiseToLinalgPatterns(
          ValueRange operands) -> FailureOr<SmallVector<Value>> {
         double lo = floatAttr(op, "a_min", 0), hi = floatAttr(op, "a_max", 0);
         return pointwise([lo, hi](OpBuilder &nb, Location l, ValueRange a) {
+          Type t = a[0].getType();
+          if (isa<IntegerType>(t) && t.getIntOrFloatBitWidth() > 1) {
+            // The bounds truncated (as TVM casts them to the dtype) and
+            // saturated to the type's range.
+            unsigned w = t.getIntOrFloatBitWidth();
+            double typeLo = isUnsignedLike(t) ? 0 : -std::ldexp(1.0, w - 1);
+            // (The largest double below 2^63 for 64 bits, which a double
+            // cannot hold exactly.)
+            double typeHi = w >= 64 ? std::nextafter(std::ldexp(1.0, 63), 0.0)
+                            : isUnsignedLike(t) ? std::ldexp(1.0, w) - 1
+                                                : std::ldexp(1.0, w - 1) - 1;
+            auto bound = [&](double v) {
+              return constantScalar(
+                  nb, l, t, std::min(std::max(std::trunc(v), typeLo), typeHi));
+            };
+            return integerMin(nb, l, integerMax(nb, l, a[0], bound(lo)),
+                              bound(hi));
+          }
           if (!isa<FloatType>(a[0].getType()))
             return Value();
           Value x = arith::MaximumFOp::create(

@@ -24,6 +24,61 @@ using namespace mlir::relay::lowering;
 
 namespace {
 
+/// Whether products of `type`'s elements lower: floats (the target's
+/// kernels) and integers (int8 x int8 -> int32 and the like).
+bool isProductType(RankedTensorType type) {
+  if (!type || !type.hasStaticShape())
+    return false;
+  Type e = type.getElementType();
+  return isa<FloatType>(e) ||
+         (isa<IntegerType>(e) && e.getIntOrFloatBitWidth() > 1);
+}
+
+/// An integer product: each operand widened to the result's type (zero-
+/// or sign-extended as its Relay type says), multiplied, summed.
+Value integerContraction(OpBuilder &b, Operation *op, RankedTensorType type,
+                         ValueRange operands, unsigned numDims,
+                         ArrayRef<AffineMap> maps) {
+  Location loc = op->getLoc();
+  Type e = type.getElementType();
+  bool isUnsigned[2] = {isUnsignedValue(op->getOperand(0)),
+                        isUnsignedValue(op->getOperand(1))};
+  Value init = filledTensor(b, loc, type.getShape(), constantScalar(b, loc, e, 0));
+  SmallVector<utils::IteratorType> iterators(numDims,
+                                             utils::IteratorType::parallel);
+  iterators.back() = utils::IteratorType::reduction;
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, operands, init, maps, iterators,
+             [&](OpBuilder &nb, Location l, ValueRange a) {
+               auto widen = [&](Value v, bool zeroExtend) -> Value {
+                 unsigned from = v.getType().getIntOrFloatBitWidth();
+                 unsigned to = e.getIntOrFloatBitWidth();
+                 if (from == to)
+                   return v;
+                 if (from > to)
+                   return arith::TruncIOp::create(nb, l, e, v);
+                 if (zeroExtend)
+                   return arith::ExtUIOp::create(nb, l, e, v);
+                 return arith::ExtSIOp::create(nb, l, e, v);
+               };
+               Value m = arith::MulIOp::create(nb, l, widen(a[0], isUnsigned[0]),
+                                               widen(a[1], isUnsigned[1]));
+               linalg::YieldOp::create(
+                   nb, l, arith::AddIOp::create(nb, l, a[2], m).getResult());
+             })
+      .getResult(0);
+}
+
+/// The contraction of `operands` into `type`: the target's for floats.
+Value contraction(OpBuilder &b, Operation *op, const LoweringTarget &target,
+                  RankedTensorType type, ValueRange operands,
+                  unsigned numDims, ArrayRef<AffineMap> maps) {
+  if (isa<FloatType>(type.getElementType()))
+    return target.buildContraction(b, op->getLoc(), type, operands, numDims,
+                                   maps);
+  return integerContraction(b, op, type, operands, numDims, maps);
+}
+
 /// A product over a reduction dimension given the iteration-space maps.
 FailureOr<SmallVector<Value>> product(OpBuilder &b, Operation *op,
                                       ValueRange operands,
@@ -31,10 +86,10 @@ FailureOr<SmallVector<Value>> product(OpBuilder &b, Operation *op,
                                       unsigned numDims,
                                       ArrayRef<AffineMap> maps) {
   RankedTensorType type = resultType(op);
-  if (!type || !type.hasStaticShape() || !isa<FloatType>(type.getElementType()))
+  if (!isProductType(type))
     return failure();
   return SmallVector<Value>{
-      target.buildContraction(b, op->getLoc(), type, operands, numDims, maps)};
+      contraction(b, op, target, type, operands, numDims, maps)};
 }
 
 FailureOr<SmallVector<Value>> denseRule(OpBuilder &b, Operation *op,
@@ -42,8 +97,7 @@ FailureOr<SmallVector<Value>> denseRule(OpBuilder &b, Operation *op,
                                         const LoweringTarget &target) {
   auto a = cast<RankedTensorType>(operands[0].getType());
   RankedTensorType type = resultType(op);
-  if (a.getRank() < 1 || !type || !type.hasStaticShape() ||
-      !isa<FloatType>(type.getElementType()))
+  if (a.getRank() < 1 || !isProductType(type))
     return failure();
   Location loc = op->getLoc();
   MLIRContext *ctx = b.getContext();
@@ -70,8 +124,8 @@ FailureOr<SmallVector<Value>> denseRule(OpBuilder &b, Operation *op,
                      .getResult();
   }
   // (m, n, k): data (m, k), weight (n, k), out (m, n).
-  Value out = target.buildContraction(
-      b, loc, type2d, ValueRange{data, operands[1]}, 3,
+  Value out = contraction(
+      b, op, target, type2d, ValueRange{data, operands[1]}, 3,
       {map(ctx, 3, {0, 2}), map(ctx, 3, {1, 2}), map(ctx, 3, {0, 1})});
   if (rank == 2)
     return SmallVector<Value>{out};

@@ -360,6 +360,7 @@ void mlir::relay::registerBuiltinOperators() {
     registerTransformRelations();
     registerNNRelations();
     registerCompositeRelations();
+    registerQnnRelations();
     registerOdsOperators<
 #define GET_OP_LIST
 #include "dialects/relay/RelayOperators.cpp.inc"

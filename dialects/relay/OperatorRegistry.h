@@ -83,6 +83,10 @@ public:
   ArrayRef<Type> getInputs() const { return types.take_front(numInputs); }
   Type getOutput(unsigned i = 0) const { return types[numInputs + i]; }
   MLIRContext *getContext() const { return types.front().getContext(); }
+  /// The attributes (with ODS defaults) and the reporter, for a relation
+  /// that runs another relation on some of its arguments.
+  DictionaryAttr getAttrs() const { return attrs; }
+  TypeReporter &getReporter() const { return reporter; }
 
   LogicalResult assignInput(unsigned i, Type type) {
     return reporter.assign(i, type);

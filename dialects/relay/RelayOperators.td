@@ -825,4 +825,6 @@ def Relay_SequenceMaskOp
                        DefaultValuedAttr<I64Attr, "0">:$axis);
 }
 
+include "dialects/relay/RelayQnnOperators.td"
+
 #endif // RELAY_OPERATORS

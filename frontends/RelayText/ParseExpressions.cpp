@@ -347,7 +347,11 @@ FailureOr<Expr> Importer::parseAtom() {
     e.name = name.text.str();
     return e;
   }
-  std::string opName = ("relay." + name.text).str();
+  // TVM registers a few operators under `relay.op.<name>`
+  // (relay.op.annotation.simulated_quantize); they are `relay.<name>` here.
+  StringRef shortName = name.text;
+  shortName.consume_front("relay.op.");
+  std::string opName = ("relay." + shortName).str();
   if (lookupOperator(opName)) {
     e.kind = Expr::Operator;
     e.name = opName;

@@ -92,6 +92,7 @@ void mlir::relay::interp::registerKernels() {
     registerElementwiseKernels(kernels);
     registerTransformKernels(kernels);
     registerNNKernels(kernels);
+    registerQnnKernels(kernels);
     for (auto &entry : kernels) {
       std::string name = ("relay." + entry.getKey()).str();
       KernelFn fn = entry.getValue();

@@ -66,11 +66,16 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm,
   // them. It runs where FuseOps does: at -O0 each operator is a kernel.
   pm.addPass(createInferTypes());
   pm.addPass(createSpecialize());
+  // Quantized operators as integer arithmetic (as TVM's build starts).
+  pm.addPass(createQnnCanonicalize());
   // AlterOpLayout asks the lowering target's layout rules.
   OptimizeOptions optimize = options.optimize;
   optimize.target = options.target;
   pm.addPass(createOptimize(optimize));
   pm.addPass(createInlinePrimitives());
+  // Again for the quantized operators whose parameters only FoldConstant
+  // made constants.
+  pm.addPass(createQnnCanonicalize());
   // First order: closures are ADTs and their applications calls.
   pm.addPass(createDefunctionalize());
   pm.addPass(createDecompose());
@@ -176,7 +181,8 @@ void mlir::relay::registerRelayPipelines() {
         "Lower a Relay module to the LLVM dialect for x86 CPUs "
         "(threads=N, target=cpu|generic, opt-level=0..3, disabled-passes, "
         "required-passes, entry-functions): --relay-infer-types, "
-        "--relay-specialize, --relay-optimize, --relay-inline-primitives, "
+        "--relay-specialize, --relay-qnn-canonicalize, --relay-optimize, "
+        "--relay-inline-primitives, "
         "--relay-decompose, "
         "--relay-to-linalg, one-shot bufferization, tiling and "
         "vectorisation, buffer deallocation, loops, LLVM",

@@ -167,6 +167,95 @@ def group_norm_ref(x, groups, eps):
     g = (g - g.mean(-1, keepdims=True)) / np.sqrt(g.var(-1, keepdims=True) + eps)
     return g.reshape(x.shape)
 
+# --- quantized operators (TVM's definitions, computed independently) --------
+
+def int8(*shape):
+    return RNG.integers(-128, 128, size=shape).astype(np.int8)
+
+
+def uint8(*shape):
+    return RNG.integers(0, 256, size=shape).astype(np.uint8)
+
+
+def int_range(dtype):
+    info = np.iinfo(dtype)
+    return info.min, info.max
+
+
+def along(values, axis, ndim):
+    """A per-channel parameter shaped to broadcast along `axis`."""
+    values = np.atleast_1d(np.asarray(values))
+    if values.size == 1:
+        return values.reshape(())
+    shape = [1] * ndim
+    shape[axis] = values.size
+    return values.reshape(shape)
+
+
+def fixed_point(m):
+    """TVM's GetFixedPointMultiplierShift: m = q * 2^(shift - 31)."""
+    if m == 0:
+        return 0, 0
+    sig, exp = math.frexp(m)
+    q = int(math.floor(sig * (1 << 31) + 0.5))
+    if q == 1 << 31:
+        q, exp = q // 2, exp + 1
+    return q, exp
+
+
+def requantize_ref(x, s_in, z_in, s_out, z_out, dtype, axis=-1, rounding="UPWARD"):
+    s_in = np.atleast_1d(np.float32(s_in)).astype(np.float64)
+    s_out = np.atleast_1d(np.float32(s_out)).astype(np.float64)
+    n = max(s_in.size, s_out.size)
+    pairs = [fixed_point(s_in[c % s_in.size] / s_out[c % s_out.size]) for c in range(n)]
+    q = along([p[0] for p in pairs], axis, x.ndim).astype(np.int64)
+    shift = along([p[1] for p in pairs], axis, x.ndim).astype(np.int64)
+    v = x.astype(np.int64) - along(z_in, axis, x.ndim)
+    v = (v << np.maximum(shift, 0)) * q
+    right = np.maximum(-shift, 0) + 31
+    half = np.left_shift(np.int64(1), right - 1)
+    v = (v + (half if rounding == "UPWARD" else np.where(v >= 0, half, half - 1))) >> right
+    v = v + along(z_out, axis, x.ndim)
+    return np.clip(v, *int_range(dtype)).astype(dtype)
+
+
+def quantize_ref(x, s, z, dtype, axis=-1):
+    q = np.round(x / along(np.float32(s), axis, x.ndim).astype(np.float32))
+    return np.clip(q + along(z, axis, x.ndim), *int_range(dtype)).astype(dtype)
+
+
+def dequantize_ref(x, s, z, axis=-1):
+    return ((x.astype(np.float32) - along(z, axis, x.ndim).astype(np.float32))
+            * along(np.float32(s), axis, x.ndim).astype(np.float32))
+
+
+def qnn_add_ref(a, b, sa, za, sb, zb, so, zo, subtract=False):
+    def at_output(x, s, z):
+        if np.float32(s) == np.float32(so) and z == zo:
+            return x.astype(np.int64)
+        return requantize_ref(x, s, z, so, zo, np.int32).astype(np.int64)
+    l, r = at_output(a, sa, za), at_output(b, sb, zb)
+    v = l - r + zo if subtract else l + r - zo
+    return np.clip(v, *int_range(a.dtype)).astype(a.dtype)
+
+
+def qnn_mul_ref(a, b, sa, za, sb, zb, so, zo):
+    p = (a.astype(np.int64) - za) * (b.astype(np.int64) - zb)
+    return requantize_ref(p, np.float32(sa) * np.float32(sb), 0, so, zo, a.dtype)
+
+
+def qnn_conv2d_ref(x, w, zx, zw, **kw):
+    """Exact: these small integer sums fit float32's 24 bits."""
+    xs = x.astype(np.float64) - zx
+    ws = w.astype(np.float64) - along(zw, 0, 4)
+    return np.rint(conv2d_ref(xs, ws, **kw).astype(np.float64)).astype(np.int32)
+
+
+def simulated_quantize_ref(x, s, lo, hi):
+    v = np.clip(x / np.float32(s), np.float32(lo), np.float32(hi))
+    return (np.round(v) * np.float32(s)).astype(np.float32)
+
+
 # --- the cases ----------------------------------------------------------------
 # (operator, call text with %a %b %c for the inputs, inputs, reference,
 #  tolerance)
@@ -308,6 +397,12 @@ CASES = [
     ("nn.conv2d_transpose", "nn.conv2d_transpose(%a, %b, strides=[2, 3], padding=[1, 0, 0, 1], output_padding=[1, 2])",
      [f32(1, 3, 4, 5), f32(3, 2, 3, 2)], lambda a, b: conv2d_transpose_ref(a, b, (2, 3), (1, 0, 0, 1), (1, 2)), R),
     ("nn.dense", "nn.dense(%a, %b)", [f32(2, 3, 8), f32(5, 8)], lambda a, b: a @ b.T, R),
+    # Integer products widen each operand (by its signedness) to out_dtype.
+    ("nn.dense (int8 to int32)", "nn.dense(%a, %b, out_dtype=\"int32\")", [int8(3, 9), int8(4, 9)],
+     lambda a, b: (a.astype(np.int64) @ b.astype(np.int64).T).astype(np.int32), 0),
+    ("nn.batch_matmul (uint8 to int32)", "nn.batch_matmul(%a, %b, out_dtype=\"int32\")",
+     [uint8(2, 3, 9), uint8(2, 4, 9)],
+     lambda a, b: np.einsum("bmk,bnk->bmn", a.astype(np.int64), b.astype(np.int64)).astype(np.int32), 0),
     ("nn.matmul", "nn.matmul(%a, %b, transpose_a=True)", [f32(8, 3), f32(8, 5)], lambda a, b: a.T @ b, R),
     ("nn.batch_matmul", "nn.batch_matmul(%a, %b)", [f32(1, 3, 8), f32(4, 5, 8)],
      lambda a, b: np.einsum("bmk,bnk->bmn", np.broadcast_to(a, (4, 3, 8)), b), R),
@@ -409,6 +504,59 @@ CASES = [
     ("sequence_mask", "sequence_mask(%a, %b, mask_value=-1f, axis=1)",
      [x, np.array([1, 3], dtype=np.int32)],
      lambda a, n: np.where(np.arange(3)[None, :, None] < n[:, None, None], a, -1).astype(np.float32), 0),
+    # Quantized operators: scales and zero points are constants in the
+    # program (a per-channel one by stack, which FoldConstant folds); exact.
+    ("qnn.quantize", "qnn.quantize(%a, 0.05f, 3, out_dtype=\"uint8\")", [f32(2, 3, 4, low=-3, high=8)],
+     lambda a: quantize_ref(a, 0.05, 3, np.uint8), 0),
+    ("qnn.quantize (per channel)",
+     "%s = stack((0.02f, 0.05f, 0.1f)); %z = stack((1, -2, 0)); qnn.quantize(%a, %s, %z, axis=1)",
+     [f32(2, 3, 4)], lambda a: quantize_ref(a, [0.02, 0.05, 0.1], [1, -2, 0], np.int8, axis=1), 0),
+    ("qnn.dequantize", "qnn.dequantize(%a, 0.25f, 7)", [uint8(2, 5)],
+     lambda a: dequantize_ref(a, 0.25, 7), 0),
+    ("qnn.dequantize (per channel)", "%s = stack((0.5f, 0.125f)); qnn.dequantize(%a, %s, 0, axis=0)",
+     [int8(2, 5)], lambda a: dequantize_ref(a, [0.5, 0.125], 0, axis=0), 0),
+    ("qnn.requantize", "qnn.requantize(%a, 0.0037f, 0, 0.11f, -3)", [i32(3, 8, low=-50000, high=50000)],
+     lambda a: requantize_ref(a, 0.0037, 0, 0.11, -3, np.int8), 0),
+    # A ratio of 0.5 makes every odd input a tie: UPWARD and TONEAREST differ
+    # on the negative ones; a ratio above 1 shifts left.
+    ("qnn.requantize (ties upward)", "qnn.requantize(%a, 0.5f, 1, 1f, 0, out_dtype=\"int32\")",
+     [i32(20, low=-9, high=10)], lambda a: requantize_ref(a, 0.5, 1, 1.0, 0, np.int32), 0),
+    ("qnn.requantize (ties to nearest)",
+     "qnn.requantize(%a, 0.5f, 1, 1f, 0, rounding=\"TONEAREST\", out_dtype=\"int32\")",
+     [i32(20, low=-9, high=10)],
+     lambda a: requantize_ref(a, 0.5, 1, 1.0, 0, np.int32, rounding="TONEAREST"), 0),
+    ("qnn.requantize (per channel, left shift)",
+     "%s = stack((0.3f, 0.02f)); qnn.requantize(%a, %s, 2, 0.1f, 5, axis=0, out_dtype=\"uint8\")",
+     [int8(2, 6)], lambda a: requantize_ref(a, [0.3, 0.02], 2, 0.1, 5, np.uint8, axis=0), 0),
+    ("qnn.requantize (float32)",
+     "qnn.requantize(%a, 0.0037f, 4, 0.11f, -3, compute_dtype=\"float32\")",
+     [i32(3, 8, low=-50000, high=50000)],
+     lambda a: np.clip(np.round((a - 4).astype(np.float32) * (np.float32(0.0037) / np.float32(0.11))) - 3,
+                       -128, 127).astype(np.int8), 0),
+    ("qnn.conv2d", "qnn.conv2d(%a, %b, 0, 0, 0.1f, 0.05f, padding=[1, 1], channels=3, kernel_size=[3, 3])",
+     [int8(1, 2, 5, 5), int8(3, 2, 3, 3)], lambda a, b: qnn_conv2d_ref(a, b, 0, 0, padding=(1, 1, 1, 1)), 0),
+    ("qnn.conv2d (zero points, strides)",
+     "%z = stack((3, -1, 0)); qnn.conv2d(%a, %b, 128, %z, 0.1f, 0.05f, strides=[2, 2], padding=[1, 0, 0, 1])",
+     [uint8(2, 2, 6, 5), int8(3, 2, 3, 2)],
+     lambda a, b: qnn_conv2d_ref(a, b, 128, [3, -1, 0], strides=(2, 2), padding=(1, 0, 0, 1)), 0),
+    ("qnn.dense", "qnn.dense(%a, %b, 5, -2, 0.1f, 0.2f, units=4)", [uint8(3, 7), int8(4, 7)],
+     lambda a, b: ((a.astype(np.int64) - 5) @ (b.astype(np.int64) + 2).T).astype(np.int32), 0),
+    ("qnn.batch_matmul", "qnn.batch_matmul(%a, %b, 0, 0, 0.1f, 0.2f)", [int8(2, 3, 5), int8(2, 4, 5)],
+     lambda a, b: np.einsum("bmk,bnk->bmn", a.astype(np.int64), b.astype(np.int64)).astype(np.int32), 0),
+    ("qnn.add", "qnn.add(%a, %b, 0.1f, 3, 0.2f, -5, 0.25f, 2)", [int8(2, 6), int8(6)],
+     lambda a, b: qnn_add_ref(a, b, 0.1, 3, 0.2, -5, 0.25, 2), 0),
+    ("qnn.add (same parameters)", "qnn.add(%a, %b, 0.1f, 3, 0.1f, 3, 0.1f, 3)", [uint8(2, 6), uint8(2, 6)],
+     lambda a, b: qnn_add_ref(a, b, 0.1, 3, 0.1, 3, 0.1, 3), 0),
+    ("qnn.subtract", "qnn.subtract(%a, %b, 0.1f, 3, 0.2f, -5, 0.25f, 2)", [int8(2, 6), int8(2, 6)],
+     lambda a, b: qnn_add_ref(a, b, 0.1, 3, 0.2, -5, 0.25, 2, subtract=True), 0),
+    ("qnn.mul", "qnn.mul(%a, %b, 0.1f, 3, 0.2f, -5, 0.25f, 2)", [int8(2, 6), int8(2, 6)],
+     lambda a, b: qnn_mul_ref(a, b, 0.1, 3, 0.2, -5, 0.25, 2), 0),
+    ("qnn.concatenate", "qnn.concatenate((%a, %b), (0.1f, 0.3f), (0, 4), 0.1f, 0, axis=1)",
+     [int8(2, 3), int8(2, 2)],
+     lambda a, b: np.concatenate([a, requantize_ref(b, 0.3, 4, 0.1, 0, np.int8)], axis=1), 0),
+    ("relay.op.annotation.simulated_quantize",
+     "relay.op.annotation.simulated_quantize(%a, 0.05f, -127f, 127f, kind=2)", [f32(3, 4, low=-8, high=8)],
+     lambda a: simulated_quantize_ref(a, 0.05, -127, 127), 0),
 ]
 
 

@@ -1,0 +1,402 @@
+//===- RelationsQnn.cpp - Relations of the quantized operators --*- C++ -*-===//
+//
+// The qnn.* operators and simulated_quantize. Each checks its
+// quantization parameters (a float32 scale and an int32 zero point, scalars
+// or vectors along the quantized axis) and the integer dtypes it accepts,
+// then types its result; the products and convolutions run the relation of
+// their float counterpart (Conv2D, Dense, BatchMatmul) on the data and
+// weight, whose dtypes may differ (uint8 data, int8 weights).
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/relay/RelationUtils.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+
+/// Whether `t` is an integer dtype quantized values are stored in.
+static bool isStorageInt(Type t) {
+  auto i = dyn_cast<IntegerType>(t);
+  return i && (i.getWidth() == 8 || i.getWidth() == 16 || i.getWidth() == 32);
+}
+
+static std::string dtypeList() { return "int8, uint8, int16, uint16, int32"; }
+
+/// Checks input #i, a quantization parameter named `what` of dtype
+/// `dtype`: a scalar, or a vector of 1 or `channels` elements (`channels`
+/// unknown when the parameter cannot be per-channel). Pending while its
+/// type is not known.
+static RelationStatus checkParam(RelationArgs &args, unsigned i, StringRef what,
+                                 Type dtype, std::optional<Dim> channels) {
+  TensorInfo info;
+  TensorState state = readInputTensor(args, i, info);
+  if (state == TensorState::Unknown)
+    return RelationStatus::Pending;
+  if (state == TensorState::NotATensor)
+    return RelationStatus::Failed;
+  if (info.dtype != dtype)
+    return args.fail(what + " must be " + typeStr(dtype) + " values, got " +
+                     typeStr(args.getInput(i)));
+  if (info.getRank() == 0)
+    return RelationStatus::Solved;
+  if (info.getRank() == 1) {
+    Dim n = info.dims[0];
+    if (!n.isStatic() || n.size == 1)
+      return RelationStatus::Solved;
+    if (channels && (!channels->isStatic() || channels->size == n.size))
+      return RelationStatus::Solved;
+  }
+  std::string expected = "a scalar";
+  if (channels)
+    expected += " or a vector of " + toString(*channels) + " (one per channel)";
+  return args.fail(what + " must be " + expected + ", got " +
+                   typeStr(args.getInput(i)));
+}
+
+/// The dimension of `data` along the attribute `axisName` (the per-channel
+/// axis); failure after reporting when the axis is out of range.
+static FailureOr<Dim> channelDim(RelationArgs &args, const TensorInfo &data,
+                                 StringRef axisName) {
+  if (data.getRank() == 0)
+    return Dim::of(1);
+  FailureOr<int64_t> axis =
+      normalizeAxis(args, args.getInt(axisName, -1), data.getRank(), axisName);
+  if (failed(axis))
+    return failure();
+  return data.dims[*axis];
+}
+
+/// Combines the statuses of parameter checks: Failed wins, then Pending.
+static RelationStatus both(RelationStatus a, RelationStatus b) {
+  if (a == RelationStatus::Failed || b == RelationStatus::Failed)
+    return RelationStatus::Failed;
+  if (a == RelationStatus::Pending || b == RelationStatus::Pending)
+    return RelationStatus::Pending;
+  return RelationStatus::Solved;
+}
+
+static Type f32(RelationArgs &args) {
+  return Float32Type::get(args.getContext());
+}
+static Type i32(RelationArgs &args) {
+  return IntegerType::get(args.getContext(), 32);
+}
+
+/// The out_dtype attribute, or `dflt`; fails (reported) when it is not one
+/// of the storage integer types.
+static FailureOr<Type> intOutDtype(RelationArgs &args, Type dflt) {
+  Type t = args.getDtype("out_dtype");
+  if (!t)
+    return dflt;
+  if (!isStorageInt(t)) {
+    args.emitError() << "out_dtype must be one of " << dtypeList() << ", got "
+                     << typeStr(t);
+    return failure();
+  }
+  return t;
+}
+
+/// Checks the scale at input `scale` and the zero point at `zeroPoint`,
+/// named `prefix` + scale / zero_point.
+static RelationStatus checkPair(RelationArgs &args, unsigned scale,
+                                unsigned zeroPoint, StringRef prefix,
+                                std::optional<Dim> channels) {
+  return both(checkParam(args, scale, (prefix + "scale").str(), f32(args),
+                         channels),
+              checkParam(args, zeroPoint, (prefix + "zero_point").str(),
+                         i32(args), channels));
+}
+
+static RelationStatus quantizeRelation(RelationArgs &args) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  if (!isa<Float32Type>(data.dtype))
+    return args.fail("expected float32 data, got " +
+                     typeStr(args.getInput(0)));
+  FailureOr<Dim> channels = channelDim(args, data, "axis");
+  FailureOr<Type> out = intOutDtype(args, IntegerType::get(
+                                              args.getContext(), 8));
+  if (failed(channels) || failed(out))
+    return RelationStatus::Failed;
+  if (RelationStatus s = checkPair(args, 1, 2, "output_", *channels);
+      s != RelationStatus::Solved)
+    return s;
+  return args.solve(makeTensor(args.getContext(), data.dims, *out));
+}
+
+static RelationStatus dequantizeRelation(RelationArgs &args) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  if (!isStorageInt(data.dtype))
+    return args.fail("expected integer data (" + dtypeList() + "), got " +
+                     typeStr(args.getInput(0)));
+  FailureOr<Dim> channels = channelDim(args, data, "axis");
+  if (failed(channels))
+    return RelationStatus::Failed;
+  Type out = args.getDtype("out_dtype");
+  if (!out)
+    out = f32(args);
+  if (!isa<Float32Type, Float16Type>(out))
+    return args.fail("out_dtype must be float32 or float16, got " +
+                     typeStr(out));
+  if (RelationStatus s = checkPair(args, 1, 2, "input_", *channels);
+      s != RelationStatus::Solved)
+    return s;
+  return args.solve(makeTensor(args.getContext(), data.dims, out));
+}
+
+static RelationStatus requantizeRelation(RelationArgs &args) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  if (!isStorageInt(data.dtype))
+    return args.fail("expected integer data (" + dtypeList() + "), got " +
+                     typeStr(args.getInput(0)));
+  FailureOr<Dim> channels = channelDim(args, data, "axis");
+  FailureOr<Type> out =
+      intOutDtype(args, IntegerType::get(args.getContext(), 8));
+  if (failed(channels) || failed(out))
+    return RelationStatus::Failed;
+  StringRef rounding = args.getString("rounding", "None");
+  if (rounding != "None" && rounding != "UPWARD" && rounding != "TONEAREST")
+    return args.fail("rounding must be \"UPWARD\", \"TONEAREST\" or "
+                     "\"None\", got \"" +
+                     rounding + "\"");
+  StringRef compute = args.getString("compute_dtype", "None");
+  if (compute != "None" && compute != "int64" && compute != "float32" &&
+      compute != "float64")
+    return args.fail("compute_dtype must be \"int64\", \"float32\", "
+                     "\"float64\" or \"None\", got \"" +
+                     compute + "\"");
+  // The input's parameters may be per channel; the output's too.
+  RelationStatus s = both(checkPair(args, 1, 2, "input_", *channels),
+                          checkPair(args, 3, 4, "output_", *channels));
+  if (s != RelationStatus::Solved)
+    return s;
+  return args.solve(makeTensor(args.getContext(), data.dims, *out));
+}
+
+namespace {
+/// Runs a relation on some of another relation's arguments: inner input j
+/// is outer input inputs[j] (its type given, possibly with another dtype),
+/// the inner output is the outer one.
+class SubsetReporter : public TypeReporter {
+public:
+  SubsetReporter(RelationArgs &outer, ArrayRef<unsigned> inputs,
+                 ArrayRef<Type> types)
+      : outer(outer), inputs(inputs), types(types) {}
+
+  LogicalResult assign(unsigned index, Type type) override {
+    if (index >= inputs.size()) {
+      output = type;
+      return outer.getReporter().assign(outer.getNumInputs(), type);
+    }
+    if (type == types[index])
+      return success();
+    return outer.getReporter().assign(inputs[index], type);
+  }
+  InFlightDiagnostic emitError() override {
+    return outer.getReporter().emitError();
+  }
+
+  /// The output type the relation assigned.
+  Type output;
+
+private:
+  RelationArgs &outer;
+  ArrayRef<unsigned> inputs;
+  ArrayRef<Type> types;
+};
+} // namespace
+
+/// Runs the relation `name` with `types` standing for the inputs `inputs`
+/// of `args`, its output being `args`' output; `outDtype`, when given, is
+/// the out_dtype attribute it sees. `output` is set to the output type it
+/// assigns.
+static RelationStatus runOn(RelationArgs &args, StringRef name,
+                            ArrayRef<unsigned> inputs, ArrayRef<Type> types,
+                            Type *output = nullptr, Type outDtype = {}) {
+  const TypeRelationFn *relation = lookupTypeRelation(name);
+  SubsetReporter reporter(args, inputs, types);
+  SmallVector<Type> all(types);
+  all.push_back(args.getOutput());
+  DictionaryAttr attrs = args.getAttrs();
+  if (outDtype) {
+    NamedAttrList list(attrs);
+    list.set("out_dtype", TypeAttr::get(outDtype));
+    attrs = list.getDictionary(args.getContext());
+  }
+  RelationArgs inner(args.getOpName(), all, inputs.size(), attrs, reporter);
+  RelationStatus status = (*relation)(inner);
+  if (output)
+    *output = reporter.output;
+  return status;
+}
+
+/// qnn.conv2d, qnn.dense and qnn.batch_matmul: integer data and weight
+/// (their dtypes may differ), zero points at inputs 2 and 3, scales at 4
+/// and 5; the weight's zero point and scale may be per output channel.
+static RelationStatus productRelation(RelationArgs &args, StringRef floatName,
+                                      StringRef dataName, StringRef weightName) {
+  TensorInfo data, weight;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  READ_TENSOR_OR_RETURN(args, 1, weight);
+  if (!isStorageInt(data.dtype) || !isStorageInt(weight.dtype) ||
+      cast<IntegerType>(data.dtype).getWidth() > 16 ||
+      cast<IntegerType>(weight.dtype).getWidth() > 16)
+    return args.fail("expected int8, uint8, int16 or uint16 operands, got " +
+                     typeStr(args.getInput(0)) + " and " +
+                     typeStr(args.getInput(1)));
+  FailureOr<Type> out = intOutDtype(args, i32(args));
+  if (failed(out))
+    return RelationStatus::Failed;
+  // The float relation sees both operands in the data's dtype; the
+  // output's dtype is out_dtype's (the attribute it reads).
+  MLIRContext *ctx = args.getContext();
+  Type weightAsData = makeTensor(ctx, weight.dims, data.dtype);
+  Type resultType;
+  RelationStatus s = runOn(args, floatName, {0, 1},
+                           {args.getInput(0), weightAsData}, &resultType, *out);
+  if (s != RelationStatus::Solved)
+    return s;
+  TensorInfo result;
+  if (readTensor(resultType, result) != TensorState::Tensor)
+    return RelationStatus::Pending;
+  // Output channels: conv2d's along its layout's C, the products' last.
+  std::optional<Dim> outChannels;
+  if (floatName == "Conv2D") {
+    StringRef layout = args.getString("out_layout", "");
+    if (layout.empty())
+      layout = args.getString("data_layout", "NCHW");
+    size_t c = layout.find('C');
+    if (c != StringRef::npos && c < size_t(result.getRank()))
+      outChannels = result.dims[c];
+  } else if (result.getRank() > 0) {
+    outChannels = result.dims.back();
+  }
+  return both(both(checkParam(args, 2, (dataName + "_zero_point").str(),
+                              i32(args), std::nullopt),
+                   checkParam(args, 4, (dataName + "_scale").str(), f32(args),
+                              std::nullopt)),
+              both(checkParam(args, 3, (weightName + "_zero_point").str(),
+                              i32(args), outChannels),
+                   checkParam(args, 5, (weightName + "_scale").str(),
+                              f32(args), outChannels)));
+}
+
+/// qnn.add, qnn.subtract, qnn.mul: operands of one integer dtype,
+/// broadcast; the result has that dtype.
+static RelationStatus binaryRelation(RelationArgs &args) {
+  TensorInfo lhs, rhs;
+  READ_TENSOR_OR_RETURN(args, 0, lhs);
+  READ_TENSOR_OR_RETURN(args, 1, rhs);
+  if (!isStorageInt(lhs.dtype))
+    return args.fail("expected integer operands (" + dtypeList() +
+                     "), got " + typeStr(args.getInput(0)));
+  FailureOr<Dim> lc = channelDim(args, lhs, "lhs_axis");
+  FailureOr<Dim> rc = channelDim(args, rhs, "rhs_axis");
+  if (failed(lc) || failed(rc))
+    return RelationStatus::Failed;
+  RelationStatus s = runOn(args, "Broadcast", {0, 1},
+                           {args.getInput(0), args.getInput(1)});
+  if (s != RelationStatus::Solved)
+    return s;
+  return both(both(checkPair(args, 2, 3, "lhs_", *lc),
+                   checkPair(args, 4, 5, "rhs_", *rc)),
+              checkPair(args, 6, 7, "output_", std::nullopt));
+}
+
+/// Checks that input #i is a tuple of `n` scalar parameters of `dtype`.
+static RelationStatus checkParamTuple(RelationArgs &args, unsigned i,
+                                      StringRef what, Type dtype, size_t n) {
+  Type t = args.getInput(i);
+  auto tuple = dyn_cast<TupleType>(t);
+  if (!tuple) {
+    TensorInfo unused;
+    if (readTensor(t, unused) == TensorState::Unknown && !isa<TensorType>(t))
+      return RelationStatus::Pending;
+    return args.fail(what + " must be a tuple of " + std::to_string(n) +
+                     " scalars, got " + typeStr(t));
+  }
+  if (tuple.size() != n)
+    return args.fail(what + " has " + std::to_string(tuple.size()) +
+                     " values for " + std::to_string(n) + " inputs");
+  for (Type field : tuple.getTypes()) {
+    TensorInfo info;
+    TensorState state = readTensor(field, info);
+    if (state == TensorState::Unknown)
+      return RelationStatus::Pending;
+    if (state == TensorState::NotATensor || info.dtype != dtype ||
+        info.getRank() > 1 ||
+        (info.getRank() == 1 && info.dims[0] != Dim::of(1)))
+      return args.fail(what + " must hold " + typeStr(dtype) +
+                       " scalars, got " + typeStr(t));
+  }
+  return RelationStatus::Solved;
+}
+
+static RelationStatus concatenateRelation(RelationArgs &args) {
+  auto data = dyn_cast<TupleType>(args.getInput(0));
+  if (!data)
+    return isa<TensorType>(args.getInput(0))
+               ? args.fail("expected a tuple of tensors, got " +
+                           typeStr(args.getInput(0)))
+               : RelationStatus::Pending;
+  for (Type field : data.getTypes()) {
+    TensorInfo info;
+    if (readTensor(field, info) == TensorState::Tensor &&
+        !isStorageInt(info.dtype))
+      return args.fail("expected integer tensors (" + dtypeList() +
+                       "), got " + typeStr(args.getInput(0)));
+  }
+  RelationStatus s = runOn(args, "Concatenate", {0}, {args.getInput(0)});
+  if (s != RelationStatus::Solved)
+    return s;
+  return both(
+      both(checkParamTuple(args, 1, "input_scales", f32(args), data.size()),
+           checkParamTuple(args, 2, "input_zero_points", i32(args),
+                           data.size())),
+      checkPair(args, 3, 4, "output_", std::nullopt));
+}
+
+static RelationStatus simulatedQuantizeRelation(RelationArgs &args) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  if (!isa<FloatType>(data.dtype))
+    return args.fail("expected float data, got " + typeStr(args.getInput(0)));
+  int64_t kind = args.getInt("kind", 0);
+  if (kind < 0 || kind > 3)
+    return args.fail("kind must be 0 (identity), 1 (input), 2 (weight) or "
+                     "3 (activation), got " +
+                     std::to_string(kind));
+  if (!args.getBool("sign", true))
+    return args.fail("only signed quantization is simulated (sign=True)");
+  if (args.getString("rounding", "round") != "round")
+    return args.fail("rounding must be \"round\", got \"" +
+                     args.getString("rounding", "round") + "\"");
+  Type f = f32(args);
+  RelationStatus s =
+      both(both(checkParam(args, 1, "dom_scale", f, std::nullopt),
+                checkParam(args, 2, "clip_min", f, std::nullopt)),
+           checkParam(args, 3, "clip_max", f, std::nullopt));
+  if (s != RelationStatus::Solved)
+    return s;
+  return args.solve(args.getInput(0));
+}
+
+void mlir::relay::registerQnnRelations() {
+  registerTypeRelation("QnnQuantize", quantizeRelation);
+  registerTypeRelation("QnnDequantize", dequantizeRelation);
+  registerTypeRelation("QnnRequantize", requantizeRelation);
+  registerTypeRelation("QnnConv2D", [](RelationArgs &args) {
+    return productRelation(args, "Conv2D", "input", "kernel");
+  });
+  registerTypeRelation("QnnDense", [](RelationArgs &args) {
+    return productRelation(args, "Dense", "input", "kernel");
+  });
+  registerTypeRelation("QnnBatchMatmul", [](RelationArgs &args) {
+    return productRelation(args, "BatchMatmul", "x", "y");
+  });
+  registerTypeRelation("QnnBinary", binaryRelation);
+  registerTypeRelation("QnnConcatenate", concatenateRelation);
+  registerTypeRelation("SimulatedQuantize", simulatedQuantizeRelation);
+}

@@ -1,0 +1,407 @@
+//===- QnnCanonicalize.cpp - Quantized operators as integer arithmetic ----===//
+//
+// --relay-qnn-canonicalize (TVM's relay.qnn.transform.CanonicalizeOps): the
+// qnn.* operators become Relay's primitive operators on integers, which
+// lowering compiles like any other: requantize is TVM's fixed-point
+// multiply in int64 (QuantizedArithmetic.h, the interpreter's arithmetic);
+// qnn.conv2d/dense/batch_matmul are nn.conv2d/dense/batch_matmul with
+// out_dtype int32 on the operands minus their zero points (directly on
+// the int8 operands where both zero points are 0, the case Relay's own
+// quantization produces); add, subtract, mul and concatenate requantize
+// their operands to the output's parameters first. simulated_quantize
+// becomes its float arithmetic.
+//
+// Scales and zero points must be constants (as in TVM); an operator whose
+// are not, or whose shapes are not static, is left as it is (the
+// interpreter still runs it).
+//
+//===----------------------------------------------------------------------===//
+
+#include "transforms/Passes.h"
+
+#include "dialects/relay/QuantizedArithmetic.h"
+#include "transforms/Decompose/Rewrites.h"
+
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::relay {
+#define GEN_PASS_DEF_QNNCANONICALIZE
+#include "transforms/Passes.h.inc"
+} // namespace mlir::relay
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::decompose;
+using namespace mlir::relay::quant;
+
+namespace {
+
+/// The values of a constant scale or zero point (one, or one per channel);
+/// none when `v` is not a relay.constant of dense elements.
+std::optional<SmallVector<double>> constantValues(Value v) {
+  auto c = v ? v.getDefiningOp<ConstantOp>() : ConstantOp();
+  auto dense = c ? dyn_cast<DenseElementsAttr>(c.getValue()) : nullptr;
+  if (!dense)
+    return std::nullopt;
+  SmallVector<double> out;
+  if (isa<FloatType>(dense.getElementType())) {
+    for (APFloat f : dense.getValues<APFloat>()) {
+      bool lost;
+      f.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
+      out.push_back(f.convertToDouble());
+    }
+  } else {
+    for (const APInt &i : dense.getValues<APInt>())
+      out.push_back(static_cast<double>(i.getSExtValue()));
+  }
+  return out;
+}
+
+/// A constant of `dtype` holding `values`: a scalar, or the values along
+/// `axis` of a rank-`rank` tensor (size 1 elsewhere) to broadcast against
+/// it.
+Value paramConstant(Emitter &b, ArrayRef<double> values, Type dtype,
+                    int64_t axis, int64_t rank) {
+  SmallVector<int64_t> shape;
+  if (values.size() > 1) {
+    shape.assign(rank, 1);
+    shape[axis < 0 ? axis + rank : axis] = values.size();
+  }
+  auto type = RankedTensorType::get(shape, dtype);
+  SmallVector<Attribute> attrs;
+  for (double v : values)
+    attrs.push_back(isa<FloatType>(dtype)
+                        ? Attribute(FloatAttr::get(dtype, v))
+                        : Attribute(IntegerAttr::get(
+                              dtype, static_cast<int64_t>(v))));
+  return b.constant(DenseElementsAttr::get(type, attrs));
+}
+
+bool allZero(ArrayRef<double> values) {
+  return llvm::all_of(values, [](double v) { return v == 0; });
+}
+
+Type intType(Emitter &b, unsigned width) {
+  return b.getRewriter().getIntegerType(width);
+}
+
+Value castTo(Emitter &b, Value v, Type dtype) {
+  if (elementOf(v) == dtype)
+    return v;
+  return b.op<CastOp>({v}, {b.type("dtype", dtype)});
+}
+
+/// `v` clipped to `dtype`'s range and cast to it.
+Value clipAndCast(Emitter &b, Value v, Type dtype) {
+  auto [lo, hi] = integerRange(cast<IntegerType>(dtype));
+  OpBuilder &r = b.getRewriter();
+  v = b.op<ClipOp>({v}, {r.getNamedAttr("a_min", r.getF64FloatAttr(lo)),
+                         r.getNamedAttr("a_max", r.getF64FloatAttr(hi))});
+  return castTo(b, v, dtype);
+}
+
+/// The quantization parameters of one operand: scale and zero point
+/// values, per channel along `axis` of a rank-`rank` tensor.
+struct QParams {
+  SmallVector<double> scale, zeroPoint;
+  int64_t axis = -1;
+  int64_t rank = 0;
+
+  static std::optional<QParams> get(Value scale, Value zeroPoint,
+                                    int64_t axis, int64_t rank) {
+    std::optional<SmallVector<double>> s = constantValues(scale),
+                                       z = constantValues(zeroPoint);
+    if (!s || !z)
+      return std::nullopt;
+    return QParams{*s, *z, axis, rank};
+  }
+  bool isScalar() const { return scale.size() == 1 && zeroPoint.size() == 1; }
+  bool sameAs(const QParams &o) const {
+    return isScalar() && o.isScalar() && scale == o.scale &&
+           zeroPoint == o.zeroPoint;
+  }
+  Value zeroPointConstant(Emitter &b, Type dtype) const {
+    return paramConstant(b, zeroPoint, dtype, axis, rank);
+  }
+};
+
+/// Per-channel values, one entry repeated to `n`.
+double channel(ArrayRef<double> values, size_t c) {
+  return values.size() == 1 ? values[0] : values[c];
+}
+
+/// `x` requantized from `in` to `out` (before clipping), as
+/// quant::requantize computes it: int64 fixed point or float.
+Value requantizeValues(Emitter &b, Value x, const QParams &in,
+                       const QParams &out, RequantizeMode mode) {
+  int64_t axis = in.axis, rank = in.rank;
+  size_t n = std::max({in.scale.size(), in.zeroPoint.size(),
+                       out.scale.size(), out.zeroPoint.size()});
+  QParams outAtIn = out;
+  outAtIn.axis = axis;
+  outAtIn.rank = rank;
+  if (mode.floatBits) {
+    Type f = mode.floatBits == 32 ? Type(b.getRewriter().getF32Type())
+                                  : Type(b.getRewriter().getF64Type());
+    SmallVector<double> ratio;
+    for (size_t c = 0; c < n; ++c) {
+      auto si = static_cast<float>(channel(in.scale, c));
+      auto so = static_cast<float>(channel(out.scale, c));
+      ratio.push_back(mode.floatBits == 32 ? double(si / so)
+                                           : double(si) / double(so));
+    }
+    Value t = castTo(b, x, f);
+    if (!allZero(in.zeroPoint))
+      t = b.op<SubtractOp>({t, in.zeroPointConstant(b, f)});
+    t = b.op<RoundOp>({b.mul(t, paramConstant(b, ratio, f, axis, rank))});
+    if (!allZero(out.zeroPoint))
+      t = b.add(t, outAtIn.zeroPointConstant(b, f));
+    return t;
+  }
+  Type i64 = intType(b, 64);
+  Value t = castTo(b, x, i64);
+  if (!allZero(in.zeroPoint))
+    t = b.op<SubtractOp>({t, in.zeroPointConstant(b, i64)});
+  SmallVector<double> significand, leftShift, rightShift, up, down;
+  for (size_t c = 0; c < n; ++c) {
+    FixedPointMultiplier m = getFixedPointMultiplier(
+        static_cast<double>(static_cast<float>(channel(in.scale, c))) /
+        static_cast<double>(static_cast<float>(channel(out.scale, c))));
+    int64_t right = (m.shift > 0 ? 0 : -m.shift) + 31;
+    significand.push_back(m.significand);
+    leftShift.push_back(m.shift > 0 ? m.shift : 0);
+    rightShift.push_back(right);
+    up.push_back(roundingTerm(right, true, false));
+    down.push_back(roundingTerm(right, mode.upward, true));
+  }
+  auto constant = [&](ArrayRef<double> v) {
+    return paramConstant(b, v, i64, axis, rank);
+  };
+  if (!allZero(leftShift))
+    t = b.op<LeftShiftOp>({t, constant(leftShift)});
+  t = b.mul(t, constant(significand));
+  Value rounding = constant(up);
+  if (!mode.upward)
+    rounding = b.op<WhereOp>({b.op<GreaterEqualOp>({t, b.scalar(0, t)}),
+                              constant(up), constant(down)});
+  t = b.op<RightShiftOp>({b.add(t, rounding), constant(rightShift)});
+  if (!allZero(out.zeroPoint))
+    t = b.add(t, outAtIn.zeroPointConstant(b, i64));
+  return t;
+}
+
+int64_t rankOf(Value v) { return shapeOf(v).size(); }
+
+Value quantize(Emitter &b, Operation *op) {
+  Value x = op->getOperand(0);
+  auto p = QParams::get(op->getOperand(1), op->getOperand(2),
+                        intAttr(op, "axis"), rankOf(x));
+  if (!p)
+    return {};
+  Type f32 = elementOf(x);
+  Value v = b.op<DivideOp>({x, paramConstant(b, p->scale, f32, p->axis,
+                                             p->rank)});
+  v = b.op<RoundOp>({v});
+  if (!allZero(p->zeroPoint))
+    v = b.add(v, p->zeroPointConstant(b, f32));
+  return clipAndCast(b, v, elementOf(op->getResult(0)));
+}
+
+Value dequantize(Emitter &b, Operation *op) {
+  Value x = op->getOperand(0);
+  auto p = QParams::get(op->getOperand(1), op->getOperand(2),
+                        intAttr(op, "axis"), rankOf(x));
+  if (!p)
+    return {};
+  Type f32 = b.getRewriter().getF32Type();
+  Value v = castTo(b, x, f32);
+  if (!allZero(p->zeroPoint))
+    v = b.op<SubtractOp>({v, p->zeroPointConstant(b, f32)});
+  v = b.mul(v, paramConstant(b, p->scale, f32, p->axis, p->rank));
+  return castTo(b, v, elementOf(op->getResult(0)));
+}
+
+RequantizeMode modeOf(Operation *op) {
+  return RequantizeMode::get(
+      cast<StringAttr>(getOperatorAttributes(op).get("rounding")).getValue(),
+      cast<StringAttr>(getOperatorAttributes(op).get("compute_dtype"))
+          .getValue());
+}
+
+Value requantize(Emitter &b, Operation *op) {
+  Value x = op->getOperand(0);
+  int64_t axis = intAttr(op, "axis"), rank = rankOf(x);
+  auto in = QParams::get(op->getOperand(1), op->getOperand(2), axis, rank);
+  auto out = QParams::get(op->getOperand(3), op->getOperand(4), axis, rank);
+  if (!in || !out)
+    return {};
+  return clipAndCast(b, requantizeValues(b, x, *in, *out, modeOf(op)),
+                     elementOf(op->getResult(0)));
+}
+
+/// qnn.conv2d, qnn.dense, qnn.batch_matmul as their float operator `OpT`
+/// with out_dtype int32: on the operands themselves where both zero
+/// points are 0 and their dtypes agree, else on the operands minus their
+/// zero points in int32. `weightAxis` is the weight's output-channel axis.
+template <typename OpT>
+Value product(Emitter &b, Operation *op, int64_t weightAxis) {
+  Value x = op->getOperand(0), w = op->getOperand(1);
+  auto zx = constantValues(op->getOperand(2));
+  auto zw = constantValues(op->getOperand(3));
+  if (!zx || !zw)
+    return {};
+  Type outType = elementOf(op->getResult(0));
+  if (!allZero(*zx) || !allZero(*zw) || elementOf(x) != elementOf(w)) {
+    Type i32 = intType(b, 32);
+    x = castTo(b, x, i32);
+    if (!allZero(*zx))
+      x = b.op<SubtractOp>({x, paramConstant(b, *zx, i32, 0, 0)});
+    w = castTo(b, w, i32);
+    if (!allZero(*zw))
+      w = b.op<SubtractOp>(
+          {w, paramConstant(b, *zw, i32, weightAxis, rankOf(w))});
+  }
+  // The float operator's attributes are the quantized one's, less none.
+  SmallVector<NamedAttribute> attrs;
+  for (NamedAttribute a : op->getAttrs())
+    if (a.getName() != "out_dtype")
+      attrs.push_back(a);
+  attrs.push_back(b.type("out_dtype", outType));
+  return b.op<OpT>({x, w}, attrs);
+}
+
+Value conv2d(Emitter &b, Operation *op) {
+  auto layout = dyn_cast_or_null<StringAttr>(
+      getOperatorAttributes(op).get("kernel_layout"));
+  size_t o = layout ? layout.getValue().find('O') : 0;
+  return product<Conv2DOp>(b, op, o == StringRef::npos ? 0 : o);
+}
+Value dense(Emitter &b, Operation *op) { return product<DenseOp>(b, op, 0); }
+Value batchMatmul(Emitter &b, Operation *op) {
+  return product<BatchMatmulOp>(b, op, boolAttr(op, "transpose_b") ? 1 : 2);
+}
+
+/// An operand in int32 at the output's parameters: upcast where its own
+/// are the output's, else requantized.
+Value atOutput(Emitter &b, Value v, const QParams &in, const QParams &out) {
+  if (in.sameAs(out))
+    return castTo(b, v, intType(b, 32));
+  return clipAndCast(b, requantizeValues(b, v, in, out, RequantizeMode()),
+                     intType(b, 32));
+}
+
+enum class BinaryKind { Add, Subtract, Mul };
+template <BinaryKind kind>
+Value binary(Emitter &b, Operation *op) {
+  Value l = op->getOperand(0), r = op->getOperand(1);
+  auto lp = QParams::get(op->getOperand(2), op->getOperand(3),
+                         intAttr(op, "lhs_axis"), rankOf(l));
+  auto rp = QParams::get(op->getOperand(4), op->getOperand(5),
+                         intAttr(op, "rhs_axis"), rankOf(r));
+  auto out = QParams::get(op->getOperand(6), op->getOperand(7), -1, 0);
+  if (!lp || !rp || !out)
+    return {};
+  Type dtype = elementOf(op->getResult(0));
+  Type i32 = intType(b, 32);
+  if constexpr (kind == BinaryKind::Mul) {
+    if (lp->scale.size() != 1 || rp->scale.size() != 1)
+      return {};
+    auto shiftedBy = [&](Value v, const QParams &p) {
+      v = castTo(b, v, i32);
+      if (!allZero(p.zeroPoint))
+        v = b.op<SubtractOp>({v, p.zeroPointConstant(b, i32)});
+      return v;
+    };
+    Value product = b.mul(shiftedBy(l, *lp), shiftedBy(r, *rp));
+    QParams in{{double(static_cast<float>(lp->scale[0]) *
+                       static_cast<float>(rp->scale[0]))},
+               {0},
+               -1,
+               0};
+    return clipAndCast(
+        b, requantizeValues(b, product, in, *out, RequantizeMode()), dtype);
+  } else {
+    Value a = atOutput(b, l, *lp, *out), c = atOutput(b, r, *rp, *out);
+    Value zp = out->zeroPointConstant(b, i32);
+    Value v = kind == BinaryKind::Add
+                  ? b.op<SubtractOp>({b.add(a, c), zp})
+                  : b.add(b.op<SubtractOp>({a, c}), zp);
+    return clipAndCast(b, v, dtype);
+  }
+}
+
+/// The fields of a tuple value: a relay.tuple's operands, else projections.
+SmallVector<Value> fieldsOf(Emitter &b, Value tuple) {
+  if (auto t = tuple.getDefiningOp<TupleOp>())
+    return SmallVector<Value>(t.getFields());
+  SmallVector<Value> fields;
+  auto type = cast<TupleType>(tuple.getType());
+  for (size_t i = 0; i < type.size(); ++i)
+    fields.push_back(TupleGetOp::create(b.getRewriter(),
+                                        tuple.getLoc(), type.getType(i),
+                                        tuple, i));
+  return fields;
+}
+
+Value concatenate(Emitter &b, Operation *op) {
+  auto scales = op->getOperand(1).getDefiningOp<TupleOp>();
+  auto zeroPoints = op->getOperand(2).getDefiningOp<TupleOp>();
+  auto out = QParams::get(op->getOperand(3), op->getOperand(4), -1, 0);
+  if (!scales || !zeroPoints || !out)
+    return {};
+  SmallVector<Value> data = fieldsOf(b, op->getOperand(0));
+  Type dtype = elementOf(op->getResult(0));
+  SmallVector<Value> joined;
+  for (auto [i, v] : llvm::enumerate(data)) {
+    auto p = QParams::get(scales.getFields()[i], zeroPoints.getFields()[i],
+                          -1, 0);
+    if (!p)
+      return {};
+    joined.push_back(p->sameAs(*out)
+                         ? v
+                         : clipAndCast(b,
+                                       requantizeValues(b, v, *p, *out,
+                                                        RequantizeMode()),
+                                       dtype));
+  }
+  return b.op<ConcatenateOp>({b.tuple(joined)},
+                             {b.i64("axis", intAttr(op, "axis"))});
+}
+
+/// round(clip(x / s, lo, hi)) * s; x itself for kind 0 (identity).
+Value simulatedQuantize(Emitter &b, Operation *op) {
+  Value x = op->getOperand(0);
+  if (intAttr(op, "kind") == 0)
+    return x;
+  Value s = op->getOperand(1);
+  Value v = b.op<DivideOp>({x, s});
+  v = b.op<MaximumOp>({b.op<MinimumOp>({v, op->getOperand(3)}),
+                       op->getOperand(2)});
+  return b.mul(b.op<RoundOp>({v}), s);
+}
+
+struct QnnCanonicalizePass
+    : relay::impl::QnnCanonicalizeBase<QnnCanonicalizePass> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    RewritePatternSet patterns(ctx);
+    auto add = [&](StringRef name, Rewrite rewrite) {
+      patterns.add<RuleRewrite>(("relay." + name).str(), rewrite, ctx);
+    };
+    add("qnn.quantize", quantize);
+    add("qnn.dequantize", dequantize);
+    add("qnn.requantize", requantize);
+    add("qnn.conv2d", conv2d);
+    add("qnn.dense", dense);
+    add("qnn.batch_matmul", batchMatmul);
+    add("qnn.add", binary<BinaryKind::Add>);
+    add("qnn.subtract", binary<BinaryKind::Subtract>);
+    add("qnn.mul", binary<BinaryKind::Mul>);
+    add("qnn.concatenate", concatenate);
+    add("annotation.simulated_quantize", simulatedQuantize);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace
