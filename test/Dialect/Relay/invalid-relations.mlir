@@ -752,3 +752,106 @@ relay.func @sequence_mask_lengths(%a: tensor<5x2xf32>, %n: tensor<3xi32>) -> ten
   %ok = relay.constant dense<true> : tensor<i1>
   relay.return %ok : tensor<i1>
 }
+
+// -----
+
+// Tests that a quantize's scale must be float32.
+relay.func @quantize_scale_dtype(%x: tensor<4xf32>, %s: tensor<f64>, %z: tensor<i32>) -> tensor<i1> {
+  // expected-error @+1 {{qnn.quantize: output_scale must be 'f32' values, got 'tensor<f64>'}}
+  %r = relay.qnn.quantize %x, %s, %z : (tensor<4xf32>, tensor<f64>, tensor<i32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests that a per-channel parameter has one value per channel of the axis.
+relay.func @quantize_channels(%x: tensor<2x3xf32>, %s: tensor<2xf32>, %z: tensor<i32>) -> tensor<i1> {
+  // expected-error @+1 {{qnn.quantize: output_scale must be a scalar or a vector of 3 (one per channel), got 'tensor<2xf32>'}}
+  %r = relay.qnn.quantize %x, %s, %z {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2xf32>, tensor<i32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests that quantize's out_dtype is an integer storage type.
+relay.func @quantize_out_dtype(%x: tensor<4xf32>, %s: tensor<f32>, %z: tensor<i32>) -> tensor<i1> {
+  // expected-error @+1 {{qnn.quantize: out_dtype must be one of int8, uint8, int16, uint16, int32, got 'f16'}}
+  %r = relay.qnn.quantize %x, %s, %z {out_dtype = f16} : (tensor<4xf32>, tensor<f32>, tensor<i32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests that dequantize takes integers.
+relay.func @dequantize_float(%x: tensor<4xf32>, %s: tensor<f32>, %z: tensor<i32>) -> tensor<i1> {
+  // expected-error @+1 {{qnn.dequantize: expected integer data (int8, uint8, int16, uint16, int32), got 'tensor<4xf32>'}}
+  %r = relay.qnn.dequantize %x, %s, %z : (tensor<4xf32>, tensor<f32>, tensor<i32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests that requantize names an unknown rounding mode.
+relay.func @requantize_rounding(%x: tensor<4xi32>, %s: tensor<f32>, %z: tensor<i32>) -> tensor<i1> {
+  // expected-error @+1 {{qnn.requantize: rounding must be "UPWARD", "TONEAREST" or "None", got "DOWN"}}
+  %r = relay.qnn.requantize %x, %s, %z, %s, %z {rounding = "DOWN"} : (tensor<4xi32>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests that qnn.conv2d checks its convolution like nn.conv2d does.
+relay.func @qnn_conv2d_channels(%x: tensor<1x2x5x5xi8>, %w: tensor<3x4x3x3xi8>, %s: tensor<f32>, %z: tensor<i32>) -> tensor<i1> {
+  // expected-error @+1 {{qnn.conv2d: weight 'tensor<3x4x3x3xi8>' has 4 input channels, expected 2 (data channels / groups)}}
+  %r = relay.qnn.conv2d %x, %w, %z, %z, %s, %s : (tensor<1x2x5x5xi8>, tensor<3x4x3x3xi8>, tensor<i32>, tensor<i32>, tensor<f32>, tensor<f32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests that a kernel zero point per channel matches the output channels.
+relay.func @qnn_dense_kernel_zero_point(%x: tensor<2x8xi8>, %w: tensor<4x8xi8>, %s: tensor<f32>, %z: tensor<i32>, %zc: tensor<3xi32>) -> tensor<i1> {
+  // expected-error @+1 {{qnn.dense: kernel_zero_point must be a scalar or a vector of 4 (one per channel), got 'tensor<3xi32>'}}
+  %r = relay.qnn.dense %x, %w, %z, %zc, %s, %s : (tensor<2x8xi8>, tensor<4x8xi8>, tensor<i32>, tensor<3xi32>, tensor<f32>, tensor<f32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests that qnn.dense takes 8- or 16-bit integers.
+relay.func @qnn_dense_float(%x: tensor<2x8xf32>, %w: tensor<4x8xi8>, %s: tensor<f32>, %z: tensor<i32>) -> tensor<i1> {
+  // expected-error @+1 {{qnn.dense: expected int8, uint8, int16 or uint16 operands, got 'tensor<2x8xf32>' and 'tensor<4x8xi8>'}}
+  %r = relay.qnn.dense %x, %w, %z, %z, %s, %s : (tensor<2x8xf32>, tensor<4x8xi8>, tensor<i32>, tensor<i32>, tensor<f32>, tensor<f32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests that qnn.concatenate has one scale per input.
+relay.func @qnn_concatenate_scales(%a: tensor<2xi8>, %s: tensor<f32>, %z: tensor<i32>) -> tensor<i1> {
+  %t = relay.tuple(%a, %a : tensor<2xi8>, tensor<2xi8>)
+  %ts = relay.tuple(%s : tensor<f32>)
+  %tz = relay.tuple(%z, %z : tensor<i32>, tensor<i32>)
+  // expected-error @+1 {{qnn.concatenate: input_scales has 1 values for 2 inputs}}
+  %r = relay.qnn.concatenate %t, %ts, %tz, %s, %z : (tuple<tensor<2xi8>, tensor<2xi8>>, tuple<tensor<f32>>, tuple<tensor<i32>, tensor<i32>>, tensor<f32>, tensor<i32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests simulated_quantize's kind.
+relay.func @simulated_quantize_kind(%x: tensor<4xf32>, %s: tensor<f32>) -> tensor<i1> {
+  // expected-error @+1 {{annotation.simulated_quantize: kind must be 0 (identity), 1 (input), 2 (weight) or 3 (activation), got 7}}
+  %r = relay.annotation.simulated_quantize %x, %s, %s, %s {kind = 7 : i64} : (tensor<4xf32>, tensor<f32>, tensor<f32>, tensor<f32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}

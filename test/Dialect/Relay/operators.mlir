@@ -282,3 +282,41 @@ relay.func @composite(%x: tensor<2x3x4xf32>, %i: tensor<2x3x4xi32>, %c: tensor<3
   %t = relay.constant dense<true> : tensor<i1>
   relay.return %t : tensor<i1>
 }
+
+// The quantized operators (scales f32, zero points i32, scalars or one per
+// channel) and simulated_quantize.
+// CHECK-LABEL: relay.func @quantized
+// INFER-LABEL: relay.func @quantized
+relay.func @quantized(%x: tensor<1x2x5x5xf32>, %w: tensor<3x2x3x3xi8>, %s: tensor<f32>, %z: tensor<i32>, %sc: tensor<3xf32>, %zc: tensor<3xi32>, %d: tensor<4x10xui8>, %dw: tensor<3x10xi8>) -> tensor<i1> {
+  // CHECK: relay.qnn.quantize %{{.*}} {out_dtype = ui8} : (tensor<1x2x5x5xf32>, tensor<f32>, tensor<i32>) -> !relay.incomplete
+  // INFER: relay.qnn.quantize {{.*}} -> tensor<1x2x5x5xui8>
+  %0 = relay.qnn.quantize %x, %s, %z {out_dtype = ui8} : (tensor<1x2x5x5xf32>, tensor<f32>, tensor<i32>) -> !relay.incomplete
+  // INFER: relay.qnn.conv2d {{.*}} -> tensor<1x3x5x5xi32>
+  %1 = relay.qnn.conv2d %0, %w, %z, %zc, %s, %sc {padding = array<i64: 1, 1>} : (!relay.incomplete, tensor<3x2x3x3xi8>, tensor<i32>, tensor<3xi32>, tensor<f32>, tensor<3xf32>) -> !relay.incomplete
+  // INFER: relay.qnn.requantize {{.*}} -> tensor<1x3x5x5xi8>
+  %2 = relay.qnn.requantize %1, %sc, %z, %s, %z {axis = 1 : i64, rounding = "TONEAREST"} : (!relay.incomplete, tensor<3xf32>, tensor<i32>, tensor<f32>, tensor<i32>) -> !relay.incomplete
+  // INFER: relay.qnn.add {{.*}} -> tensor<1x3x5x5xi8>
+  %3 = relay.qnn.add %2, %2, %s, %z, %s, %z, %s, %z : (!relay.incomplete, !relay.incomplete, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> !relay.incomplete
+  // INFER: relay.qnn.mul {{.*}} -> tensor<1x3x5x5xi8>
+  %4 = relay.qnn.mul %3, %2, %s, %z, %s, %z, %s, %z : (!relay.incomplete, !relay.incomplete, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> !relay.incomplete
+  // INFER: relay.qnn.subtract {{.*}} -> tensor<1x3x5x5xi8>
+  %5 = relay.qnn.subtract %4, %3, %s, %z, %s, %z, %s, %z : (!relay.incomplete, !relay.incomplete, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> !relay.incomplete
+  %t = relay.tuple(%5, %4 : !relay.incomplete, !relay.incomplete)
+  %ts = relay.tuple(%s, %s : tensor<f32>, tensor<f32>)
+  %tz = relay.tuple(%z, %z : tensor<i32>, tensor<i32>)
+  // INFER: relay.qnn.concatenate {{.*}} -> tensor<1x6x5x5xi8>
+  %6 = relay.qnn.concatenate %t, %ts, %tz, %s, %z {axis = 1 : i64} : (tuple<!relay.incomplete, !relay.incomplete>, tuple<tensor<f32>, tensor<f32>>, tuple<tensor<i32>, tensor<i32>>, tensor<f32>, tensor<i32>) -> !relay.incomplete
+  // INFER: relay.qnn.dequantize {{.*}} -> tensor<1x6x5x5xf32>
+  %7 = relay.qnn.dequantize %6, %s, %z : (!relay.incomplete, tensor<f32>, tensor<i32>) -> !relay.incomplete
+  // CHECK: relay.annotation.simulated_quantize %{{.*}} {kind = 3 : i64}
+  // INFER: relay.annotation.simulated_quantize {{.*}} -> tensor<1x6x5x5xf32>
+  %8 = relay.annotation.simulated_quantize %7, %s, %s, %s {kind = 3 : i64} : (!relay.incomplete, tensor<f32>, tensor<f32>, tensor<f32>) -> !relay.incomplete
+  // INFER: relay.qnn.dense {{.*}} -> tensor<4x3xi32>
+  %9 = relay.qnn.dense %d, %dw, %z, %zc, %s, %sc : (tensor<4x10xui8>, tensor<3x10xi8>, tensor<i32>, tensor<3xi32>, tensor<f32>, tensor<3xf32>) -> !relay.incomplete
+  %b = relay.reshape %9 {newshape = array<i64: 1, 4, 3>} : (!relay.incomplete) -> !relay.incomplete
+  %bi = relay.cast %b {dtype = i8} : (!relay.incomplete) -> !relay.incomplete
+  // INFER: relay.qnn.batch_matmul {{.*}} -> tensor<1x4x4xi32>
+  %10 = relay.qnn.batch_matmul %bi, %bi, %z, %z, %s, %s : (!relay.incomplete, !relay.incomplete, tensor<i32>, tensor<i32>, tensor<f32>, tensor<f32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}

@@ -1,0 +1,140 @@
+// RUN: relay-mlir-opt %s --relay-qnn-canonicalize | FileCheck %s
+
+// Tests that requantize becomes TVM's fixed-point multiply in int64: the
+// input zero point subtracted, times the significand of the ratio of the
+// float32 scales 0.01 / 0.2 (about 0.05 = 1717986854 * 2^-35), the rounding
+// term 2^34 added, shifted right by 35,
+// the output zero point added, clipped and cast.
+// CHECK-LABEL: relay.func @requantize
+relay.func @requantize(%x: tensor<4xi32>) -> tensor<4xi8> {
+  %s_in = relay.constant dense<0.01> : tensor<f32>
+  %z_in = relay.constant dense<3> : tensor<i32>
+  %s_out = relay.constant dense<0.2> : tensor<f32>
+  %z_out = relay.constant dense<-5> : tensor<i32>
+  // CHECK-DAG: %[[ZIN:.*]] = relay.constant dense<3> : tensor<i64>
+  // CHECK-DAG: %[[SIG:.*]] = relay.constant dense<1717986854> : tensor<i64>
+  // CHECK-DAG: %[[HALF:.*]] = relay.constant dense<17179869184> : tensor<i64>
+  // CHECK-DAG: %[[SHIFT:.*]] = relay.constant dense<35> : tensor<i64>
+  // CHECK-DAG: %[[ZOUT:.*]] = relay.constant dense<-5> : tensor<i64>
+  // CHECK: %[[X:.*]] = relay.cast %{{.*}} {dtype = i64}
+  // CHECK: %[[C:.*]] = relay.subtract %[[X]], %[[ZIN]]
+  // CHECK: %[[M:.*]] = relay.multiply %[[C]], %[[SIG]]
+  // CHECK: %[[R:.*]] = relay.add %[[M]], %[[HALF]]
+  // CHECK: %[[S:.*]] = relay.right_shift %[[R]], %[[SHIFT]]
+  // CHECK: %[[O:.*]] = relay.add %[[S]], %[[ZOUT]]
+  // CHECK: %[[K:.*]] = relay.clip %[[O]] {a_max = 1.270000e+02 : f64, a_min = -1.280000e+02 : f64}
+  // CHECK: relay.cast %[[K]] {dtype = i8}
+  // CHECK-NOT: relay.qnn
+  %r = relay.qnn.requantize %x, %s_in, %z_in, %s_out, %z_out : (tensor<4xi32>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<4xi8>
+  relay.return %r : tensor<4xi8>
+}
+
+// Tests that TONEAREST rounds ties away from zero: the rounding term is one
+// less for negative products (a where on the sign).
+// CHECK-LABEL: relay.func @requantize_to_nearest
+relay.func @requantize_to_nearest(%x: tensor<4xi32>) -> tensor<4xi32> {
+  %s_in = relay.constant dense<0.5> : tensor<f32>
+  %s_out = relay.constant dense<1.0> : tensor<f32>
+  %z = relay.constant dense<0> : tensor<i32>
+  // CHECK-DAG: %[[UP:.*]] = relay.constant dense<1073741824> : tensor<i64>
+  // CHECK-DAG: %[[DOWN:.*]] = relay.constant dense<1073741823> : tensor<i64>
+  // CHECK: %[[M:.*]] = relay.multiply
+  // CHECK: %[[NONNEG:.*]] = relay.greater_equal %[[M]]
+  // CHECK: %[[TERM:.*]] = relay.where %[[NONNEG]], %[[UP]], %[[DOWN]]
+  // CHECK: relay.add %[[M]], %[[TERM]]
+  %r = relay.qnn.requantize %x, %s_in, %z, %s_out, %z {rounding = "TONEAREST", out_dtype = i32} : (tensor<4xi32>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<4xi32>
+  relay.return %r : tensor<4xi32>
+}
+
+// Tests that a per-channel requantize reads one multiplier and shift per
+// channel, shaped along its axis.
+// CHECK-LABEL: relay.func @requantize_per_channel
+relay.func @requantize_per_channel(%x: tensor<2x3xi32>) -> tensor<2x3xi8> {
+  %s_in = relay.constant dense<[0.01, 0.02, 0.04]> : tensor<3xf32>
+  %s_out = relay.constant dense<0.5> : tensor<f32>
+  %z = relay.constant dense<0> : tensor<i32>
+  // CHECK: relay.multiply %{{.*}}, %{{.*}} : (tensor<2x3xi64>, tensor<1x3xi64>)
+  // CHECK: relay.right_shift %{{.*}}, %{{.*}} : (tensor<2x3xi64>, tensor<1x3xi64>)
+  %r = relay.qnn.requantize %x, %s_in, %z, %s_out, %z {axis = 1 : i64} : (tensor<2x3xi32>, tensor<3xf32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<2x3xi8>
+  relay.return %r : tensor<2x3xi8>
+}
+
+// Tests that quantize and dequantize are their float arithmetic.
+// CHECK-LABEL: relay.func @quantize_dequantize
+relay.func @quantize_dequantize(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %s = relay.constant dense<0.1> : tensor<f32>
+  %z = relay.constant dense<2> : tensor<i32>
+  // CHECK: %[[D:.*]] = relay.divide %{{.*}}, %{{.*}} : (tensor<4xf32>, tensor<f32>)
+  // CHECK: %[[R:.*]] = relay.round %[[D]]
+  // CHECK: %[[A:.*]] = relay.add %[[R]], %{{.*}} : (tensor<4xf32>, tensor<f32>)
+  // CHECK: %[[C:.*]] = relay.clip %[[A]] {a_max = 2.550000e+02 : f64, a_min = 0.000000e+00 : f64}
+  // CHECK: %[[Q:.*]] = relay.cast %[[C]] {dtype = ui8}
+  %q = relay.qnn.quantize %x, %s, %z {out_dtype = ui8} : (tensor<4xf32>, tensor<f32>, tensor<i32>) -> tensor<4xui8>
+  // CHECK: %[[F:.*]] = relay.cast %[[Q]] {dtype = f32}
+  // CHECK: %[[S:.*]] = relay.subtract %[[F]]
+  // CHECK: relay.multiply %[[S]]
+  %d = relay.qnn.dequantize %q, %s, %z : (tensor<4xui8>, tensor<f32>, tensor<i32>) -> tensor<4xf32>
+  relay.return %d : tensor<4xf32>
+}
+
+// Tests that a convolution with zero points 0 runs on the int8 operands
+// themselves (int32 out), and one with zero points on the shifted int32
+// operands, the kernel's per output channel.
+// CHECK-LABEL: relay.func @conv2d
+relay.func @conv2d(%x: tensor<1x2x4x4xi8>, %w: tensor<3x2x3x3xi8>) -> tuple<tensor<1x3x2x2xi32>, tensor<1x3x2x2xi32>> {
+  %s = relay.constant dense<0.1> : tensor<f32>
+  %z0 = relay.constant dense<0> : tensor<i32>
+  %zx = relay.constant dense<4> : tensor<i32>
+  %zw = relay.constant dense<[1, 0, -1]> : tensor<3xi32>
+  // CHECK: relay.nn.conv2d %arg0, %arg1 {{{.*}}out_dtype = i32{{.*}}} : (tensor<1x2x4x4xi8>, tensor<3x2x3x3xi8>) -> tensor<1x3x2x2xi32>
+  %a = relay.qnn.conv2d %x, %w, %z0, %z0, %s, %s : (tensor<1x2x4x4xi8>, tensor<3x2x3x3xi8>, tensor<i32>, tensor<i32>, tensor<f32>, tensor<f32>) -> tensor<1x3x2x2xi32>
+  // CHECK: %[[XI:.*]] = relay.cast %arg0 {dtype = i32}
+  // CHECK: %[[XS:.*]] = relay.subtract %[[XI]], %{{.*}} : (tensor<1x2x4x4xi32>, tensor<i32>)
+  // CHECK: %[[WI:.*]] = relay.cast %arg1 {dtype = i32}
+  // CHECK: %[[WS:.*]] = relay.subtract %[[WI]], %{{.*}} : (tensor<3x2x3x3xi32>, tensor<3x1x1x1xi32>)
+  // CHECK: relay.nn.conv2d %[[XS]], %[[WS]]
+  %b = relay.qnn.conv2d %x, %w, %zx, %zw, %s, %s : (tensor<1x2x4x4xi8>, tensor<3x2x3x3xi8>, tensor<i32>, tensor<3xi32>, tensor<f32>, tensor<f32>) -> tensor<1x3x2x2xi32>
+  %t = relay.tuple(%a, %b : tensor<1x3x2x2xi32>, tensor<1x3x2x2xi32>)
+  relay.return %t : tuple<tensor<1x3x2x2xi32>, tensor<1x3x2x2xi32>>
+}
+
+// Tests that qnn.add only casts an operand whose parameters are the
+// output's, requantizes the other, and corrects the zero point once.
+// CHECK-LABEL: relay.func @add
+relay.func @add(%a: tensor<4xi8>, %b: tensor<4xi8>) -> tensor<4xi8> {
+  %s1 = relay.constant dense<0.1> : tensor<f32>
+  %s2 = relay.constant dense<0.3> : tensor<f32>
+  %z = relay.constant dense<1> : tensor<i32>
+  // CHECK: %[[L:.*]] = relay.cast %arg0 {dtype = i32}
+  // CHECK: relay.right_shift
+  // CHECK: %[[R:.*]] = relay.cast %{{.*}} {dtype = i32}
+  // CHECK: %[[SUM:.*]] = relay.add %[[L]], %[[R]]
+  // CHECK: relay.subtract %[[SUM]]
+  %r = relay.qnn.add %a, %b, %s1, %z, %s2, %z, %s1, %z : (tensor<4xi8>, tensor<4xi8>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<4xi8>
+  relay.return %r : tensor<4xi8>
+}
+
+// Tests that simulated_quantize becomes round(clip(x / s)) * s, and kind 0
+// the identity.
+// CHECK-LABEL: relay.func @simulated_quantize
+relay.func @simulated_quantize(%x: tensor<4xf32>, %s: tensor<f32>, %lo: tensor<f32>, %hi: tensor<f32>) -> tensor<4xf32> {
+  // CHECK: %[[D:.*]] = relay.divide %arg0, %arg1
+  // CHECK: %[[MIN:.*]] = relay.minimum %[[D]], %arg3
+  // CHECK: %[[MAX:.*]] = relay.maximum %[[MIN]], %arg2
+  // CHECK: %[[R:.*]] = relay.round %[[MAX]]
+  // CHECK: %[[Y:.*]] = relay.multiply %[[R]], %arg1
+  %y = relay.annotation.simulated_quantize %x, %s, %lo, %hi {kind = 2 : i64} : (tensor<4xf32>, tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<4xf32>
+  // CHECK-NOT: simulated_quantize
+  // CHECK: relay.return %[[Y]]
+  %i = relay.annotation.simulated_quantize %y, %s, %lo, %hi {kind = 0 : i64} : (tensor<4xf32>, tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<4xf32>
+  relay.return %i : tensor<4xf32>
+}
+
+// Tests that an operator whose scale is not a constant stays.
+// CHECK-LABEL: relay.func @runtime_scale
+relay.func @runtime_scale(%x: tensor<4xi8>, %s: tensor<f32>) -> tensor<4xf32> {
+  %z = relay.constant dense<0> : tensor<i32>
+  // CHECK: relay.qnn.dequantize
+  %d = relay.qnn.dequantize %x, %s, %z : (tensor<4xi8>, tensor<f32>, tensor<i32>) -> tensor<4xf32>
+  relay.return %d : tensor<4xf32>
+}
