@@ -1086,6 +1086,139 @@ def QnnCanonicalize : Pass<"relay-qnn-canonicalize", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::relay::RelayDialect"];
 }
 
+def QuantizeAnnotate : Pass<"relay-quantize-annotate", "::mlir::ModuleOp"> {
+  let summary = "Mark where values are quantized with simulated_quantize "
+                "(TVM's QAnnotate)";
+  let description = [{
+    Inserts `relay.op.annotation.simulated_quantize` (kind 1 input, 2
+    weight, 3 activation) around the operators Relay quantizes: the data
+    and weight of nn.conv2d (and nn.dense unless skip-dense-layer), the
+    operands of add and multiply, through relu, clip, reshape-like
+    operators and pooling, by TVM's annotate rules (see Annotate.cpp). A
+    consumer without a rule reads annotated values through an input
+    simulated_quantize; nothing after a global average pooling is
+    quantized. Scales are 1.0 until --relay-quantize-calibrate sets them.
+  }];
+  let options = [
+    Option<"nbitInput", "nbit-input", "int64_t", /*default=*/"8",
+           "Bits of the quantized inputs of convolutions and products">,
+    Option<"nbitWeight", "nbit-weight", "int64_t", /*default=*/"8",
+           "Bits of the quantized weights">,
+    Option<"nbitActivation", "nbit-activation", "int64_t", /*default=*/"32",
+           "Bits of the quantized results (accumulators)">,
+    ListOption<"skipConvLayers", "skip-conv-layers", "std::string",
+               "Indices (program order) of the nn.conv2d left in float, or "
+               "none (default: 0, the first)">,
+    Option<"skipDenseLayer", "skip-dense-layer", "bool", /*default=*/"true",
+           "Leave every nn.dense in float">,
+  ];
+  let dependentDialects = ["::mlir::relay::RelayDialect"];
+}
+
+def QuantizeCalibrate : Pass<"relay-quantize-calibrate", "::mlir::ModuleOp"> {
+  let summary = "Set the scales of the simulated quantizations (TVM's "
+                "calibrate)";
+  let description = [{
+    Every simulated_quantize gets the domain scale r / 2^(nbit-1) and the
+    clip bounds +-(2^(nbit-1) - 1) of its kind's bit width, r being the
+    range of the value: a weight's largest magnitude (rounded up to a power
+    of two with weight-scale=power2; the weight must be a constant), or
+    global-scale for inputs and activations.
+  }];
+  let options = [
+    Option<"nbitInput", "nbit-input", "int64_t", /*default=*/"8",
+           "Bits of the quantized inputs of convolutions and products">,
+    Option<"nbitWeight", "nbit-weight", "int64_t", /*default=*/"8",
+           "Bits of the quantized weights">,
+    Option<"nbitActivation", "nbit-activation", "int64_t", /*default=*/"32",
+           "Bits of the quantized results (accumulators)">,
+    Option<"calibrateMode", "calibrate-mode", "std::string",
+           /*default=*/"\"global-scale\"",
+           "How the ranges of inputs and activations are found: "
+           "global-scale (kl-divergence and percentile are not implemented "
+           "yet)">,
+    Option<"globalScale", "global-scale", "double", /*default=*/"8.0",
+           "The range of every input and activation with "
+           "calibrate-mode=global-scale">,
+    Option<"weightScale", "weight-scale", "std::string",
+           /*default=*/"\"power2\"",
+           "A weight's range: its largest magnitude (max) rounded up to a "
+           "power of two (power2)">,
+  ];
+  let dependentDialects = ["::mlir::relay::RelayDialect"];
+}
+
+def QuantizeRealize : Pass<"relay-quantize-realize", "::mlir::ModuleOp"> {
+  let summary = "Turn calibrated simulated quantization into integer "
+                "arithmetic (TVM's QRealize)";
+  let description = [{
+    Values behind simulated_quantize become integer tensors with a scale:
+    convolutions and dense run on dtype-input data and dtype-weight
+    weights into dtype-activation, add and multiply in dtype-activation,
+    requantization between scales by qnn.requantize (TVM's fixed-point
+    multiply), relu, clip, reshapes and max pooling on the integers; every
+    other use reads the value dequantized (cast to float32 times its
+    scale).
+  }];
+  let options = [
+    Option<"dtypeInput", "dtype-input", "std::string", /*default=*/"\"int8\"",
+           "The integer type of quantized inputs">,
+    Option<"dtypeWeight", "dtype-weight", "std::string", /*default=*/"\"int8\"",
+           "The integer type of quantized weights">,
+    Option<"dtypeActivation", "dtype-activation", "std::string",
+           /*default=*/"\"int32\"",
+           "The integer type of quantized results">,
+  ];
+  let dependentDialects = ["::mlir::relay::RelayDialect"];
+}
+
+def Quantize : Pass<"relay-quantize", "::mlir::ModuleOp"> {
+  let summary = "Relay's quantization flow (TVM's relay.quantize.quantize)";
+  let description = [{
+    SimplifyInference, FoldConstant, FoldScaleAxis, CanonicalizeOps and
+    FoldConstant, then --relay-quantize-annotate, -calibrate and -realize
+    with the options below (TVM's qconfig), then FoldConstant. Weights must
+    be constants (bound parameters) to be quantized.
+
+    ```
+    relay-mlir-opt model.mlir '--relay-quantize=skip-conv-layers=none global-scale=4'
+    ```
+  }];
+  let options = [
+    Option<"nbitInput", "nbit-input", "int64_t", /*default=*/"8",
+           "Bits of the quantized inputs of convolutions and products">,
+    Option<"nbitWeight", "nbit-weight", "int64_t", /*default=*/"8",
+           "Bits of the quantized weights">,
+    Option<"nbitActivation", "nbit-activation", "int64_t", /*default=*/"32",
+           "Bits of the quantized results (accumulators)">,
+    Option<"dtypeInput", "dtype-input", "std::string", /*default=*/"\"int8\"",
+           "The integer type of quantized inputs">,
+    Option<"dtypeWeight", "dtype-weight", "std::string", /*default=*/"\"int8\"",
+           "The integer type of quantized weights">,
+    Option<"dtypeActivation", "dtype-activation", "std::string",
+           /*default=*/"\"int32\"",
+           "The integer type of quantized results">,
+    Option<"calibrateMode", "calibrate-mode", "std::string",
+           /*default=*/"\"global-scale\"",
+           "How the ranges of inputs and activations are found: "
+           "global-scale (kl-divergence and percentile are not implemented "
+           "yet)">,
+    Option<"globalScale", "global-scale", "double", /*default=*/"8.0",
+           "The range of every input and activation with "
+           "calibrate-mode=global-scale">,
+    Option<"weightScale", "weight-scale", "std::string",
+           /*default=*/"\"power2\"",
+           "A weight's range: its largest magnitude (max) rounded up to a "
+           "power of two (power2)">,
+    ListOption<"skipConvLayers", "skip-conv-layers", "std::string",
+               "Indices (program order) of the nn.conv2d left in float, or "
+               "none (default: 0, the first)">,
+    Option<"skipDenseLayer", "skip-dense-layer", "bool", /*default=*/"true",
+           "Leave every nn.dense in float">,
+  ];
+  let dependentDialects = ["::mlir::relay::RelayDialect"];
+}
+
 //===----------------------------------------------------------------------===//
 // Optimisation levels (transforms/Pipelines)
 //===----------------------------------------------------------------------===//

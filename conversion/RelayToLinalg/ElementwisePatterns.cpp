@@ -413,9 +413,12 @@ void mlir::relay::populateRelayElementwiseToLinalgPatterns(
   addOperatorRule<ReluOp>(
       converter, patterns,
       pointwise([](OpBuilder &b, Location l, ValueRange a) {
+        Value zero = constantScalar(b, l, a[0].getType(), 0.0);
+        // Integers (quantized activations): max with 0, by signedness.
+        if (isa<IntegerType>(a[0].getType()))
+          return integerMax(b, l, a[0], zero);
         if (!isa<FloatType>(a[0].getType()))
           return Value();
-        Value zero = constantScalar(b, l, a[0].getType(), 0.0);
         return arith::MaximumFOp::create(b, l, a[0], zero).getResult();
       }));
   addOperatorRule<WhereOp>(

@@ -10,6 +10,8 @@
 #include "dialects/relay/TypeUtils.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
 
@@ -465,6 +467,21 @@ LogicalResult ConstantOp::inferReturnTypes(
 }
 
 OpFoldResult ConstantOp::fold(FoldAdaptor adaptor) { return getValue(); }
+
+DenseElementsAttr ConstantOp::getDenseValue() {
+  if (auto dense = dyn_cast<DenseElementsAttr>(getValue()))
+    return dense;
+  auto resource = dyn_cast<DenseResourceElementsAttr>(getValue());
+  AsmResourceBlob *blob =
+      resource ? resource.getRawHandle().getBlob() : nullptr;
+  if (!blob)
+    return nullptr;
+  ArrayRef<char> data = blob->getData();
+  bool splat = false;
+  if (!DenseElementsAttr::isValidRawBuffer(resource.getType(), data, splat))
+    return nullptr;
+  return DenseElementsAttr::getFromRawBuffer(resource.getType(), data);
+}
 
 //===----------------------------------------------------------------------===//
 // References

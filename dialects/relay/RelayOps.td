@@ -448,6 +448,11 @@ def Relay_ConstantOp : Relay_Op<"constant", [
   let results = (outs AnyStaticShapeTensor:$result);
   let assemblyFormat = "$value attr-dict";
   let hasFolder = 1;
+  let extraClassDeclaration = [{
+    /// The value as dense elements: a `dense_resource` blob read as its
+    /// type's elements; null when the blob is missing or malformed.
+    ::mlir::DenseElementsAttr getDenseValue();
+  }];
 }
 
 //===----------------------------------------------------------------------===//

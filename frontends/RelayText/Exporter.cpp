@@ -364,22 +364,6 @@ FailureOr<std::string> Exporter::constant(DenseElementsAttr value,
 /// weights) is read from its blob, which holds the elements little-endian
 /// and row-major, as a dense attribute's raw buffer does. Null when that
 /// cannot be done.
-static DenseElementsAttr denseValue(ElementsAttr value) {
-  if (auto dense = dyn_cast<DenseElementsAttr>(value))
-    return dense;
-  auto resource = dyn_cast<DenseResourceElementsAttr>(value);
-  if (!resource)
-    return nullptr;
-  AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-  if (!blob)
-    return nullptr;
-  ArrayRef<char> data = blob->getData();
-  bool splat = false;
-  if (!DenseElementsAttr::isValidRawBuffer(resource.getType(), data, splat))
-    return nullptr;
-  return DenseElementsAttr::getFromRawBuffer(resource.getType(), data);
-}
-
 FailureOr<std::string> Exporter::attrValue(StringRef name, Attribute a,
                                            Operation *op) {
   if (auto arr = dyn_cast<DenseI64ArrayAttr>(a)) {
@@ -530,7 +514,7 @@ FailureOr<std::string> Exporter::opExpr(Operation *op, unsigned indent) {
   }
   return llvm::TypeSwitch<Operation *, FailureOr<std::string>>(op)
       .Case([&](ConstantOp c) -> FailureOr<std::string> {
-        DenseElementsAttr dense = denseValue(c.getValue());
+        DenseElementsAttr dense = c.getDenseValue();
         if (!dense)
           return fail(c.emitError("cannot export the constant: its ")
                       << (isa<DenseResourceElementsAttr>(c.getValue())

@@ -40,7 +40,7 @@ namespace {
 /// none when `v` is not a relay.constant of dense elements.
 std::optional<SmallVector<double>> constantValues(Value v) {
   auto c = v ? v.getDefiningOp<ConstantOp>() : ConstantOp();
-  auto dense = c ? dyn_cast<DenseElementsAttr>(c.getValue()) : nullptr;
+  DenseElementsAttr dense = c ? c.getDenseValue() : nullptr;
   if (!dense)
     return std::nullopt;
   SmallVector<double> out;

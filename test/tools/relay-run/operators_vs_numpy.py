@@ -554,6 +554,11 @@ CASES = [
     ("qnn.concatenate", "qnn.concatenate((%a, %b), (0.1f, 0.3f), (0, 4), 0.1f, 0, axis=1)",
      [int8(2, 3), int8(2, 2)],
      lambda a, b: np.concatenate([a, requantize_ref(b, 0.3, 4, 0.1, 0, np.int8)], axis=1), 0),
+    # Quantized activations: relu, clip and max pooling on integers.
+    ("nn.relu (int32)", "nn.relu(%a)", [i32(3, 5)], lambda a: np.maximum(a, 0), 0),
+    ("clip (int32)", "clip(%a, a_min=-3.5f, a_max=4.5f)", [i32(3, 5)], lambda a: np.clip(a, -3, 4), 0),
+    ("nn.max_pool2d (int8)", "nn.max_pool2d(%a, pool_size=[2, 2], strides=[2, 2])", [int8(1, 2, 4, 6)],
+     lambda a: pool_ref(a.astype(np.float32), (2, 2), (2, 2), (0, 0, 0, 0), "max").astype(np.int8), 0),
     ("relay.op.annotation.simulated_quantize",
      "relay.op.annotation.simulated_quantize(%a, 0.05f, -127f, 127f, kind=2)", [f32(3, 4, low=-8, high=8)],
      lambda a: simulated_quantize_ref(a, 0.05, -127, 127), 0),

@@ -1,0 +1,225 @@
+//===- Annotate.cpp - Where quantization happens --------------------------===//
+//
+// --relay-quantize-annotate (TVM's QAnnotate): walks each function's
+// dataflow in program order and inserts
+// `relay.op.annotation.simulated_quantize` where values enter and leave
+// integer arithmetic, following TVM's annotate rules:
+//
+//   nn.conv2d, nn.dense   data -> INPUT, weight -> WEIGHT; result ACTIVATION
+//                         (the convolutions of skip-conv-layers and, with
+//                         skip-dense-layer, every dense stay in float)
+//   multiply, add         an unannotated constant operand -> WEIGHT, an
+//                         unannotated other or an ACTIVATION -> INPUT
+//   nn.relu, clip, strided_slice, transpose, reshape, nn.batch_flatten,
+//   nn.avg_pool2d         keep their operand's kind
+//   nn.max_pool2d         ACTIVATION -> INPUT; result INPUT
+//   nn.global_avg_pool2d, nn.adaptive_avg_pool2d
+//                         the operand leaves integers; nothing after them
+//                         is quantized (TVM's stop_quantize)
+//
+// Any other consumer of an annotated value gets it through an INPUT
+// simulated_quantize (TVM stores low-bit outputs), as does the function's
+// result. The scales are placeholders (1.0) and the clip bounds those of
+// the kind's bit width; --relay-quantize-calibrate sets the scales.
+//
+//===----------------------------------------------------------------------===//
+
+#include "transforms/Passes.h"
+
+#include "dialects/relay/RelayBuilder.h"
+#include "transforms/Quantization/QuantizeConfig.h"
+
+namespace mlir::relay {
+#define GEN_PASS_DEF_QUANTIZEANNOTATE
+#include "transforms/Passes.h.inc"
+} // namespace mlir::relay
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::quant;
+
+namespace {
+
+class Annotator {
+public:
+  explicit Annotator(const QuantizeConfig &config) : config(config) {}
+
+  LogicalResult run(FuncOp func) {
+    for (Operation &op :
+         llvm::make_early_inc_range(func.getBody().front().getOperations()))
+      if (failed(visit(&op)))
+        return failure();
+    return success();
+  }
+
+private:
+  /// `v` through a simulated_quantize of `kind`, built before `user`.
+  Value attach(Operation *user, Value v, QKind kind) {
+    OpBuilder b(user);
+    Location loc = user->getLoc();
+    double bound = config.clipBound(kind);
+    RelayBuilder rb(b, loc);
+    return rb.op<SimulatedQuantizeOp>(
+        {v, f32Constant(b, loc, 1.0), f32Constant(b, loc, -bound),
+         f32Constant(b, loc, bound)},
+        {b.getNamedAttr("kind",
+                        b.getI64IntegerAttr(static_cast<int64_t>(kind)))});
+  }
+
+  std::optional<QKind> kindOf(Value v) const {
+    auto it = kinds.find(v);
+    if (it == kinds.end())
+      return std::nullopt;
+    return it->second;
+  }
+
+  /// Operand `i` of `op` attached as `kind`.
+  LogicalResult annotateOperand(Operation *op, unsigned i, QKind kind) {
+    Value q = attach(op, op->getOperand(i), kind);
+    if (!q)
+      return op->emitError("cannot annotate the operand #")
+             << i << " of this operator for quantization";
+    op->setOperand(i, q);
+    return success();
+  }
+
+  /// Every annotated operand of `op` leaves integer arithmetic: through
+  /// one INPUT simulated_quantize per value.
+  LogicalResult realizeOperands(Operation *op) {
+    for (OpOperand &use : op->getOpOperands()) {
+      if (!kindOf(use.get()))
+        continue;
+      Value &out = realized[use.get()];
+      if (!out) {
+        Operation *at = use.get().getDefiningOp()
+                            ? use.get().getDefiningOp()->getNextNode()
+                            : op;
+        out = attach(at, use.get(), QKind::Input);
+        if (!out)
+          return op->emitError("cannot annotate an operand for quantization");
+      }
+      use.set(out);
+    }
+    return success();
+  }
+
+  bool isConstant(Value v) const {
+    return static_cast<bool>(v.getDefiningOp<ConstantOp>());
+  }
+
+  LogicalResult visit(Operation *op);
+
+  const QuantizeConfig &config;
+  DenseMap<Value, QKind> kinds;
+  DenseMap<Value, Value> realized;
+  int64_t convCounter = 0;
+  bool stopped = false;
+};
+
+LogicalResult Annotator::visit(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  auto done = [&](std::optional<QKind> kind) {
+    if (kind)
+      kinds[op->getResult(0)] = *kind;
+    return success();
+  };
+  bool isConv = name == "relay.nn.conv2d";
+  if (isConv && !stopped) {
+    int64_t index = convCounter++;
+    if (llvm::is_contained(config.skipConvLayers, index))
+      return realizeOperands(op);
+  }
+  if (stopped)
+    return realizeOperands(op);
+
+  if (isConv || (name == "relay.nn.dense" && !config.skipDenseLayer)) {
+    std::optional<QKind> lhs = kindOf(op->getOperand(0));
+    if (!lhs || *lhs == QKind::Activation)
+      if (failed(annotateOperand(op, 0, QKind::Input)))
+        return failure();
+    if (!kindOf(op->getOperand(1)))
+      if (failed(annotateOperand(op, 1, QKind::Weight)))
+        return failure();
+    return done(QKind::Activation);
+  }
+
+  if (name == "relay.multiply" || name == "relay.add") {
+    std::optional<QKind> lhs = kindOf(op->getOperand(0)),
+                         rhs = kindOf(op->getOperand(1));
+    if (!lhs && !rhs)
+      return success();
+    bool isAdd = name == "relay.add";
+    if (isAdd && !lhs) {
+      // A plain value added to an annotated one: INPUT.
+      if (failed(annotateOperand(op, 0, QKind::Input)))
+        return failure();
+      return done(QKind::Input);
+    }
+    if (!lhs || *lhs == QKind::Activation) {
+      if (!isAdd && failed(annotateOperand(op, 0, QKind::Input)))
+        return failure();
+    }
+    if (!rhs) {
+      QKind kind = isConstant(op->getOperand(1)) ? QKind::Weight : QKind::Input;
+      if (failed(annotateOperand(op, 1, kind)))
+        return failure();
+      return done(QKind::Activation);
+    }
+    if (isAdd && *lhs == QKind::Input && *rhs == QKind::Input)
+      return done(QKind::Input);
+    if (*rhs == QKind::Activation &&
+        (!isAdd || *lhs == QKind::Activation))
+      if (failed(annotateOperand(op, 1, QKind::Input)))
+        return failure();
+    return done(QKind::Activation);
+  }
+
+  if (name == "relay.nn.relu" || name == "relay.clip" ||
+      name == "relay.strided_slice" || name == "relay.transpose" ||
+      name == "relay.reshape" || name == "relay.nn.batch_flatten" ||
+      name == "relay.nn.avg_pool2d")
+    return done(kindOf(op->getOperand(0)));
+
+  if (name == "relay.nn.max_pool2d") {
+    std::optional<QKind> kind = kindOf(op->getOperand(0));
+    if (!kind)
+      return success();
+    if (*kind == QKind::Activation &&
+        failed(annotateOperand(op, 0, QKind::Input)))
+      return failure();
+    return done(QKind::Input);
+  }
+
+  if (name == "relay.nn.global_avg_pool2d" ||
+      name == "relay.nn.adaptive_avg_pool2d") {
+    if (!kindOf(op->getOperand(0)))
+      return success();
+    stopped = true;
+  }
+  return realizeOperands(op);
+}
+
+struct QuantizeAnnotatePass
+    : relay::impl::QuantizeAnnotateBase<QuantizeAnnotatePass> {
+  using QuantizeAnnotateBase::QuantizeAnnotateBase;
+
+  void runOnOperation() override {
+    QuantizeConfig config;
+    config.nbitInput = nbitInput;
+    config.nbitWeight = nbitWeight;
+    config.nbitActivation = nbitActivation;
+    config.skipDenseLayer = skipDenseLayer;
+    auto emitError = [&] {
+      return mlir::emitError(getOperation().getLoc(),
+                             "--relay-quantize-annotate: ");
+    };
+    if (failed(parseSkipConvLayers(skipConvLayers, config, emitError)) ||
+        failed(verifyConfig(config, emitError)))
+      return signalPassFailure();
+    for (auto func : getOperation().getOps<FuncOp>())
+      if (!func.isExternal() && failed(Annotator(config).run(func)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace

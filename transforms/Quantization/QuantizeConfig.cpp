@@ -1,0 +1,107 @@
+//===- QuantizeConfig.cpp - Relay's quantization configuration ------------===//
+
+#include "transforms/Quantization/QuantizeConfig.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::quant;
+
+Type quant::parseIntegerDtype(MLIRContext *ctx, StringRef text) {
+  bool isUnsigned = text.consume_front("uint");
+  if (!isUnsigned && !text.consume_front("int"))
+    return {};
+  unsigned width;
+  if (text.getAsInteger(10, width) ||
+      (width != 8 && width != 16 && width != 32 && width != 64))
+    return {};
+  return IntegerType::get(ctx, width,
+                          isUnsigned ? IntegerType::Unsigned
+                                     : IntegerType::Signless);
+}
+
+LogicalResult
+quant::verifyConfig(const QuantizeConfig &config,
+                    function_ref<InFlightDiagnostic()> emitError) {
+  struct Width {
+    StringRef name;
+    int64_t bits;
+    StringRef dtypeName;
+    StringRef dtype;
+  } widths[] = {
+      {"nbit-input", config.nbitInput, "dtype-input", config.dtypeInput},
+      {"nbit-weight", config.nbitWeight, "dtype-weight", config.dtypeWeight},
+      {"nbit-activation", config.nbitActivation, "dtype-activation",
+       config.dtypeActivation},
+  };
+  for (const Width &w : widths) {
+    if (w.bits < 2 || w.bits > 32)
+      return emitError() << w.name << "=" << w.bits
+                         << " is not a bit width from 2 to 32";
+    StringRef text = w.dtype;
+    bool isUnsigned = text.consume_front("uint");
+    unsigned width = 0;
+    if ((!isUnsigned && !text.consume_front("int")) ||
+        text.getAsInteger(10, width) ||
+        (width != 8 && width != 16 && width != 32))
+      return emitError() << w.dtypeName << "=" << w.dtype
+                         << " is not int8, int16 or int32";
+    if (isUnsigned)
+      return emitError() << w.dtypeName << "=" << w.dtype
+                         << ": quantized values are signed";
+    if (int64_t(width) < w.bits)
+      return emitError() << w.dtypeName << "=" << w.dtype << " cannot hold "
+                         << w.name << "=" << w.bits << " bits";
+  }
+  if (config.calibrateMode != "global-scale" &&
+      config.calibrateMode != "kl-divergence" &&
+      config.calibrateMode != "percentile")
+    return emitError() << "calibrate-mode=" << config.calibrateMode
+                       << " is not global-scale, kl-divergence or percentile";
+  if (!(config.globalScale > 0))
+    return emitError() << "global-scale=" << config.globalScale
+                       << " is not positive";
+  if (config.weightScale != "power2" && config.weightScale != "max")
+    return emitError() << "weight-scale=" << config.weightScale
+                       << " is not power2 or max";
+  return success();
+}
+
+LogicalResult
+quant::parseSkipConvLayers(ArrayRef<std::string> values,
+                           QuantizeConfig &config,
+                           function_ref<InFlightDiagnostic()> emitError) {
+  if (values.empty())
+    return success();
+  config.skipConvLayers.clear();
+  for (const std::string &v : values) {
+    if (v == "none")
+      continue;
+    int64_t index;
+    if (StringRef(v).getAsInteger(10, index) || index < 0)
+      return emitError() << "skip-conv-layers: '" << v
+                         << "' is not a convolution index (or none)";
+    config.skipConvLayers.push_back(index);
+  }
+  return success();
+}
+
+std::optional<double> quant::scalarConstant(Value v) {
+  auto c = v ? v.getDefiningOp<ConstantOp>() : ConstantOp();
+  DenseElementsAttr dense = c ? c.getDenseValue() : nullptr;
+  if (!dense || dense.getNumElements() != 1 ||
+      !isa<FloatType>(dense.getElementType()))
+    return std::nullopt;
+  APFloat f = *dense.getValues<APFloat>().begin();
+  bool lost;
+  f.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
+  return f.convertToDouble();
+}
+
+Value quant::f32Constant(OpBuilder &b, Location loc, double v) {
+  auto type = RankedTensorType::get({}, b.getF32Type());
+  return ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(type, cast<Attribute>(b.getF32FloatAttr(v))));
+}

@@ -1,0 +1,322 @@
+//===- Realize.cpp - Simulated quantization into integer arithmetic -------===//
+//
+// --relay-quantize-realize (TVM's QRealize): walks each function's dataflow
+// in program order and computes every value that calibrated
+// simulated_quantize ops made integral as an integer tensor with a scale
+// (value = integer * scale):
+//
+//   simulated_quantize   from float: clip(round(x / s)); from integers of
+//                        another scale: requantized to s (TVM's fixed-point
+//                        multiply, qnn.requantize), clipped
+//   nn.conv2d, nn.dense  on dtype-input data and dtype-weight weights into
+//                        dtype-activation; scale = product of theirs
+//   multiply             in dtype-activation; scale = product
+//   add                  both in dtype-activation at the smaller scale
+//   nn.relu, strided_slice, transpose, reshape, nn.batch_flatten
+//                        on the integers; clip with its bounds scaled;
+//                        nn.max_pool2d on dtype-input
+//
+// Every other use of such a value (and the function's result) reads it
+// dequantized: cast to float32 times its scale.
+//
+//===----------------------------------------------------------------------===//
+
+#include "transforms/Passes.h"
+
+#include "dialects/relay/RelayBuilder.h"
+#include "transforms/Quantization/QuantizeConfig.h"
+
+namespace mlir::relay {
+#define GEN_PASS_DEF_QUANTIZEREALIZE
+#include "transforms/Passes.h.inc"
+} // namespace mlir::relay
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::quant;
+
+namespace {
+
+/// A real tensor held as `data * scale`.
+struct IntValue {
+  Value data;
+  float scale;
+  Type dtype;
+};
+
+Type elementOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getElementType();
+}
+
+class Realizer {
+public:
+  Realizer(Type input, Type weight, Type activation)
+      : dtypeInput(input), dtypeWeight(weight), dtypeActivation(activation) {}
+
+  LogicalResult run(FuncOp func) {
+    for (Operation &op :
+         llvm::make_early_inc_range(func.getBody().front().getOperations()))
+      if (failed(visit(&op)))
+        return failure();
+    // Uses the walk did not see (inside nested regions) read the values
+    // dequantized; then the float ops are gone.
+    llvm::SmallPtrSet<Operation *, 32> gone(replaced.begin(), replaced.end());
+    auto kept = [&](OpOperand &use) { return !gone.count(use.getOwner()); };
+    for (Operation *op : replaced) {
+      Value r = op->getResult(0);
+      if (llvm::any_of(r.getUses(), kept))
+        r.replaceUsesWithIf(dequantize(r), kept);
+    }
+    for (Operation *op : llvm::reverse(replaced))
+      if (op->use_empty())
+        op->erase();
+    return success();
+  }
+
+private:
+  LogicalResult visit(Operation *op);
+
+  /// Builds `OpT` on `operands` at `at`, typed by its relation.
+  template <typename OpT>
+  Value build(Operation *at, ValueRange operands,
+              ArrayRef<NamedAttribute> attrs = {}) {
+    OpBuilder b(at);
+    return RelayBuilder(b, at->getLoc()).op<OpT>(operands, attrs);
+  }
+
+  Value castTo(Operation *at, Value v, Type dtype) {
+    if (elementOf(v) == dtype)
+      return v;
+    OpBuilder b(at);
+    return build<CastOp>(at, {v}, {b.getNamedAttr("dtype", TypeAttr::get(dtype))});
+  }
+
+  Value clip(Operation *at, Value v, double lo, double hi) {
+    OpBuilder b(at);
+    return build<ClipOp>(at, {v},
+                         {b.getNamedAttr("a_min", b.getF64FloatAttr(lo)),
+                          b.getNamedAttr("a_max", b.getF64FloatAttr(hi))});
+  }
+
+  /// Integers `v` of scale `from` at scale `to` (qnn.requantize into
+  /// `dtype`, TVM's fixed-point multiply; exact shifts for powers of two).
+  Value rescale(Operation *at, Value v, float from, float to, Type dtype) {
+    OpBuilder b(at);
+    Location loc = at->getLoc();
+    auto zero = ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(RankedTensorType::get({}, b.getI32Type()),
+                               cast<Attribute>(b.getI32IntegerAttr(0))));
+    return build<QnnRequantizeOp>(
+        at,
+        {v, f32Constant(b, loc, from), zero, f32Constant(b, loc, to), zero},
+        {b.getNamedAttr("out_dtype", TypeAttr::get(dtype)),
+         b.getNamedAttr("rounding", b.getStringAttr("UPWARD"))});
+  }
+
+  /// The float value `orig` computes, from its integers.
+  Value dequantize(Value orig) {
+    Value &d = dequantized[orig];
+    if (d)
+      return d;
+    const IntValue &iv = ints.find(orig)->second;
+    Operation *def = iv.data.getDefiningOp();
+    OpBuilder b(def->getBlock(), std::next(def->getIterator()));
+    Location loc = def->getLoc();
+    RelayBuilder rb(b, loc);
+    Value f = elementOf(iv.data) == b.getF32Type()
+                  ? iv.data
+                  : rb.op<CastOp>({iv.data}, {b.getNamedAttr(
+                                                 "dtype", TypeAttr::get(
+                                                              b.getF32Type()))});
+    d = rb.op<MultiplyOp>({f, f32Constant(b, loc, iv.scale)});
+    return d;
+  }
+
+  /// Every operand held as integers is read dequantized.
+  void dequantizeOperands(Operation *op) {
+    for (OpOperand &use : op->getOpOperands())
+      if (ints.count(use.get()))
+        use.set(dequantize(use.get()));
+  }
+
+  /// `op` with operand 0 replaced by `data` (same attributes), typed by
+  /// its relation.
+  Value forward(Operation *op, Value data,
+                ArrayRef<NamedAttribute> attrs = {}) {
+    OpBuilder b(op);
+    OperationState state(op->getLoc(), op->getName());
+    SmallVector<Value> operands(op->getOperands());
+    operands[0] = data;
+    state.addOperands(operands);
+    NamedAttrList list(op->getAttrDictionary());
+    for (NamedAttribute a : attrs)
+      list.set(a.getName(), a.getValue());
+    state.addAttributes(list);
+    Type result = inferOperatorResultType(
+        op->getName().getStringRef(), TypeRange(ValueRange(operands)),
+        list.getDictionary(op->getContext()));
+    if (!result)
+      return {};
+    state.addTypes(result);
+    return b.create(state)->getResult(0);
+  }
+
+  void define(Operation *op, Value data, float scale) {
+    ints[op->getResult(0)] = {data, scale, elementOf(data)};
+    replaced.push_back(op);
+  }
+
+  const IntValue *intOf(Value v) const {
+    auto it = ints.find(v);
+    return it == ints.end() ? nullptr : &it->second;
+  }
+
+  Type dtypeInput, dtypeWeight, dtypeActivation;
+  DenseMap<Value, IntValue> ints;
+  DenseMap<Value, Value> dequantized;
+  SmallVector<Operation *> replaced;
+};
+
+LogicalResult Realizer::visit(Operation *op) {
+  auto fail = [&](Value v) -> LogicalResult {
+    if (!v)
+      return op->emitError("cannot realize this operator in integers");
+    return success();
+  };
+  if (auto sq = dyn_cast<SimulatedQuantizeOp>(op)) {
+    const IntValue *in = intOf(sq.getData());
+    if (static_cast<QKind>(sq.getKind()) == QKind::Identity) {
+      if (in)
+        return define(op, in->data, in->scale), success();
+      sq.getResult().replaceAllUsesWith(sq.getData());
+      op->erase();
+      return success();
+    }
+    std::optional<double> s = scalarConstant(sq.getDomScale()),
+                          lo = scalarConstant(sq.getClipMin()),
+                          hi = scalarConstant(sq.getClipMax());
+    if (!s || !lo || !hi || !(*s > 0))
+      return op->emitError("realizing needs a positive constant scale and "
+                           "constant clip bounds (run "
+                           "--relay-quantize-calibrate first)");
+    auto scale = static_cast<float>(*s);
+    Value data;
+    if (in && in->scale == scale) {
+      data = clip(op, in->data, *lo, *hi);
+    } else if (in) {
+      Value v = in->data;
+      if (isa<FloatType>(in->dtype))
+        v = castTo(op, v, dtypeActivation);
+      v = rescale(op, v, in->scale, scale, dtypeActivation);
+      data = castTo(op, clip(op, v, *lo, *hi), in->dtype);
+    } else {
+      OpBuilder b(op);
+      Value x = build<MultiplyOp>(
+          op, {sq.getData(), f32Constant(b, op->getLoc(), 1.0f / scale)});
+      data = clip(op, build<RoundOp>(op, {x}), *lo, *hi);
+    }
+    if (failed(fail(data)))
+      return failure();
+    define(op, data, scale);
+    return success();
+  }
+
+  StringRef name = op->getName().getStringRef();
+  if (name == "relay.nn.conv2d" || name == "relay.nn.dense" ||
+      name == "relay.multiply") {
+    const IntValue *l = intOf(op->getOperand(0)), *r = intOf(op->getOperand(1));
+    if (!l || !r)
+      return dequantizeOperands(op), success();
+    bool isProduct = name != "relay.multiply";
+    Value ld = castTo(op, l->data, isProduct ? dtypeInput : dtypeActivation);
+    Value rd = castTo(op, r->data, isProduct ? dtypeWeight : dtypeActivation);
+    OpBuilder b(op);
+    SmallVector<NamedAttribute> attrs;
+    for (NamedAttribute a : op->getAttrs())
+      if (a.getName() != "out_dtype")
+        attrs.push_back(a);
+    if (isProduct)
+      attrs.push_back(
+          b.getNamedAttr("out_dtype", TypeAttr::get(dtypeActivation)));
+    Value v = name == "relay.nn.conv2d" ? build<Conv2DOp>(op, {ld, rd}, attrs)
+              : name == "relay.nn.dense" ? build<DenseOp>(op, {ld, rd}, attrs)
+                                         : build<MultiplyOp>(op, {ld, rd});
+    if (failed(fail(v)))
+      return failure();
+    define(op, v, l->scale * r->scale);
+    return success();
+  }
+
+  if (name == "relay.add") {
+    const IntValue *l = intOf(op->getOperand(0)), *r = intOf(op->getOperand(1));
+    if (!l || !r)
+      return dequantizeOperands(op), success();
+    // x * s1 + y * s2 = (x * s1 / s + y * s2 / s) * s, s the smaller scale.
+    float s = std::min(l->scale, r->scale);
+    auto at = [&](const IntValue *iv) {
+      Value v = castTo(op, iv->data, dtypeActivation);
+      return iv->scale == s ? v : rescale(op, v, iv->scale, s, dtypeActivation);
+    };
+    Value v = build<AddOp>(op, {at(l), at(r)});
+    if (failed(fail(v)))
+      return failure();
+    define(op, v, s);
+    return success();
+  }
+
+  const IntValue *in = op->getNumOperands() ? intOf(op->getOperand(0)) : nullptr;
+  if (in && (name == "relay.nn.relu" || name == "relay.strided_slice" ||
+             name == "relay.transpose" || name == "relay.reshape" ||
+             name == "relay.nn.batch_flatten" || name == "relay.clip" ||
+             name == "relay.nn.max_pool2d")) {
+    Value v;
+    if (name == "relay.clip") {
+      OpBuilder b(op);
+      double lo = cast<FloatAttr>(op->getAttr("a_min")).getValueAsDouble();
+      double hi = cast<FloatAttr>(op->getAttr("a_max")).getValueAsDouble();
+      v = forward(op, in->data,
+                  {b.getNamedAttr("a_min", b.getF64FloatAttr(lo / in->scale)),
+                   b.getNamedAttr("a_max",
+                                  b.getF64FloatAttr(hi / in->scale))});
+    } else if (name == "relay.nn.max_pool2d") {
+      v = forward(op, castTo(op, in->data, dtypeInput));
+    } else {
+      v = forward(op, in->data);
+    }
+    if (failed(fail(v)))
+      return failure();
+    define(op, v, in->scale);
+    return success();
+  }
+  dequantizeOperands(op);
+  return success();
+}
+
+struct QuantizeRealizePass
+    : relay::impl::QuantizeRealizeBase<QuantizeRealizePass> {
+  using QuantizeRealizeBase::QuantizeRealizeBase;
+
+  void runOnOperation() override {
+    QuantizeConfig config;
+    config.dtypeInput = dtypeInput;
+    config.dtypeWeight = dtypeWeight;
+    config.dtypeActivation = dtypeActivation;
+    auto emitError = [&] {
+      return mlir::emitError(getOperation().getLoc(),
+                             "--relay-quantize-realize: ");
+    };
+    if (failed(verifyConfig(config, emitError)))
+      return signalPassFailure();
+    MLIRContext *ctx = &getContext();
+    for (auto func : getOperation().getOps<FuncOp>())
+      if (!func.isExternal() &&
+          failed(Realizer(parseIntegerDtype(ctx, config.dtypeInput),
+                          parseIntegerDtype(ctx, config.dtypeWeight),
+                          parseIntegerDtype(ctx, config.dtypeActivation))
+                     .run(func)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace
