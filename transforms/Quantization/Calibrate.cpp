@@ -66,9 +66,14 @@ LogicalResult calibrate(SimulatedQuantizeOp op, const QuantizeConfig &config) {
   double steps = std::exp2(static_cast<double>(validBits));
   OpBuilder b(op);
   Location loc = op.getLoc();
-  op->setOperand(1, f32Constant(b, loc, range / steps));
-  op->setOperand(2, f32Constant(b, loc, -(steps - 1)));
-  op->setOperand(3, f32Constant(b, loc, steps - 1));
+  double values[] = {range / steps, -(steps - 1), steps - 1};
+  for (auto [i, v] : llvm::enumerate(values)) {
+    Operation *old = op->getOperand(i + 1).getDefiningOp();
+    op->setOperand(i + 1, f32Constant(b, loc, v));
+    // The placeholders annotate made go.
+    if (old && isa<ConstantOp>(old) && old->use_empty())
+      old->erase();
+  }
   return success();
 }
 

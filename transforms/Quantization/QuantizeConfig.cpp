@@ -4,6 +4,8 @@
 
 #include "llvm/ADT/StringExtras.h"
 
+#include <sstream>
+
 using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::quant;
@@ -59,9 +61,11 @@ quant::verifyConfig(const QuantizeConfig &config,
       config.calibrateMode != "percentile")
     return emitError() << "calibrate-mode=" << config.calibrateMode
                        << " is not global-scale, kl-divergence or percentile";
-  if (!(config.globalScale > 0))
-    return emitError() << "global-scale=" << config.globalScale
-                       << " is not positive";
+  if (!(config.globalScale > 0)) {
+    std::ostringstream value;
+    value << config.globalScale;
+    return emitError() << "global-scale=" << value.str() << " is not positive";
+  }
   if (config.weightScale != "power2" && config.weightScale != "max")
     return emitError() << "weight-scale=" << config.weightScale
                        << " is not power2 or max";

@@ -26,6 +26,8 @@
 #include "dialects/relay/RelayBuilder.h"
 #include "transforms/Quantization/QuantizeConfig.h"
 
+#include "llvm/ADT/SetVector.h"
+
 namespace mlir::relay {
 #define GEN_PASS_DEF_QUANTIZEREALIZE
 #include "transforms/Passes.h.inc"
@@ -67,9 +69,19 @@ public:
       if (llvm::any_of(r.getUses(), kept))
         r.replaceUsesWithIf(dequantize(r), kept);
     }
-    for (Operation *op : llvm::reverse(replaced))
-      if (op->use_empty())
-        op->erase();
+    llvm::SetVector<Operation *> constants;
+    for (Operation *op : llvm::reverse(replaced)) {
+      if (!op->use_empty())
+        continue;
+      for (Value v : op->getOperands())
+        if (auto c = v.getDefiningOp<ConstantOp>())
+          constants.insert(c);
+      op->erase();
+    }
+    // The scales and bounds of the simulated quantizations go too.
+    for (Operation *c : constants)
+      if (c->use_empty())
+        c->erase();
     return success();
   }
 

@@ -1,0 +1,61 @@
+// RUN: relay-mlir-opt %s --relay-quantize-realize | FileCheck %s
+
+// Tests the integer program of calibrated simulated quantization: the
+// input and weight quantized from float (x * 1/s, rounded, clipped) and
+// cast to int8 for an int8 x int8 -> int32 convolution (scale 1/16 * 1/64);
+// the bias requantized to that scale and added in int32; relu on the
+// integers; the activation requantized to the input scale 1/16 and cast
+// to int8 for max pooling; sigmoid reads the result dequantized.
+// CHECK-LABEL: relay.func @main
+// CHECK: %[[INV_X:.*]] = relay.constant dense<1.600000e+01> : tensor<f32>
+// CHECK: %[[XM:.*]] = relay.multiply %{{.*}}, %[[INV_X]]
+// CHECK: %[[XR:.*]] = relay.round %[[XM]]
+// CHECK: %[[XC:.*]] = relay.clip %[[XR]] {a_max = 1.270000e+02 : f64, a_min = -1.270000e+02 : f64}
+// CHECK: %[[INV_W:.*]] = relay.constant dense<6.400000e+01> : tensor<f32>
+// CHECK: relay.multiply %{{.*}}, %[[INV_W]]
+// CHECK: %[[X8:.*]] = relay.cast %[[XC]] {dtype = i8}
+// CHECK: %[[W8:.*]] = relay.cast %{{.*}} {dtype = i8}
+// CHECK: %[[CONV:.*]] = relay.nn.conv2d %[[X8]], %[[W8]] {out_dtype = i32} : (tensor<1x2x4x4xi8>, tensor<3x2x1x1xi8>) -> tensor<1x3x4x4xi32>
+// CHECK: %[[B:.*]] = relay.qnn.requantize %{{.*}} {out_dtype = i32, rounding = "UPWARD"} : (tensor<3x1x1xi32>
+// CHECK: %[[SUM:.*]] = relay.add %[[CONV]], %[[B]] : (tensor<1x3x4x4xi32>, tensor<3x1x1xi32>)
+// CHECK: %[[RELU:.*]] = relay.nn.relu %[[SUM]] : (tensor<1x3x4x4xi32>)
+// CHECK: %[[RQ:.*]] = relay.qnn.requantize %[[RELU]]
+// CHECK: %[[RC:.*]] = relay.clip %[[RQ]]
+// CHECK: %[[R8:.*]] = relay.cast %[[RC]] {dtype = i8}
+// CHECK: %[[POOL:.*]] = relay.nn.max_pool2d %[[R8]] {{.*}} : (tensor<1x3x4x4xi8>) -> tensor<1x3x2x2xi8>
+// CHECK: %[[F:.*]] = relay.cast %{{.*}} {dtype = f32}
+// CHECK: %[[D:.*]] = relay.multiply %[[F]]
+// CHECK: relay.sigmoid %[[D]]
+// CHECK-NOT: simulated_quantize
+relay.func @main(%arg0: tensor<1x2x4x4xf32>) -> tensor<1x3x2x2xf32> {
+  %0 = relay.constant dense<5.000000e-01> : tensor<2x2x1x1xf32>
+  %1 = relay.constant dense<[[[[2.500000e-01]], [[-7.500000e-01]]], [[[1.500000e+00]], [[5.000000e-01]]], [[[-1.250000e-01]], [[1.000000e+00]]]]> : tensor<3x2x1x1xf32>
+  %2 = relay.constant dense<[[[1.000000e-01]], [[-2.000000e-01]], [[3.000000e-01]]]> : tensor<3x1x1xf32>
+  %3 = relay.nn.conv2d %arg0, %0 : (tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %4 = relay.constant dense<6.250000e-02> : tensor<f32>
+  %5 = relay.constant dense<-1.270000e+02> : tensor<f32>
+  %6 = relay.constant dense<1.270000e+02> : tensor<f32>
+  %7 = relay.annotation.simulated_quantize %3, %4, %5, %6 {kind = 1 : i64} : (tensor<1x2x4x4xf32>, tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  %8 = relay.constant dense<1.562500e-02> : tensor<f32>
+  %9 = relay.constant dense<-1.270000e+02> : tensor<f32>
+  %10 = relay.constant dense<1.270000e+02> : tensor<f32>
+  %11 = relay.annotation.simulated_quantize %1, %8, %9, %10 {kind = 2 : i64} : (tensor<3x2x1x1xf32>, tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<3x2x1x1xf32>
+  %12 = relay.nn.conv2d %7, %11 : (tensor<1x2x4x4xf32>, tensor<3x2x1x1xf32>) -> tensor<1x3x4x4xf32>
+  %13 = relay.constant dense<3.906250e-03> : tensor<f32>
+  %14 = relay.constant dense<-1.270000e+02> : tensor<f32>
+  %15 = relay.constant dense<1.270000e+02> : tensor<f32>
+  %16 = relay.annotation.simulated_quantize %2, %13, %14, %15 {kind = 2 : i64} : (tensor<3x1x1xf32>, tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<3x1x1xf32>
+  %17 = relay.add %12, %16 : (tensor<1x3x4x4xf32>, tensor<3x1x1xf32>) -> tensor<1x3x4x4xf32>
+  %18 = relay.nn.relu %17 : (tensor<1x3x4x4xf32>) -> tensor<1x3x4x4xf32>
+  %19 = relay.constant dense<6.250000e-02> : tensor<f32>
+  %20 = relay.constant dense<-1.270000e+02> : tensor<f32>
+  %21 = relay.constant dense<1.270000e+02> : tensor<f32>
+  %22 = relay.annotation.simulated_quantize %18, %19, %20, %21 {kind = 1 : i64} : (tensor<1x3x4x4xf32>, tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<1x3x4x4xf32>
+  %23 = relay.nn.max_pool2d %22 {pool_size = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x3x4x4xf32>) -> tensor<1x3x2x2xf32>
+  %24 = relay.constant dense<6.250000e-02> : tensor<f32>
+  %25 = relay.constant dense<-1.270000e+02> : tensor<f32>
+  %26 = relay.constant dense<1.270000e+02> : tensor<f32>
+  %27 = relay.annotation.simulated_quantize %23, %24, %25, %26 {kind = 1 : i64} : (tensor<1x3x2x2xf32>, tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<1x3x2x2xf32>
+  %28 = relay.sigmoid %27 : (tensor<1x3x2x2xf32>) -> tensor<1x3x2x2xf32>
+  relay.return %28 : tensor<1x3x2x2xf32>
+}
