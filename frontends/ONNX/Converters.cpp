@@ -12,6 +12,7 @@ static const ConverterTable &getTable() {
     ConverterTable t;
     addElementwiseConverters(t);
     addNNConverters(t);
+    addQuantizationConverters(t);
     addShapeConverters(t);
     addRecurrentConverters(t);
     addIndexingConverters(t);

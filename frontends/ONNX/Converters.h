@@ -32,6 +32,19 @@ void addEinsumConverter(ConverterTable &table);
 /// Recurrent layers: RNN, GRU, LSTM, unrolled over the sequence.
 void addRecurrentConverters(ConverterTable &table);
 
+/// Quantization: QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear,
+/// QLinearConv,
+/// QLinearMatMul, ConvInteger, MatMulInteger.
+void addQuantizationConverters(ConverterTable &table);
+
+/// The nn.conv2d attributes (strides, dilation, groups, kernel_size,
+/// padding with auto_pad applied, channels) of a Conv-like node on data of
+/// shape `x` and weights of shape `w`, both 4-d (a 1-d node's lifted to 2-d,
+/// `oneD`); failure reported at the node.
+FailureOr<SmallVector<NamedAttribute>>
+convAttributes(NodeContext &ctx, ArrayRef<int64_t> x, ArrayRef<int64_t> w,
+               bool oneD);
+
 /// The ONNX activation function `name` (as recurrent layers name them:
 /// Relu, Tanh, Sigmoid, Affine, LeakyRelu, ThresholdedRelu, ScaledTanh,
 /// HardSigmoid, Elu, Softsign, Softplus) applied to `x`; `alpha` and `beta`

@@ -91,6 +91,33 @@ LogicalResult require2d(NodeContext &ctx, unsigned input, bool allow1d) {
                   Twine(rank));
 }
 
+} // namespace
+
+FailureOr<SmallVector<NamedAttribute>>
+mlir::relay::onnx_import::convAttributes(NodeContext &ctx,
+                                         ArrayRef<int64_t> x,
+                                         ArrayRef<int64_t> w, bool oneD) {
+  SmallVector<int64_t> kernel =
+      windowAttr(ctx, "kernel_shape", {w[2], w[3]}, oneD, 1);
+  SmallVector<int64_t> strides = windowAttr(ctx, "strides", {1, 1}, oneD, 1);
+  SmallVector<int64_t> dilations =
+      windowAttr(ctx, "dilations", {1, 1}, oneD, 1);
+  if (kernel.size() != 2 || strides.size() != 2 || dilations.size() != 2)
+    return ctx.fail(Twine("kernel_shape, strides and dilations need ") +
+                    (oneD ? "1 value" : "2 values"));
+  FailureOr<SmallVector<int64_t>> pads =
+      windowPadding(ctx, x.drop_front(2), kernel, strides, dilations, oneD);
+  if (failed(pads))
+    return failure();
+  return SmallVector<NamedAttribute>{
+      ctx.ints("strides", strides),     ctx.ints("dilation", dilations),
+      ctx.i64("groups", ctx.attrInt("group", 1)),
+      ctx.ints("kernel_size", kernel), ctx.ints("padding", *pads),
+      ctx.i64("channels", w[0])};
+}
+
+namespace {
+
 /// Conv and ConvTranspose, 2-d or 1-d (lifted to 2-d with a height of 1).
 LogicalResult convertConv(NodeContext &ctx, bool transpose) {
   if (failed(ctx.checkInputs(2, 3)) || failed(require2d(ctx, 0, true)) ||
@@ -109,6 +136,14 @@ LogicalResult convertConv(NodeContext &ctx, bool transpose) {
   }
   ArrayRef<int64_t> w = cast<RankedTensorType>(weights.getType()).getShape();
   ArrayRef<int64_t> x = cast<RankedTensorType>(input.getType()).getShape();
+  SmallVector<NamedAttribute> attrs;
+  if (!transpose) {
+    FailureOr<SmallVector<NamedAttribute>> conv =
+        convAttributes(ctx, x, w, oneD);
+    if (failed(conv))
+      return failure();
+    attrs = *conv;
+  } else {
   SmallVector<int64_t> kernel =
       windowAttr(ctx, "kernel_shape", {w[2], w[3]}, oneD, 1);
   SmallVector<int64_t> strides = windowAttr(ctx, "strides", {1, 1}, oneD, 1);
@@ -118,17 +153,9 @@ LogicalResult convertConv(NodeContext &ctx, bool transpose) {
   if (kernel.size() != 2 || strides.size() != 2 || dilations.size() != 2)
     return ctx.fail(Twine("kernel_shape, strides and dilations need ") +
                     (oneD ? "1 value" : "2 values"));
-  SmallVector<NamedAttribute> attrs = {
-      ctx.ints("strides", strides), ctx.ints("dilation", dilations),
-      ctx.i64("groups", groups), ctx.ints("kernel_size", kernel)};
-  if (!transpose) {
-    FailureOr<SmallVector<int64_t>> pads =
-        windowPadding(ctx, x.drop_front(2), kernel, strides, dilations, oneD);
-    if (failed(pads))
-      return failure();
-    attrs.push_back(ctx.ints("padding", *pads));
-    attrs.push_back(ctx.i64("channels", w[0]));
-  } else {
+  attrs = {ctx.ints("strides", strides), ctx.ints("dilation", dilations),
+           ctx.i64("groups", groups), ctx.ints("kernel_size", kernel)};
+  {
     // Output size = stride * (in - 1) + output_padding + (k - 1) * d + 1
     // - pads; auto_pad SAME asks for out = in * stride, output_shape for
     // the size given (the padding split as SAME_UPPER splits it).
@@ -172,6 +199,7 @@ LogicalResult convertConv(NodeContext &ctx, bool transpose) {
     attrs.push_back(ctx.ints("padding", pads));
     attrs.push_back(ctx.ints("output_padding", outputPadding));
     attrs.push_back(ctx.i64("channels", w[1] * groups));
+  }
   }
   Value result = transpose ? b.op<Conv2DTransposeOp>({input, weights}, attrs)
                            : b.op<Conv2DOp>({input, weights}, attrs);

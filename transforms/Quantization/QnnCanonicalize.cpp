@@ -125,13 +125,37 @@ struct QParams {
   }
 };
 
+/// A scale or zero point operand, constant or not: its values when it is
+/// a constant.
+struct Param {
+  Value operand;
+  std::optional<SmallVector<double>> values;
+
+  explicit Param(Value v) : operand(v), values(constantValues(v)) {}
+  bool isZero() const { return values && allZero(*values); }
+  /// As a tensor of `dtype` that broadcasts along `axis` of a rank-`rank`
+  /// value: a constant, or the operand reshaped and cast.
+  Value at(Emitter &b, Type dtype, int64_t axis, int64_t rank) const {
+    if (values)
+      return paramConstant(b, *values, dtype, axis, rank);
+    Value v = operand;
+    ArrayRef<int64_t> shape = shapeOf(v);
+    if (shape.size() == 1 && shape[0] > 1 && rank > 0) {
+      SmallVector<int64_t> along(rank, 1);
+      along[axis < 0 ? axis + rank : axis] = shape[0];
+      v = b.reshape(v, along);
+    }
+    return castTo(b, v, dtype);
+  }
+};
+
 /// Per-channel values, one entry repeated to `n`.
 double channel(ArrayRef<double> values, size_t c) {
   return values.size() == 1 ? values[0] : values[c];
 }
 
-/// `x` requantized from `in` to `out` (before clipping), as
-/// quant::requantize computes it: int64 fixed point or float.
+/// `x` requantized from `in` to `out` (before clipping) in int64 fixed
+/// point, as quant::requantize computes it.
 Value requantizeValues(Emitter &b, Value x, const QParams &in,
                        const QParams &out, RequantizeMode mode) {
   int64_t axis = in.axis, rank = in.rank;
@@ -140,24 +164,6 @@ Value requantizeValues(Emitter &b, Value x, const QParams &in,
   QParams outAtIn = out;
   outAtIn.axis = axis;
   outAtIn.rank = rank;
-  if (mode.floatBits) {
-    Type f = mode.floatBits == 32 ? Type(b.getRewriter().getF32Type())
-                                  : Type(b.getRewriter().getF64Type());
-    SmallVector<double> ratio;
-    for (size_t c = 0; c < n; ++c) {
-      auto si = static_cast<float>(channel(in.scale, c));
-      auto so = static_cast<float>(channel(out.scale, c));
-      ratio.push_back(mode.floatBits == 32 ? double(si / so)
-                                           : double(si) / double(so));
-    }
-    Value t = castTo(b, x, f);
-    if (!allZero(in.zeroPoint))
-      t = b.op<SubtractOp>({t, in.zeroPointConstant(b, f)});
-    t = b.op<RoundOp>({b.mul(t, paramConstant(b, ratio, f, axis, rank))});
-    if (!allZero(out.zeroPoint))
-      t = b.add(t, outAtIn.zeroPointConstant(b, f));
-    return t;
-  }
   Type i64 = intType(b, 64);
   Value t = castTo(b, x, i64);
   if (!allZero(in.zeroPoint))
@@ -194,30 +200,24 @@ int64_t rankOf(Value v) { return shapeOf(v).size(); }
 
 Value quantize(Emitter &b, Operation *op) {
   Value x = op->getOperand(0);
-  auto p = QParams::get(op->getOperand(1), op->getOperand(2),
-                        intAttr(op, "axis"), rankOf(x));
-  if (!p)
-    return {};
+  int64_t axis = intAttr(op, "axis"), rank = rankOf(x);
+  Param s(op->getOperand(1)), z(op->getOperand(2));
   Type f32 = elementOf(x);
-  Value v = b.op<DivideOp>({x, paramConstant(b, p->scale, f32, p->axis,
-                                             p->rank)});
-  v = b.op<RoundOp>({v});
-  if (!allZero(p->zeroPoint))
-    v = b.add(v, p->zeroPointConstant(b, f32));
+  Value v = b.op<RoundOp>({b.op<DivideOp>({x, s.at(b, f32, axis, rank)})});
+  if (!z.isZero())
+    v = b.add(v, z.at(b, f32, axis, rank));
   return clipAndCast(b, v, elementOf(op->getResult(0)));
 }
 
 Value dequantize(Emitter &b, Operation *op) {
   Value x = op->getOperand(0);
-  auto p = QParams::get(op->getOperand(1), op->getOperand(2),
-                        intAttr(op, "axis"), rankOf(x));
-  if (!p)
-    return {};
+  int64_t axis = intAttr(op, "axis"), rank = rankOf(x);
+  Param s(op->getOperand(1)), z(op->getOperand(2));
   Type f32 = b.getRewriter().getF32Type();
   Value v = castTo(b, x, f32);
-  if (!allZero(p->zeroPoint))
-    v = b.op<SubtractOp>({v, p->zeroPointConstant(b, f32)});
-  v = b.mul(v, paramConstant(b, p->scale, f32, p->axis, p->rank));
+  if (!z.isZero())
+    v = b.op<SubtractOp>({v, z.at(b, f32, axis, rank)});
+  v = b.mul(v, s.at(b, f32, axis, rank));
   return castTo(b, v, elementOf(op->getResult(0)));
 }
 
@@ -231,11 +231,29 @@ RequantizeMode modeOf(Operation *op) {
 Value requantize(Emitter &b, Operation *op) {
   Value x = op->getOperand(0);
   int64_t axis = intAttr(op, "axis"), rank = rankOf(x);
+  RequantizeMode mode = modeOf(op);
+  if (mode.floatBits) {
+    // round((x - zp_in) * (s_in / s_out)) + zp_out in float32 or float64
+    // (the ratio in that type: float32 scales divided there, or widened).
+    OpBuilder &r = b.getRewriter();
+    Type f = mode.floatBits == 32 ? Type(r.getF32Type()) : r.getF64Type();
+    Param sIn(op->getOperand(1)), zIn(op->getOperand(2)),
+        sOut(op->getOperand(3)), zOut(op->getOperand(4));
+    Value t = castTo(b, x, f);
+    if (!zIn.isZero())
+      t = b.op<SubtractOp>({t, zIn.at(b, f, axis, rank)});
+    Value ratio = b.op<DivideOp>(
+        {sIn.at(b, f, axis, rank), sOut.at(b, f, axis, rank)});
+    t = b.op<RoundOp>({b.mul(t, ratio)});
+    if (!zOut.isZero())
+      t = b.add(t, zOut.at(b, f, axis, rank));
+    return clipAndCast(b, t, elementOf(op->getResult(0)));
+  }
   auto in = QParams::get(op->getOperand(1), op->getOperand(2), axis, rank);
   auto out = QParams::get(op->getOperand(3), op->getOperand(4), axis, rank);
   if (!in || !out)
     return {};
-  return clipAndCast(b, requantizeValues(b, x, *in, *out, modeOf(op)),
+  return clipAndCast(b, requantizeValues(b, x, *in, *out, mode),
                      elementOf(op->getResult(0)));
 }
 
@@ -246,20 +264,16 @@ Value requantize(Emitter &b, Operation *op) {
 template <typename OpT>
 Value product(Emitter &b, Operation *op, int64_t weightAxis) {
   Value x = op->getOperand(0), w = op->getOperand(1);
-  auto zx = constantValues(op->getOperand(2));
-  auto zw = constantValues(op->getOperand(3));
-  if (!zx || !zw)
-    return {};
+  Param zx(op->getOperand(2)), zw(op->getOperand(3));
   Type outType = elementOf(op->getResult(0));
-  if (!allZero(*zx) || !allZero(*zw) || elementOf(x) != elementOf(w)) {
+  if (!zx.isZero() || !zw.isZero() || elementOf(x) != elementOf(w)) {
     Type i32 = intType(b, 32);
     x = castTo(b, x, i32);
-    if (!allZero(*zx))
-      x = b.op<SubtractOp>({x, paramConstant(b, *zx, i32, 0, 0)});
+    if (!zx.isZero())
+      x = b.op<SubtractOp>({x, zx.at(b, i32, 0, 0)});
     w = castTo(b, w, i32);
-    if (!allZero(*zw))
-      w = b.op<SubtractOp>(
-          {w, paramConstant(b, *zw, i32, weightAxis, rankOf(w))});
+    if (!zw.isZero())
+      w = b.op<SubtractOp>({w, zw.at(b, i32, weightAxis, rankOf(w))});
   }
   // The float operator's attributes are the quantized one's, less none.
   SmallVector<NamedAttribute> attrs;
