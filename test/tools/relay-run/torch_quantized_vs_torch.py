@@ -1,0 +1,119 @@
+#!/usr/bin/python3
+"""Networks quantized by PyTorch (torch.ao.quantization, static, eager mode,
+the qnnpack engine) exported to ONNX (QuantizeLinear/DequantizeLinear
+around the float operators, as PyTorch's exporter writes them), run by
+relay-run compiled and interpreted, against PyTorch's int8 output.
+
+The ONNX form requantizes in float where PyTorch's int8 kernels use their
+fixed-point requantization, so an output may differ by one step of the
+output's scale (rounding at a tie): every output must lie within one step
+and at least 80% must be equal.
+
+  /usr/bin/python3 torch_quantized_vs_torch.py --bin build/bin
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import torch
+import torch.ao.quantization as tq
+
+
+class Small(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.quant, self.dequant = tq.QuantStub(), tq.DeQuantStub()
+        self.c1 = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.r1 = torch.nn.ReLU()
+        self.c2 = torch.nn.Conv2d(8, 16, 3, padding=1, stride=2)
+        self.r2 = torch.nn.ReLU()
+        self.pool = torch.nn.MaxPool2d(2)
+        self.fc = torch.nn.Linear(16 * 4 * 4, 10)
+        self.fuse = [["c1", "r1"], ["c2", "r2"]]
+
+    def forward(self, x):
+        x = self.r1(self.c1(self.quant(x)))
+        x = self.pool(self.r2(self.c2(x)))
+        return self.dequant(self.fc(torch.flatten(x, 1)))
+
+
+class WithBatchNorm(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.quant, self.dequant = tq.QuantStub(), tq.DeQuantStub()
+        self.c1 = torch.nn.Conv2d(3, 16, 3, padding=1, bias=False)
+        self.b1 = torch.nn.BatchNorm2d(16)
+        self.r1 = torch.nn.ReLU()
+        self.c2 = torch.nn.Conv2d(16, 16, 1)
+        self.pool = torch.nn.AdaptiveAvgPool2d(1)
+        self.fc = torch.nn.Linear(16, 5)
+        self.fuse = [["c1", "b1", "r1"]]
+
+    def forward(self, x):
+        x = self.c2(self.r1(self.b1(self.c1(self.quant(x)))))
+        return self.dequant(self.fc(torch.flatten(self.pool(x), 1)))
+
+
+def run(cmd):
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f"FAILED: {' '.join(cmd)}\n{p.stderr}")
+    return p
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bin", required=True)
+    args = parser.parse_args()
+    relay_run = os.path.join(args.bin, "relay-run")
+    torch.manual_seed(0)
+    torch.backends.quantized.engine = "qnnpack"
+    failures = 0
+    with tempfile.TemporaryDirectory() as work:
+        for net in (Small(), WithBatchNorm()):
+            name = type(net).__name__
+            net.eval()
+            for m in net.modules():
+                if isinstance(m, torch.nn.BatchNorm2d):
+                    with torch.no_grad():
+                        m.running_mean.uniform_(-0.2, 0.2)
+                        m.running_var.uniform_(0.5, 2.0)
+            net.qconfig = tq.get_default_qconfig("qnnpack")
+            tq.fuse_modules(net, net.fuse, inplace=True)
+            tq.prepare(net, inplace=True)
+            for _ in range(8):
+                net(torch.randn(4, 3, 16, 16))
+            tq.convert(net, inplace=True)
+            x = torch.randn(8, 3, 16, 16)
+            want = net(x).detach().numpy()
+            step = float(net.fc.scale)
+            path = os.path.join(work, name + ".onnx")
+            torch.onnx.export(torch.jit.trace(net, x), x, path,
+                              input_names=["x"], opset_version=13)
+            xin = os.path.join(work, name + ".x.npy")
+            np.save(xin, x.numpy())
+            for mode in ("compiled", "interpreted"):
+                out = os.path.join(work, f"{name}.{mode}.npy")
+                cmd = [relay_run, path, "--input", xin, "--output", out]
+                if mode == "interpreted":
+                    cmd.insert(1, "--interp")
+                p = run(cmd)
+                native = mode == "interpreted" or \
+                    "reference interpreter" not in p.stderr
+                got = np.load(out)
+                steps = np.abs(got - want) / step
+                equal = np.mean(steps < 1e-3)
+                ok = native and steps.max() <= 1 + 1e-3 and equal >= 0.8
+                failures += not ok
+                print(f"{'ok' if ok else 'MISMATCH'} {name} {mode}: "
+                      f"native={native} largest difference {steps.max():.2f} "
+                      f"steps, {equal:.0%} equal")
+    print(f"{failures} failures")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
