@@ -1111,6 +1111,9 @@ def QuantizeAnnotate : Pass<"relay-quantize-annotate", "::mlir::ModuleOp"> {
                "none (default: 0, the first)">,
     Option<"skipDenseLayer", "skip-dense-layer", "bool", /*default=*/"true",
            "Leave every nn.dense in float">,
+    Option<"rules", "rules", "std::string", /*default=*/"\"\"",
+           "A file of quantization rules (`<operator> <rule>` per line) "
+           "adding to or overriding the built-in ones">,
   ];
   let dependentDialects = ["::mlir::relay::RelayDialect"];
 }
@@ -1168,6 +1171,9 @@ def QuantizeRealize : Pass<"relay-quantize-realize", "::mlir::ModuleOp"> {
     Option<"dtypeActivation", "dtype-activation", "std::string",
            /*default=*/"\"int32\"",
            "The integer type of quantized results">,
+    Option<"rules", "rules", "std::string", /*default=*/"\"\"",
+           "A file of quantization rules (`<operator> <rule>` per line) "
+           "adding to or overriding the built-in ones">,
   ];
   let dependentDialects = ["::mlir::relay::RelayDialect"];
 }
@@ -1215,6 +1221,9 @@ def Quantize : Pass<"relay-quantize", "::mlir::ModuleOp"> {
                "none (default: 0, the first)">,
     Option<"skipDenseLayer", "skip-dense-layer", "bool", /*default=*/"true",
            "Leave every nn.dense in float">,
+    Option<"rules", "rules", "std::string", /*default=*/"\"\"",
+           "A file of quantization rules (`<operator> <rule>` per line) "
+           "adding to or overriding the built-in ones">,
   ];
   let dependentDialects = ["::mlir::relay::RelayDialect"];
 }

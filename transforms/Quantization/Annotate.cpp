@@ -3,19 +3,18 @@
 // --relay-quantize-annotate (TVM's QAnnotate): walks each function's
 // dataflow in program order and inserts
 // `relay.op.annotation.simulated_quantize` where values enter and leave
-// integer arithmetic, following TVM's annotate rules:
+// integer arithmetic, by each operator's rule (QuantizeRules.h: TVM's
+// annotate rules, or a rules file's):
 //
-//   nn.conv2d, nn.dense   data -> INPUT, weight -> WEIGHT; result ACTIVATION
-//                         (the convolutions of skip-conv-layers and, with
-//                         skip-dense-layer, every dense stay in float)
-//   multiply, add         an unannotated constant operand -> WEIGHT, an
-//                         unannotated other or an ACTIVATION -> INPUT
-//   nn.relu, clip, strided_slice, transpose, reshape, nn.batch_flatten,
-//   nn.avg_pool2d         keep their operand's kind
-//   nn.max_pool2d         ACTIVATION -> INPUT; result INPUT
-//   nn.global_avg_pool2d, nn.adaptive_avg_pool2d
-//                         the operand leaves integers; nothing after them
-//                         is quantized (TVM's stop_quantize)
+//   product    (nn.conv2d, nn.dense) data -> INPUT, weight -> WEIGHT;
+//              result ACTIVATION (the convolutions of skip-conv-layers
+//              and, with skip-dense-layer, every nn.dense stay in float)
+//   add, multiply  an unannotated constant operand -> WEIGHT, an
+//              unannotated other or an ACTIVATION -> INPUT
+//   identity, clip  (nn.relu, reshapes, slicing) keep their operand's kind
+//   pool       (nn.max_pool2d) ACTIVATION -> INPUT; result INPUT
+//   stop       (nn.global_avg_pool2d) the operand leaves integers; nothing
+//              after is quantized (TVM's stop_quantize)
 //
 // Any other consumer of an annotated value gets it through an INPUT
 // simulated_quantize (TVM stores low-bit outputs), as does the function's
@@ -28,6 +27,7 @@
 
 #include "dialects/relay/RelayBuilder.h"
 #include "transforms/Quantization/QuantizeConfig.h"
+#include "transforms/Quantization/QuantizeRules.h"
 
 namespace mlir::relay {
 #define GEN_PASS_DEF_QUANTIZEANNOTATE
@@ -42,7 +42,8 @@ namespace {
 
 class Annotator {
 public:
-  explicit Annotator(const QuantizeConfig &config) : config(config) {}
+  Annotator(const QuantizeConfig &config, const QuantizeRules &rules)
+      : config(config), rules(rules) {}
 
   LogicalResult run(FuncOp func) {
     for (Operation &op :
@@ -110,6 +111,7 @@ private:
   LogicalResult visit(Operation *op);
 
   const QuantizeConfig &config;
+  const QuantizeRules &rules;
   DenseMap<Value, QKind> kinds;
   DenseMap<Value, Value> realized;
   int64_t convCounter = 0;
@@ -118,21 +120,23 @@ private:
 
 LogicalResult Annotator::visit(Operation *op) {
   StringRef name = op->getName().getStringRef();
+  QRule rule = rules.lookup(name);
   auto done = [&](std::optional<QKind> kind) {
     if (kind)
       kinds[op->getResult(0)] = *kind;
     return success();
   };
-  bool isConv = name == "relay.nn.conv2d";
-  if (isConv && !stopped) {
+  // skip-conv-layers counts the convolutions in program order.
+  if (name == "relay.nn.conv2d" && !stopped) {
     int64_t index = convCounter++;
     if (llvm::is_contained(config.skipConvLayers, index))
       return realizeOperands(op);
   }
-  if (stopped)
+  if (stopped || (name == "relay.nn.dense" && config.skipDenseLayer))
     return realizeOperands(op);
 
-  if (isConv || (name == "relay.nn.dense" && !config.skipDenseLayer)) {
+  switch (rule) {
+  case QRule::Product: {
     std::optional<QKind> lhs = kindOf(op->getOperand(0));
     if (!lhs || *lhs == QKind::Activation)
       if (failed(annotateOperand(op, 0, QKind::Input)))
@@ -142,23 +146,22 @@ LogicalResult Annotator::visit(Operation *op) {
         return failure();
     return done(QKind::Activation);
   }
-
-  if (name == "relay.multiply" || name == "relay.add") {
+  case QRule::Add:
+  case QRule::Multiply: {
     std::optional<QKind> lhs = kindOf(op->getOperand(0)),
                          rhs = kindOf(op->getOperand(1));
     if (!lhs && !rhs)
       return success();
-    bool isAdd = name == "relay.add";
+    bool isAdd = rule == QRule::Add;
     if (isAdd && !lhs) {
       // A plain value added to an annotated one: INPUT.
       if (failed(annotateOperand(op, 0, QKind::Input)))
         return failure();
       return done(QKind::Input);
     }
-    if (!lhs || *lhs == QKind::Activation) {
-      if (!isAdd && failed(annotateOperand(op, 0, QKind::Input)))
-        return failure();
-    }
+    if (!isAdd && (!lhs || *lhs == QKind::Activation) &&
+        failed(annotateOperand(op, 0, QKind::Input)))
+      return failure();
     if (!rhs) {
       QKind kind = isConstant(op->getOperand(1)) ? QKind::Weight : QKind::Input;
       if (failed(annotateOperand(op, 1, kind)))
@@ -167,20 +170,15 @@ LogicalResult Annotator::visit(Operation *op) {
     }
     if (isAdd && *lhs == QKind::Input && *rhs == QKind::Input)
       return done(QKind::Input);
-    if (*rhs == QKind::Activation &&
-        (!isAdd || *lhs == QKind::Activation))
-      if (failed(annotateOperand(op, 1, QKind::Input)))
-        return failure();
+    if (*rhs == QKind::Activation && (!isAdd || *lhs == QKind::Activation) &&
+        failed(annotateOperand(op, 1, QKind::Input)))
+      return failure();
     return done(QKind::Activation);
   }
-
-  if (name == "relay.nn.relu" || name == "relay.clip" ||
-      name == "relay.strided_slice" || name == "relay.transpose" ||
-      name == "relay.reshape" || name == "relay.nn.batch_flatten" ||
-      name == "relay.nn.avg_pool2d")
+  case QRule::Identity:
+  case QRule::Clip:
     return done(kindOf(op->getOperand(0)));
-
-  if (name == "relay.nn.max_pool2d") {
+  case QRule::Pool: {
     std::optional<QKind> kind = kindOf(op->getOperand(0));
     if (!kind)
       return success();
@@ -189,14 +187,14 @@ LogicalResult Annotator::visit(Operation *op) {
       return failure();
     return done(QKind::Input);
   }
-
-  if (name == "relay.nn.global_avg_pool2d" ||
-      name == "relay.nn.adaptive_avg_pool2d") {
-    if (!kindOf(op->getOperand(0)))
-      return success();
-    stopped = true;
+  case QRule::Stop:
+    if (kindOf(op->getOperand(0)))
+      stopped = true;
+    return realizeOperands(op);
+  case QRule::Float:
+    return realizeOperands(op);
   }
-  return realizeOperands(op);
+  llvm_unreachable("unknown rule");
 }
 
 struct QuantizeAnnotatePass
@@ -213,11 +211,13 @@ struct QuantizeAnnotatePass
       return mlir::emitError(getOperation().getLoc(),
                              "--relay-quantize-annotate: ");
     };
+    QuantizeRules table;
     if (failed(parseSkipConvLayers(skipConvLayers, config, emitError)) ||
-        failed(verifyConfig(config, emitError)))
+        failed(verifyConfig(config, emitError)) ||
+        (!rules.empty() && failed(table.load(rules, &getContext()))))
       return signalPassFailure();
     for (auto func : getOperation().getOps<FuncOp>())
-      if (!func.isExternal() && failed(Annotator(config).run(func)))
+      if (!func.isExternal() && failed(Annotator(config, table).run(func)))
         return signalPassFailure();
   }
 };

@@ -10,6 +10,7 @@
 #include "transforms/Passes.h"
 
 #include "transforms/Quantization/QuantizeConfig.h"
+#include "transforms/Quantization/QuantizeRules.h"
 
 #include "mlir/Pass/PassManager.h"
 
@@ -43,8 +44,10 @@ struct QuantizePass : relay::impl::QuantizeBase<QuantizePass> {
     auto emitError = [&] {
       return mlir::emitError(getOperation().getLoc(), "--relay-quantize: ");
     };
+    QuantizeRules table;
     if (failed(parseSkipConvLayers(skipConvLayers, config, emitError)) ||
-        failed(verifyConfig(config, emitError)))
+        failed(verifyConfig(config, emitError)) ||
+        (!rules.empty() && failed(table.load(rules, &getContext()))))
       return signalPassFailure();
 
     OpPassManager pm(ModuleOp::getOperationName());
@@ -61,6 +64,7 @@ struct QuantizePass : relay::impl::QuantizeBase<QuantizePass> {
     annotate.skipConvLayers.assign(skipConvLayers.begin(),
                                    skipConvLayers.end());
     annotate.skipDenseLayer = skipDenseLayer;
+    annotate.rules = rules;
     pm.addPass(createQuantizeAnnotate(annotate));
     QuantizeCalibrateOptions calibrate;
     calibrate.nbitInput = nbitInput;
@@ -74,6 +78,7 @@ struct QuantizePass : relay::impl::QuantizeBase<QuantizePass> {
     realize.dtypeInput = dtypeInput;
     realize.dtypeWeight = dtypeWeight;
     realize.dtypeActivation = dtypeActivation;
+    realize.rules = rules;
     pm.addPass(createQuantizeRealize(realize));
     pm.addPass(createFoldConstant());
     if (failed(runPipeline(pm, getOperation())))

@@ -3,18 +3,17 @@
 // --relay-quantize-realize (TVM's QRealize): walks each function's dataflow
 // in program order and computes every value that calibrated
 // simulated_quantize ops made integral as an integer tensor with a scale
-// (value = integer * scale):
+// (value = integer * scale), by each operator's rule (QuantizeRules.h):
 //
 //   simulated_quantize   from float: clip(round(x / s)); from integers of
 //                        another scale: requantized to s (TVM's fixed-point
 //                        multiply, qnn.requantize), clipped
-//   nn.conv2d, nn.dense  on dtype-input data and dtype-weight weights into
-//                        dtype-activation; scale = product of theirs
-//   multiply             in dtype-activation; scale = product
+//   product              on dtype-input data and dtype-weight weights into
+//                        dtype-activation (out_dtype); scale the product
+//   multiply             in dtype-activation; scale the product
 //   add                  both in dtype-activation at the smaller scale
-//   nn.relu, strided_slice, transpose, reshape, nn.batch_flatten
-//                        on the integers; clip with its bounds scaled;
-//                        nn.max_pool2d on dtype-input
+//   identity, pool, clip on the integers (pool on dtype-input; clip with
+//                        its bounds divided by the scale)
 //
 // Every other use of such a value (and the function's result) reads it
 // dequantized: cast to float32 times its scale.
@@ -25,6 +24,7 @@
 
 #include "dialects/relay/RelayBuilder.h"
 #include "transforms/Quantization/QuantizeConfig.h"
+#include "transforms/Quantization/QuantizeRules.h"
 
 #include "llvm/ADT/SetVector.h"
 
@@ -52,8 +52,10 @@ Type elementOf(Value v) {
 
 class Realizer {
 public:
-  Realizer(Type input, Type weight, Type activation)
-      : dtypeInput(input), dtypeWeight(weight), dtypeActivation(activation) {}
+  Realizer(const QuantizeRules &rules, Type input, Type weight,
+           Type activation)
+      : rules(rules), dtypeInput(input), dtypeWeight(weight),
+        dtypeActivation(activation) {}
 
   LogicalResult run(FuncOp func) {
     for (Operation &op :
@@ -152,21 +154,21 @@ private:
         use.set(dequantize(use.get()));
   }
 
-  /// `op` with operand 0 replaced by `data` (same attributes), typed by
-  /// its relation.
-  Value forward(Operation *op, Value data,
+  /// `op` on `operands` (its attributes, `attrs` set over them), typed by
+  /// its relation; null when the relation does not type it.
+  Value forward(Operation *op, ValueRange operands,
                 ArrayRef<NamedAttribute> attrs = {}) {
+    if (llvm::any_of(operands, [](Value v) { return !v; }))
+      return {};
     OpBuilder b(op);
     OperationState state(op->getLoc(), op->getName());
-    SmallVector<Value> operands(op->getOperands());
-    operands[0] = data;
     state.addOperands(operands);
     NamedAttrList list(op->getAttrDictionary());
     for (NamedAttribute a : attrs)
       list.set(a.getName(), a.getValue());
     state.addAttributes(list);
     Type result = inferOperatorResultType(
-        op->getName().getStringRef(), TypeRange(ValueRange(operands)),
+        op->getName().getStringRef(), TypeRange(operands),
         list.getDictionary(op->getContext()));
     if (!result)
       return {};
@@ -184,6 +186,7 @@ private:
     return it == ints.end() ? nullptr : &it->second;
   }
 
+  const QuantizeRules &rules;
   Type dtypeInput, dtypeWeight, dtypeActivation;
   DenseMap<Value, IntValue> ints;
   DenseMap<Value, Value> dequantized;
@@ -234,33 +237,28 @@ LogicalResult Realizer::visit(Operation *op) {
     return success();
   }
 
-  StringRef name = op->getName().getStringRef();
-  if (name == "relay.nn.conv2d" || name == "relay.nn.dense" ||
-      name == "relay.multiply") {
+  QRule rule = rules.lookup(op->getName().getStringRef());
+  switch (rule) {
+  case QRule::Product:
+  case QRule::Multiply: {
     const IntValue *l = intOf(op->getOperand(0)), *r = intOf(op->getOperand(1));
     if (!l || !r)
       return dequantizeOperands(op), success();
-    bool isProduct = name != "relay.multiply";
+    bool isProduct = rule == QRule::Product;
     Value ld = castTo(op, l->data, isProduct ? dtypeInput : dtypeActivation);
     Value rd = castTo(op, r->data, isProduct ? dtypeWeight : dtypeActivation);
     OpBuilder b(op);
     SmallVector<NamedAttribute> attrs;
-    for (NamedAttribute a : op->getAttrs())
-      if (a.getName() != "out_dtype")
-        attrs.push_back(a);
     if (isProduct)
       attrs.push_back(
           b.getNamedAttr("out_dtype", TypeAttr::get(dtypeActivation)));
-    Value v = name == "relay.nn.conv2d" ? build<Conv2DOp>(op, {ld, rd}, attrs)
-              : name == "relay.nn.dense" ? build<DenseOp>(op, {ld, rd}, attrs)
-                                         : build<MultiplyOp>(op, {ld, rd});
+    Value v = forward(op, {ld, rd}, attrs);
     if (failed(fail(v)))
       return failure();
     define(op, v, l->scale * r->scale);
     return success();
   }
-
-  if (name == "relay.add") {
+  case QRule::Add: {
     const IntValue *l = intOf(op->getOperand(0)), *r = intOf(op->getOperand(1));
     if (!l || !r)
       return dequantizeOperands(op), success();
@@ -270,39 +268,47 @@ LogicalResult Realizer::visit(Operation *op) {
       Value v = castTo(op, iv->data, dtypeActivation);
       return iv->scale == s ? v : rescale(op, v, iv->scale, s, dtypeActivation);
     };
-    Value v = build<AddOp>(op, {at(l), at(r)});
+    Value v = forward(op, {at(l), at(r)});
     if (failed(fail(v)))
       return failure();
     define(op, v, s);
     return success();
   }
-
-  const IntValue *in = op->getNumOperands() ? intOf(op->getOperand(0)) : nullptr;
-  if (in && (name == "relay.nn.relu" || name == "relay.strided_slice" ||
-             name == "relay.transpose" || name == "relay.reshape" ||
-             name == "relay.nn.batch_flatten" || name == "relay.clip" ||
-             name == "relay.nn.max_pool2d")) {
-    Value v;
-    if (name == "relay.clip") {
-      OpBuilder b(op);
-      double lo = cast<FloatAttr>(op->getAttr("a_min")).getValueAsDouble();
-      double hi = cast<FloatAttr>(op->getAttr("a_max")).getValueAsDouble();
-      v = forward(op, in->data,
-                  {b.getNamedAttr("a_min", b.getF64FloatAttr(lo / in->scale)),
-                   b.getNamedAttr("a_max",
-                                  b.getF64FloatAttr(hi / in->scale))});
-    } else if (name == "relay.nn.max_pool2d") {
-      v = forward(op, castTo(op, in->data, dtypeInput));
-    } else {
-      v = forward(op, in->data);
+  case QRule::Identity:
+  case QRule::Pool:
+  case QRule::Clip: {
+    const IntValue *in =
+        op->getNumOperands() ? intOf(op->getOperand(0)) : nullptr;
+    if (!in)
+      return dequantizeOperands(op), success();
+    OpBuilder b(op);
+    Value data = rule == QRule::Pool ? castTo(op, in->data, dtypeInput)
+                                     : in->data;
+    SmallVector<NamedAttribute> attrs;
+    if (rule == QRule::Clip) {
+      for (StringRef bound : {"a_min", "a_max"}) {
+        auto value = dyn_cast_or_null<FloatAttr>(op->getAttr(bound));
+        if (!value)
+          return op->emitError("a clip rule needs a_min and a_max");
+        attrs.push_back(b.getNamedAttr(
+            bound,
+            b.getF64FloatAttr(value.getValueAsDouble() / in->scale)));
+      }
     }
+    SmallVector<Value> operands(op->getOperands());
+    operands[0] = data;
+    Value v = forward(op, operands, attrs);
     if (failed(fail(v)))
       return failure();
     define(op, v, in->scale);
     return success();
   }
-  dequantizeOperands(op);
-  return success();
+  case QRule::Stop:
+  case QRule::Float:
+    dequantizeOperands(op);
+    return success();
+  }
+  llvm_unreachable("unknown rule");
 }
 
 struct QuantizeRealizePass
@@ -318,12 +324,14 @@ struct QuantizeRealizePass
       return mlir::emitError(getOperation().getLoc(),
                              "--relay-quantize-realize: ");
     };
-    if (failed(verifyConfig(config, emitError)))
-      return signalPassFailure();
     MLIRContext *ctx = &getContext();
+    QuantizeRules table;
+    if (failed(verifyConfig(config, emitError)) ||
+        (!rules.empty() && failed(table.load(rules, ctx))))
+      return signalPassFailure();
     for (auto func : getOperation().getOps<FuncOp>())
       if (!func.isExternal() &&
-          failed(Realizer(parseIntegerDtype(ctx, config.dtypeInput),
+          failed(Realizer(table, parseIntegerDtype(ctx, config.dtypeInput),
                           parseIntegerDtype(ctx, config.dtypeWeight),
                           parseIntegerDtype(ctx, config.dtypeActivation))
                      .run(func)))

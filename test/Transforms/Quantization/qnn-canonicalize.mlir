@@ -130,11 +130,20 @@ relay.func @simulated_quantize(%x: tensor<4xf32>, %s: tensor<f32>, %lo: tensor<f
   relay.return %i : tensor<4xf32>
 }
 
-// Tests that an operator whose scale is not a constant stays.
+// Tests that scales known only at run time are read as operands where the
+// arithmetic is float (dequantize, a float32 requantize), and that the
+// int64 fixed-point requantize, whose multiplier is computed here, stays.
 // CHECK-LABEL: relay.func @runtime_scale
-relay.func @runtime_scale(%x: tensor<4xi8>, %s: tensor<f32>) -> tensor<4xf32> {
+relay.func @runtime_scale(%x: tensor<4xi8>, %s: tensor<f32>, %acc: tensor<4xi32>) -> tuple<tensor<4xf32>, tensor<4xi8>, tensor<4xi8>> {
   %z = relay.constant dense<0> : tensor<i32>
-  // CHECK: relay.qnn.dequantize
+  // CHECK: %[[F:.*]] = relay.cast %arg0 {dtype = f32}
+  // CHECK: relay.multiply %[[F]], %arg1
   %d = relay.qnn.dequantize %x, %s, %z : (tensor<4xi8>, tensor<f32>, tensor<i32>) -> tensor<4xf32>
-  relay.return %d : tensor<4xf32>
+  // CHECK: %[[RATIO:.*]] = relay.divide %arg1, %arg1
+  // CHECK: relay.multiply %{{.*}}, %[[RATIO]]
+  %f = relay.qnn.requantize %acc, %s, %z, %s, %z {compute_dtype = "float32"} : (tensor<4xi32>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<4xi8>
+  // CHECK: relay.qnn.requantize %arg2, %arg1, %{{.*}}, %arg1, %{{.*}} :
+  %r = relay.qnn.requantize %acc, %s, %z, %s, %z : (tensor<4xi32>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<4xi8>
+  %t = relay.tuple(%d, %f, %r : tensor<4xf32>, tensor<4xi8>, tensor<4xi8>)
+  relay.return %t : tuple<tensor<4xf32>, tensor<4xi8>, tensor<4xi8>>
 }
