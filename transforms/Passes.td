@@ -1125,8 +1125,12 @@ def QuantizeCalibrate : Pass<"relay-quantize-calibrate", "::mlir::ModuleOp"> {
     Every simulated_quantize gets the domain scale r / 2^(nbit-1) and the
     clip bounds +-(2^(nbit-1) - 1) of its kind's bit width, r being the
     range of the value: a weight's largest magnitude (rounded up to a power
-    of two with weight-scale=power2; the weight must be a constant), or
-    global-scale for inputs and activations.
+    of two with weight-scale=power2; the weight must be a constant), and
+    for inputs and activations global-scale or, with calibration-data, what
+    the float program computes there over the samples (run natively where
+    the tool registers the JIT, as relay-mlir-opt does, else interpreted):
+    the threshold of least KL divergence of a 255-level quantization of
+    their histogram, or the 99.99th percentile of their magnitudes.
   }];
   let options = [
     Option<"nbitInput", "nbit-input", "int64_t", /*default=*/"8",
@@ -1138,8 +1142,13 @@ def QuantizeCalibrate : Pass<"relay-quantize-calibrate", "::mlir::ModuleOp"> {
     Option<"calibrateMode", "calibrate-mode", "std::string",
            /*default=*/"\"global-scale\"",
            "How the ranges of inputs and activations are found: "
-           "global-scale (kl-divergence and percentile are not implemented "
-           "yet)">,
+           "global-scale, or from calibration-data kl-divergence (the "
+           "threshold of least KL divergence) or percentile (99.99th "
+           "percentile of the magnitudes)">,
+    Option<"calibrationData", "calibration-data", "std::string",
+           /*default=*/"\"\"",
+           "A directory of samples: .npy files (one input), or "
+           "subdirectories of .npy files in parameter order">,
     Option<"globalScale", "global-scale", "double", /*default=*/"8.0",
            "The range of every input and activation with "
            "calibrate-mode=global-scale">,
@@ -1207,8 +1216,13 @@ def Quantize : Pass<"relay-quantize", "::mlir::ModuleOp"> {
     Option<"calibrateMode", "calibrate-mode", "std::string",
            /*default=*/"\"global-scale\"",
            "How the ranges of inputs and activations are found: "
-           "global-scale (kl-divergence and percentile are not implemented "
-           "yet)">,
+           "global-scale, or from calibration-data kl-divergence (the "
+           "threshold of least KL divergence) or percentile (99.99th "
+           "percentile of the magnitudes)">,
+    Option<"calibrationData", "calibration-data", "std::string",
+           /*default=*/"\"\"",
+           "A directory of samples: .npy files (one input), or "
+           "subdirectories of .npy files in parameter order">,
     Option<"globalScale", "global-scale", "double", /*default=*/"8.0",
            "The range of every input and activation with "
            "calibrate-mode=global-scale">,

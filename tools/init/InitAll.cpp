@@ -4,6 +4,7 @@
 #include "conversion/Passes.h"
 #include "conversion/RelayToLinalg/RelayToLinalg.h"
 #include "dialects/relay/RelayDialect.h"
+#include "runtime/Executor/NativeCalibration.h"
 #include "transforms/Codegen/CPU/CPUTarget.h"
 #include "transforms/Passes.h"
 #include "transforms/Pipelines/Pipelines.h"
@@ -32,4 +33,6 @@ void mlir::relay::registerAllPasses() {
   registerRelayConversionPasses();
   registerCPULoweringTarget();
   registerRelayPipelines();
+  // Calibration over data runs compiled code.
+  registerNativeCalibration();
 }

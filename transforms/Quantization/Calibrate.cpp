@@ -12,6 +12,7 @@
 
 #include "transforms/Passes.h"
 
+#include "transforms/Quantization/Calibration.h"
 #include "transforms/Quantization/QuantizeConfig.h"
 
 #include <cmath>
@@ -43,7 +44,8 @@ std::optional<double> maxMagnitude(Value v) {
   return m;
 }
 
-LogicalResult calibrate(SimulatedQuantizeOp op, const QuantizeConfig &config) {
+LogicalResult calibrate(SimulatedQuantizeOp op, const QuantizeConfig &config,
+                        const DenseMap<Operation *, double> &ranges) {
   auto kind = static_cast<QKind>(op.getKind());
   if (kind == QKind::Identity)
     return success();
@@ -60,7 +62,8 @@ LogicalResult calibrate(SimulatedQuantizeOp op, const QuantizeConfig &config) {
     else if (*m == 0)
       range = 1.0;
   } else {
-    range = config.globalScale;
+    auto it = ranges.find(op);
+    range = it != ranges.end() ? it->second : config.globalScale;
   }
   int64_t validBits = config.nbit(kind) - (op.getSign() ? 1 : 0);
   double steps = std::exp2(static_cast<double>(validBits));
@@ -81,6 +84,51 @@ struct QuantizeCalibratePass
     : relay::impl::QuantizeCalibrateBase<QuantizeCalibratePass> {
   using QuantizeCalibrateBase::QuantizeCalibrateBase;
 
+  /// The range of every input and activation quantization of the entry
+  /// (@main, or the only public function) over the calibration data.
+  LogicalResult rangesFromData(const QuantizeConfig &config,
+                               DenseMap<Operation *, double> &ranges) {
+    ModuleOp module = getOperation();
+    auto emitError = [&] {
+      return mlir::emitError(module.getLoc(), "--relay-quantize-calibrate: ");
+    };
+    if (calibrationData.empty())
+      return emitError() << "calibrate-mode=" << config.calibrateMode
+                         << " needs calibration-data=DIR";
+    auto func = module.lookupSymbol<FuncOp>("main");
+    if (!func) {
+      SmallVector<FuncOp> public_;
+      for (auto f : module.getOps<FuncOp>())
+        if (f.isPublic() && !f.isExternal())
+          public_.push_back(f);
+      if (public_.size() != 1)
+        return emitError() << "calibration runs @main, which the module "
+                              "does not define";
+      func = public_.front();
+    }
+    SmallVector<SimulatedQuantizeOp> points;
+    func.walk([&](SimulatedQuantizeOp op) {
+      auto kind = static_cast<QKind>(op.getKind());
+      if (kind == QKind::Input || kind == QKind::Activation)
+        points.push_back(op);
+    });
+    if (points.empty())
+      return success();
+    FailureOr<std::vector<std::vector<interp::ValuePtr>>> samples =
+        readCalibrationData(calibrationData, func);
+    if (failed(samples))
+      return failure();
+    FailureOr<std::vector<std::vector<float>>> values =
+        collectCalibrationValues(module, func, points, *samples);
+    if (failed(values))
+      return failure();
+    for (auto [op, v] : llvm::zip(points, *values))
+      ranges[op] = config.calibrateMode == "kl-divergence"
+                       ? klDivergenceRange(v)
+                       : percentileRange(v, 99.99);
+    return success();
+  }
+
   void runOnOperation() override {
     QuantizeConfig config;
     config.nbitInput = nbitInput;
@@ -95,14 +143,12 @@ struct QuantizeCalibratePass
     };
     if (failed(verifyConfig(config, emitError)))
       return signalPassFailure();
-    if (config.calibrateMode != "global-scale") {
-      emitError() << "calibrate-mode=" << config.calibrateMode
-                  << " (scales from calibration data) is not implemented "
-                     "yet; use calibrate-mode=global-scale";
+    DenseMap<Operation *, double> ranges;
+    if (config.calibrateMode != "global-scale" &&
+        failed(rangesFromData(config, ranges)))
       return signalPassFailure();
-    }
     WalkResult result = getOperation().walk([&](SimulatedQuantizeOp op) {
-      return failed(calibrate(op, config)) ? WalkResult::interrupt()
+      return failed(calibrate(op, config, ranges)) ? WalkResult::interrupt()
                                            : WalkResult::advance();
     });
     if (result.wasInterrupted())

@@ -73,6 +73,7 @@ struct QuantizePass : relay::impl::QuantizeBase<QuantizePass> {
     calibrate.calibrateMode = calibrateMode;
     calibrate.globalScale = globalScale;
     calibrate.weightScale = weightScale;
+    calibrate.calibrationData = calibrationData;
     pm.addPass(createQuantizeCalibrate(calibrate));
     QuantizeRealizeOptions realize;
     realize.dtypeInput = dtypeInput;

@@ -10,7 +10,7 @@
 // Tests that impossible configurations are rejected with the option's name.
 // NBIT: error: --relay-quantize: nbit-weight=0 is not a bit width from 2 to 32
 // MODE: error: --relay-quantize: calibrate-mode=entropy is not global-scale, kl-divergence or percentile
-// KL: error: --relay-quantize-calibrate: calibrate-mode=kl-divergence (scales from calibration data) is not implemented yet; use calibrate-mode=global-scale
+// KL: error: --relay-quantize-calibrate: calibrate-mode=kl-divergence needs calibration-data=DIR
 // DTYPE: error: --relay-quantize: dtype-input=float16 is not int8, int16 or int32
 // WIDTH: error: --relay-quantize: dtype-input=int8 cannot hold nbit-input=16 bits
 // SKIP: error: --relay-quantize: skip-conv-layers: 'first' is not a convolution index (or none)

@@ -4,8 +4,9 @@
 Each network (random weights, batch-norm statistics set) is exported to
 ONNX, imported, quantized with TVM's default qconfig (int8 inputs and
 weights, int32 accumulation, global scale 8, power-of-two weight scales)
-with and without its first convolution left in float, and run on a batch
-of random images: the compiled int8 program must equal the interpreter's
+with and without its first convolution left in float, and with ranges
+calibrated on four other batches (kl-divergence, percentile), and run on
+a batch of random images: the compiled int8 program must equal the interpreter's
 (the same integer arithmetic), keep a signal-to-quantization-noise ratio
 against the float program above 20 dB, and agree on the top class for at
 least 90% of the images.
@@ -102,16 +103,26 @@ def main():
             ref = os.path.join(work, name + ".f.npy")
             run([relay_run, mlir, "--input", xin, "--output", ref])
             want = np.load(ref)
-            for skip in ("0", "none"):
-                q = os.path.join(work, f"{name}.q{skip}.mlir")
-                run([opt, mlir, f"--relay-quantize=skip-conv-layers={skip}",
-                     "-o", q])
+            calibration = os.path.join(work, name + ".calibration")
+            os.makedirs(calibration)
+            for i in range(4):
+                np.save(os.path.join(calibration, f"{i}.npy"),
+                        torch.randn(32, 3, 16, 16).numpy())
+            configs = [("0", "global-scale"), ("none", "global-scale"),
+                       ("0", "kl-divergence"), ("0", "percentile")]
+            for skip, mode in configs:
+                tag = f"{skip}.{mode}"
+                q = os.path.join(work, f"{name}.q{tag}.mlir")
+                options = f"skip-conv-layers={skip} calibrate-mode={mode}"
+                if mode != "global-scale":
+                    options += f" calibration-data={calibration}"
+                run([opt, mlir, f"--relay-quantize={options}", "-o", q])
                 with open(q) as f:
                     text = f.read()
                 convs = [l for l in text.splitlines() if "relay.nn.conv2d" in l]
                 int8 = sum("xi8>, tensor<" in l and "xi32>" in l for l in convs)
-                got_path = os.path.join(work, f"{name}.q{skip}.npy")
-                interp_path = os.path.join(work, f"{name}.q{skip}.i.npy")
+                got_path = os.path.join(work, f"{name}.q{tag}.npy")
+                interp_path = os.path.join(work, f"{name}.q{tag}.i.npy")
                 p = run([relay_run, q, "--input", xin, "--output", got_path])
                 run([relay_run, "--interp", q, "--input", xin, "--output",
                      interp_path])
@@ -126,7 +137,7 @@ def main():
                 ok = (compiled and same and sqnr > 20 and agree >= 0.9 and
                       int8 == want_int8)
                 failures += not ok
-                print(f"{'ok' if ok else 'MISMATCH'} {name} skip-conv-layers={skip}: "
+                print(f"{'ok' if ok else 'MISMATCH'} {name} {options.split(' calibration-data')[0]}: "
                       f"{int8} of {len(convs)} convolutions int8, "
                       f"compiled={compiled} compiled==interpreted={same} "
                       f"SQNR {sqnr:.1f} dB top-1 agreement {agree:.0%}")
