@@ -43,7 +43,8 @@ Value integerContraction(OpBuilder &b, Operation *op, RankedTensorType type,
   Type e = type.getElementType();
   bool isUnsigned[2] = {isUnsignedValue(op->getOperand(0)),
                         isUnsignedValue(op->getOperand(1))};
-  Value init = filledTensor(b, loc, type.getShape(), constantScalar(b, loc, e, 0));
+  Value init =
+      filledTensor(b, loc, type.getShape(), constantScalar(b, loc, e, 0));
   SmallVector<utils::IteratorType> iterators(numDims,
                                              utils::IteratorType::parallel);
   iterators.back() = utils::IteratorType::reduction;
@@ -61,8 +62,9 @@ Value integerContraction(OpBuilder &b, Operation *op, RankedTensorType type,
                    return arith::ExtUIOp::create(nb, l, e, v);
                  return arith::ExtSIOp::create(nb, l, e, v);
                };
-               Value m = arith::MulIOp::create(nb, l, widen(a[0], isUnsigned[0]),
-                                               widen(a[1], isUnsigned[1]));
+               Value m =
+                   arith::MulIOp::create(nb, l, widen(a[0], isUnsigned[0]),
+                                         widen(a[1], isUnsigned[1]));
                linalg::YieldOp::create(
                    nb, l, arith::AddIOp::create(nb, l, a[2], m).getResult());
              })
@@ -71,8 +73,8 @@ Value integerContraction(OpBuilder &b, Operation *op, RankedTensorType type,
 
 /// The contraction of `operands` into `type`: the target's for floats.
 Value contraction(OpBuilder &b, Operation *op, const LoweringTarget &target,
-                  RankedTensorType type, ValueRange operands,
-                  unsigned numDims, ArrayRef<AffineMap> maps) {
+                  RankedTensorType type, ValueRange operands, unsigned numDims,
+                  ArrayRef<AffineMap> maps) {
   if (isa<FloatType>(type.getElementType()))
     return target.buildContraction(b, op->getLoc(), type, operands, numDims,
                                    maps);

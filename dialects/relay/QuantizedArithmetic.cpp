@@ -37,8 +37,8 @@ int64_t quant::fixedPointMultiply(int64_t x, FixedPointMultiplier m,
   int64_t leftShift = m.shift > 0 ? m.shift : 0;
   int64_t rightShift = (m.shift > 0 ? 0 : -m.shift) + 31;
   // Two's complement wrap-around as the compiled int64 code has it.
-  auto product = static_cast<int64_t>(
-      static_cast<uint64_t>(x) << leftShift) * m.significand;
+  auto product = static_cast<int64_t>(static_cast<uint64_t>(x) << leftShift) *
+                 m.significand;
   return (product + roundingTerm(rightShift, upward, product < 0)) >>
          rightShift;
 }

@@ -101,21 +101,20 @@ static FailureOr<Type> intOutDtype(RelationArgs &args, Type dflt) {
 static RelationStatus checkPair(RelationArgs &args, unsigned scale,
                                 unsigned zeroPoint, StringRef prefix,
                                 std::optional<Dim> channels) {
-  return both(checkParam(args, scale, (prefix + "scale").str(), f32(args),
-                         channels),
-              checkParam(args, zeroPoint, (prefix + "zero_point").str(),
-                         i32(args), channels));
+  return both(
+      checkParam(args, scale, (prefix + "scale").str(), f32(args), channels),
+      checkParam(args, zeroPoint, (prefix + "zero_point").str(), i32(args),
+                 channels));
 }
 
 static RelationStatus quantizeRelation(RelationArgs &args) {
   TensorInfo data;
   READ_TENSOR_OR_RETURN(args, 0, data);
   if (!isa<Float32Type>(data.dtype))
-    return args.fail("expected float32 data, got " +
-                     typeStr(args.getInput(0)));
+    return args.fail("expected float32 data, got " + typeStr(args.getInput(0)));
   FailureOr<Dim> channels = channelDim(args, data, "axis");
-  FailureOr<Type> out = intOutDtype(args, IntegerType::get(
-                                              args.getContext(), 8));
+  FailureOr<Type> out =
+      intOutDtype(args, IntegerType::get(args.getContext(), 8));
   if (failed(channels) || failed(out))
     return RelationStatus::Failed;
   if (RelationStatus s = checkPair(args, 1, 2, "output_", *channels);
@@ -236,7 +235,8 @@ static RelationStatus runOn(RelationArgs &args, StringRef name,
 /// (their dtypes may differ), zero points at inputs 2 and 3, scales at 4
 /// and 5; the weight's zero point and scale may be per output channel.
 static RelationStatus productRelation(RelationArgs &args, StringRef floatName,
-                                      StringRef dataName, StringRef weightName) {
+                                      StringRef dataName,
+                                      StringRef weightName) {
   TensorInfo data, weight;
   READ_TENSOR_OR_RETURN(args, 0, data);
   READ_TENSOR_OR_RETURN(args, 1, weight);
@@ -279,8 +279,8 @@ static RelationStatus productRelation(RelationArgs &args, StringRef floatName,
                               std::nullopt)),
               both(checkParam(args, 3, (weightName + "_zero_point").str(),
                               i32(args), outChannels),
-                   checkParam(args, 5, (weightName + "_scale").str(),
-                              f32(args), outChannels)));
+                   checkParam(args, 5, (weightName + "_scale").str(), f32(args),
+                              outChannels)));
 }
 
 /// qnn.add, qnn.subtract, qnn.mul: operands of one integer dtype,
@@ -290,14 +290,14 @@ static RelationStatus binaryRelation(RelationArgs &args) {
   READ_TENSOR_OR_RETURN(args, 0, lhs);
   READ_TENSOR_OR_RETURN(args, 1, rhs);
   if (!isStorageInt(lhs.dtype))
-    return args.fail("expected integer operands (" + dtypeList() +
-                     "), got " + typeStr(args.getInput(0)));
+    return args.fail("expected integer operands (" + dtypeList() + "), got " +
+                     typeStr(args.getInput(0)));
   FailureOr<Dim> lc = channelDim(args, lhs, "lhs_axis");
   FailureOr<Dim> rc = channelDim(args, rhs, "rhs_axis");
   if (failed(lc) || failed(rc))
     return RelationStatus::Failed;
-  RelationStatus s = runOn(args, "Broadcast", {0, 1},
-                           {args.getInput(0), args.getInput(1)});
+  RelationStatus s =
+      runOn(args, "Broadcast", {0, 1}, {args.getInput(0), args.getInput(1)});
   if (s != RelationStatus::Solved)
     return s;
   return both(both(checkPair(args, 2, 3, "lhs_", *lc),
@@ -345,8 +345,8 @@ static RelationStatus concatenateRelation(RelationArgs &args) {
     TensorInfo info;
     if (readTensor(field, info) == TensorState::Tensor &&
         !isStorageInt(info.dtype))
-      return args.fail("expected integer tensors (" + dtypeList() +
-                       "), got " + typeStr(args.getInput(0)));
+      return args.fail("expected integer tensors (" + dtypeList() + "), got " +
+                       typeStr(args.getInput(0)));
   }
   RelationStatus s = runOn(args, "Concatenate", {0}, {args.getInput(0)});
   if (s != RelationStatus::Solved)

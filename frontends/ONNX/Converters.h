@@ -41,9 +41,10 @@ void addQuantizationConverters(ConverterTable &table);
 /// padding with auto_pad applied, channels) of a Conv-like node on data of
 /// shape `x` and weights of shape `w`, both 4-d (a 1-d node's lifted to 2-d,
 /// `oneD`); failure reported at the node.
-FailureOr<SmallVector<NamedAttribute>>
-convAttributes(NodeContext &ctx, ArrayRef<int64_t> x, ArrayRef<int64_t> w,
-               bool oneD);
+FailureOr<SmallVector<NamedAttribute>> convAttributes(NodeContext &ctx,
+                                                      ArrayRef<int64_t> x,
+                                                      ArrayRef<int64_t> w,
+                                                      bool oneD);
 
 /// The ONNX activation function `name` (as recurrent layers name them:
 /// Relu, Tanh, Sigmoid, Affine, LeakyRelu, ThresholdedRelu, ScaledTanh,

@@ -94,8 +94,7 @@ LogicalResult require2d(NodeContext &ctx, unsigned input, bool allow1d) {
 } // namespace
 
 FailureOr<SmallVector<NamedAttribute>>
-mlir::relay::onnx_import::convAttributes(NodeContext &ctx,
-                                         ArrayRef<int64_t> x,
+mlir::relay::onnx_import::convAttributes(NodeContext &ctx, ArrayRef<int64_t> x,
                                          ArrayRef<int64_t> w, bool oneD) {
   SmallVector<int64_t> kernel =
       windowAttr(ctx, "kernel_shape", {w[2], w[3]}, oneD, 1);
@@ -109,11 +108,12 @@ mlir::relay::onnx_import::convAttributes(NodeContext &ctx,
       windowPadding(ctx, x.drop_front(2), kernel, strides, dilations, oneD);
   if (failed(pads))
     return failure();
-  return SmallVector<NamedAttribute>{
-      ctx.ints("strides", strides),     ctx.ints("dilation", dilations),
-      ctx.i64("groups", ctx.attrInt("group", 1)),
-      ctx.ints("kernel_size", kernel), ctx.ints("padding", *pads),
-      ctx.i64("channels", w[0])};
+  return SmallVector<NamedAttribute>{ctx.ints("strides", strides),
+                                     ctx.ints("dilation", dilations),
+                                     ctx.i64("groups", ctx.attrInt("group", 1)),
+                                     ctx.ints("kernel_size", kernel),
+                                     ctx.ints("padding", *pads),
+                                     ctx.i64("channels", w[0])};
 }
 
 namespace {
@@ -144,62 +144,62 @@ LogicalResult convertConv(NodeContext &ctx, bool transpose) {
       return failure();
     attrs = *conv;
   } else {
-  SmallVector<int64_t> kernel =
-      windowAttr(ctx, "kernel_shape", {w[2], w[3]}, oneD, 1);
-  SmallVector<int64_t> strides = windowAttr(ctx, "strides", {1, 1}, oneD, 1);
-  SmallVector<int64_t> dilations =
-      windowAttr(ctx, "dilations", {1, 1}, oneD, 1);
-  int64_t groups = ctx.attrInt("group", 1);
-  if (kernel.size() != 2 || strides.size() != 2 || dilations.size() != 2)
-    return ctx.fail(Twine("kernel_shape, strides and dilations need ") +
-                    (oneD ? "1 value" : "2 values"));
-  attrs = {ctx.ints("strides", strides), ctx.ints("dilation", dilations),
-           ctx.i64("groups", groups), ctx.ints("kernel_size", kernel)};
-  {
-    // Output size = stride * (in - 1) + output_padding + (k - 1) * d + 1
-    // - pads; auto_pad SAME asks for out = in * stride, output_shape for
-    // the size given (the padding split as SAME_UPPER splits it).
-    SmallVector<int64_t> outputPadding =
-        windowAttr(ctx, "output_padding", {0, 0}, oneD, 0);
-    if (outputPadding.size() != 2)
-      return ctx.fail("output_padding needs one value per spatial dimension");
-    std::string autoPad = ctx.attrString("auto_pad", "NOTSET");
-    FailureOr<SmallVector<int64_t>> explicitPads =
-        windowPadding(ctx, x.drop_front(2), kernel, strides, dilations, oneD);
-    if (autoPad == "NOTSET" && failed(explicitPads))
-      return failure();
-    SmallVector<int64_t> pads =
-        autoPad == "NOTSET" ? *explicitPads : SmallVector<int64_t>(4, 0);
-    SmallVector<int64_t> target;
-    if (ctx.hasAttr("output_shape")) {
-      target = windowAttr(ctx, "output_shape", {}, oneD, 1);
-      if (target.size() != 2)
-        return ctx.fail("output_shape needs one value per spatial dimension");
-    } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
-      target = {x[2] * strides[0], x[3] * strides[1]};
-    }
-    if (!target.empty()) {
-      // ONNX puts the larger half of the padding first except for
-      // SAME_UPPER; padding short of zero at the end is output padding.
-      bool upper = autoPad == "SAME_UPPER";
-      for (int d = 0; d < 2; ++d) {
-        int64_t total = strides[d] * (x[d + 2] - 1) + outputPadding[d] +
-                        (kernel[d] - 1) * dilations[d] + 1 - target[d];
-        int64_t half = total >= 0 ? total / 2 : -((-total + 1) / 2);
-        int64_t begin = upper ? half : total - half;
-        int64_t end = total - begin;
-        if (begin < 0)
-          return ctx.fail("output_shape " + Twine(target[d]) +
-                          " is too large for this convolution");
-        pads[d] = begin;
-        pads[d + 2] = std::max<int64_t>(end, 0);
-        outputPadding[d] += std::max<int64_t>(-end, 0);
+    SmallVector<int64_t> kernel =
+        windowAttr(ctx, "kernel_shape", {w[2], w[3]}, oneD, 1);
+    SmallVector<int64_t> strides = windowAttr(ctx, "strides", {1, 1}, oneD, 1);
+    SmallVector<int64_t> dilations =
+        windowAttr(ctx, "dilations", {1, 1}, oneD, 1);
+    int64_t groups = ctx.attrInt("group", 1);
+    if (kernel.size() != 2 || strides.size() != 2 || dilations.size() != 2)
+      return ctx.fail(Twine("kernel_shape, strides and dilations need ") +
+                      (oneD ? "1 value" : "2 values"));
+    attrs = {ctx.ints("strides", strides), ctx.ints("dilation", dilations),
+             ctx.i64("groups", groups), ctx.ints("kernel_size", kernel)};
+    {
+      // Output size = stride * (in - 1) + output_padding + (k - 1) * d + 1
+      // - pads; auto_pad SAME asks for out = in * stride, output_shape for
+      // the size given (the padding split as SAME_UPPER splits it).
+      SmallVector<int64_t> outputPadding =
+          windowAttr(ctx, "output_padding", {0, 0}, oneD, 0);
+      if (outputPadding.size() != 2)
+        return ctx.fail("output_padding needs one value per spatial dimension");
+      std::string autoPad = ctx.attrString("auto_pad", "NOTSET");
+      FailureOr<SmallVector<int64_t>> explicitPads =
+          windowPadding(ctx, x.drop_front(2), kernel, strides, dilations, oneD);
+      if (autoPad == "NOTSET" && failed(explicitPads))
+        return failure();
+      SmallVector<int64_t> pads =
+          autoPad == "NOTSET" ? *explicitPads : SmallVector<int64_t>(4, 0);
+      SmallVector<int64_t> target;
+      if (ctx.hasAttr("output_shape")) {
+        target = windowAttr(ctx, "output_shape", {}, oneD, 1);
+        if (target.size() != 2)
+          return ctx.fail("output_shape needs one value per spatial dimension");
+      } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+        target = {x[2] * strides[0], x[3] * strides[1]};
       }
+      if (!target.empty()) {
+        // ONNX puts the larger half of the padding first except for
+        // SAME_UPPER; padding short of zero at the end is output padding.
+        bool upper = autoPad == "SAME_UPPER";
+        for (int d = 0; d < 2; ++d) {
+          int64_t total = strides[d] * (x[d + 2] - 1) + outputPadding[d] +
+                          (kernel[d] - 1) * dilations[d] + 1 - target[d];
+          int64_t half = total >= 0 ? total / 2 : -((-total + 1) / 2);
+          int64_t begin = upper ? half : total - half;
+          int64_t end = total - begin;
+          if (begin < 0)
+            return ctx.fail("output_shape " + Twine(target[d]) +
+                            " is too large for this convolution");
+          pads[d] = begin;
+          pads[d + 2] = std::max<int64_t>(end, 0);
+          outputPadding[d] += std::max<int64_t>(-end, 0);
+        }
+      }
+      attrs.push_back(ctx.ints("padding", pads));
+      attrs.push_back(ctx.ints("output_padding", outputPadding));
+      attrs.push_back(ctx.i64("channels", w[1] * groups));
     }
-    attrs.push_back(ctx.ints("padding", pads));
-    attrs.push_back(ctx.ints("output_padding", outputPadding));
-    attrs.push_back(ctx.i64("channels", w[1] * groups));
-  }
   }
   Value result = transpose ? b.op<Conv2DTransposeOp>({input, weights}, attrs)
                            : b.op<Conv2DOp>({input, weights}, attrs);

@@ -66,12 +66,12 @@ LogicalResult convertQuantizeLinear(NodeContext &ctx) {
   if (failed(axis))
     return failure();
   Type out = zeroPointType(
-      ctx, 2,
-      IntegerType::get(ctx.getContext(), 8, IntegerType::Unsigned));
+      ctx, 2, IntegerType::get(ctx.getContext(), 8, IntegerType::Unsigned));
   if (!isa<IntegerType>(out))
     return ctx.fail("only integer outputs are supported (the zero point is " +
-                    std::string(isa<FloatType>(out) ? "a float" : "not an "
-                                                                  "integer") +
+                    std::string(isa<FloatType>(out) ? "a float"
+                                                    : "not an "
+                                                      "integer") +
                     ")");
   Emitter b(ctx);
   Value x = castTo(ctx, b, ctx.input(0), f32(ctx));
@@ -129,16 +129,15 @@ Value outputRatio(NodeContext &ctx, Emitter &b, unsigned xScale,
                   unsigned wScale, unsigned yScale) {
   ElementsAttr xs = ctx.constantInput(xScale), ws = ctx.constantInput(wScale),
                ys = ctx.constantInput(yScale);
-  if (xs && ws && ys && ys.getNumElements() == 1 &&
-      xs.getNumElements() == 1) {
+  if (xs && ws && ys && ys.getNumElements() == 1 && xs.getNumElements() == 1) {
     SmallVector<double> w = readDoubles(ws);
     auto x = static_cast<float>(readDoubles(xs)[0]);
     auto y = static_cast<float>(readDoubles(ys)[0]);
     SmallVector<float> ratio;
     for (double v : w)
       ratio.push_back(x * static_cast<float>(v) / y);
-    auto type = RankedTensorType::get(
-        cast<ShapedType>(ws.getType()).getShape(), f32(ctx));
+    auto type = RankedTensorType::get(cast<ShapedType>(ws.getType()).getShape(),
+                                      f32(ctx));
     return ctx.constant(DenseElementsAttr::get(type, ArrayRef<float>(ratio)));
   }
   return b.op<DivideOp>({b.mul(scale(ctx, b, xScale), scale(ctx, b, wScale)),
@@ -174,11 +173,11 @@ Value quantizedConv(NodeContext &ctx, Emitter &b, unsigned x, unsigned w,
     return {};
   attrs->push_back(ctx.type("out_dtype", i32(ctx)));
   Value one = ctx.scalar(1.0, f32(ctx));
-  return b.op<QnnConv2DOp>(
-      {ctx.input(x), ctx.input(w), zeroPoint(ctx, b, xZp),
-       zeroPoint(ctx, b, wZp), xScale ? scale(ctx, b, *xScale) : one,
-       wScale ? scale(ctx, b, *wScale) : one},
-      *attrs);
+  return b.op<QnnConv2DOp>({ctx.input(x), ctx.input(w), zeroPoint(ctx, b, xZp),
+                            zeroPoint(ctx, b, wZp),
+                            xScale ? scale(ctx, b, *xScale) : one,
+                            wScale ? scale(ctx, b, *wScale) : one},
+                           *attrs);
 }
 
 LogicalResult convertQLinearConv(NodeContext &ctx) {
@@ -216,10 +215,9 @@ Value quantizedMatMul(NodeContext &ctx, Emitter &b, unsigned a, unsigned bIn,
     return {};
   }
   Value one = ctx.scalar(1.0, f32(ctx));
-  SmallVector<Value> params = {
-      zeroPoint(ctx, b, aZp), zeroPoint(ctx, b, bZp),
-      aScale ? scale(ctx, b, *aScale) : one,
-      bScale ? scale(ctx, b, *bScale) : one};
+  SmallVector<Value> params = {zeroPoint(ctx, b, aZp), zeroPoint(ctx, b, bZp),
+                               aScale ? scale(ctx, b, *aScale) : one,
+                               bScale ? scale(ctx, b, *bScale) : one};
   NamedAttribute out = ctx.type("out_dtype", i32(ctx));
   if (as.size() == 3 && bs.size() == 3) {
     SmallVector<Value> operands = {ctx.input(a), ctx.input(bIn)};

@@ -76,9 +76,9 @@ Tensor requantized(const Tensor &t, int64_t axis, Param inScale, Param inZp,
   Channels ch(t, axis);
   for (int64_t k = 0; k < t.getNumElements(); ++k) {
     int64_t c = ch.of(k);
-    out.setI(k, clipTo(dtype, requantize(t.getI(k), inScale.scaleAt(c),
-                                          inZp.intAt(c), outScale.scaleAt(c),
-                                          outZp.intAt(c), mode)));
+    out.setI(k, clipTo(dtype,
+                       requantize(t.getI(k), inScale.scaleAt(c), inZp.intAt(c),
+                                  outScale.scaleAt(c), outZp.intAt(c), mode)));
   }
   return out;
 }
@@ -115,21 +115,22 @@ static FailureOr<ValuePtr> dequantizeKernel(const KernelContext &ctx) {
   Channels ch(x, ctx.getInt("axis", -1));
   for (int64_t k = 0; k < x.getNumElements(); ++k) {
     int64_t c = ch.of(k);
-    float v = (static_cast<float>(x.getI(k)) -
-               static_cast<float>(zp.intAt(c))) *
-              scale.scaleAt(c);
+    float v =
+        (static_cast<float>(x.getI(k)) - static_cast<float>(zp.intAt(c))) *
+        scale.scaleAt(c);
     out.setF(k, v);
   }
   return RuntimeValue::tensor(std::move(out));
 }
 
 static FailureOr<ValuePtr> requantizeKernel(const KernelContext &ctx) {
-  RequantizeMode mode = RequantizeMode::get(
-      ctx.getString("rounding", "None"), ctx.getString("compute_dtype", "None"));
-  return RuntimeValue::tensor(requantized(
-      ctx.input(0), ctx.getInt("axis", -1), Param{ctx.input(1)},
-      Param{ctx.input(2)}, Param{ctx.input(3)}, Param{ctx.input(4)}, mode,
-      ctx.resultTensorType().getElementType()));
+  RequantizeMode mode =
+      RequantizeMode::get(ctx.getString("rounding", "None"),
+                          ctx.getString("compute_dtype", "None"));
+  return RuntimeValue::tensor(
+      requantized(ctx.input(0), ctx.getInt("axis", -1), Param{ctx.input(1)},
+                  Param{ctx.input(2)}, Param{ctx.input(3)}, Param{ctx.input(4)},
+                  mode, ctx.resultTensorType().getElementType()));
 }
 
 /// `t - zp` as int32, the zero point per slice along `axis` (or one).
@@ -217,8 +218,8 @@ static KernelFn binaryKernel(BinaryKind kind) {
       SmallVector<int64_t> idx = unravel(k, out.getShape());
       int64_t a = l.getI(broadcastOffset(idx, l.getShape(), lStrides));
       int64_t b = r.getI(broadcastOffset(idx, r.getShape(), rStrides));
-      int64_t v = kind == BinaryKind::Add ? a + b - oz.intAt(0)
-                                          : a - b + oz.intAt(0);
+      int64_t v =
+          kind == BinaryKind::Add ? a + b - oz.intAt(0) : a - b + oz.intAt(0);
       out.setI(k, clipTo(type.getElementType(), v));
     }
     return RuntimeValue::tensor(std::move(out));

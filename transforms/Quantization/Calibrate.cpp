@@ -149,7 +149,7 @@ struct QuantizeCalibratePass
       return signalPassFailure();
     WalkResult result = getOperation().walk([&](SimulatedQuantizeOp op) {
       return failed(calibrate(op, config, ranges)) ? WalkResult::interrupt()
-                                           : WalkResult::advance();
+                                                   : WalkResult::advance();
     });
     if (result.wasInterrupted())
       signalPassFailure();

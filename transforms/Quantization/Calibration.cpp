@@ -64,7 +64,9 @@ listDirectory(StringRef dir, function_ref<bool(const std::string &)> keep,
   return entries;
 }
 
-bool isNpy(const std::string &path) { return StringRef(path).ends_with(".npy"); }
+bool isNpy(const std::string &path) {
+  return StringRef(path).ends_with(".npy");
+}
 
 /// The tensor of `path`, which must have `type`.
 FailureOr<ValuePtr> readSample(StringRef path, Type type, Location loc,
@@ -75,16 +77,16 @@ FailureOr<ValuePtr> readSample(StringRef path, Type type, Location loc,
     emitError(loc) << "calibration data: " << error;
     return failure();
   }
-  FailureOr<Tensor> t = interp::readNpy(loc.getContext(), bytes->getBuffer(),
-                                        error);
+  FailureOr<Tensor> t =
+      interp::readNpy(loc.getContext(), bytes->getBuffer(), error);
   if (failed(t)) {
     emitError(loc) << "calibration data '" << path << "': " << error;
     return failure();
   }
   if (t->getType() != type) {
     emitError(loc) << "calibration data '" << path << "' holds a "
-                   << t->getType() << " where parameter #" << param
-                   << " is " << type;
+                   << t->getType() << " where parameter #" << param << " is "
+                   << type;
     return failure();
   }
   return RuntimeValue::tensor(std::move(*t));
@@ -179,9 +181,9 @@ quant::collectCalibrationValues(ModuleOp module, FuncOp func,
   OpBuilder b(ret);
   Value tuple = TupleOp::create(b, ret.getLoc(), points);
   ret->setOperands(tuple);
-  copied.setFunctionType(FunctionType::get(
-      module.getContext(), copied.getFunctionType().getInputs(),
-      {tuple.getType()}));
+  copied.setFunctionType(FunctionType::get(module.getContext(),
+                                           copied.getFunctionType().getInputs(),
+                                           {tuple.getType()}));
 
   CalibrationRunner runner;
   {

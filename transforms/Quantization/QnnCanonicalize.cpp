@@ -70,10 +70,10 @@ Value paramConstant(Emitter &b, ArrayRef<double> values, Type dtype,
   auto type = RankedTensorType::get(shape, dtype);
   SmallVector<Attribute> attrs;
   for (double v : values)
-    attrs.push_back(isa<FloatType>(dtype)
-                        ? Attribute(FloatAttr::get(dtype, v))
-                        : Attribute(IntegerAttr::get(
-                              dtype, static_cast<int64_t>(v))));
+    attrs.push_back(
+        isa<FloatType>(dtype)
+            ? Attribute(FloatAttr::get(dtype, v))
+            : Attribute(IntegerAttr::get(dtype, static_cast<int64_t>(v))));
   return b.constant(DenseElementsAttr::get(type, attrs));
 }
 
@@ -107,8 +107,8 @@ struct QParams {
   int64_t axis = -1;
   int64_t rank = 0;
 
-  static std::optional<QParams> get(Value scale, Value zeroPoint,
-                                    int64_t axis, int64_t rank) {
+  static std::optional<QParams> get(Value scale, Value zeroPoint, int64_t axis,
+                                    int64_t rank) {
     std::optional<SmallVector<double>> s = constantValues(scale),
                                        z = constantValues(zeroPoint);
     if (!s || !z)
@@ -159,8 +159,8 @@ double channel(ArrayRef<double> values, size_t c) {
 Value requantizeValues(Emitter &b, Value x, const QParams &in,
                        const QParams &out, RequantizeMode mode) {
   int64_t axis = in.axis, rank = in.rank;
-  size_t n = std::max({in.scale.size(), in.zeroPoint.size(),
-                       out.scale.size(), out.zeroPoint.size()});
+  size_t n = std::max({in.scale.size(), in.zeroPoint.size(), out.scale.size(),
+                       out.zeroPoint.size()});
   QParams outAtIn = out;
   outAtIn.axis = axis;
   outAtIn.rank = rank;
@@ -242,8 +242,8 @@ Value requantize(Emitter &b, Operation *op) {
     Value t = castTo(b, x, f);
     if (!zIn.isZero())
       t = b.op<SubtractOp>({t, zIn.at(b, f, axis, rank)});
-    Value ratio = b.op<DivideOp>(
-        {sIn.at(b, f, axis, rank), sOut.at(b, f, axis, rank)});
+    Value ratio =
+        b.op<DivideOp>({sIn.at(b, f, axis, rank), sOut.at(b, f, axis, rank)});
     t = b.op<RoundOp>({b.mul(t, ratio)});
     if (!zOut.isZero())
       t = b.add(t, zOut.at(b, f, axis, rank));
@@ -305,8 +305,7 @@ Value atOutput(Emitter &b, Value v, const QParams &in, const QParams &out) {
 }
 
 enum class BinaryKind { Add, Subtract, Mul };
-template <BinaryKind kind>
-Value binary(Emitter &b, Operation *op) {
+template <BinaryKind kind> Value binary(Emitter &b, Operation *op) {
   Value l = op->getOperand(0), r = op->getOperand(1);
   auto lp = QParams::get(op->getOperand(2), op->getOperand(3),
                          intAttr(op, "lhs_axis"), rankOf(l));
@@ -337,9 +336,8 @@ Value binary(Emitter &b, Operation *op) {
   } else {
     Value a = atOutput(b, l, *lp, *out), c = atOutput(b, r, *rp, *out);
     Value zp = out->zeroPointConstant(b, i32);
-    Value v = kind == BinaryKind::Add
-                  ? b.op<SubtractOp>({b.add(a, c), zp})
-                  : b.add(b.op<SubtractOp>({a, c}), zp);
+    Value v = kind == BinaryKind::Add ? b.op<SubtractOp>({b.add(a, c), zp})
+                                      : b.add(b.op<SubtractOp>({a, c}), zp);
     return clipAndCast(b, v, dtype);
   }
 }
@@ -351,9 +349,8 @@ SmallVector<Value> fieldsOf(Emitter &b, Value tuple) {
   SmallVector<Value> fields;
   auto type = cast<TupleType>(tuple.getType());
   for (size_t i = 0; i < type.size(); ++i)
-    fields.push_back(TupleGetOp::create(b.getRewriter(),
-                                        tuple.getLoc(), type.getType(i),
-                                        tuple, i));
+    fields.push_back(TupleGetOp::create(b.getRewriter(), tuple.getLoc(),
+                                        type.getType(i), tuple, i));
   return fields;
 }
 
@@ -367,16 +364,15 @@ Value concatenate(Emitter &b, Operation *op) {
   Type dtype = elementOf(op->getResult(0));
   SmallVector<Value> joined;
   for (auto [i, v] : llvm::enumerate(data)) {
-    auto p = QParams::get(scales.getFields()[i], zeroPoints.getFields()[i],
-                          -1, 0);
+    auto p =
+        QParams::get(scales.getFields()[i], zeroPoints.getFields()[i], -1, 0);
     if (!p)
       return {};
-    joined.push_back(p->sameAs(*out)
-                         ? v
-                         : clipAndCast(b,
-                                       requantizeValues(b, v, *p, *out,
-                                                        RequantizeMode()),
-                                       dtype));
+    joined.push_back(
+        p->sameAs(*out)
+            ? v
+            : clipAndCast(b, requantizeValues(b, v, *p, *out, RequantizeMode()),
+                          dtype));
   }
   return b.op<ConcatenateOp>({b.tuple(joined)},
                              {b.i64("axis", intAttr(op, "axis"))});
@@ -389,8 +385,8 @@ Value simulatedQuantize(Emitter &b, Operation *op) {
     return x;
   Value s = op->getOperand(1);
   Value v = b.op<DivideOp>({x, s});
-  v = b.op<MaximumOp>({b.op<MinimumOp>({v, op->getOperand(3)}),
-                       op->getOperand(2)});
+  v = b.op<MaximumOp>(
+      {b.op<MinimumOp>({v, op->getOperand(3)}), op->getOperand(2)});
   return b.mul(b.op<RoundOp>({v}), s);
 }
 

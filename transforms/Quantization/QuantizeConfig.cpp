@@ -18,9 +18,8 @@ Type quant::parseIntegerDtype(MLIRContext *ctx, StringRef text) {
   if (text.getAsInteger(10, width) ||
       (width != 8 && width != 16 && width != 32 && width != 64))
     return {};
-  return IntegerType::get(ctx, width,
-                          isUnsigned ? IntegerType::Unsigned
-                                     : IntegerType::Signless);
+  return IntegerType::get(
+      ctx, width, isUnsigned ? IntegerType::Unsigned : IntegerType::Signless);
 }
 
 LogicalResult
@@ -73,8 +72,7 @@ quant::verifyConfig(const QuantizeConfig &config,
 }
 
 LogicalResult
-quant::parseSkipConvLayers(ArrayRef<std::string> values,
-                           QuantizeConfig &config,
+quant::parseSkipConvLayers(ArrayRef<std::string> values, QuantizeConfig &config,
                            function_ref<InFlightDiagnostic()> emitError) {
   if (values.empty())
     return success();

@@ -52,8 +52,7 @@ Type elementOf(Value v) {
 
 class Realizer {
 public:
-  Realizer(const QuantizeRules &rules, Type input, Type weight,
-           Type activation)
+  Realizer(const QuantizeRules &rules, Type input, Type weight, Type activation)
       : rules(rules), dtypeInput(input), dtypeWeight(weight),
         dtypeActivation(activation) {}
 
@@ -102,7 +101,8 @@ private:
     if (elementOf(v) == dtype)
       return v;
     OpBuilder b(at);
-    return build<CastOp>(at, {v}, {b.getNamedAttr("dtype", TypeAttr::get(dtype))});
+    return build<CastOp>(at, {v},
+                         {b.getNamedAttr("dtype", TypeAttr::get(dtype))});
   }
 
   Value clip(Operation *at, Value v, double lo, double hi) {
@@ -122,8 +122,7 @@ private:
         DenseElementsAttr::get(RankedTensorType::get({}, b.getI32Type()),
                                cast<Attribute>(b.getI32IntegerAttr(0))));
     return build<QnnRequantizeOp>(
-        at,
-        {v, f32Constant(b, loc, from), zero, f32Constant(b, loc, to), zero},
+        at, {v, f32Constant(b, loc, from), zero, f32Constant(b, loc, to), zero},
         {b.getNamedAttr("out_dtype", TypeAttr::get(dtype)),
          b.getNamedAttr("rounding", b.getStringAttr("UPWARD"))});
   }
@@ -138,11 +137,12 @@ private:
     OpBuilder b(def->getBlock(), std::next(def->getIterator()));
     Location loc = def->getLoc();
     RelayBuilder rb(b, loc);
-    Value f = elementOf(iv.data) == b.getF32Type()
-                  ? iv.data
-                  : rb.op<CastOp>({iv.data}, {b.getNamedAttr(
-                                                 "dtype", TypeAttr::get(
-                                                              b.getF32Type()))});
+    Value f =
+        elementOf(iv.data) == b.getF32Type()
+            ? iv.data
+            : rb.op<CastOp>(
+                  {iv.data},
+                  {b.getNamedAttr("dtype", TypeAttr::get(b.getF32Type()))});
     d = rb.op<MultiplyOp>({f, f32Constant(b, loc, iv.scale)});
     return d;
   }
@@ -167,9 +167,9 @@ private:
     for (NamedAttribute a : attrs)
       list.set(a.getName(), a.getValue());
     state.addAttributes(list);
-    Type result = inferOperatorResultType(
-        op->getName().getStringRef(), TypeRange(operands),
-        list.getDictionary(op->getContext()));
+    Type result = inferOperatorResultType(op->getName().getStringRef(),
+                                          TypeRange(operands),
+                                          list.getDictionary(op->getContext()));
     if (!result)
       return {};
     state.addTypes(result);
@@ -282,8 +282,8 @@ LogicalResult Realizer::visit(Operation *op) {
     if (!in)
       return dequantizeOperands(op), success();
     OpBuilder b(op);
-    Value data = rule == QRule::Pool ? castTo(op, in->data, dtypeInput)
-                                     : in->data;
+    Value data =
+        rule == QRule::Pool ? castTo(op, in->data, dtypeInput) : in->data;
     SmallVector<NamedAttribute> attrs;
     if (rule == QRule::Clip) {
       for (StringRef bound : {"a_min", "a_max"}) {
@@ -291,8 +291,7 @@ LogicalResult Realizer::visit(Operation *op) {
         if (!value)
           return op->emitError("a clip rule needs a_min and a_max");
         attrs.push_back(b.getNamedAttr(
-            bound,
-            b.getF64FloatAttr(value.getValueAsDouble() / in->scale)));
+            bound, b.getF64FloatAttr(value.getValueAsDouble() / in->scale)));
       }
     }
     SmallVector<Value> operands(op->getOperands());
