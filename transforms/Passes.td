@@ -111,6 +111,25 @@ def Specialize : Pass<"relay-specialize", "::mlir::ModuleOp"> {
   ];
 }
 
+def BindParams : Pass<"relay-bind-params", "::mlir::ModuleOp"> {
+  let summary = "Bind parameters to constants read from .npy files (TVM's "
+                "bind_params_by_name)";
+  let description = [{
+    Each parameter of `func` (default @main) whose Relay name `%w` has a
+    `w.npy` in `dir` becomes that constant and leaves the signature (so
+    that quantization, constant folding and packed weights see the
+    weights). A file that names no parameter, or holds another type, is an
+    error naming it.
+  }];
+  let options = [
+    Option<"dir", "dir", "std::string", /*default=*/"\"\"",
+           "The directory of <parameter name>.npy files">,
+    Option<"func", "func", "std::string", /*default=*/"\"main\"",
+           "The function whose parameters are bound">,
+  ];
+  let dependentDialects = ["::mlir::relay::RelayDialect"];
+}
+
 def TileAndVectorize : Pass<"relay-tile-and-vectorize", "::mlir::func::FuncOp"> {
   let summary = "Tile bufferized linalg ops for cache and registers, then "
                 "vectorise them";
@@ -1187,6 +1206,35 @@ def QuantizeRealize : Pass<"relay-quantize-realize", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::relay::RelayDialect"];
 }
 
+def QuantizePartition : Pass<"relay-quantize-partition", "::mlir::ModuleOp"> {
+  let summary = "Split a quantized @main into @quantize_inputs, "
+                "@quantized_main and @dequantize_outputs (TVM's "
+                "partition_conversions)";
+  let description = [{
+    The conversions from each float input to the integers the program reads
+    (chains of add, multiply, right_shift, clip, round and cast from one
+    input) go to @quantize_inputs, which returns them as a tuple; the
+    conversions of the integers the result is made of back to float go to
+    @dequantize_outputs; the rest is @quantized_main; @main calls the three
+    in turn. With fully-integral, @quantized_main may compute only values
+    of the quantized dtypes and @dequantize_outputs only convert: the first
+    value or operator that does not is the error (a layer left in float,
+    an operator without a quantization rule).
+  }];
+  let options = [
+    Option<"fullyIntegral", "fully-integral", "bool", /*default=*/"false",
+           "Require the quantized part to compute in the quantized dtypes "
+           "only">,
+    Option<"dtypeInput", "dtype-input", "std::string", /*default=*/"\"int8\"",
+           "A quantized dtype">,
+    Option<"dtypeWeight", "dtype-weight", "std::string", /*default=*/"\"int8\"",
+           "A quantized dtype">,
+    Option<"dtypeActivation", "dtype-activation", "std::string",
+           /*default=*/"\"int32\"", "A quantized dtype">,
+  ];
+  let dependentDialects = ["::mlir::relay::RelayDialect"];
+}
+
 def Quantize : Pass<"relay-quantize", "::mlir::ModuleOp"> {
   let summary = "Relay's quantization flow (TVM's relay.quantize.quantize)";
   let description = [{
@@ -1238,6 +1286,10 @@ def Quantize : Pass<"relay-quantize", "::mlir::ModuleOp"> {
     Option<"rules", "rules", "std::string", /*default=*/"\"\"",
            "A file of quantization rules (`<operator> <rule>` per line) "
            "adding to or overriding the built-in ones">,
+    Option<"partitionConversions", "partition-conversions", "std::string",
+           /*default=*/"\"disabled\"",
+           "disabled, enabled (--relay-quantize-partition at the end) or "
+           "fully-integral (and require the quantized part integral)">,
   ];
   let dependentDialects = ["::mlir::relay::RelayDialect"];
 }

@@ -44,6 +44,13 @@ struct QuantizePass : relay::impl::QuantizeBase<QuantizePass> {
     auto emitError = [&] {
       return mlir::emitError(getOperation().getLoc(), "--relay-quantize: ");
     };
+    if (partitionConversions != "disabled" &&
+        partitionConversions != "enabled" &&
+        partitionConversions != "fully-integral") {
+      emitError() << "partition-conversions=" << partitionConversions
+                  << " is not disabled, enabled or fully-integral";
+      return signalPassFailure();
+    }
     QuantizeRules table;
     if (failed(parseSkipConvLayers(skipConvLayers, config, emitError)) ||
         failed(verifyConfig(config, emitError)) ||
@@ -82,6 +89,14 @@ struct QuantizePass : relay::impl::QuantizeBase<QuantizePass> {
     realize.rules = rules;
     pm.addPass(createQuantizeRealize(realize));
     pm.addPass(createFoldConstant());
+    if (partitionConversions != "disabled") {
+      QuantizePartitionOptions partition;
+      partition.fullyIntegral = partitionConversions == "fully-integral";
+      partition.dtypeInput = dtypeInput;
+      partition.dtypeWeight = dtypeWeight;
+      partition.dtypeActivation = dtypeActivation;
+      pm.addPass(createQuantizePartition(partition));
+    }
     if (failed(runPipeline(pm, getOperation())))
       signalPassFailure();
   }

@@ -28,6 +28,8 @@
 
 #include "llvm/ADT/SetVector.h"
 
+#include <cmath>
+
 namespace mlir::relay {
 #define GEN_PASS_DEF_QUANTIZEREALIZE
 #include "transforms/Passes.h.inc"
@@ -112,11 +114,30 @@ private:
                           b.getNamedAttr("a_max", b.getF64FloatAttr(hi))});
   }
 
-  /// Integers `v` of scale `from` at scale `to` (qnn.requantize into
-  /// `dtype`, TVM's fixed-point multiply; exact shifts for powers of two).
+  /// Integers `v` of scale `from` at scale `to`, in `dtype`: shifts where
+  /// the ratio is a power of two (right shifts rounding half up, as TVM's
+  /// round_for_shift), else qnn.requantize (TVM's fixed-point multiply,
+  /// which rounds the same way).
   Value rescale(Operation *at, Value v, float from, float to, Type dtype) {
     OpBuilder b(at);
     Location loc = at->getLoc();
+    int exponent = 0;
+    double ratio = double(from) / double(to);
+    if (std::frexp(ratio, &exponent) == 0.5) {
+      int64_t k = exponent - 1;
+      auto scalar = [&](int64_t value) {
+        return ConstantOp::create(
+            b, loc,
+            DenseElementsAttr::get(
+                RankedTensorType::get({}, dtype),
+                cast<Attribute>(b.getIntegerAttr(dtype, value))));
+      };
+      v = castTo(at, v, dtype);
+      if (k > 0)
+        return build<LeftShiftOp>(at, {v, scalar(k)});
+      Value half = scalar(int64_t(1) << (-k - 1));
+      return build<RightShiftOp>(at, {build<AddOp>(at, {v, half}), scalar(-k)});
+    }
     auto zero = ConstantOp::create(
         b, loc,
         DenseElementsAttr::get(RankedTensorType::get({}, b.getI32Type()),

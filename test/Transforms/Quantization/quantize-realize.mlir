@@ -3,9 +3,11 @@
 // Tests the integer program of calibrated simulated quantization: the
 // input and weight quantized from float (x * 1/s, rounded, clipped) and
 // cast to int8 for an int8 x int8 -> int32 convolution (scale 1/16 * 1/64);
-// the bias requantized to that scale and added in int32; relu on the
-// integers; the activation requantized to the input scale 1/16 and cast
-// to int8 for max pooling; sigmoid reads the result dequantized.
+// the bias (scale 1/256) brought to that scale (1/1024) by a left shift of
+// 2 and added in int32; relu on the integers; the activation brought to
+// the input scale 1/16 by a right shift of 6 rounding half up (+32), cast
+// to int8 for max pooling; sigmoid reads the result dequantized. (Scales
+// whose ratio is not a power of two are requantized by qnn.requantize.)
 // CHECK-LABEL: relay.func @main
 // CHECK: %[[INV_X:.*]] = relay.constant dense<1.600000e+01> : tensor<f32>
 // CHECK: %[[XM:.*]] = relay.multiply %{{.*}}, %[[INV_X]]
@@ -16,10 +18,14 @@
 // CHECK: %[[X8:.*]] = relay.cast %[[XC]] {dtype = i8}
 // CHECK: %[[W8:.*]] = relay.cast %{{.*}} {dtype = i8}
 // CHECK: %[[CONV:.*]] = relay.nn.conv2d %[[X8]], %[[W8]] {out_dtype = i32} : (tensor<1x2x4x4xi8>, tensor<3x2x1x1xi8>) -> tensor<1x3x4x4xi32>
-// CHECK: %[[B:.*]] = relay.qnn.requantize %{{.*}} {out_dtype = i32, rounding = "UPWARD"} : (tensor<3x1x1xi32>
+// CHECK: %[[TWO:.*]] = relay.constant dense<2> : tensor<i32>
+// CHECK: %[[B:.*]] = relay.left_shift %{{.*}}, %[[TWO]] : (tensor<3x1x1xi32>, tensor<i32>)
 // CHECK: %[[SUM:.*]] = relay.add %[[CONV]], %[[B]] : (tensor<1x3x4x4xi32>, tensor<3x1x1xi32>)
 // CHECK: %[[RELU:.*]] = relay.nn.relu %[[SUM]] : (tensor<1x3x4x4xi32>)
-// CHECK: %[[RQ:.*]] = relay.qnn.requantize %[[RELU]]
+// CHECK: %[[HALF:.*]] = relay.constant dense<32> : tensor<i32>
+// CHECK: %[[BIASED:.*]] = relay.add %[[RELU]], %[[HALF]]
+// CHECK: %[[SIX:.*]] = relay.constant dense<6> : tensor<i32>
+// CHECK: %[[RQ:.*]] = relay.right_shift %[[BIASED]], %[[SIX]]
 // CHECK: %[[RC:.*]] = relay.clip %[[RQ]]
 // CHECK: %[[R8:.*]] = relay.cast %[[RC]] {dtype = i8}
 // CHECK: %[[POOL:.*]] = relay.nn.max_pool2d %[[R8]] {{.*}} : (tensor<1x3x4x4xi8>) -> tensor<1x3x2x2xi8>
