@@ -10,6 +10,10 @@
 //   @quantized_main      the rest, up to the integers the result is made of
 //   @dequantize_outputs  those integers to the float result
 //
+// (an input the middle part reads without a conversion passes through
+// @quantize_inputs unchanged; where nothing quantized reaches the result,
+// the middle part computes it and @dequantize_outputs is the identity).
+//
 // and makes @main call them in turn, computing what it did. Conversion
 // operators are those realize writes around integers (TVM's list): add,
 // multiply, right_shift, clip, round, cast. With fully-integral, every
@@ -168,13 +172,25 @@ LogicalResult Partitioner::run() {
     for (Value operand : def->getOperands())
       work.push_back(operand);
   }
+  // No quantized boundary on some path (nothing was quantized there): as
+  // TVM does, the whole result is the middle part and the suffix the
+  // identity.
+  if (llvm::any_of(outputs, [&](Value v) { return !isQuantized(v); })) {
+    outputs.clear();
+    outputs.insert(ret.getValue());
+    suffix.clear();
+  }
+  // Inputs the middle part reads without a conversion pass through
+  // @quantize_inputs unchanged.
+  for (Operation *op : slice(SmallVector<Value>(outputs.begin(), outputs.end()),
+                             [&](Value v) { return cuts.contains(v); }))
+    for (Value operand : op->getOperands())
+      if (isa<BlockArgument>(operand))
+        cuts.insert(operand);
+  for (Value v : outputs)
+    if (isa<BlockArgument>(v))
+      cuts.insert(v);
   if (fullyIntegral) {
-    for (Value v : outputs)
-      if (!isQuantized(v))
-        return emitError(v.getLoc(),
-                         "the result is not computed from quantized values "
-                         "(fully-integral): this value is ")
-               << v.getType();
     for (Operation *op : suffix)
       if (!isConversion(op))
         return op->emitError("this operator stays in float after the "
@@ -229,11 +245,6 @@ LogicalResult Partitioner::run() {
     auto stop = [&](Value v) { return cuts.contains(v); };
     for (Operation *op : slice(outList, stop))
       mb.clone(*op, m);
-    for (Value v : outList)
-      if (isa<BlockArgument>(v) && !cuts.contains(v))
-        return emitError(v.getLoc(),
-                         "an input reaches the result without a quantized "
-                         "value between");
     SmallVector<Value> results;
     for (Value v : outList)
       results.push_back(m.lookupOrDefault(v));
@@ -242,6 +253,9 @@ LogicalResult Partitioner::run() {
                                          : TupleOp::create(mb, loc, results));
     if (fullyIntegral) {
       WalkResult r = mid.walk([&](Operation *op) {
+        // A float constant is reported where it is used.
+        if (isa<ConstantOp>(op))
+          return WalkResult::advance();
         for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults()))
           if (isa<RankedTensorType>(v.getType()) && !isQuantized(v)) {
             op->emitError("the quantized part computes a ")
