@@ -88,10 +88,56 @@ FailureOr<Value> namedConvolution(OpBuilder &b, const Conv2dProblem &conv) {
       .getResult();
 }
 
-/// `conv` by the target's kernels, else by linalg's named convolutions.
+/// An ungrouped NCHW convolution of integers (int8 into int32) as one
+/// product per image: the weights [O, C*KH*KW] times the im2col columns
+/// [C*KH*KW, OH*OW] of the padded image, the operands widened to the
+/// result's type (integerContraction), which --relay-tile-and-vectorize
+/// tiles and vectorises as it does matrix products (linalg's named integer
+/// convolutions it leaves scalar). Null for other convolutions.
+Value integerConvolution(OpBuilder &b, const Conv2dProblem &conv) {
+  RankedTensorType type = conv.type;
+  auto in = cast<RankedTensorType>(conv.data.getType());
+  auto wt = cast<RankedTensorType>(conv.weight.getType());
+  if (!isa<IntegerType>(type.getElementType()) ||
+      !isa<IntegerType>(in.getElementType()) ||
+      !isa<IntegerType>(wt.getElementType()) || !conv.nchw || conv.groups != 1)
+    return nullptr;
+  Location loc = conv.loc;
+  MLIRContext *ctx = b.getContext();
+  Value data = padImage(b, loc, conv.data, conv.padding, H, W,
+                        constantScalar(b, loc, in.getElementType(), 0));
+  int64_t n = in.getDimSize(N), c = in.getDimSize(C);
+  int64_t o = wt.getDimSize(0), kh = wt.getDimSize(2), kw = wt.getDimSize(3);
+  int64_t oh = type.getDimSize(H), ow = type.getDimSize(W);
+  ArrayRef<int64_t> s = conv.strides, d = conv.dilations;
+  // cols[n, c, i, j, y, x] = data[n, c, y * sh + i * dh, x * sw + j * dw]
+  AffineExpr dn, dc, di, dj, dy, dx;
+  bindDims(ctx, dn, dc, di, dj, dy, dx);
+  AffineMap read = AffineMap::get(
+      6, 0, {dn, dc, dy * s[0] + di * d[0], dx * s[1] + dj * d[1]}, ctx);
+  Value cols = copyThroughMap(b, loc, data, {n, c, kh, kw, oh, ow}, read);
+  cols = tensor::CollapseShapeOp::create(
+      b, loc, cols, SmallVector<ReassociationIndices>{{0}, {1, 2, 3}, {4, 5}});
+  Value weights = tensor::CollapseShapeOp::create(
+      b, loc, conv.weight, SmallVector<ReassociationIndices>{{0}, {1, 2, 3}});
+  auto flat = RankedTensorType::get({n, o, oh * ow}, type.getElementType());
+  bool zeroExtend[2] = {conv.op && isUnsignedValue(conv.op->getOperand(1)),
+                        conv.op && isUnsignedValue(conv.op->getOperand(0))};
+  // (n, o, p, k): weights (o, k), columns (n, k, p), result (n, o, p).
+  Value out = integerContraction(
+      b, loc, flat, {weights, cols}, zeroExtend, 4,
+      {map(ctx, 4, {1, 3}), map(ctx, 4, {0, 3, 2}), map(ctx, 4, {0, 1, 2})});
+  return tensor::ExpandShapeOp::create(
+      b, loc, type, out, SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
+}
+
+/// `conv` by the target's kernels, else (integers) as products, else by
+/// linalg's named convolutions.
 FailureOr<SmallVector<Value>> convolve(OpBuilder &b, const Conv2dProblem &conv,
                                        const LoweringTarget &target) {
   if (Value out = target.buildConv2d(b, conv))
+    return SmallVector<Value>{out};
+  if (Value out = integerConvolution(b, conv))
     return SmallVector<Value>{out};
   FailureOr<Value> out = namedConvolution(b, conv);
   if (failed(out))

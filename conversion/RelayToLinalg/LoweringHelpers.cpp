@@ -206,6 +206,38 @@ Value filledContraction(OpBuilder &b, Location loc, RankedTensorType type,
       .getResult(0);
 }
 
+Value integerContraction(OpBuilder &b, Location loc, RankedTensorType type,
+                         ValueRange operands, ArrayRef<bool> zeroExtend,
+                         unsigned numDims, ArrayRef<AffineMap> maps) {
+  Type e = type.getElementType();
+  Value init =
+      filledTensor(b, loc, type.getShape(), constantScalar(b, loc, e, 0));
+  SmallVector<utils::IteratorType> iterators(numDims,
+                                             utils::IteratorType::parallel);
+  iterators.back() = utils::IteratorType::reduction;
+  SmallVector<bool, 2> extend(zeroExtend);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, operands, init, maps, iterators,
+             [&](OpBuilder &nb, Location l, ValueRange a) {
+               auto widen = [&](Value v, bool zero) -> Value {
+                 unsigned from = v.getType().getIntOrFloatBitWidth();
+                 unsigned to = e.getIntOrFloatBitWidth();
+                 if (from == to)
+                   return v;
+                 if (from > to)
+                   return arith::TruncIOp::create(nb, l, e, v);
+                 if (zero)
+                   return arith::ExtUIOp::create(nb, l, e, v);
+                 return arith::ExtSIOp::create(nb, l, e, v);
+               };
+               Value m = arith::MulIOp::create(nb, l, widen(a[0], extend[0]),
+                                               widen(a[1], extend[1]));
+               linalg::YieldOp::create(
+                   nb, l, arith::AddIOp::create(nb, l, a[2], m).getResult());
+             })
+      .getResult(0);
+}
+
 AffineMap map(MLIRContext *ctx, unsigned numDims, ArrayRef<unsigned> dims) {
   SmallVector<AffineExpr> exprs;
   for (unsigned d : dims)

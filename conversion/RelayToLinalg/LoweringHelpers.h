@@ -86,6 +86,13 @@ Value filledContraction(OpBuilder &b, Location loc, RankedTensorType type,
                         ValueRange operands, unsigned numDims,
                         ArrayRef<AffineMap> maps);
 
+/// The integer counterpart of filledContraction: each operand widened to
+/// `type`'s element type (zero-extended where `zeroExtend` says, else
+/// sign-extended), multiplied, summed.
+Value integerContraction(OpBuilder &b, Location loc, RankedTensorType type,
+                         ValueRange operands, ArrayRef<bool> zeroExtend,
+                         unsigned numDims, ArrayRef<AffineMap> maps);
+
 /// The map of `numDims` loops reading dims `dims`.
 AffineMap map(MLIRContext *ctx, unsigned numDims, ArrayRef<unsigned> dims);
 

@@ -34,43 +34,6 @@ bool isProductType(RankedTensorType type) {
          (isa<IntegerType>(e) && e.getIntOrFloatBitWidth() > 1);
 }
 
-/// An integer product: each operand widened to the result's type (zero-
-/// or sign-extended as its Relay type says), multiplied, summed.
-Value integerContraction(OpBuilder &b, Operation *op, RankedTensorType type,
-                         ValueRange operands, unsigned numDims,
-                         ArrayRef<AffineMap> maps) {
-  Location loc = op->getLoc();
-  Type e = type.getElementType();
-  bool isUnsigned[2] = {isUnsignedValue(op->getOperand(0)),
-                        isUnsignedValue(op->getOperand(1))};
-  Value init =
-      filledTensor(b, loc, type.getShape(), constantScalar(b, loc, e, 0));
-  SmallVector<utils::IteratorType> iterators(numDims,
-                                             utils::IteratorType::parallel);
-  iterators.back() = utils::IteratorType::reduction;
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{type}, operands, init, maps, iterators,
-             [&](OpBuilder &nb, Location l, ValueRange a) {
-               auto widen = [&](Value v, bool zeroExtend) -> Value {
-                 unsigned from = v.getType().getIntOrFloatBitWidth();
-                 unsigned to = e.getIntOrFloatBitWidth();
-                 if (from == to)
-                   return v;
-                 if (from > to)
-                   return arith::TruncIOp::create(nb, l, e, v);
-                 if (zeroExtend)
-                   return arith::ExtUIOp::create(nb, l, e, v);
-                 return arith::ExtSIOp::create(nb, l, e, v);
-               };
-               Value m =
-                   arith::MulIOp::create(nb, l, widen(a[0], isUnsigned[0]),
-                                         widen(a[1], isUnsigned[1]));
-               linalg::YieldOp::create(
-                   nb, l, arith::AddIOp::create(nb, l, a[2], m).getResult());
-             })
-      .getResult(0);
-}
-
 /// The contraction of `operands` into `type`: the target's for floats.
 Value contraction(OpBuilder &b, Operation *op, const LoweringTarget &target,
                   RankedTensorType type, ValueRange operands, unsigned numDims,
@@ -78,7 +41,10 @@ Value contraction(OpBuilder &b, Operation *op, const LoweringTarget &target,
   if (isa<FloatType>(type.getElementType()))
     return target.buildContraction(b, op->getLoc(), type, operands, numDims,
                                    maps);
-  return integerContraction(b, op, type, operands, numDims, maps);
+  bool zeroExtend[2] = {isUnsignedValue(op->getOperand(0)),
+                        isUnsignedValue(op->getOperand(1))};
+  return integerContraction(b, op->getLoc(), type, operands, zeroExtend,
+                            numDims, maps);
 }
 
 /// A product over a reduction dimension given the iteration-space maps.

@@ -121,3 +121,29 @@ relay.func @int_power(%x: tensor<4xi32>, %y: tensor<4xi32>) -> tensor<4xi32> {
   %r = relay.power %x, %y : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
   relay.return %r : tensor<4xi32>
 }
+
+// An int8 convolution into int32: the im2col columns of the image (a
+// copy), then one product per image of the weights and the columns, the
+// operands sign-extended (uint8 ones zero-extended), not linalg's named
+// convolution (which tiling leaves scalar).
+// CHECK-LABEL: func.func @conv_int8
+// CHECK-NOT: linalg.conv_2d
+// CHECK: %[[COLS:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<1x2x5x5xi8>) outs(%{{.*}} : tensor<1x2x3x3x3x3xi8>)
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "reduction"]{{.*}}outs(%{{.*}} : tensor<1x3x9xi32>)
+// CHECK: arith.extsi %{{.*}} : i8 to i32
+// CHECK: arith.extsi %{{.*}} : i8 to i32
+// CHECK: arith.muli
+// CHECK: arith.addi
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0], [1], [2, 3]]
+relay.func @conv_int8(%x: tensor<1x2x5x5xi8>, %w: tensor<3x2x3x3xi8>) -> tensor<1x3x3x3xi32> {
+  %y = relay.nn.conv2d %x, %w {out_dtype = i32} : (tensor<1x2x5x5xi8>, tensor<3x2x3x3xi8>) -> tensor<1x3x3x3xi32>
+  relay.return %y : tensor<1x3x3x3xi32>
+}
+
+// CHECK-LABEL: func.func @conv_uint8
+// CHECK: arith.extui %{{.*}} : i8 to i32
+// CHECK: arith.extui %{{.*}} : i8 to i32
+relay.func @conv_uint8(%x: tensor<1x2x5x5xui8>, %w: tensor<3x2x3x3xui8>) -> tensor<1x3x3x3xi32> {
+  %y = relay.nn.conv2d %x, %w {out_dtype = i32} : (tensor<1x2x5x5xui8>, tensor<3x2x3x3xui8>) -> tensor<1x3x3x3xi32>
+  relay.return %y : tensor<1x3x3x3xi32>
+}
