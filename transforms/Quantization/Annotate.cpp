@@ -213,7 +213,7 @@ struct QuantizeAnnotatePass
     };
     QuantizeRules table;
     if (failed(parseSkipConvLayers(skipConvLayers, config, emitError)) ||
-        failed(verifyConfig(config, emitError)) ||
+        failed(verifyConfig(config, emitError, /*dtypes=*/false)) ||
         (!rules.empty() && failed(table.load(rules, &getContext()))))
       return signalPassFailure();
     for (auto func : getOperation().getOps<FuncOp>())

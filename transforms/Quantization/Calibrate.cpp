@@ -141,7 +141,7 @@ struct QuantizeCalibratePass
       return mlir::emitError(getOperation().getLoc(),
                              "--relay-quantize-calibrate: ");
     };
-    if (failed(verifyConfig(config, emitError)))
+    if (failed(verifyConfig(config, emitError, /*dtypes=*/false)))
       return signalPassFailure();
     DenseMap<Operation *, double> ranges;
     if (config.calibrateMode != "global-scale" &&

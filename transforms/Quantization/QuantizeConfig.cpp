@@ -24,7 +24,8 @@ Type quant::parseIntegerDtype(MLIRContext *ctx, StringRef text) {
 
 LogicalResult
 quant::verifyConfig(const QuantizeConfig &config,
-                    function_ref<InFlightDiagnostic()> emitError) {
+                    function_ref<InFlightDiagnostic()> emitError,
+                    bool dtypes) {
   struct Width {
     StringRef name;
     int64_t bits;
@@ -40,6 +41,8 @@ quant::verifyConfig(const QuantizeConfig &config,
     if (w.bits < 2 || w.bits > 32)
       return emitError() << w.name << "=" << w.bits
                          << " is not a bit width from 2 to 32";
+    if (!dtypes)
+      continue;
     StringRef text = w.dtype;
     bool isUnsigned = text.consume_front("uint");
     unsigned width = 0;

@@ -54,10 +54,12 @@ struct QuantizeConfig {
 /// when it is not one.
 Type parseIntegerDtype(MLIRContext *ctx, StringRef text);
 
-/// Checks the bit widths and dtypes; reports the offending option (named
-/// as the pass's flag has it) through `emitError`.
+/// Checks the bit widths and, with `dtypes`, the dtypes (and that they
+/// hold the widths); reports the offending option (named as the pass's
+/// flag has it) through `emitError`.
 LogicalResult verifyConfig(const QuantizeConfig &config,
-                           function_ref<InFlightDiagnostic()> emitError);
+                           function_ref<InFlightDiagnostic()> emitError,
+                           bool dtypes = true);
 
 /// Parses skip-conv-layers: integers, or "none" for an empty list; unset
 /// keeps TVM's default (the first convolution).

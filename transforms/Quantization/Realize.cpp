@@ -340,6 +340,15 @@ struct QuantizeRealizePass
     config.dtypeInput = dtypeInput;
     config.dtypeWeight = dtypeWeight;
     config.dtypeActivation = dtypeActivation;
+    // Realize takes the bit widths the calibrated clip bounds say; only
+    // the dtypes are checked here.
+    auto widthOf = [&](StringRef dtype, int64_t dflt) -> int64_t {
+      Type t = parseIntegerDtype(&getContext(), dtype);
+      return t ? std::min<int64_t>(t.getIntOrFloatBitWidth(), 32) : dflt;
+    };
+    config.nbitInput = widthOf(dtypeInput, 8);
+    config.nbitWeight = widthOf(dtypeWeight, 8);
+    config.nbitActivation = widthOf(dtypeActivation, 32);
     auto emitError = [&] {
       return mlir::emitError(getOperation().getLoc(),
                              "--relay-quantize-realize: ");
