@@ -1115,8 +1115,10 @@ def QuantizeAnnotate : Pass<"relay-quantize-annotate", "::mlir::ModuleOp"> {
     operands of add and multiply, through relu, clip, reshape-like
     operators and pooling, by TVM's annotate rules (see Annotate.cpp). A
     consumer without a rule reads annotated values through an input
-    simulated_quantize; nothing after a global average pooling is
-    quantized. Scales are 1.0 until --relay-quantize-calibrate sets them.
+    simulated_quantize, and a remark says that it stays in float (the
+    statistics count them: -mlir-pass-statistics); nothing after a global
+    average pooling is quantized. Scales are 1.0 until
+    --relay-quantize-calibrate sets them.
   }];
   let options = [
     Option<"nbitInput", "nbit-input", "int64_t", /*default=*/"8",
@@ -1133,6 +1135,13 @@ def QuantizeAnnotate : Pass<"relay-quantize-annotate", "::mlir::ModuleOp"> {
     Option<"rules", "rules", "std::string", /*default=*/"\"\"",
            "A file of quantization rules (`<operator> <rule>` per line) "
            "adding to or overriding the built-in ones">,
+  ];
+  let statistics = [
+    Statistic<"quantizedOperators", "quantized-operators",
+              "Operators computing on quantized values">,
+    Statistic<"floatOperators", "float-operators",
+              "Operators quantized values reach that stay in float (no "
+              "rule; each also a remark)">,
   ];
   let dependentDialects = ["::mlir::relay::RelayDialect"];
 }

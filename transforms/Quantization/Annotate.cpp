@@ -25,6 +25,7 @@
 
 #include "transforms/Passes.h"
 
+#include "dialects/relay/OperatorRegistry.h"
 #include "dialects/relay/RelayBuilder.h"
 #include "transforms/Quantization/QuantizeConfig.h"
 #include "transforms/Quantization/QuantizeRules.h"
@@ -116,14 +117,21 @@ private:
   DenseMap<Value, Value> realized;
   int64_t convCounter = 0;
   bool stopped = false;
+
+public:
+  /// Operators quantized, and operators quantized values reach that stay
+  /// in float for want of a rule.
+  int64_t numQuantized = 0, numFloat = 0;
 };
 
 LogicalResult Annotator::visit(Operation *op) {
   StringRef name = op->getName().getStringRef();
   QRule rule = rules.lookup(name);
   auto done = [&](std::optional<QKind> kind) {
-    if (kind)
+    if (kind) {
       kinds[op->getResult(0)] = *kind;
+      ++numQuantized;
+    }
     return success();
   };
   // skip-conv-layers counts the convolutions in program order.
@@ -192,6 +200,16 @@ LogicalResult Annotator::visit(Operation *op) {
       stopped = true;
     return realizeOperands(op);
   case QRule::Float:
+    // An operator a quantized value reaches without a rule: it stays in
+    // float, and the user is told.
+    if (lookupOperator(name) && llvm::any_of(op->getOperands(), [&](Value v) {
+          return kindOf(v).has_value();
+        })) {
+      ++numFloat;
+      op->emitRemark("stays in float: ")
+          << name << " has no quantization rule (a rules file can give it "
+          << "one)";
+    }
     return realizeOperands(op);
   }
   llvm_unreachable("unknown rule");
@@ -216,9 +234,15 @@ struct QuantizeAnnotatePass
         failed(verifyConfig(config, emitError, /*dtypes=*/false)) ||
         (!rules.empty() && failed(table.load(rules, &getContext()))))
       return signalPassFailure();
-    for (auto func : getOperation().getOps<FuncOp>())
-      if (!func.isExternal() && failed(Annotator(config, table).run(func)))
+    for (auto func : getOperation().getOps<FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      Annotator annotator(config, table);
+      if (failed(annotator.run(func)))
         return signalPassFailure();
+      quantizedOperators += annotator.numQuantized;
+      floatOperators += annotator.numFloat;
+    }
   }
 };
 

@@ -22,10 +22,9 @@ Type quant::parseIntegerDtype(MLIRContext *ctx, StringRef text) {
       ctx, width, isUnsigned ? IntegerType::Unsigned : IntegerType::Signless);
 }
 
-LogicalResult
-quant::verifyConfig(const QuantizeConfig &config,
-                    function_ref<InFlightDiagnostic()> emitError,
-                    bool dtypes) {
+LogicalResult quant::verifyConfig(const QuantizeConfig &config,
+                                  function_ref<InFlightDiagnostic()> emitError,
+                                  bool dtypes) {
   struct Width {
     StringRef name;
     int64_t bits;
