@@ -1,0 +1,139 @@
+#!/usr/bin/python3
+"""Speed of quantized networks: relay-mlir int8 against relay-mlir f32 and
+PyTorch int8 (and f32), side by side in one run.
+
+  /usr/bin/python3 benchmark/quantize_speed.py [--build build]
+      [--models resnet18,mobilenet_v2] [--threads 1,2] [--runs 10]
+      [--results FILE]
+
+Batch 1, 224x224, random weights. relay-mlir: the ONNX export through
+relay-run --bench (f32), and --relay-quantize with TVM's defaults (int8
+inputs and weights, int32 results, global scale) then relay-run --bench
+(int8). PyTorch: torchvision's quantizable models fused, prepared,
+calibrated on four random batches and converted (torch.ao static
+quantization) with the fastest of the quantized engines Debian's build has
+(onednn, qnnpack, fbgemm where present), and the float model, each timed
+in its own process at set_num_threads(T): median of --runs after warm-up.
+Prints a Markdown table with the CPU model.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare_builds import cpu_model  # noqa: E402
+
+TORCH_SIDE = r'''
+import sys, time, statistics, torch, torchvision
+import torch.ao.quantization as tq
+name, threads, runs, engine = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+torch.set_num_threads(threads)
+torch.manual_seed(0)
+x = torch.randn(1, 3, 224, 224)
+if engine == "f32":
+    model = getattr(torchvision.models, name)(weights=None).eval()
+else:
+    torch.backends.quantized.engine = engine
+    model = getattr(torchvision.models.quantization, name)(
+        weights=None, quantize=False).eval()
+    model.fuse_model()
+    model.qconfig = tq.get_default_qconfig(engine)
+    tq.prepare(model, inplace=True)
+    with torch.no_grad():
+        for _ in range(4):
+            model(torch.randn(1, 3, 224, 224))
+    tq.convert(model, inplace=True)
+with torch.no_grad():
+    for _ in range(3):
+        model(x)
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter(); model(x); times.append(time.perf_counter() - t)
+print(statistics.median(times) * 1000)
+'''
+
+
+def run(cmd, env=None):
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if p.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)}\n{p.stderr[-2000:]}")
+    return p.stdout
+
+
+def relay_ms(bin_dir, program, image, threads, runs):
+    out = run([os.path.join(bin_dir, "relay-run"), program, "--input", image,
+               "--bench", str(runs), "--num-threads", str(threads)])
+    return float(re.search(r"median: ([\d.]+) ms", out).group(1))
+
+
+def torch_ms(name, threads, runs, engine):
+    env = dict(os.environ, OPENBLAS_CORETYPE="SkylakeX")
+    return float(run([sys.executable, "-c", TORCH_SIDE, name, str(threads),
+                      str(runs), engine], env=env).strip().splitlines()[-1])
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--build", default="build")
+    parser.add_argument("--models", default="resnet18,mobilenet_v2")
+    parser.add_argument("--threads", default="1,2")
+    parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--results")
+    args = parser.parse_args()
+    import numpy as np
+    import torch
+    import torchvision
+    bin_dir = os.path.join(args.build, "bin")
+    engines = [e for e in ("onednn", "qnnpack", "fbgemm")
+               if e in torch.backends.quantized.supported_engines]
+    rows = []
+    with tempfile.TemporaryDirectory() as work:
+        image = os.path.join(work, "image.npy")
+        np.save(image, np.random.default_rng(0).standard_normal(
+            (1, 3, 224, 224)).astype(np.float32))
+        for name in args.models.split(","):
+            torch.manual_seed(0)
+            model = getattr(torchvision.models, name)(weights=None).eval()
+            onnx_path = os.path.join(work, name + ".onnx")
+            torch.onnx.export(model, torch.randn(1, 3, 224, 224), onnx_path,
+                              input_names=["image"], opset_version=13)
+            f32 = os.path.join(work, name + ".mlir")
+            run([os.path.join(bin_dir, "relay-mlir-translate"),
+                 "--import-onnx", onnx_path, "-o", f32])
+            int8 = os.path.join(work, name + ".int8.mlir")
+            run([os.path.join(bin_dir, "relay-mlir-opt"), f32,
+                 "--relay-quantize", "-o", int8])
+            for threads in [int(t) for t in args.threads.split(",")]:
+                r32 = relay_ms(bin_dir, f32, image, threads, args.runs)
+                r8 = relay_ms(bin_dir, int8, image, threads, args.runs)
+                t32 = torch_ms(name, threads, args.runs, "f32")
+                best = None
+                for e in engines:
+                    try:
+                        ms = torch_ms(name, threads, args.runs, e)
+                    except RuntimeError:
+                        continue
+                    if best is None or ms < best[0]:
+                        best = (ms, e)
+                t8 = f"{best[0]:.1f} ({best[1]})" if best else "n/a"
+                ratio = f"{best[0] / r8:.2f}x" if best else "n/a"
+                rows.append((name, str(threads), f"{r8:.1f}", f"{r32:.1f}",
+                             f"{r32 / r8:.2f}x", t8, ratio, f"{t32:.1f}"))
+    lines = [f"CPU: {cpu_model()}", "",
+             "| network | threads | relay-mlir int8 ms | relay-mlir f32 ms "
+             "| f32 / int8 | PyTorch int8 ms (engine) | PyTorch int8 / "
+             "relay-mlir int8 | PyTorch f32 ms |",
+             "|---|---|---|---|---|---|---|---|"]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    text = "\n".join(lines)
+    print(text)
+    if args.results:
+        with open(args.results, "w") as f:
+            f.write(text + "\n")
+
+
+if __name__ == "__main__":
+    main()
