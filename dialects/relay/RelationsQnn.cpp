@@ -123,12 +123,21 @@ static RelationStatus quantizeRelation(RelationArgs &args) {
   return args.solve(makeTensor(args.getContext(), data.dims, *out));
 }
 
-static RelationStatus dequantizeRelation(RelationArgs &args) {
-  TensorInfo data;
+/// Reads input 0, integer data, into `data`: Solved when it is one, else
+/// the status to return (Pending, or Failed after reporting).
+static RelationStatus readIntegerData(RelationArgs &args, TensorInfo &data) {
   READ_TENSOR_OR_RETURN(args, 0, data);
   if (!isStorageInt(data.dtype))
     return args.fail("expected integer data (" + dtypeList() + "), got " +
                      typeStr(args.getInput(0)));
+  return RelationStatus::Solved;
+}
+
+static RelationStatus dequantizeRelation(RelationArgs &args) {
+  TensorInfo data;
+  if (RelationStatus s = readIntegerData(args, data);
+      s != RelationStatus::Solved)
+    return s;
   FailureOr<Dim> channels = channelDim(args, data, "axis");
   if (failed(channels))
     return RelationStatus::Failed;
@@ -146,10 +155,9 @@ static RelationStatus dequantizeRelation(RelationArgs &args) {
 
 static RelationStatus requantizeRelation(RelationArgs &args) {
   TensorInfo data;
-  READ_TENSOR_OR_RETURN(args, 0, data);
-  if (!isStorageInt(data.dtype))
-    return args.fail("expected integer data (" + dtypeList() + "), got " +
-                     typeStr(args.getInput(0)));
+  if (RelationStatus s = readIntegerData(args, data);
+      s != RelationStatus::Solved)
+    return s;
   FailureOr<Dim> channels = channelDim(args, data, "axis");
   FailureOr<Type> out =
       intOutDtype(args, IntegerType::get(args.getContext(), 8));
