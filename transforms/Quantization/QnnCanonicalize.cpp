@@ -275,7 +275,7 @@ Value product(Emitter &b, Operation *op, int64_t weightAxis) {
     if (!zw.isZero())
       w = b.op<SubtractOp>({w, zw.at(b, i32, weightAxis, rankOf(w))});
   }
-  // The float operator's attributes are the quantized one's, less none.
+  // The float operator's attributes: the quantized one's, out_dtype set.
   SmallVector<NamedAttribute> attrs;
   for (NamedAttribute a : op->getAttrs())
     if (a.getName() != "out_dtype")
