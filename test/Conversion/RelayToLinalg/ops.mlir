@@ -141,9 +141,12 @@ relay.func @conv_stride_5(%x: tensor<1x2x16x16xf32>, %w: tensor<3x2x6x6xf32>) ->
   relay.return %y : tensor<1x3x3x3xf32>
 }
 
-// Mixed types (int8 into int32) use the named convolution.
+// Integers (int8 into int32) take the im2col product of integers
+// (nn-ops.mlir checks it), not the float kernels or the named convolution.
 // CHECK-LABEL: func.func @conv_int8(
-// CHECK: linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+// CHECK-NOT: linalg.conv_2d
+// CHECK: arith.extsi %{{.*}} : i8 to i32
+// CHECK: arith.muli
 relay.func @conv_int8(%x: tensor<1x3x4x4xi8>, %w: tensor<2x3x3x3xi8>) -> tensor<1x2x2x2xi32> {
   %y = relay.nn.conv2d %x, %w {out_dtype = i32} : (tensor<1x3x4x4xi8>, tensor<2x3x3x3xi8>) -> tensor<1x2x2x2xi32>
   relay.return %y : tensor<1x2x2x2xi32>
