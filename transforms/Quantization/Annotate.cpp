@@ -13,6 +13,7 @@
 //              unannotated other or an ACTIVATION -> INPUT
 //   identity, clip  (nn.relu, reshapes, slicing) keep their operand's kind
 //   pool       (nn.max_pool2d) ACTIVATION -> INPUT; result INPUT
+//   concatenate  the tuple's fields -> INPUT (when one is quantized)
 //   stop       (nn.global_avg_pool2d) the operand leaves integers; nothing
 //              after is quantized (TVM's stop_quantize)
 //
@@ -99,6 +100,7 @@ private:
         out = attach(at, use.get(), QKind::Input);
         if (!out)
           return op->emitError("cannot annotate an operand for quantization");
+        kinds[out] = QKind::Input;
       }
       use.set(out);
     }
@@ -193,6 +195,27 @@ LogicalResult Annotator::visit(Operation *op) {
     if (*kind == QKind::Activation &&
         failed(annotateOperand(op, 0, QKind::Input)))
       return failure();
+    return done(QKind::Input);
+  }
+  case QRule::Concatenate: {
+    // The fields of its tuple (built for it alone) become inputs where
+    // one of them is quantized.
+    auto tuple = op->getOperand(0).getDefiningOp<TupleOp>();
+    if (!tuple || !tuple->hasOneUse())
+      return realizeOperands(op);
+    if (llvm::none_of(tuple.getFields(),
+                      [&](Value v) { return kindOf(v).has_value(); }))
+      return success();
+    for (OpOperand &field : tuple->getOpOperands()) {
+      std::optional<QKind> kind = kindOf(field.get());
+      if (kind && *kind != QKind::Activation)
+        continue;
+      Value q = attach(tuple, field.get(), QKind::Input);
+      if (!q)
+        return op->emitError("cannot annotate a field for quantization");
+      kinds[q] = QKind::Input;
+      field.set(q);
+    }
     return done(QKind::Input);
   }
   case QRule::Stop:

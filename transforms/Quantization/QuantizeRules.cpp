@@ -19,6 +19,7 @@ std::optional<QRule> quant::parseRule(StringRef name) {
       .Case("add", QRule::Add)
       .Case("multiply", QRule::Multiply)
       .Case("clip", QRule::Clip)
+      .Case("concatenate", QRule::Concatenate)
       .Case("stop", QRule::Stop)
       .Case("float", QRule::Float)
       .Default(std::nullopt);
@@ -37,6 +38,7 @@ QuantizeRules::QuantizeRules() {
       {"reshape", QRule::Identity},
       {"nn.batch_flatten", QRule::Identity},
       {"clip", QRule::Clip},
+      {"concatenate", QRule::Concatenate},
       {"nn.max_pool2d", QRule::Pool},
       {"nn.global_avg_pool2d", QRule::Stop},
       {"nn.adaptive_avg_pool2d", QRule::Stop},
@@ -79,7 +81,7 @@ LogicalResult QuantizeRules::load(StringRef path, MLIRContext *ctx) {
     if (!rule)
       return fail(line, "unknown rule '" + words[1] +
                             "' (expected identity, pool, product, add, "
-                            "multiply, clip, stop or float)");
+                            "multiply, clip, concatenate, stop or float)");
     rules[opName] = *rule;
   }
   return success();

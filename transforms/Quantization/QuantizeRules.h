@@ -35,6 +35,9 @@ enum class QRule {
   Multiply,
   /// clip: on the integers, its bounds divided by the scale.
   Clip,
+  /// concatenate: the fields of its tuple inputs (int8), joined at the
+  /// smallest of their scales in dtype-activation.
+  Concatenate,
   /// The operand leaves integers and nothing after is quantized (global
   /// average pooling before a classifier).
   Stop,

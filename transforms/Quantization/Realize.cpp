@@ -14,6 +14,8 @@
 //   add                  both in dtype-activation at the smaller scale
 //   identity, pool, clip on the integers (pool on dtype-input; clip with
 //                        its bounds divided by the scale)
+//   concatenate          the fields at the smallest scale in
+//                        dtype-activation
 //
 // Every other use of such a value (and the function's result) reads it
 // dequantized: cast to float32 times its scale.
@@ -66,6 +68,7 @@ public:
     // Uses the walk did not see (inside nested regions) read the values
     // dequantized; then the float ops are gone.
     llvm::SmallPtrSet<Operation *, 32> gone(replaced.begin(), replaced.end());
+    gone.insert(deadTuples.begin(), deadTuples.end());
     auto kept = [&](OpOperand &use) { return !gone.count(use.getOwner()); };
     for (Operation *op : replaced) {
       Value r = op->getResult(0);
@@ -73,6 +76,10 @@ public:
         r.replaceUsesWithIf(dequantize(r), kept);
     }
     llvm::SetVector<Operation *> constants;
+    // The tuples of quantized concatenations first: they read replaced ops.
+    for (Operation *t : deadTuples)
+      if (t->use_empty())
+        t->erase();
     for (Operation *op : llvm::reverse(replaced)) {
       if (!op->use_empty())
         continue;
@@ -211,7 +218,7 @@ private:
   Type dtypeInput, dtypeWeight, dtypeActivation;
   DenseMap<Value, IntValue> ints;
   DenseMap<Value, Value> dequantized;
-  SmallVector<Operation *> replaced;
+  SmallVector<Operation *> replaced, deadTuples;
 };
 
 LogicalResult Realizer::visit(Operation *op) {
@@ -258,6 +265,13 @@ LogicalResult Realizer::visit(Operation *op) {
     return success();
   }
 
+  // The tuple of a quantized concatenate is built there.
+  if (auto tuple = dyn_cast<TupleOp>(op))
+    if (tuple->hasOneUse() &&
+        rules.lookup(
+            tuple->use_begin()->getOwner()->getName().getStringRef()) ==
+            QRule::Concatenate)
+      return success();
   QRule rule = rules.lookup(op->getName().getStringRef());
   switch (rule) {
   case QRule::Product:
@@ -321,6 +335,35 @@ LogicalResult Realizer::visit(Operation *op) {
     if (failed(fail(v)))
       return failure();
     define(op, v, in->scale);
+    return success();
+  }
+  case QRule::Concatenate: {
+    auto tuple = op->getOperand(0).getDefiningOp<TupleOp>();
+    if (!tuple)
+      return dequantizeOperands(op), success();
+    SmallVector<const IntValue *> fields;
+    for (Value f : tuple.getFields())
+      fields.push_back(intOf(f));
+    if (llvm::is_contained(fields, nullptr)) {
+      dequantizeOperands(tuple);
+      return success();
+    }
+    // Every field at the smallest scale, in dtype-activation.
+    float s = fields.front()->scale;
+    for (const IntValue *f : fields)
+      s = std::min(s, f->scale);
+    SmallVector<Value> joined;
+    for (const IntValue *f : fields) {
+      Value v = castTo(op, f->data, dtypeActivation);
+      joined.push_back(
+          f->scale == s ? v : rescale(op, v, f->scale, s, dtypeActivation));
+    }
+    OpBuilder b(op);
+    Value v = forward(op, {TupleOp::create(b, op->getLoc(), joined)});
+    if (failed(fail(v)))
+      return failure();
+    define(op, v, s);
+    deadTuples.push_back(tuple);
     return success();
   }
   case QRule::Stop:

@@ -13,7 +13,7 @@
 
 // Tests the rules file's errors: file, line and what is wrong.
 // LINE: bad-line.rules:1:1: error: expected '<operator> <rule>', got 'nn.max_pool2d'
-// RULE: bad-rule.rules:3:1: error: unknown rule 'copy' (expected identity, pool, product, add, multiply, clip, stop or float)
+// RULE: bad-rule.rules:3:1: error: unknown rule 'copy' (expected identity, pool, product, add, multiply, clip, concatenate, stop or float)
 // OP: bad-op.rules:1:1: error: unknown operator 'nn.frobnicate'
 // MISSING: error: cannot read the quantization rules file '{{.*}}missing.rules': No such file or directory
 relay.func @main(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x16x16xf32> {
