@@ -1091,8 +1091,11 @@ def QnnCanonicalize : Pass<"relay-qnn-canonicalize", "::mlir::ModuleOp"> {
     - `relay.op.annotation.simulated_quantize`: its float arithmetic
       `round(clip(x / s, lo, hi)) * s` (kind 0: the identity).
 
-    An operator with parameters that are not constants is left as it is.
-    --relay-to-llvm runs it after specialisation.
+    Scales and zero points known only at run time are read as operands
+    where the arithmetic is float and in the products' zero points; the
+    int64 requantize, add, subtract, mul and concatenate need constants
+    and are left as they are otherwise. --relay-to-llvm runs it after
+    specialisation and again after FoldConstant.
 
     ```mlir
     %y = relay.qnn.dequantize %x, %s, %z : (tensor<4xi8>, tensor<f32>, tensor<i32>) -> tensor<4xf32>

@@ -308,8 +308,14 @@ static RelationStatus binaryRelation(RelationArgs &args) {
       runOn(args, "Broadcast", {0, 1}, {args.getInput(0), args.getInput(1)});
   if (s != RelationStatus::Solved)
     return s;
-  return both(both(checkPair(args, 2, 3, "lhs_", *lc),
-                   checkPair(args, 4, 5, "rhs_", *rc)),
+  // qnn.mul requantizes from the product of the two scales: one each.
+  bool mul = args.getOpName() == "qnn.mul";
+  std::optional<Dim> lScales = mul ? std::nullopt : std::optional<Dim>(*lc);
+  std::optional<Dim> rScales = mul ? std::nullopt : std::optional<Dim>(*rc);
+  return both(both(both(checkParam(args, 2, "lhs_scale", f32(args), lScales),
+                        checkParam(args, 3, "lhs_zero_point", i32(args), *lc)),
+                   both(checkParam(args, 4, "rhs_scale", f32(args), rScales),
+                        checkParam(args, 5, "rhs_zero_point", i32(args), *rc))),
               checkPair(args, 6, 7, "output_", std::nullopt));
 }
 

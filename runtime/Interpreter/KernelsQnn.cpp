@@ -186,9 +186,7 @@ static KernelFn binaryKernel(BinaryKind kind) {
     SmallVector<int64_t> lStrides = lhs.strides(), rStrides = rhs.strides();
     RequantizeMode mode;
     if (kind == BinaryKind::Mul) {
-      if (ls.t.getNumElements() != 1 || rs.t.getNumElements() != 1)
-        return ctx.emitError()
-               << "qnn.mul: per-channel scales are not supported";
+      // (Its relation makes both scales scalars.)
       Channels lc(lhs, lAxis), rc(rhs, rAxis);
       float scale = ls.scaleAt(0) * rs.scaleAt(0);
       for (int64_t k = 0; k < out.getNumElements(); ++k) {

@@ -28,19 +28,14 @@ using namespace mlir::relay::quant;
 
 namespace {
 
-/// The largest magnitude of a constant float tensor; none when `v` is not
-/// one.
+/// The largest magnitude of a constant tensor; none when `v` is not one.
 std::optional<double> maxMagnitude(Value v) {
-  auto c = v.getDefiningOp<ConstantOp>();
-  DenseElementsAttr dense = c ? c.getDenseValue() : nullptr;
-  if (!dense || !isa<FloatType>(dense.getElementType()))
+  std::optional<SmallVector<double>> values = constantValues(v);
+  if (!values)
     return std::nullopt;
   double m = 0;
-  for (APFloat f : dense.getValues<APFloat>()) {
-    bool lost;
-    f.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
-    m = std::max(m, std::fabs(f.convertToDouble()));
-  }
+  for (double x : *values)
+    m = std::max(m, std::fabs(x));
   return m;
 }
 

@@ -11,9 +11,12 @@
 // their operands to the output's parameters first. simulated_quantize
 // becomes its float arithmetic.
 //
-// Scales and zero points must be constants (as in TVM); an operator whose
-// are not, or whose shapes are not static, is left as it is (the
-// interpreter still runs it).
+// Scales and zero points known only at run time are read as operands where
+// the arithmetic is float (quantize, dequantize, a float requantize) and in
+// the products' zero points; the int64 fixed-point requantize (whose
+// multiplier is computed here), add, subtract, mul and concatenate need
+// constants. An operator that cannot be rewritten, or whose shapes are not
+// static, is left as it is (the interpreter still runs it).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +24,7 @@
 
 #include "dialects/relay/QuantizedArithmetic.h"
 #include "transforms/Decompose/Rewrites.h"
+#include "transforms/Quantization/QuantizeConfig.h"
 
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -35,27 +39,6 @@ using namespace mlir::relay::decompose;
 using namespace mlir::relay::quant;
 
 namespace {
-
-/// The values of a constant scale or zero point (one, or one per channel);
-/// none when `v` is not a relay.constant of dense elements.
-std::optional<SmallVector<double>> constantValues(Value v) {
-  auto c = v ? v.getDefiningOp<ConstantOp>() : ConstantOp();
-  DenseElementsAttr dense = c ? c.getDenseValue() : nullptr;
-  if (!dense)
-    return std::nullopt;
-  SmallVector<double> out;
-  if (isa<FloatType>(dense.getElementType())) {
-    for (APFloat f : dense.getValues<APFloat>()) {
-      bool lost;
-      f.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
-      out.push_back(f.convertToDouble());
-    }
-  } else {
-    for (const APInt &i : dense.getValues<APInt>())
-      out.push_back(static_cast<double>(i.getSExtValue()));
-  }
-  return out;
-}
 
 /// A constant of `dtype` holding `values`: a scalar, or the values along
 /// `axis` of a rank-`rank` tensor (size 1 elsewhere) to broadcast against

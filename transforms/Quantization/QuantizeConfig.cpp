@@ -91,16 +91,30 @@ quant::parseSkipConvLayers(ArrayRef<std::string> values, QuantizeConfig &config,
   return success();
 }
 
-std::optional<double> quant::scalarConstant(Value v) {
+std::optional<SmallVector<double>> quant::constantValues(Value v) {
   auto c = v ? v.getDefiningOp<ConstantOp>() : ConstantOp();
   DenseElementsAttr dense = c ? c.getDenseValue() : nullptr;
-  if (!dense || dense.getNumElements() != 1 ||
-      !isa<FloatType>(dense.getElementType()))
+  if (!dense)
     return std::nullopt;
-  APFloat f = *dense.getValues<APFloat>().begin();
-  bool lost;
-  f.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
-  return f.convertToDouble();
+  SmallVector<double> out;
+  if (isa<FloatType>(dense.getElementType())) {
+    for (APFloat f : dense.getValues<APFloat>()) {
+      bool lost;
+      f.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
+      out.push_back(f.convertToDouble());
+    }
+  } else {
+    for (const APInt &i : dense.getValues<APInt>())
+      out.push_back(static_cast<double>(i.getSExtValue()));
+  }
+  return out;
+}
+
+std::optional<double> quant::scalarConstant(Value v) {
+  std::optional<SmallVector<double>> values = constantValues(v);
+  if (!values || values->size() != 1)
+    return std::nullopt;
+  return values->front();
 }
 
 Value quant::f32Constant(OpBuilder &b, Location loc, double v) {

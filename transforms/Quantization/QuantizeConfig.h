@@ -67,7 +67,11 @@ LogicalResult parseSkipConvLayers(ArrayRef<std::string> values,
                                   QuantizeConfig &config,
                                   function_ref<InFlightDiagnostic()> emitError);
 
-/// The single float value of a scalar relay.constant.
+/// The values of a relay.constant (dense or a resource blob) as doubles;
+/// none when `v` is not a constant.
+std::optional<SmallVector<double>> constantValues(Value v);
+
+/// The value of a one-element relay.constant.
 std::optional<double> scalarConstant(Value v);
 
 /// A 0-d float32 relay.constant.

@@ -855,3 +855,14 @@ relay.func @simulated_quantize_kind(%x: tensor<4xf32>, %s: tensor<f32>) -> tenso
   %ok = relay.constant dense<true> : tensor<i1>
   relay.return %ok : tensor<i1>
 }
+
+// -----
+
+// Tests that qnn.mul takes one scale per operand (it requantizes from
+// their product).
+relay.func @qnn_mul_channel_scale(%a: tensor<2x3xi8>, %s: tensor<f32>, %sc: tensor<3xf32>, %z: tensor<i32>) -> tensor<i1> {
+  // expected-error @+1 {{qnn.mul: lhs_scale must be a scalar, got 'tensor<3xf32>'}}
+  %r = relay.qnn.mul %a, %a, %sc, %z, %s, %z, %s, %z {lhs_axis = 1 : i64} : (tensor<2x3xi8>, tensor<2x3xi8>, tensor<3xf32>, tensor<i32>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
