@@ -77,8 +77,15 @@ void populateRelayToLinalgConversionPatterns(RelayTypeConverter &converter,
                                              const LoweringTarget &target);
 
 /// Registers the dialects the lowering produces and the external models
-/// (bufferization, tiling, value bounds) the code after it needs.
+/// (bufferization, tiling, value bounds, the memory effects of pure
+/// intrinsics) the code after it needs.
 void registerLoweringDialects(DialectRegistry &registry);
+
+/// Registers llvm.call_intrinsic's memory effects (IntrinsicEffects.cpp):
+/// none for the arithmetic-only target intrinsics the CPU kernels call
+/// (so that bufferization and buffer deallocation accept them among
+/// tensors), a read and a write of unknown memory for any other.
+void registerIntrinsicEffectsModel(DialectRegistry &registry);
 
 } // namespace mlir::relay
 

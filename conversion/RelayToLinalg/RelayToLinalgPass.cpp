@@ -126,4 +126,5 @@ void mlir::relay::registerLoweringDialects(DialectRegistry &registry) {
   scf::registerBufferizableOpInterfaceExternalModels(registry);
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
   vector::registerBufferizableOpInterfaceExternalModels(registry);
+  registerIntrinsicEffectsModel(registry);
 }

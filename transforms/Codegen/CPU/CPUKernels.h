@@ -18,6 +18,10 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 
+namespace mlir::relay {
+struct Conv2dProblem;
+} // namespace mlir::relay
+
 namespace mlir::relay::cpu {
 
 //===----------------------------------------------------------------------===//
@@ -113,6 +117,18 @@ Value depthwiseConvInRows(OpBuilder &b, Location loc, RankedTensorType type,
 /// (NCHW, one image) with a 3x3 kernel at `stride` in bands of rows (a
 /// large image); 0 when it goes in channel blocks.
 int64_t depthwiseRowBandRows(RankedTensorType image, int64_t stride);
+
+//===----------------------------------------------------------------------===//
+// int8 convolutions on AVX-512 VNNI (VnniConvolution.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Whether the CPU the code is compiled for (the host) has AVX-512 VNNI.
+bool hostHasVnni();
+
+/// An ungrouped NCHW convolution of int8 (or uint8) images with constant
+/// int8 weights into int32 on vpdpbusd; null when it does not apply (no
+/// VNNI, other types or layouts, weights not constant).
+Value vnniConv2d(OpBuilder &b, const Conv2dProblem &conv);
 
 //===----------------------------------------------------------------------===//
 // Constant weights (PackConstants.cpp)

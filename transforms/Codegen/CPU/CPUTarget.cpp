@@ -45,8 +45,10 @@ public:
       if (Value out = depthwiseConvInRows(b, loc, type, conv.data, conv.weight,
                                           s, d, p))
         return out;
-    // Float convolutions become matrix products; mixed-type ones (int8
-    // data into int32) take linalg's named ops.
+    if (Value out = vnniConv2d(b, conv))
+      return out;
+    // Float convolutions become matrix products; other integer ones are
+    // products of their own (integerConvolution).
     if (!conv.isSameFloat() || (!conv.nchw && conv.groups != 1))
       return nullptr;
     Value data = lowering::padImage(
