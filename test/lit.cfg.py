@@ -47,6 +47,17 @@ if os.path.exists("/usr/bin/python3") and subprocess.run(
     config.available_features.add("sklearn")
 config.substitutions.append(("%debian_python", "/usr/bin/python3"))
 
+# The host's AVX-512 VNNI, which the CPU target's int8 convolutions use
+# (llvm::sys::getHostCPUFeatures reads the same CPUID bits as
+# /proc/cpuinfo's flags).
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        flags = cpuinfo.read()
+    if " avx512_vnni" in flags and " avx512bw" in flags:
+        config.available_features.add("avx512vnni")
+except OSError:
+    pass
+
 # TVM's Relay text tests, shared beside the project (not copied into it).
 conformance = os.path.join(config.relay_src_root, "..", "shared",
                            "conformance", "tvm-relay-text")

@@ -35,9 +35,9 @@ bool isArithmeticOnly(StringRef name) {
 struct CallIntrinsicEffects
     : MemoryEffectOpInterface::ExternalModel<CallIntrinsicEffects,
                                              LLVM::CallIntrinsicOp> {
-  void getEffects(Operation *op,
-                  SmallVectorImpl<MemoryEffects::EffectInstance> &effects)
-      const {
+  void
+  getEffects(Operation *op,
+             SmallVectorImpl<MemoryEffects::EffectInstance> &effects) const {
     if (isArithmeticOnly(cast<LLVM::CallIntrinsicOp>(op).getIntrin()))
       return;
     effects.emplace_back(MemoryEffects::Read::get());

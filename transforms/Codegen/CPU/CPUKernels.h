@@ -125,7 +125,7 @@ int64_t depthwiseRowBandRows(RankedTensorType image, int64_t stride);
 /// Whether the CPU the code is compiled for (the host) has AVX-512 VNNI.
 bool hostHasVnni();
 
-/// An ungrouped NCHW convolution of int8 (or uint8) images with constant
+/// An ungrouped NCHW convolution of int8 images with constant
 /// int8 weights into int32 on vpdpbusd; null when it does not apply (no
 /// VNNI, other types or layouts, weights not constant).
 Value vnniConv2d(OpBuilder &b, const Conv2dProblem &conv);

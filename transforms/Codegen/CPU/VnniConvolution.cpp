@@ -9,12 +9,12 @@
 // computed as outT[p, o] (positions are rows, output channels the lanes):
 //
 // - The image is repacked once (padded, NHWC, four channels per int32):
-//   image32[n, y, x, c/4]; a signed image has 128 added to each byte (an
-//   xor with 0x80) so that it is the unsigned operand.
+//   image32[n, y, x, c/4], 128 added to each byte (an xor with 0x80) so
+//   that the signed image is the unsigned operand.
 // - The weights are packed at compile time so that a 64-byte load holds
 //   16 output channels x 4 input channels of one tap: w8[t, c/4, o*4 + c%4],
 //   the padding channels zero.
-// - The extra 128 * sum_(c, t) w[o, c, t] of a signed image is subtracted
+// - The extra 128 * sum_(c, t) w[o, c, t] of the shift is subtracted
 //   by starting each accumulator at its negation (a constant), as TVM does.
 // - A register tile is `rows` positions x `vecs` vectors of 16 channels:
 //   per tap and four channels, `vecs` weight loads and `rows` broadcasts of
@@ -84,15 +84,15 @@ Value dotU8S8(OpBuilder &b, Location loc, Value acc, Value a, Value w) {
 
 /// The weights w (OIHW, int8 bytes) packed for the kernel,
 /// packed[t, cq, o * 4 + r] = w[o, 4 * cq + r, t / kw, t % kw] (zero past
-/// the channels), and, for a shifted (signed) image, each output channel's
-/// accumulator start -128 * sum(w[o]) (zero otherwise).
+/// the channels), and each output channel's accumulator start
+/// -128 * sum(w[o]), which takes back the image's shift.
 struct PackedWeights {
   std::vector<char> bytes;
   std::vector<int32_t> start;
 };
 
 PackedWeights packWeights(ArrayRef<char> w, int64_t o, int64_t c, int64_t kh,
-                          int64_t kw, int64_t op, int64_t cq, bool shifted) {
+                          int64_t kw, int64_t op, int64_t cq) {
   int64_t taps = kh * kw;
   PackedWeights packed;
   packed.bytes.assign(taps * cq * op * 4, 0);
@@ -106,16 +106,15 @@ PackedWeights packWeights(ArrayRef<char> w, int64_t o, int64_t c, int64_t kh,
         packed.bytes[(t * cq + ci / 4) * op * 4 + oi * 4 + ci % 4] =
             static_cast<char>(v);
       }
-    if (shifted)
-      packed.start[oi] = static_cast<int32_t>(-128 * sum);
+    packed.start[oi] = static_cast<int32_t>(-128 * sum);
   }
   return packed;
 }
 
 /// image32[n, y, x, cq] = the four bytes padded[n, 4cq + r, y, x] (r =
-/// 0..3, little-endian), xor 0x80808080 when `shifted`: one parallel
+/// 0..3, little-endian) plus 128 each (xor 0x80808080): one parallel
 /// generic reading the padded NCHW image four times.
-Value packImage(OpBuilder &b, Location loc, Value padded, bool shifted) {
+Value packImage(OpBuilder &b, Location loc, Value padded) {
   MLIRContext *ctx = b.getContext();
   auto in = cast<RankedTensorType>(padded.getType());
   int64_t n = in.getDimSize(0), cq = in.getDimSize(1) / 4;
@@ -143,11 +142,10 @@ Value packImage(OpBuilder &b, Location loc, Value padded, bool shifted) {
                  word = word ? arith::OrIOp::create(nb, l, word, v).getResult()
                              : v;
                }
-               if (shifted)
-                 word = arith::XOrIOp::create(
-                     nb, l, word,
-                     arith::ConstantIntOp::create(nb, l, i32,
-                                                  int32_t(0x80808080)));
+               word =
+                   arith::XOrIOp::create(nb, l, word,
+                                         arith::ConstantIntOp::create(
+                                             nb, l, i32, int32_t(0x80808080)));
                linalg::YieldOp::create(nb, l, word);
              })
       .getResult(0);
@@ -187,20 +185,18 @@ public:
                                                b1.getI32Type());
           // Panels of output channels outside, tiles of positions inside:
           // a panel's weights stay in cache across the band.
-          band = loop(
-              b1, loc, p.op, kLanes * p.vecs, band,
-              [&](OpBuilder &b2, Value o0, Value band2) {
-                return loop(b2, loc, bandRows, p.rows, band2,
-                            [&](OpBuilder &b3, Value r0, Value band3) {
-                              return tile(b3, p0, r0, o0, band3);
-                            });
-              });
-          return insertAt(b1, loc, band, result,
-                          {p0, b1.getIndexAttr(0)}, {bandRows, p.op});
+          band = loop(b1, loc, p.op, kLanes * p.vecs, band,
+                      [&](OpBuilder &b2, Value o0, Value band2) {
+                        return loop(b2, loc, bandRows, p.rows, band2,
+                                    [&](OpBuilder &b3, Value r0, Value band3) {
+                                      return tile(b3, p0, r0, o0, band3);
+                                    });
+                      });
+          return insertAt(b1, loc, band, result, {p0, b1.getIndexAttr(0)},
+                          {bandRows, p.op});
         });
     // The bands are independent: with threads they run in parallel.
-    relay::setCodegenMark(bandLoop,
-                          relay::CodegenMark::IndependentIterations);
+    relay::setCodegenMark(bandLoop, relay::CodegenMark::IndependentIterations);
     return bandLoop.getResult(0);
   }
 
@@ -232,8 +228,7 @@ private:
     SmallVector<Value> init;
     for (int64_t r = 0; r < p.rows; ++r)
       for (int64_t v = 0; v < p.vecs; ++v)
-        init.push_back(read(tb, accType, start,
-                            {m.add(o0, m.c(v * kLanes))}));
+        init.push_back(read(tb, accType, start, {m.add(o0, m.c(v * kLanes))}));
     auto taps = scf::ForOp::create(
         tb, loc, idx(tb, 0), idx(tb, p.taps), idx(tb, 1), init,
         [&](OpBuilder &b1, Location, Value t, ValueRange accs) {
@@ -274,8 +269,8 @@ private:
         band = vector::TransferWriteOp::create(
                    tb, loc, taps.getResult(r * p.vecs + v), band,
                    ValueRange{m.add(r0, m.c(r)), m.add(o0, m.c(v * kLanes))},
-                   AffineMapAttr::get(AffineMap::getMinorIdentityMap(
-                       2, 1, tb.getContext())),
+                   AffineMapAttr::get(
+                       AffineMap::getMinorIdentityMap(2, 1, tb.getContext())),
                    /*mask=*/Value(), tb.getBoolArrayAttr({true}))
                    .getResult();
     return band;
@@ -315,15 +310,23 @@ Value vnniConv2d(OpBuilder &b, const Conv2dProblem &conv) {
       !in.getElementType().isInteger(8) || !wt.getElementType().isInteger(8) ||
       !in.hasStaticShape() || !wt.hasStaticShape() || !hostHasVnni())
     return nullptr;
-  // vpdpbusd multiplies unsigned bytes by signed ones: the weights must be
-  // signed (the image is shifted when it is).
-  bool unsignedImage = conv.op && isUnsignedValue(conv.op->getOperand(0));
-  if (conv.op && isUnsignedValue(conv.op->getOperand(1)))
+  // vpdpbusd multiplies unsigned bytes by signed ones: the image is made
+  // unsigned by the shift; unsigned weights do not fit. (nn.conv2d takes
+  // one dtype for both, and the qnn canonicalization widens mixed ones.)
+  if (conv.op && (isUnsignedValue(conv.op->getOperand(0)) ||
+                  isUnsignedValue(conv.op->getOperand(1))))
     return nullptr;
   ArrayRef<char> bytes;
   bool isResource = false;
-  if (!constantBytes(conv.weight, bytes, isResource))
+  std::vector<char> splatBytes;
+  if (DenseElementsAttr splat = splatConstant(conv.weight)) {
+    splatBytes.assign(
+        wt.getNumElements(),
+        static_cast<char>(splat.getSplatValue<APInt>().getZExtValue()));
+    bytes = splatBytes;
+  } else if (!constantBytes(conv.weight, bytes, isResource)) {
     return nullptr;
+  }
   Location loc = conv.loc;
   int64_t n = in.getDimSize(0), c = in.getDimSize(1);
   int64_t o = wt.getDimSize(0), kh = wt.getDimSize(2), kw = wt.getDimSize(3);
@@ -342,8 +345,7 @@ Value vnniConv2d(OpBuilder &b, const Conv2dProblem &conv) {
             conv.dilations[1],
             rows,
             vecs};
-  bool shifted = !unsignedImage;
-  PackedWeights packed = packWeights(bytes, o, c, kh, kw, op, cq, shifted);
+  PackedWeights packed = packWeights(bytes, o, c, kh, kw, op, cq);
   Value weights = bytesConstant(
       b, loc, RankedTensorType::get({p.taps, cq, op * 4}, b.getI8Type()),
       packed.bytes, isResource);
@@ -351,8 +353,8 @@ Value vnniConv2d(OpBuilder &b, const Conv2dProblem &conv) {
   std::memcpy(startBytes.data(), packed.start.data(), startBytes.size());
   Value start = bytesConstant(
       b, loc, RankedTensorType::get({op}, b.getI32Type()), startBytes, false);
-  // The image padded (with zeros: 128 once shifted, the zero of the
-  // shifted image) to whole groups of four channels.
+  // The image padded (with zeros: 128 once shifted, the shifted image's
+  // zero) to whole groups of four channels.
   Value zero = constantScalar(b, loc, in.getElementType(), 0);
   Value data = padImage(b, loc, conv.data, conv.padding, 2, 3, zero);
   if (cq * 4 != c) {
@@ -364,14 +366,23 @@ Value vnniConv2d(OpBuilder &b, const Conv2dProblem &conv) {
         getAsIndexOpFoldResult(b.getContext(), {0, 0, 0, 0}),
         getAsIndexOpFoldResult(b.getContext(), {0, cq * 4 - c, 0, 0}), zero);
   }
-  Value image = packImage(b, loc, data, shifted);
+  Value image = packImage(b, loc, data);
   Value outT = Kernel(b, loc, p, image, weights, start).build();
-  // out[n, o, y, x] = outT[(n * oh + y) * ow + x, o]
+  // out[n, o, y, x] = outT[(n * oh + y) * ow + x, o], through a
+  // permutation of outT's first rows and columns as [n, oh, ow, o] (which
+  // the tiling pass vectorises as a transposition).
   MLIRContext *ctx = b.getContext();
+  int64_t positions = n * p.oh * p.ow;
+  outT = tensor::ExtractSliceOp::create(
+      b, loc, RankedTensorType::get({positions, o}, b.getI32Type()), outT,
+      ValueRange{}, ValueRange{}, ValueRange{}, b.getDenseI64ArrayAttr({0, 0}),
+      b.getDenseI64ArrayAttr({positions, o}), b.getDenseI64ArrayAttr({1, 1}));
+  outT = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get({n, p.oh, p.ow, o}, b.getI32Type()), outT,
+      SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
   AffineExpr dn, dc, dy, dx;
   bindDims(ctx, dn, dc, dy, dx);
-  AffineMap read = AffineMap::get(
-      4, 0, {(dn * p.oh + dy) * p.ow + dx, dc}, ctx);
+  AffineMap read = AffineMap::get(4, 0, {dn, dy, dx, dc}, ctx);
   return copyThroughMap(b, loc, outT, type.getShape(), read);
 }
 

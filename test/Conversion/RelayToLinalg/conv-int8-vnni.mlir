@@ -1,0 +1,54 @@
+// REQUIRES: avx512vnni
+// RUN: relay-mlir-opt %s --relay-to-linalg | FileCheck %s
+// RUN: relay-mlir-opt %s --relay-to-llvm | FileCheck %s --check-prefix=LLVM
+// Ungrouped int8 convolutions with constant weights run on AVX-512 VNNI
+// where the host has it: the padded image repacked as NHWC words of four
+// channels shifted by 128, the weights packed at compile time as
+// [taps, C/4, O*4] bytes with -128 * sum(w[o]) as each channel's start,
+// bands of register tiles (positions x vectors of 16 channels) summing
+// vpdpbusd over taps and channel groups, and the [P, O] result read back
+// into NCHW.
+
+// Tests that a 3x3 convolution of 8 channels (two groups of four) into 32
+// (register tiles of 12 positions x 2 vectors: 24 accumulators) with a
+// splat weight 1 starts each channel at -128 * 72.
+// CHECK-LABEL: func.func @conv3x3(
+// CHECK-DAG: arith.constant dense<-9216> : tensor<32xi32>
+// CHECK-DAG: arith.constant dense<1> : tensor<9x2x128xi8>
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<1x8x12x12xi8>, tensor<1x8x12x12xi8>, tensor<1x8x12x12xi8>, tensor<1x8x12x12xi8>) outs(%{{.*}} : tensor<1x12x12x2xi32>)
+// CHECK: arith.xori
+// CHECK: scf.for {{.*}} -> (tensor<120x32xi32>)
+// CHECK: %{{.*}}:24 = scf.for {{.*}} -> (vector<16xi32>,
+// CHECK: %{{.*}}:24 = scf.for {{.*}} -> (vector<16xi32>,
+// CHECK: tensor.extract %{{.*}} : tensor<1x12x12x2xi32>
+// CHECK: vector.broadcast %{{.*}} : i32 to vector<16xi32>
+// CHECK: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// CHECK: } {relay.independent_iterations}
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<1x10x10x32xi32>) outs(%{{.*}} : tensor<1x32x10x10xi32>)
+// LLVM-LABEL: llvm.func @conv3x3(
+// LLVM: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"({{.*}}) : (vector<16xi32>, vector<64xi8>, vector<64xi8>) -> vector<16xi32>
+relay.func @conv3x3(%x: tensor<1x8x10x10xi8>) -> tensor<1x32x10x10xi32> {
+  %w = relay.constant dense<1> : tensor<32x8x3x3xi8>
+  %r = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>, out_dtype = i32} : (tensor<1x8x10x10xi8>, tensor<32x8x3x3xi8>) -> tensor<1x32x10x10xi32>
+  relay.return %r : tensor<1x32x10x10xi32>
+}
+
+// Tests that weights that are not constants take the integer product.
+// CHECK-LABEL: func.func @runtime_weights(
+// CHECK-NOT: vpdpbusd
+// CHECK: arith.muli
+// CHECK: return
+relay.func @runtime_weights(%x: tensor<1x8x10x10xi8>, %w: tensor<16x8x3x3xi8>) -> tensor<1x16x10x10xi32> {
+  %r = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>, out_dtype = i32} : (tensor<1x8x10x10xi8>, tensor<16x8x3x3xi8>) -> tensor<1x16x10x10xi32>
+  relay.return %r : tensor<1x16x10x10xi32>
+}
+
+// Tests that grouped int8 convolutions are not taken.
+// CHECK-LABEL: func.func @grouped(
+// CHECK-NOT: vpdpbusd
+// CHECK: return
+relay.func @grouped(%x: tensor<1x8x10x10xi8>) -> tensor<1x8x10x10xi32> {
+  %w = relay.constant dense<1> : tensor<8x4x3x3xi8>
+  %r = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>, groups = 2 : i64, out_dtype = i32} : (tensor<1x8x10x10xi8>, tensor<8x4x3x3xi8>) -> tensor<1x8x10x10xi32>
+  relay.return %r : tensor<1x8x10x10xi32>
+}
