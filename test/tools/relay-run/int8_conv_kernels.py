@@ -7,8 +7,9 @@ image, transforms/Codegen/CPU/VnniConvolution.cpp), and as an integer
 product elsewhere (and for uint8). Each case below (channels not a multiple of
 four, output channels not a multiple of 16, strides, dilations, uneven
 padding, batches, 1x1 and 7x7 kernels, uint8 images, an epilogue of bias,
-ReLU and requantization) is bound to its weights, compiled and run, and
-must equal the reference interpreter exactly. Prints whether the kernel
+ReLU and requantization; depthwise and grouped convolutions, which run
+the f32 kernels on the integers exactly) is bound to its weights,
+compiled and run, and must equal the reference interpreter exactly. Prints whether the kernel
 took VNNI (the lowered code calls vpdpbusd).
 
   /usr/bin/python3 int8_conv_kernels.py --bin build/bin
@@ -22,7 +23,7 @@ import tempfile
 import numpy as np
 
 # (name, n, c, h, w, o, kernel, strides, dilation, padding, data dtype,
-#  epilogue)
+#  epilogue, groups)
 CASES = [
     ("basic", 1, 16, 9, 9, 16, 3, 1, 1, (1, 1, 1, 1), "int8", False),
     ("odd-channels", 1, 3, 11, 13, 20, 3, 1, 1, (1, 1, 1, 1), "int8", False),
@@ -38,15 +39,24 @@ CASES = [
     ("uint8-odd", 2, 6, 5, 8, 24, 3, 2, 1, (1, 0, 1, 0), "uint8", False),
     ("one-row", 1, 4, 1, 1, 16, 1, 1, 1, (0, 0, 0, 0), "int8", False),
     ("epilogue", 1, 16, 14, 14, 32, 3, 1, 1, (1, 1, 1, 1), "int8", True),
+    # Depthwise (computed in f32, exactly): MobileNet's row kernels and
+    # the generic form.
+    ("dw3x3", 1, 32, 20, 20, 32, 3, 1, 1, (1, 1, 1, 1), "int8", True, 32),
+    ("dw3x3-s2", 1, 48, 28, 28, 48, 3, 2, 1, (1, 1, 1, 1), "int8", False, 48),
+    ("dw5x5", 1, 16, 18, 18, 16, 5, 1, 1, (2, 2, 2, 2), "int8", False, 16),
+    ("dw-dilated", 2, 8, 12, 12, 8, 3, 1, 2, (2, 2, 2, 2), "int8", False, 8),
+    ("dw-uint8", 1, 16, 9, 9, 16, 3, 1, 1, (1, 1, 1, 1), "uint8", False, 16),
+    ("grouped", 1, 16, 9, 9, 32, 3, 1, 1, (1, 1, 1, 1), "int8", False, 4),
 ]
 
 
-def program(n, c, h, w, o, k, s, d, pad, dtype, epilogue):
+def program(n, c, h, w, o, k, s, d, pad, dtype, epilogue, groups):
     conv = (f"nn.conv2d(%x, %w, strides=[{s}, {s}], dilation=[{d}, {d}], "
-            f"padding=[{', '.join(map(str, pad))}], out_dtype=\"int32\")")
+            f"padding=[{', '.join(map(str, pad))}], groups={groups}, "
+            f"out_dtype=\"int32\")")
     head = (f'#[version = "0.0.5"]\n'
             f"def @main(%x: Tensor[({n}, {c}, {h}, {w}), {dtype}], "
-            f"%w: Tensor[({o}, {c}, {k}, {k}), {dtype}], "
+            f"%w: Tensor[({o}, {c // groups}, {k}, {k}), {dtype}], "
             f"%bias: Tensor[({o}, 1, 1), int32]) {{\n")
     if not epilogue:
         return head + f"  %0 = {conv};\n  add(%0, %bias)\n}}\n"
@@ -74,17 +84,20 @@ def main():
     failures = 0
     vnni = False
     with tempfile.TemporaryDirectory() as work:
-        for (name, n, c, h, w, o, k, s, d, pad, dtype, epi) in CASES:
+        for case_ in CASES:
+            (name, n, c, h, w, o, k, s, d, pad, dtype, epi) = case_[:12]
+            groups = case_[12] if len(case_) > 12 else 1
             case = os.path.join(work, name)
             params = case + ".params"
             os.makedirs(params)
             with open(case + ".rly", "w") as f:
-                f.write(program(n, c, h, w, o, k, s, d, pad, dtype, epi))
+                f.write(program(n, c, h, w, o, k, s, d, pad, dtype, epi,
+                                groups))
             lo, hi = (0, 256) if dtype == "uint8" else (-128, 128)
             np.save(case + ".x.npy",
                     rng.integers(lo, hi, (n, c, h, w)).astype(dtype))
             np.save(os.path.join(params, "w.npy"),
-                    rng.integers(lo, hi, (o, c, k, k)).astype(dtype))
+                    rng.integers(lo, hi, (o, c // groups, k, k)).astype(dtype))
             np.save(os.path.join(params, "bias.npy"),
                     rng.integers(-5000, 5000, (o, 1, 1)).astype(np.int32))
             imported = run([translate, "--import-relay", case + ".rly"])

@@ -113,6 +113,12 @@ Value depthwiseConvInRows(OpBuilder &b, Location loc, RankedTensorType type,
                           ArrayRef<int64_t> dilations,
                           ArrayRef<int64_t> padding);
 
+/// A depthwise NCHW convolution of 8-bit integers into int32 as the f32
+/// kernels above on the values converted to f32 (exact: every partial sum
+/// is an integer below 2^24, which is checked); null when it does not
+/// apply.
+Value integerDepthwiseAsFloat(OpBuilder &b, const Conv2dProblem &conv);
+
 /// The output rows per band when depthwiseConvInRows convolves `image`
 /// (NCHW, one image) with a 3x3 kernel at `stride` in bands of rows (a
 /// large image); 0 when it goes in channel blocks.

@@ -47,6 +47,8 @@ public:
         return out;
     if (Value out = vnniConv2d(b, conv))
       return out;
+    if (Value out = integerDepthwiseAsFloat(b, conv))
+      return out;
     // Float convolutions become matrix products; other integer ones are
     // products of their own (integerConvolution).
     if (!conv.isSameFloat() || (!conv.nchw && conv.groups != 1))

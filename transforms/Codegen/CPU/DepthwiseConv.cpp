@@ -16,6 +16,10 @@
 //
 // (p = 1 for 3x3, 2 for 5x5).
 //
+// Depthwise convolutions of 8-bit integers (quantized MobileNets) run the
+// same float kernels on the integers converted to f32, which is exact:
+// every product and partial sum is an integer below 2^24.
+//
 // The channels go in blocks (channelBlock of the input planes) as an
 // scf.for of independent iterations, each inserting its block into the
 // result, its vectors written only by transfer_writes along the rows:
@@ -32,6 +36,9 @@
 #include "dialects/relay/RelayDialect.h"
 #include "transforms/Codegen/CPU/CPUKernels.h"
 
+#include "conversion/RelayToLinalg/LoweringTarget.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -546,4 +553,80 @@ Value mlir::relay::cpu::depthwiseConvInRows(OpBuilder &b, Location loc,
     if (int64_t rows = depthwiseRowBandRows(in, s))
       return rowBands(b, loc, type, data, weight, s, rows);
   return channelBlocks(b, loc, type, data, weight, s);
+}
+
+/// `v` converted element by element to `to`: integers to floats (unsigned
+/// ones as such), floats to integers (truncating).
+static Value convertElements(OpBuilder &b, Location loc, Value v, Type to,
+                             bool unsignedSource) {
+  auto type = cast<RankedTensorType>(v.getType());
+  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), to);
+  AffineMap id =
+      AffineMap::getMultiDimIdentityMap(type.getRank(), b.getContext());
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, v, init, {id, id},
+             SmallVector<utils::IteratorType>(type.getRank(),
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location l, ValueRange a) {
+               Value x;
+               if (!isa<FloatType>(to))
+                 x = arith::FPToSIOp::create(nb, l, to, a[0]);
+               else if (unsignedSource)
+                 x = arith::UIToFPOp::create(nb, l, to, a[0]);
+               else
+                 x = arith::SIToFPOp::create(nb, l, to, a[0]);
+               linalg::YieldOp::create(nb, l, x);
+             })
+      .getResult(0);
+}
+
+Value mlir::relay::cpu::integerDepthwiseAsFloat(OpBuilder &b,
+                                                const Conv2dProblem &conv) {
+  RankedTensorType type = conv.type;
+  auto in = cast<RankedTensorType>(conv.data.getType());
+  auto wt = cast<RankedTensorType>(conv.weight.getType());
+  auto isByte = [](Type t) {
+    return isa<IntegerType>(t) && t.getIntOrFloatBitWidth() <= 8;
+  };
+  if (!conv.nchw || !conv.isDepthwise() ||
+      !type.getElementType().isInteger(32) || !isByte(in.getElementType()) ||
+      !isByte(wt.getElementType()) || !in.hasStaticShape() ||
+      !wt.hasStaticShape())
+    return nullptr;
+  bool unsignedData = conv.op && isUnsignedValue(conv.op->getOperand(0));
+  bool unsignedWeight = conv.op && isUnsignedValue(conv.op->getOperand(1));
+  // Every product and partial sum is an integer below 2^24 in magnitude,
+  // which f32 holds exactly.
+  int64_t taps = wt.getDimSize(2) * wt.getDimSize(3);
+  if ((unsignedData ? 255 : 128) * (unsignedWeight ? 255 : 128) * taps >
+      (int64_t(1) << 24))
+    return nullptr;
+  Location loc = conv.loc;
+  Type f32 = b.getF32Type();
+  Value data = convertElements(b, loc, conv.data, f32, unsignedData);
+  // Constant weights are converted at compile time.
+  Value weight;
+  if (arith::ConstantOp constant = constantThroughReshapes(conv.weight))
+    if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue())) {
+      SmallVector<float> values;
+      for (const APInt &v : dense.getValues<APInt>())
+        values.push_back(unsignedWeight ? float(v.getZExtValue())
+                                        : float(v.getSExtValue()));
+      weight = arith::ConstantOp::create(
+          b, loc,
+          DenseElementsAttr::get(RankedTensorType::get(wt.getShape(), f32),
+                                 ArrayRef<float>(values)));
+    }
+  if (!weight)
+    weight = convertElements(b, loc, conv.weight, f32, unsignedWeight);
+  auto floatType = RankedTensorType::get(type.getShape(), f32);
+  Value out = depthwiseConvInRows(b, loc, floatType, data, weight, conv.strides,
+                                  conv.dilations, conv.padding);
+  if (!out) {
+    Value padded = padImage(b, loc, data, conv.padding, 2, 3,
+                            constantScalar(b, loc, f32, 0));
+    out = depthwiseConv2dNchw(b, loc, floatType, padded, weight, conv.strides,
+                              conv.dilations);
+  }
+  return convertElements(b, loc, out, type.getElementType(), false);
 }

@@ -584,25 +584,28 @@ struct TileAndVectorizePass
     return success();
   }
 
-  /// A transpose whose output's innermost dimension and the dimension its
-  /// input's innermost dimension lands on are whole 16-lane vectors goes in
-  /// 16x16 blocks: the vector.transpose of each block becomes a network of
-  /// shuffles (lowerBlockTransposes) instead of one load per element.
+  /// A transposition whose output's innermost dimension and the dimension
+  /// its input's innermost dimension lands on are whole 16-lane vectors
+  /// goes in 16x16 blocks: the vector.transpose of each block becomes a
+  /// network of shuffles (lowerBlockTransposes) instead of one load per
+  /// element. Taken: linalg.transpose of f32, and all-parallel generics of
+  /// 32-bit elements that write through the identity and read one input
+  /// through another permutation (an int8 convolution's [P, O] result read
+  /// back into NCHW, with the elementwise ops fused into it) -- read by
+  /// rows of its output, such an input was one gather per element, each
+  /// from another cache line.
   LogicalResult scheduleBlockTranspose(RewriterBase &rewriter,
-                                       linalg::TransposeOp op,
+                                       linalg::LinalgOp op,
                                        ArrayRef<int64_t> ranges) {
-    ArrayRef<int64_t> perm = op.getPermutation();
-    int64_t rank = perm.size();
-    auto *inner = llvm::find(perm, rank - 1);
-    int64_t from = inner - perm.begin();
-    if (rank < 2 || from == rank - 1 ||
-        !op.getInput().getType().getElementType().isF32() ||
-        ranges[from] % kBlock || ranges[rank - 1] % kBlock)
+    int64_t rank = ranges.size();
+    std::optional<int64_t> from = transposedLoop(op);
+    if (rank < 2 || !from || *from == rank - 1 || ranges[*from] % kBlock ||
+        ranges[rank - 1] % kBlock)
       return failure();
     SmallVector<int64_t> sizes;
     for (int64_t r : ranges)
       sizes.push_back(tileOrWhole(r, 1));
-    sizes[from] = tileOrWhole(ranges[from], kBlock);
+    sizes[*from] = tileOrWhole(ranges[*from], kBlock);
     sizes[rank - 1] = tileOrWhole(ranges[rank - 1], kBlock);
     FailureOr<linalg::LinalgOp> tiled = tile(rewriter, op, sizes);
     if (failed(tiled) ||
@@ -611,18 +614,78 @@ struct TileAndVectorizePass
     ++numVectorized;
     return success();
   }
+
+  /// The loop whose index is the innermost dimension of the input `op`
+  /// transposes (see scheduleBlockTranspose); none for other ops.
+  static std::optional<int64_t> transposedLoop(linalg::LinalgOp op) {
+    if (auto transpose = dyn_cast<linalg::TransposeOp>(op.getOperation())) {
+      if (!transpose.getInput().getType().getElementType().isF32())
+        return std::nullopt;
+      ArrayRef<int64_t> perm = transpose.getPermutation();
+      return llvm::find(perm, int64_t(perm.size()) - 1) - perm.begin();
+    }
+    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+    if (!generic || generic.getNumReductionLoops() != 0 ||
+        generic.getNumDpsInits() != 1 ||
+        !generic.getMatchingIndexingMap(generic.getDpsInitOperand(0))
+             .isIdentity())
+      return std::nullopt;
+    std::optional<int64_t> loop;
+    for (OpOperand *in : generic.getDpsInputOperands()) {
+      AffineMap map = generic.getMatchingIndexingMap(in);
+      auto type = dyn_cast<ShapedType>(in->get().getType());
+      if (!map.isPermutation() || map.isIdentity() || !type ||
+          type.getElementTypeBitWidth() != 32)
+        continue;
+      if (loop)
+        return std::nullopt;
+      loop = cast<AffineDimExpr>(map.getResults().back()).getPosition();
+    }
+    return loop;
+  }
   static constexpr int64_t kBlock = 16;
 
-  /// The 16x16 f32 vector.transposes of scheduleBlockTranspose as shuffles
+  /// The 16x16 32-bit vector.transposes of scheduleBlockTranspose as shuffles
   /// (other transposes keep the lowering of --convert-vector-to-llvm).
   void lowerBlockTransposes(func::FuncOp func) {
     SmallVector<Operation *> blocks;
+    SmallVector<vector::TransposeOp> unitDims;
     func.walk([&](vector::TransposeOp op) {
       VectorType type = op.getSourceVectorType();
-      if (type.getShape() == ArrayRef<int64_t>{kBlock, kBlock} &&
-          type.getElementType().isF32())
+      if (type.getElementTypeBitWidth() != 32)
+        return;
+      if (type.getShape() == ArrayRef<int64_t>{kBlock, kBlock})
         blocks.push_back(op);
+      else
+        unitDims.push_back(op);
     });
+    // A 16x16 block among unit dimensions (a block of a transposing
+    // generic of rank 4) as a 2-d transpose between shape casts.
+    IRRewriter rewriter(func.getContext());
+    for (vector::TransposeOp op : unitDims) {
+      VectorType type = op.getSourceVectorType();
+      SmallVector<int64_t> large;
+      for (auto [i, size] : llvm::enumerate(type.getShape()))
+        if (size != 1)
+          large.push_back(i);
+      if (large.size() != 2 || type.getDimSize(large[0]) != kBlock ||
+          type.getDimSize(large[1]) != kBlock)
+        continue;
+      ArrayRef<int64_t> perm = op.getPermutation();
+      // Kept in order, the transpose is a reshape (left as it is).
+      if (llvm::find(perm, large[0]) < llvm::find(perm, large[1]))
+        continue;
+      rewriter.setInsertionPoint(op);
+      Location loc = op.getLoc();
+      auto square = VectorType::get({kBlock, kBlock}, type.getElementType());
+      Value block =
+          vector::ShapeCastOp::create(rewriter, loc, square, op.getVector());
+      auto swapped = vector::TransposeOp::create(rewriter, loc, block,
+                                                 ArrayRef<int64_t>{1, 0});
+      rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(
+          op, op.getResultVectorType(), swapped.getResult());
+      blocks.push_back(swapped);
+    }
     if (blocks.empty())
       return;
     RewritePatternSet patterns(func.getContext());
@@ -715,9 +778,8 @@ struct TileAndVectorizePass
           linalg::isaContractionOpInterface(op)
               ? linalg::inferContractionDims(op)
               : FailureOr<linalg::ContractionDimensions>(failure());
-      if (auto transpose = dyn_cast<linalg::TransposeOp>(op.getOperation()))
-        if (succeeded(scheduleBlockTranspose(rewriter, transpose, ranges)))
-          continue;
+      if (succeeded(scheduleBlockTranspose(rewriter, op, ranges)))
+        continue;
       LogicalResult done =
           succeeded(dims) && !dims->m.empty() && !dims->n.empty() &&
                   !dims->k.empty()
