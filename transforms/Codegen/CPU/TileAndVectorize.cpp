@@ -615,6 +615,11 @@ struct TileAndVectorizePass
     return success();
   }
 
+  /// f32, i32 and the like (not index, whose width the target decides).
+  static bool is32Bit(Type t) {
+    return t.isIntOrFloat() && t.getIntOrFloatBitWidth() == 32;
+  }
+
   /// The loop whose index is the innermost dimension of the input `op`
   /// transposes (see scheduleBlockTranspose); none for other ops.
   static std::optional<int64_t> transposedLoop(linalg::LinalgOp op) {
@@ -635,7 +640,7 @@ struct TileAndVectorizePass
       AffineMap map = generic.getMatchingIndexingMap(in);
       auto type = dyn_cast<ShapedType>(in->get().getType());
       if (!map.isPermutation() || map.isIdentity() || !type ||
-          type.getElementTypeBitWidth() != 32)
+          !is32Bit(type.getElementType()))
         continue;
       if (loop)
         return std::nullopt;
@@ -652,7 +657,7 @@ struct TileAndVectorizePass
     SmallVector<vector::TransposeOp> unitDims;
     func.walk([&](vector::TransposeOp op) {
       VectorType type = op.getSourceVectorType();
-      if (type.getElementTypeBitWidth() != 32)
+      if (!is32Bit(type.getElementType()))
         return;
       if (type.getShape() == ArrayRef<int64_t>{kBlock, kBlock})
         blocks.push_back(op);
