@@ -19,8 +19,9 @@
 // - A register tile is `rows` positions x `vecs` vectors of 16 channels:
 //   per tap and four channels, `vecs` weight loads and `rows` broadcasts of
 //   one int32 of the image feed rows*vecs vpdpbusd.
-// - Tiles go in bands of positions (an scf.for of independent iterations:
-//   threads take bands), output channels in panels that stay in L1/L2.
+// - Tiles go in bands of positions, output channels in panels whose
+//   weights stay in L1/L2; a small image's bands are split by panels too:
+//   an scf.for of independent tasks, which threads share.
 //
 // The [P, O] result is transposed back to NCHW by a copy that
 // --relay-fuse-elementwise merges with the bias, activation and
@@ -57,9 +58,11 @@ constexpr llvm::StringLiteral kVpdpbusd = "llvm.x86.avx512.vpdpbusd.512";
 /// Register tiles per band of positions at most (a band is one task for
 /// the threads).
 constexpr int64_t kMaxBandTiles = 16;
-/// Bands a convolution is split into at least, where it has the tiles:
-/// enough for two threads to share evenly.
+/// Bands a convolution is split into at least, where it has the tiles.
 constexpr int64_t kMinBands = 4;
+/// Tasks (bands x groups of channel panels) wanted at least: enough for
+/// two threads to share evenly.
+constexpr int64_t kMinTasks = 8;
 
 /// The register tile: `rows` positions x `vecs` vectors of output
 /// channels, with `vecs` dividing the vectors of channels; rows * vecs
@@ -176,28 +179,47 @@ public:
         std::clamp<int64_t>(tiles / kMinBands, int64_t(1), kMaxBandTiles);
     int64_t bands = (tiles + bandTiles - 1) / bandTiles;
     int64_t bandRows = bandTiles * p.rows;
+    // A small image (few bands) is split across its panels of output
+    // channels too, into an even number of tasks where the panels allow,
+    // so that two threads share it evenly.
+    int64_t panelWidth = kLanes * p.vecs, panels = p.op / panelWidth;
+    int64_t groups = 1;
+    for (int64_t d = 1; d <= panels; ++d) {
+      if (panels % d)
+        continue;
+      groups = d;
+      if (bands * d >= kMinTasks && (bands * d) % 2 == 0)
+        break;
+    }
+    if (bands * groups < kMinTasks && bands >= kMinTasks)
+      groups = 1;
+    int64_t groupWidth = p.op / groups;
     Value out = tensor::EmptyOp::create(b, loc, {bands * bandRows, p.op},
                                         b.getI32Type());
-    scf::ForOp bandLoop = loopOp(
-        b, loc, bands * bandRows, bandRows, out,
-        [&](OpBuilder &b1, Value p0, Value result) {
-          Value band = tensor::EmptyOp::create(b1, loc, {bandRows, p.op},
+    scf::ForOp taskLoop = loopOp(
+        b, loc, bands * groups, 1, out,
+        [&](OpBuilder &b1, Value task, Value result) {
+          IndexMath m{b1, loc};
+          Value p0 = m.mul(m.div(task, m.c(groups)), m.c(bandRows));
+          Value c0 = m.mul(m.rem(task, m.c(groups)), m.c(groupWidth));
+          Value band = tensor::EmptyOp::create(b1, loc, {bandRows, groupWidth},
                                                b1.getI32Type());
           // Panels of output channels outside, tiles of positions inside:
           // a panel's weights stay in cache across the band.
-          band = loop(b1, loc, p.op, kLanes * p.vecs, band,
+          band = loop(b1, loc, groupWidth, panelWidth, band,
                       [&](OpBuilder &b2, Value o0, Value band2) {
+                        Value o = arith::AddIOp::create(b2, loc, c0, o0);
                         return loop(b2, loc, bandRows, p.rows, band2,
                                     [&](OpBuilder &b3, Value r0, Value band3) {
-                                      return tile(b3, p0, r0, o0, band3);
+                                      return tile(b3, p0, r0, o, o0, band3);
                                     });
                       });
-          return insertAt(b1, loc, band, result, {p0, b1.getIndexAttr(0)},
-                          {bandRows, p.op});
+          return insertAt(b1, loc, band, result, {p0, c0},
+                          {bandRows, groupWidth});
         });
-    // The bands are independent: with threads they run in parallel.
-    relay::setCodegenMark(bandLoop, relay::CodegenMark::IndependentIterations);
-    return bandLoop.getResult(0);
+    // The tasks are independent: with threads they run in parallel.
+    relay::setCodegenMark(taskLoop, relay::CodegenMark::IndependentIterations);
+    return taskLoop.getResult(0);
   }
 
 private:
@@ -210,8 +232,9 @@ private:
 
   /// One register tile: positions p0 + r0 + [0, rows) (the last clamped to
   /// the last position; their rows of the band are sliced off) x channels
-  /// o0 + [0, 16 * vecs), written into `band` at row r0.
-  Value tile(OpBuilder &tb, Value p0, Value r0, Value o0, Value band) {
+  /// o0 + [0, 16 * vecs), written into `band` at row r0 and column `at`.
+  Value tile(OpBuilder &tb, Value p0, Value r0, Value o0, Value at,
+             Value band) {
     IndexMath m{tb, loc};
     int64_t positions = p.n * p.oh * p.ow;
     // Each row's image, and its first input row and column.
@@ -268,7 +291,7 @@ private:
       for (int64_t v = 0; v < p.vecs; ++v)
         band = vector::TransferWriteOp::create(
                    tb, loc, taps.getResult(r * p.vecs + v), band,
-                   ValueRange{m.add(r0, m.c(r)), m.add(o0, m.c(v * kLanes))},
+                   ValueRange{m.add(r0, m.c(r)), m.add(at, m.c(v * kLanes))},
                    AffineMapAttr::get(
                        AffineMap::getMinorIdentityMap(2, 1, tb.getContext())),
                    /*mask=*/Value(), tb.getBoolArrayAttr({true}))
