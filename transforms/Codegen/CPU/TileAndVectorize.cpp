@@ -600,17 +600,39 @@ struct TileAndVectorizePass
     int64_t rank = ranges.size();
     std::optional<int64_t> from = transposedLoop(op);
     if (rank < 2 || !from || *from == rank - 1 || ranges[*from] % kBlock ||
-        ranges[rank - 1] % kBlock)
+        ranges[rank - 1] < kBlock)
       return failure();
+    // Rows that are not whole blocks (56 = 48 + 8): the whole blocks go in
+    // blocks, the rest of each row as vectors of its own.
+    int64_t whole = ranges[rank - 1] / kBlock * kBlock;
+    linalg::LinalgOp blocks = op, rest;
+    if (whole != ranges[rank - 1]) {
+      rewriter.setInsertionPoint(op);
+      auto [head, tail] =
+          linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()),
+                          rank - 1, rewriter.getIndexAttr(whole));
+      blocks = dyn_cast_or_null<linalg::LinalgOp>(head.getOperation());
+      rest = dyn_cast_or_null<linalg::LinalgOp>(tail.getOperation());
+      if (!blocks || !rest)
+        return failure();
+    }
     SmallVector<int64_t> sizes;
     for (int64_t r : ranges)
       sizes.push_back(tileOrWhole(r, 1));
     sizes[*from] = tileOrWhole(ranges[*from], kBlock);
-    sizes[rank - 1] = tileOrWhole(ranges[rank - 1], kBlock);
-    FailureOr<linalg::LinalgOp> tiled = tile(rewriter, op, sizes);
+    sizes[rank - 1] = tileOrWhole(whole, kBlock);
+    FailureOr<linalg::LinalgOp> tiled = tile(rewriter, blocks, sizes);
     if (failed(tiled) ||
         (vectorize && failed(vectorizeOp(rewriter, *tiled, false))))
       return failure();
+    if (rest) {
+      sizes[*from] = tileOrWhole(ranges[*from], 1);
+      sizes[rank - 1] = 0;
+      FailureOr<linalg::LinalgOp> tiledRest = tile(rewriter, rest, sizes);
+      if (failed(tiledRest) ||
+          (vectorize && failed(vectorizeOp(rewriter, *tiledRest, false))))
+        return failure();
+    }
     ++numVectorized;
     return success();
   }
