@@ -335,13 +335,46 @@ func.func @block_transpose(%in: memref<32x48xf32>, %out: memref<48x32xf32>) {
 
 // -----
 
-// A transpose with a side that is not whole blocks keeps the usual
-// schedule (the innermost loop vectorised, one load per element).
+// A transpose whose output rows are not whole blocks (49 = 48 + 1) goes in
+// 16x16 blocks of shuffles for the first 48 columns, and the last column
+// on its own.
 // CHECK-LABEL: func.func @ragged_transpose
-// CHECK-NOT: vector<16x16xf32>
+// CHECK: scf.for
+// CHECK: scf.for %{{.*}} = %c0 to %c48 step %c16
+// CHECK: vector.transfer_read {{.*}} : memref<49x32xf32>, vector<16x16xf32>
+// CHECK: vector.shuffle
+// CHECK: vector.transfer_write {{.*}} : vector<16x16xf32>, memref<32x49xf32>
+// CHECK: scf.for
+// CHECK: vector.transfer_read %arg0[%c48, %{{.*}}]
 // CHECK: return
 func.func @ragged_transpose(%in: memref<49x32xf32>, %out: memref<32x49xf32>) {
   linalg.transpose ins(%in : memref<49x32xf32>) outs(%out : memref<32x49xf32>) permutation = [1, 0]
+  return
+}
+
+// -----
+
+// Tests that an all-parallel generic of 32-bit elements reading its input
+// through a transposition (an int8 convolution's [P, O] result read back
+// into NCHW with its requantization) goes in 16x16 blocks too, a 4-d
+// block with unit dimensions transposed as a 2-d one.
+#nhwc_to_nchw = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3, d1)>
+#nchw = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @transposing_generic
+// CHECK: vector.transfer_read {{.*}} vector<1x1x16x16xi32>
+// CHECK: arith.shrsi {{.*}} : vector<1x1x16x16xi32>
+// CHECK: vector.shape_cast {{.*}} : vector<1x1x16x16xi32> to vector<16x16xi32>
+// CHECK: vector.shuffle
+// CHECK-NOT: vector.transpose
+// CHECK: vector.transfer_write {{.*}} : vector<1x16x1x16xi32>
+// CHECK: return
+func.func @transposing_generic(%in: memref<1x4x32x32xi32>, %out: memref<1x32x4x32xi32>) {
+  linalg.generic {indexing_maps = [#nhwc_to_nchw, #nchw], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%in : memref<1x4x32x32xi32>) outs(%out : memref<1x32x4x32xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %c9 = arith.constant 9 : i32
+    %y = arith.shrsi %x, %c9 : i32
+    linalg.yield %y : i32
+  }
   return
 }
 
