@@ -1187,6 +1187,10 @@ def QuantizeCalibrate : Pass<"relay-quantize-calibrate", "::mlir::ModuleOp"> {
            /*default=*/"\"power2\"",
            "A weight's range: its largest magnitude (max) rounded up to a "
            "power of two (power2)">,
+    Option<"perChannel", "per-channel", "bool", /*default=*/"false",
+           "Scale the weights of convolutions and dense layers per output "
+           "channel (each channel's own range) instead of one scale per "
+           "tensor">,
   ];
   let dependentDialects = ["::mlir::relay::RelayDialect"];
 }
@@ -1290,6 +1294,10 @@ def Quantize : Pass<"relay-quantize", "::mlir::ModuleOp"> {
            /*default=*/"\"power2\"",
            "A weight's range: its largest magnitude (max) rounded up to a "
            "power of two (power2)">,
+    Option<"perChannel", "per-channel", "bool", /*default=*/"false",
+           "Scale the weights of convolutions and dense layers per output "
+           "channel (each channel's own range) instead of one scale per "
+           "tensor">,
     ListOption<"skipConvLayers", "skip-conv-layers", "std::string",
                "Indices (program order) of the nn.conv2d left in float, or "
                "none (default: 0, the first)">,

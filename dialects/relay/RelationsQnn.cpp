@@ -388,9 +388,31 @@ static RelationStatus simulatedQuantizeRelation(RelationArgs &args) {
     return args.fail("rounding must be \"round\", got \"" +
                      args.getString("rounding", "round") + "\"");
   Type f = f32(args);
-  RelationStatus s =
-      both(both(checkParam(args, 1, "dom_scale", f, std::nullopt),
-                checkParam(args, 2, "clip_min", f, std::nullopt)),
+  // dom_scale: a scalar, or a tensor that broadcasts to the data (a
+  // weight's scales per output channel, [O, 1, 1, 1] for OIHW).
+  TensorInfo scale;
+  TensorState scaleState = readInputTensor(args, 1, scale);
+  RelationStatus s = RelationStatus::Pending;
+  if (scaleState == TensorState::NotATensor)
+    return RelationStatus::Failed;
+  if (scaleState == TensorState::Tensor) {
+    if (scale.dtype != f)
+      return args.fail("dom_scale must be float32 values, got " +
+                       typeStr(args.getInput(1)));
+    bool broadcasts = scale.getRank() <= data.getRank();
+    for (int64_t i = 0; broadcasts && i < scale.getRank(); ++i) {
+      Dim d = scale.dims[scale.getRank() - 1 - i];
+      Dim x = data.dims[data.getRank() - 1 - i];
+      broadcasts =
+          !d.isStatic() || d.size == 1 || !x.isStatic() || d.size == x.size;
+    }
+    if (!broadcasts)
+      return args.fail("dom_scale must be a scalar or broadcast to the data " +
+                       typeStr(args.getInput(0)) + ", got " +
+                       typeStr(args.getInput(1)));
+    s = RelationStatus::Solved;
+  }
+  s = both(both(s, checkParam(args, 2, "clip_min", f, std::nullopt)),
            checkParam(args, 3, "clip_max", f, std::nullopt));
   if (s != RelationStatus::Solved)
     return s;

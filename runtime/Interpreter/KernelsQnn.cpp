@@ -245,16 +245,23 @@ static FailureOr<ValuePtr> concatenateKernel(const KernelContext &ctx) {
   return callKernel("concatenate", ctx, {RuntimeValue::tuple(fields)});
 }
 
-/// round(clip(x / s, lo, hi)) * s in float32; the identity for kind 0.
+/// round(clip(x / s, lo, hi)) * s in float32, s a scalar or broadcast to
+/// x (per-channel weight scales); the identity for kind 0.
 static FailureOr<ValuePtr> simulatedQuantizeKernel(const KernelContext &ctx) {
   if (ctx.getInt("kind", 0) == 0)
     return ctx.operands[0];
   const Tensor &x = ctx.input(0);
-  auto s = static_cast<float>(ctx.input(1).getF(0));
+  const Tensor &scale = ctx.input(1);
   auto lo = static_cast<float>(ctx.input(2).getF(0));
   auto hi = static_cast<float>(ctx.input(3).getF(0));
+  bool perElement = scale.getNumElements() != 1;
+  SmallVector<int64_t> strides = scale.strides();
   Tensor out(x.getElementType(), x.getShape());
   for (int64_t k = 0; k < x.getNumElements(); ++k) {
+    int64_t at = perElement ? broadcastOffset(unravel(k, x.getShape()),
+                                              scale.getShape(), strides)
+                            : 0;
+    auto s = static_cast<float>(scale.getF(at));
     float v = static_cast<float>(x.getF(k)) / s;
     v = std::max(std::min(v, hi), lo);
     out.setF(k, std::nearbyint(v) * s);

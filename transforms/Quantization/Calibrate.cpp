@@ -39,35 +39,79 @@ std::optional<double> maxMagnitude(Value v) {
   return m;
 }
 
+/// The largest magnitude of each slice of a constant tensor along `axis`.
+std::optional<SmallVector<double>> maxMagnitudes(Value v, int64_t axis) {
+  std::optional<SmallVector<double>> values = constantValues(v);
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  if (!values || !type || !type.hasStaticShape())
+    return std::nullopt;
+  int64_t n = type.getDimSize(axis), inner = 1;
+  for (int64_t d = axis + 1; d < type.getRank(); ++d)
+    inner *= type.getDimSize(d);
+  SmallVector<double> m(n, 0.0);
+  for (auto [i, x] : llvm::enumerate(*values))
+    m[(i / inner) % n] = std::max(m[(i / inner) % n], std::fabs(x));
+  return m;
+}
+
+/// A weight's range r from its largest magnitude m: m, or m rounded up to
+/// a power of two (weight-scale=power2); 1 for an all-zero weight.
+double weightRange(double m, const QuantizeConfig &config) {
+  if (m == 0)
+    return 1.0;
+  return config.weightScale == "power2" ? std::exp2(std::ceil(std::log2(m)))
+                                        : m;
+}
+
 LogicalResult calibrate(SimulatedQuantizeOp op, const QuantizeConfig &config,
                         const DenseMap<Operation *, double> &ranges) {
   auto kind = static_cast<QKind>(op.getKind());
   if (kind == QKind::Identity)
     return success();
-  double range;
-  if (kind == QKind::Weight) {
-    std::optional<double> m = maxMagnitude(op.getData());
-    if (!m)
-      return op.emitError("calibration needs the quantized weight to be a "
-                          "constant (bind the parameters first, or skip "
-                          "this layer)");
-    range = *m;
-    if (config.weightScale == "power2")
-      range = *m > 0 ? std::exp2(std::ceil(std::log2(*m))) : 1.0;
-    else if (*m == 0)
-      range = 1.0;
-  } else {
-    auto it = ranges.find(op);
-    range = it != ranges.end() ? it->second : config.globalScale;
-  }
   int64_t validBits = config.nbit(kind) - (op.getSign() ? 1 : 0);
   double steps = std::exp2(static_cast<double>(validBits));
   OpBuilder b(op);
   Location loc = op.getLoc();
-  double values[] = {range / steps, -(steps - 1), steps - 1};
+  Value scale;
+  if (kind == QKind::Weight) {
+    std::optional<int64_t> axis =
+        config.perChannel ? productWeightAxis(op) : std::nullopt;
+    if (axis) {
+      // One scale per output channel: a tensor that broadcasts along the
+      // weight's output-channel axis ([O, 1, 1, 1] for OIHW).
+      std::optional<SmallVector<double>> m = maxMagnitudes(op.getData(), *axis);
+      if (!m)
+        return op.emitError("calibration needs the quantized weight to be a "
+                            "constant (bind the parameters first, or skip "
+                            "this layer)");
+      auto type = cast<RankedTensorType>(op.getData().getType());
+      SmallVector<int64_t> shape(type.getRank(), 1);
+      shape[*axis] = type.getDimSize(*axis);
+      SmallVector<float> scales;
+      for (double x : *m)
+        scales.push_back(static_cast<float>(weightRange(x, config) / steps));
+      scale = ConstantOp::create(
+          b, loc,
+          DenseElementsAttr::get(RankedTensorType::get(shape, b.getF32Type()),
+                                 ArrayRef<float>(scales)));
+    } else {
+      std::optional<double> m = maxMagnitude(op.getData());
+      if (!m)
+        return op.emitError("calibration needs the quantized weight to be a "
+                            "constant (bind the parameters first, or skip "
+                            "this layer)");
+      scale = f32Constant(b, loc, weightRange(*m, config) / steps);
+    }
+  } else {
+    auto it = ranges.find(op);
+    double range = it != ranges.end() ? it->second : config.globalScale;
+    scale = f32Constant(b, loc, range / steps);
+  }
+  Value values[] = {scale, f32Constant(b, loc, -(steps - 1)),
+                    f32Constant(b, loc, steps - 1)};
   for (auto [i, v] : llvm::enumerate(values)) {
     Operation *old = op->getOperand(i + 1).getDefiningOp();
-    op->setOperand(i + 1, f32Constant(b, loc, v));
+    op->setOperand(i + 1, v);
     // The placeholders annotate made go.
     if (old && isa<ConstantOp>(old) && old->use_empty())
       old->erase();
@@ -132,6 +176,7 @@ struct QuantizeCalibratePass
     config.calibrateMode = calibrateMode;
     config.globalScale = globalScale;
     config.weightScale = weightScale;
+    config.perChannel = perChannel;
     auto emitError = [&] {
       return mlir::emitError(getOperation().getLoc(),
                              "--relay-quantize-calibrate: ");

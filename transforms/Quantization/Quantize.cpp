@@ -40,6 +40,7 @@ struct QuantizePass : relay::impl::QuantizeBase<QuantizePass> {
     config.calibrateMode = calibrateMode;
     config.globalScale = globalScale;
     config.weightScale = weightScale;
+    config.perChannel = perChannel;
     config.skipDenseLayer = skipDenseLayer;
     auto emitError = [&] {
       return mlir::emitError(getOperation().getLoc(), "--relay-quantize: ");
@@ -80,6 +81,7 @@ struct QuantizePass : relay::impl::QuantizeBase<QuantizePass> {
     calibrate.calibrateMode = calibrateMode;
     calibrate.globalScale = globalScale;
     calibrate.weightScale = weightScale;
+    calibrate.perChannel = perChannel;
     calibrate.calibrationData = calibrationData;
     pm.addPass(createQuantizeCalibrate(calibrate));
     QuantizeRealizeOptions realize;

@@ -123,3 +123,48 @@ Value quant::f32Constant(OpBuilder &b, Location loc, double v) {
       b, loc,
       DenseElementsAttr::get(type, cast<Attribute>(b.getF32FloatAttr(v))));
 }
+
+std::optional<int64_t> quant::productWeightAxis(Operation *weightQuantization) {
+  std::optional<int64_t> axis;
+  Value w = weightQuantization->getResult(0);
+  if (w.use_empty())
+    return std::nullopt;
+  for (OpOperand &use : w.getUses()) {
+    Operation *user = use.getOwner();
+    if (use.getOperandNumber() != 1)
+      return std::nullopt;
+    std::optional<int64_t> a;
+    if (isa<DenseOp>(user)) {
+      a = 0;
+    } else if (isa<Conv2DOp>(user)) {
+      auto layout = user->getAttrOfType<StringAttr>("kernel_layout");
+      size_t o = layout ? layout.getValue().find('O') : 0;
+      if (o != StringRef::npos)
+        a = static_cast<int64_t>(o);
+    }
+    if (!a || (axis && *axis != *a))
+      return std::nullopt;
+    axis = a;
+  }
+  return axis;
+}
+
+std::optional<int64_t> quant::productOutputAxis(Operation *product) {
+  auto type = dyn_cast<RankedTensorType>(product->getResult(0).getType());
+  if (!type)
+    return std::nullopt;
+  if (isa<DenseOp>(product))
+    return type.getRank() - 1;
+  if (!isa<Conv2DOp>(product))
+    return std::nullopt;
+  auto out = product->getAttrOfType<StringAttr>("out_layout");
+  StringRef layout = out && !out.getValue().empty() ? out.getValue() : "";
+  if (layout.empty()) {
+    auto data = product->getAttrOfType<StringAttr>("data_layout");
+    layout = data ? data.getValue() : "NCHW";
+  }
+  size_t c = layout.find('C');
+  if (c == StringRef::npos)
+    return std::nullopt;
+  return static_cast<int64_t>(c);
+}

@@ -34,6 +34,8 @@ struct QuantizeConfig {
   std::string calibrateMode = "global-scale";
   double globalScale = 8.0;
   std::string weightScale = "power2";
+  /// Weights of products scaled per output channel.
+  bool perChannel = false;
   /// Indices (in program order) of the nn.conv2d left in float.
   SmallVector<int64_t> skipConvLayers = {0};
   bool skipDenseLayer = true;
@@ -49,6 +51,15 @@ struct QuantizeConfig {
     return static_cast<double>((int64_t(1) << (nbit(kind) - 1)) - 1);
   }
 };
+
+/// The output-channel axis of the weight a quantization feeds, when its
+/// users are convolutions (the kernel layout's O) or dense layers (0)
+/// taking it as their weight; none otherwise.
+std::optional<int64_t> productWeightAxis(Operation *weightQuantization);
+
+/// The channel axis of a convolution's (the layout's C) or a dense layer's
+/// (the last) result; none for other operators.
+std::optional<int64_t> productOutputAxis(Operation *product);
 
 /// Reads `text` ("int8", "int16", "int32", ...) as an integer type; null
 /// when it is not one.

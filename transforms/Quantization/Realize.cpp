@@ -43,11 +43,17 @@ using namespace mlir::relay::quant;
 
 namespace {
 
-/// A real tensor held as `data * scale`.
+/// A real tensor held as `data * scale`, or, with per-channel weight
+/// scales, as `data * channelScales[c]` for c its index along `axis`
+/// (`scale` is then the smallest of them).
 struct IntValue {
   Value data;
   float scale;
   Type dtype;
+  SmallVector<float> channelScales = {};
+  int64_t axis = -1;
+
+  bool isPerChannel() const { return !channelScales.empty(); }
 };
 
 Type elementOf(Value v) {
@@ -97,6 +103,43 @@ public:
 
 private:
   LogicalResult visit(Operation *op);
+
+  /// A weight quantized per output channel (`scales` along the one axis
+  /// the scale tensor is not 1): clip(round(w / s[c])), kept in float
+  /// like other constant weights until the product casts it.
+  LogicalResult realizeChannelScales(SimulatedQuantizeOp sq,
+                                     ArrayRef<double> scales, double lo,
+                                     double hi) {
+    Operation *op = sq;
+    if (intOf(sq.getData()))
+      return op->emitError("per-channel scales quantize a float weight, not "
+                           "a quantized value");
+    auto scaleType = cast<RankedTensorType>(sq.getDomScale().getType());
+    int64_t axis = -1;
+    for (auto [i, d] : llvm::enumerate(scaleType.getShape()))
+      if (d != 1)
+        axis = axis < 0 ? static_cast<int64_t>(i) : -2;
+    int64_t rank = rankOf(sq.getData());
+    if (axis < 0)
+      return op->emitError("per-channel scales vary along one axis");
+    axis += rank - scaleType.getRank();
+    SmallVector<float> channel, reciprocal;
+    for (double x : scales) {
+      channel.push_back(static_cast<float>(x));
+      reciprocal.push_back(1.0f / static_cast<float>(x));
+    }
+    OpBuilder b(op);
+    Value inverse = ConstantOp::create(
+        b, op->getLoc(),
+        DenseElementsAttr::get(
+            RankedTensorType::get(scaleType.getShape(), b.getF32Type()),
+            ArrayRef<float>(reciprocal)));
+    Value x = build<MultiplyOp>(op, {sq.getData(), inverse});
+    Value data = clip(op, build<RoundOp>(op, {x}), lo, hi);
+    IntValue value{data, *llvm::min_element(channel), {}, channel, axis};
+    define(op, std::move(value));
+    return success();
+  }
 
   /// Builds `OpT` on `operands` at `at`, typed by its relation.
   template <typename OpT>
@@ -171,8 +214,66 @@ private:
             : rb.op<CastOp>(
                   {iv.data},
                   {b.getNamedAttr("dtype", TypeAttr::get(b.getF32Type()))});
-    d = rb.op<MultiplyOp>({f, f32Constant(b, loc, iv.scale)});
+    Value scale = iv.isPerChannel()
+                      ? channelScaleTensor(b, loc, iv.channelScales, iv.axis,
+                                           rankOf(iv.data))
+                      : f32Constant(b, loc, iv.scale);
+    d = rb.op<MultiplyOp>({f, scale});
     return d;
+  }
+
+  static int64_t rankOf(Value v) {
+    return cast<RankedTensorType>(v.getType()).getRank();
+  }
+
+  /// `scales` as an f32 constant that broadcasts along `axis` of a tensor
+  /// of rank `rank`: [n] followed by ones.
+  static Value channelScaleTensor(OpBuilder &b, Location loc,
+                                  ArrayRef<float> scales, int64_t axis,
+                                  int64_t rank) {
+    SmallVector<int64_t> shape(rank - axis, 1);
+    shape[0] = static_cast<int64_t>(scales.size());
+    return ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(RankedTensorType::get(shape, b.getF32Type()),
+                               scales));
+  }
+
+  /// Integers `v` of per-channel scales `from` along `axis` at the scale
+  /// `to`, in `dtype`: qnn.requantize with one input scale per channel.
+  Value rescaleChannels(Operation *at, Value v, ArrayRef<float> from,
+                        int64_t axis, float to, Type dtype) {
+    OpBuilder b(at);
+    Location loc = at->getLoc();
+    auto zero = ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(RankedTensorType::get({}, b.getI32Type()),
+                               cast<Attribute>(b.getI32IntegerAttr(0))));
+    Value scales = ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(
+            RankedTensorType::get({static_cast<int64_t>(from.size())},
+                                  b.getF32Type()),
+            from));
+    return build<QnnRequantizeOp>(
+        at, {v, scales, zero, f32Constant(b, loc, to), zero},
+        {b.getNamedAttr("out_dtype", TypeAttr::get(dtype)),
+         b.getNamedAttr("axis", b.getI64IntegerAttr(axis)),
+         b.getNamedAttr("rounding", b.getStringAttr("UPWARD"))});
+  }
+
+  /// A per-channel product result `v` read by anything but the
+  /// quantization after it: first brought to one scale (the smallest of
+  /// its channels', which loses nothing) in dtype-activation.
+  void toOneScale(Operation *at, Value v) {
+    auto it = ints.find(v);
+    if (it == ints.end() || !it->second.isPerChannel())
+      return;
+    IntValue iv = it->second;
+    Value data =
+        rescaleChannels(at, castTo(at, iv.data, dtypeActivation),
+                        iv.channelScales, iv.axis, iv.scale, dtypeActivation);
+    it->second = {data, iv.scale, dtypeActivation};
   }
 
   /// Every operand held as integers is read dequantized.
@@ -205,7 +306,11 @@ private:
   }
 
   void define(Operation *op, Value data, float scale) {
-    ints[op->getResult(0)] = {data, scale, elementOf(data)};
+    define(op, IntValue{data, scale, elementOf(data)});
+  }
+  void define(Operation *op, IntValue value) {
+    value.dtype = elementOf(value.data);
+    ints[op->getResult(0)] = std::move(value);
     replaced.push_back(op);
   }
 
@@ -231,28 +336,36 @@ LogicalResult Realizer::visit(Operation *op) {
     const IntValue *in = intOf(sq.getData());
     if (static_cast<QKind>(sq.getKind()) == QKind::Identity) {
       if (in)
-        return define(op, in->data, in->scale), success();
+        return define(op, *in), success();
       sq.getResult().replaceAllUsesWith(sq.getData());
       op->erase();
       return success();
     }
-    std::optional<double> s = scalarConstant(sq.getDomScale()),
-                          lo = scalarConstant(sq.getClipMin()),
+    std::optional<SmallVector<double>> scales =
+        constantValues(sq.getDomScale());
+    std::optional<double> lo = scalarConstant(sq.getClipMin()),
                           hi = scalarConstant(sq.getClipMax());
-    if (!s || !lo || !hi || !(*s > 0))
+    if (!scales || scales->empty() || !lo || !hi ||
+        llvm::any_of(*scales, [](double x) { return !(x > 0); }))
       return op->emitError("realizing needs a positive constant scale and "
                            "constant clip bounds (run "
                            "--relay-quantize-calibrate first)");
-    auto scale = static_cast<float>(*s);
+    if (scales->size() > 1)
+      return realizeChannelScales(sq, *scales, *lo, *hi);
+    auto scale = static_cast<float>(scales->front());
     Value data;
-    if (in && in->scale == scale) {
+    if (in && !in->isPerChannel() && in->scale == scale) {
       data = clip(op, in->data, *lo, *hi);
     } else if (in) {
       Value v = in->data;
-      if (isa<FloatType>(in->dtype))
+      if (isa<FloatType>(in->dtype) || in->isPerChannel())
         v = castTo(op, v, dtypeActivation);
-      v = rescale(op, v, in->scale, scale, dtypeActivation);
-      data = castTo(op, clip(op, v, *lo, *hi), in->dtype);
+      v = in->isPerChannel()
+              ? rescaleChannels(op, v, in->channelScales, in->axis, scale,
+                                dtypeActivation)
+              : rescale(op, v, in->scale, scale, dtypeActivation);
+      data = castTo(op, clip(op, v, *lo, *hi),
+                    in->isPerChannel() ? dtypeActivation : in->dtype);
     } else {
       OpBuilder b(op);
       Value x = build<MultiplyOp>(
@@ -264,6 +377,13 @@ LogicalResult Realizer::visit(Operation *op) {
     define(op, data, scale);
     return success();
   }
+
+  // Per-channel product results are brought to one scale for every reader
+  // but the quantization after them and a product's weight operand.
+  QRule readerRule = rules.lookup(op->getName().getStringRef());
+  for (OpOperand &use : op->getOpOperands())
+    if (!(readerRule == QRule::Product && use.getOperandNumber() == 1))
+      toOneScale(op, use.get());
 
   // The tuple of a quantized concatenate is built there.
   if (auto tuple = dyn_cast<TupleOp>(op))
@@ -290,6 +410,19 @@ LogicalResult Realizer::visit(Operation *op) {
     Value v = forward(op, {ld, rd}, attrs);
     if (failed(fail(v)))
       return failure();
+    std::optional<int64_t> axis = quant::productOutputAxis(op);
+    if (r->isPerChannel() && isProduct && axis) {
+      // Each output channel at the input's scale times its weight's.
+      IntValue out{v, 0, {}, {}, *axis};
+      for (float c : r->channelScales)
+        out.channelScales.push_back(l->scale * c);
+      out.scale = *llvm::min_element(out.channelScales);
+      define(op, std::move(out));
+      return success();
+    }
+    if (r->isPerChannel())
+      return op->emitError("per-channel weight scales need a convolution or "
+                           "dense layer");
     define(op, v, l->scale * r->scale);
     return success();
   }
@@ -342,8 +475,10 @@ LogicalResult Realizer::visit(Operation *op) {
     if (!tuple)
       return dequantizeOperands(op), success();
     SmallVector<const IntValue *> fields;
-    for (Value f : tuple.getFields())
+    for (Value f : tuple.getFields()) {
+      toOneScale(op, f);
       fields.push_back(intOf(f));
+    }
     if (llvm::is_contained(fields, nullptr)) {
       dequantizeOperands(tuple);
       return success();

@@ -858,6 +858,16 @@ relay.func @simulated_quantize_kind(%x: tensor<4xf32>, %s: tensor<f32>) -> tenso
 
 // -----
 
+// Tests that a per-channel dom_scale must broadcast to the data.
+relay.func @simulated_quantize_scale_shape(%x: tensor<3x4xf32>, %s: tensor<4x1xf32>, %c: tensor<f32>) -> tensor<i1> {
+  // expected-error @+1 {{annotation.simulated_quantize: dom_scale must be a scalar or broadcast to the data 'tensor<3x4xf32>', got 'tensor<4x1xf32>'}}
+  %r = relay.annotation.simulated_quantize %x, %s, %c, %c {kind = 2 : i64} : (tensor<3x4xf32>, tensor<4x1xf32>, tensor<f32>, tensor<f32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
 // Tests that qnn.mul takes one scale per operand (it requantizes from
 // their product).
 relay.func @qnn_mul_channel_scale(%a: tensor<2x3xi8>, %s: tensor<f32>, %sc: tensor<3xf32>, %z: tensor<i32>) -> tensor<i1> {

@@ -65,3 +65,55 @@ relay.func @main(%arg0: tensor<1x2x4x4xf32>) -> tensor<1x3x2x2xf32> {
   %28 = relay.sigmoid %27 : (tensor<1x3x2x2xf32>) -> tensor<1x3x2x2xf32>
   relay.return %28 : tensor<1x3x2x2xf32>
 }
+
+// Tests that a convolution with per-channel weight scales (a [2, 1, 1, 1]
+// dom_scale) quantizes each channel of the weight by its own scale (x64,
+// x512) and requantizes the int32 result per channel (axis 1, scales
+// 1/16 times the weight's) to the activation's scale.
+// CHECK-LABEL: relay.func @per_channel
+// CHECK: relay.constant dense<{{\[\[\[\[}}6.400000e+01]]], {{\[\[\[}}5.120000e+02]]]]> : tensor<2x1x1x1xf32>
+// CHECK: relay.nn.conv2d {{.*}} : (tensor<1x1x3x3xi8>, tensor<2x1x1x1xi8>) -> tensor<1x2x3x3xi32>
+// CHECK: %[[S:.*]] = relay.constant dense<[9.765625E-4, 1.22070313E-4]> : tensor<2xf32>
+// CHECK: relay.qnn.requantize %{{.*}}, %[[S]], %{{.*}}, %{{.*}}, %{{.*}} {axis = 1 : i64, out_dtype = i32, rounding = "UPWARD"}
+relay.func @per_channel(%x: tensor<1x1x3x3xf32>) -> tensor<1x2x3x3xf32> {
+  %w = relay.constant dense<[[[[1.5]]], [[[-0.25]]]]> : tensor<2x1x1x1xf32>
+  %s = relay.constant dense<6.250000e-02> : tensor<f32>
+  %ws = relay.constant dense<[[[[1.562500e-02]]], [[[0.001953125]]]]> : tensor<2x1x1x1xf32>
+  %as = relay.constant dense<0.03125> : tensor<f32>
+  %lo = relay.constant dense<-127.0> : tensor<f32>
+  %hi = relay.constant dense<127.0> : tensor<f32>
+  %q = relay.annotation.simulated_quantize %x, %s, %lo, %hi {kind = 1 : i64} : (tensor<1x1x3x3xf32>, tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<1x1x3x3xf32>
+  %qw = relay.annotation.simulated_quantize %w, %ws, %lo, %hi {kind = 2 : i64} : (tensor<2x1x1x1xf32>, tensor<2x1x1x1xf32>, tensor<f32>, tensor<f32>) -> tensor<2x1x1x1xf32>
+  %c = relay.nn.conv2d %q, %qw {channels = 2 : i64} : (tensor<1x1x3x3xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x3x3xf32>
+  %a = relay.annotation.simulated_quantize %c, %as, %lo, %hi {kind = 3 : i64} : (tensor<1x2x3x3xf32>, tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<1x2x3x3xf32>
+  relay.return %a : tensor<1x2x3x3xf32>
+}
+
+// Tests that any other reader of a per-channel result (a float sigmoid, an
+// add of a quantized bias) reads it at one scale, the smallest channel's
+// (1/8192): requantized per channel once; the bias (scale 1/2) shifted
+// left by 12 to it.
+// CHECK-LABEL: relay.func @per_channel_read
+// CHECK: %[[S:.*]] = relay.constant dense<[9.765625E-4, 1.22070313E-4]> : tensor<2xf32>
+// CHECK: %[[T:.*]] = relay.constant dense<1.22070313E-4> : tensor<f32>
+// CHECK: %[[R:.*]] = relay.qnn.requantize %{{.*}}, %[[S]], %{{.*}}, %[[T]], %{{.*}} {axis = 1 : i64
+// CHECK: relay.sigmoid
+// CHECK: relay.left_shift %{{.*}}, %{{.*}} : (tensor<2x1x1xi32>, tensor<i32>)
+// CHECK: relay.add %[[R]], %{{.*}} : (tensor<1x2x3x3xi32>, tensor<2x1x1xi32>)
+relay.func @per_channel_read(%x: tensor<1x1x3x3xf32>) -> tuple<tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>> {
+  %w = relay.constant dense<[[[[1.5]]], [[[-0.25]]]]> : tensor<2x1x1x1xf32>
+  %s = relay.constant dense<6.250000e-02> : tensor<f32>
+  %ws = relay.constant dense<[[[[1.562500e-02]]], [[[0.001953125]]]]> : tensor<2x1x1x1xf32>
+  %bs = relay.constant dense<0.5> : tensor<f32>
+  %b = relay.constant dense<[[[1.0]], [[2.0]]]> : tensor<2x1x1xf32>
+  %lo = relay.constant dense<-127.0> : tensor<f32>
+  %hi = relay.constant dense<127.0> : tensor<f32>
+  %q = relay.annotation.simulated_quantize %x, %s, %lo, %hi {kind = 1 : i64} : (tensor<1x1x3x3xf32>, tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<1x1x3x3xf32>
+  %qw = relay.annotation.simulated_quantize %w, %ws, %lo, %hi {kind = 2 : i64} : (tensor<2x1x1x1xf32>, tensor<2x1x1x1xf32>, tensor<f32>, tensor<f32>) -> tensor<2x1x1x1xf32>
+  %qb = relay.annotation.simulated_quantize %b, %bs, %lo, %hi {kind = 2 : i64} : (tensor<2x1x1xf32>, tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<2x1x1xf32>
+  %c = relay.nn.conv2d %q, %qw {channels = 2 : i64} : (tensor<1x1x3x3xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x3x3xf32>
+  %r = relay.sigmoid %c : (tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  %a = relay.add %c, %qb : (tensor<1x2x3x3xf32>, tensor<2x1x1xf32>) -> tensor<1x2x3x3xf32>
+  %t = relay.tuple(%r, %a : tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>)
+  relay.return %t : tuple<tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>>
+}

@@ -252,8 +252,9 @@ def qnn_conv2d_ref(x, w, zx, zw, **kw):
 
 
 def simulated_quantize_ref(x, s, lo, hi):
-    v = np.clip(x / np.float32(s), np.float32(lo), np.float32(hi))
-    return (np.round(v) * np.float32(s)).astype(np.float32)
+    s = np.asarray(s, dtype=np.float32)
+    v = np.clip(x / s, np.float32(lo), np.float32(hi))
+    return (np.round(v) * s).astype(np.float32)
 
 
 # --- the cases ----------------------------------------------------------------
@@ -562,6 +563,10 @@ CASES = [
     ("relay.op.annotation.simulated_quantize",
      "relay.op.annotation.simulated_quantize(%a, 0.05f, -127f, 127f, kind=2)", [f32(3, 4, low=-8, high=8)],
      lambda a: simulated_quantize_ref(a, 0.05, -127, 127), 0),
+    ("relay.op.annotation.simulated_quantize (per channel)",
+     "relay.op.annotation.simulated_quantize(%a, %b, -127f, 127f, kind=2)",
+     [f32(3, 4, low=-8, high=8), f32(3, 1, low=0.02, high=0.1)],
+     lambda a, b: simulated_quantize_ref(a, b, -127, 127), 0),
 ]
 
 

@@ -5,7 +5,8 @@ Each network (random weights, batch-norm statistics set) is exported to
 ONNX, imported, quantized with TVM's default qconfig (int8 inputs and
 weights, int32 accumulation, global scale 8, power-of-two weight scales)
 with and without its first convolution left in float, and with ranges
-calibrated on four other batches (kl-divergence, percentile), and run on
+calibrated on four other batches (kl-divergence, percentile; the latter
+also with per-channel weight scales), and run on
 a batch of random images: the compiled int8 program must equal the interpreter's
 (the same integer arithmetic), keep a signal-to-quantization-noise ratio
 against the float program above 20 dB, and agree on the top class for at
@@ -108,12 +109,15 @@ def main():
             for i in range(4):
                 np.save(os.path.join(calibration, f"{i}.npy"),
                         torch.randn(32, 3, 16, 16).numpy())
-            configs = [("0", "global-scale"), ("none", "global-scale"),
-                       ("0", "kl-divergence"), ("0", "percentile")]
-            for skip, mode in configs:
-                tag = f"{skip}.{mode}"
+            configs = [("0", "global-scale", ""),
+                       ("none", "global-scale", ""),
+                       ("0", "kl-divergence", ""), ("0", "percentile", ""),
+                       ("0", "percentile", " per-channel=true weight-scale=max")]
+            for skip, mode, extra in configs:
+                tag = f"{skip}.{mode}{'.pc' if extra else ''}"
                 q = os.path.join(work, f"{name}.q{tag}.mlir")
-                options = f"skip-conv-layers={skip} calibrate-mode={mode}"
+                options = (f"skip-conv-layers={skip} calibrate-mode={mode}"
+                           f"{extra}")
                 if mode != "global-scale":
                     options += f" calibration-data={calibration}"
                 run([opt, mlir, f"--relay-quantize={options}", "-o", q])
@@ -137,7 +141,8 @@ def main():
                 ok = (compiled and same and sqnr > 20 and agree >= 0.9 and
                       int8 == want_int8)
                 failures += not ok
-                print(f"{'ok' if ok else 'MISMATCH'} {name} {options.split(' calibration-data')[0]}: "
+                shown = options.replace(f" calibration-data={calibration}", "")
+                print(f"{'ok' if ok else 'MISMATCH'} {name} {shown}: "
                       f"{int8} of {len(convs)} convolutions int8, "
                       f"compiled={compiled} compiled==interpreted={same} "
                       f"SQNR {sqnr:.1f} dB top-1 agreement {agree:.0%}")
