@@ -1156,7 +1156,10 @@ def QuantizeCalibrate : Pass<"relay-quantize-calibrate", "::mlir::ModuleOp"> {
     Every simulated_quantize gets the domain scale r / 2^(nbit-1) and the
     clip bounds +-(2^(nbit-1) - 1) of its kind's bit width, r being the
     range of the value: a weight's largest magnitude (rounded up to a power
-    of two with weight-scale=power2; the weight must be a constant), and
+    of two with weight-scale=power2; the weight must be a constant; with
+    per-channel, a convolution's or dense layer's weight gets one range
+    per output channel, its scale a tensor that broadcasts along that
+    axis), and
     for inputs and activations global-scale or, with calibration-data, what
     the float program computes there over the samples (run natively where
     the tool registers the JIT, as relay-mlir-opt does, else interpreted):
