@@ -7,7 +7,9 @@
 // qnn.conv2d/dense/batch_matmul are nn.conv2d/dense/batch_matmul with
 // out_dtype int32 on the operands minus their zero points (directly on
 // the int8 operands where both zero points are 0, the case Relay's own
-// quantization produces); add, subtract, mul and concatenate requantize
+// quantization produces; a uint8 image with a zero point convolved with
+// int8 weights without one, ONNX's and PyTorch's case, on the image
+// shifted into int8 with the shift taken back per output channel); add, subtract, mul and concatenate requantize
 // their operands to the output's parameters first. simulated_quantize
 // becomes its float arithmetic.
 //
@@ -267,11 +269,87 @@ Value product(Emitter &b, Operation *op, int64_t weightAxis) {
   return b.op<OpT>({x, w}, attrs);
 }
 
+/// A uint8 image with a constant scalar zero point z times int8 weights
+/// without one (what ONNX's QLinearConv and PyTorch's quantized
+/// convolutions give): the image shifted into int8 and convolved on int8
+/// operands (the CPU's VNNI kernels), the shift taken back per output
+/// channel:
+///   conv(x - z, w) = conv(x - 128, w) + (128 - z) * sum(w[o])
+/// with the padding made explicit (by z) first, so that every tap of the
+/// sum is a real one. Null where it does not apply.
+Value unsignedTimesSigned(Emitter &b, Operation *op, size_t weightAxis) {
+  Value x = op->getOperand(0), w = op->getOperand(1);
+  Param zx(op->getOperand(2)), zw(op->getOperand(3));
+  auto isByte = [](Type t, bool isUnsigned) {
+    return t.isInteger(8) &&
+           (isUnsigned ? t.isUnsignedInteger() : !t.isUnsignedInteger());
+  };
+  if (!zw.isZero() || !zx.values || zx.values->size() != 1 ||
+      !isByte(elementOf(x), true) || !isByte(elementOf(w), false) ||
+      !cast<RankedTensorType>(x.getType()).hasStaticShape())
+    return {};
+  DictionaryAttr attrs = getOperatorAttributes(op);
+  auto dataLayout = dyn_cast_or_null<StringAttr>(attrs.get("data_layout"));
+  StringRef layout = dataLayout ? dataLayout.getValue() : "NCHW";
+  size_t hAxis = layout.find('H'), wAxis = layout.find('W');
+  if (hAxis == StringRef::npos || wAxis == StringRef::npos)
+    return {};
+  auto z = static_cast<int64_t>(zx.values->front());
+  Type i32 = intType(b, 32);
+  Value xi = castTo(b, x, i32);
+  // The padding, (top, left, bottom, right), made explicit with z.
+  SmallVector<int64_t> padding(4, 0);
+  if (auto p = dyn_cast_or_null<DenseI64ArrayAttr>(attrs.get("padding"))) {
+    ArrayRef<int64_t> v = p.asArrayRef();
+    if (v.size() == 1)
+      padding.assign(4, v[0]);
+    else if (v.size() == 2)
+      padding = {v[0], v[1], v[0], v[1]};
+    else if (v.size() == 4)
+      padding.assign(v.begin(), v.end());
+  }
+  if (llvm::any_of(padding, [](int64_t p) { return p != 0; })) {
+    SmallVector<int64_t> width(2 * 4, 0);
+    width[2 * hAxis] = padding[0];
+    width[2 * hAxis + 1] = padding[2];
+    width[2 * wAxis] = padding[1];
+    width[2 * wAxis + 1] = padding[3];
+    xi = b.op<PadOp>({xi, b.scalar(z, xi)}, {b.ints("pad_width", width)});
+  }
+  Value shifted =
+      castTo(b, b.op<SubtractOp>({xi, b.scalar(128, xi)}), intType(b, 8));
+  SmallVector<NamedAttribute> convAttrs;
+  for (NamedAttribute a : op->getAttrs())
+    if (a.getName() != "out_dtype" && a.getName() != "padding")
+      convAttrs.push_back(a);
+  convAttrs.push_back(b.type("out_dtype", elementOf(op->getResult(0))));
+  convAttrs.push_back(b.ints("padding", {0, 0, 0, 0}));
+  Value conv = b.op<Conv2DOp>({shifted, w}, convAttrs);
+  // (128 - z) * sum(w[o]), broadcast along the result's channel axis.
+  SmallVector<int64_t> reduced;
+  for (int64_t a = 0; a < 4; ++a)
+    if (a != static_cast<int64_t>(weightAxis))
+      reduced.push_back(a);
+  Value sums = b.op<SumOp>({castTo(b, w, i32)}, {b.ints("axis", reduced)});
+  Value correction = b.mul(
+      sums, b.constant(DenseElementsAttr::get(RankedTensorType::get({}, i32),
+                                              static_cast<int32_t>(128 - z))));
+  size_t cAxis = layout.find('C');
+  if (!b.succeeded() || cAxis == StringRef::npos)
+    return {};
+  SmallVector<int64_t> shape(4 - cAxis, 1);
+  shape[0] = shapeOf(sums)[0];
+  return b.add(conv, b.reshape(correction, shape));
+}
+
 Value conv2d(Emitter &b, Operation *op) {
   auto layout = dyn_cast_or_null<StringAttr>(
       getOperatorAttributes(op).get("kernel_layout"));
   size_t o = layout ? layout.getValue().find('O') : 0;
-  return product<Conv2DOp>(b, op, o == StringRef::npos ? 0 : o);
+  o = o == StringRef::npos ? 0 : o;
+  if (Value v = unsignedTimesSigned(b, op, o))
+    return v;
+  return product<Conv2DOp>(b, op, o);
 }
 Value dense(Emitter &b, Operation *op) { return product<DenseOp>(b, op, 0); }
 Value batchMatmul(Emitter &b, Operation *op) {

@@ -540,6 +540,16 @@ CASES = [
      "%z = stack((3, -1, 0)); qnn.conv2d(%a, %b, 128, %z, 0.1f, 0.05f, strides=[2, 2], padding=[1, 0, 0, 1])",
      [uint8(2, 2, 6, 5), int8(3, 2, 3, 2)],
      lambda a, b: qnn_conv2d_ref(a, b, 128, [3, -1, 0], strides=(2, 2), padding=(1, 0, 0, 1)), 0),
+    # uint8 data with a zero point, int8 weights without one: computed on
+    # the data shifted into int8, the padding made explicit.
+    ("qnn.conv2d (uint8 x int8)",
+     "qnn.conv2d(%a, %b, 3, 0, 0.1f, 0.05f, strides=[2, 1], padding=[1, 2, 0, 1], channels=4, kernel_size=[3, 3])",
+     [uint8(1, 3, 7, 6), int8(4, 3, 3, 3)],
+     lambda a, b: qnn_conv2d_ref(a, b, 3, 0, strides=(2, 1), padding=(1, 2, 0, 1)), 0),
+    ("qnn.conv2d (uint8 x int8, depthwise)",
+     "qnn.conv2d(%a, %b, 200, 0, 0.1f, 0.05f, padding=[1, 1], groups=3, channels=3, kernel_size=[3, 3])",
+     [uint8(1, 3, 5, 5), int8(3, 1, 3, 3)],
+     lambda a, b: qnn_conv2d_ref(a, b, 200, 0, padding=(1, 1, 1, 1), groups=3), 0),
     ("qnn.dense", "qnn.dense(%a, %b, 5, -2, 0.1f, 0.2f, units=4)", [uint8(3, 7), int8(4, 7)],
      lambda a, b: ((a.astype(np.int64) - 5) @ (b.astype(np.int64) + 2).T).astype(np.int32), 0),
     ("qnn.batch_matmul", "qnn.batch_matmul(%a, %b, 0, 0, 0.1f, 0.2f)", [int8(2, 3, 5), int8(2, 4, 5)],
