@@ -9,9 +9,9 @@
 // the int8 operands where both zero points are 0, the case Relay's own
 // quantization produces; a uint8 image with a zero point convolved with
 // int8 weights without one, ONNX's and PyTorch's case, on the image
-// shifted into int8 with the shift taken back per output channel); add, subtract, mul and concatenate requantize
-// their operands to the output's parameters first. simulated_quantize
-// becomes its float arithmetic.
+// shifted into int8 with the shift taken back per output channel); add,
+// subtract, mul and concatenate requantize their operands to the output's
+// parameters first. simulated_quantize becomes its float arithmetic.
 //
 // Scales and zero points known only at run time are read as operands where
 // the arithmetic is float (quantize, dequantize, a float requantize) and in
