@@ -2,8 +2,8 @@
 // RUN: relay-mlir-opt %s --relay-to-linalg | FileCheck %s
 // RUN: relay-mlir-opt %s --relay-to-llvm | FileCheck %s --check-prefix=LLVM
 // Ungrouped int8 convolutions with constant weights run on AVX-512 VNNI
-// where the host has it: the padded image repacked as NHWC words of four
-// channels shifted by 128, the weights packed at compile time as
+// where the host has it: the padded image repacked as words of four
+// channels shifted by 128, transposed to NHWC, the weights packed at compile time as
 // [taps, C/4, O*4] bytes with -128 * sum(w[o]) as each channel's start,
 // bands of register tiles (positions x vectors of 16 channels) summing
 // vpdpbusd over taps and channel groups, and the [P, O] result read back
@@ -15,8 +15,9 @@
 // CHECK-LABEL: func.func @conv3x3(
 // CHECK-DAG: arith.constant dense<-9216> : tensor<32xi32>
 // CHECK-DAG: arith.constant dense<1> : tensor<9x2x128xi8>
-// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<1x8x12x12xi8>, tensor<1x8x12x12xi8>, tensor<1x8x12x12xi8>, tensor<1x8x12x12xi8>) outs(%{{.*}} : tensor<1x12x12x2xi32>)
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<1x8x12x12xi8>, tensor<1x8x12x12xi8>, tensor<1x8x12x12xi8>, tensor<1x8x12x12xi8>) outs(%{{.*}} : tensor<1x2x12x12xi32>)
 // CHECK: arith.xori
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<1x2x12x12xi32>) outs(%{{.*}} : tensor<1x12x12x2xi32>)
 // CHECK: scf.for {{.*}} -> (tensor<120x32xi32>)
 // CHECK: %{{.*}}:24 = scf.for {{.*}} -> (vector<16xi32>,
 // CHECK: %{{.*}}:24 = scf.for {{.*}} -> (vector<16xi32>,

@@ -115,43 +115,48 @@ PackedWeights packWeights(ArrayRef<char> w, int64_t o, int64_t c, int64_t kh,
 }
 
 /// image32[n, y, x, cq] = the four bytes padded[n, 4cq + r, y, x] (r =
-/// 0..3, little-endian) plus 128 each (xor 0x80808080): one parallel
-/// generic reading the padded NCHW image four times.
+/// 0..3, little-endian) plus 128 each (xor 0x80808080): words made along
+/// the image's rows (four contiguous reads, one contiguous write), then
+/// transposed to NHWC (which the tiling pass does in 16x16 blocks).
 Value packImage(OpBuilder &b, Location loc, Value padded) {
   MLIRContext *ctx = b.getContext();
   auto in = cast<RankedTensorType>(padded.getType());
   int64_t n = in.getDimSize(0), cq = in.getDimSize(1) / 4;
   int64_t h = in.getDimSize(2), w = in.getDimSize(3);
-  AffineExpr dn, dy, dx, dc;
-  bindDims(ctx, dn, dy, dx, dc);
+  AffineExpr dn, dc, dy, dx;
+  bindDims(ctx, dn, dc, dy, dx);
   SmallVector<AffineMap> maps;
   for (int64_t r = 0; r < 4; ++r)
     maps.push_back(AffineMap::get(4, 0, {dn, dc * 4 + r, dy, dx}, ctx));
   maps.push_back(AffineMap::getMultiDimIdentityMap(4, ctx));
   Type i32 = b.getI32Type();
-  Value init = tensor::EmptyOp::create(b, loc, {n, h, w, cq}, i32);
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{init.getType()},
-             ValueRange{padded, padded, padded, padded}, init, maps,
-             SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
-             [&](OpBuilder &nb, Location l, ValueRange a) {
-               Value word;
-               for (int64_t r = 0; r < 4; ++r) {
-                 Value v = arith::ExtUIOp::create(nb, l, i32, a[r]);
-                 if (r)
-                   v = arith::ShLIOp::create(
-                       nb, l, v,
-                       arith::ConstantIntOp::create(nb, l, i32, 8 * r));
-                 word = word ? arith::OrIOp::create(nb, l, word, v).getResult()
-                             : v;
-               }
-               word =
-                   arith::XOrIOp::create(nb, l, word,
-                                         arith::ConstantIntOp::create(
-                                             nb, l, i32, int32_t(0x80808080)));
-               linalg::YieldOp::create(nb, l, word);
-             })
-      .getResult(0);
+  Value init = tensor::EmptyOp::create(b, loc, {n, cq, h, w}, i32);
+  Value words =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{init.getType()},
+          ValueRange{padded, padded, padded, padded}, init, maps,
+          SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+          [&](OpBuilder &nb, Location l, ValueRange a) {
+            Value word;
+            for (int64_t r = 0; r < 4; ++r) {
+              Value v = arith::ExtUIOp::create(nb, l, i32, a[r]);
+              if (r)
+                v = arith::ShLIOp::create(
+                    nb, l, v, arith::ConstantIntOp::create(nb, l, i32, 8 * r));
+              word =
+                  word ? arith::OrIOp::create(nb, l, word, v).getResult() : v;
+            }
+            word = arith::XOrIOp::create(
+                nb, l, word,
+                arith::ConstantIntOp::create(nb, l, i32, int32_t(0x80808080)));
+            linalg::YieldOp::create(nb, l, word);
+          })
+          .getResult(0);
+  // image32[n, y, x, c] = words[n, c, y, x]
+  AffineExpr on, oy, ox, oc;
+  bindDims(ctx, on, oy, ox, oc);
+  AffineMap read = AffineMap::get(4, 0, {on, oc, oy, ox}, ctx);
+  return copyThroughMap(b, loc, words, {n, h, w, cq}, read);
 }
 
 /// The convolution's shape as the kernel sees it.
