@@ -17,7 +17,8 @@ resnet18,     torchvision's networks with random weights and batch-norm
 mobilenet_v2  statistics set as the model tests do; --inputs random images
               (in batches of 50): top-1 agreement of int8 (8/32) with fp32
               and the signal-to-quantization-noise ratio of the logits, for
-              global-scale and kl-divergence (four other batches).
+              global-scale and kl-divergence (four other batches), the
+              latter also with per-channel weight scales (max).
 
 Every quantization is --relay-quantize with TVM's other defaults (the first
 convolution and dense layers in float, power-of-two weight scales), run by
@@ -156,15 +157,20 @@ def torchvision_model(tools, name, inputs):
     cal = calibration_dir(tools, name, [
         rng.standard_normal((batch, 3, 224, 224)) for _ in range(4)])
     rows = []
-    for mode in ("global-scale", "kl-divergence"):
-        opts = f"calibrate-mode={mode}"
+    modes = (("global-scale", ""), ("kl-divergence", ""),
+             ("kl-divergence, per-channel max weight scales",
+              " per-channel=true weight-scale=max"))
+    for label, extra in modes:
+        mode = label.split(",")[0]
+        opts = f"calibrate-mode={mode}{extra}"
         if mode != "global-scale":
             opts += f" calibration-data={cal}"
-        q = tools.quantize(mlir, f"{name}.{mode}", opts)
+        q = tools.quantize(mlir, f"{name}.{mode}{'.pc' if extra else ''}",
+                           opts)
         got = np.concatenate([tools.run(q, images[i:i + batch], name + ".q")
                               for i in range(0, inputs, batch)])
         sqnr = 10 * np.log10(np.sum(fp32 ** 2) / np.sum((got - fp32) ** 2))
-        rows.append((name, "8/32", mode, f"SQNR {sqnr:.1f} dB",
+        rows.append((name, "8/32", label, f"SQNR {sqnr:.1f} dB",
                      f"{np.mean(got.argmax(1) == fp32.argmax(1)):.1%}"))
     return rows
 

@@ -188,6 +188,8 @@ public:
     // channels too, into an even number of tasks where the panels allow,
     // so that two threads share it evenly.
     int64_t panelWidth = kLanes * p.vecs, panels = p.op / panelWidth;
+    // The fewest groups (a divisor of the panels) that make enough tasks,
+    // an even number of them; all panels apart where none does.
     int64_t groups = 1;
     for (int64_t d = 1; d <= panels; ++d) {
       if (panels % d)
@@ -196,8 +198,6 @@ public:
       if (bands * d >= kMinTasks && (bands * d) % 2 == 0)
         break;
     }
-    if (bands * groups < kMinTasks && bands >= kMinTasks)
-      groups = 1;
     int64_t groupWidth = p.op / groups;
     Value out = tensor::EmptyOp::create(b, loc, {bands * bandRows, p.op},
                                         b.getI32Type());
