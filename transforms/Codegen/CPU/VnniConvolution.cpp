@@ -410,8 +410,23 @@ Value vnniConv2d(OpBuilder &b, const Conv2dProblem &conv) {
       SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
   AffineExpr dn, dc, dy, dx;
   bindDims(ctx, dn, dc, dy, dx);
-  AffineMap read = AffineMap::get(4, 0, {dn, dy, dx, dc}, ctx);
-  return copyThroughMap(b, loc, outT, type.getShape(), read);
+  if (p.ow >= kLanes) {
+    AffineMap read = AffineMap::get(4, 0, {dn, dy, dx, dc}, ctx);
+    return copyThroughMap(b, loc, outT, type.getShape(), read);
+  }
+  // Rows narrower than a vector (14, 7): transposed over whole planes
+  // ([n, oh * ow, o] -> [n, o, oh * ow]), whose blocks are whole vectors,
+  // then reshaped.
+  int64_t plane = p.oh * p.ow;
+  Value flat = tensor::CollapseShapeOp::create(
+      b, loc, outT, SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}});
+  AffineExpr fn, fc, fp;
+  bindDims(ctx, fn, fc, fp);
+  Value planes = copyThroughMap(b, loc, flat, {n, o, plane},
+                                AffineMap::get(3, 0, {fn, fp, fc}, ctx));
+  return tensor::ExpandShapeOp::create(
+      b, loc, type, planes,
+      SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
 }
 
 } // namespace mlir::relay::cpu
