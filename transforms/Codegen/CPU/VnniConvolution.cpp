@@ -384,7 +384,21 @@ Value vnniConv2d(OpBuilder &b, const Conv2dProblem &conv) {
   // The image padded (with zeros: 128 once shifted, the shifted image's
   // zero) to whole groups of four channels.
   Value zero = constantScalar(b, loc, in.getElementType(), 0);
-  Value data = padImage(b, loc, conv.data, conv.padding, 2, 3, zero);
+  Value data = conv.data;
+  // An unpadded strided 1x1 convolution (a ResNet shortcut) reads every
+  // s-th pixel only: those are taken first, so that only they are
+  // repacked, and the convolution is of stride 1.
+  if (kh == 1 && kw == 1 && (p.sh > 1 || p.sw > 1) &&
+      llvm::all_of(conv.padding, [](int64_t v) { return v == 0; })) {
+    data = tensor::ExtractSliceOp::create(
+        b, loc, RankedTensorType::get({n, c, p.oh, p.ow}, in.getElementType()),
+        data, ValueRange{}, ValueRange{}, ValueRange{},
+        b.getDenseI64ArrayAttr({0, 0, 0, 0}),
+        b.getDenseI64ArrayAttr({n, c, p.oh, p.ow}),
+        b.getDenseI64ArrayAttr({1, 1, p.sh, p.sw}));
+    p.sh = p.sw = 1;
+  }
+  data = padImage(b, loc, data, conv.padding, 2, 3, zero);
   if (cq * 4 != c) {
     auto padded = cast<RankedTensorType>(data.getType());
     SmallVector<int64_t> shape(padded.getShape());
