@@ -166,6 +166,15 @@ struct Problem {
   int64_t op;             // output channels, padded to whole vectors
   int64_t sh, sw, dh, dw; // strides, dilations
   int64_t rows, vecs;     // the register tile
+
+  /// Whether the inner loop runs along a kernel row's taps instead of a
+  /// tap's channel groups: for one group (an RGB image's first
+  /// convolution), whose 7x7 taps would otherwise each be a loop of one
+  /// trip. An undilated row's words are contiguous in the image.
+  bool rowRuns() const { return cq == 1 && dw == 1; }
+  /// The outer loop's trips (kernel rows or taps) and the inner loop's.
+  int64_t outerTrips() const { return rowRuns() ? taps / kw : taps; }
+  int64_t innerTrips() const { return rowRuns() ? kw : cq; }
 };
 
 /// Emits outT[Pp, op] (Pp = positions padded to whole bands) from the
@@ -257,19 +266,24 @@ private:
     for (int64_t r = 0; r < p.rows; ++r)
       for (int64_t v = 0; v < p.vecs; ++v)
         init.push_back(read(tb, accType, start, {m.add(o0, m.c(v * kLanes))}));
+    // The outer loop over taps (or kernel rows), the inner over a tap's
+    // channel groups (or a row's taps); the weights are [outer, inner,
+    // o * 4].
     auto taps = scf::ForOp::create(
-        tb, loc, idx(tb, 0), idx(tb, p.taps), idx(tb, 1), init,
+        tb, loc, idx(tb, 0), idx(tb, p.outerTrips()), idx(tb, 1), init,
         [&](OpBuilder &b1, Location, Value t, ValueRange accs) {
           IndexMath m1{b1, loc};
-          Value i = m1.mul(m1.div(t, m1.c(p.kw)), m1.c(p.dh));
-          Value j = m1.mul(m1.rem(t, m1.c(p.kw)), m1.c(p.dw));
+          Value i = p.rowRuns() ? m1.mul(t, m1.c(p.dh))
+                                : m1.mul(m1.div(t, m1.c(p.kw)), m1.c(p.dh));
+          Value j =
+              p.rowRuns() ? m1.c(0) : m1.mul(m1.rem(t, m1.c(p.kw)), m1.c(p.dw));
           SmallVector<Value> ys, xs;
           for (int64_t r = 0; r < p.rows; ++r) {
             ys.push_back(m1.add(rowOf[r], i));
             xs.push_back(m1.add(colOf[r], j));
           }
-          auto channels = scf::ForOp::create(
-              b1, loc, idx(b1, 0), idx(b1, p.cq), idx(b1, 1), accs,
+          auto inner = scf::ForOp::create(
+              b1, loc, idx(b1, 0), idx(b1, p.innerTrips()), idx(b1, 1), accs,
               [&](OpBuilder &b2, Location, Value c, ValueRange acc) {
                 IndexMath m2{b2, loc};
                 SmallVector<Value> w;
@@ -279,8 +293,11 @@ private:
                       {t, c, m2.mul(m2.add(o0, m2.c(v * kLanes)), m2.c(4))}));
                 SmallVector<Value> next;
                 for (int64_t r = 0; r < p.rows; ++r) {
-                  Value word = tensor::ExtractOp::create(
-                      b2, loc, image, ValueRange{imageOf[r], ys[r], xs[r], c});
+                  // A row run's c is the tap along the row (one group).
+                  SmallVector<Value> at{imageOf[r], ys[r],
+                                        p.rowRuns() ? m2.add(xs[r], c) : xs[r],
+                                        p.rowRuns() ? m2.c(0) : c};
+                  Value word = tensor::ExtractOp::create(b2, loc, image, at);
                   Value a = vector::BitCastOp::create(
                       b2, loc, bytesType,
                       vector::BroadcastOp::create(b2, loc, accType, word));
@@ -290,7 +307,7 @@ private:
                 }
                 scf::YieldOp::create(b2, loc, next);
               });
-          scf::YieldOp::create(b1, loc, channels.getResults());
+          scf::YieldOp::create(b1, loc, inner.getResults());
         });
     for (int64_t r = 0; r < p.rows; ++r)
       for (int64_t v = 0; v < p.vecs; ++v)
@@ -374,8 +391,11 @@ Value vnniConv2d(OpBuilder &b, const Conv2dProblem &conv) {
             rows,
             vecs};
   PackedWeights packed = packWeights(bytes, o, c, kh, kw, op, cq);
+  // [taps, cq, o*4] bytes, seen as [kh, kw, o*4] for row runs (cq = 1).
   Value weights = bytesConstant(
-      b, loc, RankedTensorType::get({p.taps, cq, op * 4}, b.getI8Type()),
+      b, loc,
+      RankedTensorType::get({p.outerTrips(), p.innerTrips(), op * 4},
+                            b.getI8Type()),
       packed.bytes, isResource);
   std::vector<char> startBytes(op * 4);
   std::memcpy(startBytes.data(), packed.start.data(), startBytes.size());
