@@ -43,6 +43,20 @@ def cpu_model():
         info.get('model', '?'), ', '.join(isa) or 'no AVX-512')
 
 
+
+def cpu_table(headers, rows, results=None):
+    """A Markdown table of `rows` under `headers`, headed by the CPU model;
+    printed, and written to the file `results` when given."""
+    lines = [f"CPU: {cpu_model()}", "",
+             "| " + " | ".join(headers) + " |",
+             "|" + "---|" * len(headers)]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    text = "\n".join(lines)
+    print(text)
+    if results:
+        with open(results, "w") as f:
+            f.write(text + "\n")
+
 def program_and_inputs(name, models, tmp):
     """The workload's program and input files (as run_workloads.py)."""
     if name in workloads.VISION:

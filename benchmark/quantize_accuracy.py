@@ -34,7 +34,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare_builds import cpu_model  # noqa: E402
+from compare_builds import cpu_table  # noqa: E402
 
 CONFIGS = {  # name: --relay-quantize options
     "8/32": "",
@@ -190,17 +190,9 @@ def main():
                 rows += digits(tools)
             else:
                 rows += torchvision_model(tools, model, args.inputs)
-    lines = [f"CPU: {cpu_model()}", "",
-             "| network | bits (inputs, weights / results) | calibration "
-             "| accuracy (or SQNR) | agreement with fp32 (top-1) |",
-             "|---|---|---|---|---|"]
-    lines += ["| " + " | ".join(r) + " |" for r in rows]
-    text = "\n".join(lines)
-    print(text)
-    if args.results:
-        with open(args.results, "w") as f:
-            f.write(text + "\n")
-
+    cpu_table(["network", "bits (inputs, weights / results)", "calibration",
+               "accuracy (or SQNR)", "agreement with fp32 (top-1)"],
+              rows, args.results)
 
 if __name__ == "__main__":
     main()

@@ -25,7 +25,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare_builds import cpu_model  # noqa: E402
+from compare_builds import cpu_table  # noqa: E402
 
 TORCH_SIDE = r'''
 import sys, time, statistics, torch, torchvision
@@ -132,20 +132,11 @@ def main():
                              f"{r8all:.1f}", f"{r32:.1f}",
                              f"{r32 / r8:.2f}x; {r32 / r8all:.2f}x", t8,
                              f"{ratio}; {ratio_all}", f"{t32:.1f}"))
-    lines = [f"CPU: {cpu_model()}", "",
-             "| network | threads | relay-mlir int8 ms (TVM defaults) "
-             "| relay-mlir int8 ms (every conv) | relay-mlir f32 ms "
-             "| f32 / int8 (defaults; every conv) | PyTorch int8 ms (engine) "
-             "| PyTorch int8 / relay-mlir int8 (defaults; every conv) "
-             "| PyTorch f32 ms |",
-             "|---|---|---|---|---|---|---|---|---|"]
-    lines += ["| " + " | ".join(r) + " |" for r in rows]
-    text = "\n".join(lines)
-    print(text)
-    if args.results:
-        with open(args.results, "w") as f:
-            f.write(text + "\n")
-
+    cpu_table(["network", "threads", "relay-mlir int8 ms (TVM defaults)",
+               "relay-mlir int8 ms (every conv)", "relay-mlir f32 ms",
+               "f32 / int8 (defaults; every conv)", "PyTorch int8 ms (engine)",
+               "PyTorch int8 / relay-mlir int8 (defaults; every conv)",
+               "PyTorch f32 ms"], rows, args.results)
 
 if __name__ == "__main__":
     main()

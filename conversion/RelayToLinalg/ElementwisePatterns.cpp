@@ -119,35 +119,12 @@ FailureOr<SmallVector<Value>> castRule(OpBuilder &b, Operation *op,
   // Signedness comes from the Relay types (lowered integers are signless).
   bool fromUnsigned = isUnsignedValue(op->getOperand(0));
   bool toUnsigned = isUnsignedValue(op->getResult(0));
-  return elementwise(
-      b, op, operands,
-      [to, fromUnsigned, toUnsigned](OpBuilder &nb, Location l,
-                                     ValueRange a) -> Value {
-        Value x = a[0];
-        Type from = x.getType();
-        if (from == to)
-          return x;
-        auto fi = dyn_cast<IntegerType>(from);
-        auto ti = dyn_cast<IntegerType>(to);
-        if (isa<FloatType>(from) && isa<FloatType>(to))
-          return from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth()
-                     ? arith::ExtFOp::create(nb, l, to, x).getResult()
-                     : arith::TruncFOp::create(nb, l, to, x).getResult();
-        if (fi && isa<FloatType>(to))
-          return fromUnsigned
-                     ? arith::UIToFPOp::create(nb, l, to, x).getResult()
-                     : arith::SIToFPOp::create(nb, l, to, x).getResult();
-        if (isa<FloatType>(from) && ti)
-          return toUnsigned ? arith::FPToUIOp::create(nb, l, to, x).getResult()
-                            : arith::FPToSIOp::create(nb, l, to, x).getResult();
-        if (fi && ti)
-          return fi.getWidth() < ti.getWidth()
-                     ? (fromUnsigned
-                            ? arith::ExtUIOp::create(nb, l, to, x).getResult()
-                            : arith::ExtSIOp::create(nb, l, to, x).getResult())
-                     : arith::TruncIOp::create(nb, l, to, x).getResult();
-        return x;
-      });
+  return elementwise(b, op, operands,
+                     [to, fromUnsigned, toUnsigned](OpBuilder &nb, Location l,
+                                                    ValueRange a) -> Value {
+                       return convertScalar(nb, l, a[0], to, fromUnsigned,
+                                            toUnsigned);
+                     });
 }
 
 /// The vector `v` (bias_add's bias, prelu's slopes) reshaped to [C, 1, ...]

@@ -488,4 +488,48 @@ Value narrow(OpBuilder &b, Location l, Value v, Type e) {
   return arith::TruncFOp::create(b, l, e, v);
 }
 
+Value convertScalar(OpBuilder &b, Location l, Value x, Type to,
+                    bool fromUnsigned, bool toUnsigned) {
+  Type from = x.getType();
+  if (from == to)
+    return x;
+  auto fi = dyn_cast<IntegerType>(from);
+  auto ti = dyn_cast<IntegerType>(to);
+  if (isa<FloatType>(from) && isa<FloatType>(to))
+    return from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth()
+               ? arith::ExtFOp::create(b, l, to, x).getResult()
+               : arith::TruncFOp::create(b, l, to, x).getResult();
+  if (fi && isa<FloatType>(to))
+    return fromUnsigned ? arith::UIToFPOp::create(b, l, to, x).getResult()
+                        : arith::SIToFPOp::create(b, l, to, x).getResult();
+  if (isa<FloatType>(from) && ti)
+    return toUnsigned ? arith::FPToUIOp::create(b, l, to, x).getResult()
+                      : arith::FPToSIOp::create(b, l, to, x).getResult();
+  if (fi && ti)
+    return fi.getWidth() < ti.getWidth()
+               ? (fromUnsigned
+                      ? arith::ExtUIOp::create(b, l, to, x).getResult()
+                      : arith::ExtSIOp::create(b, l, to, x).getResult())
+               : arith::TruncIOp::create(b, l, to, x).getResult();
+  return x;
+}
+
+Value convertTensor(OpBuilder &b, Location loc, Value v, Type to,
+                    bool fromUnsigned, bool toUnsigned) {
+  auto type = cast<RankedTensorType>(v.getType());
+  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), to);
+  AffineMap id =
+      AffineMap::getMultiDimIdentityMap(type.getRank(), b.getContext());
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, v, init, {id, id},
+             SmallVector<utils::IteratorType>(type.getRank(),
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location l, ValueRange a) {
+               linalg::YieldOp::create(
+                   nb, l,
+                   convertScalar(nb, l, a[0], to, fromUnsigned, toUnsigned));
+             })
+      .getResult(0);
+}
+
 } // namespace mlir::relay::lowering

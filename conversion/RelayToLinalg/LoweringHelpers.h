@@ -203,6 +203,17 @@ std::optional<std::array<int64_t, 4>> axesOf(StringRef layout, StringRef axes);
 /// axis perm[i] of `v`.
 Value permuteAxes(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> perm);
 
+/// The scalar `x` converted to the numeric type `to` (Relay's cast: the
+/// signedness of integers from the Relay types, as lowered integers are
+/// signless).
+Value convertScalar(OpBuilder &b, Location l, Value x, Type to,
+                    bool fromUnsigned, bool toUnsigned);
+
+/// The static-shaped tensor `v` converted element by element to `to` (one
+/// parallel generic of convertScalar).
+Value convertTensor(OpBuilder &b, Location loc, Value v, Type to,
+                    bool fromUnsigned, bool toUnsigned);
+
 /// f64 arithmetic on scalars of a float type `e` (widened, then narrowed).
 Value widen(OpBuilder &b, Location l, Value v);
 Value narrow(OpBuilder &b, Location l, Value v, Type e);

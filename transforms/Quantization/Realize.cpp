@@ -262,9 +262,10 @@ private:
          b.getNamedAttr("rounding", b.getStringAttr("UPWARD"))});
   }
 
-  /// A per-channel product result `v` read by anything but the
-  /// quantization after it: first brought to one scale (the smallest of
-  /// its channels', which loses nothing) in dtype-activation.
+  /// A per-channel value `v` (a product's result, or a weight read by
+  /// something else than a convolution or dense layer) read by anything
+  /// but the quantization after it: first brought to one scale (the
+  /// smallest of its channels', which loses nothing) in dtype-activation.
   void toOneScale(Operation *at, Value v) {
     auto it = ints.find(v);
     if (it == ints.end() || !it->second.isPerChannel())
@@ -378,11 +379,14 @@ LogicalResult Realizer::visit(Operation *op) {
     return success();
   }
 
-  // Per-channel product results are brought to one scale for every reader
-  // but the quantization after them and a product's weight operand.
-  QRule readerRule = rules.lookup(op->getName().getStringRef());
+  // Per-channel values are brought to one scale for every reader but the
+  // quantization after them and the weight operand of a product whose
+  // output channels are known (a convolution, a dense layer).
+  bool perChannelProduct =
+      rules.lookup(op->getName().getStringRef()) == QRule::Product &&
+      quant::productOutputAxis(op);
   for (OpOperand &use : op->getOpOperands())
-    if (!(readerRule == QRule::Product && use.getOperandNumber() == 1))
+    if (!(perChannelProduct && use.getOperandNumber() == 1))
       toOneScale(op, use.get());
 
   // The tuple of a quantized concatenate is built there.
@@ -410,19 +414,15 @@ LogicalResult Realizer::visit(Operation *op) {
     Value v = forward(op, {ld, rd}, attrs);
     if (failed(fail(v)))
       return failure();
-    std::optional<int64_t> axis = quant::productOutputAxis(op);
-    if (r->isPerChannel() && isProduct && axis) {
+    if (r->isPerChannel()) {
       // Each output channel at the input's scale times its weight's.
-      IntValue out{v, 0, {}, {}, *axis};
+      IntValue out{v, 0, {}, {}, *quant::productOutputAxis(op)};
       for (float c : r->channelScales)
         out.channelScales.push_back(l->scale * c);
       out.scale = *llvm::min_element(out.channelScales);
       define(op, std::move(out));
       return success();
     }
-    if (r->isPerChannel())
-      return op->emitError("per-channel weight scales need a convolution or "
-                           "dense layer");
     define(op, v, l->scale * r->scale);
     return success();
   }

@@ -117,3 +117,21 @@ relay.func @per_channel_read(%x: tensor<1x1x3x3xf32>) -> tuple<tensor<1x2x3x3xf3
   %t = relay.tuple(%r, %a : tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>)
   relay.return %t : tuple<tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>>
 }
+
+// Tests that a per-channel weight read by something else than a convolution
+// or dense layer (a multiply) is read at one scale, its smallest channel's:
+// requantized along its axis 0 first.
+// CHECK-LABEL: relay.func @per_channel_multiply
+// CHECK: %[[W:.*]] = relay.qnn.requantize %{{.*}} {axis = 0 : i64, out_dtype = i32, rounding = "UPWARD"} : (tensor<2x3xi32>, tensor<2xf32>, tensor<i32>, tensor<f32>, tensor<i32>)
+// CHECK: relay.multiply %{{.*}}, %[[W]] : (tensor<2x3xi32>, tensor<2x3xi32>)
+relay.func @per_channel_multiply(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %w = relay.constant dense<1.0> : tensor<2x3xf32>
+  %s = relay.constant dense<0.0625> : tensor<f32>
+  %ws = relay.constant dense<[[0.5], [0.25]]> : tensor<2x1xf32>
+  %lo = relay.constant dense<-127.0> : tensor<f32>
+  %hi = relay.constant dense<127.0> : tensor<f32>
+  %q = relay.annotation.simulated_quantize %x, %s, %lo, %hi {kind = 1 : i64} : (tensor<2x3xf32>, tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<2x3xf32>
+  %qw = relay.annotation.simulated_quantize %w, %ws, %lo, %hi {kind = 2 : i64} : (tensor<2x3xf32>, tensor<2x1xf32>, tensor<f32>, tensor<f32>) -> tensor<2x3xf32>
+  %m = relay.multiply %q, %qw : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  relay.return %m : tensor<2x3xf32>
+}

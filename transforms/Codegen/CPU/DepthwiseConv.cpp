@@ -38,7 +38,6 @@
 
 #include "conversion/RelayToLinalg/LoweringTarget.h"
 
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -555,31 +554,6 @@ Value mlir::relay::cpu::depthwiseConvInRows(OpBuilder &b, Location loc,
   return channelBlocks(b, loc, type, data, weight, s);
 }
 
-/// `v` converted element by element to `to`: integers to floats (unsigned
-/// ones as such), floats to integers (truncating).
-static Value convertElements(OpBuilder &b, Location loc, Value v, Type to,
-                             bool unsignedSource) {
-  auto type = cast<RankedTensorType>(v.getType());
-  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), to);
-  AffineMap id =
-      AffineMap::getMultiDimIdentityMap(type.getRank(), b.getContext());
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{init.getType()}, v, init, {id, id},
-             SmallVector<utils::IteratorType>(type.getRank(),
-                                              utils::IteratorType::parallel),
-             [&](OpBuilder &nb, Location l, ValueRange a) {
-               Value x;
-               if (!isa<FloatType>(to))
-                 x = arith::FPToSIOp::create(nb, l, to, a[0]);
-               else if (unsignedSource)
-                 x = arith::UIToFPOp::create(nb, l, to, a[0]);
-               else
-                 x = arith::SIToFPOp::create(nb, l, to, a[0]);
-               linalg::YieldOp::create(nb, l, x);
-             })
-      .getResult(0);
-}
-
 Value mlir::relay::cpu::integerDepthwiseAsFloat(OpBuilder &b,
                                                 const Conv2dProblem &conv) {
   RankedTensorType type = conv.type;
@@ -603,7 +577,7 @@ Value mlir::relay::cpu::integerDepthwiseAsFloat(OpBuilder &b,
     return nullptr;
   Location loc = conv.loc;
   Type f32 = b.getF32Type();
-  Value data = convertElements(b, loc, conv.data, f32, unsignedData);
+  Value data = convertTensor(b, loc, conv.data, f32, unsignedData, false);
   // Constant weights are converted at compile time.
   Value weight;
   if (arith::ConstantOp constant = constantThroughReshapes(conv.weight))
@@ -618,7 +592,7 @@ Value mlir::relay::cpu::integerDepthwiseAsFloat(OpBuilder &b,
                                  ArrayRef<float>(values)));
     }
   if (!weight)
-    weight = convertElements(b, loc, conv.weight, f32, unsignedWeight);
+    weight = convertTensor(b, loc, conv.weight, f32, unsignedWeight, false);
   auto floatType = RankedTensorType::get(type.getShape(), f32);
   Value out = depthwiseConvInRows(b, loc, floatType, data, weight, conv.strides,
                                   conv.dilations, conv.padding);
@@ -628,5 +602,5 @@ Value mlir::relay::cpu::integerDepthwiseAsFloat(OpBuilder &b,
     out = depthwiseConv2dNchw(b, loc, floatType, padded, weight, conv.strides,
                               conv.dilations);
   }
-  return convertElements(b, loc, out, type.getElementType(), false);
+  return convertTensor(b, loc, out, type.getElementType(), false, false);
 }

@@ -675,44 +675,30 @@ struct TileAndVectorizePass
   /// The 16x16 32-bit vector.transposes of scheduleBlockTranspose as shuffles
   /// (other transposes keep the lowering of --convert-vector-to-llvm).
   void lowerBlockTransposes(func::FuncOp func) {
+    // A block among unit dimensions (of a transposing generic of rank 4)
+    // first becomes a 2-d transpose between shape casts (upstream's
+    // unit-dimension patterns).
+    SmallVector<Operation *> withUnitDims;
+    func.walk([&](vector::TransposeOp op) {
+      if (op.getSourceVectorType().getRank() > 2 &&
+          is32Bit(op.getSourceVectorType().getElementType()))
+        withUnitDims.push_back(op);
+    });
+    if (!withUnitDims.empty()) {
+      RewritePatternSet dropUnitDims(func.getContext());
+      vector::populateDropUnitDimWithShapeCastPatterns(dropUnitDims);
+      GreedyRewriteConfig config;
+      config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+      (void)applyOpPatternsGreedily(withUnitDims, std::move(dropUnitDims),
+                                    config);
+    }
     SmallVector<Operation *> blocks;
-    SmallVector<vector::TransposeOp> unitDims;
     func.walk([&](vector::TransposeOp op) {
       VectorType type = op.getSourceVectorType();
-      if (!is32Bit(type.getElementType()))
-        return;
-      if (type.getShape() == ArrayRef<int64_t>{kBlock, kBlock})
+      if (type.getShape() == ArrayRef<int64_t>{kBlock, kBlock} &&
+          is32Bit(type.getElementType()))
         blocks.push_back(op);
-      else
-        unitDims.push_back(op);
     });
-    // A 16x16 block among unit dimensions (a block of a transposing
-    // generic of rank 4) as a 2-d transpose between shape casts.
-    IRRewriter rewriter(func.getContext());
-    for (vector::TransposeOp op : unitDims) {
-      VectorType type = op.getSourceVectorType();
-      SmallVector<int64_t> large;
-      for (auto [i, size] : llvm::enumerate(type.getShape()))
-        if (size != 1)
-          large.push_back(i);
-      if (large.size() != 2 || type.getDimSize(large[0]) != kBlock ||
-          type.getDimSize(large[1]) != kBlock)
-        continue;
-      ArrayRef<int64_t> perm = op.getPermutation();
-      // Kept in order, the transpose is a reshape (left as it is).
-      if (llvm::find(perm, large[0]) < llvm::find(perm, large[1]))
-        continue;
-      rewriter.setInsertionPoint(op);
-      Location loc = op.getLoc();
-      auto square = VectorType::get({kBlock, kBlock}, type.getElementType());
-      Value block =
-          vector::ShapeCastOp::create(rewriter, loc, square, op.getVector());
-      auto swapped = vector::TransposeOp::create(rewriter, loc, block,
-                                                 ArrayRef<int64_t>{1, 0});
-      rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(
-          op, op.getResultVectorType(), swapped.getResult());
-      blocks.push_back(swapped);
-    }
     if (blocks.empty())
       return;
     RewritePatternSet patterns(func.getContext());

@@ -401,9 +401,6 @@ Value vnniConv2d(OpBuilder &b, const Conv2dProblem &conv) {
   std::memcpy(startBytes.data(), packed.start.data(), startBytes.size());
   Value start = bytesConstant(
       b, loc, RankedTensorType::get({op}, b.getI32Type()), startBytes, false);
-  // The image padded (with zeros: 128 once shifted, the shifted image's
-  // zero) to whole groups of four channels.
-  Value zero = constantScalar(b, loc, in.getElementType(), 0);
   Value data = conv.data;
   // An unpadded strided 1x1 convolution (a ResNet shortcut) reads every
   // s-th pixel only: those are taken first, so that only they are
@@ -418,6 +415,9 @@ Value vnniConv2d(OpBuilder &b, const Conv2dProblem &conv) {
         b.getDenseI64ArrayAttr({1, 1, p.sh, p.sw}));
     p.sh = p.sw = 1;
   }
+  // The image padded (with zeros: 128 once shifted, the shifted image's
+  // zero) to whole groups of four channels.
+  Value zero = constantScalar(b, loc, in.getElementType(), 0);
   data = padImage(b, loc, data, conv.padding, 2, 3, zero);
   if (cq * 4 != c) {
     auto padded = cast<RankedTensorType>(data.getType());
@@ -430,37 +430,39 @@ Value vnniConv2d(OpBuilder &b, const Conv2dProblem &conv) {
   }
   Value image = packImage(b, loc, data);
   Value outT = Kernel(b, loc, p, image, weights, start).build();
-  // out[n, o, y, x] = outT[(n * oh + y) * ow + x, o], through a
-  // permutation of outT's first rows and columns as [n, oh, ow, o] (which
-  // the tiling pass vectorises as a transposition).
+  // out[n, o, y, x] = outT[(n * oh + y) * ow + x, o]: outT's first rows
+  // and columns read through a permutation, which the tiling pass
+  // vectorises as a transposition in 16x16 blocks: as [n, oh, ow, o] by
+  // rows, or, where rows are narrower than a vector (14, 7), as
+  // [n, oh * ow, o] by whole planes, reshaped after.
   MLIRContext *ctx = b.getContext();
-  int64_t positions = n * p.oh * p.ow;
-  outT = tensor::ExtractSliceOp::create(
-      b, loc, RankedTensorType::get({positions, o}, b.getI32Type()), outT,
-      ValueRange{}, ValueRange{}, ValueRange{}, b.getDenseI64ArrayAttr({0, 0}),
-      b.getDenseI64ArrayAttr({positions, o}), b.getDenseI64ArrayAttr({1, 1}));
-  outT = tensor::ExpandShapeOp::create(
-      b, loc, RankedTensorType::get({n, p.oh, p.ow, o}, b.getI32Type()), outT,
-      SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
-  AffineExpr dn, dc, dy, dx;
-  bindDims(ctx, dn, dc, dy, dx);
-  if (p.ow >= kLanes) {
-    AffineMap read = AffineMap::get(4, 0, {dn, dy, dx, dc}, ctx);
-    return copyThroughMap(b, loc, outT, type.getShape(), read);
-  }
-  // Rows narrower than a vector (14, 7): transposed over whole planes
-  // ([n, oh * ow, o] -> [n, o, oh * ow]), whose blocks are whole vectors,
-  // then reshaped.
   int64_t plane = p.oh * p.ow;
-  Value flat = tensor::CollapseShapeOp::create(
-      b, loc, outT, SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}});
-  AffineExpr fn, fc, fp;
-  bindDims(ctx, fn, fc, fp);
-  Value planes = copyThroughMap(b, loc, flat, {n, o, plane},
-                                AffineMap::get(3, 0, {fn, fp, fc}, ctx));
+  outT = tensor::ExtractSliceOp::create(
+      b, loc, RankedTensorType::get({n * plane, o}, b.getI32Type()), outT,
+      ValueRange{}, ValueRange{}, ValueRange{}, b.getDenseI64ArrayAttr({0, 0}),
+      b.getDenseI64ArrayAttr({n * plane, o}), b.getDenseI64ArrayAttr({1, 1}));
+  bool byRows = p.ow >= kLanes;
+  SmallVector<int64_t> viewShape = byRows
+                                       ? SmallVector<int64_t>{n, p.oh, p.ow, o}
+                                       : SmallVector<int64_t>{n, plane, o};
+  outT = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(viewShape, b.getI32Type()), outT,
+      byRows ? SmallVector<ReassociationIndices>{{0, 1, 2}, {3}}
+             : SmallVector<ReassociationIndices>{{0, 1}, {2}});
+  // Output loops (n, o, spatial...) read view[n, spatial..., o].
+  unsigned loops = viewShape.size();
+  SmallVector<AffineExpr> read{getAffineDimExpr(0, ctx)};
+  for (unsigned d = 2; d < loops; ++d)
+    read.push_back(getAffineDimExpr(d, ctx));
+  read.push_back(getAffineDimExpr(1, ctx));
+  SmallVector<int64_t> outShape{n, o};
+  llvm::append_range(outShape, ArrayRef(viewShape).slice(1, loops - 2));
+  Value out = copyThroughMap(b, loc, outT, outShape,
+                             AffineMap::get(loops, 0, read, ctx));
+  if (byRows)
+    return out;
   return tensor::ExpandShapeOp::create(
-      b, loc, type, planes,
-      SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
+      b, loc, type, out, SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
 }
 
 } // namespace mlir::relay::cpu
