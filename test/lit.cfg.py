@@ -78,3 +78,29 @@ if os.path.exists(lsan):
 # with the C runtime.
 config.substitutions.append(("%cc", config.c_compiler))
 config.substitutions.append(("%relay_c_runtime", config.relay_c_runtime))
+
+# MLIR's runner and its utility libraries run lowered loops on the CPU
+# (the GPU mapping's results checked without a GPU).
+config.substitutions.append(("%mlir_runner_utils", os.path.join(
+    config.llvm_lib_dir, "libmlir_runner_utils.so")))
+config.substitutions.append(("%mlir_c_runner_utils", os.path.join(
+    config.llvm_lib_dir, "libmlir_c_runner_utils.so")))
+
+# The CUDA toolkit (found by CMake): its ptxas checks the PTX of
+# --relay-to-nvvm, and `--target cuda` is built. A CUDA device (the NVIDIA
+# driver's libcuda.so.1 and a device it finds) runs GPU code.
+if config.relay_enable_cuda:
+    config.available_features.add("cuda-toolkit")
+    config.substitutions.append(("%ptxas", os.path.join(config.cuda_bin_dir,
+                                                         "ptxas")))
+    config.substitutions.append(("%relay_cuda_runtime",
+                                 config.relay_cuda_runtime))
+try:
+    import ctypes
+    cuda = ctypes.CDLL("libcuda.so.1")
+    count = ctypes.c_int(0)
+    if cuda.cuInit(0) == 0 and cuda.cuDeviceGetCount(ctypes.byref(count)) == 0 \
+            and count.value > 0:
+        config.available_features.add("cuda-device")
+except OSError:
+    pass

@@ -346,6 +346,72 @@ def ParallelizeLoops : Pass<"relay-parallelize-loops", "::mlir::func::FuncOp"> {
   ];
 }
 
+def GpuMapParallelLoops
+    : Pass<"relay-gpu-map-parallel-loops", "::mlir::func::FuncOp"> {
+  let summary = "Lower linalg ops to parallel loops and map each outermost "
+                "one to GPU blocks and threads";
+  let description = [{
+    Runs in `--relay-to-nvvm` on bufferized code, before the upstream
+    `--convert-parallel-loops-to-gpu`. Each linalg op outside a kernel
+    becomes loops: its parallel dimensions one `scf.parallel`, its
+    reductions `scf.for` loops inside it (a `linalg.generic`'s reduction
+    dimensions are interchanged after its parallel ones first, so that a
+    sum over a middle axis is one kernel whose threads loop over the axis,
+    not a host loop of kernels); buffer copies (`memref.copy`) become
+    parallel loops too. Each outermost `scf.parallel` then has its
+    dimensions collapsed into one, the innermost fastest, and tiled by
+    `block-size` (a multiple of 32 above the iteration count when that is
+    smaller): the tiles are GPU blocks and the iterations of a tile its
+    threads, so that neighbouring threads of a warp touch neighbouring
+    elements of the result (coalesced accesses). The tile's bound is
+    guarded by an `scf.if`, so a launch has constant block sizes. Parallel
+    loops nested in others run in sequence in the thread of the outer one;
+    loops that reduce into values (`scf.reduce` with operands) stay on the
+    host.
+
+    ```mlir
+    linalg.generic {iterator_types = ["parallel", "parallel"]} ...
+      outs(%out : memref<64x32xf32>)
+    // becomes (block-size=256)
+    scf.parallel (%b) = (%c0) to (%c2048) step (%c256) {
+      scf.parallel (%t) = (%c0) to (%c256) step (%c1) {
+        // i = (b + t) / 32, j = (b + t) % 32 when b + t < 2048
+      } {mapping = [#gpu.loop_dim_map<processor = thread_x, ...>]}
+    } {mapping = [#gpu.loop_dim_map<processor = block_x, ...>]}
+    ```
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads of a block">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def GpuManagedMemory : Pass<"relay-gpu-managed-memory", "::mlir::ModuleOp"> {
+  let summary = "Allocate buffers in CUDA managed memory, copy entry "
+                "arguments, constants and results across";
+  let description = [{
+    Runs in `--relay-to-nvvm` after the kernels are `gpu.launch` ops and
+    before they are outlined. GPU kernels read and write device memory; the
+    host code around them (control flow, scalar reads, boxing into ADTs)
+    reads the same buffers. So every `memref.alloc` of the host code
+    becomes `gpu.alloc host_shared` (CUDA managed memory: it migrates to
+    the device when a kernel touches it and stays there between kernels)
+    and its `memref.dealloc` a `gpu.dealloc`. Three kinds of buffers come
+    from outside: the memref arguments of public functions (the caller's
+    host buffers) and constants (`memref.get_global`) are copied into
+    managed buffers before use, and the buffers public functions return
+    are copied into host buffers (`memref.alloc`, which the caller frees)
+    before the managed ones are freed. A `memref.alloca` used by a kernel
+    is an error: the device cannot read the host's stack.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def ElideCallCopies : Pass<"relay-elide-call-copies", "::mlir::ModuleOp"> {
   let summary = "Pass a buffer itself, not a fresh copy, to a function that "
                 "only reads it";

@@ -143,6 +143,13 @@ LogicalResult mlir::relay::emitObjectAndHeader(ModuleOp module, StringRef entry,
     return emitError(module.getLoc())
            << "the module has no relay.func @" << entry;
   MLIRContext *ctx = module.getContext();
+  // GPU code compiles without a GPU: its kernels go into the object as
+  // PTX or cubin; the program links libRelayMLIRCudaRuntime.a.
+  if (options.isGPU()) {
+    DialectRegistry gpu;
+    registerGPULoweringDialects(gpu);
+    ctx->appendDialectRegistry(gpu);
+  }
   OwningOpRef<ModuleOp> copy =
       lowerCopyToLLVM(module, withEntry(options, entry));
   if (!copy)
@@ -174,8 +181,10 @@ LogicalResult mlir::relay::emitObjectAndHeader(ModuleOp module, StringRef entry,
     else
       f.setLinkage(llvm::GlobalValue::InternalLinkage);
   }
+  // llvm.global_ctors/dtors (the GPU target's kernel loading) keep their
+  // appending linkage.
   for (llvm::GlobalVariable &g : llvmModule->globals())
-    if (!g.isDeclaration())
+    if (!g.isDeclaration() && !g.getName().starts_with("llvm."))
       g.setLinkage(llvm::GlobalValue::InternalLinkage);
 
   std::string error;

@@ -7,6 +7,9 @@
 #include "dialects/relay/TypeUtils.h"
 #include "runtime/C/AsyncRuntime.h"
 #include "runtime/C/RelayRuntime.h"
+#ifdef RELAY_MLIR_ENABLE_CUDA
+#include "runtime/CUDA/CudaRuntime.h"
+#endif
 #include "runtime/Executor/BigStack.h"
 #include "runtime/Executor/SharedWeights.h"
 #include "runtime/Executor/SplitForThreads.h"
@@ -87,6 +90,28 @@ void registerRuntime(ExecutionEngine &engine,
         &mlirAsyncRuntimeAwaitAllInGroupAndExecute);
     add("mlirAsyncRuntimGetNumWorkerThreads",
         &mlirAsyncRuntimGetNumWorkerThreads);
+#ifdef RELAY_MLIR_ENABLE_CUDA
+    // The host code of --relay-to-nvvm.
+    add("mgpuModuleLoad", &mgpuModuleLoad);
+    add("mgpuModuleLoadJIT", &mgpuModuleLoadJIT);
+    add("mgpuModuleUnload", &mgpuModuleUnload);
+    add("mgpuModuleGetFunction", &mgpuModuleGetFunction);
+    add("mgpuLaunchKernel", &mgpuLaunchKernel);
+    add("mgpuStreamCreate", &mgpuStreamCreate);
+    add("mgpuStreamDestroy", &mgpuStreamDestroy);
+    add("mgpuStreamSynchronize", &mgpuStreamSynchronize);
+    add("mgpuStreamWaitEvent", &mgpuStreamWaitEvent);
+    add("mgpuEventCreate", &mgpuEventCreate);
+    add("mgpuEventDestroy", &mgpuEventDestroy);
+    add("mgpuEventSynchronize", &mgpuEventSynchronize);
+    add("mgpuEventRecord", &mgpuEventRecord);
+    add("mgpuMemAlloc", &mgpuMemAlloc);
+    add("mgpuMemFree", &mgpuMemFree);
+    add("mgpuMemcpy", &mgpuMemcpy);
+    add("mgpuMemset32", &mgpuMemset32);
+    add("mgpuMemset16", &mgpuMemset16);
+    add("mgpuSetDefaultDevice", &mgpuSetDefaultDevice);
+#endif
     for (const auto &symbol : symbols)
       add(symbol.getKey(), symbol.getValue());
     return map;
@@ -135,6 +160,21 @@ Executor::compile(ModuleOp module, StringRef entry,
     return emitError(module.getLoc())
            << "the module has no relay.func @" << entry;
   MLIRContext *ctx = module.getContext();
+  if (compileOptions.isGPU()) {
+    // Say what is missing before compiling for a GPU nothing can run.
+#ifdef RELAY_MLIR_ENABLE_CUDA
+    char why[512];
+    if (!relay_cuda_available(why, sizeof(why)))
+      return func.emitError("--target cuda: ") << why;
+#else
+    return func.emitError("--target cuda: this relay-mlir was built without "
+                          "the CUDA toolkit (CMake's FindCUDAToolkit found "
+                          "none)");
+#endif
+    DialectRegistry gpu;
+    registerGPULoweringDialects(gpu);
+    ctx->appendDialectRegistry(gpu);
+  }
   OwningOpRef<ModuleOp> copy =
       lowerCopyToLLVM(module, withEntry(compileOptions, entry));
   if (!copy)
@@ -162,7 +202,7 @@ Executor::compile(ModuleOp module, StringRef entry,
   // while this thread compiles the rest.
   unsigned cores = std::thread::hardware_concurrency();
   SmallVector<OwningOpRef<ModuleOp>> parts;
-  if (cores > 1)
+  if (cores > 1 && !compileOptions.isGPU())
     parts = splitLoopNests(*copy, std::min(cores, kMaxCompileThreads),
                            kMinOpsToSplit);
   // The parts' loop nests arrive tiled and vectorized: LLVM's -O1

@@ -20,6 +20,8 @@ void mlir::relay::registerAllDialects(DialectRegistry &registry) {
   func::registerInlinerExtension(registry);
   // What --relay-to-llvm lowers to, with the bufferization models.
   registerLoweringDialects(registry);
+  // What --relay-to-nvvm lowers to.
+  registerGPULoweringDialects(registry);
 }
 
 void mlir::relay::registerAllPasses() {

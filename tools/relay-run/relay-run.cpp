@@ -92,8 +92,10 @@ static cl::opt<unsigned> numThreads(
 static cl::opt<std::string> target(
     "target", cl::init("cpu"),
     cl::desc("The code generation target of compiled code: cpu (the x86 "
-             "CPU's kernels) or generic (linalg's target-neutral kernels, "
-             "run on the CPU: slower, for comparison)"),
+             "CPU's kernels), generic (linalg's target-neutral kernels, "
+             "run on the CPU: slower, for comparison) or cuda (an NVIDIA "
+             "GPU through --relay-to-nvvm; control flow stays on the "
+             "CPU)"),
     cl::cat(category));
 static cl::opt<unsigned>
     optLevel("O", cl::Prefix, cl::init(3),
@@ -232,13 +234,15 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv, "relay-run: run a Relay program\n");
 
   registerCPULoweringTarget();
-  if (!lookupLoweringTarget(target))
+  if (target != "cuda" && !lookupLoweringTarget(target))
     return fail("unknown --target '" + target + "' (" +
-                llvm::join(getLoweringTargetNames(), ", ") + ")");
+                llvm::join(getLoweringTargetNames(), ", ") + ", cuda)");
   CompileOptions compileOptions;
   compileOptions.threads = std::max(1u, unsigned(numThreads));
   compileOptions.target = target;
-  compileOptions.optimize.target = target;
+  // The GPU's kernels start from the target-neutral ones.
+  compileOptions.optimize.target =
+      compileOptions.isGPU() ? std::string("generic") : target.getValue();
   compileOptions.optimize.optLevel = optLevel;
   compileOptions.optimize.disabledPasses.assign(disabledPasses.begin(),
                                                 disabledPasses.end());
@@ -386,7 +390,14 @@ int main(int argc, char **argv) {
   // Compiled (the default) where native code covers the program, else the
   // interpreter, saying why.
   std::unique_ptr<Executor> executor;
-  if (!useInterpreter) {
+  if (!useInterpreter && compileOptions.isGPU()) {
+    // The GPU was asked for: what it cannot run is an error, located.
+    FailureOr<std::unique_ptr<Executor>> compiled =
+        Executor::compile(*module, entry, compileOptions);
+    if (failed(compiled))
+      return 1;
+    executor = std::move(*compiled);
+  } else if (!useInterpreter) {
     std::string why;
     {
       ScopedDiagnosticHandler capture(&context, [&](Diagnostic &d) {

@@ -57,47 +57,7 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm,
 void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm,
                                            const CompileOptions &options) {
   registerCPULoweringTarget();
-  // Relay: types, monomorphic functions, the optimisations of the -O level
-  // (--relay-optimize checks its options), composite operators in
-  // primitive ones, then linalg on tensors with the CPU's kernels. The
-  // primitive functions of FuseOps are inlined first: the CPU's kernels
-  // choose their form from an operator's neighbours, and its loop fusion
-  // (--relay-fuse-elementwise) fuses across the groups as well as inside
-  // them. It runs where FuseOps does: at -O0 each operator is a kernel.
-  pm.addPass(createInferTypes());
-  pm.addPass(createSpecialize());
-  // Quantized operators as integer arithmetic (as TVM's build starts).
-  pm.addPass(createQnnCanonicalize());
-  // AlterOpLayout asks the lowering target's layout rules.
-  OptimizeOptions optimize = options.optimize;
-  optimize.target = options.target;
-  pm.addPass(createOptimize(optimize));
-  pm.addPass(createInlinePrimitives());
-  // Again for the quantized operators whose parameters only FoldConstant
-  // made constants.
-  pm.addPass(createQnnCanonicalize());
-  // First order: closures are ADTs and their applications calls.
-  pm.addPass(createDefunctionalize());
-  pm.addPass(createDecompose());
-  RelayToLinalgOptions toLinalg;
-  toLinalg.target = options.target;
-  pm.addPass(createRelayToLinalg(toLinalg));
-  if (isOptimizationEnabled("FuseOps", options.optimize))
-    pm.addNestedPass<func::FuncOp>(createFuseElementwise());
-
-  // Bufferization. eliminate-empty-tensors: an op whose result is inserted
-  // into a larger tensor (an activation into its padded image) writes
-  // there directly.
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(bufferization::createEmptyTensorEliminationPass());
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.allowReturnAllocsFromLoops = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  // Recursive functions get buffers they only read without a copy.
-  pm.addPass(createElideCallCopies());
+  buildRelayToBuffersPipeline(pm, options, /*loweringTarget=*/options.target);
 
   // Tiles and vectors for the CPU, then buffers freed.
   TileAndVectorizeOptions tiling;
@@ -166,7 +126,10 @@ mlir::relay::lowerCopyToLLVM(ModuleOp module, const CompileOptions &options) {
   // Verifying the module after each of the pipeline's thirty-odd passes
   // took a quarter of its time on a network; the result is verified once.
   pm.enableVerifier(false);
-  buildRelayToLLVMPipeline(pm, options);
+  if (options.isGPU())
+    buildRelayToNVVMPipeline(pm, options);
+  else
+    buildRelayToLLVMPipeline(pm, options);
   if (failed(pm.run(*copy)) || failed(verify(*copy)))
     return nullptr;
   return copy;
@@ -189,6 +152,7 @@ void mlir::relay::registerRelayPipelines() {
         [](OpPassManager &pm, const RelayToLLVMOptions &options) {
           buildRelayToLLVMPipeline(pm, options);
         });
+    registerRelayToNVVMPipeline();
     // The upstream passes --relay-to-llvm runs, to run its steps one by
     // one.
     registerCanonicalizerPass();

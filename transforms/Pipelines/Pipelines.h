@@ -1,7 +1,8 @@
 //===- Pipelines.h - Relay lowering pipelines, one per target ---*- C++ -*-===//
 //
 // The pass pipelines that take a Relay module to the LLVM dialect, one
-// builder per target: --relay-to-llvm for x86 CPUs. Each builds its passes
+// builder per target: --relay-to-llvm for x86 CPUs, --relay-to-nvvm for
+// NVIDIA GPUs. Each builds its passes
 // directly (no pass registry needed); registerRelayPipelines registers the
 // pipelines and the upstream passes they run, so that a tool can run them,
 // or their steps one at a time.
@@ -47,6 +48,16 @@ struct CompileOptions {
   /// --relay-optimize's options (the -O level, passes disabled, required;
   /// entry functions).
   OptimizeOptions optimize;
+  /// The `cuda` target: the GPU's compute capability, the PTX features,
+  /// what the gpu.binary holds (isa: PTX text; bin: a cubin through
+  /// ptxas; fatbin) and the threads of a block.
+  std::string gpuChip = "sm_90";
+  std::string gpuFeatures = "+ptx80";
+  std::string gpuFormat = "isa";
+  int64_t gpuBlockSize = 256;
+
+  /// Whether the code runs on a GPU (the `cuda` target).
+  bool isGPU() const { return target == "cuda"; }
 };
 
 /// `options` with `entry` the entry function, unless they name some.
@@ -87,6 +98,60 @@ struct RelayToLLVMOptions : public PassPipelineOptions<RelayToLLVMOptions> {
   CompileOptions getCompileOptions() const;
 };
 
+/// Options of --relay-to-nvvm.
+struct RelayToNVVMOptions : public PassPipelineOptions<RelayToNVVMOptions> {
+  Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("The GPU's compute capability (sm_NN)"),
+      llvm::cl::init("sm_90")};
+  Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features (+ptxNN: the PTX ISA version; sm_90 "
+                     "needs PTX 7.8 or later)"),
+      llvm::cl::init("+ptx80")};
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("What the gpu.binary holds: isa (PTX text, compiled "
+                     "by the CUDA driver when loaded), bin (a cubin, "
+                     "through the CUDA toolkit's ptxas) or fatbin"),
+      llvm::cl::init("isa")};
+  Option<int64_t> blockSize{
+      *this, "block-size",
+      llvm::cl::desc("Threads of a GPU block (a multiple of 32, at most "
+                     "1024)"),
+      llvm::cl::init(256)};
+  Option<int64_t> optLevel{
+      *this, "opt-level",
+      llvm::cl::desc("Relay's optimisation level (--relay-optimize's)"),
+      llvm::cl::init(3)};
+  ListOption<std::string> disabledPasses{
+      *this, "disabled-passes",
+      llvm::cl::desc("Passes of --relay-optimize not to run")};
+  ListOption<std::string> requiredPasses{
+      *this, "required-passes",
+      llvm::cl::desc("Passes of --relay-optimize to run whatever the level")};
+  ListOption<std::string> entryFunctions{
+      *this, "entry-functions",
+      llvm::cl::desc("The functions the program is called through (default: "
+                     "main)")};
+
+  /// These options as the compiler's (target `cuda`).
+  CompileOptions getCompileOptions() const;
+};
+
+/// The first half of every lowering pipeline: type inference,
+/// specialisation, the -O level's optimisations, decomposition, Relay to
+/// linalg with `loweringTarget`'s kernels, fusion, one-shot bufferization.
+void buildRelayToBuffersPipeline(OpPassManager &pm,
+                                 const CompileOptions &options,
+                                 StringRef loweringTarget);
+
+/// The CUDA pipeline: buffers as above (the target-neutral kernels), each
+/// operator's parallel loops as a kernel of GPU blocks and threads, managed
+/// memory, the upstream lowering to NVVM and the kernels serialised into
+/// a gpu.binary; the host code in the LLVM dialect calls the runtime's
+/// mgpu* functions.
+void buildRelayToNVVMPipeline(OpPassManager &pm, const CompileOptions &options);
+
 /// The CPU pipeline: type inference, specialisation, decomposition, Relay
 /// to linalg (the `cpu` lowering target), fusion, one-shot bufferization,
 /// tiling and vectorisation, buffer deallocation, loops, the LLVM dialect.
@@ -97,13 +162,23 @@ void buildRelayToLLVMPipeline(OpPassManager &pm);
 /// The CPU pipeline with the compiler's options.
 void buildRelayToLLVMPipeline(OpPassManager &pm, const CompileOptions &options);
 
-/// A copy of `module` lowered by --relay-to-llvm (the module is unchanged)
-/// with `options`; null after the pipeline reported an error.
+/// A copy of `module` lowered by --relay-to-llvm, or --relay-to-nvvm for
+/// the `cuda` target (the module is unchanged) with `options`; null after
+/// the pipeline reported an error.
 OwningOpRef<ModuleOp> lowerCopyToLLVM(ModuleOp module,
                                       const CompileOptions &options = {});
 
-/// Registers --relay-to-llvm and each upstream pass it runs.
+/// Registers --relay-to-llvm, --relay-to-nvvm and each upstream pass they
+/// run.
 void registerRelayPipelines();
+
+/// Registers --relay-to-nvvm and the upstream GPU passes (part of
+/// registerRelayPipelines).
+void registerRelayToNVVMPipeline();
+
+/// The dialects --relay-to-nvvm lowers to, the NVVM target's serialisation
+/// and the translations of kernels and launches to LLVM IR.
+void registerGPULoweringDialects(DialectRegistry &registry);
 
 } // namespace mlir::relay
 

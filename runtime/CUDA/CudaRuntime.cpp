@@ -1,0 +1,358 @@
+//===- CudaRuntime.cpp - mgpu* over the CUDA driver API ---------*- C++ -*-===//
+//
+// The driver library is opened on first use (see CudaRuntime.h); each
+// function makes the device's primary context current on the calling
+// thread. Managed and device allocations are remembered, so mgpuMemFree
+// can tell them from host buffers of compiled code.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/CUDA/CudaRuntime.h"
+
+#include "runtime/C/RelayRuntime.h"
+
+#include <cuda.h>
+#include <dlfcn.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <unordered_set>
+
+namespace {
+
+// The symbol a driver API name stands for (cuda.h maps some to versioned
+// ones: cuMemAlloc is cuMemAlloc_v2).
+#define RELAY_CUDA_STR(x) #x
+#define RELAY_CUDA_SYMBOL(x) RELAY_CUDA_STR(x)
+
+struct Driver {
+  void *library = nullptr;
+  std::string error;
+  CUcontext context = nullptr;
+#define RELAY_CUDA_FN(name) decltype(&name) name##Fn = nullptr;
+#define RELAY_CUDA_FUNCTIONS(X)                                                \
+  X(cuInit)                                                                    \
+  X(cuGetErrorString)                                                          \
+  X(cuDeviceGet)                                                               \
+  X(cuDeviceGetCount)                                                          \
+  X(cuDeviceGetName)                                                           \
+  X(cuDeviceGetAttribute)                                                      \
+  X(cuDevicePrimaryCtxRetain)                                                  \
+  X(cuCtxSetCurrent)                                                           \
+  X(cuModuleLoadData)                                                          \
+  X(cuModuleLoadDataEx)                                                        \
+  X(cuModuleUnload)                                                            \
+  X(cuModuleGetFunction)                                                       \
+  X(cuLaunchKernel)                                                            \
+  X(cuStreamCreate)                                                            \
+  X(cuStreamDestroy)                                                           \
+  X(cuStreamSynchronize)                                                       \
+  X(cuStreamWaitEvent)                                                         \
+  X(cuEventCreate)                                                             \
+  X(cuEventDestroy)                                                            \
+  X(cuEventSynchronize)                                                        \
+  X(cuEventRecord)                                                             \
+  X(cuMemAlloc)                                                                \
+  X(cuMemAllocManaged)                                                         \
+  X(cuMemFree)                                                                 \
+  X(cuMemcpy)                                                                  \
+  X(cuMemsetD32)                                                               \
+  X(cuMemsetD16)
+  RELAY_CUDA_FUNCTIONS(RELAY_CUDA_FN)
+#undef RELAY_CUDA_FN
+
+  /// Opens the library, finds every function, initialises the driver and
+  /// retains device 0's primary context; `error` says what failed.
+  Driver() {
+    library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+      const char *why = dlerror();
+      error = std::string("no CUDA driver on this machine (") +
+              (why ? why : "libcuda.so.1 not found") + ")";
+      return;
+    }
+#define RELAY_CUDA_LOAD(name)                                                  \
+  name##Fn = reinterpret_cast<decltype(&name)>(                                \
+      dlsym(library, RELAY_CUDA_SYMBOL(name)));                                \
+  if (!name##Fn) {                                                             \
+    error = "the CUDA driver lacks " RELAY_CUDA_SYMBOL(name);                  \
+    return;                                                                    \
+  }
+    RELAY_CUDA_FUNCTIONS(RELAY_CUDA_LOAD)
+#undef RELAY_CUDA_LOAD
+    if (!check(cuInitFn(0), "cuInit"))
+      return;
+    int count = 0;
+    if (!check(cuDeviceGetCountFn(&count), "cuDeviceGetCount"))
+      return;
+    if (count == 0) {
+      error = "the CUDA driver found no device";
+      return;
+    }
+    CUdevice device;
+    if (!check(cuDeviceGetFn(&device, 0), "cuDeviceGet") ||
+        !check(cuDevicePrimaryCtxRetainFn(&context, device),
+               "cuDevicePrimaryCtxRetain"))
+      return;
+  }
+
+  bool check(CUresult result, const char *call) {
+    if (result == CUDA_SUCCESS)
+      return true;
+    const char *text = nullptr;
+    if (cuGetErrorStringFn)
+      cuGetErrorStringFn(result, &text);
+    error = std::string(call) + " failed: " + (text ? text : "unknown error") +
+            " (CUresult " + std::to_string(static_cast<int>(result)) + ")";
+    return false;
+  }
+
+  bool ready() const { return context != nullptr; }
+};
+
+Driver &driver() {
+  static Driver instance;
+  return instance;
+}
+
+/// The driver, its context current on this thread; a run-time error when
+/// there is none.
+Driver &use() {
+  Driver &d = driver();
+  if (!d.ready()) {
+    std::string message = "--target cuda: " + d.error;
+    relay_rt_fail(message.c_str());
+  }
+  d.cuCtxSetCurrentFn(d.context);
+  return d;
+}
+
+/// Raises a run-time error naming `call` unless `result` is success.
+void require(Driver &d, CUresult result, const char *call) {
+  if (!d.check(result, call)) {
+    std::string message = "CUDA: " + d.error;
+    relay_rt_fail(message.c_str());
+  }
+}
+
+std::mutex allocationsMutex;
+std::unordered_set<void *> &allocations() {
+  static std::unordered_set<void *> set;
+  return set;
+}
+
+} // namespace
+
+extern "C" {
+
+int relay_cuda_available(char *why, size_t size) {
+  Driver &d = driver();
+  if (d.ready())
+    return 1;
+  if (why && size)
+    std::snprintf(why, size, "%s", d.error.c_str());
+  return 0;
+}
+
+void relay_cuda_device_name(char *name, size_t size) {
+  if (!name || !size)
+    return;
+  name[0] = 0;
+  Driver &d = driver();
+  if (!d.ready())
+    return;
+  CUdevice device;
+  char text[256] = {0};
+  int major = 0, minor = 0;
+  if (d.cuDeviceGetFn(&device, 0) != CUDA_SUCCESS ||
+      d.cuDeviceGetNameFn(text, sizeof(text) - 1, device) != CUDA_SUCCESS)
+    return;
+  d.cuDeviceGetAttributeFn(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                           device);
+  d.cuDeviceGetAttributeFn(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                           device);
+  std::snprintf(name, size, "%s (sm_%d%d)", text, major, minor);
+}
+
+void *mgpuModuleLoad(void *data, size_t gpuBlobSize) {
+  (void)gpuBlobSize;
+  Driver &d = use();
+  CUmodule module = nullptr;
+  require(d, d.cuModuleLoadDataFn(&module, data), "cuModuleLoadData");
+  return module;
+}
+
+void *mgpuModuleLoadJIT(void *data, int optLevel) {
+  Driver &d = use();
+  CUmodule module = nullptr;
+  char log[8192] = {0};
+  CUjit_option options[] = {CU_JIT_OPTIMIZATION_LEVEL, CU_JIT_ERROR_LOG_BUFFER,
+                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {reinterpret_cast<void *>(static_cast<intptr_t>(optLevel)),
+                    log, reinterpret_cast<void *>(sizeof(log) - 1)};
+  CUresult result = d.cuModuleLoadDataExFn(&module, data, 3, options, values);
+  if (result != CUDA_SUCCESS && log[0]) {
+    d.check(result, "cuModuleLoadDataEx");
+    std::string message = "CUDA: " + d.error + ": " + log;
+    relay_rt_fail(message.c_str());
+  }
+  require(d, result, "cuModuleLoadDataEx");
+  return module;
+}
+
+void mgpuModuleUnload(void *module) {
+  Driver &d = driver();
+  // At exit, after a failed start, there is nothing to unload.
+  if (!d.ready() || !module)
+    return;
+  d.cuCtxSetCurrentFn(d.context);
+  d.cuModuleUnloadFn(static_cast<CUmodule>(module));
+}
+
+void *mgpuModuleGetFunction(void *module, const char *name) {
+  Driver &d = use();
+  CUfunction function = nullptr;
+  require(
+      d,
+      d.cuModuleGetFunctionFn(&function, static_cast<CUmodule>(module), name),
+      "cuModuleGetFunction");
+  return function;
+}
+
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t smem, void *stream,
+                      void **params, void **extra, size_t paramsCount) {
+  (void)paramsCount;
+  Driver &d = use();
+  require(d,
+          d.cuLaunchKernelFn(static_cast<CUfunction>(function), gridX, gridY,
+                             gridZ, blockX, blockY, blockZ, smem,
+                             static_cast<CUstream>(stream), params, extra),
+          "cuLaunchKernel");
+}
+
+void *mgpuStreamCreate(void) {
+  Driver &d = use();
+  CUstream stream = nullptr;
+  require(d, d.cuStreamCreateFn(&stream, CU_STREAM_NON_BLOCKING),
+          "cuStreamCreate");
+  return stream;
+}
+
+void mgpuStreamDestroy(void *stream) {
+  Driver &d = use();
+  require(d, d.cuStreamDestroyFn(static_cast<CUstream>(stream)),
+          "cuStreamDestroy");
+}
+
+void mgpuStreamSynchronize(void *stream) {
+  Driver &d = use();
+  // Kernel faults surface here.
+  require(d, d.cuStreamSynchronizeFn(static_cast<CUstream>(stream)),
+          "a kernel (cuStreamSynchronize)");
+}
+
+void mgpuStreamWaitEvent(void *stream, void *event) {
+  Driver &d = use();
+  require(d,
+          d.cuStreamWaitEventFn(static_cast<CUstream>(stream),
+                                static_cast<CUevent>(event), 0),
+          "cuStreamWaitEvent");
+}
+
+void *mgpuEventCreate(void) {
+  Driver &d = use();
+  CUevent event = nullptr;
+  require(d, d.cuEventCreateFn(&event, CU_EVENT_DISABLE_TIMING),
+          "cuEventCreate");
+  return event;
+}
+
+void mgpuEventDestroy(void *event) {
+  Driver &d = use();
+  require(d, d.cuEventDestroyFn(static_cast<CUevent>(event)), "cuEventDestroy");
+}
+
+void mgpuEventSynchronize(void *event) {
+  Driver &d = use();
+  require(d, d.cuEventSynchronizeFn(static_cast<CUevent>(event)),
+          "cuEventSynchronize");
+}
+
+void mgpuEventRecord(void *event, void *stream) {
+  Driver &d = use();
+  require(d,
+          d.cuEventRecordFn(static_cast<CUevent>(event),
+                            static_cast<CUstream>(stream)),
+          "cuEventRecord");
+}
+
+void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, int8_t isHostShared) {
+  (void)stream;
+  Driver &d = use();
+  // A zero-sized buffer still gets an address of its own.
+  size_t bytes = sizeBytes ? sizeBytes : 1;
+  CUdeviceptr pointer = 0;
+  if (isHostShared)
+    require(d, d.cuMemAllocManagedFn(&pointer, bytes, CU_MEM_ATTACH_GLOBAL),
+            "cuMemAllocManaged");
+  else
+    require(d, d.cuMemAllocFn(&pointer, bytes), "cuMemAlloc");
+  void *address = reinterpret_cast<void *>(pointer);
+  std::lock_guard<std::mutex> lock(allocationsMutex);
+  allocations().insert(address);
+  return address;
+}
+
+void mgpuMemFree(void *ptr, void *stream) {
+  (void)stream;
+  if (!ptr)
+    return;
+  {
+    std::lock_guard<std::mutex> lock(allocationsMutex);
+    if (!allocations().erase(ptr)) {
+      // A host buffer (an entry function's result, returned to a caller
+      // of the same program: malloc, as --relay-to-nvvm lowers memref.alloc).
+      free(ptr);
+      return;
+    }
+  }
+  Driver &d = use();
+  require(d, d.cuMemFreeFn(reinterpret_cast<CUdeviceptr>(ptr)), "cuMemFree");
+}
+
+void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
+  (void)stream;
+  if (!sizeBytes)
+    return;
+  Driver &d = use();
+  require(d,
+          d.cuMemcpyFn(reinterpret_cast<CUdeviceptr>(dst),
+                       reinterpret_cast<CUdeviceptr>(src), sizeBytes),
+          "cuMemcpy");
+}
+
+void mgpuMemset32(void *dst, uint32_t value, size_t count, void *stream) {
+  (void)stream;
+  Driver &d = use();
+  require(d, d.cuMemsetD32Fn(reinterpret_cast<CUdeviceptr>(dst), value, count),
+          "cuMemsetD32");
+}
+
+void mgpuMemset16(void *dst, uint16_t value, size_t count, void *stream) {
+  (void)stream;
+  Driver &d = use();
+  require(d, d.cuMemsetD16Fn(reinterpret_cast<CUdeviceptr>(dst), value, count),
+          "cuMemsetD16");
+}
+
+void mgpuSetDefaultDevice(int32_t device) {
+  // Device 0's primary context is the one used.
+  (void)device;
+}
+
+} // extern "C"

@@ -1,0 +1,215 @@
+//===- MapParallelLoops.cpp - Parallel loops to GPU blocks and threads ----===//
+//
+// --relay-gpu-map-parallel-loops: linalg ops become parallel loops (their
+// reductions innermost), then each outermost scf.parallel is collapsed into
+// one dimension, tiled by the block size and its tiles marked as blocks and
+// their iterations as threads, for the upstream
+// --convert-parallel-loops-to-gpu (see Passes.td). Buffer copies the
+// bufferization left on the host become such loops too.
+//
+//===----------------------------------------------------------------------===//
+
+#include "transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::relay {
+#define GEN_PASS_DEF_GPUMAPPARALLELLOOPS
+#include "transforms/Passes.h.inc"
+} // namespace mlir::relay
+
+using namespace mlir;
+
+namespace {
+
+/// Whether `op` runs on the device already.
+bool isInKernel(Operation *op) {
+  return op->getParentOfType<gpu::LaunchOp>() ||
+         op->getParentOfType<gpu::GPUModuleOp>();
+}
+
+/// `copy` as an scf.parallel of loads and stores over the target's shape.
+void copyAsParallelLoop(RewriterBase &rewriter, memref::CopyOp copy) {
+  Location loc = copy.getLoc();
+  auto type = cast<MemRefType>(copy.getTarget().getType());
+  rewriter.setInsertionPoint(copy);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  SmallVector<Value> lower, upper, steps;
+  for (int64_t dim = 0; dim < type.getRank(); ++dim) {
+    lower.push_back(zero);
+    steps.push_back(one);
+    upper.push_back(
+        rewriter.createOrFold<memref::DimOp>(loc, copy.getTarget(), dim));
+  }
+  Value source = copy.getSource(), target = copy.getTarget();
+  if (type.getRank() == 0) {
+    // A scalar: one thread does it.
+    lower.push_back(zero);
+    steps.push_back(one);
+    upper.push_back(one);
+  }
+  scf::ParallelOp::create(
+      rewriter, loc, lower, upper, steps,
+      [&](OpBuilder &b, Location loc, ValueRange ivs) {
+        ValueRange indices = type.getRank() == 0 ? ValueRange() : ivs;
+        Value element = memref::LoadOp::create(b, loc, source, indices);
+        memref::StoreOp::create(b, loc, element, target, indices);
+      });
+  rewriter.eraseOp(copy);
+}
+
+/// `op` as loops: its parallel dimensions an scf.parallel, its reductions
+/// scf.for loops inside it (a generic's reduction dimensions are moved
+/// after its parallel ones first: a thread runs them in sequence).
+LogicalResult convertToLoops(RewriterBase &rewriter, linalg::LinalgOp op) {
+  rewriter.setInsertionPoint(op);
+  if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation())) {
+    SmallVector<unsigned> order;
+    SmallVector<utils::IteratorType> iterators =
+        generic.getIteratorTypesArray();
+    for (unsigned dim = 0; dim < iterators.size(); ++dim)
+      if (iterators[dim] == utils::IteratorType::parallel)
+        order.push_back(dim);
+    for (unsigned dim = 0; dim < iterators.size(); ++dim)
+      if (iterators[dim] != utils::IteratorType::parallel)
+        order.push_back(dim);
+    if (!llvm::equal(order, llvm::seq<unsigned>(0, iterators.size()))) {
+      FailureOr<linalg::GenericOp> interchanged =
+          linalg::interchangeGenericOp(rewriter, generic, order);
+      if (failed(interchanged))
+        return failure();
+      op = *interchanged;
+    }
+  }
+  if (failed(linalg::linalgOpToParallelLoops(rewriter, op)))
+    return failure();
+  rewriter.eraseOp(op);
+  return success();
+}
+
+/// Maps `loop` (outermost, any number of dimensions) to blocks of
+/// `blockSize` threads.
+void mapToBlocksAndThreads(RewriterBase &rewriter, scf::ParallelOp loop,
+                           int64_t blockSize) {
+  MLIRContext *ctx = rewriter.getContext();
+  // The iterations, where the bounds are constants: a loop shorter than a
+  // block runs in one block of whole warps.
+  std::optional<int64_t> trips = 1;
+  for (auto [lower, upper, step] :
+       llvm::zip(loop.getLowerBound(), loop.getUpperBound(), loop.getStep())) {
+    std::optional<int64_t> l = getConstantIntValue(lower);
+    std::optional<int64_t> u = getConstantIntValue(upper);
+    std::optional<int64_t> s = getConstantIntValue(step);
+    if (!l || !u || !s || *s <= 0) {
+      trips = std::nullopt;
+      break;
+    }
+    *trips *= llvm::divideCeil(std::max<int64_t>(*u - *l, 0), *s);
+  }
+  int64_t tile = blockSize;
+  if (trips)
+    tile = std::min<int64_t>(tile,
+                             std::max<int64_t>(32, llvm::alignTo(*trips, 32)));
+  // One dimension, the last one fastest (collapseParallelLoops replaces the
+  // loop; the new one is the first parallel loop after the old one's
+  // predecessor).
+  if (loop.getNumLoops() > 1) {
+    Block *block = loop->getBlock();
+    Operation *before = loop->getPrevNode();
+    std::vector<unsigned> all;
+    for (unsigned dim = 0; dim < loop.getNumLoops(); ++dim)
+      all.push_back(dim);
+    collapseParallelLoops(rewriter, loop, {all});
+    auto next = before ? std::next(before->getIterator()) : block->begin();
+    loop = nullptr;
+    for (Operation &op : llvm::make_range(next, block->end()))
+      if ((loop = dyn_cast<scf::ParallelOp>(op)))
+        break;
+    assert(loop && "collapsing made no loop");
+  }
+  auto [blocks, threads] =
+      scf::tileParallelLoop(loop, {tile}, /*noMinMaxBounds=*/true);
+  AffineMap identity = rewriter.getDimIdentityMap();
+  auto mapping = [&](gpu::Processor processor) {
+    return gpu::ParallelLoopDimMappingAttr::get(ctx, processor, identity,
+                                                identity);
+  };
+  (void)gpu::setMappingAttr(blocks, {mapping(gpu::Processor::BlockX)});
+  (void)gpu::setMappingAttr(threads, {mapping(gpu::Processor::ThreadX)});
+  // Parallel loops inside a thread's work run in sequence.
+  threads.getBody()->walk([&](scf::ParallelOp nested) {
+    SmallVector<gpu::ParallelLoopDimMappingAttr> sequential(
+        nested.getNumLoops(), mapping(gpu::Processor::Sequential));
+    (void)gpu::setMappingAttr(nested, sequential);
+  });
+}
+
+struct GpuMapParallelLoopsPass
+    : public relay::impl::GpuMapParallelLoopsBase<GpuMapParallelLoopsPass> {
+  using GpuMapParallelLoopsBase::GpuMapParallelLoopsBase;
+
+  void runOnOperation() override {
+    if (blockSize < 32 || blockSize > 1024 || blockSize % 32) {
+      getOperation().emitError("--relay-gpu-map-parallel-loops: block-size ")
+          << static_cast<int64_t>(blockSize)
+          << " is not a multiple of 32 between 32 and 1024";
+      return signalPassFailure();
+    }
+    IRRewriter rewriter(&getContext());
+    SmallVector<linalg::LinalgOp> linalgOps;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (!isInKernel(op))
+        linalgOps.push_back(op);
+    });
+    for (linalg::LinalgOp op : linalgOps)
+      if (failed(convertToLoops(rewriter, op))) {
+        op->emitError("cannot lower this operation to GPU loops");
+        return signalPassFailure();
+      }
+    SmallVector<memref::CopyOp> copies;
+    getOperation().walk([&](memref::CopyOp copy) {
+      if (!isInKernel(copy))
+        copies.push_back(copy);
+    });
+    for (memref::CopyOp copy : copies)
+      copyAsParallelLoop(rewriter, copy);
+
+    SmallVector<scf::ParallelOp> outermost;
+    getOperation().walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isa<gpu::LaunchOp>(op))
+        return WalkResult::skip();
+      if (auto loop = dyn_cast<scf::ParallelOp>(op)) {
+        // Loops that reduce into values stay on the host (the upstream
+        // conversion maps none).
+        if (loop.getInitVals().empty())
+          outermost.push_back(loop);
+        return WalkResult::skip();
+      }
+      return WalkResult::advance();
+    });
+    for (scf::ParallelOp loop : outermost)
+      mapToBlocksAndThreads(rewriter, loop, blockSize);
+    // Fold the index arithmetic of collapsing and tiling (x * 1, constant
+    // products, `true and c`) so that the bounds of launches are constants
+    // where the shapes are; no patterns, so loops keep their form.
+    GreedyRewriteConfig config;
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    (void)applyPatternsGreedily(getOperation(), FrozenRewritePatternSet(),
+                                config);
+  }
+};
+} // namespace

@@ -1,0 +1,66 @@
+//===- BuffersPipeline.cpp - Relay to bufferized linalg, any target -------===//
+//
+// The first half of every lowering pipeline: Relay's passes, linalg on
+// tensors with a lowering target's kernels, fusion and one-shot
+// bufferization. --relay-to-llvm and --relay-to-nvvm continue from its
+// buffers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "transforms/Pipelines/Pipelines.h"
+
+#include "conversion/Passes.h"
+#include "transforms/Passes.h"
+
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+
+void mlir::relay::buildRelayToBuffersPipeline(OpPassManager &pm,
+                                              const CompileOptions &options,
+                                              StringRef loweringTarget) {
+  // Relay: types, monomorphic functions, the optimisations of the -O level
+  // (--relay-optimize checks its options), composite operators in
+  // primitive ones, then linalg on tensors with the target's kernels. The
+  // primitive functions of FuseOps are inlined first: the CPU's kernels
+  // choose their form from an operator's neighbours, and its loop fusion
+  // (--relay-fuse-elementwise) fuses across the groups as well as inside
+  // them. It runs where FuseOps does: at -O0 each operator is a kernel.
+  pm.addPass(createInferTypes());
+  pm.addPass(createSpecialize());
+  // Quantized operators as integer arithmetic (as TVM's build starts).
+  pm.addPass(createQnnCanonicalize());
+  // AlterOpLayout asks the lowering target's layout rules.
+  OptimizeOptions optimize = options.optimize;
+  optimize.target = loweringTarget.str();
+  pm.addPass(createOptimize(optimize));
+  pm.addPass(createInlinePrimitives());
+  // Again for the quantized operators whose parameters only FoldConstant
+  // made constants.
+  pm.addPass(createQnnCanonicalize());
+  // First order: closures are ADTs and their applications calls.
+  pm.addPass(createDefunctionalize());
+  pm.addPass(createDecompose());
+  RelayToLinalgOptions toLinalg;
+  toLinalg.target = loweringTarget.str();
+  pm.addPass(createRelayToLinalg(toLinalg));
+  if (isOptimizationEnabled("FuseOps", options.optimize))
+    pm.addNestedPass<func::FuncOp>(createFuseElementwise());
+
+  // Bufferization. eliminate-empty-tensors: an op whose result is inserted
+  // into a larger tensor (an activation into its padded image) writes
+  // there directly.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.allowReturnAllocsFromLoops = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // Recursive functions get buffers they only read without a copy.
+  pm.addPass(createElideCallCopies());
+}

@@ -1,0 +1,134 @@
+//===- CUDAPipeline.cpp - --relay-to-nvvm for NVIDIA GPUs -------*- C++ -*-===//
+
+#include "transforms/Pipelines/Pipelines.h"
+
+#include "transforms/Passes.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/GPUCommon/GPUToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVM.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Pipelines/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+
+CompileOptions RelayToNVVMOptions::getCompileOptions() const {
+  CompileOptions options;
+  options.target = "cuda";
+  options.gpuChip = chip;
+  options.gpuFeatures = features;
+  options.gpuFormat = format;
+  options.gpuBlockSize = blockSize;
+  options.optimize.optLevel = optLevel;
+  options.optimize.disabledPasses.assign(disabledPasses.begin(),
+                                         disabledPasses.end());
+  options.optimize.requiredPasses.assign(requiredPasses.begin(),
+                                         requiredPasses.end());
+  options.optimize.entryFunctions.assign(entryFunctions.begin(),
+                                         entryFunctions.end());
+  return options;
+}
+
+void mlir::relay::buildRelayToNVVMPipeline(OpPassManager &pm,
+                                           const CompileOptions &options) {
+  // Tensors and buffers as for any target, with the target-neutral kernels
+  // (linalg's contractions and named convolutions), which map to loops of
+  // independent iterations.
+  buildRelayToBuffersPipeline(pm, options, /*loweringTarget=*/"generic");
+  pm.addPass(createCanonicalizerPass());
+  bufferization::buildBufferDeallocationPipeline(
+      pm, bufferization::BufferDeallocationPipelineOptions());
+  pm.addPass(createConvertBufferizationToMemRefPass());
+
+  // Each operator's parallel loops (its reductions loop inside a thread)
+  // become a kernel launch; what is left (control flow, scalar code, loops
+  // that reduce into values) stays on the host.
+  OpPassManager &funcs = pm.nest<func::FuncOp>();
+  GpuMapParallelLoopsOptions mapping;
+  mapping.blockSize = options.gpuBlockSize;
+  funcs.addPass(createGpuMapParallelLoops(mapping));
+  funcs.addPass(createConvertParallelLoopToGpuPass());
+  pm.addPass(createGpuManagedMemory());
+  pm.addPass(createConvertMathToFuncs());
+  // Loop bounds as constants, cloned into the kernels (values computed on
+  // the host would become kernel arguments).
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+
+  // Upstream's lowering: kernels outlined into gpu.modules, NVVM, PTX (or
+  // a cubin through ptxas) in a gpu.binary; the host code in the LLVM
+  // dialect, its launches calling the mgpu* runtime functions.
+  gpu::GPUToNVVMPipelineOptions nvvm;
+  nvvm.cubinChip = options.gpuChip;
+  nvvm.cubinFeatures = options.gpuFeatures;
+  nvvm.cubinFormat = options.gpuFormat;
+  gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+  pm.addPass(createFlattenConstantGlobals());
+}
+
+void mlir::relay::registerGPULoweringDialects(DialectRegistry &registry) {
+  registry.insert<gpu::GPUDialect, NVVM::NVVMDialect, nvgpu::NVGPUDialect>();
+  // gpu-module-to-binary translates kernels to LLVM IR and serialises them
+  // through the NVVM target; the host's gpu.binary and launches translate
+  // through the GPU dialect's offloading interface.
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  // convert-gpu-to-nvvm and gpu-to-llvm take the patterns of the dialects
+  // in the kernels and around the launches from these interfaces.
+  arith::registerConvertArithToLLVMInterface(registry);
+  cf::registerConvertControlFlowToLLVMInterface(registry);
+  gpu::registerConvertGpuToLLVMInterface(registry);
+  index::registerConvertIndexToLLVMInterface(registry);
+  registerConvertFuncToLLVMInterface(registry);
+  registerConvertMathToLLVMInterface(registry);
+  registerConvertMemRefToLLVMInterface(registry);
+  registerConvertNVVMToLLVMInterface(registry);
+  NVVM::registerConvertGpuToNVVMInterface(registry);
+  ub::registerConvertUBToLLVMInterface(registry);
+  vector::registerConvertVectorToLLVMInterface(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+  gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
+}
+
+void mlir::relay::registerRelayToNVVMPipeline() {
+  PassPipelineRegistration<RelayToNVVMOptions>(
+      "relay-to-nvvm",
+      "Lower a Relay module for NVIDIA GPUs (chip=sm_NN, features=+ptxNN, "
+      "format=isa|bin|fatbin, block-size=N, opt-level=0..3, "
+      "disabled-passes, required-passes, entry-functions): the passes of "
+      "--relay-to-llvm up to bufferization with the generic kernels, "
+      "--relay-gpu-map-parallel-loops, --convert-parallel-loops-to-gpu, "
+      "--relay-gpu-managed-memory, upstream's gpu-lower-to-nvvm-pipeline; "
+      "the result is host LLVM dialect with a gpu.binary per kernel",
+      [](OpPassManager &pm, const RelayToNVVMOptions &options) {
+        buildRelayToNVVMPipeline(pm, options.getCompileOptions());
+      });
+  registerConvertParallelLoopToGpuPass();
+  registerGPUPasses();
+  gpu::registerGPUToNVVMPipeline();
+}
