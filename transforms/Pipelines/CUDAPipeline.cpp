@@ -22,6 +22,7 @@
 #include "mlir/Dialect/GPU/Pipelines/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
@@ -41,6 +42,8 @@ CompileOptions RelayToNVVMOptions::getCompileOptions() const {
   options.gpuFeatures = features;
   options.gpuFormat = format;
   options.gpuBlockSize = blockSize;
+  if (!toolkit.empty())
+    options.cudaToolkit = toolkit;
   options.optimize.optLevel = optLevel;
   options.optimize.disabledPasses.assign(disabledPasses.begin(),
                                          disabledPasses.end());
@@ -78,14 +81,42 @@ void mlir::relay::buildRelayToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
 
-  // Upstream's lowering: kernels outlined into gpu.modules, NVVM, PTX (or
-  // a cubin through ptxas) in a gpu.binary; the host code in the LLVM
-  // dialect, its launches calling the mgpu* runtime functions.
-  gpu::GPUToNVVMPipelineOptions nvvm;
-  nvvm.cubinChip = options.gpuChip;
-  nvvm.cubinFeatures = options.gpuFeatures;
-  nvvm.cubinFormat = options.gpuFormat;
-  gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+  // Upstream's lowering, the steps of its gpu-lower-to-nvvm-pipeline with
+  // the CUDA toolkit named (its libdevice has the kernels' exp, tanh, ...;
+  // upstream finds it only through $CUDA_HOME and friends): kernels
+  // outlined into gpu.modules, NVVM, PTX (or a cubin through ptxas) in a
+  // gpu.binary; the host code in the LLVM dialect, its launches calling the
+  // mgpu* runtime functions.
+  pm.addPass(createConvertNVGPUToNVVMPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertNVVMToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.gpuChip;
+  target.features = options.gpuFeatures;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createConvertGpuOpsToNVVMOps());
+  kernels.addPass(createCanonicalizerPass());
+  kernels.addPass(createCSEPass());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createGpuToLLVMConversionPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = options.gpuFormat;
+  binary.toolkitPath = options.cudaToolkit;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createFlattenConstantGlobals());
 }
 
@@ -123,7 +154,8 @@ void mlir::relay::registerRelayToNVVMPipeline() {
       "disabled-passes, required-passes, entry-functions): the passes of "
       "--relay-to-llvm up to bufferization with the generic kernels, "
       "--relay-gpu-map-parallel-loops, --convert-parallel-loops-to-gpu, "
-      "--relay-gpu-managed-memory, upstream's gpu-lower-to-nvvm-pipeline; "
+      "--relay-gpu-managed-memory, the steps of upstream's "
+      "gpu-lower-to-nvvm-pipeline; "
       "the result is host LLVM dialect with a gpu.binary per kernel",
       [](OpPassManager &pm, const RelayToNVVMOptions &options) {
         buildRelayToNVVMPipeline(pm, options.getCompileOptions());
@@ -131,4 +163,12 @@ void mlir::relay::registerRelayToNVVMPipeline() {
   registerConvertParallelLoopToGpuPass();
   registerGPUPasses();
   gpu::registerGPUToNVVMPipeline();
+}
+
+std::string mlir::relay::getDefaultCUDAToolkit() {
+#ifdef RELAY_MLIR_CUDA_TOOLKIT_PATH
+  return RELAY_MLIR_CUDA_TOOLKIT_PATH;
+#else
+  return "";
+#endif
 }

@@ -38,6 +38,9 @@ std::string getOptimizationNames();
 /// --relay-optimize's passes: type inference, then those `options` enable.
 void buildOptimizePipeline(OpPassManager &pm, const OptimizeOptions &options);
 
+/// The CUDA toolkit CMake found when relay-mlir was built, else "".
+std::string getDefaultCUDAToolkit();
+
 /// How relay-mlir compiles a module: relay-run's flags, the Executor's and
 /// the ahead-of-time compiler's options.
 struct CompileOptions {
@@ -55,6 +58,9 @@ struct CompileOptions {
   std::string gpuFeatures = "+ptx80";
   std::string gpuFormat = "isa";
   int64_t gpuBlockSize = 256;
+  /// The CUDA toolkit (libdevice, ptxas): the one CMake found, else where
+  /// $CUDA_HOME, $CUDA_ROOT or $CUDA_PATH say.
+  std::string cudaToolkit = getDefaultCUDAToolkit();
 
   /// Whether the code runs on a GPU (the `cuda` target).
   bool isGPU() const { return target == "cuda"; }
@@ -119,6 +125,12 @@ struct RelayToNVVMOptions : public PassPipelineOptions<RelayToNVVMOptions> {
       llvm::cl::desc("Threads of a GPU block (a multiple of 32, at most "
                      "1024)"),
       llvm::cl::init(256)};
+  Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("The CUDA toolkit's directory: its libdevice has the "
+                     "kernels' math functions, its ptxas makes cubins "
+                     "(default: the one found when relay-mlir was built, "
+                     "else $CUDA_HOME)")};
   Option<int64_t> optLevel{
       *this, "opt-level",
       llvm::cl::desc("Relay's optimisation level (--relay-optimize's)"),

@@ -1,0 +1,84 @@
+// RUN: relay-mlir-opt %s --split-input-file --relay-to-nvvm | FileCheck %s
+// RUN: relay-mlir-opt %s --split-input-file \
+// RUN:   --relay-to-nvvm='chip=sm_80 features=+ptx75 block-size=128' \
+// RUN:   | FileCheck %s --check-prefix=SM80
+
+// Tests that a product with its bias and ReLU lowers to host LLVM code
+// launching kernels from gpu.binary objects that hold PTX for sm_90: the
+// accumulator's zeros, the product (each thread one result element, its
+// multiply-adds over k in sequence) and the fused bias + ReLU; the host
+// copies the arguments into managed memory and the result out.
+
+module {
+  relay.func @main(%x: tensor<64x128xf32>, %w: tensor<32x128xf32>, %b: tensor<32xf32>) -> tensor<64x32xf32> {
+    %0 = relay.nn.dense %x, %w : (tensor<64x128xf32>, tensor<32x128xf32>) -> tensor<64x32xf32>
+    %1 = relay.nn.bias_add %0, %b : (tensor<64x32xf32>, tensor<32xf32>) -> tensor<64x32xf32>
+    %2 = relay.nn.relu %1 : (tensor<64x32xf32>) -> tensor<64x32xf32>
+    relay.return %2 : tensor<64x32xf32>
+  }
+}
+// CHECK:     llvm.func @main(
+// CHECK:       llvm.call @mgpuMemAlloc
+// CHECK:       llvm.call @mgpuMemcpy
+// CHECK:       gpu.launch_func @[[FILL:main_kernel[_0-9]*]]::@main_kernel blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in
+// CHECK:       gpu.launch_func @[[PRODUCT:main_kernel[_0-9]*]]::@main_kernel
+// CHECK:       gpu.launch_func @[[BIAS:main_kernel[_0-9]*]]::@main_kernel
+// CHECK:       llvm.call @malloc
+// CHECK:       llvm.call @mgpuMemcpy
+// CHECK:       llvm.call @mgpuMemFree
+// CHECK:     gpu.binary @[[FILL]] {{.*}}#nvvm.target<chip = "sm_90", features = "+ptx80">{{.*}}.target sm_90
+// CHECK-SAME:  st.global
+// CHECK:     gpu.binary @[[PRODUCT]] {{.*}}.entry main_kernel
+// CHECK-SAME:  .maxntid 256, 1, 1
+// CHECK-SAME:  ld.global
+// CHECK-SAME:  mul.rn.f32{{.*}}add.rn.f32
+// CHECK:     gpu.binary @[[BIAS]] {{.*}}ld.global{{.*}}max.NaN.f32
+// CHECK-NOT: gpu.binary
+// SM80: gpu.binary {{.*}}#nvvm.target<chip = "sm_80", features = "+ptx75">{{.*}}.target sm_80
+// SM80-SAME: .maxntid 128, 1, 1
+
+// -----
+
+// Tests that a strided convolution lowers to kernels: zeros for the four
+// sides of the padded image's border, its interior copied in, the
+// accumulator's zeros, and the convolution (a thread per output element,
+// looping over channels and the kernel window).
+
+module {
+  relay.func @main(%x: tensor<1x3x9x9xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x5x5xf32> {
+    %0 = relay.nn.conv2d %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x3x9x9xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x5x5xf32>
+    relay.return %0 : tensor<1x4x5x5xf32>
+  }
+}
+// CHECK:     llvm.func @main(
+// CHECK-COUNT-7: gpu.launch_func
+// CHECK-NOT: gpu.launch_func
+// CHECK:     llvm.return
+// CHECK-COUNT-6: gpu.binary @{{.*}}.target sm_90
+// CHECK:     gpu.binary @{{.*}}.entry main_kernel
+// CHECK-SAME:  mul.rn.f32{{.*}}add.rn.f32
+// CHECK-NOT: gpu.binary
+
+// -----
+
+// Tests that a chain of elementwise operators (add with a broadcast, exp,
+// multiply, tanh) is one kernel, exp and tanh from libdevice.
+
+module {
+  relay.func @main(%x: tensor<8x100xf32>, %y: tensor<100xf32>) -> tensor<8x100xf32> {
+    %0 = relay.add %x, %y : (tensor<8x100xf32>, tensor<100xf32>) -> tensor<8x100xf32>
+    %1 = relay.exp %0 : (tensor<8x100xf32>) -> tensor<8x100xf32>
+    %c = relay.constant dense<5.000000e-01> : tensor<f32>
+    %2 = relay.multiply %1, %c : (tensor<8x100xf32>, tensor<f32>) -> tensor<8x100xf32>
+    %3 = relay.tanh %2 : (tensor<8x100xf32>) -> tensor<8x100xf32>
+    relay.return %3 : tensor<8x100xf32>
+  }
+}
+// CHECK:     llvm.func @main(
+// CHECK:       gpu.launch_func
+// CHECK-NOT:   gpu.launch_func
+// CHECK:     gpu.binary @{{.*}}.entry main_kernel
+// CHECK-SAME:  setp.gt.u32 {{.*}}, 799;
+// CHECK-SAME:  ex2.approx
+// CHECK-SAME:  mul.rn.f32 {{.*}}0f3F000000
+// CHECK-NOT: gpu.binary
