@@ -9,7 +9,8 @@
 // Tests that the loops --relay-gpu-map-parallel-loops makes compute what the
 // linalg ops did, run here on the CPU (blocks and threads in sequence): a
 // product whose reduction is its middle loop (interchanged inside), a sum
-// over a middle axis, copies of a strided view and of 600 elements in blocks
+// over a middle axis, a sum over two axes (nested loops carrying the
+// accumulator), copies of a strided view and of 600 elements in blocks
 // of 64 (a partial last block). Inputs: a[i, j] = 10 * i + j.
 
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
@@ -75,6 +76,19 @@ func.func @main() {
   // CHECK-NEXT: [120, 123, 126, 129]]
   %ru = memref.cast %r : memref<2x4xf32> to memref<*xf32>
   call @printMemrefF32(%ru) : (memref<*xf32>) -> ()
+  // Two nested reduction loops (a window's sum), both carrying the
+  // accumulator.
+  %r2 = memref.alloc() : memref<2xf32>
+  linalg.fill ins(%c0 : f32) outs(%r2 : memref<2xf32>)
+  linalg.generic {indexing_maps = [#in3, affine_map<(d0, d1, d2) -> (d0)>], iterator_types = ["parallel", "reduction", "reduction"]} ins(%t : memref<2x3x4xf32>) outs(%r2 : memref<2xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %acc, %x : f32
+    linalg.yield %s : f32
+  }
+  // CHECK: sizes = [2]
+  // CHECK-NEXT: [138, 498]
+  %r2u = memref.cast %r2 : memref<2xf32> to memref<*xf32>
+  call @printMemrefF32(%r2u) : (memref<*xf32>) -> ()
 
   %view = memref.subview %b[2, 1] [3, 3] [1, 1] : memref<5x37xf32> to memref<3x3xf32, strided<[37, 1], offset: 75>>
   %dst = memref.alloc() : memref<3x3xf32>
@@ -101,6 +115,7 @@ func.func @main() {
   memref.dealloc %c : memref<3x37xf32>
   memref.dealloc %t : memref<2x3x4xf32>
   memref.dealloc %r : memref<2x4xf32>
+  memref.dealloc %r2 : memref<2xf32>
   memref.dealloc %dst : memref<3x3xf32>
   memref.dealloc %big : memref<20x30xf32>
   memref.dealloc %big2 : memref<20x30xf32>

@@ -11,8 +11,9 @@
 // Tests that a product whose reduction is its middle loop becomes one
 // kernel's loops: the reduction is interchanged inside, the parallel
 // dimensions (3 x 37 = 111) collapse into one tiled by 128 (111 rounded up to
-// whole warps), the tiles are blocks and their iterations threads, and the
-// thread's index is guarded and split back into (i, j), j fastest.
+// whole warps), the tiles are blocks and their iterations threads, the
+// thread's index is guarded and split back into (i, j), j fastest, and the
+// accumulator is carried in a register through the loop over k.
 
 #mk = affine_map<(d0, d1, d2) -> (d0, d1)>
 #kn = affine_map<(d0, d1, d2) -> (d1, d2)>
@@ -37,10 +38,13 @@ func.func @product(%a: memref<3x5xf32>, %b: memref<5x37xf32>, %c: memref<3x37xf3
 // CHECK:             scf.if
 // CHECK:               %[[J:.*]] = arith.remsi %[[ID]], %[[C37]] : index
 // CHECK:               %[[I:.*]] = arith.divsi %[[ID]], %[[C37]] : index
-// CHECK:               scf.for %[[K:.*]] =
+// CHECK:               %[[ACC:.*]] = memref.load %{{.*}}[%[[I]], %[[J]]] : memref<3x37xf32>
+// CHECK:               %[[SUM:.*]] = scf.for %[[K:[^ ]*]] = {{.*}} iter_args(%[[A:.*]] = %[[ACC]]) -> (f32) {
 // CHECK:                 memref.load %{{.*}}[%[[I]], %[[K]]] : memref<3x5xf32>
 // CHECK:                 memref.load %{{.*}}[%[[K]], %[[J]]] : memref<5x37xf32>
-// CHECK:                 memref.store %{{.*}}, %{{.*}}[%[[I]], %[[J]]] : memref<3x37xf32>
+// CHECK:                 %[[NEXT:.*]] = arith.addf %[[A]], %{{.*}} : f32
+// CHECK:                 scf.yield %[[NEXT]] : f32
+// CHECK:               memref.store %[[SUM]], %{{.*}}[%[[I]], %[[J]]] : memref<3x37xf32>
 // CHECK:           } {mapping = [#gpu.loop_dim_map<processor = thread_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
 // CHECK:         } {mapping = [#gpu.loop_dim_map<processor = block_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
 
@@ -101,6 +105,27 @@ func.func @copy_and_nested(%a: memref<4x8xf32, strided<[16, 1]>>, %b: memref<4x8
 // CHECK:             } {mapping = [#gpu.loop_dim_map<processor = sequential
 // CHECK:           } {mapping = [#gpu.loop_dim_map<processor = thread_x
 // CHECK:         } {mapping = [#gpu.loop_dim_map<processor = block_x
+
+// -----
+
+// Tests that a reduction writing two accumulators keeps them in memory (only
+// a loop's single accumulator is carried in a register).
+
+func.func @two_accumulators(%a: memref<4x8xf32>, %s: memref<4xf32>, %m: memref<4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%a : memref<4x8xf32>) outs(%s, %m : memref<4xf32>, memref<4xf32>) {
+  ^bb0(%x: f32, %acc: f32, %big: f32):
+    %sum = arith.addf %acc, %x : f32
+    %max = arith.maximumf %big, %x : f32
+    linalg.yield %sum, %max : f32, f32
+  }
+  return
+}
+// CHECK-LABEL: func.func @two_accumulators
+// CHECK:         scf.for
+// CHECK-NOT:       iter_args
+// CHECK:           memref.store
+// CHECK:           memref.store
+// CHECK:         } {mapping = [#gpu.loop_dim_map<processor = thread_x
 
 // -----
 

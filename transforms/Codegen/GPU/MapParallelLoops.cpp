@@ -23,8 +23,11 @@
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 namespace mlir::relay {
 #define GEN_PASS_DEF_GPUMAPPARALLELLOOPS
@@ -99,6 +102,83 @@ LogicalResult convertToLoops(RewriterBase &rewriter, linalg::LinalgOp op) {
     return failure();
   rewriter.eraseOp(op);
   return success();
+}
+
+/// A reduction loop that reads and writes one element of a buffer at
+/// indices fixed in the loop (a product's or convolution's accumulator)
+/// carries the value in a register instead: one load before the loop, one
+/// store after it. Applied from the innermost loop out, so a convolution's
+/// three reduction loops all carry it. Other buffers the loop reads are
+/// assumed not to alias the accumulator's (as upstream's hoisting of
+/// vector transfers does).
+void accumulateInRegisters(RewriterBase &rewriter, scf::ForOp loop) {
+  // The index arithmetic of the loops' linalg op (affine.apply in the
+  // innermost body) out of the loop first.
+  moveLoopInvariantCode(cast<LoopLikeOpInterface>(loop.getOperation()));
+  Block *body = loop.getBody();
+  memref::LoadOp load;
+  memref::StoreOp store;
+  for (Operation &op : body->without_terminator()) {
+    auto candidate = dyn_cast<memref::StoreOp>(op);
+    if (!candidate || store)
+      continue;
+    store = candidate;
+  }
+  if (!store || !loop.getInitArgs().empty())
+    return;
+  Value buffer = store.getMemRef();
+  auto invariant = [&](Value v) { return loop.isDefinedOutsideOfLoop(v); };
+  if (!invariant(buffer) || !llvm::all_of(store.getIndices(), invariant))
+    return;
+  // The accumulator is read once, at the store's indices, and touched by
+  // nothing else in the loop.
+  for (OpOperand &use : buffer.getUses()) {
+    Operation *user = use.getOwner();
+    if (!loop->isAncestor(user) || user == store)
+      continue;
+    auto read = dyn_cast<memref::LoadOp>(user);
+    if (!read || load || read->getBlock() != body ||
+        !llvm::equal(read.getIndices(), store.getIndices()))
+      return;
+    load = read;
+  }
+  if (!load || !store->isBeforeInBlock(body->getTerminator()) ||
+      !load->isBeforeInBlock(store))
+    return;
+  // No call or unknown side effect may read the buffer in between.
+  bool opaque = false;
+  loop.walk([&](Operation *op) {
+    if (op != load && op != store && !isa<memref::LoadOp>(op) &&
+        !isMemoryEffectFree(op) && !isa<scf::ForOp, scf::YieldOp>(op))
+      opaque = true;
+  });
+  if (opaque)
+    return;
+  rewriter.setInsertionPoint(loop);
+  Value initial = memref::LoadOp::create(rewriter, load.getLoc(), buffer,
+                                         load.getIndices());
+  auto carried = scf::ForOp::create(rewriter, loop.getLoc(),
+                                    loop.getLowerBound(), loop.getUpperBound(),
+                                    loop.getStep(), ValueRange{initial});
+  Block *newBody = carried.getBody();
+  // (The builder adds no yield to a loop with iteration arguments.)
+  if (!newBody->empty() && newBody->back().hasTrait<OpTrait::IsTerminator>())
+    rewriter.eraseOp(&newBody->back());
+  IRMapping mapping;
+  mapping.map(loop.getInductionVar(), carried.getInductionVar());
+  mapping.map(load.getResult(), carried.getRegionIterArgs()[0]);
+  rewriter.setInsertionPointToEnd(newBody);
+  for (Operation &op : body->without_terminator()) {
+    if (&op == load.getOperation() || &op == store.getOperation())
+      continue;
+    rewriter.clone(op, mapping);
+  }
+  scf::YieldOp::create(rewriter, store.getLoc(),
+                       mapping.lookupOrDefault(store.getValueToStore()));
+  rewriter.setInsertionPointAfter(carried);
+  memref::StoreOp::create(rewriter, store.getLoc(), carried.getResult(0),
+                          buffer, store.getIndices());
+  rewriter.eraseOp(loop);
 }
 
 /// Maps `loop` (outermost, any number of dimensions) to blocks of
@@ -204,12 +284,24 @@ struct GpuMapParallelLoopsPass
     for (scf::ParallelOp loop : outermost)
       mapToBlocksAndThreads(rewriter, loop, blockSize);
     // Fold the index arithmetic of collapsing and tiling (x * 1, constant
-    // products, `true and c`) so that the bounds of launches are constants
-    // where the shapes are; no patterns, so loops keep their form.
+    // products, `true and c`, identity affine.apply) so that the bounds of
+    // launches are constants where the shapes are and an accumulator's
+    // load and store use the same index values; no patterns, so loops keep
+    // their form.
     GreedyRewriteConfig config;
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
     (void)applyPatternsGreedily(getOperation(), FrozenRewritePatternSet(),
                                 config);
+    // A thread's reductions accumulate in registers (innermost loop first:
+    // the walk is post-order).
+    SmallVector<scf::ForOp> reductions;
+    getOperation().walk([&](scf::ForOp loop) {
+      auto threads = loop->getParentOfType<scf::ParallelOp>();
+      if (threads && threads->hasAttr(gpu::getMappingAttrName()))
+        reductions.push_back(loop);
+    });
+    for (scf::ForOp loop : reductions)
+      accumulateInRegisters(rewriter, loop);
   }
 };
 } // namespace
