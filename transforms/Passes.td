@@ -391,8 +391,8 @@ def GpuMapParallelLoops
 }
 
 def GpuManagedMemory : Pass<"relay-gpu-managed-memory", "::mlir::ModuleOp"> {
-  let summary = "Allocate buffers in CUDA managed memory, copy entry "
-                "arguments, constants and results across";
+  let summary = "Allocate buffers in CUDA managed memory, keep constants on "
+                "the device, copy entry arguments and results across";
   let description = [{
     Runs in `--relay-to-nvvm` after the kernels are `gpu.launch` ops and
     before they are outlined. GPU kernels read and write device memory; the
@@ -400,15 +400,30 @@ def GpuManagedMemory : Pass<"relay-gpu-managed-memory", "::mlir::ModuleOp"> {
     reads the same buffers. So every `memref.alloc` of the host code
     becomes `gpu.alloc host_shared` (CUDA managed memory: it migrates to
     the device when a kernel touches it and stays there between kernels)
-    and its `memref.dealloc` a `gpu.dealloc`. Three kinds of buffers come
-    from outside: the memref arguments of public functions (the caller's
-    host buffers) and constants (`memref.get_global`) are copied into
-    managed buffers before use, and the buffers public functions return
-    are copied into host buffers (`memref.alloc`, which the caller frees)
-    before the managed ones are freed. A `memref.alloca` used by a kernel
-    is an error: the device cannot read the host's stack.
+    and its `memref.dealloc` a `gpu.dealloc`. Buffers from outside:
+
+    - a constant (`memref.get_global` of a constant global, a network's
+      weights) is uploaded once per loaded module: the runtime's
+      `relay_cuda_constant(slot, host, bytes)` copies it into managed
+      memory on the first call and records the pointer in a module-level
+      slot (an `llvm.mlir.global` initialised to null); later calls return
+      it. The memref is that pointer's descriptor (an LLVM struct cast to
+      the memref type, which the lowering to LLVM cancels). The module's
+      destructor (`llvm.mlir.global_dtors`) gives the memory back through
+      `relay_cuda_constant_release(slot)`. A mutable global is copied for
+      each call.
+    - the memref arguments of public functions (the caller's host buffers)
+      are copied into managed buffers on entry, and the buffers they return
+      are copied into host buffers (`memref.alloc`, which the caller frees)
+      before the managed ones are freed.
+
+    Copies and frees take upstream's async form (a stream each, waited for
+    at once). A `memref.alloca` used by a kernel is an error: the device
+    cannot read the host's stack.
   }];
-  let dependentDialects = ["::mlir::gpu::GPUDialect",
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::memref::MemRefDialect"];
 }
 

@@ -177,6 +177,31 @@ void relay_cuda_device_name(char *name, size_t size) {
   std::snprintf(name, size, "%s (sm_%d%d)", text, major, minor);
 }
 
+void *relay_cuda_constant(void **slot, const void *host, int64_t bytes) {
+  if (*slot)
+    return *slot;
+  void *device = mgpuMemAlloc(static_cast<uint64_t>(bytes), nullptr,
+                              /*isHostShared=*/1);
+  if (bytes)
+    std::memcpy(device, host, static_cast<size_t>(bytes));
+  *slot = device;
+  return device;
+}
+
+void relay_cuda_constant_release(void **slot) {
+  if (!*slot)
+    return;
+  Driver &d = driver();
+  // At exit, after a failed start, there is nothing to free.
+  if (d.ready()) {
+    std::lock_guard<std::mutex> lock(allocationsMutex);
+    allocations().erase(*slot);
+    d.cuCtxSetCurrentFn(d.context);
+    d.cuMemFreeFn(reinterpret_cast<CUdeviceptr>(*slot));
+  }
+  *slot = nullptr;
+}
+
 void *mgpuModuleLoad(void *data, size_t gpuBlobSize) {
   (void)gpuBlobSize;
   Driver &d = use();

@@ -29,6 +29,15 @@ int relay_cuda_available(char *why, size_t size);
  * an empty string without one. */
 void relay_cuda_device_name(char *name, size_t size);
 
+/* A constant (a network's weights) on the device: on the first call
+ * (`*slot` null) `bytes` bytes at `host` are copied into managed memory,
+ * whose address goes into `*slot` (a global of the loaded module); later
+ * calls return `*slot`. --relay-to-nvvm's host code calls it where it reads
+ * a constant. */
+void *relay_cuda_constant(void **slot, const void *host, int64_t bytes);
+/* Frees a constant's device memory (the module's destructor). */
+void relay_cuda_constant_release(void **slot);
+
 void *mgpuModuleLoad(void *data, size_t gpuBlobSize);
 void *mgpuModuleLoadJIT(void *data, int optLevel);
 void mgpuModuleUnload(void *module);

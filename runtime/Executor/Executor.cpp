@@ -111,6 +111,8 @@ void registerRuntime(ExecutionEngine &engine,
     add("mgpuMemset32", &mgpuMemset32);
     add("mgpuMemset16", &mgpuMemset16);
     add("mgpuSetDefaultDevice", &mgpuSetDefaultDevice);
+    add("relay_cuda_constant", &relay_cuda_constant);
+    add("relay_cuda_constant_release", &relay_cuda_constant_release);
 #endif
     for (const auto &symbol : symbols)
       add(symbol.getKey(), symbol.getValue());

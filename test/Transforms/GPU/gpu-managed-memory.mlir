@@ -2,10 +2,13 @@
 // RUN:   --relay-gpu-managed-memory | FileCheck %s
 
 // Tests that an entry function's buffers are managed memory: its argument is
-// copied in, its temporary allocated and freed as managed memory, the
-// constant copied into a managed buffer, and its result copied into a host
-// buffer (which the caller frees) before the managed ones are freed. Copies
-// and frees run on a stream each, waited for.
+// copied in, its temporary allocated and freed as managed memory, and its
+// result copied into a host buffer (which the caller frees) before the
+// managed ones are freed; copies and frees run on a stream each, waited
+// for. The constant is uploaded once per loaded module: the runtime's
+// relay_cuda_constant fills a module-level slot on the first call, the
+// kernel reads the slot's pointer through a memref descriptor, and the
+// module's destructor releases it.
 
 memref.global "private" constant @weights : memref<4xf32> = dense<[1.0, 2.0, 3.0, 4.0]>
 func.func @main(%x: memref<4xf32>) -> memref<4xf32> {
@@ -26,6 +29,8 @@ func.func @main(%x: memref<4xf32>) -> memref<4xf32> {
   memref.dealloc %t : memref<4xf32>
   return %r : memref<4xf32>
 }
+// CHECK:       llvm.mlir.global internal @[[$SLOT:weights__cuda]]() {{.*}} : !llvm.ptr {
+// CHECK:         llvm.mlir.zero : !llvm.ptr
 // CHECK-LABEL: func.func @main
 // CHECK-SAME:    (%[[X:.*]]: memref<4xf32>)
 // CHECK:         %[[XM:.*]] = gpu.alloc host_shared () : memref<4xf32>
@@ -33,8 +38,13 @@ func.func @main(%x: memref<4xf32>) -> memref<4xf32> {
 // CHECK:         %[[S1:.*]] = gpu.memcpy async [%[[S0]]] %[[XM]], %[[X]]
 // CHECK:         gpu.wait [%[[S1]]]
 // CHECK:         %[[W:.*]] = memref.get_global @weights
-// CHECK:         %[[WM:.*]] = gpu.alloc host_shared () : memref<4xf32>
-// CHECK:         gpu.memcpy async [%{{.*}}] %[[WM]], %[[W]]
+// CHECK:         %[[HOST:.*]] = memref.extract_aligned_pointer_as_index %[[W]]
+// CHECK:         %[[SLOTPTR:.*]] = llvm.mlir.addressof @[[$SLOT]]
+// CHECK:         %[[BYTES:.*]] = llvm.mlir.constant(16 : i64) : i64
+// CHECK:         %[[DEVICE:.*]] = llvm.call @relay_cuda_constant(%[[SLOTPTR]], %{{.*}}, %[[BYTES]])
+// CHECK:         llvm.insertvalue %[[DEVICE]], %{{.*}}[0]
+// CHECK:         llvm.insertvalue %[[DEVICE]], %{{.*}}[1]
+// CHECK:         %[[WM:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)> to memref<4xf32>
 // CHECK:         %[[T:.*]] = gpu.alloc host_shared () : memref<4xf32>
 // CHECK:         %[[R:.*]] = gpu.alloc host_shared () : memref<4xf32>
 // CHECK:         gpu.launch
@@ -43,12 +53,18 @@ func.func @main(%x: memref<4xf32>) -> memref<4xf32> {
 // CHECK:           memref.store %{{.*}}, %[[T]]
 // CHECK:           memref.store %{{.*}}, %[[R]]
 // CHECK:         gpu.dealloc async [%{{.*}}] %[[T]]
-// CHECK:         %[[HOST:.*]] = memref.alloc() : memref<4xf32>
-// CHECK:         gpu.memcpy async [%{{.*}}] %[[HOST]], %[[R]]
+// CHECK:         %[[OUT:.*]] = memref.alloc() : memref<4xf32>
+// CHECK:         gpu.memcpy async [%{{.*}}] %[[OUT]], %[[R]]
 // CHECK:         gpu.dealloc async [%{{.*}}] %[[R]]
-// CHECK:         gpu.dealloc async [%{{.*}}] %[[WM]]
+// CHECK-NOT:     gpu.dealloc async [%{{.*}}] %[[WM]]
 // CHECK:         gpu.dealloc async [%{{.*}}] %[[XM]]
-// CHECK:         return %[[HOST]] : memref<4xf32>
+// CHECK:         return %[[OUT]] : memref<4xf32>
+// CHECK:       llvm.func @relay_cuda_constant(!llvm.ptr, !llvm.ptr, i64) -> !llvm.ptr
+// CHECK:       llvm.func @relay_cuda_constant_release(!llvm.ptr)
+// CHECK:       llvm.func internal @__relay_cuda_release_constants() {
+// CHECK:         %[[S:.*]] = llvm.mlir.addressof @[[$SLOT]]
+// CHECK:         llvm.call @relay_cuda_constant_release(%[[S]])
+// CHECK:       llvm.mlir.global_dtors {{.*}}@__relay_cuda_release_constants
 
 // -----
 
@@ -87,6 +103,26 @@ func.func @entry(%x: memref<?xf32>) -> memref<?xf32> {
 // CHECK:         gpu.dealloc async [%{{.*}}] %[[R]]
 // CHECK:         gpu.dealloc async [%{{.*}}] %[[XM]]
 // CHECK:         return %[[HOST]]
+
+// -----
+
+// Tests that a mutable global is copied into managed memory for the call
+// (and freed at its end), not uploaded once.
+
+memref.global "private" @state : memref<2xf32> = dense<0.0>
+func.func private @reads_state() -> f32 {
+  %c0 = arith.constant 0 : index
+  %s = memref.get_global @state : memref<2xf32>
+  %v = memref.load %s[%c0] : memref<2xf32>
+  return %v : f32
+}
+// CHECK-LABEL: func.func private @reads_state
+// CHECK:         %[[G:.*]] = memref.get_global @state
+// CHECK:         %[[M:.*]] = gpu.alloc host_shared () : memref<2xf32>
+// CHECK:         gpu.memcpy async [%{{.*}}] %[[M]], %[[G]]
+// CHECK:         memref.load %[[M]]
+// CHECK:         gpu.dealloc async [%{{.*}}] %[[M]]
+// CHECK-NOT:   relay_cuda_constant
 
 // -----
 

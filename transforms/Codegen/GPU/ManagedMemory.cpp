@@ -8,8 +8,10 @@
 
 #include "transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -69,6 +71,23 @@ void freeBuffer(OpBuilder &b, Location loc, Value buffer) {
   });
 }
 
+/// The runtime function that uploads a constant once:
+/// `void *relay_cuda_constant(void **slot, const void *host, int64_t bytes)`.
+constexpr StringLiteral kUploadConstant = "relay_cuda_constant";
+/// ... and frees it: `void relay_cuda_constant_release(void **slot)`.
+constexpr StringLiteral kReleaseConstant = "relay_cuda_constant_release";
+/// The module's destructor that releases its constants.
+constexpr StringLiteral kReleaseConstants = "__relay_cuda_release_constants";
+
+/// `name`'s declaration in `module`, added at its end if missing.
+LLVM::LLVMFuncOp declare(ModuleOp module, StringRef name,
+                         LLVM::LLVMFunctionType type) {
+  if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+    return existing;
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  return LLVM::LLVMFuncOp::create(b, module.getLoc(), name, type);
+}
+
 /// The first view of an alloca (or the alloca) a kernel uses, if any.
 Operation *kernelUseOfStack(memref::AllocaOp alloca) {
   SmallVector<Value> worklist{alloca.getResult()};
@@ -99,10 +118,113 @@ struct GpuManagedMemoryPass
     });
     if (failed)
       return signalPassFailure();
-    for (auto func : module.getOps<func::FuncOp>())
+    for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
       if (!func.isExternal())
         convertFunction(func);
+    releaseConstantsAtExit();
   }
+
+  /// The device copy of the constant `global` reads: a module-level slot
+  /// (an LLVM global, null until the first call) holds the pointer the
+  /// runtime's relay_cuda_constant returns, which uploads the constant into
+  /// managed memory on the first call only; the module's destructor frees
+  /// it. The memref is the pointer's descriptor (an LLVM struct cast to the
+  /// memref type, which the lowering to LLVM cancels).
+  Value residentConstant(OpBuilder &b, memref::GetGlobalOp global) {
+    MLIRContext *ctx = &getContext();
+    ModuleOp module = getOperation();
+    Location loc = global.getLoc();
+    auto type = cast<MemRefType>(global.getType());
+    auto ptr = LLVM::LLVMPointerType::get(ctx);
+    auto i64 = IntegerType::get(ctx, 64);
+    declare(module, kUploadConstant,
+            LLVM::LLVMFunctionType::get(ptr, {ptr, ptr, i64}));
+
+    // The slot, one per constant.
+    std::string slotName = (global.getName() + "__cuda").str();
+    if (!module.lookupSymbol(slotName)) {
+      OpBuilder top = OpBuilder::atBlockBegin(module.getBody());
+      auto slot = LLVM::GlobalOp::create(top, loc, ptr, /*isConstant=*/false,
+                                         LLVM::Linkage::Internal, slotName,
+                                         Attribute());
+      Block *init = top.createBlock(&slot.getInitializerRegion());
+      top.setInsertionPointToStart(init);
+      Value null = LLVM::ZeroOp::create(top, loc, ptr);
+      LLVM::ReturnOp::create(top, loc, null);
+      slots.push_back(slotName);
+    }
+
+    int64_t elementBytes = (type.getElementTypeBitWidth() + 7) / 8;
+    Value pointer =
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, global);
+    Value address = arith::IndexCastOp::create(b, loc, i64, pointer);
+    Value host = LLVM::IntToPtrOp::create(b, loc, ptr, address);
+    Value slot = LLVM::AddressOfOp::create(b, loc, ptr, slotName);
+    Value bytes = LLVM::ConstantOp::create(
+        b, loc, i64, b.getI64IntegerAttr(type.getNumElements() * elementBytes));
+    Value device = LLVM::CallOp::create(b, loc, TypeRange{ptr}, kUploadConstant,
+                                        ValueRange{slot, host, bytes})
+                       .getResult();
+
+    // The descriptor: (allocated, aligned, offset, sizes..., strides...).
+    SmallVector<Type> fields{ptr, ptr, i64};
+    if (type.getRank() > 0) {
+      fields.push_back(LLVM::LLVMArrayType::get(i64, type.getRank()));
+      fields.push_back(LLVM::LLVMArrayType::get(i64, type.getRank()));
+    }
+    auto structType = LLVM::LLVMStructType::getLiteral(ctx, fields);
+    Value descriptor = LLVM::UndefOp::create(b, loc, structType);
+    auto set = [&](int64_t value, ArrayRef<int64_t> position) {
+      Value field =
+          LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(value));
+      descriptor =
+          LLVM::InsertValueOp::create(b, loc, descriptor, field, position);
+    };
+    descriptor = LLVM::InsertValueOp::create(b, loc, descriptor, device,
+                                             ArrayRef<int64_t>{0});
+    descriptor = LLVM::InsertValueOp::create(b, loc, descriptor, device,
+                                             ArrayRef<int64_t>{1});
+    set(0, {2});
+    SmallVector<int64_t> strides = type.getStridesAndOffset().first;
+    for (int64_t dim = 0; dim < type.getRank(); ++dim) {
+      set(type.getDimSize(dim), {3, dim});
+      set(strides[dim], {4, dim});
+    }
+    return UnrealizedConversionCastOp::create(b, loc, type, descriptor)
+        .getResult(0);
+  }
+
+  /// The module destructor that gives the constants' device memory back.
+  void releaseConstantsAtExit() {
+    if (slots.empty())
+      return;
+    MLIRContext *ctx = &getContext();
+    ModuleOp module = getOperation();
+    Location loc = module.getLoc();
+    auto ptr = LLVM::LLVMPointerType::get(ctx);
+    auto voidType = LLVM::LLVMVoidType::get(ctx);
+    declare(module, kReleaseConstant,
+            LLVM::LLVMFunctionType::get(voidType, {ptr}));
+    LLVM::LLVMFuncOp release = declare(
+        module, kReleaseConstants, LLVM::LLVMFunctionType::get(voidType, {}));
+    release.setLinkage(LLVM::Linkage::Internal);
+    OpBuilder b(ctx);
+    b.setInsertionPointToStart(release.addEntryBlock(b));
+    for (StringRef slot : slots) {
+      Value address = LLVM::AddressOfOp::create(b, loc, ptr, slot);
+      LLVM::CallOp::create(b, loc, TypeRange(), kReleaseConstant,
+                           ValueRange{address});
+    }
+    LLVM::ReturnOp::create(b, loc, ValueRange());
+    b.setInsertionPointToEnd(module.getBody());
+    LLVM::GlobalDtorsOp::create(
+        b, loc,
+        b.getArrayAttr({FlatSymbolRefAttr::get(ctx, kReleaseConstants)}),
+        b.getI32ArrayAttr({0}), b.getArrayAttr({LLVM::ZeroAttr::get(ctx)}));
+  }
+
+  /// The slots of the constants made resident.
+  SmallVector<std::string> slots;
 
   void convertFunction(func::FuncOp func) {
     IRRewriter rewriter(&getContext());
@@ -146,12 +268,24 @@ struct GpuManagedMemoryPass
       if (!copy) {
         rewriter.moveOpBefore(global, &entry, entry.begin());
         rewriter.setInsertionPointAfter(global);
-        copy = allocManaged(rewriter, global.getLoc(), global);
-        copyBuffer(rewriter, global.getLoc(), copy, global);
+        auto definition =
+            SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+                global, global.getNameAttr());
+        if (definition && definition.getConstant()) {
+          // Uploaded once per loaded module, kept on the device.
+          copy = residentConstant(rewriter, global);
+        } else {
+          // A mutable global: copied for the call.
+          copy = allocManaged(rewriter, global.getLoc(), global);
+          copyBuffer(rewriter, global.getLoc(), copy, global);
+          scoped.push_back(copy);
+        }
+        // (The upload reads the host constant's address, the copy the
+        // constant; a host op that takes its address still may.)
         global.getResult().replaceUsesWithIf(copy, [&](OpOperand &use) {
-          return !isa<gpu::MemcpyOp>(use.getOwner());
+          return !isa<memref::ExtractAlignedPointerAsIndexOp, gpu::MemcpyOp>(
+              use.getOwner());
         });
-        scoped.push_back(copy);
         continue;
       }
       rewriter.replaceOp(global, copy);
