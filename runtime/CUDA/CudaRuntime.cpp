@@ -178,14 +178,30 @@ void relay_cuda_device_name(char *name, size_t size) {
 }
 
 void *relay_cuda_constant(void **slot, const void *host, int64_t bytes) {
-  if (*slot)
-    return *slot;
+  // Calls of one program from several threads upload a constant once. No
+  // lock is held across a call that may raise a run-time error (a longjmp
+  // would leave it locked).
+  static std::mutex uploads;
+  {
+    std::lock_guard<std::mutex> lock(uploads);
+    if (*slot)
+      return *slot;
+  }
   void *device = mgpuMemAlloc(static_cast<uint64_t>(bytes), nullptr,
                               /*isHostShared=*/1);
   if (bytes)
     std::memcpy(device, host, static_cast<size_t>(bytes));
-  *slot = device;
-  return device;
+  void *raced = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(uploads);
+    if (*slot)
+      raced = device;
+    else
+      *slot = device;
+  }
+  if (raced)
+    mgpuMemFree(raced, nullptr);
+  return *slot;
 }
 
 void relay_cuda_constant_release(void **slot) {
