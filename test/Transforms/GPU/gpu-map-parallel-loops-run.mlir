@@ -10,7 +10,7 @@
 // linalg ops did, run here on the CPU (blocks and threads in sequence): a
 // product whose reduction is its middle loop (interchanged inside), a sum
 // over a middle axis, a sum over two axes (nested loops carrying the
-// accumulator), copies of a strided view and of 600 elements in blocks
+// accumulator), border strips filled by one kernel, copies of a strided view and of 600 elements in blocks
 // of 64 (a partial last block). Inputs: a[i, j] = 10 * i + j.
 
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
@@ -110,6 +110,24 @@ func.func @main() {
   // CHECK-NEXT: [217, 218, 219]]
   %lu = memref.cast %last : memref<1x3xf32, strided<[30, 1], offset: 597>> to memref<*xf32>
   call @printMemrefF32(%lu) : (memref<*xf32>) -> ()
+  // Border strips of a 4x5 buffer (top row, left column below it) filled
+  // with -1, one kernel for both.
+  %m1 = arith.constant -1.0 : f32
+  %img = memref.alloc() : memref<4x5xf32>
+  %imgd = memref.cast %img : memref<4x5xf32> to memref<?x?xf32>
+  call @iota(%imgd) : (memref<?x?xf32>) -> ()
+  %row = memref.subview %img[0, 0] [1, 5] [1, 1] : memref<4x5xf32> to memref<1x5xf32, strided<[5, 1]>>
+  linalg.fill ins(%m1 : f32) outs(%row : memref<1x5xf32, strided<[5, 1]>>)
+  %col = memref.subview %img[1, 0] [3, 1] [1, 1] : memref<4x5xf32> to memref<3x1xf32, strided<[5, 1], offset: 5>>
+  linalg.fill ins(%m1 : f32) outs(%col : memref<3x1xf32, strided<[5, 1], offset: 5>>)
+  // CHECK: sizes = [4, 5]
+  // CHECK-NEXT: [-1, -1, -1, -1, -1],
+  // CHECK-NEXT: [-1, 11, 12, 13, 14],
+  // CHECK-NEXT: [-1, 21, 22, 23, 24],
+  // CHECK-NEXT: [-1, 31, 32, 33, 34]]
+  %imgu = memref.cast %img : memref<4x5xf32> to memref<*xf32>
+  call @printMemrefF32(%imgu) : (memref<*xf32>) -> ()
+  memref.dealloc %img : memref<4x5xf32>
   memref.dealloc %a : memref<3x5xf32>
   memref.dealloc %b : memref<5x37xf32>
   memref.dealloc %c : memref<3x37xf32>

@@ -108,6 +108,36 @@ func.func @copy_and_nested(%a: memref<4x8xf32, strided<[16, 1]>>, %b: memref<4x8
 
 // -----
 
+// Tests that the fills of a padded image's border strips (boxes of one
+// buffer, subviews between them) become one kernel over the buffer that
+// writes the elements inside any strip.
+
+func.func @border(%v: f32) -> memref<1x2x4x4xf32> {
+  %pad = memref.alloc() : memref<1x2x4x4xf32>
+  %top = memref.subview %pad[0, 0, 0, 0] [1, 2, 1, 4] [1, 1, 1, 1] : memref<1x2x4x4xf32> to memref<1x2x1x4xf32, strided<[32, 16, 4, 1]>>
+  linalg.fill ins(%v : f32) outs(%top : memref<1x2x1x4xf32, strided<[32, 16, 4, 1]>>)
+  %bottom = memref.subview %pad[0, 0, 3, 0] [1, 2, 1, 4] [1, 1, 1, 1] : memref<1x2x4x4xf32> to memref<1x2x1x4xf32, strided<[32, 16, 4, 1], offset: 12>>
+  linalg.fill ins(%v : f32) outs(%bottom : memref<1x2x1x4xf32, strided<[32, 16, 4, 1], offset: 12>>)
+  %left = memref.subview %pad[0, 0, 1, 0] [1, 2, 2, 1] [1, 1, 1, 1] : memref<1x2x4x4xf32> to memref<1x2x2x1xf32, strided<[32, 16, 4, 1], offset: 4>>
+  linalg.fill ins(%v : f32) outs(%left : memref<1x2x2x1xf32, strided<[32, 16, 4, 1], offset: 4>>)
+  return %pad : memref<1x2x4x4xf32>
+}
+// CHECK-LABEL: func.func @border
+// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
+// CHECK-NOT:     linalg.fill
+// CHECK-NOT:     memref.subview
+// CHECK:         scf.parallel (%{{.*}}) = (%{{.*}}) to (%[[C32]]) step (%[[C32]])
+// CHECK:           scf.if
+// CHECK:             %[[ROW:.*]] = arith.remsi %{{.*}}, %c4
+// CHECK:             %[[TOP:.*]] = arith.cmpi ult, %[[ROW]], %c1
+// CHECK:             %[[ANY:.*]] = arith.ori
+// CHECK:             scf.if %[[ANY]] {
+// CHECK:               memref.store %{{.*}}, %{{.*}} : memref<1x2x4x4xf32>
+// CHECK-NOT:     scf.parallel
+// CHECK:         return
+
+// -----
+
 // Tests that a reduction writing two accumulators keeps them in memory (only
 // a loop's single accumulator is carried in a register).
 

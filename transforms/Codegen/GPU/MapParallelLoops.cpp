@@ -75,6 +75,117 @@ void copyAsParallelLoop(RewriterBase &rewriter, memref::CopyOp copy) {
   rewriter.eraseOp(copy);
 }
 
+/// A box of a buffer a fill writes: the subview's static offsets and sizes
+/// (unit strides) of a statically shaped base buffer.
+struct FilledBox {
+  linalg::FillOp fill;
+  Value base;
+  SmallVector<int64_t> offsets, sizes;
+};
+
+std::optional<FilledBox> filledBox(linalg::FillOp fill) {
+  auto view = fill.getOutputs()[0].getDefiningOp<memref::SubViewOp>();
+  if (!view || !fill.hasPureBufferSemantics())
+    return std::nullopt;
+  auto baseType = dyn_cast<MemRefType>(view.getSource().getType());
+  if (!baseType || !baseType.hasStaticShape() ||
+      !baseType.getLayout().isIdentity() ||
+      view.getSourceType().getRank() != view.getType().getRank() ||
+      !llvm::all_of(view.getStaticStrides(),
+                    [](int64_t s) { return s == 1; }) ||
+      ShapedType::isDynamicShape(view.getStaticOffsets()) ||
+      ShapedType::isDynamicShape(view.getStaticSizes()))
+    return std::nullopt;
+  return FilledBox{fill, view.getSource(),
+                   llvm::to_vector(view.getStaticOffsets()),
+                   llvm::to_vector(view.getStaticSizes())};
+}
+
+/// Fills of boxes of one buffer with one value that follow each other (a
+/// padded image's four border strips; subviews and constants may sit
+/// between them) become one loop over the buffer that writes the elements
+/// inside any box: one kernel instead of one per strip.
+void fuseAdjacentFills(RewriterBase &rewriter, func::FuncOp func) {
+  SmallVector<SmallVector<FilledBox>> groups;
+  func.walk([&](Block *block) {
+    SmallVector<FilledBox> group;
+    auto flush = [&] {
+      if (group.size() > 1)
+        groups.push_back(group);
+      group.clear();
+    };
+    for (Operation &op : *block) {
+      if (isa<memref::SubViewOp, arith::ConstantOp>(op))
+        continue;
+      auto fill = dyn_cast<linalg::FillOp>(op);
+      std::optional<FilledBox> box;
+      if (fill && !isInKernel(fill))
+        box = filledBox(fill);
+      if (!box) {
+        flush();
+        continue;
+      }
+      if (!group.empty() &&
+          (group.front().base != box->base ||
+           group.front().fill.getInputs()[0] != fill.getInputs()[0]))
+        flush();
+      group.push_back(*box);
+    }
+    flush();
+  });
+  for (ArrayRef<FilledBox> group : groups) {
+    linalg::FillOp last = group.back().fill;
+    Location loc = last.getLoc();
+    Value base = group.front().base, value = last.getInputs()[0];
+    auto type = cast<MemRefType>(base.getType());
+    rewriter.setInsertionPoint(last);
+    auto index = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(rewriter, loc, v);
+    };
+    SmallVector<Value> lower, upper, steps;
+    for (int64_t size : type.getShape()) {
+      lower.push_back(index(0));
+      upper.push_back(index(size));
+      steps.push_back(index(1));
+    }
+    scf::ParallelOp::create(
+        rewriter, loc, lower, upper, steps,
+        [&](OpBuilder &b, Location loc, ValueRange ivs) {
+          Value inside;
+          for (const FilledBox &box : group) {
+            Value inBox;
+            for (auto [dim, iv] : llvm::enumerate(ivs)) {
+              int64_t offset = box.offsets[dim], size = box.sizes[dim];
+              if (offset == 0 && size == type.getDimSize(dim))
+                continue;
+              Value from = arith::CmpIOp::create(
+                  b, loc, arith::CmpIPredicate::uge, iv,
+                  arith::ConstantIndexOp::create(b, loc, offset));
+              Value to = arith::CmpIOp::create(
+                  b, loc, arith::CmpIPredicate::ult, iv,
+                  arith::ConstantIndexOp::create(b, loc, offset + size));
+              Value both = arith::AndIOp::create(b, loc, from, to);
+              inBox = inBox ? arith::AndIOp::create(b, loc, inBox, both) : both;
+            }
+            if (!inBox)
+              inBox = arith::ConstantIntOp::create(b, loc, 1, 1);
+            inside =
+                inside ? arith::OrIOp::create(b, loc, inside, inBox) : inBox;
+          }
+          scf::IfOp::create(b, loc, inside, [&](OpBuilder &b, Location loc) {
+            memref::StoreOp::create(b, loc, value, base, ivs);
+            scf::YieldOp::create(b, loc);
+          });
+        });
+    for (FilledBox box : group) {
+      Value view = box.fill.getOutputs()[0];
+      rewriter.eraseOp(box.fill);
+      if (view.use_empty())
+        rewriter.eraseOp(view.getDefiningOp());
+    }
+  }
+}
+
 /// `op` as loops: its parallel dimensions an scf.parallel, its reductions
 /// scf.for loops inside it (a generic's reduction dimensions are moved
 /// after its parallel ones first: a thread runs them in sequence).
@@ -250,6 +361,7 @@ struct GpuMapParallelLoopsPass
       return signalPassFailure();
     }
     IRRewriter rewriter(&getContext());
+    fuseAdjacentFills(rewriter, getOperation());
     SmallVector<linalg::LinalgOp> linalgOps;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (!isInKernel(op))
