@@ -32,6 +32,10 @@ struct ConvGeometry {
   explicit ConvGeometry(Conv2DOp op)
       : stride(windowPair(op, "strides")), dilation(windowPair(op, "dilation")),
         pad(windowPadding(op)), groups(op.getGroups()) {}
+  /// A transposed convolution's: those of the convolution it transposes.
+  explicit ConvGeometry(Conv2DTransposeOp op)
+      : stride(windowPair(op, "strides")), dilation(windowPair(op, "dilation")),
+        pad(windowPadding(op)), groups(op.getGroups()) {}
 };
 
 /// The data each kernel offset (kh, kw) reads of `padded` ([.., .., H, W]),
@@ -114,6 +118,23 @@ Value weightGradientPerOffset(RelayBuilder &rb, Value padded, Value g,
   return rb.op<ReshapeOp>({dw}, {ints(b, "newshape", ws)});
 }
 
+/// The gradient of an NCHW convolution's OIHW weights (shape `ws`) given
+/// its data x and the gradient g of its result, or null.
+Value weightGradientNCHW(RelayBuilder &rb, Value x, Value g,
+                         ArrayRef<int64_t> ws, const ConvGeometry &conv) {
+  Builder b(x.getContext());
+  ArrayRef<int64_t> pad = conv.pad;
+  // dw[o, i, kh, kw] = sum over n, h, w of g[n, o, h, w] *
+  // x_padded[n, i, h * stride + kh * dilation, w * stride + kw * dilation].
+  Value padded = rb.op<PadOp>(
+      {x, scalar(rb, 0.0, x)},
+      {ints(b, "pad_width", {0, 0, 0, 0, pad[0], pad[2], pad[1], pad[3]})});
+  if (!padded)
+    return Value();
+  return conv.groups == 1 ? weightGradientAsProduct(rb, padded, g, ws, conv)
+                          : weightGradientPerOffset(rb, padded, g, ws, conv);
+}
+
 /// The gradients of x (NCHW) and w (OIHW) given g (NCHW), or nulls.
 std::pair<Value, Value> gradientsNCHW(RelayBuilder &rb, Value x, Value w,
                                       Value g, const ConvGeometry &conv) {
@@ -132,15 +153,7 @@ std::pair<Value, Value> gradientsNCHW(RelayBuilder &rb, Value x, Value w,
        ints(b, "dilation", dilation), ints(b, "output_padding", outputPadding),
        b.getNamedAttr("groups", b.getI64IntegerAttr(conv.groups)),
        b.getNamedAttr("kernel_layout", b.getStringAttr("IOHW"))});
-  // dw[o, i, kh, kw] = sum over n, h, w of g[n, o, h, w] *
-  // x_padded[n, i, h * stride + kh * dilation, w * stride + kw * dilation].
-  Value padded = rb.op<PadOp>(
-      {x, scalar(rb, 0.0, x)},
-      {ints(b, "pad_width", {0, 0, 0, 0, pad[0], pad[2], pad[1], pad[3]})});
-  Value dw = conv.groups == 1
-                 ? weightGradientAsProduct(rb, padded, g, ws, conv)
-                 : weightGradientPerOffset(rb, padded, g, ws, conv);
-  return {dx, dw};
+  return {dx, weightGradientNCHW(rb, x, g, ws, conv)};
 }
 
 Grads conv2dGradient(RelayBuilder &rb, Conv2DOp op, Value g) {
@@ -174,8 +187,33 @@ Grads conv2dGradient(RelayBuilder &rb, Conv2DOp op, Value g) {
   return SmallVector<Value>{dx, dw};
 }
 
+/// A transposed convolution y = T(x, w) is the adjoint in its first
+/// operand of the convolution C(z, w) with the same weights (IOHW read as
+/// OIHW), strides, padding, dilation and groups: <g, T(x, w)> =
+/// <C(g, w), x>. So dx = C(g, w), and dw is C's weight gradient for the
+/// data g and the result's gradient x.
+Grads conv2dTransposeGradient(RelayBuilder &rb, Conv2DTransposeOp op, Value g) {
+  StringRef out = op.getOutLayout();
+  if (op.getDataLayout() != "NCHW" || op.getKernelLayout() != "IOHW" ||
+      (!out.empty() && out != "NCHW") ||
+      !isa<FloatType>(getElementTypeOrSelf(g.getType())))
+    return failure();
+  ConvGeometry conv(op);
+  Value x = op->getOperand(0), w = op->getOperand(1);
+  Builder b(op->getContext());
+  Value dx = rb.op<Conv2DOp>(
+      {g, w}, {ints(b, "strides", conv.stride), ints(b, "padding", conv.pad),
+               ints(b, "dilation", conv.dilation),
+               b.getNamedAttr("groups", b.getI64IntegerAttr(conv.groups))});
+  Value dw = weightGradientNCHW(rb, g, x, shapeOf(w), conv);
+  if (!dx || !dw || shapeOf(dx) != shapeOf(x))
+    return failure();
+  return SmallVector<Value>{dx, dw};
+}
+
 } // namespace
 
 void mlir::relay::autodiff::registerConvGradientRules() {
   setRule<Conv2DOp>(conv2dGradient);
+  setRule<Conv2DTransposeOp>(conv2dTransposeGradient);
 }

@@ -180,6 +180,7 @@ struct ForwardADPass : public relay::impl::ForwardADBase<ForwardADPass> {
           << func << " is polymorphic, not typed or has no body";
       return signalPassFailure();
     }
+    decomposeWithoutRules(f, /*tangent=*/true);
     std::string jvpName = func + "_jvp";
     if (module.lookupSymbol(jvpName)) {
       f.emitError("relay-forward-ad: the module has a @")

@@ -8,11 +8,15 @@
 #include "transforms/AutoDiff/Gradient.h"
 #include "transforms/AutoDiff/GradientRules.h"
 
+#include "dialects/relay/OperatorRegistry.h"
 #include "dialects/relay/TypeUtils.h"
+#include "transforms/Decompose/Decompose.h"
 #include "transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::relay {
 #define GEN_PASS_DEF_GRADIENT
@@ -53,6 +57,29 @@ LogicalResult mlir::relay::checkDifferentiable(FuncOp f) {
   return success();
 }
 
+void mlir::relay::decomposeWithoutRules(FuncOp f, bool tangent) {
+  RewritePatternSet patterns(f.getContext());
+  populateDecompositionPatterns(patterns, [&](StringRef name) {
+    const OperatorInfo *info = lookupOperator(name);
+    return info && !(tangent ? bool(info->tangent) : bool(info->gradient));
+  });
+  FrozenRewritePatternSet frozen(std::move(patterns));
+  // f and the functions it reaches through symbol references.
+  auto module = f->getParentOfType<ModuleOp>();
+  SmallVector<FuncOp> worklist{f};
+  llvm::SmallPtrSet<Operation *, 8> seen{f};
+  while (!worklist.empty()) {
+    FuncOp g = worklist.pop_back_val();
+    (void)applyPatternsGreedily(g, frozen);
+    if (auto uses = SymbolTable::getSymbolUses(g))
+      for (const SymbolTable::SymbolUse &use : *uses)
+        if (auto callee = module.lookupSymbol<FuncOp>(
+                use.getSymbolRef().getRootReference()))
+          if (seen.insert(callee).second)
+            worklist.push_back(callee);
+  }
+}
+
 namespace {
 
 struct GradientPass : public relay::impl::GradientBase<GradientPass> {
@@ -81,6 +108,7 @@ struct GradientPass : public relay::impl::GradientBase<GradientPass> {
     }
     if (failed(checkDifferentiable(f)))
       return signalPassFailure();
+    decomposeWithoutRules(f, /*tangent=*/false);
     std::string gradName = func + "_grad";
     if (module.lookupSymbol(gradName)) {
       f.emitError("relay-gradient: the module has a @")

@@ -34,6 +34,13 @@ bool holdsGradient(Type type);
 /// floating-point tensors); reports otherwise.
 LogicalResult checkDifferentiable(FuncOp f);
 
+/// Decomposes, in `f` and the functions it calls, the composite operators
+/// that have no gradient rule (`tangent`: no tangent rule) of their own but
+/// a decomposition (--relay-decompose's: variance, instance and group norm,
+/// 1-d convolutions and pools, ...), so that they are differentiated
+/// through it, as TVM's users run SimplifyInference first.
+void decomposeWithoutRules(FuncOp f, bool tangent);
+
 } // namespace mlir::relay
 
 #endif // RELAY_MLIR_TRANSFORMS_AUTODIFF_GRADIENT_H

@@ -455,7 +455,60 @@ FailureOr<Value> mlir::relay::autodiff::maxPool2DTangent(RelayBuilder &rb,
   return acc;
 }
 
+namespace {
+/// The [out, in] matrix of an adaptive average along one axis: row i
+/// averages [floor(i * in / out), ceil((i + 1) * in / out)), TVM's bins.
+Value adaptiveBins(RelayBuilder &rb, Value like, int64_t out, int64_t in) {
+  SmallVector<double> weights(out * in, 0.0);
+  for (int64_t i = 0; i < out; ++i) {
+    int64_t start = (i * in) / out, end = ((i + 1) * in + out - 1) / out;
+    for (int64_t j = start; j < end; ++j)
+      weights[i * in + j] = 1.0 / double(end - start);
+  }
+  auto type = RankedTensorType::get(
+      {out, in}, cast<RankedTensorType>(like.getType()).getElementType());
+  SmallVector<Attribute> values;
+  for (double v : weights)
+    values.push_back(FloatAttr::get(type.getElementType(), v));
+  return rb.constant(DenseElementsAttr::get(type, values));
+}
+
+/// adaptive_avg_pool2d (NCHW) is y = A x B^T per image and channel, A and
+/// B the bins' averaging matrices along H and W; so dx = A^T g B, two
+/// products with constant matrices.
+Grads adaptiveAvgPoolGradient(RelayBuilder &rb, AdaptiveAvgPool2DOp op,
+                              Value g) {
+  StringRef out = op.getOutLayout();
+  if (op.getLayout() != "NCHW" || (!out.empty() && out != "NCHW") ||
+      !isa<FloatType>(getElementTypeOrSelf(g.getType())))
+    return failure();
+  Value x = op->getOperand(0);
+  ArrayRef<int64_t> xs = shapeOf(x), gs = shapeOf(g);
+  int64_t n = xs[0], c = xs[1], h = xs[2], w = xs[3], oh = gs[2], ow = gs[3];
+  Builder b(op->getContext());
+  auto reshape = [&](Value v, ArrayRef<int64_t> shape) {
+    return rb.op<ReshapeOp>({v}, {ints(b, "newshape", shape)});
+  };
+  auto transpose = [&](Value v, ArrayRef<int64_t> axes) {
+    return rb.op<TransposeOp>({v}, {ints(b, "axes", axes)});
+  };
+  // dense(a, b) = a b^T: [n c oh, ow] x [ow, w] -> [n c oh, w].
+  Value rows = rb.op<DenseOp>({reshape(g, {n * c * oh, ow}),
+                               transpose(adaptiveBins(rb, x, ow, w), {1, 0})});
+  // [n c, w, oh] x [oh, h] -> [n c w, h], back to [n, c, h, w].
+  Value cols = reshape(transpose(reshape(rows, {n * c, oh, w}), {0, 2, 1}),
+                       {n * c * w, oh});
+  Value dx =
+      rb.op<DenseOp>({cols, transpose(adaptiveBins(rb, x, oh, h), {1, 0})});
+  dx = transpose(reshape(dx, {n, c, w, h}), {0, 1, 3, 2});
+  if (!dx)
+    return failure();
+  return SmallVector<Value>{dx};
+}
+} // namespace
+
 void mlir::relay::autodiff::registerWindowGradientRules() {
+  setRule<AdaptiveAvgPool2DOp>(adaptiveAvgPoolGradient);
   setRule<MaxPool2DOp>(maxPoolGradient);
   setRule<AvgPool2DOp>(avgPoolGradient);
   setRule<StridedSliceOp>(stridedSliceGradient);

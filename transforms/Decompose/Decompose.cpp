@@ -11,6 +11,7 @@
 
 #include "transforms/Passes.h"
 
+#include "transforms/Decompose/Decompose.h"
 #include "transforms/Decompose/Rewrites.h"
 
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -47,22 +48,27 @@ LogicalResult mlir::relay::decompose::RuleRewrite::matchAndRewrite(
   return success();
 }
 
-namespace {
+void mlir::relay::populateDecompositionPatterns(
+    RewritePatternSet &patterns, function_ref<bool(StringRef)> include) {
+  MLIRContext *ctx = patterns.getContext();
+  auto add = [&](StringRef name, Rewrite rewrite) {
+    std::string op = ("relay." + name).str();
+    if (!include || include(op))
+      patterns.add<RuleRewrite>(op, rewrite, ctx);
+  };
+  addElementwiseRewrites(add);
+  addTransformRewrites(add);
+  addNNRewrites(add);
+  addSortRewrites(add);
+}
 
+namespace {
 struct DecomposePass : relay::impl::DecomposeBase<DecomposePass> {
   void runOnOperation() override {
-    MLIRContext *ctx = &getContext();
-    RewritePatternSet patterns(ctx);
-    auto add = [&](StringRef name, Rewrite rewrite) {
-      patterns.add<RuleRewrite>(("relay." + name).str(), rewrite, ctx);
-    };
-    addElementwiseRewrites(add);
-    addTransformRewrites(add);
-    addNNRewrites(add);
-    addSortRewrites(add);
+    RewritePatternSet patterns(&getContext());
+    populateDecompositionPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
 };
-
 } // namespace

@@ -1,16 +1,32 @@
-// RUN: relay-mlir-opt %s --split-input-file --relay-gradient=mode=first-order -verify-diagnostics
+// RUN: relay-mlir-opt %s --split-input-file --relay-gradient=mode=first-order -verify-diagnostics | FileCheck %s
 
-// Tests that the operators without a gradient rule are reported in one
-// error, each at its location.
-// expected-error @+1 {{relay-gradient: no gradient rule for relay.nn.lrn, relay.sort}}
+// Tests that the operators without a gradient rule (nor a decomposition
+// into operators with one) are reported in one error, each at its location.
+// expected-error @+1 {{relay-gradient: no gradient rule for relay.nn.adaptive_max_pool2d, relay.floor_mod}}
+relay.func @main(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32> {
+  // expected-note @+1 {{'relay.nn.adaptive_max_pool2d' here}}
+  %p = relay.nn.adaptive_max_pool2d %x {output_size = array<i64: 2, 2>} : (tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32>
+  // expected-note @+1 {{'relay.floor_mod' here}}
+  %f = relay.floor_mod %p, %p : (tensor<1x1x2x2xf32>, tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
+  %e = relay.exp %f : (tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
+  relay.return %e : tensor<1x1x2x2xf32>
+}
+
+// -----
+
+// Tests that a composite operator without a rule of its own (lrn, sort) is
+// differentiated through its decomposition: no error, and the gradient
+// holds no lrn or sort.
 relay.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-note @+1 {{'relay.nn.lrn' here}}
   %s = relay.nn.lrn %x {size = 3 : i64, axis = 0 : i64} : (tensor<4xf32>) -> tensor<4xf32>
-  // expected-note @+1 {{'relay.sort' here}}
   %f = relay.sort %s : (tensor<4xf32>) -> tensor<4xf32>
   %e = relay.exp %f : (tensor<4xf32>) -> tensor<4xf32>
   relay.return %e : tensor<4xf32>
 }
+// CHECK-LABEL: relay.func @main_grad
+// CHECK-NOT:     relay.nn.lrn
+// CHECK-NOT:     relay.sort
+// CHECK:         relay.return
 
 // -----
 
