@@ -29,13 +29,7 @@ CompileOptions RelayToLLVMOptions::getCompileOptions() const {
   CompileOptions options;
   options.threads = threads;
   options.target = target;
-  options.optimize.optLevel = optLevel;
-  options.optimize.disabledPasses.assign(disabledPasses.begin(),
-                                         disabledPasses.end());
-  options.optimize.requiredPasses.assign(requiredPasses.begin(),
-                                         requiredPasses.end());
-  options.optimize.entryFunctions.assign(entryFunctions.begin(),
-                                         entryFunctions.end());
+  options.optimize = getOptimizeOptions();
   return options;
 }
 

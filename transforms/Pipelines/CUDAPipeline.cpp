@@ -44,13 +44,7 @@ CompileOptions RelayToNVVMOptions::getCompileOptions() const {
   options.gpuBlockSize = blockSize;
   if (!toolkit.empty())
     options.cudaToolkit = toolkit;
-  options.optimize.optLevel = optLevel;
-  options.optimize.disabledPasses.assign(disabledPasses.begin(),
-                                         disabledPasses.end());
-  options.optimize.requiredPasses.assign(requiredPasses.begin(),
-                                         requiredPasses.end());
-  options.optimize.entryFunctions.assign(entryFunctions.begin(),
-                                         entryFunctions.end());
+  options.optimize = getOptimizeOptions();
   return options;
 }
 

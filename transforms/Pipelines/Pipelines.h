@@ -69,8 +69,38 @@ struct CompileOptions {
 /// `options` with `entry` the entry function, unless they name some.
 CompileOptions withEntry(CompileOptions options, StringRef entry);
 
+/// The options of --relay-optimize that every lowering pipeline takes.
+template <typename Derived>
+struct LoweringPipelineOptions : public PassPipelineOptions<Derived> {
+  detail::PassOptions::Option<int64_t> optLevel{
+      *this, "opt-level",
+      llvm::cl::desc("Relay's optimisation level (--relay-optimize's); at 0 "
+                     "each operator is its own kernel"),
+      llvm::cl::init(3)};
+  detail::PassOptions::ListOption<std::string> disabledPasses{
+      *this, "disabled-passes",
+      llvm::cl::desc("Passes of --relay-optimize not to run")};
+  detail::PassOptions::ListOption<std::string> requiredPasses{
+      *this, "required-passes",
+      llvm::cl::desc("Passes of --relay-optimize to run whatever the level")};
+  detail::PassOptions::ListOption<std::string> entryFunctions{
+      *this, "entry-functions",
+      llvm::cl::desc("The functions the program is called through (default: "
+                     "main)")};
+
+  /// These options as the compiler's.
+  OptimizeOptions getOptimizeOptions() const {
+    OptimizeOptions options;
+    options.optLevel = optLevel;
+    options.disabledPasses.assign(disabledPasses.begin(), disabledPasses.end());
+    options.requiredPasses.assign(requiredPasses.begin(), requiredPasses.end());
+    options.entryFunctions.assign(entryFunctions.begin(), entryFunctions.end());
+    return options;
+  }
+};
+
 /// Options of --relay-to-llvm.
-struct RelayToLLVMOptions : public PassPipelineOptions<RelayToLLVMOptions> {
+struct RelayToLLVMOptions : public LoweringPipelineOptions<RelayToLLVMOptions> {
   Option<int64_t> threads{
       *this, "threads",
       llvm::cl::desc("Threads large contractions run on (above 1: calls to "
@@ -84,28 +114,12 @@ struct RelayToLLVMOptions : public PassPipelineOptions<RelayToLLVMOptions> {
                      "kernels) or generic (linalg's named ops; slower, for "
                      "comparison and other targets)"),
       llvm::cl::init("cpu")};
-  Option<int64_t> optLevel{
-      *this, "opt-level",
-      llvm::cl::desc("Relay's optimisation level (--relay-optimize's); at 0 "
-                     "each operator is its own kernel"),
-      llvm::cl::init(3)};
-  ListOption<std::string> disabledPasses{
-      *this, "disabled-passes",
-      llvm::cl::desc("Passes of --relay-optimize not to run")};
-  ListOption<std::string> requiredPasses{
-      *this, "required-passes",
-      llvm::cl::desc("Passes of --relay-optimize to run whatever the level")};
-  ListOption<std::string> entryFunctions{
-      *this, "entry-functions",
-      llvm::cl::desc("The functions the program is called through (default: "
-                     "main)")};
-
   /// These options as the compiler's.
   CompileOptions getCompileOptions() const;
 };
 
 /// Options of --relay-to-nvvm.
-struct RelayToNVVMOptions : public PassPipelineOptions<RelayToNVVMOptions> {
+struct RelayToNVVMOptions : public LoweringPipelineOptions<RelayToNVVMOptions> {
   Option<std::string> chip{
       *this, "chip", llvm::cl::desc("The GPU's compute capability (sm_NN)"),
       llvm::cl::init("sm_90")};
@@ -131,21 +145,6 @@ struct RelayToNVVMOptions : public PassPipelineOptions<RelayToNVVMOptions> {
                      "kernels' math functions, its ptxas makes cubins "
                      "(default: the one found when relay-mlir was built, "
                      "else $CUDA_HOME)")};
-  Option<int64_t> optLevel{
-      *this, "opt-level",
-      llvm::cl::desc("Relay's optimisation level (--relay-optimize's)"),
-      llvm::cl::init(3)};
-  ListOption<std::string> disabledPasses{
-      *this, "disabled-passes",
-      llvm::cl::desc("Passes of --relay-optimize not to run")};
-  ListOption<std::string> requiredPasses{
-      *this, "required-passes",
-      llvm::cl::desc("Passes of --relay-optimize to run whatever the level")};
-  ListOption<std::string> entryFunctions{
-      *this, "entry-functions",
-      llvm::cl::desc("The functions the program is called through (default: "
-                     "main)")};
-
   /// These options as the compiler's (target `cuda`).
   CompileOptions getCompileOptions() const;
 };

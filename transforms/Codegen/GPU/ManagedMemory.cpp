@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "transforms/Codegen/GPU/InKernel.h"
 #include "transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -22,13 +23,9 @@ namespace mlir::relay {
 } // namespace mlir::relay
 
 using namespace mlir;
+using mlir::relay::isInKernel;
 
 namespace {
-
-bool isInKernel(Operation *op) {
-  return op->getParentOfType<gpu::LaunchOp>() ||
-         op->getParentOfType<gpu::GPUModuleOp>();
-}
 
 /// A managed buffer of `like`'s shape (its dynamic sizes read from it).
 Value allocManaged(OpBuilder &b, Location loc, Value like) {

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "transforms/Codegen/GPU/InKernel.h"
 #include "transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -35,14 +36,9 @@ namespace mlir::relay {
 } // namespace mlir::relay
 
 using namespace mlir;
+using mlir::relay::isInKernel;
 
 namespace {
-
-/// Whether `op` runs on the device already.
-bool isInKernel(Operation *op) {
-  return op->getParentOfType<gpu::LaunchOp>() ||
-         op->getParentOfType<gpu::GPUModuleOp>();
-}
 
 /// `copy` as an scf.parallel of loads and stores over the target's shape.
 void copyAsParallelLoop(RewriterBase &rewriter, memref::CopyOp copy) {
