@@ -1,8 +1,8 @@
 //===- ManagedMemory.cpp - Buffers both the host and the GPU can read ----===//
 //
 // --relay-gpu-managed-memory: host allocations become CUDA managed memory;
-// entry arguments and constants are copied in, entry results copied out
-// (see Passes.td).
+// entry arguments are copied in and entry results out, constants uploaded
+// once per loaded module (see Passes.td).
 //
 //===----------------------------------------------------------------------===//
 
