@@ -357,8 +357,12 @@ def GpuMapParallelLoops
     reductions `scf.for` loops inside it (a `linalg.generic`'s reduction
     dimensions are interchanged after its parallel ones first, so that a
     sum over a middle axis is one kernel whose threads loop over the axis,
-    not a host loop of kernels); buffer copies (`memref.copy`) become
-    parallel loops too. Each outermost `scf.parallel` then has its
+    not a host loop of kernels; an op without parallel dimensions gets a
+    parallel loop of one iteration: a one-thread kernel, its operands left
+    on the device); buffer copies (`memref.copy`) become parallel loops
+    too. Adjacent fills of boxes of one buffer (a padded image's border
+    strips) become one loop over the buffer, and a thread's reduction
+    loops carry their accumulator in a register. Each outermost `scf.parallel` then has its
     dimensions collapsed into one, the innermost fastest, and tiled by
     `block-size` (a multiple of 32 above the iteration count when that is
     smaller): the tiles are GPU blocks and the iterations of a tile its

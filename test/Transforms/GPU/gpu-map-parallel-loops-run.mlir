@@ -9,7 +9,7 @@
 // Tests that the loops --relay-gpu-map-parallel-loops makes compute what the
 // linalg ops did, run here on the CPU (blocks and threads in sequence): a
 // product whose reduction is its middle loop (interchanged inside), a sum
-// over a middle axis, a sum over two axes (nested loops carrying the
+// over a middle axis, a whole matrix's sum (one thread), a sum over two axes (nested loops carrying the
 // accumulator), border strips filled by one kernel, copies of a strided view and of 600 elements in blocks
 // of 64 (a partial last block). Inputs: a[i, j] = 10 * i + j.
 
@@ -59,6 +59,19 @@ func.func @main() {
   // CHECK-NEXT: [2300, 2410, 2520, 2630, 2740, 2850, 2960, 3070, 3180, 3290, 3400, 3510, 3620, 3730, 3840, 3950, 4060, 4170, 4280, 4390, 4500, 4610, 4720, 4830, 4940, 5050, 5160, 5270, 5380, 5490, 5600, 5710, 5820, 5930, 6040, 6150, 6260]]
   %cu = memref.cast %c : memref<3x37xf32> to memref<*xf32>
   call @printMemrefF32(%cu) : (memref<*xf32>) -> ()
+  // The whole of a: one thread's sum.
+  %total = memref.alloc() : memref<f32>
+  linalg.fill ins(%c0 : f32) outs(%total : memref<f32>)
+  linalg.generic {indexing_maps = [#id2, affine_map<(d0, d1) -> ()>], iterator_types = ["reduction", "reduction"]} ins(%a : memref<3x5xf32>) outs(%total : memref<f32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %acc, %x : f32
+    linalg.yield %s : f32
+  }
+  // CHECK: rank = 0
+  // CHECK-NEXT: [180]
+  %tu = memref.cast %total : memref<f32> to memref<*xf32>
+  call @printMemrefF32(%tu) : (memref<*xf32>) -> ()
+  memref.dealloc %total : memref<f32>
 
   %t = memref.alloc() : memref<2x3x4xf32>
   %tv = memref.collapse_shape %t [[0, 1], [2]] : memref<2x3x4xf32> into memref<6x4xf32>

@@ -138,6 +138,31 @@ func.func @border(%v: f32) -> memref<1x2x4x4xf32> {
 
 // -----
 
+// Tests that an op without parallel dimensions (a whole tensor's sum) runs
+// in one thread of one kernel, not on the host.
+
+func.func @total(%a: memref<4x8xf32>, %out: memref<f32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>], iterator_types = ["reduction", "reduction"]} ins(%a : memref<4x8xf32>) outs(%out : memref<f32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %acc, %x : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+// CHECK-LABEL: func.func @total
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
+// CHECK:         scf.parallel (%{{.*}}) = (%{{.*}}) to (%[[C1]]) step (%[[C32]])
+// CHECK:           scf.parallel
+// CHECK:             arith.cmpi ult, %{{.*}}, %[[C1]]
+// CHECK:             scf.for {{.*}} iter_args
+// CHECK:               scf.for {{.*}} iter_args
+// CHECK:             memref.store %{{.*}}, %{{.*}}[] : memref<f32>
+// CHECK:           } {mapping = [#gpu.loop_dim_map<processor = thread_x
+// CHECK:         } {mapping = [#gpu.loop_dim_map<processor = block_x
+
+// -----
+
 // Tests that a reduction writing two accumulators keeps them in memory (only
 // a loop's single accumulator is carried in a register).
 

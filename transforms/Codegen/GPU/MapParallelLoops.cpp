@@ -205,6 +205,18 @@ LogicalResult convertToLoops(RewriterBase &rewriter, linalg::LinalgOp op) {
       op = *interchanged;
     }
   }
+  // An op without parallel dimensions (a sum of a whole tensor) runs in one
+  // thread of the device rather than on the host, where its operands would
+  // migrate back: its loops go into a parallel loop of one iteration.
+  if (op.getNumParallelLoops() == 0) {
+    Location loc = op.getLoc();
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    auto single = scf::ParallelOp::create(rewriter, loc, ValueRange{zero},
+                                          ValueRange{one}, ValueRange{one});
+    rewriter.moveOpBefore(op, single.getBody()->getTerminator());
+    rewriter.setInsertionPoint(op);
+  }
   if (failed(linalg::linalgOpToParallelLoops(rewriter, op)))
     return failure();
   rewriter.eraseOp(op);
