@@ -361,8 +361,10 @@ def GpuMapParallelLoops
     parallel loop of one iteration: a one-thread kernel, its operands left
     on the device); buffer copies (`memref.copy`) become parallel loops
     too. Adjacent fills of boxes of one buffer (a padded image's border
-    strips) become one loop over the buffer, and a thread's reduction
-    loops carry their accumulator in a register. Each outermost `scf.parallel` then has its
+    strips) become one loop over the buffer; a thread's reduction loops
+    carry their accumulator in a register, which starts from the value of
+    a fill of the whole accumulator just before the op (the fill then
+    goes: one kernel less per product or convolution). Each outermost `scf.parallel` then has its
     dimensions collapsed into one, the innermost fastest, and tiled by
     `block-size` (a multiple of 32 above the iteration count when that is
     smaller): the tiles are GPU blocks and the iterations of a tile its

@@ -138,6 +138,41 @@ func.func @border(%v: f32) -> memref<1x2x4x4xf32> {
 
 // -----
 
+// Tests that the fill of a product's accumulator just before it becomes the
+// product's initial value (no kernel of its own), and that a fill whose
+// buffer the next op also reads stays.
+
+func.func @filled_product(%a: memref<4x5xf32>, %b: memref<5x6xf32>, %c: memref<4x6xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<4x6xf32>)
+  linalg.matmul ins(%a, %b : memref<4x5xf32>, memref<5x6xf32>) outs(%c : memref<4x6xf32>)
+  return
+}
+// CHECK-LABEL: func.func @filled_product
+// CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:         scf.parallel
+// CHECK:           scf.parallel
+// CHECK-NOT:         memref.load %{{.*}} : memref<4x6xf32>
+// CHECK:             %[[SUM:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]]) -> (f32)
+// CHECK:             memref.store %[[SUM]], %{{.*}} : memref<4x6xf32>
+// CHECK-NOT:     scf.parallel
+// CHECK:         return
+
+func.func @fill_read(%a: memref<4x4xf32>, %b: memref<4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%b : memref<4x4xf32>)
+  linalg.matmul ins(%b, %a : memref<4x4xf32>, memref<4x4xf32>) outs(%b : memref<4x4xf32>)
+  return
+}
+// CHECK-LABEL: func.func @fill_read
+// CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:         scf.parallel
+// CHECK:             memref.store %[[ZERO]], %{{.*}} : memref<4x4xf32>
+// CHECK:         scf.parallel
+// CHECK:             scf.for
+
+// -----
+
 // Tests that an op without parallel dimensions (a whole tensor's sum) runs
 // in one thread of one kernel, not on the host.
 

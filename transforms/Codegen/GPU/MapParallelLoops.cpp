@@ -185,7 +185,79 @@ void fuseAdjacentFills(RewriterBase &rewriter, func::FuncOp func) {
 /// `op` as loops: its parallel dimensions an scf.parallel, its reductions
 /// scf.for loops inside it (a generic's reduction dimensions are moved
 /// after its parallel ones first: a thread runs them in sequence).
-LogicalResult convertToLoops(RewriterBase &rewriter, linalg::LinalgOp op) {
+/// The fill that sets `op`'s accumulator just before it, when `op` reduces
+/// into one buffer that it writes whole (its output map is its parallel
+/// dimensions, in some order) and does not read otherwise: the fill can
+/// become the reduction's initial value (one kernel less: a product's or
+/// convolution's zeros).
+linalg::FillOp fillFeeding(linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 1 || !op.hasPureBufferSemantics() ||
+      op.getNumReductionLoops() == 0)
+    return nullptr;
+  OpOperand *init = op.getDpsInitOperand(0);
+  Value buffer = init->get();
+  if (llvm::is_contained(op.getDpsInputs(), buffer))
+    return nullptr;
+  AffineMap map = op.getMatchingIndexingMap(init);
+  if (!map.isProjectedPermutation() ||
+      map.getNumResults() != op.getNumParallelLoops())
+    return nullptr;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (AffineExpr e : map.getResults())
+    if (iterators[cast<AffineDimExpr>(e).getPosition()] !=
+        utils::IteratorType::parallel)
+      return nullptr;
+  Operation *previous = op->getPrevNode();
+  while (previous && isa<arith::ConstantOp>(previous))
+    previous = previous->getPrevNode();
+  auto fill = dyn_cast_or_null<linalg::FillOp>(previous);
+  if (!fill || !fill.hasPureBufferSemantics() || fill.getOutputs()[0] != buffer)
+    return nullptr;
+  return fill;
+}
+
+void accumulateInRegisters(RewriterBase &rewriter, scf::ForOp loop);
+
+/// `fill`'s value as the initial value of the reduction loops `loops` made
+/// of the op it fed: their accumulator is carried in a register, and its
+/// first load from `buffer` becomes the fill's value; the fill goes.
+/// Returns false, changing only the loops' form, where the accumulator
+/// could not be carried.
+bool foldFillIntoReduction(RewriterBase &rewriter, Operation *outermost,
+                           Value buffer, linalg::FillOp fill) {
+  auto parallel = dyn_cast<scf::ParallelOp>(outermost);
+  if (!parallel)
+    parallel = outermost->getParentOfType<scf::ParallelOp>();
+  if (!parallel)
+    return false;
+  // The loops' index arithmetic folded (identity affine.apply), so that the
+  // accumulator's load and store use the same index values.
+  GreedyRewriteConfig config;
+  config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+  (void)applyPatternsGreedily(parallel.getRegion(), FrozenRewritePatternSet(),
+                              config);
+  SmallVector<scf::ForOp> reductions;
+  parallel.walk([&](scf::ForOp loop) { reductions.push_back(loop); });
+  for (scf::ForOp loop : reductions)
+    accumulateInRegisters(rewriter, loop);
+  scf::ForOp root;
+  for (Operation &op : parallel.getBody()->without_terminator())
+    if (auto loop = dyn_cast<scf::ForOp>(op))
+      root = loop;
+  if (!root || root.getInitArgs().size() != 1)
+    return false;
+  auto load = root.getInitArgs()[0].getDefiningOp<memref::LoadOp>();
+  if (!load || load.getMemRef() != buffer || !load->hasOneUse())
+    return false;
+  rewriter.replaceOp(load, fill.getInputs()[0]);
+  rewriter.eraseOp(fill);
+  return true;
+}
+
+/// `op` as loops (see below); with `fill`, the fill that fed it, folded
+/// into its loops' initial value where possible (`folded` says so).
+LogicalResult convertToLoops(RewriterBase &rewriter, linalg::LinalgOp op,
+                             linalg::FillOp fill, bool &folded) {
   rewriter.setInsertionPoint(op);
   if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation())) {
     SmallVector<unsigned> order;
@@ -217,9 +289,15 @@ LogicalResult convertToLoops(RewriterBase &rewriter, linalg::LinalgOp op) {
     rewriter.moveOpBefore(op, single.getBody()->getTerminator());
     rewriter.setInsertionPoint(op);
   }
-  if (failed(linalg::linalgOpToParallelLoops(rewriter, op)))
+  Value buffer =
+      op.getNumDpsInits() == 1 ? op.getDpsInitOperand(0)->get() : Value();
+  FailureOr<linalg::LinalgLoops> loops =
+      linalg::linalgOpToParallelLoops(rewriter, op);
+  if (failed(loops))
     return failure();
   rewriter.eraseOp(op);
+  folded = fill && !loops->empty() &&
+           foldFillIntoReduction(rewriter, loops->front(), buffer, fill);
   return success();
 }
 
@@ -375,11 +453,36 @@ struct GpuMapParallelLoopsPass
       if (!isInKernel(op))
         linalgOps.push_back(op);
     });
+    // Fills that set a reduction's accumulator just before it are lowered
+    // with the reduction (folded into it where it carries the accumulator
+    // in a register); the others after.
+    llvm::DenseMap<Operation *, linalg::FillOp> feeding;
+    llvm::SmallPtrSet<Operation *, 16> feeders;
     for (linalg::LinalgOp op : linalgOps)
-      if (failed(convertToLoops(rewriter, op))) {
+      if (linalg::FillOp fill = fillFeeding(op)) {
+        feeding[op] = fill;
+        feeders.insert(fill);
+      }
+    SmallVector<linalg::LinalgOp> unfolded;
+    for (linalg::LinalgOp op : linalgOps) {
+      if (feeders.contains(op))
+        continue;
+      linalg::FillOp fill = feeding.lookup(op);
+      bool folded = false;
+      if (failed(convertToLoops(rewriter, op, fill, folded))) {
         op->emitError("cannot lower this operation to GPU loops");
         return signalPassFailure();
       }
+      if (fill && !folded)
+        unfolded.push_back(fill);
+    }
+    for (linalg::LinalgOp fill : unfolded) {
+      bool folded = false;
+      if (failed(convertToLoops(rewriter, fill, nullptr, folded))) {
+        fill->emitError("cannot lower this operation to GPU loops");
+        return signalPassFailure();
+      }
+    }
     SmallVector<memref::CopyOp> copies;
     getOperation().walk([&](memref::CopyOp copy) {
       if (!isInKernel(copy))
