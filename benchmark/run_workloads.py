@@ -49,6 +49,22 @@ T, I, H = 32, 64, 128
 RTOL = 1e-4
 
 
+def program_path(name, models):
+    """The workload's program: its ONNX model in `models` (exported there,
+    with its input and PyTorch module, the first time) or its Relay text."""
+    if name in VISION:
+        model = os.path.join(models, name + '.onnx')
+        if not os.path.exists(model):
+            os.makedirs(models, exist_ok=True)
+            subprocess.run(['/usr/bin/python3', os.path.join(
+                ROOT, 'examples', 'models', 'export_torchvision.py'),
+                models, name], check=True, capture_output=True)
+        return model
+    if name == 'dqn':
+        return os.path.join(ROOT, 'examples', 'dqn.rly')
+    return os.path.join(ROOT, 'examples', 'workloads', name + '.rly')
+
+
 def relay_inputs(name, tmp, rng):
     """Writes the workload's inputs as .npy files; returns their paths and
     a description of the torch module that computes the same function."""
@@ -340,19 +356,11 @@ def main():
             rng = np.random.default_rng(0)
             spec = {'name': name, 'runs': args.runs, 'I': I, 'H': H,
                     'prefix': os.path.join(tmp, name)}
+            program = program_path(name, args.models)
             if name in VISION:
-                model = os.path.join(args.models, name + '.onnx')
-                if not os.path.exists(model):
-                    subprocess.run(['/usr/bin/python3', os.path.join(
-                        ROOT, 'examples', 'models', 'export_torchvision.py'),
-                        args.models, name], check=True,
-                        capture_output=True)
-                program = model
                 inputs = [os.path.join(args.models, name + '.input.npy')]
                 spec['model'] = os.path.join(args.models, name + '.pt')
             else:
-                program = os.path.join(ROOT, 'examples', 'dqn.rly') if name == 'dqn' \
-                    else os.path.join(ROOT, 'examples', 'workloads', name + '.rly')
                 inputs = relay_inputs(name, tmp, rng)
             spec['inputs'] = inputs
             out = os.path.join(tmp, name + '.relay.npy')

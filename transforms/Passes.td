@@ -359,8 +359,8 @@ def GpuMapParallelLoops
     sum over a middle axis is one kernel whose threads loop over the axis,
     not a host loop of kernels; an op without parallel dimensions gets a
     parallel loop of one iteration: a one-thread kernel, its operands left
-    on the device); buffer copies (`memref.copy`) become parallel loops
-    too. Adjacent fills of boxes of one buffer (a padded image's border
+    on the device); buffer copies (`memref.copy`) become linalg copies
+    first and loops the same way. Adjacent fills of boxes of one buffer (a padded image's border
     strips) become one loop over the buffer; a thread's reduction loops
     carry their accumulator in a register, which starts from the value of
     a fill of the whole accumulator just before the op (the fill then
@@ -392,8 +392,29 @@ def GpuMapParallelLoops
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::gpu::GPUDialect",
+                           "::mlir::linalg::LinalgDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect"];
+}
+
+def GpuCheckToolkit : Pass<"relay-gpu-check-toolkit", "::mlir::ModuleOp"> {
+  let summary = "Check that the CUDA toolkit has the libdevice the kernels "
+                "call";
+  let description = [{
+    Runs in `--relay-to-nvvm` before `gpu-module-to-binary`. Kernels call
+    libdevice for their math functions (`__nv_expf`, `__nv_tanhf`, ...),
+    which the serialisation links from `<toolkit>/nvvm/libdevice/
+    libdevice.10.bc`. Upstream only prints an error when that file (or the
+    toolkit) is missing and goes on, leaving calls the driver rejects when
+    it loads the module; this pass makes it an error at the first such
+    call, naming the function and the path, and stops the pipeline.
+    `toolkit` empty: upstream's own choice ($CUDA_ROOT, $CUDA_HOME,
+    $CUDA_PATH, its built-in default).
+  }];
+  let options = [
+    Option<"toolkit", "toolkit", "std::string", /*default=*/"\"\"",
+           "The CUDA toolkit's directory">,
+  ];
 }
 
 def GpuManagedMemory : Pass<"relay-gpu-managed-memory", "::mlir::ModuleOp"> {

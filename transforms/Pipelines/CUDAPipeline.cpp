@@ -58,6 +58,10 @@ void mlir::relay::buildRelayToNVVMPipeline(OpPassManager &pm,
   bufferization::buildBufferDeallocationPipeline(
       pm, bufferization::BufferDeallocationPipelineOptions());
   pm.addPass(createConvertBufferizationToMemRefPass());
+  // Buffers freed after their last kernel (launches are synchronous), not
+  // at the end of the function: a network's activations do not all live
+  // until it returns.
+  pm.addNestedPass<func::FuncOp>(createHoistDeallocs());
 
   // Each operator's parallel loops (its reductions loop inside a thread)
   // become a kernel launch; what is left (control flow, scalar code, loops
@@ -103,6 +107,9 @@ void mlir::relay::buildRelayToNVVMPipeline(OpPassManager &pm,
   kernels.addPass(createCSEPass());
   kernels.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createGpuToLLVMConversionPass());
+  GpuCheckToolkitOptions check;
+  check.toolkit = options.cudaToolkit;
+  pm.addPass(createGpuCheckToolkit(check));
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = options.gpuFormat;
   binary.toolkitPath = options.cudaToolkit;
@@ -147,8 +154,10 @@ void mlir::relay::registerRelayToNVVMPipeline() {
       "format=isa|bin|fatbin, block-size=N, opt-level=0..3, "
       "disabled-passes, required-passes, entry-functions): the passes of "
       "--relay-to-llvm up to bufferization with the generic kernels, "
+      "buffer deallocation, --relay-hoist-deallocs, "
       "--relay-gpu-map-parallel-loops, --convert-parallel-loops-to-gpu, "
-      "--relay-gpu-managed-memory, the steps of upstream's "
+      "--relay-gpu-managed-memory, --relay-gpu-check-toolkit, the steps "
+      "of upstream's "
       "gpu-lower-to-nvvm-pipeline; "
       "the result is host LLVM dialect with a gpu.binary per kernel",
       [](OpPassManager &pm, const RelayToNVVMOptions &options) {

@@ -19,15 +19,11 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))
-VISION = ['resnet18', 'mobilenet_v2', 'vgg16']
-TEXT = {
-    'dqn': os.path.join(ROOT, 'examples', 'dqn.rly'),
-    'rnn': os.path.join(ROOT, 'examples', 'workloads', 'rnn.rly'),
-    'gru': os.path.join(ROOT, 'examples', 'workloads', 'gru.rly'),
-    'lstm': os.path.join(ROOT, 'examples', 'workloads', 'lstm.rly'),
-    'charrnn': os.path.join(ROOT, 'examples', 'workloads', 'charrnn.rly'),
-    'treelstm': os.path.join(ROOT, 'examples', 'workloads', 'treelstm.rly'),
-}
+sys.path.insert(0, os.path.join(ROOT, 'benchmark'))
+import run_workloads  # noqa: E402  (the workloads' programs)
+
+NAMES = run_workloads.VISION + ['dqn'] + list(run_workloads.SEQUENCE) + \
+    ['charrnn', 'treelstm']
 # `assembly = "..."` of a #gpu.object (MLIR escapes bytes as \XX, `"` and `\`
 # included).
 ASSEMBLY = re.compile(r'assembly = "((?:[^"\\]|\\.)*)"')
@@ -45,20 +41,11 @@ def lower(bin_dir, name, models, chip, features):
            '--relay-to-nvvm=chip=%s features=%s' % (chip, features),
            '--mlir-elide-elementsattrs-if-larger=16',
            '--mlir-elide-resource-strings-if-larger=16']
-    if name in VISION:
-        model = os.path.join(models, name + '.onnx')
-        if not os.path.exists(model):
-            os.makedirs(models, exist_ok=True)
-            subprocess.run(['/usr/bin/python3', os.path.join(
-                ROOT, 'examples', 'models', 'export_torchvision.py'),
-                models, name], check=True, capture_output=True)
-        source = subprocess.run(
-            [os.path.join(bin_dir, 'relay-mlir-translate'), '--import-onnx',
-             model], check=True, capture_output=True).stdout
-    else:
-        source = subprocess.run(
-            [os.path.join(bin_dir, 'relay-mlir-translate'), '--import-relay',
-             TEXT[name]], check=True, capture_output=True).stdout
+    program = run_workloads.program_path(name, models)
+    source = subprocess.run(
+        [os.path.join(bin_dir, 'relay-mlir-translate'),
+         '--import-onnx' if program.endswith('.onnx') else '--import-relay',
+         program], check=True, capture_output=True).stdout
     result = subprocess.run(opt, input=source, capture_output=True)
     if result.returncode != 0:
         raise RuntimeError(result.stderr.decode(errors='replace'))
@@ -81,7 +68,7 @@ def main():
     parser.add_argument('--features', default='+ptx80')
     parser.add_argument('--only', default='')
     args = parser.parse_args()
-    names = VISION + list(TEXT)
+    names = NAMES
     if args.only:
         names = [n for n in names if n in args.only.split(',')]
     failures = 0

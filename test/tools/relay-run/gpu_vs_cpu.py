@@ -65,17 +65,10 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:
             rng = np.random.default_rng(0)
+            program = run_workloads.program_path(name, args.models)
             if name in run_workloads.VISION:
-                program = os.path.join(args.models, name + '.onnx')
-                if not os.path.exists(program):
-                    subprocess.run(['/usr/bin/python3', os.path.join(
-                        ROOT, 'examples', 'models', 'export_torchvision.py'),
-                        args.models, name], check=True, capture_output=True)
                 inputs = [os.path.join(args.models, name + '.input.npy')]
             else:
-                program = os.path.join(ROOT, 'examples', 'dqn.rly') \
-                    if name == 'dqn' else os.path.join(
-                        ROOT, 'examples', 'workloads', name + '.rly')
                 inputs = run_workloads.relay_inputs(name, tmp, rng)
             try:
                 # CharRNN's result is a list (printed, not written).

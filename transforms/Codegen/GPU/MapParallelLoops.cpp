@@ -5,7 +5,7 @@
 // one dimension, tiled by the block size and its tiles marked as blocks and
 // their iterations as threads, for the upstream
 // --convert-parallel-loops-to-gpu (see Passes.td). Buffer copies the
-// bufferization left on the host become such loops too.
+// bufferization left on the host become linalg copies first.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +19,7 @@
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
@@ -39,37 +40,6 @@ using namespace mlir;
 using mlir::relay::isInKernel;
 
 namespace {
-
-/// `copy` as an scf.parallel of loads and stores over the target's shape.
-void copyAsParallelLoop(RewriterBase &rewriter, memref::CopyOp copy) {
-  Location loc = copy.getLoc();
-  auto type = cast<MemRefType>(copy.getTarget().getType());
-  rewriter.setInsertionPoint(copy);
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  SmallVector<Value> lower, upper, steps;
-  for (int64_t dim = 0; dim < type.getRank(); ++dim) {
-    lower.push_back(zero);
-    steps.push_back(one);
-    upper.push_back(
-        rewriter.createOrFold<memref::DimOp>(loc, copy.getTarget(), dim));
-  }
-  Value source = copy.getSource(), target = copy.getTarget();
-  if (type.getRank() == 0) {
-    // A scalar: one thread does it.
-    lower.push_back(zero);
-    steps.push_back(one);
-    upper.push_back(one);
-  }
-  scf::ParallelOp::create(
-      rewriter, loc, lower, upper, steps,
-      [&](OpBuilder &b, Location loc, ValueRange ivs) {
-        ValueRange indices = type.getRank() == 0 ? ValueRange() : ivs;
-        Value element = memref::LoadOp::create(b, loc, source, indices);
-        memref::StoreOp::create(b, loc, element, target, indices);
-      });
-  rewriter.eraseOp(copy);
-}
 
 /// A box of a buffer a fill writes: the subview's static offsets and sizes
 /// (unit strides) of a statically shaped base buffer.
@@ -447,6 +417,18 @@ struct GpuMapParallelLoopsPass
       return signalPassFailure();
     }
     IRRewriter rewriter(&getContext());
+    // Buffer copies as linalg copies, lowered to loops like the others.
+    SmallVector<memref::CopyOp> copies;
+    getOperation().walk([&](memref::CopyOp copy) {
+      if (!isInKernel(copy))
+        copies.push_back(copy);
+    });
+    for (memref::CopyOp copy : copies) {
+      rewriter.setInsertionPoint(copy);
+      linalg::makeMemRefCopyOp(rewriter, copy.getLoc(), copy.getSource(),
+                               copy.getTarget());
+      rewriter.eraseOp(copy);
+    }
     fuseAdjacentFills(rewriter, getOperation());
     SmallVector<linalg::LinalgOp> linalgOps;
     getOperation().walk([&](linalg::LinalgOp op) {
@@ -483,13 +465,6 @@ struct GpuMapParallelLoopsPass
         return signalPassFailure();
       }
     }
-    SmallVector<memref::CopyOp> copies;
-    getOperation().walk([&](memref::CopyOp copy) {
-      if (!isInKernel(copy))
-        copies.push_back(copy);
-    });
-    for (memref::CopyOp copy : copies)
-      copyAsParallelLoop(rewriter, copy);
 
     SmallVector<scf::ParallelOp> outermost;
     getOperation().walk<WalkOrder::PreOrder>([&](Operation *op) {
