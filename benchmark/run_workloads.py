@@ -56,7 +56,7 @@ def program_path(name, models):
         model = os.path.join(models, name + '.onnx')
         if not os.path.exists(model):
             os.makedirs(models, exist_ok=True)
-            subprocess.run(['/usr/bin/python3', os.path.join(
+            subprocess.run([sys.executable, os.path.join(
                 ROOT, 'examples', 'models', 'export_torchvision.py'),
                 models, name], check=True, capture_output=True)
         return model

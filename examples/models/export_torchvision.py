@@ -12,6 +12,7 @@ writes OUTDIR/<model>.onnx, OUTDIR/<model>.input.npy (1x3x224x224 float32),
 OUTDIR/<model>.torch.npy (PyTorch's eval-mode output on that input) and
 OUTDIR/<model>.pt (the module, for benchmark/run_workloads.py).
 """
+import inspect
 import os
 import sys
 
@@ -52,9 +53,13 @@ def export(name, outdir):
     with torch.no_grad():
         expected = model(torch.from_numpy(image)).numpy()
     path = os.path.join(outdir, name + '.onnx')
+    # PyTorch 2.9 and later export through torch.export by default (opset
+    # 18 and later); the TorchScript exporter writes the opset asked for.
+    legacy = {'dynamo': False} if 'dynamo' in inspect.signature(
+        torch.onnx.export).parameters else {}
     torch.onnx.export(model, torch.from_numpy(image), path, opset_version=13,
                       input_names=['image'], output_names=['logits'],
-                      do_constant_folding=True)
+                      do_constant_folding=True, **legacy)
     np.save(os.path.join(outdir, name + '.input.npy'), image)
     np.save(os.path.join(outdir, name + '.torch.npy'), expected)
     torch.save(model, os.path.join(outdir, name + '.pt'))

@@ -23,8 +23,21 @@ typedef struct Chunk {
   struct Chunk *next;
   size_t capacity; /* bytes of payload */
   size_t used;
+  relay_rt_chunk_free_fn release; /* how it goes: free or the installed one */
   _Alignas(16) unsigned char payload[];
 } Chunk;
+
+/* Where new chunks come from (relay_rt_set_chunk_allocator). */
+static _Atomic(relay_rt_chunk_alloc_fn) chunkAllocator;
+static _Atomic(relay_rt_chunk_free_fn) chunkDeallocator;
+
+void relay_rt_set_chunk_allocator(relay_rt_chunk_alloc_fn allocate,
+                                  relay_rt_chunk_free_fn release) {
+  atomic_store(&chunkDeallocator, release);
+  atomic_store(&chunkAllocator, allocate);
+}
+
+static void freeChunk(Chunk *c) { c->release(c); }
 
 typedef struct Arena {
   struct Arena *outer;
@@ -57,7 +70,7 @@ static void freeChunkCache(void *unused) {
   (void)unused;
   while (chunkCache) {
     Chunk *next = chunkCache->next;
-    free(chunkCache);
+    freeChunk(chunkCache);
     chunkCache = next;
   }
   chunkCacheBytes = 0;
@@ -79,7 +92,7 @@ static void releaseChunks(Arena *arena) {
       chunkCache = c;
       chunkCacheBytes += c->capacity;
     } else {
-      free(c);
+      freeChunk(c);
     }
     c = next;
   }
@@ -97,9 +110,13 @@ void relay_rt_arena_pop(void) {
 
 /* A chunk with room for `bytes`: a cached one if any fits, else a new one. */
 static Chunk *takeChunk(size_t bytes) {
+  relay_rt_chunk_alloc_fn allocate = atomic_load(&chunkAllocator);
+  relay_rt_chunk_free_fn release = allocate ? atomic_load(&chunkDeallocator)
+                                            : free;
   for (Chunk **link = &chunkCache; *link; link = &(*link)->next) {
     Chunk *c = *link;
-    if (c->capacity >= bytes) {
+    /* (Chunks cached before an allocator was installed are not its kind.) */
+    if (c->capacity >= bytes && c->release == release) {
       *link = c->next;
       chunkCacheBytes -= c->capacity;
       c->used = 0;
@@ -107,9 +124,11 @@ static Chunk *takeChunk(size_t bytes) {
     }
   }
   size_t capacity = bytes > kChunkBytes ? bytes : kChunkBytes;
-  Chunk *c = (Chunk *)malloc(sizeof(Chunk) + capacity);
+  size_t total = sizeof(Chunk) + capacity;
+  Chunk *c = (Chunk *)(allocate ? allocate(total) : malloc(total));
   if (!c)
     relay_rt_fail("out of memory");
+  c->release = release;
   c->capacity = capacity;
   c->used = 0;
   return c;

@@ -34,6 +34,15 @@ typedef struct {
  * relay_rt_release_cached_buffers or the thread's exit.
  *===-------------------------------------------------------------------===*/
 
+/* Where the arenas' chunks come from from now on (malloc and free until
+ * called): the CUDA runtime installs managed memory when it starts, so that
+ * kernels read tensors boxed in objects (ADT fields, closures' captures) in
+ * place. `allocate` returns null when out of memory. */
+typedef void *(*relay_rt_chunk_alloc_fn)(size_t bytes);
+typedef void (*relay_rt_chunk_free_fn)(void *chunk);
+void relay_rt_set_chunk_allocator(relay_rt_chunk_alloc_fn allocate,
+                                  relay_rt_chunk_free_fn release);
+
 /* Starts a new arena on this thread (nested arenas stack). */
 void relay_rt_arena_push(void);
 /* Releases every object allocated since the matching push. */

@@ -113,9 +113,35 @@ struct Driver {
   bool ready() const { return context != nullptr; }
 };
 
+void *allocateManagedChunk(size_t bytes);
+void freeManagedChunk(void *chunk);
+
 Driver &driver() {
-  static Driver instance;
-  return instance;
+  static Driver *instance = [] {
+    auto *d = new Driver();
+    // Objects (ADT values, closures) box their tensors in the arenas'
+    // chunks, which compiled code reads in place: kernels too.
+    if (d->ready())
+      relay_rt_set_chunk_allocator(allocateManagedChunk, freeManagedChunk);
+    return d;
+  }();
+  return *instance;
+}
+
+void *allocateManagedChunk(size_t bytes) {
+  Driver &d = driver();
+  CUdeviceptr pointer = 0;
+  d.cuCtxSetCurrentFn(d.context);
+  if (d.cuMemAllocManagedFn(&pointer, bytes, CU_MEM_ATTACH_GLOBAL) !=
+      CUDA_SUCCESS)
+    return nullptr;
+  return reinterpret_cast<void *>(pointer);
+}
+
+void freeManagedChunk(void *chunk) {
+  Driver &d = driver();
+  d.cuCtxSetCurrentFn(d.context);
+  d.cuMemFreeFn(reinterpret_cast<CUdeviceptr>(chunk));
 }
 
 /// The driver, its context current on this thread; a run-time error when

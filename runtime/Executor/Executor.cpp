@@ -63,6 +63,9 @@ void registerRuntime(ExecutionEngine &engine,
     add("_mlir_memref_to_llvm_aligned_alloc",
         &_mlir_memref_to_llvm_aligned_alloc);
     add("_mlir_memref_to_llvm_free", &_mlir_memref_to_llvm_free);
+    // Strided copies of bufferized code: the C runtime's, as in objects
+    // compiled ahead of time (no libmlir_c_runner_utils.so to find).
+    add("memrefCopy", &memrefCopy);
     // Parallel loops (threads > 1) run on the C runtime's workers.
     add("mlirAsyncRuntimeAddRef", &mlirAsyncRuntimeAddRef);
     add("mlirAsyncRuntimeDropRef", &mlirAsyncRuntimeDropRef);
@@ -196,9 +199,6 @@ Executor::compile(ModuleOp module, StringRef entry,
   auto transformer = makeOptimizingTransformer(/*optLevel=*/2,
                                                /*sizeLevel=*/0, nullptr);
   options.transformer = transformer;
-  // memrefCopy and friends, which bufferized code may call.
-  SmallVector<StringRef> libs{RELAY_MLIR_C_RUNNER_UTILS};
-  options.sharedLibPaths = libs;
 
   // A large program's loop nests are compiled on other threads, in parts,
   // while this thread compiles the rest.
@@ -234,6 +234,9 @@ Executor::compile(ModuleOp module, StringRef entry,
       weights[symbol.getKey()] = symbol.getValue();
   }
   registerRuntime(**engine, weights);
+  // Runs the module's constructors now that their callees resolve: the
+  // GPU target's load its kernels (mgpuModuleLoad) there.
+  (*engine)->initialize();
   // The calling thread runs one task of each parallel loop.
   if (compileOptions.threads > 1)
     relay_rt_async_reserve_workers(compileOptions.threads - 1);

@@ -106,6 +106,56 @@ func.func @entry(%x: memref<?xf32>) -> memref<?xf32> {
 
 // -----
 
+// Tests that a public function the module also calls (a Relay global
+// function called by another; here recursively) keeps its name as an
+// entry that copies in and out around a call of a private copy of its body,
+// and that the module's calls, the recursive one included, take the
+// private one: managed buffers in, managed buffers out (copying at each
+// call would hand kernels host buffers).
+
+func.func @step(%x: memref<4xf32>, %n: i32) -> memref<4xf32> attributes {llvm.emit_c_interface} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %done = arith.cmpi eq, %n, %c0 : i32
+  %r = scf.if %done -> memref<4xf32> {
+    %copy = memref.alloc() : memref<4xf32>
+    memref.copy %x, %copy : memref<4xf32> to memref<4xf32>
+    scf.yield %copy : memref<4xf32>
+  } else {
+    %m = arith.subi %n, %c1 : i32
+    %inner = func.call @step(%x, %m) : (memref<4xf32>, i32) -> memref<4xf32>
+    scf.yield %inner : memref<4xf32>
+  }
+  return %r : memref<4xf32>
+}
+func.func @main(%x: memref<4xf32>) -> memref<4xf32> {
+  %c3 = arith.constant 3 : i32
+  %r = func.call @step(%x, %c3) : (memref<4xf32>, i32) -> memref<4xf32>
+  return %r : memref<4xf32>
+}
+// CHECK-LABEL: func.func @step
+// CHECK-SAME:    (%[[X:.*]]: memref<4xf32>, %[[N:.*]]: i32) -> memref<4xf32> attributes {llvm.emit_c_interface}
+// CHECK:         %[[XM:.*]] = gpu.alloc host_shared () : memref<4xf32>
+// CHECK:         gpu.memcpy async [%{{.*}}] %[[XM]], %[[X]]
+// CHECK:         %[[R:.*]] = call @step_device(%[[XM]], %[[N]])
+// CHECK:         %[[HOST:.*]] = memref.alloc() : memref<4xf32>
+// CHECK:         gpu.memcpy async [%{{.*}}] %[[HOST]], %[[R]]
+// CHECK:         gpu.dealloc async [%{{.*}}] %[[R]]
+// CHECK:         gpu.dealloc async [%{{.*}}] %[[XM]]
+// CHECK:         return %[[HOST]]
+// CHECK-LABEL: func.func private @step_device
+// CHECK-SAME:    (%[[X:.*]]: memref<4xf32>, %{{.*}}: i32) -> memref<4xf32> {
+// CHECK-NOT:     gpu.memcpy
+// CHECK:         gpu.alloc host_shared () : memref<4xf32>
+// CHECK:         func.call @step_device(%[[X]],
+// CHECK-NOT:     gpu.memcpy
+// CHECK:         return
+// CHECK-LABEL: func.func @main
+// CHECK:         call @step_device(
+// CHECK-NOT:     call @step(
+
+// -----
+
 // Tests that a mutable global is copied into managed memory for the call
 // (and freed at its end), not uploaded once.
 

@@ -116,9 +116,40 @@ struct GpuManagedMemoryPass
     if (failed)
       return signalPassFailure();
     for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+      if (!func.isExternal() && !func.isPrivate() &&
+          !SymbolTable::symbolKnownUseEmpty(func, module))
+        splitCalledEntry(func);
+    for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
       if (!func.isExternal())
         convertFunction(func);
     releaseConstantsAtExit();
+  }
+
+  /// A public function the module also calls (a Relay global function
+  /// called by another, recursion, a closure's code): its body moves into a
+  /// private function that takes and returns managed buffers, which the
+  /// module's calls and references now name, and `func` becomes the entry
+  /// that copies its arguments in and its results out around a call of it.
+  /// (Copying at every internal call would hand kernels the host buffers
+  /// entry results are copied into.)
+  void splitCalledEntry(func::FuncOp func) {
+    ModuleOp module = getOperation();
+    func::FuncOp body = func.clone();
+    // (PTX names take letters, digits, `_` and `$`: no dot.)
+    body.setName((func.getName() + "_device").str());
+    body.setPrivate();
+    body->removeAttr("llvm.emit_c_interface");
+    // (Renamed again if the name is taken.)
+    SymbolTable(module).insert(body, std::next(func->getIterator()));
+    if (failed(SymbolTable::replaceAllSymbolUses(func, body.getNameAttr(),
+                                                 module)))
+      return signalPassFailure();
+    func.getBody().getBlocks().clear();
+    Block *entry = func.addEntryBlock();
+    OpBuilder b = OpBuilder::atBlockBegin(entry);
+    auto call = func::CallOp::create(b, func.getLoc(), body,
+                                     entry->getArguments());
+    func::ReturnOp::create(b, func.getLoc(), call.getResults());
   }
 
   /// The device copy of the constant `global` reads: a module-level slot
