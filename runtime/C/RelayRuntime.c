@@ -111,8 +111,8 @@ void relay_rt_arena_pop(void) {
 /* A chunk with room for `bytes`: a cached one if any fits, else a new one. */
 static Chunk *takeChunk(size_t bytes) {
   relay_rt_chunk_alloc_fn allocate = atomic_load(&chunkAllocator);
-  relay_rt_chunk_free_fn release = allocate ? atomic_load(&chunkDeallocator)
-                                            : free;
+  relay_rt_chunk_free_fn release =
+      allocate ? atomic_load(&chunkDeallocator) : free;
   for (Chunk **link = &chunkCache; *link; link = &(*link)->next) {
     Chunk *c = *link;
     /* (Chunks cached before an allocator was installed are not its kind.) */

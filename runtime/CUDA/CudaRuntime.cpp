@@ -19,7 +19,9 @@
 #include <cstring>
 #include <mutex>
 #include <string>
-#include <unordered_set>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -164,11 +166,35 @@ void require(Driver &d, CUresult result, const char *call) {
   }
 }
 
+/// The allocations made here, live or cached for reuse, under one lock.
+struct Allocations {
+  /// Live ones: their rounded size, and whether managed (else device).
+  std::unordered_map<void *, std::pair<size_t, bool>> live;
+  /// Freed managed buffers by rounded size: a program called again (or a
+  /// loop over time steps) allocates the same sizes, and cuMemAllocManaged
+  /// and cuMemFree (which waits for the device) cost tens of microseconds.
+  std::unordered_map<size_t, std::vector<void *>> cached;
+  size_t cachedBytes = 0;
+};
+/// The most bytes of freed managed buffers kept for reuse.
+constexpr size_t kManagedCacheBytes = size_t(1) << 30;
+
 std::mutex allocationsMutex;
-std::unordered_set<void *> &allocations() {
-  static std::unordered_set<void *> set;
-  return set;
+Allocations &allocations() {
+  static Allocations *all = new Allocations(); // outlives exit-time frees
+  return *all;
 }
+
+/// Sizes rounded up so that buffers of nearby sizes share a cache entry.
+size_t roundedSize(size_t bytes) {
+  size_t granule = bytes >= (size_t(1) << 20) ? 64 * 1024 : 256;
+  return (bytes + granule - 1) / granule * granule;
+}
+
+/// This thread's stream: upstream's launch lowering creates, synchronises
+/// and destroys a stream around every kernel; creating one costs more than
+/// a small kernel runs.
+thread_local CUstream threadStream = nullptr;
 
 } // namespace
 
@@ -237,7 +263,7 @@ void relay_cuda_constant_release(void **slot) {
   // At exit, after a failed start, there is nothing to free.
   if (d.ready()) {
     std::lock_guard<std::mutex> lock(allocationsMutex);
-    allocations().erase(*slot);
+    allocations().live.erase(*slot);
     d.cuCtxSetCurrentFn(d.context);
     d.cuMemFreeFn(reinterpret_cast<CUdeviceptr>(*slot));
   }
@@ -304,14 +330,17 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
 
 void *mgpuStreamCreate(void) {
   Driver &d = use();
-  CUstream stream = nullptr;
-  require(d, d.cuStreamCreateFn(&stream, CU_STREAM_NON_BLOCKING),
-          "cuStreamCreate");
-  return stream;
+  if (!threadStream)
+    require(d, d.cuStreamCreateFn(&threadStream, CU_STREAM_NON_BLOCKING),
+            "cuStreamCreate");
+  return threadStream;
 }
 
 void mgpuStreamDestroy(void *stream) {
   Driver &d = use();
+  // The thread's stream stays for its next kernels.
+  if (stream == threadStream)
+    return;
   require(d, d.cuStreamDestroyFn(static_cast<CUstream>(stream)),
           "cuStreamDestroy");
 }
@@ -362,7 +391,19 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, int8_t isHostShared) {
   (void)stream;
   Driver &d = use();
   // A zero-sized buffer still gets an address of its own.
-  size_t bytes = sizeBytes ? sizeBytes : 1;
+  size_t bytes = roundedSize(sizeBytes ? sizeBytes : 1);
+  if (isHostShared) {
+    std::lock_guard<std::mutex> lock(allocationsMutex);
+    Allocations &all = allocations();
+    auto cached = all.cached.find(bytes);
+    if (cached != all.cached.end() && !cached->second.empty()) {
+      void *address = cached->second.back();
+      cached->second.pop_back();
+      all.cachedBytes -= bytes;
+      all.live[address] = {bytes, true};
+      return address;
+    }
+  }
   CUdeviceptr pointer = 0;
   if (isHostShared)
     require(d, d.cuMemAllocManagedFn(&pointer, bytes, CU_MEM_ATTACH_GLOBAL),
@@ -371,7 +412,7 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, int8_t isHostShared) {
     require(d, d.cuMemAllocFn(&pointer, bytes), "cuMemAlloc");
   void *address = reinterpret_cast<void *>(pointer);
   std::lock_guard<std::mutex> lock(allocationsMutex);
-  allocations().insert(address);
+  allocations().live[address] = {bytes, isHostShared != 0};
   return address;
 }
 
@@ -381,10 +422,21 @@ void mgpuMemFree(void *ptr, void *stream) {
     return;
   {
     std::lock_guard<std::mutex> lock(allocationsMutex);
-    if (!allocations().erase(ptr)) {
+    Allocations &all = allocations();
+    auto found = all.live.find(ptr);
+    if (found == all.live.end()) {
       // A host buffer (an entry function's result, returned to a caller
       // of the same program: malloc, as --relay-to-nvvm lowers memref.alloc).
       free(ptr);
+      return;
+    }
+    auto [bytes, managed] = found->second;
+    all.live.erase(found);
+    // Kernels that use the buffer were waited for at their launch (every
+    // launch synchronises), so the next owner finds it idle.
+    if (managed && all.cachedBytes + bytes <= kManagedCacheBytes) {
+      all.cached[bytes].push_back(ptr);
+      all.cachedBytes += bytes;
       return;
     }
   }
