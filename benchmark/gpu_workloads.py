@@ -41,9 +41,12 @@ def cpu_model():
     return 'unknown'
 
 
+RELAY_FLAGS = []
+
+
 def relay_ms(relay_run, program, inputs, runs, extra=()):
     command = [relay_run, program, '--target', 'cuda', '--bench', str(runs)]
-    command += list(extra)
+    command += RELAY_FLAGS + list(extra)
     for path in inputs:
         command += ['--input', path]
     proc = subprocess.run(command, capture_output=True, text=True)
@@ -151,7 +154,11 @@ def main():
     parser.add_argument('--only', default='')
     parser.add_argument('--no-gemm', action='store_true')
     parser.add_argument('--results', help='write the table here (markdown)')
+    parser.add_argument('--relay-flag', action='append', default=[],
+                        help="a flag for relay-run (repeat for more), "
+                             "e.g. --relay-flag=--gpu-thread-tile=1")
     args = parser.parse_args()
+    RELAY_FLAGS.extend(args.relay_flag)
     import torch
     if not torch.cuda.is_available():
         print('no CUDA device for torch: skipped')
@@ -185,8 +192,9 @@ def main():
                 flush=True)
         if not args.no_gemm:
             rows += gemm_rows(relay_run, args.runs, tmp, torch)
-    lines = ['CPU: %s; GPU: %s; PyTorch %s' % (
-        cpu_model(), torch.cuda.get_device_name(0), torch.__version__), '',
+    lines = ['CPU: %s; GPU: %s; PyTorch %s; relay-run flags: %s' % (
+        cpu_model(), torch.cuda.get_device_name(0), torch.__version__,
+        ' '.join(RELAY_FLAGS) or 'none'), '',
         '| workload | relay-mlir (ms) | PyTorch eager / cuBLAS (ms) '
         '| PyTorch / relay-mlir | note |',
         '| --- | --- | --- | --- | --- |']

@@ -389,6 +389,10 @@ def GpuMapParallelLoops
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
            "Threads of a block">,
+    Option<"threadTile", "thread-tile", "int64_t", /*default=*/"4",
+           "Results a thread of a product or convolution computes along "
+           "each of two dimensions, at most (4, 2 or 1: one result per "
+           "thread)">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::gpu::GPUDialect",
@@ -452,6 +456,38 @@ def GpuManagedMemory : Pass<"relay-gpu-managed-memory", "::mlir::ModuleOp"> {
                            "::mlir::gpu::GPUDialect",
                            "::mlir::LLVM::LLVMDialect",
                            "::mlir::memref::MemRefDialect"];
+}
+
+def GpuAsyncLaunches : Pass<"relay-gpu-async-launches", "::mlir::ModuleOp"> {
+  let summary = "Launch consecutive kernels without waiting for each";
+  let description = [{
+    Runs in `--relay-to-nvvm` after kernel outlining. Upstream's lowering of
+    a synchronous `gpu.launch_func` waits for the kernel before the host
+    goes on; the kernels of a network follow each other with only index
+    arithmetic, views and allocations in between. In each block of the host
+    code, such launches join one chain of async operations on one stream
+    (`gpu.wait async` starts it, each launch depends on the one before), and
+    so do the frees of buffers between them (`gpu.dealloc`: the buffer goes
+    back to the runtime, for later kernels of the same stream); the chain is
+    waited for (`gpu.wait`) before the next operation that touches memory
+    on the host or may (a copy, a load, a call, control flow, the block's
+    end), so the host never reads what a kernel has not finished writing.
+
+    ```mlir
+    gpu.launch_func @k0::@k0 ... args(%a, %b)
+    %v = memref.subview %b ...
+    gpu.launch_func @k1::@k1 ... args(%v, %c)
+    %x = memref.load %c[]
+    // becomes
+    %t0 = gpu.wait async
+    %t1 = gpu.launch_func async [%t0] @k0::@k0 ... args(%a, %b)
+    %v = memref.subview %b ...
+    %t2 = gpu.launch_func async [%t1] @k1::@k1 ... args(%v, %c)
+    gpu.wait [%t2]
+    %x = memref.load %c[]
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
 def ElideCallCopies : Pass<"relay-elide-call-copies", "::mlir::ModuleOp"> {

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -173,7 +174,9 @@ struct Allocations {
   /// Freed managed buffers by rounded size: a program called again (or a
   /// loop over time steps) allocates the same sizes, and cuMemAllocManaged
   /// and cuMemFree (which waits for the device) cost tens of microseconds.
-  std::unordered_map<size_t, std::vector<void *>> cached;
+  /// With the stream of the thread that freed each: kernels still in
+  /// flight there may use it (frees join the chain of launches).
+  std::unordered_map<size_t, std::vector<std::pair<void *, CUstream>>> cached;
   size_t cachedBytes = 0;
 };
 /// The most bytes of freed managed buffers kept for reuse.
@@ -393,14 +396,26 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, int8_t isHostShared) {
   // A zero-sized buffer still gets an address of its own.
   size_t bytes = roundedSize(sizeBytes ? sizeBytes : 1);
   if (isHostShared) {
-    std::lock_guard<std::mutex> lock(allocationsMutex);
-    Allocations &all = allocations();
-    auto cached = all.cached.find(bytes);
-    if (cached != all.cached.end() && !cached->second.empty()) {
-      void *address = cached->second.back();
-      cached->second.pop_back();
-      all.cachedBytes -= bytes;
-      all.live[address] = {bytes, true};
+    void *address = nullptr;
+    CUstream freedOn = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(allocationsMutex);
+      Allocations &all = allocations();
+      auto cached = all.cached.find(bytes);
+      if (cached != all.cached.end() && !cached->second.empty()) {
+        std::tie(address, freedOn) = cached->second.back();
+        cached->second.pop_back();
+        all.cachedBytes -= bytes;
+        all.live[address] = {bytes, true};
+      }
+    }
+    if (address) {
+      // This thread's later kernels follow the ones that used it on its
+      // own stream; another thread's may still run. (No lock is held: a
+      // failure is a run-time error's longjmp.)
+      if (freedOn && freedOn != threadStream)
+        require(d, d.cuStreamSynchronizeFn(freedOn),
+                "a kernel (cuStreamSynchronize)");
       return address;
     }
   }
@@ -417,7 +432,6 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, int8_t isHostShared) {
 }
 
 void mgpuMemFree(void *ptr, void *stream) {
-  (void)stream;
   if (!ptr)
     return;
   {
@@ -435,12 +449,17 @@ void mgpuMemFree(void *ptr, void *stream) {
     // Kernels that use the buffer were waited for at their launch (every
     // launch synchronises), so the next owner finds it idle.
     if (managed && all.cachedBytes + bytes <= kManagedCacheBytes) {
-      all.cached[bytes].push_back(ptr);
+      all.cached[bytes].push_back({ptr, threadStream});
       all.cachedBytes += bytes;
       return;
     }
   }
   Driver &d = use();
+  // A free chained after kernels (--relay-gpu-async-launches) waits for
+  // them before the memory goes.
+  if (stream)
+    require(d, d.cuStreamSynchronizeFn(static_cast<CUstream>(stream)),
+            "a kernel (cuStreamSynchronize)");
   require(d, d.cuMemFreeFn(reinterpret_cast<CUdeviceptr>(ptr)), "cuMemFree");
 }
 

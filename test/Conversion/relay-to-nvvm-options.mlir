@@ -4,6 +4,7 @@
 // RUN: not relay-mlir-opt %s --relay-to-nvvm='toolkit=%t.empty' 2>&1 | FileCheck %s --check-prefix=NOLIBDEVICE
 // RUN: not relay-mlir-opt %s --relay-to-nvvm='toolkit=%t.none' 2>&1 | FileCheck %s --check-prefix=NOTOOLKIT
 // RUN: not relay-mlir-opt %s --relay-to-nvvm='block-size=48' 2>&1 | FileCheck %s --check-prefix=BLOCK
+// RUN: not relay-mlir-opt %s --relay-to-nvvm='thread-tile=3' 2>&1 | FileCheck %s --check-prefix=TILE
 
 // Tests --relay-to-nvvm's options on an elementwise exp:
 // format=bin holds a cubin (through the toolkit's ptxas) instead of PTX
@@ -24,3 +25,5 @@ module {
 // NOLIBDEVICE-NOT: gpu.binary
 // NOTOOLKIT: error: a kernel calls libdevice's __nv_expf but there is no {{.*}}none/nvvm/libdevice/libdevice.10.bc
 // BLOCK: error: --relay-gpu-map-parallel-loops: block-size 48 is not a multiple of 32 between 32 and 1024
+// Tests that a thread tile other than 1, 2 or 4 results is refused.
+// TILE: error: --relay-gpu-map-parallel-loops: thread-tile 3 is not 1, 2 or 4

@@ -8,8 +8,10 @@
 // launching kernels from gpu.binary objects that hold PTX for sm_90: the
 // product (each thread one result element, its multiply-adds over k in
 // sequence from zero in a register, the accumulator's fill folded in) and
-// the fused bias + ReLU; the host copies the arguments into managed memory
-// and the result out.
+// the fused bias + ReLU, launched on one stream one after the other (the
+// product's result freed on that stream too), the host waiting only before
+// it copies the result; the host copies the arguments into
+// managed memory and the result out.
 
 module {
   relay.func @main(%x: tensor<64x128xf32>, %w: tensor<32x128xf32>, %b: tensor<32xf32>) -> tensor<64x32xf32> {
@@ -22,10 +24,13 @@ module {
 // CHECK:     llvm.func @main(
 // CHECK:       llvm.call @mgpuMemAlloc
 // CHECK:       llvm.call @mgpuMemcpy
-// CHECK:       gpu.launch_func @[[PRODUCT:main_kernel[_0-9]*]]::@main_kernel blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in
-// CHECK:       gpu.launch_func @[[BIAS:main_kernel[_0-9]*]]::@main_kernel
+// CHECK:       gpu.launch_func <%[[STREAM:.*]] : !llvm.ptr> @[[PRODUCT:main_kernel[_0-9]*]]::@main_kernel blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in
+// CHECK-NOT:   mgpuStreamSynchronize
+// CHECK:       gpu.launch_func <%[[STREAM]] : !llvm.ptr> @[[BIAS:main_kernel[_0-9]*]]::@main_kernel
 // CHECK-NOT:   gpu.launch_func
+// CHECK:       llvm.call @mgpuMemFree(%{{.*}}, %[[STREAM]])
 // CHECK:       llvm.call @malloc
+// CHECK:       llvm.call @mgpuStreamSynchronize(%[[STREAM]])
 // CHECK:       llvm.call @mgpuMemcpy
 // CHECK:       llvm.call @mgpuMemFree
 // CHECK:     gpu.binary @[[PRODUCT]] {{.*}}#nvvm.target<chip = "sm_90", features = "+ptx80">{{.*}}.target sm_90

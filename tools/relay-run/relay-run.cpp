@@ -97,6 +97,11 @@ static cl::opt<std::string> target(
              "GPU through --relay-to-nvvm; control flow stays on the "
              "CPU)"),
     cl::cat(category));
+static cl::opt<int64_t> gpuThreadTile(
+    "gpu-thread-tile", cl::init(4),
+    cl::desc("--target cuda: results a thread of a product or convolution "
+             "computes along each of two dimensions, at most (4, 2 or 1)"),
+    cl::cat(category));
 static cl::opt<unsigned>
     optLevel("O", cl::Prefix, cl::init(3),
              cl::desc("Relay's optimisation level, -O0 to -O3 (default -O3, "
@@ -240,6 +245,7 @@ int main(int argc, char **argv) {
   CompileOptions compileOptions;
   compileOptions.threads = std::max(1u, unsigned(numThreads));
   compileOptions.target = target;
+  compileOptions.gpuThreadTile = gpuThreadTile;
   // The GPU's kernels start from the target-neutral ones.
   compileOptions.optimize.target =
       compileOptions.isGPU() ? std::string("generic") : target.getValue();

@@ -42,6 +42,7 @@ CompileOptions RelayToNVVMOptions::getCompileOptions() const {
   options.gpuFeatures = features;
   options.gpuFormat = format;
   options.gpuBlockSize = blockSize;
+  options.gpuThreadTile = threadTile;
   if (!toolkit.empty())
     options.cudaToolkit = toolkit;
   options.optimize = getOptimizeOptions();
@@ -69,6 +70,7 @@ void mlir::relay::buildRelayToNVVMPipeline(OpPassManager &pm,
   OpPassManager &funcs = pm.nest<func::FuncOp>();
   GpuMapParallelLoopsOptions mapping;
   mapping.blockSize = options.gpuBlockSize;
+  mapping.threadTile = options.gpuThreadTile;
   funcs.addPass(createGpuMapParallelLoops(mapping));
   funcs.addPass(createConvertParallelLoopToGpuPass());
   pm.addPass(createGpuManagedMemory());
@@ -87,6 +89,7 @@ void mlir::relay::buildRelayToNVVMPipeline(OpPassManager &pm,
   // mgpu* runtime functions.
   pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createGpuAsyncLaunches());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertNVVMToLLVMPass());
@@ -156,7 +159,8 @@ void mlir::relay::registerRelayToNVVMPipeline() {
       "--relay-to-llvm up to bufferization with the generic kernels, "
       "buffer deallocation, --relay-hoist-deallocs, "
       "--relay-gpu-map-parallel-loops, --convert-parallel-loops-to-gpu, "
-      "--relay-gpu-managed-memory, --relay-gpu-check-toolkit, the steps "
+      "--relay-gpu-managed-memory, --relay-gpu-async-launches, "
+      "--relay-gpu-check-toolkit, the steps "
       "of upstream's "
       "gpu-lower-to-nvvm-pipeline; "
       "the result is host LLVM dialect with a gpu.binary per kernel",

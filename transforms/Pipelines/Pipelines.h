@@ -58,6 +58,9 @@ struct CompileOptions {
   std::string gpuFeatures = "+ptx80";
   std::string gpuFormat = "isa";
   int64_t gpuBlockSize = 256;
+  /// Results a thread of a product or convolution computes along each of
+  /// two dimensions, at most (--relay-gpu-map-parallel-loops' thread-tile).
+  int64_t gpuThreadTile = 4;
   /// The CUDA toolkit (libdevice, ptxas): the one CMake found, else where
   /// $CUDA_HOME, $CUDA_ROOT or $CUDA_PATH say.
   std::string cudaToolkit = getDefaultCUDAToolkit();
@@ -139,6 +142,12 @@ struct RelayToNVVMOptions : public LoweringPipelineOptions<RelayToNVVMOptions> {
       llvm::cl::desc("Threads of a GPU block (a multiple of 32, at most "
                      "1024)"),
       llvm::cl::init(256)};
+  Option<int64_t> threadTile{
+      *this, "thread-tile",
+      llvm::cl::desc("Results a GPU thread of a product or convolution "
+                     "computes along each of two dimensions, at most (4, 2 "
+                     "or 1)"),
+      llvm::cl::init(4)};
   Option<std::string> toolkit{
       *this, "toolkit",
       llvm::cl::desc("The CUDA toolkit's directory: its libdevice has the "

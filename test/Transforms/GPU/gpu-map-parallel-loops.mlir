@@ -198,8 +198,8 @@ func.func @total(%a: memref<4x8xf32>, %out: memref<f32>) {
 
 // -----
 
-// Tests that a reduction writing two accumulators keeps them in memory (only
-// a loop's single accumulator is carried in a register).
+// Tests that a reduction writing two accumulators carries both in
+// registers: two loads before the loop, two stores after it.
 
 func.func @two_accumulators(%a: memref<4x8xf32>, %s: memref<4xf32>, %m: memref<4xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%a : memref<4x8xf32>) outs(%s, %m : memref<4xf32>, memref<4xf32>) {
@@ -211,10 +211,14 @@ func.func @two_accumulators(%a: memref<4x8xf32>, %s: memref<4xf32>, %m: memref<4
   return
 }
 // CHECK-LABEL: func.func @two_accumulators
-// CHECK:         scf.for
-// CHECK-NOT:       iter_args
-// CHECK:           memref.store
-// CHECK:           memref.store
+// CHECK:         %[[S0:.*]] = memref.load %[[S:.*]][%[[I:.*]]] : memref<4xf32>
+// CHECK:         %[[M0:.*]] = memref.load %[[M:.*]][%[[I]]] : memref<4xf32>
+// CHECK:         %[[R:.*]]:2 = scf.for {{.*}} iter_args(%[[SA:.*]] = %[[S0]], %[[MA:.*]] = %[[M0]]) -> (f32, f32) {
+// CHECK-NOT:       memref.store
+// CHECK:           scf.yield
+// CHECK:         }
+// CHECK:         memref.store %[[R]]#0, %[[S]][%[[I]]]
+// CHECK:         memref.store %[[R]]#1, %[[M]][%[[I]]]
 // CHECK:         } {mapping = [#gpu.loop_dim_map<processor = thread_x
 
 // -----

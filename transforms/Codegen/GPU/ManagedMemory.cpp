@@ -147,8 +147,8 @@ struct GpuManagedMemoryPass
     func.getBody().getBlocks().clear();
     Block *entry = func.addEntryBlock();
     OpBuilder b = OpBuilder::atBlockBegin(entry);
-    auto call = func::CallOp::create(b, func.getLoc(), body,
-                                     entry->getArguments());
+    auto call =
+        func::CallOp::create(b, func.getLoc(), body, entry->getArguments());
     func::ReturnOp::create(b, func.getLoc(), call.getResults());
   }
 

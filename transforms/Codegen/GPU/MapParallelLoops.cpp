@@ -214,21 +214,159 @@ bool foldFillIntoReduction(RewriterBase &rewriter, Operation *outermost,
   for (Operation &op : parallel.getBody()->without_terminator())
     if (auto loop = dyn_cast<scf::ForOp>(op))
       root = loop;
-  if (!root || root.getInitArgs().size() != 1)
+  if (!root || root.getInitArgs().empty())
     return false;
-  auto load = root.getInitArgs()[0].getDefiningOp<memref::LoadOp>();
-  if (!load || load.getMemRef() != buffer || !load->hasOneUse())
-    return false;
-  rewriter.replaceOp(load, fill.getInputs()[0]);
+  // The accumulators' first loads, from the buffer or a thread's tile of it.
+  SmallVector<memref::LoadOp> loads;
+  for (Value init : root.getInitArgs()) {
+    auto load = init.getDefiningOp<memref::LoadOp>();
+    if (!load || !load->hasOneUse())
+      return false;
+    Value source = load.getMemRef();
+    if (auto tile = source.getDefiningOp<memref::SubViewOp>())
+      source = tile.getSource();
+    if (source != buffer)
+      return false;
+    loads.push_back(load);
+  }
+  for (memref::LoadOp load : loads)
+    rewriter.replaceOp(load, fill.getInputs()[0]);
   rewriter.eraseOp(fill);
   return true;
+}
+
+/// Threads a coarsened op keeps at least: 128 per multiprocessor of an
+/// H100 or H200 (132 of them).
+constexpr int64_t kMinThreads = 132 * 128;
+
+/// The results of `op` one thread computes, per loop dimension (1 for the
+/// other parallel ones, 0 for reductions), or nothing to keep one result
+/// per thread. A reduction of two inputs with static bounds gets up to
+/// 4 x 4 results per thread: along the innermost parallel dimension the
+/// first input does not depend on and the one the second does not (a
+/// product's columns and rows, a convolution's filters and output
+/// columns), so that a step of the reduction loads each input element once
+/// for the tile (4 + 4 loads for 16 multiply-adds, not 32), as long as
+/// enough threads remain.
+SmallVector<int64_t> threadTile(linalg::LinalgOp op, int64_t largest) {
+  if (op.getNumReductionLoops() == 0 || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || !op.hasPureBufferSemantics() ||
+      op.hasDynamicShape())
+    return {};
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<int64_t> tile(ranges.size(), 0);
+  int64_t results = 1;
+  for (unsigned dim = 0; dim < ranges.size(); ++dim)
+    if (iterators[dim] == utils::IteratorType::parallel) {
+      tile[dim] = 1;
+      results *= ranges[dim];
+    }
+  // Per input, the innermost parallel dimension it does not depend on.
+  SmallVector<unsigned> shared;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    for (unsigned dim = ranges.size(); dim-- > 0;)
+      if (tile[dim] == 1 && ranges[dim] % 2 == 0 && !map.isFunctionOfDim(dim) &&
+          !llvm::is_contained(shared, dim)) {
+        shared.push_back(dim);
+        break;
+      }
+  }
+  if (shared.size() != 2)
+    return {};
+  for (int64_t factor : {4, 2}) {
+    if (factor > largest)
+      continue;
+    if (llvm::any_of(shared, [&](unsigned d) { return ranges[d] % factor; }) ||
+        results / (factor * factor) < kMinThreads)
+      continue;
+    for (unsigned dim : shared)
+      tile[dim] = factor;
+    return tile;
+  }
+  return {};
+}
+
+/// `op` with `tile` results per thread: tiled into a parallel loop over
+/// the tiles, each tile's op a generic whose reductions run outside the
+/// tile's dimensions, as loops, those fully unrolled (so a step of the
+/// reduction loads each input element once for the whole tile, and the
+/// accumulators can live in registers). Returns the parallel loop.
+FailureOr<scf::ParallelOp> convertTiled(RewriterBase &rewriter,
+                                        linalg::LinalgOp op,
+                                        ArrayRef<int64_t> tile) {
+  linalg::LinalgTilingOptions options;
+  options.setTileSizes(tile).setLoopType(
+      linalg::LinalgTilingLoopType::ParallelLoops);
+  FailureOr<linalg::TiledLinalgOp> tiled =
+      linalg::tileLinalgOp(rewriter, op, options);
+  if (failed(tiled) || tiled->loops.empty())
+    return failure();
+  auto parallel = dyn_cast<scf::ParallelOp>(tiled->loops.front());
+  if (!parallel)
+    return failure();
+  rewriter.eraseOp(op);
+  linalg::LinalgOp inner = tiled->op;
+  rewriter.setInsertionPoint(inner);
+  linalg::GenericOp generic = dyn_cast<linalg::GenericOp>(inner.getOperation());
+  if (!generic) {
+    FailureOr<linalg::GenericOp> general = linalg::generalizeNamedOp(
+        rewriter, cast<linalg::LinalgOp>(inner.getOperation()));
+    if (failed(general))
+      return failure();
+    generic = *general;
+  }
+  // Dimensions of one iteration, reductions, then the tile's.
+  SmallVector<unsigned> order;
+  for (unsigned dim = 0; dim < tile.size(); ++dim)
+    if (tile[dim] == 1)
+      order.push_back(dim);
+  for (unsigned dim = 0; dim < tile.size(); ++dim)
+    if (tile[dim] == 0)
+      order.push_back(dim);
+  for (unsigned dim = 0; dim < tile.size(); ++dim)
+    if (tile[dim] > 1)
+      order.push_back(dim);
+  FailureOr<linalg::GenericOp> interchanged =
+      linalg::interchangeGenericOp(rewriter, generic, order);
+  if (failed(interchanged))
+    return failure();
+  FailureOr<linalg::LinalgLoops> loops =
+      linalg::linalgOpToLoops(rewriter, *interchanged);
+  if (failed(loops))
+    return failure();
+  rewriter.eraseOp(*interchanged);
+  // Innermost first (a full unroll erases the loop).
+  for (size_t position = order.size(); position-- > 0;) {
+    unsigned dim = order[position];
+    auto loop = dyn_cast<scf::ForOp>((*loops)[position]);
+    if (!loop)
+      return failure();
+    if (tile[dim] > 1) {
+      if (failed(loopUnrollFull(loop)))
+        return failure();
+    } else if (tile[dim] == 1) {
+      (void)loop.promoteIfSingleIteration(rewriter);
+    }
+  }
+  return parallel;
 }
 
 /// `op` as loops (see below); with `fill`, the fill that fed it, folded
 /// into its loops' initial value where possible (`folded` says so).
 LogicalResult convertToLoops(RewriterBase &rewriter, linalg::LinalgOp op,
-                             linalg::FillOp fill, bool &folded) {
+                             linalg::FillOp fill, int64_t largestTile,
+                             bool &folded) {
   rewriter.setInsertionPoint(op);
+  if (SmallVector<int64_t> tile = threadTile(op, largestTile); !tile.empty()) {
+    Value buffer = op.getDpsInitOperand(0)->get();
+    FailureOr<scf::ParallelOp> tiled = convertTiled(rewriter, op, tile);
+    if (failed(tiled))
+      return failure();
+    folded = fill && foldFillIntoReduction(rewriter, *tiled, buffer, fill);
+    return success();
+  }
   if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation())) {
     SmallVector<unsigned> order;
     SmallVector<utils::IteratorType> iterators =
@@ -271,80 +409,114 @@ LogicalResult convertToLoops(RewriterBase &rewriter, linalg::LinalgOp op,
   return success();
 }
 
-/// A reduction loop that reads and writes one element of a buffer at
-/// indices fixed in the loop (a product's or convolution's accumulator)
-/// carries the value in a register instead: one load before the loop, one
-/// store after it. Applied from the innermost loop out, so a convolution's
-/// three reduction loops all carry it. Other buffers the loop reads are
-/// assumed not to alias the accumulator's (as upstream's hoisting of
-/// vector transfers does).
+/// Whether two index lists name the same element (equal values or equal
+/// constants).
+bool sameIndices(ValueRange a, ValueRange b) {
+  if (a.size() != b.size())
+    return false;
+  for (auto [x, y] : llvm::zip(a, b))
+    if (!isEqualConstantIntOrValue(x, y))
+      return false;
+  return true;
+}
+
+/// A reduction loop that reads and writes elements of buffers at indices
+/// fixed in the loop (a product's or convolution's accumulators: one, or a
+/// thread's tile of them) carries the values in registers instead: one load
+/// before the loop, one store after it, each. Applied from the innermost
+/// loop out, so a convolution's three reduction loops all carry them.
+/// Other buffers the loop reads are assumed not to alias the accumulators'
+/// (as upstream's hoisting of vector transfers does).
 void accumulateInRegisters(RewriterBase &rewriter, scf::ForOp loop) {
   // The index arithmetic of the loops' linalg op (affine.apply in the
   // innermost body) out of the loop first.
   moveLoopInvariantCode(cast<LoopLikeOpInterface>(loop.getOperation()));
+  if (!loop.getInitArgs().empty())
+    return;
   Block *body = loop.getBody();
-  memref::LoadOp load;
-  memref::StoreOp store;
-  for (Operation &op : body->without_terminator()) {
-    auto candidate = dyn_cast<memref::StoreOp>(op);
-    if (!candidate || store)
-      continue;
-    store = candidate;
-  }
-  if (!store || !loop.getInitArgs().empty())
-    return;
-  Value buffer = store.getMemRef();
   auto invariant = [&](Value v) { return loop.isDefinedOutsideOfLoop(v); };
-  if (!invariant(buffer) || !llvm::all_of(store.getIndices(), invariant))
+  SmallVector<memref::StoreOp> stores;
+  for (Operation &op : body->without_terminator())
+    if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      if (!invariant(store.getMemRef()) ||
+          !llvm::all_of(store.getIndices(), invariant))
+        return;
+      for (memref::StoreOp other : stores)
+        if (other.getMemRef() == store.getMemRef() &&
+            sameIndices(other.getIndices(), store.getIndices()))
+          return;
+      stores.push_back(store);
+    }
+  if (stores.empty())
     return;
-  // The accumulator is read once, at the store's indices, and touched by
-  // nothing else in the loop.
-  for (OpOperand &use : buffer.getUses()) {
-    Operation *user = use.getOwner();
-    if (!loop->isAncestor(user) || user == store)
-      continue;
-    auto read = dyn_cast<memref::LoadOp>(user);
-    if (!read || load || read->getBlock() != body ||
-        !llvm::equal(read.getIndices(), store.getIndices()))
+  // Each accumulator is read once, at its store's indices, before it, and
+  // touched by nothing else in the loop.
+  SmallVector<memref::LoadOp> loads(stores.size());
+  for (auto [index, store] : llvm::enumerate(stores)) {
+    for (OpOperand &use : store.getMemRef().getUses()) {
+      Operation *user = use.getOwner();
+      if (!loop->isAncestor(user) || llvm::is_contained(stores, user))
+        continue;
+      auto read = dyn_cast<memref::LoadOp>(user);
+      if (!read || read->getBlock() != body)
+        return;
+      // (Another accumulator's read is checked with that one.)
+      if (!sameIndices(read.getIndices(), store.getIndices())) {
+        if (llvm::none_of(stores, [&](memref::StoreOp other) {
+              return other.getMemRef() == read.getMemRef() &&
+                     sameIndices(other.getIndices(), read.getIndices());
+            }))
+          return;
+        continue;
+      }
+      if (loads[index] || !read->isBeforeInBlock(store))
+        return;
+      loads[index] = read;
+    }
+    if (!loads[index])
       return;
-    load = read;
   }
-  if (!load || !store->isBeforeInBlock(body->getTerminator()) ||
-      !load->isBeforeInBlock(store))
-    return;
-  // No call or unknown side effect may read the buffer in between.
+  // No call or unknown side effect may read the buffers in between.
   bool opaque = false;
   loop.walk([&](Operation *op) {
-    if (op != load && op != store && !isa<memref::LoadOp>(op) &&
-        !isMemoryEffectFree(op) && !isa<scf::ForOp, scf::YieldOp>(op))
+    if (auto store = dyn_cast<memref::StoreOp>(op))
+      opaque |= store->getBlock() != body;
+    else if (!isa<memref::LoadOp>(op) && !isMemoryEffectFree(op) &&
+             !isa<scf::ForOp, scf::YieldOp>(op))
       opaque = true;
   });
   if (opaque)
     return;
   rewriter.setInsertionPoint(loop);
-  Value initial = memref::LoadOp::create(rewriter, load.getLoc(), buffer,
-                                         load.getIndices());
-  auto carried = scf::ForOp::create(rewriter, loop.getLoc(),
-                                    loop.getLowerBound(), loop.getUpperBound(),
-                                    loop.getStep(), ValueRange{initial});
+  SmallVector<Value> initial;
+  for (memref::LoadOp load : loads)
+    initial.push_back(memref::LoadOp::create(
+        rewriter, load.getLoc(), load.getMemRef(), load.getIndices()));
+  auto carried =
+      scf::ForOp::create(rewriter, loop.getLoc(), loop.getLowerBound(),
+                         loop.getUpperBound(), loop.getStep(), initial);
   Block *newBody = carried.getBody();
   // (The builder adds no yield to a loop with iteration arguments.)
   if (!newBody->empty() && newBody->back().hasTrait<OpTrait::IsTerminator>())
     rewriter.eraseOp(&newBody->back());
   IRMapping mapping;
   mapping.map(loop.getInductionVar(), carried.getInductionVar());
-  mapping.map(load.getResult(), carried.getRegionIterArgs()[0]);
+  for (auto [load, arg] : llvm::zip(loads, carried.getRegionIterArgs()))
+    mapping.map(load.getResult(), arg);
   rewriter.setInsertionPointToEnd(newBody);
   for (Operation &op : body->without_terminator()) {
-    if (&op == load.getOperation() || &op == store.getOperation())
+    if (isa<memref::StoreOp>(op) || llvm::is_contained(loads, &op))
       continue;
     rewriter.clone(op, mapping);
   }
-  scf::YieldOp::create(rewriter, store.getLoc(),
-                       mapping.lookupOrDefault(store.getValueToStore()));
+  SmallVector<Value> yielded;
+  for (memref::StoreOp store : stores)
+    yielded.push_back(mapping.lookupOrDefault(store.getValueToStore()));
+  scf::YieldOp::create(rewriter, loop.getLoc(), yielded);
   rewriter.setInsertionPointAfter(carried);
-  memref::StoreOp::create(rewriter, store.getLoc(), carried.getResult(0),
-                          buffer, store.getIndices());
+  for (auto [store, result] : llvm::zip(stores, carried.getResults()))
+    memref::StoreOp::create(rewriter, store.getLoc(), result, store.getMemRef(),
+                            store.getIndices());
   rewriter.eraseOp(loop);
 }
 
@@ -410,6 +582,11 @@ struct GpuMapParallelLoopsPass
   using GpuMapParallelLoopsBase::GpuMapParallelLoopsBase;
 
   void runOnOperation() override {
+    if (threadTile != 1 && threadTile != 2 && threadTile != 4) {
+      getOperation().emitError("--relay-gpu-map-parallel-loops: thread-tile ")
+          << static_cast<int64_t>(threadTile) << " is not 1, 2 or 4";
+      return signalPassFailure();
+    }
     if (blockSize < 32 || blockSize > 1024 || blockSize % 32) {
       getOperation().emitError("--relay-gpu-map-parallel-loops: block-size ")
           << static_cast<int64_t>(blockSize)
@@ -451,7 +628,7 @@ struct GpuMapParallelLoopsPass
         continue;
       linalg::FillOp fill = feeding.lookup(op);
       bool folded = false;
-      if (failed(convertToLoops(rewriter, op, fill, folded))) {
+      if (failed(convertToLoops(rewriter, op, fill, threadTile, folded))) {
         op->emitError("cannot lower this operation to GPU loops");
         return signalPassFailure();
       }
@@ -460,7 +637,7 @@ struct GpuMapParallelLoopsPass
     }
     for (linalg::LinalgOp fill : unfolded) {
       bool folded = false;
-      if (failed(convertToLoops(rewriter, fill, nullptr, folded))) {
+      if (failed(convertToLoops(rewriter, fill, nullptr, threadTile, folded))) {
         fill->emitError("cannot lower this operation to GPU loops");
         return signalPassFailure();
       }
