@@ -4,14 +4,18 @@ cuda`) and PyTorch on the same device, side by side in one run, with a
 matrix product against cuBLAS (torch.matmul).
 
   python3 benchmark/gpu_workloads.py [--bin build/bin] [--models DIR]
-      [--runs N] [--only NAME,...] [--results FILE.md]
+      [--runs N] [--only NAME,...] [--batch64] [--no-gemm]
+      [--relay-flag=--gpu-thread-tile=1 ...] [--results FILE.md]
 
-Both sides run at batch 1 from host-resident inputs to a host-resident
+Both sides run at batch 1 (and ResNet-18, VGG-16 at 64 with --batch64)
+from host-resident inputs to a host-resident
 result: relay-run's --bench times whole calls of the compiled entry (inputs
 copied to the device, kernels, result copied back); PyTorch's times
 `model(x.cuda()).cpu()` with the module's weights already on the device
 (eager), the copies included likewise. Weights are uploaded once on both
-sides. The table gives medians of N runs and PyTorch / relay-mlir (above 1:
+sides. The products (n x n by n x n, float32 and float16) compare the
+kernels with cuBLAS (torch.matmul on device tensors, TF32 off; relay-run's
+figure includes its copies, as above, so it is a lower bound). The table gives medians of N runs and PyTorch / relay-mlir (above 1:
 relay-mlir is faster). The CPU and GPU models are printed above the table.
 Needs a CUDA device, torch with CUDA, and the workloads' inputs
 (benchmark/run_workloads.py's; the vision models are exported into
@@ -31,6 +35,8 @@ sys.path.insert(0, os.path.join(ROOT, 'benchmark'))
 import run_workloads  # noqa: E402  (programs, inputs)
 
 GEMM = (1024, 2048, 4096)
+# Vision models timed at batch 64 too (--batch64).
+BATCHED = ('resnet18', 'vgg16')
 
 
 def cpu_model():
@@ -115,19 +121,23 @@ def torch_ms(model, args, runs, torch):
 
 def gemm_rows(relay_run, runs, tmp, torch):
     """nn.dense of n x n by n x n against torch.matmul (cuBLAS) on device
-    tensors, and relay-run's whole call; TFLOP/s of each."""
+    tensors, and relay-run's whole call; TFLOP/s of each. float32 (cuBLAS
+    without TF32), float16 (cuBLAS on tensor cores)."""
     import time
+    torch.backends.cuda.matmul.allow_tf32 = False
     rows = []
-    for n in GEMM:
-        program = os.path.join(tmp, 'dense%d.rly' % n)
+    shapes = [(dtype, name, n) for dtype, name in (
+        (torch.float32, 'float32'), (torch.float16, 'float16')) for n in GEMM]
+    for dtype, relay_type, n in shapes:
+        program = os.path.join(tmp, 'dense%d%s.rly' % (n, relay_type))
         with open(program, 'w') as f:
             f.write('#[version = "0.0.5"]\n'
-                    'def @main(%%a: Tensor[(%d, %d), float32], '
-                    '%%b: Tensor[(%d, %d), float32]) { nn.dense(%%a, %%b) }\n'
-                    % (n, n, n, n))
+                    'def @main(%%a: Tensor[(%d, %d), %s], '
+                    '%%b: Tensor[(%d, %d), %s]) { nn.dense(%%a, %%b) }\n'
+                    % (n, n, relay_type, n, n, relay_type))
         ms = relay_ms(relay_run, program, [], runs, ['--random-inputs', '1'])
-        a = torch.randn(n, n, device='cuda')
-        b = torch.randn(n, n, device='cuda')
+        a = torch.randn(n, n, device='cuda', dtype=dtype)
+        b = torch.randn(n, n, device='cuda', dtype=dtype)
         for _ in range(3):
             torch.matmul(a, b.t())
         torch.cuda.synchronize()
@@ -139,9 +149,9 @@ def gemm_rows(relay_run, runs, tmp, torch):
             times.append((time.perf_counter() - start) * 1e3)
         cublas = float(np.median(times))
         flop = 2.0 * n ** 3
-        rows.append(('dense %dx%dx%d' % (n, n, n), ms, cublas,
-                     '%.1f / %.1f TFLOP/s' % (flop / ms / 1e9,
-                                              flop / cublas / 1e9)))
+        rows.append(('dense %dx%dx%d %s' % (n, n, n, relay_type), ms, cublas,
+                     '%.1f / %.1f TFLOP/s (relay-mlir whole call / cuBLAS)'
+                     % (flop / ms / 1e9, flop / cublas / 1e9)))
     return rows
 
 
@@ -153,6 +163,8 @@ def main():
     parser.add_argument('--runs', type=int, default=20)
     parser.add_argument('--only', default='')
     parser.add_argument('--no-gemm', action='store_true')
+    parser.add_argument('--batch64', action='store_true',
+                        help='ResNet-18 and VGG-16 at batch 64 too')
     parser.add_argument('--results', help='write the table here (markdown)')
     parser.add_argument('--relay-flag', action='append', default=[],
                         help="a flag for relay-run (repeat for more), "
@@ -190,6 +202,28 @@ def main():
             print('%-13s relay-mlir %.3f ms, PyTorch %s' % (
                 name, ours, '%.3f ms' % theirs if theirs else '-'),
                 flush=True)
+        for name in BATCHED if args.batch64 else ():
+            stem = name + '_b64'
+            model = os.path.join(args.models, stem + '.onnx')
+            if not os.path.exists(model):
+                subprocess.run([sys.executable, os.path.join(
+                    ROOT, 'examples', 'models', 'export_torchvision.py'),
+                    '--batch', '64', args.models, name], check=True,
+                    capture_output=True)
+            inputs = [os.path.join(args.models, stem + '.input.npy')]
+            try:
+                ours = relay_ms(relay_run, model, inputs, max(3, args.runs // 4))
+            except RuntimeError as error:
+                failures += 1
+                print('%-13s FAILED: %s' % (stem, error), flush=True)
+                continue
+            module = torch.load(os.path.join(args.models, stem + '.pt'),
+                                weights_only=False).eval().cuda()
+            theirs = torch_ms(module, [torch.from_numpy(np.load(inputs[0]))],
+                              max(3, args.runs // 4), torch)
+            rows.append((name + ' batch 64', ours, theirs, ''))
+            print('%-13s relay-mlir %.3f ms, PyTorch %.3f ms' % (
+                stem, ours, theirs), flush=True)
         if not args.no_gemm:
             rows += gemm_rows(relay_run, args.runs, tmp, torch)
     lines = ['CPU: %s; GPU: %s; PyTorch %s; relay-run flags: %s' % (

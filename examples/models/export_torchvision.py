@@ -2,7 +2,7 @@
 """Exports torchvision models to ONNX with random weights (nothing is
 downloaded), with a fixed input and PyTorch's output for checking.
 
-  /usr/bin/python3 export_torchvision.py OUTDIR [MODEL ...]
+  /usr/bin/python3 export_torchvision.py [--batch N] OUTDIR [MODEL ...]
 
 MODEL: the papers' resnet18, mobilenet_v2 and vgg16 (the default), or one of
 the other classification networks below (checked by
@@ -10,7 +10,8 @@ test/models/check_torchvision.py).
 
 writes OUTDIR/<model>.onnx, OUTDIR/<model>.input.npy (1x3x224x224 float32),
 OUTDIR/<model>.torch.npy (PyTorch's eval-mode output on that input) and
-OUTDIR/<model>.pt (the module, for benchmark/run_workloads.py).
+OUTDIR/<model>.pt (the module, for benchmark/run_workloads.py). With
+--batch N (N > 1) the files are <model>_bN.* and the image Nx3x224x224.
 """
 import inspect
 import os
@@ -40,7 +41,7 @@ OTHERS = {
 MODELS = dict(PAPERS, **OTHERS)
 
 
-def export(name, outdir):
+def export(name, outdir, batch=1):
     torch.manual_seed(0)
     model = MODELS[name](weights=None).eval()
     # Random but realistic batch-norm statistics, so that they matter.
@@ -49,10 +50,11 @@ def export(name, outdir):
             m.running_mean.uniform_(-0.1, 0.1)
             m.running_var.uniform_(0.5, 1.5)
     rng = np.random.default_rng(0)
-    image = rng.standard_normal((1, 3, 224, 224)).astype(np.float32)
+    image = rng.standard_normal((batch, 3, 224, 224)).astype(np.float32)
     with torch.no_grad():
         expected = model(torch.from_numpy(image)).numpy()
-    path = os.path.join(outdir, name + '.onnx')
+    stem = name if batch == 1 else '%s_b%d' % (name, batch)
+    path = os.path.join(outdir, stem + '.onnx')
     # PyTorch 2.9 and later export through torch.export by default (opset
     # 18 and later); the TorchScript exporter writes the opset asked for.
     legacy = {'dynamo': False} if 'dynamo' in inspect.signature(
@@ -60,23 +62,27 @@ def export(name, outdir):
     torch.onnx.export(model, torch.from_numpy(image), path, opset_version=13,
                       input_names=['image'], output_names=['logits'],
                       do_constant_folding=True, **legacy)
-    np.save(os.path.join(outdir, name + '.input.npy'), image)
-    np.save(os.path.join(outdir, name + '.torch.npy'), expected)
-    torch.save(model, os.path.join(outdir, name + '.pt'))
+    np.save(os.path.join(outdir, stem + '.input.npy'), image)
+    np.save(os.path.join(outdir, stem + '.torch.npy'), expected)
+    torch.save(model, os.path.join(outdir, stem + '.pt'))
     print('wrote', path)
 
 
 def main():
-    if len(sys.argv) < 2:
+    args = sys.argv[1:]
+    batch = 1
+    if args[:1] == ['--batch'] and len(args) > 1 and args[1].isdigit():
+        batch, args = int(args[1]), args[2:]
+    if not args or batch < 1:
         print(__doc__)
         return 1
-    outdir = sys.argv[1]
+    outdir = args[0]
     os.makedirs(outdir, exist_ok=True)
-    for name in sys.argv[2:] or PAPERS:
+    for name in args[1:] or PAPERS:
         if name not in MODELS:
             print('unknown model %s (known: %s)' % (name, ', '.join(MODELS)))
             return 1
-        export(name, outdir)
+        export(name, outdir, batch)
     return 0
 
 

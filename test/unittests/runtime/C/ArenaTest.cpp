@@ -12,8 +12,8 @@
 
 #include <cstdlib>
 #include <set>
-#include <vector>
 #include <thread>
+#include <vector>
 
 namespace {
 
