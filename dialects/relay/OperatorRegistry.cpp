@@ -360,6 +360,7 @@ void mlir::relay::registerBuiltinOperators() {
     registerTransformRelations();
     registerNNRelations();
     registerCompositeRelations();
+    registerLossRelations();
     registerQnnRelations();
     registerOdsOperators<
 #define GET_OP_LIST

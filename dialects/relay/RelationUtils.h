@@ -132,6 +132,7 @@ void registerReduceRelations();
 void registerTransformRelations();
 void registerNNRelations();
 void registerCompositeRelations();
+void registerLossRelations();
 void registerQnnRelations();
 
 } // namespace mlir::relay

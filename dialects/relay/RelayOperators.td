@@ -180,6 +180,45 @@ def Relay_LogSoftmaxOp
   let arguments = (ins AnyType:$data, DefaultValuedAttr<I64Attr, "-1">:$axis);
 }
 
+def Relay_CrossEntropyOp
+    : Relay_OperatorOp<"nn.cross_entropy", "CrossEntropy", "Opaque", 2, 10> {
+  let summary = "The batch's mean cross-entropy of probabilities";
+  let description = [{
+    -sum(log(predictions) * targets) / batch for [batch, classes]
+    probabilities and targets of one type: a scalar (TVM's definition).
+  }];
+  let arguments = (ins AnyType:$predictions, AnyType:$targets);
+}
+
+def Relay_CrossEntropyWithLogitsOp
+    : Relay_OperatorOp<"nn.cross_entropy_with_logits", "CrossEntropy", "Opaque",
+                       2, 10> {
+  let summary = "The batch's mean cross-entropy of log-probabilities";
+  let description = [{
+    -sum(predictions * targets) / batch for [batch, classes] predictions
+    that are already log-probabilities (nn.log_softmax's) and targets of one
+    type: a scalar (TVM's definition).
+  }];
+  let arguments = (ins AnyType:$predictions, AnyType:$targets);
+}
+
+def Relay_NLLLossOp
+    : Relay_OperatorOp<"nn.nll_loss", "NLLLoss", "Opaque", 3, 10> {
+  let summary = "Negative log-likelihood of the targets' classes";
+  let description = [{
+    For log-probabilities `predictions` [N, C, d1, ...], class indices
+    `targets` [N, d1, ...] and class weights `weights` [C]: each element's
+    loss is -weights[t] * predictions[n, t, ...] with t its target, 0 where
+    t is `ignore_index`. `reduction` "none" returns them, "sum" their sum,
+    "mean" their sum divided by the sum of the weights of the targets not
+    ignored (PyTorch's and TVM's nll_loss).
+  }];
+  let arguments = (ins AnyType:$predictions, AnyType:$targets,
+                       AnyType:$weights,
+                       DefaultValuedStrAttr<StrAttr, "mean">:$reduction,
+                       DefaultValuedAttr<I64Attr, "-100">:$ignore_index);
+}
+
 def Relay_WhereOp : Relay_OperatorOp<"where", "Where", "Broadcast", 3, 4> {
   let summary = "Selects from `x` where `condition` holds, else from `y`";
   let arguments = (ins AnyType:$condition, AnyType:$x, AnyType:$y);

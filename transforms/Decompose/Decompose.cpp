@@ -60,6 +60,7 @@ void mlir::relay::populateDecompositionPatterns(
   addTransformRewrites(add);
   addNNRewrites(add);
   addSortRewrites(add);
+  addLossRewrites(add);
 }
 
 namespace {

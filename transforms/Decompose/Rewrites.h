@@ -135,6 +135,7 @@ void addElementwiseRewrites(AddRewrite add);
 void addTransformRewrites(AddRewrite add);
 void addNNRewrites(AddRewrite add);
 void addSortRewrites(AddRewrite add);
+void addLossRewrites(AddRewrite add);
 
 } // namespace mlir::relay::decompose
 

@@ -876,3 +876,53 @@ relay.func @qnn_mul_channel_scale(%a: tensor<2x3xi8>, %s: tensor<f32>, %sc: tens
   %ok = relay.constant dense<true> : tensor<i1>
   relay.return %ok : tensor<i1>
 }
+
+// -----
+
+// Tests that cross_entropy's targets must have the predictions' shape.
+relay.func @cross_entropy_shapes(%p: tensor<3x4xf32>, %t: tensor<3x5xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.cross_entropy: the targets' shape 'tensor<3x5xf32>' differs from the predictions' 'tensor<3x4xf32>'}}
+  %r = relay.nn.cross_entropy %p, %t : (tensor<3x4xf32>, tensor<3x5xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests that cross_entropy wants [batch, classes] predictions.
+relay.func @cross_entropy_rank(%p: tensor<3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.cross_entropy_with_logits: expected predictions of shape [batch, classes], got 'tensor<3xf32>'}}
+  %r = relay.nn.cross_entropy_with_logits %p, %p : (tensor<3xf32>, tensor<3xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests that nll_loss's targets are integer class indices.
+relay.func @nll_loss_float_targets(%p: tensor<3x4xf32>, %t: tensor<3xf32>, %w: tensor<4xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.nll_loss: expected integer targets of shape [N, ...] (the predictions' without C), got 'tensor<3xf32>'}}
+  %r = relay.nn.nll_loss %p, %t, %w : (tensor<3x4xf32>, tensor<3xf32>, tensor<4xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests that nll_loss's weights have one value per class.
+relay.func @nll_loss_weights(%p: tensor<3x4xf32>, %t: tensor<3xi32>, %w: tensor<5xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.nll_loss: expected weights of shape [C] and the predictions' dtype, got 'tensor<5xf32>'}}
+  %r = relay.nn.nll_loss %p, %t, %w : (tensor<3x4xf32>, tensor<3xi32>, tensor<5xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests that nll_loss's reduction is mean, sum or none.
+relay.func @nll_loss_reduction(%p: tensor<3x4xf32>, %t: tensor<3xi32>, %w: tensor<4xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.nll_loss: unknown reduction 'avg' (expected mean, sum or none)}}
+  %r = relay.nn.nll_loss %p, %t, %w {reduction = "avg"} : (tensor<3x4xf32>, tensor<3xi32>, tensor<4xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}

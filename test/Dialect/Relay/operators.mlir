@@ -214,7 +214,7 @@ relay.func @defaults(%x: tensor<1x4x8x8xf32>, %w: tensor<4x4x3x3xf32>, %h: tenso
 // infer like the others.
 // CHECK-LABEL: relay.func @composite
 // INFER-LABEL: relay.func @composite
-relay.func @composite(%x: tensor<2x3x4xf32>, %i: tensor<2x3x4xi32>, %c: tensor<3xf32>, %v: tensor<4xf32>, %k: tensor<3x1xf32>, %w: !relay.incomplete, %on: tensor<f32>, %img: tensor<1x3x2x4xf32>, %tw: tensor<3x5x2xf32>, %len: tensor<2xi32>) -> tensor<i1> {
+relay.func @composite(%x: tensor<2x3x4xf32>, %i: tensor<2x3x4xi32>, %c: tensor<3xf32>, %v: tensor<4xf32>, %k: tensor<3x1xf32>, %w: !relay.incomplete, %on: tensor<f32>, %img: tensor<1x3x2x4xf32>, %tw: tensor<3x5x2xf32>, %len: tensor<2xi32>, %ti: tensor<2x4xi32>) -> tensor<i1> {
   // INFER: relay.isfinite {{.*}} -> tensor<2x3x4xi1>
   %0 = relay.isfinite %x : (tensor<2x3x4xf32>) -> !relay.incomplete
   // INFER: relay.cast_like {{.*}} -> tensor<2x3x4xi32>
@@ -279,6 +279,14 @@ relay.func @composite(%x: tensor<2x3x4xf32>, %i: tensor<2x3x4xi32>, %c: tensor<3
   %29 = relay.nn.conv1d_transpose %x, %tw {strides = array<i64: 2>, output_padding = array<i64: 1>} : (tensor<2x3x4xf32>, tensor<3x5x2xf32>) -> !relay.incomplete
   // INFER: relay.sequence_mask {{.*}} -> tensor<2x3x4xf32>
   %30 = relay.sequence_mask %x, %len {axis = 1 : i64} : (tensor<2x3x4xf32>, tensor<2xi32>) -> !relay.incomplete
+  // INFER: relay.nn.cross_entropy {{.*}} -> tensor<f32>
+  %31 = relay.nn.cross_entropy %k, %k : (tensor<3x1xf32>, tensor<3x1xf32>) -> !relay.incomplete
+  // INFER: relay.nn.cross_entropy_with_logits {{.*}} -> tensor<f32>
+  %32 = relay.nn.cross_entropy_with_logits %k, %k : (tensor<3x1xf32>, tensor<3x1xf32>) -> !relay.incomplete
+  // INFER: relay.nn.nll_loss {{.*}} -> tensor<f32>
+  %33 = relay.nn.nll_loss %x, %ti, %c : (tensor<2x3x4xf32>, tensor<2x4xi32>, tensor<3xf32>) -> !relay.incomplete
+  // INFER: relay.nn.nll_loss {{.*}} -> tensor<2x4xf32>
+  %34 = relay.nn.nll_loss %x, %ti, %c {reduction = "none", ignore_index = 1 : i64} : (tensor<2x3x4xf32>, tensor<2x4xi32>, tensor<3xf32>) -> !relay.incomplete
   %t = relay.constant dense<true> : tensor<i1>
   relay.return %t : tensor<i1>
 }

@@ -147,6 +147,19 @@ def softmax(x, axis):
 ERF = np.vectorize(math.erf)
 
 
+def nll_ref(p, t, w, reduction, ignore_index):
+    """PyTorch's nll_loss: -w[t] * p[n, t, ...], 0 where t is ignored."""
+    p = p.astype(np.float64)
+    picked = np.take_along_axis(p, np.expand_dims(np.clip(t, 0, None), 1), 1)[:, 0]
+    weight = np.where(t == ignore_index, 0.0, w[np.clip(t, 0, None)])
+    loss = -picked * weight
+    if reduction == "none":
+        return loss.astype(np.float32)
+    if reduction == "sum":
+        return np.float32(loss.sum())
+    return np.float32(loss.sum() / weight.sum())
+
+
 def lrn_ref(x, size, bias, alpha, beta):
     sq = np.pad(x.astype(np.float64) ** 2,
                 ((0, 0), ((size - 1) // 2, size // 2), (0, 0), (0, 0)))
@@ -465,6 +478,20 @@ CASES = [
      lambda a: pool_ref(a[:, :, None], (1, 3), (1, 2), (0, 1, 0, 1), "max")[:, :, 0], 0),
     ("nn.avg_pool1d", "nn.avg_pool1d(%a, pool_size=[2], count_include_pad=True, padding=[1])", [seq],
      lambda a: pool_ref(a[:, :, None], (1, 2), (1, 1), (0, 1, 0, 1), "avg", True)[:, :, 0], E),
+    ("nn.cross_entropy", "nn.cross_entropy(%a, %b)",
+     [softmax(f32(4, 6), 1).astype(np.float32), softmax(f32(4, 6), 1).astype(np.float32)],
+     lambda p, t: np.float32(-(np.log(p.astype(np.float64)) * t).sum() / 4), E),
+    ("nn.cross_entropy_with_logits", "nn.cross_entropy_with_logits(%a, %b)",
+     [f32(4, 6), f32(4, 6)], lambda p, t: np.float32(-(p.astype(np.float64) * t).sum() / 4), E),
+    ("nn.nll_loss (mean)", "nn.nll_loss(%a, %b, %c)",
+     [f32(4, 6), np.array([5, 0, 2, 5], np.int32), f32(6, low=0.5, high=2.0)],
+     lambda p, t, w: nll_ref(p, t, w, "mean", -100), E),
+    ("nn.nll_loss (sum, ignored)", "nn.nll_loss(%a, %b, %c, reduction=\"sum\", ignore_index=2)",
+     [f32(4, 6), np.array([5, 0, 2, 5], np.int32), f32(6, low=0.5, high=2.0)],
+     lambda p, t, w: nll_ref(p, t, w, "sum", 2), E),
+    ("nn.nll_loss (none, spatial)", "nn.nll_loss(%a, %b, %c, reduction=\"none\", ignore_index=1)",
+     [f32(2, 6, 3), np.array([[5, 1, 0], [2, 3, 4]], np.int32), f32(6, low=0.5, high=2.0)],
+     lambda p, t, w: nll_ref(p, t, w, "none", 1), E),
     ("one_hot", "one_hot(%a, %b, %c, depth=5, axis=1, dtype=\"float32\")",
      [i32(2, 3, low=0, high=6), np.float32(2.5), np.float32(-1)],
      lambda a, on, off: np.where(np.arange(5)[None, :, None] == a[:, None, :], on, off).astype(np.float32), 0),
