@@ -176,19 +176,14 @@ def main():
         print('no CUDA device for torch: skipped')
         return 77
     relay_run = os.path.join(args.bin, 'relay-run')
-    names = run_workloads.VISION + ['dqn'] + list(run_workloads.SEQUENCE) + \
-        ['charrnn', 'treelstm']
+    names = run_workloads.NAMES
     if args.only:
         names = [n for n in names if n in args.only.split(',')]
     rows, failures = [], 0
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:
-            rng = np.random.default_rng(0)
-            program = run_workloads.program_path(name, args.models)
-            if name in run_workloads.VISION:
-                inputs = [os.path.join(args.models, name + '.input.npy')]
-            else:
-                inputs = run_workloads.relay_inputs(name, tmp, rng)
+            program, inputs = run_workloads.program_and_inputs(
+                name, args.models, tmp)
             try:
                 ours = relay_ms(relay_run, program, inputs, args.runs)
             except RuntimeError as error:

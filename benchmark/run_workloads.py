@@ -65,6 +65,19 @@ def program_path(name, models):
     return os.path.join(ROOT, 'examples', 'workloads', name + '.rly')
 
 
+# Every workload, in the tables' order.
+NAMES = VISION + ['dqn'] + list(SEQUENCE) + ['charrnn', 'treelstm']
+
+
+def program_and_inputs(name, models, tmp):
+    """The workload's program and input files: the vision models' image, the
+    others' inputs written into `tmp` from a generator seeded 0."""
+    program = program_path(name, models)
+    if name in VISION:
+        return program, [os.path.join(models, name + '.input.npy')]
+    return program, relay_inputs(name, tmp, np.random.default_rng(0))
+
+
 def relay_inputs(name, tmp, rng):
     """Writes the workload's inputs as .npy files; returns their paths and
     a description of the torch module that computes the same function."""
@@ -346,7 +359,7 @@ def main():
     parser.add_argument('--results', help='write the table here (markdown)')
     args = parser.parse_args()
     relay_run = os.path.join(args.bin, 'relay-run')
-    names = VISION + ['dqn'] + list(SEQUENCE) + ['charrnn', 'treelstm']
+    names = list(NAMES)
     if args.only:
         names = [n for n in names if n in args.only.split(',')]
     os.makedirs(args.models, exist_ok=True)

@@ -446,7 +446,11 @@ def GpuManagedMemory : Pass<"relay-gpu-managed-memory", "::mlir::ModuleOp"> {
     - the memref arguments of public functions (the caller's host buffers)
       are copied into managed buffers on entry, and the buffers they return
       are copied into host buffers (`memref.alloc`, which the caller frees)
-      before the managed ones are freed.
+      before the managed ones are freed. A public function the module also
+      calls or references (a Relay function called by another, recursion)
+      is split first: its body moves into a private `NAME_device` that
+      takes and returns managed buffers, which the module's calls name, and
+      `NAME` becomes the entry that copies around a call of it.
 
     Copies and frees take upstream's async form (a stream each, waited for
     at once). A `memref.alloca` used by a kernel is an error: the device

@@ -22,8 +22,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
 sys.path.insert(0, os.path.join(ROOT, 'benchmark'))
 import run_workloads  # noqa: E402  (the workloads' programs)
 
-NAMES = run_workloads.VISION + ['dqn'] + list(run_workloads.SEQUENCE) + \
-    ['charrnn', 'treelstm']
+NAMES = run_workloads.NAMES
 # `assembly = "..."` of a #gpu.object (MLIR escapes bytes as \XX, `"` and `\`
 # included).
 ASSEMBLY = re.compile(r'assembly = "((?:[^"\\]|\\.)*)"')

@@ -57,19 +57,14 @@ def main():
         print('no CUDA device (libcuda.so.1 and a device): skipped')
         return 77
     relay_run = os.path.join(args.bin, 'relay-run')
-    names = run_workloads.VISION + ['dqn'] + list(run_workloads.SEQUENCE) + \
-        ['charrnn', 'treelstm']
+    names = run_workloads.NAMES
     if args.only:
         names = [n for n in names if n in args.only.split(',')]
     failures = 0
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:
-            rng = np.random.default_rng(0)
-            program = run_workloads.program_path(name, args.models)
-            if name in run_workloads.VISION:
-                inputs = [os.path.join(args.models, name + '.input.npy')]
-            else:
-                inputs = run_workloads.relay_inputs(name, tmp, rng)
+            program, inputs = run_workloads.program_and_inputs(
+                name, args.models, tmp)
             try:
                 # CharRNN's result is a list (printed, not written).
                 tensors = name != 'charrnn'

@@ -1,8 +1,9 @@
 //===- ManagedMemory.cpp - Buffers both the host and the GPU can read ----===//
 //
 // --relay-gpu-managed-memory: host allocations become CUDA managed memory;
-// entry arguments are copied in and entry results out, constants uploaded
-// once per loaded module (see Passes.td).
+// entry arguments are copied in and entry results out (public functions the
+// module also calls split into that entry and a private body), constants
+// uploaded once per loaded module (see Passes.td).
 //
 //===----------------------------------------------------------------------===//
 
