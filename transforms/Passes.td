@@ -413,11 +413,16 @@ def GpuCheckToolkit : Pass<"relay-gpu-check-toolkit", "::mlir::ModuleOp"> {
     it loads the module; this pass makes it an error at the first such
     call, naming the function and the path, and stops the pipeline.
     `toolkit` empty: upstream's own choice ($CUDA_ROOT, $CUDA_HOME,
-    $CUDA_PATH, its built-in default).
+    $CUDA_PATH, its built-in default). It also checks `format`, what
+    `gpu-module-to-binary` will make: upstream prints an error for an
+    unknown one and exits 0; here it is an error, and `bin` and `fatbin`
+    (which run the toolkit's `bin/ptxas`) need ptxas.
   }];
   let options = [
     Option<"toolkit", "toolkit", "std::string", /*default=*/"\"\"",
            "The CUDA toolkit's directory">,
+    Option<"format", "format", "std::string", /*default=*/"\"isa\"",
+           "What gpu-module-to-binary makes: isa, bin or fatbin">,
   ];
 }
 

@@ -5,6 +5,8 @@
 // RUN: not relay-mlir-opt %s --relay-to-nvvm='toolkit=%t.none' 2>&1 | FileCheck %s --check-prefix=NOTOOLKIT
 // RUN: not relay-mlir-opt %s --relay-to-nvvm='block-size=48' 2>&1 | FileCheck %s --check-prefix=BLOCK
 // RUN: not relay-mlir-opt %s --relay-to-nvvm='thread-tile=3' 2>&1 | FileCheck %s --check-prefix=TILE
+// RUN: not relay-mlir-opt %s --relay-to-nvvm='format=wrong' 2>&1 | FileCheck %s --check-prefix=FORMAT
+// RUN: not relay-mlir-opt %s --relay-to-nvvm='format=bin toolkit=%t.empty' 2>&1 | FileCheck %s --check-prefix=NOPTXAS
 
 // Tests --relay-to-nvvm's options on an elementwise exp:
 // format=bin holds a cubin (through the toolkit's ptxas) instead of PTX
@@ -27,3 +29,8 @@ module {
 // BLOCK: error: --relay-gpu-map-parallel-loops: block-size 48 is not a multiple of 32 between 32 and 1024
 // Tests that a thread tile other than 1, 2 or 4 results is refused.
 // TILE: error: --relay-gpu-map-parallel-loops: thread-tile 3 is not 1, 2 or 4
+// Tests that an unknown format is an error (upstream's gpu-module-to-binary
+// only prints one), and that a cubin without the toolkit's ptxas is one.
+// FORMAT: error: --relay-to-nvvm: unknown format 'wrong' (expected isa, bin or fatbin)
+// FORMAT-NOT: gpu.binary
+// NOPTXAS: error: --relay-to-nvvm: format=bin needs the CUDA toolkit's ptxas, but there is no {{.*}}empty/bin/ptxas

@@ -112,6 +112,7 @@ void mlir::relay::buildRelayToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createGpuToLLVMConversionPass());
   GpuCheckToolkitOptions check;
   check.toolkit = options.cudaToolkit;
+  check.format = options.gpuFormat;
   pm.addPass(createGpuCheckToolkit(check));
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = options.gpuFormat;

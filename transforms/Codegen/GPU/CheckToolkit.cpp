@@ -1,7 +1,8 @@
 //===- CheckToolkit.cpp - The kernels' libdevice is there -------*- C++ -*-===//
 //
 // --relay-gpu-check-toolkit: a kernel calling libdevice needs the toolkit's
-// nvvm/libdevice/libdevice.10.bc (see Passes.td).
+// nvvm/libdevice/libdevice.10.bc, a cubin its ptxas, and the format must be
+// one gpu-module-to-binary makes (see Passes.td).
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +29,20 @@ struct GpuCheckToolkitPass
   void runOnOperation() override {
     std::string root =
         toolkit.empty() ? NVVM::getCUDAToolkitPath().str() : toolkit;
+    if (format != "isa" && format != "bin" && format != "fatbin") {
+      getOperation().emitError("--relay-to-nvvm: unknown format '")
+          << format << "' (expected isa, bin or fatbin)";
+      return signalPassFailure();
+    }
+    bool hasKernels = !getOperation().getOps<gpu::GPUModuleOp>().empty();
+    SmallString<256> ptxas(root);
+    llvm::sys::path::append(ptxas, "bin", "ptxas");
+    if (format != "isa" && hasKernels && !llvm::sys::fs::can_execute(ptxas)) {
+      getOperation().emitError("--relay-to-nvvm: format=")
+          << format << " needs the CUDA toolkit's ptxas, but there is no "
+          << ptxas << " (toolkit=, else $CUDA_HOME; format=isa needs none)";
+      return signalPassFailure();
+    }
     SmallString<256> libdevice(root);
     llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
     if (llvm::sys::fs::is_regular_file(libdevice))
