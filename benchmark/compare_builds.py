@@ -109,9 +109,7 @@ def main():
     args = parser.parse_args()
     base = os.path.join(args.base, 'relay-run')
     new = os.path.join(args.new, 'relay-run')
-    names = list(workloads.NAMES)
-    if args.only:
-        names = [n for n in names if n in args.only.split(',')]
+    names = workloads.selected(args.only)
     os.makedirs(args.models, exist_ok=True)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:

@@ -69,6 +69,11 @@ def program_path(name, models):
 NAMES = VISION + ['dqn'] + list(SEQUENCE) + ['charrnn', 'treelstm']
 
 
+def selected(only):
+    """NAMES, or those of them in the comma-separated `only` when given."""
+    return [n for n in NAMES if not only or n in only.split(',')]
+
+
 def program_and_inputs(name, models, tmp):
     """The workload's program and input files: the vision models' image, the
     others' inputs written into `tmp` from a generator seeded 0."""
@@ -359,9 +364,7 @@ def main():
     parser.add_argument('--results', help='write the table here (markdown)')
     args = parser.parse_args()
     relay_run = os.path.join(args.bin, 'relay-run')
-    names = list(NAMES)
-    if args.only:
-        names = [n for n in names if n in args.only.split(',')]
+    names = selected(args.only)
     os.makedirs(args.models, exist_ok=True)
     rows, failures = [], 0
     with tempfile.TemporaryDirectory() as tmp:

@@ -446,8 +446,9 @@ void mgpuMemFree(void *ptr, void *stream) {
     }
     auto [bytes, managed] = found->second;
     all.live.erase(found);
-    // Kernels that use the buffer were waited for at their launch (every
-    // launch synchronises), so the next owner finds it idle.
+    // Kernels of this thread that may still use it run on its stream,
+    // before any later kernel of the thread that gets it; another thread
+    // waits for this stream first (mgpuMemAlloc).
     if (managed && all.cachedBytes + bytes <= kManagedCacheBytes) {
       all.cached[bytes].push_back({ptr, threadStream});
       all.cachedBytes += bytes;

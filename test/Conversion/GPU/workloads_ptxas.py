@@ -22,7 +22,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
 sys.path.insert(0, os.path.join(ROOT, 'benchmark'))
 import run_workloads  # noqa: E402  (the workloads' programs)
 
-NAMES = run_workloads.NAMES
 # `assembly = "..."` of a #gpu.object (MLIR escapes bytes as \XX, `"` and `\`
 # included).
 ASSEMBLY = re.compile(r'assembly = "((?:[^"\\]|\\.)*)"')
@@ -67,9 +66,7 @@ def main():
     parser.add_argument('--features', default='+ptx80')
     parser.add_argument('--only', default='')
     args = parser.parse_args()
-    names = NAMES
-    if args.only:
-        names = [n for n in names if n in args.only.split(',')]
+    names = run_workloads.selected(args.only)
     failures = 0
     with tempfile.TemporaryDirectory() as tmp, \
             concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:

@@ -57,9 +57,7 @@ def main():
         print('no CUDA device (libcuda.so.1 and a device): skipped')
         return 77
     relay_run = os.path.join(args.bin, 'relay-run')
-    names = run_workloads.NAMES
-    if args.only:
-        names = [n for n in names if n in args.only.split(',')]
+    names = run_workloads.selected(args.only)
     failures = 0
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:

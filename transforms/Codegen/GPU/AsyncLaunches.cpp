@@ -2,7 +2,9 @@
 //
 // --relay-gpu-async-launches: consecutive kernel launches of the host code
 // join one chain of async operations, waited for only where the host next
-// touches memory (see Passes.td).
+// touches memory (see Passes.td). Not upstream's --gpu-async-region: it
+// makes every gpu.alloc async, which `host_shared` (managed) allocations
+// cannot be, and waits before any host op with side effects.
 //
 //===----------------------------------------------------------------------===//
 
