@@ -130,6 +130,40 @@ def BindParams : Pass<"relay-bind-params", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::relay::RelayDialect"];
 }
 
+def SetTargetCPU : Pass<"relay-set-target-cpu", "::mlir::ModuleOp"> {
+  let summary = "Record the x86 CPU the code is compiled for on the module";
+  let description = [{
+    Describes the CPU `cpu` names (`host`, the default: this machine's
+    name and features from LLVM, its cache sizes from sysfs; or an LLVM
+    x86-64 CPU name such as `skylake-avx512` or `znver4`, with that
+    family's cache sizes) as the module's DLTI target system spec, device
+    "CPU": keys `cpu`, `features`, `L1_cache_size_in_bytes`,
+    `L2_cache_size_in_bytes`, `L3_cache_size_in_bytes_per_core`,
+    `max_vector_op_width`. The CPU lowering target's kernels
+    (--relay-to-linalg) and --relay-tile-and-vectorize derive their tile,
+    block and band sizes and their instructions (AVX-512 or AVX2 register
+    tiles, VNNI) from it, and the ahead-of-time and JIT compilers generate
+    code for that CPU. A module that already has a spec with a "CPU" device
+    keeps it (a key it lacks takes the named or host CPU's value), so a
+    user can describe a CPU by hand:
+
+    ```mlir
+    module attributes {dlti.target_system_spec = #dlti.target_system_spec<
+        "CPU" = #dlti.target_device_spec<"cpu" = "skylake-avx512",
+                                         "L2_cache_size_in_bytes" = 2097152 : i64>>} {
+      ...
+    }
+    ```
+
+    An unknown CPU name is an error that lists the valid ones.
+  }];
+  let options = [
+    Option<"cpu", "cpu", "std::string", /*default=*/"\"host\"",
+           "The CPU: host, or an LLVM x86-64 CPU name (llc -mcpu=help)">
+  ];
+  let dependentDialects = ["::mlir::DLTIDialect"];
+}
+
 def TileAndVectorize : Pass<"relay-tile-and-vectorize", "::mlir::func::FuncOp"> {
   let summary = "Tile bufferized linalg ops for cache and registers, then "
                 "vectorise them";

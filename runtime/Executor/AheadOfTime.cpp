@@ -112,10 +112,9 @@ std::string mlir::relay::makeCHeader(StringRef entry, FunctionType type,
   return text;
 }
 
-/// A target machine for the host CPU (its features, like -march=native),
-/// position-independent code.
-static std::unique_ptr<llvm::TargetMachine>
-hostTargetMachine(std::string &error) {
+std::unique_ptr<llvm::TargetMachine>
+mlir::relay::createCPUTargetMachine(const cpu::CPUDescription &cpu,
+                                    std::string &error) {
   static std::once_flag targets;
   std::call_once(targets, [] {
     llvm::InitializeNativeTarget();
@@ -126,12 +125,8 @@ hostTargetMachine(std::string &error) {
       llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return nullptr;
-  llvm::SubtargetFeatures features;
-  for (auto &feature : llvm::sys::getHostCPUFeatures())
-    features.AddFeature(feature.first(), feature.second);
-  return std::unique_ptr<llvm::TargetMachine>(
-      target->createTargetMachine(triple, llvm::sys::getHostCPUName(),
-                                  features.getString(), {}, llvm::Reloc::PIC_));
+  return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
+      triple, cpu.name, cpu.features, {}, llvm::Reloc::PIC_));
 }
 
 LogicalResult mlir::relay::emitObjectAndHeader(ModuleOp module, StringRef entry,
@@ -188,9 +183,11 @@ LogicalResult mlir::relay::emitObjectAndHeader(ModuleOp module, StringRef entry,
       g.setLinkage(llvm::GlobalValue::InternalLinkage);
 
   std::string error;
-  std::unique_ptr<llvm::TargetMachine> machine = hostTargetMachine(error);
+  // The CPU --relay-set-target-cpu recorded on the lowered module.
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createCPUTargetMachine(cpu::cpuFor(*copy), error);
   if (!machine)
-    return func.emitError("no target for this host: ") << error;
+    return func.emitError("no LLVM target for this CPU: ") << error;
   ExecutionEngine::setupTargetTripleAndDataLayout(llvmModule.get(),
                                                   machine.get());
   // The same LLVM pipeline as the JIT's, without the target's cost model:

@@ -1,7 +1,8 @@
 //===- AheadOfTime.h - Compile a Relay module to an object file -*- C++ -*-===//
 //
 // Ahead-of-time compilation: the --relay-to-llvm pipeline, LLVM's -O2 and
-// code generation for the host CPU into a relocatable object file, plus a C
+// code generation for the CPU --relay-to-llvm{cpu=} names (the host by
+// default) into a relocatable object file, plus a C
 // header declaring the entry point. The object exports one symbol,
 // `relay_<entry>`, with MLIR's C interface (memref descriptors); every other
 // function and constant is internal, so the object links into any C or C++
@@ -14,9 +15,12 @@
 #ifndef RELAY_MLIR_RUNTIME_EXECUTOR_AHEADOFTIME_H
 #define RELAY_MLIR_RUNTIME_EXECUTOR_AHEADOFTIME_H
 
+#include "transforms/Codegen/CPU/CPUDescription.h"
 #include "transforms/Pipelines/Pipelines.h"
 
 #include "mlir/IR/BuiltinOps.h"
+
+#include "llvm/Target/TargetMachine.h"
 
 namespace mlir::relay {
 
@@ -28,6 +32,11 @@ namespace mlir::relay {
 LogicalResult emitObjectAndHeader(ModuleOp module, StringRef entry,
                                   StringRef objectPath, StringRef headerPath,
                                   const CompileOptions &options = {});
+
+/// An LLVM target machine for the x86 CPU `cpu` (its name and features;
+/// position-independent code), or null with `error` set.
+std::unique_ptr<llvm::TargetMachine>
+createCPUTargetMachine(const cpu::CPUDescription &cpu, std::string &error);
 
 /// The C header for calling `relay_<entry>` with the flattened signature
 /// `type` (tensors only).

@@ -10,6 +10,7 @@
 #ifdef RELAY_MLIR_ENABLE_CUDA
 #include "runtime/CUDA/CudaRuntime.h"
 #endif
+#include "runtime/Executor/AheadOfTime.h"
 #include "runtime/Executor/BigStack.h"
 #include "runtime/Executor/SharedWeights.h"
 #include "runtime/Executor/SplitForThreads.h"
@@ -131,10 +132,15 @@ struct CompiledPart {
   std::string error;
 };
 
-CompiledPart compilePart(ModuleOp part, const ExecutionEngineOptions &options) {
+CompiledPart compilePart(ModuleOp part, const ExecutionEngineOptions &options,
+                         const cpu::CPUDescription &cpu) {
   CompiledPart result;
   llvm::StringMap<const void *> weights = externalizeResourceGlobals(part);
-  auto engine = ExecutionEngine::create(part, options);
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createCPUTargetMachine(cpu, result.error);
+  if (!machine)
+    return result;
+  auto engine = ExecutionEngine::create(part, options, std::move(machine));
   if (!engine) {
     result.error = llvm::toString(engine.takeError());
     return result;
@@ -185,6 +191,13 @@ Executor::compile(ModuleOp module, StringRef entry,
   if (!copy)
     return failure();
   FunctionType type = func.getFunctionType();
+  // The code is for the CPU --relay-set-target-cpu recorded (the host's
+  // unless the options name another): it must be one this machine runs.
+  cpu::CPUDescription cpu = cpu::cpuFor(*copy);
+  if (std::string missing; !cpu::runsOnHost(cpu, missing))
+    return func.emitError("cannot run code for CPU '")
+           << cpu.name << "' on this machine: it lacks " << missing
+           << " (compile it ahead of time instead)";
 
   static std::once_flag targets;
   std::call_once(targets, [] {
@@ -219,9 +232,17 @@ Executor::compile(ModuleOp module, StringRef entry,
   std::vector<std::thread> workers;
   for (size_t i = 0; i < parts.size(); ++i)
     workers.emplace_back(
-        [&, i] { compiled[i] = compilePart(*parts[i], partOptions); });
+        [&, i] { compiled[i] = compilePart(*parts[i], partOptions, cpu); });
   llvm::StringMap<const void *> weights = externalizeResourceGlobals(*copy);
-  auto engine = ExecutionEngine::create(*copy, options);
+  std::string machineError;
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createCPUTargetMachine(cpu, machineError);
+  if (!machine) {
+    for (std::thread &worker : workers)
+      worker.join();
+    return func.emitError("no LLVM target for this CPU: ") << machineError;
+  }
+  auto engine = ExecutionEngine::create(*copy, options, std::move(machine));
   for (std::thread &worker : workers)
     worker.join();
   if (!engine)

@@ -1,4 +1,4 @@
-// RUN: relay-mlir-opt %s --relay-to-llvm=threads=2 | FileCheck %s
+// RUN: relay-mlir-opt %s --relay-to-llvm="threads=2 cpu=znver4" | FileCheck %s
 // With threads, a large product's tiles are outlined into a function the
 // async runtime's workers call, one task per block of tiles.
 // CHECK-DAG: llvm.func @parallel_compute_fn(

@@ -1,4 +1,4 @@
-// RUN: relay-mlir-opt %s --relay-to-llvm | FileCheck %s
+// RUN: relay-mlir-opt %s --relay-to-llvm=cpu=znver4 | FileCheck %s
 // The whole pipeline ends in the LLVM dialect, with a C interface for each
 // function.
 // CHECK: llvm.func @main(

@@ -1,4 +1,4 @@
-// RUN: relay-mlir-opt %s --split-input-file --relay-tile-and-vectorize=threads=2 | FileCheck %s
+// RUN: relay-mlir-opt %s --split-input-file --relay-set-target-cpu=cpu=znver4 --relay-tile-and-vectorize=threads=2 | FileCheck %s
 // With threads, the cache tiles of a large contraction are an scf.forall:
 // over the m tiles when there are two or more per thread, with the n and k
 // tiles sequential loops inside; the register tiles and the accumulator

@@ -1,4 +1,4 @@
-// RUN: relay-mlir-opt %s --split-input-file --relay-tile-and-vectorize | FileCheck %s
+// RUN: relay-mlir-opt %s --split-input-file --relay-set-target-cpu=cpu=znver4 --relay-tile-and-vectorize | FileCheck %s
 
 // A matmul: cache tiles (64x128x512), register tiles (8x32, k step 1), a
 // vector.contract whose 8x32 accumulator stays in registers across k.

@@ -20,6 +20,7 @@
 #include "runtime/Interpreter/Npy.h"
 #include "tools/init/InitAll.h"
 #include "transforms/AutoDiff/Gradient.h"
+#include "transforms/Codegen/CPU/CPUDescription.h"
 #include "transforms/Codegen/CPU/CPUTarget.h"
 #include "transforms/Passes.h"
 
@@ -41,6 +42,8 @@
 #include <algorithm>
 #include <chrono>
 #include <random>
+#include <sched.h>
+#include <thread>
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -85,9 +88,18 @@ static cl::opt<bool>
                      "and the index of the maximum instead of every value"),
             cl::cat(category));
 static cl::opt<unsigned> numThreads(
-    "num-threads", cl::init(1),
+    "num-threads", cl::init(0),
     cl::desc("Threads compiled code runs its parallel loops on (the JIT's "
-             "code, or --emit-object's)"),
+             "code, or --emit-object's; default: every core this process "
+             "may run on)"),
+    cl::cat(category));
+static cl::opt<std::string> cpuName(
+    "cpu", cl::init("host"),
+    cl::desc("The x86 CPU compiled code is for: host (this machine) or an "
+             "LLVM CPU name (llc -mcpu=help lists them); its caches and "
+             "vector ISA size the kernels. The JIT runs only code for a CPU "
+             "whose features this machine has; --emit-object builds for "
+             "any"),
     cl::cat(category));
 static cl::opt<std::string> target(
     "target", cl::init("cpu"),
@@ -163,6 +175,16 @@ static void printSummary(raw_ostream &os, const ValuePtr &value) {
     return;
   }
   printValue(os, value);
+}
+
+/// The cores this process may run on (its affinity mask, as PyTorch and
+/// ONNX Runtime count them), at least one.
+static int64_t allowedCores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) == 0)
+    return std::max(1, CPU_COUNT(&set));
+  return std::max(1u, std::thread::hardware_concurrency());
 }
 
 static int fail(const Twine &message) {
@@ -242,8 +264,23 @@ int main(int argc, char **argv) {
   if (target != "cuda" && !lookupLoweringTarget(target))
     return fail("unknown --target '" + target + "' (" +
                 llvm::join(getLoweringTargetNames(), ", ") + ", cuda)");
+  if (numThreads.getNumOccurrences() && numThreads == 0)
+    return fail("--num-threads 0: at least one thread runs the code");
+  std::string cpuError;
+  FailureOr<cpu::CPUDescription> targetCPU = cpu::lookupCPU(cpuName, cpuError);
+  if (failed(targetCPU))
+    return fail("--cpu: " + cpuError);
+  // The JIT runs what it compiles here: a CPU with instructions this one
+  // lacks is for --emit-object only.
+  if (std::string missing; emitObject.empty() && !useInterpreter &&
+                           !cpu::runsOnHost(*targetCPU, missing))
+    return fail("--cpu " + cpuName + ": this machine lacks " + missing +
+                ", which code for it uses; build an object for it with "
+                "--emit-object, or run here with --cpu host");
   CompileOptions compileOptions;
-  compileOptions.threads = std::max(1u, unsigned(numThreads));
+  compileOptions.threads =
+      numThreads.getNumOccurrences() ? int64_t(numThreads) : allowedCores();
+  compileOptions.cpu = cpuName;
   compileOptions.target = target;
   compileOptions.gpuThreadTile = gpuThreadTile;
   // The GPU's kernels start from the target-neutral ones.

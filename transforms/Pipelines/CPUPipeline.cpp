@@ -29,6 +29,7 @@ CompileOptions RelayToLLVMOptions::getCompileOptions() const {
   CompileOptions options;
   options.threads = threads;
   options.target = target;
+  options.cpu = cpu;
   options.optimize = getOptimizeOptions();
   return options;
 }
@@ -51,6 +52,10 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm,
 void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm,
                                            const CompileOptions &options) {
   registerCPULoweringTarget();
+  // The CPU's caches and vector ISA size the kernels built from here on.
+  SetTargetCPUOptions cpu;
+  cpu.cpu = options.cpu;
+  pm.addPass(createSetTargetCPU(cpu));
   buildRelayToBuffersPipeline(pm, options, /*loweringTarget=*/options.target);
 
   // Tiles and vectors for the CPU, then buffers freed.
@@ -136,8 +141,10 @@ void mlir::relay::registerRelayPipelines() {
     PassPipelineRegistration<RelayToLLVMOptions>(
         "relay-to-llvm",
         "Lower a Relay module to the LLVM dialect for x86 CPUs "
-        "(threads=N, target=cpu|generic, opt-level=0..3, disabled-passes, "
-        "required-passes, entry-functions): --relay-infer-types, "
+        "(threads=N, target=cpu|generic, cpu=host|NAME, opt-level=0..3, "
+        "disabled-passes, "
+        "required-passes, entry-functions): --relay-set-target-cpu, "
+        "--relay-infer-types, "
         "--relay-specialize, --relay-qnn-canonicalize, --relay-optimize, "
         "--relay-inline-primitives, "
         "--relay-decompose, "

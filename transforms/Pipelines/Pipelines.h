@@ -48,6 +48,9 @@ struct CompileOptions {
   int64_t threads = 1;
   /// The lowering target of products and convolutions.
   std::string target = "cpu";
+  /// The x86 CPU the code is for (--relay-set-target-cpu's `cpu`): host or
+  /// an LLVM CPU name.
+  std::string cpu = "host";
   /// --relay-optimize's options (the -O level, passes disabled, required;
   /// entry functions).
   OptimizeOptions optimize;
@@ -117,6 +120,12 @@ struct RelayToLLVMOptions : public LoweringPipelineOptions<RelayToLLVMOptions> {
                      "kernels) or generic (linalg's named ops; slower, for "
                      "comparison and other targets)"),
       llvm::cl::init("cpu")};
+  Option<std::string> cpu{
+      *this, "cpu",
+      llvm::cl::desc("The x86 CPU the code is for: host (this machine) or an "
+                     "LLVM CPU name (llc -mcpu=help); its caches and vector "
+                     "ISA size the kernels (--relay-set-target-cpu)"),
+      llvm::cl::init("host")};
   /// These options as the compiler's.
   CompileOptions getCompileOptions() const;
 };

@@ -1,5 +1,5 @@
-// RUN: relay-mlir-opt %s --relay-to-linalg | FileCheck %s
-// RUN: relay-mlir-opt %s --relay-to-linalg | relay-mlir-opt --pass-pipeline="builtin.module(func.func(relay-fuse-elementwise))" | FileCheck %s --check-prefix=FUSED
+// RUN: relay-mlir-opt %s --relay-set-target-cpu=cpu=znver4 --relay-to-linalg | FileCheck %s
+// RUN: relay-mlir-opt %s --relay-set-target-cpu=cpu=znver4 --relay-to-linalg | relay-mlir-opt --pass-pipeline="builtin.module(func.func(relay-fuse-elementwise))" | FileCheck %s --check-prefix=FUSED
 // Broadcasting elementwise ops read a size-1 operand dim at 0 only where the
 // output's dim is larger: an operand of the output's own shape (batch 1
 // included) is read through the identity, so that chains of elementwise

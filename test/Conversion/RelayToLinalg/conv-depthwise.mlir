@@ -1,4 +1,4 @@
-// RUN: relay-mlir-opt %s --relay-to-linalg --split-input-file | FileCheck %s
+// RUN: relay-mlir-opt %s --relay-set-target-cpu=cpu=znver4 --relay-to-linalg --split-input-file | FileCheck %s
 // A 3x3 depthwise convolution with one pixel of padding, stride 1 or 2
 // (or 5x5 with two), of one image: loop nests of vector code reading the unpadded image (no
 // padded copy). Channels go in blocks of at most 64 KB of output, an

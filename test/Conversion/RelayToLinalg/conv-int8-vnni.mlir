@@ -1,14 +1,23 @@
-// REQUIRES: avx512vnni
-// RUN: relay-mlir-opt %s --relay-to-linalg | FileCheck %s
-// RUN: relay-mlir-opt %s --relay-to-llvm | FileCheck %s --check-prefix=LLVM
+// RUN: relay-mlir-opt %s --relay-set-target-cpu=cpu=znver4 --relay-to-linalg | FileCheck %s
+// RUN: relay-mlir-opt %s --relay-to-llvm=cpu=znver4 | FileCheck %s --check-prefix=LLVM
+// RUN: relay-mlir-opt %s --relay-set-target-cpu=cpu=haswell --relay-to-linalg | FileCheck %s --check-prefix=NOVNNI
 // Ungrouped int8 convolutions with constant weights run on AVX-512 VNNI
-// where the host has it: the padded image repacked as words of four
+// where the CPU the code is for has it (--relay-set-target-cpu; here a
+// Zen 4): the padded image repacked as words of four
 // channels shifted by 128, transposed to NHWC, the weights packed at compile time as
 // [taps, C/4, O*4] bytes with -128 * sum(w[o]) as each channel's start,
 // bands of register tiles (positions x vectors of 16 channels) summing
 // vpdpbusd over taps and channel groups, and the [P, O] result read back
 // into NCHW (by rows, or by whole planes where rows are narrower than a
 // vector).
+
+// Tests that for a CPU without AVX-512 VNNI (Haswell) the convolutions are
+// integer products of their own, with no words of four channels.
+// NOVNNI-LABEL: func.func @conv3x3(
+// NOVNNI-NOT: arith.xori
+// NOVNNI: arith.extsi
+// NOVNNI-NOT: arith.xori
+// NOVNNI-LABEL: func.func
 
 // Tests that a 3x3 convolution of 8 channels (two groups of four) into 32
 // (register tiles of 12 positions x 2 vectors: 24 accumulators) with a

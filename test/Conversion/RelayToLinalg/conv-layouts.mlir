@@ -1,4 +1,4 @@
-// RUN: relay-mlir-opt %s --split-input-file --relay-to-linalg | FileCheck %s
+// RUN: relay-mlir-opt %s --split-input-file --relay-set-target-cpu=cpu=znver4 --relay-to-linalg | FileCheck %s
 
 // Tests that a grouped NHWC convolution with an HWOI kernel (no kernel of
 // its own) is the NCHW/OIHW convolution between transposes: the data to

@@ -1,4 +1,4 @@
-// RUN: relay-mlir-opt %s --relay-to-linalg | FileCheck %s
+// RUN: relay-mlir-opt %s --relay-set-target-cpu=cpu=znver4 --relay-to-linalg | FileCheck %s
 // Convolutions of one image whose spatial size would be padded to whole
 // vectors (7x7: 49 -> 64 columns) multiply transposed when their weights
 // are constant: the weights are packed at compile time into panels of 16

@@ -1,4 +1,4 @@
-// RUN: relay-mlir-opt %s --relay-to-linalg | FileCheck %s
+// RUN: relay-mlir-opt %s --relay-set-target-cpu=cpu=znver4 --relay-to-linalg | FileCheck %s
 // 3x3 stride-1 convolutions of one image with at least 16 input channels,
 // whole panels of 16 output channels and 32 tiles or more use Winograd's
 // minimal filtering: the weights transformed (a*a x F/lanes x C x lanes;

@@ -1,4 +1,4 @@
-// RUN: relay-mlir-opt %s --relay-to-linalg | FileCheck %s
+// RUN: relay-mlir-opt %s --relay-set-target-cpu=cpu=znver4 --relay-to-linalg | FileCheck %s
 // The network operators lowered by gathers (tensor.extract at computed
 // indices) and chains of generics rather than named ops.
 

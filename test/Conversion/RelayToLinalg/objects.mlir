@@ -1,4 +1,4 @@
-// RUN: relay-mlir-opt %s --split-input-file --relay-defunctionalize --relay-to-linalg | FileCheck %s
+// RUN: relay-mlir-opt %s --split-input-file --relay-defunctionalize --relay-set-target-cpu=cpu=znver4 --relay-to-linalg | FileCheck %s
 // ADT values and references become runtime objects (!llvm.ptr), and so do
 // closures, ADTs after --relay-defunctionalize.
 

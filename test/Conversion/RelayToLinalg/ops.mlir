@@ -1,4 +1,4 @@
-// RUN: relay-mlir-opt %s --relay-to-linalg | FileCheck %s
+// RUN: relay-mlir-opt %s --relay-set-target-cpu=cpu=znver4 --relay-to-linalg | FileCheck %s
 // Relay functions, calls, if and operators become func, scf and linalg on
 // tensors.
 

@@ -18,6 +18,8 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 
+#include "transforms/Codegen/CPU/CPUDescription.h"
+
 namespace mlir::relay {
 struct Conv2dProblem;
 } // namespace mlir::relay
@@ -55,10 +57,11 @@ Value rowTimesTransposed(OpBuilder &b, Location loc, RankedTensorType type,
 
 /// The channels per block of an op over `c` channel planes of
 /// `planeBytes` each, done block by block: the most that divide `c` within
-/// 128 KB, a multiple of 8 where one fits (a register tile's rows). A 1x1
+/// an eighth of `cpu`'s L2 (128 KB of 1 MB), a multiple of 8 where one fits
+/// (a register tile's rows). A 1x1
 /// convolution's channel bands and the depthwise convolution after it
 /// agree on this, so that their loops can merge.
-int64_t channelBlock(int64_t c, int64_t planeBytes);
+int64_t channelBlock(int64_t c, int64_t planeBytes, const CPUDescription &cpu);
 
 /// A grouped NCHW/OIHW float convolution of already padded `data` as a
 /// matrix product (im2col), giving `type`; of one large image, in bands of
@@ -122,18 +125,17 @@ Value integerDepthwiseAsFloat(OpBuilder &b, const Conv2dProblem &conv);
 /// The output rows per band when depthwiseConvInRows convolves `image`
 /// (NCHW, one image) with a 3x3 kernel at `stride` in bands of rows (a
 /// large image); 0 when it goes in channel blocks.
-int64_t depthwiseRowBandRows(RankedTensorType image, int64_t stride);
+int64_t depthwiseRowBandRows(RankedTensorType image, int64_t stride,
+                             const CPUDescription &cpu);
 
 //===----------------------------------------------------------------------===//
 // int8 convolutions on AVX-512 VNNI (VnniConvolution.cpp)
 //===----------------------------------------------------------------------===//
 
-/// Whether the CPU the code is compiled for (the host) has AVX-512 VNNI.
-bool hostHasVnni();
-
 /// An ungrouped NCHW convolution of int8 images with constant
-/// int8 weights into int32 on vpdpbusd; null when it does not apply (no
-/// VNNI, other types or layouts, weights not constant).
+/// int8 weights into int32 on vpdpbusd; null when it does not apply (the
+/// CPU the code is for has no AVX-512 VNNI, other types or layouts, weights not
+/// constant).
 Value vnniConv2d(OpBuilder &b, const Conv2dProblem &conv);
 
 //===----------------------------------------------------------------------===//

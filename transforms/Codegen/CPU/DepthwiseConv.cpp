@@ -54,14 +54,6 @@ namespace {
 constexpr int64_t kLanes = 16;
 /// The widest input row taken (its chunks are unrolled).
 constexpr int64_t kMaxWidth = 256;
-/// An image above this many bytes is convolved in bands of output rows
-/// (rowBands), not channel blocks: it does not stay in the cache, and the
-/// 1x1 convolution that makes it cannot go in channel bands (its input is
-/// as large). --relay-fuse-elementwise then computes each band's window of
-/// the image in the band.
-constexpr int64_t kRowBandImageBytes = 2 << 20;
-/// The most bytes of a band's window of the image: it stays in L2.
-constexpr int64_t kWindowBytes = 512 << 10;
 /// The most output rows of a band (their code is unrolled).
 constexpr int64_t kMaxBandRows = 8;
 
@@ -346,7 +338,7 @@ Value channelBlocks(OpBuilder &b, Location loc, RankedTensorType type,
   auto in = cast<RankedTensorType>(data.getType());
   int64_t c = in.getDimSize(1), h = in.getDimSize(2), w = in.getDimSize(3);
   int64_t oh = type.getDimSize(2), ow = type.getDimSize(3);
-  int64_t block = channelBlock(c, h * w * 4);
+  int64_t block = channelBlock(c, h * w * 4, cpuAt(b));
   int64_t k = cast<RankedTensorType>(weight.getType()).getDimSize(2), p = k / 2;
   // Output rows [top, bottom) read only rows inside the image.
   int64_t top = std::min(oh, (p + s - 1) / s);
@@ -497,7 +489,14 @@ Value rowBands(OpBuilder &b, Location loc, RankedTensorType type, Value data,
 } // namespace
 
 int64_t mlir::relay::cpu::depthwiseRowBandRows(RankedTensorType image,
-                                               int64_t stride) {
+                                               int64_t stride,
+                                               const CPUDescription &cpu) {
+  // An image above twice L2 is convolved in bands of output rows
+  // (rowBands), not channel blocks: it does not stay in the cache, and the
+  // 1x1 convolution that makes it cannot go in channel bands (its input is
+  // as large). --relay-fuse-elementwise then computes each band's window
+  // of the image in the band, a window of at most half of L2.
+  int64_t rowBandImageBytes = 2 * cpu.l2Bytes, windowBytes = cpu.l2Bytes / 2;
   // What depthwiseConvInRows takes: one f32 image, rows of at most
   // kMaxWidth, stride 1 or 2.
   if (!image.hasStaticShape() || image.getRank() != 4 ||
@@ -507,12 +506,12 @@ int64_t mlir::relay::cpu::depthwiseRowBandRows(RankedTensorType image,
   int64_t c = image.getDimSize(1), h = image.getDimSize(2),
           w = image.getDimSize(3);
   int64_t oh = (h - 1) / stride + 1;
-  if (c * h * w * 4 <= kRowBandImageBytes || w > kMaxWidth || h < 2 || w < 2)
+  if (c * h * w * 4 <= rowBandImageBytes || w > kMaxWidth || h < 2 || w < 2)
     return 0;
   for (int64_t rows = std::min(kMaxBandRows, oh / 2); rows >= 1; --rows) {
     int64_t windowRows = stride * (rows - 1) + 3;
     if (oh % rows == 0 && windowRows <= h &&
-        c * windowRows * w * 4 <= kWindowBytes)
+        c * windowRows * w * 4 <= windowBytes)
       return rows;
   }
   return 0;
@@ -549,7 +548,7 @@ Value mlir::relay::cpu::depthwiseConvInRows(OpBuilder &b, Location loc,
       h < 2 || w < 2)
     return nullptr;
   if (k == 3)
-    if (int64_t rows = depthwiseRowBandRows(in, s))
+    if (int64_t rows = depthwiseRowBandRows(in, s, cpuAt(b)))
       return rowBands(b, loc, type, data, weight, s, rows);
   return channelBlocks(b, loc, type, data, weight, s);
 }

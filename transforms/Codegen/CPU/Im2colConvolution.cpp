@@ -29,11 +29,11 @@ using namespace mlir::relay::lowering;
 
 namespace mlir::relay::cpu {
 
-int64_t channelBlock(int64_t c, int64_t planeBytes) {
-  constexpr int64_t kBlockBytes = 128 << 10;
+int64_t channelBlock(int64_t c, int64_t planeBytes, const CPUDescription &cpu) {
+  int64_t blockBytes = cpu.l2Bytes / 8;
   int64_t best = 1, best8 = 0;
   for (int64_t d = 1; d <= c; ++d)
-    if (c % d == 0 && d * planeBytes <= kBlockBytes) {
+    if (c % d == 0 && d * planeBytes <= blockBytes) {
       best = d;
       if (d % 8 == 0)
         best8 = d;
@@ -118,52 +118,55 @@ Value conv2dSingleImageProduct(OpBuilder &b, Location loc,
 /// The most kernel taps an im2col matrix is copied in tap by tap.
 constexpr int64_t kMaxIm2colTaps = 64;
 
-/// The most bytes of im2col matrix built at once: a larger one is built
-/// and multiplied a band of output rows at a time, so that each band's
-/// columns are still in cache when the product reads them (VGG-16's first
-/// layers would otherwise write and re-read 115 MB per convolution).
-constexpr int64_t kIm2colBandBytes = 1 << 20;
-
 /// The output rows per band of a convolution with `k` = C*KH*KW taps per
 /// output position: the most that divide `oh` and keep the band's im2col
-/// matrix (f32) within kIm2colBandBytes; `oh` when the whole matrix is
-/// within twice that.
-int64_t im2colBandRows(int64_t k, int64_t oh, int64_t ow) {
+/// matrix (f32) within the L2 cache; `oh` when the whole matrix is within
+/// twice that. A larger matrix is built and multiplied a band of output
+/// rows at a time, so that each band's columns are still in cache when the
+/// product reads them (VGG-16's first layers would otherwise write and
+/// re-read 115 MB per convolution).
+int64_t im2colBandRows(int64_t k, int64_t oh, int64_t ow,
+                       const CPUDescription &cpu) {
+  int64_t bandBytes = cpu.l2Bytes;
   int64_t rowBytes = k * ow * 4;
-  if (rowBytes * oh <= 2 * kIm2colBandBytes)
+  if (rowBytes * oh <= 2 * bandBytes)
     return oh;
-  for (int64_t rows = std::min(oh, kIm2colBandBytes / rowBytes); rows > 1;
-       --rows)
+  for (int64_t rows = std::min(oh, bandBytes / rowBytes); rows > 1; --rows)
     if (oh % rows == 0)
       return rows;
   return 1;
 }
 
-/// The most bytes of a band's product (f32) in productBandRows: the band
-/// stays in the L2 cache for the op that reads it next.
-constexpr int64_t kProductBandBytes = 128 << 10;
+/// The most bytes of a band's product (f32) in productBandRows, an eighth
+/// of L2 (128 KB of 1 MB): the band stays in the L2 cache for the op that
+/// reads it next.
+int64_t productBandBytes(const CPUDescription &cpu) { return cpu.l2Bytes / 8; }
 
 /// The output rows per band of a convolution of one image with `f` output
 /// channels: the most rows that divide `oh` whose product
 /// is whole vectors (a multiple of 32 columns, else of 16) and within
-/// kProductBandBytes; 0 (no bands) when the whole product is within that
+/// productBandBytes; 0 (no bands) when the whole product is within that
 /// or no band fits. --relay-fuse-elementwise moves the elementwise op after
 /// the convolution (bias, activation) into the band loop: it then reads
 /// each band from the cache, not the whole result from memory.
-int64_t productBandRows(int64_t f, int64_t oh, int64_t ow) {
-  if (f * oh * ow * 4 <= kProductBandBytes)
+int64_t productBandRows(int64_t f, int64_t oh, int64_t ow,
+                        const CPUDescription &cpu) {
+  int64_t bandBytes = productBandBytes(cpu);
+  if (f * oh * ow * 4 <= bandBytes)
     return 0;
   for (int64_t quantum : {32, 16})
     for (int64_t rows = oh - 1; rows >= 1; --rows)
       if (oh % rows == 0 && rows * ow % quantum == 0 &&
-          f * rows * ow * 4 <= kProductBandBytes)
+          f * rows * ow * 4 <= bandBytes)
         return rows;
   return 0;
 }
 
 /// The most bytes of the image read by every channel band of a 1x1
-/// convolution (conv2dInChannelBands): it stays in the L2 cache.
-constexpr int64_t kChannelBandInputBytes = 512 << 10;
+/// convolution (conv2dInChannelBands), half of L2: it stays in the cache.
+int64_t channelBandInputBytes(const CPUDescription &cpu) {
+  return cpu.l2Bytes / 2;
+}
 
 /// conv2dNchwAsProduct (1x1, stride 1) of one image as an scf.for over
 /// bands of `channels` output channels, each multiplying its rows of the
@@ -260,6 +263,7 @@ Value conv2dNchwAsProduct(OpBuilder &b, Location loc, RankedTensorType type,
                           ArrayRef<int64_t> s, ArrayRef<int64_t> d,
                           bool bands) {
   MLIRContext *ctx = b.getContext();
+  CPUDescription cpu = cpuAt(b);
   auto in = cast<RankedTensorType>(data.getType());
   auto wt = cast<RankedTensorType>(weight.getType());
   Type e = type.getElementType();
@@ -272,14 +276,15 @@ Value conv2dNchwAsProduct(OpBuilder &b, Location loc, RankedTensorType type,
   // A 1x1 convolution whose image stays in the L2 cache goes in bands of
   // output channels (whole vectors along the positions).
   if (bands && direct && n == 1 && g == 1 && p % 16 == 0 &&
-      c * p * 4 <= kChannelBandInputBytes && f * p * 4 > kProductBandBytes)
-    if (int64_t channels = channelBlock(f, p * 4); channels < f)
+      c * p * 4 <= channelBandInputBytes(cpu) &&
+      f * p * 4 > productBandBytes(cpu))
+    if (int64_t channels = channelBlock(f, p * 4, cpu); channels < f)
       return conv2dInChannelBands(b, loc, type, data, weight, channels);
-  // Bands of rows: an im2col matrix built band by band within 1 MB, and
-  // products within 128 KB, whichever bands are smaller.
+  // Bands of rows: an im2col matrix built band by band within L2, and
+  // products within an eighth of it, whichever bands are smaller.
   if (bands && n == 1 && g == 1) {
-    int64_t rows = direct ? oh : im2colBandRows(c * kh * kw, oh, ow);
-    if (int64_t productRows = productBandRows(f, oh, ow))
+    int64_t rows = direct ? oh : im2colBandRows(c * kh * kw, oh, ow, cpu);
+    if (int64_t productRows = productBandRows(f, oh, ow, cpu))
       rows = std::min(rows, productRows);
     if (rows < oh)
       return conv2dInRowBands(b, loc, type, data, weight, s, d, rows);
@@ -514,7 +519,7 @@ bool feedsDepthwiseRowBands(Operation *conv) {
          llvm::all_of(intsAttr(exit, "dilation", {1, 1}),
                       [](int64_t d) { return d == 1; }) &&
          strAttr(exit, "data_layout", "NCHW") == "NCHW" &&
-         depthwiseRowBandRows(image, s[0]) > 0;
+         depthwiseRowBandRows(image, s[0], cpuFor(conv)) > 0;
 }
 
 } // namespace mlir::relay::cpu

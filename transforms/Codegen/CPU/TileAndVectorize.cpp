@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "transforms/Codegen/CPU/CPUDescription.h"
 #include "transforms/Codegen/CPU/HoistAccumulators.h"
 #include "transforms/Passes.h"
 
@@ -43,20 +44,46 @@ using namespace mlir;
 
 namespace {
 
-/// Cache tile (m, n, k) and register tile (m, n) of contractions: 8x32 f32
-/// accumulators are 16 zmm registers; see DESIGN.md's performance notes.
-/// Each k tile loads and stores every accumulator tile once: k tiles of 512
-/// made ResNet-18 5% faster than 128 (VGG-16 4%), 64 was 15% slower.
-constexpr int64_t kCacheM = 64, kCacheN = 128, kCacheK = 512;
-constexpr int64_t kRegM = 8, kRegN = 32;
-/// The size (f32 bytes) from which the panel of B that one m tile reads
-/// (all of k, one n tile) is read once, the product's loops going (n, k,
-/// m), instead of once per m tile: beyond the last-level cache's share it
-/// came from memory every time. ResNet-18's first weight gradient (147 x
-/// 64 summed over 100352, a 26 MB panel): 38 -> 28 ms at one thread, 31 ->
-/// 19 ms at two; products with panels that stay in the cache (1024^3,
-/// 2304 x 256 over 1568) ran 5-10% slower that way.
-constexpr int64_t kMinPanelBytes = 8 << 20;
+/// The tile sizes for one CPU (CPUDescription.h, read from the module's
+/// target spec). The rules give, for the 32 KB L1 / 1 MB L2 / AVX-512 Zen 4
+/// the kernels were measured on, the sizes found best there; elsewhere they
+/// scale with the caches and vector registers.
+struct TileSizes {
+  explicit TileSizes(const relay::cpu::CPUDescription &cpu) {
+    lanes = cpu.f32Lanes();
+    // Register tile: 8x32 f32 with 32 vector registers (16 zmm
+    // accumulators), 4x16 with AVX2's 16 (8 ymm); see DESIGN.md's
+    // performance notes.
+    regN = 2 * lanes;
+    regM = cpu.vectorRegisters() / 4;
+    // Cache tile: 8 register tiles' rows and 4 register tiles' columns; the
+    // k tile such that the B block a cache tile reads (k x n) takes a
+    // quarter of L2. Each k tile loads and stores every accumulator tile
+    // once: on the Zen 4, k tiles of 512 made ResNet-18 5% faster than 128
+    // (VGG-16 4%); 64 was 15% slower.
+    cacheM = 8 * regM;
+    cacheN = 4 * regN;
+    cacheK = std::clamp<int64_t>(cpu.l2Bytes / 4 / (cacheN * 4), 64, 1024);
+    // The size (f32 bytes) from which the panel of B that one m tile reads
+    // (all of k, one n tile) is read once, the product's loops going (n,
+    // k, m), instead of once per m tile: beyond half a core's share of the
+    // last-level cache it came from memory every time. ResNet-18's first
+    // weight gradient (147 x 64 summed over 100352, a 26 MB panel): 38 ->
+    // 28 ms at one thread, 31 -> 19 ms at two; products with panels that
+    // stay in the cache (1024^3, 2304 x 256 over 1568) ran 5-10% slower
+    // that way.
+    minPanelBytes =
+        std::clamp<int64_t>(cpu.l3BytesPerCore / 2, 4 << 20, 16 << 20);
+    // Longest vector along the innermost loop of other ops (4 registers),
+    // and of those with many inputs (a depthwise convolution's taps and
+    // their broadcast weights: 9 weights of 64 lanes would not fit in the
+    // 32 vector registers).
+    innerVector = 4 * lanes;
+    manyInputsVector = 2 * lanes;
+  }
+  int64_t lanes, regM, regN, cacheM, cacheN, cacheK, minPanelBytes, innerVector,
+      manyInputsVector;
+};
 /// The least work (2*m*n*k) of a contraction split across threads. Handing
 /// a task to a spinning worker of the C runtime costs about a microsecond;
 /// MobileNet-V2 at two threads ran fastest with 2 MFLOP (5.2 ms, against
@@ -69,13 +96,8 @@ constexpr int64_t kParallelMinFlops = 2 << 20;
 /// 2^17 measured MobileNet-V2 5.2 -> 4.8 ms and ResNet-18 13.7 -> 13.3 ms;
 /// 2^14 made both slower than not splitting them at all.
 constexpr int64_t kParallelMinIterations = 1 << 17;
-/// Longest vector along the innermost loop of other ops, and of those with
-/// many inputs (a depthwise convolution's taps and their broadcast weights:
-/// 9 weights of 64 lanes would not fit in the 32 vector registers).
-constexpr int64_t kInnerVector = 64, kManyInputsVector = 32;
+/// Ops with more inputs than this take the shorter vectors.
 constexpr int64_t kManyInputs = 8;
-/// f32 lanes of one AVX-512 register.
-constexpr int64_t kLanes = 16;
 
 /// The largest divisor of `n` that is at most `cap`, so tiles stay static.
 int64_t divisorAtMost(int64_t n, int64_t cap) {
@@ -293,6 +315,9 @@ struct TileAndVectorizePass
     : public relay::impl::TileAndVectorizeBase<TileAndVectorizePass> {
   using Base::Base;
 
+  /// The tile sizes of the CPU the function is compiled for.
+  TileSizes tiles = TileSizes(relay::cpu::hostCPU());
+
   /// The zero fills right before contractions, by contraction; the fills
   /// erased because their contraction starts from zero.
   llvm::DenseMap<Operation *, linalg::FillOp> zeroFills;
@@ -327,18 +352,19 @@ struct TileAndVectorizePass
     outer(dims.n);
     outer(dims.k);
     unsigned m = dims.m.back(), n = dims.n.back(), k = dims.k.back();
-    int64_t cm = alignedDivisorAtMost(ranges[m], kCacheM, {kRegM});
-    int64_t cn = alignedDivisorAtMost(ranges[n], kCacheN, {kRegN, 16});
-    int64_t ck = divisorAtMost(ranges[k], kCacheK);
+    int64_t cm = alignedDivisorAtMost(ranges[m], tiles.cacheM, {tiles.regM});
+    int64_t cn = alignedDivisorAtMost(ranges[n], tiles.cacheN,
+                                      {tiles.regN, tiles.lanes});
+    int64_t ck = divisorAtMost(ranges[k], tiles.cacheK);
     cache[m] = tileOrWhole(ranges[m], cm);
     cache[n] = tileOrWhole(ranges[n], cn);
     cache[k] = tileOrWhole(ranges[k], ck);
-    int64_t rn = alignedDivisorAtMost(cn, kRegN, {16});
+    int64_t rn = alignedDivisorAtMost(cn, tiles.regN, {tiles.lanes});
     // With one vector per row (n not a multiple of 32: 14x14 maps, 208
     // columns) twice the rows keep 16 accumulators (MobileNet-V2 2% faster).
-    int64_t rm = rn == kRegN / 2 && cm % (2 * kRegM) == 0
-                     ? 2 * kRegM
-                     : divisorAtMost(cm, kRegM);
+    int64_t rm = rn == tiles.regN / 2 && cm % (2 * tiles.regM) == 0
+                     ? 2 * tiles.regM
+                     : divisorAtMost(cm, tiles.regM);
     reg[m] = tileOrWhole(cm, rm);
     reg[n] = tileOrWhole(cn, rn);
     reg[k] = tileOrWhole(ck, 1);
@@ -376,10 +402,11 @@ struct TileAndVectorizePass
     // weight gradient: 147 x 64 results summed over 100352): the loops go
     // (n, k, m), so that each k x n block of B is read from the cache by
     // every m tile instead of B's whole panel streaming in again for each.
-    bool panels =
-        ranges.size() == 3 && dims.m.size() == 1 && dims.n.size() == 1 &&
-        dims.k.size() == 1 && cache[m] && cache[k] &&
-        ranges[k] * (cache[n] ? cache[n] : ranges[n]) * 4 >= kMinPanelBytes;
+    bool panels = ranges.size() == 3 && dims.m.size() == 1 &&
+                  dims.n.size() == 1 && dims.k.size() == 1 && cache[m] &&
+                  cache[k] &&
+                  ranges[k] * (cache[n] ? cache[n] : ranges[n]) * 4 >=
+                      tiles.minPanelBytes;
     if (panels) {
       // (n, k) tiles sequential; the m tiles inside, on threads when
       // parallel.
@@ -485,7 +512,7 @@ struct TileAndVectorizePass
   /// reduction over an outer loop into a parallel innermost one (the
   /// per-lane partial sums of a matrix-vector product) keeps its vector
   /// accumulator in a register across the reduction; the parallel loop
-  /// outside it is tiled to kRegM rows so that as many independent
+  /// outside it is tiled to tiles.regM rows so that as many independent
   /// accumulation chains hide the latency of the FMAs.
   LogicalResult scheduleOther(RewriterBase &rewriter, linalg::LinalgOp op,
                               ArrayRef<int64_t> ranges) {
@@ -497,17 +524,17 @@ struct TileAndVectorizePass
     // not a multiple of 16 lanes (a 56-wide row) is split into a multiple
     // of 16 and a tail below. Vectors of 56 lanes are 3.5 registers: LLVM
     // splits every operation and, with broadcast operands, spilled them.
-    int64_t cap =
-        op.getNumDpsInputs() > kManyInputs ? kManyInputsVector : kInnerVector;
+    int64_t cap = op.getNumDpsInputs() > kManyInputs ? tiles.manyInputsVector
+                                                     : tiles.innerVector;
     int64_t splitAt = 0;
     if (!ranges.empty()) {
       int64_t last = ranges.back();
-      if (last % kLanes == 0) {
+      if (last % tiles.lanes == 0) {
         sizes.push_back(
-            tileOrWhole(last, alignedDivisorAtMost(last, cap, {kLanes})));
-      } else if (!getenv("RELAY_NOSPLIT") && last > kLanes &&
+            tileOrWhole(last, alignedDivisorAtMost(last, cap, {tiles.lanes})));
+      } else if (last > tiles.lanes &&
                  iterators.back() == utils::IteratorType::parallel) {
-        splitAt = last / kLanes * kLanes;
+        splitAt = last / tiles.lanes * tiles.lanes;
         sizes.push_back(0);
       } else {
         sizes.push_back(tileOrWhole(last, divisorAtMost(last, cap)));
@@ -520,7 +547,7 @@ struct TileAndVectorizePass
       for (int64_t d = iterators.size() - 3; d >= 0; --d) {
         if (iterators[d] != utils::IteratorType::parallel)
           continue;
-        sizes[d] = tileOrWhole(ranges[d], divisorAtMost(ranges[d], kRegM));
+        sizes[d] = tileOrWhole(ranges[d], divisorAtMost(ranges[d], tiles.regM));
         break;
       }
     }
@@ -564,8 +591,8 @@ struct TileAndVectorizePass
       if (!head || !tail)
         return failure();
       SmallVector<int64_t> headSizes(ranges.size(), 0);
-      headSizes[dim] =
-          tileOrWhole(splitAt, alignedDivisorAtMost(splitAt, cap, {kLanes}));
+      headSizes[dim] = tileOrWhole(
+          splitAt, alignedDivisorAtMost(splitAt, cap, {tiles.lanes}));
       FailureOr<linalg::LinalgOp> inner = tile(
           rewriter, cast<linalg::LinalgOp>(head.getOperation()), headSizes);
       if (failed(inner))
@@ -742,6 +769,7 @@ struct TileAndVectorizePass
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     MLIRContext *ctx = &getContext();
+    tiles = TileSizes(relay::cpu::cpuFor(func));
     {
       IRRewriter rewriter(ctx);
       copiesToLinalg(func, rewriter);

@@ -339,21 +339,13 @@ private:
 
 namespace mlir::relay::cpu {
 
-bool hostHasVnni() {
-  static const bool has = [] {
-    llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-    return features.lookup("avx512vnni") && features.lookup("avx512bw");
-  }();
-  return has;
-}
-
 Value vnniConv2d(OpBuilder &b, const Conv2dProblem &conv) {
   RankedTensorType type = conv.type;
   auto in = cast<RankedTensorType>(conv.data.getType());
   auto wt = cast<RankedTensorType>(conv.weight.getType());
   if (!conv.nchw || conv.groups != 1 || !type.getElementType().isInteger(32) ||
       !in.getElementType().isInteger(8) || !wt.getElementType().isInteger(8) ||
-      !in.hasStaticShape() || !wt.hasStaticShape() || !hostHasVnni())
+      !in.hasStaticShape() || !wt.hasStaticShape() || !cpuAt(b).vnni)
     return nullptr;
   // vpdpbusd multiplies unsigned bytes by signed ones: the image is made
   // unsigned by the shift; unsigned weights do not fit. (nn.conv2d takes

@@ -87,8 +87,6 @@ constexpr int64_t kMinTilesRuntimeWeights = 16;
 /// convolution may add to the program: its constants are held in memory
 /// while compiling and by the compiled code.
 constexpr int64_t kMaxTransformedWeightBytes = 64 << 20;
-/// The most bytes of transformed input (V) a band of tile rows makes.
-constexpr int64_t kBandBytes = 1 << 20;
 /// The fewest input channels: the product's k. The transforms cost the
 /// same per channel whatever F is, so a short k does not pay for them.
 constexpr int64_t kMinChannels = 16;
@@ -507,8 +505,8 @@ Value winogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
   int64_t m = mf.m;
   int64_t th = ceilDiv(oh, m), tw = ceilDiv(ow, m);
   // Bands of tile rows, each convolved on its own: as many rows as keep a
-  // band's transformed input V within kBandBytes (it stays in the core's
-  // cache for the product), split evenly (tile rows that do not fill the
+  // band's transformed input V within the L2 cache (it stays there for the
+  // product), split evenly (tile rows that do not fill the
   // last band are zeros); of one image at least two bands, run in parallel
   // (one per thread with two: everything a band's product reads was
   // written on its thread). A batch's images run in parallel instead, each
@@ -517,7 +515,7 @@ Value winogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
   int64_t rowBytes = mf.a * mf.a * c * tw * 4;
   int64_t n = type.getDimSize(0);
   int64_t maxRows = std::max<int64_t>(
-      1, std::min(n > 1 ? th : ceilDiv(th, 2), kBandBytes / rowBytes));
+      1, std::min(n > 1 ? th : ceilDiv(th, 2), cpuAt(b).l2Bytes / rowBytes));
   int64_t bandRows = ceilDiv(th, ceilDiv(th, maxRows));
   th = ceilDiv(th, bandRows) * bandRows;
   int64_t bands = th / bandRows;

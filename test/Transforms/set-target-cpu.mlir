@@ -1,0 +1,48 @@
+// RUN: relay-mlir-opt %s --split-input-file --relay-set-target-cpu=cpu=haswell | FileCheck %s --check-prefix=HASWELL
+// RUN: relay-mlir-opt %s --split-input-file --relay-set-target-cpu=cpu=sapphirerapids | FileCheck %s --check-prefix=SPR
+// RUN: relay-mlir-opt %s --split-input-file --relay-set-target-cpu | FileCheck %s --check-prefix=HOST
+// RUN: not relay-mlir-opt %s --split-input-file --relay-set-target-cpu=cpu=pentium9 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: relay-mlir-opt %s --split-input-file --relay-set-target-cpu=cpu=znver4 --relay-tile-and-vectorize | FileCheck %s --check-prefix=TILES
+
+// Tests that a named CPU is recorded as the module's DLTI target system
+// spec with its LLVM features, its family's caches and its vector width:
+// Haswell has AVX2 (256 bits) and a 256 KB L2, a Sapphire Rapids AVX-512,
+// AMX and a 2 MB L2 with a 48 KB L1.
+// HASWELL: module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"cpu" = "haswell", "features" = "{{[^"]*}}+avx2{{[^"]*}}", "L1_cache_size_in_bytes" = 32768 : i64, "L2_cache_size_in_bytes" = 262144 : i64, "L3_cache_size_in_bytes_per_core" = 2097152 : i64, "max_vector_op_width" = 256 : i64>>}
+// HASWELL-NOT: avx512f
+// SPR: "cpu" = "sapphirerapids", "features" = "{{[^"]*}}+amx-tile{{[^"]*}}+avx512f{{[^"]*}}", "L1_cache_size_in_bytes" = 49152 : i64, "L2_cache_size_in_bytes" = 2097152 : i64, {{.*}}"max_vector_op_width" = 512 : i64
+// The host: whatever this machine is, its name and caches are recorded.
+// HOST: module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"cpu" = "{{[a-z0-9-]+}}", "features" = "{{.*}}", "L1_cache_size_in_bytes" = {{[1-9][0-9]*}} : i64, "L2_cache_size_in_bytes" = {{[1-9][0-9]*}} : i64
+// UNKNOWN: error: --relay-set-target-cpu: unknown CPU 'pentium9'; expected host or one of LLVM's x86-64 CPUs: {{.*}}haswell{{.*}}znver4
+// TILES-LABEL: func.func @matmul
+// TILES: vector.contract {{.*}} into vector<8x32xf32>
+func.func @matmul(%a: memref<64x64xf32>, %b: memref<64x64xf32>,
+                  %c: memref<64x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>)
+                outs(%c : memref<64x64xf32>)
+  return
+}
+
+// -----
+
+// Tests that a module's own spec is kept (a CPU described by hand): its
+// keys size the tiles, those it lacks come from the CPU it names. Here an
+// AVX2 CPU: register tiles of 4 rows x 2 vectors of 8 lanes; a 4 MB L2
+// makes the k tile 2048 floats, capped at 1024.
+// HASWELL: "cpu" = "haswell", "L2_cache_size_in_bytes" = 4194304 : i64>>}
+// SPR: "cpu" = "haswell", "L2_cache_size_in_bytes" = 4194304 : i64>>}
+// TILES-LABEL: func.func @described_by_hand
+// TILES: scf.for {{.*}} step %c32
+// TILES: scf.for {{.*}} step %c64
+// TILES: scf.for {{.*}} step %c1024
+// TILES: vector.contract {{.*}} into vector<4x16xf32>
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<
+    "CPU" = #dlti.target_device_spec<"cpu" = "haswell",
+                                     "L2_cache_size_in_bytes" = 4194304 : i64>>} {
+func.func @described_by_hand(%a: memref<128x2048xf32>, %b: memref<2048x128xf32>,
+                             %c: memref<128x128xf32>) {
+  linalg.matmul ins(%a, %b : memref<128x2048xf32>, memref<2048x128xf32>)
+                outs(%c : memref<128x128xf32>)
+  return
+}
+}

@@ -1,0 +1,288 @@
+//===- CPUDescription.cpp - The x86 CPU code is compiled for ----*- C++ -*-===//
+
+#include "transforms/Codegen/CPU/CPUDescription.h"
+
+#include "mlir/Dialect/DLTI/DLTI.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/X86TargetParser.h"
+
+using namespace mlir;
+using namespace mlir::relay::cpu;
+
+/// The DLTI device and keys the description is recorded under. The cache
+/// key is upstream's (DataLayout::getDevicePropertyValue users such as the
+/// transform dialect's tiling read "L1_cache_size_in_bytes"); the others
+/// follow its spelling.
+static constexpr llvm::StringLiteral kDevice = "CPU", kName = "cpu",
+                                     kFeatures = "features",
+                                     kL1 = "L1_cache_size_in_bytes",
+                                     kL2 = "L2_cache_size_in_bytes",
+                                     kL3 = "L3_cache_size_in_bytes_per_core",
+                                     kVectorBits = "max_vector_op_width";
+
+/// The ISA facts of a feature set (LLVM's names).
+static void setISA(CPUDescription &cpu, const llvm::StringMap<bool> &features) {
+  cpu.vectorBits = features.lookup("avx512f") ? 512
+                   : features.lookup("avx2")  ? 256
+                                              : 128;
+  cpu.vnni = features.lookup("avx512vnni") && features.lookup("avx512bw");
+  cpu.bf16 = features.lookup("avx512bf16");
+  cpu.amx = features.lookup("amx-tile") && features.lookup("amx-bf16");
+}
+
+/// "48K", "2048K", "32M" as bytes; 0 when unreadable.
+static int64_t parseCacheSize(StringRef text) {
+  text = text.trim();
+  int64_t scale = 1;
+  if (text.consume_back("K"))
+    scale = 1 << 10;
+  else if (text.consume_back("M"))
+    scale = 1 << 20;
+  int64_t value = 0;
+  if (text.getAsInteger(10, value))
+    return 0;
+  return value * scale;
+}
+
+/// A sysfs file's text, trimmed; empty when unreadable. (sysfs files say
+/// they have 4096 bytes: they are read as streams.)
+static std::string readFile(const Twine &path) {
+  auto buffer = llvm::MemoryBuffer::getFileAsStream(path);
+  return buffer ? (*buffer)->getBuffer().trim().str() : std::string();
+}
+
+/// How many CPUs a sysfs cpu list ("0-1", "0,4,8-11") names.
+static int64_t countCPUs(StringRef list) {
+  int64_t count = 0;
+  SmallVector<StringRef> ranges;
+  list.split(ranges, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef range : ranges) {
+    auto [first, last] = range.split('-');
+    int64_t lo = 0, hi = 0;
+    if (first.trim().getAsInteger(10, lo))
+      continue;
+    hi = lo;
+    if (!last.empty() && last.trim().getAsInteger(10, hi))
+      continue;
+    count += std::max<int64_t>(1, hi - lo + 1);
+  }
+  return count;
+}
+
+/// The host's data caches from Linux's sysfs (cpu0: every core of an x86
+/// package has the same); what is missing keeps its default.
+static void readHostCaches(CPUDescription &cpu) {
+  for (int index = 0; index < 8; ++index) {
+    std::string dir =
+        "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index);
+    std::string level = readFile(dir + "/level");
+    if (level.empty())
+      break;
+    if (readFile(dir + "/type") == "Instruction")
+      continue;
+    int64_t size = parseCacheSize(readFile(dir + "/size"));
+    if (size <= 0)
+      continue;
+    if (level == "1")
+      cpu.l1Bytes = size;
+    else if (level == "2")
+      cpu.l2Bytes = size;
+    else if (level == "3")
+      cpu.l3BytesPerCore =
+          size /
+          std::max<int64_t>(1, countCPUs(readFile(dir + "/shared_cpu_list")));
+  }
+}
+
+const CPUDescription &mlir::relay::cpu::hostCPU() {
+  static const CPUDescription host = [] {
+    CPUDescription cpu;
+    cpu.name = llvm::sys::getHostCPUName().str();
+    llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+    SmallVector<std::string> list;
+    for (const auto &feature : features)
+      list.push_back((feature.second ? "+" : "-") + feature.first().str());
+    llvm::sort(list);
+    cpu.features = llvm::join(list, ",");
+    setISA(cpu, features);
+    readHostCaches(cpu);
+    return cpu;
+  }();
+  return host;
+}
+
+namespace {
+/// Data caches of a family of CPUs LLVM names (per core; the last level's
+/// share per core as the parts are sold, not as a virtual machine sees it).
+struct CacheSizes {
+  int64_t l1, l2, l3PerCore;
+};
+} // namespace
+
+static CacheSizes cachesOf(StringRef name) {
+  constexpr int64_t K = 1 << 10, M = 1 << 20;
+  return llvm::StringSwitch<CacheSizes>(name)
+      .Cases({"skylake-avx512", "cascadelake", "cooperlake"},
+             {32 * K, 1 * M, 1375 * K})
+      .Cases({"icelake-server", "sapphirerapids", "emeraldrapids"},
+             {48 * K, 2 * M, 1875 * K})
+      .Cases({"graniterapids", "graniterapids-d", "diamondrapids"},
+             {48 * K, 2 * M, 4 * M})
+      .Cases({"icelake-client", "tigerlake", "rocketlake"},
+             {48 * K, 512 * K, 2 * M})
+      .Cases({"alderlake", "raptorlake", "meteorlake", "arrowlake",
+              "arrowlake-s", "lunarlake", "pantherlake"},
+             {48 * K, 1280 * K, 3 * M})
+      .Cases({"znver1", "znver2", "znver3"}, {32 * K, 512 * K, 4 * M})
+      .Case("znver4", {32 * K, 1 * M, 4 * M})
+      .Case("znver5", {48 * K, 1 * M, 4 * M})
+      .Case("x86-64-v4", {32 * K, 1 * M, 2 * M})
+      // Haswell to Skylake clients and anything older or generic.
+      .Default({32 * K, 256 * K, 2 * M});
+}
+
+FailureOr<CPUDescription> mlir::relay::cpu::lookupCPU(StringRef name,
+                                                      std::string &error) {
+  if (name.empty() || name == "host" || name == "native")
+    return hostCPU();
+  if (llvm::X86::parseArchX86(name, /*Only64Bit=*/true) == llvm::X86::CK_None) {
+    SmallVector<StringRef> valid;
+    llvm::X86::fillValidCPUArchList(valid, /*Only64Bit=*/true);
+    error = ("unknown CPU '" + name +
+             "'; expected host or one of LLVM's x86-64 CPUs: " +
+             llvm::join(valid, ", "))
+                .str();
+    return failure();
+  }
+  CPUDescription cpu;
+  cpu.name = name.str();
+  SmallVector<StringRef> names;
+  llvm::X86::getFeaturesForCPU(name, names, /*NeedPlus=*/false);
+  llvm::StringMap<bool> features;
+  SmallVector<std::string> list;
+  for (StringRef feature : names) {
+    features[feature] = true;
+    list.push_back("+" + feature.str());
+  }
+  llvm::sort(list);
+  cpu.features = llvm::join(list, ",");
+  setISA(cpu, features);
+  CacheSizes caches = cachesOf(name);
+  cpu.l1Bytes = caches.l1;
+  cpu.l2Bytes = caches.l2;
+  cpu.l3BytesPerCore = caches.l3PerCore;
+  return cpu;
+}
+
+void mlir::relay::cpu::setModuleCPU(ModuleOp module,
+                                    const CPUDescription &cpu) {
+  MLIRContext *ctx = module.getContext();
+  ctx->getOrLoadDialect<DLTIDialect>();
+  Builder b(ctx);
+  auto entry = [&](StringRef key, Attribute value) -> DataLayoutEntryInterface {
+    return DataLayoutEntryAttr::get(b.getStringAttr(key), value);
+  };
+  SmallVector<DataLayoutEntryInterface> entries = {
+      entry(kName, b.getStringAttr(cpu.name)),
+      entry(kFeatures, b.getStringAttr(cpu.features)),
+      entry(kL1, b.getI64IntegerAttr(cpu.l1Bytes)),
+      entry(kL2, b.getI64IntegerAttr(cpu.l2Bytes)),
+      entry(kL3, b.getI64IntegerAttr(cpu.l3BytesPerCore)),
+      entry(kVectorBits, b.getI64IntegerAttr(cpu.vectorBits))};
+  auto device = TargetDeviceSpecAttr::get(ctx, entries);
+  auto system = TargetSystemSpecAttr::get(
+      ctx, {DataLayoutEntryAttr::get(b.getStringAttr(kDevice), device)});
+  module->setAttr(DLTIDialect::kTargetSystemDescAttrName, system);
+}
+
+CPUDescription mlir::relay::cpu::cpuFor(Operation *op) {
+  auto module = op ? (isa<ModuleOp>(op) ? cast<ModuleOp>(op)
+                                        : op->getParentOfType<ModuleOp>())
+                   : ModuleOp();
+  CPUDescription cpu = hostCPU();
+  if (!module)
+    return cpu;
+  auto system = module->getAttrOfType<TargetSystemSpecAttr>(
+      DLTIDialect::kTargetSystemDescAttrName);
+  if (!system)
+    return cpu;
+  std::optional<TargetDeviceSpecInterface> device =
+      system.getDeviceSpecForDeviceID(
+          StringAttr::get(module.getContext(), kDevice));
+  if (!device)
+    return cpu;
+  auto string = [&](StringRef key, std::string &into) {
+    if (DataLayoutEntryInterface e = device->getSpecForIdentifier(
+            StringAttr::get(module.getContext(), key)))
+      if (auto s = dyn_cast<StringAttr>(e.getValue()))
+        into = s.str();
+  };
+  auto integer = [&](StringRef key, int64_t &into) {
+    if (DataLayoutEntryInterface e = device->getSpecForIdentifier(
+            StringAttr::get(module.getContext(), key)))
+      if (auto i = dyn_cast<IntegerAttr>(e.getValue()); i && i.getInt() > 0)
+        into = i.getInt();
+  };
+  std::string name = cpu.name;
+  string(kName, name);
+  // A named CPU other than the host's brings its own features and caches;
+  // the spec's explicit keys override them.
+  if (name != cpu.name) {
+    std::string error;
+    if (FailureOr<CPUDescription> named = lookupCPU(name, error);
+        succeeded(named))
+      cpu = *named;
+  }
+  std::string features = cpu.features;
+  string(kFeatures, features);
+  if (features != cpu.features) {
+    cpu.features = features;
+    llvm::StringMap<bool> map;
+    SmallVector<StringRef> list;
+    StringRef(features).split(list, ',', -1, /*KeepEmpty=*/false);
+    for (StringRef f : list)
+      map[f.drop_front()] = f.front() == '+';
+    setISA(cpu, map);
+  }
+  integer(kL1, cpu.l1Bytes);
+  integer(kL2, cpu.l2Bytes);
+  integer(kL3, cpu.l3BytesPerCore);
+  integer(kVectorBits, cpu.vectorBits);
+  return cpu;
+}
+
+CPUDescription mlir::relay::cpu::cpuAt(OpBuilder &b) {
+  Block *block = b.getInsertionBlock();
+  return cpuFor(block ? block->getParentOp() : nullptr);
+}
+
+/// Whether LLVM's feature `name` adds instructions that compiled code may
+/// use. Others (x87, which every x86-64 CPU has but the host query omits;
+/// pku, sgx, which a virtual machine may hide) say nothing about it.
+static bool isInstructionSetFeature(StringRef name) {
+  for (StringRef prefix :
+       {"avx",        "amx",     "sse",    "ssse",  "fma",  "f16c",
+        "bmi",        "popcnt",  "lzcnt",  "movbe", "gfni", "vaes",
+        "vpclmulqdq", "aes",     "pclmul", "sha",   "adx",  "cx16",
+        "crc32",      "evex512", "apx",    "egpr"})
+    if (name.starts_with(prefix))
+      return true;
+  return false;
+}
+
+bool mlir::relay::cpu::runsOnHost(const CPUDescription &cpu,
+                                  std::string &missing) {
+  llvm::StringMap<bool> host = llvm::sys::getHostCPUFeatures();
+  SmallVector<StringRef> list, lacking;
+  StringRef(cpu.features).split(list, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef f : list)
+    if (f.consume_front("+") && isInstructionSetFeature(f) && !host.lookup(f))
+      lacking.push_back(f);
+  missing = llvm::join(lacking, ", ");
+  return lacking.empty();
+}

@@ -1,0 +1,80 @@
+//===- CPUDescription.h - The x86 CPU code is compiled for ------*- C++ -*-===//
+//
+// What the CPU kernels' tile, block and band sizes and their choice of
+// instructions depend on: the CPU's caches, its vector ISA and its
+// extensions (VNNI, BF16, AMX). A description comes from the host (LLVM's
+// host CPU name and features, cache sizes from sysfs) or from an LLVM CPU
+// name (`cpu=skylake-avx512`), so that ahead-of-time objects can be built
+// for another machine.
+//
+// --relay-to-llvm records the description on the module as MLIR's target
+// description, a DLTI target system spec with one device "CPU":
+//
+//   module attributes {dlti.target_system_spec = #dlti.target_system_spec<
+//       "CPU" = #dlti.target_device_spec<
+//           "cpu" = "znver4", "L1_cache_size_in_bytes" = 32768 : i64, ...>>}
+//
+// and the kernels read it back at the op they lower (cpuFor), so a module
+// that carries its own spec is compiled for the CPU it names.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RELAY_MLIR_TRANSFORMS_CODEGEN_CPU_CPUDESCRIPTION_H
+#define RELAY_MLIR_TRANSFORMS_CODEGEN_CPU_CPUDESCRIPTION_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+
+namespace mlir::relay::cpu {
+
+struct CPUDescription {
+  /// LLVM's name of the CPU (`-mcpu`), e.g. "znver4", "sapphirerapids".
+  std::string name;
+  /// LLVM subtarget features beyond those the name implies ("+avx512f,..."),
+  /// for the host: what it reports (a virtual machine may hide some).
+  std::string features;
+  /// Data cache sizes: L1 and L2 of one core, and the share of the last
+  /// level cache one core can count on.
+  int64_t l1Bytes = 32 << 10;
+  int64_t l2Bytes = 1 << 20;
+  int64_t l3BytesPerCore = 2 << 20;
+  /// Widest vector registers (512 with AVX-512, 256 with AVX2) and how many
+  /// there are.
+  int64_t vectorBits = 512;
+  /// AVX-512 VNNI and BW (vpdpbusd on zmm), AVX-512 BF16, AMX tiles.
+  bool vnni = false, bf16 = false, amx = false;
+
+  /// f32 lanes of one vector register.
+  int64_t f32Lanes() const { return vectorBits / 32; }
+  int64_t vectorRegisters() const { return vectorBits == 512 ? 32 : 16; }
+};
+
+/// The host CPU (computed once).
+const CPUDescription &hostCPU();
+
+/// The CPU `name` names: "host" (or empty) for hostCPU(), else an LLVM x86-64
+/// CPU name (as `llc -mcpu=help` lists them). Fails with a message naming
+/// the valid names when `name` is none of them.
+FailureOr<CPUDescription> lookupCPU(StringRef name, std::string &error);
+
+/// Records `cpu` on `module` as its DLTI target system spec (device "CPU").
+void setModuleCPU(ModuleOp module, const CPUDescription &cpu);
+
+/// The CPU recorded on the module around `op` (setModuleCPU, or a spec a
+/// user wrote: missing keys take the host's values); the host when there is
+/// none.
+CPUDescription cpuFor(Operation *op);
+
+/// cpuFor the op `b` inserts into.
+CPUDescription cpuAt(OpBuilder &b);
+
+/// Whether code for `cpu` runs on this machine: every feature it needs is
+/// the host's; else sets `missing` to those it lacks.
+bool runsOnHost(const CPUDescription &cpu, std::string &missing);
+
+} // namespace mlir::relay::cpu
+
+#endif // RELAY_MLIR_TRANSFORMS_CODEGEN_CPU_CPUDESCRIPTION_H
