@@ -4,7 +4,7 @@ side: checks that relay-mlir's outputs match PyTorch's and prints median
 latencies at batch 1 and their ratios.
 
   /usr/bin/python3 benchmark/run_workloads.py [--bin build/bin] [--runs N]
-      [--rounds R] [--only NAME,...] [--check-only]
+      [--rounds R] [--only NAME,...] [--torchvision] [--check-only]
       [--results benchmark/RESULTS.md]
 
 Workloads: ResNet-18, MobileNet-V2 and VGG-16 from torchvision (random
@@ -16,6 +16,10 @@ data-dependent loop building a List) and a child-sum TreeLSTM over a rose
 tree, against the same computations written in PyTorch (eager only: their
 control flow is Python's). CharRNN is checked by teacher forcing: every
 character relay-mlir emits must be PyTorch's best choice up to float noise.
+With --torchvision, the other torchvision classification networks the model
+tests export (SqueezeNet, ShuffleNet-V2, GoogLeNet, EfficientNet-B0,
+MnasNet, MobileNet-V3, RegNet-Y, DenseNet-121, Swin-T) follow, as a new
+user would run them: `relay-run model.onnx`.
 
 PyTorch runs in its own process with OPENBLAS_CORETYPE=SkylakeX (Debian's
 OpenBLAS 0.3.21 does not recognise this CPU and otherwise uses its SSE3
@@ -29,7 +33,9 @@ the C runtime's implementation of MLIR's async runtime API).
 The two sides alternate: each of R rounds times relay-mlir and PyTorch at
 one thread, then both at two (N runs each), so that a slow spell of the
 shared machine falls on both. The table gives the median over the rounds
-of each latency, and the range of the rounds' ratios.
+of each latency, and the range of the rounds' ratios. The table's heading
+names the CPU (/proc/cpuinfo); --results replaces that CPU's table in the
+file (or adds one), keeping the tables of other CPUs and the notes.
 """
 import argparse
 import json
@@ -44,6 +50,10 @@ import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VISION = ['resnet18', 'mobilenet_v2', 'vgg16']
+# The other networks examples/models/export_torchvision.py exports.
+TORCHVISION = ['squeezenet1_0', 'shufflenet_v2_x0_5', 'googlenet',
+               'efficientnet_b0', 'mnasnet0_5', 'mobilenet_v3_small',
+               'regnet_y_400mf', 'densenet121', 'swin_t']
 SEQUENCE = {'rnn': 'RNN', 'gru': 'GRU', 'lstm': 'LSTM'}
 T, I, H = 32, 64, 128
 RTOL = 1e-4
@@ -52,7 +62,7 @@ RTOL = 1e-4
 def program_path(name, models):
     """The workload's program: its ONNX model in `models` (exported there,
     with its input and PyTorch module, the first time) or its Relay text."""
-    if name in VISION:
+    if name in VISION + TORCHVISION:
         model = os.path.join(models, name + '.onnx')
         if not os.path.exists(model):
             os.makedirs(models, exist_ok=True)
@@ -69,9 +79,59 @@ def program_path(name, models):
 NAMES = VISION + ['dqn'] + list(SEQUENCE) + ['charrnn', 'treelstm']
 
 
-def selected(only):
-    """NAMES, or those of them in the comma-separated `only` when given."""
-    return [n for n in NAMES if not only or n in only.split(',')]
+def selected(only, torchvision=False):
+    """NAMES (and TORCHVISION's networks when asked), or those of them in
+    the comma-separated `only` when given."""
+    every = NAMES + TORCHVISION
+    if only:
+        return [n for n in every if n in only.split(',')]
+    return NAMES + (TORCHVISION if torchvision else [])
+
+
+def cpu_model():
+    """The CPU, as the tables' headings name it: /proc/cpuinfo's model name,
+    family and model, and the vector extensions the kernels care about."""
+    fields = {}
+    try:
+        with open('/proc/cpuinfo') as f:
+            for line in f:
+                if not line.strip():
+                    break
+                key, _, value = line.partition(':')
+                fields[key.strip()] = value.strip()
+    except OSError:
+        return 'unknown CPU'
+    flags = fields.get('flags', '').split()
+    isa = [f for f in ('avx2', 'avx512f', 'avx512_vnni', 'avx512_bf16',
+                       'avx512_fp16', 'amx_tile') if f in flags]
+    return '%s (family %s, model %s; %s)' % (
+        fields.get('model name', 'unknown'), fields.get('cpu family', '?'),
+        fields.get('model', '?'), ', '.join(isa) or 'no AVX2')
+
+
+def replace_cpu_section(path, cpu, section):
+    """Writes `section` (starting with its '## CPU: ...' heading naming
+    `cpu`) into the markdown file `path`: in place of that CPU's section
+    (up to the next heading), else before the first CPU's (after the
+    file's title when there is none)."""
+    lines = open(path).read().splitlines(True) if os.path.exists(path) \
+        else ['# Workload latencies, batch 1\n', '\n']
+    heading = '## CPU: ' + cpu
+    start = next((i for i, l in enumerate(lines)
+                  if l.rstrip('\n') == heading), None)
+    if start is None:
+        first = next((i for i, l in enumerate(lines)
+                      if l.startswith('## CPU: ')), None)
+        if first is None:
+            lines[1:1] = ['\n', section]
+        else:
+            lines[first:first] = [section]
+    else:
+        end = next((i for i in range(start + 1, len(lines))
+                    if lines[i].startswith('#')), len(lines))
+        lines[start:end] = [section]
+    with open(path, 'w') as f:
+        f.write(''.join(lines))
 
 
 def program_and_inputs(name, models, tmp):
@@ -189,8 +249,8 @@ def load(paths):
     return [torch.from_numpy(np.load(p)) for p in paths]
 
 name, runs = spec['name'], spec['runs']
-if name in ('resnet18', 'mobilenet_v2', 'vgg16'):
-    model = torch.load(spec['model'])
+if 'model' in spec:
+    model = torch.load(spec['model'], weights_only=False)
     model.eval()
     args = load(spec['inputs'])
     fn = model
@@ -359,12 +419,14 @@ def main():
     parser.add_argument('--rounds', type=int, default=3,
                         help='rounds of both sides, alternating')
     parser.add_argument('--only', default='')
+    parser.add_argument('--torchvision', action='store_true',
+                        help="also the other torchvision networks")
     parser.add_argument('--check-only', action='store_true',
                         help='check outputs, skip PyTorch timing')
     parser.add_argument('--results', help='write the table here (markdown)')
     args = parser.parse_args()
     relay_run = os.path.join(args.bin, 'relay-run')
-    names = selected(args.only)
+    names = selected(args.only, args.torchvision)
     os.makedirs(args.models, exist_ok=True)
     rows, failures = [], 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -373,7 +435,7 @@ def main():
             spec = {'name': name, 'runs': args.runs, 'I': I, 'H': H,
                     'prefix': os.path.join(tmp, name)}
             program = program_path(name, args.models)
-            if name in VISION:
+            if name in VISION + TORCHVISION:
                 inputs = [os.path.join(args.models, name + '.input.npy')]
                 spec['model'] = os.path.join(args.models, name + '.pt')
             else:
@@ -449,32 +511,34 @@ def main():
         print()
         print(table)
         print('\n(ratio > 1: relay-mlir is faster)')
+        cpu = cpu_model()
+        print('CPU: ' + cpu)
         if args.results:
-            with open(args.results, 'w') as f:
-                f.write('# Workload latencies, batch 1\n\n')
-                f.write('Command: `/usr/bin/python3 benchmark/run_workloads.py '
-                        '--runs %d --rounds %d --results benchmark/RESULTS.md`'
-                        '\n\n' % (args.runs, args.rounds))
-                f.write('Each latency is the median over %d rounds, in which '
-                        'relay-mlir and PyTorch alternate (one thread, then '
-                        'two), of the median of %d runs after warm-up; '
-                        'PyTorch %s with '
-                        'OPENBLAS_CORETYPE=SkylakeX, threads set explicitly; '
-                        'relay-mlir compiled by relay-run (JIT; --num-threads 1 '
-                        'and 2: with 2, contractions of 2 MFLOP or more, '
-                        'other ops of 2^17 iterations or more, the row '
-                        'bands of large im2col and 1x1 convolutions and the '
-                        'tile-row bands of Winograd convolutions run on two '
-                        'threads).\n\n'
-                        % (args.rounds, args.runs,
-                           'from Debian (python3-torch)'))
-                f.write(table + '\n\nA ratio above 1 means relay-mlir is faster than '
-                        "PyTorch's best (eager or TorchScript) at that thread "
-                        "count; the per-round ratios are the lowest and "
-                        "highest of the rounds'. "
-                        'The last column is the best of 3 runs of relay-run on '
-                        'the file (ONNX import or Relay text parse, compilation, '
-                        'one run, exit).\n')
+            section = (
+                '## CPU: %s\n\n'
+                'Command: `/usr/bin/python3 benchmark/run_workloads.py '
+                '--runs %d --rounds %d%s --results benchmark/RESULTS.md`'
+                '\n\n' % (cpu, args.runs, args.rounds,
+                           ' --torchvision' if args.torchvision else '')
+                + 'Each latency is the median over %d rounds, in which '
+                'relay-mlir and PyTorch alternate (one thread, then '
+                'two), of the median of %d runs after warm-up; '
+                'PyTorch from Debian (python3-torch) with '
+                'OPENBLAS_CORETYPE=SkylakeX, threads set explicitly; '
+                'relay-mlir compiled by relay-run (JIT; --num-threads 1 '
+                'and 2: with 2, contractions of 2 MFLOP or more, '
+                'other ops of 2^17 iterations or more, the row '
+                'bands of large im2col and 1x1 convolutions and the '
+                'tile-row bands of Winograd convolutions run on two '
+                'threads).\n\n' % (args.rounds, args.runs)
+                + table + '\n\nA ratio above 1 means relay-mlir is faster '
+                "than PyTorch's best (eager or TorchScript) at that thread "
+                "count; the per-round ratios are the lowest and "
+                "highest of the rounds'. "
+                'The last column is the best of 3 runs of relay-run on '
+                'the file (ONNX import or Relay text parse, compilation, '
+                'one run, exit).\n\n')
+            replace_cpu_section(args.results, cpu, section)
     if failures:
         print('%d workloads differ from PyTorch' % failures)
         return 1
