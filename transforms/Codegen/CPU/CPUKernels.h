@@ -42,6 +42,13 @@ Value paddedContract(OpBuilder &b, Location loc, RankedTensorType type,
                      ValueRange operands, unsigned numDims,
                      ArrayRef<AffineMap> maps);
 
+/// out[m, n] = sum_k x[m, k] * w[n, k] (`wIsNK`; else w[k, n]) for a
+/// constant float w and four or more rows, on w packed at compile time
+/// into panels of 32 (or 16) columns contiguous along k; null when that
+/// does not apply.
+Value packedWeightProduct(OpBuilder &b, Location loc, RankedTensorType type,
+                          Value x, Value w, bool wIsNK);
+
 /// Whether x [1, K] times w^T (w [N, K]) is a one-row product of floats
 /// that rowTimesTransposed takes.
 bool isOneRowProduct(RankedTensorType type, Value x, Value w);
@@ -160,11 +167,14 @@ Value bytesConstant(OpBuilder &b, Location loc, RankedTensorType type,
                     ArrayRef<char> data, bool asResource);
 
 /// A constant RxC tensor `matrix` transposed in panels of `lanes` rows,
-/// packed[i / lanes, j, i % lanes] = matrix[i, j] (R/lanes x C x lanes), as
-/// a new constant; null when `matrix` is not a constant, its data is not at
-/// hand or `lanes` does not divide R.
+/// packed[i / lanes, j, i % lanes] = matrix[i, j] (P/lanes x C x lanes, for
+/// R rows zero-padded to `paddedRows` P, R when 0), as a new constant; null
+/// when `matrix` is not a constant, its data is not at hand or `lanes` does
+/// not divide P. With `transposed`, `matrix` is CxR (its rows are the
+/// packed columns j).
 Value packedConstantMatrix(OpBuilder &b, Location loc, Value matrix,
-                           int64_t lanes);
+                           int64_t lanes, int64_t paddedRows = 0,
+                           bool transposed = false);
 
 } // namespace mlir::relay::cpu
 

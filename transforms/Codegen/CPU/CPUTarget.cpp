@@ -30,6 +30,16 @@ public:
                                maps[2] == lowering::map(ctx, 3, {0, 1});
     if (rowsTimesTransposed && isOneRowProduct(type, operands[0], operands[1]))
       return rowTimesTransposed(b, loc, type, operands[0], operands[1]);
+    // A product with constant weights (a dense or linear layer) on weights
+    // packed into panels.
+    bool rowsTimesMatrix = numDims == 3 && maps.size() == 3 &&
+                           maps[0] == lowering::map(ctx, 3, {0, 2}) &&
+                           maps[1] == lowering::map(ctx, 3, {2, 1}) &&
+                           maps[2] == lowering::map(ctx, 3, {0, 1});
+    if (rowsTimesTransposed || rowsTimesMatrix)
+      if (Value out = packedWeightProduct(b, loc, type, operands[0],
+                                          operands[1], rowsTimesTransposed))
+        return out;
     return paddedContract(b, loc, type, operands, numDims, maps);
   }
 

@@ -145,6 +145,51 @@ Value paddedContract(OpBuilder &b, Location loc, RankedTensorType type,
       b.getDenseI64ArrayAttr(SmallVector<int64_t>(rank, 1)));
 }
 
+Value packedWeightProduct(OpBuilder &b, Location loc, RankedTensorType type,
+                          Value x, Value w, bool wIsNK) {
+  auto xt = dyn_cast<RankedTensorType>(x.getType());
+  auto wt = dyn_cast<RankedTensorType>(w.getType());
+  Type e = type.getElementType();
+  if (!xt || !wt || !isa<FloatType>(e) || xt.getElementType() != e ||
+      wt.getElementType() != e || xt.getRank() != 2 || wt.getRank() != 2 ||
+      !type.hasStaticShape() || !xt.hasStaticShape() || !wt.hasStaticShape())
+    return nullptr;
+  int64_t m = xt.getDimSize(0), k = xt.getDimSize(1);
+  int64_t n = wt.getDimSize(wIsNK ? 0 : 1);
+  // Fewer rows do not repay the panel layout (one row has its own
+  // kernel); narrow products are one panel anyway.
+  if (m < 4 || n < 32 || !constantThroughReshapes(w))
+    return nullptr;
+  int64_t paddedN = (n + 15) / 16 * 16;
+  int64_t lanes = paddedN % 32 == 0 ? 32 : 16;
+  Value packed =
+      packedConstantMatrix(b, loc, w, lanes, paddedN, /*transposed=*/!wIsNK);
+  if (!packed)
+    return nullptr;
+  MLIRContext *ctx = b.getContext();
+  int64_t paddedM = paddedExtent(m, /*isN=*/false);
+  if (paddedM != m)
+    x = tensor::PadOp::create(b, loc, RankedTensorType::get({paddedM, k}, e), x,
+                              getAsIndexOpFoldResult(ctx, {0, 0}),
+                              getAsIndexOpFoldResult(ctx, {paddedM - m, 0}),
+                              constantScalar(b, loc, e, 0));
+  // Loops (m, no, ni, k): out[m, no, ni] = sum_k x[m, k] * packed[no, k,
+  // ni]: each register tile streams one panel sequentially (the weights
+  // as stored are read with a stride of a whole row per k).
+  Value out = contract(
+      b, loc, RankedTensorType::get({paddedM, paddedN / lanes, lanes}, e),
+      ValueRange{x, packed}, 4,
+      {map(ctx, 4, {0, 3}), map(ctx, 4, {1, 3, 2}), map(ctx, 4, {0, 1, 2})});
+  out = tensor::CollapseShapeOp::create(
+      b, loc, out, SmallVector<ReassociationIndices>{{0}, {1, 2}});
+  if (paddedM == m && paddedN == n)
+    return out;
+  return tensor::ExtractSliceOp::create(
+      b, loc, type, out, ValueRange{}, ValueRange{}, ValueRange{},
+      b.getDenseI64ArrayAttr({0, 0}), b.getDenseI64ArrayAttr({m, n}),
+      b.getDenseI64ArrayAttr({1, 1}));
+}
+
 /// The vector width (f32 lanes) of one-row products.
 constexpr int64_t kRowLanes = 16;
 

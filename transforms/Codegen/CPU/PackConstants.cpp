@@ -87,29 +87,42 @@ Value bytesConstant(OpBuilder &b, Location loc, RankedTensorType type,
 }
 
 Value packedConstantMatrix(OpBuilder &b, Location loc, Value matrix,
-                           int64_t lanes) {
+                           int64_t lanes, int64_t paddedRows, bool transposed) {
   auto type = dyn_cast<RankedTensorType>(matrix.getType());
   if (!type || type.getRank() != 2 || !type.hasStaticShape())
     return nullptr;
-  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
-  if (lanes <= 0 || rows % lanes)
+  int64_t rows = type.getDimSize(transposed ? 1 : 0),
+          cols = type.getDimSize(transposed ? 0 : 1);
+  if (paddedRows == 0)
+    paddedRows = rows;
+  if (lanes <= 0 || paddedRows < rows || paddedRows % lanes)
     return nullptr;
   Type e = type.getElementType();
-  auto packedType = RankedTensorType::get({rows / lanes, cols, lanes}, e);
-  // A splat packs to itself.
-  if (DenseElementsAttr splat = splatConstant(matrix))
-    return arith::ConstantOp::create(b, loc, splat.resizeSplat(packedType));
-  ArrayRef<char> data;
-  bool isResource = false;
-  if (!constantBytes(matrix, data, isResource))
-    return nullptr;
+  auto packedType = RankedTensorType::get({paddedRows / lanes, cols, lanes}, e);
   size_t bytes = e.getIntOrFloatBitWidth() / 8;
-  // packed[i / lanes, j, i % lanes] = matrix[i, j]
-  std::vector<char> packed(data.size());
+  ArrayRef<char> data;
+  std::vector<char> splatData;
+  bool isResource = false;
+  if (DenseElementsAttr splat = splatConstant(matrix)) {
+    // A splat packs to itself, unless zero rows are added.
+    if (paddedRows == rows)
+      return arith::ConstantOp::create(b, loc, splat.resizeSplat(packedType));
+    if (!e.isIntOrFloat() || e.getIntOrFloatBitWidth() % 8)
+      return nullptr;
+    ArrayRef<char> one = splat.getRawData();
+    for (int64_t i = 0; i < rows * cols; ++i)
+      splatData.insert(splatData.end(), one.begin(), one.begin() + bytes);
+    data = splatData;
+  } else if (!constantBytes(matrix, data, isResource)) {
+    return nullptr;
+  }
+  // packed[i / lanes, j, i % lanes] = matrix[i, j]; padded rows are zeros.
+  std::vector<char> packed(paddedRows * cols * bytes, 0);
   for (int64_t i = 0; i < rows; ++i)
     for (int64_t j = 0; j < cols; ++j)
       std::memcpy(&packed[((i / lanes * cols + j) * lanes + i % lanes) * bytes],
-                  &data[(i * cols + j) * bytes], bytes);
+                  &data[(transposed ? j * rows + i : i * cols + j) * bytes],
+                  bytes);
   return bytesConstant(b, loc, packedType, packed, isResource);
 }
 
