@@ -4,13 +4,14 @@
 // layer and softmax), an MLP and an LSTM cell loop (32 steps of recursion)
 // on the reference interpreter and compiled
 // through --relay-to-llvm (the JIT), side by side in one run; the ratio of
-// the two times is the speed-up of native code. Then a 512x512x512 float32
-// matmul, compiled by relay-mlir, against OpenBLAS's and oneDNN's sgemm in
-// the same run, all on one thread, in GFLOP/s and as a fraction of the
-// core's fp32 peak (RELAY_PEAK_GFLOPS, default 173: DESIGN.md's figure for
-// this machine):
+// the two times is the speed-up of native code. Then NxNxN float32
+// matmuls (N from 256 to 4096), compiled by relay-mlir, against OpenBLAS's
+// and oneDNN's sgemm in the same run, at one and two threads
+// (BM_Matmul_<who>/N/threads), in GFLOP/s and as a fraction of the
+// machine's fp32 peak per thread (RELAY_PEAK_GFLOPS, default 173: DESIGN.md's
+// figure for the machine it was written on):
 //
-//   build/bin/relay-executor-bench
+//   build/bin/relay-executor-bench [--benchmark_filter=Matmul]
 //
 // The peers run at their best: the process re-executes itself with
 // OPENBLAS_CORETYPE=SkylakeX (Debian's OpenBLAS 0.3.21 does not recognise
@@ -35,8 +36,13 @@
 #ifdef RELAY_BENCH_DNNL
 #include <dnnl.h>
 #endif
+#ifdef RELAY_BENCH_OPENMP
+#include <omp.h>
+#endif
 
 #include <cstdlib>
+#include <map>
+#include <memory>
 #include <random>
 #include <unistd.h>
 
@@ -88,11 +94,14 @@ def @main(%xs: Tensor[(32, 1, 64), float32], %h0: Tensor[(1, 128), float32], %c0
 }
 )relay";
 
-const char *kMatmul = R"relay(#[version = "0.0.5"]
-def @main(%a: Tensor[(512, 512), float32], %b: Tensor[(512, 512), float32]) {
-  nn.matmul(%a, %b)
+/// An NxN times NxN float32 matmul, both operands arguments (not
+/// constants: what sgemm is given).
+std::string matmulText(int64_t n) {
+  std::string t = "Tensor[(" + std::to_string(n) + ", " + std::to_string(n) +
+                  "), float32]";
+  return "#[version = \"0.0.5\"]\ndef @main(%a: " + t + ", %b: " + t +
+         ") {\n  nn.matmul(%a, %b)\n}\n";
 }
-)relay";
 
 struct Program {
   MLIRContext context;
@@ -102,7 +111,7 @@ struct Program {
   /// The arguments as compiled code takes them (all float32 here).
   std::vector<std::vector<float>> native;
 
-  explicit Program(const char *text) {
+  explicit Program(StringRef text, int64_t threads = 1) {
     DialectRegistry registry;
     registerAllDialects(registry);
     context.appendDialectRegistry(registry);
@@ -127,7 +136,10 @@ struct Program {
       native.push_back(std::move(buffer));
       args.push_back(RuntimeValue::tensor(std::move(t)));
     }
-    if (auto compiled = Executor::compile(*module, "main"); succeeded(compiled))
+    CompileOptions options;
+    options.threads = threads;
+    if (auto compiled = Executor::compile(*module, "main", options);
+        succeeded(compiled))
       executor = std::move(*compiled);
   }
 };
@@ -144,9 +156,16 @@ Program &lstm() {
   static Program program(kLstm);
   return program;
 }
-Program &matmul() {
-  static Program program(kMatmul);
-  return program;
+/// The NxNxN matmul compiled for `threads`, once per size and count. The
+/// programs live until the process ends (never destroyed: compiled code with
+/// threads has the C runtime's workers, which outlive static destructors).
+Program &matmul(int64_t n, int64_t threads) {
+  static auto *programs =
+      new std::map<std::pair<int64_t, int64_t>, std::unique_ptr<Program>>();
+  std::unique_ptr<Program> &p = (*programs)[{n, threads}];
+  if (!p)
+    p = std::make_unique<Program>(matmulText(n), threads);
+  return *p;
 }
 
 void runInterpreter(benchmark::State &state, Program &p) {
@@ -171,52 +190,77 @@ void runCompiled(benchmark::State &state, Program &p) {
       state.SkipWithError("the compiled program failed");
 }
 
-constexpr int64_t kN = 512;
-
-/// GFLOP/s and the fraction of one core's peak, as counters.
-void reportFlops(benchmark::State &state) {
-  double flops = 2.0 * kN * kN * kN;
+/// GFLOP/s and the fraction of the threads' peak, as counters, for an NxNxN
+/// product.
+void reportFlops(benchmark::State &state, int64_t n, int64_t threads) {
+  double flops = 2.0 * n * n * n;
   const char *peakEnv = std::getenv("RELAY_PEAK_GFLOPS");
-  double peak = peakEnv ? std::atof(peakEnv) : 173.0;
+  double peak = (peakEnv ? std::atof(peakEnv) : 173.0) * threads;
   state.counters["GFLOP/s"] = benchmark::Counter(
       flops * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["of_peak"] = benchmark::Counter(
       flops * 1e-9 / peak, benchmark::Counter::kIsIterationInvariantRate);
 }
 
-void BM_Matmul512_RelayMLIR(benchmark::State &state) {
-  runCompiled(state, matmul());
-  reportFlops(state);
+/// The sizes (256 to 4096, with those between) and thread counts.
+void matmulArgs(benchmark::internal::Benchmark *b) {
+  for (int64_t threads : {1, 2})
+    for (int64_t n : {256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096})
+      b->Args({n, threads});
+  b->ArgNames({"n", "threads"})->Unit(benchmark::kMillisecond);
 }
 
+void BM_Matmul_RelayMLIR(benchmark::State &state) {
+  int64_t n = state.range(0), threads = state.range(1);
+  runCompiled(state, matmul(n, threads));
+  reportFlops(state, n, threads);
+}
+BENCHMARK(BM_Matmul_RelayMLIR)->Apply(matmulArgs);
+
 #ifdef RELAY_BENCH_OPENBLAS
-void BM_Matmul512_OpenBLAS(benchmark::State &state) {
-  Program &p = matmul();
-  std::vector<float> c(kN * kN);
+void BM_Matmul_OpenBLAS(benchmark::State &state) {
+  int64_t n = state.range(0), threads = state.range(1);
+  Program &p = matmul(n, 1);
+  std::vector<float> c(n * n);
+  openblas_set_num_threads(threads);
   for (auto _ : state) {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, kN, kN, kN, 1.0f,
-                p.native[0].data(), kN, p.native[1].data(), kN, 0.0f, c.data(),
-                kN);
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f,
+                p.native[0].data(), n, p.native[1].data(), n, 0.0f, c.data(),
+                n);
     benchmark::DoNotOptimize(c.data());
   }
-  reportFlops(state);
+  openblas_set_num_threads(1);
+  reportFlops(state, n, threads);
 }
-BENCHMARK(BM_Matmul512_OpenBLAS)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Matmul_OpenBLAS)->Apply(matmulArgs);
 #endif
 
 #ifdef RELAY_BENCH_DNNL
-void BM_Matmul512_oneDNN(benchmark::State &state) {
-  Program &p = matmul();
-  std::vector<float> c(kN * kN);
+void BM_Matmul_oneDNN(benchmark::State &state) {
+  int64_t n = state.range(0), threads = state.range(1);
+  Program &p = matmul(n, 1);
+  std::vector<float> c(n * n);
+#ifdef RELAY_BENCH_OPENMP
+  // Debian's oneDNN runs on OpenMP.
+  omp_set_num_threads(threads);
+#else
+  if (threads > 1) {
+    state.SkipWithError("built without OpenMP: oneDNN runs one thread");
+    return;
+  }
+#endif
   for (auto _ : state) {
-    if (dnnl_sgemm('N', 'N', kN, kN, kN, 1.0f, p.native[0].data(), kN,
-                   p.native[1].data(), kN, 0.0f, c.data(), kN) != dnnl_success)
+    if (dnnl_sgemm('N', 'N', n, n, n, 1.0f, p.native[0].data(), n,
+                   p.native[1].data(), n, 0.0f, c.data(), n) != dnnl_success)
       state.SkipWithError("dnnl_sgemm failed");
     benchmark::DoNotOptimize(c.data());
   }
-  reportFlops(state);
+#ifdef RELAY_BENCH_OPENMP
+  omp_set_num_threads(1);
+#endif
+  reportFlops(state, n, threads);
 }
-BENCHMARK(BM_Matmul512_oneDNN)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Matmul_oneDNN)->Apply(matmulArgs);
 #endif
 
 void BM_ConvNet_Interpreter(benchmark::State &s) {
@@ -233,7 +277,6 @@ void BM_LSTM_Interpreter(benchmark::State &s) { runInterpreter(s, lstm()); }
 void BM_LSTM_Compiled(benchmark::State &s) { runCompiled(s, lstm()); }
 BENCHMARK(BM_LSTM_Interpreter)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LSTM_Compiled)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_Matmul512_RelayMLIR)->Unit(benchmark::kMillisecond);
 
 } // namespace
 
