@@ -111,17 +111,22 @@ def cpu_model():
 
 def replace_cpu_section(path, cpu, section):
     """Writes `section` (starting with its '## CPU: ...' heading naming
-    `cpu`) into the markdown file `path`: in place of that CPU's section
-    (up to the next heading), else before the first CPU's (after the
-    file's title when there is none)."""
+    `cpu`) into the markdown file `path`, whose first part (up to its second
+    top-level heading) holds the workload tables: in place of that CPU's
+    section (up to the next heading), else before the first CPU's (after
+    the file's title when there is none)."""
     lines = open(path).read().splitlines(True) if os.path.exists(path) \
         else ['# Workload latencies, batch 1\n', '\n']
     heading = '## CPU: ' + cpu
-    start = next((i for i, l in enumerate(lines)
-                  if l.rstrip('\n') == heading), None)
+    # The workload tables are the file's first part (up to its next
+    # top-level heading); later parts have tables of their own.
+    limit = next((i for i in range(1, len(lines))
+                  if lines[i].startswith('# ')), len(lines))
+    start = next((i for i in range(limit)
+                  if lines[i].rstrip('\n') == heading), None)
     if start is None:
-        first = next((i for i, l in enumerate(lines)
-                      if l.startswith('## CPU: ')), None)
+        first = next((i for i in range(limit)
+                      if lines[i].startswith('## CPU: ')), None)
         if first is None:
             lines[1:1] = ['\n', section]
         else:

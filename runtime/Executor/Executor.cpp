@@ -10,10 +10,10 @@
 #ifdef RELAY_MLIR_ENABLE_CUDA
 #include "runtime/CUDA/CudaRuntime.h"
 #endif
-#include "runtime/Executor/AheadOfTime.h"
 #include "runtime/Executor/BigStack.h"
 #include "runtime/Executor/SharedWeights.h"
 #include "runtime/Executor/SplitForThreads.h"
+#include "transforms/Codegen/CPU/CPUDescription.h"
 #include "transforms/Passes.h"
 #include "transforms/Pipelines/Pipelines.h"
 
@@ -25,7 +25,9 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Host.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -132,12 +134,32 @@ struct CompiledPart {
   std::string error;
 };
 
+/// A target machine for the JIT's code for `cpu`: the JIT's defaults (as
+/// ExecutionEngine's host machine has them) with that CPU's name and
+/// features.
+std::unique_ptr<llvm::TargetMachine>
+jitTargetMachine(const cpu::CPUDescription &cpu, std::string &error) {
+  llvm::orc::JITTargetMachineBuilder builder(
+      llvm::Triple(llvm::sys::getProcessTriple()));
+  builder.setCPU(cpu.name);
+  SmallVector<StringRef> features;
+  StringRef(cpu.features).split(features, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef feature : features)
+    builder.getFeatures().AddFeature(feature);
+  auto machine = builder.createTargetMachine();
+  if (!machine) {
+    error = llvm::toString(machine.takeError());
+    return nullptr;
+  }
+  return std::move(*machine);
+}
+
 CompiledPart compilePart(ModuleOp part, const ExecutionEngineOptions &options,
                          const cpu::CPUDescription &cpu) {
   CompiledPart result;
   llvm::StringMap<const void *> weights = externalizeResourceGlobals(part);
   std::unique_ptr<llvm::TargetMachine> machine =
-      createCPUTargetMachine(cpu, result.error);
+      jitTargetMachine(cpu, result.error);
   if (!machine)
     return result;
   auto engine = ExecutionEngine::create(part, options, std::move(machine));
@@ -236,7 +258,7 @@ Executor::compile(ModuleOp module, StringRef entry,
   llvm::StringMap<const void *> weights = externalizeResourceGlobals(*copy);
   std::string machineError;
   std::unique_ptr<llvm::TargetMachine> machine =
-      createCPUTargetMachine(cpu, machineError);
+      jitTargetMachine(cpu, machineError);
   if (!machine) {
     for (std::thread &worker : workers)
       worker.join();

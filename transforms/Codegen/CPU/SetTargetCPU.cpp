@@ -31,12 +31,25 @@ struct SetTargetCPUPass
       module.emitError("--relay-set-target-cpu: ") << error;
       return signalPassFailure();
     }
-    // A spec the module brings (a CPU described by hand) is kept.
+    // A spec the module brings (a CPU described by hand) is kept, if the
+    // CPU it names is one LLVM knows.
     if (auto system = module->getAttrOfType<TargetSystemSpecAttr>(
-            DLTIDialect::kTargetSystemDescAttrName);
-        system && system.getDeviceSpecForDeviceID(
-                      StringAttr::get(module.getContext(), "CPU")))
-      return;
+            DLTIDialect::kTargetSystemDescAttrName)) {
+      std::optional<TargetDeviceSpecInterface> device =
+          system.getDeviceSpecForDeviceID(
+              StringAttr::get(module.getContext(), "CPU"));
+      if (device) {
+        DataLayoutEntryInterface name = device->getSpecForIdentifier(
+            StringAttr::get(module.getContext(), "cpu"));
+        auto value = name ? dyn_cast<StringAttr>(name.getValue()) : nullptr;
+        if (name && (!value || failed(cpu::lookupCPU(value, error)))) {
+          module.emitError("the module's target spec: ")
+              << (value ? error : std::string("its \"cpu\" is not a string"));
+          return signalPassFailure();
+        }
+        return;
+      }
+    }
     cpu::setModuleCPU(module, *described);
   }
 };
