@@ -97,8 +97,8 @@ def @main(%xs: Tensor[(32, 1, 64), float32], %h0: Tensor[(1, 128), float32], %c0
 /// An NxN times NxN float32 matmul, both operands arguments (not
 /// constants: what sgemm is given).
 std::string matmulText(int64_t n) {
-  std::string t = "Tensor[(" + std::to_string(n) + ", " + std::to_string(n) +
-                  "), float32]";
+  std::string t =
+      "Tensor[(" + std::to_string(n) + ", " + std::to_string(n) + "), float32]";
   return "#[version = \"0.0.5\"]\ndef @main(%a: " + t + ", %b: " + t +
          ") {\n  nn.matmul(%a, %b)\n}\n";
 }
