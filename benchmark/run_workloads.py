@@ -35,7 +35,8 @@ one thread, then both at two (N runs each), so that a slow spell of the
 shared machine falls on both. The table gives the median over the rounds
 of each latency, and the range of the rounds' ratios. The table's heading
 names the CPU (/proc/cpuinfo); --results replaces that CPU's table in the
-file (or adds one), keeping the tables of other CPUs and the notes.
+file (or adds one), keeping the tables of other CPUs, the notes, and the
+rows of workloads this run did not measure (--only).
 """
 import argparse
 import json
@@ -107,6 +108,28 @@ def cpu_model():
     return '%s (family %s, model %s; %s)' % (
         fields.get('model name', 'unknown'), fields.get('cpu family', '?'),
         fields.get('model', '?'), ', '.join(isa) or 'no AVX2')
+
+
+def merged_rows(path, cpu, rows):
+    """`rows` (markdown table rows, one per workload) with the rows of the
+    workloads they lack from `cpu`'s table in the file `path`, in the
+    tables' order."""
+    def name(row):
+        return row.split('|')[1].strip()
+    kept = {}
+    if os.path.exists(path):
+        lines = open(path).read().splitlines()
+        heading = '## CPU: ' + cpu
+        if heading in lines:
+            for line in lines[lines.index(heading) + 1:]:
+                if line.startswith('#'):
+                    break
+                if line.startswith('| ') and not line.startswith('| workload'):
+                    kept[name(line)] = line
+    kept.update({name(r): r for r in rows})
+    order = NAMES + TORCHVISION
+    return sorted(kept.values(), key=lambda r: (
+        order.index(name(r)) if name(r) in order else len(order), name(r)))
 
 
 def replace_cpu_section(path, cpu, section):
@@ -515,16 +538,25 @@ def main():
         table = '\n'.join(lines)
         print()
         print(table)
+        if args.results:
+            # Rows of this CPU's table that this run did not measure (a run
+            # with --only) are kept.
+            lines = lines[:2] + merged_rows(args.results, cpu_model(),
+                                            lines[2:])
+            table = '\n'.join(lines)
         print('\n(ratio > 1: relay-mlir is faster)')
         cpu = cpu_model()
         print('CPU: ' + cpu)
         if args.results:
             section = (
                 '## CPU: %s\n\n'
-                'Command: `/usr/bin/python3 benchmark/run_workloads.py '
-                '--runs %d --rounds %d%s --results benchmark/RESULTS.md`'
-                '\n\n' % (cpu, args.runs, args.rounds,
-                           ' --torchvision' if args.torchvision else '')
+                'Command (of the last run): `/usr/bin/python3 '
+                'benchmark/run_workloads.py --runs %d --rounds %d%s%s '
+                '--results benchmark/RESULTS.md`; rows it did not measure '
+                'are from earlier runs.\n\n' % (
+                    cpu, args.runs, args.rounds,
+                    ' --torchvision' if args.torchvision else '',
+                    ' --only ' + args.only if args.only else '')
                 + 'Each latency is the median over %d rounds, in which '
                 'relay-mlir and PyTorch alternate (one thread, then '
                 'two), of the median of %d runs after warm-up; '
