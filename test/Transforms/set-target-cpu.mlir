@@ -44,3 +44,22 @@ func.func @described_by_hand(%a: memref<128x2048xf32>, %b: memref<2048x128xf32>,
   return
 }
 }
+
+// -----
+
+// Tests that the last-level cache sets when a long product's B panel goes
+// k tiles outside m tiles: with 64 MB per core (the threshold at its cap,
+// 16 MB) the 8 MB panel of 32768 x 64 floats stays in m, n, k order.
+// TILES-LABEL: func.func @long_k_large_cache
+// TILES:       scf.for {{.*}} to %c128 step %c64
+// TILES:         scf.for {{.*}} to %c32768 step %c512
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<
+    "CPU" = #dlti.target_device_spec<"cpu" = "znver4",
+                                     "L3_cache_size_in_bytes_per_core" = 67108864 : i64>>} {
+func.func @long_k_large_cache(%a: memref<128x32768xf32>, %b: memref<32768x64xf32>,
+                              %c: memref<128x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<128x32768xf32>, memref<32768x64xf32>)
+                outs(%c : memref<128x64xf32>)
+  return
+}
+}

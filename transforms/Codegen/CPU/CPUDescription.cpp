@@ -31,8 +31,26 @@ static void setISA(CPUDescription &cpu, const llvm::StringMap<bool> &features) {
                    : features.lookup("avx2")  ? 256
                                               : 128;
   cpu.vnni = features.lookup("avx512vnni") && features.lookup("avx512bw");
-  cpu.bf16 = features.lookup("avx512bf16");
-  cpu.amx = features.lookup("amx-tile") && features.lookup("amx-bf16");
+}
+
+/// A subtarget feature string ("+avx2,-avx512f,...") as a map.
+static llvm::StringMap<bool> parseFeatures(StringRef features) {
+  llvm::StringMap<bool> map;
+  SmallVector<StringRef> list;
+  features.split(list, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef f : list)
+    map[f.drop_front()] = f.front() == '+';
+  return map;
+}
+
+/// The "CPU" device of `module`'s DLTI target system spec, if any.
+static std::optional<TargetDeviceSpecInterface> cpuDeviceSpec(ModuleOp module) {
+  auto system = module->getAttrOfType<TargetSystemSpecAttr>(
+      DLTIDialect::kTargetSystemDescAttrName);
+  if (!system)
+    return std::nullopt;
+  return system.getDeviceSpecForDeviceID(
+      StringAttr::get(module.getContext(), kDevice));
 }
 
 /// "48K", "2048K", "32M" as bytes; 0 when unreadable.
@@ -200,6 +218,25 @@ void mlir::relay::cpu::setModuleCPU(ModuleOp module,
   module->setAttr(DLTIDialect::kTargetSystemDescAttrName, system);
 }
 
+FailureOr<bool> mlir::relay::cpu::moduleDescribesCPU(ModuleOp module,
+                                                     std::string &error) {
+  std::optional<TargetDeviceSpecInterface> device = cpuDeviceSpec(module);
+  if (!device)
+    return false;
+  DataLayoutEntryInterface name =
+      device->getSpecForIdentifier(StringAttr::get(module.getContext(), kName));
+  if (!name)
+    return true;
+  auto value = dyn_cast<StringAttr>(name.getValue());
+  if (!value) {
+    error = "its \"cpu\" is not a string";
+    return failure();
+  }
+  if (failed(lookupCPU(value, error)))
+    return failure();
+  return true;
+}
+
 CPUDescription mlir::relay::cpu::cpuFor(Operation *op) {
   auto module = op ? (isa<ModuleOp>(op) ? cast<ModuleOp>(op)
                                         : op->getParentOfType<ModuleOp>())
@@ -207,13 +244,7 @@ CPUDescription mlir::relay::cpu::cpuFor(Operation *op) {
   CPUDescription cpu = hostCPU();
   if (!module)
     return cpu;
-  auto system = module->getAttrOfType<TargetSystemSpecAttr>(
-      DLTIDialect::kTargetSystemDescAttrName);
-  if (!system)
-    return cpu;
-  std::optional<TargetDeviceSpecInterface> device =
-      system.getDeviceSpecForDeviceID(
-          StringAttr::get(module.getContext(), kDevice));
+  std::optional<TargetDeviceSpecInterface> device = cpuDeviceSpec(module);
   if (!device)
     return cpu;
   auto string = [&](StringRef key, std::string &into) {
@@ -242,12 +273,7 @@ CPUDescription mlir::relay::cpu::cpuFor(Operation *op) {
   string(kFeatures, features);
   if (features != cpu.features) {
     cpu.features = features;
-    llvm::StringMap<bool> map;
-    SmallVector<StringRef> list;
-    StringRef(features).split(list, ',', -1, /*KeepEmpty=*/false);
-    for (StringRef f : list)
-      map[f.drop_front()] = f.front() == '+';
-    setISA(cpu, map);
+    setISA(cpu, parseFeatures(features));
   }
   integer(kL1, cpu.l1Bytes);
   integer(kL2, cpu.l2Bytes);
@@ -278,11 +304,12 @@ static bool isInstructionSetFeature(StringRef name) {
 bool mlir::relay::cpu::runsOnHost(const CPUDescription &cpu,
                                   std::string &missing) {
   llvm::StringMap<bool> host = llvm::sys::getHostCPUFeatures();
-  SmallVector<StringRef> list, lacking;
-  StringRef(cpu.features).split(list, ',', -1, /*KeepEmpty=*/false);
-  for (StringRef f : list)
-    if (f.consume_front("+") && isInstructionSetFeature(f) && !host.lookup(f))
-      lacking.push_back(f);
+  SmallVector<std::string> lacking;
+  for (const auto &feature : parseFeatures(cpu.features))
+    if (feature.second && isInstructionSetFeature(feature.first()) &&
+        !host.lookup(feature.first()))
+      lacking.push_back(feature.first().str());
+  llvm::sort(lacking);
   missing = llvm::join(lacking, ", ");
   return lacking.empty();
 }

@@ -44,8 +44,8 @@ struct CPUDescription {
   /// Widest vector registers (512 with AVX-512, 256 with AVX2) and how many
   /// there are.
   int64_t vectorBits = 512;
-  /// AVX-512 VNNI and BW (vpdpbusd on zmm), AVX-512 BF16, AMX tiles.
-  bool vnni = false, bf16 = false, amx = false;
+  /// AVX-512 VNNI and BW (vpdpbusd on zmm).
+  bool vnni = false;
 
   /// f32 lanes of one vector register.
   int64_t f32Lanes() const { return vectorBits / 32; }
@@ -62,6 +62,11 @@ FailureOr<CPUDescription> lookupCPU(StringRef name, std::string &error);
 
 /// Records `cpu` on `module` as its DLTI target system spec (device "CPU").
 void setModuleCPU(ModuleOp module, const CPUDescription &cpu);
+
+/// Whether `module`'s target spec has a "CPU" device; fails, setting
+/// `error`, when that device names a CPU that is not a string or that LLVM
+/// does not know.
+FailureOr<bool> moduleDescribesCPU(ModuleOp module, std::string &error);
 
 /// The CPU recorded on the module around `op` (setModuleCPU, or a spec a
 /// user wrote: missing keys take the host's values); the host when there is

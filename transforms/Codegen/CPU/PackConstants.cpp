@@ -95,9 +95,10 @@ Value packedConstantMatrix(OpBuilder &b, Location loc, Value matrix,
           cols = type.getDimSize(transposed ? 0 : 1);
   if (paddedRows == 0)
     paddedRows = rows;
-  if (lanes <= 0 || paddedRows < rows || paddedRows % lanes)
-    return nullptr;
   Type e = type.getElementType();
+  if (lanes <= 0 || paddedRows < rows || paddedRows % lanes ||
+      !e.isIntOrFloat() || e.getIntOrFloatBitWidth() % 8)
+    return nullptr;
   auto packedType = RankedTensorType::get({paddedRows / lanes, cols, lanes}, e);
   size_t bytes = e.getIntOrFloatBitWidth() / 8;
   ArrayRef<char> data;
@@ -107,8 +108,6 @@ Value packedConstantMatrix(OpBuilder &b, Location loc, Value matrix,
     // A splat packs to itself, unless zero rows are added.
     if (paddedRows == rows)
       return arith::ConstantOp::create(b, loc, splat.resizeSplat(packedType));
-    if (!e.isIntOrFloat() || e.getIntOrFloatBitWidth() % 8)
-      return nullptr;
     ArrayRef<char> one = splat.getRawData();
     for (int64_t i = 0; i < rows * cols; ++i)
       splatData.insert(splatData.end(), one.begin(), one.begin() + bytes);

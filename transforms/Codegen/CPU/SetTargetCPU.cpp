@@ -8,7 +8,7 @@
 #include "transforms/Codegen/CPU/CPUDescription.h"
 #include "transforms/Passes.h"
 
-#include "mlir/Dialect/DLTI/DLTI.h"
+#include "mlir/Dialect/DLTI/DLTI.h" // the pass's dependent dialect
 
 namespace mlir::relay {
 #define GEN_PASS_DEF_SETTARGETCPU
@@ -33,24 +33,13 @@ struct SetTargetCPUPass
     }
     // A spec the module brings (a CPU described by hand) is kept, if the
     // CPU it names is one LLVM knows.
-    if (auto system = module->getAttrOfType<TargetSystemSpecAttr>(
-            DLTIDialect::kTargetSystemDescAttrName)) {
-      std::optional<TargetDeviceSpecInterface> device =
-          system.getDeviceSpecForDeviceID(
-              StringAttr::get(module.getContext(), "CPU"));
-      if (device) {
-        DataLayoutEntryInterface name = device->getSpecForIdentifier(
-            StringAttr::get(module.getContext(), "cpu"));
-        auto value = name ? dyn_cast<StringAttr>(name.getValue()) : nullptr;
-        if (name && (!value || failed(cpu::lookupCPU(value, error)))) {
-          module.emitError("the module's target spec: ")
-              << (value ? error : std::string("its \"cpu\" is not a string"));
-          return signalPassFailure();
-        }
-        return;
-      }
+    FailureOr<bool> byModule = cpu::moduleDescribesCPU(module, error);
+    if (failed(byModule)) {
+      module.emitError("the module's target spec: ") << error;
+      return signalPassFailure();
     }
-    cpu::setModuleCPU(module, *described);
+    if (!*byModule)
+      cpu::setModuleCPU(module, *described);
   }
 };
 } // namespace

@@ -1,0 +1,45 @@
+// RUN: relay-mlir-opt %s --relay-set-target-cpu=cpu=znver4 --relay-to-linalg | FileCheck %s --check-prefix=L2MB
+// RUN: relay-mlir-opt %s --relay-set-target-cpu=cpu=haswell --relay-to-linalg | FileCheck %s --check-prefix=L2256K
+// The CPU kernels' bands are sized from the L2 cache of the CPU the module
+// is compiled for (--relay-set-target-cpu): a Zen 4's 1 MB, a Haswell's
+// 256 KB.
+
+// Tests that an im2col convolution (3x3, stride 2: no Winograd) is built
+// and multiplied in bands of output rows whose im2col matrix fits L2: 8
+// rows with 1 MB, 2 with 256 KB.
+// L2MB-LABEL: func.func @strided(
+// L2MB: scf.for %{{.*}} = %c0 to %c56 step %c8
+// L2MB: tensor<576x448xf32>
+// L2256K-LABEL: func.func @strided(
+// L2256K: scf.for %{{.*}} = %c0 to %c56 step %c2
+// L2256K: tensor<576x112xf32>
+relay.func @strided(%x: tensor<1x64x112x112xf32>, %w: tensor<64x64x3x3xf32>) -> tensor<1x64x56x56xf32> {
+  %r = relay.nn.conv2d %x, %w {channels = 64 : i64, kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x64x112x112xf32>, tensor<64x64x3x3xf32>) -> tensor<1x64x56x56xf32>
+  relay.return %r : tensor<1x64x56x56xf32>
+}
+
+// Tests that a Winograd convolution's bands of tile rows keep their
+// transformed input within L2: 7 tile rows (28 output rows) with 1 MB, 2
+// (8 rows) with 256 KB.
+// L2MB-LABEL: func.func @winograd(
+// L2MB: scf.for %{{.*}} = %c0 to %c56 step %c28
+// L2MB: tensor<36x64x7x14xf32>
+// L2256K-LABEL: func.func @winograd(
+// L2256K: scf.for %{{.*}} = %c0 to %c56 step %c8
+// L2256K: tensor<36x64x2x14xf32>
+relay.func @winograd(%x: tensor<1x64x56x56xf32>, %w: tensor<64x64x3x3xf32>) -> tensor<1x64x56x56xf32> {
+  %r = relay.nn.conv2d %x, %w {channels = 64 : i64, kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1>} : (tensor<1x64x56x56xf32>, tensor<64x64x3x3xf32>) -> tensor<1x64x56x56xf32>
+  relay.return %r : tensor<1x64x56x56xf32>
+}
+
+// Tests that a depthwise convolution of an image over twice L2 goes in
+// bands of output rows whose window of the image fits half of L2: 8 rows
+// with 1 MB, 1 with 256 KB.
+// L2MB-LABEL: func.func @depthwise(
+// L2MB: scf.for %{{.*}} = %c0 to %c112 step %c8
+// L2256K-LABEL: func.func @depthwise(
+// L2256K: scf.for %{{.*}} = %c0 to %c112 step %c1 iter_args
+relay.func @depthwise(%x: tensor<1x96x112x112xf32>, %w: tensor<96x1x3x3xf32>) -> tensor<1x96x112x112xf32> {
+  %r = relay.nn.conv2d %x, %w {channels = 96 : i64, groups = 96 : i64, kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1>} : (tensor<1x96x112x112xf32>, tensor<96x1x3x3xf32>) -> tensor<1x96x112x112xf32>
+  relay.return %r : tensor<1x96x112x112xf32>
+}
