@@ -1,0 +1,401 @@
+//===- DotProductKernel.cpp - Kernels on AVX-512 dot instructions ---------===//
+//
+// The register tile is `rows` positions x `vecs` vectors of 16 output
+// channels: per tap and word of input channels, `vecs` weight loads and
+// `rows` broadcasts of one word of the image feed rows * vecs dot
+// instructions. Tiles go in bands of positions, output channels in panels
+// whose weights stay in L1/L2; a small image's bands are split by panels
+// too: an scf.for of independent tasks, which threads share.
+//
+//===----------------------------------------------------------------------===//
+
+#include "transforms/Codegen/CPU/DotProductKernel.h"
+
+#include "conversion/RelayToLinalg/LoweringHelpers.h"
+#include "conversion/RelayToLinalg/LoweringTarget.h"
+#include "dialects/relay/RelayDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::cpu;
+using namespace mlir::relay::lowering;
+
+namespace {
+
+constexpr int64_t kLanes = DotInstruction::kLanes;
+/// Register tiles per band of positions at most (a band is one task for
+/// the threads).
+constexpr int64_t kMaxBandTiles = 16;
+/// Bands a convolution is split into at least, where it has the tiles.
+constexpr int64_t kMinBands = 4;
+/// Tasks (bands x groups of channel panels) wanted at least: enough for
+/// two threads to share evenly.
+constexpr int64_t kMinTasks = 8;
+
+/// Emits outT[Pp, op] from the packed image, weights and starts.
+class Kernel {
+public:
+  Kernel(OpBuilder &b, Location loc, const DotInstruction &dot,
+         const DotProblem &p, Value image, Value weights, Value start)
+      : b(b), loc(loc), dot(dot), p(p), image(image), weights(weights),
+        start(start) {}
+
+  Value build() {
+    int64_t positions = p.n * p.oh * p.ow;
+    int64_t tiles = (positions + p.rows - 1) / p.rows;
+    int64_t bandTiles =
+        std::clamp<int64_t>(tiles / kMinBands, int64_t(1), kMaxBandTiles);
+    int64_t bands = (tiles + bandTiles - 1) / bandTiles;
+    int64_t bandRows = bandTiles * p.rows;
+    // A small image (few bands) is split across its panels of output
+    // channels too, into an even number of tasks where the panels allow,
+    // so that two threads share it evenly.
+    int64_t panelWidth = kLanes * p.vecs, panels = p.op / panelWidth;
+    // The fewest groups (a divisor of the panels) that make enough tasks,
+    // an even number of them; all panels apart where none does.
+    int64_t groups = 1;
+    for (int64_t d = 1; d <= panels; ++d) {
+      if (panels % d)
+        continue;
+      groups = d;
+      if (bands * d >= kMinTasks && (bands * d) % 2 == 0)
+        break;
+    }
+    int64_t groupWidth = p.op / groups;
+    Type acc = dot.accElement;
+    Value out = tensor::EmptyOp::create(b, loc, {bands * bandRows, p.op}, acc);
+    scf::ForOp taskLoop = loopOp(
+        b, loc, bands * groups, 1, out,
+        [&](OpBuilder &b1, Value task, Value result) {
+          IndexMath m{b1, loc};
+          Value p0 = m.mul(m.div(task, m.c(groups)), m.c(bandRows));
+          Value c0 = m.mul(m.rem(task, m.c(groups)), m.c(groupWidth));
+          Value band =
+              tensor::EmptyOp::create(b1, loc, {bandRows, groupWidth}, acc);
+          // Panels of output channels outside, tiles of positions inside:
+          // a panel's weights stay in cache across the band.
+          band = loop(b1, loc, groupWidth, panelWidth, band,
+                      [&](OpBuilder &b2, Value o0, Value band2) {
+                        Value o = arith::AddIOp::create(b2, loc, c0, o0);
+                        return loop(b2, loc, bandRows, p.rows, band2,
+                                    [&](OpBuilder &b3, Value r0, Value band3) {
+                                      return tile(b3, p0, r0, o, o0, band3);
+                                    });
+                      });
+          return insertAt(b1, loc, band, result, {p0, c0},
+                          {bandRows, groupWidth});
+        });
+    // The tasks are independent: with threads they run in parallel.
+    relay::setCodegenMark(taskLoop, relay::CodegenMark::IndependentIterations);
+    return taskLoop.getResult(0);
+  }
+
+private:
+  OpBuilder &b;
+  Location loc;
+  const DotInstruction &dot;
+  const DotProblem &p;
+  Value image, weights, start;
+
+  Value idx(OpBuilder &ob, int64_t v) const { return index(ob, loc, v); }
+
+  /// One register tile: positions p0 + r0 + [0, rows) (the last clamped to
+  /// the last position; their rows of the band are sliced off) x channels
+  /// o0 + [0, 16 * vecs), written into `band` at row r0 and column `at`.
+  Value tile(OpBuilder &tb, Value p0, Value r0, Value o0, Value at,
+             Value band) {
+    IndexMath m{tb, loc};
+    int64_t positions = p.n * p.oh * p.ow;
+    // Each row's image, and its first input row and column.
+    SmallVector<Value> imageOf, rowOf, colOf;
+    for (int64_t r = 0; r < p.rows; ++r) {
+      Value pos = m.min(m.add(m.add(p0, r0), m.c(r)), m.c(positions - 1));
+      Value plane = m.rem(pos, m.c(p.oh * p.ow));
+      imageOf.push_back(m.div(pos, m.c(p.oh * p.ow)));
+      rowOf.push_back(m.mul(m.div(plane, m.c(p.ow)), m.c(p.sh)));
+      colOf.push_back(m.mul(m.rem(plane, m.c(p.ow)), m.c(p.sw)));
+    }
+    VectorType accType = dot.accType(), operandType = dot.operandType();
+    auto wordsType = VectorType::get({kLanes}, tb.getI32Type());
+    SmallVector<Value> init;
+    for (int64_t r = 0; r < p.rows; ++r)
+      for (int64_t v = 0; v < p.vecs; ++v)
+        init.push_back(read(tb, accType, start, {m.add(o0, m.c(v * kLanes))}));
+    // The outer loop over taps (or kernel rows), the inner over a tap's
+    // channel words (or a row's taps); the weights are [outer, inner,
+    // o * group].
+    auto taps = scf::ForOp::create(
+        tb, loc, idx(tb, 0), idx(tb, p.outerTrips()), idx(tb, 1), init,
+        [&](OpBuilder &b1, Location, Value t, ValueRange accs) {
+          IndexMath m1{b1, loc};
+          Value i = p.rowRuns() ? m1.mul(t, m1.c(p.dh))
+                                : m1.mul(m1.div(t, m1.c(p.kw)), m1.c(p.dh));
+          Value j =
+              p.rowRuns() ? m1.c(0) : m1.mul(m1.rem(t, m1.c(p.kw)), m1.c(p.dw));
+          SmallVector<Value> ys, xs;
+          for (int64_t r = 0; r < p.rows; ++r) {
+            ys.push_back(m1.add(rowOf[r], i));
+            xs.push_back(m1.add(colOf[r], j));
+          }
+          auto inner = scf::ForOp::create(
+              b1, loc, idx(b1, 0), idx(b1, p.innerTrips()), idx(b1, 1), accs,
+              [&](OpBuilder &b2, Location, Value c, ValueRange acc) {
+                IndexMath m2{b2, loc};
+                SmallVector<Value> w;
+                for (int64_t v = 0; v < p.vecs; ++v)
+                  w.push_back(read(
+                      b2, operandType, weights,
+                      {t, c,
+                       m2.mul(m2.add(o0, m2.c(v * kLanes)), m2.c(dot.group))}));
+                SmallVector<Value> next;
+                for (int64_t r = 0; r < p.rows; ++r) {
+                  // A row run's c is the tap along the row (one word).
+                  SmallVector<Value> at{imageOf[r], ys[r],
+                                        p.rowRuns() ? m2.add(xs[r], c) : xs[r],
+                                        p.rowRuns() ? m2.c(0) : c};
+                  Value word = tensor::ExtractOp::create(b2, loc, image, at);
+                  Value a = vector::BitCastOp::create(
+                      b2, loc, operandType,
+                      vector::BroadcastOp::create(b2, loc, wordsType, word));
+                  for (int64_t v = 0; v < p.vecs; ++v)
+                    next.push_back(
+                        dot.dot(b2, loc, acc[r * p.vecs + v], a, w[v]));
+                }
+                scf::YieldOp::create(b2, loc, next);
+              });
+          scf::YieldOp::create(b1, loc, inner.getResults());
+        });
+    for (int64_t r = 0; r < p.rows; ++r)
+      for (int64_t v = 0; v < p.vecs; ++v)
+        band = vector::TransferWriteOp::create(
+                   tb, loc, taps.getResult(r * p.vecs + v), band,
+                   ValueRange{m.add(r0, m.c(r)), m.add(at, m.c(v * kLanes))},
+                   AffineMapAttr::get(
+                       AffineMap::getMinorIdentityMap(2, 1, tb.getContext())),
+                   /*mask=*/Value(), tb.getBoolArrayAttr({true}))
+                   .getResult();
+    return band;
+  }
+
+  /// The whole vector of `type` at `indices` (the last dimension) of
+  /// `source`.
+  Value read(OpBuilder &rb, VectorType type, Value source,
+             ValueRange indices) const {
+    unsigned rank = cast<RankedTensorType>(source.getType()).getRank();
+    Value pad = arith::ConstantOp::create(
+        rb, loc, cast<TypedAttr>(rb.getZeroAttr(type.getElementType())));
+    return vector::TransferReadOp::create(
+        rb, loc, type, source, indices,
+        AffineMap::getMinorIdentityMap(rank, 1, rb.getContext()), pad,
+        /*mask=*/Value(), rb.getBoolArrayAttr({true}));
+  }
+};
+
+} // namespace
+
+namespace mlir::relay::cpu {
+
+Value DotInstruction::dot(OpBuilder &b, Location loc, Value acc, Value a,
+                          Value w) const {
+  // The intrinsics have no memory effects (registerIntrinsicEffectsModel).
+  return LLVM::CallIntrinsicOp::create(b, loc, acc.getType(),
+                                       b.getStringAttr(intrinsic),
+                                       ValueRange{acc, a, w})
+      .getResult(0);
+}
+
+DotInstruction DotInstruction::vnni(MLIRContext *ctx) {
+  return {"llvm.x86.avx512.vpdpbusd.512", 4, IntegerType::get(ctx, 32),
+          IntegerType::get(ctx, 8)};
+}
+
+DotInstruction DotInstruction::bf16(MLIRContext *ctx) {
+  return {"llvm.x86.avx512bf16.dpbf16ps.512", 2, Float32Type::get(ctx),
+          BFloat16Type::get(ctx)};
+}
+
+std::pair<int64_t, int64_t> dotRegisterTile(int64_t channelVectors) {
+  for (int64_t vecs : {4, 3, 2, 1})
+    if (channelVectors % vecs == 0)
+      return {vecs == 4 ? 6 : vecs == 3 ? 8 : 12, vecs};
+  llvm_unreachable("a channel count has a divisor");
+}
+
+Value dotProductKernel(OpBuilder &b, Location loc, const DotInstruction &dot,
+                       const DotProblem &p, Value image, Value weights,
+                       Value start) {
+  return Kernel(b, loc, dot, p, image, weights, start).build();
+}
+
+Value packWords(OpBuilder &b, Location loc, Value source, unsigned dim,
+                int64_t group, uint32_t flip) {
+  MLIRContext *ctx = b.getContext();
+  auto in = cast<RankedTensorType>(source.getType());
+  unsigned rank = in.getRank();
+  int64_t bits = 32 / group;
+  SmallVector<int64_t> shape(in.getShape());
+  shape[dim] /= group;
+  SmallVector<AffineMap> maps;
+  for (int64_t r = 0; r < group; ++r) {
+    SmallVector<AffineExpr> exprs;
+    for (unsigned d = 0; d < rank; ++d)
+      exprs.push_back(d == dim ? getAffineDimExpr(d, ctx) * group + r
+                               : getAffineDimExpr(d, ctx));
+    maps.push_back(AffineMap::get(rank, 0, exprs, ctx));
+  }
+  maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
+  Type i32 = b.getI32Type(), bitsType = b.getIntegerType(bits);
+  Value init = tensor::EmptyOp::create(b, loc, shape, i32);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()},
+             SmallVector<Value>(group, source), init, maps,
+             SmallVector<utils::IteratorType>(rank,
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location l, ValueRange a) {
+               Value word;
+               for (int64_t r = 0; r < group; ++r) {
+                 Value v = a[r];
+                 if (isa<FloatType>(v.getType()))
+                   v = arith::BitcastOp::create(nb, l, bitsType, v);
+                 v = arith::ExtUIOp::create(nb, l, i32, v);
+                 if (r)
+                   v = arith::ShLIOp::create(
+                       nb, l, v,
+                       arith::ConstantIntOp::create(nb, l, i32, bits * r));
+                 word = word ? arith::OrIOp::create(nb, l, word, v).getResult()
+                             : v;
+               }
+               if (flip)
+                 word = arith::XOrIOp::create(
+                     nb, l, word,
+                     arith::ConstantIntOp::create(nb, l, i32, int32_t(flip)));
+               linalg::YieldOp::create(nb, l, word);
+             })
+      .getResult(0);
+}
+
+std::vector<char> packDotWeights(ArrayRef<char> w, int64_t elementBytes,
+                                 int64_t o, int64_t c, int64_t taps, int64_t so,
+                                 int64_t sc, int64_t st, int64_t op, int64_t cq,
+                                 int64_t group) {
+  std::vector<char> packed(taps * cq * op * group * elementBytes, 0);
+  for (int64_t oi = 0; oi < o; ++oi)
+    for (int64_t ci = 0; ci < c; ++ci)
+      for (int64_t t = 0; t < taps; ++t)
+        std::memcpy(&packed[((t * cq + ci / group) * op * group + oi * group +
+                             ci % group) *
+                            elementBytes],
+                    &w[(oi * so + ci * sc + t * st) * elementBytes],
+                    elementBytes);
+  return packed;
+}
+
+Value dotProductConv2d(OpBuilder &b, const Conv2dProblem &conv,
+                       const DotInstruction &dot,
+                       const DotConvPacking &packing) {
+  RankedTensorType type = conv.type;
+  auto in = cast<RankedTensorType>(conv.data.getType());
+  auto wt = cast<RankedTensorType>(conv.weight.getType());
+  Location loc = conv.loc;
+  int64_t n = in.getDimSize(0), c = in.getDimSize(1);
+  int64_t o = wt.getDimSize(0), kh = wt.getDimSize(2), kw = wt.getDimSize(3);
+  int64_t cq = (c + dot.group - 1) / dot.group;
+  int64_t op = (o + kLanes - 1) / kLanes * kLanes;
+  auto [rows, vecs] = dotRegisterTile(op / kLanes);
+  DotProblem p{n,
+               type.getDimSize(2),
+               type.getDimSize(3),
+               kw,
+               kh * kw,
+               cq,
+               op,
+               conv.strides[0],
+               conv.strides[1],
+               conv.dilations[0],
+               conv.dilations[1],
+               rows,
+               vecs};
+  auto [weights, start] = packing.packWeights(b, loc, p);
+  Value data = conv.data;
+  // An unpadded strided 1x1 convolution (a ResNet shortcut) reads every
+  // s-th pixel only: those are taken first, so that only they are
+  // repacked, and the convolution is of stride 1.
+  if (kh == 1 && kw == 1 && (p.sh > 1 || p.sw > 1) &&
+      llvm::all_of(conv.padding, [](int64_t v) { return v == 0; })) {
+    data = tensor::ExtractSliceOp::create(
+        b, loc, RankedTensorType::get({n, c, p.oh, p.ow}, in.getElementType()),
+        data, ValueRange{}, ValueRange{}, ValueRange{},
+        b.getDenseI64ArrayAttr({0, 0, 0, 0}),
+        b.getDenseI64ArrayAttr({n, c, p.oh, p.ow}),
+        b.getDenseI64ArrayAttr({1, 1, p.sh, p.sw}));
+    p.sh = p.sw = 1;
+  }
+  // The image padded to whole words of channels.
+  data = padImage(b, loc, data, conv.padding, 2, 3, packing.padValue);
+  if (cq * dot.group != c) {
+    auto padded = cast<RankedTensorType>(data.getType());
+    SmallVector<int64_t> shape(padded.getShape());
+    shape[1] = cq * dot.group;
+    data = tensor::PadOp::create(
+        b, loc, RankedTensorType::get(shape, padded.getElementType()), data,
+        getAsIndexOpFoldResult(b.getContext(), {0, 0, 0, 0}),
+        getAsIndexOpFoldResult(b.getContext(), {0, cq * dot.group - c, 0, 0}),
+        packing.padValue);
+  }
+  // The words made along the image's rows (contiguous reads and writes),
+  // then transposed to NHWC (which the tiling pass does in 16x16 blocks).
+  MLIRContext *ctx = b.getContext();
+  Value words = packing.packImage(b, loc, data);
+  auto wordsType = cast<RankedTensorType>(words.getType());
+  AffineExpr dn, dy, dx, dc;
+  bindDims(ctx, dn, dy, dx, dc);
+  Value image = copyThroughMap(
+      b, loc, words, {n, wordsType.getDimSize(2), wordsType.getDimSize(3), cq},
+      AffineMap::get(4, 0, {dn, dc, dy, dx}, ctx));
+  Value outT = dotProductKernel(b, loc, dot, p, image, weights, start);
+  // out[n, o, y, x] = outT[(n * oh + y) * ow + x, o]: outT's first rows
+  // and columns read through a permutation, which the tiling pass
+  // vectorises as a transposition in 16x16 blocks: as [n, oh, ow, o] by
+  // rows, or, where rows are narrower than a vector (14, 7), as
+  // [n, oh * ow, o] by whole planes, reshaped after.
+  Type acc = dot.accElement;
+  int64_t plane = p.oh * p.ow;
+  outT = tensor::ExtractSliceOp::create(
+      b, loc, RankedTensorType::get({n * plane, o}, acc), outT, ValueRange{},
+      ValueRange{}, ValueRange{}, b.getDenseI64ArrayAttr({0, 0}),
+      b.getDenseI64ArrayAttr({n * plane, o}), b.getDenseI64ArrayAttr({1, 1}));
+  bool byRows = p.ow >= kLanes;
+  SmallVector<int64_t> viewShape = byRows
+                                       ? SmallVector<int64_t>{n, p.oh, p.ow, o}
+                                       : SmallVector<int64_t>{n, plane, o};
+  outT = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(viewShape, acc), outT,
+      byRows ? SmallVector<ReassociationIndices>{{0, 1, 2}, {3}}
+             : SmallVector<ReassociationIndices>{{0, 1}, {2}});
+  // Output loops (n, o, spatial...) read view[n, spatial..., o].
+  unsigned loops = viewShape.size();
+  SmallVector<AffineExpr> read{getAffineDimExpr(0, ctx)};
+  for (unsigned d = 2; d < loops; ++d)
+    read.push_back(getAffineDimExpr(d, ctx));
+  read.push_back(getAffineDimExpr(1, ctx));
+  SmallVector<int64_t> outShape{n, o};
+  llvm::append_range(outShape, ArrayRef(viewShape).slice(1, loops - 2));
+  Value out = copyThroughMap(b, loc, outT, outShape,
+                             AffineMap::get(loops, 0, read, ctx));
+  if (byRows)
+    return out;
+  return tensor::ExpandShapeOp::create(
+      b, loc, type, out, SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
+}
+
+} // namespace mlir::relay::cpu

@@ -1,0 +1,123 @@
+//===- DotProductKernel.h - Kernels on AVX-512 dot instructions -*- C++ -*-===//
+//
+// The products and convolutions built on AVX-512's dot-product
+// instructions, which sum `group` products of narrow operands into each of
+// a vector's 16 32-bit lanes: VNNI's vpdpbusd (four u8 x s8 into i32) and
+// AVX-512 BF16's vdpbf16ps (two bf16 x bf16 into f32). Both compute
+//
+//   outT[p, o] = start[o] + sum_(t, c) image[p + tap t, c] * w[o, c, t]
+//
+// with positions p as rows and output channels o as lanes: the image
+// packed into 32-bit words of `group` channels (NHWC), broadcast one word
+// per row; the weights packed so that a vector load holds 16 output
+// channels x `group` input channels of one tap. VnniConvolution.cpp and
+// Bf16Products.cpp say what is packed how.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RELAY_MLIR_TRANSFORMS_CODEGEN_CPU_DOTPRODUCTKERNEL_H
+#define RELAY_MLIR_TRANSFORMS_CODEGEN_CPU_DOTPRODUCTKERNEL_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <vector>
+
+namespace mlir::relay {
+struct Conv2dProblem;
+} // namespace mlir::relay
+
+namespace mlir::relay::cpu {
+
+/// One of the dot instructions: the LLVM intrinsic, how many operands each
+/// 32-bit lane sums (`group`), the accumulator's element type (i32, f32)
+/// and the operands' (i8, bf16).
+struct DotInstruction {
+  StringRef intrinsic;
+  int64_t group;
+  Type accElement, operandElement;
+
+  /// 32-bit lanes of a 512-bit vector.
+  static constexpr int64_t kLanes = 16;
+
+  VectorType accType() const { return VectorType::get({kLanes}, accElement); }
+  VectorType operandType() const {
+    return VectorType::get({kLanes * group}, operandElement);
+  }
+  /// acc + the instruction's sums of a and w (vectors of operandType).
+  Value dot(OpBuilder &b, Location loc, Value acc, Value a, Value w) const;
+
+  /// vpdpbusd: acc.i32[i] += sum_(j < 4) a.u8[4i + j] * w.s8[4i + j].
+  static DotInstruction vnni(MLIRContext *ctx);
+  /// vdpbf16ps: acc.f32[i] += sum_(j < 2) a.bf16[2i + j] * w.bf16[2i + j].
+  static DotInstruction bf16(MLIRContext *ctx);
+};
+
+/// The convolution's (or product's) shape as the kernel sees it.
+struct DotProblem {
+  int64_t n, oh, ow;      // images, output rows and columns
+  int64_t kw, taps, cq;   // kernel width, taps, words of input channels
+  int64_t op;             // output channels, padded to whole vectors
+  int64_t sh, sw, dh, dw; // strides, dilations
+  int64_t rows, vecs;     // the register tile
+
+  /// Whether the inner loop runs along a kernel row's taps instead of a
+  /// tap's channel words: for one word (an RGB image's first convolution),
+  /// whose 7x7 taps would otherwise each be a loop of one trip. An
+  /// undilated row's words are contiguous in the image.
+  bool rowRuns() const { return cq == 1 && dw == 1; }
+  /// The outer loop's trips (kernel rows or taps) and the inner loop's.
+  int64_t outerTrips() const { return rowRuns() ? taps / kw : taps; }
+  int64_t innerTrips() const { return rowRuns() ? kw : cq; }
+};
+
+/// The register tile for `channelVectors` vectors of output channels:
+/// (rows, vecs) with `vecs` dividing them; rows * vecs accumulators, `vecs`
+/// weight vectors and a broadcast within the 32 registers.
+std::pair<int64_t, int64_t> dotRegisterTile(int64_t channelVectors);
+
+/// outT[Pp, op] (Pp: the positions n * oh * ow padded to whole bands) from
+/// the packed image [n, hp, wp, cq] (i32 words), the weights [outer, inner,
+/// op * group] (operand elements) and the accumulators' start [op].
+Value dotProductKernel(OpBuilder &b, Location loc, const DotInstruction &dot,
+                       const DotProblem &p, Value image, Value weights,
+                       Value start);
+
+/// words[..., i, ...] = the `32 / group`-bit patterns of source[..., group *
+/// i + r, ...] (r = 0..group-1, the first in the low bits) along dimension
+/// `dim`, each xor `flip` (an i32 tensor; `dim`'s size a multiple of
+/// `group`).
+Value packWords(OpBuilder &b, Location loc, Value source, unsigned dim,
+                int64_t group, uint32_t flip = 0);
+
+/// Row-major weights, element (o, c, t) at byte offset (o * so + c * sc + t
+/// * st) * elementBytes of `w`, packed for the kernel:
+/// packed[t, c / group, oo * group + c % group] = w(oo, c, t) for the
+/// output channels padded to `op` and the input channels to `cq` words,
+/// zero where padded.
+std::vector<char> packDotWeights(ArrayRef<char> w, int64_t elementBytes,
+                                 int64_t o, int64_t c, int64_t taps, int64_t so,
+                                 int64_t sc, int64_t st, int64_t op, int64_t cq,
+                                 int64_t group);
+
+/// How an NCHW convolution's operands are packed for dotProductConv2d.
+struct DotConvPacking {
+  /// The image's padding value (a scalar of its element type).
+  Value padValue;
+  /// The padded image [n, cq * group, h, w] as words [n, cq, h, w].
+  function_ref<Value(OpBuilder &, Location, Value)> packImage;
+  /// The weights [outer, inner, op * group] and the start [op] of `p`.
+  function_ref<std::pair<Value, Value>(OpBuilder &, Location,
+                                       const DotProblem &)>
+      packWeights;
+};
+
+/// An ungrouped NCHW convolution with static shapes on `dot`, giving
+/// `conv.type` (NCHW) through the kernel's transposed result.
+Value dotProductConv2d(OpBuilder &b, const Conv2dProblem &conv,
+                       const DotInstruction &dot,
+                       const DotConvPacking &packing);
+
+} // namespace mlir::relay::cpu
+
+#endif // RELAY_MLIR_TRANSFORMS_CODEGEN_CPU_DOTPRODUCTKERNEL_H
