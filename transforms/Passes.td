@@ -1249,6 +1249,44 @@ def PartialEval : Pass<"relay-partial-eval", "::mlir::ModuleOp"> {
 // Quantization (transforms/Quantization)
 //===----------------------------------------------------------------------===//
 
+def ToMixedPrecision : Pass<"relay-to-mixed-precision", "::mlir::ModuleOp"> {
+  let summary = "Compute convolutions and matrix products on 16-bit float "
+                "operands with float32 accumulation (TVM's ToMixedPrecision)";
+  let description = [{
+    Each ungrouped `nn.conv2d`, each `nn.dense` and `nn.matmul` on
+    float32 operands with a float32 result
+    takes its operands rounded to `mixed-precision-type` (`bfloat16`, the
+    default, or `float16`) and sums in float32: its operands are cast, and
+    `out_dtype` is float32, so its result and everything after it stay
+    float32. Constant operands (weights) are rounded once, here, to
+    constants of the narrow type (round to nearest even); others get a
+    `cast`. What is not a product keeps float32: elementwise operators,
+    normalisations, reductions and the memory-bound depthwise and grouped
+    convolutions gain nothing from narrow operands on a CPU, only lose
+    precision.
+
+    On a CPU with AVX-512 BF16, --relay-to-llvm computes bfloat16 products
+    with `vdpbf16ps` (two products summed per f32 lane); elsewhere the
+    operands are widened and the float32 kernels compute the same values.
+
+    ```mlir
+    %y = relay.nn.dense %x, %w : (tensor<8x64xf32>, tensor<10x64xf32>) -> tensor<8x10xf32>
+    // becomes
+    %xb = relay.cast %x {dtype = bf16} : (tensor<8x64xf32>) -> tensor<8x64xbf16>
+    %wb = relay.constant dense<...> : tensor<10x64xbf16>
+    %y = relay.nn.dense %xb, %wb {out_dtype = f32} : (tensor<8x64xbf16>, tensor<10x64xbf16>) -> tensor<8x10xf32>
+    ```
+
+    Run it on a typed program (--relay-infer-types); ops whose types are
+    not known are left as they are.
+  }];
+  let options = [
+    Option<"mixedPrecisionType", "mixed-precision-type", "std::string",
+           /*default=*/"\"bfloat16\"",
+           "The operands' type: bfloat16 or float16">
+  ];
+}
+
 def QnnCanonicalize : Pass<"relay-qnn-canonicalize", "::mlir::ModuleOp"> {
   let summary = "Rewrite the quantized operators into integer arithmetic on "
                 "primitive operators (TVM's qnn CanonicalizeOps)";

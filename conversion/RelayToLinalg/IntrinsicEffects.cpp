@@ -1,12 +1,12 @@
 //===- IntrinsicEffects.cpp - Memory effects of target intrinsics ---------===//
 //
 // The CPU kernels call target instructions that MLIR's dialects have no op
-// for (AVX-512 VNNI's vpdpbusd) through llvm.call_intrinsic, among tensors
-// before bufferization. That op declares no memory effects, so One-Shot
-// Bufferize and buffer deallocation would reject it as possibly touching
-// any buffer. This external model states its effects: none for the
-// arithmetic-only intrinsics named here (LLVM marks them IntrNoMem), a read
-// and a write of unknown memory for every other.
+// for (AVX-512 VNNI's vpdpbusd, AVX-512 BF16's vdpbf16ps) through
+// llvm.call_intrinsic, among tensors before bufferization. That op declares no
+// memory effects, so One-Shot Bufferize and buffer deallocation would reject it
+// as possibly touching any buffer. This external model states its effects: none
+// for the arithmetic-only intrinsics named here (LLVM marks them IntrNoMem), a
+// read and a write of unknown memory for every other.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,7 +27,8 @@ bool isArithmeticOnly(StringRef name) {
   return llvm::StringSwitch<bool>(name)
       .Cases({"llvm.x86.avx512.vpdpbusd.512", "llvm.x86.avx512.vpdpbusd.256",
               "llvm.x86.avx512.vpdpbusd.128", "llvm.x86.avx512.vpdpbusds.512",
-              "llvm.x86.avx512.vpdpwssd.512"},
+              "llvm.x86.avx512.vpdpwssd.512",
+              "llvm.x86.avx512bf16.dpbf16ps.512"},
              true)
       .Default(false);
 }

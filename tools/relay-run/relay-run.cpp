@@ -101,6 +101,13 @@ static cl::opt<std::string> cpuName(
              "whose features this machine has; --emit-object builds for "
              "any"),
     cl::cat(category));
+static cl::opt<std::string> precision(
+    "precision", cl::init("fp32"),
+    cl::desc("The operands of convolutions and matrix products: fp32 (the "
+             "default) or bf16: rounded to bfloat16 and summed in float32 "
+             "(--relay-to-mixed-precision), on AVX-512 BF16 where the CPU "
+             "has it; with --interp too"),
+    cl::cat(category));
 static cl::opt<std::string> target(
     "target", cl::init("cpu"),
     cl::desc("The code generation target of compiled code: cpu (the x86 "
@@ -281,6 +288,11 @@ int main(int argc, char **argv) {
   compileOptions.threads =
       numThreads.getNumOccurrences() ? int64_t(numThreads) : allowedCores();
   compileOptions.cpu = cpuName;
+  if (precision != "fp32" && precision != "bf16")
+    return fail("--precision " + precision + ": fp32 or bf16");
+  if (precision == "bf16" && target == "cuda")
+    return fail("--precision bf16 is for the CPU targets (cpu, generic)");
+  compileOptions.precision = precision;
   compileOptions.target = target;
   compileOptions.gpuThreadTile = gpuThreadTile;
   // The GPU's kernels start from the target-neutral ones.
@@ -374,6 +386,16 @@ int main(int argc, char **argv) {
       return 1;
     entry = entry + "_grad";
     compileOptions.optimize.entryFunctions.assign({entry});
+  }
+
+  // The interpreter computes the products of the narrow operands as
+  // compiled code does (compiled code narrows them in its pipeline, after
+  // the optimisations).
+  if (precision == "bf16" && useInterpreter) {
+    PassManager mixedPm(&context);
+    mixedPm.addPass(createToMixedPrecision());
+    if (failed(mixedPm.run(*module)))
+      return 1;
   }
 
   auto func = module->lookupSymbol<FuncOp>(entry);

@@ -44,6 +44,15 @@ void mlir::relay::buildRelayToBuffersPipeline(OpPassManager &pm,
   // First order: closures are ADTs and their applications calls.
   pm.addPass(createDefunctionalize());
   pm.addPass(createDecompose());
+  // Narrow operands after the optimisations, so that the weights they fold
+  // (scales, batch norms) are rounded once, as they are at last.
+  // (A precision other than fp32 and bf16 is the pass's error.)
+  if (options.precision != "fp32") {
+    ToMixedPrecisionOptions mixed;
+    mixed.mixedPrecisionType =
+        options.precision == "bf16" ? "bfloat16" : options.precision;
+    pm.addPass(createToMixedPrecision(mixed));
+  }
   RelayToLinalgOptions toLinalg;
   toLinalg.target = loweringTarget.str();
   pm.addPass(createRelayToLinalg(toLinalg));

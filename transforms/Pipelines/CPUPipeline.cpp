@@ -30,6 +30,7 @@ CompileOptions RelayToLLVMOptions::getCompileOptions() const {
   options.threads = threads;
   options.target = target;
   options.cpu = cpu;
+  options.precision = precision;
   options.optimize = getOptimizeOptions();
   return options;
 }
@@ -94,6 +95,11 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm,
   // has a hundred or more).
   OpPassManager &funcs = pm.nest<func::FuncOp>();
   funcs.addPass(createConvertLinalgToLoopsPass());
+  // bf16 conversions as integer arithmetic: without AVX-512 BF16, LLVM
+  // would call compiler-rt's __truncsfbf2, which the JIT does not have.
+  arith::ArithExpandOpsPassOptions bf16;
+  bf16.includeBf16 = true;
+  funcs.addPass(arith::createArithExpandOpsPass(bf16));
   funcs.addPass(vector::createLowerVectorMultiReductionPass());
   funcs.addPass(createConvertVectorToSCFPass(
       VectorTransferToSCFOptions().enableFullUnroll()));
@@ -141,13 +147,14 @@ void mlir::relay::registerRelayPipelines() {
     PassPipelineRegistration<RelayToLLVMOptions>(
         "relay-to-llvm",
         "Lower a Relay module to the LLVM dialect for x86 CPUs "
-        "(threads=N, target=cpu|generic, cpu=host|NAME, opt-level=0..3, "
+        "(threads=N, target=cpu|generic, cpu=host|NAME, precision=fp32|bf16, "
+        "opt-level=0..3, "
         "disabled-passes, "
         "required-passes, entry-functions): --relay-set-target-cpu, "
         "--relay-infer-types, "
         "--relay-specialize, --relay-qnn-canonicalize, --relay-optimize, "
         "--relay-inline-primitives, "
-        "--relay-decompose, "
+        "--relay-decompose, --relay-to-mixed-precision (precision=bf16), "
         "--relay-to-linalg, one-shot bufferization, tiling and "
         "vectorisation, buffer deallocation, loops, LLVM",
         [](OpPassManager &pm, const RelayToLLVMOptions &options) {

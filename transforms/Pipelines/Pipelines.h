@@ -51,6 +51,9 @@ struct CompileOptions {
   /// The x86 CPU the code is for (--relay-set-target-cpu's `cpu`): host or
   /// an LLVM CPU name.
   std::string cpu = "host";
+  /// The operands of convolutions and matrix products: fp32, or bf16
+  /// (--relay-to-mixed-precision: rounded to bfloat16, summed in float32).
+  std::string precision = "fp32";
   /// --relay-optimize's options (the -O level, passes disabled, required;
   /// entry functions).
   OptimizeOptions optimize;
@@ -126,6 +129,13 @@ struct RelayToLLVMOptions : public LoweringPipelineOptions<RelayToLLVMOptions> {
                      "LLVM CPU name (llc -mcpu=help); its caches and vector "
                      "ISA size the kernels (--relay-set-target-cpu)"),
       llvm::cl::init("host")};
+  Option<std::string> precision{
+      *this, "precision",
+      llvm::cl::desc("The operands of convolutions and matrix products: "
+                     "fp32, or bf16 (--relay-to-mixed-precision: rounded "
+                     "to bfloat16, summed in float32; AVX-512 BF16 where "
+                     "the CPU has it)"),
+      llvm::cl::init("fp32")};
   /// These options as the compiler's.
   CompileOptions getCompileOptions() const;
 };

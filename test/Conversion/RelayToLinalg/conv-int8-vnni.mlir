@@ -5,7 +5,8 @@
 // where the CPU the code is for has it (--relay-set-target-cpu; here a
 // Zen 4): the padded image repacked as words of four
 // channels shifted by 128, transposed to NHWC, the weights packed at compile time as
-// [taps, C/4, O*4] bytes with -128 * sum(w[o]) as each channel's start,
+// [O/pw, taps, C/4, pw*4] bytes (panels of pw output channels, the
+// register tile's) with -128 * sum(w[o]) as each channel's start,
 // bands of register tiles (positions x vectors of 16 channels) summing
 // vpdpbusd over taps and channel groups, and the [P, O] result read back
 // into NCHW (by rows, or by whole planes where rows are narrower than a
@@ -24,7 +25,7 @@
 // splat weight 1 starts each channel at -128 * 72.
 // CHECK-LABEL: func.func @conv3x3(
 // CHECK-DAG: arith.constant dense<-9216> : tensor<32xi32>
-// CHECK-DAG: arith.constant dense<1> : tensor<9x2x128xi8>
+// CHECK-DAG: arith.constant dense<1> : tensor<1x9x2x128xi8>
 // CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<1x8x12x12xi8>, tensor<1x8x12x12xi8>, tensor<1x8x12x12xi8>, tensor<1x8x12x12xi8>) outs(%{{.*}} : tensor<1x2x12x12xi32>)
 // CHECK: arith.xori
 // CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<1x2x12x12xi32>) outs(%{{.*}} : tensor<1x12x12x2xi32>)

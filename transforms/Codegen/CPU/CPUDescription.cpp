@@ -31,6 +31,7 @@ static void setISA(CPUDescription &cpu, const llvm::StringMap<bool> &features) {
                    : features.lookup("avx2")  ? 256
                                               : 128;
   cpu.vnni = features.lookup("avx512vnni") && features.lookup("avx512bw");
+  cpu.bf16 = features.lookup("avx512bf16") && features.lookup("avx512bw");
 }
 
 /// A subtarget feature string ("+avx2,-avx512f,...") as a map.

@@ -46,6 +46,8 @@ struct CPUDescription {
   int64_t vectorBits = 512;
   /// AVX-512 VNNI and BW (vpdpbusd on zmm).
   bool vnni = false;
+  /// AVX-512 BF16 (vdpbf16ps on zmm).
+  bool bf16 = false;
 
   /// f32 lanes of one vector register.
   int64_t f32Lanes() const { return vectorBits / 32; }

@@ -146,6 +146,29 @@ int64_t depthwiseRowBandRows(RankedTensorType image, int64_t stride,
 Value vnniConv2d(OpBuilder &b, const Conv2dProblem &conv);
 
 //===----------------------------------------------------------------------===//
+// bf16 products on AVX-512 BF16 (Bf16Products.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Whether `operands` are two static bf16 tensors and `type` has f32
+/// elements: a product of bf16 values accumulated in f32.
+bool isBF16IntoF32(RankedTensorType type, ValueRange operands);
+
+/// An ungrouped NCHW convolution of bf16 images and weights into f32 on
+/// vdpbf16ps; null when it does not apply (the CPU the code is for has no
+/// AVX-512 BF16, other types, layouts or groups).
+Value bf16Conv2d(OpBuilder &b, const Conv2dProblem &conv);
+
+/// out[m, n] = sum_k x[m, k] * w[n, k] (`wIsNK`; else w[k, n]) for bf16
+/// matrices x and w into f32 on vdpbf16ps, the weights packed at compile
+/// time when constant; null when it does not apply.
+Value bf16Product(OpBuilder &b, Location loc, RankedTensorType type, Value x,
+                  Value w, bool wIsNK);
+
+/// `v` widened to f32 when it is a bf16 tensor (for CPUs without AVX-512
+/// BF16: the f32 kernels then compute bf16 products exactly), else `v`.
+Value widenedBF16(OpBuilder &b, Location loc, Value v);
+
+//===----------------------------------------------------------------------===//
 // Constant weights (PackConstants.cpp)
 //===----------------------------------------------------------------------===//
 

@@ -51,6 +51,9 @@ public:
         start(start) {}
 
   Value build() {
+    if (p.rowRuns())
+      image = tensor::CollapseShapeOp::create(
+          b, loc, image, SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
     int64_t positions = p.n * p.oh * p.ow;
     int64_t tiles = (positions + p.rows - 1) / p.rows;
     int64_t bandTiles =
@@ -132,8 +135,9 @@ private:
       for (int64_t v = 0; v < p.vecs; ++v)
         init.push_back(read(tb, accType, start, {m.add(o0, m.c(v * kLanes))}));
     // The outer loop over taps (or kernel rows), the inner over a tap's
-    // channel words (or a row's taps); the weights are [outer, inner,
-    // o * group].
+    // channel words (or a row's taps); the weights are [panel, outer,
+    // inner, o * group], read in order.
+    Value panel = m.div(o0, m.c(p.panelWidth()));
     auto taps = scf::ForOp::create(
         tb, loc, idx(tb, 0), idx(tb, p.outerTrips()), idx(tb, 1), init,
         [&](OpBuilder &b1, Location, Value t, ValueRange accs) {
@@ -153,16 +157,19 @@ private:
                 IndexMath m2{b2, loc};
                 SmallVector<Value> w;
                 for (int64_t v = 0; v < p.vecs; ++v)
-                  w.push_back(read(
-                      b2, operandType, weights,
-                      {t, c,
-                       m2.mul(m2.add(o0, m2.c(v * kLanes)), m2.c(dot.group))}));
+                  w.push_back(
+                      read(b2, operandType, weights,
+                           {panel, t, c, m2.c(v * kLanes * dot.group)}));
                 SmallVector<Value> next;
                 for (int64_t r = 0; r < p.rows; ++r) {
-                  // A row run's c is the tap along the row (one word).
-                  SmallVector<Value> at{imageOf[r], ys[r],
-                                        p.rowRuns() ? m2.add(xs[r], c) : xs[r],
-                                        p.rowRuns() ? m2.c(0) : c};
+                  // A row run's c is the word along the row (the image
+                  // seen as [n, h, w * cq]).
+                  SmallVector<Value> at =
+                      p.rowRuns()
+                          ? SmallVector<Value>{imageOf[r], ys[r],
+                                               m2.add(m2.mul(xs[r], m2.c(p.cq)),
+                                                      c)}
+                          : SmallVector<Value>{imageOf[r], ys[r], xs[r], c};
                   Value word = tensor::ExtractOp::create(b2, loc, image, at);
                   Value a = vector::BitCastOp::create(
                       b2, loc, operandType,
@@ -285,19 +292,27 @@ Value packWords(OpBuilder &b, Location loc, Value source, unsigned dim,
 }
 
 std::vector<char> packDotWeights(ArrayRef<char> w, int64_t elementBytes,
-                                 int64_t o, int64_t c, int64_t taps, int64_t so,
-                                 int64_t sc, int64_t st, int64_t op, int64_t cq,
+                                 int64_t o, int64_t c, int64_t so, int64_t sc,
+                                 int64_t st, const DotProblem &p,
                                  int64_t group) {
-  std::vector<char> packed(taps * cq * op * group * elementBytes, 0);
+  int64_t pw = p.panelWidth();
+  std::vector<char> packed(p.taps * p.cq * p.op * group * elementBytes, 0);
   for (int64_t oi = 0; oi < o; ++oi)
     for (int64_t ci = 0; ci < c; ++ci)
-      for (int64_t t = 0; t < taps; ++t)
-        std::memcpy(&packed[((t * cq + ci / group) * op * group + oi * group +
-                             ci % group) *
-                            elementBytes],
-                    &w[(oi * so + ci * sc + t * st) * elementBytes],
-                    elementBytes);
+      for (int64_t t = 0; t < p.taps; ++t)
+        std::memcpy(
+            &packed[(((oi / pw * p.taps + t) * p.cq + ci / group) * pw * group +
+                     oi % pw * group + ci % group) *
+                    elementBytes],
+            &w[(oi * so + ci * sc + t * st) * elementBytes], elementBytes);
   return packed;
+}
+
+RankedTensorType packedDotWeightsType(const DotProblem &p, int64_t group,
+                                      Type element) {
+  return RankedTensorType::get({p.op / p.panelWidth(), p.outerTrips(),
+                                p.innerTrips(), p.panelWidth() * group},
+                               element);
 }
 
 Value dotProductConv2d(OpBuilder &b, const Conv2dProblem &conv,
@@ -324,7 +339,8 @@ Value dotProductConv2d(OpBuilder &b, const Conv2dProblem &conv,
                conv.dilations[0],
                conv.dilations[1],
                rows,
-               vecs};
+               vecs,
+               dot.group};
   auto [weights, start] = packing.packWeights(b, loc, p);
   Value data = conv.data;
   // An unpadded strided 1x1 convolution (a ResNet shortcut) reads every

@@ -61,14 +61,19 @@ struct DotProblem {
   int64_t sh, sw, dh, dw; // strides, dilations
   int64_t rows, vecs;     // the register tile
 
-  /// Whether the inner loop runs along a kernel row's taps instead of a
-  /// tap's channel words: for one word (an RGB image's first convolution),
-  /// whose 7x7 taps would otherwise each be a loop of one trip. An
-  /// undilated row's words are contiguous in the image.
-  bool rowRuns() const { return cq == 1 && dw == 1; }
+  int64_t group; // channels per word
+
+  /// Whether the inner loop runs along a kernel row's taps and their words
+  /// instead of a tap's words: for an image of at most 4 channels (an RGB
+  /// image's first convolution), whose 7x7 taps would otherwise each be a
+  /// loop of one or two trips. An undilated row's words are contiguous in
+  /// the image.
+  bool rowRuns() const { return cq * group <= 4 && dw == 1; }
   /// The outer loop's trips (kernel rows or taps) and the inner loop's.
   int64_t outerTrips() const { return rowRuns() ? taps / kw : taps; }
-  int64_t innerTrips() const { return rowRuns() ? kw : cq; }
+  int64_t innerTrips() const { return rowRuns() ? kw * cq : cq; }
+  /// Output channels per panel: the register tile's.
+  int64_t panelWidth() const { return DotInstruction::kLanes * vecs; }
 };
 
 /// The register tile for `channelVectors` vectors of output channels:
@@ -77,8 +82,10 @@ struct DotProblem {
 std::pair<int64_t, int64_t> dotRegisterTile(int64_t channelVectors);
 
 /// outT[Pp, op] (Pp: the positions n * oh * ow padded to whole bands) from
-/// the packed image [n, hp, wp, cq] (i32 words), the weights [outer, inner,
-/// op * group] (operand elements) and the accumulators' start [op].
+/// the packed image [n, hp, wp, cq] (i32 words), the weights [op / pw,
+/// outer, inner, pw * group] (operand elements; pw = p.panelWidth(): each
+/// panel's weights contiguous, read in order) and the accumulators' start
+/// [op].
 Value dotProductKernel(OpBuilder &b, Location loc, const DotInstruction &dot,
                        const DotProblem &p, Value image, Value weights,
                        Value start);
@@ -91,14 +98,19 @@ Value packWords(OpBuilder &b, Location loc, Value source, unsigned dim,
                 int64_t group, uint32_t flip = 0);
 
 /// Row-major weights, element (o, c, t) at byte offset (o * so + c * sc + t
-/// * st) * elementBytes of `w`, packed for the kernel:
-/// packed[t, c / group, oo * group + c % group] = w(oo, c, t) for the
-/// output channels padded to `op` and the input channels to `cq` words,
-/// zero where padded.
+/// * st) * elementBytes of `w`, packed for the kernel of `p` (o output and
+/// c input channels, p.taps taps): packed[oo / pw, t, c / group, (oo % pw) *
+/// group + c % group] = w(oo, c, t) for the output channels padded to p.op
+/// and the input channels to p.cq words, zero where padded.
 std::vector<char> packDotWeights(ArrayRef<char> w, int64_t elementBytes,
-                                 int64_t o, int64_t c, int64_t taps, int64_t so,
-                                 int64_t sc, int64_t st, int64_t op, int64_t cq,
+                                 int64_t o, int64_t c, int64_t so, int64_t sc,
+                                 int64_t st, const DotProblem &p,
                                  int64_t group);
+
+/// The type of the packed weights of `p`: [op / pw, outer, inner, pw *
+/// group] of `element`.
+RankedTensorType packedDotWeightsType(const DotProblem &p, int64_t group,
+                                      Type element);
 
 /// How an NCHW convolution's operands are packed for dotProductConv2d.
 struct DotConvPacking {
@@ -106,7 +118,7 @@ struct DotConvPacking {
   Value padValue;
   /// The padded image [n, cq * group, h, w] as words [n, cq, h, w].
   function_ref<Value(OpBuilder &, Location, Value)> packImage;
-  /// The weights [outer, inner, op * group] and the start [op] of `p`.
+  /// The weights (packedDotWeightsType) and the start [op] of `p`.
   function_ref<std::pair<Value, Value>(OpBuilder &, Location,
                                        const DotProblem &)>
       packWeights;

@@ -12,8 +12,9 @@
 //   image32[n, y, x, c/4], 128 added to each byte (an xor with 0x80) so
 //   that the signed image is the unsigned operand.
 // - The weights are packed at compile time so that a 64-byte load holds
-//   16 output channels x 4 input channels of one tap: w8[t, c/4, o*4 + c%4],
-//   the padding channels zero.
+//   16 output channels x 4 input channels of one tap, in panels of the
+//   register tile's channels: w8[o/pw, t, c/4, (o%pw)*4 + c%4], the
+//   padding channels zero.
 // - The extra 128 * sum_(c, t) w[o, c, t] of the shift is subtracted
 //   by starting each accumulator at its negation (a constant), as TVM does.
 // - The kernel (DotProductKernel.cpp): register tiles of positions x
@@ -70,17 +71,16 @@ Value vnniConv2d(OpBuilder &b, const Conv2dProblem &conv) {
   int64_t o = wt.getDimSize(0), c = wt.getDimSize(1);
   int64_t taps = wt.getDimSize(2) * wt.getDimSize(3);
   // The weights packed so that a 64-byte load holds 16 output channels x 4
-  // input channels of one tap: w8[t, c/4, o*4 + c%4], the padding channels
-  // zero; [kh, kw, o*4] for row runs (cq = 1). Each accumulator starts at
+  // input channels of one tap, in panels of the register tile's channels:
+  // w8[o/pw, t, c/4, (o%pw)*4 + c%4], the padding channels zero (taps as
+  // [kh, kw] for row runs, cq = 1). Each accumulator starts at
   // -128 * sum(w[o]), which takes back the image's shift.
   auto packWeights = [&](OpBuilder &pb, Location loc, const DotProblem &p) {
     std::vector<char> packed =
-        packDotWeights(bytes, 1, o, c, taps, c * taps, taps, 1, p.op, p.cq, 4);
-    Value weights = bytesConstant(
-        pb, loc,
-        RankedTensorType::get({p.outerTrips(), p.innerTrips(), p.op * 4},
-                              pb.getI8Type()),
-        packed, isResource);
+        packDotWeights(bytes, 1, o, c, c * taps, taps, 1, p, 4);
+    Value weights =
+        bytesConstant(pb, loc, packedDotWeightsType(p, 4, pb.getI8Type()),
+                      packed, isResource);
     std::vector<int32_t> sums(p.op, 0);
     for (int64_t i = 0; i < o * c * taps; ++i)
       sums[i / (c * taps)] -= 128 * static_cast<int8_t>(bytes[i]);
