@@ -65,13 +65,19 @@ public:
       // vdpbf16ps's doubled rate: where it applies and pays, it computes on
       // the bf16 values widened (exactly) to f32; vdpbf16ps elsewhere.
       Conv2dProblem wide = conv;
-      wide.data = widenedBF16(b, loc, conv.data);
-      wide.weight = widenedBF16(b, loc, conv.weight);
-      if (conv.nchw && conv.groups == 1 && unit)
+      auto widen = [&] {
+        wide.data = widenedBF16(b, loc, conv.data);
+        wide.weight = widenedBF16(b, loc, conv.weight);
+      };
+      if (conv.nchw && conv.groups == 1 && unit) {
+        widen();
         if (Value out = winogradConv2d(b, loc, type, wide.data, wide.weight, p))
           return out;
+      }
       if (Value out = bf16Conv2d(b, conv))
         return out;
+      if (wide.data == conv.data)
+        widen();
       return buildConv2d(b, wide);
     }
     if (conv.nchw && conv.groups == 1 && unit)
