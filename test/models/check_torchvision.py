@@ -2,9 +2,14 @@
 """Classification networks from torchvision beyond the papers' three,
 exported to ONNX (random weights, examples/models/export_torchvision.py)
 and run compiled by relay-run: each must compile (no interpreter fallback)
-and match PyTorch's output to 1e-4 relative to its largest magnitude.
+and match PyTorch's output to 1e-4 relative to its largest magnitude;
+with --precision bf16 (convolutions and products on bfloat16 operands,
+float32 sums), PyTorch's float32 output to 2e-2 (bf16 keeps 8 bits of
+each operand; the error of sums of hundreds of products stays well
+below that, and a wrong kernel is off by far more).
 
-  /usr/bin/python3 check_torchvision.py --bin build/bin --models DIR [NAME ...]
+  /usr/bin/python3 check_torchvision.py --bin build/bin --models DIR \
+      [--precision bf16] [NAME ...]
 """
 import argparse
 import os
@@ -22,6 +27,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('--bin', required=True)
     parser.add_argument('--models', required=True)
+    parser.add_argument('--precision', default='fp32',
+                        choices=['fp32', 'bf16'])
     parser.add_argument('names', nargs='*')
     args = parser.parse_args()
     os.makedirs(args.models, exist_ok=True)
@@ -30,18 +37,18 @@ def main():
         base = os.path.join(args.models, name)
         if not os.path.exists(base + '.onnx'):
             export_torchvision.export(name, args.models)
-        out = base + '.relay.npy'
+        out = base + '.relay.' + args.precision + '.npy'
         proc = subprocess.run(
             [os.path.join(args.bin, 'relay-run'), base + '.onnx', '--input',
-             base + '.input.npy', '--output', out], capture_output=True,
-            text=True)
+             base + '.input.npy', '--output', out, '--precision',
+             args.precision], capture_output=True, text=True)
         if proc.returncode != 0 or 'reference interpreter' in proc.stderr:
             failures += 1
             print('%-20s FAILED: %s' % (name, proc.stderr.strip()[:500]))
             continue
         got, want = np.load(out), np.load(base + '.torch.npy')
         error = float(np.max(np.abs(got - want)) / np.max(np.abs(want)))
-        ok = error <= 1e-4
+        ok = error <= (1e-4 if args.precision == 'fp32' else 2e-2)
         failures += 0 if ok else 1
         print('%-20s %s (relative error %.2g)' % (
             name, 'matches PyTorch' if ok else 'DIFFERS from PyTorch', error),
