@@ -3,6 +3,7 @@
 #include "transforms/Pipelines/Pipelines.h"
 
 #include "conversion/Passes.h"
+#include "transforms/Codegen/CPU/CPUDescription.h"
 #include "transforms/Codegen/CPU/CPUTarget.h"
 #include "transforms/Passes.h"
 
@@ -95,11 +96,18 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm,
   // has a hundred or more).
   OpPassManager &funcs = pm.nest<func::FuncOp>();
   funcs.addPass(createConvertLinalgToLoopsPass());
-  // bf16 conversions as integer arithmetic: without AVX-512 BF16, LLVM
-  // would call compiler-rt's __truncsfbf2, which the JIT does not have.
-  arith::ArithExpandOpsPassOptions bf16;
-  bf16.includeBf16 = true;
-  funcs.addPass(arith::createArithExpandOpsPass(bf16));
+  // bf16 conversions as integer arithmetic where the CPU has no AVX-512
+  // BF16 (vcvtneps2bf16): LLVM would call compiler-rt's __truncsfbf2, which
+  // the JIT does not have. (An unknown CPU is --relay-set-target-cpu's
+  // error.)
+  std::string cpuError;
+  FailureOr<cpu::CPUDescription> targetCPU =
+      cpu::lookupCPU(options.cpu, cpuError);
+  if (failed(targetCPU) || !targetCPU->bf16) {
+    arith::ArithExpandOpsPassOptions bf16;
+    bf16.includeBf16 = true;
+    funcs.addPass(arith::createArithExpandOpsPass(bf16));
+  }
   funcs.addPass(vector::createLowerVectorMultiReductionPass());
   funcs.addPass(createConvertVectorToSCFPass(
       VectorTransferToSCFOptions().enableFullUnroll()));
