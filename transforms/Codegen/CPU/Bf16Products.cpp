@@ -153,7 +153,10 @@ Value bf16Product(OpBuilder &b, Location loc, RankedTensorType type, Value x,
   int64_t m = type.getDimSize(0), n = type.getDimSize(1);
   int64_t k = cast<RankedTensorType>(x.getType()).getDimSize(1);
   int64_t cq = (k + 1) / 2, op = (n + kLanes - 1) / kLanes * kLanes;
-  auto [rows, vecs] = dotRegisterTile(op / kLanes);
+  auto [tileRows, vecs] = dotRegisterTile(op / kLanes);
+  // Fewer rows than a register tile's (a classifier at batch 1): tiles of
+  // those rows only, not of copies of the last.
+  int64_t rows = std::min(tileRows, m);
   // The rows are the positions of a 1x1 convolution of one image of m x 1
   // pixels with k channels.
   DotProblem p{1, m, 1, 1, 1, cq, op, 1, 1, 1, 1, rows, vecs, 2};

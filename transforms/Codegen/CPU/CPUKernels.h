@@ -49,6 +49,12 @@ Value paddedContract(OpBuilder &b, Location loc, RankedTensorType type,
 Value packedWeightProduct(OpBuilder &b, Location loc, RankedTensorType type,
                           Value x, Value w, bool wIsNK);
 
+/// packedWeightProduct's panels for a float w known only at run time,
+/// packed by a copy where it pays: 64 or more rows and a w too large for L2
+/// to hold its rows for the cache tiles (over twice L2); null elsewhere.
+Value packedOperandProduct(OpBuilder &b, Location loc, RankedTensorType type,
+                           Value x, Value w, bool wIsNK);
+
 /// Whether x [1, K] times w^T (w [N, K]) is a one-row product of floats
 /// that rowTimesTransposed takes.
 bool isOneRowProduct(RankedTensorType type, Value x, Value w);

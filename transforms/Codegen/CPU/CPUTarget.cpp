@@ -48,10 +48,15 @@ public:
       return rowTimesTransposed(b, loc, type, operands[0], operands[1]);
     // A product with constant weights (a dense or linear layer) on weights
     // packed into panels.
-    if (rowsTimesTransposed || rowsTimesMatrix)
+    if (rowsTimesTransposed || rowsTimesMatrix) {
       if (Value out = packedWeightProduct(b, loc, type, operands[0],
                                           operands[1], rowsTimesTransposed))
         return out;
+      // Large operands made at run time are packed the same way by a copy.
+      if (Value out = packedOperandProduct(b, loc, type, operands[0],
+                                           operands[1], rowsTimesTransposed))
+        return out;
+    }
     return paddedContract(b, loc, type, operands, numDims, maps);
   }
 

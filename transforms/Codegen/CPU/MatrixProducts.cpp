@@ -145,28 +145,18 @@ Value paddedContract(OpBuilder &b, Location loc, RankedTensorType type,
       b.getDenseI64ArrayAttr(SmallVector<int64_t>(rank, 1)));
 }
 
-Value packedWeightProduct(OpBuilder &b, Location loc, RankedTensorType type,
-                          Value x, Value w, bool wIsNK) {
-  auto xt = dyn_cast<RankedTensorType>(x.getType());
-  auto wt = dyn_cast<RankedTensorType>(w.getType());
-  Type e = type.getElementType();
-  if (!xt || !wt || !isa<FloatType>(e) || xt.getElementType() != e ||
-      wt.getElementType() != e || xt.getRank() != 2 || wt.getRank() != 2 ||
-      !type.hasStaticShape() || !xt.hasStaticShape() || !wt.hasStaticShape())
-    return nullptr;
-  int64_t m = xt.getDimSize(0), k = xt.getDimSize(1);
-  int64_t n = wt.getDimSize(wIsNK ? 0 : 1);
-  // Fewer rows do not repay the panel layout (one row has its own
-  // kernel); narrow products are one panel anyway.
-  if (m < 4 || n < 32 || !constantThroughReshapes(w))
-    return nullptr;
-  int64_t paddedN = (n + 15) / 16 * 16;
-  int64_t lanes = paddedN % 32 == 0 ? 32 : 16;
-  Value packed =
-      packedConstantMatrix(b, loc, w, lanes, paddedN, /*transposed=*/!wIsNK);
-  if (!packed)
-    return nullptr;
+/// out[m, n] = sum_k x[m, k] * packed[n / lanes, k, n % lanes] (packed:
+/// the weights in panels of `lanes` columns, n padded to a multiple of
+/// them), x's rows padded to whole register tiles and the result sliced
+/// back to `type`.
+static Value productOnPanels(OpBuilder &b, Location loc, RankedTensorType type,
+                             Value x, Value packed) {
   MLIRContext *ctx = b.getContext();
+  Type e = type.getElementType();
+  auto pt = cast<RankedTensorType>(packed.getType());
+  int64_t lanes = pt.getDimSize(2), paddedN = pt.getDimSize(0) * lanes;
+  int64_t m = type.getDimSize(0), n = type.getDimSize(1);
+  int64_t k = cast<RankedTensorType>(x.getType()).getDimSize(1);
   int64_t paddedM = paddedExtent(m, /*isN=*/false);
   if (paddedM != m)
     x = tensor::PadOp::create(b, loc, RankedTensorType::get({paddedM, k}, e), x,
@@ -188,6 +178,93 @@ Value packedWeightProduct(OpBuilder &b, Location loc, RankedTensorType type,
       b, loc, type, out, ValueRange{}, ValueRange{}, ValueRange{},
       b.getDenseI64ArrayAttr({0, 0}), b.getDenseI64ArrayAttr({m, n}),
       b.getDenseI64ArrayAttr({1, 1}));
+}
+
+/// Whether out = x * w (w [n, k] when `wIsNK`, else [k, n]) is a static 2-d
+/// float product of one element type; sets m, n, k.
+static bool isFloatMatrixProduct(RankedTensorType type, Value x, Value w,
+                                 bool wIsNK, int64_t &m, int64_t &n,
+                                 int64_t &k) {
+  auto xt = dyn_cast<RankedTensorType>(x.getType());
+  auto wt = dyn_cast<RankedTensorType>(w.getType());
+  Type e = type.getElementType();
+  if (!xt || !wt || !isa<FloatType>(e) || xt.getElementType() != e ||
+      wt.getElementType() != e || xt.getRank() != 2 || wt.getRank() != 2 ||
+      !type.hasStaticShape() || !xt.hasStaticShape() || !wt.hasStaticShape())
+    return false;
+  m = xt.getDimSize(0);
+  k = xt.getDimSize(1);
+  n = wt.getDimSize(wIsNK ? 0 : 1);
+  return true;
+}
+
+/// Panels of 32 columns where the padded width allows, else 16.
+static int64_t panelLanes(int64_t paddedN) {
+  return paddedN % 32 == 0 ? 32 : 16;
+}
+
+Value packedWeightProduct(OpBuilder &b, Location loc, RankedTensorType type,
+                          Value x, Value w, bool wIsNK) {
+  int64_t m, n, k;
+  if (!isFloatMatrixProduct(type, x, w, wIsNK, m, n, k))
+    return nullptr;
+  // Fewer rows do not repay the panel layout (one row has its own
+  // kernel); narrow products are one panel anyway.
+  if (m < 4 || n < 32 || !constantThroughReshapes(w))
+    return nullptr;
+  int64_t paddedN = (n + 15) / 16 * 16;
+  Value packed = packedConstantMatrix(b, loc, w, panelLanes(paddedN), paddedN,
+                                      /*transposed=*/!wIsNK);
+  if (!packed)
+    return nullptr;
+  return productOnPanels(b, loc, type, x, packed);
+}
+
+Value packedOperandProduct(OpBuilder &b, Location loc, RankedTensorType type,
+                           Value x, Value w, bool wIsNK) {
+  int64_t m, n, k;
+  if (!isFloatMatrixProduct(type, x, w, wIsNK, m, n, k))
+    return nullptr;
+  Type e = type.getElementType();
+  int64_t bytes = n * k * (e.getIntOrFloatBitWidth() / 8);
+  // The copy costs n * k moves against 2 * m * n * k flops; it pays where
+  // the operand is too large for the cache tiles to find its rows in L2
+  // (and rows of 4 KB or more alias in L1).
+  if (m < 64 || n < 32 || bytes <= 2 * cpuAt(b).l2Bytes)
+    return nullptr;
+  MLIRContext *ctx = b.getContext();
+  int64_t paddedN = (n + 15) / 16 * 16, lanes = panelLanes(paddedN);
+  if (paddedN != n) {
+    SmallVector<int64_t> shape = wIsNK ? SmallVector<int64_t>{paddedN, k}
+                                       : SmallVector<int64_t>{k, paddedN};
+    SmallVector<int64_t> high = wIsNK ? SmallVector<int64_t>{paddedN - n, 0}
+                                      : SmallVector<int64_t>{0, paddedN - n};
+    w = tensor::PadOp::create(b, loc, RankedTensorType::get(shape, e), w,
+                              getAsIndexOpFoldResult(ctx, {0, 0}),
+                              getAsIndexOpFoldResult(ctx, high),
+                              constantScalar(b, loc, e, 0));
+  }
+  // packed[no, k, ni] = w[no * lanes + ni, k] (NK) or w[k, no * lanes + ni]
+  // (KN): the columns split into panels by a reshape, then one permuting
+  // copy (vector copies of rows for KN, 16x16 transposed blocks for NK).
+  int64_t panels = paddedN / lanes;
+  AffineExpr no, kk, ni;
+  bindDims(ctx, no, kk, ni);
+  Value split;
+  AffineMap read;
+  if (wIsNK) {
+    split = tensor::ExpandShapeOp::create(
+        b, loc, RankedTensorType::get({panels, lanes, k}, e), w,
+        SmallVector<ReassociationIndices>{{0, 1}, {2}});
+    read = AffineMap::get(3, 0, {no, ni, kk}, ctx);
+  } else {
+    split = tensor::ExpandShapeOp::create(
+        b, loc, RankedTensorType::get({k, panels, lanes}, e), w,
+        SmallVector<ReassociationIndices>{{0}, {1, 2}});
+    read = AffineMap::get(3, 0, {kk, no, ni}, ctx);
+  }
+  Value packed = copyThroughMap(b, loc, split, {panels, k, lanes}, read);
+  return productOnPanels(b, loc, type, x, packed);
 }
 
 /// The vector width (f32 lanes) of one-row products.

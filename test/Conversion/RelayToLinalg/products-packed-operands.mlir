@@ -1,0 +1,34 @@
+// RUN: relay-mlir-opt %s --relay-set-target-cpu=cpu=znver4 --relay-to-linalg | FileCheck %s
+// Products whose right operand is made at run time and too large for L2
+// to hold the rows the cache tiles read (over twice L2: 2 MB on a Zen 4)
+// get it packed by a copy into panels of 16 or 32 columns contiguous along
+// k, as constant weights are at compile time; smaller ones are read in
+// place.
+
+// Tests that a 700x900 operand (2.5 MB) is split into 57 panels of 16
+// columns (900 padded to 912) and copied panel-major, for a matmul (KN: a
+// copy of rows) and a dense layer (NK: a transposing copy), and that the
+// product reads the panels.
+// CHECK-LABEL: func.func @large(
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [700, 57, 16] : tensor<700x912xf32> into tensor<700x57x16xf32>
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<700x57x16xf32>) outs(%{{.*}} : tensor<57x700x16xf32>)
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<104x700xf32>, tensor<57x700x16xf32>) outs(%{{.*}} : tensor<104x57x16xf32>)
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0, 1], [2]] output_shape [57, 16, 700] : tensor<912x700xf32> into tensor<57x16x700xf32>
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<57x16x700xf32>) outs(%{{.*}} : tensor<57x700x16xf32>)
+relay.func @large(%a: tensor<100x700xf32>, %b: tensor<700x900xf32>, %c: tensor<900x700xf32>) -> tensor<100x900xf32> {
+  %m = relay.nn.matmul %a, %b : (tensor<100x700xf32>, tensor<700x900xf32>) -> tensor<100x900xf32>
+  %d = relay.nn.dense %a, %c : (tensor<100x700xf32>, tensor<900x700xf32>) -> tensor<100x900xf32>
+  %s = relay.add %m, %d : (tensor<100x900xf32>, tensor<100x900xf32>) -> tensor<100x900xf32>
+  relay.return %s : tensor<100x900xf32>
+}
+
+// Tests that a 512x512 operand (1 MB) and a product of fewer than 64 rows
+// are not packed.
+// CHECK-LABEL: func.func @small(
+// CHECK-NOT: tensor.expand_shape
+// CHECK: return
+relay.func @small(%a: tensor<100x512xf32>, %b: tensor<512x512xf32>, %x: tensor<32x2048xf32>, %y: tensor<2048x2048xf32>) -> tensor<32x2048xf32> {
+  %m = relay.nn.matmul %a, %b : (tensor<100x512xf32>, tensor<512x512xf32>) -> tensor<100x512xf32>
+  %n = relay.nn.matmul %x, %y : (tensor<32x2048xf32>, tensor<2048x2048xf32>) -> tensor<32x2048xf32>
+  relay.return %n : tensor<32x2048xf32>
+}
