@@ -10,9 +10,9 @@
 //   bf16 along the input channels (along k).
 // - The weights are packed so that a 64-byte load holds 16 output channels
 //   x 2 input channels of one tap, in panels of the register tile's
-//   channels: w16[o/pw, t, c/2, (o%pw)*2 + c%2], zero where padded; at compile
-//   time when they are constant (after
-//   --relay-fold-constant), else by a copy at run time (training, -O0).
+//   channels: w16[o/pw, t, c/2, (o%pw)*2 + c%2], zero where padded; at
+//   compile time when they are constants (--relay-to-mixed-precision rounds
+//   constant weights into bf16 constants), else by a copy at run time.
 // - The accumulators start at zero.
 //
 // On a CPU without AVX-512 BF16 the operands are widened to f32 and the
