@@ -21,7 +21,8 @@ config.environment["FILECHECK_OPTS"] = "-enable-var-scope"
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(
-    ["relay-mlir-opt", "relay-mlir-translate", "relay-run"], [config.relay_tools_dir])
+    ["relay-mlir-opt", "relay-mlir-translate", "relay-run",
+     "relay-mlir-lsp-server", "relay-mlir-reduce"], [config.relay_tools_dir])
 
 # Debian's python3 with numpy (python3-numpy) produces reference results.
 import subprocess
