@@ -1096,7 +1096,8 @@ def Defunctionalize : Pass<"relay-defunctionalize", "::mlir::ModuleOp"> {
 
     A closure that stays polymorphic, or one applied when the module makes
     no function of its type (a function argument of the entry point), is an
-    error.
+    error; so is a closure among the parameters of an entry function
+    (`entry-functions`): its caller, outside the module, cannot make one.
 
     ```mlir
     %f = relay.fn (%y: tensor<f32>) -> tensor<f32> { ... %x ... }
@@ -1110,6 +1111,11 @@ def Defunctionalize : Pass<"relay-defunctionalize", "::mlir::ModuleOp"> {
     ```
   }];
   let dependentDialects = ["::mlir::relay::RelayDialect"];
+  let options = [
+    ListOption<"entryFunctions", "entry-functions", "std::string",
+               "Functions called from outside the module, whose parameters "
+               "may not be closures">
+  ];
   let statistics = [
     Statistic<"numClosureTypes", "closure-types",
               "Closure types made ADTs">,

@@ -315,3 +315,25 @@ void mlir::relay::walkTypeVars(Type type,
     }
   });
 }
+
+std::optional<int64_t> mlir::relay::staticTensorBytes(RankedTensorType type) {
+  if (!type.hasStaticShape())
+    return std::nullopt;
+  Type e = type.getElementType();
+  int64_t bytes = e.isIntOrFloat()
+                      ? std::max<int64_t>(1, e.getIntOrFloatBitWidth() / 8)
+                      : 8;
+  for (int64_t d : type.getShape())
+    if (__builtin_mul_overflow(bytes, d, &bytes))
+      return std::nullopt;
+  return bytes;
+}
+
+RankedTensorType mlir::relay::findOversizedTensor(Type type) {
+  RankedTensorType found;
+  type.walk([&](RankedTensorType t) {
+    if (!found && t.hasStaticShape() && !staticTensorBytes(t))
+      found = t;
+  });
+  return found;
+}

@@ -59,6 +59,16 @@ Type makeTensorType(MLIRContext *ctx, StringAttr shapeVar,
 /// it is used there (so a tensor's shape variable is reported as Shape).
 void walkTypeVars(Type type, function_ref<void(StringRef, TypeKind)> fn);
 
+/// The bytes a value of the static tensor type `type` holds (at least one
+/// per element); nullopt when that count does not fit in 63 bits (no
+/// machine could hold it, and size arithmetic on it would overflow).
+std::optional<int64_t> staticTensorBytes(RankedTensorType type);
+
+/// The first static tensor type within `type` (itself, a tuple's field, a
+/// function's parameter or result, ...) whose size overflows
+/// (staticTensorBytes); null when there is none.
+RankedTensorType findOversizedTensor(Type type);
+
 } // namespace mlir::relay
 
 #endif // RELAY_MLIR_DIALECTS_RELAY_TYPEUTILS_H

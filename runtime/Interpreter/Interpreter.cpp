@@ -223,6 +223,22 @@ static FailureOr<ValuePtr> runKernel(Operation *op, const OperatorInfo &info,
                            "cannot determine the result type of '")
            << op->getName() << "' for operands "
            << TypeRange(types).drop_back();
+  // A result larger than this machine's memory is an error at the op, not
+  // an abort in the allocator.
+  RankedTensorType tooLarge;
+  int64_t needed = 0;
+  reporter.result.walk([&](RankedTensorType t) {
+    std::optional<int64_t> bytes = interpreterBytes(t);
+    if (!tooLarge && (!bytes || *bytes > physicalMemoryBytes())) {
+      tooLarge = t;
+      needed = bytes.value_or(INT64_MAX);
+    }
+  });
+  if (tooLarge)
+    return mlir::emitError(op->getLoc(), "the result of '")
+           << op->getName() << "', " << tooLarge << ", needs " << needed
+           << " bytes in the interpreter, more than this machine's memory ("
+           << physicalMemoryBytes() << " bytes)";
   KernelContext ctx{op, operands, getOperatorAttributes(op), reporter.result};
   return (*kernel)(ctx);
 }

@@ -2,6 +2,8 @@
 
 #include "runtime/Interpreter/Value.h"
 
+#include <unistd.h>
+
 #include "dialects/relay/RelayOps.h"
 
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -62,6 +64,23 @@ Tensor::Tensor(Type elementType, ArrayRef<int64_t> shape)
     f.assign(size, 0.0);
   else
     n.assign(size, 0);
+}
+
+int64_t mlir::relay::interp::physicalMemoryBytes() {
+  static const int64_t bytes = [] {
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && size > 0 ? int64_t(pages) * size : INT64_MAX;
+  }();
+  return bytes;
+}
+
+std::optional<int64_t>
+mlir::relay::interp::interpreterBytes(RankedTensorType type) {
+  int64_t bytes = sizeof(double);
+  for (int64_t d : type.getShape())
+    if (d < 0 || __builtin_mul_overflow(bytes, d, &bytes))
+      return std::nullopt;
+  return bytes;
 }
 
 RankedTensorType Tensor::getType() const {

@@ -70,6 +70,13 @@ private:
   std::vector<int64_t> n;
 };
 
+/// This machine's physical memory in bytes (what no allocation can exceed).
+int64_t physicalMemoryBytes();
+
+/// The bytes the interpreter holds a tensor of `type` in (8 per element);
+/// nullopt when that overflows.
+std::optional<int64_t> interpreterBytes(RankedTensorType type);
+
 /// Rounds `v` to what `elementType` can hold (float32, float16, bfloat16).
 double roundToFloat(Type elementType, double v);
 /// Wraps `v` to the width and signedness of an integer `elementType`.

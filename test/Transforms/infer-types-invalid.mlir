@@ -181,3 +181,22 @@ relay.func @unknown_relation(%f: !relay.fn<[a, b](!relay.tvar<a>) -> !relay.tvar
   %r = relay.apply %f(%x) : (!relay.fn<[a, b](!relay.tvar<a>) -> !relay.tvar<b> where NoSuchRel(!relay.tvar<a>, !relay.tvar<b>)>, tensor<f32>) -> !relay.incomplete
   relay.return %r : !relay.incomplete
 }
+
+// -----
+
+// Tests that a tensor type whose size in bytes overflows 64 bits (a
+// dimension of 1.4e16 times two more) is an error at the parameter, not a
+// negative size in the lowering.
+// expected-error @+1 {{the tensor type 'tensor<14000000000000000x1000x1000xf32>' has more elements than 64-bit sizes can count (its size in bytes overflows)}}
+relay.func @huge(%x: tensor<14000000000000000x1000x1000xf32>) -> tensor<14000000000000000x1000x1000xf32> {
+  relay.return %x : tensor<14000000000000000x1000x1000xf32>
+}
+
+// -----
+
+// Tests that a result whose size overflows is an error at its op.
+relay.func @huge_result(%x: tensor<2x1xf32>) -> !relay.incomplete {
+  // expected-error @+1 {{the tensor type 'tensor<2x4611686018427387904xf32>' has more elements than 64-bit sizes can count (its size in bytes overflows)}}
+  %b = relay.broadcast_to %x {shape = array<i64: 2, 4611686018427387904>} : (tensor<2x1xf32>) -> !relay.incomplete
+  relay.return %b : !relay.incomplete
+}

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "conversion/RelayToLinalg/LoweringTarget.h"
+#include "dialects/relay/TypeUtils.h"
 #include "frontends/ONNX/OnnxImporter.h"
 #include "frontends/RelayText/Importer.h"
 #include "runtime/Executor/AheadOfTime.h"
@@ -412,6 +413,37 @@ int main(int argc, char **argv) {
     return failed(emitObjectAndHeader(*module, entry, emitObject, header,
                                       compileOptions));
   }
+  // Compiled code that would allocate more than this machine's memory is an
+  // error at the value here, not a null buffer at run time.
+  if (!useInterpreter) {
+    Location tooLargeAt = module->getLoc();
+    RankedTensorType tooLarge;
+    module->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      auto check = [&](Type type, Location loc) {
+        type.walk([&](RankedTensorType t) {
+          std::optional<int64_t> bytes = staticTensorBytes(t);
+          if (!tooLarge && t.hasStaticShape() &&
+              (!bytes || *bytes > physicalMemoryBytes())) {
+            tooLarge = t;
+            tooLargeAt = loc;
+          }
+        });
+      };
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments())
+            check(arg.getType(), arg.getLoc());
+      for (Value v : op->getResults())
+        check(v.getType(), op->getLoc());
+    });
+    if (tooLarge) {
+      emitError(tooLargeAt)
+          << "a value of type " << tooLarge
+          << " needs more than this machine's memory (" << physicalMemoryBytes()
+          << " bytes); compiled code cannot allocate it";
+      return 1;
+    }
+  }
   Block &body = func.getBody().front();
   unsigned numParams = body.getNumArguments();
 
@@ -421,6 +453,22 @@ int main(int argc, char **argv) {
   if (randomInputs >= 0) {
     std::mt19937_64 rng(randomInputs);
     for (BlockArgument arg : body.getArguments()) {
+      // An input larger than memory is an error, not an abort in the
+      // allocator.
+      RankedTensorType tooLarge;
+      arg.getType().walk([&](RankedTensorType t) {
+        std::optional<int64_t> bytes = interpreterBytes(t);
+        if (!tooLarge && t.hasStaticShape() &&
+            (!bytes || *bytes > physicalMemoryBytes()))
+          tooLarge = t;
+      });
+      if (tooLarge) {
+        emitError(arg.getLoc())
+            << "cannot make a random input of type " << tooLarge
+            << ": it needs more than this machine's memory ("
+            << physicalMemoryBytes() << " bytes)";
+        return 1;
+      }
       FailureOr<ValuePtr> v = randomValue(arg.getType(), rng);
       if (failed(v)) {
         emitError(arg.getLoc())

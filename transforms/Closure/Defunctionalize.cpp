@@ -61,6 +61,7 @@ struct ClosureType {
 
 struct DefunctionalizePass
     : public relay::impl::DefunctionalizeBase<DefunctionalizePass> {
+  using Base::Base;
   void runOnOperation() override;
 
   /// The converted form of `type`: every monomorphic function type in it
@@ -415,6 +416,26 @@ LogicalResult DefunctionalizePass::declareClosureTypes(ModuleOp module) {
 
 void DefunctionalizePass::runOnOperation() {
   ModuleOp module = getOperation();
+  // An entry function's caller is outside the module: it cannot make a
+  // closure to pass in. (One it gets back is an object it can only hold.)
+  for (const std::string &name : entryFunctions) {
+    auto entry = module.lookupSymbol<FuncOp>(name);
+    if (!entry)
+      continue;
+    FunctionType signature = entry.getFunctionType();
+    for (auto [i, input] : llvm::enumerate(signature.getInputs())) {
+      Type type = input;
+      bool closure = false;
+      type.walk([&](FuncType) { closure = true; });
+      if (closure) {
+        entry.emitError("relay-defunctionalize: the entry function @")
+            << name << " takes a closure (parameter " << i << ", " << type
+            << "); code compiled for callers outside the module cannot "
+               "receive one";
+        return signalPassFailure();
+      }
+    }
+  }
   // A pass instance may run on several modules.
   reserved.clear();
   closures.clear();

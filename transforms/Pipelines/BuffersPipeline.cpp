@@ -42,7 +42,12 @@ void mlir::relay::buildRelayToBuffersPipeline(OpPassManager &pm,
   // made constants.
   pm.addPass(createQnnCanonicalize());
   // First order: closures are ADTs and their applications calls.
-  pm.addPass(createDefunctionalize());
+  DefunctionalizeOptions defunctionalize;
+  defunctionalize.entryFunctions.assign(options.optimize.entryFunctions.begin(),
+                                        options.optimize.entryFunctions.end());
+  if (defunctionalize.entryFunctions.empty())
+    defunctionalize.entryFunctions.push_back("main");
+  pm.addPass(createDefunctionalize(defunctionalize));
   pm.addPass(createDecompose());
   // Narrow operands after the optimisations, so that the weights they fold
   // (scales, batch norms) are rounded once, as they are at last.

@@ -81,18 +81,18 @@ CompileOptions withEntry(CompileOptions options, StringRef entry);
 /// The options of --relay-optimize that every lowering pipeline takes.
 template <typename Derived>
 struct LoweringPipelineOptions : public PassPipelineOptions<Derived> {
-  detail::PassOptions::Option<int64_t> optLevel{
+  ::mlir::detail::PassOptions::Option<int64_t> optLevel{
       *this, "opt-level",
       llvm::cl::desc("Relay's optimisation level (--relay-optimize's); at 0 "
                      "each operator is its own kernel"),
       llvm::cl::init(3)};
-  detail::PassOptions::ListOption<std::string> disabledPasses{
+  ::mlir::detail::PassOptions::ListOption<std::string> disabledPasses{
       *this, "disabled-passes",
       llvm::cl::desc("Passes of --relay-optimize not to run")};
-  detail::PassOptions::ListOption<std::string> requiredPasses{
+  ::mlir::detail::PassOptions::ListOption<std::string> requiredPasses{
       *this, "required-passes",
       llvm::cl::desc("Passes of --relay-optimize to run whatever the level")};
-  detail::PassOptions::ListOption<std::string> entryFunctions{
+  ::mlir::detail::PassOptions::ListOption<std::string> entryFunctions{
       *this, "entry-functions",
       llvm::cl::desc("The functions the program is called through (default: "
                      "main)")};

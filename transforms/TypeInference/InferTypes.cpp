@@ -22,6 +22,7 @@
 #include "dialects/relay/RelationUtils.h"
 #include "dialects/relay/RelayAttrs.h"
 #include "dialects/relay/RelayOps.h"
+#include "dialects/relay/TypeUtils.h"
 #include "transforms/TypeInference/RelationSolver.h"
 
 #include "mlir/IR/Builders.h"
@@ -683,6 +684,34 @@ struct InferTypesPass : public relay::impl::InferTypesBase<InferTypesPass> {
       numRelations += inference.getNumRelations();
     }
     numGeneralized += generalizedCount;
+    if (failed(checkTensorSizes(module)))
+      signalPassFailure();
+  }
+
+  /// Tensors whose size overflows 64-bit arithmetic (a dimension of 1e16
+  /// times a few more) are errors at the value, not a negative size in the
+  /// lowering.
+  static LogicalResult checkTensorSizes(ModuleOp module) {
+    auto check = [](Type type, Location loc) -> LogicalResult {
+      RankedTensorType t = findOversizedTensor(type);
+      if (!t)
+        return success();
+      return emitError(loc) << "the tensor type " << t
+                            << " has more elements than 64-bit sizes can "
+                               "count (its size in bytes overflows)";
+    };
+    WalkResult result = module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments())
+            if (failed(check(arg.getType(), arg.getLoc())))
+              return WalkResult::interrupt();
+      for (Value v : op->getResults())
+        if (failed(check(v.getType(), op->getLoc())))
+          return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    return failure(result.wasInterrupted());
   }
 };
 } // namespace
