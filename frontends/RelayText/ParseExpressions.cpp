@@ -14,72 +14,83 @@ using namespace mlir::relay::text;
 using namespace mlir::relay::text::detail;
 
 FailureOr<Value> Importer::parseExpr() {
+  if (nesting >= kMaxNesting)
+    return fail(emitError(peek().loc)
+                << "expression nested deeper than " << kMaxNesting
+                << " levels; bind its parts with let or graph bindings "
+                   "(%n = ...;) to flatten it");
+  ++nesting;
   // The names an expression binds (let, graph bindings) are visible in its
   // own body only: `(let %x = 1; %x, %x)` does not bind the second %x.
   pushScope();
   FailureOr<Value> value = parseSequence();
   popScope();
+  --nesting;
   return value;
 }
 
 FailureOr<Value> Importer::parseSequence() {
-  // let %x (: T)? = e; body
-  if (peek().isKeyword("let")) {
-    Token kw = consume();
-    if (peek().is(TokenKind::Global))
-      return fail(emitError(peek().loc)
-                  << "let cannot bind a global name (@" << peek().text
-                  << "); expected a local variable (%name)");
-    if (!peek().is(TokenKind::Local))
-      return fail(expected("a local variable (%name) after 'let'"));
-    Token name = consume();
-    std::optional<Type> annotation;
-    if (consumeIf(TokenKind::Colon)) {
-      FailureOr<Type> t = parseType();
-      if (failed(t))
+  // A sequence of bindings is a loop, not a recursion per binding: a graph
+  // of a hundred thousand bindings would overflow the stack otherwise.
+  while (true) {
+    // let %x (: T)? = e; body
+    if (peek().isKeyword("let")) {
+      Token kw = consume();
+      if (peek().is(TokenKind::Global))
+        return fail(emitError(peek().loc)
+                    << "let cannot bind a global name (@" << peek().text
+                    << "); expected a local variable (%name)");
+      if (!peek().is(TokenKind::Local))
+        return fail(expected("a local variable (%name) after 'let'"));
+      Token name = consume();
+      std::optional<Type> annotation;
+      if (consumeIf(TokenKind::Colon)) {
+        FailureOr<Type> t = parseType();
+        if (failed(t))
+          return failure();
+        annotation = *t;
+      }
+      if (failed(expect(TokenKind::Equal, "in the let binding")))
         return failure();
-      annotation = *t;
+      FailureOr<Value> value;
+      if (peek().isKeyword("fn"))
+        value = parseFn(name.text);
+      else
+        value = parseBinary(0);
+      if (failed(value))
+        return failure();
+      if (annotation && failed(ascribe(*value, *annotation, name.loc)))
+        return failure();
+      if (Operation *def = value->getDefiningOp())
+        if (!isa<NameLoc>(def->getLoc()))
+          def->setLoc(
+              NameLoc::get(StringAttr::get(ctx, name.text), def->getLoc()));
+      if (failed(expect(TokenKind::Semicolon, "after the let binding")))
+        return failure();
+      (void)kw;
+      bind(name.text, *value);
+      continue;
     }
-    if (failed(expect(TokenKind::Equal, "in the let binding")))
-      return failure();
-    FailureOr<Value> value;
-    if (peek().isKeyword("fn"))
-      value = parseFn(name.text);
-    else
-      value = parseBinary(0);
-    if (failed(value))
-      return failure();
-    if (annotation && failed(ascribe(*value, *annotation, name.loc)))
-      return failure();
-    if (Operation *def = value->getDefiningOp())
-      if (!isa<NameLoc>(def->getLoc()))
-        def->setLoc(
-            NameLoc::get(StringAttr::get(ctx, name.text), def->getLoc()));
-    if (failed(expect(TokenKind::Semicolon, "after the let binding")))
-      return failure();
-    (void)kw;
-    bind(name.text, *value);
-    return parseSequence();
-  }
-  // %0 = e; body  (graph binding)
-  if (peek().is(TokenKind::Local) && peek(1).is(TokenKind::Equal)) {
-    Token name = consume();
-    consume();
+    // %0 = e; body  (graph binding)
+    if (peek().is(TokenKind::Local) && peek(1).is(TokenKind::Equal)) {
+      Token name = consume();
+      consume();
+      FailureOr<Value> value = parseBinary(0);
+      if (failed(value))
+        return failure();
+      if (failed(expect(TokenKind::Semicolon, "after the binding")))
+        return failure();
+      bind(name.text, *value);
+      continue;
+    }
     FailureOr<Value> value = parseBinary(0);
     if (failed(value))
       return failure();
-    if (failed(expect(TokenKind::Semicolon, "after the binding")))
-      return failure();
-    bind(name.text, *value);
-    return parseSequence();
+    // e1; e2
+    if (consumeIf(TokenKind::Semicolon))
+      continue;
+    return value;
   }
-  FailureOr<Value> value = parseBinary(0);
-  if (failed(value))
-    return failure();
-  // e1; e2
-  if (consumeIf(TokenKind::Semicolon))
-    return parseSequence();
-  return value;
 }
 
 static int precedence(TokenKind kind) {

@@ -201,6 +201,11 @@ private:
   Type parseDtypeName(StringRef name);
 
   FailureOr<Value> parseExpr();
+  /// Expressions nested in one another at most (each level is a few frames
+  /// of the parser's recursion; far deeper ones would overflow the stack).
+  static constexpr unsigned kMaxNesting = 1000;
+  /// The expressions being parsed, nested.
+  unsigned nesting = 0;
   FailureOr<Value> parseSequence();
   FailureOr<Value> parseBinary(int minPrec);
   FailureOr<Expr> parseUnary();
