@@ -251,6 +251,23 @@ AffineMap map(MLIRContext *ctx, unsigned numDims, ArrayRef<unsigned> dims) {
 /// into the interior: tensor.pad bufferizes to a fill of the whole buffer
 /// first, a second pass over it (a fifth of MobileNet-V2's time went to
 /// such fills).
+Value padHighTo(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> shape,
+                Value value) {
+  auto t = cast<RankedTensorType>(v.getType());
+  if (t.getShape() == shape)
+    return v;
+  SmallVector<int64_t> high;
+  for (auto [want, have] : llvm::zip_equal(shape, t.getShape()))
+    high.push_back(want - have);
+  MLIRContext *ctx = b.getContext();
+  if (!value)
+    value = constantScalar(b, loc, t.getElementType(), 0);
+  return tensor::PadOp::create(
+      b, loc, RankedTensorType::get(shape, t.getElementType()), v,
+      getAsIndexOpFoldResult(ctx, SmallVector<int64_t>(shape.size(), 0)),
+      getAsIndexOpFoldResult(ctx, high), value);
+}
+
 Value padImage(OpBuilder &b, Location loc, Value data, ArrayRef<int64_t> p,
                int64_t h, int64_t w, Value value) {
   if (llvm::all_of(p, [](int64_t v) { return v == 0; }))

@@ -99,6 +99,11 @@ AffineMap map(MLIRContext *ctx, unsigned numDims, ArrayRef<unsigned> dims);
 /// (top, left, bottom, right) from TVM's 1, 2 or 4 padding values.
 SmallVector<int64_t> padding4(Operation *op);
 
+/// `v` padded at the end of each dimension to `shape` with `value` (zero
+/// when null); `v` itself when it has that shape already.
+Value padHighTo(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> shape,
+                Value value = nullptr);
+
 /// Pads H (`h`) and W (`w`) of a 4-d image by (top, left, bottom, right)
 /// with `value`; returns `data` when there is nothing to pad.
 Value padImage(OpBuilder &b, Location loc, Value data, ArrayRef<int64_t> p,

@@ -329,11 +329,36 @@ std::optional<int64_t> mlir::relay::staticTensorBytes(RankedTensorType type) {
   return bytes;
 }
 
-RankedTensorType mlir::relay::findOversizedTensor(Type type) {
+RankedTensorType
+mlir::relay::findTensorType(Type type,
+                            function_ref<bool(RankedTensorType)> pred) {
   RankedTensorType found;
   type.walk([&](RankedTensorType t) {
-    if (!found && t.hasStaticShape() && !staticTensorBytes(t))
+    if (!found && t.hasStaticShape() && pred(t))
       found = t;
+  });
+  return found;
+}
+
+std::optional<std::pair<RankedTensorType, Location>>
+mlir::relay::findTensorValue(Operation *root,
+                             function_ref<bool(RankedTensorType)> pred) {
+  std::optional<std::pair<RankedTensorType, Location>> found;
+  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    auto check = [&](Type type, Location loc) {
+      if (RankedTensorType t = findTensorType(type, pred))
+        found.emplace(t, loc);
+      return found.has_value();
+    };
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (check(arg.getType(), arg.getLoc()))
+            return WalkResult::interrupt();
+    for (Value v : op->getResults())
+      if (check(v.getType(), op->getLoc()))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
   });
   return found;
 }

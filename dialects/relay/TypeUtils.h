@@ -65,9 +65,17 @@ void walkTypeVars(Type type, function_ref<void(StringRef, TypeKind)> fn);
 std::optional<int64_t> staticTensorBytes(RankedTensorType type);
 
 /// The first static tensor type within `type` (itself, a tuple's field, a
-/// function's parameter or result, ...) whose size overflows
-/// (staticTensorBytes); null when there is none.
-RankedTensorType findOversizedTensor(Type type);
+/// function's parameter or result, ...) for which `pred` holds; null when
+/// there is none.
+RankedTensorType findTensorType(Type type,
+                                function_ref<bool(RankedTensorType)> pred);
+
+/// The first value defined within `root` (in pre-order: an op's region
+/// arguments before the ops of the region, then its results) whose type
+/// holds a static tensor type for which `pred` holds (findTensorType): that
+/// tensor type and the value's location; nullopt when there is none.
+std::optional<std::pair<RankedTensorType, Location>>
+findTensorValue(Operation *root, function_ref<bool(RankedTensorType)> pred);
 
 } // namespace mlir::relay
 

@@ -4,6 +4,7 @@
 
 #include "dialects/relay/OperatorRegistry.h"
 #include "dialects/relay/RelayAttrs.h"
+#include "dialects/relay/TypeUtils.h"
 #include "runtime/Interpreter/Kernels.h"
 
 #include "mlir/IR/SymbolTable.h"
@@ -225,15 +226,13 @@ static FailureOr<ValuePtr> runKernel(Operation *op, const OperatorInfo &info,
            << TypeRange(types).drop_back();
   // A result larger than this machine's memory is an error at the op, not
   // an abort in the allocator.
-  RankedTensorType tooLarge;
-  int64_t needed = 0;
-  reporter.result.walk([&](RankedTensorType t) {
-    std::optional<int64_t> bytes = interpreterBytes(t);
-    if (!tooLarge && (!bytes || *bytes > physicalMemoryBytes())) {
-      tooLarge = t;
-      needed = bytes.value_or(INT64_MAX);
-    }
-  });
+  RankedTensorType tooLarge =
+      findTensorType(reporter.result, [](RankedTensorType t) {
+        std::optional<int64_t> bytes = interpreterBytes(t);
+        return !bytes || *bytes > physicalMemoryBytes();
+      });
+  int64_t needed =
+      tooLarge ? interpreterBytes(tooLarge).value_or(INT64_MAX) : 0;
   if (tooLarge)
     return mlir::emitError(op->getLoc(), "the result of '")
            << op->getName() << "', " << tooLarge << ", needs " << needed

@@ -416,29 +416,13 @@ int main(int argc, char **argv) {
   // Compiled code that would allocate more than this machine's memory is an
   // error at the value here, not a null buffer at run time.
   if (!useInterpreter) {
-    Location tooLargeAt = module->getLoc();
-    RankedTensorType tooLarge;
-    module->walk<WalkOrder::PreOrder>([&](Operation *op) {
-      auto check = [&](Type type, Location loc) {
-        type.walk([&](RankedTensorType t) {
-          std::optional<int64_t> bytes = staticTensorBytes(t);
-          if (!tooLarge && t.hasStaticShape() &&
-              (!bytes || *bytes > physicalMemoryBytes())) {
-            tooLarge = t;
-            tooLargeAt = loc;
-          }
-        });
-      };
-      for (Region &region : op->getRegions())
-        for (Block &block : region)
-          for (BlockArgument arg : block.getArguments())
-            check(arg.getType(), arg.getLoc());
-      for (Value v : op->getResults())
-        check(v.getType(), op->getLoc());
+    auto tooLarge = findTensorValue(*module, [](RankedTensorType t) {
+      std::optional<int64_t> bytes = staticTensorBytes(t);
+      return !bytes || *bytes > physicalMemoryBytes();
     });
     if (tooLarge) {
-      emitError(tooLargeAt)
-          << "a value of type " << tooLarge
+      emitError(tooLarge->second)
+          << "a value of type " << tooLarge->first
           << " needs more than this machine's memory (" << physicalMemoryBytes()
           << " bytes); compiled code cannot allocate it";
       return 1;
@@ -455,13 +439,11 @@ int main(int argc, char **argv) {
     for (BlockArgument arg : body.getArguments()) {
       // An input larger than memory is an error, not an abort in the
       // allocator.
-      RankedTensorType tooLarge;
-      arg.getType().walk([&](RankedTensorType t) {
-        std::optional<int64_t> bytes = interpreterBytes(t);
-        if (!tooLarge && t.hasStaticShape() &&
-            (!bytes || *bytes > physicalMemoryBytes()))
-          tooLarge = t;
-      });
+      RankedTensorType tooLarge =
+          findTensorType(arg.getType(), [](RankedTensorType t) {
+            std::optional<int64_t> bytes = interpreterBytes(t);
+            return !bytes || *bytes > physicalMemoryBytes();
+          });
       if (tooLarge) {
         emitError(arg.getLoc())
             << "cannot make a random input of type " << tooLarge

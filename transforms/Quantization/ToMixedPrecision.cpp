@@ -147,6 +147,10 @@ struct ToMixedPrecision
       }
       op->setAttr("out_dtype", TypeAttr::get(Float32Type::get(ctx)));
     }
+    // The f32 weights the products read are dead once rounded.
+    for (auto [wide, narrow] : narrowed)
+      if (auto c = wide.getDefiningOp<ConstantOp>(); c && c->use_empty())
+        c->erase();
   }
 };
 

@@ -692,26 +692,14 @@ struct InferTypesPass : public relay::impl::InferTypesBase<InferTypesPass> {
   /// times a few more) are errors at the value, not a negative size in the
   /// lowering.
   static LogicalResult checkTensorSizes(ModuleOp module) {
-    auto check = [](Type type, Location loc) -> LogicalResult {
-      RankedTensorType t = findOversizedTensor(type);
-      if (!t)
-        return success();
-      return emitError(loc) << "the tensor type " << t
-                            << " has more elements than 64-bit sizes can "
-                               "count (its size in bytes overflows)";
-    };
-    WalkResult result = module.walk<WalkOrder::PreOrder>([&](Operation *op) {
-      for (Region &region : op->getRegions())
-        for (Block &block : region)
-          for (BlockArgument arg : block.getArguments())
-            if (failed(check(arg.getType(), arg.getLoc())))
-              return WalkResult::interrupt();
-      for (Value v : op->getResults())
-        if (failed(check(v.getType(), op->getLoc())))
-          return WalkResult::interrupt();
-      return WalkResult::advance();
-    });
-    return failure(result.wasInterrupted());
+    auto found = findTensorValue(
+        module, [](RankedTensorType t) { return !staticTensorBytes(t); });
+    if (!found)
+      return success();
+    return emitError(found->second)
+           << "the tensor type " << found->first
+           << " has more elements than 64-bit sizes can count (its size in "
+              "bytes overflows)";
   }
 };
 } // namespace

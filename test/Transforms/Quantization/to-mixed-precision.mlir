@@ -11,7 +11,9 @@
 // weights rounded to bfloat16 constants (to nearest even: 0.1 becomes
 // 0.10009765625, 8.00390625 a tie that rounds to 8), summing in float32
 // (out_dtype), and that its result and the ops after it stay float32.
+// The f32 weights, unused after, are gone.
 // CHECK-LABEL: relay.func @dense
+// CHECK-NOT: tensor<1x4xf32>
 // CHECK-DAG: %[[X:.*]] = relay.cast %arg0 {dtype = bf16} : (tensor<2x4xf32>) -> tensor<2x4xbf16>
 // CHECK-DAG: %[[W:.*]] = relay.constant dense<{{\[}}[1.000980e-01, 8.000000e+00, -2.500000e-01, 3.000000e+00]]> : tensor<1x4xbf16>
 // CHECK: %[[D:.*]] = relay.nn.dense %[[X]], %[[W]] {out_dtype = f32} : (tensor<2x4xbf16>, tensor<1x4xbf16>) -> tensor<2x1xf32>

@@ -45,22 +45,6 @@ bool isBF16Tensor(Value v) {
   return t && t.hasStaticShape() && t.getElementType().isBF16();
 }
 
-/// `v` padded with zeros at the end of each dimension to `shape`.
-Value padTo(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> shape) {
-  auto t = cast<RankedTensorType>(v.getType());
-  if (t.getShape() == shape)
-    return v;
-  SmallVector<int64_t> high;
-  for (auto [want, have] : llvm::zip(shape, t.getShape()))
-    high.push_back(want - have);
-  MLIRContext *ctx = b.getContext();
-  return tensor::PadOp::create(
-      b, loc, RankedTensorType::get(shape, t.getElementType()), v,
-      getAsIndexOpFoldResult(ctx, SmallVector<int64_t>(shape.size(), 0)),
-      getAsIndexOpFoldResult(ctx, high),
-      constantScalar(b, loc, t.getElementType(), 0));
-}
-
 /// The weights `w` packed for `p` (packedDotWeightsType, bf16): element
 /// (o, c, t) of w at o * so + c * sc + t * st (row-major); at compile time
 /// when `w` is constant, else by a copy at run time from `w` padded to
@@ -96,7 +80,7 @@ Value packBF16Weights(OpBuilder &b, Location loc, const DotProblem &p, Value w,
   bindDims(ctx, dp, di, dq, dj);
   AffineExpr t = p.rowRuns() ? di * p.kw + dq.floorDiv(p.cq) : di;
   AffineExpr q = p.rowRuns() ? dq % p.cq : dq;
-  Value padded = padTo(b, loc, w, paddedShape);
+  Value padded = padHighTo(b, loc, w, paddedShape);
   return copyThroughMap(b, loc, padded, packedType.getShape(),
                         AffineMap::get(4, 0,
                                        at(dp * p.panelWidth() + dj.floorDiv(2),
@@ -168,7 +152,7 @@ Value bf16Product(OpBuilder &b, Location loc, RankedTensorType type, Value x,
                         return wIsNK ? SmallVector<AffineExpr>{oi, ci}
                                      : SmallVector<AffineExpr>{ci, oi};
                       });
-  Value words = packWords(b, loc, padTo(b, loc, x, {m, cq * 2}), 1, 2);
+  Value words = packWords(b, loc, padHighTo(b, loc, x, {m, cq * 2}), 1, 2);
   Value image = tensor::ExpandShapeOp::create(
       b, loc, RankedTensorType::get({1, m, 1, cq}, b.getI32Type()), words,
       SmallVector<ReassociationIndices>{{0, 1}, {2, 3}});

@@ -358,16 +358,10 @@ Value dotProductConv2d(OpBuilder &b, const Conv2dProblem &conv,
   }
   // The image padded to whole words of channels.
   data = padImage(b, loc, data, conv.padding, 2, 3, packing.padValue);
-  if (cq * dot.group != c) {
-    auto padded = cast<RankedTensorType>(data.getType());
-    SmallVector<int64_t> shape(padded.getShape());
-    shape[1] = cq * dot.group;
-    data = tensor::PadOp::create(
-        b, loc, RankedTensorType::get(shape, padded.getElementType()), data,
-        getAsIndexOpFoldResult(b.getContext(), {0, 0, 0, 0}),
-        getAsIndexOpFoldResult(b.getContext(), {0, cq * dot.group - c, 0, 0}),
-        packing.padValue);
-  }
+  SmallVector<int64_t> wordsShape(
+      cast<RankedTensorType>(data.getType()).getShape());
+  wordsShape[1] = cq * dot.group;
+  data = padHighTo(b, loc, data, wordsShape, packing.padValue);
   // The words made along the image's rows (contiguous reads and writes),
   // then transposed to NHWC (which the tiling pass does in 16x16 blocks).
   MLIRContext *ctx = b.getContext();

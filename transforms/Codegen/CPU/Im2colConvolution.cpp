@@ -107,11 +107,7 @@ Value conv2dSingleImageProduct(OpBuilder &b, Location loc,
       return tensor::ExpandShapeOp::create(
           b, loc, type, out, SmallVector<ReassociationIndices>{{0, 1}, {2, 3}});
     }
-  if (padded != p)
-    col = tensor::PadOp::create(b, loc, RankedTensorType::get({k, padded}, e),
-                                col, getAsIndexOpFoldResult(ctx, {0, 0}),
-                                getAsIndexOpFoldResult(ctx, {0, padded - p}),
-                                constantScalar(b, loc, e, 0));
+  col = padHighTo(b, loc, col, {k, padded});
   // Loops (f, p, k).
   Value out = contract(
       b, loc, RankedTensorType::get({f, padded}, e), ValueRange{w, col}, 3,

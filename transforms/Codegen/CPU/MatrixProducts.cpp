@@ -110,28 +110,16 @@ Value paddedContract(OpBuilder &b, Location loc, RankedTensorType type,
       }))
     return contract(b, loc, type, operands, numDims, maps);
   Type e = type.getElementType();
-  Value zero = constantScalar(b, loc, e, 0);
-  MLIRContext *ctx = b.getContext();
   SmallVector<Value> args;
   for (auto [v, m] : llvm::zip(operands, maps)) {
     auto t = cast<RankedTensorType>(v.getType());
-    SmallVector<int64_t> high(t.getRank(), 0), shape(t.getShape());
+    SmallVector<int64_t> shape(t.getShape());
     for (unsigned j = 0; j < m.getNumResults(); ++j) {
       unsigned d = m.getDimPosition(j);
-      if (padded[d] && padded[d] != size[d]) {
-        high[j] = padded[d] - size[d];
+      if (padded[d])
         shape[j] = padded[d];
-      }
     }
-    args.push_back(
-        llvm::all_of(high, [](int64_t h) { return h == 0; })
-            ? v
-            : tensor::PadOp::create(
-                  b, loc, RankedTensorType::get(shape, t.getElementType()), v,
-                  getAsIndexOpFoldResult(ctx,
-                                         SmallVector<int64_t>(t.getRank(), 0)),
-                  getAsIndexOpFoldResult(ctx, high), zero)
-                  .getResult());
+    args.push_back(padHighTo(b, loc, v, shape));
   }
   SmallVector<int64_t> shape;
   for (unsigned j = 0; j < rank; ++j)
@@ -158,11 +146,7 @@ static Value productOnPanels(OpBuilder &b, Location loc, RankedTensorType type,
   int64_t m = type.getDimSize(0), n = type.getDimSize(1);
   int64_t k = cast<RankedTensorType>(x.getType()).getDimSize(1);
   int64_t paddedM = paddedExtent(m, /*isN=*/false);
-  if (paddedM != m)
-    x = tensor::PadOp::create(b, loc, RankedTensorType::get({paddedM, k}, e), x,
-                              getAsIndexOpFoldResult(ctx, {0, 0}),
-                              getAsIndexOpFoldResult(ctx, {paddedM - m, 0}),
-                              constantScalar(b, loc, e, 0));
+  x = padHighTo(b, loc, x, {paddedM, k});
   // Loops (m, no, ni, k): out[m, no, ni] = sum_k x[m, k] * packed[no, k,
   // ni]: each register tile streams one panel sequentially (the weights
   // as stored are read with a stride of a whole row per k).
@@ -234,16 +218,9 @@ Value packedOperandProduct(OpBuilder &b, Location loc, RankedTensorType type,
     return nullptr;
   MLIRContext *ctx = b.getContext();
   int64_t paddedN = (n + 15) / 16 * 16, lanes = panelLanes(paddedN);
-  if (paddedN != n) {
-    SmallVector<int64_t> shape = wIsNK ? SmallVector<int64_t>{paddedN, k}
-                                       : SmallVector<int64_t>{k, paddedN};
-    SmallVector<int64_t> high = wIsNK ? SmallVector<int64_t>{paddedN - n, 0}
-                                      : SmallVector<int64_t>{0, paddedN - n};
-    w = tensor::PadOp::create(b, loc, RankedTensorType::get(shape, e), w,
-                              getAsIndexOpFoldResult(ctx, {0, 0}),
-                              getAsIndexOpFoldResult(ctx, high),
-                              constantScalar(b, loc, e, 0));
-  }
+  w = padHighTo(b, loc, w,
+                wIsNK ? SmallVector<int64_t>{paddedN, k}
+                      : SmallVector<int64_t>{k, paddedN});
   // packed[no, k, ni] = w[no * lanes + ni, k] (NK) or w[k, no * lanes + ni]
   // (KN): the columns split into panels by a reshape, then one permuting
   // copy (vector copies of rows for KN, 16x16 transposed blocks for NK).
