@@ -14,8 +14,9 @@ copied to the device, kernels, result copied back); PyTorch's times
 `model(x.cuda()).cpu()` with the module's weights already on the device
 (eager), the copies included likewise. Weights are uploaded once on both
 sides. The products (n x n by n x n, float32 and float16) compare the
-kernels with cuBLAS (torch.matmul on device tensors, TF32 off; relay-run's
-figure includes its copies, as above, so it is a lower bound). The table gives medians of N runs and PyTorch / relay-mlir (above 1:
+kernels with cuBLAS (torch.matmul on device tensors, TF32 off, and on for
+a note): relay-mlir's product time is the difference between a chain of
+products and a single one per product, which leaves out the copies. The table gives medians of N runs and PyTorch / relay-mlir (above 1:
 relay-mlir is faster). The CPU and GPU models are printed above the table.
 Needs a CUDA device, torch with CUDA, and the workloads' inputs
 (benchmark/run_workloads.py's; the vision models are exported into
@@ -34,7 +35,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, 'benchmark'))
 import run_workloads  # noqa: E402  (programs, inputs)
 
-GEMM = (1024, 2048, 4096)
+GEMM = (1024, 2048, 4096, 8192)
+GEMM_SIZES = list(GEMM)
 # Vision models timed at batch 64 too (--batch64).
 BATCHED = ('resnet18', 'vgg16')
 
@@ -119,39 +121,68 @@ def torch_ms(model, args, runs, torch):
     return float(np.median(times))
 
 
+CHAIN = 5
+
+
 def gemm_rows(relay_run, runs, tmp, torch):
     """nn.dense of n x n by n x n against torch.matmul (cuBLAS) on device
-    tensors, and relay-run's whole call; TFLOP/s of each. float32 (cuBLAS
-    without TF32), float16 (cuBLAS on tensor cores)."""
+    tensors. relay-run's whole call copies the operands in and the result
+    out, so the product's own time is taken as the difference between a
+    program of CHAIN products in sequence and one of a single product,
+    divided by CHAIN - 1 (the copies are the same in both). float32
+    (against cuBLAS without and with TF32), float16 (cuBLAS on tensor
+    cores)."""
     import time
-    torch.backends.cuda.matmul.allow_tf32 = False
     rows = []
     shapes = [(dtype, name, n) for dtype, name in (
-        (torch.float32, 'float32'), (torch.float16, 'float16')) for n in GEMM]
+        (torch.float32, 'float32'), (torch.float16, 'float16'))
+        for n in GEMM_SIZES]
     for dtype, relay_type, n in shapes:
-        program = os.path.join(tmp, 'dense%d%s.rly' % (n, relay_type))
-        with open(program, 'w') as f:
-            f.write('#[version = "0.0.5"]\n'
-                    'def @main(%%a: Tensor[(%d, %d), %s], '
-                    '%%b: Tensor[(%d, %d), %s]) { nn.dense(%%a, %%b) }\n'
-                    % (n, n, relay_type, n, n, relay_type))
-        ms = relay_ms(relay_run, program, [], runs, ['--random-inputs', '1'])
+        def program(chain):
+            path = os.path.join(tmp, 'dense%d%s_%d.rly' % (n, relay_type,
+                                                             chain))
+            body = '%a'
+            for _ in range(chain):
+                body = 'nn.dense(%s, %%b)' % body
+            with open(path, 'w') as f:
+                f.write('#[version = "0.0.5"]\n'
+                        'def @main(%%a: Tensor[(%d, %d), %s], '
+                        '%%b: Tensor[(%d, %d), %s]) { %s }\n'
+                        % (n, n, relay_type, n, n, relay_type, body))
+            return path
+        whole = relay_ms(relay_run, program(1), [], runs,
+                         ['--random-inputs', '1'])
+        chained = relay_ms(relay_run, program(CHAIN), [], runs,
+                           ['--random-inputs', '1'])
+        ms = max(chained - whole, 1e-6) / (CHAIN - 1)
         a = torch.randn(n, n, device='cuda', dtype=dtype)
         b = torch.randn(n, n, device='cuda', dtype=dtype)
-        for _ in range(3):
-            torch.matmul(a, b.t())
-        torch.cuda.synchronize()
-        times = []
-        for _ in range(runs):
-            start = time.perf_counter()
-            torch.matmul(a, b.t())
+
+        def cublas_ms(tf32):
+            torch.backends.cuda.matmul.allow_tf32 = tf32
+            for _ in range(3):
+                torch.matmul(a, b.t())
             torch.cuda.synchronize()
-            times.append((time.perf_counter() - start) * 1e3)
-        cublas = float(np.median(times))
+            times = []
+            for _ in range(runs):
+                start = time.perf_counter()
+                torch.matmul(a, b.t())
+                torch.cuda.synchronize()
+                times.append((time.perf_counter() - start) * 1e3)
+            return float(np.median(times))
+        cublas = cublas_ms(False)
         flop = 2.0 * n ** 3
+        note = ('%.1f / %.1f TFLOP/s (relay-mlir product / cuBLAS); whole '
+                'call with copies %.3f ms' % (flop / ms / 1e9,
+                                              flop / cublas / 1e9, whole))
+        if dtype == torch.float32:
+            tf32 = cublas_ms(True)
+            note += '; cuBLAS TF32 %.3f ms (%.1f TFLOP/s)' % (
+                tf32, flop / tf32 / 1e9)
+        torch.backends.cuda.matmul.allow_tf32 = False
         rows.append(('dense %dx%dx%d %s' % (n, n, n, relay_type), ms, cublas,
-                     '%.1f / %.1f TFLOP/s (relay-mlir whole call / cuBLAS)'
-                     % (flop / ms / 1e9, flop / cublas / 1e9)))
+                     note))
+        print(rows[-1], flush=True)
     return rows
 
 
@@ -163,6 +194,8 @@ def main():
     parser.add_argument('--runs', type=int, default=20)
     parser.add_argument('--only', default='')
     parser.add_argument('--no-gemm', action='store_true')
+    parser.add_argument('--gemm-sizes', default=','.join(map(str, GEMM)),
+                        help='n of the n x n x n products (comma-separated)')
     parser.add_argument('--batch64', action='store_true',
                         help='ResNet-18 and VGG-16 at batch 64 too')
     parser.add_argument('--results', help='write the table here (markdown)')
@@ -171,6 +204,7 @@ def main():
                              "e.g. --relay-flag=--gpu-thread-tile=1")
     args = parser.parse_args()
     RELAY_FLAGS.extend(args.relay_flag)
+    GEMM_SIZES[:] = [int(n) for n in args.gemm_sizes.split(',') if n]
     import torch
     if not torch.cuda.is_available():
         print('no CUDA device for torch: skipped')

@@ -435,6 +435,55 @@ def GpuMapParallelLoops
                            "::mlir::scf::SCFDialect"];
 }
 
+def GpuTileContractions
+    : Pass<"relay-gpu-tile-contractions", "::mlir::func::FuncOp"> {
+  let summary = "Compute products and convolutions as tiled matrix products "
+                "on shared memory";
+  let description = [{
+    Runs in `--relay-to-nvvm` on bufferized code, before
+    `--relay-gpu-map-parallel-loops`. A linalg op outside a kernel that is a
+    contraction of two statically shaped buffers (a multiply-add body, the
+    output written whole, at least `min-size` rows and columns) becomes one
+    `gpu.launch` computing it as `C[b][m][n] = sum_k A[b][m][k] B[b][n][k]`:
+    the loop dimensions only the first input reads are the rows, those only
+    the second reads the columns, those both read batches, the reductions
+    K; several of a kind are flattened, and the operands are read through
+    their indexing maps, so a convolution is an implicit product (image
+    rows by filters, no im2col buffer).
+
+    A block of 256 threads computes a square of 16 x 16 thread tiles of
+    `thread-tile` x `thread-tile` results (8: 128 x 128 per block, 4: 64 x 64;
+    0 picks 8 where the 128 x 128 blocks are at least one per multiprocessor
+    of an H100). Each step of 8 along K copies both operands' tiles into
+    workgroup memory (coalesced: consecutive threads follow the operand's
+    contiguous dimension; stored K-major, rows padded by 4), then each
+    thread reads its rows and columns with 4-wide vector loads and does the
+    multiply-adds (marked contractible: fused multiply-adds) into registers;
+    the next step's tile is read from global memory before the current one
+    is used. Elements past the edges read as zero. The fill that zeroes the
+    output just before becomes the accumulators' initial value.
+  }];
+  let options = [
+    Option<"threadTile", "thread-tile", "int64_t", /*default=*/"0",
+           "Results a thread computes along each side: 8, 4, or 0 to pick "
+           "by the product's size">,
+    Option<"minSize", "min-size", "int64_t", /*default=*/"16",
+           "Fewest rows and columns a contraction has to be tiled (one with "
+           "fewer rows gets a warp per column where its second operand is "
+           "contiguous along a long reduction; others keep the loops of "
+           "--relay-gpu-map-parallel-loops)">,
+    Option<"splitK", "split-k", "int64_t", /*default=*/"0",
+           "Blocks that share a tile's reduction, adding their partial sums "
+           "atomically: 0 picks enough to fill the multiprocessors where "
+           "the output is float32/64 or int32/64, 1 none">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def GpuCheckToolkit : Pass<"relay-gpu-check-toolkit", "::mlir::ModuleOp"> {
   let summary = "Check that the CUDA toolkit has the libdevice the kernels "
                 "call";

@@ -2,17 +2,20 @@
 # On a GPU machine, from the repository root: unpacks the bundle
 # scripts/device/bundle.sh made (default .devrun) and runs the GPU checks
 # and benchmarks, writing a log (and the tables) into $OUT (default
-# /tmp/gpu-out). STEPS picks them (default abcdegf):
+# /tmp/gpu-out). STEPS picks them (default ahbcdegf):
 #   a  model.rly on the GPU, JIT against the CPU and as a linked object
+#   h  products and convolutions on shared-memory tiles against the CPU
+#      (cuda-contractions.test's checks)
 #   b  export the vision models (needs PyTorch) into /tmp/models
 #   c  every workload on the GPU against the CPU (gpu_vs_cpu.py)
 #   d  benchmark/gpu_workloads.py (workloads, products against cuBLAS)
 #   e  the same with one result per thread (--gpu-thread-tile=1)
 #   g  ResNet-18 and VGG-16 at batch 64
 #   f  ncu's kernel times of ResNet-18
-# ONLY=name,... restricts c and d; GEMM=--no-gemm skips the products in d.
+# ONLY=name,... restricts c and d; GEMM=--no-gemm skips the products in d
+# (GEMM="--gemm-sizes 1024,4096" picks them); RUNS sets d's runs (20).
 set -u
-R=$(pwd); D=${BUNDLE:-$R/.devrun}; STEPS=${1:-abcdegf}; OUT=${OUT:-/tmp/gpu-out}
+R=$(pwd); D=${BUNDLE:-$R/.devrun}; STEPS=${1:-ahbcdegf}; OUT=${OUT:-/tmp/gpu-out}
 mkdir -p "$OUT"
 exec > >(tee "$OUT/log.txt") 2>&1
 echo "== machine"; date
@@ -43,6 +46,18 @@ if [[ $STEPS == *a* ]]; then
   cc -std=c99 -I /tmp/aot $A/main.c /tmp/aot/model.o "$D/static/libRelayMLIRCudaRuntime.a" \
     "$D/static/libRelayMLIRCRuntime.a" -lstdc++ -ldl -lpthread -lm -o /tmp/aot/main && timeout 60 /tmp/aot/main; echo "aot rc $?"
 fi
+if [[ $STEPS == *h* ]]; then
+  echo "== h: contractions on shared-memory tiles vs cpu"
+  C=test/tools/relay-run/Inputs/gpu
+  for p in contractions contractions_f16; do
+    timeout 60 "$RUN" $C/$p.rly --target cpu --random-inputs 1 > /tmp/$p.cpu
+    tol=1e-5; [ $p = contractions_f16 ] && tol="1e-2 max"
+    for t in 0 4 8 -1; do
+      timeout 60 "$RUN" $C/$p.rly --target cuda --gpu-shared-tile=$t --random-inputs 1 > /tmp/$p.gpu; echo "$p tile $t rc $?"
+      python3 test/tools/relay-run/compare_outputs.py /tmp/$p.gpu /tmp/$p.cpu $tol && echo "$p tile $t: the CPU's values"
+    done
+  done
+fi
 if [[ $STEPS == *b* ]]; then
   echo "== b: export"; date
   timeout 200 python3 examples/models/export_torchvision.py /tmp/models resnet18 mobilenet_v2 vgg16 2>&1 | tail -3
@@ -53,7 +68,7 @@ if [[ $STEPS == *c* ]]; then
 fi
 if [[ $STEPS == *d* ]]; then
   echo "== d: timings"
-  timeout 150 python3 benchmark/gpu_workloads.py --bin "$D/bin" --models /tmp/models --runs 20 \
+  timeout ${DTIME:-240} python3 benchmark/gpu_workloads.py --bin "$D/bin" --models /tmp/models --runs ${RUNS:-20} \
     --only "${ONLY:-}" ${GEMM:-} --results "$OUT/gpu_table.md"; echo "rc $?"
 fi
 if [[ $STEPS == *e* ]]; then

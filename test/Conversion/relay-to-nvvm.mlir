@@ -6,12 +6,13 @@
 
 // Tests that a product with its bias and ReLU lowers to host LLVM code
 // launching kernels from gpu.binary objects that hold PTX for sm_90: the
-// product (each thread one result element, its multiply-adds over k in
-// sequence from zero in a register, the accumulator's fill folded in) and
-// the fused bias + ReLU, launched on one stream one after the other (the
-// product's result freed on that stream too), the host waiting only before
-// it copies the result; the host copies the arguments into
-// managed memory and the result out.
+// product's zeroed output, the product (one 64 x 64 block of 256 threads
+// per split of its reduction, operands staged through 16-byte aligned
+// dynamic shared memory and read by vector loads, fused multiply-adds,
+// the splits' sums added atomically) and the fused bias + ReLU, launched
+// on one stream one after the other (the product's result freed on that
+// stream too), the host waiting only before it copies the result; the
+// host copies the arguments into managed memory and the result out.
 
 module {
   relay.func @main(%x: tensor<64x128xf32>, %w: tensor<32x128xf32>, %b: tensor<32xf32>) -> tensor<64x32xf32> {
@@ -24,7 +25,9 @@ module {
 // CHECK:     llvm.func @main(
 // CHECK:       llvm.call @mgpuMemAlloc
 // CHECK:       llvm.call @mgpuMemcpy
-// CHECK:       gpu.launch_func <%[[STREAM:.*]] : !llvm.ptr> @[[PRODUCT:main_kernel[_0-9]*]]::@main_kernel blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in
+// CHECK:       gpu.launch_func <%[[STREAM:.*]] : !llvm.ptr> @[[FILL:main_kernel[_0-9]*]]::@main_kernel
+// CHECK-NOT:   mgpuStreamSynchronize
+// CHECK:       gpu.launch_func <%[[STREAM]] : !llvm.ptr> @[[PRODUCT:main_kernel[_0-9]*]]::@main_kernel blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in ({{.*}}) : i64 dynamic_shared_memory_size
 // CHECK-NOT:   mgpuStreamSynchronize
 // CHECK:       gpu.launch_func <%[[STREAM]] : !llvm.ptr> @[[BIAS:main_kernel[_0-9]*]]::@main_kernel
 // CHECK-NOT:   gpu.launch_func
@@ -33,11 +36,15 @@ module {
 // CHECK:       llvm.call @mgpuStreamSynchronize(%[[STREAM]])
 // CHECK:       llvm.call @mgpuMemcpy
 // CHECK:       llvm.call @mgpuMemFree
-// CHECK:     gpu.binary @[[PRODUCT]] {{.*}}#nvvm.target<chip = "sm_90", features = "+ptx80">{{.*}}.target sm_90
-// CHECK-SAME:  .entry main_kernel
+// CHECK:     gpu.binary @[[FILL]] {{.*}}#nvvm.target<chip = "sm_90", features = "+ptx80">{{.*}}.target sm_90
+// CHECK:     gpu.binary @[[PRODUCT]] {{.*}}.entry main_kernel
 // CHECK-SAME:  .maxntid 256, 1, 1
+// CHECK-SAME:  .shared .align 16 .b8 __dynamic_shmem__
 // CHECK-SAME:  ld.global
-// CHECK-SAME:  mul.rn.f32{{.*}}add.rn.f32
+// CHECK-SAME:  bar.sync
+// CHECK-SAME:  ld.shared.v4
+// CHECK-SAME:  fma.rn.f32
+// CHECK-SAME:  atom.global.add.f32
 // CHECK:     gpu.binary @[[BIAS]] {{.*}}ld.global{{.*}}max.NaN.f32
 // CHECK-NOT: gpu.binary
 // SM80: gpu.binary {{.*}}#nvvm.target<chip = "sm_80", features = "+ptx75">{{.*}}.target sm_80

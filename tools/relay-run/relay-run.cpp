@@ -122,6 +122,12 @@ static cl::opt<int64_t> gpuThreadTile(
     cl::desc("--target cuda: results a thread of a product or convolution "
              "computes along each of two dimensions, at most (4, 2 or 1)"),
     cl::cat(category));
+static cl::opt<int64_t> gpuSharedTile(
+    "gpu-shared-tile", cl::init(0),
+    cl::desc("--target cuda: results a thread computes along each side of "
+             "a product or convolution staged through shared memory (8, 4, "
+             "0: by its size; -1: none staged)"),
+    cl::cat(category));
 static cl::opt<unsigned>
     optLevel("O", cl::Prefix, cl::init(3),
              cl::desc("Relay's optimisation level, -O0 to -O3 (default -O3, "
@@ -296,6 +302,7 @@ int main(int argc, char **argv) {
   compileOptions.precision = precision;
   compileOptions.target = target;
   compileOptions.gpuThreadTile = gpuThreadTile;
+  compileOptions.gpuSharedTile = gpuSharedTile;
   // The GPU's kernels start from the target-neutral ones.
   compileOptions.optimize.target =
       compileOptions.isGPU() ? std::string("generic") : target.getValue();

@@ -43,6 +43,7 @@ CompileOptions RelayToNVVMOptions::getCompileOptions() const {
   options.gpuFormat = format;
   options.gpuBlockSize = blockSize;
   options.gpuThreadTile = threadTile;
+  options.gpuSharedTile = sharedTile;
   if (!toolkit.empty())
     options.cudaToolkit = toolkit;
   options.optimize = getOptimizeOptions();
@@ -68,6 +69,13 @@ void mlir::relay::buildRelayToNVVMPipeline(OpPassManager &pm,
   // become a kernel launch; what is left (control flow, scalar code, loops
   // that reduce into values) stays on the host.
   OpPassManager &funcs = pm.nest<func::FuncOp>();
+  // Products and convolutions first, as kernels of their own that stage
+  // their operands through shared memory.
+  if (options.gpuSharedTile >= 0) {
+    GpuTileContractionsOptions tiling;
+    tiling.threadTile = options.gpuSharedTile;
+    funcs.addPass(createGpuTileContractions(tiling));
+  }
   GpuMapParallelLoopsOptions mapping;
   mapping.blockSize = options.gpuBlockSize;
   mapping.threadTile = options.gpuThreadTile;
@@ -155,11 +163,13 @@ void mlir::relay::registerRelayToNVVMPipeline() {
   PassPipelineRegistration<RelayToNVVMOptions>(
       "relay-to-nvvm",
       "Lower a Relay module for NVIDIA GPUs (chip=sm_NN, features=+ptxNN, "
-      "format=isa|bin|fatbin, block-size=N, opt-level=0..3, "
+      "format=isa|bin|fatbin, block-size=N, thread-tile=N, shared-tile=N, "
+      "opt-level=0..3, "
       "disabled-passes, required-passes, entry-functions): the passes of "
       "--relay-to-llvm up to bufferization with the generic kernels, "
       "buffer deallocation, --relay-hoist-deallocs, "
-      "--relay-gpu-map-parallel-loops, --convert-parallel-loops-to-gpu, "
+      "--relay-gpu-tile-contractions, --relay-gpu-map-parallel-loops, "
+      "--convert-parallel-loops-to-gpu, "
       "--relay-gpu-managed-memory, --relay-gpu-async-launches, "
       "--relay-gpu-check-toolkit, the steps "
       "of upstream's "

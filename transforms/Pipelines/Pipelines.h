@@ -67,6 +67,10 @@ struct CompileOptions {
   /// Results a thread of a product or convolution computes along each of
   /// two dimensions, at most (--relay-gpu-map-parallel-loops' thread-tile).
   int64_t gpuThreadTile = 4;
+  /// Results a thread of a product or convolution computes along each side
+  /// on shared-memory tiles (--relay-gpu-tile-contractions' thread-tile: 0
+  /// by size, 4 or 8; -1: no shared-memory tiles, each as loops).
+  int64_t gpuSharedTile = 0;
   /// The CUDA toolkit (libdevice, ptxas): the one CMake found, else where
   /// $CUDA_HOME, $CUDA_ROOT or $CUDA_PATH say.
   std::string cudaToolkit = getDefaultCUDAToolkit();
@@ -167,6 +171,13 @@ struct RelayToNVVMOptions : public LoweringPipelineOptions<RelayToNVVMOptions> {
                      "computes along each of two dimensions, at most (4, 2 "
                      "or 1)"),
       llvm::cl::init(4)};
+  Option<int64_t> sharedTile{
+      *this, "shared-tile",
+      llvm::cl::desc("Results a GPU thread computes along each side of a "
+                     "product or convolution staged through shared memory "
+                     "(8, 4, 0: by its size; -1: none staged, each a loop "
+                     "nest of thread-tile results per thread)"),
+      llvm::cl::init(0)};
   Option<std::string> toolkit{
       *this, "toolkit",
       llvm::cl::desc("The CUDA toolkit's directory: its libdevice has the "

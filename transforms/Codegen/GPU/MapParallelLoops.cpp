@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "transforms/Codegen/GPU/FillFeeding.h"
 #include "transforms/Codegen/GPU/InKernel.h"
 #include "transforms/Passes.h"
 
@@ -37,6 +38,7 @@ namespace mlir::relay {
 } // namespace mlir::relay
 
 using namespace mlir;
+using mlir::relay::fillFeeding;
 using mlir::relay::isInKernel;
 
 namespace {
@@ -155,36 +157,6 @@ void fuseAdjacentFills(RewriterBase &rewriter, func::FuncOp func) {
 /// `op` as loops: its parallel dimensions an scf.parallel, its reductions
 /// scf.for loops inside it (a generic's reduction dimensions are moved
 /// after its parallel ones first: a thread runs them in sequence).
-/// The fill that sets `op`'s accumulator just before it, when `op` reduces
-/// into one buffer that it writes whole (its output map is its parallel
-/// dimensions, in some order) and does not read otherwise: the fill can
-/// become the reduction's initial value (one kernel less: a product's or
-/// convolution's zeros).
-linalg::FillOp fillFeeding(linalg::LinalgOp op) {
-  if (op.getNumDpsInits() != 1 || !op.hasPureBufferSemantics() ||
-      op.getNumReductionLoops() == 0)
-    return nullptr;
-  OpOperand *init = op.getDpsInitOperand(0);
-  Value buffer = init->get();
-  if (llvm::is_contained(op.getDpsInputs(), buffer))
-    return nullptr;
-  AffineMap map = op.getMatchingIndexingMap(init);
-  if (!map.isProjectedPermutation() ||
-      map.getNumResults() != op.getNumParallelLoops())
-    return nullptr;
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  for (AffineExpr e : map.getResults())
-    if (iterators[cast<AffineDimExpr>(e).getPosition()] !=
-        utils::IteratorType::parallel)
-      return nullptr;
-  Operation *previous = op->getPrevNode();
-  while (previous && isa<arith::ConstantOp>(previous))
-    previous = previous->getPrevNode();
-  auto fill = dyn_cast_or_null<linalg::FillOp>(previous);
-  if (!fill || !fill.hasPureBufferSemantics() || fill.getOutputs()[0] != buffer)
-    return nullptr;
-  return fill;
-}
 
 void accumulateInRegisters(RewriterBase &rewriter, scf::ForOp loop);
 
@@ -680,3 +652,29 @@ struct GpuMapParallelLoopsPass
   }
 };
 } // namespace
+
+linalg::FillOp mlir::relay::fillFeeding(linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 1 || !op.hasPureBufferSemantics() ||
+      op.getNumReductionLoops() == 0)
+    return nullptr;
+  OpOperand *init = op.getDpsInitOperand(0);
+  Value buffer = init->get();
+  if (llvm::is_contained(op.getDpsInputs(), buffer))
+    return nullptr;
+  AffineMap map = op.getMatchingIndexingMap(init);
+  if (!map.isProjectedPermutation() ||
+      map.getNumResults() != op.getNumParallelLoops())
+    return nullptr;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (AffineExpr e : map.getResults())
+    if (iterators[cast<AffineDimExpr>(e).getPosition()] !=
+        utils::IteratorType::parallel)
+      return nullptr;
+  Operation *previous = op->getPrevNode();
+  while (previous && isa<arith::ConstantOp>(previous))
+    previous = previous->getPrevNode();
+  auto fill = dyn_cast_or_null<linalg::FillOp>(previous);
+  if (!fill || !fill.hasPureBufferSemantics() || fill.getOutputs()[0] != buffer)
+    return nullptr;
+  return fill;
+}
