@@ -121,7 +121,9 @@ def torch_ms(model, args, runs, torch):
     return float(np.median(times))
 
 
-CHAIN = 5
+# Products in the chained program: the copies of a 4096^2 float16 call
+# vary by a millisecond from run to run, so the chain must outweigh them.
+CHAIN = 21
 
 
 def gemm_rows(relay_run, runs, tmp, torch):

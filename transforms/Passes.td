@@ -438,30 +438,45 @@ def GpuMapParallelLoops
 def GpuTileContractions
     : Pass<"relay-gpu-tile-contractions", "::mlir::func::FuncOp"> {
   let summary = "Compute products and convolutions as tiled matrix products "
-                "on shared memory";
+                "on shared memory (CUDA cores or tensor cores)";
   let description = [{
     Runs in `--relay-to-nvvm` on bufferized code, before
     `--relay-gpu-map-parallel-loops`. A linalg op outside a kernel that is a
     contraction of two statically shaped buffers (a multiply-add body, the
-    output written whole, at least `min-size` rows and columns) becomes one
-    `gpu.launch` computing it as `C[b][m][n] = sum_k A[b][m][k] B[b][n][k]`:
-    the loop dimensions only the first input reads are the rows, those only
-    the second reads the columns, those both read batches, the reductions
-    K; several of a kind are flattened, and the operands are read through
-    their indexing maps, so a convolution is an implicit product (image
-    rows by filters, no im2col buffer).
+    output written whole) becomes one `gpu.launch` computing it as
+    `C[b][m][n] = sum_k A[b][m][k] B[b][n][k]`: the loop dimensions only the
+    first input reads are the rows, those only the second reads the
+    columns, those both read batches, the reductions K; several of a kind
+    are flattened, and the operands are read through their indexing maps,
+    so a convolution is an implicit product (image pixels by filters, no
+    im2col buffer) and a grouped one is batched.
 
-    A block of 256 threads computes a square of 16 x 16 thread tiles of
-    `thread-tile` x `thread-tile` results (8: 128 x 128 per block, 4: 64 x 64;
-    0 picks 8 where the 128 x 128 blocks are at least one per multiprocessor
-    of an H100). Each step of 8 along K copies both operands' tiles into
-    workgroup memory (coalesced: consecutive threads follow the operand's
-    contiguous dimension; stored K-major, rows padded by 4), then each
-    thread reads its rows and columns with 4-wide vector loads and does the
-    multiply-adds (marked contractible: fused multiply-adds) into registers;
-    the next step's tile is read from global memory before the current one
-    is used. Elements past the edges read as zero. The fill that zeroes the
-    output just before becomes the accumulators' initial value.
+    With at least `min-size` rows and columns, a block of 256 threads
+    computes 64 or 128 rows by 64 or 128 columns (8 x 8 results per thread
+    along sides of 128 or more, fewer while the blocks do not fill an H100's
+    132 multiprocessors; `thread-tile` forces 4 or 8). On CUDA cores, each
+    step of 8 along K copies both operands' tiles into dynamic shared
+    memory (coalesced: consecutive threads follow the operand's contiguous
+    dimension; stored K-major, rows padded by 4), then each thread reads its
+    rows and columns with 16-byte vector loads and does the multiply-adds
+    (marked contractible: fused multiply-adds) into registers. Products of
+    float16s (into float16 or float32) run on tensor cores instead
+    (`tensor-cores`): steps of 32 stored K-contiguous (by 16-byte vector
+    loads where the operand is contiguous along the reduction), fragments
+    read by `nvgpu.ldmatrix`, `nvgpu.mma.sync` m16n8k16 into float32
+    accumulators. Either way the next step's operands are read from global
+    memory before the current one is used, elements past the edges read as
+    zero, and the fill that zeroes the output just before becomes the
+    accumulators' start. Where the blocks still do not fill the GPU, the
+    reduction is split among blocks (`split-k`) that add their partial sums
+    atomically (float32/64 and int32/64 outputs; the fill stays).
+
+    With fewer rows (a batch-1 dense layer, a recurrent cell's product), a
+    second operand contiguous along a reduction of 128 or more and float32
+    or int32 sums, each warp computes one column for all rows: its lanes
+    stride the reduction (coalesced loads of the weights), their sums added
+    by `gpu.shuffle xor`. Other contractions keep the loops of
+    `--relay-gpu-map-parallel-loops`.
   }];
   let options = [
     Option<"threadTile", "thread-tile", "int64_t", /*default=*/"0",
@@ -476,10 +491,14 @@ def GpuTileContractions
            "Blocks that share a tile's reduction, adding their partial sums "
            "atomically: 0 picks enough to fill the multiprocessors where "
            "the output is float32/64 or int32/64, 1 none">,
+    Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
+           "Products of float16 operands on tensor cores (mma.sync, "
+           "summed in float32)">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",
+                           "::mlir::nvgpu::NVGPUDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
 }

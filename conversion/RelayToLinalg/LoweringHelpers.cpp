@@ -199,7 +199,21 @@ Value filledContraction(OpBuilder &b, Location loc, RankedTensorType type,
   return linalg::GenericOp::create(
              b, loc, TypeRange{type}, operands, init, maps, iterators,
              [&](OpBuilder &nb, Location l, ValueRange a) {
-               Value m = arith::MulFOp::create(nb, l, a[0], a[1]);
+               // Operands of another float type (float16 into float32: an
+               // out_dtype) are converted to the result's first.
+               Type e = type.getElementType();
+               auto convert = [&](Value v) -> Value {
+                 unsigned from = v.getType().getIntOrFloatBitWidth();
+                 unsigned to = e.getIntOrFloatBitWidth();
+                 if (v.getType() == e)
+                   return v;
+                 if (from < to)
+                   return arith::ExtFOp::create(nb, l, e, v);
+                 return arith::TruncFOp::create(nb, l, e, v);
+               };
+               Value lhs = convert(a[0]);
+               Value rhs = convert(a[1]);
+               Value m = arith::MulFOp::create(nb, l, lhs, rhs);
                linalg::YieldOp::create(
                    nb, l, arith::AddFOp::create(nb, l, a[2], m).getResult());
              })

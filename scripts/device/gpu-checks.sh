@@ -51,7 +51,7 @@ if [[ $STEPS == *h* ]]; then
   C=test/tools/relay-run/Inputs/gpu
   for p in contractions contractions_f16; do
     timeout 60 "$RUN" $C/$p.rly --target cpu --random-inputs 1 > /tmp/$p.cpu
-    tol=1e-5; [ $p = contractions_f16 ] && tol="1e-2 max"
+    tol="1e-5 max"; [ $p = contractions_f16 ] && tol="1e-2 max"
     for t in 0 4 8 -1; do
       timeout 60 "$RUN" $C/$p.rly --target cuda --gpu-shared-tile=$t --random-inputs 1 > /tmp/$p.gpu; echo "$p tile $t rc $?"
       python3 test/tools/relay-run/compare_outputs.py /tmp/$p.gpu /tmp/$p.cpu $tol && echo "$p tile $t: the CPU's values"

@@ -95,3 +95,24 @@ module {
 // CHECK-SAME:  ex2.approx
 // CHECK-SAME:  mul.rn.f32 {{.*}}0f3F000000
 // CHECK-NOT: gpu.binary
+
+// -----
+
+// Tests that a product of float16s runs on tensor cores: its kernel's PTX
+// copies operands with 16-byte global loads, reads fragments with ldmatrix
+// and multiplies with mma.sync m16n8k16 (float32 accumulators).
+
+module {
+  relay.func @main(%x: tensor<96x64xf16>, %w: tensor<80x64xf16>) -> tensor<96x80xf16> {
+    %0 = relay.nn.dense %x, %w : (tensor<96x64xf16>, tensor<80x64xf16>) -> tensor<96x80xf16>
+    relay.return %0 : tensor<96x80xf16>
+  }
+}
+// CHECK:     llvm.func @main(
+// CHECK:       gpu.launch_func {{.*}} dynamic_shared_memory_size
+// CHECK:     gpu.binary @{{.*}}.entry main_kernel
+// CHECK-SAME:  ld.global.v4.b32
+// CHECK-SAME:  st.shared.v4.b32
+// CHECK-SAME:  ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// CHECK-SAME:  ldmatrix.sync.aligned.m8n8.x2.shared.b16
+// CHECK-SAME:  mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32

@@ -49,3 +49,21 @@ relay.func @nhwc(%x: tensor<1x6x6x2xf32>, %w: tensor<3x3x2x4xf32>) -> tensor<1x4
   %c = relay.nn.conv2d %x, %w {data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x6x6x2xf32>, tensor<3x3x2x4xf32>) -> tensor<1x4x4x4xf32>
   relay.return %c : tensor<1x4x4x4xf32>
 }
+
+// -----
+
+// Tests that a product of float16s into float32 (out_dtype) widens its
+// operands before it multiplies them in the generic contraction (it had a
+// float16 product added to a float32 accumulator, which does not verify).
+// CHECK-LABEL: func.func @dense_out_dtype(
+// CHECK: linalg.generic
+// CHECK-NEXT: ^bb0(%[[A:.*]]: f16, %[[B:.*]]: f16, %[[ACC:.*]]: f32):
+// CHECK-NEXT:   %[[WA:.*]] = arith.extf %[[A]] : f16 to f32
+// CHECK-NEXT:   %[[WB:.*]] = arith.extf %[[B]] : f16 to f32
+// CHECK-NEXT:   %[[P:.*]] = arith.mulf %[[WA]], %[[WB]] : f32
+// CHECK-NEXT:   %[[S:.*]] = arith.addf %[[ACC]], %[[P]] : f32
+// CHECK-NEXT:   linalg.yield %[[S]] : f32
+relay.func @dense_out_dtype(%x: tensor<3x8xf16>, %w: tensor<5x8xf16>) -> tensor<3x5xf32> {
+  %d = relay.nn.dense %x, %w {out_dtype = f32} : (tensor<3x8xf16>, tensor<5x8xf16>) -> tensor<3x5xf32>
+  relay.return %d : tensor<3x5xf32>
+}

@@ -7,6 +7,9 @@
 // RUN: relay-mlir-opt %s --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(relay-gpu-tile-contractions{thread-tile=8 split-k=1},canonicalize,cse))' \
 // RUN:   | FileCheck %s --check-prefix=TILE8
+// RUN: relay-mlir-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(relay-gpu-tile-contractions{tensor-cores=false},canonicalize,cse))' \
+// RUN:   | FileCheck %s --check-prefix=NOTC
 // RUN: not relay-mlir-opt %s --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(relay-gpu-tile-contractions{thread-tile=3}))' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=BADTILE
@@ -158,3 +161,46 @@ func.func @split(%x: memref<1x256x9x9xf32>, %w: memref<70x256x3x3xf32>, %out: me
 // AUTO:         gpu.launch blocks({{.*}}) in ({{.*}} = %c2, {{.*}} = %c1, {{.*}} = %c36)
 // AUTO:           scf.for %{{.*}} = %c0 to %c8 step %c1
 // AUTO:           memref.atomic_rmw addf %{{.*}}, %{{.*}} : (f32, memref<1x70x7x7xf32>) -> f32
+
+// -----
+
+// Tests that a product of float16s runs on tensor cores: 64 x 64 blocks of
+// eight warps, each 32 x 16 results as 2 x 2 mma.sync m16n8k16 with float32
+// accumulators; tiles of 64 rows by 32 steps of K (padded to 40 halves),
+// copied by 16-byte vector loads (both operands are contiguous along a
+// reduction that is a multiple of 8) and read by ldmatrix (4 tiles of A, 2
+// of B); the fill's zero widened into the accumulators, the results
+// narrowed to float16. With tensor-cores=false (NOTC), the CUDA cores'
+// kernel on float16s.
+
+func.func @half(%x: memref<96x64xf16>, %w: memref<80x64xf16>, %out: memref<96x80xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%out : memref<96x80xf16>)
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : memref<96x64xf16>, memref<80x64xf16>) outs(%out : memref<96x80xf16>) {
+  ^bb0(%a: f16, %b: f16, %acc: f16):
+    %p = arith.mulf %a, %b : f16
+    %s = arith.addf %acc, %p : f16
+    linalg.yield %s : f16
+  }
+  return
+}
+// CHECK-LABEL: func.func @half(
+// CHECK-NOT:     linalg.fill
+// CHECK:         gpu.launch blocks({{.*}}) in ({{.*}} = %c2, {{.*}} = %c2, {{.*}} = %c1) threads({{.*}}) in ({{.*}} = %c256, {{.*}}) dynamic_shared_memory_size %c10240_i32
+// CHECK:           %[[A:.*]] = memref.view {{.*}} to memref<64x40xf16, #gpu.address_space<workgroup>>
+// CHECK:           %[[B:.*]] = memref.view {{.*}} to memref<64x40xf16, #gpu.address_space<workgroup>>
+// CHECK:           vector.load %{{.*}} {alignment = 16 : i64} : memref<96x64xf16>, vector<8xf16>
+// CHECK:           %[[LOOP:.*]]:6 = scf.for {{.*}} -> (vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<8xf16>, vector<8xf16>)
+// CHECK:             vector.store %{{.*}}, %[[A]]{{.*}} {alignment = 16 : i64}
+// CHECK:             gpu.barrier
+// CHECK-COUNT-2:     nvgpu.ldmatrix %[[A]]{{.*}} {numTiles = 4 : i32, transpose = false} {{.*}} -> vector<4x2xf16>
+// CHECK-COUNT-2:     nvgpu.ldmatrix %[[B]]{{.*}} {numTiles = 2 : i32, transpose = false} {{.*}} -> vector<2x2xf16>
+// CHECK-COUNT-4:     nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// CHECK:             gpu.barrier
+// CHECK:           vector.extract %[[LOOP]]#0[0, 0] : f32 from vector<2x2xf32>
+// CHECK-NEXT:      arith.truncf %{{.*}} : f32 to f16
+
+// NOTC-LABEL: func.func @half(
+// NOTC-NOT:     nvgpu.
+// NOTC:         vector.load {{.*}} vector<4xf16>
+// NOTC:         arith.mulf %{{.*}}, %{{.*}} fastmath<contract> : f16
