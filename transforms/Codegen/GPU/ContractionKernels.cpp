@@ -11,6 +11,8 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
@@ -148,8 +150,8 @@ void ContractionBuilder::delinearize(Value linear, ArrayRef<unsigned> dims,
   }
 }
 
-Value ContractionBuilder::loadOperand(unsigned which, Value outer,
-                                      Value depth) {
+Value ContractionBuilder::loadOperand(unsigned which, Value outer, Value depth,
+                                      int64_t width) {
   linalg::LinalgOp op = c.op;
   int64_t outerSize = which == 0 ? c.m : c.n;
   ArrayRef<unsigned> outerDims = which == 0 ? c.rows : c.cols;
@@ -161,15 +163,24 @@ Value ContractionBuilder::loadOperand(unsigned which, Value outer,
   delinearize(
       arith::MinUIOp::create(rewriter, loc, outer, index(outerSize - 1)),
       outerDims, dims);
-  delinearize(arith::MinUIOp::create(rewriter, loc, depth, index(c.k - 1)),
+  delinearize(arith::MinUIOp::create(rewriter, loc, depth, index(c.k - width)),
               c.reductions, dims);
   AffineMap map = op.getIndexingMapsArray()[which];
   SmallVector<Value> indices;
   for (unsigned r = 0; r < map.getNumResults(); ++r)
     indices.push_back(
         affine::AffineApplyOp::create(rewriter, loc, map.getSubMap({r}), dims));
-  Value value =
-      memref::LoadOp::create(rewriter, loc, op.getDpsInputs()[which], indices);
+  Value buffer = op.getDpsInputs()[which];
+  Type elementType = cast<MemRefType>(buffer.getType()).getElementType();
+  Value value;
+  if (width == 1) {
+    value = memref::LoadOp::create(rewriter, loc, buffer, indices);
+  } else {
+    value = vector::LoadOp::create(
+        rewriter, loc, VectorType::get({width}, elementType), buffer, indices,
+        /*nontemporal=*/false,
+        llvm::MaybeAlign(width * elementType.getIntOrFloatBitWidth() / 8));
+  }
   Value zero = arith::ConstantOp::create(rewriter, loc,
                                          rewriter.getZeroAttr(value.getType()));
   return arith::SelectOp::create(rewriter, loc, inBounds, value, zero);
@@ -224,4 +235,130 @@ gpu::LaunchOp ContractionBuilder::launch(ArrayRef<int64_t> blocks,
   auto terminator = gpu::TerminatorOp::create(rewriter, loc);
   rewriter.setInsertionPoint(terminator);
   return launch;
+}
+
+Value ContractionBuilder::launchTiled(const TiledShape &shape,
+                                      ArrayRef<int64_t> sides,
+                                      ArrayRef<MemRefType> tileTypes) {
+  SmallVector<int64_t> offsets;
+  int64_t bytes = 0;
+  for (MemRefType type : tileTypes) {
+    offsets.push_back(bytes);
+    bytes += llvm::alignTo(
+        type.getNumElements() * type.getElementTypeBitWidth() / 8, 16);
+  }
+  gpu::LaunchOp kernel = launch(
+      {ceilDiv(c.n, sides[1]), ceilDiv(c.m, sides[0]), c.b * shape.splits},
+      kThreads, bytes);
+  Value shared = gpu::DynamicSharedMemoryOp::create(
+      rewriter, loc,
+      MemRefType::get({ShapedType::kDynamic}, rewriter.getI8Type(), AffineMap(),
+                      tileTypes.front().getMemorySpace()));
+  tiles.clear();
+  for (auto [type, offset] : llvm::zip(tileTypes, offsets))
+    tiles.push_back(memref::ViewOp::create(rewriter, loc, type, shared,
+                                           index(offset), ValueRange{}));
+  tid = kernel.getThreadIds().x;
+  blockBase[0] = mul(kernel.getBlockIds().y, sides[0]);
+  blockBase[1] = mul(kernel.getBlockIds().x, sides[1]);
+  Value batchLinear = kernel.getBlockIds().z, split;
+  if (shape.splits > 1) {
+    split =
+        arith::RemUIOp::create(rewriter, loc, batchLinear, index(shape.splits));
+    batchLinear =
+        arith::DivUIOp::create(rewriter, loc, batchLinear, index(shape.splits));
+  }
+  SmallVector<Value> all(c.op.getNumLoops());
+  delinearize(batchLinear, c.batch, all);
+  batchIvs.clear();
+  for (unsigned d : c.batch)
+    batchIvs.push_back(all[d]);
+  return split;
+}
+
+scf::ForOp ContractionBuilder::pipelinedLoop(
+    const TiledShape &shape, ValueRange accumulators, Value firstStep,
+    int64_t depth, function_ref<SmallVector<Value>(unsigned, Value)> load,
+    function_ref<void(unsigned, ValueRange)> stage,
+    function_ref<SmallVector<Value>(ValueRange)> compute) {
+  SmallVector<Value> inits(accumulators);
+  int64_t numAcc = inits.size();
+  Value firstDepth = mul(firstStep, depth);
+  SmallVector<Value> first[2] = {load(0, firstDepth), load(1, firstDepth)};
+  int64_t numA = first[0].size();
+  inits.append(first[0]);
+  inits.append(first[1]);
+  Value one = index(1);
+  auto loop = scf::ForOp::create(rewriter, loc, index(0),
+                                 index(shape.stepsPerSplit), one, inits);
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(loop.getBody());
+  ValueRange carried = loop.getRegionIterArgs();
+  stage(0, carried.slice(numAcc, numA));
+  stage(1, carried.drop_front(numAcc + numA));
+  gpu::BarrierOp::create(rewriter, loc);
+  Value nextDepth =
+      mul(add(add(firstStep, loop.getInductionVar()), one), depth);
+  SmallVector<Value> next[2] = {load(0, nextDepth), load(1, nextDepth)};
+  SmallVector<Value> yielded = compute(carried.take_front(numAcc));
+  gpu::BarrierOp::create(rewriter, loc);
+  yielded.append(next[0]);
+  yielded.append(next[1]);
+  scf::YieldOp::create(rewriter, loc, yielded);
+  return loop;
+}
+
+void ContractionBuilder::storeResult(Value result, Value row, Value col,
+                                     bool atomic) {
+  Value inside = arith::AndIOp::create(rewriter, loc, lessThan(row, c.m),
+                                       lessThan(col, c.n));
+  auto guard = scf::IfOp::create(rewriter, loc, inside);
+  OpBuilder::InsertionGuard insertion(rewriter);
+  rewriter.setInsertionPoint(guard.thenBlock()->getTerminator());
+  Value output = c.op.getDpsInits()[0];
+  SmallVector<Value> at = outputIndices(row, col);
+  if (atomic)
+    memref::AtomicRMWOp::create(rewriter, loc,
+                                isa<FloatType>(result.getType())
+                                    ? arith::AtomicRMWKind::addf
+                                    : arith::AtomicRMWKind::addi,
+                                result, output, at);
+  else
+    memref::StoreOp::create(rewriter, loc, result, output, at);
+}
+
+void ContractionBuilder::copyOffsets(unsigned which, int64_t side,
+                                     int64_t depth, int64_t width) {
+  widths[which] = width;
+  int64_t units = side * depth / width / kThreads;
+  if (width > 1) {
+    int64_t perRow = depth / width;
+    for (int64_t e = 0; e < units; ++e) {
+      Value linear = add(tid, index(e * kThreads));
+      outerOffsets[which].push_back(
+          arith::DivUIOp::create(rewriter, loc, linear, index(perRow)));
+      depthOffsets[which].push_back(mul(
+          arith::RemUIOp::create(rewriter, loc, linear, index(perRow)), width));
+    }
+    return;
+  }
+  bool outerFast = which == 0 ? c.rowsFastA : c.colsFastB;
+  int64_t fastSize = outerFast ? side : depth;
+  for (int64_t e = 0; e < units; ++e) {
+    Value linear = add(tid, index(e * kThreads));
+    Value fast = arith::RemUIOp::create(rewriter, loc, linear, index(fastSize));
+    Value slow = arith::DivUIOp::create(rewriter, loc, linear, index(fastSize));
+    outerOffsets[which].push_back(outerFast ? fast : slow);
+    depthOffsets[which].push_back(outerFast ? slow : fast);
+  }
+}
+
+SmallVector<Value> ContractionBuilder::loadStep(unsigned which,
+                                                Value depthBase) {
+  SmallVector<Value> values;
+  for (auto [outer, depth] :
+       llvm::zip(outerOffsets[which], depthOffsets[which]))
+    values.push_back(loadOperand(which, add(blockBase[which], outer),
+                                 add(depthBase, depth), widths[which]));
+  return values;
 }

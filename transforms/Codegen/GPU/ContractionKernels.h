@@ -10,8 +10,10 @@
 #ifndef RELAY_MLIR_TRANSFORMS_CODEGEN_GPU_CONTRACTIONKERNELS_H
 #define RELAY_MLIR_TRANSFORMS_CODEGEN_GPU_CONTRACTIONKERNELS_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 
 #include <optional>
@@ -99,8 +101,11 @@ protected:
   void delinearize(Value linear, ArrayRef<unsigned> dims,
                    SmallVectorImpl<Value> &all);
   /// The element of input `which` (0: rows by K, 1: columns by K) at
-  /// (`outer`, `depth`), zero past the edges.
-  Value loadOperand(unsigned which, Value outer, Value depth);
+  /// (`outer`, `depth`), zero past the edges; with `width` above 1, the
+  /// vector of that many along K from there (aligned to its size; the
+  /// caller knows them contiguous and inside K or wholly past it).
+  Value loadOperand(unsigned which, Value outer, Value depth,
+                    int64_t width = 1);
   /// The output's indices at (`row`, `col`), clamped inside the buffer.
   SmallVector<Value> outputIndices(Value row, Value col);
   /// The body of the contraction applied to (a, b, acc).
@@ -110,12 +115,51 @@ protected:
   gpu::LaunchOp launch(ArrayRef<int64_t> blocks, int64_t threads,
                        int64_t sharedBytes);
 
+  /// Launches a tiled kernel's blocks for `shape` (x: columns, y: rows,
+  /// z: batches times splits) with `tileTypes` in dynamic shared memory,
+  /// which the NVVM lowering aligns to 16 bytes (a workgroup attribution
+  /// gets only its element's alignment), as vector loads need. Sets
+  /// `tiles`, `tid`, `blockBase` and `batchIvs`; returns the block's split
+  /// of the reduction, or null without split-K.
+  Value launchTiled(const TiledShape &shape, ArrayRef<int64_t> sides,
+                    ArrayRef<MemRefType> tileTypes);
+  /// The reduction's loop over `shape.stepsPerSplit` steps of `depth`,
+  /// from `firstStep`, carrying `accumulators`: each step `stage`s the
+  /// operands `load` read into shared memory, waits at a barrier, loads
+  /// the next step's, `compute`s the accumulators and waits again (so the
+  /// global loads' latency overlaps the arithmetic). Its first
+  /// accumulators.size() results are the sums.
+  scf::ForOp
+  pipelinedLoop(const TiledShape &shape, ValueRange accumulators,
+                Value firstStep, int64_t depth,
+                function_ref<SmallVector<Value>(unsigned, Value)> load,
+                function_ref<void(unsigned, ValueRange)> stage,
+                function_ref<SmallVector<Value>(ValueRange)> compute);
+  /// The offsets (outer, depth) in operand `which`'s tile of `side` x
+  /// `depth` of the elements (or, with `width` above 1, vectors along K)
+  /// this thread copies: consecutive threads along the operand's
+  /// contiguous dimension, so that a warp's loads coalesce.
+  void copyOffsets(unsigned which, int64_t side, int64_t depth, int64_t width);
+  /// This thread's loads of operand `which` for the step at `depthBase`.
+  SmallVector<Value> loadStep(unsigned which, Value depthBase);
+  /// Stores `result` at (`row`, `col`) where inside the output, or adds it
+  /// atomically with `atomic` (a split reduction's partial sum).
+  void storeResult(Value result, Value row, Value col, bool atomic);
+
   RewriterBase &rewriter;
   Contraction c;
   Location loc;
   linalg::FillOp fill;
   /// The batch dimensions' values in the kernel.
   SmallVector<Value> batchIvs;
+  /// Set by launchTiled: the shared-memory tiles, the thread's index, the
+  /// block's first row and column.
+  SmallVector<Value, 2> tiles;
+  Value tid;
+  Value blockBase[2];
+  /// Set by copyOffsets, per operand.
+  SmallVector<Value> outerOffsets[2], depthOffsets[2];
+  int64_t widths[2] = {1, 1};
 };
 
 /// Replaces `c` by a kernel of CUDA cores' tiles on shared memory.

@@ -55,43 +55,13 @@ private:
   int64_t side(unsigned which) {
     return kThreadsPerSide * (which == 0 ? shape.tileM : shape.tileN);
   }
-  /// The global loads of one operand's step of K at `depthBase`.
-  SmallVector<Value> loadStep(unsigned which, Value depthBase);
-  /// A thread's (outer, depth) offsets in an operand's tile, per element it
-  /// loads.
-  void loaderOffsets(unsigned which, Value tid);
   /// `count` consecutive elements of a shared-memory tile's row `depth`
   /// from `start`, by 4-wide vector loads.
   SmallVector<Value> readTile(Value tile, Value depth, Value start,
                               int64_t count);
 
   TiledShape shape;
-  Value blockBase[2];
-  // Per operand, per element a thread loads: its offsets in the tile.
-  SmallVector<Value> outerOffsets[2], depthOffsets[2];
 };
-
-void TiledKernel::loaderOffsets(unsigned which, Value tid) {
-  bool outerFast = which == 0 ? c.rowsFastA : c.colsFastB;
-  int64_t perThread = side(which) * kDepth / kThreads;
-  int64_t fastSize = outerFast ? side(which) : kDepth;
-  for (int64_t e = 0; e < perThread; ++e) {
-    Value linear = add(tid, index(e * kThreads));
-    Value fast = arith::RemUIOp::create(rewriter, loc, linear, index(fastSize));
-    Value slow = arith::DivUIOp::create(rewriter, loc, linear, index(fastSize));
-    outerOffsets[which].push_back(outerFast ? fast : slow);
-    depthOffsets[which].push_back(outerFast ? slow : fast);
-  }
-}
-
-SmallVector<Value> TiledKernel::loadStep(unsigned which, Value depthBase) {
-  SmallVector<Value> values;
-  for (auto [outer, depth] :
-       llvm::zip(outerOffsets[which], depthOffsets[which]))
-    values.push_back(loadOperand(which, add(blockBase[which], outer),
-                                 add(depthBase, depth)));
-  return values;
-}
 
 SmallVector<Value> TiledKernel::readTile(Value tile, Value depth, Value start,
                                          int64_t count) {
@@ -112,59 +82,20 @@ SmallVector<Value> TiledKernel::readTile(Value tile, Value depth, Value start,
 
 void TiledKernel::build() {
   linalg::LinalgOp op = c.op;
-  MLIRContext *ctx = rewriter.getContext();
-  auto workgroup =
-      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  // The tiles in dynamic shared memory, which the NVVM lowering aligns to
-  // 16 bytes (a workgroup attribution gets its element's alignment), as
-  // the 4-wide vector loads need.
-  MemRefType tileTypes[2];
-  int64_t offsets[2] = {0, 0}, bytes = 0;
-  for (unsigned which = 0; which < 2; ++which) {
-    tileTypes[which] = MemRefType::get(
+  auto workgroup = gpu::AddressSpaceAttr::get(rewriter.getContext(),
+                                              gpu::AddressSpace::Workgroup);
+  // The tiles K-major: a step's row of each operand is one row of its tile.
+  SmallVector<MemRefType> tileTypes;
+  for (unsigned which = 0; which < 2; ++which)
+    tileTypes.push_back(MemRefType::get(
         {kDepth, side(which) + kPad},
         getElementTypeOrSelf(op.getDpsInputs()[which].getType()), AffineMap(),
-        workgroup);
-    offsets[which] = bytes;
-    bytes += llvm::alignTo(tileTypes[which].getNumElements() *
-                               tileTypes[which].getElementTypeBitWidth() / 8,
-                           16);
-  }
-  gpu::LaunchOp kernel =
-      launch({ceilDiv(c.n, side(1)), ceilDiv(c.m, side(0)), c.b * shape.splits},
-             kThreads, bytes);
-  Value shared = gpu::DynamicSharedMemoryOp::create(
-      rewriter, loc,
-      MemRefType::get({ShapedType::kDynamic}, rewriter.getI8Type(), AffineMap(),
-                      workgroup));
-  Value tiles[2];
-  for (unsigned which = 0; which < 2; ++which)
-    tiles[which] =
-        memref::ViewOp::create(rewriter, loc, tileTypes[which], shared,
-                               index(offsets[which]), ValueRange{});
-
-  Value tid = kernel.getThreadIds().x;
+        workgroup));
+  Value split = launchTiled(shape, {side(0), side(1)}, tileTypes);
   Value tx = arith::RemUIOp::create(rewriter, loc, tid, index(kThreadsPerSide));
   Value ty = arith::DivUIOp::create(rewriter, loc, tid, index(kThreadsPerSide));
-  blockBase[0] = mul(kernel.getBlockIds().y, side(0));
-  blockBase[1] = mul(kernel.getBlockIds().x, side(1));
-  Value batchLinear = kernel.getBlockIds().z, split;
-  if (shape.splits > 1) {
-    split =
-        arith::RemUIOp::create(rewriter, loc, batchLinear, index(shape.splits));
-    batchLinear =
-        arith::DivUIOp::create(rewriter, loc, batchLinear, index(shape.splits));
-  }
-  batchIvs.assign(op.getNumLoops(), Value());
-  {
-    SmallVector<Value> all(op.getNumLoops());
-    delinearize(batchLinear, c.batch, all);
-    batchIvs.clear();
-    for (unsigned d : c.batch)
-      batchIvs.push_back(all[d]);
-  }
-  loaderOffsets(0, tid);
-  loaderOffsets(1, tid);
+  copyOffsets(0, side(0), kDepth, 1);
+  copyOffsets(1, side(1), kDepth, 1);
   // The thread's first row and column of results within the block.
   Value myRow = mul(ty, shape.tileM), myCol = mul(tx, shape.tileN);
   SmallVector<Value> rows, cols;
@@ -188,74 +119,36 @@ void TiledKernel::build() {
                            : memref::LoadOp::create(rewriter, loc, output,
                                                     outputIndices(rows[i], cols[j]))
                        .getResult());
-  int64_t numAcc = inits.size();
-  Value firstStep = index(0);
-  if (split)
-    firstStep = mul(split, shape.stepsPerSplit);
-  Value firstDepth = mul(firstStep, kDepth);
-  SmallVector<Value> first[2] = {loadStep(0, firstDepth),
-                                 loadStep(1, firstDepth)};
-  int64_t numA = first[0].size();
-  inits.append(first[0]);
-  inits.append(first[1]);
-
-  Value one = index(1);
-  auto loop = scf::ForOp::create(rewriter, loc, index(0),
-                                 index(shape.stepsPerSplit), one, inits);
-  rewriter.setInsertionPointToStart(loop.getBody());
-  ValueRange carried = loop.getRegionIterArgs();
-  // This step's operands into shared memory.
-  for (unsigned which = 0; which < 2; ++which) {
-    ValueRange values = which == 0 ? carried.slice(numAcc, numA)
-                                   : carried.drop_front(numAcc + numA);
+  Value firstStep = split ? mul(split, shape.stepsPerSplit) : index(0);
+  auto stage = [&](unsigned which, ValueRange values) {
     for (auto [v, outer, depth] :
          llvm::zip(values, outerOffsets[which], depthOffsets[which]))
       memref::StoreOp::create(rewriter, loc, v, tiles[which],
                               ValueRange{depth, outer});
-  }
-  gpu::BarrierOp::create(rewriter, loc);
-  // The next step's operands into registers.
-  Value nextDepth =
-      mul(add(add(firstStep, loop.getInductionVar()), one), kDepth);
-  SmallVector<Value> next[2] = {loadStep(0, nextDepth), loadStep(1, nextDepth)};
-  // The step's multiply-adds.
-  SmallVector<Value> acc(carried.take_front(numAcc));
-  for (int64_t d = 0; d < kDepth; ++d) {
-    SmallVector<Value> a = readTile(tiles[0], index(d), myRow, shape.tileM);
-    SmallVector<Value> b = readTile(tiles[1], index(d), myCol, shape.tileN);
-    for (int64_t i = 0; i < shape.tileM; ++i)
-      for (int64_t j = 0; j < shape.tileN; ++j)
-        acc[i * shape.tileN + j] =
-            multiplyAdd(a[i], b[j], acc[i * shape.tileN + j]);
-  }
-  gpu::BarrierOp::create(rewriter, loc);
-  SmallVector<Value> yielded(acc);
-  yielded.append(next[0]);
-  yielded.append(next[1]);
-  scf::YieldOp::create(rewriter, loc, yielded);
-
-  // The results inside the output: stored, or added where split.
-  rewriter.setInsertionPointAfter(loop);
-  bool isFloat = isa<FloatType>(accType);
-  for (int64_t i = 0; i < shape.tileM; ++i) {
-    Value rowInside = lessThan(rows[i], c.m);
-    for (int64_t j = 0; j < shape.tileN; ++j) {
-      Value inside = arith::AndIOp::create(rewriter, loc, rowInside,
-                                           lessThan(cols[j], c.n));
-      auto guard = scf::IfOp::create(rewriter, loc, inside);
-      rewriter.setInsertionPoint(guard.thenBlock()->getTerminator());
-      Value result = loop.getResult(i * shape.tileN + j);
-      SmallVector<Value> at = outputIndices(rows[i], cols[j]);
-      if (shape.splits > 1)
-        memref::AtomicRMWOp::create(rewriter, loc,
-                                    isFloat ? arith::AtomicRMWKind::addf
-                                            : arith::AtomicRMWKind::addi,
-                                    result, output, at);
-      else
-        memref::StoreOp::create(rewriter, loc, result, output, at);
-      rewriter.setInsertionPointAfter(guard);
+  };
+  // A step's multiply-adds: t values of each operand per row of the tiles.
+  auto compute = [&](ValueRange carried) {
+    SmallVector<Value> acc(carried);
+    for (int64_t d = 0; d < kDepth; ++d) {
+      SmallVector<Value> a = readTile(tiles[0], index(d), myRow, shape.tileM);
+      SmallVector<Value> b = readTile(tiles[1], index(d), myCol, shape.tileN);
+      for (int64_t i = 0; i < shape.tileM; ++i)
+        for (int64_t j = 0; j < shape.tileN; ++j)
+          acc[i * shape.tileN + j] =
+              multiplyAdd(a[i], b[j], acc[i * shape.tileN + j]);
     }
-  }
+    return acc;
+  };
+  scf::ForOp loop = pipelinedLoop(
+      shape, inits, firstStep, kDepth,
+      [&](unsigned which, Value depth) { return loadStep(which, depth); },
+      stage, compute);
+
+  rewriter.setInsertionPointAfter(loop);
+  for (int64_t i = 0; i < shape.tileM; ++i)
+    for (int64_t j = 0; j < shape.tileN; ++j)
+      storeResult(loop.getResult(i * shape.tileN + j), rows[i], cols[j],
+                  /*atomic=*/shape.splits > 1);
   // A split reduction adds to the fill's values, which stay.
   if (fill && shape.splits == 1)
     rewriter.eraseOp(fill);
