@@ -156,6 +156,9 @@ LogicalResult mlir::relay::emitObjectAndHeader(ModuleOp module, StringRef entry,
   if (failed(flat))
     return func.emitError("cannot compile @") << entry << ": " << offending;
 
+  TimingScope machineCode;
+  if (options.timing)
+    machineCode = options.timing->nest("Machine code (LLVM, object file)");
   DialectRegistry translations;
   registerBuiltinDialectTranslation(translations);
   registerLLVMDialectTranslation(translations);

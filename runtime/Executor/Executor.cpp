@@ -264,9 +264,13 @@ Executor::compile(ModuleOp module, StringRef entry,
       worker.join();
     return func.emitError("no LLVM target for this CPU: ") << machineError;
   }
+  TimingScope codegen;
+  if (compileOptions.timing)
+    codegen = compileOptions.timing->nest("Machine code (LLVM, JIT)");
   auto engine = ExecutionEngine::create(*copy, options, std::move(machine));
   for (std::thread &worker : workers)
     worker.join();
+  codegen.stop();
   if (!engine)
     return func.emitError("JIT compilation failed: ")
            << llvm::toString(engine.takeError());

@@ -122,6 +122,12 @@ static cl::opt<int64_t> gpuThreadTile(
     cl::desc("--target cuda: results a thread of a product or convolution "
              "computes along each of two dimensions, at most (4, 2 or 1)"),
     cl::cat(category));
+static cl::opt<bool> timing(
+    "timing",
+    cl::desc("Print each phase as it starts and, at the end, the time of "
+             "each (import, type inference, every pass of the lowering, "
+             "machine code, the run) on stderr"),
+    cl::cat(category));
 static cl::opt<int64_t> gpuSharedTile(
     "gpu-shared-tile", cl::init(0),
     cl::desc("--target cuda: results a thread computes along each side of "
@@ -322,6 +328,20 @@ int main(int argc, char **argv) {
         return fail(Twine(flag) + ": unknown pass '" + name +
                     "' (known: " + getOptimizationNames() + ")");
 
+  // --timing: MLIR's timing report (printed when `timer` goes), each phase
+  // announced as it starts.
+  DefaultTimingManager timer;
+  timer.setEnabled(timing);
+  TimingScope rootTiming = timer.getRootScope();
+  TimingScope phaseTiming;
+  auto phase = [&](StringRef name) {
+    phaseTiming.stop();
+    if (!timing)
+      return;
+    llvm::errs() << "relay-run: " << name << "\n";
+    phaseTiming = rootTiming.nest(name);
+  };
+
   DialectRegistry registry;
   registerAllDialects(registry);
   MLIRContext context(registry);
@@ -340,6 +360,7 @@ int main(int argc, char **argv) {
 
   StringRef path = inputFile;
   OwningOpRef<ModuleOp> module;
+  phase("Import");
   if (path.ends_with(".rly")) {
     module = text::importRelayText(*sourceMgr, &context);
   } else if (path.ends_with(".mlir")) {
@@ -357,7 +378,10 @@ int main(int argc, char **argv) {
     return 1;
 
   // Type-check (and fill in what the program leaves out).
+  phase("Type inference");
   PassManager pm(&context);
+  if (timing)
+    pm.enableTiming(phaseTiming);
   pm.addPass(createInferTypes());
   // Composite operators become primitive ones (the interpreter and the
   // compiler implement those).
@@ -374,7 +398,10 @@ int main(int argc, char **argv) {
   if (gradient) {
     // First order where the inlined entry is (no closures or references to
     // remove), else the whole language's.
+    phase("Gradient");
     PassManager gradientPm(&context);
+    if (timing)
+      gradientPm.enableTiming(phaseTiming);
     GradientOptions options;
     options.func = entry;
     auto f = module->lookupSymbol<FuncOp>(entry);
@@ -411,6 +438,8 @@ int main(int argc, char **argv) {
     return fail("the program has no function @" + entry);
 
   if (!emitObject.empty()) {
+    phase("Compile");
+    compileOptions.timing = timing ? &phaseTiming : nullptr;
     std::string header = emitHeader;
     if (header.empty()) {
       SmallString<128> path(emitObject);
@@ -492,6 +521,10 @@ int main(int argc, char **argv) {
   // Compiled (the default) where native code covers the program, else the
   // interpreter, saying why.
   std::unique_ptr<Executor> executor;
+  if (!useInterpreter) {
+    phase("Compile");
+    compileOptions.timing = timing ? &phaseTiming : nullptr;
+  }
   if (!useInterpreter && compileOptions.isGPU()) {
     // The GPU was asked for: what it cannot run is an error, located.
     FailureOr<std::unique_ptr<Executor>> compiled =
@@ -527,6 +560,7 @@ int main(int argc, char **argv) {
     if (failed(optimize.run(*module)))
       return 1;
   }
+  phase(executor ? "Run" : "Run (interpreter)");
   Interpreter interpreter(*module);
   auto runOnce = [&]() {
     return executor ? executor->call(args) : interpreter.call(func, args);
@@ -543,6 +577,7 @@ int main(int argc, char **argv) {
     return 1;
 
   if (bench > 0) {
+    phase("Benchmark");
     // Compiled code is timed on ready native buffers (what an application
     // calling it pays), the interpreter on its values.
     // (Programs passing objects in or out are timed with their conversion.)

@@ -143,6 +143,13 @@ mlir::relay::lowerCopyToLLVM(ModuleOp module, const CompileOptions &options) {
     buildRelayToNVVMPipeline(pm, options);
   else
     buildRelayToLLVMPipeline(pm, options);
+  TimingScope lowering;
+  if (options.timing) {
+    lowering = options.timing->nest(options.isGPU()
+                                        ? "Lowering (--relay-to-nvvm)"
+                                        : "Lowering (--relay-to-llvm)");
+    pm.enableTiming(lowering);
+  }
   if (failed(pm.run(*copy)) || failed(verify(*copy)))
     return nullptr;
   return copy;

@@ -18,6 +18,7 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
+#include "mlir/Support/Timing.h"
 
 namespace mlir::relay {
 
@@ -44,6 +45,9 @@ std::string getDefaultCUDAToolkit();
 /// How relay-mlir compiles a module: relay-run's flags, the Executor's and
 /// the ahead-of-time compiler's options.
 struct CompileOptions {
+  /// Where the lowering's passes and the machine code generation report
+  /// their times (relay-run --timing); null: not timed.
+  TimingScope *timing = nullptr;
   /// Threads the parallel loops run on.
   int64_t threads = 1;
   /// The lowering target of products and convolutions.
