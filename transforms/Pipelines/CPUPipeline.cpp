@@ -145,9 +145,9 @@ mlir::relay::lowerCopyToLLVM(ModuleOp module, const CompileOptions &options) {
     buildRelayToLLVMPipeline(pm, options);
   TimingScope lowering;
   if (options.timing) {
-    lowering = options.timing->nest(options.isGPU()
-                                        ? "Lowering (--relay-to-nvvm)"
-                                        : "Lowering (--relay-to-llvm)");
+    lowering =
+        options.timing->nest(options.isGPU() ? "Lowering (--relay-to-nvvm)"
+                                             : "Lowering (--relay-to-llvm)");
     pm.enableTiming(lowering);
   }
   if (failed(pm.run(*copy)) || failed(verify(*copy)))
