@@ -21,8 +21,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static mlir::MLIRContext context;
   std::string error;
   mlir::FailureOr<Tensor> tensor = readNpy(
-      &context,
-      llvm::StringRef(reinterpret_cast<const char *>(data), size), error);
+      &context, llvm::StringRef(reinterpret_cast<const char *>(data), size),
+      error);
   if (mlir::failed(tensor))
     return 0;
   mlir::FailureOr<std::string> bytes = writeNpy(*tensor, error);
