@@ -5,6 +5,7 @@
 // RUN: not relay-mlir-opt %s --relay-to-nvvm='toolkit=%t.none' 2>&1 | FileCheck %s --check-prefix=NOTOOLKIT
 // RUN: not relay-mlir-opt %s --relay-to-nvvm='block-size=48' 2>&1 | FileCheck %s --check-prefix=BLOCK
 // RUN: not relay-mlir-opt %s --relay-to-nvvm='thread-tile=3' 2>&1 | FileCheck %s --check-prefix=TILE
+// RUN: not relay-mlir-opt %s --relay-to-nvvm='shared-tile=3' 2>&1 | FileCheck %s --check-prefix=SHARED
 // RUN: not relay-mlir-opt %s --relay-to-nvvm='format=wrong' 2>&1 | FileCheck %s --check-prefix=FORMAT
 // RUN: not relay-mlir-opt %s --relay-to-nvvm='format=bin toolkit=%t.empty' 2>&1 | FileCheck %s --check-prefix=NOPTXAS
 
@@ -33,4 +34,6 @@ module {
 // only prints one), and that a cubin without the toolkit's ptxas is one.
 // FORMAT: error: --relay-to-nvvm: unknown format 'wrong' (expected isa, bin or fatbin)
 // FORMAT-NOT: gpu.binary
+// Tests that a shared-memory thread tile other than 0, 4 or 8 is refused.
+// SHARED: error: --relay-gpu-tile-contractions: thread-tile 3 is not 0 (by size), 4 or 8
 // NOPTXAS: error: --relay-to-nvvm: format=bin needs the CUDA toolkit's ptxas, but there is no {{.*}}empty/bin/ptxas

@@ -277,14 +277,15 @@ Value ContractionBuilder::launchTiled(const TiledShape &shape,
 }
 
 scf::ForOp ContractionBuilder::pipelinedLoop(
-    const TiledShape &shape, ValueRange accumulators, Value firstStep,
-    int64_t depth, function_ref<SmallVector<Value>(unsigned, Value)> load,
-    function_ref<void(unsigned, ValueRange)> stage,
+    const TiledShape &shape, ValueRange accumulators, Value split,
+    int64_t depth, bool depthMajor,
     function_ref<SmallVector<Value>(ValueRange)> compute) {
   SmallVector<Value> inits(accumulators);
   int64_t numAcc = inits.size();
+  Value firstStep = split ? mul(split, shape.stepsPerSplit) : index(0);
   Value firstDepth = mul(firstStep, depth);
-  SmallVector<Value> first[2] = {load(0, firstDepth), load(1, firstDepth)};
+  SmallVector<Value> first[2] = {loadStep(0, firstDepth),
+                                 loadStep(1, firstDepth)};
   int64_t numA = first[0].size();
   inits.append(first[0]);
   inits.append(first[1]);
@@ -294,12 +295,24 @@ scf::ForOp ContractionBuilder::pipelinedLoop(
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPointToStart(loop.getBody());
   ValueRange carried = loop.getRegionIterArgs();
-  stage(0, carried.slice(numAcc, numA));
-  stage(1, carried.drop_front(numAcc + numA));
+  for (unsigned which = 0; which < 2; ++which) {
+    ValueRange values = which == 0 ? carried.slice(numAcc, numA)
+                                   : carried.drop_front(numAcc + numA);
+    for (auto [v, outer, at] :
+         llvm::zip(values, outerOffsets[which], depthOffsets[which])) {
+      SmallVector<Value> indices = depthMajor ? SmallVector<Value>{at, outer}
+                                              : SmallVector<Value>{outer, at};
+      if (widths[which] > 1)
+        vector::StoreOp::create(rewriter, loc, v, tiles[which], indices,
+                                /*nontemporal=*/false, llvm::MaybeAlign(16));
+      else
+        memref::StoreOp::create(rewriter, loc, v, tiles[which], indices);
+    }
+  }
   gpu::BarrierOp::create(rewriter, loc);
   Value nextDepth =
       mul(add(add(firstStep, loop.getInductionVar()), one), depth);
-  SmallVector<Value> next[2] = {load(0, nextDepth), load(1, nextDepth)};
+  SmallVector<Value> next[2] = {loadStep(0, nextDepth), loadStep(1, nextDepth)};
   SmallVector<Value> yielded = compute(carried.take_front(numAcc));
   gpu::BarrierOp::create(rewriter, loc);
   yielded.append(next[0]);

@@ -123,17 +123,16 @@ protected:
   /// of the reduction, or null without split-K.
   Value launchTiled(const TiledShape &shape, ArrayRef<int64_t> sides,
                     ArrayRef<MemRefType> tileTypes);
-  /// The reduction's loop over `shape.stepsPerSplit` steps of `depth`,
-  /// from `firstStep`, carrying `accumulators`: each step `stage`s the
-  /// operands `load` read into shared memory, waits at a barrier, loads
-  /// the next step's, `compute`s the accumulators and waits again (so the
-  /// global loads' latency overlaps the arithmetic). Its first
-  /// accumulators.size() results are the sums.
+  /// The reduction's loop over `shape.stepsPerSplit` steps of `depth`
+  /// (from the block's `split`, null for the whole reduction), carrying
+  /// `accumulators`: each step stores the operands loadStep read into
+  /// `tiles` (at [depth, outer] where `depthMajor`, else [outer, depth]),
+  /// waits at a barrier, loads the next step's, `compute`s the
+  /// accumulators and waits again (so the global loads' latency overlaps
+  /// the arithmetic). Its first accumulators.size() results are the sums.
   scf::ForOp
-  pipelinedLoop(const TiledShape &shape, ValueRange accumulators,
-                Value firstStep, int64_t depth,
-                function_ref<SmallVector<Value>(unsigned, Value)> load,
-                function_ref<void(unsigned, ValueRange)> stage,
+  pipelinedLoop(const TiledShape &shape, ValueRange accumulators, Value split,
+                int64_t depth, bool depthMajor,
                 function_ref<SmallVector<Value>(ValueRange)> compute);
   /// The offsets (outer, depth) in operand `which`'s tile of `side` x
   /// `depth` of the elements (or, with `width` above 1, vectors along K)

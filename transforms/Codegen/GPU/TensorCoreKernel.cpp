@@ -55,7 +55,6 @@ private:
   bool isContiguous(unsigned which);
 
   TiledShape shape;
-  bool contiguous[2] = {false, false};
 };
 
 bool TensorCoreKernel::isContiguous(unsigned which) {
@@ -80,8 +79,6 @@ void TensorCoreKernel::build() {
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   Type f16 = rewriter.getF16Type(), f32 = rewriter.getF32Type();
-  for (unsigned which = 0; which < 2; ++which)
-    contiguous[which] = isContiguous(which);
   // The tiles row-major with K contiguous, as ldmatrix reads them.
   SmallVector<MemRefType> tileTypes;
   for (unsigned which = 0; which < 2; ++which)
@@ -102,7 +99,7 @@ void TensorCoreKernel::build() {
   // dimension (its length is one too): inside K or wholly past it.
   for (unsigned which = 0; which < 2; ++which)
     copyOffsets(which, side(which), kTensorCoreDepth,
-                contiguous[which] ? kChunk : 1);
+                isContiguous(which) ? kChunk : 1);
 
   // The element (i, j, r, e) of the warp's results: fragment (i, j)'s
   // register pair r, element e (PTX's layout of an m16n8 accumulator).
@@ -143,19 +140,6 @@ void TensorCoreKernel::build() {
       inits.push_back(
           vector::FromElementsOp::create(rewriter, loc, accType, elements));
     }
-  Value firstStep = split ? mul(split, shape.stepsPerSplit) : index(0);
-  auto stage = [&](unsigned which, ValueRange values) {
-    for (auto [v, outer, depth] :
-         llvm::zip(values, outerOffsets[which], depthOffsets[which])) {
-      if (contiguous[which])
-        vector::StoreOp::create(rewriter, loc, v, tiles[which],
-                                ValueRange{outer, depth},
-                                /*nontemporal=*/false, llvm::MaybeAlign(16));
-      else
-        memref::StoreOp::create(rewriter, loc, v, tiles[which],
-                                ValueRange{outer, depth});
-    }
-  };
   // ldmatrix's row addresses: lanes 0-15 the A fragment's 16 rows at the
   // step's first 8 columns, lanes 16-31 at the next 8; for B, lanes 0-7
   // its 8 rows (columns of the result) at the first 8, lanes 8-15 the next.
@@ -193,10 +177,8 @@ void TensorCoreKernel::build() {
     }
     return acc;
   };
-  scf::ForOp loop = pipelinedLoop(
-      shape, inits, firstStep, kTensorCoreDepth,
-      [&](unsigned which, Value depth) { return loadStep(which, depth); },
-      stage, compute);
+  scf::ForOp loop = pipelinedLoop(shape, inits, split, kTensorCoreDepth,
+                                  /*depthMajor=*/false, compute);
 
   rewriter.setInsertionPointAfter(loop);
   for (int64_t i = 0; i < mTiles; ++i)

@@ -119,13 +119,6 @@ void TiledKernel::build() {
                            : memref::LoadOp::create(rewriter, loc, output,
                                                     outputIndices(rows[i], cols[j]))
                        .getResult());
-  Value firstStep = split ? mul(split, shape.stepsPerSplit) : index(0);
-  auto stage = [&](unsigned which, ValueRange values) {
-    for (auto [v, outer, depth] :
-         llvm::zip(values, outerOffsets[which], depthOffsets[which]))
-      memref::StoreOp::create(rewriter, loc, v, tiles[which],
-                              ValueRange{depth, outer});
-  };
   // A step's multiply-adds: t values of each operand per row of the tiles.
   auto compute = [&](ValueRange carried) {
     SmallVector<Value> acc(carried);
@@ -139,10 +132,8 @@ void TiledKernel::build() {
     }
     return acc;
   };
-  scf::ForOp loop = pipelinedLoop(
-      shape, inits, firstStep, kDepth,
-      [&](unsigned which, Value depth) { return loadStep(which, depth); },
-      stage, compute);
+  scf::ForOp loop = pipelinedLoop(shape, inits, split, kDepth,
+                                  /*depthMajor=*/true, compute);
 
   rewriter.setInsertionPointAfter(loop);
   for (int64_t i = 0; i < shape.tileM; ++i)
