@@ -13,6 +13,8 @@ packages=(
   clang-22 libclang-rt-22-dev python3-numpy
   libonnx-dev libprotobuf-dev libonnx-testdata python3-onnx
   python3-torch python3-torchvision python3-sklearn
+  pybind11-dev python3-dev python3-pytest python3-pip python3-setuptools
+  python3-wheel
 )
 missing=()
 for p in "${packages[@]}"; do

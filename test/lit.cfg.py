@@ -8,21 +8,23 @@ from lit.llvm import llvm_config
 
 config.name = "RELAY_MLIR"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir", ".test", ".rly"]
+config.suffixes = [".mlir", ".test", ".rly", ".c"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.relay_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py",
-                   "unittests", "install", "Inputs", "fuzz"]
+                   "unittests", "install", "Inputs", "fuzz", "python"]
 
 config.substitutions.append(("%relay_src_root", config.relay_src_root))
 config.substitutions.append(("%relay_tools", config.relay_tools_dir))
+config.substitutions.append(("%relay_obj_root", config.relay_obj_root))
 config.environment["FILECHECK_OPTS"] = "-enable-var-scope"
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(
     ["relay-mlir-opt", "relay-mlir-translate", "relay-run",
-     "relay-mlir-lsp-server", "relay-mlir-reduce"], [config.relay_tools_dir])
+     "relay-mlir-lsp-server", "relay-mlir-reduce", "relay-capi-types",
+     "relay-capi-executor"], [config.relay_tools_dir])
 
 # Debian's python3 with numpy (python3-numpy) produces reference results.
 import subprocess

@@ -369,10 +369,34 @@ void mlir::relay::populateRelayElementwiseToLinalgPatterns(
                           pointwise(floatUnary<math::CeilOp>()));
   addOperatorRule<RoundOp>(converter, patterns,
                            pointwise(floatUnary<math::RoundEvenOp>()));
-  addOperatorRule<AbsOp>(converter, patterns,
-                         pointwise(floatUnary<math::AbsFOp>()));
-  addOperatorRule<NegativeOp>(converter, patterns,
-                              pointwise(floatUnary<arith::NegFOp>()));
+  // Integers wrap as the interpreter's do: abs(INT_MIN) and -INT_MIN are
+  // INT_MIN; an unsigned value is its own absolute value.
+  addOperatorRule<AbsOp>(
+      converter, patterns,
+      pointwise([](OpBuilder &b, Location l, ValueRange a) -> Value {
+        Type t = a[0].getType();
+        if (isa<FloatType>(t))
+          return math::AbsFOp::create(b, l, a[0]);
+        if (!isa<IntegerType>(t))
+          return Value();
+        if (isUnsignedLike(t))
+          return a[0];
+        Value zero = constantScalar(b, l, t, 0);
+        Value negative =
+            arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, a[0], zero);
+        return select(b, l, negative, arith::SubIOp::create(b, l, zero, a[0]),
+                      a[0]);
+      }));
+  addOperatorRule<NegativeOp>(
+      converter, patterns,
+      pointwise([](OpBuilder &b, Location l, ValueRange a) -> Value {
+        Type t = a[0].getType();
+        if (isa<FloatType>(t))
+          return arith::NegFOp::create(b, l, a[0]);
+        if (!isa<IntegerType>(t))
+          return Value();
+        return arith::SubIOp::create(b, l, constantScalar(b, l, t, 0), a[0]);
+      }));
   addOperatorRule<CopyOp>(
       converter, patterns,
       pointwise([](OpBuilder &, Location, ValueRange a) { return a[0]; }));

@@ -97,7 +97,8 @@ LogicalResult NodeContext::expectAttr(StringRef name, int64_t supported) {
 }
 
 FailureOr<int64_t> NodeContext::axis(int64_t axis, int64_t rank) {
-  if (axis < -rank || axis >= std::max<int64_t>(rank, 1))
+  // A scalar has no axis: every caller indexes the shape with it.
+  if (axis < -rank || axis >= rank)
     return fail(Twine("axis ") + Twine(axis) + " is out of range for rank " +
                 Twine(rank));
   return axis < 0 ? axis + rank : axis;

@@ -166,8 +166,8 @@ public:
     return failure();
   }
 
-  /// Normalises a possibly negative axis for `rank`; fails when out of
-  /// range.
+  /// Normalises a possibly negative axis for `rank` into [0, rank); fails
+  /// when out of range (always for a scalar).
   FailureOr<int64_t> axis(int64_t axis, int64_t rank);
 
 private:

@@ -185,6 +185,20 @@ CompiledPart compilePart(ModuleOp part, const ExecutionEngineOptions &options,
 }
 } // namespace
 
+LogicalResult Executor::checkFitsInMemory(ModuleOp module) {
+  auto tooLarge = findTensorValue(module, [](RankedTensorType t) {
+    std::optional<int64_t> bytes = staticTensorBytes(t);
+    return !bytes || *bytes > interp::physicalMemoryBytes();
+  });
+  if (!tooLarge)
+    return success();
+  return emitError(tooLarge->second)
+         << "a value of type " << tooLarge->first
+         << " needs more than this machine's memory ("
+         << interp::physicalMemoryBytes()
+         << " bytes); compiled code cannot allocate it";
+}
+
 FailureOr<std::unique_ptr<Executor>>
 Executor::compile(ModuleOp module, StringRef entry,
                   const CompileOptions &compileOptions) {

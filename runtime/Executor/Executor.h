@@ -37,6 +37,11 @@ public:
   compile(ModuleOp module, StringRef entry,
           const CompileOptions &options = CompileOptions());
 
+  /// Checks that no value of `module` needs more than this machine's
+  /// memory, which compiled code could not allocate; reports at the first
+  /// such value otherwise.
+  static LogicalResult checkFitsInMemory(ModuleOp module);
+
   /// Calls the entry function on tensors.
   FailureOr<interp::ValuePtr> call(ArrayRef<interp::ValuePtr> args);
 

@@ -6,7 +6,12 @@ fuzzer=$1 seconds=$2 max_len=$3
 shift 3
 corpus=$(mktemp -d)
 trap 'rm -rf "$corpus"' EXIT
-cp "$@" "$corpus"/
+# Numbered: seeds from different folders may share a file name.
+i=0
+for seed in "$@"; do
+  cp "$seed" "$corpus/$i-$(basename "$seed")"
+  i=$((i + 1))
+done
 # LLVM's inline allocators poison memory the uninstrumented libMLIR.so does
 # not unpoison: ignore user poisoning, keep every other check.
 export ASAN_OPTIONS=allow_user_poisoning=0:detect_leaks=0

@@ -16,4 +16,6 @@ cmake -G Ninja -S "$here" -B "$work/build" -DCMAKE_BUILD_TYPE=Release \
 cmake --build "$work/build" >/dev/null
 "$work/build/relay-embed" "$here/input.mlir" | tee "$work/out.mlir" |
   "$tools/FileCheck" "$here/input.mlir.check"
+"$work/build/relay-embed-c" | tee "$work/out-c.txt"
+grep -qx "C API: 1 4 9 16" "$work/out-c.txt"
 echo "install-and-embed: OK"

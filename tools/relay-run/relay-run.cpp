@@ -20,7 +20,6 @@
 #include "runtime/Interpreter/Interpreter.h"
 #include "runtime/Interpreter/Npy.h"
 #include "tools/init/InitAll.h"
-#include "transforms/AutoDiff/Gradient.h"
 #include "transforms/Codegen/CPU/CPUDescription.h"
 #include "transforms/Codegen/CPU/CPUTarget.h"
 #include "transforms/Passes.h"
@@ -386,38 +385,12 @@ int main(int argc, char **argv) {
   // Composite operators become primitive ones (the interpreter and the
   // compiler implement those).
   pm.addPass(createDecompose());
-  if (gradient) {
-    // The gradient differentiates one function: the calls it makes are
-    // inlined first; batch_norm and the other inference-time normalisations
-    // become the arithmetic they compute (the rules differentiate that).
-    pm.addPass(createInlinerPass());
-    pm.addPass(createSimplifyInference());
-  }
   if (failed(pm.run(*module)))
     return 1;
   if (gradient) {
-    // First order where the inlined entry is (no closures or references to
-    // remove), else the whole language's.
     phase("Gradient");
-    PassManager gradientPm(&context);
-    if (timing)
-      gradientPm.enableTiming(phaseTiming);
-    GradientOptions options;
-    options.func = entry;
-    auto f = module->lookupSymbol<FuncOp>(entry);
-    options.mode =
-        f && isFirstOrderDifferentiable(f) ? "first-order" : "higher-order";
-    gradientPm.addPass(createGradient(options));
-    if (options.mode == "higher-order") {
-      // First order again where the program is (seed 000 §4.3).
-      gradientPm.addPass(createPartialEval());
-      DeadCodeEliminationOptions dce;
-      dce.entryFunctions = {entry + "_grad"};
-      gradientPm.addPass(createDeadCodeElimination(dce));
-    }
-    // Its rules use composite operators too.
-    gradientPm.addPass(createDecompose());
-    if (failed(gradientPm.run(*module)))
+    if (failed(differentiateEntry(*module, entry,
+                                  timing ? &phaseTiming : nullptr)))
       return 1;
     entry = entry + "_grad";
     compileOptions.optimize.entryFunctions.assign({entry});
@@ -451,19 +424,8 @@ int main(int argc, char **argv) {
   }
   // Compiled code that would allocate more than this machine's memory is an
   // error at the value here, not a null buffer at run time.
-  if (!useInterpreter) {
-    auto tooLarge = findTensorValue(*module, [](RankedTensorType t) {
-      std::optional<int64_t> bytes = staticTensorBytes(t);
-      return !bytes || *bytes > physicalMemoryBytes();
-    });
-    if (tooLarge) {
-      emitError(tooLarge->second)
-          << "a value of type " << tooLarge->first
-          << " needs more than this machine's memory (" << physicalMemoryBytes()
-          << " bytes); compiled code cannot allocate it";
-      return 1;
-    }
-  }
+  if (!useInterpreter && failed(Executor::checkFitsInMemory(*module)))
+    return 1;
   Block &body = func.getBody().front();
   unsigned numParams = body.getNumArguments();
 

@@ -39,6 +39,14 @@ std::string getOptimizationNames();
 /// --relay-optimize's passes: type inference, then those `options` enable.
 void buildOptimizePipeline(OpPassManager &pm, const OptimizeOptions &options);
 
+/// Adds `@<entry>_grad` to a typed, decomposed `module` (relay-run
+/// --gradient): the entry's calls inlined, then --relay-gradient, first
+/// order where the entry allows it, else higher order followed by
+/// --relay-partial-eval and dead code elimination. Reports at the module or
+/// the op what cannot be differentiated.
+LogicalResult differentiateEntry(ModuleOp module, StringRef entry,
+                                 TimingScope *timing = nullptr);
+
 /// The CUDA toolkit CMake found when relay-mlir was built, else "".
 std::string getDefaultCUDAToolkit();
 

@@ -311,6 +311,8 @@ CASES = [
     ("greater_equal", "greater_equal(%a, %b)", [ia, ib], np.greater_equal, 0),
     ("negative", "negative(%a)", [x], np.negative, E),
     ("abs", "abs(%a)", [x], np.abs, E),
+    ("negative (int)", "negative(%a)", [ib], np.negative, 0),
+    ("abs (int)", "abs(%a)", [ib], np.abs, 0),
     ("exp", "exp(%a)", [x], np.exp, E),
     ("log", "log(%a)", [pos], np.log, E),
     ("log2", "log2(%a)", [pos], np.log2, E),

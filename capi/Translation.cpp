@@ -1,0 +1,58 @@
+//===- Translation.cpp - C API: Relay text, ONNX, gradients -----*- C++ -*-===//
+
+#include "capi/Translation.h"
+
+#include "frontends/ONNX/OnnxImporter.h"
+#include "frontends/RelayText/Exporter.h"
+#include "frontends/RelayText/Importer.h"
+#include "transforms/Passes.h"
+#include "transforms/Pipelines/Pipelines.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Support.h"
+#include "mlir/CAPI/Utils.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace mlir;
+
+MlirModule mlirRelayImportText(MlirContext ctx, MlirStringRef text,
+                               MlirStringRef fileName) {
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(unwrap(text), unwrap(fileName)),
+      llvm::SMLoc());
+  OwningOpRef<ModuleOp> module =
+      relay::text::importRelayText(sourceMgr, unwrap(ctx));
+  return wrap(module.release());
+}
+
+MlirModule mlirRelayImportOnnx(MlirContext ctx, MlirStringRef bytes,
+                               MlirStringRef fileName) {
+  OwningOpRef<ModuleOp> module = relay::onnx_import::importOnnxModel(
+      unwrap(bytes), unwrap(fileName), unwrap(ctx));
+  return wrap(module.release());
+}
+
+MlirLogicalResult mlirRelayExportText(MlirModule module,
+                                      MlirStringCallback callback,
+                                      void *userData) {
+  detail::CallbackOstream stream(callback, userData);
+  LogicalResult result = relay::text::exportRelayText(unwrap(module), stream);
+  stream.flush();
+  return wrap(result);
+}
+
+MlirLogicalResult mlirRelayInferTypes(MlirModule module) {
+  ModuleOp op = unwrap(module);
+  PassManager pm(op.getContext());
+  pm.addPass(relay::createInferTypes());
+  pm.addPass(relay::createDecompose());
+  return wrap(pm.run(op));
+}
+
+MlirLogicalResult mlirRelayDifferentiate(MlirModule module,
+                                         MlirStringRef entry) {
+  return wrap(relay::differentiateEntry(unwrap(module), unwrap(entry)));
+}

@@ -1,0 +1,61 @@
+/*===- Translation.h - C API: Relay text, ONNX, gradients ---------*- C -*-===*\
+|*                                                                            *|
+|* Modules in and out of relay-mlir: Relay text (TVM's format) and ONNX      *|
+|* models imported into the relay dialect, modules exported as Relay text,   *|
+|* and the two steps every program takes before it runs: type inference     *|
+|* with the decomposition of composite operators, and (for training) the     *|
+|* entry's gradient. Errors go to the context's diagnostic handlers          *|
+|* (mlirContextAttachDiagnosticHandler) with file:line:col locations.       *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef RELAY_MLIR_CAPI_TRANSLATION_H
+#define RELAY_MLIR_CAPI_TRANSLATION_H
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Support.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Parses Relay text (`#[version = "0.0.5"] def @main(...) {...}`); the
+/// prelude's ADTs and functions (List, Option, map, ...) are available.
+/// `fileName` names the text in locations. Returns a null module (check
+/// with mlirModuleIsNull) after reporting the error.
+MLIR_CAPI_EXPORTED MlirModule mlirRelayImportText(MlirContext ctx,
+                                                  MlirStringRef text,
+                                                  MlirStringRef fileName);
+
+/// Imports a serialized ONNX ModelProto (the bytes of a .onnx file);
+/// `fileName` names it in locations. Returns a null module after reporting
+/// the error (a truncated or corrupt model, an unsupported operator).
+MLIR_CAPI_EXPORTED MlirModule mlirRelayImportOnnx(MlirContext ctx,
+                                                  MlirStringRef bytes,
+                                                  MlirStringRef fileName);
+
+/// Writes `module` as Relay text through `callback` (in pieces). Fails
+/// after reporting what Relay text cannot express.
+MLIR_CAPI_EXPORTED MlirLogicalResult mlirRelayExportText(
+    MlirModule module, MlirStringCallback callback, void *userData);
+
+/// Type-checks `module` in place (--relay-infer-types: fills in omitted
+/// types, instantiates polymorphic calls) and decomposes composite
+/// operators into the primitive ones the compiler and the interpreter
+/// implement (--relay-decompose). Fails after reporting an ill-typed
+/// program at the offending expression.
+MLIR_CAPI_EXPORTED MlirLogicalResult mlirRelayInferTypes(MlirModule module);
+
+/// Adds `@<entry>_grad` to a module mlirRelayInferTypes has checked: it
+/// takes the entry's parameters and returns `(entry(x...), (d/dx1, ...))`,
+/// the result seeded by ones (relay-run --gradient: first-order mode where
+/// the inlined entry allows it, else higher-order then the partial
+/// evaluator). Fails after reporting what cannot be differentiated.
+MLIR_CAPI_EXPORTED MlirLogicalResult
+mlirRelayDifferentiate(MlirModule module, MlirStringRef entry);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // RELAY_MLIR_CAPI_TRANSLATION_H

@@ -1,0 +1,427 @@
+//===- RelayMLIRModule.cpp - relay_mlir's native module ---------*- C++ -*-===//
+//
+// The pybind11 module `relay_mlir._relay_mlir`, over relay-mlir's C API
+// (libRelayMLIR-C.so) alone: modules parsed from Relay text, MLIR or ONNX,
+// passes, Relay text out, gradients, and compiled functions called on
+// numpy arrays. Every failure raises relay_mlir.Error with the compiler's
+// diagnostics (file:line:col: error: ...). The Python package
+// (relay_mlir/__init__.py) gives it its user-facing API.
+//
+//===----------------------------------------------------------------------===//
+
+#include "capi/Dialects.h"
+#include "capi/Executor.h"
+#include "capi/Translation.h"
+
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Diagnostics.h"
+#include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+
+namespace {
+
+/// What relay_mlir.Error carries: the diagnostics of a failed step.
+struct RelayError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+MlirStringRef toStringRef(const std::string &s) {
+  return mlirStringRefCreate(s.data(), s.size());
+}
+
+void appendToString(MlirStringRef piece, void *userData) {
+  static_cast<std::string *>(userData)->append(piece.data, piece.length);
+}
+
+std::string typeToString(MlirType type) {
+  std::string s;
+  mlirTypePrint(type, appendToString, &s);
+  return s;
+}
+
+/// A context with relay-mlir's dialects whose diagnostics are collected as
+/// `file:line:col: error: message` lines, to raise with the failure.
+class Context {
+public:
+  Context() : context(mlirRelayContextCreate()) {
+    mlirRelayRegisterAllPasses();
+    mlirContextAttachDiagnosticHandler(context, collect, this, nullptr);
+  }
+  ~Context() { mlirContextDestroy(context); }
+  Context(const Context &) = delete;
+  Context &operator=(const Context &) = delete;
+
+  MlirContext get() const { return context; }
+
+  /// Raises relay_mlir.Error with what was reported since the last call,
+  /// or `fallback` when nothing was.
+  [[noreturn]] void raise(const std::string &fallback) {
+    std::string message = messages.empty() ? fallback : messages;
+    messages.clear();
+    throw RelayError(message);
+  }
+  void clear() { messages.clear(); }
+
+private:
+  static void appendDiagnostic(std::string &out, MlirDiagnostic diagnostic) {
+    MlirLocation loc = mlirDiagnosticGetLocation(diagnostic);
+    if (mlirLocationIsAFileLineColRange(loc)) {
+      MlirIdentifier file = mlirLocationFileLineColRangeGetFilename(loc);
+      MlirStringRef name = mlirIdentifierStr(file);
+      out.append(name.data, name.length);
+      out += ":" +
+             std::to_string(mlirLocationFileLineColRangeGetStartLine(loc)) +
+             ":" +
+             std::to_string(mlirLocationFileLineColRangeGetStartColumn(loc)) +
+             ": ";
+    } else {
+      mlirLocationPrint(loc, appendToString, &out);
+      out += ": ";
+    }
+    switch (mlirDiagnosticGetSeverity(diagnostic)) {
+    case MlirDiagnosticError:
+      out += "error: ";
+      break;
+    case MlirDiagnosticWarning:
+      out += "warning: ";
+      break;
+    case MlirDiagnosticNote:
+      out += "note: ";
+      break;
+    case MlirDiagnosticRemark:
+      out += "remark: ";
+      break;
+    }
+    mlirDiagnosticPrint(diagnostic, appendToString, &out);
+    out += "\n";
+    for (intptr_t i = 0, e = mlirDiagnosticGetNumNotes(diagnostic); i < e; ++i)
+      appendDiagnostic(out, mlirDiagnosticGetNote(diagnostic, i));
+  }
+
+  static MlirLogicalResult collect(MlirDiagnostic diagnostic, void *self) {
+    appendDiagnostic(static_cast<Context *>(self)->messages, diagnostic);
+    return mlirLogicalResultSuccess();
+  }
+
+  MlirContext context;
+  std::string messages;
+};
+
+/// A module and the context it lives in.
+struct ModuleState {
+  ModuleState(std::shared_ptr<Context> context, MlirModule module)
+      : context(std::move(context)), module(module) {}
+  ~ModuleState() { mlirModuleDestroy(module); }
+  ModuleState(const ModuleState &) = delete;
+  ModuleState &operator=(const ModuleState &) = delete;
+
+  std::shared_ptr<Context> context;
+  MlirModule module;
+};
+
+/// The numpy dtype of a tensor element type; None when numpy has none.
+py::object numpyDtype(MlirType element) {
+  const char *name = nullptr;
+  if (mlirTypeIsAF32(element))
+    name = "float32";
+  else if (mlirTypeIsAF64(element))
+    name = "float64";
+  else if (mlirTypeIsAF16(element))
+    name = "float16";
+  else if (mlirTypeIsAInteger(element)) {
+    unsigned width = mlirIntegerTypeGetWidth(element);
+    bool isUnsigned = mlirIntegerTypeIsUnsigned(element);
+    switch (width) {
+    case 1:
+      name = "bool";
+      break;
+    case 8:
+      name = isUnsigned ? "uint8" : "int8";
+      break;
+    case 16:
+      name = isUnsigned ? "uint16" : "int16";
+      break;
+    case 32:
+      name = isUnsigned ? "uint32" : "int32";
+      break;
+    case 64:
+      name = isUnsigned ? "uint64" : "int64";
+      break;
+    }
+  }
+  if (!name)
+    return py::none();
+  return py::dtype(name);
+}
+
+/// A tensor parameter or result of a compiled function: its shape, numpy
+/// dtype and MLIR type.
+py::tuple tensorSpec(MlirType type) {
+  py::list shape;
+  for (intptr_t i = 0, e = mlirShapedTypeGetRank(type); i < e; ++i)
+    shape.append(mlirShapedTypeGetDimSize(type, i));
+  return py::make_tuple(py::tuple(shape),
+                        numpyDtype(mlirShapedTypeGetElementType(type)),
+                        typeToString(type));
+}
+
+/// The structure of a (possibly tuple) type, its tensors numbered in
+/// flattened order: `0`, `(0, (1, 2))`.
+py::object structure(MlirType type, int64_t &next) {
+  if (mlirTypeIsATuple(type)) {
+    py::list fields;
+    for (intptr_t i = 0, e = mlirTupleTypeGetNumTypes(type); i < e; ++i)
+      fields.append(structure(mlirTupleTypeGetType(type, i), next));
+    return py::tuple(fields);
+  }
+  return py::int_(next++);
+}
+
+/// A compiled entry function.
+class Function {
+public:
+  Function(std::shared_ptr<ModuleState> module, MlirRelayExecutor executor)
+      : module(std::move(module)), executor(executor) {}
+  ~Function() { mlirRelayExecutorDestroy(executor); }
+  Function(const Function &) = delete;
+  Function &operator=(const Function &) = delete;
+
+  py::list inputSpecs() const {
+    py::list specs;
+    for (intptr_t i = 0, e = mlirRelayExecutorGetNumInputs(executor); i < e;
+         ++i)
+      specs.append(tensorSpec(mlirRelayExecutorGetInputType(executor, i)));
+    return specs;
+  }
+  py::list resultSpecs() const {
+    py::list specs;
+    for (intptr_t i = 0, e = mlirRelayExecutorGetNumResults(executor); i < e;
+         ++i)
+      specs.append(tensorSpec(mlirRelayExecutorGetResultType(executor, i)));
+    return specs;
+  }
+  /// The parameters' structure, one entry per parameter.
+  py::list parameterStructure() const {
+    MlirType type = mlirRelayExecutorGetFunctionType(executor);
+    py::list params;
+    int64_t next = 0;
+    for (intptr_t i = 0, e = mlirFunctionTypeGetNumInputs(type); i < e; ++i)
+      params.append(structure(mlirFunctionTypeGetInput(type, i), next));
+    return params;
+  }
+  py::object resultStructure() const {
+    MlirType type = mlirRelayExecutorGetFunctionType(executor);
+    int64_t next = 0;
+    return structure(mlirFunctionTypeGetResult(type, 0), next);
+  }
+  std::string typeString() const {
+    return typeToString(mlirRelayExecutorGetFunctionType(executor));
+  }
+
+  /// Calls the function on C-contiguous arrays of the flattened parameters'
+  /// dtypes and shapes (the Python layer converts); returns the flattened
+  /// results.
+  py::list call(const std::vector<py::array> &inputs) {
+    intptr_t numInputs = mlirRelayExecutorGetNumInputs(executor);
+    if (intptr_t(inputs.size()) != numInputs)
+      throw py::value_error("expected " + std::to_string(numInputs) +
+                            " input arrays, got " +
+                            std::to_string(inputs.size()));
+    std::vector<const void *> in;
+    for (intptr_t i = 0; i < numInputs; ++i) {
+      MlirType type = mlirRelayExecutorGetInputType(executor, i);
+      const py::array &a = inputs[i];
+      bool contiguous = a.flags() & py::array::c_style;
+      if (!contiguous || a.nbytes() != mlirRelayGetBufferBytes(type))
+        throw py::value_error("input " + std::to_string(i) +
+                              " is not a C-contiguous array of " +
+                              typeToString(type));
+      in.push_back(a.data());
+    }
+    py::list results;
+    std::vector<void *> out;
+    for (intptr_t i = 0, e = mlirRelayExecutorGetNumResults(executor); i < e;
+         ++i) {
+      MlirType type = mlirRelayExecutorGetResultType(executor, i);
+      py::object dtype = numpyDtype(mlirShapedTypeGetElementType(type));
+      std::vector<py::ssize_t> shape;
+      for (intptr_t d = 0, r = mlirShapedTypeGetRank(type); d < r; ++d)
+        shape.push_back(mlirShapedTypeGetDimSize(type, d));
+      py::array result(dtype.cast<py::dtype>(), shape);
+      out.push_back(result.mutable_data());
+      results.append(result);
+    }
+    module->context->clear();
+    MlirLogicalResult ok;
+    {
+      // Compiled code runs its own threads; Python's go on meanwhile.
+      py::gil_scoped_release release;
+      ok = mlirRelayExecutorCall(executor, in.data(), out.data());
+    }
+    if (mlirLogicalResultIsFailure(ok))
+      module->context->raise("the compiled function failed");
+    return results;
+  }
+
+private:
+  std::shared_ptr<ModuleState> module;
+  MlirRelayExecutor executor;
+};
+
+/// A Relay module.
+class Module {
+public:
+  explicit Module(std::shared_ptr<ModuleState> state)
+      : state(std::move(state)) {}
+
+  static Module fromRelayText(const std::string &text,
+                              const std::string &name) {
+    auto context = std::make_shared<Context>();
+    return adopt(context, mlirRelayImportText(context->get(), toStringRef(text),
+                                              toStringRef(name)));
+  }
+  static Module fromMLIR(const std::string &text) {
+    auto context = std::make_shared<Context>();
+    return adopt(context,
+                 mlirModuleCreateParse(context->get(), toStringRef(text)));
+  }
+  static Module fromMLIRFile(const std::string &path) {
+    auto context = std::make_shared<Context>();
+    return adopt(context, mlirModuleCreateParseFromFile(context->get(),
+                                                        toStringRef(path)));
+  }
+  static Module fromOnnx(const py::bytes &bytes, const std::string &name) {
+    auto context = std::make_shared<Context>();
+    std::string data = bytes;
+    return adopt(context, mlirRelayImportOnnx(context->get(), toStringRef(data),
+                                              toStringRef(name)));
+  }
+
+  void inferTypes() {
+    check(mlirRelayInferTypes(state->module), "type inference failed");
+  }
+  void differentiate(const std::string &entry) {
+    check(mlirRelayDifferentiate(state->module, toStringRef(entry)),
+          "the gradient failed");
+  }
+  /// Runs a textual pass pipeline (`relay-fold-constant,relay-fuse-ops`)
+  /// on the module.
+  void runPasses(const std::string &pipeline) {
+    std::string text = pipeline.rfind("builtin.module(", 0) == 0
+                           ? pipeline
+                           : "builtin.module(" + pipeline + ")";
+    MlirPassManager pm = mlirPassManagerCreate(state->context->get());
+    std::string parseError;
+    state->context->clear();
+    MlirLogicalResult parsed =
+        mlirParsePassPipeline(mlirPassManagerGetAsOpPassManager(pm),
+                              toStringRef(text), appendToString, &parseError);
+    if (mlirLogicalResultIsFailure(parsed)) {
+      mlirPassManagerDestroy(pm);
+      throw RelayError("invalid pass pipeline '" + pipeline +
+                       "': " + parseError);
+    }
+    MlirLogicalResult ran =
+        mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(state->module));
+    mlirPassManagerDestroy(pm);
+    if (mlirLogicalResultIsFailure(ran))
+      state->context->raise("the pass pipeline failed");
+  }
+  std::string toRelayText() {
+    std::string text;
+    check(mlirRelayExportText(state->module, appendToString, &text),
+          "cannot export the module as Relay text");
+    return text;
+  }
+  std::string toMLIR() const {
+    std::string text;
+    mlirOperationPrint(mlirModuleGetOperation(state->module), appendToString,
+                       &text);
+    return text;
+  }
+  std::unique_ptr<Function> compile(const std::string &entry, int64_t optLevel,
+                                    int64_t threads, const std::string &target,
+                                    const std::string &cpu,
+                                    const std::string &precision) {
+    MlirRelayCompileOptions options = mlirRelayCompileOptionsGetDefault();
+    options.optLevel = optLevel;
+    options.threads = threads;
+    options.target = toStringRef(target);
+    options.cpu = toStringRef(cpu);
+    options.precision = toStringRef(precision);
+    state->context->clear();
+    MlirRelayExecutor executor;
+    {
+      py::gil_scoped_release release;
+      executor =
+          mlirRelayExecutorCreate(state->module, toStringRef(entry), options);
+    }
+    if (mlirRelayExecutorIsNull(executor))
+      state->context->raise("cannot compile @" + entry);
+    auto function = std::make_unique<Function>(state, executor);
+    // Numpy must hold every tensor the function takes and returns.
+    for (const py::list &specs :
+         {function->inputSpecs(), function->resultSpecs()})
+      for (py::handle spec : specs)
+        if (spec.cast<py::tuple>()[1].is_none())
+          throw RelayError("@" + entry + " passes a " +
+                           spec.cast<py::tuple>()[2].cast<std::string>() +
+                           ", whose element type numpy has no dtype for");
+    return function;
+  }
+
+private:
+  static Module adopt(std::shared_ptr<Context> context, MlirModule module) {
+    if (mlirModuleIsNull(module))
+      context->raise("cannot read the module");
+    return Module(std::make_shared<ModuleState>(std::move(context), module));
+  }
+  void check(MlirLogicalResult result, const std::string &fallback) {
+    if (mlirLogicalResultIsFailure(result))
+      state->context->raise(fallback);
+  }
+
+  std::shared_ptr<ModuleState> state;
+};
+
+} // namespace
+
+PYBIND11_MODULE(_relay_mlir, m) {
+  m.doc() = "relay-mlir's native module (use the relay_mlir package)";
+  py::register_exception<RelayError>(m, "Error", PyExc_RuntimeError);
+
+  py::class_<Function>(m, "Function")
+      .def_property_readonly("input_specs", &Function::inputSpecs)
+      .def_property_readonly("result_specs", &Function::resultSpecs)
+      .def_property_readonly("parameter_structure",
+                             &Function::parameterStructure)
+      .def_property_readonly("result_structure", &Function::resultStructure)
+      .def_property_readonly("type", &Function::typeString)
+      .def("call", &Function::call);
+
+  py::class_<Module>(m, "Module")
+      .def_static("from_relay_text", &Module::fromRelayText, py::arg("text"),
+                  py::arg("name"))
+      .def_static("from_mlir", &Module::fromMLIR, py::arg("text"))
+      .def_static("from_mlir_file", &Module::fromMLIRFile, py::arg("path"))
+      .def_static("from_onnx", &Module::fromOnnx, py::arg("data"),
+                  py::arg("name"))
+      .def("infer_types", &Module::inferTypes)
+      .def("differentiate", &Module::differentiate, py::arg("entry"))
+      .def("run_passes", &Module::runPasses, py::arg("pipeline"))
+      .def("to_relay_text", &Module::toRelayText)
+      .def("to_mlir", &Module::toMLIR)
+      .def("compile", &Module::compile, py::arg("entry"), py::arg("opt_level"),
+           py::arg("threads"), py::arg("target"), py::arg("cpu"),
+           py::arg("precision"));
+}

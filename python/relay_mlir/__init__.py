@@ -1,0 +1,223 @@
+"""relay_mlir: Relay, the functional IR for deep learning, compiled by MLIR.
+
+Load a program (Relay text, MLIR or an ONNX model), type-check, optimise,
+differentiate and compile it, and call the result on numpy arrays::
+
+    import numpy as np, relay_mlir
+    resnet = relay_mlir.compile("resnet18.onnx", opt_level=3, threads=2)
+    logits = resnet(np.random.rand(1, 3, 224, 224).astype(np.float32))
+
+Errors (malformed text, an ill-typed program, a bad option, wrong input
+shapes) raise relay_mlir.Error with the compiler's diagnostics,
+``file:line:col: error: ...``.
+"""
+
+import os
+
+import numpy as np
+
+from ._relay_mlir import Error
+from ._relay_mlir import Module as _NativeModule
+
+__all__ = ["Error", "Function", "Module", "compile", "gradient",
+           "infer_types", "load", "to_text"]
+
+_EXTENSIONS = (".rly", ".mlir", ".onnx")
+_MLIR_STARTS = ("module", "builtin.module", "relay.func", "relay.data",
+                "func.func", "#loc", "{-#")
+
+
+def _default_threads():
+    """The cores this process may run on, as relay-run counts them."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)
+
+
+def _looks_like_mlir(text):
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith("//"):
+            return line.startswith(_MLIR_STARTS)
+    return False
+
+
+class Module:
+    """A Relay module: functions and ADT declarations in the relay
+    dialect."""
+
+    def __init__(self, native):
+        self._native = native
+        self._typed = False
+
+    def infer_types(self):
+        """Type-checks the module in place (filling in omitted types) and
+        decomposes composite operators; returns the module."""
+        if not self._typed:
+            self._native.infer_types()
+            self._typed = True
+        return self
+
+    def run_passes(self, pipeline):
+        """Runs relay-mlir-opt passes on the module, by their flags without
+        dashes: ``"relay-fold-constant,relay-fuse-ops{fuse-opt-level=2}"``;
+        returns the module."""
+        self._native.run_passes(pipeline)
+        return self
+
+    def optimize(self, opt_level=3):
+        """Type-checks, then runs Relay's optimisations of `opt_level`
+        (--relay-optimize); returns the module."""
+        self.infer_types()
+        return self.run_passes("relay-optimize{opt-level=%d}" % opt_level)
+
+    def gradient(self, entry="main"):
+        """Adds ``@<entry>_grad``, returning ``(entry(x...), (d/dx1,
+        ...))`` with the result seeded by ones; returns the module."""
+        self.infer_types()
+        self._native.differentiate(entry)
+        return self
+
+    def to_text(self):
+        """The module as Relay text (TVM's text format)."""
+        return self._native.to_relay_text()
+
+    def to_mlir(self):
+        """The module as MLIR (the relay dialect)."""
+        return self._native.to_mlir()
+
+    def compile(self, entry="main", opt_level=3, threads=None, target="cpu",
+                cpu="host", precision="fp32"):
+        """Compiles `entry` to native code (relay-run's options of the same
+        names; `threads` defaults to the cores this process may run on) and
+        returns it as a Function."""
+        self.infer_types()
+        if threads is None:
+            threads = _default_threads()
+        native = self._native.compile(entry, int(opt_level), int(threads),
+                                      target, cpu, precision)
+        return Function(native, entry)
+
+    def __str__(self):
+        return self.to_text()
+
+
+def _flatten(structure, value, where, out):
+    """Flattens `value` (an array or nested tuples of them) along the
+    parameter's `structure`, into `out` by index."""
+    if isinstance(structure, tuple):
+        if not isinstance(value, (tuple, list)) or len(value) != len(structure):
+            raise ValueError("%s: expected a tuple of %d values, got %r"
+                             % (where, len(structure), type(value).__name__))
+        for i, (s, v) in enumerate(zip(structure, value)):
+            _flatten(s, v, "%s[%d]" % (where, i), out)
+    else:
+        out[structure] = (value, where)
+
+
+def _rebuild(structure, arrays):
+    if isinstance(structure, tuple):
+        return tuple(_rebuild(s, arrays) for s in structure)
+    return arrays[structure]
+
+
+class Function:
+    """A compiled entry function: call it on numpy arrays (tuples of them
+    for tuple parameters); it returns an array or a tuple."""
+
+    def __init__(self, native, entry):
+        self._native = native
+        self.entry = entry
+        self._inputs = native.input_specs
+        self._params = native.parameter_structure
+        self._results = native.result_structure
+
+    @property
+    def type(self):
+        """The entry's type, as MLIR prints it."""
+        return self._native.type
+
+    def _convert(self, value, spec, where):
+        shape, dtype, type_text = spec
+        array = np.asarray(value)
+        if array.dtype != dtype:
+            if not np.can_cast(array.dtype, dtype, casting="same_kind"):
+                raise TypeError("%s: expected %s (%s), got an array of %s"
+                                % (where, dtype, type_text, array.dtype))
+            array = array.astype(dtype)
+        if array.shape != shape:
+            raise ValueError("%s: expected shape %s (%s), got %s"
+                             % (where, shape, type_text, array.shape))
+        return np.ascontiguousarray(array)
+
+    def __call__(self, *args):
+        if len(args) != len(self._params):
+            raise TypeError("@%s takes %d inputs, got %d"
+                            % (self.entry, len(self._params), len(args)))
+        flat = [None] * len(self._inputs)
+        for i, (structure, value) in enumerate(zip(self._params, args)):
+            _flatten(structure, value, "input %d of @%s" % (i, self.entry),
+                     flat)
+        arrays = [self._convert(value, spec, where)
+                  for (value, where), spec in zip(flat, self._inputs)]
+        return _rebuild(self._results, self._native.call(arrays))
+
+
+def load(source, name=None):
+    """A Module from `source`: the path of a .rly, .mlir or .onnx file,
+    Relay text or MLIR text, or the bytes of an ONNX model. `name` names the
+    text in diagnostics."""
+    if isinstance(source, (bytes, bytearray)):
+        return Module(_NativeModule.from_onnx(bytes(source),
+                                              name or "<bytes>"))
+    if isinstance(source, os.PathLike):
+        source = os.fspath(source)
+    if not isinstance(source, str):
+        raise TypeError("load() takes a path, Relay or MLIR text, or ONNX "
+                        "bytes, not %s" % type(source).__name__)
+    is_path = "\n" not in source and source.endswith(_EXTENSIONS)
+    if is_path or (os.path.isfile(source) and "\n" not in source):
+        if not os.path.isfile(source):
+            raise FileNotFoundError("no such file: '%s'" % source)
+        if source.endswith(".onnx"):
+            with open(source, "rb") as f:
+                return Module(_NativeModule.from_onnx(f.read(), source))
+        if source.endswith(".mlir"):
+            return Module(_NativeModule.from_mlir_file(source))
+        if source.endswith(".rly"):
+            with open(source, encoding="utf-8") as f:
+                return Module(_NativeModule.from_relay_text(f.read(), source))
+        raise Error("'%s' is neither a .rly, a .mlir nor a .onnx program"
+                    % source)
+    if _looks_like_mlir(source):
+        return Module(_NativeModule.from_mlir(source))
+    return Module(_NativeModule.from_relay_text(source, name or "<string>"))
+
+
+def compile(source, opt_level=3, threads=None, entry="main", target="cpu",
+            cpu="host", precision="fp32"):
+    """Loads `source` (see load) and compiles `entry`: a Function to call on
+    numpy arrays."""
+    module = source if isinstance(source, Module) else load(source)
+    return module.compile(entry, opt_level=opt_level, threads=threads,
+                          target=target, cpu=cpu, precision=precision)
+
+
+def infer_types(source):
+    """`source` type-checked, as Relay text with every type filled in."""
+    module = source if isinstance(source, Module) else load(source)
+    return module.infer_types().to_text()
+
+
+def to_text(source):
+    """`source` (a path, text, ONNX bytes or a Module) as Relay text."""
+    module = source if isinstance(source, Module) else load(source)
+    return module.to_text()
+
+
+def gradient(source, entry="main", **compile_options):
+    """Compiles the gradient of `entry`: a Function returning
+    ``(entry(x...), (d/dx1, ...))``, the result seeded by ones."""
+    module = source if isinstance(source, Module) else load(source)
+    return module.gradient(entry).compile(entry + "_grad", **compile_options)

@@ -1,0 +1,251 @@
+// RUN: relay-capi-executor 2>&1 | FileCheck %s
+//
+// Tests that the C API imports Relay text and ONNX, type-checks, exports
+// Relay text, adds gradients, compiles and calls entry functions on
+// buffers, and reports every kind of bad input at its location.
+
+#include "capi/Executor.h"
+#include "capi/Dialects.h"
+#include "capi/Translation.h"
+
+#include "mlir-c/Diagnostics.h"
+#include "mlir-c/IR.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static void printToStderr(MlirStringRef str, void *userData) {
+  (void)userData;
+  fwrite(str.data, 1, str.length, stderr);
+}
+
+static MlirLogicalResult printDiagnostic(MlirDiagnostic diagnostic,
+                                         void *userData) {
+  (void)userData;
+  fprintf(stderr, "diagnostic: ");
+  mlirLocationPrint(mlirDiagnosticGetLocation(diagnostic), printToStderr, NULL);
+  fprintf(stderr, ": ");
+  mlirDiagnosticPrint(diagnostic, printToStderr, NULL);
+  fprintf(stderr, "\n");
+  return mlirLogicalResultSuccess();
+}
+
+static MlirStringRef str(const char *s) {
+  return mlirStringRefCreateFromCString(s);
+}
+
+static MlirModule importText(MlirContext ctx, const char *text,
+                             const char *name) {
+  return mlirRelayImportText(ctx, str(text), str(name));
+}
+
+static void testCompileAndCall(MlirContext ctx) {
+  // CHECK-LABEL: @compile_and_call
+  fprintf(stderr, "@compile_and_call\n");
+  MlirModule module = importText(
+      ctx,
+      "#[version = \"0.0.5\"]\n"
+      "def @main(%x: Tensor[(2, 3), float32], %y: Tensor[(3), float32]) {\n"
+      "  (add(%x, %y), sum(%x))\n"
+      "}\n",
+      "prog.rly");
+  // CHECK: typed: 1
+  fprintf(stderr, "typed: %d\n",
+          mlirLogicalResultIsSuccess(mlirRelayInferTypes(module)));
+  // CHECK: def @main(%x: Tensor[(2, 3), float32], %y: Tensor[(3), float32]) ->
+  // (Tensor[(2, 3), float32], float32) {
+  mlirRelayExportText(module, printToStderr, NULL);
+
+  MlirRelayCompileOptions options = mlirRelayCompileOptionsGetDefault();
+  options.threads = 2;
+  MlirRelayExecutor exec =
+      mlirRelayExecutorCreate(module, str("main"), options);
+  // CHECK: compiled: 1 inputs 2 results 2
+  fprintf(stderr, "compiled: %d inputs %d results %d\n",
+          !mlirRelayExecutorIsNull(exec),
+          (int)mlirRelayExecutorGetNumInputs(exec),
+          (int)mlirRelayExecutorGetNumResults(exec));
+  // CHECK: result 0: tensor<2x3xf32> 24 bytes
+  // CHECK: result 1: tensor<f32> 4 bytes
+  for (int i = 0; i < 2; ++i) {
+    MlirType type = mlirRelayExecutorGetResultType(exec, i);
+    fprintf(stderr, "result %d: ", i);
+    mlirTypePrint(type, printToStderr, NULL);
+    fprintf(stderr, " %lld bytes\n", (long long)mlirRelayGetBufferBytes(type));
+  }
+  // CHECK: type: (tensor<2x3xf32>, tensor<3xf32>) -> tuple<tensor<2x3xf32>,
+  // tensor<f32>>
+  fprintf(stderr, "type: ");
+  mlirTypePrint(mlirRelayExecutorGetFunctionType(exec), printToStderr, NULL);
+  fprintf(stderr, "\n");
+
+  float x[6] = {0, 1, 2, 3, 4, 5}, y[3] = {10, 20, 30};
+  float sum[6], total;
+  const void *inputs[2] = {x, y};
+  void *results[2] = {sum, &total};
+  // Called twice: the executor is reusable.
+  for (int call = 0; call < 2; ++call) {
+    MlirLogicalResult ok = mlirRelayExecutorCall(exec, inputs, results);
+    // CHECK: call 1: 10 21 32 13 24 35 total 15
+    // CHECK: call 1: 11 22 33 14 25 36 total 21
+    fprintf(stderr, "call %d: %g %g %g %g %g %g total %g\n",
+            mlirLogicalResultIsSuccess(ok), sum[0], sum[1], sum[2], sum[3],
+            sum[4], sum[5], total);
+    for (int i = 0; i < 6; ++i)
+      x[i] += 1;
+  }
+  mlirRelayExecutorDestroy(exec);
+
+  // The same at -O0 on the target-neutral kernels.
+  options.optLevel = 0;
+  options.target = str("generic");
+  exec = mlirRelayExecutorCreate(module, str("main"), options);
+  mlirRelayExecutorCall(exec, inputs, results);
+  // CHECK: generic -O0: 12 23 34 15 26 37 total 27
+  fprintf(stderr, "generic -O0: %g %g %g %g %g %g total %g\n", sum[0], sum[1],
+          sum[2], sum[3], sum[4], sum[5], total);
+  mlirRelayExecutorDestroy(exec);
+  mlirModuleDestroy(module);
+}
+
+static void testGradient(MlirContext ctx) {
+  // CHECK-LABEL: @gradient
+  fprintf(stderr, "@gradient\n");
+  MlirModule module = importText(
+      ctx,
+      "#[version = \"0.0.5\"]\n"
+      "def @main(%x: Tensor[(3), float32]) { sum(multiply(%x, %x)) }\n",
+      "square.rly");
+  mlirRelayInferTypes(module);
+  // CHECK: differentiated: 1
+  fprintf(
+      stderr, "differentiated: %d\n",
+      mlirLogicalResultIsSuccess(mlirRelayDifferentiate(module, str("main"))));
+  MlirRelayExecutor exec = mlirRelayExecutorCreate(
+      module, str("main_grad"), mlirRelayCompileOptionsGetDefault());
+  float x[3] = {1, 2, 3}, value, grad[3];
+  const void *inputs[1] = {x};
+  void *results[2] = {&value, grad};
+  mlirRelayExecutorCall(exec, inputs, results);
+  // CHECK: value 14 grad 2 4 6
+  fprintf(stderr, "value %g grad %g %g %g\n", value, grad[0], grad[1], grad[2]);
+  mlirRelayExecutorDestroy(exec);
+
+  // CHECK: diagnostic: {{.*}}: the program has no function @nope to
+  // differentiate CHECK: no entry: 1
+  fprintf(
+      stderr, "no entry: %d\n",
+      mlirLogicalResultIsFailure(mlirRelayDifferentiate(module, str("nope"))));
+  mlirModuleDestroy(module);
+}
+
+static void testErrors(MlirContext ctx) {
+  // CHECK-LABEL: @errors
+  fprintf(stderr, "@errors\n");
+  // CHECK: diagnostic: loc("bad.rly":2:15): expected a type, found ')'
+  // CHECK: parse error: 1
+  MlirModule module = importText(
+      ctx, "#[version = \"0.0.5\"]\ndef @main(%x: ) { %x }\n", "bad.rly");
+  fprintf(stderr, "parse error: %d\n", mlirModuleIsNull(module));
+
+  // CHECK: diagnostic: loc("illtyped.rly":2:68): add: cannot broadcast
+  // 'tensor<2x3xf32>' with 'tensor<4xf32>' CHECK: type error: 1
+  module = importText(ctx,
+                      "#[version = \"0.0.5\"]\n"
+                      "def @main(%x: Tensor[(2, 3), float32], %y: "
+                      "Tensor[(4), float32]) { add(%x, %y) }\n",
+                      "illtyped.rly");
+  // (The importer infers types as it builds the module.)
+  fprintf(stderr, "type error: %d\n", mlirModuleIsNull(module));
+
+  // A module parsed as MLIR is type-checked by mlirRelayInferTypes.
+  // CHECK: diagnostic: loc("typed.mlir":2:8): add: cannot broadcast
+  // 'tensor<2xf32>' with 'tensor<3xf32>' CHECK: infer error: 1
+  module = mlirModuleCreateParse(
+      ctx,
+      str("relay.func @main(%x: tensor<2xf32>, %y: tensor<3xf32>) -> "
+          "!relay.incomplete {\n"
+          "  %r = relay.nn.relu %y : (tensor<3xf32>) -> !relay.incomplete\n"
+          "  %z = relay.add %x, %r : (tensor<2xf32>, !relay.incomplete) "
+          "-> !relay.incomplete loc(\"typed.mlir\":2:8)\n"
+          "  relay.return %z : !relay.incomplete\n"
+          "}\n"));
+  fprintf(stderr, "infer error: %d\n",
+          !mlirModuleIsNull(module) &&
+              mlirLogicalResultIsFailure(mlirRelayInferTypes(module)));
+  mlirModuleDestroy(module);
+
+  // CHECK: diagnostic: {{.*}}model.onnx{{.*}}
+  // CHECK: corrupt onnx: 1
+  module = mlirRelayImportOnnx(ctx, str("not a model"), str("model.onnx"));
+  fprintf(stderr, "corrupt onnx: %d\n", mlirModuleIsNull(module));
+
+  module = importText(ctx,
+                      "#[version = \"0.0.5\"]\n"
+                      "def @main(%x: Tensor[(2), float32]) {\n"
+                      "  fn (%y: Tensor[(2), float32]) { add(%x, %y) }\n"
+                      "}\n"
+                      "def @id(%x: Tensor[(2), float32]) { %x }\n",
+                      "closure.rly");
+  mlirRelayInferTypes(module);
+  MlirRelayCompileOptions options = mlirRelayCompileOptionsGetDefault();
+  // CHECK: diagnostic: loc("closure.rly":2:1): @main takes or returns {{.*}}:
+  // closures, ADT values and references cannot be passed through the C API
+  // CHECK: closure result: 1
+  fprintf(stderr, "closure result: %d\n",
+          mlirRelayExecutorIsNull(
+              mlirRelayExecutorCreate(module, str("main"), options)));
+  // CHECK: diagnostic: {{.*}}: the module has no relay.func @nope
+  // CHECK: unknown entry: 1
+  fprintf(stderr, "unknown entry: %d\n",
+          mlirRelayExecutorIsNull(
+              mlirRelayExecutorCreate(module, str("nope"), options)));
+  // CHECK: diagnostic: {{.*}}: optLevel 7: the levels are 0 to 3
+  options.optLevel = 7;
+  mlirRelayExecutorCreate(module, str("id"), options);
+  // CHECK: diagnostic: {{.*}}: threads 0: at least one thread runs the code
+  options = mlirRelayCompileOptionsGetDefault();
+  options.threads = 0;
+  mlirRelayExecutorCreate(module, str("id"), options);
+  // CHECK: diagnostic: {{.*}}: unknown target 'tpu' (
+  options = mlirRelayCompileOptionsGetDefault();
+  options.target = str("tpu");
+  mlirRelayExecutorCreate(module, str("id"), options);
+  // CHECK: diagnostic: {{.*}}: precision 'fp8': fp32 or bf16
+  options = mlirRelayCompileOptionsGetDefault();
+  options.precision = str("fp8");
+  mlirRelayExecutorCreate(module, str("id"), options);
+  // CHECK: diagnostic: {{.*}}: cpu: {{.*}}not-a-cpu
+  options = mlirRelayCompileOptionsGetDefault();
+  options.cpu = str("not-a-cpu");
+  mlirRelayExecutorCreate(module, str("id"), options);
+  mlirModuleDestroy(module);
+
+  // A value larger than memory is an error at compile time.
+  module =
+      importText(ctx,
+                 "#[version = \"0.0.5\"]\n"
+                 "def @main(%x: Tensor[(2), float32]) {\n"
+                 "  zeros(shape=[1000000000, 1000000000], dtype=\"float32\")\n"
+                 "}\n",
+                 "huge.rly");
+  mlirRelayInferTypes(module);
+  // CHECK: diagnostic: loc("huge.rly":3:3): a value of type
+  // 'tensor<1000000000x1000000000xf32>' needs more than this machine's memory
+  // CHECK: too large: 1
+  fprintf(stderr, "too large: %d\n",
+          mlirRelayExecutorIsNull(mlirRelayExecutorCreate(
+              module, str("main"), mlirRelayCompileOptionsGetDefault())));
+  mlirModuleDestroy(module);
+}
+
+int main(void) {
+  MlirContext ctx = mlirRelayContextCreate();
+  mlirRelayRegisterAllPasses();
+  mlirContextAttachDiagnosticHandler(ctx, printDiagnostic, NULL, NULL);
+  testCompileAndCall(ctx);
+  testGradient(ctx);
+  testErrors(ctx);
+  mlirContextDestroy(ctx);
+  return 0;
+}

@@ -1,0 +1,241 @@
+"""Tests of the relay_mlir Python package (pytest, Debian's python3-pytest):
+programs from Relay text, MLIR and ONNX compiled and called on numpy arrays
+against numpy and PyTorch, passes, Relay text out, gradients, and every
+kind of bad input raising a located error.
+
+Run by ctest (python-package) with PYTHONPATH=build/python.
+"""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import relay_mlir
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+ADD_SUM = """#[version = "0.0.5"]
+def @main(%x: Tensor[(2, 3), float32], %y: Tensor[(3), float32]) {
+  (add(%x, %y), sum(%x))
+}
+"""
+
+
+def test_compile_relay_text_tuple_result():
+    """Tests that Relay text compiles and returns its tuple as a tuple of
+    arrays equal to numpy's."""
+    f = relay_mlir.compile(ADD_SUM, threads=2)
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    y = np.array([10, 20, 30], dtype=np.float32)
+    added, s = f(x, y)
+    np.testing.assert_array_equal(added, x + y)
+    assert added.dtype == np.float32 and added.shape == (2, 3)
+    assert s.shape == () and float(s) == 15.0
+    assert "tuple<tensor<2x3xf32>, tensor<f32>>" in f.type
+
+
+def test_tuple_parameters_and_integers():
+    """Tests that a tuple parameter takes a Python tuple and that integer
+    and boolean tensors map to numpy's dtypes."""
+    f = relay_mlir.compile("""#[version = "0.0.5"]
+def @main(%p: (Tensor[(4), int32], Tensor[(4), int32])) {
+  (add(%p.0, %p.1), greater(%p.0, %p.1))
+}""")
+    a = np.array([1, 5, 3, 7], dtype=np.int32)
+    b = np.array([4, 2, 3, 1], dtype=np.int32)
+    total, greater = f((a, b))
+    np.testing.assert_array_equal(total, a + b)
+    assert greater.dtype == np.bool_
+    np.testing.assert_array_equal(greater, a > b)
+
+
+def test_inputs_are_checked_and_converted():
+    """Tests that float64 arrays are converted to float32, lists too, and
+    that a wrong shape, a wrong kind of dtype or a wrong count raise."""
+    f = relay_mlir.compile(ADD_SUM)
+    x = np.ones((2, 3))  # float64
+    added, _ = f(x, [1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(added, x + [1, 2, 3])
+    with pytest.raises(ValueError, match=r"input 1 of @main: expected shape "
+                       r"\(3,\) \(tensor<3xf32>\), got \(4,\)"):
+        f(x, np.zeros(4, np.float32))
+    with pytest.raises(TypeError, match="expected float32"):
+        f(x, np.array(["a", "b", "c"]))
+    with pytest.raises(TypeError, match="@main takes 2 inputs, got 1"):
+        f(x)
+    # Non-contiguous views are copied, not misread.
+    big = np.arange(12, dtype=np.float32).reshape(2, 6)
+    added, _ = f(big[:, ::2], np.zeros(3, np.float32))
+    np.testing.assert_array_equal(added, big[:, ::2])
+
+
+def test_opt_levels_and_targets_agree():
+    """Tests that -O0..-O3 and the generic target compute the same
+    convolution network."""
+    text = """#[version = "0.0.5"]
+def @main(%x: Tensor[(1, 3, 8, 8), float32], %w: Tensor[(4, 3, 3, 3), float32],
+          %g: Tensor[(4), float32], %b: Tensor[(4), float32],
+          %m: Tensor[(4), float32], %v: Tensor[(4), float32]) {
+  %0 = nn.conv2d(%x, %w, padding=[1, 1, 1, 1]);
+  %1 = nn.batch_norm(%0, %g, %b, %m, %v);
+  nn.relu(%1.0)
+}"""
+    rng = np.random.default_rng(0)
+    args = [rng.standard_normal(s).astype(np.float32)
+            for s in [(1, 3, 8, 8), (4, 3, 3, 3), (4,), (4,), (4,)]]
+    args.append(rng.uniform(0.5, 1.5, 4).astype(np.float32))
+    results = [relay_mlir.compile(text, opt_level=level)(*args)
+               for level in range(4)]
+    results.append(relay_mlir.compile(text, target="generic")(*args))
+    for r in results[1:]:
+        np.testing.assert_allclose(r, results[0], rtol=1e-5, atol=1e-5)
+
+
+def test_files_by_extension(tmp_path):
+    """Tests that .rly and .mlir files load by path (os.PathLike too) and
+    that a missing file or an unknown extension raise."""
+    rly = tmp_path / "prog.rly"
+    rly.write_text(ADD_SUM)
+    module = relay_mlir.load(rly)
+    mlir = tmp_path / "prog.mlir"
+    mlir.write_text(module.to_mlir())
+    f = relay_mlir.compile(str(mlir))
+    np.testing.assert_array_equal(
+        f(np.zeros((2, 3), np.float32), np.ones(3, np.float32))[0],
+        np.ones((2, 3), np.float32))
+    with pytest.raises(FileNotFoundError, match="missing.rly"):
+        relay_mlir.load(str(tmp_path / "missing.rly"))
+    other = tmp_path / "prog.txt"
+    other.write_text(ADD_SUM)
+    with pytest.raises(relay_mlir.Error, match="neither a .rly, a .mlir nor"):
+        relay_mlir.load(str(other))
+
+
+def test_errors_are_located(tmp_path):
+    """Tests that malformed text, an ill-typed program, an unknown entry,
+    bad options and closures at the boundary raise relay_mlir.Error with
+    file:line:col."""
+    bad = tmp_path / "bad.rly"
+    bad.write_text('#[version = "0.0.5"]\ndef @main(%x: ) { %x }\n')
+    with pytest.raises(relay_mlir.Error, match=r"bad\.rly:2:\d+: error: "):
+        relay_mlir.load(bad)
+    illtyped = """#[version = "0.0.5"]
+def @main(%x: Tensor[(2, 3), float32], %y: Tensor[(4), float32]) {
+  add(%x, %y)
+}"""
+    with pytest.raises(relay_mlir.Error,
+                       match=r"<string>:3:\d+: error: .*"):
+        relay_mlir.compile(illtyped)
+    with pytest.raises(relay_mlir.Error, match="no relay.func @nope"):
+        relay_mlir.compile(ADD_SUM, entry="nope")
+    with pytest.raises(relay_mlir.Error, match="optLevel 9: the levels are"):
+        relay_mlir.compile(ADD_SUM, opt_level=9)
+    with pytest.raises(relay_mlir.Error, match="unknown target 'tpu'"):
+        relay_mlir.compile(ADD_SUM, target="tpu")
+    with pytest.raises(relay_mlir.Error, match="precision 'fp8'"):
+        relay_mlir.compile(ADD_SUM, precision="fp8")
+    closure = """#[version = "0.0.5"]
+def @main(%x: Tensor[(2), float32]) {
+  fn (%y: Tensor[(2), float32]) { add(%x, %y) }
+}"""
+    with pytest.raises(relay_mlir.Error,
+                       match=r"<string>:2:1: error: @main takes or returns"):
+        relay_mlir.compile(closure)
+    with pytest.raises(TypeError, match="not int"):
+        relay_mlir.load(3)
+
+
+def test_text_and_types():
+    """Tests Relay text out, type inference, passes by flag and a bad
+    pipeline."""
+    text = """#[version = "0.0.5"]
+def @main(%x: Tensor[(2), float32]) {
+  %0 = add(ones(shape=[2], dtype="float32"), ones(shape=[2], dtype="float32"));
+  multiply(%x, %0)
+}"""
+    typed = relay_mlir.infer_types(text)
+    assert "def @main(%x: Tensor[(2), float32]) -> Tensor[(2), float32]" \
+        in typed
+    module = relay_mlir.load(text).infer_types().run_passes(
+        "relay-fold-constant")
+    folded = module.to_text()
+    assert "ones(" not in folded and "add(" not in folded
+    assert "multiply(" in folded
+    # The text it prints reads back.
+    again = relay_mlir.compile(folded)
+    np.testing.assert_array_equal(again(np.ones(2, np.float32)),
+                                  np.full(2, 2, np.float32))
+    with pytest.raises(relay_mlir.Error, match="relay-no-such-pass"):
+        module.run_passes("relay-no-such-pass")
+    with pytest.raises(relay_mlir.Error, match="invalid pass pipeline"):
+        module.run_passes("relay-fuse-ops{fuse-opt-level=banana}")
+
+
+def test_gradient():
+    """Tests that gradient() compiles (value, (grads...)) equal to the
+    analytic derivative, for a first-order program and one with a local
+    closure (higher order, made first order by the partial evaluator)."""
+    f = relay_mlir.gradient("""#[version = "0.0.5"]
+def @main(%x: Tensor[(3), float32], %w: Tensor[(3), float32]) {
+  sum(multiply(multiply(%x, %x), %w))
+}""")
+    x = np.array([1, 2, 3], np.float32)
+    w = np.array([0.5, -1, 2], np.float32)
+    value, (dx, dw) = f(x, w)
+    assert float(value) == pytest.approx(float((x * x * w).sum()))
+    np.testing.assert_allclose(dx, 2 * x * w)
+    np.testing.assert_allclose(dw, x * x)
+    g = relay_mlir.gradient("""#[version = "0.0.5"]
+def @main(%x: Tensor[(3), float32]) {
+  let %sq = fn (%y: Tensor[(3), float32]) { multiply(%y, %y) };
+  sum(%sq(%sq(%x)))
+}""")
+    value, (dx,) = g(x)
+    np.testing.assert_allclose(dx, 4 * x ** 3, rtol=1e-6)
+
+
+def test_onnx_model_bytes_and_corrupt():
+    """Tests an ONNX model from bytes (Gemm + Relu, built with the onnx
+    package) against numpy, and that corrupt bytes raise."""
+    onnx = pytest.importorskip("onnx")
+    from onnx import helper, numpy_helper, TensorProto
+    rng = np.random.default_rng(1)
+    w = rng.standard_normal((5, 4)).astype(np.float32)
+    b = rng.standard_normal(5).astype(np.float32)
+    graph = helper.make_graph(
+        [helper.make_node("Gemm", ["x", "w", "b"], ["h"], transB=1),
+         helper.make_node("Relu", ["h"], ["y"])],
+        "mlp",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 5])],
+        [numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    f = relay_mlir.compile(model.SerializeToString())
+    x = rng.standard_normal((2, 4)).astype(np.float32)
+    np.testing.assert_allclose(f(x), np.maximum(x @ w.T + b, 0), rtol=1e-5,
+                               atol=1e-6)
+    with pytest.raises(relay_mlir.Error, match="model.onnx"):
+        relay_mlir.load(b"\x08\x07garbage", name="model.onnx")
+
+
+def test_resnet18_matches_pytorch(tmp_path):
+    """Tests torchvision's ResNet-18 (random weights) exported to ONNX,
+    compiled at -O3 on two threads, against PyTorch: the README's five
+    lines."""
+    pytest.importorskip("torchvision")
+    subprocess.run([sys.executable,
+                    os.path.join(ROOT, "examples/models/export_torchvision.py"),
+                    str(tmp_path), "resnet18"], check=True,
+                   stdout=subprocess.DEVNULL)
+    resnet = relay_mlir.compile(str(tmp_path / "resnet18.onnx"), opt_level=3,
+                                threads=2)
+    image = np.load(tmp_path / "resnet18.input.npy")
+    logits = resnet(image)
+    expected = np.load(tmp_path / "resnet18.torch.npy")
+    assert logits.shape == (1, 1000)
+    scale = np.abs(expected).max()
+    assert np.abs(logits - expected).max() <= 1e-4 * scale
