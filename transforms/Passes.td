@@ -1166,6 +1166,9 @@ def Defunctionalize : Pass<"relay-defunctionalize", "::mlir::ModuleOp"> {
     no function of its type (a function argument of the entry point), is an
     error; so is a closure among the parameters of an entry function
     (`entry-functions`): its caller, outside the module, cannot make one.
+    Given entry functions, the functions they do not reach are erased
+    first: nothing runs them, and the closures an unreachable function
+    applies may have been folded away with the code that made them.
 
     ```mlir
     %f = relay.fn (%y: tensor<f32>) -> tensor<f32> { ... %x ... }
@@ -1182,11 +1185,14 @@ def Defunctionalize : Pass<"relay-defunctionalize", "::mlir::ModuleOp"> {
   let options = [
     ListOption<"entryFunctions", "entry-functions", "std::string",
                "Functions called from outside the module, whose parameters "
-               "may not be closures">
+               "may not be closures; the functions they do not reach are "
+               "erased">
   ];
   let statistics = [
     Statistic<"numClosureTypes", "closure-types",
               "Closure types made ADTs">,
+    Statistic<"numUnreachable", "unreachable-functions",
+              "Functions no entry function reaches, erased">,
   ];
 }
 

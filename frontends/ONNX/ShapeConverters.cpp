@@ -233,7 +233,8 @@ LogicalResult convertReshape(NodeContext &ctx) {
     }
     if (d < 0)
       return ctx.fail("shape has a negative dimension " + Twine(d));
-    known *= d;
+    if (__builtin_mul_overflow(known, d, &known))
+      return ctx.fail("shape has more elements than 64 bits count");
     shape.push_back(d);
   }
   int64_t total = ctx.tensorType(0).getNumElements();

@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/relay/ReachableFunctions.h"
 #include "dialects/relay/RelayBuilder.h"
 #include "dialects/relay/RelayOps.h"
 #include "dialects/relay/TypeUtils.h"
@@ -435,6 +436,14 @@ void DefunctionalizePass::runOnOperation() {
         return signalPassFailure();
       }
     }
+  }
+  // What no entry function reaches cannot run: erased, so that a closure
+  // type only such a function still holds (its closures folded away with
+  // the code that made them) needs no apply function.
+  if (!entryFunctions.empty()) {
+    SmallVector<std::string> entries(entryFunctions.begin(),
+                                     entryFunctions.end());
+    numUnreachable += eraseUnreachableFunctions(module, entries);
   }
   // A pass instance may run on several modules.
   reserved.clear();

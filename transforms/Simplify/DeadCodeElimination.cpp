@@ -11,6 +11,7 @@
 
 #include "transforms/Passes.h"
 
+#include "dialects/relay/ReachableFunctions.h"
 #include "dialects/relay/RelayOps.h"
 
 #include "mlir/IR/IRMapping.h"
@@ -95,45 +96,9 @@ struct DeadCodeEliminationPass
       for (FuncOp func : module.getOps<FuncOp>())
         numBindings += eraseDeadBindings(func.getBody());
     }
-    eraseUnreachableFunctions(module);
-  }
-
-  /// Erases the relay.funcs the entry functions do not reach.
-  void eraseUnreachableFunctions(ModuleOp module) {
-    SymbolTable symbols(module);
-    SmallVector<Operation *> worklist;
     SmallVector<std::string> entries(entryFunctions.begin(),
                                      entryFunctions.end());
-    if (entries.empty())
-      entries.push_back("main");
-    for (const std::string &name : entries)
-      if (Operation *entry = symbols.lookup(name))
-        worklist.push_back(entry);
-    // No entry function here: every public function is one.
-    if (worklist.empty())
-      for (Operation &op : module.getBody()->getOperations())
-        if (auto symbol = dyn_cast<SymbolOpInterface>(op);
-            symbol && symbol.isPublic())
-          worklist.push_back(&op);
-    DenseSet<Operation *> reached(worklist.begin(), worklist.end());
-    while (!worklist.empty()) {
-      Operation *op = worklist.pop_back_val();
-      std::optional<SymbolTable::UseRange> uses =
-          SymbolTable::getSymbolUses(op);
-      if (!uses)
-        continue;
-      for (const SymbolTable::SymbolUse &use : *uses) {
-        Operation *target =
-            symbols.lookup(use.getSymbolRef().getRootReference());
-        if (target && reached.insert(target).second)
-          worklist.push_back(target);
-      }
-    }
-    for (FuncOp func : llvm::make_early_inc_range(module.getOps<FuncOp>()))
-      if (!reached.contains(func)) {
-        func->erase();
-        ++numFunctions;
-      }
+    numFunctions += eraseUnreachableFunctions(module, entries);
   }
 };
 } // namespace

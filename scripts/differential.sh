@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# A long differential run on random programs (test/differential): MODULES
+# modules of 20 programs each (default 500: 10,000 programs), seeds from
+# FIRST (default 1000, past the ctest's 0-9), every configuration
+# (interpreter, -O0..-O3, two threads, ahead of time). Failing programs are
+# kept in build/differential-failures. Needs the build (scripts/test.sh or
+# scripts/setup.sh).
+#   scripts/differential.sh [MODULES] [FIRST]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+modules=${1:-500}
+first=${2:-1000}
+exec /usr/bin/python3 test/differential/run_differential.py --bin build/bin \
+  --seeds "$first:$((first + modules))" --programs 20 \
+  --keep build/differential-failures

@@ -1,0 +1,421 @@
+#!/usr/bin/python3
+"""A generator of random, well-typed Relay programs (Relay text).
+
+Each program is a function of tensor parameters built, type-directed, from
+Relay's language: operators (elementwise with broadcasting, reductions,
+transposes, reshapes, concatenation, where, casts), constants, let
+bindings, tuples and projections, `if` on integer conditions, closures
+(capturing, applied, passed to the prelude's map and foldl), local and
+global recursion that terminates (a counter that decreases), ADT values
+(the prelude's List, built and matched) and references (written and read).
+Values stay small and away from the places where float32 and the
+interpreter's doubles could round differently (no float-to-int casts, no
+float comparisons deciding control flow, no division), so that the
+interpreter and compiled code must agree to rounding.
+
+    relay_program_generator.py SEED [--programs N]   # prints a module
+
+`generate_module(seed, programs)` returns (text, parameter types): @main
+takes the parameters and returns a tuple with each program's result.
+"""
+
+import argparse
+import random
+import sys
+
+FLOAT, INT, BOOL = "float32", "int32", "bool"
+
+
+class TensorType:
+    def __init__(self, shape, dtype):
+        self.shape = tuple(shape)
+        self.dtype = dtype
+
+    def __eq__(self, other):
+        return (isinstance(other, TensorType) and self.shape == other.shape
+                and self.dtype == other.dtype)
+
+    def __hash__(self):
+        return hash((self.shape, self.dtype))
+
+    @property
+    def rank(self):
+        return len(self.shape)
+
+    def numel(self):
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+    def text(self):
+        if not self.shape:
+            return self.dtype
+        dims = ", ".join(str(d) for d in self.shape)
+        if len(self.shape) == 1:
+            dims += ","
+        return "Tensor[(%s), %s]" % (dims, self.dtype)
+
+
+class FnType:
+    def __init__(self, params, result):
+        self.params = list(params)
+        self.result = result
+
+
+class RefType:
+    def __init__(self, element):
+        self.element = element
+
+
+def shape_list(shape):
+    return "[" + ", ".join(str(d) for d in shape) + "]"
+
+
+class Generator:
+    """Generates one module; `self.globals` collects helper functions."""
+
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+        self.counter = 0
+        self.globals = []
+
+    def fresh(self, prefix):
+        self.counter += 1
+        return "%s%d" % (prefix, self.counter)
+
+    # Types and constants ----------------------------------------------------
+
+    def tensor_type(self, dtype=None, max_rank=3):
+        rng = self.rng
+        if dtype is None:
+            dtype = FLOAT if rng.random() < 0.7 else INT
+        rank = rng.randint(0, max_rank)
+        return TensorType([rng.randint(1, 4) for _ in range(rank)], dtype)
+
+    def literal(self, dtype):
+        if dtype == FLOAT:
+            return "%.3ff" % self.rng.uniform(-2, 2)
+        return str(self.rng.randint(-4, 4))
+
+    def constant(self, ty):
+        rng = self.rng
+        if ty.rank == 0:
+            return self.literal(ty.dtype)
+        if rng.random() < 0.3:
+            return 'full(%s, shape=%s, dtype="%s")' % (
+                self.literal(ty.dtype), shape_list(ty.shape), ty.dtype)
+        # Distinct values: a transposed or sliced constant shows its order.
+        n = ty.numel()
+        if ty.dtype == FLOAT:
+            start = "%.2ff" % rng.uniform(-1, 0)
+            step = "%.3ff" % rng.uniform(0.05, 0.5)
+        else:
+            start, step = str(rng.randint(-3, 0)), "1"
+        return ('reshape(add(cumsum(full(%s, shape=[%d], dtype="%s")), %s), '
+                'newshape=%s)') % (step, n, ty.dtype, start,
+                                   shape_list(ty.shape))
+
+    # Expressions ------------------------------------------------------------
+
+    def expr(self, ty, depth, env):
+        """An expression of TensorType `ty`; `env` lists (name, type) in
+        scope."""
+        rng = self.rng
+        same = [name for name, t in env if t == ty]
+        if depth <= 0 or rng.random() < 0.15:
+            if same and rng.random() < 0.7:
+                return rng.choice(same)
+            return self.constant(ty)
+        makers = [self.unary, self.binary, self.binary, self.reduce,
+                  self.transpose, self.reshape, self.concat, self.where,
+                  self.if_expr, self.projection, self.apply_closure,
+                  self.cast, self.fold_list, self.match_list, self.map_list,
+                  self.global_loop, self.local_loop, self.let_block]
+        if same:
+            makers += [lambda t, d, e: rng.choice(same)] * 2
+        makers += [self.from_variable] * 3
+        for _ in range(10):
+            made = rng.choice(makers)(ty, depth, env)
+            if made is not None:
+                return made
+        return self.constant(ty)
+
+    def from_variable(self, ty, depth, env):
+        """A tensor in scope brought to `ty`: reshaped where it has as many
+        elements, else reduced to a scalar that a constant broadcasts."""
+        tensors = [(n, t) for n, t in env if isinstance(t, TensorType)
+                   and (t.dtype == ty.dtype or
+                        (t.dtype == INT and ty.dtype == FLOAT))]
+        if not tensors:
+            return None
+        name, t = self.rng.choice(tensors)
+        if t.dtype != ty.dtype:
+            name = 'cast(%s, dtype="%s")' % (name, ty.dtype)
+        if t.numel() == ty.numel() and self.rng.random() < 0.6:
+            return "reshape(%s, newshape=%s)" % (name, shape_list(ty.shape))
+        op = self.rng.choice(["add", "multiply", "subtract"])
+        return "%s(%s, %s(%s))" % (op, self.constant(ty),
+                                   self.rng.choice(["sum", "max", "min"]),
+                                   name)
+
+    def unary(self, ty, depth, env):
+        x = self.expr(ty, depth - 1, env)
+        if ty.dtype == FLOAT:
+            op = self.rng.choice(["negative", "abs", "tanh", "sigmoid",
+                                  "nn.relu", "clip"])
+            if op == "clip":
+                return "clip(%s, a_min=-1.5, a_max=1.5)" % x
+            return "%s(%s)" % (op, x)
+        return "%s(%s)" % (self.rng.choice(["negative", "abs"]), x)
+
+    def broadcast_partner(self, ty):
+        """A type that broadcasts with `ty` into `ty`."""
+        rng = self.rng
+        choice = rng.random()
+        if choice < 0.5 or ty.rank == 0:
+            return ty
+        if choice < 0.75:
+            return TensorType((), ty.dtype)
+        keep = rng.randint(1, ty.rank)
+        shape = list(ty.shape[ty.rank - keep:])
+        if rng.random() < 0.5:
+            shape[rng.randrange(len(shape))] = 1
+        return TensorType(shape, ty.dtype)
+
+    def binary(self, ty, depth, env):
+        ops = ["add", "subtract", "multiply", "maximum", "minimum"]
+        op = self.rng.choice(ops)
+        a = self.expr(ty, depth - 1, env)
+        b = self.expr(self.broadcast_partner(ty), depth - 1, env)
+        if self.rng.random() < 0.5:
+            a, b = b, a
+        return "%s(%s, %s)" % (op, a, b)
+
+    def reduce(self, ty, depth, env):
+        if ty.rank >= 3:
+            return None
+        axis = self.rng.randint(0, ty.rank)
+        src = list(ty.shape)
+        src.insert(axis, self.rng.randint(1, 4))
+        ops = ["sum", "max", "min"] + (["mean"] if ty.dtype == FLOAT else [])
+        x = self.expr(TensorType(src, ty.dtype), depth - 1, env)
+        return "%s(%s, axis=[%d])" % (self.rng.choice(ops), x, axis)
+
+    def transpose(self, ty, depth, env):
+        if ty.rank < 2:
+            return None
+        perm = list(range(ty.rank))
+        self.rng.shuffle(perm)
+        # transpose(x, axes=p) has shape[i] = x.shape[p[i]].
+        src = [0] * ty.rank
+        for i, p in enumerate(perm):
+            src[p] = ty.shape[i]
+        x = self.expr(TensorType(src, ty.dtype), depth - 1, env)
+        return "transpose(%s, axes=%s)" % (x, shape_list(perm))
+
+    def reshape(self, ty, depth, env):
+        n = ty.numel()
+        factors = []
+        rest = n
+        for _ in range(self.rng.randint(0, 2)):
+            divisors = [d for d in range(1, rest + 1) if rest % d == 0]
+            d = self.rng.choice(divisors)
+            factors.append(d)
+            rest //= d
+        factors.append(rest)
+        x = self.expr(TensorType(factors, ty.dtype), depth - 1, env)
+        return "reshape(%s, newshape=%s)" % (x, shape_list(ty.shape))
+
+    def concat(self, ty, depth, env):
+        axes = [i for i, d in enumerate(ty.shape) if d >= 2]
+        if not axes:
+            return None
+        axis = self.rng.choice(axes)
+        cut = self.rng.randint(1, ty.shape[axis] - 1)
+        first, second = list(ty.shape), list(ty.shape)
+        first[axis], second[axis] = cut, ty.shape[axis] - cut
+        a = self.expr(TensorType(first, ty.dtype), depth - 1, env)
+        b = self.expr(TensorType(second, ty.dtype), depth - 1, env)
+        return "concatenate((%s, %s), axis=%d)" % (a, b, axis)
+
+    def int_condition(self, depth, env, ty=None):
+        """A boolean tensor decided by integers only."""
+        ty = ty or TensorType((), INT)
+        a = self.expr(TensorType(ty.shape, INT), depth - 1, env)
+        op = self.rng.choice(["less", "greater", "equal", "greater_equal"])
+        return "%s(%s, %s)" % (op, a, self.literal(INT))
+
+    def where(self, ty, depth, env):
+        cond = self.int_condition(depth, env, ty)
+        return "where(%s, %s, %s)" % (cond, self.expr(ty, depth - 1, env),
+                                      self.expr(ty, depth - 1, env))
+
+    def if_expr(self, ty, depth, env):
+        cond = self.int_condition(depth, env)
+        return "if (%s) {\n%s\n} else {\n%s\n}" % (
+            cond, self.block(ty, depth - 1, env),
+            self.block(ty, depth - 1, env))
+
+    def projection(self, ty, depth, env):
+        other = self.tensor_type()
+        fields = [self.expr(ty, depth - 1, env),
+                  self.expr(other, depth - 1, env)]
+        index = 0
+        if self.rng.random() < 0.5:
+            fields.reverse()
+            index = 1
+        return "(%s, %s).%d" % (fields[0], fields[1], index)
+
+    def apply_closure(self, ty, depth, env):
+        closures = [(name, t) for name, t in env
+                    if isinstance(t, FnType) and t.result == ty]
+        if not closures:
+            return None
+        name, fn = self.rng.choice(closures)
+        args = [self.expr(p, depth - 1, env) for p in fn.params]
+        return "%s(%s)" % (name, ", ".join(args))
+
+    def cast(self, ty, depth, env):
+        if ty.dtype != FLOAT:
+            return None
+        x = self.expr(TensorType(ty.shape, INT), depth - 1, env)
+        return 'cast(%s, dtype="float32")' % x
+
+    def fn_literal(self, params, result, depth, env):
+        """`fn (%p: T, ...) -> R { ... }` over `params`, capturing `env`."""
+        names = [self.fresh("%p") for _ in params]
+        inner = env + list(zip(names, params))
+        header = ", ".join("%s: %s" % (n, t.text())
+                           for n, t in zip(names, params))
+        return "fn (%s) -> %s {\n%s\n}" % (header, result.text(),
+                                            self.block(result, depth - 1,
+                                                       inner))
+
+    def list_literal(self, ty, depth, env, length):
+        text = "Nil"
+        for _ in range(length):
+            text = "Cons(%s, %s)" % (self.expr(ty, depth - 1, env), text)
+        return text
+
+    def fold_list(self, ty, depth, env):
+        elem = self.tensor_type(max_rank=2)
+        f = self.fn_literal([ty, elem], ty, depth - 1, env)
+        return "@foldl(%s, %s, %s)" % (
+            f, self.expr(ty, depth - 1, env),
+            self.list_literal(elem, depth - 1, env, self.rng.randint(0, 3)))
+
+    def match_list(self, ty, depth, env):
+        elem = self.tensor_type(max_rank=2)
+        head = self.fresh("%h")
+        length = self.rng.randint(0, 2)
+        # The head's annotation types an empty list too.
+        return ("match (%s) {\n  Cons(%s: %s, _) => {\n%s\n  },\n"
+                "  Nil => {\n%s\n  },\n}") % (
+            self.list_literal(elem, depth - 1, env, length), head,
+            elem.text(),
+            self.block(ty, depth - 1, env + [(head, elem)]),
+            self.block(ty, depth - 1, env))
+
+    def map_list(self, ty, depth, env):
+        elem = self.tensor_type(max_rank=2)
+        f = self.fn_literal([elem], ty, depth - 1, env)
+        return "@hd(@map(%s, %s))" % (
+            f, self.list_literal(elem, depth - 1, env, self.rng.randint(1, 3)))
+
+    def global_loop(self, ty, depth, env):
+        """A call of a new global function recursing on a counter."""
+        name = self.fresh("@loop")
+        body = self.expr(ty, min(depth - 1, 2), [("%acc", ty)])
+        self.globals.append(
+            "def %s(%%i: int32, %%acc: %s) -> %s {\n"
+            "  if (%%i > 0) {\n    %s(%%i - 1, %s)\n  } else {\n    %%acc\n"
+            "  }\n}" % (name, ty.text(), ty.text(), name, body))
+        return "%s(%d, %s)" % (name, self.rng.randint(0, 4),
+                               self.expr(ty, depth - 1, env))
+
+    def local_loop(self, ty, depth, env):
+        """A local recursive closure capturing `env`, applied."""
+        name, counter, acc = self.fresh("%loop"), self.fresh("%i"), \
+            self.fresh("%acc")
+        body = self.expr(ty, min(depth - 1, 2), env + [(acc, ty)])
+        return ("{\n  let %s = fn (%s: int32, %s: %s) -> %s {\n"
+                "    if (%s > 0) { %s(%s - 1, %s) } else { %s }\n  };\n"
+                "  %s(%d, %s)\n}") % (
+            name, counter, acc, ty.text(), ty.text(), counter, name, counter,
+            body, acc, name, self.rng.randint(0, 3),
+            self.expr(ty, depth - 1, env))
+
+    def let_block(self, ty, depth, env):
+        return "{\n%s\n}" % self.block(ty, depth - 1, env)
+
+    # Blocks: let bindings of values, closures and references ---------------
+
+    def block(self, ty, depth, env):
+        rng = self.rng
+        lines = []
+        env = list(env)
+        for _ in range(rng.randint(0, 3) if depth > 0 else 0):
+            kind = rng.random()
+            if kind < 0.45:
+                t = self.tensor_type()
+                name = self.fresh("%v")
+                lines.append("let %s = %s;" % (name, self.expr(t, depth - 1,
+                                                               env)))
+                env.append((name, t))
+            elif kind < 0.75:
+                params = [self.tensor_type()
+                          for _ in range(rng.randint(1, 2))]
+                result = self.tensor_type()
+                name = self.fresh("%f")
+                lines.append("let %s = %s;" % (
+                    name, self.fn_literal(params, result, depth - 1, env)))
+                env.append((name, FnType(params, result)))
+            else:
+                t = self.tensor_type()
+                ref, value = self.fresh("%r"), self.fresh("%v")
+                lines.append("let %s = ref(%s);" % (ref, self.expr(
+                    t, depth - 1, env)))
+                lines.append("let %s = ref_write(%s, %s);" % (
+                    self.fresh("%w"), ref, self.expr(t, depth - 1, env)))
+                lines.append("let %s = ref_read(%s);" % (value, ref))
+                env.append((value, t))
+        lines.append(self.expr(ty, depth, env))
+        return "\n".join(lines)
+
+
+def generate_module(seed, programs=1, depth=4):
+    """A module whose @main takes a few tensors and returns a tuple of
+    `programs` results, each computed by its own function; returns the text
+    and @main's parameter types."""
+    gen = Generator(seed)
+    params = [gen.tensor_type() for _ in range(gen.rng.randint(1, 3))]
+    names = ["%%x%d" % i for i in range(len(params))]
+    header = ", ".join("%s: %s" % (n, t.text())
+                       for n, t in zip(names, params))
+    env = list(zip(names, params))
+    functions, calls = [], []
+    for k in range(programs):
+        result = gen.tensor_type()
+        body = gen.block(result, depth, env)
+        functions.append("def @program%d(%s) -> %s {\n%s\n}" % (
+            k, header, result.text(), body))
+        calls.append("@program%d(%s)" % (k, ", ".join(names)))
+    main = "def @main(%s) {\n  (%s,)\n}" % (header, ", ".join(calls))
+    text = '#[version = "0.0.5"]\n' + "\n\n".join(
+        gen.globals + functions + [main]) + "\n"
+    return text, params
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("seed", type=int)
+    parser.add_argument("--programs", type=int, default=1)
+    parser.add_argument("--depth", type=int, default=4)
+    args = parser.parse_args()
+    text, _ = generate_module(args.seed, args.programs, args.depth)
+    sys.stdout.write(text)
+
+
+if __name__ == "__main__":
+    main()
