@@ -8,6 +8,7 @@
 #include "llvm/ADT/APFloat.h"
 
 #include <cstring>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::relay::onnx_import;
@@ -58,9 +59,34 @@ static FailureOr<std::string> elementBytes(const onnx::TensorProto &tensor,
   unsigned width = elementType.getIntOrFloatBitWidth();
   size_t elementSize = width == 1 ? 1 : width / 8;
   std::string bytes;
+  using T = onnx::TensorProto;
   if (tensor.has_raw_data()) {
     bytes = tensor.raw_data();
   } else {
+    // The values the field holds, checked before a buffer of `count`
+    // elements is made: a corrupt model may claim any shape.
+    int64_t held;
+    switch (tensor.data_type()) {
+    case T::FLOAT:
+      held = tensor.float_data_size();
+      break;
+    case T::DOUBLE:
+      held = tensor.double_data_size();
+      break;
+    case T::INT64:
+      held = tensor.int64_data_size();
+      break;
+    case T::UINT32:
+    case T::UINT64:
+      held = tensor.uint64_data_size();
+      break;
+    default:
+      held = tensor.int32_data_size();
+      break;
+    }
+    if (held != count)
+      return emitError(loc) << "tensor '" << tensor.name() << "' holds " << held
+                            << " values for its " << count << " elements";
     bytes.resize(count * elementSize);
     char *out = bytes.data();
     auto put = [&](auto value, int64_t i) {
@@ -69,43 +95,29 @@ static FailureOr<std::string> elementBytes(const onnx::TensorProto &tensor,
       std::memcpy(out + i * elementSize, &value,
                   std::min(sizeof(value), elementSize));
     };
-    using T = onnx::TensorProto;
     switch (tensor.data_type()) {
     case T::FLOAT:
-      if (tensor.float_data_size() != count)
-        break;
       for (int64_t i = 0; i < count; ++i)
         put(tensor.float_data(i), i);
       return bytes;
     case T::DOUBLE:
-      if (tensor.double_data_size() != count)
-        break;
       for (int64_t i = 0; i < count; ++i)
         put(tensor.double_data(i), i);
       return bytes;
     case T::INT64:
-      if (tensor.int64_data_size() != count)
-        break;
       for (int64_t i = 0; i < count; ++i)
         put(tensor.int64_data(i), i);
       return bytes;
     case T::UINT32:
     case T::UINT64:
-      if (tensor.uint64_data_size() != count)
-        break;
       for (int64_t i = 0; i < count; ++i)
         put(tensor.uint64_data(i), i);
       return bytes;
     default:
-      if (tensor.int32_data_size() != count)
-        break;
       for (int64_t i = 0; i < count; ++i)
         put(tensor.int32_data(i), i);
       return bytes;
     }
-    return emitError(loc) << "tensor '" << tensor.name() << "' holds "
-                          << "a different number of values than its " << count
-                          << " elements";
   }
   if (bytes.size() != count * elementSize)
     return emitError(loc) << "tensor '" << tensor.name() << "' has "
@@ -135,7 +147,11 @@ mlir::relay::onnx_import::convertTensor(const onnx::TensorProto &tensor,
     if (d < 0)
       return emitError(loc)
              << "tensor '" << tensor.name() << "' has a negative dimension";
-    count *= d;
+    // (Sizes in bytes, up to 8 per element, must not overflow either.)
+    if (__builtin_mul_overflow(count, d, &count) ||
+        count > std::numeric_limits<int64_t>::max() / 8)
+      return emitError(loc) << "tensor '" << tensor.name()
+                            << "' has more elements than memory can hold";
   }
   auto type = RankedTensorType::get(shape, elementType);
   FailureOr<std::string> bytes = elementBytes(tensor, elementType, count, loc);
