@@ -473,3 +473,25 @@ func.func @long_k(%a: memref<128x32768xf32>, %b: memref<32768x64xf32>,
                 outs(%c : memref<128x64xf32>)
   return
 }
+
+// -----
+
+// Tests that a reduction whose body does not read its input (a fill's
+// value folded in by --relay-fuse-elementwise: sum(full(c, [3])) is
+// `out + c` three times) is left to the loop lowering: upstream's
+// vectoriser would add c once.
+// CHECK-LABEL: func.func @invariant_reduction
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["reduction"]
+// CHECK-NOT: vector.transfer_read
+func.func @invariant_reduction(%in: memref<3xf32>, %out: memref<f32>) {
+  %c = arith.constant 1.745 : f32
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>],
+                  iterator_types = ["reduction"]}
+      ins(%in : memref<3xf32>) outs(%out : memref<f32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %acc, %c : f32
+    linalg.yield %s : f32
+  }
+  return
+}

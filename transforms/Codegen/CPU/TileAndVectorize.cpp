@@ -202,6 +202,19 @@ bool sameView(Value a, Value b) {
              x, y, OperationEquivalence::IgnoreLocations);
 }
 
+/// Whether `op` reduces without reading its inputs: its body combines the
+/// accumulator with values the loops do not change (a fill's value that
+/// --relay-fuse-elementwise folded in: `sum(full(c, [n]))` is `out + c`
+/// n times). Upstream's vectoriser reduces such a body once instead of n
+/// times; the loop lowering computes it right.
+bool reducesInvariant(linalg::LinalgOp op) {
+  if (op.getNumReductionLoops() == 0)
+    return false;
+  return llvm::none_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+    return !op.getMatchingBlockArgument(input).use_empty();
+  });
+}
+
 /// Vectorises a static-shaped linalg op in place.
 LogicalResult vectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
                           bool contraction) {
@@ -811,7 +824,7 @@ struct TileAndVectorizePass
         auto m = dyn_cast<MemRefType>(t);
         return m && m.getElementType().isInteger(1);
       });
-      if (bits || !linalg::hasVectorizationImpl(op) ||
+      if (bits || reducesInvariant(op) || !linalg::hasVectorizationImpl(op) ||
           failed(linalg::vectorizeOpPrecondition(op)))
         continue;
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
