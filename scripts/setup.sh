@@ -2,7 +2,7 @@
 # Installs what relay-mlir needs from Debian's packages (only what is
 # missing) and builds everything into build/ with ninja and ccache.
 # Used by scripts/main.sh and scripts/test.sh; run as root on a fresh
-# Debian 12 machine.
+# Debian 12 machine. `--packages-only` installs without building.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,6 +26,12 @@ if [ ${#missing[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -q
   apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+# --packages-only: the packages alone (scripts/test.sh --sanitize builds
+# elsewhere).
+if [ "${1:-}" = "--packages-only" ]; then
+  exit 0
 fi
 
 # -O2 without debug info (CMakeLists.txt), Debian's shared libMLIR/libLLVM.
