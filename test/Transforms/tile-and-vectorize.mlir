@@ -495,3 +495,23 @@ func.func @invariant_reduction(%in: memref<3xf32>, %out: memref<f32>) {
   }
   return
 }
+
+// -----
+
+// Tests that one element of a strided buffer, read to be broadcast, is a
+// load: a 0-d transfer of it had no lowering to LLVM (found by the
+// random-program differential run, seed 1048).
+// CHECK-LABEL: func.func @broadcast_element
+// CHECK: %[[E:.*]] = memref.load %arg0[%{{.*}}] : memref<1xi32, strided<[?], offset: ?>>
+// CHECK-NOT: vector.transfer_read %arg0
+// CHECK: vector.broadcast %[[E]]
+func.func @broadcast_element(%a: memref<1xi32, strided<[?], offset: ?>>, %b: memref<4xi32>, %out: memref<4xi32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                  iterator_types = ["parallel"]}
+      ins(%a, %b : memref<1xi32, strided<[?], offset: ?>>, memref<4xi32>) outs(%out : memref<4xi32>) {
+  ^bb0(%x: i32, %y: i32, %o: i32):
+    %m = arith.maxsi %x, %y : i32
+    linalg.yield %m : i32
+  }
+  return
+}

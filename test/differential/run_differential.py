@@ -3,7 +3,7 @@
 every -O level (and at two threads), and ahead-of-time objects called from
 C must compute the same values on programs of relay_program_generator.py.
 
-    run_differential.py --bin build/bin --seeds 0:15 --programs 20
+    run_differential.py --bin build/bin --seeds 0:10,1048 --programs 20
 
 Each seed makes one module of PROGRAMS programs (its @main returns their
 results as a tuple) and random inputs; every run of it is compared with
@@ -197,7 +197,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--bin", required=True)
     parser.add_argument("--seeds", default="0:15",
-                        help="FIRST:END, the modules' seeds")
+                        help="the modules' seeds: FIRST:END ranges and "
+                             "single seeds, comma-separated")
     parser.add_argument("--programs", type=int, default=20,
                         help="programs per module")
     parser.add_argument("--depth", type=int, default=4)
@@ -208,14 +209,17 @@ def main():
     parser.add_argument("--keep", default=None,
                         help="where failing programs are written")
     args = parser.parse_args()
-    first, end = (int(v) for v in args.seeds.split(":"))
+    seeds = []
+    for part in args.seeds.split(","):
+        first, _, end = part.partition(":")
+        seeds += range(int(first), int(end)) if end else [int(first)]
     runtime = args.runtime or os.path.join(args.bin, "..", "lib",
                                            "libRelayMLIRCRuntime.a")
     keep = args.keep or tempfile.mkdtemp(prefix="relay-differential-")
     os.makedirs(keep, exist_ok=True)
     failures, programs = 0, 0
     with tempfile.TemporaryDirectory() as work:
-        for seed in range(first, end):
+        for seed in seeds:
             text, params = generate_module(seed, args.programs, args.depth)
             inputs = random_inputs(np.random.default_rng(seed), params)
             program = os.path.join(work, "module.rly")
@@ -247,7 +251,7 @@ def main():
             for name, problem in problems:
                 print("  %s: %s" % (name, problem[:2000]))
     print("%d modules, %d programs: %d modules differ" % (
-        end - first, programs, failures))
+        len(seeds), programs, failures))
     return 1 if failures else 0
 
 

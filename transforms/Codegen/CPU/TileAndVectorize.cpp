@@ -240,6 +240,21 @@ LogicalResult vectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
 /// at a variable position, which LLVM compiles to a store and reload of the
 /// whole vector per element. (The relay-to-linalg lowering copies stride
 /// phases out only for larger strides: its kMaxShuffledStride is this one.)
+/// A 0-d read (one element of a buffer, read to be broadcast) as a load:
+/// the vector lowering has no pattern for a 0-d transfer of a strided
+/// buffer, which then reaches LLVM unconverted. The element is in bounds:
+/// the indices come from a linalg op's indexing maps.
+void readElementAsLoad(RewriterBase &rewriter, vector::TransferReadOp read) {
+  if (read.getVectorType().getRank() != 0 || read.getMask() ||
+      !isa<MemRefType>(read.getBase().getType()))
+    return;
+  rewriter.setInsertionPoint(read);
+  Value element = memref::LoadOp::create(rewriter, read.getLoc(),
+                                         read.getBase(), read.getIndices());
+  rewriter.replaceOpWithNewOp<vector::BroadcastOp>(read, read.getVectorType(),
+                                                   element);
+}
+
 struct StridedReadToLoads : OpRewritePattern<vector::TransferReadOp> {
   using OpRewritePattern::OpRewritePattern;
   static constexpr int64_t kMaxElements = 64;
@@ -870,6 +885,13 @@ struct TileAndVectorizePass
     lowerBroadcastContractions(func);
     lowerReductions(func);
     lowerBlockTransposes(func);
+    // A 0-d read of a strided buffer's element (a broadcast operand) has no
+    // lowering to LLVM as a transfer: a load. (Rewritten alone: a greedy
+    // driver would fold the rest of the vector code too.)
+    SmallVector<vector::TransferReadOp> reads;
+    func.walk([&](vector::TransferReadOp read) { reads.push_back(read); });
+    for (vector::TransferReadOp read : reads)
+      readElementAsLoad(rewriter, read);
   }
 
   /// Multi-dimensional reductions become one vector.reduction per row, and
