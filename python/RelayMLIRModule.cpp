@@ -197,18 +197,11 @@ public:
   Function &operator=(const Function &) = delete;
 
   py::list inputSpecs() const {
-    py::list specs;
-    for (intptr_t i = 0, e = mlirRelayExecutorGetNumInputs(executor); i < e;
-         ++i)
-      specs.append(tensorSpec(mlirRelayExecutorGetInputType(executor, i)));
-    return specs;
+    return specs(mlirRelayExecutorGetNumInputs, mlirRelayExecutorGetInputType);
   }
   py::list resultSpecs() const {
-    py::list specs;
-    for (intptr_t i = 0, e = mlirRelayExecutorGetNumResults(executor); i < e;
-         ++i)
-      specs.append(tensorSpec(mlirRelayExecutorGetResultType(executor, i)));
-    return specs;
+    return specs(mlirRelayExecutorGetNumResults,
+                 mlirRelayExecutorGetResultType);
   }
   /// The parameters' structure, one entry per parameter.
   py::list parameterStructure() const {
@@ -274,6 +267,15 @@ public:
   }
 
 private:
+  /// The tensorSpec of each flattened input or result.
+  py::list specs(intptr_t (*count)(MlirRelayExecutor),
+                 MlirType (*type)(MlirRelayExecutor, intptr_t)) const {
+    py::list list;
+    for (intptr_t i = 0, e = count(executor); i < e; ++i)
+      list.append(tensorSpec(type(executor, i)));
+    return list;
+  }
+
   std::shared_ptr<ModuleState> module;
   MlirRelayExecutor executor;
 };
