@@ -49,9 +49,9 @@ def read_results(stem, count):
     return [np.load("%s.%d.npy" % (stem, i)) for i in range(count)]
 
 
-def c_driver(header, inputs, count, out_path):
-    """A C program that calls relay_main on `inputs` and writes each
-    result's elements (row-major, through its strides) to `out_path`."""
+def c_driver(header, inputs, out_path):
+    """The start of a C program that calls relay_main on `inputs` and opens
+    `out_path` for the results (aot_results writes them)."""
     lines = ["#include \"%s\"" % header, "#include <stdbool.h>",
              "#include <stdint.h>", "#include <stdio.h>", "",
              "int main(void) {"]
@@ -73,7 +73,7 @@ def c_driver(header, inputs, count, out_path):
     lines.append("  relay_main(%s);" % ", ".join(["&r"] + args))
     lines.append("  FILE *out = fopen(\"%s\", \"wb\");" % out_path)
     lines.append("  if (!out) return 2;")
-    return lines, args
+    return lines
 
 
 def aot_results(bin_dir, work, program, inputs, expected, cc, runtime):
@@ -86,7 +86,7 @@ def aot_results(bin_dir, work, program, inputs, expected, cc, runtime):
     if made.returncode:
         return "emit-object failed: " + made.stderr
     out_path = os.path.join(work, "aot.bin")
-    lines, _ = c_driver(header, inputs, len(expected), out_path)
+    lines = c_driver(header, inputs, out_path)
     for k, e in enumerate(expected):
         ctype = C_TYPES[e.dtype]
         # Walk the result through its strides, in row-major order.

@@ -245,8 +245,10 @@ private:
     if (name.empty())
       return reply(found);
     // The definition's text: `def @f`, `type T`, a constructor in a type's
-    // braces, or a variable's binding (the last before the use: a
-    // parameter `%x:`, `let %x`, a graph binding `%x =`, a pattern).
+    // braces, or a variable's binding, the last before the use: a
+    // parameter or annotated pattern variable `%x:`, `let %x`, a graph
+    // binding `%x =` (not `%x ==`). Uses (`f(%x)`) are not bindings, so an
+    // unannotated pattern variable is not found.
     std::string pattern;
     std::string escaped = std::regex_replace(
         name.str(), std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)");
@@ -254,8 +256,7 @@ private:
     if (name.starts_with("@"))
       pattern = "def\\s+" + escaped + "\\b";
     else if (backwards)
-      pattern = "(let\\s+" + escaped + "\\b|" + escaped + "\\s*[:=]|" +
-                escaped + "\\s*[,)])";
+      pattern = "(let\\s+" + escaped + "\\b|" + escaped + "\\s*(:|=(?!=)))";
     else
       pattern = "(type\\s+" + escaped + "\\b|[{,]\\s*" + escaped + "\\s*[(,}])";
     std::regex re(pattern);
@@ -263,10 +264,7 @@ private:
     std::optional<size_t> at;
     for (auto m = std::sregex_iterator(haystack.begin(), haystack.end(), re);
          m != std::sregex_iterator(); ++m) {
-      size_t start = m->position() + m->str().find(name.str());
-      // A use inside an expression is not a binding (`f(%x, %y)`): only
-      // parameters, lets and patterns bind before the use.
-      at = start;
+      at = m->position() + m->str().find(name.str());
       if (!backwards)
         break;
     }
