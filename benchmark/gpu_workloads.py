@@ -14,8 +14,9 @@ copied to the device, kernels, result copied back); PyTorch's times
 `model(x.cuda()).cpu()` with the module's weights already on the device
 (eager), the copies included likewise. Weights are uploaded once on both
 sides. The products (n x n by n x n, float32 and float16) compare the
-kernels with cuBLAS (torch.matmul on device tensors, TF32 off, and on for
-a note): relay-mlir's product time is the difference between a chain of
+kernels with cuBLAS (torch.matmul on device tensors; float32 with TF32
+off, and TF32 rows: relay-run --precision tf32 against cuBLAS with TF32
+on): relay-mlir's product time is the difference between a chain of
 products and a single one per product, which leaves out the copies. The table gives medians of N runs and PyTorch / relay-mlir (above 1:
 relay-mlir is faster). The CPU and GPU models are printed above the table.
 Needs a CUDA device, torch with CUDA, and the workloads' inputs
@@ -136,10 +137,12 @@ def gemm_rows(relay_run, runs, tmp, torch):
     cores)."""
     import time
     rows = []
-    shapes = [(dtype, name, n) for dtype, name in (
-        (torch.float32, 'float32'), (torch.float16, 'float16'))
-        for n in GEMM_SIZES]
-    for dtype, relay_type, n in shapes:
+    # (torch type, Relay type, relay-run --precision): TF32 rows compare
+    # relay-mlir's TF32 tensor-core products with cuBLAS's TF32.
+    shapes = [(dtype, name, precision, n) for dtype, name, precision in (
+        (torch.float32, 'float32', 'fp32'), (torch.float32, 'float32', 'tf32'),
+        (torch.float16, 'float16', 'fp32')) for n in GEMM_SIZES]
+    for dtype, relay_type, precision, n in shapes:
         def program(chain):
             path = os.path.join(tmp, 'dense%d%s_%d.rly' % (n, relay_type,
                                                              chain))
@@ -152,10 +155,9 @@ def gemm_rows(relay_run, runs, tmp, torch):
                         '%%b: Tensor[(%d, %d), %s]) { %s }\n'
                         % (n, n, relay_type, n, n, relay_type, body))
             return path
-        whole = relay_ms(relay_run, program(1), [], runs,
-                         ['--random-inputs', '1'])
-        chained = relay_ms(relay_run, program(CHAIN), [], runs,
-                           ['--random-inputs', '1'])
+        flags = ['--random-inputs', '1', '--precision', precision]
+        whole = relay_ms(relay_run, program(1), [], runs, flags)
+        chained = relay_ms(relay_run, program(CHAIN), [], runs, flags)
         ms = max(chained - whole, 1e-6) / (CHAIN - 1)
         a = torch.randn(n, n, device='cuda', dtype=dtype)
         b = torch.randn(n, n, device='cuda', dtype=dtype)
@@ -172,18 +174,15 @@ def gemm_rows(relay_run, runs, tmp, torch):
                 torch.cuda.synchronize()
                 times.append((time.perf_counter() - start) * 1e3)
             return float(np.median(times))
-        cublas = cublas_ms(False)
+        cublas = cublas_ms(precision == 'tf32')
         flop = 2.0 * n ** 3
         note = ('%.1f / %.1f TFLOP/s (relay-mlir product / cuBLAS); whole '
                 'call with copies %.3f ms' % (flop / ms / 1e9,
                                               flop / cublas / 1e9, whole))
-        if dtype == torch.float32:
-            tf32 = cublas_ms(True)
-            note += '; cuBLAS TF32 %.3f ms (%.1f TFLOP/s)' % (
-                tf32, flop / tf32 / 1e9)
         torch.backends.cuda.matmul.allow_tf32 = False
-        rows.append(('dense %dx%dx%d %s' % (n, n, n, relay_type), ms, cublas,
-                     note))
+        rows.append(('dense %dx%dx%d %s' % (
+            n, n, n, 'tf32' if precision == 'tf32' else relay_type), ms,
+            cublas, note))
         print(rows[-1], flush=True)
     return rows
 

@@ -45,10 +45,8 @@ convertOptions(const MlirRelayCompileOptions &c, StringRef entry,
     return emitError(loc) << "unknown target '" << target << "' ("
                           << llvm::join(getLoweringTargetNames(), ", ")
                           << ", cuda)";
-  if (precision != "fp32" && precision != "bf16")
-    return emitError(loc) << "precision '" << precision << "': fp32 or bf16";
-  if (precision == "bf16" && target == "cuda")
-    return emitError(loc) << "precision bf16 is for the CPU targets";
+  if (std::string error = checkPrecision(target, precision); !error.empty())
+    return emitError(loc) << error;
   std::string error, missing;
   FailureOr<cpu::CPUDescription> cpu = cpu::lookupCPU(cpuName, error);
   if (failed(cpu))

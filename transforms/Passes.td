@@ -464,7 +464,10 @@ def GpuTileContractions
     (`tensor-cores`): steps of 32 stored K-contiguous (by 16-byte vector
     loads where the operand is contiguous along the reduction), fragments
     read by `nvgpu.ldmatrix`, `nvgpu.mma.sync` m16n8k16 into float32
-    accumulators. Either way the next step's operands are read from global
+    accumulators. With `tf32`, products of float32s run on tensor cores
+    too, as m16n8k8 TF32 products (their operands' mantissas cut to 10
+    bits, as cuBLAS's and cuDNN's TF32 modes do; sums stay float32). Either
+    way the next step's operands are read from global
     memory before the current one is used, elements past the edges read as
     zero, and the fill that zeroes the output just before becomes the
     accumulators' start. Where the blocks still do not fill the GPU, the
@@ -494,6 +497,10 @@ def GpuTileContractions
     Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
            "Products of float16 operands on tensor cores (mma.sync, "
            "summed in float32)">,
+    Option<"tf32", "tf32", "bool", /*default=*/"false",
+           "Products of float32s on tensor cores too, their operands read "
+           "as TF32 (10 bits of mantissa; mma.sync m16n8k8, summed in "
+           "float32), as cuBLAS and cuDNN do when TF32 is allowed">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::gpu::GPUDialect",

@@ -11,6 +11,8 @@
 #   d  benchmark/gpu_workloads.py (workloads, products against cuBLAS)
 #   e  the same with one result per thread (--gpu-thread-tile=1)
 #   g  ResNet-18 and VGG-16 at batch 64
+#   t  the vision models with --precision tf32: against the CPU, timed
+#      (batch 1 and 64)
 #   f  ncu's kernel times of ResNet-18
 # ONLY=name,... restricts c and d; GEMM=--no-gemm skips the products in d
 # (GEMM="--gemm-sizes 1024,4096" picks them); RUNS sets d's runs (20).
@@ -57,6 +59,8 @@ if [[ $STEPS == *h* ]]; then
       python3 test/tools/relay-run/compare_outputs.py /tmp/$p.gpu /tmp/$p.cpu $tol && echo "$p tile $t: the CPU's values"
     done
   done
+  timeout 60 "$RUN" $C/contractions.rly --target cuda --precision tf32 --random-inputs 1 > /tmp/tf32.gpu; echo "tf32 rc $?"
+  python3 test/tools/relay-run/compare_outputs.py /tmp/tf32.gpu /tmp/contractions.cpu 1e-2 max && echo "tf32: the CPU's values within TF32 rounding"
 fi
 if [[ $STEPS == *b* ]]; then
   echo "== b: export"; date
@@ -80,6 +84,14 @@ if [[ $STEPS == *g* ]]; then
   echo "== g: batch 64"
   timeout 120 python3 benchmark/gpu_workloads.py --bin "$D/bin" --models /tmp/models --runs 12 \
     --only none --batch64 --no-gemm --results "$OUT/gpu_table_b64.md"; echo "rc $?"
+fi
+if [[ $STEPS == *t* ]]; then
+  echo "== t: TF32"
+  timeout 120 python3 test/tools/relay-run/gpu_vs_cpu.py --bin "$D/bin" --models /tmp/models \
+    --only resnet18,mobilenet_v2,vgg16 --gpu-flag=--precision=tf32 --tolerance 2e-2; echo "rc $?"
+  timeout ${TTIME:-150} python3 benchmark/gpu_workloads.py --bin "$D/bin" --models /tmp/models --runs ${RUNS:-20} \
+    --only resnet18,mobilenet_v2,vgg16 --batch64 --no-gemm --relay-flag=--precision=tf32 \
+    --results "$OUT/gpu_table_tf32.md"; echo "rc $?"
 fi
 if [[ $STEPS == *f* ]]; then
   echo "== f: ncu kernel times, ResNet-18"

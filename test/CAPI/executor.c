@@ -211,7 +211,7 @@ static void testErrors(MlirContext ctx) {
   options = mlirRelayCompileOptionsGetDefault();
   options.target = str("tpu");
   mlirRelayExecutorCreate(module, str("id"), options);
-  // CHECK: diagnostic: {{.*}}: precision 'fp8': fp32 or bf16
+  // CHECK: diagnostic: {{.*}}: precision 'fp8': fp32, bf16 (the CPU targets) or tf32 (cuda)
   options = mlirRelayCompileOptionsGetDefault();
   options.precision = str("fp8");
   mlirRelayExecutorCreate(module, str("id"), options);

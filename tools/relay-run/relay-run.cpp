@@ -104,9 +104,11 @@ static cl::opt<std::string> cpuName(
 static cl::opt<std::string> precision(
     "precision", cl::init("fp32"),
     cl::desc("The operands of convolutions and matrix products: fp32 (the "
-             "default) or bf16: rounded to bfloat16 and summed in float32 "
+             "default); bf16: rounded to bfloat16 and summed in float32 "
              "(--relay-to-mixed-precision), on AVX-512 BF16 where the CPU "
-             "has it; with --interp too"),
+             "has it, with --interp too; tf32 (--target cuda): float32 "
+             "products on tensor cores, their operands read as TF32 (10 "
+             "bits of mantissa), summed in float32"),
     cl::cat(category));
 static cl::opt<std::string> target(
     "target", cl::init("cpu"),
@@ -300,10 +302,11 @@ int main(int argc, char **argv) {
   compileOptions.threads =
       numThreads.getNumOccurrences() ? int64_t(numThreads) : allowedCores();
   compileOptions.cpu = cpuName;
-  if (precision != "fp32" && precision != "bf16")
-    return fail("--precision " + precision + ": fp32 or bf16");
-  if (precision == "bf16" && target == "cuda")
-    return fail("--precision bf16 is for the CPU targets (cpu, generic)");
+  if (std::string error = checkPrecision(target, precision); !error.empty())
+    return fail("--" + error);
+  if (precision == "tf32" && useInterpreter)
+    return fail("--precision tf32 is for the GPU's tensor cores; --interp "
+                "computes float32");
   compileOptions.precision = precision;
   compileOptions.target = target;
   compileOptions.gpuThreadTile = gpuThreadTile;

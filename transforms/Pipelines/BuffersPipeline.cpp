@@ -51,8 +51,10 @@ void mlir::relay::buildRelayToBuffersPipeline(OpPassManager &pm,
   pm.addPass(createDecompose());
   // Narrow operands after the optimisations, so that the weights they fold
   // (scales, batch norms) are rounded once, as they are at last.
-  // (A precision other than fp32 and bf16 is the pass's error.)
-  if (options.precision != "fp32") {
+  // (A precision other than fp32 and bf16 is the pass's error; tf32 is the
+  // GPU's tensor cores reading float32 operands.)
+  if (options.precision != "fp32" &&
+      !(options.precision == "tf32" && options.isGPU())) {
     ToMixedPrecisionOptions mixed;
     mixed.mixedPrecisionType =
         options.precision == "bf16" ? "bfloat16" : options.precision;

@@ -44,6 +44,7 @@ CompileOptions RelayToNVVMOptions::getCompileOptions() const {
   options.gpuBlockSize = blockSize;
   options.gpuThreadTile = threadTile;
   options.gpuSharedTile = sharedTile;
+  options.precision = precision;
   if (!toolkit.empty())
     options.cudaToolkit = toolkit;
   options.optimize = getOptimizeOptions();
@@ -74,6 +75,7 @@ void mlir::relay::buildRelayToNVVMPipeline(OpPassManager &pm,
   if (options.gpuSharedTile >= 0) {
     GpuTileContractionsOptions tiling;
     tiling.threadTile = options.gpuSharedTile;
+    tiling.tf32 = options.precision == "tf32";
     funcs.addPass(createGpuTileContractions(tiling));
   }
   GpuMapParallelLoopsOptions mapping;
@@ -164,7 +166,7 @@ void mlir::relay::registerRelayToNVVMPipeline() {
       "relay-to-nvvm",
       "Lower a Relay module for NVIDIA GPUs (chip=sm_NN, features=+ptxNN, "
       "format=isa|bin|fatbin, block-size=N, thread-tile=N, shared-tile=N, "
-      "opt-level=0..3, "
+      "precision=fp32|tf32, opt-level=0..3, "
       "disabled-passes, required-passes, entry-functions): the passes of "
       "--relay-to-llvm up to bufferization with the generic kernels, "
       "buffer deallocation, --relay-hoist-deallocs, "

@@ -63,8 +63,10 @@ struct CompileOptions {
   /// The x86 CPU the code is for (--relay-set-target-cpu's `cpu`): host or
   /// an LLVM CPU name.
   std::string cpu = "host";
-  /// The operands of convolutions and matrix products: fp32, or bf16
-  /// (--relay-to-mixed-precision: rounded to bfloat16, summed in float32).
+  /// The operands of convolutions and matrix products: fp32; on the CPU
+  /// targets bf16 (--relay-to-mixed-precision: rounded to bfloat16, summed
+  /// in float32); on cuda tf32 (float32 products on tensor cores, read as
+  /// TF32: --relay-gpu-tile-contractions' tf32).
   std::string precision = "fp32";
   /// --relay-optimize's options (the -O level, passes disabled, required;
   /// entry functions).
@@ -90,6 +92,10 @@ struct CompileOptions {
   /// Whether the code runs on a GPU (the `cuda` target).
   bool isGPU() const { return target == "cuda"; }
 };
+
+/// What is wrong with computing at `precision` on `target` (see
+/// CompileOptions::precision), or "" where nothing is.
+std::string checkPrecision(StringRef target, StringRef precision);
 
 /// `options` with `entry` the entry function, unless they name some.
 CompileOptions withEntry(CompileOptions options, StringRef entry);
@@ -190,6 +196,13 @@ struct RelayToNVVMOptions : public LoweringPipelineOptions<RelayToNVVMOptions> {
                      "(8, 4, 0: by its size; -1: none staged, each a loop "
                      "nest of thread-tile results per thread)"),
       llvm::cl::init(0)};
+  Option<std::string> precision{
+      *this, "precision",
+      llvm::cl::desc("The operands of convolutions and matrix products: "
+                     "fp32, or tf32 (float32 products on tensor cores, "
+                     "their operands read as TF32: 10 bits of mantissa, "
+                     "summed in float32)"),
+      llvm::cl::init("fp32")};
   Option<std::string> toolkit{
       *this, "toolkit",
       llvm::cl::desc("The CUDA toolkit's directory: its libdevice has the "

@@ -10,6 +10,9 @@
 // RUN: relay-mlir-opt %s --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(relay-gpu-tile-contractions{tensor-cores=false},canonicalize,cse))' \
 // RUN:   | FileCheck %s --check-prefix=NOTC
+// RUN: relay-mlir-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(relay-gpu-tile-contractions{tf32 split-k=1},canonicalize,cse))' \
+// RUN:   | FileCheck %s --check-prefix=TF32
 // RUN: not relay-mlir-opt %s --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(relay-gpu-tile-contractions{thread-tile=3}))' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=BADTILE
@@ -30,7 +33,11 @@
 // results stored where inside the output. With thread-tile=8, 128 x 128
 // blocks and 64 accumulators a thread. By default (AUTO) its one block's
 // 16 steps are split between two blocks, which add into the zeroed output
-// atomically.
+// atomically. With tf32 (TF32) it runs on tensor cores: tiles of 64 rows
+// by 32 floats of K (padded to 36: 16 bytes), copied by 16-byte vector
+// loads, each warp's fragments read by ldmatrix as pairs of halves (4
+// tiles of A, 2 of B) and multiplied by mma.sync m16n8k8 on TF32s, four
+// per step of 8.
 
 func.func @dense(%x: memref<64x128xf32>, %w: memref<32x128xf32>, %out: memref<64x32xf32>) {
   %zero = arith.constant 0.0 : f32
@@ -73,6 +80,22 @@ func.func @dense(%x: memref<64x128xf32>, %w: memref<32x128xf32>, %out: memref<64
 // AUTO:         gpu.launch blocks({{.*}}) in ({{.*}} = %c1, {{.*}} = %c1, {{.*}} = %c2)
 // AUTO:           scf.for %{{.*}} = %c0 to %c8 step %c1
 // AUTO:           memref.atomic_rmw addf
+
+// CHECK-NOT:     nvgpu.
+
+// TF32-LABEL: func.func @dense(
+// TF32:         gpu.launch blocks({{.*}}) in ({{.*}} = %c1, {{.*}} = %c1, {{.*}} = %c1) threads({{.*}}) in ({{.*}} = %c256, {{.*}}) dynamic_shared_memory_size %c18432_i32
+// TF32:           %[[A:.*]] = memref.view {{.*}} to memref<64x36xf32, #gpu.address_space<workgroup>>
+// TF32:           %[[B:.*]] = memref.view {{.*}} to memref<64x36xf32, #gpu.address_space<workgroup>>
+// TF32:           vector.load %{{.*}} {alignment = 16 : i64} : memref<64x128xf32>, vector<4xf32>
+// TF32:           %[[LOOP:.*]]:8 = scf.for %{{.*}} = %c0 to %c4 step %c1 {{.*}} -> (vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
+// TF32:             vector.store %{{.*}}, %[[A]]{{.*}} {alignment = 16 : i64}
+// TF32:             gpu.barrier
+// TF32-COUNT-2:     nvgpu.ldmatrix %[[A]]{{.*}} {numTiles = 4 : i32, transpose = false} {{.*}} -> vector<4x1xf32>
+// TF32-COUNT-2:     nvgpu.ldmatrix %[[B]]{{.*}} {numTiles = 2 : i32, transpose = false} {{.*}} -> vector<2x1xf32>
+// TF32-COUNT-4:     nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 8], tf32Enabled} : (vector<4x1xf32>, vector<2x1xf32>, vector<2x2xf32>) -> vector<2x2xf32>
+// TF32:             gpu.barrier
+// TF32:           vector.extract %[[LOOP]]#0[0, 0] : f32 from vector<2x2xf32>
 
 // TILE8-LABEL: func.func @dense(
 // TILE8:         dynamic_shared_memory_size %c8448_i32

@@ -34,8 +34,8 @@ def has_device():
         cuda.cuDeviceGetCount(ctypes.byref(count)) == 0 and count.value > 0
 
 
-def run(relay_run, program, inputs, out, target):
-    command = [relay_run, program, '--target', target]
+def run(relay_run, program, inputs, out, target, flags=()):
+    command = [relay_run, program, '--target', target] + list(flags)
     if out:
         command += ['--output', out]
     for path in inputs:
@@ -52,6 +52,13 @@ def main():
     parser.add_argument('--models',
                         default=os.path.join(ROOT, 'build', 'models'))
     parser.add_argument('--only', default='')
+    parser.add_argument('--gpu-flag', action='append', default=[],
+                        help='a relay-run flag for the GPU runs, e.g. '
+                             '--gpu-flag=--precision=tf32')
+    parser.add_argument('--tolerance', type=float, default=1e-4,
+                        help='largest difference, relative to the largest '
+                             'value (float32 reassociation: 1e-4; TF32 '
+                             'products round operands to 10 bits)')
     args = parser.parse_args()
     if not has_device():
         print('no CUDA device (libcuda.so.1 and a device): skipped')
@@ -68,7 +75,8 @@ def main():
                 tensors = name != 'charrnn'
                 gpu_out = tensors and os.path.join(tmp, name + '.gpu.npy')
                 cpu_out = tensors and os.path.join(tmp, name + '.cpu.npy')
-                gpu_text = run(relay_run, program, inputs, gpu_out, 'cuda')
+                gpu_text = run(relay_run, program, inputs, gpu_out, 'cuda',
+                               args.gpu_flag)
                 cpu_text = run(relay_run, program, inputs, cpu_out, 'cpu')
             except RuntimeError as error:
                 failures += 1
@@ -94,7 +102,7 @@ def main():
                 scale = max(1.0, float(np.abs(want).max(initial=0.0)))
                 error = float(np.abs(want - got).max(initial=0.0)) / scale
                 worst = max(worst, error)
-                ok = ok and error <= 1e-4
+                ok = ok and error <= args.tolerance
             failures += 0 if ok else 1
             print('%-13s %s (max error %.2e relative to the largest value)' % (
                 name, 'matches the CPU' if ok else 'DIFFERS from the CPU',

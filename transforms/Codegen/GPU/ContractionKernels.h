@@ -164,11 +164,13 @@ protected:
 /// Replaces `c` by a kernel of CUDA cores' tiles on shared memory.
 void buildTiledKernel(RewriterBase &rewriter, const Contraction &c,
                       linalg::FillOp fill, TiledShape shape);
-/// Replaces `c` by a kernel of tensor cores' tiles (float16 operands).
+/// Replaces `c` by a kernel of tensor cores' tiles (float16 operands, or
+/// float32 ones read as TF32).
 void buildTensorCoreKernel(RewriterBase &rewriter, const Contraction &c,
                            linalg::FillOp fill, TiledShape shape);
-/// Whether `c` can run on tensor cores.
-bool fitsTensorCores(const Contraction &c);
+/// Whether `c` can run on tensor cores: float16 operands, or with `tf32`
+/// float32 operands and result.
+bool fitsTensorCores(const Contraction &c, bool tf32);
 /// Replaces `c` (few rows) by a kernel of a warp per column.
 void buildWarpKernel(RewriterBase &rewriter, const Contraction &c,
                      linalg::FillOp fill);

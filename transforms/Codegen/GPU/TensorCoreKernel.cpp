@@ -1,17 +1,20 @@
-//===- TensorCoreKernel.cpp - Products of float16s on tensor cores --------===//
+//===- TensorCoreKernel.cpp - Products on tensor cores --------------------===//
 //
 // The tiled kernel of --relay-gpu-tile-contractions for float16 operands
-// (float16 or float32 results): the same blocks of 256 threads over the
-// result as on CUDA cores, but each of the 8 warps owns a (side / 2) x
-// (side / 4) part of its block and computes it with mma.sync (m16n8k16,
-// float32 accumulators), its fragments read from shared memory by
-// ldmatrix. Each step of 32 along K stages the operands' tiles row-major
-// with K contiguous (rows padded by 8 halves, so that ldmatrix's eight row
+// (float16 or float32 results) and, with its `tf32` option, float32 ones
+// (read by the tensor cores as TF32: 10 bits of mantissa): the same blocks
+// of 256 threads over the result as on CUDA cores, but each of the 8 warps
+// owns a (side / 2) x (side / 4) part of its block and computes it with
+// mma.sync (m16n8k16 on float16s, m16n8k8 on TF32s, float32 accumulators),
+// its fragments read from shared memory by ldmatrix (which reads a TF32
+// fragment as pairs of halves: the same registers PTX's m16n8k8 layout
+// wants). Each step of 32 along K stages the operands' tiles row-major
+// with K contiguous (rows padded by 16 bytes, so that ldmatrix's eight row
 // addresses fall on distinct banks); an operand contiguous along a
-// reduction whose length is a multiple of 8 is copied by 16-byte vector
-// loads, any other one (a convolution's image) element by element through
-// its indexing map. As on CUDA cores, the next step's operands are loaded
-// into registers before the current step's products, elements past the
+// reduction whose length is a multiple of a 16-byte vector is copied by
+// vector loads, any other one (a convolution's image) element by element
+// through its indexing map. As on CUDA cores, the next step's operands are
+// loaded into registers before the current step's products, elements past the
 // edges read as zero, and a split reduction adds its partial sums
 // atomically (float32 results only).
 //
@@ -30,10 +33,8 @@ using namespace mlir::relay::gpu_kernels;
 
 namespace {
 
-/// Halves each shared-memory row is padded by.
-constexpr int64_t kRowPad = 8;
-/// Halves a vector load copies.
-constexpr int64_t kChunk = 8;
+/// Bytes each shared-memory row is padded by, and a vector load copies.
+constexpr int64_t kRowPadBytes = 16, kChunkBytes = 16;
 constexpr int64_t kWarp = 32;
 /// Warps of a block along its rows and columns.
 constexpr int64_t kWarpRows = 2, kWarpCols = 4;
@@ -42,7 +43,10 @@ class TensorCoreKernel : public ContractionBuilder {
 public:
   TensorCoreKernel(RewriterBase &rewriter, const Contraction &c,
                    linalg::FillOp fill, TiledShape shape)
-      : ContractionBuilder(rewriter, c, fill), shape(shape) {}
+      : ContractionBuilder(rewriter, c, fill), shape(shape),
+        element(getElementTypeOrSelf(this->c.op.getDpsInputs()[0].getType())),
+        tf32(element.isF32()), chunk(kChunkBytes / (tf32 ? 4 : 2)),
+        mmaDepth(tf32 ? 8 : 16) {}
 
   void build();
 
@@ -55,6 +59,12 @@ private:
   bool isContiguous(unsigned which);
 
   TiledShape shape;
+  /// The operands' element type: float16, or float32 read as TF32.
+  Type element;
+  bool tf32;
+  /// Elements a vector load copies (and a row is padded by); K of one
+  /// mma.sync.
+  int64_t chunk, mmaDepth;
 };
 
 bool TensorCoreKernel::isContiguous(unsigned which) {
@@ -64,8 +74,8 @@ bool TensorCoreKernel::isContiguous(unsigned which) {
   unsigned last = c.reductions.back();
   auto innermost = dyn_cast<AffineDimExpr>(map.getResults().back());
   if (!type.getLayout().isIdentity() || !innermost ||
-      innermost.getPosition() != last || c.ranges[last] % kChunk ||
-      type.getShape().back() % kChunk)
+      innermost.getPosition() != last || c.ranges[last] % chunk ||
+      type.getShape().back() % chunk)
     return false;
   for (AffineExpr e : map.getResults().drop_back())
     if (e.isFunctionOfDim(last))
@@ -78,13 +88,13 @@ void TensorCoreKernel::build() {
   MLIRContext *ctx = rewriter.getContext();
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  Type f16 = rewriter.getF16Type(), f32 = rewriter.getF32Type();
+  Type f32 = rewriter.getF32Type();
   // The tiles row-major with K contiguous, as ldmatrix reads them.
   SmallVector<MemRefType> tileTypes;
   for (unsigned which = 0; which < 2; ++which)
-    tileTypes.push_back(
-        MemRefType::get({side(which), kTensorCoreDepth + kRowPad}, f16,
-                        AffineMap(), workgroup));
+    tileTypes.push_back(MemRefType::get(
+        {side(which), kTensorCoreDepth + kRowPadBytes * chunk / kChunkBytes},
+        element, AffineMap(), workgroup));
   Value split = launchTiled(shape, {side(0), side(1)}, tileTypes);
   Value lane = arith::RemUIOp::create(rewriter, loc, tid, index(kWarp));
   Value warp = arith::DivUIOp::create(rewriter, loc, tid, index(kWarp));
@@ -95,11 +105,12 @@ void TensorCoreKernel::build() {
           warpTile[0]),
       mul(arith::RemUIOp::create(rewriter, loc, warp, index(kWarpCols)),
           warpTile[1])};
-  // A chunk starts at a multiple of kChunk inside a row of the innermost
-  // dimension (its length is one too): inside K or wholly past it.
+  // A chunk starts at a multiple of its length inside a row of the
+  // innermost dimension (its length is one too): inside K or wholly past
+  // it.
   for (unsigned which = 0; which < 2; ++which)
     copyOffsets(which, side(which), kTensorCoreDepth,
-                isContiguous(which) ? kChunk : 1);
+                isContiguous(which) ? chunk : 1);
 
   // The element (i, j, r, e) of the warp's results: fragment (i, j)'s
   // register pair r, element e (PTX's layout of an m16n8 accumulator).
@@ -140,24 +151,28 @@ void TensorCoreKernel::build() {
       inits.push_back(
           vector::FromElementsOp::create(rewriter, loc, accType, elements));
     }
-  // ldmatrix's row addresses: lanes 0-15 the A fragment's 16 rows at the
-  // step's first 8 columns, lanes 16-31 at the next 8; for B, lanes 0-7
-  // its 8 rows (columns of the result) at the first 8, lanes 8-15 the next.
+  // ldmatrix's row addresses (16 bytes each: 8 halves or 4 TF32s, half a
+  // fragment's depth): lanes 0-15 the A fragment's 16 rows at the step's
+  // first half, lanes 16-31 at the second; for B, lanes 0-7 its 8 rows
+  // (columns of the result) at the first, lanes 8-15 the second.
   Value aRow =
       add(warpBase[0], arith::RemUIOp::create(rewriter, loc, lane, index(16)));
-  Value aCol = mul(arith::DivUIOp::create(rewriter, loc, lane, index(16)), 8);
+  Value aCol =
+      mul(arith::DivUIOp::create(rewriter, loc, lane, index(16)), chunk);
   Value bRow =
       add(warpBase[1], arith::RemUIOp::create(rewriter, loc, lane, index(8)));
   Value bCol =
       mul(arith::RemUIOp::create(
               rewriter, loc,
               arith::DivUIOp::create(rewriter, loc, lane, index(8)), index(2)),
-          8);
-  auto aFragType = VectorType::get({4, 2}, f16);
-  auto bFragType = VectorType::get({2, 2}, f16);
+          chunk);
+  // A thread's registers of a fragment: 32 bits each, two halves or a TF32.
+  int64_t perRegister = tf32 ? 1 : 2;
+  auto aFragType = VectorType::get({4, perRegister}, element);
+  auto bFragType = VectorType::get({2, perRegister}, element);
   auto compute = [&](ValueRange carried) {
     SmallVector<Value> acc(carried);
-    for (int64_t kk = 0; kk < kTensorCoreDepth; kk += 16) {
+    for (int64_t kk = 0; kk < kTensorCoreDepth; kk += mmaDepth) {
       SmallVector<Value> a, b;
       for (int64_t i = 0; i < mTiles; ++i)
         a.push_back(nvgpu::LdMatrixOp::create(
@@ -173,7 +188,7 @@ void TensorCoreKernel::build() {
         for (int64_t j = 0; j < nTiles; ++j)
           acc[i * nTiles + j] = nvgpu::MmaSyncOp::create(
               rewriter, loc, a[i], b[j], acc[i * nTiles + j],
-              ArrayRef<int64_t>{16, 8, 16});
+              ArrayRef<int64_t>{16, 8, mmaDepth}, /*tf32Enabled=*/tf32);
     }
     return acc;
   };
@@ -200,11 +215,14 @@ void TensorCoreKernel::build() {
 
 } // namespace
 
-bool mlir::relay::gpu_kernels::fitsTensorCores(const Contraction &c) {
+bool mlir::relay::gpu_kernels::fitsTensorCores(const Contraction &c,
+                                               bool tf32) {
   linalg::LinalgOp op = c.op;
   Type a = getElementTypeOrSelf(op.getDpsInputs()[0].getType());
   Type b = getElementTypeOrSelf(op.getDpsInputs()[1].getType());
   Type out = getElementTypeOrSelf(op.getDpsInits()[0].getType());
+  if (tf32 && a.isF32() && b.isF32() && out.isF32())
+    return c.k >= 8;
   return a.isF16() && b.isF16() && (out.isF16() || out.isF32()) && c.k >= 16;
 }
 

@@ -1,8 +1,9 @@
 //===- TileContractions.cpp - Products as tiled GPU kernels ---------------===//
 //
 // --relay-gpu-tile-contractions: each contraction (see ContractionKernels.h)
-// becomes a kernel of its own: tensor cores' tiles for float16 operands,
-// CUDA cores' tiles otherwise, a warp per column for few rows.
+// becomes a kernel of its own: tensor cores' tiles for float16 operands
+// (and float32 ones as TF32 with `tf32`), CUDA cores' tiles otherwise, a warp
+// per column for few rows.
 //
 //===----------------------------------------------------------------------===//
 
@@ -67,7 +68,7 @@ struct GpuTileContractionsPass
     });
     IRRewriter rewriter(&getContext());
     for (const Contraction &c : tiled) {
-      if (tensorCores && fitsTensorCores(c))
+      if (tensorCores && fitsTensorCores(c, tf32))
         buildTensorCoreKernel(
             rewriter, c, relay::fillFeeding(c.op),
             chooseShape(c, kTensorCoreDepth, threadTile, splitK));
