@@ -30,7 +30,9 @@ typedef struct MlirRelayCompileOptions {
   MlirStringRef target;
   /// The x86 CPU the code is for: "host" or an LLVM CPU name.
   MlirStringRef cpu;
-  /// The operands of convolutions and products: "fp32" or "bf16".
+  /// The operands of convolutions and products: "fp32"; "bf16" on the CPU
+  /// targets (rounded to bfloat16, summed in float32); "tf32" on "cuda"
+  /// (float32 products on tensor cores, operands read as TF32).
   MlirStringRef precision;
 } MlirRelayCompileOptions;
 
