@@ -124,6 +124,9 @@ void registerWindowGradientRules();
 /// The tangent of a max pool given its input's, `dx`: at each output, the
 /// tangent of the element its gradient goes to.
 FailureOr<Value> maxPool2DTangent(RelayBuilder &rb, MaxPool2DOp op, Value dx);
+/// The same for an adaptive max pool (NCHW).
+FailureOr<Value> adaptiveMaxPool2DTangent(RelayBuilder &rb,
+                                          AdaptiveMaxPool2DOp op, Value dx);
 
 } // namespace mlir::relay::autodiff
 

@@ -309,6 +309,14 @@ void registerRules() {
           attrs.push_back(b.getNamedAttr("keepdims", b.getBoolAttr(true)));
           return extremumTangent(rb, op, dx[0], attrs);
         });
+  setTangent("relay.nn.adaptive_max_pool2d",
+             [](OpBuilder &b, Operation *op, ArrayRef<Value> dx) -> Tangent {
+               if (!dx[0])
+                 return failure();
+               RelayBuilder rb(b, op->getLoc());
+               return autodiff::adaptiveMaxPool2DTangent(
+                   rb, cast<AdaptiveMaxPool2DOp>(op), dx[0]);
+             });
   setTangent("relay.nn.max_pool2d",
              [](OpBuilder &b, Operation *op, ArrayRef<Value> dx) -> Tangent {
                if (!dx[0])

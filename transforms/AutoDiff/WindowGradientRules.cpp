@@ -1,7 +1,8 @@
 //===- WindowGradientRules.cpp - Gradients of windowed ops ------*- C++ -*-===//
 //
 // The gradient rules of the operators that read their input through a
-// window or a stride: max and average 2-d pooling, strided_slice and nn.pad.
+// window or a stride: max and average 2-d pooling (adaptive too),
+// strided_slice and nn.pad.
 // Each is built from Relay operators only, so it lowers, runs in the
 // interpreter and is exported like any other program:
 //
@@ -456,12 +457,18 @@ FailureOr<Value> mlir::relay::autodiff::maxPool2DTangent(RelayBuilder &rb,
 }
 
 namespace {
+/// Bin i of an adaptive pool from `in` to `out` along one axis:
+/// [floor(i * in / out), ceil((i + 1) * in / out)), TVM's and PyTorch's.
+std::pair<int64_t, int64_t> adaptiveBin(int64_t i, int64_t out, int64_t in) {
+  return {(i * in) / out, ((i + 1) * in + out - 1) / out};
+}
+
 /// The [out, in] matrix of an adaptive average along one axis: row i
-/// averages [floor(i * in / out), ceil((i + 1) * in / out)), TVM's bins.
+/// averages bin i.
 Value adaptiveBins(RelayBuilder &rb, Value like, int64_t out, int64_t in) {
   SmallVector<double> weights(out * in, 0.0);
   for (int64_t i = 0; i < out; ++i) {
-    int64_t start = (i * in) / out, end = ((i + 1) * in + out - 1) / out;
+    auto [start, end] = adaptiveBin(i, out, in);
     for (int64_t j = start; j < end; ++j)
       weights[i * in + j] = 1.0 / double(end - start);
   }
@@ -505,10 +512,160 @@ Grads adaptiveAvgPoolGradient(RelayBuilder &rb, AdaptiveAvgPool2DOp op,
     return failure();
   return SmallVector<Value>{dx};
 }
+
+/// An adaptive max pool (NCHW, floating point) as windows of equal size:
+/// along each axis, bin i's positions padded to the longest bin's length
+/// `k` by repeating its last one (a repeat comes after the position it
+/// copies, so the first maximum in row-major order is always a real one).
+class AdaptiveMaxWindows {
+public:
+  static FailureOr<AdaptiveMaxWindows> get(RelayBuilder &rb,
+                                           AdaptiveMaxPool2DOp op) {
+    StringRef out = op.getOutLayout();
+    Value x = op->getOperand(0);
+    if (op.getLayout() != "NCHW" || (!out.empty() && out != "NCHW") ||
+        !isa<FloatType>(getElementTypeOrSelf(x.getType())))
+      return failure();
+    AdaptiveMaxWindows windows(rb, x, shapeOf(op.getResult()));
+    // Where each output's gradient goes: one-hot over its window, at the
+    // window's first maximum (argmax's first index).
+    Builder b(rb.getContext());
+    Type element = getElementTypeOrSelf(x.getType());
+    Value first = rb.op<ArgmaxOp>({windows.gather(x)}, {ints(b, "axis", {4})});
+    windows.hot = rb.op<OneHotOp>(
+        {first, rb.scalarFloat(1.0, element), rb.scalarFloat(0.0, element)},
+        {b.getNamedAttr("depth",
+                        b.getI64IntegerAttr(windows.size[0] * windows.size[1])),
+         b.getNamedAttr("dtype", TypeAttr::get(element))});
+    if (!windows.hot)
+      return failure();
+    return windows;
+  }
+
+  /// `v` (shaped like the input) as [n, c, oh, ow, kh * kw]: each output's
+  /// window.
+  Value gather(Value v) {
+    Builder b(rb.getContext());
+    for (int i = 0; i < 2; ++i) {
+      SmallVector<int32_t> positions;
+      for (int64_t o = 0; o < out[2 + i]; ++o) {
+        auto [start, end] = adaptiveBin(o, out[2 + i], in[2 + i]);
+        for (int64_t k = 0; k < size[i]; ++k)
+          positions.push_back(int32_t(std::min(start + k, end - 1)));
+      }
+      auto type = RankedTensorType::get({int64_t(positions.size())},
+                                        b.getIntegerType(32));
+      v = rb.op<TakeOp>(
+          {v, rb.constant(DenseElementsAttr::get(type, ArrayRef(positions)))},
+          {b.getNamedAttr("axis", b.getI64IntegerAttr(2 + i))});
+    }
+    v = rb.op<ReshapeOp>(
+        {v}, {ints(b, "newshape",
+                   {in[0], in[1], out[2], size[0], out[3], size[1]})});
+    v = rb.op<TransposeOp>({v}, {ints(b, "axes", {0, 1, 2, 4, 3, 5})});
+    return rb.op<ReshapeOp>(
+        {v}, {ints(b, "newshape",
+                   {in[0], in[1], out[2], out[3], size[0] * size[1]})});
+  }
+
+  /// The input's gradient from `parts`, [n, c, oh, ow, kh * kw]: each
+  /// window's elements added where they were gathered from (repeats carry
+  /// nothing), by two products with constant 0/1 matrices as for the
+  /// average pool.
+  Value scatter(Value parts) {
+    Builder b(rb.getContext());
+    int64_t n = in[0], c = in[1], h = in[2], w = in[3];
+    int64_t oh = out[2], ow = out[3], kh = size[0], kw = size[1];
+    auto reshape = [&](Value v, ArrayRef<int64_t> shape) {
+      return rb.op<ReshapeOp>({v}, {ints(b, "newshape", shape)});
+    };
+    auto transpose = [&](Value v, ArrayRef<int64_t> axes) {
+      return rb.op<TransposeOp>({v}, {ints(b, "axes", axes)});
+    };
+    Value v = reshape(parts, {n, c, oh, ow, kh, kw});
+    v = reshape(transpose(v, {0, 1, 2, 4, 3, 5}), {n * c * oh * kh, ow * kw});
+    // dense(a, b) = a b^T: [n c oh kh, ow kw] x [ow kw, w] -> [.., w].
+    v = rb.op<DenseOp>({v, placement(1)});
+    v = reshape(transpose(reshape(v, {n * c, oh * kh, w}), {0, 2, 1}),
+                {n * c * w, oh * kh});
+    v = rb.op<DenseOp>({v, placement(0)});
+    return transpose(reshape(v, {n, c, w, h}), {0, 1, 3, 2});
+  }
+
+  /// [n, c, oh, ow, kh * kw]: 1 at each window's first maximum.
+  Value hot;
+
+private:
+  AdaptiveMaxWindows(RelayBuilder &rb, Value x, ArrayRef<int64_t> outShape)
+      : rb(rb), in(shapeOf(x)), out(outShape) {
+    for (int i = 0; i < 2; ++i) {
+      size[i] = 1;
+      for (int64_t o = 0; o < out[2 + i]; ++o) {
+        auto [start, end] = adaptiveBin(o, out[2 + i], in[2 + i]);
+        size[i] = std::max(size[i], end - start);
+      }
+    }
+    like = x;
+  }
+
+  /// The [in, out * k] matrix along axis `i` (0: H, 1: W) with a 1 where
+  /// window position (o, k) reads input position j, repeats left out.
+  Value placement(int i) {
+    int64_t n = in[2 + i], o = out[2 + i], k = size[i];
+    SmallVector<double> ones(n * o * k, 0.0);
+    for (int64_t bin = 0; bin < o; ++bin) {
+      auto [start, end] = adaptiveBin(bin, o, n);
+      for (int64_t j = start; j < end; ++j)
+        ones[j * o * k + bin * k + (j - start)] = 1.0;
+    }
+    auto type = RankedTensorType::get(
+        {n, o * k}, cast<RankedTensorType>(like.getType()).getElementType());
+    SmallVector<Attribute> values;
+    for (double v : ones)
+      values.push_back(FloatAttr::get(type.getElementType(), v));
+    return rb.constant(DenseElementsAttr::get(type, values));
+  }
+
+  RelayBuilder &rb;
+  SmallVector<int64_t> in, out;
+  /// The longest bin along H and W.
+  int64_t size[2];
+  Value like;
+};
+
+/// adaptive_max_pool2d: each output's gradient goes to its bin's first
+/// maximum, as PyTorch's does.
+Grads adaptiveMaxPoolGradient(RelayBuilder &rb, AdaptiveMaxPool2DOp op,
+                              Value g) {
+  FailureOr<AdaptiveMaxWindows> windows = AdaptiveMaxWindows::get(rb, op);
+  if (failed(windows))
+    return failure();
+  Builder b(rb.getContext());
+  Value spread = rb.op<ExpandDimsOp>(
+      {g}, {b.getNamedAttr("axis", b.getI64IntegerAttr(4))});
+  Value dx = windows->scatter(rb.multiply(windows->hot, spread));
+  if (!dx)
+    return failure();
+  return SmallVector<Value>{dx};
+}
 } // namespace
+
+FailureOr<Value> mlir::relay::autodiff::adaptiveMaxPool2DTangent(
+    RelayBuilder &rb, AdaptiveMaxPool2DOp op, Value dx) {
+  FailureOr<AdaptiveMaxWindows> windows = AdaptiveMaxWindows::get(rb, op);
+  if (failed(windows))
+    return failure();
+  Builder b(rb.getContext());
+  Value tangent = rb.op<SumOp>({rb.multiply(windows->gather(dx), windows->hot)},
+                               {ints(b, "axis", {4})});
+  if (!tangent)
+    return failure();
+  return tangent;
+}
 
 void mlir::relay::autodiff::registerWindowGradientRules() {
   setRule<AdaptiveAvgPool2DOp>(adaptiveAvgPoolGradient);
+  setRule<AdaptiveMaxPool2DOp>(adaptiveMaxPoolGradient);
   setRule<MaxPool2DOp>(maxPoolGradient);
   setRule<AvgPool2DOp>(avgPoolGradient);
   setRule<StridedSliceOp>(stridedSliceGradient);

@@ -3,7 +3,8 @@
 (plateaus of ones, zeros after a ReLU, a padded corner of negatives): each
 window's gradient goes to its first maximum in row-major order, as in
 PyTorch. Tiling (2x2, stride 2) and overlapping (3x3, stride 2, padding 1)
-windows, NCHW.
+windows, and an adaptive max pool's overlapping uneven bins (6 to 4 and 6
+to 5), NCHW.
 
   pool_ties_vs_torch.py RELAY_RUN TMPDIR
 """
@@ -18,7 +19,8 @@ PROGRAM = '''#[version = "0.0.5"]
 def @main(%x: Tensor[(1, 2, 6, 6), float32]) -> float32 {
   %0 = nn.max_pool2d(%x, pool_size=[2, 2], strides=[2, 2]);
   %1 = nn.max_pool2d(%x, pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1]);
-  add(sum(%0), sum(multiply(%1, %1)))
+  %2 = nn.adaptive_max_pool2d(%x, output_size=[4, 5]);
+  add(add(sum(%0), sum(multiply(%1, %1))), sum(multiply(%2, %2)))
 }
 '''
 
@@ -41,7 +43,8 @@ def main():
     t = torch.tensor(x, requires_grad=True)
     y0 = torch.nn.functional.max_pool2d(t, 2, 2)
     y1 = torch.nn.functional.max_pool2d(t, 3, 2, 1)
-    (y0.sum() + (y1 * y1).sum()).backward()
+    y2 = torch.nn.functional.adaptive_max_pool2d(t, (4, 5))
+    (y0.sum() + (y1 * y1).sum() + (y2 * y2).sum()).backward()
     ok = np.array_equal(got, t.grad.numpy())
     print('matches torch' if ok else 'DIFFERS:\n%s\n%s' % (got, t.grad))
     sys.exit(0 if ok else 1)
