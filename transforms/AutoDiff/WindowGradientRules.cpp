@@ -480,16 +480,53 @@ Value adaptiveBins(RelayBuilder &rb, Value like, int64_t out, int64_t in) {
   return rb.constant(DenseElementsAttr::get(type, values));
 }
 
+/// An adaptive pool's data in NCHW, where the rules below work: NCHW as
+/// it is, NHWC transposed (the result is transposed back by `restore`);
+/// failure for floating-point data in no such layout.
+struct AdaptiveLayout {
+  static FailureOr<AdaptiveLayout> get(Operation *op) {
+    StringRef layout = op->getAttrOfType<StringAttr>("layout").getValue();
+    auto outAttr = op->getAttrOfType<StringAttr>("out_layout");
+    StringRef out = outAttr ? outAttr.getValue() : "";
+    if ((layout != "NCHW" && layout != "NHWC") ||
+        (!out.empty() && out != layout) ||
+        !isa<FloatType>(getElementTypeOrSelf(op->getOperand(0).getType())))
+      return failure();
+    return AdaptiveLayout{layout == "NHWC"};
+  }
+  /// `v` (laid out as the op's data) in NCHW.
+  Value toNCHW(RelayBuilder &rb, Value v) const {
+    return nhwc ? transpose(rb, v, {0, 3, 1, 2}) : v;
+  }
+  /// A shape of the op's data's layout in NCHW.
+  SmallVector<int64_t> shapeNCHW(ArrayRef<int64_t> shape) const {
+    if (!nhwc)
+      return SmallVector<int64_t>(shape);
+    return {shape[0], shape[3], shape[1], shape[2]};
+  }
+  /// `v` (NCHW) laid out as the op's data.
+  Value restore(RelayBuilder &rb, Value v) const {
+    return nhwc && v ? transpose(rb, v, {0, 2, 3, 1}) : v;
+  }
+  bool nhwc;
+
+private:
+  static Value transpose(RelayBuilder &rb, Value v, ArrayRef<int64_t> axes) {
+    Builder b(rb.getContext());
+    return v ? rb.op<TransposeOp>({v}, {ints(b, "axes", axes)}) : v;
+  }
+};
+
 /// adaptive_avg_pool2d (NCHW) is y = A x B^T per image and channel, A and
 /// B the bins' averaging matrices along H and W; so dx = A^T g B, two
 /// products with constant matrices.
 Grads adaptiveAvgPoolGradient(RelayBuilder &rb, AdaptiveAvgPool2DOp op,
                               Value g) {
-  StringRef out = op.getOutLayout();
-  if (op.getLayout() != "NCHW" || (!out.empty() && out != "NCHW") ||
-      !isa<FloatType>(getElementTypeOrSelf(g.getType())))
+  FailureOr<AdaptiveLayout> layout = AdaptiveLayout::get(op);
+  if (failed(layout))
     return failure();
-  Value x = op->getOperand(0);
+  Value x = layout->toNCHW(rb, op->getOperand(0));
+  g = layout->toNCHW(rb, g);
   ArrayRef<int64_t> xs = shapeOf(x), gs = shapeOf(g);
   int64_t n = xs[0], c = xs[1], h = xs[2], w = xs[3], oh = gs[2], ow = gs[3];
   Builder b(op->getContext());
@@ -507,26 +544,24 @@ Grads adaptiveAvgPoolGradient(RelayBuilder &rb, AdaptiveAvgPool2DOp op,
                        {n * c * w, oh});
   Value dx =
       rb.op<DenseOp>({cols, transpose(adaptiveBins(rb, x, oh, h), {1, 0})});
-  dx = transpose(reshape(dx, {n, c, w, h}), {0, 1, 3, 2});
+  dx = layout->restore(rb, transpose(reshape(dx, {n, c, w, h}), {0, 1, 3, 2}));
   if (!dx)
     return failure();
   return SmallVector<Value>{dx};
 }
 
-/// An adaptive max pool (NCHW, floating point) as windows of equal size:
+/// An adaptive max pool (in NCHW) as windows of equal size:
 /// along each axis, bin i's positions padded to the longest bin's length
 /// `k` by repeating its last one (a repeat comes after the position it
 /// copies, so the first maximum in row-major order is always a real one).
 class AdaptiveMaxWindows {
 public:
-  static FailureOr<AdaptiveMaxWindows> get(RelayBuilder &rb,
-                                           AdaptiveMaxPool2DOp op) {
-    StringRef out = op.getOutLayout();
-    Value x = op->getOperand(0);
-    if (op.getLayout() != "NCHW" || (!out.empty() && out != "NCHW") ||
-        !isa<FloatType>(getElementTypeOrSelf(x.getType())))
+  /// The windows of `x`, the op's data in NCHW, pooled to `out` (NCHW).
+  static FailureOr<AdaptiveMaxWindows> get(RelayBuilder &rb, Value x,
+                                           ArrayRef<int64_t> out) {
+    if (!x)
       return failure();
-    AdaptiveMaxWindows windows(rb, x, shapeOf(op.getResult()));
+    AdaptiveMaxWindows windows(rb, x, out);
     // Where each output's gradient goes: one-hot over its window, at the
     // window's first maximum (argmax's first index).
     Builder b(rb.getContext());
@@ -637,13 +672,19 @@ private:
 /// maximum, as PyTorch's does.
 Grads adaptiveMaxPoolGradient(RelayBuilder &rb, AdaptiveMaxPool2DOp op,
                               Value g) {
-  FailureOr<AdaptiveMaxWindows> windows = AdaptiveMaxWindows::get(rb, op);
+  FailureOr<AdaptiveLayout> layout = AdaptiveLayout::get(op);
+  if (failed(layout))
+    return failure();
+  g = layout->toNCHW(rb, g);
+  FailureOr<AdaptiveMaxWindows> windows = AdaptiveMaxWindows::get(
+      rb, layout->toNCHW(rb, op->getOperand(0)), shapeOf(g));
   if (failed(windows))
     return failure();
   Builder b(rb.getContext());
   Value spread = rb.op<ExpandDimsOp>(
       {g}, {b.getNamedAttr("axis", b.getI64IntegerAttr(4))});
-  Value dx = windows->scatter(rb.multiply(windows->hot, spread));
+  Value dx =
+      layout->restore(rb, windows->scatter(rb.multiply(windows->hot, spread)));
   if (!dx)
     return failure();
   return SmallVector<Value>{dx};
@@ -652,12 +693,19 @@ Grads adaptiveMaxPoolGradient(RelayBuilder &rb, AdaptiveMaxPool2DOp op,
 
 FailureOr<Value> mlir::relay::autodiff::adaptiveMaxPool2DTangent(
     RelayBuilder &rb, AdaptiveMaxPool2DOp op, Value dx) {
-  FailureOr<AdaptiveMaxWindows> windows = AdaptiveMaxWindows::get(rb, op);
+  FailureOr<AdaptiveLayout> layout = AdaptiveLayout::get(op);
+  if (failed(layout))
+    return failure();
+  FailureOr<AdaptiveMaxWindows> windows =
+      AdaptiveMaxWindows::get(rb, layout->toNCHW(rb, op->getOperand(0)),
+                              layout->shapeNCHW(shapeOf(op.getResult())));
   if (failed(windows))
     return failure();
   Builder b(rb.getContext());
-  Value tangent = rb.op<SumOp>({rb.multiply(windows->gather(dx), windows->hot)},
-                               {ints(b, "axis", {4})});
+  Value tangent = layout->restore(
+      rb, rb.op<SumOp>({rb.multiply(windows->gather(layout->toNCHW(rb, dx)),
+                                    windows->hot)},
+                       {ints(b, "axis", {4})}));
   if (!tangent)
     return failure();
   return tangent;
