@@ -129,10 +129,14 @@ struct ModuleState {
   MlirModule module;
 };
 
-/// The numpy dtype of a tensor element type; None when numpy has none.
+/// The numpy dtype of a tensor element type's storage; None when numpy has
+/// none. bfloat16, which numpy lacks, is stored as its bits in uint16 (the
+/// Python layer converts from and to float32).
 py::object numpyDtype(MlirType element) {
   const char *name = nullptr;
-  if (mlirTypeIsAF32(element))
+  if (mlirTypeIsABF16(element))
+    name = "uint16";
+  else if (mlirTypeIsAF32(element))
     name = "float32";
   else if (mlirTypeIsAF64(element))
     name = "float64";
@@ -165,14 +169,14 @@ py::object numpyDtype(MlirType element) {
 }
 
 /// A tensor parameter or result of a compiled function: its shape, numpy
-/// dtype and MLIR type.
+/// storage dtype, MLIR type, and whether its elements are bfloat16s.
 py::tuple tensorSpec(MlirType type) {
   py::list shape;
   for (intptr_t i = 0, e = mlirShapedTypeGetRank(type); i < e; ++i)
     shape.append(mlirShapedTypeGetDimSize(type, i));
-  return py::make_tuple(py::tuple(shape),
-                        numpyDtype(mlirShapedTypeGetElementType(type)),
-                        typeToString(type));
+  MlirType element = mlirShapedTypeGetElementType(type);
+  return py::make_tuple(py::tuple(shape), numpyDtype(element),
+                        typeToString(type), mlirTypeIsABF16(element));
 }
 
 /// The structure of a (possibly tuple) type, its tensors numbered in

@@ -122,6 +122,20 @@ def _rebuild(structure, arrays):
     return arrays[structure]
 
 
+def _to_bfloat16_bits(array):
+    """`array`'s values rounded to the nearest bfloat16 (ties to even, NaN
+    kept), as the uint16 bits a bf16 tensor stores."""
+    bits = np.ascontiguousarray(array, dtype=np.float32).view(np.uint32)
+    rounded = (bits + np.uint32(0x7FFF) + ((bits >> 16) & np.uint32(1))) >> 16
+    rounded = np.where(np.isnan(array), np.uint32(0x7FC0), rounded)
+    return rounded.astype(np.uint16)
+
+
+def _from_bfloat16_bits(bits):
+    """The float32 values of bfloat16 bits (exact)."""
+    return (bits.astype(np.uint32) << 16).view(np.float32)
+
+
 class Function:
     """A compiled entry function: call it on numpy arrays (tuples of them
     for tuple parameters); it returns an array or a tuple."""
@@ -130,6 +144,7 @@ class Function:
         self._native = native
         self.entry = entry
         self._inputs = native.input_specs
+        self._result_specs = native.result_specs
         self._params = native.parameter_structure
         self._results = native.result_structure
 
@@ -139,9 +154,15 @@ class Function:
         return self._native.type
 
     def _convert(self, value, spec, where):
-        shape, dtype, type_text = spec
+        shape, dtype, type_text, bfloat16 = spec
         array = np.asarray(value)
-        if array.dtype != dtype:
+        if bfloat16:
+            if array.dtype.kind != "f":
+                raise TypeError("%s: expected floats for %s (rounded to "
+                                "bfloat16), got an array of %s"
+                                % (where, type_text, array.dtype))
+            array = _to_bfloat16_bits(array)
+        elif array.dtype != dtype:
             if not np.can_cast(array.dtype, dtype, casting="same_kind"):
                 raise TypeError("%s: expected %s (%s), got an array of %s"
                                 % (where, dtype, type_text, array.dtype))
@@ -161,7 +182,9 @@ class Function:
                      flat)
         arrays = [self._convert(value, spec, where)
                   for (value, where), spec in zip(flat, self._inputs)]
-        return _rebuild(self._results, self._native.call(arrays))
+        results = [_from_bfloat16_bits(r) if spec[3] else r for r, spec in
+                   zip(self._native.call(arrays), self._result_specs)]
+        return _rebuild(self._results, results)
 
 
 def load(source, name=None):

@@ -73,6 +73,26 @@ def test_inputs_are_checked_and_converted():
     np.testing.assert_array_equal(added, big[:, ::2])
 
 
+def test_bfloat16_parameters_and_results():
+    """Tests that bfloat16 tensors, which numpy has no dtype for, take
+    float arrays rounded to the nearest bfloat16 (ties to even) and come
+    back as float32 arrays of their exact values."""
+    f = relay_mlir.compile("""#[version = "0.0.5"]
+def @main(%x: Tensor[(4), bfloat16], %y: Tensor[(4), bfloat16]) {
+  (add(%x, %y), cast(%x, dtype="float32"))
+}""")
+    # 1 + 2^-8 is a tie between 1 and 1 + 2^-7: even is 1. 1 + 3 * 2^-8
+    # rounds up to 1 + 2^-6.
+    x = np.array([1.0, 1.0 + 2.0 ** -8, 1.0 + 3 * 2.0 ** -8, -2.5])
+    added, widened = f(x, np.array([0.5, 0.0, 0.0, 0.25], np.float32))
+    assert added.dtype == np.float32 and widened.dtype == np.float32
+    np.testing.assert_array_equal(widened, [1.0, 1.0, 1.0 + 2.0 ** -6, -2.5])
+    np.testing.assert_array_equal(added, [1.5, 1.0, 1.0 + 2.0 ** -6, -2.25])
+    with pytest.raises(TypeError, match="expected floats for "
+                       r"tensor<4xbf16> \(rounded to bfloat16\)"):
+        f(np.arange(4), x)
+
+
 def test_opt_levels_and_targets_agree():
     """Tests that -O0..-O3 and the generic target compute the same
     convolution network."""
