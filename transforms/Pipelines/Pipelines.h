@@ -201,7 +201,9 @@ struct RelayToNVVMOptions : public LoweringPipelineOptions<RelayToNVVMOptions> {
       llvm::cl::desc("The operands of convolutions and matrix products: "
                      "fp32, or tf32 (float32 products on tensor cores, "
                      "their operands read as TF32: 10 bits of mantissa, "
-                     "summed in float32)"),
+                     "summed in float32); bf16 narrows them as on the CPU "
+                     "(--relay-to-mixed-precision, products on CUDA cores; "
+                     "not yet run on a device, so relay-run refuses it)"),
       llvm::cl::init("fp32")};
   Option<std::string> toolkit{
       *this, "toolkit",

@@ -227,3 +227,29 @@ func.func @half(%x: memref<96x64xf16>, %w: memref<80x64xf16>, %out: memref<96x80
 // NOTC-NOT:     nvgpu.
 // NOTC:         vector.load {{.*}} vector<4xf16>
 // NOTC:         arith.mulf %{{.*}}, %{{.*}} fastmath<contract> : f16
+
+// -----
+
+// Tests that a product whose body widens its operands (bfloat16 into
+// float32 sums, as --relay-to-mixed-precision makes) runs on the CUDA
+// cores' tiles: the widening extf is cloned as it is (it has no fast-math
+// flags to extend) and the multiply-add may contract.
+
+func.func @widening(%x: memref<64x32xbf16>, %w: memref<64x32xbf16>, %out: memref<64x64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : memref<64x32xbf16>, memref<64x32xbf16>) outs(%out : memref<64x64xf32>) {
+  ^bb0(%a: bf16, %b: bf16, %acc: f32):
+    %a32 = arith.extf %a : bf16 to f32
+    %b32 = arith.extf %b : bf16 to f32
+    %p = arith.mulf %a32, %b32 : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+// CHECK-LABEL: func.func @widening(
+// CHECK:         gpu.launch
+// CHECK:           scf.for
+// CHECK:             arith.extf %{{.*}} fastmath<contract> : bf16 to f32
+// CHECK:             arith.mulf %{{.*}}, %{{.*}} fastmath<contract> : f32
+// CHECK-NEXT:        arith.addf %{{.*}}, %{{.*}} fastmath<contract> : f32
+// CHECK-NOT:     linalg.generic

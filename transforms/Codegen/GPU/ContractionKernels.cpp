@@ -210,12 +210,16 @@ Value ContractionBuilder::multiplyAdd(Value a, Value b, Value acc) {
     Operation *clone = rewriter.clone(op, mapping);
     // Multiply and add may contract into one fused multiply-add (as
     // cuBLAS's do): one instruction and one rounding.
-    if (auto fastMath = dyn_cast<arith::ArithFastMathInterface>(clone))
-      clone->setAttr(fastMath.getFastMathAttrName(),
-                     arith::FastMathFlagsAttr::get(
-                         rewriter.getContext(),
-                         fastMath.getFastMathFlagsAttr().getValue() |
-                             arith::FastMathFlags::contract));
+    // (A widening extf carries no flags unless given some.)
+    if (auto fastMath = dyn_cast<arith::ArithFastMathInterface>(clone)) {
+      arith::FastMathFlagsAttr flags = fastMath.getFastMathFlagsAttr();
+      clone->setAttr(
+          fastMath.getFastMathAttrName(),
+          arith::FastMathFlagsAttr::get(
+              rewriter.getContext(),
+              (flags ? flags.getValue() : arith::FastMathFlags::none) |
+                  arith::FastMathFlags::contract));
+    }
   }
   return mapping.lookup(body->getTerminator()->getOperand(0));
 }
