@@ -98,6 +98,27 @@ module {
 
 // -----
 
+// Tests that the remainder of floats (trunc_mod: arith.remf, which PTX has
+// no instruction for) lowers in a kernel, as libdevice's fmod (before, the
+// host's arith-to-llvm made it an llvm.frem that no kernel pattern took).
+
+module {
+  relay.func @main(%x: tensor<8x100xf32>, %y: tensor<8x100xf64>) -> tuple<tensor<8x100xf32>, tensor<8x100xf64>> {
+    %c = relay.constant dense<1.500000e+00> : tensor<f32>
+    %d = relay.constant dense<2.500000e+00> : tensor<f64>
+    %0 = relay.trunc_mod %x, %c : (tensor<8x100xf32>, tensor<f32>) -> tensor<8x100xf32>
+    %1 = relay.trunc_mod %y, %d : (tensor<8x100xf64>, tensor<f64>) -> tensor<8x100xf64>
+    %t = relay.tuple(%0, %1 : tensor<8x100xf32>, tensor<8x100xf64>)
+    relay.return %t : tuple<tensor<8x100xf32>, tensor<8x100xf64>>
+  }
+}
+// CHECK:     llvm.func @main(
+// CHECK-COUNT-2: gpu.launch_func
+// CHECK:     gpu.binary @{{.*}}.entry main_kernel
+// CHECK:     gpu.binary @{{.*}}.entry main_kernel
+
+// -----
+
 // Tests that a product of float16s runs on tensor cores: its kernel's PTX
 // copies operands with 16-byte global loads, reads fragments with ldmatrix
 // and multiplies with mma.sync m16n8k16 (float32 accumulators).

@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Checks every operator's interpreter kernel against a numpy reference.
 
-usage: operators_vs_numpy.py TOOLS_DIR WORK_DIR [compiled]
+usage: operators_vs_numpy.py TOOLS_DIR WORK_DIR [compiled|lower-gpu]
 
 For each case: random inputs are saved as .npy, a one-operator Relay
 program runs on `relay-run --interp` (or, with `compiled`, natively
 compiled, reporting the cases that fell back to the interpreter), and its
 --output is compared with the numpy reference (float32: 1e-5 relative for elementwise operators, 1e-4 for
 reductions, matrix products and convolutions). Prints one line per
-operator and a summary; exits 1 on any mismatch.
+operator and a summary; exits 1 on any mismatch. With `lower-gpu`, each
+case's program is only lowered by `relay-mlir-opt --relay-to-nvvm` (no GPU
+needed): every operator must have a GPU lowering.
 """
 import math
 import os
@@ -624,8 +626,35 @@ def compare(name, got, want, tol):
     return None
 
 
+def lower_gpu(tools, work):
+    """Lowers every case's program for the GPU; returns the failures."""
+    failures = 0
+    for name, call, inputs, _, _ in CASES:
+        names = "abcde"[:len(inputs)]
+        params = ", ".join(f"%{n}: {relay_type(a)}" for n, a in zip(names, inputs))
+        program = os.path.join(work, "gpu.rly")
+        with open(program, "w") as f:
+            f.write(f'#[version = "0.0.5"]\ndef @main({params}) {{\n  {call}\n}}\n')
+        imported = subprocess.run(
+            [os.path.join(tools, "relay-mlir-translate"), "--import-relay",
+             program], capture_output=True, text=True)
+        lowered = imported.returncode == 0 and subprocess.run(
+            [os.path.join(tools, "relay-mlir-opt"), "-", "--relay-to-nvvm",
+             "-o", os.devnull], input=imported.stdout, capture_output=True,
+            text=True)
+        if not lowered or lowered.returncode != 0:
+            failures += 1
+            error = (lowered or imported).stderr.strip().splitlines()
+            print(f"FAILED {name}: {error[0] if error else 'no message'}")
+    print(f"lowered {len(CASES) - failures} of {len(CASES)} cases for the GPU")
+    return 1 if failures else 0
+
+
 def main():
     tools, work = sys.argv[1], sys.argv[2]
+    os.makedirs(work, exist_ok=True)
+    if len(sys.argv) > 3 and sys.argv[3] == "lower-gpu":
+        return lower_gpu(tools, work)
     compiled = len(sys.argv) > 3 and sys.argv[3] == "compiled"
     fallbacks = []
     os.makedirs(work, exist_ok=True)
