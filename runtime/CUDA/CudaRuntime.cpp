@@ -15,7 +15,6 @@
 #include <dlfcn.h>
 
 #include <algorithm>
-
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
