@@ -8,6 +8,7 @@
 // RUN: not relay-mlir-opt %s --relay-to-nvvm='shared-tile=3' 2>&1 | FileCheck %s --check-prefix=SHARED
 // RUN: not relay-mlir-opt %s --relay-to-nvvm='format=wrong' 2>&1 | FileCheck %s --check-prefix=FORMAT
 // RUN: not relay-mlir-opt %s --relay-to-nvvm='format=bin toolkit=%t.empty' 2>&1 | FileCheck %s --check-prefix=NOPTXAS
+// RUN: not relay-mlir-opt %s --relay-to-nvvm='precision=fp8' 2>&1 | FileCheck %s --check-prefix=PRECISION
 
 // Tests --relay-to-nvvm's options on an elementwise exp:
 // format=bin holds a cubin (through the toolkit's ptxas) instead of PTX
@@ -37,3 +38,4 @@ module {
 // Tests that a shared-memory thread tile other than 0, 4 or 8 is refused.
 // SHARED: error: --relay-gpu-tile-contractions: thread-tile 3 is not 0 (by size), 4 or 8
 // NOPTXAS: error: --relay-to-nvvm: format=bin needs the CUDA toolkit's ptxas, but there is no {{.*}}empty/bin/ptxas
+// PRECISION: error: --relay-to-mixed-precision: unknown mixed-precision-type 'fp8'

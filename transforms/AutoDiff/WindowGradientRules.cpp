@@ -465,6 +465,17 @@ std::pair<int64_t, int64_t> adaptiveBin(int64_t i, int64_t out, int64_t in) {
 
 /// The [out, in] matrix of an adaptive average along one axis: row i
 /// averages bin i.
+/// A constant [rows, cols] matrix of `element`s holding `values`
+/// (row-major).
+Value constantMatrix(RelayBuilder &rb, Type element, int64_t rows, int64_t cols,
+                     ArrayRef<double> values) {
+  auto type = RankedTensorType::get({rows, cols}, element);
+  SmallVector<Attribute> attrs;
+  for (double v : values)
+    attrs.push_back(FloatAttr::get(element, v));
+  return rb.constant(DenseElementsAttr::get(type, attrs));
+}
+
 Value adaptiveBins(RelayBuilder &rb, Value like, int64_t out, int64_t in) {
   SmallVector<double> weights(out * in, 0.0);
   for (int64_t i = 0; i < out; ++i) {
@@ -472,12 +483,8 @@ Value adaptiveBins(RelayBuilder &rb, Value like, int64_t out, int64_t in) {
     for (int64_t j = start; j < end; ++j)
       weights[i * in + j] = 1.0 / double(end - start);
   }
-  auto type = RankedTensorType::get(
-      {out, in}, cast<RankedTensorType>(like.getType()).getElementType());
-  SmallVector<Attribute> values;
-  for (double v : weights)
-    values.push_back(FloatAttr::get(type.getElementType(), v));
-  return rb.constant(DenseElementsAttr::get(type, values));
+  return constantMatrix(rb, getElementTypeOrSelf(like.getType()), out, in,
+                        weights);
 }
 
 /// An adaptive pool's data in NCHW, where the rules below work: NCHW as
@@ -565,7 +572,7 @@ public:
     // Where each output's gradient goes: one-hot over its window, at the
     // window's first maximum (argmax's first index).
     Builder b(rb.getContext());
-    Type element = getElementTypeOrSelf(x.getType());
+    Type element = windows.element;
     Value first = rb.op<ArgmaxOp>({windows.gather(x)}, {ints(b, "axis", {4})});
     windows.hot = rb.op<OneHotOp>(
         {first, rb.scalarFloat(1.0, element), rb.scalarFloat(0.0, element)},
@@ -632,7 +639,8 @@ public:
 
 private:
   AdaptiveMaxWindows(RelayBuilder &rb, Value x, ArrayRef<int64_t> outShape)
-      : rb(rb), in(shapeOf(x)), out(outShape) {
+      : rb(rb), in(shapeOf(x)), out(outShape),
+        element(getElementTypeOrSelf(x.getType())) {
     for (int i = 0; i < 2; ++i) {
       size[i] = 1;
       for (int64_t o = 0; o < out[2 + i]; ++o) {
@@ -640,7 +648,6 @@ private:
         size[i] = std::max(size[i], end - start);
       }
     }
-    like = x;
   }
 
   /// The [in, out * k] matrix along axis `i` (0: H, 1: W) with a 1 where
@@ -653,19 +660,15 @@ private:
       for (int64_t j = start; j < end; ++j)
         ones[j * o * k + bin * k + (j - start)] = 1.0;
     }
-    auto type = RankedTensorType::get(
-        {n, o * k}, cast<RankedTensorType>(like.getType()).getElementType());
-    SmallVector<Attribute> values;
-    for (double v : ones)
-      values.push_back(FloatAttr::get(type.getElementType(), v));
-    return rb.constant(DenseElementsAttr::get(type, values));
+    return constantMatrix(rb, element, n, o * k, ones);
   }
 
   RelayBuilder &rb;
   SmallVector<int64_t> in, out;
   /// The longest bin along H and W.
   int64_t size[2];
-  Value like;
+  /// The data's element type.
+  Type element;
 };
 
 /// adaptive_max_pool2d: each output's gradient goes to its bin's first

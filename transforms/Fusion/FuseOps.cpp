@@ -82,13 +82,6 @@ private:
     for (auto &[root, members] : groups)
       if (llvm::any_of(members, isOperator))
         outline(members, nodes[root]->op);
-    // The constants the groups copied in go once nothing uses them, after
-    // every group: a later group may still hold one (a group of its own is
-    // checked for operators above).
-    for (Operation *constant : copiedConstants)
-      if (constant->use_empty())
-        constant->erase();
-    copiedConstants.clear();
   }
 
   /// Replaces `members` by a call of a new primitive function computing
@@ -146,20 +139,14 @@ private:
     result.replaceAllUsesWith(call.getResult());
     ++numGroups;
     numFused += llvm::count_if(members, isOperator);
-    // A member another group also uses (a constant the partition put in
-    // this group) stays for it; the function has its own copy.
-    for (Operation *op : llvm::reverse(members)) {
-      if (!op->use_empty())
-        continue;
-      copiedConstants.remove(op);
+    for (Operation *op : llvm::reverse(members))
       op->erase();
-    }
-    copiedConstants.insert(constants.begin(), constants.end());
+    for (Operation *constant : constants)
+      if (constant->use_empty())
+        constant->erase();
   }
 
   SymbolTable symbols;
-  /// Constants copied into the block's groups so far.
-  llvm::SetVector<Operation *> copiedConstants;
   int64_t fuseOptLevel, maxDepth;
   Operation *insertAfter = nullptr;
 };

@@ -36,20 +36,6 @@ CompileOptions RelayToLLVMOptions::getCompileOptions() const {
   return options;
 }
 
-std::string mlir::relay::checkPrecision(StringRef target, StringRef precision) {
-  bool gpu = target == "cuda";
-  if (precision == "fp32" || (precision == "bf16" && !gpu) ||
-      (precision == "tf32" && gpu))
-    return "";
-  if (precision == "bf16")
-    return "precision bf16 is for the CPU targets (cpu, generic)";
-  if (precision == "tf32")
-    return "precision tf32 is for the cuda target";
-  return ("precision '" + precision +
-          "': fp32, bf16 (the CPU targets) or tf32 (cuda)")
-      .str();
-}
-
 CompileOptions mlir::relay::withEntry(CompileOptions options, StringRef entry) {
   if (options.optimize.entryFunctions.empty())
     options.optimize.entryFunctions.push_back(entry.str());
