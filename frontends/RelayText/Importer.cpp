@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "frontends/RelayText/Parser.h"
+#include "support/BigStack.h"
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -644,14 +645,28 @@ mlir::relay::text::importRelayText(llvm::SourceMgr &sourceMgr, MLIRContext *ctx,
   StringRef name = sourceMgr.getMemoryBuffer(id)->getBufferIdentifier();
   OwningOpRef<ModuleOp> module =
       ModuleOp::create(FileLineColLoc::get(ctx, name, 1, 1));
-  Prelude prelude(ctx);
-  Importer importer(sourceMgr, ctx, *module,
-                    options.prelude ? &prelude : nullptr);
-  if (failed(importer.importBuffer(id)))
-    return nullptr;
-  if (!importer.getPreludeUses().empty() && prelude.getModule())
-    copyPreludeUses(*module, prelude.getModule(), importer.getPreludeUses());
-  if (failed(verify(*module)))
+  // The parser recurses once per level of nesting (up to kMaxNesting): on
+  // the large stack, a small `ulimit -s` cannot make that a crash.
+  bool imported = false;
+  std::string overflow =
+      (Twine(name) + ": error: the Relay text nests deeper than the " +
+       Twine(bigStackSize() >> 20) +
+       " MiB stack allows (RELAY_STACK_MIB sets its size)\n")
+          .str();
+  runOnBigStack(
+      [&] {
+        Prelude prelude(ctx);
+        Importer importer(sourceMgr, ctx, *module,
+                          options.prelude ? &prelude : nullptr);
+        if (failed(importer.importBuffer(id)))
+          return;
+        if (!importer.getPreludeUses().empty() && prelude.getModule())
+          copyPreludeUses(*module, prelude.getModule(),
+                          importer.getPreludeUses());
+        imported = succeeded(verify(*module));
+      },
+      overflow);
+  if (!imported)
     return nullptr;
   return module;
 }

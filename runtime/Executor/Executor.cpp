@@ -10,7 +10,7 @@
 #ifdef RELAY_MLIR_ENABLE_CUDA
 #include "runtime/CUDA/CudaRuntime.h"
 #endif
-#include "runtime/Executor/BigStack.h"
+#include "support/BigStack.h"
 #include "runtime/Executor/SharedWeights.h"
 #include "runtime/Executor/SplitForThreads.h"
 #include "transforms/Codegen/CPU/CPUDescription.h"

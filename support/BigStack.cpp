@@ -1,6 +1,6 @@
 //===- BigStack.cpp - Run a function on a large machine stack -------------===//
 
-#include "runtime/Executor/BigStack.h"
+#include "support/BigStack.h"
 
 #include <csignal>
 #include <cstdlib>
@@ -124,7 +124,11 @@ size_t mlir::relay::bigStackSize() {
 void mlir::relay::runOnBigStack(llvm::function_ref<void()> task,
                                 llvm::StringRef overflowMessage) {
   if (stack.running) {
+    // Already on the stack: an overflow inside `task` is its failure.
+    std::string outer = std::move(stack.overflowMessage);
+    stack.overflowMessage = overflowMessage.str();
     task();
+    stack.overflowMessage = std::move(outer);
     return;
   }
   if (!stack.reserved) {

@@ -1,10 +1,12 @@
 //===- BigStack.h - Run a function on a large machine stack -----*- C++ -*-===//
 //
-// Compiled Relay recursion (loops over sequences, recursion over ADTs) uses
-// the machine stack, deeper than a thread's default 8 MiB allows. Calls run
-// on a large stack of their own, on the calling thread: switching stacks
-// costs a few hundred nanoseconds, where handing the call to a thread with
-// a large stack costs a wake-up and a context switch per call.
+// Compiled Relay recursion (loops over sequences, recursion over ADTs) and
+// the Relay text parser (expressions nested in one another) use the machine
+// stack, deeper than a thread's default stack (8 MiB, or less under a
+// smaller `ulimit -s`) allows. They run on a large stack of their own, on
+// the calling thread: switching stacks costs a few hundred nanoseconds,
+// where handing the call to a thread with a large stack costs a wake-up and
+// a context switch per call.
 //
 // Recursion deeper than that stack runs into its guard pages. A SIGSEGV
 // handler on an alternate signal stack recognises the fault, prints the
@@ -14,8 +16,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef RELAY_MLIR_RUNTIME_EXECUTOR_BIGSTACK_H
-#define RELAY_MLIR_RUNTIME_EXECUTOR_BIGSTACK_H
+#ifndef RELAY_MLIR_SUPPORT_BIGSTACK_H
+#define RELAY_MLIR_SUPPORT_BIGSTACK_H
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -28,7 +30,9 @@ size_t bigStackSize();
 
 /// Runs `task` on this thread's large stack (reserved on first use, its
 /// pages mapped as they are touched, guard pages below it); runs it in
-/// place when already on that stack or when the stack cannot be reserved.
+/// place when already on that stack (the overflow message is then
+/// `overflowMessage` until `task` returns) or when the stack cannot be
+/// reserved.
 /// Should the task overflow the stack, `overflowMessage` is written to
 /// stderr and the process exits with status 1.
 void runOnBigStack(llvm::function_ref<void()> task,
@@ -36,4 +40,4 @@ void runOnBigStack(llvm::function_ref<void()> task,
 
 } // namespace mlir::relay
 
-#endif // RELAY_MLIR_RUNTIME_EXECUTOR_BIGSTACK_H
+#endif // RELAY_MLIR_SUPPORT_BIGSTACK_H
