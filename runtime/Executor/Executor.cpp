@@ -10,9 +10,9 @@
 #ifdef RELAY_MLIR_ENABLE_CUDA
 #include "runtime/CUDA/CudaRuntime.h"
 #endif
-#include "support/BigStack.h"
 #include "runtime/Executor/SharedWeights.h"
 #include "runtime/Executor/SplitForThreads.h"
+#include "support/BigStack.h"
 #include "transforms/Codegen/CPU/CPUDescription.h"
 #include "transforms/Passes.h"
 #include "transforms/Pipelines/Pipelines.h"
