@@ -16,5 +16,8 @@ done
 # not unpoison: ignore user poisoning, keep every other check.
 export ASAN_OPTIONS=allow_user_poisoning=0:detect_leaks=0
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+# RELAY_FUZZ_FLAGS: more of libFuzzer's flags (a test's own).
+# shellcheck disable=SC2086
 "$fuzzer" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 \
-  -malloc_limit_mb=2048 -max_len="$max_len" -print_final_stats=1 "$corpus"
+  -malloc_limit_mb=2048 -max_len="$max_len" -print_final_stats=1 \
+  ${RELAY_FUZZ_FLAGS:-} "$corpus"

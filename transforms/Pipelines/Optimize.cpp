@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "transforms/Codegen/CPU/CPUTarget.h"
 #include "transforms/Pipelines/Pipelines.h"
 
 #include "mlir/Transforms/Passes.h"
@@ -135,6 +136,9 @@ bool mlir::relay::isOptimizationEnabled(StringRef name,
 
 void mlir::relay::buildOptimizePipeline(OpPassManager &pm,
                                         const OptimizeOptions &options) {
+  // AlterOpLayout asks the target's layout rules (cpu by default): an
+  // embedder that builds this pipeline alone has registered none.
+  registerCPULoweringTarget();
   pm.addPass(createInferTypes());
   for (const LevelPass &pass : kLevelPasses)
     if (isOptimizationEnabled(pass.name, options))
