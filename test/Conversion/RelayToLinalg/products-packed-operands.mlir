@@ -22,13 +22,33 @@ relay.func @large(%a: tensor<100x700xf32>, %b: tensor<700x900xf32>, %c: tensor<9
   relay.return %s : tensor<100x900xf32>
 }
 
-// Tests that a 512x512 operand (1 MB) and a product of fewer than 64 rows
-// are not packed.
+// Tests that a 256x256 operand (256 KB, under 2^17 elements, rows 1 KB
+// apart) and a product of fewer than 64 rows are not packed.
 // CHECK-LABEL: func.func @small(
 // CHECK-NOT: tensor.expand_shape
 // CHECK: return
-relay.func @small(%a: tensor<100x512xf32>, %b: tensor<512x512xf32>, %x: tensor<32x2048xf32>, %y: tensor<2048x2048xf32>) -> tensor<32x2048xf32> {
-  %m = relay.nn.matmul %a, %b : (tensor<100x512xf32>, tensor<512x512xf32>) -> tensor<100x512xf32>
+relay.func @small(%a: tensor<100x256xf32>, %b: tensor<256x256xf32>, %x: tensor<32x2048xf32>, %y: tensor<2048x2048xf32>) -> tensor<32x2048xf32> {
+  %m = relay.nn.matmul %a, %b : (tensor<100x256xf32>, tensor<256x256xf32>) -> tensor<100x256xf32>
   %n = relay.nn.matmul %x, %y : (tensor<32x2048xf32>, tensor<2048x2048xf32>) -> tensor<32x2048xf32>
   relay.return %n : tensor<32x2048xf32>
+}
+
+// Tests that an operand of 256 KB (under 2^17 elements) whose rows are
+// 4 KB apart is packed all the same: read in place, the register tile's
+// successive rows would fall in one L1 set.
+// CHECK-LABEL: func.func @aliasing(
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [64, 32, 32] : tensor<64x1024xf32> into tensor<64x32x32xf32>
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<64x32x32xf32>) outs(%{{.*}} : tensor<32x64x32xf32>)
+relay.func @aliasing(%a: tensor<100x64xf32>, %b: tensor<64x1024xf32>) -> tensor<100x1024xf32> {
+  %m = relay.nn.matmul %a, %b : (tensor<100x64xf32>, tensor<64x1024xf32>) -> tensor<100x1024xf32>
+  relay.return %m : tensor<100x1024xf32>
+}
+
+// Tests that a 512x512 operand (1 MB, within twice L2, rows 2 KB apart) is
+// packed for having 2^17 elements or more.
+// CHECK-LABEL: func.func @medium(
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [512, 16, 32] : tensor<512x512xf32> into tensor<512x16x32xf32>
+relay.func @medium(%a: tensor<100x512xf32>, %b: tensor<512x512xf32>) -> tensor<100x512xf32> {
+  %m = relay.nn.matmul %a, %b : (tensor<100x512xf32>, tensor<512x512xf32>) -> tensor<100x512xf32>
+  relay.return %m : tensor<100x512xf32>
 }

@@ -210,11 +210,23 @@ Value packedOperandProduct(OpBuilder &b, Location loc, RankedTensorType type,
   if (!isFloatMatrixProduct(type, x, w, wIsNK, m, n, k))
     return nullptr;
   Type e = type.getElementType();
-  int64_t bytes = n * k * (e.getIntOrFloatBitWidth() / 8);
-  // The copy costs n * k moves against 2 * m * n * k flops; it pays where
-  // the operand is too large for the cache tiles to find its rows in L2
-  // (and rows of 4 KB or more alias in L1).
-  if (m < 64 || n < 32 || bytes <= 2 * cpuAt(b).l2Bytes)
+  int64_t elementBytes = e.getIntOrFloatBitWidth() / 8;
+  int64_t bytes = n * k * elementBytes;
+  // The copy costs n * k moves against 2 * m * n * k flops. It pays where
+  // the operand is too large for the cache tiles to find its rows in L2;
+  // where its rows are a multiple of 4 KB apart (the register tile's reads
+  // of successive rows fall in one L1 set, and 8 to 12 ways hold a few of
+  // them: a 1024^3 product on a Xeon with a 2 MB L2 ran at 0.18-0.28 of
+  // peak read in place, 0.54-0.63 packed); and, on that Xeon, from 2^17
+  // elements, where the copy is itself split across threads: 384^3 to
+  // 768^3 at one thread went from 80-120 GFLOP/s in place to 114-150
+  // packed (Zen 4 read them in place at 91-99% of oneDNN). 256^3 at two
+  // threads was slower packed (155 against 220-260 GFLOP/s).
+  int64_t rowBytes = (wIsNK ? k : n) * elementBytes;
+  bool rowsAlias = rowBytes % 4096 == 0;
+  bool large = n * k >= (int64_t(1) << 17);
+  if (m < 64 || n < 32 ||
+      (bytes <= 2 * cpuAt(b).l2Bytes && !rowsAlias && !large))
     return nullptr;
   MLIRContext *ctx = b.getContext();
   int64_t paddedN = (n + 15) / 16 * 16, lanes = panelLanes(paddedN);
