@@ -10,7 +10,8 @@
 //    the unoptimised program (to 1e-4 of the largest magnitude: the passes
 //    reassociate float arithmetic, nothing more);
 //  - the -O3 module exports as Relay text that imports again;
-//  - --relay-to-llvm at the -O level the bytes pick lowers it.
+//  - --relay-to-llvm at the -O level the bytes pick lowers it, and for one
+//    program in four the JIT's code computes the interpreter's values.
 //
 // A failure prints the program, the stage and the diagnostics, then aborts,
 // so libFuzzer keeps the input (RELAY_FUZZ_PRINT=1 prints every program). Only
@@ -23,6 +24,7 @@
 
 #include "frontends/RelayText/Exporter.h"
 #include "frontends/RelayText/Importer.h"
+#include "runtime/Executor/Executor.h"
 #include "runtime/Interpreter/Interpreter.h"
 #include "tools/init/InitAll.h"
 #include "transforms/Passes.h"
@@ -158,10 +160,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size) {
   FuzzedDataProvider data(bytes, size);
   relay_fuzz::GraphProgram program = relay_fuzz::generateGraphProgram(data);
   int loweredLevel = data.ConsumeIntegralInRange<int>(0, 3);
+  // One program in four is compiled (JIT) and run, the others only lowered:
+  // generating machine code costs ten times the rest.
+  // (Past the end of the bytes, every choice is 0: not compiled.)
+  bool compileAndRun = data.ConsumeIntegralInRange<int>(0, 3) == 3;
   // `RELAY_FUZZ_PRINT=1 relay-pipeline-fuzzer FILE` shows FILE's program.
   static const bool print = std::getenv("RELAY_FUZZ_PRINT");
   if (print)
-    llvm::outs() << program.text;
+    llvm::outs() << program.text << "// "
+                 << (compileAndRun ? "compiled and run" : "lowered") << " at -O"
+                 << loweredLevel << "\n";
 
   std::string diagnostics;
   ScopedDiagnosticHandler collect(context, [&](Diagnostic &d) {
@@ -222,7 +230,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size) {
 
   CompileOptions options;
   options.optimize.optLevel = loweredLevel;
-  if (!lowerCopyToLLVM(*module, options))
-    fail("--relay-to-llvm at -O" + std::to_string(loweredLevel) + " failed");
+  std::string at = "-O" + std::to_string(loweredLevel);
+  if (!compileAndRun) {
+    if (!lowerCopyToLLVM(*module, options))
+      fail("--relay-to-llvm at " + at + " failed");
+    return 0;
+  }
+  FailureOr<std::unique_ptr<Executor>> executor =
+      Executor::compile(*module, "main", options);
+  if (failed(executor))
+    fail("the program does not compile at " + at);
+  FailureOr<interp::ValuePtr> actual = (*executor)->call(args);
+  if (failed(actual))
+    fail("the program compiled at " + at + " fails");
+  std::string why = compare(*actual, *expected, tolerance);
+  if (!why.empty())
+    fail("compiled at " + at + ", the program computes another value: " + why);
   return 0;
 }
