@@ -1,4 +1,4 @@
-//===- GraphProgramGenerator.h - Relay programs from bytes -----*- C++ -*-===//
+//===- GraphProgramGenerator.h - Relay programs from bytes ------*- C++ -*-===//
 //
 // Builds a well-typed Relay program (Relay text) from a fuzzer's bytes,
 // each decision read from them, so that libFuzzer's mutations of the bytes
