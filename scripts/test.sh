@@ -15,9 +15,6 @@ if [ "${1:-}" = "--sanitize" ]; then
   cmake -G Ninja -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Release \
     -DRELAY_MLIR_SANITIZE=ON -DRELAY_MLIR_BUILD_BENCHMARKS=OFF
   cmake --build build-sanitize
-  # ASan's frames are several times larger: the parser's 1000 levels of
-  # nesting (deep-programs.test) need more than the default 8 MiB stack.
-  ulimit -s 65536
   # As lit.cfg.py sets them for the lit tests.
   export ASAN_OPTIONS=allow_user_poisoning=0:detect_leaks=0
   export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1

@@ -63,3 +63,22 @@ func.func @long_k_large_cache(%a: memref<128x32768xf32>, %b: memref<32768x64xf32
   return
 }
 }
+
+// -----
+
+// Tests that the k tile also keeps a register tile's A panel within half
+// of L1: a Sapphire Rapids' 2 MB L2 alone would make it 1024 floats, its
+// 48 KB L1 bounds it at 768 (an 8-row panel of 24 KB), so 2048 splits into
+// k tiles of 512.
+// TILES-LABEL: func.func @k_tile_in_l1
+// TILES:       scf.for {{.*}} to %c128 step %c64
+// TILES:         scf.for {{.*}} to %c2048 step %c512
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<
+    "CPU" = #dlti.target_device_spec<"cpu" = "sapphirerapids">>} {
+func.func @k_tile_in_l1(%a: memref<128x2048xf32>, %b: memref<2048x128xf32>,
+                        %c: memref<128x128xf32>) {
+  linalg.matmul ins(%a, %b : memref<128x2048xf32>, memref<2048x128xf32>)
+                outs(%c : memref<128x128xf32>)
+  return
+}
+}

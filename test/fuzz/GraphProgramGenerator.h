@@ -10,10 +10,12 @@
 // broadcasting, constants computed from constants, repeated expressions,
 // dead bindings, tuples, `if` on a boolean parameter and closures.
 //
-// Every value is a float32 tensor kept small (at most 2x8x9x9), built so
-// that no operator's result depends discontinuously on rounding: there are
-// no comparisons of floats, casts to integers or divisions, so a program
-// optimised by any pass must compute the same values to rounding.
+// Every value is a float32 tensor, and every operand small (at most
+// 2x8x9x9 elements; a larger result is pooled or summed). No result
+// depends discontinuously on rounding: max, relu and clip are continuous,
+// and there are no comparisons deciding a branch or a selection, no casts
+// to integers and no divisions, so a program optimised by any pass must
+// compute the same values to rounding.
 //
 //===----------------------------------------------------------------------===//
 

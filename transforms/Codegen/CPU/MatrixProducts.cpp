@@ -217,11 +217,14 @@ Value packedOperandProduct(OpBuilder &b, Location loc, RankedTensorType type,
   // where its rows are a multiple of 4 KB apart (the register tile's reads
   // of successive rows fall in one L1 set, and 8 to 12 ways hold a few of
   // them: a 1024^3 product on a Xeon with a 2 MB L2 ran at 0.18-0.28 of
-  // peak read in place, 0.54-0.63 packed); and, on that Xeon, from 2^17
-  // elements, where the copy is itself split across threads: 384^3 to
-  // 768^3 at one thread went from 80-120 GFLOP/s in place to 114-150
-  // packed (Zen 4 read them in place at 91-99% of oneDNN). 256^3 at two
-  // threads was slower packed (155 against 220-260 GFLOP/s).
+  // the CPU's peak read in place, 0.54-0.63 packed); and, on that Xeon,
+  // from 2^17 elements, where the copy is itself split across threads:
+  // 384^3 to 768^3 at one thread went from 80-120 GFLOP/s in place to
+  // 114-150 packed (Zen 4 read them in place at 91-99% of oneDNN). 256^3
+  // at two threads was slower packed (155 against 220-260 GFLOP/s), and a
+  // training step's 128 x 3136 weight gradient over 64 may be too
+  // (benchmark/RESULTS.md): m, the reuse of each copied element, is not
+  // weighed yet.
   int64_t rowBytes = (wIsNK ? k : n) * elementBytes;
   bool rowsAlias = rowBytes % 4096 == 0;
   bool large = n * k >= (int64_t(1) << 17);
