@@ -236,6 +236,58 @@ def TileAndVectorize : Pass<"relay-tile-and-vectorize", "::mlir::func::FuncOp"> 
   ];
 }
 
+def LowerAmxProducts : Pass<"relay-lower-amx-products", "::mlir::ModuleOp"> {
+  let summary = "Compute the bf16 products marked relay.amx_tiles on AMX "
+                "tiles";
+  let description = [{
+    Runs after one-shot bufferization, before --relay-tile-and-vectorize.
+    The CPU lowering target makes the bf16 convolutions and matrix products
+    of `--relay-to-mixed-precision` into one linalg.generic marked
+    `relay.amx_tiles` on CPUs with AMX-BF16 (AmxProducts.cpp):
+
+    ```mlir
+    out[m, n] += A[m, k] * B[k / 2, n, k % 2]
+    // A: memref<MxKxbf16>, B: memref<K/2xNx2xbf16>, out: memref<MxNxf32>
+    ```
+
+    This pass computes each such product whose M, N and K are multiples of
+    32, on a CPU (`--relay-set-target-cpu`) with AMX-BF16, with the `amx`
+    dialect: for each 32x32 block of `out` (the rows' blocks outside, so
+    that a block of A stays in L2 while B streams), four 16x16 f32
+    accumulator tiles, and along K two 16x32 tiles of A and two of B (rows
+    of pairs: the VNNI layout `tdpbf16ps` reads) multiplied into them. The
+    accumulators start from zero when a `linalg.fill` with zero of `out`
+    comes right before (the fill goes), else from `out`. The blocks' loop is
+    marked `relay.independent_iterations` (`--relay-parallelize-loops`).
+    Before it the function calls the C runtime's `relay_rt_request_amx`,
+    which asks Linux for the AMX tile state once per process (a run-time
+    error where the kernel refuses). Other generics are left alone.
+  }];
+  let dependentDialects = [
+    "::mlir::amx::AMXDialect", "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+  let statistics = [
+    Statistic<"numLowered", "lowered", "Products computed on AMX tiles">,
+  ];
+}
+
+def ConvertControlFlowToLLVM
+    : Pass<"relay-convert-cf-to-llvm", "::mlir::ModuleOp"> {
+  let summary = "Upstream's --convert-cf-to-llvm, for blocks that carry AMX "
+                "tiles too";
+  let description = [{
+    The last control flow of `--relay-to-llvm`: `cf` branches, switches and
+    asserts become LLVM's, as upstream's `--convert-cf-to-llvm` makes them,
+    with a type converter that also maps `!amx.tile` to LLVM's `x86_amx`:
+    the accumulator tiles of `--relay-lower-amx-products` are carried
+    through its k loop as block arguments, which upstream's pass cannot
+    convert.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def FlattenConstantGlobals
     : Pass<"relay-flatten-constant-globals", "::mlir::ModuleOp"> {
   let summary = "Give constant LLVM globals of tensors a flat array type, "

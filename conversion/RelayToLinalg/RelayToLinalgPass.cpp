@@ -15,6 +15,7 @@
 #include "dialects/relay/OperatorRegistry.h"
 #include "dialects/relay/RelayOps.h"
 
+#include "mlir/Dialect/AMX/AMXDialect.h"
 #include "mlir/Dialect/Affine/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Arith/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
@@ -113,8 +114,9 @@ void mlir::relay::registerLoweringDialects(DialectRegistry &registry) {
                   func::FuncDialect, linalg::LinalgDialect, LLVM::LLVMDialect,
                   math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
                   tensor::TensorDialect, vector::VectorDialect>();
-  // The target description (--relay-set-target-cpu's spec).
-  registry.insert<DLTIDialect>();
+  // The target description (--relay-set-target-cpu's spec), and AMX tiles
+  // (--relay-lower-amx-products).
+  registry.insert<DLTIDialect, amx::AMXDialect>();
   arith::registerBufferizableOpInterfaceExternalModels(registry);
   bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
       registry);

@@ -21,7 +21,8 @@ enum class CodegenMark {
   IndependentIterations,
   RowKernel,
   ImageWindows,
-  LoopNest
+  LoopNest,
+  AmxTiles
 };
 
 /// The attribute name of `mark` (`relay.independent_iterations`, ...).
@@ -35,6 +36,8 @@ inline llvm::StringLiteral getCodegenMarkName(CodegenMark mark) {
     return RelayDialect::ImageWindowsAttrHelper::getNameStr();
   case CodegenMark::LoopNest:
     return RelayDialect::LoopNestAttrHelper::getNameStr();
+  case CodegenMark::AmxTiles:
+    return RelayDialect::AmxTilesAttrHelper::getNameStr();
   }
   llvm_unreachable("unknown codegen mark");
 }

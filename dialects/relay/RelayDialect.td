@@ -48,6 +48,10 @@ def Relay_Dialect : Dialect {
   //    (the row bands of a depthwise convolution of a large image);
   //    --relay-fuse-elementwise moves the ops that make the image into the
   //    loop, each iteration computing its window.
+  //  - amx_tiles (linalg.generic): out[m, n] += A[m, k] * B[k / 2, n, k % 2]
+  //    of bf16 A (M x K) and B (K/2 x N x 2, pairs along k: AMX's VNNI
+  //    layout) into f32, M, N and K multiples of 32;
+  //    --relay-lower-amx-products computes it on AMX tiles.
   //  - loop_nest (func.func): made by --relay-outline-loops; it calls
   //    nothing of the program's, so it can be compiled apart from it.
   // And Relay attributes:
@@ -60,6 +64,7 @@ def Relay_Dialect : Dialect {
     UnitAttr:$row_kernel,
     UnitAttr:$image_windows,
     UnitAttr:$loop_nest,
+    UnitAttr:$amx_tiles,
     UnitAttr:$primitive,
     UnitAttr:$closure
   );

@@ -1,5 +1,8 @@
 /*===- RelayRuntime.c - The C runtime of compiled Relay code -----*- C -*-===*/
 
+/* syscall() */
+#define _GNU_SOURCE
+
 #include "runtime/C/RelayRuntime.h"
 
 #include <malloc.h>
@@ -9,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 /*===-------------------------------------------------------------------===*
  * Arenas: objects are bump-allocated from chunks, arenas stacked per
@@ -395,6 +400,30 @@ void relay_rt_fail(const char *message) {
     longjmp(*guard, 1);
   fprintf(stderr, "relay runtime error: %s\n", message);
   exit(1);
+}
+
+/* AMX's tile data: state component 18 of XSAVE (Linux's
+ * XFEATURE_XTILEDATA), requested with ARCH_REQ_XCOMP_PERM. */
+enum { kArchReqXcompPerm = 0x1023, kXfeatureXtiledata = 18 };
+static atomic_int amxState; /* 0: not asked, 1: granted, 2: refused */
+
+void relay_rt_request_amx(void) {
+  int state = atomic_load_explicit(&amxState, memory_order_acquire);
+  if (state == 0) {
+#ifdef SYS_arch_prctl
+    long result =
+        syscall(SYS_arch_prctl, kArchReqXcompPerm, kXfeatureXtiledata);
+#else
+    long result = -1;
+#endif
+    state = result == 0 ? 1 : 2;
+    atomic_store_explicit(&amxState, state, memory_order_release);
+  }
+  if (state != 1)
+    relay_rt_fail("this code computes bf16 products on AMX tiles, but the "
+                  "operating system does not let the process use them "
+                  "(Linux 5.16 or later grants them); compile for a CPU "
+                  "without AMX (relay-run --cpu, e.g. cooperlake)");
 }
 
 const char *relay_rt_guarded_call(void (*fn)(void **), void **args) {

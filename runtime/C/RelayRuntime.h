@@ -68,6 +68,13 @@ void relay_rt_unbox(const void *box, void *data, int64_t bytes);
 
 void relay_rt_fail(const char *message);
 
+/* Asks Linux for the AMX tile data state (arch_prctl ARCH_REQ_XCOMP_PERM),
+ * which a process needs before its first AMX instruction; compiled code
+ * calls it before its bf16 products on AMX tiles. Once per process; a
+ * refusal (a kernel older than 5.16, or AMX disabled) is a run-time error
+ * (relay_rt_fail). */
+void relay_rt_request_amx(void);
+
 /* Calls `fn(args)` (an MLIR packed entry point); returns null, or the
  * message of a run-time error raised inside (valid until the next error on
  * this thread). */

@@ -62,6 +62,7 @@ void registerRuntime(ExecutionEngine &engine,
     add("relay_rt_box", &relay_rt_box);
     add("relay_rt_unbox", &relay_rt_unbox);
     add("relay_rt_fail", &relay_rt_fail);
+    add("relay_rt_request_amx", &relay_rt_request_amx);
     add("_mlir_memref_to_llvm_alloc", &_mlir_memref_to_llvm_alloc);
     add("_mlir_memref_to_llvm_aligned_alloc",
         &_mlir_memref_to_llvm_aligned_alloc);

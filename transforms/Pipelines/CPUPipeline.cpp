@@ -63,6 +63,7 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm,
   // Tiles and vectors for the CPU, then buffers freed.
   TileAndVectorizeOptions tiling;
   tiling.threads = options.threads;
+  pm.addPass(createLowerAmxProducts());
   pm.addNestedPass<func::FuncOp>(createTileAndVectorize(tiling));
   pm.addNestedPass<func::FuncOp>(createApproximateMath());
   pm.addPass(createCanonicalizerPass());
@@ -117,6 +118,7 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm,
   ConvertVectorToLLVMPassOptions vectorToLLVM;
   vectorToLLVM.vectorContractLowering =
       vector::VectorContractLowering::OuterProduct;
+  vectorToLLVM.amx = true;
   funcs.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
   memrefToLLVM.useGenericFunctions = true;
@@ -127,7 +129,7 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm,
   scalars.addPass(createArithToLLVMConversionPass());
   scalars.addPass(createUBToLLVMConversionPass());
   pm.addPass(createConvertFuncToLLVMPass());
-  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVM());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createFlattenConstantGlobals());
 }

@@ -48,6 +48,8 @@ struct CPUDescription {
   bool vnni = false;
   /// AVX-512 BF16 (vdpbf16ps on zmm).
   bool bf16 = false;
+  /// AMX tiles with bf16 products (tdpbf16ps).
+  bool amx = false;
 
   /// f32 lanes of one vector register.
   int64_t f32Lanes() const { return vectorBits / 32; }

@@ -175,6 +175,23 @@ Value bf16Product(OpBuilder &b, Location loc, RankedTensorType type, Value x,
 Value widenedBF16(OpBuilder &b, Location loc, Value v);
 
 //===----------------------------------------------------------------------===//
+// bf16 products on AMX tiles (AmxProducts.cpp)
+//===----------------------------------------------------------------------===//
+
+/// An ungrouped NCHW convolution of bf16 images and weights into f32 as one
+/// product marked for AMX tiles (--relay-lower-amx-products); null when it
+/// does not apply (the CPU the code is for has no AMX-BF16, other types,
+/// layouts or groups).
+Value amxConv2d(OpBuilder &b, const Conv2dProblem &conv);
+
+/// out[m, n] = sum_k x[m, k] * w[n, k] (`wIsNK`; else w[k, n]) for bf16
+/// matrices x and w into f32 as a product marked for AMX tiles, the weights
+/// packed at compile time when constant; null when it does not apply (no
+/// AMX-BF16, fewer than 16 rows).
+Value amxProduct(OpBuilder &b, Location loc, RankedTensorType type, Value x,
+                 Value w, bool wIsNK);
+
+//===----------------------------------------------------------------------===//
 // Constant weights (PackConstants.cpp)
 //===----------------------------------------------------------------------===//
 

@@ -32,11 +32,16 @@ public:
                            maps[2] == lowering::map(ctx, 3, {0, 1});
     // bf16 operands into f32 (--relay-to-mixed-precision): vdpbf16ps, or the
     // f32 kernels on the operands widened where the CPU has no AVX-512 BF16.
+    // AMX tiles where the CPU has them and there are rows enough.
     if (isBF16IntoF32(type, operands)) {
-      if (rowsTimesTransposed || rowsTimesMatrix)
+      if (rowsTimesTransposed || rowsTimesMatrix) {
+        if (Value out = amxProduct(b, loc, type, operands[0], operands[1],
+                                   rowsTimesTransposed))
+          return out;
         if (Value out = bf16Product(b, loc, type, operands[0], operands[1],
                                     rowsTimesTransposed))
           return out;
+      }
       SmallVector<Value> wide;
       for (Value v : operands)
         wide.push_back(widenedBF16(b, loc, v));
@@ -66,6 +71,13 @@ public:
     ArrayRef<int64_t> s = conv.strides, d = conv.dilations, p = conv.padding;
     bool unit = s[0] == 1 && s[1] == 1 && d[0] == 1 && d[1] == 1;
     if (isBF16IntoF32(type, {conv.data, conv.weight})) {
+      // AMX tiles, where the CPU has them, outrun every f32 kernel
+      // (Winograd's included): 16 times vdpbf16ps's products per
+      // instruction. (A 1x1 convolution computed in a depthwise one's
+      // windows stays fused, below.)
+      if (!(conv.op && feedsDepthwiseRowBands(conv.op)))
+        if (Value out = amxConv2d(b, conv))
+          return out;
       // Winograd's minimal filtering saves more multiplies (2.25-4x) than
       // vdpbf16ps's doubled rate: where it applies and pays, it computes on
       // the bf16 values widened (exactly) to f32; vdpbf16ps elsewhere.

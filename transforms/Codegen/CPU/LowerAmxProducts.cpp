@@ -1,0 +1,217 @@
+//===- LowerAmxProducts.cpp - bf16 products on AMX tiles ------------------===//
+//
+// --relay-lower-amx-products: the products AmxProducts.cpp marks, computed
+// with the amx dialect (see Passes.td).
+//
+//===----------------------------------------------------------------------===//
+
+#include "transforms/Codegen/CPU/CPUDescription.h"
+#include "transforms/Passes.h"
+
+#include "mlir/Dialect/AMX/AMXDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::relay {
+#define GEN_PASS_DEF_LOWERAMXPRODUCTS
+#include "transforms/Passes.h.inc"
+} // namespace mlir::relay
+
+using namespace mlir;
+
+namespace {
+
+constexpr llvm::StringLiteral kRequestAmx = "relay_rt_request_amx";
+
+/// A static memref with the identity layout (rows contiguous), whose
+/// dimensions `multiples` says are multiples of 32 are.
+bool isDenseBlocked(Value v, ArrayRef<bool> multiples) {
+  auto type = dyn_cast<MemRefType>(v.getType());
+  if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity() ||
+      type.getRank() != static_cast<int64_t>(multiples.size()))
+    return false;
+  for (auto [size, multiple] : llvm::zip(type.getShape(), multiples))
+    if (multiple && size % 32 != 0)
+      return false;
+  return true;
+}
+
+/// Whether the body of `product` is out + extf(a) * extf(b).
+bool isProductBody(linalg::GenericOp product) {
+  Block *body = product.getBody();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  auto add = yield.getNumOperands() == 1
+                 ? yield.getOperand(0).getDefiningOp<arith::AddFOp>()
+                 : nullptr;
+  if (!add || add.getLhs() != body->getArgument(2))
+    return false;
+  auto mul = add.getRhs().getDefiningOp<arith::MulFOp>();
+  if (!mul || body->getOperations().size() != 5)
+    return false;
+  auto x = mul.getLhs().getDefiningOp<arith::ExtFOp>();
+  auto y = mul.getRhs().getDefiningOp<arith::ExtFOp>();
+  return x && y && x.getIn() == body->getArgument(0) &&
+         y.getIn() == body->getArgument(1);
+}
+
+/// Whether `product` is AmxProducts.cpp's generic on buffers this pass can
+/// tile: A (M x K bf16), B (K/2 x N x 2 bf16), out (M x N f32).
+bool isTileable(linalg::GenericOp product) {
+  if (!relay::hasCodegenMark(product, relay::CodegenMark::AmxTiles) ||
+      !product.hasPureBufferSemantics() || product.getNumDpsInputs() != 2 ||
+      product.getNumDpsInits() != 1)
+    return false;
+  // The maps and body of AmxProducts.cpp's product: a generic marked by
+  // hand with anything else keeps its own meaning.
+  MLIRContext *ctx = product.getContext();
+  AffineExpr dm, dn, dk, dj;
+  bindDims(ctx, dm, dn, dk, dj);
+  SmallVector<AffineMap> maps = {AffineMap::get(4, 0, {dm, dk * 2 + dj}, ctx),
+                                 AffineMap::get(4, 0, {dk, dn, dj}, ctx),
+                                 AffineMap::get(4, 0, {dm, dn}, ctx)};
+  if (product.getIndexingMapsArray() != ArrayRef<AffineMap>(maps) ||
+      product.getNumReductionLoops() != 2 || !isProductBody(product))
+    return false;
+  Value a = product.getDpsInputs()[0], b = product.getDpsInputs()[1];
+  Value out = product.getDpsInits()[0];
+  if (!isDenseBlocked(a, {true, true}) ||
+      !isDenseBlocked(b, {false, true, false}) ||
+      !isDenseBlocked(out, {true, true}))
+    return false;
+  auto at = cast<MemRefType>(a.getType()), bt = cast<MemRefType>(b.getType());
+  auto ot = cast<MemRefType>(out.getType());
+  return at.getElementType().isBF16() && bt.getElementType().isBF16() &&
+         ot.getElementType().isF32() && bt.getDimSize(2) == 2 &&
+         bt.getDimSize(0) * 2 == at.getDimSize(1) &&
+         at.getDimSize(0) == ot.getDimSize(0) &&
+         bt.getDimSize(1) == ot.getDimSize(1);
+}
+
+/// The linalg.fill with zero of `out` right before `product`; null when
+/// there is none.
+linalg::FillOp zeroFillBefore(linalg::GenericOp product, Value out) {
+  auto fill = dyn_cast_or_null<linalg::FillOp>(product->getPrevNode());
+  if (!fill || fill.getOutputs()[0] != out)
+    return nullptr;
+  if (!matchPattern(fill.getInputs()[0], m_AnyZeroFloat()))
+    return nullptr;
+  return fill;
+}
+
+/// Declares the C runtime's relay_rt_request_amx in `module`.
+void declareRequestAmx(ModuleOp module) {
+  if (module.lookupSymbol(kRequestAmx))
+    return;
+  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+  auto decl = func::FuncOp::create(b, module.getLoc(), kRequestAmx,
+                                   b.getFunctionType({}, {}));
+  decl.setPrivate();
+}
+
+/// Replaces `product` by its loops of AMX tiles.
+void lowerToTiles(IRRewriter &rw, linalg::GenericOp product) {
+  Location loc = product.getLoc();
+  Value a = product.getDpsInputs()[0], b = product.getDpsInputs()[1];
+  Value out = product.getDpsInits()[0];
+  auto at = cast<MemRefType>(a.getType());
+  auto ot = cast<MemRefType>(out.getType());
+  int64_t m = ot.getDimSize(0), n = ot.getDimSize(1), k = at.getDimSize(1);
+  linalg::FillOp fill = zeroFillBefore(product, out);
+  rw.setInsertionPoint(product);
+  func::CallOp::create(rw, loc, kRequestAmx, TypeRange{}, ValueRange{});
+
+  // B as K/2 rows of N pairs: a tile is 16 rows of 16 pairs.
+  Value rows = memref::CollapseShapeOp::create(
+      rw, loc, b, SmallVector<ReassociationIndices>{{0}, {1, 2}});
+  // Index constants, made once before the loops.
+  llvm::SmallDenseMap<int64_t, Value> constants;
+  Operation *beforeLoops = rows.getDefiningOp();
+  auto c = [&](int64_t v) {
+    Value &constant = constants[v];
+    if (!constant) {
+      OpBuilder::InsertionGuard guard(rw);
+      rw.setInsertionPoint(beforeLoops);
+      constant = arith::ConstantIndexOp::create(rw, loc, v);
+    }
+    return constant;
+  };
+  auto operandTile = amx::TileType::get({16, 32}, rw.getBF16Type());
+  auto accTile = amx::TileType::get({16, 16}, rw.getF32Type());
+
+  // One iteration per 32x32 block of `out`, N's blocks inside.
+  int64_t nBlocks = n / 32;
+  auto blocks = scf::ForOp::create(rw, loc, c(0), c(m / 32 * nBlocks), c(1));
+  relay::setCodegenMark(blocks, relay::CodegenMark::IndependentIterations);
+  rw.setInsertionPointToStart(blocks.getBody());
+  Value block = blocks.getInductionVar();
+  Value row = arith::MulIOp::create(
+      rw, loc, arith::DivUIOp::create(rw, loc, block, c(nBlocks)), c(32));
+  Value col = arith::MulIOp::create(
+      rw, loc, arith::RemUIOp::create(rw, loc, block, c(nBlocks)), c(32));
+  Value row16 = arith::AddIOp::create(rw, loc, row, c(16));
+  Value col16 = arith::AddIOp::create(rw, loc, col, c(16));
+  SmallVector<std::pair<Value, Value>> corners = {
+      {row, col}, {row, col16}, {row16, col}, {row16, col16}};
+  SmallVector<Value> acc;
+  for (auto [i, j] : corners)
+    acc.push_back(
+        fill ? amx::TileZeroOp::create(rw, loc, accTile).getResult()
+             : amx::TileLoadOp::create(rw, loc, accTile, out, ValueRange{i, j})
+                   .getResult());
+
+  // B's tiles start at pair column 2 * col (and 16 pairs later).
+  Value col2 = arith::MulIOp::create(rw, loc, col, c(2));
+  Value col2n = arith::AddIOp::create(rw, loc, col2, c(32));
+  auto ks = scf::ForOp::create(
+      rw, loc, c(0), c(k), c(32), acc,
+      [&](OpBuilder &lb, Location ll, Value kk, ValueRange sums) {
+        Value pairRow = arith::DivUIOp::create(lb, ll, kk, c(2));
+        Value a0 = amx::TileLoadOp::create(lb, ll, operandTile, a,
+                                           ValueRange{row, kk});
+        Value a1 = amx::TileLoadOp::create(lb, ll, operandTile, a,
+                                           ValueRange{row16, kk});
+        Value b0 = amx::TileLoadOp::create(lb, ll, operandTile, rows,
+                                           ValueRange{pairRow, col2});
+        Value b1 = amx::TileLoadOp::create(lb, ll, operandTile, rows,
+                                           ValueRange{pairRow, col2n});
+        SmallVector<Value> next;
+        for (auto [i, lhs, rhs] :
+             llvm::enumerate(SmallVector<Value>{a0, a0, a1, a1},
+                             SmallVector<Value>{b0, b1, b0, b1}))
+          next.push_back(
+              amx::TileMulFOp::create(lb, ll, accTile, lhs, rhs, sums[i]));
+        scf::YieldOp::create(lb, ll, next);
+      });
+  for (auto [i, corner] : llvm::enumerate(corners))
+    amx::TileStoreOp::create(
+        rw, loc, out, ValueRange{corner.first, corner.second}, ks.getResult(i));
+  rw.eraseOp(product);
+  if (fill)
+    rw.eraseOp(fill);
+}
+
+struct LowerAmxProducts : relay::impl::LowerAmxProductsBase<LowerAmxProducts> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<linalg::GenericOp> products;
+    module.walk([&](linalg::GenericOp product) {
+      if (isTileable(product) && relay::cpu::cpuFor(product).amx)
+        products.push_back(product);
+    });
+    if (products.empty())
+      return;
+    declareRequestAmx(module);
+    IRRewriter rw(&getContext());
+    for (linalg::GenericOp product : products) {
+      lowerToTiles(rw, product);
+      ++numLowered;
+    }
+  }
+};
+
+} // namespace
