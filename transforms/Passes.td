@@ -252,8 +252,9 @@ def LowerAmxProducts : Pass<"relay-lower-amx-products", "::mlir::ModuleOp"> {
 
     This pass computes each such product whose M, N and K are multiples of
     32, on a CPU (`--relay-set-target-cpu`) with AMX-BF16, with the `amx`
-    dialect: for each 32x32 block of `out` (the rows' blocks outside, so
-    that a block of A stays in L2 while B streams), four 16x16 f32
+    dialect: for each 32x32 block of `out` (consecutive blocks share a
+    panel of the larger operand, which then stays in L2 while the other's
+    panels stream: the rows' blocks inside when N > M), four 16x16 f32
     accumulator tiles, and along K two 16x32 tiles of A and two of B (rows
     of pairs: the VNNI layout `tdpbf16ps` reads) multiplied into them. The
     accumulators start from zero when a `linalg.fill` with zero of `out`

@@ -6,8 +6,8 @@
 #out = affine_map<(m, n, k, j) -> (m, n)>
 
 // Tests that a marked product over a buffer zeroed right before it becomes
-// one loop over the 32x32 blocks of the result (2 x 3 here, the columns'
-// blocks inside; marked for --relay-parallelize-loops), four 16x16 f32
+// one loop over the 32x32 blocks of the result (2 x 3 here; marked for
+// --relay-parallelize-loops), four 16x16 f32
 // accumulator tiles from zero (the fill goes), and along k two 16x32 tiles
 // of A and two of B (its pairs as rows) multiplied into them; that the
 // function asks the runtime for the tiles first; and that a CPU without
@@ -144,6 +144,38 @@ func.func @not_a_product(%a: memref<32x32xbf16>, %b: memref<16x32x2xbf16>,
     %xf = arith.extf %x : bf16 to f32
     %yf = arith.extf %y : bf16 to f32
     %p = arith.subf %xf, %yf : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+#a = affine_map<(m, n, k, j) -> (m, k * 2 + j)>
+#b = affine_map<(m, n, k, j) -> (k, n, j)>
+#out = affine_map<(m, n, k, j) -> (m, n)>
+
+// Tests that where B has more columns than A has rows (a small image with
+// many output channels) the rows' blocks are the inner ones: block i is
+// row block i % 2 of column block i / 2, so each panel of B is read once.
+// CHECK-LABEL: func.func @wide
+// CHECK:       scf.for %[[BLOCK:.*]] = %c0 to %c8 step %c1 {
+// CHECK:         %[[OUTER:.*]] = arith.divui %[[BLOCK]], %c2
+// CHECK:         %[[INNER:.*]] = arith.remui %[[BLOCK]], %c2
+// CHECK:         %[[R:.*]] = arith.muli %[[INNER]], %c32
+// CHECK:         %[[C:.*]] = arith.muli %[[OUTER]], %c32
+// CHECK:         amx.tile_load %{{.*}}[%[[R]], %[[C]]] : memref<64x128xf32> into !amx.tile<16x16xf32>
+func.func @wide(%a: memref<64x32xbf16>, %b: memref<16x128x2xbf16>,
+                %out: memref<64x128xf32>) {
+  linalg.generic {indexing_maps = [#a, #b, #out],
+                  iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%a, %b : memref<64x32xbf16>, memref<16x128x2xbf16>)
+      outs(%out : memref<64x128xf32>) attrs = {relay.amx_tiles} {
+  ^bb0(%x: bf16, %y: bf16, %acc: f32):
+    %xf = arith.extf %x : bf16 to f32
+    %yf = arith.extf %y : bf16 to f32
+    %p = arith.mulf %xf, %yf : f32
     %s = arith.addf %acc, %p : f32
     linalg.yield %s : f32
   }
