@@ -714,7 +714,10 @@ def OutlineLoops : Pass<"relay-outline-loops", "::mlir::ModuleOp"> {
     cloned in. Nests whose functions print the same (op for op, ignoring
     locations) share one function: layers of the same shape compile once.
     The functions are marked `relay.loop_nest`: they call nothing of the
-    program's, and the JIT compiles them on other threads.
+    program's, and the JIT compiles them on other threads. A nest that
+    carries AMX tiles in or out (the k loop of a product on tiles whose
+    blocks' loop had one iteration and folded away) stays where it is:
+    tiles cannot cross a call.
 
     ```mlir
     func.func @main(%a: memref<8xf32>, %b: memref<8xf32>) {

@@ -67,6 +67,24 @@ func.func @fill(%a: memref<4x4xf32>, %v: f32) {
   return
 }
 
+// Tests that a loop carrying AMX tiles (a product's k loop) stays in its
+// function: tiles cannot cross a call.
+// CHECK-LABEL: func.func @tiles(
+// CHECK: amx.tile_zero
+// CHECK: scf.for {{.*}} -> (!amx.tile<16x16xf32>)
+// CHECK: amx.tile_store
+func.func @tiles(%out: memref<16x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = amx.tile_zero : !amx.tile<16x16xf32>
+  %sum = scf.for %i = %c0 to %c4 step %c1 iter_args(%t = %zero) -> (!amx.tile<16x16xf32>) {
+    scf.yield %t : !amx.tile<16x16xf32>
+  }
+  amx.tile_store %out[%c0, %c0], %sum : memref<16x16xf32>, !amx.tile<16x16xf32>
+  return
+}
+
 // CHECK: func.func private @[[$SCALE]](%[[P:.*]]: memref<8xf32>, %[[Q:.*]]: f32) attributes {passthrough = ["noinline"], relay.loop_nest}
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index

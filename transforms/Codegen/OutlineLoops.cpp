@@ -8,6 +8,7 @@
 
 #include "transforms/Passes.h"
 
+#include "mlir/Dialect/AMX/AMXDialect.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -29,6 +30,19 @@ namespace {
 bool isLoopNest(Operation *op) {
   return isa<scf::ForOp, scf::ForallOp, scf::ParallelOp, scf::WhileOp,
              linalg::LinalgOp>(op);
+}
+
+/// Whether `nest` takes, returns or uses from outside an AMX tile (the
+/// accumulators of a product's k loop): tiles live in tile registers and
+/// cannot be passed to or returned from a function.
+bool carriesTiles(Operation *nest) {
+  auto isTile = [](Value v) { return isa<amx::TileType>(v.getType()); };
+  if (llvm::any_of(nest->getOperands(), isTile) ||
+      llvm::any_of(nest->getResults(), isTile))
+    return true;
+  llvm::SetVector<Value> captured;
+  getUsedValuesDefinedAbove(nest->getRegions(), captured);
+  return llvm::any_of(captured, isTile);
 }
 
 /// Constants without operands are cloned into the outlined function (so
@@ -64,7 +78,8 @@ struct OutlineLoops : relay::impl::OutlineLoopsBase<OutlineLoops> {
       func.walk<WalkOrder::PreOrder>([&](Operation *op) {
         if (!isLoopNest(op))
           return WalkResult::advance();
-        nests.push_back(op);
+        if (!carriesTiles(op))
+          nests.push_back(op);
         return WalkResult::skip();
       });
     }

@@ -33,6 +33,7 @@ CONV_CASES = [
     (2, 20, 40, 13, 11, 3, 1, 1, 1),    # batch 2, k 180, 40 outputs
     (1, 32, 48, 17, 17, 3, 1, 2, 2),    # dilated
     (1, 16, 24, 9, 30, 5, 1, 1, 2),     # 5x5, k 400
+    (1, 16, 24, 4, 4, 3, 1, 1, 1),      # one 32x32 block of the result
 ]
 
 # (m, k, n, transposed B) of a Gemm with constant weights.
@@ -40,6 +41,7 @@ GEMM_CASES = [
     (16, 64, 96, True),     # one block of rows, half padded
     (50, 70, 33, True),     # every dimension padded
     (40, 64, 100, False),   # B as k x n
+    (20, 40, 30, True),     # one 32x32 block: its k loop not outlined
 ]
 
 
