@@ -80,22 +80,6 @@ Value amxTileProduct(OpBuilder &b, Location loc, Value a, Value pairs) {
   return product.getResult(0);
 }
 
-/// The bf16 bytes of the constant `w` (a splat expanded), in `storage`
-/// when they had to be made; false when `w` is not a constant at hand.
-bool bf16Bytes(Value w, std::vector<char> &storage, ArrayRef<char> &bytes,
-               bool &isResource) {
-  isResource = false;
-  if (DenseElementsAttr splat = splatConstant(w)) {
-    ArrayRef<char> one = splat.getRawData();
-    int64_t count = cast<RankedTensorType>(w.getType()).getNumElements();
-    for (int64_t i = 0; i < count; ++i)
-      storage.insert(storage.end(), one.begin(), one.begin() + 2);
-    bytes = storage;
-    return true;
-  }
-  return constantBytes(w, bytes, isResource);
-}
-
 /// B (kp/2 x np x 2) of constant weights whose element (k, n) is the
 /// `at(k, n)`-th bf16 of `bytes`, or zero where `at` is negative.
 Value packedPairs(OpBuilder &b, Location loc, ArrayRef<char> bytes,
@@ -191,7 +175,7 @@ Value amxConv2d(OpBuilder &b, const Conv2dProblem &conv) {
   std::vector<char> storage;
   ArrayRef<char> bytes;
   bool isResource = false;
-  if (bf16Bytes(conv.weight, storage, bytes, isResource)) {
+  if (bf16ConstantBytes(conv.weight, storage, bytes, isResource)) {
     pairs = packedPairs(b, loc, bytes, isResource, kp, np,
                         [&](int64_t ki, int64_t ni) -> int64_t {
                           if (ki >= k || ni >= o)
@@ -237,7 +221,7 @@ Value amxProduct(OpBuilder &b, Location loc, RankedTensorType type, Value x,
   std::vector<char> storage;
   ArrayRef<char> bytes;
   bool isResource = false;
-  if (bf16Bytes(w, storage, bytes, isResource)) {
+  if (bf16ConstantBytes(w, storage, bytes, isResource)) {
     pairs = packedPairs(b, loc, bytes, isResource, kp, np,
                         [&](int64_t ki, int64_t ni) -> int64_t {
                           if (ki >= k || ni >= n)

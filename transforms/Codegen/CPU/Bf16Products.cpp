@@ -60,14 +60,7 @@ Value packBF16Weights(OpBuilder &b, Location loc, const DotProblem &p, Value w,
   ArrayRef<char> bytes;
   bool isResource = false;
   std::vector<char> splatBytes;
-  auto wt = cast<RankedTensorType>(w.getType());
-  if (DenseElementsAttr splat = splatConstant(w)) {
-    ArrayRef<char> one = splat.getRawData();
-    for (int64_t i = 0; i < wt.getNumElements(); ++i)
-      splatBytes.insert(splatBytes.end(), one.begin(), one.begin() + 2);
-    bytes = splatBytes;
-  }
-  if (!bytes.empty() || constantBytes(w, bytes, isResource))
+  if (bf16ConstantBytes(w, splatBytes, bytes, isResource))
     return bytesConstant(b, loc, packedType,
                          packDotWeights(bytes, 2, o, c, so, sc, st, p, 2),
                          isResource);
@@ -98,6 +91,20 @@ Value zeroStart(OpBuilder &b, Location loc, int64_t op) {
 } // namespace
 
 namespace mlir::relay::cpu {
+
+bool bf16ConstantBytes(Value w, std::vector<char> &storage,
+                       ArrayRef<char> &bytes, bool &isResource) {
+  isResource = false;
+  if (DenseElementsAttr splat = splatConstant(w)) {
+    ArrayRef<char> one = splat.getRawData();
+    int64_t count = cast<RankedTensorType>(w.getType()).getNumElements();
+    for (int64_t i = 0; i < count; ++i)
+      storage.insert(storage.end(), one.begin(), one.begin() + 2);
+    bytes = storage;
+    return true;
+  }
+  return constantBytes(w, bytes, isResource);
+}
 
 bool isBF16IntoF32(RankedTensorType type, ValueRange operands) {
   return type.getElementType().isF32() && operands.size() == 2 &&

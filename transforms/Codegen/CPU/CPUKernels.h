@@ -20,6 +20,8 @@
 
 #include "transforms/Codegen/CPU/CPUDescription.h"
 
+#include <vector>
+
 namespace mlir::relay {
 struct Conv2dProblem;
 } // namespace mlir::relay
@@ -169,6 +171,11 @@ Value bf16Conv2d(OpBuilder &b, const Conv2dProblem &conv);
 /// time when constant; null when it does not apply.
 Value bf16Product(OpBuilder &b, Location loc, RankedTensorType type, Value x,
                   Value w, bool wIsNK);
+
+/// The raw bytes of the bf16 constant `w` (a splat expanded into
+/// `storage`) in `bytes`; false when `w` is not a constant at hand.
+bool bf16ConstantBytes(Value w, std::vector<char> &storage,
+                       ArrayRef<char> &bytes, bool &isResource);
 
 /// `v` widened to f32 when it is a bf16 tensor (for CPUs without AVX-512
 /// BF16: the f32 kernels then compute bf16 products exactly), else `v`.
