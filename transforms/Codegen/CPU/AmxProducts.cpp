@@ -126,6 +126,22 @@ Value amxConv2d(OpBuilder &b, const Conv2dProblem &conv) {
   int64_t k = taps * c, kp = roundUp(k, kBlock), np = roundUp(o, kBlock),
           mp = roundUp(images * pixels, kBlock);
 
+  // A holds the whole batch: past 256 MB (VGG-16's first layers take 58 MB
+  // an image) the images go one at a time, and an image whose A alone
+  // would pass it takes the dot-product kernel, which builds no A.
+  constexpr int64_t kMaxBytesOfA = int64_t(256) << 20;
+  if (mp * kp * 2 > kMaxBytesOfA) {
+    if (images == 1 || roundUp(pixels, kBlock) * kp * 2 > kMaxBytesOfA)
+      return nullptr;
+    return eachImage(
+        b, loc, conv.type, conv.data, [&](OpBuilder &ib, Value image) {
+          Conv2dProblem one = conv;
+          one.data = image;
+          one.type = RankedTensorType::get({1, o, ho, wo}, b.getF32Type());
+          return amxConv2d(ib, one);
+        });
+  }
+
   // The image padded, in NHWC.
   Value padded = padImage(b, loc, conv.data, conv.padding, 2, 3,
                           constantScalar(b, loc, b.getBF16Type(), 0));

@@ -28,8 +28,8 @@ namespace {
 
 constexpr llvm::StringLiteral kRequestAmx = "relay_rt_request_amx";
 
-/// A static memref with the identity layout (rows contiguous), whose
-/// dimensions `multiples` says are multiples of 32 are.
+/// Whether `v` is a static memref with the identity layout (rows
+/// contiguous) whose dimensions flagged in `multiples` are multiples of 32.
 bool isDenseBlocked(Value v, ArrayRef<bool> multiples) {
   auto type = dyn_cast<MemRefType>(v.getType());
   if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity() ||
@@ -74,8 +74,12 @@ bool isTileable(linalg::GenericOp product) {
   SmallVector<AffineMap> maps = {AffineMap::get(4, 0, {dm, dk * 2 + dj}, ctx),
                                  AffineMap::get(4, 0, {dk, dn, dj}, ctx),
                                  AffineMap::get(4, 0, {dm, dn}, ctx)};
+  SmallVector<utils::IteratorType> iterators = {
+      utils::IteratorType::parallel, utils::IteratorType::parallel,
+      utils::IteratorType::reduction, utils::IteratorType::reduction};
   if (product.getIndexingMapsArray() != ArrayRef<AffineMap>(maps) ||
-      product.getNumReductionLoops() != 2 || !isProductBody(product))
+      product.getIteratorTypesArray() != ArrayRef(iterators) ||
+      !isProductBody(product))
     return false;
   Value a = product.getDpsInputs()[0], b = product.getDpsInputs()[1];
   Value out = product.getDpsInits()[0];
