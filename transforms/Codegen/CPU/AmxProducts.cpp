@@ -53,22 +53,14 @@ int64_t roundUp(int64_t v, int64_t multiple) {
 
 /// The product out = A x B of the file comment, marked for AMX tiles.
 Value amxTileProduct(OpBuilder &b, Location loc, Value a, Value pairs) {
-  MLIRContext *ctx = b.getContext();
   int64_t m = cast<RankedTensorType>(a.getType()).getDimSize(0);
   int64_t n = cast<RankedTensorType>(pairs.getType()).getDimSize(1);
   Value init =
       filledTensor(b, loc, {m, n}, constantScalar(b, loc, b.getF32Type(), 0));
-  AffineExpr dm, dn, dk, dj;
-  bindDims(ctx, dm, dn, dk, dj);
-  SmallVector<AffineMap> maps = {AffineMap::get(4, 0, {dm, dk * 2 + dj}, ctx),
-                                 AffineMap::get(4, 0, {dk, dn, dj}, ctx),
-                                 AffineMap::get(4, 0, {dm, dn}, ctx)};
-  SmallVector<utils::IteratorType> iterators = {
-      utils::IteratorType::parallel, utils::IteratorType::parallel,
-      utils::IteratorType::reduction, utils::IteratorType::reduction};
   auto product = linalg::GenericOp::create(
-      b, loc, init.getType(), ValueRange{a, pairs}, ValueRange{init}, maps,
-      iterators, [](OpBuilder &nb, Location nl, ValueRange args) {
+      b, loc, init.getType(), ValueRange{a, pairs}, ValueRange{init},
+      amxProductMaps(b.getContext()), amxProductIterators(),
+      [](OpBuilder &nb, Location nl, ValueRange args) {
         Type f32 = nb.getF32Type();
         Value x = arith::ExtFOp::create(nb, nl, f32, args[0]);
         Value y = arith::ExtFOp::create(nb, nl, f32, args[1]);
@@ -105,6 +97,19 @@ std::pair<AffineExpr, AffineExpr> pairIndices(MLIRContext *ctx) {
 } // namespace
 
 namespace mlir::relay::cpu {
+
+SmallVector<AffineMap> amxProductMaps(MLIRContext *ctx) {
+  AffineExpr dm, dn, dk, dj;
+  bindDims(ctx, dm, dn, dk, dj);
+  return {AffineMap::get(4, 0, {dm, dk * 2 + dj}, ctx),
+          AffineMap::get(4, 0, {dk, dn, dj}, ctx),
+          AffineMap::get(4, 0, {dm, dn}, ctx)};
+}
+
+SmallVector<utils::IteratorType> amxProductIterators() {
+  return {utils::IteratorType::parallel, utils::IteratorType::parallel,
+          utils::IteratorType::reduction, utils::IteratorType::reduction};
+}
 
 Value amxConv2d(OpBuilder &b, const Conv2dProblem &conv) {
   if (!conv.nchw || conv.groups != 1 || !conv.type.hasStaticShape() ||

@@ -13,6 +13,7 @@
 #define RELAY_MLIR_TRANSFORMS_CODEGEN_CPU_CPUKERNELS_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -184,6 +185,11 @@ Value widenedBF16(OpBuilder &b, Location loc, Value v);
 //===----------------------------------------------------------------------===//
 // bf16 products on AMX tiles (AmxProducts.cpp)
 //===----------------------------------------------------------------------===//
+
+/// The indexing maps and iterators of the product marked for AMX tiles,
+/// out[m, n] += A[m, k] * B[k / 2, n, k % 2] over (m, n, k / 2, k % 2).
+SmallVector<AffineMap> amxProductMaps(MLIRContext *ctx);
+SmallVector<utils::IteratorType> amxProductIterators();
 
 /// An ungrouped NCHW convolution of bf16 images and weights into f32 as one
 /// product marked for AMX tiles (--relay-lower-amx-products); null when it

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "transforms/Codegen/CPU/CPUDescription.h"
+#include "transforms/Codegen/CPU/CPUKernels.h"
 #include "transforms/Passes.h"
 
 #include "mlir/Dialect/AMX/AMXDialect.h"
@@ -68,17 +69,9 @@ bool isTileable(linalg::GenericOp product) {
     return false;
   // The maps and body of AmxProducts.cpp's product: a generic marked by
   // hand with anything else keeps its own meaning.
-  MLIRContext *ctx = product.getContext();
-  AffineExpr dm, dn, dk, dj;
-  bindDims(ctx, dm, dn, dk, dj);
-  SmallVector<AffineMap> maps = {AffineMap::get(4, 0, {dm, dk * 2 + dj}, ctx),
-                                 AffineMap::get(4, 0, {dk, dn, dj}, ctx),
-                                 AffineMap::get(4, 0, {dm, dn}, ctx)};
-  SmallVector<utils::IteratorType> iterators = {
-      utils::IteratorType::parallel, utils::IteratorType::parallel,
-      utils::IteratorType::reduction, utils::IteratorType::reduction};
-  if (product.getIndexingMapsArray() != ArrayRef<AffineMap>(maps) ||
-      product.getIteratorTypesArray() != ArrayRef(iterators) ||
+  if (product.getIndexingMapsArray() !=
+          relay::cpu::amxProductMaps(product.getContext()) ||
+      product.getIteratorTypesArray() != relay::cpu::amxProductIterators() ||
       !isProductBody(product))
     return false;
   Value a = product.getDpsInputs()[0], b = product.getDpsInputs()[1];
