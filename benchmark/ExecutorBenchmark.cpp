@@ -14,9 +14,9 @@
 //   build/bin/relay-executor-bench [--benchmark_filter=Matmul]
 //
 // The peers run at their best: the process re-executes itself with
-// OPENBLAS_CORETYPE=SkylakeX (Debian's OpenBLAS 0.3.21 does not recognise
-// newer AVX-512 CPUs and otherwise picks an SSE3 kernel), one OpenBLAS and
-// one OpenMP thread; the kernel OpenBLAS picked is printed in the context.
+// OPENBLAS_CORETYPE=SkylakeX on AVX-512 CPUs (Debian's OpenBLAS 0.3.21 does
+// not recognise newer ones and otherwise picks an SSE3 kernel), one OpenBLAS
+// and one OpenMP thread; the kernel OpenBLAS picked is printed in the context.
 //
 //===----------------------------------------------------------------------===//
 
@@ -285,7 +285,10 @@ int main(int argc, char **argv) {
   // initialise, so set them and start again.
   if (!std::getenv("RELAY_BENCH_CONFIGURED")) {
     setenv("RELAY_BENCH_CONFIGURED", "1", 1);
-    setenv("OPENBLAS_CORETYPE", "SkylakeX", 0);
+    // SkylakeX's kernel is illegal on a CPU without AVX-512 (Zen 3): there
+    // the AVX2 kernel, which OpenBLAS recognises on its own.
+    if (__builtin_cpu_supports("avx512f"))
+      setenv("OPENBLAS_CORETYPE", "SkylakeX", 0);
     unsetenv("OPENBLAS_L2_SIZE");
     setenv("OPENBLAS_NUM_THREADS", "1", 1);
     setenv("OMP_NUM_THREADS", "1", 1);

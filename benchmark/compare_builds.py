@@ -27,21 +27,8 @@ import run_workloads as workloads  # noqa: E402
 
 
 def cpu_model():
-    """The CPU model as /proc/cpuinfo names it, with its family and model
-    numbers and the vector extensions that matter here (virtual machines
-    often name the model vaguely: "AMD EPYC")."""
-    info = {}
-    with open('/proc/cpuinfo') as f:
-        for line in f:
-            key, _, value = line.partition(':')
-            info.setdefault(key.strip(), value.strip())
-    flags = set(info.get('flags', '').split())
-    isa = [f for f in ('avx512f', 'avx512_vnni', 'avx512_bf16', 'amx_tile')
-           if f in flags]
-    return '%s (family %s, model %s; %s)' % (
-        info.get('model name', 'unknown CPU'), info.get('cpu family', '?'),
-        info.get('model', '?'), ', '.join(isa) or 'no AVX-512')
-
+    """The CPU model as the tables' headings name it (run_workloads')."""
+    return workloads.cpu_model()
 
 
 def cpu_table(headers, rows, results=None):

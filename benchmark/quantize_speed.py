@@ -26,6 +26,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compare_builds import cpu_table  # noqa: E402
+from run_workloads import peer_env  # noqa: E402
 
 TORCH_SIDE = r'''
 import sys, time, statistics, torch, torchvision
@@ -71,7 +72,7 @@ def relay_ms(bin_dir, program, image, threads, runs):
 
 
 def torch_ms(name, threads, runs, engine):
-    env = dict(os.environ, OPENBLAS_CORETYPE="SkylakeX")
+    env = peer_env()
     return float(run([sys.executable, "-c", TORCH_SIDE, name, str(threads),
                       str(runs), engine], env=env).strip().splitlines()[-1])
 

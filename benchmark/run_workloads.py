@@ -21,9 +21,10 @@ tests export (SqueezeNet, ShuffleNet-V2, GoogLeNet, EfficientNet-B0,
 MnasNet, MobileNet-V3, RegNet-Y, DenseNet-121, Swin-T) follow, as a new
 user would run them: `relay-run model.onnx`.
 
-PyTorch runs in its own process with OPENBLAS_CORETYPE=SkylakeX (Debian's
-OpenBLAS 0.3.21 does not recognise this CPU and otherwise uses its SSE3
-kernel), at 1 and 2 threads set explicitly, eager and TorchScript
+PyTorch runs in its own process with the OpenBLAS kernel of this CPU
+(peer_env: SkylakeX where there is AVX-512, which Debian's OpenBLAS 0.3.21
+does not recognise on newer CPUs and would run with its SSE3 kernel; the
+AVX2 kernel otherwise), at 1 and 2 threads set explicitly, eager and TorchScript
 (torch.jit.freeze + torch.jit.optimize_for_inference); the table compares
 relay-mlir with PyTorch's best. relay-mlir runs with --num-threads 1 and 2
 (with 2, contractions of 2 MFLOP or more, other ops of 2^17 iterations or
@@ -89,9 +90,8 @@ def selected(only, torchvision=False):
     return NAMES + (TORCHVISION if torchvision else [])
 
 
-def cpu_model():
-    """The CPU, as the tables' headings name it: /proc/cpuinfo's model name,
-    family and model, and the vector extensions the kernels care about."""
+def cpu_info():
+    """/proc/cpuinfo's fields for the first CPU (empty where unreadable)."""
     fields = {}
     try:
         with open('/proc/cpuinfo') as f:
@@ -101,6 +101,15 @@ def cpu_model():
                 key, _, value = line.partition(':')
                 fields[key.strip()] = value.strip()
     except OSError:
+        pass
+    return fields
+
+
+def cpu_model():
+    """The CPU, as the tables' headings name it: /proc/cpuinfo's model name,
+    family and model, and the vector extensions the kernels care about."""
+    fields = cpu_info()
+    if not fields:
         return 'unknown CPU'
     flags = fields.get('flags', '').split()
     isa = [f for f in ('avx2', 'avx512f', 'avx512_vnni', 'avx512_bf16',
@@ -108,6 +117,34 @@ def cpu_model():
     return '%s (family %s, model %s; %s)' % (
         fields.get('model name', 'unknown'), fields.get('cpu family', '?'),
         fields.get('model', '?'), ', '.join(isa) or 'no AVX2')
+
+
+def openblas_core():
+    """The OpenBLAS kernel a peer should run on this CPU. Debian's OpenBLAS
+    0.3.21 does not recognise newer AVX-512 CPUs and falls back to its SSE3
+    kernel there, so they get SkylakeX; but SkylakeX's kernel dies of an
+    illegal instruction on a CPU without AVX-512 (an AVX2-only Zen 3), which
+    gets the AVX2 kernel of its vendor. None: leave OpenBLAS's own choice."""
+    fields = cpu_info()
+    flags = fields.get('flags', '').split()
+    if 'avx512f' in flags:
+        return 'SkylakeX'
+    if 'avx2' in flags:
+        return 'Zen' if fields.get('vendor_id') == 'AuthenticAMD' else 'Haswell'
+    return None
+
+
+def peer_env(base=None):
+    """The environment a peer (PyTorch, numpy) runs in at its best: the
+    OpenBLAS kernel for this CPU (openblas_core) and no OPENBLAS_L2_SIZE."""
+    env = dict(os.environ if base is None else base)
+    env.pop('OPENBLAS_L2_SIZE', None)
+    core = openblas_core()
+    if core:
+        env['OPENBLAS_CORETYPE'] = core
+    else:
+        env.pop('OPENBLAS_CORETYPE', None)
+    return env
 
 
 def merged_rows(path, cpu, rows):
@@ -381,9 +418,7 @@ print(json.dumps(result))
 
 
 def run_torch(spec, threads):
-    env = dict(os.environ)
-    env['OPENBLAS_CORETYPE'] = 'SkylakeX'
-    env.pop('OPENBLAS_L2_SIZE', None)
+    env = peer_env()
     # The driver imports the TreeLSTM's PyTorch form from examples/workloads.
     env['PYTHONPATH'] = os.path.join(ROOT, 'examples', 'workloads')
     proc = subprocess.run(['/usr/bin/python3', '-c', TORCH_DRIVER, str(threads),
@@ -561,13 +596,14 @@ def main():
                 'relay-mlir and PyTorch alternate (one thread, then '
                 'two), of the median of %d runs after warm-up; '
                 'PyTorch from Debian (python3-torch) with '
-                'OPENBLAS_CORETYPE=SkylakeX, threads set explicitly; '
+                'OPENBLAS_CORETYPE=%s, threads set explicitly; '
                 'relay-mlir compiled by relay-run (JIT; --num-threads 1 '
                 'and 2: with 2, contractions of 2 MFLOP or more, '
                 'other ops of 2^17 iterations or more, the row '
                 'bands of large im2col and 1x1 convolutions and the '
                 'tile-row bands of Winograd convolutions run on two '
-                'threads).\n\n' % (args.rounds, args.runs)
+                'threads).\n\n' % (args.rounds, args.runs,
+                                     openblas_core() or "unset")
                 + table + '\n\nA ratio above 1 means relay-mlir is faster '
                 "than PyTorch's best (eager or TorchScript) at that thread "
                 "count; the per-round ratios are the lowest and "
