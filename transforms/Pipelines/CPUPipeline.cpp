@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/Passes.h"
@@ -99,12 +100,22 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm,
   funcs.addPass(createConvertLinalgToLoopsPass());
   // bf16 conversions as integer arithmetic where the CPU has no AVX-512
   // BF16 (vcvtneps2bf16): LLVM would call compiler-rt's __truncsfbf2, which
-  // the JIT does not have. (An unknown CPU is --relay-set-target-cpu's
-  // error.)
+  // the JIT does not have. LLVM also computes bf16 arithmetic and math
+  // functions (an add of two bf16 tensors, a tanh) in f32 and truncates
+  // with that call, so they are first made explicitly f32 between
+  // conversions (an AVX2-only Zen 3 failed to link the JIT's code
+  // otherwise; float16 stays as it was). (An unknown CPU is
+  // --relay-set-target-cpu's error.)
   std::string cpuError;
   FailureOr<cpu::CPUDescription> targetCPU =
       cpu::lookupCPU(options.cpu, cpuError);
   if (failed(targetCPU) || !targetCPU->bf16) {
+    math::MathExtendToSupportedTypesOptions mathInF32;
+    mathInF32.extraTypeStrs = {"f16"};
+    funcs.addPass(math::createMathExtendToSupportedTypes(mathInF32));
+    arith::ArithEmulateUnsupportedFloatsOptions inF32;
+    inF32.sourceTypeStrs = {"bf16"};
+    funcs.addPass(arith::createArithEmulateUnsupportedFloats(inF32));
     arith::ArithExpandOpsPassOptions bf16;
     bf16.includeBf16 = true;
     funcs.addPass(arith::createArithExpandOpsPass(bf16));
