@@ -22,11 +22,18 @@ Value index(OpBuilder &b, Location loc, int64_t v) {
 scf::ForOp loopOp(OpBuilder &b, Location loc, int64_t begin, int64_t end,
                   int64_t step, Value init,
                   function_ref<Value(OpBuilder &, Value, Value)> body) {
-  return scf::ForOp::create(
-      b, loc, index(b, loc, begin), index(b, loc, end), index(b, loc, step),
-      ValueRange{init}, [&](OpBuilder &lb, Location, Value iv, ValueRange acc) {
-        scf::YieldOp::create(lb, loc, body(lb, iv, acc[0]));
-      });
+  // The body is built once the loop is in its block, not by scf.for's body
+  // builder (which runs before the loop is inserted): what the body's
+  // kernels ask of the enclosing module, the CPU it is compiled for
+  // (cpuAt), must find the module, not fall back to the host's.
+  auto loop =
+      scf::ForOp::create(b, loc, index(b, loc, begin), index(b, loc, end),
+                         index(b, loc, step), ValueRange{init});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  scf::YieldOp::create(
+      b, loc, body(b, loop.getInductionVar(), loop.getRegionIterArg(0)));
+  return loop;
 }
 
 scf::ForOp loopOp(OpBuilder &b, Location loc, int64_t end, int64_t step,

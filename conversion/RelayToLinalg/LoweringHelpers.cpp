@@ -333,30 +333,23 @@ Value eachImage(OpBuilder &b, Location loc, RankedTensorType type, Value images,
   auto resultShape = llvm::to_vector(type.getShape());
   resultShape[0] = 1;
   MLIRContext *ctx = b.getContext();
-  auto index = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
   Value init =
       tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
-  return scf::ForOp::create(
-             b, loc, index(0), index(type.getDimSize(0)), index(1),
-             ValueRange{init},
-             [&](OpBuilder &lb, Location l, Value img, ValueRange acc) {
-               OpFoldResult zero = lb.getIndexAttr(0);
-               SmallVector<OpFoldResult> at(imageShape.size(), zero);
-               at[0] = img;
-               SmallVector<OpFoldResult> unit(imageShape.size(),
-                                              lb.getIndexAttr(1));
-               Value image = tensor::ExtractSliceOp::create(
-                   lb, l,
-                   RankedTensorType::get(imageShape, in.getElementType()),
-                   images, at, getAsIndexOpFoldResult(ctx, imageShape), unit);
-               Value next = tensor::InsertSliceOp::create(
-                   lb, l, convolve(lb, image), acc[0], at,
-                   getAsIndexOpFoldResult(ctx, resultShape), unit);
-               scf::YieldOp::create(lb, l, next);
-             })
-      .getResult(0);
+  return loop(
+      b, loc, type.getDimSize(0), 1, init,
+      [&](OpBuilder &lb, Value img, Value acc) {
+        OpFoldResult zero = lb.getIndexAttr(0);
+        SmallVector<OpFoldResult> at(imageShape.size(), zero);
+        at[0] = img;
+        SmallVector<OpFoldResult> unit(imageShape.size(), lb.getIndexAttr(1));
+        Value image = tensor::ExtractSliceOp::create(
+            lb, loc, RankedTensorType::get(imageShape, in.getElementType()),
+            images, at, getAsIndexOpFoldResult(ctx, imageShape), unit);
+        return tensor::InsertSliceOp::create(
+                   lb, loc, convolve(lb, image), acc, at,
+                   getAsIndexOpFoldResult(ctx, resultShape), unit)
+            .getResult();
+      });
 }
 
 SmallVector<int64_t> padding4(Operation *op) {

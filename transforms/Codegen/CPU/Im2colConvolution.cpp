@@ -221,35 +221,22 @@ Value conv2dInRowBands(OpBuilder &b, Location loc, RankedTensorType type,
   auto bandType = RankedTensorType::get(
       {type.getDimSize(0), type.getDimSize(1), rows, type.getDimSize(3)},
       type.getElementType());
-  auto index = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
   Value init =
       tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
-  auto loop = scf::ForOp::create(
-      b, loc, index(0), index(type.getDimSize(2)), index(rows),
-      ValueRange{init},
-      [&](OpBuilder &lb, Location l, Value row, ValueRange acc) {
-        Value inRow =
-            s[0] == 1
-                ? row
-                : arith::MulIOp::create(
-                      lb, l, row, arith::ConstantIndexOp::create(lb, l, s[0]))
-                      .getResult();
-        OpFoldResult zero = lb.getIndexAttr(0), one = lb.getIndexAttr(1);
-        SmallVector<OpFoldResult> unit(4, one);
-        Value slice = tensor::ExtractSliceOp::create(
-            lb, l, sliceType, data,
-            SmallVector<OpFoldResult>{zero, zero, inRow, zero},
-            getAsIndexOpFoldResult(lb.getContext(), sliceType.getShape()),
-            unit);
-        Value band = conv2dNchwAsProduct(lb, l, bandType, slice, weight,
+  scf::ForOp loop = loopOp(
+      b, loc, type.getDimSize(2), rows, init,
+      [&](OpBuilder &lb, Value row, Value acc) {
+        Value inRow = s[0] == 1 ? row
+                                : arith::MulIOp::create(lb, loc, row,
+                                                        index(lb, loc, s[0]))
+                                      .getResult();
+        OpFoldResult zero = lb.getIndexAttr(0);
+        Value slice = sliceAt(lb, loc, data, {zero, zero, inRow, zero},
+                              sliceType.getShape());
+        Value band = conv2dNchwAsProduct(lb, loc, bandType, slice, weight,
                                          /*groups=*/1, s, d);
-        Value out = tensor::InsertSliceOp::create(
-            lb, l, band, acc[0],
-            SmallVector<OpFoldResult>{zero, zero, row, zero},
-            getAsIndexOpFoldResult(lb.getContext(), bandType.getShape()), unit);
-        scf::YieldOp::create(lb, l, out);
+        return insertAt(lb, loc, band, acc, {zero, zero, row, zero},
+                        bandType.getShape());
       });
   // The bands are independent: with threads, --relay-to-llvm runs them in
   // parallel (--relay-parallelize-loops).
