@@ -351,6 +351,28 @@ struct TileAndVectorizePass
   /// The tile sizes of the CPU the function is compiled for.
   TileSizes tiles = TileSizes(relay::cpu::hostCPU());
 
+  /// The register tile (rows, columns) of a cache tile of cm x cn.
+  std::pair<int64_t, int64_t> registerTile(int64_t cm, int64_t cn) const {
+    int64_t rn = alignedDivisorAtMost(cn, tiles.regN, {tiles.lanes});
+    // With one vector per row (n not a multiple of 32: 14x14 maps, 208
+    // columns) twice the rows keep 16 accumulators (MobileNet-V2 2% faster).
+    int64_t rm = rn == tiles.regN / 2 && cm % (2 * tiles.regM) == 0
+                     ? 2 * tiles.regM
+                     : divisorAtMost(cm, tiles.regM);
+    // Rows that leave most accumulators unused (49 rows: AVX2's 4-row tiles
+    // fall to 1 row of 2 vectors, 2 accumulators where 4 FMAs of latency 4
+    // must be in flight on each of 2 pipes) take one vector per row and up
+    // to twice the rows instead (7 rows of 1 vector: 7 accumulators).
+    int64_t accumulators = tiles.regM * tiles.regN / tiles.lanes;
+    int64_t vectors = rn / tiles.lanes;
+    if (2 * rm * vectors < accumulators && cn % tiles.lanes == 0) {
+      int64_t rows = divisorAtMost(cm, 2 * tiles.regM);
+      if (rows > rm * vectors)
+        return {rows, tiles.lanes};
+    }
+    return {rm, rn};
+  }
+
   /// The zero fills right before contractions, by contraction; the fills
   /// erased because their contraction starts from zero.
   llvm::DenseMap<Operation *, linalg::FillOp> zeroFills;
@@ -386,18 +408,19 @@ struct TileAndVectorizePass
     outer(dims.k);
     unsigned m = dims.m.back(), n = dims.n.back(), k = dims.k.back();
     int64_t cm = alignedDivisorAtMost(ranges[m], tiles.cacheM, {tiles.regM});
+    // An m with no divisor near the cache tile (7x7 maps' 49 positions with
+    // AVX2's 32-row cache tiles: 7) goes whole when it is within twice the
+    // cache tile: a few rows per m tile read all of B again for each
+    // (ResNet-18's last convolutions re-read 9.4 MB of weights 7 times).
+    if (2 * cm <= tiles.cacheM && ranges[m] <= 2 * tiles.cacheM)
+      cm = ranges[m];
     int64_t cn = alignedDivisorAtMost(ranges[n], tiles.cacheN,
                                       {tiles.regN, tiles.lanes});
     int64_t ck = divisorAtMost(ranges[k], tiles.cacheK);
     cache[m] = tileOrWhole(ranges[m], cm);
     cache[n] = tileOrWhole(ranges[n], cn);
     cache[k] = tileOrWhole(ranges[k], ck);
-    int64_t rn = alignedDivisorAtMost(cn, tiles.regN, {tiles.lanes});
-    // With one vector per row (n not a multiple of 32: 14x14 maps, 208
-    // columns) twice the rows keep 16 accumulators (MobileNet-V2 2% faster).
-    int64_t rm = rn == tiles.regN / 2 && cm % (2 * tiles.regM) == 0
-                     ? 2 * tiles.regM
-                     : divisorAtMost(cm, tiles.regM);
+    auto [rm, rn] = registerTile(cm, cn);
     reg[m] = tileOrWhole(cm, rm);
     reg[n] = tileOrWhole(cn, rn);
     reg[k] = tileOrWhole(ck, 1);
