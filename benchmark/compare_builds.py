@@ -26,9 +26,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run_workloads as workloads  # noqa: E402
 
 
-def cpu_model():
-    """The CPU model as the tables' headings name it (run_workloads')."""
-    return workloads.cpu_model()
+# The CPU as the tables' headings name it.
+cpu_model = workloads.cpu_model
 
 
 def cpu_table(headers, rows, results=None):

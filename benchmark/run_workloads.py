@@ -134,10 +134,11 @@ def openblas_core():
     return None
 
 
-def peer_env(base=None):
-    """The environment a peer (PyTorch, numpy) runs in at its best: the
-    OpenBLAS kernel for this CPU (openblas_core) and no OPENBLAS_L2_SIZE."""
-    env = dict(os.environ if base is None else base)
+def peer_env():
+    """The environment a peer (PyTorch, numpy) runs in at its best: this
+    process's, with the OpenBLAS kernel for this CPU (openblas_core) and no
+    OPENBLAS_L2_SIZE."""
+    env = dict(os.environ)
     env.pop('OPENBLAS_L2_SIZE', None)
     core = openblas_core()
     if core:

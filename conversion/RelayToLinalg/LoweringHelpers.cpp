@@ -324,7 +324,6 @@ Value padImage(OpBuilder &b, Location loc, Value data, ArrayRef<int64_t> p,
       getAsIndexOpFoldResult(ctx, in.getShape()), ones);
 }
 
-/// (top, left, bottom, right) from TVM's 1, 2 or 4 padding values.
 Value eachImage(OpBuilder &b, Location loc, RankedTensorType type, Value images,
                 function_ref<Value(OpBuilder &, Value)> convolve) {
   auto in = cast<RankedTensorType>(images.getType());
@@ -352,6 +351,7 @@ Value eachImage(OpBuilder &b, Location loc, RankedTensorType type, Value images,
       });
 }
 
+/// (top, left, bottom, right) from TVM's 1, 2 or 4 padding values.
 SmallVector<int64_t> padding4(Operation *op) {
   SmallVector<int64_t> p = intsAttr(op, "padding", {0, 0});
   if (p.size() == 1)

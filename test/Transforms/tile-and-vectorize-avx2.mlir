@@ -9,8 +9,9 @@
 // one cache tile (m tiles of 7 rows read all of B again for each). With
 // AVX-512 the tile stays 7 rows of 2 vectors.
 // AVX2-LABEL: func.func @forty_nine_rows
-// AVX2-NOT:    scf.for {{.*}} to %c49 step %c1
-// AVX2:        scf.for {{.*}} to %c49 step %c7
+// AVX2-NOT:    scf.for {{.*}} to %c49
+// AVX2:        scf.for {{.*}} to %c256 step %c64
+// AVX2:          scf.for {{.*}} to %c49 step %c7
 // AVX2:        vector.contract {{.*}} : vector<7x1xf32>, vector<1x8xf32> into vector<7x8xf32>
 // AVX512-LABEL: func.func @forty_nine_rows
 // AVX512:      vector.contract {{.*}} : vector<7x1xf32>, vector<1x32xf32> into vector<7x32xf32>
