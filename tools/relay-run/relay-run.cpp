@@ -19,6 +19,7 @@
 #include "runtime/Executor/Executor.h"
 #include "runtime/Interpreter/Interpreter.h"
 #include "runtime/Interpreter/Npy.h"
+#include "runtime/Interpreter/Samples.h"
 #include "tools/init/InitAll.h"
 #include "transforms/Codegen/CPU/CPUDescription.h"
 #include "transforms/Codegen/CPU/CPUTarget.h"
@@ -76,6 +77,14 @@ static cl::list<std::string> inputs("input",
 static cl::opt<int64_t> randomInputs("random-inputs", cl::init(-1),
                                      cl::desc("Random inputs from this seed"),
                                      cl::cat(category));
+static cl::opt<std::string> samplesDir(
+    "samples",
+    cl::desc("Run the entry once per sample of this directory and print "
+             "each result after the sample's name: with one parameter each "
+             ".npy file is a sample, with several each subdirectory, its "
+             ".npy files (in name order) the arguments in order; --output "
+             "then names a directory that gets NAME.npy for each"),
+    cl::cat(category));
 static cl::opt<std::string> output("output",
                                    cl::desc("Write the result to this .npy"),
                                    cl::cat(category));
@@ -433,9 +442,20 @@ int main(int argc, char **argv) {
   unsigned numParams = body.getNumArguments();
 
   std::vector<ValuePtr> args;
-  if (!inputs.empty() && randomInputs >= 0)
-    return fail("give either --input files or --random-inputs, not both");
-  if (randomInputs >= 0) {
+  if (int given = !inputs.empty() + (randomInputs >= 0) + !samplesDir.empty();
+      given > 1)
+    return fail("give one of --input files, --random-inputs and --samples");
+  std::vector<Sample> samples;
+  if (!samplesDir.empty()) {
+    if (bench > 0)
+      return fail("--bench times one input: give --input files or "
+                  "--random-inputs, not --samples");
+    FailureOr<std::vector<Sample>> read = readSampleDirectory(
+        samplesDir, body.getArgumentTypes(), func.getLoc(), "--samples");
+    if (failed(read))
+      return 1;
+    samples = std::move(*read);
+  } else if (randomInputs >= 0) {
     std::mt19937_64 rng(randomInputs);
     for (BlockArgument arg : body.getArguments()) {
       // An input larger than memory is an error, not an abort in the
@@ -477,11 +497,16 @@ int main(int argc, char **argv) {
       args.push_back(RuntimeValue::tensor(std::move(*t)));
     }
   }
-  for (auto [i, pair] : llvm::enumerate(llvm::zip(body.getArguments(), args)))
-    if (failed(Interpreter::checkArgument(
-            std::get<1>(pair), std::get<0>(pair).getType(),
-            std::get<0>(pair).getLoc(), "input #" + Twine(i))))
-      return 1;
+  // One run: the inputs given, or each sample.
+  if (samples.empty())
+    samples.push_back({"", std::move(args)});
+  for (const Sample &sample : samples)
+    for (auto [i, pair] :
+         llvm::enumerate(llvm::zip(body.getArguments(), sample.args)))
+      if (failed(Interpreter::checkArgument(
+              std::get<1>(pair), std::get<0>(pair).getType(),
+              std::get<0>(pair).getLoc(), "input #" + Twine(i))))
+        return 1;
 
   // Compiled (the default) where native code covers the program, else the
   // interpreter, saying why.
@@ -527,19 +552,35 @@ int main(int argc, char **argv) {
   }
   phase(executor ? "Run" : "Run (interpreter)");
   Interpreter interpreter(*module);
-  auto runOnce = [&]() {
+  auto runOn = [&](const std::vector<ValuePtr> &args) {
     return executor ? executor->call(args) : interpreter.call(func, args);
   };
-  FailureOr<ValuePtr> result = runOnce();
-  if (failed(result))
-    return 1;
-  if (summary)
-    printSummary(llvm::outs(), *result);
-  else
-    printValue(llvm::outs(), *result);
-  llvm::outs() << "\n";
-  if (!output.empty() && failed(writeOutput(*result, output)))
-    return 1;
+  if (!samplesDir.empty() && !output.empty())
+    if (std::error_code ec = llvm::sys::fs::create_directories(output))
+      return fail("cannot make the --output directory '" + output +
+                  "': " + ec.message());
+  for (const Sample &sample : samples) {
+    FailureOr<ValuePtr> result = runOn(sample.args);
+    if (failed(result))
+      return 1;
+    if (!samplesDir.empty())
+      llvm::outs() << sample.name << ": ";
+    if (summary)
+      printSummary(llvm::outs(), *result);
+    else
+      printValue(llvm::outs(), *result);
+    llvm::outs() << "\n";
+    if (output.empty())
+      continue;
+    std::string path = output;
+    if (!samplesDir.empty()) {
+      SmallString<128> joined(output);
+      llvm::sys::path::append(joined, sample.name + ".npy");
+      path = std::string(joined);
+    }
+    if (failed(writeOutput(*result, path)))
+      return 1;
+  }
 
   if (bench > 0) {
     phase("Benchmark");
@@ -550,13 +591,14 @@ int main(int argc, char **argv) {
         executor && !executor->takesObjects() && !executor->returnsObjects();
     std::vector<std::vector<char>> buffers, results;
     SmallVector<const void *> pointers;
-    if (native && failed(executor->toNative(args, buffers, pointers)))
+    if (native &&
+        failed(executor->toNative(samples.front().args, buffers, pointers)))
       return 1;
     std::vector<double> times;
     for (unsigned i = 0; i < bench; ++i) {
       auto start = std::chrono::steady_clock::now();
       if (native ? failed(executor->callNative(pointers, results))
-                 : failed(runOnce()))
+                 : failed(runOn(samples.front().args)))
         return 1;
       auto end = std::chrono::steady_clock::now();
       times.push_back(

@@ -3,13 +3,9 @@
 #include "transforms/Quantization/Calibration.h"
 
 #include "runtime/Interpreter/Interpreter.h"
-#include "runtime/Interpreter/Npy.h"
+#include "runtime/Interpreter/Samples.h"
 
 #include "mlir/IR/IRMapping.h"
-#include "mlir/Support/FileUtilities.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
 
 #include <algorithm>
 #include <cmath>
@@ -19,7 +15,6 @@
 using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::quant;
-using interp::RuntimeValue;
 using interp::Tensor;
 using interp::ValuePtr;
 
@@ -44,53 +39,6 @@ interpret(ModuleOp module, StringRef entry,
   }
   return results;
 }
-
-/// The sorted entries of `dir` (full paths) that `keep` accepts.
-FailureOr<std::vector<std::string>>
-listDirectory(StringRef dir, function_ref<bool(const std::string &)> keep,
-              Location loc) {
-  std::error_code ec;
-  std::vector<std::string> entries;
-  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
-       it.increment(ec))
-    if (keep(it->path()))
-      entries.push_back(it->path());
-  if (ec) {
-    emitError(loc) << "cannot read the calibration data directory '" << dir
-                   << "': " << ec.message();
-    return failure();
-  }
-  llvm::sort(entries);
-  return entries;
-}
-
-bool isNpy(const std::string &path) {
-  return StringRef(path).ends_with(".npy");
-}
-
-/// The tensor of `path`, which must have `type`.
-FailureOr<ValuePtr> readSample(StringRef path, Type type, Location loc,
-                               unsigned param) {
-  std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> bytes = openInputFile(path, &error);
-  if (!bytes) {
-    emitError(loc) << "calibration data: " << error;
-    return failure();
-  }
-  FailureOr<Tensor> t =
-      interp::readNpy(loc.getContext(), bytes->getBuffer(), error);
-  if (failed(t)) {
-    emitError(loc) << "calibration data '" << path << "': " << error;
-    return failure();
-  }
-  if (t->getType() != type) {
-    emitError(loc) << "calibration data '" << path << "' holds a "
-                   << t->getType() << " where parameter #" << param << " is "
-                   << type;
-    return failure();
-  }
-  return RuntimeValue::tensor(std::move(*t));
-}
 } // namespace
 
 void quant::setCalibrationRunner(CalibrationRunner runner) {
@@ -100,59 +48,15 @@ void quant::setCalibrationRunner(CalibrationRunner runner) {
 
 FailureOr<std::vector<std::vector<ValuePtr>>>
 quant::readCalibrationData(StringRef dir, FuncOp func) {
-  Location loc = func.getLoc();
-  ArrayRef<Type> params = func.getFunctionType().getInputs();
-  if (!llvm::sys::fs::is_directory(dir)) {
-    emitError(loc) << "calibration-data '" << dir << "' is not a directory";
+  FailureOr<std::vector<interp::Sample>> samples =
+      interp::readSampleDirectory(dir, func.getFunctionType().getInputs(),
+                                  func.getLoc(), "calibration-data");
+  if (failed(samples))
     return failure();
-  }
-  std::vector<std::vector<ValuePtr>> samples;
-  if (params.size() == 1) {
-    FailureOr<std::vector<std::string>> files = listDirectory(dir, isNpy, loc);
-    if (failed(files))
-      return failure();
-    for (const std::string &file : *files) {
-      FailureOr<ValuePtr> t = readSample(file, params[0], loc, 0);
-      if (failed(t))
-        return failure();
-      samples.push_back({*t});
-    }
-  } else {
-    FailureOr<std::vector<std::string>> dirs = listDirectory(
-        dir,
-        [](const std::string &p) { return llvm::sys::fs::is_directory(p); },
-        loc);
-    if (failed(dirs))
-      return failure();
-    for (const std::string &sub : *dirs) {
-      FailureOr<std::vector<std::string>> files =
-          listDirectory(sub, isNpy, loc);
-      if (failed(files))
-        return failure();
-      if (files->size() != params.size()) {
-        emitError(loc) << "calibration data '" << sub << "' holds "
-                       << files->size() << " .npy files for the "
-                       << params.size() << " parameters";
-        return failure();
-      }
-      std::vector<ValuePtr> args;
-      for (auto [i, file] : llvm::enumerate(*files)) {
-        FailureOr<ValuePtr> t = readSample(file, params[i], loc, i);
-        if (failed(t))
-          return failure();
-        args.push_back(*t);
-      }
-      samples.push_back(std::move(args));
-    }
-  }
-  if (samples.empty()) {
-    emitError(loc) << "calibration-data '" << dir << "' holds no samples ("
-                   << (params.size() == 1 ? ".npy files"
-                                          : "subdirectories of .npy files")
-                   << ")";
-    return failure();
-  }
-  return samples;
+  std::vector<std::vector<ValuePtr>> args;
+  for (interp::Sample &sample : *samples)
+    args.push_back(std::move(sample.args));
+  return args;
 }
 
 FailureOr<std::vector<std::vector<float>>>

@@ -37,10 +37,8 @@ using CalibrationRunner =
 /// interpreter).
 void setCalibrationRunner(CalibrationRunner runner);
 
-/// The samples of `dir` for `func`: with one parameter each `.npy` file is
-/// one sample; with several each subdirectory is one, its `.npy` files (in
-/// name order) the parameters in order. Every tensor must have its
-/// parameter's type; errors name the file.
+/// The samples of `dir` for `func` (interp::readSampleDirectory's format),
+/// each the arguments of one call.
 FailureOr<std::vector<std::vector<interp::ValuePtr>>>
 readCalibrationData(StringRef dir, FuncOp func);
 

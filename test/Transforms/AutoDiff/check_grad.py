@@ -13,6 +13,7 @@ sqrt). Exits 1 naming the parameter and element that disagree.
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -20,21 +21,39 @@ import tempfile
 import numpy as np
 
 
-def run(relay_run, program, entry, inputs, tmp):
-    paths = []
-    for i, x in enumerate(inputs):
-        path = os.path.join(tmp, 'in%d.npy' % i)
-        np.save(path, x)
-        paths.append(path)
-    out = os.path.join(tmp, 'out.npy')
-    for name in os.listdir(tmp):
-        if name.startswith('out.'):
-            os.remove(os.path.join(tmp, name))
-    cmd = [relay_run, '--interp', program, '--entry', entry, '--output', out]
-    for p in paths:
-        cmd += ['--input', p]
-    subprocess.run(cmd, check=True, capture_output=True)
+def run(relay_run, program, entry, samples, tmp):
+    """Runs `entry` on each list of inputs in `samples` (one relay-run over
+    a --samples directory); returns the output directory, which holds
+    NNNNNNN.npy for a tensor result of sample N, NNNNNNN.0.npy, ... for a
+    tuple's fields (NNNNNNN.1.0.npy for a field of a field)."""
+    for name in ('samples', 'out'):
+        shutil.rmtree(os.path.join(tmp, name), ignore_errors=True)
+    folder = os.path.join(tmp, 'samples')
+    os.mkdir(folder)
+    for s, inputs in enumerate(samples):
+        if len(inputs) == 1:
+            np.save(os.path.join(folder, '%07d.npy' % s), inputs[0])
+            continue
+        sub = os.path.join(folder, '%07d' % s)
+        os.mkdir(sub)
+        for i, x in enumerate(inputs):
+            np.save(os.path.join(sub, 'in%04d.npy' % i), x)
+    out = os.path.join(tmp, 'out')
+    done = subprocess.run([relay_run, '--interp', program, '--entry', entry,
+                           '--samples', folder, '--output', out],
+                          capture_output=True, text=True)
+    if done.returncode:
+        print('relay-run @%s failed:\n%s' % (entry, done.stderr))
+        sys.exit(1)
     return out
+
+
+def totals(out, count):
+    """The sum of every element of each of `count` results in `out`."""
+    sums = [0.0] * count
+    for name in os.listdir(out):
+        sums[int(name[:7])] += float(np.sum(np.load(os.path.join(out, name))))
+    return sums
 
 
 def main():
@@ -58,35 +77,29 @@ def main():
     inputs = [rng.uniform(0.5, 2.0, s) if args.positive else
               rng.standard_normal(s) for s in shapes]
     with tempfile.TemporaryDirectory() as tmp:
-        out = run(args.relay_run, args.program, args.func + '_grad', inputs,
-                  tmp)
-        grads = [np.load(out.replace('.npy', '.1.%d.npy' % i))
+        out = run(args.relay_run, args.program, args.func + '_grad',
+                  [inputs], tmp)
+        # (value, (d/dx1, ...)).
+        grads = [np.load(os.path.join(out, '0000000.1.%d.npy' % i))
                  for i in range(len(inputs))]
-
-        def total(xs):
-            out = run(args.relay_run, args.program, args.func, xs, tmp)
-            if os.path.exists(out):
-                return float(np.sum(np.load(out)))
-            fields, i = 0.0, 0
-            while os.path.exists(out.replace('.npy', '.%d.npy' % i)):
-                fields += float(np.sum(np.load(
-                    out.replace('.npy', '.%d.npy' % i))))
-                i += 1
-            return fields
-
+        # Every perturbation (up and down of each element) in one run.
+        perturbed, where = [], []
         for p, x in enumerate(inputs):
             for index in np.ndindex(*x.shape):
-                up = [y.copy() for y in inputs]
-                down = [y.copy() for y in inputs]
-                up[p][index] += args.eps
-                down[p][index] -= args.eps
-                numeric = (total(up) - total(down)) / (2 * args.eps)
-                analytic = grads[p][index]
-                if abs(numeric - analytic) > args.atol + args.rtol * abs(
-                        numeric):
-                    print('parameter %d element %s: gradient %.10g, finite '
-                          'differences %.10g' % (p, index, analytic, numeric))
-                    sys.exit(1)
+                for sign in (1, -1):
+                    xs = [y.copy() for y in inputs]
+                    xs[p][index] += sign * args.eps
+                    perturbed.append(xs)
+                where.append((p, index))
+        sums = totals(run(args.relay_run, args.program, args.func, perturbed,
+                          tmp), len(perturbed))
+        for i, (p, index) in enumerate(where):
+            numeric = (sums[2 * i] - sums[2 * i + 1]) / (2 * args.eps)
+            analytic = grads[p][index]
+            if abs(numeric - analytic) > args.atol + args.rtol * abs(numeric):
+                print('parameter %d element %s: gradient %.10g, finite '
+                      'differences %.10g' % (p, index, analytic, numeric))
+                sys.exit(1)
     print('ok: %d parameters' % len(inputs))
 
 

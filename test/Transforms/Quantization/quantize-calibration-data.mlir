@@ -24,7 +24,7 @@
 // NODATA: error: --relay-quantize-calibrate: calibrate-mode=kl-divergence needs calibration-data=DIR
 // MISSING: error: calibration-data '{{.*}}missing' is not a directory
 // EMPTY: error: calibration-data '{{.*}}empty' holds no samples (.npy files)
-// WRONG: error: calibration data '{{.*}}wrong{{/|\\}}a.npy' holds a 'tensor<5xf32>' where parameter #0 is 'tensor<4xf32>'
+// WRONG: error: calibration-data '{{.*}}wrong{{/|\\}}a.npy' holds a 'tensor<5xf32>' where parameter #0 is 'tensor<4xf32>'
 relay.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
   %r = relay.nn.relu %x : (tensor<4xf32>) -> tensor<4xf32>
   %one = relay.constant dense<1.0> : tensor<f32>

@@ -1,0 +1,41 @@
+//===- Samples.h - Directories of input samples -----------------*- C++ -*-===//
+//
+// A directory of samples for a function, the format of
+// --relay-quantize-calibrate's calibration-data and relay-run's --samples:
+// for a function of one parameter each `.npy` file is one sample; for
+// several, each subdirectory is one, its `.npy` files (in name order) the
+// arguments in parameter order. Every tensor must have its parameter's
+// type; errors name the file.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RELAY_MLIR_RUNTIME_INTERPRETER_SAMPLES_H
+#define RELAY_MLIR_RUNTIME_INTERPRETER_SAMPLES_H
+
+#include "runtime/Interpreter/Value.h"
+
+#include "mlir/IR/Location.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::relay::interp {
+
+/// One sample: its name (the file's or the subdirectory's, without
+/// `.npy`) and the arguments it holds.
+struct Sample {
+  std::string name;
+  std::vector<ValuePtr> args;
+};
+
+/// The samples of `dir` (in name order) for a function of `params`;
+/// errors are reported at `loc`, naming the directory as `what` (the
+/// option that gave it, e.g. "calibration-data").
+FailureOr<std::vector<Sample>> readSampleDirectory(StringRef dir,
+                                                   TypeRange params,
+                                                   Location loc,
+                                                   StringRef what);
+
+} // namespace mlir::relay::interp
+
+#endif // RELAY_MLIR_RUNTIME_INTERPRETER_SAMPLES_H
