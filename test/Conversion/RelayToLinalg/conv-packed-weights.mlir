@@ -1,4 +1,5 @@
 // RUN: relay-mlir-opt %s --relay-set-target-cpu=cpu=znver4 --relay-to-linalg | FileCheck %s
+// RUN: relay-mlir-opt %s --relay-set-target-cpu=cpu=znver3 --relay-to-linalg | FileCheck %s --check-prefix=AVX2
 // Convolutions of one image whose spatial size would be padded to whole
 // vectors (7x7: 49 -> 64 columns) multiply transposed when their weights
 // are constant: the weights are packed at compile time into panels of 16
@@ -42,10 +43,25 @@ relay.func @padded_14x14(%x: tensor<1x2x14x14xf32>) -> tensor<1x16x14x14xf32> {
   relay.return %r : tensor<1x16x14x14xf32>
 }
 
-// A splat weight packs to a splat; 32 channels make one panel of 32.
+// A splat weight packs to a splat; 32 channels make one panel of 32 (a
+// register tile's columns with AVX-512), and the 49 positions are 7 tiles
+// of 7 rows.
 // CHECK-LABEL: func.func @splat_7x7(
+// CHECK-NOT: tensor.pad
 // CHECK: arith.constant dense<2.500000e-01> : tensor<1x3x32xf32>
+// CHECK-NOT: tensor.pad
 // CHECK: linalg.transpose
+// Tests that with AVX2 (4x16 register tiles) the panels are 16 channels
+// wide and the positions padded to 52 rows (49 has no divisor near 4),
+// sliced off before the transpose.
+// AVX2-LABEL: func.func @splat_7x7(
+// AVX2: %[[PACKED:.*]] = arith.constant dense<2.500000e-01> : tensor<2x3x16xf32>
+// AVX2: %[[COL:.*]] = tensor.pad {{.*}} low[0, 0] high[0, 3]
+// AVX2: tensor<3x49xf32> to tensor<3x52xf32>
+// AVX2: %[[PRODUCT:.*]] = linalg.generic {{.*}} ins(%[[COL]], %[[PACKED]] : tensor<3x52xf32>, tensor<2x3x16xf32>) outs(%{{.*}} : tensor<52x2x16xf32>)
+// AVX2: %[[FLAT:.*]] = tensor.collapse_shape %[[PRODUCT]]
+// AVX2: %[[ROWS:.*]] = tensor.extract_slice %[[FLAT]][0, 0] [49, 32] [1, 1] : tensor<52x32xf32> to tensor<49x32xf32>
+// AVX2: linalg.transpose ins(%[[ROWS]] : tensor<49x32xf32>)
 relay.func @splat_7x7(%x: tensor<1x3x7x7xf32>) -> tensor<1x32x7x7xf32> {
   %w = relay.constant dense<0.25> : tensor<32x3x1x1xf32>
   %r = relay.nn.conv2d %x, %w {channels = 32 : i64, kernel_size = array<i64: 1, 1>} : (tensor<1x3x7x7xf32>, tensor<32x3x1x1xf32>) -> tensor<1x32x7x7xf32>

@@ -54,6 +54,12 @@ struct CPUDescription {
   /// f32 lanes of one vector register.
   int64_t f32Lanes() const { return vectorBits / 32; }
   int64_t vectorRegisters() const { return vectorBits == 512 ? 32 : 16; }
+  /// The register tile of products (rows x f32 columns): two vectors wide,
+  /// and rows that keep half the vector registers as accumulators (8x32
+  /// with AVX-512's 32 registers, 4x16 with AVX2's 16); see DESIGN.md's
+  /// performance notes.
+  int64_t registerTileRows() const { return vectorRegisters() / 4; }
+  int64_t registerTileColumns() const { return 2 * f32Lanes(); }
 };
 
 /// The host CPU (computed once).

@@ -52,10 +52,9 @@ struct TileSizes {
   explicit TileSizes(const relay::cpu::CPUDescription &cpu) {
     lanes = cpu.f32Lanes();
     // Register tile: 8x32 f32 with 32 vector registers (16 zmm
-    // accumulators), 4x16 with AVX2's 16 (8 ymm); see DESIGN.md's
-    // performance notes.
-    regN = 2 * lanes;
-    regM = cpu.vectorRegisters() / 4;
+    // accumulators), 4x16 with AVX2's 16 (8 ymm).
+    regN = cpu.registerTileColumns();
+    regM = cpu.registerTileRows();
     // Cache tile: 8 register tiles' rows and 4 register tiles' columns; the
     // k tile such that the B block a cache tile reads (k x n) takes a
     // quarter of L2 and the A panel a register tile reads (its rows x k)
