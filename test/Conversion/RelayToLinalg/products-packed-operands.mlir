@@ -1,4 +1,5 @@
 // RUN: relay-mlir-opt %s --relay-set-target-cpu=cpu=znver4 --relay-to-linalg | FileCheck %s
+// RUN: relay-mlir-opt %s --relay-set-target-cpu=cpu=znver3 --relay-to-linalg | FileCheck %s --check-prefix=AVX2
 // Products whose right operand is made at run time and too large for L2
 // to hold the rows the cache tiles read (over twice L2: 2 MB on a Zen 4)
 // get it packed by a copy into panels of 16 or 32 columns contiguous along
@@ -39,6 +40,11 @@ relay.func @small(%a: tensor<100x256xf32>, %b: tensor<256x256xf32>, %x: tensor<3
 // CHECK-LABEL: func.func @aliasing(
 // CHECK: tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [64, 32, 32] : tensor<64x1024xf32> into tensor<64x32x32xf32>
 // CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<64x32x32xf32>) outs(%{{.*}} : tensor<32x64x32xf32>)
+// Tests that with AVX2 the panels are its register tile's 16 columns wide
+// (32 would make each tile read half of every row of the panel).
+// AVX2-LABEL: func.func @aliasing(
+// AVX2: tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [64, 64, 16] : tensor<64x1024xf32> into tensor<64x64x16xf32>
+// AVX2: linalg.generic {{.*}} ins(%{{.*}} : tensor<64x64x16xf32>) outs(%{{.*}} : tensor<64x64x16xf32>)
 relay.func @aliasing(%a: tensor<100x64xf32>, %b: tensor<64x1024xf32>) -> tensor<100x1024xf32> {
   %m = relay.nn.matmul %a, %b : (tensor<100x64xf32>, tensor<64x1024xf32>) -> tensor<100x1024xf32>
   relay.return %m : tensor<100x1024xf32>

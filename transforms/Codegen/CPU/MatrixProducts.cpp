@@ -182,9 +182,13 @@ static bool isFloatMatrixProduct(RankedTensorType type, Value x, Value w,
   return true;
 }
 
-/// Panels of 32 columns where the padded width allows, else 16.
-static int64_t panelLanes(int64_t paddedN) {
-  return paddedN % 32 == 0 ? 32 : 16;
+/// Panels one register tile wide (32 columns with AVX-512, 16 with AVX2)
+/// where the padded width allows, else 16: each register tile streams its
+/// own panel. (With AVX2's 16-column tiles, 32-column panels made each tile
+/// read half of every 128-byte row.)
+static int64_t panelLanes(OpBuilder &b, int64_t paddedN) {
+  int64_t tileColumns = cpuAt(b).registerTileColumns();
+  return paddedN % tileColumns == 0 ? tileColumns : 16;
 }
 
 Value packedWeightProduct(OpBuilder &b, Location loc, RankedTensorType type,
@@ -197,8 +201,9 @@ Value packedWeightProduct(OpBuilder &b, Location loc, RankedTensorType type,
   if (m < 4 || n < 32 || !constantThroughReshapes(w))
     return nullptr;
   int64_t paddedN = (n + 15) / 16 * 16;
-  Value packed = packedConstantMatrix(b, loc, w, panelLanes(paddedN), paddedN,
-                                      /*transposed=*/!wIsNK);
+  Value packed =
+      packedConstantMatrix(b, loc, w, panelLanes(b, paddedN), paddedN,
+                           /*transposed=*/!wIsNK);
   if (!packed)
     return nullptr;
   return productOnPanels(b, loc, type, x, packed);
@@ -232,7 +237,7 @@ Value packedOperandProduct(OpBuilder &b, Location loc, RankedTensorType type,
       (bytes <= 2 * cpuAt(b).l2Bytes && !rowsAlias && !large))
     return nullptr;
   MLIRContext *ctx = b.getContext();
-  int64_t paddedN = (n + 15) / 16 * 16, lanes = panelLanes(paddedN);
+  int64_t paddedN = (n + 15) / 16 * 16, lanes = panelLanes(b, paddedN);
   w = padHighTo(b, loc, w,
                 wIsNK ? SmallVector<int64_t>{paddedN, k}
                       : SmallVector<int64_t>{k, paddedN});
