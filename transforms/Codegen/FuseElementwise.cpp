@@ -406,14 +406,14 @@ void mergeChannelBlockLoops(func::FuncOp func) {
     });
     if (!available)
       continue;
-    // Each read of block c of the image reads the band.
+    // Each read of block c of the image reads the band: only its channel
+    // index changes (its mask stays: a partial chunk of a row must not read
+    // the next row's columns as the padding's zeros).
     for (auto [read, channel] : llvm::zip(reads, within)) {
-      rewriter.setInsertionPoint(read);
-      SmallVector<Value> indices(read.getIndices());
-      indices[1] = channel;
-      rewriter.replaceOpWithNewOp<vector::TransferReadOp>(
-          read, read.getVectorType(), image, indices, read.getPadding(),
-          read.getInBoundsValues());
+      vector::TransferReadOp op = read;
+      Value index = channel;
+      rewriter.modifyOpInPlace(op,
+                               [&] { op.getIndicesMutable()[1].set(index); });
     }
     Value band = insert.getSource();
     FailureOr<LoopLikeOpInterface> merged = bands.replaceWithAdditionalYields(
