@@ -351,13 +351,17 @@ func.func @row_kernel_index_body(%x: tensor<1x4x1x8xf32>) -> tensor<1x4x1x8xf32>
 // A row kernel over channel blocks that reads block c of an image only in
 // its iteration c, after the loop of channel bands that makes the image,
 // over the same blocks: the two loops merge, and each iteration reads the
-// band it has just made. The image is no longer assembled.
+// band it has just made. The image is no longer assembled. Tests too that
+// a read under a mask (a partial chunk of a row) keeps its mask: without
+// it, it would read past the row.
 #id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 // CHECK-LABEL: func.func @merge_channel_blocks
+// CHECK:       %[[MASK:.*]] = vector.constant_mask [5] : vector<8xi1>
 // CHECK:       %[[R:.*]] = scf.for %[[C:.*]] = %c0 to %c4 step %c2 iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<1x4x1x8xf32>) {
 // CHECK:         %[[BAND:.*]] = linalg.generic
 // CHECK:         scf.for %[[CI:.*]] = %c0 to %c2 step %c1
-// CHECK:           vector.transfer_read %[[BAND]][%c0, %[[CI]], %c0, %c0]
+// CHECK:           vector.transfer_read %[[BAND]][%c0, %[[CI]], %c0, %c0], %{{.*}} {in_bounds = [true]}
+// CHECK:           vector.transfer_read %[[BAND]][%c0, %[[CI]], %c0, %c0], %{{.*}}, %[[MASK]] {in_bounds = [true]}
 // CHECK:         tensor.insert_slice %{{.*}} into %[[ACC]][0, %[[C]], 0, 0] [1, 2, 1, 8]
 // CHECK:       } {relay.independent_iterations}
 // CHECK-NOT:   scf.for
@@ -368,6 +372,7 @@ func.func @merge_channel_blocks(%x: tensor<1x4x1x8xf32>) -> tensor<1x4x1x8xf32> 
   %c2 = arith.constant 2 : index
   %c4 = arith.constant 4 : index
   %pad = arith.constant 0.0 : f32
+  %mask = vector.constant_mask [5] : vector<8xi1>
   %e = tensor.empty() : tensor<1x4x1x8xf32>
   %img = scf.for %c = %c0 to %c4 step %c2 iter_args(%acc = %e) -> (tensor<1x4x1x8xf32>) {
     %s = tensor.extract_slice %x[0, %c, 0, 0] [1, 2, 1, 8] [1, 1, 1, 1] : tensor<1x4x1x8xf32> to tensor<1x2x1x8xf32>
@@ -387,7 +392,8 @@ func.func @merge_channel_blocks(%x: tensor<1x4x1x8xf32>) -> tensor<1x4x1x8xf32> 
     %p = scf.for %ci = %c0 to %c2 step %c1 iter_args(%b = %blk) -> (tensor<1x2x1x8xf32>) {
       %ch = arith.addi %c, %ci : index
       %v = vector.transfer_read %img[%c0, %ch, %c0, %c0], %pad {in_bounds = [true]} : tensor<1x4x1x8xf32>, vector<8xf32>
-      %d = arith.addf %v, %v : vector<8xf32>
+      %u = vector.transfer_read %img[%c0, %ch, %c0, %c0], %pad, %mask {in_bounds = [true]} : tensor<1x4x1x8xf32>, vector<8xf32>
+      %d = arith.addf %v, %u : vector<8xf32>
       %w = vector.transfer_write %d, %b[%c0, %ci, %c0, %c0] {in_bounds = [true]} : vector<8xf32>, tensor<1x2x1x8xf32>
       scf.yield %w : tensor<1x2x1x8xf32>
     }
