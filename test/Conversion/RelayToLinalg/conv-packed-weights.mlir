@@ -68,6 +68,20 @@ relay.func @splat_7x7(%x: tensor<1x3x7x7xf32>) -> tensor<1x32x7x7xf32> {
   relay.return %r : tensor<1x32x7x7xf32>
 }
 
+// Tests that a single position (a 1x1 map, as in squeeze-and-excitation
+// blocks) is not padded to a register tile's rows: that would multiply the
+// work (4 rows for 1 with AVX2).
+// AVX2-LABEL: func.func @one_position(
+// AVX2-NOT: tensor.pad
+// AVX2: outs(%{{.*}} : tensor<1x2x16xf32>)
+// AVX2-NOT: tensor.pad
+// AVX2: linalg.transpose
+relay.func @one_position(%x: tensor<1x8x1x1xf32>) -> tensor<1x32x1x1xf32> {
+  %w = relay.constant dense<0.5> : tensor<32x8x1x1xf32>
+  %r = relay.nn.conv2d %x, %w {channels = 32 : i64, kernel_size = array<i64: 1, 1>} : (tensor<1x8x1x1xf32>, tensor<32x8x1x1xf32>) -> tensor<1x32x1x1xf32>
+  relay.return %r : tensor<1x32x1x1xf32>
+}
+
 // With k of 1024 or more, 6% of padding is enough to multiply transposed.
 // CHECK-LABEL: func.func @long_k_14x14(
 // CHECK: arith.constant dense<5.000000e-01> : tensor<1x1024x16xf32>

@@ -284,6 +284,21 @@ CPUDescription mlir::relay::cpu::cpuFor(Operation *op) {
   return cpu;
 }
 
+int64_t CPUDescription::panelColumns(int64_t width) const {
+  int64_t tile = registerTileColumns();
+  return width % tile == 0 ? tile : 16;
+}
+
+int64_t CPUDescription::paddedTileRows(int64_t rows) const {
+  int64_t tile = registerTileRows(), divisor = 1;
+  for (int64_t r = std::min(tile, rows); r > 1 && divisor == 1; --r)
+    if (rows % r == 0)
+      divisor = r;
+  int64_t padded = (rows + tile - 1) / tile * tile;
+  return 2 * divisor <= tile && (padded - rows) * 100 < rows * 15 ? padded
+                                                                  : rows;
+}
+
 CPUDescription mlir::relay::cpu::cpuAt(OpBuilder &b) {
   Block *block = b.getInsertionBlock();
   return cpuFor(block ? block->getParentOp() : nullptr);

@@ -60,6 +60,17 @@ struct CPUDescription {
   /// performance notes.
   int64_t registerTileRows() const { return vectorRegisters() / 4; }
   int64_t registerTileColumns() const { return 2 * f32Lanes(); }
+  /// The columns of the panels a packed product operand `width` columns
+  /// wide (a multiple of 16) is stored in: one register tile's, so that
+  /// each tile streams its own panel, where they divide it; else 16. (With
+  /// AVX2's 16-column tiles, 32-column panels made each tile read half of
+  /// every 128-byte panel row: the 512-channel 7x7 layers 25% slower.)
+  int64_t panelColumns(int64_t width) const;
+  /// `rows` of a product padded to whole register tiles where the tile's
+  /// rows have no divisor of them above half the tile (49 with AVX2's 4-row
+  /// tiles: 1) and the padding adds under 15% of the work (49 -> 52); else
+  /// `rows`.
+  int64_t paddedTileRows(int64_t rows) const;
 };
 
 /// The host CPU (computed once).

@@ -84,29 +84,19 @@ Value conv2dSingleImageProduct(OpBuilder &b, Location loc,
   bool transpose = (padded - p) * 100 >= p * kMinPaddingToTranspose ||
                    (padded != p && k >= kMinKToTranspose);
   int64_t paddedF = (f + kLanes - 1) / kLanes * kLanes;
-  // Weight panels one register tile wide, so that each tile streams its
-  // own panel: with AVX2's 16-column tiles, 32-column panels made each
-  // tile read half of every 128-byte row (the 512-channel 7x7 layers 25%
-  // slower).
+  // Weight panels one register tile wide (CPUDescription::panelColumns).
   CPUDescription cpu = cpuAt(b);
-  int64_t tileColumns = cpu.registerTileColumns();
-  int64_t lanes = paddedF % tileColumns == 0 ? tileColumns : kLanes;
+  int64_t lanes = cpu.panelColumns(paddedF);
   bool padChannels = (paddedF - f) * p < (padded - p) * f;
   if (transpose && (paddedF == f || padChannels))
     if (Value packed = packedConstantMatrix(b, loc, w, lanes, paddedF)) {
       // Positions with no divisor near the register tile's rows are padded
-      // to a multiple of them with zero columns: AVX2's 4-row tiles found
-      // no divisor of 49 but 1 (then 7x8 tiles: 7 accumulators and a
+      // to whole tiles with zero columns: AVX2's 4-row tiles found no
+      // divisor of 49 but 1 (then 7x8 tiles: 7 accumulators and a
       // broadcast per FMA); 52 rows of 4x16 tiles made the 7x7 layers of
       // ResNet-18 and MobileNet-V2 25-35% faster on a Zen 3. (AVX-512's
       // 8-row tiles take 7 rows of 49.)
-      int64_t rows = cpu.registerTileRows(), rowDivisor = 1;
-      for (int64_t r = std::min(rows, p); r > 1 && rowDivisor == 1; --r)
-        if (p % r == 0)
-          rowDivisor = r;
-      int64_t paddedP =
-          2 * rowDivisor <= rows ? (p + rows - 1) / rows * rows : p;
-
+      int64_t paddedP = cpu.paddedTileRows(p);
       if (paddedP != p)
         col = padHighTo(b, loc, col, {k, paddedP});
       // Loops (p, fo, fi, k): outT[p, fo, fi] = sum_k col[k, p] *

@@ -182,15 +182,6 @@ static bool isFloatMatrixProduct(RankedTensorType type, Value x, Value w,
   return true;
 }
 
-/// Panels one register tile wide (32 columns with AVX-512, 16 with AVX2)
-/// where the padded width allows, else 16: each register tile streams its
-/// own panel. (With AVX2's 16-column tiles, 32-column panels made each tile
-/// read half of every 128-byte row.)
-static int64_t panelLanes(OpBuilder &b, int64_t paddedN) {
-  int64_t tileColumns = cpuAt(b).registerTileColumns();
-  return paddedN % tileColumns == 0 ? tileColumns : 16;
-}
-
 Value packedWeightProduct(OpBuilder &b, Location loc, RankedTensorType type,
                           Value x, Value w, bool wIsNK) {
   int64_t m, n, k;
@@ -202,7 +193,7 @@ Value packedWeightProduct(OpBuilder &b, Location loc, RankedTensorType type,
     return nullptr;
   int64_t paddedN = (n + 15) / 16 * 16;
   Value packed =
-      packedConstantMatrix(b, loc, w, panelLanes(b, paddedN), paddedN,
+      packedConstantMatrix(b, loc, w, cpuAt(b).panelColumns(paddedN), paddedN,
                            /*transposed=*/!wIsNK);
   if (!packed)
     return nullptr;
@@ -237,7 +228,7 @@ Value packedOperandProduct(OpBuilder &b, Location loc, RankedTensorType type,
       (bytes <= 2 * cpuAt(b).l2Bytes && !rowsAlias && !large))
     return nullptr;
   MLIRContext *ctx = b.getContext();
-  int64_t paddedN = (n + 15) / 16 * 16, lanes = panelLanes(b, paddedN);
+  int64_t paddedN = (n + 15) / 16 * 16, lanes = cpuAt(b).panelColumns(paddedN);
   w = padHighTo(b, loc, w,
                 wIsNK ? SmallVector<int64_t>{paddedN, k}
                       : SmallVector<int64_t>{k, paddedN});
