@@ -25,22 +25,24 @@ func.func @matmul(%a: memref<64x64xf32>, %b: memref<64x64xf32>,
 
 // Tests that a module's own spec is kept (a CPU described by hand): its
 // keys size the tiles, those it lacks come from the CPU it names. Here an
-// AVX2 CPU: register tiles of 4 rows x 2 vectors of 8 lanes; a 4 MB L2
-// makes the k tile 2048 floats, capped at 1024.
-// HASWELL: "cpu" = "haswell", "L2_cache_size_in_bytes" = 4194304 : i64>>}
-// SPR: "cpu" = "haswell", "L2_cache_size_in_bytes" = 4194304 : i64>>}
+// AVX2 CPU: register tiles of 6 rows x 2 vectors of 8 lanes, cache tiles
+// of 48 rows; a 64 KB L1 and a 4 MB L2 make the k tile 1365 and 4096
+// floats, the smaller capped at 1024.
+// HASWELL: "cpu" = "haswell", "L1_cache_size_in_bytes" = 65536 : i64, "L2_cache_size_in_bytes" = 4194304 : i64>>}
+// SPR: "cpu" = "haswell", "L1_cache_size_in_bytes" = 65536 : i64, "L2_cache_size_in_bytes" = 4194304 : i64>>}
 // TILES-LABEL: func.func @described_by_hand
-// TILES: scf.for {{.*}} step %c32
+// TILES: scf.for {{.*}} step %c48
 // TILES: scf.for {{.*}} step %c64
 // TILES: scf.for {{.*}} step %c1024
-// TILES: vector.contract {{.*}} into vector<4x16xf32>
+// TILES: vector.contract {{.*}} into vector<6x16xf32>
 module attributes {dlti.target_system_spec = #dlti.target_system_spec<
     "CPU" = #dlti.target_device_spec<"cpu" = "haswell",
+                                     "L1_cache_size_in_bytes" = 65536 : i64,
                                      "L2_cache_size_in_bytes" = 4194304 : i64>>} {
-func.func @described_by_hand(%a: memref<128x2048xf32>, %b: memref<2048x128xf32>,
-                             %c: memref<128x128xf32>) {
-  linalg.matmul ins(%a, %b : memref<128x2048xf32>, memref<2048x128xf32>)
-                outs(%c : memref<128x128xf32>)
+func.func @described_by_hand(%a: memref<96x2048xf32>, %b: memref<2048x128xf32>,
+                             %c: memref<96x128xf32>) {
+  linalg.matmul ins(%a, %b : memref<96x2048xf32>, memref<2048x128xf32>)
+                outs(%c : memref<96x128xf32>)
   return
 }
 }

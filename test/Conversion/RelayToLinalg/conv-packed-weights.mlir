@@ -51,16 +51,16 @@ relay.func @padded_14x14(%x: tensor<1x2x14x14xf32>) -> tensor<1x16x14x14xf32> {
 // CHECK: arith.constant dense<2.500000e-01> : tensor<1x3x32xf32>
 // CHECK-NOT: tensor.pad
 // CHECK: linalg.transpose
-// Tests that with AVX2 (4x16 register tiles) the panels are 16 channels
-// wide and the positions padded to 52 rows (49 has no divisor near 4),
+// Tests that with AVX2 (6x16 register tiles) the panels are 16 channels
+// wide and the positions padded to 54 rows (49 has no divisor of 5 or 6),
 // sliced off before the transpose.
 // AVX2-LABEL: func.func @splat_7x7(
 // AVX2: %[[PACKED:.*]] = arith.constant dense<2.500000e-01> : tensor<2x3x16xf32>
-// AVX2: %[[COL:.*]] = tensor.pad {{.*}} low[0, 0] high[0, 3]
-// AVX2: tensor<3x49xf32> to tensor<3x52xf32>
-// AVX2: %[[PRODUCT:.*]] = linalg.generic {{.*}} ins(%[[COL]], %[[PACKED]] : tensor<3x52xf32>, tensor<2x3x16xf32>) outs(%{{.*}} : tensor<52x2x16xf32>)
+// AVX2: %[[COL:.*]] = tensor.pad {{.*}} low[0, 0] high[0, 5]
+// AVX2: tensor<3x49xf32> to tensor<3x54xf32>
+// AVX2: %[[PRODUCT:.*]] = linalg.generic {{.*}} ins(%[[COL]], %[[PACKED]] : tensor<3x54xf32>, tensor<2x3x16xf32>) outs(%{{.*}} : tensor<54x2x16xf32>)
 // AVX2: %[[FLAT:.*]] = tensor.collapse_shape %[[PRODUCT]]
-// AVX2: %[[ROWS:.*]] = tensor.extract_slice %[[FLAT]][0, 0] [49, 32] [1, 1] : tensor<52x32xf32> to tensor<49x32xf32>
+// AVX2: %[[ROWS:.*]] = tensor.extract_slice %[[FLAT]][0, 0] [49, 32] [1, 1] : tensor<54x32xf32> to tensor<49x32xf32>
 // AVX2: linalg.transpose ins(%[[ROWS]] : tensor<49x32xf32>)
 relay.func @splat_7x7(%x: tensor<1x3x7x7xf32>) -> tensor<1x32x7x7xf32> {
   %w = relay.constant dense<0.25> : tensor<32x3x1x1xf32>
@@ -70,7 +70,7 @@ relay.func @splat_7x7(%x: tensor<1x3x7x7xf32>) -> tensor<1x32x7x7xf32> {
 
 // Tests that a single position (a 1x1 map, as in squeeze-and-excitation
 // blocks) is not padded to a register tile's rows: that would multiply the
-// work (4 rows for 1 with AVX2).
+// work (6 rows for 1 with AVX2).
 // AVX2-LABEL: func.func @one_position(
 // AVX2-NOT: tensor.pad
 // AVX2: outs(%{{.*}} : tensor<1x2x16xf32>)

@@ -222,17 +222,27 @@ relay.func @one_row_dense(%x: tensor<1x64xf32>, %w: tensor<8x64xf32>) -> tensor<
 }
 
 // Awkward product extents are padded to whole register tiles and the
-// result sliced back: 20 rows (no multiple-of-8 divisor) to 24, 24 columns
-// to two whole vectors (32).
+// result sliced back: 23 rows (no divisor that gives a register tile of 10
+// or more accumulators) to 24, 24 columns to two whole vectors (32).
 // CHECK-LABEL: func.func @awkward_dense(
-// CHECK: tensor.pad %arg0 low[0, 0] high[4, 0]
+// CHECK: tensor.pad %arg0 low[0, 0] high[1, 0]
 // CHECK: %[[PW:.*]] = tensor.pad %arg1 low[0, 0] high[8, 0]
 // CHECK: linalg.transpose ins(%[[PW]] : tensor<32x64xf32>) outs(%{{.*}} : tensor<64x32xf32>) permutation = [1, 0]
 // CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<24x32xf32>)
-// CHECK: tensor.extract_slice %{{.*}}[0, 0] [20, 24] [1, 1] : tensor<24x32xf32> to tensor<20x24xf32>
-relay.func @awkward_dense(%x: tensor<20x64xf32>, %w: tensor<24x64xf32>) -> tensor<20x24xf32> {
-  %y = relay.nn.dense %x, %w : (tensor<20x64xf32>, tensor<24x64xf32>) -> tensor<20x24xf32>
-  relay.return %y : tensor<20x24xf32>
+// CHECK: tensor.extract_slice %{{.*}}[0, 0] [23, 24] [1, 1] : tensor<24x32xf32> to tensor<23x24xf32>
+relay.func @awkward_dense(%x: tensor<23x64xf32>, %w: tensor<24x64xf32>) -> tensor<23x24xf32> {
+  %y = relay.nn.dense %x, %w : (tensor<23x64xf32>, tensor<24x64xf32>) -> tensor<23x24xf32>
+  relay.return %y : tensor<23x24xf32>
+}
+
+// Tests that rows whose divisor gives register tiles of 10 accumulators (20
+// rows: 5-row tiles of two zmm vectors) are not padded.
+// CHECK-LABEL: func.func @rows_with_tile_divisor(
+// CHECK-NOT: tensor.pad %arg0
+// CHECK: linalg.generic {{.*}} ins(%arg0, %{{.*}} : tensor<20x64xf32>, tensor<64x32xf32>) outs(%{{.*}} : tensor<20x32xf32>)
+relay.func @rows_with_tile_divisor(%x: tensor<20x64xf32>, %w: tensor<32x64xf32>) -> tensor<20x32xf32> {
+  %y = relay.nn.dense %x, %w : (tensor<20x64xf32>, tensor<32x64xf32>) -> tensor<20x32xf32>
+  relay.return %y : tensor<20x32xf32>
 }
 
 // The product's vectors run along n: a weight [n, k] (or batch_matmul's

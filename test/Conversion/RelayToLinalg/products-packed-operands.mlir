@@ -13,9 +13,17 @@
 // CHECK-LABEL: func.func @large(
 // CHECK: tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [700, 57, 16] : tensor<700x912xf32> into tensor<700x57x16xf32>
 // CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<700x57x16xf32>) outs(%{{.*}} : tensor<57x700x16xf32>)
-// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<104x700xf32>, tensor<57x700x16xf32>) outs(%{{.*}} : tensor<104x57x16xf32>)
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<100x700xf32>, tensor<57x700x16xf32>) outs(%{{.*}} : tensor<100x57x16xf32>)
 // CHECK: tensor.expand_shape %{{.*}} {{\[}}[0, 1], [2]] output_shape [57, 16, 700] : tensor<912x700xf32> into tensor<57x16x700xf32>
 // CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<57x16x700xf32>) outs(%{{.*}} : tensor<57x700x16xf32>)
+// Tests that with AVX2's 6-row tiles the 100 rows (more than two 48-row
+// cache tiles, and no divisor of 24 to 48 rows) are padded to 108: cache
+// tiles of 36 rows.
+// AVX2-LABEL: func.func @large(
+// AVX2: tensor.pad %arg0 low[0, 0] high[8, 0]
+// AVX2: tensor<100x700xf32> to tensor<108x700xf32>
+// AVX2: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<108x700xf32>, tensor<57x700x16xf32>) outs(%{{.*}} : tensor<108x57x16xf32>)
+// AVX2: tensor.extract_slice %{{.*}}[0, 0] [100, 900] [1, 1] : tensor<108x912xf32> to tensor<100x900xf32>
 relay.func @large(%a: tensor<100x700xf32>, %b: tensor<700x900xf32>, %c: tensor<900x700xf32>) -> tensor<100x900xf32> {
   %m = relay.nn.matmul %a, %b : (tensor<100x700xf32>, tensor<700x900xf32>) -> tensor<100x900xf32>
   %d = relay.nn.dense %a, %c : (tensor<100x700xf32>, tensor<900x700xf32>) -> tensor<100x900xf32>
@@ -57,4 +65,20 @@ relay.func @aliasing(%a: tensor<100x64xf32>, %b: tensor<64x1024xf32>) -> tensor<
 relay.func @medium(%a: tensor<100x512xf32>, %b: tensor<512x512xf32>) -> tensor<100x512xf32> {
   %m = relay.nn.matmul %a, %b : (tensor<100x512xf32>, tensor<512x512xf32>) -> tensor<100x512xf32>
   relay.return %m : tensor<100x512xf32>
+}
+
+// Tests that a tall product's rows are padded to whole cache tiles of at
+// least half the cache tile's rows, not just to whole register tiles: with
+// AVX2 (6-row tiles, 48-row cache tiles) 4096 rows go to 4104 (24-row cache
+// tiles), not 4098 (only 6-row ones, each reading all of B again); with
+// AVX-512 4096 rows are 64 cache tiles already.
+// CHECK-LABEL: func.func @tall(
+// CHECK-NOT: tensor.pad %arg0
+// CHECK: return
+// AVX2-LABEL: func.func @tall(
+// AVX2: tensor.pad %arg0 low[0, 0] high[8, 0]
+// AVX2: tensor<4096x64xf32> to tensor<4104x64xf32>
+relay.func @tall(%a: tensor<4096x64xf32>, %b: tensor<64x4096xf32>) -> tensor<4096x4096xf32> {
+  %m = relay.nn.matmul %a, %b : (tensor<4096x64xf32>, tensor<64x4096xf32>) -> tensor<4096x4096xf32>
+  relay.return %m : tensor<4096x4096xf32>
 }

@@ -55,10 +55,14 @@ struct CPUDescription {
   int64_t f32Lanes() const { return vectorBits / 32; }
   int64_t vectorRegisters() const { return vectorBits == 512 ? 32 : 16; }
   /// The register tile of products (rows x f32 columns): two vectors wide,
-  /// and rows that keep half the vector registers as accumulators (8x32
-  /// with AVX-512's 32 registers, 4x16 with AVX2's 16); see DESIGN.md's
-  /// performance notes.
-  int64_t registerTileRows() const { return vectorRegisters() / 4; }
+  /// 8x32 with AVX-512 (16 of the 32 registers accumulate) and 6x16 with
+  /// AVX2 (12 of 16: the other 3 hold the two vectors of B and the
+  /// broadcast of A). 2 FMA pipes of latency 4 need 8 independent
+  /// accumulators; AVX2's 4x16 had just those 8, no slack (a 512^3 product
+  /// 45 -> 56 GFLOP/s with 6x16 on a Zen 3, oneDNN 64).
+  int64_t registerTileRows() const;
+  /// The rows of a product's cache tile: 8 register tiles.
+  int64_t cacheTileRows() const { return 8 * registerTileRows(); }
   int64_t registerTileColumns() const { return 2 * f32Lanes(); }
   /// The columns of the panels a packed product operand `width` columns
   /// wide (a multiple of 16) is stored in: one register tile's, so that
@@ -66,10 +70,15 @@ struct CPUDescription {
   /// AVX2's 16-column tiles, 32-column panels made each tile read half of
   /// every 128-byte panel row: the 512-channel 7x7 layers 25% slower.)
   int64_t panelColumns(int64_t width) const;
-  /// `rows` of a product padded to whole register tiles where the tile's
-  /// rows have no divisor of them above half the tile (49 with AVX2's 4-row
-  /// tiles: 1) and the padding adds under 15% of the work (49 -> 52); else
-  /// `rows`.
+  /// `rows` of a product (its m loop) padded with zero rows, by under 15%,
+  /// where that makes them fit the tiles better; else `rows`. Up to twice
+  /// cacheTileRows(), rows are one cache tile and need register tiles with
+  /// at least 10 accumulators (AVX2: 49 -> 54 rows of 6-row tiles, 28 -> 30;
+  /// AVX-512 keeps 49 as 7-row tiles). Beyond, the cache tiles must be at
+  /// least half of cacheTileRows() too, since each reads all of B again
+  /// (with 6-row tiles, 4096 rows padded to 4098 would take 6-row cache
+  /// tiles: a 4096^3 product at 0.3 of oneDNN's speed; 4104 has 24-row
+  /// ones).
   int64_t paddedTileRows(int64_t rows) const;
 };
 

@@ -91,11 +91,12 @@ Value conv2dSingleImageProduct(OpBuilder &b, Location loc,
   if (transpose && (paddedF == f || padChannels))
     if (Value packed = packedConstantMatrix(b, loc, w, lanes, paddedF)) {
       // Positions with no divisor near the register tile's rows are padded
-      // to whole tiles with zero columns: AVX2's 4-row tiles found no
-      // divisor of 49 but 1 (then 7x8 tiles: 7 accumulators and a
-      // broadcast per FMA); 52 rows of 4x16 tiles made the 7x7 layers of
-      // ResNet-18 and MobileNet-V2 25-35% faster on a Zen 3. (AVX-512's
-      // 8-row tiles take 7 rows of 49.)
+      // to whole tiles with zero columns (CPUDescription::paddedTileRows):
+      // AVX2's tiles found no divisor of 49 but 1 (then 7x8 tiles: 7
+      // accumulators and a broadcast per FMA); 52 rows of 4x16 tiles made
+      // the 7x7 layers of ResNet-18 and MobileNet-V2 25-35% faster on a
+      // Zen 3, and 6x16 tiles take 54. (AVX-512's 8-row tiles take 7 rows
+      // of 49.)
       int64_t paddedP = cpu.paddedTileRows(p);
       if (paddedP != p)
         col = padHighTo(b, loc, col, {k, paddedP});

@@ -1,7 +1,7 @@
 //===- MatrixProducts.cpp - Products shaped for register tiles --*- C++ -*-===//
 //
 // The CPU's contractions: the m and n loops of a product padded so that
-// its register tiles (8 rows x 16 lanes) are whole, the operand read across
+// its register tiles (CPUDescription.h) are whole, the operand read across
 // k-major rows copied so that n is innermost (the vectors run along n), and
 // one-row products (an RNN cell's dense layers, a classifier at batch 1) as
 // a split reduction that reads the weight rows as vectors.
@@ -24,17 +24,12 @@ using namespace mlir::relay::lowering;
 namespace {
 
 /// The size an m (`isN` false) or n loop of a product is padded to so that
-/// its register tiles are whole: m to a multiple of 8 rows unless it has
-/// such a divisor, n to whole 16-float vectors; small sizes stay.
-int64_t paddedExtent(int64_t size, bool isN) {
+/// its register tiles are whole: m as CPUDescription::paddedTileRows says, n
+/// to whole 16-float vectors; small sizes stay.
+int64_t paddedExtent(OpBuilder &b, int64_t size, bool isN) {
   if (isN)
     return size > 16 && size % 16 ? (size + 15) / 16 * 16 : size;
-  if (size <= 8)
-    return size;
-  for (int64_t t = std::min<int64_t>(size, 64) / 8 * 8; t >= 8; t -= 8)
-    if (size % t == 0)
-      return size;
-  return (size + 7) / 8 * 8;
+  return cpu::cpuAt(b).paddedTileRows(size);
 }
 
 /// `operand` (read through `map` in a product of `numDims` loops, k last)
@@ -100,10 +95,10 @@ Value paddedContract(OpBuilder &b, Location loc, RankedTensorType type,
   }
   if (rank >= 1)
     padded[result.getDimPosition(rank - 1)] =
-        paddedExtent(type.getDimSize(rank - 1), /*isN=*/true);
+        paddedExtent(b, type.getDimSize(rank - 1), /*isN=*/true);
   if (rank >= 2)
     padded[result.getDimPosition(rank - 2)] =
-        paddedExtent(type.getDimSize(rank - 2), /*isN=*/false);
+        paddedExtent(b, type.getDimSize(rank - 2), /*isN=*/false);
   if (llvm::all_of(llvm::seq<unsigned>(0, rank), [&](unsigned j) {
         unsigned d = result.getDimPosition(j);
         return padded[d] == size[d];
@@ -145,7 +140,7 @@ static Value productOnPanels(OpBuilder &b, Location loc, RankedTensorType type,
   int64_t lanes = pt.getDimSize(2), paddedN = pt.getDimSize(0) * lanes;
   int64_t m = type.getDimSize(0), n = type.getDimSize(1);
   int64_t k = cast<RankedTensorType>(x.getType()).getDimSize(1);
-  int64_t paddedM = paddedExtent(m, /*isN=*/false);
+  int64_t paddedM = paddedExtent(b, m, /*isN=*/false);
   x = padHighTo(b, loc, x, {paddedM, k});
   // Loops (m, no, ni, k): out[m, no, ni] = sum_k x[m, k] * packed[no, k,
   // ni]: each register tile streams one panel sequentially (the weights

@@ -52,7 +52,7 @@ struct TileSizes {
   explicit TileSizes(const relay::cpu::CPUDescription &cpu) {
     lanes = cpu.f32Lanes();
     // Register tile: 8x32 f32 with 32 vector registers (16 zmm
-    // accumulators), 4x16 with AVX2's 16 (8 ymm).
+    // accumulators), 6x16 with AVX2's 16 (12 ymm).
     regN = cpu.registerTileColumns();
     regM = cpu.registerTileRows();
     // Cache tile: 8 register tiles' rows and 4 register tiles' columns; the
@@ -63,7 +63,7 @@ struct TileSizes {
     // (32 KB L1, 1 MB L2), k tiles of 512 made ResNet-18 5% faster than 128
     // (VGG-16 4%); 64 was 15% slower. On a Xeon with 48 KB L1 and 2 MB L2
     // the L2 rule alone gives 1024: an A panel of 32 KB in a 48 KB L1.
-    cacheM = 8 * regM;
+    cacheM = cpu.cacheTileRows();
     cacheN = 4 * regN;
     cacheK = std::clamp<int64_t>(
         std::min(cpu.l2Bytes / 4 / (cacheN * 4), cpu.l1Bytes / 2 / (regM * 4)),
@@ -358,7 +358,7 @@ struct TileAndVectorizePass
     int64_t rm = rn == tiles.regN / 2 && cm % (2 * tiles.regM) == 0
                      ? 2 * tiles.regM
                      : divisorAtMost(cm, tiles.regM);
-    // Rows that leave most accumulators unused (49 rows: AVX2's 4-row tiles
+    // Rows that leave most accumulators unused (49 rows: AVX2's 6-row tiles
     // fall to 1 row of 2 vectors, 2 accumulators where 4 FMAs of latency 4
     // must be in flight on each of 2 pipes) take one vector per row and up
     // to twice the rows instead (7 rows of 1 vector: 7 accumulators).
