@@ -4,7 +4,7 @@
 // Tests that a product of 49 rows (a 7x7 map's positions: ResNet-18's last
 // convolutions, multiplied transposed against packed weights) keeps its
 // accumulators busy with AVX2's 16 vector registers: 49 has no divisor
-// among AVX2's 4-row tiles, so instead of 1 row of 2 vectors (2
+// near AVX2's 6-row tiles, so instead of 1 row of 2 vectors (2
 // accumulators) it takes 7 rows of one vector (7), and its 49 rows stay
 // one cache tile (m tiles of 7 rows read all of B again for each). With
 // AVX-512 the tile stays 7 rows of 2 vectors.
@@ -24,15 +24,63 @@ func.func @forty_nine_rows(%a: memref<49x512xf32>, %b: memref<512x256xf32>,
 
 // -----
 
-// Tests that rows the 4-row tiles divide keep AVX2's 4x16 register tile
-// (8 accumulators).
-// AVX2-LABEL: func.func @rows_of_four
-// AVX2:        vector.contract {{.*}} : vector<4x1xf32>, vector<1x16xf32> into vector<4x16xf32>
-// AVX512-LABEL: func.func @rows_of_four
+// Tests that rows the 6-row tiles divide take AVX2's 6x16 register tile
+// (12 accumulators) and nothing else (AVX-512: 8x32).
+// AVX2-LABEL: func.func @rows_of_six
+// AVX2:        vector.contract {{.*}} : vector<6x1xf32>, vector<1x16xf32> into vector<6x16xf32>
+// AVX2-NOT:    vector.contract
+// AVX512-LABEL: func.func @rows_of_six
 // AVX512:      vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
-func.func @rows_of_four(%a: memref<64x512xf32>, %b: memref<512x256xf32>,
-                        %c: memref<64x256xf32>) {
+func.func @rows_of_six(%a: memref<48x512xf32>, %b: memref<512x256xf32>,
+                       %c: memref<48x256xf32>) {
+  linalg.matmul ins(%a, %b : memref<48x512xf32>, memref<512x256xf32>)
+                outs(%c : memref<48x256xf32>)
+  return
+}
+
+// -----
+
+// Tests that a cache tile's rows that the 6-row tiles do not divide are
+// split instead of all taking the divisor's 4x16 tiles (8 accumulators):
+// the 64 rows' cache tiles of 32 rows compute 24 rows in 6x16 tiles and
+// the last 8 in 4x16 ones (2 rows left over would be 2x16: 4
+// accumulators). AVX-512's 8x32 tiles divide them.
+// AVX2-LABEL: func.func @rows_split
+// AVX2:        scf.for {{.*}} to %c64 step %c32
+// AVX2:          scf.for {{.*}} to %c24 step %c6
+// AVX2:            vector.contract {{.*}} : vector<6x1xf32>, vector<1x16xf32> into vector<6x16xf32>
+// AVX2:          scf.for {{.*}} to %c8 step %c4
+// AVX2:            vector.contract {{.*}} : vector<4x1xf32>, vector<1x16xf32> into vector<4x16xf32>
+// AVX512-LABEL: func.func @rows_split
+// AVX512:      vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+// AVX512-NOT:  vector.contract
+func.func @rows_split(%a: memref<64x512xf32>, %b: memref<512x256xf32>,
+                      %c: memref<64x256xf32>) {
   linalg.matmul ins(%a, %b : memref<64x512xf32>, memref<512x256xf32>)
                 outs(%c : memref<64x256xf32>)
   return
+}
+
+// -----
+
+// Tests that a split product over a freshly zeroed buffer still starts
+// both parts' accumulators from zero (the fill goes) and that each part
+// writes only its own rows.
+// AVX2-LABEL: func.func @rows_split_from_zero
+// AVX2-NOT:    linalg.fill
+// AVX2-DAG:    %[[ZERO6:.*]] = arith.constant dense<0.000000e+00> : vector<6x16xf32>
+// AVX2-DAG:    %[[ZERO4:.*]] = arith.constant dense<0.000000e+00> : vector<4x16xf32>
+// AVX2:        scf.for {{.*}} to %c24 step %c6
+// AVX2:          scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO6]]) -> (vector<6x16xf32>)
+// AVX2:        scf.for {{.*}} to %c8 step %c4
+// AVX2:          scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO4]]) -> (vector<4x16xf32>)
+// AVX2-NOT:    linalg.fill
+// AVX512-LABEL: func.func @rows_split_from_zero
+func.func @rows_split_from_zero(%a: memref<64x256xf32>, %b: memref<256x256xf32>) -> memref<64x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<64x256xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x256xf32>)
+  linalg.matmul ins(%a, %b : memref<64x256xf32>, memref<256x256xf32>)
+                outs(%c : memref<64x256xf32>)
+  return %c : memref<64x256xf32>
 }

@@ -293,19 +293,13 @@ int64_t CPUDescription::panelColumns(int64_t width) const {
   return width % tile == 0 ? tile : 16;
 }
 
-/// The fewest accumulators a register tile keeps the FMA pipes busy with:
-/// 2 pipes of latency 4 need 8 in flight, and loads and broadcasts between
-/// them need slack (AVX2's 4x16 tiles, 8 accumulators, ran a 512^3 product
-/// 20% slower than 6x16 tiles on a Zen 3).
-constexpr int64_t kMinAccumulators = 10;
-
 int64_t CPUDescription::paddedTileRows(int64_t rows) const {
   int64_t tile = registerTileRows(), cache = cacheTileRows();
   int64_t vectors = registerTileColumns() / f32Lanes();
   auto whole = [&](int64_t size) {
     if (size <= 2 * cache) {
-      for (int64_t d = std::min(tile, size); d * vectors >= kMinAccumulators;
-           --d)
+      for (int64_t d = std::min(tile, size);
+           d * vectors >= kMinTileAccumulators; --d)
         if (size % d == 0)
           return true;
       return false;

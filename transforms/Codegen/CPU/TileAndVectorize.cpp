@@ -372,6 +372,22 @@ struct TileAndVectorizePass
     return {rm, rn};
   }
 
+  /// Where the cm rows of a cache tile are split when its register tiles
+  /// (rm x rn) would keep too few accumulators because the tile's rows do
+  /// not divide cm (64 rows with AVX2's 6-row tiles: 4x16 tiles, 8
+  /// accumulators): the rows before in whole register tiles, the rest (4 or
+  /// more rows: 64 = 60 + 4, 32 = 24 + 8) in tiles of their own. 0: none.
+  int64_t splitRows(int64_t cm, int64_t rm, int64_t rn) const {
+    if (rn != tiles.regN || rm == tiles.regM || cm <= tiles.regM ||
+        rm * rn / tiles.lanes >=
+            relay::cpu::CPUDescription::kMinTileAccumulators)
+      return 0;
+    int64_t rest = cm % tiles.regM;
+    if (2 * rest <= tiles.regM)
+      rest += tiles.regM;
+    return rest < cm ? cm - rest : 0;
+  }
+
   /// The zero fills right before contractions, by contraction; the fills
   /// erased because their contraction starts from zero.
   llvm::DenseMap<Operation *, linalg::FillOp> zeroFills;
@@ -509,14 +525,39 @@ struct TileAndVectorizePass
                    &nest, &cacheLoops);
       kLoop = kLoopOf(cache);
     }
-    if (succeeded(tiled))
-      tiled =
-          tile(rewriter, *tiled, reg, scf::SCFTilingOptions::LoopType::ForOp,
-               nest ? nullptr : &nest);
+    // Rows split in two parts, each with its register tile, only inside cache
+    // loops: the zero start below rewrites the nest they share.
+    int64_t splitAt = nest ? splitRows(cm, rm, rn) : 0;
+    SmallVector<std::pair<linalg::LinalgOp, SmallVector<int64_t>>> parts;
+    if (succeeded(tiled) && splitAt) {
+      rewriter.setInsertionPoint(*tiled);
+      auto [first, second] = linalg::splitOp(
+          rewriter, cast<TilingInterface>(tiled->getOperation()), m,
+          rewriter.getIndexAttr(splitAt));
+      if (!first || !second)
+        return failure();
+      auto [restM, restN] = registerTile(cm - splitAt, cn);
+      SmallVector<int64_t> firstReg(reg), secondReg(reg);
+      firstReg[m] = tileOrWhole(splitAt, tiles.regM);
+      secondReg[m] = tileOrWhole(cm - splitAt, restM);
+      secondReg[n] = tileOrWhole(cn, restN);
+      parts.push_back({cast<linalg::LinalgOp>(first.getOperation()), firstReg});
+      parts.push_back(
+          {cast<linalg::LinalgOp>(second.getOperation()), secondReg});
+    } else if (succeeded(tiled)) {
+      parts.push_back({*tiled, reg});
+    }
     if (failed(tiled))
       return failure();
-    if (vectorize && failed(vectorizeOp(rewriter, *tiled, true)))
-      return failure();
+    for (auto &[part, sizes] : parts) {
+      tiled =
+          tile(rewriter, part, sizes, scf::SCFTilingOptions::LoopType::ForOp,
+               nest ? nullptr : &nest);
+      if (failed(tiled))
+        return failure();
+      if (vectorize && failed(vectorizeOp(rewriter, *tiled, true)))
+        return failure();
+    }
     ++numContractions;
     if (vectorize && zeroFill && cache[k] == 0 && nest)
       startFromZero(rewriter, nest, output, zeroFill);
