@@ -16,11 +16,10 @@ must be within 1e-5 of the interpreter's largest magnitude, and compiled
 import argparse
 import os
 import random
-import subprocess
 import sys
 import tempfile
 
-import numpy as np
+from interp_compare import compiled_runs_match_interpreter
 
 PROGRAM = '''#[version = "0.0.5"]
 def @main(%x: Tensor[(1, {c}, {h}, {w}), float32],
@@ -45,13 +44,6 @@ def @main(%x: Tensor[(1, 24, {h}, {w}), float32],
 '''
 
 
-def run(relay_run, program, seed, out, extra):
-    proc = subprocess.run([relay_run, program, '--random-inputs', str(seed),
-                           '--output', out] + extra,
-                          capture_output=True, text=True)
-    return proc.returncode == 0 and 'interpreter' not in proc.stderr, proc
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('--bin', required=True)
@@ -63,8 +55,6 @@ def main():
     failures = 0
     with tempfile.TemporaryDirectory() as tmp:
         program = os.path.join(tmp, 'dw.rly')
-        want_path = os.path.join(tmp, 'want.npy')
-        got_path = os.path.join(tmp, 'got.npy')
         expanded = [(k, s, hw) for k in (3, 5) for s in (1, 2)
                     for hw in (20, 28, 32)]
         for case in range(args.cases + len(expanded)):
@@ -85,24 +75,8 @@ def main():
                                     ow=ow))
             name = '%dx%d stride %d, C=%d %dx%d%s' % (
                 k, k, s, c, h, w, ' after a 1x1' if extra else '')
-            ok, proc = run(relay_run, program, case, want_path, ['--interp'])
-            if not ok:
-                print('FAIL %s: the interpreter failed\n%s' % (name, proc.stderr))
-                failures += 1
-                continue
-            want = np.load(want_path)
-            for threads in (1, 2):
-                ok, proc = run(relay_run, program, case, got_path,
-                               ['--num-threads', str(threads)] + extra)
-                got = np.load(got_path) if ok else None
-                err = (float(np.max(np.abs(got - want))) /
-                       max(float(np.max(np.abs(want))), 1e-6)
-                       if ok and got.shape == want.shape else float('inf'))
-                if not ok or err > 1e-5:
-                    print('FAIL %s, %d thread(s): %s' % (
-                        name, threads,
-                        proc.stderr.strip() or 'error %.3g' % err))
-                    failures += 1
+            failures += compiled_runs_match_interpreter(
+                relay_run, program, case, name, tmp, 1e-5, extra)
     print('%d of %d runs failed' % (failures,
                                     2 * (args.cases + len(expanded))))
     return 1 if failures else 0

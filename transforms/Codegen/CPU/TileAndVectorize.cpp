@@ -525,11 +525,13 @@ struct TileAndVectorizePass
                    &nest, &cacheLoops);
       kLoop = kLoopOf(cache);
     }
+    if (failed(tiled))
+      return failure();
     // Rows split in two parts, each with its register tile, only inside cache
     // loops: the zero start below rewrites the nest they share.
-    int64_t splitAt = nest ? splitRows(cm, rm, rn) : 0;
-    SmallVector<std::pair<linalg::LinalgOp, SmallVector<int64_t>>> parts;
-    if (succeeded(tiled) && splitAt) {
+    SmallVector<std::pair<linalg::LinalgOp, SmallVector<int64_t>>> parts = {
+        {*tiled, reg}};
+    if (int64_t splitAt = nest ? splitRows(cm, rm, rn) : 0) {
       rewriter.setInsertionPoint(*tiled);
       auto [first, second] = linalg::splitOp(
           rewriter, cast<TilingInterface>(tiled->getOperation()), m,
@@ -541,14 +543,9 @@ struct TileAndVectorizePass
       firstReg[m] = tileOrWhole(splitAt, tiles.regM);
       secondReg[m] = tileOrWhole(cm - splitAt, restM);
       secondReg[n] = tileOrWhole(cn, restN);
-      parts.push_back({cast<linalg::LinalgOp>(first.getOperation()), firstReg});
-      parts.push_back(
-          {cast<linalg::LinalgOp>(second.getOperation()), secondReg});
-    } else if (succeeded(tiled)) {
-      parts.push_back({*tiled, reg});
+      parts = {{cast<linalg::LinalgOp>(first.getOperation()), firstReg},
+               {cast<linalg::LinalgOp>(second.getOperation()), secondReg}};
     }
-    if (failed(tiled))
-      return failure();
     for (auto &[part, sizes] : parts) {
       tiled =
           tile(rewriter, part, sizes, scf::SCFTilingOptions::LoopType::ForOp,
