@@ -80,8 +80,9 @@ Value rowTimesTransposed(OpBuilder &b, Location loc, RankedTensorType type,
 int64_t channelBlock(int64_t c, int64_t planeBytes, const CPUDescription &cpu);
 
 /// A grouped NCHW/OIHW float convolution of already padded `data` as a
-/// matrix product (im2col), giving `type`; of one large image, in bands of
-/// rows or channels unless `bands` is false.
+/// matrix product (im2col), giving `type`; of one image, group by group, and
+/// of one large image, in bands of rows or channels, unless `bands` is
+/// false.
 Value conv2dNchwAsProduct(OpBuilder &b, Location loc, RankedTensorType type,
                           Value data, Value weight, int64_t groups,
                           ArrayRef<int64_t> s, ArrayRef<int64_t> d,
@@ -98,10 +99,11 @@ Value conv2dNhwcAsProduct(OpBuilder &b, Location loc, RankedTensorType type,
                           Value data, Value weight, ArrayRef<int64_t> s,
                           ArrayRef<int64_t> d);
 
-/// A batch of padded NCHW images convolved one by one as single images.
+/// A batch of padded NCHW images convolved one by one as single images
+/// (grouped ones group by group).
 Value convImageByImage(OpBuilder &b, Location loc, RankedTensorType type,
-                       Value data, Value weight, ArrayRef<int64_t> s,
-                       ArrayRef<int64_t> d);
+                       Value data, Value weight, int64_t groups,
+                       ArrayRef<int64_t> s, ArrayRef<int64_t> d);
 
 /// Whether the result of the 1x1 convolution `conv` (a relay.nn.conv2d)
 /// goes, through elementwise ops, only into the image of a depthwise

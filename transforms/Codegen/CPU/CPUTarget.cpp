@@ -123,8 +123,9 @@ public:
       return conv2dNhwcAsProduct(b, loc, type, data, conv.weight, s, d);
     if (conv.isDepthwise())
       return depthwiseConv2dNchw(b, loc, type, data, conv.weight, s, d);
-    if (type.getDimSize(0) > 1 && conv.groups == 1)
-      return convImageByImage(b, loc, type, data, conv.weight, s, d);
+    if (type.getDimSize(0) > 1)
+      return convImageByImage(b, loc, type, data, conv.weight, conv.groups, s,
+                              d);
     // A 1x1 convolution whose image a depthwise convolution reads window by
     // window is computed in those windows, not in bands of its own.
     bool bands = !(conv.op && feedsDepthwiseRowBands(conv.op));
