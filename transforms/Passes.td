@@ -358,6 +358,14 @@ def FuseElementwise : Pass<"relay-fuse-elementwise", "::mlir::func::FuncOp"> {
     inverted residual blocks): each iteration convolves the band it has
     just made, from the cache, and the image is never assembled.
 
+    Finally, an elementwise op whose result is collapsed (an ONNX MatMul's
+    [1, 56, 56, 96] as [3136, 96] rows) and inserted at the start of a
+    larger empty tensor (the rows padded to whole register tiles) computes
+    in the collapsed shape, into an empty tensor of it, its inputs read at
+    a constant index on unit dimensions (a layer norm's statistics) dropped
+    to maps of loops: bufferization's empty-tensor elimination then lets
+    it write into the padded buffer, which was otherwise a copy.
+
     ```mlir
     %s = linalg.generic {...} ins(%a, %b) outs(%e0) { addf }
     %t = linalg.generic {...} ins(%s) outs(%e1) { tanh }

@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include <cmath>
@@ -46,9 +47,25 @@ RankedTensorType resultType(Operation *op) {
   return dyn_cast<RankedTensorType>(signlessType(op->getResult(0).getType()));
 }
 
-/// `v` reshaped to the static `type` (same number of elements).
+/// `v` reshaped to the static `type` (same number of elements). Where one
+/// shape groups the other's dimensions (ONNX's MatMul of [1, 56, 56, 96]
+/// reshaped to [3136, 96] and back), a collapse_shape or expand_shape:
+/// these bufferize to views of strided buffers too, where tensor.reshape's
+/// memref.reshape needs an identity layout and so a copy (the rows of a
+/// product padded to whole register tiles, sliced back, were copied out
+/// before every reshape).
 Value reshapeStatic(OpBuilder &b, Location loc, Value v,
                     RankedTensorType type) {
+  auto source = cast<RankedTensorType>(v.getType());
+  if (source.getShape() == type.getShape())
+    return v;
+  if (source.hasStaticShape() && source.getRank() > 0 && type.getRank() > 0)
+    if (std::optional<SmallVector<ReassociationIndices>> groups =
+            getReassociationIndicesForReshape(source, type)) {
+      if (source.getRank() > type.getRank())
+        return tensor::CollapseShapeOp::create(b, loc, type, v, *groups);
+      return tensor::ExpandShapeOp::create(b, loc, type, v, *groups);
+    }
   Value shape = arith::ConstantOp::create(
       b, loc,
       DenseIntElementsAttr::get(
@@ -280,6 +297,18 @@ Value padHighTo(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> shape,
       b, loc, RankedTensorType::get(shape, t.getElementType()), v,
       getAsIndexOpFoldResult(ctx, SmallVector<int64_t>(shape.size(), 0)),
       getAsIndexOpFoldResult(ctx, high), value);
+}
+
+Value padHighUndefined(OpBuilder &b, Location loc, Value v,
+                       ArrayRef<int64_t> shape) {
+  auto t = cast<RankedTensorType>(v.getType());
+  if (t.getShape() == shape)
+    return v;
+  Value empty = tensor::EmptyOp::create(b, loc, shape, t.getElementType());
+  return insertAt(b, loc, v, empty,
+                  getAsIndexOpFoldResult(b.getContext(),
+                                         SmallVector<int64_t>(shape.size(), 0)),
+                  t.getShape());
 }
 
 Value padImage(OpBuilder &b, Location loc, Value data, ArrayRef<int64_t> p,

@@ -104,6 +104,15 @@ SmallVector<int64_t> padding4(Operation *op);
 Value padHighTo(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> shape,
                 Value value = nullptr);
 
+/// `v` at the start of a tensor of the larger static `shape` whose other
+/// elements are undefined: for rows or columns added to a product's m or n
+/// loop whose results are sliced off (each result element reads one row of
+/// A and one column of B; only k needs zeros). Unlike padHighTo, nothing is
+/// filled, and bufferization's empty-tensor elimination can let the
+/// producer of `v` write into the larger buffer in place.
+Value padHighUndefined(OpBuilder &b, Location loc, Value v,
+                       ArrayRef<int64_t> shape);
+
 /// Pads H (`h`) and W (`w`) of a 4-d image by (top, left, bottom, right)
 /// with `value`; returns `data` when there is nothing to pad.
 Value padImage(OpBuilder &b, Location loc, Value data, ArrayRef<int64_t> p,

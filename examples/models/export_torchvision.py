@@ -37,6 +37,11 @@ OTHERS = {
     'regnet_y_400mf': torchvision.models.regnet_y_400mf,
     'densenet121': torchvision.models.densenet121,
     'swin_t': torchvision.models.swin_t,
+    # Grouped convolutions (32 groups of 4 to 32 channels) and a ConvNeXt's
+    # 7x7 depthwise convolutions with layer norms and dense layers on
+    # channels-last rows.
+    'resnext50_32x4d': torchvision.models.resnext50_32x4d,
+    'convnext_tiny': torchvision.models.convnext_tiny,
 }
 MODELS = dict(PAPERS, **OTHERS)
 

@@ -533,3 +533,57 @@ func.func @image_windows_shared(%x: tensor<1x4x8x16xf32>) -> (tensor<1x4x8x16xf3
   } {relay.image_windows, relay.independent_iterations}
   return %r, %act : tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>
 }
+
+// -----
+
+// Tests that an elementwise op whose result is collapsed into the rows of a
+// product and inserted at the start of a larger empty tensor (the rows
+// padded to whole register tiles) computes in the collapsed shape into an
+// empty tensor of that shape, its unit-dimension broadcast input (a layer
+// norm's statistics, read at a constant index) collapsed too: empty-tensor
+// elimination can then let it write into the padded buffer in place.
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#stat = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>
+#chan = affine_map<(d0, d1, d2, d3) -> (d3)>
+// CHECK-LABEL: func.func @into_padded_rows(
+// CHECK-SAME: %[[X:[^:]*]]: tensor<1x7x7x96xf32>, %[[S:[^:]*]]: tensor<1x7x7x1xf32>, %[[G:[^:]*]]: tensor<96xf32>
+// CHECK-DAG: %[[XC:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1, 2], [3]] : tensor<1x7x7x96xf32> into tensor<49x96xf32>
+// CHECK-DAG: %[[S3:.*]] = tensor.collapse_shape %[[S]] {{\[}}[0], [1], [2, 3]] : tensor<1x7x7x1xf32> into tensor<1x7x7xf32>
+// CHECK-DAG: %[[SC:.*]] = tensor.collapse_shape %[[S3]] {{\[}}[0, 1, 2]] : tensor<1x7x7xf32> into tensor<49xf32>
+// CHECK-DAG: %[[INIT:.*]] = tensor.empty() : tensor<49x96xf32>
+// CHECK: %[[N:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%[[XC]], %[[SC]], %[[G]] : tensor<49x96xf32>, tensor<49xf32>, tensor<96xf32>) outs(%[[INIT]] : tensor<49x96xf32>)
+// CHECK: arith.divf
+// CHECK: arith.mulf
+// CHECK: tensor.insert_slice %[[N]] into %{{.*}}[0, 0] [49, 96] [1, 1] : tensor<49x96xf32> into tensor<54x96xf32>
+func.func @into_padded_rows(%x: tensor<1x7x7x96xf32>, %s: tensor<1x7x7x1xf32>, %g: tensor<96xf32>) -> tensor<54x96xf32> {
+  %e = tensor.empty() : tensor<1x7x7x96xf32>
+  %n = linalg.generic {indexing_maps = [#id4, #stat, #chan, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x, %s, %g : tensor<1x7x7x96xf32>, tensor<1x7x7x1xf32>, tensor<96xf32>) outs(%e : tensor<1x7x7x96xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32, %o: f32):
+    %q = arith.divf %a, %b : f32
+    %r = arith.mulf %q, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<1x7x7x96xf32>
+  %rows = tensor.collapse_shape %n [[0, 1, 2], [3]] : tensor<1x7x7x96xf32> into tensor<49x96xf32>
+  %p = tensor.empty() : tensor<54x96xf32>
+  %i = tensor.insert_slice %rows into %p[0, 0] [49, 96] [1, 1] : tensor<49x96xf32> into tensor<54x96xf32>
+  return %i : tensor<54x96xf32>
+}
+
+// -----
+
+// Tests that a collapsed result inserted into a tensor that is not empty
+// (its other elements are defined) keeps its shape.
+// CHECK-LABEL: func.func @into_defined_rows(
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x7x7x96xf32>)
+// CHECK: tensor.collapse_shape
+func.func @into_defined_rows(%x: tensor<1x7x7x96xf32>, %d: tensor<54x96xf32>) -> tensor<54x96xf32> {
+  %e = tensor.empty() : tensor<1x7x7x96xf32>
+  %n = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<1x7x7x96xf32>) outs(%e : tensor<1x7x7x96xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.negf %a : f32
+    linalg.yield %r : f32
+  } -> tensor<1x7x7x96xf32>
+  %rows = tensor.collapse_shape %n [[0, 1, 2], [3]] : tensor<1x7x7x96xf32> into tensor<49x96xf32>
+  %i = tensor.insert_slice %rows into %d[0, 0] [49, 96] [1, 1] : tensor<49x96xf32> into tensor<54x96xf32>
+  return %i : tensor<54x96xf32>
+}

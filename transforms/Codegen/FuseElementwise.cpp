@@ -544,6 +544,123 @@ void fuseIntoImageWindows(func::FuncOp func) {
   }
 }
 
+/// Rewrites `op`'s inputs read at a constant index (a unit dimension
+/// broadcast: a layer norm's [1, 56, 56, 1] statistics, read at (d0, d1, d2,
+/// 0)) as inputs without that dimension, merged into a neighbour by a
+/// collapse_shape: upstream's collapseOpIterationDims takes only maps of
+/// loop dimensions.
+/// Returns whether it changed `op`.
+bool dropBroadcastUnitDims(linalg::GenericOp op, RewriterBase &rewriter) {
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  // The inputs to rewrite: each with the groups of its dimensions that
+  // collapse into one (a constant-index dimension joins its neighbour).
+  SmallVector<std::pair<OpOperand *, SmallVector<ReassociationIndices>>>
+      rewrites;
+  for (OpOperand *operand : op.getDpsInputOperands()) {
+    AffineMap map = maps[operand->getOperandNumber()];
+    auto type = dyn_cast<RankedTensorType>(operand->get().getType());
+    if (!type || llvm::none_of(map.getResults(), [](AffineExpr e) {
+          return isa<AffineConstantExpr>(e);
+        }))
+      continue;
+    SmallVector<ReassociationIndices> groups;
+    SmallVector<AffineExpr> kept;
+    ReassociationIndices pending;
+    for (auto [i, e] : llvm::enumerate(map.getResults())) {
+      if (isa<AffineConstantExpr>(e)) {
+        // Only a dimension of one element is dropped.
+        if (type.getDimSize(i) != 1)
+          return false;
+        if (groups.empty())
+          pending.push_back(i);
+        else
+          groups.back().push_back(i);
+        continue;
+      }
+      pending.push_back(i);
+      groups.push_back(pending);
+      pending.clear();
+      kept.push_back(e);
+    }
+    // All constant: one element, collapsed to rank 0 (no groups).
+    maps[operand->getOperandNumber()] =
+        AffineMap::get(map.getNumDims(), 0, kept, op.getContext());
+    rewrites.push_back({operand, groups});
+  }
+  if (rewrites.empty())
+    return false;
+  rewriter.setInsertionPoint(op);
+  rewriter.modifyOpInPlace(op, [&] {
+    for (auto &[operand, groups] : rewrites)
+      operand->set(tensor::CollapseShapeOp::create(rewriter, op.getLoc(),
+                                                   operand->get(), groups));
+    op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+  });
+  return true;
+}
+
+/// An elementwise generic whose result is collapsed (ONNX's MatMul of
+/// [1, 56, 56, 96] as [3136, 96]) and inserted at the start of a larger
+/// empty tensor (a product's rows padded to whole register tiles,
+/// lowering::padHighUndefined) computes in the collapsed shape instead, so
+/// that bufferization's empty-tensor elimination lets it write into the
+/// larger buffer: through the collapse it cannot, and the result was copied
+/// (a ConvNeXt's or Swin's dense layers).
+struct CollapseProducerOfPaddedOperand
+    : OpRewritePattern<tensor::InsertSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::InsertSliceOp insert,
+                                PatternRewriter &rewriter) const override {
+    auto collapse = insert.getSource().getDefiningOp<tensor::CollapseShapeOp>();
+    if (!collapse || !collapse->hasOneUse() ||
+        !insert.getDest().getDefiningOp<tensor::EmptyOp>() ||
+        !llvm::all_of(insert.getMixedOffsets(), isZeroInteger) ||
+        !llvm::all_of(insert.getMixedStrides(), isOneInteger))
+      return failure();
+    auto producer = collapse.getSrc().getDefiningOp<linalg::GenericOp>();
+    if (!producer || producer->getNumResults() != 1 || !producer->hasOneUse() ||
+        !isAllParallel(producer) ||
+        !producer.getDpsInitOperand(0)
+             ->get()
+             .getDefiningOp<tensor::EmptyOp>() ||
+        producer.payloadUsesValueFromOperand(producer.getDpsInitOperand(0)) ||
+        !producer.getIndexingMapMatchingResult(producer->getResult(0))
+             .isIdentity())
+      return failure();
+    // The groups of loops to fold (upstream takes only those of two or
+    // more; the others stay).
+    SmallVector<ReassociationIndices> dims;
+    for (const ReassociationIndices &group : collapse.getReassociationIndices())
+      if (group.size() > 1)
+        dims.push_back(group);
+    if (dims.empty())
+      return failure();
+    bool dropped = dropBroadcastUnitDims(producer, rewriter);
+    if (!linalg::areDimSequencesPreserved(producer.getIndexingMapsArray(),
+                                          dims))
+      return success(dropped);
+    FailureOr<linalg::CollapseResult> collapsed =
+        linalg::collapseOpIterationDims(producer, dims, rewriter);
+    if (failed(collapsed))
+      return success(dropped);
+    // Its init, the collapsed empty tensor, as an empty tensor of its own:
+    // empty-tensor elimination finds it through no reshape.
+    OpOperand *init = collapsed->collapsedOp.getDpsInitOperand(0);
+    if (auto reshaped = init->get().getDefiningOp<tensor::CollapseShapeOp>();
+        reshaped && reshaped.getSrc().getDefiningOp<tensor::EmptyOp>()) {
+      rewriter.setInsertionPoint(collapsed->collapsedOp);
+      Value empty = tensor::EmptyOp::create(
+          rewriter, reshaped.getLoc(), reshaped.getResultType().getShape(),
+          reshaped.getResultType().getElementType());
+      rewriter.modifyOpInPlace(collapsed->collapsedOp,
+                               [&] { init->set(empty); });
+    }
+    rewriter.replaceOp(collapse, collapsed->collapsedOp->getResult(0));
+    rewriter.eraseOp(producer);
+    return success();
+  }
+};
+
 struct FuseElementwise : relay::impl::FuseElementwiseBase<FuseElementwise> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
@@ -563,6 +680,13 @@ struct FuseElementwise : relay::impl::FuseElementwiseBase<FuseElementwise> {
       return signalPassFailure();
     mergeChannelBlockLoops(getOperation());
     if (failed(applyPatternsGreedily(getOperation(), frozen)))
+      return signalPassFailure();
+    // Last, once the producers are whole: collapsing one earlier would stop
+    // upstream's fusion through the collapse.
+    RewritePatternSet collapsing(&getContext());
+    collapsing.add<CollapseProducerOfPaddedOperand>(&getContext());
+    tensor::populateFoldTensorEmptyPatterns(collapsing);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(collapsing))))
       signalPassFailure();
   }
 };

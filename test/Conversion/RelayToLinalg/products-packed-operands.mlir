@@ -18,10 +18,12 @@
 // CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<57x16x700xf32>) outs(%{{.*}} : tensor<57x700x16xf32>)
 // Tests that with AVX2's 6-row tiles the 100 rows (more than two 48-row
 // cache tiles, and no divisor of 24 to 48 rows) are padded to 108: cache
-// tiles of 36 rows.
+// tiles of 36 rows. The padding rows are left undefined (their results are
+// sliced off): the rows are inserted into an empty tensor, nothing filled.
 // AVX2-LABEL: func.func @large(
-// AVX2: tensor.pad %arg0 low[0, 0] high[8, 0]
-// AVX2: tensor<100x700xf32> to tensor<108x700xf32>
+// AVX2: %[[ROWS:.*]] = tensor.empty() : tensor<108x700xf32>
+// AVX2-NOT: linalg.fill
+// AVX2: tensor.insert_slice %arg0 into %[[ROWS]][0, 0] [100, 700] [1, 1] : tensor<100x700xf32> into tensor<108x700xf32>
 // AVX2: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<108x700xf32>, tensor<57x700x16xf32>) outs(%{{.*}} : tensor<108x57x16xf32>)
 // AVX2: tensor.extract_slice %{{.*}}[0, 0] [100, 900] [1, 1] : tensor<108x912xf32> to tensor<100x900xf32>
 relay.func @large(%a: tensor<100x700xf32>, %b: tensor<700x900xf32>, %c: tensor<900x700xf32>) -> tensor<100x900xf32> {
@@ -76,8 +78,7 @@ relay.func @medium(%a: tensor<100x512xf32>, %b: tensor<512x512xf32>) -> tensor<1
 // CHECK-NOT: tensor.pad %arg0
 // CHECK: return
 // AVX2-LABEL: func.func @tall(
-// AVX2: tensor.pad %arg0 low[0, 0] high[8, 0]
-// AVX2: tensor<4096x64xf32> to tensor<4104x64xf32>
+// AVX2: tensor.insert_slice %arg0 into %{{.*}}[0, 0] [4096, 64] [1, 1] : tensor<4096x64xf32> into tensor<4104x64xf32>
 relay.func @tall(%a: tensor<4096x64xf32>, %b: tensor<64x4096xf32>) -> tensor<4096x4096xf32> {
   %m = relay.nn.matmul %a, %b : (tensor<4096x64xf32>, tensor<64x4096xf32>) -> tensor<4096x4096xf32>
   relay.return %m : tensor<4096x4096xf32>

@@ -79,8 +79,8 @@ Value contract(OpBuilder &b, Location loc, RankedTensorType type,
 }
 
 /// contract() with the innermost two parallel loops of the result (m and n)
-/// padded with zero rows/columns where paddedExtent says (a 197-row
-/// product would otherwise get one-row register tiles), and the result
+/// padded with rows/columns of undefined values where paddedExtent says (a
+/// 197-row product would otherwise get one-row register tiles), and the result
 /// sliced back.
 Value paddedContract(OpBuilder &b, Location loc, RankedTensorType type,
                      ValueRange operands, unsigned numDims,
@@ -114,7 +114,8 @@ Value paddedContract(OpBuilder &b, Location loc, RankedTensorType type,
       if (padded[d])
         shape[j] = padded[d];
     }
-    args.push_back(padHighTo(b, loc, v, shape));
+    // Only m and n are padded: the padding's results are sliced off.
+    args.push_back(padHighUndefined(b, loc, v, shape));
   }
   SmallVector<int64_t> shape;
   for (unsigned j = 0; j < rank; ++j)
@@ -141,7 +142,8 @@ static Value productOnPanels(OpBuilder &b, Location loc, RankedTensorType type,
   int64_t m = type.getDimSize(0), n = type.getDimSize(1);
   int64_t k = cast<RankedTensorType>(x.getType()).getDimSize(1);
   int64_t paddedM = paddedExtent(b, m, /*isN=*/false);
-  x = padHighTo(b, loc, x, {paddedM, k});
+  // The padding rows' results are sliced off: they need no zeros.
+  x = padHighUndefined(b, loc, x, {paddedM, k});
   // Loops (m, no, ni, k): out[m, no, ni] = sum_k x[m, k] * packed[no, k,
   // ni]: each register tile streams one panel sequentially (the weights
   // as stored are read with a stride of a whole row per k).
