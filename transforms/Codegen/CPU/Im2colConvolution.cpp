@@ -188,6 +188,29 @@ int64_t channelBandInputBytes(const CPUDescription &cpu) {
   return cpu.l2Bytes / 2;
 }
 
+/// The NCHW result `type` of one image computed in blocks of `channels`
+/// output channels as an scf.for of independent iterations (with threads,
+/// they run in parallel), block `f0` by `block` (given the block's first
+/// channel and its result type) and inserted into the result.
+static Value inOutputChannelBlocks(
+    OpBuilder &b, Location loc, RankedTensorType type, int64_t channels,
+    function_ref<Value(OpBuilder &, Value, RankedTensorType)> block) {
+  auto blockType = RankedTensorType::get(
+      {1, channels, type.getDimSize(2), type.getDimSize(3)},
+      type.getElementType());
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  scf::ForOp loop =
+      loopOp(b, loc, type.getDimSize(1), channels, init,
+             [&](OpBuilder &lb, Value f0, Value acc) {
+               OpFoldResult zero = lb.getIndexAttr(0);
+               return insertAt(lb, loc, block(lb, f0, blockType), acc,
+                               {zero, f0, zero, zero}, blockType.getShape());
+             });
+  relay::setCodegenMark(loop, relay::CodegenMark::IndependentIterations);
+  return loop.getResult(0);
+}
+
 /// conv2dNchwAsProduct (1x1, stride 1) of one image as an scf.for over
 /// bands of `channels` output channels, each multiplying its rows of the
 /// weights by the whole image and inserted into the result. The bands
@@ -197,27 +220,17 @@ int64_t channelBandInputBytes(const CPUDescription &cpu) {
 /// the cache (MobileNet's inverted residual blocks).
 Value conv2dInChannelBands(OpBuilder &b, Location loc, RankedTensorType type,
                            Value data, Value weight, int64_t channels) {
-  auto wt = cast<RankedTensorType>(weight.getType());
-  int64_t f = type.getDimSize(1);
-  auto bandType = RankedTensorType::get(
-      {1, channels, type.getDimSize(2), type.getDimSize(3)},
-      type.getElementType());
-  SmallVector<int64_t> wSizes(wt.getShape());
+  SmallVector<int64_t> wSizes(
+      cast<RankedTensorType>(weight.getType()).getShape());
   wSizes[0] = channels;
-  Value init =
-      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
-  scf::ForOp loop = loopOp(
-      b, loc, f, channels, init, [&](OpBuilder &lb, Value f0, Value acc) {
+  return inOutputChannelBlocks(
+      b, loc, type, channels,
+      [&](OpBuilder &lb, Value f0, RankedTensorType bandType) {
         OpFoldResult zero = lb.getIndexAttr(0);
         Value w = sliceAt(lb, loc, weight, {f0, zero, zero, zero}, wSizes);
-        Value band = conv2dNchwAsProduct(lb, loc, bandType, data, w,
-                                         /*groups=*/1, {1, 1}, {1, 1});
-        return insertAt(lb, loc, band, acc, {zero, f0, zero, zero},
-                        bandType.getShape());
+        return conv2dNchwAsProduct(lb, loc, bandType, data, w,
+                                   /*groups=*/1, {1, 1}, {1, 1});
       });
-  // The bands are independent: with threads they run in parallel.
-  relay::setCodegenMark(loop, relay::CodegenMark::IndependentIterations);
-  return loop.getResult(0);
 }
 
 /// conv2dNchwAsProduct of one image, one group, as an scf.for over bands
@@ -278,24 +291,21 @@ static Value conv2dGroupByGroup(OpBuilder &b, Location loc,
   SmallVector<int64_t> dataSizes(in.getShape()), wSizes(wt.getShape());
   dataSizes[1] = cg;
   wSizes[0] = fg;
-  auto groupType = RankedTensorType::get(
-      {1, fg, type.getDimSize(2), type.getDimSize(3)}, type.getElementType());
-  Value init =
-      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
-  scf::ForOp loop = loopOp(
-      b, loc, groups, 1, init, [&](OpBuilder &lb, Value group, Value acc) {
+  return inOutputChannelBlocks(
+      b, loc, type, fg,
+      [&](OpBuilder &lb, Value f0, RankedTensorType groupType) {
+        // The group's first input channel: f0 / fg * cg.
         OpFoldResult zero = lb.getIndexAttr(0);
-        Value c0 = arith::MulIOp::create(lb, loc, group, index(lb, loc, cg));
-        Value f0 = arith::MulIOp::create(lb, loc, group, index(lb, loc, fg));
+        Value c0 = f0;
+        if (cg != fg)
+          c0 = arith::MulIOp::create(
+              lb, loc, arith::DivUIOp::create(lb, loc, f0, index(lb, loc, fg)),
+              index(lb, loc, cg));
         Value image = sliceAt(lb, loc, data, {zero, c0, zero, zero}, dataSizes);
         Value w = sliceAt(lb, loc, weight, {f0, zero, zero, zero}, wSizes);
-        Value out = conv2dNchwAsProduct(lb, loc, groupType, image, w,
-                                        /*groups=*/1, s, d);
-        return insertAt(lb, loc, out, acc, {zero, f0, zero, zero},
-                        groupType.getShape());
+        return conv2dNchwAsProduct(lb, loc, groupType, image, w,
+                                   /*groups=*/1, s, d);
       });
-  relay::setCodegenMark(loop, relay::CodegenMark::IndependentIterations);
-  return loop.getResult(0);
 }
 
 /// Grouped NCHW/OIHW convolution of float tensors as a matrix product
