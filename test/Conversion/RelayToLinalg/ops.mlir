@@ -420,3 +420,17 @@ relay.func @stack_innermost(%a: tensor<2x4xf32>, %b: tensor<2x4xf32>, %c: tensor
   %r = relay.tuple(%s, %o : tensor<2x4x3xf32>, tensor<3x2x4xf32>)
   relay.return %r : tuple<tensor<2x4x3xf32>, tensor<3x2x4xf32>>
 }
+
+// Tests that a reshape grouping the dimensions of its input is a
+// collapse_shape, one splitting them an expand_shape (views of strided
+// buffers too once bufferized), and one that does neither a tensor.reshape.
+// CHECK-LABEL: func.func @reshapes(
+// CHECK: %[[ROWS:.*]] = tensor.collapse_shape %arg0 {{\[}}[0, 1, 2], [3]] : tensor<1x7x7x96xf32> into tensor<49x96xf32>
+// CHECK: tensor.expand_shape %[[ROWS]] {{\[}}[0, 1], [2]] output_shape [7, 7, 96] : tensor<49x96xf32> into tensor<7x7x96xf32>
+// CHECK: tensor.reshape %{{.*}}(%{{.*}}) : (tensor<7x7x96xf32>, tensor<2xi64>) -> tensor<96x49xf32>
+relay.func @reshapes(%x: tensor<1x7x7x96xf32>) -> tensor<96x49xf32> {
+  %a = relay.reshape %x {newshape = array<i64: 49, 96>} : (tensor<1x7x7x96xf32>) -> tensor<49x96xf32>
+  %b = relay.reshape %a {newshape = array<i64: 7, 7, 96>} : (tensor<49x96xf32>) -> tensor<7x7x96xf32>
+  %c = relay.reshape %b {newshape = array<i64: 96, 49>} : (tensor<7x7x96xf32>) -> tensor<96x49xf32>
+  relay.return %c : tensor<96x49xf32>
+}
