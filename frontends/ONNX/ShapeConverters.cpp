@@ -11,6 +11,8 @@
 #include "frontends/ONNX/Converters.h"
 #include "frontends/ONNX/Emitter.h"
 
+#include "llvm/Support/MathExtras.h"
+
 using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::onnx_import;
@@ -406,6 +408,8 @@ LogicalResult convertSplit(NodeContext &ctx) {
     return failure();
   int64_t dim = ctx.shape(0)[*axis];
   int outputs = ctx.getNode().output_size();
+  if (outputs < 1)
+    return ctx.fail("a split needs at least one output");
   SmallVector<int64_t> sizes;
   if (ctx.hasAttr("split")) {
     sizes = ctx.attrInts("split");
@@ -424,10 +428,17 @@ LogicalResult convertSplit(NodeContext &ctx) {
     return ctx.fail("split has " + Twine(sizes.size()) + " sizes for " +
                     Twine(outputs) + " outputs");
   SmallVector<int64_t> indices;
-  int64_t at = 0;
-  for (size_t i = 0; i + 1 < sizes.size(); ++i)
-    indices.push_back(at += sizes[i]);
-  if (at + sizes.back() != dim)
+  int64_t total = 0;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] < 0)
+      return ctx.fail("split sizes must not be negative, got " +
+                      Twine(sizes[i]));
+    if (llvm::AddOverflow(total, sizes[i], total))
+      return ctx.fail("split sizes add up to more than 64 bits count");
+    if (i + 1 < sizes.size())
+      indices.push_back(total);
+  }
+  if (total != dim)
     return ctx.fail("split sizes do not add up to the dimension " + Twine(dim));
   if (outputs == 1) {
     ctx.addOutput(ctx.input(0), ctx.constantInput(0));
