@@ -1,0 +1,30 @@
+// RUN: relay-mlir-opt %s --relay-set-target-cpu=cpu=znver3 --relay-to-linalg | FileCheck %s
+// Tests the bands of tile rows of a Winograd convolution on a CPU with a 512 KB
+// L2 cache (a Zen 3): each band streams all of the transformed weights U
+// through its products, so bands whose transformed input V stays in L2 are
+// only worth it while U is small beside V.
+
+// Tests that a 64-channel 56x56 convolution (U 36 x 64 x 64 floats, 0.6
+// MB) goes in bands of as many tile rows as keep V in L2: 4 of the 14
+// rows of 4x4 tiles (V 36 x 64 x 4*14), four bands over 16 padded rows.
+// CHECK-LABEL: func.func @small_weights(
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c16
+// CHECK: tensor<36x64x56xf32>
+// CHECK: } {relay.independent_iterations}
+relay.func @small_weights(%x: tensor<1x64x56x56xf32>, %w: tensor<64x64x3x3xf32>) -> tensor<1x64x56x56xf32> {
+  %r = relay.nn.conv2d %x, %w {channels = 64 : i64, kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1>} : (tensor<1x64x56x56xf32>, tensor<64x64x3x3xf32>) -> tensor<1x64x56x56xf32>
+  relay.return %r : tensor<1x64x56x56xf32>
+}
+
+// Tests that a 512-channel 28x28 convolution (U 36 x 512 x 512 floats, 38
+// MB; one tile row's V is already over 512 KB) goes in two bands of 4 of
+// its 7 tile rows (V 36 x 512 x 4*7) instead of seven bands of one, each
+// streaming U again.
+// CHECK-LABEL: func.func @large_weights(
+// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c16
+// CHECK: tensor<36x512x28xf32>
+// CHECK: } {relay.independent_iterations}
+relay.func @large_weights(%x: tensor<1x512x28x28xf32>, %w: tensor<512x512x3x3xf32>) -> tensor<1x512x28x28xf32> {
+  %r = relay.nn.conv2d %x, %w {channels = 512 : i64, kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1>} : (tensor<1x512x28x28xf32>, tensor<512x512x3x3xf32>) -> tensor<1x512x28x28xf32>
+  relay.return %r : tensor<1x512x28x28xf32>
+}
