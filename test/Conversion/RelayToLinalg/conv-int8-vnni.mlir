@@ -1,6 +1,7 @@
 // RUN: relay-mlir-opt %s --relay-set-target-cpu=cpu=znver4 --relay-to-linalg | FileCheck %s
 // RUN: relay-mlir-opt %s --relay-to-llvm=cpu=znver4 | FileCheck %s --check-prefix=LLVM
-// RUN: relay-mlir-opt %s --relay-set-target-cpu=cpu=haswell --relay-to-linalg | FileCheck %s --check-prefix=NOVNNI
+// RUN: relay-mlir-opt %s --relay-set-target-cpu=cpu=haswell --relay-to-linalg | FileCheck %s --check-prefix=AVX2
+// RUN: relay-mlir-opt %s --relay-to-llvm=cpu=haswell | FileCheck %s --check-prefix=AVX2-LLVM
 // Ungrouped int8 convolutions with constant weights run on AVX-512 VNNI
 // where the CPU the code is for has it (--relay-set-target-cpu; here a
 // Zen 4): the padded image repacked as words of four
@@ -12,13 +13,28 @@
 // into NCHW (by rows, or by whole planes where rows are narrower than a
 // vector).
 
-// Tests that for a CPU without AVX-512 VNNI (Haswell) the convolutions are
-// integer products of their own, with no words of four channels.
-// NOVNNI-LABEL: func.func @conv3x3(
-// NOVNNI-NOT: arith.xori
-// NOVNNI: arith.extsi
-// NOVNNI-NOT: arith.xori
-// NOVNNI-LABEL: func.func
+// Tests that for a CPU with AVX2 and without AVX-512 VNNI (Haswell) the
+// same kernel runs on vpmaddwd: the image as words of two sign-extended
+// channels (no shift), the weights widened to 16 bits as [O/16, taps,
+// C/2, 16*2] and starting from zero, register tiles of 6 positions x one
+// vector of 16 channels, and each vector's halves one vpmaddwd each.
+// AVX2-LABEL: func.func @conv3x3(
+// AVX2-DAG: arith.constant dense<1> : tensor<2x9x4x32xi16>
+// AVX2-DAG: arith.constant dense<0> : tensor<32xi32>
+// AVX2: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x8x12x12xi8>, tensor<1x8x12x12xi8>) outs(%{{.*}} : tensor<1x4x12x12xi32>)
+// AVX2: arith.extsi %{{.*}} : i8 to i16
+// AVX2-NOT: arith.xori
+// AVX2: %{{.*}}:6 = scf.for {{.*}} -> (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>)
+// AVX2: vector.extract_strided_slice %{{.*}} {offsets = [0], sizes = [16], strides = [1]} : vector<32xi16> to vector<16xi16>
+// AVX2: llvm.call_intrinsic "llvm.x86.avx2.pmadd.wd"(%{{.*}}, %{{.*}}) : (vector<16xi16>, vector<16xi16>) -> vector<8xi32>
+// AVX2: arith.addi %{{.*}}, %{{.*}} : vector<8xi32>
+// AVX2: vector.extract_strided_slice %{{.*}} {offsets = [16], sizes = [16], strides = [1]} : vector<32xi16> to vector<16xi16>
+// AVX2: llvm.call_intrinsic "llvm.x86.avx2.pmadd.wd"
+// AVX2-LABEL: func.func @runtime_weights(
+// AVX2-NOT: pmadd
+// AVX2: arith.muli
+// AVX2-LLVM-LABEL: llvm.func @conv3x3(
+// AVX2-LLVM: llvm.call_intrinsic "llvm.x86.avx2.pmadd.wd"({{.*}}) : (vector<16xi16>, vector<16xi16>) -> vector<8xi32>
 
 // Tests that a 3x3 convolution of 8 channels (two groups of four) into 32
 // (register tiles of 12 positions x 2 vectors: 24 accumulators) with a

@@ -3,14 +3,18 @@
 
 The CPU target convolves int8 images with constant int8 weights into
 int32 on AVX-512 VNNI where the CPU has it (vpdpbusd over a repacked
-image, transforms/Codegen/CPU/VnniConvolution.cpp), and as an integer
-product elsewhere (and for uint8). Each case below (channels not a multiple of
+image, transforms/Codegen/CPU/VnniConvolution.cpp), on AVX2's vpmaddwd
+(the bytes widened to 16 bits, Avx2Int8Convolution.cpp) on other CPUs
+with AVX2, and as an integer product elsewhere (and for uint8). Every
+case is also compiled for a Haswell (`--cpu haswell`: AVX2, no VNNI)
+where this CPU can run its code, so that the vpmaddwd kernel is checked
+on VNNI machines too. Each case below (channels not a multiple of
 four, output channels not a multiple of 16, strides, dilations, uneven
 padding, batches, 1x1 and 7x7 kernels, uint8 images, an epilogue of bias,
 ReLU and requantization; depthwise and grouped convolutions, which run
 the f32 kernels on the integers exactly) is bound to its weights,
-compiled and run, and must equal the reference interpreter exactly. Prints whether the kernel
-took VNNI (the lowered code calls vpdpbusd).
+compiled and run, and must equal the reference interpreter exactly. Prints whether the kernels
+took VNNI (the lowered code calls vpdpbusd) and vpmaddwd.
 
   /usr/bin/python3 int8_conv_kernels.py --bin build/bin
 """
@@ -82,7 +86,10 @@ def main():
     relay_run = os.path.join(args.bin, "relay-run")
     rng = np.random.default_rng(7)
     failures = 0
-    vnni = False
+    vnni = pmaddwd = False
+    with open("/proc/cpuinfo") as f:
+        avx2 = " avx2" in f.read()
+    targets = [[]] + ([["--cpu", "haswell"]] if avx2 else [])
     with tempfile.TemporaryDirectory() as work:
         for case_ in CASES:
             (name, n, c, h, w, o, k, s, d, pad, dtype, epi) = case_[:12]
@@ -107,22 +114,34 @@ def main():
                  "-o", case + ".mlir"])
             lowered = run([opt, case + ".mlir", "--relay-to-llvm"])
             vnni = vnni or "vpdpbusd" in lowered
-            run([relay_run, case + ".mlir", "--input", case + ".x.npy",
-                 "--output", case + ".compiled.npy"])
             run([relay_run, case + ".mlir", "--interp", "--input",
                  case + ".x.npy", "--output", case + ".interp.npy"])
-            got = np.load(case + ".compiled.npy")
             want = np.load(case + ".interp.npy")
-            if got.shape != want.shape or not np.array_equal(got, want):
-                failures += 1
-                print(f"FAIL {name}: compiled differs from the interpreter "
-                      f"(max |diff| {np.abs(got.astype(np.int64) - want).max()})")
-            else:
-                print(f"ok   {name}")
+            for target in targets:
+                if target:
+                    lowered = run([opt, case + ".mlir",
+                                   "--relay-set-target-cpu=cpu=haswell",
+                                   "--relay-to-llvm"])
+                    pmaddwd = pmaddwd or "pmadd.wd" in lowered
+                run([relay_run, case + ".mlir", "--input", case + ".x.npy",
+                     "--output", case + ".compiled.npy"] + target)
+                got = np.load(case + ".compiled.npy")
+                label = f"{name} {' '.join(target)}".strip()
+                if got.shape != want.shape or not np.array_equal(got, want):
+                    failures += 1
+                    diff = np.abs(got.astype(np.int64) - want).max()
+                    print(f"FAIL {label}: compiled differs from the "
+                          f"interpreter (max |diff| {diff})")
+                else:
+                    print(f"ok   {label}")
     print(f"vpdpbusd used: {'yes' if vnni else 'no (no AVX-512 VNNI here)'}")
+    print(f"vpmaddwd used: {'yes' if pmaddwd else 'no (no AVX2 here)'}")
+    if avx2 and not pmaddwd:
+        sys.exit("the Haswell target's int8 convolutions did not take "
+                 "vpmaddwd")
     if failures:
-        sys.exit(f"{failures} of {len(CASES)} cases differ")
-    print(f"all {len(CASES)} cases equal")
+        sys.exit(f"{failures} of {len(CASES) * len(targets)} runs differ")
+    print(f"all {len(CASES)} cases equal on {len(targets)} targets")
 
 
 if __name__ == "__main__":

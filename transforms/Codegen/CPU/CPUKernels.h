@@ -156,6 +156,11 @@ int64_t depthwiseRowBandRows(RankedTensorType image, int64_t stride,
 /// constant).
 Value vnniConv2d(OpBuilder &b, const Conv2dProblem &conv);
 
+/// The same convolution on AVX2's vpmaddwd (bytes widened to 16 bits) for
+/// CPUs without AVX-512 VNNI; null when it does not apply (no AVX2, VNNI
+/// present, other types or layouts, unsigned bytes, weights not constant).
+Value avx2Int8Conv2d(OpBuilder &b, const Conv2dProblem &conv);
+
 //===----------------------------------------------------------------------===//
 // bf16 products on AVX-512 BF16 (Bf16Products.cpp)
 //===----------------------------------------------------------------------===//

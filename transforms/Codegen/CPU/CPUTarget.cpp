@@ -110,6 +110,8 @@ public:
         return out;
     if (Value out = vnniConv2d(b, conv))
       return out;
+    if (Value out = avx2Int8Conv2d(b, conv))
+      return out;
     if (Value out = integerDepthwiseAsFloat(b, conv))
       return out;
     // Float convolutions become matrix products; other integer ones are

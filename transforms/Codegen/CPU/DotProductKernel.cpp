@@ -215,10 +215,36 @@ namespace mlir::relay::cpu {
 Value DotInstruction::dot(OpBuilder &b, Location loc, Value acc, Value a,
                           Value w) const {
   // The intrinsics have no memory effects (registerIntrinsicEffectsModel).
-  return LLVM::CallIntrinsicOp::create(b, loc, acc.getType(),
-                                       b.getStringAttr(intrinsic),
-                                       ValueRange{acc, a, w})
-      .getResult(0);
+  auto call = [&](Value acc, Value a, Value w) -> Value {
+    if (accumulates)
+      return LLVM::CallIntrinsicOp::create(b, loc, acc.getType(),
+                                           b.getStringAttr(intrinsic),
+                                           ValueRange{acc, a, w})
+          .getResult(0);
+    Value sums = LLVM::CallIntrinsicOp::create(b, loc, acc.getType(),
+                                               b.getStringAttr(intrinsic),
+                                               ValueRange{a, w})
+                     .getResult(0);
+    return arith::AddIOp::create(b, loc, acc, sums);
+  };
+  if (registersPerVector == 1)
+    return call(acc, a, w);
+  // Each register's part of the vectors (LLVM keeps a vector of two
+  // registers in two, so the slices cost nothing).
+  auto part = [&](Value v, int64_t i) -> Value {
+    auto type = cast<VectorType>(v.getType());
+    int64_t size = type.getDimSize(0) / registersPerVector;
+    return vector::ExtractStridedSliceOp::create(b, loc, v, {i * size}, {size},
+                                                 {1});
+  };
+  Value result = acc;
+  for (int64_t i = 0; i < registersPerVector; ++i) {
+    Value sum = call(part(acc, i), part(a, i), part(w, i));
+    int64_t size = cast<VectorType>(sum.getType()).getDimSize(0);
+    result = vector::InsertStridedSliceOp::create(b, loc, sum, result,
+                                                  {i * size}, {1});
+  }
+  return result;
 }
 
 DotInstruction DotInstruction::vnni(MLIRContext *ctx) {
@@ -231,7 +257,19 @@ DotInstruction DotInstruction::bf16(MLIRContext *ctx) {
           BFloat16Type::get(ctx)};
 }
 
-std::pair<int64_t, int64_t> dotRegisterTile(int64_t channelVectors) {
+DotInstruction DotInstruction::avx2Int16(MLIRContext *ctx) {
+  return {"llvm.x86.avx2.pmadd.wd",  2,
+          IntegerType::get(ctx, 32), IntegerType::get(ctx, 16),
+          /*registersPerVector=*/2,
+          /*accumulates=*/false};
+}
+
+std::pair<int64_t, int64_t> dotRegisterTile(int64_t channelVectors,
+                                            int64_t registersPerVector) {
+  // AVX2: 6 rows of one vector (12 of the 16 ymm registers; the weights
+  // and a broadcast take 3 more).
+  if (registersPerVector > 1)
+    return {6, 1};
   for (int64_t vecs : {4, 3, 2, 1})
     if (channelVectors % vecs == 0)
       return {vecs == 4 ? 6 : vecs == 3 ? 8 : 12, vecs};
@@ -274,6 +312,9 @@ Value packWords(OpBuilder &b, Location loc, Value source, unsigned dim,
                  Value v = a[r];
                  if (isa<FloatType>(v.getType()))
                    v = arith::BitcastOp::create(nb, l, bitsType, v);
+                 // Narrower integers (bytes in 16-bit words) are signed.
+                 if (v.getType().getIntOrFloatBitWidth() < bits)
+                   v = arith::ExtSIOp::create(nb, l, bitsType, v);
                  v = arith::ExtUIOp::create(nb, l, i32, v);
                  if (r)
                    v = arith::ShLIOp::create(
@@ -326,7 +367,7 @@ Value dotProductConv2d(OpBuilder &b, const Conv2dProblem &conv,
   int64_t o = wt.getDimSize(0), kh = wt.getDimSize(2), kw = wt.getDimSize(3);
   int64_t cq = (c + dot.group - 1) / dot.group;
   int64_t op = (o + kLanes - 1) / kLanes * kLanes;
-  auto [rows, vecs] = dotRegisterTile(op / kLanes);
+  auto [rows, vecs] = dotRegisterTile(op / kLanes, dot.registersPerVector);
   DotProblem p{n,
                type.getDimSize(2),
                type.getDimSize(3),

@@ -36,6 +36,12 @@ struct DotInstruction {
   StringRef intrinsic;
   int64_t group;
   Type accElement, operandElement;
+  /// Machine registers per vector of kLanes lanes: 2 where the instruction
+  /// is AVX2's (256 bits), which dot() then applies to each half.
+  int64_t registersPerVector = 1;
+  /// Whether the instruction adds into its accumulator operand (vpdpbusd)
+  /// or returns the sums alone (vpmaddwd), which dot() then adds.
+  bool accumulates = true;
 
   /// 32-bit lanes of a 512-bit vector.
   static constexpr int64_t kLanes = 16;
@@ -51,6 +57,9 @@ struct DotInstruction {
   static DotInstruction vnni(MLIRContext *ctx);
   /// vdpbf16ps: acc.f32[i] += sum_(j < 2) a.bf16[2i + j] * w.bf16[2i + j].
   static DotInstruction bf16(MLIRContext *ctx);
+  /// AVX2's vpmaddwd on each half: acc.i32[i] += sum_(j < 2)
+  /// a.i16[2i + j] * w.i16[2i + j], exact for sign-extended bytes.
+  static DotInstruction avx2Int16(MLIRContext *ctx);
 };
 
 /// The convolution's (or product's) shape as the kernel sees it.
@@ -79,7 +88,11 @@ struct DotProblem {
 /// The register tile for `channelVectors` vectors of output channels:
 /// (rows, vecs) with `vecs` dividing them; rows * vecs accumulators, `vecs`
 /// weight vectors and a broadcast within the 32 registers.
-std::pair<int64_t, int64_t> dotRegisterTile(int64_t channelVectors);
+/// The register tile (rows, vectors of kLanes channels) for a panel of
+/// `channelVectors` vectors: 24 accumulator registers of AVX-512's 32, 12
+/// of AVX2's 16 where a vector takes two (`registersPerVector`).
+std::pair<int64_t, int64_t> dotRegisterTile(int64_t channelVectors,
+                                            int64_t registersPerVector = 1);
 
 /// outT[Pp, op] (Pp: the positions n * oh * ow padded to whole bands) from
 /// the packed image [n, hp, wp, cq] (i32 words), the weights [op / pw,
@@ -93,7 +106,7 @@ Value dotProductKernel(OpBuilder &b, Location loc, const DotInstruction &dot,
 /// words[..., i, ...] = the `32 / group`-bit patterns of source[..., group *
 /// i + r, ...] (r = 0..group-1, the first in the low bits) along dimension
 /// `dim`, each xor `flip` (an i32 tensor; `dim`'s size a multiple of
-/// `group`).
+/// `group`). Integers narrower than the pattern are sign-extended.
 Value packWords(OpBuilder &b, Location loc, Value source, unsigned dim,
                 int64_t group, uint32_t flip = 0);
 
