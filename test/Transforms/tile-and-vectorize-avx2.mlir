@@ -84,3 +84,35 @@ func.func @rows_split_from_zero(%a: memref<64x256xf32>, %b: memref<256x256xf32>)
                 outs(%c : memref<64x256xf32>)
   return %c : memref<64x256xf32>
 }
+
+// -----
+
+// Tests that with AVX2's 8-lane vectors a transpose of whole 16x16 blocks
+// goes in 8x8 blocks of shuffles on 8-lane vectors (a 16x16 block's
+// shuffles of 16 lanes are two registers each), and that 8x8 blocks of
+// int32 (an int8 convolution's results) take the same shuffles; AVX-512
+// keeps 16x16 blocks.
+// AVX2-LABEL: func.func @block_transpose
+// AVX2: vector.transfer_read {{.*}} : memref<32x48xf32>, vector<8x8xf32>
+// AVX2: vector.shuffle %{{.*}}, %{{.*}} [0, 8, 1, 9, 4, 12, 5, 13] : vector<8xf32>, vector<8xf32>
+// AVX2-NOT: vector.transpose
+// AVX2: vector.transfer_write {{.*}} : vector<8x8xf32>
+// AVX2-LABEL: func.func @int_block_transpose
+// AVX2: vector.shuffle %{{.*}}, %{{.*}} [0, 8, 1, 9, 4, 12, 5, 13] : vector<8xi32>, vector<8xi32>
+// AVX2-NOT: vector.transpose
+// AVX2: vector.transfer_write {{.*}} : vector<1x8x1x8xi32>
+// AVX512-LABEL: func.func @block_transpose
+// AVX512: vector.transfer_read {{.*}} : memref<32x48xf32>, vector<16x16xf32>
+func.func @block_transpose(%in: memref<32x48xf32>, %out: memref<48x32xf32>) {
+  linalg.transpose ins(%in : memref<32x48xf32>) outs(%out : memref<48x32xf32>) permutation = [1, 0]
+  return
+}
+#nhwc_to_nchw = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3, d1)>
+#nchw = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @int_block_transpose(%in: memref<1x4x32x32xi32>, %out: memref<1x32x4x32xi32>) {
+  linalg.generic {indexing_maps = [#nhwc_to_nchw, #nchw], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%in : memref<1x4x32x32xi32>) outs(%out : memref<1x32x4x32xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    linalg.yield %x : i32
+  }
+  return
+}

@@ -354,6 +354,28 @@ func.func @ragged_transpose(%in: memref<49x32xf32>, %out: memref<32x49xf32>) {
 
 // -----
 
+// Tests that a transpose whose rows are whole 8-lane vectors but not
+// 16-lane ones (56: MobileNet's 56x56 maps) goes in 8x8 blocks, each
+// AVX2's 24 shuffles (unpack, shufps, 128-bit lane permutes), with no
+// rest of columns read element by element.
+// CHECK-LABEL: func.func @eight_wide_transpose
+// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c8
+// CHECK: scf.for %{{.*}} = %c0 to %c56 step %c8
+// CHECK: vector.transfer_read {{.*}} : memref<56x32xf32>, vector<8x8xf32>
+// CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 8, 1, 9, 4, 12, 5, 13] : vector<8xf32>, vector<8xf32>
+// CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 1, 8, 9, 4, 5, 12, 13] : vector<8xf32>, vector<8xf32>
+// CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 1, 2, 3, 8, 9, 10, 11] : vector<8xf32>, vector<8xf32>
+// CHECK-NOT: vector.transpose
+// CHECK: vector.transfer_write {{.*}} : vector<8x8xf32>, memref<32x56xf32>
+// CHECK-NOT: scf.for
+// CHECK: return
+func.func @eight_wide_transpose(%in: memref<56x32xf32>, %out: memref<32x56xf32>) {
+  linalg.transpose ins(%in : memref<56x32xf32>) outs(%out : memref<32x56xf32>) permutation = [1, 0]
+  return
+}
+
+// -----
+
 // Tests that an all-parallel generic of 32-bit elements reading its input
 // through a transposition (an int8 convolution's [P, O] result read back
 // into NCHW with its requantization) goes in 16x16 blocks too, a 4-d
