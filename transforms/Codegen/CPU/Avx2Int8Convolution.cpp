@@ -31,30 +31,15 @@ using namespace mlir::relay::lowering;
 namespace mlir::relay::cpu {
 
 Value avx2Int8Conv2d(OpBuilder &b, const Conv2dProblem &conv) {
-  RankedTensorType type = conv.type;
   auto in = cast<RankedTensorType>(conv.data.getType());
   auto wt = cast<RankedTensorType>(conv.weight.getType());
   CPUDescription cpu = cpuAt(b);
-  if (!conv.nchw || conv.groups != 1 || !type.getElementType().isInteger(32) ||
-      !in.getElementType().isInteger(8) || !wt.getElementType().isInteger(8) ||
-      !in.hasStaticShape() || !wt.hasStaticShape() || cpu.vnni ||
-      cpu.vectorBits < 256)
-    return nullptr;
-  // Bytes are sign-extended: unsigned ones (values over 127) are not.
-  if (conv.op && (isUnsignedValue(conv.op->getOperand(0)) ||
-                  isUnsignedValue(conv.op->getOperand(1))))
-    return nullptr;
   ArrayRef<char> bytes;
   bool isResource = false;
   std::vector<char> splatBytes;
-  if (DenseElementsAttr splat = splatConstant(conv.weight)) {
-    splatBytes.assign(
-        wt.getNumElements(),
-        static_cast<char>(splat.getSplatValue<APInt>().getZExtValue()));
-    bytes = splatBytes;
-  } else if (!constantBytes(conv.weight, bytes, isResource)) {
+  if (cpu.vnni || cpu.vectorBits < 256 ||
+      !int8ConvWeights(conv, bytes, isResource, splatBytes))
     return nullptr;
-  }
   int64_t o = wt.getDimSize(0), c = wt.getDimSize(1);
   int64_t taps = wt.getDimSize(2) * wt.getDimSize(3);
   // The weights packed as the kernel reads them (two input channels per

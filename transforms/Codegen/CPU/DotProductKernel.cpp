@@ -1,11 +1,13 @@
-//===- DotProductKernel.cpp - Kernels on AVX-512 dot instructions ---------===//
+//===- DotProductKernel.cpp - Kernels on x86 dot-product instructions -----===//
 //
 // The register tile is `rows` positions x `vecs` vectors of 16 output
 // channels: per tap and word of input channels, `vecs` weight loads and
 // `rows` broadcasts of one word of the image feed rows * vecs dot
-// instructions. Tiles go in bands of positions, output channels in panels
-// whose weights stay in L1/L2; a small image's bands are split by panels
-// too: an scf.for of independent tasks, which threads share.
+// instructions (AVX-512's vpdpbusd and vdpbf16ps; AVX2's vpmaddwd on each
+// 8-lane half of a vector, then an add). Tiles go in bands of positions,
+// output channels in panels whose weights stay in L1/L2; a small image's
+// bands are split by panels too: an scf.for of independent tasks, which
+// threads share.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +16,7 @@
 #include "conversion/RelayToLinalg/LoweringHelpers.h"
 #include "conversion/RelayToLinalg/LoweringTarget.h"
 #include "dialects/relay/RelayDialect.h"
+#include "transforms/Codegen/CPU/CPUKernels.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -354,6 +357,33 @@ RankedTensorType packedDotWeightsType(const DotProblem &p, int64_t group,
   return RankedTensorType::get({p.op / p.panelWidth(), p.outerTrips(),
                                 p.innerTrips(), p.panelWidth() * group},
                                element);
+}
+
+bool int8ConvWeights(const Conv2dProblem &conv, ArrayRef<char> &bytes,
+                     bool &isResource, std::vector<char> &storage) {
+  auto in = cast<RankedTensorType>(conv.data.getType());
+  auto wt = cast<RankedTensorType>(conv.weight.getType());
+  if (!conv.nchw || conv.groups != 1 ||
+      !conv.type.getElementType().isInteger(32) ||
+      !in.getElementType().isInteger(8) || !wt.getElementType().isInteger(8) ||
+      !in.hasStaticShape() || !wt.hasStaticShape())
+    return false;
+  // Both kernels take signed bytes (vpdpbusd's unsigned operand is the
+  // image shifted by 128; vpmaddwd's words are sign-extended); nn.conv2d
+  // takes one dtype for both, and the qnn canonicalization widens mixed
+  // ones.
+  if (conv.op && (isUnsignedValue(conv.op->getOperand(0)) ||
+                  isUnsignedValue(conv.op->getOperand(1))))
+    return false;
+  isResource = false;
+  if (DenseElementsAttr splat = splatConstant(conv.weight)) {
+    storage.assign(
+        wt.getNumElements(),
+        static_cast<char>(splat.getSplatValue<APInt>().getZExtValue()));
+    bytes = storage;
+    return true;
+  }
+  return constantBytes(conv.weight, bytes, isResource);
 }
 
 Value dotProductConv2d(OpBuilder &b, const Conv2dProblem &conv,

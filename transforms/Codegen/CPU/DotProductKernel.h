@@ -139,6 +139,14 @@ struct DotConvPacking {
 
 /// An ungrouped NCHW convolution with static shapes on `dot`, giving
 /// `conv.type` (NCHW) through the kernel's transposed result.
+/// The constant weights of an int8 dot-product convolution: whether `conv`
+/// is an ungrouped NCHW convolution of signed bytes (image and weights,
+/// static shapes) into int32 with constant weights, whose bytes are then in
+/// `bytes` (a splat's written out into `storage`; `isResource` when they
+/// are a resource blob's).
+bool int8ConvWeights(const Conv2dProblem &conv, ArrayRef<char> &bytes,
+                     bool &isResource, std::vector<char> &storage);
+
 Value dotProductConv2d(OpBuilder &b, const Conv2dProblem &conv,
                        const DotInstruction &dot,
                        const DotConvPacking &packing);

@@ -44,30 +44,13 @@ using namespace mlir::relay::lowering;
 namespace mlir::relay::cpu {
 
 Value vnniConv2d(OpBuilder &b, const Conv2dProblem &conv) {
-  RankedTensorType type = conv.type;
   auto in = cast<RankedTensorType>(conv.data.getType());
   auto wt = cast<RankedTensorType>(conv.weight.getType());
-  if (!conv.nchw || conv.groups != 1 || !type.getElementType().isInteger(32) ||
-      !in.getElementType().isInteger(8) || !wt.getElementType().isInteger(8) ||
-      !in.hasStaticShape() || !wt.hasStaticShape() || !cpuAt(b).vnni)
-    return nullptr;
-  // vpdpbusd multiplies unsigned bytes by signed ones: the image is made
-  // unsigned by the shift; unsigned weights do not fit. (nn.conv2d takes
-  // one dtype for both, and the qnn canonicalization widens mixed ones.)
-  if (conv.op && (isUnsignedValue(conv.op->getOperand(0)) ||
-                  isUnsignedValue(conv.op->getOperand(1))))
-    return nullptr;
   ArrayRef<char> bytes;
   bool isResource = false;
   std::vector<char> splatBytes;
-  if (DenseElementsAttr splat = splatConstant(conv.weight)) {
-    splatBytes.assign(
-        wt.getNumElements(),
-        static_cast<char>(splat.getSplatValue<APInt>().getZExtValue()));
-    bytes = splatBytes;
-  } else if (!constantBytes(conv.weight, bytes, isResource)) {
+  if (!cpuAt(b).vnni || !int8ConvWeights(conv, bytes, isResource, splatBytes))
     return nullptr;
-  }
   int64_t o = wt.getDimSize(0), c = wt.getDimSize(1);
   int64_t taps = wt.getDimSize(2) * wt.getDimSize(3);
   // The weights packed so that a 64-byte load holds 16 output channels x 4
