@@ -756,13 +756,13 @@ struct TileAndVectorizePass
   }
 
   /// A transposition whose output's innermost dimension and the dimension
-  /// its input's innermost dimension lands on are whole 16-lane vectors
-  /// goes in 16x16 blocks: the vector.transpose of each block becomes a
-  /// network of shuffles (lowerBlockTransposes) instead of one load per
-  /// element. Taken: linalg.transpose of f32, and all-parallel generics of
-  /// 32-bit elements that write through the identity and read one input
-  /// through another permutation (an int8 convolution's [P, O] result read
-  /// back into NCHW, with the elementwise ops fused into it) -- read by
+  /// its input's innermost dimension lands on are whole vectors goes in
+  /// square blocks (16x16 or 8x8: blockSize): the vector.transpose of each
+  /// block becomes a network of shuffles (lowerBlockTransposes) instead of
+  /// one load per element. Taken: linalg.transpose of f32, and all-parallel
+  /// generics of 32-bit elements that write through the identity and read one
+  /// input through another permutation (an int8 convolution's [P, O] result
+  /// read back into NCHW, with the elementwise ops fused into it) -- read by
   /// rows of its output, such an input was one gather per element, each
   /// from another cache line.
   LogicalResult scheduleBlockTranspose(RewriterBase &rewriter,
@@ -859,8 +859,9 @@ struct TileAndVectorizePass
     return from % 16 == 0 && rows >= 16 ? 16 : 0;
   }
 
-  /// The 16x16 32-bit vector.transposes of scheduleBlockTranspose as shuffles
-  /// (other transposes keep the lowering of --convert-vector-to-llvm).
+  /// The 16x16 and 8x8 32-bit vector.transposes of scheduleBlockTranspose
+  /// as shuffles (other transposes keep the lowering of
+  /// --convert-vector-to-llvm).
   void lowerBlockTransposes(func::FuncOp func) {
     // A block among unit dimensions (of a transposing generic of rank 4)
     // first becomes a 2-d transpose between shape casts (upstream's
