@@ -218,17 +218,17 @@ namespace mlir::relay::cpu {
 Value DotInstruction::dot(OpBuilder &b, Location loc, Value acc, Value a,
                           Value w) const {
   // The intrinsics have no memory effects (registerIntrinsicEffectsModel).
-  auto call = [&](Value acc, Value a, Value w) -> Value {
+  auto call = [&](Value into, Value x, Value y) -> Value {
     if (accumulates)
-      return LLVM::CallIntrinsicOp::create(b, loc, acc.getType(),
+      return LLVM::CallIntrinsicOp::create(b, loc, into.getType(),
                                            b.getStringAttr(intrinsic),
-                                           ValueRange{acc, a, w})
+                                           ValueRange{into, x, y})
           .getResult(0);
-    Value sums = LLVM::CallIntrinsicOp::create(b, loc, acc.getType(),
+    Value sums = LLVM::CallIntrinsicOp::create(b, loc, into.getType(),
                                                b.getStringAttr(intrinsic),
-                                               ValueRange{a, w})
+                                               ValueRange{x, y})
                      .getResult(0);
-    return arith::AddIOp::create(b, loc, acc, sums);
+    return arith::AddIOp::create(b, loc, into, sums);
   };
   if (registersPerVector == 1)
     return call(acc, a, w);
