@@ -92,3 +92,50 @@ relay.func @long_k_14x14(%x: tensor<1x1024x14x14xf32>) -> tensor<1x16x14x14xf32>
   %r = relay.nn.conv2d %x, %w {channels = 16 : i64, kernel_size = array<i64: 1, 1>} : (tensor<1x1024x14x14xf32>, tensor<16x1024x1x1xf32>) -> tensor<1x16x14x14xf32>
   relay.return %r : tensor<1x16x14x14xf32>
 }
+
+// Tests that with AVX-512 a 28x28 map (784 positions, not whole 32-column
+// register tiles, where the plain product would take 16x16 tiles) of 32
+// channels with 128 products per output multiplies transposed, the
+// channels one 32-wide panel, while AVX2's 16-column tiles take 784 whole
+// and keep the plain product (in bands of 4 rows, with its 512 KB L2).
+// CHECK-LABEL: func.func @partial_tiles_28x28(
+// CHECK: arith.constant dense<5.000000e-01> : tensor<1x128x32xf32>
+// CHECK: outs(%{{.*}} : tensor<784x1x32xf32>)
+// CHECK: linalg.transpose
+// AVX2-LABEL: func.func @partial_tiles_28x28(
+// AVX2-NOT: linalg.transpose
+// AVX2: outs(%{{.*}} : tensor<32x112xf32>)
+// AVX2-NOT: linalg.transpose
+// AVX2: return
+relay.func @partial_tiles_28x28(%x: tensor<1x128x28x28xf32>) -> tensor<1x32x28x28xf32> {
+  %w = relay.constant dense<0.5> : tensor<32x128x1x1xf32>
+  %r = relay.nn.conv2d %x, %w {channels = 32 : i64, kernel_size = array<i64: 1, 1>} : (tensor<1x128x28x28xf32>, tensor<32x128x1x1xf32>) -> tensor<1x32x28x28xf32>
+  relay.return %r : tensor<1x32x28x28xf32>
+}
+
+// Tests that with few products per output (2 here, SqueezeNet's expand
+// layers have 16-64) the plain product stays: transposing the result back
+// would cost about what the whole tiles save.
+// CHECK-LABEL: func.func @short_k_28x28(
+// CHECK-NOT: linalg.transpose
+// CHECK: outs(%{{.*}} : tensor<32x784xf32>)
+// CHECK-NOT: linalg.transpose
+// CHECK: return
+relay.func @short_k_28x28(%x: tensor<1x2x28x28xf32>) -> tensor<1x32x28x28xf32> {
+  %w = relay.constant dense<0.5> : tensor<32x2x1x1xf32>
+  %r = relay.nn.conv2d %x, %w {channels = 32 : i64, kernel_size = array<i64: 1, 1>} : (tensor<1x2x28x28xf32>, tensor<32x2x1x1xf32>) -> tensor<1x32x28x28xf32>
+  relay.return %r : tensor<1x32x28x28xf32>
+}
+
+// Tests that 16 channels (one 16-wide panel, no whole 32-column tile
+// either way) keep the plain product on 784 positions with AVX-512 too.
+// CHECK-LABEL: func.func @one_vector_of_channels_28x28(
+// CHECK-NOT: linalg.transpose
+// CHECK: outs(%{{.*}} : tensor<16x784xf32>)
+// CHECK-NOT: linalg.transpose
+// CHECK: return
+relay.func @one_vector_of_channels_28x28(%x: tensor<1x128x28x28xf32>) -> tensor<1x16x28x28xf32> {
+  %w = relay.constant dense<0.5> : tensor<16x128x1x1xf32>
+  %r = relay.nn.conv2d %x, %w {channels = 16 : i64, kernel_size = array<i64: 1, 1>} : (tensor<1x128x28x28xf32>, tensor<16x128x1x1xf32>) -> tensor<1x16x28x28xf32>
+  relay.return %r : tensor<1x16x28x28xf32>
+}
