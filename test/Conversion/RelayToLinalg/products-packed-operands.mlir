@@ -83,3 +83,27 @@ relay.func @tall(%a: tensor<4096x64xf32>, %b: tensor<64x4096xf32>) -> tensor<409
   %m = relay.nn.matmul %a, %b : (tensor<4096x64xf32>, tensor<64x4096xf32>) -> tensor<4096x4096xf32>
   relay.return %m : tensor<4096x4096xf32>
 }
+
+// Tests that panels beyond a core's share of the last level cache (4 MB on
+// a Zen 4: 16 panels of 2048 x 32 x 4 bytes, of 32) go in blocks of that
+// share when the product has several m tiles: an scf.for over the blocks
+// of 16 panels, each multiplying all 256 rows.
+// CHECK-LABEL: func.func @panel_blocks(
+// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c16
+// CHECK: tensor.extract_slice %{{.*}}[%{{.*}}, 0, 0] [16, 2048, 32] [1, 1, 1] : tensor<32x2048x32xf32> to tensor<16x2048x32xf32>
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<256x2048xf32>, tensor<16x2048x32xf32>) outs(%{{.*}} : tensor<256x16x32xf32>)
+// CHECK: tensor.insert_slice
+relay.func @panel_blocks(%a: tensor<256x2048xf32>, %b: tensor<2048x1024xf32>) -> tensor<256x1024xf32> {
+  %m = relay.nn.matmul %a, %b : (tensor<256x2048xf32>, tensor<2048x1024xf32>) -> tensor<256x1024xf32>
+  relay.return %m : tensor<256x1024xf32>
+}
+
+// Tests that with one m tile (64 rows) the panels stay one product: each
+// is read once anyway.
+// CHECK-LABEL: func.func @panels_one_m_tile(
+// CHECK-NOT: scf.for
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<64x2048xf32>, tensor<32x2048x32xf32>) outs(%{{.*}} : tensor<64x32x32xf32>)
+relay.func @panels_one_m_tile(%a: tensor<64x2048xf32>, %b: tensor<2048x1024xf32>) -> tensor<64x1024xf32> {
+  %m = relay.nn.matmul %a, %b : (tensor<64x2048xf32>, tensor<2048x1024xf32>) -> tensor<64x1024xf32>
+  relay.return %m : tensor<64x1024xf32>
+}
