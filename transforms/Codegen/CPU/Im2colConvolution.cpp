@@ -51,8 +51,9 @@ constexpr int64_t kMinKToTranspose = 1024;
 /// A convolution with constant weights also multiplies transposed where
 /// that makes its register tiles whole (below) and each output sums this
 /// many products or more: with fewer, transposing the result back costs
-/// about what the better tiles save (SqueezeNet's 16-channel expand
-/// layers on 54x54 maps ran 10-20% slower transposed on a Zen 5).
+/// about what the better tiles save (SqueezeNet, whose expand layers sum
+/// 16-64 products on 54x54 maps, ran 10-20% slower in two runs on a Zen 5
+/// with every such layer transposed).
 constexpr int64_t kMinKForWholeTiles = 128;
 
 /// out[f, p] = sum_k w[f, k] * col[k, p] for one image and one group, a
