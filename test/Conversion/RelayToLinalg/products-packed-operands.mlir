@@ -107,3 +107,14 @@ relay.func @panels_one_m_tile(%a: tensor<64x2048xf32>, %b: tensor<2048x1024xf32>
   %m = relay.nn.matmul %a, %b : (tensor<64x2048xf32>, tensor<2048x1024xf32>) -> tensor<64x1024xf32>
   relay.return %m : tensor<64x1024xf32>
 }
+
+// Tests that panels whose count has no divisor near the share (61 panels
+// of 4096 x 16 x 4 bytes, a share of 16) stay one product rather than go
+// in blocks of one panel, each reading all of A again.
+// CHECK-LABEL: func.func @panels_no_block_divisor(
+// CHECK-NOT: scf.for
+// CHECK: outs(%{{.*}} : tensor<256x61x16xf32>)
+relay.func @panels_no_block_divisor(%a: tensor<256x4096xf32>, %b: tensor<4096x976xf32>) -> tensor<256x976xf32> {
+  %m = relay.nn.matmul %a, %b : (tensor<256x4096xf32>, tensor<4096x976xf32>) -> tensor<256x976xf32>
+  relay.return %m : tensor<256x976xf32>
+}

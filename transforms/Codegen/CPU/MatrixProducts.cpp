@@ -157,17 +157,21 @@ static Value productOnPanels(OpBuilder &b, Location loc, RankedTensorType type,
   // Every m tile of the product reads all of the panels: beyond a core's
   // share of the last level cache they come from memory for each. Then,
   // with several m tiles, the panels go in blocks of that share, each
-  // multiplied by all of x before the next (on a Zen 5 at one thread,
-  // 2048^3 168 -> 187 GFLOP/s, 3072^3 84 -> 90, 4096^3 96 -> 108; the
-  // large products' remaining gap to oneDNN is elsewhere).
+  // multiplied by all of x before the next (on a Zen 5 at one thread, one
+  // pass of each, 2048^3 168 -> 187 GFLOP/s, 3072^3 84 -> 90, 4096^3 96 -> 108;
+  // the large products' remaining gap to oneDNN is elsewhere). Blocks divide
+  // the panels; a divisor under half the share (61 panels in blocks of 1) would
+  // read all of x once per few panels instead.
   CPUDescription cpu = cpuAt(b);
-  int64_t elementBytes = e.getIntOrFloatBitWidth() / 8;
-  int64_t panelBytes = k * lanes * elementBytes;
-  int64_t blockPanels = std::max<int64_t>(1, cpu.l3BytesPerCore / panelBytes);
+  int64_t panelBytes =
+      k * lanes * pt.getElementType().getIntOrFloatBitWidth() / 8;
+  int64_t share = std::max<int64_t>(1, cpu.l3BytesPerCore / panelBytes);
+  int64_t blockPanels = share;
   while (panels % blockPanels)
     --blockPanels;
   Value out;
-  if (blockPanels < panels && paddedM >= 2 * cpu.cacheTileRows()) {
+  if (blockPanels < panels && 2 * blockPanels > share &&
+      paddedM >= 2 * cpu.cacheTileRows()) {
     Value init = tensor::EmptyOp::create(
         b, loc, ArrayRef<int64_t>{paddedM, panels, lanes}, e);
     out =
