@@ -9,6 +9,11 @@
 # and .td files beside the sources (and generated .inc files) are installed
 # under include/relay-mlir/<folder>.
 #
+# relay_mlir_precompiled_headers(<target>): compiles <target> with the
+# precompiled header of cmake/RelayMLIRPrecompiled.h, built once by
+# relay_mlir_precompiled_headers_target(), where
+# RELAY_MLIR_PRECOMPILED_HEADERS is on (libraries call it themselves).
+#
 #===----------------------------------------------------------------------===//
 
 set_property(GLOBAL PROPERTY RELAY_MLIR_EXPORTED_LIBS "")
@@ -25,6 +30,7 @@ function(relay_mlir_library name)
     $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}>
     $<INSTALL_INTERFACE:${RELAY_MLIR_INSTALL_INCLUDE_DIR}>)
   target_link_libraries(${name} PUBLIC ${ARG_LINK_LIBS} MLIR LLVM)
+  relay_mlir_precompiled_headers(${name})
 
   file(RELATIVE_PATH rel ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR})
   file(GLOB headers ${CMAKE_CURRENT_SOURCE_DIR}/*.h ${CMAKE_CURRENT_SOURCE_DIR}/*.td)
@@ -36,4 +42,29 @@ function(relay_mlir_library name)
   install(TARGETS ${name} EXPORT RelayMLIRTargets
     ARCHIVE DESTINATION lib LIBRARY DESTINATION lib)
   set_property(GLOBAL APPEND PROPERTY RELAY_MLIR_EXPORTED_LIBS ${name})
+endfunction()
+
+# One precompiled header for every target that uses it (REUSE_FROM): they
+# share the compile flags it was built with (position-independent, C++17,
+# LLVM's definitions); a target may add definitions, not change them.
+function(relay_mlir_precompiled_headers_target)
+  if(NOT RELAY_MLIR_PRECOMPILED_HEADERS)
+    return()
+  endif()
+  add_library(RelayMLIRPrecompiledHeaders OBJECT
+    ${PROJECT_SOURCE_DIR}/cmake/RelayMLIRPrecompiled.cpp)
+  set_target_properties(RelayMLIRPrecompiledHeaders PROPERTIES
+    POSITION_INDEPENDENT_CODE ON)
+  target_precompile_headers(RelayMLIRPrecompiledHeaders PRIVATE
+    ${PROJECT_SOURCE_DIR}/cmake/RelayMLIRPrecompiled.h)
+  # Without the headers' modification times in it, so that ccache can cache
+  # the compiles that use it.
+  target_compile_options(RelayMLIRPrecompiledHeaders PRIVATE
+    "SHELL:-Xclang -fno-pch-timestamp")
+endfunction()
+
+function(relay_mlir_precompiled_headers target)
+  if(RELAY_MLIR_PRECOMPILED_HEADERS)
+    target_precompile_headers(${target} REUSE_FROM RelayMLIRPrecompiledHeaders)
+  endif()
 endfunction()

@@ -26,9 +26,10 @@ scf::ForOp loopOp(OpBuilder &b, Location loc, int64_t begin, int64_t end,
   // builder (which runs before the loop is inserted): what the body's
   // kernels ask of the enclosing module, the CPU it is compiled for
   // (cpuAt), must find the module, not fall back to the host's.
-  auto loop =
-      scf::ForOp::create(b, loc, index(b, loc, begin), index(b, loc, end),
-                         index(b, loc, step), ValueRange{init});
+  // The bounds in this order whatever the compiler's order of arguments.
+  Value lb = index(b, loc, begin), ub = index(b, loc, end),
+        stepValue = index(b, loc, step);
+  auto loop = scf::ForOp::create(b, loc, lb, ub, stepValue, ValueRange{init});
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   scf::YieldOp::create(

@@ -19,6 +19,12 @@ using namespace mlir::relay;
 
 TypeReporter::~TypeReporter() = default;
 
+InFlightDiagnostic TypeReporter::discardedError(MLIRContext *ctx) {
+  InFlightDiagnostic diag = mlir::emitError(UnknownLoc::get(ctx));
+  diag.abandon();
+  return diag;
+}
+
 StringRef mlir::relay::stringifyOpPatternKind(OpPatternKind kind) {
   switch (kind) {
   case OpPatternKind::ElemWise:
@@ -261,7 +267,7 @@ Type mlir::relay::inferOperatorResultType(StringRef opName,
         result = type;
       return success();
     }
-    InFlightDiagnostic emitError() override { return InFlightDiagnostic(); }
+    InFlightDiagnostic emitError() override { return discardedError(ctx); }
   } capture;
   SmallVector<Type> types(operandTypes);
   MLIRContext *ctx = attrs ? attrs.getContext() : nullptr;
@@ -270,6 +276,7 @@ Type mlir::relay::inferOperatorResultType(StringRef opName,
   if (!ctx)
     return Type();
   types.push_back(IncompleteType::get(ctx));
+  capture.ctx = ctx;
   capture.numInputs = info->numInputs;
   StringRef name = opName;
   name.consume_front("relay.");
@@ -345,6 +352,7 @@ template <typename... Ops> static void registerOdsOperators() {
                                  Ops::kNumInputs,
                                  Ops::kPattern,
                                  Ops::kSupportLevel,
+                                 {},
                                  {},
                                  {},
                                  {},

@@ -62,6 +62,11 @@ public:
   virtual LogicalResult assign(unsigned index, Type type) = 0;
   /// Starts an error at the location being checked.
   virtual InFlightDiagnostic emitError() = 0;
+
+  /// For reporters that drop errors: an active diagnostic that reports
+  /// nothing (relations stream into what emitError() returns, and MLIR
+  /// asserts that a diagnostic streamed into is active).
+  static InFlightDiagnostic discardedError(MLIRContext *ctx);
 };
 
 /// The arguments of one application of a type relation: the types (inputs

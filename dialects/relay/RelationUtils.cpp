@@ -134,8 +134,8 @@ std::string mlir::relay::typeStr(Type type) {
   return text;
 }
 
-FailureOr<DataLayout> DataLayout::parse(StringRef text) {
-  DataLayout layout;
+FailureOr<relay::DataLayout> relay::DataLayout::parse(StringRef text) {
+  relay::DataLayout layout;
   int64_t factor = 0;
   for (char c : text) {
     if (llvm::isDigit(c)) {
@@ -171,7 +171,7 @@ FailureOr<DataLayout> DataLayout::parse(StringRef text) {
   return layout;
 }
 
-std::optional<size_t> DataLayout::find(char primal, bool sub) const {
+std::optional<size_t> relay::DataLayout::find(char primal, bool sub) const {
   for (auto [i, a] : llvm::enumerate(axes))
     if (llvm::toUpper(a.name) == primal && (a.factor != 0) == sub)
       return i;

@@ -90,16 +90,18 @@ FailureOr<Type> mlir::relay::inferBroadcastType(std::optional<Location> loc,
   // Runs the relation with a reporter that captures the result.
   struct Capture : TypeReporter {
     std::optional<Location> loc;
+    MLIRContext *ctx;
     Type result;
     LogicalResult assign(unsigned, Type type) override {
       result = type;
       return success();
     }
     InFlightDiagnostic emitError() override {
-      return loc ? mlir::emitError(*loc) : InFlightDiagnostic();
+      return loc ? mlir::emitError(*loc) : discardedError(ctx);
     }
   } capture;
   capture.loc = loc;
+  capture.ctx = lhs.getContext();
   SmallVector<Type> types{lhs, rhs, IncompleteType::get(lhs.getContext())};
   RelationArgs args(opName, types, 2, DictionaryAttr(), capture);
   switch (broadcastRelation(args, toBool)) {

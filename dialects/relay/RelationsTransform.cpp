@@ -652,8 +652,8 @@ static RelationStatus layoutTransformRelation(RelationArgs &args) {
   READ_TENSOR_OR_RETURN(args, 0, in);
   StringRef srcText = args.getString("src_layout", "");
   StringRef dstText = args.getString("dst_layout", "");
-  FailureOr<DataLayout> src = DataLayout::parse(srcText);
-  FailureOr<DataLayout> dst = DataLayout::parse(dstText);
+  FailureOr<relay::DataLayout> src = relay::DataLayout::parse(srcText);
+  FailureOr<relay::DataLayout> dst = relay::DataLayout::parse(dstText);
   if (failed(src) || failed(dst))
     return args.fail("invalid layout \"" + (failed(src) ? srcText : dstText) +
                      "\"");
@@ -663,7 +663,7 @@ static RelationStatus layoutTransformRelation(RelationArgs &args) {
                      " axes but the tensor has rank " +
                      std::to_string(in.getRank()));
   SmallVector<Dim> out;
-  for (const DataLayout::Axis &axis : dst->axes) {
+  for (const relay::DataLayout::Axis &axis : dst->axes) {
     char primal = llvm::toUpper(axis.name);
     std::optional<size_t> srcPrimal = src->find(primal, false);
     if (!srcPrimal)
@@ -688,7 +688,7 @@ static RelationStatus layoutTransformRelation(RelationArgs &args) {
     }
     out.push_back(whole);
   }
-  for (const DataLayout::Axis &axis : src->axes)
+  for (const relay::DataLayout::Axis &axis : src->axes)
     if (axis.factor == 0 && !dst->find(axis.name, false))
       return args.fail("src_layout \"" + srcText + "\" has axis " +
                        std::string(1, axis.name) + " that dst_layout \"" +

@@ -64,10 +64,12 @@ Value RelayBuilder::insertOperator(
         result = type;
       return success();
     }
+    MLIRContext *ctx;
     InFlightDiagnostic emitError() override {
-      return emitErrorFn ? emitErrorFn() : InFlightDiagnostic();
+      return emitErrorFn ? emitErrorFn() : discardedError(ctx);
     }
   } reporter;
+  reporter.ctx = getContext();
   reporter.emitErrorFn = emitError;
   reporter.numInputs = op->getNumOperands();
   SmallVector<Type> types(op->getOperandTypes());

@@ -303,7 +303,7 @@ LogicalResult convertBitShift(NodeContext &ctx) {
   std::string direction = ctx.attrString("direction", "");
   if (direction != "LEFT" && direction != "RIGHT")
     return ctx.fail("direction must be LEFT or RIGHT");
-  ValueRange inputs{ctx.input(0), ctx.input(1)};
+  Value inputs[] = {ctx.input(0), ctx.input(1)};
   return ctx.output(direction == "LEFT" ? ctx.op<LeftShiftOp>(inputs)
                                         : ctx.op<RightShiftOp>(inputs));
 }

@@ -81,7 +81,7 @@ static struct {
   size_t capacity, head, size;
   atomic_size_t queued; /* == size, read without the lock */
   int sleepers;
-} pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
+} pool = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
 
 /* Runs one queued task on this thread; false if there was none. */
 static int runOneTask(void) {

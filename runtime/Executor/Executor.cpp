@@ -140,8 +140,8 @@ struct CompiledPart {
 /// features.
 std::unique_ptr<llvm::TargetMachine>
 jitTargetMachine(const cpu::CPUDescription &cpu, std::string &error) {
-  llvm::orc::JITTargetMachineBuilder builder(
-      llvm::Triple(llvm::sys::getProcessTriple()));
+  llvm::orc::JITTargetMachineBuilder builder{
+      llvm::Triple(llvm::sys::getProcessTriple())};
   builder.setCPU(cpu.name);
   SmallVector<StringRef> features;
   StringRef(cpu.features).split(features, ',', -1, /*KeepEmpty=*/false);

@@ -345,10 +345,10 @@ static FailureOr<ValuePtr> broadcastToKernel(const KernelContext &ctx) {
 
 static FailureOr<ValuePtr> layoutTransformKernel(const KernelContext &ctx) {
   const Tensor &in = ctx.input(0);
-  FailureOr<DataLayout> src =
-      DataLayout::parse(ctx.getString("src_layout", ""));
-  FailureOr<DataLayout> dst =
-      DataLayout::parse(ctx.getString("dst_layout", ""));
+  FailureOr<relay::DataLayout> src =
+      relay::DataLayout::parse(ctx.getString("src_layout", ""));
+  FailureOr<relay::DataLayout> dst =
+      relay::DataLayout::parse(ctx.getString("dst_layout", ""));
   auto type = ctx.resultTensorType();
   Tensor out(type.getElementType(), type.getShape());
   SmallVector<int64_t> inStrides = in.strides();

@@ -111,7 +111,7 @@ relay.func @int_condition(%a: tensor<i32>) -> tensor<i32> {
 // Self-application has no finite type.
 relay.func @omega() -> tensor<i32> {
   %w = relay.fn (%x: !relay.incomplete) -> !relay.incomplete {
-    // expected-error @+1 {{relay.apply: the callee has type '!relay.tvar<$1>', expected '!relay.fn<(!relay.tvar<$1>) -> !relay.tvar<$3>>': the type would be infinite}}
+    // expected-error @+1 {{relay.apply: the callee has type '!relay.tvar<$0>', expected '!relay.fn<(!relay.tvar<$0>) -> !relay.tvar<$3>>': the type would be infinite}}
     %r = relay.apply %x(%x) : (!relay.incomplete, !relay.incomplete) -> !relay.incomplete
     relay.return %r : !relay.incomplete
   }

@@ -41,8 +41,8 @@ Value batchNorm(Emitter &b, Operation *op) {
   Value shifted = b.mul(mean, scale);
   Value shift = boolAttr(op, "center") ? b.op<SubtractOp>({beta, shifted})
                                        : b.op<NegativeOp>({shifted});
-  Value y = b.add(b.mul(x, alongAxis(b, scale, axis, rank)),
-                  alongAxis(b, shift, axis, rank));
+  Value scaled = b.mul(x, alongAxis(b, scale, axis, rank));
+  Value y = b.add(scaled, alongAxis(b, shift, axis, rank));
   return b.tuple({y, mean, var});
 }
 

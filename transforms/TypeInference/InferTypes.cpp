@@ -60,6 +60,7 @@ static std::vector<SmallVector<FuncOp>> getCallGraphSCCs(ModuleOp module) {
     index[f] = i;
   std::vector<SmallVector<unsigned>> edges(funcs.size());
   for (auto [i, f] : llvm::enumerate(funcs)) {
+    SmallVector<unsigned> &calls = edges[i];
     f.walk([&](Operation *op) {
       FlatSymbolRefAttr callee;
       if (auto call = dyn_cast<CallOp>(op))
@@ -69,7 +70,7 @@ static std::vector<SmallVector<FuncOp>> getCallGraphSCCs(ModuleOp module) {
       if (!callee)
         return;
       if (auto target = module.lookupSymbol<FuncOp>(callee))
-        edges[i].push_back(index[target]);
+        calls.push_back(index[target]);
     });
   }
   // Iterative Tarjan, so deep call chains do not exhaust the C++ stack.
@@ -653,8 +654,8 @@ LogicalResult ComponentInference::writeBack() {
     for (auto [param, inst] :
          llvm::zip(pending.params, pending.instantiation)) {
       Attribute arg = unifier.resolveTypeArgument(inst);
-      if (isa<StringAttr>(arg) || failed(verifyTypeArgument(param, arg, [] {
-            return InFlightDiagnostic();
+      if (isa<StringAttr>(arg) || failed(verifyTypeArgument(param, arg, [&] {
+            return TypeReporter::discardedError(ctx);
           }))) {
         complete = false;
         break;

@@ -30,8 +30,10 @@ Type TypeUnifier::freshen(Type type) {
         for (TypeRelationAttr rel : fn.getRelations())
           rels.push_back(
               TypeRelationAttr::get(ctx, rel.getName(), all(rel.getArgs())));
-        return FuncType::get(ctx, fn.getTypeParams(), all(fn.getInputs()),
-                             freshen(fn.getResult()), rels);
+        // Inputs before the result: variables numbered in reading order.
+        SmallVector<Type> inputs = all(fn.getInputs());
+        Type result = freshen(fn.getResult());
+        return FuncType::get(ctx, fn.getTypeParams(), inputs, result, rels);
       })
       .Case([&](RefType ref) -> Type {
         return RefType::get(ctx, freshen(ref.getElementType()));

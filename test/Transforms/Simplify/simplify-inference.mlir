@@ -12,9 +12,9 @@
 // CHECK: %[[S:.*]] = relay.divide %[[G]], %[[STD]]
 // CHECK: %[[MS:.*]] = relay.multiply %[[M]], %[[S]]
 // CHECK: %[[SH:.*]] = relay.subtract %[[B]], %[[MS]]
-// CHECK-DAG: %[[SR:.*]] = relay.reshape %[[S]] {newshape = array<i64: 1, 2, 1, 1>}
-// CHECK-DAG: %[[SHR:.*]] = relay.reshape %[[SH]] {newshape = array<i64: 1, 2, 1, 1>}
+// CHECK: %[[SR:.*]] = relay.reshape %[[S]] {newshape = array<i64: 1, 2, 1, 1>}
 // CHECK: %[[XS:.*]] = relay.multiply %[[X]], %[[SR]]
+// CHECK: %[[SHR:.*]] = relay.reshape %[[SH]] {newshape = array<i64: 1, 2, 1, 1>}
 // CHECK: %[[Y:.*]] = relay.add %[[XS]], %[[SHR]]
 // CHECK: relay.return %[[Y]]
 relay.func @batch_norm(%x: tensor<1x2x3x3xf32>, %g: tensor<2xf32>, %b: tensor<2xf32>, %m: tensor<2xf32>, %v: tensor<2xf32>) -> tensor<1x2x3x3xf32> {
