@@ -6,9 +6,12 @@ one or a few channels per group, channel multipliers (one input channel,
 several filters per group), batches of two, images of 7x7 positions (the
 padded or transposed products) and ones large enough for row bands, at
 one and two threads, for this CPU and for an AVX2 one (--cpu znver3, 6-row
-register tiles). Each image is convolved group by group; each compiled
-result must be within 1e-5 of the interpreter's largest magnitude, and
-compiled (no fallback to the interpreter).
+register tiles). Each image is convolved group by group: on AVX-512 the
+3x3 and 5x5 ones padded like depthwise ones in rows (register tiles of a
+group's output channels, the row kernels reading the unpadded image),
+the others and AVX2's as im2col products. Each compiled result must be
+within 1e-5 of the interpreter's largest magnitude, and compiled (no
+fallback to the interpreter).
 
   /usr/bin/python3 grouped_vs_interp.py --bin build/bin [--seed S]
       [--cases N]
@@ -34,11 +37,14 @@ def @main(%x: Tensor[({n}, {c}, {h}, {w}), float32],
 '''
 
 # Shapes of networks: RegNet-Y-400MF's 8-channel groups (56x56 stride 2,
-# 7x7), ResNeXt's 32 groups, AlexNet's two 5x5 groups.
+# 7x7), ResNeXt's 32 groups (stride 2 into 7x7 rows), AlexNet's two 5x5
+# groups, two groups of 256 channels (an im2col product on any CPU).
 FIXED = [(1, 48, 112, 112, 3, 1, 2, 1, 6, 8),
          (1, 440, 7, 7, 3, 1, 1, 1, 55, 8),
          (1, 128, 28, 28, 3, 1, 1, 1, 32, 4),
-         (1, 96, 27, 27, 5, 2, 1, 1, 2, 128)]
+         (1, 1024, 14, 14, 3, 1, 2, 1, 32, 32),
+         (1, 96, 27, 27, 5, 2, 1, 1, 2, 128),
+         (1, 512, 6, 6, 3, 1, 1, 1, 2, 256)]
 
 
 def main():

@@ -134,6 +134,17 @@ Value depthwiseConvInRows(OpBuilder &b, Location loc, RankedTensorType type,
                           ArrayRef<int64_t> dilations,
                           ArrayRef<int64_t> padding);
 
+/// A grouped convolution (at most 128 channels per group: ResNeXt's and
+/// RegNet's 3x3 ones) of NCHW f32 images, with the kernels, padding and
+/// strides of depthwiseConvInRows, as the same row kernels over register
+/// tiles of a group's output channels in one row, image by image; null
+/// when it does not apply or the CPU has no AVX-512 (the im2col products
+/// group by group take it).
+Value groupedConvInRows(OpBuilder &b, Location loc, RankedTensorType type,
+                        Value data, Value weight, int64_t groups,
+                        ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+                        ArrayRef<int64_t> padding);
+
 /// A depthwise NCHW convolution of 8-bit integers into int32 as the f32
 /// kernels above on the values converted to f32 (exact: every partial sum
 /// is an integer below 2^24, which is checked); null when it does not

@@ -108,6 +108,10 @@ public:
       if (Value out = depthwiseConvInRows(b, loc, type, conv.data, conv.weight,
                                           s, d, p))
         return out;
+    if (conv.nchw && conv.groups > 1 && !conv.isDepthwise())
+      if (Value out = groupedConvInRows(b, loc, type, conv.data, conv.weight,
+                                        conv.groups, s, d, p))
+        return out;
     if (Value out = vnniConv2d(b, conv))
       return out;
     if (Value out = avx2Int8Conv2d(b, conv))
