@@ -109,3 +109,31 @@ relay.func @wide_groups(%x: tensor<1x512x8x8xf32>, %w: tensor<512x256x3x3xf32>) 
   %r = relay.nn.conv2d %x, %w {channels = 512 : i64, groups = 2 : i64, kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1>} : (tensor<1x512x8x8xf32>, tensor<512x256x3x3xf32>) -> tensor<1x512x8x8xf32>
   relay.return %r : tensor<1x512x8x8xf32>
 }
+
+// Tests that rows of at most 7 columns go two to a vector: each input
+// channel's two input rows (masked reads of 6 columns; zeros for the row
+// above the image) are one vector, the first row in lanes 0..8 and the
+// second in 8..16, and its side taps that
+// vector rotated by one lane with no mask (lanes 7 and 15 are the
+// padding's zeros); each output row is half of an accumulator, written
+// under a mask of 6 of 8 lanes. 5 rows: the first pair (a row above the
+// image), the pairs between in a loop, the last row alone.
+// ROWS-LABEL: func.func @paired_rows(
+// ROWS:       scf.for %{{.*}} = %{{.*}} to %c16 step %c4
+// ROWS:         scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// ROWS:           vector.transfer_read %arg0{{.*}} : tensor<1x16x5x6xf32>, vector<16xf32>
+// ROWS:           %[[B:.*]] = vector.shuffle %{{.*}}, %{{.*}} [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23]
+// ROWS:           %[[L:.*]] = vector.shuffle %[[B]], %[[B]] [15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]
+// ROWS-NOT:       arith.select
+// ROWS:           math.fma %[[L]]
+// ROWS:         %[[M:.*]] = vector.constant_mask [6] : vector<8xi1>
+// ROWS:         %[[LO:.*]] = vector.extract_strided_slice %{{.*}} {offsets = [0], sizes = [8], strides = [1]} : vector<16xf32> to vector<8xf32>
+// ROWS:         vector.transfer_write %[[LO]], %{{.*}}, %[[M]] {{.*}} : vector<8xf32>, tensor<1x4x5x6xf32>
+// ROWS:         %[[HI:.*]] = vector.extract_strided_slice %{{.*}} {offsets = [8], sizes = [8], strides = [1]} : vector<16xf32> to vector<8xf32>
+// ROWS:         vector.transfer_write %[[HI]], %{{.*}}, %[[M]] {{.*}} : vector<8xf32>, tensor<1x4x5x6xf32>
+// ROWS:         scf.for %{{.*}} = %c2{{[_0-9]*}} to %c4{{[_0-9]*}} step %c2
+// ROWS:       } {relay.independent_iterations, relay.row_kernel}
+relay.func @paired_rows(%x: tensor<1x16x5x6xf32>, %w: tensor<16x4x3x3xf32>) -> tensor<1x16x5x6xf32> {
+  %r = relay.nn.conv2d %x, %w {channels = 16 : i64, groups = 4 : i64, kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1>} : (tensor<1x16x5x6xf32>, tensor<16x4x3x3xf32>) -> tensor<1x16x5x6xf32>
+  relay.return %r : tensor<1x16x5x6xf32>
+}

@@ -38,13 +38,21 @@ def @main(%x: Tensor[({n}, {c}, {h}, {w}), float32],
 
 # Shapes of networks: RegNet-Y-400MF's 8-channel groups (56x56 stride 2,
 # 7x7), ResNeXt's 32 groups (stride 2 into 7x7 rows), AlexNet's two 5x5
-# groups, two groups of 256 channels (an im2col product on any CPU).
+# groups, two groups of 256 channels (an im2col product on any CPU); rows
+# of at most 7 columns, two to a vector on AVX-512 (an odd number of rows,
+# 3 columns, stride 2 from 13 and from 6 columns, a batch; the cases
+# alternate between this CPU and AVX2, so the first two come twice).
 FIXED = [(1, 48, 112, 112, 3, 1, 2, 1, 6, 8),
          (1, 440, 7, 7, 3, 1, 1, 1, 55, 8),
          (1, 128, 28, 28, 3, 1, 1, 1, 32, 4),
          (1, 1024, 14, 14, 3, 1, 2, 1, 32, 32),
          (1, 96, 27, 27, 5, 2, 1, 1, 2, 128),
-         (1, 512, 6, 6, 3, 1, 1, 1, 2, 256)]
+         (1, 512, 6, 6, 3, 1, 1, 1, 2, 256),
+         (1, 64, 5, 3, 3, 1, 1, 1, 4, 16),
+         (1, 64, 5, 3, 3, 1, 1, 1, 4, 16),
+         (1, 32, 9, 13, 3, 1, 2, 1, 4, 8),
+         (1, 32, 9, 13, 3, 1, 2, 1, 4, 8),
+         (2, 16, 4, 6, 3, 1, 2, 1, 2, 8)]
 
 
 def main():

@@ -137,7 +137,8 @@ Value depthwiseConvInRows(OpBuilder &b, Location loc, RankedTensorType type,
 /// A grouped convolution (at most 128 channels per group: ResNeXt's and
 /// RegNet's 3x3 ones) of NCHW f32 images, with the kernels, padding and
 /// strides of depthwiseConvInRows, as the same row kernels over register
-/// tiles of a group's output channels in one row, image by image; null
+/// tiles of a group's output channels in one row (two rows of at most 7
+/// columns to a vector), image by image; null
 /// when it does not apply or the CPU has no AVX-512 (the im2col products
 /// group by group take it).
 Value groupedConvInRows(OpBuilder &b, Location loc, RankedTensorType type,

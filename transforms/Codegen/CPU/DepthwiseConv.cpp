@@ -20,7 +20,8 @@
 // the same taps: each input channel's rows are made into taps once and
 // multiplied by the weights of several output channels of its group, a
 // register tile of those channels' chunks of one output row carried
-// through a loop over the group's input channels.
+// through a loop over the group's input channels. Rows of at most 7
+// columns (7x7 maps) go two to a vector.
 //
 // Depthwise convolutions of 8-bit integers (quantized MobileNets) run the
 // same float kernels on the integers converted to f32, which is exact:
@@ -65,9 +66,7 @@ constexpr int64_t kMaxBandRows = 8;
 /// The most input or output channels per group a grouped convolution is
 /// convolved in rows with (groupedConvInRows). On a Zen 5 the rows beat
 /// the group-by-group im2col products up to this (two groups of 128
-/// channels on 14x14: 0.65 against 0.74 ms), and on rows of 7 columns,
-/// 7 of a vector's 16 lanes, at two threads (ResNeXt-50's last stage:
-/// 0.18 against 0.23 ms; 0.32 against 0.28 at one thread).
+/// channels on 14x14: 0.65 against 0.74 ms).
 constexpr int64_t kMaxGroupedChannels = 128;
 
 /// A vector of `lanes` f32 zeros.
@@ -583,7 +582,150 @@ struct GroupedKernel {
     }
     return plane;
   }
+
+  /// Whether two output rows share each vector (pairedRows): 3x3 rows of at
+  /// most 7 columns (at most 14 input columns at stride 2). ResNeXt-50's
+  /// 7x7 layer at one thread: 0.31 ms with a row per vector (7 of 16 lanes),
+  /// 0.19 with two (0.28 as im2col products).
+  bool paired() const {
+    return k == 3 && ow <= kLanes / 2 - 1 && (s == 1 || w <= kLanes - 2);
+  }
+
+  /// Emits output rows outRow and, if `second`, outRow + 1 of the tile's
+  /// channels with the two in one vector: lanes [0, 8) of each tap are the
+  /// first row's, [8, 16) the second's. Every row has at most 7 columns, so
+  /// lanes 7 and 15 of the input rows read (at stride 2, of their odd
+  /// columns) are the padding's zeros, which the taps rotated by one lane
+  /// shift in at both rows' ends: no masks. Output rows of 7 columns in
+  /// vectors of their own filled 7 of 16 lanes. `top` and `bottom` are the
+  /// two rows' input rows (null: outside the image).
+  Value emitPair(OpBuilder &b, Value f0, int64_t channels, ArrayRef<Value> top,
+                 ArrayRef<Value> bottom, Value outRow, bool second,
+                 Value plane) const {
+    SmallVector<Value> inits(channels, zeros(b, loc, kLanes));
+    auto inputChannels = scf::ForOp::create(
+        b, loc, index(b, loc, 0), index(b, loc, cg), index(b, loc, 1), inits,
+        [&](OpBuilder &cb, Location, Value ci, ValueRange accs) {
+          SmallVector<Value> acc(accs);
+          Value channel = arith::AddIOp::create(cb, loc, c0, ci);
+          RowKernel kernel{loc, data, w, ow, s, k, channel, nullptr, {}};
+          for (int64_t i = 0; i < k; ++i) {
+            if (!top[i] && !bottom[i])
+              continue;
+            auto read = [&](Value row) {
+              return row ? kernel.readRow(cb, row, 0, w)
+                         : zeros(cb, loc, kLanes);
+            };
+            Value x = read(top[i]), y = read(bottom[i]);
+            // Lanes `from`, `from` + `step`, ... of x, then the same of y.
+            auto halves = [&](int64_t from, int64_t step) {
+              SmallVector<int64_t> picks;
+              for (int64_t half = 0; half < 2; ++half)
+                for (int64_t l = 0; l < kLanes / 2; ++l)
+                  picks.push_back(half * kLanes + from + step * l);
+              return shuffle(cb, loc, x, y, picks);
+            };
+            SmallVector<Value, 3> taps;
+            if (s == 1) {
+              Value both = halves(0, 1);
+              taps = {kernel.rotate(cb, both, -1), both,
+                      kernel.rotate(cb, both, 1)};
+            } else {
+              Value even = halves(0, 2), odd = halves(1, 2);
+              taps = {kernel.rotate(cb, odd, -1), even, odd};
+            }
+            for (int64_t f = 0; f < channels; ++f) {
+              Value filter = arith::AddIOp::create(
+                  cb, loc, g0,
+                  arith::AddIOp::create(cb, loc, f0, index(cb, loc, f)));
+              for (int64_t j = 0; j < k; ++j) {
+                Value weight = tensor::ExtractOp::create(
+                    cb, loc, this->weight,
+                    ValueRange{filter, ci, index(cb, loc, i),
+                               index(cb, loc, j)});
+                acc[f] = kernel.multiplyAdd(cb, acc[f], Tap{taps[j]}, weight);
+              }
+            }
+          }
+          scf::YieldOp::create(cb, loc, acc);
+        });
+    Value zero = index(b, loc, 0);
+    Value mask = vector::ConstantMaskOp::create(
+        b, loc, VectorType::get({kLanes / 2}, b.getI1Type()),
+        ArrayRef<int64_t>{ow});
+    for (int64_t f = 0; f < channels; ++f) {
+      Value channel = arith::AddIOp::create(b, loc, f0, index(b, loc, f));
+      for (int64_t half = 0; half < (second ? 2 : 1); ++half) {
+        Value row = vector::ExtractStridedSliceOp::create(
+            b, loc, inputChannels.getResult(f),
+            ArrayRef<int64_t>{half * kLanes / 2}, ArrayRef<int64_t>{kLanes / 2},
+            ArrayRef<int64_t>{1});
+        Value at = arith::AddIOp::create(b, loc, outRow, index(b, loc, half));
+        plane = vector::TransferWriteOp::create(
+                    b, loc, row, plane, ValueRange{zero, channel, at, zero},
+                    AffineMapAttr::get(
+                        AffineMap::getMinorIdentityMap(4, 1, b.getContext())),
+                    mask, b.getBoolArrayAttr({true}))
+                    .getResult();
+      }
+    }
+    return plane;
+  }
 };
+
+/// The output rows of a grouped convolution's plane in pairs
+/// (GroupedKernel::emitPair): the pairs that read a row outside the image
+/// (the first; the last, or a last row alone) each their own code, those
+/// between in an scf.for.
+Value pairedRows(OpBuilder &b, Location loc, const GroupedKernel &kernel,
+                 Value f0, int64_t channels, int64_t h, int64_t oh,
+                 Value plane) {
+  int64_t s = kernel.s;
+  // Pair q (output rows 2q and 2q + 1) reads input rows s*2q - 1 to
+  // s*(2q + 1) + 1.
+  auto inside = [&](int64_t q) {
+    return 2 * q + 1 < oh && s * 2 * q - 1 >= 0 && s * (2 * q + 1) + 1 < h;
+  };
+  int64_t pairs = (oh + 1) / 2, first = 0;
+  while (first < pairs && !inside(first))
+    ++first;
+  int64_t last = first;
+  while (last < pairs && inside(last))
+    ++last;
+  auto staticPair = [&](int64_t q, Value pl) {
+    SmallVector<Value, 3> top(3), bottom(3);
+    for (int64_t i = 0; i < 3; ++i) {
+      int64_t a = s * 2 * q - 1 + i, c = s * (2 * q + 1) - 1 + i;
+      if (a >= 0 && a < h)
+        top[i] = index(b, loc, a);
+      if (2 * q + 1 < oh && c >= 0 && c < h)
+        bottom[i] = index(b, loc, c);
+    }
+    return kernel.emitPair(b, f0, channels, top, bottom, index(b, loc, 2 * q),
+                           2 * q + 1 < oh, pl);
+  };
+  for (int64_t q = 0; q < pairs; ++q) {
+    if (q < first || q >= last) {
+      plane = staticPair(q, plane);
+      continue;
+    }
+    plane = loopOp(b, loc, 2 * first, 2 * last, 2, plane,
+                   [&](OpBuilder &lb, Value r, Value pl) {
+                     SmallVector<Value, 3> top, bottom;
+                     Value next =
+                         arith::AddIOp::create(lb, loc, r, index(lb, loc, 1));
+                     for (int64_t i = 0; i < 3; ++i) {
+                       top.push_back(inputRow(lb, loc, r, s, 1, i));
+                       bottom.push_back(inputRow(lb, loc, next, s, 1, i));
+                     }
+                     return kernel.emitPair(lb, f0, channels, top, bottom, r,
+                                            true, pl);
+                   })
+                .getResult(0);
+    q = last - 1;
+  }
+  return plane;
+}
 
 /// The grouped convolution as an scf.for over its groups, each over blocks
 /// of its output channels (groupedTileChannels) and, in each, over output
@@ -624,6 +766,8 @@ Value groupedChannelBlocks(OpBuilder &b, Location loc, RankedTensorType type,
                 return kernel.emit(rb, f0, channels, rows, index(rb, loc, r),
                                    pl);
               };
+              if (kernel.paired())
+                return pairedRows(b2, loc, kernel, f0, channels, h, oh, pl);
               for (int64_t r = 0; r < top; ++r)
                 pl = emitRow(b2, r, pl);
               if (bottom > top)
