@@ -115,6 +115,9 @@ def main():
         parser.error('unknown layers %s (known: %s)' %
                      (', '.join(unknown), ', '.join(LAYERS)))
     relay_run = os.path.join(args.bin, 'relay-run')
+    if not os.access(relay_run, os.X_OK):
+        parser.error('no relay-run in %s (build first, or give --bin)' %
+                     args.bin)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:
@@ -137,7 +140,8 @@ def main():
                 ratios = [t / o for o, t in zip(ours, theirs)]
                 rows.append([
                     '%s (%s)' % (name, network),
-                    '%d groups of %d, %dx%d stride %d' % (g, c // g, hw, hw, s),
+                    '%d groups of %d, %dx%d stride %d' % (g, c // g, hw, hw,
+                                                          s),
                     str(threads), '%.3f' % mine,
                     '%.0f' % (flops / mine / 1e6), '%.3f' % peer,
                     '%.2f' % (peer / mine),
