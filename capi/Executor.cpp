@@ -132,10 +132,9 @@ MlirLogicalResult mlirRelayExecutorCall(MlirRelayExecutor executor,
                                         void *const *results) {
   Executor *exec = unwrap(executor);
   SmallVector<const void *> args(inputs, inputs + exec->getFlatInputs().size());
-  std::vector<std::vector<char>> values;
-  if (failed(exec->callNative(args, values)))
+  SmallVector<void *> outputs(results, results + exec->getFlatResults().size());
+  // Each result straight into the caller's buffer (one copy).
+  if (failed(exec->callNativeInto(args, outputs)))
     return mlirLogicalResultFailure();
-  for (auto [i, value] : llvm::enumerate(values))
-    std::memcpy(results[i], value.data(), value.size());
   return mlirLogicalResultSuccess();
 }

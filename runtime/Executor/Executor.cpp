@@ -447,13 +447,20 @@ static std::vector<int64_t> describe(const void *data, RankedTensorType type) {
   return desc;
 }
 
-/// Copies the tensor a result descriptor points at into `out`, row-major.
-static void copyOut(const int64_t *desc, RankedTensorType type,
-                    std::vector<char> &out) {
+/// The bytes of a result of `type` (a tensor's elements, or an object's
+/// address).
+static size_t resultBytes(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor.getNumElements() * elementBytes(tensor.getElementType());
+  return sizeof(void *);
+}
+
+/// Copies the tensor a result descriptor points at into `out` (its
+/// resultBytes), row-major.
+static void copyOut(const int64_t *desc, RankedTensorType type, char *out) {
   int64_t rank = type.getRank();
   unsigned bytes = elementBytes(type.getElementType());
   int64_t n = type.getNumElements();
-  out.resize(n * bytes);
   auto *base = reinterpret_cast<char *>(desc[1]) + desc[2] * bytes;
   bool contiguous = true;
   for (int64_t d = rank - 1, stride = 1; d >= 0; --d) {
@@ -462,7 +469,7 @@ static void copyOut(const int64_t *desc, RankedTensorType type,
   }
   if (contiguous) {
     if (n)
-      std::memcpy(out.data(), base, n * bytes);
+      std::memcpy(out, base, n * bytes);
     return;
   }
   for (int64_t k = 0; k < n; ++k) {
@@ -472,7 +479,7 @@ static void copyOut(const int64_t *desc, RankedTensorType type,
       linear += (rem % size) * desc[3 + rank + d];
       rem /= size;
     }
-    std::memcpy(out.data() + k * bytes, base + linear * bytes, bytes);
+    std::memcpy(out + k * bytes, base + linear * bytes, bytes);
   }
 }
 
@@ -499,6 +506,21 @@ bool Executor::returnsObjects() const {
 
 LogicalResult Executor::callNative(ArrayRef<const void *> args,
                                    std::vector<std::vector<char>> &results) {
+  results.resize(flatResults.size());
+  SmallVector<void *> outputs;
+  for (auto [i, t] : llvm::enumerate(flatResults)) {
+    results[i].resize(resultBytes(t));
+    outputs.push_back(results[i].data());
+  }
+  return callNativeInto(args, outputs);
+}
+
+LogicalResult Executor::callNativeInto(ArrayRef<const void *> args,
+                                       ArrayRef<void *> outputs) {
+  if (outputs.size() != flatResults.size())
+    return emitError(loc) << "the compiled @" << entry << " returns "
+                          << flatResults.size() << " values, got "
+                          << outputs.size() << " buffers for them";
   if (args.size() != flatInputs.size())
     return emitError(loc) << "the compiled @" << entry << " takes "
                           << flatInputs.size() << " values, got "
@@ -558,17 +580,16 @@ LogicalResult Executor::callNative(ArrayRef<const void *> args,
     relay_rt_arena_pop();
   if (error)
     return reportRunTimeError(error);
-  results.resize(flatResults.size());
   // Every result is copied out before any buffer is freed: a buffer may be
   // returned more than once (CSE makes equal results one value).
   for (auto [i, t] : llvm::enumerate(flatResults)) {
     const int64_t *desc = result.data() + offsets[i];
+    auto *out = static_cast<char *>(outputs[i]);
     if (auto tensor = dyn_cast<RankedTensorType>(t)) {
-      copyOut(desc, tensor, results[i]);
+      copyOut(desc, tensor, out);
       continue;
     }
-    results[i].resize(sizeof(void *));
-    std::memcpy(results[i].data(), desc, sizeof(void *));
+    std::memcpy(out, desc, sizeof(void *));
   }
   // Result buffers belong to the caller, unless one is an input or a global
   // constant (MLIR marks those with 0xdeadbeef); each is freed once.

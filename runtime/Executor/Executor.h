@@ -56,6 +56,12 @@ public:
   /// none frees its objects itself.
   LogicalResult callNative(ArrayRef<const void *> args,
                            std::vector<std::vector<char>> &results);
+  /// callNative with each flattened result copied into `outputs[i]`, a
+  /// buffer of its bytes the caller owns: one copy of each result instead
+  /// of two for the C API and Python, which hand their caller its own
+  /// buffers.
+  LogicalResult callNativeInto(ArrayRef<const void *> args,
+                               ArrayRef<void *> outputs);
 
   /// Converts values of the entry's parameter types into the arguments
   /// callNative takes (objects go to the current arena).

@@ -25,6 +25,8 @@
 
 #include "gtest/gtest.h"
 
+#include <cstring>
+
 using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::interp;
@@ -86,6 +88,33 @@ TEST_F(ExecutorTest, CompilesOnceAndCallsManyTimes) {
   }
   // The result buffers went back through the runtime's free.
   EXPECT_EQ(relay_rt_outstanding_buffers(), before);
+}
+
+// callNativeInto copies each result into the caller's buffer (what the C
+// API and Python hand back), and rejects a call with the wrong number of
+// result buffers.
+TEST_F(ExecutorTest, CopiesResultsIntoTheCallersBuffers) {
+  OwningOpRef<ModuleOp> module = parse(R"(#[version = "0.0.5"]
+    def @main(%x: Tensor[(2, 3), float32]) {
+      (transpose(%x), sum(%x))
+    })");
+  ASSERT_TRUE(module) << errors;
+  auto executor = Executor::compile(*module, "main");
+  ASSERT_TRUE(succeeded(executor)) << errors;
+  float x[6] = {1, 2, 3, 4, 5, 6}, transposed[6] = {}, total = 0;
+  const void *args[] = {x};
+  void *outputs[] = {transposed, &total};
+  ASSERT_TRUE(succeeded((*executor)->callNativeInto(args, outputs))) << errors;
+  EXPECT_EQ(ArrayRef<float>(transposed), ArrayRef<float>({1, 4, 2, 5, 3, 6}));
+  EXPECT_FLOAT_EQ(total, 21);
+  std::vector<std::vector<char>> results;
+  ASSERT_TRUE(succeeded((*executor)->callNative(args, results))) << errors;
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(std::memcmp(results[0].data(), transposed, sizeof(transposed)), 0);
+  errors.clear();
+  EXPECT_TRUE(failed((*executor)->callNativeInto(args, {transposed})));
+  EXPECT_NE(errors.find("returns 2 values, got 1 buffers"), std::string::npos)
+      << errors;
 }
 
 // @main holds a computed tensor (a heap buffer) while @get fails with no
