@@ -341,6 +341,42 @@ RowKernel kernelFor(OpBuilder &b, Location loc, Value data, Value weight,
   return kernel;
 }
 
+/// Output rows [0, oh) of a plane, each emitted by `emit` (given the k
+/// input rows s*r - k/2 + i it reads, null outside the image, the output
+/// row and the plane so far): the first rows, with rows above the image,
+/// and the last, which may read below it, each their own code, which skips
+/// those; the rows between, which read k rows of the image, in an scf.for.
+Value eachOutputRow(
+    OpBuilder &b, Location loc, int64_t k, int64_t s, int64_t h, int64_t oh,
+    Value plane,
+    function_ref<Value(OpBuilder &, ArrayRef<Value>, Value, Value)> emit) {
+  int64_t p = k / 2;
+  // Output rows [top, bottom) read only rows inside the image.
+  int64_t top = std::min(oh, (p + s - 1) / s);
+  int64_t bottom = std::max(top, std::min(oh, (h - p + s - 1) / s));
+  auto emitRow = [&](int64_t r, Value plane) {
+    SmallVector<Value, 5> rows(k);
+    for (int64_t i = 0; i < k; ++i)
+      if (s * r - p + i >= 0 && s * r - p + i < h)
+        rows[i] = index(b, loc, s * r - p + i);
+    return emit(b, rows, index(b, loc, r), plane);
+  };
+  for (int64_t r = 0; r < top; ++r)
+    plane = emitRow(r, plane);
+  if (bottom > top)
+    plane = loopOp(b, loc, top, bottom, 1, plane,
+                   [&](OpBuilder &lb, Value r, Value pl) {
+                     SmallVector<Value, 5> rows;
+                     for (int64_t i = 0; i < k; ++i)
+                       rows.push_back(inputRow(lb, loc, r, s, p, i));
+                     return emit(lb, rows, r, pl);
+                   })
+                .getResult(0);
+  for (int64_t r = std::max(top, bottom); r < oh; ++r)
+    plane = emitRow(r, plane);
+  return plane;
+}
+
 /// The convolution as an scf.for over blocks of channels (channelBlock of
 /// the input planes, as a 1x1 convolution before it makes them in channel
 /// bands, so that the two loops can merge), each over its channels and
@@ -351,10 +387,7 @@ Value channelBlocks(OpBuilder &b, Location loc, RankedTensorType type,
   int64_t c = in.getDimSize(1), h = in.getDimSize(2), w = in.getDimSize(3);
   int64_t oh = type.getDimSize(2), ow = type.getDimSize(3);
   int64_t block = channelBlock(c, h * w * 4, cpuAt(b));
-  int64_t k = cast<RankedTensorType>(weight.getType()).getDimSize(2), p = k / 2;
-  // Output rows [top, bottom) read only rows inside the image.
-  int64_t top = std::min(oh, (p + s - 1) / s);
-  int64_t bottom = std::max(top, std::min(oh, (h - p + s - 1) / s));
+  int64_t k = cast<RankedTensorType>(weight.getType()).getDimSize(2);
   Value out = tensor::EmptyOp::create(b, loc, type.getShape(), b.getF32Type());
   scf::ForOp blocks =
       loopOp(b, loc, c, block, out, [&](OpBuilder &b1, Value c0, Value acc) {
@@ -365,30 +398,11 @@ Value channelBlocks(OpBuilder &b, Location loc, RankedTensorType type,
               Value channel = arith::AddIOp::create(b2, loc, c0, ci);
               RowKernel kernel =
                   kernelFor(b2, loc, data, weight, s, ow, channel, ci);
-              // The first rows have rows above the image, the last may
-              // read below it: each its own code, which skips those. The
-              // rows between read k rows of the image.
-              auto emitRow = [&](OpBuilder &rb, int64_t r, Value plane) {
-                SmallVector<Value, 5> rows(k);
-                for (int64_t i = 0; i < k; ++i)
-                  if (s * r - p + i >= 0 && s * r - p + i < h)
-                    rows[i] = index(rb, loc, s * r - p + i);
-                return kernel.emit(rb, rows, index(rb, loc, r), plane);
-              };
-              for (int64_t r = 0; r < top; ++r)
-                pl = emitRow(b2, r, pl);
-              if (bottom > top)
-                pl = loopOp(b2, loc, top, bottom, 1, pl,
-                            [&](OpBuilder &b3, Value r, Value p3) {
-                              SmallVector<Value, 5> rows;
-                              for (int64_t i = 0; i < k; ++i)
-                                rows.push_back(inputRow(b3, loc, r, s, p, i));
-                              return kernel.emit(b3, rows, r, p3);
-                            })
-                         .getResult(0);
-              for (int64_t r = std::max(top, bottom); r < oh; ++r)
-                pl = emitRow(b2, r, pl);
-              return pl;
+              return eachOutputRow(
+                  b2, loc, k, s, h, oh, pl,
+                  [&](OpBuilder &rb, ArrayRef<Value> rows, Value r, Value p3) {
+                    return kernel.emit(rb, rows, r, p3);
+                  });
             });
         return insertAt(
             b1, loc, plane, acc,
@@ -738,12 +752,9 @@ Value groupedChannelBlocks(OpBuilder &b, Location loc, RankedTensorType type,
   int64_t c = in.getDimSize(1), h = in.getDimSize(2), w = in.getDimSize(3);
   int64_t f = type.getDimSize(1), oh = type.getDimSize(2),
           ow = type.getDimSize(3);
-  int64_t k = cast<RankedTensorType>(weight.getType()).getDimSize(2), p = k / 2;
+  int64_t k = cast<RankedTensorType>(weight.getType()).getDimSize(2);
   int64_t cg = c / groups, fg = f / groups;
   int64_t channels = groupedTileChannels(fg, chunkStarts(ow).size());
-  // Output rows [top, bottom) read only rows inside the image.
-  int64_t top = std::min(oh, (p + s - 1) / s);
-  int64_t bottom = std::max(top, std::min(oh, (h - p + s - 1) / s));
   Value out = tensor::EmptyOp::create(b, loc, type.getShape(), b.getF32Type());
   scf::ForOp blocks =
       loopOp(b, loc, f, fg, out, [&](OpBuilder &b1, Value g0, Value acc) {
@@ -758,30 +769,13 @@ Value groupedChannelBlocks(OpBuilder &b, Location loc, RankedTensorType type,
         plane = loop(
             b1, loc, fg, channels, plane,
             [&](OpBuilder &b2, Value f0, Value pl) {
-              auto emitRow = [&](OpBuilder &rb, int64_t r, Value pl) {
-                SmallVector<Value, 5> rows(k);
-                for (int64_t i = 0; i < k; ++i)
-                  if (s * r - p + i >= 0 && s * r - p + i < h)
-                    rows[i] = index(rb, loc, s * r - p + i);
-                return kernel.emit(rb, f0, channels, rows, index(rb, loc, r),
-                                   pl);
-              };
               if (kernel.paired())
                 return pairedRows(b2, loc, kernel, f0, channels, h, oh, pl);
-              for (int64_t r = 0; r < top; ++r)
-                pl = emitRow(b2, r, pl);
-              if (bottom > top)
-                pl = loopOp(b2, loc, top, bottom, 1, pl,
-                            [&](OpBuilder &b3, Value r, Value p3) {
-                              SmallVector<Value, 5> rows;
-                              for (int64_t i = 0; i < k; ++i)
-                                rows.push_back(inputRow(b3, loc, r, s, p, i));
-                              return kernel.emit(b3, f0, channels, rows, r, p3);
-                            })
-                         .getResult(0);
-              for (int64_t r = std::max(top, bottom); r < oh; ++r)
-                pl = emitRow(b2, r, pl);
-              return pl;
+              return eachOutputRow(
+                  b2, loc, k, s, h, oh, pl,
+                  [&](OpBuilder &rb, ArrayRef<Value> rows, Value r, Value p3) {
+                    return kernel.emit(rb, f0, channels, rows, r, p3);
+                  });
             });
         return insertAt(
             b1, loc, plane, acc,
@@ -827,6 +821,39 @@ int64_t mlir::relay::cpu::depthwiseRowBandRows(RankedTensorType image,
   return 0;
 }
 
+/// The stride of a convolution the row kernels take, 0 for others: f32
+/// NCHW image `in`, OIHW weights `wt` and result `type`, static, 3x3 or 5x5
+/// padded by half the kernel on every side, stride 1 or 2 (the same along
+/// both axes), undilated, rows of at most kMaxWidth, at least 2x2; the
+/// channels are the caller's to check. At stride 1, 5x5 goes in rows whose
+/// chunks start at 0 or at least 2 columns in (a left tap is then a read
+/// inside the row or the first chunk rotated).
+static int64_t rowKernelStride(RankedTensorType type, RankedTensorType in,
+                               RankedTensorType wt, ArrayRef<int64_t> strides,
+                               ArrayRef<int64_t> dilations,
+                               ArrayRef<int64_t> padding) {
+  if (!type.getElementType().isF32() || !in.getElementType().isF32() ||
+      !wt.getElementType().isF32() || !type.hasStaticShape() ||
+      !in.hasStaticShape() || !wt.hasStaticShape() || type.getRank() != 4 ||
+      in.getRank() != 4 || wt.getRank() != 4 || strides.size() != 2 ||
+      strides[0] != strides[1] ||
+      llvm::any_of(dilations, [](int64_t d) { return d != 1; }))
+    return 0;
+  int64_t h = in.getDimSize(2), w = in.getDimSize(3);
+  int64_t k = wt.getDimSize(2), s = strides[0];
+  bool kernel =
+      (s == 2 && (k == 3 || k == 5)) ||
+      (s == 1 && (k == 3 || (k == 5 && (w <= kLanes || w >= kLanes + 2))));
+  if (!kernel || wt.getDimSize(3) != k ||
+      llvm::any_of(padding, [&](int64_t p) { return p != k / 2; }) ||
+      w > kMaxWidth || h < 2 || w < 2 ||
+      type.getDimSize(0) != in.getDimSize(0) ||
+      type.getDimSize(2) != (h - 1) / s + 1 ||
+      type.getDimSize(3) != (w - 1) / s + 1)
+    return 0;
+  return s;
+}
+
 Value mlir::relay::cpu::depthwiseConvInRows(OpBuilder &b, Location loc,
                                             RankedTensorType type, Value data,
                                             Value weight,
@@ -835,29 +862,12 @@ Value mlir::relay::cpu::depthwiseConvInRows(OpBuilder &b, Location loc,
                                             ArrayRef<int64_t> padding) {
   auto in = cast<RankedTensorType>(data.getType());
   auto wt = cast<RankedTensorType>(weight.getType());
-  if (!type.getElementType().isF32() || !in.getElementType().isF32() ||
-      !wt.getElementType().isF32() || !type.hasStaticShape() ||
-      !in.hasStaticShape() || !wt.hasStaticShape() || in.getRank() != 4 ||
-      in.getDimSize(0) != 1 || wt.getRank() != 4 || strides.size() != 2 ||
-      strides[0] != strides[1] ||
-      llvm::any_of(dilations, [](int64_t d) { return d != 1; }))
+  int64_t s = rowKernelStride(type, in, wt, strides, dilations, padding);
+  int64_t c = in.getDimSize(1);
+  if (!s || in.getDimSize(0) != 1 || wt.getDimSize(0) != c ||
+      wt.getDimSize(1) != 1 || type.getDimSize(1) != c)
     return nullptr;
-  int64_t c = in.getDimSize(1), h = in.getDimSize(2), w = in.getDimSize(3);
-  int64_t k = wt.getDimSize(2), s = strides[0];
-  // 3x3 or 5x5 at stride 1 or 2; at stride 1, 5x5 in rows whose chunks
-  // start at 0 or at least 2 columns in (a left tap is then a read inside
-  // the row or the first chunk rotated).
-  bool kernel =
-      (s == 2 && (k == 3 || k == 5)) ||
-      (s == 1 && (k == 3 || (k == 5 && (w <= kLanes || w >= kLanes + 2))));
-  if (!kernel || wt.getShape() != ArrayRef<int64_t>{c, 1, k, k} ||
-      llvm::any_of(padding, [&](int64_t p) { return p != k / 2; }))
-    return nullptr;
-  int64_t oh = (h - 1) / s + 1, ow = (w - 1) / s + 1;
-  if (type.getShape() != ArrayRef<int64_t>{1, c, oh, ow} || w > kMaxWidth ||
-      h < 2 || w < 2)
-    return nullptr;
-  if (k == 3)
+  if (wt.getDimSize(2) == 3)
     if (int64_t rows = depthwiseRowBandRows(in, s, cpuAt(b)))
       return rowBands(b, loc, type, data, weight, s, rows);
   return channelBlocks(b, loc, type, data, weight, s);
@@ -871,30 +881,14 @@ Value mlir::relay::cpu::groupedConvInRows(OpBuilder &b, Location loc,
                                           ArrayRef<int64_t> padding) {
   auto in = cast<RankedTensorType>(data.getType());
   auto wt = cast<RankedTensorType>(weight.getType());
-  if (groups < 2 || !type.getElementType().isF32() ||
-      !in.getElementType().isF32() || !wt.getElementType().isF32() ||
-      !type.hasStaticShape() || !in.hasStaticShape() || !wt.hasStaticShape() ||
-      in.getRank() != 4 || wt.getRank() != 4 || strides.size() != 2 ||
-      strides[0] != strides[1] ||
-      llvm::any_of(dilations, [](int64_t d) { return d != 1; }))
+  int64_t s = rowKernelStride(type, in, wt, strides, dilations, padding);
+  if (!s || groups < 2)
     return nullptr;
-  int64_t c = in.getDimSize(1), h = in.getDimSize(2), w = in.getDimSize(3);
-  int64_t f = wt.getDimSize(0), k = wt.getDimSize(2), s = strides[0];
-  if (c % groups != 0 || f % groups != 0)
+  int64_t c = in.getDimSize(1), f = wt.getDimSize(0);
+  if (c % groups != 0 || f % groups != 0 || wt.getDimSize(1) != c / groups ||
+      type.getDimSize(1) != f)
     return nullptr;
   int64_t cg = c / groups, fg = f / groups;
-  // The kernels the depthwise rows have (depthwiseConvInRows).
-  bool kernel =
-      (s == 2 && (k == 3 || k == 5)) ||
-      (s == 1 && (k == 3 || (k == 5 && (w <= kLanes || w >= kLanes + 2))));
-  if (!kernel || wt.getShape() != ArrayRef<int64_t>{f, cg, k, k} ||
-      llvm::any_of(padding, [&](int64_t p) { return p != k / 2; }))
-    return nullptr;
-  int64_t oh = (h - 1) / s + 1, ow = (w - 1) / s + 1;
-  int64_t n = in.getDimSize(0);
-  if (type.getShape() != ArrayRef<int64_t>{n, f, oh, ow} || w > kMaxWidth ||
-      h < 2 || w < 2)
-    return nullptr;
   // Groups of many channels are products as large as ungrouped ones: the
   // im2col product (with its packed weights) takes those.
   if (cg > kMaxGroupedChannels || fg > kMaxGroupedChannels)
@@ -905,10 +899,11 @@ Value mlir::relay::cpu::groupedConvInRows(OpBuilder &b, Location loc,
   // 56- and 14-wide ones 5-35% faster). Not measured on an AVX2 CPU.
   if (cpuAt(b).vectorBits < 512)
     return nullptr;
-  if (n == 1)
+  if (in.getDimSize(0) == 1)
     return groupedChannelBlocks(b, loc, type, data, weight, groups, s);
   // A batch goes image by image, each one's groups in parallel.
-  auto imageType = RankedTensorType::get({1, f, oh, ow}, b.getF32Type());
+  auto imageType = RankedTensorType::get(
+      {1, f, type.getDimSize(2), type.getDimSize(3)}, b.getF32Type());
   return eachImage(b, loc, type, data, [&](OpBuilder &ib, Value image) {
     return groupedChannelBlocks(ib, loc, imageType, image, weight, groups, s);
   });
