@@ -1,7 +1,8 @@
 //===- RelationsNN.cpp - Neural-network type relations ----------*- C++ -*-===//
 //
 // Conv2D, Conv2DTranspose, Dense/Matmul, BatchMatmul, Pool2D, GlobalPool2D,
-// AdaptivePool2D, BatchNorm, LayerNorm and UpSampling. Where TVM can infer a
+// AdaptivePool2D, BatchNorm, LayerNorm and UpSampling, and the 1-d and 3-d
+// convolutions and poolings. Where TVM can infer a
 // weight's type from the attributes (`channels`, `kernel_size`, `units`) so
 // can these.
 //
@@ -711,12 +712,206 @@ static RelationStatus groupNormRelation(RelationArgs &args) {
   return status;
 }
 
+//===----------------------------------------------------------------------===//
+// 3-d convolution and pooling (NCDHW data, OIDHW weights)
+//===----------------------------------------------------------------------===//
+
+/// A window attribute of a 3-d op: 1 value (every axis) or 3 (depth,
+/// height, width), each positive; `dflt` when absent.
+static FailureOr<std::array<int64_t, 3>>
+readTriple(RelationArgs &args, StringRef name, int64_t dflt) {
+  std::optional<SmallVector<int64_t>> v = args.getOptionalInts(name);
+  if (!v || v->empty())
+    return std::array<int64_t, 3>{dflt, dflt, dflt};
+  if ((v->size() != 1 && v->size() != 3) ||
+      llvm::any_of(*v, [](int64_t x) { return x <= 0; })) {
+    args.emitError() << name << " must have 1 or 3 positive values, got "
+                     << v->size() << " value" << (v->size() == 1 ? "" : "s");
+    return failure();
+  }
+  if (v->size() == 1)
+    return std::array<int64_t, 3>{v->front(), v->front(), v->front()};
+  return std::array<int64_t, 3>{(*v)[0], (*v)[1], (*v)[2]};
+}
+
+/// The padding of a 3-d window as (front, top, left, back, bottom, right)
+/// from 1, 3 (each axis both sides) or 6 non-negative values.
+static FailureOr<std::array<int64_t, 6>> readPadding3d(RelationArgs &args) {
+  std::optional<SmallVector<int64_t>> v = args.getOptionalInts("padding");
+  if (!v || v->empty())
+    return std::array<int64_t, 6>{0, 0, 0, 0, 0, 0};
+  const SmallVector<int64_t> &p = *v;
+  if ((p.size() != 1 && p.size() != 3 && p.size() != 6) ||
+      llvm::any_of(p, [](int64_t x) { return x < 0; })) {
+    args.emitError() << "padding must have 1, 3 or 6 non-negative values, got "
+                     << p.size();
+    return failure();
+  }
+  if (p.size() == 1)
+    return std::array<int64_t, 6>{p[0], p[0], p[0], p[0], p[0], p[0]};
+  if (p.size() == 3)
+    return std::array<int64_t, 6>{p[0], p[1], p[2], p[0], p[1], p[2]};
+  return std::array<int64_t, 6>{p[0], p[1], p[2], p[3], p[4], p[5]};
+}
+
+/// The output depth, height and width of a 3-d window over `data`
+/// (NCDHW); null dims where the input's are unknown.
+static FailureOr<SmallVector<Dim>>
+window3dOutput(RelationArgs &args, const TensorInfo &data,
+               ArrayRef<int64_t> kernel, ArrayRef<int64_t> dilation,
+               ArrayRef<int64_t> strides, ArrayRef<int64_t> pad, bool ceil) {
+  static const char *names[] = {"depth", "height", "width"};
+  SmallVector<Dim> out;
+  for (int axis = 0; axis < 3; ++axis) {
+    FailureOr<Dim> d = windowOutput(
+        args, data.dims[axis + 2], pad[axis] + pad[axis + 3], kernel[axis],
+        dilation[axis], strides[axis], ceil, names[axis]);
+    if (failed(d))
+      return failure();
+    out.push_back(*d);
+  }
+  return out;
+}
+
+static RelationStatus conv3dRelation(RelationArgs &args) {
+  TensorInfo data, weight;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  if (data.getRank() != 5)
+    return args.fail("expected a 5-d (NCDHW) data tensor, got " +
+                     typeStr(args.getInput(0)));
+  FailureOr<std::array<int64_t, 3>> strides = readTriple(args, "strides", 1);
+  FailureOr<std::array<int64_t, 3>> dilation = readTriple(args, "dilation", 1);
+  FailureOr<std::array<int64_t, 6>> pad = readPadding3d(args);
+  if (failed(strides) || failed(dilation) || failed(pad) ||
+      failed(requireLayout(args, "data_layout", "NCDHW")) ||
+      failed(requireLayout(args, "kernel_layout", "OIDHW")) ||
+      failed(requireLayout(args, "out_layout", "NCDHW")))
+    return RelationStatus::Failed;
+  int64_t groups = args.getInt("groups", 1);
+  FailureOr<Dim> perGroup = channelsPerGroup(args, data.dims[1], groups);
+  if (failed(perGroup))
+    return RelationStatus::Failed;
+  std::optional<int64_t> channels = args.getOptionalInt("channels");
+  std::optional<SmallVector<int64_t>> kernelSize =
+      args.getOptionalInts("kernel_size");
+  if (kernelSize && kernelSize->size() != 3)
+    return args.fail("kernel_size must have 3 values");
+  TensorState ws = readInputTensor(args, 1, weight);
+  if (ws == TensorState::NotATensor)
+    return RelationStatus::Failed;
+  if (ws == TensorState::Unknown) {
+    if (!channels || !kernelSize)
+      return RelationStatus::Pending;
+    SmallVector<Dim> dims = {Dim::of(*channels), *perGroup};
+    for (int64_t k : *kernelSize)
+      dims.push_back(Dim::of(k));
+    if (failed(args.assignInput(
+            1, makeTensor(args.getContext(), dims, data.dtype))))
+      return RelationStatus::Failed;
+    weight = TensorInfo{dims, data.dtype};
+  }
+  if (weight.getRank() != 5 || weight.dtype != data.dtype)
+    return args.fail("expected a 5-d (OIDHW) weight tensor of the data's "
+                     "dtype, got " +
+                     typeStr(args.getInput(1)));
+  if (failed(unifyDims(weight.dims[1], *perGroup)))
+    return args.fail("weight " + typeStr(args.getInput(1)) + " has " +
+                     toString(weight.dims[1]) + " input channels, expected " +
+                     toString(*perGroup) + " (data channels / groups)");
+  Dim outChannels = weight.dims[0];
+  if (channels && failed(unifyDims(outChannels, Dim::of(*channels))))
+    return args.fail(
+        "weight " + typeStr(args.getInput(1)) + " has " +
+        toString(outChannels) +
+        " output channels but channels = " + std::to_string(*channels));
+  if (outChannels.isStatic() && outChannels.size % groups != 0)
+    return args.fail("the " + std::to_string(outChannels.size) +
+                     " output channels are not divisible by groups = " +
+                     std::to_string(groups));
+  SmallVector<int64_t> kernel;
+  for (int axis = 0; axis < 3; ++axis) {
+    Dim k = weight.dims[axis + 2];
+    if (kernelSize && failed(unifyDims(k, Dim::of((*kernelSize)[axis]))))
+      return args.fail("weight " + typeStr(args.getInput(1)) +
+                       " does not match kernel_size");
+    if (k.isStatic() && k.size <= 0)
+      return args.fail("weight " + typeStr(args.getInput(1)) +
+                       " has an empty kernel");
+    kernel.push_back(k.isStatic() ? k.size : 0);
+  }
+  SmallVector<Dim> out = {data.dims[0], outChannels};
+  if (llvm::is_contained(kernel, 0)) {
+    out.append(3, Dim::any());
+  } else {
+    FailureOr<SmallVector<Dim>> spatial =
+        window3dOutput(args, data, kernel, *dilation, *strides, *pad, false);
+    if (failed(spatial))
+      return RelationStatus::Failed;
+    out.append(*spatial);
+  }
+  return args.solve(
+      makeTensor(args.getContext(), out, outDtype(args, data.dtype)));
+}
+
+static RelationStatus pool3dRelation(RelationArgs &args) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  if (data.getRank() != 5)
+    return args.fail("expected a 5-d (NCDHW) data tensor, got " +
+                     typeStr(args.getInput(0)));
+  if (!args.getOptionalInts("pool_size"))
+    return args.fail("requires a 'pool_size' attribute");
+  FailureOr<std::array<int64_t, 3>> pool = readTriple(args, "pool_size", 1);
+  FailureOr<std::array<int64_t, 3>> strides = readTriple(args, "strides", 1);
+  FailureOr<std::array<int64_t, 3>> dilation = readTriple(args, "dilation", 1);
+  FailureOr<std::array<int64_t, 6>> pad = readPadding3d(args);
+  if (failed(pool) || failed(strides) || failed(dilation) || failed(pad) ||
+      failed(requireLayout(args, "layout", "NCDHW")) ||
+      failed(requireLayout(args, "out_layout", "NCDHW")))
+    return RelationStatus::Failed;
+  FailureOr<SmallVector<Dim>> spatial =
+      window3dOutput(args, data, *pool, *dilation, *strides, *pad,
+                     args.getBool("ceil_mode", false));
+  if (failed(spatial))
+    return RelationStatus::Failed;
+  SmallVector<Dim> out = {data.dims[0], data.dims[1]};
+  out.append(*spatial);
+  return args.solve(makeTensor(args.getContext(), out, data.dtype));
+}
+
+/// AdaptivePool3D: NCDHW data; `output_size` (1 or 3 values) or the depth,
+/// height and width kept.
+static RelationStatus adaptivePool3dRelation(RelationArgs &args) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  if (data.getRank() != 5)
+    return args.fail("expected a 5-d (NCDHW) data tensor, got " +
+                     typeStr(args.getInput(0)));
+  if (failed(requireLayout(args, "layout", "NCDHW")) ||
+      failed(requireLayout(args, "out_layout", "NCDHW")))
+    return RelationStatus::Failed;
+  SmallVector<Dim> dims = data.dims;
+  if (std::optional<SmallVector<int64_t>> size =
+          args.getOptionalInts("output_size");
+      size && !size->empty()) {
+    FailureOr<std::array<int64_t, 3>> s = readTriple(args, "output_size", 1);
+    if (failed(s))
+      return RelationStatus::Failed;
+    for (int axis = 0; axis < 3; ++axis)
+      dims[axis + 2] = Dim::of((*s)[axis]);
+  }
+  return args.solve(makeTensor(args.getContext(), dims, data.dtype));
+}
+
 void mlir::relay::registerNNRelations() {
   registerTypeRelation("GroupNorm", groupNormRelation);
   registerTypeRelation("Conv1D", conv1dRelation);
   registerTypeRelation("Pool1D", pool1dRelation);
   registerTypeRelation("AdaptivePool1D", adaptivePool1dRelation);
   registerTypeRelation("Conv1DTranspose", conv1dTransposeRelation);
+  registerTypeRelation("Conv3D", conv3dRelation);
+  registerTypeRelation("Pool3D", pool3dRelation);
+  registerTypeRelation("AdaptivePool3D", adaptivePool3dRelation);
   registerTypeRelation("Conv2D", [](RelationArgs &args) {
     return conv2dRelation(args, /*transposed=*/false);
   });

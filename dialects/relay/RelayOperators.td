@@ -704,6 +704,70 @@ def Relay_AvgPool1DOp : Relay_Pool1DOp<"nn.avg_pool1d", "average"> {
       (ins DefaultValuedAttr<BoolAttr, "false">:$count_include_pad));
 }
 
+//===----------------------------------------------------------------------===//
+// 3-d convolution and pooling (NCDHW data, OIDHW weights)
+//===----------------------------------------------------------------------===//
+
+def Relay_Conv3DOp : Relay_OperatorOp<"nn.conv3d", "Conv3D", "OutEWiseFusable", 2, 2> {
+  let summary = "3-d convolution (NCDHW data, OIDHW weights)";
+  let description = [{
+    TVM's `nn.conv3d`: `strides` and `dilation` (1 or 3 values: depth,
+    height, width), `padding` (1, 3 or 6 values: front, top, left, back,
+    bottom, right), `groups`, `channels` and `kernel_size` (which let the
+    weight's type be inferred), `out_dtype`. `--relay-decompose` computes it
+    as one 2-d convolution over the output's depth slices, the kernel's
+    depth taps stacked as input channels.
+
+    ```mlir
+    %y = relay.nn.conv3d %x, %w {padding = array<i64: 1>}
+        : (tensor<1x3x8x32x32xf32>, tensor<16x3x3x3x3xf32>) -> tensor<1x16x8x32x32xf32>
+    ```
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$weight,
+                       OptionalAttr<DenseI64ArrayAttr>:$strides,
+                       OptionalAttr<DenseI64ArrayAttr>:$padding,
+                       OptionalAttr<DenseI64ArrayAttr>:$dilation,
+                       DefaultValuedAttr<I64Attr, "1">:$groups,
+                       OptionalAttr<I64Attr>:$channels,
+                       OptionalAttr<DenseI64ArrayAttr>:$kernel_size,
+                       DefaultValuedStrAttr<StrAttr, "NCDHW">:$data_layout,
+                       DefaultValuedStrAttr<StrAttr, "OIDHW">:$kernel_layout,
+                       DefaultValuedStrAttr<StrAttr, "">:$out_layout,
+                       OptionalAttr<TypeAttr>:$out_dtype);
+}
+
+class Relay_Pool3DOp<string mnemonic, string what>
+    : Relay_OperatorOp<mnemonic, "Pool3D", "OutEWiseFusable", 1, 2> {
+  let summary = "3-d " # what # " pooling (NCDHW), computed as 2-d pooling "
+                "over height and width, then over depth";
+  dag poolAttrs = (ins AnyType:$data, DenseI64ArrayAttr:$pool_size,
+                       OptionalAttr<DenseI64ArrayAttr>:$strides,
+                       OptionalAttr<DenseI64ArrayAttr>:$dilation,
+                       OptionalAttr<DenseI64ArrayAttr>:$padding,
+                       DefaultValuedStrAttr<StrAttr, "NCDHW">:$layout,
+                       DefaultValuedStrAttr<StrAttr, "">:$out_layout,
+                       DefaultValuedAttr<BoolAttr, "false">:$ceil_mode);
+  let arguments = poolAttrs;
+}
+def Relay_MaxPool3DOp : Relay_Pool3DOp<"nn.max_pool3d", "max">;
+def Relay_AvgPool3DOp : Relay_Pool3DOp<"nn.avg_pool3d", "average"> {
+  let arguments = !con(poolAttrs,
+      (ins DefaultValuedAttr<BoolAttr, "false">:$count_include_pad));
+}
+
+class Relay_AdaptivePool3DOp<string mnemonic, string what>
+    : Relay_OperatorOp<mnemonic, "AdaptivePool3D", "OutEWiseFusable", 1, 10> {
+  let summary = "3-d adaptive " # what # " pooling (NCDHW) to `output_size`";
+  let arguments = (ins AnyType:$data,
+                       OptionalAttr<DenseI64ArrayAttr>:$output_size,
+                       DefaultValuedStrAttr<StrAttr, "NCDHW">:$layout,
+                       DefaultValuedStrAttr<StrAttr, "">:$out_layout);
+}
+def Relay_AdaptiveAvgPool3DOp
+    : Relay_AdaptivePool3DOp<"nn.adaptive_avg_pool3d", "average">;
+def Relay_AdaptiveMaxPool3DOp
+    : Relay_AdaptivePool3DOp<"nn.adaptive_max_pool3d", "max">;
+
 def Relay_OneHotOp : Relay_OperatorOp<"one_hot", "OneHot", "OutEWiseFusable", 3, 10> {
   let summary = "`on_value` where an index equals the position along the new "
                 "axis `axis` (of size `depth`), `off_value` elsewhere";

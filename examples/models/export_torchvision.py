@@ -8,7 +8,8 @@ MODEL: the papers' resnet18, mobilenet_v2 and vgg16 (the default), or one of
 the other classification networks below (checked by
 test/models/check_torchvision.py).
 
-writes OUTDIR/<model>.onnx, OUTDIR/<model>.input.npy (1x3x224x224 float32),
+writes OUTDIR/<model>.onnx, OUTDIR/<model>.input.npy (1x3x224x224 float32;
+the video networks' a 1x3x16x112x112 clip),
 OUTDIR/<model>.torch.npy (PyTorch's eval-mode output on that input) and
 OUTDIR/<model>.pt (the module, for benchmark/run_workloads.py). With
 --batch N (N > 1) the files are <model>_bN.* and the image Nx3x224x224.
@@ -42,7 +43,15 @@ OTHERS = {
     # channels-last rows.
     'resnext50_32x4d': torchvision.models.resnext50_32x4d,
     'convnext_tiny': torchvision.models.convnext_tiny,
+    # Video classification (Kinetics-400) on 16-frame 112x112 clips: 3-d
+    # convolutions (3x3x3 in R3D; 1x3x3 then 3x1x1 in R(2+1)D).
+    'r3d_18': torchvision.models.video.r3d_18,
+    'r2plus1d_18': torchvision.models.video.r2plus1d_18,
 }
+# The input of each network: an image, or a clip of frames for the video
+# networks (channels, frames, height, width).
+CLIP = (3, 16, 112, 112)
+INPUT = {name: CLIP for name in ('r3d_18', 'r2plus1d_18')}
 MODELS = dict(PAPERS, **OTHERS)
 
 
@@ -51,11 +60,12 @@ def export(name, outdir, batch=1):
     model = MODELS[name](weights=None).eval()
     # Random but realistic batch-norm statistics, so that they matter.
     for m in model.modules():
-        if isinstance(m, torch.nn.BatchNorm2d):
+        if isinstance(m, (torch.nn.BatchNorm2d, torch.nn.BatchNorm3d)):
             m.running_mean.uniform_(-0.1, 0.1)
             m.running_var.uniform_(0.5, 1.5)
     rng = np.random.default_rng(0)
-    image = rng.standard_normal((batch, 3, 224, 224)).astype(np.float32)
+    image = rng.standard_normal(
+        (batch,) + INPUT.get(name, (3, 224, 224))).astype(np.float32)
     with torch.no_grad():
         expected = model(torch.from_numpy(image)).numpy()
     stem = name if batch == 1 else '%s_b%d' % (name, batch)

@@ -1,8 +1,9 @@
 //===- NNConverters.cpp - ONNX neural-network ops ---------------*- C++ -*-===//
 //
 // Conv, pooling, normalisation, Gemm/MatMul and softmax. Relay's 2-d ops
-// take NCHW data and OIHW weights, which is ONNX's layout, so only padding
-// conventions (auto_pad) and optional inputs (bias) need translating.
+// take NCHW data and OIHW weights (3-d ones NCDHW and OIDHW), which is
+// ONNX's layout, so only padding conventions (auto_pad) and optional inputs
+// (bias) need translating.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,31 +18,32 @@ using namespace mlir::relay::onnx_import;
 
 namespace {
 
-/// Explicit pads [top, left, bottom, right] for a 2-d window op: `pads`,
-/// or what auto_pad SAME_UPPER/SAME_LOWER/VALID implies. A 1-d op (`oneD`,
-/// lifted to 2-d with a height of 1) has pads [left, right].
+/// Explicit pads for a window op, ONNX's order (every axis's start, then
+/// every axis's end: [top, left, bottom, right] in 2-d): `pads`, or what
+/// auto_pad SAME_UPPER/SAME_LOWER/VALID implies. A 1-d op (`oneD`, lifted
+/// to 2-d with a height of 1) has pads [left, right].
 FailureOr<SmallVector<int64_t>>
 windowPadding(NodeContext &ctx, ArrayRef<int64_t> in, ArrayRef<int64_t> kernel,
               ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
               bool oneD = false) {
+  size_t rank = kernel.size(), written = oneD ? 1 : rank;
   std::string autoPad = ctx.attrString("auto_pad", "NOTSET");
   if (autoPad == "NOTSET") {
     SmallVector<int64_t> pads =
-        ctx.attrInts("pads", oneD ? SmallVector<int64_t>{0, 0}
-                                  : SmallVector<int64_t>{0, 0, 0, 0});
-    if (pads.size() != (oneD ? 2u : 4u))
-      return ctx.fail(Twine("pads must have ") + (oneD ? "2" : "4") +
-                      " values for a " + (oneD ? "1" : "2") + "-d window");
+        ctx.attrInts("pads", SmallVector<int64_t>(2 * written, 0));
+    if (pads.size() != 2 * written)
+      return ctx.fail("pads must have " + Twine(2 * written) +
+                      " values for a " + Twine(written) + "-d window");
     if (oneD)
       return SmallVector<int64_t>{0, pads[0], 0, pads[1]};
     return pads;
   }
   if (autoPad == "VALID")
-    return SmallVector<int64_t>{0, 0, 0, 0};
+    return SmallVector<int64_t>(2 * rank, 0);
   if (autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER")
     return ctx.fail("unknown auto_pad '" + autoPad + "'");
   SmallVector<int64_t> begin, end;
-  for (int d = 0; d < 2; ++d) {
+  for (size_t d = 0; d < rank; ++d) {
     int64_t out = (in[d] + strides[d] - 1) / strides[d];
     int64_t total = std::max<int64_t>(
         0, (out - 1) * strides[d] + (kernel[d] - 1) * dilations[d] + 1 - in[d]);
@@ -49,7 +51,8 @@ windowPadding(NodeContext &ctx, ArrayRef<int64_t> in, ArrayRef<int64_t> kernel,
     begin.push_back(autoPad == "SAME_UPPER" ? small : large);
     end.push_back(autoPad == "SAME_UPPER" ? large : small);
   }
-  return SmallVector<int64_t>{begin[0], begin[1], end[0], end[1]};
+  begin.append(end);
+  return begin;
 }
 
 /// A window attribute of a 2-d op, or of a 1-d op lifted to 2-d (`fill`
@@ -82,13 +85,82 @@ Value dropHeight(NodeContext &ctx, Emitter &b, Value v) {
   return b.op<ReshapeOp>({v}, {ctx.ints("newshape", shape)});
 }
 
-LogicalResult require2d(NodeContext &ctx, unsigned input, bool allow1d) {
+/// Checks that input `input` is 2-d (NCHW) data, or 1-d (NCW) or 3-d
+/// (NCDHW) where the op has those.
+LogicalResult requireWindowRank(NodeContext &ctx, unsigned input, bool allow1d,
+                                bool allow3d) {
   int64_t rank = ctx.rank(input);
-  if (rank == 4 || (allow1d && rank == 3))
+  if (rank == 4 || (allow1d && rank == 3) || (allow3d && rank == 5))
     return success();
-  return ctx.fail(Twine("only 1-d (NCW) and 2-d (NCHW) data are supported, "
-                        "got rank ") +
+  std::string kinds = allow1d && allow3d ? "1-d (NCW), 2-d (NCHW) and "
+                                           "3-d (NCDHW)"
+                      : allow1d          ? "1-d (NCW) and 2-d (NCHW)"
+                      : allow3d          ? "2-d (NCHW) and 3-d (NCDHW)"
+                                         : "2-d (NCHW)";
+  return ctx.fail("only " + kinds + " data are supported, got rank " +
                   Twine(rank));
+}
+
+/// Reads `name`, an attribute of one value per spatial axis of a 3-d
+/// window op (`dflt` when absent).
+FailureOr<SmallVector<int64_t>> window3dAttr(NodeContext &ctx, StringRef name,
+                                             ArrayRef<int64_t> dflt) {
+  SmallVector<int64_t> v = ctx.attrInts(name, SmallVector<int64_t>(dflt));
+  if (v.size() != 3)
+    return ctx.fail(name + " needs 3 values for a 3-d window, got " +
+                    Twine(v.size()));
+  return v;
+}
+
+/// Conv of 3-d (NCDHW) data: nn.conv3d, with the bias added.
+LogicalResult convertConv3d(NodeContext &ctx) {
+  ArrayRef<int64_t> x = ctx.shape(0), w = ctx.shape(1);
+  FailureOr<SmallVector<int64_t>> kernel =
+      window3dAttr(ctx, "kernel_shape", w.drop_front(2));
+  FailureOr<SmallVector<int64_t>> strides =
+      window3dAttr(ctx, "strides", {1, 1, 1});
+  FailureOr<SmallVector<int64_t>> dilations =
+      window3dAttr(ctx, "dilations", {1, 1, 1});
+  if (failed(kernel) || failed(strides) || failed(dilations))
+    return failure();
+  FailureOr<SmallVector<int64_t>> pads =
+      windowPadding(ctx, x.drop_front(2), *kernel, *strides, *dilations);
+  if (failed(pads))
+    return failure();
+  Emitter b(ctx);
+  Value result = b.op<Conv3DOp>(
+      {ctx.input(0), ctx.input(1)},
+      {ctx.ints("strides", *strides), ctx.ints("dilation", *dilations),
+       ctx.i64("groups", ctx.attrInt("group", 1)),
+       ctx.ints("kernel_size", *kernel), ctx.ints("padding", *pads),
+       ctx.i64("channels", w[0])});
+  if (ctx.hasInput(2))
+    result = b.op<BiasAddOp>({result, ctx.input(2)}, {ctx.i64("axis", 1)});
+  return b.output(result);
+}
+
+/// MaxPool and AveragePool of 3-d (NCDHW) data.
+template <typename Pool3D> LogicalResult convertPool3d(NodeContext &ctx) {
+  FailureOr<SmallVector<int64_t>> kernel =
+      window3dAttr(ctx, "kernel_shape", {});
+  FailureOr<SmallVector<int64_t>> strides =
+      window3dAttr(ctx, "strides", {1, 1, 1});
+  FailureOr<SmallVector<int64_t>> dilations =
+      window3dAttr(ctx, "dilations", {1, 1, 1});
+  if (failed(kernel) || failed(strides) || failed(dilations))
+    return failure();
+  FailureOr<SmallVector<int64_t>> pads = windowPadding(
+      ctx, ctx.shape(0).drop_front(2), *kernel, *strides, *dilations);
+  if (failed(pads))
+    return failure();
+  SmallVector<NamedAttribute> attrs = {
+      ctx.ints("pool_size", *kernel), ctx.ints("strides", *strides),
+      ctx.ints("dilation", *dilations), ctx.ints("padding", *pads),
+      ctx.boolean("ceil_mode", ctx.attrInt("ceil_mode", 0) != 0)};
+  if (std::is_same_v<Pool3D, AvgPool3DOp>)
+    attrs.push_back(ctx.boolean("count_include_pad",
+                                ctx.attrInt("count_include_pad", 0) != 0));
+  return ctx.output(ctx.op<Pool3D>({ctx.input(0)}, attrs));
 }
 
 } // namespace
@@ -118,14 +190,18 @@ mlir::relay::onnx_import::convAttributes(NodeContext &ctx, ArrayRef<int64_t> x,
 
 namespace {
 
-/// Conv and ConvTranspose, 2-d or 1-d (lifted to 2-d with a height of 1).
+/// Conv and ConvTranspose, 2-d or 1-d (lifted to 2-d with a height of 1);
+/// Conv also 3-d.
 LogicalResult convertConv(NodeContext &ctx, bool transpose) {
-  if (failed(ctx.checkInputs(2, 3)) || failed(require2d(ctx, 0, true)) ||
-      failed(require2d(ctx, 1, true)))
+  if (failed(ctx.checkInputs(2, 3)) ||
+      failed(requireWindowRank(ctx, 0, true, !transpose)) ||
+      failed(requireWindowRank(ctx, 1, true, !transpose)))
     return failure();
   bool oneD = ctx.rank(0) == 3;
   if (ctx.rank(1) != ctx.rank(0))
     return ctx.fail("the weights must have the data's rank");
+  if (ctx.rank(0) == 5)
+    return convertConv3d(ctx);
   Emitter b(ctx);
   Value input = ctx.input(0), weights = ctx.input(1);
   if (oneD) {
@@ -210,14 +286,20 @@ LogicalResult convertConv(NodeContext &ctx, bool transpose) {
   return b.output(result);
 }
 
-/// MaxPool and AveragePool, 2-d or 1-d.
-template <typename Pool2D> LogicalResult convertPool(NodeContext &ctx) {
+/// MaxPool and AveragePool, 2-d, 1-d or 3-d.
+template <typename Pool2D, typename Pool3D>
+LogicalResult convertPool(NodeContext &ctx) {
   constexpr bool isMax = std::is_same_v<Pool2D, MaxPool2DOp>;
-  if (failed(ctx.checkInputs(1, 1)) || failed(require2d(ctx, 0, true)))
+  if (failed(ctx.checkInputs(1, 1)) ||
+      failed(requireWindowRank(ctx, 0, true, true)))
     return failure();
   bool oneD = ctx.rank(0) == 3;
   if (!ctx.hasAttr("kernel_shape"))
     return ctx.fail("the kernel_shape attribute is required");
+  if (failed(ctx.expectAttr("storage_order", 0)))
+    return failure();
+  if (ctx.rank(0) == 5)
+    return convertPool3d<Pool3D>(ctx);
   SmallVector<int64_t> kernel = windowAttr(ctx, "kernel_shape", {}, oneD, 1);
   SmallVector<int64_t> strides = windowAttr(ctx, "strides", {1, 1}, oneD, 1);
   SmallVector<int64_t> dilations =
@@ -225,8 +307,6 @@ template <typename Pool2D> LogicalResult convertPool(NodeContext &ctx) {
   if (kernel.size() != 2 || strides.size() != 2 || dilations.size() != 2)
     return ctx.fail(Twine("kernel_shape, strides and dilations need ") +
                     (oneD ? "1 value" : "2 values"));
-  if (failed(ctx.expectAttr("storage_order", 0)))
-    return failure();
   Emitter b(ctx);
   Value input = oneD ? liftTo2d(ctx, b, ctx.input(0)) : ctx.input(0);
   if (!b.succeeded())
@@ -762,8 +842,8 @@ LogicalResult convertDropout(NodeContext &ctx) {
 void mlir::relay::onnx_import::addNNConverters(ConverterTable &t) {
   t["Conv"] = [](NodeContext &ctx) { return convertConv(ctx, false); };
   t["ConvTranspose"] = [](NodeContext &ctx) { return convertConv(ctx, true); };
-  t["MaxPool"] = convertPool<MaxPool2DOp>;
-  t["AveragePool"] = convertPool<AvgPool2DOp>;
+  t["MaxPool"] = convertPool<MaxPool2DOp, MaxPool3DOp>;
+  t["AveragePool"] = convertPool<AvgPool2DOp, AvgPool3DOp>;
   t["GlobalAveragePool"] = convertGlobalPool<GlobalAvgPool2DOp, MeanOp>;
   t["GlobalMaxPool"] = convertGlobalPool<GlobalMaxPool2DOp, MaxOp>;
   t["BatchNormalization"] = convertBatchNorm;

@@ -54,6 +54,74 @@ relay.func @group_norm(%x: tensor<1x6x5xf32>, %g: tensor<6xf32>, %b: tensor<6xf3
 
 // -----
 
+// Tests that conv3d becomes one conv2d over the output's depth slices: the
+// depth padded explicitly, one strided slice per depth tap, each group's
+// taps stacked as its input channels (the weights reshaped to match), the
+// output's depths moved back after the channels.
+// CHECK-LABEL: relay.func @conv3d
+// CHECK: relay.nn.pad %arg0, %{{.*}} {pad_width = array<i64: 0, 0, 0, 0, 1, 0, 0, 0, 0, 0>}
+// CHECK: relay.strided_slice %[[P:.*]] {axes = array<i64: 2>, begin = array<i64: 0>, end = array<i64: 5>, strides = array<i64: 2>}
+// CHECK: relay.strided_slice %[[P]] {axes = array<i64: 2>, begin = array<i64: 1>, end = array<i64: 6>, strides = array<i64: 2>}
+// CHECK: relay.strided_slice %[[P]] {axes = array<i64: 2>, begin = array<i64: 2>, end = array<i64: 7>, strides = array<i64: 2>}
+// CHECK: relay.stack %{{.*}} {axis = 2 : i64} : {{.*}} -> tensor<2x2x3x2x3x9x8xf32>
+// CHECK: relay.transpose %{{.*}} {axes = array<i64: 0, 4, 1, 2, 3, 5, 6>}
+// CHECK: relay.reshape %{{.*}} {newshape = array<i64: 6, 12, 9, 8>}
+// CHECK: relay.transpose %arg1 {axes = array<i64: 0, 2, 1, 3, 4>}
+// CHECK: relay.reshape %{{.*}} {newshape = array<i64: 6, 6, 3, 2>}
+// CHECK: relay.nn.conv2d %{{.*}}, %{{.*}} {channels = 6 : i64, dilation = array<i64: 2, 1>, groups = 2 : i64, kernel_size = array<i64: 3, 2>, padding = array<i64: 0, 1, 1, 1>, strides = array<i64: 1, 2>} : (tensor<6x12x9x8xf32>, tensor<6x6x3x2xf32>) -> tensor<6x6x6x5xf32>
+// CHECK: relay.reshape %{{.*}} {newshape = array<i64: 2, 3, 6, 6, 5>}
+// CHECK: relay.transpose %{{.*}} {axes = array<i64: 0, 2, 1, 3, 4>} : (tensor<2x3x6x6x5xf32>) -> tensor<2x6x3x6x5xf32>
+// CHECK-NOT: relay.nn.conv3d
+relay.func @conv3d(%x: tensor<2x4x6x9x8xf32>, %w: tensor<6x2x3x3x2xf32>) -> tensor<2x6x3x6x5xf32> {
+  %r = relay.nn.conv3d %x, %w {strides = array<i64: 2, 1, 2>, padding = array<i64: 1, 0, 1, 0, 1, 1>, dilation = array<i64: 1, 2, 1>, groups = 2 : i64} : (tensor<2x4x6x9x8xf32>, tensor<6x2x3x3x2xf32>) -> tensor<2x6x3x6x5xf32>
+  relay.return %r : tensor<2x6x3x6x5xf32>
+}
+
+// -----
+
+// Tests that a conv3d whose kernel has one depth tap takes no slice and no
+// stack: the depths become the batch by one transpose.
+// CHECK-LABEL: relay.func @conv3d_one_tap
+// CHECK-NOT: relay.strided_slice
+// CHECK-NOT: relay.stack
+// CHECK: relay.transpose %arg0 {axes = array<i64: 0, 2, 1, 3, 4>}
+// CHECK: relay.nn.conv2d {{.*}} : (tensor<6x4x9x8xf32>, tensor<5x4x3x3xf32>) -> tensor<6x5x9x8xf32>
+relay.func @conv3d_one_tap(%x: tensor<1x4x6x9x8xf32>, %w: tensor<5x4x1x3x3xf32>) -> tensor<1x5x6x9x8xf32> {
+  %r = relay.nn.conv3d %x, %w {padding = array<i64: 0, 1, 1>} : (tensor<1x4x6x9x8xf32>, tensor<5x4x1x3x3xf32>) -> tensor<1x5x6x9x8xf32>
+  relay.return %r : tensor<1x5x6x9x8xf32>
+}
+
+// -----
+
+// Tests that avg_pool3d pools height and width (the depths folded into the
+// channels), then depth (height and width folded into one axis), each with
+// the window's ceil_mode and count_include_pad.
+// CHECK-LABEL: relay.func @avg_pool3d
+// CHECK: relay.reshape %arg0 {newshape = array<i64: 2, 24, 9, 8>}
+// CHECK: relay.nn.avg_pool2d %{{.*}} {ceil_mode = true, count_include_pad = true, dilation = array<i64: 1, 1>, padding = array<i64: 0, 1, 0, 1>, pool_size = array<i64: 2, 3>, strides = array<i64: 2, 1>}
+// CHECK: relay.reshape %{{.*}} {newshape = array<i64: 2, 4, 6, 40>}
+// CHECK: relay.nn.avg_pool2d %{{.*}} {ceil_mode = true, count_include_pad = true, dilation = array<i64: 1, 1>, padding = array<i64: 1, 0, 1, 0>, pool_size = array<i64: 3, 1>, strides = array<i64: 2, 1>}
+// CHECK: relay.reshape %{{.*}} {newshape = array<i64: 2, 4, 4, 5, 8>}
+relay.func @avg_pool3d(%x: tensor<2x4x6x9x8xf32>) -> tensor<2x4x4x5x8xf32> {
+  %r = relay.nn.avg_pool3d %x {pool_size = array<i64: 3, 2, 3>, strides = array<i64: 2, 2, 1>, padding = array<i64: 1, 0, 1>, ceil_mode = true, count_include_pad = true} : (tensor<2x4x6x9x8xf32>) -> tensor<2x4x4x5x8xf32>
+  relay.return %r : tensor<2x4x4x5x8xf32>
+}
+
+// -----
+
+// Tests that adaptive_max_pool3d to one element per channel is two
+// adaptive 2-d poolings.
+// CHECK-LABEL: relay.func @adaptive_max_pool3d
+// CHECK: relay.nn.adaptive_max_pool2d %{{.*}} {output_size = array<i64: 1, 1>} : (tensor<2x24x9x8xf32>) -> tensor<2x24x1x1xf32>
+// CHECK: relay.nn.adaptive_max_pool2d %{{.*}} {output_size = array<i64: 1, 1>} : (tensor<2x4x6x1xf32>) -> tensor<2x4x1x1xf32>
+// CHECK: relay.reshape %{{.*}} {newshape = array<i64: 2, 4, 1, 1, 1>}
+relay.func @adaptive_max_pool3d(%x: tensor<2x4x6x9x8xf32>) -> tensor<2x4x1x1x1xf32> {
+  %r = relay.nn.adaptive_max_pool3d %x {output_size = array<i64: 1>} : (tensor<2x4x6x9x8xf32>) -> tensor<2x4x1x1x1xf32>
+  relay.return %r : tensor<2x4x1x1x1xf32>
+}
+
+// -----
+
 // Without static shapes (a polymorphic function before specialisation) the
 // op stays.
 // CHECK-LABEL: relay.func @generic

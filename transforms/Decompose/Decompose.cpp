@@ -59,6 +59,7 @@ void mlir::relay::populateDecompositionPatterns(
   addElementwiseRewrites(add);
   addTransformRewrites(add);
   addNNRewrites(add);
+  addWindow3DRewrites(add);
   addSortRewrites(add);
   addLossRewrites(add);
 }

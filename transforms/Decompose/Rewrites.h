@@ -134,6 +134,7 @@ using AddRewrite = function_ref<void(StringRef name, Rewrite rewrite)>;
 void addElementwiseRewrites(AddRewrite add);
 void addTransformRewrites(AddRewrite add);
 void addNNRewrites(AddRewrite add);
+void addWindow3DRewrites(AddRewrite add);
 void addSortRewrites(AddRewrite add);
 void addLossRewrites(AddRewrite add);
 

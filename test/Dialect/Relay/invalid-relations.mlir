@@ -926,3 +926,73 @@ relay.func @nll_loss_reduction(%p: tensor<3x4xf32>, %t: tensor<3xi32>, %w: tenso
   %ok = relay.constant dense<true> : tensor<i1>
   relay.return %ok : tensor<i1>
 }
+
+// -----
+
+// Tests that conv3d takes 5-d (NCDHW) data.
+relay.func @conv3d_rank(%a: tensor<1x4x9x9xf32>, %w: tensor<6x4x3x3x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.conv3d: expected a 5-d (NCDHW) data tensor, got 'tensor<1x4x9x9xf32>'}}
+  %r = relay.nn.conv3d %a, %w : (tensor<1x4x9x9xf32>, tensor<6x4x3x3x3xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests that conv3d's weight has the data's channels per group.
+relay.func @conv3d_channels(%a: tensor<1x4x5x9x9xf32>, %w: tensor<6x4x3x3x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.conv3d: weight 'tensor<6x4x3x3x3xf32>' has 4 input channels, expected 2 (data channels / groups)}}
+  %r = relay.nn.conv3d %a, %w {groups = 2 : i64} : (tensor<1x4x5x9x9xf32>, tensor<6x4x3x3x3xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests that conv3d's padding has 1, 3 or 6 values.
+relay.func @conv3d_padding(%a: tensor<1x4x5x9x9xf32>, %w: tensor<6x4x3x3x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.conv3d: padding must have 1, 3 or 6 non-negative values, got 2}}
+  %r = relay.nn.conv3d %a, %w {padding = array<i64: 1, 1>} : (tensor<1x4x5x9x9xf32>, tensor<6x4x3x3x3xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests that conv3d supports only the NCDHW data layout, by name.
+relay.func @conv3d_layout(%a: tensor<1x5x9x9x4xf32>, %w: tensor<6x4x3x3x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.conv3d: data_layout 'NDHWC' is not supported (only NCDHW)}}
+  %r = relay.nn.conv3d %a, %w {data_layout = "NDHWC"} : (tensor<1x5x9x9x4xf32>, tensor<6x4x3x3x3xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests that a 3-d window larger than the padded depth is an error.
+relay.func @conv3d_window(%a: tensor<1x4x2x9x9xf32>, %w: tensor<6x4x3x3x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.conv3d: the window (3) is larger than the depth dimension 2 plus padding 0}}
+  %r = relay.nn.conv3d %a, %w : (tensor<1x4x2x9x9xf32>, tensor<6x4x3x3x3xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests that max_pool3d's strides are positive.
+relay.func @pool3d_strides(%a: tensor<1x4x5x9x9xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.max_pool3d: strides must have 1 or 3 positive values, got 3 values}}
+  %r = relay.nn.max_pool3d %a {pool_size = array<i64: 2>, strides = array<i64: 2, 0, 2>} : (tensor<1x4x5x9x9xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests that adaptive_avg_pool3d's output_size has 1 or 3 values.
+relay.func @adaptive_pool3d_size(%a: tensor<1x4x5x9x9xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.adaptive_avg_pool3d: output_size must have 1 or 3 positive values, got 2 values}}
+  %r = relay.nn.adaptive_avg_pool3d %a {output_size = array<i64: 2, 2>} : (tensor<1x4x5x9x9xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}

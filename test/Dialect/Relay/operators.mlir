@@ -291,6 +291,29 @@ relay.func @composite(%x: tensor<2x3x4xf32>, %i: tensor<2x3x4xi32>, %c: tensor<3
   relay.return %t : tensor<i1>
 }
 
+// Tests that the 3-d convolution and poolings (NCDHW) parse and infer:
+// the weight from channels and kernel_size, 1, 3 and 6 padding values,
+// ceil_mode and output_size.
+// CHECK-LABEL: relay.func @window3d
+// INFER-LABEL: relay.func @window3d
+relay.func @window3d(%v: tensor<2x4x6x9x8xf32>, %w: tensor<6x2x3x3x2xf32>, %u: !relay.incomplete) -> tensor<i1> {
+  // CHECK: relay.nn.conv3d %{{.*}} {channels = 5 : i64, kernel_size = array<i64: 1, 3, 3>, padding = array<i64: 0, 1, 1>}
+  // INFER: relay.nn.conv3d {{.*}} : (tensor<2x4x6x9x8xf32>, tensor<5x4x1x3x3xf32>) -> tensor<2x5x6x9x8xf32>
+  %0 = relay.nn.conv3d %v, %u {channels = 5 : i64, kernel_size = array<i64: 1, 3, 3>, padding = array<i64: 0, 1, 1>} : (tensor<2x4x6x9x8xf32>, !relay.incomplete) -> !relay.incomplete
+  // INFER: relay.nn.conv3d {{.*}} -> tensor<2x6x3x6x5xf32>
+  %1 = relay.nn.conv3d %v, %w {strides = array<i64: 2, 1, 2>, padding = array<i64: 1, 0, 1, 0, 1, 1>, dilation = array<i64: 1, 2, 1>, groups = 2 : i64} : (tensor<2x4x6x9x8xf32>, tensor<6x2x3x3x2xf32>) -> !relay.incomplete
+  // INFER: relay.nn.max_pool3d {{.*}} -> tensor<2x4x4x5x8xf32>
+  %2 = relay.nn.max_pool3d %v {pool_size = array<i64: 3, 2, 3>, strides = array<i64: 2, 2, 1>, padding = array<i64: 1, 0, 1>, ceil_mode = true} : (tensor<2x4x6x9x8xf32>) -> !relay.incomplete
+  // INFER: relay.nn.avg_pool3d {{.*}} -> tensor<2x4x3x4x4xf32>
+  %3 = relay.nn.avg_pool3d %v {pool_size = array<i64: 2>, strides = array<i64: 2>, count_include_pad = true} : (tensor<2x4x6x9x8xf32>) -> !relay.incomplete
+  // INFER: relay.nn.adaptive_avg_pool3d {{.*}} -> tensor<2x4x4x3x5xf32>
+  %4 = relay.nn.adaptive_avg_pool3d %v {output_size = array<i64: 4, 3, 5>} : (tensor<2x4x6x9x8xf32>) -> !relay.incomplete
+  // INFER: relay.nn.adaptive_max_pool3d {{.*}} -> tensor<2x4x1x1x1xf32>
+  %5 = relay.nn.adaptive_max_pool3d %v {output_size = array<i64: 1>} : (tensor<2x4x6x9x8xf32>) -> !relay.incomplete
+  %t = relay.constant dense<true> : tensor<i1>
+  relay.return %t : tensor<i1>
+}
+
 // The quantized operators (scales f32, zero points i32, scalars or one per
 // channel) and simulated_quantize.
 // CHECK-LABEL: relay.func @quantized

@@ -122,6 +122,66 @@ def adaptive_ref(x, out_size, mode):
     return out.astype(np.float32)
 
 
+def conv3d_ref(x, w, strides, pad, dilation, groups):
+    """pad: (front, top, left, back, bottom, right)."""
+    x = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (pad[0], pad[3]),
+                                      (pad[1], pad[4]), (pad[2], pad[5])))
+    n, c = x.shape[:2]
+    o, i = w.shape[:2]
+    k = w.shape[2:]
+    outs = [(x.shape[2 + a] - (k[a] - 1) * dilation[a] - 1) // strides[a] + 1 for a in range(3)]
+    out = np.zeros((n, o) + tuple(outs))
+    opg = o // groups
+    for d in range(outs[0]):
+        for y in range(outs[1]):
+            for z in range(outs[2]):
+                starts = (d * strides[0], y * strides[1], z * strides[2])
+                patch = x[:, :, starts[0]:starts[0] + (k[0] - 1) * dilation[0] + 1:dilation[0],
+                          starts[1]:starts[1] + (k[1] - 1) * dilation[1] + 1:dilation[1],
+                          starts[2]:starts[2] + (k[2] - 1) * dilation[2] + 1:dilation[2]]
+                for g in range(groups):
+                    out[:, g * opg:(g + 1) * opg, d, y, z] = np.einsum(
+                        "nidhw,oidhw->no", patch[:, g * i:(g + 1) * i], w[g * opg:(g + 1) * opg])
+    return out.astype(np.float32)
+
+
+def pool3d_ref(x, k, s, p, mode, count_include_pad=False, ceil_mode=False):
+    """p: (front, top, left, back, bottom, right)."""
+    sizes = x.shape[2:]
+    def size(a):
+        span = sizes[a] + p[a] + p[a + 3] - k[a]
+        return ((span + s[a] - 1) if ceil_mode else span) // s[a] + 1
+    outs = [size(a) for a in range(3)]
+    out = np.zeros(x.shape[:2] + tuple(outs))
+    for idx in np.ndindex(*outs):
+        starts = [idx[a] * s[a] - p[a] for a in range(3)]
+        valid = [[j for j in range(starts[a], starts[a] + k[a]) if 0 <= j < sizes[a]] for a in range(3)]
+        win = x[:, :, valid[0]][:, :, :, valid[1]][:, :, :, :, valid[2]].astype(np.float64)
+        if mode == "max":
+            out[(slice(None), slice(None)) + idx] = win.max(axis=(2, 3, 4))
+        else:
+            if count_include_pad:
+                cnt = np.prod([len([j for j in range(starts[a], starts[a] + k[a])
+                                    if j < sizes[a] + p[a + 3]]) for a in range(3)])
+            else:
+                cnt = win.shape[2] * win.shape[3] * win.shape[4]
+            out[(slice(None), slice(None)) + idx] = win.sum(axis=(2, 3, 4)) / cnt
+    return out.astype(np.float32)
+
+
+def adaptive3d_ref(x, out_size, mode):
+    sizes = x.shape[2:]
+    out = np.zeros(x.shape[:2] + tuple(out_size))
+    for idx in np.ndindex(*out_size):
+        bounds = [((idx[a] * sizes[a]) // out_size[a], -((-(idx[a] + 1) * sizes[a]) // out_size[a]))
+                  for a in range(3)]
+        win = x[:, :, bounds[0][0]:bounds[0][1], bounds[1][0]:bounds[1][1],
+                bounds[2][0]:bounds[2][1]].astype(np.float64)
+        out[(slice(None), slice(None)) + idx] = (win.max(axis=(2, 3, 4)) if mode == "max"
+                                                 else win.mean(axis=(2, 3, 4)))
+    return out.astype(np.float32)
+
+
 def upsample_ref(x, sh, sw, method):
     n, c, h, w = x.shape
     oh, ow = int(math.floor(h * sh)), int(math.floor(w * sw))
@@ -283,6 +343,7 @@ ba, bb = boolean(2, 3), boolean(2, 3)
 img = f32(2, 4, 7, 7)
 unit = f32(2, 3, 4, low=-0.95, high=0.95)
 seq = f32(2, 4, 11)
+vol = f32(2, 4, 6, 9, 8)
 special = np.array([[0, np.nan, np.inf], [-np.inf, 1.5, -2]], dtype=np.float32)
 CASES = [
     ("add", "add(%a, %b)", [x, y], lambda a, b: a + b, E),
@@ -533,6 +594,26 @@ CASES = [
      "nn.conv1d_transpose(%a, %b, strides=[2], padding=[1, 0], output_padding=[1])",
      [seq, f32(4, 3, 3)],
      lambda a, w: conv2d_transpose_ref(a[:, :, None], w[:, :, None], (1, 2), (0, 1, 0, 0), (0, 1))[:, :, 0], R),
+    ("nn.conv3d", "nn.conv3d(%a, %b, strides=[2, 1, 2], padding=[1, 0, 1, 0, 1, 1], "
+     "dilation=[1, 2, 1], groups=2)", [vol, f32(6, 2, 3, 3, 2)],
+     lambda a, w: conv3d_ref(a, w, (2, 1, 2), (1, 0, 1, 0, 1, 1), (1, 2, 1), 2), R),
+    ("nn.conv3d (1xkxk, then kx1x1)", "nn.conv3d(nn.conv3d(%a, %b, padding=[0, 1, 1]), %c, "
+     "padding=[1, 0, 0], strides=[2, 1, 1])", [vol, f32(5, 4, 1, 3, 3), f32(3, 5, 3, 1, 1)],
+     lambda a, w, v: conv3d_ref(conv3d_ref(a, w, (1, 1, 1), (0, 1, 1, 0, 1, 1), (1, 1, 1), 1),
+                                v, (2, 1, 1), (1, 0, 0, 1, 0, 0), (1, 1, 1), 1), R),
+    ("nn.max_pool3d", "nn.max_pool3d(%a, pool_size=[3, 2, 3], strides=[2, 2, 1], "
+     "padding=[1, 0, 1], ceil_mode=True)", [vol],
+     lambda a: pool3d_ref(a, (3, 2, 3), (2, 2, 1), (1, 0, 1, 1, 0, 1), "max", ceil_mode=True), 0),
+    ("nn.avg_pool3d", "nn.avg_pool3d(%a, pool_size=[2, 3, 2], strides=[2], "
+     "padding=[1, 1, 0, 0, 1, 1])", [vol],
+     lambda a: pool3d_ref(a, (2, 3, 2), (2, 2, 2), (1, 1, 0, 0, 1, 1), "avg"), E),
+    ("nn.avg_pool3d (count_include_pad, ceil_mode)", "nn.avg_pool3d(%a, pool_size=[3], "
+     "strides=[2], padding=[1], count_include_pad=True, ceil_mode=True)", [vol],
+     lambda a: pool3d_ref(a, (3, 3, 3), (2, 2, 2), (1,) * 6, "avg", True, True), E),
+    ("nn.adaptive_avg_pool3d", "nn.adaptive_avg_pool3d(%a, output_size=[4, 3, 5])", [vol],
+     lambda a: adaptive3d_ref(a, (4, 3, 5), "avg"), R),
+    ("nn.adaptive_max_pool3d", "nn.adaptive_max_pool3d(%a, output_size=[1])", [vol],
+     lambda a: adaptive3d_ref(a, (1, 1, 1), "max"), 0),
     ("sequence_mask", "sequence_mask(%a, %b, mask_value=-1f, axis=1)",
      [x, np.array([1, 3], dtype=np.int32)],
      lambda a, n: np.where(np.arange(3)[None, :, None] < n[:, None, None], a, -1).astype(np.float32), 0),

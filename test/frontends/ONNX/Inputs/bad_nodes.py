@@ -90,6 +90,25 @@ EXPECTED = {'einsum_mismatch': "label 'j' has sizes 3 and 4", 'einsum_badout': "
  'slice_scalar': 'axis 0 is out of range for rank 0', 'reshape_overflow': 'shape has more elements than 64 bits count', 'tensor_claims': "tensor 'c' holds 1 values for its 100000000000000 elements", 'tensor_overflow': "tensor 'c' has more elements than memory can hold", 'split_nooutputs': 'a split needs at least one output', 'split_negative': 'split sizes must not be negative, got -2', 'split_overflow': 'split sizes add up to more than 64 bits count'}
 
 
+# 3-d windows (NCDHW): attributes with one value per spatial axis, ranks
+# the converters have.
+cases.update({
+ 'conv3d_pads': ([helper.make_node('Conv', ['x','w'], ['y'], pads=[1,1,1,1])], [vi('x',[1,2,4,6,6])], [init('w', np.zeros((3,2,3,3,3),np.float32))]),
+ 'conv3d_k': ([helper.make_node('Conv', ['x','w'], ['y'], kernel_shape=[3,3])], [vi('x',[1,2,4,6,6])], [init('w', np.zeros((3,2,3,3,3),np.float32))]),
+ 'conv3d_groups': ([helper.make_node('Conv', ['x','w'], ['y'], group=3)], [vi('x',[1,4,4,6,6])], [init('w', np.zeros((3,1,3,3,3),np.float32))]),
+ 'conv6d': ([helper.make_node('Conv', ['x','w'], ['y'])], [vi('x',[1,2,3,3,3,3])], [init('w', np.zeros((3,2,1,1,1,1),np.float32))]),
+ 'convt3d': ([helper.make_node('ConvTranspose', ['x','w'], ['y'])], [vi('x',[1,2,4,6,6])], [init('w', np.zeros((2,3,3,3,3),np.float32))]),
+ 'pool3d_strides': ([helper.make_node('MaxPool', ['x'], ['y'], kernel_shape=[2,2,2], strides=[2,2])], [vi('x',[1,2,4,6,6])], []),
+})
+EXPECTED.update({
+ 'conv3d_pads': 'pads must have 6 values for a 3-d window',
+ 'conv3d_k': 'kernel_shape needs 3 values for a 3-d window, got 2',
+ 'conv3d_groups': 'the 4 input channels are not divisible by groups = 3',
+ 'conv6d': 'only 1-d (NCW), 2-d (NCHW) and 3-d (NCDHW) data are supported, got rank 6',
+ 'convt3d': 'only 1-d (NCW) and 2-d (NCHW) data are supported, got rank 5',
+ 'pool3d_strides': 'strides needs 3 values for a 3-d window, got 2',
+})
+
 def main():
     tmp, translate = sys.argv[1], sys.argv[2]
     os.makedirs(tmp, exist_ok=True)
