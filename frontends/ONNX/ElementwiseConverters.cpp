@@ -100,6 +100,31 @@ ElementsAttr foldIntegerBinary(NodeContext &ctx, StringRef name) {
                                 values);
 }
 
+/// The second operand of a binary op as numpy broadcasting sees it. Before
+/// opset 7, `broadcast = 1` with an `axis` matches B's dimensions to A's
+/// from that axis on (B [3] against A [2, 3, 4] at axis 1 is [3, 1]);
+/// without `axis` B matches A's trailing dimensions, as in numpy. Without
+/// `broadcast` the shapes are equal.
+FailureOr<Value> legacyBroadcastOperand(NodeContext &ctx) {
+  Value b = ctx.input(1);
+  if (ctx.getOpset() >= 7 || ctx.attrInt("broadcast", 0) == 0 ||
+      !ctx.hasAttr("axis"))
+    return b;
+  int64_t rankA = ctx.rank(0), rankB = ctx.rank(1);
+  int64_t axis = ctx.attrInt("axis", 0);
+  if (axis < 0)
+    axis += rankA;
+  if (axis < 0 || axis + rankB > rankA)
+    return ctx.fail("axis " + Twine(ctx.attrInt("axis", 0)) +
+                    " does not place B's " + Twine(rankB) +
+                    " dimensions within A's " + Twine(rankA));
+  if (axis + rankB == rankA)
+    return b;
+  SmallVector<int64_t> shape(ctx.shape(1));
+  shape.append(rankA - axis - rankB, 1);
+  return ctx.op<ReshapeOp>({b}, {ctx.ints("newshape", shape)});
+}
+
 /// The relay operator `OpT` of the node's two inputs (folded when both
 /// are small integer constants).
 template <typename OpT> OpConverter binary() {
@@ -110,7 +135,10 @@ template <typename OpT> OpConverter binary() {
       ctx.addOutput(ctx.constant(folded), folded);
       return success();
     }
-    return ctx.output(ctx.op<OpT>({ctx.input(0), ctx.input(1)}));
+    FailureOr<Value> b = legacyBroadcastOperand(ctx);
+    if (failed(b))
+      return failure();
+    return ctx.output(ctx.op<OpT>({ctx.input(0), *b}));
   };
 }
 
@@ -240,7 +268,16 @@ LogicalResult convertClip(NodeContext &ctx) {
 LogicalResult convertCast(NodeContext &ctx) {
   if (failed(ctx.checkInputs(1, 1)))
     return failure();
-  Type to = convertDataType(ctx.getContext(), ctx.attrInt("to", 0));
+  // Before opset 6 `to` is the type's name ("FLOAT").
+  int64_t code = ctx.attrInt("to", 0);
+  if (const onnx::AttributeProto *a = ctx.attribute("to");
+      a && a->type() == onnx::AttributeProto::STRING) {
+    onnx::TensorProto::DataType named;
+    if (!onnx::TensorProto::DataType_Parse(a->s(), &named))
+      return ctx.fail("unknown data type '" + a->s() + "'");
+    code = named;
+  }
+  Type to = convertDataType(ctx.getContext(), code);
   if (!to)
     return ctx.fail("casts to an unsupported data type");
   ElementsAttr c = ctx.constantInput(0);
@@ -268,7 +305,10 @@ LogicalResult convertCastLike(NodeContext &ctx) {
 LogicalResult convertPow(NodeContext &ctx) {
   if (failed(ctx.checkInputs(2, 2)))
     return failure();
-  Value exponent = ctx.input(1);
+  FailureOr<Value> legacy = legacyBroadcastOperand(ctx);
+  if (failed(legacy))
+    return failure();
+  Value exponent = *legacy;
   // ONNX lets the exponent's type differ; relay's power takes one type.
   if (ctx.elementType(1) != ctx.elementType(0)) {
     FailureOr<Value> c =
@@ -351,8 +391,21 @@ LogicalResult convertWhere(NodeContext &ctx) {
 LogicalResult convertPRelu(NodeContext &ctx) {
   if (failed(ctx.checkInputs(2, 2)))
     return failure();
-  Value x = ctx.input(0);
-  FailureOr<Value> scaled = ctx.op<MultiplyOp>({x, ctx.input(1)});
+  Value x = ctx.input(0), slope = ctx.input(1);
+  // Before opset 7 a slope of one value per channel ([C]) applies along
+  // axis 1, not along the last axis as numpy broadcasting would.
+  int64_t rank = ctx.rank(0);
+  if (ctx.getOpset() < 7 && ctx.rank(1) == 1 && rank > 2 &&
+      ctx.shape(1)[0] != 1) {
+    SmallVector<int64_t> shape(rank - 1, 1);
+    shape[0] = ctx.shape(1)[0];
+    FailureOr<Value> v =
+        ctx.op<ReshapeOp>({slope}, {ctx.ints("newshape", shape)});
+    if (failed(v))
+      return failure();
+    slope = *v;
+  }
+  FailureOr<Value> scaled = ctx.op<MultiplyOp>({x, slope});
   FailureOr<Value> neg = ctx.op<LessOp>({x, scalarLike(ctx, x, 0)});
   if (failed(scaled) || failed(neg))
     return failure();

@@ -370,6 +370,15 @@ LogicalResult convertResize(NodeContext &ctx, bool upsample) {
   unsigned scalesInput = upsample ? 1 : 2;
   if (upsample && ctx.hasAttr("scales")) {
     scales = ctx.attrFloats("scales");
+  } else if (upsample && ctx.getOpset() < 7) {
+    // The experimental Upsample of opset 1: height_scale and width_scale,
+    // modes nearest and bilinear.
+    if (!ctx.hasAttr("height_scale") || !ctx.hasAttr("width_scale"))
+      return ctx.fail("attributes height_scale and width_scale are required");
+    scales = {1.0, 1.0, ctx.attrFloat("height_scale", 1),
+              ctx.attrFloat("width_scale", 1)};
+    if (mode == "bilinear")
+      mode = "linear";
   } else if (ElementsAttr known = ctx.constantInput(scalesInput);
              known && known.getNumElements() > 0) {
     scales = readDoubles(known);
@@ -457,6 +466,12 @@ LogicalResult convertBatchNorm(NodeContext &ctx) {
   if (ctx.attrInt("training_mode", 0) != 0 || ctx.getNode().output_size() > 1)
     return ctx.fail("only inference (training_mode = 0, one output) is "
                     "supported");
+  // Before opset 7: `spatial = 0` normalises each element with statistics
+  // of its own (not supported); `is_test` is read as inference, as ONNX
+  // Runtime reads it, since one output has no statistics to update.
+  if (ctx.getOpset() < 7 && ctx.attrInt("spatial", 1) != 1)
+    return ctx.fail("spatial = 0 (statistics per element, not per channel) "
+                    "is not supported");
   FailureOr<Value> bn = ctx.op<BatchNormOp>(
       {ctx.input(0), ctx.input(1), ctx.input(2), ctx.input(3), ctx.input(4)},
       {ctx.i64("axis", 1), ctx.f64("epsilon", ctx.attrFloat("epsilon", 1e-5))});

@@ -21,7 +21,7 @@ using namespace mlir::relay::onnx_import;
 namespace {
 
 /// The opsets the converters follow.
-constexpr int64_t kMinOpset = 7, kMaxOpset = 17;
+constexpr int64_t kMinOpset = 1, kMaxOpset = 17;
 
 class GraphImporter {
 public:
@@ -65,8 +65,10 @@ LogicalResult GraphImporter::readOpset(const onnx::ModelProto &model) {
              << "the model imports operator set domain '" << id.domain()
              << "', which the importer does not support";
   }
+  // A model that names no opset (ONNX requires one) is read as opset 7's,
+  // the first with numpy broadcasting.
   if (opset == 0)
-    opset = kMinOpset;
+    opset = 7;
   if (opset < kMinOpset || opset > kMaxOpset)
     return emitError(fileLoc(0))
            << "the model uses ONNX opset " << opset

@@ -210,9 +210,15 @@ LogicalResult convertCumSum(NodeContext &ctx) {
 }
 
 LogicalResult convertReshape(NodeContext &ctx) {
-  if (failed(ctx.checkInputs(2, 2)))
+  // Before opset 5 the shape is an attribute.
+  bool attribute = ctx.getOpset() < 5;
+  if (failed(ctx.checkInputs(attribute ? 1 : 2, attribute ? 1 : 2)))
     return failure();
-  FailureOr<SmallVector<int64_t>> requested = ctx.constantInts(1, "shape");
+  if (attribute && !ctx.hasAttr("shape"))
+    return ctx.fail("attribute shape is required");
+  FailureOr<SmallVector<int64_t>> requested =
+      attribute ? FailureOr<SmallVector<int64_t>>(ctx.attrInts("shape"))
+                : ctx.constantInts(1, "shape");
   if (failed(requested))
     return failure();
   ArrayRef<int64_t> in = ctx.shape(0);
@@ -360,9 +366,10 @@ LogicalResult convertConcat(NodeContext &ctx) {
     return ctx.fail("needs at least one input");
   if (failed(ctx.checkInputs(n, n)))
     return failure();
-  if (!ctx.hasAttr("axis"))
+  // Before opset 4 the axis is optional, 1 by default.
+  if (!ctx.hasAttr("axis") && ctx.getOpset() >= 4)
     return ctx.fail("attribute axis is required");
-  FailureOr<int64_t> axis = ctx.axis(ctx.attrInt("axis", 0), ctx.rank(0));
+  FailureOr<int64_t> axis = ctx.axis(ctx.attrInt("axis", 1), ctx.rank(0));
   if (failed(axis))
     return failure();
   // Integer constants (shape pieces, index tuples built from ranges) fold:
@@ -660,11 +667,27 @@ LogicalResult convertExpand(NodeContext &ctx) {
 }
 
 LogicalResult convertTile(NodeContext &ctx) {
-  if (failed(ctx.checkInputs(2, 2)))
+  // Before opset 6: (input, tiles, axis), `tiles` copies along `axis`.
+  bool legacy = ctx.getOpset() < 6;
+  if (failed(ctx.checkInputs(legacy ? 3 : 2, legacy ? 3 : 2)))
     return failure();
-  FailureOr<SmallVector<int64_t>> repeats = ctx.constantInts(1, "repeats");
+  FailureOr<SmallVector<int64_t>> repeats =
+      ctx.constantInts(1, legacy ? "tiles" : "repeats");
   if (failed(repeats))
     return failure();
+  if (legacy) {
+    FailureOr<SmallVector<int64_t>> along = ctx.constantInts(2, "axis");
+    if (failed(along))
+      return failure();
+    if (repeats->size() != 1 || along->size() != 1)
+      return ctx.fail("tiles and axis must be single values");
+    FailureOr<int64_t> axis = ctx.axis(along->front(), ctx.rank(0));
+    if (failed(axis))
+      return failure();
+    SmallVector<int64_t> reps(ctx.rank(0), 1);
+    reps[*axis] = repeats->front();
+    repeats = reps;
+  }
   if (static_cast<int64_t>(repeats->size()) != ctx.rank(0))
     return ctx.fail("repeats must have one value per dimension");
   Value x = ctx.input(0);
@@ -695,7 +718,8 @@ LogicalResult convertPad(NodeContext &ctx) {
       return failure();
     pads = *p;
   } else {
-    pads = ctx.attrInts("pads");
+    // Opset 1 names the attribute `paddings`.
+    pads = ctx.attrInts(ctx.getOpset() < 2 ? "paddings" : "pads");
   }
   if (static_cast<int64_t>(pads.size()) != 2 * rank)
     return ctx.fail("pads needs " + Twine(2 * rank) + " values");

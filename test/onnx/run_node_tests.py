@@ -185,8 +185,12 @@ def run_data_sets(relay_run, model, test_dir, results, frozen=()):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('--bin', required=True, help='directory of relay-run')
-    parser.add_argument('--data', default='/usr/share/libonnx-testdata/data/node')
+    parser.add_argument('--data', nargs='+',
+                        default=['/usr/share/libonnx-testdata/data/node'],
+                        help='directories of tests (test_*/model.onnx)')
     parser.add_argument('--must-pass', help='file of tests that must pass')
+    parser.add_argument('--all-must-pass', action='store_true',
+                        help='every test must be imported and pass both ways')
     parser.add_argument('--write-list', help='write the passing tests here')
     parser.add_argument('--filter', default='', help='substring of test names')
     parser.add_argument('--jobs', type=int, default=os.cpu_count() or 2)
@@ -195,10 +199,12 @@ def main():
 
     relay_run = os.path.join(args.bin, 'relay-run')
     translate = os.path.join(args.bin, 'relay-mlir-translate')
-    tests = sorted(d for d in glob.glob(os.path.join(args.data, 'test_*'))
+    tests = sorted(d for data in args.data
+                   for d in glob.glob(os.path.join(data, 'test_*'))
                    if args.filter in os.path.basename(d))
     if not tests:
-        print('no ONNX node tests under %s (install libonnx-testdata)' % args.data)
+        print('no ONNX node tests under %s (install libonnx-testdata)'
+              % ', '.join(args.data))
         return 1
     with tempfile.TemporaryDirectory() as frozen_models, \
             concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
@@ -234,9 +240,13 @@ def main():
             f.write('# (regenerate: run_node_tests.py --write-list)\n')
             for name in both:
                 f.write(name + '\n')
-    if args.must_pass:
-        with open(args.must_pass) as f:
-            required = [l.strip() for l in f if l.strip() and not l.startswith('#')]
+    if args.must_pass or args.all_must_pass:
+        if args.all_must_pass:
+            required = [os.path.basename(t) for t in tests]
+        else:
+            with open(args.must_pass) as f:
+                required = [l.strip() for l in f
+                            if l.strip() and not l.startswith('#')]
         by_name = {name: (result, why) for name, result, why in results}
         missing = [t for t in required if t not in both]
         for t in missing:
