@@ -36,7 +36,10 @@ LogicalResult NodeContext::checkInputs(unsigned min, unsigned max) {
     if (!type.hasStaticShape())
       return fail(Twine("input #") + Twine(i) +
                   " has a dynamic shape; the importer needs static shapes "
-                  "(give the model's inputs fixed dimensions)");
+                  "(give the model's symbolic input dimensions sizes: "
+                  "relay-run takes them from its --input files, "
+                  "relay-mlir-translate from --onnx-input-shape "
+                  "NAME=D1xD2x...)");
   }
   return success();
 }

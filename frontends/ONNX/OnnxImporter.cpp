@@ -10,7 +10,9 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -25,8 +27,9 @@ constexpr int64_t kMinOpset = 1, kMaxOpset = 17;
 
 class GraphImporter {
 public:
-  GraphImporter(MLIRContext *ctx, StringRef fileName)
-      : ctx(ctx), builder(ctx), fileName(fileName) {}
+  GraphImporter(MLIRContext *ctx, StringRef fileName,
+                const OnnxImportOptions &options)
+      : ctx(ctx), builder(ctx), fileName(fileName), options(options) {}
 
   OwningOpRef<ModuleOp> import(const onnx::ModelProto &model);
 
@@ -37,6 +40,9 @@ private:
   LogicalResult readOpset(const onnx::ModelProto &model);
   /// The relay type of a graph input or output, or null after an error.
   Type valueInfoType(const onnx::ValueInfoProto &info);
+  /// The type of the `index`th graph input (not an initializer) with the
+  /// shape the options give it; null (reported) on a mismatch.
+  Type inputType(const onnx::ValueInfoProto &info, unsigned index);
   LogicalResult importNode(const onnx::NodeProto &node, unsigned index);
   /// If: the taken branch inline when the condition is known, else
   /// relay.if with the branches imported into its regions.
@@ -50,6 +56,7 @@ private:
   MLIRContext *ctx;
   OpBuilder builder;
   std::string fileName;
+  const OnnxImportOptions &options;
   int64_t opset = 0;
   llvm::StringMap<GraphValue> values;
 };
@@ -104,6 +111,40 @@ Type GraphImporter::valueInfoType(const onnx::ValueInfoProto &info) {
   for (const onnx::TensorShapeProto::Dimension &d : tensor.shape().dim())
     shape.push_back(d.has_dim_value() ? d.dim_value() : ShapedType::kDynamic);
   return RankedTensorType::get(shape, element);
+}
+
+Type GraphImporter::inputType(const onnx::ValueInfoProto &info,
+                              unsigned index) {
+  auto type = dyn_cast_or_null<RankedTensorType>(valueInfoType(info));
+  if (!type)
+    return type;
+  Location loc = NameLoc::get(StringAttr::get(ctx, info.name()), fileLoc(0));
+  ArrayRef<int64_t> model = type.getShape();
+  auto named = options.inputShapes.find(info.name());
+  if (named != options.inputShapes.end()) {
+    ArrayRef<int64_t> given = named->second;
+    bool agrees = given.size() == model.size();
+    for (size_t d = 0; agrees && d < given.size(); ++d)
+      agrees = ShapedType::isDynamic(model[d]) || model[d] == given[d];
+    if (!agrees) {
+      emitError(loc) << "graph input '" << info.name() << "' is " << type
+                     << " in the model; the shape given for it ("
+                     << RankedTensorType::get(given, type.getElementType())
+                     << ") does not fit";
+      return Type();
+    }
+    return RankedTensorType::get(given, type.getElementType());
+  }
+  if (type.hasStaticShape() || index >= options.inputShapesInOrder.size())
+    return type;
+  ArrayRef<int64_t> given = options.inputShapesInOrder[index];
+  if (given.size() != model.size())
+    return type;
+  SmallVector<int64_t> shape(model);
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (ShapedType::isDynamic(shape[d]))
+      shape[d] = given[d];
+  return RankedTensorType::get(shape, type.getElementType());
 }
 
 LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
@@ -288,12 +329,20 @@ OwningOpRef<ModuleOp> GraphImporter::import(const onnx::ModelProto &model) {
   for (const onnx::ValueInfoProto &info : graph.input()) {
     if (initializers.count(info.name()))
       continue;
-    Type type = valueInfoType(info);
+    Type type = inputType(info, inputTypes.size());
     if (!type)
       return nullptr;
     inputTypes.push_back(type);
     inputNames.push_back(info.name());
   }
+  for (const auto &named : options.inputShapes)
+    if (!llvm::is_contained(inputNames, named.getKey())) {
+      emitError(fileLoc(0))
+          << "a shape is given for '" << named.getKey()
+          << "', but the graph has no such input (its inputs: "
+          << llvm::join(inputNames, ", ") << ")";
+      return nullptr;
+    }
   auto func = FuncOp::create(builder, fileLoc(0), "main", inputTypes,
                              IncompleteType::get(ctx));
   Block &entry = func.getBody().front();
@@ -341,7 +390,8 @@ OwningOpRef<ModuleOp> GraphImporter::import(const onnx::ModelProto &model) {
 
 OwningOpRef<ModuleOp>
 mlir::relay::onnx_import::importOnnxModel(StringRef bytes, StringRef fileName,
-                                          MLIRContext *ctx) {
+                                          MLIRContext *ctx,
+                                          const OnnxImportOptions &options) {
   ctx->loadDialect<RelayDialect>();
   onnx::ModelProto model;
   if (bytes.size() > static_cast<size_t>(INT_MAX) ||
@@ -356,7 +406,7 @@ mlir::relay::onnx_import::importOnnxModel(StringRef bytes, StringRef fileName,
         << "the ONNX model has no graph";
     return nullptr;
   }
-  return GraphImporter(ctx, fileName).import(model);
+  return GraphImporter(ctx, fileName, options).import(model);
 }
 
 OwningOpRef<ModuleOp>
@@ -376,15 +426,54 @@ std::vector<std::string> mlir::relay::onnx_import::getSupportedOnnxOps() {
   return listOpConverters();
 }
 
+std::string
+mlir::relay::onnx_import::parseOnnxInputShape(StringRef spec,
+                                              OnnxImportOptions &options) {
+  size_t eq = spec.rfind('=');
+  if (eq == StringRef::npos || eq == 0)
+    return ("expected NAME=D1xD2x..., got '" + spec + "'").str();
+  StringRef name = spec.take_front(eq), dims = spec.drop_front(eq + 1);
+  SmallVector<int64_t> shape;
+  SmallVector<StringRef> parts;
+  if (!dims.empty())
+    dims.split(parts, 'x');
+  for (StringRef part : parts) {
+    int64_t d;
+    if (part.getAsInteger(10, d) || d < 0)
+      return ("'" + part + "' in '" + spec +
+              "' is not a dimension (expected NAME=D1xD2x..., e.g. "
+              "image=1x3x224x224)")
+          .str();
+    shape.push_back(d);
+  }
+  options.inputShapes[name] = shape;
+  return "";
+}
+
 void mlir::relay::onnx_import::registerOnnxTranslation() {
+  static llvm::cl::list<std::string> inputShapes(
+      "onnx-input-shape",
+      llvm::cl::desc("--import-onnx: the shape of a graph input whose "
+                     "dimensions the model leaves symbolic, as "
+                     "NAME=D1xD2x... (repeat for more inputs)"),
+      llvm::cl::value_desc("NAME=1x3x224x224"));
   static TranslateToMLIRRegistration importOnnx(
-      "import-onnx", "ONNX model (opsets 11-17) to relay dialect MLIR",
+      "import-onnx", "ONNX model (opsets 1-17) to relay dialect MLIR",
       [](llvm::SourceMgr &sourceMgr,
          MLIRContext *ctx) -> OwningOpRef<Operation *> {
         const llvm::MemoryBuffer *buffer =
             sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+        OnnxImportOptions options;
+        for (const std::string &spec : inputShapes)
+          if (std::string error = parseOnnxInputShape(spec, options);
+              !error.empty()) {
+            emitError(
+                FileLineColLoc::get(ctx, buffer->getBufferIdentifier(), 0, 0))
+                << "--onnx-input-shape: " << error;
+            return nullptr;
+          }
         return importOnnxModel(buffer->getBuffer(),
-                               buffer->getBufferIdentifier(), ctx);
+                               buffer->getBufferIdentifier(), ctx, options);
       },
       [](DialectRegistry &registry) { registry.insert<RelayDialect>(); });
 }

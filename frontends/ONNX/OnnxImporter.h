@@ -1,6 +1,6 @@
 //===- OnnxImporter.h - ONNX models to the relay dialect --------*- C++ -*-===//
 //
-// Imports an ONNX model (a ModelProto, opsets 11-17 of the default domain)
+// Imports an ONNX model (a ModelProto, opsets 1-17 of the default domain)
 // into relay dialect MLIR: the graph becomes `relay.func @main` whose
 // parameters are the graph inputs that are not initializers, initializers
 // become `relay.constant`s (large ones as `dense_resource` blobs, so weights
@@ -19,16 +19,35 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <string>
 #include <vector>
 
 namespace mlir::relay::onnx_import {
 
+/// Shapes for the graph's inputs (the ones that are not initializers), for
+/// models whose inputs have symbolic dimensions (a batch size left open):
+/// the importer needs static shapes, as TVM's from_onnx takes its `shape`.
+struct OnnxImportOptions {
+  /// By input name: replaces the model's shape, whose fixed dimensions it
+  /// must match (an error otherwise, and for a name no input has).
+  llvm::StringMap<SmallVector<int64_t>> inputShapes;
+  /// By position (relay-run's --input files): fills the dimensions the
+  /// model leaves symbolic where the ranks agree; a shape that disagrees
+  /// is left for the caller's own check of its values.
+  SmallVector<SmallVector<int64_t>> inputShapesInOrder;
+};
+
 /// Imports the serialized ModelProto in `bytes`; `fileName` names it in
 /// locations. Errors go to the context's diagnostics; returns null then.
 OwningOpRef<ModuleOp> importOnnxModel(StringRef bytes, StringRef fileName,
-                                      MLIRContext *ctx);
+                                      MLIRContext *ctx,
+                                      const OnnxImportOptions &options = {});
+
+/// Parses `NAME=D1xD2x...` (the shape of --onnx-input-shape; `NAME=` is a
+/// scalar) into `options`; returns an error message, or "" on success.
+std::string parseOnnxInputShape(StringRef spec, OnnxImportOptions &options);
 
 /// Reads and imports the model file at `path`.
 OwningOpRef<ModuleOp> importOnnxFile(StringRef path, MLIRContext *ctx);

@@ -369,6 +369,20 @@ int main(int argc, char **argv) {
     return fail(openError);
   sourceMgr->AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
 
+  // The --input files are read before the program: an ONNX model's inputs
+  // whose dimensions it leaves symbolic (a batch size) take their shapes.
+  std::vector<Tensor> inputTensors;
+  for (const std::string &file : inputs) {
+    std::string error;
+    auto bytes = mlir::openInputFile(file, &error);
+    if (!bytes)
+      return fail(error);
+    FailureOr<Tensor> t = readNpy(&context, bytes->getBuffer(), error);
+    if (failed(t))
+      return fail(file + ": " + error);
+    inputTensors.push_back(std::move(*t));
+  }
+
   StringRef path = inputFile;
   OwningOpRef<ModuleOp> module;
   phase("Import");
@@ -379,8 +393,11 @@ int main(int argc, char **argv) {
   } else if (path.ends_with(".onnx")) {
     const llvm::MemoryBuffer *bytes =
         sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID());
-    module =
-        onnx_import::importOnnxModel(bytes->getBuffer(), inputFile, &context);
+    onnx_import::OnnxImportOptions options;
+    for (const Tensor &t : inputTensors)
+      options.inputShapesInOrder.emplace_back(t.getShape());
+    module = onnx_import::importOnnxModel(bytes->getBuffer(), inputFile,
+                                          &context, options);
   } else {
     return fail("'" + inputFile +
                 "' is neither a .rly, a .mlir nor a .onnx program");
@@ -486,16 +503,8 @@ int main(int argc, char **argv) {
       return fail("@" + entry + " takes " + Twine(numParams) + " inputs, got " +
                   Twine(inputs.size()) +
                   " (--input FILE.npy, in parameter order)");
-    for (const std::string &file : inputs) {
-      std::string error;
-      auto bytes = mlir::openInputFile(file, &error);
-      if (!bytes)
-        return fail(error);
-      FailureOr<Tensor> t = readNpy(&context, bytes->getBuffer(), error);
-      if (failed(t))
-        return fail(file + ": " + error);
-      args.push_back(RuntimeValue::tensor(std::move(*t)));
-    }
+    for (Tensor &t : inputTensors)
+      args.push_back(RuntimeValue::tensor(std::move(t)));
   }
   // One run: the inputs given, or each sample.
   if (samples.empty())

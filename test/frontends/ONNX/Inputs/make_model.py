@@ -26,7 +26,7 @@ def weights(name, shape, seed):
         rng.standard_normal(shape).astype(np.float32), name)
 
 
-def convnet():
+def convnet(batch=1):
     """Conv (bias, padding) -> BatchNormalization -> Relu -> MaxPool ->
     GlobalAveragePool -> Flatten -> Gemm: a small image classifier."""
     nodes = [
@@ -50,8 +50,14 @@ def convnet():
         numpy_helper.from_array(rng.uniform(0.5, 2, 8).astype(np.float32), 'v'),
         weights('fc', (10, 8), 5), weights('fcb', (10,), 6),
     ]
-    return model(nodes, [tensor('x', [1, 3, 8, 8])], [tensor('y', [1, 10])],
-                 inits)
+    return model(nodes, [tensor('x', [batch, 3, 8, 8])],
+                 [tensor('y', [batch, 10])], inits)
+
+
+def convnet_dynamic():
+    """convnet with a symbolic batch size, as exporters write it
+    (torch.onnx.export's dynamic_axes)."""
+    return convnet(batch='N')
 
 
 def shape_arith():
@@ -293,7 +299,7 @@ def if_mismatch():
 MODELS = {f.__name__: f for f in (if_runtime, if_constant, if_mismatch,
                                   einsum_diagonal, nll_bad_target, scatter_runtime_indices,
                                   gathernd_long_tuples, lstm_bad_weights, lstm_bad_activation,
-                                  lstm_bad_direction, convnet, shape_arith, expand_shape, resize,
+                                  lstm_bad_direction, convnet, convnet_dynamic, shape_arith, expand_shape, resize,
                                   resize_cubic, resize_crop,
                                   depth_to_space_bad,
                                   space_to_depth_zero, pad_arith,

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """numpy reference for make_model.py's convnet: writes a random input and
-the expected output.  reference.py MODEL.onnx INPUT.npy EXPECTED.npy"""
+the expected output.  reference.py MODEL.onnx INPUT.npy EXPECTED.npy [BATCH]"""
 import sys
 
 import numpy as np
@@ -23,13 +23,14 @@ def main():
     model = onnx.load(sys.argv[1])
     p = {t.name: numpy_helper.to_array(t).astype(np.float64)
          for t in model.graph.initializer}
-    x = np.random.default_rng(11).standard_normal((1, 3, 8, 8)).astype(np.float32)
+    batch = int(sys.argv[4]) if len(sys.argv) > 4 else 1
+    x = np.random.default_rng(11).standard_normal((batch, 3, 8, 8)).astype(np.float32)
     c = conv3x3_pad1(x.astype(np.float64), p['w'], p['b'])
     shape = (1, -1, 1, 1)
     n = (c - p['m'].reshape(shape)) / np.sqrt(p['v'].reshape(shape) + 1e-3)
     n = n * p['g'].reshape(shape) + p['beta'].reshape(shape)
     r = np.maximum(n, 0)
-    pooled = r.reshape(1, 8, 4, 2, 4, 2).max(axis=(3, 5))
+    pooled = r.reshape(batch, 8, 4, 2, 4, 2).max(axis=(3, 5))
     gap = pooled.mean(axis=(2, 3))
     y = gap @ p['fc'].T + p['fcb']
     np.save(sys.argv[2], x)
