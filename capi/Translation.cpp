@@ -35,6 +35,22 @@ MlirModule mlirRelayImportOnnx(MlirContext ctx, MlirStringRef bytes,
   return wrap(module.release());
 }
 
+MlirModule
+mlirRelayImportOnnxWithInputShapes(MlirContext ctx, MlirStringRef bytes,
+                                   MlirStringRef fileName, intptr_t numInputs,
+                                   const MlirStringRef *names,
+                                   const intptr_t *ranks, const int64_t *dims) {
+  relay::onnx_import::OnnxImportOptions options;
+  for (intptr_t i = 0; i < numInputs; ++i) {
+    options.inputShapes[unwrap(names[i])] =
+        SmallVector<int64_t>(dims, dims + ranks[i]);
+    dims += ranks[i];
+  }
+  OwningOpRef<ModuleOp> module = relay::onnx_import::importOnnxModel(
+      unwrap(bytes), unwrap(fileName), unwrap(ctx), options);
+  return wrap(module.release());
+}
+
 MlirLogicalResult mlirRelayExportText(MlirModule module,
                                       MlirStringCallback callback,
                                       void *userData) {

@@ -34,6 +34,16 @@ MLIR_CAPI_EXPORTED MlirModule mlirRelayImportOnnx(MlirContext ctx,
                                                   MlirStringRef bytes,
                                                   MlirStringRef fileName);
 
+/// mlirRelayImportOnnx for a model whose inputs leave dimensions symbolic
+/// (a batch size): graph input `names[i]` gets the shape of `ranks[i]`
+/// dimensions taken in turn from `dims` (the shapes one after another). A
+/// shape must keep the model's fixed dimensions; a name must be an
+/// input's. Returns a null module after reporting the error.
+MLIR_CAPI_EXPORTED MlirModule mlirRelayImportOnnxWithInputShapes(
+    MlirContext ctx, MlirStringRef bytes, MlirStringRef fileName,
+    intptr_t numInputs, const MlirStringRef *names, const intptr_t *ranks,
+    const int64_t *dims);
+
 /// Writes `module` as Relay text through `callback` (in pieces). Fails
 /// after reporting what Relay text cannot express.
 MLIR_CAPI_EXPORTED MlirLogicalResult mlirRelayExportText(

@@ -306,11 +306,25 @@ public:
     return adopt(context, mlirModuleCreateParseFromFile(context->get(),
                                                         toStringRef(path)));
   }
-  static Module fromOnnx(const py::bytes &bytes, const std::string &name) {
+  /// `shapes`: graph input name -> shape, for dimensions the model leaves
+  /// symbolic.
+  static Module
+  fromOnnx(const py::bytes &bytes, const std::string &name,
+           const std::map<std::string, std::vector<int64_t>> &shapes) {
     auto context = std::make_shared<Context>();
     std::string data = bytes;
-    return adopt(context, mlirRelayImportOnnx(context->get(), toStringRef(data),
-                                              toStringRef(name)));
+    std::vector<MlirStringRef> names;
+    std::vector<intptr_t> ranks;
+    std::vector<int64_t> dims;
+    for (const auto &[input, shape] : shapes) {
+      names.push_back(toStringRef(input));
+      ranks.push_back(static_cast<intptr_t>(shape.size()));
+      dims.insert(dims.end(), shape.begin(), shape.end());
+    }
+    return adopt(context,
+                 mlirRelayImportOnnxWithInputShapes(
+                     context->get(), toStringRef(data), toStringRef(name),
+                     names.size(), names.data(), ranks.data(), dims.data()));
   }
 
   void inferTypes() {
@@ -420,8 +434,9 @@ PYBIND11_MODULE(_relay_mlir, m) {
                   py::arg("name"))
       .def_static("from_mlir", &Module::fromMLIR, py::arg("text"))
       .def_static("from_mlir_file", &Module::fromMLIRFile, py::arg("path"))
-      .def_static("from_onnx", &Module::fromOnnx, py::arg("data"),
-                  py::arg("name"))
+      .def_static(
+          "from_onnx", &Module::fromOnnx, py::arg("data"), py::arg("name"),
+          py::arg("shapes") = std::map<std::string, std::vector<int64_t>>())
       .def("infer_types", &Module::inferTypes)
       .def("differentiate", &Module::differentiate, py::arg("entry"))
       .def("run_passes", &Module::runPasses, py::arg("pipeline"))

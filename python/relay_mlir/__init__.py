@@ -187,13 +187,16 @@ class Function:
         return _rebuild(self._results, results)
 
 
-def load(source, name=None):
+def load(source, name=None, input_shapes=None):
     """A Module from `source`: the path of a .rly, .mlir or .onnx file,
     Relay text or MLIR text, or the bytes of an ONNX model. `name` names the
-    text in diagnostics."""
+    text in diagnostics. `input_shapes` ({input name: shape}) gives an ONNX
+    model's inputs the sizes of the dimensions it leaves symbolic (a batch
+    size), as TVM's from_onnx takes its `shape`."""
+    shapes = {k: [int(d) for d in v] for k, v in (input_shapes or {}).items()}
     if isinstance(source, (bytes, bytearray)):
         return Module(_NativeModule.from_onnx(bytes(source),
-                                              name or "<bytes>"))
+                                              name or "<bytes>", shapes))
     if isinstance(source, os.PathLike):
         source = os.fspath(source)
     if not isinstance(source, str):
@@ -205,7 +208,10 @@ def load(source, name=None):
             raise FileNotFoundError("no such file: '%s'" % source)
         if source.endswith(".onnx"):
             with open(source, "rb") as f:
-                return Module(_NativeModule.from_onnx(f.read(), source))
+                return Module(_NativeModule.from_onnx(f.read(), source,
+                                                      shapes))
+        if shapes:
+            raise Error("input_shapes is for ONNX models, not '%s'" % source)
         if source.endswith(".mlir"):
             return Module(_NativeModule.from_mlir_file(source))
         if source.endswith(".rly"):
@@ -213,16 +219,19 @@ def load(source, name=None):
                 return Module(_NativeModule.from_relay_text(f.read(), source))
         raise Error("'%s' is neither a .rly, a .mlir nor a .onnx program"
                     % source)
+    if shapes:
+        raise Error("input_shapes is for ONNX models, not text")
     if _looks_like_mlir(source):
         return Module(_NativeModule.from_mlir(source))
     return Module(_NativeModule.from_relay_text(source, name or "<string>"))
 
 
 def compile(source, opt_level=3, threads=None, entry="main", target="cpu",
-            cpu="host", precision="fp32"):
-    """Loads `source` (see load) and compiles `entry`: a Function to call on
-    numpy arrays."""
-    module = source if isinstance(source, Module) else load(source)
+            cpu="host", precision="fp32", input_shapes=None):
+    """Loads `source` (see load; `input_shapes` for an ONNX model's symbolic
+    dimensions) and compiles `entry`: a Function to call on numpy arrays."""
+    module = (source if isinstance(source, Module)
+              else load(source, input_shapes=input_shapes))
     return module.compile(entry, opt_level=opt_level, threads=threads,
                           target=target, cpu=cpu, precision=precision)
 

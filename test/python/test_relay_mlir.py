@@ -242,6 +242,34 @@ def test_onnx_model_bytes_and_corrupt():
         relay_mlir.load(b"\x08\x07garbage", name="model.onnx")
 
 
+def test_onnx_symbolic_batch():
+    """Tests an ONNX model whose batch size is symbolic, given one by
+    input_shapes, against numpy; and that a shape that does not fit, an
+    input the model lacks and shapes for text are errors."""
+    pytest.importorskip("onnx")
+    from onnx import helper, numpy_helper, TensorProto
+    rng = np.random.default_rng(2)
+    w = rng.standard_normal((5, 4)).astype(np.float32)
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w"], ["y"])], "mm",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 5])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 4])],
+        [numpy_helper.from_array(w, "w")])
+    model = helper.make_model(
+        graph, opset_imports=[helper.make_opsetid("", 13)]).SerializeToString()
+    f = relay_mlir.compile(model, input_shapes={"x": (3, 5)})
+    x = rng.standard_normal((3, 5)).astype(np.float32)
+    np.testing.assert_allclose(f(x), x @ w, rtol=1e-5, atol=1e-6)
+    with pytest.raises(relay_mlir.Error, match="does not fit"):
+        relay_mlir.load(model, input_shapes={"x": (3, 6)})
+    with pytest.raises(relay_mlir.Error, match="no such input"):
+        relay_mlir.load(model, input_shapes={"image": (3, 5)})
+    with pytest.raises(relay_mlir.Error, match="dynamic shape"):
+        relay_mlir.load(model)
+    with pytest.raises(relay_mlir.Error, match="for ONNX models"):
+        relay_mlir.load("def @main() { 1f }", input_shapes={"x": (1,)})
+
+
 def test_resnet18_matches_pytorch(tmp_path):
     """Tests torchvision's ResNet-18 (random weights) exported to ONNX,
     compiled at -O3 on two threads, against PyTorch: the README's five
