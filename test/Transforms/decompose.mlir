@@ -93,6 +93,24 @@ relay.func @conv3d_one_tap(%x: tensor<1x4x6x9x8xf32>, %w: tensor<5x4x1x3x3xf32>)
 
 // -----
 
+// Tests that a conv3d whose kernel is one row and column (a temporal
+// convolution) is a 2-d convolution over depth and the flattened rows, the
+// strided rows and columns sliced first: no transposes, no stacked taps.
+// CHECK-LABEL: relay.func @conv3d_temporal
+// CHECK-NOT: relay.transpose
+// CHECK: relay.strided_slice %arg0 {axes = array<i64: 3, 4>, begin = array<i64: 0, 0>, end = array<i64: 9, 7>, strides = array<i64: 2, 2>} : {{.*}} -> tensor<1x4x6x5x4xf32>
+// CHECK: relay.reshape %{{.*}} {newshape = array<i64: 1, 4, 6, 20>}
+// CHECK: relay.reshape %arg1 {newshape = array<i64: 5, 4, 3, 1>}
+// CHECK: relay.nn.conv2d {{.*}} {channels = 5 : i64, dilation = array<i64: 1, 1>, kernel_size = array<i64: 3, 1>, padding = array<i64: 1, 0, 1, 0>, strides = array<i64: 2, 1>} : (tensor<1x4x6x20xf32>, tensor<5x4x3x1xf32>) -> tensor<1x5x3x20xf32>
+// CHECK: relay.reshape %{{.*}} {newshape = array<i64: 1, 5, 3, 5, 4>}
+// CHECK-NOT: relay.transpose
+relay.func @conv3d_temporal(%x: tensor<1x4x6x9x8xf32>, %w: tensor<5x4x3x1x1xf32>) -> tensor<1x5x3x5x4xf32> {
+  %r = relay.nn.conv3d %x, %w {strides = array<i64: 2, 2, 2>, padding = array<i64: 1, 0, 0>} : (tensor<1x4x6x9x8xf32>, tensor<5x4x3x1x1xf32>) -> tensor<1x5x3x5x4xf32>
+  relay.return %r : tensor<1x5x3x5x4xf32>
+}
+
+// -----
+
 // Tests that avg_pool3d pools height and width (the depths folded into the
 // channels), then depth (height and width folded into one axis), each with
 // the window's ceil_mode and count_include_pad.

@@ -6,7 +6,9 @@
 //
 // - conv3d: the output's depth slices become the batch of one 2-d
 //   convolution whose input channels are the kernel's depth taps stacked
-//   (each group's taps together, as its weights are reshaped);
+//   (each group's taps together, as its weights are reshaped); a kernel of
+//   one row and column (a temporal convolution, kx1x1) is instead a 2-d
+//   convolution over depth and the flattened rows, with no copies;
 // - pooling: a box window is separable, so a 2-d pooling over height and
 //   width (depth folded into the channels) is followed by one over depth
 //   (height and width folded into one axis). Averages stay exact: the
@@ -70,6 +72,33 @@ Value conv3d(Emitter &b, Operation *op) {
   SmallVector<int64_t> dilation = triple(op, "dilation", 1);
   SmallVector<int64_t> pad = padding3d(op);
 
+  SmallVector<NamedAttribute> outDtype;
+  if (auto dtype = op->getAttrOfType<TypeAttr>("out_dtype"))
+    outDtype.push_back(b.type("out_dtype", dtype.getValue()));
+  // A kernel of one row and column without height or width padding:
+  // [N, C, D, H * W] convolved by [O, Cg, KD, 1] (strided rows and columns
+  // taken first).
+  if (kh == 1 && kw == 1 && !pad[1] && !pad[2] && !pad[4] && !pad[5]) {
+    if (strides[1] != 1 || strides[2] != 1)
+      x = b.op<StridedSliceOp>({x},
+                               {b.ints("begin", {0, 0}),
+                                b.ints("end", {(ys[3] - 1) * strides[1] + 1,
+                                               (ys[4] - 1) * strides[2] + 1}),
+                                b.ints("strides", {strides[1], strides[2]}),
+                                b.ints("axes", {3, 4})});
+    SmallVector<NamedAttribute> attrs = {
+        b.ints("strides", {strides[0], 1}),
+        b.ints("dilation", {dilation[0], 1}),
+        b.ints("padding", {pad[0], 0, pad[3], 0}),
+        b.i64("groups", groups),
+        b.i64("channels", o),
+        b.ints("kernel_size", {kd, 1})};
+    attrs.append(outDtype);
+    Value y = b.op<Conv2DOp>({b.reshape(x, {n, c, xs[2], ys[3] * ys[4]}),
+                              b.reshape(w, {o, cg, kd, 1})},
+                             attrs);
+    return b.reshape(y, ys);
+  }
   // The depth padding is explicit; height and width are the 2-d
   // convolution's.
   if (pad[0] || pad[3]) {
@@ -115,8 +144,7 @@ Value conv3d(Emitter &b, Operation *op) {
       b.i64("groups", groups),
       b.i64("channels", o),
       b.ints("kernel_size", {kh, kw})};
-  if (auto dtype = op->getAttrOfType<TypeAttr>("out_dtype"))
-    attrs.push_back(b.type("out_dtype", dtype.getValue()));
+  attrs.append(outDtype);
   Value y = b.op<Conv2DOp>({images, weights}, attrs);
   // [N * OD, O, OH, OW] -> [N, O, OD, OH, OW].
   if (!y)

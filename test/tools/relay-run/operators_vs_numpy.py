@@ -601,6 +601,9 @@ CASES = [
      "padding=[1, 0, 0], strides=[2, 1, 1])", [vol, f32(5, 4, 1, 3, 3), f32(3, 5, 3, 1, 1)],
      lambda a, w, v: conv3d_ref(conv3d_ref(a, w, (1, 1, 1), (0, 1, 1, 0, 1, 1), (1, 1, 1), 1),
                                 v, (2, 1, 1), (1, 0, 0, 1, 0, 0), (1, 1, 1), 1), R),
+    ("nn.conv3d (1x1x1, strided, grouped)", "nn.conv3d(%a, %b, strides=[2, 2, 3], groups=2)",
+     [vol, f32(6, 2, 1, 1, 1)],
+     lambda a, w: conv3d_ref(a, w, (2, 2, 3), (0,) * 6, (1, 1, 1), 2), R),
     ("nn.max_pool3d", "nn.max_pool3d(%a, pool_size=[3, 2, 3], strides=[2, 2, 1], "
      "padding=[1, 0, 1], ceil_mode=True)", [vol],
      lambda a: pool3d_ref(a, (3, 2, 3), (2, 2, 1), (1, 0, 1, 1, 0, 1), "max", ceil_mode=True), 0),
