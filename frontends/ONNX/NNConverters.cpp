@@ -27,6 +27,13 @@ windowPadding(NodeContext &ctx, ArrayRef<int64_t> in, ArrayRef<int64_t> kernel,
               ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
               bool oneD = false) {
   size_t rank = kernel.size(), written = oneD ? 1 : rank;
+  // SAME padding divides by the strides: check them (and the dilations)
+  // here, before the relation would.
+  for (auto [what, values] :
+       {std::pair("strides", strides), std::pair("dilations", dilations)})
+    for (int64_t v : values)
+      if (v <= 0)
+        return ctx.fail(Twine(what) + " must be positive, got " + Twine(v));
   std::string autoPad = ctx.attrString("auto_pad", "NOTSET");
   if (autoPad == "NOTSET") {
     SmallVector<int64_t> pads =

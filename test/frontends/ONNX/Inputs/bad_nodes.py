@@ -99,6 +99,8 @@ cases.update({
  'conv6d': ([helper.make_node('Conv', ['x','w'], ['y'])], [vi('x',[1,2,3,3,3,3])], [init('w', np.zeros((3,2,1,1,1,1),np.float32))]),
  'convt3d': ([helper.make_node('ConvTranspose', ['x','w'], ['y'])], [vi('x',[1,2,4,6,6])], [init('w', np.zeros((2,3,3,3,3),np.float32))]),
  'pool3d_strides': ([helper.make_node('MaxPool', ['x'], ['y'], kernel_shape=[2,2,2], strides=[2,2])], [vi('x',[1,2,4,6,6])], []),
+ 'same_stride0': ([helper.make_node('Conv', ['x','w'], ['y'], strides=[0,1], auto_pad='SAME_UPPER')], [vi('x',[1,2,5,5])], [init('w', np.zeros((3,2,3,3),np.float32))]),
+ 'same_stride0_3d': ([helper.make_node('MaxPool', ['x'], ['y'], kernel_shape=[2,2,2], strides=[1,0,1], auto_pad='SAME_LOWER')], [vi('x',[1,2,5,5,5])], []),
 })
 EXPECTED.update({
  'conv3d_pads': 'pads must have 6 values for a 3-d window',
@@ -107,6 +109,8 @@ EXPECTED.update({
  'conv6d': 'only 1-d (NCW), 2-d (NCHW) and 3-d (NCDHW) data are supported, got rank 6',
  'convt3d': 'only 1-d (NCW) and 2-d (NCHW) data are supported, got rank 5',
  'pool3d_strides': 'strides needs 3 values for a 3-d window, got 2',
+ 'same_stride0': 'strides must be positive, got 0',
+ 'same_stride0_3d': 'strides must be positive, got 0',
 })
 
 def main():
