@@ -109,6 +109,8 @@ Value conv3d(Emitter &b, Operation *op) {
   }
   // Tap t of the kernel's depth reads depths t*dd, t*dd + sd, ...
   auto tap = [&](int64_t t) {
+    if (!x)
+      return x; // the pad failed (reported by the Emitter)
     int64_t begin = t * dilation[0];
     int64_t end = begin + (od - 1) * strides[0] + 1;
     if (begin == 0 && strides[0] == 1 && end == shapeOf(x)[2])
