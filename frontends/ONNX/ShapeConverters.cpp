@@ -46,6 +46,13 @@ DenseElementsAttr smallConstant(NodeContext &ctx, unsigned i) {
 
 /// Reshapes input 0 to `shape` (folding a known input).
 LogicalResult reshapeTo(NodeContext &ctx, ArrayRef<int64_t> shape) {
+  int64_t count = 1;
+  for (int64_t d : shape)
+    if (d < 0 || __builtin_mul_overflow(count, d, &count))
+      return ctx.fail("shape has more elements than 64 bits count");
+  if (int64_t total = ctx.tensorType(0).getNumElements(); count != total)
+    return ctx.fail("cannot reshape " + Twine(total) + " elements into " +
+                    Twine(count));
   if (DenseElementsAttr c = smallConstant(ctx, 0)) {
     addFolded(ctx, c.reshape(RankedTensorType::get(shape, c.getElementType())));
     return success();
@@ -333,6 +340,11 @@ LogicalResult convertTranspose(NodeContext &ctx) {
   for (int64_t d = rank - 1; d >= 0; --d)
     reversed.push_back(d);
   SmallVector<int64_t> perm = ctx.attrInts("perm", reversed);
+  SmallVector<int64_t> sorted(perm);
+  llvm::sort(sorted);
+  if (!llvm::equal(sorted, llvm::seq<int64_t>(0, rank)))
+    return ctx.fail("perm must be a permutation of the " + Twine(rank) +
+                    " axes");
   // Known small integers (shape and padding arithmetic) are permuted here.
   DenseElementsAttr c = smallConstant(ctx, 0);
   if (c && isa<IntegerType>(c.getElementType()) &&

@@ -6,6 +6,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/APSInt.h"
 
 #include <cstring>
 #include <limits>
@@ -219,9 +220,13 @@ SmallVector<int64_t> mlir::relay::onnx_import::readInts(ElementsAttr attr) {
                                  : v.getSExtValue());
       },
       [&](APFloat v) {
-        bool losesInfo;
-        v.convert(APFloat::IEEEdouble(), APFloat::rmTowardZero, &losesInfo);
-        out.push_back(static_cast<int64_t>(v.convertToDouble()));
+        // Toward zero, saturated at int64's range, NaN as 0 (APFloat's
+        // conversion of an invalid value): a corrupt constant must not be
+        // undefined behaviour.
+        APSInt i(64, /*isUnsigned=*/false);
+        bool exact;
+        (void)v.convertToInteger(i, APFloat::rmTowardZero, &exact);
+        out.push_back(i.getSExtValue());
       });
   return out;
 }
