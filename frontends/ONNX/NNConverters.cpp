@@ -119,37 +119,14 @@ FailureOr<SmallVector<int64_t>> window3dAttr(NodeContext &ctx, StringRef name,
   return v;
 }
 
-/// Conv of 3-d (NCDHW) data: nn.conv3d, with the bias added.
-LogicalResult convertConv3d(NodeContext &ctx) {
-  ArrayRef<int64_t> x = ctx.shape(0), w = ctx.shape(1);
+/// The window of a 3-d op over input #0 (kernel_shape defaulting to
+/// `kernel`) as relay attributes: `kernelName` (kernel_size or pool_size),
+/// strides, dilation and padding in ONNX's (and Relay's) order.
+FailureOr<SmallVector<NamedAttribute>>
+window3dAttributes(NodeContext &ctx, ArrayRef<int64_t> kernelDefault,
+                   StringRef kernelName) {
   FailureOr<SmallVector<int64_t>> kernel =
-      window3dAttr(ctx, "kernel_shape", w.drop_front(2));
-  FailureOr<SmallVector<int64_t>> strides =
-      window3dAttr(ctx, "strides", {1, 1, 1});
-  FailureOr<SmallVector<int64_t>> dilations =
-      window3dAttr(ctx, "dilations", {1, 1, 1});
-  if (failed(kernel) || failed(strides) || failed(dilations))
-    return failure();
-  FailureOr<SmallVector<int64_t>> pads =
-      windowPadding(ctx, x.drop_front(2), *kernel, *strides, *dilations);
-  if (failed(pads))
-    return failure();
-  Emitter b(ctx);
-  Value result = b.op<Conv3DOp>(
-      {ctx.input(0), ctx.input(1)},
-      {ctx.ints("strides", *strides), ctx.ints("dilation", *dilations),
-       ctx.i64("groups", ctx.attrInt("group", 1)),
-       ctx.ints("kernel_size", *kernel), ctx.ints("padding", *pads),
-       ctx.i64("channels", w[0])});
-  if (ctx.hasInput(2))
-    result = b.op<BiasAddOp>({result, ctx.input(2)}, {ctx.i64("axis", 1)});
-  return b.output(result);
-}
-
-/// MaxPool and AveragePool of 3-d (NCDHW) data.
-template <typename Pool3D> LogicalResult convertPool3d(NodeContext &ctx) {
-  FailureOr<SmallVector<int64_t>> kernel =
-      window3dAttr(ctx, "kernel_shape", {});
+      window3dAttr(ctx, "kernel_shape", kernelDefault);
   FailureOr<SmallVector<int64_t>> strides =
       window3dAttr(ctx, "strides", {1, 1, 1});
   FailureOr<SmallVector<int64_t>> dilations =
@@ -160,14 +137,38 @@ template <typename Pool3D> LogicalResult convertPool3d(NodeContext &ctx) {
       ctx, ctx.shape(0).drop_front(2), *kernel, *strides, *dilations);
   if (failed(pads))
     return failure();
-  SmallVector<NamedAttribute> attrs = {
-      ctx.ints("pool_size", *kernel), ctx.ints("strides", *strides),
-      ctx.ints("dilation", *dilations), ctx.ints("padding", *pads),
-      ctx.boolean("ceil_mode", ctx.attrInt("ceil_mode", 0) != 0)};
+  return SmallVector<NamedAttribute>{
+      ctx.ints(kernelName, *kernel), ctx.ints("strides", *strides),
+      ctx.ints("dilation", *dilations), ctx.ints("padding", *pads)};
+}
+
+/// Conv of 3-d (NCDHW) data: nn.conv3d, with the bias added.
+LogicalResult convertConv3d(NodeContext &ctx) {
+  ArrayRef<int64_t> w = ctx.shape(1);
+  FailureOr<SmallVector<NamedAttribute>> attrs =
+      window3dAttributes(ctx, w.drop_front(2), "kernel_size");
+  if (failed(attrs))
+    return failure();
+  attrs->push_back(ctx.i64("groups", ctx.attrInt("group", 1)));
+  attrs->push_back(ctx.i64("channels", w[0]));
+  Emitter b(ctx);
+  Value result = b.op<Conv3DOp>({ctx.input(0), ctx.input(1)}, *attrs);
+  if (ctx.hasInput(2))
+    result = b.op<BiasAddOp>({result, ctx.input(2)}, {ctx.i64("axis", 1)});
+  return b.output(result);
+}
+
+/// MaxPool and AveragePool of 3-d (NCDHW) data.
+template <typename Pool3D> LogicalResult convertPool3d(NodeContext &ctx) {
+  FailureOr<SmallVector<NamedAttribute>> attrs =
+      window3dAttributes(ctx, {}, "pool_size");
+  if (failed(attrs))
+    return failure();
+  attrs->push_back(ctx.boolean("ceil_mode", ctx.attrInt("ceil_mode", 0) != 0));
   if (std::is_same_v<Pool3D, AvgPool3DOp>)
-    attrs.push_back(ctx.boolean("count_include_pad",
-                                ctx.attrInt("count_include_pad", 0) != 0));
-  return ctx.output(ctx.op<Pool3D>({ctx.input(0)}, attrs));
+    attrs->push_back(ctx.boolean("count_include_pad",
+                                 ctx.attrInt("count_include_pad", 0) != 0));
+  return ctx.output(ctx.op<Pool3D>({ctx.input(0)}, *attrs));
 }
 
 } // namespace
