@@ -114,17 +114,38 @@ SmallVector<int64_t> Tensor::strides() const {
 
 Tensor Tensor::fromAttr(DenseElementsAttr attr) {
   auto type = cast<ShapedType>(attr.getType());
-  Tensor t(type.getElementType(), type.getShape());
+  Type e = type.getElementType();
+  Tensor t(e, type.getShape());
   int64_t i = 0;
-  if (t.floating) {
+  // The common dtypes are read from the raw buffer: going through APFloat
+  // per element made folding a network's weights take seconds.
+  if (e.isF32()) {
+    for (float v : attr.getValues<float>())
+      t.f[i++] = v;
+  } else if (e.isF64()) {
+    for (double v : attr.getValues<double>())
+      t.f[i++] = v;
+  } else if (t.floating) {
     for (APFloat v : attr.getValues<APFloat>()) {
       bool losesInfo;
       v.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
                 &losesInfo);
       t.f[i++] = v.convertToDouble();
     }
+  } else if (e.isSignlessInteger(32) || e.isSignedInteger(32)) {
+    for (int32_t v : attr.getValues<int32_t>())
+      t.n[i++] = v;
+  } else if (e.isSignlessInteger(64) || e.isSignedInteger(64)) {
+    for (int64_t v : attr.getValues<int64_t>())
+      t.n[i++] = v;
+  } else if (e.isSignlessInteger(8) || e.isSignedInteger(8)) {
+    for (int8_t v : attr.getValues<int8_t>())
+      t.n[i++] = v;
+  } else if (e.isUnsignedInteger(8)) {
+    for (uint8_t v : attr.getValues<uint8_t>())
+      t.n[i++] = v;
   } else {
-    bool isUnsigned = type.getElementType().isUnsignedInteger();
+    bool isUnsigned = e.isUnsignedInteger();
     for (APInt v : attr.getValues<APInt>())
       t.n[i++] = isUnsigned || v.getBitWidth() == 1
                      ? static_cast<int64_t>(v.getZExtValue())
@@ -173,8 +194,21 @@ FailureOr<Tensor> Tensor::fromResource(DenseResourceElementsAttr attr) {
   return t;
 }
 
+/// The values of `t` read as `T` (the dtype's C type), for a dense
+/// attribute built from its raw bytes.
+template <typename T, typename Values>
+static DenseElementsAttr denseOf(RankedTensorType type, const Values &values) {
+  std::vector<T> raw(values.begin(), values.end());
+  return DenseElementsAttr::get(type, ArrayRef<T>(raw));
+}
+
 DenseElementsAttr Tensor::toAttr() const {
   RankedTensorType type = getType();
+  // As in fromAttr, the common dtypes skip APFloat and APInt.
+  if (isF32)
+    return denseOf<float>(type, f);
+  if (isF64)
+    return DenseElementsAttr::get(type, ArrayRef<double>(f));
   if (floating) {
     auto floatType = cast<FloatType>(elementType);
     SmallVector<APFloat> values;
@@ -187,6 +221,14 @@ DenseElementsAttr Tensor::toAttr() const {
     }
     return DenseElementsAttr::get(type, values);
   }
+  if (elementType.isSignlessInteger(32) || elementType.isSignedInteger(32))
+    return denseOf<int32_t>(type, n);
+  if (elementType.isSignlessInteger(64) || elementType.isSignedInteger(64))
+    return DenseElementsAttr::get(type, ArrayRef<int64_t>(n));
+  if (elementType.isSignlessInteger(8) || elementType.isSignedInteger(8))
+    return denseOf<int8_t>(type, n);
+  if (elementType.isUnsignedInteger(8))
+    return denseOf<uint8_t>(type, n);
   unsigned width = elementType.getIntOrFloatBitWidth();
   SmallVector<APInt> values;
   for (int64_t v : n)

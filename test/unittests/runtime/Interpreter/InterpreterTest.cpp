@@ -199,4 +199,44 @@ TEST_F(InterpreterTest, NpyRoundTripsAndRejectsMalformedFiles) {
   EXPECT_TRUE(failed(readNpy(&context, "junk", error)));
 }
 
+// Tests that tensors of every dtype round-trip through dense attributes
+// (constants folded by passes take this path), splats and extreme values
+// included.
+TEST_F(InterpreterTest, TensorsRoundTripThroughAttributes) {
+  auto i = [&](unsigned w, IntegerType::SignednessSemantics s =
+                               IntegerType::Signless) -> Type {
+    return IntegerType::get(&context, w, s);
+  };
+  SmallVector<Type> types = {Float32Type::get(&context),
+                             Float64Type::get(&context),
+                             BFloat16Type::get(&context),
+                             Float16Type::get(&context),
+                             i(1),
+                             i(8),
+                             i(8, IntegerType::Unsigned),
+                             i(16),
+                             i(32),
+                             i(32, IntegerType::Signed),
+                             i(64),
+                             i(64, IntegerType::Unsigned)};
+  for (Type type : types) {
+    std::string name;
+    llvm::raw_string_ostream(name) << type;
+    Tensor t(type, {2, 3});
+    double values[] = {-128, 127, 0, 1, -1.5, 255};
+    for (int k = 0; k < 6; ++k)
+      t.setF(k, values[k]);
+    DenseElementsAttr attr = t.toAttr();
+    EXPECT_EQ(attr.getType(), t.getType());
+    Tensor back = Tensor::fromAttr(attr);
+    EXPECT_EQ(back.getType(), t.getType());
+    for (int k = 0; k < 6; ++k)
+      EXPECT_EQ(back.getF(k), t.getF(k)) << "element " << k << " of " << name;
+    Tensor splat = Tensor::fromAttr(DenseElementsAttr::get(
+        t.getType(), ArrayRef<Attribute>(attr.getValues<Attribute>()[1])));
+    for (int k = 0; k < 6; ++k)
+      EXPECT_EQ(splat.getF(k), t.getF(1)) << name;
+  }
+}
+
 } // namespace
