@@ -11,7 +11,9 @@
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"
 #include "mlir/CAPI/Utils.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -25,6 +27,21 @@ MlirModule mlirRelayImportText(MlirContext ctx, MlirStringRef text,
       llvm::SMLoc());
   OwningOpRef<ModuleOp> module =
       relay::text::importRelayText(sourceMgr, unwrap(ctx));
+  return wrap(module.release());
+}
+
+MlirModule mlirRelayParseMLIRFile(MlirContext ctx, MlirStringRef path) {
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> buffer =
+      openInputFile(unwrap(path), llvm::Align(64), &error);
+  if (!buffer) {
+    emitError(UnknownLoc::get(unwrap(ctx))) << error;
+    return MlirModule{nullptr};
+  }
+  auto sourceMgr = std::make_shared<llvm::SourceMgr>();
+  sourceMgr->AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(sourceMgr, unwrap(ctx));
   return wrap(module.release());
 }
 

@@ -27,6 +27,13 @@ MLIR_CAPI_EXPORTED MlirModule mlirRelayImportText(MlirContext ctx,
                                                   MlirStringRef text,
                                                   MlirStringRef fileName);
 
+/// Parses the MLIR file at `path`, text or bytecode (relay-mlir-translate
+/// --emit-bytecode), read with the alignment bytecode's weights need
+/// (upstream mlirModuleCreateParseFromFile does not align, and bytecode
+/// holding resources then fails to load). Null after reporting why.
+MLIR_CAPI_EXPORTED MlirModule mlirRelayParseMLIRFile(MlirContext ctx,
+                                                     MlirStringRef path);
+
 /// Imports a serialized ONNX ModelProto (the bytes of a .onnx file);
 /// `fileName` names it in locations. Returns a null module after reporting
 /// the error (a truncated or corrupt model, an unsupported operator).

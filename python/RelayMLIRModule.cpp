@@ -303,8 +303,8 @@ public:
   }
   static Module fromMLIRFile(const std::string &path) {
     auto context = std::make_shared<Context>();
-    return adopt(context, mlirModuleCreateParseFromFile(context->get(),
-                                                        toStringRef(path)));
+    return adopt(context,
+                 mlirRelayParseMLIRFile(context->get(), toStringRef(path)));
   }
   /// `shapes`: graph input name -> shape, for dimensions the model leaves
   /// symbolic.

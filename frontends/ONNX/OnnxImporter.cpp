@@ -3,6 +3,7 @@
 #include "frontends/ONNX/OnnxImporter.h"
 
 #include "frontends/ONNX/NodeContext.h"
+#include "support/ImportTranslation.h"
 
 #include "dialects/relay/RelayDialect.h"
 #include "dialects/relay/RelayOps.h"
@@ -457,7 +458,7 @@ void mlir::relay::onnx_import::registerOnnxTranslation() {
                      "dimensions the model leaves symbolic, as "
                      "NAME=D1xD2x... (repeat for more inputs)"),
       llvm::cl::value_desc("NAME=1x3x224x224"));
-  static TranslateToMLIRRegistration importOnnx(
+  registerImportTranslation(
       "import-onnx", "ONNX model (opsets 1-17) to relay dialect MLIR",
       [](llvm::SourceMgr &sourceMgr,
          MLIRContext *ctx) -> OwningOpRef<Operation *> {

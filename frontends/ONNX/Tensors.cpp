@@ -53,78 +53,80 @@ Type mlir::relay::onnx_import::convertDataType(MLIRContext *ctx, int dataType) {
 }
 
 /// The element bytes of `tensor` in little-endian memory order, one byte
-/// per bool, whichever field the producer used.
-static FailureOr<std::string> elementBytes(const onnx::TensorProto &tensor,
-                                           Type elementType, int64_t count,
-                                           Location loc) {
+/// per bool, whichever field the producer used: its raw data in place, or
+/// the typed fields' values copied into `storage`.
+static FailureOr<ArrayRef<char>> elementBytes(const onnx::TensorProto &tensor,
+                                              Type elementType, int64_t count,
+                                              Location loc,
+                                              std::string &storage) {
   unsigned width = elementType.getIntOrFloatBitWidth();
   size_t elementSize = width == 1 ? 1 : width / 8;
-  std::string bytes;
   using T = onnx::TensorProto;
   if (tensor.has_raw_data()) {
-    bytes = tensor.raw_data();
-  } else {
-    // The values the field holds, checked before a buffer of `count`
-    // elements is made: a corrupt model may claim any shape.
-    int64_t held;
-    switch (tensor.data_type()) {
-    case T::FLOAT:
-      held = tensor.float_data_size();
-      break;
-    case T::DOUBLE:
-      held = tensor.double_data_size();
-      break;
-    case T::INT64:
-      held = tensor.int64_data_size();
-      break;
-    case T::UINT32:
-    case T::UINT64:
-      held = tensor.uint64_data_size();
-      break;
-    default:
-      held = tensor.int32_data_size();
-      break;
-    }
-    if (held != count)
-      return emitError(loc) << "tensor '" << tensor.name() << "' holds " << held
-                            << " values for its " << count << " elements";
-    bytes.resize(count * elementSize);
-    char *out = bytes.data();
-    auto put = [&](auto value, int64_t i) {
-      // Narrow integers (and halves, as bit patterns) are stored in
-      // int32_data; copy the low bytes.
-      std::memcpy(out + i * elementSize, &value,
-                  std::min(sizeof(value), elementSize));
-    };
-    switch (tensor.data_type()) {
-    case T::FLOAT:
-      for (int64_t i = 0; i < count; ++i)
-        put(tensor.float_data(i), i);
-      return bytes;
-    case T::DOUBLE:
-      for (int64_t i = 0; i < count; ++i)
-        put(tensor.double_data(i), i);
-      return bytes;
-    case T::INT64:
-      for (int64_t i = 0; i < count; ++i)
-        put(tensor.int64_data(i), i);
-      return bytes;
-    case T::UINT32:
-    case T::UINT64:
-      for (int64_t i = 0; i < count; ++i)
-        put(tensor.uint64_data(i), i);
-      return bytes;
-    default:
-      for (int64_t i = 0; i < count; ++i)
-        put(tensor.int32_data(i), i);
-      return bytes;
-    }
+    // (Not copied: a network's weights are most of its bytes.)
+    const std::string &raw = tensor.raw_data();
+    if (raw.size() != count * elementSize)
+      return emitError(loc)
+             << "tensor '" << tensor.name() << "' has " << raw.size()
+             << " bytes of raw data, expected " << count * elementSize;
+    return ArrayRef<char>(raw.data(), raw.size());
   }
-  if (bytes.size() != count * elementSize)
-    return emitError(loc) << "tensor '" << tensor.name() << "' has "
-                          << bytes.size() << " bytes of raw data, expected "
-                          << count * elementSize;
-  return bytes;
+  // The values the field holds, checked before a buffer of `count`
+  // elements is made: a corrupt model may claim any shape.
+  int64_t held;
+  switch (tensor.data_type()) {
+  case T::FLOAT:
+    held = tensor.float_data_size();
+    break;
+  case T::DOUBLE:
+    held = tensor.double_data_size();
+    break;
+  case T::INT64:
+    held = tensor.int64_data_size();
+    break;
+  case T::UINT32:
+  case T::UINT64:
+    held = tensor.uint64_data_size();
+    break;
+  default:
+    held = tensor.int32_data_size();
+    break;
+  }
+  if (held != count)
+    return emitError(loc) << "tensor '" << tensor.name() << "' holds " << held
+                          << " values for its " << count << " elements";
+  storage.resize(count * elementSize);
+  char *out = storage.data();
+  auto put = [&](auto value, int64_t i) {
+    // Narrow integers (and halves, as bit patterns) are stored in
+    // int32_data; copy the low bytes.
+    std::memcpy(out + i * elementSize, &value,
+                std::min(sizeof(value), elementSize));
+  };
+  switch (tensor.data_type()) {
+  case T::FLOAT:
+    for (int64_t i = 0; i < count; ++i)
+      put(tensor.float_data(i), i);
+    break;
+  case T::DOUBLE:
+    for (int64_t i = 0; i < count; ++i)
+      put(tensor.double_data(i), i);
+    break;
+  case T::INT64:
+    for (int64_t i = 0; i < count; ++i)
+      put(tensor.int64_data(i), i);
+    break;
+  case T::UINT32:
+  case T::UINT64:
+    for (int64_t i = 0; i < count; ++i)
+      put(tensor.uint64_data(i), i);
+    break;
+  default:
+    for (int64_t i = 0; i < count; ++i)
+      put(tensor.int32_data(i), i);
+    break;
+  }
+  return ArrayRef<char>(storage.data(), storage.size());
 }
 
 FailureOr<ElementsAttr>
@@ -155,7 +157,9 @@ mlir::relay::onnx_import::convertTensor(const onnx::TensorProto &tensor,
                             << "' has more elements than memory can hold";
   }
   auto type = RankedTensorType::get(shape, elementType);
-  FailureOr<std::string> bytes = elementBytes(tensor, elementType, count, loc);
+  std::string storage;
+  FailureOr<ArrayRef<char>> bytes =
+      elementBytes(tensor, elementType, count, loc, storage);
   if (failed(bytes))
     return failure();
   if (elementType.isInteger(1)) {
@@ -168,13 +172,12 @@ mlir::relay::onnx_import::convertTensor(const onnx::TensorProto &tensor,
     std::string name = tensor.name().empty() ? "onnx_tensor" : tensor.name();
     // The blob is owned by the context; compiled code reads it in place
     // (runtime/Executor/SharedWeights.h), 64-byte aligned like a global.
-    AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
-        ArrayRef<char>(bytes->data(), bytes->size()), 64);
+    AsmResourceBlob blob =
+        HeapAsmResourceBlob::allocateAndCopyWithAlign(*bytes, 64);
     return ElementsAttr(
         DenseResourceElementsAttr::get(type, name, std::move(blob)));
   }
-  return ElementsAttr(DenseElementsAttr::getFromRawBuffer(
-      type, ArrayRef<char>(bytes->data(), bytes->size())));
+  return ElementsAttr(DenseElementsAttr::getFromRawBuffer(type, *bytes));
 }
 
 /// Visits the elements of a constant (dense or resource) in order.

@@ -2,6 +2,7 @@
 
 #include "frontends/RelayText/Exporter.h"
 #include "frontends/RelayText/Importer.h"
+#include "support/ImportTranslation.h"
 
 #include "dialects/relay/RelayDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -12,7 +13,7 @@ using namespace mlir;
 using namespace mlir::relay;
 
 void mlir::relay::text::registerRelayTextTranslations() {
-  static TranslateToMLIRRegistration importRelay(
+  registerImportTranslation(
       "import-relay", "Relay text (TVM format 0.0.5) to relay dialect MLIR",
       [](llvm::SourceMgr &sourceMgr,
          MLIRContext *ctx) -> OwningOpRef<Operation *> {

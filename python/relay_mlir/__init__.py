@@ -22,7 +22,7 @@ from ._relay_mlir import Module as _NativeModule
 __all__ = ["Error", "Function", "Module", "compile", "gradient",
            "infer_types", "load", "to_text"]
 
-_EXTENSIONS = (".rly", ".mlir", ".onnx")
+_EXTENSIONS = (".rly", ".mlir", ".mlirbc", ".onnx")
 _MLIR_STARTS = ("module", "builtin.module", "relay.func", "relay.data",
                 "func.func", "#loc", "{-#")
 
@@ -212,12 +212,13 @@ def load(source, name=None, input_shapes=None):
                                                       shapes))
         if shapes:
             raise Error("input_shapes is for ONNX models, not '%s'" % source)
-        if source.endswith(".mlir"):
+        if source.endswith((".mlir", ".mlirbc")):
             return Module(_NativeModule.from_mlir_file(source))
         if source.endswith(".rly"):
             with open(source, encoding="utf-8") as f:
                 return Module(_NativeModule.from_relay_text(f.read(), source))
-        raise Error("'%s' is neither a .rly, a .mlir nor a .onnx program"
+        raise Error("'%s' is neither a .rly, a .mlir (.mlirbc) nor a .onnx "
+                    "program"
                     % source)
     if shapes:
         raise Error("input_shapes is for ONNX models, not text")

@@ -364,7 +364,8 @@ int main(int argc, char **argv) {
   auto sourceMgr = std::make_shared<llvm::SourceMgr>();
   SourceMgrDiagnosticHandler diagnostics(*sourceMgr, &context);
   std::string openError;
-  auto buffer = mlir::openInputFile(inputFile, &openError);
+  // Aligned as MLIR bytecode's sections (its weights) require.
+  auto buffer = mlir::openInputFile(inputFile, llvm::Align(64), &openError);
   if (!buffer)
     return fail(openError);
   sourceMgr->AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
@@ -388,7 +389,8 @@ int main(int argc, char **argv) {
   phase("Import");
   if (path.ends_with(".rly")) {
     module = text::importRelayText(*sourceMgr, &context);
-  } else if (path.ends_with(".mlir")) {
+  } else if (path.ends_with(".mlir") || path.ends_with(".mlirbc")) {
+    // (MLIR text or bytecode, as relay-mlir-translate --emit-bytecode writes.)
     module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   } else if (path.ends_with(".onnx")) {
     const llvm::MemoryBuffer *bytes =
@@ -400,7 +402,7 @@ int main(int argc, char **argv) {
                                           &context, options);
   } else {
     return fail("'" + inputFile +
-                "' is neither a .rly, a .mlir nor a .onnx program");
+                "' is neither a .rly, a .mlir (.mlirbc) nor a .onnx program");
   }
   if (!module)
     return 1;

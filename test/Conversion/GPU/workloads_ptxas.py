@@ -33,18 +33,23 @@ def unescape(text):
                       else chr(int(m.group(1), 16)), text)
 
 
-def lower(bin_dir, name, models, chip, features):
-    """The lowered module's text, weights elided (only the PTX is read)."""
-    opt = [os.path.join(bin_dir, 'relay-mlir-opt'), '-',
-           '--relay-to-nvvm=chip=%s features=%s' % (chip, features),
-           '--mlir-elide-elementsattrs-if-larger=16',
-           '--mlir-elide-resource-strings-if-larger=16']
+def lower(bin_dir, name, models, chip, features, tmp):
+    """The lowered module's text, weights elided (only the PTX is read). The
+    import goes to relay-mlir-opt as bytecode: VGG-16's weights as text are
+    1.1 GB of hex, slower to print and parse than the lowering itself."""
     program = run_workloads.program_path(name, models)
-    source = subprocess.run(
+    imported = os.path.join(tmp, name + '.mlirbc')
+    subprocess.run(
         [os.path.join(bin_dir, 'relay-mlir-translate'),
          '--import-onnx' if program.endswith('.onnx') else '--import-relay',
-         program], check=True, capture_output=True).stdout
-    result = subprocess.run(opt, input=source, capture_output=True)
+         program, '--emit-bytecode', '-o', imported], check=True,
+        capture_output=True)
+    result = subprocess.run(
+        [os.path.join(bin_dir, 'relay-mlir-opt'), imported,
+         '--relay-to-nvvm=chip=%s features=%s' % (chip, features),
+         '--mlir-elide-elementsattrs-if-larger=16',
+         '--mlir-elide-resource-strings-if-larger=16'], capture_output=True)
+    os.remove(imported)
     if result.returncode != 0:
         raise RuntimeError(result.stderr.decode(errors='replace'))
     return result.stdout.decode()
@@ -73,7 +78,7 @@ def main():
         for name in names:
             try:
                 text = lower(args.bin, name, args.models, args.chip,
-                             args.features)
+                             args.features, tmp)
             except (RuntimeError, subprocess.CalledProcessError) as error:
                 failures += 1
                 print('%-13s FAILED to lower: %s' % (name, str(error)[:2000]),
