@@ -5,6 +5,7 @@
 #include "frontends/ONNX/OnnxImporter.h"
 #include "frontends/RelayText/Exporter.h"
 #include "frontends/RelayText/Importer.h"
+#include "support/AlignedInput.h"
 #include "transforms/Passes.h"
 #include "transforms/Pipelines/Pipelines.h"
 
@@ -13,7 +14,6 @@
 #include "mlir/CAPI/Utils.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -33,7 +33,7 @@ MlirModule mlirRelayImportText(MlirContext ctx, MlirStringRef text,
 MlirModule mlirRelayParseMLIRFile(MlirContext ctx, MlirStringRef path) {
   std::string error;
   std::unique_ptr<llvm::MemoryBuffer> buffer =
-      openInputFile(unwrap(path), llvm::Align(64), &error);
+      relay::openAlignedInputFile(unwrap(path), &error);
   if (!buffer) {
     emitError(UnknownLoc::get(unwrap(ctx))) << error;
     return MlirModule{nullptr};

@@ -853,6 +853,74 @@ static RelationStatus conv3dRelation(RelationArgs &args) {
       makeTensor(args.getContext(), out, outDtype(args, data.dtype)));
 }
 
+/// Conv3DTranspose: NCDHW data, IODHW weights ([C, O / groups, KD, KH, KW]);
+/// each spatial size is (in - 1) * stride - padding + dilation * (k - 1) +
+/// output_padding + 1.
+static RelationStatus conv3dTransposeRelation(RelationArgs &args) {
+  TensorInfo data, weight;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  READ_TENSOR_OR_RETURN(args, 1, weight);
+  if (data.getRank() != 5 || weight.getRank() != 5 ||
+      weight.dtype != data.dtype)
+    return args.fail("expected 5-d (NCDHW) data and (IODHW) weights of one "
+                     "dtype, got " +
+                     typeStr(args.getInput(0)) + " and " +
+                     typeStr(args.getInput(1)));
+  FailureOr<std::array<int64_t, 3>> strides = readTriple(args, "strides", 1);
+  FailureOr<std::array<int64_t, 3>> dilation = readTriple(args, "dilation", 1);
+  FailureOr<std::array<int64_t, 6>> pad = readPadding3d(args);
+  if (failed(strides) || failed(dilation) || failed(pad) ||
+      failed(requireLayout(args, "data_layout", "NCDHW")) ||
+      failed(requireLayout(args, "kernel_layout", "IODHW")) ||
+      failed(requireLayout(args, "out_layout", "NCDHW")))
+    return RelationStatus::Failed;
+  int64_t groups = args.getInt("groups", 1);
+  if (failed(channelsPerGroup(args, data.dims[1], groups)))
+    return RelationStatus::Failed;
+  if (failed(unifyDims(weight.dims[0], data.dims[1])))
+    return args.fail("weight " + typeStr(args.getInput(1)) + " has " +
+                     toString(weight.dims[0]) + " input channels, expected " +
+                     toString(data.dims[1]));
+  std::array<int64_t, 3> outputPadding = {0, 0, 0};
+  if (std::optional<SmallVector<int64_t>> op =
+          args.getOptionalInts("output_padding");
+      op && !op->empty()) {
+    if (op->size() != 1 && op->size() != 3)
+      return args.fail("output_padding must have 1 or 3 values");
+    for (int axis = 0; axis < 3; ++axis)
+      outputPadding[axis] = (*op)[op->size() == 1 ? 0 : axis];
+  }
+  Dim outChannels = mulDims(weight.dims[1], Dim::of(groups));
+  if (std::optional<int64_t> channels = args.getOptionalInt("channels");
+      channels && failed(unifyDims(outChannels, Dim::of(*channels))))
+    return args.fail(
+        "weight " + typeStr(args.getInput(1)) + " gives " +
+        toString(outChannels) +
+        " output channels but channels = " + std::to_string(*channels));
+  SmallVector<Dim> out = {data.dims[0], outChannels};
+  for (int axis = 0; axis < 3; ++axis) {
+    int64_t stride = (*strides)[axis], dil = (*dilation)[axis];
+    if (outputPadding[axis] < 0 || outputPadding[axis] >= std::max(stride, dil))
+      return args.fail("output_padding must be non-negative and smaller "
+                       "than the stride or the dilation");
+    Dim in = data.dims[axis + 2], k = weight.dims[axis + 2];
+    if (k.isStatic() && k.size <= 0)
+      return args.fail("weight " + typeStr(args.getInput(1)) +
+                       " has an empty kernel");
+    if (!in.isStatic() || !k.isStatic()) {
+      out.push_back(Dim::any());
+      continue;
+    }
+    int64_t size = (in.size - 1) * stride - (*pad)[axis] - (*pad)[axis + 3] +
+                   dil * (k.size - 1) + outputPadding[axis] + 1;
+    if (size <= 0)
+      return args.fail("the padding leaves no output");
+    out.push_back(Dim::of(size));
+  }
+  return args.solve(
+      makeTensor(args.getContext(), out, outDtype(args, data.dtype)));
+}
+
 static RelationStatus pool3dRelation(RelationArgs &args) {
   TensorInfo data;
   READ_TENSOR_OR_RETURN(args, 0, data);
@@ -910,6 +978,7 @@ void mlir::relay::registerNNRelations() {
   registerTypeRelation("AdaptivePool1D", adaptivePool1dRelation);
   registerTypeRelation("Conv1DTranspose", conv1dTransposeRelation);
   registerTypeRelation("Conv3D", conv3dRelation);
+  registerTypeRelation("Conv3DTranspose", conv3dTransposeRelation);
   registerTypeRelation("Pool3D", pool3dRelation);
   registerTypeRelation("AdaptivePool3D", adaptivePool3dRelation);
   registerTypeRelation("Conv2D", [](RelationArgs &args) {

@@ -736,6 +736,36 @@ def Relay_Conv3DOp : Relay_OperatorOp<"nn.conv3d", "Conv3D", "OutEWiseFusable", 
                        OptionalAttr<TypeAttr>:$out_dtype);
 }
 
+def Relay_Conv3DTransposeOp
+    : Relay_OperatorOp<"nn.conv3d_transpose", "Conv3DTranspose", "OutEWiseFusable", 2, 2> {
+  let summary = "3-d transposed convolution (NCDHW data, IODHW weights)";
+  let description = [{
+    TVM's `nn.conv3d_transpose` (the gradient of `nn.conv3d` with respect
+    to its data; 3-d U-Nets' upsampling): `strides`, `dilation` and
+    `output_padding` (1 or 3 values), `padding` (1, 3 or 6 values),
+    `groups`, `channels`, `out_dtype`. `--relay-decompose` computes it as
+    one 2-d transposed convolution per depth tap of the kernel over every
+    input depth slice, each tap's results placed at its output depths.
+
+    ```mlir
+    %y = relay.nn.conv3d_transpose %x, %w {strides = array<i64: 2>}
+        : (tensor<1x8x4x8x8xf32>, tensor<8x4x2x2x2xf32>) -> tensor<1x4x8x16x16xf32>
+    ```
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$weight,
+                       OptionalAttr<DenseI64ArrayAttr>:$strides,
+                       OptionalAttr<DenseI64ArrayAttr>:$padding,
+                       OptionalAttr<DenseI64ArrayAttr>:$output_padding,
+                       OptionalAttr<DenseI64ArrayAttr>:$dilation,
+                       DefaultValuedAttr<I64Attr, "1">:$groups,
+                       OptionalAttr<I64Attr>:$channels,
+                       OptionalAttr<DenseI64ArrayAttr>:$kernel_size,
+                       DefaultValuedStrAttr<StrAttr, "NCDHW">:$data_layout,
+                       DefaultValuedStrAttr<StrAttr, "IODHW">:$kernel_layout,
+                       DefaultValuedStrAttr<StrAttr, "">:$out_layout,
+                       OptionalAttr<TypeAttr>:$out_dtype);
+}
+
 class Relay_Pool3DOp<string mnemonic, string what>
     : Relay_OperatorOp<mnemonic, "Pool3D", "OutEWiseFusable", 1, 2> {
   let summary = "3-d " # what # " pooling (NCDHW), computed as 2-d pooling "

@@ -198,17 +198,17 @@ mlir::relay::onnx_import::convAttributes(NodeContext &ctx, ArrayRef<int64_t> x,
 
 namespace {
 
-/// Conv and ConvTranspose, 2-d or 1-d (lifted to 2-d with a height of 1);
-/// Conv also 3-d.
+/// Conv and ConvTranspose, 2-d, 3-d or 1-d (lifted to 2-d with a height
+/// of 1).
 LogicalResult convertConv(NodeContext &ctx, bool transpose) {
   if (failed(ctx.checkInputs(2, 3)) ||
-      failed(requireWindowRank(ctx, 0, true, !transpose)) ||
-      failed(requireWindowRank(ctx, 1, true, !transpose)))
+      failed(requireWindowRank(ctx, 0, true, true)) ||
+      failed(requireWindowRank(ctx, 1, true, true)))
     return failure();
   bool oneD = ctx.rank(0) == 3;
   if (ctx.rank(1) != ctx.rank(0))
     return ctx.fail("the weights must have the data's rank");
-  if (ctx.rank(0) == 5)
+  if (ctx.rank(0) == 5 && !transpose)
     return convertConv3d(ctx);
   Emitter b(ctx);
   Value input = ctx.input(0), weights = ctx.input(1);
@@ -228,45 +228,51 @@ LogicalResult convertConv(NodeContext &ctx, bool transpose) {
       return failure();
     attrs = *conv;
   } else {
-    SmallVector<int64_t> kernel =
-        windowAttr(ctx, "kernel_shape", {w[2], w[3]}, oneD, 1);
-    SmallVector<int64_t> strides = windowAttr(ctx, "strides", {1, 1}, oneD, 1);
+    // Two spatial axes (1-d lifted) or three.
+    size_t spatial = x.size() - 2;
+    SmallVector<int64_t> ones(spatial, 1);
+    SmallVector<int64_t> kernel = windowAttr(
+        ctx, "kernel_shape", SmallVector<int64_t>(w.drop_front(2)), oneD, 1);
+    SmallVector<int64_t> strides = windowAttr(ctx, "strides", ones, oneD, 1);
     SmallVector<int64_t> dilations =
-        windowAttr(ctx, "dilations", {1, 1}, oneD, 1);
+        windowAttr(ctx, "dilations", ones, oneD, 1);
     int64_t groups = ctx.attrInt("group", 1);
-    if (kernel.size() != 2 || strides.size() != 2 || dilations.size() != 2)
+    if (kernel.size() != spatial || strides.size() != spatial ||
+        dilations.size() != spatial)
       return ctx.fail(Twine("kernel_shape, strides and dilations need ") +
-                      (oneD ? "1 value" : "2 values"));
+                      (oneD ? "1 value" : Twine(spatial) + " values"));
     attrs = {ctx.ints("strides", strides), ctx.ints("dilation", dilations),
              ctx.i64("groups", groups), ctx.ints("kernel_size", kernel)};
     {
       // Output size = stride * (in - 1) + output_padding + (k - 1) * d + 1
       // - pads; auto_pad SAME asks for out = in * stride, output_shape for
       // the size given (the padding split as SAME_UPPER splits it).
-      SmallVector<int64_t> outputPadding =
-          windowAttr(ctx, "output_padding", {0, 0}, oneD, 0);
-      if (outputPadding.size() != 2)
+      SmallVector<int64_t> outputPadding = windowAttr(
+          ctx, "output_padding", SmallVector<int64_t>(spatial, 0), oneD, 0);
+      if (outputPadding.size() != spatial)
         return ctx.fail("output_padding needs one value per spatial dimension");
       std::string autoPad = ctx.attrString("auto_pad", "NOTSET");
       FailureOr<SmallVector<int64_t>> explicitPads =
           windowPadding(ctx, x.drop_front(2), kernel, strides, dilations, oneD);
       if (autoPad == "NOTSET" && failed(explicitPads))
         return failure();
-      SmallVector<int64_t> pads =
-          autoPad == "NOTSET" ? *explicitPads : SmallVector<int64_t>(4, 0);
+      SmallVector<int64_t> pads = autoPad == "NOTSET"
+                                      ? *explicitPads
+                                      : SmallVector<int64_t>(2 * spatial, 0);
       SmallVector<int64_t> target;
       if (ctx.hasAttr("output_shape")) {
         target = windowAttr(ctx, "output_shape", {}, oneD, 1);
-        if (target.size() != 2)
+        if (target.size() != spatial)
           return ctx.fail("output_shape needs one value per spatial dimension");
       } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
-        target = {x[2] * strides[0], x[3] * strides[1]};
+        for (size_t d = 0; d < spatial; ++d)
+          target.push_back(x[d + 2] * strides[d]);
       }
       if (!target.empty()) {
         // ONNX puts the larger half of the padding first except for
         // SAME_UPPER; padding short of zero at the end is output padding.
         bool upper = autoPad == "SAME_UPPER";
-        for (int d = 0; d < 2; ++d) {
+        for (size_t d = 0; d < spatial; ++d) {
           int64_t total = strides[d] * (x[d + 2] - 1) + outputPadding[d] +
                           (kernel[d] - 1) * dilations[d] + 1 - target[d];
           int64_t half = total >= 0 ? total / 2 : -((-total + 1) / 2);
@@ -276,7 +282,7 @@ LogicalResult convertConv(NodeContext &ctx, bool transpose) {
             return ctx.fail("output_shape " + Twine(target[d]) +
                             " is too large for this convolution");
           pads[d] = begin;
-          pads[d + 2] = std::max<int64_t>(end, 0);
+          pads[d + spatial] = std::max<int64_t>(end, 0);
           outputPadding[d] += std::max<int64_t>(-end, 0);
         }
       }
@@ -285,8 +291,10 @@ LogicalResult convertConv(NodeContext &ctx, bool transpose) {
       attrs.push_back(ctx.i64("channels", w[1] * groups));
     }
   }
-  Value result = transpose ? b.op<Conv2DTransposeOp>({input, weights}, attrs)
-                           : b.op<Conv2DOp>({input, weights}, attrs);
+  Value result = !transpose ? b.op<Conv2DOp>({input, weights}, attrs)
+                 : x.size() == 5
+                     ? b.op<Conv3DTransposeOp>({input, weights}, attrs)
+                     : b.op<Conv2DTransposeOp>({input, weights}, attrs);
   if (ctx.hasInput(2))
     result = b.op<BiasAddOp>({result, ctx.input(2)}, {ctx.i64("axis", 1)});
   if (oneD)

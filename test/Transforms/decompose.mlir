@@ -148,3 +148,32 @@ relay.func @generic[t : Type](%x: !relay.tvar<t : Type>) -> !relay.tvar<t : Type
   %r = relay.fast_exp %x : (!relay.tvar<t : Type>) -> !relay.tvar<t : Type>
   relay.return %r : !relay.tvar<t : Type>
 }
+
+// -----
+
+// Tests that conv3d_transpose becomes one conv2d_transpose per depth tap of
+// the kernel over every input depth slice, each tap's results spread
+// `stride` apart (zeros between), shifted to the tap's depth and summed,
+// the padded depths cropped, the depths moved back after the channels.
+// CHECK-LABEL: relay.func @conv3d_transpose
+// CHECK: %[[X:.*]] = relay.transpose %arg0 {axes = array<i64: 0, 2, 1, 3, 4>}
+// CHECK: %[[IMAGES:.*]] = relay.reshape %[[X]] {newshape = array<i64: 6, 4, 9, 8>}
+// CHECK: relay.strided_slice %arg1 {axes = array<i64: 2>, begin = array<i64: 0>, end = array<i64: 1>, strides = array<i64: 1>}
+// CHECK: relay.nn.conv2d_transpose %[[IMAGES]], %{{.*}} {channels = 6 : i64, dilation = array<i64: 2, 1>, groups = 2 : i64, kernel_size = array<i64: 2, 3>, output_padding = array<i64: 0, 2>, padding = array<i64: 0, 1, 1, 0>, strides = array<i64: 1, 3>} : (tensor<6x4x9x8xf32>, tensor<4x3x2x3xf32>) -> tensor<6x6x10x25xf32>
+// CHECK: relay.nn.pad %{{.*}} {pad_width = array<i64: 0, 0, 0, 0, 0, 1, 0, 0>} : (tensor<2x3x1x1500xf32>, tensor<f32>) -> tensor<2x3x2x1500xf32>
+// CHECK: relay.strided_slice %{{.*}} {axes = array<i64: 1>, begin = array<i64: 0>, end = array<i64: 5>, strides = array<i64: 1>}
+// CHECK: relay.nn.pad %{{.*}} {pad_width = array<i64: 0, 0, 0, 3, 0, 0>} : (tensor<2x5x1500xf32>, tensor<f32>) -> tensor<2x8x1500xf32>
+// CHECK: relay.nn.conv2d_transpose
+// CHECK: relay.nn.pad %{{.*}} {pad_width = array<i64: 0, 0, 1, 2, 0, 0>}
+// CHECK: relay.add
+// CHECK: relay.nn.conv2d_transpose
+// CHECK: relay.nn.pad %{{.*}} {pad_width = array<i64: 0, 0, 2, 1, 0, 0>}
+// CHECK: %[[SUM:.*]] = relay.add
+// CHECK: %[[CROP:.*]] = relay.strided_slice %[[SUM]] {axes = array<i64: 1>, begin = array<i64: 1>, end = array<i64: 6>, strides = array<i64: 1>} : (tensor<2x8x1500xf32>) -> tensor<2x5x1500xf32>
+// CHECK: relay.reshape %[[CROP]] {newshape = array<i64: 2, 5, 6, 10, 25>}
+// CHECK: relay.transpose %{{.*}} {axes = array<i64: 0, 2, 1, 3, 4>} : (tensor<2x5x6x10x25xf32>) -> tensor<2x6x5x10x25xf32>
+// CHECK-NOT: relay.nn.conv3d_transpose
+relay.func @conv3d_transpose(%x: tensor<2x4x3x9x8xf32>, %w: tensor<4x3x3x2x3xf32>) -> tensor<2x6x5x10x25xf32> {
+  %r = relay.nn.conv3d_transpose %x, %w {strides = array<i64: 2, 1, 3>, padding = array<i64: 1, 0, 1, 2, 1, 0>, output_padding = array<i64: 1, 0, 2>, dilation = array<i64: 1, 2, 1>, groups = 2 : i64} : (tensor<2x4x3x9x8xf32>, tensor<4x3x3x2x3xf32>) -> tensor<2x6x5x10x25xf32>
+  relay.return %r : tensor<2x6x5x10x25xf32>
+}

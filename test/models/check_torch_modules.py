@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Small PyTorch models of kinds beyond image classification (1-d CNNs, a
-transformer encoder, scripted control flow), exported with torch.onnx
+transformer encoder, scripted control flow, a 3-d U-Net), exported with torch.onnx
 (random weights) and run compiled by relay-run: each must compile (no
 interpreter fallback) and match PyTorch to 1e-4 relative to its largest
 magnitude.
@@ -82,11 +82,34 @@ class Branches(nn.Module):
         return z
 
 
+class UNet3D(nn.Module):
+    """A two-level 3-d U-Net (volumetric segmentation): 3-d convolutions
+    with batch norm, max pooling, a transposed 3-d convolution upsampling
+    and the skip connection concatenated."""
+
+    def __init__(self):
+        super().__init__()
+        def block(i, o):
+            return nn.Sequential(nn.Conv3d(i, o, 3, padding=1),
+                                 nn.BatchNorm3d(o), nn.ReLU())
+        self.down = block(2, 8)
+        self.bottom = nn.Sequential(nn.MaxPool3d(2), block(8, 16))
+        self.up = nn.ConvTranspose3d(16, 8, 2, stride=2)
+        self.decode = block(16, 8)
+        self.out = nn.Conv3d(8, 3, 1)
+
+    def forward(self, x):
+        skip = self.down(x)
+        y = self.up(self.bottom(skip))
+        return self.out(self.decode(torch.cat([y, skip], 1)))
+
+
 def models():
     torch.manual_seed(0)
     yield 'audio_cnn', AudioCNN(), torch.randn(1, 4, 64)
     yield 'text_cnn', TextCNN(), torch.randint(0, 50, (2, 9))
     yield 'transformer_encoder', Encoder(), torch.randn(1, 10, 32)
+    yield 'unet3d', UNet3D(), torch.randn(1, 2, 8, 12, 10)
     branches = torch.jit.script(Branches())
     for sign, name in ((1.0, 'scripted_if_then'), (-1.0, 'scripted_if_else')):
         with torch.no_grad():
@@ -105,7 +128,7 @@ def main():
         for name, model, x in models():
             model.eval()
             for m in model.modules():
-                if isinstance(m, nn.BatchNorm1d):
+                if isinstance(m, (nn.BatchNorm1d, nn.BatchNorm3d)):
                     m.running_mean.uniform_(-0.1, 0.1)
                     m.running_var.uniform_(0.5, 1.5)
             with torch.no_grad():

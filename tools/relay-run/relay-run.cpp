@@ -20,6 +20,7 @@
 #include "runtime/Interpreter/Interpreter.h"
 #include "runtime/Interpreter/Npy.h"
 #include "runtime/Interpreter/Samples.h"
+#include "support/AlignedInput.h"
 #include "tools/init/InitAll.h"
 #include "transforms/Codegen/CPU/CPUDescription.h"
 #include "transforms/Codegen/CPU/CPUTarget.h"
@@ -365,7 +366,7 @@ int main(int argc, char **argv) {
   SourceMgrDiagnosticHandler diagnostics(*sourceMgr, &context);
   std::string openError;
   // Aligned as MLIR bytecode's sections (its weights) require.
-  auto buffer = mlir::openInputFile(inputFile, llvm::Align(64), &openError);
+  auto buffer = relay::openAlignedInputFile(inputFile, &openError);
   if (!buffer)
     return fail(openError);
   sourceMgr->AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());

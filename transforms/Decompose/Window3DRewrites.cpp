@@ -9,6 +9,10 @@
 //   (each group's taps together, as its weights are reshaped); a kernel of
 //   one row and column (a temporal convolution, kx1x1) is instead a 2-d
 //   convolution over depth and the flattened rows, with no copies;
+// - conv3d_transpose: per depth tap of the kernel, one 2-d transposed
+//   convolution over every input depth slice, its results placed `stride`
+//   apart from the tap's offset and summed (no zeros inserted into the
+//   input: no multiplications by them);
 // - pooling: a box window is separable, so a 2-d pooling over height and
 //   width (depth folded into the channels) is followed by one over depth
 //   (height and width folded into one axis). Averages stay exact: the
@@ -155,6 +159,79 @@ Value conv3d(Emitter &b, Operation *op) {
   return swapAxes12(b, b.reshape(y, {n, od, o, planes[2], planes[3]}));
 }
 
+/// [N, D, M] -> [N, (D - 1) * s + 1, M]: the depth slices `s` apart, zeros
+/// between them.
+Value spreadDepth(Emitter &b, Value v, int64_t s) {
+  if (s == 1 || !v)
+    return v;
+  ArrayRef<int64_t> shape = shapeOf(v);
+  int64_t n = shape[0], d = shape[1], m = shape[2];
+  Value spread = b.reshape(
+      b.op<PadOp>({b.reshape(v, {n, d, 1, m}), b.scalar(0, v)},
+                  {b.ints("pad_width", {0, 0, 0, 0, 0, s - 1, 0, 0})}),
+      {n, d * s, m});
+  return b.op<StridedSliceOp>(
+      {spread}, {b.ints("begin", {0}), b.ints("end", {(d - 1) * s + 1}),
+                 b.ints("strides", {1}), b.ints("axes", {1})});
+}
+
+Value conv3dTranspose(Emitter &b, Operation *op) {
+  Value x = op->getOperand(0), w = op->getOperand(1);
+  ArrayRef<int64_t> xs = shapeOf(x), ws = shapeOf(w);
+  ArrayRef<int64_t> ys = shapeOf(op->getResult(0));
+  int64_t n = xs[0], c = xs[1], d = xs[2];
+  int64_t kd = ws[2], kh = ws[3], kw = ws[4];
+  int64_t o = ys[1], od = ys[2];
+  SmallVector<int64_t> strides = triple(op, "strides", 1);
+  SmallVector<int64_t> dilation = triple(op, "dilation", 1);
+  SmallVector<int64_t> outputPadding = triple(op, "output_padding", 0);
+  SmallVector<int64_t> pad = padding3d(op);
+  SmallVector<NamedAttribute> attrs = {
+      b.ints("strides", {strides[1], strides[2]}),
+      b.ints("dilation", {dilation[1], dilation[2]}),
+      b.ints("padding", {pad[1], pad[2], pad[4], pad[5]}),
+      b.ints("output_padding", {outputPadding[1], outputPadding[2]}),
+      b.i64("groups", intAttr(op, "groups")),
+      b.i64("channels", o),
+      b.ints("kernel_size", {kh, kw})};
+  if (auto dtype = op->getAttrOfType<TypeAttr>("out_dtype"))
+    attrs.push_back(b.type("out_dtype", dtype.getValue()));
+  // [N, C, D, H, W] -> [N * D, C, H, W]: every input depth slice an image.
+  Value images = b.reshape(swapAxes12(b, x), {n * d, c, xs[3], xs[4]});
+  // Depth tap t of the kernel sends input depth i to depth i * sd + t * dd
+  // of the uncropped output (`full` deep, then output_padding's zeros).
+  int64_t spread = (d - 1) * strides[0] + 1;
+  int64_t full = spread + dilation[0] * (kd - 1);
+  Value sum;
+  for (int64_t t = 0; t < kd; ++t) {
+    Value tap = b.op<StridedSliceOp>(
+        {w}, {b.ints("begin", {t}), b.ints("end", {t + 1}),
+              b.ints("strides", {1}), b.ints("axes", {2})});
+    Value planes = b.op<Conv2DTransposeOp>(
+        {images, b.reshape(tap, {ws[0], ws[1], kh, kw})}, attrs);
+    if (!planes)
+      return planes;
+    int64_t m = o * ys[3] * ys[4];
+    Value placed = spreadDepth(b, b.reshape(planes, {n, d, m}), strides[0]);
+    int64_t before = t * dilation[0];
+    placed = b.op<PadOp>(
+        {placed, b.scalar(0, planes)},
+        {b.ints(
+            "pad_width",
+            {0, 0, before, full - spread - before + outputPadding[0], 0, 0})});
+    sum = sum ? b.add(sum, placed) : placed;
+  }
+  Value cropped = sum;
+  if (pad[0] || od != full + outputPadding[0])
+    cropped = b.op<StridedSliceOp>(
+        {sum}, {b.ints("begin", {pad[0]}), b.ints("end", {pad[0] + od}),
+                b.ints("strides", {1}), b.ints("axes", {1})});
+  // [N, OD, O * OH * OW] -> [N, O, OD, OH, OW].
+  if (!cropped)
+    return cropped;
+  return swapAxes12(b, b.reshape(cropped, {n, od, o, ys[3], ys[4]}));
+}
+
 /// A 3-d pooling as `Pool2D` over height and width, then over depth.
 template <typename Pool2D> Value pool3d(Emitter &b, Operation *op) {
   constexpr bool isAvg = std::is_same_v<Pool2D, AvgPool2DOp>;
@@ -215,6 +292,7 @@ template <typename Pool2D> Value adaptivePool3d(Emitter &b, Operation *op) {
 
 void mlir::relay::decompose::addWindow3DRewrites(AddRewrite add) {
   add("nn.conv3d", conv3d);
+  add("nn.conv3d_transpose", conv3dTranspose);
   add("nn.max_pool3d",
       [](Emitter &b, Operation *op) { return pool3d<MaxPool2DOp>(b, op); });
   add("nn.avg_pool3d",

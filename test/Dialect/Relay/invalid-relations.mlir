@@ -996,3 +996,43 @@ relay.func @adaptive_pool3d_size(%a: tensor<1x4x5x9x9xf32>) -> tensor<i1> {
   %ok = relay.constant dense<true> : tensor<i1>
   relay.return %ok : tensor<i1>
 }
+
+// -----
+
+// Tests that conv3d_transpose's weight (IODHW) has the data's channels first.
+relay.func @conv3d_transpose_channels(%a: tensor<1x4x5x9x9xf32>, %w: tensor<6x4x3x3x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.conv3d_transpose: weight 'tensor<6x4x3x3x3xf32>' has 6 input channels, expected 4}}
+  %r = relay.nn.conv3d_transpose %a, %w : (tensor<1x4x5x9x9xf32>, tensor<6x4x3x3x3xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests that conv3d_transpose's output_padding is smaller than its stride.
+relay.func @conv3d_transpose_output_padding(%a: tensor<1x4x5x9x9xf32>, %w: tensor<4x2x3x3x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.conv3d_transpose: output_padding must be non-negative and smaller than the stride or the dilation}}
+  %r = relay.nn.conv3d_transpose %a, %w {strides = array<i64: 2>, output_padding = array<i64: 0, 2, 0>} : (tensor<1x4x5x9x9xf32>, tensor<4x2x3x3x3xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests that conv3d_transpose takes 5-d data and weights.
+relay.func @conv3d_transpose_rank(%a: tensor<1x4x9x9xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.conv3d_transpose: expected 5-d (NCDHW) data and (IODHW) weights of one dtype, got 'tensor<1x4x9x9xf32>' and 'tensor<4x2x3x3xf32>'}}
+  %r = relay.nn.conv3d_transpose %a, %w : (tensor<1x4x9x9xf32>, tensor<4x2x3x3xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests that padding larger than conv3d_transpose's output is an error.
+relay.func @conv3d_transpose_no_output(%a: tensor<1x4x1x9x9xf32>, %w: tensor<4x2x1x3x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.conv3d_transpose: the padding leaves no output}}
+  %r = relay.nn.conv3d_transpose %a, %w {padding = array<i64: 1, 0, 0>} : (tensor<1x4x1x9x9xf32>, tensor<4x2x1x3x3xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}

@@ -145,6 +145,26 @@ def conv3d_ref(x, w, strides, pad, dilation, groups):
     return out.astype(np.float32)
 
 
+def conv3d_transpose_ref(x, w, strides, pad, output_padding, dilation, groups):
+    """Each input element scatters its kernel (IODHW weights) into the
+    output; pad: (front, top, left, back, bottom, right)."""
+    n, c = x.shape[:2]
+    og, k = w.shape[1], w.shape[2:]
+    cg = c // groups
+    full = [(x.shape[2 + a] - 1) * strides[a] + dilation[a] * (k[a] - 1) + 1 +
+            output_padding[a] for a in range(3)]
+    out = np.zeros((n, og * groups) + tuple(full))
+    for idx in np.ndindex(*x.shape[2:]):
+        for t in np.ndindex(*k):
+            at = tuple(idx[a] * strides[a] + t[a] * dilation[a] for a in range(3))
+            for g in range(groups):
+                out[(slice(None), slice(g * og, (g + 1) * og)) + at] += np.einsum(
+                    "nc,co->no", x[(slice(None), slice(g * cg, (g + 1) * cg)) + idx].astype(np.float64),
+                    w[(slice(g * cg, (g + 1) * cg), slice(None)) + t])
+    return out[:, :, pad[0]:full[0] - pad[3], pad[1]:full[1] - pad[4],
+               pad[2]:full[2] - pad[5]].astype(np.float32)
+
+
 def pool3d_ref(x, k, s, p, mode, count_include_pad=False, ceil_mode=False):
     """p: (front, top, left, back, bottom, right)."""
     sizes = x.shape[2:]
@@ -604,6 +624,14 @@ CASES = [
     ("nn.conv3d (1x1x1, strided, grouped)", "nn.conv3d(%a, %b, strides=[2, 2, 3], groups=2)",
      [vol, f32(6, 2, 1, 1, 1)],
      lambda a, w: conv3d_ref(a, w, (2, 2, 3), (0,) * 6, (1, 1, 1), 2), R),
+    ("nn.conv3d_transpose", "nn.conv3d_transpose(%a, %b, strides=[2], kernel_size=[2, 2, 2])",
+     [f32(1, 4, 3, 4, 5), f32(4, 3, 2, 2, 2)],
+     lambda a, w: conv3d_transpose_ref(a, w, (2, 2, 2), (0,) * 6, (0, 0, 0), (1, 1, 1), 1), R),
+    ("nn.conv3d_transpose (padded, output_padding, dilated, grouped)",
+     "nn.conv3d_transpose(%a, %b, strides=[2, 1, 3], padding=[1, 0, 1, 2, 1, 0], "
+     "output_padding=[1, 0, 2], dilation=[1, 2, 1], groups=2)",
+     [vol, f32(4, 3, 3, 2, 3)],
+     lambda a, w: conv3d_transpose_ref(a, w, (2, 1, 3), (1, 0, 1, 2, 1, 0), (1, 0, 2), (1, 2, 1), 2), R),
     ("nn.max_pool3d", "nn.max_pool3d(%a, pool_size=[3, 2, 3], strides=[2, 2, 1], "
      "padding=[1, 0, 1], ceil_mode=True)", [vol],
      lambda a: pool3d_ref(a, (3, 2, 3), (2, 2, 1), (1, 0, 1, 1, 0, 1), "max", ceil_mode=True), 0),
