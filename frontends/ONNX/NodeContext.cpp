@@ -6,6 +6,8 @@
 #include "dialects/relay/RelayOps.h"
 #include "dialects/relay/RelayTypes.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::onnx_import;
@@ -120,8 +122,15 @@ Value NodeContext::scalar(double value, Type elementType) {
     return constant(DenseElementsAttr::get(type, v));
   }
   unsigned width = elementType.getIntOrFloatBitWidth();
+  // Saturated to int64's range (a cast of a double beyond it is undefined;
+  // a fuzzed Pad value found it), NaN as 0, then wrapped to the width.
+  int64_t integer = 0;
+  if (!std::isnan(value))
+    integer = value >= 9.2233720368547758e18    ? INT64_MAX
+              : value <= -9.2233720368547758e18 ? INT64_MIN
+                                                : static_cast<int64_t>(value);
   return constant(DenseElementsAttr::get(
-      type, APInt(width, static_cast<int64_t>(value),
+      type, APInt(width, integer,
                   /*isSigned=*/!elementType.isUnsignedInteger() && width > 1,
                   /*implicitTrunc=*/true)));
 }
