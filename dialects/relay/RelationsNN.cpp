@@ -154,6 +154,23 @@ static FailureOr<Dim> channelsPerGroup(RelationArgs &args, Dim inChannels,
   return Dim::of(inChannels.size / groups);
 }
 
+/// The size of a transposed convolution's output along one axis: (in - 1)
+/// * stride - pads + dilation * (k - 1) + outputPadding + 1; Any where the
+/// input or kernel size is; a located error when the padding leaves none.
+static FailureOr<Dim> transposedOutput(RelationArgs &args, Dim in, Dim k,
+                                       int64_t stride, int64_t dilation,
+                                       int64_t pads, int64_t outputPadding) {
+  if (!in.isStatic() || !k.isStatic())
+    return Dim::any();
+  int64_t size = (in.size - 1) * stride - pads + dilation * (k.size - 1) +
+                 outputPadding + 1;
+  if (size <= 0) {
+    args.emitError() << "the padding leaves no output";
+    return failure();
+  }
+  return Dim::of(size);
+}
+
 static RelationStatus conv2dRelation(RelationArgs &args, bool transposed) {
   TensorInfo data, weight;
   READ_TENSOR_OR_RETURN(args, 0, data);
@@ -260,16 +277,16 @@ static RelationStatus conv2dRelation(RelationArgs &args, bool transposed) {
         readPair(args, "output_padding", 0);
     if (failed(outPad))
       return RelationStatus::Failed;
-    auto size = [&](Dim in, Dim k, int64_t s, int64_t d, int64_t pads,
-                    int64_t op) -> Dim {
-      if (!in.isStatic() || !k.isStatic())
-        return Dim::any();
-      return Dim::of((in.size - 1) * s - pads + d * (k.size - 1) + op + 1);
-    };
-    oh = size(data.dims[dl->h], kh, (*strides)[0], (*dilation)[0],
-              (*pad)[0] + (*pad)[2], (*outPad)[0]);
-    ow = size(data.dims[dl->w], kw, (*strides)[1], (*dilation)[1],
-              (*pad)[1] + (*pad)[3], (*outPad)[1]);
+    FailureOr<Dim> h =
+        transposedOutput(args, data.dims[dl->h], kh, (*strides)[0],
+                         (*dilation)[0], (*pad)[0] + (*pad)[2], (*outPad)[0]);
+    FailureOr<Dim> w =
+        transposedOutput(args, data.dims[dl->w], kw, (*strides)[1],
+                         (*dilation)[1], (*pad)[1] + (*pad)[3], (*outPad)[1]);
+    if (failed(h) || failed(w))
+      return RelationStatus::Failed;
+    oh = *h;
+    ow = *w;
   }
   FailureOr<Layout2D> ol = dl;
   if (!args.getString("out_layout", "").empty())
@@ -597,18 +614,14 @@ static RelationStatus conv1dTransposeRelation(RelationArgs &args) {
       outputPadding >= std::max(window->stride, window->dilation))
     return args.fail("output_padding must be smaller than the stride or the "
                      "dilation");
-  Dim out = Dim::any();
-  if (data.dims[2].isStatic() && weight.dims[2].isStatic()) {
-    int64_t w = (data.dims[2].size - 1) * window->stride - window->pad[0] -
-                window->pad[1] + window->dilation * (weight.dims[2].size - 1) +
-                outputPadding + 1;
-    if (w <= 0)
-      return args.fail("the padding leaves no output");
-    out = Dim::of(w);
-  }
+  FailureOr<Dim> out = transposedOutput(
+      args, data.dims[2], weight.dims[2], window->stride, window->dilation,
+      window->pad[0] + window->pad[1], outputPadding);
+  if (failed(out))
+    return RelationStatus::Failed;
   return args.solve(
       makeTensor(args.getContext(),
-                 {data.dims[0], mulDims(weight.dims[1], Dim::of(groups)), out},
+                 {data.dims[0], mulDims(weight.dims[1], Dim::of(groups)), *out},
                  outDtype(args, data.dtype)));
 }
 
@@ -907,15 +920,12 @@ static RelationStatus conv3dTransposeRelation(RelationArgs &args) {
     if (k.isStatic() && k.size <= 0)
       return args.fail("weight " + typeStr(args.getInput(1)) +
                        " has an empty kernel");
-    if (!in.isStatic() || !k.isStatic()) {
-      out.push_back(Dim::any());
-      continue;
-    }
-    int64_t size = (in.size - 1) * stride - (*pad)[axis] - (*pad)[axis + 3] +
-                   dil * (k.size - 1) + outputPadding[axis] + 1;
-    if (size <= 0)
-      return args.fail("the padding leaves no output");
-    out.push_back(Dim::of(size));
+    FailureOr<Dim> size =
+        transposedOutput(args, in, k, stride, dil,
+                         (*pad)[axis] + (*pad)[axis + 3], outputPadding[axis]);
+    if (failed(size))
+      return RelationStatus::Failed;
+    out.push_back(*size);
   }
   return args.solve(
       makeTensor(args.getContext(), out, outDtype(args, data.dtype)));

@@ -1036,3 +1036,14 @@ relay.func @conv3d_transpose_no_output(%a: tensor<1x4x1x9x9xf32>, %w: tensor<4x2
   %ok = relay.constant dense<true> : tensor<i1>
   relay.return %ok : tensor<i1>
 }
+
+// -----
+
+// Tests that padding larger than conv2d_transpose's output is an error (it
+// gave a negative dimension before).
+relay.func @conv2d_transpose_no_output(%a: tensor<1x4x1x1xf32>, %w: tensor<4x2x1x1xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.conv2d_transpose: the padding leaves no output}}
+  %r = relay.nn.conv2d_transpose %a, %w {padding = array<i64: 1, 0, 1, 0>} : (tensor<1x4x1x1xf32>, tensor<4x2x1x1xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
