@@ -40,6 +40,9 @@ CASES = [
     (64, 64, 7, 7, (1, 1, 1, 1)),     # too few tiles: im2col
     (8, 32, 28, 28, (1, 1, 1, 1)),    # too few channels: im2col
     (32, 40, 28, 28, (1, 1, 1, 1)),   # 40 outputs, no whole panel: im2col
+    (32, 60, 28, 28, (1, 1, 1, 1)),   # F(4x4), 60 outputs padded to 64
+    (16, 230, 14, 14, (1, 1, 1, 1), 2),  # F(2x2), 230 padded to 240, batch
+    (8, 58, 28, 28, (1, 1, 1, 1)),    # im2col, 58 rows padded to 64
 ]
 
 # (input channels, output channels, height, width, batch) with the weights
@@ -50,6 +53,8 @@ RUNTIME_WEIGHT_CASES = [
     (32, 64, 14, 14, 4),   # F(2x2), each image in one band, in parallel
     (64, 64, 56, 56, 2),   # F(4x4), two bands an image, images in parallel
     (32, 32, 28, 28, 1),   # F(4x4), one image in two parallel bands
+    (32, 58, 14, 14, 2),   # F(2x2), 58 filters padded to 64 at run time
+    (8, 58, 28, 28, 1),    # im2col, 58 rows padded to 64 at run time
 ]
 
 

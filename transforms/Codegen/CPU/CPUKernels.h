@@ -254,6 +254,12 @@ Value packedConstantMatrix(OpBuilder &b, Location loc, Value matrix,
                            int64_t lanes, int64_t paddedRows = 0,
                            bool transposed = false);
 
+/// `value` (a static tensor) with its leading dimension padded to `rows`
+/// with zeros: a new constant where `value` is one, else a tensor.pad. The
+/// output channels of a convolution's weights padded to whole register
+/// tiles or vectors.
+Value zeroPaddedRows(OpBuilder &b, Location loc, Value value, int64_t rows);
+
 } // namespace mlir::relay::cpu
 
 #endif // RELAY_MLIR_TRANSFORMS_CODEGEN_CPU_CPUKERNELS_H

@@ -136,11 +136,21 @@ Value conv2dSingleImageProduct(OpBuilder &b, Location loc,
           b, loc, type, out, SmallVector<ReassociationIndices>{{0, 1}, {2, 3}});
     }
   col = padHighTo(b, loc, col, {k, padded});
+  // Channels that are neither whole register tiles nor whole vectors
+  // (R(2+1)D's 230, 460 and 921 channels: 230 went in 2-row tiles, 4
+  // accumulators, at a third of the speed of 224) are padded with zero
+  // weights as CPUDescription::paddedTileRows says; constant weights are
+  // padded here, once. (Whole vectors of rows keep their tiles: AVX2's
+  // 6-row tiles split 64 rows as 60 + 4, see --relay-tile-and-vectorize.)
+  int64_t paddedRows =
+      f % cpu.registerTileRows() && f % kLanes ? cpu.paddedTileRows(f) : f;
+  w = zeroPaddedRows(b, loc, w, paddedRows);
   // Loops (f, p, k).
-  Value out = contract(
-      b, loc, RankedTensorType::get({f, padded}, e), ValueRange{w, col}, 3,
-      {map(ctx, 3, {0, 2}), map(ctx, 3, {2, 1}), map(ctx, 3, {0, 1})});
-  if (padded != p)
+  Value out =
+      contract(b, loc, RankedTensorType::get({paddedRows, padded}, e),
+               ValueRange{w, col}, 3,
+               {map(ctx, 3, {0, 2}), map(ctx, 3, {2, 1}), map(ctx, 3, {0, 1})});
+  if (padded != p || paddedRows != f)
     out = tensor::ExtractSliceOp::create(
         b, loc, RankedTensorType::get({f, p}, e), out, ValueRange{},
         ValueRange{}, ValueRange{}, b.getDenseI64ArrayAttr({0, 0}),
@@ -517,10 +527,11 @@ Value convImageByImage(OpBuilder &b, Location loc, RankedTensorType type,
   auto resultType = RankedTensorType::get(
       {1, type.getDimSize(1), type.getDimSize(2), type.getDimSize(3)},
       type.getElementType());
-  return eachImage(b, loc, type, data, [&](OpBuilder &ib, Value image) {
+  Value out = eachImage(b, loc, type, data, [&](OpBuilder &ib, Value image) {
     return conv2dNchwAsProduct(ib, loc, resultType, image, weight, groups, s,
                                d);
   });
+  return out;
 }
 
 /// Whether the result of the 1x1 convolution `conv` goes, through

@@ -125,4 +125,35 @@ Value packedConstantMatrix(OpBuilder &b, Location loc, Value matrix,
   return bytesConstant(b, loc, packedType, packed, isResource);
 }
 
+Value zeroPaddedRows(OpBuilder &b, Location loc, Value value, int64_t rows) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getDimSize(0) == rows)
+    return value;
+  SmallVector<int64_t> shape(type.getShape());
+  shape[0] = rows;
+  auto paddedType = RankedTensorType::get(shape, type.getElementType());
+  // As a matrix of one column per element of a row: packed in panels of
+  // one row, it is the row-major matrix itself.
+  SmallVector<ReassociationIndices> rowMajor(1, {0});
+  if (type.getRank() > 1 && constantThroughReshapes(value)) {
+    rowMajor.emplace_back();
+    for (int64_t d = 1, e = type.getRank(); d < e; ++d)
+      rowMajor.back().push_back(d);
+    Value matrix =
+        type.getRank() == 2
+            ? value
+            : tensor::CollapseShapeOp::create(b, loc, value, rowMajor);
+    if (Value packed = packedConstantMatrix(b, loc, matrix, 1, rows)) {
+      // [rows, C, 1] -> [rows, C] -> the padded shape.
+      Value padded = tensor::CollapseShapeOp::create(
+          b, loc, packed, SmallVector<ReassociationIndices>{{0}, {1, 2}});
+      if (type.getRank() == 2)
+        return padded;
+      return tensor::ExpandShapeOp::create(b, loc, paddedType, padded,
+                                           rowMajor);
+    }
+  }
+  return lowering::padHighTo(b, loc, value, shape);
+}
+
 } // namespace mlir::relay::cpu
