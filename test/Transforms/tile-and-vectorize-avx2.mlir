@@ -87,6 +87,32 @@ func.func @rows_split_from_zero(%a: memref<64x256xf32>, %b: memref<256x256xf32>)
 
 // -----
 
+// Tests that a cache tile's columns that are not whole vectors (120: a 1x1
+// convolution computed in a depthwise one's 5-row windows of 24 columns)
+// are split on AVX-512: 112 columns in whole 16-lane vectors, the last 8
+// in tiles of their own, instead of all in 30-column tiles (vectors of 16,
+// 8, 4 and 2 lanes), both parts starting from zero (the fill goes). AVX2's
+// 8-lane vectors divide 120.
+// AVX2-LABEL: func.func @columns_split
+// AVX2:        vector.contract {{.*}} into vector<12x8xf32>
+// AVX2-NOT:    vector.contract
+// AVX512-LABEL: func.func @columns_split
+// AVX512-NOT:  linalg.fill
+// AVX512:      scf.for {{.*}} to %c112 step %c16
+// AVX512:        vector.contract {{.*}} into vector<16x16xf32>
+// AVX512:      vector.contract {{.*}} into vector<8x8xf32>
+// AVX512-NOT:  x30xf32>
+func.func @columns_split(%a: memref<960x160xf32>, %b: memref<160x120xf32>) -> memref<960x120xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<960x120xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<960x120xf32>)
+  linalg.matmul ins(%a, %b : memref<960x160xf32>, memref<160x120xf32>)
+                outs(%c : memref<960x120xf32>)
+  return %c : memref<960x120xf32>
+}
+
+// -----
+
 // Tests that with AVX2's 8-lane vectors a transpose of whole 16x16 blocks
 // goes in 8x8 blocks of shuffles on 8-lane vectors (a 16x16 block's
 // shuffles of 16 lanes are two registers each), and that 8x8 blocks of
