@@ -104,12 +104,37 @@ class UNet3D(nn.Module):
         return self.out(self.decode(torch.cat([y, skip], 1)))
 
 
+class InvertedResiduals(nn.Module):
+    """Two inverted residual blocks of EfficientNet-V2-S at 384x384 (24x24
+    maps): 160 channels expanded to 960 by a 1x1 convolution whose input
+    stays in the cache (channel bands, the depthwise convolution in channel
+    blocks), then 256 expanded to 1536 (a depthwise image in one-row bands
+    whose 3-row windows of 24 columns are not whole vectors)."""
+
+    def __init__(self):
+        super().__init__()
+        def block(c, e):
+            return nn.Sequential(
+                nn.Conv2d(c, e, 1, bias=False), nn.BatchNorm2d(e), nn.SiLU(),
+                nn.Conv2d(e, e, 3, padding=1, groups=e, bias=False),
+                nn.BatchNorm2d(e), nn.SiLU(),
+                nn.Conv2d(e, c, 1, bias=False), nn.BatchNorm2d(c))
+        self.first = block(160, 960)
+        self.widen = nn.Conv2d(160, 256, 1)
+        self.second = block(256, 1536)
+
+    def forward(self, x):
+        x = self.widen(x + self.first(x))
+        return x + self.second(x)
+
+
 def models():
     torch.manual_seed(0)
     yield 'audio_cnn', AudioCNN(), torch.randn(1, 4, 64)
     yield 'text_cnn', TextCNN(), torch.randint(0, 50, (2, 9))
     yield 'transformer_encoder', Encoder(), torch.randn(1, 10, 32)
     yield 'unet3d', UNet3D(), torch.randn(1, 2, 8, 12, 10)
+    yield 'inverted_residuals', InvertedResiduals(), torch.randn(1, 160, 24, 24)
     branches = torch.jit.script(Branches())
     for sign, name in ((1.0, 'scripted_if_then'), (-1.0, 'scripted_if_else')):
         with torch.no_grad():
@@ -128,7 +153,8 @@ def main():
         for name, model, x in models():
             model.eval()
             for m in model.modules():
-                if isinstance(m, (nn.BatchNorm1d, nn.BatchNorm3d)):
+                if isinstance(m, (nn.BatchNorm1d, nn.BatchNorm2d,
+                                  nn.BatchNorm3d)):
                     m.running_mean.uniform_(-0.1, 0.1)
                     m.running_var.uniform_(0.5, 1.5)
             with torch.no_grad():

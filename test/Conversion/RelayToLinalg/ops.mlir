@@ -379,6 +379,26 @@ relay.func @pointwise_silu_feeds_depthwise_bands(%x: tensor<1x16x112x112xf32>, %
   relay.return %y : tensor<1x96x56x56xf32>
 }
 
+// Tests that a 1x1 convolution whose input stays in the cache (160
+// channels of 24x24, 368 KB) goes in bands of 48 output channels and the
+// depthwise convolution of its 2.2 MB image in the matching channel blocks
+// (the two loops merge in --relay-fuse-elementwise), not in row bands,
+// whose windows compute their rows above and below again.
+// CHECK-LABEL: func.func @pointwise_in_channel_bands(
+// CHECK: scf.for %{{.*}} = %c0 to %c960 step %c48
+// CHECK:   linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<48x160xf32>, tensor<160x576xf32>)
+// CHECK: } {relay.independent_iterations}
+// CHECK: scf.for %{{.*}} to %{{.*}} step %c48
+// CHECK-NOT: relay.image_windows
+// CHECK: } {relay.independent_iterations, relay.row_kernel}
+relay.func @pointwise_in_channel_bands(%x: tensor<1x160x24x24xf32>, %w: tensor<960x160x1x1xf32>, %k: tensor<960x1x3x3xf32>) -> tensor<1x960x24x24xf32> {
+  %e = relay.nn.conv2d %x, %w : (tensor<1x160x24x24xf32>, tensor<960x160x1x1xf32>) -> tensor<1x960x24x24xf32>
+  %s = relay.sigmoid %e : (tensor<1x960x24x24xf32>) -> tensor<1x960x24x24xf32>
+  %m = relay.multiply %e, %s : (tensor<1x960x24x24xf32>, tensor<1x960x24x24xf32>) -> tensor<1x960x24x24xf32>
+  %y = relay.nn.conv2d %m, %k {groups = 960 : i64, padding = array<i64: 1, 1>} : (tensor<1x960x24x24xf32>, tensor<960x1x3x3xf32>) -> tensor<1x960x24x24xf32>
+  relay.return %y : tensor<1x960x24x24xf32>
+}
+
 // A 3x3 convolution feeding such a depthwise convolution keeps its bands
 // (its im2col matrix is built band by band).
 // CHECK-LABEL: func.func @conv3x3_feeds_depthwise_bands(

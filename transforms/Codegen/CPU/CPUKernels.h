@@ -112,6 +112,13 @@ Value convImageByImage(OpBuilder &b, Location loc, RankedTensorType type,
 /// in those bands).
 bool feedsDepthwiseRowBands(Operation *conv);
 
+/// Whether the image of the depthwise convolution `depthwise` (a
+/// relay.nn.conv2d) is made, through elementwise ops, by a 1x1 convolution
+/// in bands of output channels: the depthwise convolution then goes in the
+/// matching channel blocks, whatever the image's size, and the two loops
+/// merge.
+bool imageInChannelBands(Operation *depthwise);
+
 //===----------------------------------------------------------------------===//
 // Winograd (WinogradConv.cpp) and depthwise rows (DepthwiseConv.cpp)
 //===----------------------------------------------------------------------===//
@@ -129,10 +136,12 @@ Value winogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
 /// padding 1 or 5x5 with padding 2, at stride 1 or 2, undilated, giving
 /// `type`, as loop nests of vector code along rows that treat the padding
 /// as zeros (no padded copy of the image); null when it does not apply.
+/// An image above twice L2 goes in bands of output rows unless
+/// `allowRowBands` is false (imageInChannelBands), else in blocks of channels.
 Value depthwiseConvInRows(OpBuilder &b, Location loc, RankedTensorType type,
                           Value data, Value weight, ArrayRef<int64_t> strides,
                           ArrayRef<int64_t> dilations,
-                          ArrayRef<int64_t> padding);
+                          ArrayRef<int64_t> padding, bool allowRowBands = true);
 
 /// A grouped convolution (at most 128 channels per group: ResNeXt's and
 /// RegNet's 3x3 ones) of NCHW f32 images, with the kernels, padding and

@@ -105,8 +105,9 @@ public:
       if (Value out = winogradConv2d(b, loc, type, conv.data, conv.weight, p))
         return out;
     if (conv.nchw && conv.isDepthwise())
-      if (Value out = depthwiseConvInRows(b, loc, type, conv.data, conv.weight,
-                                          s, d, p))
+      if (Value out = depthwiseConvInRows(
+              b, loc, type, conv.data, conv.weight, s, d, p,
+              /*allowRowBands=*/!(conv.op && imageInChannelBands(conv.op))))
         return out;
     if (conv.nchw && conv.groups > 1 && !conv.isDepthwise())
       if (Value out = groupedConvInRows(b, loc, type, conv.data, conv.weight,

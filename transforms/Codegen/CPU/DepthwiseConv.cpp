@@ -854,12 +854,10 @@ static int64_t rowKernelStride(RankedTensorType type, RankedTensorType in,
   return s;
 }
 
-Value mlir::relay::cpu::depthwiseConvInRows(OpBuilder &b, Location loc,
-                                            RankedTensorType type, Value data,
-                                            Value weight,
-                                            ArrayRef<int64_t> strides,
-                                            ArrayRef<int64_t> dilations,
-                                            ArrayRef<int64_t> padding) {
+Value mlir::relay::cpu::depthwiseConvInRows(
+    OpBuilder &b, Location loc, RankedTensorType type, Value data, Value weight,
+    ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+    ArrayRef<int64_t> padding, bool allowRowBands) {
   auto in = cast<RankedTensorType>(data.getType());
   auto wt = cast<RankedTensorType>(weight.getType());
   int64_t s = rowKernelStride(type, in, wt, strides, dilations, padding);
@@ -867,7 +865,7 @@ Value mlir::relay::cpu::depthwiseConvInRows(OpBuilder &b, Location loc,
   if (!s || in.getDimSize(0) != 1 || wt.getDimSize(0) != c ||
       wt.getDimSize(1) != 1 || type.getDimSize(1) != c)
     return nullptr;
-  if (wt.getDimSize(2) == 3)
+  if (allowRowBands && wt.getDimSize(2) == 3)
     if (int64_t rows = depthwiseRowBandRows(in, s, cpuAt(b)))
       return rowBands(b, loc, type, data, weight, s, rows);
   return channelBlocks(b, loc, type, data, weight, s);
