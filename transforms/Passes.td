@@ -919,7 +919,12 @@ def SimplifyExpr : Pass<"relay-simplify-expr", "::mlir::ModuleOp"> {
     the identity permutation goes; `x * 1`, `1 * x`, `x / 1`, `x + 0`,
     `0 + x` and `x - 0` (a splat constant that does not broadcast `x`) are
     `x`; a cast to the operand's own type goes, and a cast of a widening
-    cast (to a wider type of the same kind) casts the original value.
+    cast (to a wider type of the same kind) casts the original value. An
+    `nn.conv2d` (NCHW, OIHW) whose kernel has rows or columns of taps that
+    read only its padding for every output (a dilation as large as the map,
+    as DeepLabV3's atrous pyramid has on small inputs) takes the live taps'
+    weights (a `strided_slice`, folded where they are constant) and only the
+    padding they read.
 
     ```mlir
     %a = relay.reshape %x {newshape = array<i64: 6>} : (tensor<2x3xf32>) -> tensor<6xf32>

@@ -128,6 +128,26 @@ class InvertedResiduals(nn.Module):
         return x + self.second(x)
 
 
+class AtrousPyramid(nn.Module):
+    """DeepLabV3's atrous spatial pyramid on a 28x28 map: 3x3 convolutions
+    dilated by 12, 24 and 36 (at 36 only the centre tap reads the map:
+    --relay-simplify-expr leaves a 1x1 convolution), a 1x1 branch and the
+    pooled image, concatenated and projected."""
+
+    def __init__(self):
+        super().__init__()
+        self.branches = nn.ModuleList(
+            [nn.Conv2d(16, 8, 1)] +
+            [nn.Conv2d(16, 8, 3, padding=r, dilation=r) for r in (12, 24, 36)])
+        self.pool = nn.Sequential(nn.AdaptiveAvgPool2d(1), nn.Conv2d(16, 8, 1))
+        self.project = nn.Conv2d(40, 8, 1)
+
+    def forward(self, x):
+        pooled = self.pool(x).expand(-1, -1, x.shape[2], x.shape[3])
+        ys = [torch.relu(b(x)) for b in self.branches] + [pooled]
+        return self.project(torch.cat(ys, 1))
+
+
 def models():
     torch.manual_seed(0)
     yield 'audio_cnn', AudioCNN(), torch.randn(1, 4, 64)
@@ -135,6 +155,7 @@ def models():
     yield 'transformer_encoder', Encoder(), torch.randn(1, 10, 32)
     yield 'unet3d', UNet3D(), torch.randn(1, 2, 8, 12, 10)
     yield 'inverted_residuals', InvertedResiduals(), torch.randn(1, 160, 24, 24)
+    yield 'atrous_pyramid', AtrousPyramid(), torch.randn(1, 16, 28, 28)
     branches = torch.jit.script(Branches())
     for sign, name in ((1.0, 'scripted_if_then'), (-1.0, 'scripted_if_else')):
         with torch.no_grad():

@@ -3,7 +3,8 @@
 // Rewrites that leave less to compute: chains of reshapes and transposes
 // collapse, identities of arithmetic and casts disappear (TVM's
 // SimplifyReshape, SimplifyTranspose, EliminateIdentity, SimplifySameCast
-// and SimplifyConsecutiveCast).
+// and SimplifyConsecutiveCast), and a convolution's kernel taps that only
+// ever read its padding go.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,7 @@
 
 #include "dialects/relay/OperatorRegistry.h"
 #include "dialects/relay/RelayOps.h"
+#include "transforms/Decompose/Rewrites.h"
 
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -185,13 +187,128 @@ struct SimplifyCast : OpRewritePattern<CastOp> {
   }
 };
 
+/// The live kernel taps [first, last] along one axis of a convolution (input
+/// size `in`, output `out`, stride, dilation, padding before, `taps` taps):
+/// tap k reads rows k*d - p + y*s for the outputs y, and is dead when all of
+/// them are in the padding. The read rows grow with k, so the live taps are
+/// one run.
+std::pair<int64_t, int64_t> liveTaps(int64_t in, int64_t out, int64_t s,
+                                     int64_t d, int64_t p, int64_t taps) {
+  int64_t first = 0, last = taps - 1;
+  while (first < taps && (out - 1) * s + first * d - p < 0)
+    ++first;
+  while (last >= first && last * d - p > in - 1)
+    --last;
+  return {first, last};
+}
+
+/// nn.conv2d (NCHW, OIHW) whose kernel has rows or columns of taps that
+/// read only the padding for every output (DeepLabV3's atrous pyramid on
+/// small maps: dilation 36 on a 28x28 map leaves only the centre tap):
+/// the convolution with the live taps' weights (a strided_slice, folded
+/// with constant weights) and the padding they need.
+struct DropPaddingTaps : OpRewritePattern<Conv2DOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(Conv2DOp op,
+                                PatternRewriter &rewriter) const override {
+    auto x = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+    auto w = dyn_cast<RankedTensorType>(op->getOperand(1).getType());
+    auto y = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    auto layout = [&](StringRef name, StringRef dflt) {
+      auto a = op->getAttrOfType<StringAttr>(name);
+      return a ? a.getValue() : dflt;
+    };
+    if (!x || !w || !y || !x.hasStaticShape() || !w.hasStaticShape() ||
+        !y.hasStaticShape() || x.getRank() != 4 || w.getRank() != 4 ||
+        layout("data_layout", "NCHW") != "NCHW" ||
+        layout("kernel_layout", "OIHW") != "OIHW" ||
+        !layout("out_layout", "").empty())
+      return rewriter.notifyMatchFailure(op, "not NCHW/OIHW with static types");
+    auto pairOf = [&](StringRef name) -> SmallVector<int64_t> {
+      auto a = op->getAttrOfType<DenseI64ArrayAttr>(name);
+      if (!a || a.empty())
+        return {1, 1};
+      return a.size() == 1 ? SmallVector<int64_t>{a[0], a[0]}
+                           : SmallVector<int64_t>(a.asArrayRef());
+    };
+    SmallVector<int64_t> s = pairOf("strides"), d = pairOf("dilation");
+    SmallVector<int64_t> p(4, 0);
+    if (auto a = op->getAttrOfType<DenseI64ArrayAttr>("padding")) {
+      if (a.size() == 1)
+        p.assign(4, a[0]);
+      else if (a.size() == 2)
+        p = {a[0], a[1], a[0], a[1]};
+      else if (a.size() == 4)
+        p.assign(a.asArrayRef().begin(), a.asArrayRef().end());
+      else
+        return rewriter.notifyMatchFailure(op, "padding of another size");
+    }
+    if (s.size() != 2 || d.size() != 2)
+      return rewriter.notifyMatchFailure(op, "strides or dilation not 2-d");
+    SmallVector<int64_t> begin(2), end(2), pad(4);
+    bool dead = false;
+    for (int a = 0; a < 2; ++a) {
+      int64_t taps = w.getDimSize(2 + a);
+      auto [first, last] = liveTaps(x.getDimSize(2 + a), y.getDimSize(2 + a),
+                                    s[a], d[a], p[a], taps);
+      // No live tap: every output is zero (left as it is).
+      if (first > last)
+        return rewriter.notifyMatchFailure(op, "no tap reads the image");
+      dead |= first > 0 || last < taps - 1;
+      begin[a] = first;
+      end[a] = last + 1;
+      // The padding before the first live tap, and after as the output's
+      // size needs; a live tap reading before the image starts (padding
+      // not a multiple of the dilation) would need a cropped image.
+      pad[a] = p[a] - first * d[a];
+      pad[2 + a] = (y.getDimSize(2 + a) - 1) * s[a] + last * d[a] -
+                   first * d[a] + 1 - x.getDimSize(2 + a) - pad[a];
+      if (pad[a] < 0 || pad[2 + a] < 0)
+        return rewriter.notifyMatchFailure(op, "the image would be cropped");
+    }
+    if (!dead)
+      return rewriter.notifyMatchFailure(op, "every tap reads the image");
+    decompose::Emitter b(rewriter, op.getLoc());
+    Value weights = b.op<StridedSliceOp>(
+        {op->getOperand(1)},
+        {b.ints("begin", begin), b.ints("end", end), b.ints("strides", {1, 1}),
+         b.ints("axes", {2, 3})});
+    SmallVector<NamedAttribute> attrs;
+    for (NamedAttribute attr : op->getAttrs()) {
+      StringRef name = attr.getName().getValue();
+      if (name == "padding" || name == "kernel_size" || name == "dilation")
+        continue;
+      attrs.push_back(attr);
+    }
+    attrs.push_back(b.ints("padding", pad));
+    // One tap left along an axis: no dilation there.
+    if (op->hasAttr("dilation"))
+      attrs.push_back(b.ints("dilation", {end[0] - begin[0] > 1 ? d[0] : 1,
+                                          end[1] - begin[1] > 1 ? d[1] : 1}));
+    if (op->hasAttr("kernel_size"))
+      attrs.push_back(
+          b.ints("kernel_size", {end[0] - begin[0], end[1] - begin[1]}));
+    Value conv = b.op<Conv2DOp>({op->getOperand(0), weights}, attrs);
+    if (!b.succeeded() || conv.getType() != y) {
+      // Not expected (the sizes above are the relation's): nothing changes.
+      for (Value made : {conv, weights})
+        if (made)
+          rewriter.eraseOp(made.getDefiningOp());
+      return rewriter.notifyMatchFailure(op, "the smaller kernel's relation");
+    }
+    rewriter.replaceOp(op, conv);
+    return success();
+  }
+};
+
 struct SimplifyExprPass
     : public relay::impl::SimplifyExprBase<SimplifyExprPass> {
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     RewritePatternSet patterns(context);
     patterns.add<CollapseReshapes, ComposeTransposes, EliminateIdentity,
-                 SimplifyCast>(context);
+                 SimplifyCast, DropPaddingTaps>(context);
     (void)applyPatternsGreedily(getOperation(), std::move(patterns));
   }
 };

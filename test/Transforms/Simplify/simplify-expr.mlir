@@ -73,3 +73,47 @@ relay.func @casts(%x: tensor<4xf32>, %i: tensor<4xi32>) -> tuple<tensor<4xf32>, 
   %t = relay.tuple(%same, %half, %back : tensor<4xf32>, tensor<4xf16>, tensor<4xi32>)
   relay.return %t : tuple<tensor<4xf32>, tensor<4xf16>, tensor<4xi32>>
 }
+
+// -----
+
+// Tests that a convolution whose off-centre taps read only its padding for
+// every output (DeepLabV3's dilation-36 branch on a 28x28 map) becomes a
+// 1x1 convolution with the centre tap's weights, unpadded and undilated.
+// CHECK-LABEL: relay.func @padding_taps(
+// CHECK-SAME: %[[X:.*]]: tensor<1x8x28x28xf32>, %[[W:.*]]: tensor<4x8x3x3xf32>
+// CHECK: %[[C:.*]] = relay.strided_slice %[[W]] {axes = array<i64: 2, 3>, begin = array<i64: 1, 1>, end = array<i64: 2, 2>, strides = array<i64: 1, 1>} : (tensor<4x8x3x3xf32>) -> tensor<4x8x1x1xf32>
+// CHECK: relay.nn.conv2d %[[X]], %[[C]] {channels = 4 : i64, dilation = array<i64: 1, 1>, kernel_size = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>} : (tensor<1x8x28x28xf32>, tensor<4x8x1x1xf32>) -> tensor<1x4x28x28xf32>
+relay.func @padding_taps(%x: tensor<1x8x28x28xf32>, %w: tensor<4x8x3x3xf32>) -> tensor<1x4x28x28xf32> {
+  %y = relay.nn.conv2d %x, %w {padding = array<i64: 36, 36>, dilation = array<i64: 36, 36>, kernel_size = array<i64: 3, 3>, channels = 4 : i64} : (tensor<1x8x28x28xf32>, tensor<4x8x3x3xf32>) -> tensor<1x4x28x28xf32>
+  relay.return %y : tensor<1x4x28x28xf32>
+}
+
+// -----
+
+// Tests that only the axis with dead taps shrinks: 4 rows with dilation 6
+// leave the middle row of taps; the columns keep their 3 taps (stride 2:
+// the last column of padding was never read).
+// CHECK-LABEL: relay.func @padding_rows(
+// CHECK: relay.strided_slice %{{.*}} {axes = array<i64: 2, 3>, begin = array<i64: 1, 0>, end = array<i64: 2, 3>, strides = array<i64: 1, 1>} : (tensor<4x8x3x3xf32>) -> tensor<4x8x1x3xf32>
+// CHECK: relay.nn.conv2d {{.*}} {dilation = array<i64: 1, 1>, padding = array<i64: 0, 1, 0, 0>, strides = array<i64: 1, 2>} : (tensor<1x8x4x28xf32>, tensor<4x8x1x3xf32>) -> tensor<1x4x4x14xf32>
+relay.func @padding_rows(%x: tensor<1x8x4x28xf32>, %w: tensor<4x8x3x3xf32>) -> tensor<1x4x4x14xf32> {
+  %y = relay.nn.conv2d %x, %w {padding = array<i64: 6, 1>, dilation = array<i64: 6, 1>, strides = array<i64: 1, 2>} : (tensor<1x8x4x28xf32>, tensor<4x8x3x3xf32>) -> tensor<1x4x4x14xf32>
+  relay.return %y : tensor<1x4x4x14xf32>
+}
+
+// -----
+
+// Tests that convolutions stay where every tap reads the image for some
+// output (dilation 24 on 28 rows: the outer taps reach 4 rows) and where
+// the only live tap starts inside the image (4 rows padded by 5, dilation
+// 6: the centre tap reads rows 1 and 2, which would need a cropped image).
+// CHECK-LABEL: relay.func @all_taps_live(
+// CHECK-NOT: relay.strided_slice
+// CHECK: relay.nn.conv2d %{{.*}}, %{{.*}} {dilation = array<i64: 24, 24>, padding = array<i64: 24, 24>}
+// CHECK: relay.nn.conv2d %{{.*}}, %{{.*}} {dilation = array<i64: 6, 6>, padding = array<i64: 5, 5>}
+relay.func @all_taps_live(%x: tensor<1x8x28x28xf32>, %s: tensor<1x8x4x4xf32>, %w: tensor<4x8x3x3xf32>) -> tuple<tensor<1x4x28x28xf32>, tensor<1x4x2x2xf32>> {
+  %a = relay.nn.conv2d %x, %w {padding = array<i64: 24, 24>, dilation = array<i64: 24, 24>} : (tensor<1x8x28x28xf32>, tensor<4x8x3x3xf32>) -> tensor<1x4x28x28xf32>
+  %b = relay.nn.conv2d %s, %w {padding = array<i64: 5, 5>, dilation = array<i64: 6, 6>} : (tensor<1x8x4x4xf32>, tensor<4x8x3x3xf32>) -> tensor<1x4x2x2xf32>
+  %t = relay.tuple(%a, %b : tensor<1x4x28x28xf32>, tensor<1x4x2x2xf32>)
+  relay.return %t : tuple<tensor<1x4x28x28xf32>, tensor<1x4x2x2xf32>>
+}
