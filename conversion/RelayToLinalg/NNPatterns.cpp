@@ -170,65 +170,105 @@ FailureOr<SmallVector<Value>> upsamplingRule(OpBuilder &b, Operation *op,
   int64_t inH = in.getDimSize(ah), inW = in.getDimSize(aw);
   int64_t outH = type.getDimSize(ah), outW = type.getDimSize(aw);
   Value data = operands[0];
-  return SmallVector<Value>{generateTensor(
-      b, op->getLoc(), type, [&](OpBuilder &nb, Location l, ValueRange i) {
-        IndexMath m{nb, l};
-        auto f64 = [&](double v) {
-          return constantScalar(nb, l, nb.getF64Type(), v);
-        };
-        SmallVector<Value> at(i);
-        if (nearest) {
+  Location loc = op->getLoc();
+  if (nearest)
+    return SmallVector<Value>{generateTensor(
+        b, loc, type, [&](OpBuilder &nb, Location l, ValueRange i) {
+          IndexMath m{nb, l};
+          auto f64 = [&](double v) {
+            return constantScalar(nb, l, nb.getF64Type(), v);
+          };
           // min(floor(o / scale), size - 1)
           auto source = [&](Value o, double scale, int64_t size) {
             Value s = arith::DivFOp::create(nb, l, m.toF64(o), f64(scale));
             return m.min(m.fromF64(s), m.c(size - 1));
           };
+          SmallVector<Value> at(i);
           at[ah] = source(i[ah], scaleH, inH);
           at[aw] = source(i[aw], scaleW, inW);
           return tensor::ExtractOp::create(nb, l, data, at).getResult();
-        }
-        // The source coordinate in f64, as the interpreter computes it.
-        auto source = [&](Value o, int64_t inSize, int64_t outSize,
-                          double scale) -> Value {
-          Value of = m.toF64(o);
-          if (alignCorners)
-            return outSize > 1 ? arith::MulFOp::create(nb, l, of,
-                                                       f64(double(inSize - 1) /
-                                                           double(outSize - 1)))
-                                     .getResult()
-                               : f64(0);
-          Value centre = arith::SubFOp::create(
-              nb, l,
-              arith::DivFOp::create(nb, l,
-                                    arith::AddFOp::create(nb, l, of, f64(0.5)),
-                                    f64(scale)),
-              f64(0.5));
-          return arith::MaximumFOp::create(nb, l, centre, f64(0));
-        };
-        Value sy = source(i[ah], inH, outH, scaleH);
-        Value sx = source(i[aw], inW, outW, scaleW);
-        Value y0 = m.min(m.fromF64(sy), m.c(inH - 1));
-        Value x0 = m.min(m.fromF64(sx), m.c(inW - 1));
-        Value y1 = m.min(m.add(y0, m.c(1)), m.c(inH - 1));
-        Value x1 = m.min(m.add(x0, m.c(1)), m.c(inW - 1));
-        Value fy = arith::SubFOp::create(nb, l, sy, m.toF64(y0));
-        Value fx = arith::SubFOp::create(nb, l, sx, m.toF64(x0));
-        auto read = [&](Value y, Value x) {
-          at[ah] = y;
-          at[aw] = x;
-          return widen(nb, l, tensor::ExtractOp::create(nb, l, data, at));
-        };
-        // a + f * (b - a) in the interpreter's form (1 - f) a + f b.
-        auto lerp = [&](Value a, Value c, Value f) -> Value {
-          Value rest = arith::SubFOp::create(nb, l, f64(1), f);
-          return arith::AddFOp::create(nb, l,
-                                       arith::MulFOp::create(nb, l, rest, a),
-                                       arith::MulFOp::create(nb, l, f, c));
-        };
-        Value top = lerp(read(y0, x0), read(y0, x1), fx);
-        Value bottom = lerp(read(y1, x0), read(y1, x1), fx);
-        return narrow(nb, l, lerp(top, bottom, fy), e);
-      })};
+        })};
+  // Bilinear: the two source rows and columns of each output row and
+  // column and their fractions are tables computed here (in f64, as the
+  // interpreter computes them at run time: the same values), read along
+  // the output's rows and columns; the interpolation itself is the
+  // interpreter's, in f64. (Computing the coordinates per element took
+  // two f64 divisions each: the 21 x 224 x 224 output of DeepLabV3's last
+  // upsampling 5.4 ms.)
+  struct Axis {
+    SmallVector<int32_t> first, second;
+    SmallVector<double> fraction;
+  };
+  auto axisTables = [&](int64_t inSize, int64_t outSize, double scale) {
+    Axis t;
+    for (int64_t o = 0; o < outSize; ++o) {
+      double src;
+      if (alignCorners)
+        src = outSize > 1
+                  ? double(o) * (double(inSize - 1) / double(outSize - 1))
+                  : 0.0;
+      else
+        src = std::max((double(o) + 0.5) / scale - 0.5, 0.0);
+      int64_t i0 = std::min<int64_t>(int64_t(src), inSize - 1);
+      t.first.push_back(int32_t(i0));
+      t.second.push_back(int32_t(std::min<int64_t>(i0 + 1, inSize - 1)));
+      t.fraction.push_back(src - double(i0));
+    }
+    return t;
+  };
+  Axis rows = axisTables(inH, outH, scaleH),
+       cols = axisTables(inW, outW, scaleW);
+  auto table = [&](auto values) -> Value {
+    using T = typename decltype(values)::value_type;
+    Type element =
+        std::is_same_v<T, double> ? Type(b.getF64Type()) : Type(b.getI32Type());
+    auto t = RankedTensorType::get({int64_t(values.size())}, element);
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(t, ArrayRef<T>(values)));
+  };
+  MLIRContext *ctx = b.getContext();
+  int64_t rank = type.getRank();
+  AffineMap alongH = AffineMap::get(rank, 0, getAffineDimExpr(ah, ctx));
+  AffineMap alongW = AffineMap::get(rank, 0, getAffineDimExpr(aw, ctx));
+  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), e);
+  return SmallVector<Value>{
+      linalg::GenericOp::create(
+          b, loc, TypeRange{type},
+          ValueRange{table(rows.first), table(rows.second),
+                     table(rows.fraction), table(cols.first),
+                     table(cols.second), table(cols.fraction)},
+          ValueRange{init},
+          {alongH, alongH, alongH, alongW, alongW, alongW,
+           AffineMap::getMultiDimIdentityMap(rank, ctx)},
+          SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            SmallVector<Value> at;
+            for (int64_t d = 0; d < rank; ++d)
+              at.push_back(linalg::IndexOp::create(nb, l, d));
+            auto index = [&](Value v) -> Value {
+              return arith::IndexCastOp::create(nb, l, nb.getIndexType(), v);
+            };
+            Value y0 = index(args[0]), y1 = index(args[1]), fy = args[2];
+            Value x0 = index(args[3]), x1 = index(args[4]), fx = args[5];
+            auto read = [&](Value y, Value x) {
+              at[ah] = y;
+              at[aw] = x;
+              return widen(nb, l, tensor::ExtractOp::create(nb, l, data, at));
+            };
+            // The interpreter's form (1 - f) a + f b.
+            auto lerp = [&](Value a, Value c, Value f) -> Value {
+              Value rest = arith::SubFOp::create(
+                  nb, l, constantScalar(nb, l, nb.getF64Type(), 1.0), f);
+              return arith::AddFOp::create(
+                  nb, l, arith::MulFOp::create(nb, l, rest, a),
+                  arith::MulFOp::create(nb, l, f, c));
+            };
+            Value top = lerp(read(y0, x0), read(y0, x1), fx);
+            Value bottom = lerp(read(y1, x0), read(y1, x1), fx);
+            linalg::YieldOp::create(nb, l,
+                                    narrow(nb, l, lerp(top, bottom, fy), e));
+          })
+          .getResult(0)};
 }
 
 //===----------------------------------------------------------------------===//

@@ -102,9 +102,16 @@ relay.func @adaptive_max(%x: tensor<1x1x5x7xf32>) -> tensor<1x1x3x4xf32> {
   relay.return %r : tensor<1x1x3x4xf32>
 }
 
-// Bilinear upsampling reads four neighbours and interpolates in f64.
+// Tests that bilinear upsampling reads four neighbours and interpolates in
+// f64, its output rows' and columns' source rows and columns and fractions
+// tables made at compile time (half-pixel: output 3 reads 1.25, clamped to
+// rows 1 and 1).
 // CHECK-LABEL: func.func @bilinear(
+// CHECK-DAG: arith.constant dense<[0, 0, 0, 1]> : tensor<4xi32>
+// CHECK-DAG: arith.constant dense<1> : tensor<4xi32>
+// CHECK-DAG: arith.constant dense<[0.000000e+00, 2.500000e-01, 7.500000e-01, 2.500000e-01]> : tensor<4xf64>
 // CHECK: linalg.generic
+// CHECK-NOT: arith.divf
 // CHECK-COUNT-4: tensor.extract %arg0
 // CHECK: arith.truncf {{.*}} : f64 to f32
 relay.func @bilinear(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32> {
