@@ -1,0 +1,218 @@
+#!/usr/bin/python3
+"""Any torchvision network, tried as a new user would: built by its
+torchvision constructor with random weights (nothing is downloaded),
+exported with torch.onnx.export, run by `relay-run model.onnx`, its output
+checked against PyTorch's, then timed side by side with PyTorch at its best
+of eager and frozen torch.jit.trace, at one and two threads, the two sides
+alternating in each round. Printed as a Markdown table headed by the CPU
+model (benchmark/RESULTS.md keeps the figures).
+
+  /usr/bin/python3 benchmark/any_torchvision.py [--bin build/bin]
+      [--dir DIR] [--runs 5] [--rounds 1] [--results FILE]
+      NAME[@SIZE] ...
+
+NAME is a constructor of torchvision.models (resnet50), of its
+segmentation module (deeplabv3_resnet50: the 'out' map is the output) or
+of its video module (mc3_18: a 16-frame clip); SIZE the image's side
+(default 224, 112 for the video networks), e.g. efficientnet_v2_s@384.
+The exports are kept in DIR (default a temporary directory).
+"""
+import argparse
+import inspect
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare_builds import cpu_table  # noqa: E402
+from run_workloads import ROOT, peer_env  # noqa: E402
+
+# Exports NAME at SIZE into DIR (argv): NAME.onnx, NAME.pt (the module),
+# NAME.input.npy and NAME.torch.npy (PyTorch's output).
+EXPORT = r'''
+import inspect, sys, numpy as np, torch, torchvision
+out, name, size = sys.argv[1], sys.argv[2], int(sys.argv[3])
+sys.path.insert(0, sys.argv[4])
+from any_torchvision import build
+torch.manual_seed(0)
+model, shape = build(name, size)
+x = torch.from_numpy(np.random.default_rng(0).standard_normal(
+    (1,) + shape).astype(np.float32))
+with torch.no_grad():
+    np.save('%s/%s.torch.npy' % (out, name), model(x).numpy())
+np.save('%s/%s.input.npy' % (out, name), x.numpy())
+legacy = {'dynamo': False} if 'dynamo' in inspect.signature(
+    torch.onnx.export).parameters else {}
+torch.onnx.export(model, x, '%s/%s.onnx' % (out, name), opset_version=17,
+                  **legacy)
+torch.save(model, '%s/%s.pt' % (out, name))
+'''
+
+# Times NAME.pt at its best of eager and frozen trace (argv: the .pt file,
+# threads, runs, this directory); prints the median in ms.
+TORCH_SIDE = r'''
+import statistics, sys, time, numpy as np, torch
+path, threads, runs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+sys.path.insert(0, sys.argv[4])
+from any_torchvision import SegmentationOut  # noqa: F401 (unpickling)
+torch.set_num_threads(threads)
+model = torch.load(path, weights_only=False).eval()
+x = torch.from_numpy(np.load(path[:-3] + '.input.npy'))
+best = None
+with torch.no_grad():
+    fns = [model]
+    try:
+        fns.append(torch.jit.freeze(torch.jit.trace(model, x)))
+    except Exception:
+        pass
+    for fn in fns:
+        for _ in range(3):
+            fn(x)
+        times = []
+        for _ in range(runs):
+            t = time.perf_counter()
+            fn(x)
+            times.append((time.perf_counter() - t) * 1e3)
+        median = statistics.median(times)
+        best = median if best is None else min(best, median)
+print(best)
+'''
+
+
+def _torch():
+    import torch
+    return torch
+
+
+class SegmentationOut(_torch().nn.Module):
+    """A segmentation network's 'out' map (its forward returns a dict)."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, x):
+        return self.model(x)['out']
+
+
+def build(name, size):
+    """The network NAME in eval mode and its input's shape (no batch)."""
+    import torchvision
+    models = torchvision.models
+    if hasattr(models.video, name):
+        model = getattr(models.video, name)(weights=None)
+        shape = (3, 16, size or 112, size or 112)
+    elif hasattr(models.segmentation, name):
+        kwargs = {'weights': None, 'weights_backbone': None}
+        if 'aux_loss' in inspect.signature(
+                getattr(models.segmentation, name)).parameters:
+            kwargs['aux_loss'] = False
+        model = SegmentationOut(getattr(models.segmentation, name)(**kwargs))
+        shape = (3, size or 224, size or 224)
+    elif hasattr(models, name):
+        kwargs = {'weights': None}
+        if name in ('inception_v3', 'googlenet'):
+            kwargs.update(aux_logits=False, init_weights=True)
+        model = getattr(models, name)(**kwargs)
+        shape = (3, size or 224, size or 224)
+    else:
+        raise SystemExit('no torchvision network %r' % name)
+    model.eval()
+    # Random but realistic batch-norm statistics, so that they matter.
+    import torch
+    for m in model.modules():
+        if isinstance(m, (torch.nn.BatchNorm2d, torch.nn.BatchNorm3d)):
+            m.running_mean.uniform_(-0.1, 0.1)
+            m.running_var.uniform_(0.5, 1.5)
+    return model, shape
+
+
+def relay_ms(relay_run, model, threads, runs):
+    out = subprocess.run([relay_run, model, '--random-inputs', '1',
+                          '--num-threads', str(threads), '--bench', str(runs),
+                          '--summary'], capture_output=True, text=True)
+    match = re.search(r'median: ([0-9.]+) ms', out.stdout)
+    if out.returncode != 0 or not match:
+        raise RuntimeError('relay-run %s failed:\n%s' % (model, out.stderr))
+    return float(match.group(1))
+
+
+def torch_ms(path, threads, runs):
+    out = subprocess.run([sys.executable, '-c', TORCH_SIDE, path,
+                          str(threads), str(runs), os.path.dirname(
+                              os.path.abspath(__file__))],
+                         capture_output=True, text=True, env=peer_env())
+    if out.returncode != 0:
+        raise RuntimeError('PyTorch on %s failed:\n%s' % (path, out.stderr))
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def run(args, tmp):
+    relay_run = os.path.join(args.bin, 'relay-run')
+    here = os.path.dirname(os.path.abspath(__file__))
+    rows = []
+    for spec in args.networks:
+        name, _, size = spec.partition('@')
+        stem = os.path.join(tmp, name)
+        if not os.path.exists(stem + '.onnx'):
+            subprocess.run([sys.executable, '-c', EXPORT, tmp, name,
+                            size or '0', here], check=True,
+                           capture_output=True, env=peer_env())
+        out = subprocess.run([relay_run, stem + '.onnx', '--input',
+                              stem + '.input.npy', '--output',
+                              stem + '.relay.npy'],
+                             capture_output=True, text=True)
+        if out.returncode != 0:
+            rows.append([spec, 'FAILED: ' + out.stderr.strip()[-200:], '', '',
+                         ''])
+            continue
+        want, got = np.load(stem + '.torch.npy'), np.load(stem + '.relay.npy')
+        error = float(np.max(np.abs(want - got)) /
+                      max(float(np.max(np.abs(want))), 1e-30))
+        times = {}
+        for threads in (1, 2):
+            ours, theirs = [], []
+            for _ in range(args.rounds):
+                ours.append(relay_ms(relay_run, stem + '.onnx', threads,
+                                     args.runs))
+                theirs.append(torch_ms(stem + '.pt', threads, args.runs))
+            times[threads] = (float(np.median(ours)), float(np.median(theirs)))
+        rows.append([
+            spec, '%.1e' % error,
+            '%.3f / %.3f' % (times[1][0], times[2][0]),
+            '%.3f / %.3f' % (times[1][1], times[2][1]),
+            '%.2f; %.2f' % (times[1][1] / times[1][0],
+                            times[2][1] / times[2][0])])
+        print('%s done' % spec, file=sys.stderr, flush=True)
+    cpu_table(['network', 'relative error', 'relay-mlir 1T / 2T (ms)',
+               'PyTorch best 1T / 2T (ms)', 'PyTorch / relay-mlir 1T; 2T'],
+              rows, args.results)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--bin', default=os.path.join(ROOT, 'build', 'bin'))
+    parser.add_argument('--dir')
+    parser.add_argument('--runs', type=int, default=5)
+    parser.add_argument('--rounds', type=int, default=1)
+    parser.add_argument('--results')
+    parser.add_argument('networks', nargs='+')
+    args = parser.parse_args()
+    if not os.access(os.path.join(args.bin, 'relay-run'), os.X_OK):
+        parser.error('no relay-run in %s (build first, or give --bin)' %
+                     args.bin)
+    if args.dir:
+        os.makedirs(args.dir, exist_ok=True)
+        run(args, args.dir)
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            run(args, tmp)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
