@@ -590,38 +590,37 @@ struct TileAndVectorizePass
     }
     if (failed(tiled))
       return failure();
-    // Rows split in two parts, each with its register tile, only inside cache
-    // loops: the zero start below rewrites the nest they share.
+    // Rows (or else columns) split in two parts, each with its register
+    // tile, only inside cache loops: the zero start below rewrites the nest
+    // they share.
     SmallVector<std::pair<linalg::LinalgOp, SmallVector<int64_t>>> parts = {
         {*tiled, reg}};
-    if (int64_t splitAt = nest ? splitRows(cm, rm, rn) : 0) {
-      rewriter.setInsertionPoint(*tiled);
-      auto [first, second] = linalg::splitOp(
-          rewriter, cast<TilingInterface>(tiled->getOperation()), m,
-          rewriter.getIndexAttr(splitAt));
-      if (!first || !second)
-        return failure();
+    SmallVector<int64_t> firstReg(reg), secondReg(reg);
+    unsigned splitDim = m;
+    int64_t splitAt = 0;
+    if (!nest) {
+      // Nothing to split inside.
+    } else if ((splitAt = splitRows(cm, rm, rn))) {
       auto [restM, restN] = registerTile(cm - splitAt, cn);
-      SmallVector<int64_t> firstReg(reg), secondReg(reg);
       firstReg[m] = tileOrWhole(splitAt, tiles.regM);
       secondReg[m] = tileOrWhole(cm - splitAt, restM);
       secondReg[n] = tileOrWhole(cn, restN);
-      parts = {{cast<linalg::LinalgOp>(first.getOperation()), firstReg},
-               {cast<linalg::LinalgOp>(second.getOperation()), secondReg}};
-    } else if (int64_t splitAt = nest ? splitColumns(cn, rn) : 0) {
-      rewriter.setInsertionPoint(*tiled);
-      auto [first, second] = linalg::splitOp(
-          rewriter, cast<TilingInterface>(tiled->getOperation()), n,
-          rewriter.getIndexAttr(splitAt));
-      if (!first || !second)
-        return failure();
+    } else if ((splitAt = splitColumns(cn, rn))) {
+      splitDim = n;
       auto [firstM, firstN] = registerTile(cm, splitAt);
       auto [restM, restN] = registerTile(cm, cn - splitAt);
-      SmallVector<int64_t> firstReg(reg), secondReg(reg);
       firstReg[m] = tileOrWhole(cm, firstM);
       firstReg[n] = tileOrWhole(splitAt, firstN);
       secondReg[m] = tileOrWhole(cm, restM);
       secondReg[n] = tileOrWhole(cn - splitAt, restN);
+    }
+    if (splitAt) {
+      rewriter.setInsertionPoint(*tiled);
+      auto [first, second] = linalg::splitOp(
+          rewriter, cast<TilingInterface>(tiled->getOperation()), splitDim,
+          rewriter.getIndexAttr(splitAt));
+      if (!first || !second)
+        return failure();
       parts = {{cast<linalg::LinalgOp>(first.getOperation()), firstReg},
                {cast<linalg::LinalgOp>(second.getOperation()), secondReg}};
     }
