@@ -535,11 +535,10 @@ Value convImageByImage(OpBuilder &b, Location loc, RankedTensorType type,
   auto resultType = RankedTensorType::get(
       {1, type.getDimSize(1), type.getDimSize(2), type.getDimSize(3)},
       type.getElementType());
-  Value out = eachImage(b, loc, type, data, [&](OpBuilder &ib, Value image) {
+  return eachImage(b, loc, type, data, [&](OpBuilder &ib, Value image) {
     return conv2dNchwAsProduct(ib, loc, resultType, image, weight, groups, s,
                                d);
   });
-  return out;
 }
 
 /// Elementwise ops that may follow a 1x1 convolution into the image of a
