@@ -20,21 +20,22 @@ The exports are kept in DIR (default a temporary directory).
 import argparse
 import inspect
 import os
-import re
 import subprocess
 import sys
 import tempfile
 
 import numpy as np
+import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compare_builds import cpu_table  # noqa: E402
+from conv_layers import relay_ms  # noqa: E402
 from run_workloads import ROOT, peer_env  # noqa: E402
 
 # Exports NAME at SIZE into DIR (argv): NAME.onnx, NAME.pt (the module),
 # NAME.input.npy and NAME.torch.npy (PyTorch's output).
 EXPORT = r'''
-import inspect, sys, numpy as np, torch, torchvision
+import inspect, sys, numpy as np, torch
 out, name, size = sys.argv[1], sys.argv[2], int(sys.argv[3])
 sys.path.insert(0, sys.argv[4])
 from any_torchvision import build
@@ -83,12 +84,7 @@ print(best)
 '''
 
 
-def _torch():
-    import torch
-    return torch
-
-
-class SegmentationOut(_torch().nn.Module):
+class SegmentationOut(torch.nn.Module):
     """A segmentation network's 'out' map (its forward returns a dict)."""
 
     def __init__(self, model):
@@ -123,22 +119,11 @@ def build(name, size):
         raise SystemExit('no torchvision network %r' % name)
     model.eval()
     # Random but realistic batch-norm statistics, so that they matter.
-    import torch
     for m in model.modules():
         if isinstance(m, (torch.nn.BatchNorm2d, torch.nn.BatchNorm3d)):
             m.running_mean.uniform_(-0.1, 0.1)
             m.running_var.uniform_(0.5, 1.5)
     return model, shape
-
-
-def relay_ms(relay_run, model, threads, runs):
-    out = subprocess.run([relay_run, model, '--random-inputs', '1',
-                          '--num-threads', str(threads), '--bench', str(runs),
-                          '--summary'], capture_output=True, text=True)
-    match = re.search(r'median: ([0-9.]+) ms', out.stdout)
-    if out.returncode != 0 or not match:
-        raise RuntimeError('relay-run %s failed:\n%s' % (model, out.stderr))
-    return float(match.group(1))
 
 
 def torch_ms(path, threads, runs):
