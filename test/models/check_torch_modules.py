@@ -148,6 +148,22 @@ class AtrousPyramid(nn.Module):
         return self.project(torch.cat(ys, 1))
 
 
+class SparseTaps(nn.Module):
+    """Dilated kernels whose outer taps reach the map from only some
+    outputs (--relay-simplify-expr splits them into regions of the same
+    live taps): a 5x3 kernel at stride 2 dilated 7 x 11 on a 20x24 map, and
+    a grouped 3x3 dilated 5 on the 10x12 result."""
+
+    def __init__(self):
+        super().__init__()
+        self.first = nn.Conv2d(16, 8, (5, 3), stride=2, padding=(14, 11),
+                               dilation=(7, 11))
+        self.second = nn.Conv2d(8, 8, 3, padding=5, dilation=5, groups=2)
+
+    def forward(self, x):
+        return self.second(torch.relu(self.first(x)))
+
+
 def models():
     torch.manual_seed(0)
     yield 'audio_cnn', AudioCNN(), torch.randn(1, 4, 64)
@@ -156,6 +172,7 @@ def models():
     yield 'unet3d', UNet3D(), torch.randn(1, 2, 8, 12, 10)
     yield 'inverted_residuals', InvertedResiduals(), torch.randn(1, 160, 24, 24)
     yield 'atrous_pyramid', AtrousPyramid(), torch.randn(1, 16, 28, 28)
+    yield 'sparse_taps', SparseTaps(), torch.randn(1, 16, 20, 24)
     branches = torch.jit.script(Branches())
     for sign, name in ((1.0, 'scripted_if_then'), (-1.0, 'scripted_if_else')):
         with torch.no_grad():

@@ -103,17 +103,61 @@ relay.func @padding_rows(%x: tensor<1x8x4x28xf32>, %w: tensor<4x8x3x3xf32>) -> t
 
 // -----
 
-// Tests that convolutions stay where every tap reads the image for some
-// output (dilation 24 on 28 rows: the outer taps reach 4 rows) and where
+// Tests that convolutions stay whole where every tap reads the image for
+// most outputs (dilation 6 on 28 rows and columns: 73% of the products
+// read the image; a 3x3 kernel padded by 1 on a 7x7 map: 82%), and where
 // the only live tap starts inside the image (4 rows padded by 5, dilation
 // 6: the centre tap reads rows 1 and 2, which would need a cropped image).
 // CHECK-LABEL: relay.func @all_taps_live(
 // CHECK-NOT: relay.strided_slice
-// CHECK: relay.nn.conv2d %{{.*}}, %{{.*}} {dilation = array<i64: 24, 24>, padding = array<i64: 24, 24>}
+// CHECK: relay.nn.conv2d %{{.*}}, %{{.*}} {dilation = array<i64: 6, 6>, padding = array<i64: 6, 6>}
+// CHECK: relay.nn.conv2d %{{.*}}, %{{.*}} {padding = array<i64: 1, 1>}
 // CHECK: relay.nn.conv2d %{{.*}}, %{{.*}} {dilation = array<i64: 6, 6>, padding = array<i64: 5, 5>}
-relay.func @all_taps_live(%x: tensor<1x8x28x28xf32>, %s: tensor<1x8x4x4xf32>, %w: tensor<4x8x3x3xf32>) -> tuple<tensor<1x4x28x28xf32>, tensor<1x4x2x2xf32>> {
-  %a = relay.nn.conv2d %x, %w {padding = array<i64: 24, 24>, dilation = array<i64: 24, 24>} : (tensor<1x8x28x28xf32>, tensor<4x8x3x3xf32>) -> tensor<1x4x28x28xf32>
+relay.func @all_taps_live(%x: tensor<1x8x28x28xf32>, %m: tensor<1x8x7x7xf32>, %s: tensor<1x8x4x4xf32>, %w: tensor<4x8x3x3xf32>) -> tuple<tensor<1x4x28x28xf32>, tensor<1x4x7x7xf32>, tensor<1x4x2x2xf32>> {
+  %a = relay.nn.conv2d %x, %w {padding = array<i64: 6, 6>, dilation = array<i64: 6, 6>} : (tensor<1x8x28x28xf32>, tensor<4x8x3x3xf32>) -> tensor<1x4x28x28xf32>
+  %c = relay.nn.conv2d %m, %w {padding = array<i64: 1, 1>} : (tensor<1x8x7x7xf32>, tensor<4x8x3x3xf32>) -> tensor<1x4x7x7xf32>
   %b = relay.nn.conv2d %s, %w {padding = array<i64: 5, 5>, dilation = array<i64: 6, 6>} : (tensor<1x8x4x4xf32>, tensor<4x8x3x3xf32>) -> tensor<1x4x2x2xf32>
-  %t = relay.tuple(%a, %b : tensor<1x4x28x28xf32>, tensor<1x4x2x2xf32>)
-  relay.return %t : tuple<tensor<1x4x28x28xf32>, tensor<1x4x2x2xf32>>
+  %t = relay.tuple(%a, %c, %b : tensor<1x4x28x28xf32>, tensor<1x4x7x7xf32>, tensor<1x4x2x2xf32>)
+  relay.return %t : tuple<tensor<1x4x28x28xf32>, tensor<1x4x7x7xf32>, tensor<1x4x2x2xf32>>
+}
+
+// -----
+
+// Tests that a convolution whose outer taps reach the image from only a
+// few outputs (DeepLabV3's dilation-24 branch on a 28x28 map: from 4 of the
+// 28 rows and columns at each side) becomes one unpadded convolution per
+// region of outputs with the same live taps, each on the window of the
+// image it reads (none for the whole image; the corner regions share it),
+// with those taps' weights, concatenated along the columns, then the rows.
+// CHECK-LABEL: relay.func @partial_taps(
+// CHECK-SAME: %[[X:.*]]: tensor<1x8x28x28xf32>, %[[W:.*]]: tensor<4x8x3x3xf32>
+// The top rows: the centre and bottom rows of taps.
+// CHECK: %[[W00:.*]] = relay.strided_slice %[[W]] {axes = array<i64: 2, 3>, begin = array<i64: 1, 1>, end = array<i64: 3, 3>, strides = array<i64: 1, 1>} : (tensor<4x8x3x3xf32>) -> tensor<4x8x2x2xf32>
+// CHECK: %[[Y00:.*]] = relay.nn.conv2d %[[X]], %[[W00]] {dilation = array<i64: 24, 24>, padding = array<i64: 0, 0, 0, 0>} : (tensor<1x8x28x28xf32>, tensor<4x8x2x2xf32>) -> tensor<1x4x4x4xf32>
+// CHECK: %[[X01:.*]] = relay.strided_slice %[[X]] {axes = array<i64: 2, 3>, begin = array<i64: 0, 4>, end = array<i64: 28, 24>, strides = array<i64: 1, 1>} : (tensor<1x8x28x28xf32>) -> tensor<1x8x28x20xf32>
+// CHECK: %[[W01:.*]] = relay.strided_slice %[[W]] {axes = array<i64: 2, 3>, begin = array<i64: 1, 1>, end = array<i64: 3, 2>, strides = array<i64: 1, 1>} : (tensor<4x8x3x3xf32>) -> tensor<4x8x2x1xf32>
+// CHECK: %[[Y01:.*]] = relay.nn.conv2d %[[X01]], %[[W01]] {dilation = array<i64: 24, 1>, padding = array<i64: 0, 0, 0, 0>} : (tensor<1x8x28x20xf32>, tensor<4x8x2x1xf32>) -> tensor<1x4x4x20xf32>
+// CHECK: %[[W02:.*]] = relay.strided_slice %[[W]] {axes = array<i64: 2, 3>, begin = array<i64: 1, 0>, end = array<i64: 3, 2>, strides = array<i64: 1, 1>}
+// CHECK: %[[Y02:.*]] = relay.nn.conv2d %[[X]], %[[W02]] {{.*}} -> tensor<1x4x4x4xf32>
+// CHECK: %[[T0:.*]] = relay.tuple(%[[Y00]], %[[Y01]], %[[Y02]] :
+// CHECK: %[[R0:.*]] = relay.concatenate %[[T0]] {axis = 3 : i64} : {{.*}} -> tensor<1x4x4x28xf32>
+// The middle rows: the centre row of taps; in the middle, a 1x1
+// convolution of the image's middle.
+// CHECK: relay.nn.conv2d {{.*}} -> tensor<1x4x20x4xf32>
+// CHECK: %[[X11:.*]] = relay.strided_slice %[[X]] {axes = array<i64: 2, 3>, begin = array<i64: 4, 4>, end = array<i64: 24, 24>, strides = array<i64: 1, 1>} : (tensor<1x8x28x28xf32>) -> tensor<1x8x20x20xf32>
+// CHECK: %[[W11:.*]] = relay.strided_slice %[[W]] {axes = array<i64: 2, 3>, begin = array<i64: 1, 1>, end = array<i64: 2, 2>, strides = array<i64: 1, 1>} : (tensor<4x8x3x3xf32>) -> tensor<4x8x1x1xf32>
+// CHECK: relay.nn.conv2d %[[X11]], %[[W11]] {dilation = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>} : (tensor<1x8x20x20xf32>, tensor<4x8x1x1xf32>) -> tensor<1x4x20x20xf32>
+// CHECK: relay.nn.conv2d {{.*}} -> tensor<1x4x20x4xf32>
+// CHECK: %[[R1:.*]] = relay.concatenate {{.*}} {axis = 3 : i64} : {{.*}} -> tensor<1x4x20x28xf32>
+// The bottom rows: the top and centre rows of taps.
+// CHECK: %[[W20:.*]] = relay.strided_slice %[[W]] {axes = array<i64: 2, 3>, begin = array<i64: 0, 1>, end = array<i64: 2, 3>, strides = array<i64: 1, 1>}
+// CHECK: relay.nn.conv2d %[[X]], %[[W20]] {{.*}} -> tensor<1x4x4x4xf32>
+// CHECK: relay.nn.conv2d %[[X01]], {{.*}} -> tensor<1x4x4x20xf32>
+// CHECK: %[[R2:.*]] = relay.concatenate {{.*}} {axis = 3 : i64} : {{.*}} -> tensor<1x4x4x28xf32>
+// CHECK: %[[T:.*]] = relay.tuple(%[[R0]], %[[R1]], %[[R2]] :
+// CHECK: %[[Y:.*]] = relay.concatenate %[[T]] {axis = 2 : i64} : {{.*}} -> tensor<1x4x28x28xf32>
+// CHECK: relay.return %[[Y]]
+relay.func @partial_taps(%x: tensor<1x8x28x28xf32>, %w: tensor<4x8x3x3xf32>) -> tensor<1x4x28x28xf32> {
+  %y = relay.nn.conv2d %x, %w {padding = array<i64: 24, 24>, dilation = array<i64: 24, 24>} : (tensor<1x8x28x28xf32>, tensor<4x8x3x3xf32>) -> tensor<1x4x28x28xf32>
+  relay.return %y : tensor<1x4x28x28xf32>
 }
