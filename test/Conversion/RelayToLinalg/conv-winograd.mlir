@@ -127,3 +127,26 @@ relay.func @too_large(%x: tensor<1x704x24x24xf32>) -> tensor<1x704x24x24xf32> {
   %r = relay.nn.conv2d %x, %w {channels = 704 : i64, kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1>} : (tensor<1x704x24x24xf32>, tensor<704x704x3x3xf32>) -> tensor<1x704x24x24xf32>
   relay.return %r : tensor<1x704x24x24xf32>
 }
+
+// Tests that a convolution dilated by 2 and padded by 2 on a 28x28 map
+// takes Winograd on its 2x2 phases of 14x14 laid side by side, each
+// followed by a row and a column of zeros (a 30x30 mosaic: F(4x4) on 32x32
+// outputs), and that the phases' outputs come back without the gutters,
+// interleaved.
+// CHECK-LABEL: func.func @dilated(
+// CHECK: %[[S:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0], [1], [2, 3], [4, 5]] output_shape [1, 16, 14, 2, 14, 2]
+// CHECK: %[[P:.*]] = linalg.transpose ins(%[[S]] : tensor<1x16x14x2x14x2xf32>) outs(%{{.*}} : tensor<1x16x2x14x2x14xf32>) permutation = [0, 1, 3, 2, 5, 4]
+// CHECK: %[[G:.*]] = tensor.pad %[[P]] low[0, 0, 0, 0, 0, 0] high[0, 0, 0, 1, 0, 1]
+// CHECK: tensor.collapse_shape %[[G]] {{.*}} : tensor<1x16x2x15x2x15xf32> into tensor<1x16x30x30xf32>
+// CHECK: scf.for
+// CHECK: } {relay.independent_iterations}
+// CHECK: %[[O:.*]] = tensor.expand_shape %{{.*}} output_shape [1, 16, 2, 15, 2, 15] : tensor<1x16x30x30xf32> into tensor<1x16x2x15x2x15xf32>
+// CHECK: %[[K:.*]] = tensor.extract_slice %[[O]][0, 0, 0, 0, 0, 0] [1, 16, 2, 14, 2, 14] [1, 1, 1, 1, 1, 1]
+// CHECK: %[[I:.*]] = linalg.transpose ins(%[[K]] : tensor<1x16x2x14x2x14xf32>) outs(%{{.*}} : tensor<1x16x14x2x14x2xf32>) permutation = [0, 1, 3, 2, 5, 4]
+// CHECK: %[[Y:.*]] = tensor.collapse_shape %[[I]] {{.*}} into tensor<1x16x28x28xf32>
+// CHECK: return %[[Y]]
+relay.func @dilated(%x: tensor<1x16x28x28xf32>) -> tensor<1x16x28x28xf32> {
+  %w = relay.constant dense<0.5> : tensor<16x16x3x3xf32>
+  %r = relay.nn.conv2d %x, %w {channels = 16 : i64, kernel_size = array<i64: 3, 3>, padding = array<i64: 2, 2>, dilation = array<i64: 2, 2>} : (tensor<1x16x28x28xf32>, tensor<16x16x3x3xf32>) -> tensor<1x16x28x28xf32>
+  relay.return %r : tensor<1x16x28x28xf32>
+}

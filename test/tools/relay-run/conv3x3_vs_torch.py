@@ -2,12 +2,12 @@
 """3x3 convolutions against PyTorch: the shapes that take Winograd's minimal
 filtering F(4x4, 3x3) or F(2x2, 3x3) (tile counts that are odd or do not
 divide the output, asymmetric and no padding, 16-channel panels, transposes
-in and out of 16x16 blocks) and the shapes next to them that keep the
-im2col product, each exported to ONNX with bias and ReLU, compiled by
-relay-run at one and two threads and checked to 1e-4 of the output's
-largest magnitude; then the same with the weights a parameter (a training
-step's: transformed at run time, a batch's images in parallel), from
-Relay text.
+in and out of 16x16 blocks), dilated ones whose phases take it laid side
+by side, and the shapes next to them that keep the im2col product, each
+exported to ONNX with bias and ReLU, compiled by relay-run at one and two
+threads and checked to 1e-4 of the output's largest magnitude; then the
+same with the weights a parameter (a training step's: transformed at run
+time, a batch's images in parallel), from Relay text.
 
   /usr/bin/python3 conv3x3_vs_torch.py --bin build/bin
 """
@@ -57,6 +57,18 @@ RUNTIME_WEIGHT_CASES = [
     (8, 58, 28, 28, 1),    # im2col, 58 rows padded to 64 at run time
 ]
 
+# (input channels, output channels, height, width, dilation (rows,
+# columns), batch), padded by the dilation: the image's phases side by side
+# with zero gutters, by Winograd, or the im2col product.
+DILATED_CASES = [
+    (32, 32, 28, 28, (2, 2), 1),    # 2x2 phases of 14x14: a 30x30 mosaic
+    (32, 64, 28, 28, (4, 4), 1),    # 4x4 phases of 7x7: a 32x32 mosaic
+    (16, 32, 24, 30, (2, 3), 1),    # 2x3 phases of 12x10: 26x33
+    (32, 32, 20, 20, (1, 2), 2),    # columns only, a batch of 2
+    (32, 32, 15, 28, (2, 2), 1),    # 15 rows are not whole phases: im2col
+    (32, 32, 8, 8, (2, 2), 1),      # a 10x10 mosaic, too few tiles: im2col
+]
+
 
 class Conv(torch.nn.Module):
     def __init__(self, c, f):
@@ -93,9 +105,23 @@ def main():
             failures += compiled_runs_match(
                 relay_run, onnx_path, x.numpy(), want,
                 'N=%d C=%d F=%d %dx%d pads %s' % (n, c, f, h, w, pads), tmp)
+        for i, (c, f, h, w, dilation, n) in enumerate(DILATED_CASES):
+            torch.manual_seed(50 + i)
+            model = torch.nn.Sequential(
+                torch.nn.Conv2d(c, f, 3, padding=dilation, dilation=dilation),
+                torch.nn.ReLU()).eval()
+            x = torch.randn(n, c, h, w)
+            with torch.no_grad():
+                want = model(x).numpy()
+            onnx_path = os.path.join(tmp, 'dilated%d.onnx' % i)
+            torch.onnx.export(model, (x,), onnx_path, opset_version=13)
+            failures += compiled_runs_match(
+                relay_run, onnx_path, x.numpy(), want,
+                'N=%d C=%d F=%d %dx%d dilation %s' % (n, c, f, h, w, dilation),
+                tmp)
         for i, (c, f, h, w, n) in enumerate(RUNTIME_WEIGHT_CASES):
             failures += runtime_weights_match(relay_run, c, f, h, w, n, i, tmp)
-    runs = 2 * (len(CASES) + len(RUNTIME_WEIGHT_CASES))
+    runs = 2 * (len(CASES) + len(DILATED_CASES) + len(RUNTIME_WEIGHT_CASES))
     print('%d of %d runs failed' % (failures, runs))
     return 1 if failures else 0
 

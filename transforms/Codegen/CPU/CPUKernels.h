@@ -131,6 +131,17 @@ bool imageInChannelBands(Operation *depthwise);
 Value winogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
                      Value data, Value weight, ArrayRef<int64_t> padding);
 
+/// A 3x3, stride-1 convolution as winogradConv2d, dilated by `dilation`
+/// (rows, columns; not both 1) and padded by it (the output the image's
+/// size): the image's d_h x d_w phases (every d-th row and column from
+/// each offset), laid side by side with a row and column of zeros between
+/// them, convolved undilated by Winograd, and interleaved back. Null where
+/// the image is not whole phases or Winograd does not apply.
+Value dilatedWinogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
+                            Value data, Value weight,
+                            ArrayRef<int64_t> dilation,
+                            ArrayRef<int64_t> padding);
+
 /// A depthwise convolution (one channel per group) of one NCHW f32 image
 /// `data` (unpadded; `padding` is (top, left, bottom, right)), 3x3 with
 /// padding 1 or 5x5 with padding 2, at stride 1 or 2, undilated, giving

@@ -104,6 +104,12 @@ public:
     if (conv.nchw && conv.groups == 1 && unit)
       if (Value out = winogradConv2d(b, loc, type, conv.data, conv.weight, p))
         return out;
+    // Dilated (DeepLabV3's and FCN's backbones): Winograd on the image's
+    // phases where they are large enough for it.
+    if (conv.nchw && conv.groups == 1 && s[0] == 1 && s[1] == 1 && !unit)
+      if (Value out =
+              dilatedWinogradConv2d(b, loc, type, conv.data, conv.weight, d, p))
+        return out;
     if (conv.nchw && conv.isDepthwise())
       if (Value out = depthwiseConvInRows(
               b, loc, type, conv.data, conv.weight, s, d, p,

@@ -36,6 +36,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -637,6 +638,69 @@ Value winogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
   relay::setCodegenMark(out.getDefiningOp<scf::ForOp>(),
                         relay::CodegenMark::IndependentIterations);
   return out;
+}
+
+Value dilatedWinogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
+                            Value data, Value weight,
+                            ArrayRef<int64_t> dilation,
+                            ArrayRef<int64_t> padding) {
+  auto in = cast<RankedTensorType>(data.getType());
+  auto wt = cast<RankedTensorType>(weight.getType());
+  if (!in.hasStaticShape() || !type.hasStaticShape() || in.getRank() != 4 ||
+      !wt.hasStaticShape() || wt.getDimSize(2) != 3 || wt.getDimSize(3) != 3 ||
+      !type.getElementType().isF32())
+    return nullptr;
+  int64_t dh = dilation[0], dw = dilation[1];
+  int64_t n = in.getDimSize(0), c = in.getDimSize(1), h = in.getDimSize(2),
+          w = in.getDimSize(3), f = type.getDimSize(1);
+  // Output row d*y + a reads rows d*(y + k - 1) + a: phase a of the image
+  // (its rows a, a + d, ...) convolved undilated, padded by one row.
+  if ((dh == 1 && dw == 1) || h % dh || w % dw || padding[0] != dh ||
+      padding[2] != dh || padding[1] != dw || padding[3] != dw ||
+      type.getDimSize(2) != h || type.getDimSize(3) != w)
+    return nullptr;
+  Type e = type.getElementType();
+  int64_t ph = h / dh, pw = w / dw;
+  // The phases side by side in one image, each followed by a row and a
+  // column of zeros (its padding, and the next phase's): d*d small images
+  // would give Winograd too few tiles each (a 28x28 map dilated by 4 has
+  // 7x7 phases), the mosaic enough for F(4x4) (32x32).
+  //   N x C x H x W -> N x C x ph x dh x pw x dw -> N x C x dh x ph x dw x pw
+  //   -> N x C x dh x (ph + 1) x dw x (pw + 1) -> N x C x mh x mw.
+  int64_t mh = dh * (ph + 1), mw = dw * (pw + 1);
+  Value split = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get({n, c, ph, dh, pw, dw}, e), data,
+      SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}, {4, 5}});
+  Value phases = linalg::TransposeOp::create(
+                     b, loc, split,
+                     tensor::EmptyOp::create(b, loc, {n, c, dh, ph, dw, pw}, e),
+                     {0, 1, 3, 2, 5, 4})
+                     ->getResult(0);
+  Value gutters = tensor::createPadHighOp(
+      RankedTensorType::get({n, c, dh, ph + 1, dw, pw + 1}, e), phases,
+      constantScalar(b, loc, e, 0), /*nofold=*/false, loc, b);
+  Value mosaic = tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get({n, c, mh, mw}, e), gutters,
+      SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}, {4, 5}});
+  // Output (r, s) of the mosaic is centred on its pixel (r, s).
+  Value out = winogradConv2d(b, loc, RankedTensorType::get({n, f, mh, mw}, e),
+                             mosaic, weight, {1, 1, 1, 1});
+  if (!out)
+    return nullptr;
+  // Back: the phases' outputs without the gutters' and interleaved.
+  out = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get({n, f, dh, ph + 1, dw, pw + 1}, e), out,
+      SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}, {4, 5}});
+  out = slice(b, loc, out, {0, 0, 0, 0, 0, 0}, {n, f, dh, ph, dw, pw},
+              {1, 1, 1, 1, 1, 1});
+  out = linalg::TransposeOp::create(
+            b, loc, out,
+            tensor::EmptyOp::create(b, loc, {n, f, ph, dh, pw, dw}, e),
+            {0, 1, 3, 2, 5, 4})
+            ->getResult(0);
+  return tensor::CollapseShapeOp::create(
+      b, loc, type, out,
+      SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}, {4, 5}});
 }
 
 } // namespace mlir::relay::cpu
