@@ -338,6 +338,9 @@ struct DropPaddingTaps : OpRewritePattern<Conv2DOp> {
   }
 };
 
+/// The most regions SplitPartialTaps splits a convolution into.
+constexpr size_t kMaxTapRegions = 25;
+
 /// A run of outputs along one axis of a convolution that all read the
 /// image with the same kernel taps [first, last].
 struct TapBand {
@@ -398,6 +401,10 @@ struct SplitPartialTaps : OpRewritePattern<Conv2DOp> {
     }
     if (bands[0].size() == 1 && bands[1].size() == 1)
       return rewriter.notifyMatchFailure(op, "one region");
+    // A 3x3 kernel makes at most 5 x 5 regions; larger kernels on small
+    // maps could make hundreds of small convolutions.
+    if (bands[0].size() * bands[1].size() > kMaxTapRegions)
+      return rewriter.notifyMatchFailure(op, "too many regions");
     if (3 * live[0] * live[1] > 2 * all[0] * all[1])
       return rewriter.notifyMatchFailure(op, "most taps read the image");
     decompose::Emitter b(rewriter, op.getLoc());

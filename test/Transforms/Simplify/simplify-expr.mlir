@@ -105,20 +105,24 @@ relay.func @padding_rows(%x: tensor<1x8x4x28xf32>, %w: tensor<4x8x3x3xf32>) -> t
 
 // Tests that convolutions stay whole where every tap reads the image for
 // most outputs (dilation 6 on 28 rows and columns: 73% of the products
-// read the image; a 3x3 kernel padded by 1 on a 7x7 map: 82%), and where
-// the only live tap starts inside the image (4 rows padded by 5, dilation
-// 6: the centre tap reads rows 1 and 2, which would need a cropped image).
+// read the image; a 3x3 kernel padded by 1 on a 7x7 map: 82%), where the
+// only live tap starts inside the image (4 rows padded by 5, dilation 6:
+// the centre tap reads rows 1 and 2, which would need a cropped image),
+// and where the regions would be too many (a 7x7 kernel dilated by 2 on a
+// 12x12 map: 6 x 6 regions, though only 51% of the products read it).
 // CHECK-LABEL: relay.func @all_taps_live(
 // CHECK-NOT: relay.strided_slice
 // CHECK: relay.nn.conv2d %{{.*}}, %{{.*}} {dilation = array<i64: 6, 6>, padding = array<i64: 6, 6>}
 // CHECK: relay.nn.conv2d %{{.*}}, %{{.*}} {padding = array<i64: 1, 1>}
 // CHECK: relay.nn.conv2d %{{.*}}, %{{.*}} {dilation = array<i64: 6, 6>, padding = array<i64: 5, 5>}
-relay.func @all_taps_live(%x: tensor<1x8x28x28xf32>, %m: tensor<1x8x7x7xf32>, %s: tensor<1x8x4x4xf32>, %w: tensor<4x8x3x3xf32>) -> tuple<tensor<1x4x28x28xf32>, tensor<1x4x7x7xf32>, tensor<1x4x2x2xf32>> {
+// CHECK: relay.nn.conv2d %{{.*}}, %{{.*}} {dilation = array<i64: 2, 2>, padding = array<i64: 6, 6>}
+relay.func @all_taps_live(%x: tensor<1x8x28x28xf32>, %m: tensor<1x8x7x7xf32>, %s: tensor<1x8x4x4xf32>, %w: tensor<4x8x3x3xf32>, %q: tensor<1x8x12x12xf32>, %k: tensor<4x8x7x7xf32>) -> tuple<tensor<1x4x28x28xf32>, tensor<1x4x7x7xf32>, tensor<1x4x2x2xf32>, tensor<1x4x12x12xf32>> {
   %a = relay.nn.conv2d %x, %w {padding = array<i64: 6, 6>, dilation = array<i64: 6, 6>} : (tensor<1x8x28x28xf32>, tensor<4x8x3x3xf32>) -> tensor<1x4x28x28xf32>
   %c = relay.nn.conv2d %m, %w {padding = array<i64: 1, 1>} : (tensor<1x8x7x7xf32>, tensor<4x8x3x3xf32>) -> tensor<1x4x7x7xf32>
   %b = relay.nn.conv2d %s, %w {padding = array<i64: 5, 5>, dilation = array<i64: 6, 6>} : (tensor<1x8x4x4xf32>, tensor<4x8x3x3xf32>) -> tensor<1x4x2x2xf32>
-  %t = relay.tuple(%a, %c, %b : tensor<1x4x28x28xf32>, tensor<1x4x7x7xf32>, tensor<1x4x2x2xf32>)
-  relay.return %t : tuple<tensor<1x4x28x28xf32>, tensor<1x4x7x7xf32>, tensor<1x4x2x2xf32>>
+  %d = relay.nn.conv2d %q, %k {padding = array<i64: 6, 6>, dilation = array<i64: 2, 2>} : (tensor<1x8x12x12xf32>, tensor<4x8x7x7xf32>) -> tensor<1x4x12x12xf32>
+  %t = relay.tuple(%a, %c, %b, %d : tensor<1x4x28x28xf32>, tensor<1x4x7x7xf32>, tensor<1x4x2x2xf32>, tensor<1x4x12x12xf32>)
+  relay.return %t : tuple<tensor<1x4x28x28xf32>, tensor<1x4x7x7xf32>, tensor<1x4x2x2xf32>, tensor<1x4x12x12xf32>>
 }
 
 // -----
