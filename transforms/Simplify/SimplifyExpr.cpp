@@ -270,23 +270,37 @@ SmallVector<NamedAttribute> withAttrs(Operation *op,
   return attrs;
 }
 
+/// A rewrite of an nn.conv2d that ConvGeometry reads.
+struct ConvGeometryPattern : OpRewritePattern<Conv2DOp> {
+  ConvGeometryPattern(MLIRContext *context, PatternBenefit benefit)
+      : OpRewritePattern(context, benefit) {}
+
+  LogicalResult matchAndRewrite(Conv2DOp op,
+                                PatternRewriter &rewriter) const final {
+    const char *why;
+    std::optional<ConvGeometry> g = ConvGeometry::of(op, why);
+    if (!g)
+      return rewriter.notifyMatchFailure(op, why);
+    return rewrite(op, *g, rewriter);
+  }
+
+  virtual LogicalResult rewrite(Conv2DOp op, const ConvGeometry &g,
+                                PatternRewriter &rewriter) const = 0;
+};
+
 /// nn.conv2d (NCHW, OIHW) whose kernel has rows or columns of taps that
 /// read only the padding for every output (DeepLabV3's atrous pyramid on
 /// small maps: dilation 36 on a 28x28 map leaves only the centre tap):
 /// the convolution with the live taps' weights (a strided_slice, folded
 /// with constant weights) and the padding they need.
-struct DropPaddingTaps : OpRewritePattern<Conv2DOp> {
+struct DropPaddingTaps : ConvGeometryPattern {
   DropPaddingTaps(MLIRContext *context)
-      : OpRewritePattern(context, /*benefit=*/2) {}
+      : ConvGeometryPattern(context, /*benefit=*/2) {}
 
-  LogicalResult matchAndRewrite(Conv2DOp op,
-                                PatternRewriter &rewriter) const override {
-    const char *why;
-    std::optional<ConvGeometry> g = ConvGeometry::of(op, why);
-    if (!g)
-      return rewriter.notifyMatchFailure(op, why);
-    RankedTensorType x = g->x, w = g->w, y = g->y;
-    ArrayRef<int64_t> s = g->strides, d = g->dilation, p = g->padding;
+  LogicalResult rewrite(Conv2DOp op, const ConvGeometry &g,
+                        PatternRewriter &rewriter) const override {
+    RankedTensorType x = g.x, w = g.w, y = g.y;
+    ArrayRef<int64_t> s = g.strides, d = g.dilation, p = g.padding;
     SmallVector<int64_t> begin(2), end(2), pad(4);
     bool dead = false;
     for (int a = 0; a < 2; ++a) {
@@ -378,21 +392,18 @@ SmallVector<TapBand> tapBands(int64_t in, int64_t out, int64_t s, int64_t d,
 /// leaves at most two thirds of the multiplications: an ordinary 3x3
 /// convolution padded by 1 saves only its border's (1 - 19/21 squared, 18%
 /// on a 7x7 map), which does not pay for the several kernels and copies.
-struct SplitPartialTaps : OpRewritePattern<Conv2DOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct SplitPartialTaps : ConvGeometryPattern {
+  SplitPartialTaps(MLIRContext *context)
+      : ConvGeometryPattern(context, /*benefit=*/1) {}
 
-  LogicalResult matchAndRewrite(Conv2DOp op,
-                                PatternRewriter &rewriter) const override {
-    const char *why;
-    std::optional<ConvGeometry> g = ConvGeometry::of(op, why);
-    if (!g)
-      return rewriter.notifyMatchFailure(op, why);
-    ArrayRef<int64_t> s = g->strides, d = g->dilation, p = g->padding;
+  LogicalResult rewrite(Conv2DOp op, const ConvGeometry &g,
+                        PatternRewriter &rewriter) const override {
+    ArrayRef<int64_t> s = g.strides, d = g.dilation, p = g.padding;
     SmallVector<TapBand> bands[2];
     int64_t live[2] = {0, 0}, all[2];
     for (int a = 0; a < 2; ++a) {
-      int64_t taps = g->w.getDimSize(2 + a), out = g->y.getDimSize(2 + a);
-      bands[a] = tapBands(g->x.getDimSize(2 + a), out, s[a], d[a], p[a], taps);
+      int64_t taps = g.w.getDimSize(2 + a), out = g.y.getDimSize(2 + a);
+      bands[a] = tapBands(g.x.getDimSize(2 + a), out, s[a], d[a], p[a], taps);
       if (bands[a].empty())
         return rewriter.notifyMatchFailure(op, "an output reads only padding");
       for (const TapBand &band : bands[a])
@@ -429,8 +440,8 @@ struct SplitPartialTaps : OpRewritePattern<Conv2DOp> {
         // the image.
         Value &part = parts[{r0, r1, c0, c1}];
         if (!part)
-          part = r0 == 0 && c0 == 0 && r1 == g->x.getDimSize(2) &&
-                         c1 == g->x.getDimSize(3)
+          part = r0 == 0 && c0 == 0 && r1 == g.x.getDimSize(2) &&
+                         c1 == g.x.getDimSize(3)
                      ? image
                      : b.op<StridedSliceOp>({image}, {b.ints("begin", {r0, c0}),
                                                       b.ints("end", {r1, c1}),
@@ -457,7 +468,7 @@ struct SplitPartialTaps : OpRewritePattern<Conv2DOp> {
     Value result = rows.size() == 1 ? rows.front()
                                     : b.op<ConcatenateOp>({b.tuple(rows)},
                                                           {b.i64("axis", 2)});
-    if (!b.succeeded() || result.getType() != g->y) {
+    if (!b.succeeded() || result.getType() != g.y) {
       // Not expected (the regions' sizes are the relation's): nothing
       // changes.
       while (op->getPrevNode() != previous)
