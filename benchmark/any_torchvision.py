@@ -118,6 +118,13 @@ def build(name, size):
     else:
         raise SystemExit('no torchvision network %r' % name)
     model.eval()
+    # Weight matrices initialised to zeros (ViT's classifier head) would
+    # make the output zeros whatever the network computes: random instead,
+    # so that the check against PyTorch sees all of it.
+    with torch.no_grad():
+        for param in model.parameters():
+            if param.dim() >= 2 and not param.any():
+                param.normal_(0, 0.02)
     # Random but realistic batch-norm statistics, so that they matter.
     for m in model.modules():
         if isinstance(m, (torch.nn.BatchNorm2d, torch.nn.BatchNorm3d)):
