@@ -32,6 +32,7 @@ CONV_CASES = [
     (1, 64, 128, 28, 28, 1, 2, 1, 0),   # a strided 1x1 shortcut
     (2, 20, 40, 13, 11, 3, 1, 1, 1),    # batch 2, k 180, 40 outputs
     (1, 32, 48, 17, 17, 3, 1, 2, 2),    # dilated
+    (1, 32, 48, 28, 28, 3, 1, 2, 2),    # dilated, whole phases: Winograd
     (1, 16, 24, 9, 30, 5, 1, 1, 2),     # 5x5, k 400
     (1, 16, 24, 4, 4, 3, 1, 1, 1),      # one 32x32 block of the result
 ]

@@ -91,6 +91,12 @@ public:
         if (Value out = winogradConv2d(b, loc, type, wide.data, wide.weight, p))
           return out;
       }
+      if (conv.nchw && conv.groups == 1 && s[0] == 1 && s[1] == 1 && !unit) {
+        widen();
+        if (Value out = dilatedWinogradConv2d(b, loc, type, wide.data,
+                                              wide.weight, d, p))
+          return out;
+      }
       // A 1x1 convolution that a depthwise one reads window by window is
       // computed in those windows by the f32 kernels (fused), which saves
       // more than vdpbf16ps would.
