@@ -59,13 +59,15 @@ RUNTIME_WEIGHT_CASES = [
 
 # (input channels, output channels, height, width, dilation (rows,
 # columns), batch), padded by the dilation: the image's phases side by side
-# with zero gutters, by Winograd, or the im2col product.
+# with zero gutters (an image of partial phases extended with zeros), by
+# Winograd, or the im2col product.
 DILATED_CASES = [
     (32, 32, 28, 28, (2, 2), 1),    # 2x2 phases of 14x14: a 30x30 mosaic
     (32, 64, 28, 28, (4, 4), 1),    # 4x4 phases of 7x7: a 32x32 mosaic
     (16, 32, 24, 30, (2, 3), 1),    # 2x3 phases of 12x10: 26x33
     (32, 32, 20, 20, (1, 2), 2),    # columns only, a batch of 2
-    (32, 32, 15, 28, (2, 2), 1),    # 15 rows are not whole phases: im2col
+    (32, 32, 15, 28, (2, 2), 1),    # 15 rows: extended to 16 with zeros
+    (32, 32, 17, 13, (4, 4), 1),    # both partial: 20x16, a 24x20 mosaic
     (32, 32, 8, 8, (2, 2), 1),      # a 10x10 mosaic, too few tiles: im2col
 ]
 

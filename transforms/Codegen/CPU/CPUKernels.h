@@ -135,8 +135,9 @@ Value winogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
 /// (rows, columns; not both 1) and padded by it (the output the image's
 /// size): the image's d_h x d_w phases (every d-th row and column from
 /// each offset), laid side by side with a row and column of zeros between
-/// them, convolved undilated by Winograd, and interleaved back. Null where
-/// the image is not whole phases or Winograd does not apply.
+/// them, convolved undilated by Winograd, and interleaved back (an image
+/// of partial phases extended with zeros first). Null where Winograd does
+/// not apply.
 Value dilatedWinogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
                             Value data, Value weight,
                             ArrayRef<int64_t> dilation,

@@ -655,11 +655,22 @@ Value dilatedWinogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
           w = in.getDimSize(3), f = type.getDimSize(1);
   // Output row d*y + a reads rows d*(y + k - 1) + a: phase a of the image
   // (its rows a, a + d, ...) convolved undilated, padded by one row.
-  if ((dh == 1 && dw == 1) || h % dh || w % dw || padding[0] != dh ||
-      padding[2] != dh || padding[1] != dw || padding[3] != dw ||
-      type.getDimSize(2) != h || type.getDimSize(3) != w)
+  if ((dh == 1 && dw == 1) || padding[0] != dh || padding[2] != dh ||
+      padding[1] != dw || padding[3] != dw || type.getDimSize(2) != h ||
+      type.getDimSize(3) != w)
     return nullptr;
   Type e = type.getElementType();
+  // An image of partial phases (DeepLab's 513x513 inputs give 65x65 maps)
+  // is extended with zeros to whole ones: the rows past it are the
+  // padding's zeros to the outputs kept, and the outputs past it go.
+  if (h % dh || w % dw) {
+    int64_t h2 = ceilDiv(h, dh) * dh, w2 = ceilDiv(w, dw) * dw;
+    Value out = dilatedWinogradConv2d(
+        b, loc, RankedTensorType::get({n, f, h2, w2}, e),
+        padHighTo(b, loc, data, {n, c, h2, w2}), weight, dilation, padding);
+    return out ? slice(b, loc, out, {0, 0, 0, 0}, type.getShape(), {1, 1, 1, 1})
+               : nullptr;
+  }
   int64_t ph = h / dh, pw = w / dw;
   // The phases side by side in one image, each followed by a row and a
   // column of zeros (its padding, and the next phase's): d*d small images
