@@ -67,7 +67,8 @@ DILATED_CASES = [
     (16, 32, 24, 30, (2, 3), 1),    # 2x3 phases of 12x10: 26x33
     (32, 32, 20, 20, (1, 2), 2),    # columns only, a batch of 2
     (32, 32, 15, 28, (2, 2), 1),    # 15 rows: extended to 16 with zeros
-    (32, 32, 17, 13, (4, 4), 1),    # both partial: 20x16, a 24x20 mosaic
+    (16, 32, 33, 31, (2, 2), 1),    # both partial: 34x32, a 36x34 mosaic
+    (32, 32, 17, 13, (4, 4), 1),    # a 24x20 mosaic, 2.2x the outputs: im2col
     (32, 32, 8, 8, (2, 2), 1),      # a 10x10 mosaic, too few tiles: im2col
 ]
 

@@ -137,7 +137,8 @@ Value winogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
 /// each offset), laid side by side with a row and column of zeros between
 /// them, convolved undilated by Winograd, and interleaved back (an image
 /// of partial phases extended with zeros first). Null where Winograd does
-/// not apply.
+/// not apply or the gutters would make the mosaic over 1.5 times the
+/// output.
 Value dilatedWinogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
                             Value data, Value weight,
                             ArrayRef<int64_t> dilation,

@@ -660,6 +660,13 @@ Value dilatedWinogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
       type.getDimSize(3) != w)
     return nullptr;
   Type e = type.getElementType();
+  int64_t ph = ceilDiv(h, dh), pw = ceilDiv(w, dw);
+  int64_t mh = dh * (ph + 1), mw = dw * (pw + 1);
+  // Small phases make the gutters a large part of the mosaic: at most half
+  // as many outputs again as the convolution's (a 28x28 map dilated by 4:
+  // 1.31 times; a 65x65 one by 12: 1.67).
+  if (2 * mh * mw > 3 * h * w)
+    return nullptr;
   // An image of partial phases (DeepLab's 513x513 inputs give 65x65 maps)
   // is extended with zeros to whole ones: the rows past it are the
   // padding's zeros to the outputs kept, and the outputs past it go.
@@ -671,14 +678,12 @@ Value dilatedWinogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
     return out ? slice(b, loc, out, {0, 0, 0, 0}, type.getShape(), {1, 1, 1, 1})
                : nullptr;
   }
-  int64_t ph = h / dh, pw = w / dw;
   // The phases side by side in one image, each followed by a row and a
   // column of zeros (its padding, and the next phase's): d*d small images
   // would give Winograd too few tiles each (a 28x28 map dilated by 4 has
   // 7x7 phases), the mosaic enough for F(4x4) (32x32).
   //   N x C x H x W -> N x C x ph x dh x pw x dw -> N x C x dh x ph x dw x pw
   //   -> N x C x dh x (ph + 1) x dw x (pw + 1) -> N x C x mh x mw.
-  int64_t mh = dh * (ph + 1), mw = dw * (pw + 1);
   Value split = tensor::ExpandShapeOp::create(
       b, loc, RankedTensorType::get({n, c, ph, dh, pw, dw}, e), data,
       SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}, {4, 5}});
