@@ -56,31 +56,21 @@ torch.save(model, '%s/%s.pt' % (out, name))
 # Times NAME.pt at its best of eager and frozen trace (argv: the .pt file,
 # threads, runs, this directory); prints the median in ms.
 TORCH_SIDE = r'''
-import statistics, sys, time, numpy as np, torch
+import sys, numpy as np, torch
 path, threads, runs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 sys.path.insert(0, sys.argv[4])
 from any_torchvision import SegmentationOut  # noqa: F401 (unpickling)
+from conv_layers import best_median_ms
 torch.set_num_threads(threads)
 model = torch.load(path, weights_only=False).eval()
 x = torch.from_numpy(np.load(path[:-3] + '.input.npy'))
-best = None
 with torch.no_grad():
     fns = [model]
     try:
         fns.append(torch.jit.freeze(torch.jit.trace(model, x)))
     except Exception:
         pass
-    for fn in fns:
-        for _ in range(3):
-            fn(x)
-        times = []
-        for _ in range(runs):
-            t = time.perf_counter()
-            fn(x)
-            times.append((time.perf_counter() - t) * 1e3)
-        median = statistics.median(times)
-        best = median if best is None else min(best, median)
-print(best)
+    print(best_median_ms(fns, x, runs, warmup=3))
 '''
 
 

@@ -62,15 +62,27 @@ torch.save(m, '%s/%s.pt' % (out, name))
 # Times the layer at its best of eager and frozen TorchScript (argv: the
 # .pt file, channels, size, threads, runs); prints the median in ms.
 TORCH_SIDE = r'''
-import sys, time, statistics, torch
+import sys, torch
 path, c, hw, threads, runs = sys.argv[1], *(int(v) for v in sys.argv[2:6])
+sys.path.insert(0, sys.argv[6])
+from conv_layers import best_median_ms
 torch.set_num_threads(threads)
 m = torch.load(path, weights_only=False).eval()
 x = torch.randn(1, c, hw, hw)
-best = None
 with torch.no_grad():
-    for fn in (m, torch.jit.freeze(torch.jit.script(m))):
-        for _ in range(20):
+    print(best_median_ms((m, torch.jit.freeze(torch.jit.script(m))), x,
+                         runs, warmup=20))
+'''
+
+
+def best_median_ms(fns, x, runs, warmup):
+    """The best over `fns` of the median of `runs` timed calls fn(x) after
+    `warmup` untimed ones, in ms (PyTorch's side of the benchmarks)."""
+    import statistics
+    import time
+    best = None
+    for fn in fns:
+        for _ in range(warmup):
             fn(x)
         times = []
         for _ in range(runs):
@@ -79,8 +91,7 @@ with torch.no_grad():
             times.append((time.perf_counter() - t) * 1e3)
         median = statistics.median(times)
         best = median if best is None else min(best, median)
-print(best)
-'''
+    return best
 
 
 def relay_ms(relay_run, model, threads, runs):
@@ -95,7 +106,8 @@ def relay_ms(relay_run, model, threads, runs):
 
 def torch_ms(path, channels, size, threads, runs):
     out = subprocess.run([sys.executable, '-c', TORCH_SIDE, path,
-                          str(channels), str(size), str(threads), str(runs)],
+                          str(channels), str(size), str(threads), str(runs),
+                          os.path.dirname(os.path.abspath(__file__))],
                          capture_output=True, text=True, env=peer_env(),
                          check=True)
     return float(out.stdout.strip().splitlines()[-1])

@@ -150,3 +150,31 @@ relay.func @dilated(%x: tensor<1x16x28x28xf32>) -> tensor<1x16x28x28xf32> {
   %r = relay.nn.conv2d %x, %w {channels = 16 : i64, kernel_size = array<i64: 3, 3>, padding = array<i64: 2, 2>, dilation = array<i64: 2, 2>} : (tensor<1x16x28x28xf32>, tensor<16x16x3x3xf32>) -> tensor<1x16x28x28xf32>
   relay.return %r : tensor<1x16x28x28xf32>
 }
+
+// Tests that an image of partial phases (15 rows dilated by 2) is extended
+// with a row of zeros to whole phases (2x2 of 8x14), takes the mosaic, and
+// that the extra row of outputs is cropped.
+// CHECK-LABEL: func.func @partial_phases(
+// CHECK: %[[X:.*]] = tensor.pad %{{.*}} low[0, 0, 0, 0] high[0, 0, 1, 0]
+// CHECK: tensor.expand_shape %[[X]] {{.*}} output_shape [1, 16, 8, 2, 14, 2] : tensor<1x16x16x28xf32>
+// CHECK: tensor.pad %{{.*}} low[0, 0, 0, 0, 0, 0] high[0, 0, 0, 1, 0, 1]
+// CHECK: %[[Y:.*]] = tensor.extract_slice %{{.*}}[0, 0, 0, 0] [1, 16, 15, 28] [1, 1, 1, 1] : tensor<1x16x16x28xf32> to tensor<1x16x15x28xf32>
+// CHECK: return %[[Y]]
+relay.func @partial_phases(%x: tensor<1x16x15x28xf32>) -> tensor<1x16x15x28xf32> {
+  %w = relay.constant dense<0.5> : tensor<16x16x3x3xf32>
+  %r = relay.nn.conv2d %x, %w {padding = array<i64: 2, 2>, dilation = array<i64: 2, 2>} : (tensor<1x16x15x28xf32>, tensor<16x16x3x3xf32>) -> tensor<1x16x15x28xf32>
+  relay.return %r : tensor<1x16x15x28xf32>
+}
+
+// Tests that a mosaic over 1.5 times the output (17x13 dilated by 4:
+// phases of 5x4, a 24x20 mosaic, 2.2 times) is not made: the im2col
+// product, no phases.
+// CHECK-LABEL: func.func @mosaic_too_large(
+// CHECK-NOT: tensor<1x32x4x5x4x4xf32>
+// CHECK-NOT: tensor<1x32x24x20xf32>
+// CHECK: return
+relay.func @mosaic_too_large(%x: tensor<1x32x17x13xf32>) -> tensor<1x32x17x13xf32> {
+  %w = relay.constant dense<0.5> : tensor<32x32x3x3xf32>
+  %r = relay.nn.conv2d %x, %w {padding = array<i64: 4, 4>, dilation = array<i64: 4, 4>} : (tensor<1x32x17x13xf32>, tensor<32x32x3x3xf32>) -> tensor<1x32x17x13xf32>
+  relay.return %r : tensor<1x32x17x13xf32>
+}

@@ -128,6 +128,22 @@ int64_t tileOrWhole(int64_t size, int64_t tile) {
   return tile >= size ? 0 : tile;
 }
 
+/// `op` split along loop `dim` at `at` (linalg::splitOp), both parts
+/// inserted before it; failure when either part is not made.
+FailureOr<std::pair<linalg::LinalgOp, linalg::LinalgOp>>
+splitLinalg(RewriterBase &rewriter, linalg::LinalgOp op, unsigned dim,
+            int64_t at) {
+  rewriter.setInsertionPoint(op);
+  auto [first, second] =
+      linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()), dim,
+                      rewriter.getIndexAttr(at));
+  auto a = dyn_cast_or_null<linalg::LinalgOp>(first.getOperation());
+  auto b = dyn_cast_or_null<linalg::LinalgOp>(second.getOperation());
+  if (!a || !b)
+    return failure();
+  return std::pair(a, b);
+}
+
 /// Tiles `op` with scf.for loops; returns the tiled op (the op itself when no
 /// loop is tiled) and sets `outermost`, when given, to the outermost loop
 /// made (unchanged when none) and `made`, when given, to all of them (one
@@ -615,14 +631,10 @@ struct TileAndVectorizePass
       secondReg[n] = tileOrWhole(cn - splitAt, restN);
     }
     if (splitAt) {
-      rewriter.setInsertionPoint(*tiled);
-      auto [first, second] = linalg::splitOp(
-          rewriter, cast<TilingInterface>(tiled->getOperation()), splitDim,
-          rewriter.getIndexAttr(splitAt));
-      if (!first || !second)
+      auto halves = splitLinalg(rewriter, *tiled, splitDim, splitAt);
+      if (failed(halves))
         return failure();
-      parts = {{cast<linalg::LinalgOp>(first.getOperation()), firstReg},
-               {cast<linalg::LinalgOp>(second.getOperation()), secondReg}};
+      parts = {{halves->first, firstReg}, {halves->second, secondReg}};
     }
     for (auto &[part, sizes] : parts) {
       tiled =
@@ -755,23 +767,18 @@ struct TileAndVectorizePass
       // tail (8 lanes of a 56-wide row) as one shorter vector, in the same
       // loop nest.
       unsigned dim = ranges.size() - 1;
-      rewriter.setInsertionPoint(*tiled);
-      auto [head, tail] = linalg::splitOp(
-          rewriter, cast<TilingInterface>(tiled->getOperation()), dim,
-          rewriter.getIndexAttr(splitAt));
-      if (!head || !tail)
+      auto halves = splitLinalg(rewriter, *tiled, dim, splitAt);
+      if (failed(halves))
         return failure();
       SmallVector<int64_t> headSizes(ranges.size(), 0);
       headSizes[dim] = tileOrWhole(
           splitAt, alignedDivisorAtMost(splitAt, cap, {tiles.lanes}));
-      FailureOr<linalg::LinalgOp> inner = tile(
-          rewriter, cast<linalg::LinalgOp>(head.getOperation()), headSizes);
+      FailureOr<linalg::LinalgOp> inner =
+          tile(rewriter, halves->first, headSizes);
       if (failed(inner))
         return failure();
-      if (vectorize &&
-          (failed(vectorizeOp(rewriter, *inner, false)) ||
-           failed(vectorizeOp(
-               rewriter, cast<linalg::LinalgOp>(tail.getOperation()), false))))
+      if (vectorize && (failed(vectorizeOp(rewriter, *inner, false)) ||
+                        failed(vectorizeOp(rewriter, halves->second, false))))
         return failure();
       ++numVectorized;
       return success();
@@ -809,14 +816,10 @@ struct TileAndVectorizePass
     int64_t whole = ranges[rank - 1] / block * block;
     linalg::LinalgOp blocks = op, rest;
     if (whole != ranges[rank - 1]) {
-      rewriter.setInsertionPoint(op);
-      auto [head, tail] =
-          linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()),
-                          rank - 1, rewriter.getIndexAttr(whole));
-      blocks = dyn_cast_or_null<linalg::LinalgOp>(head.getOperation());
-      rest = dyn_cast_or_null<linalg::LinalgOp>(tail.getOperation());
-      if (!blocks || !rest)
+      auto halves = splitLinalg(rewriter, op, rank - 1, whole);
+      if (failed(halves))
         return failure();
+      std::tie(blocks, rest) = *halves;
     }
     SmallVector<int64_t> sizes;
     for (int64_t r : ranges)

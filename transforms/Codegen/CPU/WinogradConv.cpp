@@ -671,7 +671,7 @@ Value dilatedWinogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
   // is extended with zeros to whole ones: the rows past it are the
   // padding's zeros to the outputs kept, and the outputs past it go.
   if (h % dh || w % dw) {
-    int64_t h2 = ceilDiv(h, dh) * dh, w2 = ceilDiv(w, dw) * dw;
+    int64_t h2 = ph * dh, w2 = pw * dw;
     Value out = dilatedWinogradConv2d(
         b, loc, RankedTensorType::get({n, f, h2, w2}, e),
         padHighTo(b, loc, data, {n, c, h2, w2}), weight, dilation, padding);
