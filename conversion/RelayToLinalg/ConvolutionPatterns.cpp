@@ -158,6 +158,50 @@ FailureOr<SmallVector<Value>> conv2dRule(OpBuilder &b, Operation *op,
   bool nhwc = dl == "NHWC" && kl == "HWIO";
   Location loc = op->getLoc();
   Value data = operands[0], weight = operands[1];
+  SmallVector<int64_t> s = intsAttr(op, "strides", {1, 1});
+  SmallVector<int64_t> d = intsAttr(op, "dilation", {1, 1});
+  if (s.size() == 1)
+    s.push_back(s[0]);
+  if (d.size() == 1)
+    d.push_back(d[0]);
+  auto problem = [&](Value data, Value weight, RankedTensorType convType,
+                     bool nchw) {
+    Conv2dProblem conv(loc);
+    conv.op = op;
+    conv.type = convType;
+    conv.data = data;
+    conv.weight = weight;
+    conv.nchw = nchw;
+    conv.groups = groups;
+    conv.strides = {s[0], s[1]};
+    conv.dilations = {d[0], d[1]};
+    conv.padding = SmallVector<int64_t, 4>(padding4(op));
+    return conv;
+  };
+  // A depthwise NHWC convolution (HWIO [kh, kw, 1, C] or HWOI [kh, kw, C,
+  // 1], the same bytes) goes to the target's kernels as HWIO where it has
+  // them, else between transposes below.
+  auto wt = dyn_cast<RankedTensorType>(weight.getType());
+  if (dl == "NHWC" && (kl == "HWIO" || kl == "HWOI") && groups > 1 && wt &&
+      wt.hasStaticShape() && groups == type.getDimSize(3)) {
+    int64_t kh = wt.getDimSize(0), kw = wt.getDimSize(1);
+    auto hwio = RankedTensorType::get({kh, kw, 1, groups}, wt.getElementType());
+    if (wt.getNumElements() == hwio.getNumElements()) {
+      Value asHwio =
+          kl == "HWIO"
+              ? weight
+              : tensor::CollapseShapeOp::create(
+                    b, loc, weight,
+                    SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}})
+                    .getResult();
+      if (kl == "HWOI")
+        asHwio = tensor::ExpandShapeOp::create(
+            b, loc, hwio, asHwio,
+            SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
+      if (Value out = target.buildConv2d(b, problem(data, asHwio, type, false)))
+        return SmallVector<Value>{out};
+    }
+  }
   RankedTensorType convType = type;
   // Other orders of the axes (a grouped NHWC convolution, an HWOI kernel):
   // the NCHW/OIHW convolution between transposes.
@@ -175,23 +219,8 @@ FailureOr<SmallVector<Value>> conv2dRule(OpBuilder &b, Operation *op,
     convType = RankedTensorType::get(shape, type.getElementType());
     nchw = true;
   }
-  SmallVector<int64_t> s = intsAttr(op, "strides", {1, 1});
-  SmallVector<int64_t> d = intsAttr(op, "dilation", {1, 1});
-  if (s.size() == 1)
-    s.push_back(s[0]);
-  if (d.size() == 1)
-    d.push_back(d[0]);
-  Conv2dProblem conv(loc);
-  conv.op = op;
-  conv.type = convType;
-  conv.data = data;
-  conv.weight = weight;
-  conv.nchw = nchw;
-  conv.groups = groups;
-  conv.strides = {s[0], s[1]};
-  conv.dilations = {d[0], d[1]};
-  conv.padding = SmallVector<int64_t, 4>(padding4(op));
-  FailureOr<SmallVector<Value>> result = convolve(b, conv, target);
+  FailureOr<SmallVector<Value>> result =
+      convolve(b, problem(data, weight, convType, nchw), target);
   if (failed(result) || !dataAxes)
     return result;
   SmallVector<int64_t> back;

@@ -3,8 +3,10 @@
 // max_pool2d and avg_pool2d (NCHW, with padding, dilation, ceil_mode and
 // count_include_pad): one elementwise generic over strided views of the
 // padded image, one per window tap, or linalg's pooling ops for large
-// windows; adaptive pooling: a reduction over the widest window with the
-// positions past each window's end masked out.
+// windows; NHWC max pooling and uniform average pooling the same way along
+// the channels, other layouts through transposes; adaptive pooling: a
+// reduction over the widest window with the positions past each window's
+// end masked out.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,27 +34,21 @@ namespace {
 /// the pooling named ops).
 constexpr int64_t kMaxPoolTaps = 64;
 
-/// out[n, c, oh, ow] = combine over the window taps (i, j) of
-/// data[n, c, oh*s0 + i*d0, ow*s1 + j*d1]: one elementwise generic over
-/// strided views of the padded `data` (one per tap), which vectorises along
-/// the output row; the pooling named ops do not vectorise.
-Value poolTaps(
-    OpBuilder &b, Location loc, RankedTensorType type, Value data,
-    ArrayRef<int64_t> k, ArrayRef<int64_t> s, ArrayRef<int64_t> d,
+/// out = combine over `taps` (views of `type`'s shape, one per window tap):
+/// one elementwise generic, which vectorises along the innermost dimension.
+Value combineTaps(
+    OpBuilder &b, Location loc, RankedTensorType type, ValueRange taps,
     function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
   MLIRContext *ctx = b.getContext();
-  ArrayRef<int64_t> shape = type.getShape();
-  SmallVector<Value> taps;
-  StridePhases phases(b, loc, data, s, d, k[0], k[1]);
-  for (int64_t i = 0; i < k[0]; ++i)
-    for (int64_t j = 0; j < k[1]; ++j)
-      taps.push_back(phases.tapView(b, loc, i, j, type));
-  Value out = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+  unsigned rank = type.getRank();
+  Value out =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
   SmallVector<AffineMap> maps(taps.size() + 1,
-                              AffineMap::getMultiDimIdentityMap(4, ctx));
+                              AffineMap::getMultiDimIdentityMap(rank, ctx));
   return linalg::GenericOp::create(
              b, loc, TypeRange{type}, taps, ValueRange{out}, maps,
-             SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+             SmallVector<utils::IteratorType>(rank,
+                                              utils::IteratorType::parallel),
              [&](OpBuilder &nb, Location l, ValueRange a) {
                Value acc = a[0];
                for (Value v : a.drop_front().drop_back())
@@ -62,64 +58,169 @@ Value poolTaps(
       .getResult(0);
 }
 
+/// out[n, c, oh, ow] = combine over the window taps (i, j) of
+/// data[n, c, oh*s0 + i*d0, ow*s1 + j*d1]: one elementwise generic over
+/// strided views of the padded `data` (one per tap), which vectorises along
+/// the output row; the pooling named ops do not vectorise.
+Value poolTaps(
+    OpBuilder &b, Location loc, RankedTensorType type, Value data,
+    ArrayRef<int64_t> k, ArrayRef<int64_t> s, ArrayRef<int64_t> d,
+    function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
+  SmallVector<Value> taps;
+  StridePhases phases(b, loc, data, s, d, k[0], k[1]);
+  for (int64_t i = 0; i < k[0]; ++i)
+    for (int64_t j = 0; j < k[1]; ++j)
+      taps.push_back(phases.tapView(b, loc, i, j, type));
+  return combineTaps(b, loc, type, taps, combine);
+}
+
+/// A pooling window over the (h, w) dimensions of an input of `in`'s shape
+/// into `type`'s: its size, strides, dilations, padding (top, left, bottom,
+/// right), the rows and columns ceil_mode's last window hangs over, and
+/// whether average pooling divides every window by its size.
+struct PoolWindow {
+  SmallVector<int64_t> k, s, d, p;
+  int64_t extraH, extraW;
+  bool countPad, uniform;
+
+  PoolWindow(Operation *op, RankedTensorType in, RankedTensorType type,
+             unsigned h, unsigned w) {
+    k = intsAttr(op, "pool_size", {1, 1});
+    s = intsAttr(op, "strides", {1, 1});
+    d = intsAttr(op, "dilation", {1, 1});
+    for (auto *v : {&k, &s, &d})
+      if (v->size() == 1)
+        v->push_back(v->front());
+    p = padding4(op);
+    // With ceil_mode the last window may hang over: pad for it.
+    int64_t needH = (type.getShape()[h] - 1) * s[0] + (k[0] - 1) * d[0] + 1;
+    int64_t needW = (type.getShape()[w] - 1) * s[1] + (k[1] - 1) * d[1] + 1;
+    extraH = std::max<int64_t>(0, needH - (in.getShape()[h] + p[0] + p[2]));
+    extraW = std::max<int64_t>(0, needW - (in.getShape()[w] + p[1] + p[3]));
+    countPad = getOperatorAttributes(op).get("count_include_pad") ==
+               BoolAttr::get(op->getContext(), true);
+    bool anyPad = llvm::any_of(p, [](int64_t v) { return v != 0; });
+    // Average pooling divides by the window size when every window counts
+    // the same number of elements; otherwise by a per-position count (a
+    // pooling sum over ones padded like the data, the padding counted only
+    // with count_include_pad and never the overhang of ceil_mode).
+    uniform = !(extraH || extraW || (anyPad && !countPad));
+  }
+  int64_t taps() const { return k[0] * k[1]; }
+  /// The padding with ceil_mode's overhang.
+  SmallVector<int64_t> paddingWithOverhang() const {
+    return {p[0], p[1], p[2] + extraH, p[3] + extraW};
+  }
+};
+
+/// The maximum or sum of two window elements of type `e`.
+Value poolCombine(OpBuilder &b, Location l, Type e, bool isMax, Value x,
+                  Value y) {
+  if (!isMax)
+    return arith::AddFOp::create(b, l, x, y);
+  if (isa<FloatType>(e))
+    return arith::MaximumFOp::create(b, l, x, y);
+  return integerMax(b, l, x, y);
+}
+
+/// `sum` divided by the window size `count` (a uniform average).
+Value divideBy(OpBuilder &b, Location loc, RankedTensorType type, Value sum,
+               int64_t count) {
+  MLIRContext *ctx = b.getContext();
+  unsigned rank = type.getRank();
+  Type e = type.getElementType();
+  AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
+  Value out = tensor::EmptyOp::create(b, loc, type.getShape(), e);
+  Value divisor = constantScalar(b, loc, e, double(count));
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ValueRange{sum}, ValueRange{out},
+             {id, id},
+             SmallVector<utils::IteratorType>(rank,
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location l, ValueRange a) {
+               linalg::YieldOp::create(
+                   nb, l,
+                   arith::DivFOp::create(nb, l, a[0], divisor).getResult());
+             })
+      .getResult(0);
+}
+
+/// Whether pooling of `type` can be lowered: float, or integer max (which
+/// compares as the signedness says; linalg's NCHW max for large windows is
+/// signed only).
+bool poolable(Operation *op, RankedTensorType type, bool isMax,
+              int64_t numTaps) {
+  if (!type)
+    return false;
+  if (isa<FloatType>(type.getElementType()))
+    return true;
+  return isMax && isa<IntegerType>(type.getElementType()) &&
+         (numTaps <= kMaxPoolTaps || !isUnsignedValue(op->getResult(0)));
+}
+
+/// max_pool2d, and avg_pool2d with windows of one size, of an NHWC input
+/// (an int8 network's, whose convolutions the CPU takes in NHWC): one
+/// strided view per tap, channels innermost; failure for other windows.
+FailureOr<SmallVector<Value>> poolNhwc(OpBuilder &b, Operation *op,
+                                       ValueRange operands,
+                                       RankedTensorType type, bool isMax) {
+  auto in = cast<RankedTensorType>(operands[0].getType());
+  if (!type || !type.hasStaticShape() || !in.hasStaticShape())
+    return failure();
+  PoolWindow win(op, in, type, 1, 2);
+  if (!poolable(op, type, isMax, win.taps()) || win.taps() > kMaxPoolTaps ||
+      (!isMax && !win.uniform))
+    return failure();
+  Location loc = op->getLoc();
+  Type e = type.getElementType();
+  Value data = padImage(b, loc, operands[0], win.paddingWithOverhang(), 1, 2,
+                        constantScalar(b, loc, e, isMax ? -INFINITY : 0.0));
+  SmallVector<Value> taps;
+  for (int64_t i = 0; i < win.k[0]; ++i)
+    for (int64_t j = 0; j < win.k[1]; ++j)
+      taps.push_back(tensor::ExtractSliceOp::create(
+          b, loc, type, data, ValueRange{}, ValueRange{}, ValueRange{},
+          b.getDenseI64ArrayAttr({0, i * win.d[0], j * win.d[1], 0}),
+          b.getDenseI64ArrayAttr(type.getShape()),
+          b.getDenseI64ArrayAttr({1, win.s[0], win.s[1], 1})));
+  Value pooled = combineTaps(b, loc, type, taps,
+                             [&](OpBuilder &nb, Location l, Value x, Value y) {
+                               return poolCombine(nb, l, e, isMax, x, y);
+                             });
+  if (isMax)
+    return SmallVector<Value>{pooled};
+  return SmallVector<Value>{divideBy(b, loc, type, pooled, win.taps())};
+}
+
 /// max_pool2d and avg_pool2d of an NCHW input to `type` over a padded
 /// input: window taps, or the pooling named ops for large windows.
 FailureOr<SmallVector<Value>> poolNchw(OpBuilder &b, Operation *op,
                                        ValueRange operands,
                                        RankedTensorType type, bool isMax) {
-  // Integers: max pooling (the taps compare as the signedness says;
-  // linalg's NCHW max for large windows is signed only).
-  SmallVector<int64_t> size = intsAttr(op, "pool_size", {1, 1});
-  int64_t numTaps = size[0] * (size.size() > 1 ? size[1] : size[0]);
-  bool integerMaxOk =
-      type && isMax && isa<IntegerType>(type.getElementType()) &&
-      (numTaps <= kMaxPoolTaps || !isUnsignedValue(op->getResult(0)));
-  if (!type || (!isa<FloatType>(type.getElementType()) && !integerMaxOk))
+  if (!type)
     return failure();
-  SmallVector<int64_t> k = intsAttr(op, "pool_size", {1, 1});
-  SmallVector<int64_t> s = intsAttr(op, "strides", {1, 1});
-  SmallVector<int64_t> d = intsAttr(op, "dilation", {1, 1});
-  for (auto *v : {&k, &s, &d})
-    if (v->size() == 1)
-      v->push_back(v->front());
-  SmallVector<int64_t> p = padding4(op);
   auto in = cast<RankedTensorType>(operands[0].getType());
-  // With ceil_mode the last window may hang over: pad for it.
-  int64_t needH = (type.getShape()[2] - 1) * s[0] + (k[0] - 1) * d[0] + 1;
-  int64_t needW = (type.getShape()[3] - 1) * s[1] + (k[1] - 1) * d[1] + 1;
-  int64_t extraH =
-      std::max<int64_t>(0, needH - (in.getShape()[2] + p[0] + p[2]));
-  int64_t extraW =
-      std::max<int64_t>(0, needW - (in.getShape()[3] + p[1] + p[3]));
-  bool countPad =
-      getOperatorAttributes(op).get("count_include_pad") == b.getBoolAttr(true);
-  bool anyPad = llvm::any_of(p, [](int64_t v) { return v != 0; });
-  // Average pooling divides by the window size when every window counts
-  // the same number of elements; otherwise by a per-position count (a
-  // pooling sum over ones padded like the data, the padding counted only
-  // with count_include_pad and never the overhang of ceil_mode).
-  bool uniform = !(extraH || extraW || (anyPad && !countPad));
+  PoolWindow win(op, in, type, 2, 3);
+  if (!poolable(op, type, isMax, win.taps()))
+    return failure();
+  ArrayRef<int64_t> k = win.k, s = win.s, d = win.d, p = win.p;
+  int64_t extraH = win.extraH, extraW = win.extraW;
+  bool countPad = win.countPad, uniform = win.uniform;
   Location loc = op->getLoc();
   Type e = type.getElementType();
   Value padValue = constantScalar(b, loc, e, isMax ? -INFINITY : 0.0);
   Value data =
-      padImage(b, loc, operands[0], {p[0], p[1], p[2] + extraH, p[3] + extraW},
-               2, 3, padValue);
+      padImage(b, loc, operands[0], win.paddingWithOverhang(), 2, 3, padValue);
   Value window = tensor::EmptyOp::create(b, loc, k, e);
   auto strides = b.getI64TensorAttr(s);
   auto dilations = b.getI64TensorAttr(d);
   // The window max or sum: taps, or a named op for large windows.
   Value pooled;
-  if (k[0] * k[1] <= kMaxPoolTaps) {
-    pooled =
-        poolTaps(b, loc, type, data, k, s, d,
-                 [&](OpBuilder &nb, Location l, Value x, Value y) -> Value {
-                   if (!isMax)
-                     return arith::AddFOp::create(nb, l, x, y);
-                   if (isa<FloatType>(e))
-                     return arith::MaximumFOp::create(nb, l, x, y);
-                   return integerMax(nb, l, x, y);
-                 });
+  if (win.taps() <= kMaxPoolTaps) {
+    pooled = poolTaps(b, loc, type, data, k, s, d,
+                      [&](OpBuilder &nb, Location l, Value x, Value y) {
+                        return poolCombine(nb, l, e, isMax, x, y);
+                      });
   } else {
     Value init = filledTensor(b, loc, type.getShape(), padValue);
     pooled = isMax ? linalg::PoolingNchwMaxOp::create(
@@ -134,22 +235,12 @@ FailureOr<SmallVector<Value>> poolNchw(OpBuilder &b, Operation *op,
   if (isMax)
     return SmallVector<Value>{pooled};
   Value sum = pooled;
+  if (uniform)
+    return SmallVector<Value>{divideBy(b, loc, type, sum, win.taps())};
   SmallVector<utils::IteratorType> par(4, utils::IteratorType::parallel);
   MLIRContext *ctx = b.getContext();
   AffineMap id = AffineMap::getMultiDimIdentityMap(4, ctx);
   Value out = tensor::EmptyOp::create(b, loc, type.getShape(), e);
-  if (uniform) {
-    Value count = constantScalar(b, loc, e, double(k[0] * k[1]));
-    return SmallVector<Value>{
-        linalg::GenericOp::create(
-            b, loc, TypeRange{type}, ValueRange{sum}, ValueRange{out}, {id, id},
-            par,
-            [&](OpBuilder &nb, Location l, ValueRange a) {
-              linalg::YieldOp::create(
-                  nb, l, arith::DivFOp::create(nb, l, a[0], count).getResult());
-            })
-            .getResult(0)};
-  }
   Value one = constantScalar(b, loc, e, 1.0),
         zero = constantScalar(b, loc, e, 0.0);
   SmallVector<int64_t> onesShape{1, 1, in.getShape()[2], in.getShape()[3]};
@@ -197,6 +288,12 @@ FailureOr<SmallVector<Value>> poolRule(OpBuilder &b, Operation *op,
   StringRef layout = strAttr(op, "layout", "NCHW");
   if (layout == "NCHW")
     return poolNchw(b, op, operands, type, isMax);
+  if (layout == "NHWC") {
+    FailureOr<SmallVector<Value>> pooled =
+        poolNhwc(b, op, operands, type, isMax);
+    if (succeeded(pooled))
+      return pooled;
+  }
   std::optional<std::array<int64_t, 4>> axes = axesOf(layout, "NCHW");
   if (!type || !axes)
     return failure();

@@ -12,9 +12,14 @@ on VNNI machines too. Each case below (channels not a multiple of
 four, output channels not a multiple of 16, strides, dilations, uneven
 padding, batches, 1x1 and 7x7 kernels, uint8 images, an epilogue of bias,
 ReLU and requantization; depthwise and grouped convolutions, which run
-the f32 kernels on the integers exactly) is bound to its weights,
-compiled and run, and must equal the reference interpreter exactly. Prints whether the kernels
-took VNNI (the lowered code calls vpdpbusd) and vpmaddwd.
+the f32 kernels on the integers exactly; a small network of int8
+convolutions, max pooling, a depthwise convolution and a residual
+addition) is bound to its weights, compiled and run, and must equal the
+reference interpreter exactly. At -O3 the CPU's layout rules put the
+int8 convolutions (signed, constant weights) in NHWC (their kernels' own
+layout; checked that they do); each case also runs with AlterOpLayout
+disabled, which keeps them NCHW. Prints whether the kernels took VNNI (the
+lowered code calls vpdpbusd) and vpmaddwd.
 
   /usr/bin/python3 int8_conv_kernels.py --bin build/bin
 """
@@ -54,6 +59,33 @@ CASES = [
 ]
 
 
+# A network's worth of int8 layers: a 3x3 convolution, max pooling, a
+# depthwise 3x3 convolution (stride 2) and a 1x1 one, each requantized, and
+# a residual addition of the pooled image.
+NETWORK = '''#[version = "0.0.5"]
+def @main(%x: Tensor[(1, 8, 20, 20), int8], %w1: Tensor[(32, 8, 3, 3), int8],
+          %w2: Tensor[(32, 1, 3, 3), int8], %w3: Tensor[(32, 32, 1, 1), int8],
+          %bias: Tensor[(32, 1, 1), int32]) {
+  %0 = nn.conv2d(%x, %w1, padding=[1, 1, 1, 1], out_dtype="int32");
+  %1 = nn.relu(add(%0, %bias));
+  %2 = cast(clip(right_shift(add(%1, 256), 9), a_min=-127f, a_max=127f),
+            dtype="int8");
+  %3 = nn.max_pool2d(%2, pool_size=[3, 3], strides=[2, 2],
+                     padding=[1, 1, 1, 1]);
+  %4 = nn.conv2d(%3, %w2, strides=[2, 2], padding=[1, 1, 1, 1], groups=32,
+                 channels=32, kernel_size=[3, 3], out_dtype="int32");
+  %5 = cast(clip(right_shift(add(%4, 128), 8), a_min=-127f, a_max=127f),
+            dtype="int8");
+  %6 = nn.conv2d(%5, %w3, out_dtype="int32");
+  %7 = nn.max_pool2d(%3, pool_size=[2, 2], strides=[2, 2]);
+  %8 = add(%6, left_shift(cast(%7, dtype="int32"), 4));
+  cast(clip(right_shift(%8, 6), a_min=-127f, a_max=127f), dtype="int8")
+}
+'''
+NETWORK_SHAPES = {"x": (1, 8, 20, 20), "w1": (32, 8, 3, 3),
+                  "w2": (32, 1, 3, 3), "w3": (32, 32, 1, 1)}
+
+
 def program(n, c, h, w, o, k, s, d, pad, dtype, epilogue, groups):
     conv = (f"nn.conv2d(%x, %w, strides=[{s}, {s}], dilation=[{d}, {d}], "
             f"padding=[{', '.join(map(str, pad))}], groups={groups}, "
@@ -89,24 +121,39 @@ def main():
     vnni = pmaddwd = False
     with open("/proc/cpuinfo") as f:
         avx2 = " avx2" in f.read()
-    targets = [[]] + ([["--cpu", "haswell"]] if avx2 else [])
+    nchw = ["--disable-pass", "AlterOpLayout"]
+    targets = [[], nchw] + ([["--cpu", "haswell"]] if avx2 else [])
+    nhwc = 0
     with tempfile.TemporaryDirectory() as work:
-        for case_ in CASES:
-            (name, n, c, h, w, o, k, s, d, pad, dtype, epi) = case_[:12]
-            groups = case_[12] if len(case_) > 12 else 1
+        for case_ in CASES + [("network",)]:
+            name = case_[0]
             case = os.path.join(work, name)
             params = case + ".params"
             os.makedirs(params)
+            if name == "network":
+                text, dtype, groups = NETWORK, "int8", 1
+                np.save(case + ".x.npy", rng.integers(
+                    -128, 128, NETWORK_SHAPES["x"]).astype(np.int8))
+                for p, shape in NETWORK_SHAPES.items():
+                    if p != "x":
+                        np.save(os.path.join(params, p + ".npy"),
+                                rng.integers(-20, 20, shape).astype(np.int8))
+                np.save(os.path.join(params, "bias.npy"),
+                        rng.integers(-500, 500, (32, 1, 1)).astype(np.int32))
+            else:
+                (name, n, c, h, w, o, k, s, d, pad, dtype, epi) = case_[:12]
+                groups = case_[12] if len(case_) > 12 else 1
+                text = program(n, c, h, w, o, k, s, d, pad, dtype, epi,
+                               groups)
+                lo, hi = (0, 256) if dtype == "uint8" else (-128, 128)
+                np.save(case + ".x.npy",
+                        rng.integers(lo, hi, (n, c, h, w)).astype(dtype))
+                np.save(os.path.join(params, "w.npy"), rng.integers(
+                    lo, hi, (o, c // groups, k, k)).astype(dtype))
+                np.save(os.path.join(params, "bias.npy"), rng.integers(
+                    -5000, 5000, (o, 1, 1)).astype(np.int32))
             with open(case + ".rly", "w") as f:
-                f.write(program(n, c, h, w, o, k, s, d, pad, dtype, epi,
-                                groups))
-            lo, hi = (0, 256) if dtype == "uint8" else (-128, 128)
-            np.save(case + ".x.npy",
-                    rng.integers(lo, hi, (n, c, h, w)).astype(dtype))
-            np.save(os.path.join(params, "w.npy"),
-                    rng.integers(lo, hi, (o, c // groups, k, k)).astype(dtype))
-            np.save(os.path.join(params, "bias.npy"),
-                    rng.integers(-5000, 5000, (o, 1, 1)).astype(np.int32))
+                f.write(text)
             imported = run([translate, "--import-relay", case + ".rly"])
             with open(case + ".in.mlir", "w") as f:
                 f.write(imported)
@@ -114,11 +161,22 @@ def main():
                  "-o", case + ".mlir"])
             lowered = run([opt, case + ".mlir", "--relay-to-llvm"])
             vnni = vnni or "vpdpbusd" in lowered
+            # Signed ungrouped or depthwise int8 convolutions take NHWC.
+            optimized = run([opt, case + ".mlir", "--relay-optimize"])
+            if avx2 and dtype == "int8" and (groups == 1 or name[:2] == "dw"):
+                if 'data_layout = "NHWC"' not in optimized:
+                    failures += 1
+                    print(f"FAIL {name}: the convolution did not take NHWC")
+                else:
+                    nhwc += 1
             run([relay_run, case + ".mlir", "--interp", "--input",
                  case + ".x.npy", "--output", case + ".interp.npy"])
             want = np.load(case + ".interp.npy")
+            if want.min() == want.max():
+                failures += 1
+                print(f"FAIL {name}: a constant output checks nothing")
             for target in targets:
-                if target:
+                if target and target[0] == "--cpu":
                     lowered = run([opt, case + ".mlir",
                                    "--relay-set-target-cpu=cpu=haswell",
                                    "--relay-to-llvm"])
@@ -139,9 +197,11 @@ def main():
     if avx2 and not pmaddwd:
         sys.exit("the Haswell target's int8 convolutions did not take "
                  "vpmaddwd")
+    print(f"convolutions in NHWC at -O3: {nhwc} cases")
     if failures:
-        sys.exit(f"{failures} of {len(CASES) * len(targets)} runs differ")
-    print(f"all {len(CASES)} cases equal on {len(targets)} targets")
+        sys.exit(f"{failures} of {(len(CASES) + 1) * len(targets)} runs "
+                 f"failed")
+    print(f"all {len(CASES) + 1} cases equal on {len(targets)} targets")
 
 
 if __name__ == "__main__":

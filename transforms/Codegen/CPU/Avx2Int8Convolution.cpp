@@ -1,8 +1,8 @@
 //===- Avx2Int8Convolution.cpp - int8 convolutions on AVX2's vpmaddwd -----===//
 //
-// An ungrouped NCHW convolution of int8 images with constant int8 weights
-// into int32 on CPUs without AVX-512 VNNI: the bytes sign-extended to 16
-// bits, two input channels per 32-bit word, and AVX2's `vpmaddwd` (16
+// An ungrouped convolution (NCHW or NHWC) of int8 images with constant int8
+// weights into int32 on CPUs without AVX-512 VNNI: the bytes sign-extended to
+// 16 bits, two input channels per 32-bit word, and AVX2's `vpmaddwd` (16
 // products of 16-bit words summed in pairs into 8 int32 lanes, exact for
 // bytes) on each half of the dot-product kernel's 16-lane vectors
 // (DotProductKernel.cpp: the same packed NHWC image, packed weights and
@@ -32,7 +32,6 @@ namespace mlir::relay::cpu {
 
 Value avx2Int8Conv2d(OpBuilder &b, const Conv2dProblem &conv) {
   auto in = cast<RankedTensorType>(conv.data.getType());
-  auto wt = cast<RankedTensorType>(conv.weight.getType());
   CPUDescription cpu = cpuAt(b);
   ArrayRef<char> bytes;
   bool isResource = false;
@@ -40,14 +39,13 @@ Value avx2Int8Conv2d(OpBuilder &b, const Conv2dProblem &conv) {
   if (cpu.vnni || cpu.vectorBits < 256 ||
       !int8ConvWeights(conv, bytes, isResource, splatBytes))
     return nullptr;
-  int64_t o = wt.getDimSize(0), c = wt.getDimSize(1);
-  int64_t taps = wt.getDimSize(2) * wt.getDimSize(3);
+  ConvWeightStrides ws = convWeightStrides(conv);
   // The weights packed as the kernel reads them (two input channels per
   // word), each byte then widened to a 16-bit word; the accumulators start
   // at zero (no shift to take back).
   auto packWeights = [&](OpBuilder &pb, Location loc, const DotProblem &p) {
-    std::vector<char> packed =
-        packDotWeights(bytes, 1, o, c, c * taps, taps, 1, p, 2);
+    std::vector<char> packed = packDotWeights(bytes, 1, ws.outputs, ws.inputs,
+                                              ws.so, ws.sc, ws.st, p, 2);
     std::vector<char> wide(packed.size() * 2);
     for (size_t i = 0; i < packed.size(); ++i) {
       int16_t v = static_cast<int8_t>(packed[i]);
@@ -62,8 +60,9 @@ Value avx2Int8Conv2d(OpBuilder &b, const Conv2dProblem &conv) {
     return std::make_pair(weights, start);
   };
   // Two sign-extended bytes per word (packWords); the padding is zero.
-  auto packImage = [](OpBuilder &pb, Location loc, Value padded) {
-    return packWords(pb, loc, padded, 1, 2);
+  auto packImage = [](OpBuilder &pb, Location loc, Value padded,
+                      unsigned channels) {
+    return packWords(pb, loc, padded, channels, 2);
   };
   DotConvPacking packing{constantScalar(b, conv.loc, in.getElementType(), 0),
                          packImage, packWeights};

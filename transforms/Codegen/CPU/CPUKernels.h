@@ -174,6 +174,12 @@ Value groupedConvInRows(OpBuilder &b, Location loc, RankedTensorType type,
 /// apply.
 Value integerDepthwiseAsFloat(OpBuilder &b, const Conv2dProblem &conv);
 
+/// The same for an NHWC convolution ([kh, kw, 1, C] weights): one generic
+/// along the channels over a strided view of the padded image per tap,
+/// each widened to f32 and multiplied by its tap's weights (an int8
+/// network's, whose other convolutions the CPU takes in NHWC).
+Value integerDepthwiseNhwc(OpBuilder &b, const Conv2dProblem &conv);
+
 /// The output rows per band when depthwiseConvInRows convolves `image`
 /// (NCHW, one image) with a 3x3 kernel at `stride` in bands of rows (a
 /// large image); 0 when it goes in channel blocks.

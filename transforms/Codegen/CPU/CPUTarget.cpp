@@ -7,6 +7,8 @@
 #include "conversion/RelayToLinalg/LoweringTarget.h"
 #include "transforms/Layout/LayoutRules.h"
 
+#include "dialects/relay/OperatorRegistry.h"
+
 #include <mutex>
 
 using namespace mlir;
@@ -131,6 +133,8 @@ public:
       return out;
     if (Value out = integerDepthwiseAsFloat(b, conv))
       return out;
+    if (Value out = integerDepthwiseNhwc(b, conv))
+      return out;
     // Float convolutions become matrix products; other integer ones are
     // products of their own (integerConvolution).
     if (!conv.isSameFloat() || (!conv.nchw && conv.groups != 1))
@@ -154,24 +158,69 @@ public:
 };
 } // namespace
 
-/// --relay-alter-op-layout's rules for the CPU: convolutions in NCHW/OIHW
-/// and pooling in NCHW, the layouts its kernels are built for (NHWC
-/// convolutions are one plain product, and grouped NHWC ones are not
-/// lowered at all).
+/// Whether `conv` (a relay.nn.conv2d) is an int8 convolution the CPU runs
+/// in NHWC: on its int8 dot-product kernels (vnniConv2d, avx2Int8Conv2d:
+/// ungrouped, signed bytes into int32, constant weights, static shapes, on
+/// a CPU with either kernel), or depthwise between them
+/// (integerDepthwiseNhwc).
+static bool isInt8NhwcConv(Operation *conv) {
+  auto data = dyn_cast<RankedTensorType>(conv->getOperand(0).getType());
+  auto weight = dyn_cast<RankedTensorType>(conv->getOperand(1).getType());
+  auto result = dyn_cast<RankedTensorType>(conv->getResult(0).getType());
+  auto groups = getOperatorAttributes(conv).getAs<IntegerAttr>("groups");
+  Operation *weights = conv->getOperand(1).getDefiningOp();
+  if (!data || !weight || !result || !data.hasStaticShape() ||
+      !weight.hasStaticShape() || !result.hasStaticShape() ||
+      !data.getElementType().isSignlessInteger(8) ||
+      !weight.getElementType().isSignlessInteger(8) ||
+      !result.getElementType().isSignlessInteger(32) || !weights ||
+      !weights->hasTrait<OpTrait::ConstantLike>())
+    return false;
+  cpu::CPUDescription cpu = cpu::cpuFor(conv);
+  if (!cpu.vnni && cpu.vectorBits < 256)
+    return false;
+  int64_t g = groups ? groups.getInt() : 1;
+  StringRef layout = lowering::strAttr(conv, "data_layout", "NCHW");
+  int64_t channels = data.getDimSize(layout.find('C'));
+  return g == 1 || (g == channels && result.getDimSize(layout.find('C')) == g);
+}
+
+/// --relay-alter-op-layout's rules for the CPU: float convolutions in
+/// NCHW/OIHW and pooling in NCHW, the layouts its kernels are built for
+/// (NHWC convolutions are one plain product, and grouped NHWC ones are not
+/// lowered at all). int8 convolutions on the dot-product kernels in
+/// NHWC/HWIO: their image is packed in words of four (two) neighbouring
+/// channels and their result is positions by channels, so that in NHWC
+/// neither is transposed, and the requantization, residual additions,
+/// pooling and depthwise convolutions (NHWC/HWOI) between them follow (an
+/// NCHW network transposes its int8 images once at the first convolution
+/// and back after the last).
 static void registerCPULayoutRules() {
   (void)layout::registerAlterLayoutRule(
       "relay.nn.conv2d", "cpu",
       [](Operation *op) -> std::optional<SmallVector<std::string>> {
-        if (lowering::strAttr(op, "data_layout", "NCHW") == "NCHW" &&
-            lowering::strAttr(op, "kernel_layout", "OIHW") == "OIHW")
+        StringRef data = lowering::strAttr(op, "data_layout", "NCHW");
+        StringRef kernel = lowering::strAttr(op, "kernel_layout", "OIHW");
+        if (isInt8NhwcConv(op)) {
+          // TVM's kernel layouts for NHWC: HWIO, HWOI when depthwise.
+          auto groups = getOperatorAttributes(op).getAs<IntegerAttr>("groups");
+          StringRef want = groups && groups.getInt() != 1 ? "HWOI" : "HWIO";
+          if (data == "NHWC" && kernel == want)
+            return std::nullopt;
+          return SmallVector<std::string>{"NHWC", want.str()};
+        }
+        if (data == "NCHW" && kernel == "OIHW")
           return std::nullopt;
         return SmallVector<std::string>{"NCHW", "OIHW"};
       });
+  // Integer pooling follows its input (an int8 network's NHWC images).
   for (StringRef pool : {"relay.nn.max_pool2d", "relay.nn.avg_pool2d"})
     (void)layout::registerAlterLayoutRule(
         pool, "cpu",
         [](Operation *op) -> std::optional<SmallVector<std::string>> {
-          if (lowering::strAttr(op, "layout", "NCHW") == "NCHW")
+          auto data = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+          if (lowering::strAttr(op, "layout", "NCHW") == "NCHW" ||
+              (data && isa<IntegerType>(data.getElementType())))
             return std::nullopt;
           return SmallVector<std::string>{"NCHW"};
         });

@@ -25,7 +25,11 @@
 //
 // Depthwise convolutions of 8-bit integers (quantized MobileNets) run the
 // same float kernels on the integers converted to f32, which is exact:
-// every product and partial sum is an integer below 2^24.
+// every product and partial sum is an integer below 2^24. In NHWC (where
+// the CPU's layout rules put an int8 network, its other convolutions'
+// layout) they are one generic along the channels instead: a strided view
+// of the padded image per tap, widened to f32 and multiplied by the tap's
+// weights.
 //
 // The channels go in blocks (channelBlock of the input planes) as an
 // scf.for of independent iterations, each inserting its block into the
@@ -907,45 +911,64 @@ Value mlir::relay::cpu::groupedConvInRows(OpBuilder &b, Location loc,
   });
 }
 
-Value mlir::relay::cpu::integerDepthwiseAsFloat(OpBuilder &b,
-                                                const Conv2dProblem &conv) {
-  RankedTensorType type = conv.type;
+namespace {
+
+/// Whether `conv` is a depthwise convolution of static bytes into int32
+/// whose products and partial sums f32 holds exactly (integers below 2^24
+/// in magnitude); sets which operands are unsigned.
+bool isExactByteDepthwise(const Conv2dProblem &conv, int64_t taps,
+                          bool &unsignedData, bool &unsignedWeight) {
   auto in = cast<RankedTensorType>(conv.data.getType());
   auto wt = cast<RankedTensorType>(conv.weight.getType());
   auto isByte = [](Type t) {
     return isa<IntegerType>(t) && t.getIntOrFloatBitWidth() <= 8;
   };
-  if (!conv.nchw || !conv.isDepthwise() ||
-      !type.getElementType().isInteger(32) || !isByte(in.getElementType()) ||
-      !isByte(wt.getElementType()) || !in.hasStaticShape() ||
-      !wt.hasStaticShape())
-    return nullptr;
-  bool unsignedData = conv.op && isUnsignedValue(conv.op->getOperand(0));
-  bool unsignedWeight = conv.op && isUnsignedValue(conv.op->getOperand(1));
-  // Every product and partial sum is an integer below 2^24 in magnitude,
-  // which f32 holds exactly.
-  int64_t taps = wt.getDimSize(2) * wt.getDimSize(3);
-  if ((unsignedData ? 255 : 128) * (unsignedWeight ? 255 : 128) * taps >
-      (int64_t(1) << 24))
-    return nullptr;
-  Location loc = conv.loc;
+  if (!conv.isDepthwise() || !conv.type.getElementType().isInteger(32) ||
+      !isByte(in.getElementType()) || !isByte(wt.getElementType()) ||
+      !in.hasStaticShape() || !wt.hasStaticShape() ||
+      !conv.type.hasStaticShape())
+    return false;
+  unsignedData = conv.op && isUnsignedValue(conv.op->getOperand(0));
+  unsignedWeight = conv.op && isUnsignedValue(conv.op->getOperand(1));
+  return (unsignedData ? 255 : 128) * (unsignedWeight ? 255 : 128) * taps <=
+         (int64_t(1) << 24);
+}
+
+/// The byte weights of `conv` as f32 (converted at compile time when
+/// constant).
+Value floatWeights(OpBuilder &b, Location loc, Value weight,
+                   bool unsignedWeight) {
+  auto wt = cast<RankedTensorType>(weight.getType());
   Type f32 = b.getF32Type();
-  Value data = convertTensor(b, loc, conv.data, f32, unsignedData, false);
-  // Constant weights are converted at compile time.
-  Value weight;
-  if (arith::ConstantOp constant = constantThroughReshapes(conv.weight))
+  if (arith::ConstantOp constant = constantThroughReshapes(weight))
     if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue())) {
       SmallVector<float> values;
       for (const APInt &v : dense.getValues<APInt>())
         values.push_back(unsignedWeight ? float(v.getZExtValue())
                                         : float(v.getSExtValue()));
-      weight = arith::ConstantOp::create(
+      return arith::ConstantOp::create(
           b, loc,
           DenseElementsAttr::get(RankedTensorType::get(wt.getShape(), f32),
                                  ArrayRef<float>(values)));
     }
-  if (!weight)
-    weight = convertTensor(b, loc, conv.weight, f32, unsignedWeight, false);
+  return convertTensor(b, loc, weight, f32, unsignedWeight, false);
+}
+
+} // namespace
+
+Value mlir::relay::cpu::integerDepthwiseAsFloat(OpBuilder &b,
+                                                const Conv2dProblem &conv) {
+  RankedTensorType type = conv.type;
+  auto wt = cast<RankedTensorType>(conv.weight.getType());
+  bool unsignedData, unsignedWeight;
+  if (!conv.nchw ||
+      !isExactByteDepthwise(conv, wt.getDimSize(2) * wt.getDimSize(3),
+                            unsignedData, unsignedWeight))
+    return nullptr;
+  Location loc = conv.loc;
+  Type f32 = b.getF32Type();
+  Value data = convertTensor(b, loc, conv.data, f32, unsignedData, false);
+  Value weight = floatWeights(b, loc, conv.weight, unsignedWeight);
   auto floatType = RankedTensorType::get(type.getShape(), f32);
   Value out = depthwiseConvInRows(b, loc, floatType, data, weight, conv.strides,
                                   conv.dilations, conv.padding);
@@ -956,4 +979,75 @@ Value mlir::relay::cpu::integerDepthwiseAsFloat(OpBuilder &b,
                               conv.dilations);
   }
   return convertTensor(b, loc, out, type.getElementType(), false, false);
+}
+
+Value mlir::relay::cpu::integerDepthwiseNhwc(OpBuilder &b,
+                                             const Conv2dProblem &conv) {
+  RankedTensorType type = conv.type;
+  auto wt = cast<RankedTensorType>(conv.weight.getType());
+  bool unsignedData, unsignedWeight;
+  int64_t kh = wt.getDimSize(0), kw = wt.getDimSize(1), taps = kh * kw;
+  // HWIO of one input channel per group: [kh, kw, 1, C].
+  if (conv.nchw || wt.getDimSize(2) != 1 ||
+      !isExactByteDepthwise(conv, taps, unsignedData, unsignedWeight))
+    return nullptr;
+  Location loc = conv.loc;
+  MLIRContext *ctx = b.getContext();
+  Value weights = tensor::CollapseShapeOp::create(
+      b, loc, floatWeights(b, loc, conv.weight, unsignedWeight),
+      SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
+  auto in = cast<RankedTensorType>(conv.data.getType());
+  Value padded = padImage(b, loc, conv.data, conv.padding, 1, 2,
+                          constantScalar(b, loc, in.getElementType(), 0));
+  ArrayRef<int64_t> s = conv.strides, d = conv.dilations;
+  auto tapType = RankedTensorType::get(type.getShape(), in.getElementType());
+  SmallVector<Value> operands;
+  SmallVector<AffineMap> maps;
+  AffineMap id = AffineMap::getMultiDimIdentityMap(4, ctx);
+  for (int64_t i = 0; i < kh; ++i)
+    for (int64_t j = 0; j < kw; ++j) {
+      operands.push_back(tensor::ExtractSliceOp::create(
+          b, loc, tapType, padded, ValueRange{}, ValueRange{}, ValueRange{},
+          b.getDenseI64ArrayAttr({0, i * d[0], j * d[1], 0}),
+          b.getDenseI64ArrayAttr(type.getShape()),
+          b.getDenseI64ArrayAttr({1, s[0], s[1], 1})));
+      maps.push_back(id);
+    }
+  // Tap t's weights along the channels: weights[t, :] (a row of its own,
+  // as the vectoriser takes only projected permutations).
+  int64_t c = type.getDimSize(3);
+  for (int64_t t = 0; t < taps; ++t) {
+    operands.push_back(tensor::ExtractSliceOp::create(
+        b, loc, RankedTensorType::get({c}, b.getF32Type()), weights,
+        ValueRange{}, ValueRange{}, ValueRange{},
+        b.getDenseI64ArrayAttr({t, 0}), b.getDenseI64ArrayAttr({1, c}),
+        b.getDenseI64ArrayAttr({1, 1})));
+    maps.push_back(AffineMap::get(4, 0, {getAffineDimExpr(3, ctx)}, ctx));
+  }
+  maps.push_back(id);
+  Value out =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  Type f32 = b.getF32Type();
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, operands, ValueRange{out}, maps,
+             SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location l, ValueRange a) {
+               Value acc;
+               for (int64_t t = 0; t < taps; ++t) {
+                 Value x =
+                     unsignedData
+                         ? arith::UIToFPOp::create(nb, l, f32, a[t]).getResult()
+                         : arith::SIToFPOp::create(nb, l, f32, a[t])
+                               .getResult();
+                 acc = acc ? math::FmaOp::create(nb, l, x, a[taps + t], acc)
+                                 .getResult()
+                           : arith::MulFOp::create(nb, l, x, a[taps + t])
+                                 .getResult();
+               }
+               linalg::YieldOp::create(
+                   nb, l,
+                   arith::FPToSIOp::create(nb, l, type.getElementType(), acc)
+                       .getResult());
+             })
+      .getResult(0);
 }

@@ -363,8 +363,7 @@ bool int8ConvWeights(const Conv2dProblem &conv, ArrayRef<char> &bytes,
                      bool &isResource, std::vector<char> &storage) {
   auto in = cast<RankedTensorType>(conv.data.getType());
   auto wt = cast<RankedTensorType>(conv.weight.getType());
-  if (!conv.nchw || conv.groups != 1 ||
-      !conv.type.getElementType().isInteger(32) ||
+  if (conv.groups != 1 || !conv.type.getElementType().isInteger(32) ||
       !in.getElementType().isInteger(8) || !wt.getElementType().isInteger(8) ||
       !in.hasStaticShape() || !wt.hasStaticShape())
     return false;
@@ -386,6 +385,18 @@ bool int8ConvWeights(const Conv2dProblem &conv, ArrayRef<char> &bytes,
   return constantBytes(conv.weight, bytes, isResource);
 }
 
+ConvWeightStrides convWeightStrides(const Conv2dProblem &conv) {
+  auto wt = cast<RankedTensorType>(conv.weight.getType());
+  if (conv.nchw) {
+    // OIHW.
+    int64_t c = wt.getDimSize(1), taps = wt.getDimSize(2) * wt.getDimSize(3);
+    return {c * taps, taps, 1, wt.getDimSize(0), c, taps};
+  }
+  // HWIO.
+  int64_t c = wt.getDimSize(2), o = wt.getDimSize(3);
+  return {1, o, c * o, o, c, wt.getDimSize(0) * wt.getDimSize(1)};
+}
+
 Value dotProductConv2d(OpBuilder &b, const Conv2dProblem &conv,
                        const DotInstruction &dot,
                        const DotConvPacking &packing) {
@@ -393,14 +404,18 @@ Value dotProductConv2d(OpBuilder &b, const Conv2dProblem &conv,
   auto in = cast<RankedTensorType>(conv.data.getType());
   auto wt = cast<RankedTensorType>(conv.weight.getType());
   Location loc = conv.loc;
-  int64_t n = in.getDimSize(0), c = in.getDimSize(1);
-  int64_t o = wt.getDimSize(0), kh = wt.getDimSize(2), kw = wt.getDimSize(3);
+  bool nchw = conv.nchw;
+  // The image's and the kernel's dimensions in either layout.
+  unsigned cDim = nchw ? 1 : 3, hDim = nchw ? 2 : 1, wDim = nchw ? 3 : 2;
+  int64_t n = in.getDimSize(0), c = in.getDimSize(cDim);
+  int64_t o = convWeightStrides(conv).outputs;
+  int64_t kh = wt.getDimSize(nchw ? 2 : 0), kw = wt.getDimSize(nchw ? 3 : 1);
   int64_t cq = (c + dot.group - 1) / dot.group;
   int64_t op = (o + kLanes - 1) / kLanes * kLanes;
   auto [rows, vecs] = dotRegisterTile(op / kLanes, dot.registersPerVector);
   DotProblem p{n,
-               type.getDimSize(2),
-               type.getDimSize(3),
+               type.getDimSize(hDim),
+               type.getDimSize(wDim),
                kw,
                kh * kw,
                cq,
@@ -419,30 +434,41 @@ Value dotProductConv2d(OpBuilder &b, const Conv2dProblem &conv,
   // repacked, and the convolution is of stride 1.
   if (kh == 1 && kw == 1 && (p.sh > 1 || p.sw > 1) &&
       llvm::all_of(conv.padding, [](int64_t v) { return v == 0; })) {
+    SmallVector<int64_t> sizes{n, c, c, c}, strides{1, 1, 1, 1};
+    sizes[hDim] = p.oh;
+    sizes[wDim] = p.ow;
+    strides[hDim] = p.sh;
+    strides[wDim] = p.sw;
     data = tensor::ExtractSliceOp::create(
-        b, loc, RankedTensorType::get({n, c, p.oh, p.ow}, in.getElementType()),
-        data, ValueRange{}, ValueRange{}, ValueRange{},
-        b.getDenseI64ArrayAttr({0, 0, 0, 0}),
-        b.getDenseI64ArrayAttr({n, c, p.oh, p.ow}),
-        b.getDenseI64ArrayAttr({1, 1, p.sh, p.sw}));
+        b, loc, RankedTensorType::get(sizes, in.getElementType()), data,
+        ValueRange{}, ValueRange{}, ValueRange{},
+        b.getDenseI64ArrayAttr({0, 0, 0, 0}), b.getDenseI64ArrayAttr(sizes),
+        b.getDenseI64ArrayAttr(strides));
     p.sh = p.sw = 1;
   }
   // The image padded to whole words of channels.
-  data = padImage(b, loc, data, conv.padding, 2, 3, packing.padValue);
+  data = padImage(b, loc, data, conv.padding, hDim, wDim, packing.padValue);
   SmallVector<int64_t> wordsShape(
       cast<RankedTensorType>(data.getType()).getShape());
-  wordsShape[1] = cq * dot.group;
+  wordsShape[cDim] = cq * dot.group;
   data = padHighTo(b, loc, data, wordsShape, packing.padValue);
-  // The words made along the image's rows (contiguous reads and writes),
-  // then transposed to NHWC (which the tiling pass does in 16x16 blocks).
   MLIRContext *ctx = b.getContext();
-  Value words = packing.packImage(b, loc, data);
-  auto wordsType = cast<RankedTensorType>(words.getType());
-  AffineExpr dn, dy, dx, dc;
-  bindDims(ctx, dn, dy, dx, dc);
-  Value image = copyThroughMap(
-      b, loc, words, {n, wordsType.getDimSize(2), wordsType.getDimSize(3), cq},
-      AffineMap::get(4, 0, {dn, dc, dy, dx}, ctx));
+  Value image;
+  if (nchw) {
+    // The words made along the image's rows (contiguous reads and writes),
+    // then transposed to NHWC (which the tiling pass does in 16x16 blocks).
+    Value words = packing.packImage(b, loc, data, cDim);
+    auto wordsType = cast<RankedTensorType>(words.getType());
+    AffineExpr dn, dy, dx, dc;
+    bindDims(ctx, dn, dy, dx, dc);
+    image = copyThroughMap(
+        b, loc, words,
+        {n, wordsType.getDimSize(2), wordsType.getDimSize(3), cq},
+        AffineMap::get(4, 0, {dn, dc, dy, dx}, ctx));
+  } else {
+    // NHWC: a word is `group` neighbouring bytes, the kernel's layout.
+    image = packing.packImage(b, loc, data, cDim);
+  }
   Value outT = dotProductKernel(b, loc, dot, p, image, weights, start);
   // out[n, o, y, x] = outT[(n * oh + y) * ow + x, o]: outT's first rows
   // and columns read through a permutation, which the tiling pass
@@ -455,6 +481,9 @@ Value dotProductConv2d(OpBuilder &b, const Conv2dProblem &conv,
       b, loc, RankedTensorType::get({n * plane, o}, acc), outT, ValueRange{},
       ValueRange{}, ValueRange{}, b.getDenseI64ArrayAttr({0, 0}),
       b.getDenseI64ArrayAttr({n * plane, o}), b.getDenseI64ArrayAttr({1, 1}));
+  if (!nchw)
+    return tensor::ExpandShapeOp::create(
+        b, loc, type, outT, SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
   bool byRows = p.ow >= kLanes;
   SmallVector<int64_t> viewShape = byRows
                                        ? SmallVector<int64_t>{n, p.oh, p.ow, o}

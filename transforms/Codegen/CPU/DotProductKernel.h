@@ -125,28 +125,41 @@ std::vector<char> packDotWeights(ArrayRef<char> w, int64_t elementBytes,
 RankedTensorType packedDotWeightsType(const DotProblem &p, int64_t group,
                                       Type element);
 
-/// How an NCHW convolution's operands are packed for dotProductConv2d.
+/// How a convolution's operands are packed for dotProductConv2d.
 struct DotConvPacking {
   /// The image's padding value (a scalar of its element type).
   Value padValue;
-  /// The padded image [n, cq * group, h, w] as words [n, cq, h, w].
-  function_ref<Value(OpBuilder &, Location, Value)> packImage;
+  /// The padded image as words along its channel dimension (the last
+  /// argument): [n, cq * group, h, w] as [n, cq, h, w] (NCHW), [n, h, w, cq
+  /// * group] as [n, h, w, cq] (NHWC).
+  function_ref<Value(OpBuilder &, Location, Value, unsigned)> packImage;
   /// The weights (packedDotWeightsType) and the start [op] of `p`.
   function_ref<std::pair<Value, Value>(OpBuilder &, Location,
                                        const DotProblem &)>
       packWeights;
 };
 
-/// An ungrouped NCHW convolution with static shapes on `dot`, giving
-/// `conv.type` (NCHW) through the kernel's transposed result.
 /// The constant weights of an int8 dot-product convolution: whether `conv`
-/// is an ungrouped NCHW convolution of signed bytes (image and weights,
-/// static shapes) into int32 with constant weights, whose bytes are then in
-/// `bytes` (a splat's written out into `storage`; `isResource` when they
-/// are a resource blob's).
+/// is an ungrouped convolution (NCHW/OIHW or NHWC/HWIO) of signed bytes
+/// (image and weights, static shapes) into int32 with constant weights,
+/// whose bytes are then in `bytes` (a splat's written out into `storage`;
+/// `isResource` when they are a resource blob's).
 bool int8ConvWeights(const Conv2dProblem &conv, ArrayRef<char> &bytes,
                      bool &isResource, std::vector<char> &storage);
 
+/// Where weight (o, c, t) of `conv` is in its row-major weights: at element
+/// o * so + c * sc + t * st (tap t = kernel row * kernel width + column);
+/// with the numbers of output channels, input channels and taps.
+struct ConvWeightStrides {
+  int64_t so, sc, st;
+  int64_t outputs, inputs, taps;
+};
+ConvWeightStrides convWeightStrides(const Conv2dProblem &conv);
+
+/// An ungrouped convolution with static shapes on `dot`: NCHW/OIHW gives
+/// `conv.type` through the kernel's transposed result; NHWC/HWIO packs the
+/// image's channels where they are and gives the kernel's result as it is
+/// (positions by output channels: NHWC).
 Value dotProductConv2d(OpBuilder &b, const Conv2dProblem &conv,
                        const DotInstruction &dot,
                        const DotConvPacking &packing);

@@ -1,6 +1,6 @@
 //===- VnniConvolution.cpp - int8 convolutions on AVX-512 VNNI -----------===//
 //
-// An ungrouped NCHW convolution of 8-bit integers into int32 (what
+// An ungrouped convolution (NCHW or NHWC) of 8-bit integers into int32 (what
 // --relay-quantize and the qnn canonicalization make) on AVX-512 VNNI's
 // `vpdpbusd`, which sums four u8 x s8 products into each of 16 int32 lanes:
 //
@@ -21,9 +21,12 @@
 //   vectors of 16 output channels, one vpdpbusd per word of the image and
 //   vector of weights.
 //
-// The [P, O] result is transposed back to NCHW by a copy that
-// --relay-fuse-elementwise merges with the bias, activation and
-// requantization after the convolution, so that int8 is written once.
+// The [P, O] result is NHWC; for an NCHW convolution it is transposed back
+// by a copy that --relay-fuse-elementwise merges with the bias, activation
+// and requantization after the convolution, so that int8 is written once.
+// The CPU's layout rules ask for NHWC (CPUTarget.cpp): then the image's
+// words are four neighbouring bytes, packed in place, and the result needs
+// no transposition.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,28 +48,29 @@ namespace mlir::relay::cpu {
 
 Value vnniConv2d(OpBuilder &b, const Conv2dProblem &conv) {
   auto in = cast<RankedTensorType>(conv.data.getType());
-  auto wt = cast<RankedTensorType>(conv.weight.getType());
   ArrayRef<char> bytes;
   bool isResource = false;
   std::vector<char> splatBytes;
   if (!cpuAt(b).vnni || !int8ConvWeights(conv, bytes, isResource, splatBytes))
     return nullptr;
-  int64_t o = wt.getDimSize(0), c = wt.getDimSize(1);
-  int64_t taps = wt.getDimSize(2) * wt.getDimSize(3);
+  ConvWeightStrides ws = convWeightStrides(conv);
   // The weights packed so that a 64-byte load holds 16 output channels x 4
   // input channels of one tap, in panels of the register tile's channels:
   // w8[o/pw, t, c/4, (o%pw)*4 + c%4], the padding channels zero (taps as
   // [kh, kw] for row runs, cq = 1). Each accumulator starts at
   // -128 * sum(w[o]), which takes back the image's shift.
   auto packWeights = [&](OpBuilder &pb, Location loc, const DotProblem &p) {
-    std::vector<char> packed =
-        packDotWeights(bytes, 1, o, c, c * taps, taps, 1, p, 4);
+    std::vector<char> packed = packDotWeights(bytes, 1, ws.outputs, ws.inputs,
+                                              ws.so, ws.sc, ws.st, p, 4);
     Value weights =
         bytesConstant(pb, loc, packedDotWeightsType(p, 4, pb.getI8Type()),
                       packed, isResource);
     std::vector<int32_t> sums(p.op, 0);
-    for (int64_t i = 0; i < o * c * taps; ++i)
-      sums[i / (c * taps)] -= 128 * static_cast<int8_t>(bytes[i]);
+    for (int64_t oi = 0; oi < ws.outputs; ++oi)
+      for (int64_t ci = 0; ci < ws.inputs; ++ci)
+        for (int64_t t = 0; t < ws.taps; ++t)
+          sums[oi] -= 128 * static_cast<int8_t>(
+                                bytes[oi * ws.so + ci * ws.sc + t * ws.st]);
     std::vector<char> startBytes(p.op * 4);
     std::memcpy(startBytes.data(), sums.data(), startBytes.size());
     Value start =
@@ -76,8 +80,9 @@ Value vnniConv2d(OpBuilder &b, const Conv2dProblem &conv) {
   };
   // Four bytes per word plus 128 each (xor 0x80808080); the image's zero
   // padding is 128 once shifted, the shifted image's zero.
-  auto packImage = [](OpBuilder &pb, Location loc, Value padded) {
-    return packWords(pb, loc, padded, 1, 4, 0x80808080u);
+  auto packImage = [](OpBuilder &pb, Location loc, Value padded,
+                      unsigned channels) {
+    return packWords(pb, loc, padded, channels, 4, 0x80808080u);
   };
   DotConvPacking packing{constantScalar(b, conv.loc, in.getElementType(), 0),
                          packImage, packWeights};
