@@ -30,6 +30,13 @@
 // AVX2: arith.addi %{{.*}}, %{{.*}} : vector<8xi32>
 // AVX2: vector.extract_strided_slice %{{.*}} {offsets = [16], sizes = [16], strides = [1]} : vector<32xi16> to vector<16xi16>
 // AVX2: llvm.call_intrinsic "llvm.x86.avx2.pmadd.wd"
+// AVX2-LABEL: func.func @conv3x3_nhwc(
+// AVX2: linalg.generic {{.*}} ins(%arg0 : tensor<1x6x6x4xi8>) outs(%{{.*}} : tensor<1x6x6x4xi16>)
+// AVX2: arith.extsi %{{.*}} : i8 to i16
+// AVX2: tensor.insert_slice %{{.*}}[0, 1, 1, 0] [1, 6, 6, 4] [1, 1, 1, 1] : tensor<1x6x6x4xi16> into tensor<1x8x8x4xi16>
+// AVX2: vector.transfer_read %{{.*}} : tensor<1x8x32xi16>, vector<2xi16>
+// AVX2-NEXT: vector.bitcast %{{.*}} : vector<2xi16> to vector<1xi32>
+// AVX2: llvm.call_intrinsic "llvm.x86.avx2.pmadd.wd"
 // AVX2-LABEL: func.func @runtime_weights(
 // AVX2-NOT: pmadd
 // AVX2: arith.muli
@@ -64,15 +71,24 @@ relay.func @conv3x3(%x: tensor<1x8x10x10xi8>) -> tensor<1x32x10x10xi32> {
 }
 
 // Tests that an NHWC/HWIO convolution (the layout the CPU's rules give int8
-// convolutions) packs four neighbouring channels into a word where they
-// are (no transposition), starts each output channel at -128 times the
-// sum of its own weights (w[kh, kw, c, o] = o - 8: -4608 * (o - 8)), and
-// gives the kernel's [P, O] result as it is (reshaped to NHWC).
+// convolutions) shifts the image by 128 (an xor, before the padding, so
+// that it fuses into the op making the image), pads it with the shifted
+// zero (-128), reads four neighbouring channels as one word where they are
+// (here along the kernel row: 4 channels), starts each output channel at
+// -128 times the sum of its own weights (w[kh, kw, c, o] = o - 8: -4608 *
+// (o - 8)), and gives the kernel's [P, O] result as it is (NHWC). On
+// AVX2 the bytes are sign-extended to 16 bits where they are (the padding
+// zero) and read two channels at a time as a word.
 // CHECK-LABEL: func.func @conv3x3_nhwc(
 // CHECK-DAG: arith.constant dense<[36864, 32256, 27648, 23040, 18432, 13824, 9216, 4608, 0, -4608, -9216, -13824, -18432, -23040, -27648, -32256]> : tensor<16xi32>
-// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<1x8x8x4xi8>, tensor<1x8x8x4xi8>, tensor<1x8x8x4xi8>, tensor<1x8x8x4xi8>) outs(%{{.*}} : tensor<1x8x8x1xi32>)
-// CHECK: arith.xori
+// CHECK: linalg.generic {{.*}} ins(%arg0 : tensor<1x6x6x4xi8>) outs(%{{.*}} : tensor<1x6x6x4xi8>)
+// CHECK: arith.xori %{{.*}}, %{{.*}} : i8
+// CHECK: linalg.fill ins(%{{.*}} : i8) outs(%{{.*}} : tensor<1x1x8x4xi8>)
+// CHECK: tensor.insert_slice %{{.*}}[0, 1, 1, 0] [1, 6, 6, 4] [1, 1, 1, 1] : tensor<1x6x6x4xi8> into tensor<1x8x8x4xi8>
 // CHECK-NOT: linalg.generic
+// CHECK: vector.transfer_read %{{.*}} : tensor<1x8x32xi8>, vector<4xi8>
+// CHECK-NEXT: vector.bitcast %{{.*}} : vector<4xi8> to vector<1xi32>
+// CHECK-NEXT: vector.broadcast %{{.*}} : vector<1xi32> to vector<16xi32>
 // CHECK: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
 // CHECK-NOT: linalg.generic
 // CHECK: tensor.expand_shape {{.*}} : tensor<36x16xi32> into tensor<1x6x6x16xi32>

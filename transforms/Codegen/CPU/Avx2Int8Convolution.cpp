@@ -60,12 +60,16 @@ Value avx2Int8Conv2d(OpBuilder &b, const Conv2dProblem &conv) {
     return std::make_pair(weights, start);
   };
   // Two sign-extended bytes per word (packWords); the padding is zero.
-  auto packImage = [](OpBuilder &pb, Location loc, Value padded,
-                      unsigned channels) {
-    return packWords(pb, loc, padded, channels, 2);
+  auto packImage = [](OpBuilder &pb, Location loc, Value padded) {
+    return packWords(pb, loc, padded, 1, 2);
+  };
+  // NHWC: the bytes sign-extended to 16 bits where they are.
+  auto toOperands = [](OpBuilder &pb, Location loc, Value image) {
+    return convertTensor(pb, loc, image, pb.getI16Type(), false, false);
   };
   DotConvPacking packing{constantScalar(b, conv.loc, in.getElementType(), 0),
-                         packImage, packWeights};
+                         packImage, packWeights, toOperands,
+                         constantScalar(b, conv.loc, b.getI16Type(), 0)};
   return dotProductConv2d(b, conv, DotInstruction::avx2Int16(b.getContext()),
                           packing);
 }

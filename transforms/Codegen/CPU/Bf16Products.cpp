@@ -127,9 +127,8 @@ Value bf16Conv2d(OpBuilder &b, const Conv2dProblem &conv) {
         });
     return std::make_pair(weights, zeroStart(pb, loc, p.op));
   };
-  auto packImage = [](OpBuilder &pb, Location loc, Value padded,
-                      unsigned channels) {
-    return packWords(pb, loc, padded, channels, 2);
+  auto packImage = [](OpBuilder &pb, Location loc, Value padded) {
+    return packWords(pb, loc, padded, 1, 2);
   };
   DotConvPacking packing{constantScalar(b, conv.loc, b.getBF16Type(), 0),
                          packImage, packWeights};

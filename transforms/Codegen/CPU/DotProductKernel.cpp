@@ -57,6 +57,10 @@ public:
     if (p.rowRuns())
       image = tensor::CollapseShapeOp::create(
           b, loc, image, SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
+    // An image of operands: `group` of them (neighbouring channels) read
+    // as a word.
+    Type element = cast<RankedTensorType>(image.getType()).getElementType();
+    perWord = element.isInteger(32) ? 1 : dot.group;
     int64_t positions = p.n * p.oh * p.ow;
     int64_t tiles = (positions + p.rows - 1) / p.rows;
     int64_t bandTiles =
@@ -112,6 +116,8 @@ private:
   const DotInstruction &dot;
   const DotProblem &p;
   Value image, weights, start;
+  /// Image elements per word: 1 (words), or the group of operands.
+  int64_t perWord = 1;
 
   Value idx(OpBuilder &ob, int64_t v) const { return index(ob, loc, v); }
 
@@ -167,16 +173,32 @@ private:
                 for (int64_t r = 0; r < p.rows; ++r) {
                   // A row run's c is the word along the row (the image
                   // seen as [n, h, w * cq]).
-                  SmallVector<Value> at =
-                      p.rowRuns()
-                          ? SmallVector<Value>{imageOf[r], ys[r],
-                                               m2.add(m2.mul(xs[r], m2.c(p.cq)),
-                                                      c)}
-                          : SmallVector<Value>{imageOf[r], ys[r], xs[r], c};
-                  Value word = tensor::ExtractOp::create(b2, loc, image, at);
-                  Value a = vector::BitCastOp::create(
-                      b2, loc, operandType,
-                      vector::BroadcastOp::create(b2, loc, wordsType, word));
+                  Value wordAt =
+                      p.rowRuns() ? m2.add(m2.mul(xs[r], m2.c(p.cq)), c) : c;
+                  if (perWord > 1)
+                    wordAt = m2.mul(wordAt, m2.c(perWord));
+                  SmallVector<Value> at{imageOf[r], ys[r]};
+                  if (!p.rowRuns())
+                    at.push_back(xs[r]);
+                  at.push_back(wordAt);
+                  Value word;
+                  if (perWord == 1) {
+                    word = vector::BroadcastOp::create(
+                        b2, loc, wordsType,
+                        tensor::ExtractOp::create(b2, loc, image, at));
+                  } else {
+                    // The word's operands, as one i32 (a 32-bit load).
+                    Value operands =
+                        read(b2, VectorType::get({perWord}, dot.operandElement),
+                             image, at);
+                    word = vector::BroadcastOp::create(
+                        b2, loc, wordsType,
+                        vector::BitCastOp::create(
+                            b2, loc, VectorType::get({1}, b2.getI32Type()),
+                            operands));
+                  }
+                  Value a =
+                      vector::BitCastOp::create(b2, loc, operandType, word);
                   for (int64_t v = 0; v < p.vecs; ++v)
                     next.push_back(
                         dot.dot(b2, loc, acc[r * p.vecs + v], a, w[v]));
@@ -283,6 +305,22 @@ Value dotProductKernel(OpBuilder &b, Location loc, const DotInstruction &dot,
                        const DotProblem &p, Value image, Value weights,
                        Value start) {
   return Kernel(b, loc, dot, p, image, weights, start).build();
+}
+
+Value mapElements(OpBuilder &b, Location loc, Value source, Type to,
+                  function_ref<Value(OpBuilder &, Location, Value)> fn) {
+  auto type = cast<RankedTensorType>(source.getType());
+  unsigned rank = type.getRank();
+  AffineMap id = AffineMap::getMultiDimIdentityMap(rank, b.getContext());
+  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), to);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, source, init, {id, id},
+             SmallVector<utils::IteratorType>(rank,
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location l, ValueRange a) {
+               linalg::YieldOp::create(nb, l, fn(nb, l, a[0]));
+             })
+      .getResult(0);
 }
 
 Value packWords(OpBuilder &b, Location loc, Value source, unsigned dim,
@@ -405,6 +443,8 @@ Value dotProductConv2d(OpBuilder &b, const Conv2dProblem &conv,
   auto wt = cast<RankedTensorType>(conv.weight.getType());
   Location loc = conv.loc;
   bool nchw = conv.nchw;
+  if (!nchw && !packing.toOperands)
+    return nullptr;
   // The image's and the kernel's dimensions in either layout.
   unsigned cDim = nchw ? 1 : 3, hDim = nchw ? 2 : 1, wDim = nchw ? 3 : 2;
   int64_t n = in.getDimSize(0), c = in.getDimSize(cDim);
@@ -446,18 +486,26 @@ Value dotProductConv2d(OpBuilder &b, const Conv2dProblem &conv,
         b.getDenseI64ArrayAttr(strides));
     p.sh = p.sw = 1;
   }
+  // NHWC: the image as operands (fused into the op that makes it), padded
+  // (the padding as an operand) to whole words of channels, which the
+  // kernel reads where they are.
+  Value pad = packing.padValue;
+  if (!nchw) {
+    data = packing.toOperands(b, loc, data);
+    pad = packing.operandPad;
+  }
   // The image padded to whole words of channels.
-  data = padImage(b, loc, data, conv.padding, hDim, wDim, packing.padValue);
+  data = padImage(b, loc, data, conv.padding, hDim, wDim, pad);
   SmallVector<int64_t> wordsShape(
       cast<RankedTensorType>(data.getType()).getShape());
   wordsShape[cDim] = cq * dot.group;
-  data = padHighTo(b, loc, data, wordsShape, packing.padValue);
+  data = padHighTo(b, loc, data, wordsShape, pad);
   MLIRContext *ctx = b.getContext();
-  Value image;
+  Value image = data;
   if (nchw) {
     // The words made along the image's rows (contiguous reads and writes),
     // then transposed to NHWC (which the tiling pass does in 16x16 blocks).
-    Value words = packing.packImage(b, loc, data, cDim);
+    Value words = packing.packImage(b, loc, data);
     auto wordsType = cast<RankedTensorType>(words.getType());
     AffineExpr dn, dy, dx, dc;
     bindDims(ctx, dn, dy, dx, dc);
@@ -465,9 +513,6 @@ Value dotProductConv2d(OpBuilder &b, const Conv2dProblem &conv,
         b, loc, words,
         {n, wordsType.getDimSize(2), wordsType.getDimSize(3), cq},
         AffineMap::get(4, 0, {dn, dc, dy, dx}, ctx));
-  } else {
-    // NHWC: a word is `group` neighbouring bytes, the kernel's layout.
-    image = packing.packImage(b, loc, data, cDim);
   }
   Value outT = dotProductKernel(b, loc, dot, p, image, weights, start);
   // out[n, o, y, x] = outT[(n * oh + y) * ow + x, o]: outT's first rows

@@ -95,7 +95,8 @@ std::pair<int64_t, int64_t> dotRegisterTile(int64_t channelVectors,
                                             int64_t registersPerVector = 1);
 
 /// outT[Pp, op] (Pp: the positions n * oh * ow padded to whole bands) from
-/// the packed image [n, hp, wp, cq] (i32 words), the weights [op / pw,
+/// the packed image [n, hp, wp, cq] (i32 words; or [n, hp, wp, cq * group]
+/// of the operands, read `group` at a time as a word), the weights [op / pw,
 /// outer, inner, pw * group] (operand elements; pw = p.panelWidth(): each
 /// panel's weights contiguous, read in order) and the accumulators' start
 /// [op].
@@ -129,15 +130,25 @@ RankedTensorType packedDotWeightsType(const DotProblem &p, int64_t group,
 struct DotConvPacking {
   /// The image's padding value (a scalar of its element type).
   Value padValue;
-  /// The padded image as words along its channel dimension (the last
-  /// argument): [n, cq * group, h, w] as [n, cq, h, w] (NCHW), [n, h, w, cq
-  /// * group] as [n, h, w, cq] (NHWC).
-  function_ref<Value(OpBuilder &, Location, Value, unsigned)> packImage;
+  /// The padded NCHW image [n, cq * group, h, w] as words [n, cq, h, w].
+  function_ref<Value(OpBuilder &, Location, Value)> packImage;
   /// The weights (packedDotWeightsType) and the start [op] of `p`.
   function_ref<std::pair<Value, Value>(OpBuilder &, Location,
                                        const DotProblem &)>
       packWeights;
+  /// NHWC, where the kernel reads `group` neighbouring channels as a word:
+  /// the image's elements as the instruction's operands (elementwise,
+  /// before the padding, so that it fuses into the op that makes the
+  /// image), and the padding's value as an operand. Null: NHWC is not
+  /// taken.
+  function_ref<Value(OpBuilder &, Location, Value)> toOperands = nullptr;
+  Value operandPad = nullptr;
 };
+
+/// `source` mapped element by element to a tensor of `to` by `fn` (one
+/// parallel generic).
+Value mapElements(OpBuilder &b, Location loc, Value source, Type to,
+                  function_ref<Value(OpBuilder &, Location, Value)> fn);
 
 /// The constant weights of an int8 dot-product convolution: whether `conv`
 /// is an ungrouped convolution (NCHW/OIHW or NHWC/HWIO) of signed bytes
@@ -157,9 +168,9 @@ struct ConvWeightStrides {
 ConvWeightStrides convWeightStrides(const Conv2dProblem &conv);
 
 /// An ungrouped convolution with static shapes on `dot`: NCHW/OIHW gives
-/// `conv.type` through the kernel's transposed result; NHWC/HWIO packs the
-/// image's channels where they are and gives the kernel's result as it is
-/// (positions by output channels: NHWC).
+/// `conv.type` through the kernel's transposed result; NHWC/HWIO reads
+/// `group` neighbouring channels of the image (as operands) as one word and
+/// gives the kernel's result as it is (positions by output channels: NHWC).
 Value dotProductConv2d(OpBuilder &b, const Conv2dProblem &conv,
                        const DotInstruction &dot,
                        const DotConvPacking &packing);

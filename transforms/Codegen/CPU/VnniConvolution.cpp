@@ -25,8 +25,9 @@
 // by a copy that --relay-fuse-elementwise merges with the bias, activation
 // and requantization after the convolution, so that int8 is written once.
 // The CPU's layout rules ask for NHWC (CPUTarget.cpp): then the image's
-// words are four neighbouring bytes, packed in place, and the result needs
-// no transposition.
+// words are four neighbouring bytes read where they are (shifted by an
+// xor that fuses into the op making the image), and the result needs no
+// transposition.
 //
 //===----------------------------------------------------------------------===//
 
@@ -80,12 +81,21 @@ Value vnniConv2d(OpBuilder &b, const Conv2dProblem &conv) {
   };
   // Four bytes per word plus 128 each (xor 0x80808080); the image's zero
   // padding is 128 once shifted, the shifted image's zero.
-  auto packImage = [](OpBuilder &pb, Location loc, Value padded,
-                      unsigned channels) {
-    return packWords(pb, loc, padded, channels, 4, 0x80808080u);
+  auto packImage = [](OpBuilder &pb, Location loc, Value padded) {
+    return packWords(pb, loc, padded, 1, 4, 0x80808080u);
+  };
+  // NHWC: each byte plus 128 (xor 0x80) in place; the padding is 128.
+  auto toOperands = [](OpBuilder &pb, Location loc, Value image) {
+    Type i8 = pb.getI8Type();
+    return mapElements(
+        pb, loc, image, i8, [&](OpBuilder &nb, Location l, Value v) -> Value {
+          return arith::XOrIOp::create(
+              nb, l, v, arith::ConstantIntOp::create(nb, l, i8, -128));
+        });
   };
   DotConvPacking packing{constantScalar(b, conv.loc, in.getElementType(), 0),
-                         packImage, packWeights};
+                         packImage, packWeights, toOperands,
+                         constantScalar(b, conv.loc, b.getI8Type(), -128)};
   return dotProductConv2d(b, conv, DotInstruction::vnni(b.getContext()),
                           packing);
 }
