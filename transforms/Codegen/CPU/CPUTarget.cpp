@@ -180,16 +180,20 @@ static bool isInt8NhwcConv(Operation *conv) {
   if (!cpu.vnni && cpu.vectorBits < 256)
     return false;
   int64_t g = groups ? groups.getInt() : 1;
+  if (g == 1)
+    return true;
+  // Depthwise: as many groups as input and output channels.
   StringRef layout = lowering::strAttr(conv, "data_layout", "NCHW");
-  int64_t channels = data.getDimSize(layout.find('C'));
-  return g == 1 || (g == channels && result.getDimSize(layout.find('C')) == g);
+  size_t c = layout.find('C');
+  return data.getRank() == 4 && layout.size() == 4 && c != StringRef::npos &&
+         data.getDimSize(c) == g && result.getDimSize(c) == g;
 }
 
 /// --relay-alter-op-layout's rules for the CPU: float convolutions in
 /// NCHW/OIHW and pooling in NCHW, the layouts its kernels are built for
 /// (NHWC convolutions are one plain product, and grouped NHWC ones are not
 /// lowered at all). int8 convolutions on the dot-product kernels in
-/// NHWC/HWIO: their image is packed in words of four (two) neighbouring
+/// NHWC/HWIO: they read their image in words of four (two) neighbouring
 /// channels and their result is positions by channels, so that in NHWC
 /// neither is transposed, and the requantization, residual additions,
 /// pooling and depthwise convolutions (NHWC/HWOI) between them follow (an
