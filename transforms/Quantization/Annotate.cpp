@@ -229,9 +229,12 @@ LogicalResult Annotator::visit(Operation *op) {
           return kindOf(v).has_value();
         })) {
       ++numFloat;
-      op->emitRemark("stays in float: ")
-          << name << " has no quantization rule (a rules file can give it "
-          << "one)";
+      if (rules.hasRule(name))
+        op->emitRemark("stays in float: ") << name << "'s rule is float";
+      else
+        op->emitRemark("stays in float: ")
+            << name << " has no quantization rule (a rules file can give it "
+            << "one)";
     }
     return realizeOperands(op);
   }

@@ -65,6 +65,9 @@ public:
   /// The rule of the operator `opName` (`relay.nn.conv2d`); Float when it
   /// has none.
   QRule lookup(StringRef opName) const;
+  /// Whether `opName` has a rule of its own (built in, registered or
+  /// loaded; "float" included).
+  bool hasRule(StringRef opName) const { return rules.contains(opName); }
 
 private:
   llvm::StringMap<QRule> rules;
