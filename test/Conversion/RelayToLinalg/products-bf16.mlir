@@ -45,10 +45,28 @@ relay.func @strided(%x: tensor<1x8x10x10xbf16>) -> tensor<1x32x5x5xf32> {
 // CHECK-NOT: dpbf16ps
 // CHECK: tensor<36x64x
 // CHECK-NOT: dpbf16ps
-// CHECK-LABEL: func.func @rgb(
 relay.func @winograd(%x: tensor<1x64x28x28xbf16>) -> tensor<1x64x28x28xf32> {
   %w = relay.constant dense<1.0> : tensor<64x64x3x3xbf16>
   %r = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>, out_dtype = f32} : (tensor<1x64x28x28xbf16>, tensor<64x64x3x3xbf16>) -> tensor<1x64x28x28xf32>
+  relay.return %r : tensor<1x64x28x28xf32>
+}
+
+// Tests that a dilated 3x3 convolution (dilation 2, padded by 2, a 28x28
+// map) takes the same widened values into Winograd on its mosaic of
+// phases (2x2 phases of 14x14 with a row and a column of zeros between:
+// 30x30) rather than vdpbf16ps.
+// CHECK-LABEL: func.func @dilated(
+// CHECK-NOT: dpbf16ps
+// CHECK: arith.extf %{{.*}} : bf16 to f32
+// CHECK-NOT: dpbf16ps
+// CHECK: tensor.collapse_shape %{{.*}} : tensor<1x64x2x15x2x15xf32> into tensor<1x64x30x30xf32>
+// CHECK-NOT: dpbf16ps
+// CHECK: tensor<36x64x
+// CHECK-NOT: dpbf16ps
+// CHECK-LABEL: func.func @rgb(
+relay.func @dilated(%x: tensor<1x64x28x28xbf16>) -> tensor<1x64x28x28xf32> {
+  %w = relay.constant dense<1.0> : tensor<64x64x3x3xbf16>
+  %r = relay.nn.conv2d %x, %w {padding = array<i64: 2, 2>, dilation = array<i64: 2, 2>, out_dtype = f32} : (tensor<1x64x28x28xbf16>, tensor<64x64x3x3xbf16>) -> tensor<1x64x28x28xf32>
   relay.return %r : tensor<1x64x28x28xf32>
 }
 
