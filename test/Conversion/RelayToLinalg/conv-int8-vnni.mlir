@@ -45,14 +45,15 @@
 
 // Tests that a 3x3 convolution of 8 channels (two groups of four) into 32
 // (register tiles of 12 positions x 2 vectors: 24 accumulators) with a
-// splat weight 1 starts each channel at -128 * 72.
+// splat weight 1 starts each channel at -128 * 72, and that its 9 tiles
+// (100 positions) go as 9 bands of one tile (108 rows), not 5 of two (120).
 // CHECK-LABEL: func.func @conv3x3(
 // CHECK-DAG: arith.constant dense<-9216> : tensor<32xi32>
 // CHECK-DAG: arith.constant dense<1> : tensor<1x9x2x128xi8>
 // CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<1x8x12x12xi8>, tensor<1x8x12x12xi8>, tensor<1x8x12x12xi8>, tensor<1x8x12x12xi8>) outs(%{{.*}} : tensor<1x2x12x12xi32>)
 // CHECK: arith.xori
 // CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<1x2x12x12xi32>) outs(%{{.*}} : tensor<1x12x12x2xi32>)
-// CHECK: scf.for {{.*}} -> (tensor<120x32xi32>)
+// CHECK: scf.for {{.*}} to %c9 step {{.*}} -> (tensor<108x32xi32>)
 // CHECK: %{{.*}}:24 = scf.for {{.*}} -> (vector<16xi32>,
 // CHECK: %{{.*}}:24 = scf.for {{.*}} -> (vector<16xi32>,
 // CHECK: tensor.extract %{{.*}} : tensor<1x12x12x2xi32>
