@@ -4,7 +4,7 @@ PyTorch int8 (and f32), side by side in one run.
 
   /usr/bin/python3 benchmark/quantize_speed.py [--build build]
       [--models resnet18,mobilenet_v2] [--threads 1,2] [--runs 10]
-      [--results FILE]
+      [--rules FILE] [--results FILE]
 
 Batch 1, 224x224, random weights. relay-mlir: the ONNX export through
 relay-run --bench (f32), and --relay-quantize with TVM's defaults (int8
@@ -15,7 +15,9 @@ calibrated on four random batches and converted (torch.ao static
 quantization) with the fastest of the quantized engines Debian's build has
 (onednn, qnnpack, fbgemm where present), and the float model, each timed
 in its own process at set_num_threads(T): median of --runs after warm-up.
-Prints a Markdown table with the CPU model.
+--rules FILE quantizes both relay-mlir variants with that rules file too
+(`--relay-quantize=rules=FILE`: examples/quantization/squeeze_excitation.txt
+for MobileNet-V3). Prints a Markdown table with the CPU model.
 """
 import argparse
 import os
@@ -83,8 +85,10 @@ def main():
     parser.add_argument("--models", default="resnet18,mobilenet_v2")
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--rules", help="a quantization rules file")
     parser.add_argument("--results")
     args = parser.parse_args()
+    rules = f" rules={os.path.abspath(args.rules)}" if args.rules else ""
     import numpy as np
     import torch
     import torchvision
@@ -107,12 +111,14 @@ def main():
                  "--import-onnx", onnx_path, "-o", f32])
             int8 = os.path.join(work, name + ".int8.mlir")
             run([os.path.join(bin_dir, "relay-mlir-opt"), f32,
-                 "--relay-quantize", "-o", int8])
+                 "--relay-quantize" + ("=" + rules.strip() if rules else ""),
+                 "-o", int8])
             # Every convolution in int8, the first too (as PyTorch's
             # quantized models have it).
             int8all = os.path.join(work, name + ".int8all.mlir")
             run([os.path.join(bin_dir, "relay-mlir-opt"), f32,
-                 "--relay-quantize=skip-conv-layers=none", "-o", int8all])
+                 "--relay-quantize=skip-conv-layers=none" + rules, "-o",
+                 int8all])
             for threads in [int(t) for t in args.threads.split(",")]:
                 r32 = relay_ms(bin_dir, f32, image, threads, args.runs)
                 r8 = relay_ms(bin_dir, int8, image, threads, args.runs)
