@@ -567,22 +567,27 @@ Value convertScalar(OpBuilder &b, Location l, Value x, Type to,
   return x;
 }
 
-Value convertTensor(OpBuilder &b, Location loc, Value v, Type to,
-                    bool fromUnsigned, bool toUnsigned) {
-  auto type = cast<RankedTensorType>(v.getType());
+Value mapElements(OpBuilder &b, Location loc, Value source, Type to,
+                  function_ref<Value(OpBuilder &, Location, Value)> fn) {
+  auto type = cast<RankedTensorType>(source.getType());
+  unsigned rank = type.getRank();
+  AffineMap id = AffineMap::getMultiDimIdentityMap(rank, b.getContext());
   Value init = tensor::EmptyOp::create(b, loc, type.getShape(), to);
-  AffineMap id =
-      AffineMap::getMultiDimIdentityMap(type.getRank(), b.getContext());
   return linalg::GenericOp::create(
-             b, loc, TypeRange{init.getType()}, v, init, {id, id},
-             SmallVector<utils::IteratorType>(type.getRank(),
+             b, loc, TypeRange{init.getType()}, source, init, {id, id},
+             SmallVector<utils::IteratorType>(rank,
                                               utils::IteratorType::parallel),
              [&](OpBuilder &nb, Location l, ValueRange a) {
-               linalg::YieldOp::create(
-                   nb, l,
-                   convertScalar(nb, l, a[0], to, fromUnsigned, toUnsigned));
+               linalg::YieldOp::create(nb, l, fn(nb, l, a[0]));
              })
       .getResult(0);
+}
+
+Value convertTensor(OpBuilder &b, Location loc, Value v, Type to,
+                    bool fromUnsigned, bool toUnsigned) {
+  return mapElements(b, loc, v, to, [&](OpBuilder &nb, Location l, Value x) {
+    return convertScalar(nb, l, x, to, fromUnsigned, toUnsigned);
+  });
 }
 
 } // namespace mlir::relay::lowering

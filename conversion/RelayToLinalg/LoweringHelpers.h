@@ -223,6 +223,11 @@ Value permuteAxes(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> perm);
 Value convertScalar(OpBuilder &b, Location l, Value x, Type to,
                     bool fromUnsigned, bool toUnsigned);
 
+/// `source` mapped element by element to a tensor of `to` by `fn` (one
+/// parallel generic).
+Value mapElements(OpBuilder &b, Location loc, Value source, Type to,
+                  function_ref<Value(OpBuilder &, Location, Value)> fn);
+
 /// The static-shaped tensor `v` converted element by element to `to` (one
 /// parallel generic of convertScalar).
 Value convertTensor(OpBuilder &b, Location loc, Value v, Type to,

@@ -124,25 +124,12 @@ Value poolCombine(OpBuilder &b, Location l, Type e, bool isMax, Value x,
 }
 
 /// `sum` divided by the window size `count` (a uniform average).
-Value divideBy(OpBuilder &b, Location loc, RankedTensorType type, Value sum,
-               int64_t count) {
-  MLIRContext *ctx = b.getContext();
-  unsigned rank = type.getRank();
-  Type e = type.getElementType();
-  AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
-  Value out = tensor::EmptyOp::create(b, loc, type.getShape(), e);
+Value divideBy(OpBuilder &b, Location loc, Value sum, int64_t count) {
+  Type e = cast<RankedTensorType>(sum.getType()).getElementType();
   Value divisor = constantScalar(b, loc, e, double(count));
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{type}, ValueRange{sum}, ValueRange{out},
-             {id, id},
-             SmallVector<utils::IteratorType>(rank,
-                                              utils::IteratorType::parallel),
-             [&](OpBuilder &nb, Location l, ValueRange a) {
-               linalg::YieldOp::create(
-                   nb, l,
-                   arith::DivFOp::create(nb, l, a[0], divisor).getResult());
-             })
-      .getResult(0);
+  return mapElements(b, loc, sum, e, [&](OpBuilder &nb, Location l, Value x) {
+    return arith::DivFOp::create(nb, l, x, divisor).getResult();
+  });
 }
 
 /// Whether pooling of `type` can be lowered: float, or integer max (which
@@ -189,7 +176,7 @@ FailureOr<SmallVector<Value>> poolNhwc(OpBuilder &b, Operation *op,
                              });
   if (isMax)
     return SmallVector<Value>{pooled};
-  return SmallVector<Value>{divideBy(b, loc, type, pooled, win.taps())};
+  return SmallVector<Value>{divideBy(b, loc, pooled, win.taps())};
 }
 
 /// max_pool2d and avg_pool2d of an NCHW input to `type` over a padded
@@ -236,7 +223,7 @@ FailureOr<SmallVector<Value>> poolNchw(OpBuilder &b, Operation *op,
     return SmallVector<Value>{pooled};
   Value sum = pooled;
   if (uniform)
-    return SmallVector<Value>{divideBy(b, loc, type, sum, win.taps())};
+    return SmallVector<Value>{divideBy(b, loc, sum, win.taps())};
   SmallVector<utils::IteratorType> par(4, utils::IteratorType::parallel);
   MLIRContext *ctx = b.getContext();
   AffineMap id = AffineMap::getMultiDimIdentityMap(4, ctx);

@@ -317,22 +317,6 @@ Value dotProductKernel(OpBuilder &b, Location loc, const DotInstruction &dot,
   return Kernel(b, loc, dot, p, image, weights, start).build();
 }
 
-Value mapElements(OpBuilder &b, Location loc, Value source, Type to,
-                  function_ref<Value(OpBuilder &, Location, Value)> fn) {
-  auto type = cast<RankedTensorType>(source.getType());
-  unsigned rank = type.getRank();
-  AffineMap id = AffineMap::getMultiDimIdentityMap(rank, b.getContext());
-  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), to);
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{init.getType()}, source, init, {id, id},
-             SmallVector<utils::IteratorType>(rank,
-                                              utils::IteratorType::parallel),
-             [&](OpBuilder &nb, Location l, ValueRange a) {
-               linalg::YieldOp::create(nb, l, fn(nb, l, a[0]));
-             })
-      .getResult(0);
-}
-
 Value packWords(OpBuilder &b, Location loc, Value source, unsigned dim,
                 int64_t group, uint32_t flip) {
   MLIRContext *ctx = b.getContext();

@@ -145,11 +145,6 @@ struct DotConvPacking {
   Value operandPad = nullptr;
 };
 
-/// `source` mapped element by element to a tensor of `to` by `fn` (one
-/// parallel generic).
-Value mapElements(OpBuilder &b, Location loc, Value source, Type to,
-                  function_ref<Value(OpBuilder &, Location, Value)> fn);
-
 /// The constant weights of an int8 dot-product convolution: whether `conv`
 /// is an ungrouped convolution (NCHW/OIHW or NHWC/HWIO) of signed bytes
 /// (image and weights, static shapes) into int32 with constant weights,
