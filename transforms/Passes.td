@@ -1449,6 +1449,56 @@ def ToMixedPrecision : Pass<"relay-to-mixed-precision", "::mlir::ModuleOp"> {
   ];
 }
 
+def FakeQuantizationToInteger
+    : Pass<"relay-fake-quantization-to-integer", "::mlir::ModuleOp"> {
+  let summary = "Rewrite the float operators between dequantize and quantize "
+                "ops as integer operators (TVM's FakeQuantizationToInteger)";
+  let description = [{
+    A model quantized elsewhere and exported with quantize/dequantize pairs
+    around float operators (ONNX's QuantizeLinear/DequantizeLinear, as
+    PyTorch and ONNX Runtime write them) computes in float. For each
+    `qnn.quantize`, the operators between it and the `qnn.dequantize` ops
+    its input comes from are rewritten on the integers, each value an
+    integer tensor with a scale and a zero point: conv2d and dense become
+    qnn.conv2d/qnn.dense into int32 (per output channel where the weight
+    is); bias_add, and add of a float constant, add the bias quantized at
+    the accumulator's scale; add and subtract become qnn.add/qnn.subtract
+    at the quantize's parameters where it reads them, else are computed in
+    int32 at the smaller operand scale; relu and clip clip at the quantized
+    bounds; max pooling, reshapes, transposes, squeeze, expand_dims,
+    batch_flatten, strided_slice, pad and dropout keep the parameters;
+    average pooling sums in int32. The quantize becomes a qnn.requantize
+    to its parameters (nothing where they agree). A subgraph with another
+    operator, or whose scales and zero points are not constants, stays in
+    float (an error naming the operator with hard-fail). At -O3 it runs
+    before the qnn operators are canonicalized.
+
+    ```mlir
+    %x = relay.qnn.dequantize %a, %sa, %za : ... -> tensor<1x3x8x8xf32>
+    %w = relay.qnn.dequantize %wq, %sw, %zw : ... -> tensor<4x3x3x3xf32>
+    %c = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>} : ...
+    %r = relay.nn.relu %c : ...
+    %q = relay.qnn.quantize %r, %s, %z {out_dtype = ui8} : ...
+    // becomes
+    %c = relay.qnn.conv2d %a, %wq, %za, %zw, %sa, %sw {out_dtype = i32, ...}
+    %r = relay.nn.relu %c
+    %q = relay.qnn.requantize %r, %sa_sw, %0, %s, %z {out_dtype = ui8}
+    ```
+  }];
+  let options = [
+    Option<"hardFail", "hard-fail", "bool", /*default=*/"false",
+           "A subgraph that cannot be rewritten is an error naming the "
+           "operator (else it stays in float)">,
+  ];
+  let statistics = [
+    Statistic<"numRewritten", "rewritten",
+              "Quantize ops whose subgraph now computes in integers">,
+    Statistic<"numLeftInFloat", "left-in-float",
+              "Quantize ops whose subgraph stays in float">,
+  ];
+  let dependentDialects = ["::mlir::relay::RelayDialect"];
+}
+
 def QnnCanonicalize : Pass<"relay-qnn-canonicalize", "::mlir::ModuleOp"> {
   let summary = "Rewrite the quantized operators into integer arithmetic on "
                 "primitive operators (TVM's qnn CanonicalizeOps)";

@@ -1,8 +1,8 @@
 //===- LayoutRules.cpp - How operators follow a change of layout ----------===//
 //
 // The registry's layout columns and the built-in rules: convolutions and
-// pooling take the layout they are asked for; bias_add, prelu, reductions
-// and concatenate follow their input with their axes renamed; elementwise
+// pooling take the layout they are asked for; bias_add, prelu, reductions,
+// concatenate and pad follow their input with their axes renamed; elementwise
 // and broadcast operators follow their operands.
 //
 //===----------------------------------------------------------------------===//
@@ -191,6 +191,32 @@ reduceRule(Operation *op, const LayoutQuery &query, ArrayRef<std::string>) {
   return decision;
 }
 
+/// nn.pad: follows its input, the (before, after) pairs of pad_width in
+/// the new order of the axes (the pad value is a scalar).
+std::optional<LayoutDecision> padRule(Operation *op, const LayoutQuery &query,
+                                      ArrayRef<std::string>) {
+  Value x = op->getOperand(0);
+  LayoutState s = query.stateOf(x);
+  auto width = getOperatorAttributes(op).getAs<DenseI64ArrayAttr>("pad_width");
+  int64_t rank = rankOf(x);
+  if (s.isIdentity() || !width || rank != int64_t(s.orig.size()) ||
+      width.size() != 2 * rank || rankOf(op->getOperand(1)) != 0)
+    return std::nullopt;
+  SmallVector<int64_t> renamed(2 * rank);
+  for (int64_t a = 0; a < rank; ++a) {
+    int64_t to = renamedAxis(s, a);
+    renamed[2 * to] = width[2 * a];
+    renamed[2 * to + 1] = width[2 * a + 1];
+  }
+  LayoutDecision decision;
+  decision.required = {{x, s}};
+  Builder b(op->getContext());
+  decision.attrs = {
+      b.getNamedAttr("pad_width", b.getDenseI64ArrayAttr(renamed))};
+  decision.result = s;
+  return decision;
+}
+
 /// concatenate of a relay.tuple: every field in the layout of the first
 /// changed one, the axis renamed.
 std::optional<LayoutDecision> concatenateRule(Operation *op,
@@ -272,6 +298,7 @@ void registerBuiltinLayoutRules() {
     for (StringRef reduce : {"sum", "mean", "max", "min", "prod"})
       set(reduce, reduceRule);
     set("concatenate", concatenateRule);
+    set("nn.pad", padRule);
   });
 }
 

@@ -45,10 +45,16 @@ void mlir::relay::buildRelayToBuffersPipeline(OpPassManager &pm,
   // them. It runs where FuseOps does: at -O0 each operator is a kernel.
   pm.addPass(createInferTypes());
   pm.addPass(createSpecialize());
+  // Float operators between dequantize and quantize ops on the integers
+  // (-O3), before their weights' dequantizes are canonicalized.
+  OptimizeOptions optimize = options.optimize;
+  if (isOptimizationEnabled("FakeQuantizationToInteger", optimize)) {
+    pm.addPass(createFakeQuantizationToInteger());
+    optimize.disabledPasses.push_back("FakeQuantizationToInteger");
+  }
   // Quantized operators as integer arithmetic (as TVM's build starts).
   pm.addPass(createQnnCanonicalize());
   // AlterOpLayout asks the lowering target's layout rules.
-  OptimizeOptions optimize = options.optimize;
   optimize.target = loweringTarget.str();
   pm.addPass(createOptimize(optimize));
   pm.addPass(createInlinePrimitives());

@@ -30,8 +30,12 @@ struct LevelPass {
 };
 
 /// In the order they run (FoldConstant runs twice: before FoldScaleAxis and
-/// after what makes constants).
+/// after what makes constants). FakeQuantizationToInteger first, while the
+/// weights are still dequantized integers (not TVM's default: it rewrites
+/// PyTorch's and ONNX Runtime's quantize/dequantize models to integer
+/// kernels, rounding as the integer kernels of their runtimes do).
 constexpr LevelPass kLevelPasses[] = {
+    {"FakeQuantizationToInteger", "relay-fake-quantization-to-integer", 3},
     {"SimplifyInference", "relay-simplify-inference", 0},
     {"DeadCodeElimination", "relay-dead-code-elimination", 1},
     {"EliminateCommonSubexpr", "cse", 3},
@@ -67,6 +71,8 @@ std::unique_ptr<Pass> createLevelPass(const LevelPass &pass,
     dce.entryFunctions = options.entryFunctions;
     return createDeadCodeElimination(dce);
   }
+  if (pass.name == "FakeQuantizationToInteger")
+    return createFakeQuantizationToInteger();
   if (pass.name == "SimplifyInference")
     return createSimplifyInference();
   if (pass.name == "EliminateCommonSubexpr")

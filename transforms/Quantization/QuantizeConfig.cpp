@@ -104,8 +104,12 @@ std::optional<SmallVector<double>> quant::constantValues(Value v) {
       out.push_back(f.convertToDouble());
     }
   } else {
+    // uint8 zero points read as 0..255, booleans as 0 and 1.
+    Type t = dense.getElementType();
+    bool zeroExtend = t.isUnsignedInteger() || t.isInteger(1);
     for (const APInt &i : dense.getValues<APInt>())
-      out.push_back(static_cast<double>(i.getSExtValue()));
+      out.push_back(zeroExtend ? static_cast<double>(i.getZExtValue())
+                               : static_cast<double>(i.getSExtValue()));
   }
   return out;
 }

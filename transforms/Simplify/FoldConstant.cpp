@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "transforms/Simplify/FoldConstant.h"
 #include "transforms/Passes.h"
 
 #include "dialects/relay/OperatorRegistry.h"
@@ -92,6 +93,41 @@ static Value materialize(OpBuilder &b, Location loc, const ValuePtr &value,
   if (attr.getType() != type)
     return nullptr;
   return ConstantOp::create(b, loc, attr);
+}
+
+/// The value of `v` computed from constants by the operators' kernels,
+/// at most `depth` operators deep; null when something is not constant.
+static ValuePtr evaluate(Value v, unsigned depth) {
+  if (ValuePtr c = constantValue(v))
+    return c;
+  Operation *op = v.getDefiningOp();
+  if (!op || depth == 0 || op->getNumResults() != 1 ||
+      !lookupOperator(op->getName().getStringRef()))
+    return nullptr;
+  SmallVector<ValuePtr> operands;
+  for (Value operand : op->getOperands()) {
+    ValuePtr c = evaluate(operand, depth - 1);
+    if (!c)
+      return nullptr;
+    operands.push_back(std::move(c));
+  }
+  ScopedDiagnosticHandler quiet(op->getContext(),
+                                [](Diagnostic &) { return success(); });
+  FailureOr<ValuePtr> result = evaluateOperator(op, operands);
+  return succeeded(result) ? *result : nullptr;
+}
+
+DenseElementsAttr mlir::relay::evaluateConstantTensor(Value v,
+                                                      int64_t maxElements,
+                                                      unsigned maxDepth) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  if (!type || !type.hasStaticShape() || type.getNumElements() > maxElements)
+    return nullptr;
+  ValuePtr value = evaluate(v, maxDepth);
+  if (!value || !value->isTensor())
+    return nullptr;
+  DenseElementsAttr attr = value->getTensor().toAttr();
+  return attr.getType() == type ? attr : nullptr;
 }
 
 namespace {

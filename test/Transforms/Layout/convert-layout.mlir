@@ -59,3 +59,21 @@ relay.func @edges(%x: tensor<1x3x5x5xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4
   %r = relay.reshape %k {newshape = array<i64: 1, 200>} : (tensor<1x8x5x5xf32>) -> tensor<1x200xf32>
   relay.return %r : tensor<1x200xf32>
 }
+
+// -----
+
+// Tests that nn.pad between two NHWC convolutions follows them, its
+// pad_width pairs in the order of the new axes (H and W padded by 1 and 2).
+// CHECK-LABEL: relay.func @pad_between(
+// CHECK: %[[C:.*]] = relay.nn.conv2d
+// CHECK-NOT: relay.layout_transform
+// CHECK: %[[P:.*]] = relay.nn.pad %[[C]], %{{.*}} {pad_width = array<i64: 0, 0, 1, 1, 2, 2, 0, 0>} : (tensor<1x4x4x2xf32>, tensor<f32>) -> tensor<1x6x8x2xf32>
+// CHECK-NOT: relay.layout_transform
+// CHECK: relay.nn.conv2d %[[P]]
+relay.func @pad_between(%x: tensor<1x2x4x4xf32>, %w: tensor<2x2x1x1xf32>) -> tensor<1x2x6x8xf32> {
+  %zero = relay.constant dense<0.0> : tensor<f32>
+  %c = relay.nn.conv2d %x, %w : (tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %p = relay.nn.pad %c, %zero {pad_width = array<i64: 0, 0, 0, 0, 1, 1, 2, 2>} : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x6x8xf32>
+  %c2 = relay.nn.conv2d %p, %w : (tensor<1x2x6x8xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x6x8xf32>
+  relay.return %c2 : tensor<1x2x6x8xf32>
+}

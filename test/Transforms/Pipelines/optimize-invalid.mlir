@@ -6,7 +6,7 @@
 // Tests that a level outside 0..3 and unknown pass names are errors that
 // list what is known.
 // LEVEL: error: --relay-optimize: opt-level must be 0, 1, 2 or 3, got 4
-// DISABLED: error: --relay-optimize: unknown pass 'FuseOp' in disabled-passes (known: SimplifyInference (relay-simplify-inference), {{.*}}FuseOps (relay-fuse-ops))
+// DISABLED: error: --relay-optimize: unknown pass 'FuseOp' in disabled-passes (known: FakeQuantizationToInteger (relay-fake-quantization-to-integer), SimplifyInference (relay-simplify-inference), {{.*}}FuseOps (relay-fuse-ops))
 // REQUIRED: error: --relay-optimize: unknown pass 'AlterLayout' in required-passes
 // PIPELINE: error: --relay-optimize: opt-level must be 0, 1, 2 or 3, got -1
 relay.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {

@@ -1,0 +1,40 @@
+// RUN: relay-mlir-opt %s --split-input-file --relay-fake-quantization-to-integer=hard-fail -verify-diagnostics
+
+// Tests that with hard-fail an operator without an integer rule is an error
+// naming it, with a note at the quantize whose subgraph holds it.
+relay.func @no_rule(%x: tensor<4xi8>) -> tensor<4xi8> {
+  %s = relay.constant dense<0.5> : tensor<f32>
+  %z = relay.constant dense<0> : tensor<i32>
+  %xf = relay.qnn.dequantize %x, %s, %z : (tensor<4xi8>, tensor<f32>, tensor<i32>) -> tensor<4xf32>
+  // expected-error @+1 {{cannot rewrite 'relay.sigmoid' in integers: there is no integer rule for it}}
+  %g = relay.sigmoid %xf : (tensor<4xf32>) -> tensor<4xf32>
+  // expected-note @+1 {{in the subgraph of this qnn.quantize}}
+  %q = relay.qnn.quantize %g, %s, %z : (tensor<4xf32>, tensor<f32>, tensor<i32>) -> tensor<4xi8>
+  relay.return %q : tensor<4xi8>
+}
+
+// -----
+
+// Tests that with hard-fail a dequantize whose scale is not a constant is
+// an error.
+relay.func @runtime_scale(%x: tensor<4xi8>, %s: tensor<f32>) -> tensor<4xi8> {
+  %z = relay.constant dense<0> : tensor<i32>
+  %c = relay.constant dense<0.5> : tensor<f32>
+  // expected-error @+1 {{cannot rewrite 'relay.qnn.dequantize' in integers: its scale and zero point are not constants}}
+  %xf = relay.qnn.dequantize %x, %s, %z : (tensor<4xi8>, tensor<f32>, tensor<i32>) -> tensor<4xf32>
+  %r = relay.nn.relu %xf : (tensor<4xf32>) -> tensor<4xf32>
+  // expected-note @+1 {{in the subgraph of this qnn.quantize}}
+  %q = relay.qnn.quantize %r, %c, %z : (tensor<4xf32>, tensor<f32>, tensor<i32>) -> tensor<4xi8>
+  relay.return %q : tensor<4xi8>
+}
+
+// -----
+
+// Tests that with hard-fail a quantize of float values no dequantize
+// reaches (a model's input) is a real quantization: no error, it stays.
+relay.func @real_quantize(%x: tensor<4xf32>) -> tensor<4xi8> {
+  %s = relay.constant dense<0.5> : tensor<f32>
+  %z = relay.constant dense<0> : tensor<i32>
+  %q = relay.qnn.quantize %x, %s, %z : (tensor<4xf32>, tensor<f32>, tensor<i32>) -> tensor<4xi8>
+  relay.return %q : tensor<4xi8>
+}
