@@ -2,12 +2,17 @@
 """Networks quantized by PyTorch (torch.ao.quantization, static, eager mode,
 the qnnpack engine) exported to ONNX (QuantizeLinear/DequantizeLinear
 around the float operators, as PyTorch's exporter writes them), run by
-relay-run compiled and interpreted, against PyTorch's int8 output.
+relay-run compiled (at -O3, where FakeQuantizationToInteger computes them
+on the integers; and with it disabled, in float) and interpreted, against
+PyTorch's int8 output. Every quantize/dequantize subgraph of the imported
+model must be rewritten in integers
+(--relay-fake-quantization-to-integer=hard-fail), every convolution and
+linear layer becoming a qnn product.
 
-The ONNX form requantizes in float where PyTorch's int8 kernels use their
-fixed-point requantization, so an output may differ by one step of the
-output's scale (rounding at a tie): every output must lie within one step
-and at least 80% must be equal.
+The ONNX form requantizes in float, and the integer form by a fixed-point
+multiply, where PyTorch's int8 kernels use their own requantization, so an
+output may differ by one step of the output's scale (rounding at a tie):
+every output must lie within one step and at least 80% must be equal.
 
   /usr/bin/python3 torch_quantized_vs_torch.py --bin build/bin
 """
@@ -57,6 +62,28 @@ class WithBatchNorm(torch.nn.Module):
         return self.dequant(self.fc(torch.flatten(self.pool(x), 1)))
 
 
+class Residual(torch.nn.Module):
+    """A residual block (PyTorch's quantized add_relu), global average
+    pooling, weights quantized per output channel."""
+
+    def __init__(self):
+        super().__init__()
+        self.quant, self.dequant = tq.QuantStub(), tq.DeQuantStub()
+        self.c1 = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.r1 = torch.nn.ReLU()
+        self.c2 = torch.nn.Conv2d(8, 8, 3, padding=1)
+        self.skip = torch.ao.nn.quantized.FloatFunctional()
+        self.pool = torch.nn.AdaptiveAvgPool2d(1)
+        self.fc = torch.nn.Linear(8, 6)
+        self.fuse = [["c1", "r1"]]
+        self.per_channel = True
+
+    def forward(self, x):
+        x = self.r1(self.c1(self.quant(x)))
+        y = self.skip.add_relu(self.c2(x), x)
+        return self.dequant(self.fc(torch.flatten(self.pool(y), 1)))
+
+
 def run(cmd):
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
@@ -69,11 +96,13 @@ def main():
     parser.add_argument("--bin", required=True)
     args = parser.parse_args()
     relay_run = os.path.join(args.bin, "relay-run")
+    translate = os.path.join(args.bin, "relay-mlir-translate")
+    opt = os.path.join(args.bin, "relay-mlir-opt")
     torch.manual_seed(0)
     torch.backends.quantized.engine = "qnnpack"
     failures = 0
     with tempfile.TemporaryDirectory() as work:
-        for net in (Small(), WithBatchNorm()):
+        for net in (Small(), WithBatchNorm(), Residual()):
             name = type(net).__name__
             net.eval()
             for m in net.modules():
@@ -82,6 +111,10 @@ def main():
                         m.running_mean.uniform_(-0.2, 0.2)
                         m.running_var.uniform_(0.5, 2.0)
             net.qconfig = tq.get_default_qconfig("qnnpack")
+            if getattr(net, "per_channel", False):
+                net.qconfig = tq.QConfig(
+                    activation=net.qconfig.activation,
+                    weight=tq.default_per_channel_weight_observer)
             tq.fuse_modules(net, net.fuse, inplace=True)
             tq.prepare(net, inplace=True)
             for _ in range(8):
@@ -95,11 +128,31 @@ def main():
                               input_names=["x"], opset_version=13)
             xin = os.path.join(work, name + ".x.npy")
             np.save(xin, x.numpy())
-            for mode in ("compiled", "interpreted"):
+            # Every subgraph in integers; a product per conv and linear.
+            mlir = os.path.join(work, name + ".mlir")
+            run([translate, "--import-onnx", path, "-o", mlir])
+            ints = run([opt, mlir,
+                        "--relay-fake-quantization-to-integer=hard-fail"]).stdout
+            products = ints.count("relay.qnn.conv2d") + \
+                ints.count("relay.qnn.dense")
+            layers = sum(isinstance(m, (torch.nn.Conv2d, torch.nn.Linear))
+                         or type(m).__name__ in ("Conv2d", "Linear",
+                                                 "ConvReLU2d", "LinearReLU")
+                         for m in net.modules())
+            left = [op for op in ("relay.nn.conv2d", "relay.nn.dense",
+                                  "relay.nn.matmul") if op in ints]
+            ok = products == layers and not left
+            failures += not ok
+            print(f"{'ok' if ok else 'MISMATCH'} {name} integer form: "
+                  f"{products} qnn products for {layers} layers"
+                  + (f", float {left} left" if left else ""))
+            for mode in ("compiled", "float", "interpreted"):
                 out = os.path.join(work, f"{name}.{mode}.npy")
                 cmd = [relay_run, path, "--input", xin, "--output", out]
                 if mode == "interpreted":
                     cmd.insert(1, "--interp")
+                if mode == "float":
+                    cmd += ["--disable-pass", "FakeQuantizationToInteger"]
                 p = run(cmd)
                 native = mode == "interpreted" or \
                     "reference interpreter" not in p.stderr
