@@ -15,6 +15,10 @@ calibrated on four random batches and converted (torch.ao static
 quantization) with the fastest of the quantized engines Debian's build has
 (onednn, qnnpack, fbgemm where present), and the float model, each timed
 in its own process at set_num_threads(T): median of --runs after warm-up.
+"PyTorch's QDQ": that PyTorch-quantized model (the first engine's
+qconfig) exported to ONNX (QuantizeLinear/DequantizeLinear around float
+operators) and run by relay-run at -O3, where FakeQuantizationToInteger
+computes it on the integers.
 --rules FILE quantizes both relay-mlir variants with that rules file too
 (`--relay-quantize=rules=FILE`: examples/quantization/squeeze_excitation.txt
 for MobileNet-V3). Prints a Markdown table with the CPU model.
@@ -32,24 +36,16 @@ from run_workloads import peer_env  # noqa: E402
 
 TORCH_SIDE = r'''
 import sys, time, statistics, torch, torchvision
-import torch.ao.quantization as tq
 name, threads, runs, engine = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+sys.path.insert(0, sys.argv[5])
+from quantize_speed import quantized_torch_model
 torch.set_num_threads(threads)
 torch.manual_seed(0)
 x = torch.randn(1, 3, 224, 224)
 if engine == "f32":
     model = getattr(torchvision.models, name)(weights=None).eval()
 else:
-    torch.backends.quantized.engine = engine
-    model = getattr(torchvision.models.quantization, name)(
-        weights=None, quantize=False).eval()
-    model.fuse_model()
-    model.qconfig = tq.get_default_qconfig(engine)
-    tq.prepare(model, inplace=True)
-    with torch.no_grad():
-        for _ in range(4):
-            model(torch.randn(1, 3, 224, 224))
-    tq.convert(model, inplace=True)
+    model = quantized_torch_model(name, engine)
 with torch.no_grad():
     for _ in range(3):
         model(x)
@@ -67,6 +63,36 @@ def run(cmd, env=None):
     return p.stdout
 
 
+def quantized_torch_model(name, engine):
+    """torchvision's quantizable `name` with random weights, fused,
+    prepared with the engine's default qconfig, calibrated on four random
+    batches and converted (torch.ao static quantization)."""
+    import torch
+    import torchvision
+    import torch.ao.quantization as tq
+    torch.backends.quantized.engine = engine
+    model = getattr(torchvision.models.quantization, name)(
+        weights=None, quantize=False).eval()
+    model.fuse_model()
+    model.qconfig = tq.get_default_qconfig(engine)
+    tq.prepare(model, inplace=True)
+    with torch.no_grad():
+        for _ in range(4):
+            model(torch.randn(1, 3, 224, 224))
+    tq.convert(model, inplace=True)
+    return model
+
+
+def export_torch_quantized(name, engine, path):
+    """quantized_torch_model exported to ONNX through a trace (QDQ form)."""
+    import torch
+    torch.manual_seed(0)
+    model = quantized_torch_model(name, engine)
+    x = torch.randn(1, 3, 224, 224)
+    torch.onnx.export(torch.jit.trace(model, x), x, path,
+                      input_names=["image"], opset_version=13)
+
+
 def relay_ms(bin_dir, program, image, threads, runs):
     out = run([os.path.join(bin_dir, "relay-run"), program, "--input", image,
                "--bench", str(runs), "--num-threads", str(threads)])
@@ -75,8 +101,10 @@ def relay_ms(bin_dir, program, image, threads, runs):
 
 def torch_ms(name, threads, runs, engine):
     env = peer_env()
+    here = os.path.dirname(os.path.abspath(__file__))
     return float(run([sys.executable, "-c", TORCH_SIDE, name, str(threads),
-                      str(runs), engine], env=env).strip().splitlines()[-1])
+                      str(runs), engine, here],
+                     env=env).strip().splitlines()[-1])
 
 
 def main():
@@ -119,7 +147,10 @@ def main():
             run([os.path.join(bin_dir, "relay-mlir-opt"), f32,
                  "--relay-quantize=skip-conv-layers=none" + rules, "-o",
                  int8all])
+            qdq = os.path.join(work, name + ".qdq.onnx")
+            export_torch_quantized(name, engines[0], qdq)
             for threads in [int(t) for t in args.threads.split(",")]:
+                rqdq = relay_ms(bin_dir, qdq, image, threads, args.runs)
                 r32 = relay_ms(bin_dir, f32, image, threads, args.runs)
                 r8 = relay_ms(bin_dir, int8, image, threads, args.runs)
                 r8all = relay_ms(bin_dir, int8all, image, threads, args.runs)
@@ -138,12 +169,15 @@ def main():
                 rows.append((name, str(threads), f"{r8:.1f}",
                              f"{r8all:.1f}", f"{r32:.1f}",
                              f"{r32 / r8:.2f}x; {r32 / r8all:.2f}x", t8,
-                             f"{ratio}; {ratio_all}", f"{t32:.1f}"))
+                             f"{ratio}; {ratio_all}", f"{t32:.1f}",
+                             f"{rqdq:.1f}",
+                             f"{best[0] / rqdq:.2f}x" if best else "n/a"))
     cpu_table(["network", "threads", "relay-mlir int8 ms (TVM defaults)",
                "relay-mlir int8 ms (every conv)", "relay-mlir f32 ms",
                "f32 / int8 (defaults; every conv)", "PyTorch int8 ms (engine)",
                "PyTorch int8 / relay-mlir int8 (defaults; every conv)",
-               "PyTorch f32 ms"], rows, args.results)
+               "PyTorch f32 ms", "relay-mlir on PyTorch's QDQ ms",
+               "PyTorch int8 / relay-mlir QDQ"], rows, args.results)
 
 if __name__ == "__main__":
     main()

@@ -296,7 +296,11 @@ Value unsignedTimesSigned(Emitter &b, Operation *op, size_t weightAxis) {
     return {};
   auto z = static_cast<int64_t>(zx.values->front());
   Type i32 = intType(b, 32);
+  // Shifted first, so that the shift fuses into what makes the image (a
+  // requantization writes int8, not int32), then padded by z - 128.
   Value xi = castTo(b, x, i32);
+  Value shifted =
+      castTo(b, b.op<SubtractOp>({xi, b.scalar(128, xi)}), intType(b, 8));
   // The padding, (top, left, bottom, right), made explicit with z.
   SmallVector<int64_t> padding(4, 0);
   if (auto p = dyn_cast_or_null<DenseI64ArrayAttr>(attrs.get("padding"))) {
@@ -314,10 +318,9 @@ Value unsignedTimesSigned(Emitter &b, Operation *op, size_t weightAxis) {
     width[2 * hAxis + 1] = padding[2];
     width[2 * wAxis] = padding[1];
     width[2 * wAxis + 1] = padding[3];
-    xi = b.op<PadOp>({xi, b.scalar(z, xi)}, {b.ints("pad_width", width)});
+    shifted = b.op<PadOp>({shifted, b.scalar(z - 128, shifted)},
+                          {b.ints("pad_width", width)});
   }
-  Value shifted =
-      castTo(b, b.op<SubtractOp>({xi, b.scalar(128, xi)}), intType(b, 8));
   SmallVector<NamedAttribute> convAttrs;
   for (NamedAttribute a : op->getAttrs())
     if (a.getName() != "out_dtype" && a.getName() != "padding")
