@@ -466,7 +466,7 @@ quantizeAddend(Value c, const QValue &acc, int64_t resultRank) {
   if (!type || !type.hasStaticShape() || !isa<FloatType>(type.getElementType()))
     return std::nullopt;
   std::optional<SmallVector<double>> values =
-      constantOperand(c, int64_t(1) << 24);
+      constantOperand(c, int64_t(1) << 20);
   if (!values)
     return std::nullopt;
   // The channel of each element: its index along the accumulator's axis
@@ -534,7 +534,7 @@ FailureOr<QValue> Rewriter::addOrSubtract(Operation *op, unsigned depth) {
   // An operand computed from constants alone is a float constant.
   auto quantized = [&](Value v) {
     return v.getDefiningOp<QnnDequantizeOp>() ||
-           !evaluateConstantTensor(v, int64_t(1) << 24);
+           !evaluateConstantTensor(v, int64_t(1) << 20);
   };
   int64_t rank = rankOf(op->getResult(0));
   // An accumulator and a float constant (a dense layer's bias).

@@ -96,17 +96,19 @@ static Value materialize(OpBuilder &b, Location loc, const ValuePtr &value,
 }
 
 /// The value of `v` computed from constants by the operators' kernels,
-/// at most `depth` operators deep; null when something is not constant.
-static ValuePtr evaluate(Value v, unsigned depth) {
+/// at most `depth` operators deep, none of whose results is larger than
+/// `maxElements`; null when something is not constant.
+static ValuePtr evaluate(Value v, unsigned depth, int64_t maxElements) {
   if (ValuePtr c = constantValue(v))
     return c;
   Operation *op = v.getDefiningOp();
-  if (!op || depth == 0 || op->getNumResults() != 1 ||
-      !lookupOperator(op->getName().getStringRef()))
+  int64_t n = numElements(v.getType());
+  if (!op || depth == 0 || op->getNumResults() != 1 || n < 0 ||
+      n > maxElements || !lookupOperator(op->getName().getStringRef()))
     return nullptr;
   SmallVector<ValuePtr> operands;
   for (Value operand : op->getOperands()) {
-    ValuePtr c = evaluate(operand, depth - 1);
+    ValuePtr c = evaluate(operand, depth - 1, maxElements);
     if (!c)
       return nullptr;
     operands.push_back(std::move(c));
@@ -123,7 +125,7 @@ DenseElementsAttr mlir::relay::evaluateConstantTensor(Value v,
   auto type = dyn_cast<RankedTensorType>(v.getType());
   if (!type || !type.hasStaticShape() || type.getNumElements() > maxElements)
     return nullptr;
-  ValuePtr value = evaluate(v, maxDepth);
+  ValuePtr value = evaluate(v, maxDepth, maxElements);
   if (!value || !value->isTensor())
     return nullptr;
   DenseElementsAttr attr = value->getTensor().toAttr();
