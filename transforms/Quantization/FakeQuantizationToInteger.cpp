@@ -10,7 +10,7 @@
 // zero point (an affine type), and the quantize becomes a qnn.requantize
 // (or nothing, where the parameters agree):
 //
-//   conv2d, dense          qnn.conv2d / qnn.dense into int32, the scale the
+//   conv2d, dense, matmul  qnn.conv2d / qnn.dense into int32, the scale the
 //                          product of the operands' (per output channel
 //                          where the weight's is)
 //   bias_add, add of a     on the int32 accumulator, the bias a dequantized
@@ -24,8 +24,8 @@
 //   transposes, slicing,
 //   padding, dropout
 //   average pooling        in int32 on the values times the window's size
-//                          (a global average: the sum), the scale divided
-//                          by that size, so that nothing is rounded
+//                          (a global average: the sum, exact), the scale
+//                          divided by that size
 //
 // Scales and zero points must be constants (or computed from them). A
 // subgraph with any other operator, or whose parameters are not constant,
