@@ -85,6 +85,18 @@ Value RelayBuilder::insertOperator(
   return op->getResult(0);
 }
 
+Value RelayBuilder::like(Operation *op, ValueRange operands,
+                         ArrayRef<NamedAttribute> overrides) {
+  NamedAttrList attrs(op->getAttrDictionary());
+  for (NamedAttribute a : overrides)
+    attrs.set(a.getName(), a.getValue());
+  OperationState state(loc, op->getName());
+  state.addOperands(operands);
+  state.addAttributes(attrs.getAttrs());
+  state.addTypes(IncompleteType::get(getContext()));
+  return insertOperator(state, nullptr);
+}
+
 template <typename TerminatorT>
 void RelayBuilder::fillRegion(Region &region, TypeRange argTypes, BodyFn body) {
   Block *block = new Block();

@@ -92,6 +92,13 @@ public:
     return insertOperator(state, emitError);
   }
 
+  /// The operator of `op` (its name and attributes, `overrides` set over
+  /// them) on other `operands`, typed by its relation; null (nothing built)
+  /// when the relation does not type it. For passes that rebuild an
+  /// operator on rewritten operands.
+  Value like(Operation *op, ValueRange operands,
+             ArrayRef<NamedAttribute> overrides = {});
+
   /// An elementwise binary operator; the result type follows the Broadcast
   /// relation (`!relay.incomplete` when the operand types are not known).
   template <typename OpT> Value binary(Value lhs, Value rhs) {

@@ -70,14 +70,9 @@ std::optional<SmallVector<double>> constantOperand(Value v,
                                                    int64_t maxElements) {
   if (std::optional<SmallVector<double>> direct = constantValues(v))
     return direct;
-  DenseElementsAttr attr = evaluateConstantTensor(v, maxElements);
-  if (!attr)
-    return std::nullopt;
-  OpBuilder b(v.getContext());
-  auto c = ConstantOp::create(b, b.getUnknownLoc(), attr);
-  std::optional<SmallVector<double>> values = constantValues(c);
-  c->erase();
-  return values;
+  if (DenseElementsAttr attr = evaluateConstantTensor(v, maxElements))
+    return elementValues(attr);
+  return std::nullopt;
 }
 
 /// An integer tensor's quantization: real = (data - zeroPoint) * scale,
@@ -185,17 +180,19 @@ private:
     return b;
   }
 
-  /// `name` on `operands` with `attrs` at `at`, typed by its relation.
-  Value build(Operation *at, StringRef name, ValueRange operands,
-              ArrayRef<NamedAttribute> attrs);
+  /// `OpT` on `operands` with `attrs` at `at`, typed by its relation.
   template <typename OpT>
   Value build(Operation *at, ValueRange operands,
               ArrayRef<NamedAttribute> attrs = {}) {
-    return build(at, OpT::getOperationName(), operands, attrs);
+    OpBuilder b = builderAt(at);
+    return RelayBuilder(b, at->getLoc()).op<OpT>(operands, attrs);
   }
   /// `op` itself on `operands`, its attributes with `attrs` set over them.
   Value forward(Operation *op, ValueRange operands,
-                ArrayRef<NamedAttribute> attrs = {});
+                ArrayRef<NamedAttribute> attrs = {}) {
+    OpBuilder b = builderAt(op);
+    return RelayBuilder(b, op->getLoc()).like(op, operands, attrs);
+  }
 
   Value castTo(Operation *at, Value v, Type dtype);
   Value scaleConstant(Operation *at, const Affine &a);
@@ -223,29 +220,6 @@ private:
   DenseMap<Value, QValue> done;
   llvm::SetVector<Operation *> rewritten;
 };
-
-Value Rewriter::build(Operation *at, StringRef name, ValueRange operands,
-                      ArrayRef<NamedAttribute> attrs) {
-  OpBuilder b = builderAt(at);
-  OperationState state(at->getLoc(), name);
-  state.addOperands(operands);
-  NamedAttrList list(attrs);
-  state.addAttributes(list);
-  Type result = inferOperatorResultType(name, TypeRange(operands),
-                                        list.getDictionary(at->getContext()));
-  if (!result)
-    return {};
-  state.addTypes(result);
-  return b.create(state)->getResult(0);
-}
-
-Value Rewriter::forward(Operation *op, ValueRange operands,
-                        ArrayRef<NamedAttribute> attrs) {
-  NamedAttrList list(op->getAttrDictionary());
-  for (NamedAttribute a : attrs)
-    list.set(a.getName(), a.getValue());
-  return build(op, op->getName().getStringRef(), operands, list.getAttrs());
-}
 
 Value Rewriter::castTo(Operation *at, Value v, Type dtype) {
   if (elementOf(v) == dtype)
@@ -573,14 +547,16 @@ FailureOr<QValue> Rewriter::addOrSubtract(Operation *op, unsigned depth) {
   if (op->getResult(0) == quantize.getData() && out && out->perTensor() &&
       l->type.perTensor() && r->type.perTensor() &&
       l->type.dtype == out->dtype && r->type.dtype == out->dtype) {
-    StringRef qnnName = isa<AddOp>(op) ? QnnAddOp::getOperationName()
-                                       : QnnSubtractOp::getOperationName();
-    Value v = build(op, qnnName,
-                    {l->data, r->data, scaleConstant(op, l->type),
-                     zeroPointConstant(op, l->type), scaleConstant(op, r->type),
-                     zeroPointConstant(op, r->type), scaleConstant(op, *out),
-                     zeroPointConstant(op, *out)},
-                    {});
+    SmallVector<Value> operands = {l->data,
+                                   r->data,
+                                   scaleConstant(op, l->type),
+                                   zeroPointConstant(op, l->type),
+                                   scaleConstant(op, r->type),
+                                   zeroPointConstant(op, r->type),
+                                   scaleConstant(op, *out),
+                                   zeroPointConstant(op, *out)};
+    Value v = isa<AddOp>(op) ? build<QnnAddOp>(op, operands)
+                             : build<QnnSubtractOp>(op, operands);
     return QValue{v, *out};
   }
   // Elsewhere in int32 at the smaller scale (nothing lost, no clipping).
@@ -775,28 +751,23 @@ struct FakeQuantizationToIntegerPass
     if (failedHard)
       return signalPassFailure();
     // The float operators (and the constants and casts only they read)
-    // that nothing reads any more.
-    llvm::SetVector<Operation *> unique(floatOps.begin(), floatOps.end());
-    SmallVector<Operation *> candidates(unique.begin(), unique.end());
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (Operation *&op : candidates)
-        if (op && op->use_empty()) {
-          eraseUnused(op);
-          op = nullptr;
-          changed = true;
-        }
+    // that nothing reads any more; an op is erased only when popped, so
+    // nothing on the worklist dangles.
+    DenseSet<Operation *> floatSet(floatOps.begin(), floatOps.end());
+    llvm::SetVector<Operation *> worklist(floatOps.begin(), floatOps.end());
+    while (!worklist.empty()) {
+      Operation *op = worklist.pop_back_val();
+      if (!op->use_empty())
+        continue;
+      SmallVector<Value> operands(op->getOperands());
+      floatSet.erase(op);
+      op->erase();
+      for (Value v : operands)
+        if (Operation *def = v.getDefiningOp())
+          if (def->use_empty() &&
+              (floatSet.contains(def) || isa<ConstantOp, CastOp>(def)))
+            worklist.insert(def);
     }
-  }
-
-  /// `op` and the constants and casts only it read.
-  static void eraseUnused(Operation *op) {
-    SmallVector<Value> operands(op->getOperands());
-    op->erase();
-    for (Value v : operands)
-      if (Operation *def = v.getDefiningOp())
-        if (def->use_empty() && isa<ConstantOp, CastOp>(def))
-          eraseUnused(def);
   }
 };
 

@@ -91,11 +91,7 @@ quant::parseSkipConvLayers(ArrayRef<std::string> values, QuantizeConfig &config,
   return success();
 }
 
-std::optional<SmallVector<double>> quant::constantValues(Value v) {
-  auto c = v ? v.getDefiningOp<ConstantOp>() : ConstantOp();
-  DenseElementsAttr dense = c ? c.getDenseValue() : nullptr;
-  if (!dense)
-    return std::nullopt;
+SmallVector<double> quant::elementValues(DenseElementsAttr dense) {
   SmallVector<double> out;
   if (isa<FloatType>(dense.getElementType())) {
     for (APFloat f : dense.getValues<APFloat>()) {
@@ -103,15 +99,23 @@ std::optional<SmallVector<double>> quant::constantValues(Value v) {
       f.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
       out.push_back(f.convertToDouble());
     }
-  } else {
-    // uint8 zero points read as 0..255, booleans as 0 and 1.
-    Type t = dense.getElementType();
-    bool zeroExtend = t.isUnsignedInteger() || t.isInteger(1);
-    for (const APInt &i : dense.getValues<APInt>())
-      out.push_back(zeroExtend ? static_cast<double>(i.getZExtValue())
-                               : static_cast<double>(i.getSExtValue()));
+    return out;
   }
+  // uint8 zero points read as 0..255, booleans as 0 and 1.
+  Type t = dense.getElementType();
+  bool zeroExtend = t.isUnsignedInteger() || t.isInteger(1);
+  for (const APInt &i : dense.getValues<APInt>())
+    out.push_back(zeroExtend ? static_cast<double>(i.getZExtValue())
+                             : static_cast<double>(i.getSExtValue()));
   return out;
+}
+
+std::optional<SmallVector<double>> quant::constantValues(Value v) {
+  auto c = v ? v.getDefiningOp<ConstantOp>() : ConstantOp();
+  DenseElementsAttr dense = c ? c.getDenseValue() : nullptr;
+  if (!dense)
+    return std::nullopt;
+  return elementValues(dense);
 }
 
 std::optional<double> quant::scalarConstant(Value v) {

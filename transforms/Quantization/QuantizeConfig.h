@@ -78,6 +78,9 @@ LogicalResult parseSkipConvLayers(ArrayRef<std::string> values,
                                   QuantizeConfig &config,
                                   function_ref<InFlightDiagnostic()> emitError);
 
+/// The elements of `dense` as doubles (unsigned integers zero-extended).
+SmallVector<double> elementValues(DenseElementsAttr dense);
+
 /// The values of a relay.constant (dense or a resource blob) as doubles;
 /// none when `v` is not a constant.
 std::optional<SmallVector<double>> constantValues(Value v);

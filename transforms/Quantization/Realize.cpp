@@ -291,19 +291,7 @@ private:
     if (llvm::any_of(operands, [](Value v) { return !v; }))
       return {};
     OpBuilder b(op);
-    OperationState state(op->getLoc(), op->getName());
-    state.addOperands(operands);
-    NamedAttrList list(op->getAttrDictionary());
-    for (NamedAttribute a : attrs)
-      list.set(a.getName(), a.getValue());
-    state.addAttributes(list);
-    Type result = inferOperatorResultType(op->getName().getStringRef(),
-                                          TypeRange(operands),
-                                          list.getDictionary(op->getContext()));
-    if (!result)
-      return {};
-    state.addTypes(result);
-    return b.create(state)->getResult(0);
+    return RelayBuilder(b, op->getLoc()).like(op, operands, attrs);
   }
 
   void define(Operation *op, Value data, float scale) {
