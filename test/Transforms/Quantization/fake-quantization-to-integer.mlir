@@ -275,3 +275,25 @@ relay.func @matmul(%x: tensor<1x4xi8>) -> tensor<1x2xi8> {
   %q = relay.qnn.quantize %d, %so, %z : (tensor<1x2xf32>, tensor<f32>, tensor<i32>) -> tensor<1x2xi8>
   relay.return %q : tensor<1x2xi8>
 }
+
+// -----
+
+// Tests that a subtraction the quantize reads becomes qnn.subtract, and
+// that a transpose and a reshape before it keep their operand's
+// parameters (no requantize between them).
+// CHECK-LABEL: relay.func @transpose_reshape_subtract
+// CHECK: %[[T:.*]] = relay.transpose %arg0 {axes = array<i64: 1, 0>} : (tensor<2x3xi8>) -> tensor<3x2xi8>
+// CHECK: %[[R:.*]] = relay.reshape %[[T]] {{.*}} : (tensor<3x2xi8>) -> tensor<6xi8>
+// CHECK: %[[S:.*]] = relay.qnn.subtract %[[R]], %arg1, {{.*}} -> tensor<6xi8>
+// CHECK-NEXT: relay.return %[[S]]
+relay.func @transpose_reshape_subtract(%a: tensor<2x3xi8>, %b: tensor<6xi8>) -> tensor<6xi8> {
+  %s = relay.constant dense<0.5> : tensor<f32>
+  %z = relay.constant dense<1> : tensor<i32>
+  %af = relay.qnn.dequantize %a, %s, %z : (tensor<2x3xi8>, tensor<f32>, tensor<i32>) -> tensor<2x3xf32>
+  %bf = relay.qnn.dequantize %b, %s, %z : (tensor<6xi8>, tensor<f32>, tensor<i32>) -> tensor<6xf32>
+  %t = relay.transpose %af {axes = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %r = relay.reshape %t {newshape = array<i64: 6>} : (tensor<3x2xf32>) -> tensor<6xf32>
+  %d = relay.subtract %r, %bf : (tensor<6xf32>, tensor<6xf32>) -> tensor<6xf32>
+  %q = relay.qnn.quantize %d, %s, %z : (tensor<6xf32>, tensor<f32>, tensor<i32>) -> tensor<6xi8>
+  relay.return %q : tensor<6xi8>
+}
