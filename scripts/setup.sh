@@ -37,7 +37,9 @@ fi
 # -O2 without debug info (CMakeLists.txt), Debian's shared libMLIR/libLLVM,
 # compiled by Debian's clang-22 with a precompiled header of LLVM's and
 # MLIR's headers (a clean build in about half g++'s time). A build/ that
-# g++ configured is reconfigured from scratch.
+# g++ configured is reconfigured from scratch. The libFuzzer targets are
+# scripts/fuzz.sh's (it turns them on in the same build/).
 cmake -G Ninja -S . -B build -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22
+  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+  -DRELAY_MLIR_FUZZERS=OFF
 cmake --build build

@@ -6,8 +6,9 @@
 #
 # scripts/test.sh --sanitize instead builds into build-sanitize with ASan
 # and UBSan (CMake's RELAY_MLIR_SANITIZE) and runs the fast part of the
-# suite there: the lit tests and the GoogleTest unit tests (the fuzzers
-# carry their own sanitizers; the Python package is not built).
+# suite there: the lit tests, the GoogleTest unit tests and the fuzz
+# targets' replays (the Python package is not built). scripts/fuzz.sh runs
+# the libFuzzer targets.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = "--sanitize" ]; then
@@ -19,7 +20,7 @@ if [ "${1:-}" = "--sanitize" ]; then
   export ASAN_OPTIONS=allow_user_poisoning=0:detect_leaks=0
   export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
   ctest --test-dir build-sanitize --output-on-failure -j "$(nproc)" \
-    -R '^(lit|[A-Za-z]+\.[A-Za-z]+)$'
+    -R '^(lit|replay-.*|[A-Za-z]+\.[A-Za-z]+)$'
   exit
 fi
 bash scripts/setup.sh
