@@ -16,9 +16,14 @@
 //   bias_add, add of a     on the int32 accumulator, the bias a dequantized
 //   float constant         int32 (requantized if its scale differs) or a
 //                          float constant quantized at the accumulator's scale
-//   add, subtract          qnn.add / qnn.subtract at the quantize's
-//                          parameters when the quantize reads it, else in
-//                          int32 at the smaller of the operands' scales
+//   add, subtract,         qnn.add / qnn.subtract / qnn.mul at the
+//   multiply               quantize's parameters when the quantize reads
+//                          it, else in int32 (a sum at the smaller of the
+//                          operands' scales, a product at their product);
+//                          multiply by a positive constant scalar scales
+//                          the scale
+//   concatenate            the same parameters: concatenate; else, read by
+//                          the quantize, qnn.concatenate at its parameters
 //   relu, clip             clip at the zero point / the quantized bounds
 //   max pooling, reshapes, on the integers, parameters unchanged
 //   transposes, slicing,
@@ -26,6 +31,14 @@
 //   average pooling        in int32 on the values times the window's size
 //                          (a global average: the sum, exact), the scale
 //                          divided by that size
+//
+// A quantize whose whole subgraph is elementwise operators (sigmoid,
+// hardswish as x * clip(x / 6 + 0.5, 0, 1), tanh, exp, ...) of one 8-bit
+// dequantized tensor and scalar constants becomes a 256-entry table of its
+// results, indexed by the integers (`take`; TVM's lookup tables for its
+// QNN unary operators): exactly the float graph's values, one load per
+// element. The table is computed by the interpreter's kernels on the
+// subgraph itself.
 //
 // Scales and zero points must be constants (or computed from them). A
 // subgraph with any other operator, or whose parameters are not constant,
@@ -36,11 +49,12 @@
 
 #include "transforms/Passes.h"
 
+#include "dialects/relay/OperatorRegistry.h"
 #include "dialects/relay/QuantizedArithmetic.h"
 #include "dialects/relay/RelayBuilder.h"
+#include "mlir/IR/IRMapping.h"
 #include "transforms/Quantization/QuantizeConfig.h"
 #include "transforms/Simplify/FoldConstant.h"
-
 #include "llvm/ADT/SetVector.h"
 
 #include <cmath>
@@ -151,12 +165,29 @@ public:
   LogicalResult run(SmallVectorImpl<Operation *> &floatOps);
 
 private:
+  /// The subgraph as a lookup table (see the file comment); nullopt where
+  /// it is not elementwise over one 8-bit value, or where the integer rules
+  /// do as well (only clips, relus and multiplications).
+  std::optional<QValue> lookupTable(const Affine &out);
+
+  /// Whether `v` is computed from constants alone (a float constant).
+  bool isConstant(Value v) {
+    return !v.getDefiningOp<QnnDequantizeOp>() &&
+           evaluateConstantTensor(v, int64_t(1) << 20);
+  }
+  /// The parameters of the quantize, when `result` is what it reads and
+  /// both it and `operands` are per tensor with its dtype: the output of
+  /// a qnn.add / qnn.mul / qnn.concatenate at the root.
+  std::optional<Affine> rootParams(Value result, ArrayRef<QValue> operands);
+
   FailureOr<QValue> rewrite(Value v, unsigned depth);
   FailureOr<QValue> rewriteOp(Operation *op, unsigned depth);
 
   FailureOr<QValue> product(Operation *op, unsigned depth);
   FailureOr<QValue> biasAdd(Operation *op, unsigned depth);
   FailureOr<QValue> addOrSubtract(Operation *op, unsigned depth);
+  FailureOr<QValue> multiply(Operation *op, unsigned depth);
+  FailureOr<QValue> concatenate(Operation *op, unsigned depth);
   FailureOr<QValue> clipAt(Operation *op, unsigned depth);
   FailureOr<QValue> avgPool(Operation *op, unsigned depth);
   FailureOr<QValue> same(Operation *op, unsigned depth);
@@ -325,6 +356,10 @@ FailureOr<QValue> Rewriter::rewriteOp(Operation *op, unsigned depth) {
     return biasAdd(op, depth);
   if (name == "relay.add" || name == "relay.subtract")
     return addOrSubtract(op, depth);
+  if (name == "relay.multiply")
+    return multiply(op, depth);
+  if (name == "relay.concatenate")
+    return concatenate(op, depth);
   if (name == "relay.nn.relu" || name == "relay.clip")
     return clipAt(op, depth);
   if (name == "relay.nn.avg_pool2d" || name == "relay.nn.global_avg_pool2d" ||
@@ -345,9 +380,11 @@ FailureOr<QValue> Rewriter::rewriteOp(Operation *op, unsigned depth) {
   if (llvm::is_contained(kSameParameters, name))
     return same(op, depth);
   return reject(op, "there is no integer rule for it (rules: conv2d, dense, "
-                    "bias_add, add, subtract, relu, clip, pooling, reshape, "
-                    "transpose, squeeze, expand_dims, batch_flatten, "
-                    "strided_slice, pad, dropout)");
+                    "bias_add, add, subtract, multiply, concatenate, relu, "
+                    "clip, pooling, reshape, transpose, squeeze, "
+                    "expand_dims, batch_flatten, strided_slice, pad, "
+                    "dropout; and lookup tables for elementwise functions "
+                    "of one 8-bit tensor)");
 }
 
 FailureOr<QValue> Rewriter::product(Operation *op, unsigned depth) {
@@ -503,17 +540,27 @@ FailureOr<QValue> Rewriter::biasAdd(Operation *op, unsigned depth) {
   return QValue{forward(op, {x->data, data}), x->type};
 }
 
+std::optional<Affine> Rewriter::rootParams(Value result,
+                                           ArrayRef<QValue> operands) {
+  if (result != quantize.getData())
+    return std::nullopt;
+  OpBuilder b(quantize);
+  std::optional<Affine> out = affineOf(
+      quantize.getOutputScale(), quantize.getOutputZeroPoint(),
+      static_cast<int64_t>(quantize.getAxis()),
+      quantize.getOutDtype().value_or(b.getIntegerType(8)), rankOf(result));
+  if (!out || !out->perTensor() || llvm::any_of(operands, [&](const QValue &q) {
+        return !q.type.perTensor() || q.type.dtype != out->dtype;
+      }))
+    return std::nullopt;
+  return out;
+}
+
 FailureOr<QValue> Rewriter::addOrSubtract(Operation *op, unsigned depth) {
   Value lhs = op->getOperand(0), rhs = op->getOperand(1);
-  // An operand computed from constants alone is a float constant.
-  auto quantized = [&](Value v) {
-    return v.getDefiningOp<QnnDequantizeOp>() ||
-           !evaluateConstantTensor(v, int64_t(1) << 20);
-  };
-  int64_t rank = rankOf(op->getResult(0));
   // An accumulator and a float constant (a dense layer's bias).
-  if (quantized(lhs) != quantized(rhs)) {
-    bool lhsQuantized = quantized(lhs);
+  if (isConstant(lhs) != isConstant(rhs)) {
+    bool lhsQuantized = !isConstant(lhs);
     FailureOr<QValue> q = rewrite(lhsQuantized ? lhs : rhs, depth);
     if (failed(q))
       return failure();
@@ -521,7 +568,8 @@ FailureOr<QValue> Rewriter::addOrSubtract(Operation *op, unsigned depth) {
       return reject(op, "it adds a float constant to something else than a "
                         "product's int32 accumulator");
     Value c = lhsQuantized ? rhs : lhs;
-    std::optional<SmallVector<double>> values = quantizeAddend(c, *q, rank);
+    std::optional<SmallVector<double>> values =
+        quantizeAddend(c, *q, rankOf(op->getResult(0)));
     if (!values)
       return reject(op, "its constant operand cannot be quantized at the "
                         "accumulator's scale");
@@ -538,15 +586,8 @@ FailureOr<QValue> Rewriter::addOrSubtract(Operation *op, unsigned depth) {
   FailureOr<QValue> r = rewrite(rhs, depth);
   if (failed(r))
     return failure();
-  OpBuilder b(op);
   // Where the quantize reads it: qnn.add/qnn.subtract at its parameters.
-  std::optional<Affine> out =
-      affineOf(quantize.getOutputScale(), quantize.getOutputZeroPoint(),
-               static_cast<int64_t>(quantize.getAxis()),
-               quantize.getOutDtype().value_or(b.getIntegerType(8)), rank);
-  if (op->getResult(0) == quantize.getData() && out && out->perTensor() &&
-      l->type.perTensor() && r->type.perTensor() &&
-      l->type.dtype == out->dtype && r->type.dtype == out->dtype) {
+  if (std::optional<Affine> out = rootParams(op->getResult(0), {*l, *r})) {
     SmallVector<Value> operands = {l->data,
                                    r->data,
                                    scaleConstant(op, l->type),
@@ -566,12 +607,116 @@ FailureOr<QValue> Rewriter::addOrSubtract(Operation *op, unsigned depth) {
   return QValue{forward(op, {li.data, ri.data}), li.type};
 }
 
+FailureOr<QValue> Rewriter::multiply(Operation *op, unsigned depth) {
+  Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  if (isConstant(lhs) != isConstant(rhs)) {
+    bool lhsQuantized = !isConstant(lhs);
+    Value x = lhsQuantized ? lhs : rhs, c = lhsQuantized ? rhs : lhs;
+    FailureOr<QValue> q = rewrite(x, depth);
+    if (failed(q))
+      return failure();
+    // x * c for a positive scalar c: the same integers, the scale times c.
+    std::optional<SmallVector<double>> values = constantOperand(c, 1);
+    if (!values || values->size() != 1 || !(values->front() > 0) ||
+        !std::isfinite(values->front()) ||
+        q->data.getType() !=
+            RankedTensorType::get(resultType.getShape(), q->type.dtype))
+      return reject(op, "it multiplies by a constant that is not one "
+                        "positive scalar");
+    QValue scaled = *q;
+    for (double &scale : scaled.type.scales)
+      scale *= values->front();
+    return scaled;
+  }
+  FailureOr<QValue> l = rewrite(lhs, depth);
+  if (failed(l))
+    return failure();
+  FailureOr<QValue> r = rewrite(rhs, depth);
+  if (failed(r))
+    return failure();
+  if (!l->type.perTensor() || !r->type.perTensor())
+    return reject(op, "an operand is quantized per channel");
+  if (std::optional<Affine> out = rootParams(op->getResult(0), {*l, *r})) {
+    Value v = build<QnnMulOp>(
+        op, {l->data, r->data, scaleConstant(op, l->type),
+             zeroPointConstant(op, l->type), scaleConstant(op, r->type),
+             zeroPointConstant(op, r->type), scaleConstant(op, *out),
+             zeroPointConstant(op, *out)});
+    return QValue{v, *out};
+  }
+  // Elsewhere (x - zx) * (y - zy) in int32 at the product of the scales:
+  // 8-bit operands' products fit.
+  if (l->type.dtype.getIntOrFloatBitWidth() > 8 ||
+      r->type.dtype.getIntOrFloatBitWidth() > 8)
+    return reject(op, "its operands are wider than 8 bits and it does not "
+                      "feed the qnn.quantize");
+  OpBuilder b(op);
+  Type i32 = b.getI32Type();
+  auto centred = [&](const QValue &q) {
+    Value v = castTo(op, q.data, i32);
+    if (q.type.zeroPoints.front() == 0)
+      return v;
+    return build<SubtractOp>(
+        op, {v, constant(op, q.type.zeroPoints.front(), {}, i32)});
+  };
+  Value v = forward(op, {centred(*l), centred(*r)});
+  return QValue{
+      v,
+      Affine{{l->type.scales.front() * r->type.scales.front()}, {0}, i32, -1}};
+}
+
+FailureOr<QValue> Rewriter::concatenate(Operation *op, unsigned depth) {
+  auto tuple = op->getOperand(0).getDefiningOp<TupleOp>();
+  if (!tuple || tuple->getBlock() != quantize->getBlock())
+    return reject(op, "its operand is not a tuple built beside it");
+  SmallVector<QValue> fields;
+  for (Value field : tuple.getFields()) {
+    FailureOr<QValue> q = rewrite(field, depth);
+    if (failed(q))
+      return failure();
+    fields.push_back(*q);
+  }
+  rewritten.insert(tuple);
+  OpBuilder b(op);
+  auto joined = [&](ArrayRef<Value> values) {
+    OpBuilder tb = builderAt(op);
+    return RelayBuilder(tb, op->getLoc()).tuple(values);
+  };
+  SmallVector<Value> data;
+  for (const QValue &q : fields)
+    data.push_back(q.data);
+  if (llvm::all_of(fields, [&](const QValue &q) {
+        return q.type.dtype == fields.front().type.dtype &&
+               q.type.sameParamsAs(fields.front().type);
+      }))
+    return QValue{forward(op, {joined(data)}), fields.front().type};
+  std::optional<Affine> out = rootParams(op->getResult(0), fields);
+  if (!out)
+    return reject(op, "its operands' parameters differ and it does not feed "
+                      "the qnn.quantize");
+  SmallVector<Value> scales, zeroPoints;
+  for (const QValue &q : fields) {
+    scales.push_back(scaleConstant(op, q.type));
+    zeroPoints.push_back(zeroPointConstant(op, q.type));
+  }
+  Value v = build<QnnConcatenateOp>(
+      op,
+      {joined(data), joined(scales), joined(zeroPoints),
+       scaleConstant(op, *out), zeroPointConstant(op, *out)},
+      {b.getNamedAttr("axis", op->getAttr("axis")
+                                  ? op->getAttr("axis")
+                                  : Attribute(b.getI64IntegerAttr(0)))});
+  return QValue{v, *out};
+}
+
 FailureOr<QValue> Rewriter::clipAt(Operation *op, unsigned depth) {
   FailureOr<QValue> x = rewrite(op->getOperand(0), depth);
   if (failed(x))
     return failure();
   const Affine &t = x->type;
-  auto [lo, hi] = integerRange(cast<IntegerType>(t.dtype));
+  std::pair<int64_t, int64_t> range = integerRange(cast<IntegerType>(t.dtype));
+  int64_t lo = range.first, hi = range.second;
   bool isRelu = isa<ReluOp>(op);
   if (isRelu && t.zeroPointsZero())
     return QValue{forward(op, {x->data}), t};
@@ -670,6 +815,147 @@ FailureOr<QValue> Rewriter::same(Operation *op, unsigned depth) {
   return QValue{forward(op, operands), x->type};
 }
 
+std::optional<QValue> Rewriter::lookupTable(const Affine &out) {
+  if (!out.perTensor() || out.dtype.getIntOrFloatBitWidth() > 16)
+    return std::nullopt;
+  // The subgraph in operand-before-user order, its one dequantize and its
+  // constants (each one value, however broadcast).
+  Block *block = quantize->getBlock();
+  SmallVector<Operation *> ops;
+  DenseMap<Value, double> constants;
+  DenseSet<Value> visited;
+  QnnDequantizeOp leaf;
+  auto shape = cast<RankedTensorType>(quantize.getData().getType()).getShape();
+  std::function<bool(Value)> visit = [&](Value v) {
+    if (!visited.insert(v).second)
+      return true;
+    Operation *def = v.getDefiningOp();
+    if (auto dq = dyn_cast_or_null<QnnDequantizeOp>(def)) {
+      if (leaf && leaf != dq)
+        return false;
+      leaf = dq;
+      return true;
+    }
+    if (!def || def->getBlock() != block || ops.size() > 64)
+      return false;
+    if (DenseElementsAttr c = evaluateConstantTensor(v, int64_t(1) << 16)) {
+      SmallVector<double> values = elementValues(c);
+      if (values.empty() || !llvm::all_equal(values))
+        return false;
+      constants[v] = values.front();
+      return true;
+    }
+    const OperatorInfo *info = lookupOperator(def->getName().getStringRef());
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    if (!info || def->getNumResults() != 1 || !type ||
+        type.getShape() != shape ||
+        (info->pattern != OpPatternKind::ElemWise &&
+         info->pattern != OpPatternKind::Broadcast))
+      return false;
+    for (Value operand : def->getOperands())
+      if (!visit(operand))
+        return false;
+    ops.push_back(def);
+    return true;
+  };
+  if (!visit(quantize.getData()) || !leaf || ops.empty())
+    return std::nullopt;
+  auto in = dyn_cast<IntegerType>(elementOf(leaf.getData()));
+  std::optional<Affine> inParams =
+      affineOf(leaf.getInputScale(), leaf.getInputZeroPoint(), -1,
+               elementOf(leaf.getData()), rankOf(leaf.getData()));
+  if (!in || in.getWidth() != 8 || !inParams || !inParams->perTensor() ||
+      cast<RankedTensorType>(leaf.getResult().getType()).getShape() != shape)
+    return std::nullopt;
+  // Clips, relus and products the integer rules do exactly in place.
+  if (llvm::all_of(ops, [](Operation *op) {
+        return isa<ClipOp, ReluOp, MultiplyOp, DropoutOp>(op);
+      }))
+    return std::nullopt;
+
+  // The subgraph again on the 256 integers, evaluated and erased.
+  OpBuilder b(quantize);
+  Location loc = quantize.getLoc();
+  RelayBuilder rb(b, loc);
+  auto [lo, hi] = integerRange(in);
+  SmallVector<double> inputs;
+  for (int64_t i = lo; i <= hi; ++i)
+    inputs.push_back(double(i));
+  SmallVector<Operation *> scratch;
+  auto track = [&](Value v) {
+    if (v)
+      scratch.push_back(v.getDefiningOp());
+    return v;
+  };
+  auto scalarConstantOf = [&](double value, Type dtype) {
+    return track(ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(
+            RankedTensorType::get({}, dtype),
+            isa<FloatType>(dtype)
+                ? Attribute(b.getFloatAttr(dtype, value))
+                : Attribute(b.getIntegerAttr(dtype, int64_t(value))))));
+  };
+  IRMapping mapping;
+  Value integers = track(ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(
+          RankedTensorType::get({int64_t(inputs.size())}, in),
+          llvm::map_to_vector(inputs, [&](double v) -> Attribute {
+            return b.getIntegerAttr(in, int64_t(v));
+          }))));
+  Value dequantized = track(rb.like(
+      leaf, {integers, leaf.getInputScale(), leaf.getInputZeroPoint()}));
+  bool built = static_cast<bool>(dequantized);
+  if (built)
+    mapping.map(leaf.getResult(), dequantized);
+  for (Operation *op : ops) {
+    if (!built)
+      break;
+    SmallVector<Value> operands;
+    for (Value v : op->getOperands()) {
+      auto c = constants.find(v);
+      operands.push_back(c != constants.end()
+                             ? scalarConstantOf(c->second, elementOf(v))
+                             : mapping.lookupOrNull(v));
+    }
+    Value v = track(rb.like(op, operands));
+    built = v && llvm::all_of(operands, [](Value o) { return bool(o); });
+    if (built)
+      mapping.map(op->getResult(0), v);
+  }
+  DenseElementsAttr values;
+  if (built) {
+    Value q = track(rb.like(quantize, {mapping.lookup(quantize.getData()),
+                                       quantize.getOutputScale(),
+                                       quantize.getOutputZeroPoint()}));
+    if (q)
+      values = evaluateConstantTensor(q, int64_t(inputs.size()),
+                                      unsigned(ops.size()) + 16);
+  }
+  for (Operation *op : llvm::reverse(scratch))
+    op->erase();
+  if (!values || elementOf(quantize.getResult()) != out.dtype)
+    return std::nullopt;
+
+  // table[x - lo] for the integers x.
+  Value indices = castTo(quantize, leaf.getData(), b.getI32Type());
+  if (lo != 0)
+    indices = build<SubtractOp>(
+        quantize,
+        {indices, constant(quantize, double(lo), {}, b.getI32Type())});
+  Value tableConstant = constant(quantize, elementValues(values),
+                                 {int64_t(inputs.size())}, out.dtype);
+  Value table =
+      build<TakeOp>(quantize, {tableConstant, indices},
+                    {b.getNamedAttr("mode", b.getStringAttr("fast"))});
+  if (!table)
+    return std::nullopt;
+  rewritten.insert(leaf);
+  rewritten.insert(ops.begin(), ops.end());
+  return QValue{table, out};
+}
+
 bool Rewriter::isFake() {
   SmallVector<Value> work = {quantize.getData()};
   DenseSet<Value> seen;
@@ -702,6 +988,8 @@ LogicalResult Rewriter::run(SmallVectorImpl<Operation *> &floatOps) {
   FailureOr<QValue> root = failure();
   if (!out) {
     (void)reject(quantize, "its scale and zero point are not constants");
+  } else if (std::optional<QValue> table = lookupTable(*out)) {
+    root = *table;
   } else {
     root = rewrite(data, 0);
   }

@@ -6,8 +6,8 @@ relay.func @no_rule(%x: tensor<4xi8>) -> tensor<4xi8> {
   %s = relay.constant dense<0.5> : tensor<f32>
   %z = relay.constant dense<0> : tensor<i32>
   %xf = relay.qnn.dequantize %x, %s, %z : (tensor<4xi8>, tensor<f32>, tensor<i32>) -> tensor<4xf32>
-  // expected-error @+1 {{cannot rewrite 'relay.sigmoid' in integers: there is no integer rule for it}}
-  %g = relay.sigmoid %xf : (tensor<4xf32>) -> tensor<4xf32>
+  // expected-error @+1 {{cannot rewrite 'relay.nn.softmax' in integers: there is no integer rule for it}}
+  %g = relay.nn.softmax %xf : (tensor<4xf32>) -> tensor<4xf32>
   // expected-note @+1 {{in the subgraph of this qnn.quantize}}
   %q = relay.qnn.quantize %g, %s, %z : (tensor<4xf32>, tensor<f32>, tensor<i32>) -> tensor<4xi8>
   relay.return %q : tensor<4xi8>
@@ -36,5 +36,58 @@ relay.func @real_quantize(%x: tensor<4xf32>) -> tensor<4xi8> {
   %s = relay.constant dense<0.5> : tensor<f32>
   %z = relay.constant dense<0> : tensor<i32>
   %q = relay.qnn.quantize %x, %s, %z : (tensor<4xf32>, tensor<f32>, tensor<i32>) -> tensor<4xi8>
+  relay.return %q : tensor<4xi8>
+}
+
+// -----
+
+// Tests that an elementwise function of two dequantized tensors is no
+// table (a table reads one): with hard-fail, the sigmoid is the error.
+relay.func @two_leaves(%x: tensor<4xi8>, %y: tensor<4xi8>) -> tensor<4xi8> {
+  %s = relay.constant dense<0.5> : tensor<f32>
+  %z = relay.constant dense<0> : tensor<i32>
+  %xf = relay.qnn.dequantize %x, %s, %z : (tensor<4xi8>, tensor<f32>, tensor<i32>) -> tensor<4xf32>
+  %yf = relay.qnn.dequantize %y, %s, %z : (tensor<4xi8>, tensor<f32>, tensor<i32>) -> tensor<4xf32>
+  // expected-error @+1 {{cannot rewrite 'relay.sigmoid' in integers: there is no integer rule for it}}
+  %g = relay.sigmoid %xf : (tensor<4xf32>) -> tensor<4xf32>
+  %a = relay.add %g, %yf : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  // expected-note @+1 {{in the subgraph of this qnn.quantize}}
+  %q = relay.qnn.quantize %a, %s, %z : (tensor<4xf32>, tensor<f32>, tensor<i32>) -> tensor<4xi8>
+  relay.return %q : tensor<4xi8>
+}
+
+// -----
+
+// Tests that a multiplication by a negative constant is an error (a scale
+// is positive).
+relay.func @negative_factor(%x: tensor<4xi8>) -> tensor<4xi8> {
+  %s = relay.constant dense<0.5> : tensor<f32>
+  %z = relay.constant dense<0> : tensor<i32>
+  %m1 = relay.constant dense<-1.0> : tensor<f32>
+  %xf = relay.qnn.dequantize %x, %s, %z : (tensor<4xi8>, tensor<f32>, tensor<i32>) -> tensor<4xf32>
+  // expected-error @+1 {{cannot rewrite 'relay.multiply' in integers: it multiplies by a constant that is not one positive scalar}}
+  %m = relay.multiply %xf, %m1 : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  %r = relay.nn.relu %m : (tensor<4xf32>) -> tensor<4xf32>
+  // expected-note @+1 {{in the subgraph of this qnn.quantize}}
+  %q = relay.qnn.quantize %r, %s, %z : (tensor<4xf32>, tensor<f32>, tensor<i32>) -> tensor<4xi8>
+  relay.return %q : tensor<4xi8>
+}
+
+// -----
+
+// Tests that a concatenation of differently quantized tensors that the
+// quantize does not read directly is an error.
+relay.func @concat_inside(%x: tensor<2xi8>, %y: tensor<2xi8>) -> tensor<4xi8> {
+  %s = relay.constant dense<0.5> : tensor<f32>
+  %s2 = relay.constant dense<0.25> : tensor<f32>
+  %z = relay.constant dense<0> : tensor<i32>
+  %xf = relay.qnn.dequantize %x, %s, %z : (tensor<2xi8>, tensor<f32>, tensor<i32>) -> tensor<2xf32>
+  %yf = relay.qnn.dequantize %y, %s2, %z : (tensor<2xi8>, tensor<f32>, tensor<i32>) -> tensor<2xf32>
+  %t = relay.tuple(%xf, %yf : tensor<2xf32>, tensor<2xf32>)
+  // expected-error @+1 {{cannot rewrite 'relay.concatenate' in integers: its operands' parameters differ and it does not feed the qnn.quantize}}
+  %c = relay.concatenate %t : (tuple<tensor<2xf32>, tensor<2xf32>>) -> tensor<4xf32>
+  %r = relay.nn.relu %c : (tensor<4xf32>) -> tensor<4xf32>
+  // expected-note @+1 {{in the subgraph of this qnn.quantize}}
+  %q = relay.qnn.quantize %r, %s, %z : (tensor<4xf32>, tensor<f32>, tensor<i32>) -> tensor<4xi8>
   relay.return %q : tensor<4xi8>
 }

@@ -233,11 +233,11 @@ relay.func @computed_parameters(%x: tensor<1x1x4x4xui8>) -> tensor<1x1x2x2xui8> 
 
 // -----
 
-// Tests that a subgraph with an operator without an integer rule (sigmoid)
+// Tests that a subgraph with an operator without an integer rule (softmax)
 // stays in float, as does one whose scale is only known at run time.
 // CHECK-LABEL: relay.func @stays_in_float
 // CHECK: relay.qnn.dequantize
-// CHECK: relay.sigmoid
+// CHECK: relay.nn.softmax
 // CHECK: relay.qnn.quantize
 // CHECK: relay.qnn.dequantize
 // CHECK: relay.nn.max_pool2d {{.*}} -> tensor<1x1x2x2xf32>
@@ -246,7 +246,7 @@ relay.func @stays_in_float(%x: tensor<1x1x4x4xi8>, %runtime: tensor<f32>) -> tup
   %s = relay.constant dense<0.5> : tensor<f32>
   %z = relay.constant dense<0> : tensor<i32>
   %xf = relay.qnn.dequantize %x, %s, %z : (tensor<1x1x4x4xi8>, tensor<f32>, tensor<i32>) -> tensor<1x1x4x4xf32>
-  %g = relay.sigmoid %xf : (tensor<1x1x4x4xf32>) -> tensor<1x1x4x4xf32>
+  %g = relay.nn.softmax %xf : (tensor<1x1x4x4xf32>) -> tensor<1x1x4x4xf32>
   %q = relay.qnn.quantize %g, %s, %z : (tensor<1x1x4x4xf32>, tensor<f32>, tensor<i32>) -> tensor<1x1x4x4xi8>
   %yf = relay.qnn.dequantize %x, %runtime, %z : (tensor<1x1x4x4xi8>, tensor<f32>, tensor<i32>) -> tensor<1x1x4x4xf32>
   %p = relay.nn.max_pool2d %yf {pool_size = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32>
@@ -296,4 +296,181 @@ relay.func @transpose_reshape_subtract(%a: tensor<2x3xi8>, %b: tensor<6xi8>) -> 
   %d = relay.subtract %r, %bf : (tensor<6xf32>, tensor<6xf32>) -> tensor<6xf32>
   %q = relay.qnn.quantize %d, %s, %z : (tensor<6xf32>, tensor<f32>, tensor<i32>) -> tensor<6xi8>
   relay.return %q : tensor<6xi8>
+}
+
+// -----
+
+// Tests that a subgraph of elementwise operators on one dequantized 8-bit
+// tensor and scalar constants becomes a 256-entry table indexed by the
+// integers: x + 1 on int8 at scale 1 is table[i] = min(i - 128 + 1, 127)
+// (-127 = 0x81, ..., 127 = 0x7F twice), read at x - (-128).
+// CHECK-LABEL: relay.func @table_add_constant
+// CHECK: %[[I:.*]] = relay.cast %arg0 {dtype = i32} : (tensor<2x3xi8>) -> tensor<2x3xi32>
+// CHECK: %[[LO:.*]] = relay.constant dense<-128> : tensor<i32>
+// CHECK: %[[IDX:.*]] = relay.subtract %[[I]], %[[LO]]
+// CHECK: %[[T:.*]] = relay.constant dense<"0x818283{{[0-9A-F]*}}7C7D7E7F7F"> : tensor<256xi8>
+// CHECK: %[[R:.*]] = relay.take %[[T]], %[[IDX]] {mode = "fast"} : (tensor<256xi8>, tensor<2x3xi32>) -> tensor<2x3xi8>
+// CHECK: relay.return %[[R]]
+// CHECK-NOT: relay.add
+// CHECK-NOT: relay.qnn.dequantize
+relay.func @table_add_constant(%x: tensor<2x3xi8>) -> tensor<2x3xi8> {
+  %s = relay.constant dense<1.0> : tensor<f32>
+  %z = relay.constant dense<0> : tensor<i32>
+  %one = relay.constant dense<1.0> : tensor<f32>
+  %xf = relay.qnn.dequantize %x, %s, %z : (tensor<2x3xi8>, tensor<f32>, tensor<i32>) -> tensor<2x3xf32>
+  %y = relay.add %xf, %one : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  %q = relay.qnn.quantize %y, %s, %z {out_dtype = i8} : (tensor<2x3xf32>, tensor<f32>, tensor<i32>) -> tensor<2x3xi8>
+  relay.return %q : tensor<2x3xi8>
+}
+
+// -----
+
+// Tests that hardswish as ONNX importers write it, x * clip(x / 6 + 0.5,
+// 0, 1), with x used twice, and a sigmoid on uint8 (indices from 0: no
+// offset) each become one table; constants broadcast to the tensor's shape
+// count as scalars when all their elements are equal.
+// CHECK-LABEL: relay.func @table_hardswish_sigmoid
+// CHECK: %[[I:.*]] = relay.cast %arg0 {dtype = i32}
+// CHECK: %[[T:.*]] = relay.constant dense<{{.*}}> : tensor<256xui8>
+// CHECK: %[[H:.*]] = relay.take %[[T]], %[[I]] {mode = "fast"} : (tensor<256xui8>, tensor<1x4xi32>) -> tensor<1x4xui8>
+// CHECK: %[[I2:.*]] = relay.cast %[[H]] {dtype = i32}
+// CHECK: %[[T2:.*]] = relay.constant dense<{{.*}}> : tensor<256xui8>
+// CHECK: %[[S:.*]] = relay.take %[[T2]], %[[I2]] {mode = "fast"}
+// CHECK: relay.return %[[S]]
+// CHECK-NOT: relay.sigmoid
+// CHECK-NOT: relay.clip
+// CHECK-NOT: relay.multiply
+relay.func @table_hardswish_sigmoid(%x: tensor<1x4xui8>) -> tensor<1x4xui8> {
+  %s = relay.constant dense<0.05> : tensor<f32>
+  %z = relay.constant dense<100> : tensor<i32>
+  %sixth = relay.constant dense<0.166666672> : tensor<1x4xf32>
+  %half = relay.constant dense<0.5> : tensor<f32>
+  %so = relay.constant dense<0.00390625> : tensor<f32>
+  %zo = relay.constant dense<0> : tensor<i32>
+  %xf = relay.qnn.dequantize %x, %s, %z : (tensor<1x4xui8>, tensor<f32>, tensor<i32>) -> tensor<1x4xf32>
+  %a = relay.multiply %xf, %sixth : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>
+  %b = relay.add %a, %half : (tensor<1x4xf32>, tensor<f32>) -> tensor<1x4xf32>
+  %c = relay.clip %b {a_max = 1.0 : f64, a_min = 0.0 : f64} : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  %h = relay.multiply %xf, %c : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>
+  %hq = relay.qnn.quantize %h, %s, %z {out_dtype = ui8} : (tensor<1x4xf32>, tensor<f32>, tensor<i32>) -> tensor<1x4xui8>
+  %hf = relay.qnn.dequantize %hq, %s, %z : (tensor<1x4xui8>, tensor<f32>, tensor<i32>) -> tensor<1x4xf32>
+  %g = relay.sigmoid %hf : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  %q = relay.qnn.quantize %g, %so, %zo {out_dtype = ui8} : (tensor<1x4xf32>, tensor<f32>, tensor<i32>) -> tensor<1x4xui8>
+  relay.return %q : tensor<1x4xui8>
+}
+
+// -----
+
+// Tests that a relu alone is not a table: the integer clip is exact.
+// CHECK-LABEL: relay.func @relu_not_table
+// CHECK: relay.nn.relu %arg0
+// CHECK-NOT: relay.take
+relay.func @relu_not_table(%x: tensor<4xi8>) -> tensor<4xi8> {
+  %s = relay.constant dense<0.5> : tensor<f32>
+  %z = relay.constant dense<0> : tensor<i32>
+  %xf = relay.qnn.dequantize %x, %s, %z : (tensor<4xi8>, tensor<f32>, tensor<i32>) -> tensor<4xf32>
+  %r = relay.nn.relu %xf : (tensor<4xf32>) -> tensor<4xf32>
+  %q = relay.qnn.quantize %r, %s, %z {out_dtype = i8} : (tensor<4xf32>, tensor<f32>, tensor<i32>) -> tensor<4xi8>
+  relay.return %q : tensor<4xi8>
+}
+
+// -----
+
+// Tests that a product of two dequantized tensors the quantize reads is
+// qnn.mul at the quantize's parameters (the squeeze-and-excitation gate of
+// MobileNet-V3, broadcast over H and W).
+// CHECK-LABEL: relay.func @mul_at_root
+// CHECK: %[[M:.*]] = relay.qnn.mul %arg0, %arg1, {{.*}} : (tensor<1x2x3x3xui8>, tensor<1x2x1x1xui8>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<1x2x3x3xui8>
+// CHECK: relay.return %[[M]]
+// CHECK-NOT: relay.multiply
+relay.func @mul_at_root(%x: tensor<1x2x3x3xui8>, %g: tensor<1x2x1x1xui8>) -> tensor<1x2x3x3xui8> {
+  %sx = relay.constant dense<0.1> : tensor<f32>
+  %zx = relay.constant dense<3> : tensor<i32>
+  %sg = relay.constant dense<0.00390625> : tensor<f32>
+  %zg = relay.constant dense<0> : tensor<i32>
+  %so = relay.constant dense<0.2> : tensor<f32>
+  %xf = relay.qnn.dequantize %x, %sx, %zx : (tensor<1x2x3x3xui8>, tensor<f32>, tensor<i32>) -> tensor<1x2x3x3xf32>
+  %gf = relay.qnn.dequantize %g, %sg, %zg : (tensor<1x2x1x1xui8>, tensor<f32>, tensor<i32>) -> tensor<1x2x1x1xf32>
+  %m = relay.multiply %xf, %gf : (tensor<1x2x3x3xf32>, tensor<1x2x1x1xf32>) -> tensor<1x2x3x3xf32>
+  %q = relay.qnn.quantize %m, %so, %zx {out_dtype = ui8} : (tensor<1x2x3x3xf32>, tensor<f32>, tensor<i32>) -> tensor<1x2x3x3xui8>
+  relay.return %q : tensor<1x2x3x3xui8>
+}
+
+// -----
+
+// Tests that a product the quantize does not read directly is computed in
+// int32 as (x - zx) * (y - zy) at the product of the scales (0.5 * 0.25),
+// and that a multiplication by a positive scalar constant only scales the
+// scale: x * 2 at scale 0.5 is x at scale 1, the quantize's own, so
+// nothing is requantized.
+// CHECK-LABEL: relay.func @mul_int32
+// CHECK: %[[A:.*]] = relay.cast %arg0 {dtype = i32}
+// CHECK: %[[ZA:.*]] = relay.constant dense<1> : tensor<i32>
+// CHECK: %[[CA:.*]] = relay.subtract %[[A]], %[[ZA]]
+// CHECK: %[[B:.*]] = relay.cast %arg1 {dtype = i32}
+// CHECK: %[[M:.*]] = relay.multiply %[[CA]], %[[B]] : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+// CHECK: %[[R:.*]] = relay.nn.relu %[[M]]
+// CHECK: %[[S:.*]] = relay.constant dense<1.250000e-01> : tensor<f32>
+// CHECK: %[[Q:.*]] = relay.qnn.requantize %[[R]], %[[S]]
+// CHECK-LABEL: relay.func @mul_constant
+// CHECK-NEXT: relay.return %arg0 : tensor<4xi8>
+relay.func @mul_int32(%x: tensor<4xi8>, %y: tensor<4xi8>) -> tensor<4xi8> {
+  %sx = relay.constant dense<0.5> : tensor<f32>
+  %zx = relay.constant dense<1> : tensor<i32>
+  %sy = relay.constant dense<0.25> : tensor<f32>
+  %z = relay.constant dense<0> : tensor<i32>
+  %xf = relay.qnn.dequantize %x, %sx, %zx : (tensor<4xi8>, tensor<f32>, tensor<i32>) -> tensor<4xf32>
+  %yf = relay.qnn.dequantize %y, %sy, %z : (tensor<4xi8>, tensor<f32>, tensor<i32>) -> tensor<4xf32>
+  %m = relay.multiply %xf, %yf : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %r = relay.nn.relu %m : (tensor<4xf32>) -> tensor<4xf32>
+  %q = relay.qnn.quantize %r, %sx, %z {out_dtype = i8} : (tensor<4xf32>, tensor<f32>, tensor<i32>) -> tensor<4xi8>
+  relay.return %q : tensor<4xi8>
+}
+relay.func @mul_constant(%x: tensor<4xi8>) -> tensor<4xi8> {
+  %s = relay.constant dense<0.5> : tensor<f32>
+  %two = relay.constant dense<2.0> : tensor<f32>
+  %so = relay.constant dense<1.0> : tensor<f32>
+  %z = relay.constant dense<0> : tensor<i32>
+  %xf = relay.qnn.dequantize %x, %s, %z : (tensor<4xi8>, tensor<f32>, tensor<i32>) -> tensor<4xf32>
+  %m = relay.multiply %two, %xf : (tensor<f32>, tensor<4xf32>) -> tensor<4xf32>
+  %q = relay.qnn.quantize %m, %so, %z {out_dtype = i8} : (tensor<4xf32>, tensor<f32>, tensor<i32>) -> tensor<4xi8>
+  relay.return %q : tensor<4xi8>
+}
+
+// -----
+
+// Tests that a concatenation of tensors with the same parameters joins the
+// integers, and one of different parameters the quantize reads is
+// qnn.concatenate at the quantize's parameters (tuples of the inputs'
+// scales and zero points).
+// CHECK-LABEL: relay.func @concat_same
+// CHECK: %[[T:.*]] = relay.tuple(%arg0, %arg1
+// CHECK: %[[C:.*]] = relay.concatenate %[[T]] {axis = 1 : i64} : (tuple<tensor<1x2xi8>, tensor<1x3xi8>>) -> tensor<1x5xi8>
+// CHECK: relay.return %[[C]]
+// CHECK-LABEL: relay.func @concat_different
+// CHECK: %[[D:.*]] = relay.tuple(%arg0, %arg1
+// CHECK: %[[S:.*]] = relay.tuple(
+// CHECK: %[[Z:.*]] = relay.tuple(
+// CHECK: %[[C:.*]] = relay.qnn.concatenate %[[D]], %[[S]], %[[Z]], {{.*}} {axis = -1 : i64}
+// CHECK: relay.return %[[C]]
+relay.func @concat_same(%x: tensor<1x2xi8>, %y: tensor<1x3xi8>) -> tensor<1x5xi8> {
+  %s = relay.constant dense<0.5> : tensor<f32>
+  %z = relay.constant dense<0> : tensor<i32>
+  %xf = relay.qnn.dequantize %x, %s, %z : (tensor<1x2xi8>, tensor<f32>, tensor<i32>) -> tensor<1x2xf32>
+  %yf = relay.qnn.dequantize %y, %s, %z : (tensor<1x3xi8>, tensor<f32>, tensor<i32>) -> tensor<1x3xf32>
+  %t = relay.tuple(%xf, %yf : tensor<1x2xf32>, tensor<1x3xf32>)
+  %c = relay.concatenate %t {axis = 1 : i64} : (tuple<tensor<1x2xf32>, tensor<1x3xf32>>) -> tensor<1x5xf32>
+  %q = relay.qnn.quantize %c, %s, %z {out_dtype = i8} : (tensor<1x5xf32>, tensor<f32>, tensor<i32>) -> tensor<1x5xi8>
+  relay.return %q : tensor<1x5xi8>
+}
+relay.func @concat_different(%x: tensor<1x2xi8>, %y: tensor<1x3xi8>) -> tensor<1x5xi8> {
+  %s = relay.constant dense<0.5> : tensor<f32>
+  %s2 = relay.constant dense<0.25> : tensor<f32>
+  %z = relay.constant dense<0> : tensor<i32>
+  %xf = relay.qnn.dequantize %x, %s, %z : (tensor<1x2xi8>, tensor<f32>, tensor<i32>) -> tensor<1x2xf32>
+  %yf = relay.qnn.dequantize %y, %s2, %z : (tensor<1x3xi8>, tensor<f32>, tensor<i32>) -> tensor<1x3xf32>
+  %t = relay.tuple(%xf, %yf : tensor<1x2xf32>, tensor<1x3xf32>)
+  %c = relay.concatenate %t {axis = -1 : i64} : (tuple<tensor<1x2xf32>, tensor<1x3xf32>>) -> tensor<1x5xf32>
+  %q = relay.qnn.quantize %c, %s, %z {out_dtype = i8} : (tensor<1x5xf32>, tensor<f32>, tensor<i32>) -> tensor<1x5xi8>
+  relay.return %q : tensor<1x5xi8>
 }

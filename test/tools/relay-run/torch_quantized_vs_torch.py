@@ -7,7 +7,8 @@ on the integers; and with it disabled, in float) and interpreted, against
 PyTorch's int8 output. Every quantize/dequantize subgraph of the imported
 model must be rewritten in integers
 (--relay-fake-quantization-to-integer=hard-fail), every convolution and
-linear layer becoming a qnn product.
+linear layer becoming a qnn product (and MobileNet-V3's activations
+lookup tables, its gate a qnn.mul, its join a qnn.concatenate).
 
 The ONNX form requantizes in float, and the integer form by a fixed-point
 multiply, where PyTorch's int8 kernels use their own requantization, so an
@@ -84,6 +85,41 @@ class Residual(torch.nn.Module):
         return self.dequant(self.fc(torch.flatten(self.pool(y), 1)))
 
 
+class Mobile(torch.nn.Module):
+    """MobileNet-V3's pieces: hardswish, a squeeze-and-excitation gate
+    (hardsigmoid, a quantized multiply), branches joined by a quantized
+    concatenation, and a sigmoid."""
+
+    def __init__(self):
+        super().__init__()
+        self.quant, self.dequant = tq.QuantStub(), tq.DeQuantStub()
+        self.c1 = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.hs = torch.nn.Hardswish()
+        self.squeeze = torch.nn.AdaptiveAvgPool2d(1)
+        self.f1 = torch.nn.Conv2d(8, 4, 1)
+        self.r1 = torch.nn.ReLU()
+        self.f2 = torch.nn.Conv2d(4, 8, 1)
+        self.gate = torch.nn.Hardsigmoid()
+        self.scale = torch.ao.nn.quantized.FloatFunctional()
+        self.a = torch.nn.Conv2d(8, 4, 1)
+        self.b = torch.nn.Conv2d(8, 4, 3, padding=1)
+        self.join = torch.ao.nn.quantized.FloatFunctional()
+        self.sig = torch.nn.Sigmoid()
+        self.pool = torch.nn.AdaptiveAvgPool2d(1)
+        self.fc = torch.nn.Linear(8, 6)
+        self.fuse = [["f1", "r1"]]
+        # Tables for hardswish, hardsigmoid and sigmoid.
+        self.expect = {"relay.take": 3, "relay.qnn.mul": 1,
+                       "relay.qnn.concatenate": 1}
+
+    def forward(self, x):
+        x = self.hs(self.c1(self.quant(x)))
+        g = self.gate(self.f2(self.r1(self.f1(self.squeeze(x)))))
+        x = self.scale.mul(x, g)
+        x = self.sig(self.join.cat([self.a(x), self.b(x)], 1))
+        return self.dequant(self.fc(torch.flatten(self.pool(x), 1)))
+
+
 def run(cmd):
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
@@ -102,7 +138,7 @@ def main():
     torch.backends.quantized.engine = "qnnpack"
     failures = 0
     with tempfile.TemporaryDirectory() as work:
-        for net in (Small(), WithBatchNorm(), Residual()):
+        for net in (Small(), WithBatchNorm(), Residual(), Mobile()):
             name = type(net).__name__
             net.eval()
             for m in net.modules():
@@ -141,11 +177,14 @@ def main():
                          for m in net.modules())
             left = [op for op in ("relay.nn.conv2d", "relay.nn.dense",
                                   "relay.nn.matmul") if op in ints]
-            ok = products == layers and not left
+            expect = getattr(net, "expect", {})
+            found = {op: ints.count(op + " ") for op in expect}
+            ok = products == layers and not left and found == expect
             failures += not ok
             print(f"{'ok' if ok else 'MISMATCH'} {name} integer form: "
                   f"{products} qnn products for {layers} layers"
-                  + (f", float {left} left" if left else ""))
+                  + (f", float {left} left" if left else "")
+                  + "".join(f", {n} {op}" for op, n in found.items()))
             for mode in ("compiled", "float", "interpreted"):
                 out = os.path.join(work, f"{name}.{mode}.npy")
                 cmd = [relay_run, path, "--input", xin, "--output", out]
