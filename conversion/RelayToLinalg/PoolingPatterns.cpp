@@ -266,12 +266,36 @@ FailureOr<SmallVector<Value>> poolNchw(OpBuilder &b, Operation *op,
           .getResult(0)};
 }
 
+/// An average pooling of integers as the interpreter computes it: the
+/// window's sum and its division in float64 (exact for int32 values),
+/// truncated toward zero. `pool` pools the widened operand to a float64
+/// result of the same shape. (FakeQuantizationToInteger's average pooling
+/// of a quantized network is an int32 one.)
+FailureOr<SmallVector<Value>> integerAverage(
+    OpBuilder &b, Operation *op, ValueRange operands, RankedTensorType type,
+    function_ref<FailureOr<SmallVector<Value>>(ValueRange, RankedTensorType)>
+        pool) {
+  auto in = dyn_cast<RankedTensorType>(operands[0].getType());
+  if (!type || !in || !in.hasStaticShape())
+    return failure();
+  Location loc = op->getLoc();
+  bool isUnsigned = isUnsignedValue(op->getResult(0));
+  Type f64 = b.getF64Type();
+  Value wide = convertTensor(b, loc, operands[0], f64, isUnsigned, false);
+  FailureOr<SmallVector<Value>> pooled =
+      pool({wide}, RankedTensorType::get(type.getShape(), f64));
+  if (failed(pooled))
+    return failure();
+  return SmallVector<Value>{convertTensor(
+      b, loc, pooled->front(), type.getElementType(), false, isUnsigned)};
+}
+
 /// max_pool2d and avg_pool2d in NCHW, or in another order of its axes (an
 /// NHWC network's, after --relay-convert-layout) through transposes to
 /// NCHW and back.
-FailureOr<SmallVector<Value>> poolRule(OpBuilder &b, Operation *op,
-                                       ValueRange operands, bool isMax) {
-  RankedTensorType type = resultType(op);
+FailureOr<SmallVector<Value>> poolRuleOf(OpBuilder &b, Operation *op,
+                                         ValueRange operands,
+                                         RankedTensorType type, bool isMax) {
   StringRef layout = strAttr(op, "layout", "NCHW");
   if (layout == "NCHW")
     return poolNchw(b, op, operands, type, isMax);
@@ -300,6 +324,17 @@ FailureOr<SmallVector<Value>> poolRule(OpBuilder &b, Operation *op,
   return SmallVector<Value>{permuteAxes(b, loc, pooled->front(), back)};
 }
 
+FailureOr<SmallVector<Value>> poolRule(OpBuilder &b, Operation *op,
+                                       ValueRange operands, bool isMax) {
+  RankedTensorType type = resultType(op);
+  if (type && !isMax && isa<IntegerType>(type.getElementType()))
+    return integerAverage(
+        b, op, operands, type, [&](ValueRange wide, RankedTensorType f64) {
+          return poolRuleOf(b, op, wide, f64, /*isMax=*/false);
+        });
+  return poolRuleOf(b, op, operands, type, isMax);
+}
+
 // Adaptive pooling
 //===----------------------------------------------------------------------===//
 
@@ -313,9 +348,10 @@ int64_t windowEnd(int64_t o, int64_t in, int64_t out) {
 /// A reduction over the widest window with the positions past each
 /// window's end masked out; average pooling then divides by the window's
 /// size.
-FailureOr<SmallVector<Value>>
-adaptivePoolRule(OpBuilder &b, Operation *op, ValueRange operands, bool isMax) {
-  RankedTensorType type = resultType(op);
+FailureOr<SmallVector<Value>> adaptivePoolOf(OpBuilder &b, Operation *op,
+                                             ValueRange operands,
+                                             RankedTensorType type,
+                                             bool isMax) {
   std::optional<std::array<int64_t, 4>> axes =
       axesOf(strAttr(op, "layout", "NCHW"), "NCHW");
   auto in = cast<RankedTensorType>(operands[0].getType());
@@ -408,6 +444,17 @@ adaptivePoolRule(OpBuilder &b, Operation *op, ValueRange operands, bool isMax) {
             linalg::YieldOp::create(nb, l, narrow(nb, l, mean, e));
           })
           .getResult(0)};
+}
+
+FailureOr<SmallVector<Value>>
+adaptivePoolRule(OpBuilder &b, Operation *op, ValueRange operands, bool isMax) {
+  RankedTensorType type = resultType(op);
+  if (type && !isMax && isa<IntegerType>(type.getElementType()))
+    return integerAverage(
+        b, op, operands, type, [&](ValueRange wide, RankedTensorType f64) {
+          return adaptivePoolOf(b, op, wide, f64, /*isMax=*/false);
+        });
+  return adaptivePoolOf(b, op, operands, type, isMax);
 }
 
 } // namespace

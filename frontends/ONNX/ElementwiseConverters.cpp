@@ -587,6 +587,19 @@ void mlir::relay::onnx_import::addElementwiseConverters(ConverterTable &t) {
   t["Elu"] = composite([](NodeContext &ctx, Value x) {
     return activation(ctx, "Elu", x, ctx.attrFloat("alpha", 1.0), 0.0);
   });
+  // alpha * elu(x / alpha): where(x > 0, x, alpha * (exp(x / alpha) - 1)).
+  t["Celu"] = composite([](NodeContext &ctx, Value x) -> FailureOr<Value> {
+    double alpha = ctx.attrFloat("alpha", 1.0);
+    if (!(alpha != 0) || !std::isfinite(alpha))
+      return ctx.fail("its alpha must be finite and not zero");
+    FailureOr<Value> scaled = ctx.op<DivideOp>({x, scalarLike(ctx, x, alpha)});
+    if (failed(scaled))
+      return failure();
+    FailureOr<Value> e = elu(ctx, *scaled, 1.0, 1.0);
+    if (failed(e))
+      return failure();
+    return ctx.op<MultiplyOp>({*e, scalarLike(ctx, x, alpha)});
+  });
   t["Selu"] = composite([](NodeContext &ctx, Value x) {
     return elu(ctx, x, ctx.attrFloat("alpha", 1.67326319217681884765625),
                ctx.attrFloat("gamma", 1.05070102214813232421875));

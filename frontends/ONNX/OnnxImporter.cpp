@@ -4,6 +4,7 @@
 
 #include "frontends/ONNX/NodeContext.h"
 #include "support/ImportTranslation.h"
+#include "transforms/Simplify/FoldConstant.h"
 
 #include "dialects/relay/RelayDialect.h"
 #include "dialects/relay/RelayOps.h"
@@ -45,6 +46,11 @@ private:
   /// shape the options give it; null (reported) on a mismatch.
   Type inputType(const onnx::ValueInfoProto &info, unsigned index);
   LogicalResult importNode(const onnx::NodeProto &node, unsigned index);
+  /// Makes the small outputs of a node whose inputs are all known known
+  /// too, each then a constant (see the definition).
+  void foldKnownOutputs(const onnx::NodeProto &node,
+                        ArrayRef<GraphValue> inputs,
+                        MutableArrayRef<GraphValue> outputs, Location loc);
   /// If: the taken branch inline when the condition is known, else
   /// relay.if with the branches imported into its regions.
   LogicalResult importIf(const onnx::NodeProto &node, StringRef label,
@@ -148,6 +154,36 @@ Type GraphImporter::inputType(const onnx::ValueInfoProto &info,
   return RankedTensorType::get(shape, type.getElementType());
 }
 
+// Converters fold the shape arithmetic they know (Shape, Gather, Concat,
+// integer +-*/ ...); any other node whose inputs are all known and whose
+// output is small (Size, Neg, a slice of a shape, ConstantOfShape or Range
+// on known operands, a cast) is evaluated here by the interpreter's
+// kernels, as --relay-fold-constant would, so that what depends on it
+// (a Reshape's shape, a ConstantOfShape's) is known at import too.
+// Random operators are never folded.
+void GraphImporter::foldKnownOutputs(const onnx::NodeProto &node,
+                                     ArrayRef<GraphValue> inputs,
+                                     MutableArrayRef<GraphValue> outputs,
+                                     Location loc) {
+  constexpr int64_t kMaxFolded = 1 << 16;
+  StringRef op = node.op_type();
+  if (op.starts_with("Random") || op == "Bernoulli" || op == "Multinomial" ||
+      llvm::none_of(inputs,
+                    [](const GraphValue &v) { return bool(v.value); }) ||
+      llvm::any_of(inputs,
+                   [](const GraphValue &v) { return v.value && !v.constant; }))
+    return;
+  for (GraphValue &out : outputs) {
+    if (!out.value || out.constant)
+      continue;
+    DenseElementsAttr known =
+        evaluateConstantTensor(out.value, kMaxFolded, /*maxDepth=*/64);
+    if (!known)
+      continue;
+    out = {ConstantOp::create(builder, loc, known), known};
+  }
+}
+
 LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
                                         unsigned index) {
   std::string label = node.name().empty()
@@ -182,7 +218,8 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
   NodeContext context(named, inputs, builder, loc, opset);
   if (failed((*converter)(context)))
     return failure();
-  ArrayRef<GraphValue> outputs = context.getOutputs();
+  SmallVector<GraphValue> outputs(context.getOutputs());
+  foldKnownOutputs(node, inputs, outputs, loc);
   if (outputs.size() < static_cast<size_t>(node.output_size())) {
     // Optional outputs the converter does not produce must be unused.
     for (int i = outputs.size(); i < node.output_size(); ++i)

@@ -517,6 +517,22 @@ CASES = [
      lambda a: adaptive_ref(a, (3, 2), "avg"), R),
     ("nn.adaptive_max_pool2d", "nn.adaptive_max_pool2d(%a, output_size=[4])", [img],
      lambda a: adaptive_ref(a, (4, 4), "max"), 0),
+    # Integer averages (a quantized network's): the sum over the count,
+    # truncated toward zero.
+    ("nn.avg_pool2d (int32, NHWC)",
+     "nn.avg_pool2d(%a, pool_size=[3, 3], padding=[1, 1], layout=\"NHWC\")",
+     [i32(2, 7, 7, 4, low=-1000, high=1000)],
+     lambda a: np.trunc(pool_ref(a.transpose(0, 3, 1, 2).astype(np.float64), (3, 3), (1, 1),
+                                 (1, 1, 1, 1), "avg").astype(np.float64))
+     .transpose(0, 2, 3, 1).astype(np.int32), 0),
+    ("nn.avg_pool2d (uint8, count pad)",
+     "nn.avg_pool2d(%a, pool_size=[3, 3], strides=[2, 2], padding=[1, 1], count_include_pad=True)",
+     [uint8(2, 3, 7, 7)],
+     lambda a: np.trunc(pool_ref(a, (3, 3), (2, 2), (1, 1, 1, 1), "avg",
+                                 count_include_pad=True).astype(np.float64)).astype(np.uint8), 0),
+    ("nn.adaptive_avg_pool2d (int32)", "nn.adaptive_avg_pool2d(%a, output_size=[3, 2])",
+     [i32(2, 3, 7, 7, low=-1000, high=1000)],
+     lambda a: np.trunc(adaptive_ref(a, (3, 2), "avg").astype(np.float64)).astype(np.int32), 0),
     ("nn.batch_norm", "nn.batch_norm(%a, %b, %c, %d, %e, epsilon=0.001f)",
      [img, f32(4), f32(4), f32(4), f32(4, low=0.5, high=2)],
      lambda a, g, b, m, v: ((a - m[:, None, None]) / np.sqrt(v[:, None, None] + 0.001) * g[:, None, None]

@@ -100,6 +100,33 @@ def expand_shape():
     return model(nodes, [tensor('x', [1, 3, 4])], [tensor('y', [2, 3, 4])], inits)
 
 
+def evaluated_shape():
+    """Shape arithmetic no converter folds itself, as layer norm's
+    expanded form writes it: Size of a Shape, Neg, ConstantOfShape on the
+    result and Range on known bounds; evaluated at import (the
+    interpreter's kernels), so that the Reshape's shape is known."""
+    c = lambda name, v: helper.make_node(
+        'Constant', [], [name], name=name, value=numpy_helper.from_array(v))
+    nodes = [
+        helper.make_node('Shape', ['x'], ['s'], name='shape'),
+        helper.make_node('Size', ['s'], ['rank'], name='size'),
+        helper.make_node('Neg', ['rank'], ['negrank'], name='neg'),
+        helper.make_node('Abs', ['negrank'], ['rank2'], name='abs'),
+        helper.make_node('Unsqueeze', ['rank2', 'axes'], ['rank1'], name='unsq'),
+        helper.make_node('ConstantOfShape', ['rank1'], ['ones'], name='ones',
+                         value=numpy_helper.from_array(np.array([1], np.int64))),
+        c('start', np.array(0, np.int64)), c('delta', np.array(1, np.int64)),
+        helper.make_node('Range', ['start', 'rank2', 'delta'], ['idx'], name='range'),
+        helper.make_node('Mul', ['s', 'ones'], ['s2'], name='times_ones'),
+        helper.make_node('Add', ['s2', 'idx'], ['s3'], name='plus_idx'),
+        helper.make_node('Sub', ['s3', 'idx'], ['s4'], name='minus_idx'),
+        helper.make_node('ReduceProd', ['s4'], ['n'], name='prod', keepdims=1),
+        helper.make_node('Reshape', ['x', 'n'], ['y'], name='reshape'),
+    ]
+    inits = [numpy_helper.from_array(np.array([0], np.int64), 'axes')]
+    return model(nodes, [tensor('x', [2, 3, 4])], [tensor('y', [24])], inits)
+
+
 def resize(mode='linear', coordinates='half_pixel'):
     """F.interpolate(scale_factor=2) as exported: Resize with constant
     scales."""
@@ -299,7 +326,8 @@ def if_mismatch():
 MODELS = {f.__name__: f for f in (if_runtime, if_constant, if_mismatch,
                                   einsum_diagonal, nll_bad_target, scatter_runtime_indices,
                                   gathernd_long_tuples, lstm_bad_weights, lstm_bad_activation,
-                                  lstm_bad_direction, convnet, convnet_dynamic, shape_arith, expand_shape, resize,
+                                  lstm_bad_direction, convnet, convnet_dynamic, shape_arith, expand_shape,
+                                  evaluated_shape, resize,
                                   resize_cubic, resize_crop,
                                   depth_to_space_bad,
                                   space_to_depth_zero, pad_arith,
