@@ -5,7 +5,7 @@
 // ones (the last section of RelayOperators.td): elementwise tests, the
 // `*_like` operators, reverse, tile, repeat, l2_normalize, one_hot, cumsum,
 // depth_to_space, space_to_depth, topk, argsort, sort, shape_of,
-// ndarray_size, mirror_pad and image.resize2d.
+// ndarray_size, mirror_pad, image.resize2d and image.grid_sample.
 //
 //===----------------------------------------------------------------------===//
 
@@ -367,6 +367,41 @@ static RelationStatus resize2dRelation(RelationArgs &args) {
       makeTensor(args.getContext(), dims, dtype ? dtype : data.dtype));
 }
 
+/// image.grid_sample: data [N, C, H, W] sampled at grid [N, 2, Ho, Wo]
+/// (the data's float type) is [N, C, Ho, Wo].
+static RelationStatus gridSampleRelation(RelationArgs &args) {
+  TensorInfo data, grid;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  READ_TENSOR_OR_RETURN(args, 1, grid);
+  if (data.getRank() != 4 || !isFloatLike(data.dtype))
+    return args.fail("expected a 4-d (NCHW) float tensor, got " +
+                     typeStr(args.getInput(0)));
+  if (grid.getRank() != 4 || grid.dtype != data.dtype ||
+      failed(unifyDims(grid.dims[1], Dim::of(2))) ||
+      failed(unifyDims(grid.dims[0], data.dims[0])))
+    return args.fail("expected a grid [N, 2, H_out, W_out] of the data's "
+                     "batch and dtype, got " +
+                     typeStr(args.getInput(1)));
+  auto str = [&](StringRef name, StringRef dflt) {
+    auto a = dyn_cast_or_null<StringAttr>(args.getAttr(name));
+    return a ? a.getValue().str() : dflt.str();
+  };
+  std::string layout = str("layout", "NCHW"),
+              method = str("method", "bilinear"),
+              padding = str("padding_mode", "zeros");
+  if (layout != "NCHW")
+    return args.fail("layout '" + layout + "' is not supported (only NCHW)");
+  if (method != "bilinear" && method != "nearest" && method != "bicubic")
+    return args.fail("method must be bilinear, nearest or bicubic, got '" +
+                     method + "'");
+  if (padding != "zeros" && padding != "border" && padding != "reflection")
+    return args.fail("padding_mode must be zeros, border or reflection, got '" +
+                     padding + "'");
+  SmallVector<Dim> dims = {data.dims[0], data.dims[1], grid.dims[2],
+                           grid.dims[3]};
+  return args.solve(makeTensor(args.getContext(), dims, data.dtype));
+}
+
 /// sequence_mask: the data's type; valid_length holds one length per
 /// batch entry (the axis other than `axis` of the first two).
 static RelationStatus sequenceMaskRelation(RelationArgs &args) {
@@ -390,6 +425,7 @@ static RelationStatus sequenceMaskRelation(RelationArgs &args) {
 void mlir::relay::registerCompositeRelations() {
   registerTypeRelation("SequenceMask", sequenceMaskRelation);
   registerTypeRelation("Resize2D", resize2dRelation);
+  registerTypeRelation("GridSample", gridSampleRelation);
   registerTypeRelation("ShapeOf", [](RelationArgs &args) {
     return shapeOfRelation(args, /*size=*/false);
   });

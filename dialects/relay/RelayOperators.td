@@ -918,6 +918,28 @@ def Relay_Resize2DOp
                        OptionalAttr<TypeAttr>:$out_dtype);
 }
 
+def Relay_GridSampleOp
+    : Relay_OperatorOp<"image.grid_sample", "GridSample", "Injective", 2, 5> {
+  let summary = "Samples NCHW images at the positions a grid gives "
+                "(bilinear, nearest or bicubic interpolation)";
+  let description = [{
+    TVM's `image.grid_sample` (PyTorch's `grid_sample`, ONNX's
+    GridSample): `grid` is `[N, 2, H_out, W_out]`, each position's (x, y)
+    normalised to [-1, 1] over the image's width and height (the corner
+    pixels' centres with `align_corners`, else their outer edges); the
+    result is `[N, C, H_out, W_out]`. `padding_mode` says what positions
+    outside the image read: `zeros`, the nearest `border` pixel, or the
+    image `reflection`-ed at its borders. Bicubic interpolation uses
+    A = -0.75, its 16 taps each padded as `padding_mode` says. Computed as
+    gathers at the positions (--relay-decompose).
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$grid,
+                       DefaultValuedStrAttr<StrAttr, "bilinear">:$method,
+                       DefaultValuedStrAttr<StrAttr, "NCHW">:$layout,
+                       DefaultValuedStrAttr<StrAttr, "zeros">:$padding_mode,
+                       DefaultValuedAttr<BoolAttr, "true">:$align_corners);
+}
+
 class Relay_AdaptivePool1DOp<string mnemonic, string what>
     : Relay_OperatorOp<mnemonic, "AdaptivePool1D", "OutEWiseFusable", 1, 10> {
   let summary = "1-d adaptive " # what # " pooling (NCW) to `output_size`";

@@ -476,6 +476,35 @@ LogicalResult convertResize(NodeContext &ctx, bool upsample) {
   return ctx.output(ctx.op<Resize2DOp>({ctx.input(0)}, attrs));
 }
 
+/// GridSample: image.grid_sample with the grid's (x, y) axis moved to
+/// axis 1 ([N, H_out, W_out, 2] to TVM's [N, 2, H_out, W_out]). Opset 20's
+/// modes `linear` and `cubic` are opset 16's `bilinear` and `bicubic`.
+LogicalResult convertGridSample(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(2, 2)))
+    return failure();
+  if (ctx.rank(0) != 4 || ctx.rank(1) != 4 || ctx.shape(1)[3] != 2)
+    return ctx.fail("only 2-d sampling is supported: an NCHW image and a "
+                    "grid [N, H_out, W_out, 2]");
+  std::string mode = ctx.attrString("mode", "bilinear");
+  if (mode == "linear")
+    mode = "bilinear";
+  else if (mode == "cubic")
+    mode = "bicubic";
+  if (mode != "bilinear" && mode != "nearest" && mode != "bicubic")
+    return ctx.fail("mode \"" + mode + "\" is not supported");
+  std::string padding = ctx.attrString("padding_mode", "zeros");
+  if (padding != "zeros" && padding != "border" && padding != "reflection")
+    return ctx.fail("padding_mode \"" + padding + "\" is not supported");
+  FailureOr<Value> grid =
+      ctx.op<TransposeOp>({ctx.input(1)}, {ctx.ints("axes", {0, 3, 1, 2})});
+  if (failed(grid))
+    return failure();
+  return ctx.output(ctx.op<GridSampleOp>(
+      {ctx.input(0), *grid},
+      {ctx.str("method", mode), ctx.str("padding_mode", padding),
+       ctx.boolean("align_corners", ctx.attrInt("align_corners", 0) != 0)}));
+}
+
 LogicalResult convertBatchNorm(NodeContext &ctx) {
   if (failed(ctx.checkInputs(5, 5)))
     return failure();
@@ -889,5 +918,6 @@ void mlir::relay::onnx_import::addNNConverters(ConverterTable &t) {
   t["LRN"] = convertLRN;
   t["Hardmax"] = convertHardmax;
   t["Resize"] = [](NodeContext &ctx) { return convertResize(ctx, false); };
+  t["GridSample"] = convertGridSample;
   t["Upsample"] = [](NodeContext &ctx) { return convertResize(ctx, true); };
 }

@@ -1,7 +1,7 @@
 //===- NNRewrites.cpp - Neural-network composites ---------------*- C++ -*-===//
 //
 // Normalisations (l2, lrn, instance, group), variance, 1-d convolution
-// and pooling (as 2-d of height 1), image.resize2d.
+// and pooling (as 2-d of height 1), image.resize2d, image.grid_sample.
 //
 //===----------------------------------------------------------------------===//
 
@@ -324,6 +324,163 @@ Value resize2d(Emitter &b, Operation *op) {
   return x;
 }
 
+// image.grid_sample as PyTorch's grid_sampler_2d computes it (ONNX's
+// GridSample tests come from it): coordinates in float, then each tap a
+// gather from the flattened image at a clamped index, times its weight and
+// zero where the tap is outside the image.
+
+/// `x` clipped to [lo, hi].
+Value clipTo(Emitter &b, Value x, double lo, double hi) {
+  PatternRewriter &r = b.getRewriter();
+  return b.op<ClipOp>({x}, {r.getNamedAttr("a_min", r.getF64FloatAttr(lo)),
+                            r.getNamedAttr("a_max", r.getF64FloatAttr(hi))});
+}
+
+/// A normalised coordinate in [-1, 1] as a pixel position over `size`.
+Value unnormalize(Emitter &b, Value g, int64_t size, bool align) {
+  Value g1 = b.add(g, b.scalar(1, g));
+  if (align)
+    return b.mul(g1, b.scalar((size - 1) / 2.0, g));
+  return b.mul(b.add(b.mul(g1, b.scalar(double(size), g)), b.scalar(-1, g)),
+               b.scalar(0.5, g));
+}
+
+/// PyTorch's reflect_coordinates: `x` reflected into [low, high] (given
+/// doubled), as often as it takes.
+Value reflect(Emitter &b, Value x, int64_t twiceLow, int64_t twiceHigh) {
+  if (twiceLow == twiceHigh)
+    return b.mul(x, b.scalar(0, x));
+  double min = twiceLow / 2.0, span = (twiceHigh - twiceLow) / 2.0;
+  Value in = b.op<AbsOp>({b.add(x, b.scalar(-min, x))});
+  Value flips = b.op<FloorOp>({b.op<DivideOp>({in, b.scalar(span, x)})});
+  Value extra = b.op<SubtractOp>({in, b.mul(flips, b.scalar(span, x))});
+  Value even = b.op<EqualOp>(
+      {flips,
+       b.mul(b.op<FloorOp>({b.mul(flips, b.scalar(0.5, x))}), b.scalar(2, x))});
+  return b.op<WhereOp>(
+      {even, b.add(extra, b.scalar(min, x)),
+       b.add(b.op<SubtractOp>({b.scalar(span, x), extra}), b.scalar(min, x))});
+}
+
+/// PyTorch's compute_coordinates: a position as `padding` reads it.
+Value padCoordinate(Emitter &b, Value x, int64_t size, StringRef padding,
+                    bool align) {
+  if (padding == "zeros")
+    return x;
+  if (padding == "reflection")
+    x = align ? reflect(b, x, 0, 2 * (size - 1))
+              : reflect(b, x, -1, 2 * size - 1);
+  return clipTo(b, x, 0, double(size - 1));
+}
+
+/// Sampling an image at integer positions: `flat` is the image [N, C,
+/// H * W]; a tap reads it at (x, y) (floats holding integers, [N, 1, Ho,
+/// Wo]), zero outside the image, times `weight`.
+struct GridTaps {
+  Emitter &b;
+  Value flat;
+  int64_t h, w;
+  SmallVector<int64_t> outShape; // [N, C, Ho, Wo]
+
+  Value tap(Value x, Value y, Value weight) {
+    Type f = elementOf(x);
+    auto within = [&](Value v, int64_t size) {
+      return b.op<LogicalAndOp>(
+          {b.op<GreaterEqualOp>({v, b.scalar(0, v)}),
+           b.op<LessEqualOp>({v, b.scalar(double(size - 1), v)})});
+    };
+    Value inside = b.op<LogicalAndOp>({within(x, w), within(y, h)});
+    Type i64 = IntegerType::get(x.getContext(), 64);
+    auto index = [&](Value v, int64_t size) {
+      return b.op<CastOp>({clipTo(b, v, 0, double(size - 1))},
+                          {b.type("dtype", i64)});
+    };
+    Value at = b.add(b.mul(index(y, h), b.scalar(double(w), index(y, h))),
+                     index(x, w));
+    int64_t n = outShape[0], c = outShape[1],
+            positions = outShape[2] * outShape[3];
+    at = b.op<BroadcastToOp>({b.reshape(at, {n, 1, positions})},
+                             {b.ints("shape", {n, c, positions})});
+    Value v =
+        b.reshape(b.op<GatherOp>({flat, at}, {b.i64("axis", 2)}), outShape);
+    Value mask = b.op<CastOp>({inside}, {b.type("dtype", f)});
+    return b.mul(v, b.mul(weight, mask));
+  }
+};
+
+/// PyTorch's cubic convolution weights (A = -0.75) of the four taps at
+/// offsets -1, 0, 1, 2 from floor(x), for t = x - floor(x).
+SmallVector<Value> cubicWeights(Emitter &b, Value t) {
+  constexpr double a = -0.75;
+  auto near = [&](Value x) { // ((A + 2) x - (A + 3)) x^2 + 1, |x| <= 1
+    Value p = b.add(b.mul(x, b.scalar(a + 2, x)), b.scalar(-(a + 3), x));
+    return b.add(b.mul(b.mul(p, x), x), b.scalar(1, x));
+  };
+  auto far = [&](Value x) { // ((A x - 5A) x + 8A) x - 4A, 1 < |x| < 2
+    Value p = b.add(b.mul(x, b.scalar(a, x)), b.scalar(-5 * a, x));
+    p = b.add(b.mul(p, x), b.scalar(8 * a, x));
+    return b.add(b.mul(p, x), b.scalar(-4 * a, x));
+  };
+  Value oneMinus = b.op<SubtractOp>({b.scalar(1, t), t});
+  return {far(b.add(t, b.scalar(1, t))), near(t), near(oneMinus),
+          far(b.add(oneMinus, b.scalar(1, t)))};
+}
+
+Value gridSample(Emitter &b, Operation *op) {
+  DictionaryAttr attrs = getOperatorAttributes(op);
+  StringRef method = cast<StringAttr>(attrs.get("method")).getValue();
+  StringRef padding = cast<StringAttr>(attrs.get("padding_mode")).getValue();
+  bool align = boolAttr(op, "align_corners");
+  Value data = op->getOperand(0), grid = op->getOperand(1);
+  ArrayRef<int64_t> in = shapeOf(data), out = shapeOf(op->getResult(0));
+  int64_t h = in[2], w = in[3];
+  Type i64 = IntegerType::get(op->getContext(), 64);
+  auto field = [&](int64_t i) {
+    return b.op<TakeOp>(
+        {grid, b.constant(DenseElementsAttr::get(
+                   RankedTensorType::get({1}, i64), ArrayRef<int64_t>{i}))},
+        {b.i64("axis", 1)});
+  };
+  Value ix = unnormalize(b, field(0), w, align);
+  Value iy = unnormalize(b, field(1), h, align);
+  GridTaps taps{b, b.reshape(data, {in[0], in[1], h * w}), h, w,
+                SmallVector<int64_t>(out)};
+  Value one = b.scalar(1, ix);
+  if (method == "nearest") {
+    Value x = b.op<RoundOp>({padCoordinate(b, ix, w, padding, align)});
+    Value y = b.op<RoundOp>({padCoordinate(b, iy, h, padding, align)});
+    return taps.tap(x, y, one);
+  }
+  if (method == "bilinear") {
+    ix = padCoordinate(b, ix, w, padding, align);
+    iy = padCoordinate(b, iy, h, padding, align);
+    Value x0 = b.op<FloorOp>({ix}), y0 = b.op<FloorOp>({iy});
+    Value x1 = b.add(x0, one), y1 = b.add(y0, one);
+    Value tx = b.op<SubtractOp>({ix, x0}), ty = b.op<SubtractOp>({iy, y0});
+    Value sx = b.op<SubtractOp>({one, tx}), sy = b.op<SubtractOp>({one, ty});
+    Value sum = taps.tap(x0, y0, b.mul(sx, sy));
+    sum = b.add(sum, taps.tap(x1, y0, b.mul(tx, sy)));
+    sum = b.add(sum, taps.tap(x0, y1, b.mul(sx, ty)));
+    return b.add(sum, taps.tap(x1, y1, b.mul(tx, ty)));
+  }
+  // Bicubic: the 4x4 taps around floor(position), each padded on its own.
+  Value x0 = b.op<FloorOp>({ix}), y0 = b.op<FloorOp>({iy});
+  SmallVector<Value> wx = cubicWeights(b, b.op<SubtractOp>({ix, x0}));
+  SmallVector<Value> wy = cubicWeights(b, b.op<SubtractOp>({iy, y0}));
+  Value sum;
+  for (int j = 0; j < 4; ++j) {
+    Value y =
+        padCoordinate(b, b.add(y0, b.scalar(j - 1, y0)), h, padding, align);
+    for (int i = 0; i < 4; ++i) {
+      Value x =
+          padCoordinate(b, b.add(x0, b.scalar(i - 1, x0)), w, padding, align);
+      Value t = taps.tap(x, y, b.mul(wx[i], wy[j]));
+      sum = sum ? b.add(sum, t) : t;
+    }
+  }
+  return sum;
+}
+
 /// A 1-d adaptive pooling as the 2-d one `Pool2D` over a height of one.
 template <typename Pool2D> Value adaptivePool1d(Emitter &b, Operation *op) {
   int64_t width = shapeOf(op->getResult(0))[2];
@@ -372,6 +529,7 @@ void mlir::relay::decompose::addNNRewrites(AddRewrite add) {
   add("nn.conv1d", conv1d);
   add("variance", variance);
   add("image.resize2d", resize2d);
+  add("image.grid_sample", gridSample);
   add("nn.max_pool1d",
       [](Emitter &b, Operation *op) { return pool1d<MaxPool2DOp>(b, op); });
   add("nn.avg_pool1d",

@@ -735,6 +735,26 @@ relay.func @variance_mean(%a: tensor<2x3xf32>, %m: tensor<4xf32>) -> tensor<i1> 
 
 // -----
 
+// Tests that image.grid_sample wants a grid [N, 2, H_out, W_out].
+relay.func @grid_sample_grid(%a: tensor<1x1x4x4xf32>, %g: tensor<1x6x5x2xf32>) -> tensor<i1> {
+  // expected-error @+1 {{image.grid_sample: expected a grid [N, 2, H_out, W_out] of the data's batch and dtype, got 'tensor<1x6x5x2xf32>'}}
+  %r = relay.image.grid_sample %a, %g : (tensor<1x1x4x4xf32>, tensor<1x6x5x2xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests image.grid_sample's padding mode.
+relay.func @grid_sample_padding(%a: tensor<1x1x4x4xf32>, %g: tensor<1x2x5x5xf32>) -> tensor<i1> {
+  // expected-error @+1 {{image.grid_sample: padding_mode must be zeros, border or reflection, got 'wrap'}}
+  %r = relay.image.grid_sample %a, %g {padding_mode = "wrap"} : (tensor<1x1x4x4xf32>, tensor<1x2x5x5xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
 // Tests resize2d's method.
 relay.func @resize_method(%a: tensor<1x1x4x4xf32>) -> tensor<i1> {
   // expected-error @+1 {{image.resize2d: method must be nearest_neighbor, linear or cubic, got 'area'}}

@@ -214,7 +214,7 @@ relay.func @defaults(%x: tensor<1x4x8x8xf32>, %w: tensor<4x4x3x3xf32>, %h: tenso
 // infer like the others.
 // CHECK-LABEL: relay.func @composite
 // INFER-LABEL: relay.func @composite
-relay.func @composite(%x: tensor<2x3x4xf32>, %i: tensor<2x3x4xi32>, %c: tensor<3xf32>, %v: tensor<4xf32>, %k: tensor<3x1xf32>, %w: !relay.incomplete, %on: tensor<f32>, %img: tensor<1x3x2x4xf32>, %tw: tensor<3x5x2xf32>, %len: tensor<2xi32>, %ti: tensor<2x4xi32>) -> tensor<i1> {
+relay.func @composite(%x: tensor<2x3x4xf32>, %i: tensor<2x3x4xi32>, %c: tensor<3xf32>, %v: tensor<4xf32>, %k: tensor<3x1xf32>, %w: !relay.incomplete, %on: tensor<f32>, %img: tensor<1x3x2x4xf32>, %tw: tensor<3x5x2xf32>, %len: tensor<2xi32>, %ti: tensor<2x4xi32>, %grid: tensor<1x2x6x5xf32>) -> tensor<i1> {
   // INFER: relay.isfinite {{.*}} -> tensor<2x3x4xi1>
   %0 = relay.isfinite %x : (tensor<2x3x4xf32>) -> !relay.incomplete
   // INFER: relay.cast_like {{.*}} -> tensor<2x3x4xi32>
@@ -273,6 +273,8 @@ relay.func @composite(%x: tensor<2x3x4xf32>, %i: tensor<2x3x4xi32>, %c: tensor<3
   %26 = relay.variance %x, %x {axis = array<i64: 1>, exclude = true} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> !relay.incomplete
   // INFER: relay.image.resize2d {{.*}} -> tensor<1x3x5x9xf32>
   %27 = relay.image.resize2d %img {size = array<i64: 5, 9>, method = "cubic"} : (tensor<1x3x2x4xf32>) -> !relay.incomplete
+  // INFER: relay.image.grid_sample {{.*}} -> tensor<1x3x6x5xf32>
+  %gs = relay.image.grid_sample %img, %grid {method = "bicubic", padding_mode = "reflection"} : (tensor<1x3x2x4xf32>, tensor<1x2x6x5xf32>) -> !relay.incomplete
   // INFER: relay.nn.adaptive_avg_pool1d {{.*}} -> tensor<2x3x2xf32>
   %28 = relay.nn.adaptive_avg_pool1d %x {output_size = array<i64: 2>} : (tensor<2x3x4xf32>) -> !relay.incomplete
   // INFER: relay.nn.conv1d_transpose {{.*}} -> tensor<2x5x9xf32>

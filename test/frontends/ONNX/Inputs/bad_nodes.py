@@ -117,6 +117,20 @@ EXPECTED.update({
  'same_stride0_3d': 'strides must be positive, got 0',
 })
 
+# GridSample: 2-d images and grids only, its modes.
+cases.update({
+ 'gridsample_3d': ([helper.make_node('GridSample', ['x','g'], ['y'])], [vi('x',[1,2,3,4,4]), vi('g',[1,2,2,2,3])], []),
+ 'gridsample_mode': ([helper.make_node('GridSample', ['x','g'], ['y'], mode='area')], [vi('x',[1,2,4,4]), vi('g',[1,3,3,2])], []),
+ 'gridsample_padding': ([helper.make_node('GridSample', ['x','g'], ['y'], padding_mode='wrap')], [vi('x',[1,2,4,4]), vi('g',[1,3,3,2])], []),
+ 'gridsample_batch': ([helper.make_node('GridSample', ['x','g'], ['y'])], [vi('x',[2,2,4,4]), vi('g',[3,3,3,2])], []),
+})
+EXPECTED.update({
+ 'gridsample_3d': 'only 2-d sampling is supported: an NCHW image and a grid [N, H_out, W_out, 2]',
+ 'gridsample_mode': 'mode "area" is not supported',
+ 'gridsample_padding': 'padding_mode "wrap" is not supported',
+ 'gridsample_batch': "expected a grid [N, 2, H_out, W_out] of the data's batch and dtype",
+})
+
 def main():
     tmp, translate = sys.argv[1], sys.argv[2]
     os.makedirs(tmp, exist_ok=True)
