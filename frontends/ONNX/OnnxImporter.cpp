@@ -156,25 +156,30 @@ Type GraphImporter::inputType(const onnx::ValueInfoProto &info,
 
 // Converters fold the shape arithmetic they know (Shape, Gather, Concat,
 // integer +-*/ ...); any other node whose inputs are all known and whose
-// output is small (Size, Neg, a slice of a shape, ConstantOfShape or Range
-// on known operands, a cast) is evaluated here by the interpreter's
-// kernels, as --relay-fold-constant would, so that what depends on it
-// (a Reshape's shape, a ConstantOfShape's) is known at import too.
-// Random operators are never folded.
+// output is a small integer or boolean tensor (Size, Neg, a slice of a
+// shape, ConstantOfShape or Range on known operands) is evaluated here by
+// the interpreter's kernels, as --relay-fold-constant would, so that what
+// depends on it (a Reshape's shape, a ConstantOfShape's) is known at
+// import too. Float values (weights) are not: a QDQ model's dequantized
+// weights must stay dequantizes (FakeQuantizationToInteger reads them),
+// and the optimiser folds the rest. Random operators are never folded.
 void GraphImporter::foldKnownOutputs(const onnx::NodeProto &node,
                                      ArrayRef<GraphValue> inputs,
                                      MutableArrayRef<GraphValue> outputs,
                                      Location loc) {
-  constexpr int64_t kMaxFolded = 1 << 16;
+  constexpr int64_t kMaxFolded = 1 << 12;
   StringRef op = node.op_type();
   if (op.starts_with("Random") || op == "Bernoulli" || op == "Multinomial" ||
+      op.contains("QuantizeLinear") ||
       llvm::none_of(inputs,
                     [](const GraphValue &v) { return bool(v.value); }) ||
       llvm::any_of(inputs,
                    [](const GraphValue &v) { return v.value && !v.constant; }))
     return;
   for (GraphValue &out : outputs) {
-    if (!out.value || out.constant)
+    auto type = out.value ? dyn_cast<RankedTensorType>(out.value.getType())
+                          : RankedTensorType();
+    if (!type || out.constant || !isa<IntegerType>(type.getElementType()))
       continue;
     DenseElementsAttr known =
         evaluateConstantTensor(out.value, kMaxFolded, /*maxDepth=*/64);

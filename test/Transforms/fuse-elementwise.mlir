@@ -587,3 +587,53 @@ func.func @into_defined_rows(%x: tensor<1x7x7x96xf32>, %d: tensor<54x96xf32>) ->
   %i = tensor.insert_slice %rows into %d[0, 0] [49, 96] [1, 1] : tensor<49x96xf32> into tensor<54x96xf32>
   return %i : tensor<54x96xf32>
 }
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// Tests that a gather (a lookup table read at computed indices) fuses with
+// the cast of its indices but not into a larger elementwise op (a
+// requantization): fused, the whole op would run in scalar loops; apart,
+// the larger one vectorises.
+// CHECK-LABEL: func.func @gather_apart
+// CHECK: %[[R:.*]] = linalg.generic
+// CHECK: arith.muli
+// CHECK: arith.shrsi
+// CHECK-NOT: tensor.extract
+// CHECK: linalg.yield
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[R]] :
+// CHECK: arith.extui
+// CHECK: arith.index_cast
+// CHECK: tensor.extract
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @gather_apart(%acc: tensor<4x8xi32>, %table: tensor<256xi8>) -> tensor<4x8xi8> {
+  %e8 = tensor.empty() : tensor<4x8xi8>
+  %e32 = tensor.empty() : tensor<4x8xi32>
+  %c3 = arith.constant 3 : i32
+  %c7 = arith.constant 7 : i32
+  %q = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%acc : tensor<4x8xi32>) outs(%e8 : tensor<4x8xi8>) {
+  ^bb0(%x: i32, %o: i8):
+    %m = arith.muli %x, %c3 : i32
+    %s = arith.shrsi %m, %c7 : i32
+    %t = arith.trunci %s : i32 to i8
+    linalg.yield %t : i8
+  } -> tensor<4x8xi8>
+  %i = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%q : tensor<4x8xi8>) outs(%e32 : tensor<4x8xi32>) {
+  ^bb0(%x: i8, %o: i32):
+    %w = arith.extui %x : i8 to i32
+    linalg.yield %w : i32
+  } -> tensor<4x8xi32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%i : tensor<4x8xi32>) outs(%e8 : tensor<4x8xi8>) {
+  ^bb0(%x: i32, %o: i8):
+    %k = arith.index_cast %x : i32 to index
+    %v = tensor.extract %table[%k] : tensor<256xi8>
+    linalg.yield %v : i8
+  } -> tensor<4x8xi8>
+  return %r : tensor<4x8xi8>
+}

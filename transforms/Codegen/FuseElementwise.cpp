@@ -34,14 +34,34 @@ bool isAllParallel(linalg::GenericOp op) {
   return op.getNumReductionLoops() == 0;
 }
 
+/// Whether `op` gathers: reads a tensor at indices it computes (take, a
+/// lookup table), which upstream's vectoriser leaves to scalar loops.
+bool gathers(linalg::GenericOp op) {
+  return op.getBody()
+      ->walk([](tensor::ExtractOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
+/// Whether `op`'s body is at most a conversion or two (a cast, an offset).
+bool isSmallBody(linalg::GenericOp op) {
+  return op.getBody()->getOperations().size() <= 3;
+}
+
 /// Whether fusing the producer of `operand` into its user repeats no work:
 /// both are all-parallel, the producer's result is used once, and the
-/// consumer reads it through a permutation (no broadcast).
+/// consumer reads it through a permutation (no broadcast). A gather fuses
+/// only with a small body (the cast of its indices): with anything larger
+/// (a requantization) the fused op would run in scalar loops, where apart
+/// the larger one vectorises.
 bool fusesWithoutRecomputing(OpOperand *operand) {
   auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
   auto consumer = dyn_cast<linalg::GenericOp>(operand->getOwner());
   if (!producer || !consumer || !isAllParallel(producer) ||
       !isAllParallel(consumer) || !operand->get().hasOneUse())
+    return false;
+  bool producerGathers = gathers(producer), consumerGathers = gathers(consumer);
+  if (producerGathers != consumerGathers &&
+      !isSmallBody(producerGathers ? consumer : producer))
     return false;
   return consumer.getMatchingIndexingMap(operand).isPermutation();
 }

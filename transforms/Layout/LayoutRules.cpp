@@ -3,7 +3,7 @@
 // The registry's layout columns and the built-in rules: convolutions and
 // pooling take the layout they are asked for; bias_add, prelu, reductions,
 // concatenate and pad follow their input with their axes renamed; elementwise
-// and broadcast operators follow their operands.
+// and broadcast operators, and take from a 1-d table, follow their operands.
 //
 //===----------------------------------------------------------------------===//
 
@@ -217,6 +217,21 @@ std::optional<LayoutDecision> padRule(Operation *op, const LayoutQuery &query,
   return decision;
 }
 
+/// take from a 1-d table without an axis (FakeQuantizationToInteger's
+/// lookup tables): elementwise over the indices, so it follows them.
+std::optional<LayoutDecision> takeRule(Operation *op, const LayoutQuery &query,
+                                       ArrayRef<std::string>) {
+  Value table = op->getOperand(0), indices = op->getOperand(1);
+  LayoutState s = query.stateOf(indices);
+  if (rankOf(table) != 1 || op->getAttr("axis") || s.isIdentity() ||
+      rankOf(indices) != int64_t(s.orig.size()))
+    return std::nullopt;
+  LayoutDecision decision;
+  decision.required = {{indices, s}};
+  decision.result = s;
+  return decision;
+}
+
 /// concatenate of a relay.tuple: every field in the layout of the first
 /// changed one, the axis renamed.
 std::optional<LayoutDecision> concatenateRule(Operation *op,
@@ -299,6 +314,7 @@ void registerBuiltinLayoutRules() {
       set(reduce, reduceRule);
     set("concatenate", concatenateRule);
     set("nn.pad", padRule);
+    set("take", takeRule);
   });
 }
 

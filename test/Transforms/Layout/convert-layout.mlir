@@ -77,3 +77,20 @@ relay.func @pad_between(%x: tensor<1x2x4x4xf32>, %w: tensor<2x2x1x1xf32>) -> ten
   %c2 = relay.nn.conv2d %p, %w : (tensor<1x2x6x8xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x6x8xf32>
   relay.return %c2 : tensor<1x2x6x8xf32>
 }
+
+// -----
+
+// Tests that take from a 1-d table without an axis (a lookup table) follows
+// its indices' layout: nothing is transposed between the convolutions.
+// CHECK-LABEL: relay.func @table_between(
+// CHECK: %[[C:.*]] = relay.nn.conv2d
+// CHECK-NOT: relay.layout_transform
+// CHECK: %[[T:.*]] = relay.take %{{.*}}, %[[C]] {mode = "fast"} : (tensor<256xf32>, tensor<1x4x4x2xi32>) -> tensor<1x4x4x2xf32>
+// CHECK-NOT: relay.layout_transform
+// CHECK: relay.nn.conv2d %[[T]]
+relay.func @table_between(%x: tensor<1x2x4x4xi32>, %w: tensor<2x2x1x1xi32>, %wf: tensor<2x2x1x1xf32>, %table: tensor<256xf32>) -> tensor<1x2x4x4xf32> {
+  %c = relay.nn.conv2d %x, %w : (tensor<1x2x4x4xi32>, tensor<2x2x1x1xi32>) -> tensor<1x2x4x4xi32>
+  %t = relay.take %table, %c {mode = "fast"} : (tensor<256xf32>, tensor<1x2x4x4xi32>) -> tensor<1x2x4x4xf32>
+  %c2 = relay.nn.conv2d %t, %wf : (tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x4x4xf32>
+  relay.return %c2 : tensor<1x2x4x4xf32>
+}

@@ -127,6 +127,18 @@ def evaluated_shape():
     return model(nodes, [tensor('x', [2, 3, 4])], [tensor('y', [24])], inits)
 
 
+def qdq_weight():
+    """A dequantized int8 initializer (a QDQ model's weight): known at
+    import, but float, so it stays a dequantize."""
+    nodes = [
+        helper.make_node('DequantizeLinear', ['w', 's'], ['wf'], name='dq'),
+        helper.make_node('Add', ['x', 'wf'], ['y'], name='add'),
+    ]
+    inits = [numpy_helper.from_array(np.array([1, -2, 3], np.int8), 'w'),
+             numpy_helper.from_array(np.array(0.5, np.float32), 's')]
+    return model(nodes, [tensor('x', [3])], [tensor('y', [3])], inits)
+
+
 def resize(mode='linear', coordinates='half_pixel'):
     """F.interpolate(scale_factor=2) as exported: Resize with constant
     scales."""
@@ -327,7 +339,7 @@ MODELS = {f.__name__: f for f in (if_runtime, if_constant, if_mismatch,
                                   einsum_diagonal, nll_bad_target, scatter_runtime_indices,
                                   gathernd_long_tuples, lstm_bad_weights, lstm_bad_activation,
                                   lstm_bad_direction, convnet, convnet_dynamic, shape_arith, expand_shape,
-                                  evaluated_shape, resize,
+                                  evaluated_shape, qdq_weight, resize,
                                   resize_cubic, resize_crop,
                                   depth_to_space_bad,
                                   space_to_depth_zero, pad_arith,
