@@ -106,9 +106,11 @@ static RelationStatus reshapeRelation(RelationArgs &args) {
     return false;
   };
   const SmallVector<int64_t> &spec = *newshape;
+  // allowzero (ONNX's): a 0 is a dimension of size 0, not a copy.
+  bool allowZero = args.getBool("allowzero", false);
   for (size_t i = 0; i < spec.size(); ++i) {
     int64_t v = spec[i];
-    if (v > 0) {
+    if (v > 0 || (v == 0 && allowZero)) {
       out.push_back(Dim::of(v));
       ++src;
     } else if (v == 0) {

@@ -904,8 +904,11 @@ def Relay_Resize2DOp
     `rounding_method` (nearest) round, floor, ceil, round_prefer_floor or
     round_prefer_ceil (default: round for align_corners, else floor);
     `cubic_alpha`, `cubic_exclude`. Sample positions outside the image take
-    the nearest edge. Computed as gathers with constant indices and weights,
-    one axis after the other.
+    the nearest edge. `scale_h` and `scale_w`, where given, are the scales
+    the coordinates divide by instead of the output size over the input's
+    (ONNX's Resize with scales that do not divide the size exactly).
+    Computed as gathers with constant indices and weights, one axis after
+    the other.
   }];
   let arguments = (ins AnyType:$data, DenseI64ArrayAttr:$size,
                        DefaultValuedStrAttr<StrAttr, "NCHW">:$layout,
@@ -915,7 +918,9 @@ def Relay_Resize2DOp
                        DefaultValuedAttr<F64Attr, "-0.5">:$cubic_alpha,
                        DefaultValuedAttr<I64Attr, "0">:$cubic_exclude,
                        DefaultValuedAttr<F64Attr, "0.0">:$extrapolation_value,
-                       OptionalAttr<TypeAttr>:$out_dtype);
+                       OptionalAttr<TypeAttr>:$out_dtype,
+                       OptionalAttr<F64Attr>:$scale_h,
+                       OptionalAttr<F64Attr>:$scale_w);
 }
 
 def Relay_GridSampleOp

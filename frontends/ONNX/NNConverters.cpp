@@ -448,15 +448,9 @@ LogicalResult convertResize(NodeContext &ctx, bool upsample) {
         {ctx.f64("scale_h", scales[2]), ctx.f64("scale_w", scales[3]),
          ctx.str("method", "bilinear"),
          ctx.boolean("align_corners", aligned)}));
-  // Other modes: image.resize2d, whose coordinates follow the output size;
-  // ONNX's follow the scale, so the two must agree.
-  if (!exactScales)
-    return ctx.fail("resizing with mode \"" + mode +
-                    "\" and "
-                    "coordinate_transformation_mode \"" +
-                    coordinates +
-                    "\" is supported when the output size is the input "
-                    "size times the scale exactly");
+  // Other modes: image.resize2d, whose coordinates follow the output size
+  // unless it is given the scales (ONNX's follow the scale: even aligned
+  // corners' divide by in * scale - 1, not by out - 1).
   if (mode != "nearest" && mode != "linear" && mode != "bilinear" &&
       mode != "cubic")
     return ctx.fail("resize mode \"" + mode + "\" is not supported");
@@ -473,6 +467,10 @@ LogicalResult convertResize(NodeContext &ctx, bool upsample) {
       ctx.i64("cubic_exclude", exclude ? 1 : 0)};
   if (mode == "nearest")
     attrs.push_back(ctx.str("rounding_method", rounding));
+  if (!exactScales) {
+    attrs.push_back(ctx.f64("scale_h", scales[2]));
+    attrs.push_back(ctx.f64("scale_w", scales[3]));
+  }
   return ctx.output(ctx.op<Resize2DOp>({ctx.input(0)}, attrs));
 }
 

@@ -57,8 +57,12 @@ LogicalResult reshapeTo(NodeContext &ctx, ArrayRef<int64_t> shape) {
     addFolded(ctx, c.reshape(RankedTensorType::get(shape, c.getElementType())));
     return success();
   }
-  return ctx.output(
-      ctx.op<ReshapeOp>({ctx.input(0)}, {ctx.ints("newshape", shape)}));
+  // The shape is resolved: a 0 in it is a dimension of size 0 (allowzero),
+  // not relay.reshape's "copy the input's dimension".
+  SmallVector<NamedAttribute> attrs = {ctx.ints("newshape", shape)};
+  if (llvm::is_contained(shape, 0))
+    attrs.push_back(ctx.boolean("allowzero", true));
+  return ctx.output(ctx.op<ReshapeOp>({ctx.input(0)}, attrs));
 }
 
 /// The axes of an op given by attribute (older opsets) or by input #1.

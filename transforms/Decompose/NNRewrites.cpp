@@ -214,14 +214,19 @@ template <typename Pool2D> Value pool1d(Emitter &b, Operation *op) {
 /// weights computed here from the sampling position of each output.
 Value resizeAxis(Emitter &b, Value x, int64_t axis, int64_t outSize,
                  StringRef method, StringRef coords, StringRef rounding,
-                 double alpha, bool exclude) {
+                 double alpha, bool exclude, std::optional<double> given) {
   int64_t in = shapeOf(x)[axis];
-  if (in == outSize && method != "cubic" && coords != "tf_half_pixel_for_nn")
+  double scale = given ? *given : double(outSize) / double(in);
+  if (in == outSize && scale == 1.0 && method != "cubic" &&
+      coords != "tf_half_pixel_for_nn")
     return x;
-  double scale = double(outSize) / double(in);
   auto source = [&](int64_t i) -> double {
-    if (coords == "align_corners")
-      return outSize == 1 ? 0.0 : double(i) * (in - 1) / (outSize - 1);
+    // ONNX's aligned corners divide by the resized length, in * scale
+    // (unfloored), where a scale is given.
+    if (coords == "align_corners") {
+      double resized = given ? in * scale : double(outSize);
+      return resized <= 1 ? 0.0 : double(i) * (in - 1) / (resized - 1);
+    }
     if (coords == "asymmetric")
       return i / scale;
     if (coords == "tf_half_pixel_for_nn")
@@ -314,10 +319,15 @@ Value resize2d(Emitter &b, Operation *op) {
   ArrayRef<int64_t> size =
       cast<DenseI64ArrayAttr>(op->getAttr("size")).asArrayRef();
   Value x = op->getOperand(0);
-  for (int axis : {2, 3})
+  for (int axis : {2, 3}) {
+    std::optional<double> scale;
+    if (auto a =
+            op->getAttrOfType<FloatAttr>(axis == 2 ? "scale_h" : "scale_w"))
+      scale = a.getValueAsDouble();
     x = resizeAxis(b, x, axis, size[axis - 2], method, coords, rounding,
                    floatAttr(op, "cubic_alpha"),
-                   intAttr(op, "cubic_exclude") != 0);
+                   intAttr(op, "cubic_exclude") != 0, scale);
+  }
   Type out = elementOf(op->getResult(0));
   if (x && elementOf(x) != out)
     x = b.op<CastOp>({x}, {b.type("dtype", out)});

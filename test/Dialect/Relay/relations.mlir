@@ -82,7 +82,7 @@ relay.func @reduce[n : ShapeVar](%a: tensor<2x3x4xf32>, %s: !relay.tensor<[n, 4]
 }
 
 // CHECK-LABEL: relay.func @reshape
-relay.func @reshape(%a: tensor<2x3x4xf32>, %d: tensor<?x3x4xf32>, %l: tensor<6x4xf32>) -> tensor<i1> {
+relay.func @reshape(%a: tensor<2x3x4xf32>, %d: tensor<?x3x4xf32>, %l: tensor<6x4xf32>, %e: tensor<0x3x4xf32>) -> tensor<i1> {
   // CHECK: relay.reshape {{.*}} -> tensor<6x4xf32>
   %0 = relay.reshape %a {newshape = array<i64: -1, 4>} : (tensor<2x3x4xf32>) -> !inc
   // CHECK: relay.reshape {{.*}} -> tensor<2x12xf32>
@@ -95,6 +95,9 @@ relay.func @reshape(%a: tensor<2x3x4xf32>, %d: tensor<?x3x4xf32>, %l: tensor<6x4
   %4 = relay.reshape %a {newshape = array<i64: 0, 0, -4, 2, -1>} : (tensor<2x3x4xf32>) -> !inc
   // CHECK: relay.reshape {{.*}} -> tensor<?x12xf32>
   %5 = relay.reshape %d {newshape = array<i64: -1, 12>} : (tensor<?x3x4xf32>) -> !inc
+  // With allowzero (ONNX's), a 0 is a dimension of size 0, not a copy.
+  // CHECK: relay.reshape {{.*}} -> tensor<4x0x3xf32>
+  %z = relay.reshape %e {allowzero = true, newshape = array<i64: 4, 0, 3>} : (tensor<0x3x4xf32>) -> !inc
   // CHECK: relay.reshape_like {{.*}} -> tensor<6x4xf32>
   %6 = relay.reshape_like %a, %l : (tensor<2x3x4xf32>, tensor<6x4xf32>) -> !inc
   // CHECK: relay.nn.batch_flatten {{.*}} -> tensor<2x12xf32>
