@@ -234,6 +234,18 @@ private:
   Value requantize(Operation *at, const QValue &q, const Affine &to);
   /// `q` in int32 at the one scale `scale`, zero point 0.
   QValue toInt32(Operation *at, const QValue &q, double scale);
+  /// The qnn binary operator `OpT` (qnn.add, qnn.subtract, qnn.mul) of `l`
+  /// and `r` at `out`, in place of `op`.
+  template <typename OpT>
+  QValue qnnBinary(Operation *op, const QValue &l, const QValue &r,
+                   const Affine &out) {
+    Value v = build<OpT>(
+        op, {l.data, r.data, scaleConstant(op, l.type),
+             zeroPointConstant(op, l.type), scaleConstant(op, r.type),
+             zeroPointConstant(op, r.type), scaleConstant(op, out),
+             zeroPointConstant(op, out)});
+    return QValue{v, out};
+  }
 
   /// Records the ops this rewrite creates (erased if it fails).
   struct Created : OpBuilder::Listener {
@@ -587,19 +599,9 @@ FailureOr<QValue> Rewriter::addOrSubtract(Operation *op, unsigned depth) {
   if (failed(r))
     return failure();
   // Where the quantize reads it: qnn.add/qnn.subtract at its parameters.
-  if (std::optional<Affine> out = rootParams(op->getResult(0), {*l, *r})) {
-    SmallVector<Value> operands = {l->data,
-                                   r->data,
-                                   scaleConstant(op, l->type),
-                                   zeroPointConstant(op, l->type),
-                                   scaleConstant(op, r->type),
-                                   zeroPointConstant(op, r->type),
-                                   scaleConstant(op, *out),
-                                   zeroPointConstant(op, *out)};
-    Value v = isa<AddOp>(op) ? build<QnnAddOp>(op, operands)
-                             : build<QnnSubtractOp>(op, operands);
-    return QValue{v, *out};
-  }
+  if (std::optional<Affine> out = rootParams(op->getResult(0), {*l, *r}))
+    return isa<AddOp>(op) ? qnnBinary<QnnAddOp>(op, *l, *r, *out)
+                          : qnnBinary<QnnSubtractOp>(op, *l, *r, *out);
   // Elsewhere in int32 at the smaller scale (nothing lost, no clipping).
   double s = std::min(*llvm::min_element(l->type.scales),
                       *llvm::min_element(r->type.scales));
@@ -637,14 +639,8 @@ FailureOr<QValue> Rewriter::multiply(Operation *op, unsigned depth) {
     return failure();
   if (!l->type.perTensor() || !r->type.perTensor())
     return reject(op, "an operand is quantized per channel");
-  if (std::optional<Affine> out = rootParams(op->getResult(0), {*l, *r})) {
-    Value v = build<QnnMulOp>(
-        op, {l->data, r->data, scaleConstant(op, l->type),
-             zeroPointConstant(op, l->type), scaleConstant(op, r->type),
-             zeroPointConstant(op, r->type), scaleConstant(op, *out),
-             zeroPointConstant(op, *out)});
-    return QValue{v, *out};
-  }
+  if (std::optional<Affine> out = rootParams(op->getResult(0), {*l, *r}))
+    return qnnBinary<QnnMulOp>(op, *l, *r, *out);
   // Elsewhere (x - zx) * (y - zy) in int32 at the product of the scales:
   // 8-bit operands' products fit.
   if (l->type.dtype.getIntOrFloatBitWidth() > 8 ||
