@@ -131,6 +131,16 @@ EXPECTED.update({
  'gridsample_batch': "expected a grid [N, 2, H_out, W_out] of the data's batch and dtype",
 })
 
+# ReverseSequence: its axes and one length per batch entry.
+cases.update({
+ 'revseq_axes': ([helper.make_node('ReverseSequence', ['x','l'], ['y'], batch_axis=2, time_axis=0)], [vi('x',[4,2,3]), vi('l',[2],TensorProto.INT64)], []),
+ 'revseq_lens': ([helper.make_node('ReverseSequence', ['x','l'], ['y'])], [vi('x',[4,2,3]), vi('l',[3],TensorProto.INT64)], []),
+})
+EXPECTED.update({
+ 'revseq_axes': 'expects data of rank 2 or more and batch_axis, time_axis 0 and 1 (either way)',
+ 'revseq_lens': 'sequence_lens must hold one integer per batch entry',
+})
+
 def main():
     tmp, translate = sys.argv[1], sys.argv[2]
     os.makedirs(tmp, exist_ok=True)
