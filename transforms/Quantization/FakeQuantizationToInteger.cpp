@@ -673,6 +673,9 @@ FailureOr<QValue> Rewriter::concatenate(Operation *op, unsigned depth) {
       return failure();
     fields.push_back(*q);
   }
+  // Per-channel parameters would have to be joined along the axis too.
+  if (llvm::any_of(fields, [](const QValue &q) { return !q.type.perTensor(); }))
+    return reject(op, "an operand is quantized per channel");
   rewritten.insert(tuple);
   OpBuilder b(op);
   auto joined = [&](ArrayRef<Value> values) {

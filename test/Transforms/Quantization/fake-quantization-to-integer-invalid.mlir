@@ -91,3 +91,21 @@ relay.func @concat_inside(%x: tensor<2xi8>, %y: tensor<2xi8>) -> tensor<4xi8> {
   %q = relay.qnn.quantize %r, %s, %z : (tensor<4xf32>, tensor<f32>, tensor<i32>) -> tensor<4xi8>
   relay.return %q : tensor<4xi8>
 }
+
+// -----
+
+// Tests that a concatenation of tensors quantized per channel is an error
+// (the channels' parameters are not joined).
+relay.func @concat_per_channel(%x: tensor<1x2xi8>, %y: tensor<1x2xi8>) -> tensor<1x4xi8> {
+  %s = relay.constant dense<[0.5, 0.25]> : tensor<2xf32>
+  %so = relay.constant dense<0.5> : tensor<f32>
+  %z = relay.constant dense<0> : tensor<i32>
+  %xf = relay.qnn.dequantize %x, %s, %z {axis = 1 : i64} : (tensor<1x2xi8>, tensor<2xf32>, tensor<i32>) -> tensor<1x2xf32>
+  %yf = relay.qnn.dequantize %y, %s, %z {axis = 1 : i64} : (tensor<1x2xi8>, tensor<2xf32>, tensor<i32>) -> tensor<1x2xf32>
+  %t = relay.tuple(%xf, %yf : tensor<1x2xf32>, tensor<1x2xf32>)
+  // expected-error @+1 {{cannot rewrite 'relay.concatenate' in integers: an operand is quantized per channel}}
+  %c = relay.concatenate %t {axis = 1 : i64} : (tuple<tensor<1x2xf32>, tensor<1x2xf32>>) -> tensor<1x4xf32>
+  // expected-note @+1 {{in the subgraph of this qnn.quantize}}
+  %q = relay.qnn.quantize %c, %so, %z : (tensor<1x4xf32>, tensor<f32>, tensor<i32>) -> tensor<1x4xi8>
+  relay.return %q : tensor<1x4xi8>
+}
