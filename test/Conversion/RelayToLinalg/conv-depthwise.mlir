@@ -1,14 +1,14 @@
 // RUN: relay-mlir-opt %s --relay-set-target-cpu=cpu=znver4 --relay-to-linalg --split-input-file | FileCheck %s
 // A 3x3 depthwise convolution with one pixel of padding, stride 1 or 2
-// (or 5x5 with two), of one image: loop nests of vector code reading the unpadded image (no
-// padded copy). Channels go in blocks of at most 64 KB of output, an
-// independent loop each inserting its block, marked as a row kernel (its
-// results written as row vectors, for --relay-fuse-elementwise to apply
-// the bias and activation to); inside, rows of whole 16-lane chunks, the
-// last overlapping the one before (20 = columns 0..16 and 4..20); the side
-// taps read one column over or, at the row's ends, the chunk rotated by one
-// lane with the wrapped lane masked off its multiply-add (no shuffle that
-// shifts in a zero).
+// (or 5x5 with two; 7x7 with three at stride 1), of one image: loop nests
+// of vector code reading the unpadded image (no padded copy). Channels go
+// in blocks of at most 64 KB of output, an independent loop each inserting
+// its block, marked as a row kernel (its results written as row vectors,
+// for --relay-fuse-elementwise to apply the bias and activation to);
+// inside, rows of whole 16-lane chunks, the last overlapping the one before
+// (20 = columns 0..16 and 4..20); the side taps read one column over or, at
+// the row's ends, the chunk rotated by one lane with the wrapped lane
+// masked off its multiply-add (no shuffle that shifts in a zero).
 
 // CHECK-LABEL: func.func @stride_1(
 // CHECK-NOT:   tensor<1x4x10x22xf32>
@@ -169,6 +169,54 @@ relay.func @five_by_five(%x: tensor<1x4x6x20xf32>, %w: tensor<4x1x5x5xf32>) -> t
 relay.func @five_by_five_17(%x: tensor<1x4x6x17xf32>, %w: tensor<4x1x5x5xf32>) -> tensor<1x4x6x17xf32> {
   %y = relay.nn.conv2d %x, %w {groups = 4 : i64, padding = array<i64: 2, 2>} : (tensor<1x4x6x17xf32>, tensor<4x1x5x5xf32>) -> tensor<1x4x6x17xf32>
   relay.return %y : tensor<1x4x6x17xf32>
+}
+
+// -----
+
+// Tests that a 7x7 convolution with three pixels of padding at stride 1
+// (ConvNeXt's) on rows of 14 columns, narrower than a chunk, is a row
+// kernel over the unpadded image (no 20x20 copy): each of the seven input
+// rows read once under a mask of its 14 columns, its side taps the chunk
+// rotated by one to three lanes. Only the lanes that wrap around onto
+// columns of the row need masking off: lanes 0-2 of the tap three left
+// (from columns 13-15, column 13 real), lanes 13-15 of the tap three right
+// (output column 13 is written); lanes past the row are zeros or unwritten.
+// CHECK-LABEL: func.func @seven_by_seven(
+// CHECK-NOT:   tensor<1x4x20x20xf32>
+// CHECK:       %[[M:.*]] = vector.constant_mask [14] : vector<16xi1>
+// CHECK:       %[[V:.*]] = vector.transfer_read %arg0{{.*}}, %{{.*}}, %[[M]] {{.*}} : tensor<1x4x14x14xf32>, vector<16xf32>
+// CHECK:       vector.shuffle %[[V]], %[[V]] [13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
+// CHECK:       arith.constant dense<[false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true]> : vector<16xi1>
+// CHECK-NEXT:  vector.shuffle %[[V]], %[[V]] [14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]
+// CHECK-NEXT:  vector.shuffle %[[V]], %[[V]] [15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]
+// CHECK-NEXT:  vector.shuffle %[[V]], %[[V]] [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0]
+// CHECK-NEXT:  vector.shuffle %[[V]], %[[V]] [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1]
+// CHECK-NEXT:  vector.shuffle %[[V]], %[[V]] [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2]
+// CHECK-NEXT:  arith.constant dense<[true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false]> : vector<16xi1>
+// CHECK:       } {relay.independent_iterations, relay.row_kernel}
+relay.func @seven_by_seven(%x: tensor<1x4x14x14xf32>, %w: tensor<4x1x7x7xf32>) -> tensor<1x4x14x14xf32> {
+  %y = relay.nn.conv2d %x, %w {groups = 4 : i64, padding = array<i64: 3, 3>} : (tensor<1x4x14x14xf32>, tensor<4x1x7x7xf32>) -> tensor<1x4x14x14xf32>
+  relay.return %y : tensor<1x4x14x14xf32>
+}
+
+// -----
+
+// Tests that 7x7 rows 18 wide (a second chunk two columns in, where the
+// tap three left would read before the row) and 7x7 at stride 2 keep the
+// generic over the padded image.
+// CHECK-LABEL: func.func @seven_by_seven_18(
+// CHECK-NOT:   vector.shuffle
+// CHECK:       linalg.generic
+// CHECK-LABEL: func.func @seven_by_seven_stride_2(
+// CHECK-NOT:   vector.shuffle
+// CHECK:       linalg.generic
+relay.func @seven_by_seven_18(%x: tensor<1x4x6x18xf32>, %w: tensor<4x1x7x7xf32>) -> tensor<1x4x6x18xf32> {
+  %y = relay.nn.conv2d %x, %w {groups = 4 : i64, padding = array<i64: 3, 3>} : (tensor<1x4x6x18xf32>, tensor<4x1x7x7xf32>) -> tensor<1x4x6x18xf32>
+  relay.return %y : tensor<1x4x6x18xf32>
+}
+relay.func @seven_by_seven_stride_2(%x: tensor<1x4x8x40xf32>, %w: tensor<4x1x7x7xf32>) -> tensor<1x4x4x20xf32> {
+  %y = relay.nn.conv2d %x, %w {groups = 4 : i64, padding = array<i64: 3, 3>, strides = array<i64: 2, 2>} : (tensor<1x4x8x40xf32>, tensor<4x1x7x7xf32>) -> tensor<1x4x4x20xf32>
+  relay.return %y : tensor<1x4x4x20xf32>
 }
 
 // -----

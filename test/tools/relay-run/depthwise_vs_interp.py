@@ -1,14 +1,17 @@
 #!/usr/bin/python3
 """Depthwise convolutions with their bias and ReLU, compiled, against the
-reference interpreter on shapes drawn at random (a fixed seed): 3x3 and
-5x5 kernels, stride 1 and 2, rows narrower than a vector, overlapping
+reference interpreter on shapes drawn at random (a fixed seed): 3x3,
+5x5 and 7x7 kernels (ConvNeXt's; at stride 2 not a row kernel), stride 1
+and 2, rows narrower than a vector, rows of 17-18 columns (a 7x7 kernel's
+second chunk starts under 3 columns in: not a row kernel), overlapping
 chunks and odd sizes, and images over 2 MB (3x3: bands of rows), at one
 and two threads; and after a 1x1 convolution whose channel bands the
 depthwise convolution's channel blocks merge with (--cpu znver3: its
 512 KB L2 makes those bands; widths whose rows are partial vectors, which
-the merged loop once read unmasked, past the row). Each compiled result
-must be within 1e-5 of the interpreter's largest magnitude, and compiled
-(no fallback to the interpreter).
+the merged loop once read unmasked, past the row; ConvNeXt's 7x7 layers
+on its four stages' maps). Each compiled result must be within 1e-5 of
+the interpreter's largest magnitude, and compiled (no fallback to the
+interpreter).
 
   /usr/bin/python3 depthwise_vs_interp.py --bin build/bin [--seed S]
       [--cases N]
@@ -55,14 +58,19 @@ def main():
     failures = 0
     with tempfile.TemporaryDirectory() as tmp:
         program = os.path.join(tmp, 'dw.rly')
+        # ConvNeXt's 7x7 layers on its four stages' maps (7 and 14: rows
+        # narrower than a vector).
         expanded = [(k, s, hw) for k in (3, 5) for s in (1, 2)
-                    for hw in (20, 28, 32)]
+                    for hw in (20, 28, 32)] + [(7, 1, hw)
+                                               for hw in (7, 14, 28, 56)]
         for case in range(args.cases + len(expanded)):
             text, extra = PROGRAM, []
             if case < args.cases:
-                k, s = rng.choice([3, 5]), rng.choice([1, 2])
+                k, s = rng.choice([3, 5, 7]), rng.choice([1, 2])
                 c = rng.choice([1, 3, 8, 16])
                 h, w = rng.randint(2, 40), rng.randint(2, 70)
+                if k == 7 and rng.random() < 0.2:
+                    w = rng.choice([14, 16, 17, 18, 19])
                 if rng.random() < 0.15:
                     c, h, w = 48, rng.randint(100, 120), rng.randint(100, 130)
             else:

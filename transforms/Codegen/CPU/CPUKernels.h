@@ -146,7 +146,8 @@ Value dilatedWinogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
 
 /// A depthwise convolution (one channel per group) of one NCHW f32 image
 /// `data` (unpadded; `padding` is (top, left, bottom, right)), 3x3 with
-/// padding 1 or 5x5 with padding 2, at stride 1 or 2, undilated, giving
+/// padding 1 or 5x5 with padding 2 at stride 1 or 2, or 7x7 with padding 3
+/// at stride 1, undilated, giving
 /// `type`, as loop nests of vector code along rows that treat the padding
 /// as zeros (no padded copy of the image); null when it does not apply.
 /// An image above twice L2 goes in bands of output rows unless

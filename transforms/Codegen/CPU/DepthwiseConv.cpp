@@ -1,8 +1,9 @@
 //===- DepthwiseConv.cpp - Depthwise and grouped convolutions in rows -----===//
 //
 // A 3x3 depthwise convolution with one pixel of zero padding (MobileNet's),
-// or a 5x5 one with two (EfficientNet's), at stride 1 or 2, as loop nests
-// of vector code on tensors that read the unpadded image:
+// or a 5x5 one with two (EfficientNet's), at stride 1 or 2, or a 7x7 one
+// with three (ConvNeXt's) at stride 1, as loop nests of vector code on
+// tensors that read the unpadded image:
 // each output row is whole 16-lane chunks, the last overlapping the one
 // before (a row narrower than a chunk: one chunk under constant masks); the
 // taps left and right of a chunk are reads one column over inside the row
@@ -14,7 +15,7 @@
 //
 //   out[c, h, w] = sum_(i, j) in[c, s*h - p + i, s*w - p + j] * k[c, i, j]
 //
-// (p = 1 for 3x3, 2 for 5x5).
+// (p = 1 for 3x3, 2 for 5x5, 3 for 7x7).
 //
 // Grouped convolutions of a few channels per group (ResNeXt, RegNet) use
 // the same taps: each input channel's rows are made into taps once and
@@ -63,6 +64,8 @@ namespace {
 
 /// f32 lanes per chunk of a row.
 constexpr int64_t kLanes = 16;
+/// The largest kernel taken (7x7, at stride 1 only).
+constexpr int64_t kMaxKernel = 7;
 /// The widest input row taken (its chunks are unrolled).
 constexpr int64_t kMaxWidth = 256;
 /// The most output rows of a band (their code is unrolled).
@@ -116,12 +119,12 @@ struct Tap {
 /// Emits the convolution of one output row into a plane.
 struct RowKernel {
   Location loc;
-  Value data;         // [1, C, H, W]
-  int64_t w, ow, s;   // input and output width, stride
-  int64_t k;          // kernel size: 3 or 5
-  Value channel;      // index of the image's channel
-  Value blockChannel; // index of the channel within the block
-  Value taps[5][5];   // the channel's weights (f32 scalars)
+  Value data;                         // [1, C, H, W]
+  int64_t w, ow, s;                   // input and output width, stride
+  int64_t k;                          // kernel size: 3, 5 or 7
+  Value channel;                      // index of the image's channel
+  Value blockChannel;                 // index of the channel within the block
+  Value taps[kMaxKernel][kMaxKernel]; // the channel's weights (f32 scalars)
 
   /// Lanes [0, valid) of the image's row `row` from column `offset` as a
   /// chunk, the others zero. A partial chunk is a load under a constant
@@ -182,14 +185,15 @@ struct RowKernel {
   /// (in a row narrower than a chunk they may be lanes past the row,
   /// already zero). A shuffle that shifts in zeros would be a vexpandps,
   /// which took three times as long per row.
-  SmallVector<SmallVector<Tap, 5>> rowTaps(OpBuilder &b, Value row) const {
-    SmallVector<SmallVector<Tap, 5>> taps;
+  SmallVector<SmallVector<Tap, kMaxKernel>> rowTaps(OpBuilder &b,
+                                                    Value row) const {
+    SmallVector<SmallVector<Tap, kMaxKernel>> taps;
     bool narrow = ow < kLanes;
     int64_t p = k / 2;
     if (s == 1) {
       for (int64_t start : chunkStarts(ow)) {
         Value cur = readRow(b, row, start, std::min(kLanes, w - start));
-        SmallVector<Tap, 5> chunk;
+        SmallVector<Tap, kMaxKernel> chunk;
         for (int64_t j = -p; j <= p; ++j) {
           Tap tap{cur};
           if (j < 0 && start > 0) {
@@ -258,7 +262,7 @@ struct RowKernel {
         }
         return tap;
       };
-      SmallVector<Tap, 5> chunk;
+      SmallVector<Tap, kMaxKernel> chunk;
       if (k == 5)
         chunk.push_back(back(prevEven, even));
       chunk.append({back(prevOdd, odd), Tap{even}, Tap{odd}});
@@ -296,7 +300,7 @@ struct RowKernel {
     for (int64_t i = 0; i < k; ++i) {
       if (!rows[i])
         continue;
-      SmallVector<SmallVector<Tap, 5>> taps = rowTaps(b, rows[i]);
+      SmallVector<SmallVector<Tap, kMaxKernel>> taps = rowTaps(b, rows[i]);
       for (int64_t c = 0; c < chunks; ++c)
         for (int64_t j = 0; j < k; ++j)
           acc[c] = multiplyAdd(b, acc[c], taps[c][j], this->taps[i][j]);
@@ -359,7 +363,7 @@ Value eachOutputRow(
   int64_t top = std::min(oh, (p + s - 1) / s);
   int64_t bottom = std::max(top, std::min(oh, (h - p + s - 1) / s));
   auto emitRow = [&](int64_t r, Value plane) {
-    SmallVector<Value, 5> rows(k);
+    SmallVector<Value, kMaxKernel> rows(k);
     for (int64_t i = 0; i < k; ++i)
       if (s * r - p + i >= 0 && s * r - p + i < h)
         rows[i] = index(b, loc, s * r - p + i);
@@ -370,7 +374,7 @@ Value eachOutputRow(
   if (bottom > top)
     plane = loopOp(b, loc, top, bottom, 1, plane,
                    [&](OpBuilder &lb, Value r, Value pl) {
-                     SmallVector<Value, 5> rows;
+                     SmallVector<Value, kMaxKernel> rows;
                      for (int64_t i = 0; i < k; ++i)
                        rows.push_back(inputRow(lb, loc, r, s, p, i));
                      return emit(lb, rows, r, pl);
@@ -570,7 +574,8 @@ struct GroupedKernel {
           for (int64_t i = 0; i < k; ++i) {
             if (!rows[i])
               continue;
-            SmallVector<SmallVector<Tap, 5>> taps = kernel.rowTaps(cb, rows[i]);
+            SmallVector<SmallVector<Tap, kMaxKernel>> taps =
+                kernel.rowTaps(cb, rows[i]);
             for (int64_t f = 0; f < channels; ++f)
               for (int64_t j = 0; j < k; ++j) {
                 Value weight = tensor::ExtractOp::create(
@@ -827,11 +832,11 @@ int64_t mlir::relay::cpu::depthwiseRowBandRows(RankedTensorType image,
 
 /// The stride of a convolution the row kernels take, 0 for others: f32
 /// NCHW image `in`, OIHW weights `wt` and result `type`, static, 3x3 or 5x5
-/// padded by half the kernel on every side, stride 1 or 2 (the same along
-/// both axes), undilated, rows of at most kMaxWidth, at least 2x2; the
-/// channels are the caller's to check. At stride 1, 5x5 goes in rows whose
-/// chunks start at 0 or at least 2 columns in (a left tap is then a read
-/// inside the row or the first chunk rotated).
+/// at stride 1 or 2 (the same along both axes) or 7x7 at stride 1, padded
+/// by half the kernel on every side, undilated, rows of at most kMaxWidth,
+/// at least 2x2; the channels are the caller's to check. At stride 1, 5x5
+/// and 7x7 go in rows whose chunks start at 0 or at least k/2 columns in
+/// (a left tap is then a read inside the row or the first chunk rotated).
 static int64_t rowKernelStride(RankedTensorType type, RankedTensorType in,
                                RankedTensorType wt, ArrayRef<int64_t> strides,
                                ArrayRef<int64_t> dilations,
@@ -845,9 +850,9 @@ static int64_t rowKernelStride(RankedTensorType type, RankedTensorType in,
     return 0;
   int64_t h = in.getDimSize(2), w = in.getDimSize(3);
   int64_t k = wt.getDimSize(2), s = strides[0];
-  bool kernel =
-      (s == 2 && (k == 3 || k == 5)) ||
-      (s == 1 && (k == 3 || (k == 5 && (w <= kLanes || w >= kLanes + 2))));
+  bool kernel = (s == 2 && (k == 3 || k == 5)) ||
+                (s == 1 && (k == 3 || ((k == 5 || k == kMaxKernel) &&
+                                       (w <= kLanes || w >= kLanes + k / 2))));
   if (!kernel || wt.getDimSize(3) != k ||
       llvm::any_of(padding, [&](int64_t p) { return p != k / 2; }) ||
       w > kMaxWidth || h < 2 || w < 2 ||
@@ -891,6 +896,9 @@ Value mlir::relay::cpu::groupedConvInRows(OpBuilder &b, Location loc,
       type.getDimSize(1) != f)
     return nullptr;
   int64_t cg = c / groups, fg = f / groups;
+  // 7x7 grouped convolutions (none in the networks timed) stay products.
+  if (wt.getDimSize(2) > 5)
+    return nullptr;
   // Groups of many channels are products as large as ungrouped ones: the
   // im2col product (with its packed weights) takes those.
   if (cg > kMaxGroupedChannels || fg > kMaxGroupedChannels)
