@@ -83,7 +83,8 @@ struct CPUDescription {
   /// least half of cacheTileRows() too, since each reads all of B again
   /// (with 6-row tiles, 4096 rows padded to 4098 would take 6-row cache
   /// tiles: a 4096^3 product at 0.3 of oneDNN's speed; 4104 has 24-row
-  /// ones).
+  /// ones); rows that such a cache tile divides unpadded are padded only
+  /// by under 3% (AVX2: 196 stays, in cache tiles of 28).
   int64_t paddedTileRows(int64_t rows) const;
 };
 
