@@ -257,19 +257,17 @@ Executor::compile(ModuleOp module, StringRef entry,
   if (cores > 1 && !compileOptions.isGPU())
     parts = splitLoopNests(*copy, std::min(cores, kMaxCompileThreads),
                            kMinOpsToSplit);
-  // The parts' loop nests arrive tiled and vectorized: LLVM's -O1
-  // pipeline gives them code as fast as -O2's, in less time (ResNet-18
-  // from its file to a result: 0.2-0.3 s less, its run time unchanged).
-  // The rest of the program (control flow, closures) keeps -O2.
-  ExecutionEngineOptions partOptions = options;
-  auto partTransformer = makeOptimizingTransformer(/*optLevel=*/1,
-                                                   /*sizeLevel=*/0, nullptr);
-  partOptions.transformer = partTransformer;
+  // The parts' loop nests get LLVM's -O2 as the rest of the program and
+  // as --emit-object's code. (They had -O1, which on a Zen 4 gave
+  // ResNet-18 the same run time 0.2-0.3 s sooner; on a Zen 3 JIT code ran
+  // networks slower than the same network ahead of time, ResNeXt-50 at
+  // one thread 145-171 ms with -O2 against 162-176 ms with -O1 in
+  // alternating runs, in the same compile time.)
   std::vector<CompiledPart> compiled(parts.size());
   std::vector<std::thread> workers;
   for (size_t i = 0; i < parts.size(); ++i)
     workers.emplace_back(
-        [&, i] { compiled[i] = compilePart(*parts[i], partOptions, cpu); });
+        [&, i] { compiled[i] = compilePart(*parts[i], options, cpu); });
   llvm::StringMap<const void *> weights = externalizeResourceGlobals(*copy);
   std::string machineError;
   std::unique_ptr<llvm::TargetMachine> machine =
