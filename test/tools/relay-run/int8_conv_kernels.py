@@ -11,7 +11,8 @@ where this CPU can run its code, so that the vpmaddwd kernel is checked
 on VNNI machines too. Each case below (channels not a multiple of
 four, output channels not a multiple of 16, strides, dilations, uneven
 padding, batches, 1x1 and 7x7 kernels, uint8 images, an epilogue of bias,
-ReLU and requantization; depthwise and grouped convolutions, which run
+ReLU and requantization; depthwise (3x3, 5x5, ConvNeXt's 7x7) and grouped
+convolutions, which run
 the f32 kernels on the integers exactly; a small network of int8
 convolutions, max pooling, a depthwise convolution and a residual
 addition) is bound to its weights, compiled and run, and must equal the
@@ -53,6 +54,7 @@ CASES = [
     ("dw3x3", 1, 32, 20, 20, 32, 3, 1, 1, (1, 1, 1, 1), "int8", True, 32),
     ("dw3x3-s2", 1, 48, 28, 28, 48, 3, 2, 1, (1, 1, 1, 1), "int8", False, 48),
     ("dw5x5", 1, 16, 18, 18, 16, 5, 1, 1, (2, 2, 2, 2), "int8", False, 16),
+    ("dw7x7", 1, 16, 14, 14, 16, 7, 1, 1, (3, 3, 3, 3), "int8", False, 16),
     ("dw-dilated", 2, 8, 12, 12, 8, 3, 1, 2, (2, 2, 2, 2), "int8", False, 8),
     ("dw-uint8", 1, 16, 9, 9, 16, 3, 1, 1, (1, 1, 1, 1), "uint8", False, 16),
     ("grouped", 1, 16, 9, 9, 32, 3, 1, 1, (1, 1, 1, 1), "int8", False, 4),
