@@ -11,9 +11,8 @@ where this CPU can run its code, so that the vpmaddwd kernel is checked
 on VNNI machines too. Each case below (channels not a multiple of
 four, output channels not a multiple of 16, strides, dilations, uneven
 padding, batches, 1x1 and 7x7 kernels, uint8 images, an epilogue of bias,
-ReLU and requantization; depthwise (3x3, 5x5, ConvNeXt's 7x7) and grouped
-convolutions, which run
-the f32 kernels on the integers exactly; a small network of int8
+ReLU and requantization; depthwise (3x3, 5x5, ConvNeXt's 7x7) and
+grouped convolutions, which run the f32 kernels on the integers exactly; a small network of int8
 convolutions, max pooling, a depthwise convolution and a residual
 addition) is bound to its weights, compiled and run, and must equal the
 reference interpreter exactly. At -O3 the CPU's layout rules put the
