@@ -8,18 +8,19 @@ image, transforms/Codegen/CPU/VnniConvolution.cpp), on AVX2's vpmaddwd
 with AVX2, and as an integer product elsewhere (and for uint8). Every
 case is also compiled for a Haswell (`--cpu haswell`: AVX2, no VNNI)
 where this CPU can run its code, so that the vpmaddwd kernel is checked
-on VNNI machines too. Each case below (channels not a multiple of
-four, output channels not a multiple of 16, strides, dilations, uneven
-padding, batches, 1x1 and 7x7 kernels, uint8 images, an epilogue of bias,
-ReLU and requantization; depthwise (3x3, 5x5, ConvNeXt's 7x7) and
-grouped convolutions, which run the f32 kernels on the integers exactly; a small network of int8
-convolutions, max pooling, a depthwise convolution and a residual
-addition) is bound to its weights, compiled and run, and must equal the
-reference interpreter exactly. At -O3 the CPU's layout rules put the
-int8 convolutions (signed, constant weights) in NHWC (their kernels' own
-layout; checked that they do); each case also runs with AlterOpLayout
-disabled, which keeps them NCHW. Prints whether the kernels took VNNI (the
-lowered code calls vpdpbusd) and vpmaddwd.
+on VNNI machines too. Each case below (channels not a multiple of four,
+output channels not a multiple of 16, strides, dilations, uneven
+padding, batches, 1x1 and 7x7 kernels, uint8 images, an epilogue of
+bias, ReLU and requantization; depthwise (3x3, 5x5, ConvNeXt's 7x7) and
+grouped convolutions, which run the f32 kernels on the integers exactly;
+a small network of int8 convolutions, max pooling, a depthwise
+convolution and a residual addition) is bound to its weights, compiled
+and run, and must equal the reference interpreter exactly. At -O3 the
+CPU's layout rules put the int8 convolutions (signed, constant weights)
+in NHWC (their kernels' own layout; checked that they do); each case
+also runs with AlterOpLayout disabled, which keeps them NCHW. Prints
+whether the kernels took VNNI (the lowered code calls vpdpbusd) and
+vpmaddwd.
 
   /usr/bin/python3 int8_conv_kernels.py --bin build/bin
 """
