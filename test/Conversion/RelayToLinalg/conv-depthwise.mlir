@@ -175,7 +175,7 @@ relay.func @five_by_five_17(%x: tensor<1x4x6x17xf32>, %w: tensor<4x1x5x5xf32>) -
 
 // Tests that a 7x7 convolution with three pixels of padding at stride 1
 // (ConvNeXt's) on rows of 14 columns, narrower than a chunk, is a row
-// kernel over the unpadded image (no 20x20 copy): each of the seven input
+// kernel over the unpadded image (no 20x20 copy): each of the input
 // rows read once under a mask of its 14 columns, its side taps the chunk
 // rotated by one to three lanes. Only the lanes that wrap around onto
 // columns of the row need masking off: lanes 0-2 of the tap three left
@@ -193,6 +193,13 @@ relay.func @five_by_five_17(%x: tensor<1x4x6x17xf32>, %w: tensor<4x1x5x5xf32>) -
 // CHECK-NEXT:  vector.shuffle %[[V]], %[[V]] [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1]
 // CHECK-NEXT:  vector.shuffle %[[V]], %[[V]] [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2]
 // CHECK-NEXT:  arith.constant dense<[true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false]> : vector<16xi1>
+// The rows between (3 to 10, which read no row outside the image) go two
+// at a time: eight input rows read once each, two output rows written.
+// CHECK:       scf.for %{{.*}} = %c3{{[_0-9]*}} to %c11 step %c2
+// CHECK-COUNT-8: vector.transfer_read %arg0
+// CHECK-NOT:     vector.transfer_read
+// CHECK-COUNT-2: vector.transfer_write
+// CHECK-NEXT:    scf.yield
 // CHECK:       } {relay.independent_iterations, relay.row_kernel}
 relay.func @seven_by_seven(%x: tensor<1x4x14x14xf32>, %w: tensor<4x1x7x7xf32>) -> tensor<1x4x14x14xf32> {
   %y = relay.nn.conv2d %x, %w {groups = 4 : i64, padding = array<i64: 3, 3>} : (tensor<1x4x14x14xf32>, tensor<4x1x7x7xf32>) -> tensor<1x4x14x14xf32>

