@@ -305,7 +305,7 @@ struct RowKernel {
   /// s*(count - 1) + k rows `rows` of `data` (its input rows s*outRow - k/2
   /// + i; null: outside the image). Each input row is made into taps once,
   /// for every output row that reads it: rows narrower than a chunk go two
-  /// at a time (pairedRows), two chains of multiply-adds instead of one
+  /// at a time (channelBlocks), two chains of multiply-adds instead of one
   /// whose k*k steps wait on each other.
   Value emitRows(OpBuilder &b, ArrayRef<Value> rows, int64_t count,
                  Value outRow, Value plane) const {
