@@ -1,5 +1,4 @@
-//===- IndexingConverters.cpp - ONNX GatherND, scatters, gathers --------===//
-//-*-===//
+//===- IndexingConverters.cpp - ONNX GatherND, scatters, gather -*- C++ -*-===//
 //
 // GatherND becomes one `take` over the data flattened along the indexed
 // axes, its flat indices computed from the index tuples by relay ops (so
