@@ -317,6 +317,51 @@ def FlattenConstantGlobals
   ];
 }
 
+def NarrowConstantInputs
+    : Pass<"relay-narrow-constant-inputs", "::mlir::func::FuncOp"> {
+  let summary = "Read 64-bit integer constants of linalg generics in the "
+                "narrowest integer type that holds their values";
+  let description = [{
+    Runs in `--relay-to-llvm` (and `--relay-to-nvvm`) right after
+    `--relay-to-linalg`, on linalg on tensors. Requantization in fixed
+    point (`qnn.requantize` as `--relay-qnn-canonicalize` writes it)
+    multiplies an int32 accumulator, widened to int64, by per-channel int64
+    significands. The significands are 31-bit, but as int64 constants LLVM
+    cannot know it: a 64-bit multiply on AVX2 is three `vpmuludq` with
+    shifts and adds (AVX-512's `vpmullq` is also several micro-ops), where a
+    product of two sign-extended 32-bit values is one `vpmuldq`, and its
+    high half, shifted down and truncated, eight lanes at a time.
+
+    So an input of a `linalg.generic` that is an `arith.constant` of 64-bit
+    integers whose every value fits a signed 8, 16 or 32-bit integer
+    becomes a constant of the narrowest of these, and the generic's body
+    sign-extends the element back to 64 bits where it reads it. The
+    arithmetic is the same; the constant is smaller and LLVM sees the
+    extension.
+
+    ```mlir
+    %m = arith.constant dense<[1518500250, 1073741824]> : tensor<2xi64>
+    linalg.generic ... ins(%x, %m : tensor<2xi64>, tensor<2xi64>) ... {
+    ^bb0(%a: i64, %b: i64, %out: i64):
+      %p = arith.muli %a, %b : i64
+    ```
+    becomes
+    ```mlir
+    %m = arith.constant dense<[1518500250, 1073741824]> : tensor<2xi32>
+    linalg.generic ... ins(%x, %m : tensor<2xi64>, tensor<2xi32>) ... {
+    ^bb0(%a: i64, %b32: i32, %out: i64):
+      %b = arith.extsi %b32 : i32 to i64
+      %p = arith.muli %a, %b : i64
+    ```
+    Constants of other element types, constants with a value that needs
+    64 bits and inputs the body does not read are left as they are.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let statistics = [
+    Statistic<"numNarrowed", "narrowed", "Constant inputs narrowed">,
+  ];
+}
+
 def FuseElementwise : Pass<"relay-fuse-elementwise", "::mlir::func::FuncOp"> {
   let summary = "Fuse chains of elementwise linalg ops on tensors into one "
                 "loop nest";
@@ -1512,7 +1557,13 @@ def QnnCanonicalize : Pass<"relay-qnn-canonicalize", "::mlir::ModuleOp"> {
     - `qnn.requantize`: TVM's fixed-point multiply in int64 (left shift,
       multiply by the 31-bit significand, add the rounding term of
       `rounding`, right shift), or the product in float32/float64 for those
-      `compute_dtype`s, then the output zero point, clip and cast.
+      `compute_dtype`s, then the output zero point, clip and cast. Where
+      that is exact (UPWARD rounding, no left shift, a total right shift n
+      of 33 to 63 in every channel, an input that fits 32 bits: a
+      requantized product's case), only the product is int64: its high
+      half `(t * m) >> 32` is cast to int32 and the rest is int32,
+      `(high + 2^(n-33)) >> (n - 32)`, which vectorises eight lanes at a
+      time on AVX2 where int64 shifts and clamps take four.
     - `qnn.conv2d`, `qnn.dense`, `qnn.batch_matmul`: the float operator
       with `out_dtype` int32 on the operands themselves where both zero
       points are 0 and the dtypes agree (the int8 kernels), else on the

@@ -83,6 +83,7 @@ void mlir::relay::buildRelayToBuffersPipeline(OpPassManager &pm,
   RelayToLinalgOptions toLinalg;
   toLinalg.target = loweringTarget.str();
   pm.addPass(createRelayToLinalg(toLinalg));
+  pm.addNestedPass<func::FuncOp>(createNarrowConstantInputs());
   if (isOptimizationEnabled("FuseOps", options.optimize))
     pm.addNestedPass<func::FuncOp>(createFuseElementwise());
 

@@ -47,16 +47,59 @@ relay.func @requantize_to_nearest(%x: tensor<4xi32>) -> tensor<4xi32> {
 }
 
 // Tests that a per-channel requantize reads one multiplier and shift per
-// channel, shaped along its axis.
+// channel, shaped along its axis (in int64: the ratios 0.4 to 0.8 shift
+// by 31 and 32 bits).
 // CHECK-LABEL: relay.func @requantize_per_channel
 relay.func @requantize_per_channel(%x: tensor<2x3xi32>) -> tensor<2x3xi8> {
-  %s_in = relay.constant dense<[0.01, 0.02, 0.04]> : tensor<3xf32>
+  %s_in = relay.constant dense<[0.2, 0.3, 0.4]> : tensor<3xf32>
   %s_out = relay.constant dense<0.5> : tensor<f32>
   %z = relay.constant dense<0> : tensor<i32>
   // CHECK: relay.multiply %{{.*}}, %{{.*}} : (tensor<2x3xi64>, tensor<1x3xi64>)
   // CHECK: relay.right_shift %{{.*}}, %{{.*}} : (tensor<2x3xi64>, tensor<1x3xi64>)
   %r = relay.qnn.requantize %x, %s_in, %z, %s_out, %z {axis = 1 : i64} : (tensor<2x3xi32>, tensor<3xf32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<2x3xi8>
   relay.return %r : tensor<2x3xi8>
+}
+
+// Tests that a requantize whose every channel's ratio is under 1/4 (a
+// product's accumulator: total right shifts 36, 35, 34) is done in 32 bits:
+// the high half of the int64 product, then the rounding 2^(q-1) and the
+// shift q = n - 32 in int32, the clip in int32.
+// CHECK-LABEL: relay.func @requantize_in_32_bits
+// CHECK-DAG: %[[Q:.*]] = relay.constant dense<{{\[\[}}4, 3, 2]]> : tensor<1x3xi32>
+// CHECK-DAG: %[[HALF:.*]] = relay.constant dense<{{\[\[}}8, 4, 2]]> : tensor<1x3xi32>
+// CHECK-DAG: %[[C32:.*]] = relay.constant dense<32> : tensor<i64>
+// CHECK-DAG: %[[M:.*]] = relay.constant dense<1374389504> : tensor<1x3xi64>
+// CHECK: %[[X:.*]] = relay.cast %arg0 {dtype = i64}
+// CHECK: %[[P:.*]] = relay.multiply %[[X]], %[[M]]
+// CHECK: %[[HI:.*]] = relay.right_shift %[[P]], %[[C32]]
+// CHECK: %[[HI32:.*]] = relay.cast %[[HI]] {dtype = i32}
+// CHECK: %[[R:.*]] = relay.add %[[HI32]], %[[HALF]]
+// CHECK: %[[Y:.*]] = relay.right_shift %[[R]], %[[Q]] : (tensor<2x3xi32>, tensor<1x3xi32>)
+// CHECK: relay.clip %[[Y]] {{.*}} : (tensor<2x3xi32>) -> tensor<2x3xi32>
+relay.func @requantize_in_32_bits(%x: tensor<2x3xi32>) -> tensor<2x3xi8> {
+  %s_in = relay.constant dense<[0.01, 0.02, 0.04]> : tensor<3xf32>
+  %s_out = relay.constant dense<0.5> : tensor<f32>
+  %z = relay.constant dense<0> : tensor<i32>
+  %r = relay.qnn.requantize %x, %s_in, %z, %s_out, %z {axis = 1 : i64} : (tensor<2x3xi32>, tensor<3xf32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<2x3xi8>
+  relay.return %r : tensor<2x3xi8>
+}
+
+// Tests that an int32 input with a zero point stays in int64 (x - z could
+// leave 32 bits), and so does the TONEAREST rounding.
+// CHECK-LABEL: relay.func @requantize_kept_in_64_bits
+// CHECK: relay.subtract %{{.*}}, %{{.*}} : (tensor<4xi64>, tensor<i64>)
+// CHECK: relay.right_shift %{{.*}}, %{{.*}} : (tensor<4xi64>, tensor<i64>)
+// CHECK: relay.where
+// CHECK: relay.right_shift %{{.*}}, %{{.*}} : (tensor<4xi64>, tensor<i64>)
+relay.func @requantize_kept_in_64_bits(%x: tensor<4xi32>) -> tuple<tensor<4xi8>, tensor<4xi8>> {
+  %s_in = relay.constant dense<0.01> : tensor<f32>
+  %s_out = relay.constant dense<0.5> : tensor<f32>
+  %z = relay.constant dense<0> : tensor<i32>
+  %z_in = relay.constant dense<3> : tensor<i32>
+  %a = relay.qnn.requantize %x, %s_in, %z_in, %s_out, %z : (tensor<4xi32>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<4xi8>
+  %b = relay.qnn.requantize %x, %s_in, %z, %s_out, %z {rounding = "TONEAREST"} : (tensor<4xi32>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<4xi8>
+  %t = relay.tuple(%a, %b : tensor<4xi8>, tensor<4xi8>)
+  relay.return %t : tuple<tensor<4xi8>, tensor<4xi8>>
 }
 
 // Tests that quantize and dequantize are their float arithmetic.

@@ -688,6 +688,23 @@ CASES = [
     ("qnn.requantize (per channel, left shift)",
      "%s = stack((0.3f, 0.02f)); qnn.requantize(%a, %s, 2, 0.1f, 5, axis=0, out_dtype=\"uint8\")",
      [int8(2, 6)], lambda a: requantize_ref(a, [0.3, 0.02], 2, 0.1, 5, np.uint8, axis=0), 0),
+    # Ratios under 1/4 take 32-bit lanes when compiled (the high half of
+    # the product, then a shift of n - 32): over the whole int32 range, at
+    # total shifts 33, 38 and 60 in one tensor, out_dtype int32 so that no
+    # clip hides a wrong low bit.
+    ("qnn.requantize (32-bit lanes, whole int32 range)",
+     "%s = stack((0.2f, 0.0037f, 1e-9f)); qnn.requantize(%a, %s, 0, 0.9f, 3, axis=1, out_dtype=\"int32\")",
+     [i32(64, 3, low=-2**31, high=2**31)],
+     lambda a: requantize_ref(a, [0.2, 0.0037, 1e-9], 0, 0.9, 3, np.int32, axis=1), 0),
+    # A power-of-two ratio (1/8: significand 2^30, shift 33) makes every
+    # fourth input a tie, negative ones included; a uint8 input with a
+    # zero point is shifted in 32 bits first.
+    ("qnn.requantize (32-bit lanes, ties)",
+     "qnn.requantize(%a, 0.125f, 0, 1f, 0, out_dtype=\"int32\")", [np.arange(-20, 21, dtype=np.int32)],
+     lambda a: requantize_ref(a, 0.125, 0, 1.0, 0, np.int32), 0),
+    ("qnn.requantize (32-bit lanes, uint8 with a zero point)",
+     "qnn.requantize(%a, 0.01f, 131, 0.5f, -7)", [uint8(4, 16)],
+     lambda a: requantize_ref(a, 0.01, 131, 0.5, -7, np.int8), 0),
     ("qnn.requantize (float32)",
      "qnn.requantize(%a, 0.0037f, 4, 0.11f, -3, compute_dtype=\"float32\")",
      [i32(3, 8, low=-50000, high=50000)],
