@@ -1506,13 +1506,14 @@ def FakeQuantizationToInteger
     its input comes from are rewritten on the integers, each value an
     integer tensor with a scale and a zero point: conv2d and dense become
     qnn.conv2d/qnn.dense into int32 (per output channel where the weight
-    is); bias_add, and add of a float constant, add the bias quantized at
+    is), batch_matmul (two activations: attention's products) qnn.batch_matmul
+    (per tensor); bias_add, and add of a float constant, add the bias quantized at
     the accumulator's scale; add and subtract become qnn.add/qnn.subtract
     at the quantize's parameters where it reads them, else are computed in
     int32 at the smaller operand scale; relu and clip clip at the quantized
     bounds; max pooling, reshapes, transposes, squeeze, expand_dims,
-    batch_flatten, strided_slice, pad and dropout keep the parameters;
-    average pooling sums in int32. The quantize becomes a qnn.requantize
+    batch_flatten, strided_slice, pad, dropout and broadcast_to keep the
+    parameters; average pooling sums in int32. The quantize becomes a qnn.requantize
     to its parameters (nothing where they agree). A subgraph with another
     operator, or whose scales and zero points are not constants, stays in
     float (an error naming the operator with hard-fail). At -O3 it runs

@@ -13,6 +13,8 @@
 //   conv2d, dense, matmul  qnn.conv2d / qnn.dense into int32, the scale the
 //                          product of the operands' (per output channel
 //                          where the weight's is)
+//   batch_matmul           qnn.batch_matmul into int32 (per tensor: two
+//                          activations, attention's products)
 //   bias_add, add of a     on the int32 accumulator, the bias a dequantized
 //   float constant         int32 (requantized if its scale differs) or a
 //                          float constant quantized at the accumulator's scale
@@ -27,7 +29,8 @@
 //   relu, clip             clip at the zero point / the quantized bounds
 //   max pooling, reshapes, on the integers, parameters unchanged
 //   transposes, slicing,
-//   padding, dropout
+//   padding, dropout,
+//   broadcast_to
 //   average pooling        in int32 on the values times the window's size
 //                          (a global average: the sum, exact), the scale
 //                          divided by that size
@@ -362,7 +365,7 @@ FailureOr<QValue> Rewriter::rewriteOp(Operation *op, unsigned depth) {
   if (op->getNumResults() != 1)
     return reject(op, "it has several results");
   if (name == "relay.nn.conv2d" || name == "relay.nn.dense" ||
-      name == "relay.nn.matmul")
+      name == "relay.nn.matmul" || name == "relay.nn.batch_matmul")
     return product(op, depth);
   if (name == "relay.nn.bias_add")
     return biasAdd(op, depth);
@@ -388,15 +391,16 @@ FailureOr<QValue> Rewriter::rewriteOp(Operation *op, unsigned depth) {
       "relay.nn.batch_flatten",
       "relay.strided_slice",
       "relay.nn.pad",
-      "relay.nn.dropout"};
+      "relay.nn.dropout",
+      "relay.broadcast_to"};
   if (llvm::is_contained(kSameParameters, name))
     return same(op, depth);
   return reject(op, "there is no integer rule for it (rules: conv2d, dense, "
-                    "bias_add, add, subtract, multiply, concatenate, relu, "
-                    "clip, pooling, reshape, transpose, squeeze, "
-                    "expand_dims, batch_flatten, strided_slice, pad, "
-                    "dropout; and lookup tables for elementwise functions "
-                    "of one 8-bit tensor)");
+                    "matmul, batch_matmul, bias_add, add, subtract, "
+                    "multiply, concatenate, relu, clip, pooling, reshape, "
+                    "transpose, squeeze, expand_dims, batch_flatten, "
+                    "strided_slice, pad, dropout, broadcast_to; and lookup "
+                    "tables for elementwise functions of one 8-bit tensor)");
 }
 
 FailureOr<QValue> Rewriter::product(Operation *op, unsigned depth) {
@@ -425,6 +429,11 @@ FailureOr<QValue> Rewriter::product(Operation *op, unsigned depth) {
         w->type.axis = 1 - w->type.axis;
     }
   }
+  // nn.batch_matmul (ONNX's MatMul of two activations, attention's
+  // products): qnn.batch_matmul with the same transposes, per tensor.
+  bool isBatch = isa<BatchMatmulOp>(op);
+  if (isBatch && !w->type.perTensor())
+    return reject(op, "its second operand is quantized per channel");
   for (Type t : {x->type.dtype, w->type.dtype})
     if (!t.isInteger(8))
       return reject(op, "its operands are not 8-bit integers");
@@ -446,7 +455,7 @@ FailureOr<QValue> Rewriter::product(Operation *op, unsigned depth) {
   SmallVector<NamedAttribute> attrs;
   for (NamedAttribute a : op->getAttrs())
     if (a.getName() != "out_dtype" &&
-        !a.getName().strref().starts_with("transpose_"))
+        (isBatch || !a.getName().strref().starts_with("transpose_")))
       attrs.push_back(a);
   attrs.push_back(b.getNamedAttr("out_dtype", TypeAttr::get(b.getI32Type())));
   SmallVector<Value> operands = {x->data,
@@ -455,8 +464,9 @@ FailureOr<QValue> Rewriter::product(Operation *op, unsigned depth) {
                                  zeroPointConstant(op, w->type),
                                  scaleConstant(op, x->type),
                                  scaleConstant(op, w->type)};
-  v = isConv ? build<QnnConv2DOp>(op, operands, attrs)
-             : build<QnnDenseOp>(op, operands, attrs);
+  v = isConv    ? build<QnnConv2DOp>(op, operands, attrs)
+      : isBatch ? build<QnnBatchMatmulOp>(op, operands, attrs)
+                : build<QnnDenseOp>(op, operands, attrs);
   if (!v)
     return QValue{};
   Affine out{{}, {0}, b.getI32Type(), -1};

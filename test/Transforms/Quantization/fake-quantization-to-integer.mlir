@@ -278,6 +278,53 @@ relay.func @matmul(%x: tensor<1x4xi8>) -> tensor<1x2xi8> {
 
 // -----
 
+// Tests that a product of two dequantized activations (ONNX's MatMul of
+// attention's queries and keys: a broadcast_to, then nn.batch_matmul of
+// untransposed operands) becomes qnn.batch_matmul with the same transposes
+// on the integers, broadcast_to keeping its parameters, into int32 at the
+// product of the scales.
+// CHECK-LABEL: relay.func @batch_matmul
+// CHECK: %[[B:.*]] = relay.broadcast_to %arg1 {{.*}} : (tensor<1x8x3xi8>) -> tensor<2x8x3xi8>
+// CHECK: %[[M:.*]] = relay.qnn.batch_matmul %arg0, %[[B]], {{.*}} {out_dtype = i32, transpose_b = false} : (tensor<2x4x8xui8>, tensor<2x8x3xi8>, {{.*}}) -> tensor<2x4x3xi32>
+// CHECK: %[[S:.*]] = relay.constant dense<1.250000e-01> : tensor<f32>
+// CHECK: relay.qnn.requantize %[[M]], %[[S]], {{.*}} {out_dtype = i8}
+// CHECK-NOT: relay.nn.batch_matmul
+// CHECK-NOT: relay.qnn.dequantize
+relay.func @batch_matmul(%x: tensor<2x4x8xui8>, %y: tensor<1x8x3xi8>) -> tensor<2x4x3xi8> {
+  %sx = relay.constant dense<0.5> : tensor<f32>
+  %zx = relay.constant dense<128> : tensor<i32>
+  %sy = relay.constant dense<0.25> : tensor<f32>
+  %z = relay.constant dense<0> : tensor<i32>
+  %so = relay.constant dense<2.0> : tensor<f32>
+  %xf = relay.qnn.dequantize %x, %sx, %zx : (tensor<2x4x8xui8>, tensor<f32>, tensor<i32>) -> tensor<2x4x8xf32>
+  %yf = relay.qnn.dequantize %y, %sy, %z : (tensor<1x8x3xi8>, tensor<f32>, tensor<i32>) -> tensor<1x8x3xf32>
+  %yb = relay.broadcast_to %yf {shape = array<i64: 2, 8, 3>} : (tensor<1x8x3xf32>) -> tensor<2x8x3xf32>
+  %m = relay.nn.batch_matmul %xf, %yb {transpose_b = false} : (tensor<2x4x8xf32>, tensor<2x8x3xf32>) -> tensor<2x4x3xf32>
+  %q = relay.qnn.quantize %m, %so, %z : (tensor<2x4x3xf32>, tensor<f32>, tensor<i32>) -> tensor<2x4x3xi8>
+  relay.return %q : tensor<2x4x3xi8>
+}
+
+// -----
+
+// Tests that a batch_matmul whose second operand is quantized per channel
+// stays in float (hard-fail names it in the invalid cases).
+// CHECK-LABEL: relay.func @batch_matmul_per_channel
+// CHECK: relay.nn.batch_matmul
+// CHECK-NOT: relay.qnn.batch_matmul
+relay.func @batch_matmul_per_channel(%x: tensor<1x4x8xi8>) -> tensor<1x4x2xi8> {
+  %s = relay.constant dense<0.5> : tensor<f32>
+  %z = relay.constant dense<0> : tensor<i32>
+  %wq = relay.constant dense<1> : tensor<1x2x8xi8>
+  %sw = relay.constant dense<[0.25, 0.5]> : tensor<2xf32>
+  %xf = relay.qnn.dequantize %x, %s, %z : (tensor<1x4x8xi8>, tensor<f32>, tensor<i32>) -> tensor<1x4x8xf32>
+  %wf = relay.qnn.dequantize %wq, %sw, %z {axis = 1 : i64} : (tensor<1x2x8xi8>, tensor<2xf32>, tensor<i32>) -> tensor<1x2x8xf32>
+  %m = relay.nn.batch_matmul %xf, %wf : (tensor<1x4x8xf32>, tensor<1x2x8xf32>) -> tensor<1x4x2xf32>
+  %q = relay.qnn.quantize %m, %s, %z : (tensor<1x4x2xf32>, tensor<f32>, tensor<i32>) -> tensor<1x4x2xi8>
+  relay.return %q : tensor<1x4x2xi8>
+}
+
+// -----
+
 // Tests that a subtraction the quantize reads becomes qnn.subtract, and
 // that a transpose and a reshape before it keep their operand's
 // parameters (no requantize between them).
