@@ -30,6 +30,8 @@
 
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include <cmath>
+
 namespace mlir::relay {
 #define GEN_PASS_DEF_QNNCANONICALIZE
 #include "transforms/Passes.h.inc"
@@ -157,9 +159,16 @@ Value requantizeIn32Bits(Emitter &b, Value x, const QParams &in,
                          ArrayRef<double> leftShift,
                          ArrayRef<double> rightShift, RequantizeMode mode) {
   auto xType = dyn_cast<IntegerType>(elementOf(x));
+  // Zero points far outside any 8- or 16-bit range would leave 32 bits
+  // when subtracted or added.
+  auto small = [](ArrayRef<double> zeroPoints) {
+    return llvm::all_of(zeroPoints,
+                        [](double z) { return std::abs(z) <= (1 << 24); });
+  };
   if (!mode.upward || !allZero(leftShift) || !xType || xType.getWidth() > 32 ||
       (xType.getWidth() == 32 &&
        (xType.isUnsigned() || !allZero(in.zeroPoint))) ||
+      !small(in.zeroPoint) || !small(out.zeroPoint) ||
       llvm::any_of(rightShift, [](double n) { return n < 33 || n > 63; }))
     return {};
   Type i32 = intType(b, 32), i64 = intType(b, 64);

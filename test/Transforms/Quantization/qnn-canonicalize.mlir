@@ -85,21 +85,27 @@ relay.func @requantize_in_32_bits(%x: tensor<2x3xi32>) -> tensor<2x3xi8> {
 }
 
 // Tests that an int32 input with a zero point stays in int64 (x - z could
-// leave 32 bits), and so does the TONEAREST rounding.
+// leave 32 bits), and so do the TONEAREST rounding and an int16 input
+// whose zero point is far outside 16 bits.
 // CHECK-LABEL: relay.func @requantize_kept_in_64_bits
 // CHECK: relay.subtract %{{.*}}, %{{.*}} : (tensor<4xi64>, tensor<i64>)
 // CHECK: relay.right_shift %{{.*}}, %{{.*}} : (tensor<4xi64>, tensor<i64>)
 // CHECK: relay.where
 // CHECK: relay.right_shift %{{.*}}, %{{.*}} : (tensor<4xi64>, tensor<i64>)
-relay.func @requantize_kept_in_64_bits(%x: tensor<4xi32>) -> tuple<tensor<4xi8>, tensor<4xi8>> {
+// CHECK: relay.cast %{{.*}} {dtype = i64} : (tensor<4xi16>)
+// CHECK: relay.subtract %{{.*}}, %{{.*}} : (tensor<4xi64>, tensor<i64>)
+// CHECK: relay.right_shift %{{.*}}, %{{.*}} : (tensor<4xi64>, tensor<i64>)
+relay.func @requantize_kept_in_64_bits(%x: tensor<4xi32>, %h: tensor<4xi16>) -> tuple<tensor<4xi8>, tensor<4xi8>, tensor<4xi8>> {
   %s_in = relay.constant dense<0.01> : tensor<f32>
   %s_out = relay.constant dense<0.5> : tensor<f32>
   %z = relay.constant dense<0> : tensor<i32>
   %z_in = relay.constant dense<3> : tensor<i32>
+  %z_far = relay.constant dense<100000000> : tensor<i32>
   %a = relay.qnn.requantize %x, %s_in, %z_in, %s_out, %z : (tensor<4xi32>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<4xi8>
   %b = relay.qnn.requantize %x, %s_in, %z, %s_out, %z {rounding = "TONEAREST"} : (tensor<4xi32>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<4xi8>
-  %t = relay.tuple(%a, %b : tensor<4xi8>, tensor<4xi8>)
-  relay.return %t : tuple<tensor<4xi8>, tensor<4xi8>>
+  %c = relay.qnn.requantize %h, %s_in, %z_far, %s_out, %z : (tensor<4xi16>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<4xi8>
+  %t = relay.tuple(%a, %b, %c : tensor<4xi8>, tensor<4xi8>, tensor<4xi8>)
+  relay.return %t : tuple<tensor<4xi8>, tensor<4xi8>, tensor<4xi8>>
 }
 
 // Tests that quantize and dequantize are their float arithmetic.
