@@ -286,7 +286,10 @@ def ConvertControlFlowToLLVM
     with a type converter that also maps `!amx.tile` to LLVM's `x86_amx`:
     the accumulator tiles of `--relay-lower-amx-products` are carried
     through its k loop as block arguments, which upstream's pass cannot
-    convert.
+    convert. A loop annotation that scf-to-cf copied from an `scf.for` onto
+    its back edge as the discardable `llvm.loop_annotation` (that of
+    `--relay-limit-copy-unrolling`) becomes the LLVM branch's own, which
+    the translation to LLVM IR writes as `llvm.loop` metadata.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
@@ -749,6 +752,37 @@ def ElideCallCopies : Pass<"relay-elide-call-copies", "::mlir::ModuleOp"> {
   }];
   let statistics = [
     Statistic<"numElided", "elided", "Copies before calls removed">,
+  ];
+}
+
+def LimitCopyUnrolling
+    : Pass<"relay-limit-copy-unrolling", "::mlir::func::FuncOp"> {
+  let summary = "Keep LLVM from unrolling nests of copy loops into one huge "
+                "basic block";
+  let description = [{
+    Runs in `--relay-to-llvm` just before `scf` becomes `cf`. LLVM unrolls
+    every loop with a small constant trip count completely, innermost
+    first, so a nest of such loops becomes one straight block: an im2col
+    copy of an 8-channel image (nine taps, 8 channels, 16 rows, two 32-lane
+    halves) was a block of 9,235 instructions, whose machine scheduling
+    (quadratic in a block's memory operations) took 40 of RAFT-small's 54
+    seconds of code generation, for code no faster than a loop.
+
+    So a loop of at most 64 iterations without loop-carried values (a copy
+    or an elementwise loop, never a reduction's, whose unrolling the
+    products' register tiles rely on) whose complete unrolling would give
+    more than 512 operations (its trip count times its body, nested loops
+    counted at their own unrolled size where they stay under the bound,
+    else at their body's) gets the annotation `llvm.loop_annotation = #llvm.loop_annotation<unroll =
+    <disable = true>>`, which `--relay-convert-cf-to-llvm` puts on the
+    loop's back edge as `llvm.loop.unroll.disable`. The loops inside it
+    still unroll. Longer loops are not annotated (LLVM unrolls those
+    completely only when their body is a few instructions, and the
+    annotation would also stop their partial unrolling).
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let statistics = [
+    Statistic<"numLimited", "limited", "Loops kept from unrolling">,
   ];
 }
 

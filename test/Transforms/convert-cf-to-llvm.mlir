@@ -34,3 +34,24 @@ func.func @plain(%c: i1) {
 ^b:
   return
 }
+
+// -----
+
+#unroll = #llvm.loop_unroll<disable = true>
+#annotation = #llvm.loop_annotation<unroll = #unroll>
+
+// Tests that the loop annotation scf-to-cf copies onto a loop's back edge
+// (--relay-limit-copy-unrolling's) becomes the llvm.br's own, which the
+// translation writes as llvm.loop metadata, and leaves no discardable copy.
+// CHECK-LABEL: func.func @annotated_back_edge
+// CHECK:       llvm.br ^bb1 {loop_annotation = #{{.*}}}
+// CHECK-NOT:   llvm.loop_annotation =
+func.func @annotated_back_edge(%again: i1) {
+  cf.br ^loop
+^loop:
+  cf.cond_br %again, ^latch, ^done
+^latch:
+  cf.br ^loop {llvm.loop_annotation = #annotation}
+^done:
+  return
+}

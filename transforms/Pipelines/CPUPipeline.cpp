@@ -125,6 +125,7 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm,
       VectorTransferToSCFOptions().enableFullUnroll()));
   funcs.addPass(memref::createExpandStridedMetadataPass());
   funcs.addPass(createLowerAffinePass());
+  funcs.addPass(createLimitCopyUnrolling());
   funcs.addPass(createSCFToControlFlowPass());
   ConvertVectorToLLVMPassOptions vectorToLLVM;
   vectorToLLVM.vectorContractLowering =

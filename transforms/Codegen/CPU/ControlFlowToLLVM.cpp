@@ -1,7 +1,8 @@
 //===- ControlFlowToLLVM.cpp - cf to LLVM, AMX tiles included -------------===//
 //
 // --relay-convert-cf-to-llvm: upstream's cf lowering with a type converter
-// that also knows AMX tiles (see Passes.td).
+// that also knows AMX tiles, and loop annotations on back edges (see
+// Passes.td).
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,7 +38,23 @@ struct ConvertControlFlowToLLVM
     configureAMXLegalizeForExportTarget(target);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    // A loop annotation scf-to-cf copied from an scf.for onto its back
+    // edge (--relay-limit-copy-unrolling's) becomes the branch's own, which
+    // the translation to LLVM IR writes as llvm.loop metadata.
+    getOperation()->walk([](Operation *op) {
+      auto annotation =
+          op->getAttrOfType<LLVM::LoopAnnotationAttr>("llvm.loop_annotation");
+      if (!annotation)
+        return;
+      if (auto br = dyn_cast<LLVM::BrOp>(op))
+        br.setLoopAnnotationAttr(annotation);
+      else if (auto condBr = dyn_cast<LLVM::CondBrOp>(op))
+        condBr.setLoopAnnotationAttr(annotation);
+      else
+        return;
+      op->removeAttr("llvm.loop_annotation");
+    });
   }
 };
 
