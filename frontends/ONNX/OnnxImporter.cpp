@@ -160,17 +160,19 @@ Type GraphImporter::inputType(const onnx::ValueInfoProto &info,
 // shape, ConstantOfShape or Range on known operands) is evaluated here by
 // the interpreter's kernels, as --relay-fold-constant would, so that what
 // depends on it (a Reshape's shape, a ConstantOfShape's) is known at
-// import too. Float values (weights) are not: a QDQ model's dequantized
-// weights must stay dequantizes (FakeQuantizationToInteger reads them),
-// and the optimiser folds the rest. Random operators are never folded.
+// import too. Float values are only where they have at most 8 elements
+// (shape arithmetic done in float: a size divided and rounded up), not
+// weights: a QDQ model's dequantized weights must stay dequantizes
+// (FakeQuantizationToInteger reads them), and the optimiser folds the
+// rest. Random operators are never folded.
 void GraphImporter::foldKnownOutputs(const onnx::NodeProto &node,
                                      ArrayRef<GraphValue> inputs,
                                      MutableArrayRef<GraphValue> outputs,
                                      Location loc) {
-  constexpr int64_t kMaxFolded = 1 << 12;
+  constexpr int64_t kMaxFolded = 1 << 12, kMaxFoldedFloats = 8;
   StringRef op = node.op_type();
   if (op.starts_with("Random") || op == "Bernoulli" || op == "Multinomial" ||
-      op.contains("QuantizeLinear") ||
+      op.contains("QuantizeLinear") || op == "DequantizeLinear" ||
       llvm::none_of(inputs,
                     [](const GraphValue &v) { return bool(v.value); }) ||
       llvm::any_of(inputs,
@@ -179,7 +181,13 @@ void GraphImporter::foldKnownOutputs(const onnx::NodeProto &node,
   for (GraphValue &out : outputs) {
     auto type = out.value ? dyn_cast<RankedTensorType>(out.value.getType())
                           : RankedTensorType();
-    if (!type || out.constant || !isa<IntegerType>(type.getElementType()))
+    // Float values are folded only as shape arithmetic is: a few elements
+    // (a size divided and rounded up, as detection models pad their images
+    // to a multiple of the stride: Cast, Div, Ceil, Cast back).
+    if (!type || out.constant || !type.hasStaticShape() ||
+        !(isa<IntegerType>(type.getElementType()) ||
+          (isa<FloatType>(type.getElementType()) &&
+           type.getNumElements() <= kMaxFoldedFloats)))
       continue;
     DenseElementsAttr known =
         evaluateConstantTensor(out.value, kMaxFolded, /*maxDepth=*/64);

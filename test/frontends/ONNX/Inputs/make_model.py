@@ -200,6 +200,32 @@ def pad_arith():
     return model(nodes, [tensor('x', [2, 3])], [tensor('y', [6, 7])])
 
 
+def pad_stride():
+    """Pads to the next multiple of 32 computed in float from the image's
+    shape, as torchvision's detection models batch their images: H and W
+    (30, 45) cast to float, divided by 32, rounded up, times 32, cast back,
+    minus the size -> pads [0, 0, 0, 0, 0, 0, 2, 19], folded at import."""
+    def const(name, array):
+        return helper.make_node('Constant', [], [name], name=name,
+                                value=numpy_helper.from_array(array))
+    nodes = [
+        helper.make_node('Shape', ['x'], ['shape'], name='shape'),
+        const('hw_at', np.array([2, 3], np.int64)),
+        helper.make_node('Gather', ['shape', 'hw_at'], ['hw'], name='hw'),
+        helper.make_node('Cast', ['hw'], ['hwf'], name='to_float', to=TensorProto.FLOAT),
+        const('stride', np.array(32.0, np.float32)),
+        helper.make_node('Div', ['hwf', 'stride'], ['q'], name='div'),
+        helper.make_node('Ceil', ['q'], ['qc'], name='ceil'),
+        helper.make_node('Mul', ['qc', 'stride'], ['sized'], name='mul'),
+        helper.make_node('Cast', ['sized'], ['sizes'], name='to_int', to=TensorProto.INT64),
+        helper.make_node('Sub', ['sizes', 'hw'], ['ends'], name='sub'),
+        const('zeros', np.zeros(6, np.int64)),
+        helper.make_node('Concat', ['zeros', 'ends'], ['pads'], name='pads', axis=0),
+        helper.make_node('Pad', ['x', 'pads'], ['y'], name='pad'),
+    ]
+    return model(nodes, [tensor('x', [1, 3, 30, 45])], [tensor('y', [1, 3, 32, 64])])
+
+
 def two_outputs():
     """Split into two outputs, and Softmax on one: a tuple result."""
     nodes = [
@@ -342,7 +368,7 @@ MODELS = {f.__name__: f for f in (if_runtime, if_constant, if_mismatch,
                                   evaluated_shape, qdq_weight, resize,
                                   resize_cubic, resize_crop,
                                   depth_to_space_bad,
-                                  space_to_depth_zero, pad_arith,
+                                  space_to_depth_zero, pad_arith, pad_stride,
                                   two_outputs,
                                   unsupported_op, bad_shapes, dynamic_shape,
                                   new_opset, undefined_input, runtime_reshape)}
