@@ -16,12 +16,14 @@ least 90% of the images.
 """
 import argparse
 import os
-import subprocess
 import sys
 import tempfile
 
 import numpy as np
 import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from qdq_compare import run  # noqa: E402
 
 
 class Plain(torch.nn.Module):
@@ -67,13 +69,6 @@ class Bottleneck(torch.nn.Module):
         y = self.bc(self.c(y))
         y = torch.relu(y + self.proj(x))
         return self.fc(torch.nn.functional.adaptive_avg_pool2d(y, 1).flatten(1))
-
-
-def run(cmd):
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != 0:
-        sys.exit(f"FAILED: {' '.join(cmd)}\n{p.stderr}")
-    return p
 
 
 def main():

@@ -19,13 +19,15 @@ every output must lie within one step and at least 80% must be equal.
 """
 import argparse
 import os
-import subprocess
 import sys
 import tempfile
 
 import numpy as np
 import torch
 import torch.ao.quantization as tq
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from qdq_compare import modes_within_one_step, run  # noqa: E402
 
 
 class Small(torch.nn.Module):
@@ -120,13 +122,6 @@ class Mobile(torch.nn.Module):
         return self.dequant(self.fc(torch.flatten(self.pool(x), 1)))
 
 
-def run(cmd):
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != 0:
-        sys.exit(f"FAILED: {' '.join(cmd)}\n{p.stderr}")
-    return p
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", required=True)
@@ -185,24 +180,8 @@ def main():
                   f"{products} qnn products for {layers} layers"
                   + (f", float {left} left" if left else "")
                   + "".join(f", {n} {op}" for op, n in found.items()))
-            for mode in ("compiled", "float", "interpreted"):
-                out = os.path.join(work, f"{name}.{mode}.npy")
-                cmd = [relay_run, path, "--input", xin, "--output", out]
-                if mode == "interpreted":
-                    cmd.insert(1, "--interp")
-                if mode == "float":
-                    cmd += ["--disable-pass", "FakeQuantizationToInteger"]
-                p = run(cmd)
-                native = mode == "interpreted" or \
-                    "reference interpreter" not in p.stderr
-                got = np.load(out)
-                steps = np.abs(got - want) / step
-                equal = np.mean(steps < 1e-3)
-                ok = native and steps.max() <= 1 + 1e-3 and equal >= 0.8
-                failures += not ok
-                print(f"{'ok' if ok else 'MISMATCH'} {name} {mode}: "
-                      f"native={native} largest difference {steps.max():.2f} "
-                      f"steps, {equal:.0%} equal")
+            failures += modes_within_one_step(relay_run, path, [xin], want,
+                                              step, name, work)
     print(f"{failures} failures")
     return 1 if failures else 0
 
