@@ -8,6 +8,12 @@ work=$(cd "$build" && pwd)/test/install-check
 rm -rf "$work"
 mkdir -p "$work"
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
+# The installed pass declarations (transforms/Passes.td and the per-family
+# files it includes) generate the installed Passes.h.inc.
+inc=$work/prefix/include/relay-mlir
+"$tools/mlir-tblgen" -gen-pass-decls -name Relay -I "$inc" \
+  -I "$("$tools/llvm-config" --includedir)" "$inc/transforms/Passes.td" |
+  cmp - "$inc/transforms/Passes.h.inc"
 launcher=()
 if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
 cmake -G Ninja -S "$here" -B "$work/build" -DCMAKE_BUILD_TYPE=Release \

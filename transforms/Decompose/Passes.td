@@ -1,0 +1,45 @@
+//===- Passes.td - Relay passes: Decompose -----------------*- tablegen -*-===//
+//
+// Decomposing ops into simpler Relay ops (transforms/Decompose). Included by
+// transforms/Passes.td, which generates every pass declaration into one
+// Passes.h.inc.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RELAY_TRANSFORMS_DECOMPOSE_PASSES
+#define RELAY_TRANSFORMS_DECOMPOSE_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def Decompose : Pass<"relay-decompose", "::mlir::ModuleOp"> {
+  let summary = "Rewrite composite operators into primitive ones";
+  let description = [{
+    The composite operators (`fast_exp`, `trunc_divide`, `isnan`, `isinf`,
+    `isfinite`, `cast_like`, `broadcast_to_like`, `collapse_sum_like`,
+    `reverse`, `tile`, `repeat`, `nn.fast_softmax`, `nn.l2_normalize`,
+    `nn.lrn`, `nn.instance_norm`, `nn.group_norm`, `one_hot`, `cumsum`, `topk`,
+    `argsort`, `sort`, `shape_of`, `ndarray_size`, `nn.mirror_pad`, `variance`,
+    `image.resize2d`,
+    `nn.depth_to_space`, `nn.space_to_depth`, `sequence_mask`, `nn.conv1d`,
+    `nn.conv1d_transpose`, `nn.max_pool1d`, `nn.avg_pool1d`,
+    `nn.adaptive_avg_pool1d`, `nn.adaptive_max_pool1d`, `nn.conv3d`,
+    `nn.max_pool3d`, `nn.avg_pool3d`, `nn.adaptive_avg_pool3d`,
+    `nn.adaptive_max_pool3d`) are typed by their
+    relations like every operator; this pass rewrites them into the
+    primitive operators that lowering and the interpreter implement, as
+    TVM's SimplifyInference and Legalize do. It needs static operand
+    shapes: native compilation runs it after `--relay-specialize`, relay-run
+    after type inference; an op whose shapes are not known is left alone.
+
+    ```mlir
+    %y = relay.tile %x {reps = array<i64: 2>} : (tensor<3xf32>) -> tensor<6xf32>
+    // becomes
+    %0 = relay.reshape %x {newshape = array<i64: 1, 3>} : ...
+    %1 = relay.broadcast_to %0 {shape = array<i64: 2, 3>} : ...
+    %y = relay.reshape %1 {newshape = array<i64: 6>} : ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::relay::RelayDialect"];
+}
+
+#endif // RELAY_TRANSFORMS_DECOMPOSE_PASSES
