@@ -5,6 +5,7 @@
 #include "dialects/relay/OperatorRegistry.h"
 #include "dialects/relay/RelayAttrs.h"
 #include "dialects/relay/TypeUtils.h"
+#include "runtime/Interpreter/CompositeKernels.h"
 #include "runtime/Interpreter/Kernels.h"
 
 #include "mlir/IR/SymbolTable.h"
@@ -126,6 +127,7 @@ private:
   DenseMap<Attribute, Operation *> symbols;
   DenseMap<OperationName, const KernelFn *> kernels;
   DenseMap<Operation *, SmallVector<Value>> captures;
+  CompositeKernels composites;
 };
 
 } // namespace
@@ -196,13 +198,12 @@ static const KernelFn *findKernel(const OperatorInfo &info) {
                                   : std::any_cast<KernelFn>(&it->second);
 }
 
-/// Runs `kernel`, the operator `op`'s, on `operands`.
+/// Runs `kernel`, the operator `op`'s, on `operands`; without one, the
+/// operator's decomposition at the operands' types (`composites`).
 static FailureOr<ValuePtr> runKernel(Operation *op, const OperatorInfo &info,
                                      const KernelFn *kernel,
-                                     ArrayRef<ValuePtr> operands) {
-  if (!kernel)
-    return mlir::emitError(op->getLoc(), "the interpreter has no kernel for '")
-           << op->getName() << "'";
+                                     ArrayRef<ValuePtr> operands,
+                                     CompositeKernels &composites) {
   // The result type for these operands: the relation on the run-time types
   // (this also checks `?` dimensions against the actual sizes).
   SmallVector<Type> types;
@@ -238,6 +239,9 @@ static FailureOr<ValuePtr> runKernel(Operation *op, const OperatorInfo &info,
            << op->getName() << "', " << tooLarge << ", needs " << needed
            << " bytes in the interpreter, more than this machine's memory ("
            << physicalMemoryBytes() << " bytes)";
+  if (!kernel)
+    return composites.run(op, operands, ArrayRef<Type>(types).drop_back(),
+                          reporter.result);
   KernelContext ctx{op, operands, getOperatorAttributes(op), reporter.result};
   return (*kernel)(ctx);
 }
@@ -248,7 +252,7 @@ FailureOr<ValuePtr> Machine::runOperator(Operation *op,
   auto found = kernels.find(op->getName());
   if (found == kernels.end())
     found = kernels.try_emplace(op->getName(), findKernel(info)).first;
-  return runKernel(op, info, found->second, operands);
+  return runKernel(op, info, found->second, operands, composites);
 }
 
 FailureOr<ValuePtr>
@@ -258,7 +262,8 @@ mlir::relay::interp::evaluateOperator(Operation *op,
   const OperatorInfo *info = lookupOperator(op->getName().getStringRef());
   if (!info)
     return op->emitError("'") << op->getName() << "' is not an operator";
-  return runKernel(op, *info, findKernel(*info), operands);
+  CompositeKernels composites;
+  return runKernel(op, *info, findKernel(*info), operands, composites);
 }
 
 bool Machine::matchPattern(Attribute pattern, const ValuePtr &v,

@@ -5,7 +5,8 @@
 // environment, global and local (and mutual) recursion, ADT construction
 // and `match` (a `match?` without a matching case fails at run time with a
 // located error), references with a store, tuples, `if`, and every
-// operator through its reference kernel (Kernels.h).
+// operator through its reference kernel (Kernels.h), composite ones through
+// their decomposition at the run-time shapes (CompositeKernels.h).
 //
 // Evaluation runs on an explicit stack of frames, not the C++ stack, so a
 // program may nest calls as deeply as memory allows.

@@ -32,7 +32,7 @@ LogicalResult mlir::relay::decompose::RuleRewrite::matchAndRewrite(
     if (auto tuple = dyn_cast<TupleType>(t))
       return llvm::all_of(tuple.getTypes(), isStatic);
     auto ranked = dyn_cast<RankedTensorType>(t);
-    return ranked && ranked.hasStaticShape();
+    return ranked && (anyShape || ranked.hasStaticShape());
   };
   if (!llvm::all_of(op->getOperandTypes(), isStatic) ||
       !llvm::all_of(op->getResultTypes(), isStatic))

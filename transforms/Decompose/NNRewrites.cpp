@@ -17,7 +17,8 @@ using namespace mlir::relay::decompose;
 Value mlir::relay::decompose::alongAxis(Emitter &b, Value v, int64_t axis,
                                         int64_t rank) {
   SmallVector<int64_t> shape(rank, 1);
-  shape[axis] = shapeOf(v)[0];
+  int64_t size = shapeOf(v)[0];
+  shape[axis] = ShapedType::isDynamic(size) ? -1 : size;
   return b.reshape(v, shape);
 }
 

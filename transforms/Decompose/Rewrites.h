@@ -107,15 +107,19 @@ inline int64_t positive(int64_t axis, int64_t rank) {
 using Rewrite = Value (*)(Emitter &, Operation *);
 
 /// Applies `rewrite` to the ops named `name` whose operand and result types
-/// are static (tuples of static tensors too).
+/// are static (tuples of static tensors too), or only ranked with
+/// `anyShape` (for rewrites that read ranks and attributes, never sizes).
 struct RuleRewrite : RewritePattern {
-  RuleRewrite(StringRef name, Rewrite rewrite, MLIRContext *context)
-      : RewritePattern(name, /*benefit=*/1, context), rewrite(rewrite) {}
+  RuleRewrite(StringRef name, Rewrite rewrite, MLIRContext *context,
+              bool anyShape = false)
+      : RewritePattern(name, /*benefit=*/1, context), rewrite(rewrite),
+        anyShape(anyShape) {}
 
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override;
 
   Rewrite rewrite;
+  bool anyShape;
 };
 
 /// `v` (a vector) reshaped so that it broadcasts along `axis` of a

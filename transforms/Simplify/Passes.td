@@ -69,7 +69,11 @@ def FoldConstant : Pass<"relay-fold-constant", "::mlir::ModuleOp"> {
     (the interpreter's, runtime/Interpreter) and replaced by the constant
     it computes; tuples of constants and projections out of them fold
     along, and an `if` on a constant condition is replaced by its taken
-    branch. References, calls and applications are never evaluated, so no
+    branch. `shape_of` and `ndarray_size` of a tensor whose type is static
+    are its shape and size whatever computes it, as in TVM; composite
+    operators of constants (`one_hot`, `tile`, ...) are evaluated through
+    their decompositions. References, calls and applications are never
+    evaluated, so no
     effect moves to compile time. A result of more than `max-elements`
     elements is left to run time (a folded tensor is stored in the
     program), and so is an operator whose kernel reports an error (an

@@ -66,11 +66,13 @@ struct SimplifyInferencePass
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     RewritePatternSet patterns(context);
+    // These read ranks and axes only: `?` dimensions are fine.
     patterns.add<RuleRewrite>(BatchNormOp::getOperationName(), batchNorm,
-                              context);
-    patterns.add<RuleRewrite>(DropoutOp::getOperationName(), dropout, context);
+                              context, /*anyShape=*/true);
+    patterns.add<RuleRewrite>(DropoutOp::getOperationName(), dropout, context,
+                              /*anyShape=*/true);
     patterns.add<RuleRewrite>(LayerNormOp::getOperationName(), layerNorm,
-                              context);
+                              context, /*anyShape=*/true);
     // The other normalisations: --relay-decompose's rewrites of them.
     addNNRewrites([&](StringRef name, Rewrite rewrite) {
       if (llvm::is_contained(

@@ -80,3 +80,28 @@ relay.func @split() -> tensor<2xf32> {
   %b = relay.tuple_get %s[1] : tuple<tensor<2xf32>, tensor<2xf32>>
   relay.return %b : tensor<2xf32>
 }
+
+// -----
+
+// Tests that shape_of and ndarray_size of a parameter with a static type
+// are constants (as in TVM), in the dtype asked for, while those of a
+// tensor with a `?` dimension stay; a composite operator of constants
+// (one_hot, no kernel of its own) folds through its decomposition.
+// CHECK-LABEL: relay.func @shapes(
+// CHECK-DAG: relay.constant dense<[2, 3]> : tensor<2xi32>
+// CHECK-DAG: relay.constant dense<6> : tensor<i64>
+// CHECK-DAG: relay.constant dense<{{\[}}[1.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00]]> : tensor<2x2xf32>
+// CHECK: relay.shape_of %{{.*}} : (tensor<?x3xf32>)
+// CHECK-NOT: relay.ndarray_size
+// CHECK-NOT: relay.one_hot
+relay.func @shapes(%x: tensor<2x3xf32>, %y: tensor<?x3xf32>) -> tuple<tensor<2xi32>, tensor<i64>, tensor<2xi32>, tensor<2x2xf32>> {
+  %s = relay.shape_of %x : (tensor<2x3xf32>) -> tensor<2xi32>
+  %n = relay.ndarray_size %x {dtype = i64} : (tensor<2x3xf32>) -> tensor<i64>
+  %d = relay.shape_of %y : (tensor<?x3xf32>) -> tensor<2xi32>
+  %i = relay.constant dense<[0, 1]> : tensor<2xi32>
+  %on = relay.constant dense<1.0> : tensor<f32>
+  %off = relay.constant dense<0.0> : tensor<f32>
+  %h = relay.one_hot %i, %on, %off {depth = 2 : i64, axis = -1 : i64, dtype = f32} : (tensor<2xi32>, tensor<f32>, tensor<f32>) -> tensor<2x2xf32>
+  %t = relay.tuple(%s, %n, %d, %h : tensor<2xi32>, tensor<i64>, tensor<2xi32>, tensor<2x2xf32>)
+  relay.return %t : tuple<tensor<2xi32>, tensor<i64>, tensor<2xi32>, tensor<2x2xf32>>
+}

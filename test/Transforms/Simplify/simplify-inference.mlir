@@ -68,3 +68,25 @@ relay.func @others(%x: tensor<1x4x2x2xf32>, %g: tensor<4xf32>, %b: tensor<4xf32>
   %l = relay.nn.l2_normalize %n {eps = 1.0e-03 : f64} : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
   relay.return %l : tensor<1x4x2x2xf32>
 }
+
+// -----
+
+// Tests that batch_norm, layer_norm and dropout simplify when dimensions
+// are `?` (they read ranks and axes only), the channel count too: the
+// per-channel scale is then reshaped with -1 along the axis.
+// CHECK-LABEL: relay.func @any_dims(
+// CHECK-NOT: relay.nn.batch_norm
+// CHECK-NOT: relay.nn.layer_norm
+// CHECK-NOT: relay.nn.dropout
+// CHECK: relay.reshape %{{.*}} {newshape = array<i64: 1, -1, 1>} : (tensor<?xf32>) -> tensor<1x?x1xf32>
+// CHECK: relay.multiply %{{.*}}, %{{.*}} : (tensor<?x?x5xf32>, tensor<1x?x1xf32>) -> tensor<?x?x5xf32>
+// CHECK: relay.mean
+// CHECK: relay.return
+relay.func @any_dims(%x: tensor<?x?x5xf32>, %c: tensor<?xf32>, %g: tensor<5xf32>, %b: tensor<5xf32>) -> tensor<?x?x5xf32> {
+  %t = relay.nn.batch_norm %x, %c, %c, %c, %c {epsilon = 1.0e-03 : f64} : (tensor<?x?x5xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>) -> tuple<tensor<?x?x5xf32>, tensor<?xf32>, tensor<?xf32>>
+  %y = relay.tuple_get %t[0] : tuple<tensor<?x?x5xf32>, tensor<?xf32>, tensor<?xf32>>
+  %n = relay.nn.layer_norm %y, %g, %b : (tensor<?x?x5xf32>, tensor<5xf32>, tensor<5xf32>) -> tensor<?x?x5xf32>
+  %d = relay.nn.dropout %n : (tensor<?x?x5xf32>) -> tuple<tensor<?x?x5xf32>, tensor<?x?x5xf32>>
+  %z = relay.tuple_get %d[0] : tuple<tensor<?x?x5xf32>, tensor<?x?x5xf32>>
+  relay.return %z : tensor<?x?x5xf32>
+}

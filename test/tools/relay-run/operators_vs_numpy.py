@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Checks every operator's interpreter kernel against a numpy reference.
 
-usage: operators_vs_numpy.py TOOLS_DIR WORK_DIR [compiled|lower-gpu]
+usage: operators_vs_numpy.py TOOLS_DIR WORK_DIR [compiled|dynamic|lower-gpu]
 
 For each case: random inputs are saved as .npy, a one-operator Relay
 program runs on `relay-run --interp` (or, with `compiled`, natively
-compiled, reporting the cases that fell back to the interpreter), and its
+compiled, reporting the cases that fell back to the interpreter; with `dynamic`,
+interpreted with every dimension of the parameters' types `?`, so that
+relations and composite operators see only run-time shapes), and its
 --output is compared with the numpy reference (float32: 1e-5 relative for elementwise operators, 1e-4 for
 reductions, matrix products and convolutions). Prints one line per
 operator and a summary; exits 1 on any mismatch. With `lower-gpu`, each
@@ -38,10 +40,10 @@ def boolean(*shape):
     return RNG.integers(0, 2, size=shape).astype(bool)
 
 
-def relay_type(a):
-    dims = ", ".join(str(d) for d in a.shape)
-    if a.ndim == 1:
-        dims += ""
+def relay_type(a, dynamic=False):
+    """`a`'s Relay type; with `dynamic`, every dimension `?`."""
+    dims = ", ".join("?" if dynamic else str(d)
+                     for i, d in enumerate(a.shape))
     return f"Tensor[({dims}), {DTYPES[a.dtype]}]"
 
 
@@ -801,6 +803,7 @@ def main():
     if len(sys.argv) > 3 and sys.argv[3] == "lower-gpu":
         return lower_gpu(tools, work)
     compiled = len(sys.argv) > 3 and sys.argv[3] == "compiled"
+    dynamic = len(sys.argv) > 3 and sys.argv[3] == "dynamic"
     fallbacks = []
     os.makedirs(work, exist_ok=True)
     run = os.path.join(tools, "relay-run")
@@ -809,7 +812,8 @@ def main():
     for name, call, inputs, ref, tol in CASES:
         tag = name.replace(" ", "_").replace("(", "").replace(")", "").replace(",", "")
         names = "abcde"[:len(inputs)]
-        params = ", ".join(f"%{n}: {relay_type(a)}" for n, a in zip(names, inputs))
+        params = ", ".join(f"%{n}: {relay_type(a, dynamic)}"
+                           for n, a in zip(names, inputs))
         program = os.path.join(work, tag + ".rly")
         with open(program, "w") as f:
             f.write(f'#[version = "0.0.5"]\ndef @main({params}) {{\n  {call}\n}}\n')

@@ -182,6 +182,63 @@ TEST_F(InterpreterTest, RunsAUserOperatorKernel) {
   EXPECT_EQ(show(*r), "[2.5, -6.0]");
 }
 
+// Tests that composite operators (no kernel of their own) run on tensors
+// whose types leave dimensions `?`: decomposed at the run-time types, once
+// per shape, so a second call with another shape gets its own result.
+TEST_F(InterpreterTest, RunsCompositeOperatorsAtRunTimeShapes) {
+  auto module = parse(R"mlir(
+    relay.func @main(%x: tensor<?x3xf32>) -> tuple<tensor<2xi32>, tensor<?xf32>> {
+      %s = relay.shape_of %x : (tensor<?x3xf32>) -> tensor<2xi32>
+      %m = relay.mean %x {axis = array<i64: 1>, keepdims = true} : (tensor<?x3xf32>) -> tensor<?x1xf32>
+      %v = relay.variance %x, %m {axis = array<i64: 1>} : (tensor<?x3xf32>, tensor<?x1xf32>) -> tensor<?xf32>
+      %t = relay.tuple(%s, %v : tensor<2xi32>, tensor<?xf32>)
+      relay.return %t : tuple<tensor<2xi32>, tensor<?xf32>>
+    }
+  )mlir");
+  ASSERT_TRUE(module) << errors;
+  Interpreter interp(*module);
+  auto rows = [&](int64_t n) {
+    const double values[] = {1, 1, 4, 0, 3, 6};
+    Tensor x(Float32Type::get(&context), {n, 3});
+    for (int64_t k = 0; k < 3 * n; ++k)
+      x.setF(k, values[k]);
+    return RuntimeValue::tensor(std::move(x));
+  };
+  FailureOr<ValuePtr> two = interp.call("main", {rows(2)});
+  ASSERT_TRUE(succeeded(two)) << errors;
+  // Rows (1, 1, 4) and (0, 3, 6): variances 2 and 6.
+  EXPECT_EQ(show(*two), "([2, 3], [2.0, 6.0])");
+  FailureOr<ValuePtr> one = interp.call("main", {rows(1)});
+  ASSERT_TRUE(succeeded(one)) << errors;
+  EXPECT_EQ(show(*one), "([1, 3], [2.0])");
+}
+
+// Tests that an operator with neither a kernel nor a decomposition is a
+// located error naming it and the operand types, not a crash or a loop.
+TEST_F(InterpreterTest, ReportsAnOperatorWithoutKernelOrDecomposition) {
+  auto *relay = context.getOrLoadDialect<RelayDialect>();
+  OperatorInfo info;
+  info.name = "relay.my.opaque";
+  info.relation = "Identity";
+  info.numInputs = 1;
+  ASSERT_TRUE(succeeded(registerDynamicOperator(relay, info)));
+  auto module = parse(R"mlir(
+    relay.func @main(%x: tensor<?xf32>) -> tensor<?xf32> {
+      %y = relay.my.opaque %x : (tensor<?xf32>) -> tensor<?xf32>
+      relay.return %y : tensor<?xf32>
+    }
+  )mlir");
+  ASSERT_TRUE(module) << errors;
+  Tensor x(Float32Type::get(&context), {2});
+  Interpreter interp(*module);
+  EXPECT_TRUE(failed(interp.call("main", {RuntimeValue::tensor(x)})));
+  EXPECT_NE(errors.find("the interpreter has no kernel for 'relay.my.opaque' "
+                        "and cannot decompose it for operands "
+                        "'tensor<2xf32>'"),
+            std::string::npos)
+      << errors;
+}
+
 TEST_F(InterpreterTest, NpyRoundTripsAndRejectsMalformedFiles) {
   Tensor t(IntegerType::get(&context, 16, IntegerType::Unsigned), {2, 2});
   for (int k = 0; k < 4; ++k)
