@@ -25,6 +25,7 @@
 #include "transforms/Codegen/CPU/CPUDescription.h"
 #include "transforms/Codegen/CPU/CPUTarget.h"
 #include "transforms/Passes.h"
+#include "transforms/Specialize/BindInputShapes.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -414,10 +415,24 @@ int main(int argc, char **argv) {
   if (timing)
     pm.enableTiming(phaseTiming);
   pm.addPass(createInferTypes());
+  if (failed(pm.run(*module)))
+    return 1;
+  // Native code is for static shapes: `?` parameters take the inputs'.
+  if (!useInterpreter && !inputTensors.empty()) {
+    SmallVector<Type> inputTypes;
+    for (const Tensor &t : inputTensors)
+      inputTypes.push_back(t.getType());
+    if (OwningOpRef<ModuleOp> bound =
+            bindInputShapes(*module, entry, inputTypes))
+      module = std::move(bound);
+  }
   // Composite operators become primitive ones (the interpreter and the
   // compiler implement those).
-  pm.addPass(createDecompose());
-  if (failed(pm.run(*module)))
+  PassManager decompose(&context);
+  if (timing)
+    decompose.enableTiming(phaseTiming);
+  decompose.addPass(createDecompose());
+  if (failed(decompose.run(*module)))
     return 1;
   if (gradient) {
     phase("Gradient");
