@@ -2,12 +2,14 @@
 
 #include "capi/Translation.h"
 
+#include "dialects/relay/RelayOps.h"
 #include "frontends/ONNX/OnnxImporter.h"
 #include "frontends/RelayText/Exporter.h"
 #include "frontends/RelayText/Importer.h"
 #include "support/AlignedInput.h"
 #include "transforms/Passes.h"
 #include "transforms/Pipelines/Pipelines.h"
+#include "transforms/Specialize/BindInputShapes.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"
@@ -75,6 +77,38 @@ MlirLogicalResult mlirRelayExportText(MlirModule module,
   LogicalResult result = relay::text::exportRelayText(unwrap(module), stream);
   stream.flush();
   return wrap(result);
+}
+
+MlirModule mlirRelayBindInputShapes(MlirModule module, MlirStringRef entry,
+                                    intptr_t numInputs, const intptr_t *ranks,
+                                    const int64_t *dims) {
+  ModuleOp op = unwrap(module);
+  auto func = op.lookupSymbol<relay::FuncOp>(unwrap(entry));
+  if (!func || func.getNumArguments() != static_cast<unsigned>(numInputs))
+    return MlirModule{nullptr};
+  // Each parameter's dtype with the given sizes (others as they are).
+  SmallVector<Type> types;
+  for (auto [i, param] : llvm::enumerate(func.getArgumentTypes())) {
+    auto tensor = dyn_cast<RankedTensorType>(param);
+    if (ranks[i] < 0 || !tensor) {
+      types.push_back(param);
+      dims += std::max<intptr_t>(ranks[i], 0);
+      continue;
+    }
+    types.push_back(RankedTensorType::get(ArrayRef<int64_t>(dims, ranks[i]),
+                                          tensor.getElementType()));
+    dims += ranks[i];
+  }
+  OwningOpRef<ModuleOp> bound =
+      relay::bindInputShapes(op, unwrap(entry), types);
+  if (!bound)
+    return MlirModule{nullptr};
+  // As mlirRelayInferTypes leaves a module: composites decomposed.
+  PassManager pm(op.getContext());
+  pm.addPass(relay::createDecompose());
+  if (failed(pm.run(*bound)))
+    return MlirModule{nullptr};
+  return wrap(bound.release());
 }
 
 MlirLogicalResult mlirRelayInferTypes(MlirModule module) {

@@ -63,6 +63,21 @@ MLIR_CAPI_EXPORTED MlirLogicalResult mlirRelayExportText(
 /// program at the offending expression.
 MLIR_CAPI_EXPORTED MlirLogicalResult mlirRelayInferTypes(MlirModule module);
 
+/// A copy of `module` (checked by mlirRelayInferTypes) compiled for inputs
+/// of given sizes: parameter `i` of `entry` whose type leaves dimensions
+/// `?` takes the shape of `ranks[i]` dimensions taken in turn from `dims`
+/// (a rank of -1 leaves the parameter as it is), and what was typed from
+/// them is typed again, each global function called with the sizes gets a
+/// copy typed for them (relay-run does this with its --input files; native
+/// code is for static shapes). Returns a null module where nothing was
+/// bound or the program does not type for these sizes (a closure applied
+/// at two shapes): `module` then runs as written, on the interpreter.
+MLIR_CAPI_EXPORTED MlirModule mlirRelayBindInputShapes(MlirModule module,
+                                                       MlirStringRef entry,
+                                                       intptr_t numInputs,
+                                                       const intptr_t *ranks,
+                                                       const int64_t *dims);
+
 /// Adds `@<entry>_grad` to a module mlirRelayInferTypes has checked: it
 /// takes the entry's parameters and returns `(entry(x...), (d/dx1, ...))`,
 /// the result seeded by ones (relay-run --gradient: first-order mode where

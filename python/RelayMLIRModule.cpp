@@ -13,6 +13,7 @@
 #include "capi/Executor.h"
 #include "capi/Translation.h"
 
+#include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
@@ -23,6 +24,7 @@
 #include <pybind11/stl.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -400,6 +402,66 @@ public:
     return function;
   }
 
+  /// The shapes of `entry`'s tensor parameters, with -1 for a `?`
+  /// dimension (None for other parameters); None when there is no such
+  /// function.
+  py::object parameterShapes(const std::string &entry) const {
+    for (MlirOperation op =
+             mlirBlockGetFirstOperation(mlirModuleGetBody(state->module));
+         !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+      MlirAttribute name = mlirOperationGetAttributeByName(
+          op, mlirStringRefCreateFromCString("sym_name"));
+      MlirAttribute type = mlirOperationGetAttributeByName(
+          op, mlirStringRefCreateFromCString("function_type"));
+      if (mlirAttributeIsNull(name) || mlirAttributeIsNull(type) ||
+          !mlirAttributeIsAString(name) || !mlirAttributeIsAType(type))
+        continue;
+      MlirStringRef symbol = mlirStringAttrGetValue(name);
+      if (std::string(symbol.data, symbol.length) != entry)
+        continue;
+      MlirType fn = mlirTypeAttrGetValue(type);
+      py::list shapes;
+      for (intptr_t i = 0; i < mlirFunctionTypeGetNumInputs(fn); ++i) {
+        MlirType input = mlirFunctionTypeGetInput(fn, i);
+        if (!mlirTypeIsARankedTensor(input)) {
+          shapes.append(py::none());
+          continue;
+        }
+        py::list shape;
+        for (intptr_t d = 0; d < mlirShapedTypeGetRank(input); ++d)
+          shape.append(mlirShapedTypeIsDynamicDim(input, d)
+                           ? int64_t(-1)
+                           : mlirShapedTypeGetDimSize(input, d));
+        shapes.append(py::tuple(shape));
+      }
+      return shapes;
+    }
+    return py::none();
+  }
+
+  /// A copy typed for inputs of `shapes` (one per parameter of `entry`;
+  /// None leaves a parameter as it is): mlirRelayBindInputShapes. None
+  /// where the program does not type for them.
+  py::object bindInputShapes(
+      const std::string &entry,
+      const std::vector<std::optional<std::vector<int64_t>>> &shapes) {
+    std::vector<intptr_t> ranks;
+    std::vector<int64_t> dims;
+    for (const auto &shape : shapes) {
+      ranks.push_back(shape ? static_cast<intptr_t>(shape->size()) : -1);
+      if (shape)
+        dims.insert(dims.end(), shape->begin(), shape->end());
+    }
+    state->context->clear();
+    MlirModule bound =
+        mlirRelayBindInputShapes(state->module, toStringRef(entry),
+                                 ranks.size(), ranks.data(), dims.data());
+    if (mlirModuleIsNull(bound))
+      return py::none();
+    return py::cast(
+        Module(std::make_shared<ModuleState>(state->context, bound)));
+  }
+
 private:
   static Module adopt(std::shared_ptr<Context> context, MlirModule module) {
     if (mlirModuleIsNull(module))
@@ -442,6 +504,9 @@ PYBIND11_MODULE(_relay_mlir, m) {
       .def("run_passes", &Module::runPasses, py::arg("pipeline"))
       .def("to_relay_text", &Module::toRelayText)
       .def("to_mlir", &Module::toMLIR)
+      .def("parameter_shapes", &Module::parameterShapes, py::arg("entry"))
+      .def("bind_input_shapes", &Module::bindInputShapes, py::arg("entry"),
+           py::arg("shapes"))
       .def("compile", &Module::compile, py::arg("entry"), py::arg("opt_level"),
            py::arg("threads"), py::arg("target"), py::arg("cpu"),
            py::arg("precision"));

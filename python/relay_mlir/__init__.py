@@ -91,13 +91,17 @@ class Module:
                 cpu="host", precision="fp32"):
         """Compiles `entry` to native code (relay-run's options of the same
         names; `threads` defaults to the cores this process may run on) and
-        returns it as a Function."""
+        returns it as a Function. Where the entry's parameter types leave
+        dimensions `?`, the Function is compiled for the sizes of the
+        arrays of each call, once per set of sizes."""
         self.infer_types()
         if threads is None:
             threads = _default_threads()
-        native = self._native.compile(entry, int(opt_level), int(threads),
-                                      target, cpu, precision)
-        return Function(native, entry)
+        options = (int(opt_level), int(threads), target, cpu, precision)
+        shapes = self._native.parameter_shapes(entry)
+        if shapes and any(s is not None and -1 in s for s in shapes):
+            return _ShapedFunction(self._native, entry, shapes, options)
+        return Function(self._native.compile(entry, *options), entry)
 
     def __str__(self):
         return self.to_text()
@@ -185,6 +189,56 @@ class Function:
         results = [_from_bfloat16_bits(r) if spec[3] else r for r, spec in
                    zip(self._native.call(arrays), self._result_specs)]
         return _rebuild(self._results, results)
+
+
+class _ShapedFunction:
+    """A Function of an entry whose parameter types leave dimensions `?`
+    (Relay's Any): each call's array sizes are bound to them
+    (relay-run does this with its --input files: native code is for static
+    shapes) and the program compiled for them, kept for the next call with
+    the same sizes."""
+
+    def __init__(self, native, entry, shapes, options):
+        self._native = native
+        self.entry = entry
+        self._shapes = shapes
+        self._options = options
+        self._compiled = {}
+
+    def __call__(self, *args):
+        if len(args) != len(self._shapes):
+            raise TypeError("@%s takes %d inputs, got %d"
+                            % (self.entry, len(self._shapes), len(args)))
+        sizes = tuple(None if s is None else tuple(np.shape(a))
+                      for s, a in zip(self._shapes, args))
+        function = self._compiled.get(sizes)
+        if function is None:
+            for i, (want, got) in enumerate(zip(self._shapes, sizes)):
+                if want is not None and (
+                        len(want) != len(got) or
+                        any(w not in (-1, g) for w, g in zip(want, got))):
+                    raise ValueError(
+                        "input %d of @%s: expected shape %s (-1: any size), "
+                        "got %s" % (i, self.entry, tuple(want), got))
+            bound = self._native.bind_input_shapes(
+                self.entry, [None if s is None else list(s) for s in sizes])
+            if bound is None:
+                raise Error("@%s does not type for inputs of sizes %s (a "
+                            "closure applied at two shapes, recursion whose "
+                            "shapes grow: relay-run runs it on its "
+                            "interpreter)" % (self.entry, list(sizes)))
+            try:
+                native = bound.compile(self.entry, *self._options)
+            except Error as e:
+                # Sizes that leave a shape open (a closure typed `?`
+                # applied at two shapes) or one that depends on data.
+                raise Error("@%s for inputs of sizes %s: %s"
+                            % (self.entry, list(sizes), e)) from None
+            function = Function(native, self.entry)
+            # The bound module lives as long as its compiled function.
+            function._module = bound
+            self._compiled[sizes] = function
+        return function(*args)
 
 
 def load(source, name=None, input_shapes=None):

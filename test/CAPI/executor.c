@@ -108,6 +108,46 @@ static void testCompileAndCall(MlirContext ctx) {
   mlirModuleDestroy(module);
 }
 
+static void testBindInputShapes(MlirContext ctx) {
+  // CHECK-LABEL: @bind_input_shapes
+  fprintf(stderr, "@bind_input_shapes\n");
+  MlirModule module =
+      importText(ctx,
+                 "#[version = \"0.0.5\"]\n"
+                 "def @main(%x: Tensor[(?, 2), float32]) { @twice(%x) }\n"
+                 "def @twice(%y: Tensor[(?, ?), float32]) { add(%y, %y) }\n",
+                 "any.rly");
+  mlirRelayInferTypes(module);
+  // Native code is for static shapes: bound to 3 rows, @main and a copy of
+  // @twice are typed for them.
+  intptr_t ranks[1] = {2};
+  int64_t dims[2] = {3, 2};
+  MlirModule bound =
+      mlirRelayBindInputShapes(module, str("main"), 1, ranks, dims);
+  // CHECK: bound: 1
+  // CHECK: def @main(%x: Tensor[(3, 2), float32]) -> Tensor[(3, 2), float32]
+  fprintf(stderr, "bound: %d\n", !mlirModuleIsNull(bound));
+  mlirRelayExportText(bound, printToStderr, NULL);
+  MlirRelayExecutor exec = mlirRelayExecutorCreate(
+      bound, str("main"), mlirRelayCompileOptionsGetDefault());
+  float x[6] = {0, 1, 2, 3, 4, 5}, y[6];
+  const void *inputs[1] = {x};
+  void *results[1] = {y};
+  mlirRelayExecutorCall(exec, inputs, results);
+  // CHECK: twice: 0 2 4 6 8 10
+  fprintf(stderr, "twice: %g %g %g %g %g %g\n", y[0], y[1], y[2], y[3], y[4],
+          y[5]);
+  mlirRelayExecutorDestroy(exec);
+  mlirModuleDestroy(bound);
+  // A size the fixed dimension does not allow binds nothing.
+  int64_t wrong[2] = {3, 4};
+  // CHECK: wrong size bound: 0
+  fprintf(stderr, "wrong size bound: %d\n",
+          !mlirModuleIsNull(
+              mlirRelayBindInputShapes(module, str("main"), 1, ranks, wrong)));
+  mlirModuleDestroy(module);
+}
+
 static void testGradient(MlirContext ctx) {
   // CHECK-LABEL: @gradient
   fprintf(stderr, "@gradient\n");
@@ -211,7 +251,8 @@ static void testErrors(MlirContext ctx) {
   options = mlirRelayCompileOptionsGetDefault();
   options.target = str("tpu");
   mlirRelayExecutorCreate(module, str("id"), options);
-  // CHECK: diagnostic: {{.*}}: precision 'fp8': fp32, bf16 (the CPU targets) or tf32 (cuda)
+  // CHECK: diagnostic: {{.*}}: precision 'fp8': fp32, bf16 (the CPU targets) or
+  // tf32 (cuda)
   options = mlirRelayCompileOptionsGetDefault();
   options.precision = str("fp8");
   mlirRelayExecutorCreate(module, str("id"), options);
@@ -244,6 +285,7 @@ int main(void) {
   mlirRelayRegisterAllPasses();
   mlirContextAttachDiagnosticHandler(ctx, printDiagnostic, NULL, NULL);
   testCompileAndCall(ctx);
+  testBindInputShapes(ctx);
   testGradient(ctx);
   testErrors(ctx);
   mlirContextDestroy(ctx);

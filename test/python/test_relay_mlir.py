@@ -93,6 +93,40 @@ def @main(%x: Tensor[(4), bfloat16], %y: Tensor[(4), bfloat16]) {
         f(np.arange(4), x)
 
 
+def test_any_dimensions_compile_per_input_sizes():
+    """Tests that an entry whose parameter types leave dimensions `?` is
+    compiled for each call's array sizes (a global function called with
+    them too), once per set of sizes, that sizes the fixed dimensions do
+    not allow raise, and that a program one set of sizes does not make
+    static (a closure applied at two shapes) raises saying so."""
+    f = relay_mlir.compile("""#[version = "0.0.5"]
+def @main(%x: Tensor[(?, 3), float32], %y: Tensor[(?), float32]) {
+  (@scale(%x), sum(%y), shape_of(%x))
+}
+def @scale(%z: Tensor[(?, ?), float32]) {
+  multiply(%z, 2f)
+}""")
+    for rows in (2, 5, 2):
+        x = np.arange(3 * rows, dtype=np.float32).reshape(rows, 3)
+        y = np.ones(rows + 1, dtype=np.float32)
+        scaled, total, shape = f(x, y)
+        np.testing.assert_array_equal(scaled, 2 * x)
+        assert float(total) == rows + 1
+        np.testing.assert_array_equal(shape, [rows, 3])
+    assert len(f._compiled) == 2
+    with pytest.raises(ValueError, match=r"expected shape \(-1, 3\)"):
+        f(np.ones((2, 4), np.float32), np.ones(2, np.float32))
+    g = relay_mlir.compile("""#[version = "0.0.5"]
+def @main(%x: Tensor[(?), float32]) {
+  %f = fn (%v: Tensor[(?), float32]) { add(%v, %v) };
+  (%f(%x), %f(concatenate((%x, %x))))
+}""")
+    with pytest.raises(relay_mlir.Error,
+                       match=r"@main for inputs of sizes \[\(3,\)\]: "
+                       r".*cannot lower @main"):
+        g(np.ones(3, np.float32))
+
+
 def test_opt_levels_and_targets_agree():
     """Tests that -O0..-O3 and the generic target compute the same
     convolution network."""
