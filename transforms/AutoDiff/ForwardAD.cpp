@@ -127,6 +127,18 @@ void ForwardAD::transformOperator(RelayBuilder &rb, Operation *op, Value) {
 LogicalResult ForwardAD::build(FuncOp f, StringRef jvpName) {
   if (::failed(checkEntryParams(f)))
     return failure();
+  // The result's tangent has the result's type: tensors (zeros for integer
+  // ones) and tuples of them.
+  std::function<bool(Type)> tensors = [&](Type t) {
+    if (auto tuple = dyn_cast<TupleType>(t))
+      return llvm::all_of(tuple.getTypes(), tensors);
+    return isa<TensorType>(t);
+  };
+  if (!tensors(f.getReturnType()))
+    return f.emitError("relay-forward-ad: @")
+           << f.getSymName() << " returns " << f.getReturnType()
+           << "; a Jacobian-vector product needs a result of tensors (a "
+              "tensor or a tuple of them)";
   FuncOp dualF = adFunc(f);
   (void)fillQueued();
 

@@ -30,3 +30,17 @@ relay.func @main(%f: !relay.fn<(tensor<f32>) -> tensor<f32>>, %x: tensor<f32>) -
   %y = relay.apply %f(%x) : (!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>) -> tensor<f32>
   relay.return %y : tensor<f32>
 }
+
+// -----
+
+// Tests that a function returning an ADT value (CharRNN's list of
+// characters) is an error at it, not a crash: a tangent has the result's
+// type, tensors and tuples of them.
+relay.data @Box {
+  relay.ctor @Full(tensor<2xf32>)
+}
+// expected-error @+1 {{relay-forward-ad: @main returns '!relay.adt<@Box>'; a Jacobian-vector product needs a result of tensors (a tensor or a tuple of them)}}
+relay.func @main(%x: tensor<2xf32>) -> !relay.adt<@Box> {
+  %b = relay.construct @Box::@Full(%x) : (tensor<2xf32>) -> !relay.adt<@Box>
+  relay.return %b : !relay.adt<@Box>
+}
