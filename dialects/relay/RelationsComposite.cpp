@@ -275,6 +275,15 @@ static RelationStatus shapeOfRelation(RelationArgs &args, bool size) {
   return args.solve(makeTensor(args.getContext(), dims, *dtype));
 }
 
+/// argwhere: one int32 row per nonzero element, as many as the data has.
+static RelationStatus argWhereRelation(RelationArgs &args) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  SmallVector<Dim> dims = {Dim::any(), Dim::of(data.getRank())};
+  return args.solve(makeTensor(args.getContext(), dims,
+                               IntegerType::get(args.getContext(), 32)));
+}
+
 /// argsort (indices) and sort: the data's shape; the axis is at most
 /// kMaxTopK long (they are computed as topk of the whole axis).
 static RelationStatus sortRelation(RelationArgs &args, bool indices) {
@@ -432,6 +441,7 @@ void mlir::relay::registerCompositeRelations() {
   registerTypeRelation("NdarraySize", [](RelationArgs &args) {
     return shapeOfRelation(args, /*size=*/true);
   });
+  registerTypeRelation("ArgWhere", argWhereRelation);
   registerTypeRelation("Argsort", [](RelationArgs &args) {
     return sortRelation(args, /*indices=*/true);
   });

@@ -869,6 +869,18 @@ def Relay_ShapeOfOp : Relay_OperatorOp<"shape_of", "ShapeOf", "Opaque", 1, 10> {
   let arguments = (ins AnyType:$data, OptionalAttr<TypeAttr>:$dtype);
 }
 
+def Relay_ArgWhereOp
+    : Relay_OperatorOp<"argwhere", "ArgWhere", "Opaque", 1, 10> {
+  let summary = "The indices of the nonzero elements, one row each";
+  let description = [{
+    TVM's `argwhere`: an int32 tensor of shape `(?, rank)` whose rows are
+    the multi-indices of `condition`'s nonzero elements in row-major order.
+    Its length depends on the data: the interpreter runs it (native code is
+    for static shapes, and relay-run falls back to the interpreter).
+  }];
+  let arguments = (ins AnyType:$condition);
+}
+
 def Relay_NdarraySizeOp
     : Relay_OperatorOp<"ndarray_size", "NdarraySize", "Opaque", 1, 10> {
   let summary = "The number of elements, a scalar of `dtype` (int32 when "

@@ -278,6 +278,22 @@ LogicalResult convertTopK(NodeContext &ctx) {
   return success();
 }
 
+/// NonZero: the indices of the nonzero elements, one column each, as int64
+/// (rank x ?): argwhere's rows transposed. How many there are depends on
+/// the data, so relay-run runs the model on its interpreter.
+LogicalResult convertNonZero(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(1, 1)))
+    return failure();
+  FailureOr<Value> rows = ctx.op<ArgWhereOp>({ctx.input(0)}, {});
+  if (failed(rows))
+    return failure();
+  FailureOr<Value> columns = ctx.op<TransposeOp>({*rows}, {});
+  if (failed(columns))
+    return failure();
+  return ctx.output(ctx.op<CastOp>(
+      {*columns}, {ctx.type("dtype", IntegerType::get(ctx.getContext(), 64))}));
+}
+
 /// ReverseSequence: each batch entry's first sequence_lens[b] steps
 /// reversed, the rest as they are: a `gather` along the time axis at
 /// where(t < len[b], len[b] - 1 - t, t), the lengths a run-time input.
@@ -338,5 +354,6 @@ void mlir::relay::onnx_import::addIndexingConverters(ConverterTable &t) {
   t["ScatterElements"] = convertScatterElements;
   t["Scatter"] = convertScatterElements;
   t["TopK"] = convertTopK;
+  t["NonZero"] = convertNonZero;
   t["ReverseSequence"] = convertReverseSequence;
 }

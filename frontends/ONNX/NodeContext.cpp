@@ -35,13 +35,23 @@ LogicalResult NodeContext::checkInputs(unsigned min, unsigned max) {
     auto type = tensorType(i);
     if (!type)
       return fail(Twine("input #") + Twine(i) + " is not a tensor");
-    if (!type.hasStaticShape())
+    if (!type.hasStaticShape() && isa<BlockArgument>(input(i)))
       return fail(Twine("input #") + Twine(i) +
                   " has a dynamic shape; the importer needs static shapes "
                   "(give the model's symbolic input dimensions sizes: "
                   "relay-run takes them from its --input files, "
                   "relay-mlir-translate from --onnx-input-shape "
                   "NAME=D1xD2x...)");
+    // Computed by a node: its size depends on the data (NonZero's).
+    if (!type.hasStaticShape()) {
+      std::string shape;
+      llvm::raw_string_ostream os(shape);
+      os << type;
+      return fail(Twine("input #") + Twine(i) + " has the type '" + shape +
+                  "', whose size depends on the data (NonZero's output, or "
+                  "computed from one); the importer takes such shapes only "
+                  "as the model's outputs");
+    }
   }
   return success();
 }

@@ -185,6 +185,24 @@ static FailureOr<ValuePtr> transposeKernel(const KernelContext &ctx) {
   return RuntimeValue::tensor(std::move(out));
 }
 
+/// argwhere: the multi-index of each nonzero element, in order (the result
+/// has as many rows as there are).
+static FailureOr<ValuePtr> argWhereKernel(const KernelContext &ctx) {
+  const Tensor &in = ctx.input(0);
+  SmallVector<int64_t> nonzero;
+  for (int64_t k = 0; k < in.getNumElements(); ++k)
+    if (in.getB(k))
+      nonzero.push_back(k);
+  int64_t rank = in.getRank(), rows = nonzero.size();
+  Tensor out(ctx.resultTensorType().getElementType(), {rows, rank});
+  for (auto [row, k] : llvm::enumerate(nonzero)) {
+    SmallVector<int64_t> idx = unravel(k, in.getShape());
+    for (int64_t d = 0; d < rank; ++d)
+      out.setI(static_cast<int64_t>(row) * rank + d, idx[d]);
+  }
+  return RuntimeValue::tensor(std::move(out));
+}
+
 /// concatenate (stack = false) or stack (stack = true) of a tuple.
 static KernelFn joinKernel(bool stack) {
   return [stack](const KernelContext &ctx) -> FailureOr<ValuePtr> {
@@ -427,6 +445,7 @@ void mlir::relay::interp::registerTransformKernels(
                          "nn.batch_flatten"})
     k[name] = reshapeKernel;
   k["transpose"] = transposeKernel;
+  k["argwhere"] = argWhereKernel;
   k["concatenate"] = joinKernel(/*stack=*/false);
   k["stack"] = joinKernel(/*stack=*/true);
   k["split"] = splitKernel;

@@ -755,6 +755,10 @@ CASES = [
      "relay.op.annotation.simulated_quantize(%a, %b, -127f, 127f, kind=2)",
      [f32(3, 4, low=-8, high=8), f32(3, 1, low=0.02, high=0.1)],
      lambda a, b: simulated_quantize_ref(a, b, -127, 127), 0),
+    ("argwhere", "argwhere(%a)", [f32(3, 4, low=-1, high=1).round()],
+     lambda a: np.argwhere(a).astype(np.int32), 0),
+    ("argwhere (bool, none)", "argwhere(%a)", [np.zeros((2, 3), bool)],
+     lambda a: np.argwhere(a).astype(np.int32), 0),
 ]
 
 
@@ -773,10 +777,17 @@ def compare(name, got, want, tol):
     return None
 
 
+# Operators whose result's shape depends on the data: native code (static
+# shapes) does not cover them; relay-run runs them on the interpreter.
+DATA_DEPENDENT = {"argwhere"}
+
+
 def lower_gpu(tools, work):
-    """Lowers every case's program for the GPU; returns the failures."""
+    """Lowers every case's program for the GPU (but those of DATA_DEPENDENT
+    operators); returns the failures."""
     failures = 0
-    for name, call, inputs, _, _ in CASES:
+    cases = [c for c in CASES if c[0].split(" ")[0] not in DATA_DEPENDENT]
+    for name, call, inputs, _, _ in cases:
         names = "abcde"[:len(inputs)]
         params = ", ".join(f"%{n}: {relay_type(a)}" for n, a in zip(names, inputs))
         program = os.path.join(work, "gpu.rly")
@@ -793,7 +804,7 @@ def lower_gpu(tools, work):
             failures += 1
             error = (lowered or imported).stderr.strip().splitlines()
             print(f"FAILED {name}: {error[0] if error else 'no message'}")
-    print(f"lowered {len(CASES) - failures} of {len(CASES)} cases for the GPU")
+    print(f"lowered {len(cases) - failures} of {len(cases)} cases for the GPU")
     return 1 if failures else 0
 
 

@@ -241,6 +241,27 @@ def unsupported_op():
     return model(nodes, [tensor('x', [3, 3])], [tensor('y', [])])
 
 
+def nonzero():
+    """NonZero of the ReLU of x: an output whose length depends on the
+    data."""
+    nodes = [
+        helper.make_node('Relu', ['x'], ['r'], name='relu'),
+        helper.make_node('NonZero', ['r'], ['idx'], name='nonzero'),
+    ]
+    return model(nodes, [tensor('x', [3, 4])],
+                 [tensor('idx', [2, 'n'], TensorProto.INT64)])
+
+
+def nonzero_consumed():
+    """A node taking NonZero's output, whose length depends on the data."""
+    nodes = [
+        helper.make_node('NonZero', ['x'], ['idx'], name='nonzero'),
+        helper.make_node('Transpose', ['idx'], ['y'], name='flip'),
+    ]
+    return model(nodes, [tensor('x', [3, 4])],
+                 [tensor('y', ['n', 2], TensorProto.INT64)])
+
+
 def einsum_diagonal():
     """Einsum taking a diagonal (a label repeated in one operand)."""
     nodes = [helper.make_node('Einsum', ['x'], ['y'], name='diag',
@@ -371,7 +392,8 @@ MODELS = {f.__name__: f for f in (if_runtime, if_constant, if_mismatch,
                                   space_to_depth_zero, pad_arith, pad_stride,
                                   two_outputs,
                                   unsupported_op, bad_shapes, dynamic_shape,
-                                  new_opset, undefined_input, runtime_reshape)}
+                                  new_opset, undefined_input, runtime_reshape,
+                                  nonzero, nonzero_consumed)}
 
 if __name__ == '__main__':
     onnx.save(MODELS[sys.argv[1]](), sys.argv[2])
