@@ -458,6 +458,18 @@ int main(int argc, char **argv) {
     return fail("the program has no function @" + entry);
 
   if (!emitObject.empty()) {
+    // Ahead-of-time code is for static shapes: the --input files size the
+    // `?` parameters (bound above), else say how to give them.
+    for (BlockArgument arg : func.getBody().front().getArguments()) {
+      auto type = dyn_cast<RankedTensorType>(arg.getType());
+      if (type && !type.hasStaticShape()) {
+        emitError(arg.getLoc())
+            << "@" << entry << " takes a " << type
+            << ": ahead-of-time code is for static shapes (give --input "
+               "files of the sizes to compile it for)";
+        return 1;
+      }
+    }
     phase("Compile");
     compileOptions.timing = timing ? &phaseTiming : nullptr;
     std::string header = emitHeader;
