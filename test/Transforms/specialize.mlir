@@ -72,3 +72,57 @@ relay.func @main(%arg0: tensor<f32>, %arg1: tensor<i32>) -> tuple<tensor<f32>, t
   %5 = relay.tuple(%2, %3, %4 : tensor<f32>, tensor<f32>, !relay.incomplete)
   relay.return %5 : tuple<tensor<f32>, tensor<f32>, !relay.incomplete>
 }
+
+// -----
+
+// Tests that a recursive function polymorphic over a ShapeVar is
+// specialised with its recursive call (typed at its own parameters, so
+// without type arguments) going to the same instance.
+// CHECK-LABEL: relay.func private @loop_spec(
+// CHECK-SAME: %{{.*}}: tensor<i32>, %{{.*}}: tensor<5x4xf32>) -> tensor<5x4xf32>
+// CHECK: relay.call @loop_spec(%{{.*}}, %{{.*}}) : (tensor<i32>, tensor<5x4xf32>) -> tensor<5x4xf32>
+// CHECK-LABEL: relay.func @main(
+// CHECK: relay.call @loop_spec(
+relay.func @loop[n : ShapeVar](%i: tensor<i32>, %x: !relay.tensor<[n, 4], f32>) -> !relay.tensor<[n, 4], f32> {
+  %three = relay.constant dense<3> : tensor<i32>
+  %c = relay.less %i, %three : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  %r = relay.if %c : tensor<i1> -> !relay.tensor<[n, 4], f32> {
+    %one = relay.constant dense<1> : tensor<i32>
+    %j = relay.add %i, %one : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %y = relay.call @loop(%j, %x) : (tensor<i32>, !relay.tensor<[n, 4], f32>) -> !relay.tensor<[n, 4], f32>
+    relay.yield %y : !relay.tensor<[n, 4], f32>
+  } else {
+    relay.yield %x : !relay.tensor<[n, 4], f32>
+  }
+  relay.return %r : !relay.tensor<[n, 4], f32>
+}
+relay.func @main(%x: tensor<5x4xf32>) -> tensor<5x4xf32> {
+  %zero = relay.constant dense<0> : tensor<i32>
+  %y = relay.call @loop(%zero, %x) : (tensor<i32>, tensor<5x4xf32>) -> tensor<5x4xf32>
+  relay.return %y : tensor<5x4xf32>
+}
+
+// -----
+
+// Tests that a polymorphic function passing its ShapeVar on to another
+// (a call type inference leaves without type arguments: they are not a
+// static shape there) is specialised through both: in the copy the call's
+// operands are concrete and its type arguments are inferred.
+// CHECK-NOT: relay.func @inner[
+// CHECK-LABEL: relay.func private @inner_spec(
+// CHECK-SAME: tensor<3x2xf32>
+// CHECK-LABEL: relay.func private @outer_spec(
+// CHECK-SAME: tensor<3x2xf32>
+// CHECK: relay.call @inner_spec(%{{.*}}) : (tensor<3x2xf32>) -> tensor<3x2xf32>
+relay.func @inner[m : ShapeVar](%y: !relay.tensor<[m, 2], f32>) -> !relay.tensor<[m, 2], f32> {
+  %z = relay.negative %y : (!relay.tensor<[m, 2], f32>) -> !relay.tensor<[m, 2], f32>
+  relay.return %z : !relay.tensor<[m, 2], f32>
+}
+relay.func @outer[n : ShapeVar](%x: !relay.tensor<[n, 2], f32>) -> !relay.tensor<[n, 2], f32> {
+  %y = relay.call @inner(%x) : (!relay.tensor<[n, 2], f32>) -> !relay.tensor<[n, 2], f32>
+  relay.return %y : !relay.tensor<[n, 2], f32>
+}
+relay.func @main(%x: tensor<3x2xf32>) -> tensor<3x2xf32> {
+  %y = relay.call @outer(%x) : (tensor<3x2xf32>) -> tensor<3x2xf32>
+  relay.return %y : tensor<3x2xf32>
+}

@@ -417,14 +417,23 @@ int main(int argc, char **argv) {
   pm.addPass(createInferTypes());
   if (failed(pm.run(*module)))
     return 1;
-  // Native code is for static shapes: `?` parameters take the inputs'.
-  if (!useInterpreter && !inputTensors.empty()) {
+  if (!inputTensors.empty()) {
     SmallVector<Type> inputTypes;
     for (const Tensor &t : inputTensors)
       inputTypes.push_back(t.getType());
-    if (OwningOpRef<ModuleOp> bound =
-            bindInputShapes(*module, entry, inputTypes))
-      module = std::move(bound);
+    // A polymorphic entry (over a ShapeVar `n`, a type `A`) is called
+    // through a monomorphic one taking the inputs' types.
+    if (auto poly = module->lookupSymbol<FuncOp>(entry);
+        poly && poly.isPolymorphic()) {
+      module = instantiateEntry(*module, entry, inputTypes);
+      if (!module)
+        return 1;
+    }
+    // Native code is for static shapes: `?` parameters take the inputs'.
+    if (!useInterpreter)
+      if (OwningOpRef<ModuleOp> bound =
+              bindInputShapes(*module, entry, inputTypes))
+        module = std::move(bound);
   }
   // Composite operators become primitive ones (the interpreter and the
   // compiler implement those).

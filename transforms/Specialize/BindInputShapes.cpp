@@ -2,6 +2,7 @@
 
 #include "transforms/Specialize/BindInputShapes.h"
 
+#include "dialects/relay/RelayBuilder.h"
 #include "dialects/relay/RelayOps.h"
 #include "dialects/relay/RelayTypes.h"
 #include "transforms/Passes.h"
@@ -173,4 +174,43 @@ OwningOpRef<ModuleOp> mlir::relay::bindInputShapes(ModuleOp module,
           bind(module, entry, params, maxCopies, /*closureParams=*/true))
     return copy;
   return bind(module, entry, params, maxCopies, /*closureParams=*/false);
+}
+
+OwningOpRef<ModuleOp> mlir::relay::instantiateEntry(ModuleOp module,
+                                                    StringRef entry,
+                                                    ArrayRef<Type> inputTypes) {
+  auto original = module.lookupSymbol<FuncOp>(entry);
+  if (!original || !original.isPolymorphic() ||
+      original.getNumArguments() != inputTypes.size())
+    return nullptr;
+  OwningOpRef<ModuleOp> copy = module.clone();
+  SymbolTable symbols(*copy);
+  auto poly = symbols.lookup<FuncOp>(entry);
+  // (Its recursive calls follow the new name.)
+  std::string polyName = (entry + "_poly").str();
+  for (unsigned i = 0; symbols.lookup(polyName); ++i)
+    polyName = (entry + "_poly" + Twine(i)).str();
+  if (failed(
+          symbols.rename(poly, StringAttr::get(copy->getContext(), polyName))))
+    return nullptr;
+  MLIRContext *context = copy->getContext();
+  OpBuilder b(context);
+  b.setInsertionPointAfter(poly);
+  Location loc = poly.getLoc();
+  auto func =
+      FuncOp::create(b, loc, entry, inputTypes, IncompleteType::get(context));
+  symbols.insert(func);
+  Block &body = func.getBody().front();
+  for (auto [arg, param] :
+       llvm::zip(body.getArguments(), poly.getBody().front().getArguments()))
+    arg.setLoc(param.getLoc());
+  b.setInsertionPointToStart(&body);
+  Value result = RelayBuilder(b, loc).call(
+      polyName, IncompleteType::get(context), body.getArguments());
+  ReturnOp::create(b, loc, result);
+  PassManager pm(context);
+  pm.addPass(createInferTypes());
+  if (failed(pm.run(*copy)))
+    return nullptr;
+  return copy;
 }

@@ -30,6 +30,16 @@ OwningOpRef<ModuleOp> bindInputShapes(ModuleOp module, StringRef entry,
                                       ArrayRef<Type> inputTypes,
                                       unsigned maxCopies = 64);
 
+/// Where `entry` is polymorphic (`def @main[n : ShapeVar](%x: Tensor[(n,
+/// 4), float32])`), a copy of `module` (typed) in which it is renamed
+/// `<entry>_poly` and a monomorphic `@<entry>` taking `inputTypes` calls
+/// it, the type arguments inferred from them: what relay-run runs for
+/// inputs of those types. Null, with nothing reported, where `entry` is
+/// not polymorphic; null after reporting, at the call, inputs the
+/// polymorphic signature does not take (two sizes for one `n`).
+OwningOpRef<ModuleOp> instantiateEntry(ModuleOp module, StringRef entry,
+                                       ArrayRef<Type> inputTypes);
+
 } // namespace mlir::relay
 
 #endif // RELAY_MLIR_TRANSFORMS_SPECIALIZE_BINDINPUTSHAPES_H

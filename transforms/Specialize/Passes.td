@@ -20,7 +20,12 @@ def Specialize : Pass<"relay-specialize", "::mlir::ModuleOp"> {
     callee with those arguments substituted for its type parameters: one copy
     per callee and distinct list of arguments, named `<callee>_spec` (made
     unique). Copies are processed in turn, so chains of polymorphic calls
-    are followed from the monomorphic functions. A polymorphic function
+    are followed from the monomorphic functions: a copy's recursive calls
+    (typed at its own parameters, so without type arguments) go to that
+    copy, and a copy's calls whose type arguments were symbolic where the
+    callee was typed (a ShapeVar passed on) are typed again by
+    `--relay-infer-types`, their operands being concrete there. A
+    polymorphic function
     used as a value (`relay.global_ref @id`, a `relay.fn [A]`) where a
     monomorphic function type is expected (a call's argument, an applied
     closure, a returned, yielded or stored value) becomes the instance of

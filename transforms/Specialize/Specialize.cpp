@@ -124,36 +124,59 @@ struct SpecializePass : public relay::impl::SpecializeBase<SpecializePass> {
     for (FuncOp f : module.getOps<FuncOp>())
       (f.isPolymorphic() ? polymorphic : worklist).push_back(f);
 
-    while (!worklist.empty()) {
-      FuncOp f = worklist.pop_back_val();
-      WalkResult result = f.walk([&](CallOp call) {
-        auto callee = symbols.lookup<FuncOp>(call.getCallee());
-        if (!callee || !callee.isPolymorphic())
+    // A copy's call whose type arguments were symbolic where its callee
+    // was typed (a ShapeVar passed on: type inference writes only static
+    // shapes) has concrete operands in the copy: inferred again, in rounds.
+    constexpr unsigned kMaxRounds = 16;
+    for (unsigned round = 0;; ++round) {
+      SmallVector<FuncOp> retry;
+      while (!worklist.empty()) {
+        FuncOp f = worklist.pop_back_val();
+        bool waits = false;
+        WalkResult result = f.walk([&](CallOp call) {
+          auto callee = symbols.lookup<FuncOp>(call.getCallee());
+          if (!callee || !callee.isPolymorphic())
+            return WalkResult::advance();
+          ArrayAttr typeArgs = call.getTypeArgsAttr();
+          if (!typeArgs && round < kMaxRounds && copies.contains(f) &&
+              llvm::all_of(call.getArgs().getTypes(),
+                           [](Type t) { return isConcrete(t); })) {
+            waits = true;
+            return WalkResult::advance();
+          }
+          if (!typeArgs) {
+            call.emitError("relay-specialize: the call of polymorphic @")
+                << callee.getSymName()
+                << " has no type arguments (run --relay-infer-types first)";
+            return WalkResult::interrupt();
+          }
+          FuncOp instance =
+              getInstance(callee, typeArgs, symbols, instances, worklist);
+          call.setCallee(instance.getSymName());
+          call.removeTypeArgsAttr();
           return WalkResult::advance();
-        ArrayAttr typeArgs = call.getTypeArgsAttr();
-        if (!typeArgs) {
-          call.emitError("relay-specialize: the call of polymorphic @")
-              << callee.getSymName()
-              << " has no type arguments (run --relay-infer-types first)";
-          return WalkResult::interrupt();
-        }
-        FuncOp instance =
-            getInstance(callee, typeArgs, symbols, instances, worklist);
-        call.setCallee(instance.getSymName());
-        call.removeTypeArgsAttr();
-        return WalkResult::advance();
-      });
-      if (result.wasInterrupted())
+        });
+        if (result.wasInterrupted())
+          return signalPassFailure();
+        // With its calls on instances, the uses of polymorphic values in
+        // `f` know their types; a copied relay.fn may call polymorphic
+        // functions in turn, so `f` goes round again.
+        FailureOr<bool> changed =
+            instantiateValues(f, symbols, instances, worklist);
+        if (failed(changed))
+          return signalPassFailure();
+        if (*changed)
+          worklist.push_back(f);
+        if (waits)
+          retry.push_back(f);
+      }
+      if (retry.empty())
+        break;
+      OpPassManager infer("builtin.module");
+      infer.addPass(createInferTypes());
+      if (failed(runPipeline(infer, module)))
         return signalPassFailure();
-      // With its calls on instances, the uses of polymorphic values in `f`
-      // know their types; a copied relay.fn may call polymorphic functions
-      // in turn, so `f` goes round again.
-      FailureOr<bool> changed =
-          instantiateValues(f, symbols, instances, worklist);
-      if (failed(changed))
-        return signalPassFailure();
-      if (*changed)
-        worklist.push_back(f);
+      worklist = std::move(retry);
     }
     // Erasing one may free another (a polymorphic caller of it).
     for (bool changed = true; changed;) {
@@ -168,6 +191,8 @@ struct SpecializePass : public relay::impl::SpecializeBase<SpecializePass> {
   }
 
   using Instances = DenseMap<std::pair<Attribute, Attribute>, FuncOp>;
+  /// The instances made (the functions whose calls may wait for types).
+  llvm::DenseSet<Operation *> copies;
 
   /// The instance of `callee` for `typeArgs`, made on first use (and queued
   /// for specialising in turn).
@@ -176,6 +201,7 @@ struct SpecializePass : public relay::impl::SpecializeBase<SpecializePass> {
     FuncOp &instance = instances[{callee.getSymNameAttr(), typeArgs}];
     if (!instance) {
       instance = instantiate(callee, typeArgs, symbols);
+      copies.insert(instance);
       worklist.push_back(instance);
       ++numInstances;
     }
@@ -269,6 +295,13 @@ struct SpecializePass : public relay::impl::SpecializeBase<SpecializePass> {
     FuncOp copy = callee.clone();
     copy.removeTypeParamsAttr();
     substituteIn(copy, subst);
+    // Its recursive calls without type arguments are at its own type
+    // parameters (type inference keeps recursion within a function
+    // monomorphic): this instance again.
+    copy.walk([&](CallOp call) {
+      if (call.getCallee() == callee.getSymName() && !call.getTypeArgsAttr())
+        call.setTypeArgsAttr(typeArgs);
+    });
     copy.setSymName((callee.getSymName() + "_spec").str());
     copy.setPrivate();
     OpBuilder b(callee);
