@@ -294,14 +294,15 @@ LogicalResult DualTransform::fillQueued() {
   return failure(failed);
 }
 
+bool DualTransform::isTensorTree(Type type) {
+  if (auto tuple = dyn_cast<TupleType>(type))
+    return llvm::all_of(tuple.getTypes(), isTensorTree);
+  return isa<TensorType>(type);
+}
+
 LogicalResult DualTransform::checkEntryParams(FuncOp f) {
-  std::function<bool(Type)> plainData = [&](Type t) {
-    if (auto tuple = dyn_cast<TupleType>(t))
-      return llvm::all_of(tuple.getTypes(), plainData);
-    return isa<TensorType>(t);
-  };
   for (Type t : f.getArgumentTypes())
-    if (!plainData(t))
+    if (!isTensorTree(t))
       return f.emitError(passName + ": @")
              << f.getSymName() << " takes a " << t
              << "; a derivative is taken with respect to tensors and tuples "

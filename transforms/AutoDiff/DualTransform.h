@@ -98,6 +98,9 @@ protected:
   /// Checks that the entry `f` takes tensors and tuples of them (what a
   /// derivative is taken with respect to).
   LogicalResult checkEntryParams(FuncOp f);
+  /// Whether `type` is a tensor or a tuple of them (nested): what a
+  /// derivative is taken with respect to, and a JVP's result.
+  static bool isTensorTree(Type type);
   /// Reports the operators without a rule (`missing`), together; failure
   /// when there are any.
   LogicalResult reportMissing(Operation *at, StringRef column);

@@ -129,12 +129,7 @@ LogicalResult ForwardAD::build(FuncOp f, StringRef jvpName) {
     return failure();
   // The result's tangent has the result's type: tensors (zeros for integer
   // ones) and tuples of them.
-  std::function<bool(Type)> tensors = [&](Type t) {
-    if (auto tuple = dyn_cast<TupleType>(t))
-      return llvm::all_of(tuple.getTypes(), tensors);
-    return isa<TensorType>(t);
-  };
-  if (!tensors(f.getReturnType()))
+  if (!isTensorTree(f.getReturnType()))
     return f.emitError("relay-forward-ad: @")
            << f.getSymName() << " returns " << f.getReturnType()
            << "; a Jacobian-vector product needs a result of tensors (a "

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "transforms/Simplify/FoldConstant.h"
+#include "transforms/Decompose/Decompose.h"
 #include "transforms/Passes.h"
 
 #include "dialects/relay/OperatorRegistry.h"
@@ -178,40 +179,6 @@ struct FoldOperator : RewritePattern {
   unsigned &folded;
 };
 
-/// shape_of and ndarray_size of a tensor whose type is static: its shape or
-/// element count, whatever computes the tensor (as TVM's FoldConstant).
-struct FoldShape : RewritePattern {
-  FoldShape(MLIRContext *context, unsigned &folded)
-      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context),
-        folded(folded) {}
-
-  LogicalResult matchAndRewrite(Operation *op,
-                                PatternRewriter &rewriter) const override {
-    if (!isa<ShapeOfOp, NdarraySizeOp>(op))
-      return rewriter.notifyMatchFailure(op, "not shape_of or ndarray_size");
-    auto input = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
-    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-    if (!input || !input.hasStaticShape() || !type || !type.hasStaticShape() ||
-        !isa<IntegerType>(type.getElementType()))
-      return rewriter.notifyMatchFailure(op, "the shape is not static");
-    SmallVector<int64_t> values =
-        isa<ShapeOfOp>(op) ? llvm::to_vector(input.getShape())
-                           : SmallVector<int64_t>{input.getNumElements()};
-    if (type.getNumElements() != static_cast<int64_t>(values.size()))
-      return rewriter.notifyMatchFailure(op, "the result has another size");
-    unsigned width = type.getElementType().getIntOrFloatBitWidth();
-    SmallVector<APInt> elements;
-    for (int64_t v : values)
-      elements.push_back(APInt(width, v, /*isSigned=*/true));
-    rewriter.replaceOpWithNewOp<ConstantOp>(
-        op, DenseElementsAttr::get(type, elements));
-    ++folded;
-    return success();
-  }
-
-  unsigned &folded;
-};
-
 /// `if` on a constant condition: its taken branch.
 struct FoldIf : OpRewritePattern<IfOp> {
   FoldIf(MLIRContext *context, unsigned &decided)
@@ -246,7 +213,13 @@ struct FoldConstantPass
     unsigned folded = 0, decided = 0;
     RewritePatternSet patterns(context);
     patterns.add<FoldOperator>(context, maxElements, folded);
-    patterns.add<FoldShape>(context, folded);
+    // shape_of and ndarray_size of a tensor whose type is static: its shape
+    // or size whatever computes it (as TVM's FoldConstant), by their
+    // decompositions, which need static types.
+    populateDecompositionPatterns(patterns, [](StringRef name) {
+      return name == ShapeOfOp::getOperationName() ||
+             name == NdarraySizeOp::getOperationName();
+    });
     patterns.add<FoldIf>(context, decided);
     // Not converging within the driver's rounds leaves a correct program
     // with fewer folds.
