@@ -111,6 +111,36 @@ MlirModule mlirRelayBindInputShapes(MlirModule module, MlirStringRef entry,
   return wrap(bound.release());
 }
 
+bool mlirRelayEntryIsPolymorphic(MlirModule module, MlirStringRef entry) {
+  auto func = unwrap(module).lookupSymbol<relay::FuncOp>(unwrap(entry));
+  return func && func.isPolymorphic();
+}
+
+MlirModule mlirRelayInstantiateEntry(MlirModule module, MlirStringRef entry,
+                                     intptr_t numInputs,
+                                     const MlirType *inputTypes) {
+  auto func = unwrap(module).lookupSymbol<relay::FuncOp>(unwrap(entry));
+  if (func && func.isPolymorphic() &&
+      func.getNumArguments() != static_cast<unsigned>(numInputs)) {
+    func.emitError() << "@" << unwrap(entry) << " takes "
+                     << func.getNumArguments() << " inputs, got " << numInputs;
+    return MlirModule{nullptr};
+  }
+  SmallVector<Type> types;
+  for (intptr_t i = 0; i < numInputs; ++i)
+    types.push_back(unwrap(inputTypes[i]));
+  OwningOpRef<ModuleOp> instance =
+      relay::instantiateEntry(unwrap(module), unwrap(entry), types);
+  if (!instance)
+    return MlirModule{nullptr};
+  // As mlirRelayInferTypes leaves a module: composites decomposed.
+  PassManager pm(instance->getContext());
+  pm.addPass(relay::createDecompose());
+  if (failed(pm.run(*instance)))
+    return MlirModule{nullptr};
+  return wrap(instance.release());
+}
+
 MlirLogicalResult mlirRelayInferTypes(MlirModule module) {
   ModuleOp op = unwrap(module);
   PassManager pm(op.getContext());

@@ -78,6 +78,24 @@ MLIR_CAPI_EXPORTED MlirModule mlirRelayBindInputShapes(MlirModule module,
                                                        const intptr_t *ranks,
                                                        const int64_t *dims);
 
+/// Whether `entry` is a polymorphic function of `module` (`def
+/// @main[n : ShapeVar](%x: Tensor[(n, 4), float32])`, `def @id[A](%x: A)`):
+/// such an entry is compiled for the types of the inputs it is called with
+/// (mlirRelayInstantiateEntry).
+MLIR_CAPI_EXPORTED bool mlirRelayEntryIsPolymorphic(MlirModule module,
+                                                    MlirStringRef entry);
+
+/// A copy of `module` (checked by mlirRelayInferTypes) in which the
+/// polymorphic `entry` is renamed `<entry>_poly` and a monomorphic
+/// `@<entry>` taking `inputTypes` (one per parameter) calls it, its type
+/// arguments inferred from them: what relay-run runs for inputs of those
+/// types. Returns a null module where `entry` is not polymorphic, and after
+/// reporting, at the call, inputs its signature does not take (two sizes
+/// for one `n`, a float64 tensor where it says float32).
+MLIR_CAPI_EXPORTED MlirModule
+mlirRelayInstantiateEntry(MlirModule module, MlirStringRef entry,
+                          intptr_t numInputs, const MlirType *inputTypes);
+
 /// Adds `@<entry>_grad` to a module mlirRelayInferTypes has checked: it
 /// takes the entry's parameters and returns `(entry(x...), (d/dx1, ...))`,
 /// the result seeded by ones (relay-run --gradient: first-order mode where

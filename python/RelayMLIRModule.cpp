@@ -12,6 +12,7 @@
 #include "capi/Dialects.h"
 #include "capi/Executor.h"
 #include "capi/Translation.h"
+#include "capi/Types.h"
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
@@ -168,6 +169,26 @@ py::object numpyDtype(MlirType element) {
   if (!name)
     return py::none();
   return py::dtype(name);
+}
+
+/// The element type of a numpy dtype (the inverse of numpyDtype, without
+/// bfloat16); a null type where Relay has none.
+MlirType elementType(MlirContext ctx, const py::dtype &dtype) {
+  char kind = dtype.kind();
+  unsigned bits = dtype.itemsize() * 8;
+  if (kind == 'b')
+    return mlirIntegerTypeGet(ctx, 1);
+  if (kind == 'i')
+    return mlirIntegerTypeGet(ctx, bits);
+  if (kind == 'u')
+    return mlirIntegerTypeUnsignedGet(ctx, bits);
+  if (kind == 'f' && bits == 16)
+    return mlirF16TypeGet(ctx);
+  if (kind == 'f' && bits == 32)
+    return mlirF32TypeGet(ctx);
+  if (kind == 'f' && bits == 64)
+    return mlirF64TypeGet(ctx);
+  return MlirType{nullptr};
 }
 
 /// A tensor parameter or result of a compiled function: its shape, numpy
@@ -406,6 +427,69 @@ public:
   /// dimension (None for other parameters); None when there is no such
   /// function.
   py::object parameterShapes(const std::string &entry) const {
+    MlirType fn = entryType(entry);
+    if (mlirTypeIsNull(fn))
+      return py::none();
+    py::list shapes;
+    for (intptr_t i = 0; i < mlirFunctionTypeGetNumInputs(fn); ++i) {
+      MlirType input = mlirFunctionTypeGetInput(fn, i);
+      if (!mlirTypeIsARankedTensor(input)) {
+        shapes.append(py::none());
+        continue;
+      }
+      py::list shape;
+      for (intptr_t d = 0; d < mlirShapedTypeGetRank(input); ++d)
+        shape.append(mlirShapedTypeIsDynamicDim(input, d)
+                         ? int64_t(-1)
+                         : mlirShapedTypeGetDimSize(input, d));
+      shapes.append(py::tuple(shape));
+    }
+    return shapes;
+  }
+
+  /// The type of `value` passed for a parameter of type `param`: an array
+  /// is a tensor of its shape, of the parameter's dtype where it names one
+  /// (the array is converted when called), else of the array's; a tuple
+  /// (or list) is a tuple of its values' types.
+  MlirType inputType(MlirType param, py::handle value,
+                     const std::string &where) const {
+    MlirContext ctx = mlirModuleGetContext(state->module);
+    if (py::isinstance<py::tuple>(value) || py::isinstance<py::list>(value)) {
+      py::sequence fields = py::reinterpret_borrow<py::sequence>(value);
+      bool matches = !mlirTypeIsNull(param) && mlirTypeIsATuple(param) &&
+                     mlirTupleTypeGetNumTypes(param) ==
+                         static_cast<intptr_t>(fields.size());
+      std::vector<MlirType> types;
+      for (size_t i = 0; i < fields.size(); ++i)
+        types.push_back(inputType(
+            matches ? mlirTupleTypeGetType(param, i) : MlirType{nullptr},
+            fields[i], where + "[" + std::to_string(i) + "]"));
+      return mlirTupleTypeGet(ctx, types.size(), types.data());
+    }
+    py::array array =
+        py::array::ensure(py::reinterpret_borrow<py::object>(value));
+    if (!array)
+      throw py::type_error(where + " is neither an array nor a tuple of them");
+    MlirType element{nullptr};
+    if (!mlirTypeIsNull(param) && mlirTypeIsARankedTensor(param))
+      element = mlirShapedTypeGetElementType(param);
+    if (!mlirTypeIsNull(param) && mlirTypeIsARelayPolyTensorType(param)) {
+      MlirType dtype = mlirRelayPolyTensorTypeGetDtype(param);
+      if (!mlirTypeIsARelayTypeVarType(dtype))
+        element = dtype;
+    }
+    if (mlirTypeIsNull(element))
+      element = elementType(ctx, array.dtype());
+    if (mlirTypeIsNull(element))
+      throw py::type_error(where + ": Relay has no type for arrays of " +
+                           py::str(array.dtype()).cast<std::string>());
+    std::vector<int64_t> shape(array.shape(), array.shape() + array.ndim());
+    return mlirRankedTensorTypeGet(shape.size(), shape.data(), element,
+                                   mlirAttributeGetNull());
+  }
+
+  /// The function type of `entry` (a null type where there is none).
+  MlirType entryType(const std::string &entry) const {
     for (MlirOperation op =
              mlirBlockGetFirstOperation(mlirModuleGetBody(state->module));
          !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
@@ -417,26 +501,10 @@ public:
           !mlirAttributeIsAString(name) || !mlirAttributeIsAType(type))
         continue;
       MlirStringRef symbol = mlirStringAttrGetValue(name);
-      if (std::string(symbol.data, symbol.length) != entry)
-        continue;
-      MlirType fn = mlirTypeAttrGetValue(type);
-      py::list shapes;
-      for (intptr_t i = 0; i < mlirFunctionTypeGetNumInputs(fn); ++i) {
-        MlirType input = mlirFunctionTypeGetInput(fn, i);
-        if (!mlirTypeIsARankedTensor(input)) {
-          shapes.append(py::none());
-          continue;
-        }
-        py::list shape;
-        for (intptr_t d = 0; d < mlirShapedTypeGetRank(input); ++d)
-          shape.append(mlirShapedTypeIsDynamicDim(input, d)
-                           ? int64_t(-1)
-                           : mlirShapedTypeGetDimSize(input, d));
-        shapes.append(py::tuple(shape));
-      }
-      return shapes;
+      if (std::string(symbol.data, symbol.length) == entry)
+        return mlirTypeAttrGetValue(type);
     }
-    return py::none();
+    return MlirType{nullptr};
   }
 
   /// A copy typed for inputs of `shapes` (one per parameter of `entry`;
@@ -460,6 +528,35 @@ public:
       return py::none();
     return py::cast(
         Module(std::make_shared<ModuleState>(state->context, bound)));
+  }
+
+  bool isPolymorphic(const std::string &entry) const {
+    return mlirRelayEntryIsPolymorphic(state->module, toStringRef(entry));
+  }
+
+  /// A copy in which the polymorphic `entry` is called through a
+  /// monomorphic one taking `inputs`' types (mlirRelayInstantiateEntry).
+  Module instantiateEntry(const std::string &entry, const py::tuple &inputs) {
+    MlirType fn = entryType(entry);
+    if (mlirTypeIsNull(fn))
+      throw RelayError("the module has no function @" + entry);
+    if (static_cast<intptr_t>(inputs.size()) !=
+        mlirFunctionTypeGetNumInputs(fn))
+      throw py::type_error("@" + entry + " takes " +
+                           std::to_string(mlirFunctionTypeGetNumInputs(fn)) +
+                           " inputs, got " + std::to_string(inputs.size()));
+    std::vector<MlirType> types;
+    for (size_t i = 0; i < inputs.size(); ++i)
+      types.push_back(
+          inputType(mlirFunctionTypeGetInput(fn, i), inputs[i],
+                    "input " + std::to_string(i) + " of @" + entry));
+    state->context->clear();
+    MlirModule instance = mlirRelayInstantiateEntry(
+        state->module, toStringRef(entry), types.size(), types.data());
+    if (mlirModuleIsNull(instance))
+      state->context->raise("cannot instantiate @" + entry +
+                            " for these inputs");
+    return Module(std::make_shared<ModuleState>(state->context, instance));
   }
 
 private:
@@ -505,6 +602,9 @@ PYBIND11_MODULE(_relay_mlir, m) {
       .def("to_relay_text", &Module::toRelayText)
       .def("to_mlir", &Module::toMLIR)
       .def("parameter_shapes", &Module::parameterShapes, py::arg("entry"))
+      .def("is_polymorphic", &Module::isPolymorphic, py::arg("entry"))
+      .def("instantiate_entry", &Module::instantiateEntry, py::arg("entry"),
+           py::arg("inputs"))
       .def("bind_input_shapes", &Module::bindInputShapes, py::arg("entry"),
            py::arg("shapes"))
       .def("compile", &Module::compile, py::arg("entry"), py::arg("opt_level"),

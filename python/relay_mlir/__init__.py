@@ -98,6 +98,8 @@ class Module:
         if threads is None:
             threads = _default_threads()
         options = (int(opt_level), int(threads), target, cpu, precision)
+        if self._native.is_polymorphic(entry):
+            return _PolymorphicFunction(self._native, entry, options)
         shapes = self._native.parameter_shapes(entry)
         if shapes and any(s is not None and -1 in s for s in shapes):
             return _ShapedFunction(self._native, entry, shapes, options)
@@ -238,6 +240,45 @@ class _ShapedFunction:
             # The bound module lives as long as its compiled function.
             function._module = bound
             self._compiled[sizes] = function
+        return function(*args)
+
+
+class _PolymorphicFunction:
+    """A Function of a polymorphic entry (`def @main[n : ShapeVar](%x:
+    Tensor[(n, 4), float32])`, `def @id[A](%x: A)`): each call's array
+    types instantiate it (a monomorphic entry taking them calls it, as
+    relay-run does with its --input files), compiled once per set of
+    array shapes and dtypes."""
+
+    def __init__(self, native, entry, options):
+        self._native = native
+        self.entry = entry
+        self._options = options
+        self._compiled = {}
+
+    @staticmethod
+    def _key(value):
+        if isinstance(value, (tuple, list)):
+            return tuple(_PolymorphicFunction._key(v) for v in value)
+        array = np.asarray(value)
+        return (array.shape, array.dtype.str)
+
+    def __call__(self, *args):
+        key = tuple(self._key(a) for a in args)
+        function = self._compiled.get(key)
+        if function is None:
+            instance = self._native.instantiate_entry(self.entry, args)
+            shapes = instance.parameter_shapes(self.entry)
+            if shapes and any(s is not None and -1 in s for s in shapes):
+                function = _ShapedFunction(instance, self.entry, shapes,
+                                           self._options)
+            else:
+                function = Function(instance.compile(self.entry,
+                                                     *self._options),
+                                    self.entry)
+            # The instance lives as long as its compiled function.
+            function._module = instance
+            self._compiled[key] = function
         return function(*args)
 
 

@@ -207,6 +207,13 @@ Executor::compile(ModuleOp module, StringRef entry,
   if (!func)
     return emitError(module.getLoc())
            << "the module has no relay.func @" << entry;
+  // Code is for one type of each input; relay-run and the C API
+  // (mlirRelayInstantiateEntry) instantiate such an entry for its inputs.
+  if (func.isPolymorphic())
+    return func.emitError("@")
+           << entry << " is polymorphic (" << func.getFunctionType()
+           << "): compile it for the types of its inputs (an instance "
+              "taking them calls it)";
   MLIRContext *ctx = module.getContext();
   if (compileOptions.isGPU()) {
     // Say what is missing before compiling for a GPU nothing can run.

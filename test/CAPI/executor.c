@@ -8,6 +8,8 @@
 #include "capi/Dialects.h"
 #include "capi/Translation.h"
 
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
 
@@ -145,6 +147,62 @@ static void testBindInputShapes(MlirContext ctx) {
   fprintf(stderr, "wrong size bound: %d\n",
           !mlirModuleIsNull(
               mlirRelayBindInputShapes(module, str("main"), 1, ranks, wrong)));
+  mlirModuleDestroy(module);
+}
+
+static void testInstantiateEntry(MlirContext ctx) {
+  // CHECK-LABEL: @instantiate_entry
+  fprintf(stderr, "@instantiate_entry\n");
+  MlirModule module = importText(
+      ctx,
+      "#[version = \"0.0.5\"]\n"
+      "def @main[n : ShapeVar](%x: Tensor[(n, 2), float32], %y: Tensor[(n, "
+      "2), float32]) { add(%x, %y) }\n",
+      "poly.rly");
+  mlirRelayInferTypes(module);
+  // CHECK: polymorphic: 1
+  fprintf(stderr, "polymorphic: %d\n",
+          mlirRelayEntryIsPolymorphic(module, str("main")));
+  // Code is for one type of each input: the polymorphic entry itself is
+  // an error at it.
+  // CHECK: diagnostic: loc("poly.rly":2:1): @main is polymorphic
+  // CHECK: polymorphic compiled: 0
+  fprintf(stderr, "polymorphic compiled: %d\n",
+          !mlirRelayExecutorIsNull(mlirRelayExecutorCreate(
+              module, str("main"), mlirRelayCompileOptionsGetDefault())));
+  int64_t shape[2] = {3, 2};
+  MlirType f32 = mlirF32TypeGet(ctx);
+  MlirType t = mlirRankedTensorTypeGet(2, shape, f32, mlirAttributeGetNull());
+  MlirType types[2] = {t, t};
+  MlirModule instance =
+      mlirRelayInstantiateEntry(module, str("main"), 2, types);
+  // CHECK: def @main_poly_spec(%x: Tensor[(3, 2), float32], %y: Tensor[(3, 2),
+  // CHECK: def @main(%x: Tensor[(3, 2), float32], %y: Tensor[(3, 2), float32])
+  // CHECK-SAME: -> Tensor[(3, 2), float32]
+  // CHECK-NEXT: @main_poly_spec(%x, %y)
+  mlirRelayExportText(instance, printToStderr, NULL);
+  MlirRelayExecutor exec = mlirRelayExecutorCreate(
+      instance, str("main"), mlirRelayCompileOptionsGetDefault());
+  float x[6] = {0, 1, 2, 3, 4, 5}, y[6] = {1, 1, 1, 1, 1, 1}, z[6];
+  const void *inputs[2] = {x, y};
+  void *results[1] = {z};
+  mlirRelayExecutorCall(exec, inputs, results);
+  // CHECK: instance: 1 2 3 4 5 6
+  fprintf(stderr, "instance: %g %g %g %g %g %g\n", z[0], z[1], z[2], z[3], z[4],
+          z[5]);
+  mlirRelayExecutorDestroy(exec);
+  mlirModuleDestroy(instance);
+  // Two sizes for one `n` are an error at the call.
+  int64_t other[2] = {4, 2};
+  types[1] = mlirRankedTensorTypeGet(2, other, f32, mlirAttributeGetNull());
+  // CHECK: diagnostic: loc("poly.rly":2:1): relay.call @main_poly: argument
+  // CHECK-SAME: #1 has type 'tensor<4x2xf32>', expected 'tensor<3x2xf32>'
+  // CHECK: two sizes instantiated: 0
+  fprintf(stderr, "two sizes instantiated: %d\n",
+          !mlirModuleIsNull(
+              mlirRelayInstantiateEntry(module, str("main"), 2, types)));
+  // CHECK: diagnostic: loc("poly.rly":2:1): @main takes 2 inputs, got 1
+  mlirRelayInstantiateEntry(module, str("main"), 1, types);
   mlirModuleDestroy(module);
 }
 
@@ -286,6 +344,7 @@ int main(void) {
   mlirContextAttachDiagnosticHandler(ctx, printDiagnostic, NULL, NULL);
   testCompileAndCall(ctx);
   testBindInputShapes(ctx);
+  testInstantiateEntry(ctx);
   testGradient(ctx);
   testErrors(ctx);
   mlirContextDestroy(ctx);

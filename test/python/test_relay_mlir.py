@@ -127,6 +127,33 @@ def @main(%x: Tensor[(?), float32]) {
         g(np.ones(3, np.float32))
 
 
+def test_polymorphic_entry_compiles_per_input_types():
+    """Tests that an entry polymorphic over a ShapeVar and a type is
+    compiled for each call's array shapes and dtypes (its fixed dtype
+    converting the arrays, the type variable taking theirs, a tuple
+    included), and that inputs its signature does not take raise."""
+    f = relay_mlir.compile("""#[version = "0.0.5"]
+def @main[n : ShapeVar, A](%x: Tensor[(n, 2), float32], %y: Tensor[(n, 2), float32], %a: A) {
+  (add(%x, %y), %a)
+}""")
+    for rows in (3, 1, 3):
+        x = np.arange(2 * rows, dtype=np.float64).reshape(rows, 2)
+        total, a = f(x, np.ones((rows, 2), np.float32), np.arange(rows))
+        assert total.dtype == np.float32
+        np.testing.assert_array_equal(total, x + 1)
+        np.testing.assert_array_equal(a, np.arange(rows))
+    assert len(f._compiled) == 2
+    pair = (np.ones(2, np.int8), np.zeros((), np.float32))
+    _, (b, c) = f(np.ones((1, 2)), np.ones((1, 2)), pair)
+    assert b.dtype == np.int8 and c.shape == ()
+    with pytest.raises(relay_mlir.Error,
+                       match=r"argument #1 has type 'tensor<4x2xf32>', "
+                       r"expected 'tensor<3x2xf32>'"):
+        f(np.ones((3, 2)), np.ones((4, 2)), 0)
+    with pytest.raises(TypeError, match="@main takes 3 inputs, got 2"):
+        f(np.ones((3, 2)), np.ones((3, 2)))
+
+
 def test_opt_levels_and_targets_agree():
     """Tests that -O0..-O3 and the generic target compute the same
     convolution network."""

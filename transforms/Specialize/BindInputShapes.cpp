@@ -210,7 +210,15 @@ OwningOpRef<ModuleOp> mlir::relay::instantiateEntry(ModuleOp module,
   ReturnOp::create(b, loc, result);
   PassManager pm(context);
   pm.addPass(createInferTypes());
+  // The instance of the polymorphic entry keeps the `?` dimensions its
+  // signature has; it and its callees are typed for the inputs' sizes as
+  // bindInputShapes types a monomorphic entry.
+  pm.addPass(createSpecialize());
   if (failed(pm.run(*copy)))
     return nullptr;
+  for (bool closureParams : {true, false})
+    if (OwningOpRef<ModuleOp> bound =
+            bind(*copy, entry, inputTypes, /*maxCopies=*/64, closureParams))
+      return bound;
   return copy;
 }
