@@ -954,7 +954,9 @@ Value mlir::relay::cpu::groupedConvInRows(OpBuilder &b, Location loc,
   // AVX2's 16 registers hold 6 accumulators of 16 lanes (each two
   // registers): AVX2 code on a Zen 5 at one thread ran ResNeXt-50's
   // 28-wide and 7-wide layers 20-30% slower than the im2col products (the
-  // 56- and 14-wide ones 5-35% faster). Not measured on an AVX2 CPU.
+  // 56- and 14-wide ones 5-35% faster); on a Zen 3 (AVX2) 7 of its 11
+  // layers ran 6-58% slower in rows at one thread (RegNet-Y's two smallest
+  // faster), see benchmark/RESULTS.md.
   if (cpuAt(b).vectorBits < 512)
     return nullptr;
   if (in.getDimSize(0) == 1)
