@@ -370,6 +370,7 @@ void mlir::relay::registerBuiltinOperators() {
     registerCompositeRelations();
     registerLossRelations();
     registerQnnRelations();
+    registerDynamicRelations();
     registerOdsOperators<
 #define GET_OP_LIST
 #include "dialects/relay/RelayOperators.cpp.inc"

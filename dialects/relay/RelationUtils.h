@@ -134,6 +134,7 @@ void registerNNRelations();
 void registerCompositeRelations();
 void registerLossRelations();
 void registerQnnRelations();
+void registerDynamicRelations();
 
 } // namespace mlir::relay
 

@@ -998,5 +998,6 @@ def Relay_SequenceMaskOp
 }
 
 include "dialects/relay/RelayQnnOperators.td"
+include "dialects/relay/RelayDynamicOperators.td"
 
 #endif // RELAY_OPERATORS

@@ -41,6 +41,11 @@ DenseElementsAttr i64Constant(NodeContext &ctx, ArrayRef<int64_t> shape,
 LogicalResult convertGatherND(NodeContext &ctx) {
   if (failed(ctx.checkInputs(2, 2)))
     return failure();
+  // Indices whose number depends on the data are gathered at run time;
+  // the data's sizes give the index arithmetic.
+  if (!ctx.hasStaticShape(0))
+    return ctx.fail("data whose sizes depend on the data is not supported "
+                    "(only indices)");
   ArrayRef<int64_t> data = ctx.shape(0), indices = ctx.shape(1);
   int64_t batchDims = ctx.attrInt("batch_dims", 0);
   int64_t r = data.size(), q = indices.size();
@@ -249,6 +254,24 @@ LogicalResult convertTopK(NodeContext &ctx) {
   bool legacy = ctx.getOpset() < 10;
   if (failed(ctx.checkInputs(legacy ? 1 : 2, legacy ? 1 : 2)))
     return failure();
+  Type i64 = IntegerType::get(ctx.getContext(), 64);
+  // k computed at run time, or an input whose sizes depend on the data:
+  // dyn.topk (k checked when it runs).
+  if (!legacy && (!ctx.constantInput(1) || !ctx.hasStaticShape(0))) {
+    FailureOr<int64_t> axis = ctx.axis(ctx.attrInt("axis", -1), ctx.rank(0));
+    if (failed(axis))
+      return failure();
+    FailureOr<Value> r = ctx.op<DynTopKOp>(
+        {ctx.input(0), ctx.input(1)},
+        {ctx.i64("axis", *axis),
+         ctx.boolean("is_ascend", ctx.attrInt("largest", 1) == 0),
+         ctx.type("dtype", i64)});
+    if (failed(r))
+      return failure();
+    ctx.addOutput(ctx.tupleGet(*r, 0));
+    ctx.addOutput(ctx.tupleGet(*r, 1));
+    return success();
+  }
   int64_t k;
   if (legacy) {
     k = ctx.attrInt("k", 0);
@@ -270,7 +293,7 @@ LogicalResult convertTopK(NodeContext &ctx) {
       {ctx.input(0)},
       {ctx.i64("k", k), ctx.i64("axis", *axis),
        ctx.boolean("is_ascend", ctx.attrInt("largest", 1) == 0),
-       ctx.type("dtype", IntegerType::get(ctx.getContext(), 64))});
+       ctx.type("dtype", i64)});
   if (failed(r))
     return failure();
   ctx.addOutput(ctx.tupleGet(*r, 0));
@@ -292,6 +315,52 @@ LogicalResult convertNonZero(NodeContext &ctx) {
     return failure();
   return ctx.output(ctx.op<CastOp>(
       {*columns}, {ctx.type("dtype", IntegerType::get(ctx.getContext(), 64))}));
+}
+
+/// NonMaxSuppression: vision.all_class_non_max_suppression, whose first
+/// `count` rows are the selected (batch, class, box) triples, sliced by
+/// that count at run time (as TVM's ONNX frontend does). Boxes given by
+/// centre and size (center_point_box = 1) are made corners first.
+LogicalResult convertNonMaxSuppression(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(2, 5)))
+    return failure();
+  int64_t center = ctx.attrInt("center_point_box", 0);
+  if (center != 0 && center != 1)
+    return ctx.fail("center_point_box must be 0 or 1, got " + Twine(center));
+  if (ctx.rank(0) != 3 || ctx.rank(1) != 3)
+    return ctx.fail("boxes must be (batch, boxes, 4) and scores (batch, "
+                    "classes, boxes)");
+  Type element = ctx.elementType(0);
+  Type i64 = IntegerType::get(ctx.getContext(), 64);
+  Emitter b(ctx);
+  Value boxes = ctx.input(0);
+  if (center == 1) {
+    // [x, y, width, height] -> [y1, x1, y2, x2].
+    SmallVector<Value> f = b.split(boxes, 4, 2);
+    Value half = ctx.scalar(0.5, element);
+    Value halfW = b.mul(f[2], half), halfH = b.mul(f[3], half);
+    boxes = b.op<ConcatenateOp>(
+        {ctx.tuple({b.op<SubtractOp>({f[1], halfH}),
+                    b.op<SubtractOp>({f[0], halfW}), b.add(f[1], halfH),
+                    b.add(f[0], halfW)})},
+        {ctx.i64("axis", 2)});
+    if (!b.succeeded())
+      return failure();
+  }
+  Value maxBoxes =
+      ctx.hasInput(2) ? ctx.input(2) : ctx.scalar(0, i64);
+  Value iou = ctx.hasInput(3) ? ctx.input(3) : ctx.scalar(0, element);
+  // Without a score threshold every box is a candidate.
+  Value score = ctx.hasInput(4)
+                    ? ctx.input(4)
+                    : ctx.scalar(-std::numeric_limits<double>::infinity(),
+                                 element);
+  Value nms = b.op<AllClassNonMaxSuppressionOp>(
+      {boxes, ctx.input(1), maxBoxes, iou, score}, {});
+  Value zero = ctx.constant(i64Constant(ctx, {1}, {0}));
+  Value one = ctx.constant(i64Constant(ctx, {1}, {1}));
+  return b.output(b.op<DynStridedSliceOp>(
+      {b.tupleGet(nms, 0), zero, b.tupleGet(nms, 1), one}, {}));
 }
 
 /// ReverseSequence: each batch entry's first sequence_lens[b] steps
@@ -355,5 +424,6 @@ void mlir::relay::onnx_import::addIndexingConverters(ConverterTable &t) {
   t["Scatter"] = convertScatterElements;
   t["TopK"] = convertTopK;
   t["NonZero"] = convertNonZero;
+  t["NonMaxSuppression"] = convertNonMaxSuppression;
   t["ReverseSequence"] = convertReverseSequence;
 }

@@ -780,6 +780,9 @@ template <typename SoftmaxT> LogicalResult convertSoftmax(NodeContext &ctx) {
   if (!legacy || *axis == rank - 1) {
     return ctx.output(ctx.op<SoftmaxT>({x}, {ctx.i64("axis", *axis)}));
   }
+  if (!ctx.hasStaticShape(0))
+    return ctx.fail("softmax over the flattened axes of an input whose sizes "
+                    "depend on the data is not supported");
   FailureOr<Value> flat = ctx.op<ReshapeOp>(
       {x}, {ctx.ints("newshape", coerced2d(ctx.shape(0), *axis))});
   if (failed(flat))

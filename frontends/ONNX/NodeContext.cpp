@@ -6,6 +6,8 @@
 #include "dialects/relay/RelayOps.h"
 #include "dialects/relay/RelayTypes.h"
 
+#include "llvm/ADT/StringSet.h"
+
 #include <cmath>
 
 using namespace mlir;
@@ -20,6 +22,35 @@ InFlightDiagnostic NodeContext::emitError() {
 
 RankedTensorType NodeContext::tensorType(unsigned i) const {
   return dyn_cast<RankedTensorType>(inputs[i].value.getType());
+}
+
+/// The op types whose converters take inputs with `?` dimensions computed
+/// by other nodes (NonZero's count, and what follows from it): elementwise
+/// operators and comparisons, the reshapes, slices, gathers and reductions
+/// detection models put after NonZero, and the shape operators whose
+/// shape, k or bounds are then computed at run time (Relay's `dyn.*`).
+static bool takesAnyDims(StringRef opType) {
+  static const llvm::StringSet<> kOpTypes = {
+      // Elementwise (Relay's relations broadcast `?`).
+      "Abs", "Neg", "Exp", "Log", "Sqrt", "Relu", "Sigmoid", "Tanh", "Erf",
+      "Floor", "Ceil", "Round", "Sign", "Not", "Add", "Sub", "Mul", "Div",
+      "Equal", "Less", "LessOrEqual", "Greater", "GreaterOrEqual", "And",
+      "Or", "Xor", "Max", "Min", "Pow", "Mod", "Where", "Clip", "Cast",
+      "CastLike", "Identity", "Reciprocal", "HardSigmoid", "HardSwish",
+      "IsNaN", "IsInf",
+      // Shapes and element movement.
+      "Shape", "Size", "Reshape", "Flatten", "Unsqueeze", "Squeeze",
+      "Transpose", "Concat", "Split", "Slice", "Gather", "GatherND",
+      "Expand", "Tile", "ConstantOfShape", "Range", "NonZero",
+      // Reductions, sorting, detection.
+      "ReduceMin", "ReduceMax", "ReduceSum", "ReduceMean", "ReduceProd",
+      "ArgMax", "ArgMin", "TopK", "Softmax", "NonMaxSuppression"};
+  return kOpTypes.contains(opType);
+}
+
+bool NodeContext::hasStaticShape(unsigned i) const {
+  auto type = tensorType(i);
+  return type && type.hasStaticShape();
 }
 
 LogicalResult NodeContext::checkInputs(unsigned min, unsigned max) {
@@ -42,15 +73,18 @@ LogicalResult NodeContext::checkInputs(unsigned min, unsigned max) {
                   "relay-run takes them from its --input files, "
                   "relay-mlir-translate from --onnx-input-shape "
                   "NAME=D1xD2x...)");
-    // Computed by a node: its size depends on the data (NonZero's).
-    if (!type.hasStaticShape()) {
+    // Computed by a node: its size depends on the data (NonZero's). The
+    // converters of takesAnyDims' op types handle that.
+    if (!type.hasStaticShape() && !takesAnyDims(node.op_type())) {
       std::string shape;
       llvm::raw_string_ostream os(shape);
       os << type;
       return fail(Twine("input #") + Twine(i) + " has the type '" + shape +
                   "', whose size depends on the data (NonZero's output, or "
-                  "computed from one); the importer takes such shapes only "
-                  "as the model's outputs");
+                  "computed from one), which " + node.op_type() +
+                  "'s import does not take (the elementwise, shape, slicing, "
+                  "gathering, reduction, TopK and NonMaxSuppression "
+                  "operators do)");
     }
   }
   return success();

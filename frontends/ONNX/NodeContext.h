@@ -73,8 +73,12 @@ public:
   int64_t rank(unsigned i) const { return tensorType(i).getRank(); }
   Type elementType(unsigned i) const { return tensorType(i).getElementType(); }
   /// Checks that inputs [min, max] are given and are ranked tensors of
-  /// static shape (what every converter needs).
+  /// static shape (what most converters need; those of a few op types,
+  /// listed in NodeContext.cpp, also take `?` dimensions that depend on
+  /// the data, checking hasStaticShape where it matters).
   LogicalResult checkInputs(unsigned min, unsigned max);
+  /// Whether input `i` is a tensor of static shape.
+  bool hasStaticShape(unsigned i) const;
   /// The integers of a constant input; fails (reported) when it is not
   /// known at import time.
   FailureOr<SmallVector<int64_t>> constantInts(unsigned i, StringRef what);

@@ -22,6 +22,58 @@ using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::onnx_import;
 
+/// The type of a value that is either `a` or `b`: where two tensors of one
+/// rank and dtype differ in a size (one branch's output whose size depends
+/// on the data, the other's fixed), that size is `?`. Null when they
+/// differ otherwise.
+static Type joinBranchTypes(Type a, Type b) {
+  if (a == b)
+    return a;
+  auto ta = dyn_cast<RankedTensorType>(a), tb = dyn_cast<RankedTensorType>(b);
+  if (ta && tb) {
+    if (ta.getRank() != tb.getRank() ||
+        ta.getElementType() != tb.getElementType())
+      return {};
+    SmallVector<int64_t> dims;
+    for (auto [x, y] : llvm::zip(ta.getShape(), tb.getShape()))
+      dims.push_back(x == y ? x : ShapedType::kDynamic);
+    return RankedTensorType::get(dims, ta.getElementType());
+  }
+  auto tupleA = dyn_cast<TupleType>(a), tupleB = dyn_cast<TupleType>(b);
+  if (!tupleA || !tupleB || tupleA.size() != tupleB.size())
+    return {};
+  SmallVector<Type> fields;
+  for (auto [x, y] : llvm::zip(tupleA.getTypes(), tupleB.getTypes())) {
+    fields.push_back(joinBranchTypes(x, y));
+    if (!fields.back())
+      return {};
+  }
+  return TupleType::get(a.getContext(), fields);
+}
+
+/// `value` as a value of the more general `type` (joinBranchTypes): each
+/// tensor whose sizes `type` leaves `?` is reshaped to its own run-time
+/// shape (dyn.reshape of shape_of), which types it with those `?`.
+static Value widenTo(OpBuilder &b, Location loc, Value value, Type type) {
+  if (value.getType() == type)
+    return value;
+  if (auto tuple = dyn_cast<TupleType>(type)) {
+    SmallVector<Value> fields;
+    for (auto [i, field] : llvm::enumerate(tuple.getTypes()))
+      fields.push_back(widenTo(
+          b, loc, TupleGetOp::create(b, loc, value, i).getResult(), field));
+    return TupleOp::create(b, loc, fields);
+  }
+  auto tensor = cast<RankedTensorType>(type);
+  Type i64 = b.getIntegerType(64);
+  auto shapeType = RankedTensorType::get({tensor.getRank()}, i64);
+  Value shape = ShapeOfOp::create(
+      b, loc, TypeRange{shapeType}, ValueRange{value},
+      {b.getNamedAttr("dtype", TypeAttr::get(i64))});
+  return DynReshapeOp::create(b, loc, TypeRange{type},
+                              ValueRange{value, shape});
+}
+
 namespace {
 
 /// The opsets the converters follow.
@@ -345,7 +397,8 @@ LogicalResult GraphImporter::importIf(const onnx::NodeProto &node,
     yielded[b] = result.getType();
     count[b] = outputs->size();
   }
-  if (yielded[0] != yielded[1]) {
+  Type joined = joinBranchTypes(yielded[0], yielded[1]);
+  if (!joined) {
     std::string a, b;
     llvm::raw_string_ostream as(a), bs(b);
     as << yielded[0];
@@ -353,7 +406,14 @@ LogicalResult GraphImporter::importIf(const onnx::NodeProto &node,
     return fail("the branches give different types: '" + a + "' and '" + b +
                 "'");
   }
-  ifOp.getResult().setType(yielded[0]);
+  // Sizes the branches disagree on (one depends on the data) are `?`.
+  for (Region *region : {&ifOp.getThenRegion(), &ifOp.getElseRegion()}) {
+    auto yield = cast<YieldOp>(region->front().getTerminator());
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(yield);
+    yield->setOperand(0, widenTo(builder, loc, yield->getOperand(0), joined));
+  }
+  ifOp.getResult().setType(joined);
   SmallVector<Value> outputs;
   if (count[0] == 1)
     outputs.push_back(ifOp.getResult());

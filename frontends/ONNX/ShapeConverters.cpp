@@ -13,6 +13,8 @@
 
 #include "llvm/Support/MathExtras.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::onnx_import;
@@ -123,22 +125,55 @@ LogicalResult convertShape(NodeContext &ctx) {
   end = std::clamp<int64_t>(end < 0 ? end + rank : end, 0, rank);
   SmallVector<int64_t> dims(shape.begin() + start,
                             shape.begin() + std::max(start, end));
-  addFolded(ctx, intConstant(ctx, {(int64_t)dims.size()}, dims,
-                             IntegerType::get(ctx.getContext(), 64)));
+  Type i64 = IntegerType::get(ctx.getContext(), 64);
+  // A size that depends on the data is read at run time.
+  if (llvm::any_of(dims, ShapedType::isDynamic)) {
+    Emitter b(ctx);
+    Value all = b.op<ShapeOfOp>({ctx.input(0)}, {ctx.type("dtype", i64)});
+    if (start == 0 && end == rank)
+      return b.output(all);
+    return b.output(b.op<StridedSliceOp>(
+        {all}, {ctx.ints("begin", {start}),
+                ctx.ints("end", {std::max(start, end)})}));
+  }
+  addFolded(ctx, intConstant(ctx, {(int64_t)dims.size()}, dims, i64));
   return success();
 }
 
 LogicalResult convertSize(NodeContext &ctx) {
   if (failed(ctx.checkInputs(1, 1)))
     return failure();
-  addFolded(ctx, intConstant(ctx, {}, {ctx.tensorType(0).getNumElements()},
-                             IntegerType::get(ctx.getContext(), 64)));
+  Type i64 = IntegerType::get(ctx.getContext(), 64);
+  if (!ctx.hasStaticShape(0))
+    return ctx.output(
+        ctx.op<NdarraySizeOp>({ctx.input(0)}, {ctx.type("dtype", i64)}));
+  addFolded(ctx,
+            intConstant(ctx, {}, {ctx.tensorType(0).getNumElements()}, i64));
   return success();
 }
 
 LogicalResult convertConstantOfShape(NodeContext &ctx) {
   if (failed(ctx.checkInputs(1, 1)))
     return failure();
+  // A shape computed at run time: dyn.full.
+  if (!ctx.constantInput(0)) {
+    if (ctx.rank(0) != 1 || !ctx.hasStaticShape(0) ||
+        !isa<IntegerType>(ctx.elementType(0)))
+      return ctx.fail("the shape must be a 1-D integer tensor");
+    Value fill = ctx.scalar(0, Float32Type::get(ctx.getContext()));
+    if (const onnx::AttributeProto *a = ctx.attribute("value")) {
+      FailureOr<ElementsAttr> v =
+          convertTensor(a->t(), ctx.getContext(), ctx.getLoc());
+      if (failed(v))
+        return failure();
+      auto dense = dyn_cast<DenseElementsAttr>(*v);
+      if (!dense || dense.getNumElements() != 1)
+        return ctx.fail("the fill value must be a one-element tensor");
+      fill = ctx.constant(dense.reshape(
+          RankedTensorType::get({}, dense.getElementType())));
+    }
+    return ctx.output(ctx.op<DynFullOp>({fill, ctx.input(0)}, {}));
+  }
   FailureOr<SmallVector<int64_t>> shape = ctx.constantInts(0, "shape");
   if (failed(shape))
     return failure();
@@ -227,13 +262,30 @@ LogicalResult convertReshape(NodeContext &ctx) {
     return failure();
   if (attribute && !ctx.hasAttr("shape"))
     return ctx.fail("attribute shape is required");
+  bool allowZero = ctx.attrInt("allowzero", 0) != 0;
+  // A shape computed at run time: dyn.reshape (ONNX's 0 and -1 are
+  // Relay's).
+  if (!attribute && !ctx.constantInput(1)) {
+    if (ctx.rank(1) != 1 || !ctx.hasStaticShape(1))
+      return ctx.fail("the shape must be a 1-D tensor");
+    return ctx.output(ctx.op<DynReshapeOp>(
+        {ctx.input(0), ctx.input(1)}, {ctx.boolean("allowzero", allowZero)}));
+  }
   FailureOr<SmallVector<int64_t>> requested =
       attribute ? FailureOr<SmallVector<int64_t>>(ctx.attrInts("shape"))
                 : ctx.constantInts(1, "shape");
   if (failed(requested))
     return failure();
   ArrayRef<int64_t> in = ctx.shape(0);
-  bool allowZero = ctx.attrInt("allowzero", 0) != 0;
+  // An input whose sizes depend on the data: Relay's reshape resolves the
+  // 0s and the -1 when it runs.
+  if (!ctx.hasStaticShape(0)) {
+    if (llvm::any_of(*requested, [](int64_t d) { return d < -1; }))
+      return ctx.fail("shape has a negative dimension");
+    return ctx.output(ctx.op<ReshapeOp>(
+        {ctx.input(0)}, {ctx.ints("newshape", *requested),
+                         ctx.boolean("allowzero", allowZero)}));
+  }
   SmallVector<int64_t> shape;
   int64_t known = 1, inferred = -1;
   for (auto [i, d] : llvm::enumerate(*requested)) {
@@ -275,8 +327,23 @@ LogicalResult convertFlatten(NodeContext &ctx) {
   if (axis < 0)
     axis += rank;
   int64_t rows = 1, cols = 1;
-  for (int64_t d = 0; d < rank; ++d)
-    (d < axis ? rows : cols) *= ctx.shape(0)[d];
+  bool rowsKnown = true, colsKnown = true;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t size = ctx.shape(0)[d];
+    (d < axis ? rowsKnown : colsKnown) &= !ShapedType::isDynamic(size);
+    if (!ShapedType::isDynamic(size))
+      (d < axis ? rows : cols) *= size;
+  }
+  if (!rowsKnown || !colsKnown) {
+    // One side whose size depends on the data is Relay's -1.
+    if (!rowsKnown && !colsKnown)
+      return ctx.fail("both sides of axis " + Twine(axis) +
+                      " have sizes that depend on the data");
+    SmallVector<int64_t> shape = {rowsKnown ? rows : -1,
+                                  colsKnown ? cols : -1};
+    return ctx.output(
+        ctx.op<ReshapeOp>({ctx.input(0)}, {ctx.ints("newshape", shape)}));
+  }
   return reshapeTo(ctx, {rows, cols});
 }
 
@@ -301,6 +368,15 @@ LogicalResult convertUnsqueeze(NodeContext &ctx) {
   }
   SmallVector<int64_t> shape;
   ArrayRef<int64_t> in = ctx.shape(0);
+  // Sizes that depend on the data: one expand_dims per new axis.
+  if (!ctx.hasStaticShape(0)) {
+    Emitter b(ctx);
+    Value x = ctx.input(0);
+    for (int64_t d = 0; d < outRank; ++d)
+      if (isNew[d])
+        x = b.op<ExpandDimsOp>({x}, {ctx.i64("axis", d)});
+    return b.output(x);
+  }
   size_t next = 0;
   for (int64_t d = 0; d < outRank; ++d)
     shape.push_back(isNew[d] ? 1 : in[next++]);
@@ -316,6 +392,22 @@ LogicalResult convertSqueeze(NodeContext &ctx) {
     return failure();
   ArrayRef<int64_t> in = ctx.shape(0);
   SmallVector<bool> drop(in.size(), false);
+  // Sizes that depend on the data: Relay's squeeze checks them when it
+  // runs.
+  if (!ctx.hasStaticShape(0)) {
+    if (!given || axes->empty())
+      return ctx.fail("squeezing every size-1 axis of a tensor whose sizes "
+                      "depend on the data needs the axes given");
+    SmallVector<int64_t> normalized;
+    for (int64_t a : *axes) {
+      FailureOr<int64_t> n = ctx.axis(a, in.size());
+      if (failed(n))
+        return failure();
+      normalized.push_back(*n);
+    }
+    return ctx.output(
+        ctx.op<SqueezeOp>({ctx.input(0)}, {ctx.ints("axis", normalized)}));
+  }
   if (!given || axes->empty()) {
     for (size_t d = 0; d < in.size(); ++d)
       drop[d] = in[d] == 1;
@@ -442,6 +534,9 @@ LogicalResult convertSplit(NodeContext &ctx) {
       return failure();
     sizes = *s;
   } else {
+    if (ShapedType::isDynamic(dim))
+      return ctx.fail("an axis whose size depends on the data is split only "
+                      "by given sizes");
     if (dim % outputs != 0)
       return ctx.fail("dimension " + Twine(dim) + " does not split evenly " +
                       "into " + Twine(outputs) + " outputs");
@@ -450,6 +545,10 @@ LogicalResult convertSplit(NodeContext &ctx) {
   if (static_cast<int>(sizes.size()) != outputs)
     return ctx.fail("split has " + Twine(sizes.size()) + " sizes for " +
                     Twine(outputs) + " outputs");
+  // An axis whose size depends on the data: its sizes are checked when
+  // the split runs.
+  if (ShapedType::isDynamic(dim) && (ctx.hasAttr("split") || ctx.hasInput(1)))
+    dim = std::accumulate(sizes.begin(), sizes.end(), int64_t(0));
   SmallVector<int64_t> indices;
   int64_t total = 0;
   for (size_t i = 0; i < sizes.size(); ++i) {
@@ -477,11 +576,79 @@ LogicalResult convertSplit(NodeContext &ctx) {
   return success();
 }
 
+/// Slice whose bounds are computed at run time, or of an input whose sizes
+/// depend on the data: dyn.strided_slice with a begin, end and step per
+/// axis (the axes not sliced whole), each vector built from the node's
+/// inputs at their axes.
+LogicalResult convertDynamicSlice(NodeContext &ctx) {
+  int64_t rank = ctx.rank(0);
+  SmallVector<int64_t> axes;
+  for (int64_t i = 0; i < ctx.tensorType(1).getNumElements(); ++i)
+    axes.push_back(i);
+  if (ctx.hasInput(3)) {
+    FailureOr<SmallVector<int64_t>> a = ctx.constantInts(3, "axes");
+    if (failed(a))
+      return failure();
+    axes = *a;
+  }
+  SmallVector<int64_t> position(rank, -1);
+  for (auto [i, a] : llvm::enumerate(axes)) {
+    FailureOr<int64_t> n = ctx.axis(a, rank);
+    if (failed(n))
+      return failure();
+    if (position[*n] >= 0)
+      return ctx.fail("axes repeat " + Twine(a));
+    position[*n] = i;
+  }
+  Type i64 = IntegerType::get(ctx.getContext(), 64);
+  Emitter b(ctx);
+  // Input `input`'s values at the sliced axes, `dflt` at the others.
+  auto perAxis = [&](unsigned input, int64_t dflt) -> Value {
+    if (!ctx.hasInput(input))
+      return ctx.constant(
+          intConstant(ctx, {rank}, SmallVector<int64_t>(rank, dflt), i64));
+    if (ctx.rank(input) != 1 || !ctx.hasStaticShape(input) ||
+        ctx.shape(input)[0] != static_cast<int64_t>(axes.size()))
+      return ctx.fail("starts, ends, axes and steps differ in length"),
+             Value();
+    if (ElementsAttr c = ctx.constantInput(input)) {
+      SmallVector<int64_t> given = readInts(c), full(rank, dflt);
+      for (int64_t d = 0; d < rank; ++d)
+        if (position[d] >= 0)
+          full[d] = given[position[d]];
+      return ctx.constant(intConstant(ctx, {rank}, full, i64));
+    }
+    Value values = b.op<CastOp>({ctx.input(input)}, {ctx.type("dtype", i64)});
+    SmallVector<Value> pieces;
+    for (int64_t d = 0; d < rank; ++d)
+      pieces.push_back(
+          position[d] < 0
+              ? ctx.constant(intConstant(ctx, {1}, {dflt}, i64))
+              : b.op<StridedSliceOp>({values},
+                                     {ctx.ints("begin", {position[d]}),
+                                      ctx.ints("end", {position[d] + 1})}));
+    if (!b.succeeded())
+      return Value();
+    return b.op<ConcatenateOp>({ctx.tuple(pieces)}, {ctx.i64("axis", 0)});
+  };
+  Value begin = perAxis(1, 0);
+  Value end = begin ? perAxis(2, std::numeric_limits<int64_t>::max()) : Value();
+  Value steps = end ? perAxis(4, 1) : Value();
+  if (!steps)
+    return failure();
+  return b.output(
+      b.op<DynStridedSliceOp>({ctx.input(0), begin, end, steps}, {}));
+}
+
 LogicalResult convertSlice(NodeContext &ctx) {
   // Before opset 10 starts, ends and axes are attributes.
   bool legacy = ctx.getOpset() < 10;
   if (failed(legacy ? ctx.checkInputs(1, 1) : ctx.checkInputs(3, 5)))
     return failure();
+  if (!legacy &&
+      (!ctx.hasStaticShape(0) || !ctx.constantInput(1) ||
+       !ctx.constantInput(2) || (ctx.hasInput(4) && !ctx.constantInput(4))))
+    return convertDynamicSlice(ctx);
   ArrayRef<int64_t> in = ctx.shape(0);
   int64_t rank = in.size();
   FailureOr<SmallVector<int64_t>> starts =
@@ -607,7 +774,7 @@ LogicalResult convertGather(NodeContext &ctx) {
   int64_t dim = ctx.shape(0)[*axis];
   DenseElementsAttr data = smallConstant(ctx, 0);
   DenseElementsAttr indices = smallConstant(ctx, 1);
-  if (indices) {
+  if (indices && !ShapedType::isDynamic(dim)) {
     SmallVector<int64_t> idx = readInts(indices);
     for (int64_t &i : idx) {
       if (i < -dim || i >= dim)
@@ -639,6 +806,20 @@ LogicalResult convertGather(NodeContext &ctx) {
 LogicalResult convertExpand(NodeContext &ctx) {
   if (failed(ctx.checkInputs(2, 2)))
     return failure();
+  // A shape computed at run time, or an input whose sizes depend on the
+  // data: the input times ones of that shape broadcasts both ways, as
+  // Expand does.
+  if (!ctx.constantInput(1) || !ctx.hasStaticShape(0)) {
+    if (ctx.rank(1) != 1 || !isa<IntegerType>(ctx.elementType(1)))
+      return ctx.fail("the shape must be a 1-D integer tensor");
+    Type element = ctx.elementType(0);
+    bool boolean = element.isInteger(1);
+    Emitter b(ctx);
+    Value ones =
+        b.op<DynFullOp>({ctx.scalar(1, element), ctx.input(1)}, {});
+    return b.output(boolean ? b.op<LogicalAndOp>({ctx.input(0), ones})
+                            : b.mul(ctx.input(0), ones));
+  }
   FailureOr<SmallVector<int64_t>> requested = ctx.constantInts(1, "shape");
   if (failed(requested))
     return failure();
@@ -687,6 +868,13 @@ LogicalResult convertTile(NodeContext &ctx) {
   bool legacy = ctx.getOpset() < 6;
   if (failed(ctx.checkInputs(legacy ? 3 : 2, legacy ? 3 : 2)))
     return failure();
+  // Repeats computed at run time, or sizes that depend on the data:
+  // dyn.tile.
+  if (!legacy && (!ctx.constantInput(1) || !ctx.hasStaticShape(0))) {
+    if (ctx.rank(1) != 1 || !isa<IntegerType>(ctx.elementType(1)))
+      return ctx.fail("repeats must be a 1-D integer tensor");
+    return ctx.output(ctx.op<DynTileOp>({ctx.input(0), ctx.input(1)}, {}));
+  }
   FailureOr<SmallVector<int64_t>> repeats =
       ctx.constantInts(1, legacy ? "tiles" : "repeats");
   if (failed(repeats))
@@ -838,9 +1026,11 @@ template <typename ArgOp> OpConverter argReduce() {
 LogicalResult convertRange(NodeContext &ctx) {
   if (failed(ctx.checkInputs(3, 3)))
     return failure();
-  for (unsigned i = 0; i < 3; ++i)
-    if (!ctx.constantInput(i))
-      return ctx.fail("start, limit and delta must be known when importing");
+  // Bounds computed at run time: arange.
+  if (!ctx.constantInput(0) || !ctx.constantInput(1) || !ctx.constantInput(2))
+    return ctx.output(
+        ctx.op<ArangeOp>({ctx.input(0), ctx.input(1), ctx.input(2)},
+                         {ctx.type("dtype", ctx.elementType(0))}));
   Type e = ctx.elementType(0);
   double start = readDoubles(ctx.constantInput(0)).front();
   double limit = readDoubles(ctx.constantInput(1)).front();

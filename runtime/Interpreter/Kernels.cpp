@@ -93,6 +93,7 @@ void mlir::relay::interp::registerKernels() {
     registerTransformKernels(kernels);
     registerNNKernels(kernels);
     registerQnnKernels(kernels);
+    registerDynamicKernels(kernels);
     for (auto &entry : kernels) {
       std::string name = ("relay." + entry.getKey()).str();
       KernelFn fn = entry.getValue();

@@ -58,6 +58,7 @@ void registerElementwiseKernels(llvm::StringMap<KernelFn> &kernels);
 void registerTransformKernels(llvm::StringMap<KernelFn> &kernels);
 void registerNNKernels(llvm::StringMap<KernelFn> &kernels);
 void registerQnnKernels(llvm::StringMap<KernelFn> &kernels);
+void registerDynamicKernels(llvm::StringMap<KernelFn> &kernels);
 
 /// Multi-index helpers shared by the kernel files.
 SmallVector<int64_t> unravel(int64_t index, ArrayRef<int64_t> shape);

@@ -253,13 +253,16 @@ def nonzero():
 
 
 def nonzero_consumed():
-    """A node taking NonZero's output, whose length depends on the data."""
+    """A node whose import needs static shapes (MatMul) taking NonZero's
+    output, whose length depends on the data."""
     nodes = [
         helper.make_node('NonZero', ['x'], ['idx'], name='nonzero'),
-        helper.make_node('Transpose', ['idx'], ['y'], name='flip'),
+        helper.make_node('Transpose', ['idx'], ['t'], name='flip'),
+        helper.make_node('Cast', ['t'], ['f'], name='cast', to=1),
+        helper.make_node('MatMul', ['f', 'w'], ['y'], name='matmul'),
     ]
-    return model(nodes, [tensor('x', [3, 4])],
-                 [tensor('y', ['n', 2], TensorProto.INT64)])
+    return model(nodes, [tensor('x', [3, 4])], [tensor('y', ['n', 2])],
+                 [weights('w', [2, 2], 3)])
 
 
 def einsum_diagonal():
@@ -295,6 +298,14 @@ def runtime_reshape():
     nodes = [helper.make_node('Reshape', ['x', 's'], ['y'], name='reshape')]
     return model(nodes, [tensor('x', [2, 3]),
                          tensor('s', [2], TensorProto.INT64)],
+                 [tensor('y', [3, 2])])
+
+
+def runtime_reshape_matrix():
+    """Reshape to a shape given as a matrix: not a shape."""
+    nodes = [helper.make_node('Reshape', ['x', 's'], ['y'], name='reshape')]
+    return model(nodes, [tensor('x', [2, 3]),
+                         tensor('s', [1, 2], TensorProto.INT64)],
                  [tensor('y', [3, 2])])
 
 
@@ -349,14 +360,14 @@ def nll_bad_target():
 def if_model(cond=None, else_size=2):
     """If on a condition that is a graph input (or a constant `cond`): the
     then branch doubles x, the else branch adds ones to it (or, with
-    `else_size` other than 2, gives ones of that size)."""
+    `else_size` other than 2, gives ones of that size or shape)."""
     then_branch = helper.make_graph(
         [helper.make_node('Add', ['x', 'x'], ['t'])], 'then', [],
         [tensor('t', [2])])
     else_branch = helper.make_graph(
         [helper.make_node('Add', ['x', 'one'], ['e']) if else_size == 2 else
          helper.make_node('Identity', ['one'], ['e'])], 'else', [],
-        [tensor('e', [else_size])],
+        [tensor('e', [int(d) for d in np.atleast_1d(else_size)])],
         [numpy_helper.from_array(np.ones(else_size, np.float32), 'one')])
     nodes = [helper.make_node('If', ['c'], ['y'], name='choose',
                               then_branch=then_branch,
@@ -379,10 +390,92 @@ def if_constant():
 
 
 def if_mismatch():
+    return if_model(else_size=(2, 1))
+
+
+def if_sizes():
     return if_model(else_size=3)
 
 
+def detect():
+    """A detector's post-processing, as torchvision exports it: the scores
+    above a threshold (NonZero, GatherND), the best k of them where k =
+    min(their number, 4) (TopK of a computed k), their boxes, non-maximum
+    suppression, and shape arithmetic on the survivors (Shape, Range,
+    ConstantOfShape, Reshape and Expand to computed shapes, Tile, Slice
+    with a computed end). Every size after NonZero depends on the data."""
+    i64 = TensorProto.INT64
+    c = lambda name, values: numpy_helper.from_array(
+        np.array(values, dtype=np.int64 if isinstance(values[0], int)
+                 else np.float32), name)
+    nodes = [
+        helper.make_node('Greater', ['scores', 'thr'], ['mask'], name='gt'),
+        helper.make_node('NonZero', ['mask'], ['nz'], name='nonzero'),
+        helper.make_node('Transpose', ['nz'], ['nzt'], name='nzt'),
+        helper.make_node('GatherND', ['scores', 'nzt'], ['sel'], name='gnd'),
+        helper.make_node('Squeeze', ['nz', 'axis0'], ['idx'], name='sq'),
+        helper.make_node('Shape', ['sel'], ['n'], name='shape'),
+        helper.make_node('Min', ['n', 'four'], ['k'], name='k'),
+        helper.make_node('TopK', ['sel', 'k'], ['top', 'order'], name='topk'),
+        helper.make_node('Gather', ['idx', 'order'], ['kept'], name='g1'),
+        helper.make_node('Gather', ['boxes', 'kept'], ['kb'], name='g2',
+                         axis=0),
+        helper.make_node('Unsqueeze', ['kb', 'axis0'], ['kb3'], name='u1'),
+        helper.make_node('Unsqueeze', ['top', 'axes01'], ['top3'], name='u2'),
+        helper.make_node('NonMaxSuppression', ['kb3', 'top3', 'maxout', 'iou',
+                                               'sthr'], ['nms'], name='nms'),
+        helper.make_node('Gather', ['nms', 'two'], ['which'], name='g3',
+                         axis=1),
+        helper.make_node('Gather', ['kb', 'which'], ['final'], name='g4',
+                         axis=0),
+        helper.make_node('Shape', ['final'], ['fs'], name='fshape'),
+        helper.make_node('Gather', ['fs', 'zero'], ['m'], name='g5'),
+        helper.make_node('Range', ['zero', 'm', 'one'], ['ids'], name='range'),
+        helper.make_node('ConstantOfShape', ['fs'], ['zeros'], name='cos',
+                         value=numpy_helper.from_array(
+                             np.array([0.5], np.float32))),
+        helper.make_node('Add', ['final', 'zeros'], ['shifted'], name='add'),
+        helper.make_node('Concat', ['minus1', 'two1'], ['rs'], name='cat',
+                         axis=0),
+        helper.make_node('Reshape', ['shifted', 'rs'], ['pairs'],
+                         name='reshape'),
+        helper.make_node('Concat', ['mv', 'three'], ['es'], name='cat2',
+                         axis=0),
+        helper.make_node('Expand', ['ids2', 'es'], ['grid'], name='expand'),
+        helper.make_node('Unsqueeze', ['ids', 'axis1'], ['ids2'], name='u3'),
+        helper.make_node('Gather', ['fs', 'zero1'], ['mv'], name='g6'),
+        helper.make_node('Tile', ['top', 'reps'], ['tiled'], name='tile'),
+        helper.make_node('Concat', ['two1', 'mv'], ['reps0'], name='cat4',
+                         axis=0),
+        helper.make_node('Slice', ['reps0', 'one1', 'two1'], ['reps'],
+                         name='slice'),
+    ]
+    # (Topologically ordered below: ONNX requires it.)
+    order = ['gt', 'nonzero', 'nzt', 'gnd', 'sq', 'shape', 'k', 'topk', 'g1',
+             'g2', 'u1', 'u2', 'nms', 'g3', 'g4', 'fshape', 'g5', 'range',
+             'cos', 'add', 'cat', 'reshape', 'u3', 'g6', 'cat2', 'expand',
+             'cat4', 'slice', 'tile']
+    by_name = {n.name: n for n in nodes}
+    nodes = [by_name[n] for n in order]
+    # Unsqueeze's axis1 and Squeeze's axis0 are inputs from opset 13.
+    m = lambda name, shape: tensor(name, shape)
+    inits = [c('thr', [0.3]), c('four', [4]), c('axis0', [0]),
+             c('axes01', [0, 1]), c('maxout', [10]), c('iou', [0.5]),
+             c('sthr', [0.0]), c('two', [2]), c('zero', [0]),
+             c('one', [1]), c('minus1', [-1]), c('two1', [2]),
+             c('three', [3]), c('axis1', [1]), c('one1', [1]),
+             c('zero1', [0])]
+    inits[7] = numpy_helper.from_array(np.array(2, np.int64), 'two')
+    inits[8] = numpy_helper.from_array(np.array(0, np.int64), 'zero')
+    inits[9] = numpy_helper.from_array(np.array(1, np.int64), 'one')
+    return model(nodes, [m('boxes', [6, 4]), m('scores', [6])],
+                 [tensor('final', ['m', 4]), tensor('pairs', ['p', 2]),
+                  tensor('grid', ['m', 3], i64), tensor('tiled', ['t'])],
+                 inits)
+
+
 MODELS = {f.__name__: f for f in (if_runtime, if_constant, if_mismatch,
+                                  if_sizes,
                                   einsum_diagonal, nll_bad_target, scatter_runtime_indices,
                                   gathernd_long_tuples, lstm_bad_weights, lstm_bad_activation,
                                   lstm_bad_direction, convnet, convnet_dynamic, shape_arith, expand_shape,
@@ -393,7 +486,8 @@ MODELS = {f.__name__: f for f in (if_runtime, if_constant, if_mismatch,
                                   two_outputs,
                                   unsupported_op, bad_shapes, dynamic_shape,
                                   new_opset, undefined_input, runtime_reshape,
-                                  nonzero, nonzero_consumed)}
+                                  runtime_reshape_matrix,
+                                  nonzero, nonzero_consumed, detect)}
 
 if __name__ == '__main__':
     onnx.save(MODELS[sys.argv[1]](), sys.argv[2])

@@ -1,0 +1,245 @@
+//===- RelationsDynamic.cpp - Relations of shapes from values ---*- C++ -*-===//
+//
+// The relations of the operators whose result shape depends on operand
+// values (RelayDynamicOperators.td): they check the operands' kinds and
+// give the rank, dtype and whatever the types say; the sizes the values
+// decide are `?`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/relay/RelationUtils.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+
+/// Reads input #i as a tensor that must be an integer vector (a shape,
+/// repetitions, slice bounds): its length in `length` (`?` when unknown).
+static TensorState readIntVector(RelationArgs &args, unsigned i, StringRef what,
+                                 Dim &length) {
+  TensorInfo info;
+  TensorState state = readInputTensor(args, i, info);
+  if (state != TensorState::Tensor)
+    return state;
+  if (info.getRank() != 1 || !isa<IntegerType>(info.dtype)) {
+    args.emitError() << what << " (operand #" << i
+                     << ") must be a 1-D integer tensor, got "
+                     << args.getInput(i);
+    return TensorState::NotATensor;
+  }
+  length = info.dims[0];
+  return state;
+}
+
+/// Reads input #i as a scalar of an integer (or, `allowFloat`, any
+/// numeric) dtype.
+static TensorState readScalar(RelationArgs &args, unsigned i, StringRef what,
+                              TensorInfo &info, bool allowFloat) {
+  TensorState state = readInputTensor(args, i, info);
+  if (state != TensorState::Tensor)
+    return state;
+  bool numeric = isa<IntegerType>(info.dtype) ||
+                 (allowFloat && isa<FloatType>(info.dtype));
+  // A one-element vector is taken as TVM's importers pass them.
+  bool scalar = info.getRank() == 0 ||
+                (info.getRank() == 1 && info.dims[0] == Dim::of(1));
+  if (!scalar || !numeric) {
+    args.emitError() << what << " (operand #" << i << ") must be a"
+                     << (allowFloat ? " numeric" : "n integer")
+                     << " scalar, got " << args.getInput(i);
+    return TensorState::NotATensor;
+  }
+  return state;
+}
+
+/// Returns Pending or Failed for a state that is not Tensor.
+#define RETURN_UNLESS_TENSOR(state)                                            \
+  do {                                                                         \
+    if ((state) == TensorState::Unknown)                                       \
+      return RelationStatus::Pending;                                          \
+    if ((state) == TensorState::NotATensor)                                    \
+      return RelationStatus::Failed;                                           \
+  } while (false)
+
+/// `n` dimensions, each `?`; none when the count is not known.
+static FailureOr<SmallVector<Dim>> anyDims(RelationArgs &args, Dim count,
+                                           StringRef what) {
+  if (!count.isStatic())
+    return args.emitError() << what
+                            << " must have a static length (it gives the "
+                               "result's rank)";
+  return SmallVector<Dim>(count.size, Dim::any());
+}
+
+/// dyn.reshape(data, newshape): as many `?` dimensions as newshape has
+/// elements.
+static RelationStatus dynReshapeRelation(RelationArgs &args) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  Dim length;
+  RETURN_UNLESS_TENSOR(readIntVector(args, 1, "newshape", length));
+  FailureOr<SmallVector<Dim>> dims = anyDims(args, length, "newshape");
+  if (failed(dims))
+    return RelationStatus::Failed;
+  return args.solve(makeTensor(args.getContext(), *dims, data.dtype));
+}
+
+/// dyn.full(fill_value, shape): `dtype` or the fill value's.
+static RelationStatus dynFullRelation(RelationArgs &args) {
+  TensorInfo fill;
+  TensorState state = readInputTensor(args, 0, fill);
+  if (state == TensorState::NotATensor)
+    return RelationStatus::Failed;
+  if (state == TensorState::Tensor && fill.getRank() != 0)
+    return args.fail("fill_value must be a scalar, got " +
+                     typeStr(args.getInput(0)));
+  Dim length;
+  RETURN_UNLESS_TENSOR(readIntVector(args, 1, "shape", length));
+  FailureOr<SmallVector<Dim>> dims = anyDims(args, length, "shape");
+  if (failed(dims))
+    return RelationStatus::Failed;
+  Type dtype = args.getDtype("dtype");
+  if (!dtype) {
+    if (state == TensorState::Unknown)
+      return RelationStatus::Pending;
+    dtype = fill.dtype;
+  }
+  return args.solve(makeTensor(args.getContext(), *dims, dtype));
+}
+
+/// dyn.topk(data, k): topk's result with the axis `?` long.
+static RelationStatus dynTopKRelation(RelationArgs &args) {
+  TensorInfo data, k;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  RETURN_UNLESS_TENSOR(readScalar(args, 1, "k", k, /*allowFloat=*/false));
+  FailureOr<int64_t> axis =
+      normalizeAxis(args, args.getInt("axis", -1), data.getRank());
+  if (failed(axis))
+    return RelationStatus::Failed;
+  Type indexType = args.getDtype("dtype");
+  if (!indexType)
+    indexType = IntegerType::get(args.getContext(), 32);
+  if (!isa<IntegerType>(indexType))
+    return args.fail("dtype must be an integer type");
+  SmallVector<Dim> dims = data.dims;
+  dims[*axis] = Dim::any();
+  Type values = makeTensor(args.getContext(), dims, data.dtype);
+  Type indices = makeTensor(args.getContext(), dims, indexType);
+  StringRef ret = args.getString("ret_type", "both");
+  if (ret == "values")
+    return args.solve(values);
+  if (ret == "indices")
+    return args.solve(indices);
+  if (ret != "both")
+    return args.fail("ret_type must be both, values or indices, got '" + ret +
+                     "'");
+  return args.solve(TupleType::get(args.getContext(), {values, indices}));
+}
+
+/// dyn.tile(data, reps): rank max(data's, reps' length), every size `?`.
+static RelationStatus dynTileRelation(RelationArgs &args) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  Dim length;
+  RETURN_UNLESS_TENSOR(readIntVector(args, 1, "reps", length));
+  FailureOr<SmallVector<Dim>> dims = anyDims(args, length, "reps");
+  if (failed(dims))
+    return RelationStatus::Failed;
+  dims->resize(std::max<int64_t>(dims->size(), data.getRank()), Dim::any());
+  return args.solve(makeTensor(args.getContext(), *dims, data.dtype));
+}
+
+/// dyn.strided_slice(data, begin, end, strides): data's rank, the sliced
+/// axes `?` (every axis, the bounds' lengths not being known), the
+/// bounds at most one per axis.
+static RelationStatus dynStridedSliceRelation(RelationArgs &args) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  const char *names[] = {"begin", "end", "strides"};
+  SmallVector<Dim> lengths(3);
+  for (unsigned i = 1; i <= 3; ++i) {
+    RETURN_UNLESS_TENSOR(readIntVector(args, i, names[i - 1], lengths[i - 1]));
+    if (lengths[i - 1].isStatic() && lengths[i - 1].size > data.getRank())
+      return args.fail(Twine(names[i - 1]) + " has " +
+                       Twine(lengths[i - 1].size) +
+                       " entries, more than the data's rank " +
+                       Twine(data.getRank()));
+  }
+  StringRef mode = args.getString("slice_mode", "end");
+  if (mode != "end" && mode != "size")
+    return args.fail("slice_mode must be end or size, got '" + mode + "'");
+  SmallVector<Dim> dims = data.dims;
+  // Axes past the bounds' (static) length are kept whole.
+  int64_t sliced = lengths[0].isStatic() ? lengths[0].size : data.getRank();
+  for (int64_t d = 0; d < sliced; ++d)
+    dims[d] = Dim::any();
+  return args.solve(makeTensor(args.getContext(), dims, data.dtype));
+}
+
+/// arange(start, stop, step): a vector of `?` elements of `dtype` (the
+/// start's when absent).
+static RelationStatus arangeRelation(RelationArgs &args) {
+  const char *names[] = {"start", "stop", "step"};
+  TensorInfo start;
+  for (unsigned i = 0; i < 3; ++i) {
+    TensorInfo info;
+    RETURN_UNLESS_TENSOR(
+        readScalar(args, i, names[i], info, /*allowFloat=*/true));
+    if (i == 0)
+      start = info;
+  }
+  Type dtype = args.getDtype("dtype");
+  if (!dtype)
+    dtype = start.dtype;
+  if (!isa<IntegerType, FloatType>(dtype))
+    return args.fail("dtype must be an integer or float type");
+  return args.solve(makeTensor(args.getContext(), {Dim::any()}, dtype));
+}
+
+/// vision.all_class_non_max_suppression: ((batch * classes * boxes, 3)
+/// int64, (1) int64) for boxes (batch, boxes, 4) and scores (batch,
+/// classes, boxes).
+static RelationStatus allClassNmsRelation(RelationArgs &args) {
+  TensorInfo boxes, scores;
+  READ_TENSOR_OR_RETURN(args, 0, boxes);
+  READ_TENSOR_OR_RETURN(args, 1, scores);
+  if (boxes.getRank() != 3 || boxes.dims[2] != Dim::of(4) ||
+      !isa<FloatType>(boxes.dtype))
+    return args.fail("boxes must be float (batch, boxes, 4), got " +
+                     typeStr(args.getInput(0)));
+  if (scores.getRank() != 3 || scores.dtype != boxes.dtype)
+    return args.fail("scores must be (batch, classes, boxes) of the boxes' "
+                     "dtype, got " +
+                     typeStr(args.getInput(1)));
+  FailureOr<Dim> batch = unifyDims(boxes.dims[0], scores.dims[0]);
+  FailureOr<Dim> count = unifyDims(boxes.dims[1], scores.dims[2]);
+  if (failed(batch) || failed(count))
+    return args.fail("boxes " + typeStr(args.getInput(0)) + " and scores " +
+                     typeStr(args.getInput(1)) +
+                     " disagree on the batch or the number of boxes");
+  TensorInfo scalar;
+  RETURN_UNLESS_TENSOR(readScalar(args, 2, "max_output_boxes_per_class",
+                                  scalar, /*allowFloat=*/false));
+  RETURN_UNLESS_TENSOR(
+      readScalar(args, 3, "iou_threshold", scalar, /*allowFloat=*/true));
+  RETURN_UNLESS_TENSOR(
+      readScalar(args, 4, "score_threshold", scalar, /*allowFloat=*/true));
+  if (args.getString("output_format", "onnx") != "onnx")
+    return args.fail("output_format must be onnx (TVM's tensorflow form is "
+                     "not supported)");
+  MLIRContext *ctx = args.getContext();
+  Type i64 = IntegerType::get(ctx, 64);
+  Dim rows = mulDims(mulDims(*batch, scores.dims[1]), *count);
+  Type indices = makeTensor(ctx, {rows, Dim::of(3)}, i64);
+  Type total = makeTensor(ctx, {Dim::of(1)}, i64);
+  return args.solve(TupleType::get(ctx, {indices, total}));
+}
+
+void mlir::relay::registerDynamicRelations() {
+  registerTypeRelation("DynReshape", dynReshapeRelation);
+  registerTypeRelation("DynFull", dynFullRelation);
+  registerTypeRelation("DynTopK", dynTopKRelation);
+  registerTypeRelation("DynTile", dynTileRelation);
+  registerTypeRelation("DynStridedSlice", dynStridedSliceRelation);
+  registerTypeRelation("Arange", arangeRelation);
+  registerTypeRelation("AllClassNonMaxSuppression", allClassNmsRelation);
+}

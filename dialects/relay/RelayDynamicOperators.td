@@ -1,0 +1,125 @@
+//===- RelayDynamicOperators.td - Shapes from values -------*- tablegen -*-===//
+//
+// TVM's operators whose result shape depends on the values of their
+// operands, not on their types: the `dyn.*` forms of reshape, full, topk,
+// tile and strided_slice (the shape, k, repetitions or bounds a tensor
+// computed at run time), `arange` and the ONNX form of non-maximum
+// suppression. Their relations give `?` for what only the values say; the
+// interpreter runs them (native code is for static shapes: relay-run falls
+// back to the interpreter, saying so). ONNX models whose shape arithmetic
+// reads data (detection models' NonZero, TopK of a computed k, NMS) import
+// into them.
+//
+// Included by RelayOperators.td.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RELAY_DYNAMIC_OPERATORS
+#define RELAY_DYNAMIC_OPERATORS
+
+def Relay_DynReshapeOp
+    : Relay_OperatorOp<"dyn.reshape", "DynReshape", "Injective", 2, 10> {
+  let summary = "Reshapes to the shape a 1-D integer tensor holds";
+  let description = [{
+    TVM's `dyn.reshape`: `reshape` whose `newshape` is an operand (ONNX
+    Reshape's shape input when it is computed at run time). `0` copies the
+    input dimension (unless `allowzero`) and one `-1` is inferred; the
+    result has as many `?` dimensions as `newshape` has elements.
+
+    ```mlir
+    %r = relay.dyn.reshape %x, %s : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+    ```
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$newshape,
+                       DefaultValuedAttr<BoolAttr, "false">:$allowzero);
+}
+
+def Relay_DynFullOp : Relay_OperatorOp<"dyn.full", "DynFull", "ElemWise", 2, 10> {
+  let summary = "A tensor of the shape a 1-D integer tensor holds, filled "
+                "with a scalar";
+  let description = [{
+    TVM's `dyn.full(fill_value, shape, dtype)` (ONNX ConstantOfShape of a
+    computed shape); `dtype` defaults to `fill_value`'s.
+  }];
+  let arguments = (ins AnyType:$fill_value, AnyType:$shape,
+                       OptionalAttr<TypeAttr>:$dtype);
+}
+
+def Relay_DynTopKOp : Relay_OperatorOp<"dyn.topk", "DynTopK", "Opaque", 2, 10> {
+  let summary = "topk whose `k` is a scalar operand";
+  let description = [{
+    TVM's `dyn.topk`: as `topk`, with `k` an integer scalar computed at run
+    time (ONNX TopK's `K` input); `k` < 1 takes the whole axis. The axis
+    is `?` long in the result.
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$k,
+                       DefaultValuedAttr<I64Attr, "-1">:$axis,
+                       DefaultValuedStrAttr<StrAttr, "both">:$ret_type,
+                       DefaultValuedAttr<BoolAttr, "false">:$is_ascend,
+                       OptionalAttr<TypeAttr>:$dtype);
+}
+
+def Relay_DynTileOp : Relay_OperatorOp<"dyn.tile", "DynTile", "Injective", 2, 10> {
+  let summary = "tile whose repetitions are a 1-D integer operand";
+  let description = [{
+    TVM's `dyn.tile`: numpy.tile with `reps` computed at run time (ONNX
+    Tile's `repeats` input).
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$reps);
+}
+
+def Relay_DynStridedSliceOp
+    : Relay_OperatorOp<"dyn.strided_slice", "DynStridedSlice", "Injective", 4,
+                       10> {
+  let summary = "strided_slice whose bounds and steps are 1-D integer "
+                "operands";
+  let description = [{
+    TVM's `dyn.strided_slice(data, begin, end, strides)`: numpy slicing
+    with one entry per leading axis in each of the three (ONNX Slice with
+    computed starts or ends); negative bounds count from the end and are
+    clamped as numpy clamps them; `slice_mode` "size" reads `end` as sizes
+    (-1: to the end).
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$begin, AnyType:$end,
+                       AnyType:$strides,
+                       DefaultValuedStrAttr<StrAttr, "end">:$slice_mode);
+}
+
+def Relay_ArangeOp : Relay_OperatorOp<"arange", "Arange", "Opaque", 3, 3> {
+  let summary = "Evenly spaced values in [start, stop) by step";
+  let description = [{
+    TVM's `arange(start, stop, step, dtype)`: the operands are scalars
+    (computed at run time or constant); the result has
+    `max(ceil((stop - start) / step), 0)` elements of `dtype` (the start's
+    when absent), `?` in its type: `--relay-fold-constant` makes one of
+    constants a constant.
+  }];
+  let arguments = (ins AnyType:$start, AnyType:$stop, AnyType:$step,
+                       OptionalAttr<TypeAttr>:$dtype);
+}
+
+def Relay_AllClassNonMaxSuppressionOp
+    : Relay_OperatorOp<"vision.all_class_non_max_suppression",
+                       "AllClassNonMaxSuppression", "Opaque", 5, 5> {
+  let summary = "Non-maximum suppression of every class's boxes, in ONNX's "
+                "form";
+  let description = [{
+    TVM's `vision.all_class_non_max_suppression(boxes, scores,
+    max_output_boxes_per_class, iou_threshold, score_threshold)` with
+    `output_format` "onnx": `boxes` is `(batch, boxes, 4)` (two opposite
+    corners, either diagonal), `scores` `(batch, classes, boxes)`. For each
+    batch and class the boxes scoring above `score_threshold` are taken by
+    descending score, each dropping the later ones whose intersection over
+    union with it exceeds `iou_threshold`, at most
+    `max_output_boxes_per_class` of them. The result is a tuple: an int64
+    `(batch * classes * boxes, 3)` tensor whose first rows are the
+    selected `(batch, class, box)` triples (by batch, then class, then
+    selection; the rest zeros), and their number as an int64 `(1)` tensor.
+  }];
+  let arguments = (ins AnyType:$boxes, AnyType:$scores,
+                       AnyType:$max_output_boxes_per_class,
+                       AnyType:$iou_threshold, AnyType:$score_threshold,
+                       DefaultValuedStrAttr<StrAttr, "onnx">:$output_format);
+}
+
+#endif // RELAY_DYNAMIC_OPERATORS

@@ -1,0 +1,376 @@
+//===- KernelsDynamic.cpp - Kernels of shapes from values -------*- C++ -*-===//
+//
+// The operators whose result shape their operands' values decide
+// (RelayDynamicOperators.td): their relations leave those sizes `?`, so
+// each kernel computes its result's shape, checks it (negative sizes,
+// elements that do not match, more than this machine's memory: a located
+// error, never an abort) and fills it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/Interpreter/Kernels.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::interp;
+
+/// A tensor of `shape` and `elementType`, or a reported failure when the
+/// shape is negative or larger than this machine's memory.
+static FailureOr<Tensor> allocate(const KernelContext &ctx, Type elementType,
+                                  ArrayRef<int64_t> shape) {
+  int64_t bytes = sizeof(double);
+  for (int64_t d : shape) {
+    if (d < 0)
+      return ctx.emitError() << "computed a negative size " << d
+                             << " in the shape [" << shape << "]";
+    if (__builtin_mul_overflow(bytes, d, &bytes) ||
+        bytes > physicalMemoryBytes())
+      return ctx.emitError()
+             << "the result of shape [" << shape
+             << "] needs more than this machine's memory ("
+             << physicalMemoryBytes() << " bytes) in the interpreter";
+  }
+  return Tensor(elementType, shape);
+}
+
+/// The integers of operand #i.
+static SmallVector<int64_t> ints(const KernelContext &ctx, unsigned i) {
+  const Tensor &t = ctx.input(i);
+  SmallVector<int64_t> values;
+  for (int64_t k = 0; k < t.getNumElements(); ++k)
+    values.push_back(t.getI(k));
+  return values;
+}
+
+/// Copies element `from` of `in` to element `to` of `out`.
+static void copyElement(const Tensor &in, int64_t from, Tensor &out,
+                        int64_t to) {
+  if (in.isFloat())
+    out.setF(to, in.getF(from));
+  else
+    out.setI(to, in.getI(from));
+}
+
+/// The element type of the (single tensor) result.
+static Type resultElementType(const KernelContext &ctx) {
+  return ctx.resultTensorType().getElementType();
+}
+
+/// dyn.reshape: `0` copies the input's dimension (unless allowzero), one
+/// `-1` takes what is left.
+static FailureOr<ValuePtr> dynReshapeKernel(const KernelContext &ctx) {
+  const Tensor &in = ctx.input(0);
+  SmallVector<int64_t> shape = ints(ctx, 1);
+  bool allowZero = ctx.getBool("allowzero", false);
+  int64_t known = 1, inferred = -1;
+  for (auto [d, size] : llvm::enumerate(shape)) {
+    if (size == 0 && !allowZero) {
+      if (static_cast<int64_t>(d) >= in.getRank())
+        return ctx.emitError() << "newshape [" << shape << "] copies dimension "
+                               << d << " of a rank-" << in.getRank()
+                               << " input";
+      size = in.getShape()[d];
+    }
+    if (size == -1) {
+      if (inferred >= 0)
+        return ctx.emitError()
+               << "newshape [" << shape << "] has more than one -1";
+      inferred = d;
+      continue;
+    }
+    if (size < 0)
+      return ctx.emitError() << "newshape [" << shape << "] has the size "
+                             << size;
+    known *= size;
+  }
+  if (inferred >= 0) {
+    if (known == 0 || in.getNumElements() % known != 0)
+      return ctx.emitError() << "cannot infer the -1 of newshape [" << shape
+                             << "] for " << in.getNumElements()
+                             << " elements";
+    shape[inferred] = in.getNumElements() / known;
+    known *= shape[inferred];
+  }
+  if (known != in.getNumElements())
+    return ctx.emitError() << "cannot reshape " << in.getNumElements()
+                           << " elements of shape [" << in.getShape()
+                           << "] to [" << shape << "]";
+  return RuntimeValue::tensor(in.reshaped(shape));
+}
+
+/// dyn.full: the fill value over the shape operand's sizes.
+static FailureOr<ValuePtr> dynFullKernel(const KernelContext &ctx) {
+  const Tensor &fill = ctx.input(0);
+  FailureOr<Tensor> out = allocate(ctx, resultElementType(ctx), ints(ctx, 1));
+  if (failed(out))
+    return failure();
+  for (int64_t k = 0; k < out->getNumElements(); ++k) {
+    if (fill.isFloat() || out->isFloat())
+      out->setF(k, fill.getF(0));
+    else
+      out->setI(k, fill.getI(0));
+  }
+  return RuntimeValue::tensor(std::move(*out));
+}
+
+/// dyn.topk: the k largest (smallest) along the axis, equal values in
+/// their order, and their indices.
+static FailureOr<ValuePtr> dynTopKKernel(const KernelContext &ctx) {
+  const Tensor &in = ctx.input(0);
+  int64_t rank = in.getRank();
+  int64_t axis = ctx.getInt("axis", -1);
+  if (axis < 0)
+    axis += rank;
+  int64_t n = in.getShape()[axis];
+  int64_t k = ctx.input(1).getI(0);
+  if (k < 1)
+    k = n;
+  if (k > n)
+    return ctx.emitError() << "k = " << k << " exceeds the axis size " << n;
+  bool ascend = ctx.getBool("is_ascend", false);
+  StringRef ret = ctx.getString("ret_type", "both");
+  Type indexType = IntegerType::get(ctx.op->getContext(), 32);
+  if (auto t = dyn_cast_or_null<TypeAttr>(ctx.attrs.get("dtype")))
+    indexType = t.getValue();
+  SmallVector<int64_t> shape(in.getShape());
+  shape[axis] = k;
+  Tensor values(in.getElementType(), shape), indices(indexType, shape);
+  int64_t inner = 1;
+  for (int64_t d = axis + 1; d < rank; ++d)
+    inner *= in.getShape()[d];
+  int64_t outer = in.getNumElements() / std::max<int64_t>(n * inner, 1);
+  std::vector<int64_t> order(n);
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < inner; ++i) {
+      auto at = [&](int64_t j) { return in.getF((o * n + j) * inner + i); };
+      std::iota(order.begin(), order.end(), 0);
+      // Equal values keep their order (the index breaks ties).
+      std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+        double x = at(a), y = at(b);
+        if (x != y)
+          return ascend ? x < y : x > y;
+        return a < b;
+      });
+      for (int64_t j = 0; j < k; ++j) {
+        int64_t to = (o * k + j) * inner + i;
+        copyElement(in, (o * n + order[j]) * inner + i, values, to);
+        indices.setI(to, order[j]);
+      }
+    }
+  if (ret == "values")
+    return RuntimeValue::tensor(std::move(values));
+  if (ret == "indices")
+    return RuntimeValue::tensor(std::move(indices));
+  return RuntimeValue::tuple({RuntimeValue::tensor(std::move(values)),
+                              RuntimeValue::tensor(std::move(indices))});
+}
+
+/// dyn.tile: numpy.tile (a shorter `reps` or shape padded with leading 1s).
+static FailureOr<ValuePtr> dynTileKernel(const KernelContext &ctx) {
+  const Tensor &in = ctx.input(0);
+  SmallVector<int64_t> reps = ints(ctx, 1);
+  int64_t rank = std::max<int64_t>(reps.size(), in.getRank());
+  SmallVector<int64_t> inShape(rank - in.getRank(), 1);
+  llvm::append_range(inShape, in.getShape());
+  reps.insert(reps.begin(), rank - reps.size(), 1);
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (reps[d] < 0)
+      return ctx.emitError() << "repetitions [" << reps
+                             << "] must not be negative";
+    shape.push_back(inShape[d] * reps[d]);
+  }
+  FailureOr<Tensor> out = allocate(ctx, in.getElementType(), shape);
+  if (failed(out))
+    return failure();
+  Tensor padded = in.reshaped(inShape);
+  SmallVector<int64_t> strides = padded.strides();
+  for (int64_t k = 0; k < out->getNumElements(); ++k) {
+    SmallVector<int64_t> idx = unravel(k, shape);
+    int64_t from = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      from += (idx[d] % inShape[d]) * strides[d];
+    copyElement(padded, from, *out, k);
+  }
+  return RuntimeValue::tensor(std::move(*out));
+}
+
+/// dyn.strided_slice: numpy's slicing of the leading axes, bounds clamped
+/// as numpy clamps them.
+static FailureOr<ValuePtr> dynStridedSliceKernel(const KernelContext &ctx) {
+  const Tensor &in = ctx.input(0);
+  SmallVector<int64_t> begin = ints(ctx, 1), end = ints(ctx, 2),
+                       strides = ints(ctx, 3);
+  bool sizeMode = ctx.getString("slice_mode", "end") == "size";
+  int64_t rank = in.getRank();
+  SmallVector<int64_t> first(rank, 0), step(rank, 1),
+      shape(in.getShape().begin(), in.getShape().end());
+  for (int64_t d = 0; d < static_cast<int64_t>(begin.size()) && d < rank;
+       ++d) {
+    int64_t n = in.getShape()[d];
+    int64_t s = d < static_cast<int64_t>(strides.size()) ? strides[d] : 1;
+    if (s == 0)
+      return ctx.emitError() << "the step along axis " << d << " is 0";
+    if (sizeMode)
+      s = 1;
+    int64_t b = begin[d] < 0 ? begin[d] + n : begin[d];
+    int64_t e = n;
+    if (d < static_cast<int64_t>(end.size())) {
+      if (sizeMode)
+        e = end[d] < 0 ? n : b + end[d];
+      else
+        e = end[d] < 0 ? end[d] + n : end[d];
+    } else if (s < 0) {
+      e = -1;
+    }
+    int64_t len;
+    if (s > 0) {
+      b = std::clamp<int64_t>(b, 0, n);
+      e = std::clamp<int64_t>(e, 0, n);
+      len = e > b ? (e - b + s - 1) / s : 0;
+    } else {
+      b = std::clamp<int64_t>(b, -1, n - 1);
+      // A negative end given as such (numpy's -n-1 and below) stays
+      // before the first element.
+      e = std::clamp<int64_t>(e, -1, n - 1);
+      len = b > e ? (b - e + (-s) - 1) / (-s) : 0;
+    }
+    first[d] = b;
+    step[d] = s;
+    shape[d] = len;
+  }
+  FailureOr<Tensor> out = allocate(ctx, in.getElementType(), shape);
+  if (failed(out))
+    return failure();
+  SmallVector<int64_t> inStrides = in.strides();
+  for (int64_t k = 0; k < out->getNumElements(); ++k) {
+    SmallVector<int64_t> idx = unravel(k, shape);
+    int64_t from = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      from += (first[d] + idx[d] * step[d]) * inStrides[d];
+    copyElement(in, from, *out, k);
+  }
+  return RuntimeValue::tensor(std::move(*out));
+}
+
+/// arange: start + i * step for i below ceil((stop - start) / step).
+static FailureOr<ValuePtr> arangeKernel(const KernelContext &ctx) {
+  Type dtype = resultElementType(ctx);
+  bool integral = isa<IntegerType>(dtype) && !ctx.input(0).isFloat() &&
+                  !ctx.input(1).isFloat() && !ctx.input(2).isFloat();
+  double start = ctx.input(0).getF(0), stop = ctx.input(1).getF(0),
+         step = ctx.input(2).getF(0);
+  if (step == 0)
+    return ctx.emitError() << "the step is 0";
+  double count = std::ceil((stop - start) / step);
+  if (!(count < 9.0e18))
+    return ctx.emitError() << "arange(" << start << ", " << stop << ", "
+                           << step << ") has too many elements";
+  int64_t n = std::max<int64_t>(0, static_cast<int64_t>(count));
+  FailureOr<Tensor> out = allocate(ctx, dtype, {n});
+  if (failed(out))
+    return failure();
+  int64_t istart = ctx.input(0).getI(0), istep = ctx.input(2).getI(0);
+  for (int64_t i = 0; i < n; ++i) {
+    if (integral)
+      out->setI(i, istart + i * istep);
+    else
+      out->setF(i, start + i * step);
+  }
+  return RuntimeValue::tensor(std::move(*out));
+}
+
+/// The intersection over union of two boxes given by opposite corners
+/// ([y1, x1, y2, x2], either diagonal); 0 when either has no area.
+static double intersectionOverUnion(const Tensor &boxes, int64_t a,
+                                    int64_t b) {
+  auto corners = [&](int64_t box, double (&c)[4]) {
+    double y1 = boxes.getF(box * 4), x1 = boxes.getF(box * 4 + 1),
+           y2 = boxes.getF(box * 4 + 2), x2 = boxes.getF(box * 4 + 3);
+    c[0] = std::min(y1, y2);
+    c[1] = std::min(x1, x2);
+    c[2] = std::max(y1, y2);
+    c[3] = std::max(x1, x2);
+  };
+  double p[4], q[4];
+  corners(a, p);
+  corners(b, q);
+  double areaP = (p[2] - p[0]) * (p[3] - p[1]);
+  double areaQ = (q[2] - q[0]) * (q[3] - q[1]);
+  if (areaP <= 0 || areaQ <= 0)
+    return 0;
+  double h = std::max(0.0, std::min(p[2], q[2]) - std::max(p[0], q[0]));
+  double w = std::max(0.0, std::min(p[3], q[3]) - std::max(p[1], q[1]));
+  double inter = h * w;
+  return inter / (areaP + areaQ - inter);
+}
+
+/// vision.all_class_non_max_suppression in ONNX's form: per batch and
+/// class, boxes above the score threshold by descending score (equal
+/// scores by index), each dropping later ones overlapping it by more than
+/// the IoU threshold, at most max_output_boxes_per_class.
+static FailureOr<ValuePtr> allClassNmsKernel(const KernelContext &ctx) {
+  const Tensor &boxes = ctx.input(0), &scores = ctx.input(1);
+  int64_t maxOut = ctx.input(2).getI(0);
+  double iouThreshold = ctx.input(3).getF(0);
+  double scoreThreshold = ctx.input(4).getF(0);
+  int64_t batches = scores.getShape()[0], classes = scores.getShape()[1],
+          count = scores.getShape()[2];
+  if (iouThreshold < 0 || iouThreshold > 1)
+    return ctx.emitError() << "iou_threshold " << iouThreshold
+                           << " is not in [0, 1]";
+  Type i64 = IntegerType::get(ctx.op->getContext(), 64);
+  FailureOr<Tensor> selected =
+      allocate(ctx, i64, {batches * classes * count, 3});
+  if (failed(selected))
+    return failure();
+  int64_t rows = 0;
+  std::vector<int64_t> order, kept;
+  for (int64_t b = 0; b < batches; ++b)
+    for (int64_t c = 0; c < classes; ++c) {
+      int64_t base = (b * classes + c) * count;
+      order.clear();
+      for (int64_t i = 0; i < count; ++i)
+        if (scores.getF(base + i) > scoreThreshold)
+          order.push_back(i);
+      std::sort(order.begin(), order.end(), [&](int64_t x, int64_t y) {
+        double sx = scores.getF(base + x), sy = scores.getF(base + y);
+        return sx != sy ? sx > sy : x < y;
+      });
+      kept.clear();
+      for (int64_t i : order) {
+        if (static_cast<int64_t>(kept.size()) >= maxOut)
+          break;
+        bool suppressed = llvm::any_of(kept, [&](int64_t j) {
+          return intersectionOverUnion(boxes, b * count + i, b * count + j) >
+                 iouThreshold;
+        });
+        if (suppressed)
+          continue;
+        kept.push_back(i);
+        selected->setI(rows * 3, b);
+        selected->setI(rows * 3 + 1, c);
+        selected->setI(rows * 3 + 2, i);
+        ++rows;
+      }
+    }
+  Tensor total(i64, {1});
+  total.setI(0, rows);
+  return RuntimeValue::tuple({RuntimeValue::tensor(std::move(*selected)),
+                              RuntimeValue::tensor(std::move(total))});
+}
+
+void mlir::relay::interp::registerDynamicKernels(
+    llvm::StringMap<KernelFn> &k) {
+  k["dyn.reshape"] = dynReshapeKernel;
+  k["dyn.full"] = dynFullKernel;
+  k["dyn.topk"] = dynTopKKernel;
+  k["dyn.tile"] = dynTileKernel;
+  k["dyn.strided_slice"] = dynStridedSliceKernel;
+  k["arange"] = arangeKernel;
+  k["vision.all_class_non_max_suppression"] = allClassNmsKernel;
+}
