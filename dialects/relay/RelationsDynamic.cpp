@@ -202,7 +202,7 @@ static RelationStatus allClassNmsRelation(RelationArgs &args) {
   TensorInfo boxes, scores;
   READ_TENSOR_OR_RETURN(args, 0, boxes);
   READ_TENSOR_OR_RETURN(args, 1, scores);
-  if (boxes.getRank() != 3 || boxes.dims[2] != Dim::of(4) ||
+  if (boxes.getRank() != 3 || failed(unifyDims(boxes.dims[2], Dim::of(4))) ||
       !isa<FloatType>(boxes.dtype))
     return args.fail("boxes must be float (batch, boxes, 4), got " +
                      typeStr(args.getInput(0)));

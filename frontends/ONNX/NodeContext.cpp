@@ -37,7 +37,9 @@ static bool takesAnyDims(StringRef opType) {
       "Equal", "Less", "LessOrEqual", "Greater", "GreaterOrEqual", "And",
       "Or", "Xor", "Max", "Min", "Pow", "Mod", "Where", "Clip", "Cast",
       "CastLike", "Identity", "Reciprocal", "HardSigmoid", "HardSwish",
-      "IsNaN", "IsInf",
+      "IsNaN", "IsInf", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh",
+      "Cosh", "Asinh", "Acosh", "Atanh", "Sum", "Mean", "BitShift",
+      "LeakyRelu", "Elu", "Celu", "Selu", "Shrink", "ThresholdedRelu",
       // Shapes and element movement.
       "Shape", "Size", "Reshape", "Flatten", "Unsqueeze", "Squeeze",
       "Transpose", "Concat", "Split", "Slice", "Gather", "GatherND",

@@ -7,12 +7,16 @@ unsupported op or attribute is counted as not supported, with the reason);
 an attempted test passes in a mode (interpreter, compiled: native code,
 not the interpreter fallback) when every output matches the expected one with ONNX's backend-test tolerance (rtol 1e-3,
 atol 1e-7). Prints the counts, and fails when a test of the must-pass list
-(--must-pass FILE) does not pass in both modes. --write-list FILE writes
-the tests that pass in both modes. A model the importer rejects because a
+(--must-pass FILE) does not pass in both modes (or, listed as `NAME
+interpreted`, on the interpreter: a model whose sizes depend on the data).
+--write-list FILE writes the tests that pass in both modes, then those that
+pass on the interpreter only. A model the importer rejects because a
 shape parameter (a small integer input, Resize's scales or sizes,
 OneHot's depth) is a
 graph input is retried with those inputs made initializers holding the
-test's values, as exporters write them.
+test's values, as exporters write them; so is one that imports with such
+inputs (Relay's dyn.* operators take them at run time) but runs only on
+the interpreter: its compiled mode is that of the frozen model.
 
 Run with Debian's /usr/bin/python3 (python3-onnx, python3-numpy).
 """
@@ -159,13 +163,19 @@ def run_test(relay_run, test_dir, tmp_root):
     try:
         results = run_data_sets(relay_run, model, test_dir, results)
         why = results.pop('import error', None)
-        if why and 'must be known when importing' in why:
+        interpreted_only = (not why and not results.get('jit', (True, ''))[0]
+                            and 'not compiled' in results['jit'][1])
+        if (why and 'must be known when importing' in why) or interpreted_only:
             retry = freeze_shape_inputs(
                 model, test_dir, os.path.join(tmp_root, name + '.onnx'))
             if retry:
-                results = run_data_sets(relay_run, retry[0], test_dir, {},
-                                        retry[1])
-                why = results.pop('import error', None)
+                frozen = run_data_sets(relay_run, retry[0], test_dir, {},
+                                       retry[1])
+                frozen_why = frozen.pop('import error', None)
+                if why:
+                    results, why = frozen, frozen_why
+                elif not frozen_why:
+                    results['jit'] = frozen['jit']
         if why:
             return name, 'unsupported', why
         return name, results, ''
@@ -250,18 +260,23 @@ def main():
         with open(args.write_list, 'w') as f:
             f.write('# ONNX backend node tests that must pass through the '
                     'interpreter and the compiler\n')
-            f.write('# (regenerate: run_node_tests.py --write-list)\n')
+            f.write('# (regenerate: run_node_tests.py --write-list); '
+                    '"interpreted": on the interpreter only\n')
             for name in both:
                 f.write(name + '\n')
+            for name in sorted(set(passed['interp']) - set(both)):
+                f.write(name + ' interpreted\n')
     if args.must_pass or args.all_must_pass:
         if args.all_must_pass:
-            required = [os.path.basename(t) for t in tests]
+            required = [(os.path.basename(t), 'both') for t in tests]
         else:
             with open(args.must_pass) as f:
-                required = [l.strip() for l in f
+                required = [(l.split()[0], l.split()[1] if len(l.split()) > 1
+                             else 'both') for l in f
                             if l.strip() and not l.startswith('#')]
         by_name = {name: (result, why) for name, result, why in results}
-        missing = [t for t in required if t not in both]
+        missing = [t for t, mode in required
+                   if t not in (both if mode == 'both' else passed['interp'])]
         for t in missing:
             result, why = by_name.get(t, ('absent', 'no such test'))
             if result == 'unsupported' or result == 'absent':

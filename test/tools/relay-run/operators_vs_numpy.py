@@ -49,6 +49,47 @@ def relay_type(a, dynamic=False):
 
 # --- numpy references that numpy lacks -------------------------------------
 
+def i64(*values):
+    return np.array(values, np.int64)
+
+
+def scalar(value, dtype):
+    return np.array(value, dtype)
+
+
+def nms_ref(boxes, scores, max_out, iou_threshold, score_threshold):
+    """ONNX's NonMaxSuppression as vision.all_class_non_max_suppression
+    returns it: (batch * classes * boxes, 3) int64 rows, the selected
+    (batch, class, box) first, and their count."""
+    def iou(a, b):
+        a = [min(a[0], a[2]), min(a[1], a[3]), max(a[0], a[2]), max(a[1], a[3])]
+        b = [min(b[0], b[2]), min(b[1], b[3]), max(b[0], b[2]), max(b[1], b[3])]
+        area_a = (a[2] - a[0]) * (a[3] - a[1])
+        area_b = (b[2] - b[0]) * (b[3] - b[1])
+        if area_a <= 0 or area_b <= 0:
+            return 0.0
+        inter = (max(0.0, min(a[2], b[2]) - max(a[0], b[0])) *
+                 max(0.0, min(a[3], b[3]) - max(a[1], b[1])))
+        return inter / (area_a + area_b - inter)
+    batches, classes, count = scores.shape
+    rows = []
+    for bt in range(batches):
+        for c in range(classes):
+            s = scores[bt, c]
+            kept = []
+            for i in np.argsort(-s, kind="stable"):
+                if s[i] <= score_threshold or len(kept) >= max_out:
+                    continue
+                if all(iou(boxes[bt, i], boxes[bt, j]) <= iou_threshold
+                       for j in kept):
+                    kept.append(i)
+            rows += [(bt, c, i) for i in kept]
+    out = np.zeros((batches * classes * count, 3), np.int64)
+    if rows:
+        out[:len(rows)] = rows
+    return out, i64(len(rows))
+
+
 def conv2d_ref(x, w, strides=(1, 1), padding=(0, 0, 0, 0), dilation=(1, 1),
                groups=1):
     n, c, h, wd = x.shape
@@ -759,6 +800,41 @@ CASES = [
      lambda a: np.argwhere(a).astype(np.int32), 0),
     ("argwhere (bool, none)", "argwhere(%a)", [np.zeros((2, 3), bool)],
      lambda a: np.argwhere(a).astype(np.int32), 0),
+    # Shapes, k, repetitions and bounds from operand values (TVM's dyn.*).
+    ("dyn.reshape", "dyn.reshape(%a, %b)", [f32(2, 6), i64(4, -1)],
+     lambda a, b: a.reshape(4, 3), 0),
+    ("dyn.reshape (0 copies)", "dyn.reshape(%a, %b)", [f32(2, 3, 4), i64(0, -1)],
+     lambda a, b: a.reshape(2, 12), 0),
+    ("dyn.full", "dyn.full(%a, %b)", [scalar(1.5, np.float32), i64(2, 3)],
+     lambda a, b: np.full((2, 3), 1.5, np.float32), 0),
+    ("dyn.full (int32)", 'dyn.full(%a, %b, dtype="int32")',
+     [scalar(7, np.int64), i64(3)], lambda a, b: np.full(3, 7, np.int32), 0),
+    ("dyn.topk", "dyn.topk(%a, 2i64, axis=1)", [f32(3, 5)],
+     lambda a: (-np.sort(-a, axis=1)[:, :2],
+                np.argsort(-a, axis=1, kind="stable")[:, :2].astype(np.int32)), 0),
+    ("dyn.topk (ascending, k operand)",
+     'dyn.topk(%a, %b, axis=0, ret_type="indices", is_ascend=True, dtype="int64")',
+     [f32(6, 2), scalar(3, np.int64)],
+     lambda a, b: np.argsort(a, axis=0, kind="stable")[:3], 0),
+    ("dyn.tile", "dyn.tile(%a, %b)", [f32(2, 3), i64(2, 1, 2)],
+     lambda a, b: np.tile(a, (2, 1, 2)), 0),
+    ("dyn.strided_slice", "dyn.strided_slice(%a, %b, %c, %d)",
+     [f32(4, 5), i64(1, -1), i64(4, 0), i64(2, -2)],
+     lambda a, b, c, d: a[1:4:2, -1:0:-2], 0),
+    ("dyn.strided_slice (size, one axis)",
+     'dyn.strided_slice(%a, %b, %c, %d, slice_mode="size")',
+     [f32(4, 5), i64(1), i64(2), i64(1)], lambda a, b, c, d: a[1:3], 0),
+    ("arange", 'arange(%a, %b, %c, dtype="float32")',
+     [scalar(1, np.float32), scalar(4, np.float32), scalar(0.5, np.float32)],
+     lambda a, b, c: np.arange(1, 4, 0.5, dtype=np.float32), 0),
+    ("arange (int64, descending)", 'arange(%a, %b, %c, dtype="int64")',
+     [scalar(10, np.int64), scalar(1, np.int64), scalar(-3, np.int64)],
+     lambda a, b, c: np.arange(10, 1, -3), 0),
+    ("vision.all_class_non_max_suppression",
+     "vision.all_class_non_max_suppression(%a, %b, 2i64, 0.4f, 0.2f)",
+     [np.array([[[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, 2, 1, 3], [1, 1, 0, 0],
+                 [5, 5, 6, 6]]], np.float32), f32(1, 2, 5, low=0, high=1)],
+     lambda a, b: nms_ref(a, b, 2, 0.4, 0.2), 0),
 ]
 
 
@@ -779,7 +855,14 @@ def compare(name, got, want, tol):
 
 # Operators whose result's shape depends on the data: native code (static
 # shapes) does not cover them; relay-run runs them on the interpreter.
-DATA_DEPENDENT = {"argwhere"}
+DATA_DEPENDENT = {"argwhere", "dyn.reshape", "dyn.full", "dyn.topk",
+                  "dyn.tile", "dyn.strided_slice", "arange",
+                  "vision.all_class_non_max_suppression"}
+
+# Their operands that give the result's rank (a shape, bounds): `dynamic`
+# keeps their lengths (a `?` length leaves the rank unknown, an error).
+RANK_OPERANDS = {"dyn.reshape": {1}, "dyn.full": {1}, "dyn.tile": {1},
+                 "dyn.strided_slice": {1, 2, 3}}
 
 
 def lower_gpu(tools, work):
@@ -823,8 +906,10 @@ def main():
     for name, call, inputs, ref, tol in CASES:
         tag = name.replace(" ", "_").replace("(", "").replace(")", "").replace(",", "")
         names = "abcde"[:len(inputs)]
-        params = ", ".join(f"%{n}: {relay_type(a, dynamic)}"
-                           for n, a in zip(names, inputs))
+        keep = RANK_OPERANDS.get(name.split(" ")[0], set())
+        params = ", ".join(
+            f"%{n}: {relay_type(a, dynamic and i not in keep)}"
+            for i, (n, a) in enumerate(zip(names, inputs)))
         program = os.path.join(work, tag + ".rly")
         with open(program, "w") as f:
             f.write(f'#[version = "0.0.5"]\ndef @main({params}) {{\n  {call}\n}}\n')
