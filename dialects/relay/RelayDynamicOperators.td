@@ -91,8 +91,8 @@ def Relay_ArangeOp : Relay_OperatorOp<"arange", "Arange", "Opaque", 3, 3> {
     TVM's `arange(start, stop, step, dtype)`: the operands are scalars
     (computed at run time or constant); the result has
     `max(ceil((stop - start) / step), 0)` elements of `dtype` (the start's
-    when absent), `?` in its type: `--relay-fold-constant` makes one of
-    constants a constant.
+    when absent), `?` in its type even of constants (the ONNX importer
+    folds a Range of constants into a constant itself).
   }];
   let arguments = (ins AnyType:$start, AnyType:$stop, AnyType:$step,
                        OptionalAttr<TypeAttr>:$dtype);
