@@ -65,6 +65,11 @@ convertOptions(const MlirRelayCompileOptions &c, StringRef entry,
   return options;
 }
 
+MlirLogicalResult mlirRelayCompileOptionsVerify(MlirRelayCompileOptions options,
+                                                MlirLocation loc) {
+  return wrap(LogicalResult(convertOptions(options, "main", unwrap(loc))));
+}
+
 MlirRelayExecutor mlirRelayExecutorCreate(MlirModule module,
                                           MlirStringRef entry,
                                           MlirRelayCompileOptions options) {

@@ -40,6 +40,13 @@ typedef struct MlirRelayCompileOptions {
 MLIR_CAPI_EXPORTED MlirRelayCompileOptions
 mlirRelayCompileOptionsGetDefault(void);
 
+/// Checks `options` (a known target, CPU and precision, a level from 0 to
+/// 3, at least one thread) without compiling; reports what is wrong at
+/// `loc`. A program that then fails to compile fails for what it holds
+/// (the interpreter, Interpreter.h, runs what native code does not cover).
+MLIR_CAPI_EXPORTED MlirLogicalResult mlirRelayCompileOptionsVerify(
+    MlirRelayCompileOptions options, MlirLocation loc);
+
 /// A compiled entry function.
 typedef struct MlirRelayExecutor {
   void *ptr;

@@ -11,6 +11,7 @@
 
 #include "capi/Dialects.h"
 #include "capi/Executor.h"
+#include "capi/Interpreter.h"
 #include "capi/Translation.h"
 #include "capi/Types.h"
 
@@ -24,6 +25,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cstring>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -488,6 +491,36 @@ public:
                                    mlirAttributeGetNull());
   }
 
+  /// Appends the tensors of `value` (of `type`, from inputType) to
+  /// `types` and, as C-contiguous arrays of their dtypes, to `arrays`.
+  void flattenInput(MlirType type, py::handle value, const std::string &where,
+                    std::vector<MlirType> &types,
+                    std::vector<py::array> &arrays) const {
+    if (mlirTypeIsATuple(type)) {
+      py::sequence fields = py::reinterpret_borrow<py::sequence>(value);
+      for (intptr_t i = 0, e = mlirTupleTypeGetNumTypes(type); i < e; ++i)
+        flattenInput(mlirTupleTypeGetType(type, i), fields[i],
+                     where + "[" + std::to_string(i) + "]", types, arrays);
+      return;
+    }
+    MlirType element = mlirShapedTypeGetElementType(type);
+    py::object dtype = numpyDtype(element);
+    if (dtype.is_none() || mlirTypeIsABF16(element))
+      throw py::type_error(where + ": the interpreter takes no arrays of " +
+                           typeToString(type));
+    py::array array =
+        py::array::ensure(py::reinterpret_borrow<py::object>(value));
+    py::module_ numpy = py::module_::import("numpy");
+    if (!numpy.attr("can_cast")(array.dtype(), dtype, "same_kind").cast<bool>())
+      throw py::type_error(where + ": expected " +
+                           py::str(dtype).cast<std::string>() + " (" +
+                           typeToString(type) + "), got an array of " +
+                           py::str(array.dtype()).cast<std::string>());
+    py::array converted = numpy.attr("ascontiguousarray")(array, dtype);
+    types.push_back(type);
+    arrays.push_back(converted);
+  }
+
   /// The function type of `entry` (a null type where there is none).
   MlirType entryType(const std::string &entry) const {
     for (MlirOperation op =
@@ -528,6 +561,109 @@ public:
       return py::none();
     return py::cast(
         Module(std::make_shared<ModuleState>(state->context, bound)));
+  }
+
+  /// Raises for compile options that are wrong whatever the program.
+  void verifyOptions(int64_t optLevel, int64_t threads,
+                     const std::string &target, const std::string &cpu,
+                     const std::string &precision) {
+    MlirRelayCompileOptions options = mlirRelayCompileOptionsGetDefault();
+    options.optLevel = optLevel;
+    options.threads = threads;
+    options.target = toStringRef(target);
+    options.cpu = toStringRef(cpu);
+    options.precision = toStringRef(precision);
+    state->context->clear();
+    MlirLocation loc =
+        mlirOperationGetLocation(mlirModuleGetOperation(state->module));
+    if (mlirLogicalResultIsFailure(mlirRelayCompileOptionsVerify(options, loc)))
+      state->context->raise("invalid compile options");
+  }
+
+  /// Runs `entry` on the reference interpreter (mlirRelayInterpret) on
+  /// `inputs` (arrays and tuples of them; an array of another dtype is
+  /// converted to the parameter's): the result's structure (as Function's
+  /// resultStructure) and its tensors, flattened, as arrays with whether
+  /// each holds bfloat16 bits.
+  py::tuple interpret(const std::string &entry, const py::tuple &inputs) {
+    MlirType fn = entryType(entry);
+    if (mlirTypeIsNull(fn))
+      throw RelayError("the module has no function @" + entry);
+    if (static_cast<intptr_t>(inputs.size()) !=
+        mlirFunctionTypeGetNumInputs(fn))
+      throw py::type_error("@" + entry + " takes " +
+                           std::to_string(mlirFunctionTypeGetNumInputs(fn)) +
+                           " inputs, got " + std::to_string(inputs.size()));
+    std::vector<MlirType> types;
+    std::vector<py::array> arrays;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      std::string where = "input " + std::to_string(i) + " of @" + entry;
+      MlirType type =
+          inputType(mlirFunctionTypeGetInput(fn, i), inputs[i], where);
+      flattenInput(type, inputs[i], where, types, arrays);
+    }
+    std::vector<const void *> data;
+    for (const py::array &a : arrays)
+      data.push_back(a.data());
+    state->context->clear();
+    MlirRelayResults results;
+    {
+      py::gil_scoped_release release;
+      results = mlirRelayInterpret(state->module, toStringRef(entry),
+                                   types.size(), types.data(), data.data());
+    }
+    if (mlirRelayResultsIsNull(results))
+      state->context->raise("@" + entry + " failed on the interpreter");
+    py::list out, bfloat16;
+    for (intptr_t i = 0, e = mlirRelayResultsGetNumTensors(results); i < e;
+         ++i) {
+      MlirType type = mlirRelayResultsGetType(results, i);
+      MlirType element = mlirShapedTypeGetElementType(type);
+      py::object dtype = numpyDtype(element);
+      if (dtype.is_none()) {
+        mlirRelayResultsDestroy(results);
+        throw RelayError("@" + entry + " returns a " + typeToString(type) +
+                         ", whose element type numpy has no dtype for");
+      }
+      std::vector<py::ssize_t> shape;
+      for (intptr_t d = 0, r = mlirShapedTypeGetRank(type); d < r; ++d)
+        shape.push_back(mlirShapedTypeGetDimSize(type, d));
+      py::array result(dtype.cast<py::dtype>(), shape);
+      std::memcpy(result.mutable_data(), mlirRelayResultsGetData(results, i),
+                  result.nbytes());
+      out.append(result);
+      bfloat16.append(mlirTypeIsABF16(element));
+    }
+    mlirRelayResultsDestroy(results);
+    int64_t next = 0;
+    return py::make_tuple(structure(mlirFunctionTypeGetResult(fn, 0), next),
+                          out, bfloat16);
+  }
+
+  /// Whether `entry` takes or returns anything but tensors and tuples of
+  /// them (closures, ADT values, references: not passed through the C API).
+  bool passesObjects(const std::string &entry) const {
+    MlirType fn = entryType(entry);
+    if (mlirTypeIsNull(fn))
+      return false;
+    std::function<bool(MlirType)> object = [&](MlirType t) {
+      if (mlirTypeIsATuple(t)) {
+        for (intptr_t i = 0, e = mlirTupleTypeGetNumTypes(t); i < e; ++i)
+          if (object(mlirTupleTypeGetType(t, i)))
+            return true;
+        return false;
+      }
+      return !mlirTypeIsARankedTensor(t) &&
+             !mlirTypeIsARelayPolyTensorType(t) &&
+             !mlirTypeIsARelayTypeVarType(t);
+    };
+    for (intptr_t i = 0, e = mlirFunctionTypeGetNumInputs(fn); i < e; ++i)
+      if (object(mlirFunctionTypeGetInput(fn, i)))
+        return true;
+    for (intptr_t i = 0, e = mlirFunctionTypeGetNumResults(fn); i < e; ++i)
+      if (object(mlirFunctionTypeGetResult(fn, i)))
+        return true;
+    return false;
   }
 
   bool isPolymorphic(const std::string &entry) const {
@@ -603,6 +739,11 @@ PYBIND11_MODULE(_relay_mlir, m) {
       .def("to_mlir", &Module::toMLIR)
       .def("parameter_shapes", &Module::parameterShapes, py::arg("entry"))
       .def("is_polymorphic", &Module::isPolymorphic, py::arg("entry"))
+      .def("passes_objects", &Module::passesObjects, py::arg("entry"))
+      .def("verify_options", &Module::verifyOptions, py::arg("opt_level"),
+           py::arg("threads"), py::arg("target"), py::arg("cpu"),
+           py::arg("precision"))
+      .def("interpret", &Module::interpret, py::arg("entry"), py::arg("inputs"))
       .def("instantiate_entry", &Module::instantiateEntry, py::arg("entry"),
            py::arg("inputs"))
       .def("bind_input_shapes", &Module::bindInputShapes, py::arg("entry"),

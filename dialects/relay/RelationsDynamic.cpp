@@ -159,10 +159,9 @@ static RelationStatus dynStridedSliceRelation(RelationArgs &args) {
   for (unsigned i = 1; i <= 3; ++i) {
     RETURN_UNLESS_TENSOR(readIntVector(args, i, names[i - 1], lengths[i - 1]));
     if (lengths[i - 1].isStatic() && lengths[i - 1].size > data.getRank())
-      return args.fail(Twine(names[i - 1]) + " has " +
-                       Twine(lengths[i - 1].size) +
-                       " entries, more than the data's rank " +
-                       Twine(data.getRank()));
+      return args.fail(
+          Twine(names[i - 1]) + " has " + Twine(lengths[i - 1].size) +
+          " entries, more than the data's rank " + Twine(data.getRank()));
   }
   StringRef mode = args.getString("slice_mode", "end");
   if (mode != "end" && mode != "size")
@@ -217,8 +216,8 @@ static RelationStatus allClassNmsRelation(RelationArgs &args) {
                      typeStr(args.getInput(1)) +
                      " disagree on the batch or the number of boxes");
   TensorInfo scalar;
-  RETURN_UNLESS_TENSOR(readScalar(args, 2, "max_output_boxes_per_class",
-                                  scalar, /*allowFloat=*/false));
+  RETURN_UNLESS_TENSOR(readScalar(args, 2, "max_output_boxes_per_class", scalar,
+                                  /*allowFloat=*/false));
   RETURN_UNLESS_TENSOR(
       readScalar(args, 3, "iou_threshold", scalar, /*allowFloat=*/true));
   RETURN_UNLESS_TENSOR(

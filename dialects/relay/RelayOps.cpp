@@ -387,7 +387,10 @@ LogicalResult IfOp::verifyRegions() {
                            << " but the if has type " << getType();
     branchTypes.push_back(yielded);
   }
-  if (!areCompatible(branchTypes[0], branchTypes[1]))
+  // Each branch fits the if's type: where that type says `?`, the branches
+  // may differ in that size (the ONNX importer joins If branches so).
+  if (!areCompatible(branchTypes[0], branchTypes[1]) &&
+      !isConcrete(getType()))
     return emitOpError("branches yield different types: ")
            << branchTypes[0] << " and " << branchTypes[1];
   return success();

@@ -290,10 +290,9 @@ LogicalResult convertTopK(NodeContext &ctx) {
     return ctx.fail("k = " + Twine(k) + " must lie in [1, " +
                     Twine(ctx.shape(0)[*axis]) + "]");
   FailureOr<Value> r = ctx.op<TopKOp>(
-      {ctx.input(0)},
-      {ctx.i64("k", k), ctx.i64("axis", *axis),
-       ctx.boolean("is_ascend", ctx.attrInt("largest", 1) == 0),
-       ctx.type("dtype", i64)});
+      {ctx.input(0)}, {ctx.i64("k", k), ctx.i64("axis", *axis),
+                       ctx.boolean("is_ascend", ctx.attrInt("largest", 1) == 0),
+                       ctx.type("dtype", i64)});
   if (failed(r))
     return failure();
   ctx.addOutput(ctx.tupleGet(*r, 0));
@@ -347,14 +346,13 @@ LogicalResult convertNonMaxSuppression(NodeContext &ctx) {
     if (!b.succeeded())
       return failure();
   }
-  Value maxBoxes =
-      ctx.hasInput(2) ? ctx.input(2) : ctx.scalar(0, i64);
+  Value maxBoxes = ctx.hasInput(2) ? ctx.input(2) : ctx.scalar(0, i64);
   Value iou = ctx.hasInput(3) ? ctx.input(3) : ctx.scalar(0, element);
   // Without a score threshold every box is a candidate.
-  Value score = ctx.hasInput(4)
-                    ? ctx.input(4)
-                    : ctx.scalar(-std::numeric_limits<double>::infinity(),
-                                 element);
+  Value score =
+      ctx.hasInput(4)
+          ? ctx.input(4)
+          : ctx.scalar(-std::numeric_limits<double>::infinity(), element);
   Value nms = b.op<AllClassNonMaxSuppressionOp>(
       {boxes, ctx.input(1), maxBoxes, iou, score}, {});
   Value zero = ctx.constant(i64Constant(ctx, {1}, {0}));

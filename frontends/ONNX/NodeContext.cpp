@@ -34,16 +34,16 @@ static bool takesAnyDims(StringRef opType) {
       // Elementwise (Relay's relations broadcast `?`).
       "Abs", "Neg", "Exp", "Log", "Sqrt", "Relu", "Sigmoid", "Tanh", "Erf",
       "Floor", "Ceil", "Round", "Sign", "Not", "Add", "Sub", "Mul", "Div",
-      "Equal", "Less", "LessOrEqual", "Greater", "GreaterOrEqual", "And",
-      "Or", "Xor", "Max", "Min", "Pow", "Mod", "Where", "Clip", "Cast",
-      "CastLike", "Identity", "Reciprocal", "HardSigmoid", "HardSwish",
-      "IsNaN", "IsInf", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh",
-      "Cosh", "Asinh", "Acosh", "Atanh", "Sum", "Mean", "BitShift",
-      "LeakyRelu", "Elu", "Celu", "Selu", "Shrink", "ThresholdedRelu",
+      "Equal", "Less", "LessOrEqual", "Greater", "GreaterOrEqual", "And", "Or",
+      "Xor", "Max", "Min", "Pow", "Mod", "Where", "Clip", "Cast", "CastLike",
+      "Identity", "Reciprocal", "HardSigmoid", "HardSwish", "IsNaN", "IsInf",
+      "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh",
+      "Acosh", "Atanh", "Sum", "Mean", "BitShift", "LeakyRelu", "Elu", "Celu",
+      "Selu", "Shrink", "ThresholdedRelu",
       // Shapes and element movement.
       "Shape", "Size", "Reshape", "Flatten", "Unsqueeze", "Squeeze",
-      "Transpose", "Concat", "Split", "Slice", "Gather", "GatherND",
-      "Expand", "Tile", "ConstantOfShape", "Range", "NonZero",
+      "Transpose", "Concat", "Split", "Slice", "Gather", "GatherND", "Expand",
+      "Tile", "ConstantOfShape", "Range", "NonZero",
       // Reductions, sorting, detection.
       "ReduceMin", "ReduceMax", "ReduceSum", "ReduceMean", "ReduceProd",
       "ArgMax", "ArgMin", "TopK", "Softmax", "NonMaxSuppression"};
@@ -83,7 +83,8 @@ LogicalResult NodeContext::checkInputs(unsigned min, unsigned max) {
       os << type;
       return fail(Twine("input #") + Twine(i) + " has the type '" + shape +
                   "', whose size depends on the data (NonZero's output, or "
-                  "computed from one), which " + node.op_type() +
+                  "computed from one), which " +
+                  node.op_type() +
                   "'s import does not take (the elementwise, shape, slicing, "
                   "gathering, reduction, TopK and NonMaxSuppression "
                   "operators do)");

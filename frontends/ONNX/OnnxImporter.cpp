@@ -67,9 +67,9 @@ static Value widenTo(OpBuilder &b, Location loc, Value value, Type type) {
   auto tensor = cast<RankedTensorType>(type);
   Type i64 = b.getIntegerType(64);
   auto shapeType = RankedTensorType::get({tensor.getRank()}, i64);
-  Value shape = ShapeOfOp::create(
-      b, loc, TypeRange{shapeType}, ValueRange{value},
-      {b.getNamedAttr("dtype", TypeAttr::get(i64))});
+  Value shape =
+      ShapeOfOp::create(b, loc, TypeRange{shapeType}, ValueRange{value},
+                        {b.getNamedAttr("dtype", TypeAttr::get(i64))});
   return DynReshapeOp::create(b, loc, TypeRange{type},
                               ValueRange{value, shape});
 }

@@ -132,9 +132,9 @@ LogicalResult convertShape(NodeContext &ctx) {
     Value all = b.op<ShapeOfOp>({ctx.input(0)}, {ctx.type("dtype", i64)});
     if (start == 0 && end == rank)
       return b.output(all);
-    return b.output(b.op<StridedSliceOp>(
-        {all}, {ctx.ints("begin", {start}),
-                ctx.ints("end", {std::max(start, end)})}));
+    return b.output(
+        b.op<StridedSliceOp>({all}, {ctx.ints("begin", {start}),
+                                     ctx.ints("end", {std::max(start, end)})}));
   }
   addFolded(ctx, intConstant(ctx, {(int64_t)dims.size()}, dims, i64));
   return success();
@@ -169,8 +169,8 @@ LogicalResult convertConstantOfShape(NodeContext &ctx) {
       auto dense = dyn_cast<DenseElementsAttr>(*v);
       if (!dense || dense.getNumElements() != 1)
         return ctx.fail("the fill value must be a one-element tensor");
-      fill = ctx.constant(dense.reshape(
-          RankedTensorType::get({}, dense.getElementType())));
+      fill = ctx.constant(
+          dense.reshape(RankedTensorType::get({}, dense.getElementType())));
     }
     return ctx.output(ctx.op<DynFullOp>({fill, ctx.input(0)}, {}));
   }
@@ -282,9 +282,9 @@ LogicalResult convertReshape(NodeContext &ctx) {
   if (!ctx.hasStaticShape(0)) {
     if (llvm::any_of(*requested, [](int64_t d) { return d < -1; }))
       return ctx.fail("shape has a negative dimension");
-    return ctx.output(ctx.op<ReshapeOp>(
-        {ctx.input(0)}, {ctx.ints("newshape", *requested),
-                         ctx.boolean("allowzero", allowZero)}));
+    return ctx.output(ctx.op<ReshapeOp>({ctx.input(0)},
+                                        {ctx.ints("newshape", *requested),
+                                         ctx.boolean("allowzero", allowZero)}));
   }
   SmallVector<int64_t> shape;
   int64_t known = 1, inferred = -1;
@@ -335,14 +335,26 @@ LogicalResult convertFlatten(NodeContext &ctx) {
       (d < axis ? rows : cols) *= size;
   }
   if (!rowsKnown || !colsKnown) {
-    // One side whose size depends on the data is Relay's -1.
-    if (!rowsKnown && !colsKnown)
-      return ctx.fail("both sides of axis " + Twine(axis) +
-                      " have sizes that depend on the data");
-    SmallVector<int64_t> shape = {rowsKnown ? rows : -1,
-                                  colsKnown ? cols : -1};
-    return ctx.output(
-        ctx.op<ReshapeOp>({ctx.input(0)}, {ctx.ints("newshape", shape)}));
+    // One side whose size depends on the data is Relay's -1 (axis 1: the
+    // first dimension copied, `0`).
+    if (rowsKnown || colsKnown || axis == 1) {
+      SmallVector<int64_t> shape = {rowsKnown ? rows : (axis == 1 ? 0 : -1),
+                                    colsKnown && axis != 1 ? cols : -1};
+      return ctx.output(
+          ctx.op<ReshapeOp>({ctx.input(0)}, {ctx.ints("newshape", shape)}));
+    }
+    // Both: the products of the two sides of the run-time shape.
+    Type i64 = IntegerType::get(ctx.getContext(), 64);
+    Emitter b(ctx);
+    Value shape = b.op<ShapeOfOp>({ctx.input(0)}, {ctx.type("dtype", i64)});
+    auto side = [&](int64_t begin, int64_t end) {
+      Value part = b.op<StridedSliceOp>(
+          {shape}, {ctx.ints("begin", {begin}), ctx.ints("end", {end})});
+      return b.op<ProdOp>({part}, {ctx.boolean("keepdims", true)});
+    };
+    Value sizes = b.op<ConcatenateOp>(
+        {ctx.tuple({side(0, axis), side(axis, rank)})}, {ctx.i64("axis", 0)});
+    return b.output(b.op<DynReshapeOp>({ctx.input(0), sizes}, {}));
   }
   return reshapeTo(ctx, {rows, cols});
 }
@@ -608,9 +620,10 @@ LogicalResult convertDynamicSlice(NodeContext &ctx) {
       return ctx.constant(
           intConstant(ctx, {rank}, SmallVector<int64_t>(rank, dflt), i64));
     if (ctx.rank(input) != 1 || !ctx.hasStaticShape(input) ||
-        ctx.shape(input)[0] != static_cast<int64_t>(axes.size()))
-      return ctx.fail("starts, ends, axes and steps differ in length"),
-             Value();
+        ctx.shape(input)[0] != static_cast<int64_t>(axes.size())) {
+      (void)ctx.fail("starts, ends, axes and steps differ in length");
+      return Value();
+    }
     if (ElementsAttr c = ctx.constantInput(input)) {
       SmallVector<int64_t> given = readInts(c), full(rank, dflt);
       for (int64_t d = 0; d < rank; ++d)
@@ -815,8 +828,7 @@ LogicalResult convertExpand(NodeContext &ctx) {
     Type element = ctx.elementType(0);
     bool boolean = element.isInteger(1);
     Emitter b(ctx);
-    Value ones =
-        b.op<DynFullOp>({ctx.scalar(1, element), ctx.input(1)}, {});
+    Value ones = b.op<DynFullOp>({ctx.scalar(1, element), ctx.input(1)}, {});
     return b.output(boolean ? b.op<LogicalAndOp>({ctx.input(0), ones})
                             : b.mul(ctx.input(0), ones));
   }

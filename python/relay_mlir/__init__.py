@@ -13,6 +13,7 @@ shapes) raise relay_mlir.Error with the compiler's diagnostics,
 """
 
 import os
+import warnings
 
 import numpy as np
 
@@ -93,17 +94,38 @@ class Module:
         names; `threads` defaults to the cores this process may run on) and
         returns it as a Function. Where the entry's parameter types leave
         dimensions `?`, the Function is compiled for the sizes of the
-        arrays of each call, once per set of sizes."""
+        arrays of each call, once per set of sizes. What native code does
+        not cover (sizes that depend on the data: NonZero, NMS, the dyn
+        operators) runs on the reference interpreter, as relay-run runs
+        it, with a RuntimeWarning saying why (not for target "cuda": the
+        GPU was asked for)."""
         self.infer_types()
         if threads is None:
             threads = _default_threads()
         options = (int(opt_level), int(threads), target, cpu, precision)
+        self._native.verify_options(*options)
+        if self._native.parameter_shapes(entry) is None:
+            raise Error("the module has no relay.func @%s" % entry)
+        if self._native.passes_objects(entry):
+            # Closures, ADT values and references do not cross into Python
+            # (the compiler says so, located).
+            return Function(self._native.compile(entry, *options), entry)
         if self._native.is_polymorphic(entry):
             return _PolymorphicFunction(self._native, entry, options)
         shapes = self._native.parameter_shapes(entry)
         if shapes and any(s is not None and -1 in s for s in shapes):
             return _ShapedFunction(self._native, entry, shapes, options)
-        return Function(self._native.compile(entry, *options), entry)
+        return _compile_or_interpret(self._native, entry, options)
+
+    def interpret(self, entry="main"):
+        """`entry` on the reference interpreter, as a callable on numpy
+        arrays (tuples of them for tuple parameters) returning arrays:
+        relay-run --interp. It runs every program native code runs and
+        those it does not cover (sizes that depend on the data), slowly."""
+        self.infer_types()
+        if self._native.parameter_shapes(entry) is None:
+            raise Error("the module has no relay.func @%s" % entry)
+        return _InterpretedFunction(self._native, entry)
 
     def __str__(self):
         return self.to_text()
@@ -193,6 +215,35 @@ class Function:
         return _rebuild(self._results, results)
 
 
+class _InterpretedFunction:
+    """An entry function run by the reference interpreter on each call."""
+
+    def __init__(self, native, entry):
+        self._native = native
+        self.entry = entry
+
+    def __call__(self, *args):
+        structure, arrays, bfloat16 = self._native.interpret(self.entry, args)
+        arrays = [_from_bfloat16_bits(a) if bf else a
+                  for a, bf in zip(arrays, bfloat16)]
+        return _rebuild(structure, arrays)
+
+
+def _compile_or_interpret(native, entry, options):
+    """`entry` compiled with `options`; what native code does not cover
+    runs on the interpreter, with a RuntimeWarning saying why (on the
+    CPU targets: a GPU asked for is an error)."""
+    try:
+        return Function(native.compile(entry, *options), entry)
+    except Error as e:
+        if options[2] == "cuda":
+            raise
+        warnings.warn("@%s runs on the reference interpreter: native "
+                      "compilation does not cover this program yet (%s)"
+                      % (entry, str(e).strip()), RuntimeWarning, stacklevel=3)
+        return _InterpretedFunction(native, entry)
+
+
 class _ShapedFunction:
     """A Function of an entry whose parameter types leave dimensions `?`
     (Relay's Any): each call's array sizes are bound to them
@@ -225,20 +276,20 @@ class _ShapedFunction:
             bound = self._native.bind_input_shapes(
                 self.entry, [None if s is None else list(s) for s in sizes])
             if bound is None:
-                raise Error("@%s does not type for inputs of sizes %s (a "
-                            "closure applied at two shapes, recursion whose "
-                            "shapes grow: relay-run runs it on its "
-                            "interpreter)" % (self.entry, list(sizes)))
-            try:
-                native = bound.compile(self.entry, *self._options)
-            except Error as e:
-                # Sizes that leave a shape open (a closure typed `?`
-                # applied at two shapes) or one that depends on data.
-                raise Error("@%s for inputs of sizes %s: %s"
-                            % (self.entry, list(sizes), e)) from None
-            function = Function(native, self.entry)
-            # The bound module lives as long as its compiled function.
-            function._module = bound
+                # A closure applied at two shapes, recursion whose shapes
+                # grow: the program as written, on the interpreter.
+                warnings.warn("@%s runs on the reference interpreter: it "
+                              "does not type for inputs of sizes %s alone"
+                              % (self.entry, list(sizes)), RuntimeWarning,
+                              stacklevel=2)
+                function = _InterpretedFunction(self._native, self.entry)
+            else:
+                # Sizes that leave a shape open (a closure typed `?` applied
+                # at two shapes) or one that depends on data: interpreted.
+                function = _compile_or_interpret(bound, self.entry,
+                                                 self._options)
+                # The bound module lives as long as its function.
+                function._module = bound
             self._compiled[sizes] = function
         return function(*args)
 
@@ -273,9 +324,8 @@ class _PolymorphicFunction:
                 function = _ShapedFunction(instance, self.entry, shapes,
                                            self._options)
             else:
-                function = Function(instance.compile(self.entry,
-                                                     *self._options),
-                                    self.entry)
+                function = _compile_or_interpret(instance, self.entry,
+                                                 self._options)
             # The instance lives as long as its compiled function.
             function._module = instance
             self._compiled[key] = function

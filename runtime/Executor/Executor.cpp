@@ -1,6 +1,7 @@
 //===- Executor.cpp - Compile a Relay module and call it --------*- C++ -*-===//
 
 #include "runtime/Executor/Executor.h"
+#include "runtime/Interpreter/TensorBytes.h"
 
 #include "conversion/RelayCommon/BoxedValues.h"
 #include "dialects/relay/RelayOps.h"
@@ -230,6 +231,14 @@ Executor::compile(ModuleOp module, StringRef entry,
     registerGPULoweringDialects(gpu);
     ctx->appendDialectRegistry(gpu);
   }
+  // Results that say `?` where constant shapes make them static are
+  // compiled from a copy typed so (native code returns known sizes).
+  OwningOpRef<ModuleOp> refined =
+      refineEntryResults(module, entry, compileOptions.optimize);
+  if (refined) {
+    module = *refined;
+    func = module.lookupSymbol<FuncOp>(entry);
+  }
   OwningOpRef<ModuleOp> copy =
       lowerCopyToLLVM(module, withEntry(compileOptions, entry));
   if (!copy)
@@ -314,6 +323,7 @@ Executor::compile(ModuleOp module, StringRef entry,
   executor->entry = entry.str();
   executor->type = type;
   executor->module = module;
+  executor->ownedModule = std::move(refined);
   for (Type t : type.getInputs())
     (void)flattenType(t, executor->flatInputs);
   for (Type t : type.getResults())
@@ -337,104 +347,6 @@ Executor::compile(ModuleOp module, StringRef entry,
           .str();
   return executor;
 }
-
-/// Bytes compiled code uses for one element of `t`.
-static unsigned elementBytes(Type t) {
-  return t.isInteger(1) ? 1 : t.getIntOrFloatBitWidth() / 8;
-}
-
-namespace {
-/// How compiled code stores one element, decided once per tensor (type
-/// queries per element would dominate the call).
-struct ElementLayout {
-  enum Kind { F32, F64, F16, BF16, SignedInt, UnsignedInt } kind;
-  unsigned bytes;
-
-  explicit ElementLayout(Type t) {
-    bytes = elementBytes(t);
-    if (t.isF32())
-      kind = F32;
-    else if (t.isF64())
-      kind = F64;
-    else if (t.isF16())
-      kind = F16;
-    else if (t.isBF16())
-      kind = BF16;
-    else if (t.isUnsignedInteger() || t.isInteger(1))
-      kind = UnsignedInt;
-    else
-      kind = SignedInt;
-  }
-
-  void store(char *p, const Tensor &tensor, int64_t i) const {
-    switch (kind) {
-    case F32: {
-      float v = static_cast<float>(tensor.getF(i));
-      std::memcpy(p, &v, 4);
-      return;
-    }
-    case F64: {
-      double v = tensor.getF(i);
-      std::memcpy(p, &v, 8);
-      return;
-    }
-    case F16:
-    case BF16: {
-      llvm::APFloat v(tensor.getF(i));
-      bool lost;
-      v.convert(kind == F16 ? llvm::APFloat::IEEEhalf()
-                            : llvm::APFloat::BFloat(),
-                llvm::APFloat::rmNearestTiesToEven, &lost);
-      uint16_t raw = v.bitcastToAPInt().getZExtValue();
-      std::memcpy(p, &raw, 2);
-      return;
-    }
-    default: {
-      int64_t v = tensor.getI(i);
-      std::memcpy(p, &v, bytes); // little-endian truncation
-    }
-    }
-  }
-
-  void load(const char *p, Tensor &tensor, int64_t i) const {
-    switch (kind) {
-    case F32: {
-      float v;
-      std::memcpy(&v, p, 4);
-      tensor.setF(i, v);
-      return;
-    }
-    case F64: {
-      double v;
-      std::memcpy(&v, p, 8);
-      tensor.setF(i, v);
-      return;
-    }
-    case F16:
-    case BF16: {
-      uint16_t raw;
-      std::memcpy(&raw, p, 2);
-      llvm::APFloat v(kind == F16 ? llvm::APFloat::IEEEhalf()
-                                  : llvm::APFloat::BFloat(),
-                      llvm::APInt(16, raw));
-      bool lost;
-      v.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
-                &lost);
-      tensor.setF(i, v.convertToDouble());
-      return;
-    }
-    default: {
-      int64_t v = 0;
-      std::memcpy(&v, p, bytes);
-      unsigned bits = bytes * 8;
-      if (bits < 64 && kind == SignedInt)
-        v = (v << (64 - bits)) >> (64 - bits); // sign-extend
-      tensor.setI(i, v);
-    }
-    }
-  }
-};
-} // namespace
 
 /// A memref descriptor {allocated, aligned, offset, sizes, strides} of a
 /// dense row-major buffer.
@@ -615,25 +527,6 @@ LogicalResult Executor::callNativeInto(ArrayRef<const void *> args,
 bool Executor::takesObjects() const {
   return llvm::any_of(flatInputs,
                       [](Type t) { return isa<LLVM::LLVMPointerType>(t); });
-}
-
-/// The bytes of a tensor as compiled code stores it.
-static std::vector<char> tensorBytes(const Tensor &t) {
-  ElementLayout layout(t.getElementType());
-  std::vector<char> data(std::max<int64_t>(1, t.getNumElements()) *
-                         layout.bytes);
-  for (int64_t k = 0; k < t.getNumElements(); ++k)
-    layout.store(data.data() + k * layout.bytes, t, k);
-  return data;
-}
-
-/// A tensor of `type` from bytes as compiled code stores it.
-static Tensor tensorFromBytes(RankedTensorType type, const char *data) {
-  Tensor out(type.getElementType(), type.getShape());
-  ElementLayout layout(type.getElementType());
-  for (int64_t k = 0; k < out.getNumElements(); ++k)
-    layout.load(data + k * layout.bytes, out, k);
-  return out;
 }
 
 void *Executor::boxValue(Type type, const ValuePtr &value) {

@@ -99,6 +99,9 @@ private:
   SmallVector<Type> flatInputs, flatResults;
   /// The module compiled: its ADT declarations describe returned objects.
   ModuleOp module;
+  /// The copy of the caller's module compiled, where the Executor refined
+  /// its entry's result types (refineEntryResults).
+  OwningOpRef<ModuleOp> ownedModule;
   LocationAttr loc;
   bool mayRecurse = true;
   /// What a call that overflows the large stack prints before exiting.

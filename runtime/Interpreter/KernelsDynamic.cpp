@@ -70,9 +70,9 @@ static FailureOr<ValuePtr> dynReshapeKernel(const KernelContext &ctx) {
   for (auto [d, size] : llvm::enumerate(shape)) {
     if (size == 0 && !allowZero) {
       if (static_cast<int64_t>(d) >= in.getRank())
-        return ctx.emitError() << "newshape [" << shape << "] copies dimension "
-                               << d << " of a rank-" << in.getRank()
-                               << " input";
+        return ctx.emitError()
+               << "newshape [" << shape << "] copies dimension " << d
+               << " of a rank-" << in.getRank() << " input";
       size = in.getShape()[d];
     }
     if (size == -1) {
@@ -83,15 +83,14 @@ static FailureOr<ValuePtr> dynReshapeKernel(const KernelContext &ctx) {
       continue;
     }
     if (size < 0)
-      return ctx.emitError() << "newshape [" << shape << "] has the size "
-                             << size;
+      return ctx.emitError()
+             << "newshape [" << shape << "] has the size " << size;
     known *= size;
   }
   if (inferred >= 0) {
     if (known == 0 || in.getNumElements() % known != 0)
       return ctx.emitError() << "cannot infer the -1 of newshape [" << shape
-                             << "] for " << in.getNumElements()
-                             << " elements";
+                             << "] for " << in.getNumElements() << " elements";
     shape[inferred] = in.getNumElements() / known;
     known *= shape[inferred];
   }
@@ -180,8 +179,8 @@ static FailureOr<ValuePtr> dynTileKernel(const KernelContext &ctx) {
   SmallVector<int64_t> shape;
   for (int64_t d = 0; d < rank; ++d) {
     if (reps[d] < 0)
-      return ctx.emitError() << "repetitions [" << reps
-                             << "] must not be negative";
+      return ctx.emitError()
+             << "repetitions [" << reps << "] must not be negative";
     shape.push_back(inShape[d] * reps[d]);
   }
   FailureOr<Tensor> out = allocate(ctx, in.getElementType(), shape);
@@ -209,8 +208,7 @@ static FailureOr<ValuePtr> dynStridedSliceKernel(const KernelContext &ctx) {
   int64_t rank = in.getRank();
   SmallVector<int64_t> first(rank, 0), step(rank, 1),
       shape(in.getShape().begin(), in.getShape().end());
-  for (int64_t d = 0; d < static_cast<int64_t>(begin.size()) && d < rank;
-       ++d) {
+  for (int64_t d = 0; d < static_cast<int64_t>(begin.size()) && d < rank; ++d) {
     int64_t n = in.getShape()[d];
     int64_t s = d < static_cast<int64_t>(strides.size()) ? strides[d] : 1;
     if (s == 0)
@@ -268,8 +266,8 @@ static FailureOr<ValuePtr> arangeKernel(const KernelContext &ctx) {
     return ctx.emitError() << "the step is 0";
   double count = std::ceil((stop - start) / step);
   if (!(count < 9.0e18))
-    return ctx.emitError() << "arange(" << start << ", " << stop << ", "
-                           << step << ") has too many elements";
+    return ctx.emitError() << "arange(" << start << ", " << stop << ", " << step
+                           << ") has too many elements";
   int64_t n = std::max<int64_t>(0, static_cast<int64_t>(count));
   FailureOr<Tensor> out = allocate(ctx, dtype, {n});
   if (failed(out))
@@ -286,9 +284,8 @@ static FailureOr<ValuePtr> arangeKernel(const KernelContext &ctx) {
 
 /// The intersection over union of two boxes given by opposite corners
 /// ([y1, x1, y2, x2], either diagonal); 0 when either has no area.
-static double intersectionOverUnion(const Tensor &boxes, int64_t a,
-                                    int64_t b) {
-  auto corners = [&](int64_t box, double (&c)[4]) {
+static double intersectionOverUnion(const Tensor &boxes, int64_t a, int64_t b) {
+  auto corners = [&](int64_t box, double(&c)[4]) {
     double y1 = boxes.getF(box * 4), x1 = boxes.getF(box * 4 + 1),
            y2 = boxes.getF(box * 4 + 2), x2 = boxes.getF(box * 4 + 3);
     c[0] = std::min(y1, y2);
@@ -364,8 +361,7 @@ static FailureOr<ValuePtr> allClassNmsKernel(const KernelContext &ctx) {
                               RuntimeValue::tensor(std::move(total))});
 }
 
-void mlir::relay::interp::registerDynamicKernels(
-    llvm::StringMap<KernelFn> &k) {
+void mlir::relay::interp::registerDynamicKernels(llvm::StringMap<KernelFn> &k) {
   k["dyn.reshape"] = dynReshapeKernel;
   k["dyn.full"] = dynFullKernel;
   k["dyn.topk"] = dynTopKKernel;

@@ -6,6 +6,7 @@
 
 #include "capi/Executor.h"
 #include "capi/Dialects.h"
+#include "capi/Interpreter.h"
 #include "capi/Translation.h"
 
 #include "mlir-c/BuiltinAttributes.h"
@@ -206,6 +207,67 @@ static void testInstantiateEntry(MlirContext ctx) {
   mlirModuleDestroy(module);
 }
 
+static void testInterpret(MlirContext ctx) {
+  // CHECK-LABEL: @interpret
+  fprintf(stderr, "@interpret\n");
+  // argwhere's length depends on the data: native code does not cover it.
+  MlirModule module = importText(
+      ctx,
+      "#[version = \"0.0.5\"]\n"
+      "def @main(%x: Tensor[(?, 3), float32], %p: (float32, float32)) {\n"
+      "  (argwhere(greater(%x, %p.0)), add(%p.0, %p.1))\n"
+      "}\n",
+      "nonzero.rly");
+  mlirRelayInferTypes(module);
+  int64_t shape[2] = {2, 3};
+  MlirType f32 = mlirF32TypeGet(ctx);
+  MlirType scalar =
+      mlirRankedTensorTypeGet(0, NULL, f32, mlirAttributeGetNull());
+  MlirType types[3] = {
+      mlirRankedTensorTypeGet(2, shape, f32, mlirAttributeGetNull()), scalar,
+      scalar};
+  float x[6] = {1, -2, 3, 0, 5, -6}, zero = 0, one = 1;
+  const void *inputs[3] = {x, &zero, &one};
+  MlirRelayResults results =
+      mlirRelayInterpret(module, str("main"), 3, types, inputs);
+  // CHECK: results: 2
+  fprintf(stderr, "results: %d\n", (int)mlirRelayResultsGetNumTensors(results));
+  // CHECK: tensor<3x2xi32>: 0 0 0 2 1 1
+  MlirType type = mlirRelayResultsGetType(results, 0);
+  mlirTypePrint(type, printToStderr, NULL);
+  const int32_t *rows = mlirRelayResultsGetData(results, 0);
+  fprintf(stderr, ": %d %d %d %d %d %d\n", rows[0], rows[1], rows[2], rows[3],
+          rows[4], rows[5]);
+  // CHECK: sum 1
+  fprintf(stderr, "sum %g\n",
+          *(const float *)mlirRelayResultsGetData(results, 1));
+  mlirRelayResultsDestroy(results);
+  // Inputs that do not fit the parameters are an error at the function.
+  // CHECK: diagnostic: loc("nonzero.rly":2:1): @main takes 3 tensors (tuples
+  // CHECK-SAME: flattened), got 2
+  // CHECK: too few: 1
+  fprintf(stderr, "too few: %d\n",
+          mlirRelayResultsIsNull(
+              mlirRelayInterpret(module, str("main"), 2, types, inputs)));
+  // CHECK: diagnostic: {{.*}}: argument #0 has type 'tensor<f32>', expected
+  // CHECK-SAME: 'tensor<?x3xf32>'
+  // CHECK: wrong type: 1
+  types[0] = scalar;
+  fprintf(stderr, "wrong type: %d\n",
+          mlirRelayResultsIsNull(
+              mlirRelayInterpret(module, str("main"), 3, types, inputs)));
+  // Bad options are reported without compiling anything.
+  MlirRelayCompileOptions options = mlirRelayCompileOptionsGetDefault();
+  options.threads = 0;
+  // CHECK: diagnostic: {{.*}}: threads 0: at least one thread runs the code
+  // CHECK: options: 0
+  fprintf(
+      stderr, "options: %d\n",
+      mlirLogicalResultIsSuccess(mlirRelayCompileOptionsVerify(
+          options, mlirOperationGetLocation(mlirModuleGetOperation(module)))));
+  mlirModuleDestroy(module);
+}
+
 static void testGradient(MlirContext ctx) {
   // CHECK-LABEL: @gradient
   fprintf(stderr, "@gradient\n");
@@ -345,6 +407,7 @@ int main(void) {
   testCompileAndCall(ctx);
   testBindInputShapes(ctx);
   testInstantiateEntry(ctx);
+  testInterpret(ctx);
   testGradient(ctx);
   testErrors(ctx);
   mlirContextDestroy(ctx);

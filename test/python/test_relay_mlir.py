@@ -121,10 +121,13 @@ def @main(%x: Tensor[(?), float32]) {
   %f = fn (%v: Tensor[(?), float32]) { add(%v, %v) };
   (%f(%x), %f(concatenate((%x, %x))))
 }""")
-    with pytest.raises(relay_mlir.Error,
-                       match=r"@main for inputs of sizes \[\(3,\)\]: "
-                       r".*cannot lower @main"):
-        g(np.ones(3, np.float32))
+    # A closure applied at two shapes: native code does not cover it, the
+    # interpreter runs it, saying so (as relay-run does).
+    with pytest.warns(RuntimeWarning, match=r"@main runs on the reference "
+                      r"interpreter: .*cannot lower @main"):
+        once, twice = g(np.ones(3, np.float32))
+    np.testing.assert_array_equal(once, np.full(3, 2, np.float32))
+    np.testing.assert_array_equal(twice, np.full(6, 2, np.float32))
 
 
 def test_polymorphic_entry_compiles_per_input_types():
@@ -152,6 +155,34 @@ def @main[n : ShapeVar, A](%x: Tensor[(n, 2), float32], %y: Tensor[(n, 2), float
         f(np.ones((3, 2)), np.ones((4, 2)), 0)
     with pytest.raises(TypeError, match="@main takes 3 inputs, got 2"):
         f(np.ones((3, 2)), np.ones((3, 2)))
+
+
+def test_data_dependent_sizes_run_on_the_interpreter():
+    """Tests that a program whose sizes depend on the data (argwhere, the
+    dyn operators) compiles to a function that runs on the interpreter with
+    a RuntimeWarning saying why, that Module.interpret runs any program so,
+    tuples in and out, and that bad compile options still raise."""
+    text = """#[version = "0.0.5"]
+def @main(%x: Tensor[(2, 3), float32], %p: (float32, int64)) {
+  let %rows = argwhere(greater(%x, %p.0));
+  (%rows, dyn.topk(%x, %p.1, axis=1, ret_type="values"))
+}"""
+    x = np.array([[1, -2, 3], [0, 5, -6]], np.float32)
+    with pytest.warns(RuntimeWarning, match="runs on the reference "
+                      "interpreter: native compilation does not cover"):
+        f = relay_mlir.compile(text)
+    rows, top = f(x, (0.0, 2))
+    np.testing.assert_array_equal(rows, np.argwhere(x > 0).astype(np.int32))
+    np.testing.assert_array_equal(top, -np.sort(-x, axis=1)[:, :2])
+    rows, top = relay_mlir.load(text).interpret()(x, (0.5, 1))
+    np.testing.assert_array_equal(top, [[3], [5]])
+    with pytest.raises(TypeError, match="@main takes 2 inputs, got 1"):
+        f(x)
+    with pytest.raises(relay_mlir.Error, match="dyn.topk: k = 4 exceeds "
+                       "the axis size 3"):
+        f(x, (0.0, 4))
+    with pytest.raises(relay_mlir.Error, match="threads 0: at least one"):
+        relay_mlir.compile(text, threads=0)
 
 
 def test_opt_levels_and_targets_agree():

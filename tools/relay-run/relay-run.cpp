@@ -467,6 +467,13 @@ int main(int argc, char **argv) {
     return fail("the program has no function @" + entry);
 
   if (!emitObject.empty()) {
+    // Results whose sizes constant shapes decide (dyn operators of
+    // constants) are typed so: the header declares known sizes.
+    if (OwningOpRef<ModuleOp> refined =
+            refineEntryResults(*module, entry, compileOptions.optimize)) {
+      module = std::move(refined);
+      func = module->lookupSymbol<FuncOp>(entry);
+    }
     // Ahead-of-time code is for static shapes: the --input files size the
     // `?` parameters (bound above), else say how to give them.
     for (BlockArgument arg : func.getBody().front().getArguments()) {

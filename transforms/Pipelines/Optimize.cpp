@@ -9,6 +9,10 @@
 #include "transforms/Codegen/CPU/CPUTarget.h"
 #include "transforms/Pipelines/Pipelines.h"
 
+#include "dialects/relay/RelayOps.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -43,6 +47,7 @@ constexpr LevelPass kLevelPasses[] = {
     {"CombineParallelDense", "relay-combine-parallel-dense", 3},
     {"CombineParallelBatchMatmul", "relay-combine-parallel-batch-matmul", 3},
     {"FoldConstant", "relay-fold-constant", 2},
+    {"DynamicToStatic", "relay-dynamic-to-static", 3},
     {"FoldScaleAxis", "relay-fold-scale-axis", 3},
     {"SimplifyExpr", "relay-simplify-expr", 3},
     {"CanonicalizeOps", "relay-canonicalize-ops", 3},
@@ -85,6 +90,8 @@ std::unique_ptr<Pass> createLevelPass(const LevelPass &pass,
     return createCombineParallelBatchMatmul();
   if (pass.name == "FoldConstant")
     return createFoldConstant();
+  if (pass.name == "DynamicToStatic")
+    return createDynamicToStatic();
   if (pass.name == "FoldScaleAxis")
     return createFoldScaleAxis();
   if (pass.name == "SimplifyExpr")
@@ -149,6 +156,47 @@ void mlir::relay::buildOptimizePipeline(OpPassManager &pm,
   for (const LevelPass &pass : kLevelPasses)
     if (isOptimizationEnabled(pass.name, options))
       pm.addPass(createLevelPass(pass, options));
+}
+
+/// Whether `type` has a tensor with a `?` dimension.
+static bool hasDynamicTensor(Type type) {
+  bool found = false;
+  type.walk([&](RankedTensorType t) { found |= !t.hasStaticShape(); });
+  return found;
+}
+
+OwningOpRef<ModuleOp>
+mlir::relay::refineEntryResults(ModuleOp module, StringRef entry,
+                                const OptimizeOptions &options) {
+  auto func = module.lookupSymbol<FuncOp>(entry);
+  if (!func || func.getBody().empty() ||
+      !llvm::any_of(func.getResultTypes(), hasDynamicTensor) ||
+      !isOptimizationEnabled("DynamicToStatic", options) ||
+      !module
+           .walk([](Operation *op) {
+             return isa<DynReshapeOp, DynFullOp, DynTileOp, DynStridedSliceOp,
+                        DynTopKOp, ArangeOp>(op)
+                        ? WalkResult::interrupt()
+                        : WalkResult::advance();
+           })
+           .wasInterrupted())
+    return nullptr;
+  OwningOpRef<ModuleOp> copy = module.clone();
+  PassManager pm(module.getContext());
+  if (isOptimizationEnabled("FoldConstant", options))
+    pm.addPass(createFoldConstant());
+  DynamicToStaticOptions refine;
+  refine.refineSignatures = true;
+  pm.addPass(createDynamicToStatic(refine));
+  // (What fails here fails again, reported, in the lowering.)
+  ScopedDiagnosticHandler quiet(module.getContext(),
+                                [](Diagnostic &) { return success(); });
+  if (failed(pm.run(*copy)))
+    return nullptr;
+  auto refined = copy->lookupSymbol<FuncOp>(entry);
+  if (refined.getFunctionType() == func.getFunctionType())
+    return nullptr;
+  return copy;
 }
 
 namespace {

@@ -25,6 +25,7 @@ def Optimize : Pass<"relay-optimize", "::mlir::ModuleOp"> {
     | CombineParallelDense       | relay-combine-parallel-dense  | 3     |
     | CombineParallelBatchMatmul | relay-combine-parallel-batch-matmul | 3 |
     | FoldConstant               | relay-fold-constant           | 2     |
+    | DynamicToStatic            | relay-dynamic-to-static       | 3     |
     | FoldScaleAxis              | relay-fold-scale-axis         | 3     |
     | SimplifyExpr               | relay-simplify-expr           | 3     |
     | CanonicalizeOps            | relay-canonicalize-ops        | 3     |
@@ -44,7 +45,8 @@ def Optimize : Pass<"relay-optimize", "::mlir::ModuleOp"> {
   let options = [
     Option<"optLevel", "opt-level", "int64_t", /*default=*/"3",
            "0: SimplifyInference only; 1: + FuseOps, DeadCodeElimination; "
-           "2: + FoldConstant; 3: + FoldScaleAxis, CanonicalizeOps, CSE, "
+           "2: + FoldConstant; 3: + DynamicToStatic, FoldScaleAxis, "
+           "CanonicalizeOps, CSE, "
            "CombineParallel*, SimplifyExpr, AlterOpLayout">,
     ListOption<"disabledPasses", "disabled-passes", "std::string",
                "Passes not to run (TVM's names or flags)">,

@@ -39,6 +39,14 @@ std::string getOptimizationNames();
 /// --relay-optimize's passes: type inference, then those `options` enable.
 void buildOptimizePipeline(OpPassManager &pm, const OptimizeOptions &options);
 
+/// Where `entry`'s declared results leave sizes `?` that constant folding
+/// and DynamicToStatic (when `options` enable it) make static, a copy of
+/// `module` with `entry` typed so (--relay-dynamic-to-static
+/// refine-signatures): what the Executor and relay-run compile, since
+/// native code returns tensors of known sizes. Null otherwise.
+OwningOpRef<ModuleOp> refineEntryResults(ModuleOp module, StringRef entry,
+                                         const OptimizeOptions &options);
+
 /// Adds `@<entry>_grad` to a typed, decomposed `module` (relay-run
 /// --gradient): the entry's calls inlined, then --relay-gradient, first
 /// order where the entry allows it, else higher order followed by

@@ -61,6 +61,43 @@ def DeadCodeElimination
   ];
 }
 
+def DynamicToStatic : Pass<"relay-dynamic-to-static", "::mlir::ModuleOp"> {
+  let summary = "Make the dyn operators whose shape operands are constants "
+                "their static forms";
+  let description = [{
+    TVM's DynamicToStatic. `dyn.reshape`, `dyn.full`, `dyn.tile`,
+    `dyn.strided_slice` and `dyn.topk` whose shape, repetitions, bounds or
+    k are constants (given so, or made so by --relay-fold-constant) become
+    `reshape`, `full`, `tile`, `strided_slice` and `topk` with those as
+    attributes, and `arange` of constants the constant it computes. Their
+    results are then typed static, and so is what follows from them: the
+    functions changed are typed again (--relay-infer-types) from their
+    parameters, so that native code covers what the interpreter ran. A
+    public function keeps its declared result types (its callers' view of
+    it; they may say `?` where its body now gives a static size) unless
+    `refine-signatures` is set: relay-run and the Executor set it on their
+    copy of a program whose entry's results would otherwise stay `?`. A
+    `topk` of more than 64 elements stays `dyn.topk` (the static one is at
+    most 64 long).
+
+    ```mlir
+    %s = relay.constant dense<[3, 2]> : tensor<2xi64>
+    %r = relay.dyn.reshape %x, %s : (tensor<6xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+    // becomes
+    %r = relay.reshape %x {newshape = array<i64: 3, 2>} : (tensor<6xf32>) -> tensor<3x2xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::relay::RelayDialect"];
+  let options = [
+    Option<"refineSignatures", "refine-signatures", "bool",
+           /*default=*/"false",
+           "Type public functions' results again too">,
+  ];
+  let statistics = [
+    Statistic<"numMadeStatic", "made-static", "Dynamic operators made static">,
+  ];
+}
+
 def FoldConstant : Pass<"relay-fold-constant", "::mlir::ModuleOp"> {
   let summary = "Evaluate the operators of constants at compile time";
   let description = [{

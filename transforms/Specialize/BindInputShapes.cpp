@@ -41,8 +41,11 @@ static Type bindParameter(Type param, Type input) {
 
 /// Sets `func`'s parameters to `params` and leaves every other type in it
 /// that has a `?` (its results, its ops', with `closureParams` its
-/// closures' parameters) to be inferred again.
-static void retype(FuncOp func, ArrayRef<Type> params, bool closureParams) {
+/// closures' parameters) to be inferred again; with `keepJoins`, not those
+/// of `if` and `match` (a `?` there may join branches of different sizes,
+/// which inference, unifying them, would reject).
+static void retype(FuncOp func, ArrayRef<Type> params, bool closureParams,
+                   bool keepJoins = false) {
   MLIRContext *context = func.getContext();
   Type incomplete = IncompleteType::get(context);
   Block &body = func.getBody().front();
@@ -76,7 +79,7 @@ static void retype(FuncOp func, ArrayRef<Type> params, bool closureParams) {
       return;
     }
     // A global function's reference has its type.
-    if (isa<GlobalRefOp>(op))
+    if (isa<GlobalRefOp>(op) || (keepJoins && isa<IfOp, MatchOp>(op)))
       return;
     for (OpResult r : op->getResults())
       if (hasDynamicTensor(r.getType()))
@@ -221,4 +224,9 @@ OwningOpRef<ModuleOp> mlir::relay::instantiateEntry(ModuleOp module,
             bind(*copy, entry, inputTypes, /*maxCopies=*/64, closureParams))
       return bound;
   return copy;
+}
+
+void mlir::relay::forgetDynamicTypes(FuncOp func) {
+  retype(func, SmallVector<Type>(func.getArgumentTypes()),
+         /*closureParams=*/false, /*keepJoins=*/true);
 }

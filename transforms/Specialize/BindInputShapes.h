@@ -11,6 +11,8 @@
 #ifndef RELAY_MLIR_TRANSFORMS_SPECIALIZE_BINDINPUTSHAPES_H
 #define RELAY_MLIR_TRANSFORMS_SPECIALIZE_BINDINPUTSHAPES_H
 
+#include "dialects/relay/RelayOps.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 
@@ -39,6 +41,14 @@ OwningOpRef<ModuleOp> bindInputShapes(ModuleOp module, StringRef entry,
 /// polymorphic signature does not take (two sizes for one `n`).
 OwningOpRef<ModuleOp> instantiateEntry(ModuleOp module, StringRef entry,
                                        ArrayRef<Type> inputTypes);
+
+/// Leaves every type in `func` that has a `?` dimension (its results, its
+/// ops', its closures' signatures; not its parameters, nor the results of
+/// `if` and `match`, which may join branches of different sizes) to be
+/// inferred again by --relay-infer-types: what a pass that made some size
+/// static runs before inferring, so that what follows from it is typed
+/// static too.
+void forgetDynamicTypes(FuncOp func);
 
 } // namespace mlir::relay
 

@@ -1,0 +1,143 @@
+//===- Interpreter.cpp - C API: run a module on the interpreter -*- C++ -*-===//
+
+#include "capi/Interpreter.h"
+
+#include "dialects/relay/RelayOps.h"
+#include "runtime/Interpreter/Interpreter.h"
+#include "runtime/Interpreter/TensorBytes.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Support.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::interp;
+
+namespace {
+/// What a results handle holds: each tensor's type and bytes.
+struct Results {
+  SmallVector<RankedTensorType> types;
+  std::vector<std::vector<char>> data;
+};
+} // namespace
+
+static Results *unwrap(MlirRelayResults results) {
+  return static_cast<Results *>(results.ptr);
+}
+
+/// The argument for a parameter of type `type` from the flat inputs from
+/// `next` on; null (reported at `loc`) when they do not fit it.
+static ValuePtr buildArgument(Type type, ArrayRef<Type> types,
+                              const void *const *inputs, size_t &next,
+                              Location loc, unsigned param) {
+  if (auto tuple = dyn_cast<TupleType>(type)) {
+    std::vector<ValuePtr> fields;
+    for (Type field : tuple.getTypes()) {
+      ValuePtr v = buildArgument(field, types, inputs, next, loc, param);
+      if (!v)
+        return nullptr;
+      fields.push_back(std::move(v));
+    }
+    return RuntimeValue::tuple(std::move(fields));
+  }
+  auto given = next < types.size() ? dyn_cast<RankedTensorType>(types[next])
+                                   : RankedTensorType();
+  if (!isa<RankedTensorType>(type) || !given || !given.hasStaticShape()) {
+    emitError(loc) << "parameter #" << param << " (" << type
+                   << "): the interpreter's C API takes tensors and tuples of "
+                      "them, given as static tensor types and buffers";
+    return nullptr;
+  }
+  Tensor t = tensorFromBytes(given, static_cast<const char *>(inputs[next]));
+  ++next;
+  return RuntimeValue::tensor(std::move(t));
+}
+
+/// Appends the tensors of `value` to `results`; fails on anything else.
+static LogicalResult flatten(const ValuePtr &value, Results &results) {
+  if (value->getKind() == RuntimeValue::Kind::Tuple) {
+    for (const ValuePtr &field : value->getFields())
+      if (failed(flatten(field, results)))
+        return failure();
+    return success();
+  }
+  if (!value->isTensor())
+    return failure();
+  results.types.push_back(value->getTensor().getType());
+  results.data.push_back(tensorBytes(value->getTensor()));
+  return success();
+}
+
+/// The values of `type` with its tuples flattened.
+static int64_t countLeaves(Type type) {
+  auto tuple = dyn_cast<TupleType>(type);
+  if (!tuple)
+    return 1;
+  int64_t n = 0;
+  for (Type field : tuple.getTypes())
+    n += countLeaves(field);
+  return n;
+}
+
+MlirRelayResults mlirRelayInterpret(MlirModule module, MlirStringRef entry,
+                                    intptr_t numInputs,
+                                    const MlirType *inputTypes,
+                                    const void *const *inputs) {
+  ModuleOp op = unwrap(module);
+  StringRef name = unwrap(entry);
+  auto func = op.lookupSymbol<FuncOp>(name);
+  if (!func) {
+    emitError(op.getLoc()) << "the module has no relay.func @" << name;
+    return {nullptr};
+  }
+  SmallVector<Type> types;
+  for (intptr_t i = 0; i < numInputs; ++i)
+    types.push_back(unwrap(inputTypes[i]));
+  // The parameters' tensors, tuples flattened.
+  int64_t expected = 0;
+  for (Type param : func.getArgumentTypes())
+    expected += countLeaves(param);
+  if (expected != numInputs) {
+    emitError(func.getLoc())
+        << "@" << name << " takes " << expected
+        << " tensors (tuples flattened), got " << numInputs;
+    return {nullptr};
+  }
+  std::vector<ValuePtr> args;
+  size_t next = 0;
+  for (auto [i, param] : llvm::enumerate(func.getArgumentTypes())) {
+    ValuePtr arg = buildArgument(param, types, inputs, next, func.getLoc(), i);
+    if (!arg)
+      return {nullptr};
+    args.push_back(std::move(arg));
+  }
+  Interpreter interpreter(op);
+  FailureOr<ValuePtr> result = interpreter.call(func, args);
+  if (failed(result))
+    return {nullptr};
+  auto results = std::make_unique<Results>();
+  if (failed(flatten(*result, *results))) {
+    emitError(func.getLoc())
+        << "@" << name << " returns " << func.getResultTypes()
+        << ": closures, ADT values and references cannot "
+           "be passed through the C API";
+    return {nullptr};
+  }
+  return {results.release()};
+}
+
+intptr_t mlirRelayResultsGetNumTensors(MlirRelayResults results) {
+  return unwrap(results)->types.size();
+}
+
+MlirType mlirRelayResultsGetType(MlirRelayResults results, intptr_t pos) {
+  return wrap(Type(unwrap(results)->types[pos]));
+}
+
+const void *mlirRelayResultsGetData(MlirRelayResults results, intptr_t pos) {
+  return unwrap(results)->data[pos].data();
+}
+
+void mlirRelayResultsDestroy(MlirRelayResults results) {
+  delete unwrap(results);
+}

@@ -1,0 +1,99 @@
+// RUN: relay-mlir-opt %s --split-input-file --relay-dynamic-to-static | FileCheck %s
+// RUN: relay-mlir-opt %s --split-input-file --relay-dynamic-to-static="refine-signatures=true" | FileCheck %s --check-prefix=REFINE
+// RUN: relay-mlir-opt %s --split-input-file --relay-fold-constant --relay-dynamic-to-static | FileCheck %s --check-prefix=FOLDED
+
+// Tests that the dyn operators whose shape operands are constants become
+// their static forms, and that what follows from their results (an add)
+// is typed static again; the public function keeps its declared results
+// (its callers' view) unless refine-signatures is set.
+// CHECK-LABEL: relay.func @constants(
+// CHECK-SAME: -> tuple<tensor<?x?xf32>, tensor<?x?xi32>, tensor<?x?xf32>, tensor<?x?xf32>, tensor<2x?xf32>, tensor<?xf32>>
+// REFINE-LABEL: relay.func @constants(
+// REFINE-SAME: -> tuple<tensor<3x2xf32>, tensor<2x2xi32>, tensor<4x3xf32>, tensor<1x3xf32>, tensor<2x2xf32>, tensor<4xf32>>
+// CHECK-NOT: relay.dyn.
+// CHECK-NOT: relay.arange
+// CHECK: relay.reshape %arg0 {newshape = array<i64: 3, 2>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+// CHECK: relay.add {{.*}} : (tensor<3x2xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>
+// CHECK: relay.full {{.*}}shape = array<i64: 2, 2>{{.*}} -> tensor<2x2xi32>
+// CHECK: relay.tile %arg0 {reps = array<i64: 2, 1>}
+// CHECK: relay.strided_slice %arg0 {begin = array<i64: 1, 0>, end = array<i64: 2, 3>, {{.*}}strides = array<i64: 1, 1>}
+// CHECK: relay.topk %arg0 {{{.*}}k = 2 : i64{{.*}}} : (tensor<2x3xf32>) -> tensor<2x2xf32>
+// CHECK: relay.constant dense<[0.000000e+00, 5.000000e-01, 1.000000e+00, 1.500000e+00]> : tensor<4xf32>
+relay.func @constants(%x: tensor<2x3xf32>) -> tuple<tensor<?x?xf32>, tensor<?x?xi32>, tensor<?x?xf32>, tensor<?x?xf32>, tensor<2x?xf32>, tensor<?xf32>> {
+  %s = relay.constant dense<[3, 2]> : tensor<2xi64>
+  %r = relay.dyn.reshape %x, %s : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  %r2 = relay.add %r, %r : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  %v = relay.constant dense<7> : tensor<i32>
+  %two = relay.constant dense<[2, 2]> : tensor<2xi64>
+  %f = relay.dyn.full %v, %two : (tensor<i32>, tensor<2xi64>) -> tensor<?x?xi32>
+  %reps = relay.constant dense<[2, 1]> : tensor<2xi64>
+  %t = relay.dyn.tile %x, %reps : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  %b = relay.constant dense<[1, 0]> : tensor<2xi64>
+  %e = relay.constant dense<[2, 3]> : tensor<2xi64>
+  %one = relay.constant dense<[1, 1]> : tensor<2xi64>
+  %sl = relay.dyn.strided_slice %x, %b, %e, %one : (tensor<2x3xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<?x?xf32>
+  %k = relay.constant dense<2> : tensor<i64>
+  %top = relay.dyn.topk %x, %k {axis = 1 : i64, ret_type = "values"} : (tensor<2x3xf32>, tensor<i64>) -> tensor<2x?xf32>
+  %lo = relay.constant dense<0.0> : tensor<f32>
+  %hi = relay.constant dense<2.0> : tensor<f32>
+  %st = relay.constant dense<0.5> : tensor<f32>
+  %a = relay.arange %lo, %hi, %st {dtype = f32} : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<?xf32>
+  %out = relay.tuple(%r2, %f, %t, %sl, %top, %a : tensor<?x?xf32>, tensor<?x?xi32>, tensor<?x?xf32>, tensor<?x?xf32>, tensor<2x?xf32>, tensor<?xf32>)
+  relay.return %out : tuple<tensor<?x?xf32>, tensor<?x?xi32>, tensor<?x?xf32>, tensor<?x?xf32>, tensor<2x?xf32>, tensor<?xf32>>
+}
+
+// -----
+
+// REFINE-LABEL: relay.func @runtime(
+// Tests that shape operands computed at run time stay dynamic, and so does
+// a topk longer than the static one takes (64); with --relay-fold-constant
+// first, a shape computed from a static type (shape_of) is a constant and
+// the reshape is made static.
+// CHECK-LABEL: relay.func @runtime(
+// CHECK: relay.dyn.reshape %arg0, %arg1
+// CHECK: relay.dyn.topk
+// CHECK: relay.dyn.reshape %arg0, %{{.*}}
+// FOLDED-LABEL: relay.func @runtime(
+// FOLDED: relay.dyn.reshape %arg0, %arg1
+// FOLDED: relay.dyn.topk
+// FOLDED: relay.reshape %arg0 {newshape = array<i64: 2, 3>}
+relay.func @runtime(%x: tensor<2x3xf32>, %s: tensor<2xi64>, %y: tensor<100xf32>) -> tuple<tensor<?x?xf32>, tensor<?xf32>, tensor<?x?xf32>> {
+  %r = relay.dyn.reshape %x, %s : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  %k = relay.constant dense<80> : tensor<i64>
+  %top = relay.dyn.topk %y, %k {ret_type = "values"} : (tensor<100xf32>, tensor<i64>) -> tensor<?xf32>
+  %shape = relay.shape_of %x {dtype = i64} : (tensor<2x3xf32>) -> tensor<2xi64>
+  %same = relay.dyn.reshape %x, %shape : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  %out = relay.tuple(%r, %top, %same : tensor<?x?xf32>, tensor<?xf32>, tensor<?x?xf32>)
+  relay.return %out : tuple<tensor<?x?xf32>, tensor<?xf32>, tensor<?x?xf32>>
+}
+
+// -----
+
+// Tests that a private function's results are typed again with its callers
+// (a call of it gets the static type), and that an `if` joining branches of
+// different sizes keeps its `?` while its branches become static.
+// CHECK-LABEL: relay.func private @callee(
+// CHECK-SAME: -> tensor<3x2xf32>
+// CHECK-LABEL: relay.func @caller(
+// CHECK: relay.call @callee(%arg0) : (tensor<2x3xf32>) -> tensor<3x2xf32>
+// CHECK: relay.if %arg1 : tensor<i1> -> tensor<?xf32>
+// CHECK: relay.reshape {{.*}} -> tensor<6xf32>
+// CHECK: } else {
+relay.func private @callee(%x: tensor<2x3xf32>) -> tensor<?x?xf32> {
+  %s = relay.constant dense<[3, 2]> : tensor<2xi64>
+  %r = relay.dyn.reshape %x, %s : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  relay.return %r : tensor<?x?xf32>
+}
+relay.func @caller(%x: tensor<2x3xf32>, %c: tensor<i1>) -> tuple<tensor<?x?xf32>, tensor<?xf32>> {
+  %r = relay.call @callee(%x) : (tensor<2x3xf32>) -> tensor<?x?xf32>
+  %j = relay.if %c : tensor<i1> -> tensor<?xf32> {
+    %six = relay.constant dense<[6]> : tensor<1xi64>
+    %flat = relay.dyn.reshape %x, %six : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<?xf32>
+    relay.yield %flat : tensor<?xf32>
+  } else {
+    %z = relay.zeros {shape = array<i64: 4>, dtype = f32} : () -> tensor<4xf32>
+    relay.yield %z : tensor<4xf32>
+  }
+  %out = relay.tuple(%r, %j : tensor<?x?xf32>, tensor<?xf32>)
+  relay.return %out : tuple<tensor<?x?xf32>, tensor<?xf32>>
+}
