@@ -211,3 +211,16 @@ StridedSliceStarts mlir::relay::stridedSliceStarts(ArrayRef<int64_t> shape,
   }
   return starts;
 }
+
+RelationStatus mlir::relay::solveTopKResult(RelationArgs &args, Type values,
+                                            Type indices) {
+  StringRef ret = args.getString("ret_type", "both");
+  if (ret == "values")
+    return args.solve(values);
+  if (ret == "indices")
+    return args.solve(indices);
+  if (ret != "both")
+    return args.fail("ret_type must be both, values or indices, got '" + ret +
+                     "'");
+  return args.solve(TupleType::get(args.getContext(), {values, indices}));
+}

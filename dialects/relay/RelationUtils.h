@@ -90,6 +90,10 @@ FailureOr<Dim> unifyDims(Dim a, Dim b);
 LogicalResult expectInputType(RelationArgs &args, unsigned i, Type expected,
                               StringRef what);
 
+/// topk's result by its `ret_type` (both: a (values, indices) tuple,
+/// values, indices): solved, or failed on another ret_type.
+RelationStatus solveTopKResult(RelationArgs &args, Type values, Type indices);
+
 /// `type` printed in quotes, as diagnostics print types.
 std::string typeStr(Type type);
 

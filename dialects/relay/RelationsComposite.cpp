@@ -248,17 +248,7 @@ static RelationStatus topkRelation(RelationArgs &args) {
   dims[*axis] = kept;
   Type values = makeTensor(args.getContext(), dims, data.dtype);
   Type indices = makeTensor(args.getContext(), dims, *dtype);
-  std::string ret = "both";
-  if (auto r = dyn_cast_or_null<StringAttr>(args.getAttr("ret_type")))
-    ret = r.getValue().str();
-  if (ret == "values")
-    return args.solve(values);
-  if (ret == "indices")
-    return args.solve(indices);
-  if (ret != "both")
-    return args.fail("ret_type must be both, values or indices, got '" + ret +
-                     "'");
-  return args.solve(TupleType::get(args.getContext(), {values, indices}));
+  return solveTopKResult(args, values, indices);
 }
 
 /// shape_of (the shape as a vector) and ndarray_size (the element count),

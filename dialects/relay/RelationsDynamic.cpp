@@ -124,15 +124,7 @@ static RelationStatus dynTopKRelation(RelationArgs &args) {
   dims[*axis] = Dim::any();
   Type values = makeTensor(args.getContext(), dims, data.dtype);
   Type indices = makeTensor(args.getContext(), dims, indexType);
-  StringRef ret = args.getString("ret_type", "both");
-  if (ret == "values")
-    return args.solve(values);
-  if (ret == "indices")
-    return args.solve(indices);
-  if (ret != "both")
-    return args.fail("ret_type must be both, values or indices, got '" + ret +
-                     "'");
-  return args.solve(TupleType::get(args.getContext(), {values, indices}));
+  return solveTopKResult(args, values, indices);
 }
 
 /// dyn.tile(data, reps): rank max(data's, reps' length), every size `?`.

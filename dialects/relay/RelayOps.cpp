@@ -389,8 +389,7 @@ LogicalResult IfOp::verifyRegions() {
   }
   // Each branch fits the if's type: where that type says `?`, the branches
   // may differ in that size (the ONNX importer joins If branches so).
-  if (!areCompatible(branchTypes[0], branchTypes[1]) &&
-      !isConcrete(getType()))
+  if (!areCompatible(branchTypes[0], branchTypes[1]) && !isConcrete(getType()))
     return emitOpError("branches yield different types: ")
            << branchTypes[0] << " and " << branchTypes[1];
   return success();

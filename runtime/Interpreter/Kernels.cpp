@@ -74,6 +74,14 @@ int64_t mlir::relay::interp::ravel(ArrayRef<int64_t> index,
   return offset;
 }
 
+void mlir::relay::interp::copyElement(const Tensor &in, int64_t from,
+                                      Tensor &out, int64_t to) {
+  if (in.isFloat())
+    out.setF(to, in.getF(from));
+  else
+    out.setI(to, in.getI(from));
+}
+
 int64_t mlir::relay::interp::broadcastOffset(ArrayRef<int64_t> outIndex,
                                              ArrayRef<int64_t> shape,
                                              ArrayRef<int64_t> strides) {

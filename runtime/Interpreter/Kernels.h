@@ -67,6 +67,9 @@ int64_t ravel(ArrayRef<int64_t> index, ArrayRef<int64_t> strides);
 /// assigns to `outIndex` (numpy rules, right-aligned).
 int64_t broadcastOffset(ArrayRef<int64_t> outIndex, ArrayRef<int64_t> shape,
                         ArrayRef<int64_t> strides);
+/// Copies element `from` of `in` to element `to` of `out` (as a float or
+/// an integer, as `in` holds it).
+void copyElement(const Tensor &in, int64_t from, Tensor &out, int64_t to);
 
 } // namespace mlir::relay::interp
 

@@ -46,15 +46,6 @@ static SmallVector<int64_t> ints(const KernelContext &ctx, unsigned i) {
   return values;
 }
 
-/// Copies element `from` of `in` to element `to` of `out`.
-static void copyElement(const Tensor &in, int64_t from, Tensor &out,
-                        int64_t to) {
-  if (in.isFloat())
-    out.setF(to, in.getF(from));
-  else
-    out.setI(to, in.getI(from));
-}
-
 /// The element type of the (single tensor) result.
 static Type resultElementType(const KernelContext &ctx) {
   return ctx.resultTensorType().getElementType();

@@ -18,15 +18,6 @@ using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::interp;
 
-/// Copies element `from` of `in` to element `to` of `out`.
-static void copyElement(const Tensor &in, int64_t from, Tensor &out,
-                        int64_t to) {
-  if (in.isFloat())
-    out.setF(to, in.getF(from));
-  else
-    out.setI(to, in.getI(from));
-}
-
 //===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//
