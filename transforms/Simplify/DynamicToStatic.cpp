@@ -16,6 +16,8 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 
+#include <cmath>
+
 namespace mlir::relay {
 #define GEN_PASS_DEF_DYNAMICTOSTATIC
 #include "transforms/Passes.h.inc"
@@ -26,6 +28,9 @@ using namespace mlir::relay;
 
 /// The most elements the static topk takes (its decomposition's rounds).
 static constexpr int64_t kMaxStaticTopK = 64;
+/// The longest arange made a constant (--relay-fold-constant's default
+/// bound on a folded tensor).
+static constexpr double kMaxArange = 1 << 22;
 
 /// The integers of `v` when it is a constant.
 static std::optional<SmallVector<int64_t>> constantInts(Value v) {
@@ -119,6 +124,13 @@ static Value staticForm(Operation *op, OpBuilder &b) {
       operands.push_back(
           interp::RuntimeValue::tensor(interp::Tensor::fromAttr(dense)));
     }
+    // A constant stored in the program stays small (FoldConstant's bound):
+    // a longer range is computed when the program runs.
+    double start = operands[0]->getTensor().getF(0),
+           stop = operands[1]->getTensor().getF(0),
+           step = operands[2]->getTensor().getF(0);
+    if (step == 0 || !(std::ceil((stop - start) / step) <= kMaxArange))
+      return nullptr;
     FailureOr<interp::ValuePtr> value = interp::evaluateOperator(op, operands);
     if (failed(value) || !(*value)->isTensor())
       return nullptr;

@@ -97,3 +97,17 @@ relay.func @caller(%x: tensor<2x3xf32>, %c: tensor<i1>) -> tuple<tensor<?x?xf32>
   %out = relay.tuple(%r, %j : tensor<?x?xf32>, tensor<?xf32>)
   relay.return %out : tuple<tensor<?x?xf32>, tensor<?xf32>>
 }
+
+// -----
+
+// Tests that an arange longer than a folded constant may be (2^22
+// elements) stays to be computed when the program runs.
+// CHECK-LABEL: relay.func @long_range(
+// CHECK: relay.arange
+relay.func @long_range() -> tensor<?xf32> {
+  %lo = relay.constant dense<0.0> : tensor<f32>
+  %hi = relay.constant dense<1.0e7> : tensor<f32>
+  %st = relay.constant dense<1.0> : tensor<f32>
+  %a = relay.arange %lo, %hi, %st {dtype = f32} : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<?xf32>
+  relay.return %a : tensor<?xf32>
+}
