@@ -521,6 +521,19 @@ public:
     arrays.push_back(converted);
   }
 
+  /// The function type of `entry`, checked to take `count` inputs; raises
+  /// where there is no such function or it takes another number.
+  MlirType entryTaking(const std::string &entry, size_t count) const {
+    MlirType fn = entryType(entry);
+    if (mlirTypeIsNull(fn))
+      throw RelayError("the module has no function @" + entry);
+    if (static_cast<intptr_t>(count) != mlirFunctionTypeGetNumInputs(fn))
+      throw py::type_error("@" + entry + " takes " +
+                           std::to_string(mlirFunctionTypeGetNumInputs(fn)) +
+                           " inputs, got " + std::to_string(count));
+    return fn;
+  }
+
   /// The function type of `entry` (a null type where there is none).
   MlirType entryType(const std::string &entry) const {
     for (MlirOperation op =
@@ -586,14 +599,7 @@ public:
   /// resultStructure) and its tensors, flattened, as arrays with whether
   /// each holds bfloat16 bits.
   py::tuple interpret(const std::string &entry, const py::tuple &inputs) {
-    MlirType fn = entryType(entry);
-    if (mlirTypeIsNull(fn))
-      throw RelayError("the module has no function @" + entry);
-    if (static_cast<intptr_t>(inputs.size()) !=
-        mlirFunctionTypeGetNumInputs(fn))
-      throw py::type_error("@" + entry + " takes " +
-                           std::to_string(mlirFunctionTypeGetNumInputs(fn)) +
-                           " inputs, got " + std::to_string(inputs.size()));
+    MlirType fn = entryTaking(entry, inputs.size());
     std::vector<MlirType> types;
     std::vector<py::array> arrays;
     for (size_t i = 0; i < inputs.size(); ++i) {
@@ -673,14 +679,7 @@ public:
   /// A copy in which the polymorphic `entry` is called through a
   /// monomorphic one taking `inputs`' types (mlirRelayInstantiateEntry).
   Module instantiateEntry(const std::string &entry, const py::tuple &inputs) {
-    MlirType fn = entryType(entry);
-    if (mlirTypeIsNull(fn))
-      throw RelayError("the module has no function @" + entry);
-    if (static_cast<intptr_t>(inputs.size()) !=
-        mlirFunctionTypeGetNumInputs(fn))
-      throw py::type_error("@" + entry + " takes " +
-                           std::to_string(mlirFunctionTypeGetNumInputs(fn)) +
-                           " inputs, got " + std::to_string(inputs.size()));
+    MlirType fn = entryTaking(entry, inputs.size());
     std::vector<MlirType> types;
     for (size_t i = 0; i < inputs.size(); ++i)
       types.push_back(

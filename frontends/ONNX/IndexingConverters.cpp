@@ -255,44 +255,36 @@ LogicalResult convertTopK(NodeContext &ctx) {
   if (failed(ctx.checkInputs(legacy ? 1 : 2, legacy ? 1 : 2)))
     return failure();
   Type i64 = IntegerType::get(ctx.getContext(), 64);
-  // k computed at run time, or an input whose sizes depend on the data:
-  // dyn.topk (k checked when it runs).
-  if (!legacy && (!ctx.constantInput(1) || !ctx.hasStaticShape(0))) {
-    FailureOr<int64_t> axis = ctx.axis(ctx.attrInt("axis", -1), ctx.rank(0));
-    if (failed(axis))
-      return failure();
-    FailureOr<Value> r = ctx.op<DynTopKOp>(
-        {ctx.input(0), ctx.input(1)},
-        {ctx.i64("axis", *axis),
-         ctx.boolean("is_ascend", ctx.attrInt("largest", 1) == 0),
-         ctx.type("dtype", i64)});
-    if (failed(r))
-      return failure();
-    ctx.addOutput(ctx.tupleGet(*r, 0));
-    ctx.addOutput(ctx.tupleGet(*r, 1));
-    return success();
-  }
-  int64_t k;
-  if (legacy) {
-    k = ctx.attrInt("k", 0);
-  } else {
-    FailureOr<SmallVector<int64_t>> kv = ctx.constantInts(1, "k");
-    if (failed(kv))
-      return failure();
-    if (kv->size() != 1)
-      return ctx.fail("k must hold one value");
-    k = kv->front();
-  }
   FailureOr<int64_t> axis = ctx.axis(ctx.attrInt("axis", -1), ctx.rank(0));
   if (failed(axis))
     return failure();
-  if (k < 1 || k > ctx.shape(0)[*axis])
-    return ctx.fail("k = " + Twine(k) + " must lie in [1, " +
-                    Twine(ctx.shape(0)[*axis]) + "]");
-  FailureOr<Value> r = ctx.op<TopKOp>(
-      {ctx.input(0)}, {ctx.i64("k", k), ctx.i64("axis", *axis),
-                       ctx.boolean("is_ascend", ctx.attrInt("largest", 1) == 0),
-                       ctx.type("dtype", i64)});
+  SmallVector<NamedAttribute> attrs = {
+      ctx.i64("axis", *axis),
+      ctx.boolean("is_ascend", ctx.attrInt("largest", 1) == 0),
+      ctx.type("dtype", i64)};
+  FailureOr<Value> r;
+  if (!legacy && (!ctx.constantInput(1) || !ctx.hasStaticShape(0))) {
+    // k computed at run time, or an input whose sizes depend on the data:
+    // dyn.topk (k checked when it runs).
+    r = ctx.op<DynTopKOp>({ctx.input(0), ctx.input(1)}, attrs);
+  } else {
+    int64_t k;
+    if (legacy) {
+      k = ctx.attrInt("k", 0);
+    } else {
+      FailureOr<SmallVector<int64_t>> kv = ctx.constantInts(1, "k");
+      if (failed(kv))
+        return failure();
+      if (kv->size() != 1)
+        return ctx.fail("k must hold one value");
+      k = kv->front();
+    }
+    if (k < 1 || k > ctx.shape(0)[*axis])
+      return ctx.fail("k = " + Twine(k) + " must lie in [1, " +
+                      Twine(ctx.shape(0)[*axis]) + "]");
+    attrs.push_back(ctx.i64("k", k));
+    r = ctx.op<TopKOp>({ctx.input(0)}, attrs);
+  }
   if (failed(r))
     return failure();
   ctx.addOutput(ctx.tupleGet(*r, 0));
