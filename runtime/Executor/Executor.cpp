@@ -27,6 +27,7 @@
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Host.h"
 
@@ -262,8 +263,23 @@ Executor::compile(ModuleOp module, StringRef entry,
   registerLLVMDialectTranslation(translations);
   ctx->appendDialectRegistry(translations);
   ExecutionEngineOptions options;
-  auto transformer = makeOptimizingTransformer(/*optLevel=*/2,
-                                               /*sizeLevel=*/0, nullptr);
+  auto optimize = makeOptimizingTransformer(/*optLevel=*/2,
+                                            /*sizeLevel=*/0, nullptr);
+  // The wrappers around the entry only move its arguments and results
+  // (over a thousand values for a network's gradient): compiled without
+  // optimisation (fast instruction selection, no scheduling), where
+  // scheduling one such block took seconds.
+  auto transformer = [&optimize](llvm::Module *m) {
+    for (llvm::Function &f : *m) {
+      StringRef name = f.getName();
+      if (f.isDeclaration() || !(name.starts_with("_mlir_ciface_") ||
+                                 name.starts_with("_mlir__mlir_ciface_")))
+        continue;
+      f.addFnAttr(llvm::Attribute::NoInline);
+      f.addFnAttr(llvm::Attribute::OptimizeNone);
+    }
+    return optimize(m);
+  };
   options.transformer = transformer;
 
   // A large program's loop nests are compiled on other threads, in parts,
@@ -273,6 +289,19 @@ Executor::compile(ModuleOp module, StringRef entry,
   if (cores > 1 && !compileOptions.isGPU())
     parts = splitLoopNests(*copy, std::min(cores, kMaxCompileThreads),
                            kMinOpsToSplit);
+  // Only the entry's C interface is called from outside (lookupPacked
+  // below), as in --emit-object's code. The execution engine gives every
+  // other external function a packed wrapper that calls it with its
+  // arguments one by one: for ResNet-18's entry, a call of over 1,100
+  // values whose instruction selection took 3 of the network's 6 seconds
+  // of code generation.
+  std::string cInterface = ("_mlir_ciface_" + entry).str();
+  for (auto f : copy->getOps<LLVM::LLVMFuncOp>()) {
+    if (f.isExternal())
+      continue;
+    if (f.getName() != cInterface)
+      f.setLinkage(LLVM::Linkage::Internal);
+  }
   // The parts' loop nests get LLVM's -O2 as the rest of the program and
   // as --emit-object's code. (They had -O1, which on a Zen 4 gave
   // ResNet-18 the same run time 0.2-0.3 s sooner; on a Zen 3 JIT code ran

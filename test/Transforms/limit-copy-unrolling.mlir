@@ -80,3 +80,91 @@ func.func @kept(%src: memref<128x64xf32>, %dst: memref<128x64xf32>, %n: index) -
   }
   return %sum : vector<32xf32>
 }
+
+// -----
+
+// Tests that copy nests that each unroll within the bound but follow one
+// another (an im2col copy's taps: 3 channels of 8 rows, 99 operations
+// unrolled) are not all unrolled into one straight run: the nest that
+// would take the run past 512 operations, the sixth after the constants,
+// is kept as a loop (which ends the run), and the seventh unrolls again.
+// CHECK:       #[[$ANNOTATION:.*]] = #llvm.loop_annotation<unroll =
+// CHECK-LABEL: func.func @taps
+// CHECK:       vector.transfer_write %{{.*}}, %arg1[
+// CHECK-NEXT:  {{^ *}}}{{$}}
+// CHECK-NEXT:  {{^ *}}}{{$}}
+// CHECK:       vector.transfer_write %{{.*}}, %arg2[
+// CHECK-NEXT:  {{^ *}}}{{$}}
+// CHECK-NEXT:  {{^ *}}}{{$}}
+// CHECK:       vector.transfer_write %{{.*}}, %arg3[
+// CHECK-NEXT:  {{^ *}}}{{$}}
+// CHECK-NEXT:  {{^ *}}}{{$}}
+// CHECK:       vector.transfer_write %{{.*}}, %arg4[
+// CHECK-NEXT:  {{^ *}}}{{$}}
+// CHECK-NEXT:  {{^ *}}}{{$}}
+// CHECK:       vector.transfer_write %{{.*}}, %arg5[
+// CHECK-NEXT:  {{^ *}}}{{$}}
+// CHECK-NEXT:  {{^ *}}}{{$}}
+// CHECK:       vector.transfer_write %{{.*}}, %arg6[
+// CHECK-NEXT:  {{^ *}}}{{$}}
+// CHECK-NEXT:  } {llvm.loop_annotation = #[[$ANNOTATION]]}
+// CHECK:       vector.transfer_write %{{.*}}, %arg7[
+// CHECK-NEXT:  {{^ *}}}{{$}}
+// CHECK-NEXT:  {{^ *}}}{{$}}
+func.func @taps(%src: memref<3x8x32xf32>, %d0: memref<3x8x32xf32>, %d1: memref<3x8x32xf32>, %d2: memref<3x8x32xf32>, %d3: memref<3x8x32xf32>, %d4: memref<3x8x32xf32>, %d5: memref<3x8x32xf32>, %d6: memref<3x8x32xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c8 = arith.constant 8 : index
+  %pad = arith.constant 0.0 : f32
+  scf.for %ch0 = %c0 to %c3 step %c1 {
+    scf.for %r0 = %c0 to %c8 step %c1 {
+      %v0 = vector.transfer_read %src[%ch0, %r0, %c0], %pad {in_bounds = [true]} : memref<3x8x32xf32>, vector<32xf32>
+      %w0 = arith.mulf %v0, %v0 : vector<32xf32>
+      vector.transfer_write %w0, %d0[%ch0, %r0, %c0] {in_bounds = [true]} : vector<32xf32>, memref<3x8x32xf32>
+    }
+  }
+  scf.for %ch1 = %c0 to %c3 step %c1 {
+    scf.for %r1 = %c0 to %c8 step %c1 {
+      %v1 = vector.transfer_read %src[%ch1, %r1, %c0], %pad {in_bounds = [true]} : memref<3x8x32xf32>, vector<32xf32>
+      %w1 = arith.mulf %v1, %v1 : vector<32xf32>
+      vector.transfer_write %w1, %d1[%ch1, %r1, %c0] {in_bounds = [true]} : vector<32xf32>, memref<3x8x32xf32>
+    }
+  }
+  scf.for %ch2 = %c0 to %c3 step %c1 {
+    scf.for %r2 = %c0 to %c8 step %c1 {
+      %v2 = vector.transfer_read %src[%ch2, %r2, %c0], %pad {in_bounds = [true]} : memref<3x8x32xf32>, vector<32xf32>
+      %w2 = arith.mulf %v2, %v2 : vector<32xf32>
+      vector.transfer_write %w2, %d2[%ch2, %r2, %c0] {in_bounds = [true]} : vector<32xf32>, memref<3x8x32xf32>
+    }
+  }
+  scf.for %ch3 = %c0 to %c3 step %c1 {
+    scf.for %r3 = %c0 to %c8 step %c1 {
+      %v3 = vector.transfer_read %src[%ch3, %r3, %c0], %pad {in_bounds = [true]} : memref<3x8x32xf32>, vector<32xf32>
+      %w3 = arith.mulf %v3, %v3 : vector<32xf32>
+      vector.transfer_write %w3, %d3[%ch3, %r3, %c0] {in_bounds = [true]} : vector<32xf32>, memref<3x8x32xf32>
+    }
+  }
+  scf.for %ch4 = %c0 to %c3 step %c1 {
+    scf.for %r4 = %c0 to %c8 step %c1 {
+      %v4 = vector.transfer_read %src[%ch4, %r4, %c0], %pad {in_bounds = [true]} : memref<3x8x32xf32>, vector<32xf32>
+      %w4 = arith.mulf %v4, %v4 : vector<32xf32>
+      vector.transfer_write %w4, %d4[%ch4, %r4, %c0] {in_bounds = [true]} : vector<32xf32>, memref<3x8x32xf32>
+    }
+  }
+  scf.for %ch5 = %c0 to %c3 step %c1 {
+    scf.for %r5 = %c0 to %c8 step %c1 {
+      %v5 = vector.transfer_read %src[%ch5, %r5, %c0], %pad {in_bounds = [true]} : memref<3x8x32xf32>, vector<32xf32>
+      %w5 = arith.mulf %v5, %v5 : vector<32xf32>
+      vector.transfer_write %w5, %d5[%ch5, %r5, %c0] {in_bounds = [true]} : vector<32xf32>, memref<3x8x32xf32>
+    }
+  }
+  scf.for %ch6 = %c0 to %c3 step %c1 {
+    scf.for %r6 = %c0 to %c8 step %c1 {
+      %v6 = vector.transfer_read %src[%ch6, %r6, %c0], %pad {in_bounds = [true]} : memref<3x8x32xf32>, vector<32xf32>
+      %w6 = arith.mulf %v6, %v6 : vector<32xf32>
+      vector.transfer_write %w6, %d6[%ch6, %r6, %c0] {in_bounds = [true]} : vector<32xf32>, memref<3x8x32xf32>
+    }
+  }
+  return
+}
