@@ -326,3 +326,42 @@ relay.func @main(%x: tensor<2xi8>) -> !relay.incomplete {
   }
   relay.return %t : !relay.incomplete
 }
+
+// -----
+
+// Tests that an if whose branches yield a size and `?` has `?` there,
+// whichever branch comes first (TVM's unifier: Any absorbs a size), also
+// inside tuples, and that what uses the result sees `?`: the first
+// branch's sizes would be wrong when the other runs.
+// CHECK-LABEL: relay.func @join(%{{.*}}: tensor<i1>, %{{.*}}: tensor<?xf32>, %{{.*}}: tensor<3x?xf32>) -> tuple<tensor<?xf32>, tensor<?xf32>, tuple<tensor<3x?xf32>, tensor<2xi32>>>
+// CHECK: relay.if %{{.*}} : tensor<i1> -> tensor<?xf32>
+// CHECK: relay.add %{{.*}}, %{{.*}} : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+// CHECK: relay.if %{{.*}} : tensor<i1> -> tensor<?xf32>
+// CHECK: relay.if %{{.*}} : tensor<i1> -> tuple<tensor<3x?xf32>, tensor<2xi32>>
+relay.func @join(%c: tensor<i1>, %x: tensor<?xf32>, %y: tensor<3x?xf32>) -> !relay.incomplete {
+  %a = relay.if %c : tensor<i1> -> !relay.incomplete {
+    %z = relay.zeros {dtype = f32, shape = array<i64: 0>} : () -> tensor<0xf32>
+    relay.yield %z : tensor<0xf32>
+  } else {
+    relay.yield %x : tensor<?xf32>
+  }
+  %s = relay.add %a, %a : (!relay.incomplete, !relay.incomplete) -> !relay.incomplete
+  %b = relay.if %c : tensor<i1> -> !relay.incomplete {
+    relay.yield %x : tensor<?xf32>
+  } else {
+    %o = relay.ones {dtype = f32, shape = array<i64: 4>} : () -> tensor<4xf32>
+    relay.yield %o : tensor<4xf32>
+  }
+  %t = relay.if %c : tensor<i1> -> !relay.incomplete {
+    %w = relay.zeros {dtype = f32, shape = array<i64: 3, 5>} : () -> tensor<3x5xf32>
+    %i = relay.constant dense<[1, 2]> : tensor<2xi32>
+    %p = relay.tuple(%w, %i : tensor<3x5xf32>, tensor<2xi32>)
+    relay.yield %p : tuple<tensor<3x5xf32>, tensor<2xi32>>
+  } else {
+    %i = relay.constant dense<[3, 4]> : tensor<2xi32>
+    %p = relay.tuple(%y, %i : tensor<3x?xf32>, tensor<2xi32>)
+    relay.yield %p : tuple<tensor<3x?xf32>, tensor<2xi32>>
+  }
+  %r = relay.tuple(%s, %b, %t : !relay.incomplete, !relay.incomplete, !relay.incomplete)
+  relay.return %r : tuple<!relay.incomplete, !relay.incomplete, !relay.incomplete>
+}

@@ -427,7 +427,12 @@ LogicalResult ComponentInference::visitYield(YieldOp op) {
     return success();
   std::string what =
       (parent->getName().getStringRef() + ": the yielded value").str();
-  return unify(termOf(op.getValue()), termOf(parent->getResult(0)), op, what);
+  Type result = termOf(parent->getResult(0));
+  if (failed(unify(termOf(op.getValue()), result, op, what)))
+    return failure();
+  // A branch yielding `?` where another yields a size: the result is `?`.
+  unifier.widen(result, termOf(op.getValue()));
+  return success();
 }
 
 LogicalResult ComponentInference::visitIf(IfOp op) {

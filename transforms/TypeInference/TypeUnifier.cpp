@@ -137,6 +137,46 @@ LogicalResult TypeUnifier::fail(Type a, Type b, StringRef reason) {
   return failure();
 }
 
+Type TypeUnifier::join(Type a, Type b) {
+  if (a == b)
+    return a;
+  auto ta = dyn_cast<RankedTensorType>(a), tb = dyn_cast<RankedTensorType>(b);
+  if (ta && tb && ta.getRank() == tb.getRank() &&
+      ta.getElementType() == tb.getElementType()) {
+    SmallVector<int64_t> dims;
+    for (auto [x, y] : llvm::zip(ta.getShape(), tb.getShape()))
+      dims.push_back(x == y ? x : ShapedType::kDynamic);
+    return RankedTensorType::get(dims, ta.getElementType());
+  }
+  auto tupleA = dyn_cast<TupleType>(a), tupleB = dyn_cast<TupleType>(b);
+  if (tupleA && tupleB && tupleA.size() == tupleB.size()) {
+    SmallVector<Type> fields;
+    for (auto [x, y] : llvm::zip(tupleA.getTypes(), tupleB.getTypes()))
+      fields.push_back(join(x, y));
+    return TupleType::get(ctx, fields);
+  }
+  return a;
+}
+
+void TypeUnifier::widen(Type term, Type branch) {
+  auto var = dyn_cast<TypeVarType>(term);
+  while (var && isFlexible(var.getName())) {
+    auto bound = dyn_cast_or_null<TypeAttr>(bindings.lookup(var.getName()));
+    if (!bound)
+      return;
+    auto next = dyn_cast<TypeVarType>(bound.getValue());
+    if (next && isFlexible(next.getName())) {
+      var = next;
+      continue;
+    }
+    Type current = resolve(bound.getValue());
+    Type joined = join(current, resolve(branch));
+    if (joined != current)
+      bind(var.getName(), TypeAttr::get(joined));
+    return;
+  }
+}
+
 LogicalResult TypeUnifier::unifyTypeLists(ArrayRef<Type> a, ArrayRef<Type> b) {
   for (auto [x, y] : llvm::zip(a, b))
     if (failed(unify(x, y)))

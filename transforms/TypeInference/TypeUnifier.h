@@ -54,6 +54,13 @@ public:
   /// getMismatch() gives the innermost pair that differed.
   LogicalResult unify(Type a, Type b);
   std::pair<Type, Type> getMismatch() const { return mismatch; }
+
+  /// After `term` (the type of an if's or match's result, a variable) and
+  /// `branch` (a value one branch yields) unified: rebinds the variable to
+  /// the join of both, each dimension that is `?` in either `?`, as TVM's
+  /// unifier makes Any absorb a size. The first branch's sizes are not
+  /// the result's when another branch may yield any size.
+  void widen(Type term, Type branch);
   /// Why the last unify failed beyond the mismatch, e.g. an occurs check.
   StringRef getMismatchReason() const { return mismatchReason; }
 
@@ -73,6 +80,8 @@ private:
   LogicalResult unifyTypeLists(ArrayRef<Type> a, ArrayRef<Type> b);
   LogicalResult unifyTensors(Type a, Type b);
   LogicalResult unifyDim(Attribute a, Attribute b);
+  /// The join of two resolved types that unify (see widen).
+  Type join(Type a, Type b);
   LogicalResult fail(Type a, Type b, StringRef reason = "");
   Attribute resolveName(StringRef name);
 
