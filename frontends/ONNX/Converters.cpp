@@ -16,6 +16,7 @@ static const ConverterTable &getTable() {
     addShapeConverters(t);
     addRecurrentConverters(t);
     addIndexingConverters(t);
+    addSignalConverters(t);
     addLossConverters(t);
     addEinsumConverter(t);
     return t;

@@ -23,8 +23,11 @@ void addNNConverters(ConverterTable &table);
 /// Shapes, constants, reshapes, slicing, gathering, reductions.
 void addShapeConverters(ConverterTable &table);
 
-/// GatherND, ScatterND, ScatterElements, Scatter and TopK.
+/// GatherND, ScatterND, ScatterElements, Scatter, Compress, TopK, NonZero,
+/// NonMaxSuppression and ReverseSequence.
 void addIndexingConverters(ConverterTable &table);
+/// Window functions: HannWindow, HammingWindow, BlackmanWindow.
+void addSignalConverters(ConverterTable &table);
 /// NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss.
 void addLossConverters(ConverterTable &table);
 /// Einsum.

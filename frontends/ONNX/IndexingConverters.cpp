@@ -8,7 +8,7 @@
 // become a gather of the updates through a constant map and a `where` over
 // a constant mask; duplicate indices with a reduction apply one round per
 // multiplicity. ReverseSequence is a gather at indices computed from the
-// lengths.
+// lengths; Compress a take at the condition's argwhere.
 //
 //===----------------------------------------------------------------------===//
 
@@ -308,6 +308,59 @@ LogicalResult convertNonZero(NodeContext &ctx) {
       {*columns}, {ctx.type("dtype", IntegerType::get(ctx.getContext(), 64))}));
 }
 
+/// Compress(input, condition, [axis]): the slices along `axis` (the
+/// elements of the input flattened, without an axis) where condition is
+/// true; a condition shorter than the axis selects nothing past its end. A
+/// condition known at import gives a take at constant indices, one
+/// computed at run time a take at argwhere's, whose count depends on the
+/// data.
+LogicalResult convertCompress(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(2, 2)))
+    return failure();
+  if (ctx.rank(1) != 1)
+    return ctx.fail("condition must be a 1-d tensor");
+  Value data = ctx.input(0);
+  int64_t axis = 0;
+  if (ctx.hasAttr("axis")) {
+    FailureOr<int64_t> a = ctx.axis(ctx.attrInt("axis", 0), ctx.rank(0));
+    if (failed(a))
+      return failure();
+    axis = *a;
+  } else {
+    FailureOr<Value> flat =
+        ctx.op<ReshapeOp>({data}, {ctx.ints("newshape", {-1})});
+    if (failed(flat))
+      return failure();
+    data = *flat;
+  }
+  int64_t length = cast<RankedTensorType>(data.getType()).getDimSize(axis);
+  int64_t given = ctx.shape(1).front();
+  if (!ShapedType::isDynamic(length) && !ShapedType::isDynamic(given) &&
+      given > length)
+    return ctx.fail("condition has " + Twine(given) +
+                    " elements, more than the " + Twine(length) +
+                    " along the axis");
+  Type i64 = IntegerType::get(ctx.getContext(), 64);
+  Value indices;
+  if (ElementsAttr known = ctx.constantInput(1)) {
+    SmallVector<int64_t> selected;
+    for (auto [i, v] : llvm::enumerate(readInts(known)))
+      if (v)
+        selected.push_back(i);
+    int64_t count = selected.size();
+    indices = ctx.constant(DenseElementsAttr::get(
+        RankedTensorType::get({count}, i64), ArrayRef<int64_t>(selected)));
+  } else {
+    Emitter b(ctx);
+    Value rows = b.op<ArgWhereOp>({ctx.input(1)});
+    indices = b.op<SqueezeOp>({rows}, {ctx.ints("axis", {1})});
+    indices = b.op<CastOp>({indices}, {ctx.type("dtype", i64)});
+    if (!b.succeeded())
+      return failure();
+  }
+  return ctx.output(ctx.op<TakeOp>({data, indices}, {ctx.i64("axis", axis)}));
+}
+
 /// NonMaxSuppression: vision.all_class_non_max_suppression, whose first
 /// `count` rows are the selected (batch, class, box) triples, sliced by
 /// that count at run time (as TVM's ONNX frontend does). Boxes given by
@@ -414,6 +467,7 @@ void mlir::relay::onnx_import::addIndexingConverters(ConverterTable &t) {
   t["Scatter"] = convertScatterElements;
   t["TopK"] = convertTopK;
   t["NonZero"] = convertNonZero;
+  t["Compress"] = convertCompress;
   t["NonMaxSuppression"] = convertNonMaxSuppression;
   t["ReverseSequence"] = convertReverseSequence;
 }

@@ -474,7 +474,44 @@ def detect():
                  inits)
 
 
-MODELS = {f.__name__: f for f in (if_runtime, if_constant, if_mismatch,
+def windows():
+    """HannWindow of a constant size (a constant), HammingWindow
+    (symmetric) and BlackmanWindow of a size given as an input."""
+    size = numpy_helper.from_array(np.array(5, np.int64), 'five')
+    nodes = [helper.make_node('HannWindow', ['five'], ['hann']),
+             helper.make_node('HammingWindow', ['n'], ['hamming'],
+                              periodic=0),
+             helper.make_node('BlackmanWindow', ['n'], ['blackman'])]
+    return model(nodes, [tensor('n', [], TensorProto.INT32)],
+                 [tensor('hann', [5]), tensor('hamming', ['n']),
+                  tensor('blackman', ['n'])], [size], opset=17)
+
+
+def window_bad_size():
+    return model([helper.make_node('HannWindow', ['n'], ['w'])],
+                 [tensor('n', [2], TensorProto.INT64)], [tensor('w', ['k'])],
+                 opset=17)
+
+
+def compress():
+    """Compress along an axis by a condition given as an input, of the
+    flattened input by a constant condition shorter than it."""
+    keep = numpy_helper.from_array(np.array([True, False, True]), 'keep')
+    nodes = [helper.make_node('Compress', ['x', 'c'], ['rows'], axis=0),
+             helper.make_node('Compress', ['x', 'keep'], ['flat'])]
+    return model(nodes, [tensor('x', [3, 2]),
+                         tensor('c', [3], TensorProto.BOOL)],
+                 [tensor('rows', ['k', 2]), tensor('flat', [2])], [keep])
+
+
+def compress_long():
+    return model([helper.make_node('Compress', ['x', 'c'], ['y'], axis=1)],
+                 [tensor('x', [3, 2]), tensor('c', [3], TensorProto.BOOL)],
+                 [tensor('y', [3, 'k'])])
+
+
+MODELS = {f.__name__: f for f in (windows, window_bad_size, compress,
+                                  compress_long, if_runtime, if_constant, if_mismatch,
                                   if_sizes,
                                   einsum_diagonal, nll_bad_target, scatter_runtime_indices,
                                   gathernd_long_tuples, lstm_bad_weights, lstm_bad_activation,
