@@ -116,6 +116,7 @@ struct LimitCopyUnrolling
                                             {}, {}, {}, {}, {});
     disable = LLVM::LoopAnnotationAttr::get(ctx, {}, {}, {}, unroll, {}, {}, {},
                                             {}, {}, {}, {}, {}, {}, {}, {});
+    bodySizes.clear();
     for (Block &block : getOperation().getBody())
       (void)blockSize(block);
   }
