@@ -365,3 +365,22 @@ relay.func @join(%c: tensor<i1>, %x: tensor<?xf32>, %y: tensor<3x?xf32>) -> !rel
   %r = relay.tuple(%s, %b, %t : !relay.incomplete, !relay.incomplete, !relay.incomplete)
   relay.return %r : tuple<!relay.incomplete, !relay.incomplete, !relay.incomplete>
 }
+
+// -----
+
+// Tests that a match whose cases yield a size and `?` has `?` there too.
+// CHECK-LABEL: relay.func @join_cases(
+// CHECK-SAME: -> tensor<?xf32>
+// CHECK: relay.match %{{.*}} : tuple<tensor<?xf32>, tensor<i1>> -> tensor<?xf32>
+relay.func @join_cases(%p: tuple<tensor<?xf32>, tensor<i1>>) -> !relay.incomplete {
+  %r = relay.match %p : tuple<tensor<?xf32>, tensor<i1>> -> !relay.incomplete {
+    case (_, %c : !relay.incomplete) {
+      %z = relay.zeros {dtype = f32, shape = array<i64: 3>} : () -> tensor<3xf32>
+      relay.yield %z : tensor<3xf32>
+    }
+    case (%x : !relay.incomplete, _) {
+      relay.yield %x : !relay.incomplete
+    }
+  }
+  relay.return %r : !relay.incomplete
+}
