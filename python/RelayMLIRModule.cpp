@@ -45,6 +45,21 @@ MlirStringRef toStringRef(const std::string &s) {
   return mlirStringRefCreate(s.data(), s.size());
 }
 
+/// The C API's compile options from Python's arguments (the strings must
+/// outlive the options).
+MlirRelayCompileOptions compileOptions(int64_t optLevel, int64_t threads,
+                                       const std::string &target,
+                                       const std::string &cpu,
+                                       const std::string &precision) {
+  MlirRelayCompileOptions options = mlirRelayCompileOptionsGetDefault();
+  options.optLevel = optLevel;
+  options.threads = threads;
+  options.target = toStringRef(target);
+  options.cpu = toStringRef(cpu);
+  options.precision = toStringRef(precision);
+  return options;
+}
+
 void appendToString(MlirStringRef piece, void *userData) {
   static_cast<std::string *>(userData)->append(piece.data, piece.length);
 }
@@ -399,12 +414,8 @@ public:
                                     int64_t threads, const std::string &target,
                                     const std::string &cpu,
                                     const std::string &precision) {
-    MlirRelayCompileOptions options = mlirRelayCompileOptionsGetDefault();
-    options.optLevel = optLevel;
-    options.threads = threads;
-    options.target = toStringRef(target);
-    options.cpu = toStringRef(cpu);
-    options.precision = toStringRef(precision);
+    MlirRelayCompileOptions options =
+        compileOptions(optLevel, threads, target, cpu, precision);
     state->context->clear();
     MlirRelayExecutor executor;
     {
@@ -580,12 +591,8 @@ public:
   void verifyOptions(int64_t optLevel, int64_t threads,
                      const std::string &target, const std::string &cpu,
                      const std::string &precision) {
-    MlirRelayCompileOptions options = mlirRelayCompileOptionsGetDefault();
-    options.optLevel = optLevel;
-    options.threads = threads;
-    options.target = toStringRef(target);
-    options.cpu = toStringRef(cpu);
-    options.precision = toStringRef(precision);
+    MlirRelayCompileOptions options =
+        compileOptions(optLevel, threads, target, cpu, precision);
     state->context->clear();
     MlirLocation loc =
         mlirOperationGetLocation(mlirModuleGetOperation(state->module));
