@@ -87,6 +87,7 @@ void mlir::relay::populateRelayToLinalgConversionPatterns(
   populateRelayConvolutionToLinalgPatterns(converter, patterns, target);
   populateRelayPoolingToLinalgPatterns(converter, patterns);
   populateRelayTransformToLinalgPatterns(converter, patterns);
+  populateRelayScatterToSCFPatterns(converter, patterns);
   populateRelayNNToLinalgPatterns(converter, patterns);
   populateRelayRegistryLoweringPatterns(converter, patterns);
 }

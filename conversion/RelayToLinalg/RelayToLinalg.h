@@ -61,6 +61,10 @@ void populateRelayPoolingToLinalgPatterns(RelayTypeConverter &converter,
 void populateRelayTransformToLinalgPatterns(RelayTypeConverter &converter,
                                             RewritePatternSet &patterns);
 
+/// scatter_elements and scatter_nd: loops over the updates.
+void populateRelayScatterToSCFPatterns(RelayTypeConverter &converter,
+                                       RewritePatternSet &patterns);
+
 /// softmax, log_softmax, batch_norm, layer_norm, dropout, upsampling.
 void populateRelayNNToLinalgPatterns(RelayTypeConverter &converter,
                                      RewritePatternSet &patterns);

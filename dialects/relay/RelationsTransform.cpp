@@ -1,8 +1,8 @@
 //===- RelationsTransform.cpp - Shape-transforming relations ----*- C++ -*-===//
 //
 // Reshape, ReshapeLike, Transpose, Squeeze, ExpandDims, Concatenate, Split,
-// Stack, Take, Gather, StridedSlice, BroadcastTo, LayoutTransform, BatchFlatten
-// and Pad.
+// Stack, Take, Gather, ScatterElements, ScatterND, StridedSlice,
+// BroadcastTo, LayoutTransform, BatchFlatten and Pad.
 //
 //===----------------------------------------------------------------------===//
 
@@ -478,31 +478,108 @@ static RelationStatus takeRelation(RelationArgs &args) {
   return args.solve(makeTensor(args.getContext(), out, data.dtype));
 }
 
-/// Gather (GatherElements): indices of data's rank, no larger than data
-/// off `axis`; the result has the indices' shape and data's dtype.
+/// The indices of gather and scatter_elements: integers of data's rank, no
+/// larger than data off `axis`. Returns the normalised axis.
+static FailureOr<int64_t> checkElementIndices(RelationArgs &args,
+                                              const TensorInfo &data,
+                                              const TensorInfo &indices) {
+  if (!isa<IntegerType>(indices.dtype)) {
+    args.emitError() << "indices must be integers, got "
+                     << typeStr(args.getInput(1));
+    return failure();
+  }
+  if (indices.getRank() != data.getRank()) {
+    args.emitError() << "indices must have the data's rank " << data.getRank()
+                     << ", got " << typeStr(args.getInput(1));
+    return failure();
+  }
+  FailureOr<int64_t> axis =
+      normalizeAxis(args, args.getInt("axis", 0), data.getRank());
+  if (failed(axis))
+    return failure();
+  for (int64_t d = 0; d < data.getRank(); ++d)
+    if (d != *axis && data.dims[d].isStatic() && indices.dims[d].isStatic() &&
+        indices.dims[d].size > data.dims[d].size) {
+      args.emitError() << "indices dimension " << d << " ("
+                       << indices.dims[d].size << ") exceeds the data's ("
+                       << data.dims[d].size << ")";
+      return failure();
+    }
+  return axis;
+}
+
+/// Gather (GatherElements): the result has the indices' shape and data's
+/// dtype.
 static RelationStatus gatherRelation(RelationArgs &args) {
+  TensorInfo data, indices;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  READ_TENSOR_OR_RETURN(args, 1, indices);
+  if (failed(checkElementIndices(args, data, indices)))
+    return RelationStatus::Failed;
+  return args.solve(makeTensor(args.getContext(), indices.dims, data.dtype));
+}
+
+/// The scatters' reductions: how an update combines with the element it
+/// lands on.
+static LogicalResult checkScatterReduction(RelationArgs &args, StringRef attr) {
+  StringRef r = args.getString(attr, "update");
+  if (r == "update" || r == "add" || r == "mul" || r == "min" || r == "max")
+    return success();
+  args.emitError() << attr << " \"" << r
+                   << "\" is not one of update, add, mul, min, max";
+  return failure();
+}
+
+/// ScatterElements: indices as gather's, updates of their shape; the
+/// result has data's type.
+static RelationStatus scatterElementsRelation(RelationArgs &args) {
+  TensorInfo data, indices;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  READ_TENSOR_OR_RETURN(args, 1, indices);
+  if (failed(checkElementIndices(args, data, indices)) ||
+      failed(checkScatterReduction(args, "reduction")))
+    return RelationStatus::Failed;
+  if (failed(expectInputType(
+          args, 2, makeTensor(args.getContext(), indices.dims, data.dtype),
+          "updates (the indices' shape, the data's dtype)")))
+    return RelationStatus::Failed;
+  return args.solve(args.getInput(0));
+}
+
+/// ScatterND (TVM's layout): data (X_0..X_{N-1}), indices
+/// (M, Y_0..Y_{K-1}) with M <= N (given by the ranks when `?`), updates
+/// (Y_0..Y_{K-1}, X_M..X_{N-1}); the result has data's type.
+static RelationStatus scatterNDRelation(RelationArgs &args) {
   TensorInfo data, indices;
   READ_TENSOR_OR_RETURN(args, 0, data);
   READ_TENSOR_OR_RETURN(args, 1, indices);
   if (!isa<IntegerType>(indices.dtype))
     return args.fail("indices must be integers, got " +
                      typeStr(args.getInput(1)));
-  if (indices.getRank() != data.getRank())
-    return args.fail("indices must have the data's rank " +
-                     std::to_string(data.getRank()) + ", got " +
+  if (indices.getRank() < 1)
+    return args.fail("indices must have rank 1 or more, got " +
                      typeStr(args.getInput(1)));
-  FailureOr<int64_t> axis =
-      normalizeAxis(args, args.getInt("axis", 0), data.getRank());
-  if (failed(axis))
+  int64_t m = indices.dims[0].size;
+  if (!indices.dims[0].isStatic()) {
+    // The tuples' length from the ranks: updates have rank
+    // rank(indices) - 1 + rank(data) - M.
+    TensorInfo updates;
+    READ_TENSOR_OR_RETURN(args, 2, updates);
+    m = indices.getRank() - 1 + data.getRank() - updates.getRank();
+  }
+  if (m < 1 || m > data.getRank())
+    return args.fail("index tuples of length " + std::to_string(m) +
+                     " do not fit data of rank " +
+                     std::to_string(data.getRank()));
+  if (failed(checkScatterReduction(args, "mode")))
     return RelationStatus::Failed;
-  for (int64_t d = 0; d < data.getRank(); ++d)
-    if (d != *axis && data.dims[d].isStatic() && indices.dims[d].isStatic() &&
-        indices.dims[d].size > data.dims[d].size)
-      return args.fail("indices dimension " + std::to_string(d) + " (" +
-                       std::to_string(indices.dims[d].size) +
-                       ") exceeds the data's (" +
-                       std::to_string(data.dims[d].size) + ")");
-  return args.solve(makeTensor(args.getContext(), indices.dims, data.dtype));
+  SmallVector<Dim> updates(indices.dims.begin() + 1, indices.dims.end());
+  updates.append(data.dims.begin() + m, data.dims.end());
+  if (failed(expectInputType(
+          args, 2, makeTensor(args.getContext(), updates, data.dtype),
+          "updates (indices.shape[1:] + data.shape[M:], the data's dtype)")))
+    return RelationStatus::Failed;
+  return args.solve(args.getInput(0));
 }
 
 /// The size of `[begin:end:stride]` over a dimension of `size` (numpy's
@@ -710,6 +787,8 @@ void mlir::relay::registerTransformRelations() {
   registerTypeRelation("Split", splitRelation);
   registerTypeRelation("Take", takeRelation);
   registerTypeRelation("Gather", gatherRelation);
+  registerTypeRelation("ScatterElements", scatterElementsRelation);
+  registerTypeRelation("ScatterND", scatterNDRelation);
   registerTypeRelation("StridedSlice", stridedSliceRelation);
   registerTypeRelation("BroadcastTo", broadcastToRelation);
   registerTypeRelation("Pad", padRelation);

@@ -375,6 +375,50 @@ def Relay_GatherOp : Relay_OperatorOp<"gather", "Gather", "Injective", 2, 3> {
                        DefaultValuedAttr<I64Attr, "0">:$axis);
 }
 
+def Relay_ScatterElementsOp
+    : Relay_OperatorOp<"scatter_elements", "ScatterElements", "Opaque", 3, 3> {
+  let summary = "A copy of `data` with `updates` written at `indices` along "
+                "`axis`, elementwise (the inverse of `gather`)";
+  let description = [{
+    TVM's `scatter_elements` (ONNX's ScatterElements): `indices` and
+    `updates` have one shape, of `data`'s rank; update `u` goes to `u`'s
+    own position with its `axis` coordinate replaced by `indices[u]`
+    (negative counts from the end). `reduction` is `update` (the last write
+    wins), `add`, `mul`, `min` or `max` (combined with `data`'s element and
+    with every other update to that element, in order). An index out of
+    range is a run-time error. The indices may be computed at run time.
+
+    ```mlir
+    %r = relay.scatter_elements %d, %i, %u {axis = 1 : i64, reduction = "add"}
+        : (tensor<3x5xf32>, tensor<3x2xi64>, tensor<3x2xf32>) -> tensor<3x5xf32>
+    ```
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$indices, AnyType:$updates,
+                       DefaultValuedAttr<I64Attr, "0">:$axis,
+                       DefaultValuedStrAttr<StrAttr, "update">:$reduction);
+}
+
+def Relay_ScatterNDOp
+    : Relay_OperatorOp<"scatter_nd", "ScatterND", "Opaque", 3, 3> {
+  let summary = "A copy of `data` with `updates` written at index tuples";
+  let description = [{
+    TVM's `scatter_nd`: `indices` has shape `(M, Y_0, ..., Y_{K-1})` (the
+    tuple's axis first, as TVM has it; ONNX's ScatterND puts it last),
+    `data` has shape `(X_0, ..., X_{N-1})` with `M <= N`, and `updates` has
+    shape `(Y_0, ..., Y_{K-1}, X_M, ..., X_{N-1})`: the slice
+    `updates[y]` goes to `data[indices[:, y]]`. `mode` is `update`, `add`,
+    `mul`, `min` or `max`. An index out of range (negative counts from the
+    end) is a run-time error.
+
+    ```mlir
+    %r = relay.scatter_nd %d, %i, %u {mode = "add"}
+        : (tensor<4x3xf32>, tensor<1x2xi64>, tensor<2x3xf32>) -> tensor<4x3xf32>
+    ```
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$indices, AnyType:$updates,
+                       DefaultValuedStrAttr<StrAttr, "update">:$mode);
+}
+
 def Relay_StridedSliceOp
     : Relay_OperatorOp<"strided_slice", "StridedSlice", "Injective", 1, 4> {
   let summary = "numpy-style slicing `data[begin:end:strides]`";

@@ -2,12 +2,13 @@
 //
 // GatherND becomes one `take` over the data flattened along the indexed
 // axes, its flat indices computed from the index tuples by relay ops (so
-// the indices may be a graph input). Relay has no scatter operator: with
-// indices known at import time (exporters compute them from shapes, as
-// Swin-T's attention masks do) ScatterND, ScatterElements and Scatter
-// become a gather of the updates through a constant map and a `where` over
-// a constant mask; duplicate indices with a reduction apply one round per
-// multiplicity. ReverseSequence is a gather at indices computed from the
+// the indices may be a graph input). ScatterND, ScatterElements and
+// Scatter with indices computed at run time become relay's scatter_nd and
+// scatter_elements; with indices known at import time (exporters compute
+// them from shapes, as Swin-T's attention masks do) a gather of the updates
+// through a constant map and a `where` over a constant mask, which fuse
+// with their neighbours; duplicate indices with a reduction apply one round
+// per multiplicity. ReverseSequence is a gather at indices computed from the
 // lengths; Compress a take at the condition's argwhere.
 //
 //===----------------------------------------------------------------------===//
@@ -150,6 +151,10 @@ LogicalResult applyRounds(NodeContext &ctx, Rounds rounds, int64_t targets,
       combined = b.add(out, gathered);
     else if (reduction == "mul")
       combined = b.mul(out, gathered);
+    else if (reduction == "min")
+      combined = b.op<MinimumOp>({out, gathered});
+    else if (reduction == "max")
+      combined = b.op<MaximumOp>({out, gathered});
     out = b.op<WhereOp>({mask, combined, out});
   }
   return b.output(b.op<ReshapeOp>({out}, {ctx.ints("newshape", ctx.shape(0))}));
@@ -157,10 +162,16 @@ LogicalResult applyRounds(NodeContext &ctx, Rounds rounds, int64_t targets,
 
 FailureOr<std::string> readReduction(NodeContext &ctx) {
   std::string reduction = ctx.attrString("reduction", "none");
-  if (reduction != "none" && reduction != "add" && reduction != "mul")
+  if (reduction != "none" && reduction != "add" && reduction != "mul" &&
+      reduction != "min" && reduction != "max")
     return ctx.fail("reduction '" + reduction +
-                    "' is not supported (none, add or mul)");
+                    "' is not supported (none, add, mul, min or max)");
   return reduction;
+}
+
+/// The scatter operators' name of an ONNX reduction.
+StringRef relayReduction(StringRef reduction) {
+  return reduction == "none" ? "update" : reduction;
 }
 
 LogicalResult convertScatterND(NodeContext &ctx) {
@@ -182,6 +193,20 @@ LogicalResult convertScatterND(NodeContext &ctx) {
   if (updates != ArrayRef<int64_t>(expected))
     return ctx.fail("updates must have shape indices.shape[:-1] + "
                     "data.shape[k:]");
+  // Indices computed at run time: relay's scatter_nd, whose index tuples
+  // run along the first axis.
+  if (!ctx.constantInput(1)) {
+    SmallVector<int64_t> perm = {int64_t(indices.size()) - 1};
+    for (int64_t d = 0; d + 1 < int64_t(indices.size()); ++d)
+      perm.push_back(d);
+    FailureOr<Value> tuples =
+        ctx.op<TransposeOp>({ctx.input(1)}, {ctx.ints("axes", perm)});
+    if (failed(tuples))
+      return failure();
+    return ctx.output(
+        ctx.op<ScatterNDOp>({ctx.input(0), *tuples, ctx.input(2)},
+                            {ctx.str("mode", relayReduction(*reduction))}));
+  }
   FailureOr<SmallVector<int64_t>> idx = ctx.constantInts(1, "indices");
   if (failed(idx))
     return failure();
@@ -217,12 +242,18 @@ LogicalResult convertScatterElements(NodeContext &ctx) {
   int64_t r = data.size();
   if (indices.size() != data.size() || ctx.shape(2) != indices)
     return ctx.fail("indices and updates must have one shape, of data's rank");
-  for (int64_t d = 0; d < r; ++d)
-    if (indices[d] > data[d])
-      return ctx.fail("indices are larger than data along axis " + Twine(d));
   FailureOr<int64_t> axis = ctx.axis(ctx.attrInt("axis", 0), r);
   if (failed(axis))
     return failure();
+  // Along the axis any number of updates may go to one row.
+  for (int64_t d = 0; d < r; ++d)
+    if (d != *axis && indices[d] > data[d])
+      return ctx.fail("indices are larger than data along axis " + Twine(d));
+  if (!ctx.constantInput(1))
+    return ctx.output(ctx.op<ScatterElementsOp>(
+        {ctx.input(0), ctx.input(1), ctx.input(2)},
+        {ctx.i64("axis", *axis),
+         ctx.str("reduction", relayReduction(*reduction))}));
   FailureOr<SmallVector<int64_t>> idx = ctx.constantInts(1, "indices");
   if (failed(idx))
     return failure();

@@ -2,7 +2,8 @@
 //
 // Reductions, the reshapes (whose result shape the relation gives), and the
 // operators that move elements: transpose, concatenate, stack, split, take,
-// strided_slice, broadcast_to, layout_transform and pad.
+// gather, the scatters, strided_slice, broadcast_to, layout_transform and
+// pad.
 //
 //===----------------------------------------------------------------------===//
 
@@ -271,6 +272,89 @@ static FailureOr<ValuePtr> gatherKernel(const KernelContext &ctx) {
   return RuntimeValue::tensor(std::move(out));
 }
 
+/// Combines update element `from` of `updates` into element `to` of `out`
+/// by a scatter's reduction (update, add, mul, min, max).
+static void scatterInto(Tensor &out, int64_t to, const Tensor &updates,
+                        int64_t from, StringRef reduction) {
+  if (reduction == "update") {
+    copyElement(updates, from, out, to);
+    return;
+  }
+  if (out.isFloat()) {
+    // min and max propagate NaN, as arith.minimumf and maximumf do.
+    double a = out.getF(to), b = updates.getF(from);
+    bool nan = std::isnan(a) || std::isnan(b);
+    out.setF(to, reduction == "add"   ? a + b
+                 : reduction == "mul" ? a * b
+                 : nan                ? NAN
+                 : reduction == "min" ? std::min(a, b)
+                                      : std::max(a, b));
+    return;
+  }
+  int64_t a = out.getI(to), b = updates.getI(from);
+  out.setI(to, reduction == "add"   ? int64_t(uint64_t(a) + uint64_t(b))
+               : reduction == "mul" ? int64_t(uint64_t(a) * uint64_t(b))
+               : reduction == "min" ? std::min(a, b)
+                                    : std::max(a, b));
+}
+
+/// scatter_elements: a copy of data where update u (in row-major order)
+/// combines into u's position with its `axis` coordinate replaced by
+/// indices[u].
+static FailureOr<ValuePtr> scatterElementsKernel(const KernelContext &ctx) {
+  const Tensor &data = ctx.input(0), &indices = ctx.input(1),
+               &updates = ctx.input(2);
+  Tensor out = data;
+  int64_t axis = ctx.getInt("axis", 0);
+  if (axis < 0)
+    axis += data.getRank();
+  int64_t extent = data.getShape()[axis];
+  StringRef reduction = ctx.getString("reduction", "update");
+  SmallVector<int64_t> dataStrides = data.strides();
+  for (int64_t u = 0; u < indices.getNumElements(); ++u) {
+    SmallVector<int64_t> at = unravel(u, indices.getShape());
+    int64_t i = indices.getI(u);
+    if (i < -extent || i >= extent) {
+      ctx.emitError() << "index " << i << " is out of range [-" << extent
+                      << ", " << extent << ")";
+      return failure();
+    }
+    at[axis] = i < 0 ? i + extent : i;
+    scatterInto(out, ravel(at, dataStrides), updates, u, reduction);
+  }
+  return RuntimeValue::tensor(std::move(out));
+}
+
+/// scatter_nd: indices (M, Y...), updates (Y..., X_M...): the slice
+/// updates[y] combines into data[indices[:, y]].
+static FailureOr<ValuePtr> scatterNDKernel(const KernelContext &ctx) {
+  const Tensor &data = ctx.input(0), &indices = ctx.input(1),
+               &updates = ctx.input(2);
+  Tensor out = data;
+  ArrayRef<int64_t> shape = data.getShape();
+  int64_t m = indices.getShape()[0];
+  int64_t tuples = m ? indices.getNumElements() / m : 0;
+  int64_t slice = 1;
+  for (int64_t d = m; d < data.getRank(); ++d)
+    slice *= shape[d];
+  StringRef mode = ctx.getString("mode", "update");
+  for (int64_t y = 0; y < tuples; ++y) {
+    int64_t flat = 0;
+    for (int64_t j = 0; j < m; ++j) {
+      int64_t i = indices.getI(j * tuples + y);
+      if (i < -shape[j] || i >= shape[j]) {
+        ctx.emitError() << "index " << i << " is out of range [-" << shape[j]
+                        << ", " << shape[j] << ") for dimension " << j;
+        return failure();
+      }
+      flat = flat * shape[j] + (i < 0 ? i + shape[j] : i);
+    }
+    for (int64_t e = 0; e < slice; ++e)
+      scatterInto(out, flat * slice + e, updates, y * slice + e, mode);
+  }
+  return RuntimeValue::tensor(std::move(out));
+}
+
 static FailureOr<ValuePtr> takeKernel(const KernelContext &ctx) {
   const Tensor &data = ctx.input(0), &indices = ctx.input(1);
   auto type = ctx.resultTensorType();
@@ -442,6 +526,8 @@ void mlir::relay::interp::registerTransformKernels(
   k["split"] = splitKernel;
   k["take"] = takeKernel;
   k["gather"] = gatherKernel;
+  k["scatter_elements"] = scatterElementsKernel;
+  k["scatter_nd"] = scatterNDKernel;
   k["strided_slice"] = stridedSliceKernel;
   k["broadcast_to"] = broadcastToKernel;
   k["layout_transform"] = layoutTransformKernel;

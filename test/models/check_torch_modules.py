@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Small PyTorch models of kinds beyond image classification (1-d CNNs, a
-transformer encoder, scripted control flow, a 3-d U-Net), exported with torch.onnx
+transformer encoder, scripted control flow, a 3-d U-Net, scatters at
+data-dependent indices), exported with torch.onnx
 (random weights) and run compiled by relay-run: each must compile (no
 interpreter fallback) and match PyTorch to 1e-4 relative to its largest
 magnitude.
@@ -164,6 +165,31 @@ class SparseTaps(nn.Module):
         return self.second(torch.relu(self.first(x)))
 
 
+class ClusterScatter(nn.Module):
+    """Scatters at indices computed from the data (a segment sum as graph
+    and point-cloud networks pool): each row is added to the cluster its
+    projection's argmax picks (scatter_add: ScatterElements adding), and
+    the rows at the top-3 positions of a score are overwritten (index_put:
+    ScatterND)."""
+
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(8, 4)
+
+    def forward(self, x):
+        h = self.proj(x)
+        cluster = h.argmax(dim=1)[:, None].expand(-1, x.shape[1])
+        sums = torch.zeros(4, x.shape[1]).scatter_add(0, cluster, x)
+        top = h[:, 0].topk(3).indices
+        table = x.clone()
+        table[top] = sums[:3]
+        return torch.cat([sums, table], 0)
+
+
+# Models that need a newer opset than 14 (ScatterElements' reduction: 16).
+OPSETS = {'cluster_scatter': 16}
+
+
 def models():
     torch.manual_seed(0)
     yield 'audio_cnn', AudioCNN(), torch.randn(1, 4, 64)
@@ -173,6 +199,7 @@ def models():
     yield 'inverted_residuals', InvertedResiduals(), torch.randn(1, 160, 24, 24)
     yield 'atrous_pyramid', AtrousPyramid(), torch.randn(1, 16, 28, 28)
     yield 'sparse_taps', SparseTaps(), torch.randn(1, 16, 20, 24)
+    yield 'cluster_scatter', ClusterScatter(), torch.randn(10, 8)
     branches = torch.jit.script(Branches())
     for sign, name in ((1.0, 'scripted_if_then'), (-1.0, 'scripted_if_else')):
         with torch.no_grad():
@@ -198,7 +225,8 @@ def main():
             with torch.no_grad():
                 want = model(x).numpy()
             path = os.path.join(tmp, name + '.onnx')
-            torch.onnx.export(model, x, path, opset_version=14,
+            torch.onnx.export(model, x, path,
+                              opset_version=OPSETS.get(name, 14),
                               input_names=['x'])
             np.save(os.path.join(tmp, 'x.npy'), x.numpy())
             out = os.path.join(tmp, 'out.npy')

@@ -333,18 +333,19 @@ void registerRules() {
   });
   setRule<TakeOp>([](RelayBuilder &rb, TakeOp op, Value g) -> Grads {
     // out[pre, i, post] = x[pre, idx[i], post] (x flattened without an
-    // axis): the gradient adds each g[pre, i, post] at idx[i], which is the
-    // product of one_hot(idx)^T [N, M] with g as [M, pre * post].
+    // axis): the gradient adds each g[pre, i, post] at idx[i], a
+    // scatter_elements adding along the middle axis (O(|g|), where a
+    // product with one_hot(idx) would cost N times that: an embedding's
+    // vocabulary).
     if (op.getBatchDims() != 0)
       return failure();
     Value x = op->getOperand(0), idx = op->getOperand(1);
     ArrayRef<int64_t> xs = shapeOf(x), is = shapeOf(idx);
     Type indexType = cast<RankedTensorType>(idx.getType()).getElementType();
-    Type floatType = cast<RankedTensorType>(g.getType()).getElementType();
-    int64_t rank = xs.size(), axis = 0, pre = 1, post = 1;
+    int64_t rank = xs.size(), pre = 1, post = 1;
     int64_t n = ShapedType::getNumElements(xs);
     if (IntegerAttr a = op.getAxisAttr()) {
-      axis = a.getInt() < 0 ? a.getInt() + rank : a.getInt();
+      int64_t axis = a.getInt() < 0 ? a.getInt() + rank : a.getInt();
       n = xs[axis];
       for (int64_t d = 0; d < rank; ++d)
         (d < axis ? pre : post) *= d == axis ? 1 : xs[d];
@@ -360,21 +361,16 @@ void registerRules() {
     auto shape = [&](ArrayRef<int64_t> s) {
       return b.getNamedAttr("newshape", b.getDenseI64ArrayAttr(s));
     };
-    auto swap = b.getNamedAttr("axes", b.getDenseI64ArrayAttr({1, 0, 2}));
-    Value hot = rb.op<OneHotOp>(
-        {idx, rb.scalarFloat(1.0, floatType), rb.scalarFloat(0.0, floatType)},
-        {b.getNamedAttr("depth", b.getI64IntegerAttr(n)),
-         b.getNamedAttr("dtype", TypeAttr::get(floatType))});
-    hot = rb.op<ReshapeOp>({hot}, {shape({m, n})});
     Value rows = rb.op<ReshapeOp>({g}, {shape({pre, m, post})});
-    if (pre != 1)
-      rows = rb.op<TransposeOp>({rows}, {swap});
-    rows = rb.op<ReshapeOp>({rows}, {shape({m, pre * post})});
-    Value dx = rb.op<MatmulOp>(
-        {hot, rows}, {b.getNamedAttr("transpose_a", b.getBoolAttr(true))});
-    dx = rb.op<ReshapeOp>({dx}, {shape({n, pre, post})});
-    if (pre != 1)
-      dx = rb.op<TransposeOp>({dx}, {swap});
+    Value at = rb.op<BroadcastToOp>(
+        {rb.op<ReshapeOp>({idx}, {shape({1, m, 1})})},
+        {b.getNamedAttr("shape", b.getDenseI64ArrayAttr({pre, m, post}))});
+    Value zeros =
+        rb.op<ReshapeOp>({rb.op<ZerosLikeOp>({x})}, {shape({pre, n, post})});
+    Value dx = rb.op<ScatterElementsOp>(
+        {zeros, at, rows},
+        {b.getNamedAttr("axis", b.getI64IntegerAttr(1)),
+         b.getNamedAttr("reduction", b.getStringAttr("add"))});
     dx = rb.op<ReshapeOp>({dx}, {shape(xs)});
     if (!dx)
       return failure();
@@ -612,6 +608,7 @@ void mlir::relay::registerGradientRules() {
     registerWindowGradientRules();
     registerConvGradientRules();
     registerMovementGradientRules();
+    registerScatterGradientRules();
     return true;
   }();
   (void)registered;

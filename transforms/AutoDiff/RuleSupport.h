@@ -114,6 +114,9 @@ setUnaryRule(std::function<Value(RelayBuilder &, OpT, Value)> rule) {
 /// MovementGradientRules.cpp.
 void registerMovementGradientRules();
 
+/// The gradient rules of gather and the scatters; ScatterGradientRules.cpp.
+void registerScatterGradientRules();
+
 /// The gradient rules of 2-d convolutions; ConvGradientRules.cpp.
 void registerConvGradientRules();
 

@@ -52,30 +52,35 @@ void setTangent(StringRef name, TangentRuleFn rule) {
   });
 }
 
-/// Linear in the operands `data` says (all floating-point ones when empty;
-/// a tuple operand's fields are its tangents): the op on the tangents.
+/// The tangent of an op linear in the operands `data` says (all
+/// floating-point ones when empty; a tuple operand's fields are its
+/// tangents): the op on the tangents.
+Tangent linearTangent(OpBuilder &b, Operation *op, ArrayRef<Value> dx,
+                      ArrayRef<unsigned> data) {
+  RelayBuilder rb(b, op->getLoc());
+  SmallVector<Value> operands(op->getOperands());
+  for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+    bool linear = data.empty()
+                      ? (isFloat(operand) || isa<TupleType>(operand.getType()))
+                      : llvm::is_contained(data, i);
+    if (!linear)
+      continue;
+    if (dx[i])
+      operands[i] = dx[i];
+    else if (isFloat(operand))
+      operands[i] = rb.op<ZerosLikeOp>({operand});
+    else
+      return failure(); // a tuple operand without tangents
+  }
+  Operation *copy = b.clone(*op);
+  copy->setOperands(operands);
+  return copy->getResult(0);
+}
+
 void setLinear(StringRef name, SmallVector<unsigned> data = {}) {
-  setTangent(
-      name, [data](OpBuilder &b, Operation *op, ArrayRef<Value> dx) -> Tangent {
-        RelayBuilder rb(b, op->getLoc());
-        SmallVector<Value> operands(op->getOperands());
-        for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
-          bool linear = data.empty() ? (isFloat(operand) ||
-                                        isa<TupleType>(operand.getType()))
-                                     : llvm::is_contained(data, i);
-          if (!linear)
-            continue;
-          if (dx[i])
-            operands[i] = dx[i];
-          else if (isFloat(operand))
-            operands[i] = rb.op<ZerosLikeOp>({operand});
-          else
-            return failure(); // a tuple operand without tangents
-        }
-        Operation *copy = b.clone(*op);
-        copy->setOperands(operands);
-        return copy->getResult(0);
-      });
+  setTangent(name, [data](OpBuilder &b, Operation *op, ArrayRef<Value> dx) {
+    return linearTangent(b, op, dx, data);
+  });
 }
 
 /// op(dx, y) + op(x, dy), the terms without a tangent dropped.
@@ -199,6 +204,20 @@ void registerRules() {
        {"relay.take", "relay.gather", "relay.collapse_sum_like",
         "relay.broadcast_to_like", "relay.reshape_like", "relay.cast_like"})
     setLinear(name, {0});
+
+  // The scatters that overwrite or add are linear in data and updates
+  // together (the indices select).
+  for (auto [name, attr] :
+       {std::pair<StringRef, StringRef>{"relay.scatter_elements", "reduction"},
+        {"relay.scatter_nd", "mode"}})
+    setTangent(
+        name,
+        [attr](OpBuilder &b, Operation *op, ArrayRef<Value> dx) -> Tangent {
+          auto how = op->getAttrOfType<StringAttr>(attr);
+          if (how && how.getValue() != "update" && how.getValue() != "add")
+            return failure();
+          return linearTangent(b, op, dx, {0, 2});
+        });
 
   for (StringRef name :
        {"relay.multiply", "relay.nn.dense", "relay.nn.matmul",

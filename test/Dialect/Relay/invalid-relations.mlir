@@ -615,6 +615,79 @@ relay.func @gather_size(%d: tensor<3x4xf32>, %i: tensor<5x2xi64>) -> !relay.inco
 
 // -----
 
+// Tests scatter_elements with float indices.
+relay.func @scatter_float_indices(%d: tensor<3x4xf32>, %i: tensor<3x4xf32>) -> !relay.incomplete {
+  // expected-error @+1 {{scatter_elements: indices must be integers, got 'tensor<3x4xf32>'}}
+  %r = relay.scatter_elements %d, %i, %d : (tensor<3x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>) -> !relay.incomplete
+  relay.return %r : !relay.incomplete
+}
+
+// -----
+
+// Tests scatter_elements with updates of another shape than the indices.
+relay.func @scatter_updates(%d: tensor<3x4xf32>, %i: tensor<2x4xi64>, %u: tensor<3x4xf32>) -> !relay.incomplete {
+  // expected-error @+1 {{scatter_elements: updates (the indices' shape, the data's dtype) must have type 'tensor<2x4xf32>', got 'tensor<3x4xf32>'}}
+  %r = relay.scatter_elements %d, %i, %u : (tensor<3x4xf32>, tensor<2x4xi64>, tensor<3x4xf32>) -> !relay.incomplete
+  relay.return %r : !relay.incomplete
+}
+
+// -----
+
+// Tests scatter_elements with an unknown reduction.
+relay.func @scatter_reduction(%d: tensor<3x4xf32>, %i: tensor<3x4xi64>) -> !relay.incomplete {
+  // expected-error @+1 {{scatter_elements: reduction "sum" is not one of update, add, mul, min, max}}
+  %r = relay.scatter_elements %d, %i, %d {reduction = "sum"} : (tensor<3x4xf32>, tensor<3x4xi64>, tensor<3x4xf32>) -> !relay.incomplete
+  relay.return %r : !relay.incomplete
+}
+
+// -----
+
+// Tests scatter_elements with an axis out of range.
+relay.func @scatter_axis(%d: tensor<3x4xf32>, %i: tensor<3x4xi64>) -> !relay.incomplete {
+  // expected-error @+1 {{scatter_elements: axis 2 is out of range}}
+  %r = relay.scatter_elements %d, %i, %d {axis = 2 : i64} : (tensor<3x4xf32>, tensor<3x4xi64>, tensor<3x4xf32>) -> !relay.incomplete
+  relay.return %r : !relay.incomplete
+}
+
+// -----
+
+// Tests scatter_nd with index tuples longer than the data's rank.
+relay.func @scatter_nd_tuples(%d: tensor<3x4xf32>, %i: tensor<3x2xi64>, %u: tensor<2xf32>) -> !relay.incomplete {
+  // expected-error @+1 {{scatter_nd: index tuples of length 3 do not fit data of rank 2}}
+  %r = relay.scatter_nd %d, %i, %u : (tensor<3x4xf32>, tensor<3x2xi64>, tensor<2xf32>) -> !relay.incomplete
+  relay.return %r : !relay.incomplete
+}
+
+// -----
+
+// Tests scatter_nd with index tuples of a length known only at run time,
+// which the ranks give (3 here, more than the data's rank).
+relay.func @scatter_nd_dynamic(%d: tensor<3x4xf32>, %i: tensor<?x2xi64>, %u: tensor<f32>) -> !relay.incomplete {
+  // expected-error @+1 {{scatter_nd: index tuples of length 3 do not fit data of rank 2}}
+  %r = relay.scatter_nd %d, %i, %u : (tensor<3x4xf32>, tensor<?x2xi64>, tensor<f32>) -> !relay.incomplete
+  relay.return %r : !relay.incomplete
+}
+
+// -----
+
+// Tests scatter_nd with updates of the wrong shape.
+relay.func @scatter_nd_updates(%d: tensor<3x4xf32>, %i: tensor<1x2xi64>, %u: tensor<2x3xf32>) -> !relay.incomplete {
+  // expected-error @+1 {{scatter_nd: updates (indices.shape[1:] + data.shape[M:], the data's dtype) must have type 'tensor<2x4xf32>', got 'tensor<2x3xf32>'}}
+  %r = relay.scatter_nd %d, %i, %u : (tensor<3x4xf32>, tensor<1x2xi64>, tensor<2x3xf32>) -> !relay.incomplete
+  relay.return %r : !relay.incomplete
+}
+
+// -----
+
+// Tests scatter_nd with an unknown mode.
+relay.func @scatter_nd_mode(%d: tensor<3x4xf32>, %i: tensor<1x2xi64>, %u: tensor<2x4xf32>) -> !relay.incomplete {
+  // expected-error @+1 {{scatter_nd: mode "mean" is not one of update, add, mul, min, max}}
+  %r = relay.scatter_nd %d, %i, %u {mode = "mean"} : (tensor<3x4xf32>, tensor<1x2xi64>, tensor<2x4xf32>) -> !relay.incomplete
+  relay.return %r : !relay.incomplete
+}
+
+// -----
+
 // Tests tile's reps.
 relay.func @tile_reps(%a: tensor<3xf32>) -> tensor<i1> {
   // expected-error @+1 {{tile: reps must be positive, got 0}}

@@ -145,6 +145,24 @@ relay.func @join_split(%a: tensor<2x3xf32>, %b: tensor<5x3xf32>, %d: tensor<?x3x
   relay.return %t : tensor<i1>
 }
 
+// CHECK-LABEL: relay.func @scatters
+relay.func @scatters(%d: tensor<4x5xf32>, %i: tensor<2x5xi64>, %u: tensor<2x5xf32>, %t: tensor<1x3xi32>, %v: tensor<3x5xf32>, %n: tensor<?x5xf32>, %ni: tensor<?x5xi64>) -> tensor<i1> {
+  // scatter_elements: the data's type; updates unknown are inferred from
+  // the indices' shape.
+  // CHECK: relay.scatter_elements {{.*}} -> tensor<4x5xf32>
+  %0 = relay.scatter_elements %d, %i, %u {reduction = "add"} : (tensor<4x5xf32>, tensor<2x5xi64>, tensor<2x5xf32>) -> !inc
+  // CHECK: relay.scatter_elements {{.*}} : (tensor<?x5xf32>, tensor<?x5xi64>, tensor<?x5xf32>) -> tensor<?x5xf32>
+  %1 = relay.scatter_elements %n, %ni, %n {axis = -1 : i64} : (tensor<?x5xf32>, tensor<?x5xi64>, tensor<?x5xf32>) -> !inc
+  // scatter_nd: tuples of one index (rows), updates of shape (3, 5).
+  // CHECK: relay.scatter_nd {{.*}} -> tensor<4x5xf32>
+  %2 = relay.scatter_nd %d, %t, %v {mode = "max"} : (tensor<4x5xf32>, tensor<1x3xi32>, tensor<3x5xf32>) -> !inc
+  // Tuples of a length known at run time: the ranks say 1.
+  // CHECK: relay.scatter_nd {{.*}} -> tensor<4x5xf32>
+  %3 = relay.scatter_nd %d, %ni, %n : (tensor<4x5xf32>, tensor<?x5xi64>, tensor<?x5xf32>) -> !inc
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
 // CHECK-LABEL: relay.func @indexing
 relay.func @indexing(%a: tensor<4x5x6xf32>, %i: tensor<2x3xi32>, %gi: tensor<4x2x6xi64>) -> tensor<i1> {
   // CHECK: relay.take {{.*}} -> tensor<2x3xf32>

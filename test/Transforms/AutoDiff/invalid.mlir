@@ -2,14 +2,24 @@
 
 // Tests that the operators without a gradient rule (nor a decomposition
 // into operators with one) are reported in one error, each at its location.
-// expected-error @+1 {{relay-gradient: no gradient rule for relay.gather, relay.floor_mod}}
-relay.func @main(%x: tensor<1x1x4x4xf32>, %i: tensor<1x1x2x2xi32>) -> tensor<1x1x2x2xf32> {
-  // expected-note @+1 {{'relay.gather' here}}
-  %p = relay.gather %x, %i {axis = 3 : i64} : (tensor<1x1x4x4xf32>, tensor<1x1x2x2xi32>) -> tensor<1x1x2x2xf32>
+// expected-error @+1 {{relay-gradient: no gradient rule for relay.mod, relay.floor_mod}}
+relay.func @main(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32> {
+  // expected-note @+1 {{'relay.mod' here}}
+  %p = relay.mod %x, %x : (tensor<1x1x2x2xf32>, tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
   // expected-note @+1 {{'relay.floor_mod' here}}
   %f = relay.floor_mod %p, %p : (tensor<1x1x2x2xf32>, tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
   %e = relay.exp %f : (tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
   relay.return %e : tensor<1x1x2x2xf32>
+}
+
+// -----
+
+// Tests that a scatter that multiplies (whose rule covers only overwriting
+// and adding) is reported where it is.
+relay.func @main(%x: tensor<3xf32>, %i: tensor<2xi64>, %u: tensor<2xf32>) -> tensor<3xf32> {
+  // expected-error @+1 {{relay-gradient: the gradient rule of 'relay.scatter_elements' does not cover this use}}
+  %s = relay.scatter_elements %x, %i, %u {reduction = "mul"} : (tensor<3xf32>, tensor<2xi64>, tensor<2xf32>) -> tensor<3xf32>
+  relay.return %s : tensor<3xf32>
 }
 
 // -----

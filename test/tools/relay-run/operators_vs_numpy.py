@@ -305,6 +305,33 @@ def group_norm_ref(x, groups, eps):
     g = (g - g.mean(-1, keepdims=True)) / np.sqrt(g.var(-1, keepdims=True) + eps)
     return g.reshape(x.shape)
 
+
+SCATTER_COMBINE = {"update": lambda a, u: u, "add": lambda a, u: a + u,
+                   "mul": lambda a, u: a * u, "min": np.minimum,
+                   "max": np.maximum}
+
+
+def scatter_elements_ref(data, indices, updates, axis, reduction="update"):
+    """Each update in row-major order into its position with the axis
+    coordinate replaced by its index (negative from the end)."""
+    out = data.copy()
+    for pos in np.ndindex(*indices.shape):
+        at = list(pos)
+        at[axis] = int(indices[pos]) % data.shape[axis]
+        out[tuple(at)] = SCATTER_COMBINE[reduction](out[tuple(at)], updates[pos])
+    return out
+
+
+def scatter_nd_ref(data, indices, updates, mode="update"):
+    """TVM's scatter_nd: indices (M, Y...), updates (Y..., X_M...)."""
+    out = data.copy()
+    for y in np.ndindex(*indices.shape[1:]):
+        at = tuple(int(indices[(j,) + y]) % data.shape[j]
+                   for j in range(indices.shape[0]))
+        out[at] = SCATTER_COMBINE[mode](out[at], updates[y])
+    return out
+
+
 # --- quantized operators (TVM's definitions, computed independently) --------
 
 def int8(*shape):
@@ -506,6 +533,27 @@ CASES = [
     ("gather", "gather(%a, %b, axis=1)", [x, np.array([[[0, 2, -1, 1], [-3, 0, 0, 2]],
                                                        [[1, 1, 2, -2], [2, 0, 1, 0]]], np.int64)],
      lambda a, b: np.take_along_axis(a, np.where(b < 0, b + 3, b), axis=1), 0),
+    ("scatter_elements", "scatter_elements(%a, %b, %c, axis=1)",
+     [x, np.array([[[0, 2, -1, 1], [2, 0, 2, 2]]], np.int64), f32(1, 2, 4)],
+     lambda a, b, c: scatter_elements_ref(a, b, c, 1), 0),
+    ("scatter_elements (add)", "scatter_elements(%a, %b, %c, axis=-1, reduction=\"add\")",
+     [i32(3, 4), np.array([[1, 1, -1], [0, 3, 3]], np.int32), i32(2, 3)],
+     lambda a, b, c: scatter_elements_ref(a, b, c, 1, "add"), 0),
+    ("scatter_elements (max, uint8)", "scatter_elements(%a, %b, %c, reduction=\"max\")",
+     [uint8(3, 2), np.array([[2, 0], [2, 0]], np.int64), uint8(2, 2)],
+     lambda a, b, c: scatter_elements_ref(a, b, c, 0, "max"), 0),
+    ("scatter_elements (mul)", "scatter_elements(%a, %b, %c, axis=0, reduction=\"mul\")",
+     [y, np.array([[0, 1, 0, 1], [0, 1, 0, 1]], np.int32), f32(2, 4)],
+     lambda a, b, c: scatter_elements_ref(a, b, c, 0, "mul"), E),
+    ("scatter_nd", "scatter_nd(%a, %b, %c)",
+     [x, np.array([[1, 0, -1], [2, 0, 1]], np.int64), f32(3, 4)],
+     lambda a, b, c: scatter_nd_ref(a, b, c), 0),
+    ("scatter_nd (add)", "scatter_nd(%a, %b, %c, mode=\"add\")",
+     [x, np.array([[[1, 1], [0, 1]]], np.int32), f32(2, 2, 3, 4)],
+     lambda a, b, c: scatter_nd_ref(a, b, c, "add"), E),
+    ("scatter_nd (min, scalars)", "scatter_nd(%a, %b, %c, mode=\"min\")",
+     [x, np.array([[0, 1], [2, 2], [3, 3]], np.int64), f32(2)],
+     lambda a, b, c: scatter_nd_ref(a, b, c, "min"), 0),
     ("broadcast_to", "broadcast_to(%a, shape=[2, 3, 4])", [y], lambda a: np.broadcast_to(a, (2, 3, 4)), 0),
     ("layout_transform", "layout_transform(%a, src_layout=\"NCHW\", dst_layout=\"NCHW2c\")", [img],
      lambda a: a.reshape(2, 2, 2, 7, 7).transpose(0, 1, 3, 4, 2), 0),

@@ -332,12 +332,27 @@ def lstm_bad_direction():
 
 
 def scatter_runtime_indices():
-    """ScatterND whose indices are a graph input: not known at import."""
+    """ScatterND (multiplying) and ScatterElements (adding) whose indices
+    are graph inputs: not known at import."""
     nodes = [helper.make_node('ScatterND', ['x', 'i', 'u'], ['y'],
-                              name='scatter')]
+                              name='scatter', reduction='mul'),
+             helper.make_node('ScatterElements', ['x', 'j', 'v'], ['z'],
+                              axis=1, reduction='add')]
     return model(nodes, [tensor('x', [4, 3]),
                          tensor('i', [2, 1], TensorProto.INT64),
-                         tensor('u', [2, 3])], [tensor('y', [4, 3])])
+                         tensor('u', [2, 3]),
+                         tensor('j', [4, 2], TensorProto.INT64),
+                         tensor('v', [4, 2])],
+                 [tensor('y', [4, 3]), tensor('z', [4, 3])], opset=16)
+
+
+def scatter_bad_reduction():
+    """ScatterElements with a reduction ONNX does not define."""
+    nodes = [helper.make_node('ScatterElements', ['x', 'j', 'v'], ['z'],
+                              name='scatter', reduction='mean')]
+    return model(nodes, [tensor('x', [4, 3]),
+                         tensor('j', [4, 3], TensorProto.INT64),
+                         tensor('v', [4, 3])], [tensor('z', [4, 3])], opset=16)
 
 
 def gathernd_long_tuples():
@@ -514,6 +529,7 @@ MODELS = {f.__name__: f for f in (windows, window_bad_size, compress,
                                   compress_long, if_runtime, if_constant, if_mismatch,
                                   if_sizes,
                                   einsum_diagonal, nll_bad_target, scatter_runtime_indices,
+                                  scatter_bad_reduction,
                                   gathernd_long_tuples, lstm_bad_weights, lstm_bad_activation,
                                   lstm_bad_direction, convnet, convnet_dynamic, shape_arith, expand_shape,
                                   evaluated_shape, qdq_weight, resize,
