@@ -17,6 +17,7 @@ static const ConverterTable &getTable() {
     addRecurrentConverters(t);
     addIndexingConverters(t);
     addSignalConverters(t);
+    addPoolIndexConverters(t);
     addLossConverters(t);
     addEinsumConverter(t);
     return t;

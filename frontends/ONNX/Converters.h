@@ -26,8 +26,11 @@ void addShapeConverters(ConverterTable &table);
 /// GatherND, ScatterND, ScatterElements, Scatter, Compress, TopK, NonZero,
 /// NonMaxSuppression and ReverseSequence.
 void addIndexingConverters(ConverterTable &table);
-/// Window functions: HannWindow, HammingWindow, BlackmanWindow.
+/// Window functions (HannWindow, HammingWindow, BlackmanWindow), DFT, STFT
+/// and MelWeightMatrix.
 void addSignalConverters(ConverterTable &table);
+/// MaxUnpool.
+void addPoolIndexConverters(ConverterTable &table);
 /// NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss.
 void addLossConverters(ConverterTable &table);
 /// Einsum.
@@ -48,6 +51,17 @@ FailureOr<SmallVector<NamedAttribute>> convAttributes(NodeContext &ctx,
                                                       ArrayRef<int64_t> x,
                                                       ArrayRef<int64_t> w,
                                                       bool oneD);
+
+class Emitter;
+
+/// MaxPool's indices output: for each window of the 2-d max pooling of
+/// `input` (N x C x H x W, static) into `pooled`, the flat index of its
+/// maximum (row-major, or each image column-major); `pads` are (top, left,
+/// bottom, right). Null after a failure (reported at the node).
+Value maxPoolIndices(NodeContext &ctx, Emitter &b, Value input, Value pooled,
+                     ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+                     ArrayRef<int64_t> dilations, ArrayRef<int64_t> pads,
+                     bool columnMajor);
 
 /// The ONNX activation function `name` (as recurrent layers name them:
 /// Relu, Tanh, Sigmoid, Affine, LeakyRelu, ThresholdedRelu, ScaledTanh,

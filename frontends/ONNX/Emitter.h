@@ -76,6 +76,12 @@ public:
     return t ? ctx.tupleGet(t, i) : Value();
   }
   bool succeeded() const { return ok; }
+  /// Records a failure the caller reported (NodeContext::fail): every op
+  /// after it builds nothing.
+  Value abandon() {
+    ok = false;
+    return {};
+  }
   /// Adds `v` as the node's next output; fails when anything failed.
   LogicalResult output(Value v) {
     if (!ok || !v)

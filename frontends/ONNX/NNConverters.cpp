@@ -312,10 +312,19 @@ LogicalResult convertPool(NodeContext &ctx) {
   bool oneD = ctx.rank(0) == 3;
   if (!ctx.hasAttr("kernel_shape"))
     return ctx.fail("the kernel_shape attribute is required");
-  if (failed(ctx.expectAttr("storage_order", 0)))
-    return failure();
-  if (ctx.rank(0) == 5)
+  // The second output of MaxPool: the flat index of each window's maximum,
+  // whose layout storage_order (0 row-major, 1 column-major) gives.
+  bool withIndices = isMax && ctx.getNode().output_size() > 1 &&
+                     !ctx.getNode().output(1).empty();
+  int64_t storageOrder = ctx.attrInt("storage_order", 0);
+  if (storageOrder != 0 && storageOrder != 1)
+    return ctx.fail("storage_order must be 0 or 1, got " + Twine(storageOrder));
+  if (ctx.rank(0) == 5) {
+    if (withIndices)
+      return ctx.fail("the indices (output #1) of 3-d max pooling are not "
+                      "supported");
     return convertPool3d<Pool3D>(ctx);
+  }
   SmallVector<int64_t> kernel = windowAttr(ctx, "kernel_shape", {}, oneD, 1);
   SmallVector<int64_t> strides = windowAttr(ctx, "strides", {1, 1}, oneD, 1);
   SmallVector<int64_t> dilations =
@@ -340,9 +349,18 @@ LogicalResult convertPool(NodeContext &ctx) {
     attrs.push_back(ctx.boolean("count_include_pad",
                                 ctx.attrInt("count_include_pad", 0) != 0));
   Value result = b.op<Pool2D>({input}, attrs);
-  if (oneD)
+  Value indices;
+  if (withIndices)
+    indices = maxPoolIndices(ctx, b, input, result, kernel, strides, dilations,
+                             *pads, storageOrder == 1);
+  if (oneD) {
     result = dropHeight(ctx, b, result);
-  return b.output(result);
+    if (withIndices)
+      indices = dropHeight(ctx, b, indices);
+  }
+  if (failed(b.output(result)))
+    return failure();
+  return withIndices ? b.output(indices) : success();
 }
 
 /// Global pooling: relay's 2-d op on NCHW data, a reduction over the
@@ -503,18 +521,65 @@ LogicalResult convertGridSample(NodeContext &ctx) {
        ctx.boolean("align_corners", ctx.attrInt("align_corners", 0) != 0)}));
 }
 
+/// BatchNormalization in training mode: Y normalised by the batch's own
+/// statistics (the mean and population variance over every axis but the
+/// channels'), and the running statistics moved towards them by
+/// `momentum`: running = input * momentum + current * (1 - momentum).
+LogicalResult convertTrainingBatchNorm(NodeContext &ctx) {
+  int64_t outputs = ctx.getNode().output_size();
+  if (outputs > 3)
+    return ctx.fail("the saved mean and variance (outputs #3 and #4 of "
+                    "opsets before 14) are not supported");
+  int64_t rank = ctx.rank(0);
+  if (rank < 2)
+    return ctx.fail("expects data of rank 2 or more");
+  SmallVector<int64_t> axes = {0}, perChannel(rank, 1);
+  for (int64_t d = 2; d < rank; ++d)
+    axes.push_back(d);
+  perChannel[1] = ctx.shape(0)[1];
+  Emitter b(ctx);
+  Value x = ctx.input(0);
+  auto channels = [&](Value v) {
+    return b.op<ReshapeOp>({v}, {ctx.ints("newshape", perChannel)});
+  };
+  SmallVector<NamedAttribute> reduce = {ctx.ints("axis", axes),
+                                        ctx.boolean("keepdims", true)};
+  Value mean = b.op<MeanOp>({x}, reduce);
+  Value centred = b.op<SubtractOp>({x, mean});
+  Value var = b.op<MeanOp>({b.mul(centred, centred)}, reduce);
+  Value inv =
+      b.op<RsqrtOp>({b.add(var, b.scalar(ctx.attrFloat("epsilon", 1e-5), x))});
+  Value y = b.add(b.mul(b.mul(centred, inv), channels(ctx.input(1))),
+                  channels(ctx.input(2)));
+  if (failed(b.output(y)))
+    return failure();
+  double momentum = ctx.attrFloat("momentum", 0.9);
+  auto running = [&](Value input, Value current) {
+    Value flat =
+        b.op<ReshapeOp>({current}, {ctx.ints("newshape", {perChannel[1]})});
+    return b.add(b.mul(input, b.scalar(momentum, x)),
+                 b.mul(flat, b.scalar(1 - momentum, x)));
+  };
+  if (outputs > 1 && failed(b.output(running(ctx.input(3), mean))))
+    return failure();
+  if (outputs > 2 && failed(b.output(running(ctx.input(4), var))))
+    return failure();
+  return success();
+}
+
 LogicalResult convertBatchNorm(NodeContext &ctx) {
   if (failed(ctx.checkInputs(5, 5)))
     return failure();
-  if (ctx.attrInt("training_mode", 0) != 0 || ctx.getNode().output_size() > 1)
-    return ctx.fail("only inference (training_mode = 0, one output) is "
-                    "supported");
   // Before opset 7: `spatial = 0` normalises each element with statistics
   // of its own (not supported); `is_test` is read as inference, as ONNX
   // Runtime reads it, since one output has no statistics to update.
   if (ctx.getOpset() < 7 && ctx.attrInt("spatial", 1) != 1)
     return ctx.fail("spatial = 0 (statistics per element, not per channel) "
                     "is not supported");
+  // From opset 14 training_mode says; before it, more than one output
+  // (the updated running statistics) does.
+  if (ctx.attrInt("training_mode", 0) != 0 || ctx.getNode().output_size() > 1)
+    return convertTrainingBatchNorm(ctx);
   FailureOr<Value> bn = ctx.op<BatchNormOp>(
       {ctx.input(0), ctx.input(1), ctx.input(2), ctx.input(3), ctx.input(4)},
       {ctx.i64("axis", 1), ctx.f64("epsilon", ctx.attrFloat("epsilon", 1e-5))});

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Small PyTorch models of kinds beyond image classification (1-d CNNs, a
 transformer encoder, scripted control flow, a 3-d U-Net, scatters at
-data-dependent indices), exported with torch.onnx
+data-dependent indices, max pooling's indices), exported with torch.onnx
 (random weights) and run compiled by relay-run: each must compile (no
 interpreter fallback) and match PyTorch to 1e-4 relative to its largest
 magnitude.
@@ -186,6 +186,21 @@ class ClusterScatter(nn.Module):
         return torch.cat([sums, table], 0)
 
 
+class PoolIndices(nn.Module):
+    """Max pooling that returns where each maximum was (MaxPool's second
+    output, which torch offsets per channel with a 1x1 MaxPool), used as
+    numbers."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3, padding=1)
+        self.pool = nn.MaxPool2d(3, stride=2, padding=1, return_indices=True)
+
+    def forward(self, x):
+        pooled, where = self.pool(self.conv(x))
+        return pooled + where.float() * 1e-3
+
+
 # Models that need a newer opset than 14 (ScatterElements' reduction: 16).
 OPSETS = {'cluster_scatter': 16}
 
@@ -200,6 +215,7 @@ def models():
     yield 'atrous_pyramid', AtrousPyramid(), torch.randn(1, 16, 28, 28)
     yield 'sparse_taps', SparseTaps(), torch.randn(1, 16, 20, 24)
     yield 'cluster_scatter', ClusterScatter(), torch.randn(10, 8)
+    yield 'pool_indices', PoolIndices(), torch.randn(2, 3, 11, 9)
     branches = torch.jit.script(Branches())
     for sign, name in ((1.0, 'scripted_if_then'), (-1.0, 'scripted_if_else')):
         with torch.no_grad():

@@ -12,7 +12,8 @@ interpreted`, on the interpreter: a model whose sizes depend on the data).
 --write-list FILE writes the tests that pass in both modes, then those that
 pass on the interpreter only. A model the importer rejects because a
 shape parameter (a small integer input, Resize's scales or sizes,
-OneHot's depth) is a
+OneHot's depth, DFT's length, STFT's frame step and length,
+MelWeightMatrix's parameters) is a
 graph input is retried with those inputs made initializers holding the
 test's values, as exporters write them; so is one that imports with such
 inputs (Relay's dyn.* operators take them at run time) but runs only on
@@ -110,7 +111,8 @@ def input_files(data_set):
 
 
 # Operator inputs that are shape parameters: the importer needs them known.
-SHAPE_SLOTS = {'Resize': (1, 2, 3), 'Upsample': (1,), 'OneHot': (1,)}
+SHAPE_SLOTS = {'Resize': (1, 2, 3), 'Upsample': (1,), 'OneHot': (1,),
+               'DFT': (1,), 'STFT': (1, 3), 'MelWeightMatrix': (0, 1, 2, 3, 4)}
 
 
 def freeze_shape_inputs(model, test_dir, out):

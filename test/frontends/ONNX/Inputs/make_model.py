@@ -508,6 +508,72 @@ def window_bad_size():
                  opset=17)
 
 
+def dft_bad_axis():
+    """DFT over the real/imaginary axis, which is no signal dimension."""
+    return model([helper.make_node('DFT', ['x'], ['y'], axis=3)],
+                 [tensor('x', [1, 4, 5, 2])], [tensor('y', [1, 4, 5, 2])],
+                 opset=17)
+
+
+def dft_runtime_length():
+    """DFT whose length is a graph input."""
+    return model([helper.make_node('DFT', ['x', 'n'], ['y'])],
+                 [tensor('x', [1, 8, 1]), tensor('n', [], TensorProto.INT64)],
+                 [tensor('y', [1, 'n', 2])], opset=17)
+
+
+def stft_long_frames():
+    """STFT with frames longer than the signal."""
+    step = numpy_helper.from_array(np.array(2, np.int64), 'step')
+    length = numpy_helper.from_array(np.array(16, np.int64), 'length')
+    return model([helper.make_node('STFT', ['x', 'step', '', 'length'],
+                                   ['y'])],
+                 [tensor('x', [1, 10, 1])], [tensor('y', [1, 'f', 9, 2])],
+                 [step, length], opset=17)
+
+
+def mel_runtime_edges():
+    """MelWeightMatrix whose band edges are graph inputs."""
+    ints = [numpy_helper.from_array(np.array(v, np.int32), n)
+            for n, v in (('bins', 4), ('dft', 16), ('rate', 8000))]
+    return model([helper.make_node('MelWeightMatrix',
+                                   ['bins', 'dft', 'rate', 'lo', 'hi'],
+                                   ['w'])],
+                 [tensor('lo', []), tensor('hi', [])], [tensor('w', [9, 4])],
+                 ints, opset=17)
+
+
+def batchnorm_saved_stats():
+    """Opset 9's training BatchNormalization with all five outputs."""
+    stats = [numpy_helper.from_array(np.ones(3, np.float32), n)
+             for n in ('s', 'b', 'm', 'v')]
+    return model([helper.make_node('BatchNormalization',
+                                   ['x', 's', 'b', 'm', 'v'],
+                                   ['y', 'rm', 'rv', 'sm', 'sv'])],
+                 [tensor('x', [2, 3, 4])],
+                 [tensor(n, [2, 3, 4] if n == 'y' else [3])
+                  for n in ('y', 'rm', 'rv', 'sm', 'sv')], stats, opset=9)
+
+
+def maxpool3d_indices():
+    """3-d MaxPool asked for its indices."""
+    return model([helper.make_node('MaxPool', ['x'], ['y', 'i'],
+                                   kernel_shape=[2, 2, 2])],
+                 [tensor('x', [1, 1, 4, 4, 4])],
+                 [tensor('y', [1, 1, 3, 3, 3]),
+                  tensor('i', [1, 1, 3, 3, 3], TensorProto.INT64)])
+
+
+def unpool_small_shape():
+    """MaxUnpool to an output_shape smaller than the pooled-from shape."""
+    shape = numpy_helper.from_array(np.array([1, 1, 3, 3], np.int64), 'shape')
+    return model([helper.make_node('MaxUnpool', ['x', 'i', 'shape'], ['y'],
+                                   kernel_shape=[2, 2], strides=[2, 2])],
+                 [tensor('x', [1, 1, 2, 2]),
+                  tensor('i', [1, 1, 2, 2], TensorProto.INT64)],
+                 [tensor('y', [1, 1, 3, 3])], [shape], opset=11)
+
+
 def compress():
     """Compress along an axis by a condition given as an input, of the
     flattened input by a constant condition shorter than it."""
@@ -525,7 +591,11 @@ def compress_long():
                  [tensor('y', [3, 'k'])])
 
 
-MODELS = {f.__name__: f for f in (windows, window_bad_size, compress,
+MODELS = {f.__name__: f for f in (windows, window_bad_size, dft_bad_axis,
+                                  dft_runtime_length, stft_long_frames,
+                                  mel_runtime_edges, batchnorm_saved_stats,
+                                  maxpool3d_indices, unpool_small_shape,
+                                  compress,
                                   compress_long, if_runtime, if_constant, if_mismatch,
                                   if_sizes,
                                   einsum_diagonal, nll_bad_target, scatter_runtime_indices,
