@@ -68,7 +68,12 @@ LogicalResult NodeContext::checkInputs(unsigned min, unsigned max) {
     auto type = tensorType(i);
     if (!type)
       return fail(Twine("input #") + Twine(i) + " is not a tensor");
-    if (!type.hasStaticShape() && isa<BlockArgument>(input(i)))
+    // A graph input of @main (a Loop body's are the parameters of the loop
+    // function, possibly still being built, whose `?` sizes the body
+    // computes at run time).
+    auto arg = dyn_cast<BlockArgument>(input(i));
+    if (!type.hasStaticShape() && arg &&
+        isa_and_nonnull<FuncOp>(arg.getOwner()->getParentOp()))
       return fail(Twine("input #") + Twine(i) +
                   " has a dynamic shape; the importer needs static shapes "
                   "(give the model's symbolic input dimensions sizes: "

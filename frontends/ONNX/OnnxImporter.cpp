@@ -2,6 +2,7 @@
 
 #include "frontends/ONNX/OnnxImporter.h"
 
+#include "frontends/ONNX/GraphImporter.h"
 #include "frontends/ONNX/NodeContext.h"
 #include "support/ImportTranslation.h"
 #include "transforms/Simplify/FoldConstant.h"
@@ -22,105 +23,8 @@ using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::onnx_import;
 
-/// The type of a value that is either `a` or `b`: where two tensors of one
-/// rank and dtype differ in a size (one branch's output whose size depends
-/// on the data, the other's fixed), that size is `?`. Null when they
-/// differ otherwise.
-static Type joinBranchTypes(Type a, Type b) {
-  if (a == b)
-    return a;
-  auto ta = dyn_cast<RankedTensorType>(a), tb = dyn_cast<RankedTensorType>(b);
-  if (ta && tb) {
-    if (ta.getRank() != tb.getRank() ||
-        ta.getElementType() != tb.getElementType())
-      return {};
-    SmallVector<int64_t> dims;
-    for (auto [x, y] : llvm::zip(ta.getShape(), tb.getShape()))
-      dims.push_back(x == y ? x : ShapedType::kDynamic);
-    return RankedTensorType::get(dims, ta.getElementType());
-  }
-  auto tupleA = dyn_cast<TupleType>(a), tupleB = dyn_cast<TupleType>(b);
-  if (!tupleA || !tupleB || tupleA.size() != tupleB.size())
-    return {};
-  SmallVector<Type> fields;
-  for (auto [x, y] : llvm::zip(tupleA.getTypes(), tupleB.getTypes())) {
-    fields.push_back(joinBranchTypes(x, y));
-    if (!fields.back())
-      return {};
-  }
-  return TupleType::get(a.getContext(), fields);
-}
-
-/// `value` as a value of the more general `type` (joinBranchTypes): each
-/// tensor whose sizes `type` leaves `?` is reshaped to its own run-time
-/// shape (dyn.reshape of shape_of), which types it with those `?`.
-static Value widenTo(OpBuilder &b, Location loc, Value value, Type type) {
-  if (value.getType() == type)
-    return value;
-  if (auto tuple = dyn_cast<TupleType>(type)) {
-    SmallVector<Value> fields;
-    for (auto [i, field] : llvm::enumerate(tuple.getTypes()))
-      fields.push_back(widenTo(
-          b, loc, TupleGetOp::create(b, loc, value, i).getResult(), field));
-    return TupleOp::create(b, loc, fields);
-  }
-  auto tensor = cast<RankedTensorType>(type);
-  Type i64 = b.getIntegerType(64);
-  auto shapeType = RankedTensorType::get({tensor.getRank()}, i64);
-  Value shape =
-      ShapeOfOp::create(b, loc, TypeRange{shapeType}, ValueRange{value},
-                        {b.getNamedAttr("dtype", TypeAttr::get(i64))});
-  return DynReshapeOp::create(b, loc, TypeRange{type},
-                              ValueRange{value, shape});
-}
-
-namespace {
-
 /// The opsets the converters follow.
-constexpr int64_t kMinOpset = 1, kMaxOpset = 17;
-
-class GraphImporter {
-public:
-  GraphImporter(MLIRContext *ctx, StringRef fileName,
-                const OnnxImportOptions &options)
-      : ctx(ctx), builder(ctx), fileName(fileName), options(options) {}
-
-  OwningOpRef<ModuleOp> import(const onnx::ModelProto &model);
-
-private:
-  Location fileLoc(unsigned line) {
-    return FileLineColLoc::get(ctx, fileName, line, 0);
-  }
-  LogicalResult readOpset(const onnx::ModelProto &model);
-  /// The relay type of a graph input or output, or null after an error.
-  Type valueInfoType(const onnx::ValueInfoProto &info);
-  /// The type of the `index`th graph input (not an initializer) with the
-  /// shape the options give it; null (reported) on a mismatch.
-  Type inputType(const onnx::ValueInfoProto &info, unsigned index);
-  LogicalResult importNode(const onnx::NodeProto &node, unsigned index);
-  /// Makes the small outputs of a node whose inputs are all known known
-  /// too, each then a constant (see the definition).
-  void foldKnownOutputs(const onnx::NodeProto &node,
-                        ArrayRef<GraphValue> inputs,
-                        MutableArrayRef<GraphValue> outputs, Location loc);
-  /// If: the taken branch inline when the condition is known, else
-  /// relay.if with the branches imported into its regions.
-  LogicalResult importIf(const onnx::NodeProto &node, StringRef label,
-                         Location loc);
-  /// Imports a branch's initializers and nodes at the insertion point, in a
-  /// scope of its own (it sees the enclosing values); returns its outputs.
-  FailureOr<SmallVector<Value>> importBranch(const onnx::GraphProto &graph,
-                                             StringRef what, Location loc);
-
-  MLIRContext *ctx;
-  OpBuilder builder;
-  std::string fileName;
-  const OnnxImportOptions &options;
-  int64_t opset = 0;
-  llvm::StringMap<GraphValue> values;
-};
-
-} // namespace
+static constexpr int64_t kMinOpset = 1, kMaxOpset = 17;
 
 LogicalResult GraphImporter::readOpset(const onnx::ModelProto &model) {
   for (const onnx::OperatorSetIdProto &id : model.opset_import()) {
@@ -261,6 +165,10 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
                           << "' is not supported";
   if (node.op_type() == "If")
     return importIf(node, label, loc);
+  if (node.op_type() == "Scan")
+    return importScan(node, label, loc);
+  if (node.op_type() == "Loop")
+    return importLoop(node, label, loc);
   const OpConverter *converter = lookupOpConverter(node.op_type());
   if (!converter)
     return emitError(loc) << "unsupported ONNX operator " << node.op_type()
@@ -297,130 +205,6 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
     if (!node.output(i).empty())
       values[node.output(i)] = outputs[i];
   return success();
-}
-
-FailureOr<SmallVector<Value>>
-GraphImporter::importBranch(const onnx::GraphProto &graph, StringRef what,
-                            Location loc) {
-  llvm::StringMap<GraphValue> enclosing = values;
-  llvm::scope_exit restore([&] { values = std::move(enclosing); });
-  for (const onnx::TensorProto &t : graph.initializer()) {
-    FailureOr<ElementsAttr> attr = convertTensor(t, ctx, loc);
-    if (failed(attr))
-      return failure();
-    values[t.name()] = {ConstantOp::create(builder, loc, *attr), *attr};
-  }
-  for (auto [index, node] : llvm::enumerate(graph.node()))
-    if (failed(importNode(node, index)))
-      return failure();
-  SmallVector<Value> outputs;
-  for (const onnx::ValueInfoProto &info : graph.output()) {
-    auto it = values.find(info.name());
-    if (it == values.end())
-      return emitError(loc) << what << ": output '" << info.name()
-                            << "' is not computed by any node";
-    outputs.push_back(it->second.value);
-  }
-  if (outputs.empty())
-    return emitError(loc) << what << " has no outputs";
-  return outputs;
-}
-
-LogicalResult GraphImporter::importIf(const onnx::NodeProto &node,
-                                      StringRef label, Location loc) {
-  auto fail = [&](const Twine &message) {
-    return emitError(loc) << "If node '" << label << "': " << message;
-  };
-  if (node.input_size() != 1)
-    return fail("expects one input, the condition");
-  auto condIt = values.find(node.input(0));
-  if (condIt == values.end())
-    return fail("input '" + node.input(0) + "' is not defined before the node");
-  GraphValue cond = condIt->second;
-  auto condType = dyn_cast<RankedTensorType>(cond.value.getType());
-  if (!condType || !condType.getElementType().isInteger(1) ||
-      !condType.hasStaticShape() || condType.getNumElements() != 1)
-    return fail("the condition must be a one-element bool tensor");
-  const onnx::GraphProto *branches[2] = {nullptr, nullptr};
-  for (const onnx::AttributeProto &a : node.attribute()) {
-    if (a.name() == "then_branch")
-      branches[0] = &a.g();
-    else if (a.name() == "else_branch")
-      branches[1] = &a.g();
-  }
-  if (!branches[0] || !branches[1])
-    return fail("needs then_branch and else_branch graphs");
-  std::string names[2] = {"If node '" + label.str() + "': then_branch",
-                          "If node '" + label.str() + "': else_branch"};
-
-  auto bind = [&](ArrayRef<Value> outputs) -> LogicalResult {
-    if (outputs.size() < static_cast<size_t>(node.output_size()))
-      return fail("the branches give " + Twine(outputs.size()) +
-                  " outputs, the node has " + Twine(node.output_size()));
-    for (int i = 0; i < node.output_size(); ++i)
-      if (!node.output(i).empty())
-        values[node.output(i)] = {outputs[i], {}};
-    return success();
-  };
-  // A condition known at import (exporters fold shapes into them): only
-  // the taken branch.
-  if (cond.constant) {
-    bool taken = readInts(cond.constant).front() != 0;
-    FailureOr<SmallVector<Value>> outputs =
-        importBranch(*branches[taken ? 0 : 1], names[taken ? 0 : 1], loc);
-    if (failed(outputs))
-      return failure();
-    return bind(*outputs);
-  }
-
-  // relay.if on the 0-d condition; each branch yields its output, or a
-  // tuple of them.
-  auto scalarBool = RankedTensorType::get({}, builder.getI1Type());
-  Value scalar = ReshapeOp::create(
-      builder, loc, TypeRange{scalarBool}, ValueRange{cond.value},
-      {builder.getNamedAttr("newshape", builder.getDenseI64ArrayAttr({}))});
-  auto ifOp = IfOp::create(builder, loc, IncompleteType::get(ctx), scalar);
-  Type yielded[2];
-  size_t count[2];
-  for (int b = 0; b < 2; ++b) {
-    Region &region = b == 0 ? ifOp.getThenRegion() : ifOp.getElseRegion();
-    OpBuilder::InsertionGuard guard(builder);
-    builder.createBlock(&region);
-    FailureOr<SmallVector<Value>> outputs =
-        importBranch(*branches[b], names[b], loc);
-    if (failed(outputs))
-      return failure();
-    Value result = outputs->size() == 1
-                       ? outputs->front()
-                       : Value(TupleOp::create(builder, loc, *outputs));
-    YieldOp::create(builder, loc, result);
-    yielded[b] = result.getType();
-    count[b] = outputs->size();
-  }
-  Type joined = joinBranchTypes(yielded[0], yielded[1]);
-  if (!joined) {
-    std::string a, b;
-    llvm::raw_string_ostream as(a), bs(b);
-    as << yielded[0];
-    bs << yielded[1];
-    return fail("the branches give different types: '" + a + "' and '" + b +
-                "'");
-  }
-  // Sizes the branches disagree on (one depends on the data) are `?`.
-  for (Region *region : {&ifOp.getThenRegion(), &ifOp.getElseRegion()}) {
-    auto yield = cast<YieldOp>(region->front().getTerminator());
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPoint(yield);
-    yield->setOperand(0, widenTo(builder, loc, yield->getOperand(0), joined));
-  }
-  ifOp.getResult().setType(joined);
-  SmallVector<Value> outputs;
-  if (count[0] == 1)
-    outputs.push_back(ifOp.getResult());
-  else
-    for (size_t i = 0; i < count[0]; ++i)
-      outputs.push_back(TupleGetOp::create(builder, loc, ifOp.getResult(), i));
-  return bind(outputs);
 }
 
 OwningOpRef<ModuleOp> GraphImporter::import(const onnx::ModelProto &model) {

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Small PyTorch models of kinds beyond image classification (1-d CNNs, a
-transformer encoder, scripted control flow, a 3-d U-Net, scatters at
+transformer encoder, scripted branches and loops, a 3-d U-Net, scatters at
 data-dependent indices, max pooling's indices), exported with torch.onnx
 (random weights) and run compiled by relay-run: each must compile (no
 interpreter fallback) and match PyTorch to 1e-4 relative to its largest
@@ -81,6 +81,23 @@ class Branches(nn.Module):
         else:
             z = torch.tanh(y) - x
         return z
+
+
+class Loops(nn.Module):
+    """Scripted loops (ONNX Loop with a body graph): a fixed number of
+    layers applied in turn, then halving while the magnitude stays large (a
+    condition computed each step)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(6, 6)
+
+    def forward(self, x):
+        for _ in range(3):
+            x = torch.tanh(self.fc(x)) + x
+        while bool(x.abs().sum() > 0.5):
+            x = x * 0.5
+        return x
 
 
 class UNet3D(nn.Module):
@@ -216,6 +233,7 @@ def models():
     yield 'sparse_taps', SparseTaps(), torch.randn(1, 16, 20, 24)
     yield 'cluster_scatter', ClusterScatter(), torch.randn(10, 8)
     yield 'pool_indices', PoolIndices(), torch.randn(2, 3, 11, 9)
+    yield 'scripted_loops', torch.jit.script(Loops()), torch.randn(2, 6)
     branches = torch.jit.script(Branches())
     for sign, name in ((1.0, 'scripted_if_then'), (-1.0, 'scripted_if_else')):
         with torch.no_grad():

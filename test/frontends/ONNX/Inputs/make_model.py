@@ -574,6 +574,74 @@ def unpool_small_shape():
                  [tensor('y', [1, 1, 3, 3])], [shape], opset=11)
 
 
+def loop_counter():
+    """Loop five times (a constant trip count, no condition): x = 2x + i."""
+    body = helper.make_graph(
+        [helper.make_node('Identity', ['c'], ['c_out']),
+         helper.make_node('Cast', ['i'], ['fi'], to=TensorProto.FLOAT),
+         helper.make_node('Add', ['x_in', 'x_in'], ['twice']),
+         helper.make_node('Add', ['twice', 'fi'], ['x_out'])],
+        'body', [tensor('i', [], TensorProto.INT64),
+                 tensor('c', [], TensorProto.BOOL), tensor('x_in', [2, 3])],
+        [tensor('c_out', [], TensorProto.BOOL), tensor('x_out', [2, 3])])
+    trips = numpy_helper.from_array(np.array(5, np.int64), 'trips')
+    return model([helper.make_node('Loop', ['trips', '', 'x'], ['y'],
+                                   body=body)],
+                 [tensor('x', [2, 3])], [tensor('y', [2, 3])], [trips],
+                 opset=13)
+
+
+def loop_while():
+    """Loop while s < 100 (a condition computed each step, no trip count):
+    s = 3s, every s collected as a scan output."""
+    hundred = numpy_helper.from_array(np.array(100, np.float32), 'hundred')
+    three = numpy_helper.from_array(np.array(3, np.float32), 'three')
+    body = helper.make_graph(
+        [helper.make_node('Mul', ['s_in', 'three'], ['s_out']),
+         helper.make_node('Less', ['s_out', 'hundred'], ['c_out']),
+         helper.make_node('Identity', ['s_out'], ['seen'])],
+        'body', [tensor('i', [], TensorProto.INT64),
+                 tensor('c', [], TensorProto.BOOL), tensor('s_in', [])],
+        [tensor('c_out', [], TensorProto.BOOL), tensor('s_out', []),
+         tensor('seen', [])], [three])
+    return model([helper.make_node('Loop', ['', 'go', 's'], ['final', 'all'],
+                                   body=body)],
+                 [tensor('go', [], TensorProto.BOOL), tensor('s', [])],
+                 [tensor('final', []), tensor('all', ['n'])], [hundred],
+                 opset=13)
+
+
+def loop_growing():
+    """A loop-carried value whose size changes every step."""
+    body = helper.make_graph(
+        [helper.make_node('Identity', ['c'], ['c_out']),
+         helper.make_node('Concat', ['x_in', 'x_in'], ['x_out'], axis=0)],
+        'body', [tensor('i', [], TensorProto.INT64),
+                 tensor('c', [], TensorProto.BOOL), tensor('x_in', [2])],
+        [tensor('c_out', [], TensorProto.BOOL), tensor('x_out', [4])])
+    trips = numpy_helper.from_array(np.array(2, np.int64), 'trips')
+    return model([helper.make_node('Loop', ['trips', '', 'x'], ['y'],
+                                   body=body)],
+                 [tensor('x', [2])], [tensor('y', ['n'])], [trips], opset=13)
+
+
+def loop_rank_change():
+    """A loop-carried value that gains an axis each step."""
+    axes = numpy_helper.from_array(np.array([0], np.int64), 'axes')
+    body = helper.make_graph(
+        [helper.make_node('Identity', ['c'], ['c_out']),
+         helper.make_node('Unsqueeze', ['x_in', 'axes'], ['x_out'])],
+        'body', [tensor('i', [], TensorProto.INT64),
+                 tensor('c', [], TensorProto.BOOL), tensor('x_in', [2])],
+        [tensor('c_out', [], TensorProto.BOOL), tensor('x_out', [1, 2])],
+        [axes])
+    trips = numpy_helper.from_array(np.array(2, np.int64), 'trips')
+    return model([helper.make_node('Loop', ['trips', '', 'x'], ['y'],
+                                   body=body)],
+                 [tensor('x', [2])], [tensor('y', [1, 2])], [trips],
+                 opset=13)
+
+
 def compress():
     """Compress along an axis by a condition given as an input, of the
     flattened input by a constant condition shorter than it."""
@@ -595,6 +663,8 @@ MODELS = {f.__name__: f for f in (windows, window_bad_size, dft_bad_axis,
                                   dft_runtime_length, stft_long_frames,
                                   mel_runtime_edges, batchnorm_saved_stats,
                                   maxpool3d_indices, unpool_small_shape,
+                                  loop_counter, loop_while, loop_growing,
+                                  loop_rank_change,
                                   compress,
                                   compress_long, if_runtime, if_constant, if_mismatch,
                                   if_sizes,

@@ -1,0 +1,83 @@
+//===- GraphImporter.h - One ONNX graph into relay --------------*- C++ -*-===//
+//
+// Internal to the ONNX importer: the importer of a model's graph (and of
+// the graphs of its If, Loop and Scan nodes, ControlFlowImport.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RELAY_MLIR_FRONTENDS_ONNX_GRAPHIMPORTER_H
+#define RELAY_MLIR_FRONTENDS_ONNX_GRAPHIMPORTER_H
+
+#include "frontends/ONNX/NodeContext.h"
+#include "frontends/ONNX/OnnxImporter.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace mlir::relay::onnx_import {
+
+/// The type of a value that is either `a` or `b`: where two tensors of one
+/// rank and dtype differ in a size (one branch's output whose size depends
+/// on the data, the other's fixed), that size is `?`. Null when they
+/// differ otherwise.
+Type joinBranchTypes(Type a, Type b);
+
+/// `value` as a value of the more general `type` (joinBranchTypes).
+Value widenTo(OpBuilder &b, Location loc, Value value, Type type);
+
+class GraphImporter {
+public:
+  GraphImporter(MLIRContext *ctx, StringRef fileName,
+                const OnnxImportOptions &options)
+      : ctx(ctx), builder(ctx), fileName(fileName), options(options) {}
+
+  OwningOpRef<ModuleOp> import(const onnx::ModelProto &model);
+
+private:
+  Location fileLoc(unsigned line) {
+    return FileLineColLoc::get(ctx, fileName, line, 0);
+  }
+  LogicalResult readOpset(const onnx::ModelProto &model);
+  /// The relay type of a graph input or output, or null after an error.
+  Type valueInfoType(const onnx::ValueInfoProto &info);
+  /// The type of the `index`th graph input (not an initializer) with the
+  /// shape the options give it; null (reported) on a mismatch.
+  Type inputType(const onnx::ValueInfoProto &info, unsigned index);
+  LogicalResult importNode(const onnx::NodeProto &node, unsigned index);
+  /// Makes the small outputs of a node whose inputs are all known known
+  /// too, each then a constant (see the definition).
+  void foldKnownOutputs(const onnx::NodeProto &node,
+                        ArrayRef<GraphValue> inputs,
+                        MutableArrayRef<GraphValue> outputs, Location loc);
+  /// If: the taken branch inline when the condition is known, else
+  /// relay.if with the branches imported into its regions.
+  LogicalResult importIf(const onnx::NodeProto &node, StringRef label,
+                         Location loc);
+  /// Scan: the body unrolled over the scan inputs' length (known at
+  /// import), the state threaded through, each scan output stacked.
+  LogicalResult importScan(const onnx::NodeProto &node, StringRef label,
+                           Location loc);
+  /// Loop: a local recursive function of the iteration number, the
+  /// condition, the loop-carried values and the scan outputs so far, whose
+  /// body is the graph's (a tail call, which native code makes a loop).
+  LogicalResult importLoop(const onnx::NodeProto &node, StringRef label,
+                           Location loc);
+  /// Imports a graph's initializers and nodes at the insertion point, in a
+  /// scope of its own (it sees the enclosing values), its inputs bound to
+  /// `inputs` (as many as it has; none for If's branches); returns its
+  /// outputs.
+  FailureOr<SmallVector<Value>> importBranch(const onnx::GraphProto &graph,
+                                             StringRef what, Location loc,
+                                             ArrayRef<Value> inputs = {});
+
+  MLIRContext *ctx;
+  OpBuilder builder;
+  std::string fileName;
+  const OnnxImportOptions &options;
+  int64_t opset = 0;
+  llvm::StringMap<GraphValue> values;
+};
+
+} // namespace mlir::relay::onnx_import
+
+#endif // RELAY_MLIR_FRONTENDS_ONNX_GRAPHIMPORTER_H
