@@ -325,6 +325,14 @@ LogicalResult GraphImporter::importScan(const onnx::NodeProto &node,
     }
     if (steps == 0)
       return fail("scan inputs of length 0 are not supported");
+    // Unrolled, the body's nodes repeat once a step.
+    constexpr int64_t kMaxUnrolledNodes = 1 << 16;
+    if (steps > kMaxUnrolledNodes / std::max(1, body->node_size()))
+      return fail("a scan of " + Twine(steps) + " steps over a body of " +
+                  Twine(body->node_size()) +
+                  " nodes is too long to unroll "
+                  "(more than " +
+                  Twine(kMaxUnrolledNodes) + " nodes)");
     SmallVector<SmallVector<Value>> produced(numOutputs);
     for (int64_t t = 0; t < steps; ++t) {
       SmallVector<Value> bound(states);

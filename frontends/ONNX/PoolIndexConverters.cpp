@@ -130,11 +130,19 @@ LogicalResult convertMaxUnpool(NodeContext &ctx) {
       pads.size() != 2 * spatial)
     return ctx.fail("kernel_shape and strides need " + Twine(spatial) +
                     " values, pads " + Twine(2 * spatial));
+  for (size_t d = 0; d < spatial; ++d)
+    if (kernel[d] < 1 || strides[d] < 1 || pads[d] < 0 || pads[d + spatial] < 0)
+      return ctx.fail("kernel_shape and strides must be positive, pads not "
+                      "negative");
   // The shape the pooling had, which the indices count in.
   SmallVector<int64_t> pooledFrom(in.take_front(2));
-  for (size_t d = 0; d < spatial; ++d)
+  for (size_t d = 0; d < spatial; ++d) {
     pooledFrom.push_back((in[d + 2] - 1) * strides[d] + kernel[d] - pads[d] -
                          pads[d + spatial]);
+    if (pooledFrom.back() < 1)
+      return ctx.fail("the pads leave no pooled-from size along axis " +
+                      Twine(d + 2));
+  }
   SmallVector<int64_t> shape = pooledFrom;
   if (ctx.hasInput(2)) {
     FailureOr<SmallVector<int64_t>> given = ctx.constantInts(2, "output_shape");
@@ -168,7 +176,12 @@ LogicalResult convertMaxUnpool(NodeContext &ctx) {
     }
     index = moved;
   }
-  int64_t count = product(in), total = product(shape);
+  int64_t count = product(in), total = 1;
+  for (int64_t d : shape) {
+    if (d > (int64_t(1) << 40) / total)
+      return ctx.fail("output_shape holds too many elements");
+    total *= d;
+  }
   Type element = ctx.elementType(0);
   Value zeros = ctx.constant(DenseElementsAttr::get(
       RankedTensorType::get({total}, element),

@@ -103,6 +103,11 @@ LogicalResult convertBlackmanWindow(NodeContext &ctx) {
   return convertCosineWindow(ctx, {0.42, -0.5, 0.08});
 }
 
+/// The most elements the constant matrices of one transform may hold (64 Mi
+/// doubles while they are computed): longer transforms are refused rather
+/// than exhausting memory at import.
+constexpr int64_t kMaxMatrixElements = int64_t(1) << 26;
+
 /// `values` (row-major) of `shape` as `element`.
 DenseElementsAttr floatValues(ArrayRef<int64_t> shape, Type element,
                               ArrayRef<double> values) {
@@ -196,6 +201,11 @@ LogicalResult convertDFT(NodeContext &ctx) {
   }
   bool inverse = ctx.attrInt("inverse", 0) != 0;
   int64_t bins = ctx.attrInt("onesided", 0) != 0 ? n / 2 + 1 : n;
+  if (bins > kMaxMatrixElements / given)
+    return ctx.fail("a DFT of " + Twine(n) + " points is too long (its " +
+                    Twine(bins) + " x " + Twine(given) +
+                    " matrices exceed the importer's limit of " +
+                    Twine(kMaxMatrixElements) + " elements)");
 
   Emitter b(ctx);
   auto [re, im] = complexParts(b, ctx.input(0), rank, shape.back());
@@ -259,6 +269,12 @@ LogicalResult convertSTFT(NodeContext &ctx) {
                     " samples are longer than the signal (" + Twine(shape[1]) +
                     ")");
   int64_t frames = (shape[1] - length) / step->front() + 1;
+  if (length > kMaxMatrixElements / length ||
+      frames > kMaxMatrixElements / length)
+    return ctx.fail("frames of " + Twine(length) +
+                    " samples are too long (the importer's matrices hold at "
+                    "most " +
+                    Twine(kMaxMatrixElements) + " elements)");
   SmallVector<int64_t> positions;
   for (int64_t f = 0; f < frames; ++f)
     for (int64_t j = 0; j < length; ++j)
@@ -307,6 +323,10 @@ LogicalResult convertMelWeightMatrix(NodeContext &ctx) {
     return ctx.fail("output_datatype must be a floating-point type");
   int64_t count = mels->front(), length = dft->front();
   int64_t rows = length / 2 + 1;
+  if (count > kMaxMatrixElements / rows)
+    return ctx.fail("a " + Twine(rows) + " x " + Twine(count) +
+                    " matrix exceeds the importer's limit of " +
+                    Twine(kMaxMatrixElements) + " elements");
   double low = readDoubles(lowAttr).front(),
          high = readDoubles(highAttr).front();
   auto toMel = [](double hz) { return 2595 * std::log10(1 + hz / 700); };
@@ -326,9 +346,11 @@ LogicalResult convertMelWeightMatrix(NodeContext &ctx) {
     if (centre == left)
       set(centre, i, 1.0);
     else
-      for (int64_t j = left; j <= centre; ++j)
+      for (int64_t j = std::max<int64_t>(left, 0);
+           j <= std::min(centre, rows - 1); ++j)
         set(j, i, double(j - left) / double(centre - left));
-    for (int64_t j = centre; j < right; ++j)
+    for (int64_t j = std::max<int64_t>(centre, 0); j < std::min(right, rows);
+         ++j)
       set(j, i, double(right - j) / double(right - centre));
   }
   DenseElementsAttr matrix = floatValues({rows, count}, element, weights);

@@ -642,6 +642,24 @@ def loop_rank_change():
                  opset=13)
 
 
+def dft_too_long():
+    """A DFT whose constant matrices would hold 10^8 elements."""
+    n = numpy_helper.from_array(np.array(100000, np.int64), 'n')
+    return model([helper.make_node('DFT', ['x', 'n'], ['y'])],
+                 [tensor('x', [1, 1000, 1])], [tensor('y', [1, 100000, 2])],
+                 [n], opset=17)
+
+
+def unpool_bad_pads():
+    """MaxUnpool whose pads leave nothing of the pooled-from shape."""
+    return model([helper.make_node('MaxUnpool', ['x', 'i'], ['y'],
+                                   kernel_shape=[2, 2], strides=[1, 1],
+                                   pads=[2, 2, 2, 2])],
+                 [tensor('x', [1, 1, 1, 1]),
+                  tensor('i', [1, 1, 1, 1], TensorProto.INT64)],
+                 [tensor('y', [1, 1, 1, 1])], opset=11)
+
+
 def compress():
     """Compress along an axis by a condition given as an input, of the
     flattened input by a constant condition shorter than it."""
@@ -664,7 +682,8 @@ MODELS = {f.__name__: f for f in (windows, window_bad_size, dft_bad_axis,
                                   mel_runtime_edges, batchnorm_saved_stats,
                                   maxpool3d_indices, unpool_small_shape,
                                   loop_counter, loop_while, loop_growing,
-                                  loop_rank_change,
+                                  loop_rank_change, dft_too_long,
+                                  unpool_bad_pads,
                                   compress,
                                   compress_long, if_runtime, if_constant, if_mismatch,
                                   if_sizes,
