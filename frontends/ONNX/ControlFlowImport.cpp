@@ -340,6 +340,8 @@ LogicalResult GraphImporter::importScan(const onnx::NodeProto &node,
         int64_t at = inReverse[j] ? steps - 1 - t : t;
         bound.push_back(rb.op<TakeOp>({seq, rb.scalar(at, i64)},
                                       {intAttr(builder, "axis", axes[j])}));
+        if (!bound.back())
+          return failure(); // reported by the relation
       }
       FailureOr<SmallVector<Value>> outs =
           importBranch(*body, what, loc, bound);
@@ -378,14 +380,18 @@ LogicalResult GraphImporter::importScan(const onnx::NodeProto &node,
   } else {
     // Each batch entry scanned on its own, the results stacked.
     auto type = cast<RankedTensorType>(inputs.front().getType());
-    if (type.getRank() < 1 || ShapedType::isDynamic(type.getDimSize(0)))
-      return fail("the batch size must be known");
+    if (type.getRank() < 1 || ShapedType::isDynamic(type.getDimSize(0)) ||
+        type.getDimSize(0) < 1)
+      return fail("the batch size must be known and positive");
     SmallVector<SmallVector<Value>> perEntry(numStates + numOutputs);
     for (int64_t e = 0; e < type.getDimSize(0); ++e) {
       SmallVector<Value> entry;
-      for (Value v : inputs)
+      for (Value v : inputs) {
         entry.push_back(rb.op<TakeOp>({v, rb.scalar(e, i64)},
                                       {intAttr(builder, "axis", 0)}));
+        if (!entry.back())
+          return failure(); // reported by the relation
+      }
       FailureOr<SmallVector<Value>> r =
           scan(SmallVector<Value>(entry.begin(), entry.begin() + numStates),
                ArrayRef<Value>(entry).drop_front(numStates));
@@ -394,9 +400,12 @@ LogicalResult GraphImporter::importScan(const onnx::NodeProto &node,
       for (auto [k, v] : llvm::enumerate(*r))
         perEntry[k].push_back(v);
     }
-    for (ArrayRef<Value> entries : perEntry)
+    for (ArrayRef<Value> entries : perEntry) {
       results.push_back(
           rb.op<StackOp>({rb.tuple(entries)}, {intAttr(builder, "axis", 0)}));
+      if (!results.back())
+        return failure(); // reported by the relation
+    }
   }
   if (node.output_size() > int(results.size()))
     return fail("the node has " + Twine(node.output_size()) +

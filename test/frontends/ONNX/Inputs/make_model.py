@@ -660,6 +660,20 @@ def unpool_bad_pads():
                  [tensor('y', [1, 1, 1, 1])], opset=11)
 
 
+def scan_empty_batch():
+    """Opset 8's Scan over a batch of 0 (a mutation of ONNX's
+    test_scan_sum that crashed the importer)."""
+    body = helper.make_graph(
+        [helper.make_node('Add', ['sum_in', 'next'], ['sum_out']),
+         helper.make_node('Identity', ['sum_out'], ['scan_out'])],
+        'body', [tensor('sum_in', [2]), tensor('next', [2])],
+        [tensor('sum_out', [2]), tensor('scan_out', [2])])
+    return model([helper.make_node('Scan', ['', 'initial', 'x'], ['y', 'z'],
+                                   body=body, num_scan_inputs=1)],
+                 [tensor('initial', [0, 2]), tensor('x', [0, 3, 2])],
+                 [tensor('y', [0, 2]), tensor('z', [0, 3, 2])], opset=8)
+
+
 def compress():
     """Compress along an axis by a condition given as an input, of the
     flattened input by a constant condition shorter than it."""
@@ -683,7 +697,7 @@ MODELS = {f.__name__: f for f in (windows, window_bad_size, dft_bad_axis,
                                   maxpool3d_indices, unpool_small_shape,
                                   loop_counter, loop_while, loop_growing,
                                   loop_rank_change, dft_too_long,
-                                  unpool_bad_pads,
+                                  unpool_bad_pads, scan_empty_batch,
                                   compress,
                                   compress_long, if_runtime, if_constant, if_mismatch,
                                   if_sizes,
