@@ -188,9 +188,15 @@ Value NodeContext::scalar(double value, Type elementType) {
 }
 
 Value NodeContext::tuple(ValueRange fields) {
+  // A field that failed to build (reported) makes no tuple: the op that
+  // takes it fails in turn.
+  if (llvm::any_of(fields, [](Value v) { return !v; }))
+    return {};
   return TupleOp::create(builder, loc, fields);
 }
 
 Value NodeContext::tupleGet(Value tuple, unsigned index) {
+  if (!tuple)
+    return {};
   return TupleGetOp::create(builder, loc, tuple, index);
 }

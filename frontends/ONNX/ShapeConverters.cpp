@@ -1130,6 +1130,11 @@ FailureOr<int64_t> blockSize(NodeContext &ctx) {
   int64_t b = ctx.attrInt("blocksize", 0);
   if (b <= 0)
     return ctx.fail("blocksize must be positive, got " + std::to_string(b));
+  // Larger than every dimension, it divides none (and b * b would
+  // overflow).
+  if (b > std::max(ctx.shape(0)[1], std::max(ctx.shape(0)[2], ctx.shape(0)[3])))
+    return ctx.fail("blocksize " + std::to_string(b) +
+                    " is larger than the input's dimensions");
   return b;
 }
 

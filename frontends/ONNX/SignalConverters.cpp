@@ -188,8 +188,9 @@ LogicalResult convertDFT(NodeContext &ctx) {
                     " does not name a signal dimension (1 to " +
                     Twine(rank - 2) + ")");
   int64_t given = shape[axis];
-  if (ShapedType::isDynamic(given))
-    return ctx.fail("the signal's length along the axis must be known");
+  if (ShapedType::isDynamic(given) || given < 1)
+    return ctx.fail("the signal's length along the axis must be known and "
+                    "positive");
   int64_t n = given;
   if (ctx.hasInput(1)) {
     FailureOr<SmallVector<int64_t>> length = ctx.constantInts(1, "dft_length");
@@ -247,8 +248,10 @@ LogicalResult convertSTFT(NodeContext &ctx) {
   int64_t length = -1;
   bool windowed = ctx.hasInput(2);
   if (windowed) {
-    if (ctx.rank(2) != 1 || ShapedType::isDynamic(ctx.shape(2)[0]))
-      return ctx.fail("the window must be a vector of known length");
+    if (ctx.rank(2) != 1 || ShapedType::isDynamic(ctx.shape(2)[0]) ||
+        ctx.shape(2)[0] < 1)
+      return ctx.fail("the window must be a vector of known, positive "
+                      "length");
     length = ctx.shape(2)[0];
   }
   if (ctx.hasInput(3)) {
