@@ -29,16 +29,6 @@ int64_t product(ArrayRef<int64_t> dims) {
   return p;
 }
 
-DenseElementsAttr i64Constant(NodeContext &ctx, ArrayRef<int64_t> shape,
-                              ArrayRef<int64_t> values) {
-  SmallVector<APInt> bits;
-  for (int64_t v : values)
-    bits.push_back(APInt(64, v, /*isSigned=*/true));
-  return DenseElementsAttr::get(
-      RankedTensorType::get(shape, IntegerType::get(ctx.getContext(), 64)),
-      bits);
-}
-
 LogicalResult convertGatherND(NodeContext &ctx) {
   if (failed(ctx.checkInputs(2, 2)))
     return failure();
@@ -71,15 +61,15 @@ LogicalResult convertGatherND(NodeContext &ctx) {
   Type i64 = IntegerType::get(ctx.getContext(), 64);
   Value idx = b.op<CastOp>({ctx.input(1)}, {ctx.type("dtype", i64)});
   // Negative indices count from the end.
-  Value dims = ctx.constant(i64Constant(ctx, {k}, indexed));
+  Value dims = ctx.constant(i64Elements(ctx.getContext(), {k}, indexed));
   idx = b.op<WhereOp>(
       {b.op<LessOp>({idx, ctx.scalar(0, i64)}), b.add(idx, dims), idx});
   SmallVector<int64_t> strides(k, 1);
   for (int64_t j = k - 2; j >= 0; --j)
     strides[j] = strides[j + 1] * indexed[j + 1];
-  Value flat =
-      b.op<SumOp>({b.mul(idx, ctx.constant(i64Constant(ctx, {k}, strides)))},
-                  {ctx.ints("axis", {q - 1})});
+  Value flat = b.op<SumOp>(
+      {b.mul(idx, ctx.constant(i64Elements(ctx.getContext(), {k}, strides)))},
+      {ctx.ints("axis", {q - 1})});
   // Each batch entry's rows follow the previous entries'.
   int64_t perBatch = product(indexed);
   if (batchDims > 0) {
@@ -87,7 +77,8 @@ LogicalResult convertGatherND(NodeContext &ctx) {
     offsetShape.append(q - 1 - batchDims, 1);
     for (int64_t i = 0, n = product(batch); i < n; ++i)
       offsets.push_back(i * perBatch);
-    flat = b.add(flat, ctx.constant(i64Constant(ctx, offsetShape, offsets)));
+    flat = b.add(flat, ctx.constant(i64Elements(ctx.getContext(), offsetShape,
+                                                offsets)));
   }
   SmallVector<int64_t> rows = {product(batch) * perBatch};
   rows.append(rest.begin(), rest.end());
@@ -140,9 +131,9 @@ LogicalResult applyRounds(NodeContext &ctx, Rounds rounds, int64_t targets,
       map.push_back(std::max<int64_t>(u, 0));
       written.push_back(u >= 0);
     }
-    Value gathered =
-        b.op<TakeOp>({updates, ctx.constant(i64Constant(ctx, {targets}, map))},
-                     {ctx.i64("axis", 0)});
+    Value gathered = b.op<TakeOp>(
+        {updates, ctx.constant(i64Elements(ctx.getContext(), {targets}, map))},
+        {ctx.i64("axis", 0)});
     Value mask = ctx.constant(DenseElementsAttr::get(
         RankedTensorType::get(maskShape, IntegerType::get(ctx.getContext(), 1)),
         ArrayRef<bool>(written)));
@@ -431,8 +422,8 @@ LogicalResult convertNonMaxSuppression(NodeContext &ctx) {
           : ctx.scalar(-std::numeric_limits<double>::infinity(), element);
   Value nms = b.op<AllClassNonMaxSuppressionOp>(
       {boxes, ctx.input(1), maxBoxes, iou, score}, {});
-  Value zero = ctx.constant(i64Constant(ctx, {1}, {0}));
-  Value one = ctx.constant(i64Constant(ctx, {1}, {1}));
+  Value zero = ctx.constant(i64Elements(ctx.getContext(), {1}, {0}));
+  Value one = ctx.constant(i64Elements(ctx.getContext(), {1}, {1}));
   return b.output(b.op<DynStridedSliceOp>(
       {b.tupleGet(nms, 0), zero, b.tupleGet(nms, 1), one}, {}));
 }
@@ -463,7 +454,7 @@ LogicalResult convertReverseSequence(NodeContext &ctx) {
   for (int64_t t = 0; t < steps; ++t)
     times.push_back(t);
   Type i64 = IntegerType::get(ctx.getContext(), 64);
-  Value t = ctx.constant(i64Constant(ctx, timeShape, times));
+  Value t = ctx.constant(i64Elements(ctx.getContext(), timeShape, times));
   FailureOr<Value> len =
       ctx.op<CastOp>({ctx.input(1)}, {ctx.type("dtype", i64)});
   if (failed(len))

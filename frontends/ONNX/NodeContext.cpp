@@ -200,3 +200,10 @@ Value NodeContext::tupleGet(Value tuple, unsigned index) {
     return {};
   return TupleGetOp::create(builder, loc, tuple, index);
 }
+
+DenseElementsAttr
+mlir::relay::onnx_import::i64Elements(MLIRContext *ctx, ArrayRef<int64_t> shape,
+                                      ArrayRef<int64_t> values) {
+  return DenseElementsAttr::get(
+      RankedTensorType::get(shape, IntegerType::get(ctx, 64)), values);
+}

@@ -41,6 +41,9 @@ FailureOr<ElementsAttr> convertTensor(const onnx::TensorProto &tensor,
 SmallVector<int64_t> readInts(ElementsAttr attr);
 /// The contents of a constant as doubles.
 SmallVector<double> readDoubles(ElementsAttr attr);
+/// An int64 tensor of `shape` holding `values` (index maps, offsets).
+DenseElementsAttr i64Elements(MLIRContext *ctx, ArrayRef<int64_t> shape,
+                              ArrayRef<int64_t> values);
 
 class NodeContext {
 public:

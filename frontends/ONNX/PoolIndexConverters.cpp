@@ -26,8 +26,7 @@ Type i64Type(NodeContext &ctx) {
 
 Value i64Constant(NodeContext &ctx, ArrayRef<int64_t> shape,
                   ArrayRef<int64_t> values) {
-  return ctx.constant(DenseElementsAttr::get(
-      RankedTensorType::get(shape, i64Type(ctx)), values));
+  return ctx.constant(i64Elements(ctx.getContext(), shape, values));
 }
 
 /// The lowest value of `element`: what an out-of-image tap reads.
@@ -39,13 +38,6 @@ Attribute lowestValue(Type element) {
   return IntegerAttr::get(element, element.isUnsignedInteger()
                                        ? APInt::getMinValue(width)
                                        : APInt::getSignedMinValue(width));
-}
-
-int64_t product(ArrayRef<int64_t> dims) {
-  int64_t p = 1;
-  for (int64_t d : dims)
-    p *= d;
-  return p;
 }
 
 } // namespace
@@ -163,8 +155,10 @@ LogicalResult convertMaxUnpool(NodeContext &ctx) {
     // Each index's coordinates in the pooled-from shape, at the same
     // coordinates of the output.
     auto scalar = [&](int64_t v) { return ctx.scalar(v, i64Type(ctx)); };
-    int64_t pixels = product(ArrayRef<int64_t>(pooledFrom).drop_front(2));
-    int64_t outPixels = product(ArrayRef<int64_t>(shape).drop_front(2));
+    int64_t pixels =
+        ShapedType::getNumElements(ArrayRef<int64_t>(pooledFrom).drop_front(2));
+    int64_t outPixels =
+        ShapedType::getNumElements(ArrayRef<int64_t>(shape).drop_front(2));
     Value rest = b.op<FloorModOp>({index, scalar(pixels)});
     Value moved =
         b.mul(b.op<FloorDivideOp>({index, scalar(pixels)}), scalar(outPixels));
@@ -176,7 +170,7 @@ LogicalResult convertMaxUnpool(NodeContext &ctx) {
     }
     index = moved;
   }
-  int64_t count = product(in), total = 1;
+  int64_t count = ShapedType::getNumElements(in), total = 1;
   for (int64_t d : shape) {
     if (d > (int64_t(1) << 40) / total)
       return ctx.fail("output_shape holds too many elements");

@@ -25,6 +25,21 @@ using namespace mlir::relay::onnx_import;
 
 namespace {
 
+/// `values` (row-major) of `shape` as `element`.
+DenseElementsAttr floatValues(ArrayRef<int64_t> shape, Type element,
+                              ArrayRef<double> values) {
+  SmallVector<APFloat> converted;
+  for (double v : values) {
+    APFloat value(v);
+    bool losesInfo;
+    value.convert(cast<FloatType>(element).getFloatSemantics(),
+                  APFloat::rmNearestTiesToEven, &losesInfo);
+    converted.push_back(value);
+  }
+  return DenseElementsAttr::get(RankedTensorType::get(shape, element),
+                                converted);
+}
+
 /// w[n] = sum_k coefficients[k] * cos(2 pi k n / N).
 LogicalResult convertCosineWindow(NodeContext &ctx,
                                   ArrayRef<double> coefficients) {
@@ -43,19 +58,14 @@ LogicalResult convertCosineWindow(NodeContext &ctx,
     if (size < 0)
       return ctx.fail("size must not be negative, got " + Twine(size));
     double n = periodic ? size : size - 1;
-    auto type = RankedTensorType::get({size}, element);
-    SmallVector<APFloat> values;
+    SmallVector<double> values;
     for (int64_t i = 0; i < size; ++i) {
       double v = 0;
       for (auto [k, a] : llvm::enumerate(coefficients))
         v += a * (k == 0 ? 1.0 : std::cos(2 * M_PI * k * i / n));
-      APFloat value(v);
-      bool losesInfo;
-      value.convert(cast<FloatType>(element).getFloatSemantics(),
-                    APFloat::rmNearestTiesToEven, &losesInfo);
-      values.push_back(value);
+      values.push_back(v);
     }
-    auto folded = DenseElementsAttr::get(type, values);
+    DenseElementsAttr folded = floatValues({size}, element, values);
     ctx.addOutput(ctx.constant(folded), folded);
     return success();
   }
@@ -107,21 +117,6 @@ LogicalResult convertBlackmanWindow(NodeContext &ctx) {
 /// doubles while they are computed): longer transforms are refused rather
 /// than exhausting memory at import.
 constexpr int64_t kMaxMatrixElements = int64_t(1) << 26;
-
-/// `values` (row-major) of `shape` as `element`.
-DenseElementsAttr floatValues(ArrayRef<int64_t> shape, Type element,
-                              ArrayRef<double> values) {
-  SmallVector<APFloat> converted;
-  for (double v : values) {
-    APFloat value(v);
-    bool losesInfo;
-    value.convert(cast<FloatType>(element).getFloatSemantics(),
-                  APFloat::rmNearestTiesToEven, &losesInfo);
-    converted.push_back(value);
-  }
-  return DenseElementsAttr::get(RankedTensorType::get(shape, element),
-                                converted);
-}
 
 Value floatConstant(NodeContext &ctx, ArrayRef<int64_t> shape, Type element,
                     ArrayRef<double> values) {
@@ -282,10 +277,8 @@ LogicalResult convertSTFT(NodeContext &ctx) {
   for (int64_t f = 0; f < frames; ++f)
     for (int64_t j = 0; j < length; ++j)
       positions.push_back(f * step->front() + j);
-  Value at = ctx.constant(DenseElementsAttr::get(
-      RankedTensorType::get({frames, length},
-                            IntegerType::get(ctx.getContext(), 64)),
-      ArrayRef<int64_t>(positions)));
+  Value at =
+      ctx.constant(i64Elements(ctx.getContext(), {frames, length}, positions));
 
   Emitter b(ctx);
   auto [re, im] = complexParts(b, ctx.input(0), 3, shape[2]);
