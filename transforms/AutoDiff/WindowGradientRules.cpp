@@ -194,6 +194,14 @@ Value accumulate(RelayBuilder &rb, Value acc, Value v) {
 /// Calls `visit` on each window offset (a, c) of a max pool, row-major,
 /// with `take`: 1 where that offset holds the window's maximum and no
 /// earlier one did (the element PyTorch's max pool picks), else 0.
+///
+/// Each offset's hit (1 where it equals the maximum) is weighted by a score
+/// that falls in row-major order, kh * kw for the first offset down to 1
+/// for the last; the largest score of a window names its first maximum (0:
+/// none, a NaN maximum), and `take` is where an offset's score is it. The
+/// scores' maximum is one elementwise chain, so it fuses into one loop over
+/// the result; each `take` is one more (a chain of `claimed` masks, one per
+/// offset, made four loops per offset).
 LogicalResult visitMaxPoolWindows(
     RelayBuilder &rb, MaxPool2DOp op, const PoolWindows &windows,
     function_ref<LogicalResult(int64_t, int64_t, Value)> visit) {
@@ -209,22 +217,41 @@ LogicalResult visitMaxPoolWindows(
                           {ints(b, "pad_width", width)});
   if (!padded)
     return failure();
-  // `claimed` is 1 where an earlier offset of the window held the maximum.
-  Value claimed;
-  Value one = scalar(rb, 1.0, y);
-  for (int64_t a = 0; a < geo->kernel[0]; ++a)
-    for (int64_t c = 0; c < geo->kernel[1]; ++c) {
-      Value window = windows.read(rb, padded, a, c, out);
-      if (!window)
-        return failure();
-      Value hit =
-          rb.op<CastOp>({rb.equal(window, y)},
-                        {b.getNamedAttr("dtype", TypeAttr::get(element))});
-      Value take = claimed ? rb.multiply(hit, rb.subtract(one, claimed)) : hit;
-      claimed = claimed ? rb.add(claimed, take) : take;
-      if (!take || !claimed || failed(visit(a, c, take)))
-        return failure();
-    }
+  // Scores are whole numbers up to kh * kw: in float32 (exact to 2^24)
+  // when the data's type is narrower (bfloat16 is exact only to 256).
+  int64_t count = geo->kernel[0] * geo->kernel[1];
+  if (count > (int64_t(1) << 24))
+    return failure();
+  Type scoreType =
+      element.getIntOrFloatBitWidth() < 32 ? Type(b.getF32Type()) : element;
+  auto as = [&](Value mask, Type type) {
+    return mask ? rb.op<CastOp>({mask},
+                                {b.getNamedAttr("dtype", TypeAttr::get(type))})
+                : mask;
+  };
+  auto scoreOf = [&](int64_t k) {
+    return ConstantOp::create(
+        rb.getBuilder(), rb.getLoc(),
+        DenseElementsAttr::get(RankedTensorType::get({}, scoreType),
+                               b.getFloatAttr(scoreType, double(count - k))));
+  };
+  Value best;
+  for (int64_t k = 0; k < count; ++k) {
+    Value window =
+        windows.read(rb, padded, k / geo->kernel[1], k % geo->kernel[1], out);
+    Value hit = window ? as(rb.equal(window, y), scoreType) : window;
+    if (!hit)
+      return failure();
+    Value score = rb.multiply(hit, scoreOf(k));
+    best = best ? rb.op<MaximumOp>({best, score}) : score;
+    if (!best)
+      return failure();
+  }
+  for (int64_t k = 0; k < count; ++k) {
+    Value take = as(rb.equal(best, scoreOf(k)), element);
+    if (!take || failed(visit(k / geo->kernel[1], k % geo->kernel[1], take)))
+      return failure();
+  }
   return success();
 }
 
