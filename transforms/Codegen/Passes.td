@@ -180,6 +180,42 @@ def HoistDeallocs : Pass<"relay-hoist-deallocs", "::mlir::func::FuncOp"> {
   ];
 }
 
+def FlattenParallelLoops
+    : Pass<"relay-flatten-parallel-loops", "::mlir::func::FuncOp"> {
+  let summary = "Make each multi-dimensional scf.parallel one-dimensional";
+  let description = [{
+    Runs in `--relay-to-llvm` with threads, between upstream's
+    `--scf-forall-to-parallel` and `--async-parallel-for`. An
+    `scf.parallel` over several dimensions becomes one over their product
+    (upstream's `collapseParallelLoops`: the indices are recovered by
+    division and remainder), so that the async lowering splits a single
+    range.
+
+    Why: on a loop of two or more dimensions whose inner ones have static
+    sizes, `--async-parallel-for` (LLVM 22) rounds its block size up to a
+    multiple of the inner iterations but keeps the block count computed
+    for the smaller size; the extra blocks start past the end, and their
+    delinearised bounds wrap around to iterations other blocks run too. A
+    product tiled as a forall of 25 x 7 tiles ran 16 blocks of 14 where 13
+    cover the 175 tiles; three blocks ran tiles 1-24 a second time, at the
+    same time, adding their sums into the result twice. With one dimension
+    there is nothing to align to.
+
+    ```mlir
+    scf.parallel (%i, %j) = (%c0, %c0) to (%c25, %c7) step (%c1, %c1) {...}
+    // becomes
+    scf.parallel (%ij) = (%c0) to (%c175) step (%c1) {
+      %j = arith.remsi %ij, %c7
+      %i = arith.divsi %ij, %c7
+      ...
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def ParallelizeLoops : Pass<"relay-parallelize-loops", "::mlir::func::FuncOp"> {
   let summary = "Turn loops marked as having independent iterations into "
                 "scf.forall";

@@ -81,6 +81,7 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm,
   // split into `threads` blocks run by its worker threads.
   if (options.threads > 1) {
     pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
+    pm.addNestedPass<func::FuncOp>(createFlattenParallelLoops());
     AsyncParallelForPassOptions parallel;
     parallel.asyncDispatch = false;
     parallel.minTaskSize = 1;
