@@ -31,8 +31,10 @@ struct FlattenParallelLoops
     : relay::impl::FlattenParallelLoopsBase<FlattenParallelLoops> {
   void runOnOperation() override {
     SmallVector<scf::ParallelOp> loops;
+    // (A loop with reductions is left as it is: the async lowering does
+    // not take those, and the CPU pipeline makes none.)
     getOperation().walk([&](scf::ParallelOp loop) {
-      if (loop.getNumLoops() > 1)
+      if (loop.getNumLoops() > 1 && loop.getNumResults() == 0)
         loops.push_back(loop);
     });
     IRRewriter rewriter(&getContext());
