@@ -82,6 +82,25 @@ relay.func @one_position(%x: tensor<1x8x1x1xf32>) -> tensor<1x32x1x1xf32> {
   relay.return %r : tensor<1x32x1x1xf32>
 }
 
+// Tests that with a long k (512: read in place, a register tile's rows
+// take a cache line per k step, 32 KB, over half of L1) and 256 channels
+// the positions are packed into panels of 7 rows contiguous along k, and
+// the product runs over (panels of channels, channels, panels of
+// positions, positions, k). AVX2's 6x16 tiles pad the positions to
+// 54, packed into panels of 6.
+// CHECK-LABEL: func.func @packed_positions_7x7(
+// CHECK: %[[COLP:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<512x49xf32>) outs(%{{.*}} : tensor<7x512x7xf32>)
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%[[COLP]], %{{.*}} : tensor<7x512x7xf32>, tensor<8x512x32xf32>) outs(%{{.*}} : tensor<7x7x8x32xf32>)
+// CHECK: linalg.transpose
+// AVX2-LABEL: func.func @packed_positions_7x7(
+// AVX2: outs(%{{.*}} : tensor<9x512x6xf32>)
+// AVX2: outs(%{{.*}} : tensor<9x6x16x16xf32>)
+relay.func @packed_positions_7x7(%x: tensor<1x512x7x7xf32>) -> tensor<1x256x7x7xf32> {
+  %w = relay.constant dense<0.5> : tensor<256x512x1x1xf32>
+  %r = relay.nn.conv2d %x, %w {channels = 256 : i64, kernel_size = array<i64: 1, 1>} : (tensor<1x512x7x7xf32>, tensor<256x512x1x1xf32>) -> tensor<1x256x7x7xf32>
+  relay.return %r : tensor<1x256x7x7xf32>
+}
+
 // With k of 1024 or more, 6% of padding is enough to multiply transposed.
 // CHECK-LABEL: func.func @long_k_14x14(
 // CHECK: arith.constant dense<5.000000e-01> : tensor<1x1024x16xf32>
