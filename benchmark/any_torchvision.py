@@ -30,7 +30,7 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compare_builds import cpu_table  # noqa: E402
 from conv_layers import relay_ms  # noqa: E402
-from run_workloads import ROOT, peer_env  # noqa: E402
+from run_workloads import ROOT, peer_env, with_blas_check  # noqa: E402
 
 # Exports NAME at SIZE into DIR (argv): NAME.onnx, NAME.pt (the module),
 # NAME.input.npy and NAME.torch.npy (PyTorch's output).
@@ -72,6 +72,7 @@ with torch.no_grad():
         pass
     print(best_median_ms(fns, x, runs, warmup=3))
 '''
+TORCH_SIDE = with_blas_check(TORCH_SIDE)
 
 
 class SegmentationOut(torch.nn.Module):
@@ -127,7 +128,7 @@ def torch_ms(path, threads, runs):
     out = subprocess.run([sys.executable, '-c', TORCH_SIDE, path,
                           str(threads), str(runs), os.path.dirname(
                               os.path.abspath(__file__))],
-                         capture_output=True, text=True, env=peer_env())
+                         capture_output=True, text=True, env=peer_env(threads))
     if out.returncode != 0:
         raise RuntimeError('PyTorch on %s failed:\n%s' % (path, out.stderr))
     return float(out.stdout.strip().splitlines()[-1])

@@ -27,7 +27,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compare_builds import cpu_table  # noqa: E402
-from run_workloads import ROOT, peer_env  # noqa: E402
+from run_workloads import ROOT, peer_env, with_blas_check  # noqa: E402
 
 # name: (network, channels, groups, input size, stride); the layers'
 # output channels equal their input channels.
@@ -73,6 +73,7 @@ with torch.no_grad():
     print(best_median_ms((m, torch.jit.freeze(torch.jit.script(m))), x,
                          runs, warmup=20))
 '''
+TORCH_SIDE = with_blas_check(TORCH_SIDE)
 
 
 def best_median_ms(fns, x, runs, warmup):
@@ -108,7 +109,7 @@ def torch_ms(path, channels, size, threads, runs):
     out = subprocess.run([sys.executable, '-c', TORCH_SIDE, path,
                           str(channels), str(size), str(threads), str(runs),
                           os.path.dirname(os.path.abspath(__file__))],
-                         capture_output=True, text=True, env=peer_env(),
+                         capture_output=True, text=True, env=peer_env(threads),
                          check=True)
     return float(out.stdout.strip().splitlines()[-1])
 

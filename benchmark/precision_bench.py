@@ -32,7 +32,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, 'examples', 'models'))
 sys.path.insert(0, os.path.join(ROOT, 'benchmark'))
 import export_torchvision  # noqa: E402
-from run_workloads import cpu_model, peer_env  # noqa: E402
+from run_workloads import cpu_model, peer_env, with_blas_check  # noqa: E402
 
 NETWORKS = ['resnet18', 'mobilenet_v2', 'vgg16', 'googlenet', 'densenet121',
             'regnet_y_400mf', 'swin_t']
@@ -89,6 +89,7 @@ except RuntimeError:
     pass
 print(json.dumps(result))
 '''
+TORCH_DRIVER = with_blas_check(TORCH_DRIVER)
 
 
 def run_relay(relay_run, model, inp, precision, threads, runs, out=None):
@@ -103,7 +104,7 @@ def run_relay(relay_run, model, inp, precision, threads, runs, out=None):
 
 
 def run_torch(spec, threads):
-    env = peer_env()
+    env = peer_env(threads)
     proc = subprocess.run(['/usr/bin/python3', '-c', TORCH_DRIVER,
                            str(threads), json.dumps(spec)],
                           capture_output=True, text=True, env=env)

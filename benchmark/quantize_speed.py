@@ -14,7 +14,8 @@ as PyTorch's quantized models have it), then relay-run --bench (int8). PyTorch: 
 calibrated on four random batches and converted (torch.ao static
 quantization) with the fastest of the quantized engines Debian's build has
 (onednn, qnnpack, fbgemm where present), and the float model, each timed
-in its own process at set_num_threads(T): median of --runs after warm-up.
+in its own process at set_num_threads(T) and OPENBLAS_NUM_THREADS=T
+(run_workloads.peer_env): median of --runs after warm-up.
 "PyTorch's QDQ": that PyTorch-quantized model (the first engine's
 qconfig) exported to ONNX (QuantizeLinear/DequantizeLinear around float
 operators) and run by relay-run at -O3, where FakeQuantizationToInteger
@@ -32,7 +33,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compare_builds import cpu_table  # noqa: E402
-from run_workloads import peer_env  # noqa: E402
+from run_workloads import peer_env, with_blas_check  # noqa: E402
 
 TORCH_SIDE = r'''
 import sys, time, statistics, torch, torchvision
@@ -54,6 +55,7 @@ with torch.no_grad():
         t = time.perf_counter(); model(x); times.append(time.perf_counter() - t)
 print(statistics.median(times) * 1000)
 '''
+TORCH_SIDE = with_blas_check(TORCH_SIDE)
 
 
 def run(cmd, env=None):
@@ -100,7 +102,7 @@ def relay_ms(bin_dir, program, image, threads, runs):
 
 
 def torch_ms(name, threads, runs, engine):
-    env = peer_env()
+    env = peer_env(threads)
     here = os.path.dirname(os.path.abspath(__file__))
     return float(run([sys.executable, "-c", TORCH_SIDE, name, str(threads),
                       str(runs), engine, here],

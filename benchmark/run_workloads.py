@@ -24,7 +24,9 @@ user would run them: `relay-run model.onnx`.
 PyTorch runs in its own process with the OpenBLAS kernel of this CPU
 (peer_env: SkylakeX where there is AVX-512, which Debian's OpenBLAS 0.3.21
 does not recognise on newer CPUs and would run with its SSE3 kernel; the
-AVX2 kernel otherwise), at 1 and 2 threads set explicitly, eager and TorchScript
+AVX2 kernel otherwise), at 1 and 2 threads set explicitly (set_num_threads,
+and OPENBLAS_NUM_THREADS, which set_num_threads does not reach: the driver
+fails if OpenBLAS runs another number), eager and TorchScript
 (torch.jit.freeze + torch.jit.optimize_for_inference); the table compares
 relay-mlir with PyTorch's best. relay-mlir runs with --num-threads 1 and 2
 (with 2, contractions of 2 MFLOP or more, other ops of 2^17 iterations or
@@ -135,18 +137,50 @@ def openblas_core():
     return None
 
 
-def peer_env():
+def peer_env(threads=None):
     """The environment a peer (PyTorch, numpy) runs in at its best: this
     process's, with the OpenBLAS kernel for this CPU (openblas_core) and no
-    OPENBLAS_L2_SIZE."""
+    OPENBLAS_L2_SIZE; with `threads`, that many threads for OpenBLAS and
+    OpenMP too. torch.set_num_threads does not reach Debian's OpenBLAS
+    (libopenblas0-pthread runs its own pool, one thread per core): PyTorch
+    "at one thread" ran its OpenBLAS products (eager 1x1 convolutions,
+    linear layers, recurrent cells' products) on every core. On a 2-core
+    Zen 4, ResNeXt-50 at set_num_threads(1) took 86.6 ms that way and
+    120.8 ms with OPENBLAS_NUM_THREADS=1 (2026-11-30)."""
     env = dict(os.environ)
     env.pop('OPENBLAS_L2_SIZE', None)
+    if threads is not None:
+        env['OPENBLAS_NUM_THREADS'] = str(threads)
+        env['OMP_NUM_THREADS'] = str(threads)
     core = openblas_core()
     if core:
         env['OPENBLAS_CORETYPE'] = core
     else:
         env.pop('OPENBLAS_CORETYPE', None)
     return env
+
+
+# Follows torch.set_num_threads(threads) in each PyTorch driver: the driver
+# fails when OpenBLAS does not run `threads` threads (peer_env says why it
+# would not), rather than time PyTorch on more cores than relay-mlir.
+BLAS_THREADS_CHECK = r'''
+import ctypes as _ctypes, sys as _sys
+try:
+    _blas = _ctypes.CDLL('libblas.so.3').openblas_get_num_threads()
+except (OSError, AttributeError):  # not OpenBLAS
+    _blas = threads
+if _blas != threads:
+    _sys.exit('OpenBLAS runs %d threads, not %d: run with '
+              'OPENBLAS_NUM_THREADS=%d' % (_blas, threads, threads))
+'''
+
+
+def with_blas_check(driver):
+    """The PyTorch driver `driver` with BLAS_THREADS_CHECK after its
+    torch.set_num_threads(threads)."""
+    call = 'torch.set_num_threads(threads)\n'
+    assert driver.count(call) == 1
+    return driver.replace(call, call + BLAS_THREADS_CHECK)
 
 
 def merged_rows(path, cpu, rows):
@@ -417,10 +451,11 @@ result['torchscript'] = timed(frozen, args, runs)
 result['backend'] = torch.__config__.parallel_info().splitlines()[0]
 print(json.dumps(result))
 '''.replace('SEQ', "('rnn', 'gru', 'lstm')")
+TORCH_DRIVER = with_blas_check(TORCH_DRIVER)
 
 
 def run_torch(spec, threads):
-    env = peer_env()
+    env = peer_env(threads)
     # The driver imports the TreeLSTM's PyTorch form from examples/workloads.
     env['PYTHONPATH'] = os.path.join(ROOT, 'examples', 'workloads')
     proc = subprocess.run(['/usr/bin/python3', '-c', TORCH_DRIVER, str(threads),
@@ -598,7 +633,9 @@ def main():
                 'relay-mlir and PyTorch alternate (one thread, then '
                 'two), of the median of %d runs after warm-up; '
                 'PyTorch from Debian (python3-torch) with '
-                'OPENBLAS_CORETYPE=%s, threads set explicitly; '
+                'OPENBLAS_CORETYPE=%s, threads set explicitly '
+                '(set_num_threads, OPENBLAS_NUM_THREADS, '
+                'OMP_NUM_THREADS); '
                 'relay-mlir compiled by relay-run (JIT; --num-threads 1 '
                 'and 2: with 2, contractions of 2 MFLOP or more, '
                 'other ops of 2^17 iterations or more, the row '

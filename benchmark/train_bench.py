@@ -16,7 +16,8 @@ examples/training/sgd_step.py's (first-order gradient, one compiled
 function), timed by relay-run --bench on its JIT at --num-threads 1 and 2;
 PyTorch's is eager autograd with the update under no_grad (gradients set
 to None, as optimisers do), in its own process with set_num_threads 1 and
-2 and the OpenBLAS kernel of the CPU (run_workloads.peer_env says why). The
+2, as many OpenBLAS threads and the OpenBLAS kernel of the CPU
+(run_workloads.peer_env says why). The
 sides alternate in rounds; each figure is the median over the rounds of the
 median of --runs steps after warm-up. Prints a Markdown table with the CPU
 model (and writes it to --results).
@@ -34,7 +35,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, 'examples', 'models'))
 from compare_builds import cpu_model  # noqa: E402
-from run_workloads import peer_env  # noqa: E402
+from run_workloads import peer_env, with_blas_check  # noqa: E402
 import relay_resnet  # noqa: E402
 
 
@@ -151,10 +152,11 @@ for _ in range(runs):
     times.append((time.perf_counter() - start) * 1e3)
 print(json.dumps({'ms': statistics.median(times)}))
 '''
+TORCH_DRIVER = with_blas_check(TORCH_DRIVER)
 
 
 def torch_ms(name, batch, threads, runs):
-    env = peer_env()
+    env = peer_env(threads)
     proc = subprocess.run(['/usr/bin/python3', '-c', TORCH_DRIVER,
                            str(threads), name, str(batch), str(runs)],
                           capture_output=True, text=True, env=env)
