@@ -5,7 +5,8 @@
 // ones (the last section of RelayOperators.td): elementwise tests, the
 // `*_like` operators, reverse, tile, repeat, l2_normalize, one_hot, cumsum,
 // depth_to_space, space_to_depth, topk, argsort, sort, shape_of,
-// ndarray_size, mirror_pad, image.resize2d and image.grid_sample.
+// ndarray_size, mirror_pad, image.resize2d, image.grid_sample and
+// vision.roi_align.
 //
 //===----------------------------------------------------------------------===//
 
@@ -401,6 +402,47 @@ static RelationStatus gridSampleRelation(RelationArgs &args) {
   return args.solve(makeTensor(args.getContext(), dims, data.dtype));
 }
 
+/// vision.roi_align: data [N, C, H, W] (float) pooled over rois [R, 5]
+/// (the data's dtype) is [R, C, pooled_h, pooled_w].
+static RelationStatus roiAlignRelation(RelationArgs &args) {
+  TensorInfo data, rois;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  READ_TENSOR_OR_RETURN(args, 1, rois);
+  if (data.getRank() != 4 || !isFloatLike(data.dtype))
+    return args.fail("expected a 4-d (NCHW) float tensor, got " +
+                     typeStr(args.getInput(0)));
+  if (rois.getRank() != 2 || rois.dtype != data.dtype ||
+      failed(unifyDims(rois.dims[1], Dim::of(5))))
+    return args.fail("expected rois [R, 5] (batch index, x1, y1, x2, y2) of "
+                     "the data's dtype, got " +
+                     typeStr(args.getInput(1)));
+  auto str = [&](StringRef name, StringRef dflt) {
+    auto a = dyn_cast_or_null<StringAttr>(args.getAttr(name));
+    return a ? a.getValue().str() : dflt.str();
+  };
+  std::string layout = str("layout", "NCHW"), mode = str("mode", "avg");
+  if (layout != "NCHW")
+    return args.fail("layout '" + layout + "' is not supported (only NCHW)");
+  if (mode != "avg" && mode != "max")
+    return args.fail("mode must be avg or max, got '" + mode + "'");
+  std::optional<SmallVector<int64_t>> size =
+      args.getOptionalInts("pooled_size");
+  if (!size || size->size() != 2 || (*size)[0] <= 0 || (*size)[1] <= 0)
+    return args.fail("pooled_size must be two positive values");
+  int64_t ratio = args.getInt("sample_ratio", -1);
+  if (ratio <= 0)
+    return args.fail("sample_ratio " + Twine(ratio) +
+                     ": the adaptive sampling grid (a region's size over "
+                     "its bins, region by region) is not supported; give "
+                     "the points per bin side (torchvision's detectors: 2)");
+  if (ratio > 64)
+    return args.fail("sample_ratio " + Twine(ratio) +
+                     " is more points per bin side than supported (64)");
+  SmallVector<Dim> dims = {rois.dims[0], data.dims[1], Dim::of((*size)[0]),
+                           Dim::of((*size)[1])};
+  return args.solve(makeTensor(args.getContext(), dims, data.dtype));
+}
+
 /// sequence_mask: the data's type; valid_length holds one length per
 /// batch entry (the axis other than `axis` of the first two).
 static RelationStatus sequenceMaskRelation(RelationArgs &args) {
@@ -425,6 +467,7 @@ void mlir::relay::registerCompositeRelations() {
   registerTypeRelation("SequenceMask", sequenceMaskRelation);
   registerTypeRelation("Resize2D", resize2dRelation);
   registerTypeRelation("GridSample", gridSampleRelation);
+  registerTypeRelation("RoiAlign", roiAlignRelation);
   registerTypeRelation("ShapeOf", [](RelationArgs &args) {
     return shapeOfRelation(args, /*size=*/false);
   });

@@ -1001,6 +1001,37 @@ def Relay_GridSampleOp
                        DefaultValuedAttr<BoolAttr, "true">:$align_corners);
 }
 
+def Relay_RoiAlignOp
+    : Relay_OperatorOp<"vision.roi_align", "RoiAlign", "OutEWiseFusable", 2,
+                       5> {
+  let summary = "Average (or maximum) of bilinear samples of NCHW features "
+                "over regions of interest (Mask R-CNN's RoIAlign)";
+  let description = [{
+    TVM's `vision.roi_align`: `rois` is `[R, 5]`, each region its image's
+    index in the batch and its corners (x1, y1, x2, y2) in input
+    coordinates, which `spatial_scale` maps onto the features. Each region
+    is split into `pooled_size` bins, each bin sampled on a grid of
+    `sample_ratio` x `sample_ratio` points by bilinear interpolation, and
+    the bin is their average (`mode = "avg"`) or maximum (`"max"`); the
+    result is `[R, C, pooled_h, pooled_w]`. A sample more than one pixel
+    outside the features reads zero; one within a pixel of them reads the
+    border. `aligned` (torchvision's and ONNX's half-pixel coordinates, an
+    addition to TVM's attributes) shifts the corners by half a pixel and
+    lets a region be smaller than one pixel; without it a region is at
+    least a pixel on each side, as in TVM. TVM's adaptive grid
+    (`sample_ratio` <= 0: ceil(region size / bins) points, which differs
+    region by region) is not supported. Computed as gathers of the four
+    taps of each sample (--relay-decompose).
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$rois,
+                       DenseI64ArrayAttr:$pooled_size,
+                       F64Attr:$spatial_scale,
+                       DefaultValuedAttr<I64Attr, "-1">:$sample_ratio,
+                       DefaultValuedStrAttr<StrAttr, "NCHW">:$layout,
+                       DefaultValuedStrAttr<StrAttr, "avg">:$mode,
+                       DefaultValuedAttr<BoolAttr, "false">:$aligned);
+}
+
 class Relay_AdaptivePool1DOp<string mnemonic, string what>
     : Relay_OperatorOp<mnemonic, "AdaptivePool1D", "OutEWiseFusable", 1, 10> {
   let summary = "1-d adaptive " # what # " pooling (NCW) to `output_size`";

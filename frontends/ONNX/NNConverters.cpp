@@ -521,6 +521,56 @@ LogicalResult convertGridSample(NodeContext &ctx) {
        ctx.boolean("align_corners", ctx.attrInt("align_corners", 0) != 0)}));
 }
 
+/// RoiAlign (opsets 10, 16): vision.roi_align over rois [R, 4] with the
+/// batch indices [R] as their first column (TVM's rois [R, 5]). Opset 16's
+/// default half_pixel coordinates are the operator's `aligned`; opset 10
+/// has output_half_pixel's alone. Mode max is ONNX Runtime's maximum over
+/// each sample's four weighted taps, not the maximum of interpolated
+/// samples that vision.roi_align's max takes: not supported; nor is the
+/// adaptive sampling grid (sampling_ratio 0, the default).
+LogicalResult convertRoiAlign(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(3, 3)))
+    return failure();
+  if (ctx.rank(0) != 4 || ctx.rank(1) != 2 || ctx.shape(1)[1] != 4 ||
+      ctx.rank(2) != 1)
+    return ctx.fail("expected X [N, C, H, W], rois [R, 4] and batch_indices "
+                    "[R]");
+  std::string mode = ctx.attrString("mode", "avg");
+  if (mode == "max")
+    return ctx.fail("mode \"max\" (ONNX Runtime's maximum of each sample's "
+                    "weighted taps) is not supported, only \"avg\"");
+  if (mode != "avg")
+    return ctx.fail("mode \"" + mode + "\" is not supported");
+  std::string coords =
+      ctx.attrString("coordinate_transformation_mode",
+                     ctx.getOpset() >= 16 ? "half_pixel" : "output_half_pixel");
+  if (coords != "half_pixel" && coords != "output_half_pixel")
+    return ctx.fail("coordinate_transformation_mode \"" + coords +
+                    "\" is not supported");
+  int64_t ratio = ctx.attrInt("sampling_ratio", 0);
+  if (ratio <= 0)
+    return ctx.fail("sampling_ratio " + Twine(ratio) +
+                    ": the adaptive sampling grid (ceil(region size / output "
+                    "size) points per bin, region by region) is not "
+                    "supported; export with a fixed sampling_ratio");
+  Emitter b(ctx);
+  Value index =
+      b.op<CastOp>({ctx.input(2)}, {ctx.type("dtype", ctx.elementType(1))});
+  Value column =
+      b.op<ReshapeOp>({index}, {ctx.ints("newshape", {ctx.shape(2)[0], 1})});
+  Value rois = b.op<ConcatenateOp>({ctx.tuple({column, ctx.input(1)})},
+                                   {ctx.i64("axis", 1)});
+  if (!b.succeeded())
+    return failure();
+  return ctx.output(ctx.op<RoiAlignOp>(
+      {ctx.input(0), rois},
+      {ctx.ints("pooled_size", {ctx.attrInt("output_height", 1),
+                                ctx.attrInt("output_width", 1)}),
+       ctx.f64("spatial_scale", ctx.attrFloat("spatial_scale", 1.0)),
+       ctx.i64("sample_ratio", ratio),
+       ctx.boolean("aligned", coords == "half_pixel")}));
+}
+
 /// BatchNormalization in training mode: Y normalised by the batch's own
 /// statistics (the mean and population variance over every axis but the
 /// channels'), and the running statistics moved towards them by
@@ -985,5 +1035,6 @@ void mlir::relay::onnx_import::addNNConverters(ConverterTable &t) {
   t["Hardmax"] = convertHardmax;
   t["Resize"] = [](NodeContext &ctx) { return convertResize(ctx, false); };
   t["GridSample"] = convertGridSample;
+  t["RoiAlign"] = convertRoiAlign;
   t["Upsample"] = [](NodeContext &ctx) { return convertResize(ctx, true); };
 }

@@ -818,6 +818,46 @@ relay.func @grid_sample_grid(%a: tensor<1x1x4x4xf32>, %g: tensor<1x6x5x2xf32>) -
 
 // -----
 
+// Tests that vision.roi_align wants rois [R, 5] of the data's dtype.
+relay.func @roi_align_rois(%a: tensor<1x2x6x6xf32>, %r: tensor<3x4xf32>) -> tensor<i1> {
+  // expected-error @+1 {{vision.roi_align: expected rois [R, 5] (batch index, x1, y1, x2, y2) of the data's dtype, got 'tensor<3x4xf32>'}}
+  %y = relay.vision.roi_align %a, %r {pooled_size = array<i64: 2, 2>, spatial_scale = 1.0 : f64, sample_ratio = 2 : i64} : (tensor<1x2x6x6xf32>, tensor<3x4xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests that vision.roi_align rejects TVM's adaptive sampling grid.
+relay.func @roi_align_adaptive(%a: tensor<1x2x6x6xf32>, %r: tensor<3x5xf32>) -> tensor<i1> {
+  // expected-error @+1 {{vision.roi_align: sample_ratio -1: the adaptive sampling grid (a region's size over its bins, region by region) is not supported; give the points per bin side (torchvision's detectors: 2)}}
+  %y = relay.vision.roi_align %a, %r {pooled_size = array<i64: 2, 2>, spatial_scale = 1.0 : f64} : (tensor<1x2x6x6xf32>, tensor<3x5xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests vision.roi_align's mode.
+relay.func @roi_align_mode(%a: tensor<1x2x6x6xf32>, %r: tensor<3x5xf32>) -> tensor<i1> {
+  // expected-error @+1 {{vision.roi_align: mode must be avg or max, got 'sum'}}
+  %y = relay.vision.roi_align %a, %r {pooled_size = array<i64: 2, 2>, spatial_scale = 1.0 : f64, sample_ratio = 2 : i64, mode = "sum"} : (tensor<1x2x6x6xf32>, tensor<3x5xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests vision.roi_align's pooled size.
+relay.func @roi_align_size(%a: tensor<1x2x6x6xf32>, %r: tensor<3x5xf32>) -> tensor<i1> {
+  // expected-error @+1 {{vision.roi_align: pooled_size must be two positive values}}
+  %z = relay.vision.roi_align %a, %r {pooled_size = array<i64: 0, 2>, spatial_scale = 1.0 : f64, sample_ratio = 2 : i64} : (tensor<1x2x6x6xf32>, tensor<3x5xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
 // Tests image.grid_sample's padding mode.
 relay.func @grid_sample_padding(%a: tensor<1x1x4x4xf32>, %g: tensor<1x2x5x5xf32>) -> tensor<i1> {
   // expected-error @+1 {{image.grid_sample: padding_mode must be zeros, border or reflection, got 'wrap'}}

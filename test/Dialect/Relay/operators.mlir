@@ -214,7 +214,7 @@ relay.func @defaults(%x: tensor<1x4x8x8xf32>, %w: tensor<4x4x3x3xf32>, %h: tenso
 // infer like the others.
 // CHECK-LABEL: relay.func @composite
 // INFER-LABEL: relay.func @composite
-relay.func @composite(%x: tensor<2x3x4xf32>, %i: tensor<2x3x4xi32>, %c: tensor<3xf32>, %v: tensor<4xf32>, %k: tensor<3x1xf32>, %w: !relay.incomplete, %on: tensor<f32>, %img: tensor<1x3x2x4xf32>, %tw: tensor<3x5x2xf32>, %len: tensor<2xi32>, %ti: tensor<2x4xi32>, %grid: tensor<1x2x6x5xf32>) -> tensor<i1> {
+relay.func @composite(%x: tensor<2x3x4xf32>, %i: tensor<2x3x4xi32>, %c: tensor<3xf32>, %v: tensor<4xf32>, %k: tensor<3x1xf32>, %w: !relay.incomplete, %on: tensor<f32>, %img: tensor<1x3x2x4xf32>, %tw: tensor<3x5x2xf32>, %len: tensor<2xi32>, %ti: tensor<2x4xi32>, %grid: tensor<1x2x6x5xf32>, %rois: tensor<4x5xf32>) -> tensor<i1> {
   // INFER: relay.isfinite {{.*}} -> tensor<2x3x4xi1>
   %0 = relay.isfinite %x : (tensor<2x3x4xf32>) -> !relay.incomplete
   // INFER: relay.cast_like {{.*}} -> tensor<2x3x4xi32>
@@ -275,6 +275,8 @@ relay.func @composite(%x: tensor<2x3x4xf32>, %i: tensor<2x3x4xi32>, %c: tensor<3
   %27 = relay.image.resize2d %img {size = array<i64: 5, 9>, method = "cubic"} : (tensor<1x3x2x4xf32>) -> !relay.incomplete
   // INFER: relay.image.grid_sample {{.*}} -> tensor<1x3x6x5xf32>
   %gs = relay.image.grid_sample %img, %grid {method = "bicubic", padding_mode = "reflection"} : (tensor<1x3x2x4xf32>, tensor<1x2x6x5xf32>) -> !relay.incomplete
+  // INFER: relay.vision.roi_align {{.*}} -> tensor<4x3x7x5xf32>
+  %roi = relay.vision.roi_align %img, %rois {pooled_size = array<i64: 7, 5>, spatial_scale = 2.500000e-01 : f64, sample_ratio = 2 : i64, aligned = true} : (tensor<1x3x2x4xf32>, tensor<4x5xf32>) -> !relay.incomplete
   // INFER: relay.nn.adaptive_avg_pool1d {{.*}} -> tensor<2x3x2xf32>
   %28 = relay.nn.adaptive_avg_pool1d %x {output_size = array<i64: 2>} : (tensor<2x3x4xf32>) -> !relay.incomplete
   // INFER: relay.nn.conv1d_transpose {{.*}} -> tensor<2x5x9xf32>
