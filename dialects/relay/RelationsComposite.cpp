@@ -222,8 +222,11 @@ static FailureOr<Type> indexDtype(RelationArgs &args) {
   return dtype;
 }
 
-/// The most rounds topk's decomposition unrolls.
-static constexpr int64_t kMaxTopK = 64;
+/// The longest axis sort, argsort and a topk of more than 64 sort (as a
+/// sorting network, --relay-decompose): 2^18 elements make 171 steps.
+static constexpr int64_t kMaxSortedAxis = int64_t(1) << 18;
+/// The most rounds topk's decomposition unrolls; a larger k sorts.
+static constexpr int64_t kMaxTopKRounds = 64;
 
 /// topk: `axis` shrinks to k; values, indices or both (a tuple).
 static RelationStatus topkRelation(RelationArgs &args) {
@@ -239,9 +242,11 @@ static RelationStatus topkRelation(RelationArgs &args) {
     return args.fail("k = " + Twine(k) + " exceeds the axis size " +
                      Twine(along.size));
   Dim kept = k >= 1 ? Dim::of(k) : along;
-  if (kept.isStatic() && kept.size > kMaxTopK)
-    return args.fail("k = " + Twine(kept.size) + " is more than the " +
-                     Twine(kMaxTopK) + " topk supports");
+  if (kept.isStatic() && kept.size > kMaxTopKRounds && along.isStatic() &&
+      along.size > kMaxSortedAxis)
+    return args.fail(
+        "k = " + Twine(kept.size) + " sorts the axis of " + Twine(along.size) +
+        " elements; sorting supports at most " + Twine(kMaxSortedAxis));
   FailureOr<Type> dtype = indexDtype(args);
   if (failed(dtype))
     return RelationStatus::Failed;
@@ -276,7 +281,7 @@ static RelationStatus argWhereRelation(RelationArgs &args) {
 }
 
 /// argsort (indices) and sort: the data's shape; the axis is at most
-/// kMaxTopK long (they are computed as topk of the whole axis).
+/// kMaxSortedAxis long.
 static RelationStatus sortRelation(RelationArgs &args, bool indices) {
   TensorInfo data;
   READ_TENSOR_OR_RETURN(args, 0, data);
@@ -285,9 +290,10 @@ static RelationStatus sortRelation(RelationArgs &args, bool indices) {
   if (failed(axis))
     return RelationStatus::Failed;
   Dim along = data.dims[*axis];
-  if (along.isStatic() && along.size > kMaxTopK)
+  if (along.isStatic() && along.size > kMaxSortedAxis)
     return args.fail("the axis has " + Twine(along.size) +
-                     " elements; sorting supports at most " + Twine(kMaxTopK));
+                     " elements; sorting supports at most " +
+                     Twine(kMaxSortedAxis));
   Type dtype = data.dtype;
   if (indices) {
     FailureOr<Type> index = indexDtype(args);

@@ -177,3 +177,30 @@ relay.func @conv3d_transpose(%x: tensor<2x4x3x9x8xf32>, %w: tensor<4x3x3x2x3xf32
   %r = relay.nn.conv3d_transpose %x, %w {strides = array<i64: 2, 1, 3>, padding = array<i64: 1, 0, 1, 2, 1, 0>, output_padding = array<i64: 1, 0, 2>, dilation = array<i64: 1, 2, 1>, groups = 2 : i64} : (tensor<2x4x3x9x8xf32>, tensor<4x3x3x2x3xf32>) -> tensor<2x6x5x10x25xf32>
   relay.return %r : tensor<2x6x5x10x25xf32>
 }
+
+// -----
+
+// Tests that a topk beyond 64 sorts its axis with a bitonic network: the
+// axis of 100 padded to 128 (7 * 8 / 2 = 28 compare-exchange steps, each
+// deciding its swaps with one logical_xor), the first 70 kept.
+// CHECK-LABEL: relay.func @topk_network
+// CHECK-NOT: relay.topk
+// CHECK: relay.concatenate {{.*}} {axis = 1 : i64}
+// CHECK-COUNT-28: relay.logical_xor
+// CHECK-NOT: relay.logical_xor
+// CHECK: relay.strided_slice {{.*}} {begin = array<i64: 0, 0>, end = array<i64: 2, 70>}
+relay.func @topk_network(%x: tensor<2x100xf32>) -> tensor<2x70xf32> {
+  %r = relay.topk %x {k = 70 : i64, ret_type = "values"} : (tensor<2x100xf32>) -> tensor<2x70xf32>
+  relay.return %r : tensor<2x70xf32>
+}
+
+// -----
+
+// Tests that a topk of up to 64 stays rounds of max and first position.
+// CHECK-LABEL: relay.func @topk_rounds
+// CHECK-NOT: relay.logical_xor
+// CHECK-COUNT-3: relay.max
+relay.func @topk_rounds(%x: tensor<2x100xf32>) -> tensor<2x3xf32> {
+  %r = relay.topk %x {k = 3 : i64, ret_type = "values"} : (tensor<2x100xf32>) -> tensor<2x3xf32>
+  relay.return %r : tensor<2x3xf32>
+}

@@ -1,6 +1,7 @@
 //===- SortRewrites.cpp - topk, argsort, sort -------------------*- C++ -*-===//
 //
-// topk, argsort and sort as rounds of max (min) and first position.
+// topk, argsort and sort as rounds of max (min) and first position, or
+// beyond 64, as a bitonic sorting network.
 //
 //===----------------------------------------------------------------------===//
 
@@ -87,6 +88,170 @@ std::pair<Value, Value> topkParts(Emitter &b, Value x, int64_t axis, int64_t k,
   return {vals, idx};
 }
 
+/// The longest axis topk's rounds take (k rounds, each a pass over the
+/// axis); longer results go through the sorting network.
+constexpr int64_t kMaxRounds = 64;
+
+/// Values and indices of `x` sorted along its last axis (of n elements) by
+/// a bitonic sorting network (Batcher's), both [M, P] with P the power of
+/// two at or above n: log2(P) (log2(P) + 1) / 2 compare-exchange steps,
+/// each elementwise over the whole tensor (so it vectorises and splits
+/// across threads), O(P log^2 P) work against the rounds' O(k n). Elements
+/// are ordered by value (`ascend` or not), equal values by position, so
+/// the order is the rounds' (stable); NaN counts as larger than any number
+/// (as in PyTorch), and the padding beyond n sorts after every element.
+std::pair<Value, Value> bitonicSort(Emitter &b, Value x, int64_t n,
+                                    bool ascend) {
+  int64_t m = shapeOf(x)[0], p = 1;
+  while (p < n)
+    p *= 2;
+  Type element = elementOf(x);
+  MLIRContext *ctx = x.getContext();
+  Type i32 = IntegerType::get(ctx, 32);
+  if (p > n)
+    x = b.op<ConcatenateOp>(
+        {b.tuple({x, b.op<BroadcastToOp>({b.scalar(0, x)},
+                                         {b.ints("shape", {m, p - n})})})},
+        {b.i64("axis", 1)});
+  SmallVector<int32_t> positions;
+  for (int64_t i = 0; i < p; ++i)
+    positions.push_back(static_cast<int32_t>(i));
+  Value idx = b.op<BroadcastToOp>(
+      {b.constant(DenseElementsAttr::get(RankedTensorType::get({1, p}, i32),
+                                         ArrayRef(positions)))},
+      {b.ints("shape", {m, p})});
+  bool isFloat = isa<FloatType>(element);
+  // u > v with NaN above every number.
+  auto greater = [&](Value u, Value v) {
+    Value gt = b.op<GreaterOp>({u, v});
+    if (!isFloat)
+      return gt;
+    Value nanU = b.op<IsNanOp>({u}), nanV = b.op<IsNanOp>({v});
+    return b.op<LogicalOrOp>(
+        {gt, b.op<LogicalAndOp>({nanU, b.op<LogicalNotOp>({nanV})})});
+  };
+  auto equal = [&](Value u, Value v) {
+    Value eq = b.op<EqualOp>({u, v});
+    if (!isFloat)
+      return eq;
+    return b.op<LogicalOrOp>(
+        {eq, b.op<LogicalAndOp>({b.op<IsNanOp>({u}), b.op<IsNanOp>({v})})});
+  };
+  Value last = b.constant(DenseElementsAttr::get(RankedTensorType::get({}, i32),
+                                                 static_cast<int32_t>(n - 1)));
+  // Whether (u, ui) comes before (v, vi): by value, then position; the
+  // padding (positions n and on) after every element.
+  auto before = [&](Value u, Value ui, Value v, Value vi) {
+    Value first = b.op<LessOp>({ui, vi});
+    Value byValue =
+        b.op<LogicalOrOp>({ascend ? greater(v, u) : greater(u, v),
+                           b.op<LogicalAndOp>({equal(u, v), first})});
+    if (p == n)
+      return byValue;
+    Value padding = b.op<GreaterOp>({b.op<MaximumOp>({ui, vi}), last});
+    return b.op<WhereOp>({padding, first, byValue});
+  };
+  for (int64_t size = 2; size <= p; size *= 2)
+    for (int64_t j = size / 2; j >= 1; j /= 2) {
+      // Element i meets i ^ j: as [M, blocks, 2, j], (a, 0, c) meets
+      // (a, 1, c); block a's pairs end in order (first before second)
+      // when bit `size` of a * 2j is clear, in reverse otherwise.
+      int64_t blocks = p / (2 * j);
+      SmallVector<int8_t> direction;
+      for (int64_t a = 0; a < blocks; ++a)
+        direction.push_back(((a * 2 * j) & size) == 0);
+      Value inOrder =
+          b.op<CastOp>({b.constant(DenseElementsAttr::get(
+                           RankedTensorType::get({1, blocks, 1, 1},
+                                                 IntegerType::get(ctx, 8)),
+                           ArrayRef(direction)))},
+                       {b.type("dtype", IntegerType::get(ctx, 1))});
+      Value x4 = b.reshape(x, {m, blocks, 2, j});
+      Value i4 = b.reshape(idx, {m, blocks, 2, j});
+      auto half = [&](Value t, int64_t which) {
+        return b.op<StridedSliceOp>({t},
+                                    {b.ints("begin", {0, 0, which, 0}),
+                                     b.ints("end", {m, blocks, which + 1, j})});
+      };
+      Value lo = half(x4, 0), hi = half(x4, 1);
+      Value loI = half(i4, 0), hiI = half(i4, 1);
+      Value swap = b.op<LogicalXorOp>({inOrder, before(lo, loI, hi, hiI)});
+      auto join = [&](Value l, Value h) {
+        return b.reshape(
+            b.op<ConcatenateOp>({b.tuple({b.op<WhereOp>({swap, h, l}),
+                                          b.op<WhereOp>({swap, l, h})})},
+                                {b.i64("axis", 2)}),
+            {m, p});
+      };
+      x = join(lo, hi);
+      idx = join(loI, hiI);
+    }
+  return {x, idx};
+}
+
+/// topkParts for a k (or an axis, sorting) beyond kMaxRounds: the axis
+/// moved last and the rest flattened, sorted by bitonicSort, the first k
+/// kept, and the axis put back.
+std::pair<Value, Value> sortedParts(Emitter &b, Value x, int64_t axis,
+                                    int64_t k, bool ascend, Type dtype) {
+  ArrayRef<int64_t> shape = shapeOf(x);
+  int64_t rank = shape.size();
+  axis = positive(axis, rank);
+  int64_t n = shape[axis];
+  if (k < 1)
+    k = n;
+  SmallVector<int64_t> perm, rest;
+  for (int64_t i = 0; i < rank; ++i)
+    if (i != axis) {
+      perm.push_back(i);
+      rest.push_back(shape[i]);
+    }
+  perm.push_back(axis);
+  int64_t m = 1;
+  for (int64_t d : rest)
+    m *= d;
+  Value moved =
+      axis == rank - 1 ? x : b.op<TransposeOp>({x}, {b.ints("axes", perm)});
+  Type element = elementOf(x);
+  bool isBool = element.isInteger(1);
+  Value flat = b.reshape(moved, {m, n});
+  if (isBool) // compared as 0 and 1
+    flat = b.op<CastOp>({flat},
+                        {b.type("dtype", IntegerType::get(x.getContext(), 8))});
+  auto [values, indices] = bitonicSort(b, flat, n, ascend);
+  SmallVector<int64_t> kept(rest);
+  kept.push_back(k);
+  SmallVector<int64_t> inverse(rank);
+  for (int64_t i = 0; i < rank; ++i)
+    inverse[perm[i]] = i;
+  auto back = [&](Value v) {
+    v = b.reshape(b.op<StridedSliceOp>(
+                      {v}, {b.ints("begin", {0, 0}), b.ints("end", {m, k})}),
+                  kept);
+    return axis == rank - 1 ? v
+                            : b.op<TransposeOp>({v}, {b.ints("axes", inverse)});
+  };
+  values = back(values);
+  if (isBool)
+    values = b.op<CastOp>({values}, {b.type("dtype", element)});
+  indices = back(indices);
+  if (!dtype)
+    dtype = IntegerType::get(x.getContext(), 32);
+  if (indices && elementOf(indices) != dtype)
+    indices = b.op<CastOp>({indices}, {b.type("dtype", dtype)});
+  return {values, indices};
+}
+
+/// topk's values and indices: rounds for up to kMaxRounds, else the
+/// sorting network.
+std::pair<Value, Value> topkOrSorted(Emitter &b, Value x, int64_t axis,
+                                     int64_t k, bool ascend, Type dtype) {
+  int64_t n = shapeOf(x)[positive(axis, shapeOf(x).size())];
+  if ((k < 1 ? n : k) <= kMaxRounds)
+    return topkParts(b, x, axis, k, ascend, dtype);
+  return sortedParts(b, x, axis, k, ascend, dtype);
+}
+
 /// The dtype attribute of `op`, or null.
 Type dtypeAttr(Operation *op) {
   auto a = op->getAttrOfType<TypeAttr>("dtype");
@@ -95,8 +260,8 @@ Type dtypeAttr(Operation *op) {
 
 Value topk(Emitter &b, Operation *op) {
   auto [vals, idx] =
-      topkParts(b, op->getOperand(0), intAttr(op, "axis"), intAttr(op, "k"),
-                boolAttr(op, "is_ascend"), dtypeAttr(op));
+      topkOrSorted(b, op->getOperand(0), intAttr(op, "axis"), intAttr(op, "k"),
+                   boolAttr(op, "is_ascend"), dtypeAttr(op));
   StringRef ret =
       cast<StringAttr>(getOperatorAttributes(op).get("ret_type")).getValue();
   if (ret == "values")
@@ -111,13 +276,13 @@ Value topk(Emitter &b, Operation *op) {
 void mlir::relay::decompose::addSortRewrites(AddRewrite add) {
   add("topk", topk);
   add("argsort", [](Emitter &b, Operation *op) {
-    return topkParts(b, op->getOperand(0), intAttr(op, "axis"), 0,
-                     boolAttr(op, "is_ascend"), dtypeAttr(op))
+    return topkOrSorted(b, op->getOperand(0), intAttr(op, "axis"), 0,
+                        boolAttr(op, "is_ascend"), dtypeAttr(op))
         .second;
   });
   add("sort", [](Emitter &b, Operation *op) {
-    return topkParts(b, op->getOperand(0), intAttr(op, "axis"), 0,
-                     boolAttr(op, "is_ascend"), Type())
+    return topkOrSorted(b, op->getOperand(0), intAttr(op, "axis"), 0,
+                        boolAttr(op, "is_ascend"), Type())
         .first;
   });
 }

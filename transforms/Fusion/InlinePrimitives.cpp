@@ -9,6 +9,9 @@
 #include "dialects/relay/RelayOps.h"
 
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include "llvm/ADT/DenseSet.h"
 
 namespace mlir::relay {
 #define GEN_PASS_DEF_INLINEPRIMITIVES
@@ -43,9 +46,17 @@ struct InlinePrimitivesPass
       call.getResult().replaceAllUsesWith(mapping.lookup(ret.getValue()));
       call.erase();
     }
+    // The symbols still referenced, gathered in one walk: asking for each
+    // function's uses walks the module once per function, which made this
+    // pass take 6 s of a 10 s compile with 2,000 primitives (sorting
+    // networks, --relay-decompose).
+    llvm::DenseSet<StringAttr> used;
+    if (auto uses = SymbolTable::getSymbolUses(&module.getBodyRegion()))
+      for (const SymbolTable::SymbolUse &use : *uses)
+        used.insert(use.getSymbolRef().getRootReference());
     for (auto func : llvm::to_vector(module.getBody()->getOps<FuncOp>()))
       if (isPrimitiveFunction(func) && func.isPrivate() &&
-          SymbolTable::symbolKnownUseEmpty(func, module))
+          !used.contains(func.getSymNameAttr()))
         func.erase();
   }
 };

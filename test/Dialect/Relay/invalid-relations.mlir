@@ -778,10 +778,21 @@ relay.func @depth_to_space_channels(%a: tensor<1x6x2x2xf32>) -> tensor<i1> {
 
 // -----
 
-// Tests topk's k.
-relay.func @topk_large(%a: tensor<2x100xf32>) -> tensor<i1> {
-  // expected-error @+1 {{topk: k = 100 is more than the 64 topk supports}}
-  %r = relay.topk %a {k = 100 : i64} : (tensor<2x100xf32>) -> !relay.incomplete
+// Tests that a topk whose k needs sorting the axis is bounded by the
+// sorting network's longest axis.
+relay.func @topk_large(%a: tensor<2x300000xf32>) -> tensor<i1> {
+  // expected-error @+1 {{topk: k = 100 sorts the axis of 300000 elements; sorting supports at most 262144}}
+  %r = relay.topk %a {k = 100 : i64} : (tensor<2x300000xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests argsort's longest axis.
+relay.func @argsort_large(%a: tensor<300000xf32>) -> tensor<i1> {
+  // expected-error @+1 {{argsort: the axis has 300000 elements; sorting supports at most 262144}}
+  %r = relay.argsort %a : (tensor<300000xf32>) -> !relay.incomplete
   %ok = relay.constant dense<true> : tensor<i1>
   relay.return %ok : tensor<i1>
 }
