@@ -229,18 +229,27 @@ LogicalResult convertScatterElements(NodeContext &ctx) {
   FailureOr<std::string> reduction = readReduction(ctx);
   if (failed(reduction))
     return failure();
-  ArrayRef<int64_t> data = ctx.shape(0), indices = ctx.shape(1);
+  ArrayRef<int64_t> data = ctx.shape(0), indices = ctx.shape(1),
+                    updates = ctx.shape(2);
   int64_t r = data.size();
-  if (indices.size() != data.size() || ctx.shape(2) != indices)
+  // Sizes that depend on the data (a detector's regions) are checked when
+  // they are known, at run time.
+  auto known = [](int64_t size) { return !ShapedType::isDynamic(size); };
+  bool sameShape = updates.size() == indices.size();
+  for (size_t d = 0; sameShape && d < indices.size(); ++d)
+    sameShape =
+        !known(indices[d]) || !known(updates[d]) || indices[d] == updates[d];
+  if (indices.size() != data.size() || !sameShape)
     return ctx.fail("indices and updates must have one shape, of data's rank");
   FailureOr<int64_t> axis = ctx.axis(ctx.attrInt("axis", 0), r);
   if (failed(axis))
     return failure();
   // Along the axis any number of updates may go to one row.
   for (int64_t d = 0; d < r; ++d)
-    if (d != *axis && indices[d] > data[d])
+    if (d != *axis && known(indices[d]) && known(data[d]) &&
+        indices[d] > data[d])
       return ctx.fail("indices are larger than data along axis " + Twine(d));
-  if (!ctx.constantInput(1))
+  if (!ctx.constantInput(1) || !ctx.hasStaticShape(0) || !ctx.hasStaticShape(1))
     return ctx.output(ctx.op<ScatterElementsOp>(
         {ctx.input(0), ctx.input(1), ctx.input(2)},
         {ctx.i64("axis", *axis),

@@ -556,8 +556,8 @@ LogicalResult convertRoiAlign(NodeContext &ctx) {
   Emitter b(ctx);
   Value index =
       b.op<CastOp>({ctx.input(2)}, {ctx.type("dtype", ctx.elementType(1))});
-  Value column =
-      b.op<ReshapeOp>({index}, {ctx.ints("newshape", {ctx.shape(2)[0], 1})});
+  // -1: as many regions as there are (a detector's depend on the data).
+  Value column = b.op<ReshapeOp>({index}, {ctx.ints("newshape", {-1, 1})});
   Value rois = b.op<ConcatenateOp>({ctx.tuple({column, ctx.input(1)})},
                                    {ctx.i64("axis", 1)});
   if (!b.succeeded())

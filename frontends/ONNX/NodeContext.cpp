@@ -43,10 +43,12 @@ static bool takesAnyDims(StringRef opType) {
       // Shapes and element movement.
       "Shape", "Size", "Reshape", "Flatten", "Unsqueeze", "Squeeze",
       "Transpose", "Concat", "Split", "Slice", "Gather", "GatherND", "Expand",
-      "Tile", "ConstantOfShape", "Range", "NonZero",
+      "Tile", "ConstantOfShape", "Range", "NonZero", "ScatterElements",
+      // Products whose relations take `?` rows.
+      "Gemm",
       // Reductions, sorting, detection.
       "ReduceMin", "ReduceMax", "ReduceSum", "ReduceMean", "ReduceProd",
-      "ArgMax", "ArgMin", "TopK", "Softmax", "NonMaxSuppression"};
+      "ArgMax", "ArgMin", "TopK", "Softmax", "NonMaxSuppression", "RoiAlign"};
   return kOpTypes.contains(opType);
 }
 
@@ -91,8 +93,8 @@ LogicalResult NodeContext::checkInputs(unsigned min, unsigned max) {
                   "computed from one), which " +
                   node.op_type() +
                   "'s import does not take (the elementwise, shape, slicing, "
-                  "gathering, reduction, TopK and NonMaxSuppression "
-                  "operators do)");
+                  "gathering, scattering, reduction, TopK, "
+                  "NonMaxSuppression and RoiAlign operators do)");
     }
   }
   return success();

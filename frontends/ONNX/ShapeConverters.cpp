@@ -14,6 +14,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <numeric>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -777,6 +778,36 @@ LogicalResult convertSlice(NodeContext &ctx) {
   return success();
 }
 
+/// The sizes the shape vector `v` holds where they are known at import:
+/// `v` is Shape's relay.shape_of of a ranked tensor, or the strided_slice
+/// of one Shape's start and end make; ShapedType::kDynamic for a size that
+/// depends on the data. None for any other value.
+static std::optional<SmallVector<int64_t>> knownDims(Value v) {
+  int64_t start = 0, end = -1;
+  if (auto slice = v.getDefiningOp<StridedSliceOp>()) {
+    auto begin = slice->getAttrOfType<DenseI64ArrayAttr>("begin");
+    auto stop = slice->getAttrOfType<DenseI64ArrayAttr>("end");
+    if (!begin || !stop || begin.size() != 1 || stop.size() != 1 ||
+        slice->getAttr("strides") || slice->getAttr("axes"))
+      return std::nullopt;
+    start = begin[0];
+    end = stop[0];
+    v = slice->getOperand(0);
+  }
+  auto shapeOf = v.getDefiningOp<ShapeOfOp>();
+  if (!shapeOf)
+    return std::nullopt;
+  auto type = dyn_cast<RankedTensorType>(shapeOf->getOperand(0).getType());
+  if (!type)
+    return std::nullopt;
+  ArrayRef<int64_t> shape = type.getShape();
+  if (end < 0)
+    end = shape.size();
+  if (start < 0 || start > end || end > (int64_t)shape.size())
+    return std::nullopt;
+  return SmallVector<int64_t>(shape.begin() + start, shape.begin() + end);
+}
+
 LogicalResult convertGather(NodeContext &ctx) {
   if (failed(ctx.checkInputs(2, 2)))
     return failure();
@@ -804,6 +835,20 @@ LogicalResult convertGather(NodeContext &ctx) {
       addFolded(ctx, intConstant(ctx, indices.getType().getShape(), picked,
                                  data.getElementType()));
       return success();
+    }
+    // So do the static sizes of a shape that depends on the data in other
+    // dims: torch.onnx's squeeze of a dim it cannot see tests that dim's
+    // size in an If, whose branches (squeezed or not) differ in rank.
+    if (std::optional<SmallVector<int64_t>> dims = knownDims(ctx.input(0));
+        dims && rank == 1 && (int64_t)dims->size() == dim) {
+      SmallVector<int64_t> picked;
+      for (int64_t i : idx)
+        picked.push_back((*dims)[i]);
+      if (llvm::none_of(picked, ShapedType::isDynamic)) {
+        addFolded(ctx, intConstant(ctx, indices.getType().getShape(), picked,
+                                   ctx.elementType(0)));
+        return success();
+      }
     }
     Value normalised = ctx.constant(intConstant(
         ctx, indices.getType().getShape(), idx, indices.getElementType()));

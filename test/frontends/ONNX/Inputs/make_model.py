@@ -252,6 +252,39 @@ def nonzero():
                  [tensor('idx', [2, 'n'], TensorProto.INT64)])
 
 
+def squeeze_if():
+    """torch.onnx's squeeze of a dim it cannot see: rows of x picked by
+    NonZero (a length that depends on the data) times a [1, 1] matrix give
+    [n, 1]; an If on the size of dim 1 (static: 1) squeezes it or not, the
+    branches differing in rank. The importer folds the size and takes the
+    squeezing branch."""
+    then_branch = helper.make_graph(
+        [helper.make_node('Squeeze', ['col', 'axis1'], ['sq'], name='squeeze')],
+        'then', [], [tensor('sq', ['n'])])
+    else_branch = helper.make_graph(
+        [helper.make_node('Identity', ['col'], ['same'], name='same')],
+        'else', [], [tensor('same', ['n', 1])])
+    nodes = [
+        helper.make_node('NonZero', ['x'], ['idx'], name='nonzero'),
+        helper.make_node('Gather', ['idx', 'zero'], ['rows'], name='rows',
+                         axis=0),
+        helper.make_node('Gather', ['x', 'rows'], ['picked'], name='picked',
+                         axis=0),
+        helper.make_node('Unsqueeze', ['picked', 'axis1'], ['col'],
+                         name='col'),
+        helper.make_node('Shape', ['col'], ['shape'], name='shape'),
+        helper.make_node('Gather', ['shape', 'one'], ['dim'], name='dim',
+                         axis=0),
+        helper.make_node('Equal', ['dim', 'one'], ['is1'], name='is1'),
+        helper.make_node('If', ['is1'], ['y'], name='maybe_squeeze',
+                         then_branch=then_branch, else_branch=else_branch),
+    ]
+    inits = [numpy_helper.from_array(np.array(0, np.int64), 'zero'),
+             numpy_helper.from_array(np.array(1, np.int64), 'one'),
+             numpy_helper.from_array(np.array([1], np.int64), 'axis1')]
+    return model(nodes, [tensor('x', [5])], [tensor('y', ['n'])], inits)
+
+
 def nonzero_consumed():
     """A node whose import needs static shapes (MatMul) taking NonZero's
     output, whose length depends on the data."""
@@ -713,7 +746,8 @@ MODELS = {f.__name__: f for f in (windows, window_bad_size, dft_bad_axis,
                                   unsupported_op, bad_shapes, dynamic_shape,
                                   new_opset, undefined_input, runtime_reshape,
                                   runtime_reshape_matrix,
-                                  nonzero, nonzero_consumed, detect)}
+                                  nonzero, nonzero_consumed, squeeze_if,
+                                  detect)}
 
 if __name__ == '__main__':
     onnx.save(MODELS[sys.argv[1]](), sys.argv[2])
