@@ -249,7 +249,8 @@ LogicalResult convertScatterElements(NodeContext &ctx) {
     if (d != *axis && known(indices[d]) && known(data[d]) &&
         indices[d] > data[d])
       return ctx.fail("indices are larger than data along axis " + Twine(d));
-  if (!ctx.constantInput(1) || !ctx.hasStaticShape(0) || !ctx.hasStaticShape(1))
+  if (!ctx.constantInput(1) || !ctx.hasStaticShape(0) ||
+      !ctx.hasStaticShape(1) || !ctx.hasStaticShape(2))
     return ctx.output(ctx.op<ScatterElementsOp>(
         {ctx.input(0), ctx.input(1), ctx.input(2)},
         {ctx.i64("axis", *axis),

@@ -88,8 +88,8 @@ std::pair<Value, Value> topkParts(Emitter &b, Value x, int64_t axis, int64_t k,
   return {vals, idx};
 }
 
-/// The longest axis topk's rounds take (k rounds, each a pass over the
-/// axis); longer results go through the sorting network.
+/// The largest k (a sort's: the axis) topk's rounds take, k passes over
+/// the axis; a larger one goes through the sorting network.
 constexpr int64_t kMaxRounds = 64;
 
 /// Values and indices of `x` sorted along its last axis (of n elements) by
