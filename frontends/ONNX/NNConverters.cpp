@@ -11,6 +11,7 @@
 #include "frontends/ONNX/Emitter.h"
 
 #include <cmath>
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -769,6 +770,91 @@ LogicalResult convertGemm(NodeContext &ctx) {
   return success();
 }
 
+/// The most rows a Det's matrices may have: its elimination is unrolled,
+/// about 20 operators per row.
+constexpr int64_t kMaxDetRows = 256;
+
+/// Det: the determinant of each [M, M] matrix of the input (static M), by
+/// LU decomposition with partial pivoting as LAPACK's getrf (numpy's
+/// det) does it, unrolled over the M columns: at column k the row with the
+/// largest magnitude at or below k is swapped up (a gather of the rows;
+/// the sign flips when it moves), its pivot multiplies the determinant,
+/// and the rows below subtract their multiple of it. A zero pivot (a
+/// singular matrix) leaves the determinant zero.
+LogicalResult convertDet(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(1, 1)))
+    return failure();
+  ArrayRef<int64_t> shape = ctx.shape(0);
+  int64_t rank = shape.size();
+  Type e = ctx.elementType(0);
+  if (!isa<FloatType>(e))
+    return ctx.fail("expects floating-point matrices");
+  if (rank < 2 || shape[rank - 1] != shape[rank - 2])
+    return ctx.fail("expects square matrices in the last two dims");
+  int64_t m = shape[rank - 1];
+  if (m > kMaxDetRows)
+    return ctx.fail("matrices of " + Twine(m) + " rows: at most " +
+                    Twine(kMaxDetRows) + " are supported");
+  SmallVector<int64_t> batch(shape.drop_back(2));
+  int64_t count = 1;
+  for (int64_t d : batch)
+    count *= d;
+  Emitter b(ctx);
+  MLIRContext *mc = ctx.getContext();
+  Type i64 = IntegerType::get(mc, 64);
+  auto ints = [&](ArrayRef<int64_t> dims, ArrayRef<int64_t> values) {
+    return ctx.constant(i64Elements(mc, dims, values));
+  };
+  Value one = ctx.scalar(1, e), zero = ctx.scalar(0, e);
+  Value det = b.op<BroadcastToOp>({one}, {ctx.ints("shape", {count})});
+  if (m == 0)
+    return b.output(b.op<ReshapeOp>({det}, {ctx.ints("newshape", batch)}));
+  Value a =
+      b.op<ReshapeOp>({ctx.input(0)}, {ctx.ints("newshape", {count, m, m})});
+  SmallVector<int64_t> positions(m);
+  std::iota(positions.begin(), positions.end(), 0);
+  Value rows = ints({1, m}, positions);     // [1, M]
+  Value rows3 = ints({1, m, 1}, positions); // [1, M, 1]
+  for (int64_t k = 0; k < m; ++k) {
+    Value at = ints({1}, {k});
+    Value kk = ctx.scalar(double(k), i64);
+    // Column k, its largest magnitude at or below row k.
+    Value column =
+        b.op<ReshapeOp>({b.op<TakeOp>({a, at}, {ctx.i64("axis", 2)})},
+                        {ctx.ints("newshape", {count, m})});
+    Value below = b.op<GreaterEqualOp>({rows, kk});
+    Value magnitude =
+        b.op<WhereOp>({below, b.op<AbsOp>({column}), ctx.scalar(-1, e)});
+    Value pivotRow = b.op<CastOp>(
+        {b.op<ArgmaxOp>({magnitude}, {ctx.ints("axis", {1}),
+                                      ctx.boolean("keepdims", true)})},
+        {ctx.type("dtype", i64)}); // [count, 1]
+    // Rows k and pivotRow swapped.
+    Value perm = b.op<WhereOp>(
+        {b.op<EqualOp>({rows, kk}), pivotRow,
+         b.op<WhereOp>({b.op<EqualOp>({rows, pivotRow}), kk, rows})});
+    Value index = b.op<BroadcastToOp>(
+        {b.op<ReshapeOp>({perm}, {ctx.ints("newshape", {count, m, 1})})},
+        {ctx.ints("shape", {count, m, m})});
+    a = b.op<GatherOp>({a, index}, {ctx.i64("axis", 1)});
+    Value moved = b.op<ReshapeOp>({b.op<NotEqualOp>({pivotRow, kk})},
+                                  {ctx.ints("newshape", {count})});
+    det = b.op<WhereOp>({moved, b.op<NegativeOp>({det}), det});
+    Value pivotRowValues = b.op<TakeOp>({a, at}, {ctx.i64("axis", 1)});
+    Value pivot = b.op<TakeOp>({pivotRowValues, at}, {ctx.i64("axis", 2)});
+    det = b.mul(det, b.op<ReshapeOp>({pivot}, {ctx.ints("newshape", {count})}));
+    if (k + 1 == m)
+      break;
+    Value safe = b.op<WhereOp>({b.op<EqualOp>({pivot, zero}), one, pivot});
+    Value factor = b.op<WhereOp>(
+        {b.op<GreaterOp>({rows3, kk}),
+         b.op<DivideOp>({b.op<TakeOp>({a, at}, {ctx.i64("axis", 2)}), safe}),
+         zero}); // [count, M, 1]
+    a = b.op<SubtractOp>({a, b.mul(factor, pivotRowValues)});
+  }
+  return b.output(b.op<ReshapeOp>({det}, {ctx.ints("newshape", batch)}));
+}
+
 /// numpy.matmul: vectors are promoted and their dim dropped again, batch
 /// dimensions broadcast.
 LogicalResult convertMatMul(NodeContext &ctx) {
@@ -1026,6 +1112,7 @@ void mlir::relay::onnx_import::addNNConverters(ConverterTable &t) {
   t["InstanceNormalization"] = convertInstanceNorm;
   t["LayerNormalization"] = convertLayerNorm;
   t["Gemm"] = convertGemm;
+  t["Det"] = convertDet;
   t["MatMul"] = convertMatMul;
   t["Softmax"] = convertSoftmax<SoftmaxOp>;
   t["LogSoftmax"] = convertSoftmax<LogSoftmaxOp>;

@@ -336,11 +336,12 @@ LogicalResult convertFlatten(NodeContext &ctx) {
       (d < axis ? rows : cols) *= size;
   }
   if (!rowsKnown || !colsKnown) {
-    // One side whose size depends on the data is Relay's -1 (axis 1: the
-    // first dimension copied, `0`).
-    if (rowsKnown || colsKnown || axis == 1) {
-      SmallVector<int64_t> shape = {rowsKnown ? rows : (axis == 1 ? 0 : -1),
-                                    colsKnown && axis != 1 ? cols : -1};
+    // Rows whose number depends on the data are Relay's -1 (axis 1: the
+    // first dimension copied, `0`). Columns are not: -1 cannot be inferred
+    // when there are no rows (a detector's box head when no region is
+    // left: [0, 256, 7, 7]), so they are the run-time product below.
+    if (colsKnown && cols > 0) {
+      SmallVector<int64_t> shape = {axis == 1 ? 0 : -1, cols};
       return ctx.output(
           ctx.op<ReshapeOp>({ctx.input(0)}, {ctx.ints("newshape", shape)}));
     }

@@ -157,6 +157,19 @@ EXPECTED.update({
 })
 
 
+# Det: square floating-point matrices.
+cases.update({
+ 'det_square': ([helper.make_node('Det', ['x'], ['y'])], [vi('x',[2,3,4])], []),
+ 'det_int': ([helper.make_node('Det', ['x'], ['y'])], [vi('x',[3,3],TensorProto.INT32)], []),
+ 'det_large': ([helper.make_node('Det', ['x'], ['y'])], [vi('x',[300,300])], []),
+})
+EXPECTED.update({
+ 'det_square': 'expects square matrices in the last two dims',
+ 'det_int': 'expects floating-point matrices',
+ 'det_large': 'matrices of 300 rows: at most 256 are supported',
+})
+
+
 def main():
     tmp, translate = sys.argv[1], sys.argv[2]
     os.makedirs(tmp, exist_ok=True)

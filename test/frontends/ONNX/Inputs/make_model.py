@@ -237,8 +237,14 @@ def two_outputs():
 
 
 def unsupported_op():
+    nodes = [helper.make_node('Unique', ['x'], ['y'], name='unique')]
+    return model(nodes, [tensor('x', [3, 3])], [tensor('y', ['n'])])
+
+
+def det():
+    """Det of a batch of 4 x 3 matrices of 7 x 7."""
     nodes = [helper.make_node('Det', ['x'], ['y'], name='determinant')]
-    return model(nodes, [tensor('x', [3, 3])], [tensor('y', [])])
+    return model(nodes, [tensor('x', [4, 3, 7, 7])], [tensor('y', [4, 3])])
 
 
 def nonzero():
@@ -743,7 +749,7 @@ MODELS = {f.__name__: f for f in (windows, window_bad_size, dft_bad_axis,
                                   depth_to_space_bad,
                                   space_to_depth_zero, pad_arith, pad_stride,
                                   two_outputs,
-                                  unsupported_op, bad_shapes, dynamic_shape,
+                                  unsupported_op, det, bad_shapes, dynamic_shape,
                                   new_opset, undefined_input, runtime_reshape,
                                   runtime_reshape_matrix,
                                   nonzero, nonzero_consumed, squeeze_if,
