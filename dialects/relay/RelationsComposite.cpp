@@ -388,13 +388,9 @@ static RelationStatus gridSampleRelation(RelationArgs &args) {
     return args.fail("expected a grid [N, 2, H_out, W_out] of the data's "
                      "batch and dtype, got " +
                      typeStr(args.getInput(1)));
-  auto str = [&](StringRef name, StringRef dflt) {
-    auto a = dyn_cast_or_null<StringAttr>(args.getAttr(name));
-    return a ? a.getValue().str() : dflt.str();
-  };
-  std::string layout = str("layout", "NCHW"),
-              method = str("method", "bilinear"),
-              padding = str("padding_mode", "zeros");
+  std::string layout = args.getString("layout", "NCHW").str(),
+              method = args.getString("method", "bilinear").str(),
+              padding = args.getString("padding_mode", "zeros").str();
   if (layout != "NCHW")
     return args.fail("layout '" + layout + "' is not supported (only NCHW)");
   if (method != "bilinear" && method != "nearest" && method != "bicubic")
@@ -422,11 +418,8 @@ static RelationStatus roiAlignRelation(RelationArgs &args) {
     return args.fail("expected rois [R, 5] (batch index, x1, y1, x2, y2) of "
                      "the data's dtype, got " +
                      typeStr(args.getInput(1)));
-  auto str = [&](StringRef name, StringRef dflt) {
-    auto a = dyn_cast_or_null<StringAttr>(args.getAttr(name));
-    return a ? a.getValue().str() : dflt.str();
-  };
-  std::string layout = str("layout", "NCHW"), mode = str("mode", "avg");
+  std::string layout = args.getString("layout", "NCHW").str(),
+              mode = args.getString("mode", "avg").str();
   if (layout != "NCHW")
     return args.fail("layout '" + layout + "' is not supported (only NCHW)");
   if (mode != "avg" && mode != "max")

@@ -18,15 +18,12 @@ namespace {
 /// k rounds along the axis, each taking the largest (smallest when
 /// ascending) element not taken yet and the first position holding it, so
 /// equal elements keep their order; taken positions are masked with the
-/// type's lowest (highest) value for the next rounds' max (min).
+/// type's lowest (highest) value for the next rounds' max (min). `axis` is
+/// non-negative and 1 <= k <= its size (topkOrSorted).
 std::pair<Value, Value> topkParts(Emitter &b, Value x, int64_t axis, int64_t k,
                                   bool ascend, Type dtype) {
   ArrayRef<int64_t> shape = shapeOf(x);
-  int64_t rank = shape.size();
-  axis = positive(axis, rank);
-  int64_t n = shape[axis];
-  if (k < 1)
-    k = n;
+  int64_t rank = shape.size(), n = shape[axis];
   Type element = elementOf(x);
   Value masked;
   if (isa<FloatType>(element)) {
@@ -191,15 +188,11 @@ std::pair<Value, Value> bitonicSort(Emitter &b, Value x, int64_t n,
 
 /// topkParts for a k (or an axis, sorting) beyond kMaxRounds: the axis
 /// moved last and the rest flattened, sorted by bitonicSort, the first k
-/// kept, and the axis put back.
+/// kept, and the axis put back (`axis` and `k` as topkParts takes them).
 std::pair<Value, Value> sortedParts(Emitter &b, Value x, int64_t axis,
                                     int64_t k, bool ascend, Type dtype) {
   ArrayRef<int64_t> shape = shapeOf(x);
-  int64_t rank = shape.size();
-  axis = positive(axis, rank);
-  int64_t n = shape[axis];
-  if (k < 1)
-    k = n;
+  int64_t rank = shape.size(), n = shape[axis];
   SmallVector<int64_t> perm, rest;
   for (int64_t i = 0; i < rank; ++i)
     if (i != axis) {
@@ -246,8 +239,11 @@ std::pair<Value, Value> sortedParts(Emitter &b, Value x, int64_t axis,
 /// sorting network.
 std::pair<Value, Value> topkOrSorted(Emitter &b, Value x, int64_t axis,
                                      int64_t k, bool ascend, Type dtype) {
-  int64_t n = shapeOf(x)[positive(axis, shapeOf(x).size())];
-  if ((k < 1 ? n : k) <= kMaxRounds)
+  ArrayRef<int64_t> shape = shapeOf(x);
+  axis = positive(axis, shape.size());
+  if (k < 1) // sort and argsort: the whole axis
+    k = shape[axis];
+  if (k <= kMaxRounds)
     return topkParts(b, x, axis, k, ascend, dtype);
   return sortedParts(b, x, axis, k, ascend, dtype);
 }

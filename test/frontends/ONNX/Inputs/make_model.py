@@ -291,6 +291,24 @@ def squeeze_if():
     return model(nodes, [tensor('x', [5])], [tensor('y', ['n'])], inits)
 
 
+def flatten_empty():
+    """Flatten (axis 1) of [n, 2, 1] zeros whose every size is known only
+    at run time (a ConstantOfShape of NonZero's transposed shape, as a
+    detector's MultiScaleRoIAlign makes its result): with no nonzero
+    element, [0, 2]."""
+    nodes = [
+        helper.make_node('NonZero', ['x'], ['idx'], name='nonzero'),
+        helper.make_node('Transpose', ['idx'], ['t'], name='flip'),
+        helper.make_node('Shape', ['t'], ['s'], name='shape'),
+        helper.make_node('ConstantOfShape', ['s'], ['c'], name='zeros'),
+        helper.make_node('Unsqueeze', ['c', 'axis2'], ['u'], name='unsqueeze'),
+        helper.make_node('Flatten', ['u'], ['y'], name='flatten', axis=1),
+    ]
+    inits = [numpy_helper.from_array(np.array([2], np.int64), 'axis2')]
+    return model(nodes, [tensor('x', [2, 3])], [tensor('y', ['n', 'm'])],
+                 inits)
+
+
 def nonzero_consumed():
     """A node whose import needs static shapes (MatMul) taking NonZero's
     output, whose length depends on the data."""
@@ -753,6 +771,7 @@ MODELS = {f.__name__: f for f in (windows, window_bad_size, dft_bad_axis,
                                   new_opset, undefined_input, runtime_reshape,
                                   runtime_reshape_matrix,
                                   nonzero, nonzero_consumed, squeeze_if,
+                                  flatten_empty,
                                   detect)}
 
 if __name__ == '__main__':
