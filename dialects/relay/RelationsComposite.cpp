@@ -334,13 +334,12 @@ static RelationStatus mirrorPadRelation(RelationArgs &args) {
   return args.solve(makeTensor(args.getContext(), dims, data.dtype));
 }
 
-/// image.resize2d: NCHW images of `size`.
-static RelationStatus resize2dRelation(RelationArgs &args) {
-  TensorInfo data;
-  READ_TENSOR_OR_RETURN(args, 0, data);
+/// What is wrong with image.resize2d's data (NCHW float images) or
+/// attributes, shared with dyn.image.resize2d; empty when nothing is.
+static std::string resize2dError(RelationArgs &args, const TensorInfo &data) {
   if (data.getRank() != 4 || !isFloatLike(data.dtype))
-    return args.fail("expected a 4-d (NCHW) float tensor, got " +
-                     typeStr(args.getInput(0)));
+    return "expected a 4-d (NCHW) float tensor, got " +
+           typeStr(args.getInput(0));
   auto str = [&](StringRef name) {
     auto a = dyn_cast_or_null<StringAttr>(args.getAttr(name));
     return a ? a.getValue().str() : std::string();
@@ -349,26 +348,53 @@ static RelationStatus resize2dRelation(RelationArgs &args) {
               coords = str("coordinate_transformation_mode"),
               rounding = str("rounding_method");
   if (!layout.empty() && layout != "NCHW")
-    return args.fail("layout '" + layout + "' is not supported (only NCHW)");
+    return "layout '" + layout + "' is not supported (only NCHW)";
   if (!method.empty() && method != "nearest_neighbor" && method != "linear" &&
       method != "cubic")
-    return args.fail("method must be nearest_neighbor, linear or cubic, got '" +
-                     method + "'");
+    return "method must be nearest_neighbor, linear or cubic, got '" + method +
+           "'";
   if (!coords.empty() && coords != "half_pixel" && coords != "align_corners" &&
       coords != "asymmetric" && coords != "pytorch_half_pixel" &&
       coords != "tf_half_pixel_for_nn")
-    return args.fail("coordinate_transformation_mode '" + coords +
-                     "' is not supported");
+    return "coordinate_transformation_mode '" + coords + "' is not supported";
   if (!rounding.empty() && rounding != "round" && rounding != "floor" &&
       rounding != "ceil" && rounding != "round_prefer_floor" &&
       rounding != "round_prefer_ceil")
-    return args.fail("rounding_method '" + rounding + "' is not supported");
+    return "rounding_method '" + rounding + "' is not supported";
+  return "";
+}
+
+/// image.resize2d: NCHW images of `size`.
+static RelationStatus resize2dRelation(RelationArgs &args) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  if (std::string error = resize2dError(args, data); !error.empty())
+    return args.fail(error);
   std::optional<SmallVector<int64_t>> size = args.getOptionalInts("size");
   if (!size || size->size() != 2 || (*size)[0] <= 0 || (*size)[1] <= 0)
     return args.fail("size must be two positive values");
   Type dtype = args.getDtype("out_dtype");
   SmallVector<Dim> dims = {data.dims[0], data.dims[1], Dim::of((*size)[0]),
                            Dim::of((*size)[1])};
+  return args.solve(
+      makeTensor(args.getContext(), dims, dtype ? dtype : data.dtype));
+}
+
+/// dyn.image.resize2d: NCHW images of `?` height and width, the size an
+/// integer vector of 2.
+static RelationStatus dynResize2dRelation(RelationArgs &args) {
+  TensorInfo data, size;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  READ_TENSOR_OR_RETURN(args, 1, size);
+  if (std::string error = resize2dError(args, data); !error.empty())
+    return args.fail(error);
+  if (size.getRank() != 1 || !isa<IntegerType>(size.dtype) ||
+      failed(unifyDims(size.dims[0], Dim::of(2))))
+    return args.fail("size must be a 1-D integer tensor of 2 elements "
+                     "(height, width), got " +
+                     typeStr(args.getInput(1)));
+  Type dtype = args.getDtype("out_dtype");
+  SmallVector<Dim> dims = {data.dims[0], data.dims[1], Dim::any(), Dim::any()};
   return args.solve(
       makeTensor(args.getContext(), dims, dtype ? dtype : data.dtype));
 }
@@ -465,6 +491,7 @@ static RelationStatus sequenceMaskRelation(RelationArgs &args) {
 void mlir::relay::registerCompositeRelations() {
   registerTypeRelation("SequenceMask", sequenceMaskRelation);
   registerTypeRelation("Resize2D", resize2dRelation);
+  registerTypeRelation("DynResize2D", dynResize2dRelation);
   registerTypeRelation("GridSample", gridSampleRelation);
   registerTypeRelation("RoiAlign", roiAlignRelation);
   registerTypeRelation("ShapeOf", [](RelationArgs &args) {

@@ -85,6 +85,30 @@ def Relay_DynStridedSliceOp
                        DefaultValuedStrAttr<StrAttr, "end">:$slice_mode);
 }
 
+def Relay_DynResize2DOp
+    : Relay_OperatorOp<"dyn.image.resize2d", "DynResize2D", "Injective", 2,
+                       10> {
+  let summary = "image.resize2d to the size a 2-element integer tensor holds";
+  let description = [{
+    TVM's `dyn.image.resize2d`: `image.resize2d` of NCHW images whose
+    output height and width are an operand computed at run time (ONNX
+    Resize's `sizes` input computed from the data: Mask R-CNN pastes each
+    mask at its box's size). The attributes are `image.resize2d`'s; the
+    scales are output over input size. The result's height and width are
+    `?`. The interpreter samples with `image.resize2d`'s taps for the
+    size it is given, which must be positive.
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$size,
+                       DefaultValuedStrAttr<StrAttr, "NCHW">:$layout,
+                       DefaultValuedStrAttr<StrAttr, "linear">:$method,
+                       DefaultValuedStrAttr<StrAttr, "half_pixel">:$coordinate_transformation_mode,
+                       DefaultValuedStrAttr<StrAttr, "">:$rounding_method,
+                       DefaultValuedAttr<F64Attr, "-0.5">:$cubic_alpha,
+                       DefaultValuedAttr<I64Attr, "0">:$cubic_exclude,
+                       DefaultValuedAttr<F64Attr, "0.0">:$extrapolation_value,
+                       OptionalAttr<TypeAttr>:$out_dtype);
+}
+
 def Relay_ArangeOp : Relay_OperatorOp<"arange", "Arange", "Opaque", 3, 3> {
   let summary = "Evenly spaced values in [start, stop) by step";
   let description = [{

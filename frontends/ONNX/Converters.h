@@ -70,6 +70,19 @@ Value maxPoolIndices(NodeContext &ctx, Emitter &b, Value input, Value pooled,
 FailureOr<Value> activation(NodeContext &ctx, StringRef name, Value x,
                             double alpha, double beta);
 
+/// The values of a 1-d (or 0-d) integer tensor that are known at import,
+/// ShapedType::kDynamic for the others: constants, the sizes in Shape's
+/// result, and slices, picks, casts and concatenations of those, followed
+/// up to `depth` producers back. None for a value of another type.
+std::optional<SmallVector<int64_t>> knownIntValues(Value v,
+                                                   unsigned depth = 16);
+
+/// `v` with the sizes `known` gives (kDynamic: not known) put into its type
+/// where it has `?`, by a reshape copying the others; `v` itself when
+/// nothing is gained.
+Value refineKnownDims(NodeContext &ctx, Emitter &b, Value v,
+                      ArrayRef<int64_t> known);
+
 } // namespace mlir::relay::onnx_import
 
 #endif // RELAY_MLIR_FRONTENDS_ONNX_CONVERTERS_H

@@ -382,6 +382,51 @@ LogicalResult convertGlobalPool(NodeContext &ctx) {
       {ctx.input(0)}, {ctx.ints("axis", axes), ctx.boolean("keepdims", true)}));
 }
 
+/// Resize to `sizes` (input #3) computed when the model runs, or of images
+/// whose sizes depend on the data: dyn.image.resize2d, its result's sizes
+/// what is known of `sizes` at import.
+static LogicalResult convertDynamicResize(NodeContext &ctx, StringRef mode,
+                                          StringRef coordinates,
+                                          StringRef rounding) {
+  if (ctx.rank(3) != 1 || !ctx.hasStaticShape(3) || ctx.shape(3)[0] != 4 ||
+      !isa<IntegerType>(ctx.elementType(3)))
+    return ctx.fail("sizes must be 4 integers (N, C, H, W)");
+  if (ctx.attrInt("antialias", 0))
+    return ctx.fail("antialias is not supported");
+  if (ctx.hasAttr("axes"))
+    return ctx.fail("the axes attribute is not supported with sizes "
+                    "computed when the model runs");
+  if (coordinates == "tf_crop_and_resize")
+    return ctx.fail("coordinate_transformation_mode \"tf_crop_and_resize\" "
+                    "is not supported");
+  if (mode != "nearest" && mode != "linear" && mode != "bilinear" &&
+      mode != "cubic")
+    return ctx.fail("resize mode \"" + mode + "\" is not supported");
+  ArrayRef<int64_t> in = ctx.shape(0);
+  SmallVector<int64_t> known =
+      knownIntValues(ctx.input(3))
+          .value_or(SmallVector<int64_t>(4, ShapedType::kDynamic));
+  for (unsigned d = 0; d < 2; ++d)
+    if (!ShapedType::isDynamic(known[d]) && !ShapedType::isDynamic(in[d]) &&
+        known[d] != in[d])
+      return ctx.fail("only the H and W axes can be resized");
+  Emitter b(ctx);
+  Value size = b.op<StridedSliceOp>(
+      {ctx.input(3)}, {ctx.ints("begin", {2}), ctx.ints("end", {4})});
+  SmallVector<NamedAttribute> attrs = {
+      ctx.str("method", mode == "nearest" ? "nearest_neighbor"
+                        : mode == "cubic" ? "cubic"
+                                          : "linear"),
+      ctx.str("coordinate_transformation_mode", coordinates),
+      ctx.f64("cubic_alpha", ctx.attrFloat("cubic_coeff_a", -0.75)),
+      ctx.i64("cubic_exclude", ctx.attrInt("exclude_outside", 0) != 0)};
+  if (mode == "nearest")
+    attrs.push_back(ctx.str("rounding_method", rounding));
+  Value resized = b.op<DynResize2DOp>({ctx.input(0), size}, attrs);
+  SmallVector<int64_t> sizes = {in[0], in[1], known[2], known[3]};
+  return b.output(refineKnownDims(ctx, b, resized, sizes));
+}
+
 /// Resize (opsets 11+) and Upsample (7-9) of NCHW images: nn.upsampling
 /// for `nearest` with asymmetric coordinates rounded down (what PyTorch's
 /// nearest interpolation exports) and `linear` with half_pixel,
@@ -399,6 +444,14 @@ LogicalResult convertResize(NodeContext &ctx, bool upsample) {
   std::string rounding =
       ctx.attrString("nearest_mode", upsample ? "floor" : "round_prefer_floor");
   ArrayRef<int64_t> in = ctx.shape(0);
+  // Sizes computed when the model runs, or images whose sizes depend on the
+  // data: dyn.image.resize2d.
+  if (!upsample && ctx.hasInput(3) &&
+      (!ctx.constantInput(3) || !ctx.hasStaticShape(0)))
+    return convertDynamicResize(ctx, mode, coordinates, rounding);
+  if (!ctx.hasStaticShape(0))
+    return ctx.fail("resizing images whose sizes depend on the data needs "
+                    "the output sizes (input #3), not scales");
   // The scale of every axis: from `scales` or from `sizes`.
   SmallVector<double> scales;
   SmallVector<int64_t> sizes;

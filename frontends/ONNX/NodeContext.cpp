@@ -43,13 +43,36 @@ static bool takesAnyDims(StringRef opType) {
       // Shapes and element movement.
       "Shape", "Size", "Reshape", "Flatten", "Unsqueeze", "Squeeze",
       "Transpose", "Concat", "Split", "Slice", "Gather", "GatherND", "Expand",
-      "Tile", "ConstantOfShape", "Range", "NonZero", "ScatterElements",
+      "Tile", "ConstantOfShape", "Range", "NonZero", "ScatterElements", "Pad",
+      "Resize",
       // Products whose relations take `?` rows.
       "Gemm",
       // Reductions, sorting, detection.
       "ReduceMin", "ReduceMax", "ReduceSum", "ReduceMean", "ReduceProd",
       "ArgMax", "ArgMin", "TopK", "Softmax", "NonMaxSuppression", "RoiAlign"};
   return kOpTypes.contains(opType);
+}
+
+/// The op types whose converters take 2-d images (N x C x H x W) whose
+/// count N depends on the data, the rest static: Relay's convolution,
+/// pooling and batch norm relations carry a `?` batch through (Mask
+/// R-CNN's mask head runs on the `?` regions its RoIAlign pooled).
+static bool takesAnyBatch(StringRef opType) {
+  static const llvm::StringSet<> kOpTypes = {"Conv",
+                                             "ConvTranspose",
+                                             "MaxPool",
+                                             "AveragePool",
+                                             "GlobalAveragePool",
+                                             "GlobalMaxPool",
+                                             "BatchNormalization",
+                                             "InstanceNormalization"};
+  return kOpTypes.contains(opType);
+}
+
+/// Whether `type` is an image whose batch alone is `?`.
+static bool hasOnlyDynamicBatch(RankedTensorType type) {
+  return type.getRank() == 4 && ShapedType::isDynamic(type.getDimSize(0)) &&
+         llvm::none_of(type.getShape().drop_front(), ShapedType::isDynamic);
 }
 
 bool NodeContext::hasStaticShape(unsigned i) const {
@@ -84,7 +107,9 @@ LogicalResult NodeContext::checkInputs(unsigned min, unsigned max) {
                   "NAME=D1xD2x...)");
     // Computed by a node: its size depends on the data (NonZero's). The
     // converters of takesAnyDims' op types handle that.
-    if (!type.hasStaticShape() && !takesAnyDims(node.op_type())) {
+    if (!type.hasStaticShape() && !takesAnyDims(node.op_type()) &&
+        !(i == 0 && takesAnyBatch(node.op_type()) &&
+          hasOnlyDynamicBatch(type))) {
       std::string shape;
       llvm::raw_string_ostream os(shape);
       os << type;
@@ -94,7 +119,9 @@ LogicalResult NodeContext::checkInputs(unsigned min, unsigned max) {
                   node.op_type() +
                   "'s import does not take (the elementwise, shape, slicing, "
                   "gathering, scattering, reduction, TopK, "
-                  "NonMaxSuppression and RoiAlign operators do)");
+                  "NonMaxSuppression and RoiAlign operators do, and "
+                  "convolutions, pooling and normalisations of images "
+                  "whose count alone is unknown)");
     }
   }
   return success();

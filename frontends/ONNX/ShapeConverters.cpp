@@ -173,7 +173,12 @@ LogicalResult convertConstantOfShape(NodeContext &ctx) {
       fill = ctx.constant(
           dense.reshape(RankedTensorType::get({}, dense.getElementType())));
     }
-    return ctx.output(ctx.op<DynFullOp>({fill, ctx.input(0)}, {}));
+    Emitter b(ctx);
+    Value full = b.op<DynFullOp>({fill, ctx.input(0)}, {});
+    if (std::optional<SmallVector<int64_t>> known =
+            knownIntValues(ctx.input(0)))
+      full = refineKnownDims(ctx, b, full, *known);
+    return b.output(full);
   }
   FailureOr<SmallVector<int64_t>> shape = ctx.constantInts(0, "shape");
   if (failed(shape))
@@ -269,8 +274,22 @@ LogicalResult convertReshape(NodeContext &ctx) {
   if (!attribute && !ctx.constantInput(1)) {
     if (ctx.rank(1) != 1 || !ctx.hasStaticShape(1))
       return ctx.fail("the shape must be a 1-D tensor");
-    return ctx.output(ctx.op<DynReshapeOp>(
-        {ctx.input(0), ctx.input(1)}, {ctx.boolean("allowzero", allowZero)}));
+    Emitter b(ctx);
+    Value reshaped = b.op<DynReshapeOp>({ctx.input(0), ctx.input(1)},
+                                        {ctx.boolean("allowzero", allowZero)});
+    // The sizes known here: a 0 copies the input's (without allowzero), a
+    // -1 is inferred when it runs.
+    if (std::optional<SmallVector<int64_t>> known =
+            knownIntValues(ctx.input(1))) {
+      ArrayRef<int64_t> in = ctx.shape(0);
+      for (size_t i = 0; i < known->size(); ++i) {
+        int64_t &d = (*known)[i];
+        if (d < 0 || (d == 0 && !allowZero))
+          d = d == 0 && i < in.size() ? in[i] : ShapedType::kDynamic;
+      }
+      reshaped = refineKnownDims(ctx, b, reshaped, *known);
+    }
+    return b.output(reshaped);
   }
   FailureOr<SmallVector<int64_t>> requested =
       attribute ? FailureOr<SmallVector<int64_t>>(ctx.attrInts("shape"))
@@ -779,36 +798,6 @@ LogicalResult convertSlice(NodeContext &ctx) {
   return success();
 }
 
-/// The sizes the shape vector `v` holds where they are known at import:
-/// `v` is Shape's relay.shape_of of a ranked tensor, or the strided_slice
-/// of one Shape's start and end make; ShapedType::kDynamic for a size that
-/// depends on the data. None for any other value.
-static std::optional<SmallVector<int64_t>> knownDims(Value v) {
-  int64_t start = 0, end = -1;
-  if (auto slice = v.getDefiningOp<StridedSliceOp>()) {
-    auto begin = slice->getAttrOfType<DenseI64ArrayAttr>("begin");
-    auto stop = slice->getAttrOfType<DenseI64ArrayAttr>("end");
-    if (!begin || !stop || begin.size() != 1 || stop.size() != 1 ||
-        slice->getAttr("strides") || slice->getAttr("axes"))
-      return std::nullopt;
-    start = begin[0];
-    end = stop[0];
-    v = slice->getOperand(0);
-  }
-  auto shapeOf = v.getDefiningOp<ShapeOfOp>();
-  if (!shapeOf)
-    return std::nullopt;
-  auto type = dyn_cast<RankedTensorType>(shapeOf->getOperand(0).getType());
-  if (!type)
-    return std::nullopt;
-  ArrayRef<int64_t> shape = type.getShape();
-  if (end < 0)
-    end = shape.size();
-  if (start < 0 || start > end || end > (int64_t)shape.size())
-    return std::nullopt;
-  return SmallVector<int64_t>(shape.begin() + start, shape.begin() + end);
-}
-
 LogicalResult convertGather(NodeContext &ctx) {
   if (failed(ctx.checkInputs(2, 2)))
     return failure();
@@ -840,7 +829,7 @@ LogicalResult convertGather(NodeContext &ctx) {
     // So do the static sizes of a shape that depends on the data in other
     // dims: torch.onnx's squeeze of a dim it cannot see tests that dim's
     // size in an If, whose branches (squeezed or not) differ in rank.
-    if (std::optional<SmallVector<int64_t>> dims = knownDims(ctx.input(0));
+    if (std::optional<SmallVector<int64_t>> dims = knownIntValues(ctx.input(0));
         dims && rank == 1 && (int64_t)dims->size() == dim) {
       SmallVector<int64_t> picked;
       for (int64_t i : idx)
@@ -875,8 +864,27 @@ LogicalResult convertExpand(NodeContext &ctx) {
     bool boolean = element.isInteger(1);
     Emitter b(ctx);
     Value ones = b.op<DynFullOp>({ctx.scalar(1, element), ctx.input(1)}, {});
-    return b.output(boolean ? b.op<LogicalAndOp>({ctx.input(0), ones})
-                            : b.mul(ctx.input(0), ones));
+    Value expanded = boolean ? b.op<LogicalAndOp>({ctx.input(0), ones})
+                             : b.mul(ctx.input(0), ones);
+    // Each size of the result: the input's where it is not 1, else the
+    // shape's.
+    if (std::optional<SmallVector<int64_t>> known =
+            knownIntValues(ctx.input(1))) {
+      ArrayRef<int64_t> in = ctx.shape(0);
+      size_t rank = std::max(in.size(), known->size());
+      SmallVector<int64_t> sizes(rank, ShapedType::kDynamic);
+      for (size_t i = 0; i < rank; ++i) {
+        int64_t a = i + in.size() >= rank ? in[i + in.size() - rank] : 1;
+        int64_t s =
+            i + known->size() >= rank ? (*known)[i + known->size() - rank] : 1;
+        if (!ShapedType::isDynamic(a) && a != 1)
+          sizes[i] = a;
+        else if (!ShapedType::isDynamic(s) && (a == 1 || s > 1))
+          sizes[i] = s;
+      }
+      expanded = refineKnownDims(ctx, b, expanded, sizes);
+    }
+    return b.output(expanded);
   }
   FailureOr<SmallVector<int64_t>> requested = ctx.constantInts(1, "shape");
   if (failed(requested))

@@ -10,6 +10,8 @@
 
 #include "runtime/Interpreter/Kernels.h"
 
+#include "transforms/Decompose/Decompose.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -352,12 +354,62 @@ static FailureOr<ValuePtr> allClassNmsKernel(const KernelContext &ctx) {
                               RuntimeValue::tensor(std::move(total))});
 }
 
+/// dyn.image.resize2d: image.resize2d's taps (resizeTaps) for the size
+/// the operand gives, the rows resized first, then the columns.
+static FailureOr<ValuePtr> dynResize2dKernel(const KernelContext &ctx) {
+  const Tensor &in = ctx.input(0);
+  SmallVector<int64_t> size = ints(ctx, 1);
+  if (size.size() != 2 || size[0] <= 0 || size[1] <= 0)
+    return ctx.emitError() << "the size [" << size
+                           << "] must be two positive values (height, width)";
+  ArrayRef<int64_t> shape = in.getShape();
+  int64_t n = shape[0], c = shape[1], h = shape[2], w = shape[3];
+  int64_t oh = size[0], ow = size[1];
+  StringRef method = ctx.getString("method", "linear");
+  StringRef coords =
+      ctx.getString("coordinate_transformation_mode", "half_pixel");
+  StringRef rounding = ctx.getString("rounding_method", "");
+  if (rounding.empty())
+    rounding = coords == "align_corners" ? "round" : "floor";
+  double alpha = ctx.getFloat("cubic_alpha", -0.5);
+  bool exclude = ctx.getInt("cubic_exclude", 0) != 0;
+  Type f64 = Float64Type::get(ctx.op->getContext());
+  FailureOr<Tensor> rows = allocate(ctx, f64, {n, c, oh, w});
+  if (failed(rows))
+    return failure();
+  FailureOr<Tensor> out = allocate(ctx, resultElementType(ctx), {n, c, oh, ow});
+  if (failed(out))
+    return failure();
+  SmallVector<ResizeTap> rowTaps =
+      resizeTaps(h, oh, method, coords, rounding, alpha, exclude, std::nullopt);
+  SmallVector<ResizeTap> colTaps =
+      resizeTaps(w, ow, method, coords, rounding, alpha, exclude, std::nullopt);
+  for (int64_t image = 0; image < n * c; ++image) {
+    for (int64_t y = 0; y < oh; ++y)
+      for (int64_t x = 0; x < w; ++x) {
+        double sum = 0;
+        for (const ResizeTap &t : rowTaps)
+          sum += t.weights[y] * in.getF((image * h + t.indices[y]) * w + x);
+        rows->setF((image * oh + y) * w + x, sum);
+      }
+    for (int64_t y = 0; y < oh; ++y)
+      for (int64_t x = 0; x < ow; ++x) {
+        double sum = 0;
+        for (const ResizeTap &t : colTaps)
+          sum += t.weights[x] * rows->getF((image * oh + y) * w + t.indices[x]);
+        out->setF((image * oh + y) * ow + x, sum);
+      }
+  }
+  return RuntimeValue::tensor(std::move(*out));
+}
+
 void mlir::relay::interp::registerDynamicKernels(llvm::StringMap<KernelFn> &k) {
   k["dyn.reshape"] = dynReshapeKernel;
   k["dyn.full"] = dynFullKernel;
   k["dyn.topk"] = dynTopKKernel;
   k["dyn.tile"] = dynTileKernel;
   k["dyn.strided_slice"] = dynStridedSliceKernel;
+  k["dyn.image.resize2d"] = dynResize2dKernel;
   k["arange"] = arangeKernel;
   k["vision.all_class_non_max_suppression"] = allClassNmsKernel;
 }

@@ -82,30 +82,54 @@ static FailureOr<ValuePtr> conv2dKernel(const KernelContext &ctx,
     return o * wst[kl.o] + i * wst[kl.i] + h * wst[kl.h] + ww * wst[kl.w];
   };
   if (!transposed) {
+    // The operands in NCHW / OIHW doubles, each output plane accumulated
+    // a row at a time: per output the terms are added in the order of
+    // (input channel, kernel row, kernel column), as a dot product per
+    // output would add them, but the inner loop runs along a row.
     int64_t cinPerGroup = C / groups, coutPerGroup = OC / groups;
+    std::vector<double> in(N * C * H * W), weights(OC * cinPerGroup * KH * KW);
+    for (int64_t n = 0, k = 0; n < N; ++n)
+      for (int64_t c = 0; c < C; ++c)
+        for (int64_t h = 0; h < H; ++h)
+          for (int64_t ww = 0; ww < W; ++ww)
+            in[k++] = x.getF(dl.offset(xst, n, c, h, ww));
+    for (int64_t o = 0, k = 0; o < OC; ++o)
+      for (int64_t i = 0; i < cinPerGroup; ++i)
+        for (int64_t h = 0; h < KH; ++h)
+          for (int64_t ww = 0; ww < KW; ++ww)
+            weights[k++] = w.getF(wOffset(o, i, h, ww));
+    std::vector<double> plane(OH * OW);
     for (int64_t n = 0; n < N; ++n)
       for (int64_t oc = 0; oc < OC; ++oc) {
         int64_t group = oc / coutPerGroup;
-        for (int64_t oh = 0; oh < OH; ++oh)
-          for (int64_t ow = 0; ow < OW; ++ow) {
-            double acc = 0;
-            for (int64_t ic = 0; ic < cinPerGroup; ++ic) {
-              int64_t c = group * cinPerGroup + ic;
-              for (int64_t kh = 0; kh < KH; ++kh) {
+        std::fill(plane.begin(), plane.end(), 0.0);
+        for (int64_t ic = 0; ic < cinPerGroup; ++ic) {
+          const double *image = &in[(n * C + group * cinPerGroup + ic) * H * W];
+          for (int64_t kh = 0; kh < KH; ++kh)
+            for (int64_t kw = 0; kw < KW; ++kw) {
+              double wv =
+                  weights[((oc * cinPerGroup + ic) * KH + kh) * KW + kw];
+              // The outputs whose column iw = ow * sw - left + kw * dw
+              // falls in the image.
+              int64_t shift = kw * dw - pad[1];
+              int64_t first = shift >= 0 ? 0 : (-shift + sw - 1) / sw;
+              int64_t last = W - 1 - shift < 0
+                                 ? -1
+                                 : std::min(OW - 1, (W - 1 - shift) / sw);
+              for (int64_t oh = 0; oh < OH; ++oh) {
                 int64_t ih = oh * sh - pad[0] + kh * dh;
                 if (ih < 0 || ih >= H)
                   continue;
-                for (int64_t kw = 0; kw < KW; ++kw) {
-                  int64_t iw = ow * sw - pad[1] + kw * dw;
-                  if (iw < 0 || iw >= W)
-                    continue;
-                  acc += x.getF(dl.offset(xst, n, c, ih, iw)) *
-                         w.getF(wOffset(oc, ic, kh, kw));
-                }
+                const double *row = image + ih * W;
+                double *acc = &plane[oh * OW];
+                for (int64_t ow = first; ow <= last; ++ow)
+                  acc[ow] += row[ow * sw + shift] * wv;
               }
             }
-            out.setF(ol.offset(ost, n, oc, oh, ow), acc);
-          }
+        }
+        for (int64_t oh = 0, k = 0; oh < OH; ++oh)
+          for (int64_t ow = 0; ow < OW; ++ow)
+            out.setF(ol.offset(ost, n, oc, oh, ow), plane[k++]);
       }
     return RuntimeValue::tensor(std::move(out));
   }

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "transforms/Decompose/Decompose.h"
 #include "transforms/Decompose/Rewrites.h"
 
 #include <algorithm>
@@ -211,17 +212,13 @@ template <typename Pool2D> Value pool1d(Emitter &b, Operation *op) {
                     op);
 }
 
-/// One axis of image.resize2d: out[i] = sum over taps t of
-/// weight[t][i] * in[index[t][i]], the indices (clamped to the edge) and
-/// weights computed here from the sampling position of each output.
-Value resizeAxis(Emitter &b, Value x, int64_t axis, int64_t outSize,
-                 StringRef method, StringRef coords, StringRef rounding,
-                 double alpha, bool exclude, std::optional<double> given) {
-  int64_t in = shapeOf(x)[axis];
+} // namespace
+
+SmallVector<ResizeTap>
+mlir::relay::resizeTaps(int64_t in, int64_t outSize, StringRef method,
+                        StringRef coords, StringRef rounding, double alpha,
+                        bool exclude, std::optional<double> given) {
   double scale = given ? *given : double(outSize) / double(in);
-  if (in == outSize && scale == 1.0 && method != "cubic" &&
-      coords != "tf_half_pixel_for_nn")
-    return x;
   auto source = [&](int64_t i) -> double {
     // ONNX's aligned corners divide by the resized length, in * scale
     // (unfloored), where a scale is given.
@@ -238,10 +235,8 @@ Value resizeAxis(Emitter &b, Value x, int64_t axis, int64_t outSize,
     return (i + 0.5) / scale - 0.5;
   };
   auto clamp = [&](int64_t i) { return std::clamp<int64_t>(i, 0, in - 1); };
-  // taps[t] = (indices, weights) over the outputs.
-  SmallVector<std::pair<SmallVector<int64_t>, SmallVector<double>>> taps;
   int numTaps = method == "nearest_neighbor" ? 1 : method == "linear" ? 2 : 4;
-  taps.resize(numTaps);
+  SmallVector<ResizeTap> taps(numTaps);
   for (int64_t i = 0; i < outSize; ++i) {
     double pos = source(i);
     if (method == "nearest_neighbor") {
@@ -256,16 +251,16 @@ Value resizeAxis(Emitter &b, Value x, int64_t axis, int64_t outSize,
         r = std::ceil(pos - 0.5);
       else
         r = std::round(pos);
-      taps[0].first.push_back(clamp(int64_t(r)));
-      taps[0].second.push_back(1.0);
+      taps[0].indices.push_back(clamp(int64_t(r)));
+      taps[0].weights.push_back(1.0);
       continue;
     }
     double base = std::floor(pos), t = pos - base;
     if (method == "linear") {
-      taps[0].first.push_back(clamp(int64_t(base)));
-      taps[0].second.push_back(1.0 - t);
-      taps[1].first.push_back(clamp(int64_t(base) + 1));
-      taps[1].second.push_back(t);
+      taps[0].indices.push_back(clamp(int64_t(base)));
+      taps[0].weights.push_back(1.0 - t);
+      taps[1].indices.push_back(clamp(int64_t(base) + 1));
+      taps[1].weights.push_back(t);
       continue;
     }
     double a = alpha;
@@ -281,10 +276,29 @@ Value resizeAxis(Emitter &b, Value x, int64_t axis, int64_t outSize,
       total += w[j];
     }
     for (int j = 0; j < 4; ++j) {
-      taps[j].first.push_back(clamp(int64_t(base) - 1 + j));
-      taps[j].second.push_back(exclude && total != 0 ? w[j] / total : w[j]);
+      taps[j].indices.push_back(clamp(int64_t(base) - 1 + j));
+      taps[j].weights.push_back(exclude && total != 0 ? w[j] / total : w[j]);
     }
   }
+  return taps;
+}
+
+namespace {
+
+/// One axis of image.resize2d: out[i] = sum over taps t of
+/// weight[t][i] * in[index[t][i]], the indices (clamped to the edge) and
+/// weights those of resizeTaps.
+Value resizeAxis(Emitter &b, Value x, int64_t axis, int64_t outSize,
+                 StringRef method, StringRef coords, StringRef rounding,
+                 double alpha, bool exclude, std::optional<double> given) {
+  int64_t in = shapeOf(x)[axis];
+  double scale = given ? *given : double(outSize) / double(in);
+  if (in == outSize && scale == 1.0 && method != "cubic" &&
+      coords != "tf_half_pixel_for_nn")
+    return x;
+  SmallVector<ResizeTap> taps =
+      resizeTaps(in, outSize, method, coords, rounding, alpha, exclude, given);
+  int numTaps = taps.size();
   Type i64 = IntegerType::get(x.getContext(), 64);
   Type element = elementOf(x);
   SmallVector<int64_t> weightShape(shapeOf(x).size(), 1);

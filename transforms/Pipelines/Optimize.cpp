@@ -175,7 +175,7 @@ mlir::relay::refineEntryResults(ModuleOp module, StringRef entry,
       !module
            .walk([](Operation *op) {
              return isa<DynReshapeOp, DynFullOp, DynTileOp, DynStridedSliceOp,
-                        DynTopKOp, ArangeOp>(op)
+                        DynTopKOp, DynResize2DOp, ArangeOp>(op)
                         ? WalkResult::interrupt()
                         : WalkResult::advance();
            })

@@ -98,6 +98,17 @@ static Value staticForm(Operation *op, OpBuilder &b) {
     a.push_back(b.getNamedAttr("strides", b.getDenseI64ArrayAttr(*strides)));
     return relay.op<StridedSliceOp>({slice.getData()}, a, quiet);
   }
+  if (auto resize = dyn_cast<DynResize2DOp>(op)) {
+    std::optional<SmallVector<int64_t>> size = constantInts(resize.getSize());
+    if (!size)
+      return nullptr;
+    SmallVector<NamedAttribute> a =
+        attrs({"layout", "method", "coordinate_transformation_mode",
+               "rounding_method", "cubic_alpha", "cubic_exclude",
+               "extrapolation_value", "out_dtype"});
+    a.push_back(b.getNamedAttr("size", b.getDenseI64ArrayAttr(*size)));
+    return relay.op<Resize2DOp>({resize.getData()}, a, quiet);
+  }
   if (auto topk = dyn_cast<DynTopKOp>(op)) {
     std::optional<SmallVector<int64_t>> k = constantInts(topk.getK());
     if (!k || k->size() != 1)
@@ -150,7 +161,7 @@ struct DynamicToStaticPass
     SmallVector<Operation *> candidates;
     module.walk([&](Operation *op) {
       if (isa<DynReshapeOp, DynFullOp, DynTileOp, DynStridedSliceOp, DynTopKOp,
-              ArangeOp>(op))
+              DynResize2DOp, ArangeOp>(op))
         candidates.push_back(op);
     });
     bool changed = false;

@@ -66,9 +66,10 @@ def DynamicToStatic : Pass<"relay-dynamic-to-static", "::mlir::ModuleOp"> {
                 "their static forms";
   let description = [{
     TVM's DynamicToStatic. `dyn.reshape`, `dyn.full`, `dyn.tile`,
-    `dyn.strided_slice` and `dyn.topk` whose shape, repetitions, bounds or
-    k are constants (given so, or made so by --relay-fold-constant) become
-    `reshape`, `full`, `tile`, `strided_slice` and `topk` with those as
+    `dyn.strided_slice`, `dyn.topk` and `dyn.image.resize2d` whose shape,
+    repetitions, bounds, k or size are constants (given so, or made so by
+    --relay-fold-constant) become `reshape`, `full`, `tile`,
+    `strided_slice`, `topk` and `image.resize2d` with those as
     attributes, and `arange` of constants the constant it computes. Their
     results are then typed static, and so is what follows from them: the
     functions changed are typed again (--relay-infer-types) from their

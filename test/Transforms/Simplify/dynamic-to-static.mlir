@@ -111,3 +111,16 @@ relay.func @long_range() -> tensor<?xf32> {
   %a = relay.arange %lo, %hi, %st {dtype = f32} : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<?xf32>
   relay.return %a : tensor<?xf32>
 }
+
+// -----
+
+// Tests that dyn.image.resize2d of a constant size becomes image.resize2d
+// with its attributes, typed static.
+// CHECK-LABEL: relay.func @resize(
+// CHECK-NOT: relay.dyn.
+// CHECK: relay.image.resize2d %arg0 {coordinate_transformation_mode = "asymmetric", method = "nearest_neighbor", rounding_method = "floor", size = array<i64: 6, 4>} : (tensor<1x2x3x2xf32>) -> tensor<1x2x6x4xf32>
+relay.func @resize(%x: tensor<1x2x3x2xf32>) -> tensor<1x2x?x?xf32> {
+  %s = relay.constant dense<[6, 4]> : tensor<2xi64>
+  %r = relay.dyn.image.resize2d %x, %s {method = "nearest_neighbor", coordinate_transformation_mode = "asymmetric", rounding_method = "floor"} : (tensor<1x2x3x2xf32>, tensor<2xi64>) -> tensor<1x2x?x?xf32>
+  relay.return %r : tensor<1x2x?x?xf32>
+}

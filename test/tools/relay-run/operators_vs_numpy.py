@@ -57,6 +57,27 @@ def scalar(value, dtype):
     return np.array(value, dtype)
 
 
+def resize_ref(a, size, method, coords):
+    """image.resize2d of NCHW `a` to `size` along H and W, linear or
+    nearest (rounding down), half_pixel or asymmetric coordinates."""
+    out = a.astype(np.float64)
+    for axis, length in zip((2, 3), size):
+        n = out.shape[axis]
+        i = np.arange(length, dtype=np.float64)
+        pos = i * n / length if coords == 'asymmetric' else (
+            (i + 0.5) * n / length - 0.5)
+        if method == 'nearest_neighbor':
+            out = np.take(out, np.clip(np.floor(pos), 0, n - 1).astype(int),
+                          axis=axis)
+            continue
+        low = np.floor(pos)
+        t = (pos - low).reshape([-1] + [1] * (3 - axis))
+        lo = np.take(out, np.clip(low, 0, n - 1).astype(int), axis=axis)
+        hi = np.take(out, np.clip(low + 1, 0, n - 1).astype(int), axis=axis)
+        out = lo * (1 - t) + hi * t
+    return out.astype(a.dtype)
+
+
 def nms_ref(boxes, scores, max_out, iou_threshold, score_threshold):
     """ONNX's NonMaxSuppression as vision.all_class_non_max_suppression
     returns it: (batch * classes * boxes, 3) int64 rows, the selected
@@ -884,6 +905,14 @@ CASES = [
     ("dyn.strided_slice (size, one axis)",
      'dyn.strided_slice(%a, %b, %c, %d, slice_mode="size")',
      [f32(4, 5), i64(1), i64(2), i64(1)], lambda a, b, c, d: a[1:3], 0),
+    ("dyn.image.resize2d", "dyn.image.resize2d(%a, %b)",
+     [f32(1, 2, 5, 6), i64(3, 8)],
+     lambda a, b: resize_ref(a, (3, 8), 'linear', 'half_pixel'), 1e-5),
+    ("dyn.image.resize2d (nearest, asymmetric)",
+     'dyn.image.resize2d(%a, %b, method="nearest_neighbor", '
+     'coordinate_transformation_mode="asymmetric", rounding_method="floor")',
+     [f32(2, 1, 4, 3), i64(7, 2)],
+     lambda a, b: resize_ref(a, (7, 2), 'nearest_neighbor', 'asymmetric'), 0),
     ("arange", 'arange(%a, %b, %c, dtype="float32")',
      [scalar(1, np.float32), scalar(4, np.float32), scalar(0.5, np.float32)],
      lambda a, b, c: np.arange(1, 4, 0.5, dtype=np.float32), 0),
@@ -916,7 +945,8 @@ def compare(name, got, want, tol):
 # Operators whose result's shape depends on the data: native code (static
 # shapes) does not cover them; relay-run runs them on the interpreter.
 DATA_DEPENDENT = {"argwhere", "dyn.reshape", "dyn.full", "dyn.topk",
-                  "dyn.tile", "dyn.strided_slice", "arange",
+                  "dyn.tile", "dyn.strided_slice", "dyn.image.resize2d",
+                  "arange",
                   "vision.all_class_non_max_suppression"}
 
 # Their operands that give the result's rank (a shape, bounds): `dynamic`

@@ -309,6 +309,66 @@ def flatten_empty():
                  inits)
 
 
+def mask_head(scales=False):
+    """Mask R-CNN's mask head as torchvision exports it, in small: the
+    regions scoring above 0 (NonZero: a count that depends on the data)
+    are added to ConstantOfShape(Concat(count, 2, 4, 4)) zeros, go through
+    Conv, Relu and ConvTranspose, and each is resized to a size given as an
+    input (Resize's sizes: Concat(Shape(x)[0:2], hw)). With `scales`, the
+    Resize takes computed scales instead of sizes."""
+    nodes = [
+        helper.make_node('Greater', ['s', 'zero'], ['kept'], name='kept'),
+        helper.make_node('NonZero', ['kept'], ['idx'], name='nonzero'),
+        helper.make_node('Reshape', ['idx', 'flat'], ['rows'], name='rows'),
+        helper.make_node('Gather', ['x', 'rows'], ['picked'], name='picked',
+                         axis=0),
+        helper.make_node('Shape', ['rows'], ['count'], name='count'),
+        helper.make_node('Concat', ['count', 'chw'], ['dims'], name='dims',
+                         axis=0),
+        helper.make_node('ConstantOfShape', ['dims'], ['zeros'], name='zeros'),
+        helper.make_node('Add', ['zeros', 'picked'], ['features'],
+                         name='features'),
+        helper.make_node('Conv', ['features', 'w', 'b'], ['c'], name='conv',
+                         pads=[1, 1, 1, 1]),
+        helper.make_node('Relu', ['c'], ['r'], name='relu'),
+        helper.make_node('ConvTranspose', ['r', 'wt'], ['up'], name='up',
+                         strides=[2, 2]),
+        helper.make_node('Shape', ['up'], ['up_shape'], name='up_shape'),
+        helper.make_node('Slice', ['up_shape', 'begin', 'end'], ['nc'],
+                         name='nc'),
+    ]
+    if scales:
+        nodes += [
+            helper.make_node('Cast', ['hw'], ['hwf'], name='hwf', to=1),
+            helper.make_node('Concat', ['ones', 'hwf'], ['factors'],
+                             name='factors', axis=0),
+            helper.make_node('Resize', ['up', '', 'factors'], ['y'],
+                             name='resize', mode='linear'),
+        ]
+    else:
+        nodes += [
+            helper.make_node('Concat', ['nc', 'hw'], ['sizes'], name='sizes',
+                             axis=0),
+            helper.make_node('Resize', ['up', '', '', 'sizes'], ['y'],
+                             name='resize', mode='linear'),
+        ]
+    inits = [numpy_helper.from_array(np.array(0, np.float32), 'zero'),
+             numpy_helper.from_array(np.array([-1], np.int64), 'flat'),
+             numpy_helper.from_array(np.array([2, 4, 4], np.int64), 'chw'),
+             numpy_helper.from_array(np.array([0], np.int64), 'begin'),
+             numpy_helper.from_array(np.array([2], np.int64), 'end'),
+             numpy_helper.from_array(np.array([1, 1], np.float32), 'ones'),
+             weights('w', [3, 2, 3, 3], 5), weights('b', [3], 6),
+             weights('wt', [3, 2, 2, 2], 7)]
+    return model(nodes, [tensor('x', [5, 2, 4, 4]), tensor('s', [5]),
+                         tensor('hw', [2], TensorProto.INT64)],
+                 [tensor('y', ['n', 2, 'h', 'w'])], inits)
+
+
+def mask_head_scales():
+    return mask_head(scales=True)
+
+
 def nonzero_consumed():
     """A node whose import needs static shapes (MatMul) taking NonZero's
     output, whose length depends on the data."""
@@ -771,7 +831,7 @@ MODELS = {f.__name__: f for f in (windows, window_bad_size, dft_bad_axis,
                                   new_opset, undefined_input, runtime_reshape,
                                   runtime_reshape_matrix,
                                   nonzero, nonzero_consumed, squeeze_if,
-                                  flatten_empty,
+                                  flatten_empty, mask_head, mask_head_scales,
                                   detect)}
 
 if __name__ == '__main__':
