@@ -444,14 +444,16 @@ LogicalResult convertResize(NodeContext &ctx, bool upsample) {
   std::string rounding =
       ctx.attrString("nearest_mode", upsample ? "floor" : "round_prefer_floor");
   ArrayRef<int64_t> in = ctx.shape(0);
-  // Sizes computed when the model runs, or images whose sizes depend on the
-  // data: dyn.image.resize2d.
-  if (!upsample && ctx.hasInput(3) &&
-      (!ctx.constantInput(3) || !ctx.hasStaticShape(0)))
+  // Sizes computed when the model runs, or images whose height or width
+  // depend on the data: dyn.image.resize2d. (A count or channels that
+  // depend on the data are carried through: only H and W are resized.)
+  bool staticImage =
+      !ShapedType::isDynamic(in[2]) && !ShapedType::isDynamic(in[3]);
+  if (!upsample && ctx.hasInput(3) && (!ctx.constantInput(3) || !staticImage))
     return convertDynamicResize(ctx, mode, coordinates, rounding);
-  if (!ctx.hasStaticShape(0))
-    return ctx.fail("resizing images whose sizes depend on the data needs "
-                    "the output sizes (input #3), not scales");
+  if (!staticImage)
+    return ctx.fail("resizing images whose height or width depend on the "
+                    "data needs the output sizes (input #3), not scales");
   // The scale of every axis: from `scales` or from `sizes`.
   SmallVector<double> scales;
   SmallVector<int64_t> sizes;
@@ -482,15 +484,23 @@ LogicalResult convertResize(NodeContext &ctx, bool upsample) {
     if (sizes.size() != 4)
       return ctx.fail("sizes must have 4 values");
     for (unsigned d = 0; d < 4; ++d)
-      scales.push_back(double(sizes[d]) / double(in[d]));
+      scales.push_back(ShapedType::isDynamic(in[d])
+                           ? 1.0
+                           : double(sizes[d]) / double(in[d]));
   } else {
     if (scales.size() != 4)
       return ctx.fail("scales must have 4 values");
     for (unsigned d = 0; d < 4; ++d)
-      sizes.push_back(int64_t(std::floor(in[d] * scales[d])));
+      sizes.push_back(ShapedType::isDynamic(in[d])
+                          ? (scales[d] == 1.0 ? in[d] : -1)
+                          : int64_t(std::floor(in[d] * scales[d])));
   }
-  if (sizes[0] != in[0] || sizes[1] != in[1])
-    return ctx.fail("only the H and W axes can be resized");
+  for (unsigned d = 0; d < 2; ++d)
+    if (sizes[d] != in[d] && !ShapedType::isDynamic(in[d]))
+      return ctx.fail("only the H and W axes can be resized");
+  if (sizes[0] == -1 || sizes[1] == -1)
+    return ctx.fail("only the H and W axes can be resized (a scale of the "
+                    "count or channels is not 1)");
   // nn.upsampling's output is floor(in * scale): nudge a scale computed
   // from sizes up until it gives that size.
   for (unsigned d = 2; d < 4; ++d)

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """torchvision's detectors exported to ONNX and run by relay-run against
 PyTorch: SSDlite320 (MobileNet-V3-Large), Faster R-CNN (MobileNet-V3-
-Large 320 FPN) and Mask R-CNN (ResNet-50 FPN, on a 192x192 image, its 20
-best detections). Their post-processing (score thresholds, top-k of a
+Large 320 FPN), Mask R-CNN and Keypoint R-CNN (ResNet-50 FPN, on a
+192x192 image, their 20 and 10 best detections). Their post-processing (score thresholds, top-k of a
 computed k, batched NMS; Faster R-CNN's region proposals, its multi-scale
 RoIAlign over the proposals NMS kept, scattered back per level, and its
 box head over them) gives sizes that depend on the data (Relay's dyn.*
@@ -22,7 +22,9 @@ over), or the box reaches the image's edge (its mask's RoIAlign samples
 sit on the feature map's edge, where the sampling rule changes from
 reading the border pixel to reading zero: box 16 here, x from 189.5014
 against PyTorch's 189.4988 to the edge at 192). At most a tenth of the
-masks may be excused so.
+masks may be excused so. Keypoint R-CNN's keypoints (each the maximum of
+a heatmap resized bicubically to its box) must be within 0.05 pixels and
+their scores within 1e-3 relative (1e-2 absolute).
 
 torchvision's random initialisation gives SSDlite features of about 1e-14
 and every class the same score, which would decide nothing; the weights
@@ -41,11 +43,11 @@ import sys
 import numpy as np
 
 NAMES = ['ssdlite320_mobilenet_v3_large', 'fasterrcnn_mobilenet_v3_large_320_fpn',
-         'maskrcnn_resnet50_fpn']
-# Mask R-CNN's ResNet-50 at a smaller image and fewer detections, so that
-# the interpreter runs it in about 15 s here.
-IMAGE_SIZE = {'maskrcnn_resnet50_fpn': 192}
-DETECTIONS = {'maskrcnn_resnet50_fpn': 20}
+         'maskrcnn_resnet50_fpn', 'keypointrcnn_resnet50_fpn']
+# The ResNet-50 detectors at a smaller image and fewer detections, so that
+# the interpreter runs each in about 15-20 s here.
+IMAGE_SIZE = {'maskrcnn_resnet50_fpn': 192, 'keypointrcnn_resnet50_fpn': 192}
+DETECTIONS = {'maskrcnn_resnet50_fpn': 20, 'keypointrcnn_resnet50_fpn': 10}
 
 
 def spread_weights(model, torch):
@@ -116,6 +118,7 @@ def check(args, name):
     boxes, scores, labels = (np.load('%s.relay.%d.npy' % (base, i))
                              for i in range(3))
     with_masks = os.path.exists(base + '.torch.masks.npy')
+    with_keypoints = os.path.exists(base + '.torch.keypoints.npy')
     if scores.dtype.kind == 'i':  # exported as (boxes, labels, scores)
         scores, labels = labels, scores
     want = {k: np.load('%s.torch.%s.npy' % (base, k))
@@ -138,6 +141,12 @@ def check(args, name):
             np.load(base + '.relay.3.npy'),
             np.load(base + '.torch.masks.npy'), pairs, boxes, want['boxes'])
         ok = ok and mask_ok
+    if with_keypoints and ok:
+        keypoints_ok, masks = check_keypoints(
+            [np.load('%s.relay.%d.npy' % (base, i)) for i in (3, 4)],
+            [np.load('%s.torch.%s.npy' % (base, k))
+             for k in ('keypoints', 'keypoints_scores')], pairs)
+        ok = ok and keypoints_ok
     print('%s: %d detections (PyTorch %d), %d matched%s%s' % (
         name, len(scores), len(want['scores']), matched, masks,
         '' if ok else ': DIFFERS from PyTorch'))
@@ -176,6 +185,21 @@ def check_masks(got, want, pairs, got_boxes, want_boxes):
     ok = wrong == 0 and excused <= max(1, len(pairs) // 10)
     return ok, (', masks within %.1e (%d excused: a pixel over or at the '
                 'edge, %d differ)' % (worst, excused, wrong))
+
+
+def check_keypoints(got, want, pairs):
+    """Whether the keypoints and their scores of matched detections agree,
+    and a line saying how they compare."""
+    (points, scores), (want_points, want_scores) = got, want
+    if points.shape != want_points.shape or scores.shape != want_scores.shape:
+        return False, ', keypoints %s (PyTorch %s)' % (points.shape,
+                                                       want_points.shape)
+    i, j = [list(k) for k in zip(*pairs)]
+    moved = np.abs(points[i] - want_points[j]).max() if pairs else 0.0
+    ok = moved <= 0.05 and np.allclose(scores[i], want_scores[j], rtol=1e-3,
+                                       atol=1e-2)
+    return ok, ', keypoints within %.1e px, their scores within %.1e' % (
+        moved, np.abs(scores[i] - want_scores[j]).max() if pairs else 0.0)
 
 
 def main():

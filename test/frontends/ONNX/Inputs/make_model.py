@@ -309,13 +309,15 @@ def flatten_empty():
                  inits)
 
 
-def mask_head(scales=False):
+def mask_head(scales=None):
     """Mask R-CNN's mask head as torchvision exports it, in small: the
     regions scoring above 0 (NonZero: a count that depends on the data)
     are added to ConstantOfShape(Concat(count, 2, 4, 4)) zeros, go through
     Conv, Relu and ConvTranspose, and each is resized to a size given as an
-    input (Resize's sizes: Concat(Shape(x)[0:2], hw)). With `scales`, the
-    Resize takes computed scales instead of sizes."""
+    input (Resize's sizes: Concat(Shape(x)[0:2], hw)). With `scales`
+    'computed', the Resize takes scales computed from hw instead; with
+    'constant', it doubles the size (Keypoint R-CNN's upsampling of its
+    `?` heatmaps)."""
     nodes = [
         helper.make_node('Greater', ['s', 'zero'], ['kept'], name='kept'),
         helper.make_node('NonZero', ['kept'], ['idx'], name='nonzero'),
@@ -337,7 +339,10 @@ def mask_head(scales=False):
         helper.make_node('Slice', ['up_shape', 'begin', 'end'], ['nc'],
                          name='nc'),
     ]
-    if scales:
+    if scales == 'constant':
+        nodes += [helper.make_node('Resize', ['up', '', 'twice'], ['y'],
+                                   name='resize', mode='linear')]
+    elif scales:
         nodes += [
             helper.make_node('Cast', ['hw'], ['hwf'], name='hwf', to=1),
             helper.make_node('Concat', ['ones', 'hwf'], ['factors'],
@@ -358,6 +363,8 @@ def mask_head(scales=False):
              numpy_helper.from_array(np.array([0], np.int64), 'begin'),
              numpy_helper.from_array(np.array([2], np.int64), 'end'),
              numpy_helper.from_array(np.array([1, 1], np.float32), 'ones'),
+             numpy_helper.from_array(np.array([1, 1, 2, 2], np.float32),
+                                     'twice'),
              weights('w', [3, 2, 3, 3], 5), weights('b', [3], 6),
              weights('wt', [3, 2, 2, 2], 7)]
     return model(nodes, [tensor('x', [5, 2, 4, 4]), tensor('s', [5]),
@@ -366,7 +373,11 @@ def mask_head(scales=False):
 
 
 def mask_head_scales():
-    return mask_head(scales=True)
+    return mask_head(scales='computed')
+
+
+def mask_head_upsample():
+    return mask_head(scales='constant')
 
 
 def nonzero_consumed():
@@ -832,6 +843,7 @@ MODELS = {f.__name__: f for f in (windows, window_bad_size, dft_bad_axis,
                                   runtime_reshape_matrix,
                                   nonzero, nonzero_consumed, squeeze_if,
                                   flatten_empty, mask_head, mask_head_scales,
+                                  mask_head_upsample,
                                   detect)}
 
 if __name__ == '__main__':
