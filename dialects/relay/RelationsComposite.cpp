@@ -280,6 +280,36 @@ static RelationStatus argWhereRelation(RelationArgs &args) {
                                IntegerType::get(args.getContext(), 32)));
 }
 
+/// unique: (output: data's type, indices, inverse_indices: int32 as long as
+/// the axis, num_unique: int32 (1), [counts: as indices]); without `axis`
+/// the data is a vector.
+static RelationStatus uniqueRelation(RelationArgs &args) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  Dim length;
+  if (Attribute a = args.getAttr("axis")) {
+    FailureOr<int64_t> axis =
+        normalizeAxis(args, cast<IntegerAttr>(a).getInt(), data.getRank());
+    if (failed(axis))
+      return RelationStatus::Failed;
+    length = data.dims[*axis];
+  } else {
+    if (data.getRank() != 1)
+      return args.fail("expected a 1-D tensor without an axis, got " +
+                       typeStr(args.getInput(0)));
+    length = data.dims[0];
+  }
+  MLIRContext *ctx = args.getContext();
+  Type i32 = IntegerType::get(ctx, 32);
+  Type index = makeTensor(ctx, {length}, i32);
+  SmallVector<Type> fields = {args.getInput(0), index, index,
+                              makeTensor(ctx, {Dim::of(1)}, i32)};
+  auto counts = dyn_cast_or_null<BoolAttr>(args.getAttr("return_counts"));
+  if (counts && counts.getValue())
+    fields.push_back(index);
+  return args.solve(TupleType::get(ctx, fields));
+}
+
 /// argsort (indices) and sort: the data's shape; the axis is at most
 /// kMaxSortedAxis long.
 static RelationStatus sortRelation(RelationArgs &args, bool indices) {
@@ -501,6 +531,7 @@ void mlir::relay::registerCompositeRelations() {
     return shapeOfRelation(args, /*size=*/true);
   });
   registerTypeRelation("ArgWhere", argWhereRelation);
+  registerTypeRelation("Unique", uniqueRelation);
   registerTypeRelation("Argsort", [](RelationArgs &args) {
     return sortRelation(args, /*indices=*/true);
   });

@@ -925,6 +925,27 @@ def Relay_ArgWhereOp
   let arguments = (ins AnyType:$condition);
 }
 
+def Relay_UniqueOp : Relay_OperatorOp<"unique", "Unique", "Opaque", 1, 10> {
+  let summary = "The distinct elements (or slices along `axis`), padded to "
+                "the input's length";
+  let description = [{
+    TVM's `unique(data, sorted, return_counts)`: a tuple of `output` (the
+    distinct elements of 1-D `data`, ascending when `sorted`, else in the
+    order they first occur; the rest of its length zeros), `indices` (where
+    each first occurs in `data`), `inverse_indices` (for each element of
+    `data`, its position in `output`), `num_unique` (a one-element vector),
+    and with `return_counts` `counts` (how often each occurs); the index
+    vectors are int32, as long as `data`. With `axis` (an extension, ONNX
+    Unique's) the distinct slices of `data` along that axis, `sorted`
+    lexicographically, and the vectors as long as that axis. How many are
+    distinct depends on the data: the interpreter runs it.
+  }];
+  let arguments = (ins AnyType:$data,
+                       DefaultValuedAttr<BoolAttr, "true">:$sorted,
+                       DefaultValuedAttr<BoolAttr, "false">:$return_counts,
+                       OptionalAttr<I64Attr>:$axis);
+}
+
 def Relay_NdarraySizeOp
     : Relay_OperatorOp<"ndarray_size", "NdarraySize", "Opaque", 1, 10> {
   let summary = "The number of elements, a scalar of `dtype` (int32 when "

@@ -340,6 +340,69 @@ LogicalResult convertNonZero(NodeContext &ctx) {
       {*columns}, {ctx.type("dtype", IntegerType::get(ctx.getContext(), 64))}));
 }
 
+/// Unique: Relay's `unique` (with ONNX's axis), whose results are as long
+/// as the input and say how many are distinct; Y, indices and counts are
+/// sliced to that count (dyn.strided_slice), the index vectors made int64.
+LogicalResult convertUnique(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(1, 1)))
+    return failure();
+  Value data = ctx.input(0);
+  Emitter b(ctx);
+  int64_t axis = 0;
+  SmallVector<NamedAttribute> attrs = {
+      ctx.boolean("sorted", ctx.attrInt("sorted", 1) != 0),
+      ctx.boolean("return_counts", true)};
+  if (ctx.hasAttr("axis")) {
+    FailureOr<int64_t> a = ctx.axis(ctx.attrInt("axis", 0), ctx.rank(0));
+    if (failed(a))
+      return failure();
+    axis = *a;
+    attrs.push_back(ctx.i64("axis", axis));
+  } else if (ctx.rank(0) != 1) {
+    // Without an axis, the elements of the input flattened.
+    data = b.op<ReshapeOp>({data}, {ctx.ints("newshape", {-1})});
+  }
+  Value unique = b.op<UniqueOp>({data}, attrs);
+  Type i64 = IntegerType::get(ctx.getContext(), 64);
+  auto field = [&](unsigned i) {
+    Value v = b.tupleGet(unique, i);
+    return i == 0 ? v : b.op<CastOp>({v}, {ctx.type("dtype", i64)});
+  };
+  Value count = field(3);
+  // The first `count` along the axis: bounds for the axes up to it, the
+  // leading ones whole.
+  auto keep = [&](Value v, int64_t along) {
+    SmallVector<int64_t> zeros(along + 1, 0), ones(along + 1, 1);
+    Value end = count;
+    if (along > 0) {
+      Value sizes = b.op<ShapeOfOp>({v}, {ctx.type("dtype", i64)});
+      Value leading = b.op<StridedSliceOp>(
+          {sizes}, {ctx.ints("begin", {0}), ctx.ints("end", {along})});
+      end = b.op<ConcatenateOp>({ctx.tuple({leading, count})},
+                                {ctx.i64("axis", 0)});
+    }
+    auto vector = [&](ArrayRef<int64_t> values) {
+      return ctx.constant(DenseElementsAttr::get(
+          RankedTensorType::get({(int64_t)values.size()}, i64), values));
+    };
+    Value kept = b.op<DynStridedSliceOp>({v, vector(zeros), end, vector(ones)});
+    // The other sizes are the input's.
+    if (!kept)
+      return kept;
+    SmallVector<int64_t> known(cast<RankedTensorType>(v.getType()).getShape());
+    known[along] = ShapedType::kDynamic;
+    return refineKnownDims(ctx, b, kept, known);
+  };
+  Value y = keep(field(0), axis);
+  Value indices = keep(field(1), 0);
+  Value inverse = field(2);
+  Value counts = keep(field(4), 0);
+  for (Value v : {y, indices, inverse})
+    if (failed(b.output(v)))
+      return failure();
+  return b.output(counts);
+}
+
 /// Compress(input, condition, [axis]): the slices along `axis` (the
 /// elements of the input flattened, without an axis) where condition is
 /// true; a condition shorter than the axis selects nothing past its end. A
@@ -499,6 +562,7 @@ void mlir::relay::onnx_import::addIndexingConverters(ConverterTable &t) {
   t["Scatter"] = convertScatterElements;
   t["TopK"] = convertTopK;
   t["NonZero"] = convertNonZero;
+  t["Unique"] = convertUnique;
   t["Compress"] = convertCompress;
   t["NonMaxSuppression"] = convertNonMaxSuppression;
   t["ReverseSequence"] = convertReverseSequence;

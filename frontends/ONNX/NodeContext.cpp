@@ -49,7 +49,8 @@ static bool takesAnyDims(StringRef opType) {
       "Gemm",
       // Reductions, sorting, detection.
       "ReduceMin", "ReduceMax", "ReduceSum", "ReduceMean", "ReduceProd",
-      "ArgMax", "ArgMin", "TopK", "Softmax", "NonMaxSuppression", "RoiAlign"};
+      "ArgMax", "ArgMin", "TopK", "Softmax", "NonMaxSuppression", "RoiAlign",
+      "Unique"};
   return kOpTypes.contains(opType);
 }
 

@@ -403,6 +403,84 @@ static FailureOr<ValuePtr> dynResize2dKernel(const KernelContext &ctx) {
   return RuntimeValue::tensor(std::move(*out));
 }
 
+/// unique: the data's items (elements, or slices along `axis` in row-major
+/// order) stably sorted, equal neighbours grouped; each group's first
+/// member is where it first occurs. Unsorted, the groups go in the order
+/// they first occur.
+static FailureOr<ValuePtr> uniqueKernel(const KernelContext &ctx) {
+  const Tensor &in = ctx.input(0);
+  ArrayRef<int64_t> shape = in.getShape();
+  int64_t axis = 0;
+  if (ctx.hasAttr("axis")) {
+    axis = ctx.getInt("axis", 0);
+    if (axis < 0)
+      axis += shape.size();
+  }
+  int64_t outer = 1, inner = 1, n = shape[axis];
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= shape[d];
+  for (int64_t d = axis + 1; d < (int64_t)shape.size(); ++d)
+    inner *= shape[d];
+  // Element j of item i (the slice at i along the axis, row-major).
+  auto at = [&](int64_t i, int64_t j) {
+    return ((j / inner) * n + i) * inner + j % inner;
+  };
+  bool isFloat = isa<FloatType>(in.getElementType());
+  auto less = [&](int64_t a, int64_t b) {
+    for (int64_t j = 0; j < outer * inner; ++j) {
+      int64_t x = at(a, j), y = at(b, j);
+      if (isFloat ? in.getF(x) != in.getF(y) : in.getI(x) != in.getI(y))
+        return isFloat ? in.getF(x) < in.getF(y) : in.getI(x) < in.getI(y);
+    }
+    return false;
+  };
+  SmallVector<int64_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), less);
+  // Groups of equal items in sorted order: their first member and size.
+  SmallVector<int64_t> first, count, groupOf(n);
+  for (int64_t k = 0; k < n; ++k) {
+    if (k == 0 || less(order[k - 1], order[k])) {
+      first.push_back(order[k]);
+      count.push_back(0);
+    }
+    groupOf[order[k]] = first.size() - 1;
+    ++count.back();
+  }
+  // The output position of each group.
+  int64_t groups = first.size();
+  SmallVector<int64_t> position(groups);
+  std::iota(position.begin(), position.end(), 0);
+  if (!ctx.getBool("sorted", true)) {
+    SmallVector<int64_t> byFirst(groups);
+    std::iota(byFirst.begin(), byFirst.end(), 0);
+    llvm::sort(byFirst,
+               [&](int64_t a, int64_t b) { return first[a] < first[b]; });
+    for (int64_t p = 0; p < groups; ++p)
+      position[byFirst[p]] = p;
+  }
+  Type i32 = IntegerType::get(ctx.op->getContext(), 32);
+  Tensor output(in.getElementType(), shape), indices(i32, {n}),
+      inverse(i32, {n}), unique(i32, {1}), counts(i32, {n});
+  for (int64_t g = 0; g < groups; ++g) {
+    int64_t p = position[g];
+    for (int64_t j = 0; j < outer * inner; ++j)
+      copyElement(in, at(first[g], j), output, at(p, j));
+    indices.setI(p, first[g]);
+    counts.setI(p, count[g]);
+  }
+  for (int64_t i = 0; i < n; ++i)
+    inverse.setI(i, position[groupOf[i]]);
+  unique.setI(0, groups);
+  std::vector<ValuePtr> fields = {RuntimeValue::tensor(std::move(output)),
+                                  RuntimeValue::tensor(std::move(indices)),
+                                  RuntimeValue::tensor(std::move(inverse)),
+                                  RuntimeValue::tensor(std::move(unique))};
+  if (ctx.getBool("return_counts", false))
+    fields.push_back(RuntimeValue::tensor(std::move(counts)));
+  return RuntimeValue::tuple(std::move(fields));
+}
+
 void mlir::relay::interp::registerDynamicKernels(llvm::StringMap<KernelFn> &k) {
   k["dyn.reshape"] = dynReshapeKernel;
   k["dyn.full"] = dynFullKernel;
@@ -410,6 +488,7 @@ void mlir::relay::interp::registerDynamicKernels(llvm::StringMap<KernelFn> &k) {
   k["dyn.tile"] = dynTileKernel;
   k["dyn.strided_slice"] = dynStridedSliceKernel;
   k["dyn.image.resize2d"] = dynResize2dKernel;
+  k["unique"] = uniqueKernel;
   k["arange"] = arangeKernel;
   k["vision.all_class_non_max_suppression"] = allClassNmsKernel;
 }

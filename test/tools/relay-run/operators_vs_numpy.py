@@ -78,6 +78,26 @@ def resize_ref(a, size, method, coords):
     return out.astype(a.dtype)
 
 
+def unique_ref(a, is_sorted, counts):
+    """unique's tuple for vector `a`: distinct values (ascending, or in
+    order of first occurrence), where each first occurs, each element's
+    position among them, their number [, how often each occurs]; padded
+    with zeros to a's length, int32."""
+    values, first, inverse, count = np.unique(
+        a, return_index=True, return_inverse=True, return_counts=True)
+    if not is_sorted:
+        order = np.argsort(first, kind="stable")
+        rank = np.empty_like(order)
+        rank[order] = np.arange(len(order))
+        values, first, count, inverse = (values[order], first[order],
+                                         count[order], rank[inverse])
+    pad = lambda v, dtype: np.concatenate(
+        [v, np.zeros(len(a) - len(v))]).astype(dtype)
+    out = (pad(values, a.dtype), pad(first, np.int32),
+           inverse.astype(np.int32), np.array([len(values)], np.int32))
+    return out + ((pad(count, np.int32),) if counts else ())
+
+
 def nms_ref(boxes, scores, max_out, iou_threshold, score_threshold):
     """ONNX's NonMaxSuppression as vision.all_class_non_max_suppression
     returns it: (batch * classes * boxes, 3) int64 rows, the selected
@@ -913,6 +933,13 @@ CASES = [
      'coordinate_transformation_mode="asymmetric", rounding_method="floor")',
      [f32(2, 1, 4, 3), i64(7, 2)],
      lambda a, b: resize_ref(a, (7, 2), 'nearest_neighbor', 'asymmetric'), 0),
+    ("unique", "unique(%a)",
+     [np.array([3, 1, 3, 0, 1, 7, 3], np.float32)],
+     lambda a: unique_ref(a, True, False), 0),
+    ("unique (first occurrence, counts)",
+     "unique(%a, sorted=False, return_counts=True)",
+     [np.array([5, -2, 5, 5, 9, -2], np.int64)],
+     lambda a: unique_ref(a, False, True), 0),
     ("arange", 'arange(%a, %b, %c, dtype="float32")',
      [scalar(1, np.float32), scalar(4, np.float32), scalar(0.5, np.float32)],
      lambda a, b, c: np.arange(1, 4, 0.5, dtype=np.float32), 0),
@@ -946,7 +973,7 @@ def compare(name, got, want, tol):
 # shapes) does not cover them; relay-run runs them on the interpreter.
 DATA_DEPENDENT = {"argwhere", "dyn.reshape", "dyn.full", "dyn.topk",
                   "dyn.tile", "dyn.strided_slice", "dyn.image.resize2d",
-                  "arange",
+                  "unique", "arange",
                   "vision.all_class_non_max_suppression"}
 
 # Their operands that give the result's rank (a shape, bounds): `dynamic`
