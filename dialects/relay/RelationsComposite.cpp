@@ -366,7 +366,8 @@ static RelationStatus mirrorPadRelation(RelationArgs &args) {
 
 /// What is wrong with image.resize2d's data (NCHW float images) or
 /// attributes, shared with dyn.image.resize2d; empty when nothing is.
-static std::string resize2dError(RelationArgs &args, const TensorInfo &data) {
+static std::string resize2dError(RelationArgs &args, const TensorInfo &data,
+                                 bool crop = true) {
   if (data.getRank() != 4 || !isFloatLike(data.dtype))
     return "expected a 4-d (NCHW) float tensor, got " +
            typeStr(args.getInput(0));
@@ -385,7 +386,8 @@ static std::string resize2dError(RelationArgs &args, const TensorInfo &data) {
            "'";
   if (!coords.empty() && coords != "half_pixel" && coords != "align_corners" &&
       coords != "asymmetric" && coords != "pytorch_half_pixel" &&
-      coords != "tf_half_pixel_for_nn")
+      coords != "tf_half_pixel_for_nn" &&
+      (!crop || coords != "tf_crop_and_resize"))
     return "coordinate_transformation_mode '" + coords + "' is not supported";
   if (!rounding.empty() && rounding != "round" && rounding != "floor" &&
       rounding != "ceil" && rounding != "round_prefer_floor" &&
@@ -400,6 +402,13 @@ static RelationStatus resize2dRelation(RelationArgs &args) {
   READ_TENSOR_OR_RETURN(args, 0, data);
   if (std::string error = resize2dError(args, data); !error.empty())
     return args.fail(error);
+  auto coords = dyn_cast_or_null<StringAttr>(
+      args.getAttr("coordinate_transformation_mode"));
+  auto roi = dyn_cast_or_null<DenseF64ArrayAttr>(args.getAttr("roi"));
+  if (coords && coords.getValue() == "tf_crop_and_resize" &&
+      (!roi || roi.size() != 4))
+    return args.fail("tf_crop_and_resize needs roi = (start_h, start_w, "
+                     "end_h, end_w)");
   std::optional<SmallVector<int64_t>> size = args.getOptionalInts("size");
   if (!size || size->size() != 2 || (*size)[0] <= 0 || (*size)[1] <= 0)
     return args.fail("size must be two positive values");
@@ -416,7 +425,8 @@ static RelationStatus dynResize2dRelation(RelationArgs &args) {
   TensorInfo data, size;
   READ_TENSOR_OR_RETURN(args, 0, data);
   READ_TENSOR_OR_RETURN(args, 1, size);
-  if (std::string error = resize2dError(args, data); !error.empty())
+  if (std::string error = resize2dError(args, data, /*crop=*/false);
+      !error.empty())
     return args.fail(error);
   if (size.getRank() != 1 || !isa<IntegerType>(size.dtype) ||
       failed(unifyDims(size.dims[0], Dim::of(2))))

@@ -977,7 +977,11 @@ def Relay_Resize2DOp
                 "cubic interpolation)";
   let description = [{
     TVM's `image.resize2d`: `coordinate_transformation_mode` half_pixel,
-    align_corners, asymmetric, pytorch_half_pixel or tf_half_pixel_for_nn;
+    align_corners, asymmetric, pytorch_half_pixel, tf_half_pixel_for_nn or
+    tf_crop_and_resize (which samples the crop `roi` = (start_h, start_w,
+    end_h, end_w), fractions of the image, its corners on the first and
+    last outputs, and gives `extrapolation_value` where a sample falls
+    outside the image);
     `rounding_method` (nearest) round, floor, ceil, round_prefer_floor or
     round_prefer_ceil (default: round for align_corners, else floor);
     `cubic_alpha`, `cubic_exclude`. Sample positions outside the image take
@@ -997,7 +1001,8 @@ def Relay_Resize2DOp
                        DefaultValuedAttr<F64Attr, "0.0">:$extrapolation_value,
                        OptionalAttr<TypeAttr>:$out_dtype,
                        OptionalAttr<F64Attr>:$scale_h,
-                       OptionalAttr<F64Attr>:$scale_w);
+                       OptionalAttr<F64Attr>:$scale_w,
+                       OptionalAttr<DenseF64ArrayAttr>:$roi);
 }
 
 def Relay_GridSampleOp

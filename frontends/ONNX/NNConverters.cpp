@@ -397,8 +397,8 @@ static LogicalResult convertDynamicResize(NodeContext &ctx, StringRef mode,
     return ctx.fail("the axes attribute is not supported with sizes "
                     "computed when the model runs");
   if (coordinates == "tf_crop_and_resize")
-    return ctx.fail("coordinate_transformation_mode \"tf_crop_and_resize\" "
-                    "is not supported");
+    return ctx.fail("tf_crop_and_resize's sizes (input #3) must be known when "
+                    "importing, and its images' height and width");
   if (mode != "nearest" && mode != "linear" && mode != "bilinear" &&
       mode != "cubic")
     return ctx.fail("resize mode \"" + mode + "\" is not supported");
@@ -480,6 +480,29 @@ LogicalResult convertResize(NodeContext &ctx, bool upsample) {
   } else {
     return ctx.fail("the scales (or sizes) must be known when importing");
   }
+  // tf_crop_and_resize: the crop of H and W that roi (input #1: the four
+  // axes' starts, then their ends, as fractions) gives; the output's sizes
+  // given, or the crop's times the scales.
+  SmallVector<double> roi;
+  bool crop = coordinates == "tf_crop_and_resize";
+  if (crop) {
+    ElementsAttr known = ctx.hasInput(1) ? ctx.constantInput(1) : nullptr;
+    if (!known)
+      return ctx.fail("tf_crop_and_resize needs the roi (input #1) known "
+                      "when importing");
+    roi = readDoubles(known);
+    if (roi.size() != 8)
+      return ctx.fail("roi must have 8 values (the starts, then the ends, of "
+                      "the 4 axes)");
+    if (roi[0] != 0 || roi[1] != 0 || roi[4] != 1 || roi[5] != 1)
+      return ctx.fail("only the H and W axes can be cropped");
+    if (sizes.empty() && scales.size() == 4)
+      for (unsigned d = 0; d < 4; ++d)
+        sizes.push_back(d < 2
+                            ? in[d]
+                            : int64_t(std::floor(in[d] * (roi[d + 4] - roi[d]) *
+                                                 scales[d])));
+  }
   if (!sizes.empty()) {
     if (sizes.size() != 4)
       return ctx.fail("sizes must have 4 values");
@@ -518,6 +541,8 @@ LogicalResult convertResize(NodeContext &ctx, bool upsample) {
   bool exactScales = true;
   for (unsigned d = 2; d < 4; ++d)
     exactScales &= std::abs(in[d] * scales[d] - double(sizes[d])) <= 1e-6;
+  if (crop && (sizes[2] < 1 || sizes[3] < 1))
+    return ctx.fail("the crop's size must be positive");
   if (mode == "nearest" && coordinates == "asymmetric" && rounding == "floor")
     return ctx.output(ctx.op<UpSamplingOp>(
         {ctx.input(0)},
@@ -536,9 +561,6 @@ LogicalResult convertResize(NodeContext &ctx, bool upsample) {
   if (mode != "nearest" && mode != "linear" && mode != "bilinear" &&
       mode != "cubic")
     return ctx.fail("resize mode \"" + mode + "\" is not supported");
-  if (coordinates == "tf_crop_and_resize")
-    return ctx.fail("coordinate_transformation_mode \"tf_crop_and_resize\" "
-                    "is not supported");
   SmallVector<NamedAttribute> attrs = {
       ctx.ints("size", {sizes[2], sizes[3]}),
       ctx.str("method", mode == "nearest" ? "nearest_neighbor"
@@ -549,7 +571,13 @@ LogicalResult convertResize(NodeContext &ctx, bool upsample) {
       ctx.i64("cubic_exclude", exclude ? 1 : 0)};
   if (mode == "nearest")
     attrs.push_back(ctx.str("rounding_method", rounding));
-  if (!exactScales) {
+  if (crop) {
+    attrs.push_back(ctx.getBuilder().getNamedAttr(
+        "roi", ctx.getBuilder().getDenseF64ArrayAttr(
+                   {roi[2], roi[3], roi[6], roi[7]})));
+    attrs.push_back(ctx.f64("extrapolation_value",
+                            ctx.attrFloat("extrapolation_value", 0)));
+  } else if (!exactScales) {
     attrs.push_back(ctx.f64("scale_h", scales[2]));
     attrs.push_back(ctx.f64("scale_w", scales[3]));
   }

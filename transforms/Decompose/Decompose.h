@@ -27,15 +27,19 @@ void populateDecompositionPatterns(
 /// edge. `in` and `outSize` are the axis's lengths; `method`,
 /// `coords`, `rounding`, `alpha` and `exclude` the operator's attributes
 /// (`rounding` resolved from its default); `scale` the one the coordinates
-/// divide by where given, else outSize / in.
+/// divide by where given, else outSize / in. tf_crop_and_resize samples
+/// the fractions `crop` (start, end) of the axis; an output sampled
+/// outside it gets no taps' weight and is marked in `outside`.
 struct ResizeTap {
   SmallVector<int64_t> indices;
   SmallVector<double> weights;
 };
-SmallVector<ResizeTap> resizeTaps(int64_t in, int64_t outSize, StringRef method,
-                                  StringRef coords, StringRef rounding,
-                                  double alpha, bool exclude,
-                                  std::optional<double> scale);
+SmallVector<ResizeTap>
+resizeTaps(int64_t in, int64_t outSize, StringRef method, StringRef coords,
+           StringRef rounding, double alpha, bool exclude,
+           std::optional<double> scale,
+           std::optional<std::pair<double, double>> crop = std::nullopt,
+           SmallVectorImpl<bool> *outside = nullptr);
 
 } // namespace mlir::relay
 

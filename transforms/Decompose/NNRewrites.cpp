@@ -217,9 +217,19 @@ template <typename Pool2D> Value pool1d(Emitter &b, Operation *op) {
 SmallVector<ResizeTap>
 mlir::relay::resizeTaps(int64_t in, int64_t outSize, StringRef method,
                         StringRef coords, StringRef rounding, double alpha,
-                        bool exclude, std::optional<double> given) {
+                        bool exclude, std::optional<double> given,
+                        std::optional<std::pair<double, double>> crop,
+                        SmallVectorImpl<bool> *outside) {
   double scale = given ? *given : double(outSize) / double(in);
   auto source = [&](int64_t i) -> double {
+    // The crop's ends on the first and last outputs (TensorFlow's
+    // crop_and_resize, ONNX's formula).
+    if (coords == "tf_crop_and_resize") {
+      auto [start, end] = crop.value_or(std::pair(0.0, 1.0));
+      return outSize > 1 ? start * (in - 1) + i * (end - start) * (in - 1) /
+                                                  double(outSize - 1)
+                         : 0.5 * (start + end) * (in - 1);
+    }
     // ONNX's aligned corners divide by the resized length, in * scale
     // (unfloored), where a scale is given.
     if (coords == "align_corners") {
@@ -237,8 +247,19 @@ mlir::relay::resizeTaps(int64_t in, int64_t outSize, StringRef method,
   auto clamp = [&](int64_t i) { return std::clamp<int64_t>(i, 0, in - 1); };
   int numTaps = method == "nearest_neighbor" ? 1 : method == "linear" ? 2 : 4;
   SmallVector<ResizeTap> taps(numTaps);
+  if (outside)
+    outside->assign(outSize, false);
   for (int64_t i = 0; i < outSize; ++i) {
     double pos = source(i);
+    if (coords == "tf_crop_and_resize" && (pos < 0 || pos > in - 1)) {
+      if (outside)
+        (*outside)[i] = true;
+      for (ResizeTap &tap : taps) {
+        tap.indices.push_back(0);
+        tap.weights.push_back(0.0);
+      }
+      continue;
+    }
     if (method == "nearest_neighbor") {
       double r;
       if (rounding == "floor")
@@ -290,14 +311,20 @@ namespace {
 /// weights those of resizeTaps.
 Value resizeAxis(Emitter &b, Value x, int64_t axis, int64_t outSize,
                  StringRef method, StringRef coords, StringRef rounding,
-                 double alpha, bool exclude, std::optional<double> given) {
+                 double alpha, bool exclude, std::optional<double> given,
+                 std::optional<std::pair<double, double>> crop,
+                 SmallVectorImpl<bool> &outside) {
   int64_t in = shapeOf(x)[axis];
   double scale = given ? *given : double(outSize) / double(in);
+  outside.assign(outSize, false);
   if (in == outSize && scale == 1.0 && method != "cubic" &&
-      coords != "tf_half_pixel_for_nn")
+      coords != "tf_half_pixel_for_nn" && coords != "tf_crop_and_resize")
     return x;
   SmallVector<ResizeTap> taps =
-      resizeTaps(in, outSize, method, coords, rounding, alpha, exclude, given);
+      resizeTaps(in, outSize, method, coords, rounding, alpha, exclude, given,
+                 crop, &outside);
+  // A sample outside a crop weighs nothing (weights multiply every tap).
+  bool anyOutside = llvm::is_contained(outside, true);
   int numTaps = taps.size();
   Type i64 = IntegerType::get(x.getContext(), 64);
   Type element = elementOf(x);
@@ -309,7 +336,7 @@ Value resizeAxis(Emitter &b, Value x, int64_t axis, int64_t outSize,
         {x, b.constant(DenseElementsAttr::get(
                 RankedTensorType::get({outSize}, i64), ArrayRef(indices)))},
         {b.i64("axis", axis)});
-    if (numTaps > 1) {
+    if (numTaps > 1 || anyOutside) {
       SmallVector<Attribute> values;
       for (double w : weights)
         values.push_back(FloatAttr::get(element, w));
@@ -335,14 +362,35 @@ Value resize2d(Emitter &b, Operation *op) {
   ArrayRef<int64_t> size =
       cast<DenseI64ArrayAttr>(op->getAttr("size")).asArrayRef();
   Value x = op->getOperand(0);
+  auto roi = op->getAttrOfType<DenseF64ArrayAttr>("roi");
+  SmallVector<bool> outside[2];
   for (int axis : {2, 3}) {
     std::optional<double> scale;
     if (auto a =
             op->getAttrOfType<FloatAttr>(axis == 2 ? "scale_h" : "scale_w"))
       scale = a.getValueAsDouble();
+    std::optional<std::pair<double, double>> crop;
+    if (roi && roi.size() == 4)
+      crop = std::pair(roi[axis - 2], roi[axis]);
     x = resizeAxis(b, x, axis, size[axis - 2], method, coords, rounding,
                    floatAttr(op, "cubic_alpha"),
-                   intAttr(op, "cubic_exclude") != 0, scale);
+                   intAttr(op, "cubic_exclude") != 0, scale, crop,
+                   outside[axis - 2]);
+  }
+  // tf_crop_and_resize: extrapolation_value where either axis sampled
+  // outside the image (those outputs are 0 so far).
+  double extrapolation = floatAttr(op, "extrapolation_value");
+  if (x && extrapolation != 0 &&
+      (llvm::is_contained(outside[0], true) ||
+       llvm::is_contained(outside[1], true))) {
+    Type element = elementOf(x);
+    SmallVector<Attribute> fill;
+    for (bool row : outside[0])
+      for (bool col : outside[1])
+        fill.push_back(FloatAttr::get(element, row || col ? extrapolation : 0));
+    x = b.add(x, b.constant(DenseElementsAttr::get(
+                     RankedTensorType::get({1, 1, size[0], size[1]}, element),
+                     fill)));
   }
   Type out = elementOf(op->getResult(0));
   if (x && elementOf(x) != out)

@@ -889,6 +889,26 @@ relay.func @resize_method(%a: tensor<1x1x4x4xf32>) -> tensor<i1> {
 
 // -----
 
+// Tests that resize2d's tf_crop_and_resize needs its region of interest.
+relay.func @resize_crop_roi(%a: tensor<1x1x4x4xf32>) -> tensor<i1> {
+  // expected-error @+1 {{image.resize2d: tf_crop_and_resize needs roi = (start_h, start_w, end_h, end_w)}}
+  %r = relay.image.resize2d %a {size = array<i64: 3, 3>, coordinate_transformation_mode = "tf_crop_and_resize"} : (tensor<1x1x4x4xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests that dyn.image.resize2d has no tf_crop_and_resize (no roi).
+relay.func @dyn_resize_crop(%a: tensor<1x1x4x4xf32>, %s: tensor<2xi64>) -> tensor<i1> {
+  // expected-error @+1 {{dyn.image.resize2d: coordinate_transformation_mode 'tf_crop_and_resize' is not supported}}
+  %r = relay.dyn.image.resize2d %a, %s {coordinate_transformation_mode = "tf_crop_and_resize"} : (tensor<1x1x4x4xf32>, tensor<2xi64>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
 // Tests sequence_mask's lengths.
 relay.func @sequence_mask_lengths(%a: tensor<5x2xf32>, %n: tensor<3xi32>) -> tensor<i1> {
   // expected-error @+1 {{sequence_mask: valid_length must be integer lengths, one per batch entry, got 'tensor<3xi32>'}}
