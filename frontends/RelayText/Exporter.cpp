@@ -380,6 +380,18 @@ FailureOr<std::string> Exporter::attrValue(StringRef name, Attribute a,
       s += (i ? ", " : "") + std::to_string(x);
     return s + "]";
   }
+  if (auto arr = dyn_cast<DenseF64ArrayAttr>(a)) {
+    std::string s = "[";
+    for (auto [i, x] : llvm::enumerate(arr.asArrayRef())) {
+      SmallString<32> text;
+      APFloat(x).toString(text, 0, 8);
+      std::string v(text);
+      if (v.find_first_of(".eE") == std::string::npos)
+        v += ".0";
+      s += (i ? ", " : "") + v + "f";
+    }
+    return s + "]";
+  }
   if (auto b = dyn_cast<BoolAttr>(a))
     return std::string(b.getValue() ? "True" : "False");
   if (auto i = dyn_cast<IntegerAttr>(a))

@@ -109,6 +109,20 @@ static bool flattenInts(const AttrValue &v, SmallVectorImpl<int64_t> &out) {
   return true;
 }
 
+/// The numbers of a (nested) list, in order.
+static bool flattenNumbers(const AttrValue &v, SmallVectorImpl<double> &out) {
+  if (v.kind == AttrValue::Int || v.kind == AttrValue::Float) {
+    out.push_back(v.kind == AttrValue::Int ? double(v.i) : v.f);
+    return true;
+  }
+  if (v.kind != AttrValue::List)
+    return false;
+  for (const AttrValue &e : v.list)
+    if (!flattenNumbers(e, out))
+      return false;
+  return true;
+}
+
 FailureOr<Attribute> Importer::convertAttr(StringRef opName, const Token &name,
                                            const AttrValue &value) {
   StringRef attr = name.text;
@@ -142,6 +156,13 @@ FailureOr<Attribute> Importer::convertAttr(StringRef opName, const Token &name,
     if (!flattenInts(value, ints))
       return bad("integers");
     return Attribute(builder.getDenseI64ArrayAttr(ints));
+  }
+  // image.resize2d's crop (start_h, start_w, end_h, end_w).
+  if (attr == "roi") {
+    SmallVector<double> numbers;
+    if (!flattenNumbers(value, numbers))
+      return bad("numbers");
+    return Attribute(builder.getDenseF64ArrayAttr(numbers));
   }
   if (floats.contains(attr)) {
     if (value.kind != AttrValue::Int && value.kind != AttrValue::Float)
