@@ -73,7 +73,8 @@ FailureOr<Value> activation(NodeContext &ctx, StringRef name, Value x,
 /// The values of a 1-d (or 0-d) integer tensor that are known at import,
 /// ShapedType::kDynamic for the others: constants, the sizes in Shape's
 /// result, and slices, picks, casts and concatenations of those, followed
-/// up to `depth` producers back. None for a value of another type.
+/// up to `depth` producers back. None for a value of another type or of
+/// more than 1024 elements (data, not a shape).
 std::optional<SmallVector<int64_t>> knownIntValues(Value v,
                                                    unsigned depth = 16);
 

@@ -26,7 +26,11 @@ std::optional<SmallVector<int64_t>> knownIntValues(Value v, unsigned depth) {
   if (!type || !type.hasStaticShape() || type.getRank() > 1 ||
       !isa<IntegerType>(type.getElementType()))
     return std::nullopt;
+  // Shape vectors are short; a long vector is data, not read here.
+  constexpr int64_t kMaxLength = 1024;
   int64_t n = type.getNumElements();
+  if (n > kMaxLength)
+    return std::nullopt;
   SmallVector<int64_t> unknown(n, ShapedType::kDynamic);
   if (depth == 0)
     return unknown;
