@@ -5,8 +5,9 @@
 // then the operands fold left to right, each pair as one batched product
 // [batch, left, contracted] x [batch, contracted, right]; the result is
 // transposed to the output's order. Ellipses name the broadcast dimensions
-// (aligned at the right); a label repeated within one operand (a diagonal)
-// is not supported.
+// (aligned at the right); a label repeated within one operand takes that
+// operand's diagonal first (the two axes moved last, flattened, and every
+// (size + 1)-th element taken).
 //
 //===----------------------------------------------------------------------===//
 
@@ -76,6 +77,54 @@ public:
 
   ArrayRef<int64_t> shape(const Term &t) {
     return cast<RankedTensorType>(t.value.getType()).getShape();
+  }
+
+  /// `t` with each label it repeats read along the diagonal: one axis of
+  /// that label, last; fails (reported) when the repeated axes' sizes
+  /// differ.
+  LogicalResult takeDiagonals(Term &t) {
+    for (;;) {
+      size_t first = 0, second = 0;
+      for (size_t i = 0; i < t.labels.size() && !second; ++i)
+        for (size_t j = i + 1; j < t.labels.size(); ++j)
+          if (t.labels[i] == t.labels[j]) {
+            first = i;
+            second = j;
+            break;
+          }
+      if (!second)
+        return success();
+      ArrayRef<int64_t> dims = shape(t);
+      int64_t size = dims[first];
+      if (dims[second] != size)
+        return ctx.fail("label '" + describe(t.labels[first]) +
+                        "' is repeated over dimensions of sizes " +
+                        Twine(size) + " and " + Twine(dims[second]));
+      SmallVector<int64_t> perm, newShape;
+      Labels labels;
+      for (size_t i = 0; i < t.labels.size(); ++i)
+        if (i != first && i != second) {
+          perm.push_back(i);
+          newShape.push_back(dims[i]);
+          labels.push_back(t.labels[i]);
+        }
+      perm.append({(int64_t)first, (int64_t)second});
+      newShape.push_back(size * size);
+      labels.push_back(t.labels[first]);
+      Value moved = b.op<TransposeOp>({t.value}, {ctx.ints("axes", perm)});
+      Value flat = b.op<ReshapeOp>({moved}, {ctx.ints("newshape", newShape)});
+      SmallVector<int64_t> diagonal;
+      for (int64_t k = 0; k < size; ++k)
+        diagonal.push_back(k * (size + 1));
+      Type i64 = IntegerType::get(ctx.getContext(), 64);
+      Value at = ctx.constant(DenseElementsAttr::get(
+          RankedTensorType::get({size}, i64), ArrayRef<int64_t>(diagonal)));
+      t.value = b.op<TakeOp>({flat, at},
+                             {ctx.i64("axis", (int64_t)newShape.size() - 1)});
+      t.labels = labels;
+      if (!b.succeeded())
+        return failure();
+    }
   }
 
   /// Sums the dimensions of `t` whose labels are not in `keep`.
@@ -189,10 +238,6 @@ LogicalResult convertEinsum(NodeContext &ctx) {
         parseTerm(ctx, terms[i], ctx.rank(i), ellipsisRank);
     if (failed(labels))
       return failure();
-    if (llvm::SmallSet<Label, 8>(labels->begin(), labels->end()).size() !=
-        labels->size())
-      return ctx.fail("a label repeated within one operand (a diagonal, in '" +
-                      terms[i] + "') is not supported");
     operands.push_back({ctx.input(i), *labels});
   }
   // The output: given, or (implicit mode) the ellipsis then the labels
@@ -222,6 +267,10 @@ LogicalResult convertEinsum(NodeContext &ctx) {
                       "' is not an input's");
 
   EinsumBuilder eb(ctx);
+  // Repeated labels (counted above as used more than once) are diagonals.
+  for (Term &t : operands)
+    if (failed(eb.takeDiagonals(t)))
+      return failure();
   // The labels needed after operand i: the output's and later operands'.
   auto neededAfter = [&](unsigned i) {
     llvm::SmallSet<Label, 8> keep(output.begin(), output.end());

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """ONNX Einsum against numpy.einsum: products, batch products, sums,
-transposes, outer products, three operands, ellipses and the implicit
-output, run by relay-run through the interpreter and compiled.
+transposes, outer products, three operands, ellipses, the implicit
+output and diagonals (traces), run by relay-run through the interpreter and compiled.
 
   /usr/bin/python3 check_einsum.py --bin build/bin
 """
@@ -17,6 +17,13 @@ from onnx import TensorProto, helper
 
 CASES = [
     ('ij,jk->ik', [(3, 4), (4, 5)]),
+    # Diagonals: a label repeated within one operand.
+    ('ii->i', [(4, 4)]),
+    ('ii', [(4, 4)]),
+    ('...ii->...i', [(2, 3, 3)]),
+    ('iij,jk->ik', [(3, 3, 4), (4, 2)]),
+    ('iii->', [(3, 3, 3)]),
+    ('ijij->ij', [(2, 3, 2, 3)]),
     ('bij,bjk->bik', [(2, 3, 4), (2, 4, 5)]),
     ('ij,ij->i', [(3, 4), (3, 4)]),
     ('i,i', [(6,), (6,)]),

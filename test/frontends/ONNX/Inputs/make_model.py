@@ -394,10 +394,11 @@ def nonzero_consumed():
 
 
 def einsum_diagonal():
-    """Einsum taking a diagonal (a label repeated in one operand)."""
+    """Einsum taking a diagonal (a label repeated in one operand) of a
+    matrix that is not square."""
     nodes = [helper.make_node('Einsum', ['x'], ['y'], name='diag',
                               equation='ii->i')]
-    return model(nodes, [tensor('x', [3, 3])], [tensor('y', [3])], opset=12)
+    return model(nodes, [tensor('x', [3, 4])], [tensor('y', [3])], opset=12)
 
 
 def bad_shapes():
