@@ -372,6 +372,35 @@ def mask_head(scales=None):
                  [tensor('y', ['n', 2, 'h', 'w'])], inits)
 
 
+def known_shapes():
+    """Reshape and Expand to shapes computed at run time, Concat(count, 2,
+    4), where the count (rows of x scoring above 0: NonZero) depends on the
+    data and the rest is constant: the importer puts the 2 and 4 into the
+    results' types."""
+    nodes = [
+        helper.make_node('Greater', ['s', 'zero'], ['kept'], name='kept'),
+        helper.make_node('NonZero', ['kept'], ['idx'], name='nonzero'),
+        helper.make_node('Reshape', ['idx', 'flat'], ['rows'], name='rows'),
+        helper.make_node('Gather', ['x', 'rows'], ['picked'], name='picked',
+                         axis=0),
+        helper.make_node('Shape', ['rows'], ['count'], name='count'),
+        helper.make_node('Concat', ['count', 'tail'], ['dims'], name='dims',
+                         axis=0),
+        helper.make_node('Reshape', ['picked', 'dims'], ['grid'],
+                         name='grid'),
+        helper.make_node('Expand', ['row', 'dims'], ['rows_of_row'],
+                         name='expand'),
+        helper.make_node('Add', ['grid', 'rows_of_row'], ['y'], name='sum'),
+    ]
+    inits = [numpy_helper.from_array(np.array(0, np.float32), 'zero'),
+             numpy_helper.from_array(np.array([-1], np.int64), 'flat'),
+             numpy_helper.from_array(np.array([2, 4], np.int64), 'tail'),
+             numpy_helper.from_array(
+                 np.arange(4, dtype=np.float32).reshape(1, 4), 'row')]
+    return model(nodes, [tensor('x', [5, 8]), tensor('s', [5])],
+                 [tensor('y', ['n', 2, 4])], inits)
+
+
 def mask_head_scales():
     return mask_head(scales='computed')
 
@@ -843,7 +872,7 @@ MODELS = {f.__name__: f for f in (windows, window_bad_size, dft_bad_axis,
                                   new_opset, undefined_input, runtime_reshape,
                                   runtime_reshape_matrix,
                                   nonzero, nonzero_consumed, squeeze_if,
-                                  flatten_empty, mask_head, mask_head_scales,
+                                  flatten_empty, mask_head, mask_head_scales, known_shapes,
                                   mask_head_upsample,
                                   detect)}
 
