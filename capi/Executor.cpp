@@ -1,6 +1,7 @@
 //===- Executor.cpp - C API: compile a Relay module and call it -*- C++ -*-===//
 
 #include "capi/Executor.h"
+#include "capi/Internal/CompileOptions.h"
 
 #include "conversion/RelayToLinalg/LoweringTarget.h"
 #include "runtime/Executor/Executor.h"
@@ -26,11 +27,9 @@ MlirRelayCompileOptions mlirRelayCompileOptionsGetDefault(void) {
           mlirStringRefCreateFromCString("fp32")};
 }
 
-/// The C options as the compiler's, or failure after reporting at `loc`
-/// which option is wrong and what it may be.
-static FailureOr<CompileOptions>
-convertOptions(const MlirRelayCompileOptions &c, StringRef entry,
-               Location loc) {
+FailureOr<CompileOptions>
+mlir::relay::convertCompileOptions(const MlirRelayCompileOptions &c,
+                                   StringRef entry, Location loc) {
   registerCPULoweringTarget();
   CompileOptions options;
   StringRef target = unwrap(c.target), precision = unwrap(c.precision);
@@ -67,7 +66,8 @@ convertOptions(const MlirRelayCompileOptions &c, StringRef entry,
 
 MlirLogicalResult mlirRelayCompileOptionsVerify(MlirRelayCompileOptions options,
                                                 MlirLocation loc) {
-  return wrap(LogicalResult(convertOptions(options, "main", unwrap(loc))));
+  return wrap(
+      LogicalResult(convertCompileOptions(options, "main", unwrap(loc))));
 }
 
 MlirRelayExecutor mlirRelayExecutorCreate(MlirModule module,
@@ -76,7 +76,7 @@ MlirRelayExecutor mlirRelayExecutorCreate(MlirModule module,
   ModuleOp op = unwrap(module);
   StringRef name = unwrap(entry);
   FailureOr<CompileOptions> converted =
-      convertOptions(options, name, op.getLoc());
+      convertCompileOptions(options, name, op.getLoc());
   if (failed(converted) || failed(Executor::checkFitsInMemory(op)))
     return {nullptr};
   FailureOr<std::unique_ptr<Executor>> executor =

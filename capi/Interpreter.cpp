@@ -1,13 +1,18 @@
 //===- Interpreter.cpp - C API: run a module on the interpreter -*- C++ -*-===//
 
 #include "capi/Interpreter.h"
+#include "capi/Internal/CompileOptions.h"
 
 #include "dialects/relay/RelayOps.h"
+#include "runtime/Executor/NativeRegions.h"
 #include "runtime/Interpreter/Interpreter.h"
 #include "runtime/Interpreter/TensorBytes.h"
+#include "transforms/Passes.h"
+#include "transforms/Pipelines/Pipelines.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"
+#include "mlir/Pass/PassManager.h"
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -79,12 +84,12 @@ static int64_t countLeaves(Type type) {
   return n;
 }
 
-MlirRelayResults mlirRelayInterpret(MlirModule module, MlirStringRef entry,
-                                    intptr_t numInputs,
-                                    const MlirType *inputTypes,
-                                    const void *const *inputs) {
-  ModuleOp op = unwrap(module);
-  StringRef name = unwrap(entry);
+/// Calls `entry` of `module` with `interpreter` on the flat inputs.
+static MlirRelayResults interpretEntry(ModuleOp op, StringRef name,
+                                       Interpreter &interpreter,
+                                       intptr_t numInputs,
+                                       const MlirType *inputTypes,
+                                       const void *const *inputs) {
   auto func = op.lookupSymbol<FuncOp>(name);
   if (!func) {
     emitError(op.getLoc()) << "the module has no relay.func @" << name;
@@ -111,7 +116,6 @@ MlirRelayResults mlirRelayInterpret(MlirModule module, MlirStringRef entry,
       return {nullptr};
     args.push_back(std::move(arg));
   }
-  Interpreter interpreter(op);
   FailureOr<ValuePtr> result = interpreter.call(func, args);
   if (failed(result))
     return {nullptr};
@@ -125,6 +129,86 @@ MlirRelayResults mlirRelayInterpret(MlirModule module, MlirStringRef entry,
   }
   return {results.release()};
 }
+
+MlirRelayResults mlirRelayInterpret(MlirModule module, MlirStringRef entry,
+                                    intptr_t numInputs,
+                                    const MlirType *inputTypes,
+                                    const void *const *inputs) {
+  ModuleOp op = unwrap(module);
+  Interpreter interpreter(op);
+  return interpretEntry(op, unwrap(entry), interpreter, numInputs, inputTypes,
+                        inputs);
+}
+
+namespace {
+/// The optimised copy of a module, its native regions and the interpreter
+/// calling them.
+struct Hybrid {
+  OwningOpRef<ModuleOp> module;
+  std::string entry;
+  std::unique_ptr<NativeRegions> regions;
+  std::unique_ptr<Interpreter> interpreter;
+};
+} // namespace
+
+static Hybrid *unwrap(MlirRelayHybrid hybrid) {
+  return static_cast<Hybrid *>(hybrid.ptr);
+}
+
+MlirRelayHybrid mlirRelayHybridCreate(MlirModule module, MlirStringRef entry,
+                                      MlirRelayCompileOptions options,
+                                      int64_t expectedCalls) {
+  ModuleOp op = unwrap(module);
+  StringRef name = unwrap(entry);
+  FailureOr<CompileOptions> converted =
+      convertCompileOptions(options, name, op.getLoc());
+  if (failed(converted))
+    return {nullptr};
+  if (!op.lookupSymbol<FuncOp>(name)) {
+    emitError(op.getLoc()) << "the module has no relay.func @" << name;
+    return {nullptr};
+  }
+  auto hybrid = std::make_unique<Hybrid>();
+  hybrid->module = OwningOpRef<ModuleOp>(cast<ModuleOp>(op->clone()));
+  hybrid->entry = name.str();
+  // As relay-run: composites decomposed, the -O level's passes, then the
+  // regions outlined.
+  PassManager pm(op.getContext());
+  pm.addPass(createDecompose());
+  buildOptimizePipeline(pm, converted->optimize);
+  pm.addPass(createOutlineNativeRegions());
+  if (failed(pm.run(*hybrid->module)))
+    return {nullptr};
+  NativeRegionOptions regionOptions;
+  regionOptions.compile = *converted;
+  regionOptions.when = expectedCalls < 0    ? RegionCompilation::All
+                       : expectedCalls == 0 ? RegionCompilation::None
+                                            : RegionCompilation::Auto;
+  regionOptions.runs = std::max<int64_t>(expectedCalls, 1);
+  hybrid->regions =
+      std::make_unique<NativeRegions>(*hybrid->module, regionOptions);
+  hybrid->interpreter = std::make_unique<Interpreter>(*hybrid->module);
+  NativeRegions *regions = hybrid->regions.get();
+  hybrid->interpreter->setRegionRunner(
+      [regions](FuncOp region, ArrayRef<ValuePtr> args) {
+        return regions->call(region, args);
+      });
+  return {hybrid.release()};
+}
+
+MlirRelayResults mlirRelayHybridCall(MlirRelayHybrid hybrid, intptr_t numInputs,
+                                     const MlirType *inputTypes,
+                                     const void *const *inputs) {
+  Hybrid *h = unwrap(hybrid);
+  return interpretEntry(*h->module, h->entry, *h->interpreter, numInputs,
+                        inputTypes, inputs);
+}
+
+intptr_t mlirRelayHybridGetNumCompiled(MlirRelayHybrid hybrid) {
+  return unwrap(hybrid)->regions->getNumCompiled();
+}
+
+void mlirRelayHybridDestroy(MlirRelayHybrid hybrid) { delete unwrap(hybrid); }
 
 intptr_t mlirRelayResultsGetNumTensors(MlirRelayResults results) {
   return unwrap(results)->types.size();

@@ -14,6 +14,7 @@
 #ifndef RELAY_MLIR_CAPI_INTERPRETER_H
 #define RELAY_MLIR_CAPI_INTERPRETER_H
 
+#include "capi/Executor.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Support.h"
 
@@ -53,6 +54,41 @@ MLIR_CAPI_EXPORTED const void *mlirRelayResultsGetData(MlirRelayResults results,
                                                        intptr_t pos);
 
 MLIR_CAPI_EXPORTED void mlirRelayResultsDestroy(MlirRelayResults results);
+
+/// An entry run as relay-run runs what native code does not cover as a
+/// whole: the interpreter, calling compiled code for the regions native
+/// code covers (--relay-outline-native-regions; each compiled for the
+/// sizes it is called with where the estimated time of interpreting it
+/// over the calls expected exceeds that of compiling it).
+typedef struct MlirRelayHybrid {
+  void *ptr;
+} MlirRelayHybrid;
+
+static inline bool mlirRelayHybridIsNull(MlirRelayHybrid hybrid) {
+  return !hybrid.ptr;
+}
+
+/// Optimises a copy of `module` (typed by mlirRelayInferTypes; not
+/// changed) at `options`' level, outlines its native regions and returns
+/// the handle calls go through; the regions compile with `options`.
+/// `expectedCalls` weighs interpreting a region against compiling it; 0
+/// interprets every region, -1 compiles every one. Null after reporting a
+/// bad option (at the module) or a pass's error.
+MLIR_CAPI_EXPORTED MlirRelayHybrid
+mlirRelayHybridCreate(MlirModule module, MlirStringRef entry,
+                      MlirRelayCompileOptions options, int64_t expectedCalls);
+
+/// Calls the entry as mlirRelayInterpret does (the same inputs and
+/// results); the regions' compiled code is kept for later calls.
+MLIR_CAPI_EXPORTED MlirRelayResults
+mlirRelayHybridCall(MlirRelayHybrid hybrid, intptr_t numInputs,
+                    const MlirType *inputTypes, const void *const *inputs);
+
+/// How many region instances calls have compiled so far.
+MLIR_CAPI_EXPORTED intptr_t
+mlirRelayHybridGetNumCompiled(MlirRelayHybrid hybrid);
+
+MLIR_CAPI_EXPORTED void mlirRelayHybridDestroy(MlirRelayHybrid hybrid);
 
 #ifdef __cplusplus
 }

@@ -325,6 +325,8 @@ private:
   MlirRelayExecutor executor;
 };
 
+class Hybrid;
+
 /// A Relay module.
 class Module {
 public:
@@ -436,6 +438,15 @@ public:
                            ", whose element type numpy has no dtype for");
     return function;
   }
+
+  /// `entry` run as relay-run runs what native code does not cover as a
+  /// whole: interpreted, with compiled native regions
+  /// (mlirRelayHybridCreate).
+  std::unique_ptr<Hybrid> hybrid(const std::string &entry, int64_t optLevel,
+                                 int64_t threads, const std::string &target,
+                                 const std::string &cpu,
+                                 const std::string &precision,
+                                 int64_t expectedCalls);
 
   /// The shapes of `entry`'s tensor parameters, with -1 for a `?`
   /// dimension (None for other parameters); None when there is no such
@@ -606,6 +617,20 @@ public:
   /// resultStructure) and its tensors, flattened, as arrays with whether
   /// each holds bfloat16 bits.
   py::tuple interpret(const std::string &entry, const py::tuple &inputs) {
+    return runInterpreted(
+        entry, inputs,
+        [&](intptr_t n, const MlirType *types, const void *const *data) {
+          return mlirRelayInterpret(state->module, toStringRef(entry), n, types,
+                                    data);
+        });
+  }
+
+  /// What interpret does, with `run` calling the interpreter (plain, or
+  /// with compiled native regions).
+  py::tuple runInterpreted(
+      const std::string &entry, const py::tuple &inputs,
+      const std::function<MlirRelayResults(intptr_t, const MlirType *,
+                                           const void *const *)> &run) {
     MlirType fn = entryTaking(entry, inputs.size());
     std::vector<MlirType> types;
     std::vector<py::array> arrays;
@@ -622,8 +647,7 @@ public:
     MlirRelayResults results;
     {
       py::gil_scoped_release release;
-      results = mlirRelayInterpret(state->module, toStringRef(entry),
-                                   types.size(), types.data(), data.data());
+      results = run(types.size(), types.data(), data.data());
     }
     if (mlirRelayResultsIsNull(results))
       state->context->raise("@" + entry + " failed on the interpreter");
@@ -715,6 +739,50 @@ private:
   std::shared_ptr<ModuleState> state;
 };
 
+/// An entry interpreted with compiled native regions, keeping the regions'
+/// code between calls.
+class Hybrid {
+public:
+  Hybrid(Module module, std::string entry, MlirRelayHybrid handle)
+      : module(std::move(module)), entry(std::move(entry)), handle(handle) {}
+  ~Hybrid() { mlirRelayHybridDestroy(handle); }
+  Hybrid(const Hybrid &) = delete;
+  Hybrid &operator=(const Hybrid &) = delete;
+
+  /// As Module.interpret.
+  py::tuple call(const py::tuple &inputs) {
+    return module.runInterpreted(
+        entry, inputs,
+        [&](intptr_t n, const MlirType *types, const void *const *data) {
+          return mlirRelayHybridCall(handle, n, types, data);
+        });
+  }
+  int64_t numCompiled() const { return mlirRelayHybridGetNumCompiled(handle); }
+
+private:
+  Module module;
+  std::string entry;
+  MlirRelayHybrid handle;
+};
+
+std::unique_ptr<Hybrid>
+Module::hybrid(const std::string &entry, int64_t optLevel, int64_t threads,
+               const std::string &target, const std::string &cpu,
+               const std::string &precision, int64_t expectedCalls) {
+  MlirRelayCompileOptions options =
+      compileOptions(optLevel, threads, target, cpu, precision);
+  state->context->clear();
+  MlirRelayHybrid handle;
+  {
+    py::gil_scoped_release release;
+    handle = mlirRelayHybridCreate(state->module, toStringRef(entry), options,
+                                   expectedCalls);
+  }
+  if (mlirRelayHybridIsNull(handle))
+    state->context->raise("cannot prepare @" + entry + " for the interpreter");
+  return std::make_unique<Hybrid>(*this, entry, handle);
+}
+
 } // namespace
 
 PYBIND11_MODULE(_relay_mlir, m) {
@@ -729,6 +797,10 @@ PYBIND11_MODULE(_relay_mlir, m) {
       .def_property_readonly("result_structure", &Function::resultStructure)
       .def_property_readonly("type", &Function::typeString)
       .def("call", &Function::call);
+
+  py::class_<Hybrid>(m, "Hybrid")
+      .def("call", &Hybrid::call, py::arg("inputs"))
+      .def_property_readonly("num_compiled", &Hybrid::numCompiled);
 
   py::class_<Module>(m, "Module")
       .def_static("from_relay_text", &Module::fromRelayText, py::arg("text"),
@@ -756,5 +828,8 @@ PYBIND11_MODULE(_relay_mlir, m) {
            py::arg("shapes"))
       .def("compile", &Module::compile, py::arg("entry"), py::arg("opt_level"),
            py::arg("threads"), py::arg("target"), py::arg("cpu"),
-           py::arg("precision"));
+           py::arg("precision"))
+      .def("hybrid", &Module::hybrid, py::arg("entry"), py::arg("opt_level"),
+           py::arg("threads"), py::arg("target"), py::arg("cpu"),
+           py::arg("precision"), py::arg("expected_calls"));
 }

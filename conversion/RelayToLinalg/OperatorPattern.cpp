@@ -4,6 +4,10 @@
 #include "conversion/RelayCommon/BoxedValues.h"
 #include "conversion/RelayToLinalg/RelayToLinalg.h"
 
+#include "llvm/ADT/StringSet.h"
+
+#include <mutex>
+
 using namespace mlir;
 using namespace mlir::relay;
 
@@ -90,4 +94,33 @@ void mlir::relay::populateRelayToLinalgConversionPatterns(
   populateRelayScatterToSCFPatterns(converter, patterns);
   populateRelayNNToLinalgPatterns(converter, patterns);
   populateRelayRegistryLoweringPatterns(converter, patterns);
+}
+
+bool mlir::relay::hasLinalgLowering(Operation *op) {
+  // The names of the operators the patterns are rooted at, found once from
+  // the generic target's pattern set (a target only changes how an
+  // operator is lowered, not whether). Names, not OperationNames: those
+  // belong to the context that asked first.
+  static std::mutex mutex;
+  static std::optional<llvm::StringSet<>> roots;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!roots) {
+      MLIRContext *context = op->getContext();
+      RelayTypeConverter converter(context);
+      RewritePatternSet patterns(context);
+      static const LoweringTarget generic;
+      populateRelayToLinalgConversionPatterns(converter, patterns, generic);
+      roots.emplace();
+      for (const std::unique_ptr<RewritePattern> &pattern :
+           patterns.getNativePatterns())
+        if (std::optional<OperationName> root = pattern->getRootKind())
+          roots->insert(root->getStringRef());
+    }
+  }
+  StringRef name = op->getName().getStringRef();
+  if (roots->contains(name))
+    return true;
+  const OperatorInfo *info = lookupOperator(name);
+  return info && info->lowering;
 }

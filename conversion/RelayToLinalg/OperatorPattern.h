@@ -32,6 +32,11 @@ using LoweringRule = FailureOr<SmallVector<Value>> (*)(OpBuilder &,
 
 /// Replaces `op` by what `rule` builds from its flattened `operands`, or
 /// records why it cannot.
+/// Whether --relay-to-linalg has a pattern for `op`'s kind (an operator's
+/// own, or a rule in the registry's lowering column): whether native code
+/// can compute it, given tensor types it handles.
+bool hasLinalgLowering(Operation *op);
+
 LogicalResult lowerWithRule(Operation *op, ArrayRef<ValueRange> operands,
                             ConversionPatternRewriter &rewriter,
                             const TypeConverter *converter,

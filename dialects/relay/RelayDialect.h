@@ -64,6 +64,19 @@ inline void setPrimitiveFunction(Operation *op) {
               UnitAttr::get(op->getContext()));
 }
 
+/// Whether `op` (a relay.func) is a region --relay-outline-native-regions
+/// outlined.
+inline bool isNativeRegion(Operation *op) {
+  return op->hasAttrOfType<UnitAttr>(
+      RelayDialect::NativeRegionAttrHelper::getNameStr());
+}
+
+/// Marks `op` (a relay.func) as a native region.
+inline void setNativeRegion(Operation *op) {
+  op->setAttr(RelayDialect::NativeRegionAttrHelper::getNameStr(),
+              UnitAttr::get(op->getContext()));
+}
+
 /// Whether `op` (a relay.func) returns a closure --relay-lambda-lift lifted.
 inline bool isClosureFunction(Operation *op) {
   return op->hasAttrOfType<UnitAttr>(

@@ -58,7 +58,10 @@ def Relay_Dialect : Dialect {
   //  - primitive (relay.func): a group of operators --relay-fuse-ops made,
   //    TVM's `Primitive=1`; a target compiles it as one kernel;
   //  - closure (relay.func): a global --relay-lambda-lift made that takes a
-  //    closure's captured values and returns it, TVM's `Closure=1`.
+  //    closure's captured values and returns it, TVM's `Closure=1`;
+  //  - native_region (relay.func): a part of a program native code covers,
+  //    outlined by --relay-outline-native-regions for the interpreter to
+  //    call compiled.
   let discardableAttrs = (ins
     UnitAttr:$independent_iterations,
     UnitAttr:$row_kernel,
@@ -66,7 +69,8 @@ def Relay_Dialect : Dialect {
     UnitAttr:$loop_nest,
     UnitAttr:$amx_tiles,
     UnitAttr:$primitive,
-    UnitAttr:$closure
+    UnitAttr:$closure,
+    UnitAttr:$native_region
   );
   let extraClassDeclaration = [{
     void registerTypes();

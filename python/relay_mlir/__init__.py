@@ -97,8 +97,9 @@ class Module:
         arrays of each call, once per set of sizes. What native code does
         not cover (sizes that depend on the data: NonZero, NMS, the dyn
         operators) runs on the reference interpreter, as relay-run runs
-        it, with a RuntimeWarning saying why (not for target "cuda": the
-        GPU was asked for)."""
+        it, calling compiled code for the regions native code covers,
+        with a RuntimeWarning saying why (not for target "cuda": the GPU
+        was asked for)."""
         self.infer_types()
         if threads is None:
             threads = _default_threads()
@@ -229,19 +230,49 @@ class _InterpretedFunction:
         return _rebuild(structure, arrays)
 
 
+class _HybridFunction:
+    """An entry run as relay-run runs what native code does not cover as a
+    whole: the interpreter, calling compiled code for the regions native
+    code covers (each compiled for the sizes it is called with, where
+    interpreting it over the calls expected would take longer than
+    compiling it), the code kept for later calls."""
+
+    # The calls a compiled Function is expected to make: what the
+    # compile-or-interpret estimate of each region weighs.
+    EXPECTED_CALLS = 10
+
+    def __init__(self, native, entry, options):
+        self.entry = entry
+        self._hybrid = native.hybrid(entry, *options,
+                                     expected_calls=self.EXPECTED_CALLS)
+
+    @property
+    def regions_compiled(self):
+        """How many region instances calls have compiled so far."""
+        return self._hybrid.num_compiled
+
+    def __call__(self, *args):
+        structure, arrays, bfloat16 = self._hybrid.call(args)
+        arrays = [_from_bfloat16_bits(a) if bf else a
+                  for a, bf in zip(arrays, bfloat16)]
+        return _rebuild(structure, arrays)
+
+
 def _compile_or_interpret(native, entry, options):
     """`entry` compiled with `options`; what native code does not cover
-    runs on the interpreter, with a RuntimeWarning saying why (on the
-    CPU targets: a GPU asked for is an error)."""
+    runs on the interpreter, calling compiled code for the regions native
+    code covers, with a RuntimeWarning saying why (on the CPU targets: a
+    GPU asked for is an error)."""
     try:
         return Function(native.compile(entry, *options), entry)
     except Error as e:
         if options[2] == "cuda":
             raise
         warnings.warn("@%s runs on the reference interpreter: native "
-                      "compilation does not cover this program yet (%s)"
+                      "compilation does not cover this program yet (%s); "
+                      "the regions it covers run compiled"
                       % (entry, str(e).strip()), RuntimeWarning, stacklevel=3)
-        return _InterpretedFunction(native, entry)
+        return _HybridFunction(native, entry, options)
 
 
 class _ShapedFunction:

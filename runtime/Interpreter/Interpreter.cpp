@@ -16,26 +16,6 @@ using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::interp;
 
-/// The type of a run-time value (tensors and tuples; other values have no
-/// relation-relevant type and give null).
-static Type typeOf(const ValuePtr &v) {
-  if (v->isTensor())
-    return v->getTensor().getType();
-  if (v->getKind() == RuntimeValue::Kind::Tuple) {
-    SmallVector<Type> fields;
-    for (const ValuePtr &f : v->getFields()) {
-      Type t = typeOf(f);
-      if (!t)
-        return Type();
-      fields.push_back(t);
-    }
-    if (fields.empty())
-      return Type();
-    return TupleType::get(fields.front().getContext(), fields);
-  }
-  return Type();
-}
-
 LogicalResult Interpreter::checkArgument(const ValuePtr &value, Type type,
                                          Location loc, const Twine &what) {
   if (auto tensorType = dyn_cast<RankedTensorType>(type)) {
@@ -99,7 +79,10 @@ private:
 
 class Machine {
 public:
-  explicit Machine(ModuleOp module) : module(module) { registerKernels(); }
+  Machine(ModuleOp module, const Interpreter::RegionRunner &regionRunner)
+      : module(module), regionRunner(regionRunner) {
+    registerKernels();
+  }
 
   /// Runs `block` with `env` to its terminator's value.
   FailureOr<ValuePtr> run(Block *block, std::shared_ptr<Env> env);
@@ -123,6 +106,7 @@ private:
                     SmallVectorImpl<ValuePtr> &bindings);
 
   ModuleOp module;
+  const Interpreter::RegionRunner &regionRunner;
   std::vector<Frame> stack;
   DenseMap<Attribute, Operation *> symbols;
   DenseMap<OperationName, const KernelFn *> kernels;
@@ -208,7 +192,7 @@ static FailureOr<ValuePtr> runKernel(Operation *op, const OperatorInfo &info,
   // (this also checks `?` dimensions against the actual sizes).
   SmallVector<Type> types;
   for (const ValuePtr &v : operands) {
-    Type t = typeOf(v);
+    Type t = typeOfValue(v);
     if (!t)
       return mlir::emitError(op->getLoc(),
                              "operands of operators must be tensors or tuples "
@@ -382,6 +366,10 @@ Machine::Step Machine::execute(Operation *op, Frame &frame) {
             dyn_cast_or_null<FuncOp>(lookupSymbol(op, c.getCalleeAttr()));
         if (!func)
           return fail("calls an undefined function");
+        if (regionRunner && isNativeRegion(func))
+          if (std::optional<FailureOr<ValuePtr>> v =
+                  regionRunner(func, operands))
+            return failed(*v) ? Step::Failed : set(**v);
         return push(pushCall(func, operands, op, op->getLoc()));
       })
       .Case([&](ApplyOp) {
@@ -485,7 +473,7 @@ FailureOr<ValuePtr> Interpreter::call(FuncOp func, ArrayRef<ValuePtr> args) {
   auto env = std::make_shared<Env>();
   for (auto [arg, v] : llvm::zip(body.getArguments(), args))
     env->values[arg] = v;
-  Machine machine(module);
+  Machine machine(module, regionRunner);
   return machine.run(&body, std::move(env));
 }
 
@@ -506,6 +494,6 @@ FailureOr<ValuePtr> Interpreter::apply(const ValuePtr &closure,
     env->values[self] = closure;
   for (auto [param, v] : llvm::zip(params, args))
     env->values[param] = v;
-  Machine machine(module);
+  Machine machine(module, regionRunner);
   return machine.run(&fn.getBody().front(), std::move(env));
 }

@@ -21,6 +21,9 @@
 #include "dialects/relay/RelayOps.h"
 #include "mlir/IR/BuiltinOps.h"
 
+#include <functional>
+#include <optional>
+
 namespace mlir::relay::interp {
 
 class Interpreter {
@@ -36,6 +39,16 @@ public:
   FailureOr<ValuePtr> apply(const ValuePtr &closure, ArrayRef<ValuePtr> args,
                             Location loc);
 
+  /// What a call of a `relay.native_region` function
+  /// (--relay-outline-native-regions) runs: its value, or std::nullopt to
+  /// interpret the function. relay-run's runs compiled code
+  /// (runtime/Executor/NativeRegions.h).
+  using RegionRunner = std::function<std::optional<FailureOr<ValuePtr>>(
+      FuncOp, ArrayRef<ValuePtr>)>;
+  void setRegionRunner(RegionRunner runner) {
+    regionRunner = std::move(runner);
+  }
+
   /// Checks that `value` can be passed where a value of `type` is expected
   /// (tensor dtype and shape, `?` matching any size); reports at `loc`.
   static LogicalResult checkArgument(const ValuePtr &value, Type type,
@@ -43,6 +56,7 @@ public:
 
 private:
   ModuleOp module;
+  RegionRunner regionRunner;
 };
 
 /// Evaluates the operator `op` (a registered relay operator with a kernel)

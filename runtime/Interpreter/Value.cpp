@@ -374,3 +374,21 @@ void mlir::relay::interp::printValue(raw_ostream &os, const ValuePtr &v) {
     return;
   }
 }
+
+Type mlir::relay::interp::typeOfValue(const ValuePtr &v) {
+  if (v->isTensor())
+    return v->getTensor().getType();
+  if (v->getKind() == RuntimeValue::Kind::Tuple) {
+    SmallVector<Type> fields;
+    for (const ValuePtr &f : v->getFields()) {
+      Type t = typeOfValue(f);
+      if (!t)
+        return Type();
+      fields.push_back(t);
+    }
+    if (fields.empty())
+      return Type();
+    return TupleType::get(fields.front().getContext(), fields);
+  }
+  return Type();
+}

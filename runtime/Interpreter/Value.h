@@ -138,6 +138,10 @@ struct Env {
 /// tensors, `(a, b)`, `Cons(1, Nil)`, `<closure>`, `ref(1)`.
 void printValue(raw_ostream &os, const ValuePtr &v);
 
+/// The type of a run-time value: a tensor's, or a non-empty tuple of
+/// them; null for other values.
+Type typeOfValue(const ValuePtr &v);
+
 } // namespace mlir::relay::interp
 
 #endif // RELAY_MLIR_RUNTIME_INTERPRETER_VALUE_H

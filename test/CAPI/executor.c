@@ -268,6 +268,67 @@ static void testInterpret(MlirContext ctx) {
   mlirModuleDestroy(module);
 }
 
+static void testHybrid(MlirContext ctx) {
+  // CHECK-LABEL: @hybrid
+  fprintf(stderr, "@hybrid\n");
+  // The product after argwhere runs compiled, for the rows it gave.
+  MlirModule module = importText(
+      ctx,
+      "#[version = \"0.0.5\"]\n"
+      "def @main(%x: Tensor[(2, 3), float32], %w: Tensor[(4, 2), float32]) {\n"
+      "  nn.dense(cast(argwhere(greater(%x, 0f)), dtype=\"float32\"), %w)\n"
+      "}\n",
+      "hybrid.rly");
+  mlirRelayInferTypes(module);
+  MlirRelayHybrid hybrid = mlirRelayHybridCreate(
+      module, str("main"), mlirRelayCompileOptionsGetDefault(), -1);
+  int64_t xShape[2] = {2, 3}, wShape[2] = {4, 2};
+  MlirType f32 = mlirF32TypeGet(ctx);
+  MlirType types[2] = {
+      mlirRankedTensorTypeGet(2, xShape, f32, mlirAttributeGetNull()),
+      mlirRankedTensorTypeGet(2, wShape, f32, mlirAttributeGetNull())};
+  float x[6] = {1, -2, 3, 0, 5, -6}, w[8] = {1, 0, 0, 1, 1, 1, 10, 100};
+  const void *inputs[2] = {x, w};
+  MlirRelayResults results = mlirRelayHybridCall(hybrid, 2, types, inputs);
+  // Rows (0, 0), (0, 2), (1, 1) of x are positive: each row (i, j) gives
+  // (i, j, i + j, 10 i + 100 j).
+  // CHECK: tensor<3x4xf32>: 0 0 0 0 / 0 2 2 200 / 1 1 2 110
+  mlirTypePrint(mlirRelayResultsGetType(results, 0), printToStderr, NULL);
+  const float *y = mlirRelayResultsGetData(results, 0);
+  fprintf(stderr, ": %g %g %g %g / %g %g %g %g / %g %g %g %g\n", y[0], y[1],
+          y[2], y[3], y[4], y[5], y[6], y[7], y[8], y[9], y[10], y[11]);
+  mlirRelayResultsDestroy(results);
+  // CHECK: compiled: 2
+  fprintf(stderr, "compiled: %d\n", (int)mlirRelayHybridGetNumCompiled(hybrid));
+  // A second call with the same sizes reuses the code.
+  mlirRelayResultsDestroy(mlirRelayHybridCall(hybrid, 2, types, inputs));
+  // CHECK: compiled again: 2
+  fprintf(stderr, "compiled again: %d\n",
+          (int)mlirRelayHybridGetNumCompiled(hybrid));
+  // Inputs that do not fit are an error at the function, as interpreted.
+  // CHECK: diagnostic: loc("hybrid.rly":2:1): @main takes 2 tensors (tuples
+  // CHECK-SAME: flattened), got 1
+  // CHECK: too few: 1
+  fprintf(
+      stderr, "too few: %d\n",
+      mlirRelayResultsIsNull(mlirRelayHybridCall(hybrid, 1, types, inputs)));
+  mlirRelayHybridDestroy(hybrid);
+  // Bad options and a missing entry are reported, with a null handle.
+  MlirRelayCompileOptions options = mlirRelayCompileOptionsGetDefault();
+  options.optLevel = 7;
+  // CHECK: diagnostic: {{.*}}: optLevel 7: the levels are 0 to 3
+  // CHECK: bad level: 1
+  fprintf(stderr, "bad level: %d\n",
+          mlirRelayHybridIsNull(
+              mlirRelayHybridCreate(module, str("main"), options, 1)));
+  // CHECK: diagnostic: {{.*}}: the module has no relay.func @nothing
+  // CHECK: no entry: 1
+  fprintf(stderr, "no entry: %d\n",
+          mlirRelayHybridIsNull(mlirRelayHybridCreate(
+              module, str("nothing"), mlirRelayCompileOptionsGetDefault(), 1)));
+  mlirModuleDestroy(module);
+}
+
 static void testGradient(MlirContext ctx) {
   // CHECK-LABEL: @gradient
   fprintf(stderr, "@gradient\n");
@@ -408,6 +469,7 @@ int main(void) {
   testBindInputShapes(ctx);
   testInstantiateEntry(ctx);
   testInterpret(ctx);
+  testHybrid(ctx);
   testGradient(ctx);
   testErrors(ctx);
   mlirContextDestroy(ctx);

@@ -185,6 +185,30 @@ def @main(%x: Tensor[(2, 3), float32], %p: (float32, int64)) {
         relay_mlir.compile(text, threads=0)
 
 
+def test_interpreted_programs_compile_their_native_regions():
+    """Tests that a program native code does not cover as a whole (a
+    convolution, then argwhere) runs on the interpreter calling compiled
+    code for the convolution's region, with the interpreter's values, and
+    keeps that code for the next call."""
+    text = """#[version = "0.0.5"]
+def @main(%x: Tensor[(1, 16, 64, 64), float32], %w: Tensor[(16, 16, 3, 3), float32]) {
+  %0 = nn.relu(nn.conv2d(%x, %w, padding=[1, 1, 1, 1]));
+  argwhere(greater(mean(%0, axis=[2, 3]), 0.4f))
+}"""
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((1, 16, 64, 64)).astype(np.float32)
+    w = (0.2 * rng.standard_normal((16, 16, 3, 3))).astype(np.float32)
+    with pytest.warns(RuntimeWarning, match="the regions it covers run "
+                      "compiled"):
+        f = relay_mlir.compile(text)
+    rows = f(x, w)
+    expected = relay_mlir.load(text).interpret()(x, w)
+    np.testing.assert_array_equal(rows, expected)
+    assert f.regions_compiled == 1
+    f(x, w)
+    assert f.regions_compiled == 1
+
+
 def test_opt_levels_and_targets_agree():
     """Tests that -O0..-O3 and the generic target compute the same
     convolution network."""

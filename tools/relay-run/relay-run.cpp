@@ -17,6 +17,7 @@
 #include "frontends/RelayText/Importer.h"
 #include "runtime/Executor/AheadOfTime.h"
 #include "runtime/Executor/Executor.h"
+#include "runtime/Executor/NativeRegions.h"
 #include "runtime/Interpreter/Interpreter.h"
 #include "runtime/Interpreter/Npy.h"
 #include "runtime/Interpreter/Samples.h"
@@ -133,6 +134,21 @@ static cl::opt<int64_t> gpuThreadTile(
     "gpu-thread-tile", cl::init(4),
     cl::desc("--target cuda: results a thread of a product or convolution "
              "computes along each of two dimensions, at most (4, 2 or 1)"),
+    cl::cat(category));
+static cl::opt<RegionCompilation> compileRegions(
+    "compile-regions", cl::init(RegionCompilation::Auto),
+    cl::desc("Where native code does not cover the whole program, the "
+             "interpreter runs it, calling compiled code for the regions "
+             "native code covers (--relay-outline-native-regions), each "
+             "compiled for the sizes it is called with"),
+    cl::values(
+        clEnumValN(RegionCompilation::Auto, "auto",
+                   "those whose estimated interpretation time over the runs "
+                   "made (samples, --bench) exceeds their estimated "
+                   "compilation time (the default)"),
+        clEnumValN(RegionCompilation::All, "all", "every region"),
+        clEnumValN(RegionCompilation::None, "none",
+                   "none: the interpreter runs everything")),
     cl::cat(category));
 static cl::opt<bool> timing(
     "timing",
@@ -595,18 +611,44 @@ int main(int argc, char **argv) {
     if (!executor)
       llvm::errs() << "relay-run: note: running on the reference interpreter: "
                    << "native compilation does not cover this program yet ("
-                   << why << ")\n";
+                   << why << ")"
+                   << (compileRegions != RegionCompilation::None
+                           ? "; the regions it covers run compiled"
+                           : "")
+                   << "\n";
   }
   // The interpreter runs the program as the -O level optimises it (compiled
   // code is optimised by its pipeline).
+  // Where it was not asked for, the interpreter calls compiled code for
+  // the regions native code covers.
+  bool withRegions =
+      !executor && !useInterpreter && compileRegions != RegionCompilation::None;
   if (!executor) {
     PassManager optimize(&context);
+    if (timing)
+      optimize.enableTiming(phaseTiming);
     buildOptimizePipeline(optimize, compileOptions.optimize);
+    if (withRegions)
+      optimize.addPass(createOutlineNativeRegions());
     if (failed(optimize.run(*module)))
       return 1;
   }
   phase(executor ? "Run" : "Run (interpreter)");
   Interpreter interpreter(*module);
+  std::optional<NativeRegions> regions;
+  if (withRegions) {
+    NativeRegionOptions regionOptions;
+    regionOptions.compile = compileOptions;
+    regionOptions.compile.timing = timing ? &phaseTiming : nullptr;
+    regionOptions.when = compileRegions;
+    regionOptions.runs = static_cast<int64_t>(samples.size()) + bench;
+    regionOptions.notes = &llvm::errs();
+    regionOptions.reportCompiles = timing;
+    regions.emplace(*module, regionOptions);
+    interpreter.setRegionRunner([&](FuncOp region, ArrayRef<ValuePtr> args) {
+      return regions->call(region, args);
+    });
+  }
   auto runOn = [&](const std::vector<ValuePtr> &args) {
     return executor ? executor->call(args) : interpreter.call(func, args);
   };
@@ -636,6 +678,12 @@ int main(int argc, char **argv) {
     if (failed(writeOutput(*result, path)))
       return 1;
   }
+
+  if (regions && timing)
+    llvm::errs() << "relay-run: note: " << regions->getNumCompiled()
+                 << " region instances compiled in "
+                 << llvm::format("%.2f", regions->getCompileSeconds())
+                 << " s\n";
 
   if (bench > 0) {
     phase("Benchmark");

@@ -15,6 +15,7 @@
 #include "transforms/Decompose/Rewrites.h"
 
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace mlir::relay {
 #define GEN_PASS_DEF_DECOMPOSE
@@ -62,6 +63,20 @@ void mlir::relay::populateDecompositionPatterns(
   addWindow3DRewrites(add);
   addSortRewrites(add);
   addLossRewrites(add);
+}
+
+bool mlir::relay::hasDecomposition(StringRef opName) {
+  static const llvm::StringSet<> names = [] {
+    llvm::StringSet<> found;
+    MLIRContext context;
+    RewritePatternSet patterns(&context);
+    populateDecompositionPatterns(patterns, [&](StringRef name) {
+      found.insert(name);
+      return false;
+    });
+    return found;
+  }();
+  return names.contains(opName);
 }
 
 namespace {

@@ -21,6 +21,10 @@ void populateDecompositionPatterns(
     RewritePatternSet &patterns,
     function_ref<bool(StringRef name)> include = nullptr);
 
+/// Whether the operator named `opName` ("relay.roi_align") has a rewrite
+/// into primitive ones (at static shapes).
+bool hasDecomposition(StringRef opName);
+
 /// The taps of one axis of image.resize2d (and dyn.image.resize2d, whose
 /// interpreter kernel samples with them): output i is the sum over taps t
 /// of weights[i] * input[indices[i]] of taps[t], the indices clamped to the

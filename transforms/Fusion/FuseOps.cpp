@@ -10,8 +10,8 @@
 #include "dialects/relay/RelayOps.h"
 #include "dialects/relay/TypeUtils.h"
 #include "transforms/Fusion/GraphPartitioner.h"
+#include "transforms/Fusion/OutlineOps.h"
 
-#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
@@ -88,62 +88,17 @@ private:
   /// them. Only `root`, the last of them, is used outside the group (its
   /// post-dominator); the call takes its place.
   void outline(ArrayRef<Operation *> members, Operation *root) {
-    llvm::SmallPtrSet<Operation *, 8> inGroup(members.begin(), members.end());
-    // The group's inputs in the order of their first use; the constants it
-    // uses are copied in instead.
-    llvm::SetVector<Value> inputs;
-    llvm::SetVector<Operation *> constants;
-    for (Operation *op : members)
-      for (Value operand : op->getOperands()) {
-        Operation *def = operand.getDefiningOp();
-        if (def && inGroup.contains(def))
-          continue;
-        if (def && isa<ConstantOp>(def))
-          constants.insert(def);
-        else
-          inputs.insert(operand);
-      }
-    Value result = root->getResult(0);
     // Groups typed with variables (in a polymorphic closure) or before type
-    // inference are left alone: a primitive function has concrete types.
-    if (!isConcrete(result.getType()) ||
-        llvm::any_of(inputs, [](Value v) { return !isConcrete(v.getType()); }))
+    // inference are left alone (outlineOps changes nothing).
+    int64_t numOperators = llvm::count_if(members, isOperator);
+    FuncOp func = outlineOps(members, root->getResult(0), groupName(members),
+                             root->getLoc(), symbols, insertAfter);
+    if (!func)
       return;
-
-    OpBuilder builder(insertAfter->getContext());
-    builder.setInsertionPointAfter(insertAfter);
-    SmallVector<Type> inputTypes(ValueRange(inputs.getArrayRef()).getTypes());
-    auto func = FuncOp::create(builder, root->getLoc(), groupName(members),
-                               inputTypes, result.getType());
-    func.setPrivate();
     setPrimitiveFunction(func);
-    symbols.insert(func, builder.getInsertionPoint());
     insertAfter = func;
-
-    Block &body = func.getBody().front();
-    IRMapping mapping;
-    for (auto [input, arg] : llvm::zip(inputs, body.getArguments())) {
-      mapping.map(input, arg);
-      arg.setLoc(input.getLoc());
-    }
-    builder.setInsertionPointToStart(&body);
-    for (Operation *constant : constants)
-      builder.clone(*constant, mapping);
-    for (Operation *op : members)
-      builder.clone(*op, mapping);
-    ReturnOp::create(builder, root->getLoc(), mapping.lookup(result));
-
-    builder.setInsertionPoint(root);
-    auto call =
-        CallOp::create(builder, root->getLoc(), func, inputs.getArrayRef());
-    result.replaceAllUsesWith(call.getResult());
     ++numGroups;
-    numFused += llvm::count_if(members, isOperator);
-    for (Operation *op : llvm::reverse(members))
-      op->erase();
-    for (Operation *constant : constants)
-      if (constant->use_empty())
-        constant->erase();
+    numFused += numOperators;
   }
 
   SymbolTable symbols;

@@ -61,4 +61,48 @@ def Optimize : Pass<"relay-optimize", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::relay::RelayDialect"];
 }
 
+def OutlineNativeRegions : Pass<"relay-outline-native-regions",
+                                "::mlir::ModuleOp"> {
+  let summary = "Outline the parts of a program native code covers into "
+                "functions the interpreter calls compiled";
+  let description = [{
+    What relay-run does with a program that native code does not cover as
+    a whole (sizes that depend on the data: detectors' post-processing,
+    `dyn.*` operators; operators with no lowering): TVM's VM runs such
+    programs as host code calling compiled kernels, and so does relay-run,
+    the host code being the interpreter.
+
+    Within each block of each function (not the `relay.primitive` ones),
+    the ops native code can compute are a call of a primitive function all
+    of whose operators have a lowering, an operator with a lowering, and
+    tuples and projections; they take and give tensors (or tuples of
+    them), and their result sizes follow from their operands' types (no
+    `dyn.*` operator, nothing whose static operands give a `?` result).
+    The block is reordered (those ops move, the others keep their order)
+    so that they form as few runs as the dependences allow; each run
+    becomes a private function with the unit attribute
+    `relay.native_region`, called where the run was, taking the values
+    the run uses from outside (constants are copied in) and returning
+    those used after it (a tuple of them when several). A region's
+    parameters may have `?` sizes: relay-run compiles it for the sizes
+    each call gets, or interprets it where compiling it is not worth it
+    or fails.
+
+    ```mlir
+    %a = relay.call @fused_nn_conv2d_add(%x) : ...
+    %n = relay.dyn.strided_slice %a, %b, %e, %s : ...
+    %r = relay.call @fused_sigmoid(%n) : ...
+    // becomes
+    %a = relay.call @main_native_0(%x) : ...
+    %n = relay.dyn.strided_slice %a, %b, %e, %s : ...
+    %r = relay.call @main_native_1(%n) : ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::relay::RelayDialect"];
+  let statistics = [
+    Statistic<"numRegions", "regions", "Functions outlined">,
+    Statistic<"numOutlined", "outlined-ops", "Ops moved into them">,
+  ];
+}
+
 #endif // RELAY_TRANSFORMS_PIPELINES_PASSES

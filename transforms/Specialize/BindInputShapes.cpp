@@ -23,10 +23,27 @@ static bool hasDynamicTensor(Type type) {
   return found;
 }
 
-/// `param` with its `?` dimensions sized as `input`'s; null when `input`
-/// cannot be passed for it (another rank or dtype, another static size) or
-/// there is nothing to bind.
+/// `param` with its `?` dimensions sized as `input`'s (a tuple's fields
+/// each as the input's); null when `input` cannot be passed for it
+/// (another rank or dtype, another static size) or there is nothing to
+/// bind.
 static Type bindParameter(Type param, Type input) {
+  if (auto tuple = dyn_cast<TupleType>(param)) {
+    auto given = dyn_cast<TupleType>(input);
+    if (!given || given.size() != tuple.size())
+      return nullptr;
+    SmallVector<Type> fields;
+    bool bound = false;
+    for (auto [field, givenField] :
+         llvm::zip(tuple.getTypes(), given.getTypes())) {
+      Type t = bindParameter(field, givenField);
+      if (!t && field != givenField)
+        return nullptr;
+      bound |= static_cast<bool>(t);
+      fields.push_back(t ? t : field);
+    }
+    return bound ? TupleType::get(param.getContext(), fields) : nullptr;
+  }
   auto type = dyn_cast<RankedTensorType>(param);
   auto given = dyn_cast<RankedTensorType>(input);
   if (!type || !given || type.hasStaticShape() || !given.hasStaticShape() ||

@@ -20,14 +20,14 @@ namespace mlir::relay {
 
 /// A copy of `module` (typed) in which the parameters of `entry` whose
 /// types leave dimensions `?` take the sizes of `inputTypes` (one per
-/// parameter; a parameter of another rank, dtype or static size keeps its
-/// type) and what was typed from them is inferred again: the types in
-/// `entry` with a `?`, and, for each global function called with arguments
-/// that are now static where its parameters say `?`, a private copy typed
-/// for those arguments (at most `maxCopies`). Null when no parameter was
-/// bound, or when the program does not type for these sizes (a closure
-/// typed `?` applied to two shapes, more copies than allowed): it then
-/// stays as written.
+/// parameter; a tuple's fields each from the input's; a parameter of
+/// another rank, dtype or static size keeps its type) and what was typed from
+/// them is inferred again: the types in `entry` with a `?`, and, for each
+/// global function called with arguments that are now static where its
+/// parameters say `?`, a private copy typed for those arguments (at most
+/// `maxCopies`). Null when no parameter was bound, or when the program does not
+/// type for these sizes (a closure typed `?` applied to two shapes, more copies
+/// than allowed): it then stays as written.
 OwningOpRef<ModuleOp> bindInputShapes(ModuleOp module, StringRef entry,
                                       ArrayRef<Type> inputTypes,
                                       unsigned maxCopies = 64);
