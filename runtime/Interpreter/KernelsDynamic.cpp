@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <numeric>
 
 using namespace mlir;
@@ -275,28 +276,29 @@ static FailureOr<ValuePtr> arangeKernel(const KernelContext &ctx) {
   return RuntimeValue::tensor(std::move(*out));
 }
 
-/// The intersection over union of two boxes given by opposite corners
-/// ([y1, x1, y2, x2], either diagonal); 0 when either has no area.
-static double intersectionOverUnion(const Tensor &boxes, int64_t a, int64_t b) {
-  auto corners = [&](int64_t box, double(&c)[4]) {
-    double y1 = boxes.getF(box * 4), x1 = boxes.getF(box * 4 + 1),
-           y2 = boxes.getF(box * 4 + 2), x2 = boxes.getF(box * 4 + 3);
-    c[0] = std::min(y1, y2);
-    c[1] = std::min(x1, x2);
-    c[2] = std::max(y1, y2);
-    c[3] = std::max(x1, x2);
-  };
-  double p[4], q[4];
-  corners(a, p);
-  corners(b, q);
-  double areaP = (p[2] - p[0]) * (p[3] - p[1]);
-  double areaQ = (q[2] - q[0]) * (q[3] - q[1]);
-  if (areaP <= 0 || areaQ <= 0)
+/// A box by its ordered corners (from opposite corners, [y1, x1, y2, x2],
+/// either diagonal) and its area.
+struct NmsBox {
+  double y1, x1, y2, x2, area;
+};
+
+static NmsBox nmsBox(const Tensor &boxes, int64_t box) {
+  double y1 = boxes.getF(box * 4), x1 = boxes.getF(box * 4 + 1),
+         y2 = boxes.getF(box * 4 + 2), x2 = boxes.getF(box * 4 + 3);
+  NmsBox b{std::min(y1, y2), std::min(x1, x2), std::max(y1, y2),
+           std::max(x1, x2), 0};
+  b.area = (b.y2 - b.y1) * (b.x2 - b.x1);
+  return b;
+}
+
+/// The intersection over union of two boxes; 0 when either has no area.
+static double intersectionOverUnion(const NmsBox &p, const NmsBox &q) {
+  if (p.area <= 0 || q.area <= 0)
     return 0;
-  double h = std::max(0.0, std::min(p[2], q[2]) - std::max(p[0], q[0]));
-  double w = std::max(0.0, std::min(p[3], q[3]) - std::max(p[1], q[1]));
+  double h = std::max(0.0, std::min(p.y2, q.y2) - std::max(p.y1, q.y1));
+  double w = std::max(0.0, std::min(p.x2, q.x2) - std::max(p.x1, q.x1));
   double inter = h * w;
-  return inter / (areaP + areaQ - inter);
+  return inter / (p.area + q.area - inter);
 }
 
 /// vision.all_class_non_max_suppression in ONNX's form: per batch and
@@ -320,34 +322,75 @@ static FailureOr<ValuePtr> allClassNmsKernel(const KernelContext &ctx) {
     return failure();
   int64_t rows = 0;
   std::vector<int64_t> order, kept;
-  for (int64_t b = 0; b < batches; ++b)
+  // Each box's corners and area, and each class's scores, read once.
+  std::vector<NmsBox> batchBoxes(count);
+  std::vector<double> classScores(count);
+  std::multimap<double, int64_t> keptByLeft;
+  for (int64_t b = 0; b < batches; ++b) {
+    // Kept boxes are looked up by their left edge (below) unless a
+    // coordinate is NaN, which orders nothing.
+    bool byLeftEdge = true;
+    for (int64_t i = 0; i < count; ++i) {
+      batchBoxes[i] = nmsBox(boxes, b * count + i);
+      const NmsBox &box = batchBoxes[i];
+      byLeftEdge &= std::isfinite(box.x1) && std::isfinite(box.x2) &&
+                    std::isfinite(box.y1) && std::isfinite(box.y2);
+    }
     for (int64_t c = 0; c < classes; ++c) {
       int64_t base = (b * classes + c) * count;
       order.clear();
-      for (int64_t i = 0; i < count; ++i)
-        if (scores.getF(base + i) > scoreThreshold)
+      for (int64_t i = 0; i < count; ++i) {
+        classScores[i] = scores.getF(base + i);
+        if (classScores[i] > scoreThreshold)
           order.push_back(i);
+      }
       std::sort(order.begin(), order.end(), [&](int64_t x, int64_t y) {
-        double sx = scores.getF(base + x), sy = scores.getF(base + y);
+        double sx = classScores[x], sy = classScores[y];
         return sx != sy ? sx > sy : x < y;
       });
       kept.clear();
+      // Only a kept box that overlaps a candidate can suppress it (IoU >
+      // threshold >= 0 needs a positive intersection), and one that
+      // overlaps it along x has its left edge less than the widest kept
+      // box's width before the candidate's left edge and before its right
+      // edge: kept boxes of positive area by their left edge, so that the
+      // class-offset boxes of a batched NMS (27,000 boxes, 18,000 kept, in
+      // SSDlite) meet only their neighbours instead of every kept box.
+      keptByLeft.clear();
+      double widest = 0;
       for (int64_t i : order) {
         if (static_cast<int64_t>(kept.size()) >= maxOut)
           break;
-        bool suppressed = llvm::any_of(kept, [&](int64_t j) {
-          return intersectionOverUnion(boxes, b * count + i, b * count + j) >
-                 iouThreshold;
-        });
+        const NmsBox &box = batchBoxes[i];
+        auto suppresses = [&](int64_t j) {
+          return intersectionOverUnion(box, batchBoxes[j]) > iouThreshold;
+        };
+        bool suppressed = false;
+        if (!byLeftEdge) {
+          suppressed = llvm::any_of(kept, suppresses);
+        } else if (box.area > 0) {
+          // Widened by a few ulps: a width summed back may round.
+          double from = box.x1 - widest;
+          from -= (std::abs(from) + widest) * 1e-12;
+          for (auto it = keptByLeft.lower_bound(from);
+               it != keptByLeft.end() && it->first < box.x2 && !suppressed;
+               ++it)
+            suppressed = suppresses(it->second);
+        }
         if (suppressed)
           continue;
         kept.push_back(i);
+        if (byLeftEdge && box.area > 0) {
+          keptByLeft.emplace(box.x1, i);
+          widest = std::max(widest, box.x2 - box.x1);
+        }
         selected->setI(rows * 3, b);
         selected->setI(rows * 3 + 1, c);
         selected->setI(rows * 3 + 2, i);
         ++rows;
       }
     }
+  }
   Tensor total(i64, {1});
   total.setI(0, rows);
   return RuntimeValue::tuple({RuntimeValue::tensor(std::move(*selected)),

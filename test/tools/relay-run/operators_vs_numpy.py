@@ -131,6 +131,20 @@ def nms_ref(boxes, scores, max_out, iou_threshold, score_threshold):
     return out, i64(len(rows))
 
 
+def clustered_boxes(n, seed):
+    """Boxes as a batched NMS offsets them: three classes' boxes, each class
+    in its own band of x (100 apart), 0.5 to 40 wide, every tenth of no
+    width, every seventh given by its other diagonal."""
+    r = np.random.default_rng(seed)
+    x1 = r.uniform(0, 60, n) + 100 * r.integers(0, 3, n)
+    y1 = r.uniform(0, 60, n)
+    w, h = r.uniform(0.5, 40, n), r.uniform(0.5, 40, n)
+    w[::10] = 0
+    b = np.stack([y1, x1, y1 + h, x1 + w], 1)
+    b[1::7] = b[1::7][:, [2, 3, 0, 1]]
+    return b[None].astype(np.float32)
+
+
 def conv2d_ref(x, w, strides=(1, 1), padding=(0, 0, 0, 0), dilation=(1, 1),
                groups=1):
     n, c, h, wd = x.shape
@@ -951,6 +965,10 @@ CASES = [
      [np.array([[[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, 2, 1, 3], [1, 1, 0, 0],
                  [5, 5, 6, 6]]], np.float32), f32(1, 2, 5, low=0, high=1)],
      lambda a, b: nms_ref(a, b, 2, 0.4, 0.2), 0),
+    ("vision.all_class_non_max_suppression (400 clustered boxes)",
+     "vision.all_class_non_max_suppression(%a, %b, 1000i64, 0.3f, 0.05f)",
+     [clustered_boxes(400, 3), f32(1, 2, 400, low=0, high=1)],
+     lambda a, b: nms_ref(a, b, 1000, 0.3, 0.05), 0),
 ]
 
 
