@@ -7,6 +7,7 @@
 #include "runtime/Executor/NativeRegions.h"
 #include "runtime/Interpreter/Interpreter.h"
 #include "runtime/Interpreter/TensorBytes.h"
+#include "transforms/Decompose/Decompose.h"
 #include "transforms/Passes.h"
 #include "transforms/Pipelines/Pipelines.h"
 
@@ -174,7 +175,10 @@ MlirRelayHybrid mlirRelayHybridCreate(MlirModule module, MlirStringRef entry,
   // As relay-run: composites decomposed, the -O level's passes, then the
   // regions outlined.
   PassManager pm(op.getContext());
-  pm.addPass(createDecompose());
+  DecomposeOptions decompose;
+  decompose.keepOps.assign(getSortingOperators().begin(),
+                           getSortingOperators().end());
+  pm.addPass(createDecompose(decompose));
   buildOptimizePipeline(pm, converted->optimize);
   pm.addPass(createOutlineNativeRegions());
   if (failed(pm.run(*hybrid->module)))

@@ -60,8 +60,10 @@ static void addOperatorCost(Operation *op, RegionCost &cost) {
     double perChannel = weights / std::max<int64_t>(b.getDimSize(0), 1);
     cost.multiplyAdds +=
         (name.contains("transpose") ? elementsOf(a) : out) * perChannel;
+    ++cost.contractions;
   } else if (name.ends_with("dense")) {
     cost.multiplyAdds += out * std::max<int64_t>(b.getShape().back(), 1);
+    ++cost.contractions;
   } else if (name.ends_with("matmul")) {
     // a (batch..., M, K) and b (batch..., K, N), either transposed: each of
     // the batch x M x N outputs sums K products, K^2 = a b / (out batch).
@@ -71,22 +73,27 @@ static void addOperatorCost(Operation *op, RegionCost &cost) {
         batch *= ShapedType::isDynamic(d) ? 1 : d;
     cost.multiplyAdds +=
         out * std::sqrt(elementsOf(a) * weights / std::max(out * batch, 1.0));
+    ++cost.contractions;
   } else {
     cost.elements += out;
   }
 }
 
 // Measured on a Zen 4 (AMD EPYC family 25 model 17): the interpreter's
-// convolutions run at 2-3 G multiply-adds/s (ResNet-50's at 192x192), its
-// elementwise operators at about 2e8 elements/s; the lowering and LLVM take
-// about 1.5 ms per operator (7,000 operators of Mask R-CNN's backbone and
-// sorting network: 9.5 s; 21 of its mask head: 0.5 s) after a fixed
-// 0.02 s (regions of a few small operators: 0.01-0.05 s).
+// convolutions run at about 2 G multiply-adds/s (ResNet-50's at 192x192;
+// MobileNets' depthwise ones slower), its elementwise operators at about
+// 5e7 elements/s (SSDlite's adds); the lowering and LLVM take about 25 ms
+// per convolution or product and 1.3 ms per other operator after a fixed
+// 0.02 s (Faster R-CNN MobileNet-V3's backbone, 75 convolutions of 327
+// operators: 2.3 s; Mask R-CNN's, 84 of 280: 4.6 s; its proposals' sorting
+// network, 7,000 operators: 9.5 s; a few small operators: 0.01-0.05 s).
 double RegionCost::interpretSeconds() const {
-  return multiplyAdds / 2e9 + elements / 2e8;
+  return multiplyAdds / 2e9 + elements / 5e7;
 }
 
-double RegionCost::compileSeconds() const { return 0.02 + 1.5e-3 * operators; }
+double RegionCost::compileSeconds() const {
+  return 0.02 + 0.025 * contractions + 1.3e-3 * (operators - contractions);
+}
 
 RegionCost mlir::relay::estimateRegionCost(ModuleOp module, FuncOp func) {
   RegionCost cost;

@@ -55,12 +55,15 @@ struct NativeRegionOptions {
 
 /// What a region costs: the multiply-adds of its products and
 /// convolutions, the elements other operators give, and how many
-/// operators it has, counting those of the functions it calls (sizes that
-/// are `?` count as one).
+/// operators (and contractions) it has, counting those of the functions it
+/// calls (sizes that are `?` count as one).
 struct RegionCost {
   double multiplyAdds = 0;
   double elements = 0;
   int64_t operators = 0;
+  /// Of those, the convolutions and products (their kernels take longest
+  /// to compile).
+  int64_t contractions = 0;
 
   /// Estimated seconds of interpreting it once and of compiling it, from
   /// the interpreter's throughput and the lowering's time per operator

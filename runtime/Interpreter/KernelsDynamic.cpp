@@ -110,22 +110,24 @@ static FailureOr<ValuePtr> dynFullKernel(const KernelContext &ctx) {
   return RuntimeValue::tensor(std::move(*out));
 }
 
-/// dyn.topk: the k largest (smallest) along the axis, equal values in
-/// their order, and their indices.
-static FailureOr<ValuePtr> dynTopKKernel(const KernelContext &ctx) {
+/// The `k` first elements of `ctx`'s first operand along its `axis`
+/// attribute, largest first (smallest with is_ascend; NaN above every
+/// number; equal elements in their order), as `ret` says: "values", "indices"
+/// (of `ctx`'s dtype attribute, else int32) or "both". `k` < 1 takes them all.
+static FailureOr<ValuePtr> sortedAlongAxis(const KernelContext &ctx, int64_t k,
+                                           bool ascendByDefault,
+                                           StringRef ret) {
   const Tensor &in = ctx.input(0);
   int64_t rank = in.getRank();
   int64_t axis = ctx.getInt("axis", -1);
   if (axis < 0)
     axis += rank;
   int64_t n = in.getShape()[axis];
-  int64_t k = ctx.input(1).getI(0);
   if (k < 1)
     k = n;
   if (k > n)
     return ctx.emitError() << "k = " << k << " exceeds the axis size " << n;
-  bool ascend = ctx.getBool("is_ascend", false);
-  StringRef ret = ctx.getString("ret_type", "both");
+  bool ascend = ctx.getBool("is_ascend", ascendByDefault);
   Type indexType = IntegerType::get(ctx.op->getContext(), 32);
   if (auto t = dyn_cast_or_null<TypeAttr>(ctx.attrs.get("dtype")))
     indexType = t.getValue();
@@ -141,11 +143,19 @@ static FailureOr<ValuePtr> dynTopKKernel(const KernelContext &ctx) {
     for (int64_t i = 0; i < inner; ++i) {
       auto at = [&](int64_t j) { return in.getF((o * n + j) * inner + i); };
       std::iota(order.begin(), order.end(), 0);
-      // Equal values keep their order (the index breaks ties).
+      // NaN above every number, as the decompositions order it; equal
+      // values keep their order (the index breaks ties).
+      auto above = [](double x, double y) {
+        if (std::isnan(x))
+          return !std::isnan(y);
+        return !std::isnan(y) && x > y;
+      };
       std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
         double x = at(a), y = at(b);
-        if (x != y)
-          return ascend ? x < y : x > y;
+        if (above(x, y))
+          return !ascend;
+        if (above(y, x))
+          return ascend;
         return a < b;
       });
       for (int64_t j = 0; j < k; ++j) {
@@ -160,6 +170,28 @@ static FailureOr<ValuePtr> dynTopKKernel(const KernelContext &ctx) {
     return RuntimeValue::tensor(std::move(indices));
   return RuntimeValue::tuple({RuntimeValue::tensor(std::move(values)),
                               RuntimeValue::tensor(std::move(indices))});
+}
+
+/// dyn.topk: topk with k from an operand.
+static FailureOr<ValuePtr> dynTopKKernel(const KernelContext &ctx) {
+  return sortedAlongAxis(ctx, ctx.input(1).getI(0), /*ascendByDefault=*/false,
+                         ctx.getString("ret_type", "both"));
+}
+
+/// topk, argsort and sort: their decompositions (rounds of max and first
+/// position, or a bitonic network) give the same order, as thousands of
+/// operators for a long axis; these sort.
+static FailureOr<ValuePtr> topKKernel(const KernelContext &ctx) {
+  return sortedAlongAxis(ctx, ctx.getInt("k", 1), /*ascendByDefault=*/false,
+                         ctx.getString("ret_type", "both"));
+}
+
+static FailureOr<ValuePtr> argsortKernel(const KernelContext &ctx) {
+  return sortedAlongAxis(ctx, 0, /*ascendByDefault=*/true, "indices");
+}
+
+static FailureOr<ValuePtr> sortKernel(const KernelContext &ctx) {
+  return sortedAlongAxis(ctx, 0, /*ascendByDefault=*/true, "values");
 }
 
 /// dyn.tile: numpy.tile (a shorter `reps` or shape padded with leading 1s).
@@ -528,6 +560,9 @@ void mlir::relay::interp::registerDynamicKernels(llvm::StringMap<KernelFn> &k) {
   k["dyn.reshape"] = dynReshapeKernel;
   k["dyn.full"] = dynFullKernel;
   k["dyn.topk"] = dynTopKKernel;
+  k["topk"] = topKKernel;
+  k["argsort"] = argsortKernel;
+  k["sort"] = sortKernel;
   k["dyn.tile"] = dynTileKernel;
   k["dyn.strided_slice"] = dynStridedSliceKernel;
   k["dyn.image.resize2d"] = dynResize2dKernel;

@@ -1,6 +1,10 @@
 // RUN: relay-mlir-opt %s --relay-decompose --split-input-file | FileCheck %s
+// RUN: relay-mlir-opt %s --relay-decompose="keep-ops=relay.topk,relay.argsort" --split-input-file | FileCheck %s --check-prefix=KEEP
 
-// tile interleaves unit axes, broadcasts and reshapes.
+// tile interleaves unit axes, broadcasts and reshapes (keep-ops naming
+// other operators changes nothing of it).
+// KEEP-LABEL: relay.func @tile
+// KEEP-NOT: relay.tile
 // CHECK-LABEL: relay.func @tile
 // CHECK-NOT: relay.tile
 // CHECK: relay.reshape %{{.*}} {newshape = array<i64: 1, 3, 1, 2>}
@@ -196,7 +200,13 @@ relay.func @topk_network(%x: tensor<2x100xf32>) -> tensor<2x70xf32> {
 
 // -----
 
-// Tests that a topk of up to 64 stays rounds of max and first position.
+// Tests that a topk of up to 64 stays rounds of max and first position,
+// and that keep-ops leaves the operators it names whole (what relay-run
+// asks for topk, argsort and sort, which the interpreter sorts) while the
+// others are rewritten.
+// KEEP-LABEL: relay.func @topk_rounds
+// KEEP: relay.topk %arg0 {k = 3 : i64
+// KEEP-NOT: relay.max
 // CHECK-LABEL: relay.func @topk_rounds
 // CHECK-NOT: relay.logical_xor
 // CHECK-COUNT-3: relay.max

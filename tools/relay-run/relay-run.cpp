@@ -25,6 +25,7 @@
 #include "tools/init/InitAll.h"
 #include "transforms/Codegen/CPU/CPUDescription.h"
 #include "transforms/Codegen/CPU/CPUTarget.h"
+#include "transforms/Decompose/Decompose.h"
 #include "transforms/Passes.h"
 #include "transforms/Specialize/BindInputShapes.h"
 
@@ -456,7 +457,12 @@ int main(int argc, char **argv) {
   PassManager decompose(&context);
   if (timing)
     decompose.enableTiming(phaseTiming);
-  decompose.addPass(createDecompose());
+  // The interpreter sorts (topk, argsort, sort) with its kernels; native
+  // compilation decomposes them into sorting networks in its pipeline.
+  DecomposeOptions decomposeOptions;
+  decomposeOptions.keepOps.assign(getSortingOperators().begin(),
+                                  getSortingOperators().end());
+  decompose.addPass(createDecompose(decomposeOptions));
   if (failed(decompose.run(*module)))
     return 1;
   if (gradient) {

@@ -79,11 +79,21 @@ bool mlir::relay::hasDecomposition(StringRef opName) {
   return names.contains(opName);
 }
 
+ArrayRef<std::string> mlir::relay::getSortingOperators() {
+  static const std::string names[] = {"relay.topk", "relay.argsort",
+                                      "relay.sort"};
+  return names;
+}
+
 namespace {
 struct DecomposePass : relay::impl::DecomposeBase<DecomposePass> {
+  using DecomposeBase::DecomposeBase;
+
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    populateDecompositionPatterns(patterns);
+    populateDecompositionPatterns(patterns, [&](StringRef name) {
+      return !llvm::is_contained(keepOps, name);
+    });
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

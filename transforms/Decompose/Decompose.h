@@ -12,6 +12,8 @@
 
 #include "mlir/IR/PatternMatch.h"
 
+#include <string>
+
 namespace mlir::relay {
 
 /// Adds the rewrite of each composite operator that `include` accepts (by
@@ -24,6 +26,13 @@ void populateDecompositionPatterns(
 /// Whether the operator named `opName` ("relay.roi_align") has a rewrite
 /// into primitive ones (at static shapes).
 bool hasDecomposition(StringRef opName);
+
+/// The operators whose decomposition is a sorting network (relay.topk,
+/// relay.argsort, relay.sort): thousands of operators on a long axis,
+/// which the interpreter's kernels sort directly. relay-run keeps them
+/// whole (--relay-decompose's keep-ops), native regions leave them to the
+/// interpreter, and native compilation decomposes them in its pipeline.
+ArrayRef<std::string> getSortingOperators();
 
 /// The taps of one axis of image.resize2d (and dyn.image.resize2d, whose
 /// interpreter kernel samples with them): output i is the sum over taps t

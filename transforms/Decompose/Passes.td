@@ -38,7 +38,16 @@ def Decompose : Pass<"relay-decompose", "::mlir::ModuleOp"> {
     %1 = relay.broadcast_to %0 {shape = array<i64: 2, 3>} : ...
     %y = relay.reshape %1 {newshape = array<i64: 6>} : ...
     ```
+
+    `keep-ops` names operators to leave whole: relay-run keeps `topk`,
+    `argsort` and `sort` (their decompositions are sorting networks of
+    thousands of operators on a long axis, which the interpreter's kernels
+    sort directly; native compilation decomposes them in its pipeline).
   }];
+  let options = [
+    ListOption<"keepOps", "keep-ops", "std::string",
+               "Operators not to decompose (relay.topk, ...)">,
+  ];
   let dependentDialects = ["::mlir::relay::RelayDialect"];
 }
 
