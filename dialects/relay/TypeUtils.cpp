@@ -117,6 +117,14 @@ bool mlir::relay::isConcrete(Type type) {
   return concrete;
 }
 
+bool mlir::relay::isStaticTensorData(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor.hasStaticShape();
+  if (auto tuple = dyn_cast<TupleType>(type))
+    return llvm::all_of(tuple.getTypes(), isStaticTensorData);
+  return false;
+}
+
 Type mlir::relay::makeTensorType(MLIRContext *ctx, StringAttr shapeVar,
                                  ArrayRef<Attribute> dims, Type dtype) {
   bool concrete =

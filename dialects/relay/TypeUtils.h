@@ -27,6 +27,10 @@ bool mayBeBoolScalar(Type type);
 /// Returns true if `type` contains no incomplete type and no type variable.
 bool isConcrete(Type type);
 
+/// Returns true if `type` is a tensor of static shape or a tuple (nested or
+/// not) of them: what compiled code takes and returns.
+bool isStaticTensorData(Type type);
+
 /// A substitution of type variables by name. The value's form follows the
 /// variable's kind: TypeAttr (Type, BaseType), DenseI64ArrayAttr of sizes
 /// (Shape; ShapedType::kDynamic for `?`), IntegerAttr (ShapeVar), or a

@@ -4,6 +4,7 @@
 
 #include "dialects/relay/OperatorRegistry.h"
 #include "dialects/relay/RelayOps.h"
+#include "dialects/relay/TypeUtils.h"
 #include "transforms/Passes.h"
 #include "transforms/Specialize/BindInputShapes.h"
 
@@ -161,10 +162,7 @@ NativeRegions::Instance NativeRegions::compileInstance(FuncOp region,
   StringRef name = region.getSymName();
   OwningOpRef<ModuleOp> copy = copyRegion(module, region);
   // The region's `?` sizes take the arguments'.
-  if (llvm::any_of(region.getFunctionType().getInputs(), [](Type t) {
-        auto tensor = dyn_cast<RankedTensorType>(t);
-        return !tensor || !tensor.hasStaticShape();
-      })) {
+  if (!llvm::all_of(region.getFunctionType().getInputs(), isStaticTensorData)) {
     // Typing the region for these sizes reports nothing the region's
     // users need to see: where it does not type, it is interpreted.
     ScopedDiagnosticHandler quiet(module.getContext(),
@@ -174,17 +172,8 @@ NativeRegions::Instance NativeRegions::compileInstance(FuncOp region,
       copy = std::move(bound);
   }
   auto entry = copy->lookupSymbol<FuncOp>(name);
-  auto isStaticTensor = [](Type t) {
-    auto tensor = dyn_cast<RankedTensorType>(t);
-    if (auto tuple = dyn_cast<TupleType>(t))
-      return llvm::all_of(tuple.getTypes(), [](Type f) {
-        auto field = dyn_cast<RankedTensorType>(f);
-        return field && field.hasStaticShape();
-      });
-    return tensor && tensor.hasStaticShape();
-  };
-  if (!llvm::all_of(entry.getFunctionType().getInputs(), isStaticTensor) ||
-      !llvm::all_of(entry.getFunctionType().getResults(), isStaticTensor)) {
+  if (!llvm::all_of(entry.getFunctionType().getInputs(), isStaticTensorData) ||
+      !llvm::all_of(entry.getFunctionType().getResults(), isStaticTensorData)) {
     std::string given;
     llvm::raw_string_ostream os(given);
     llvm::interleaveComma(types, os);

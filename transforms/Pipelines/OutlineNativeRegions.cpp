@@ -43,14 +43,6 @@ bool isTensorData(Type type) {
   return false;
 }
 
-bool isStatic(Type type) {
-  if (auto tensor = dyn_cast<RankedTensorType>(type))
-    return tensor.hasStaticShape();
-  if (auto tuple = dyn_cast<TupleType>(type))
-    return llvm::all_of(tuple.getTypes(), isStatic);
-  return false;
-}
-
 /// Whether `op` (an operator, a tuple or a projection) is computed by
 /// native code once its operands' sizes are known: it has a lowering, it
 /// takes and gives tensor data, and its result sizes follow from its
@@ -75,8 +67,8 @@ bool isNativeOperation(Operation *op) {
   if (!llvm::all_of(op->getOperandTypes(), isTensorData) ||
       !llvm::all_of(op->getResultTypes(), isTensorData))
     return false;
-  return !llvm::all_of(op->getOperandTypes(), isStatic) ||
-         llvm::all_of(op->getResultTypes(), isStatic);
+  return !llvm::all_of(op->getOperandTypes(), isStaticTensorData) ||
+         llvm::all_of(op->getResultTypes(), isStaticTensorData);
 }
 
 /// The runs of one block and the ops they hold.

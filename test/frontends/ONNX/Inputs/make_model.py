@@ -309,6 +309,20 @@ def flatten_empty():
                  inits)
 
 
+def picked_rows():
+    """The rows of x whose score s is above 0 ('picked') and how many
+    ('count', a 1-element shape): NonZero's length depends on the data.
+    Needs the initializers 'zero' (0.0) and 'flat' ([-1])."""
+    return [
+        helper.make_node('Greater', ['s', 'zero'], ['kept'], name='kept'),
+        helper.make_node('NonZero', ['kept'], ['idx'], name='nonzero'),
+        helper.make_node('Reshape', ['idx', 'flat'], ['rows'], name='rows'),
+        helper.make_node('Gather', ['x', 'rows'], ['picked'], name='picked',
+                         axis=0),
+        helper.make_node('Shape', ['rows'], ['count'], name='count'),
+    ]
+
+
 def mask_head(scales=None):
     """Mask R-CNN's mask head as torchvision exports it, in small: the
     regions scoring above 0 (NonZero: a count that depends on the data)
@@ -318,13 +332,7 @@ def mask_head(scales=None):
     'computed', the Resize takes scales computed from hw instead; with
     'constant', it doubles the size (Keypoint R-CNN's upsampling of its
     `?` heatmaps)."""
-    nodes = [
-        helper.make_node('Greater', ['s', 'zero'], ['kept'], name='kept'),
-        helper.make_node('NonZero', ['kept'], ['idx'], name='nonzero'),
-        helper.make_node('Reshape', ['idx', 'flat'], ['rows'], name='rows'),
-        helper.make_node('Gather', ['x', 'rows'], ['picked'], name='picked',
-                         axis=0),
-        helper.make_node('Shape', ['rows'], ['count'], name='count'),
+    nodes = picked_rows() + [
         helper.make_node('Concat', ['count', 'chw'], ['dims'], name='dims',
                          axis=0),
         helper.make_node('ConstantOfShape', ['dims'], ['zeros'], name='zeros'),
@@ -377,13 +385,7 @@ def known_shapes():
     4), where the count (rows of x scoring above 0: NonZero) depends on the
     data and the rest is constant: the importer puts the 2 and 4 into the
     results' types."""
-    nodes = [
-        helper.make_node('Greater', ['s', 'zero'], ['kept'], name='kept'),
-        helper.make_node('NonZero', ['kept'], ['idx'], name='nonzero'),
-        helper.make_node('Reshape', ['idx', 'flat'], ['rows'], name='rows'),
-        helper.make_node('Gather', ['x', 'rows'], ['picked'], name='picked',
-                         axis=0),
-        helper.make_node('Shape', ['rows'], ['count'], name='count'),
+    nodes = picked_rows() + [
         helper.make_node('Concat', ['count', 'tail'], ['dims'], name='dims',
                          axis=0),
         helper.make_node('Reshape', ['picked', 'dims'], ['grid'],
