@@ -127,6 +127,16 @@ FailureOr<SmallVector<Value>> castRule(OpBuilder &b, Operation *op,
                      });
 }
 
+/// reinterpret: each element's bits as the result's (same-width) type.
+FailureOr<SmallVector<Value>> reinterpretRule(OpBuilder &b, Operation *op,
+                                              ValueRange operands) {
+  Type to = resultType(op).getElementType();
+  return elementwise(b, op, operands,
+                     [to](OpBuilder &nb, Location l, ValueRange a) -> Value {
+                       return arith::BitcastOp::create(nb, l, to, a[0]);
+                     });
+}
+
 /// The vector `v` (bias_add's bias, prelu's slopes) reshaped to [C, 1, ...]
 /// so that it broadcasts along `op`'s `axis` (default 1).
 Value alongAxis(OpBuilder &b, Operation *op, Value v) {
@@ -513,4 +523,6 @@ void mlir::relay::populateRelayElementwiseToLinalgPatterns(
           [](OpBuilder &, Location, ValueRange a) -> Value { return a[0]; }));
   patterns.add<RuleLowering<CastOp, castRule>>(converter,
                                                patterns.getContext());
+  patterns.add<RuleLowering<ReinterpretOp, reinterpretRule>>(
+      converter, patterns.getContext());
 }

@@ -154,6 +154,30 @@ static RelationStatus castRelation(RelationArgs &args) {
   return args.solve(makeTensor(args.getContext(), info.dims, dtype));
 }
 
+/// Reinterpret: Cast's type, between dtypes of the same width.
+static RelationStatus reinterpretRelation(RelationArgs &args) {
+  TensorInfo info;
+  READ_TENSOR_OR_RETURN(args, 0, info);
+  Type dtype = args.getDtype("dtype");
+  if (!dtype)
+    return args.fail("requires a 'dtype' attribute");
+  if (!info.dtype.isIntOrFloat()) // a BaseType variable: not known yet
+    return RelationStatus::Pending;
+  unsigned from = info.dtype.getIntOrFloatBitWidth(),
+           to = dtype.getIntOrFloatBitWidth();
+  if (from == 1 || to == 1)
+    return args.fail("works on dtypes of 8 bits or more, not on bool, "
+                     "whose elements have no bit layout to read");
+  if (from != to)
+    return args.fail(llvm::formatv("keeps each element's bits, so dtype {0} "
+                                   "({1} bits) must be as wide as the "
+                                   "data's {2} ({3} bits)",
+                                   typeStr(dtype), to, typeStr(info.dtype),
+                                   from)
+                         .str());
+  return args.solve(makeTensor(args.getContext(), info.dims, dtype));
+}
+
 /// Reads the static `shape` attribute of an initialiser.
 static FailureOr<SmallVector<int64_t>> readShapeAttr(RelationArgs &args) {
   std::optional<SmallVector<int64_t>> shape = args.getOptionalInts("shape");
@@ -285,6 +309,7 @@ void mlir::relay::registerElementwiseRelations() {
   });
   registerTypeRelation("Softmax", softmaxRelation);
   registerTypeRelation("Cast", castRelation);
+  registerTypeRelation("Reinterpret", reinterpretRelation);
   registerTypeRelation("Init", initRelation);
   registerTypeRelation("Full", fullRelation);
   registerTypeRelation("FullLike", fullLikeRelation);

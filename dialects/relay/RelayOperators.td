@@ -168,6 +168,18 @@ def Relay_CastOp : Relay_OperatorOp<"cast", "Cast", "ElemWise", 1, 3> {
   let arguments = (ins AnyType:$data, TypeAttr:$dtype);
 }
 
+def Relay_ReinterpretOp
+    : Relay_OperatorOp<"reinterpret", "Reinterpret", "ElemWise", 1, 4> {
+  let summary = "Reads every element's bits as `dtype`, of the same width";
+  let description = [{
+    As TVM's `reinterpret`: the result has the operand's shape and the
+    `dtype` attribute's element type, each element the operand's bits
+    unchanged (a float32 read as its IEEE bits with `int32`). Both dtypes
+    must have the same width; bool has none to reinterpret.
+  }];
+  let arguments = (ins AnyType:$data, TypeAttr:$dtype);
+}
+
 def Relay_SoftmaxOp
     : Relay_OperatorOp<"nn.softmax", "Softmax", "OutEWiseFusable", 1> {
   let summary = "Softmax along `axis`";

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "runtime/Interpreter/Kernels.h"
+#include "runtime/Interpreter/TensorBytes.h"
 
 #include <cmath>
 
@@ -130,6 +131,14 @@ static FailureOr<ValuePtr> castKernel(const KernelContext &ctx) {
     }
   }
   return RuntimeValue::tensor(std::move(out));
+}
+
+/// Each element's bits, packed as compiled code holds them, read as the
+/// result's dtype.
+static FailureOr<ValuePtr> reinterpretKernel(const KernelContext &ctx) {
+  std::vector<char> bytes = tensorBytes(ctx.input(0));
+  return RuntimeValue::tensor(
+      tensorFromBytes(ctx.resultTensorType(), bytes.data()));
 }
 
 static FailureOr<ValuePtr> whereKernel(const KernelContext &ctx) {
@@ -262,6 +271,7 @@ void mlir::relay::interp::registerElementwiseKernels(
                  })(ctx);
   };
   k["cast"] = castKernel;
+  k["reinterpret"] = reinterpretKernel;
 
   // Binary.
   k["add"] = binary([](double a, double b) { return a + b; },

@@ -201,7 +201,9 @@ relay.func @topk_network(%x: tensor<2x100xf32>) -> tensor<2x70xf32> {
 // -----
 
 // Tests that a topk of up to 64 stays rounds of max and first position,
-// and that keep-ops leaves the operators it names whole (what relay-run
+// over integer keys of the floats' bits (so NaN orders above every number,
+// as in PyTorch) with the values gathered at the indices found, and that
+// keep-ops leaves the operators it names whole (what relay-run
 // asks for topk, argsort and sort, which the interpreter sorts) while the
 // others are rewritten.
 // KEEP-LABEL: relay.func @topk_rounds
@@ -209,7 +211,9 @@ relay.func @topk_network(%x: tensor<2x100xf32>) -> tensor<2x70xf32> {
 // KEEP-NOT: relay.max
 // CHECK-LABEL: relay.func @topk_rounds
 // CHECK-NOT: relay.logical_xor
-// CHECK-COUNT-3: relay.max
+// CHECK: relay.reinterpret %arg0 {dtype = i32}
+// CHECK-COUNT-3: relay.max {{.*}} -> tensor<2x1xi32>
+// CHECK: relay.gather %arg0
 relay.func @topk_rounds(%x: tensor<2x100xf32>) -> tensor<2x3xf32> {
   %r = relay.topk %x {k = 3 : i64, ret_type = "values"} : (tensor<2x100xf32>) -> tensor<2x3xf32>
   relay.return %r : tensor<2x3xf32>

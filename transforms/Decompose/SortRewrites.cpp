@@ -7,8 +7,6 @@
 
 #include "transforms/Decompose/Rewrites.h"
 
-#include <limits>
-
 using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::decompose;
@@ -18,27 +16,23 @@ namespace {
 /// k rounds along the axis, each taking the largest (smallest when
 /// ascending) element not taken yet and the first position holding it, so
 /// equal elements keep their order; taken positions are masked with the
-/// type's lowest (highest) value for the next rounds' max (min). `axis` is
-/// non-negative and 1 <= k <= its size (topkOrSorted).
+/// type's lowest (highest) value for the next rounds' max (min). `x` is an
+/// integer tensor (floats come as orderedKey's integers); `axis` is
+/// non-negative and 1 <= k <= its size (topkOrSorted). The values are
+/// `x`'s at the indices.
 std::pair<Value, Value> topkParts(Emitter &b, Value x, int64_t axis, int64_t k,
                                   bool ascend, Type dtype) {
   ArrayRef<int64_t> shape = shapeOf(x);
   int64_t rank = shape.size(), n = shape[axis];
   Type element = elementOf(x);
-  Value masked;
-  if (isa<FloatType>(element)) {
-    double inf = std::numeric_limits<double>::infinity();
-    masked = b.scalar(ascend ? inf : -inf, x);
-  } else {
-    unsigned width = element.getIntOrFloatBitWidth();
-    bool isUnsigned = element.isUnsignedInteger() || width == 1;
-    APInt v = ascend ? (isUnsigned ? APInt::getMaxValue(width)
-                                   : APInt::getSignedMaxValue(width))
-                     : (isUnsigned ? APInt::getMinValue(width)
-                                   : APInt::getSignedMinValue(width));
-    masked = b.constant(
-        DenseElementsAttr::get(RankedTensorType::get({}, element), v));
-  }
+  unsigned width = element.getIntOrFloatBitWidth();
+  bool isUnsigned = element.isUnsignedInteger() || width == 1;
+  APInt lowest = ascend ? (isUnsigned ? APInt::getMaxValue(width)
+                                      : APInt::getSignedMaxValue(width))
+                        : (isUnsigned ? APInt::getMinValue(width)
+                                      : APInt::getSignedMinValue(width));
+  Value masked = b.constant(
+      DenseElementsAttr::get(RankedTensorType::get({}, element), lowest));
   Type i32 = IntegerType::get(x.getContext(), 32);
   SmallVector<int64_t> iotaShape(rank, 1), positions;
   iotaShape[axis] = n;
@@ -95,14 +89,14 @@ constexpr int64_t kMaxRounds = 64;
 /// each elementwise over the whole tensor (so it vectorises and splits
 /// across threads), O(P log^2 P) work against the rounds' O(k n). Elements
 /// are ordered by value (`ascend` or not), equal values by position, so
-/// the order is the rounds' (stable); NaN counts as larger than any number
-/// (as in PyTorch), and the padding beyond n sorts after every element.
+/// the order is the rounds' (stable); `x` is an integer tensor (floats
+/// come as orderedKey's integers), and the padding beyond n sorts after
+/// every element.
 std::pair<Value, Value> bitonicSort(Emitter &b, Value x, int64_t n,
                                     bool ascend) {
   int64_t m = shapeOf(x)[0], p = 1;
   while (p < n)
     p *= 2;
-  Type element = elementOf(x);
   MLIRContext *ctx = x.getContext();
   Type i32 = IntegerType::get(ctx, 32);
   if (p > n)
@@ -117,32 +111,15 @@ std::pair<Value, Value> bitonicSort(Emitter &b, Value x, int64_t n,
       {b.constant(DenseElementsAttr::get(RankedTensorType::get({1, p}, i32),
                                          ArrayRef(positions)))},
       {b.ints("shape", {m, p})});
-  bool isFloat = isa<FloatType>(element);
-  // u > v with NaN above every number.
-  auto greater = [&](Value u, Value v) {
-    Value gt = b.op<GreaterOp>({u, v});
-    if (!isFloat)
-      return gt;
-    Value nanU = b.op<IsNanOp>({u}), nanV = b.op<IsNanOp>({v});
-    return b.op<LogicalOrOp>(
-        {gt, b.op<LogicalAndOp>({nanU, b.op<LogicalNotOp>({nanV})})});
-  };
-  auto equal = [&](Value u, Value v) {
-    Value eq = b.op<EqualOp>({u, v});
-    if (!isFloat)
-      return eq;
-    return b.op<LogicalOrOp>(
-        {eq, b.op<LogicalAndOp>({b.op<IsNanOp>({u}), b.op<IsNanOp>({v})})});
-  };
   Value last = b.constant(DenseElementsAttr::get(RankedTensorType::get({}, i32),
                                                  static_cast<int32_t>(n - 1)));
   // Whether (u, ui) comes before (v, vi): by value, then position; the
   // padding (positions n and on) after every element.
   auto before = [&](Value u, Value ui, Value v, Value vi) {
     Value first = b.op<LessOp>({ui, vi});
-    Value byValue =
-        b.op<LogicalOrOp>({ascend ? greater(v, u) : greater(u, v),
-                           b.op<LogicalAndOp>({equal(u, v), first})});
+    Value byValue = b.op<LogicalOrOp>(
+        {ascend ? b.op<GreaterOp>({v, u}) : b.op<GreaterOp>({u, v}),
+         b.op<LogicalAndOp>({b.op<EqualOp>({u, v}), first})});
     if (p == n)
       return byValue;
     Value padding = b.op<GreaterOp>({b.op<MaximumOp>({ui, vi}), last});
@@ -235,17 +212,49 @@ std::pair<Value, Value> sortedParts(Emitter &b, Value x, int64_t axis,
   return {values, indices};
 }
 
+/// A 0-d integer constant of `type`.
+Value intScalar(Emitter &b, IntegerType type, const APInt &v) {
+  return b.constant(DenseElementsAttr::get(RankedTensorType::get({}, type), v));
+}
+
+/// Integers of the float tensor `x`'s width ordered as its elements are,
+/// NaN (of either sign) above every number and -0 equal to +0, so that
+/// one integer compare orders them as PyTorch's sort and the interpreter
+/// do: the bits as a sign and a magnitude, made two's complement, and NaN
+/// the largest integer.
+Value orderedKey(Emitter &b, Value x) {
+  unsigned width = elementOf(x).getIntOrFloatBitWidth();
+  auto type = IntegerType::get(x.getContext(), width);
+  Value bits = b.op<ReinterpretOp>({x}, {b.type("dtype", type)});
+  Value magnitude = b.op<BitwiseAndOp>(
+      {bits, intScalar(b, type, APInt::getSignedMaxValue(width))});
+  Value negative = b.op<LessOp>({bits, intScalar(b, type, APInt(width, 0))});
+  Value key =
+      b.op<WhereOp>({negative, b.op<NegativeOp>({magnitude}), magnitude});
+  return b.op<WhereOp>({b.op<IsNanOp>({x}),
+                        intScalar(b, type, APInt::getSignedMaxValue(width)),
+                        key});
+}
+
 /// topk's values and indices: rounds for up to kMaxRounds, else the
-/// sorting network.
+/// sorting network; floats are ordered by orderedKey and their values
+/// gathered at the indices.
 std::pair<Value, Value> topkOrSorted(Emitter &b, Value x, int64_t axis,
                                      int64_t k, bool ascend, Type dtype) {
   ArrayRef<int64_t> shape = shapeOf(x);
   axis = positive(axis, shape.size());
   if (k < 1) // sort and argsort: the whole axis
     k = shape[axis];
-  if (k <= kMaxRounds)
-    return topkParts(b, x, axis, k, ascend, dtype);
-  return sortedParts(b, x, axis, k, ascend, dtype);
+  bool isFloat = isa<FloatType>(elementOf(x));
+  Value key = isFloat ? orderedKey(b, x) : x;
+  if (!b.succeeded())
+    return {};
+  auto [values, indices] = k <= kMaxRounds
+                               ? topkParts(b, key, axis, k, ascend, dtype)
+                               : sortedParts(b, key, axis, k, ascend, dtype);
+  if (isFloat && indices)
+    values = b.op<GatherOp>({x, indices}, {b.i64("axis", axis)});
+  return {values, indices};
 }
 
 /// The dtype attribute of `op`, or null.

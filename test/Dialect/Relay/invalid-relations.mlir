@@ -1211,3 +1211,23 @@ relay.func @conv2d_transpose_no_output(%a: tensor<1x4x1x1xf32>, %w: tensor<4x2x1
   %ok = relay.constant dense<true> : tensor<i1>
   relay.return %ok : tensor<i1>
 }
+
+// -----
+
+// Tests that reinterpret keeps each element's width: f32 is no i16.
+relay.func @reinterpret_width(%a: tensor<2xf32>) -> tensor<i1> {
+  // expected-error @+1 {{reinterpret: keeps each element's bits, so dtype 'i16' (16 bits) must be as wide as the data's 'f32' (32 bits)}}
+  %r = relay.reinterpret %a {dtype = i16} : (tensor<2xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests that bool, which has no bit layout, is not reinterpreted.
+relay.func @reinterpret_bool(%a: tensor<2xi8>) -> tensor<i1> {
+  // expected-error @+1 {{reinterpret: works on dtypes of 8 bits or more, not on bool}}
+  %r = relay.reinterpret %a {dtype = i1} : (tensor<2xi8>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}

@@ -135,6 +135,10 @@ relay.func @elementwise(%f: tensor<2x3xf32>, %i: tensor<2x3xi32>, %b: tensor<2x3
   %bitwise_or = relay.bitwise_or %i, %i : (tensor<2x3xi32>, tensor<2x3xi32>) -> !relay.incomplete
   // INFER: relay.bitwise_xor {{.*}} -> tensor<2x3xi32>
   %bitwise_xor = relay.bitwise_xor %i, %i : (tensor<2x3xi32>, tensor<2x3xi32>) -> !relay.incomplete
+  // INFER: relay.reinterpret {{.*}} -> tensor<2x3xi32>
+  %reinterpret = relay.reinterpret %f {dtype = i32} : (tensor<2x3xf32>) -> !relay.incomplete
+  // INFER: relay.reinterpret {{.*}} -> tensor<2x3xf32>
+  %reinterpret_back = relay.reinterpret %i {dtype = f32} : (tensor<2x3xi32>) -> !relay.incomplete
   // INFER: relay.left_shift {{.*}} -> tensor<2x3xi32>
   %left_shift = relay.left_shift %i, %i : (tensor<2x3xi32>, tensor<2x3xi32>) -> !relay.incomplete
   // INFER: relay.right_shift {{.*}} -> tensor<2x3xi32>

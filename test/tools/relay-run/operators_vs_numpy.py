@@ -347,9 +347,19 @@ def lrn_ref(x, size, bias, alpha, beta):
     return x / (bias + alpha / size * window) ** beta
 
 
+def sort_order(x, axis, ascend):
+    """Positions in sorted order along axis, equal elements in order: NaN
+    (of either sign) above every number and -0 equal to 0, as PyTorch."""
+    nan = np.isnan(x) if x.dtype.kind == "f" else np.zeros(x.shape, bool)
+    v = np.where(nan, 0, x).astype(np.float64) + 0.0  # -0 + 0 is 0
+    # lexsort is stable and sorts by its last key first.
+    return (np.lexsort((v, nan), axis=axis) if ascend
+            else np.lexsort((-v, ~nan), axis=axis))
+
+
 def topk_ref(x, k, axis, ascend):
     """The k largest (smallest) along axis; equal elements in order."""
-    order = np.argsort(x if ascend else -x, axis=axis, kind="stable")
+    order = sort_order(x, axis, ascend)
     index = np.take(order, np.arange(k), axis=axis)
     return np.take_along_axis(x, index, axis=axis), index.astype(np.int32)
 
@@ -490,6 +500,21 @@ unit = f32(2, 3, 4, low=-0.95, high=0.95)
 seq = f32(2, 4, 11)
 vol = f32(2, 4, 6, 9, 8)
 special = np.array([[0, np.nan, np.inf], [-np.inf, 1.5, -2]], dtype=np.float32)
+
+
+def with_specials(a, count):
+    """`a` (float) with `count` of its elements made NaN (either sign),
+    +-inf, or -0 and 0 (which sort as equal), at random positions."""
+    a = a.copy()
+    values = [np.nan, -np.nan, np.inf, -np.inf, -0.0, 0.0]
+    flat = a.reshape(-1)
+    for i, p in enumerate(RNG.choice(flat.size, count, replace=False)):
+        flat[p] = values[i % len(values)]
+    return a
+
+
+nan_rows = with_specials(f32(3, 9), 14)
+nan_wide = with_specials(f32(2, 130), 60)
 CASES = [
     ("add", "add(%a, %b)", [x, y], lambda a, b: a + b, E),
     ("subtract", "subtract(%a, %b)", [x, y], lambda a, b: a - b, E),
@@ -699,6 +724,12 @@ CASES = [
     ("trunc_mod", "trunc_mod(%a, %b)", [x * 3, pos[0]], np.fmod, E),
     ("trunc_mod (int)", "trunc_mod(%a, %b)", [ia, ib], np.fmod, 0),
     ("isnan", "isnan(%a)", [special], np.isnan, 0),
+    ("reinterpret", 'reinterpret(%a, dtype="int32")', [special],
+     lambda a: a.view(np.int32), 0),
+    ("reinterpret (int to float)", 'reinterpret(%a, dtype="float32")',
+     [i32(2, 3, low=0, high=2**30) + (1 << 30)], lambda a: a.view(np.float32), 0),
+    ("reinterpret (float64 to uint64)", 'reinterpret(%a, dtype="uint64")',
+     [special.astype(np.float64)], lambda a: a.view(np.uint64), 0),
     ("isinf", "isinf(%a)", [special], np.isinf, 0),
     ("isfinite", "isfinite(%a)", [special], np.isfinite, 0),
     ("cast_like", "cast_like(%a, %b)", [x * 4, ia], lambda a, b: a.astype(np.int32), 0),
@@ -772,6 +803,20 @@ CASES = [
     ("sort (sorting network, descending, ints)",
      "sort(%a, is_ascend=False)", [i32(2, 257, low=-50, high=50)],
      lambda a: -np.sort(-a, axis=-1), 0),
+    # NaN above every number (PyTorch's order), -0 equal to 0, in the
+    # rounds (k up to 64) and in the sorting network.
+    ("topk (NaN, inf, -0)", "topk(%a, k=5, axis=1)", [nan_rows],
+     lambda a: topk_ref(a, 5, 1, False), 0),
+    ("topk (NaN, inf, -0, ascending)", "topk(%a, k=9, is_ascend=True)",
+     [nan_rows], lambda a: topk_ref(a, 9, 1, True), 0),
+    ("argsort (NaN, inf, -0, axis 0)", "argsort(%a, axis=0, is_ascend=False)",
+     [nan_rows], lambda a: sort_order(a, 0, False).astype(np.int32), 0),
+    ("sort (NaN, inf, -0)", "sort(%a)", [nan_rows],
+     lambda a: np.take_along_axis(a, sort_order(a, 1, True), 1), 0),
+    ("topk (sorting network, NaN, inf, -0)", "topk(%a, k=100)", [nan_wide],
+     lambda a: topk_ref(a, 100, 1, False), 0),
+    ("argsort (sorting network, NaN, inf, -0)", "argsort(%a)", [nan_wide],
+     lambda a: sort_order(a, 1, True).astype(np.int32), 0),
     ("shape_of", "shape_of(%a)", [x], lambda a: np.array(a.shape, dtype=np.int32), 0),
     ("ndarray_size", "ndarray_size(%a, dtype=\"int64\")", [x], lambda a: np.int64(a.size), 0),
     ("nn.mirror_pad", "nn.mirror_pad(%a, pad_width=[0, 0, 2, 1, 1, 3])", [x],
@@ -977,7 +1022,8 @@ def compare(name, got, want, tol):
     if got.shape != want.shape:
         return f"shape {got.shape}, expected {want.shape}"
     if tol == 0:
-        if not np.array_equal(got, want.astype(got.dtype)):
+        floats = got.dtype.kind == "f"
+        if not np.array_equal(got, want.astype(got.dtype), equal_nan=floats):
             return f"values differ: {got.ravel()[:6]} vs {want.ravel()[:6]}"
         return None
     g, w = got.astype(np.float64), want.astype(np.float64)
