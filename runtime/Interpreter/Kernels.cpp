@@ -66,6 +66,25 @@ SmallVector<int64_t> mlir::relay::interp::unravel(int64_t index,
   return out;
 }
 
+unsigned OffsetWalk::add(ArrayRef<int64_t> tensorStrides, int64_t base) {
+  assert(tensorStrides.size() == shape.size() && "one stride per dimension");
+  strides.append(tensorStrides.begin(), tensorStrides.end());
+  offsets.push_back(base);
+  return offsets.size() - 1;
+}
+
+unsigned OffsetWalk::addBroadcast(ArrayRef<int64_t> tensorShape) {
+  size_t shift = shape.size() - tensorShape.size();
+  SmallVector<int64_t> s(shape.size(), 0);
+  int64_t stride = 1;
+  for (size_t d = tensorShape.size(); d-- > 0;) {
+    if (tensorShape[d] != 1)
+      s[d + shift] = stride;
+    stride *= tensorShape[d];
+  }
+  return add(s);
+}
+
 int64_t mlir::relay::interp::ravel(ArrayRef<int64_t> index,
                                    ArrayRef<int64_t> strides) {
   int64_t offset = 0;

@@ -47,12 +47,12 @@ static KernelFn binary(FloatBinFn f, IntBinFn i) {
     const Tensor &a = ctx.input(0), &b = ctx.input(1);
     auto type = ctx.resultTensorType();
     Tensor out(type.getElementType(), type.getShape());
-    SmallVector<int64_t> sa = a.strides(), sb = b.strides();
+    OffsetWalk walk(out.getShape());
+    unsigned wa = walk.addBroadcast(a.getShape()),
+             wb = walk.addBroadcast(b.getShape());
     bool floating = a.isFloat();
-    for (int64_t k = 0; k < out.getNumElements(); ++k) {
-      SmallVector<int64_t> idx = unravel(k, out.getShape());
-      int64_t oa = broadcastOffset(idx, a.getShape(), sa);
-      int64_t ob = broadcastOffset(idx, b.getShape(), sb);
+    for (int64_t k = 0; k < out.getNumElements(); ++k, walk.next()) {
+      int64_t oa = walk.offset(wa), ob = walk.offset(wb);
       if (floating) {
         out.setF(k, f(a.getF(oa), b.getF(ob)));
         continue;
@@ -145,13 +145,14 @@ static FailureOr<ValuePtr> whereKernel(const KernelContext &ctx) {
   const Tensor &c = ctx.input(0), &x = ctx.input(1), &y = ctx.input(2);
   auto type = ctx.resultTensorType();
   Tensor out(type.getElementType(), type.getShape());
-  SmallVector<int64_t> sc = c.strides(), sx = x.strides(), sy = y.strides();
-  for (int64_t k = 0; k < out.getNumElements(); ++k) {
-    SmallVector<int64_t> idx = unravel(k, out.getShape());
-    bool cond = c.getB(broadcastOffset(idx, c.getShape(), sc));
+  OffsetWalk walk(out.getShape());
+  unsigned wc = walk.addBroadcast(c.getShape()),
+           wx = walk.addBroadcast(x.getShape()),
+           wy = walk.addBroadcast(y.getShape());
+  for (int64_t k = 0; k < out.getNumElements(); ++k, walk.next()) {
+    bool cond = c.getB(walk.offset(wc));
     const Tensor &src = cond ? x : y;
-    int64_t o = cond ? broadcastOffset(idx, x.getShape(), sx)
-                     : broadcastOffset(idx, y.getShape(), sy);
+    int64_t o = walk.offset(cond ? wx : wy);
     if (src.isFloat())
       out.setF(k, src.getF(o));
     else

@@ -46,28 +46,26 @@ static KernelFn reduce(Reduction kind) {
     std::vector<int64_t> iacc(outCount), count(outCount, 0), best(outCount, 0);
     bool floating = in.isFloat();
     bool lastIndex = ctx.getBool("select_last_index", false);
+    // Along the input: the output element (kept dimensions move it, by
+    // the output's strides) and the position within the reduced
+    // dimensions (argmax/argmin's, row-major over them).
     SmallVector<int64_t> outStrides = out.strides();
-    SmallVector<int64_t> reducedShape;
-    for (int64_t d = 0; d < rank; ++d)
-      if (reduced[d])
-        reducedShape.push_back(in.getShape()[d]);
-    for (int64_t k = 0; k < in.getNumElements(); ++k) {
-      SmallVector<int64_t> idx = unravel(k, in.getShape());
-      SmallVector<int64_t> outIdx, redIdx;
-      for (int64_t d = 0; d < rank; ++d) {
-        if (!reduced[d])
-          outIdx.push_back(idx[d]);
-        else {
-          redIdx.push_back(idx[d]);
-          if (keep)
-            outIdx.push_back(0);
-        }
+    SmallVector<int64_t> toOut(rank, 0), toPos(rank, 0);
+    for (int64_t d = 0, o = 0; d < rank; ++d) {
+      if (!reduced[d])
+        toOut[d] = outStrides[o++];
+      else if (keep)
+        ++o; // the reduced dimension's size-1 place
+    }
+    for (int64_t d = rank, stride = 1; d-- > 0;)
+      if (reduced[d]) {
+        toPos[d] = stride;
+        stride *= in.getShape()[d];
       }
-      int64_t o = ravel(outIdx, outStrides);
-      // The position within the reduced dimensions (for argmax/argmin).
-      int64_t pos = 0;
-      for (auto [i, r] : llvm::enumerate(redIdx))
-        pos = pos * reducedShape[i] + r;
+    OffsetWalk walk(in.getShape());
+    unsigned wo = walk.add(toOut), wp = walk.add(toPos);
+    for (int64_t k = 0; k < in.getNumElements(); ++k, walk.next()) {
+      int64_t o = walk.offset(wo), pos = walk.offset(wp);
       double v = in.getF(k);
       int64_t iv = in.getI(k);
       bool first = count[o]++ == 0;
@@ -166,14 +164,13 @@ static FailureOr<ValuePtr> transposeKernel(const KernelContext &ctx) {
       a += rank;
   auto type = ctx.resultTensorType();
   Tensor out(type.getElementType(), type.getShape());
-  SmallVector<int64_t> inStrides = in.strides();
-  for (int64_t k = 0; k < out.getNumElements(); ++k) {
-    SmallVector<int64_t> idx = unravel(k, out.getShape());
-    int64_t from = 0;
-    for (int64_t d = 0; d < rank; ++d)
-      from += idx[d] * inStrides[axes[d]];
-    copyElement(in, from, out, k);
-  }
+  SmallVector<int64_t> inStrides = in.strides(), moved(rank);
+  for (int64_t d = 0; d < rank; ++d)
+    moved[d] = inStrides[axes[d]];
+  OffsetWalk walk(out.getShape());
+  unsigned from = walk.add(moved);
+  for (int64_t k = 0; k < out.getNumElements(); ++k, walk.next())
+    copyElement(in, walk.offset(from), out, k);
   return RuntimeValue::tensor(std::move(out));
 }
 
@@ -208,14 +205,15 @@ static KernelFn joinKernel(bool stack) {
     int64_t offset = 0;
     for (const ValuePtr &f : fields) {
       const Tensor &in = f->getTensor();
-      for (int64_t k = 0; k < in.getNumElements(); ++k) {
-        SmallVector<int64_t> idx = unravel(k, in.getShape());
-        if (stack)
-          idx.insert(idx.begin() + axis, offset);
-        else
-          idx[axis] += offset;
-        copyElement(in, k, out, ravel(idx, outStrides));
-      }
+      // The input's dimensions move through the output's (all but the
+      // stacked axis), from the field's place along the axis.
+      SmallVector<int64_t> strides(outStrides);
+      if (stack)
+        strides.erase(strides.begin() + axis);
+      OffsetWalk walk(in.getShape());
+      unsigned to = walk.add(strides, offset * outStrides[axis]);
+      for (int64_t k = 0; k < in.getNumElements(); ++k, walk.next())
+        copyElement(in, k, out, walk.offset(to));
       offset += stack ? 1 : in.getShape()[axis];
     }
     return RuntimeValue::tensor(std::move(out));
@@ -233,11 +231,10 @@ static FailureOr<ValuePtr> splitKernel(const KernelContext &ctx) {
   for (Type t : cast<TupleType>(ctx.resultType).getTypes()) {
     auto type = cast<RankedTensorType>(t);
     Tensor out(type.getElementType(), type.getShape());
-    for (int64_t k = 0; k < out.getNumElements(); ++k) {
-      SmallVector<int64_t> idx = unravel(k, out.getShape());
-      idx[axis] += offset;
-      copyElement(in, ravel(idx, inStrides), out, k);
-    }
+    OffsetWalk walk(out.getShape());
+    unsigned from = walk.add(inStrides, offset * inStrides[axis]);
+    for (int64_t k = 0; k < out.getNumElements(); ++k, walk.next())
+      copyElement(in, walk.offset(from), out, k);
     offset += type.getShape()[axis];
     pieces.push_back(RuntimeValue::tensor(std::move(out)));
   }
@@ -413,14 +410,16 @@ static FailureOr<ValuePtr> stridedSliceKernel(const KernelContext &ctx) {
   ArrayRef<int64_t> first = starts.first, step = starts.step;
   auto type = ctx.resultTensorType();
   Tensor out(type.getElementType(), type.getShape());
-  SmallVector<int64_t> inStrides = in.strides();
-  for (int64_t k = 0; k < out.getNumElements(); ++k) {
-    SmallVector<int64_t> idx = unravel(k, out.getShape());
-    int64_t from = 0;
-    for (int64_t d = 0; d < rank; ++d)
-      from += (first[d] + idx[d] * step[d]) * inStrides[d];
-    copyElement(in, from, out, k);
+  SmallVector<int64_t> inStrides = in.strides(), stepped(rank);
+  int64_t base = 0;
+  for (int64_t d = 0; d < rank; ++d) {
+    base += first[d] * inStrides[d];
+    stepped[d] = step[d] * inStrides[d];
   }
+  OffsetWalk walk(out.getShape());
+  unsigned from = walk.add(stepped, base);
+  for (int64_t k = 0; k < out.getNumElements(); ++k, walk.next())
+    copyElement(in, walk.offset(from), out, k);
   return RuntimeValue::tensor(std::move(out));
 }
 
@@ -428,11 +427,10 @@ static FailureOr<ValuePtr> broadcastToKernel(const KernelContext &ctx) {
   const Tensor &in = ctx.input(0);
   auto type = ctx.resultTensorType();
   Tensor out(type.getElementType(), type.getShape());
-  SmallVector<int64_t> s = in.strides();
-  for (int64_t k = 0; k < out.getNumElements(); ++k)
-    copyElement(in,
-                broadcastOffset(unravel(k, out.getShape()), in.getShape(), s),
-                out, k);
+  OffsetWalk walk(out.getShape());
+  unsigned from = walk.addBroadcast(in.getShape());
+  for (int64_t k = 0; k < out.getNumElements(); ++k, walk.next())
+    copyElement(in, walk.offset(from), out, k);
   return RuntimeValue::tensor(std::move(out));
 }
 

@@ -60,6 +60,7 @@ Tensor::Tensor(Type elementType, ArrayRef<int64_t> shape)
   floating = isa<FloatType>(elementType);
   isF32 = elementType.isF32();
   isF64 = elementType.isF64();
+  isI64 = elementType.isInteger(64); // wraps to itself, signed or not
   if (floating)
     f.assign(size, 0.0);
   else
@@ -87,18 +88,16 @@ RankedTensorType Tensor::getType() const {
   return RankedTensorType::get(shape, elementType);
 }
 
-void Tensor::setF(int64_t i, double v) {
+void Tensor::setOtherF(int64_t i, double v) {
   if (floating)
-    f[i] = isF32   ? static_cast<double>(static_cast<float>(v))
-           : isF64 ? v
-                   : roundToFloat(elementType, v);
+    f[i] = roundToFloat(elementType, v);
   else if (std::isnan(v))
     n[i] = 0;
   else
     n[i] = wrapToInt(elementType, static_cast<int64_t>(v));
 }
 
-void Tensor::setI(int64_t i, int64_t v) {
+void Tensor::setOtherI(int64_t i, int64_t v) {
   if (floating)
     setF(i, static_cast<double>(v));
   else

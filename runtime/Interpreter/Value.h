@@ -41,9 +41,22 @@ public:
   double getF(int64_t i) const { return floating ? f[i] : double(n[i]); }
   int64_t getI(int64_t i) const { return floating ? int64_t(f[i]) : n[i]; }
   bool getB(int64_t i) const { return floating ? f[i] != 0 : n[i] != 0; }
-  /// Stores, rounding to the dtype (float32 precision, integer width).
-  void setF(int64_t i, double v);
-  void setI(int64_t i, int64_t v);
+  /// Stores, rounding to the dtype (float32 precision, integer width);
+  /// inline for the common dtypes, which kernels store every element of.
+  void setF(int64_t i, double v) {
+    if (isF32)
+      f[i] = static_cast<double>(static_cast<float>(v));
+    else if (isF64)
+      f[i] = v;
+    else
+      setOtherF(i, v);
+  }
+  void setI(int64_t i, int64_t v) {
+    if (isI64)
+      n[i] = v;
+    else
+      setOtherI(i, v);
+  }
 
   /// Row-major strides.
   SmallVector<int64_t> strides() const;
@@ -65,7 +78,10 @@ private:
   int64_t size = 0;
   bool floating = false;
   // The common dtypes, decided once (type queries per element are slow).
-  bool isF32 = false, isF64 = false;
+  bool isF32 = false, isF64 = false, isI64 = false;
+
+  void setOtherF(int64_t i, double v);
+  void setOtherI(int64_t i, int64_t v);
   std::vector<double> f;
   std::vector<int64_t> n;
 };

@@ -70,8 +70,9 @@ def spread_weights(model, torch):
                 m.bn3.weight.fill_(0.2)
 
 
-def export(models, name):
-    """Writes NAME.onnx, its input and PyTorch's detections to `models`."""
+def build(name):
+    """The detector `name` (eval mode, check_detection's weights) and its
+    input image; benchmark/detectors.py times the same."""
     import torch
     import torchvision
     torch.manual_seed(0)
@@ -87,7 +88,13 @@ def export(models, name):
                                          weights_backbone=None,
                                          **extra).eval()
     spread_weights(model, torch)
-    image = torch.rand(3, size, size)
+    return model, torch.rand(3, size, size)
+
+
+def export(models, name):
+    """Writes NAME.onnx, its input and PyTorch's detections to `models`."""
+    import torch
+    model, image = build(name)
     with torch.no_grad():
         want = model([image])[0]
     base = os.path.join(models, name)

@@ -588,6 +588,7 @@ int main(int argc, char **argv) {
   // Compiled (the default) where native code covers the program, else the
   // interpreter, saying why.
   std::unique_ptr<Executor> executor;
+  bool optimized = false; // the -O level's passes ran on `module`
   if (!useInterpreter) {
     phase("Compile");
     compileOptions.timing = timing ? &phaseTiming : nullptr;
@@ -601,14 +602,59 @@ int main(int argc, char **argv) {
     executor = std::move(*compiled);
   } else if (!useInterpreter) {
     std::string why;
-    {
+    // Native code takes and returns static shapes. An entry whose
+    // signature has `?` sizes the -O level's passes do not resolve (a
+    // detector's boxes) is not compiled whole: the passes run once here,
+    // on the module the interpreter then runs, rather than in a compile
+    // that would fail at the lowering after the same passes. (A `?`
+    // result whose returned values the passes make static is refined by
+    // the compiler: such programs compile.)
+    auto unknownSizeIn = [](TypeRange types) -> Type {
+      for (Type type : types) {
+        bool unknown = false;
+        type.walk([&](ShapedType t) { unknown |= !t.hasStaticShape(); });
+        if (unknown)
+          return type;
+      }
+      return Type();
+    };
+    auto unknownSizeOf = [&](FuncOp f) -> Type {
+      if (Type t = unknownSizeIn(f.getArgumentTypes()))
+        return t;
+      for (Block &block : f.getBody())
+        if (auto ret = dyn_cast<ReturnOp>(block.getTerminator()))
+          if (Type t = unknownSizeIn(ret->getOperandTypes()))
+            return t;
+      return Type();
+    };
+    OwningOpRef<ModuleOp> unoptimized;
+    if (unknownSizeOf(func)) {
+      unoptimized = module->clone();
+      PassManager optimize(&context);
+      if (timing)
+        optimize.enableTiming(phaseTiming);
+      buildOptimizePipeline(optimize, compileOptions.optimize);
+      if (failed(optimize.run(*module)))
+        return 1;
+      optimized = true;
+      if (Type offending = unknownSizeOf(func)) {
+        llvm::raw_string_ostream os(why);
+        os << "@" << entry << " takes or returns '" << offending
+           << "' after the -O" << compileOptions.optimize.optLevel
+           << " passes; native code takes and returns tensors of static "
+              "shape";
+      }
+    }
+    if (why.empty()) {
       ScopedDiagnosticHandler capture(&context, [&](Diagnostic &d) {
         if (why.empty() && d.getSeverity() == DiagnosticSeverity::Error)
           why = d.str();
         return success();
       });
-      FailureOr<std::unique_ptr<Executor>> compiled =
-          Executor::compile(*module, entry, compileOptions);
+      // The passes made the signature static: the compiler runs them in
+      // its own pipeline, on the module as it was.
+      FailureOr<std::unique_ptr<Executor>> compiled = Executor::compile(
+          unoptimized ? *unoptimized : *module, entry, compileOptions);
       if (succeeded(compiled))
         executor = std::move(*compiled);
     }
@@ -633,7 +679,8 @@ int main(int argc, char **argv) {
     PassManager optimize(&context);
     if (timing)
       optimize.enableTiming(phaseTiming);
-    buildOptimizePipeline(optimize, compileOptions.optimize);
+    if (!optimized)
+      buildOptimizePipeline(optimize, compileOptions.optimize);
     if (withRegions)
       optimize.addPass(createOutlineNativeRegions());
     if (failed(optimize.run(*module)))
