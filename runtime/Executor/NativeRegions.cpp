@@ -21,28 +21,29 @@ using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::interp;
 
-/// Elements of a tensor type (`?` counting as one), summed over a tuple's.
-static double elementsOf(Type type) {
+/// Elements of a tensor type (`?` counting as `unknown`), summed over a
+/// tuple's.
+static double elementsOf(Type type, int64_t unknown = 1) {
   if (auto tensor = dyn_cast<RankedTensorType>(type)) {
     double n = 1;
     for (int64_t d : tensor.getShape())
-      n *= ShapedType::isDynamic(d) ? 1 : d;
+      n *= ShapedType::isDynamic(d) ? unknown : d;
     return n;
   }
   double n = 0;
   if (auto tuple = dyn_cast<TupleType>(type))
     for (Type field : tuple.getTypes())
-      n += elementsOf(field);
+      n += elementsOf(field, unknown);
   return n;
 }
 
 /// Adds `op`'s cost to `cost`: a convolution's or product's multiply-adds,
 /// another operator's result elements.
-static void addOperatorCost(Operation *op, RegionCost &cost) {
+static void addOperatorCost(Operation *op, RegionCost &cost, int64_t unknown) {
   ++cost.operators;
   double out = 0;
   for (Type t : op->getResultTypes())
-    out += elementsOf(t);
+    out += elementsOf(t, unknown);
   StringRef name = op->getName().getStringRef();
   auto a = op->getNumOperands() >= 2
                ? dyn_cast<RankedTensorType>(op->getOperand(0).getType())
@@ -96,7 +97,8 @@ double RegionCost::compileSeconds() const {
   return 0.02 + 0.025 * contractions + 1.3e-3 * (operators - contractions);
 }
 
-RegionCost mlir::relay::estimateRegionCost(ModuleOp module, FuncOp func) {
+RegionCost mlir::relay::estimateRegionCost(ModuleOp module, FuncOp func,
+                                           int64_t unknownSize) {
   RegionCost cost;
   llvm::SetVector<Operation *> funcs;
   funcs.insert(func);
@@ -108,7 +110,7 @@ RegionCost mlir::relay::estimateRegionCost(ModuleOp module, FuncOp func) {
         return;
       }
       if (lookupOperator(op->getName().getStringRef()))
-        addOperatorCost(op, cost);
+        addOperatorCost(op, cost, unknownSize);
     });
   return cost;
 }
@@ -155,11 +157,26 @@ static OwningOpRef<ModuleOp> copyRegion(ModuleOp module, FuncOp region) {
   return copy;
 }
 
+bool NativeRegions::isCheaplyInterpreted(FuncOp region, ArrayRef<Type> types) {
+  int64_t largest = 1;
+  for (Type type : types)
+    type.walk([&](RankedTensorType t) {
+      for (int64_t d : t.getShape())
+        largest = std::max(largest, d);
+    });
+  RegionCost bound = estimateRegionCost(module, region, largest);
+  return bound.contractions == 0 &&
+         bound.interpretSeconds() * options.runs < bound.compileSeconds();
+}
+
 NativeRegions::Instance NativeRegions::compileInstance(FuncOp region,
                                                        ArrayRef<Type> types) {
   Instance instance;
   instance.argTypes.assign(types.begin(), types.end());
   StringRef name = region.getSymName();
+  if (options.when == RegionCompilation::Auto &&
+      isCheaplyInterpreted(region, types))
+    return instance;
   OwningOpRef<ModuleOp> copy = copyRegion(module, region);
   // The region's `?` sizes take the arguments'.
   if (!llvm::all_of(region.getFunctionType().getInputs(), isStaticTensorData)) {

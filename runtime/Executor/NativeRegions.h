@@ -56,7 +56,7 @@ struct NativeRegionOptions {
 /// What a region costs: the multiply-adds of its products and
 /// convolutions, the elements other operators give, and how many
 /// operators (and contractions) it has, counting those of the functions it
-/// calls (sizes that are `?` count as one).
+/// calls (sizes that are `?` count as `unknownSize`).
 struct RegionCost {
   double multiplyAdds = 0;
   double elements = 0;
@@ -71,7 +71,8 @@ struct RegionCost {
   double interpretSeconds() const;
   double compileSeconds() const;
 };
-RegionCost estimateRegionCost(ModuleOp module, FuncOp func);
+RegionCost estimateRegionCost(ModuleOp module, FuncOp func,
+                              int64_t unknownSize = 1);
 
 class NativeRegions {
 public:
@@ -98,6 +99,15 @@ private:
     std::unique_ptr<Executor> executor;
   };
   Instance compileInstance(FuncOp region, ArrayRef<Type> argTypes);
+  /// Whether `region`, called with arguments of `argTypes`, is too small
+  /// for the estimate compileInstance makes (copying it, typing it at
+  /// these sizes, decomposing it: about 3 ms, far more than interpreting a
+  /// few small operators): without convolutions or products, its cost with
+  /// each `?` size taken as the arguments' largest size is below the cost
+  /// of compiling its operators as they are (decomposition only adds
+  /// operators). A size a region computes beyond its arguments' (a
+  /// concatenation) is the estimate's to see, not this bound's.
+  bool isCheaplyInterpreted(FuncOp region, ArrayRef<Type> argTypes);
   void note(FuncOp region, const Twine &why);
 
   ModuleOp module;
