@@ -152,6 +152,13 @@ FailureOr<SmallVector<Value>> splitRule(OpBuilder &b, Operation *op,
 
 /// concatenate and stack (the tuple's fields are the operands): each input
 /// inserted at its offset along `axis`.
+/// The most inputs a concatenation inserts as slices of one tensor (so
+/// that their producers can write into it); more are a tensor.concat,
+/// which bufferizes to a copy of each: one-shot bufferization's analysis
+/// of a chain of n inserted slices grows faster than n^2 (SSDlite's
+/// 90-way concatenation of its boxes: 8 s in the analysis).
+constexpr size_t kMaxInsertedSlices = 16;
+
 FailureOr<SmallVector<Value>> concatenateRule(OpBuilder &b, Operation *op,
                                               ValueRange operands) {
   RankedTensorType type = resultType(op);
@@ -195,6 +202,9 @@ FailureOr<SmallVector<Value>> concatenateRule(OpBuilder &b, Operation *op,
             })
             .getResult(0)};
   }
+  if (!stack && operands.size() > kMaxInsertedSlices)
+    return SmallVector<Value>{
+        tensor::ConcatOp::create(b, loc, type, axis, operands).getResult()};
   int64_t offset = 0;
   for (Value v : operands) {
     auto in = cast<RankedTensorType>(v.getType());

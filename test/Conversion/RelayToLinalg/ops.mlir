@@ -176,6 +176,19 @@ relay.func @tuples(%p: tuple<tensor<2x6xf32>, tensor<3xf32>>) -> tuple<tensor<2x
   relay.return %r : tuple<tensor<2x2xf32>, tuple<tensor<2x6xf32>, tensor<3xf32>>>
 }
 
+// Tests that a concatenation of more than 16 inputs is a tensor.concat (a
+// copy of each input once bufferized) rather than a chain of inserted
+// slices, whose bufferization analysis grows faster than quadratically.
+// CHECK-LABEL: func.func @concatenate_many(
+// CHECK-NOT: tensor.insert_slice
+// CHECK: tensor.concat dim(1)
+// CHECK-SAME: -> tensor<2x17xf32>
+relay.func @concatenate_many(%x: tensor<2x1xf32>) -> tensor<2x17xf32> {
+  %t = relay.tuple(%x, %x, %x, %x, %x, %x, %x, %x, %x, %x, %x, %x, %x, %x, %x, %x, %x : tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>)
+  %c = relay.concatenate %t {axis = 1 : i64} : (tuple<tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>>) -> tensor<2x17xf32>
+  relay.return %c : tensor<2x17xf32>
+}
+
 // A function whose self-calls are all tail calls becomes a loop: the
 // arguments are carried, `if` branches say whether to go round again, and
 // the result comes out of the loop (no recursion, constant stack).
