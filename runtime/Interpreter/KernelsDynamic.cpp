@@ -333,6 +333,48 @@ static double intersectionOverUnion(const NmsBox &p, const NmsBox &q) {
   return inter / (p.area + q.area - inter);
 }
 
+namespace {
+/// The kept boxes of one class, bucketed by their left edge in buckets as
+/// wide as the class's widest candidate: a box overlapping a candidate
+/// along x has its left edge at most that width before the candidate's,
+/// so the candidate meets only the boxes of two or three buckets, each
+/// scanned in a tight loop (a tree ordered by left edge was walked node
+/// by node: a fifth of SSDlite's run, whose classes keep hundreds each).
+class KeptBoxes {
+public:
+  /// Buckets of `width` (> 0).
+  void reset(double bucketWidth) {
+    width = bucketWidth;
+    buckets.clear();
+  }
+  /// The bucket of `x`; nullopt where it is too far out for an integer
+  /// key (the caller then compares with every kept box).
+  std::optional<int64_t> bucketOf(double x) const {
+    double k = std::floor(x / width);
+    if (!(std::abs(k) < 1e15))
+      return std::nullopt;
+    return static_cast<int64_t>(k);
+  }
+  void add(const NmsBox &box, int64_t bucket) {
+    buckets[bucket].push_back(box);
+  }
+  /// Whether a kept box overlaps `box` by more than `threshold` (IoU).
+  bool suppresses(const NmsBox &box, int64_t first, int64_t last,
+                  double threshold) const {
+    for (auto it = buckets.lower_bound(first);
+         it != buckets.end() && it->first <= last; ++it)
+      for (const NmsBox &kept : it->second)
+        if (intersectionOverUnion(box, kept) > threshold)
+          return true;
+    return false;
+  }
+
+private:
+  double width = 1;
+  std::map<int64_t, std::vector<NmsBox>> buckets;
+};
+} // namespace
+
 /// vision.all_class_non_max_suppression in ONNX's form: per batch and
 /// class, boxes above the score threshold by descending score (equal
 /// scores by index), each dropping later ones overlapping it by more than
@@ -357,10 +399,10 @@ static FailureOr<ValuePtr> allClassNmsKernel(const KernelContext &ctx) {
   // Each box's corners and area, and each class's scores, read once.
   std::vector<NmsBox> batchBoxes(count);
   std::vector<double> classScores(count);
-  std::multimap<double, int64_t> keptByLeft;
+  KeptBoxes keptByLeft;
   for (int64_t b = 0; b < batches; ++b) {
     // Kept boxes are looked up by their left edge (below) unless a
-    // coordinate is NaN, which orders nothing.
+    // coordinate is NaN or infinite, which orders nothing.
     bool byLeftEdge = true;
     for (int64_t i = 0; i < count; ++i) {
       batchBoxes[i] = nmsBox(boxes, b * count + i);
@@ -383,39 +425,42 @@ static FailureOr<ValuePtr> allClassNmsKernel(const KernelContext &ctx) {
       kept.clear();
       // Only a kept box that overlaps a candidate can suppress it (IoU >
       // threshold >= 0 needs a positive intersection), and one that
-      // overlaps it along x has its left edge less than the widest kept
-      // box's width before the candidate's left edge and before its right
-      // edge: kept boxes of positive area by their left edge, so that the
-      // class-offset boxes of a batched NMS (27,000 boxes, 18,000 kept, in
-      // SSDlite) meet only their neighbours instead of every kept box.
-      keptByLeft.clear();
+      // overlaps it along x has its left edge less than the widest box's
+      // width before the candidate's left edge and before its right edge:
+      // kept boxes of positive area by their left edge (KeptBoxes), so
+      // that the class-offset boxes of a batched NMS (27,000 boxes, 18,000
+      // kept, in SSDlite) meet only their neighbours instead of every kept
+      // box.
       double widest = 0;
+      for (int64_t i : order)
+        widest = std::max(widest, batchBoxes[i].x2 - batchBoxes[i].x1);
+      // Widened by a few ulps: a width summed back may round.
+      widest += widest * 1e-12;
+      bool bucketed = byLeftEdge;
+      keptByLeft.reset(widest > 0 ? widest : 1);
       for (int64_t i : order) {
         if (static_cast<int64_t>(kept.size()) >= maxOut)
           break;
         const NmsBox &box = batchBoxes[i];
-        auto suppresses = [&](int64_t j) {
-          return intersectionOverUnion(box, batchBoxes[j]) > iouThreshold;
-        };
+        std::optional<int64_t> first = keptByLeft.bucketOf(box.x1 - widest),
+                               last = keptByLeft.bucketOf(box.x2);
+        if (bucketed && (!first || !last)) {
+          // Out of the buckets' range: every kept box from here on.
+          bucketed = false;
+        }
         bool suppressed = false;
-        if (!byLeftEdge) {
-          suppressed = llvm::any_of(kept, suppresses);
+        if (!bucketed) {
+          suppressed = llvm::any_of(kept, [&](int64_t j) {
+            return intersectionOverUnion(box, batchBoxes[j]) > iouThreshold;
+          });
         } else if (box.area > 0) {
-          // Widened by a few ulps: a width summed back may round.
-          double from = box.x1 - widest;
-          from -= (std::abs(from) + widest) * 1e-12;
-          for (auto it = keptByLeft.lower_bound(from);
-               it != keptByLeft.end() && it->first < box.x2 && !suppressed;
-               ++it)
-            suppressed = suppresses(it->second);
+          suppressed = keptByLeft.suppresses(box, *first, *last, iouThreshold);
         }
         if (suppressed)
           continue;
         kept.push_back(i);
-        if (byLeftEdge && box.area > 0) {
-          keptByLeft.emplace(box.x1, i);
-          widest = std::max(widest, box.x2 - box.x1);
-        }
+        if (bucketed && box.area > 0)
+          keptByLeft.add(box, *keptByLeft.bucketOf(box.x1));
         selected->setI(rows * 3, b);
         selected->setI(rows * 3 + 1, c);
         selected->setI(rows * 3 + 2, i);
