@@ -170,7 +170,7 @@ FailureOr<SmallVector<Value>> argRule(OpBuilder &b, Operation *op,
         }
         Value i = arith::IndexCastOp::create(nb, l, it, linear);
         Value better;
-        if (isa<FloatType>(e))
+        if (isa<FloatType>(e)) {
           better =
               arith::CmpFOp::create(nb, l,
                                     isMax ? (last ? arith::CmpFPredicate::OGE
@@ -178,7 +178,20 @@ FailureOr<SmallVector<Value>> argRule(OpBuilder &b, Operation *op,
                                           : (last ? arith::CmpFPredicate::OLE
                                                   : arith::CmpFPredicate::OLT),
                                     a[0], a[1]);
-        else
+          // NaN is the extreme both ways (numpy, PyTorch): a NaN replaces
+          // a number, and with select_last_index a later NaN an earlier.
+          auto isNan = [&](Value v) {
+            return arith::CmpFOp::create(nb, l, arith::CmpFPredicate::UNO, v,
+                                         v);
+          };
+          Value takesOver = isNan(a[0]);
+          if (!last) {
+            Value bestIsNumber = arith::XOrIOp::create(
+                nb, l, isNan(a[1]), arith::ConstantIntOp::create(nb, l, 1, 1));
+            takesOver = arith::AndIOp::create(nb, l, takesOver, bestIsNumber);
+          }
+          better = arith::OrIOp::create(nb, l, better, takesOver);
+        } else {
           better = arith::CmpIOp::create(
               nb, l,
               unsignedFor(e, isMax ? (last ? arith::CmpIPredicate::sge
@@ -186,6 +199,7 @@ FailureOr<SmallVector<Value>> argRule(OpBuilder &b, Operation *op,
                                    : (last ? arith::CmpIPredicate::sle
                                            : arith::CmpIPredicate::slt)),
               a[0], a[1]);
+        }
         linalg::YieldOp::create(
             nb, l,
             ValueRange{arith::SelectOp::create(nb, l, better, a[0], a[1]),

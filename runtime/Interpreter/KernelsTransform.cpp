@@ -79,12 +79,18 @@ static KernelFn reduce(Reduction kind) {
         acc[o] = first ? v : acc[o] * v;
         iacc[o] = first ? iv : iacc[o] * iv;
         break;
+      // NaN is the maximum and the minimum of what contains it (numpy,
+      // PyTorch, and compiled code's arith.maximumf/minimumf).
       case Reduction::Max:
-        acc[o] = first ? v : std::max(acc[o], v);
+        acc[o] = first || std::isnan(v) ? v
+                 : std::isnan(acc[o])   ? acc[o]
+                                        : std::max(acc[o], v);
         iacc[o] = first ? iv : std::max(iacc[o], iv);
         break;
       case Reduction::Min:
-        acc[o] = first ? v : std::min(acc[o], v);
+        acc[o] = first || std::isnan(v) ? v
+                 : std::isnan(acc[o])   ? acc[o]
+                                        : std::min(acc[o], v);
         iacc[o] = first ? iv : std::min(iacc[o], iv);
         break;
       case Reduction::All:
@@ -95,10 +101,19 @@ static KernelFn reduce(Reduction kind) {
         break;
       case Reduction::ArgMax:
       case Reduction::ArgMin: {
-        bool better = kind == Reduction::ArgMax
-                          ? (floating ? v > acc[o] : iv > iacc[o])
-                          : (floating ? v < acc[o] : iv < iacc[o]);
-        bool equal = floating ? v == acc[o] : iv == iacc[o];
+        // NaN is the extreme both ways (numpy and PyTorch): the first NaN,
+        // or the last with select_last_index.
+        bool better =
+            kind == Reduction::ArgMax
+                ? (floating
+                       ? v > acc[o] || (std::isnan(v) && !std::isnan(acc[o]))
+                       : iv > iacc[o])
+                : (floating
+                       ? v < acc[o] || (std::isnan(v) && !std::isnan(acc[o]))
+                       : iv < iacc[o]);
+        bool equal = floating
+                         ? v == acc[o] || (std::isnan(v) && std::isnan(acc[o]))
+                         : iv == iacc[o];
         if (first || better || (lastIndex && equal)) {
           acc[o] = v;
           iacc[o] = iv;

@@ -357,6 +357,23 @@ def sort_order(x, axis, ascend):
             else np.lexsort((-v, ~nan), axis=axis))
 
 
+def arg_ref(x, axis, largest, last):
+    """argmax/argmin along axis with NaN the extreme, as numpy's, and with
+    `last` the last of equal extremes."""
+    rows = np.moveaxis(x, axis, -1).reshape(-1, x.shape[axis])
+    out = []
+    for row in rows:
+        nan = np.flatnonzero(np.isnan(row))
+        if len(nan):
+            out.append(nan[-1] if last else nan[0])
+            continue
+        at = np.flatnonzero(row == (row.max() if largest else row.min()))
+        out.append(at[-1] if last else at[0])
+    shape = list(x.shape)
+    del shape[axis]
+    return np.array(out, np.int32).reshape(shape)
+
+
 def topk_ref(x, k, axis, ascend):
     """The k largest (smallest) along axis; equal elements in order."""
     order = sort_order(x, axis, ascend)
@@ -596,6 +613,15 @@ CASES = [
     ("any", "any(%a)", [ba], lambda a: a.any(), 0),
     ("argmax", "argmax(%a, axis=[1])", [x], lambda a: a.argmax(axis=1).astype(np.int32), 0),
     ("argmin", "argmin(%a, axis=[2], keepdims=True)", [x], lambda a: a.argmin(axis=2)[:, :, None].astype(np.int32), 0),
+    # NaN is the maximum and the minimum (numpy, PyTorch): max and min
+    # give it, argmax and argmin its first position (its last with
+    # select_last_index).
+    ("max (NaN)", "max(%a, axis=[1])", [nan_rows], lambda a: a.max(axis=1), 0),
+    ("min (NaN, axis 0)", "min(%a, axis=[0])", [nan_rows], lambda a: a.min(axis=0), 0),
+    ("argmax (NaN)", "argmax(%a, axis=[1])", [nan_rows],
+     lambda a: arg_ref(a, 1, True, False), 0),
+    ("argmin (NaN, last index)", "argmin(%a, axis=[0], select_last_index=True)",
+     [nan_rows], lambda a: arg_ref(a, 0, False, True), 0),
     ("reshape", "reshape(%a, newshape=[0, -1])", [x], lambda a: a.reshape(2, 12), 0),
     ("reshape (-3, -4)", "reshape(%a, newshape=[-3, -4, 2, -1])", [x], lambda a: a.reshape(6, 2, 2), 0),
     ("reshape_like", "reshape_like(%a, %b)", [x, f32(4, 6)], lambda a, b: a.reshape(4, 6), 0),
