@@ -36,12 +36,12 @@ static KernelFn unary(FloatFn f, IntFn i = nullptr) {
   };
 }
 
-using FloatBinFn = std::function<double(double, double)>;
-/// Integer binary functions may fail (division by zero).
-using IntBinFn = std::function<FailureOr<int64_t>(int64_t, int64_t)>;
-
-/// A broadcasting binary kernel. Comparisons compute on the operands' dtype
-/// and store into the bool result.
+/// A broadcasting binary kernel: `f` (double, double) -> double on floats,
+/// `i` (int64_t, int64_t) -> FailureOr<int64_t> on integers, which may fail
+/// (division by zero). Comparisons compute on the operands' dtype and store
+/// into the bool result. (Templates, not std::function: they are called
+/// per element.)
+template <typename FloatBinFn, typename IntBinFn>
 static KernelFn binary(FloatBinFn f, IntBinFn i) {
   return [f, i](const KernelContext &ctx) -> FailureOr<ValuePtr> {
     const Tensor &a = ctx.input(0), &b = ctx.input(1);
@@ -68,7 +68,8 @@ static KernelFn binary(FloatBinFn f, IntBinFn i) {
   };
 }
 
-static IntBinFn intOf(std::function<int64_t(int64_t, int64_t)> fn) {
+/// An integer function that cannot fail, as binary's `i`.
+template <typename Fn> static auto intOf(Fn fn) {
   return [fn](int64_t a, int64_t b) -> FailureOr<int64_t> { return fn(a, b); };
 }
 
@@ -310,13 +311,19 @@ void mlir::relay::interp::registerElementwiseKernels(
       });
   k["power"] =
       binary([](double a, double b) { return std::pow(a, b); }, intOf(ipow));
-  k["maximum"] =
-      binary([](double a, double b) { return std::max(a, b); },
-             intOf([](int64_t a, int64_t b) { return std::max(a, b); }));
-  k["minimum"] =
-      binary([](double a, double b) { return std::min(a, b); },
-             intOf([](int64_t a, int64_t b) { return std::min(a, b); }));
-  auto logical = [](std::function<bool(bool, bool)> f) {
+  // NaN from either side (numpy, PyTorch, arith.maximumf): std::max and
+  // std::min return their first argument when the other is NaN.
+  k["maximum"] = binary(
+      [](double a, double b) {
+        return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b);
+      },
+      intOf([](int64_t a, int64_t b) { return std::max(a, b); }));
+  k["minimum"] = binary(
+      [](double a, double b) {
+        return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b);
+      },
+      intOf([](int64_t a, int64_t b) { return std::min(a, b); }));
+  auto logical = [](auto f) {
     return binary([f](double a, double b) { return double(f(a != 0, b != 0)); },
                   intOf([f](int64_t a, int64_t b) {
                     return int64_t(f(a != 0, b != 0));
@@ -325,7 +332,7 @@ void mlir::relay::interp::registerElementwiseKernels(
   k["logical_and"] = logical([](bool a, bool b) { return a && b; });
   k["logical_or"] = logical([](bool a, bool b) { return a || b; });
   k["logical_xor"] = logical([](bool a, bool b) { return a != b; });
-  auto bitwise = [](std::function<int64_t(int64_t, int64_t)> f) {
+  auto bitwise = [](auto f) {
     return binary([f](double a, double b) { return double(f(a, b)); },
                   intOf(f));
   };
@@ -338,8 +345,7 @@ void mlir::relay::interp::registerElementwiseKernels(
   k["right_shift"] = bitwise([](int64_t a, int64_t b) {
     return b >= 0 && b < 64 ? a >> b : (a < 0 ? -1 : 0);
   });
-  auto compare = [](std::function<bool(double, double)> f,
-                    std::function<bool(int64_t, int64_t)> i) {
+  auto compare = [](auto f, auto i) {
     return binary(
         [f](double a, double b) { return double(f(a, b)); },
         intOf([i](int64_t a, int64_t b) { return int64_t(i(a, b)); }));

@@ -532,6 +532,7 @@ def with_specials(a, count):
 
 nan_rows = with_specials(f32(3, 9), 14)
 nan_wide = with_specials(f32(2, 130), 60)
+nan_other = with_specials(f32(3, 9), 8)
 CASES = [
     ("add", "add(%a, %b)", [x, y], lambda a, b: a + b, E),
     ("subtract", "subtract(%a, %b)", [x, y], lambda a, b: a - b, E),
@@ -545,6 +546,11 @@ CASES = [
     ("power", "power(%a, %b)", [pos, y], np.power, E),
     ("maximum", "maximum(%a, %b)", [x, y], np.maximum, E),
     ("minimum", "minimum(%a, %b)", [x, y], np.minimum, E),
+    # NaN from either operand (numpy, PyTorch).
+    ("maximum (NaN either side)", "maximum(%a, %b)", [nan_rows, nan_other],
+     np.maximum, 0),
+    ("minimum (NaN either side)", "minimum(%a, %b)", [nan_other, nan_rows],
+     np.minimum, 0),
     ("logical_and", "logical_and(%a, %b)", [ba, bb], np.logical_and, 0),
     ("logical_or", "logical_or(%a, %b)", [ba, bb], np.logical_or, 0),
     ("logical_xor", "logical_xor(%a, %b)", [ba, bb], np.logical_xor, 0),
