@@ -131,6 +131,13 @@ def nms_ref(boxes, scores, max_out, iou_threshold, score_threshold):
     return out, i64(len(rows))
 
 
+def far_box(boxes):
+    """`boxes` with its 18th box moved to x = 3e38."""
+    boxes = boxes.copy()
+    boxes[0, 17] = [0, 3e38, 10, 3e38]
+    return boxes
+
+
 def clustered_boxes(n, seed):
     """Boxes as a batched NMS offsets them: three classes' boxes, each class
     in its own band of x (100 apart), 0.5 to 40 wide, every tenth of no
@@ -1048,6 +1055,13 @@ CASES = [
     ("vision.all_class_non_max_suppression (400 clustered boxes)",
      "vision.all_class_non_max_suppression(%a, %b, 1000i64, 0.3f, 0.05f)",
      [clustered_boxes(400, 3), f32(1, 2, 400, low=0, high=1)],
+     lambda a, b: nms_ref(a, b, 1000, 0.3, 0.05), 0),
+    # A box at 3e38 (no width there in float32) is too far out for the
+    # interpreter's buckets by left edge: from it on, its class compares
+    # each candidate with every kept box.
+    ("vision.all_class_non_max_suppression (a box at 3e38)",
+     "vision.all_class_non_max_suppression(%a, %b, 1000i64, 0.3f, 0.05f)",
+     [far_box(clustered_boxes(200, 5)), f32(1, 2, 200, low=0, high=1)],
      lambda a, b: nms_ref(a, b, 1000, 0.3, 0.05), 0),
 ]
 
