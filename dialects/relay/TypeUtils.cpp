@@ -125,6 +125,12 @@ bool mlir::relay::isStaticTensorData(Type type) {
   return false;
 }
 
+bool mlir::relay::hasDynamicTensor(Type type) {
+  bool found = false;
+  type.walk([&](RankedTensorType t) { found |= !t.hasStaticShape(); });
+  return found;
+}
+
 Type mlir::relay::makeTensorType(MLIRContext *ctx, StringAttr shapeVar,
                                  ArrayRef<Attribute> dims, Type dtype) {
   bool concrete =

@@ -31,6 +31,10 @@ bool isConcrete(Type type);
 /// not) of them: what compiled code takes and returns.
 bool isStaticTensorData(Type type);
 
+/// Returns true if `type` has a tensor with a `?` dimension anywhere in it
+/// (tuple fields, function, ADT and reference type arguments).
+bool hasDynamicTensor(Type type);
+
 /// A substitution of type variables by name. The value's form follows the
 /// variable's kind: TypeAttr (Type, BaseType), DenseI64ArrayAttr of sizes
 /// (Shape; ShapedType::kDynamic for `?`), IntegerAttr (ShapeVar), or a

@@ -589,6 +589,18 @@ int main(int argc, char **argv) {
   // interpreter, saying why.
   std::unique_ptr<Executor> executor;
   bool optimized = false; // the -O level's passes ran on `module`
+  // The -O level's passes on `module` (unless they ran already), then with
+  // `outline` the outlining of native regions.
+  auto optimizeModule = [&](bool outline) {
+    PassManager optimize(&context);
+    if (timing)
+      optimize.enableTiming(phaseTiming);
+    if (!optimized)
+      buildOptimizePipeline(optimize, compileOptions.optimize);
+    if (outline)
+      optimize.addPass(createOutlineNativeRegions());
+    return optimize.run(*module);
+  };
   if (!useInterpreter) {
     phase("Compile");
     compileOptions.timing = timing ? &phaseTiming : nullptr;
@@ -610,13 +622,8 @@ int main(int argc, char **argv) {
     // result whose returned values the passes make static is refined by
     // the compiler: such programs compile.)
     auto unknownSizeIn = [](TypeRange types) -> Type {
-      for (Type type : types) {
-        bool unknown = false;
-        type.walk([&](ShapedType t) { unknown |= !t.hasStaticShape(); });
-        if (unknown)
-          return type;
-      }
-      return Type();
+      auto it = llvm::find_if(types, hasDynamicTensor);
+      return it == types.end() ? Type() : *it;
     };
     auto unknownSizeOf = [&](FuncOp f) -> Type {
       if (Type t = unknownSizeIn(f.getArgumentTypes()))
@@ -630,11 +637,7 @@ int main(int argc, char **argv) {
     OwningOpRef<ModuleOp> unoptimized;
     if (unknownSizeOf(func)) {
       unoptimized = module->clone();
-      PassManager optimize(&context);
-      if (timing)
-        optimize.enableTiming(phaseTiming);
-      buildOptimizePipeline(optimize, compileOptions.optimize);
-      if (failed(optimize.run(*module)))
+      if (failed(optimizeModule(/*outline=*/false)))
         return 1;
       optimized = true;
       if (Type offending = unknownSizeOf(func)) {
@@ -675,17 +678,9 @@ int main(int argc, char **argv) {
   // the regions native code covers.
   bool withRegions =
       !executor && !useInterpreter && compileRegions != RegionCompilation::None;
-  if (!executor) {
-    PassManager optimize(&context);
-    if (timing)
-      optimize.enableTiming(phaseTiming);
-    if (!optimized)
-      buildOptimizePipeline(optimize, compileOptions.optimize);
-    if (withRegions)
-      optimize.addPass(createOutlineNativeRegions());
-    if (failed(optimize.run(*module)))
-      return 1;
-  }
+  if (!executor && (!optimized || withRegions) &&
+      failed(optimizeModule(/*outline=*/withRegions)))
+    return 1;
   phase(executor ? "Run" : "Run (interpreter)");
   Interpreter interpreter(*module);
   std::optional<NativeRegions> regions;

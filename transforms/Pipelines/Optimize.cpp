@@ -10,6 +10,7 @@
 #include "transforms/Pipelines/Pipelines.h"
 
 #include "dialects/relay/RelayOps.h"
+#include "dialects/relay/TypeUtils.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
@@ -159,12 +160,6 @@ void mlir::relay::buildOptimizePipeline(OpPassManager &pm,
 }
 
 /// Whether `type` has a tensor with a `?` dimension.
-static bool hasDynamicTensor(Type type) {
-  bool found = false;
-  type.walk([&](RankedTensorType t) { found |= !t.hasStaticShape(); });
-  return found;
-}
-
 OwningOpRef<ModuleOp>
 mlir::relay::refineEntryResults(ModuleOp module, StringRef entry,
                                 const OptimizeOptions &options) {

@@ -5,6 +5,7 @@
 #include "dialects/relay/RelayBuilder.h"
 #include "dialects/relay/RelayOps.h"
 #include "dialects/relay/RelayTypes.h"
+#include "dialects/relay/TypeUtils.h"
 #include "transforms/Passes.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -14,14 +15,6 @@
 
 using namespace mlir;
 using namespace mlir::relay;
-
-/// Whether `type` has a tensor with a `?` dimension (in tuples and function
-/// types too).
-static bool hasDynamicTensor(Type type) {
-  bool found = false;
-  type.walk([&](RankedTensorType t) { found |= !t.hasStaticShape(); });
-  return found;
-}
 
 /// `param` with its `?` dimensions sized as `input`'s (a tuple's fields
 /// each as the input's); null when `input` cannot be passed for it
