@@ -376,6 +376,45 @@ func.func @eight_wide_transpose(%in: memref<56x32xf32>, %out: memref<32x56xf32>)
 
 // -----
 
+// Tests that NCHW -> NHWC of 14x14 maps (rows of 14: no whole blocks) goes
+// with H and W as one dimension of 196 (memref.collapse_shape of both
+// buffers): 16x16 blocks of shuffles over the first 192 positions, the last
+// 4 read element by element.
+// CHECK-LABEL: func.func @nchw_to_nhwc
+// CHECK-DAG: memref.collapse_shape %arg0 {{\[}}[0], [1], [2, 3]] : memref<2x32x14x14xf32> into memref<2x32x196xf32>
+// CHECK-DAG: memref.collapse_shape %arg1 {{\[}}[0], [1, 2], [3]] : memref<2x14x14x32xf32> into memref<2x196x32xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c192 step %c16
+// CHECK: vector.transfer_read {{.*}} : memref<2x32x196xf32>, vector<1x16x16xf32>
+// CHECK: vector.shuffle
+// CHECK: vector.transfer_write {{.*}} : vector<1x16x16xf32>, memref<2x196x32xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK: vector.transfer_read {{.*}} : memref<2x32x196xf32>, vector<1x32x1xf32>
+// CHECK: return
+func.func @nchw_to_nhwc(%in: memref<2x32x14x14xf32>, %out: memref<2x14x14x32xf32>) {
+  linalg.transpose ins(%in : memref<2x32x14x14xf32>) outs(%out : memref<2x14x14x32xf32>) permutation = [0, 2, 3, 1]
+  return
+}
+
+// -----
+
+// Tests that NCHW -> NHWC read from a padded image's interior (strided
+// rows: H and W cannot be one dimension) goes in 8x8 blocks over the first
+// 8 of each row's 14 columns, the other 6 element by element.
+// CHECK-LABEL: func.func @strided_nchw_to_nhwc
+// CHECK-NOT: memref.collapse_shape
+// CHECK: vector.transfer_read {{.*}} vector<1x8x1x8xf32>
+// CHECK: vector.shuffle
+// CHECK: vector.transfer_write {{.*}} : vector<1x1x8x8xf32>
+// CHECK: vector.transfer_read {{.*}} vector<1x64x1x1xf32>
+// CHECK: return
+func.func @strided_nchw_to_nhwc(%padded: memref<2x64x16x16xf32>, %out: memref<2x14x14x64xf32>) {
+  %in = memref.subview %padded[0, 0, 1, 1] [2, 64, 14, 14] [1, 1, 1, 1] : memref<2x64x16x16xf32> to memref<2x64x14x14xf32, strided<[16384, 256, 16, 1], offset: 17>>
+  linalg.transpose ins(%in : memref<2x64x14x14xf32, strided<[16384, 256, 16, 1], offset: 17>>) outs(%out : memref<2x14x14x64xf32>) permutation = [0, 2, 3, 1]
+  return
+}
+
+// -----
+
 // Tests that an all-parallel generic of 32-bit elements reading its input
 // through a transposition (an int8 convolution's [P, O] result read back
 // into NCHW with its requantization) goes in 16x16 blocks too, a 4-d

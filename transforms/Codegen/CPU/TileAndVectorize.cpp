@@ -35,6 +35,8 @@
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include <numeric>
+
 namespace mlir::relay {
 #define GEN_PASS_DEF_TILEANDVECTORIZE
 #include "transforms/Passes.h.inc"
@@ -807,16 +809,35 @@ struct TileAndVectorizePass
     if (rank < 2 || !from || *from == rank - 1)
       return failure();
     int64_t block = blockSize(ranges[*from], ranges[rank - 1]);
+    // NCHW to NHWC of 14x14 or 28x28 maps: H and W stay together, and as
+    // one dimension of 196 or 784 they are (mostly) whole blocks.
+    auto transpose = dyn_cast<linalg::TransposeOp>(op.getOperation());
+    if (transpose && (!block || ranges[*from] % block != 0)) {
+      if (std::optional<linalg::TransposeOp> collapsed =
+              collapseTransposedRuns(rewriter, transpose)) {
+        linalg::LinalgOp next = *collapsed;
+        return scheduleBlockTranspose(rewriter, next,
+                                      next.getStaticLoopRanges());
+      }
+    }
     if (!block)
       return failure();
     // Rows that are not whole blocks (49 = 48 + 1): the whole blocks go in
     // blocks, the rest of each row as vectors of its own (each element read
     // on its own: MobileNet-V2's int8 56-wide rows, 48 + 8 in 16x16 blocks,
-    // spent 90% of their transposition in the 8 columns left).
+    // spent 90% of their transposition in the 8 columns left). So do the
+    // input's rows that are not whole blocks (196 = 192 + 4).
+    linalg::LinalgOp blocks = op, restOfFrom, rest;
+    int64_t wholeFrom = ranges[*from] / block * block;
+    if (wholeFrom != ranges[*from]) {
+      auto halves = splitLinalg(rewriter, blocks, *from, wholeFrom);
+      if (failed(halves))
+        return failure();
+      std::tie(blocks, restOfFrom) = *halves;
+    }
     int64_t whole = ranges[rank - 1] / block * block;
-    linalg::LinalgOp blocks = op, rest;
     if (whole != ranges[rank - 1]) {
-      auto halves = splitLinalg(rewriter, op, rank - 1, whole);
+      auto halves = splitLinalg(rewriter, blocks, rank - 1, whole);
       if (failed(halves))
         return failure();
       std::tie(blocks, rest) = *halves;
@@ -824,22 +845,99 @@ struct TileAndVectorizePass
     SmallVector<int64_t> sizes;
     for (int64_t r : ranges)
       sizes.push_back(tileOrWhole(r, 1));
-    sizes[*from] = tileOrWhole(ranges[*from], block);
+    sizes[*from] = tileOrWhole(wholeFrom, block);
     sizes[rank - 1] = tileOrWhole(whole, block);
     FailureOr<linalg::LinalgOp> tiled = tile(rewriter, blocks, sizes);
     if (failed(tiled) ||
         (vectorize && failed(vectorizeOp(rewriter, *tiled, false))))
       return failure();
-    if (rest) {
-      sizes[*from] = tileOrWhole(ranges[*from], 1);
+    // The rests: one vector per row of the output, each element gathered.
+    for (linalg::LinalgOp part : {rest, restOfFrom}) {
+      if (!part)
+        continue;
+      SmallVector<int64_t> partRanges = part.getStaticLoopRanges();
+      for (int64_t d = 0; d < rank; ++d)
+        sizes[d] = tileOrWhole(partRanges[d], 1);
       sizes[rank - 1] = 0;
-      FailureOr<linalg::LinalgOp> tiledRest = tile(rewriter, rest, sizes);
+      FailureOr<linalg::LinalgOp> tiledRest = tile(rewriter, part, sizes);
       if (failed(tiledRest) ||
           (vectorize && failed(vectorizeOp(rewriter, *tiledRest, false))))
         return failure();
     }
     ++numVectorized;
     return success();
+  }
+
+  /// `op` with each run of output dimensions that reads consecutive input
+  /// dimensions in order (H and W of NCHW -> NHWC) made one dimension, where
+  /// both buffers are contiguous along each run (memref.collapse_shape);
+  /// nothing (and `op` untouched) when no run has two dimensions or a
+  /// buffer is strided along one.
+  std::optional<linalg::TransposeOp>
+  collapseTransposedRuns(RewriterBase &rewriter, linalg::TransposeOp op) {
+    ArrayRef<int64_t> perm = op.getPermutation();
+    auto inType = dyn_cast<MemRefType>(op.getInput().getType());
+    auto outType = dyn_cast<MemRefType>(op.getInit().getType());
+    if (!inType || !outType)
+      return std::nullopt;
+    // Runs of output dimensions, in output order.
+    SmallVector<ReassociationIndices> outRuns;
+    for (int64_t i = 0, e = perm.size(); i < e; ++i) {
+      if (i > 0 && perm[i] == perm[i - 1] + 1)
+        outRuns.back().push_back(i);
+      else
+        outRuns.push_back({i});
+    }
+    if (outRuns.size() == perm.size())
+      return std::nullopt;
+    // Only where the collapsed transposition goes in blocks: the run that
+    // reads the input's innermost dimension is not the output's last, and
+    // the block size of the two runs' lengths is not 0.
+    ArrayRef<int64_t> shape = outType.getShape();
+    auto length = [&](const ReassociationIndices &run) {
+      int64_t n = 1;
+      for (int64_t d : run)
+        n *= shape[d];
+      return n;
+    };
+    auto fromRun = llvm::find_if(outRuns, [&](const ReassociationIndices &r) {
+      return perm[r.back()] == int64_t(perm.size()) - 1;
+    });
+    if (fromRun == outRuns.end() || fromRun == outRuns.end() - 1 ||
+        !blockSize(length(*fromRun), length(outRuns.back())))
+      return std::nullopt;
+    // The same runs over the input's dimensions, in input order, and the
+    // collapsed permutation.
+    SmallVector<int64_t> order(outRuns.size());
+    std::iota(order.begin(), order.end(), 0);
+    llvm::sort(order, [&](int64_t a, int64_t b) {
+      return perm[outRuns[a][0]] < perm[outRuns[b][0]];
+    });
+    SmallVector<ReassociationIndices> inRuns;
+    SmallVector<int64_t> position(outRuns.size());
+    for (auto [at, run] : llvm::enumerate(order)) {
+      position[run] = at;
+      ReassociationIndices dims;
+      for (int64_t d : outRuns[run])
+        dims.push_back(perm[d]);
+      inRuns.push_back(dims);
+    }
+    if (!memref::CollapseShapeOp::isGuaranteedCollapsible(inType, inRuns) ||
+        !memref::CollapseShapeOp::isGuaranteedCollapsible(outType, outRuns))
+      return std::nullopt;
+    SmallVector<int64_t> collapsedPerm;
+    for (int64_t run = 0, e = outRuns.size(); run < e; ++run)
+      collapsedPerm.push_back(position[run]);
+    rewriter.setInsertionPoint(op);
+    Location loc = op.getLoc();
+    Value in =
+        memref::CollapseShapeOp::create(rewriter, loc, op.getInput(), inRuns);
+    Value out =
+        memref::CollapseShapeOp::create(rewriter, loc, op.getInit(), outRuns);
+    auto collapsed =
+        linalg::TransposeOp::create(rewriter, loc, in, out, collapsedPerm);
+    rewriter.eraseOp(op);
+    return collapsed;
   }
 
   /// f32, i32 and the like (not index, whose width the target decides).
@@ -879,14 +977,18 @@ struct TileAndVectorizePass
   /// elements (the input's innermost dimension and the output's) goes in:
   /// 16 where both are whole 16-lane vectors and the CPU has them, else 8
   /// (AVX2's vectors, and AVX-512's rows of 56 or 24) where both are whole
-  /// 8-lane vectors, else 16 with a rest; 0 for none.
+  /// 8-lane vectors, else 16 with rests (where the CPU has 16-lane vectors
+  /// or the input's rows are whole blocks), else 8 with rests; 0 for
+  /// transpositions narrower than 8 either way.
   int64_t blockSize(int64_t from, int64_t rows) const {
     bool wide = tiles.lanes >= 16;
     if (wide && from % 16 == 0 && rows % 16 == 0)
       return 16;
     if (from % 8 == 0 && rows % 8 == 0)
       return 8;
-    return from % 16 == 0 && rows >= 16 ? 16 : 0;
+    if ((from % 16 == 0 || wide) && from >= 16 && rows >= 16)
+      return 16;
+    return from >= 8 && rows >= 8 ? 8 : 0;
   }
 
   /// The 16x16 and 8x8 32-bit vector.transposes of scheduleBlockTranspose
