@@ -222,14 +222,15 @@ FailureOr<SmallVector<Value>> concatenateRule(OpBuilder &b, Operation *op,
   return SmallVector<Value>{out};
 }
 
-/// take (batch_dims = 0): a gather. Each output element reads its index
-/// from `indices` and then the element of `data`; indices are clamped
+/// take: a gather. Each output element reads its index from `indices` (its
+/// batch_dims leading axes shared with data's) and then the element of
+/// `data`; indices are clamped
 /// ("clip", and "fast", whose out-of-range behaviour TVM leaves undefined:
 /// compiled code never reads outside `data`) or wrapped ("wrap").
 FailureOr<SmallVector<Value>> takeRule(OpBuilder &b, Operation *op,
                                        ValueRange operands) {
   RankedTensorType type = resultType(op);
-  if (!type || intAttr(op, "batch_dims", 0) != 0)
+  if (!type)
     return failure();
   Location loc = op->getLoc();
   MLIRContext *ctx = b.getContext();
@@ -239,6 +240,11 @@ FailureOr<SmallVector<Value>> takeRule(OpBuilder &b, Operation *op,
   if (dataType.getRank() == 0)
     return failure();
   bool flat = !getOperatorAttributes(op).get("axis");
+  int64_t batchDims = intAttr(op, "batch_dims", 0);
+  if (batchDims < 0)
+    batchDims += idxType.getRank();
+  if (batchDims < 0 || (flat && batchDims != 0))
+    return failure();
   if (flat && dataType.getRank() != 1) {
     SmallVector<ReassociationIndices> all(1);
     for (int64_t d = 0; d < dataType.getRank(); ++d)
@@ -250,12 +256,18 @@ FailureOr<SmallVector<Value>> takeRule(OpBuilder &b, Operation *op,
   if (axis < 0)
     axis += dataType.getRank();
   int64_t extent = dataType.getDimSize(axis);
+  // No element to read (an empty axis): the interpreter's error.
+  if (extent == 0 && type.getNumElements() != 0)
+    return failure();
   int64_t ri = idxType.getRank(), rank = type.getRank();
   bool wrap = strAttr(op, "mode", "clip") == "wrap";
-  // out = data[:axis] + indices + data[axis+1:]
+  // out = data[:axis] + indices[batch_dims:] + data[axis+1:], the indices'
+  // batch axes the output's (and data's) first ones.
   SmallVector<AffineExpr> idxExprs;
-  for (int64_t d = 0; d < ri; ++d)
-    idxExprs.push_back(getAffineDimExpr(axis + d, ctx));
+  for (int64_t d = 0; d < batchDims; ++d)
+    idxExprs.push_back(getAffineDimExpr(d, ctx));
+  for (int64_t d = batchDims; d < ri; ++d)
+    idxExprs.push_back(getAffineDimExpr(axis + d - batchDims, ctx));
   AffineMap idxMap = AffineMap::get(rank, 0, idxExprs, ctx);
   Value init =
       tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
@@ -284,7 +296,7 @@ FailureOr<SmallVector<Value>> takeRule(OpBuilder &b, Operation *op,
             for (int64_t d = 0; d < axis; ++d)
               index.push_back(linalg::IndexOp::create(nb, l, d));
             index.push_back(i);
-            for (int64_t d = axis + ri; d < rank; ++d)
+            for (int64_t d = axis + ri - batchDims; d < rank; ++d)
               index.push_back(linalg::IndexOp::create(nb, l, d));
             linalg::YieldOp::create(
                 nb, l,

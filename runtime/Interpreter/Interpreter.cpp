@@ -11,6 +11,10 @@
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Format.h"
+
+#include <chrono>
+#include <cstring>
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -77,10 +81,33 @@ private:
   unsigned numInputs;
 };
 
+/// Adds the time from its construction to its destruction to `profile`
+/// (when set) under the name `name` returns.
+template <typename NameFn> class ProfileScope {
+public:
+  ProfileScope(Profile *profile, NameFn name)
+      : profile(profile), name(std::move(name)) {
+    if (profile)
+      start = std::chrono::steady_clock::now();
+  }
+  ~ProfileScope() {
+    if (profile)
+      profile->add(name(), std::chrono::duration<double>(
+                               std::chrono::steady_clock::now() - start)
+                               .count());
+  }
+
+private:
+  Profile *profile;
+  NameFn name;
+  std::chrono::steady_clock::time_point start;
+};
+
 class Machine {
 public:
-  Machine(ModuleOp module, const Interpreter::RegionRunner &regionRunner)
-      : module(module), regionRunner(regionRunner) {
+  Machine(ModuleOp module, const Interpreter::RegionRunner &regionRunner,
+          Profile *profile)
+      : module(module), regionRunner(regionRunner), profile(profile) {
     registerKernels();
   }
 
@@ -107,6 +134,7 @@ private:
 
   ModuleOp module;
   const Interpreter::RegionRunner &regionRunner;
+  Profile *profile;
   std::vector<Frame> stack;
   DenseMap<Attribute, Operation *> symbols;
   DenseMap<OperationName, const KernelFn *> kernels;
@@ -294,6 +322,9 @@ Machine::Step Machine::execute(Operation *op, Frame &frame) {
     operands.push_back(std::move(value));
   }
   if (const OperatorInfo *info = lookupOperator(op->getName().getStringRef())) {
+    ProfileScope timed(profile, [&] {
+      return op->getName().getStringRef().drop_front(strlen("relay.")).str();
+    });
     FailureOr<ValuePtr> v = runOperator(op, *info, operands);
     return failed(v) ? Step::Failed : set(*v);
   }
@@ -366,10 +397,14 @@ Machine::Step Machine::execute(Operation *op, Frame &frame) {
             dyn_cast_or_null<FuncOp>(lookupSymbol(op, c.getCalleeAttr()));
         if (!func)
           return fail("calls an undefined function");
-        if (regionRunner && isNativeRegion(func))
+        if (regionRunner && isNativeRegion(func)) {
+          ProfileScope timed(profile, [&] {
+            return ("native region @" + func.getSymName()).str();
+          });
           if (std::optional<FailureOr<ValuePtr>> v =
                   regionRunner(func, operands))
             return failed(*v) ? Step::Failed : set(**v);
+        }
         return push(pushCall(func, operands, op, op->getLoc()));
       })
       .Case([&](ApplyOp) {
@@ -473,7 +508,7 @@ FailureOr<ValuePtr> Interpreter::call(FuncOp func, ArrayRef<ValuePtr> args) {
   auto env = std::make_shared<Env>();
   for (auto [arg, v] : llvm::zip(body.getArguments(), args))
     env->values[arg] = v;
-  Machine machine(module, regionRunner);
+  Machine machine(module, regionRunner, profile);
   return machine.run(&body, std::move(env));
 }
 
@@ -494,6 +529,31 @@ FailureOr<ValuePtr> Interpreter::apply(const ValuePtr &closure,
     env->values[self] = closure;
   for (auto [param, v] : llvm::zip(params, args))
     env->values[param] = v;
-  Machine machine(module, regionRunner);
+  Machine machine(module, regionRunner, profile);
   return machine.run(&fn.getBody().front(), std::move(env));
+}
+
+void Profile::print(raw_ostream &os, int64_t runs) const {
+  SmallVector<const llvm::StringMapEntry<Entry> *> sorted;
+  double total = 0;
+  for (const auto &entry : entries) {
+    sorted.push_back(&entry);
+    total += entry.getValue().seconds;
+  }
+  llvm::stable_sort(sorted, [](const auto *a, const auto *b) {
+    if (a->getValue().seconds != b->getValue().seconds)
+      return a->getValue().seconds > b->getValue().seconds;
+    return a->getKey() < b->getKey();
+  });
+  runs = std::max<int64_t>(runs, 1);
+  os << llvm::format("%12s %7s %12s  %s\n", "ms per run", "%", "calls/run",
+                     "operator or native region");
+  for (const auto *entry : sorted)
+    os << llvm::format(
+              "%12.3f %7.2f %12.1f  ", entry->getValue().seconds * 1e3 / runs,
+              total > 0 ? 100 * entry->getValue().seconds / total : 0.0,
+              double(entry->getValue().calls) / runs)
+       << entry->getKey() << "\n";
+  os << llvm::format("%12.3f %7.2f %12s  ", total * 1e3 / runs, 100.0, "")
+     << "total\n";
 }

@@ -20,11 +20,37 @@
 
 #include "dialects/relay/RelayOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <functional>
 #include <optional>
 
 namespace mlir::relay::interp {
+
+/// Where the interpreter's time goes: per operator (by name) and per native
+/// region (by function), the calls and the seconds they took, summed over
+/// the runs while the profile is set (Interpreter::setProfile). A region's
+/// first calls include compiling it.
+class Profile {
+public:
+  struct Entry {
+    int64_t calls = 0;
+    double seconds = 0;
+  };
+  void add(StringRef name, double seconds) {
+    Entry &e = entries[name];
+    ++e.calls;
+    e.seconds += seconds;
+  }
+  void clear() { entries.clear(); }
+  bool empty() const { return entries.empty(); }
+  /// The entries, most time first, as a table of time per run (`runs`
+  /// runs), share of the total, calls per run and name.
+  void print(raw_ostream &os, int64_t runs) const;
+
+private:
+  llvm::StringMap<Entry> entries;
+};
 
 class Interpreter {
 public:
@@ -49,6 +75,10 @@ public:
     regionRunner = std::move(runner);
   }
 
+  /// Times every operator and native region call into `profile` (null:
+  /// none, the default).
+  void setProfile(Profile *p) { profile = p; }
+
   /// Checks that `value` can be passed where a value of `type` is expected
   /// (tensor dtype and shape, `?` matching any size); reports at `loc`.
   static LogicalResult checkArgument(const ValuePtr &value, Type type,
@@ -57,6 +87,7 @@ public:
 private:
   ModuleOp module;
   RegionRunner regionRunner;
+  Profile *profile = nullptr;
 };
 
 /// Evaluates the operator `op` (a registered relay operator with a kernel)

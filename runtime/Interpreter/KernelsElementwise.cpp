@@ -12,26 +12,31 @@
 #include "runtime/Interpreter/TensorBytes.h"
 
 #include <cmath>
+#include <type_traits>
 
 using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::interp;
 
-using FloatFn = std::function<double(double)>;
-using IntFn = std::function<int64_t(int64_t)>;
-
-/// An elementwise unary kernel: `f` on floats, `i` (or `f`) on integers.
-static KernelFn unary(FloatFn f, IntFn i = nullptr) {
+/// An elementwise unary kernel: `f` on floats, `i` (or `f` where none is
+/// given) on integers. (Templates, not std::function: they are called per
+/// element.)
+template <typename FloatUnFn, typename IntUnFn = std::nullptr_t>
+static KernelFn unary(FloatUnFn f, IntUnFn i = nullptr) {
   return [f, i](const KernelContext &ctx) -> FailureOr<ValuePtr> {
     const Tensor &in = ctx.input(0);
     auto type = ctx.resultTensorType();
     Tensor out(type.getElementType(), type.getShape());
-    for (int64_t k = 0; k < in.getNumElements(); ++k) {
-      if (in.isFloat() || !i)
-        out.setF(k, f(in.getF(k)));
-      else
-        out.setI(k, i(in.getI(k)));
+    int64_t n = in.getNumElements();
+    if constexpr (!std::is_same_v<IntUnFn, std::nullptr_t>) {
+      if (!in.isFloat()) {
+        for (int64_t k = 0; k < n; ++k)
+          out.setI(k, i(in.getI(k)));
+        return RuntimeValue::tensor(std::move(out));
+      }
     }
+    for (int64_t k = 0; k < n; ++k)
+      out.setF(k, f(in.getF(k)));
     return RuntimeValue::tensor(std::move(out));
   };
 }

@@ -217,18 +217,19 @@ static KernelFn joinKernel(bool stack) {
     if (axis < 0)
       axis += out.getRank();
     SmallVector<int64_t> outStrides = out.strides();
+    // Each field is, per index of the axes before `axis`, one block of
+    // the output's row there (from the field's place along the axis).
+    int64_t outer = 1;
+    for (int64_t d = 0; d < axis; ++d)
+      outer *= out.getShape()[d];
+    int64_t outRow = outStrides[axis] * out.getShape()[axis];
     int64_t offset = 0;
     for (const ValuePtr &f : fields) {
       const Tensor &in = f->getTensor();
-      // The input's dimensions move through the output's (all but the
-      // stacked axis), from the field's place along the axis.
-      SmallVector<int64_t> strides(outStrides);
-      if (stack)
-        strides.erase(strides.begin() + axis);
-      OffsetWalk walk(in.getShape());
-      unsigned to = walk.add(strides, offset * outStrides[axis]);
-      for (int64_t k = 0; k < in.getNumElements(); ++k, walk.next())
-        copyElement(in, k, out, walk.offset(to));
+      int64_t block = outer ? in.getNumElements() / outer : 0;
+      for (int64_t o = 0; o < outer && block; ++o)
+        out.copyElements(o * outRow + offset * outStrides[axis], in, o * block,
+                         block);
       offset += stack ? 1 : in.getShape()[axis];
     }
     return RuntimeValue::tensor(std::move(out));
@@ -241,15 +242,21 @@ static FailureOr<ValuePtr> splitKernel(const KernelContext &ctx) {
   if (axis < 0)
     axis += in.getRank();
   SmallVector<int64_t> inStrides = in.strides();
+  // Each piece is, per index of the axes before `axis`, one block of the
+  // input's row there.
+  int64_t outer = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= in.getShape()[d];
+  int64_t inRow = inStrides[axis] * in.getShape()[axis];
   std::vector<ValuePtr> pieces;
   int64_t offset = 0;
   for (Type t : cast<TupleType>(ctx.resultType).getTypes()) {
     auto type = cast<RankedTensorType>(t);
     Tensor out(type.getElementType(), type.getShape());
-    OffsetWalk walk(out.getShape());
-    unsigned from = walk.add(inStrides, offset * inStrides[axis]);
-    for (int64_t k = 0; k < out.getNumElements(); ++k, walk.next())
-      copyElement(in, walk.offset(from), out, k);
+    int64_t block = outer ? out.getNumElements() / outer : 0;
+    for (int64_t o = 0; o < outer && block; ++o)
+      out.copyElements(o * block, in, o * inRow + offset * inStrides[axis],
+                       block);
     offset += type.getShape()[axis];
     pieces.push_back(RuntimeValue::tensor(std::move(out)));
   }
@@ -380,38 +387,52 @@ static FailureOr<ValuePtr> takeKernel(const KernelContext &ctx) {
   if (batchDims < 0)
     batchDims += indices.getRank();
   int64_t extent = flat ? data.getNumElements() : data.getShape()[axis];
-  SmallVector<int64_t> dataStrides = data.strides();
-  SmallVector<int64_t> idxStrides = indices.strides();
-  int64_t idxRank = indices.getRank() - batchDims;
-  for (int64_t k = 0; k < out.getNumElements(); ++k) {
-    SmallVector<int64_t> o = unravel(k, out.getShape());
-    // out = data[:axis] + indices[batch_dims:] + data[axis+1:]
-    SmallVector<int64_t> idxIndex;
-    int64_t pre = flat ? 0 : axis;
-    for (int64_t d = 0; d < batchDims; ++d)
-      idxIndex.push_back(o[d]);
-    for (int64_t d = 0; d < idxRank; ++d)
-      idxIndex.push_back(o[pre + d]);
-    int64_t i = indices.getI(ravel(idxIndex, idxStrides));
-    if (mode == "wrap") {
-      i %= extent;
-      if (i < 0)
-        i += extent;
-    } else if (mode == "clip") {
-      i = std::min(std::max<int64_t>(i, 0), extent - 1);
-    } else if (i < 0 || i >= extent) {
-      ctx.emitError() << "index " << i << " is out of range [0, " << extent
-                      << ")";
-      return failure();
+  // out = data[:axis] + indices[batch_dims:] + data[axis+1:]: per index of
+  // data[:axis] (whose first batch_dims are the indices' batch) and per
+  // index, one block of data[axis+1:] copied.
+  auto product = [](ArrayRef<int64_t> dims) {
+    int64_t n = 1;
+    for (int64_t d : dims)
+      n *= d;
+    return n;
+  };
+  ArrayRef<int64_t> shape = data.getShape();
+  int64_t pre = flat ? 1 : product(shape.take_front(axis));
+  int64_t inner = flat ? 1 : product(shape.drop_front(axis + 1));
+  int64_t batches = product(indices.getShape().take_front(batchDims));
+  int64_t perBatch = product(indices.getShape().drop_front(batchDims));
+  if (out.getNumElements() == 0)
+    return RuntimeValue::tensor(std::move(out));
+  if (extent == 0) {
+    ctx.emitError() << "takes from an axis of size 0";
+    return failure();
+  }
+  int64_t preInBatch = pre / batches;
+  enum class Mode {
+    Wrap,
+    Clip,
+    Fast
+  } how = mode == "wrap"   ? Mode::Wrap
+          : mode == "clip" ? Mode::Clip
+                           : Mode::Fast;
+  int64_t k = 0;
+  for (int64_t p = 0; p < pre; ++p) {
+    int64_t batch = p / preInBatch;
+    for (int64_t j = 0; j < perBatch; ++j, k += inner) {
+      int64_t i = indices.getI(batch * perBatch + j);
+      if (how == Mode::Wrap) {
+        i %= extent;
+        if (i < 0)
+          i += extent;
+      } else if (how == Mode::Clip) {
+        i = std::min(std::max<int64_t>(i, 0), extent - 1);
+      } else if (i < 0 || i >= extent) {
+        ctx.emitError() << "index " << i << " is out of range [0, " << extent
+                        << ")";
+        return failure();
+      }
+      out.copyElements(k, data, (p * extent + i) * inner, inner);
     }
-    if (flat) {
-      copyElement(data, i, out, k);
-      continue;
-    }
-    SmallVector<int64_t> dataIndex(o.begin(), o.begin() + pre);
-    dataIndex.push_back(i);
-    dataIndex.append(o.begin() + pre + idxRank, o.end());
-    copyElement(data, ravel(dataIndex, dataStrides), out, k);
   }
   return RuntimeValue::tensor(std::move(out));
 }

@@ -10,6 +10,7 @@
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/SmallString.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -86,6 +87,23 @@ mlir::relay::interp::interpreterBytes(RankedTensorType type) {
 
 RankedTensorType Tensor::getType() const {
   return RankedTensorType::get(shape, elementType);
+}
+
+void Tensor::copyElements(int64_t to, const Tensor &in, int64_t from,
+                          int64_t count) {
+  if (in.elementType == elementType) {
+    if (floating)
+      std::copy_n(in.f.begin() + from, count, f.begin() + to);
+    else
+      std::copy_n(in.n.begin() + from, count, n.begin() + to);
+    return;
+  }
+  for (int64_t k = 0; k < count; ++k) {
+    if (in.floating)
+      setF(to + k, in.f[from + k]);
+    else
+      setI(to + k, in.n[from + k]);
+  }
 }
 
 void Tensor::setOtherF(int64_t i, double v) {

@@ -61,6 +61,11 @@ public:
   /// Row-major strides.
   SmallVector<int64_t> strides() const;
 
+  /// Elements [from, from + count) of `in` into [to, to + count): one block
+  /// copy where `in` has this tensor's dtype, else element by element
+  /// (rounding as setF/setI).
+  void copyElements(int64_t to, const Tensor &in, int64_t from, int64_t count);
+
   /// From and to MLIR attributes.
   static Tensor fromAttr(DenseElementsAttr attr);
   /// A `dense_resource` blob (little-endian elements, as importers of

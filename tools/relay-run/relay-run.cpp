@@ -151,6 +151,13 @@ static cl::opt<RegionCompilation> compileRegions(
         clEnumValN(RegionCompilation::None, "none",
                    "none: the interpreter runs everything")),
     cl::cat(category));
+static cl::opt<bool> profileRuns(
+    "profile",
+    cl::desc("Where the interpreter's time goes: after the runs, print the "
+             "time of each operator it ran and each native region it called "
+             "(per run: of the --bench runs when given, else of every run, a "
+             "region's first call including its compilation) on stderr"),
+    cl::cat(category));
 static cl::opt<bool> timing(
     "timing",
     cl::desc("Print each phase as it starts and, at the end, the time of "
@@ -700,6 +707,13 @@ int main(int argc, char **argv) {
   auto runOn = [&](const std::vector<ValuePtr> &args) {
     return executor ? executor->call(args) : interpreter.call(func, args);
   };
+  Profile profile;
+  if (profileRuns && !executor)
+    interpreter.setProfile(&profile);
+  else if (profileRuns)
+    llvm::errs() << "relay-run: note: --profile times the interpreter; "
+                    "this program runs compiled whole (profile its loop nests "
+                    "with perf: README, \"Profiling compiled code\")\n";
   if (!samplesDir.empty() && !output.empty())
     if (std::error_code ec = llvm::sys::fs::create_directories(output))
       return fail("cannot make the --output directory '" + output +
@@ -733,8 +747,11 @@ int main(int argc, char **argv) {
                  << llvm::format("%.2f", regions->getCompileSeconds())
                  << " s\n";
 
+  int64_t profiledRuns = samples.size();
   if (bench > 0) {
     phase("Benchmark");
+    profile.clear();
+    profiledRuns = bench;
     // Compiled code is timed on ready native buffers (what an application
     // calling it pays), the interpreter on its values.
     // (Programs passing objects in or out are timed with their conversion.)
@@ -761,6 +778,12 @@ int main(int argc, char **argv) {
             ? times[times.size() / 2]
             : (times[times.size() / 2 - 1] + times[times.size() / 2]) / 2;
     llvm::outs() << "median: " << llvm::format("%.3f", median) << " ms\n";
+  }
+  if (profileRuns && !executor) {
+    llvm::errs() << "relay-run: profile of " << profiledRuns
+                 << (bench > 0 ? " --bench" : "") << " run"
+                 << (profiledRuns == 1 ? "" : "s") << ":\n";
+    profile.print(llvm::errs(), profiledRuns);
   }
   return 0;
 }

@@ -189,6 +189,20 @@ relay.func @concatenate_many(%x: tensor<2x1xf32>) -> tensor<2x17xf32> {
   relay.return %c : tensor<2x17xf32>
 }
 
+// Tests that take with batch_dims reads its indices at the output's batch
+// axes and the axes after `axis`, and data at the batch axes, the clamped
+// index and the rest.
+// CHECK-LABEL: func.func @take_batch_dims(
+// CHECK: linalg.generic {{.*}} ins(%arg1 : tensor<2x5x6xi64>) outs(%{{.*}} : tensor<2x3x5x6xf32>)
+// CHECK: %[[I:.*]] = arith.maxsi
+// CHECK: %[[B:.*]] = linalg.index 0
+// CHECK: %[[R:.*]] = linalg.index 1
+// CHECK: tensor.extract %{{.*}}[%[[B]], %[[R]], %[[I]]] : tensor<2x3x4xf32>
+relay.func @take_batch_dims(%x: tensor<2x3x4xf32>, %i: tensor<2x5x6xi64>) -> tensor<2x3x5x6xf32> {
+  %t = relay.take %x, %i {axis = 2 : i64, batch_dims = 1 : i64} : (tensor<2x3x4xf32>, tensor<2x5x6xi64>) -> tensor<2x3x5x6xf32>
+  relay.return %t : tensor<2x3x5x6xf32>
+}
+
 // A function whose self-calls are all tail calls becomes a loop: the
 // arguments are carried, `if` branches say whether to go round again, and
 // the result comes out of the loop (no recursion, constant stack).

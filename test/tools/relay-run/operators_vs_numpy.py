@@ -649,6 +649,8 @@ CASES = [
     ("split", "split(%a, indices_or_sections=[1, 3], axis=2)", [x], lambda a: tuple(np.split(a, [1, 3], axis=2)), 0),
     ("take", "take(%a, %b, axis=1)", [x, np.array([[2, 0], [1, 1]], np.int32)], lambda a, b: np.take(a, b, axis=1), 0),
     ("take (wrap)", "take(%a, %b, mode=\"wrap\")", [x, np.array([30, -1], np.int32)], lambda a, b: np.take(a, b, mode="wrap"), 0),
+    ("take (batch_dims=1)", "take(%a, %b, axis=2, batch_dims=1)", [x, np.array([[3, 0, 1], [2, 2, 9]], np.int64)],
+     lambda a, b: np.stack([np.take(a[i], np.clip(b[i], 0, 3), axis=1) for i in range(2)]), 0),
     ("strided_slice", "strided_slice(%a, begin=[0, 2, 3], end=[2, 0, 0], strides=[1, -1, -2])", [x], lambda a: a[0:2, 2:0:-1, 3:0:-2], 0),
     ("strided_slice (views)", "strided_slice(%a, begin=[1, 0, 1], end=[2, 2, 4], strides=[1, 1, 2])", [x],
      lambda a: a[1:2, 0:2, 1:4:2], 0),
