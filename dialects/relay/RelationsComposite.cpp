@@ -495,11 +495,6 @@ static RelationStatus roiAlignRelation(RelationArgs &args) {
   if (!size || size->size() != 2 || (*size)[0] <= 0 || (*size)[1] <= 0)
     return args.fail("pooled_size must be two positive values");
   int64_t ratio = args.getInt("sample_ratio", -1);
-  if (ratio <= 0)
-    return args.fail("sample_ratio " + Twine(ratio) +
-                     ": the adaptive sampling grid (a region's size over "
-                     "its bins, region by region) is not supported; give "
-                     "the points per bin side (torchvision's detectors: 2)");
   if (ratio > 64)
     return args.fail("sample_ratio " + Twine(ratio) +
                      " is more points per bin side than supported (64)");

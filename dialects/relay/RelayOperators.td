@@ -1056,10 +1056,11 @@ def Relay_RoiAlignOp
     border. `aligned` (torchvision's and ONNX's half-pixel coordinates, an
     addition to TVM's attributes) shifts the corners by half a pixel and
     lets a region be smaller than one pixel; without it a region is at
-    least a pixel on each side, as in TVM. TVM's adaptive grid
-    (`sample_ratio` <= 0: ceil(region size / bins) points, which differs
-    region by region) is not supported. Computed as gathers of the four
-    taps of each sample (--relay-decompose).
+    least a pixel on each side, as in TVM. `sample_ratio` <= 0 is TVM's
+    and ONNX's adaptive grid: ceil(region size / bins) points per bin
+    side, region by region, which the interpreter computes and native code
+    does not (its sizes depend on the regions). Compiled as gathers of the
+    four taps of each sample (--relay-decompose).
   }];
   let arguments = (ins AnyType:$data, AnyType:$rois,
                        DenseI64ArrayAttr:$pooled_size,

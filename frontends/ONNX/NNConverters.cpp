@@ -639,12 +639,9 @@ LogicalResult convertRoiAlign(NodeContext &ctx) {
   if (coords != "half_pixel" && coords != "output_half_pixel")
     return ctx.fail("coordinate_transformation_mode \"" + coords +
                     "\" is not supported");
-  int64_t ratio = ctx.attrInt("sampling_ratio", 0);
-  if (ratio <= 0)
-    return ctx.fail("sampling_ratio " + Twine(ratio) +
-                    ": the adaptive sampling grid (ceil(region size / output "
-                    "size) points per bin, region by region) is not "
-                    "supported; export with a fixed sampling_ratio");
+  // 0: the adaptive grid, ceil(region size / output size) points per bin
+  // side (interpreted: native code takes a fixed sampling_ratio).
+  int64_t ratio = std::max<int64_t>(ctx.attrInt("sampling_ratio", 0), 0);
   Emitter b(ctx);
   Value index =
       b.op<CastOp>({ctx.input(2)}, {ctx.type("dtype", ctx.elementType(1))});

@@ -8,6 +8,7 @@
 
 #include "runtime/Interpreter/Kernels.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace mlir;
@@ -240,7 +241,8 @@ static FailureOr<ValuePtr> poolKernel(const KernelContext &ctx, bool isMax) {
               if (ih < 0 || ih >= H || iw < 0 || iw >= W)
                 continue;
               double v = x.getF(l.offset(xst, n, c, ih, iw));
-              acc = isMax ? std::max(acc, v) : acc + v;
+              // The maximum propagates NaN, as the max reduction does.
+              acc = !isMax ? acc + v : std::isnan(acc) || acc >= v ? acc : v;
               ++count;
             }
           }
@@ -273,7 +275,8 @@ static FailureOr<ValuePtr> adaptivePoolKernel(const KernelContext &ctx,
           for (int64_t ih = h0; ih < h1; ++ih)
             for (int64_t iw = w0; iw < w1; ++iw) {
               double v = x.getF(l.offset(xst, n, c, ih, iw));
-              acc = isMax ? std::max(acc, v) : acc + v;
+              // The maximum propagates NaN, as the max reduction does.
+              acc = !isMax ? acc + v : std::isnan(acc) || acc >= v ? acc : v;
             }
           if (!isMax)
             acc /= double((h1 - h0) * (w1 - w0));
@@ -399,6 +402,112 @@ static FailureOr<ValuePtr> upsamplingKernel(const KernelContext &ctx) {
   return RuntimeValue::tensor(std::move(out));
 }
 
+/// One axis's bilinear taps of a sample at `v` over `size` pixels, as
+/// vision.roi_align's decomposition (NNRewrites.cpp) takes them: the low
+/// and high pixel and their weights, zero more than a pixel outside, the
+/// border pixel alone within the last pixel (or below 0).
+struct AxisTap {
+  int64_t low, high;
+  double lowWeight, highWeight;
+};
+static AxisTap axisTap(double v, int64_t size) {
+  double valid = v >= -1 && v <= double(size) ? 1.0 : 0.0;
+  v = std::max(v, 0.0);
+  double floor = std::floor(v);
+  double low = std::clamp(floor, 0.0, double(size - 1));
+  double high = std::clamp(low + 1, 0.0, double(size - 1));
+  double frac = floor >= double(size - 1) ? 0.0 : v - low;
+  return {int64_t(low), int64_t(high), (1 - frac) * valid, frac * valid};
+}
+
+/// The most sample points of one bin of an adaptive grid (sample_ratio <=
+/// 0): a region far larger than its bins fails rather than runs for hours.
+static constexpr int64_t kMaxAdaptiveSamples = 1 << 16;
+
+/// vision.roi_align (NCHW) as its decomposition computes it: per region,
+/// the bilinear taps of its sample rows and columns once, then per channel
+/// and bin the mean (or maximum) of its points. sample_ratio <= 0 is TVM's
+/// and ONNX's adaptive grid: ceil(region size / bins) points per bin side,
+/// region by region (which the decomposition, of static sizes, lacks).
+static FailureOr<ValuePtr> roiAlignKernel(const KernelContext &ctx) {
+  const Tensor &data = ctx.input(0), &rois = ctx.input(1);
+  auto type = ctx.resultTensorType();
+  Tensor out(type.getElementType(), type.getShape());
+  ArrayRef<int64_t> in = data.getShape();
+  int64_t n = in[0], c = in[1], h = in[2], w = in[3];
+  int64_t r = rois.getShape()[0];
+  SmallVector<int64_t> pooled = ctx.getInts("pooled_size", {1, 1});
+  int64_t bh = pooled[0], bw = pooled[1];
+  int64_t ratio = ctx.getInt("sample_ratio", -1);
+  double scale = ctx.getFloat("spatial_scale", 1.0);
+  bool aligned = ctx.getBool("aligned", false);
+  bool isMax = ctx.getString("mode", "avg") == "max";
+  double shift = aligned ? -0.5 : 0.0;
+  if (r > 0 && (n == 0 || h == 0 || w == 0)) {
+    ctx.emitError() << "regions of interest over empty features";
+    return failure();
+  }
+  std::vector<AxisTap> rowTaps, colTaps;
+  for (int64_t i = 0; i < r; ++i) {
+    auto field = [&](int64_t f) { return rois.getF(i * 5 + f); };
+    int64_t batch = int64_t(std::clamp(field(0), 0.0, double(n - 1)));
+    double x1 = field(1) * scale + shift, y1 = field(2) * scale + shift;
+    double width = field(3) * scale + shift - x1;
+    double height = field(4) * scale + shift - y1;
+    if (!aligned) {
+      width = std::max(width, 1.0);
+      height = std::max(height, 1.0);
+    }
+    auto grid = [&](double size, int64_t bins) -> int64_t {
+      if (ratio > 0)
+        return ratio;
+      double points = std::ceil(size / double(bins));
+      return std::isfinite(points)
+                 ? std::max<int64_t>(1, int64_t(std::min(points, 1e9)))
+                 : 1;
+    };
+    int64_t gh = grid(height, bh), gw = grid(width, bw);
+    if (gh * gw > kMaxAdaptiveSamples) {
+      ctx.emitError() << "region " << i << " takes an adaptive grid of " << gh
+                      << " x " << gw << " points per bin, more than supported ("
+                      << kMaxAdaptiveSamples << " points)";
+      return failure();
+    }
+    int64_t rows = bh * gh, cols = bw * gw;
+    rowTaps.clear();
+    colTaps.clear();
+    for (int64_t j = 0; j < rows; ++j)
+      rowTaps.push_back(axisTap(y1 + height * ((j + 0.5) / double(rows)), h));
+    for (int64_t j = 0; j < cols; ++j)
+      colTaps.push_back(axisTap(x1 + width * ((j + 0.5) / double(cols)), w));
+    for (int64_t ch = 0; ch < c; ++ch) {
+      int64_t plane = (batch * c + ch) * h * w;
+      auto at = [&](int64_t y, int64_t x) {
+        return data.getF(plane + y * w + x);
+      };
+      for (int64_t a = 0; a < bh; ++a)
+        for (int64_t b = 0; b < bw; ++b) {
+          double acc = isMax ? -INFINITY : 0.0;
+          for (int64_t iy = 0; iy < gh; ++iy) {
+            const AxisTap &y = rowTaps[a * gh + iy];
+            for (int64_t ix = 0; ix < gw; ++ix) {
+              const AxisTap &x = colTaps[b * gw + ix];
+              double v = at(y.low, x.low) * (y.lowWeight * x.lowWeight) +
+                         at(y.low, x.high) * (y.lowWeight * x.highWeight) +
+                         at(y.high, x.low) * (y.highWeight * x.lowWeight) +
+                         at(y.high, x.high) * (y.highWeight * x.highWeight);
+              // The maximum propagates NaN, as the max reduction does.
+              acc = !isMax ? acc + v : std::isnan(acc) || acc >= v ? acc : v;
+            }
+          }
+          out.setF(((i * c + ch) * bh + a) * bw + b,
+                   isMax ? acc : acc / double(gh * gw));
+        }
+    }
+  }
+  return RuntimeValue::tensor(std::move(out));
+}
+
 void mlir::relay::interp::registerNNKernels(llvm::StringMap<KernelFn> &k) {
   k["nn.conv2d"] = [](const KernelContext &ctx) {
     return conv2dKernel(ctx, /*transposed=*/false);
@@ -433,4 +542,5 @@ void mlir::relay::interp::registerNNKernels(llvm::StringMap<KernelFn> &k) {
   k["nn.layer_norm"] = layerNormKernel;
   k["nn.dropout"] = dropoutKernel;
   k["nn.upsampling"] = upsamplingKernel;
+  k["vision.roi_align"] = roiAlignKernel;
 }

@@ -603,6 +603,9 @@ Value roiAlign(Emitter &b, Operation *op) {
   ArrayRef<int64_t> pooled =
       cast<DenseI64ArrayAttr>(attrs.get("pooled_size")).asArrayRef();
   int64_t s = intAttr(op, "sample_ratio");
+  // The adaptive grid's points differ region by region: no static sizes.
+  if (s <= 0)
+    return Value();
   int64_t rows = pooled[0] * s, cols = pooled[1] * s;
   double scale = floatAttr(op, "spatial_scale");
   bool aligned = boolAttr(op, "aligned");

@@ -839,10 +839,11 @@ relay.func @roi_align_rois(%a: tensor<1x2x6x6xf32>, %r: tensor<3x4xf32>) -> tens
 
 // -----
 
-// Tests that vision.roi_align rejects TVM's adaptive sampling grid.
-relay.func @roi_align_adaptive(%a: tensor<1x2x6x6xf32>, %r: tensor<3x5xf32>) -> tensor<i1> {
-  // expected-error @+1 {{vision.roi_align: sample_ratio -1: the adaptive sampling grid (a region's size over its bins, region by region) is not supported; give the points per bin side (torchvision's detectors: 2)}}
-  %y = relay.vision.roi_align %a, %r {pooled_size = array<i64: 2, 2>, spatial_scale = 1.0 : f64} : (tensor<1x2x6x6xf32>, tensor<3x5xf32>) -> !relay.incomplete
+// Tests that vision.roi_align rejects more sample points per bin side than
+// it supports.
+relay.func @roi_align_dense_grid(%a: tensor<1x2x6x6xf32>, %r: tensor<3x5xf32>) -> tensor<i1> {
+  // expected-error @+1 {{vision.roi_align: sample_ratio 65 is more points per bin side than supported (64)}}
+  %y = relay.vision.roi_align %a, %r {pooled_size = array<i64: 2, 2>, spatial_scale = 1.0 : f64, sample_ratio = 65 : i64} : (tensor<1x2x6x6xf32>, tensor<3x5xf32>) -> !relay.incomplete
   %ok = relay.constant dense<true> : tensor<i1>
   relay.return %ok : tensor<i1>
 }

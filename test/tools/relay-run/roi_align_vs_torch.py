@@ -3,9 +3,12 @@
 features, partly outside, beyond them and smaller than a pixel, over a
 batch of two images, with and without aligned (half-pixel) corners, in
 Relay text and as a torchvision model exported to ONNX (opset 16's
-RoiAlign), run by relay-run through the interpreter and compiled; and
-max mode (TVM's maximum of the interpolated samples, which torchvision
-does not have) against this file's own reference.
+RoiAlign), run by relay-run through the interpreter and compiled; max
+mode (TVM's maximum of the interpolated samples, which torchvision
+does not have) against this file's own reference; and the adaptive grid
+(sampling_ratio 0: ceil(region size / bins) points per bin side, region by
+region), which runs on the interpreter (relay-run says so) in Relay text
+and from ONNX.
 
   /usr/bin/python3 roi_align_vs_torch.py --bin build/bin
 """
@@ -67,12 +70,13 @@ def reference(x, rois, aligned, mode):
 
 
 class RoiAlign(torch.nn.Module):
-    def __init__(self, aligned):
+    def __init__(self, aligned, ratio=RATIO):
         super().__init__()
         self.aligned = aligned
+        self.ratio = ratio
 
     def forward(self, x, rois):
-        return torchvision.ops.roi_align(x, rois, POOLED, SCALE, RATIO,
+        return torchvision.ops.roi_align(x, rois, POOLED, SCALE, self.ratio,
                                          self.aligned)
 
 
@@ -129,6 +133,32 @@ def main():
                                   model, opset_version=11)
                 cases.append(('ONNX opset 11, aligned=%s' % aligned, model,
                               want))
+        # The adaptive grid: interpreted (compiled code has fixed sizes).
+        adaptive = set()
+        for aligned in (False, True):
+            want = torchvision.ops.roi_align(
+                torch.from_numpy(x), torch.from_numpy(rois), POOLED, SCALE,
+                0, aligned).numpy()
+            program = os.path.join(tmp, 'roi_adaptive_%s.rly' % aligned)
+            with open(program, 'w') as f:
+                f.write(
+                    '#[version = "0.0.5"]\n'
+                    'def @main(%%x: Tensor[(2, 3, 12, 10), float32], '
+                    '%%rois: Tensor[(5, 5), float32]) {\n'
+                    '  vision.roi_align(%%x, %%rois, pooled_size=[%d, %d], '
+                    'spatial_scale=%sf, sample_ratio=0, aligned=%s)\n}\n'
+                    % (POOLED + (SCALE, aligned)))
+            what = 'Relay text, adaptive grid, aligned=%s' % aligned
+            cases.append((what, program, want))
+            adaptive.add(what)
+            if aligned:
+                model = os.path.join(tmp, 'roi_adaptive.onnx')
+                torch.onnx.export(RoiAlign(aligned, ratio=0),
+                                  (torch.from_numpy(x), torch.from_numpy(rois)),
+                                  model, opset_version=16)
+                what = 'ONNX, adaptive grid, aligned=%s' % aligned
+                cases.append((what, model, want))
+                adaptive.add(what)
         for what, program, want in cases:
             for extra in ([], ['--interp']):
                 out = os.path.join(tmp, 'y.npy')
@@ -136,8 +166,9 @@ def main():
                     [relay_run, program, '--input', xs, '--input', rs,
                      '--output', out] + extra, capture_output=True, text=True)
                 mode = 'interpreter' if extra else 'compiled'
+                interpreted = 'reference interpreter' in proc.stderr
                 if proc.returncode != 0 or (
-                        not extra and 'reference interpreter' in proc.stderr):
+                        not extra and interpreted != (what in adaptive)):
                     failures += 1
                     print('FAIL %s (%s): %s' % (what, mode, proc.stderr))
                     continue

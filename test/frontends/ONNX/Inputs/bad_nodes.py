@@ -141,16 +141,14 @@ EXPECTED.update({
  'revseq_lens': 'sequence_lens must hold one integer per batch entry',
 })
 
-# RoiAlign: the adaptive sampling grid, ONNX Runtime's max mode, shapes.
+# RoiAlign: ONNX Runtime's max mode, shapes.
 ROI = [vi('x',[1,2,6,6]), vi('r',[3,4]), vi('b',[3],TensorProto.INT64)]
 cases.update({
- 'roialign_ratio': ([helper.make_node('RoiAlign', ['x','r','b'], ['y'])], ROI, []),
  'roialign_max': ([helper.make_node('RoiAlign', ['x','r','b'], ['y'], mode='max', sampling_ratio=2)], ROI, []),
  'roialign_rois': ([helper.make_node('RoiAlign', ['x','r','b'], ['y'], sampling_ratio=2)], [vi('x',[1,2,6,6]), vi('r',[3,5]), vi('b',[3],TensorProto.INT64)], []),
  'roialign_coords': ([helper.make_node('RoiAlign', ['x','r','b'], ['y'], sampling_ratio=2, coordinate_transformation_mode='corners')], ROI, []),
 })
 EXPECTED.update({
- 'roialign_ratio': 'sampling_ratio 0: the adaptive sampling grid',
  'roialign_max': 'mode "max" (ONNX Runtime\'s maximum of each sample\'s weighted taps) is not supported',
  'roialign_rois': 'expected X [N, C, H, W], rois [R, 4] and batch_indices [R]',
  'roialign_coords': 'coordinate_transformation_mode "corners" is not supported',
