@@ -398,11 +398,18 @@ Machine::Step Machine::execute(Operation *op, Frame &frame) {
         if (!func)
           return fail("calls an undefined function");
         if (regionRunner && isNativeRegion(func)) {
+          // A region the runner leaves to the interpreter is timed as its
+          // operators; the runner's decision (its first call: an estimate)
+          // under a name of its own.
+          bool compiled = false;
           ProfileScope timed(profile, [&] {
-            return ("native region @" + func.getSymName()).str();
+            return ("native region @" + func.getSymName() +
+                    (compiled ? "" : " (deciding to interpret it)"))
+                .str();
           });
-          if (std::optional<FailureOr<ValuePtr>> v =
-                  regionRunner(func, operands))
+          std::optional<FailureOr<ValuePtr>> v = regionRunner(func, operands);
+          compiled = v.has_value();
+          if (compiled)
             return failed(*v) ? Step::Failed : set(**v);
         }
         return push(pushCall(func, operands, op, op->getLoc()));
