@@ -74,9 +74,18 @@ FailureOr<ValuePtr> CompositeKernels::run(Operation *op,
     key.push_back(t.getAsOpaquePointer());
   key.push_back(resultType.getAsOpaquePointer());
   auto [it, inserted] = decomposed.try_emplace({op, std::move(key)});
-  if (inserted)
-    it->second = decompose(op, operandTypes, resultType);
-  if (!it->second)
+  Decomposition &d = it->second;
+  if (inserted) {
+    d.module = decompose(op, operandTypes, resultType);
+    if (d.module) {
+      d.func = d.module->lookupSymbol<FuncOp>("composite");
+      d.interpreter = std::make_unique<Interpreter>(*d.module);
+    }
+  }
+  if (!d.module)
     return failure();
-  return Interpreter(*it->second).call("composite", operands);
+  return d.interpreter->call(d.func, operands);
 }
+
+CompositeKernels::CompositeKernels() = default;
+CompositeKernels::~CompositeKernels() = default;

@@ -14,16 +14,24 @@
 
 #include "runtime/Interpreter/Value.h"
 
+#include "dialects/relay/RelayOps.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 
 #include <map>
+#include <memory>
 #include <utility>
 #include <vector>
 
 namespace mlir::relay::interp {
 
-/// The decompositions made so far, by op and operand types.
+class Interpreter;
+
+/// The decompositions made so far, by op and operand types, and the
+/// interpreters that run them: an interpreter's runs share them (a
+/// detector's post-processing decomposes its shape_of ops once, not once a
+/// run).
 class CompositeKernels {
 public:
   /// `op` (an operator without a kernel) on `operands`, whose result has
@@ -33,11 +41,20 @@ public:
   FailureOr<ValuePtr> run(Operation *op, ArrayRef<ValuePtr> operands,
                           ArrayRef<Type> operandTypes, Type resultType);
 
+  CompositeKernels();
+  ~CompositeKernels();
+
 private:
-  /// By op and the opaque pointers of its operand and result types; null
-  /// where the op has no decomposition at those types.
-  std::map<std::pair<Operation *, std::vector<const void *>>,
-           OwningOpRef<ModuleOp>>
+  /// A decomposed operator: its module (null where the op has no
+  /// decomposition at those types), the function in it and an interpreter
+  /// of it.
+  struct Decomposition {
+    OwningOpRef<ModuleOp> module;
+    relay::FuncOp func;
+    std::unique_ptr<Interpreter> interpreter;
+  };
+  /// By op and the opaque pointers of its operand and result types.
+  std::map<std::pair<Operation *, std::vector<const void *>>, Decomposition>
       decomposed;
 };
 

@@ -106,8 +106,9 @@ private:
 class Machine {
 public:
   Machine(ModuleOp module, const Interpreter::RegionRunner &regionRunner,
-          Profile *profile)
-      : module(module), regionRunner(regionRunner), profile(profile) {
+          Profile *profile, CompositeKernels &composites)
+      : module(module), regionRunner(regionRunner), profile(profile),
+        composites(composites) {
     registerKernels();
   }
 
@@ -139,7 +140,7 @@ private:
   DenseMap<Attribute, Operation *> symbols;
   DenseMap<OperationName, const KernelFn *> kernels;
   DenseMap<Operation *, SmallVector<Value>> captures;
-  CompositeKernels composites;
+  CompositeKernels &composites;
 };
 
 } // namespace
@@ -492,7 +493,8 @@ FailureOr<ValuePtr> Machine::run(Block *block, std::shared_ptr<Env> env) {
   }
 }
 
-Interpreter::Interpreter(ModuleOp module) : module(module) {}
+Interpreter::Interpreter(ModuleOp module)
+    : module(module), composites(std::make_shared<CompositeKernels>()) {}
 
 FailureOr<ValuePtr> Interpreter::call(StringRef name, ArrayRef<ValuePtr> args) {
   auto func = module.lookupSymbol<FuncOp>(name);
@@ -515,7 +517,7 @@ FailureOr<ValuePtr> Interpreter::call(FuncOp func, ArrayRef<ValuePtr> args) {
   auto env = std::make_shared<Env>();
   for (auto [arg, v] : llvm::zip(body.getArguments(), args))
     env->values[arg] = v;
-  Machine machine(module, regionRunner, profile);
+  Machine machine(module, regionRunner, profile, *composites);
   return machine.run(&body, std::move(env));
 }
 
@@ -536,7 +538,7 @@ FailureOr<ValuePtr> Interpreter::apply(const ValuePtr &closure,
     env->values[self] = closure;
   for (auto [param, v] : llvm::zip(params, args))
     env->values[param] = v;
-  Machine machine(module, regionRunner, profile);
+  Machine machine(module, regionRunner, profile, *composites);
   return machine.run(&fn.getBody().front(), std::move(env));
 }
 

@@ -23,9 +23,12 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <functional>
+#include <memory>
 #include <optional>
 
 namespace mlir::relay::interp {
+
+class CompositeKernels;
 
 /// Where the interpreter's time goes: per operator (by name) and per native
 /// region (by function), the calls and the seconds they took, summed over
@@ -88,6 +91,9 @@ private:
   ModuleOp module;
   RegionRunner regionRunner;
   Profile *profile = nullptr;
+  /// The decompositions of composite operators made so far (kept across
+  /// calls).
+  std::shared_ptr<CompositeKernels> composites;
 };
 
 /// Evaluates the operator `op` (a registered relay operator with a kernel)
