@@ -139,25 +139,33 @@ static FailureOr<ValuePtr> sortedAlongAxis(const KernelContext &ctx, int64_t k,
     inner *= in.getShape()[d];
   int64_t outer = in.getNumElements() / std::max<int64_t>(n * inner, 1);
   std::vector<int64_t> order(n);
+  std::vector<double> keys(n);
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t i = 0; i < inner; ++i) {
-      auto at = [&](int64_t j) { return in.getF((o * n + j) * inner + i); };
+      for (int64_t j = 0; j < n; ++j)
+        keys[j] = in.getF((o * n + j) * inner + i);
       std::iota(order.begin(), order.end(), 0);
       // NaN above every number, as the decompositions order it; equal
-      // values keep their order (the index breaks ties).
+      // values keep their order (the index breaks ties: a total order, so
+      // the first k of a partial sort are the full sort's).
       auto above = [](double x, double y) {
         if (std::isnan(x))
           return !std::isnan(y);
         return !std::isnan(y) && x > y;
       };
-      std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-        double x = at(a), y = at(b);
+      auto before = [&](int64_t a, int64_t b) {
+        double x = keys[a], y = keys[b];
         if (above(x, y))
           return !ascend;
         if (above(y, x))
           return ascend;
         return a < b;
-      });
+      };
+      if (k < n)
+        std::partial_sort(order.begin(), order.begin() + k, order.end(),
+                          before);
+      else
+        std::sort(order.begin(), order.end(), before);
       for (int64_t j = 0; j < k; ++j) {
         int64_t to = (o * k + j) * inner + i;
         copyElement(in, (o * n + order[j]) * inner + i, values, to);
