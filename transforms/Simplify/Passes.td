@@ -197,7 +197,10 @@ def SimplifyExpr : Pass<"relay-simplify-expr", "::mlir::ModuleOp"> {
     outputs, so that at most two thirds of its products read the image
     (dilation 12 or 24 on a 28x28 map), becomes one unpadded convolution per
     region of outputs that read it with the same taps, on the window of the
-    image that region reads, concatenated.
+    image that region reads, concatenated. A unary elementwise operator
+    whose only use is a `take` (through reshapes) applies to the gathered
+    elements instead, where the gather gives fewer (Mask R-CNN's sigmoid of
+    all 91 classes' masks, of which one per detection is kept).
 
     ```mlir
     %a = relay.reshape %x {newshape = array<i64: 6>} : (tensor<2x3xf32>) -> tensor<6xf32>

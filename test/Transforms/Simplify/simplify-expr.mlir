@@ -165,3 +165,42 @@ relay.func @partial_taps(%x: tensor<1x8x28x28xf32>, %w: tensor<4x8x3x3xf32>) -> 
   %y = relay.nn.conv2d %x, %w {padding = array<i64: 24, 24>, dilation = array<i64: 24, 24>} : (tensor<1x8x28x28xf32>, tensor<4x8x3x3xf32>) -> tensor<1x4x28x28xf32>
   relay.return %y : tensor<1x4x28x28xf32>
 }
+
+// -----
+
+// Tests that a unary elementwise operator whose only use is a gather
+// (through a reshape) applies to the gathered elements: Mask R-CNN's
+// sigmoid of every class's mask, of which one per detection is kept.
+// CHECK-LABEL: relay.func @sink_sigmoid
+// CHECK: %[[R:.*]] = relay.reshape %arg0 {{.*}} : (tensor<?x91x28x28xf32>) -> tensor<?x784xf32>
+// CHECK: %[[T:.*]] = relay.take %[[R]], %arg1 {{.*}} -> tensor<?x784xf32>
+// CHECK: %[[S:.*]] = relay.sigmoid %[[T]] : (tensor<?x784xf32>) -> tensor<?x784xf32>
+// CHECK: relay.return %[[S]]
+relay.func @sink_sigmoid(%x: tensor<?x91x28x28xf32>, %i: tensor<?xi64>) -> tensor<?x784xf32> {
+  %s = relay.sigmoid %x : (tensor<?x91x28x28xf32>) -> tensor<?x91x28x28xf32>
+  %r = relay.reshape %s {newshape = array<i64: -1, 784>} : (tensor<?x91x28x28xf32>) -> tensor<?x784xf32>
+  %t = relay.take %r, %i {axis = 0 : i64, mode = "wrap"} : (tensor<?x784xf32>, tensor<?xi64>) -> tensor<?x784xf32>
+  relay.return %t : tensor<?x784xf32>
+}
+
+// -----
+
+// Tests that the operator stays before a gather that gives as many
+// elements or more (an embedding's rows taken more often than there are),
+// and before one that shares its result with another use.
+// CHECK-LABEL: relay.func @keep_unary
+// CHECK: %[[E:.*]] = relay.exp %arg0
+// CHECK: relay.take %[[E]], %arg1
+// CHECK: %[[N:.*]] = relay.tanh %arg0
+// CHECK: relay.take %[[N]], %arg2
+// CHECK: relay.add %{{.*}}, %[[N]]
+relay.func @keep_unary(%x: tensor<4x3xf32>, %i: tensor<6xi64>, %j: tensor<2xi64>) -> tuple<tensor<6x3xf32>, tensor<4x3xf32>> {
+  %e = relay.exp %x : (tensor<4x3xf32>) -> tensor<4x3xf32>
+  %a = relay.take %e, %i {axis = 0 : i64} : (tensor<4x3xf32>, tensor<6xi64>) -> tensor<6x3xf32>
+  %n = relay.tanh %x : (tensor<4x3xf32>) -> tensor<4x3xf32>
+  %b = relay.take %n, %j {axis = 0 : i64} : (tensor<4x3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
+  %c = relay.sum %b {axis = array<i64: 0>, keepdims = true} : (tensor<2x3xf32>) -> tensor<1x3xf32>
+  %d = relay.add %c, %n : (tensor<1x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+  %r = relay.tuple(%a, %d : tensor<6x3xf32>, tensor<4x3xf32>)
+  relay.return %r : tuple<tensor<6x3xf32>, tensor<4x3xf32>>
+}
