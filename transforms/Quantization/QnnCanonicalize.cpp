@@ -412,7 +412,56 @@ Value conv2d(Emitter &b, Operation *op) {
     return v;
   return product<Conv2DOp>(b, op, o);
 }
-Value dense(Emitter &b, Operation *op) { return product<DenseOp>(b, op, 0); }
+/// qnn.dense of a uint8 input with a constant scalar zero point z and int8
+/// weights [O, K] without one (PyTorch's quantized linear layers): as
+/// unsignedTimesSigned does for convolutions, the input shifted into int8
+/// and the product taken on int8 operands (constant weights stay int8, a
+/// quarter of their int32 bytes), the shift taken back per output:
+///   dense(x - z, w) = dense(x - 128, w) + (128 - z) * sum_k(w[o, k])
+/// Null where it does not apply.
+Value unsignedTimesSignedDense(Emitter &b, Operation *op) {
+  Value x = op->getOperand(0), w = op->getOperand(1);
+  Param zx(op->getOperand(2)), zw(op->getOperand(3));
+  Type ex = elementOf(x), ew = elementOf(w);
+  if (!zw.isZero() || !zx.values || zx.values->size() != 1 ||
+      !ex.isInteger(8) || !ex.isUnsignedInteger() || !ew.isInteger(8) ||
+      ew.isUnsignedInteger() || rankOf(w) != 2)
+    return {};
+  auto z = static_cast<int64_t>(zx.values->front());
+  Type i32 = intType(b, 32);
+  Value xi = castTo(b, x, i32);
+  Value shifted =
+      castTo(b, b.op<SubtractOp>({xi, b.scalar(128, xi)}), intType(b, 8));
+  // The product as a 1x1 convolution of the M x 1 image of K channels
+  // (x transposed) by the N filters: the int8 convolutions' kernels (VNNI's
+  // vpdpbusd, AVX2's vpmaddwd) compute it with the weights packed at
+  // compile time, where a dense of int8 operands would gather each output's
+  // weights across rows.
+  ArrayRef<int64_t> xs = shapeOf(x), ws = shapeOf(w);
+  if (xs.size() != 2 || ShapedType::isDynamicShape(xs) ||
+      ShapedType::isDynamicShape(ws))
+    return {};
+  int64_t m = xs[0], k = xs[1], n = ws[0];
+  Value image = b.reshape(b.op<TransposeOp>({shifted}), {1, k, m, 1});
+  Value filters = b.reshape(w, {n, k, 1, 1});
+  Value conv = b.op<Conv2DOp>(
+      {image, filters}, {b.type("out_dtype", elementOf(op->getResult(0))),
+                         b.ints("kernel_size", {1, 1}), b.i64("channels", n)});
+  Value product = b.op<TransposeOp>({b.reshape(conv, {n, m})});
+  Value sums = b.op<SumOp>({castTo(b, w, i32)}, {b.ints("axis", {1})});
+  Value correction = b.mul(
+      sums, b.constant(DenseElementsAttr::get(RankedTensorType::get({}, i32),
+                                              static_cast<int32_t>(128 - z))));
+  if (!b.succeeded())
+    return {};
+  return b.add(product, correction);
+}
+
+Value dense(Emitter &b, Operation *op) {
+  if (Value v = unsignedTimesSignedDense(b, op))
+    return v;
+  return product<DenseOp>(b, op, 0);
+}
 Value batchMatmul(Emitter &b, Operation *op) {
   return product<BatchMatmulOp>(b, op, boolAttr(op, "transpose_b") ? 1 : 2);
 }

@@ -147,6 +147,29 @@ relay.func @conv2d(%x: tensor<1x2x4x4xi8>, %w: tensor<3x2x3x3xi8>) -> tuple<tens
   relay.return %t : tuple<tensor<1x3x2x2xi32>, tensor<1x3x2x2xi32>>
 }
 
+// Tests that a dense of a uint8 input with a scalar zero point by int8
+// weights without one (PyTorch's quantized linear layers) shifts the input
+// into int8 and takes the product as a 1x1 convolution of int8 operands
+// (the int8 convolution kernels), adding back (128 - z) times each
+// output's weight sum.
+// CHECK-LABEL: relay.func @dense_u8_s8
+// CHECK: %[[XS:.*]] = relay.cast %{{.*}} {dtype = i8} : (tensor<2x5xi32>) -> tensor<2x5xi8>
+// CHECK: %[[XT:.*]] = relay.transpose %[[XS]]
+// CHECK: %[[IMG:.*]] = relay.reshape %[[XT]] {newshape = array<i64: 1, 5, 2, 1>}
+// CHECK: %[[FIL:.*]] = relay.reshape %arg1 {newshape = array<i64: 3, 5, 1, 1>}
+// CHECK: %[[C:.*]] = relay.nn.conv2d %[[IMG]], %[[FIL]] {{.*}} : (tensor<1x5x2x1xi8>, tensor<3x5x1x1xi8>) -> tensor<1x3x2x1xi32>
+// CHECK: %[[P:.*]] = relay.transpose
+// CHECK: %[[S:.*]] = relay.sum %{{.*}} {axis = array<i64: 1>} : (tensor<3x5xi32>) -> tensor<3xi32>
+// CHECK: %[[K:.*]] = relay.multiply %[[S]], %{{.*}} : (tensor<3xi32>, tensor<i32>)
+// CHECK: relay.add %[[P]], %[[K]] : (tensor<2x3xi32>, tensor<3xi32>) -> tensor<2x3xi32>
+relay.func @dense_u8_s8(%x: tensor<2x5xui8>, %w: tensor<3x5xi8>) -> tensor<2x3xi32> {
+  %s = relay.constant dense<0.1> : tensor<f32>
+  %z0 = relay.constant dense<0> : tensor<i32>
+  %zx = relay.constant dense<3> : tensor<i32>
+  %d = relay.qnn.dense %x, %w, %zx, %z0, %s, %s : (tensor<2x5xui8>, tensor<3x5xi8>, tensor<i32>, tensor<i32>, tensor<f32>, tensor<f32>) -> tensor<2x3xi32>
+  relay.return %d : tensor<2x3xi32>
+}
+
 // Tests that qnn.add only casts an operand whose parameters are the
 // output's, requantizes the other, and corrects the zero point once.
 // CHECK-LABEL: relay.func @add
