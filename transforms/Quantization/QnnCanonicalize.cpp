@@ -327,6 +327,22 @@ Value product(Emitter &b, Operation *op, int64_t weightAxis) {
   return b.op<OpT>({x, w}, attrs);
 }
 
+/// uint8 `x` shifted into int8: x - 128.
+Value shiftedToSigned(Emitter &b, Value x) {
+  Value xi = castTo(b, x, intType(b, 32));
+  return castTo(b, b.op<SubtractOp>({xi, b.scalar(128, xi)}), intType(b, 8));
+}
+
+/// (128 - z) * the sums of the int8 weights `w` over `axes`: what a product
+/// of x - 128 lacks of the product of x - z.
+Value shiftCorrection(Emitter &b, Value w, ArrayRef<int64_t> axes, int64_t z) {
+  Type i32 = intType(b, 32);
+  Value sums = b.op<SumOp>({castTo(b, w, i32)}, {b.ints("axis", axes)});
+  return b.mul(
+      sums, b.constant(DenseElementsAttr::get(RankedTensorType::get({}, i32),
+                                              static_cast<int32_t>(128 - z))));
+}
+
 /// A uint8 image with a constant scalar zero point z times int8 weights
 /// without one (what ONNX's QLinearConv and PyTorch's quantized
 /// convolutions give): the image shifted into int8 and convolved on int8
@@ -353,12 +369,9 @@ Value unsignedTimesSigned(Emitter &b, Operation *op, size_t weightAxis) {
   if (hAxis == StringRef::npos || wAxis == StringRef::npos)
     return {};
   auto z = static_cast<int64_t>(zx.values->front());
-  Type i32 = intType(b, 32);
   // Shifted first, so that the shift fuses into what makes the image (a
   // requantization writes int8, not int32), then padded by z - 128.
-  Value xi = castTo(b, x, i32);
-  Value shifted =
-      castTo(b, b.op<SubtractOp>({xi, b.scalar(128, xi)}), intType(b, 8));
+  Value shifted = shiftedToSigned(b, x);
   // The padding, (top, left, bottom, right), made explicit with z.
   SmallVector<int64_t> padding(4, 0);
   if (auto p = dyn_cast_or_null<DenseI64ArrayAttr>(attrs.get("padding"))) {
@@ -391,15 +404,12 @@ Value unsignedTimesSigned(Emitter &b, Operation *op, size_t weightAxis) {
   for (int64_t a = 0; a < 4; ++a)
     if (a != static_cast<int64_t>(weightAxis))
       reduced.push_back(a);
-  Value sums = b.op<SumOp>({castTo(b, w, i32)}, {b.ints("axis", reduced)});
-  Value correction = b.mul(
-      sums, b.constant(DenseElementsAttr::get(RankedTensorType::get({}, i32),
-                                              static_cast<int32_t>(128 - z))));
+  Value correction = shiftCorrection(b, w, reduced, z);
   size_t cAxis = layout.find('C');
   if (!b.succeeded() || cAxis == StringRef::npos)
     return {};
   SmallVector<int64_t> shape(4 - cAxis, 1);
-  shape[0] = shapeOf(sums)[0];
+  shape[0] = shapeOf(correction)[0];
   return b.add(conv, b.reshape(correction, shape));
 }
 
@@ -428,10 +438,7 @@ Value unsignedTimesSignedDense(Emitter &b, Operation *op) {
       ew.isUnsignedInteger() || rankOf(w) != 2)
     return {};
   auto z = static_cast<int64_t>(zx.values->front());
-  Type i32 = intType(b, 32);
-  Value xi = castTo(b, x, i32);
-  Value shifted =
-      castTo(b, b.op<SubtractOp>({xi, b.scalar(128, xi)}), intType(b, 8));
+  Value shifted = shiftedToSigned(b, x);
   // The product as a 1x1 convolution of the M x 1 image of K channels
   // (x transposed) by the N filters: the int8 convolutions' kernels (VNNI's
   // vpdpbusd, AVX2's vpmaddwd) compute it with the weights packed at
@@ -448,10 +455,7 @@ Value unsignedTimesSignedDense(Emitter &b, Operation *op) {
       {image, filters}, {b.type("out_dtype", elementOf(op->getResult(0))),
                          b.ints("kernel_size", {1, 1}), b.i64("channels", n)});
   Value product = b.op<TransposeOp>({b.reshape(conv, {n, m})});
-  Value sums = b.op<SumOp>({castTo(b, w, i32)}, {b.ints("axis", {1})});
-  Value correction = b.mul(
-      sums, b.constant(DenseElementsAttr::get(RankedTensorType::get({}, i32),
-                                              static_cast<int32_t>(128 - z))));
+  Value correction = shiftCorrection(b, w, {1}, z);
   if (!b.succeeded())
     return {};
   return b.add(product, correction);

@@ -69,6 +69,17 @@ def reference(x, rois, aligned, mode):
     return out.astype(np.float32)
 
 
+def write_program(path, ratio, mode, aligned):
+    """A Relay program of one vision.roi_align over this file's shapes."""
+    with open(path, 'w') as f:
+        f.write('#[version = "0.0.5"]\n'
+                'def @main(%%x: Tensor[(2, 3, 12, 10), float32], '
+                '%%rois: Tensor[(5, 5), float32]) {\n'
+                '  vision.roi_align(%%x, %%rois, pooled_size=[%d, %d], '
+                'spatial_scale=%sf, sample_ratio=%d, mode="%s", '
+                'aligned=%s)\n}\n' % (POOLED + (SCALE, ratio, mode, aligned)))
+
+
 class RoiAlign(torch.nn.Module):
     def __init__(self, aligned, ratio=RATIO):
         super().__init__()
@@ -107,15 +118,7 @@ def main():
                                atol=1e-5)
             for mode in ('avg', 'max'):
                 program = os.path.join(tmp, 'roi_%s_%s.rly' % (aligned, mode))
-                with open(program, 'w') as f:
-                    f.write(
-                        '#[version = "0.0.5"]\n'
-                        'def @main(%%x: Tensor[(2, 3, 12, 10), float32], '
-                        '%%rois: Tensor[(5, 5), float32]) {\n'
-                        '  vision.roi_align(%%x, %%rois, pooled_size=[%d, %d], '
-                        'spatial_scale=%sf, sample_ratio=%d, mode="%s", '
-                        'aligned=%s)\n}\n' % (POOLED + (SCALE, RATIO, mode,
-                                                        aligned)))
+                write_program(program, RATIO, mode, aligned)
                 cases.append(('Relay text, aligned=%s, %s' % (aligned, mode),
                               program,
                               want if mode == 'avg'
@@ -140,14 +143,7 @@ def main():
                 torch.from_numpy(x), torch.from_numpy(rois), POOLED, SCALE,
                 0, aligned).numpy()
             program = os.path.join(tmp, 'roi_adaptive_%s.rly' % aligned)
-            with open(program, 'w') as f:
-                f.write(
-                    '#[version = "0.0.5"]\n'
-                    'def @main(%%x: Tensor[(2, 3, 12, 10), float32], '
-                    '%%rois: Tensor[(5, 5), float32]) {\n'
-                    '  vision.roi_align(%%x, %%rois, pooled_size=[%d, %d], '
-                    'spatial_scale=%sf, sample_ratio=0, aligned=%s)\n}\n'
-                    % (POOLED + (SCALE, aligned)))
+            write_program(program, 0, 'avg', aligned)
             what = 'Relay text, adaptive grid, aligned=%s' % aligned
             cases.append((what, program, want))
             adaptive.add(what)
