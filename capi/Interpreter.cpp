@@ -13,6 +13,7 @@
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"
+#include "mlir/CAPI/Utils.h"
 #include "mlir/Pass/PassManager.h"
 
 using namespace mlir;
@@ -149,6 +150,10 @@ struct Hybrid {
   std::string entry;
   std::unique_ptr<NativeRegions> regions;
   std::unique_ptr<Interpreter> interpreter;
+  /// What calls took while profiling, and how many calls that was.
+  Profile profile;
+  bool profiling = false;
+  int64_t profiledCalls = 0;
 };
 } // namespace
 
@@ -204,8 +209,28 @@ MlirRelayResults mlirRelayHybridCall(MlirRelayHybrid hybrid, intptr_t numInputs,
                                      const MlirType *inputTypes,
                                      const void *const *inputs) {
   Hybrid *h = unwrap(hybrid);
+  if (h->profiling)
+    ++h->profiledCalls;
   return interpretEntry(*h->module, h->entry, *h->interpreter, numInputs,
                         inputTypes, inputs);
+}
+
+void mlirRelayHybridSetProfiling(MlirRelayHybrid hybrid, bool enable) {
+  Hybrid *h = unwrap(hybrid);
+  if (enable && !h->profiling) {
+    h->profile.clear();
+    h->profiledCalls = 0;
+  }
+  h->profiling = enable;
+  h->interpreter->setProfile(enable ? &h->profile : nullptr);
+}
+
+void mlirRelayHybridPrintProfile(MlirRelayHybrid hybrid,
+                                 MlirStringCallback callback, void *userData) {
+  Hybrid *h = unwrap(hybrid);
+  mlir::detail::CallbackOstream os(callback, userData);
+  h->profile.print(os, h->profiledCalls);
+  os.flush();
 }
 
 intptr_t mlirRelayHybridGetNumCompiled(MlirRelayHybrid hybrid) {

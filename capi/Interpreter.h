@@ -88,6 +88,18 @@ mlirRelayHybridCall(MlirRelayHybrid hybrid, intptr_t numInputs,
 MLIR_CAPI_EXPORTED intptr_t
 mlirRelayHybridGetNumCompiled(MlirRelayHybrid hybrid);
 
+/// Starts (`enable`) or stops timing the calls: each operator the
+/// interpreter runs and each native region it calls, from now on (starting
+/// clears what was timed before).
+MLIR_CAPI_EXPORTED void mlirRelayHybridSetProfiling(MlirRelayHybrid hybrid,
+                                                    bool enable);
+
+/// The calls timed so far as relay-run --profile prints them (time and calls
+/// per call, most time first), passed to `callback` in pieces.
+MLIR_CAPI_EXPORTED void mlirRelayHybridPrintProfile(MlirRelayHybrid hybrid,
+                                                    MlirStringCallback callback,
+                                                    void *userData);
+
 MLIR_CAPI_EXPORTED void mlirRelayHybridDestroy(MlirRelayHybrid hybrid);
 
 #ifdef __cplusplus

@@ -758,6 +758,14 @@ public:
         });
   }
   int64_t numCompiled() const { return mlirRelayHybridGetNumCompiled(handle); }
+  void setProfiling(bool enable) {
+    mlirRelayHybridSetProfiling(handle, enable);
+  }
+  std::string profile() const {
+    std::string text;
+    mlirRelayHybridPrintProfile(handle, appendToString, &text);
+    return text;
+  }
 
 private:
   Module module;
@@ -800,7 +808,9 @@ PYBIND11_MODULE(_relay_mlir, m) {
 
   py::class_<Hybrid>(m, "Hybrid")
       .def("call", &Hybrid::call, py::arg("inputs"))
-      .def_property_readonly("num_compiled", &Hybrid::numCompiled);
+      .def_property_readonly("num_compiled", &Hybrid::numCompiled)
+      .def("set_profiling", &Hybrid::setProfiling, py::arg("enable"))
+      .def("profile", &Hybrid::profile);
 
   py::class_<Module>(m, "Module")
       .def_static("from_relay_text", &Module::fromRelayText, py::arg("text"),

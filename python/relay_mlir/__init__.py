@@ -251,6 +251,21 @@ class _HybridFunction:
         """How many region instances calls have compiled so far."""
         return self._hybrid.num_compiled
 
+    def start_profile(self):
+        """Times the calls from now on (what was timed before is dropped):
+        each operator the interpreter runs and each native region it calls,
+        as `relay-run --profile` does."""
+        self._hybrid.set_profiling(True)
+
+    def stop_profile(self):
+        """Stops timing calls (what was timed stays for profile())."""
+        self._hybrid.set_profiling(False)
+
+    def profile(self):
+        """The calls timed since start_profile(), as text: time and calls
+        of each operator and native region per call, most time first."""
+        return self._hybrid.profile()
+
     def __call__(self, *args):
         structure, arrays, bfloat16 = self._hybrid.call(args)
         arrays = [_from_bfloat16_bits(a) if bf else a

@@ -300,11 +300,20 @@ static void testHybrid(MlirContext ctx) {
   mlirRelayResultsDestroy(results);
   // CHECK: compiled: 2
   fprintf(stderr, "compiled: %d\n", (int)mlirRelayHybridGetNumCompiled(hybrid));
-  // A second call with the same sizes reuses the code.
+  // A second call with the same sizes reuses the code; profiled, it gives
+  // the time of each operator and region per call (two calls).
+  mlirRelayHybridSetProfiling(hybrid, true);
+  mlirRelayResultsDestroy(mlirRelayHybridCall(hybrid, 2, types, inputs));
   mlirRelayResultsDestroy(mlirRelayHybridCall(hybrid, 2, types, inputs));
   // CHECK: compiled again: 2
   fprintf(stderr, "compiled again: %d\n",
           (int)mlirRelayHybridGetNumCompiled(hybrid));
+  // CHECK: ms per run {{.*}} calls/run  operator or native region
+  // CHECK-DAG: {{[0-9.]+ +[0-9.]+ +1.0}}  argwhere
+  // CHECK-DAG: {{[0-9.]+ +[0-9.]+ +1.0}}  native region @main_native
+  // CHECK: {{[0-9.]+ +100.00 +}}total
+  mlirRelayHybridPrintProfile(hybrid, printToStderr, NULL);
+  mlirRelayHybridSetProfiling(hybrid, false);
   // Inputs that do not fit are an error at the function, as interpreted.
   // CHECK: diagnostic: loc("hybrid.rly":2:1): @main takes 2 tensors (tuples
   // CHECK-SAME: flattened), got 1

@@ -7,6 +7,7 @@ Run by ctest (python-package) with PYTHONPATH=build/python.
 """
 
 import os
+import re
 import subprocess
 import sys
 
@@ -205,8 +206,17 @@ def @main(%x: Tensor[(1, 16, 64, 64), float32], %w: Tensor[(16, 16, 3, 3), float
     expected = relay_mlir.load(text).interpret()(x, w)
     np.testing.assert_array_equal(rows, expected)
     assert f.regions_compiled == 1
+    f.start_profile()
+    f(x, w)
     f(x, w)
     assert f.regions_compiled == 1
+    profile = f.profile()
+    assert "operator or native region" in profile
+    assert re.search(r"[0-9.]+ +[0-9.]+ +1\.0  native region @main_native",
+                     profile), profile
+    assert re.search(r"[0-9.]+ +[0-9.]+ +1\.0  argwhere", profile), profile
+    assert profile.rstrip().endswith("total")
+    f.stop_profile()
 
 
 def test_opt_levels_and_targets_agree():
