@@ -411,6 +411,12 @@ struct AxisTap {
   double lowWeight, highWeight;
 };
 static AxisTap axisTap(double v, int64_t size) {
+  // NaN propagates (NaN weights, as the decomposition's); an infinite
+  // coordinate is outside (zero weights).
+  if (std::isnan(v))
+    return {0, 0, v, v};
+  if (std::isinf(v))
+    return {0, 0, 0.0, 0.0};
   double valid = v >= -1 && v <= double(size) ? 1.0 : 0.0;
   v = std::max(v, 0.0);
   double floor = std::floor(v);
@@ -450,7 +456,10 @@ static FailureOr<ValuePtr> roiAlignKernel(const KernelContext &ctx) {
   std::vector<AxisTap> rowTaps, colTaps;
   for (int64_t i = 0; i < r; ++i) {
     auto field = [&](int64_t f) { return rois.getF(i * 5 + f); };
-    int64_t batch = int64_t(std::clamp(field(0), 0.0, double(n - 1)));
+    // A NaN batch index reads image 0, as the decomposition's cast does.
+    double b0 = field(0);
+    int64_t batch =
+        std::isnan(b0) ? 0 : int64_t(std::clamp(b0, 0.0, double(n - 1)));
     double x1 = field(1) * scale + shift, y1 = field(2) * scale + shift;
     double width = field(3) * scale + shift - x1;
     double height = field(4) * scale + shift - y1;
