@@ -549,19 +549,15 @@ LogicalResult GraphImporter::importLoop(const onnx::NodeProto &node,
     outTypes = again;
   }
   // Scan outputs grow by one element a step: `?` along a new first axis.
+  // One whose step has sizes known only at run time starts from the first
+  // step's value (the empty start, a constant, cannot have those sizes).
   SmallVector<Type> accumulated;
+  SmallVector<bool> startsAtFirstStep;
   for (int s = 0; s < numScans; ++s) {
     auto type = dyn_cast<RankedTensorType>((*outTypes)[1 + numCarried + s]);
     if (!type)
       return fail("scan output #" + Twine(s) + " must be a tensor");
-    // The collection starts empty: a constant, of static sizes.
-    if (!type.hasStaticShape()) {
-      std::string text;
-      llvm::raw_string_ostream os(text);
-      os << type;
-      return fail("scan output #" + Twine(s) + " has the type '" + text +
-                  "', whose size is known only at run time (not supported)");
-    }
+    startsAtFirstStep.push_back(!type.hasStaticShape());
     SmallVector<int64_t> shape = {ShapedType::kDynamic};
     llvm::append_range(shape, type.getShape());
     accumulated.push_back(RankedTensorType::get(shape, type.getElementType()));
@@ -607,10 +603,27 @@ LogicalResult GraphImporter::importLoop(const onnx::NodeProto &node,
           for (int s = 0; s < numScans; ++s) {
             Value step = fb.op<ExpandDimsOp>({(*outs)[1 + numCarried + s]},
                                              {intAttr(builder, "axis", 0)});
-            Value grown =
-                fb.op<ConcatenateOp>({fb.tuple({state[numCarried + s], step})},
-                                     {intAttr(builder, "axis", 0)});
-            again.push_back(widenTo(builder, loc, grown, accumulated[s]));
+            auto grow = [&] {
+              return widenTo(builder, loc,
+                             fb.op<ConcatenateOp>(
+                                 {fb.tuple({state[numCarried + s], step})},
+                                 {intAttr(builder, "axis", 0)}),
+                             accumulated[s]);
+            };
+            if (!startsAtFirstStep[s]) {
+              again.push_back(grow());
+              continue;
+            }
+            // if (%i == 0) { the step } else { concatenate(%scan, step) }
+            auto first = IfOp::create(builder, loc, accumulated[s],
+                                      fb.equal(iter, fb.scalar(0, i64)));
+            OpBuilder::InsertionGuard inner(builder);
+            builder.createBlock(&first.getThenRegion());
+            YieldOp::create(builder, loc,
+                            widenTo(builder, loc, step, accumulated[s]));
+            builder.createBlock(&first.getElseRegion());
+            YieldOp::create(builder, loc, grow());
+            again.push_back(first.getResult());
           }
           YieldOp::create(builder, loc, fb.apply(self, again));
         }
@@ -628,8 +641,12 @@ LogicalResult GraphImporter::importLoop(const onnx::NodeProto &node,
     start.push_back(widenTo(builder, loc, operands[2 + k], carried[k]));
   for (int s = 0; s < numScans; ++s) {
     auto type = cast<RankedTensorType>(accumulated[s]);
+    // Empty; a size known only at run time is 0 here, unread (the first
+    // step replaces this value).
     SmallVector<int64_t> empty(type.getShape());
-    empty[0] = 0;
+    for (int64_t &d : empty)
+      if (ShapedType::isDynamic(d))
+        d = 0;
     auto emptyType = RankedTensorType::get(empty, type.getElementType());
     start.push_back(
         widenTo(builder, loc,

@@ -785,6 +785,30 @@ def loop_growing():
                  [tensor('x', [2])], [tensor('y', ['n'])], [trips], opset=13)
 
 
+def loop_sliced_scan():
+    """Loop collecting x[i:i+1] summed so far (a slice at the iteration
+    number: its size is known only at run time), trips given as an input."""
+    one = numpy_helper.from_array(np.array(1, np.int64), 'one')
+    zero = numpy_helper.from_array(np.array([0], np.int64), 'zero')
+    body = helper.make_graph(
+        [helper.make_node('Identity', ['c'], ['c_out']),
+         helper.make_node('Add', ['i', 'one'], ['end']),
+         helper.make_node('Unsqueeze', ['i', 'zero'], ['start1']),
+         helper.make_node('Unsqueeze', ['end', 'zero'], ['end1']),
+         helper.make_node('Slice', ['x', 'start1', 'end1'], ['part']),
+         helper.make_node('Add', ['y_in', 'part'], ['y_out']),
+         helper.make_node('Identity', ['y_out'], ['seen'])],
+        'body', [tensor('i', [], TensorProto.INT64),
+                 tensor('c', [], TensorProto.BOOL), tensor('y_in', [1])],
+        [tensor('c_out', [], TensorProto.BOOL), tensor('y_out', [1]),
+         tensor('seen', None)], [one, zero])
+    return model([helper.make_node('Loop', ['trips', '', 'y'],
+                                   ['final', 'all'], body=body)],
+                 [tensor('trips', [], TensorProto.INT64), tensor('y', [1]),
+                  tensor('x', [5])],
+                 [tensor('final', [1]), tensor('all', None)], [], opset=13)
+
+
 def loop_rank_change():
     """A loop-carried value that gains an axis each step."""
     axes = numpy_helper.from_array(np.array([0], np.int64), 'axes')
@@ -856,6 +880,7 @@ MODELS = {f.__name__: f for f in (windows, window_bad_size, dft_bad_axis,
                                   mel_runtime_edges, batchnorm_saved_stats,
                                   maxpool3d_indices, unpool_small_shape,
                                   loop_counter, loop_while, loop_growing,
+                                  loop_sliced_scan,
                                   loop_rank_change, dft_too_long,
                                   unpool_bad_pads, scan_empty_batch,
                                   compress,
