@@ -237,9 +237,13 @@ void registerRules() {
   setUnaryRule<OnesLikeOp>([=](RelayBuilder &rb, OnesLikeOp op, Value g) {
     return zeroRule(rb, op, g);
   });
+  // Where the result is positive, which is where x is (NaN included: it
+  // is neither), read from the result: a training step then keeps only
+  // the result, and the op before relu (a convolution's bias) fuses with it
+  // instead of being written out for the backward pass too.
   setUnaryRule<ReluOp>([](RelayBuilder &rb, ReluOp op, Value g) {
-    Value x = op->getOperand(0);
-    Value positive = rb.greater(x, rb.op<ZerosLikeOp>({x}));
+    Value y = op.getResult();
+    Value positive = rb.greater(y, rb.op<ZerosLikeOp>({y}));
     return rb.op<WhereOp>({positive, g, rb.op<ZerosLikeOp>({g})});
   });
   setUnaryRule<LeakyReluOp>([](RelayBuilder &rb, LeakyReluOp op, Value g) {
