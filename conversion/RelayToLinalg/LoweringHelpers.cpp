@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
 
 #include <cmath>
 
@@ -311,10 +312,85 @@ Value padHighUndefined(OpBuilder &b, Location loc, Value v,
                   t.getShape());
 }
 
+/// Whether `a` and `b` are the same constant scalar.
+static bool sameConstant(Value a, Value b) {
+  if (a == b)
+    return true;
+  Attribute x, y;
+  return matchPattern(a, m_Constant(&x)) && matchPattern(b, m_Constant(&y)) &&
+         x == y;
+}
+
+/// The image `v` pads (and its padding, top, left, bottom, right) when `v`
+/// is what padImage made of it with `value` along `h` and `w` (or a slice
+/// of all of that): an insert of the image into strips filled with
+/// `value` that cover the rest of a tensor.empty. Null otherwise.
+static Value paddedImageOf(Value v, int64_t h, int64_t w, Value value,
+                           int64_t (&p)[4]) {
+  if (auto whole = v.getDefiningOp<tensor::ExtractSliceOp>())
+    if (whole.getSourceType() == whole.getResultType() &&
+        whole.hasUnitStride() && whole.hasZeroOffset())
+      v = whole.getSource();
+  auto insert = v.getDefiningOp<tensor::InsertSliceOp>();
+  if (!insert || !insert.hasUnitStride() ||
+      insert.getSourceType().getRank() != insert.getType().getRank() ||
+      ShapedType::isDynamicShape(insert.getStaticOffsets()) ||
+      !insert.getType().hasStaticShape() ||
+      !insert.getSourceType().hasStaticShape())
+    return nullptr;
+  ArrayRef<int64_t> outer = insert.getType().getShape();
+  ArrayRef<int64_t> inner = insert.getSourceType().getShape();
+  ArrayRef<int64_t> at = insert.getStaticOffsets();
+  for (int64_t d = 0, e = outer.size(); d < e; ++d)
+    if (d != h && d != w && (at[d] != 0 || inner[d] != outer[d]))
+      return nullptr;
+  // The strips: fills of `value` inserted one after another into an empty
+  // tensor, disjoint from the image, and as many elements as it leaves.
+  int64_t filled = 0, total = insert.getType().getNumElements();
+  for (Value dest = insert.getDest();;) {
+    if (dest.getDefiningOp<tensor::EmptyOp>())
+      break;
+    auto strip = dest.getDefiningOp<tensor::InsertSliceOp>();
+    auto fill = strip ? strip.getSource().getDefiningOp<linalg::FillOp>()
+                      : linalg::FillOp();
+    if (!fill || !sameConstant(fill.getInputs()[0], value) ||
+        !strip.hasUnitStride() ||
+        ShapedType::isDynamicShape(strip.getStaticOffsets()) ||
+        !strip.getSourceType().hasStaticShape())
+      return nullptr;
+    ArrayRef<int64_t> o = strip.getStaticOffsets();
+    ArrayRef<int64_t> sz = strip.getSourceType().getShape();
+    bool apart = false;
+    for (int64_t d : {h, w})
+      apart |= o[d] + sz[d] <= at[d] || at[d] + inner[d] <= o[d];
+    if (!apart)
+      return nullptr;
+    filled += strip.getSourceType().getNumElements();
+    dest = strip.getDest();
+  }
+  if (filled + insert.getSourceType().getNumElements() != total)
+    return nullptr;
+  p[0] = at[h];
+  p[1] = at[w];
+  p[2] = outer[h] - inner[h] - at[h];
+  p[3] = outer[w] - inner[w] - at[w];
+  return insert.getSource();
+}
+
 Value padImage(OpBuilder &b, Location loc, Value data, ArrayRef<int64_t> p,
                int64_t h, int64_t w, Value value) {
   if (llvm::all_of(p, [](int64_t v) { return v == 0; }))
     return data;
+  // An image padded with the same value already (a transposed
+  // convolution's input, padded again to whole Winograd tiles) is padded
+  // once, by both: the first padding's buffer is not written and copied.
+  int64_t before[4];
+  if (Value image = paddedImageOf(data, h, w, value, before)) {
+    SmallVector<int64_t> both(p);
+    for (int i = 0; i < 4; ++i)
+      both[i] += before[i];
+    return padImage(b, loc, image, both, h, w, value);
+  }
   auto in = cast<RankedTensorType>(data.getType());
   SmallVector<int64_t> shape(in.getShape());
   shape[h] += p[0] + p[2];
