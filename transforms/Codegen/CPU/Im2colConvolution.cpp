@@ -575,10 +575,15 @@ Value convImageByImage(OpBuilder &b, Location loc, RankedTensorType type,
   auto resultType = RankedTensorType::get(
       {1, type.getDimSize(1), type.getDimSize(2), type.getDimSize(3)},
       type.getElementType());
-  return eachImage(b, loc, type, data, [&](OpBuilder &ib, Value image) {
+  Value out = eachImage(b, loc, type, data, [&](OpBuilder &ib, Value image) {
     return conv2dNchwAsProduct(ib, loc, resultType, image, weight, groups, s,
                                d);
   });
+  // The images are independent: the bias and activation after the
+  // convolution join each image's iteration (--relay-fuse-elementwise).
+  relay::setCodegenMark(out.getDefiningOp<scf::ForOp>(),
+                        relay::CodegenMark::IndependentIterations);
+  return out;
 }
 
 /// Elementwise ops that may follow a 1x1 convolution into the image of a
