@@ -159,6 +159,107 @@ FailureOr<SmallVector<Value>> splitRule(OpBuilder &b, Operation *op,
 /// 90-way concatenation of its boxes: 8 s in the analysis).
 constexpr size_t kMaxInsertedSlices = 16;
 
+/// stack of windows of one tensor: each operand a slice of the same source,
+/// of the same sizes, at offsets that step over a grid of one or two axes,
+/// operand i at (i / k2) steps along the first and (i % k2) along the
+/// second (an im2col matrix: a weight gradient's 3x3 taps of an image).
+/// One generic reads each window where the stack writes it, instead of one
+/// copy per operand each streaming the source again. Null when `operands`
+/// are not such windows.
+static Value stackedWindows(OpBuilder &b, Location loc, RankedTensorType type,
+                            int64_t axis, ValueRange operands) {
+  int64_t n = operands.size();
+  if (n < 2)
+    return nullptr;
+  SmallVector<tensor::ExtractSliceOp> slices;
+  for (Value v : operands) {
+    auto slice = v.getDefiningOp<tensor::ExtractSliceOp>();
+    if (!slice || !slice.hasUnitStride() ||
+        ShapedType::isDynamicShape(slice.getStaticOffsets()) ||
+        !slice.getType().hasStaticShape() ||
+        slice.getSourceType().getRank() != slice.getType().getRank() ||
+        (!slices.empty() && (slice.getSource() != slices[0].getSource() ||
+                             slice.getType() != slices[0].getType())))
+      return nullptr;
+    slices.push_back(slice);
+  }
+  ArrayRef<int64_t> first = slices[0].getStaticOffsets();
+  int64_t rank = first.size();
+  auto step = [&](int64_t i, int64_t d) {
+    return slices[i].getStaticOffsets()[d] - first[d];
+  };
+  // The axes along which the windows move (one or two).
+  SmallVector<int64_t> moving;
+  for (int64_t d = 0; d < rank; ++d)
+    if (llvm::any_of(llvm::seq<int64_t>(1, n),
+                     [&](int64_t i) { return step(i, d) != 0; }))
+      moving.push_back(d);
+  if (moving.empty() || moving.size() > 2)
+    return nullptr;
+  // Windows on a grid of k1 x k2 (k1 = 1 for one axis): the outer axis
+  // moves every k2 operands by s1, the inner one every operand by s2.
+  int64_t outer = moving.front(), inner = moving.back();
+  int64_t k2 = n;
+  if (moving.size() == 2) {
+    k2 = 1;
+    while (k2 < n && step(k2, outer) == 0)
+      ++k2;
+  }
+  if (n % k2)
+    return nullptr;
+  int64_t k1 = n / k2;
+  int64_t s2 = step(1 % n, inner), s1 = k1 > 1 ? step(k2, outer) : 0;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t want = 0;
+      if (d == inner)
+        want += (i % k2) * s2;
+      if (d == outer && moving.size() == 2)
+        want += (i / k2) * s1;
+      if (step(i, d) != want)
+        return nullptr;
+    }
+  // Loops over the result with the stacked axis as (k1, k2): the source at
+  // each window's first offset plus the grid's steps.
+  MLIRContext *ctx = b.getContext();
+  int64_t loops = rank + 2;
+  AffineExpr a1 = getAffineDimExpr(axis, ctx),
+             a2 = getAffineDimExpr(axis + 1, ctx);
+  SmallVector<AffineExpr> read;
+  for (int64_t d = 0; d < rank; ++d) {
+    AffineExpr at = getAffineDimExpr(d < axis ? d : d + 2, ctx) + first[d];
+    if (d == inner)
+      at = at + a2 * s2;
+    if (d == outer && moving.size() == 2)
+      at = at + a1 * s1;
+    read.push_back(at);
+  }
+  SmallVector<int64_t> shape(type.getShape());
+  shape[axis] = k2;
+  shape.insert(shape.begin() + axis, k1);
+  Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+  Value grid =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{init.getType()}, ValueRange{slices[0].getSource()},
+          ValueRange{init},
+          ArrayRef<AffineMap>{AffineMap::get(loops, 0, read, ctx),
+                              AffineMap::getMultiDimIdentityMap(loops, ctx)},
+          SmallVector<utils::IteratorType>(loops,
+                                           utils::IteratorType::parallel),
+          [](OpBuilder &nb, Location l, ValueRange args) {
+            linalg::YieldOp::create(nb, l, args[0]);
+          })
+          .getResult(0);
+  SmallVector<ReassociationIndices> merge;
+  for (int64_t d = 0; d < loops; ++d) {
+    if (d == axis + 1)
+      merge.back().push_back(d);
+    else
+      merge.push_back({d});
+  }
+  return tensor::CollapseShapeOp::create(b, loc, type, grid, merge);
+}
+
 FailureOr<SmallVector<Value>> concatenateRule(OpBuilder &b, Operation *op,
                                               ValueRange operands) {
   RankedTensorType type = resultType(op);
@@ -202,6 +303,9 @@ FailureOr<SmallVector<Value>> concatenateRule(OpBuilder &b, Operation *op,
             })
             .getResult(0)};
   }
+  if (stack)
+    if (Value windows = stackedWindows(b, loc, type, axis, operands))
+      return SmallVector<Value>{windows};
   if (!stack && operands.size() > kMaxInsertedSlices)
     return SmallVector<Value>{
         tensor::ConcatOp::create(b, loc, type, axis, operands).getResult()};

@@ -576,3 +576,48 @@ func.func @broadcast_element(%a: memref<1xi32, strided<[?], offset: ?>>, %b: mem
   }
   return
 }
+
+// -----
+
+// Tests that a copy whose input map adds loop dimensions (windows of one
+// image stacked: out[c, kh, kw, h, w] = in[c, h + kh, w + kw], which the
+// linalg vectoriser does not take) goes row by row, each row one vector
+// read of the input at the row's window and one vector write.
+// CHECK-LABEL: func.func @stacked_windows
+// CHECK: scf.for %[[C:.*]] = %c0 to %c2
+// CHECK: scf.for %[[KH:.*]] = %c0 to %c3
+// CHECK: scf.for %[[KW:.*]] = %c0 to %c3
+// CHECK: scf.for %[[H:.*]] = %c0 to %c14
+// CHECK: %[[ROW:.*]] = affine.apply #{{.*}}(%[[KH]], %[[H]])
+// CHECK: %[[V:.*]] = vector.transfer_read %arg0[%[[C]], %[[ROW]], %[[KW]]], %{{.*}} {in_bounds = [true]} : memref<2x16x16xf32>, vector<14xf32>
+// CHECK: vector.transfer_write %[[V]], %arg1[%[[C]], %[[KH]], %[[KW]], %[[H]], %c0] {in_bounds = [true]} : vector<14xf32>, memref<2x3x3x14x14xf32>
+// CHECK-NOT: linalg.generic
+func.func @stacked_windows(%in: memref<2x16x16xf32>, %out: memref<2x3x3x14x14xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(c, kh, kw, h, w) -> (c, h + kh, w + kw)>,
+                                   affine_map<(c, kh, kw, h, w) -> (c, kh, kw, h, w)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%in : memref<2x16x16xf32>) outs(%out : memref<2x3x3x14x14xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+// Tests that a copy whose input map is not linear in the loops (a floordiv
+// and a mod: bf16 weights packed in pairs) is left whole for the loop
+// lowering: a row of it does not step through one input dimension.
+// CHECK-LABEL: func.func @divided_copy
+// CHECK: linalg.generic
+// CHECK-NOT: vector.transfer_read
+func.func @divided_copy(%in: memref<4x2xf32>, %out: memref<2x4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i * 2 + j floordiv 2, j mod 2)>,
+                                   affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%in : memref<4x2xf32>) outs(%out : memref<2x4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  }
+  return
+}

@@ -468,6 +468,46 @@ relay.func @stack_innermost(%a: tensor<2x4xf32>, %b: tensor<2x4xf32>, %c: tensor
   relay.return %r : tuple<tensor<2x4x3xf32>, tensor<3x2x4xf32>>
 }
 
+// Tests that a stack of windows of one tensor on a grid (a weight
+// gradient's im2col matrix: the 3x3 taps of an image, tap t at row t / 3
+// and column t % 3) is one generic reading each window where the stack
+// writes it, its result's stacked axis split into the grid's two; windows
+// moving along one axis, one generic too; slices of different tensors stay
+// inserted slices.
+// (The windows' values: test/tools/relay-run/stacked-windows.test.)
+// CHECK-LABEL: func.func @stacked_windows(
+// CHECK: %[[G:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<3x2x6x6xf32>) outs(%{{.*}} : tensor<3x3x3x2x4x4xf32>)
+// CHECK-NEXT: ^bb0(%[[IN:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: linalg.yield %[[IN]]
+// CHECK: tensor.collapse_shape %[[G]] {{\[}}[0], [1, 2], [3], [4], [5]] : tensor<3x3x3x2x4x4xf32> into tensor<3x9x2x4x4xf32>
+// CHECK: linalg.generic {{.*}} ins(%arg1 : tensor<4x5x9xf32>) outs(%{{.*}} : tensor<2x1x3x5x4xf32>)
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 0] [1, 2, 2] [1, 1, 1] : tensor<2x2xf32> into tensor<2x2x2xf32>
+relay.func @stacked_windows(%x: tensor<3x2x6x6xf32>, %y: tensor<4x5x9xf32>, %z: tensor<4x4xf32>) -> tuple<tensor<3x9x2x4x4xf32>, tensor<2x3x5x4xf32>, tensor<2x2x2xf32>> {
+  %s0 = relay.strided_slice %x {begin = array<i64: 0, 0, 0, 0>, end = array<i64: 3, 2, 4, 4>} : (tensor<3x2x6x6xf32>) -> tensor<3x2x4x4xf32>
+  %s1 = relay.strided_slice %x {begin = array<i64: 0, 0, 0, 1>, end = array<i64: 3, 2, 4, 5>} : (tensor<3x2x6x6xf32>) -> tensor<3x2x4x4xf32>
+  %s2 = relay.strided_slice %x {begin = array<i64: 0, 0, 0, 2>, end = array<i64: 3, 2, 4, 6>} : (tensor<3x2x6x6xf32>) -> tensor<3x2x4x4xf32>
+  %s3 = relay.strided_slice %x {begin = array<i64: 0, 0, 1, 0>, end = array<i64: 3, 2, 5, 4>} : (tensor<3x2x6x6xf32>) -> tensor<3x2x4x4xf32>
+  %s4 = relay.strided_slice %x {begin = array<i64: 0, 0, 1, 1>, end = array<i64: 3, 2, 5, 5>} : (tensor<3x2x6x6xf32>) -> tensor<3x2x4x4xf32>
+  %s5 = relay.strided_slice %x {begin = array<i64: 0, 0, 1, 2>, end = array<i64: 3, 2, 5, 6>} : (tensor<3x2x6x6xf32>) -> tensor<3x2x4x4xf32>
+  %s6 = relay.strided_slice %x {begin = array<i64: 0, 0, 2, 0>, end = array<i64: 3, 2, 6, 4>} : (tensor<3x2x6x6xf32>) -> tensor<3x2x4x4xf32>
+  %s7 = relay.strided_slice %x {begin = array<i64: 0, 0, 2, 1>, end = array<i64: 3, 2, 6, 5>} : (tensor<3x2x6x6xf32>) -> tensor<3x2x4x4xf32>
+  %s8 = relay.strided_slice %x {begin = array<i64: 0, 0, 2, 2>, end = array<i64: 3, 2, 6, 6>} : (tensor<3x2x6x6xf32>) -> tensor<3x2x4x4xf32>
+  %t = relay.tuple(%s0, %s1, %s2, %s3, %s4, %s5, %s6, %s7, %s8 : tensor<3x2x4x4xf32>, tensor<3x2x4x4xf32>, tensor<3x2x4x4xf32>, tensor<3x2x4x4xf32>, tensor<3x2x4x4xf32>, tensor<3x2x4x4xf32>, tensor<3x2x4x4xf32>, tensor<3x2x4x4xf32>, tensor<3x2x4x4xf32>)
+  %taps = relay.stack %t {axis = 1 : i64} : (tuple<tensor<3x2x4x4xf32>, tensor<3x2x4x4xf32>, tensor<3x2x4x4xf32>, tensor<3x2x4x4xf32>, tensor<3x2x4x4xf32>, tensor<3x2x4x4xf32>, tensor<3x2x4x4xf32>, tensor<3x2x4x4xf32>, tensor<3x2x4x4xf32>>) -> tensor<3x9x2x4x4xf32>
+  %r0 = relay.strided_slice %y {begin = array<i64: 1, 0, 1>, end = array<i64: 3, 5, 5>} : (tensor<4x5x9xf32>) -> tensor<2x5x4xf32>
+  %r1 = relay.strided_slice %y {begin = array<i64: 1, 0, 3>, end = array<i64: 3, 5, 7>} : (tensor<4x5x9xf32>) -> tensor<2x5x4xf32>
+  %r2 = relay.strided_slice %y {begin = array<i64: 1, 0, 5>, end = array<i64: 3, 5, 9>} : (tensor<4x5x9xf32>) -> tensor<2x5x4xf32>
+  %u = relay.tuple(%r0, %r1, %r2 : tensor<2x5x4xf32>, tensor<2x5x4xf32>, tensor<2x5x4xf32>)
+  %row = relay.stack %u {axis = 1 : i64} : (tuple<tensor<2x5x4xf32>, tensor<2x5x4xf32>, tensor<2x5x4xf32>>) -> tensor<2x3x5x4xf32>
+  %z0 = relay.strided_slice %z {begin = array<i64: 0, 0>, end = array<i64: 2, 2>} : (tensor<4x4xf32>) -> tensor<2x2xf32>
+  %z1 = relay.strided_slice %x {begin = array<i64: 0, 0, 0, 0>, end = array<i64: 1, 1, 2, 2>} : (tensor<3x2x6x6xf32>) -> tensor<1x1x2x2xf32>
+  %z2 = relay.reshape %z1 {newshape = array<i64: 2, 2>} : (tensor<1x1x2x2xf32>) -> tensor<2x2xf32>
+  %v = relay.tuple(%z0, %z2 : tensor<2x2xf32>, tensor<2x2xf32>)
+  %other = relay.stack %v {axis = 0 : i64} : (tuple<tensor<2x2xf32>, tensor<2x2xf32>>) -> tensor<2x2x2xf32>
+  %r = relay.tuple(%taps, %row, %other : tensor<3x9x2x4x4xf32>, tensor<2x3x5x4xf32>, tensor<2x2x2xf32>)
+  relay.return %r : tuple<tensor<3x9x2x4x4xf32>, tensor<2x3x5x4xf32>, tensor<2x2x2xf32>>
+}
+
 // Tests that a reshape grouping the dimensions of its input is a
 // collapse_shape, one splitting them an expand_shape (views of strided
 // buffers too once bufferized), and one that does neither a tensor.reshape.

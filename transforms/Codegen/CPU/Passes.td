@@ -98,7 +98,8 @@ def TileAndVectorize : Pass<"relay-tile-and-vectorize", "::mlir::func::FuncOp"> 
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
     "::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"
+    "::mlir::scf::SCFDialect", "::mlir::ub::UBDialect",
+    "::mlir::vector::VectorDialect"
   ];
   let options = [
     Option<"vectorize", "vectorize", "bool", /*default=*/"true",

@@ -237,9 +237,100 @@ bool reducesInvariant(linalg::LinalgOp op) {
   });
 }
 
+/// Whether `op` is a generic copy (its body yields its input) from an
+/// input whose map is linear in the loops (sums of multiples of them, no
+/// floordiv or mod) to an output in loop order: vectorizeShiftedCopyRow
+/// vectorises its rows.
+bool isShiftedCopy(linalg::LinalgOp op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (!generic || generic.getNumDpsInputs() != 1 ||
+      generic.getNumDpsInits() != 1 ||
+      !generic.getIndexingMapsArray()[1].isIdentity())
+    return false;
+  Block &body = generic.getRegion().front();
+  auto yield = dyn_cast<linalg::YieldOp>(body.getTerminator());
+  return body.getOperations().size() == 1 && yield &&
+         yield.getValues().size() == 1 &&
+         yield.getValues()[0] == body.getArgument(0) &&
+         generic.getIndexingMapsArray()[0].getNumSymbols() == 0 &&
+         llvm::all_of(generic.getIndexingMapsArray()[0].getResults(),
+                      [](AffineExpr e) {
+                        bool linear = true;
+                        e.walk([&](AffineExpr sub) {
+                          linear &= sub.getKind() != AffineExprKind::FloorDiv &&
+                                    sub.getKind() != AffineExprKind::CeilDiv &&
+                                    sub.getKind() != AffineExprKind::Mod;
+                        });
+                        return linear;
+                      });
+}
+
+/// A copy (its body yields its input) whose input map adds loop
+/// dimensions, tiled to one row: windows of one tensor stacked by a
+/// generic, out[c, kh, kw, n, h, w] = in[c, n, h + kh, w + kw] (a weight
+/// gradient's im2col matrix). The linalg vectoriser takes only projected
+/// permutations; the row is one vector read of the input along the one
+/// dimension the row's loop moves and one vector write of the output.
+LogicalResult vectorizeShiftedCopyRow(RewriterBase &rewriter,
+                                      linalg::LinalgOp op) {
+  if (!isShiftedCopy(op) || !op.hasPureBufferSemantics())
+    return failure();
+  auto generic = cast<linalg::GenericOp>(op.getOperation());
+  SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
+  int64_t loops = ranges.size();
+  if (loops == 0 || ShapedType::isDynamicShape(ranges) ||
+      llvm::any_of(ArrayRef(ranges).drop_back(),
+                   [](int64_t r) { return r != 1; }))
+    return failure();
+  AffineMap in = generic.getIndexingMapsArray()[0];
+  // The input's indices at the row's start, and the one input dimension
+  // that moves with the row's loop, by one per step.
+  SmallVector<int64_t> zero(loops, 0), step(loops, 0);
+  step.back() = 1;
+  SmallVector<int64_t> at = in.compose(zero), next = in.compose(step);
+  int64_t moving = -1;
+  for (int64_t d = 0, e = at.size(); d < e; ++d) {
+    if (next[d] == at[d])
+      continue;
+    if (moving >= 0 || next[d] - at[d] != 1)
+      return failure();
+    moving = d;
+  }
+  if (moving < 0)
+    return failure();
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  Value input = generic.getDpsInputs()[0];
+  Value output = generic.getDpsInits()[0];
+  auto inType = cast<MemRefType>(input.getType());
+  auto outType = cast<MemRefType>(output.getType());
+  auto vectorType = VectorType::get({ranges.back()}, inType.getElementType());
+  SmallVector<Value> inIndices,
+      outIndices(outType.getRank(),
+                 arith::ConstantIndexOp::create(rewriter, loc, 0));
+  for (int64_t i : at)
+    inIndices.push_back(arith::ConstantIndexOp::create(rewriter, loc, i));
+  MLIRContext *ctx = rewriter.getContext();
+  Value padding = ub::PoisonOp::create(rewriter, loc, inType.getElementType());
+  Value row = vector::TransferReadOp::create(
+      rewriter, loc, vectorType, input, inIndices, padding,
+      AffineMap::get(inType.getRank(), 0, getAffineDimExpr(moving, ctx)),
+      ArrayRef<bool>{true});
+  vector::TransferWriteOp::create(
+      rewriter, loc, row, output, outIndices,
+      AffineMap::getMinorIdentityMap(outType.getRank(), 1, ctx),
+      ArrayRef<bool>{true});
+  rewriter.eraseOp(op);
+  return success();
+}
+
 /// Vectorises a static-shaped linalg op in place.
 LogicalResult vectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
                           bool contraction) {
+  // What the linalg vectoriser takes it vectorises; a shifted copy's rows
+  // are vector transfers of their own.
+  if (!contraction && failed(linalg::vectorizeOpPrecondition(op)))
+    return vectorizeShiftedCopyRow(rewriter, op);
   rewriter.setInsertionPoint(op);
   FailureOr<linalg::VectorizationResult> result = linalg::vectorize(
       rewriter, op, /*inputVectorSizes=*/{}, /*inputScalableVecDims=*/{},
@@ -1109,7 +1200,7 @@ struct TileAndVectorizePass
         return m && m.getElementType().isInteger(1);
       });
       if (bits || reducesInvariant(op) || !linalg::hasVectorizationImpl(op) ||
-          failed(linalg::vectorizeOpPrecondition(op)))
+          (failed(linalg::vectorizeOpPrecondition(op)) && !isShiftedCopy(op)))
         continue;
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
       FailureOr<linalg::ContractionDimensions> dims =
