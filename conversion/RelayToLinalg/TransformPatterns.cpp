@@ -208,7 +208,7 @@ static Value stackedWindows(OpBuilder &b, Location loc, RankedTensorType type,
   if (n % k2)
     return nullptr;
   int64_t k1 = n / k2;
-  int64_t s2 = step(1 % n, inner), s1 = k1 > 1 ? step(k2, outer) : 0;
+  int64_t s2 = step(1, inner), s1 = k1 > 1 ? step(k2, outer) : 0;
   for (int64_t i = 0; i < n; ++i)
     for (int64_t d = 0; d < rank; ++d) {
       int64_t want = 0;

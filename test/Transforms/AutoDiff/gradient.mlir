@@ -34,3 +34,21 @@ relay.func @f(%x: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<2x3xf32> {
   %m = relay.multiply %a, %c : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
   relay.return %m : tensor<2x3xf32>
 }
+
+// -----
+
+// Tests that relu's gradient masks by where relu's result is positive (the
+// same elements as its input), so that the value before relu (a layer's
+// bias add) has no use but relu and fuses with it in a training step.
+// CHECK: relay.func @f_grad(%{{.*}}: tensor<4xf32>
+// CHECK: %[[B:.*]] = relay.add %arg0, %arg1
+// CHECK: %[[R:.*]] = relay.nn.relu %[[B]]
+// CHECK-NOT: %[[B]]
+// CHECK: relay.greater %[[R]], %{{.*}}
+// CHECK-NOT: %[[B]]
+// CHECK: relay.return
+relay.func @f(%x: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %a = relay.add %x, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %r = relay.nn.relu %a : (tensor<4xf32>) -> tensor<4xf32>
+  relay.return %r : tensor<4xf32>
+}
