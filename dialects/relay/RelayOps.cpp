@@ -448,6 +448,13 @@ LogicalResult TupleGetOp::inferReturnTypes(
   return success();
 }
 
+bool TupleGetOp::isCompatibleReturnTypes(TypeRange inferred, TypeRange actual) {
+  return inferred.size() == actual.size() &&
+         llvm::all_of(llvm::zip(inferred, actual), [](auto pair) {
+           return areCompatible(std::get<0>(pair), std::get<1>(pair));
+         });
+}
+
 OpFoldResult TupleGetOp::fold(FoldAdaptor adaptor) {
   // (%a, %b).1 -> %b
   if (auto tuple = getTuple().getDefiningOp<TupleOp>())

@@ -419,7 +419,10 @@ def Relay_TupleGetOp : Relay_Op<"tuple_get", [
   let summary = "Projects a tuple field: `%t.1`";
   let description = [{
     The result type is the field's type; projecting a value whose type is
-    not known yet gives `!relay.incomplete`.
+    not known yet gives `!relay.incomplete`. Type inference may give the
+    result sizes where the field's type says `?` (a list of `?`-sized
+    tensors whose elements it finds static): the result may be typed more
+    precisely than the field, as long as the two are compatible.
 
     ```mlir
     %b = relay.tuple_get %t[1] : tuple<tensor<f32>, tensor<i32>>
@@ -429,6 +432,10 @@ def Relay_TupleGetOp : Relay_Op<"tuple_get", [
   let results = (outs AnyType:$result);
   let assemblyFormat = "$tuple `[` $index `]` attr-dict `:` type($tuple)";
   let hasFolder = 1;
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred,
+                                        ::mlir::TypeRange actual);
+  }];
 }
 
 //===----------------------------------------------------------------------===//

@@ -19,9 +19,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "frontends/ONNX/GraphImporter.h"
+#include "frontends/ONNX/Sequences.h"
 
 #include "dialects/relay/RelayBuilder.h"
 #include "dialects/relay/RelayOps.h"
+#include "dialects/relay/RelayTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/ScopeExit.h"
 
@@ -45,6 +47,23 @@ Type mlir::relay::onnx_import::joinBranchTypes(Type a, Type b) {
     for (auto [x, y] : llvm::zip(ta.getShape(), tb.getShape()))
       dims.push_back(x == y ? x : ShapedType::kDynamic);
     return RankedTensorType::get(dims, ta.getElementType());
+  }
+  // A sequence or optional: its element types joined, an element type not
+  // known yet (an empty sequence's) taking the other's.
+  auto adtA = dyn_cast<AdtType>(a), adtB = dyn_cast<AdtType>(b);
+  if (adtA && adtB) {
+    if (adtA.getName() != adtB.getName() ||
+        adtA.getArgs().size() != adtB.getArgs().size())
+      return {};
+    SmallVector<Type> args;
+    for (auto [x, y] : llvm::zip(adtA.getArgs(), adtB.getArgs())) {
+      args.push_back(isa<IncompleteType>(x)   ? y
+                     : isa<IncompleteType>(y) ? x
+                                              : joinBranchTypes(x, y));
+      if (!args.back())
+        return {};
+    }
+    return AdtType::get(a.getContext(), adtA.getName(), args);
   }
   auto tupleA = dyn_cast<TupleType>(a), tupleB = dyn_cast<TupleType>(b);
   if (!tupleA || !tupleB || tupleA.size() != tupleB.size())
@@ -71,6 +90,16 @@ Value mlir::relay::onnx_import::widenTo(OpBuilder &b, Location loc, Value value,
       fields.push_back(widenTo(
           b, loc, TupleGetOp::create(b, loc, value, i).getResult(), field));
     return TupleOp::create(b, loc, fields);
+  }
+  if (isa<AdtType>(type)) {
+    // An empty sequence or optional is made again with the joined type;
+    // another whose element type is not known yet is left to type
+    // inference, which unifies it with `type`.
+    auto construct = value.getDefiningOp<ConstructOp>();
+    if (construct && construct.getFields().empty())
+      return ConstructOp::create(b, loc, type, construct.getConstructor(),
+                                 ValueRange{});
+    return value;
   }
   auto tensor = cast<RankedTensorType>(type);
   Type i64 = b.getIntegerType(64);
@@ -150,6 +179,29 @@ GraphImporter::importBranch(const onnx::GraphProto &graph, StringRef what,
   if (outputs.empty())
     return emitError(loc) << what << " has no outputs";
   return outputs;
+}
+
+FailureOr<SmallVector<Type>> GraphImporter::probeOutputTypes(
+    const onnx::GraphProto &graph, StringRef what, Location loc,
+    ArrayRef<Type> inputs, function_ref<SmallVector<Value>(ValueRange)> bind) {
+  // Imported into a closure that is then thrown away.
+  auto type = FuncType::get(ctx, {}, inputs, IncompleteType::get(ctx), {});
+  OperationState state(loc, FnOp::getOperationName());
+  state.addTypes(type);
+  state.addRegion();
+  OpBuilder::InsertionGuard guard(builder);
+  Operation *scratch = builder.create(state);
+  llvm::scope_exit erase([&] { scratch->erase(); });
+  Block *block = builder.createBlock(&scratch->getRegion(0), {}, inputs,
+                                     SmallVector<Location>(inputs.size(), loc));
+  FailureOr<SmallVector<Value>> outs =
+      importBranch(graph, what, loc, bind(block->getArguments()));
+  if (failed(outs))
+    return failure();
+  SmallVector<Type> types;
+  for (Value v : *outs)
+    types.push_back(v.getType());
+  return types;
 }
 
 LogicalResult GraphImporter::importIf(const onnx::NodeProto &node,
@@ -477,31 +529,16 @@ LogicalResult GraphImporter::importLoop(const onnx::NodeProto &node,
   };
   std::string what = "Loop node '" + label.str() + "': body";
 
-  // The body's output types for loop-carried values of `carried` types:
-  // one import into a function that is then thrown away.
+  // The body's output types for loop-carried values of `carried` types.
   auto probe = [&](ArrayRef<Type> carried) -> FailureOr<SmallVector<Type>> {
     SmallVector<Type> inputs = {scalarType(i64), scalarType(i1)};
     llvm::append_range(inputs, carried);
-    auto type = FuncType::get(ctx, {}, inputs, IncompleteType::get(ctx), {});
-    OperationState state(loc, FnOp::getOperationName());
-    state.addTypes(type);
-    state.addRegion();
-    OpBuilder::InsertionGuard guard(builder);
-    Operation *scratch = builder.create(state);
-    llvm::scope_exit erase([&] { scratch->erase(); });
-    Block *block =
-        builder.createBlock(&scratch->getRegion(0), {}, inputs,
-                            SmallVector<Location>(inputs.size(), loc));
-    SmallVector<Value> bound = {asDeclared(block->getArgument(0), 0),
-                                asDeclared(block->getArgument(1), 1)};
-    llvm::append_range(bound, block->getArguments().drop_front(2));
-    FailureOr<SmallVector<Value>> outs = importBranch(*body, what, loc, bound);
-    if (failed(outs))
-      return failure();
-    SmallVector<Type> types;
-    for (Value v : *outs)
-      types.push_back(v.getType());
-    return types;
+    return probeOutputTypes(*body, what, loc, inputs, [&](ValueRange args) {
+      SmallVector<Value> bound = {asDeclared(args[0], 0),
+                                  asDeclared(args[1], 1)};
+      llvm::append_range(bound, args.drop_front(2));
+      return bound;
+    });
   };
   // The loop-carried types: the initial values', made `?` where the body
   // gives another size (a value that grows each step, a slice at the
@@ -662,5 +699,171 @@ LogicalResult GraphImporter::importLoop(const onnx::NodeProto &node,
   for (int i = 0; i < node.output_size(); ++i)
     if (!node.output(i).empty())
       values[node.output(i)] = {rb.tupleGet(done, i), {}};
+  return success();
+}
+
+LogicalResult GraphImporter::importSequenceMap(const onnx::NodeProto &node,
+                                               StringRef label, Location loc) {
+  auto fail = [&](const Twine &message) {
+    return emitError(loc) << "SequenceMap node '" << label << "': " << message;
+  };
+  const onnx::GraphProto *body = graphAttribute(node, "body");
+  if (!body)
+    return fail("needs a body graph");
+  if (node.input_size() < 1)
+    return fail("needs a sequence to map over");
+  if (body->input_size() != node.input_size())
+    return fail("the body takes " + Twine(body->input_size()) +
+                " inputs, the node gives it " + Twine(node.input_size()));
+  if (body->output_size() != node.output_size())
+    return fail("the body gives " + Twine(body->output_size()) +
+                " outputs, the node has " + Twine(node.output_size()));
+  if (failed(addSequenceSupport(module, loc)))
+    return failure();
+  SmallVector<GraphValue> inputs;
+  for (auto [i, name] : llvm::enumerate(node.input())) {
+    auto it = values.find(name);
+    if (name.empty() || it == values.end())
+      return fail("input #" + Twine(i) + " ('" + name +
+                  "') is not defined before the node");
+    inputs.push_back(it->second);
+  }
+  auto isSequence = [](const GraphValue &v) {
+    return bool(getSequenceElementType(v.value.getType()));
+  };
+  if (!isSequence(inputs.front()))
+    return fail("input #0 must be a sequence");
+  std::string what = "SequenceMap node '" + label.str() + "': body";
+  int numOutputs = node.output_size();
+
+  // Every sequence known at import, of one length: the body once per
+  // position, each with its elements' own types.
+  std::optional<size_t> length;
+  bool known = true;
+  for (const GraphValue &v : inputs) {
+    if (!isSequence(v))
+      continue;
+    if (!v.elements) {
+      known = false;
+      continue;
+    }
+    if (length && *length != v.elements->size())
+      return fail("the sequences have different lengths (" + Twine(*length) +
+                  " and " + Twine(v.elements->size()) + ")");
+    length = v.elements->size();
+  }
+  if (known) {
+    SmallVector<SmallVector<Value>> produced(numOutputs);
+    for (size_t i = 0; i < *length; ++i) {
+      SmallVector<Value> bound;
+      for (const GraphValue &v : inputs)
+        bound.push_back(isSequence(v) ? (*v.elements)[i] : v.value);
+      FailureOr<SmallVector<Value>> outs =
+          importBranch(*body, what, loc, bound);
+      if (failed(outs))
+        return failure();
+      for (int j = 0; j < numOutputs; ++j)
+        produced[j].push_back((*outs)[j]);
+    }
+    for (int j = 0; j < numOutputs; ++j) {
+      Type element = IncompleteType::get(ctx);
+      for (Value v : produced[j]) {
+        Type own = sequenceElementOf(v.getType());
+        if (!own || (!isa<IncompleteType>(element) && own != element))
+          return fail("the body's output #" + Twine(j) +
+                      " must be a tensor of one rank and dtype at every "
+                      "position");
+        element = own;
+      }
+      if (!node.output(j).empty())
+        values[node.output(j)] = {
+            buildSequence(builder, loc, module, produced[j], element),
+            {},
+            produced[j]};
+    }
+    return success();
+  }
+
+  // At run time: a recursive closure over the positions,
+  //   fn map(%i) { if (%i == length) { (Nil, ...) }
+  //                else { <body>; let %r = %map(%i + 1); (Cons(%out, %r.0),
+  //                ...) } }
+  SmallVector<Type> argTypes;
+  for (const GraphValue &v : inputs) {
+    Type t = v.value.getType();
+    if (Type element = getSequenceElementType(t)) {
+      if (!isa<RankedTensorType>(element))
+        return fail("the element type of a sequence is not known here (it "
+                    "is empty where it is made)");
+      t = element;
+    }
+    argTypes.push_back(t);
+  }
+  FailureOr<SmallVector<Type>> outTypes =
+      probeOutputTypes(*body, what, loc, argTypes, [](ValueRange args) {
+        return SmallVector<Value>(args);
+      });
+  if (failed(outTypes))
+    return failure();
+  SmallVector<Type> elements, lists;
+  for (auto [j, t] : llvm::enumerate(*outTypes)) {
+    elements.push_back(sequenceElementOf(t));
+    if (!elements.back())
+      return fail("the body's output #" + Twine(j) + " must be a tensor");
+    lists.push_back(getSequenceType(elements.back()));
+  }
+  RelayBuilder rb(builder, loc);
+  Type i64 = builder.getIntegerType(64);
+  auto scalarI64 = RankedTensorType::get({}, i64);
+  Value count =
+      rb.call("onnx_sequence_length", scalarI64, {inputs.front().value});
+  Type resultType = TupleType::get(ctx, lists);
+  CtorOp nil = lookupConstructor(module, "List", "Nil"),
+         cons = lookupConstructor(module, "List", "Cons");
+  auto nils = [&](RelayBuilder &b) {
+    SmallVector<Value> fields;
+    for (Type list : lists)
+      fields.push_back(b.construct(nil, {}, list));
+    return b.tuple(fields);
+  };
+  bool bodyFailed = false;
+  Value map = rb.fn(
+      {scalarI64}, resultType,
+      [&](RelayBuilder &fb, ValueRange args) -> Value {
+        Value self = args[0], i = args[1];
+        return fb.ifThenElse(
+            fb.equal(i, count), resultType, nils, [&](RelayBuilder &eb) {
+              SmallVector<Value> bound;
+              for (auto [v, t] : llvm::zip(inputs, argTypes))
+                bound.push_back(
+                    isSequence(v) ? eb.call("onnx_sequence_at", t, {v.value, i})
+                                  : v.value);
+              FailureOr<SmallVector<Value>> outs =
+                  importBranch(*body, what, loc, bound);
+              if (failed(outs)) {
+                // Reported: the closure is erased with what was built.
+                bodyFailed = true;
+                return nils(eb);
+              }
+              Value rest = eb.apply(self, {eb.add(i, eb.scalar(1, i64))});
+              SmallVector<Value> fields;
+              for (auto [j, list] : llvm::enumerate(lists))
+                fields.push_back(eb.construct(
+                    cons,
+                    {widenTo(builder, loc, (*outs)[j], elements[j]),
+                     eb.tupleGet(rest, j)},
+                    list));
+              return eb.tuple(fields);
+            });
+      },
+      /*recursive=*/true);
+  if (bodyFailed) {
+    map.getDefiningOp()->erase();
+    return failure();
+  }
+  Value done = rb.apply(map, {rb.scalar(0, i64)});
+  for (int j = 0; j < numOutputs; ++j)
+    if (!node.output(j).empty())
+      values[node.output(j)] = {rb.tupleGet(done, j), {}};
   return success();
 }

@@ -20,6 +20,7 @@ static const ConverterTable &getTable() {
     addPoolIndexConverters(t);
     addLossConverters(t);
     addEinsumConverter(t);
+    addSequenceConverters(t);
     return t;
   }();
   return table;

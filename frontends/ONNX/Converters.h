@@ -35,6 +35,9 @@ void addPoolIndexConverters(ConverterTable &table);
 void addLossConverters(ConverterTable &table);
 /// Einsum.
 void addEinsumConverter(ConverterTable &table);
+/// Sequences and optionals (SequenceConstruct, SequenceInsert, SequenceAt,
+/// ConcatFromSequence, SplitToSequence, Optional, ...; Sequences.h).
+void addSequenceConverters(ConverterTable &table);
 /// Recurrent layers: RNN, GRU, LSTM, unrolled over the sequence.
 void addRecurrentConverters(ConverterTable &table);
 

@@ -413,6 +413,11 @@ LogicalResult convertPRelu(NodeContext &ctx) {
 }
 
 LogicalResult convertIdentity(NodeContext &ctx) {
+  // A sequence or an optional passes through with what is known of it.
+  if (ctx.getNumInputs() == 1 && ctx.hasInput(0) && !ctx.tensorType(0)) {
+    ctx.addOutput(ctx.input(0), ctx.knownElements(0));
+    return success();
+  }
   if (failed(ctx.checkInputs(1, 1)))
     return failure();
   ctx.addOutput(ctx.input(0), ctx.constantInput(0));

@@ -38,8 +38,11 @@ private:
     return FileLineColLoc::get(ctx, fileName, line, 0);
   }
   LogicalResult readOpset(const onnx::ModelProto &model);
-  /// The relay type of a graph input or output, or null after an error.
-  Type valueInfoType(const onnx::ValueInfoProto &info);
+  /// The relay type of a graph input or output, or null after an error;
+  /// `sample` as convertTypeProto's (Sequences.h).
+  Type
+  valueInfoType(const onnx::ValueInfoProto &info,
+                const std::optional<SmallVector<int64_t>> *sample = nullptr);
   /// The type of the `index`th graph input (not an initializer) with the
   /// shape the options give it; null (reported) on a mismatch.
   Type inputType(const onnx::ValueInfoProto &info, unsigned index);
@@ -62,6 +65,18 @@ private:
   /// body is the graph's (a tail call, which native code makes a loop).
   LogicalResult importLoop(const onnx::NodeProto &node, StringRef label,
                            Location loc);
+  /// SequenceMap: the body once per position, unrolled where the
+  /// sequences' elements are known at import, else a recursive closure
+  /// over the positions building the output lists.
+  LogicalResult importSequenceMap(const onnx::NodeProto &node, StringRef label,
+                                  Location loc);
+  /// The types of `graph`'s outputs when its inputs have types `inputs`:
+  /// one import into a closure that is then thrown away; `bind` gives the
+  /// values the graph's inputs are bound to from the closure's parameters.
+  FailureOr<SmallVector<Type>>
+  probeOutputTypes(const onnx::GraphProto &graph, StringRef what, Location loc,
+                   ArrayRef<Type> inputs,
+                   function_ref<SmallVector<Value>(ValueRange)> bind);
   /// Imports a graph's initializers and nodes at the insertion point, in a
   /// scope of its own (it sees the enclosing values), its inputs bound to
   /// `inputs` (as many as it has; none for If's branches); returns its
@@ -75,6 +90,8 @@ private:
   std::string fileName;
   const OnnxImportOptions &options;
   int64_t opset = 0;
+  /// The module being built.
+  ModuleOp module;
   llvm::StringMap<GraphValue> values;
 };
 

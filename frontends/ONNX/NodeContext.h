@@ -15,6 +15,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 #include <onnx/onnx_pb.h>
@@ -25,10 +26,13 @@
 namespace mlir::relay::onnx_import {
 
 /// A value of the ONNX graph: the relay value, and its contents when known
-/// while importing (initializers, constants, folded shape arithmetic).
+/// while importing (initializers, constants, folded shape arithmetic); for
+/// a sequence or an optional, its elements when they are known at import
+/// (see Sequences.h).
 struct GraphValue {
   Value value;
   ElementsAttr constant;
+  std::optional<SmallVector<Value>> elements = std::nullopt;
 };
 
 /// The relay element type of an ONNX TensorProto data type, or null.
@@ -48,14 +52,18 @@ DenseElementsAttr i64Elements(MLIRContext *ctx, ArrayRef<int64_t> shape,
 class NodeContext {
 public:
   NodeContext(const onnx::NodeProto &node, ArrayRef<GraphValue> inputs,
-              OpBuilder &builder, Location loc, int64_t opset)
-      : node(node), inputs(inputs), builder(builder), loc(loc), opset(opset) {}
+              OpBuilder &builder, Location loc, int64_t opset, ModuleOp module)
+      : node(node), inputs(inputs), builder(builder), loc(loc), opset(opset),
+        module(module) {}
 
   const onnx::NodeProto &getNode() const { return node; }
   int64_t getOpset() const { return opset; }
   OpBuilder &getBuilder() { return builder; }
   Location getLoc() const { return loc; }
   MLIRContext *getContext() { return builder.getContext(); }
+  /// The module being imported into (the builder may be filling a region
+  /// whose op is not inserted yet).
+  ModuleOp getModule() const { return module; }
 
   //===--------------------------------------------------------------------===//
   // Inputs
@@ -70,6 +78,10 @@ public:
   /// Input `i`'s contents when known at import time.
   ElementsAttr constantInput(unsigned i) const {
     return hasInput(i) ? inputs[i].constant : ElementsAttr();
+  }
+  /// The elements of sequence (or optional) input `i` when known at import.
+  const std::optional<SmallVector<Value>> &knownElements(unsigned i) const {
+    return inputs[i].elements;
   }
   RankedTensorType tensorType(unsigned i) const;
   ArrayRef<int64_t> shape(unsigned i) const { return tensorType(i).getShape(); }
@@ -157,6 +169,11 @@ public:
   void addOutput(Value v, ElementsAttr known = {}) {
     outputs.push_back({v, known});
   }
+  /// Sets the node's next output, a sequence or optional whose elements
+  /// are known at import.
+  void addOutput(Value v, std::optional<SmallVector<Value>> elements) {
+    outputs.push_back({v, {}, std::move(elements)});
+  }
   /// Adds a built value as the next output (failing when it failed).
   LogicalResult output(FailureOr<Value> v) {
     if (failed(v))
@@ -183,6 +200,7 @@ private:
   OpBuilder &builder;
   Location loc;
   int64_t opset;
+  ModuleOp module;
   SmallVector<GraphValue> outputs;
 };
 

@@ -4,6 +4,7 @@
 
 #include "frontends/ONNX/GraphImporter.h"
 #include "frontends/ONNX/NodeContext.h"
+#include "frontends/ONNX/Sequences.h"
 #include "support/ImportTranslation.h"
 #include "transforms/Simplify/FoldConstant.h"
 
@@ -46,41 +47,28 @@ LogicalResult GraphImporter::readOpset(const onnx::ModelProto &model) {
   return success();
 }
 
-Type GraphImporter::valueInfoType(const onnx::ValueInfoProto &info) {
+Type GraphImporter::valueInfoType(
+    const onnx::ValueInfoProto &info,
+    const std::optional<SmallVector<int64_t>> *sample) {
   Location loc = NameLoc::get(StringAttr::get(ctx, info.name()), fileLoc(0));
-  if (!info.type().has_tensor_type()) {
-    emitError(loc) << "graph value '" << info.name()
-                   << "' is not a tensor (sequences, maps and optionals are "
-                      "not supported)";
-    return Type();
-  }
-  const onnx::TypeProto::Tensor &tensor = info.type().tensor_type();
-  Type element = convertDataType(ctx, tensor.elem_type());
-  if (!element) {
-    emitError(loc) << "graph value '" << info.name()
-                   << "' has an unsupported element type ("
-                   << onnx::TensorProto::DataType_Name(
-                          static_cast<onnx::TensorProto::DataType>(
-                              tensor.elem_type()))
-                   << ")";
-    return Type();
-  }
-  if (!tensor.has_shape()) {
-    emitError(loc) << "graph value '" << info.name()
-                   << "' has no shape; the importer needs ranked inputs";
-    return Type();
-  }
-  SmallVector<int64_t> shape;
-  for (const onnx::TensorShapeProto::Dimension &d : tensor.shape().dim())
-    shape.push_back(d.has_dim_value() ? d.dim_value() : ShapedType::kDynamic);
-  return RankedTensorType::get(shape, element);
+  std::string error;
+  Type type = convertTypeProto(info.type(), module, loc, error, sample);
+  if (!type)
+    emitError(loc) << "graph value '" << info.name() << "' " << error;
+  return type;
 }
 
 Type GraphImporter::inputType(const onnx::ValueInfoProto &info,
                               unsigned index) {
-  auto type = dyn_cast_or_null<RankedTensorType>(valueInfoType(info));
+  const std::optional<SmallVector<int64_t>> *sample =
+      index < options.inputShapesInOrder.size()
+          ? &options.inputShapesInOrder[index]
+          : nullptr;
+  Type converted = valueInfoType(info, sample);
+  // Sequences and optionals take their elements' rank from the sample.
+  auto type = dyn_cast_or_null<RankedTensorType>(converted);
   if (!type)
-    return type;
+    return converted;
   Location loc = NameLoc::get(StringAttr::get(ctx, info.name()), fileLoc(0));
   ArrayRef<int64_t> model = type.getShape();
   auto named = options.inputShapes.find(info.name());
@@ -98,9 +86,9 @@ Type GraphImporter::inputType(const onnx::ValueInfoProto &info,
     }
     return RankedTensorType::get(given, type.getElementType());
   }
-  if (type.hasStaticShape() || index >= options.inputShapesInOrder.size())
+  if (type.hasStaticShape() || !sample || !*sample)
     return type;
-  ArrayRef<int64_t> given = options.inputShapesInOrder[index];
+  ArrayRef<int64_t> given = **sample;
   if (given.size() != model.size())
     return type;
   SmallVector<int64_t> shape(model);
@@ -169,6 +157,8 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
     return importScan(node, label, loc);
   if (node.op_type() == "Loop")
     return importLoop(node, label, loc);
+  if (node.op_type() == "SequenceMap")
+    return importSequenceMap(node, label, loc);
   const OpConverter *converter = lookupOpConverter(node.op_type());
   if (!converter)
     return emitError(loc) << "unsupported ONNX operator " << node.op_type()
@@ -188,7 +178,7 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
   }
   onnx::NodeProto named = node;
   named.set_name(label);
-  NodeContext context(named, inputs, builder, loc, opset);
+  NodeContext context(named, inputs, builder, loc, opset, module);
   if (failed((*converter)(context)))
     return failure();
   SmallVector<GraphValue> outputs(context.getOutputs());
@@ -211,8 +201,9 @@ OwningOpRef<ModuleOp> GraphImporter::import(const onnx::ModelProto &model) {
   if (failed(readOpset(model)))
     return nullptr;
   const onnx::GraphProto &graph = model.graph();
-  OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc(0));
-  builder.setInsertionPointToEnd(module->getBody());
+  OwningOpRef<ModuleOp> owned = ModuleOp::create(fileLoc(0));
+  module = *owned;
+  builder.setInsertionPointToEnd(module.getBody());
 
   // Initializers may also be listed as graph inputs (IR version < 4); they
   // are constants, not parameters.
@@ -280,7 +271,7 @@ OwningOpRef<ModuleOp> GraphImporter::import(const onnx::ModelProto &model) {
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(entry)))
     if (isOpTriviallyDead(&op))
       op.erase();
-  return module;
+  return owned;
 }
 
 OwningOpRef<ModuleOp>

@@ -21,6 +21,7 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,8 +36,10 @@ struct OnnxImportOptions {
   llvm::StringMap<SmallVector<int64_t>> inputShapes;
   /// By position (relay-run's --input files): fills the dimensions the
   /// model leaves symbolic where the ranks agree; a shape that disagrees
-  /// is left for the caller's own check of its values.
-  SmallVector<SmallVector<int64_t>> inputShapesInOrder;
+  /// is left for the caller's own check of its values. For a sequence or
+  /// optional input, the shape of its first tensor (none for an empty
+  /// one) gives the rank of its elements.
+  SmallVector<std::optional<SmallVector<int64_t>>> inputShapesInOrder;
 };
 
 /// Imports the serialized ModelProto in `bytes`; `fileName` names it in

@@ -46,6 +46,27 @@ LogicalResult Interpreter::checkArgument(const ValuePtr &value, Type type,
                                what + " field " + Twine(i))))
         return failure();
   }
+  // The prelude's List and Option: each element.
+  if (auto adt = dyn_cast<AdtType>(type);
+      adt && (adt.getName() == "List" || adt.getName() == "Option") &&
+      adt.getArgs().size() == 1) {
+    bool list = adt.getName() == "List";
+    unsigned i = 0;
+    for (ValuePtr at = value;; ++i) {
+      if (at->getKind() != RuntimeValue::Kind::Adt ||
+          cast<CtorOp>(at->getConstructor()).getDataOp().getSymName() !=
+              adt.getName())
+        return emitError(loc) << what << " must be a " << type;
+      if (at->getFields().empty())
+        break;
+      if (failed(checkArgument(at->getFields().front(), adt.getArgs().front(),
+                               loc, what + " element " + Twine(i))))
+        return failure();
+      if (!list)
+        break;
+      at = at->getFields()[1];
+    }
+  }
   return success();
 }
 
@@ -133,6 +154,11 @@ private:
   bool matchPattern(Attribute pattern, const ValuePtr &v, Operation *from,
                     SmallVectorImpl<ValuePtr> &bindings);
 
+  /// Notes on `diag` (an error at `op`) the call that led there from
+  /// another file (the program calling a library function, as the ONNX
+  /// importer's sequence functions), else the nearest call.
+  void noteCallSite(InFlightDiagnostic &diag, Operation *op);
+
   ModuleOp module;
   const Interpreter::RegionRunner &regionRunner;
   Profile *profile;
@@ -144,6 +170,30 @@ private:
 };
 
 } // namespace
+
+/// The file of `loc`, if it has one.
+static StringRef fileOf(Location loc) {
+  if (auto file = loc->findInstanceOf<FileLineColLoc>())
+    return file.getFilename();
+  return "";
+}
+
+void Machine::noteCallSite(InFlightDiagnostic &diag, Operation *op) {
+  Operation *nearest = nullptr;
+  for (const Frame &frame : llvm::reverse(stack)) {
+    Operation *caller = frame.caller;
+    if (!isa_and_nonnull<CallOp, ApplyOp>(caller))
+      continue;
+    if (fileOf(caller->getLoc()) != fileOf(op->getLoc())) {
+      diag.attachNote(caller->getLoc()) << "called from here";
+      return;
+    }
+    if (!nearest)
+      nearest = caller;
+  }
+  if (nearest)
+    diag.attachNote(nearest->getLoc()) << "called from here";
+}
 
 Operation *Machine::lookupSymbol(Operation *from, SymbolRefAttr name) {
   auto it = symbols.find(name);
@@ -452,6 +502,7 @@ Machine::Step Machine::execute(Operation *op, Frame &frame) {
         llvm::raw_string_ostream os(text);
         printValue(os, operands[0]);
         diag << text;
+        noteCallSite(diag, op);
         return Step::Failed;
       })
       .Default([&](Operation *) {

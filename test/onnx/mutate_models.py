@@ -2,6 +2,7 @@
 """Structured mutations of ONNX's node test models through the importer.
 
   mutate_models.py --bin build/bin [--count 200] [--seed 0] [--keep DIR]
+                   [--filter SUBSTRING]
 
 libFuzzer's ONNX target (test/fuzz/OnnxFuzzer.cpp) mutates protobuf bytes,
 which seldom yields a model that parses and still reaches a converter's
@@ -74,8 +75,12 @@ def main():
     parser.add_argument('--count', type=int, default=200)
     parser.add_argument('--seed', type=int, default=0)
     parser.add_argument('--keep', help='where to save crashing mutants')
+    parser.add_argument('--filter', default='',
+                        help='mutate only the tests whose names have this')
     args = parser.parse_args()
-    models = sorted(glob.glob(os.path.join(NODE_TESTS, '*', 'model.onnx')))
+    models = sorted(m for m in glob.glob(os.path.join(NODE_TESTS, '*',
+                                                      'model.onnx'))
+                    if args.filter in os.path.basename(os.path.dirname(m)))
     if not models:
         print('no ONNX node tests under %s' % NODE_TESTS)
         return 1

@@ -36,10 +36,37 @@ from onnx import numpy_helper
 RTOL, ATOL = 1e-3, 1e-7
 
 
-def read_pb(path):
-    tensor = onnx.TensorProto()
+class Optional:
+    """An ONNX optional: its value, or None when empty."""
+    def __init__(self, value):
+        self.value = value
+
+
+def read_pb(path, type_proto=None):
+    """The value of a test's .pb file: a numpy array, or for a sequence
+    (`type_proto`, the graph's declared type, says which) a list of them,
+    for an optional an Optional."""
     with open(path, 'rb') as f:
-        tensor.ParseFromString(f.read())
+        data = f.read()
+    if type_proto is not None and type_proto.HasField('sequence_type'):
+        seq = onnx.SequenceProto()
+        seq.ParseFromString(data)
+        return [tensor_value(t, path) for t in seq.tensor_values]
+    if type_proto is not None and type_proto.HasField('optional_type'):
+        opt = onnx.OptionalProto()
+        opt.ParseFromString(data)
+        if opt.elem_type == onnx.OptionalProto.TENSOR:
+            return Optional(tensor_value(opt.tensor_value, path))
+        if opt.elem_type == onnx.OptionalProto.SEQUENCE:
+            return Optional([tensor_value(t, path)
+                             for t in opt.sequence_value.tensor_values])
+        return Optional(None)
+    tensor = onnx.TensorProto()
+    tensor.ParseFromString(data)
+    return tensor_value(tensor, path)
+
+
+def tensor_value(tensor, path):
     if tensor.data_type == onnx.TensorProto.BFLOAT16:
         # numpy has no bfloat16: .npy files cannot carry these values.
         raise NotRunnable('bfloat16 inputs or outputs have no numpy dtype')
@@ -53,6 +80,62 @@ def read_pb(path):
 
 class NotRunnable(Exception):
     pass
+
+
+def save_value(stem, value):
+    """Writes a value as relay-run's --input reads it: a tensor to
+    STEM.npy, a sequence or optional to the directory STEM; returns the
+    path."""
+    if isinstance(value, Optional):
+        value = [] if value.value is None else [value.value]
+    if isinstance(value, list):
+        os.makedirs(stem)
+        for i, v in enumerate(value):
+            save_value(os.path.join(stem, str(i)), v)
+        return stem
+    np.save(stem + '.npy', value)
+    return stem + '.npy'
+
+
+def load_value(stem, want):
+    """What relay-run's --output wrote at STEM for a value like `want`, or
+    None where it wrote nothing."""
+    if isinstance(want, (list, Optional)):
+        if not os.path.isdir(stem):
+            return None
+        entries = sorted(os.listdir(stem),
+                         key=lambda e: int(e.split('.')[0]))
+        inner = want.value if isinstance(want, Optional) else None
+        got = [load_value(os.path.join(stem, e.split('.')[0]),
+                          inner if isinstance(want, Optional) else
+                          (want[0] if want else np.zeros(0)))
+               for e in entries]
+        return Optional(got[0] if got else None) \
+            if isinstance(want, Optional) else got
+    return np.load(stem + '.npy') if os.path.exists(stem + '.npy') else None
+
+
+def same_value(got, want):
+    """close() through sequences and optionals."""
+    if isinstance(want, Optional):
+        if not isinstance(got, Optional):
+            return False, 'expected an optional'
+        if (got.value is None) != (want.value is None):
+            return False, 'optional %s, expected %s' % (
+                'empty' if got.value is None else 'set',
+                'empty' if want.value is None else 'set')
+        return (True, '') if want.value is None else same_value(got.value,
+                                                                 want.value)
+    if isinstance(want, list):
+        if not isinstance(got, list) or len(got) != len(want):
+            return False, 'sequence of %s elements, expected %d' % (
+                len(got) if isinstance(got, list) else 'no', len(want))
+        for g, w in zip(got, want):
+            ok, why = same_value(g, w)
+            if not ok:
+                return False, why
+        return True, ''
+    return close(got, want)
 
 
 def close(got, want):
@@ -93,13 +176,14 @@ def run_mode(relay_run, model, inputs, outputs, interp, tmp, results):
         # Native code did not cover the model: it ran on the interpreter.
         return False, 'not compiled: ' + proc.stderr.strip().splitlines()[-1]
     if len(outputs) == 1:
-        files = [out + '.npy']
+        stems = [out]
     else:
-        files = ['%s.%d.npy' % (out, i) for i in range(len(outputs))]
-    for path, want in zip(files, outputs):
-        if not os.path.exists(path):
-            return False, 'no output %s' % os.path.basename(path)
-        ok, why = close(np.load(path), want)
+        stems = ['%s.%d' % (out, i) for i in range(len(outputs))]
+    for stem, want in zip(stems, outputs):
+        got = load_value(stem, want)
+        if got is None:
+            return False, 'no output %s' % os.path.basename(stem)
+        ok, why = same_value(got, want)
         if not ok:
             return False, why
     return True, ''
@@ -129,7 +213,10 @@ def freeze_shape_inputs(model, test_dir, out):
     slots = {n.input[k] for n in m.graph.node
              for k in SHAPE_SLOTS.get(n.op_type, ()) if k < len(n.input)}
     frozen = []
+    tensors = {i.name for i in m.graph.input if i.type.HasField('tensor_type')}
     for index, (name, pb) in enumerate(zip(names, input_files(data_sets[0]))):
+        if name not in tensors:
+            continue
         value = read_pb(pb)
         if name in slots or (value.dtype.kind in 'iu' and value.size <= 16
                              and index > 0):
@@ -185,19 +272,33 @@ def run_test(relay_run, test_dir, tmp_root):
         return name, 'unsupported', str(e)
 
 
+def graph_types(model):
+    """The declared types of the model's inputs (not initializers) and
+    outputs."""
+    m = onnx.load(model)
+    initialized = {i.name for i in m.graph.initializer}
+    return ([i.type for i in m.graph.input if i.name not in initialized],
+            [o.type for o in m.graph.output])
+
+
 def run_data_sets(relay_run, model, test_dir, results, frozen=()):
+    input_types, output_types = graph_types(
+        os.path.join(test_dir, 'model.onnx'))
     with tempfile.TemporaryDirectory() as tmp:
         for data_set in sorted(glob.glob(os.path.join(test_dir, 'test_data_set_*'))):
             inputs = []
             for i, pb in enumerate(input_files(data_set)):
                 if i in frozen:
                     continue
-                path = os.path.join(tmp, 'input_%d.npy' % i)
-                np.save(path, read_pb(pb))
-                inputs.append(path)
-            outputs = [read_pb(pb) for pb in sorted(
-                glob.glob(os.path.join(data_set, 'output_*.pb')),
-                key=lambda p: int(p.rsplit('_', 1)[1][:-3]))]
+                inputs.append(save_value(
+                    os.path.join(tmp, 'input_%d' % i),
+                    read_pb(pb, input_types[i] if i < len(input_types)
+                            else None)))
+            outputs = [read_pb(pb, output_types[i]
+                               if i < len(output_types) else None)
+                       for i, pb in enumerate(sorted(
+                           glob.glob(os.path.join(data_set, 'output_*.pb')),
+                           key=lambda p: int(p.rsplit('_', 1)[1][:-3])))]
             for interp in (True, False):
                 mode = 'interp' if interp else 'jit'
                 if results.get(mode, (True, ''))[0]:

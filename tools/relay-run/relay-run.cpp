@@ -3,7 +3,8 @@
 // relay-run FILE (.rly, .mlir or .onnx): type-checks the module, runs @main (or
 // --entry NAME) on inputs from .npy files (--input, in parameter order) or
 // random ones (--random-inputs SEED), prints the result as a Relay value and
-// optionally writes it (--output FILE.npy; a tuple writes FILE.0.npy, ...).
+// optionally writes it (--output FILE.npy; a tuple writes FILE.0.npy, ...;
+// lists and options are directories, runtime/Interpreter/ValueFiles.h).
 // By default it compiles through --relay-to-llvm and runs the JIT; what
 // native compilation does not cover yet runs on the reference interpreter
 // (with a note saying why), as does everything with --interp.
@@ -21,6 +22,7 @@
 #include "runtime/Interpreter/Interpreter.h"
 #include "runtime/Interpreter/Npy.h"
 #include "runtime/Interpreter/Samples.h"
+#include "runtime/Interpreter/ValueFiles.h"
 #include "support/AlignedInput.h"
 #include "tools/init/InitAll.h"
 #include "transforms/Codegen/CPU/CPUDescription.h"
@@ -75,8 +77,12 @@ static cl::opt<bool> gradient(
              "result seeded by ones"),
     cl::cat(category));
 static cl::list<std::string> inputs("input",
-                                    cl::desc("An input .npy file (repeat, "
-                                             "in parameter order)"),
+                                    cl::desc("An input (repeat, in parameter "
+                                             "order): a .npy file, or for a "
+                                             "tuple, list or option a "
+                                             "directory of its entries "
+                                             "(0.npy, 1.npy, ...; an option's "
+                                             "holds none or one)"),
                                     cl::cat(category));
 static cl::opt<int64_t> randomInputs("random-inputs", cl::init(-1),
                                      cl::desc("Random inputs from this seed"),
@@ -90,7 +96,11 @@ static cl::opt<std::string> samplesDir(
              "then names a directory that gets NAME.npy for each"),
     cl::cat(category));
 static cl::opt<std::string> output("output",
-                                   cl::desc("Write the result to this .npy"),
+                                   cl::desc("Write the result to this .npy "
+                                            "(a tuple to FILE.0.npy, "
+                                            "FILE.1.npy, ...; a list or "
+                                            "option to the directory FILE "
+                                            "as --input reads them)"),
                                    cl::cat(category));
 static cl::opt<unsigned> bench("bench", cl::init(0),
                                cl::desc("Time N runs, print the median"),
@@ -279,38 +289,6 @@ static FailureOr<ValuePtr> randomValue(Type type, std::mt19937_64 &rng) {
   return failure();
 }
 
-/// Writes `v` to `path` (a tensor) or to path.0.npy, path.1.npy, ... (a
-/// tuple).
-static LogicalResult writeOutput(const ValuePtr &v, StringRef path) {
-  if (v->getKind() == RuntimeValue::Kind::Tuple) {
-    StringRef stem = path;
-    stem.consume_back(".npy");
-    for (auto [i, f] : llvm::enumerate(v->getFields()))
-      if (failed(writeOutput(f, (stem + "." + Twine(i) + ".npy").str())))
-        return failure();
-    return success();
-  }
-  if (!v->isTensor()) {
-    fail("--output writes tensors and tuples of tensors; the result is "
-         "neither");
-    return failure();
-  }
-  std::string error;
-  FailureOr<std::string> bytes = writeNpy(v->getTensor(), error);
-  if (failed(bytes)) {
-    fail("cannot write " + path + ": " + error);
-    return failure();
-  }
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
-  if (ec) {
-    fail("cannot write " + path + ": " + ec.message());
-    return failure();
-  }
-  os << *bytes;
-  return success();
-}
-
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
@@ -398,16 +376,14 @@ int main(int argc, char **argv) {
 
   // The --input files are read before the program: an ONNX model's inputs
   // whose dimensions it leaves symbolic (a batch size) take their shapes.
-  std::vector<Tensor> inputTensors;
+  // (A directory is a tuple, list or option: ValueFiles.h.)
+  std::vector<ValueFile> inputFiles;
   for (const std::string &file : inputs) {
     std::string error;
-    auto bytes = mlir::openInputFile(file, &error);
-    if (!bytes)
+    FailureOr<ValueFile> read = readValueFile(&context, file, error);
+    if (failed(read))
       return fail(error);
-    FailureOr<Tensor> t = readNpy(&context, bytes->getBuffer(), error);
-    if (failed(t))
-      return fail(file + ": " + error);
-    inputTensors.push_back(std::move(*t));
+    inputFiles.push_back(std::move(*read));
   }
 
   StringRef path = inputFile;
@@ -422,8 +398,8 @@ int main(int argc, char **argv) {
     const llvm::MemoryBuffer *bytes =
         sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID());
     onnx_import::OnnxImportOptions options;
-    for (const Tensor &t : inputTensors)
-      options.inputShapesInOrder.emplace_back(t.getShape());
+    for (const ValueFile &file : inputFiles)
+      options.inputShapesInOrder.push_back(file.firstShape());
     module = onnx_import::importOnnxModel(bytes->getBuffer(), inputFile,
                                           &context, options);
   } else {
@@ -441,14 +417,20 @@ int main(int argc, char **argv) {
   pm.addPass(createInferTypes());
   if (failed(pm.run(*module)))
     return 1;
-  if (!inputTensors.empty()) {
+  auto entryFunc = module->lookupSymbol<FuncOp>(entry);
+  if (!inputFiles.empty() && entryFunc &&
+      entryFunc.getBody().getNumArguments() == inputFiles.size()) {
     SmallVector<Type> inputTypes;
-    for (const Tensor &t : inputTensors)
-      inputTypes.push_back(t.getType());
+    for (auto [file, param] :
+         llvm::zip(inputFiles, entryFunc.getBody().getArgumentTypes())) {
+      inputTypes.push_back(valueFileType(file, param));
+      // (A mismatch is reported where the inputs are read below.)
+      if (!inputTypes.back())
+        inputTypes.back() = param;
+    }
     // A polymorphic entry (over a ShapeVar `n`, a type `A`) is called
     // through a monomorphic one taking the inputs' types.
-    if (auto poly = module->lookupSymbol<FuncOp>(entry);
-        poly && poly.isPolymorphic()) {
+    if (entryFunc.isPolymorphic()) {
       module = instantiateEntry(*module, entry, inputTypes);
       if (!module)
         return 1;
@@ -578,8 +560,15 @@ int main(int argc, char **argv) {
       return fail("@" + entry + " takes " + Twine(numParams) + " inputs, got " +
                   Twine(inputs.size()) +
                   " (--input FILE.npy, in parameter order)");
-    for (Tensor &t : inputTensors)
-      args.push_back(RuntimeValue::tensor(std::move(t)));
+    for (auto [i, pair] :
+         llvm::enumerate(llvm::zip(inputFiles, body.getArguments()))) {
+      auto [file, arg] = pair;
+      FailureOr<ValuePtr> v = valueFromFile(file, arg.getType(), *module,
+                                            arg.getLoc(), "input #" + Twine(i));
+      if (failed(v))
+        return 1;
+      args.push_back(*v);
+    }
   }
   // One run: the inputs given, or each sample.
   if (samples.empty())
@@ -737,8 +726,8 @@ int main(int argc, char **argv) {
       llvm::sys::path::append(joined, sample.name + ".npy");
       path = std::string(joined);
     }
-    if (failed(writeOutput(*result, path)))
-      return 1;
+    if (std::string error; failed(writeValueFile(*result, path, error)))
+      return fail(error);
   }
 
   if (regions && timing)

@@ -1,0 +1,293 @@
+//===- ValueFiles.cpp - Relay values in .npy files and directories --------===//
+
+#include "runtime/Interpreter/ValueFiles.h"
+
+#include "runtime/Interpreter/Npy.h"
+
+#include "dialects/relay/RelayOps.h"
+#include "dialects/relay/RelayTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::interp;
+
+std::optional<SmallVector<int64_t>> ValueFile::firstShape() const {
+  if (tensor)
+    return SmallVector<int64_t>(tensor->getShape());
+  for (const ValueFile &entry : entries)
+    if (std::optional<SmallVector<int64_t>> shape = entry.firstShape())
+      return shape;
+  return std::nullopt;
+}
+
+/// The number an entry's name gives its position (`3.npy`, `3`), if any.
+static std::optional<uint64_t> entryNumber(StringRef path) {
+  StringRef name = llvm::sys::path::filename(path);
+  name.consume_back(".npy");
+  uint64_t n;
+  if (name.empty() || name.getAsInteger(10, n))
+    return std::nullopt;
+  return n;
+}
+
+FailureOr<ValueFile> interp::readValueFile(MLIRContext *ctx, StringRef path,
+                                           std::string &error) {
+  ValueFile file;
+  file.path = path.str();
+  if (!llvm::sys::fs::is_directory(path)) {
+    std::unique_ptr<llvm::MemoryBuffer> bytes = openInputFile(path, &error);
+    if (!bytes)
+      return failure();
+    FailureOr<Tensor> t = readNpy(ctx, bytes->getBuffer(), error);
+    if (failed(t)) {
+      error = path.str() + ": " + error;
+      return failure();
+    }
+    file.tensor = std::move(*t);
+    return file;
+  }
+  std::error_code ec;
+  std::vector<std::string> names;
+  for (llvm::sys::fs::directory_iterator it(path, ec), end; it != end && !ec;
+       it.increment(ec))
+    names.push_back(it->path());
+  if (ec) {
+    error = "cannot read the directory '" + path.str() + "': " + ec.message();
+    return failure();
+  }
+  for (const std::string &name : names)
+    if (!StringRef(name).ends_with(".npy") &&
+        !llvm::sys::fs::is_directory(name)) {
+      error = "'" + name +
+              "' is neither a .npy file nor a directory (a directory holds "
+              "the fields or elements of a tuple, list or option)";
+      return failure();
+    }
+  // By the numbers that name the entries (10 after 9), else by name.
+  bool numbered = llvm::all_of(
+      names, [](const std::string &n) { return entryNumber(n).has_value(); });
+  llvm::sort(names, [&](const std::string &a, const std::string &b) {
+    return numbered ? *entryNumber(a) < *entryNumber(b) : a < b;
+  });
+  for (const std::string &name : names) {
+    FailureOr<ValueFile> entry = readValueFile(ctx, name, error);
+    if (failed(entry))
+      return failure();
+    file.entries.push_back(std::move(*entry));
+  }
+  return file;
+}
+
+/// Whether `type` is the prelude's List or Option applied to one type.
+static bool isListOrOption(AdtType adt) {
+  return (adt.getName() == "List" || adt.getName() == "Option") &&
+         adt.getArgs().size() == 1;
+}
+
+/// `a` and `b` joined: tensors of one rank and dtype with `?` where their
+/// sizes differ; null where they differ otherwise.
+static Type joinTypes(Type a, Type b) {
+  if (!a || a == b)
+    return b;
+  auto ta = dyn_cast<RankedTensorType>(a), tb = dyn_cast<RankedTensorType>(b);
+  if (!ta || !tb || ta.getRank() != tb.getRank() ||
+      ta.getElementType() != tb.getElementType())
+    return {};
+  SmallVector<int64_t> shape;
+  for (auto [x, y] : llvm::zip(ta.getShape(), tb.getShape()))
+    shape.push_back(x == y ? x : ShapedType::kDynamic);
+  return RankedTensorType::get(shape, ta.getElementType());
+}
+
+Type interp::valueFileType(const ValueFile &file, Type param) {
+  if (file.tensor)
+    return file.tensor->getType();
+  if (auto tuple = dyn_cast<TupleType>(param)) {
+    if (tuple.size() != file.entries.size())
+      return {};
+    SmallVector<Type> fields;
+    for (auto [entry, field] : llvm::zip(file.entries, tuple.getTypes())) {
+      fields.push_back(valueFileType(entry, field));
+      if (!fields.back())
+        return {};
+    }
+    return TupleType::get(param.getContext(), fields);
+  }
+  auto adt = dyn_cast<AdtType>(param);
+  if (!adt || !isListOrOption(adt))
+    return {};
+  Type element;
+  for (const ValueFile &entry : file.entries) {
+    Type own = valueFileType(entry, adt.getArgs().front());
+    if (!own)
+      return {};
+    element = joinTypes(element, own);
+    if (!element)
+      return {};
+  }
+  // An empty one says nothing of its elements.
+  if (!element)
+    return param;
+  return AdtType::get(param.getContext(), adt.getName(), {element});
+}
+
+/// The constructor `name` of the ADT `adt` of `module`.
+static Operation *lookupConstructor(ModuleOp module, AdtType adt,
+                                    StringRef name) {
+  auto data = module.lookupSymbol<DataOp>(adt.getName());
+  if (!data)
+    return nullptr;
+  for (CtorOp ctor : data.getConstructors())
+    if (ctor.getSymName() == name)
+      return ctor;
+  return nullptr;
+}
+
+FailureOr<ValuePtr> interp::valueFromFile(const ValueFile &file, Type type,
+                                          ModuleOp module, Location loc,
+                                          const Twine &what) {
+  auto adt = dyn_cast<AdtType>(type);
+  auto tuple = dyn_cast<TupleType>(type);
+  if (!tuple && !(adt && isListOrOption(adt))) {
+    if (!file.tensor) {
+      emitError(loc) << what << " is a " << type << ", not a directory ('"
+                     << file.path << "'): give a .npy file";
+      return failure();
+    }
+    return RuntimeValue::tensor(*file.tensor);
+  }
+  if (file.tensor) {
+    emitError(loc) << what << " is a " << type << ": give a directory of its "
+                   << (tuple ? "fields" : "elements")
+                   << " (0.npy, 1.npy, ...), not the file '" << file.path
+                   << "'";
+    return failure();
+  }
+  std::vector<ValuePtr> values;
+  SmallVector<Type> types;
+  if (tuple) {
+    if (tuple.size() != file.entries.size()) {
+      emitError(loc) << what << " is a tuple of " << tuple.size()
+                     << " fields; '" << file.path << "' holds "
+                     << file.entries.size();
+      return failure();
+    }
+    llvm::append_range(types, tuple.getTypes());
+  } else {
+    bool option = adt.getName() == "Option";
+    if (option && file.entries.size() > 1) {
+      emitError(loc) << what << " is an option: '" << file.path
+                     << "' must be empty (None) or hold one entry (Some), "
+                        "not "
+                     << file.entries.size();
+      return failure();
+    }
+    types.assign(file.entries.size(), adt.getArgs().front());
+  }
+  for (auto [i, entry] : llvm::enumerate(file.entries)) {
+    FailureOr<ValuePtr> v =
+        valueFromFile(entry, types[i], module, loc,
+                      what + (tuple ? " field " : " element ") + Twine(i));
+    if (failed(v))
+      return failure();
+    values.push_back(*v);
+  }
+  if (tuple)
+    return RuntimeValue::tuple(std::move(values));
+  bool option = adt.getName() == "Option";
+  Operation *empty = lookupConstructor(module, adt, option ? "None" : "Nil");
+  Operation *full = lookupConstructor(module, adt, option ? "Some" : "Cons");
+  if (!empty || !full) {
+    emitError(loc) << what << " is a " << type
+                   << ", whose constructors the program does not define";
+    return failure();
+  }
+  if (option)
+    return values.empty() ? RuntimeValue::adt(empty, {})
+                          : RuntimeValue::adt(full, {values.front()});
+  ValuePtr list = RuntimeValue::adt(empty, {});
+  for (const ValuePtr &v : llvm::reverse(values))
+    list = RuntimeValue::adt(full, {v, list});
+  return list;
+}
+
+/// The entries of a list or option value, in order; none for another ADT.
+static std::optional<std::vector<ValuePtr>> entriesOf(const ValuePtr &v) {
+  auto ctor = cast<CtorOp>(v->getConstructor());
+  StringRef data = ctor.getDataOp().getSymName();
+  std::vector<ValuePtr> out;
+  if (data == "Option") {
+    if (!v->getFields().empty())
+      out.push_back(v->getFields().front());
+    return out;
+  }
+  if (data != "List")
+    return std::nullopt;
+  for (ValuePtr at = v; !at->getFields().empty(); at = at->getFields()[1])
+    out.push_back(at->getFields()[0]);
+  return out;
+}
+
+LogicalResult interp::writeValueFile(const ValuePtr &value, StringRef path,
+                                     std::string &error) {
+  StringRef stem = path;
+  stem.consume_back(".npy");
+  switch (value->getKind()) {
+  case RuntimeValue::Kind::Tensor: {
+    FailureOr<std::string> bytes = writeNpy(value->getTensor(), error);
+    if (failed(bytes)) {
+      error = "cannot write " + path.str() + ": " + error;
+      return failure();
+    }
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+    if (ec) {
+      error = "cannot write " + path.str() + ": " + ec.message();
+      return failure();
+    }
+    os << *bytes;
+    return success();
+  }
+  case RuntimeValue::Kind::Tuple:
+    for (auto [i, f] : llvm::enumerate(value->getFields()))
+      if (failed(
+              writeValueFile(f, (stem + "." + Twine(i) + ".npy").str(), error)))
+        return failure();
+    return success();
+  case RuntimeValue::Kind::Adt: {
+    std::optional<std::vector<ValuePtr>> entries = entriesOf(value);
+    if (!entries)
+      break;
+    // Entries left from an earlier value would read as this one's.
+    std::error_code ec;
+    if (llvm::sys::fs::directory_iterator(stem, ec) !=
+        llvm::sys::fs::directory_iterator()) {
+      error = "cannot write a list or option to " + stem.str() +
+              ": the directory exists and is not empty";
+      return failure();
+    }
+    if ((ec = llvm::sys::fs::create_directories(stem))) {
+      error = "cannot create the directory " + stem.str() + ": " + ec.message();
+      return failure();
+    }
+    for (auto [i, entry] : llvm::enumerate(*entries)) {
+      SmallString<128> name(stem);
+      llvm::sys::path::append(name, Twine(i) + ".npy");
+      if (failed(writeValueFile(entry, name, error)))
+        return failure();
+    }
+    return success();
+  }
+  case RuntimeValue::Kind::Closure:
+  case RuntimeValue::Kind::Ref:
+    break;
+  }
+  error = "--output writes tensors, and tuples, lists and options of them; "
+          "the result holds another value";
+  return failure();
+}
