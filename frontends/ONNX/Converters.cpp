@@ -21,6 +21,7 @@ static const ConverterTable &getTable() {
     addLossConverters(t);
     addEinsumConverter(t);
     addSequenceConverters(t);
+    addTextConverters(t);
     return t;
   }();
   return table;

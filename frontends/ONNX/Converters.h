@@ -38,6 +38,8 @@ void addEinsumConverter(ConverterTable &table);
 /// Sequences and optionals (SequenceConstruct, SequenceInsert, SequenceAt,
 /// ConcatFromSequence, SplitToSequence, Optional, ...; Sequences.h).
 void addSequenceConverters(ConverterTable &table);
+/// Text features: TfIdfVectorizer on token ids.
+void addTextConverters(ConverterTable &table);
 /// Recurrent layers: RNN, GRU, LSTM, unrolled over the sequence.
 void addRecurrentConverters(ConverterTable &table);
 

@@ -167,6 +167,39 @@ EXPECTED.update({
  'det_large': 'matrices of 300 rows: at most 256 are supported',
 })
 
+# TfIdfVectorizer: token ids, a pool that splits into whole n-grams.
+I64 = TensorProto.INT64
+
+
+def tfidf(**attrs):
+    base = dict(mode='TF', min_gram_length=1, max_gram_length=2,
+                max_skip_count=0, pool_int64s=[1, 2, 3, 4, 5],
+                ngram_counts=[0, 3], ngram_indexes=[0, 1, 2, 3])
+    base.update(attrs)
+    return [helper.make_node('TfIdfVectorizer', ['x'], ['y'], **base)]
+
+
+cases.update({
+ 'tfidf_float': (tfidf(), [vi('x',[6])], []),
+ 'tfidf_mode': (tfidf(mode='BM25'), [vi('x',[6],I64)], []),
+ 'tfidf_counts': (tfidf(ngram_counts=[0]), [vi('x',[6],I64)], []),
+ 'tfidf_pool': (tfidf(ngram_counts=[0, 2]), [vi('x',[6],I64)], []),
+ 'tfidf_indexes': (tfidf(ngram_indexes=[0, 1]), [vi('x',[6],I64)], []),
+ 'tfidf_lengths': (tfidf(min_gram_length=3), [vi('x',[6],I64)], []),
+ 'tfidf_rank': (tfidf(), [vi('x',[2,3,6],I64)], []),
+ 'tfidf_strings': (tfidf(pool_strings=['a']), [vi('x',[6],I64)], []),
+})
+EXPECTED.update({
+ 'tfidf_float': 'takes int32 or int64 token ids (string inputs are not supported',
+ 'tfidf_mode': "mode must be TF, IDF or TFIDF, got 'BM25'",
+ 'tfidf_counts': 'ngram_counts must have max_gram_length (2) entries, got 1',
+ 'tfidf_pool': 'ngram_counts do not split pool_int64s (5 ids) into whole n-grams',
+ 'tfidf_indexes': 'ngram_indexes must have one entry per n-gram of the pool (4), got 2',
+ 'tfidf_lengths': 'needs 1 <= min_gram_length <= max_gram_length, got 3 and 2',
+ 'tfidf_rank': 'takes a 1-d or 2-d input, got rank 3',
+ 'tfidf_strings': 'a pool of strings is not supported (token ids only)',
+})
+
 
 def main():
     tmp, translate = sys.argv[1], sys.argv[2]

@@ -237,7 +237,7 @@ def two_outputs():
 
 
 def unsupported_op():
-    nodes = [helper.make_node('TfIdfVectorizer', ['x'], ['y'], name='tfidf')]
+    nodes = [helper.make_node('Bernoulli', ['x'], ['y'], name='sample')]
     return model(nodes, [tensor('x', [3, 3])], [tensor('y', ['n'])])
 
 
