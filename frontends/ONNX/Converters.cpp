@@ -22,6 +22,7 @@ static const ConverterTable &getTable() {
     addEinsumConverter(t);
     addSequenceConverters(t);
     addTextConverters(t);
+    addTrainingConverters(t);
     return t;
   }();
   return table;

@@ -38,6 +38,9 @@ void addEinsumConverter(ConverterTable &table);
 /// Sequences and optionals (SequenceConstruct, SequenceInsert, SequenceAt,
 /// ConcatFromSequence, SplitToSequence, Optional, ...; Sequences.h).
 void addSequenceConverters(ConverterTable &table);
+/// The `ai.onnx.preview.training` domain's parameter updates (Adagrad,
+/// Momentum, Adam), registered as `ai.onnx.preview.training:OP`.
+void addTrainingConverters(ConverterTable &table);
 /// Text features: TfIdfVectorizer on token ids.
 void addTextConverters(ConverterTable &table);
 /// Recurrent layers: RNN, GRU, LSTM, unrolled over the sequence.

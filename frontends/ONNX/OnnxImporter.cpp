@@ -26,12 +26,15 @@ using namespace mlir::relay::onnx_import;
 
 /// The opsets the converters follow.
 static constexpr int64_t kMinOpset = 1, kMaxOpset = 17;
+/// The domain of the optimizer updates (Adagrad, Momentum, Adam), whose
+/// converters are registered as `ai.onnx.preview.training:OP`.
+static constexpr StringLiteral kTrainingDomain = "ai.onnx.preview.training";
 
 LogicalResult GraphImporter::readOpset(const onnx::ModelProto &model) {
   for (const onnx::OperatorSetIdProto &id : model.opset_import()) {
     if (id.domain().empty() || id.domain() == "ai.onnx")
       opset = id.version();
-    else if (id.domain() != "ai.onnx.ml")
+    else if (id.domain() != "ai.onnx.ml" && id.domain() != kTrainingDomain)
       return emitError(fileLoc(0))
              << "the model imports operator set domain '" << id.domain()
              << "', which the importer does not support";
@@ -147,21 +150,29 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
                           ? node.op_type() + "_" + std::to_string(index)
                           : node.name();
   Location loc = NameLoc::get(StringAttr::get(ctx, label), fileLoc(index + 1));
-  if (!node.domain().empty() && node.domain() != "ai.onnx")
+  bool training = node.domain() == kTrainingDomain;
+  if (!node.domain().empty() && node.domain() != "ai.onnx" && !training)
     return emitError(loc) << node.op_type() << " node '" << label
                           << "': operator domain '" << node.domain()
                           << "' is not supported";
-  if (node.op_type() == "If")
-    return importIf(node, label, loc);
-  if (node.op_type() == "Scan")
-    return importScan(node, label, loc);
-  if (node.op_type() == "Loop")
-    return importLoop(node, label, loc);
-  if (node.op_type() == "SequenceMap")
-    return importSequenceMap(node, label, loc);
-  const OpConverter *converter = lookupOpConverter(node.op_type());
+  if (!training) {
+    if (node.op_type() == "If")
+      return importIf(node, label, loc);
+    if (node.op_type() == "Scan")
+      return importScan(node, label, loc);
+    if (node.op_type() == "Loop")
+      return importLoop(node, label, loc);
+    if (node.op_type() == "SequenceMap")
+      return importSequenceMap(node, label, loc);
+  }
+  const OpConverter *converter = lookupOpConverter(
+      training ? (kTrainingDomain + ":" + node.op_type()).str()
+               : node.op_type());
   if (!converter)
     return emitError(loc) << "unsupported ONNX operator " << node.op_type()
+                          << (training
+                                  ? " of domain '" + kTrainingDomain.str() + "'"
+                                  : std::string())
                           << " (node '" << label << "')";
   SmallVector<GraphValue> inputs;
   for (const std::string &name : node.input()) {

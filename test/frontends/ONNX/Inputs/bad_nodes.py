@@ -200,6 +200,23 @@ EXPECTED.update({
  'tfidf_strings': 'a pool of strings is not supported (token ids only)',
 })
 
+# The optimizer updates of ai.onnx.preview.training.
+TRAINING = 'ai.onnx.preview.training'
+cases.update({
+ 'adagrad_count': ([helper.make_node('Adagrad', ['r','t','x','g'], ['y'], domain=TRAINING)], [vi('r',[]), vi('t',[],I64), vi('x',[2]), vi('g',[2])], []),
+ 'adam_rate': ([helper.make_node('Adam', ['r','t','x','g','v','h'], ['y'], domain=TRAINING)], [vi('r',[2]), vi('t',[],I64), vi('x',[2]), vi('g',[2]), vi('v',[2]), vi('h',[2])], []),
+ 'adam_state': ([helper.make_node('Adam', ['r','t','x','g','v','h'], ['y'], domain=TRAINING)], [vi('r',[]), vi('t',[],I64), vi('x',[2]), vi('g',[2]), vi('v',[3]), vi('h',[2])], []),
+ 'momentum_mode': ([helper.make_node('Momentum', ['r','t','x','g','v'], ['y'], domain=TRAINING, alpha=0.9, beta=1.0, norm_coefficient=0.0, mode='heavy')], [vi('r',[]), vi('t',[],I64), vi('x',[2]), vi('g',[2]), vi('v',[2])], []),
+ 'momentum_noalpha': ([helper.make_node('Momentum', ['r','t','x','g','v'], ['y'], domain=TRAINING, beta=1.0, norm_coefficient=0.0, mode='standard')], [vi('r',[]), vi('t',[],I64), vi('x',[2]), vi('g',[2]), vi('v',[2])], []),
+})
+EXPECTED.update({
+ 'adagrad_count': 'expects R, T and 3 inputs per optimized tensor (the tensors, their gradients, their states), got 4 inputs',
+ 'adam_rate': 'the learning rate R must be a floating-point scalar',
+ 'adam_state': 'input #4 must have the type of the tensor it goes with, input #2',
+ 'momentum_mode': 'mode must be "standard" or "nesterov", got "heavy"',
+ 'momentum_noalpha': "the attribute 'alpha' is required",
+})
+
 
 def main():
     tmp, translate = sys.argv[1], sys.argv[2]

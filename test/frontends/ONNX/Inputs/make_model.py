@@ -241,6 +241,16 @@ def unsupported_op():
     return model(nodes, [tensor('x', [3, 3])], [tensor('y', ['n'])])
 
 
+def training_unknown():
+    """An operator of the training domain the importer does not convert."""
+    node = helper.make_node('Gradient', ['x'], ['y'], name='grad',
+                            domain='ai.onnx.preview.training', xs=['x'],
+                            y='x')
+    m = model([node], [tensor('x', [2])], [tensor('y', [2])])
+    m.opset_import.append(helper.make_opsetid('ai.onnx.preview.training', 1))
+    return m
+
+
 def det():
     """Det of a batch of 4 x 3 matrices of 7 x 7."""
     nodes = [helper.make_node('Det', ['x'], ['y'], name='determinant')]
@@ -875,7 +885,7 @@ def compress_long():
                  [tensor('y', [3, 'k'])])
 
 
-MODELS = {f.__name__: f for f in (windows, window_bad_size, dft_bad_axis,
+MODELS = {f.__name__: f for f in (training_unknown, windows, window_bad_size, dft_bad_axis,
                                   dft_runtime_length, stft_long_frames,
                                   mel_runtime_edges, batchnorm_saved_stats,
                                   maxpool3d_indices, unpool_small_shape,
