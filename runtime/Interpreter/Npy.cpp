@@ -56,6 +56,12 @@ FailureOr<Tensor> mlir::relay::interp::readNpy(MLIRContext *ctx,
     return bad("the .npy header has no 'descr'");
   StringRef code =
       descr->drop_front().take_until([](char c) { return c == '\''; });
+  // Object arrays (numpy's dtype=object: strings, Python objects) hold
+  // pickles, not numbers.
+  if (code == "|O" || code == "O")
+    return bad("the .npy file holds a numpy object array (strings or Python "
+               "objects, dtype '" +
+               code + "'); tensors are numeric");
   if (code.size() < 2)
     return bad("invalid dtype '" + code + "' in the .npy header");
   char order = code[0];

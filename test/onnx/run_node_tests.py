@@ -70,6 +70,9 @@ def tensor_value(tensor, path):
     if tensor.data_type == onnx.TensorProto.BFLOAT16:
         # numpy has no bfloat16: .npy files cannot carry these values.
         raise NotRunnable('bfloat16 inputs or outputs have no numpy dtype')
+    if tensor.data_type == onnx.TensorProto.STRING:
+        raise NotRunnable('%s holds strings, which Relay has no tensors of'
+                          % os.path.basename(path))
     try:
         return numpy_helper.to_array(tensor)
     except (ValueError, TypeError) as e:
