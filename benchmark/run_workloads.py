@@ -57,7 +57,8 @@ VISION = ['resnet18', 'mobilenet_v2', 'vgg16']
 # The other networks examples/models/export_torchvision.py exports.
 TORCHVISION = ['squeezenet1_0', 'shufflenet_v2_x0_5', 'googlenet',
                'efficientnet_b0', 'mnasnet0_5', 'mobilenet_v3_small',
-               'regnet_y_400mf', 'densenet121', 'swin_t', 'resnext50_32x4d',
+               'regnet_y_400mf', 'densenet121', 'swin_t', 'resnet50',
+               'resnext50_32x4d',
                'convnext_tiny', 'r3d_18', 'r2plus1d_18']
 SEQUENCE = {'rnn': 'RNN', 'gru': 'GRU', 'lstm': 'LSTM'}
 T, I, H = 32, 64, 128

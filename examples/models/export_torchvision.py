@@ -38,6 +38,8 @@ OTHERS = {
     'regnet_y_400mf': torchvision.models.regnet_y_400mf,
     'densenet121': torchvision.models.densenet121,
     'swin_t': torchvision.models.swin_t,
+    # The bottleneck ResNet most users start from (1x1 -> 3x3 -> 1x1).
+    'resnet50': torchvision.models.resnet50,
     # Grouped convolutions (32 groups of 4 to 32 channels) and a ConvNeXt's
     # 7x7 depthwise convolutions with layer norms and dense layers on
     # channels-last rows.
