@@ -32,15 +32,38 @@ static Results *unwrap(MlirRelayResults results) {
   return static_cast<Results *>(results.ptr);
 }
 
+/// The prelude's List or Option of one type, or null.
+static AdtType listOrOption(Type type) {
+  auto adt = dyn_cast<AdtType>(type);
+  if (adt && (adt.getName() == "List" || adt.getName() == "Option") &&
+      adt.getArgs().size() == 1)
+    return adt;
+  return {};
+}
+
+/// The constructor `name` of the ADT `adt` of `module`, or null.
+static Operation *lookupConstructor(ModuleOp module, AdtType adt,
+                                    StringRef name) {
+  auto data = module.lookupSymbol<DataOp>(adt.getName());
+  if (!data)
+    return nullptr;
+  for (CtorOp ctor : data.getConstructors())
+    if (ctor.getSymName() == name)
+      return ctor;
+  return nullptr;
+}
+
 /// The argument for a parameter of type `type` from the flat inputs from
-/// `next` on; null (reported at `loc`) when they do not fit it.
-static ValuePtr buildArgument(Type type, ArrayRef<Type> types,
+/// `next` on (a list or option: an int64 count, then its elements); null
+/// (reported at `loc`) when they do not fit it.
+static ValuePtr buildArgument(ModuleOp module, Type type, ArrayRef<Type> types,
                               const void *const *inputs, size_t &next,
                               Location loc, unsigned param) {
   if (auto tuple = dyn_cast<TupleType>(type)) {
     std::vector<ValuePtr> fields;
     for (Type field : tuple.getTypes()) {
-      ValuePtr v = buildArgument(field, types, inputs, next, loc, param);
+      ValuePtr v =
+          buildArgument(module, field, types, inputs, next, loc, param);
       if (!v)
         return nullptr;
       fields.push_back(std::move(v));
@@ -49,10 +72,47 @@ static ValuePtr buildArgument(Type type, ArrayRef<Type> types,
   }
   auto given = next < types.size() ? dyn_cast<RankedTensorType>(types[next])
                                    : RankedTensorType();
+  if (AdtType adt = listOrOption(type)) {
+    bool option = adt.getName() == "Option";
+    Operation *empty = lookupConstructor(module, adt, option ? "None" : "Nil");
+    Operation *full = lookupConstructor(module, adt, option ? "Some" : "Cons");
+    auto i64 = IntegerType::get(type.getContext(), 64);
+    if (!given || given.getElementType() != i64 || !given.hasStaticShape() ||
+        given.getNumElements() != 1 || !empty || !full) {
+      emitError(loc) << "parameter #" << param << " (" << type
+                     << "): a list or option is given as an int64 count, "
+                        "then its elements";
+      return nullptr;
+    }
+    int64_t count = *static_cast<const int64_t *>(inputs[next++]);
+    if (count < 0 || (option && count > 1) ||
+        count > static_cast<int64_t>(types.size() - next)) {
+      emitError(loc) << "parameter #" << param << " (" << type
+                     << "): a count of " << count << " elements does not fit "
+                     << (option ? "an option (0 or 1)" : "the inputs given");
+      return nullptr;
+    }
+    std::vector<ValuePtr> elements;
+    for (int64_t i = 0; i < count; ++i) {
+      ValuePtr v = buildArgument(module, adt.getArgs().front(), types, inputs,
+                                 next, loc, param);
+      if (!v)
+        return nullptr;
+      elements.push_back(std::move(v));
+    }
+    if (option)
+      return elements.empty() ? RuntimeValue::adt(empty, {})
+                              : RuntimeValue::adt(full, {elements.front()});
+    ValuePtr list = RuntimeValue::adt(empty, {});
+    for (const ValuePtr &v : llvm::reverse(elements))
+      list = RuntimeValue::adt(full, {v, list});
+    return list;
+  }
   if (!isa<RankedTensorType>(type) || !given || !given.hasStaticShape()) {
     emitError(loc) << "parameter #" << param << " (" << type
-                   << "): the interpreter's C API takes tensors and tuples of "
-                      "them, given as static tensor types and buffers";
+                   << "): the interpreter's C API takes tensors, and tuples, "
+                      "lists and options of them, given as static tensor "
+                      "types and buffers";
     return nullptr;
   }
   Tensor t = tensorFromBytes(given, static_cast<const char *>(inputs[next]));
@@ -60,11 +120,34 @@ static ValuePtr buildArgument(Type type, ArrayRef<Type> types,
   return RuntimeValue::tensor(std::move(t));
 }
 
-/// Appends the tensors of `value` to `results`; fails on anything else.
+/// Appends the tensors of `value` to `results` (a list or option as a 0-d
+/// int64 count, then its elements); fails on anything else.
 static LogicalResult flatten(const ValuePtr &value, Results &results) {
   if (value->getKind() == RuntimeValue::Kind::Tuple) {
     for (const ValuePtr &field : value->getFields())
       if (failed(flatten(field, results)))
+        return failure();
+    return success();
+  }
+  if (value->getKind() == RuntimeValue::Kind::Adt) {
+    auto ctor = cast<CtorOp>(value->getConstructor());
+    StringRef data = ctor.getDataOp().getSymName();
+    if (data != "List" && data != "Option")
+      return failure();
+    std::vector<ValuePtr> elements;
+    for (ValuePtr at = value; !at->getFields().empty();) {
+      elements.push_back(at->getFields().front());
+      if (data == "Option")
+        break;
+      at = at->getFields()[1];
+    }
+    int64_t count = elements.size();
+    results.types.push_back(
+        RankedTensorType::get({}, IntegerType::get(ctor.getContext(), 64)));
+    results.data.emplace_back(reinterpret_cast<const char *>(&count),
+                              reinterpret_cast<const char *>(&count + 1));
+    for (const ValuePtr &element : elements)
+      if (failed(flatten(element, results)))
         return failure();
     return success();
   }
@@ -75,14 +158,21 @@ static LogicalResult flatten(const ValuePtr &value, Results &results) {
   return success();
 }
 
-/// The values of `type` with its tuples flattened.
-static int64_t countLeaves(Type type) {
+/// The tensors of a value of `type` with its tuples flattened; none for a
+/// type holding a list or option (their counts are known at run time).
+static std::optional<int64_t> countLeaves(Type type) {
+  if (listOrOption(type))
+    return std::nullopt;
   auto tuple = dyn_cast<TupleType>(type);
   if (!tuple)
     return 1;
   int64_t n = 0;
-  for (Type field : tuple.getTypes())
-    n += countLeaves(field);
+  for (Type field : tuple.getTypes()) {
+    std::optional<int64_t> leaves = countLeaves(field);
+    if (!leaves)
+      return std::nullopt;
+    n += *leaves;
+  }
   return n;
 }
 
@@ -100,23 +190,36 @@ static MlirRelayResults interpretEntry(ModuleOp op, StringRef name,
   SmallVector<Type> types;
   for (intptr_t i = 0; i < numInputs; ++i)
     types.push_back(unwrap(inputTypes[i]));
-  // The parameters' tensors, tuples flattened.
-  int64_t expected = 0;
-  for (Type param : func.getArgumentTypes())
-    expected += countLeaves(param);
-  if (expected != numInputs) {
+  // The parameters' tensors, tuples flattened (lists and options as their
+  // counts and elements), all of the inputs and no more.
+  std::optional<int64_t> expected = 0;
+  for (Type param : func.getArgumentTypes()) {
+    std::optional<int64_t> leaves = countLeaves(param);
+    expected =
+        leaves && expected ? std::optional(*expected + *leaves) : std::nullopt;
+  }
+  if (expected && *expected != numInputs) {
     emitError(func.getLoc())
-        << "@" << name << " takes " << expected
+        << "@" << name << " takes " << *expected
         << " tensors (tuples flattened), got " << numInputs;
     return {nullptr};
   }
   std::vector<ValuePtr> args;
   size_t next = 0;
   for (auto [i, param] : llvm::enumerate(func.getArgumentTypes())) {
-    ValuePtr arg = buildArgument(param, types, inputs, next, func.getLoc(), i);
+    ValuePtr arg =
+        buildArgument(op, param, types, inputs, next, func.getLoc(), i);
     if (!arg)
       return {nullptr};
     args.push_back(std::move(arg));
+  }
+  if (next != types.size()) {
+    emitError(func.getLoc())
+        << "@" << name << " takes " << next
+        << " tensors for these lists and options (their counts and elements, "
+           "tuples flattened), got "
+        << numInputs;
+    return {nullptr};
   }
   FailureOr<ValuePtr> result = interpreter.call(func, args);
   if (failed(result))
@@ -125,8 +228,8 @@ static MlirRelayResults interpretEntry(ModuleOp op, StringRef name,
   if (failed(flatten(*result, *results))) {
     emitError(func.getLoc())
         << "@" << name << " returns " << func.getResultTypes()
-        << ": closures, ADT values and references cannot "
-           "be passed through the C API";
+        << ": closures, references and ADT values other than lists and "
+           "options cannot be passed through the C API";
     return {nullptr};
   }
   return {results.release()};

@@ -5,9 +5,11 @@
 |* that depend on the data (NonZero, NMS, the dyn operators), or a program   *|
 |* the lowering rejects. relay-run falls back to it, saying why; an         *|
 |* embedder calls it here. Inputs are dense row-major buffers, flattened    *|
-|* as the Executor flattens them (tuples field by field); the results are   *|
-|* tensors whose types are those of this run (static even where the         *|
-|* program says `?`), read from a results handle.                           *|
+|* as the Executor flattens them (tuples field by field; a List or Option   *|
+|* of the prelude as a 0-d int64 tensor holding its count, then its         *|
+|* elements); the results are tensors flattened the same way, whose types  *|
+|* are those of this run (static even where the program says `?`), read     *|
+|* from a results handle.                                                   *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 

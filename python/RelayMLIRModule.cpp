@@ -232,6 +232,49 @@ py::object structure(MlirType type, int64_t &next) {
   return py::int_(next++);
 }
 
+/// Whether `type` is the prelude's List (or, `option`, Option) of one type.
+bool isListOrOption(MlirType type, bool &option) {
+  if (mlirTypeIsNull(type) || !mlirTypeIsARelayAdtType(type) ||
+      mlirRelayAdtTypeGetNumArgs(type) != 1)
+    return false;
+  MlirStringRef ref = mlirRelayAdtTypeGetName(type);
+  std::string name(ref.data, ref.length);
+  option = name == "Option";
+  return option || name == "List";
+}
+
+/// The structure of a result of `type` whose tensors, flattened (a list or
+/// option as its count, then its elements), are `arrays` from `next` on: a
+/// tensor's index, a tuple of fields, a list of elements, None for an empty
+/// option, {"some": element} for a full one.
+py::object resultStructure(MlirType type, const py::list &arrays,
+                           int64_t &next) {
+  if (mlirTypeIsATuple(type)) {
+    py::list fields;
+    for (intptr_t i = 0, e = mlirTupleTypeGetNumTypes(type); i < e; ++i)
+      fields.append(
+          resultStructure(mlirTupleTypeGetType(type, i), arrays, next));
+    return py::tuple(fields);
+  }
+  bool option = false;
+  if (isListOrOption(type, option)) {
+    py::array count = arrays[next++].cast<py::array>();
+    int64_t n = *static_cast<const int64_t *>(count.data());
+    py::list elements;
+    for (int64_t i = 0; i < n; ++i)
+      elements.append(
+          resultStructure(mlirRelayAdtTypeGetArg(type, 0), arrays, next));
+    if (!option)
+      return elements;
+    if (n == 0)
+      return py::none();
+    py::dict some;
+    some["some"] = elements[0];
+    return some;
+  }
+  return py::int_(next++);
+}
+
 /// A compiled entry function.
 class Function {
 public:
@@ -479,6 +522,10 @@ public:
   MlirType inputType(MlirType param, py::handle value,
                      const std::string &where) const {
     MlirContext ctx = mlirModuleGetContext(state->module);
+    // A list or option: its elements' types are taken one by one
+    // (flattenInput).
+    if (bool option; isListOrOption(param, option))
+      return param;
     if (py::isinstance<py::tuple>(value) || py::isinstance<py::list>(value)) {
       py::sequence fields = py::reinterpret_borrow<py::sequence>(value);
       bool matches = !mlirTypeIsNull(param) && mlirTypeIsATuple(param) &&
@@ -518,6 +565,36 @@ public:
   void flattenInput(MlirType type, py::handle value, const std::string &where,
                     std::vector<MlirType> &types,
                     std::vector<py::array> &arrays) const {
+    // A list (a Python list or tuple) or option (None or the value): an
+    // int64 count, then the elements.
+    if (bool option = false; isListOrOption(type, option)) {
+      std::vector<py::handle> elements;
+      if (option) {
+        if (!value.is_none())
+          elements.push_back(value);
+      } else {
+        if (!py::isinstance<py::list>(value) &&
+            !py::isinstance<py::tuple>(value))
+          throw py::type_error(where + " is a " + typeToString(type) +
+                               ": give a Python list of its elements");
+        for (py::handle element : py::reinterpret_borrow<py::sequence>(value))
+          elements.push_back(element);
+      }
+      MlirContext ctx = mlirModuleGetContext(state->module);
+      types.push_back(mlirRankedTensorTypeGet(
+          0, nullptr, mlirIntegerTypeGet(ctx, 64), mlirAttributeGetNull()));
+      py::array_t<int64_t> count{std::vector<py::ssize_t>{}};
+      *count.mutable_data() = static_cast<int64_t>(elements.size());
+      arrays.push_back(count);
+      MlirType elementType = mlirRelayAdtTypeGetArg(type, 0);
+      for (size_t i = 0; i < elements.size(); ++i) {
+        py::handle element = elements[i];
+        std::string at = where + "[" + std::to_string(i) + "]";
+        flattenInput(inputType(elementType, element, at), element, at, types,
+                     arrays);
+      }
+      return;
+    }
     if (mlirTypeIsATuple(type)) {
       py::sequence fields = py::reinterpret_borrow<py::sequence>(value);
       for (intptr_t i = 0, e = mlirTupleTypeGetNumTypes(type); i < e; ++i)
@@ -673,8 +750,9 @@ public:
     }
     mlirRelayResultsDestroy(results);
     int64_t next = 0;
-    return py::make_tuple(structure(mlirFunctionTypeGetResult(fn, 0), next),
-                          out, bfloat16);
+    return py::make_tuple(
+        resultStructure(mlirFunctionTypeGetResult(fn, 0), out, next), out,
+        bfloat16);
   }
 
   /// Whether `entry` takes or returns anything but tensors and tuples of
@@ -690,6 +768,8 @@ public:
             return true;
         return false;
       }
+      if (bool option; isListOrOption(t, option))
+        return object(mlirRelayAdtTypeGetArg(t, 0));
       return !mlirTypeIsARankedTensor(t) &&
              !mlirTypeIsARelayPolyTensorType(t) &&
              !mlirTypeIsARelayTypeVarType(t);
@@ -699,6 +779,31 @@ public:
         return true;
     for (intptr_t i = 0, e = mlirFunctionTypeGetNumResults(fn); i < e; ++i)
       if (object(mlirFunctionTypeGetResult(fn, i)))
+        return true;
+    return false;
+  }
+
+  /// Whether `entry` takes or returns a List or Option (which the
+  /// interpreter passes, native code not).
+  bool passesSequences(const std::string &entry) const {
+    MlirType fn = entryType(entry);
+    if (mlirTypeIsNull(fn))
+      return false;
+    std::function<bool(MlirType)> sequence = [&](MlirType t) {
+      if (mlirTypeIsATuple(t)) {
+        for (intptr_t i = 0, e = mlirTupleTypeGetNumTypes(t); i < e; ++i)
+          if (sequence(mlirTupleTypeGetType(t, i)))
+            return true;
+        return false;
+      }
+      bool option;
+      return isListOrOption(t, option);
+    };
+    for (intptr_t i = 0, e = mlirFunctionTypeGetNumInputs(fn); i < e; ++i)
+      if (sequence(mlirFunctionTypeGetInput(fn, i)))
+        return true;
+    for (intptr_t i = 0, e = mlirFunctionTypeGetNumResults(fn); i < e; ++i)
+      if (sequence(mlirFunctionTypeGetResult(fn, i)))
         return true;
     return false;
   }
@@ -828,6 +933,7 @@ PYBIND11_MODULE(_relay_mlir, m) {
       .def("parameter_shapes", &Module::parameterShapes, py::arg("entry"))
       .def("is_polymorphic", &Module::isPolymorphic, py::arg("entry"))
       .def("passes_objects", &Module::passesObjects, py::arg("entry"))
+      .def("passes_sequences", &Module::passesSequences, py::arg("entry"))
       .def("verify_options", &Module::verifyOptions, py::arg("opt_level"),
            py::arg("threads"), py::arg("target"), py::arg("cpu"),
            py::arg("precision"))

@@ -107,6 +107,11 @@ class Module:
         self._native.verify_options(*options)
         if self._native.parameter_shapes(entry) is None:
             raise Error("the module has no relay.func @%s" % entry)
+        if self._native.passes_sequences(entry) and \
+                not self._native.passes_objects(entry) and target != "cuda":
+            # Lists and options cross into Python on the interpreter, which
+            # calls compiled code for the regions native code covers.
+            return _HybridFunction(self._native, entry, options)
         if self._native.passes_objects(entry):
             # Closures, ADT values and references do not cross into Python
             # (the compiler says so, located).
@@ -146,8 +151,17 @@ def _flatten(structure, value, where, out):
 
 
 def _rebuild(structure, arrays):
+    """The value `structure` describes: a tuple of fields, a list of
+    elements, None (an empty Option), {"some": element}, or an array's
+    index."""
     if isinstance(structure, tuple):
         return tuple(_rebuild(s, arrays) for s in structure)
+    if isinstance(structure, list):
+        return [_rebuild(s, arrays) for s in structure]
+    if structure is None:
+        return None
+    if isinstance(structure, dict):
+        return _rebuild(structure["some"], arrays)
     return arrays[structure]
 
 

@@ -268,6 +268,57 @@ static void testInterpret(MlirContext ctx) {
   mlirModuleDestroy(module);
 }
 
+static void testInterpretLists(MlirContext ctx) {
+  // CHECK-LABEL: @interpret_lists
+  fprintf(stderr, "@interpret_lists\n");
+  // A List and an Option cross as a 0-d int64 count, then their elements.
+  MlirModule module = importText(
+      ctx,
+      "#[version = \"0.0.5\"]\n"
+      "def @main(%xs: List[Tensor[(?), float32]], %o: Option[float32]) {\n"
+      "  let %n = @length(%xs);\n"
+      "  (Cons(ones(shape=[3], dtype=\"float32\"), %xs), %o, %n)\n"
+      "}\n",
+      "lists.rly");
+  mlirRelayInferTypes(module);
+  MlirType f32 = mlirF32TypeGet(ctx), i64 = mlirIntegerTypeGet(ctx, 64);
+  MlirType count =
+      mlirRankedTensorTypeGet(0, NULL, i64, mlirAttributeGetNull());
+  int64_t two = 2, one = 1, zero = 0, twoShape[1] = {2}, oneShape[1] = {1};
+  MlirType types[5] = {
+      count, mlirRankedTensorTypeGet(1, twoShape, f32, mlirAttributeGetNull()),
+      mlirRankedTensorTypeGet(1, oneShape, f32, mlirAttributeGetNull()), count,
+      count};
+  float a[2] = {1, 2}, b[1] = {3};
+  const void *inputs[5] = {&two, a, b, &zero, NULL};
+  MlirRelayResults results =
+      mlirRelayInterpret(module, str("main"), 4, types, inputs);
+  // Three elements (3, 2 and 1 long), an empty option, the length 2.
+  // CHECK: list results: 6: count 3, option 0, length 2
+  intptr_t n = mlirRelayResultsGetNumTensors(results);
+  fprintf(stderr, "list results: %d: count %d, option %d, length %d\n", (int)n,
+          (int)*(const int64_t *)mlirRelayResultsGetData(results, 0),
+          (int)*(const int64_t *)mlirRelayResultsGetData(results, n - 2),
+          (int)*(const int32_t *)mlirRelayResultsGetData(results, n - 1));
+  // The second element, the list's first:
+  // CHECK: tensor<2xf32>: 1 2
+  mlirTypePrint(mlirRelayResultsGetType(results, 2), printToStderr, NULL);
+  const float *second = mlirRelayResultsGetData(results, 2);
+  fprintf(stderr, ": %g %g\n", second[0], second[1]);
+  mlirRelayResultsDestroy(results);
+  // A count larger than the inputs that follow it is an error.
+  // CHECK: diagnostic: loc("lists.rly":2:1): parameter #0
+  // CHECK-SAME: a count of 2 elements does not fit the inputs given
+  // CHECK: too many elements: 1
+  inputs[0] = &two;
+  types[1] = count;
+  inputs[1] = &one;
+  fprintf(stderr, "too many elements: %d\n",
+          mlirRelayResultsIsNull(
+              mlirRelayInterpret(module, str("main"), 2, types, inputs)));
+  mlirModuleDestroy(module);
+}
+
 static void testHybrid(MlirContext ctx) {
   // CHECK-LABEL: @hybrid
   fprintf(stderr, "@hybrid\n");
@@ -478,6 +529,7 @@ int main(void) {
   testBindInputShapes(ctx);
   testInstantiateEntry(ctx);
   testInterpret(ctx);
+  testInterpretLists(ctx);
   testHybrid(ctx);
   testGradient(ctx);
   testErrors(ctx);

@@ -186,6 +186,40 @@ def @main(%x: Tensor[(2, 3), float32], %p: (float32, int64)) {
         relay_mlir.compile(text, threads=0)
 
 
+def test_lists_and_options_cross_as_python_lists_and_none():
+    """Tests that a List parameter takes a Python list of arrays and an
+    Option one an array or None, that results come back as lists, None and
+    values (the interpreter, which compile() uses for such entries, calling
+    compiled code for the regions native code covers), and that a list
+    given as something else or of the wrong dtype raises."""
+    text = """#[version = "0.0.5"]
+def @main(%xs: List[Tensor[(?), float32]], %o: Option[Tensor[(2), float32]]) {
+  let %first = match? (%xs) { Cons(%x, _) => %x };
+  let %more = match (%o) {
+    Some(%v) => Some(%v * 2f),
+    None => None,
+  };
+  (Cons(%first + 1f, %xs), %more, @length(%xs))
+}"""
+    xs = [np.array([1, 2, 3], np.float32), np.array([4], np.float32)]
+    for f in (relay_mlir.compile(text), relay_mlir.load(text).interpret()):
+        grown, more, n = f(xs, np.array([1, 2], np.float32))
+        assert isinstance(grown, list) and len(grown) == 3
+        np.testing.assert_array_equal(grown[0], [2, 3, 4])
+        np.testing.assert_array_equal(grown[2], [4])
+        np.testing.assert_array_equal(more, [2, 4])
+        assert int(n) == 2
+        grown, more, n = f(xs[1:], None)
+        assert more is None and len(grown) == 2 and int(n) == 1
+    f = relay_mlir.compile(text)
+    with pytest.raises(TypeError, match="give a Python list of its elements"):
+        f(np.ones(3, np.float32), None)
+    with pytest.raises(TypeError, match="expected float32"):
+        f([np.ones(3, np.complex64)], None)
+    with pytest.raises(relay_mlir.Error, match="no case of the match"):
+        f([], None)
+
+
 def test_interpreted_programs_compile_their_native_regions():
     """Tests that a program native code does not cover as a whole (a
     convolution, then argwhere) runs on the interpreter calling compiled
