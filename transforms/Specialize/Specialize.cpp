@@ -19,6 +19,7 @@
 
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Pass/PassManager.h"
 
 namespace mlir::relay {
 #define GEN_PASS_DEF_SPECIALIZE
