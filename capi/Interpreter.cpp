@@ -7,6 +7,7 @@
 #include "runtime/Executor/NativeRegions.h"
 #include "runtime/Interpreter/Interpreter.h"
 #include "runtime/Interpreter/TensorBytes.h"
+#include "runtime/Interpreter/ValueFiles.h"
 #include "transforms/Decompose/Decompose.h"
 #include "transforms/Passes.h"
 #include "transforms/Pipelines/Pipelines.h"
@@ -32,27 +33,6 @@ static Results *unwrap(MlirRelayResults results) {
   return static_cast<Results *>(results.ptr);
 }
 
-/// The prelude's List or Option of one type, or null.
-static AdtType listOrOption(Type type) {
-  auto adt = dyn_cast<AdtType>(type);
-  if (adt && (adt.getName() == "List" || adt.getName() == "Option") &&
-      adt.getArgs().size() == 1)
-    return adt;
-  return {};
-}
-
-/// The constructor `name` of the ADT `adt` of `module`, or null.
-static Operation *lookupConstructor(ModuleOp module, AdtType adt,
-                                    StringRef name) {
-  auto data = module.lookupSymbol<DataOp>(adt.getName());
-  if (!data)
-    return nullptr;
-  for (CtorOp ctor : data.getConstructors())
-    if (ctor.getSymName() == name)
-      return ctor;
-  return nullptr;
-}
-
 /// The argument for a parameter of type `type` from the flat inputs from
 /// `next` on (a list or option: an int64 count, then its elements); null
 /// (reported at `loc`) when they do not fit it.
@@ -72,13 +52,11 @@ static ValuePtr buildArgument(ModuleOp module, Type type, ArrayRef<Type> types,
   }
   auto given = next < types.size() ? dyn_cast<RankedTensorType>(types[next])
                                    : RankedTensorType();
-  if (AdtType adt = listOrOption(type)) {
+  if (AdtType adt = getListOrOption(type)) {
     bool option = adt.getName() == "Option";
-    Operation *empty = lookupConstructor(module, adt, option ? "None" : "Nil");
-    Operation *full = lookupConstructor(module, adt, option ? "Some" : "Cons");
     auto i64 = IntegerType::get(type.getContext(), 64);
     if (!given || given.getElementType() != i64 || !given.hasStaticShape() ||
-        given.getNumElements() != 1 || !empty || !full) {
+        given.getNumElements() != 1) {
       emitError(loc) << "parameter #" << param << " (" << type
                      << "): a list or option is given as an int64 count, "
                         "then its elements";
@@ -100,13 +78,11 @@ static ValuePtr buildArgument(ModuleOp module, Type type, ArrayRef<Type> types,
         return nullptr;
       elements.push_back(std::move(v));
     }
-    if (option)
-      return elements.empty() ? RuntimeValue::adt(empty, {})
-                              : RuntimeValue::adt(full, {elements.front()});
-    ValuePtr list = RuntimeValue::adt(empty, {});
-    for (const ValuePtr &v : llvm::reverse(elements))
-      list = RuntimeValue::adt(full, {v, list});
-    return list;
+    ValuePtr value = makeListOrOption(module, adt, elements);
+    if (!value)
+      emitError(loc) << "parameter #" << param << " (" << type
+                     << "): the program does not define its constructors";
+    return value;
   }
   if (!isa<RankedTensorType>(type) || !given || !given.hasStaticShape()) {
     emitError(loc) << "parameter #" << param << " (" << type
@@ -129,24 +105,15 @@ static LogicalResult flatten(const ValuePtr &value, Results &results) {
         return failure();
     return success();
   }
-  if (value->getKind() == RuntimeValue::Kind::Adt) {
-    auto ctor = cast<CtorOp>(value->getConstructor());
-    StringRef data = ctor.getDataOp().getSymName();
-    if (data != "List" && data != "Option")
-      return failure();
-    std::vector<ValuePtr> elements;
-    for (ValuePtr at = value; !at->getFields().empty();) {
-      elements.push_back(at->getFields().front());
-      if (data == "Option")
-        break;
-      at = at->getFields()[1];
-    }
-    int64_t count = elements.size();
-    results.types.push_back(
-        RankedTensorType::get({}, IntegerType::get(ctor.getContext(), 64)));
+  if (std::optional<std::vector<ValuePtr>> elements =
+          getListOrOptionElements(value)) {
+    int64_t count = elements->size();
+    results.types.push_back(RankedTensorType::get(
+        {}, IntegerType::get(cast<CtorOp>(value->getConstructor()).getContext(),
+                             64)));
     results.data.emplace_back(reinterpret_cast<const char *>(&count),
                               reinterpret_cast<const char *>(&count + 1));
-    for (const ValuePtr &element : elements)
+    for (const ValuePtr &element : *elements)
       if (failed(flatten(element, results)))
         return failure();
     return success();
@@ -161,7 +128,7 @@ static LogicalResult flatten(const ValuePtr &value, Results &results) {
 /// The tensors of a value of `type` with its tuples flattened; none for a
 /// type holding a list or option (their counts are known at run time).
 static std::optional<int64_t> countLeaves(Type type) {
-  if (listOrOption(type))
+  if (getListOrOption(type))
     return std::nullopt;
   auto tuple = dyn_cast<TupleType>(type);
   if (!tuple)

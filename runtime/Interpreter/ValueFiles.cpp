@@ -83,10 +83,50 @@ FailureOr<ValueFile> interp::readValueFile(MLIRContext *ctx, StringRef path,
   return file;
 }
 
-/// Whether `type` is the prelude's List or Option applied to one type.
-static bool isListOrOption(AdtType adt) {
-  return (adt.getName() == "List" || adt.getName() == "Option") &&
-         adt.getArgs().size() == 1;
+AdtType interp::getListOrOption(Type type) {
+  auto adt = dyn_cast<AdtType>(type);
+  if (adt && (adt.getName() == "List" || adt.getName() == "Option") &&
+      adt.getArgs().size() == 1)
+    return adt;
+  return {};
+}
+
+ValuePtr interp::makeListOrOption(ModuleOp module, AdtType type,
+                                  ArrayRef<ValuePtr> elements) {
+  bool option = type.getName() == "Option";
+  Operation *empty = nullptr, *full = nullptr;
+  if (auto data = module.lookupSymbol<DataOp>(type.getName()))
+    for (CtorOp ctor : data.getConstructors()) {
+      if (ctor.getSymName() == (option ? "None" : "Nil"))
+        empty = ctor;
+      if (ctor.getSymName() == (option ? "Some" : "Cons"))
+        full = ctor;
+    }
+  if (!empty || !full || (option && elements.size() > 1))
+    return nullptr;
+  if (option)
+    return elements.empty() ? RuntimeValue::adt(empty, {})
+                            : RuntimeValue::adt(full, {elements.front()});
+  ValuePtr list = RuntimeValue::adt(empty, {});
+  for (const ValuePtr &v : llvm::reverse(elements))
+    list = RuntimeValue::adt(full, {v, list});
+  return list;
+}
+
+std::optional<std::vector<ValuePtr>>
+interp::getListOrOptionElements(const ValuePtr &v) {
+  if (v->getKind() != RuntimeValue::Kind::Adt)
+    return std::nullopt;
+  StringRef data = cast<CtorOp>(v->getConstructor()).getDataOp().getSymName();
+  if (data != "List" && data != "Option")
+    return std::nullopt;
+  std::vector<ValuePtr> out;
+  for (ValuePtr at = v; !at->getFields().empty(); at = at->getFields()[1]) {
+    out.push_back(at->getFields()[0]);
+    if (data == "Option")
+      break;
+  }
+  return out;
 }
 
 /// `a` and `b` joined: tensors of one rank and dtype with `?` where their
@@ -118,8 +158,8 @@ Type interp::valueFileType(const ValueFile &file, Type param) {
     }
     return TupleType::get(param.getContext(), fields);
   }
-  auto adt = dyn_cast<AdtType>(param);
-  if (!adt || !isListOrOption(adt))
+  AdtType adt = getListOrOption(param);
+  if (!adt)
     return {};
   Type element;
   for (const ValueFile &entry : file.entries) {
@@ -136,24 +176,12 @@ Type interp::valueFileType(const ValueFile &file, Type param) {
   return AdtType::get(param.getContext(), adt.getName(), {element});
 }
 
-/// The constructor `name` of the ADT `adt` of `module`.
-static Operation *lookupConstructor(ModuleOp module, AdtType adt,
-                                    StringRef name) {
-  auto data = module.lookupSymbol<DataOp>(adt.getName());
-  if (!data)
-    return nullptr;
-  for (CtorOp ctor : data.getConstructors())
-    if (ctor.getSymName() == name)
-      return ctor;
-  return nullptr;
-}
-
 FailureOr<ValuePtr> interp::valueFromFile(const ValueFile &file, Type type,
                                           ModuleOp module, Location loc,
                                           const Twine &what) {
-  auto adt = dyn_cast<AdtType>(type);
+  AdtType adt = getListOrOption(type);
   auto tuple = dyn_cast<TupleType>(type);
-  if (!tuple && !(adt && isListOrOption(adt))) {
+  if (!tuple && !adt) {
     if (!file.tensor) {
       emitError(loc) << what << " is a " << type << ", not a directory ('"
                      << file.path << "'): give a .npy file";
@@ -199,38 +227,13 @@ FailureOr<ValuePtr> interp::valueFromFile(const ValueFile &file, Type type,
   }
   if (tuple)
     return RuntimeValue::tuple(std::move(values));
-  bool option = adt.getName() == "Option";
-  Operation *empty = lookupConstructor(module, adt, option ? "None" : "Nil");
-  Operation *full = lookupConstructor(module, adt, option ? "Some" : "Cons");
-  if (!empty || !full) {
+  ValuePtr value = makeListOrOption(module, adt, values);
+  if (!value) {
     emitError(loc) << what << " is a " << type
                    << ", whose constructors the program does not define";
     return failure();
   }
-  if (option)
-    return values.empty() ? RuntimeValue::adt(empty, {})
-                          : RuntimeValue::adt(full, {values.front()});
-  ValuePtr list = RuntimeValue::adt(empty, {});
-  for (const ValuePtr &v : llvm::reverse(values))
-    list = RuntimeValue::adt(full, {v, list});
-  return list;
-}
-
-/// The entries of a list or option value, in order; none for another ADT.
-static std::optional<std::vector<ValuePtr>> entriesOf(const ValuePtr &v) {
-  auto ctor = cast<CtorOp>(v->getConstructor());
-  StringRef data = ctor.getDataOp().getSymName();
-  std::vector<ValuePtr> out;
-  if (data == "Option") {
-    if (!v->getFields().empty())
-      out.push_back(v->getFields().front());
-    return out;
-  }
-  if (data != "List")
-    return std::nullopt;
-  for (ValuePtr at = v; !at->getFields().empty(); at = at->getFields()[1])
-    out.push_back(at->getFields()[0]);
-  return out;
+  return value;
 }
 
 LogicalResult interp::writeValueFile(const ValuePtr &value, StringRef path,
@@ -260,7 +263,8 @@ LogicalResult interp::writeValueFile(const ValuePtr &value, StringRef path,
         return failure();
     return success();
   case RuntimeValue::Kind::Adt: {
-    std::optional<std::vector<ValuePtr>> entries = entriesOf(value);
+    std::optional<std::vector<ValuePtr>> entries =
+        getListOrOptionElements(value);
     if (!entries)
       break;
     // Entries left from an earlier value would read as this one's.

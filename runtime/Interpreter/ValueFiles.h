@@ -16,6 +16,7 @@
 
 #include "runtime/Interpreter/Value.h"
 
+#include "dialects/relay/RelayTypes.h"
 #include "mlir/IR/BuiltinOps.h"
 
 #include <optional>
@@ -34,6 +35,17 @@ struct ValueFile {
   /// The shape of the first tensor it holds (depth first), if any.
   std::optional<SmallVector<int64_t>> firstShape() const;
 };
+
+/// The prelude's List or Option of one type that `type` is, or null.
+AdtType getListOrOption(Type type);
+/// The value of `type` (a List or Option) holding `elements` (at most one
+/// for an Option), its constructors those of `module`; null where the
+/// module does not define them.
+ValuePtr makeListOrOption(ModuleOp module, AdtType type,
+                          ArrayRef<ValuePtr> elements);
+/// The elements of a List or Option value, in order; none for another
+/// value.
+std::optional<std::vector<ValuePtr>> getListOrOptionElements(const ValuePtr &v);
 
 /// Reads `path`: a .npy file or a directory (recursively); sets `error`
 /// (naming the file) on failure.
