@@ -755,57 +755,54 @@ public:
         bfloat16);
   }
 
-  /// Whether `entry` takes or returns anything but tensors and tuples of
-  /// them (closures, ADT values, references: not passed through the C API).
-  bool passesObjects(const std::string &entry) const {
+  /// Whether `entry` takes or returns a value of a type `pred` holds for,
+  /// looking into tuples' fields and lists' and options' elements.
+  bool signatureHas(const std::string &entry,
+                    const std::function<bool(MlirType)> &pred) const {
     MlirType fn = entryType(entry);
     if (mlirTypeIsNull(fn))
       return false;
-    std::function<bool(MlirType)> object = [&](MlirType t) {
+    std::function<bool(MlirType)> has = [&](MlirType t) {
+      if (pred(t))
+        return true;
       if (mlirTypeIsATuple(t)) {
         for (intptr_t i = 0, e = mlirTupleTypeGetNumTypes(t); i < e; ++i)
-          if (object(mlirTupleTypeGetType(t, i)))
+          if (has(mlirTupleTypeGetType(t, i)))
             return true;
         return false;
       }
-      if (bool option; isListOrOption(t, option))
-        return object(mlirRelayAdtTypeGetArg(t, 0));
-      return !mlirTypeIsARankedTensor(t) &&
-             !mlirTypeIsARelayPolyTensorType(t) &&
-             !mlirTypeIsARelayTypeVarType(t);
+      bool option;
+      return isListOrOption(t, option) && has(mlirRelayAdtTypeGetArg(t, 0));
     };
     for (intptr_t i = 0, e = mlirFunctionTypeGetNumInputs(fn); i < e; ++i)
-      if (object(mlirFunctionTypeGetInput(fn, i)))
+      if (has(mlirFunctionTypeGetInput(fn, i)))
         return true;
     for (intptr_t i = 0, e = mlirFunctionTypeGetNumResults(fn); i < e; ++i)
-      if (object(mlirFunctionTypeGetResult(fn, i)))
+      if (has(mlirFunctionTypeGetResult(fn, i)))
         return true;
     return false;
+  }
+
+  /// Whether `entry` takes or returns anything but tensors, and tuples,
+  /// lists and options of them (closures, other ADT values, references:
+  /// not passed through the C API).
+  bool passesObjects(const std::string &entry) const {
+    return signatureHas(entry, [](MlirType t) {
+      bool option;
+      return !mlirTypeIsATuple(t) && !isListOrOption(t, option) &&
+             !mlirTypeIsARankedTensor(t) &&
+             !mlirTypeIsARelayPolyTensorType(t) &&
+             !mlirTypeIsARelayTypeVarType(t);
+    });
   }
 
   /// Whether `entry` takes or returns a List or Option (which the
   /// interpreter passes, native code not).
   bool passesSequences(const std::string &entry) const {
-    MlirType fn = entryType(entry);
-    if (mlirTypeIsNull(fn))
-      return false;
-    std::function<bool(MlirType)> sequence = [&](MlirType t) {
-      if (mlirTypeIsATuple(t)) {
-        for (intptr_t i = 0, e = mlirTupleTypeGetNumTypes(t); i < e; ++i)
-          if (sequence(mlirTupleTypeGetType(t, i)))
-            return true;
-        return false;
-      }
+    return signatureHas(entry, [](MlirType t) {
       bool option;
       return isListOrOption(t, option);
-    };
-    for (intptr_t i = 0, e = mlirFunctionTypeGetNumInputs(fn); i < e; ++i)
-      if (sequence(mlirFunctionTypeGetInput(fn, i)))
-        return true;
-    for (intptr_t i = 0, e = mlirFunctionTypeGetNumResults(fn); i < e; ++i)
-      if (sequence(mlirFunctionTypeGetResult(fn, i)))
-        return true;
-    return false;
+    });
   }
 
   bool isPolymorphic(const std::string &entry) const {

@@ -59,6 +59,16 @@ Value scalarInput(NodeContext &ctx, Emitter &b, unsigned i, Type element) {
   return v;
 }
 
+/// Adds `groups` as the node's outputs, group after group (the updated
+/// tensors, then each state's).
+LogicalResult outputGroups(Emitter &b, ArrayRef<SmallVector<Value>> groups) {
+  for (const SmallVector<Value> &group : groups)
+    for (Value v : group)
+      if (failed(b.output(v)))
+        return failure();
+  return success();
+}
+
 /// `v * x` for a constant `v` of x's element type.
 Value times(Emitter &b, double v, Value x) { return b.mul(b.scalar(v, x), x); }
 
@@ -86,11 +96,7 @@ LogicalResult convertAdagrad(NodeContext &ctx) {
         b.op<SubtractOp>({x, b.op<DivideOp>({b.mul(r, reg), adaptive})}));
     hs.push_back(hNew);
   }
-  for (ArrayRef<Value> group : {ArrayRef<Value>(xs), ArrayRef<Value>(hs)})
-    for (Value v : group)
-      if (failed(b.output(v)))
-        return failure();
-  return success();
+  return outputGroups(b, {xs, hs});
 }
 
 LogicalResult convertMomentum(NodeContext &ctx) {
@@ -125,11 +131,7 @@ LogicalResult convertMomentum(NodeContext &ctx) {
     xs.push_back(b.op<SubtractOp>({x, b.mul(r, step)}));
     vs.push_back(vNew);
   }
-  for (ArrayRef<Value> group : {ArrayRef<Value>(xs), ArrayRef<Value>(vs)})
-    for (Value v : group)
-      if (failed(b.output(v)))
-        return failure();
-  return success();
+  return outputGroups(b, {xs, vs});
 }
 
 LogicalResult convertAdam(NodeContext &ctx) {
@@ -168,12 +170,7 @@ LogicalResult convertAdam(NodeContext &ctx) {
     vs.push_back(vNew);
     hs.push_back(hNew);
   }
-  for (ArrayRef<Value> group :
-       {ArrayRef<Value>(xs), ArrayRef<Value>(vs), ArrayRef<Value>(hs)})
-    for (Value v : group)
-      if (failed(b.output(v)))
-        return failure();
-  return success();
+  return outputGroups(b, {xs, vs, hs});
 }
 
 } // namespace

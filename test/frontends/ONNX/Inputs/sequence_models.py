@@ -45,6 +45,27 @@ def split_concat():
         [split, last], opset=13)
 
 
+def static_map():
+    """SplitToSequence into rows, an insert at the front and an erase of
+    the last row, SequenceMap doubling each, ConcatFromSequence stacking
+    them: every sequence known at import."""
+    zero = numpy_helper.from_array(np.array(0, np.int64), 'zero')
+    two = numpy_helper.from_array(np.array(2, np.float32), 'two')
+    body = helper.make_graph(
+        [helper.make_node('Mul', ['r', 'two'], ['d'])], 'body',
+        [tensor('r', [4])], [tensor('d', [4])], [two])
+    return model([
+        helper.make_node('SplitToSequence', ['x'], ['rows'], axis=0,
+                         keepdims=0),
+        helper.make_node('SequenceInsert', ['rows', 'y', 'zero'], ['more']),
+        helper.make_node('SequenceErase', ['more'], ['fewer']),
+        helper.make_node('SequenceMap', ['fewer'], ['doubled'], body=body),
+        helper.make_node('ConcatFromSequence', ['doubled'], ['stacked'],
+                         axis=0, new_axis=1)],
+        [tensor('x', [2, 4]), tensor('y', [4])], [tensor('stacked', [2, 4])],
+        [zero], opset=17)
+
+
 def runtime_ops():
     """A sequence input: SequenceInsert at a position given at run time,
     SequenceErase of the last element, SequenceAt, SequenceLength and
@@ -134,7 +155,7 @@ def sequence_of_maps():
                  [info], [tensor('n', [], TensorProto.INT64)], opset=13)
 
 
-MODELS = {f.__name__: f for f in (split_concat, runtime_ops, sequence_map,
+MODELS = {f.__name__: f for f in (split_concat, static_map, runtime_ops, sequence_map,
                                   optional_ops, bad_position, mixed_ranks,
                                   empty_at, sequence_of_maps)}
 
