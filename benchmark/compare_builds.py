@@ -45,7 +45,7 @@ def cpu_table(headers, rows, results=None):
 
 def program_and_inputs(name, models, tmp):
     """The workload's program and input files (as run_workloads.py)."""
-    if name in workloads.VISION:
+    if name in workloads.VISION + workloads.TORCHVISION:
         model = os.path.join(models, name + '.onnx')
         if not os.path.exists(model):
             subprocess.run(['/usr/bin/python3', os.path.join(

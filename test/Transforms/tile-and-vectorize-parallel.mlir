@@ -132,3 +132,51 @@ func.func @long_k(%a: memref<128x32768xf32>, %b: memref<32768x64xf32>,
                 outs(%c : memref<128x64xf32>)
   return
 }
+
+// -----
+
+// Tests that a transposition of 2^17 or more elements (a product's [P, C]
+// result read back into NCHW, 784 positions x 512 channels) runs its rows
+// of 16x16 blocks on the threads; each block stays a network of shuffles.
+// CHECK-LABEL: func.func @large_transpose
+// CHECK:       scf.forall (%{{.*}}) = (0) to (512) step (16)
+// CHECK:         scf.for %{{.*}} = %c0 to %c784 step %c16
+// CHECK:           vector.transfer_read {{.*}} : memref<784x512xf32>, vector<16x16xf32>
+// CHECK:           vector.shuffle
+// CHECK:           vector.transfer_write {{.*}} : vector<16x16xf32>, memref<512x784xf32>
+func.func @large_transpose(%in: memref<784x512xf32>,
+                           %out: memref<512x784xf32>) {
+  linalg.transpose ins(%in : memref<784x512xf32>)
+                   outs(%out : memref<512x784xf32>) permutation = [1, 0]
+  return
+}
+
+// -----
+
+// Tests that a transposition of ragged rows (4096 channels x 49 positions)
+// runs its whole blocks on the threads and the rest of each row (the 49th
+// position) after them on one.
+// CHECK-LABEL: func.func @large_ragged_transpose
+// CHECK:       scf.forall (%{{.*}}) = (0) to (4096) step (16)
+// CHECK:         vector.shuffle
+// CHECK:       }
+// CHECK-NOT:   scf.forall
+// CHECK:       vector.transfer_read %arg0[%c48, %{{.*}}]
+func.func @large_ragged_transpose(%in: memref<49x4096xf32>,
+                                  %out: memref<4096x49xf32>) {
+  linalg.transpose ins(%in : memref<49x4096xf32>)
+                   outs(%out : memref<4096x49xf32>) permutation = [1, 0]
+  return
+}
+
+// -----
+
+// Tests that a small transposition (32x48) stays on one thread.
+// CHECK-LABEL: func.func @small_transpose
+// CHECK-NOT:   scf.forall
+// CHECK:       vector.shuffle
+func.func @small_transpose(%in: memref<32x48xf32>, %out: memref<48x32xf32>) {
+  linalg.transpose ins(%in : memref<32x48xf32>)
+                   outs(%out : memref<48x32xf32>) permutation = [1, 0]
+  return
+}
