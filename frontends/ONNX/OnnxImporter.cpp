@@ -2,6 +2,7 @@
 
 #include "frontends/ONNX/OnnxImporter.h"
 
+#include "frontends/ONNX/ExternalData.h"
 #include "frontends/ONNX/GraphImporter.h"
 #include "frontends/ONNX/NodeContext.h"
 #include "frontends/ONNX/Sequences.h"
@@ -18,6 +19,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 
 using namespace mlir;
@@ -303,6 +305,12 @@ mlir::relay::onnx_import::importOnnxModel(StringRef bytes, StringRef fileName,
         << "the ONNX model has no graph";
     return nullptr;
   }
+  StringRef directory = options.externalDataDirectory;
+  if (directory.empty())
+    directory = llvm::sys::path::parent_path(fileName);
+  if (failed(loadExternalData(model, directory,
+                              FileLineColLoc::get(ctx, fileName, 0, 0))))
+    return nullptr;
   return GraphImporter(ctx, fileName, options).import(model);
 }
 

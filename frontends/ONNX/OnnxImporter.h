@@ -40,6 +40,10 @@ struct OnnxImportOptions {
   /// optional input, the shape of its first tensor (none for an empty
   /// one) gives the rank of its elements.
   SmallVector<std::optional<SmallVector<int64_t>>> inputShapesInOrder;
+  /// Where the files of tensors kept outside the model (ONNX external
+  /// data) are found; empty: the directory of the model's file name (the
+  /// current directory for a name without one, such as `<stdin>`).
+  std::string externalDataDirectory;
 };
 
 /// Imports the serialized ModelProto in `bytes`; `fileName` names it in

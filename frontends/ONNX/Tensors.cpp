@@ -134,8 +134,8 @@ mlir::relay::onnx_import::convertTensor(const onnx::TensorProto &tensor,
                                         MLIRContext *ctx, Location loc) {
   if (tensor.data_location() == onnx::TensorProto::EXTERNAL)
     return emitError(loc) << "tensor '" << tensor.name()
-                          << "' keeps its data in an external file, which "
-                             "the importer does not read";
+                          << "' keeps its data in an external file that "
+                             "was not loaded (loadExternalData)";
   Type elementType = convertDataType(ctx, tensor.data_type());
   if (!elementType)
     return emitError(loc) << "tensor '" << tensor.name()

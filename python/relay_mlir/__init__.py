@@ -395,7 +395,9 @@ class _PolymorphicFunction:
 def load(source, name=None, input_shapes=None):
     """A Module from `source`: the path of a .rly, .mlir or .onnx file,
     Relay text or MLIR text, or the bytes of an ONNX model. `name` names the
-    text in diagnostics. `input_shapes` ({input name: shape}) gives an ONNX
+    text in diagnostics; an ONNX model's tensors kept in files beside it
+    (external data) are found in the directory of its path, or of `name`
+    for bytes (else the current directory). `input_shapes` ({input name: shape}) gives an ONNX
     model's inputs the sizes of the dimensions it leaves symbolic (a batch
     size), as TVM's from_onnx takes its `shape`."""
     shapes = {k: [int(d) for d in v] for k, v in (input_shapes or {}).items()}

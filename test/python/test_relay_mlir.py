@@ -436,6 +436,36 @@ def test_onnx_model_bytes_and_corrupt():
         relay_mlir.load(b"\x08\x07garbage", name="model.onnx")
 
 
+def test_onnx_external_data(tmp_path, monkeypatch):
+    """Tests a model saved with its weights in a file beside it (ONNX
+    external data, onnx.save_model's save_as_external_data), loaded by path
+    from another directory and as bytes named by its path, against numpy;
+    and that a missing data file raises naming it."""
+    onnx = pytest.importorskip("onnx")
+    from onnx import helper, numpy_helper, TensorProto
+    rng = np.random.default_rng(3)
+    w = rng.standard_normal((4, 6)).astype(np.float32)
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w"], ["y"])], "mm",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 6])],
+        [numpy_helper.from_array(w, "w")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    (tmp_path / "m").mkdir()
+    path = tmp_path / "m" / "model.onnx"
+    onnx.save_model(model, str(path), save_as_external_data=True,
+                    location="weights.bin", size_threshold=0)
+    monkeypatch.chdir(tmp_path)
+    x = rng.standard_normal((2, 4)).astype(np.float32)
+    np.testing.assert_allclose(relay_mlir.compile(str(path))(x), x @ w,
+                               rtol=1e-5, atol=1e-6)
+    f = relay_mlir.load(path.read_bytes(), name=str(path)).compile()
+    np.testing.assert_allclose(f(x), x @ w, rtol=1e-5, atol=1e-6)
+    (tmp_path / "m" / "weights.bin").unlink()
+    with pytest.raises(relay_mlir.Error, match="weights.bin"):
+        relay_mlir.load(str(path))
+
+
 def test_onnx_symbolic_batch():
     """Tests an ONNX model whose batch size is symbolic, given one by
     input_shapes, against numpy; and that a shape that does not fit, an
