@@ -202,6 +202,10 @@ FailureOr<std::string> mlir::relay::interp::writeNpy(const Tensor &t,
   } else if (e.isF16() || e.isF32() || e.isF64()) {
     width = e.getIntOrFloatBitWidth() / 8;
     descr = "<f" + std::to_string(width);
+  } else if (e.isBF16()) {
+    // numpy has no bfloat16: float32 holds every bfloat16 exactly.
+    width = 4;
+    descr = "<f4";
   } else {
     error = "numpy has no dtype for this tensor's elements";
     return failure();

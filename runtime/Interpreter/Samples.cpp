@@ -2,7 +2,8 @@
 
 #include "runtime/Interpreter/Samples.h"
 
-#include "runtime/Interpreter/Npy.h"
+#include "runtime/Interpreter/Interpreter.h"
+#include "runtime/Interpreter/ValueFiles.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Support/FileUtilities.h"
@@ -38,70 +39,83 @@ bool isNpy(const std::string &path) {
   return StringRef(path).ends_with(".npy");
 }
 
-/// The tensor of `path`, which must have `type`.
-FailureOr<ValuePtr> readArgument(StringRef path, Type type, Location loc,
-                                 unsigned param, StringRef what) {
+bool isDirectory(const std::string &path) {
+  return llvm::sys::fs::is_directory(path);
+}
+
+/// The argument `path` (a .npy file, or a directory as relay-run's --input
+/// takes a tuple, list or option) holds for parameter #`param` of `type`.
+FailureOr<ValuePtr> readArgument(StringRef path, Type type, ModuleOp module,
+                                 Location loc, unsigned param, StringRef what) {
   std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> bytes = openInputFile(path, &error);
-  if (!bytes) {
-    emitError(loc) << what << ": " << error;
-    return failure();
-  }
-  FailureOr<Tensor> t = readNpy(loc.getContext(), bytes->getBuffer(), error);
-  if (failed(t)) {
+  FailureOr<ValueFile> file = readValueFile(loc.getContext(), path, error);
+  if (failed(file)) {
     emitError(loc) << what << " '" << path << "': " << error;
     return failure();
   }
-  if (t->getType() != type) {
-    emitError(loc) << what << " '" << path << "' holds a " << t->getType()
-                   << " where parameter #" << param << " is " << type;
+  std::string where = (what + " '" + path + "'").str();
+  FailureOr<ValuePtr> value = valueFromFile(*file, type, module, loc, where);
+  if (failed(value))
     return failure();
+  if ((*value)->getKind() == RuntimeValue::Kind::Tensor) {
+    RankedTensorType held = (*value)->getTensor().getType();
+    if (held != type) {
+      emitError(loc) << where << " holds a " << held << " where parameter #"
+                     << param << " is " << type;
+      return failure();
+    }
+    return value;
   }
-  return RuntimeValue::tensor(std::move(*t));
+  if (failed(Interpreter::checkArgument(*value, type, loc, where)))
+    return failure();
+  return value;
 }
 } // namespace
 
-FailureOr<std::vector<Sample>> interp::readSampleDirectory(StringRef dir,
-                                                           TypeRange params,
-                                                           Location loc,
-                                                           StringRef what) {
+FailureOr<std::vector<Sample>>
+interp::readSampleDirectory(StringRef dir, TypeRange params, ModuleOp module,
+                            Location loc, StringRef what) {
   if (!llvm::sys::fs::is_directory(dir)) {
     emitError(loc) << what << " '" << dir << "' is not a directory";
     return failure();
   }
   std::vector<Sample> samples;
   if (params.size() == 1) {
+    // A tensor's samples are .npy files; a tuple's, list's or option's
+    // directories.
+    bool tensor = isa<RankedTensorType>(params[0]);
     FailureOr<std::vector<std::string>> files =
-        listDirectory(dir, isNpy, loc, what);
+        listDirectory(dir, tensor ? isNpy : isDirectory, loc, what);
     if (failed(files))
       return failure();
     for (const std::string &file : *files) {
-      FailureOr<ValuePtr> t = readArgument(file, params[0], loc, 0, what);
+      FailureOr<ValuePtr> t =
+          readArgument(file, params[0], module, loc, 0, what);
       if (failed(t))
         return failure();
       samples.push_back({llvm::sys::path::stem(file).str(), {*t}});
     }
   } else {
-    FailureOr<std::vector<std::string>> dirs = listDirectory(
-        dir,
-        [](const std::string &p) { return llvm::sys::fs::is_directory(p); },
-        loc, what);
+    FailureOr<std::vector<std::string>> dirs =
+        listDirectory(dir, isDirectory, loc, what);
     if (failed(dirs))
       return failure();
     for (const std::string &sub : *dirs) {
-      FailureOr<std::vector<std::string>> files =
-          listDirectory(sub, isNpy, loc, what);
+      FailureOr<std::vector<std::string>> files = listDirectory(
+          sub, [](const std::string &p) { return isNpy(p) || isDirectory(p); },
+          loc, what);
       if (failed(files))
         return failure();
       if (files->size() != params.size()) {
         emitError(loc) << what << " '" << sub << "' holds " << files->size()
-                       << " .npy files for the " << params.size()
-                       << " parameters";
+                       << " arguments (.npy files or directories) for the "
+                       << params.size() << " parameters";
         return failure();
       }
       Sample sample{llvm::sys::path::filename(sub).str(), {}};
       for (auto [i, file] : llvm::enumerate(*files)) {
-        FailureOr<ValuePtr> t = readArgument(file, params[i], loc, i, what);
+        FailureOr<ValuePtr> t =
+            readArgument(file, params[i], module, loc, i, what);
         if (failed(t))
           return failure();
         sample.args.push_back(*t);
@@ -111,8 +125,9 @@ FailureOr<std::vector<Sample>> interp::readSampleDirectory(StringRef dir,
   }
   if (samples.empty()) {
     emitError(loc) << what << " '" << dir << "' holds no samples ("
-                   << (params.size() == 1 ? ".npy files"
-                                          : "subdirectories of .npy files")
+                   << (params.size() != 1 ? "subdirectories of arguments"
+                       : isa<RankedTensorType>(params[0]) ? ".npy files"
+                                                          : "directories")
                    << ")";
     return failure();
   }

@@ -2,10 +2,13 @@
 //
 // A directory of samples for a function, the format of
 // --relay-quantize-calibrate's calibration-data and relay-run's --samples:
-// for a function of one parameter each `.npy` file is one sample; for
-// several, each subdirectory is one, its `.npy` files (in name order) the
-// arguments in parameter order. Every tensor must have its parameter's
-// type; errors name the file.
+// for a function of one tensor parameter each `.npy` file is one sample
+// (of a tuple, list or option parameter each directory, as relay-run's
+// --input takes one: ValueFiles.h); for several parameters, each
+// subdirectory is one, its `.npy` files and directories (in name order) the
+// arguments in parameter order. Every argument must have its parameter's
+// type (a bf16 tensor may be given as floats, rounded); errors name the
+// file.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +17,7 @@
 
 #include "runtime/Interpreter/Value.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Location.h"
 
 #include <string>
@@ -28,13 +32,13 @@ struct Sample {
   std::vector<ValuePtr> args;
 };
 
-/// The samples of `dir` (in name order) for a function of `params`;
+/// The samples of `dir` (in name order) for a function of `params`, in
+/// `module` (whose List and Option constructors build such arguments);
 /// errors are reported at `loc`, naming the directory as `what` (the
 /// option that gave it, e.g. "calibration-data").
-FailureOr<std::vector<Sample>> readSampleDirectory(StringRef dir,
-                                                   TypeRange params,
-                                                   Location loc,
-                                                   StringRef what);
+FailureOr<std::vector<Sample>>
+readSampleDirectory(StringRef dir, TypeRange params, ModuleOp module,
+                    Location loc, StringRef what);
 
 } // namespace mlir::relay::interp
 

@@ -187,7 +187,18 @@ FailureOr<ValuePtr> interp::valueFromFile(const ValueFile &file, Type type,
                      << file.path << "'): give a .npy file";
       return failure();
     }
-    return RuntimeValue::tensor(*file.tensor);
+    // numpy has no bfloat16: a bf16 tensor is given as floats, rounded to
+    // the nearest bfloat16 (as Python's relay_mlir rounds its arrays).
+    auto tensorType = dyn_cast<RankedTensorType>(type);
+    const Tensor &given = *file.tensor;
+    Type element = given.getElementType();
+    if (tensorType && tensorType.getElementType().isBF16() &&
+        isa<FloatType>(element) && !element.isBF16()) {
+      Tensor rounded(tensorType.getElementType(), given.getShape());
+      rounded.copyElements(0, given, 0, given.getNumElements());
+      return RuntimeValue::tensor(std::move(rounded));
+    }
+    return RuntimeValue::tensor(given);
   }
   if (file.tensor) {
     emitError(loc) << what << " is a " << type << ": give a directory of its "

@@ -524,8 +524,9 @@ int main(int argc, char **argv) {
     if (bench > 0)
       return fail("--bench times one input: give --input files or "
                   "--random-inputs, not --samples");
-    FailureOr<std::vector<Sample>> read = readSampleDirectory(
-        samplesDir, body.getArgumentTypes(), func.getLoc(), "--samples");
+    FailureOr<std::vector<Sample>> read =
+        readSampleDirectory(samplesDir, body.getArgumentTypes(), *module,
+                            func.getLoc(), "--samples");
     if (failed(read))
       return 1;
     samples = std::move(*read);

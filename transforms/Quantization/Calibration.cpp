@@ -48,9 +48,9 @@ void quant::setCalibrationRunner(CalibrationRunner runner) {
 
 FailureOr<std::vector<std::vector<ValuePtr>>>
 quant::readCalibrationData(StringRef dir, FuncOp func) {
-  FailureOr<std::vector<interp::Sample>> samples =
-      interp::readSampleDirectory(dir, func.getFunctionType().getInputs(),
-                                  func.getLoc(), "calibration-data");
+  FailureOr<std::vector<interp::Sample>> samples = interp::readSampleDirectory(
+      dir, func.getFunctionType().getInputs(),
+      func->getParentOfType<ModuleOp>(), func.getLoc(), "calibration-data");
   if (failed(samples))
     return failure();
   std::vector<std::vector<ValuePtr>> args;
