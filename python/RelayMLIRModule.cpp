@@ -233,6 +233,42 @@ py::object structure(MlirType type, int64_t &next) {
 }
 
 /// Whether `type` is the prelude's List (or, `option`, Option) of one type.
+/// The type of values of types `a` and `b` alike: tensors of one rank and
+/// dtype whose sizes differ have `?` there, tuples field by field; null
+/// where they differ otherwise.
+MlirType joinInputTypes(MlirType a, MlirType b) {
+  if (mlirTypeEqual(a, b))
+    return a;
+  if (mlirTypeIsARankedTensor(a) && mlirTypeIsARankedTensor(b) &&
+      mlirShapedTypeGetRank(a) == mlirShapedTypeGetRank(b) &&
+      mlirTypeEqual(mlirShapedTypeGetElementType(a),
+                    mlirShapedTypeGetElementType(b))) {
+    std::vector<int64_t> shape;
+    for (intptr_t d = 0, r = mlirShapedTypeGetRank(a); d < r; ++d) {
+      int64_t x = mlirShapedTypeGetDimSize(a, d);
+      shape.push_back(x == mlirShapedTypeGetDimSize(b, d)
+                          ? x
+                          : mlirShapedTypeGetDynamicSize());
+    }
+    return mlirRankedTensorTypeGet(shape.size(), shape.data(),
+                                   mlirShapedTypeGetElementType(a),
+                                   mlirAttributeGetNull());
+  }
+  if (mlirTypeIsATuple(a) && mlirTypeIsATuple(b) &&
+      mlirTupleTypeGetNumTypes(a) == mlirTupleTypeGetNumTypes(b)) {
+    std::vector<MlirType> fields;
+    for (intptr_t i = 0, e = mlirTupleTypeGetNumTypes(a); i < e; ++i) {
+      fields.push_back(joinInputTypes(mlirTupleTypeGetType(a, i),
+                                      mlirTupleTypeGetType(b, i)));
+      if (mlirTypeIsNull(fields.back()))
+        return {nullptr};
+    }
+    return mlirTupleTypeGet(mlirTypeGetContext(a), fields.size(),
+                            fields.data());
+  }
+  return {nullptr};
+}
+
 bool isListOrOption(MlirType type, bool &option) {
   if (mlirTypeIsNull(type) || !mlirTypeIsARelayAdtType(type) ||
       mlirRelayAdtTypeGetNumArgs(type) != 1)
@@ -523,9 +559,38 @@ public:
                      const std::string &where) const {
     MlirContext ctx = mlirModuleGetContext(state->module);
     // A list or option: its elements' types are taken one by one
-    // (flattenInput).
-    if (bool option; isListOrOption(param, option))
-      return param;
+    // (flattenInput); a polymorphic one's (`List[A]`) from its elements,
+    // sizes that differ between them `?` (as relay-run's --input).
+    if (bool option; isListOrOption(param, option)) {
+      MlirType elementParam = mlirRelayAdtTypeGetArg(param, 0);
+      if (!mlirTypeIsARelayTypeVarType(elementParam) &&
+          !mlirTypeIsARelayPolyTensorType(elementParam))
+        return param;
+      std::vector<py::handle> elements;
+      if (option && !value.is_none())
+        elements.push_back(value);
+      if (!option &&
+          (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value)))
+        for (py::handle element : py::reinterpret_borrow<py::sequence>(value))
+          elements.push_back(element);
+      MlirStringRef name = mlirRelayAdtTypeGetName(param);
+      if (elements.empty()) {
+        // Nothing to infer the elements' type from: the other inputs may.
+        MlirType unknown = mlirRelayIncompleteTypeGet(ctx);
+        return mlirRelayAdtTypeGet(ctx, name, 1, &unknown);
+      }
+      MlirType joined{nullptr};
+      for (size_t i = 0; i < elements.size(); ++i) {
+        std::string at = where + "[" + std::to_string(i) + "]";
+        MlirType type = inputType(elementParam, elements[i], at);
+        joined = i == 0 ? type : joinInputTypes(joined, type);
+        if (mlirTypeIsNull(joined))
+          throw py::type_error(at + " (" + typeToString(type) +
+                               ") differs from the elements before it in "
+                               "more than its sizes");
+      }
+      return mlirRelayAdtTypeGet(ctx, name, 1, &joined);
+    }
     if (py::isinstance<py::tuple>(value) || py::isinstance<py::list>(value)) {
       py::sequence fields = py::reinterpret_borrow<py::sequence>(value);
       bool matches = !mlirTypeIsNull(param) && mlirTypeIsATuple(param) &&

@@ -107,21 +107,7 @@ class Module:
         self._native.verify_options(*options)
         if self._native.parameter_shapes(entry) is None:
             raise Error("the module has no relay.func @%s" % entry)
-        if self._native.passes_sequences(entry) and \
-                not self._native.passes_objects(entry) and target != "cuda":
-            # Lists and options cross into Python on the interpreter, which
-            # calls compiled code for the regions native code covers.
-            return _HybridFunction(self._native, entry, options)
-        if self._native.passes_objects(entry):
-            # Closures, ADT values and references do not cross into Python
-            # (the compiler says so, located).
-            return Function(self._native.compile(entry, *options), entry)
-        if self._native.is_polymorphic(entry):
-            return _PolymorphicFunction(self._native, entry, options)
-        shapes = self._native.parameter_shapes(entry)
-        if shapes and any(s is not None and -1 in s for s in shapes):
-            return _ShapedFunction(self._native, entry, shapes, options)
-        return _compile_or_interpret(self._native, entry, options)
+        return _entry_function(self._native, entry, options)
 
     def interpret(self, entry="main"):
         """`entry` on the reference interpreter, as a callable on numpy
@@ -287,6 +273,25 @@ class _HybridFunction:
         return _rebuild(structure, arrays)
 
 
+def _entry_function(native, entry, options):
+    """The callable Module.compile returns for `entry` of the type-checked
+    `native` module compiled with `options`."""
+    if native.passes_objects(entry):
+        # Closures, ADT values and references do not cross into Python
+        # (the compiler says so, located).
+        return Function(native.compile(entry, *options), entry)
+    if native.is_polymorphic(entry):
+        return _PolymorphicFunction(native, entry, options)
+    if native.passes_sequences(entry) and options[2] != "cuda":
+        # Lists and options cross into Python on the interpreter, which
+        # calls compiled code for the regions native code covers.
+        return _HybridFunction(native, entry, options)
+    shapes = native.parameter_shapes(entry)
+    if shapes and any(s is not None and -1 in s for s in shapes):
+        return _ShapedFunction(native, entry, shapes, options)
+    return _compile_or_interpret(native, entry, options)
+
+
 def _compile_or_interpret(native, entry, options):
     """`entry` compiled with `options`; what native code does not cover
     runs on the interpreter, calling compiled code for the regions native
@@ -379,13 +384,7 @@ class _PolymorphicFunction:
         function = self._compiled.get(key)
         if function is None:
             instance = self._native.instantiate_entry(self.entry, args)
-            shapes = instance.parameter_shapes(self.entry)
-            if shapes and any(s is not None and -1 in s for s in shapes):
-                function = _ShapedFunction(instance, self.entry, shapes,
-                                           self._options)
-            else:
-                function = _compile_or_interpret(instance, self.entry,
-                                                 self._options)
+            function = _entry_function(instance, self.entry, self._options)
             # The instance lives as long as its compiled function.
             function._module = instance
             self._compiled[key] = function

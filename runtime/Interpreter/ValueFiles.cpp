@@ -170,9 +170,15 @@ Type interp::valueFileType(const ValueFile &file, Type param) {
     if (!element)
       return {};
   }
-  // An empty one says nothing of its elements.
-  if (!element)
-    return param;
+  // An empty one says nothing of its elements: a polymorphic one's are
+  // left to the other inputs (instantiateEntry).
+  if (!element) {
+    bool polymorphic = false;
+    param.walk([&](TypeVarType) { polymorphic = true; });
+    if (!polymorphic)
+      return param;
+    element = IncompleteType::get(param.getContext());
+  }
   return AdtType::get(param.getContext(), adt.getName(), {element});
 }
 

@@ -220,6 +220,37 @@ def @main(%xs: List[Tensor[(?), float32]], %o: Option[Tensor[(2), float32]]) {
         f([], None)
 
 
+def test_polymorphic_entries_take_python_lists():
+    """Tests that an entry polymorphic in its List's and Option's element
+    type is instantiated from the Python values of each call (elements
+    whose sizes differ: `?`), once per set of shapes, and that an empty
+    list, which says nothing of its elements, raises."""
+    text = """#[version = "0.0.5"]
+def @main[A](%xs: List[A], %o: Option[A]) -> (int32, List[A]) {
+  let %grown = match (%o) {
+    Some(%v) => Cons(%v, %xs),
+    None => %xs,
+  };
+  (@length(%xs), %grown)
+}"""
+    f = relay_mlir.compile(text)
+    a, b = np.arange(3, dtype=np.float32), np.ones(3, np.float32)
+    n, grown = f([a, b], None)
+    assert int(n) == 2 and len(grown) == 2
+    np.testing.assert_array_equal(grown[0], a)
+    c = np.arange(4, dtype=np.int32).reshape(2, 2)
+    n, grown = f([c], c + 1)
+    assert int(n) == 1 and len(grown) == 2
+    np.testing.assert_array_equal(grown[0], c + 1)
+    assert grown[1].dtype == np.int32
+    n, grown = f([a, np.ones(5, np.float32)], np.zeros(2, np.float32))
+    assert int(n) == 2 and [g.shape for g in grown] == [(2,), (3,), (5,)]
+    with pytest.raises(TypeError, match="differs from the elements"):
+        f([a, c], None)
+    with pytest.raises(relay_mlir.Error, match="says nothing of its elements"):
+        f([], None)
+
+
 def test_interpreted_programs_compile_their_native_regions():
     """Tests that a program native code does not cover as a whole (a
     convolution, then argwhere) runs on the interpreter calling compiled

@@ -229,6 +229,23 @@ OwningOpRef<ModuleOp> mlir::relay::instantiateEntry(ModuleOp module,
   pm.addPass(createSpecialize());
   if (failed(pm.run(*copy)))
     return nullptr;
+  // An input that says nothing of a type variable (an empty list, a None)
+  // leaves it unknown unless another input fixes it.
+  for (auto [i, argType] : llvm::enumerate(func.getArgumentTypes())) {
+    Type type = argType;
+    bool unknown = false;
+    type.walk([&](Type t) {
+      if (isa<IncompleteType, TypeVarType>(t))
+        unknown = true;
+    });
+    if (unknown) {
+      emitError(loc) << "cannot instantiate @" << entry << " for input #" << i
+                     << " of type " << type
+                     << ": no input says what its type variable is (an "
+                        "empty list or a None says nothing of its elements)";
+      return nullptr;
+    }
+  }
   for (bool closureParams : {true, false})
     if (OwningOpRef<ModuleOp> bound =
             bind(*copy, entry, inputTypes, /*maxCopies=*/64, closureParams))
