@@ -63,13 +63,25 @@ def read_pb(path, type_proto=None):
         return Optional(None)
     tensor = onnx.TensorProto()
     tensor.ParseFromString(data)
-    return tensor_value(tensor, path)
+    value = tensor_value(tensor, path)
+    if (type_proto is not None and type_proto.HasField('tensor_type') and
+            type_proto.tensor_type.elem_type == onnx.TensorProto.BFLOAT16 and
+            value.dtype == np.uint16):
+        # ONNX's test data keeps bfloat16 values as their uint16 bits.
+        value = bfloat16_values(value)
+    return value
+
+
+def bfloat16_values(bits):
+    """bfloat16 bit patterns as float32 values (exactly): numpy has no
+    bfloat16, and relay-run takes float files for bf16 parameters and
+    writes bf16 results as float32."""
+    return (bits.astype(np.uint32) << 16).view(np.float32)
 
 
 def tensor_value(tensor, path):
     if tensor.data_type == onnx.TensorProto.BFLOAT16:
-        # numpy has no bfloat16: .npy files cannot carry these values.
-        raise NotRunnable('bfloat16 inputs or outputs have no numpy dtype')
+        return bfloat16_values(numpy_helper.to_array(tensor).view(np.uint16))
     if tensor.data_type == onnx.TensorProto.STRING:
         raise NotRunnable('%s holds strings, which Relay has no tensors of'
                           % os.path.basename(path))
