@@ -555,6 +555,8 @@ void mlir::relay::onnx_import::addElementwiseConverters(ConverterTable &t) {
   t["Atanh"] = unary<AtanhOp>();
   t["Sign"] = unary<SignOp>();
   t["Not"] = unary<LogicalNotOp>();
+  // Opset 18.
+  t["BitwiseNot"] = unary<BitwiseNotOp>();
   t["Add"] = binary<AddOp>();
   t["Sub"] = binary<SubtractOp>();
   t["Mul"] = binary<MultiplyOp>();
@@ -567,6 +569,9 @@ void mlir::relay::onnx_import::addElementwiseConverters(ConverterTable &t) {
   t["And"] = binary<LogicalAndOp>();
   t["Or"] = binary<LogicalOrOp>();
   t["Xor"] = binary<LogicalXorOp>();
+  t["BitwiseAnd"] = binary<BitwiseAndOp>();
+  t["BitwiseOr"] = binary<BitwiseOrOp>();
+  t["BitwiseXor"] = binary<BitwiseXorOp>();
   t["Sum"] = variadic<AddOp>();
   t["Max"] = variadic<MaximumOp>();
   t["Min"] = variadic<MinimumOp>();
@@ -623,6 +628,16 @@ void mlir::relay::onnx_import::addElementwiseConverters(ConverterTable &t) {
     t[name] = composite([name](NodeContext &ctx, Value x) {
       return activation(ctx, name, x, 0.0, 0.0);
     });
+  // Opset 18's Mish: x * tanh(softplus(x)).
+  t["Mish"] = composite([](NodeContext &ctx, Value x) -> FailureOr<Value> {
+    FailureOr<Value> sp = activation(ctx, "Softplus", x, 0.0, 0.0);
+    if (failed(sp))
+      return failure();
+    FailureOr<Value> t = ctx.op<TanhOp>({*sp});
+    if (failed(t))
+      return failure();
+    return ctx.op<MultiplyOp>({x, *t});
+  });
   t["Shrink"] = convertShrink;
   t["IsNaN"] = [](NodeContext &ctx) { return convertIsNaNOrInf(ctx, true); };
   t["IsInf"] = [](NodeContext &ctx) { return convertIsNaNOrInf(ctx, false); };

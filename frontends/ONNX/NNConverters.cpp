@@ -449,8 +449,16 @@ LogicalResult convertResize(NodeContext &ctx, bool upsample) {
   // depend on the data are carried through: only H and W are resized.)
   bool staticImage =
       !ShapedType::isDynamic(in[2]) && !ShapedType::isDynamic(in[3]);
-  if (!upsample && ctx.hasInput(3) && (!ctx.constantInput(3) || !staticImage))
+  bool axesGiven = ctx.hasAttr("axes");
+  std::string policy = ctx.attrString("keep_aspect_ratio_policy", "stretch");
+  if (policy != "stretch" && policy != "not_larger" && policy != "not_smaller")
+    return ctx.fail("unknown keep_aspect_ratio_policy '" + policy + "'");
+  if (!upsample && ctx.hasInput(3) && (!ctx.constantInput(3) || !staticImage)) {
+    if (axesGiven || policy != "stretch")
+      return ctx.fail("axes and keep_aspect_ratio_policy need the sizes "
+                      "known when importing");
     return convertDynamicResize(ctx, mode, coordinates, rounding);
+  }
   if (!staticImage)
     return ctx.fail("resizing images whose height or width depend on the "
                     "data needs the output sizes (input #3), not scales");
@@ -479,6 +487,53 @@ LogicalResult convertResize(NodeContext &ctx, bool upsample) {
     sizes = *s;
   } else {
     return ctx.fail("the scales (or sizes) must be known when importing");
+  }
+  // Opset 18: the scales or sizes of the axes `axes` names (the others
+  // keep their size), and sizes that keep the aspect ratio of those axes
+  // (one scale, the smallest or the largest, for all of them).
+  if (axesGiven || policy != "stretch") {
+    SmallVector<int64_t> axes = {0, 1, 2, 3};
+    if (axesGiven) {
+      axes.clear();
+      for (int64_t a : ctx.attrInts("axes")) {
+        FailureOr<int64_t> axis = ctx.axis(a, 4);
+        if (failed(axis))
+          return failure();
+        if (llvm::is_contained(axes, *axis))
+          return ctx.fail("axes repeat " + Twine(a));
+        axes.push_back(*axis);
+      }
+    }
+    if (!sizes.empty()) {
+      if (sizes.size() != axes.size())
+        return ctx.fail("sizes has " + Twine(sizes.size()) + " values for " +
+                        Twine(axes.size()) + " axes");
+      if (policy != "stretch") {
+        double scale = policy == "not_larger" ? INFINITY : 0.0;
+        for (auto [i, d] : llvm::enumerate(axes)) {
+          if (ShapedType::isDynamic(in[d]) || in[d] == 0)
+            return ctx.fail("keep_aspect_ratio_policy needs the resized "
+                            "axes' sizes known and not 0");
+          double r = double(sizes[i]) / double(in[d]);
+          scale =
+              policy == "not_larger" ? std::min(scale, r) : std::max(scale, r);
+        }
+        for (auto [i, d] : llvm::enumerate(axes))
+          sizes[i] = int64_t(std::round(scale * double(in[d])));
+      }
+      SmallVector<int64_t> all(in.begin(), in.end());
+      for (auto [i, d] : llvm::enumerate(axes))
+        all[d] = sizes[i];
+      sizes = all;
+    } else {
+      if (scales.size() != axes.size())
+        return ctx.fail("scales has " + Twine(scales.size()) + " values for " +
+                        Twine(axes.size()) + " axes");
+      SmallVector<double> all(4, 1.0);
+      for (auto [i, d] : llvm::enumerate(axes))
+        all[d] = scales[i];
+      scales = all;
+    }
   }
   // tf_crop_and_resize: the crop of H and W that roi (input #1: the four
   // axes' starts, then their ends, as fractions) gives; the output's sizes

@@ -27,7 +27,7 @@ using namespace mlir::relay;
 using namespace mlir::relay::onnx_import;
 
 /// The opsets the converters follow.
-static constexpr int64_t kMinOpset = 1, kMaxOpset = 17;
+static constexpr int64_t kMinOpset = 1, kMaxOpset = 18;
 /// The domain of the optimizer updates (Adagrad, Momentum, Adam), whose
 /// converters are registered as `ai.onnx.preview.training:OP`.
 static constexpr StringLiteral kTrainingDomain = "ai.onnx.preview.training";
@@ -363,7 +363,7 @@ void mlir::relay::onnx_import::registerOnnxTranslation() {
                      "NAME=D1xD2x... (repeat for more inputs)"),
       llvm::cl::value_desc("NAME=1x3x224x224"));
   registerImportTranslation(
-      "import-onnx", "ONNX model (opsets 1-17) to relay dialect MLIR",
+      "import-onnx", "ONNX model (opsets 1-18) to relay dialect MLIR",
       [](llvm::SourceMgr &sourceMgr,
          MLIRContext *ctx) -> OwningOpRef<Operation *> {
         const llvm::MemoryBuffer *buffer =

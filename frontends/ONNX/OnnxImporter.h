@@ -1,6 +1,6 @@
 //===- OnnxImporter.h - ONNX models to the relay dialect --------*- C++ -*-===//
 //
-// Imports an ONNX model (a ModelProto, opsets 1-17 of the default domain)
+// Imports an ONNX model (a ModelProto, opsets 1-18 of the default domain)
 // into relay dialect MLIR: the graph becomes `relay.func @main` whose
 // parameters are the graph inputs that are not initializers, initializers
 // become `relay.constant`s (large ones as `dense_resource` blobs, so weights

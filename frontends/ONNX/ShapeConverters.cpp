@@ -566,6 +566,23 @@ LogicalResult convertSplit(NodeContext &ctx) {
     if (failed(s))
       return failure();
     sizes = *s;
+  } else if (ctx.hasAttr("num_outputs")) {
+    // Opset 18: parts of ceil(dim / n), the last one smaller when n does
+    // not divide dim.
+    int64_t n = ctx.attrInt("num_outputs", 0);
+    if (n != outputs)
+      return ctx.fail("num_outputs is " + Twine(n) + " but the node has " +
+                      Twine(outputs) + " outputs");
+    if (ShapedType::isDynamic(dim))
+      return ctx.fail("an axis whose size depends on the data is split only "
+                      "by given sizes");
+    int64_t part = (dim + n - 1) / n;
+    if (dim > 0 && part * (n - 1) >= dim)
+      return ctx.fail("dimension " + Twine(dim) + " does not split into " +
+                      Twine(n) + " parts of " + Twine(part) +
+                      " with a last part left");
+    for (int64_t i = 0; i < n; ++i)
+      sizes.push_back(std::min(part, dim - std::min(dim, part * i)));
   } else {
     if (ShapedType::isDynamic(dim))
       return ctx.fail("an axis whose size depends on the data is split only "
@@ -978,7 +995,7 @@ LogicalResult convertTile(NodeContext &ctx) {
 }
 
 LogicalResult convertPad(NodeContext &ctx) {
-  if (failed(ctx.checkInputs(1, 3)))
+  if (failed(ctx.checkInputs(1, 4)))
     return failure();
   int64_t rank = ctx.rank(0);
   SmallVector<int64_t> pads;
@@ -990,6 +1007,29 @@ LogicalResult convertPad(NodeContext &ctx) {
   } else {
     // Opset 1 names the attribute `paddings`.
     pads = ctx.attrInts(ctx.getOpset() < 2 ? "paddings" : "pads");
+  }
+  if (ctx.hasInput(3)) {
+    // Opset 18's `axes`: the pads are those of these axes (begins, then
+    // ends), the other axes unpadded.
+    FailureOr<SmallVector<int64_t>> axes = ctx.constantInts(3, "axes");
+    if (failed(axes))
+      return failure();
+    if (pads.size() != 2 * axes->size())
+      return ctx.fail("pads needs " + Twine(2 * axes->size()) +
+                      " values for the " + Twine(axes->size()) + " axes");
+    SmallVector<int64_t> all(2 * rank, 0);
+    SmallVector<bool> seen(rank, false);
+    for (auto [i, a] : llvm::enumerate(*axes)) {
+      FailureOr<int64_t> axis = ctx.axis(a, rank);
+      if (failed(axis))
+        return failure();
+      if (seen[*axis])
+        return ctx.fail("axes repeat " + Twine(a));
+      seen[*axis] = true;
+      all[*axis] = pads[i];
+      all[*axis + rank] = pads[i + axes->size()];
+    }
+    pads = all;
   }
   if (static_cast<int64_t>(pads.size()) != 2 * rank)
     return ctx.fail("pads needs " + Twine(2 * rank) + " values");

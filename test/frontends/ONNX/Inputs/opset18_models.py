@@ -1,0 +1,154 @@
+#!/usr/bin/python3
+"""Writes opset-18 models for the importer's tests (onnx 1.12 predates
+opset 18: the models are built by hand, their expected outputs computed
+with numpy from the specification).
+
+  opset18_models.py NAME DIR
+
+writes DIR/NAME.onnx, DIR/NAME.in0.npy (and in1 where there are two
+inputs) and DIR/NAME.expected.npy. NAME: split_uneven, pad_axes,
+resize_axes, resize_not_larger, reduce_axes_input, mish, bitwise; or a bad
+node: split_count_mismatch, resize_antialias, resize_bad_policy.
+"""
+import os
+import sys
+
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper
+import onnx
+
+F = TensorProto.FLOAT
+X = np.linspace(-3, 3, 2 * 3 * 4 * 5, dtype=np.float32).reshape(2, 3, 4, 5)
+
+
+def model(nodes, inputs, outputs, inits=()):
+    g = helper.make_graph(nodes, 'g', inputs, outputs, list(inits))
+    return helper.make_model(g, opset_imports=[helper.make_opsetid('', 18)])
+
+
+def io(name, elem, shape):
+    return helper.make_tensor_value_info(name, elem, shape)
+
+
+def split_uneven():
+    """num_outputs=3 on an axis of 7: parts of 3, 3 and 1 (concatenated
+    back in reverse to check each part's place)."""
+    x = np.arange(2 * 7, dtype=np.float32).reshape(2, 7)
+    m = model([helper.make_node('Split', ['x'], ['a', 'b', 'c'], axis=1,
+                                num_outputs=3),
+               helper.make_node('Concat', ['c', 'b', 'a'], ['y'], axis=1)],
+              [io('x', F, [2, 7])], [io('y', F, [2, 7])])
+    return m, [x], np.concatenate([x[:, 6:], x[:, 3:6], x[:, :3]], axis=1)
+
+
+def pad_axes():
+    """pads for the axes [3, -2] only (W: 1 before, 2 after; H: 0, 1)."""
+    m = model([helper.make_node('Pad', ['x', 'pads', 'value', 'axes'], ['y'])],
+              [io('x', F, [2, 3, 4, 5])], [io('y', F, [2, 3, 5, 8])],
+              [numpy_helper.from_array(np.array([1, 0, 2, 1], np.int64),
+                                       'pads'),
+               numpy_helper.from_array(np.array(7, np.float32), 'value'),
+               numpy_helper.from_array(np.array([3, -2], np.int64), 'axes')])
+    return m, [X], np.pad(X, [(0, 0), (0, 0), (0, 1), (1, 2)],
+                          constant_values=7)
+
+
+def resize_axes():
+    """Nearest, scales [2, 3] for the axes [2, 3]."""
+    m = model([helper.make_node('Resize', ['x', '', 'scales'], ['y'],
+                                mode='nearest', axes=[2, 3],
+                                coordinate_transformation_mode='asymmetric',
+                                nearest_mode='floor')],
+              [io('x', F, [2, 3, 4, 5])], [io('y', F, [2, 3, 8, 15])],
+              [numpy_helper.from_array(np.array([2, 3], np.float32),
+                                       'scales')])
+    return m, [X], X.repeat(2, axis=2).repeat(3, axis=3)
+
+
+def resize_not_larger():
+    """Sizes [12, 10] for H and W kept at the aspect ratio, not larger:
+    one scale, min(12/4, 10/5) = 2, so 8x10."""
+    m = model([helper.make_node('Resize', ['x', '', '', 'sizes'], ['y'],
+                                mode='nearest', axes=[2, 3],
+                                keep_aspect_ratio_policy='not_larger',
+                                coordinate_transformation_mode='asymmetric',
+                                nearest_mode='floor')],
+              [io('x', F, [2, 3, 4, 5])], [io('y', F, [2, 3, 8, 10])],
+              [numpy_helper.from_array(np.array([12, 10], np.int64),
+                                       'sizes')])
+    return m, [X], X.repeat(2, axis=2).repeat(2, axis=3)
+
+
+def reduce_axes_input():
+    """ReduceMean and ReduceMax take their axes as input #1 from opset
+    18."""
+    m = model([helper.make_node('ReduceMean', ['x', 'axes'], ['m'],
+                                keepdims=0),
+               helper.make_node('ReduceMax', ['x', 'axes'], ['n'],
+                                keepdims=0),
+               helper.make_node('Add', ['m', 'n'], ['y'])],
+              [io('x', F, [2, 3, 4, 5])], [io('y', F, [2, 4])],
+              [numpy_helper.from_array(np.array([1, -1], np.int64), 'axes')])
+    return m, [X], X.mean(axis=(1, 3)) + X.max(axis=(1, 3))
+
+
+def mish():
+    m = model([helper.make_node('Mish', ['x'], ['y'])],
+              [io('x', F, [2, 3, 4, 5])], [io('y', F, [2, 3, 4, 5])])
+    return m, [X], X * np.tanh(np.log1p(np.exp(X)))
+
+
+def bitwise():
+    """(a & b) ^ (~a | b) on int32, broadcasting b."""
+    a = np.array([[5, -3, 12, 0], [7, 255, -1, 9]], np.int32)
+    b = np.array([6, 10, -8, 3], np.int32)
+    m = model([helper.make_node('BitwiseAnd', ['a', 'b'], ['and']),
+               helper.make_node('BitwiseNot', ['a'], ['not']),
+               helper.make_node('BitwiseOr', ['not', 'b'], ['or']),
+               helper.make_node('BitwiseXor', ['and', 'or'], ['y'])],
+              [io('a', TensorProto.INT32, [2, 4]),
+               io('b', TensorProto.INT32, [4])],
+              [io('y', TensorProto.INT32, [2, 4])])
+    return m, [a, b], (a & b) ^ (~a | b)
+
+
+def split_count_mismatch():
+    """num_outputs 3 on a node with 2 outputs: an error."""
+    m = model([helper.make_node('Split', ['x'], ['a', 'b'], axis=1,
+                                num_outputs=3),
+               helper.make_node('Concat', ['b', 'a'], ['y'], axis=1)],
+              [io('x', F, [2, 6])], [io('y', F, [2, 6])])
+    return m, [np.zeros((2, 6), np.float32)], np.zeros((2, 6))
+
+
+def resize_antialias():
+    """antialias=1 (a filter widened for downscaling): not supported."""
+    m = model([helper.make_node('Resize', ['x', '', 'scales'], ['y'],
+                                mode='linear', antialias=1, axes=[2, 3])],
+              [io('x', F, [2, 3, 4, 5])], [io('y', F, [2, 3, 2, 2])],
+              [numpy_helper.from_array(np.array([0.5, 0.5], np.float32),
+                                       'scales')])
+    return m, [X], np.zeros((2, 3, 2, 2))
+
+
+def resize_bad_policy():
+    m = model([helper.make_node('Resize', ['x', '', '', 'sizes'], ['y'],
+                                axes=[2, 3], keep_aspect_ratio_policy='fit')],
+              [io('x', F, [2, 3, 4, 5])], [io('y', F, [2, 3, 8, 10])],
+              [numpy_helper.from_array(np.array([8, 10], np.int64), 'sizes')])
+    return m, [X], np.zeros((2, 3, 8, 10))
+
+
+def main():
+    name, out = sys.argv[1], sys.argv[2]
+    os.makedirs(out, exist_ok=True)
+    m, inputs, expected = globals()[name]()
+    onnx.save(m, os.path.join(out, name + '.onnx'))
+    for i, x in enumerate(inputs):
+        np.save(os.path.join(out, '%s.in%d.npy' % (name, i)), x)
+    np.save(os.path.join(out, name + '.expected.npy'),
+            expected.astype(inputs[0].dtype))
+
+
+if __name__ == '__main__':
+    main()
