@@ -842,6 +842,48 @@ LogicalResult convertInstanceNorm(NodeContext &ctx) {
   return ctx.output(ctx.op<AddOp>({*y, *bias}));
 }
 
+/// Opset 18's GroupNormalization: nn.group_norm, the scale and bias given
+/// per group (opset 18) repeated for each group's channels; given per
+/// channel (as opset 21 has them) they are taken as they are.
+LogicalResult convertGroupNorm(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(3, 3)))
+    return failure();
+  if (ctx.rank(0) < 3)
+    return ctx.fail("expects data of rank 3 or more");
+  if (!ctx.hasAttr("num_groups"))
+    return ctx.fail("attribute num_groups is required");
+  int64_t groups = ctx.attrInt("num_groups", 0);
+  int64_t channels = ctx.shape(0)[1];
+  if (ShapedType::isDynamic(channels))
+    return ctx.fail("the channels (axis 1) must be known when importing");
+  if (groups < 1 || channels % groups != 0)
+    return ctx.fail("num_groups " + Twine(groups) + " does not divide the " +
+                    Twine(channels) + " channels");
+  SmallVector<Value> params;
+  for (unsigned i : {1u, 2u}) {
+    if (ctx.rank(i) != 1)
+      return ctx.fail("scale and bias must be 1-d");
+    int64_t n = ctx.shape(i)[0];
+    if (n == channels) {
+      params.push_back(ctx.input(i));
+      continue;
+    }
+    if (n != groups)
+      return ctx.fail("scale and bias need " + Twine(groups) +
+                      " values (one per group), got " + Twine(n));
+    FailureOr<Value> repeated =
+        ctx.op<RepeatOp>({ctx.input(i)}, {ctx.i64("repeats", channels / groups),
+                                          ctx.i64("axis", 0)});
+    if (failed(repeated))
+      return failure();
+    params.push_back(*repeated);
+  }
+  return ctx.output(ctx.op<GroupNormOp>(
+      {ctx.input(0), params[0], params[1]},
+      {ctx.i64("num_groups", groups), ctx.i64("axis", 1),
+       ctx.f64("epsilon", ctx.attrFloat("epsilon", 1e-5))}));
+}
+
 LogicalResult convertLayerNorm(NodeContext &ctx) {
   if (failed(ctx.checkInputs(2, 3)))
     return failure();
@@ -1254,6 +1296,7 @@ void mlir::relay::onnx_import::addNNConverters(ConverterTable &t) {
   t["BatchNormalization"] = convertBatchNorm;
   t["InstanceNormalization"] = convertInstanceNorm;
   t["LayerNormalization"] = convertLayerNorm;
+  t["GroupNormalization"] = convertGroupNorm;
   t["Gemm"] = convertGemm;
   t["Det"] = convertDet;
   t["MatMul"] = convertMatMul;

@@ -7,7 +7,8 @@ with numpy from the specification).
 
 writes DIR/NAME.onnx, DIR/NAME.in0.npy (and in1 where there are two
 inputs) and DIR/NAME.expected.npy. NAME: split_uneven, pad_axes,
-resize_axes, resize_not_larger, reduce_axes_input, mish, bitwise; or a bad
+resize_axes, resize_not_larger, reduce_axes_input, mish, bitwise,
+group_norm; or a bad
 node: split_count_mismatch, resize_antialias, resize_bad_policy.
 """
 import os
@@ -110,6 +111,25 @@ def bitwise():
                io('b', TensorProto.INT32, [4])],
               [io('y', TensorProto.INT32, [2, 4])])
     return m, [a, b], (a & b) ^ (~a | b)
+
+
+def group_norm():
+    """GroupNormalization: 6 channels in 3 groups, scale and bias one per
+    group."""
+    x = np.linspace(-2, 5, 2 * 6 * 3 * 4, dtype=np.float32).reshape(2, 6, 3, 4)
+    x[:, 2] *= 3
+    scale = np.array([0.5, -1.5, 2.0], np.float32)
+    bias = np.array([0.1, 0.2, -0.3], np.float32)
+    m = model([helper.make_node('GroupNormalization', ['x', 's', 'b'], ['y'],
+                                num_groups=3, epsilon=1e-3)],
+              [io('x', F, [2, 6, 3, 4])], [io('y', F, [2, 6, 3, 4])],
+              [numpy_helper.from_array(scale, 's'),
+               numpy_helper.from_array(bias, 'b')])
+    g = x.reshape(2, 3, -1)
+    n = (g - g.mean(-1, keepdims=True)) / np.sqrt(g.var(-1, keepdims=True) +
+                                                 1e-3)
+    y = n * scale[None, :, None] + bias[None, :, None]
+    return m, [x], y.reshape(x.shape)
 
 
 def split_count_mismatch():
