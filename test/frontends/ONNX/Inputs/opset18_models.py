@@ -9,7 +9,8 @@ writes DIR/NAME.onnx, DIR/NAME.in0.npy (and in1 where there are two
 inputs) and DIR/NAME.expected.npy. NAME: split_uneven, pad_axes,
 resize_axes, resize_not_larger, reduce_axes_input, mish, bitwise,
 group_norm; or a bad
-node: split_count_mismatch, resize_antialias, resize_bad_policy.
+node: split_count_mismatch, split_empty_part, pad_axes_mismatch,
+resize_antialias, resize_bad_policy.
 """
 import os
 import sys
@@ -139,6 +140,24 @@ def split_count_mismatch():
                helper.make_node('Concat', ['b', 'a'], ['y'], axis=1)],
               [io('x', F, [2, 6])], [io('y', F, [2, 6])])
     return m, [np.zeros((2, 6), np.float32)], np.zeros((2, 6))
+
+
+def split_empty_part():
+    """num_outputs=4 on an axis of 5: parts of 2 leave none for the last."""
+    m = model([helper.make_node('Split', ['x'], ['a', 'b', 'c', 'd'], axis=1,
+                                num_outputs=4),
+               helper.make_node('Concat', ['d', 'c', 'b', 'a'], ['y'], axis=1)],
+              [io('x', F, [2, 5])], [io('y', F, [2, 5])])
+    return m, [np.zeros((2, 5), np.float32)], np.zeros((2, 5))
+
+
+def pad_axes_mismatch():
+    """Three pads values for one axis (two are needed)."""
+    m = model([helper.make_node('Pad', ['x', 'pads', '', 'axes'], ['y'])],
+              [io('x', F, [2, 3, 4, 5])], [io('y', F, [2, 3, 4, 8])],
+              [numpy_helper.from_array(np.array([1, 2, 0], np.int64), 'pads'),
+               numpy_helper.from_array(np.array([3], np.int64), 'axes')])
+    return m, [X], np.zeros((2, 3, 4, 8))
 
 
 def resize_antialias():
