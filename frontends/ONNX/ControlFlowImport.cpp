@@ -9,12 +9,16 @@
 //
 //   %loop = fn (%i, %cond, %v..., %scan...) {
 //     if (%i < %M && %cond) { <body>; %loop(%i + 1, %cond_out, %v_out...,
-//                                    concatenate(%scan, %scan_out)...) }
+//                                    Cons(%scan_out, %scan)...) }
 //     else { (%v..., %scan...) }
 //   }
 //
-// which native code runs as a loop when every size is static (scan outputs
-// grow, so a Loop with any runs on the interpreter).
+// which native code runs as a loop when every size is static. A scan
+// output's steps gather in a list (newest first) and are concatenated once
+// the loop ends, pairwise (@onnx_sequence_join of Sequences.rly): a tensor
+// grown by a concatenation each step would copy its steps n times over.
+// Scan outputs have a size known only at run time, so a Loop with any runs
+// on the interpreter (its regions compiled).
 //
 //===----------------------------------------------------------------------===//
 
@@ -585,24 +589,25 @@ LogicalResult GraphImporter::importLoop(const onnx::NodeProto &node,
     carried = joined;
     outTypes = again;
   }
-  // Scan outputs grow by one element a step: `?` along a new first axis.
-  // One whose step has sizes known only at run time starts from the first
-  // step's value (the empty start, a constant, cannot have those sizes).
-  SmallVector<Type> accumulated;
-  SmallVector<bool> startsAtFirstStep;
+  // A scan output is its steps stacked: `?` along a new first axis. In the
+  // loop, the list of its steps so far, each of that type (one long).
+  SmallVector<Type> accumulated, stepLists;
   for (int s = 0; s < numScans; ++s) {
     auto type = dyn_cast<RankedTensorType>((*outTypes)[1 + numCarried + s]);
     if (!type)
       return fail("scan output #" + Twine(s) + " must be a tensor");
-    startsAtFirstStep.push_back(!type.hasStaticShape());
     SmallVector<int64_t> shape = {ShapedType::kDynamic};
     llvm::append_range(shape, type.getShape());
     accumulated.push_back(RankedTensorType::get(shape, type.getElementType()));
+    stepLists.push_back(getSequenceType(accumulated.back()));
   }
+  if (numScans && failed(addSequenceSupport(module, loc)))
+    return failure();
+  CtorOp cons = numScans ? lookupConstructor(module, "List", "Cons") : CtorOp();
 
   SmallVector<Type> params = {scalarType(i64), scalarType(i1)}, results;
   llvm::append_range(results, carried);
-  llvm::append_range(results, accumulated);
+  llvm::append_range(results, stepLists);
   llvm::append_range(params, results);
   Type resultType = TupleType::get(ctx, results);
   bool bodyFailed = false;
@@ -640,27 +645,11 @@ LogicalResult GraphImporter::importLoop(const onnx::NodeProto &node,
           for (int s = 0; s < numScans; ++s) {
             Value step = fb.op<ExpandDimsOp>({(*outs)[1 + numCarried + s]},
                                              {intAttr(builder, "axis", 0)});
-            auto grow = [&] {
-              return widenTo(builder, loc,
-                             fb.op<ConcatenateOp>(
-                                 {fb.tuple({state[numCarried + s], step})},
-                                 {intAttr(builder, "axis", 0)}),
-                             accumulated[s]);
-            };
-            if (!startsAtFirstStep[s]) {
-              again.push_back(grow());
-              continue;
-            }
-            // if (%i == 0) { the step } else { concatenate(%scan, step) }
-            auto first = IfOp::create(builder, loc, accumulated[s],
-                                      fb.equal(iter, fb.scalar(0, i64)));
-            OpBuilder::InsertionGuard inner(builder);
-            builder.createBlock(&first.getThenRegion());
-            YieldOp::create(builder, loc,
-                            widenTo(builder, loc, step, accumulated[s]));
-            builder.createBlock(&first.getElseRegion());
-            YieldOp::create(builder, loc, grow());
-            again.push_back(first.getResult());
+            again.push_back(
+                fb.construct(cons,
+                             {widenTo(builder, loc, step, accumulated[s]),
+                              state[numCarried + s]},
+                             stepLists[s]));
           }
           YieldOp::create(builder, loc, fb.apply(self, again));
         }
@@ -676,29 +665,43 @@ LogicalResult GraphImporter::importLoop(const onnx::NodeProto &node,
                               cond ? cond : rb.boolean(true)};
   for (int k = 0; k < numCarried; ++k)
     start.push_back(widenTo(builder, loc, operands[2 + k], carried[k]));
-  for (int s = 0; s < numScans; ++s) {
-    auto type = cast<RankedTensorType>(accumulated[s]);
-    // Empty; a size known only at run time is 0 here, unread (the first
-    // step replaces this value).
-    SmallVector<int64_t> empty(type.getShape());
-    for (int64_t &d : empty)
-      if (ShapedType::isDynamic(d))
-        d = 0;
-    auto emptyType = RankedTensorType::get(empty, type.getElementType());
-    start.push_back(
-        widenTo(builder, loc,
-                ConstantOp::create(
-                    builder, loc,
-                    DenseElementsAttr::get(emptyType, ArrayRef<Attribute>{})),
-                type));
-  }
+  for (int s = 0; s < numScans; ++s)
+    start.push_back(buildSequence(builder, loc, module, {}, accumulated[s]));
   Value done = rb.apply(loop, start);
   if (node.output_size() > numCarried + numScans)
     return fail("the node has " + Twine(node.output_size()) +
                 " outputs, the body gives " + Twine(numCarried + numScans));
-  for (int i = 0; i < node.output_size(); ++i)
-    if (!node.output(i).empty())
-      values[node.output(i)] = {rb.tupleGet(done, i), {}};
+  for (int i = 0; i < node.output_size(); ++i) {
+    if (node.output(i).empty())
+      continue;
+    Value out = rb.tupleGet(done, i);
+    if (i >= numCarried) {
+      // The steps (newest first) concatenated; no step at all gives the
+      // empty tensor (a size known only at run time is 0 there).
+      auto type = cast<RankedTensorType>(accumulated[i - numCarried]);
+      SmallVector<int64_t> emptyShape(type.getShape());
+      for (int64_t &d : emptyShape)
+        if (ShapedType::isDynamic(d))
+          d = 0;
+      auto emptyType = RankedTensorType::get(emptyShape, type.getElementType());
+      Value empty =
+          widenTo(builder, loc,
+                  ConstantOp::create(
+                      builder, loc,
+                      DenseElementsAttr::get(emptyType, ArrayRef<Attribute>{})),
+                  type);
+      Value concat =
+          rb.fn({type, type}, type, [&](RelayBuilder &b, ValueRange a) {
+            return widenTo(builder, loc,
+                           b.op<ConcatenateOp>({b.tuple({a[0], a[1]})},
+                                               {intAttr(builder, "axis", 0)}),
+                           type);
+          });
+      out = rb.call("onnx_sequence_join_or", type,
+                    {concat, rb.boolean(true), empty, out});
+    }
+    values[node.output(i)] = {out, {}};
+  }
   return success();
 }
 

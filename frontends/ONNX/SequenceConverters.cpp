@@ -483,28 +483,28 @@ LogicalResult convertConcatFromSequence(NodeContext &ctx) {
     return ctx.output(
         ctx.op<ConcatenateOp>({ctx.tuple(*known)}, {ctx.i64("axis", *axis)}));
   }
-  // fold(x0 -> first(x0), (acc, x) -> concatenate((acc, first(x)))).
+  // The elements through first (x -> expand_dims(x) or x), joined pairwise
+  // by concatenate: a balanced tree, so each element is copied log2(n)
+  // times rather than n times (a fold's growing accumulator).
   Type result =
       RankedTensorType::get(SmallVector<int64_t>(rank, ShapedType::kDynamic),
                             elementType.getElementType());
   OpBuilder &builder = ctx.getBuilder();
   Location loc = ctx.getLoc();
   RelayBuilder rb(builder, loc);
-  auto first = [&](RelayBuilder &b, Value x) -> Value {
-    if (!newAxis)
-      return x;
-    return b.op<ExpandDimsOp>({x}, {ctx.i64("axis", *axis)});
-  };
   Value firstFn = rb.fn({element}, result, [&](RelayBuilder &b, ValueRange a) {
-    return widenTo(builder, loc, first(b, a[0]), result);
+    Value x = a[0];
+    if (newAxis)
+      x = b.op<ExpandDimsOp>({x}, {ctx.i64("axis", *axis)});
+    return widenTo(builder, loc, x, result);
   });
   Value concatFn =
-      rb.fn({result, element}, result, [&](RelayBuilder &b, ValueRange a) {
-        Value joined = b.op<ConcatenateOp>({b.tuple({a[0], first(b, a[1])})},
+      rb.fn({result, result}, result, [&](RelayBuilder &b, ValueRange a) {
+        Value joined = b.op<ConcatenateOp>({b.tuple({a[0], a[1]})},
                                            {ctx.i64("axis", *axis)});
         return widenTo(builder, loc, joined, result);
       });
-  ctx.addOutput(callHelper(ctx, "onnx_sequence_fold", result,
+  ctx.addOutput(callHelper(ctx, "onnx_sequence_concat", result,
                            {firstFn, concatFn, ctx.input(0)}));
   return success();
 }

@@ -819,6 +819,40 @@ def loop_sliced_scan():
                  [tensor('final', [1]), tensor('all', None)], [], opset=13)
 
 
+def loop_long_scan():
+    """Loop of `trips` steps (an input) collecting [i, 2i] each step, the
+    collected rows checked against Range: their sum and the largest
+    difference from [k, 2k] at row k (0 when every row is in its place)."""
+    two = numpy_helper.from_array(np.array(2, np.int64), 'two')
+    zero = numpy_helper.from_array(np.array(0, np.int64), 'zero')
+    step = numpy_helper.from_array(np.array(1, np.int64), 'step')
+    one_two = numpy_helper.from_array(np.array([[1, 2]], np.int64), 'one_two')
+    axes = numpy_helper.from_array(np.array([0], np.int64), 'axes')
+    body = helper.make_graph(
+        [helper.make_node('Identity', ['c'], ['c_out']),
+         helper.make_node('Mul', ['i', 'two'], ['twice']),
+         helper.make_node('Unsqueeze', ['i', 'axes'], ['i1']),
+         helper.make_node('Unsqueeze', ['twice', 'axes'], ['twice1']),
+         helper.make_node('Concat', ['i1', 'twice1'], ['row'], axis=0)],
+        'body', [tensor('i', [], TensorProto.INT64),
+                 tensor('c', [], TensorProto.BOOL)],
+        [tensor('c_out', [], TensorProto.BOOL),
+         tensor('row', [2], TensorProto.INT64)], [two, axes])
+    return model(
+        [helper.make_node('Loop', ['trips', ''], ['rows'], body=body),
+         helper.make_node('ReduceSum', ['rows'], ['total'], keepdims=0),
+         helper.make_node('Range', ['zero', 'trips', 'step'], ['ks']),
+         helper.make_node('Unsqueeze', ['ks', 'step'], ['ks1']),
+         helper.make_node('Mul', ['ks1', 'one_two'], ['expected']),
+         helper.make_node('Sub', ['rows', 'expected'], ['diff']),
+         helper.make_node('Abs', ['diff'], ['absdiff']),
+         helper.make_node('ReduceMax', ['absdiff'], ['worst'], keepdims=0)],
+        [tensor('trips', [], TensorProto.INT64)],
+        [tensor('total', [], TensorProto.INT64),
+         tensor('worst', [], TensorProto.INT64)],
+        [zero, step, one_two], opset=13)
+
+
 def loop_rank_change():
     """A loop-carried value that gains an axis each step."""
     axes = numpy_helper.from_array(np.array([0], np.int64), 'axes')
@@ -890,7 +924,7 @@ MODELS = {f.__name__: f for f in (training_unknown, windows, window_bad_size, df
                                   mel_runtime_edges, batchnorm_saved_stats,
                                   maxpool3d_indices, unpool_small_shape,
                                   loop_counter, loop_while, loop_growing,
-                                  loop_sliced_scan,
+                                  loop_sliced_scan, loop_long_scan,
                                   loop_rank_change, dft_too_long,
                                   unpool_bad_pads, scan_empty_batch,
                                   compress,
