@@ -149,6 +149,29 @@ static KernelFn reduce(Reduction kind) {
         else
           floating ? out.setF(o, acc[o]) : out.setI(o, iacc[o]);
         break;
+      case Reduction::Max:
+      case Reduction::Min:
+        if (count[o] == 0) {
+          // Nothing reduced: the identity, as compiled code's and TVM's
+          // initial value (-inf, or the type's lowest, for max).
+          bool isMax = kind == Reduction::Max;
+          if (floating) {
+            out.setF(o, isMax ? -INFINITY : INFINITY);
+            break;
+          }
+          auto intType = cast<IntegerType>(type.getElementType());
+          unsigned width = intType.getWidth();
+          bool isUnsigned = intType.isUnsigned() || width == 1; // bool
+          APInt bound = isUnsigned ? (isMax ? APInt::getMinValue(width)
+                                            : APInt::getMaxValue(width))
+                                   : (isMax ? APInt::getSignedMinValue(width)
+                                            : APInt::getSignedMaxValue(width));
+          out.setI(o, isUnsigned ? int64_t(bound.getZExtValue())
+                                 : bound.getSExtValue());
+          break;
+        }
+        floating ? out.setF(o, acc[o]) : out.setI(o, iacc[o]);
+        break;
       default:
         floating ? out.setF(o, acc[o]) : out.setI(o, iacc[o]);
       }

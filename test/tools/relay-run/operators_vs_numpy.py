@@ -621,6 +621,14 @@ CASES = [
     ("mean", "mean(%a, axis=[0, 2], keepdims=True)", [x], lambda a: a.mean(axis=(0, 2), keepdims=True), R),
     ("max", "max(%a, axis=[1], exclude=True)", [x], lambda a: a.max(axis=(0, 2)), 0),
     ("min", "min(%a, axis=[-1])", [x], lambda a: a.min(axis=-1), 0),
+    # Over nothing: the identity (-inf for max, the type's highest for min;
+    # numpy raises, TVM and PyTorch's amax give these).
+    ("max (empty)", "max(%a, axis=[0])", [np.zeros((0, 3), np.float32)],
+     lambda a: np.full(3, -np.inf, np.float32), 0),
+    ("min (empty, int8)", "min(%a, axis=[1])", [np.zeros((2, 0), np.int8)],
+     lambda a: np.full(2, 127, np.int8), 0),
+    ("max (empty, uint8)", "max(%a)", [np.zeros((0,), np.uint8)],
+     lambda a: np.uint8(0), 0),
     ("prod", "prod(%a, axis=[2])", [x], lambda a: a.prod(axis=2), R),
     ("all", "all(%a, axis=[1])", [ba], lambda a: a.all(axis=1), 0),
     ("any", "any(%a)", [ba], lambda a: a.any(), 0),
