@@ -590,21 +590,38 @@ void *Executor::boxValue(Type type, const ValuePtr &value) {
     relay_rt_set_field(cell, 0, box);
     return cell;
   }
-  auto adt = dyn_cast<AdtType>(type);
-  if (!adt || value->getKind() != RuntimeValue::Kind::Adt)
-    return nullptr;
-  auto ctor = cast<CtorOp>(value->getConstructor());
-  SmallVector<Type> fields = constructorFieldTypes(ctor, adt);
-  if (fields.size() != value->getFields().size())
-    return nullptr;
-  void *object = relay_rt_alloc(ctor.getTag(), fields.size());
-  for (auto [i, field] : llvm::enumerate(fields)) {
-    void *box = boxValue(field, value->getFields()[i]);
-    if (!box)
+  // An ADT value. The last field of each constructor, when it is an ADT
+  // value too (a list's tail), is boxed in this loop: a long list nests as
+  // deep as it is long.
+  void *result = nullptr, *link = nullptr;
+  unsigned linkField = 0;
+  for (const RuntimeValue *at = value.get();;) {
+    auto adt = dyn_cast<AdtType>(type);
+    if (!adt || at->getKind() != RuntimeValue::Kind::Adt)
       return nullptr;
-    relay_rt_set_field(object, i, box);
+    auto ctor = cast<CtorOp>(at->getConstructor());
+    SmallVector<Type> fields = constructorFieldTypes(ctor, adt);
+    if (fields.size() != at->getFields().size())
+      return nullptr;
+    void *object = relay_rt_alloc(ctor.getTag(), fields.size());
+    if (link)
+      relay_rt_set_field(link, linkField, object);
+    else
+      result = object;
+    bool chained = !fields.empty() && isa<AdtType>(fields.back());
+    for (unsigned i = 0, e = fields.size() - (chained ? 1 : 0); i < e; ++i) {
+      void *box = boxValue(fields[i], at->getFields()[i]);
+      if (!box)
+        return nullptr;
+      relay_rt_set_field(object, i, box);
+    }
+    if (!chained)
+      return result;
+    link = object;
+    linkField = fields.size() - 1;
+    type = fields.back();
+    at = at->getFields().back().get();
   }
-  return object;
 }
 
 ValuePtr Executor::unboxValue(Type type, const void *box) {
@@ -624,13 +641,37 @@ ValuePtr Executor::unboxValue(Type type, const void *box) {
   // <closure> and cannot be applied there.
   if (isa<FuncType>(type))
     return RuntimeValue::closure(nullptr, nullptr);
-  auto adt = cast<AdtType>(type);
-  auto data = module.lookupSymbol<DataOp>(adt.getName());
-  CtorOp ctor = data.getConstructors()[relay_rt_tag(box)];
-  std::vector<ValuePtr> fields;
-  for (auto [i, field] : llvm::enumerate(constructorFieldTypes(ctor, adt)))
-    fields.push_back(unboxValue(field, relay_rt_get_field(box, i)));
-  return RuntimeValue::adt(ctor, std::move(fields));
+  // An ADT value: the constructors down the chain of last fields that are
+  // ADT values (a list's tails) are read in a loop, then built from the
+  // innermost out.
+  struct Link {
+    CtorOp ctor;
+    std::vector<ValuePtr> fields;
+  };
+  std::vector<Link> chain;
+  ValuePtr inner;
+  while (!inner) {
+    auto adt = cast<AdtType>(type);
+    auto data = module.lookupSymbol<DataOp>(adt.getName());
+    CtorOp ctor = data.getConstructors()[relay_rt_tag(box)];
+    SmallVector<Type> fields = constructorFieldTypes(ctor, adt);
+    bool chained = !fields.empty() && isa<AdtType>(fields.back());
+    std::vector<ValuePtr> values;
+    for (unsigned i = 0, e = fields.size() - (chained ? 1 : 0); i < e; ++i)
+      values.push_back(unboxValue(fields[i], relay_rt_get_field(box, i)));
+    if (!chained) {
+      inner = RuntimeValue::adt(ctor, std::move(values));
+      break;
+    }
+    chain.push_back({ctor, std::move(values)});
+    box = relay_rt_get_field(box, fields.size() - 1);
+    type = fields.back();
+  }
+  for (Link &link : llvm::reverse(chain)) {
+    link.fields.push_back(std::move(inner));
+    inner = RuntimeValue::adt(link.ctor, std::move(link.fields));
+  }
+  return inner;
 }
 
 LogicalResult Executor::encode(Type type, const ValuePtr &value,

@@ -9,12 +9,15 @@
 #include "runtime/Interpreter/Kernels.h"
 
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Format.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
+#include <sys/resource.h>
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -68,6 +71,40 @@ LogicalResult Interpreter::checkArgument(const ValuePtr &value, Type type,
     }
   }
   return success();
+}
+
+/// A fresh environment for an activation of `block`, its map sized once for
+/// the block's arguments and results.
+static std::shared_ptr<Env> newEnv(Block &block,
+                                   std::shared_ptr<Env> parent = nullptr) {
+  auto env = std::make_shared<Env>();
+  env->parent = std::move(parent);
+  unsigned count = block.getNumArguments();
+  for (Operation &op : block)
+    count += op.getNumResults();
+  env->values.reserve(count);
+  return env;
+}
+
+/// How many frames the interpreter's stack may hold: RELAY_INTERP_MAX_FRAMES,
+/// by default one per 4 KB of the machine's memory (or of the address space
+/// `ulimit -v` allows) (a frame of a simple
+/// recursion takes about 0.7 KB with its values), so that recursion deeper
+/// than memory is a located error rather than the allocator's abort.
+static size_t maxFrames() {
+  static const size_t frames = [] {
+    const char *text = std::getenv("RELAY_INTERP_MAX_FRAMES");
+    char *end = nullptr;
+    unsigned long long value = text ? std::strtoull(text, &end, 10) : 0;
+    if (text && end != text && !*end && value >= 1)
+      return size_t(value);
+    int64_t memory = physicalMemoryBytes();
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+      memory = std::min<int64_t>(memory, limit.rlim_cur);
+    return size_t(std::max<int64_t>(memory / 4096, 100000));
+  }();
+  return frames;
 }
 
 namespace {
@@ -136,7 +173,8 @@ public:
   /// Runs `block` with `env` to its terminator's value.
   FailureOr<ValuePtr> run(Block *block, std::shared_ptr<Env> env);
 
-  /// Pushes the frame of applying `fn` (a closure or a global function).
+  /// Pushes the frame of applying `fn` (a closure or a global function);
+  /// fails past maxFrames().
   LogicalResult pushApplication(const ValuePtr &fn, ArrayRef<ValuePtr> args,
                                 Operation *caller, Location loc);
   LogicalResult pushCall(FuncOp func, ArrayRef<ValuePtr> args,
@@ -153,6 +191,15 @@ private:
   ArrayRef<Value> capturedValues(FnOp fn);
   bool matchPattern(Attribute pattern, const ValuePtr &v, Operation *from,
                     SmallVectorImpl<ValuePtr> &bindings);
+  /// Before `call` (the op the top frame runs) pushes its callee: pops the
+  /// frames that would only pass the callee's value on (a call in tail
+  /// position, and the if/match branches and calls that end with it), and
+  /// returns the op that is to receive the value (null: run's caller). A
+  /// loop written as tail recursion runs in constant space, as compiled
+  /// code runs it, rather than keeping every step's values alive.
+  Operation *popTailFrames(Operation *call);
+  /// Fails, at `loc`, when the stack holds maxFrames().
+  LogicalResult checkDepth(Location loc);
 
   /// Notes on `diag` (an error at `op`) the call that led there from
   /// another file (the program calling a library function, as the ONNX
@@ -163,6 +210,9 @@ private:
   const Interpreter::RegionRunner &regionRunner;
   Profile *profile;
   std::vector<Frame> stack;
+  /// The bottom of the innermost `run`'s frames: frames below it belong to
+  /// a run that is waiting for this one, and stay.
+  size_t runBase = 0;
   DenseMap<Attribute, Operation *> symbols;
   DenseMap<OperationName, const KernelFn *> kernels;
   DenseMap<Operation *, SmallVector<Value>> captures;
@@ -217,14 +267,25 @@ ArrayRef<Value> Machine::capturedValues(FnOp fn) {
   return captures[fn] = SmallVector<Value>(used.begin(), used.end());
 }
 
+LogicalResult Machine::checkDepth(Location loc) {
+  if (stack.size() < maxFrames())
+    return success();
+  return emitError(loc) << "recursion deeper than the interpreter's "
+                        << maxFrames()
+                        << " frames (its frames would outgrow the memory; "
+                           "RELAY_INTERP_MAX_FRAMES sets the limit)";
+}
+
 LogicalResult Machine::pushCall(FuncOp func, ArrayRef<ValuePtr> args,
                                 Operation *caller, Location loc) {
+  if (failed(checkDepth(loc)))
+    return failure();
   Block &body = func.getBody().front();
   if (args.size() != body.getNumArguments())
     return emitError(loc) << "@" << func.getSymName() << " takes "
                           << body.getNumArguments() << " arguments, got "
                           << args.size();
-  auto env = std::make_shared<Env>();
+  std::shared_ptr<Env> env = newEnv(body);
   for (auto [arg, v] : llvm::zip(body.getArguments(), args))
     env->values[arg] = v;
   stack.push_back(Frame{&body, body.begin(), std::move(env), caller});
@@ -238,14 +299,15 @@ LogicalResult Machine::pushApplication(const ValuePtr &fn,
     return emitError(loc) << "applies a value that is not a function";
   if (auto func = dyn_cast<FuncOp>(fn->getFunction()))
     return pushCall(func, args, caller, loc);
+  if (failed(checkDepth(loc)))
+    return failure();
   auto closure = cast<FnOp>(fn->getFunction());
   Block &body = closure.getBody().front();
   auto params = closure.getParams();
   if (args.size() != params.size())
     return emitError(loc) << "the closure takes " << params.size()
                           << " arguments, got " << args.size();
-  auto env = std::make_shared<Env>();
-  env->parent = fn->getEnv();
+  std::shared_ptr<Env> env = newEnv(body, fn->getEnv());
   if (BlockArgument self = closure.getSelf())
     env->values[self] = fn;
   for (auto [param, v] : llvm::zip(params, args))
@@ -433,7 +495,9 @@ Machine::Step Machine::execute(Operation *op, Frame &frame) {
         // environment), so closures do not keep the whole activation alive
         // and no reference cycle forms through it.
         auto env = std::make_shared<Env>();
-        for (Value v : capturedValues(fn))
+        ArrayRef<Value> captured = capturedValues(fn);
+        env->values.reserve(captured.size());
+        for (Value v : captured)
           env->values[v] = get(frame, v);
         return set(RuntimeValue::closure(fn, std::move(env)));
       })
@@ -463,12 +527,15 @@ Machine::Step Machine::execute(Operation *op, Frame &frame) {
           if (compiled)
             return failed(*v) ? Step::Failed : set(**v);
         }
-        return push(pushCall(func, operands, op, op->getLoc()));
+        // (`frame` is gone once the tail frames are popped.)
+        Operation *caller = popTailFrames(op);
+        return push(pushCall(func, operands, caller, op->getLoc()));
       })
       .Case([&](ApplyOp) {
+        Operation *caller = popTailFrames(op);
         return push(pushApplication(operands[0],
                                     ArrayRef<ValuePtr>(operands).drop_front(),
-                                    op, op->getLoc()));
+                                    caller, op->getLoc()));
       })
       .Case([&](IfOp i) {
         const ValuePtr &cond = operands[0];
@@ -476,8 +543,7 @@ Machine::Step Machine::execute(Operation *op, Frame &frame) {
           return fail("the condition is not a bool scalar");
         Region &r =
             cond->getTensor().getB(0) ? i.getThenRegion() : i.getElseRegion();
-        auto env = std::make_shared<Env>();
-        env->parent = frame.env;
+        std::shared_ptr<Env> env = newEnv(r.front(), frame.env);
         stack.push_back(Frame{&r.front(), r.front().begin(), env, op});
         return Step::Pushed;
       })
@@ -488,8 +554,7 @@ Machine::Step Machine::execute(Operation *op, Frame &frame) {
           if (!matchPattern(pattern, operands[0], op, bindings))
             continue;
           Block &block = region.front();
-          auto env = std::make_shared<Env>();
-          env->parent = frame.env;
+          std::shared_ptr<Env> env = newEnv(block, frame.env);
           for (auto [arg, v] : llvm::zip(block.getArguments(), bindings))
             env->values[arg] = v;
           stack.push_back(Frame{&block, block.begin(), env, op});
@@ -511,8 +576,30 @@ Machine::Step Machine::execute(Operation *op, Frame &frame) {
       });
 }
 
+/// Whether `op`'s value is what its block returns, right after it.
+static bool inTailPosition(Operation *op) {
+  Operation *next = op->getNextNode();
+  return isa_and_nonnull<ReturnOp, YieldOp>(next) &&
+         next->getNumOperands() == 1 && op->getNumResults() == 1 &&
+         next->getOperand(0) == op->getResult(0);
+}
+
+Operation *Machine::popTailFrames(Operation *call) {
+  Operation *receiver = call;
+  // The top frame runs `receiver`; while its value is the frame's own, the
+  // frame is done once the callee is: the callee returns to its caller.
+  while (receiver && stack.size() > runBase && inTailPosition(receiver)) {
+    receiver = stack.back().caller;
+    stack.pop_back();
+  }
+  return receiver;
+}
+
 FailureOr<ValuePtr> Machine::run(Block *block, std::shared_ptr<Env> env) {
   size_t base = stack.size();
+  size_t outerBase = runBase;
+  runBase = base;
+  auto restoreBase = llvm::make_scope_exit([&] { runBase = outerBase; });
   stack.push_back(Frame{block, block->begin(), std::move(env), nullptr});
   while (true) {
     Frame &frame = stack.back();

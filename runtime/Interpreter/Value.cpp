@@ -298,6 +298,33 @@ ValuePtr RuntimeValue::ref(ValuePtr initial) {
   return v;
 }
 
+RuntimeValue::~RuntimeValue() {
+  // The values this one owns alone are emptied into a worklist before they
+  // die, so each destructor finds nothing nested left to destroy.
+  std::vector<ValuePtr> pending;
+  auto takeChildren = [&](RuntimeValue &v) {
+    for (ValuePtr &field : v.fields)
+      if (field)
+        pending.push_back(std::move(field));
+    v.fields.clear();
+    if (v.cell && v.cell.use_count() == 1 && *v.cell)
+      pending.push_back(std::move(*v.cell));
+    if (v.env && v.env.use_count() == 1) {
+      for (auto &entry : v.env->values)
+        if (entry.second)
+          pending.push_back(std::move(entry.second));
+      v.env->values.clear();
+    }
+  };
+  takeChildren(*this);
+  while (!pending.empty()) {
+    ValuePtr v = std::move(pending.back());
+    pending.pop_back();
+    if (v.use_count() == 1)
+      takeChildren(*v);
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // Printing
 //===----------------------------------------------------------------------===//
@@ -372,16 +399,29 @@ void mlir::relay::interp::printValue(raw_ostream &os, const ValuePtr &v) {
     os << "<closure>";
     return;
   case RuntimeValue::Kind::Adt: {
-    os << cast<CtorOp>(v->getConstructor()).getSymName();
-    if (v->getFields().empty())
-      return;
-    os << "(";
-    for (auto [i, f] : llvm::enumerate(v->getFields())) {
-      if (i)
+    // The last field of each constructor, when it is an ADT value too (a
+    // list's tail), is printed in this loop: a long list nests as deep as
+    // it is long.
+    unsigned open = 0;
+    for (const RuntimeValue *at = v.get();;) {
+      os << cast<CtorOp>(at->getConstructor()).getSymName();
+      ArrayRef<ValuePtr> fields = at->getFields();
+      if (fields.empty())
+        break;
+      os << "(";
+      ++open;
+      for (const ValuePtr &f : fields.drop_back()) {
+        printValue(os, f);
         os << ", ";
-      printValue(os, f);
+      }
+      if (fields.back()->getKind() != RuntimeValue::Kind::Adt) {
+        printValue(os, fields.back());
+        break;
+      }
+      at = fields.back().get();
     }
-    os << ")";
+    for (; open; --open)
+      os << ")";
     return;
   }
   case RuntimeValue::Kind::Ref:
