@@ -47,6 +47,12 @@ bool isSmallBody(linalg::GenericOp op) {
   return op.getBody()->getOperations().size() <= 3;
 }
 
+/// The most operations a fused body grows to. Each fusion copies the
+/// producer's body into the consumer's, so a chain of n elementwise ops
+/// fused into one costs n^2 (50,000 adds in a row took minutes); a body of
+/// this size is long past being limited by memory traffic.
+constexpr size_t kMaxFusedBodyOps = 256;
+
 /// Whether fusing the producer of `operand` into its user repeats no work:
 /// both are all-parallel, the producer's result is used once, and the
 /// consumer reads it through a permutation (no broadcast). A gather fuses
@@ -58,6 +64,10 @@ bool fusesWithoutRecomputing(OpOperand *operand) {
   auto consumer = dyn_cast<linalg::GenericOp>(operand->getOwner());
   if (!producer || !consumer || !isAllParallel(producer) ||
       !isAllParallel(consumer) || !operand->get().hasOneUse())
+    return false;
+  if (producer.getBody()->getOperations().size() +
+          consumer.getBody()->getOperations().size() >
+      kMaxFusedBodyOps)
     return false;
   bool producerGathers = gathers(producer), consumerGathers = gathers(consumer);
   if (producerGathers != consumerGathers &&
