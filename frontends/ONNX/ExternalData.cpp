@@ -3,6 +3,7 @@
 #include "frontends/ONNX/ExternalData.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
