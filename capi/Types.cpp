@@ -3,6 +3,7 @@
 #include "capi/Types.h"
 
 #include "dialects/relay/RelayTypes.h"
+#include "dialects/relay/TypeUtils.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"
@@ -212,4 +213,10 @@ bool mlirTypeIsARelayIncompleteType(MlirType type) {
 
 MlirType mlirRelayIncompleteTypeGet(MlirContext ctx) {
   return wrap(IncompleteType::get(unwrap(ctx)));
+}
+
+MlirType mlirRelayTypeJoin(MlirType a, MlirType b) {
+  if (mlirTypeIsNull(a) || mlirTypeIsNull(b))
+    return {nullptr};
+  return wrap(relay::joinTypes(unwrap(a), unwrap(b)));
 }

@@ -118,6 +118,14 @@ MLIR_CAPI_EXPORTED bool mlirTypeIsARelayIncompleteType(MlirType type);
 /// `!relay.incomplete`: an omitted annotation, for type inference to fill.
 MLIR_CAPI_EXPORTED MlirType mlirRelayIncompleteTypeGet(MlirContext ctx);
 
+/// The type of a value that is either of `a` or of `b`, by sizes: tensors of
+/// one rank and dtype with `?` where their sizes differ, tuples and ADT types
+/// field by field (an `!relay.incomplete` ADT argument takes the other's);
+/// a null type where they differ otherwise. What relay-run and the Python
+/// package make of a list's elements or of the values given for a
+/// polymorphic entry's parameter.
+MLIR_CAPI_EXPORTED MlirType mlirRelayTypeJoin(MlirType a, MlirType b);
+
 #ifdef __cplusplus
 }
 #endif

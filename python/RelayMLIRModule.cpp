@@ -233,42 +233,6 @@ py::object structure(MlirType type, int64_t &next) {
 }
 
 /// Whether `type` is the prelude's List (or, `option`, Option) of one type.
-/// The type of values of types `a` and `b` alike: tensors of one rank and
-/// dtype whose sizes differ have `?` there, tuples field by field; null
-/// where they differ otherwise.
-MlirType joinInputTypes(MlirType a, MlirType b) {
-  if (mlirTypeEqual(a, b))
-    return a;
-  if (mlirTypeIsARankedTensor(a) && mlirTypeIsARankedTensor(b) &&
-      mlirShapedTypeGetRank(a) == mlirShapedTypeGetRank(b) &&
-      mlirTypeEqual(mlirShapedTypeGetElementType(a),
-                    mlirShapedTypeGetElementType(b))) {
-    std::vector<int64_t> shape;
-    for (intptr_t d = 0, r = mlirShapedTypeGetRank(a); d < r; ++d) {
-      int64_t x = mlirShapedTypeGetDimSize(a, d);
-      shape.push_back(x == mlirShapedTypeGetDimSize(b, d)
-                          ? x
-                          : mlirShapedTypeGetDynamicSize());
-    }
-    return mlirRankedTensorTypeGet(shape.size(), shape.data(),
-                                   mlirShapedTypeGetElementType(a),
-                                   mlirAttributeGetNull());
-  }
-  if (mlirTypeIsATuple(a) && mlirTypeIsATuple(b) &&
-      mlirTupleTypeGetNumTypes(a) == mlirTupleTypeGetNumTypes(b)) {
-    std::vector<MlirType> fields;
-    for (intptr_t i = 0, e = mlirTupleTypeGetNumTypes(a); i < e; ++i) {
-      fields.push_back(joinInputTypes(mlirTupleTypeGetType(a, i),
-                                      mlirTupleTypeGetType(b, i)));
-      if (mlirTypeIsNull(fields.back()))
-        return {nullptr};
-    }
-    return mlirTupleTypeGet(mlirTypeGetContext(a), fields.size(),
-                            fields.data());
-  }
-  return {nullptr};
-}
-
 bool isListOrOption(MlirType type, bool &option) {
   if (mlirTypeIsNull(type) || !mlirTypeIsARelayAdtType(type) ||
       mlirRelayAdtTypeGetNumArgs(type) != 1)
@@ -583,7 +547,7 @@ public:
       for (size_t i = 0; i < elements.size(); ++i) {
         std::string at = where + "[" + std::to_string(i) + "]";
         MlirType type = inputType(elementParam, elements[i], at);
-        joined = i == 0 ? type : joinInputTypes(joined, type);
+        joined = i == 0 ? type : mlirRelayTypeJoin(joined, type);
         if (mlirTypeIsNull(joined))
           throw py::type_error(at + " (" + typeToString(type) +
                                ") differs from the elements before it in "

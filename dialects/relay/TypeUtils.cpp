@@ -131,6 +131,46 @@ bool mlir::relay::hasDynamicTensor(Type type) {
   return found;
 }
 
+Type mlir::relay::joinTypes(Type a, Type b) {
+  if (a == b)
+    return a;
+  auto ta = dyn_cast<RankedTensorType>(a), tb = dyn_cast<RankedTensorType>(b);
+  if (ta && tb) {
+    if (ta.getRank() != tb.getRank() ||
+        ta.getElementType() != tb.getElementType())
+      return {};
+    SmallVector<int64_t> dims;
+    for (auto [x, y] : llvm::zip(ta.getShape(), tb.getShape()))
+      dims.push_back(x == y ? x : ShapedType::kDynamic);
+    return RankedTensorType::get(dims, ta.getElementType());
+  }
+  auto adtA = dyn_cast<AdtType>(a), adtB = dyn_cast<AdtType>(b);
+  if (adtA && adtB) {
+    if (adtA.getName() != adtB.getName() ||
+        adtA.getArgs().size() != adtB.getArgs().size())
+      return {};
+    SmallVector<Type> args;
+    for (auto [x, y] : llvm::zip(adtA.getArgs(), adtB.getArgs())) {
+      args.push_back(isa<IncompleteType>(x)   ? y
+                     : isa<IncompleteType>(y) ? x
+                                              : joinTypes(x, y));
+      if (!args.back())
+        return {};
+    }
+    return AdtType::get(a.getContext(), adtA.getName(), args);
+  }
+  auto tupleA = dyn_cast<TupleType>(a), tupleB = dyn_cast<TupleType>(b);
+  if (!tupleA || !tupleB || tupleA.size() != tupleB.size())
+    return {};
+  SmallVector<Type> fields;
+  for (auto [x, y] : llvm::zip(tupleA.getTypes(), tupleB.getTypes())) {
+    fields.push_back(joinTypes(x, y));
+    if (!fields.back())
+      return {};
+  }
+  return TupleType::get(a.getContext(), fields);
+}
+
 Type mlir::relay::makeTensorType(MLIRContext *ctx, StringAttr shapeVar,
                                  ArrayRef<Attribute> dims, Type dtype) {
   bool concrete =

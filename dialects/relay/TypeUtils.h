@@ -35,6 +35,14 @@ bool isStaticTensorData(Type type);
 /// (tuple fields, function, ADT and reference type arguments).
 bool hasDynamicTensor(Type type);
 
+/// The type of a value that is either of `a` or of `b`, by sizes: tensors
+/// of one rank and dtype with `?` where their sizes differ, tuples and ADT
+/// types (a List, an Option) field by field, an ADT argument not known yet
+/// (`!relay.incomplete`: an empty list's element) taking the other's. Null
+/// where they differ otherwise. Where two branches, the elements of a list
+/// or the values given for one parameter meet.
+Type joinTypes(Type a, Type b);
+
 /// A substitution of type variables by name. The value's form follows the
 /// variable's kind: TypeAttr (Type, BaseType), DenseI64ArrayAttr of sizes
 /// (Shape; ShapedType::kDynamic for `?`), IntegerAttr (ShapeVar), or a

@@ -28,6 +28,7 @@
 #include "dialects/relay/RelayBuilder.h"
 #include "dialects/relay/RelayOps.h"
 #include "dialects/relay/RelayTypes.h"
+#include "dialects/relay/TypeUtils.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/ScopeExit.h"
 
@@ -35,53 +36,7 @@ using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::onnx_import;
 
-/// The type of a value that is either `a` or `b`: where two tensors of one
-/// rank and dtype differ in a size (one branch's output whose size depends
-/// on the data, the other's fixed), that size is `?`. Null when they
-/// differ otherwise.
-Type mlir::relay::onnx_import::joinBranchTypes(Type a, Type b) {
-  if (a == b)
-    return a;
-  auto ta = dyn_cast<RankedTensorType>(a), tb = dyn_cast<RankedTensorType>(b);
-  if (ta && tb) {
-    if (ta.getRank() != tb.getRank() ||
-        ta.getElementType() != tb.getElementType())
-      return {};
-    SmallVector<int64_t> dims;
-    for (auto [x, y] : llvm::zip(ta.getShape(), tb.getShape()))
-      dims.push_back(x == y ? x : ShapedType::kDynamic);
-    return RankedTensorType::get(dims, ta.getElementType());
-  }
-  // A sequence or optional: its element types joined, an element type not
-  // known yet (an empty sequence's) taking the other's.
-  auto adtA = dyn_cast<AdtType>(a), adtB = dyn_cast<AdtType>(b);
-  if (adtA && adtB) {
-    if (adtA.getName() != adtB.getName() ||
-        adtA.getArgs().size() != adtB.getArgs().size())
-      return {};
-    SmallVector<Type> args;
-    for (auto [x, y] : llvm::zip(adtA.getArgs(), adtB.getArgs())) {
-      args.push_back(isa<IncompleteType>(x)   ? y
-                     : isa<IncompleteType>(y) ? x
-                                              : joinBranchTypes(x, y));
-      if (!args.back())
-        return {};
-    }
-    return AdtType::get(a.getContext(), adtA.getName(), args);
-  }
-  auto tupleA = dyn_cast<TupleType>(a), tupleB = dyn_cast<TupleType>(b);
-  if (!tupleA || !tupleB || tupleA.size() != tupleB.size())
-    return {};
-  SmallVector<Type> fields;
-  for (auto [x, y] : llvm::zip(tupleA.getTypes(), tupleB.getTypes())) {
-    fields.push_back(joinBranchTypes(x, y));
-    if (!fields.back())
-      return {};
-  }
-  return TupleType::get(a.getContext(), fields);
-}
-
-/// `value` as a value of the more general `type` (joinBranchTypes): each
+/// `value` as a value of the more general `type` (joinTypes): each
 /// tensor whose sizes `type` leaves `?` is reshaped to its own run-time
 /// shape (dyn.reshape of shape_of), which types it with those `?`.
 Value mlir::relay::onnx_import::widenTo(OpBuilder &b, Location loc, Value value,
@@ -279,7 +234,7 @@ LogicalResult GraphImporter::importIf(const onnx::NodeProto &node,
     yielded[b] = result.getType();
     count[b] = outputs->size();
   }
-  Type joined = joinBranchTypes(yielded[0], yielded[1]);
+  Type joined = joinTypes(yielded[0], yielded[1]);
   if (!joined) {
     std::string a, b;
     llvm::raw_string_ostream as(a), bs(b);
@@ -561,7 +516,7 @@ LogicalResult GraphImporter::importLoop(const onnx::NodeProto &node,
   auto unsettled = [&](ArrayRef<Type> given,
                        ArrayRef<Type> out) -> std::optional<int> {
     for (int k = 0; k < numCarried; ++k)
-      if (joinBranchTypes(given[k], out[1 + k]) != given[k])
+      if (joinTypes(given[k], out[1 + k]) != given[k])
         return k;
     return std::nullopt;
   };
@@ -572,7 +527,7 @@ LogicalResult GraphImporter::importLoop(const onnx::NodeProto &node,
     bs << (*outTypes)[1 + *k];
     SmallVector<Type> joined;
     for (int j = 0; j < numCarried; ++j)
-      joined.push_back(joinBranchTypes(carried[j], (*outTypes)[1 + j]));
+      joined.push_back(joinTypes(carried[j], (*outTypes)[1 + j]));
     FailureOr<SmallVector<Type>> again = failure();
     if (llvm::all_of(joined, [](Type t) { return bool(t); })) {
       // The converters' complaints about `?` sizes are not the user's

@@ -16,13 +16,8 @@
 
 namespace mlir::relay::onnx_import {
 
-/// The type of a value that is either `a` or `b`: where two tensors of one
-/// rank and dtype differ in a size (one branch's output whose size depends
-/// on the data, the other's fixed), that size is `?`. Null when they
-/// differ otherwise.
-Type joinBranchTypes(Type a, Type b);
-
-/// `value` as a value of the more general `type` (joinBranchTypes).
+/// `value` as a value of the more general `type` (relay::joinTypes, where
+/// one branch's output size depends on the data, the other's is fixed).
 Value widenTo(OpBuilder &b, Location loc, Value value, Type type);
 
 class GraphImporter {

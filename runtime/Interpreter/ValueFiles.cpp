@@ -6,6 +6,7 @@
 
 #include "dialects/relay/RelayOps.h"
 #include "dialects/relay/RelayTypes.h"
+#include "dialects/relay/TypeUtils.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FileSystem.h"
@@ -129,21 +130,6 @@ interp::getListOrOptionElements(const ValuePtr &v) {
   return out;
 }
 
-/// `a` and `b` joined: tensors of one rank and dtype with `?` where their
-/// sizes differ; null where they differ otherwise.
-static Type joinTypes(Type a, Type b) {
-  if (!a || a == b)
-    return b;
-  auto ta = dyn_cast<RankedTensorType>(a), tb = dyn_cast<RankedTensorType>(b);
-  if (!ta || !tb || ta.getRank() != tb.getRank() ||
-      ta.getElementType() != tb.getElementType())
-    return {};
-  SmallVector<int64_t> shape;
-  for (auto [x, y] : llvm::zip(ta.getShape(), tb.getShape()))
-    shape.push_back(x == y ? x : ShapedType::kDynamic);
-  return RankedTensorType::get(shape, ta.getElementType());
-}
-
 Type interp::valueFileType(const ValueFile &file, Type param) {
   if (file.tensor)
     return file.tensor->getType();
@@ -166,7 +152,7 @@ Type interp::valueFileType(const ValueFile &file, Type param) {
     Type own = valueFileType(entry, adt.getArgs().front());
     if (!own)
       return {};
-    element = joinTypes(element, own);
+    element = element ? joinTypes(element, own) : own;
     if (!element)
       return {};
   }

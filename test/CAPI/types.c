@@ -146,6 +146,33 @@ static void testTypes(MlirContext ctx) {
   printType("incomplete", mlirRelayIncompleteTypeGet(ctx));
   fprintf(stderr, " %d\n",
           mlirTypeIsARelayIncompleteType(mlirRelayIncompleteTypeGet(ctx)));
+
+  // Joins: sizes that differ become `?`, field by field through tuples and
+  // ADT arguments, an incomplete argument (an empty list's) taking the
+  // other's; a dtype that differs has no join.
+  int64_t shape23[] = {2, 3}, shape25[] = {2, 5};
+  MlirType t23 =
+      mlirRankedTensorTypeGet(2, shape23, f32, mlirAttributeGetNull());
+  MlirType t25 =
+      mlirRankedTensorTypeGet(2, shape25, f32, mlirAttributeGetNull());
+  // CHECK: join: tensor<2x?xf32>
+  printType("join", mlirRelayTypeJoin(t23, t25));
+  fprintf(stderr, "\n");
+  MlirType pairA[] = {t23, list}, pairB[] = {t25, list};
+  // CHECK: tuple join: tuple<tensor<2x?xf32>, !relay.adt<@List, tensor<i32>>>
+  printType("tuple join", mlirRelayTypeJoin(mlirTupleTypeGet(ctx, 2, pairA),
+                                            mlirTupleTypeGet(ctx, 2, pairB)));
+  fprintf(stderr, "\n");
+  MlirType unknown = mlirRelayIncompleteTypeGet(ctx);
+  MlirType emptyList = mlirRelayAdtTypeGet(ctx, str("List"), 1, &unknown);
+  MlirType list23 = mlirRelayAdtTypeGet(ctx, str("List"), 1, &t23);
+  // CHECK: list join: !relay.adt<@List, tensor<2x3xf32>>
+  printType("list join", mlirRelayTypeJoin(emptyList, list23));
+  fprintf(stderr, "\n");
+  // CHECK: no join: 1 1
+  fprintf(stderr, "no join: %d %d\n",
+          mlirTypeIsNull(mlirRelayTypeJoin(t23, i32)),
+          mlirTypeIsNull(mlirRelayTypeJoin(t23, list)));
   // CHECK: kinds: 0 0 0 0
   fprintf(stderr, "kinds: %d %d %d %d\n", mlirTypeIsARelayFuncType(ref),
           mlirTypeIsARelayRefType(list), mlirTypeIsARelayAdtType(fn),
