@@ -196,6 +196,23 @@ OwningOpRef<ModuleOp> mlir::relay::instantiateEntry(ModuleOp module,
   if (!original || !original.isPolymorphic() ||
       original.getNumArguments() != inputTypes.size())
     return nullptr;
+  // A type variable still in an input's type: nothing to instantiate it
+  // with (relay-run cannot tell a directory read for a type variable, an
+  // element of `List[A]`, as a tuple or a list).
+  for (auto [i, given] : llvm::enumerate(inputTypes)) {
+    Type type = given;
+    TypeVarType variable;
+    type.walk([&](TypeVarType t) { variable = t; });
+    if (variable) {
+      emitError(original.getLoc())
+          << "cannot instantiate @" << entry << " for input #" << i
+          << ": its value does not say what type variable '"
+          << variable.getName() << "' of " << type
+          << " is (a directory cannot stand for one: a tuple or a list? "
+             "write the type in the signature)";
+      return nullptr;
+    }
+  }
   OwningOpRef<ModuleOp> copy = module.clone();
   SymbolTable symbols(*copy);
   auto poly = symbols.lookup<FuncOp>(entry);
@@ -221,13 +238,9 @@ OwningOpRef<ModuleOp> mlir::relay::instantiateEntry(ModuleOp module,
   Value result = RelayBuilder(b, loc).call(
       polyName, IncompleteType::get(context), body.getArguments());
   ReturnOp::create(b, loc, result);
-  PassManager pm(context);
-  pm.addPass(createInferTypes());
-  // The instance of the polymorphic entry keeps the `?` dimensions its
-  // signature has; it and its callees are typed for the inputs' sizes as
-  // bindInputShapes types a monomorphic entry.
-  pm.addPass(createSpecialize());
-  if (failed(pm.run(*copy)))
+  PassManager infer(context);
+  infer.addPass(createInferTypes());
+  if (failed(infer.run(*copy)))
     return nullptr;
   // An input that says nothing of a type variable (an empty list, a None)
   // leaves it unknown unless another input fixes it.
@@ -246,6 +259,14 @@ OwningOpRef<ModuleOp> mlir::relay::instantiateEntry(ModuleOp module,
       return nullptr;
     }
   }
+  // The instance of the polymorphic entry keeps the `?` dimensions its
+  // signature has; it and its callees are typed for the inputs' sizes as
+  // bindInputShapes types a monomorphic entry. (Specialization replaces
+  // functions: `func` is not read after it.)
+  PassManager specialize(context);
+  specialize.addPass(createSpecialize());
+  if (failed(specialize.run(*copy)))
+    return nullptr;
   for (bool closureParams : {true, false})
     if (OwningOpRef<ModuleOp> bound =
             bind(*copy, entry, inputTypes, /*maxCopies=*/64, closureParams))
