@@ -48,6 +48,11 @@ LogicalResult mlir::relay::flattenType(Type t, SmallVectorImpl<Type> &out) {
     return success();
   }
   if (isa<AdtType, RefType, FuncType>(t)) {
+    // A boxed tensor is read back at its static shape: an ADT, reference or
+    // closure holding one of `?` sizes has no lowering (its unboxing built
+    // a descriptor of size INT64_MIN).
+    if (hasDynamicTensor(t))
+      return failure();
     out.push_back(LLVM::LLVMPointerType::get(t.getContext()));
     return success();
   }

@@ -67,17 +67,19 @@ static KernelFn reduce(Reduction kind) {
     for (int64_t k = 0; k < in.getNumElements(); ++k, walk.next()) {
       int64_t o = walk.offset(wo), pos = walk.offset(wp);
       double v = in.getF(k);
-      int64_t iv = in.getI(k);
+      // (A float's integer value is not read: inf and NaN have none.)
+      int64_t iv = floating ? 0 : in.getI(k);
       bool first = count[o]++ == 0;
       switch (kind) {
       case Reduction::Sum:
       case Reduction::Mean:
         acc[o] += v;
-        iacc[o] += iv;
+        // Integer sums and products wrap, as compiled code's do.
+        iacc[o] = int64_t(uint64_t(iacc[o]) + uint64_t(iv));
         break;
       case Reduction::Prod:
         acc[o] = first ? v : acc[o] * v;
-        iacc[o] = first ? iv : iacc[o] * iv;
+        iacc[o] = first ? iv : int64_t(uint64_t(iacc[o]) * uint64_t(iv));
         break;
       // NaN is the maximum and the minimum of what contains it (numpy,
       // PyTorch, and compiled code's arith.maximumf/minimumf).
