@@ -87,10 +87,10 @@ static std::shared_ptr<Env> newEnv(Block &block,
 }
 
 /// How many frames the interpreter's stack may hold: RELAY_INTERP_MAX_FRAMES,
-/// by default one per 4 KB of the machine's memory (or of the address space
-/// `ulimit -v` allows) (a frame of a simple
-/// recursion takes about 0.7 KB with its values), so that recursion deeper
-/// than memory is a located error rather than the allocator's abort.
+/// or one per 4 KB of the machine's memory or of the address space `ulimit
+/// -v` allows, whichever is less (a frame of a simple recursion takes about
+/// 0.7 KB with its values), so that recursion deeper than memory is a
+/// located error rather than the allocator's abort.
 static size_t maxFrames() {
   static const size_t frames = [] {
     const char *text = std::getenv("RELAY_INTERP_MAX_FRAMES");
