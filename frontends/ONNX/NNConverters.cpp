@@ -303,13 +303,20 @@ LogicalResult convertConv(NodeContext &ctx, bool transpose) {
   return b.output(result);
 }
 
-/// MaxPool and AveragePool, 2-d, 1-d or 3-d.
-template <typename Pool2D, typename Pool3D>
+/// MaxPool and AveragePool, 2-d, 1-d or 3-d; with `isLp`, LpPool (2-d or
+/// 1-d): (sum of |x|^p over the window)^(1/p), the sum an average counting
+/// the padding (zeros, which add nothing) times the window's size.
+template <typename Pool2D, typename Pool3D, bool isLp = false>
 LogicalResult convertPool(NodeContext &ctx) {
   constexpr bool isMax = std::is_same_v<Pool2D, MaxPool2DOp>;
   if (failed(ctx.checkInputs(1, 1)) ||
       failed(requireWindowRank(ctx, 0, true, true)))
     return failure();
+  double p = isLp ? double(ctx.attrInt("p", 2)) : 0;
+  if (isLp && p < 1)
+    return ctx.fail("p must be 1 or more, got " + Twine(int64_t(p)));
+  if (isLp && ctx.rank(0) == 5)
+    return ctx.fail("3-d LpPool is not supported");
   bool oneD = ctx.rank(0) == 3;
   if (!ctx.hasAttr("kernel_shape"))
     return ctx.fail("the kernel_shape attribute is required");
@@ -335,6 +342,8 @@ LogicalResult convertPool(NodeContext &ctx) {
                     (oneD ? "1 value" : "2 values"));
   Emitter b(ctx);
   Value input = oneD ? liftTo2d(ctx, b, ctx.input(0)) : ctx.input(0);
+  if (isLp)
+    input = b.op<PowerOp>({b.op<AbsOp>({input}), b.scalar(p, input)});
   if (!b.succeeded())
     return failure();
   FailureOr<SmallVector<int64_t>> pads = windowPadding(
@@ -347,9 +356,14 @@ LogicalResult convertPool(NodeContext &ctx) {
       ctx.ints("dilation", dilations), ctx.ints("padding", *pads),
       ctx.boolean("ceil_mode", ctx.attrInt("ceil_mode", 0) != 0)};
   if (!isMax)
-    attrs.push_back(ctx.boolean("count_include_pad",
-                                ctx.attrInt("count_include_pad", 0) != 0));
+    attrs.push_back(ctx.boolean(
+        "count_include_pad", isLp || ctx.attrInt("count_include_pad", 0) != 0));
   Value result = b.op<Pool2D>({input}, attrs);
+  if (isLp) {
+    double size = double(kernel[0] * kernel[1]);
+    result = b.op<PowerOp>({b.op<MultiplyOp>({result, b.scalar(size, result)}),
+                            b.scalar(1 / p, result)});
+  }
   Value indices;
   if (withIndices)
     indices = maxPoolIndices(ctx, b, input, result, kernel, strides, dilations,
@@ -380,6 +394,27 @@ LogicalResult convertGlobalPool(NodeContext &ctx) {
     axes.push_back(d);
   return ctx.output(ctx.op<Reduction>(
       {ctx.input(0)}, {ctx.ints("axis", axes), ctx.boolean("keepdims", true)}));
+}
+
+/// GlobalLpPool: (sum of |x|^p over the spatial axes, kept)^(1/p).
+LogicalResult convertGlobalLpPool(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(1, 1)))
+    return failure();
+  int64_t rank = ctx.rank(0);
+  if (rank < 3)
+    return ctx.fail("expects data of rank 3 or more (N x C x D1 ...)");
+  double p = double(ctx.attrInt("p", 2));
+  if (p < 1)
+    return ctx.fail("p must be 1 or more, got " + Twine(int64_t(p)));
+  SmallVector<int64_t> axes;
+  for (int64_t d = 2; d < rank; ++d)
+    axes.push_back(d);
+  Emitter b(ctx);
+  Value x = ctx.input(0);
+  Value powered = b.op<PowerOp>({b.op<AbsOp>({x}), b.scalar(p, x)});
+  Value sum = b.op<SumOp>(
+      {powered}, {ctx.ints("axis", axes), ctx.boolean("keepdims", true)});
+  return b.output(b.op<PowerOp>({sum, b.scalar(1 / p, sum)}));
 }
 
 /// Resize to `sizes` (input #3) computed when the model runs, or of images
@@ -1291,6 +1326,8 @@ void mlir::relay::onnx_import::addNNConverters(ConverterTable &t) {
   t["ConvTranspose"] = [](NodeContext &ctx) { return convertConv(ctx, true); };
   t["MaxPool"] = convertPool<MaxPool2DOp, MaxPool3DOp>;
   t["AveragePool"] = convertPool<AvgPool2DOp, AvgPool3DOp>;
+  t["LpPool"] = convertPool<AvgPool2DOp, AvgPool3DOp, /*isLp=*/true>;
+  t["GlobalLpPool"] = convertGlobalLpPool;
   t["GlobalAveragePool"] = convertGlobalPool<GlobalAvgPool2DOp, MeanOp>;
   t["GlobalMaxPool"] = convertGlobalPool<GlobalMaxPool2DOp, MaxOp>;
   t["BatchNormalization"] = convertBatchNorm;
