@@ -303,6 +303,20 @@ LogicalResult convertConv(NodeContext &ctx, bool transpose) {
   return b.output(result);
 }
 
+/// LpPool's and GlobalLpPool's exponent, the attribute `p` (2 by default);
+/// fails (reported) below 1.
+FailureOr<double> lpExponent(NodeContext &ctx) {
+  int64_t p = ctx.attrInt("p", 2);
+  if (p < 1)
+    return ctx.fail("p must be 1 or more, got " + Twine(p));
+  return double(p);
+}
+
+/// The spatial axes of N x C x D1 ... data of `rank`: 2 to rank - 1.
+SmallVector<int64_t> spatialAxes(int64_t rank) {
+  return llvm::to_vector(llvm::seq<int64_t>(2, rank));
+}
+
 /// MaxPool and AveragePool, 2-d, 1-d or 3-d; with `isLp`, LpPool (2-d or
 /// 1-d): (sum of |x|^p over the window)^(1/p), the sum an average counting
 /// the padding (zeros, which add nothing) times the window's size.
@@ -312,9 +326,9 @@ LogicalResult convertPool(NodeContext &ctx) {
   if (failed(ctx.checkInputs(1, 1)) ||
       failed(requireWindowRank(ctx, 0, true, true)))
     return failure();
-  double p = isLp ? double(ctx.attrInt("p", 2)) : 0;
-  if (isLp && p < 1)
-    return ctx.fail("p must be 1 or more, got " + Twine(int64_t(p)));
+  FailureOr<double> p = isLp ? lpExponent(ctx) : FailureOr<double>(0.0);
+  if (failed(p))
+    return failure();
   if (isLp && ctx.rank(0) == 5)
     return ctx.fail("3-d LpPool is not supported");
   bool oneD = ctx.rank(0) == 3;
@@ -343,7 +357,7 @@ LogicalResult convertPool(NodeContext &ctx) {
   Emitter b(ctx);
   Value input = oneD ? liftTo2d(ctx, b, ctx.input(0)) : ctx.input(0);
   if (isLp)
-    input = b.op<PowerOp>({b.op<AbsOp>({input}), b.scalar(p, input)});
+    input = b.op<PowerOp>({b.op<AbsOp>({input}), b.scalar(*p, input)});
   if (!b.succeeded())
     return failure();
   FailureOr<SmallVector<int64_t>> pads = windowPadding(
@@ -362,7 +376,7 @@ LogicalResult convertPool(NodeContext &ctx) {
   if (isLp) {
     double size = double(kernel[0] * kernel[1]);
     result = b.op<PowerOp>({b.op<MultiplyOp>({result, b.scalar(size, result)}),
-                            b.scalar(1 / p, result)});
+                            b.scalar(1 / *p, result)});
   }
   Value indices;
   if (withIndices)
@@ -389,11 +403,9 @@ LogicalResult convertGlobalPool(NodeContext &ctx) {
     return ctx.fail("expects data of rank 3 or more (N x C x D1 ...)");
   if (rank == 4)
     return ctx.output(ctx.op<GlobalPool2D>({ctx.input(0)}));
-  SmallVector<int64_t> axes;
-  for (int64_t d = 2; d < rank; ++d)
-    axes.push_back(d);
-  return ctx.output(ctx.op<Reduction>(
-      {ctx.input(0)}, {ctx.ints("axis", axes), ctx.boolean("keepdims", true)}));
+  return ctx.output(
+      ctx.op<Reduction>({ctx.input(0)}, {ctx.ints("axis", spatialAxes(rank)),
+                                         ctx.boolean("keepdims", true)}));
 }
 
 /// GlobalLpPool: (sum of |x|^p over the spatial axes, kept)^(1/p).
@@ -403,18 +415,15 @@ LogicalResult convertGlobalLpPool(NodeContext &ctx) {
   int64_t rank = ctx.rank(0);
   if (rank < 3)
     return ctx.fail("expects data of rank 3 or more (N x C x D1 ...)");
-  double p = double(ctx.attrInt("p", 2));
-  if (p < 1)
-    return ctx.fail("p must be 1 or more, got " + Twine(int64_t(p)));
-  SmallVector<int64_t> axes;
-  for (int64_t d = 2; d < rank; ++d)
-    axes.push_back(d);
+  FailureOr<double> p = lpExponent(ctx);
+  if (failed(p))
+    return failure();
   Emitter b(ctx);
   Value x = ctx.input(0);
-  Value powered = b.op<PowerOp>({b.op<AbsOp>({x}), b.scalar(p, x)});
-  Value sum = b.op<SumOp>(
-      {powered}, {ctx.ints("axis", axes), ctx.boolean("keepdims", true)});
-  return b.output(b.op<PowerOp>({sum, b.scalar(1 / p, sum)}));
+  Value powered = b.op<PowerOp>({b.op<AbsOp>({x}), b.scalar(*p, x)});
+  Value sum = b.op<SumOp>({powered}, {ctx.ints("axis", spatialAxes(rank)),
+                                      ctx.boolean("keepdims", true)});
+  return b.output(b.op<PowerOp>({sum, b.scalar(1 / *p, sum)}));
 }
 
 /// Resize to `sizes` (input #3) computed when the model runs, or of images

@@ -73,16 +73,11 @@ LogicalResult Interpreter::checkArgument(const ValuePtr &value, Type type,
   return success();
 }
 
-/// A fresh environment for an activation of `block`, its map sized once for
-/// the block's arguments and results.
-static std::shared_ptr<Env> newEnv(Block &block,
-                                   std::shared_ptr<Env> parent = nullptr) {
+/// A fresh environment under `parent` (an if or match branch sees its
+/// enclosing block's values; a closure body its captured ones).
+static std::shared_ptr<Env> newEnv(std::shared_ptr<Env> parent = nullptr) {
   auto env = std::make_shared<Env>();
   env->parent = std::move(parent);
-  unsigned count = block.getNumArguments();
-  for (Operation &op : block)
-    count += op.getNumResults();
-  env->values.reserve(count);
   return env;
 }
 
@@ -285,7 +280,7 @@ LogicalResult Machine::pushCall(FuncOp func, ArrayRef<ValuePtr> args,
     return emitError(loc) << "@" << func.getSymName() << " takes "
                           << body.getNumArguments() << " arguments, got "
                           << args.size();
-  std::shared_ptr<Env> env = newEnv(body);
+  std::shared_ptr<Env> env = newEnv();
   for (auto [arg, v] : llvm::zip(body.getArguments(), args))
     env->values[arg] = v;
   stack.push_back(Frame{&body, body.begin(), std::move(env), caller});
@@ -307,7 +302,7 @@ LogicalResult Machine::pushApplication(const ValuePtr &fn,
   if (args.size() != params.size())
     return emitError(loc) << "the closure takes " << params.size()
                           << " arguments, got " << args.size();
-  std::shared_ptr<Env> env = newEnv(body, fn->getEnv());
+  std::shared_ptr<Env> env = newEnv(fn->getEnv());
   if (BlockArgument self = closure.getSelf())
     env->values[self] = fn;
   for (auto [param, v] : llvm::zip(params, args))
@@ -495,9 +490,7 @@ Machine::Step Machine::execute(Operation *op, Frame &frame) {
         // environment), so closures do not keep the whole activation alive
         // and no reference cycle forms through it.
         auto env = std::make_shared<Env>();
-        ArrayRef<Value> captured = capturedValues(fn);
-        env->values.reserve(captured.size());
-        for (Value v : captured)
+        for (Value v : capturedValues(fn))
           env->values[v] = get(frame, v);
         return set(RuntimeValue::closure(fn, std::move(env)));
       })
@@ -543,7 +536,7 @@ Machine::Step Machine::execute(Operation *op, Frame &frame) {
           return fail("the condition is not a bool scalar");
         Region &r =
             cond->getTensor().getB(0) ? i.getThenRegion() : i.getElseRegion();
-        std::shared_ptr<Env> env = newEnv(r.front(), frame.env);
+        std::shared_ptr<Env> env = newEnv(frame.env);
         stack.push_back(Frame{&r.front(), r.front().begin(), env, op});
         return Step::Pushed;
       })
@@ -554,7 +547,7 @@ Machine::Step Machine::execute(Operation *op, Frame &frame) {
           if (!matchPattern(pattern, operands[0], op, bindings))
             continue;
           Block &block = region.front();
-          std::shared_ptr<Env> env = newEnv(block, frame.env);
+          std::shared_ptr<Env> env = newEnv(frame.env);
           for (auto [arg, v] : llvm::zip(block.getArguments(), bindings))
             env->values[arg] = v;
           stack.push_back(Frame{&block, block.begin(), env, op});

@@ -167,6 +167,18 @@ EXPECTED.update({
  'det_large': 'matrices of 300 rows: at most 256 are supported',
 })
 
+# LpPool and GlobalLpPool: p of 1 or more; LpPool 1-d or 2-d.
+cases.update({
+ 'lppool_p': ([helper.make_node('LpPool', ['x'], ['y'], kernel_shape=[2, 2], p=0)], [vi('x',[1,1,4,4])], []),
+ 'lppool_3d': ([helper.make_node('LpPool', ['x'], ['y'], kernel_shape=[2, 2, 2])], [vi('x',[1,1,4,4,4])], []),
+ 'globallp_p': ([helper.make_node('GlobalLpPool', ['x'], ['y'], p=-1)], [vi('x',[1,1,4,4])], []),
+})
+EXPECTED.update({
+ 'lppool_p': 'p must be 1 or more, got 0',
+ 'lppool_3d': '3-d LpPool is not supported',
+ 'globallp_p': 'p must be 1 or more, got -1',
+})
+
 # TfIdfVectorizer: token ids, a pool that splits into whole n-grams.
 I64 = TensorProto.INT64
 
