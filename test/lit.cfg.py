@@ -70,20 +70,23 @@ if os.path.isdir(conformance):
     config.substitutions.append(("%tvm_conformance",
                                  os.path.realpath(conformance)))
 
-# The sanitizer build (scripts/test.sh --sanitize): LLVM's allocators poison
-# memory the uninstrumented libMLIR.so does not unpoison, so user poisoning
-# is ignored; MLIR's contexts keep their storage to the end (no leak check
-# of the tools themselves); every UBSan report fails the test.
+# The sanitizer build (scripts/test.sh --sanitize, clang's ASan and UBSan):
+# LLVM's allocators poison memory the uninstrumented libMLIR.so does not
+# unpoison, so user poisoning is ignored; LeakSanitizer checks every tool and
+# the compiled code it runs in-process; every UBSan report fails the test.
 if config.relay_sanitize:
     config.available_features.add("sanitize")
-    config.environment["ASAN_OPTIONS"] = "allow_user_poisoning=0:detect_leaks=0"
+    config.environment["ASAN_OPTIONS"] = "allow_user_poisoning=0"
     config.environment["UBSAN_OPTIONS"] = "halt_on_error=1:print_stacktrace=1"
 
-# LeakSanitizer (gcc's liblsan, preloaded into uninstrumented binaries)
-# checks that compiled programs free what they allocate (not under ASan,
-# which cannot share a process with it).
+# LeakSanitizer checks that compiled programs free what they allocate: ASan's
+# in the sanitizer build, elsewhere gcc's liblsan preloaded into the
+# uninstrumented tools.
 lsan = "/usr/lib/x86_64-linux-gnu/liblsan.so.0"
-if os.path.exists(lsan) and not config.relay_sanitize:
+if config.relay_sanitize:
+    config.available_features.add("lsan")
+    config.substitutions.append(("%lsan_env", "env LSAN_OPTIONS=exitcode=23 "))
+elif os.path.exists(lsan):
     config.available_features.add("lsan")
     config.substitutions.append(("%lsan_env", "env LD_PRELOAD=%s "
                                  "LSAN_OPTIONS=exitcode=23" % lsan))

@@ -107,6 +107,13 @@ public:
   PartialEvaluator(ModuleOp module, int64_t fuel, unsigned maxDepth)
       : module(module), symbols(module), builder(module.getContext()),
         initialFuel(fuel), fuel(fuel), maxDepth(maxDepth) {}
+  /// A closure's node holds the environment it was made in, which binds
+  /// the closure: the cycle is broken here, once nothing is evaluated.
+  ~PartialEvaluator() {
+    for (const std::weak_ptr<Env> &weak : envs)
+      if (EnvPtr env = weak.lock())
+        env->vars.clear();
+  }
 
   /// The residual body of `f`, in the entry block of `into` (a function of
   /// its type); failure when `f` has to stay as it is (reported as a
@@ -120,6 +127,11 @@ private:
   // Values
   //===--------------------------------------------------------------------===//
 
+  EnvPtr newEnv(EnvPtr parent = nullptr) {
+    auto env = std::make_shared<Env>(std::move(parent));
+    envs.push_back(env);
+    return env;
+  }
   PVal dynamic(Value v) {
     auto p = std::make_shared<PNode>();
     p->type = v.getType();
@@ -198,6 +210,8 @@ private:
   int64_t initialFuel, fuel;
   unsigned maxDepth;
   bool warnedLimit = false;
+  /// Every environment made, to break closure cycles at the end.
+  std::vector<std::weak_ptr<Env>> envs;
 
   llvm::MapVector<unsigned, Cell> store;
   unsigned nextCell = 0;
@@ -293,7 +307,7 @@ Value PartialEvaluator::reifyClosure(const PVal &p, Location loc) {
       builder.createBlock(&residual->getRegion(0), {}, body.getArgumentTypes(),
                           SmallVector<Location>(body.getNumArguments(), loc));
   pushScope();
-  auto env = std::make_shared<Env>(p->env);
+  auto env = newEnv(p->env);
   for (auto [orig, arg] : llvm::zip(body.getArguments(), block->getArguments()))
     env->vars[orig] = dynamic(arg);
   PVal result = evalBody(&body, env);
@@ -368,7 +382,7 @@ PartialEvaluator::unfoldable(Operation *op, const EnvPtr &env) {
   auto global = [&](FuncOp g, ValueRange args) -> std::optional<Unfolding> {
     if (!g || g.isPolymorphic() || g.getBody().empty() || !mayUnfold(g))
       return std::nullopt;
-    Unfolding u = bind(g.getBody().front(), std::make_shared<Env>(), args, 0);
+    Unfolding u = bind(g.getBody().front(), newEnv(), args, 0);
     u.callable = g;
     return u;
   };
@@ -383,7 +397,7 @@ PartialEvaluator::unfoldable(Operation *op, const EnvPtr &env) {
   FnOp fn = callee->fn;
   if (fn.getFuncType().isPolymorphic() || !mayUnfold(fn))
     return std::nullopt;
-  auto scope = std::make_shared<Env>(callee->env);
+  auto scope = newEnv(callee->env);
   Block &body = fn.getBody().front();
   if (BlockArgument self = fn.getSelf())
     scope->vars[self] = callee;
@@ -714,7 +728,7 @@ LogicalResult PartialEvaluator::evaluateFunction(FuncOp f, FuncOp into) {
   Block &body = f.getBody().front();
   Block *block = &into.getBody().front();
   builder.setInsertionPointToEnd(block);
-  auto env = std::make_shared<Env>();
+  auto env = newEnv();
   for (auto [orig, arg] : llvm::zip(body.getArguments(), block->getArguments()))
     env->vars[orig] = dynamic(arg);
   activations.push_back({f, 0});
