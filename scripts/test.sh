@@ -8,8 +8,8 @@
 # scripts/test.sh --sanitize runs only the sanitizer pass, in full: it
 # builds into build-sanitize with clang's ASan (LeakSanitizer included) and
 # UBSan (CMake's RELAY_MLIR_SANITIZE) and runs the fast part of the suite
-# there: the lit tests, the GoogleTest unit tests and the fuzz targets'
-# replays (the Python package is not built). scripts/fuzz.sh runs the
+# there: the lit tests, the GoogleTest unit tests, the fuzz targets'
+# replays and the Python package's tests. scripts/fuzz.sh runs the
 # libFuzzer targets.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,7 +37,7 @@ sanitized_tests() {
     export LIT_FILTER_OUT='(operators-gpu-lowering|operators-compiled|opt-levels|gradient-rules|relay-run/gradient|partial-eval-gradient-torch)\.test$'
   fi
   ctest --test-dir build-sanitize --output-on-failure -j "$(nproc)" \
-    -R '^(lit|replay-.*|[A-Za-z]+\.[A-Za-z]+)$'
+    -R '^(lit|python-package|replay-.*|[A-Za-z]+\.[A-Za-z]+)$'
 }
 
 if [ "${1:-}" = "--sanitize" ]; then
