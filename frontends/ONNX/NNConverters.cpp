@@ -398,13 +398,13 @@ template <typename GlobalPool2D, typename Reduction>
 LogicalResult convertGlobalPool(NodeContext &ctx) {
   if (failed(ctx.checkInputs(1, 1)))
     return failure();
-  int64_t rank = ctx.rank(0);
-  if (rank < 3)
-    return ctx.fail("expects data of rank 3 or more (N x C x D1 ...)");
-  if (rank == 4)
+  FailureOr<int64_t> rank = ctx.spatialRank(0);
+  if (failed(rank))
+    return failure();
+  if (*rank == 4)
     return ctx.output(ctx.op<GlobalPool2D>({ctx.input(0)}));
   return ctx.output(
-      ctx.op<Reduction>({ctx.input(0)}, {ctx.ints("axis", spatialAxes(rank)),
+      ctx.op<Reduction>({ctx.input(0)}, {ctx.ints("axis", spatialAxes(*rank)),
                                          ctx.boolean("keepdims", true)}));
 }
 
@@ -412,16 +412,16 @@ LogicalResult convertGlobalPool(NodeContext &ctx) {
 LogicalResult convertGlobalLpPool(NodeContext &ctx) {
   if (failed(ctx.checkInputs(1, 1)))
     return failure();
-  int64_t rank = ctx.rank(0);
-  if (rank < 3)
-    return ctx.fail("expects data of rank 3 or more (N x C x D1 ...)");
+  FailureOr<int64_t> rank = ctx.spatialRank(0);
+  if (failed(rank))
+    return failure();
   FailureOr<double> p = lpExponent(ctx);
   if (failed(p))
     return failure();
   Emitter b(ctx);
   Value x = ctx.input(0);
   Value powered = b.op<PowerOp>({b.op<AbsOp>({x}), b.scalar(*p, x)});
-  Value sum = b.op<SumOp>({powered}, {ctx.ints("axis", spatialAxes(rank)),
+  Value sum = b.op<SumOp>({powered}, {ctx.ints("axis", spatialAxes(*rank)),
                                       ctx.boolean("keepdims", true)});
   return b.output(b.op<PowerOp>({sum, b.scalar(1 / *p, sum)}));
 }
@@ -861,14 +861,12 @@ FailureOr<Value> normalize(NodeContext &ctx, Value x, ArrayRef<int64_t> axes,
 LogicalResult convertInstanceNorm(NodeContext &ctx) {
   if (failed(ctx.checkInputs(3, 3)))
     return failure();
-  int64_t rank = ctx.rank(0);
-  if (rank < 3)
-    return ctx.fail("expects data of rank 3 or more");
-  SmallVector<int64_t> axes;
-  for (int64_t d = 2; d < rank; ++d)
-    axes.push_back(d);
-  FailureOr<Value> n =
-      normalize(ctx, ctx.input(0), axes, ctx.attrFloat("epsilon", 1e-5));
+  FailureOr<int64_t> spatial = ctx.spatialRank(0);
+  if (failed(spatial))
+    return failure();
+  int64_t rank = *spatial;
+  FailureOr<Value> n = normalize(ctx, ctx.input(0), spatialAxes(rank),
+                                 ctx.attrFloat("epsilon", 1e-5));
   if (failed(n))
     return failure();
   // Scale and bias are per channel (axis 1).
@@ -892,8 +890,8 @@ LogicalResult convertInstanceNorm(NodeContext &ctx) {
 LogicalResult convertGroupNorm(NodeContext &ctx) {
   if (failed(ctx.checkInputs(3, 3)))
     return failure();
-  if (ctx.rank(0) < 3)
-    return ctx.fail("expects data of rank 3 or more");
+  if (failed(ctx.spatialRank(0)))
+    return failure();
   if (!ctx.hasAttr("num_groups"))
     return ctx.fail("attribute num_groups is required");
   int64_t groups = ctx.attrInt("num_groups", 0);
@@ -1254,8 +1252,8 @@ LogicalResult convertMeanVarianceNorm(NodeContext &ctx) {
 LogicalResult convertLRN(NodeContext &ctx) {
   if (failed(ctx.checkInputs(1, 1)))
     return failure();
-  if (ctx.rank(0) < 3)
-    return ctx.fail("expects data of rank 3 or more (N x C x D1 ...)");
+  if (failed(ctx.spatialRank(0)))
+    return failure();
   if (!ctx.hasAttr("size"))
     return ctx.fail("the size attribute is required");
   int64_t size = ctx.attrInt("size", 1);

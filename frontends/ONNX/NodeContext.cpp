@@ -81,6 +81,14 @@ bool NodeContext::hasStaticShape(unsigned i) const {
   return type && type.hasStaticShape();
 }
 
+FailureOr<int64_t> NodeContext::spatialRank(unsigned i) {
+  int64_t r = rank(i);
+  if (r < 3)
+    return fail("expects data of rank 3 or more (N x C x D1 ...), got rank " +
+                Twine(r));
+  return r;
+}
+
 LogicalResult NodeContext::checkInputs(unsigned min, unsigned max) {
   if (inputs.size() > max)
     return fail(Twine("takes at most ") + Twine(max) + " inputs, got " +

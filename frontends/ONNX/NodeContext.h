@@ -94,6 +94,9 @@ public:
   LogicalResult checkInputs(unsigned min, unsigned max);
   /// Whether input `i` is a tensor of static shape.
   bool hasStaticShape(unsigned i) const;
+  /// The rank of input `i`, data with spatial axes (N x C x D1 ...); fails
+  /// (reported) below rank 3.
+  FailureOr<int64_t> spatialRank(unsigned i);
   /// The integers of a constant input; fails (reported) when it is not
   /// known at import time.
   FailureOr<SmallVector<int64_t>> constantInts(unsigned i, StringRef what);

@@ -102,9 +102,10 @@ namespace {
 LogicalResult convertMaxUnpool(NodeContext &ctx) {
   if (failed(ctx.checkInputs(2, 3)))
     return failure();
-  int64_t rank = ctx.rank(0);
-  if (rank < 3)
-    return ctx.fail("expects data of rank 3 or more (N x C x D1 ...)");
+  FailureOr<int64_t> spatialRank = ctx.spatialRank(0);
+  if (failed(spatialRank))
+    return failure();
+  int64_t rank = *spatialRank;
   if (!ctx.hasStaticShape(0) || ctx.shape(1) != ctx.shape(0))
     return ctx.fail("the values and indices must have one static shape");
   if (!isa<IntegerType>(ctx.elementType(1)))

@@ -179,6 +179,18 @@ EXPECTED.update({
  'globallp_p': 'p must be 1 or more, got -1',
 })
 
+# Operators on N x C x D1 ... data, given data of rank 2 (one check,
+# NodeContext::spatialRank).
+cases.update({
+ 'globalavg_rank': ([helper.make_node('GlobalAveragePool', ['x'], ['y'])], [vi('x',[2,3])], []),
+ 'globallp_rank': ([helper.make_node('GlobalLpPool', ['x'], ['y'])], [vi('x',[2,3])], []),
+ 'instnorm_rank': ([helper.make_node('InstanceNormalization', ['x','s','b'], ['y'])], [vi('x',[2,3]), vi('s',[3]), vi('b',[3])], []),
+ 'maxunpool_rank': ([helper.make_node('MaxUnpool', ['x','i'], ['y'], kernel_shape=[2])], [vi('x',[2,3]), vi('i',[2,3], TensorProto.INT64)], []),
+})
+EXPECTED.update({k: 'expects data of rank 3 or more (N x C x D1 ...), got rank 2'
+                 for k in ['globalavg_rank', 'globallp_rank', 'instnorm_rank',
+                           'maxunpool_rank']})
+
 # TfIdfVectorizer: token ids, a pool that splits into whole n-grams.
 I64 = TensorProto.INT64
 
