@@ -94,6 +94,12 @@ static int64_t countCPUs(StringRef list) {
   return count;
 }
 
+int64_t mlir::relay::cpu::lastLevelCacheShare(int64_t bytes,
+                                              int64_t sharingCPUs) {
+  return std::min(bytes / std::max<int64_t>(1, sharingCPUs),
+                  kMaxL3BytesPerCore);
+}
+
 /// The host's data caches from Linux's sysfs (cpu0: every core of an x86
 /// package has the same); what is missing keeps its default.
 static void readHostCaches(CPUDescription &cpu) {
@@ -113,9 +119,8 @@ static void readHostCaches(CPUDescription &cpu) {
     else if (level == "2")
       cpu.l2Bytes = size;
     else if (level == "3")
-      cpu.l3BytesPerCore =
-          size /
-          std::max<int64_t>(1, countCPUs(readFile(dir + "/shared_cpu_list")));
+      cpu.l3BytesPerCore = lastLevelCacheShare(
+          size, countCPUs(readFile(dir + "/shared_cpu_list")));
   }
 }
 

@@ -88,6 +88,19 @@ struct CPUDescription {
   int64_t paddedTileRows(int64_t rows) const;
 };
 
+/// The largest share of a last-level cache one core of any x86 part has:
+/// AMD's stacked-cache parts, 96 MB for 8 cores (12 MB; an EPYC 9684X,
+/// 1,152 MB for 96).
+constexpr int64_t kMaxL3BytesPerCore = 12 << 20;
+
+/// The share of a last-level cache of `bytes` that each of the
+/// `sharingCPUs` sysfs says share it can count on. A virtual machine is
+/// told its host's whole cache shared by its own few CPUs (a 2-CPU VM of a
+/// Xeon: 480 MB, 240 MB each); no part has more than kMaxL3BytesPerCore a
+/// core, so a share beyond that is taken as that. (With 240 MB, a 4096^3
+/// product never blocked its panels and ran at 98 GFLOP/s against 127.)
+int64_t lastLevelCacheShare(int64_t bytes, int64_t sharingCPUs);
+
 /// The host CPU (computed once).
 const CPUDescription &hostCPU();
 
