@@ -6,8 +6,8 @@ and 2, rows narrower than a vector, rows of 17-18 columns (a 7x7 kernel's
 second chunk starts under 3 columns in: not a row kernel), overlapping
 chunks and odd sizes, and images over 2 MB (3x3: bands of rows), at one
 and two threads; and after a 1x1 convolution whose channel bands the
-depthwise convolution's channel blocks merge with (--cpu znver3: its
-512 KB L2 makes those bands; widths whose rows are partial vectors, which
+depthwise convolution's channel blocks merge with (--cpu haswell: its
+256 KB L2 makes those bands; widths whose rows are partial vectors, which
 the merged loop once read unmasked, past the row; ConvNeXt's 7x7 layers
 on its four stages' maps). Each compiled result must be within 1e-5 of
 the interpreter's largest magnitude, and compiled (no fallback to the
@@ -75,7 +75,7 @@ def main():
                     c, h, w = 48, rng.randint(100, 120), rng.randint(100, 130)
             else:
                 k, s, h = expanded[case - args.cases]
-                c, w, text, extra = 96, h, EXPANDED, ['--cpu', 'znver3']
+                c, w, text, extra = 96, h, EXPANDED, ['--cpu', 'haswell']
             p = k // 2
             oh, ow = (h + 2 * p - k) // s + 1, (w + 2 * p - k) // s + 1
             with open(program, 'w') as f:

@@ -5,7 +5,7 @@ random (a fixed seed): 1x1, 3x3 and 5x5 kernels, stride 1 and 2, dilation,
 one or a few channels per group, channel multipliers (one input channel,
 several filters per group), batches of two, images of 7x7 positions (the
 padded or transposed products) and ones large enough for row bands, at
-one and two threads, for this CPU and for an AVX2 one (--cpu znver3, 6-row
+one and two threads, for this CPU and for an AVX2 one (--cpu haswell, 6-row
 register tiles). Each image is convolved group by group: on AVX-512 the
 3x3 and 5x5 ones padded like depthwise ones in rows (register tiles of a
 group's output channels, the row kernels reading the unpadded image),
@@ -89,11 +89,11 @@ def main():
                 out.write(PROGRAM.format(n=n, c=c, cg=c // g, f=f, h=h, w=w,
                                          k=k, s=s, p=p, d=d, g=g, oh=oh,
                                          ow=ow))
-            extra = ['--cpu', 'znver3'] if case % 2 else []
+            extra = ['--cpu', 'haswell'] if case % 2 else []
             name = ('%dx%d stride %d dilation %d pad %d, %d groups of %d -> %d'
                     ' channels, %dx%dx%d%s' % (
                         k, k, s, d, p, g, c // g, fg, n, h, w,
-                        ' (znver3)' if extra else ''))
+                        ' (haswell)' if extra else ''))
             failures += compiled_runs_match_interpreter(
                 relay_run, program, case, name, tmp, 1e-5, extra)
             runs += 2
