@@ -209,16 +209,58 @@ func.func @matvec_partials(%x: memref<4x16xf32>, %w: memref<64x4x16xf32>, %acc: 
 
 // -----
 
-// A sum along the innermost dimension may be reassociated, so that LLVM
-// adds the lanes as a tree rather than one after another.
+// Tests that rows summed over one vector each (a matrix-vector product's
+// per-lane partial sums) go 16 rows at a time, summed as a tree of
+// two-source shuffles (halves of 8, then chunks of 4, 2 and 1 partials):
+// no reduction per row.
 #in = affine_map<(i, j) -> (i, j)>
 #out = affine_map<(i, j) -> (i)>
 // CHECK-LABEL: func.func @row_sums
-// CHECK:       vector.reduction <add>, %{{.*}}, %{{.*}} fastmath<reassoc> : vector<16xf32> into f32
+// CHECK:       scf.for %{{.*}} = %c0 to %c32 step %c16
+// CHECK:       vector.transfer_read {{.*}} : memref<32x16xf32>, vector<16x16xf32>
+// CHECK-COUNT-8: vector.shuffle %{{.*}}, %{{.*}} [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23]
+// CHECK-COUNT-4: vector.shuffle %{{.*}}, %{{.*}} [0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27]
+// CHECK-COUNT-2: vector.shuffle %{{.*}}, %{{.*}} [0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28, 29]
+// CHECK:       vector.shuffle %{{.*}}, %{{.*}} [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30]
+// CHECK:       vector.shuffle %{{.*}}, %{{.*}} [1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31]
+// CHECK:       vector.transfer_write {{.*}} : vector<16xf32>, memref<32xf32>
+// CHECK-NOT:   vector.reduction
 // CHECK-NOT:   vector.multi_reduction
 func.func @row_sums(%in: memref<32x16xf32>, %out: memref<32xf32>) {
   linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "reduction"]}
       ins(%in : memref<32x16xf32>) outs(%out : memref<32xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %o, %a : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Tests that rows of several vectors (or whose count is no multiple of 16)
+// are reduced one by one, reassociated, so that LLVM adds each row's lanes
+// as a tree rather than one after another.
+#in = affine_map<(i, j) -> (i, j)>
+#out = affine_map<(i, j) -> (i)>
+// CHECK-LABEL: func.func @wide_row_sums
+// CHECK:       vector.reduction <add>, %{{.*}}, %{{.*}} fastmath<reassoc> : vector<48xf32> into f32
+// CHECK-NOT:   vector.multi_reduction
+// CHECK-LABEL: func.func @few_row_sums
+// CHECK:       vector.reduction <add>, %{{.*}}, %{{.*}} fastmath<reassoc> : vector<16xf32> into f32
+// CHECK-NOT:   vector.multi_reduction
+func.func @wide_row_sums(%in: memref<32x48xf32>, %out: memref<32xf32>) {
+  linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "reduction"]}
+      ins(%in : memref<32x48xf32>) outs(%out : memref<32xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %o, %a : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @few_row_sums(%in: memref<40x16xf32>, %out: memref<40xf32>) {
+  linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "reduction"]}
+      ins(%in : memref<40x16xf32>) outs(%out : memref<40xf32>) {
   ^bb0(%a: f32, %o: f32):
     %s = arith.addf %o, %a : f32
     linalg.yield %s : f32
