@@ -209,6 +209,52 @@ func.func @matvec_partials(%x: memref<4x16xf32>, %w: memref<64x4x16xf32>, %acc: 
 
 // -----
 
+// Tests that the partial sums over a buffer zeroed right before them start
+// from zero in registers and the fill goes; with 2 rows (one register
+// tile: no row loop around the k loop) the fill stays.
+#x = affine_map<(n, k, l) -> (k, l)>
+#w = affine_map<(n, k, l) -> (n, k, l)>
+#acc = affine_map<(n, k, l) -> (n, l)>
+// CHECK-LABEL: func.func @zeroed_matvec_partials
+// CHECK-DAG:   %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<8x16xf32>
+// CHECK-NOT:   linalg.fill
+// CHECK:       scf.for {{.*}} step %c8
+// CHECK-NOT:     vector.transfer_read {{.*}} : memref<64x16xf32>
+// CHECK:         scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]]) -> (vector<8x16xf32>)
+// CHECK:         vector.transfer_write {{.*}} : vector<8x16xf32>, memref<64x16xf32>
+// CHECK-LABEL: func.func @zeroed_matvec_partials_two_rows
+// CHECK:       vector.transfer_write {{.*}} : vector<1x16xf32>, memref<2x16xf32>
+// CHECK:       vector.transfer_read {{.*}} : memref<2x16xf32>, vector<2x16xf32>
+// CHECK:       scf.for
+func.func @zeroed_matvec_partials(%x: memref<4x16xf32>, %w: memref<64x4x16xf32>) -> memref<64x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %acc = memref.alloc() : memref<64x16xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<64x16xf32>)
+  linalg.generic {indexing_maps = [#x, #w, #acc], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x, %w : memref<4x16xf32>, memref<64x4x16xf32>) outs(%acc : memref<64x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return %acc : memref<64x16xf32>
+}
+func.func @zeroed_matvec_partials_two_rows(%x: memref<4x16xf32>, %w: memref<2x4x16xf32>) -> memref<2x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %acc = memref.alloc() : memref<2x16xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<2x16xf32>)
+  linalg.generic {indexing_maps = [#x, #w, #acc], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x, %w : memref<4x16xf32>, memref<2x4x16xf32>) outs(%acc : memref<2x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return %acc : memref<2x16xf32>
+}
+
+// -----
+
 // Tests that rows summed over one vector each (a matrix-vector product's
 // per-lane partial sums) go 16 rows at a time, summed as a tree of
 // two-source shuffles (halves of 8, then chunks of 4, 2 and 1 partials):

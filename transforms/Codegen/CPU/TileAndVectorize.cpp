@@ -921,10 +921,39 @@ struct TileAndVectorizePass
         break;
       }
     }
+    // A matrix-vector product's partial sums over a freshly zeroed buffer,
+    // their one reduction loop whole inside the tiles: the accumulators
+    // start from zero and the fill (a memset of the partial sums) goes. Not
+    // with more reduction loops: an accumulator read inside an outer one
+    // carries the sums of its earlier iterations.
+    // The accumulator reads must sit in a parallel loop around the
+    // reduction's (a product of 2 rows, whole in one register tile, has
+    // none: its nest is the reduction loop).
+    auto reduction = llvm::find(iterators, utils::IteratorType::reduction);
+    bool rowLoop = llvm::any_of(
+        llvm::seq<int64_t>(0, reduction - iterators.begin()), [&](int64_t d) {
+          return iterators[d] == utils::IteratorType::parallel && sizes[d];
+        });
+    linalg::FillOp zeroFill =
+        llvm::count(iterators, utils::IteratorType::reduction) == 1 &&
+                iterators.back() == utils::IteratorType::parallel && rowLoop
+            ? zeroFills.lookup(op)
+            : nullptr;
+    Value output =
+        op.getNumDpsInits() == 1 ? op.getDpsInitOperand(0)->get() : Value();
+    Operation *before = op->getPrevNode(), *after = op->getNextNode();
+    Block *block = op->getBlock();
     FailureOr<linalg::LinalgOp> tiled = tileParallelOutermost(
         rewriter, op, sizes, ShapedType::getNumElements(ranges));
     if (failed(tiled))
       return failure();
+    // The loop nest the tiling put where the op stood (after the constants
+    // of its bounds).
+    Operation *nest = nullptr;
+    for (Operation *at = before ? before->getNextNode() : &block->front();
+         at && at != after && !nest; at = at->getNextNode())
+      if (isa<LoopLikeOpInterface>(at))
+        nest = at;
     if (splitAt) {
       // The row's whole registers, tiled to at most `cap` lanes, and its
       // tail (8 lanes of a 56-wide row) as one shorter vector, in the same
@@ -949,6 +978,8 @@ struct TileAndVectorizePass
     if (vectorize && failed(vectorizeOp(rewriter, *tiled, false)))
       return failure();
     ++numVectorized;
+    if (vectorize && zeroFill && output && nest)
+      startFromZero(rewriter, nest, output, zeroFill);
     return success();
   }
 
