@@ -467,7 +467,8 @@ struct RowReductionTree : OpRewritePattern<vector::MultiDimReductionOp> {
   LogicalResult matchAndRewrite(vector::MultiDimReductionOp op,
                                 PatternRewriter &rewriter) const override {
     VectorType type = op.getSourceVectorType();
-    if (type.getRank() != 2 || type.isScalable() ||
+    // A masked reduction leaves some lanes out; the tree would sum them.
+    if (type.getRank() != 2 || type.isScalable() || op.isMasked() ||
         op.getReductionMask() != ArrayRef<bool>{false, true})
       return failure();
     int64_t rows = type.getDimSize(0), width = type.getDimSize(1);
@@ -924,11 +925,10 @@ struct TileAndVectorizePass
     // A matrix-vector product's partial sums over a freshly zeroed buffer,
     // their one reduction loop whole inside the tiles: the accumulators
     // start from zero and the fill (a memset of the partial sums) goes. Not
-    // with more reduction loops: an accumulator read inside an outer one
-    // carries the sums of its earlier iterations.
-    // The accumulator reads must sit in a parallel loop around the
-    // reduction's (a product of 2 rows, whole in one register tile, has
-    // none: its nest is the reduction loop).
+    // with more reduction loops (an accumulator read inside an outer one
+    // carries the sums of its earlier iterations), nor without a parallel
+    // loop around the reduction's for the reads to sit in (a product of 2
+    // rows, whole in one register tile: its nest is the reduction loop).
     auto reduction = llvm::find(iterators, utils::IteratorType::reduction);
     bool rowLoop = llvm::any_of(
         llvm::seq<int64_t>(0, reduction - iterators.begin()), [&](int64_t d) {
