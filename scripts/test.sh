@@ -33,10 +33,10 @@ sanitized_tests() {
   if [ "$1" = quick ]; then
     # Each of these takes 40-75 s under the sanitizers (the operators
     # compiled one by one, every -O level, gradients checked by finite
-    # differences), and the next four 23-101 s (the interpreter's
-    # recursion limits, bf16 precision, layouts, packed operands: a clean
-    # clone's run on a Xeon took 38 minutes with them); the normal build
-    # above has run them all, and --sanitize runs them too.
+    # differences), and four more of 23-101 s (the interpreter's recursion
+    # limits, bf16 precision, layouts, packed operands: a clean clone's run
+    # on a Xeon took 38 minutes with them); the normal build above has run
+    # them all, and --sanitize runs them too.
     export LIT_FILTER_OUT='(operators-gpu-lowering|operators-compiled|opt-levels|gradient-rules|relay-run/gradient|partial-eval-gradient-torch|interpreter-recursion|relay-run/precision|convert-layout|packed-operands)\.test$'
   fi
   ctest --test-dir build-sanitize --output-on-failure -j "$(nproc)" \

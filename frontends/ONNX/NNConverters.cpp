@@ -861,16 +861,15 @@ FailureOr<Value> normalize(NodeContext &ctx, Value x, ArrayRef<int64_t> axes,
 LogicalResult convertInstanceNorm(NodeContext &ctx) {
   if (failed(ctx.checkInputs(3, 3)))
     return failure();
-  FailureOr<int64_t> spatial = ctx.spatialRank(0);
-  if (failed(spatial))
+  FailureOr<int64_t> rank = ctx.spatialRank(0);
+  if (failed(rank))
     return failure();
-  int64_t rank = *spatial;
-  FailureOr<Value> n = normalize(ctx, ctx.input(0), spatialAxes(rank),
+  FailureOr<Value> n = normalize(ctx, ctx.input(0), spatialAxes(*rank),
                                  ctx.attrFloat("epsilon", 1e-5));
   if (failed(n))
     return failure();
   // Scale and bias are per channel (axis 1).
-  SmallVector<int64_t> perChannel(rank, 1);
+  SmallVector<int64_t> perChannel(*rank, 1);
   perChannel[1] = ctx.shape(1)[0];
   FailureOr<Value> scale =
       ctx.op<ReshapeOp>({ctx.input(1)}, {ctx.ints("newshape", perChannel)});

@@ -845,14 +845,15 @@ struct TileAndVectorizePass
   /// scf.forall, the other loops inside it. A
   /// transposition between a product's [P, C] result and NCHW ran on one
   /// thread: 6% of ResNeXt-50's two-thread time, the other thread idle.
-  FailureOr<linalg::LinalgOp> tileParallelOutermost(RewriterBase &rewriter,
-                                                    linalg::LinalgOp op,
-                                                    SmallVector<int64_t> sizes,
-                                                    int64_t work) {
+  FailureOr<linalg::LinalgOp>
+  tileParallelOutermost(RewriterBase &rewriter, linalg::LinalgOp op,
+                        SmallVector<int64_t> sizes, int64_t work,
+                        Operation **outermost = nullptr) {
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     if (threads <= 1 || work < kParallelMinIterations || inParallelLoop(op) ||
         ShapedType::isDynamicShape(ranges))
-      return tile(rewriter, op, sizes);
+      return tile(rewriter, op, sizes, scf::SCFTilingOptions::LoopType::ForOp,
+                  outermost);
     SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
     for (int64_t d = 0, e = int64_t(ranges.size()) - 1; d < e; ++d) {
       int64_t step = sizes[d] ? sizes[d] : ranges[d];
@@ -862,13 +863,15 @@ struct TileAndVectorizePass
       SmallVector<int64_t> parallel(sizes.size(), 0);
       parallel[d] = step;
       sizes[d] = 0;
-      FailureOr<linalg::LinalgOp> tiled = tile(
-          rewriter, op, parallel, scf::SCFTilingOptions::LoopType::ForallOp);
+      FailureOr<linalg::LinalgOp> tiled =
+          tile(rewriter, op, parallel,
+               scf::SCFTilingOptions::LoopType::ForallOp, outermost);
       if (failed(tiled))
         return failure();
       return tile(rewriter, *tiled, sizes);
     }
-    return tile(rewriter, op, sizes);
+    return tile(rewriter, op, sizes, scf::SCFTilingOptions::LoopType::ForOp,
+                outermost);
   }
 
   /// Every loop but the innermost to 1, the innermost to a vector. A
@@ -941,19 +944,11 @@ struct TileAndVectorizePass
             : nullptr;
     Value output =
         op.getNumDpsInits() == 1 ? op.getDpsInitOperand(0)->get() : Value();
-    Operation *before = op->getPrevNode(), *after = op->getNextNode();
-    Block *block = op->getBlock();
+    Operation *nest = nullptr;
     FailureOr<linalg::LinalgOp> tiled = tileParallelOutermost(
-        rewriter, op, sizes, ShapedType::getNumElements(ranges));
+        rewriter, op, sizes, ShapedType::getNumElements(ranges), &nest);
     if (failed(tiled))
       return failure();
-    // The loop nest the tiling put where the op stood (after the constants
-    // of its bounds).
-    Operation *nest = nullptr;
-    for (Operation *at = before ? before->getNextNode() : &block->front();
-         at && at != after && !nest; at = at->getNextNode())
-      if (isa<LoopLikeOpInterface>(at))
-        nest = at;
     if (splitAt) {
       // The row's whole registers, tiled to at most `cap` lanes, and its
       // tail (8 lanes of a 56-wide row) as one shorter vector, in the same
