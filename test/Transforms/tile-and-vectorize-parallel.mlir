@@ -180,3 +180,28 @@ func.func @small_transpose(%in: memref<32x48xf32>, %out: memref<48x32xf32>) {
                    outs(%out : memref<48x32xf32>) permutation = [1, 0]
   return
 }
+
+// -----
+
+// Tests that a product on packed panels gives each thread half of B's
+// panels (4 panels of 32 columns: 2 each), the k tiles and the m tiles
+// inside.
+#pa = affine_map<(no, mo, mi, ni, k) -> (mo, k, mi)>
+#pb = affine_map<(no, mo, mi, ni, k) -> (no, k, ni)>
+#pc = affine_map<(no, mo, mi, ni, k) -> (no, mo, mi, ni)>
+// CHECK-LABEL: func.func @panel_product
+// CHECK:       scf.forall (%{{.*}}) = (0) to (4) step (2)
+// CHECK:         scf.for %{{.*}} = %c0 to %c512 step %c128
+// CHECK:           scf.for %{{.*}} = %c0 to %c2 step %c1
+// CHECK:             scf.for %{{.*}} = %c0 to %c16 step %c1
+// CHECK:               vector.contract
+func.func @panel_product(%a: memref<16x512x8xf32>, %b: memref<4x512x32xf32>, %c: memref<4x16x8x32xf32>) {
+  linalg.generic {indexing_maps = [#pa, #pb, #pc], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<16x512x8xf32>, memref<4x512x32xf32>) outs(%c : memref<4x16x8x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}

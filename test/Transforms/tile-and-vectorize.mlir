@@ -709,3 +709,66 @@ func.func @divided_copy(%in: memref<4x2xf32>, %out: memref<2x4xf32>) {
   }
   return
 }
+
+// -----
+
+// Tests that a product on packed panels, out[no, mo, mi, ni] = sum_k
+// a[mo, k, mi] * b[no, k, ni] with (mi, ni) one 8x32 register tile, is
+// scheduled as BLIS does: k tiles of 128 (a panel's slice, 128 x 32
+// floats, in two thirds of a Zen 4's 32 KB L1) outermost, in each every
+// panel of B, its slice read by every m tile in turn, the register tile
+// summing along k; the first k tile starts from zero (the fill goes).
+#pa = affine_map<(no, mo, mi, ni, k) -> (mo, k, mi)>
+#pb = affine_map<(no, mo, mi, ni, k) -> (no, k, ni)>
+#pc = affine_map<(no, mo, mi, ni, k) -> (no, mo, mi, ni)>
+// CHECK-LABEL: func.func @panel_product
+// CHECK-DAG:   %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<1x1x8x32xf32>
+// CHECK-NOT:   linalg.fill
+// CHECK:       scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK:         scf.for %{{.*}} = %c0 to %c16 step %c1
+// CHECK:           scf.for %{{.*}} = %c0 to %c128 step %c1 iter_args(%{{.*}} = %[[ZERO]])
+// CHECK:             vector.contract
+// CHECK:       scf.for %{{.*}} = %c128 to %c512 step %c128
+// CHECK:         scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK:           scf.for %{{.*}} = %c0 to %c16 step %c1
+// CHECK:             vector.transfer_read {{.*}} : memref<4x16x8x32xf32>, vector<1x1x8x32xf32>
+// CHECK:             scf.for %{{.*}} = %c0 to %c128 step %c1 iter_args
+// CHECK:               vector.contract
+func.func @panel_product(%a: memref<16x512x8xf32>, %b: memref<4x512x32xf32>) -> memref<4x16x8x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<4x16x8x32xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<4x16x8x32xf32>)
+  linalg.generic {indexing_maps = [#pa, #pb, #pc], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<16x512x8xf32>, memref<4x512x32xf32>) outs(%c : memref<4x16x8x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return %c : memref<4x16x8x32xf32>
+}
+
+// -----
+
+// Tests that a product on panels whose register tiles' rows are not
+// contiguous in its result (out[mo, mi, no, ni]) and whose k spans several
+// k tiles keeps the other products' schedule: no k tile of 128.
+#qa = affine_map<(mo, mi, no, ni, k) -> (mo, k, mi)>
+#qb = affine_map<(mo, mi, no, ni, k) -> (no, k, ni)>
+#qc = affine_map<(mo, mi, no, ni, k) -> (mo, mi, no, ni)>
+// CHECK-LABEL: func.func @panel_product_strided_rows
+// CHECK-NOT:   step %c128
+// CHECK:       vector.contract
+func.func @panel_product_strided_rows(%a: memref<16x512x8xf32>, %b: memref<4x512x32xf32>) -> memref<16x8x4x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<16x8x4x32xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<16x8x4x32xf32>)
+  linalg.generic {indexing_maps = [#qa, #qb, #qc], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<16x512x8xf32>, memref<4x512x32xf32>) outs(%c : memref<16x8x4x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return %c : memref<16x8x4x32xf32>
+}

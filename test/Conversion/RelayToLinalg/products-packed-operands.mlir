@@ -34,10 +34,17 @@ relay.func @large(%a: tensor<101x700xf32>, %b: tensor<700x900xf32>, %c: tensor<9
 }
 
 // Tests that with AVX2 196 rows, which cache tiles of 28 rows divide, stay
-// unpadded (210, 5 x 42, would add 7%); AVX-512's 8-row tiles pad them to
-// 200 (2%: cache tiles of 40).
+// unpadded (210, 5 x 42, would add 7%) and are read in place (no divisor
+// of 5 or 6 rows); AVX-512's 8-row tiles pad them to 200 (2%: cache tiles
+// of 40), and A (560 KB, over half of a Zen 4's 1 MB L2) is packed into 25
+// panels of 8 rows contiguous along k. Its k (700) spans several k tiles
+// of the schedule's (170 on a 32 KB L1), so the result is in panels too,
+// [no, mo, mi, ni], and copied back to rows.
 // CHECK-LABEL: func.func @divided_rows(
-// CHECK: ins(%{{.*}}, %{{.*}} : tensor<200x700xf32>, tensor<57x700x16xf32>) outs(%{{.*}} : tensor<200x57x16xf32>)
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0, 1], [2]] output_shape [25, 8, 700] : tensor<200x700xf32> into tensor<25x8x700xf32>
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<25x8x700xf32>) outs(%{{.*}} : tensor<25x700x8xf32>) permutation = [0, 2, 1]
+// CHECK: ins(%{{.*}}, %{{.*}} : tensor<25x700x8xf32>, tensor<57x700x16xf32>) outs(%{{.*}} : tensor<57x25x8x16xf32>)
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<57x200x16xf32>) outs(%{{.*}} : tensor<200x57x16xf32>) permutation = [1, 0, 2]
 // AVX2-LABEL: func.func @divided_rows(
 // AVX2-NOT: tensor<210x
 // AVX2: ins(%arg0, %{{.*}} : tensor<196x700xf32>, tensor<57x700x16xf32>) outs(%{{.*}} : tensor<196x57x16xf32>)
@@ -104,7 +111,7 @@ relay.func @tall(%a: tensor<4096x64xf32>, %b: tensor<64x4096xf32>) -> tensor<409
 // CHECK-LABEL: func.func @panel_blocks(
 // CHECK: scf.for %{{.*}} = %c0 to %c32 step %c16
 // CHECK: tensor.extract_slice %{{.*}}[%{{.*}}, 0, 0] [16, 2048, 32] [1, 1, 1] : tensor<32x2048x32xf32> to tensor<16x2048x32xf32>
-// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<256x2048xf32>, tensor<16x2048x32xf32>) outs(%{{.*}} : tensor<256x16x32xf32>)
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<32x2048x8xf32>, tensor<16x2048x32xf32>) outs(%{{.*}} : tensor<16x32x8x32xf32>)
 // CHECK: tensor.insert_slice
 relay.func @panel_blocks(%a: tensor<256x2048xf32>, %b: tensor<2048x1024xf32>) -> tensor<256x1024xf32> {
   %m = relay.nn.matmul %a, %b : (tensor<256x2048xf32>, tensor<2048x1024xf32>) -> tensor<256x1024xf32>
@@ -115,7 +122,7 @@ relay.func @panel_blocks(%a: tensor<256x2048xf32>, %b: tensor<2048x1024xf32>) ->
 // is read once anyway.
 // CHECK-LABEL: func.func @panels_one_m_tile(
 // CHECK-NOT: scf.for
-// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<64x2048xf32>, tensor<32x2048x32xf32>) outs(%{{.*}} : tensor<64x32x32xf32>)
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<8x2048x8xf32>, tensor<32x2048x32xf32>) outs(%{{.*}} : tensor<32x8x8x32xf32>)
 relay.func @panels_one_m_tile(%a: tensor<64x2048xf32>, %b: tensor<2048x1024xf32>) -> tensor<64x1024xf32> {
   %m = relay.nn.matmul %a, %b : (tensor<64x2048xf32>, tensor<2048x1024xf32>) -> tensor<64x1024xf32>
   relay.return %m : tensor<64x1024xf32>
@@ -126,8 +133,20 @@ relay.func @panels_one_m_tile(%a: tensor<64x2048xf32>, %b: tensor<2048x1024xf32>
 // in blocks of one panel, each reading all of A again.
 // CHECK-LABEL: func.func @panels_no_block_divisor(
 // CHECK-NOT: scf.for
-// CHECK: outs(%{{.*}} : tensor<256x61x16xf32>)
+// CHECK: outs(%{{.*}} : tensor<61x32x8x16xf32>)
 relay.func @panels_no_block_divisor(%a: tensor<256x4096xf32>, %b: tensor<4096x976xf32>) -> tensor<256x976xf32> {
   %m = relay.nn.matmul %a, %b : (tensor<256x4096xf32>, tensor<4096x976xf32>) -> tensor<256x976xf32>
   relay.return %m : tensor<256x976xf32>
+}
+
+// Tests that A packed into panels keeps the result in rows, [mo, mi, no,
+// ni], where k (128) is one k tile of the schedule's: each register tile is
+// written once.
+// CHECK-LABEL: func.func @packed_rows_one_k_tile(
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<128x128x8xf32>, tensor<32x128x32xf32>) outs(%{{.*}} : tensor<128x8x32x32xf32>)
+// CHECK-NOT: linalg.transpose
+// CHECK: return
+relay.func @packed_rows_one_k_tile(%a: tensor<1024x128xf32>, %b: tensor<128x1024xf32>) -> tensor<1024x1024xf32> {
+  %m = relay.nn.matmul %a, %b : (tensor<1024x128xf32>, tensor<128x1024xf32>) -> tensor<1024x1024xf32>
+  relay.return %m : tensor<1024x1024xf32>
 }

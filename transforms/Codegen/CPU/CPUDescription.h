@@ -26,6 +26,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 
+#include <algorithm>
 #include <string>
 
 namespace mlir::relay::cpu {
@@ -75,6 +76,13 @@ struct CPUDescription {
   /// AVX2's 16-column tiles, 32-column panels made each tile read half of
   /// every 128-byte panel row: the 512-channel 7x7 layers 25% slower.)
   int64_t panelColumns(int64_t width) const;
+  /// The k tile of a product on packed panels whose register tiles are
+  /// `columns` wide: the slice of a panel it reads (k x columns elements of
+  /// `elementBytes`) takes half of L1, where each of the m tiles reads it
+  /// in turn (--relay-tile-and-vectorize's schedulePanelProduct).
+  int64_t panelSliceK(int64_t columns, int64_t elementBytes) const {
+    return std::max<int64_t>(1, l1Bytes * 2 / 3 / (columns * elementBytes));
+  }
   /// `rows` of a product (its m loop) padded with zero rows, by under 15%,
   /// where that makes them fit the tiles better; else `rows`. Up to twice
   /// cacheTileRows(), rows are one cache tile and need register tiles with

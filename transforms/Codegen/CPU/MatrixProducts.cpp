@@ -129,10 +129,35 @@ Value paddedContract(OpBuilder &b, Location loc, RankedTensorType type,
       b.getDenseI64ArrayAttr(SmallVector<int64_t>(rank, 1)));
 }
 
+/// The rows of x's panels in productOnPanels: the largest divisor of its
+/// (padded) rows that is a register tile's rows or fewer and keeps enough
+/// accumulators; 1 (x read in place) where there is none, x has under 4
+/// tiles, or x (`bytes`) stays in half of L2 (where it is read from at
+/// little cost: on a Xeon with a 2 MB L2, 256^3 to 512^3 products ran 3-5%
+/// faster in place, 768^3 and 1024^3 6-12% faster packed). AVX-512 only:
+/// AVX2's 6x16 tiles (haswell code on that Xeon) ran a 1024^3 product 10%
+/// slower packed.
+static int64_t panelRows(const cpu::CPUDescription &cpu, int64_t paddedM,
+                         int64_t bytes) {
+  if (cpu.vectorBits != 512 || 2 * bytes < cpu.l2Bytes)
+    return 1;
+  int64_t vectors = cpu.registerTileColumns() / cpu.f32Lanes();
+  for (int64_t r = cpu.registerTileRows();
+       r * vectors >= cpu::CPUDescription::kMinTileAccumulators; --r)
+    if (paddedM % r == 0)
+      return paddedM >= 4 * r ? r : 1;
+  return 1;
+}
+
 /// out[m, n] = sum_k x[m, k] * packed[n / lanes, k, n % lanes] (packed:
 /// the weights in panels of `lanes` columns, n padded to a multiple of
 /// them), x's rows padded to whole register tiles and the result sliced
-/// back to `type`.
+/// back to `type`. x is packed too, into panels of a register tile's rows
+/// each contiguous along k (xp[mo, k, mi] = x[mo * rows + mi, k]): read in
+/// place, a register tile's rows are a row of x apart, and where that is a
+/// multiple of 4 KB (1024 floats) they fall in one set of L1. The copy is
+/// one pass over x against 2n flops per element; the product's loops then
+/// go as --relay-tile-and-vectorize schedules products on panels.
 static Value productOnPanels(OpBuilder &b, Location loc, RankedTensorType type,
                              Value x, Value packed) {
   MLIRContext *ctx = b.getContext();
@@ -144,15 +169,66 @@ static Value productOnPanels(OpBuilder &b, Location loc, RankedTensorType type,
   int64_t paddedM = paddedExtent(b, m, /*isN=*/false);
   // The padding rows' results are sliced off: they need no zeros.
   x = padHighUndefined(b, loc, x, {paddedM, k});
-  // Loops (m, no, ni, k): out[m, no, ni] = sum_k x[m, k] * packed[no, k,
-  // ni]: each register tile streams one panel sequentially (the weights
-  // as stored are read with a stride of a whole row per k).
+  CPUDescription cpu = cpuAt(b);
+  int64_t elementBytes = e.getIntOrFloatBitWidth() / 8;
+  int64_t rows = panelRows(cpu, paddedM, paddedM * k * elementBytes),
+          tilesM = paddedM / rows;
+  if (rows > 1) {
+    x = tensor::ExpandShapeOp::create(
+        b, loc, RankedTensorType::get({tilesM, rows, k}, e), x,
+        SmallVector<ReassociationIndices>{{0, 1}, {2}});
+    Value init =
+        tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{tilesM, k, rows}, e);
+    x = linalg::TransposeOp::create(b, loc, x, init, ArrayRef<int64_t>{0, 2, 1})
+            .getResult()[0];
+  }
+  // Loops (mo, mi, no, ni, k): out[mo, mi, no, ni] = sum_k xp[mo, k, mi] *
+  // packed[no, k, ni]; each register tile streams one panel of each
+  // sequentially. (The loops follow the result's dimensions:
+  // vector.contract's accumulator is then the register tile's rows of
+  // vectors, not its transposition.) With k in several of the schedule's k
+  // tiles, each register tile is read back and written again for each: its
+  // rows a row of the result apart, they fall in few sets of L1 (a 1024^3
+  // product's C loops on a Xeon: 118 GFLOP/s, against 155 with each tile's
+  // rows contiguous). The result then goes in panels too, loops (no, mo,
+  // mi, ni, k): outP[no, mo, mi, ni], copied back after. With x in place,
+  // loops (m, no, ni, k): out[m, no, ni] = sum_k x[m, k] * packed[no, k,
+  // ni].
+  enum class Layout { InPlace, Rows, Panels };
+  Layout layout = rows == 1                                  ? Layout::InPlace
+                  : k > cpu.panelSliceK(lanes, elementBytes) ? Layout::Panels
+                                                             : Layout::Rows;
   int64_t panels = paddedN / lanes;
+  // The result's shape with `count` panels, and the dimension of panels.
+  auto shapeWith = [&](int64_t count) {
+    switch (layout) {
+    case Layout::InPlace:
+      return SmallVector<int64_t>{paddedM, count, lanes};
+    case Layout::Rows:
+      return SmallVector<int64_t>{tilesM, rows, count, lanes};
+    case Layout::Panels:
+      return SmallVector<int64_t>{count, tilesM, rows, lanes};
+    }
+    llvm_unreachable("a layout");
+  };
+  unsigned panelDim = layout == Layout::Panels ? 0 : shapeWith(1).size() - 2;
   auto product = [&](OpBuilder &pb, Value w, int64_t count) {
-    return contract(
-        pb, loc, RankedTensorType::get({paddedM, count, lanes}, e),
-        ValueRange{x, w}, 4,
-        {map(ctx, 4, {0, 3}), map(ctx, 4, {1, 3, 2}), map(ctx, 4, {0, 1, 2})});
+    auto t = RankedTensorType::get(shapeWith(count), e);
+    switch (layout) {
+    case Layout::InPlace:
+      return contract(pb, loc, t, ValueRange{x, w}, 4,
+                      {map(ctx, 4, {0, 3}), map(ctx, 4, {1, 3, 2}),
+                       map(ctx, 4, {0, 1, 2})});
+    case Layout::Rows:
+      return contract(pb, loc, t, ValueRange{x, w}, 5,
+                      {map(ctx, 5, {0, 4, 1}), map(ctx, 5, {2, 4, 3}),
+                       map(ctx, 5, {0, 1, 2, 3})});
+    case Layout::Panels:
+      return contract(pb, loc, t, ValueRange{x, w}, 5,
+                      {map(ctx, 5, {1, 4, 2}), map(ctx, 5, {0, 4, 3}),
+                       map(ctx, 5, {0, 1, 2, 3})});
+    }
+    llvm_unreachable("a layout");
   };
   // Every m tile of the product reads all of the panels: beyond a core's
   // share of the last level cache they come from memory for each. Then,
@@ -162,7 +238,6 @@ static Value productOnPanels(OpBuilder &b, Location loc, RankedTensorType type,
   // the large products' remaining gap to oneDNN is elsewhere). Blocks divide
   // the panels; a divisor under half the share (61 panels in blocks of 1) would
   // read all of x once per few panels instead.
-  CPUDescription cpu = cpuAt(b);
   int64_t panelBytes =
       k * lanes * pt.getElementType().getIntOrFloatBitWidth() / 8;
   int64_t share = std::max<int64_t>(1, cpu.l3BytesPerCore / panelBytes);
@@ -172,22 +247,36 @@ static Value productOnPanels(OpBuilder &b, Location loc, RankedTensorType type,
   Value out;
   if (blockPanels < panels && 2 * blockPanels > share &&
       paddedM >= 2 * cpu.cacheTileRows()) {
-    Value init = tensor::EmptyOp::create(
-        b, loc, ArrayRef<int64_t>{paddedM, panels, lanes}, e);
-    out =
-        loop(b, loc, panels, blockPanels, init,
-             [&](OpBuilder &lb, Value no, Value acc) {
-               OpFoldResult zero = lb.getIndexAttr(0);
-               Value w = sliceAt(lb, loc, packed, {no, zero, zero},
-                                 {blockPanels, k, lanes});
-               return insertAt(lb, loc, product(lb, w, blockPanels), acc,
-                               {zero, no, zero}, {paddedM, blockPanels, lanes});
-             });
+    Value init = tensor::EmptyOp::create(b, loc, shapeWith(panels), e);
+    out = loop(b, loc, panels, blockPanels, init,
+               [&](OpBuilder &lb, Value no, Value acc) {
+                 OpFoldResult zero = lb.getIndexAttr(0);
+                 Value w = sliceAt(lb, loc, packed, {no, zero, zero},
+                                   {blockPanels, k, lanes});
+                 SmallVector<OpFoldResult> at(shapeWith(1).size(), zero);
+                 at[panelDim] = no;
+                 return insertAt(lb, loc, product(lb, w, blockPanels), acc, at,
+                                 shapeWith(blockPanels));
+               });
   } else {
     out = product(b, packed, panels);
   }
+  if (layout == Layout::Panels) {
+    // outP[no, mo, mi, ni] -> out[mo, mi, no, ni]: copies of whole rows of
+    // a panel.
+    Value init = tensor::EmptyOp::create(
+        b, loc, ArrayRef<int64_t>{paddedM, panels, lanes}, e);
+    out = tensor::CollapseShapeOp::create(
+        b, loc, out, SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}});
+    out = linalg::TransposeOp::create(b, loc, out, init,
+                                      ArrayRef<int64_t>{1, 0, 2})
+              .getResult()[0];
+    layout = Layout::InPlace;
+  }
   out = tensor::CollapseShapeOp::create(
-      b, loc, out, SmallVector<ReassociationIndices>{{0}, {1, 2}});
+      b, loc, out,
+      layout == Layout::Rows ? SmallVector<ReassociationIndices>{{0, 1}, {2, 3}}
+                             : SmallVector<ReassociationIndices>{{0}, {1, 2}});
   if (paddedM == m && paddedN == n)
     return out;
   return tensor::ExtractSliceOp::create(
