@@ -4,7 +4,8 @@
 // to hold the rows the cache tiles read (over twice L2: 2 MB on a Zen 4)
 // get it packed by a copy into panels of 16 or 32 columns contiguous along
 // k, as constant weights are at compile time; smaller ones are read in
-// place.
+// place. With AVX-512, a left operand over half of L2 is packed too, into
+// panels of a register tile's rows.
 
 // Tests that a 700x900 operand (2.5 MB) is split into 57 panels of 16
 // columns (900 padded to 912) and copied panel-major, for a matmul (KN: a
@@ -119,10 +120,10 @@ relay.func @panel_blocks(%a: tensor<256x2048xf32>, %b: tensor<2048x1024xf32>) ->
 }
 
 // Tests that with one m tile (64 rows) the panels stay one product: each
-// is read once anyway.
+// is read once anyway. A (512 KB, half of a Zen 4's L2) is read in place.
 // CHECK-LABEL: func.func @panels_one_m_tile(
 // CHECK-NOT: scf.for
-// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<8x2048x8xf32>, tensor<32x2048x32xf32>) outs(%{{.*}} : tensor<32x8x8x32xf32>)
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<64x2048xf32>, tensor<32x2048x32xf32>) outs(%{{.*}} : tensor<64x32x32xf32>)
 relay.func @panels_one_m_tile(%a: tensor<64x2048xf32>, %b: tensor<2048x1024xf32>) -> tensor<64x1024xf32> {
   %m = relay.nn.matmul %a, %b : (tensor<64x2048xf32>, tensor<2048x1024xf32>) -> tensor<64x1024xf32>
   relay.return %m : tensor<64x1024xf32>
@@ -143,10 +144,10 @@ relay.func @panels_no_block_divisor(%a: tensor<256x4096xf32>, %b: tensor<4096x97
 // ni], where k (128) is one k tile of the schedule's: each register tile is
 // written once.
 // CHECK-LABEL: func.func @packed_rows_one_k_tile(
-// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<128x128x8xf32>, tensor<32x128x32xf32>) outs(%{{.*}} : tensor<128x8x32x32xf32>)
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<256x128x8xf32>, tensor<32x128x32xf32>) outs(%{{.*}} : tensor<256x8x32x32xf32>)
 // CHECK-NOT: linalg.transpose
 // CHECK: return
-relay.func @packed_rows_one_k_tile(%a: tensor<1024x128xf32>, %b: tensor<128x1024xf32>) -> tensor<1024x1024xf32> {
-  %m = relay.nn.matmul %a, %b : (tensor<1024x128xf32>, tensor<128x1024xf32>) -> tensor<1024x1024xf32>
-  relay.return %m : tensor<1024x1024xf32>
+relay.func @packed_rows_one_k_tile(%a: tensor<2048x128xf32>, %b: tensor<128x1024xf32>) -> tensor<2048x1024xf32> {
+  %m = relay.nn.matmul %a, %b : (tensor<2048x128xf32>, tensor<128x1024xf32>) -> tensor<2048x1024xf32>
+  relay.return %m : tensor<2048x1024xf32>
 }

@@ -132,14 +132,14 @@ Value paddedContract(OpBuilder &b, Location loc, RankedTensorType type,
 /// The rows of x's panels in productOnPanels: the largest divisor of its
 /// (padded) rows that is a register tile's rows or fewer and keeps enough
 /// accumulators; 1 (x read in place) where there is none, x has under 4
-/// tiles, or x (`bytes`) stays in half of L2 (where it is read from at
+/// tiles, or x (`bytes`) fits in half of L2 (where it is read from at
 /// little cost: on a Xeon with a 2 MB L2, 256^3 to 512^3 products ran 3-5%
 /// faster in place, 768^3 and 1024^3 6-12% faster packed). AVX-512 only:
 /// AVX2's 6x16 tiles (haswell code on that Xeon) ran a 1024^3 product 10%
 /// slower packed.
 static int64_t panelRows(const cpu::CPUDescription &cpu, int64_t paddedM,
                          int64_t bytes) {
-  if (cpu.vectorBits != 512 || 2 * bytes < cpu.l2Bytes)
+  if (cpu.vectorBits != 512 || 2 * bytes <= cpu.l2Bytes)
     return 1;
   int64_t vectors = cpu.registerTileColumns() / cpu.f32Lanes();
   for (int64_t r = cpu.registerTileRows();
