@@ -85,13 +85,15 @@ relay.func @one_position(%x: tensor<1x8x1x1xf32>) -> tensor<1x32x1x1xf32> {
 // Tests that with a long k (512: read in place, a register tile's rows
 // take a cache line per k step, 32 KB, over half of L1) and 256 channels
 // the positions are packed into panels of 7 rows contiguous along k, and
-// the product runs over (panels of channels, channels, panels of
-// positions, positions, k). AVX2's 6x16 tiles pad the positions to
-// 54, packed into panels of 6.
+// with AVX-512 the product runs over (panels of channels, panels of
+// positions, positions, channels, k), its result in panels of channels
+// ([8, 7, 7, 32]: each register tile contiguous), each panel's [49, 32]
+// block then transposed. AVX2's 6x16 tiles pad the positions to 54, packed
+// into panels of 6, and keep the result in rows of positions.
 // CHECK-LABEL: func.func @packed_positions_7x7(
 // CHECK: %[[COLP:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<512x49xf32>) outs(%{{.*}} : tensor<7x512x7xf32>)
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%[[COLP]], %{{.*}} : tensor<7x512x7xf32>, tensor<8x512x32xf32>) outs(%{{.*}} : tensor<7x7x8x32xf32>)
-// CHECK: linalg.transpose
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%[[COLP]], %{{.*}} : tensor<7x512x7xf32>, tensor<8x512x32xf32>) outs(%{{.*}} : tensor<8x7x7x32xf32>)
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<8x49x32xf32>) outs(%{{.*}} : tensor<8x32x49xf32>) permutation = [0, 2, 1]
 // AVX2-LABEL: func.func @packed_positions_7x7(
 // AVX2: outs(%{{.*}} : tensor<9x512x6xf32>)
 // AVX2: outs(%{{.*}} : tensor<9x6x16x16xf32>)
