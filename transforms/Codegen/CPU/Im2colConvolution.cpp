@@ -138,10 +138,8 @@ Value conv2dSingleImageProduct(OpBuilder &b, Location loc,
       // The [paddedP, paddedF] product transposed back to NCHW.
       auto transposedBack = [&](Value outT) -> Value {
         if (paddedP != p || paddedF != f)
-          outT = tensor::ExtractSliceOp::create(
-              b, loc, RankedTensorType::get({p, f}, e), outT, ValueRange{},
-              ValueRange{}, ValueRange{}, b.getDenseI64ArrayAttr({0, 0}),
-              b.getDenseI64ArrayAttr({p, f}), b.getDenseI64ArrayAttr({1, 1}));
+          outT = sliceAt(b, loc, outT, {b.getIndexAttr(0), b.getIndexAttr(0)},
+                         {p, f});
         Value init = tensor::EmptyOp::create(b, loc, {f, p}, e);
         Value out = linalg::TransposeOp::create(b, loc, outT, init, {1, 0})
                         ->getResult(0);
@@ -199,10 +197,8 @@ Value conv2dSingleImageProduct(OpBuilder &b, Location loc,
         out = tensor::CollapseShapeOp::create(
             b, loc, out, SmallVector<ReassociationIndices>{{0, 1}, {2}});
         if (paddedP != p || paddedF != f)
-          out = tensor::ExtractSliceOp::create(
-              b, loc, RankedTensorType::get({f, p}, e), out, ValueRange{},
-              ValueRange{}, ValueRange{}, b.getDenseI64ArrayAttr({0, 0}),
-              b.getDenseI64ArrayAttr({f, p}), b.getDenseI64ArrayAttr({1, 1}));
+          out = sliceAt(b, loc, out, {b.getIndexAttr(0), b.getIndexAttr(0)},
+                        {f, p});
         return tensor::ExpandShapeOp::create(
             b, loc, type, out,
             SmallVector<ReassociationIndices>{{0, 1}, {2, 3}});
