@@ -471,11 +471,12 @@ struct TileAndVectorizePass
         ranges[l.mi] < 2 || ranges[l.mi] > 2 * tiles.regM)
       return std::nullopt;
     // Each k tile but the first reads the register tiles back: only where
-    // their rows are contiguous, or k is one tile. (Im2colConvolution's
-    // packed positions, outT[po, pi, fo, fi] with the k tiles of other
-    // products, ran a 1024 -> 256 1x1 convolution on 14x14 maps 5% faster
-    // than in k tiles of the panel schedule, a 512 -> 512 3x3 one on 7x7
-    // maps 9% slower, on a Xeon.)
+    // their rows are contiguous, or k is one tile. (A convolution's packed
+    // positions with their result in rows, outT[po, pi, fo, fi], as AVX2
+    // keeps them: a 1024 -> 256 1x1 convolution on 14x14 maps ran 5%
+    // slower in the panel schedule's k tiles than in the other products'
+    // on a Xeon; with the result in panels of channels, as AVX-512 keeps
+    // it, no slower.)
     unsigned results = maps[2].getNumResults();
     bool contiguous =
         results >= 2 && maps[2].getDimPosition(results - 2) == l.mi;
