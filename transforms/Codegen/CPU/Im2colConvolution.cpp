@@ -147,73 +147,69 @@ Value conv2dSingleImageProduct(OpBuilder &b, Location loc,
             b, loc, type, out,
             SmallVector<ReassociationIndices>{{0, 1}, {2, 3}});
       };
-      Value outT;
-      if (rows > 1) {
-        AffineExpr po, kk, pi;
-        bindDims(ctx, po, kk, pi);
-        Value colP =
-            copyThroughMap(b, loc, col, {paddedP / rows, k, rows},
-                           AffineMap::get(3, 0, {kk, po * rows + pi}, ctx));
-        // With AVX-512, loops (fo, po, pi, fi, k): outP[fo, po, pi, fi] =
-        // sum_k colP[po, k, pi] * packed[fo, k, fi], a product on panels
-        // whose register tiles are contiguous in its result, scheduled in k
-        // tiles whose slice of a weight panel stays in L1 while every panel
-        // of positions reads it (--relay-tile-and-vectorize). Then each
-        // channel panel's [P, 32] block is transposed to [32, P]. On a Xeon
-        // at one thread, against the result in rows (as AVX2 keeps it,
-        // below) in the other products' k tiles: ResNet-18
-        // 30.6 -> 29.4 ms, ResNet-50 75.2 -> 74.7 (2 threads 45.8 -> 43.5),
-        // ResNeXt-50 78.2 -> 77.4, a 512 -> 512 3x3 convolution on 7x7 maps
-        // 2.03 -> 1.96 ms. (AVX2's 6x16 tiles were not measured so: a
-        // product packed so ran 10% slower as haswell code on that Xeon.)
-        int64_t panels = paddedF / lanes;
-        if (cpu.vectorBits != 512) {
-          // Loops (fo, fi, po, pi, k): outT[po, pi, fo, fi] = sum_k
-          // colP[po, k, pi] * packed[fo, k, fi]; the weight panels
-          // outermost, each read from the cache by every panel of
-          // positions.
-          outT = contract(
-              b, loc,
-              RankedTensorType::get({paddedP / rows, rows, panels, lanes}, e),
-              ValueRange{colP, packed}, 5,
-              {map(ctx, 5, {2, 4, 3}), map(ctx, 5, {0, 4, 1}),
-               map(ctx, 5, {2, 3, 0, 1})});
-          outT = tensor::CollapseShapeOp::create(
-              b, loc, outT, SmallVector<ReassociationIndices>{{0, 1}, {2, 3}});
-          return transposedBack(outT);
-        }
-        Value outP = contract(
-            b, loc,
-            RankedTensorType::get({panels, paddedP / rows, rows, lanes}, e),
-            ValueRange{colP, packed}, 5,
-            {map(ctx, 5, {1, 4, 2}), map(ctx, 5, {0, 4, 3}),
-             map(ctx, 5, {0, 1, 2, 3})});
-        outP = tensor::CollapseShapeOp::create(
-            b, loc, outP, SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}});
-        Value init =
-            tensor::EmptyOp::create(b, loc, {panels, lanes, paddedP}, e);
-        Value out = linalg::TransposeOp::create(b, loc, outP, init, {0, 2, 1})
-                        ->getResult(0);
-        out = tensor::CollapseShapeOp::create(
-            b, loc, out, SmallVector<ReassociationIndices>{{0, 1}, {2}});
-        if (paddedP != p || paddedF != f)
-          out = sliceAt(b, loc, out, {b.getIndexAttr(0), b.getIndexAttr(0)},
-                        {f, p});
-        return tensor::ExpandShapeOp::create(
-            b, loc, type, out,
-            SmallVector<ReassociationIndices>{{0, 1}, {2, 3}});
-      } else {
+      if (rows == 1) {
         // Loops (p, fo, fi, k): outT[p, fo, fi] = sum_k col[k, p] *
         // packed[fo, k, fi].
-        outT = contract(
+        Value outT = contract(
             b, loc, RankedTensorType::get({paddedP, paddedF / lanes, lanes}, e),
             ValueRange{col, packed}, 4,
             {map(ctx, 4, {3, 0}), map(ctx, 4, {1, 3, 2}),
              map(ctx, 4, {0, 1, 2})});
         outT = tensor::CollapseShapeOp::create(
             b, loc, outT, SmallVector<ReassociationIndices>{{0}, {1, 2}});
+        return transposedBack(outT);
       }
-      return transposedBack(outT);
+      AffineExpr po, kk, pi;
+      bindDims(ctx, po, kk, pi);
+      Value colP =
+          copyThroughMap(b, loc, col, {paddedP / rows, k, rows},
+                         AffineMap::get(3, 0, {kk, po * rows + pi}, ctx));
+      // With AVX-512, loops (fo, po, pi, fi, k): outP[fo, po, pi, fi] =
+      // sum_k colP[po, k, pi] * packed[fo, k, fi], a product on panels
+      // whose register tiles are contiguous in its result, scheduled in k
+      // tiles whose slice of a weight panel stays in L1 while every panel
+      // of positions reads it (--relay-tile-and-vectorize). Then each
+      // channel panel's [P, 32] block is transposed to [32, P]. On a Xeon
+      // at one thread, against the result in rows (as AVX2 keeps it,
+      // below) in the other products' k tiles: ResNet-18
+      // 30.6 -> 29.4 ms, ResNet-50 75.2 -> 74.7 (2 threads 45.8 -> 43.5),
+      // ResNeXt-50 78.2 -> 77.4, a 512 -> 512 3x3 convolution on 7x7 maps
+      // 2.03 -> 1.96 ms. (AVX2's 6x16 tiles were not measured so: a
+      // product packed so ran 10% slower as haswell code on that Xeon.)
+      int64_t panels = paddedF / lanes;
+      if (cpu.vectorBits != 512) {
+        // Loops (fo, fi, po, pi, k): outT[po, pi, fo, fi] = sum_k
+        // colP[po, k, pi] * packed[fo, k, fi]; the weight panels
+        // outermost, each read from the cache by every panel of
+        // positions.
+        Value outT = contract(
+            b, loc,
+            RankedTensorType::get({paddedP / rows, rows, panels, lanes}, e),
+            ValueRange{colP, packed}, 5,
+            {map(ctx, 5, {2, 4, 3}), map(ctx, 5, {0, 4, 1}),
+             map(ctx, 5, {2, 3, 0, 1})});
+        outT = tensor::CollapseShapeOp::create(
+            b, loc, outT, SmallVector<ReassociationIndices>{{0, 1}, {2, 3}});
+        return transposedBack(outT);
+      }
+      Value outP = contract(
+          b, loc,
+          RankedTensorType::get({panels, paddedP / rows, rows, lanes}, e),
+          ValueRange{colP, packed}, 5,
+          {map(ctx, 5, {1, 4, 2}), map(ctx, 5, {0, 4, 3}),
+           map(ctx, 5, {0, 1, 2, 3})});
+      outP = tensor::CollapseShapeOp::create(
+          b, loc, outP, SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}});
+      Value init = tensor::EmptyOp::create(b, loc, {panels, lanes, paddedP}, e);
+      Value out = linalg::TransposeOp::create(b, loc, outP, init, {0, 2, 1})
+                      ->getResult(0);
+      out = tensor::CollapseShapeOp::create(
+          b, loc, out, SmallVector<ReassociationIndices>{{0, 1}, {2}});
+      if (paddedP != p || paddedF != f)
+        out = sliceAt(b, loc, out, {b.getIndexAttr(0), b.getIndexAttr(0)},
+                      {f, p});
+      return tensor::ExpandShapeOp::create(
+          b, loc, type, out, SmallVector<ReassociationIndices>{{0, 1}, {2, 3}});
     }
   col = padHighTo(b, loc, col, {k, padded});
   // Channels that are neither whole register tiles nor whole vectors

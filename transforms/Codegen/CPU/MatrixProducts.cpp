@@ -271,8 +271,8 @@ static Value productOnPanels(OpBuilder &b, Location loc, RankedTensorType type,
     out = linalg::TransposeOp::create(b, loc, out, init,
                                       ArrayRef<int64_t>{1, 0, 2})
               .getResult()[0];
-    layout = Layout::InPlace;
   }
+  // Panels' result is in rows now, as InPlace's.
   out = tensor::CollapseShapeOp::create(
       b, loc, out,
       layout == Layout::Rows ? SmallVector<ReassociationIndices>{{0, 1}, {2, 3}}
