@@ -103,6 +103,22 @@ relay.func @packed_positions_7x7(%x: tensor<1x512x7x7xf32>) -> tensor<1x256x7x7x
   relay.return %r : tensor<1x256x7x7xf32>
 }
 
+// Tests that with AVX-512 a 1x1 convolution of a 14x14 map whose weights
+// are over a quarter of L2 (256 -> 1024 channels, 1 MB) packs its positions
+// (196, padded to 200) into panels of 8 although k is short (256), so that
+// the product streams each weight panel once; AVX2 reads them in place.
+// CHECK-LABEL: func.func @packed_positions_large_weights(
+// CHECK: %[[COLP:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<256x200xf32>) outs(%{{.*}} : tensor<25x256x8xf32>)
+// CHECK: ins(%[[COLP]], %{{.*}} : tensor<25x256x8xf32>, tensor<32x256x32xf32>) outs(%{{.*}} : tensor<32x25x8x32xf32>)
+// AVX2-LABEL: func.func @packed_positions_large_weights(
+// AVX2-NOT: x256x6xf32>
+// AVX2: return
+relay.func @packed_positions_large_weights(%x: tensor<1x256x14x14xf32>) -> tensor<1x1024x14x14xf32> {
+  %w = relay.constant dense<0.5> : tensor<1024x256x1x1xf32>
+  %r = relay.nn.conv2d %x, %w {channels = 1024 : i64, kernel_size = array<i64: 1, 1>} : (tensor<1x256x14x14xf32>, tensor<1024x256x1x1xf32>) -> tensor<1x1024x14x14xf32>
+  relay.return %r : tensor<1x1024x14x14xf32>
+}
+
 // With k of 1024 or more, 6% of padding is enough to multiply transposed.
 // CHECK-LABEL: func.func @long_k_14x14(
 // CHECK: arith.constant dense<5.000000e-01> : tensor<1x1024x16xf32>
