@@ -750,6 +750,35 @@ func.func @panel_product(%a: memref<16x512x8xf32>, %b: memref<4x512x32xf32>) -> 
 
 // -----
 
+// Tests that register tiles of 7 rows (a 7x7 map's positions) read their
+// 7 elements of A as scalar loads, each broadcast by the outer products
+// (LLVM would split a vector<7xf32> load and broadcast two of its lanes
+// by shuffles on an FMA port), while B's row stays one vector read.
+#sa = affine_map<(no, mo, mi, ni, k) -> (mo, k, mi)>
+#sb = affine_map<(no, mo, mi, ni, k) -> (no, k, ni)>
+#sc = affine_map<(no, mo, mi, ni, k) -> (no, mo, mi, ni)>
+// CHECK-LABEL: func.func @panel_product_seven_rows
+// CHECK:       scf.for %{{.*}} = %c0 to %c128 step %c1 iter_args
+// CHECK-COUNT-7: memref.load %{{.*}} : memref<7x128x7xf32>
+// CHECK:         vector.from_elements {{.*}} : vector<1x1x7xf32>
+// CHECK:         vector.transfer_read {{.*}} : memref<4x128x32xf32>, vector<1x1x32xf32>
+// CHECK:         vector.contract
+func.func @panel_product_seven_rows(%a: memref<7x128x7xf32>, %b: memref<4x128x32xf32>) -> memref<4x7x7x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<4x7x7x32xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<4x7x7x32xf32>)
+  linalg.generic {indexing_maps = [#sa, #sb, #sc], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<7x128x7xf32>, memref<4x128x32xf32>) outs(%c : memref<4x7x7x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return %c : memref<4x7x7x32xf32>
+}
+
+// -----
+
 // Tests that a product on panels whose register tiles' rows are not
 // contiguous in its result (out[mo, mi, no, ni]) and whose k spans several
 // k tiles keeps the other products' schedule: no k tile of 128.

@@ -1300,6 +1300,10 @@ struct TileAndVectorizePass
     func.walk([&](vector::TransferReadOp read) { reads.push_back(read); });
     for (vector::TransferReadOp read : reads)
       relay::cpu::readElementAsLoad(rewriter, read);
+    SmallVector<vector::ContractionOp> contracts;
+    func.walk([&](vector::ContractionOp op) { contracts.push_back(op); });
+    for (vector::ContractionOp contract : contracts)
+      relay::cpu::readBroadcastOperandAsLoads(rewriter, contract);
   }
 
   /// Multi-dimensional reductions become one vector.reduction per row, and

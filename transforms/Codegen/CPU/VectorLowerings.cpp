@@ -31,6 +31,50 @@ void readElementAsLoad(RewriterBase &rewriter, vector::TransferReadOp read) {
                                                    element);
 }
 
+void readBroadcastOperandAsLoads(RewriterBase &rewriter,
+                                 vector::ContractionOp contract) {
+  // The result's innermost dimension must be the other operand's: the lhs
+  // is the one whose elements the outer products broadcast.
+  SmallVector<AffineMap> maps = contract.getIndexingMapsArray();
+  AffineMap out = maps[2];
+  if (out.getNumResults() == 0 || !out.isProjectedPermutation() ||
+      maps[0].isFunctionOfDim(out.getDimPosition(out.getNumResults() - 1)))
+    return;
+  auto read = contract.getLhs().getDefiningOp<vector::TransferReadOp>();
+  if (!read || read.getMask() || !read->hasOneUse() ||
+      !read.getPermutationMap().isMinorIdentity() ||
+      !isa<MemRefType>(read.getBase().getType()) ||
+      llvm::any_of(read.getInBoundsValues(), [](bool b) { return !b; }))
+    return;
+  VectorType type = read.getVectorType();
+  int64_t elements = type.getNumElements();
+  if (type.isScalable() || elements > 16 || llvm::isPowerOf2_64(elements))
+    return;
+  // Indices of each element: the read's, plus its position along the
+  // vector's dimensions (the trailing ones of the buffer).
+  rewriter.setInsertionPoint(read);
+  Location loc = read.getLoc();
+  SmallVector<Value> indices(read.getIndices());
+  unsigned first = indices.size() - type.getRank();
+  SmallVector<Value> loads;
+  SmallVector<int64_t> position(type.getRank(), 0);
+  for (int64_t e = 0; e < elements; ++e) {
+    SmallVector<Value> at(indices);
+    for (unsigned d = 0; d < position.size(); ++d)
+      if (position[d])
+        at[first + d] = arith::AddIOp::create(
+            rewriter, loc, indices[first + d],
+            arith::ConstantIndexOp::create(rewriter, loc, position[d]));
+    loads.push_back(memref::LoadOp::create(rewriter, loc, read.getBase(), at));
+    for (int d = position.size() - 1; d >= 0; --d) {
+      if (++position[d] < type.getDimSize(d))
+        break;
+      position[d] = 0;
+    }
+  }
+  rewriter.replaceOpWithNewOp<vector::FromElementsOp>(read, type, loads);
+}
+
 } // namespace mlir::relay::cpu
 
 namespace {

@@ -32,6 +32,15 @@ void populateTranspose8x8Patterns(RewritePatternSet &patterns,
 /// other reads stay.
 void readElementAsLoad(RewriterBase &rewriter, vector::TransferReadOp read);
 
+/// The lhs of an outer-product contraction (the operand whose elements are
+/// broadcast) read as a vector whose length is not a power of two (7 rows
+/// of a register tile) as one scalar load per element: LLVM splits a
+/// <7 x float> load into 16-, 8- and 4-byte pieces and broadcasts the
+/// middle ones by shuffles, which take the FMAs' port 5; from scalar loads
+/// each broadcast reads memory (vbroadcastss). Other contractions stay.
+void readBroadcastOperandAsLoads(RewriterBase &rewriter,
+                                 vector::ContractionOp contract);
+
 } // namespace mlir::relay::cpu
 
 #endif // RELAY_MLIR_TRANSFORMS_CODEGEN_CPU_VECTORLOWERINGS_H
