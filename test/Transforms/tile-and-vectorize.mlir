@@ -718,15 +718,23 @@ func.func @divided_copy(%in: memref<4x2xf32>, %out: memref<2x4xf32>) {
 // floats, in two thirds of a Zen 4's 32 KB L1) outermost, in each every
 // panel of B, its slice read by every m tile in turn, the register tile
 // summing along k; the first k tile starts from zero (the fill goes).
+// Each register tile prefetches into L2 the same row of the next panel of
+// B (an argument, not packed here: its panels come from memory), the last
+// panel its own (two 64-byte lines of 32 floats).
 #pa = affine_map<(no, mo, mi, ni, k) -> (mo, k, mi)>
 #pb = affine_map<(no, mo, mi, ni, k) -> (no, k, ni)>
 #pc = affine_map<(no, mo, mi, ni, k) -> (no, mo, mi, ni)>
 // CHECK-LABEL: func.func @panel_product
 // CHECK-DAG:   %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<1x1x8x32xf32>
 // CHECK-NOT:   linalg.fill
-// CHECK:       scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK:       scf.for %[[NO:.*]] = %c0 to %c4 step %c1
+// CHECK:         %[[NO1:.*]] = arith.addi %[[NO]], %c1 : index
+// CHECK:         %[[NEXT:.*]] = arith.minsi %[[NO1]], %c3 : index
 // CHECK:         scf.for %{{.*}} = %c0 to %c16 step %c1
 // CHECK:           scf.for %{{.*}} = %c0 to %c128 step %c1 iter_args(%{{.*}} = %[[ZERO]])
+// CHECK:             %[[ROW:.*]] = memref.subview %arg1[%[[NEXT]], %{{.*}}, 0] [1, 1, 32] [1, 1, 1]
+// CHECK:             memref.prefetch %[[ROW]][%c0, %c0, %c0], read, locality<2>, data
+// CHECK:             memref.prefetch %[[ROW]][%c0, %c0, %c16], read, locality<2>, data
 // CHECK:             vector.contract
 // CHECK:       scf.for %{{.*}} = %c128 to %c512 step %c128
 // CHECK:         scf.for %{{.*}} = %c0 to %c4 step %c1
@@ -740,6 +748,34 @@ func.func @panel_product(%a: memref<16x512x8xf32>, %b: memref<4x512x32xf32>) -> 
   linalg.fill ins(%zero : f32) outs(%c : memref<4x16x8x32xf32>)
   linalg.generic {indexing_maps = [#pa, #pb, #pc], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
       ins(%a, %b : memref<16x512x8xf32>, memref<4x512x32xf32>) outs(%c : memref<4x16x8x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return %c : memref<4x16x8x32xf32>
+}
+
+// -----
+
+// Tests that a product on panels of a B packed here (a buffer allocated and
+// written in the function, so in the cache) prefetches nothing.
+#ra = affine_map<(no, mo, mi, ni, k) -> (mo, k, mi)>
+#rb = affine_map<(no, mo, mi, ni, k) -> (no, k, ni)>
+#rc = affine_map<(no, mo, mi, ni, k) -> (no, mo, mi, ni)>
+// CHECK-LABEL: func.func @panel_product_packed_here
+// CHECK-NOT:   memref.prefetch
+// CHECK:       vector.contract
+// CHECK-NOT:   memref.prefetch
+// CHECK:       return
+func.func @panel_product_packed_here(%a: memref<16x512x8xf32>, %b: memref<4x512x32xf32>) -> memref<4x16x8x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %packed = memref.alloc() : memref<4x512x32xf32>
+  memref.copy %b, %packed : memref<4x512x32xf32> to memref<4x512x32xf32>
+  %c = memref.alloc() : memref<4x16x8x32xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<4x16x8x32xf32>)
+  linalg.generic {indexing_maps = [#ra, #rb, #rc], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %packed : memref<16x512x8xf32>, memref<4x512x32xf32>) outs(%c : memref<4x16x8x32xf32>) {
   ^bb0(%x: f32, %y: f32, %o: f32):
     %p = arith.mulf %x, %y : f32
     %s = arith.addf %o, %p : f32

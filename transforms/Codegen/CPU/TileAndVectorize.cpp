@@ -486,6 +486,66 @@ struct TileAndVectorizePass
     return l;
   }
 
+  /// Before `tiled`, the register tile of a product on packed panels (one
+  /// panel of B, its row at one k, in a loop `noLoop` over B's panels),
+  /// prefetches the same row of B's next panel (the last panel its own)
+  /// into L2: while every m tile reads a panel's k tile from L1, the next
+  /// panel's comes in. Constant weights come from memory in a network (the
+  /// layers before evicted them), and the hardware's prefetchers do not run
+  /// ahead of the k tiles of one panel after another. A chain of 16
+  /// 512-channel 3x3 convolutions on 7x7 maps (9.4 MB of weights each) ran
+  /// 41.2 -> 31.5 ms so on a Xeon; prefetched into L1 instead (where the
+  /// next panel's k tile evicts the current one's), 38.5 -> 33.9 ms, and a
+  /// 1024^3 product 7% slower.
+  void prefetchNextPanel(RewriterBase &rewriter, linalg::LinalgOp tiled,
+                         const PanelLoops &l, scf::ForOp noLoop) const {
+    if (!noLoop)
+      return;
+    SmallVector<AffineMap> maps = tiled.getIndexingMapsArray();
+    unsigned bIndex =
+        maps[1].getDimPosition(maps[1].getNumResults() - 1) == l.ni ? 1 : 0;
+    auto view = tiled.getDpsInputs()[bIndex].getDefiningOp<memref::SubViewOp>();
+    // Only B's that are not made here (constant weights, arguments): a
+    // panel packed at run time was just written, so is in the cache, and
+    // prefetching it again cost a 1024^3 product 2%.
+    if (!view)
+      return;
+    Value root = rootBuffer(view);
+    if (!isa<BlockArgument>(root) && !root.getDefiningOp<memref::GetGlobalOp>())
+      return;
+    SmallVector<OpFoldResult> offsets = view.getMixedOffsets();
+    auto noOffset = llvm::find_if(offsets, [&](OpFoldResult o) {
+      return dyn_cast<Value>(o) == noLoop.getInductionVar();
+    });
+    auto type = cast<MemRefType>(view.getType());
+    int64_t rowBytes = type.getShape().back() *
+                       std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+    if (noOffset == offsets.end() || !type.hasStaticShape() ||
+        maps[bIndex].getDimPosition(maps[bIndex].getNumResults() - 1) != l.ni)
+      return;
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(tiled);
+    Location loc = tiled.getLoc();
+    Value iv = noLoop.getInductionVar(), step = noLoop.getStep();
+    Value next = arith::MinSIOp::create(
+        rewriter, loc, arith::AddIOp::create(rewriter, loc, iv, step),
+        arith::SubIOp::create(rewriter, loc, noLoop.getUpperBound(), step));
+    *noOffset = next;
+    Value nextRow = memref::SubViewOp::create(
+        rewriter, loc, type, view.getSource(), offsets, view.getMixedSizes(),
+        view.getMixedStrides());
+    // One prefetch per cache line of the row.
+    int64_t lineElements = type.getShape().back() * 64 / rowBytes;
+    SmallVector<Value> indices(
+        type.getRank(), arith::ConstantIndexOp::create(rewriter, loc, 0));
+    for (int64_t at = 0; at < type.getShape().back(); at += lineElements) {
+      indices.back() = arith::ConstantIndexOp::create(rewriter, loc, at);
+      memref::PrefetchOp::create(rewriter, loc, nextRow, indices,
+                                 /*isWrite=*/false, /*localityHint=*/2,
+                                 /*isDataCache=*/true);
+    }
+  }
+
   /// A product on packed panels (panelLoops) as BLIS schedules one: blocks
   /// of A's m tiles by a k tile (the block in L2), in each, for each of B's
   /// panels, its k tile's slice (in L1) read by every m tile of the block in
@@ -558,11 +618,15 @@ struct TileAndVectorizePass
     reg[l.no] = tileOrWhole(inner[l.no], 1);
     reg[l.mo] = tileOrWhole(inner[l.mo], 1);
     reg[l.k] = tileOrWhole(inner[l.k], 1);
+    SmallVector<Operation *> regLoops;
     tiled =
         tile(rewriter, *tiled, reg, scf::SCFTilingOptions::LoopType::ForOp,
-             nest ? nullptr : &nest, nullptr, permutation({l.no, l.mo, l.k}));
+             nest ? nullptr : &nest, &regLoops, permutation({l.no, l.mo, l.k}));
     if (failed(tiled))
       return failure();
+    if (reg[l.no] && !regLoops.empty())
+      prefetchNextPanel(rewriter, *tiled, l,
+                        dyn_cast<scf::ForOp>(regLoops.front()));
     if (vectorize && failed(vectorizeOp(rewriter, *tiled, true)))
       return failure();
     ++numContractions;
