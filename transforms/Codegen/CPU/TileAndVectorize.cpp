@@ -488,15 +488,15 @@ struct TileAndVectorizePass
 
   /// Before `tiled`, the register tile of a product on packed panels (one
   /// panel of B, its row at one k, in a loop `noLoop` over B's panels),
-  /// prefetches the same row of B's next panel (the last panel its own)
-  /// into L2: while every m tile reads a panel's k tile from L1, the next
-  /// panel's comes in. Constant weights come from memory in a network (the
-  /// layers before evicted them), and the hardware's prefetchers do not run
-  /// ahead of the k tiles of one panel after another. A chain of 16
-  /// 512-channel 3x3 convolutions on 7x7 maps (9.4 MB of weights each) ran
-  /// 41.2 -> 31.5 ms so on a Xeon; prefetched into L1 instead (where the
-  /// next panel's k tile evicts the current one's), 38.5 -> 33.9 ms, and a
-  /// 1024^3 product 7% slower.
+  /// prefetches the same row of B's next panel into L2 (the last panel
+  /// prefetches its own row): while every m tile reads a panel's k tile
+  /// from L1, the next panel's comes in. Constant weights come from memory
+  /// in a network (the layers before evicted them), and the hardware's
+  /// prefetchers do not run ahead of the k tiles of one panel after
+  /// another. A chain of 16 512-channel 3x3 convolutions on 7x7 maps (9.4
+  /// MB of weights each) ran 41.2 -> 31.5 ms so on a Xeon; prefetched into
+  /// L1 instead (where the next panel's k tile evicts the current one's),
+  /// 38.5 -> 33.9 ms, and a 1024^3 product 7% slower.
   void prefetchNextPanel(RewriterBase &rewriter, linalg::LinalgOp tiled,
                          const PanelLoops &l, scf::ForOp noLoop) const {
     if (!noLoop)
@@ -505,11 +505,11 @@ struct TileAndVectorizePass
     unsigned bIndex =
         maps[1].getDimPosition(maps[1].getNumResults() - 1) == l.ni ? 1 : 0;
     auto view = tiled.getDpsInputs()[bIndex].getDefiningOp<memref::SubViewOp>();
-    // Only B's that are not made here (constant weights, arguments): a
-    // panel packed at run time was just written, so is in the cache, and
-    // prefetching it again cost a 1024^3 product 2%.
     if (!view)
       return;
+    // Only B's not made here (constant weights, arguments): a panel packed
+    // at run time was just written, so is in the cache, and prefetching it
+    // again cost a 1024^3 product 2%.
     Value root = rootBuffer(view);
     if (!isa<BlockArgument>(root) && !root.getDefiningOp<memref::GetGlobalOp>())
       return;
@@ -518,11 +518,11 @@ struct TileAndVectorizePass
       return dyn_cast<Value>(o) == noLoop.getInductionVar();
     });
     auto type = cast<MemRefType>(view.getType());
-    int64_t rowBytes = type.getShape().back() *
-                       std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
     if (noOffset == offsets.end() || !type.hasStaticShape() ||
         maps[bIndex].getDimPosition(maps[bIndex].getNumResults() - 1) != l.ni)
       return;
+    int64_t rowBytes = type.getShape().back() *
+                       std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(tiled);
     Location loc = tiled.getLoc();
