@@ -105,8 +105,10 @@ def relay_ms(relay_run, model, threads, runs):
     return float(match.group(1))
 
 
-def torch_ms(path, channels, size, threads, runs):
-    out = subprocess.run([sys.executable, '-c', TORCH_SIDE, path,
+def torch_ms(path, channels, size, threads, runs, script=TORCH_SIDE):
+    """PyTorch's median ms from `script` (argv: the .pt file, channels,
+    size, threads, runs, this folder), in its own process."""
+    out = subprocess.run([sys.executable, '-c', script, path,
                           str(channels), str(size), str(threads), str(runs),
                           os.path.dirname(os.path.abspath(__file__))],
                          capture_output=True, text=True, env=peer_env(threads),
@@ -114,23 +116,31 @@ def torch_ms(path, channels, size, threads, runs):
     return float(out.stdout.strip().splitlines()[-1])
 
 
-def main():
+def parse_layer_args(layers, runs):
+    """The command line of a layer benchmark over `layers` (--bin, --runs
+    defaulting to `runs`, --rounds, --only, --results): the arguments, the
+    layers' names and the relay-run to time."""
     parser = argparse.ArgumentParser()
     parser.add_argument('--bin', default=os.path.join(ROOT, 'build', 'bin'))
-    parser.add_argument('--runs', type=int, default=200)
+    parser.add_argument('--runs', type=int, default=runs)
     parser.add_argument('--rounds', type=int, default=2)
     parser.add_argument('--only', default='')
     parser.add_argument('--results')
     args = parser.parse_args()
-    names = args.only.split(',') if args.only else list(LAYERS)
-    unknown = [n for n in names if n not in LAYERS]
+    names = args.only.split(',') if args.only else list(layers)
+    unknown = [n for n in names if n not in layers]
     if unknown:
         parser.error('unknown layers %s (known: %s)' %
-                     (', '.join(unknown), ', '.join(LAYERS)))
+                     (', '.join(unknown), ', '.join(layers)))
     relay_run = os.path.join(args.bin, 'relay-run')
     if not os.access(relay_run, os.X_OK):
         parser.error('no relay-run in %s (build first, or give --bin)' %
                      args.bin)
+    return args, names, relay_run
+
+
+def main():
+    args, names, relay_run = parse_layer_args(LAYERS, runs=200)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:

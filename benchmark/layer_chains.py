@@ -22,7 +22,6 @@ and the range of the rounds' ratios.
   /usr/bin/python3 benchmark/layer_chains.py [--bin build/bin] [--runs 20]
       [--rounds 2] [--only r7_3x3,r14_1x1] [--results FILE]
 """
-import argparse
 import os
 import subprocess
 import sys
@@ -32,8 +31,8 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compare_builds import cpu_table  # noqa: E402
-from conv_layers import relay_ms  # noqa: E402
-from run_workloads import ROOT, peer_env, with_blas_check  # noqa: E402
+from conv_layers import parse_layer_args, relay_ms, torch_ms  # noqa: E402
+from run_workloads import peer_env, with_blas_check  # noqa: E402
 
 # The copies in a chain.
 CHAIN = 16
@@ -88,32 +87,8 @@ with torch.no_grad():
 TORCH_SIDE = with_blas_check(TORCH_SIDE)
 
 
-def torch_ms(path, channels, size, threads, runs):
-    out = subprocess.run([sys.executable, '-c', TORCH_SIDE, path,
-                          str(channels), str(size), str(threads), str(runs),
-                          os.path.dirname(os.path.abspath(__file__))],
-                         capture_output=True, text=True, env=peer_env(threads),
-                         check=True)
-    return float(out.stdout.strip().splitlines()[-1])
-
-
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument('--bin', default=os.path.join(ROOT, 'build', 'bin'))
-    parser.add_argument('--runs', type=int, default=20)
-    parser.add_argument('--rounds', type=int, default=2)
-    parser.add_argument('--only', default='')
-    parser.add_argument('--results')
-    args = parser.parse_args()
-    names = args.only.split(',') if args.only else list(LAYERS)
-    unknown = [n for n in names if n not in LAYERS]
-    if unknown:
-        parser.error('unknown layers %s (known: %s)' %
-                     (', '.join(unknown), ', '.join(LAYERS)))
-    relay_run = os.path.join(args.bin, 'relay-run')
-    if not os.access(relay_run, os.X_OK):
-        parser.error('no relay-run in %s (build first, or give --bin)' %
-                     args.bin)
+    args, names, relay_run = parse_layer_args(LAYERS, runs=20)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:
@@ -130,7 +105,8 @@ def main():
                     ours.append(relay_ms(relay_run, model, threads,
                                          args.runs) / CHAIN)
                     theirs.append(torch_ms(os.path.join(tmp, name + '.pt'),
-                                           ci, hw, threads, args.runs) / CHAIN)
+                                           ci, hw, threads, args.runs,
+                                           TORCH_SIDE) / CHAIN)
                 flops = 2 * k * k * ci * co * hw * hw
                 mine, peer = float(np.median(ours)), float(np.median(theirs))
                 ratios = [t / o for o, t in zip(ours, theirs)]
