@@ -114,7 +114,10 @@ constexpr int64_t kSpillTraffic = 3;
 /// ran VGG-16's 64- and 128-channel layers 1.3-1.6x faster than two
 /// bands, while its 512-channel 28x28 layer (U 38 MB, V + M 7 MB), which
 /// streamed U seven times, ran 2x faster in two bands (78-87 -> 40-43 ms),
-/// the 256-channel 56x56 one 1.5x, the 14x14 ones 1.7-2x.
+/// the 256-channel 56x56 one 1.5x, the 14x14 ones 1.7-2x. (Those bands
+/// were capped at half the image's tile rows; with `largest` the whole
+/// image, the 28x28 layer now takes one band, its V spilling L2: by this
+/// count 60 MB beyond L2 against 98 in two bands, not measured there.)
 int64_t bandTileRows(const MinimalFilter &mf, int64_t c, int64_t f, int64_t th,
                      int64_t tw, int64_t largest, const CPUDescription &cpu) {
   int64_t aa = mf.a * mf.a, l2 = cpu.l2Bytes;
