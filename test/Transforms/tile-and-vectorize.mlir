@@ -719,8 +719,8 @@ func.func @divided_copy(%in: memref<4x2xf32>, %out: memref<2x4xf32>) {
 // panel of B, its slice read by every m tile in turn, the register tile
 // summing along k; the first k tile starts from zero (the fill goes).
 // Each register tile prefetches into L2 the same row of the next panel of
-// B (an argument, not packed here: its panels come from memory), the last
-// panel its own (two 64-byte lines of 32 floats).
+// B (an argument, not packed here: its panels come from memory; the last
+// panel prefetches its own row), two 64-byte lines of 32 floats.
 #pa = affine_map<(no, mo, mi, ni, k) -> (mo, k, mi)>
 #pb = affine_map<(no, mo, mi, ni, k) -> (no, k, ni)>
 #pc = affine_map<(no, mo, mi, ni, k) -> (no, mo, mi, ni)>
