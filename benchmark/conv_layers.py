@@ -7,8 +7,8 @@ batch-norm folding.
 Each layer is a torch.nn.Sequential(Conv2d, ReLU) with random weights,
 exported to ONNX and run by `relay-run layer.onnx --bench N` (the median of
 N calls of the compiled layer; the weights are constants, as in a model)
-and by PyTorch at its best of eager and frozen TorchScript (median of N
-calls), at one and two threads, the two sides alternating in each round.
+and by PyTorch at its best of eager, frozen TorchScript and frozen
+TorchScript through optimize_for_inference (median of N calls), at one and two threads, the two sides alternating in each round.
 Printed as a Markdown table headed by the CPU model: each side's median
 over the rounds, relay-mlir's GFLOP/s, the ratio PyTorch / relay-mlir (above
 1: relay-mlir is faster) and the range of the rounds' ratios.
@@ -59,8 +59,10 @@ torch.onnx.export(m, (x,), '%s/%s.onnx' % (out, name))
 torch.save(m, '%s/%s.pt' % (out, name))
 '''
 
-# Times the layer at its best of eager and frozen TorchScript (argv: the
-# .pt file, channels, size, threads, runs); prints the median in ms.
+# Times a module at its best of eager, frozen TorchScript and frozen
+# TorchScript through optimize_for_inference (oneDNN's prepacked
+# convolutions, as run_workloads.py's TorchScript) (argv: the .pt file,
+# channels, size, threads, runs, this folder); prints the median in ms.
 TORCH_SIDE = r'''
 import sys, torch
 path, c, hw, threads, runs = sys.argv[1], *(int(v) for v in sys.argv[2:6])
@@ -70,8 +72,11 @@ torch.set_num_threads(threads)
 m = torch.load(path, weights_only=False).eval()
 x = torch.randn(1, c, hw, hw)
 with torch.no_grad():
-    print(best_median_ms((m, torch.jit.freeze(torch.jit.script(m))), x,
-                         runs, warmup=20))
+    frozen = torch.jit.freeze(torch.jit.script(m))
+    prepacked = torch.jit.optimize_for_inference(
+        torch.jit.freeze(torch.jit.script(m)))
+    print(best_median_ms((m, frozen, prepacked), x, runs,
+                         warmup=max(5, runs // 10)))
 '''
 TORCH_SIDE = with_blas_check(TORCH_SIDE)
 
@@ -105,10 +110,10 @@ def relay_ms(relay_run, model, threads, runs):
     return float(match.group(1))
 
 
-def torch_ms(path, channels, size, threads, runs, script=TORCH_SIDE):
-    """PyTorch's median ms from `script` (argv: the .pt file, channels,
-    size, threads, runs, this folder), in its own process."""
-    out = subprocess.run([sys.executable, '-c', script, path,
+def torch_ms(path, channels, size, threads, runs):
+    """PyTorch's best median ms (TORCH_SIDE) for the module saved at
+    `path`, in its own process."""
+    out = subprocess.run([sys.executable, '-c', TORCH_SIDE, path,
                           str(channels), str(size), str(threads), str(runs),
                           os.path.dirname(os.path.abspath(__file__))],
                          capture_output=True, text=True, env=peer_env(threads),

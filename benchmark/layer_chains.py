@@ -12,12 +12,12 @@ Each chain is exported to ONNX and run by `relay-run chain.onnx --bench N`
 (the median of N calls; the weights are constants, as in a model) and by
 PyTorch at its best of eager, frozen TorchScript and frozen TorchScript
 through torch.jit.optimize_for_inference (oneDNN's prepacked convolutions,
-as run_workloads.py's TorchScript), at one and two threads, the two sides
-alternating in each round. Printed as a Markdown table headed by the CPU
-model: each side's median time per layer over the rounds, relay-mlir's
-GFLOP/s (counting a direct convolution's work, which Winograd's 3x3
-layers do not all do), the ratio PyTorch / relay-mlir (above 1: relay-mlir is faster)
-and the range of the rounds' ratios.
+as run_workloads.py's TorchScript: conv_layers.py's torch_ms), at one and
+two threads, the two sides alternating in each round. Printed as a Markdown
+table headed by the CPU model: each side's median time per layer over the
+rounds, relay-mlir's GFLOP/s (counting a direct convolution's work, which
+Winograd's 3x3 layers do not all do), the ratio PyTorch / relay-mlir (above
+1: relay-mlir is faster) and the range of the rounds' ratios.
 
   /usr/bin/python3 benchmark/layer_chains.py [--bin build/bin] [--runs 20]
       [--rounds 2] [--only r7_3x3,r14_1x1] [--results FILE]
@@ -32,7 +32,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compare_builds import cpu_table  # noqa: E402
 from conv_layers import parse_layer_args, relay_ms, torch_ms  # noqa: E402
-from run_workloads import peer_env, with_blas_check  # noqa: E402
+from run_workloads import peer_env  # noqa: E402
 
 # The copies in a chain.
 CHAIN = 16
@@ -68,24 +68,6 @@ torch.onnx.export(m, (x,), '%s/%s.onnx' % (out, name))
 torch.save(m, '%s/%s.pt' % (out, name))
 '''
 
-# Times the chain at PyTorch's best (argv: the .pt file, channels, size,
-# threads, runs, this folder); prints the median in ms.
-TORCH_SIDE = r'''
-import sys, torch
-path, c, hw, threads, runs = sys.argv[1], *(int(v) for v in sys.argv[2:6])
-sys.path.insert(0, sys.argv[6])
-from conv_layers import best_median_ms
-torch.set_num_threads(threads)
-m = torch.load(path, weights_only=False).eval()
-x = torch.randn(1, c, hw, hw)
-with torch.no_grad():
-    frozen = torch.jit.freeze(torch.jit.script(m))
-    prepacked = torch.jit.optimize_for_inference(
-        torch.jit.freeze(torch.jit.script(m)))
-    print(best_median_ms((m, frozen, prepacked), x, runs, warmup=5))
-'''
-TORCH_SIDE = with_blas_check(TORCH_SIDE)
-
 
 def main():
     args, names, relay_run = parse_layer_args(LAYERS, runs=20)
@@ -105,8 +87,7 @@ def main():
                     ours.append(relay_ms(relay_run, model, threads,
                                          args.runs) / CHAIN)
                     theirs.append(torch_ms(os.path.join(tmp, name + '.pt'),
-                                           ci, hw, threads, args.runs,
-                                           TORCH_SIDE) / CHAIN)
+                                           ci, hw, threads, args.runs) / CHAIN)
                 flops = 2 * k * k * ci * co * hw * hw
                 mine, peer = float(np.median(ours)), float(np.median(theirs))
                 ratios = [t / o for o, t in zip(ours, theirs)]

@@ -521,8 +521,6 @@ struct TileAndVectorizePass
     if (noOffset == offsets.end() || !type.hasStaticShape() ||
         maps[bIndex].getDimPosition(maps[bIndex].getNumResults() - 1) != l.ni)
       return;
-    int64_t rowBytes = type.getShape().back() *
-                       std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(tiled);
     Location loc = tiled.getLoc();
@@ -534,8 +532,9 @@ struct TileAndVectorizePass
     Value nextRow = memref::SubViewOp::create(
         rewriter, loc, type, view.getSource(), offsets, view.getMixedSizes(),
         view.getMixedStrides());
-    // One prefetch per cache line of the row.
-    int64_t lineElements = type.getShape().back() * 64 / rowBytes;
+    // One prefetch per cache line (64 bytes) of the row.
+    int64_t lineElements =
+        64 / std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
     SmallVector<Value> indices(
         type.getRank(), arith::ConstantIndexOp::create(rewriter, loc, 0));
     for (int64_t at = 0; at < type.getShape().back(); at += lineElements) {

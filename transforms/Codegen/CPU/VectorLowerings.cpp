@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
@@ -56,21 +57,16 @@ void readBroadcastOperandAsLoads(RewriterBase &rewriter,
   Location loc = read.getLoc();
   SmallVector<Value> indices(read.getIndices());
   unsigned first = indices.size() - type.getRank();
+  SmallVector<int64_t> strides = computeStrides(type.getShape());
   SmallVector<Value> loads;
-  SmallVector<int64_t> position(type.getRank(), 0);
   for (int64_t e = 0; e < elements; ++e) {
     SmallVector<Value> at(indices);
-    for (unsigned d = 0; d < position.size(); ++d)
-      if (position[d])
+    for (auto [d, offset] : llvm::enumerate(delinearize(e, strides)))
+      if (offset)
         at[first + d] = arith::AddIOp::create(
             rewriter, loc, indices[first + d],
-            arith::ConstantIndexOp::create(rewriter, loc, position[d]));
+            arith::ConstantIndexOp::create(rewriter, loc, offset));
     loads.push_back(memref::LoadOp::create(rewriter, loc, read.getBase(), at));
-    for (int d = position.size() - 1; d >= 0; --d) {
-      if (++position[d] < type.getDimSize(d))
-        break;
-      position[d] = 0;
-    }
   }
   rewriter.replaceOpWithNewOp<vector::FromElementsOp>(read, type, loads);
 }
