@@ -15,7 +15,8 @@ def run(cmd):
     """Runs `cmd`; exits the check with its error when it fails."""
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
-        sys.exit(f"FAILED: {' '.join(cmd)}\n{p.stderr}")
+        sys.exit(f"FAILED (exit status {p.returncode}): {' '.join(cmd)}\n"
+                 f"{p.stderr}")
     return p
 
 
