@@ -1282,7 +1282,11 @@ struct TileAndVectorizePass
         ops.push_back(op);
     });
     // The zero fills before contractions wait until those are scheduled
-    // (a contraction may start from zero instead and erase its fill).
+    // (a contraction may start from zero instead and erase its fill). The
+    // maps start empty for each function: an op of this one may sit where
+    // an op erased in another was, and find that one's erased fill.
+    zeroFills.clear();
+    erasedFills.clear();
     llvm::DenseSet<Operation *> waiting;
     for (linalg::LinalgOp op : ops)
       if (linalg::isaContractionOpInterface(op))
