@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "transforms/Codegen/ElementwiseRows.h"
 #include "transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -98,95 +99,6 @@ scf::ForOp bandLoopFeeding(linalg::GenericOp consumer) {
   return nullptr;
 }
 
-/// Whether operandVector can read an input of indexing map `map`: its
-/// results are loop indices or constants, the innermost loop (the one
-/// along the vector) only as the last.
-bool readableAlongRows(AffineMap map) {
-  unsigned inner = map.getNumDims() - 1;
-  for (auto [i, result] : llvm::enumerate(map.getResults())) {
-    auto dim = dyn_cast<AffineDimExpr>(result);
-    if (!dim && !isa<AffineConstantExpr>(result))
-      return false;
-    if (dim && dim.getPosition() == inner && i + 1 != map.getNumResults())
-      return false;
-  }
-  return true;
-}
-
-/// The vector of `lanes` lanes for consumer input `operand` at the row
-/// vector whose first element is at `at` (the consumer's loop indices; the
-/// last one varies along the vector): a scalar broadcast when the
-/// operand's map does not use the innermost loop, else a row read (the map
-/// is readableAlongRows) under the row vector's write `mask`, if any.
-Value operandVector(OpBuilder &b, Location loc, linalg::GenericOp consumer,
-                    OpOperand *operand, ArrayRef<Value> at, int64_t lanes,
-                    Value mask) {
-  AffineMap map = consumer.getMatchingIndexingMap(operand);
-  unsigned inner = map.getNumDims() - 1;
-  SmallVector<Value> indices;
-  bool alongRow = false;
-  for (AffineExpr result : map.getResults()) {
-    if (auto dim = dyn_cast<AffineDimExpr>(result)) {
-      alongRow |= dim.getPosition() == inner;
-      indices.push_back(at[dim.getPosition()]);
-    } else {
-      indices.push_back(arith::ConstantIndexOp::create(
-          b, loc, cast<AffineConstantExpr>(result).getValue()));
-    }
-  }
-  Value source = operand->get();
-  Type e = cast<RankedTensorType>(source.getType()).getElementType();
-  auto type = VectorType::get({lanes}, e);
-  if (alongRow)
-    return vector::TransferReadOp::create(
-        b, loc, type, source, indices,
-        AffineMap::getMinorIdentityMap(indices.size(), 1, b.getContext()),
-        arith::ConstantOp::create(b, loc, b.getZeroAttr(e)), mask,
-        b.getBoolArrayAttr({true}));
-  Value scalar = tensor::ExtractOp::create(b, loc, source, indices);
-  return vector::BroadcastOp::create(b, loc, type, scalar);
-}
-
-/// Whether `consumer`'s body is elementwise-mappable ops on its inputs and
-/// on constants (so that it can be cloned on vectors).
-bool hasVectorizableBody(linalg::GenericOp consumer) {
-  Block *body = consumer.getBlock();
-  for (Operation &op : body->without_terminator()) {
-    if (!op.hasTrait<OpTrait::Elementwise>() || op.getNumResults() != 1 ||
-        op.getNumRegions() != 0)
-      return false;
-    for (Value v : op.getOperands()) {
-      if (v.getParentBlock() == body)
-        continue;
-      // A scalar constant, broadcast.
-      Operation *def = v.getDefiningOp();
-      if (!def || !def->hasTrait<OpTrait::ConstantLike>() ||
-          !v.getType().isIntOrIndexOrFloat())
-        return false;
-    }
-  }
-  // The output's current value is not read.
-  return consumer.getRegionOutputArgs()[0].use_empty();
-}
-
-/// Makes `value` available before `loop` (in the same block): moves the
-/// pure ops that compute it there, when they sit between the loop and its
-/// consumer (a bias reshaped after the loop). False when it cannot.
-bool availableBefore(Value value, scf::ForOp loop, int depth = 0) {
-  Operation *def = value.getDefiningOp();
-  if (!def || def->getBlock() != loop->getBlock() || def->isBeforeInBlock(loop))
-    return value.getParentRegion()->isProperAncestor(&loop.getBodyRegion()) ||
-           !def;
-  if (def == loop || depth > 4 || !isMemoryEffectFree(def) ||
-      def->getNumRegions() != 0)
-    return false;
-  for (Value operand : def->getOperands())
-    if (!availableBefore(operand, loop, depth + 1))
-      return false;
-  def->moveBefore(loop);
-  return true;
-}
-
 /// Applies `consumer` (all-parallel, one result of the loop's type, reading
 /// the row-kernel loop's result element for element) to every row vector
 /// the loop writes, before it is written; the loop's result then replaces
@@ -197,7 +109,7 @@ bool applyToRowVectors(RewriterBase &rewriter, linalg::GenericOp consumer,
   Value result = loop.getResult(0);
   if (consumer.getNumDpsInits() != 1 || consumer->getNumResults() != 1 ||
       consumer->getResult(0).getType() != result.getType() ||
-      !hasVectorizableBody(consumer))
+      !relay::hasVectorizableBody(consumer))
     return false;
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
   auto insert = yield.getOperand(0).getDefiningOp<tensor::InsertSliceOp>();
@@ -219,14 +131,13 @@ bool applyToRowVectors(RewriterBase &rewriter, linalg::GenericOp consumer,
   for (OpOperand *operand : consumer.getDpsInputOperands()) {
     if (operand->get() == result)
       fromLoop = operand;
-    else if (!readableAlongRows(consumer.getMatchingIndexingMap(operand)) ||
-             !availableBefore(operand->get(), loop))
+    else if (!relay::readableAlongRows(
+                 consumer.getMatchingIndexingMap(operand)) ||
+             !relay::makeAvailableBefore(operand->get(), loop))
       return false;
   }
   if (!fromLoop)
     return false;
-  Block *body = consumer.getBlock();
-  auto yieldOp = cast<linalg::YieldOp>(body->getTerminator());
   for (vector::TransferWriteOp write : writes) {
     rewriter.setInsertionPoint(write);
     Location loc = write.getLoc();
@@ -238,37 +149,17 @@ bool applyToRowVectors(RewriterBase &rewriter, linalg::GenericOp consumer,
       Value base = getValueOrCreateConstantIndexOp(rewriter, loc, offset);
       at.push_back(arith::AddIOp::create(rewriter, loc, base, index));
     }
-    IRMapping mapping;
-    for (OpOperand *operand : consumer.getDpsInputOperands()) {
-      Value v = operand == fromLoop
-                    ? write.getVector()
-                    : operandVector(rewriter, loc, consumer, operand, at, lanes,
-                                    write.getMask());
-      mapping.map(body->getArgument(operand->getOperandNumber()), v);
-    }
-    for (Operation &op : body->without_terminator()) {
-      SmallVector<Value> operands;
-      for (Value v : op.getOperands()) {
-        if (Value mapped = mapping.lookupOrNull(v)) {
-          operands.push_back(mapped);
-          continue;
-        }
-        // A constant from outside the body, broadcast.
-        Operation *constant = rewriter.clone(*v.getDefiningOp());
-        operands.push_back(vector::BroadcastOp::create(
-            rewriter, loc, VectorType::get({lanes}, v.getType()),
-            constant->getResult(0)));
-      }
-      OperationState state(loc, op.getName());
-      state.addOperands(operands);
-      state.addAttributes(op.getAttrs());
-      state.addTypes(VectorType::get({lanes}, op.getResult(0).getType()));
-      mapping.map(op.getResult(0), rewriter.create(state)->getResult(0));
-    }
-    rewriter.modifyOpInPlace(write, [&] {
-      write.getValueToStoreMutable().assign(
-          mapping.lookup(yieldOp.getOperand(0)));
-    });
+    SmallVector<Value> inputs;
+    for (OpOperand *operand : consumer.getDpsInputOperands())
+      inputs.push_back(
+          operand == fromLoop
+              ? write.getVector()
+              : relay::readOperandRow(rewriter, loc, operand->get(),
+                                      consumer.getMatchingIndexingMap(operand),
+                                      at, lanes, write.getMask()));
+    Value row = relay::applyBodyToRows(rewriter, loc, consumer, inputs, lanes);
+    rewriter.modifyOpInPlace(
+        write, [&] { write.getValueToStoreMutable().assign(row); });
   }
   rewriter.replaceOp(consumer, result);
   return true;
@@ -427,12 +318,12 @@ void mergeChannelBlockLoops(func::FuncOp func) {
       continue;
     // Everything else the kernel uses from outside must be there before
     // the bands.
-    bool available = availableBefore(kernel.getInitArgs()[0], bands);
+    bool available = relay::makeAvailableBefore(kernel.getInitArgs()[0], bands);
     kernel.getBody()->walk([&](Operation *op) {
       for (Value v : op->getOperands())
         if (v != image &&
             !kernel.getBodyRegion().isAncestor(v.getParentRegion()))
-          available &= availableBefore(v, bands);
+          available &= relay::makeAvailableBefore(v, bands);
     });
     if (!available)
       continue;

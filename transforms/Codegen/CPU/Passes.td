@@ -63,7 +63,14 @@ def TileAndVectorize : Pass<"relay-tile-and-vectorize", "::mlir::func::FuncOp"> 
       contraction over a buffer that a `linalg.fill` with zero initialises
       right before it starts its accumulator tiles from zero in its first k
       tile (peeled off when there are several) and the fill goes (a whole
-      pass over the output saved).
+      pass over the output saved). The elementwise op right after such a
+      product (a convolution's bias, residual and activation; only ops
+      without memory effects between), reading its buffer element for
+      element, possibly reshaped, then runs on the register tiles: each
+      tile's rows get the op's body in registers and go to the op's output
+      (its operands viewed in the product's index space), and the
+      product's buffer goes -- where k is one cache tile, so that every
+      tile stored is final.
     - Other vectorisable linalg ops (elementwise, broadcasts, reductions,
       transposes, fills): every loop but the innermost tiled to 1, the
       innermost to a vector of up to 64 elements. A reduction into a
@@ -113,6 +120,8 @@ def TileAndVectorize : Pass<"relay-tile-and-vectorize", "::mlir::func::FuncOp"> 
     Statistic<"numContractions", "contractions",
               "Contractions tiled and vectorised">,
     Statistic<"numVectorized", "vectorized", "Other linalg ops vectorised">,
+    Statistic<"numFusedEpilogues", "fused-epilogues",
+              "Elementwise ops applied to a product's register tiles">,
     Statistic<"numZeroStarts", "zero-starts",
               "Products over a zeroed buffer started from zero instead">,
   ];

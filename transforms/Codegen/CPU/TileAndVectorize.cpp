@@ -10,6 +10,7 @@
 
 #include "transforms/Codegen/CPU/CPUDescription.h"
 #include "transforms/Codegen/CPU/HoistAccumulators.h"
+#include "transforms/Codegen/CPU/ProductEpilogues.h"
 #include "transforms/Codegen/CPU/VectorLowerings.h"
 #include "transforms/Passes.h"
 
@@ -1294,6 +1295,13 @@ struct TileAndVectorizePass
           zeroFills[op] = fill;
           waiting.insert(fill);
         }
+    // The elementwise op after a product that starts from zero (its bias
+    // and activation) may run on the product's register tiles.
+    llvm::DenseMap<Operation *, Value> epilogues;
+    for (linalg::LinalgOp op : ops)
+      if (zeroFills.contains(op))
+        if (linalg::GenericOp epilogue = relay::cpu::findProductEpilogue(op))
+          epilogues[epilogue] = op.getDpsInits()[0];
     SmallVector<linalg::LinalgOp> fillsLast;
     for (linalg::LinalgOp op : ops)
       if (waiting.contains(op))
@@ -1317,6 +1325,13 @@ struct TileAndVectorizePass
       if (bits || reducesInvariant(op) || !linalg::hasVectorizationImpl(op) ||
           (failed(linalg::vectorizeOpPrecondition(op)) && !isShiftedCopy(op)))
         continue;
+      if (Value product = epilogues.lookup(op))
+        if (succeeded(relay::cpu::fuseEpilogueIntoTiles(
+                rewriter, cast<linalg::GenericOp>(op.getOperation()),
+                product))) {
+          ++numFusedEpilogues;
+          continue;
+        }
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
       FailureOr<linalg::ContractionDimensions> dims =
           linalg::isaContractionOpInterface(op)
