@@ -2,6 +2,7 @@
 // RUN: relay-mlir-opt %s --split-input-file --relay-set-target-cpu=cpu=sapphirerapids | FileCheck %s --check-prefix=SPR
 // RUN: relay-mlir-opt %s --split-input-file --relay-set-target-cpu | FileCheck %s --check-prefix=HOST
 // RUN: relay-mlir-opt %s --split-input-file --relay-set-target-cpu=cpu=znver4 --relay-tile-and-vectorize | FileCheck %s --check-prefix=TILES
+// RUN: relay-mlir-opt %s --split-input-file "--relay-set-target-cpu=cpu=haswell threads=2" | FileCheck %s --check-prefix=THREADS
 
 // Tests that a named CPU is recorded as the module's DLTI target system
 // spec with its LLVM features, its family's caches and its vector width:
@@ -9,6 +10,9 @@
 // AMX and a 2 MB L2 with a 48 KB L1.
 // HASWELL: module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"cpu" = "haswell", "features" = "{{[^"]*}}+avx2{{[^"]*}}", "L1_cache_size_in_bytes" = 32768 : i64, "L2_cache_size_in_bytes" = 262144 : i64, "L3_cache_size_in_bytes_per_core" = 2097152 : i64, "max_vector_op_width" = 256 : i64>>}
 // HASWELL-NOT: avx512f
+// HASWELL-NOT: "threads"
+// Tests that the threads the code runs on, when given, are recorded too.
+// THREADS: "max_vector_op_width" = 256 : i64, "threads" = 2 : i64>>}
 // SPR: "cpu" = "sapphirerapids", "features" = "{{[^"]*}}+amx-tile{{[^"]*}}+avx512f{{[^"]*}}", "L1_cache_size_in_bytes" = 49152 : i64, "L2_cache_size_in_bytes" = 2097152 : i64, {{.*}}"max_vector_op_width" = 512 : i64
 // The host: whatever this machine is, its name and caches are recorded.
 // HOST: module attributes {dlti.target_system_spec = #dlti.target_system_spec<"CPU" = #dlti.target_device_spec<"cpu" = "{{[a-z0-9-]+}}", "features" = "{{.*}}", "L1_cache_size_in_bytes" = {{[1-9][0-9]*}} : i64, "L2_cache_size_in_bytes" = {{[1-9][0-9]*}} : i64
@@ -30,6 +34,8 @@ func.func @matmul(%a: memref<64x64xf32>, %b: memref<64x64xf32>,
 // floats, the smaller capped at 1024.
 // HASWELL: "cpu" = "haswell", "L1_cache_size_in_bytes" = 65536 : i64, "L2_cache_size_in_bytes" = 4194304 : i64>>}
 // SPR: "cpu" = "haswell", "L1_cache_size_in_bytes" = 65536 : i64, "L2_cache_size_in_bytes" = 4194304 : i64>>}
+// Tests that the threads are added to a module's own spec.
+// THREADS: "cpu" = "haswell", "L1_cache_size_in_bytes" = 65536 : i64, "L2_cache_size_in_bytes" = 4194304 : i64, "threads" = 2 : i64>>}
 // TILES-LABEL: func.func @described_by_hand
 // TILES: scf.for {{.*}} step %c48
 // TILES: scf.for {{.*}} step %c64

@@ -58,6 +58,7 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm,
   // The CPU's caches and vector ISA size the kernels built from here on.
   SetTargetCPUOptions cpu;
   cpu.cpu = options.cpu;
+  cpu.threads = std::max<int64_t>(1, options.threads);
   pm.addPass(createSetTargetCPU(cpu));
   buildRelayToBuffersPipeline(pm, options, /*loweringTarget=*/options.target);
 

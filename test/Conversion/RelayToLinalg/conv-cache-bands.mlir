@@ -1,5 +1,6 @@
 // RUN: relay-mlir-opt %s --relay-set-target-cpu=cpu=znver4 --relay-to-linalg | FileCheck %s --check-prefix=L2MB
 // RUN: relay-mlir-opt %s --relay-set-target-cpu=cpu=haswell --relay-to-linalg | FileCheck %s --check-prefix=L2256K
+// RUN: relay-mlir-opt %s "--relay-set-target-cpu=cpu=znver4 threads=2" --relay-to-linalg | FileCheck %s --check-prefix=THREADS
 // The CPU kernels' bands are sized from the L2 cache of the CPU the module
 // is compiled for (--relay-set-target-cpu): a Zen 4's 1 MB, a Haswell's
 // 256 KB.
@@ -42,4 +43,17 @@ relay.func @winograd(%x: tensor<1x64x56x56xf32>, %w: tensor<64x64x3x3xf32>) -> t
 relay.func @depthwise(%x: tensor<1x96x112x112xf32>, %w: tensor<96x1x3x3xf32>) -> tensor<1x96x112x112xf32> {
   %r = relay.nn.conv2d %x, %w {channels = 96 : i64, groups = 96 : i64, kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1>} : (tensor<1x96x112x112xf32>, tensor<96x1x3x3xf32>) -> tensor<1x96x112x112xf32>
   relay.return %r : tensor<1x96x112x112xf32>
+}
+
+// Tests that a 1x1 convolution whose product exceeds an eighth of L2 goes
+// in bands of output rows within it, of whole vectors: 4 rows (112
+// positions, 7 bands) with 1 MB; on two threads a count of bands they
+// divide comes first: 2 rows (56 positions, 14 bands).
+// L2MB-LABEL: func.func @reducing_1x1(
+// L2MB: scf.for %{{.*}} = %c0 to %c28 step %c4
+// THREADS-LABEL: func.func @reducing_1x1(
+// THREADS: scf.for %{{.*}} = %c0 to %c28 step %c2
+relay.func @reducing_1x1(%x: tensor<1x512x28x28xf32>, %w: tensor<128x512x1x1xf32>) -> tensor<1x128x28x28xf32> {
+  %r = relay.nn.conv2d %x, %w {channels = 128 : i64, kernel_size = array<i64: 1, 1>} : (tensor<1x512x28x28xf32>, tensor<128x512x1x1xf32>) -> tensor<1x128x28x28xf32>
+  relay.return %r : tensor<1x128x28x28xf32>
 }

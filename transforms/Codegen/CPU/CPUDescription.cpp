@@ -23,7 +23,8 @@ static constexpr llvm::StringLiteral kDevice = "CPU", kName = "cpu",
                                      kL1 = "L1_cache_size_in_bytes",
                                      kL2 = "L2_cache_size_in_bytes",
                                      kL3 = "L3_cache_size_in_bytes_per_core",
-                                     kVectorBits = "max_vector_op_width";
+                                     kVectorBits = "max_vector_op_width",
+                                     kThreads = "threads";
 
 /// The ISA facts of a feature set (LLVM's names).
 static void setISA(CPUDescription &cpu, const llvm::StringMap<bool> &features) {
@@ -204,6 +205,16 @@ FailureOr<CPUDescription> mlir::relay::cpu::lookupCPU(StringRef name,
   return cpu;
 }
 
+/// `module`'s target system spec: a "CPU" device of `entries`.
+static void setCPUDeviceSpec(ModuleOp module,
+                             ArrayRef<DataLayoutEntryInterface> entries) {
+  MLIRContext *ctx = module.getContext();
+  auto device = TargetDeviceSpecAttr::get(ctx, entries);
+  auto system = TargetSystemSpecAttr::get(
+      ctx, {DataLayoutEntryAttr::get(StringAttr::get(ctx, kDevice), device)});
+  module->setAttr(DLTIDialect::kTargetSystemDescAttrName, system);
+}
+
 void mlir::relay::cpu::setModuleCPU(ModuleOp module,
                                     const CPUDescription &cpu) {
   MLIRContext *ctx = module.getContext();
@@ -219,10 +230,26 @@ void mlir::relay::cpu::setModuleCPU(ModuleOp module,
       entry(kL2, b.getI64IntegerAttr(cpu.l2Bytes)),
       entry(kL3, b.getI64IntegerAttr(cpu.l3BytesPerCore)),
       entry(kVectorBits, b.getI64IntegerAttr(cpu.vectorBits))};
-  auto device = TargetDeviceSpecAttr::get(ctx, entries);
-  auto system = TargetSystemSpecAttr::get(
-      ctx, {DataLayoutEntryAttr::get(b.getStringAttr(kDevice), device)});
-  module->setAttr(DLTIDialect::kTargetSystemDescAttrName, system);
+  if (cpu.threads > 1)
+    entries.push_back(entry(kThreads, b.getI64IntegerAttr(cpu.threads)));
+  setCPUDeviceSpec(module, entries);
+}
+
+void mlir::relay::cpu::setModuleThreads(ModuleOp module, int64_t threads) {
+  std::optional<TargetDeviceSpecInterface> device = cpuDeviceSpec(module);
+  MLIRContext *ctx = module.getContext();
+  auto key = StringAttr::get(ctx, kThreads);
+  if (threads <= 1 && (!device || !device->getSpecForIdentifier(key)))
+    return;
+  ctx->getOrLoadDialect<DLTIDialect>();
+  SmallVector<DataLayoutEntryInterface> entries;
+  if (device)
+    for (DataLayoutEntryInterface e : device->getEntries())
+      if (e.getKey() != DataLayoutEntryKey(key))
+        entries.push_back(e);
+  entries.push_back(DataLayoutEntryAttr::get(
+      key, IntegerAttr::get(IntegerType::get(ctx, 64), threads)));
+  setCPUDeviceSpec(module, entries);
 }
 
 FailureOr<bool> mlir::relay::cpu::moduleDescribesCPU(ModuleOp module,
@@ -286,6 +313,7 @@ CPUDescription mlir::relay::cpu::cpuFor(Operation *op) {
   integer(kL2, cpu.l2Bytes);
   integer(kL3, cpu.l3BytesPerCore);
   integer(kVectorBits, cpu.vectorBits);
+  integer(kThreads, cpu.threads);
   return cpu;
 }
 

@@ -42,6 +42,9 @@ struct CPUDescription {
   int64_t l1Bytes = 32 << 10;
   int64_t l2Bytes = 1 << 20;
   int64_t l3BytesPerCore = 2 << 20;
+  /// The threads the code runs on (--relay-to-llvm's `threads`): the
+  /// kernels cut their work into bands that divide among them.
+  int64_t threads = 1;
   /// Widest vector registers (512 with AVX-512, 256 with AVX2) and how many
   /// there are.
   int64_t vectorBits = 512;
@@ -122,6 +125,10 @@ FailureOr<CPUDescription> lookupCPU(StringRef name, std::string &error);
 /// Records `cpu` on `module` as its DLTI target system spec (device "CPU").
 void setModuleCPU(ModuleOp module, const CPUDescription &cpu);
 
+/// Records on `module`'s target spec (adding a "CPU" device if it has none)
+/// that its code runs on `threads` threads; 1 leaves a spec without the key
+/// as it is.
+void setModuleThreads(ModuleOp module, int64_t threads);
 /// Whether `module`'s target spec has a "CPU" device; fails, setting
 /// `error`, when that device names a CPU that is not a string or that LLVM
 /// does not know.

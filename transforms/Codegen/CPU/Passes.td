@@ -20,7 +20,10 @@ def SetTargetCPU : Pass<"relay-set-target-cpu", "::mlir::ModuleOp"> {
     family's cache sizes) as the module's DLTI target system spec, device
     "CPU": keys `cpu`, `features`, `L1_cache_size_in_bytes`,
     `L2_cache_size_in_bytes`, `L3_cache_size_in_bytes_per_core`,
-    `max_vector_op_width`. The CPU lowering target's kernels
+    `max_vector_op_width`, and with `threads` above 0, `threads` (the
+    threads the code runs on; --relay-to-llvm passes its own, and the band
+    kernels then prefer a count of bands the threads divide; absent means
+    1). The CPU lowering target's kernels
     (--relay-to-linalg) and --relay-tile-and-vectorize derive their tile,
     block and band sizes and their instructions (AVX-512 or AVX2 register
     tiles, VNNI) from it, and the ahead-of-time and JIT compilers generate
@@ -40,7 +43,10 @@ def SetTargetCPU : Pass<"relay-set-target-cpu", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"cpu", "cpu", "std::string", /*default=*/"\"host\"",
-           "The CPU: host, or an LLVM x86-64 CPU name (llc -mcpu=help)">
+           "The CPU: host, or an LLVM x86-64 CPU name (llc -mcpu=help)">,
+    Option<"threads", "threads", "int64_t", /*default=*/"0",
+           "The threads the code runs on, recorded as key `threads` "
+           "(0: leave the spec's, else 1)">
   ];
   let dependentDialects = ["::mlir::DLTIDialect"];
 }

@@ -40,6 +40,14 @@ struct SetTargetCPUPass
     }
     if (!*byModule)
       cpu::setModuleCPU(module, *described);
+    if (threads < 0) {
+      module.emitError("--relay-set-target-cpu: threads must be at least 0, "
+                       "got ")
+          << static_cast<int64_t>(threads);
+      return signalPassFailure();
+    }
+    if (threads > 0)
+      cpu::setModuleThreads(module, threads);
   }
 };
 } // namespace
