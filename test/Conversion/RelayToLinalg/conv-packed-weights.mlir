@@ -89,13 +89,18 @@ relay.func @one_position(%x: tensor<1x8x1x1xf32>) -> tensor<1x32x1x1xf32> {
 // positions, positions, channels, k), its result in panels of channels
 // ([8, 7, 7, 32]: each register tile contiguous), each panel's [49, 32]
 // block then transposed. AVX2's 6x16 tiles pad the positions to 54, packed
-// into panels of 6, and keep the result in rows of positions.
+// into panels of 6 (8 from the image, the ninth from its last position
+// padded with zeros), and keep the result in rows of positions.
 // CHECK-LABEL: func.func @packed_positions_7x7(
 // CHECK: %[[COLP:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<512x49xf32>) outs(%{{.*}} : tensor<7x512x7xf32>)
 // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%[[COLP]], %{{.*}} : tensor<7x512x7xf32>, tensor<8x512x32xf32>) outs(%{{.*}} : tensor<8x7x7x32xf32>)
 // CHECK: linalg.transpose ins(%{{.*}} : tensor<8x49x32xf32>) outs(%{{.*}} : tensor<8x32x49xf32>) permutation = [0, 2, 1]
 // AVX2-LABEL: func.func @packed_positions_7x7(
-// AVX2: outs(%{{.*}} : tensor<9x512x6xf32>)
+// AVX2: ins(%{{.*}} : tensor<512x49xf32>) outs(%{{.*}} : tensor<8x512x6xf32>)
+// AVX2: tensor.pad %{{.*}} low[0, 0] high[0, 5]
+// AVX2: tensor<512x1xf32> to tensor<512x6xf32>
+// AVX2: outs(%{{.*}} : tensor<1x512x6xf32>)
+// AVX2: tensor.insert_slice %{{.*}}[8, 0, 0] [1, 512, 6] [1, 1, 1] : tensor<1x512x6xf32> into tensor<9x512x6xf32>
 // AVX2: outs(%{{.*}} : tensor<9x6x16x16xf32>)
 relay.func @packed_positions_7x7(%x: tensor<1x512x7x7xf32>) -> tensor<1x256x7x7xf32> {
   %w = relay.constant dense<0.5> : tensor<256x512x1x1xf32>
@@ -107,8 +112,16 @@ relay.func @packed_positions_7x7(%x: tensor<1x512x7x7xf32>) -> tensor<1x256x7x7x
 // are over a quarter of L2 (256 -> 1024 channels, 1 MB) packs its positions
 // (196, padded to 200) into panels of 8 although k is short (256), so that
 // the product streams each weight panel once; AVX2 reads them in place.
+// The 24 whole panels are copied from the image, the last from its last 4
+// positions padded with zeros (not the whole image padded first).
 // CHECK-LABEL: func.func @packed_positions_large_weights(
-// CHECK: %[[COLP:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<256x200xf32>) outs(%{{.*}} : tensor<25x256x8xf32>)
+// CHECK-NOT: tensor<256x200xf32>
+// CHECK: %[[HEAD:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<256x196xf32>) outs(%{{.*}} : tensor<24x256x8xf32>)
+// CHECK: %[[REST:.*]] = tensor.extract_slice %{{.*}}[0, 192] [256, 4] [1, 1] : tensor<256x196xf32> to tensor<256x4xf32>
+// CHECK: %[[PAD:.*]] = tensor.pad %[[REST]] low[0, 0] high[0, 4]
+// CHECK: %[[TAIL:.*]] = linalg.generic {{.*}} ins(%[[PAD]] : tensor<256x8xf32>) outs(%{{.*}} : tensor<1x256x8xf32>)
+// CHECK: %[[PART:.*]] = tensor.insert_slice %[[HEAD]] into %{{.*}}[0, 0, 0] [24, 256, 8]
+// CHECK: %[[COLP:.*]] = tensor.insert_slice %[[TAIL]] into %[[PART]][24, 0, 0] [1, 256, 8]
 // CHECK: ins(%[[COLP]], %{{.*}} : tensor<25x256x8xf32>, tensor<32x256x32xf32>) outs(%{{.*}} : tensor<32x25x8x32xf32>)
 // AVX2-LABEL: func.func @packed_positions_large_weights(
 // AVX2-NOT: x256x6xf32>

@@ -116,8 +116,8 @@ Value conv2dSingleImageProduct(OpBuilder &b, Location loc,
       // Zen 3, and 6x16 tiles take 54. (AVX-512's 8-row tiles take 7 rows
       // of 49.)
       int64_t paddedP = cpu.paddedTileRows(p);
-      if (paddedP != p)
-        col = padHighTo(b, loc, col, {k, paddedP});
+      // The positions padded with zero columns (made where read whole).
+      auto paddedCol = [&] { return padHighTo(b, loc, col, {k, paddedP}); };
       // With a long k, the positions are packed into panels of a register
       // tile's rows, each contiguous along k: colP[po, k, pi] = col[k, po *
       // rows + pi]. Read in place, a register tile's rows take a cache line
@@ -163,18 +163,43 @@ Value conv2dSingleImageProduct(OpBuilder &b, Location loc,
         // packed[fo, k, fi].
         Value outT = contract(
             b, loc, RankedTensorType::get({paddedP, paddedF / lanes, lanes}, e),
-            ValueRange{col, packed}, 4,
+            ValueRange{paddedCol(), packed}, 4,
             {map(ctx, 4, {3, 0}), map(ctx, 4, {1, 3, 2}),
              map(ctx, 4, {0, 1, 2})});
         outT = tensor::CollapseShapeOp::create(
             b, loc, outT, SmallVector<ReassociationIndices>{{0}, {1, 2}});
         return transposedBack(outT);
       }
+      // The panels of positions: those within the image copied from it,
+      // the last (with the padding positions, whose results are sliced
+      // off) from its rest padded; the image padded whole first cost a
+      // fill and a copy of all of it (two of the five passes over a 14x14
+      // layer's 1024 channels between its products).
       AffineExpr po, kk, pi;
       bindDims(ctx, po, kk, pi);
-      Value colP =
-          copyThroughMap(b, loc, col, {paddedP / rows, k, rows},
-                         AffineMap::get(3, 0, {kk, po * rows + pi}, ctx));
+      AffineMap toPanels = AffineMap::get(3, 0, {kk, po * rows + pi}, ctx);
+      int64_t whole = p / rows, tiles = paddedP / rows;
+      Value colP;
+      if (whole == tiles || whole == 0) {
+        colP = copyThroughMap(b, loc, paddedCol(), {tiles, k, rows}, toPanels);
+      } else {
+        Value head = copyThroughMap(b, loc, col, {whole, k, rows}, toPanels);
+        Value rest = sliceAt(b, loc, col,
+                             {b.getIndexAttr(0), b.getIndexAttr(whole * rows)},
+                             {k, p - whole * rows});
+        // Zeros, not undefined: the padding positions' products are
+        // computed, and garbage taken for denormal floats made the chain of
+        // 14x14 1x1 layers up to twice as slow.
+        rest = padHighTo(b, loc, rest, {k, (tiles - whole) * rows});
+        Value tail =
+            copyThroughMap(b, loc, rest, {tiles - whole, k, rows}, toPanels);
+        colP = tensor::EmptyOp::create(b, loc, {tiles, k, rows}, e);
+        OpFoldResult zero = b.getIndexAttr(0);
+        colP =
+            insertAt(b, loc, head, colP, {zero, zero, zero}, {whole, k, rows});
+        colP = insertAt(b, loc, tail, colP, {b.getIndexAttr(whole), zero, zero},
+                        {tiles - whole, k, rows});
+      }
       // With AVX-512, loops (fo, po, pi, fi, k): outP[fo, po, pi, fi] =
       // sum_k colP[po, k, pi] * packed[fo, k, fi], a product on panels
       // whose register tiles are contiguous in its result, scheduled in k
