@@ -90,3 +90,12 @@ func.func @k_tile_in_l1(%a: memref<128x2048xf32>, %b: memref<2048x128xf32>,
   return
 }
 }
+
+// -----
+
+// Tests that the spec's other devices are kept when the CPU is recorded.
+// HASWELL: module attributes {dlti.target_system_spec = #dlti.target_system_spec<"GPU" = #dlti.target_device_spec<"max_vector_op_width" = 128 : i64>, "CPU" = #dlti.target_device_spec<"cpu" = "haswell"
+// THREADS: "GPU" = #dlti.target_device_spec<"max_vector_op_width" = 128 : i64>, "CPU" = {{.*}}"threads" = 2 : i64>>}
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<
+    "GPU" = #dlti.target_device_spec<"max_vector_op_width" = 128 : i64>>} {
+}

@@ -205,14 +205,22 @@ FailureOr<CPUDescription> mlir::relay::cpu::lookupCPU(StringRef name,
   return cpu;
 }
 
-/// `module`'s target system spec: a "CPU" device of `entries`.
+/// `module`'s target system spec with its "CPU" device made of `entries`
+/// (other devices kept).
 static void setCPUDeviceSpec(ModuleOp module,
                              ArrayRef<DataLayoutEntryInterface> entries) {
   MLIRContext *ctx = module.getContext();
-  auto device = TargetDeviceSpecAttr::get(ctx, entries);
-  auto system = TargetSystemSpecAttr::get(
-      ctx, {DataLayoutEntryAttr::get(StringAttr::get(ctx, kDevice), device)});
-  module->setAttr(DLTIDialect::kTargetSystemDescAttrName, system);
+  auto name = StringAttr::get(ctx, kDevice);
+  SmallVector<DataLayoutEntryInterface> devices;
+  if (auto system = module->getAttrOfType<TargetSystemSpecAttr>(
+          DLTIDialect::kTargetSystemDescAttrName))
+    for (DataLayoutEntryInterface e : system.getEntries())
+      if (e.getKey() != DataLayoutEntryKey(name))
+        devices.push_back(e);
+  devices.push_back(
+      DataLayoutEntryAttr::get(name, TargetDeviceSpecAttr::get(ctx, entries)));
+  module->setAttr(DLTIDialect::kTargetSystemDescAttrName,
+                  TargetSystemSpecAttr::get(ctx, devices));
 }
 
 void mlir::relay::cpu::setModuleCPU(ModuleOp module,
