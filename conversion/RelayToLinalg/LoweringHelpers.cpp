@@ -300,15 +300,31 @@ Value padHighTo(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> shape,
       getAsIndexOpFoldResult(ctx, high), value);
 }
 
-Value padHighUndefined(OpBuilder &b, Location loc, Value v,
-                       ArrayRef<int64_t> shape) {
+Value padHighInPlace(OpBuilder &b, Location loc, Value v,
+                     ArrayRef<int64_t> shape) {
   auto t = cast<RankedTensorType>(v.getType());
   if (t.getShape() == shape)
     return v;
-  Value empty = tensor::EmptyOp::create(b, loc, shape, t.getElementType());
-  return insertAt(b, loc, v, empty,
-                  getAsIndexOpFoldResult(b.getContext(),
-                                         SmallVector<int64_t>(shape.size(), 0)),
+  MLIRContext *ctx = b.getContext();
+  Value out = tensor::EmptyOp::create(b, loc, shape, t.getElementType());
+  Value zero = constantScalar(b, loc, t.getElementType(), 0);
+  SmallVector<int64_t> origin(shape.size(), 0);
+  // Along each padded dimension, the strip past `v` across the others.
+  for (auto [d, size] : llvm::enumerate(t.getShape())) {
+    if (size == shape[d])
+      continue;
+    SmallVector<int64_t> offsets(origin), sizes(shape);
+    offsets[d] = size;
+    sizes[d] = shape[d] - size;
+    Value strip = tensor::ExtractSliceOp::create(
+        b, loc, out, getAsIndexOpFoldResult(ctx, offsets),
+        getAsIndexOpFoldResult(ctx, sizes),
+        getAsIndexOpFoldResult(ctx, SmallVector<int64_t>(shape.size(), 1)));
+    Value filled = linalg::FillOp::create(b, loc, zero, strip).getResult(0);
+    out = insertAt(b, loc, filled, out, getAsIndexOpFoldResult(ctx, offsets),
+                   sizes);
+  }
+  return insertAt(b, loc, v, out, getAsIndexOpFoldResult(ctx, origin),
                   t.getShape());
 }
 

@@ -523,10 +523,18 @@ bool dropBroadcastUnitDims(linalg::GenericOp op, RewriterBase &rewriter) {
 /// An elementwise generic whose result is collapsed (ONNX's MatMul of
 /// [1, 56, 56, 96] as [3136, 96]) and inserted at the start of a larger
 /// empty tensor (a product's rows padded to whole register tiles,
-/// lowering::padHighUndefined) computes in the collapsed shape instead, so
+/// lowering::padHighInPlace: the empty tensor's padding strips filled
+/// first) computes in the collapsed shape instead, so
 /// that bufferization's empty-tensor elimination lets it write into the
 /// larger buffer: through the collapse it cannot, and the result was copied
 /// (a ConvNeXt's or Swin's dense layers).
+/// Whether `v` is a tensor.empty, or one with slices inserted into it.
+static bool onEmptyTensor(Value v) {
+  while (auto insert = v.getDefiningOp<tensor::InsertSliceOp>())
+    v = insert.getDest();
+  return v.getDefiningOp<tensor::EmptyOp>() != nullptr;
+}
+
 struct CollapseProducerOfPaddedOperand
     : OpRewritePattern<tensor::InsertSliceOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -534,7 +542,7 @@ struct CollapseProducerOfPaddedOperand
                                 PatternRewriter &rewriter) const override {
     auto collapse = insert.getSource().getDefiningOp<tensor::CollapseShapeOp>();
     if (!collapse || !collapse->hasOneUse() ||
-        !insert.getDest().getDefiningOp<tensor::EmptyOp>() ||
+        !onEmptyTensor(insert.getDest()) ||
         !llvm::all_of(insert.getMixedOffsets(), isZeroInteger) ||
         !llvm::all_of(insert.getMixedStrides(), isOneInteger))
       return failure();

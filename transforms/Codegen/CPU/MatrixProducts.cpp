@@ -79,7 +79,7 @@ Value contract(OpBuilder &b, Location loc, RankedTensorType type,
 }
 
 /// contract() with the innermost two parallel loops of the result (m and n)
-/// padded with rows/columns of undefined values where paddedExtent says (a
+/// padded with rows/columns of zeros where paddedExtent says (a
 /// 197-row product would otherwise get one-row register tiles), and the result
 /// sliced back.
 Value paddedContract(OpBuilder &b, Location loc, RankedTensorType type,
@@ -115,7 +115,7 @@ Value paddedContract(OpBuilder &b, Location loc, RankedTensorType type,
         shape[j] = padded[d];
     }
     // Only m and n are padded: the padding's results are sliced off.
-    args.push_back(padHighUndefined(b, loc, v, shape));
+    args.push_back(padHighInPlace(b, loc, v, shape));
   }
   SmallVector<int64_t> shape;
   for (unsigned j = 0; j < rank; ++j)
@@ -167,8 +167,9 @@ static Value productOnPanels(OpBuilder &b, Location loc, RankedTensorType type,
   int64_t m = type.getDimSize(0), n = type.getDimSize(1);
   int64_t k = cast<RankedTensorType>(x.getType()).getDimSize(1);
   int64_t paddedM = paddedExtent(b, m, /*isN=*/false);
-  // The padding rows' results are sliced off: they need no zeros.
-  x = padHighUndefined(b, loc, x, {paddedM, k});
+  // The padding rows' results are sliced off (zeros only keep garbage
+  // out of the FMAs).
+  x = padHighInPlace(b, loc, x, {paddedM, k});
   CPUDescription cpu = cpuAt(b);
   int64_t elementBytes = e.getIntOrFloatBitWidth() / 8;
   int64_t rows = panelRows(cpu, paddedM, paddedM * k * elementBytes),
