@@ -75,6 +75,34 @@ func.func @residual(%a: memref<64x96xf32>, %b: memref<96x256xf32>,
 
 // -----
 
+// Tests that a scalar input of the epilogue (a leaky ReLU's slope) is
+// broadcast to the rows.
+// CHECK-LABEL: func.func @scalar_input(
+// CHECK-SAME:  %[[SLOPE:[a-z0-9]+]]: f32
+// CHECK-NOT:   memref.alloc
+// CHECK:       %[[SPLAT:.*]] = vector.broadcast %[[SLOPE]] : f32 to vector<32xf32>
+// CHECK:       arith.mulf %{{.*}}, %[[SPLAT]] : vector<32xf32>
+// CHECK-NOT:   linalg.generic
+func.func @scalar_input(%a: memref<64x96xf32>, %b: memref<96x256xf32>,
+                        %out: memref<64x256xf32>, %slope: f32) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<64x256xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x256xf32>)
+  linalg.matmul ins(%a, %b : memref<64x96xf32>, memref<96x256xf32>)
+                outs(%c : memref<64x256xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %slope : memref<64x256xf32>, f32)
+      outs(%out : memref<64x256xf32>) {
+  ^bb0(%p: f32, %s: f32, %unused: f32):
+    %m = arith.mulf %p, %s : f32
+    %r = arith.maximumf %p, %m : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
 // Tests that with k over two cache tiles (the second reads back what the
 // first stored) the epilogue stays an op of its own, after the product,
 // reading its buffer.

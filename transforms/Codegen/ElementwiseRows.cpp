@@ -51,6 +51,10 @@ bool relay::readableAlongRows(AffineMap map) {
 Value relay::readOperandRow(OpBuilder &b, Location loc, Value source,
                             AffineMap map, ArrayRef<Value> at, int64_t lanes,
                             Value mask) {
+  // A scalar input, broadcast.
+  if (!isa<ShapedType>(source.getType()))
+    return vector::BroadcastOp::create(
+        b, loc, VectorType::get({lanes}, source.getType()), source);
   unsigned inner = map.getNumDims() - 1;
   SmallVector<Value> indices;
   bool alongRow = false;

@@ -31,7 +31,7 @@ bool readableAlongRows(AffineMap map);
 /// reads through `map` (readableAlongRows) when its loop indices are `at`
 /// and the innermost one moves along the row: a read of the row under
 /// `mask` (if any), or one element broadcast when the map does not use the
-/// innermost loop.
+/// innermost loop; a scalar `source` (an op's scalar input) broadcast.
 Value readOperandRow(OpBuilder &b, Location loc, Value source, AffineMap map,
                      ArrayRef<Value> at, int64_t lanes, Value mask);
 

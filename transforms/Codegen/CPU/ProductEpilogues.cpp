@@ -12,13 +12,14 @@
 #include "transforms/Codegen/CPU/ProductEpilogues.h"
 #include "transforms/Codegen/ElementwiseRows.h"
 
+#include "mlir/Dialect/Affine/ViewLikeInterfaceUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 
@@ -28,11 +29,11 @@ namespace {
 /// tiles are 8x32 or 16x16; anything larger is not a register tile).
 constexpr int64_t kMaxTileRows = 32;
 
-/// The buffer `v` views (through view-like ops).
+/// The buffer `v` views (through view-like ops); `v` itself when it is not
+/// a buffer (a scalar input).
 Value rootOf(Value v) {
-  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-    v = view.getViewSource();
-  return v;
+  auto buffer = dyn_cast<MemrefValue>(v);
+  return buffer ? memref::skipViewLikeOps(buffer) : v;
 }
 
 /// The input of `epilogue` that reads `buffer`, itself or one expand_shape
@@ -149,19 +150,18 @@ bool inBounds(vector::TransferWriteOp write) {
 }
 
 /// The indices into `buffer` of the first element `write` stores, through
-/// the unit-stride subviews between them.
+/// the subviews between them.
 SmallVector<Value> indicesInBuffer(RewriterBase &rewriter,
                                    vector::TransferWriteOp write,
                                    Value buffer) {
-  Location loc = write.getLoc();
   SmallVector<Value> at(write.getIndices());
   for (Value v = write.getBase(); v != buffer;) {
     auto subview = v.getDefiningOp<memref::SubViewOp>();
-    for (auto [i, offset] : llvm::enumerate(subview.getMixedOffsets()))
-      if (!isConstantIntValue(offset, 0))
-        at[i] = arith::AddIOp::create(
-            rewriter, loc,
-            getValueOrCreateConstantIndexOp(rewriter, loc, offset), at[i]);
+    SmallVector<Value> resolved;
+    affine::resolveIndicesIntoOpWithOffsetsAndStrides(
+        rewriter, write.getLoc(), subview.getMixedOffsets(),
+        subview.getMixedStrides(), subview.getDroppedDims(), at, resolved);
+    at = std::move(resolved);
     v = subview.getSource();
   }
   return at;
