@@ -23,12 +23,21 @@ namespace {
 
 struct ParallelizeLoops : relay::impl::ParallelizeLoopsBase<ParallelizeLoops> {
   void runOnOperation() override {
+    // Only the outermost: the threads are busy with a parallel loop around
+    // (a convolution's bands), and a task per inner iteration would only
+    // add dispatches.
     SmallVector<scf::ForOp> loops;
-    getOperation().walk([&](scf::ForOp loop) {
-      if (relay::hasCodegenMark(loop,
-                                relay::CodegenMark::IndependentIterations) &&
-          loop.getNumResults() == 0)
-        loops.push_back(loop);
+    getOperation().walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isa<scf::ForallOp, scf::ParallelOp>(op))
+        return WalkResult::skip();
+      auto loop = dyn_cast<scf::ForOp>(op);
+      if (!loop ||
+          !relay::hasCodegenMark(loop,
+                                 relay::CodegenMark::IndependentIterations) ||
+          loop.getNumResults() != 0)
+        return WalkResult::advance();
+      loops.push_back(loop);
+      return WalkResult::skip();
     });
     IRRewriter rewriter(&getContext());
     for (scf::ForOp loop : loops) {

@@ -82,7 +82,9 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm,
   // split into `threads` blocks run by its worker threads.
   if (options.threads > 1) {
     pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
-    pm.addNestedPass<func::FuncOp>(createFlattenParallelLoops());
+    FlattenParallelLoopsOptions flatten;
+    flatten.blocks = options.threads;
+    pm.addNestedPass<func::FuncOp>(createFlattenParallelLoops(flatten));
     AsyncParallelForPassOptions parallel;
     parallel.asyncDispatch = false;
     parallel.minTaskSize = 1;
