@@ -34,6 +34,12 @@ struct FlattenParallelLoops
   using FlattenParallelLoopsBase::FlattenParallelLoopsBase;
 
   void runOnOperation() override {
+    if (blocks < 0) {
+      getOperation().emitError(
+          "--relay-flatten-parallel-loops: blocks must be at least 0, got ")
+          << static_cast<int64_t>(blocks);
+      return signalPassFailure();
+    }
     SmallVector<scf::ParallelOp> loops;
     // (A loop with reductions is left as it is: the async lowering does
     // not take those, and the CPU pipeline makes none.)
@@ -53,7 +59,7 @@ struct FlattenParallelLoops
     if (!loops.empty())
       (void)applyPatternsGreedily(getOperation(),
                                   RewritePatternSet(&getContext()));
-    if (blocks <= 0)
+    if (blocks == 0)
       return;
     SmallVector<scf::ParallelOp> all;
     getOperation().walk([&](scf::ParallelOp loop) { all.push_back(loop); });
