@@ -120,6 +120,46 @@ func.func @small_elementwise(%x: memref<1x64x8x8xf32>,
 
 // -----
 
+// Tests that an op's work counts its iterations once per pair of operands
+// it streams: with 3 inputs and 3 outputs (Winograd's input transform has
+// 6 and 6), 1x64x32x32 iterations (2^16) are worth splitting; a copy of the
+// same size is not.
+#map = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @many_operands
+// CHECK:       scf.forall (%{{.*}}) in (64)
+// CHECK-LABEL: func.func @one_operand_pair
+// CHECK-NOT:   scf.forall
+// CHECK:       return
+func.func @many_operands(%x: memref<1x64x32x32xf32>, %y: memref<1x64x32x32xf32>,
+                         %z: memref<1x64x32x32xf32>, %a: memref<1x64x32x32xf32>,
+                         %b: memref<1x64x32x32xf32>, %c: memref<1x64x32x32xf32>) {
+  linalg.generic {indexing_maps = [#map, #map, #map, #map, #map, #map],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x, %y, %z : memref<1x64x32x32xf32>, memref<1x64x32x32xf32>, memref<1x64x32x32xf32>)
+      outs(%a, %b, %c : memref<1x64x32x32xf32>, memref<1x64x32x32xf32>, memref<1x64x32x32xf32>) {
+  ^bb0(%p: f32, %q: f32, %r: f32, %o0: f32, %o1: f32, %o2: f32):
+    %s = arith.addf %p, %q : f32
+    %d = arith.subf %q, %r : f32
+    %m = arith.mulf %p, %r : f32
+    linalg.yield %s, %d, %m : f32, f32, f32
+  }
+  return
+}
+func.func @one_operand_pair(%x: memref<1x64x32x32xf32>,
+                            %y: memref<1x64x32x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [#map, #map],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : memref<1x64x32x32xf32>) outs(%y : memref<1x64x32x32xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %r = arith.maximumf %p, %zero : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
 // Tests that a product looping over k tiles outside its m tiles (a B panel
 // of 8 MB) runs the m tiles of each k tile on the threads.
 // CHECK-LABEL: func.func @long_k

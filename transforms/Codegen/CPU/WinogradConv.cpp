@@ -41,6 +41,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <optional>
 
@@ -312,16 +313,32 @@ Value runtimeTransformedWeights(OpBuilder &b, Location loc, Value weight,
                   {map({0, 4}), map({1, 3, 2, 4}), map({0, 1, 2, 3})});
 }
 
-/// Marks `loop` (of the input or output transform: vector code built as
-/// loops, which --relay-tile-and-vectorize does not split between threads)
-/// as having independent iterations: with threads, --relay-parallelize-loops
-/// runs it in parallel unless it is inside a parallel loop already (the
-/// bands or images of a convolution). On one thread, the transforms were
-/// most of ResNet-18's serial code at two threads (a tenth of its work,
-/// the other thread idle); split between the threads, ResNet-18 ran 6%
-/// faster at two threads, VGG-16 3%, a chain of 64-channel 56x56 layers 13%.
-void markIndependent(scf::ForOp loop) {
-  relay::setCodegenMark(loop, relay::CodegenMark::IndependentIterations);
+/// Three nested loops from 0 to `ends` in `steps` carrying one tensor from
+/// `init` through `body` (given the three induction variables), the outer
+/// one marked as having independent iterations: the transforms are vector
+/// code built as loops, which --relay-tile-and-vectorize does not split
+/// between threads; with threads, --relay-parallelize-loops runs the outer
+/// loop in parallel unless it is inside a parallel loop already (the bands
+/// or images of a convolution). On one thread, the transforms were most of
+/// ResNet-18's serial code at two threads (a tenth of its work, the other
+/// thread idle); split between the threads, ResNet-18 ran 6% faster at two
+/// threads, VGG-16 3%, a chain of 64-channel 56x56 layers 13%.
+Value independentLoopNest(
+    OpBuilder &b, Location loc, std::array<int64_t, 3> ends,
+    std::array<int64_t, 3> steps, Value init,
+    function_ref<Value(OpBuilder &, Value, Value, Value, Value)> body) {
+  scf::ForOp outer = loopOp(
+      b, loc, ends[0], steps[0], init, [&](OpBuilder &b1, Value x, Value acc1) {
+        return loop(b1, loc, ends[1], steps[1], acc1,
+                    [&](OpBuilder &b2, Value y, Value acc2) {
+                      return loop(b2, loc, ends[2], steps[2], acc2,
+                                  [&](OpBuilder &b3, Value z, Value acc3) {
+                                    return body(b3, x, y, z, acc3);
+                                  });
+                    });
+      });
+  relay::setCodegenMark(outer, relay::CodegenMark::IndependentIterations);
+  return outer.getResult(0);
 }
 
 /// The column pass of the input transform,
@@ -361,23 +378,14 @@ Value columnPass(OpBuilder &b, Location loc, ArrayRef<SmallVector<Value>> t,
     }
     return out;
   };
-  // One loop nest per xi: a write streams at a time, not a*a. Its
-  // channels are independent (see markIndependent).
+  // One loop nest per xi: a write streams at a time, not a*a.
   Value v = init;
-  for (int64_t xi = 0; xi < a; ++xi) {
-    scf::ForOp channels =
-        loopOp(b, loc, c, 1, v, [&](OpBuilder &b1, Value ci, Value acc1) {
-          return loop(b1, loc, rows, 1, acc1,
-                      [&](OpBuilder &b2, Value i, Value acc2) {
-                        return loop(b2, loc, tw, lanes, acc2,
-                                    [&](OpBuilder &b3, Value j, Value acc3) {
-                                      return body(b3, xi, ci, i, j, acc3);
-                                    });
-                      });
+  for (int64_t xi = 0; xi < a; ++xi)
+    v = independentLoopNest(
+        b, loc, {c, rows, tw}, {1, 1, lanes}, v,
+        [&](OpBuilder &ib, Value ci, Value i, Value j, Value out) {
+          return body(ib, xi, ci, i, j, out);
         });
-    markIndependent(channels);
-    v = channels.getResult(0);
-  }
   return v;
 }
 
@@ -424,18 +432,7 @@ Value outputPass(OpBuilder &b, Location loc, Value product,
       }
     return out;
   };
-  scf::ForOp tileRows =
-      loopOp(b, loc, rows, 1, init, [&](OpBuilder &b1, Value i, Value acc1) {
-        return loop(b1, loc, tw, 1, acc1,
-                    [&](OpBuilder &b2, Value j, Value acc2) {
-                      return loop(b2, loc, f, kLanes, acc2,
-                                  [&](OpBuilder &b3, Value c0, Value acc3) {
-                                    return body(b3, i, j, c0, acc3);
-                                  });
-                    });
-      });
-  markIndependent(tileRows);
-  return tileRows.getResult(0);
+  return independentLoopNest(b, loc, {rows, tw, f}, {1, 1, kLanes}, init, body);
 }
 
 /// The convolution of `image` (C x (rows*m + 2) x (tw*m + 2), padded) with
