@@ -142,3 +142,27 @@ func.func @int_block_transpose(%in: memref<1x4x32x32xi32>, %out: memref<1x32x4x3
   }
   return
 }
+
+// -----
+
+// Tests that rows with no divisor near the register tile's (46: R(2+1)D's
+// 230 output channels in cache tiles of 46) are split where the columns
+// take one vector per row too: AVX-512's 112 columns are 7 vectors, no
+// whole 32-column tiles, and 46 rows gave 2x16 tiles (2 accumulators);
+// now 32 rows take 16x16 tiles and the last 14 their own 14x16. AVX2's
+// 16-column tiles split the rows as before: 42 in 6x16 tiles, 4 in 4x16.
+// AVX2-LABEL: func.func @one_vector_rows_split
+// AVX2:          scf.for {{.*}} to %c42 step %c6
+// AVX2:            vector.contract {{.*}} : vector<6x1xf32>, vector<1x16xf32> into vector<6x16xf32>
+// AVX2:            vector.contract {{.*}} : vector<4x1xf32>, vector<1x16xf32> into vector<4x16xf32>
+// AVX512-LABEL: func.func @one_vector_rows_split
+// AVX512:          scf.for {{.*}} to %c32 step %c16
+// AVX512:            vector.contract {{.*}} : vector<16x1xf32>, vector<1x16xf32> into vector<16x16xf32>
+// AVX512:            vector.contract {{.*}} : vector<14x1xf32>, vector<1x16xf32> into vector<14x16xf32>
+// AVX512-NOT:        vector<2x1xf32>
+func.func @one_vector_rows_split(%a: memref<46x576xf32>, %b: memref<576x112xf32>,
+                                 %c: memref<46x112xf32>) {
+  linalg.matmul ins(%a, %b : memref<46x576xf32>, memref<576x112xf32>)
+                outs(%c : memref<46x112xf32>)
+  return
+}

@@ -19,6 +19,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir::relay {
 #define GEN_PASS_DEF_FOLDCONSTANT
@@ -135,6 +136,24 @@ DenseElementsAttr mlir::relay::evaluateConstantTensor(Value v,
 
 namespace {
 
+/// The elements of the constant operands of `op` that nothing else uses:
+/// what folding `op` removes from the program. A fold that stores no more
+/// than that (a weight's transpose or reshape, its product with a scale)
+/// does not grow the program, whatever its size, and saves recomputing it
+/// on every run.
+static int64_t consumedElements(Operation *op) {
+  int64_t consumed = 0;
+  SmallPtrSet<Value, 4> counted;
+  for (Value v : op->getOperands()) {
+    auto c = v.getDefiningOp<ConstantOp>();
+    if (!c || !counted.insert(v).second ||
+        llvm::any_of(v.getUsers(), [&](Operation *u) { return u != op; }))
+      continue;
+    consumed += std::max<int64_t>(numElements(v.getType()), 0);
+  }
+  return consumed;
+}
+
 /// An operator whose operands are all constants: its value.
 struct FoldOperator : RewritePattern {
   FoldOperator(MLIRContext *context, int64_t maxElements, unsigned &folded)
@@ -147,8 +166,10 @@ struct FoldOperator : RewritePattern {
         !lookupOperator(op->getName().getStringRef()))
       return rewriter.notifyMatchFailure(op, "not an operator");
     int64_t n = numElements(op->getResult(0).getType());
-    if (n < 0 || n > maxElements)
-      return rewriter.notifyMatchFailure(op, "result not static or too big");
+    if (n < 0)
+      return rewriter.notifyMatchFailure(op, "result not static");
+    if (n > maxElements && n > consumedElements(op))
+      return rewriter.notifyMatchFailure(op, "result too big");
     SmallVector<ValuePtr> operands;
     for (Value v : op->getOperands()) {
       ValuePtr c = constantValue(v);

@@ -114,9 +114,12 @@ def FoldConstant : Pass<"relay-fold-constant", "::mlir::ModuleOp"> {
     evaluated, so no
     effect moves to compile time. A result of more than `max-elements`
     elements is left to run time (a folded tensor is stored in the
-    program), and so is an operator whose kernel reports an error (an
-    integer division by zero fails when the program runs, as it would
-    have).
+    program) unless it is no larger than the constants the operator
+    consumes (those nothing else uses): a large weight's transpose,
+    reshape or product with a per-channel scale folds, since the program
+    does not grow. An operator whose kernel reports an error is left to
+    run time too (an integer division by zero fails when the program
+    runs, as it would have).
 
     ```mlir
     %a = relay.constant dense<2.0> : tensor<f32>
@@ -128,7 +131,8 @@ def FoldConstant : Pass<"relay-fold-constant", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"maxElements", "max-elements", "int64_t", /*default=*/"1 << 22",
-           "The largest tensor (in elements) a fold may produce">,
+           "The largest tensor (in elements) a fold may produce, unless "
+           "no larger than the unshared constants it replaces">,
   ];
   let dependentDialects = ["::mlir::relay::RelayDialect"];
   let statistics = [

@@ -57,3 +57,19 @@ relay.func @reducing_1x1(%x: tensor<1x512x28x28xf32>, %w: tensor<128x512x1x1xf32
   %r = relay.nn.conv2d %x, %w {channels = 128 : i64, kernel_size = array<i64: 1, 1>} : (tensor<1x512x28x28xf32>, tensor<128x512x1x1xf32>) -> tensor<1x128x28x28xf32>
   relay.return %r : tensor<1x128x28x28xf32>
 }
+
+// Tests that an im2col convolution whose one output row's matrix is over
+// L2 (R(2+1)D's temporal convolutions: depth by 3136 flattened positions,
+// 432 taps, 5.4 MB a row) goes in bands of columns too, one loop over the
+// bands: 448 columns (16 rows x 7 bands) with 1 MB, whose matrix and
+// product fit; 64 (16 x 49) with 256 KB.
+// L2MB-LABEL: func.func @wide_rows(
+// L2MB: scf.for %{{.*}} = %c0 to %c112 step %c1
+// L2MB: tensor<432x448xf32>
+// L2256K-LABEL: func.func @wide_rows(
+// L2256K: scf.for %{{.*}} = %c0 to %c784 step %c1
+// L2256K: tensor<432x64xf32>
+relay.func @wide_rows(%x: tensor<1x144x18x3136xf32>, %w: tensor<64x144x3x1xf32>) -> tensor<1x64x16x3136xf32> {
+  %r = relay.nn.conv2d %x, %w {channels = 64 : i64, kernel_size = array<i64: 3, 1>} : (tensor<1x144x18x3136xf32>, tensor<64x144x3x1xf32>) -> tensor<1x64x16x3136xf32>
+  relay.return %r : tensor<1x64x16x3136xf32>
+}

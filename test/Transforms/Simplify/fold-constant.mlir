@@ -105,3 +105,32 @@ relay.func @shapes(%x: tensor<2x3xf32>, %y: tensor<?x3xf32>) -> tuple<tensor<2xi
   %t = relay.tuple(%s, %n, %d, %h : tensor<2xi32>, tensor<i64>, tensor<2xi32>, tensor<2x2xf32>)
   relay.return %t : tuple<tensor<2xi32>, tensor<i64>, tensor<2xi32>, tensor<2x2xf32>>
 }
+
+// -----
+
+// Tests that a fold larger than max-elements still happens where it
+// stores no more than the constants it consumes (a weight's transpose, its
+// product with a per-channel scale: the weights of a decomposed 3-d
+// convolution), but not where the result outgrows them (a broadcast) or
+// where another op still needs the constant (both would be stored).
+// SMALL-LABEL: relay.func @no_growth(
+// SMALL-DAG: relay.constant dense<{{\[}}[1.000000e+00, 4.000000e+00], [2.000000e+00, 5.000000e+00], [3.000000e+00, 6.000000e+00]]> : tensor<3x2xf32>
+// SMALL-DAG: relay.constant dense<{{\[}}[2.000000e+00, 4.000000e+00, 6.000000e+00], [8.000000e+00, 1.000000e+01, 1.400000e+01]]> : tensor<2x3xf32>
+// SMALL-DAG: relay.broadcast_to
+// SMALL-DAG: relay.transpose %[[SHARED:.*]] :
+// SMALL-DAG: relay.negative %[[SHARED]] :
+// SMALL-NOT: relay.multiply
+relay.func @no_growth(%x: tensor<3x2xf32>) -> tuple<tensor<3x2xf32>, tensor<2x3xf32>, tensor<4x3xf32>, tensor<3x2xf32>, tensor<2x3xf32>> {
+  %w = relay.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  %t = relay.transpose %w : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %v = relay.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 7.0]]> : tensor<2x3xf32>
+  %two = relay.constant dense<2.0> : tensor<f32>
+  %m = relay.multiply %v, %two : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  %r = relay.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+  %b = relay.broadcast_to %r {shape = array<i64: 4, 3>} : (tensor<3xf32>) -> tensor<4x3xf32>
+  %s = relay.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 8.0]]> : tensor<2x3xf32>
+  %st = relay.transpose %s : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %sn = relay.negative %s : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %o = relay.tuple(%t, %m, %b, %st, %sn : tensor<3x2xf32>, tensor<2x3xf32>, tensor<4x3xf32>, tensor<3x2xf32>, tensor<2x3xf32>)
+  relay.return %o : tuple<tensor<3x2xf32>, tensor<2x3xf32>, tensor<4x3xf32>, tensor<3x2xf32>, tensor<2x3xf32>>
+}

@@ -392,36 +392,79 @@ Value conv2dInChannelBands(OpBuilder &b, Location loc, RankedTensorType type,
       });
 }
 
+/// The output columns per band of a convolution whose im2col matrix of
+/// one output row (`k` = C*KH*KW taps by `ow` columns) is over the L2
+/// cache: the most that divide `ow`, whole register tiles (32 columns, else
+/// 16), whose im2col matrix is within L2 and whose product (`f` channels)
+/// within productBandBytes; `ow` (no column bands) otherwise. R(2+1)D's
+/// temporal convolutions are 2-d convolutions over depth and 3136 flattened
+/// positions: one row's matrix of 432 taps was 5.4 MB, built and multiplied
+/// from memory at 80 GFLOP/s.
+int64_t im2colBandColumns(int64_t k, int64_t f, int64_t ow,
+                          const CPUDescription &cpu) {
+  if (k * ow * 4 <= cpu.l2Bytes)
+    return ow;
+  int64_t most =
+      std::min(cpu.l2Bytes / (k * 4), productBandBytes(cpu) / (f * 4));
+  for (int64_t quantum : {32, 16})
+    for (int64_t cols = most; cols >= quantum; --cols)
+      if (ow % cols == 0 && cols % quantum == 0)
+        return cols;
+  return ow;
+}
+
 /// conv2dNchwAsProduct of one image, one group, as an scf.for over bands
-/// of `rows` output rows: each band convolves the slice of input rows it
-/// reads and is inserted into the result.
-Value conv2dInRowBands(OpBuilder &b, Location loc, RankedTensorType type,
-                       Value data, Value weight, ArrayRef<int64_t> s,
-                       ArrayRef<int64_t> d, int64_t rows) {
+/// of `rows` output rows and `cols` output columns: each band convolves
+/// the box of input rows and columns it reads and is inserted into the
+/// result.
+Value conv2dInBands(OpBuilder &b, Location loc, RankedTensorType type,
+                    Value data, Value weight, ArrayRef<int64_t> s,
+                    ArrayRef<int64_t> d, int64_t rows, int64_t cols) {
   auto in = cast<RankedTensorType>(data.getType());
-  int64_t kh = cast<RankedTensorType>(weight.getType()).getDimSize(2);
+  auto wt = cast<RankedTensorType>(weight.getType());
+  int64_t kh = wt.getDimSize(2), kw = wt.getDimSize(3);
+  int64_t ow = type.getDimSize(3), columnBands = ow / cols;
   int64_t inRows = (rows - 1) * s[0] + (kh - 1) * d[0] + 1;
+  int64_t inCols = columnBands == 1 ? in.getDimSize(3)
+                                    : (cols - 1) * s[1] + (kw - 1) * d[1] + 1;
   auto sliceType = RankedTensorType::get(
-      {in.getDimSize(0), in.getDimSize(1), inRows, in.getDimSize(3)},
+      {in.getDimSize(0), in.getDimSize(1), inRows, inCols},
       in.getElementType());
   auto bandType = RankedTensorType::get(
-      {type.getDimSize(0), type.getDimSize(1), rows, type.getDimSize(3)},
+      {type.getDimSize(0), type.getDimSize(1), rows, cols},
       type.getElementType());
   Value init =
       tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  // One loop over the bands, row-band major: with threads they are shared
+  // out whether the rows or the columns make them many.
+  // Without column bands the loop steps by `rows` (the band's first row).
+  int64_t end = columnBands == 1 ? type.getDimSize(2)
+                                 : type.getDimSize(2) / rows * columnBands;
+  int64_t step = columnBands == 1 ? rows : 1;
   scf::ForOp loop = loopOp(
-      b, loc, type.getDimSize(2), rows, init,
-      [&](OpBuilder &lb, Value row, Value acc) {
-        Value inRow = s[0] == 1 ? row
-                                : arith::MulIOp::create(lb, loc, row,
-                                                        index(lb, loc, s[0]))
-                                      .getResult();
+      b, loc, end, step, init, [&](OpBuilder &lb, Value band, Value acc) {
+        auto times = [&](Value v, int64_t factor) -> Value {
+          if (factor == 1)
+            return v;
+          return arith::MulIOp::create(lb, loc, v, index(lb, loc, factor));
+        };
         OpFoldResult zero = lb.getIndexAttr(0);
-        Value slice = sliceAt(lb, loc, data, {zero, zero, inRow, zero},
-                              sliceType.getShape());
-        Value band = conv2dNchwAsProduct(lb, loc, bandType, slice, weight,
-                                         /*groups=*/1, s, d);
-        return insertAt(lb, loc, band, acc, {zero, zero, row, zero},
+        Value row = band;
+        OpFoldResult col = zero, inCol = zero;
+        if (columnBands > 1) {
+          Value per = index(lb, loc, columnBands);
+          row = arith::DivUIOp::create(lb, loc, band, per);
+          Value c0 = times(arith::RemUIOp::create(lb, loc, band, per), cols);
+          col = c0;
+          inCol = times(c0, s[1]);
+          row = times(row, rows);
+        }
+        Value slice =
+            sliceAt(lb, loc, data, {zero, zero, times(row, s[0]), inCol},
+                    sliceType.getShape());
+        Value out = conv2dNchwAsProduct(lb, loc, bandType, slice, weight,
+                                        /*groups=*/1, s, d);
+        return insertAt(lb, loc, out, acc, {zero, zero, row, col},
                         bandType.getShape());
       });
   // The bands are independent: with threads, --relay-to-llvm runs them in
@@ -502,8 +545,10 @@ Value conv2dNchwAsProduct(OpBuilder &b, Location loc, RankedTensorType type,
     int64_t rows = direct ? oh : im2colBandRows(c * kh * kw, oh, ow, cpu);
     if (int64_t productRows = productBandRows(f, oh, ow, cpu))
       rows = std::min(rows, productRows);
-    if (rows < oh)
-      return conv2dInRowBands(b, loc, type, data, weight, s, d, rows);
+    int64_t cols =
+        direct || rows > 1 ? ow : im2colBandColumns(c * kh * kw, f, ow, cpu);
+    if (rows < oh || cols < ow)
+      return conv2dInBands(b, loc, type, data, weight, s, d, rows, cols);
   }
   Value col;
   if (direct) {

@@ -381,19 +381,34 @@ struct TileAndVectorizePass
     return {rm, rn};
   }
 
+  /// The rows of a register tile `rn` columns wide that keeps enough
+  /// accumulators: the register tile's, twice that with one vector per row
+  /// (registerTile).
+  int64_t wholeTileRows(int64_t rn) const {
+    return rn == tiles.regN ? tiles.regM : 2 * tiles.regM;
+  }
+
   /// Where the cm rows of a cache tile are split when its register tiles
   /// (rm x rn) would keep too few accumulators because the tile's rows do
   /// not divide cm (64 rows with AVX2's 6-row tiles: 4x16 tiles, 8
-  /// accumulators): the rows before in whole register tiles, the rest (4 or
-  /// more rows: 64 = 60 + 4, 32 = 24 + 8) in tiles of their own. 0: none.
+  /// accumulators): the rows before in whole register tiles (of
+  /// wholeTileRows), the rest (over half of those: 64 = 60 + 4, 32 = 24 +
+  /// 8) in tiles of their own. 0: none. Tiles of one vector per row are
+  /// split only where they keep under half of the accumulators needed
+  /// (AVX2's 7x8 tiles of 49 rows stay): R(2+1)D's 230 output channels,
+  /// cache tiles of 46 rows over bands of 112 positions, took 2x16 tiles,
+  /// 2 accumulators, at 56 GFLOP/s; now 32 rows of 16x16 and 14 of 14x16.
   int64_t splitRows(int64_t cm, int64_t rm, int64_t rn) const {
-    if (rn != tiles.regN || rm == tiles.regM || cm <= tiles.regM ||
-        rm * rn / tiles.lanes >=
-            relay::cpu::CPUDescription::kMinTileAccumulators)
+    constexpr int64_t kMin = relay::cpu::CPUDescription::kMinTileAccumulators;
+    bool oneVector = rn == tiles.lanes && rn != tiles.regN;
+    if ((rn != tiles.regN && !oneVector) || rm == wholeTileRows(rn) ||
+        cm <= tiles.regM || rm * rn / tiles.lanes >= kMin ||
+        (oneVector && 2 * rm >= kMin))
       return 0;
-    int64_t rest = cm % tiles.regM;
-    if (2 * rest <= tiles.regM)
-      rest += tiles.regM;
+    int64_t quantum = wholeTileRows(rn);
+    int64_t rest = cm % quantum;
+    if (2 * rest <= quantum)
+      rest += quantum;
     return rest < cm ? cm - rest : 0;
   }
 
@@ -781,7 +796,7 @@ struct TileAndVectorizePass
       // Nothing to split inside.
     } else if ((splitAt = splitRows(cm, rm, rn))) {
       auto [restM, restN] = registerTile(cm - splitAt, cn);
-      firstReg[m] = tileOrWhole(splitAt, tiles.regM);
+      firstReg[m] = tileOrWhole(splitAt, wholeTileRows(rn));
       secondReg[m] = tileOrWhole(cm - splitAt, restM);
       secondReg[n] = tileOrWhole(cn, restN);
     } else if ((splitAt = splitColumns(cn, rn))) {
