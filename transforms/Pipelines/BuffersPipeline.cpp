@@ -69,6 +69,10 @@ void mlir::relay::buildRelayToBuffersPipeline(OpPassManager &pm,
     defunctionalize.entryFunctions.push_back("main");
   pm.addPass(createDefunctionalize(defunctionalize));
   pm.addPass(createDecompose());
+  // The decompositions' operators of constants (a 3-d convolution's weights
+  // transposed for its 2-d one) are computed once here, not on every run.
+  if (isOptimizationEnabled("FoldConstant", options.optimize))
+    pm.addPass(createFoldConstant());
   // Narrow operands after the optimisations, so that the weights they fold
   // (scales, batch norms) are rounded once, as they are at last.
   // (A precision other than fp32 and bf16 is the pass's error; tf32 is the
