@@ -59,16 +59,20 @@ relay.func @group_norm(%x: tensor<1x6x5xf32>, %g: tensor<6xf32>, %b: tensor<6xf3
 // -----
 
 // Tests that conv3d becomes one conv2d over the output's depth slices: the
-// depth padded explicitly, one strided slice per depth tap, each group's
-// taps stacked as its input channels (the weights reshaped to match), the
-// output's depths moved back after the channels.
+// depth padded explicitly, one strided slice per depth tap with its depths
+// moved before the channels, each group's taps stacked as its input
+// channels (the weights reshaped to match; no transpose of the stacked
+// taps), the output's depths moved back after the channels.
 // CHECK-LABEL: relay.func @conv3d
 // CHECK: relay.nn.pad %arg0, %{{.*}} {pad_width = array<i64: 0, 0, 0, 0, 1, 0, 0, 0, 0, 0>}
 // CHECK: relay.strided_slice %[[P:.*]] {axes = array<i64: 2>, begin = array<i64: 0>, end = array<i64: 5>, strides = array<i64: 2>}
+// CHECK: relay.transpose %{{.*}} {axes = array<i64: 0, 3, 1, 2, 4, 5>} : (tensor<2x2x2x3x9x8xf32>) -> tensor<2x3x2x2x9x8xf32>
 // CHECK: relay.strided_slice %[[P]] {axes = array<i64: 2>, begin = array<i64: 1>, end = array<i64: 6>, strides = array<i64: 2>}
+// CHECK: relay.transpose
 // CHECK: relay.strided_slice %[[P]] {axes = array<i64: 2>, begin = array<i64: 2>, end = array<i64: 7>, strides = array<i64: 2>}
-// CHECK: relay.stack %{{.*}} {axis = 2 : i64} : {{.*}} -> tensor<2x2x3x2x3x9x8xf32>
-// CHECK: relay.transpose %{{.*}} {axes = array<i64: 0, 4, 1, 2, 3, 5, 6>}
+// CHECK: relay.transpose
+// CHECK: relay.stack %{{.*}} {axis = 3 : i64} : {{.*}} -> tensor<2x3x2x3x2x9x8xf32>
+// CHECK-NOT: relay.transpose %{{.*}} : (tensor<2x3x2x3x2x9x8xf32>)
 // CHECK: relay.reshape %{{.*}} {newshape = array<i64: 6, 12, 9, 8>}
 // CHECK: relay.transpose %arg1 {axes = array<i64: 0, 2, 1, 3, 4>}
 // CHECK: relay.reshape %{{.*}} {newshape = array<i64: 6, 6, 3, 2>}
