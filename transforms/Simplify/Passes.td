@@ -204,7 +204,14 @@ def SimplifyExpr : Pass<"relay-simplify-expr", "::mlir::ModuleOp"> {
     image that region reads, concatenated. A unary elementwise operator
     whose only use is a `take` (through reshapes) applies to the gathered
     elements instead, where the gather gives fewer (Mask R-CNN's sigmoid of
-    all 91 classes' masks, of which one per detection is kept).
+    all 91 classes' masks, of which one per detection is kept). An
+    elementwise or broadcasting operator (or `nn.bias_add`) whose operand
+    is a transpose, or a reshape that only inserts or removes unit
+    dimensions, used only there, with constants (or values computed from
+    constants) for its other operands, moves above it, the constants laid
+    out as the transpose's operand is and the bias's axis following its
+    dimension: the bias and activation after a decomposed 3-d convolution
+    join the 2-d convolution it is made of (--relay-fuse-ops).
 
     ```mlir
     %a = relay.reshape %x {newshape = array<i64: 6>} : (tensor<2x3xf32>) -> tensor<6xf32>

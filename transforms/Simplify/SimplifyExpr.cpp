@@ -3,16 +3,19 @@
 // Rewrites that leave less to compute: chains of reshapes and transposes
 // collapse, identities of arithmetic and casts disappear (TVM's
 // SimplifyReshape, SimplifyTranspose, EliminateIdentity, SimplifySameCast
-// and SimplifyConsecutiveCast), and a convolution's kernel taps that only
-// ever read its padding go.
+// and SimplifyConsecutiveCast), a convolution's kernel taps that only
+// ever read its padding go, and elementwise arithmetic with constants
+// moves above the transposes and unit reshapes before it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "transforms/Passes.h"
 
 #include "dialects/relay/OperatorRegistry.h"
+#include "dialects/relay/RelayBuilder.h"
 #include "dialects/relay/RelayOps.h"
 #include "transforms/Decompose/Rewrites.h"
+#include "transforms/Simplify/FoldConstant.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
@@ -546,6 +549,243 @@ struct SinkUnaryIntoTake : OpRewritePattern<TakeOp> {
   }
 };
 
+/// The shape `constant` (broadcasting against `after`, the shape of a
+/// layout op's result) takes against the layout op's operand, `before`:
+/// through a transpose (`perm`) its dimensions permuted back; through a
+/// reshape that only inserts or removes unit dimensions, those removed or
+/// inserted. None where the reshape does more.
+static std::optional<SmallVector<int64_t>>
+constantShapeBefore(ArrayRef<int64_t> constant, ArrayRef<int64_t> after,
+                    ArrayRef<int64_t> before,
+                    std::optional<ArrayRef<int64_t>> perm) {
+  // The constant at the full rank of `after`.
+  SmallVector<int64_t> full(after.size() - constant.size(), 1);
+  full.append(constant.begin(), constant.end());
+  if (perm) {
+    SmallVector<int64_t> shape(before.size(), 1);
+    for (auto [d, p] : llvm::enumerate(*perm))
+      shape[p] = full[d];
+    return shape;
+  }
+  // Non-unit dimensions, in order, the same on both sides.
+  SmallVector<int64_t> at; // for each non-unit dim of `after`, its index
+  for (auto [d, size] : llvm::enumerate(after))
+    if (size != 1)
+      at.push_back(d);
+  SmallVector<int64_t> shape;
+  size_t next = 0;
+  for (int64_t size : before) {
+    if (size == 1) {
+      shape.push_back(1);
+      continue;
+    }
+    if (next == at.size() || after[at[next]] != size)
+      return std::nullopt;
+    shape.push_back(full[at[next++]]);
+  }
+  if (next != at.size())
+    return std::nullopt;
+  return shape;
+}
+
+/// e(L(x), c...) -> L(e(x, c'...)), e an elementwise or broadcasting
+/// operator whose other operands are constants, L a transpose or a reshape
+/// that only inserts or removes unit dimensions, used only by e, whose
+/// result e does not broadcast: each c' is c laid out as x is (a
+/// transpose and reshape of constants, which FoldConstant computes). The
+/// layout op then follows the arithmetic instead of separating it from
+/// what made x: a 3-d convolution decomposed into a 2-d one over its
+/// depth slices, whose result is transposed back, gets its bias and
+/// activation in the 2-d convolution's epilogue (--relay-fuse-ops), not
+/// in a pass of their own over the transposed result.
+struct HoistElementwiseAboveLayout : RewritePattern {
+  HoistElementwiseAboveLayout(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
+
+  /// bias_add(L(x), b, axis): L(bias_add(x, b, axis')), axis' the
+  /// dimension of x that L moves to `axis`.
+  LogicalResult hoistBiasAdd(BiasAddOp op, PatternRewriter &rewriter) const {
+    Value laidOut = op->getOperand(0);
+    Operation *layout = laidOut.getDefiningOp();
+    if (!layout || !laidOut.hasOneUse() ||
+        !(isa<TransposeOp>(layout) ||
+          isa<ReshapeOp, SqueezeOp, ExpandDimsOp>(layout)))
+      return rewriter.notifyMatchFailure(op, "no layout op");
+    auto after = dyn_cast<RankedTensorType>(laidOut.getType());
+    auto before = dyn_cast<RankedTensorType>(layout->getOperand(0).getType());
+    if (!after || !before || !after.hasStaticShape() ||
+        !before.hasStaticShape())
+      return failure();
+    int64_t axis = op.getAxis();
+    if (axis < 0)
+      axis += after.getRank();
+    if (axis < 0 || axis >= after.getRank())
+      return failure();
+    int64_t moved = -1;
+    if (auto t = dyn_cast<TransposeOp>(layout)) {
+      moved = permutationOf(t)[axis];
+    } else {
+      // The bias's dimension as a one-hot constant shape: where it lands.
+      SmallVector<int64_t> oneHot(after.getRank(), 1);
+      oneHot[axis] = after.getDimSize(axis);
+      if (after.getDimSize(axis) == 1)
+        return rewriter.notifyMatchFailure(op, "a unit axis");
+      std::optional<SmallVector<int64_t>> shape = constantShapeBefore(
+          oneHot, after.getShape(), before.getShape(), std::nullopt);
+      if (!shape)
+        return rewriter.notifyMatchFailure(op, "a reshape of non-unit dims");
+      for (auto [d, size] : llvm::enumerate(*shape))
+        if (size != 1)
+          moved = d;
+    }
+    if (moved < 0)
+      return failure();
+    Operation *hoisted = rewriter.clone(*op);
+    hoisted->setOperand(0, layout->getOperand(0));
+    hoisted->setAttr("axis", rewriter.getI64IntegerAttr(moved));
+    hoisted->getResult(0).setType(RankedTensorType::get(
+        before.getShape(),
+        cast<RankedTensorType>(op.getType()).getElementType()));
+    IRMapping mapping;
+    mapping.map(layout->getOperand(0), hoisted->getResult(0));
+    Operation *relaid = rewriter.clone(*layout, mapping);
+    relaid->getResult(0).setType(op.getType());
+    rewriter.replaceOp(op, relaid->getResults());
+    return success();
+  }
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (auto bias = dyn_cast<BiasAddOp>(op))
+      return hoistBiasAdd(bias, rewriter);
+    const OperatorInfo *info = lookupOperator(op->getName().getStringRef());
+    if (!info ||
+        (info->pattern != OpPatternKind::ElemWise &&
+         info->pattern != OpPatternKind::Broadcast) ||
+        op->getNumResults() != 1 || op->getNumOperands() == 0)
+      return failure();
+    // Attributes that name dimensions or shapes (bias_add's axis,
+    // broadcast_to's shape) do not survive a change of layout.
+    for (StringRef name : {"axis", "axes", "shape", "newshape", "layout",
+                           "data_layout", "indices"})
+      if (op->hasAttr(name))
+        return rewriter.notifyMatchFailure(op, "a layout attribute");
+    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!type || !type.hasStaticShape())
+      return failure();
+    // The layout op: a transpose or unit-dimension reshape used only here.
+    int layoutAt = -1;
+    for (auto [i, v] : llvm::enumerate(op->getOperands())) {
+      Operation *def = v.getDefiningOp();
+      if (def && v.hasOneUse() &&
+          (isa<TransposeOp>(def) ||
+           isa<ReshapeOp, SqueezeOp, ExpandDimsOp>(def))) {
+        layoutAt = i;
+        break;
+      }
+    }
+    if (layoutAt < 0)
+      return failure();
+    // The other operands constants, or computed from constants only (a
+    // batch norm's shift before FoldConstant's second round).
+    SmallVector<DenseElementsAttr> values(op->getNumOperands());
+    for (auto [i, v] : llvm::enumerate(op->getOperands())) {
+      if (int(i) == layoutAt || v.getDefiningOp<ConstantOp>())
+        continue;
+      values[i] = evaluateConstantTensor(v, type.getNumElements());
+      if (!values[i])
+        return rewriter.notifyMatchFailure(op, "an operand not constant");
+    }
+    Value laidOut = op->getOperand(layoutAt);
+    Operation *layout = laidOut.getDefiningOp();
+    auto afterType = dyn_cast<RankedTensorType>(laidOut.getType());
+    auto beforeType =
+        dyn_cast<RankedTensorType>(layout->getOperand(0).getType());
+    if (!laidOut.hasOneUse() || !afterType || !beforeType ||
+        !beforeType.hasStaticShape() || afterType.getShape() != type.getShape())
+      return rewriter.notifyMatchFailure(op, "shared or broadcast");
+    std::optional<SmallVector<int64_t>> perm;
+    if (auto t = dyn_cast<TransposeOp>(layout))
+      perm = permutationOf(t);
+    // Each constant laid out as the layout op's operand.
+    RelayBuilder rb(rewriter, op->getLoc());
+    SmallVector<Value> operands;
+    for (auto [i, v] : llvm::enumerate(op->getOperands())) {
+      if (int(i) == layoutAt) {
+        operands.push_back(layout->getOperand(0));
+        continue;
+      }
+      auto ct = dyn_cast<RankedTensorType>(v.getType());
+      if (!ct || !ct.hasStaticShape() || ct.getRank() > type.getRank())
+        return rewriter.notifyMatchFailure(op, "a constant of higher rank");
+      std::optional<SmallVector<int64_t>> shape = constantShapeBefore(
+          ct.getShape(), afterType.getShape(), beforeType.getShape(),
+          perm ? std::optional<ArrayRef<int64_t>>(*perm) : std::nullopt);
+      if (!shape)
+        return rewriter.notifyMatchFailure(op, "a reshape of non-unit dims");
+      operands.push_back(v);
+    }
+    // Built only now that every operand maps.
+    for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+      if (int(i) == layoutAt)
+        continue;
+      Value v = operand;
+      if (values[i])
+        v = ConstantOp::create(rewriter, op->getLoc(), values[i]);
+      auto ct = cast<RankedTensorType>(v.getType());
+      SmallVector<int64_t> full(type.getRank() - ct.getRank(), 1);
+      full.append(ct.getShape().begin(), ct.getShape().end());
+      SmallVector<int64_t> shape = *constantShapeBefore(
+          ct.getShape(), afterType.getShape(), beforeType.getShape(),
+          perm ? std::optional<ArrayRef<int64_t>>(*perm) : std::nullopt);
+      Value c = v;
+      if (perm) {
+        if (ArrayRef<int64_t>(full) != ct.getShape())
+          c = rb.op<ReshapeOp>(
+              {c}, {rewriter.getNamedAttr(
+                       "newshape", rewriter.getDenseI64ArrayAttr(full))});
+        SmallVector<int64_t> inverse(perm->size());
+        for (auto [d, p] : llvm::enumerate(*perm))
+          inverse[p] = d;
+        c = rb.op<TransposeOp>(
+            {c}, {rewriter.getNamedAttr(
+                     "axes", rewriter.getDenseI64ArrayAttr(inverse))});
+      } else if (ArrayRef<int64_t>(shape) != ct.getShape()) {
+        c = rb.op<ReshapeOp>(
+            {c}, {rewriter.getNamedAttr("newshape",
+                                        rewriter.getDenseI64ArrayAttr(shape))});
+      }
+      if (!c)
+        return failure();
+      // Computed now, so that the next layout op up sees a constant.
+      if (c != v) {
+        DenseElementsAttr value = evaluateConstantTensor(
+            c, std::numeric_limits<int64_t>::max(), /*maxDepth=*/2);
+        SmallVector<Operation *> made;
+        for (Operation *m = c.getDefiningOp(); m && m != v.getDefiningOp();
+             m = m->getOperand(0).getDefiningOp())
+          made.push_back(m);
+        if (value)
+          c = ConstantOp::create(rewriter, op->getLoc(), value);
+        for (Operation *m : made)
+          if (m->use_empty())
+            rewriter.eraseOp(m);
+      }
+      operands[i] = c;
+    }
+    Operation *hoisted = rewriter.clone(*op);
+    hoisted->setOperands(operands);
+    hoisted->getResult(0).setType(
+        RankedTensorType::get(beforeType.getShape(), type.getElementType()));
+    IRMapping mapping;
+    mapping.map(layout->getOperand(0), hoisted->getResult(0));
+    Operation *relaid = rewriter.clone(*layout, mapping);
+    relaid->getResult(0).setType(type);
+    rewriter.replaceOp(op, relaid->getResults());
+    return success();
+  }
+};
+
 struct SimplifyExprPass
     : public relay::impl::SimplifyExprBase<SimplifyExprPass> {
   void runOnOperation() override {
@@ -553,7 +793,7 @@ struct SimplifyExprPass
     RewritePatternSet patterns(context);
     patterns.add<CollapseReshapes, ComposeTransposes, EliminateIdentity,
                  SimplifyCast, DropPaddingTaps, SplitPartialTaps,
-                 SinkUnaryIntoTake>(context);
+                 SinkUnaryIntoTake, HoistElementwiseAboveLayout>(context);
     (void)applyPatternsGreedily(getOperation(), std::move(patterns));
   }
 };

@@ -204,3 +204,76 @@ relay.func @keep_unary(%x: tensor<4x3xf32>, %i: tensor<6xi64>, %j: tensor<2xi64>
   %r = relay.tuple(%a, %d : tensor<6x3xf32>, tensor<4x3xf32>)
   relay.return %r : tuple<tensor<6x3xf32>, tensor<4x3xf32>>
 }
+
+// -----
+
+// Tests that a bias_add and a ReLU after a transpose and a unit-dimension
+// reshape (a 3-d convolution decomposed into a 2-d one over its depth
+// slices, its result moved back to NCDHW) move above both, the bias's axis
+// following its dimension (the transpose's 1 is the 2-d result's 1), so
+// that they join the convolution's epilogue; the layout ops follow.
+// CHECK-LABEL: relay.func @bias_relu_above_layout(
+// CHECK-SAME: %[[X:[^:]*]]: tensor<16x64x8x8xf32>, %[[B:[^:]*]]: tensor<64xf32>
+// CHECK: %[[A:.*]] = relay.nn.bias_add %[[X]], %[[B]] : (tensor<16x64x8x8xf32>, tensor<64xf32>) -> tensor<16x64x8x8xf32>
+// CHECK: %[[R:.*]] = relay.nn.relu %[[A]] : (tensor<16x64x8x8xf32>)
+// CHECK: %[[S:.*]] = relay.reshape %[[R]] {{.*}} -> tensor<1x16x64x8x8xf32>
+// CHECK: relay.transpose %[[S]] {axes = array<i64: 0, 2, 1, 3, 4>}
+relay.func @bias_relu_above_layout(%x: tensor<16x64x8x8xf32>, %b: tensor<64xf32>) -> tensor<1x64x16x8x8xf32> {
+  %r = relay.reshape %x {newshape = array<i64: 1, 16, 64, 8, 8>} : (tensor<16x64x8x8xf32>) -> tensor<1x16x64x8x8xf32>
+  %t = relay.transpose %r {axes = array<i64: 0, 2, 1, 3, 4>} : (tensor<1x16x64x8x8xf32>) -> tensor<1x64x16x8x8xf32>
+  %a = relay.nn.bias_add %t, %b : (tensor<1x64x16x8x8xf32>, tensor<64xf32>) -> tensor<1x64x16x8x8xf32>
+  %y = relay.nn.relu %a : (tensor<1x64x16x8x8xf32>) -> tensor<1x64x16x8x8xf32>
+  relay.return %y : tensor<1x64x16x8x8xf32>
+}
+
+// -----
+
+// Tests that an elementwise op of a transpose and a value computed from
+// constants only moves above the transpose with the constant laid out as
+// the transpose's operand is (computed then: [2, 1, 1] broadcast along the
+// transpose's dimension 0, its operand's dimension 2), and that a
+// bias_add's axis follows its dimension the same way.
+// CHECK-LABEL: relay.func @constant_above_transpose(
+// CHECK-DAG: %[[C:.*]] = relay.constant dense<{{\[\[\[}}2.000000e+00, 6.000000e+00]]]> : tensor<1x1x2xf32>
+// CHECK: %[[M:.*]] = relay.multiply %arg0, %[[C]] : (tensor<3x4x2xf32>, tensor<1x1x2xf32>) -> tensor<3x4x2xf32>
+// CHECK: relay.transpose %[[M]] {axes = array<i64: 2, 0, 1>} : (tensor<3x4x2xf32>) -> tensor<2x3x4xf32>
+relay.func @constant_above_transpose(%x: tensor<3x4x2xf32>) -> tensor<2x3x4xf32> {
+  %c = relay.constant dense<[[[1.0]], [[3.0]]]> : tensor<2x1x1xf32>
+  %two = relay.constant dense<2.0> : tensor<f32>
+  %s = relay.multiply %c, %two : (tensor<2x1x1xf32>, tensor<f32>) -> tensor<2x1x1xf32>
+  %t = relay.transpose %x {axes = array<i64: 2, 0, 1>} : (tensor<3x4x2xf32>) -> tensor<2x3x4xf32>
+  %m = relay.multiply %t, %s : (tensor<2x3x4xf32>, tensor<2x1x1xf32>) -> tensor<2x3x4xf32>
+  relay.return %m : tensor<2x3x4xf32>
+}
+
+// CHECK-LABEL: relay.func @bias_axis_moves(
+// CHECK: relay.nn.bias_add %arg0, %arg1 {axis = 2 : i64} : (tensor<3x4x2xf32>, tensor<2xf32>) -> tensor<3x4x2xf32>
+// CHECK: relay.transpose
+relay.func @bias_axis_moves(%x: tensor<3x4x2xf32>, %b: tensor<2xf32>) -> tensor<2x3x4xf32> {
+  %t = relay.transpose %x {axes = array<i64: 2, 0, 1>} : (tensor<3x4x2xf32>) -> tensor<2x3x4xf32>
+  %a = relay.nn.bias_add %t, %b {axis = 0 : i64} : (tensor<2x3x4xf32>, tensor<2xf32>) -> tensor<2x3x4xf32>
+  relay.return %a : tensor<2x3x4xf32>
+}
+
+// -----
+
+// Tests that nothing moves where the layout op has another user (it would
+// be computed twice), where the other operand is not constant (a residual
+// addition), or where the reshape merges dimensions (the constant has no
+// layout on the other side).
+// CHECK-LABEL: relay.func @layout_stays(
+// CHECK: %[[T:.*]] = relay.transpose %arg0
+// CHECK: relay.nn.relu %[[T]]
+// CHECK: relay.add %[[T]], %arg1
+// CHECK: %[[R:.*]] = relay.reshape %arg2 {{.*}} -> tensor<12x2xf32>
+// CHECK: relay.add %[[R]], %{{.*}} : (tensor<12x2xf32>, tensor<12x1xf32>)
+relay.func @layout_stays(%x: tensor<3x4xf32>, %y: tensor<4x3xf32>, %z: tensor<3x4x2xf32>) -> tuple<tensor<4x3xf32>, tensor<4x3xf32>, tensor<12x2xf32>> {
+  %t = relay.transpose %x : (tensor<3x4xf32>) -> tensor<4x3xf32>
+  %u = relay.nn.relu %t : (tensor<4x3xf32>) -> tensor<4x3xf32>
+  %a = relay.add %t, %y : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+  %r = relay.reshape %z {newshape = array<i64: 12, 2>} : (tensor<3x4x2xf32>) -> tensor<12x2xf32>
+  %c = relay.constant dense<[[1.0], [2.0], [3.0], [4.0], [5.0], [6.0], [7.0], [8.0], [9.0], [10.0], [11.0], [12.0]]> : tensor<12x1xf32>
+  %b = relay.add %r, %c : (tensor<12x2xf32>, tensor<12x1xf32>) -> tensor<12x2xf32>
+  %o = relay.tuple(%u, %a, %b : tensor<4x3xf32>, tensor<4x3xf32>, tensor<12x2xf32>)
+  relay.return %o : tuple<tensor<4x3xf32>, tensor<4x3xf32>, tensor<12x2xf32>>
+}
