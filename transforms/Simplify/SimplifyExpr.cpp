@@ -707,14 +707,11 @@ struct HoistElementwiseAboveLayout : RewritePattern {
     std::optional<SmallVector<int64_t>> perm;
     if (auto t = dyn_cast<TransposeOp>(layout))
       perm = permutationOf(t);
-    // Each constant laid out as the layout op's operand.
-    RelayBuilder rb(rewriter, op->getLoc());
-    SmallVector<Value> operands;
+    // Each constant's shape laid out as the layout op's operand.
+    SmallVector<SmallVector<int64_t>> shapes(op->getNumOperands());
     for (auto [i, v] : llvm::enumerate(op->getOperands())) {
-      if (int(i) == layoutAt) {
-        operands.push_back(layout->getOperand(0));
+      if (int(i) == layoutAt)
         continue;
-      }
       auto ct = dyn_cast<RankedTensorType>(v.getType());
       if (!ct || !ct.hasStaticShape() || ct.getRank() > type.getRank())
         return rewriter.notifyMatchFailure(op, "a constant of higher rank");
@@ -723,9 +720,12 @@ struct HoistElementwiseAboveLayout : RewritePattern {
           perm ? std::optional<ArrayRef<int64_t>>(*perm) : std::nullopt);
       if (!shape)
         return rewriter.notifyMatchFailure(op, "a reshape of non-unit dims");
-      operands.push_back(v);
+      shapes[i] = std::move(*shape);
     }
     // Built only now that every operand maps.
+    RelayBuilder rb(rewriter, op->getLoc());
+    SmallVector<Value> operands(op->getOperands());
+    operands[layoutAt] = layout->getOperand(0);
     for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
       if (int(i) == layoutAt)
         continue;
@@ -735,9 +735,7 @@ struct HoistElementwiseAboveLayout : RewritePattern {
       auto ct = cast<RankedTensorType>(v.getType());
       SmallVector<int64_t> full(type.getRank() - ct.getRank(), 1);
       full.append(ct.getShape().begin(), ct.getShape().end());
-      SmallVector<int64_t> shape = *constantShapeBefore(
-          ct.getShape(), afterType.getShape(), beforeType.getShape(),
-          perm ? std::optional<ArrayRef<int64_t>>(*perm) : std::nullopt);
+      ArrayRef<int64_t> shape = shapes[i];
       Value c = v;
       if (perm) {
         if (ArrayRef<int64_t>(full) != ct.getShape())
