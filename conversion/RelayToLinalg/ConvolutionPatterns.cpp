@@ -428,12 +428,47 @@ conv2dTransposeRule(OpBuilder &b, Operation *op, ValueRange operands,
   return convolve(b, conv, target);
 }
 
+/// A 3-d convolution the target keeps whole (its lowersWhole), by the
+/// target's kernel; the others are --relay-decompose's 2-d convolutions by
+/// the time they are lowered.
+class Conv3dLowering : public RelayOpConversionPattern<Conv3DOp> {
+public:
+  Conv3dLowering(RelayTypeConverter &converter, MLIRContext *context,
+                 const LoweringTarget &target)
+      : RelayOpConversionPattern<Conv3DOp>(converter, context), target(target) {
+  }
+
+  LogicalResult
+  matchAndRewrite(Conv3DOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!target.lowersWhole(op))
+      return fail(rewriter, op,
+                  "cannot lower 'relay.nn.conv3d' for target '" +
+                      target.getName() +
+                      "': run --relay-decompose first (a target lowers only "
+                      "the 3-d convolutions it keeps whole)");
+    return lowerWithRule(
+        op, adaptor.getOperands(), rewriter, getTypeConverter(),
+        [&](OpBuilder &b, Operation *o,
+            ValueRange operands) -> FailureOr<SmallVector<Value>> {
+          auto type = cast<RankedTensorType>(o->getResult(0).getType());
+          if (Value out =
+                  target.buildConv3d(b, o, type, operands[0], operands[1]))
+            return SmallVector<Value>{out};
+          return failure();
+        });
+  }
+
+private:
+  const LoweringTarget &target;
+};
+
 } // namespace
 
 void mlir::relay::populateRelayConvolutionToLinalgPatterns(
     RelayTypeConverter &converter, RewritePatternSet &patterns,
     const LoweringTarget &target) {
   patterns.add<TargetRuleLowering<Conv2DOp, conv2dRule>,
-               TargetRuleLowering<Conv2DTransposeOp, conv2dTransposeRule>>(
-      converter, patterns.getContext(), target);
+               TargetRuleLowering<Conv2DTransposeOp, conv2dTransposeRule>,
+               Conv3dLowering>(converter, patterns.getContext(), target);
 }

@@ -40,6 +40,13 @@ Value LoweringTarget::buildConv2d(OpBuilder &, const Conv2dProblem &) const {
   return nullptr;
 }
 
+bool LoweringTarget::lowersWhole(Operation *) const { return false; }
+
+Value LoweringTarget::buildConv3d(OpBuilder &, Operation *, RankedTensorType,
+                                  Value, Value) const {
+  return nullptr;
+}
+
 namespace {
 struct TargetRegistry {
   std::mutex mutex;

@@ -75,6 +75,17 @@ public:
   /// `conv`, and the conversion then pads the image and uses linalg's
   /// named convolutions.
   virtual Value buildConv2d(OpBuilder &b, const Conv2dProblem &conv) const;
+
+  /// Whether the target computes the composite operator `op` itself, so
+  /// that --relay-decompose{target=NAME} leaves it whole; none by default.
+  virtual bool lowersWhole(Operation *op) const;
+
+  /// The relay.nn.conv3d `op` (NCDHW data, OIDHW weights) of the lowered
+  /// `data` and `weight` into `type`, in the target's kernels: those it
+  /// keeps whole (lowersWhole). Null otherwise: a 3-d convolution is
+  /// otherwise lowered as --relay-decompose rewrites it.
+  virtual Value buildConv3d(OpBuilder &b, Operation *op, RankedTensorType type,
+                            Value data, Value weight) const;
 };
 
 /// Registers `target` under its name, unless a target of that name is

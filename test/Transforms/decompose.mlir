@@ -1,5 +1,9 @@
 // RUN: relay-mlir-opt %s --relay-decompose --split-input-file | FileCheck %s
 // RUN: relay-mlir-opt %s --relay-decompose="keep-ops=relay.topk,relay.argsort" --split-input-file | FileCheck %s --check-prefix=KEEP
+// RUN: relay-mlir-opt %s --relay-decompose=target=cpu --split-input-file | FileCheck %s --check-prefix=CPU
+// RUN: not relay-mlir-opt %s --relay-decompose=target=tpu --split-input-file 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+
+// UNKNOWN: error: --relay-decompose: unknown lowering target 'tpu' (known: cpu, generic)
 
 // tile interleaves unit axes, broadcasts and reshapes (keep-ops naming
 // other operators changes nothing of it).
@@ -83,6 +87,40 @@ relay.func @group_norm(%x: tensor<1x6x5xf32>, %g: tensor<6xf32>, %b: tensor<6xf3
 relay.func @conv3d(%x: tensor<2x4x6x9x8xf32>, %w: tensor<6x2x3x3x2xf32>) -> tensor<2x6x3x6x5xf32> {
   %r = relay.nn.conv3d %x, %w {strides = array<i64: 2, 1, 2>, padding = array<i64: 1, 0, 1, 0, 1, 1>, dilation = array<i64: 1, 2, 1>, groups = 2 : i64} : (tensor<2x4x6x9x8xf32>, tensor<6x2x3x3x2xf32>) -> tensor<2x6x3x6x5xf32>
   relay.return %r : tensor<2x6x3x6x5xf32>
+}
+
+// -----
+
+// Tests that the CPU target keeps whole a 3x3x3 convolution at unit
+// strides that its Winograd kernel computes (16 channels, 64 2x2 tiles a
+// depth slice), which is otherwise decomposed.
+// CHECK-LABEL: relay.func @conv3d_winograd
+// CHECK: relay.nn.conv2d
+// CHECK-NOT: relay.nn.conv3d
+// CPU-LABEL: relay.func @conv3d_winograd
+// CPU-NEXT: relay.nn.conv3d %arg0, %arg1 {padding = array<i64: 1>}
+// CPU-NOT: relay.nn.conv2d
+relay.func @conv3d_winograd(%x: tensor<1x16x4x16x16xf32>, %w: tensor<16x16x3x3x3xf32>) -> tensor<1x16x4x16x16xf32> {
+  %r = relay.nn.conv3d %x, %w {padding = array<i64: 1>} : (tensor<1x16x4x16x16xf32>, tensor<16x16x3x3x3xf32>) -> tensor<1x16x4x16x16xf32>
+  relay.return %r : tensor<1x16x4x16x16xf32>
+}
+
+// -----
+
+// Tests that the CPU target leaves to the decomposition the 3-d
+// convolutions its Winograd kernel does not take: strided, grouped, too
+// few input channels, too few tiles a slice, one depth tap.
+// CPU-LABEL: relay.func @conv3d_not_winograd
+// CPU-NOT: relay.nn.conv3d
+// CPU: relay.return
+relay.func @conv3d_not_winograd(%x: tensor<1x16x4x16x16xf32>, %w: tensor<16x16x3x3x3xf32>, %g: tensor<16x8x3x3x3xf32>, %x8: tensor<1x8x4x16x16xf32>, %w8: tensor<16x8x3x3x3xf32>, %small: tensor<1x16x4x8x8xf32>, %w1: tensor<16x16x1x3x3xf32>) -> tuple<tensor<1x16x2x8x8xf32>, tensor<1x16x4x16x16xf32>, tensor<1x16x4x16x16xf32>, tensor<1x16x4x8x8xf32>, tensor<1x16x4x16x16xf32>> {
+  %strided = relay.nn.conv3d %x, %w {padding = array<i64: 1>, strides = array<i64: 2>} : (tensor<1x16x4x16x16xf32>, tensor<16x16x3x3x3xf32>) -> tensor<1x16x2x8x8xf32>
+  %grouped = relay.nn.conv3d %x, %g {padding = array<i64: 1>, groups = 2 : i64} : (tensor<1x16x4x16x16xf32>, tensor<16x8x3x3x3xf32>) -> tensor<1x16x4x16x16xf32>
+  %narrow = relay.nn.conv3d %x8, %w8 {padding = array<i64: 1>} : (tensor<1x8x4x16x16xf32>, tensor<16x8x3x3x3xf32>) -> tensor<1x16x4x16x16xf32>
+  %few = relay.nn.conv3d %small, %w {padding = array<i64: 1>} : (tensor<1x16x4x8x8xf32>, tensor<16x16x3x3x3xf32>) -> tensor<1x16x4x8x8xf32>
+  %one = relay.nn.conv3d %x, %w1 {padding = array<i64: 0, 1, 1>} : (tensor<1x16x4x16x16xf32>, tensor<16x16x1x3x3xf32>) -> tensor<1x16x4x16x16xf32>
+  %t = relay.tuple(%strided, %grouped, %narrow, %few, %one : tensor<1x16x2x8x8xf32>, tensor<1x16x4x16x16xf32>, tensor<1x16x4x16x16xf32>, tensor<1x16x4x8x8xf32>, tensor<1x16x4x16x16xf32>)
+  relay.return %t : tuple<tensor<1x16x2x8x8xf32>, tensor<1x16x4x16x16xf32>, tensor<1x16x4x16x16xf32>, tensor<1x16x4x8x8xf32>, tensor<1x16x4x16x16xf32>>
 }
 
 // -----

@@ -451,6 +451,10 @@ int main(int argc, char **argv) {
   DecomposeOptions decomposeOptions;
   decomposeOptions.keepOps.assign(getSortingOperators().begin(),
                                   getSortingOperators().end());
+  // Compiled code keeps what the lowering target computes whole (the
+  // interpreter runs those by their decomposition where it meets them).
+  if (!useInterpreter)
+    decomposeOptions.target = compileOptions.optimize.target;
   decompose.addPass(createDecompose(decomposeOptions));
   if (failed(decompose.run(*module)))
     return 1;

@@ -14,7 +14,10 @@
 #include "transforms/Decompose/Decompose.h"
 #include "transforms/Decompose/Rewrites.h"
 
+#include "conversion/RelayToLinalg/LoweringTarget.h"
+
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace mlir::relay {
@@ -38,6 +41,8 @@ LogicalResult mlir::relay::decompose::RuleRewrite::matchAndRewrite(
   if (!llvm::all_of(op->getOperandTypes(), isStatic) ||
       !llvm::all_of(op->getResultTypes(), isStatic))
     return rewriter.notifyMatchFailure(op, "needs static shapes");
+  if (keepWhole && keepWhole(op))
+    return rewriter.notifyMatchFailure(op, "the lowering target keeps it");
   Emitter b(rewriter, op->getLoc());
   Value result = rewrite(b, op);
   if (!b.succeeded() || !result ||
@@ -50,12 +55,14 @@ LogicalResult mlir::relay::decompose::RuleRewrite::matchAndRewrite(
 }
 
 void mlir::relay::populateDecompositionPatterns(
-    RewritePatternSet &patterns, function_ref<bool(StringRef)> include) {
+    RewritePatternSet &patterns, function_ref<bool(StringRef)> include,
+    std::function<bool(Operation *)> keepWhole) {
   MLIRContext *ctx = patterns.getContext();
   auto add = [&](StringRef name, Rewrite rewrite) {
     std::string op = ("relay." + name).str();
     if (!include || include(op))
-      patterns.add<RuleRewrite>(op, rewrite, ctx);
+      patterns.add<RuleRewrite>(op, rewrite, ctx, /*anyShape=*/false,
+                                keepWhole);
   };
   addElementwiseRewrites(add);
   addTransformRewrites(add);
@@ -90,10 +97,29 @@ struct DecomposePass : relay::impl::DecomposeBase<DecomposePass> {
   using DecomposeBase::DecomposeBase;
 
   void runOnOperation() override {
+    // The operators the lowering target computes whole stay (its kernels
+    // beat their decompositions: the CPU's 3-d Winograd convolution).
+    const LoweringTarget *lowering = nullptr;
+    if (!target.empty()) {
+      lowering = lookupLoweringTarget(target);
+      if (!lowering) {
+        getOperation().emitError()
+            << "--relay-decompose: unknown lowering target '" << target
+            << "' (known: " << llvm::join(getLoweringTargetNames(), ", ")
+            << ")";
+        return signalPassFailure();
+      }
+    }
+    std::function<bool(Operation *)> keepWhole;
+    if (lowering)
+      keepWhole = [lowering](Operation *op) {
+        return lowering->lowersWhole(op);
+      };
     RewritePatternSet patterns(&getContext());
-    populateDecompositionPatterns(patterns, [&](StringRef name) {
-      return !llvm::is_contained(keepOps, name);
-    });
+    populateDecompositionPatterns(
+        patterns,
+        [&](StringRef name) { return !llvm::is_contained(keepOps, name); },
+        keepWhole);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

@@ -12,16 +12,19 @@
 
 #include "mlir/IR/PatternMatch.h"
 
+#include <functional>
 #include <string>
 
 namespace mlir::relay {
 
 /// Adds the rewrite of each composite operator that `include` accepts (by
 /// its name, "relay.variance"; every one when `include` is null) to
-/// `patterns`. Each needs static shapes and leaves other ops alone.
+/// `patterns`. Each needs static shapes and leaves other ops alone, and
+/// the ops `keepWhole` (when given) keeps.
 void populateDecompositionPatterns(
     RewritePatternSet &patterns,
-    function_ref<bool(StringRef name)> include = nullptr);
+    function_ref<bool(StringRef name)> include = nullptr,
+    std::function<bool(Operation *)> keepWhole = nullptr);
 
 /// Whether the operator named `opName` ("relay.roi_align") has a rewrite
 /// into primitive ones (at static shapes).

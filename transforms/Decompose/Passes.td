@@ -43,10 +43,20 @@ def Decompose : Pass<"relay-decompose", "::mlir::ModuleOp"> {
     `argsort` and `sort` (their decompositions are sorting networks of
     thousands of operators on a long axis, which the interpreter's kernels
     sort directly; native compilation decomposes them in its pipeline).
+
+    `target` names the lowering target the program is for (as
+    `--relay-to-linalg{target=...}`): the operators that target computes
+    whole with kernels of its own stay. The `cpu` target keeps a 3-d
+    convolution of 3x3 rows and columns at unit strides that its Winograd
+    kernel takes (each depth slice transformed once for all the depth taps
+    that read it, instead of once per tap of the stacked 2-d convolution).
   }];
   let options = [
     ListOption<"keepOps", "keep-ops", "std::string",
                "Operators not to decompose (relay.topk, ...)">,
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "The lowering target whose own kernels keep operators whole "
+           "(cpu, generic; none by default)">,
   ];
   let dependentDialects = ["::mlir::relay::RelayDialect"];
 }

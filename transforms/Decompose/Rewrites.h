@@ -14,6 +14,8 @@
 #include "dialects/relay/RelayOps.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <functional>
+
 namespace mlir::relay::decompose {
 
 /// Builds relay operators at one location (RelayBuilder::op types each by
@@ -108,18 +110,21 @@ using Rewrite = Value (*)(Emitter &, Operation *);
 
 /// Applies `rewrite` to the ops named `name` whose operand and result types
 /// are static (tuples of static tensors too), or only ranked with
-/// `anyShape` (for rewrites that read ranks and attributes, never sizes).
+/// `anyShape` (for rewrites that read ranks and attributes, never sizes),
+/// and that `keepWhole` (when given) does not keep.
 struct RuleRewrite : RewritePattern {
   RuleRewrite(StringRef name, Rewrite rewrite, MLIRContext *context,
-              bool anyShape = false)
+              bool anyShape = false,
+              std::function<bool(Operation *)> keepWhole = nullptr)
       : RewritePattern(name, /*benefit=*/1, context), rewrite(rewrite),
-        anyShape(anyShape) {}
+        anyShape(anyShape), keepWhole(std::move(keepWhole)) {}
 
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override;
 
   Rewrite rewrite;
   bool anyShape;
+  std::function<bool(Operation *)> keepWhole;
 };
 
 /// `v` (a vector) reshaped so that it broadcasts along `axis` of a

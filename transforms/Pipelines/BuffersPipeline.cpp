@@ -68,7 +68,10 @@ void mlir::relay::buildRelayToBuffersPipeline(OpPassManager &pm,
   if (defunctionalize.entryFunctions.empty())
     defunctionalize.entryFunctions.push_back("main");
   pm.addPass(createDefunctionalize(defunctionalize));
-  pm.addPass(createDecompose());
+  // The target's own kernels keep some whole (the CPU's 3-d Winograd).
+  DecomposeOptions decompose;
+  decompose.target = loweringTarget.str();
+  pm.addPass(createDecompose(decompose));
   // The decompositions' operators of constants (a 3-d convolution's weights
   // transposed for its 2-d one) are computed once here, not on every run.
   if (isOptimizationEnabled("FoldConstant", options.optimize))

@@ -27,3 +27,13 @@ relay.func @bicubic(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32> {
   relay.return %r : tensor<1x1x4x4xf32>
 }
 
+
+// -----
+
+// A 3-d convolution the target does not keep whole (strided: not the CPU's
+// Winograd), before --relay-decompose.
+relay.func @conv3d(%x: tensor<1x16x4x16x16xf32>, %w: tensor<16x16x3x3x3xf32>) -> tensor<1x16x2x8x8xf32> {
+  // expected-error @+1 {{relay-to-linalg: cannot lower 'relay.nn.conv3d' for target 'cpu': run --relay-decompose first (a target lowers only the 3-d convolutions it keeps whole)}}
+  %r = relay.nn.conv3d %x, %w {padding = array<i64: 1>, strides = array<i64: 2>} : (tensor<1x16x4x16x16xf32>, tensor<16x16x3x3x3xf32>) -> tensor<1x16x2x8x8xf32>
+  relay.return %r : tensor<1x16x2x8x8xf32>
+}

@@ -131,6 +131,22 @@ bool imageInChannelBands(Operation *depthwise);
 Value winogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
                      Value data, Value weight, ArrayRef<int64_t> padding);
 
+/// Whether winogradConv3d computes a 3-d convolution of f32 NCDHW `data`
+/// (padded by `padding`: front, top, left, back, bottom, right) with OIDHW
+/// `weight` into `type`, on `cpu`, at unit strides and dilations and in
+/// one group (the caller's to check): a kernel of KD > 1 depth taps and
+/// 3x3 rows and columns where the 2-d convolution of the stacked taps
+/// would take Winograd.
+bool winogradConv3dApplies(RankedTensorType type, RankedTensorType data,
+                           RankedTensorType weight, ArrayRef<int64_t> padding,
+                           const CPUDescription &cpu);
+
+/// That 3-d convolution by Winograd's F(m x m, 3 x 3) on each depth slice,
+/// transformed once for the KD output depths that read it, the depth taps
+/// summed in the product over channels; null where it does not apply.
+Value winogradConv3d(OpBuilder &b, Location loc, RankedTensorType type,
+                     Value data, Value weight, ArrayRef<int64_t> padding);
+
 /// A 3x3, stride-1 convolution as winogradConv2d, dilated by `dilation`
 /// (rows, columns; not both 1) and padded by it (the output the image's
 /// size): the image's d_h x d_w phases (every d-th row and column from

@@ -8,6 +8,7 @@
 #include "transforms/Layout/LayoutRules.h"
 
 #include "dialects/relay/OperatorRegistry.h"
+#include "dialects/relay/RelayOps.h"
 
 #include <mutex>
 
@@ -16,9 +17,52 @@ using namespace mlir::relay;
 using namespace mlir::relay::cpu;
 
 namespace {
+/// The padding (front, top, left, back, bottom, right) of the
+/// relay.nn.conv3d `op` when it is ungrouped at unit strides and
+/// dilations (the convolutions winogradConv3d may take); none otherwise.
+std::optional<SmallVector<int64_t>> unitStrideConv3dPadding(Operation *op) {
+  if (!isa<relay::Conv3DOp>(op) || lowering::intAttr(op, "groups", 1) != 1)
+    return std::nullopt;
+  for (StringRef name : {"strides", "dilation"})
+    if (llvm::any_of(lowering::intsAttr(op, name, {1}),
+                     [](int64_t v) { return v != 1; }))
+      return std::nullopt;
+  SmallVector<int64_t> p = lowering::intsAttr(op, "padding", {0});
+  if (p.size() == 1)
+    return SmallVector<int64_t>(6, p[0]);
+  if (p.size() == 3)
+    return SmallVector<int64_t>{p[0], p[1], p[2], p[0], p[1], p[2]};
+  if (p.size() == 6)
+    return p;
+  return std::nullopt;
+}
+
 class CPULoweringTarget : public LoweringTarget {
 public:
   StringRef getName() const override { return "cpu"; }
+
+  /// 3-d convolutions of 3x3 rows and columns that Winograd computes depth
+  /// slice by depth slice (R3D-18's): their decomposition stacks the depth
+  /// taps into a 2-d convolution, whose transform redoes each slice once
+  /// per tap.
+  bool lowersWhole(Operation *op) const override {
+    std::optional<SmallVector<int64_t>> padding = unitStrideConv3dPadding(op);
+    if (!padding || op->getNumOperands() != 2)
+      return false;
+    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    auto data = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+    auto weight = dyn_cast<RankedTensorType>(op->getOperand(1).getType());
+    return type && data && weight &&
+           winogradConv3dApplies(type, data, weight, *padding, cpuFor(op));
+  }
+
+  Value buildConv3d(OpBuilder &b, Operation *op, RankedTensorType type,
+                    Value data, Value weight) const override {
+    std::optional<SmallVector<int64_t>> padding = unitStrideConv3dPadding(op);
+    if (!padding)
+      return nullptr;
+    return winogradConv3d(b, op->getLoc(), type, data, weight, *padding);
+  }
 
   Value buildContraction(OpBuilder &b, Location loc, RankedTensorType type,
                          ValueRange operands, unsigned numDims,

@@ -216,11 +216,21 @@ Value slice(OpBuilder &b, Location loc, Value source, ArrayRef<int64_t> offsets,
 
 /// U[t = xi * a + nu, f / lanes, c, f % lanes] = (G g[f, c] G^T)[xi, nu]
 /// for f32 weights g (F x C x 3 x 3), as a constant; null when the weights
-/// are not a constant at hand.
-Value transformedWeights(OpBuilder &b, Location loc, Value weight,
-                         const MinimalFilter &mf, int64_t lanes) {
+/// are not a constant at hand. `c` is the product's channels and `kernelAt`
+/// the element at which the 3x3 kernel g[f, c] starts (a 3-d convolution's
+/// taps are its depth taps' channels, tap-major); by default the weights
+/// are F x C x 3 x 3.
+Value transformedWeights(
+    OpBuilder &b, Location loc, Value weight, const MinimalFilter &mf,
+    int64_t lanes, int64_t c = 0,
+    function_ref<int64_t(int64_t, int64_t)> kernelAt = nullptr) {
   auto wt = cast<RankedTensorType>(weight.getType());
-  int64_t f = wt.getDimSize(0), c = wt.getDimSize(1), a = mf.a;
+  int64_t f = wt.getDimSize(0), a = mf.a;
+  if (!c)
+    c = wt.getDimSize(1);
+  auto kernelStart = [&](int64_t fi, int64_t ci) {
+    return kernelAt ? kernelAt(fi, ci) : (fi * c + ci) * 9;
+  };
   ArrayRef<char> bytes;
   bool isResource = false;
   std::optional<float> splat;
@@ -243,7 +253,7 @@ Value transformedWeights(OpBuilder &b, Location loc, Value weight,
         if (splat)
           std::fill(std::begin(k), std::end(k), *splat);
         else
-          std::memcpy(k, &bytes[((fo * lanes + lane) * c + ci) * 9 * 4],
+          std::memcpy(k, &bytes[kernelStart(fo * lanes + lane, ci) * 4],
                       sizeof(k));
         // Gk = G k (a x 3), then Gk G^T (a x a).
         double gk[6][3];
@@ -352,7 +362,7 @@ Value independentLoopNest(
 /// the columns a times.)
 Value columnPass(OpBuilder &b, Location loc, ArrayRef<SmallVector<Value>> t,
                  const MinimalFilter &mf, int64_t c, int64_t rows, int64_t tw,
-                 Type e) {
+                 Type e, Value init) {
   int64_t a = mf.a;
   constexpr int64_t kLanes = 16;
   int64_t lanes = std::min(tw, kLanes);
@@ -360,7 +370,8 @@ Value columnPass(OpBuilder &b, Location loc, ArrayRef<SmallVector<Value>> t,
   bool whole = tw % lanes == 0;
   auto vectorType = VectorType::get({lanes}, e);
   Value pad = constantScalar(b, loc, e, 0);
-  Value init = tensor::EmptyOp::create(b, loc, {a * a, c, rows, tw}, e);
+  if (!init)
+    init = tensor::EmptyOp::create(b, loc, {a * a, c, rows, tw}, e);
   auto body = [&](OpBuilder &ob, int64_t xi, Value ci, Value i, Value j,
                   Value out) {
     SmallVector<Value> columns;
@@ -435,20 +446,18 @@ Value outputPass(OpBuilder &b, Location loc, Value product,
   return independentLoopNest(b, loc, {rows, tw, f}, {1, 1, kLanes}, init, body);
 }
 
-/// The convolution of `image` (C x (rows*m + 2) x (tw*m + 2), padded) with
-/// the transformed weights `u`: F x rows*m x tw*m.
-Value convolveTileRows(OpBuilder &b, Location loc, Value image, Value u,
-                       const MinimalFilter &mf, int64_t rows, int64_t tw) {
-  MLIRContext *ctx = b.getContext();
+/// The input transform of `image` (C x (rows*m + 2) x (tw*m + 2), padded):
+/// V (a*a x C x rows x tw), written into `init` when given (a slice of a
+/// larger V, in place).
+Value inputTransform(OpBuilder &b, Location loc, Value image,
+                     const MinimalFilter &mf, int64_t rows, int64_t tw,
+                     Value init = nullptr) {
   auto in = cast<RankedTensorType>(image.getType());
-  auto ut = cast<RankedTensorType>(u.getType());
   Type e = in.getElementType();
   int64_t c = in.getDimSize(0), w = in.getDimSize(2);
-  int64_t lanes = ut.getDimSize(3), f = ut.getDimSize(1) * lanes;
-  int64_t m = mf.m, a = mf.a, p = rows * tw;
-  Value zero = constantScalar(b, loc, e, 0);
+  int64_t m = mf.m, a = mf.a;
 
-  // Input transform, rows: T[xi][c, i, x] = sum_r Bt[xi, r] d[c, i*m + r, x].
+  // Rows: T[xi][c, i, x] = sum_r Bt[xi, r] d[c, i*m + r, x].
   SmallVector<Value> inputRows;
   for (int64_t r = 0; r < a; ++r)
     inputRows.push_back(
@@ -463,10 +472,20 @@ Value convolveTileRows(OpBuilder &b, Location loc, Value image, Value u,
     for (int64_t s = 0; s < a; ++s)
       t[xi].push_back(
           slice(b, loc, byXi[xi], {0, 0, s}, {c, rows, tw}, {1, 1, m}));
-  Value v = columnPass(b, loc, t, mf, c, rows, tw, e);
-  v = tensor::CollapseShapeOp::create(
-      b, loc, RankedTensorType::get({a * a, c, p}, e), v,
-      SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
+  return columnPass(b, loc, t, mf, c, rows, tw, e, init);
+}
+
+/// The a*a products of `v` (a*a x C x rows*tw, the transformed input) with
+/// the transformed weights `u` over the C channels, and the output
+/// transform: F x rows*m x tw*m.
+Value productAndOutput(OpBuilder &b, Location loc, Value v, Value u,
+                       const MinimalFilter &mf, int64_t rows, int64_t tw) {
+  MLIRContext *ctx = b.getContext();
+  auto ut = cast<RankedTensorType>(u.getType());
+  Type e = ut.getElementType();
+  int64_t lanes = ut.getDimSize(3), f = ut.getDimSize(1) * lanes;
+  int64_t m = mf.m, a = mf.a, p = rows * tw;
+  Value zero = constantScalar(b, loc, e, 0);
 
   // The a*a products over channels. Loops (t, p, fo, fi, c).
   auto map = [&](ArrayRef<unsigned> dims) {
@@ -514,6 +533,116 @@ Value convolveTileRows(OpBuilder &b, Location loc, Value image, Value u,
   return tensor::ExpandShapeOp::create(
       b, loc, RankedTensorType::get({f, hh, ww}, e), out,
       SmallVector<ReassociationIndices>{{0}, {1, 2}});
+}
+
+/// The convolution of `image` (C x (rows*m + 2) x (tw*m + 2), padded) with
+/// the transformed weights `u`: F x rows*m x tw*m.
+Value convolveTileRows(OpBuilder &b, Location loc, Value image, Value u,
+                       const MinimalFilter &mf, int64_t rows, int64_t tw) {
+  Value v = inputTransform(b, loc, image, mf, rows, tw);
+  auto vt = cast<RankedTensorType>(v.getType());
+  v = tensor::CollapseShapeOp::create(
+      b, loc,
+      RankedTensorType::get({vt.getDimSize(0), vt.getDimSize(1), rows * tw},
+                            vt.getElementType()),
+      v, SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
+  return productAndOutput(b, loc, v, u, mf, rows, tw);
+}
+
+/// `data` padded by `low` and `high` elements along each dimension with
+/// `value`: strips of `value` around it, then `data` inserted (as
+/// padImage does, so that the producer of `data` can write into the
+/// padded tensor in place).
+Value padBox(OpBuilder &b, Location loc, Value data, ArrayRef<int64_t> low,
+             ArrayRef<int64_t> high, Value value) {
+  auto in = cast<RankedTensorType>(data.getType());
+  int64_t rank = in.getRank();
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d)
+    shape.push_back(in.getDimSize(d) + low[d] + high[d]);
+  if (ArrayRef<int64_t>(shape) == in.getShape())
+    return data;
+  Value out = tensor::EmptyOp::create(b, loc, shape, in.getElementType());
+  SmallVector<int64_t> ones(rank, 1);
+  // Along each dimension d its low and high strips, over the image's extent
+  // in the dimensions before d and all of those after.
+  for (int64_t d = 0; d < rank; ++d)
+    for (auto [begin, size] : {std::pair(int64_t(0), low[d]),
+                               std::pair(low[d] + in.getDimSize(d), high[d])}) {
+      if (!size)
+        continue;
+      SmallVector<int64_t> offsets, sizes;
+      for (int64_t j = 0; j < rank; ++j) {
+        offsets.push_back(j < d ? low[j] : j == d ? begin : 0);
+        sizes.push_back(j < d ? in.getDimSize(j) : j == d ? size : shape[j]);
+      }
+      Value box = slice(b, loc, out, offsets, sizes, ones);
+      Value filled = linalg::FillOp::create(b, loc, value, box).getResult(0);
+      out = tensor::InsertSliceOp::create(
+          b, loc, filled, out, getAsIndexOpFoldResult(b.getContext(), offsets),
+          getAsIndexOpFoldResult(b.getContext(), sizes),
+          getAsIndexOpFoldResult(b.getContext(), ones));
+    }
+  return tensor::InsertSliceOp::create(
+      b, loc, data, out, getAsIndexOpFoldResult(b.getContext(), low),
+      getAsIndexOpFoldResult(b.getContext(), in.getShape()),
+      getAsIndexOpFoldResult(b.getContext(), ones));
+}
+
+/// How winogradConv3d computes a 3-d convolution: F(m x m, 3 x 3) on each
+/// depth slice, `th` x `tw` tiles a slice in bands of `bandRows` tile rows,
+/// the output depths in `chunks` runs of consecutive ones.
+struct Winograd3dPlan {
+  const MinimalFilter *mf;
+  int64_t th, tw, bandRows, chunks;
+};
+
+/// The plan for a stride-1, undilated convolution of f32 NCDHW `in` padded
+/// by (front, top, left, back, bottom, right) with OIDHW weights `wt`
+/// (KD x 3 x 3, KD > 1) into `type`; none where Winograd does not apply or
+/// pay, by the 2-d convolution's rules with the product's channels those
+/// of all the depth taps.
+std::optional<Winograd3dPlan>
+planWinograd3d(RankedTensorType type, RankedTensorType in, RankedTensorType wt,
+               ArrayRef<int64_t> padding, const CPUDescription &cpu) {
+  Type e = type.getElementType();
+  if (!e.isF32() || in.getElementType() != e || wt.getElementType() != e ||
+      !type.hasStaticShape() || !in.hasStaticShape() || !wt.hasStaticShape() ||
+      type.getRank() != 5 || in.getRank() != 5 || wt.getRank() != 5 ||
+      padding.size() != 6)
+    return std::nullopt;
+  int64_t c = in.getDimSize(1), f = type.getDimSize(1), kd = wt.getDimSize(2);
+  if (wt.getDimSize(0) != f || wt.getDimSize(1) != c || kd < 2 ||
+      wt.getDimSize(3) != 3 || wt.getDimSize(4) != 3 ||
+      type.getDimSize(0) != in.getDimSize(0))
+    return std::nullopt;
+  int64_t od = type.getDimSize(2), oh = type.getDimSize(3),
+          ow = type.getDimSize(4);
+  if (od != in.getDimSize(2) + padding[0] + padding[3] - (kd - 1) ||
+      oh != in.getDimSize(3) + padding[1] + padding[4] - 2 ||
+      ow != in.getDimSize(4) + padding[2] + padding[5] - 2 || od < 1)
+    return std::nullopt;
+  if (c < kMinChannels || f % 16)
+    return std::nullopt;
+  const MinimalFilter *mf = nullptr;
+  for (const MinimalFilter *candidate : {&kF4, &kF2})
+    if (ceilDiv(oh, candidate->m) * ceilDiv(ow, candidate->m) >= kMinTiles) {
+      mf = candidate;
+      break;
+    }
+  if (!mf || mf->a * mf->a * kd * c * f * 4 > kMaxTransformedWeightBytes)
+    return std::nullopt;
+  int64_t th = ceilDiv(oh, mf->m), tw = ceilDiv(ow, mf->m);
+  // A band's window of transformed depth slices is the product's operand,
+  // as the stacked taps' transform is the 2-d convolution's.
+  int64_t maxRows = bandTileRows(*mf, kd * c, f, th, tw, th, cpu);
+  int64_t bandRows = ceilDiv(th, ceilDiv(th, maxRows));
+  // With threads, each takes a run of output depths (and transforms the
+  // KD - 1 slices before its first once more).
+  int64_t chunks =
+      cpu.threads > 1 && od % cpu.threads == 0 ? cpu.threads : int64_t(1);
+  return Winograd3dPlan{mf, ceilDiv(th, bandRows) * bandRows, tw, bandRows,
+                        chunks};
 }
 
 } // namespace
@@ -656,6 +785,177 @@ Value winogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
     return convolveImage(ib, one);
   };
   if (n == 1)
+    return convolveOne(b, image);
+  Value out = eachImage(b, loc, type, image, convolveOne);
+  relay::setCodegenMark(out.getDefiningOp<scf::ForOp>(),
+                        relay::CodegenMark::IndependentIterations);
+  return out;
+}
+
+bool winogradConv3dApplies(RankedTensorType type, RankedTensorType data,
+                           RankedTensorType weight, ArrayRef<int64_t> padding,
+                           const CPUDescription &cpu) {
+  return planWinograd3d(type, data, weight, padding, cpu).has_value();
+}
+
+Value winogradConv3d(OpBuilder &b, Location loc, RankedTensorType type,
+                     Value data, Value weight, ArrayRef<int64_t> padding) {
+  auto in = cast<RankedTensorType>(data.getType());
+  auto wt = cast<RankedTensorType>(weight.getType());
+  const CPUDescription &cpu = cpuAt(b);
+  std::optional<Winograd3dPlan> plan =
+      planWinograd3d(type, in, wt, padding, cpu);
+  if (!plan)
+    return nullptr;
+  const MinimalFilter &mf = *plan->mf;
+  MLIRContext *ctx = b.getContext();
+  Type e = type.getElementType();
+  int64_t c = in.getDimSize(1), f = type.getDimSize(1), kd = wt.getDimSize(2);
+  int64_t od = type.getDimSize(2), oh = type.getDimSize(3),
+          ow = type.getDimSize(4);
+  int64_t m = mf.m, a = mf.a, th = plan->th, tw = plan->tw;
+  int64_t rows = plan->bandRows, rowsIn = rows * m + 2, rowsOut = rows * m;
+  int64_t hh = th * m, ww = tw * m;
+  int64_t chunkDepth = od / plan->chunks, slots = chunkDepth + kd - 1;
+  int64_t lanes = f % 32 == 0 ? 32 : 16;
+
+  // U of the depth taps' channels, tap-major: channel t*C + c of the
+  // product is channel c of depth tap t.
+  Value u = transformedWeights(b, loc, weight, mf, lanes, kd * c,
+                               [&](int64_t fi, int64_t ci) {
+                                 return ((fi * c + ci % c) * kd + ci / c) * 9;
+                               });
+  if (!u) {
+    Value taps = linalg::TransposeOp::create(
+                     b, loc, weight,
+                     tensor::EmptyOp::create(b, loc, {f, kd, c, 3, 3}, e),
+                     {0, 2, 1, 3, 4})
+                     ->getResult(0);
+    taps = tensor::CollapseShapeOp::create(
+        b, loc, RankedTensorType::get({f, kd * c, 3, 3}, e), taps,
+        SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+    u = runtimeTransformedWeights(b, loc, taps, mf, lanes);
+  }
+  // The images padded in depth as the convolution asks, and in rows and
+  // columns also to whole tiles: N x C x Dp x (hh + 2) x (ww + 2).
+  Value zero = constantScalar(b, loc, e, 0);
+  Value image = padBox(
+      b, loc, data, {0, 0, padding[0], padding[1], padding[2]},
+      {0, 0, padding[3], padding[4] + hh - oh, padding[5] + ww - ow}, zero);
+  int64_t dp = in.getDimSize(2) + padding[0] + padding[3];
+  int64_t wp = ww + 2;
+  auto unit = [&](int64_t rank) {
+    return SmallVector<OpFoldResult>(rank, b.getIndexAttr(1));
+  };
+  auto sizes = [&](ArrayRef<int64_t> s) {
+    return getAsIndexOpFoldResult(ctx, s);
+  };
+
+  // One image (C x Dp x (hh + 2) x (ww + 2)): for each run of output
+  // depths, for each band of tile rows, the band of each depth slice is
+  // transformed once into its slot of V (a*a x slots x C x rows x tw), and
+  // output depth j is the product of the window of KD slots from j, one
+  // a*a x KD*C x rows*tw operand, with U: the transforms of the stacked
+  // taps' 2-d convolution (each depth slice once per tap, after the taps
+  // were copied into the stack) are done a KD-th as often, and the depth
+  // slices are read where they are.
+  auto convolveImage = [&](OpBuilder &ib, Value x) -> Value {
+    Value result = tensor::EmptyOp::create(ib, loc, {1, f, od, hh, ww}, e);
+    scf::ForOp chunkLoop = loopOp(
+        ib, loc, od, chunkDepth, result,
+        [&](OpBuilder &cb, Value d0, Value acc) -> Value {
+          Value chunkOut =
+              tensor::EmptyOp::create(cb, loc, {f, chunkDepth, hh, ww}, e);
+          Value bands = loop(
+              cb, loc, hh, rowsOut, chunkOut,
+              [&](OpBuilder &bb, Value row, Value chunkAcc) -> Value {
+                Value v = tensor::EmptyOp::create(
+                    bb, loc, {a * a, slots, c, rows, tw}, e);
+                // Slot s: the band of depth slice d0 + s, transformed.
+                auto transformSlot = [&](OpBuilder &tb, Value slot,
+                                         Value vIn) -> Value {
+                  Value depth = arith::AddIOp::create(tb, loc, d0, slot);
+                  OpFoldResult z = tb.getIndexAttr(0);
+                  Value band = tensor::ExtractSliceOp::create(
+                      tb, loc, RankedTensorType::get({c, rowsIn, wp}, e), x,
+                      SmallVector<OpFoldResult>{z, depth, row, z},
+                      sizes({c, 1, rowsIn, wp}), unit(4));
+                  SmallVector<OpFoldResult> at = {z, slot, z, z, z};
+                  SmallVector<OpFoldResult> extent =
+                      sizes({a * a, 1, c, rows, tw});
+                  Value dest = tensor::ExtractSliceOp::create(
+                      tb, loc, RankedTensorType::get({a * a, c, rows, tw}, e),
+                      vIn, at, extent, unit(5));
+                  Value transformed =
+                      inputTransform(tb, loc, band, mf, rows, tw, dest);
+                  return tensor::InsertSliceOp::create(tb, loc, transformed,
+                                                       vIn, at, extent, unit(5))
+                      .getResult();
+                };
+                v = loop(bb, loc, kd - 1, 1, v, transformSlot);
+                Value bandOut = tensor::EmptyOp::create(
+                    bb, loc, {f, chunkDepth, rowsOut, ww}, e);
+                auto depthLoop = scf::ForOp::create(
+                    bb, loc, index(bb, loc, 0), index(bb, loc, chunkDepth),
+                    index(bb, loc, 1), ValueRange{v, bandOut},
+                    [&](OpBuilder &db, Location, Value j, ValueRange args) {
+                      Value slot = arith::AddIOp::create(
+                          db, loc, j, index(db, loc, kd - 1));
+                      Value vNow = transformSlot(db, slot, args[0]);
+                      OpFoldResult z = db.getIndexAttr(0);
+                      Value window = tensor::ExtractSliceOp::create(
+                          db, loc,
+                          RankedTensorType::get({a * a, kd, c, rows, tw}, e),
+                          vNow, SmallVector<OpFoldResult>{z, j, z, z, z},
+                          sizes({a * a, kd, c, rows, tw}), unit(5));
+                      window = tensor::CollapseShapeOp::create(
+                          db, loc,
+                          RankedTensorType::get({a * a, kd * c, rows * tw}, e),
+                          window,
+                          SmallVector<ReassociationIndices>{
+                              {0}, {1, 2}, {3, 4}});
+                      Value y =
+                          productAndOutput(db, loc, window, u, mf, rows, tw);
+                      Value out = tensor::InsertSliceOp::create(
+                          db, loc, y, args[1],
+                          SmallVector<OpFoldResult>{z, j, z, z},
+                          sizes({f, 1, rowsOut, ww}), unit(4));
+                      scf::YieldOp::create(db, loc, ValueRange{vNow, out});
+                    });
+                OpFoldResult z = bb.getIndexAttr(0);
+                return tensor::InsertSliceOp::create(
+                           bb, loc, depthLoop.getResult(1), chunkAcc,
+                           SmallVector<OpFoldResult>{z, z, row, z},
+                           sizes({f, chunkDepth, rowsOut, ww}), unit(4))
+                    .getResult();
+              });
+          bands = tensor::ExpandShapeOp::create(
+              cb, loc, RankedTensorType::get({1, f, chunkDepth, hh, ww}, e),
+              bands, SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
+          OpFoldResult z = cb.getIndexAttr(0);
+          return insertAt(cb, loc, bands, acc, {z, z, d0, z, z},
+                          {1, f, chunkDepth, hh, ww});
+        });
+    // The runs of depths run in parallel with threads; on one thread the
+    // loop of one run is still marked, so that the bias and activation
+    // after the convolution join it (--relay-fuse-elementwise).
+    if (plan->chunks > 1 || cpu.threads == 1)
+      relay::setCodegenMark(chunkLoop,
+                            relay::CodegenMark::IndependentIterations);
+    Value out = chunkLoop.getResult(0);
+    if (hh != oh || ww != ow)
+      out = slice(ib, loc, out, {0, 0, 0, 0, 0}, {1, f, od, oh, ow},
+                  {1, 1, 1, 1, 1});
+    return out;
+  };
+  auto imageType = RankedTensorType::get({c, dp, hh + 2, wp}, e);
+  auto convolveOne = [&](OpBuilder &ib, Value one) -> Value {
+    one = tensor::CollapseShapeOp::create(
+        ib, loc, imageType, one,
+        SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
+    return convolveImage(ib, one);
+  };
+  if (type.getDimSize(0) == 1)
     return convolveOne(b, image);
   Value out = eachImage(b, loc, type, image, convolveOne);
   relay::setCodegenMark(out.getDefiningOp<scf::ForOp>(),
