@@ -452,8 +452,10 @@ int main(int argc, char **argv) {
   decomposeOptions.keepOps.assign(getSortingOperators().begin(),
                                   getSortingOperators().end());
   // Compiled code keeps what the lowering target computes whole (the
-  // interpreter runs those by their decomposition where it meets them).
-  if (!useInterpreter)
+  // interpreter runs those by their decomposition where it meets them);
+  // its kernels for those are float32 ones, so a narrower precision keeps
+  // the decompositions, whose products it narrows.
+  if (!useInterpreter && precision == "fp32")
     decomposeOptions.target = compileOptions.optimize.target;
   decompose.addPass(createDecompose(decomposeOptions));
   if (failed(decompose.run(*module)))

@@ -68,9 +68,12 @@ void mlir::relay::buildRelayToBuffersPipeline(OpPassManager &pm,
   if (defunctionalize.entryFunctions.empty())
     defunctionalize.entryFunctions.push_back("main");
   pm.addPass(createDefunctionalize(defunctionalize));
-  // The target's own kernels keep some whole (the CPU's 3-d Winograd).
+  // The target's own kernels keep some whole (the CPU's 3-d Winograd, a
+  // float32 kernel: a narrower precision narrows the decompositions'
+  // products instead).
   DecomposeOptions decompose;
-  decompose.target = loweringTarget.str();
+  if (options.precision == "fp32")
+    decompose.target = loweringTarget.str();
   pm.addPass(createDecompose(decompose));
   // The decompositions' operators of constants (a 3-d convolution's weights
   // transposed for its 2-d one) are computed once here, not on every run.
