@@ -50,3 +50,17 @@ relay.func @runtime_weights(%x: tensor<1x16x4x12x12xf32>, %w: tensor<32x16x5x3x3
   %r = relay.nn.conv3d %x, %w {padding = array<i64: 2, 1, 1>} : (tensor<1x16x4x12x12xf32>, tensor<32x16x5x3x3xf32>) -> tensor<1x32x4x12x12xf32>
   relay.return %r : tensor<1x32x4x12x12xf32>
 }
+
+// -----
+
+// Tests that a long clip (130 depths of 64 channels in 2-row bands of
+// 56x56, 258 KB a transformed slice) is cut into runs of output depths
+// whose slices stay within 32 MB a band: two runs of 65, 67 slots each.
+// CHECK-LABEL: func.func @long_clip(
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c130 step %c65
+// CHECK: tensor.empty() : tensor<36x67x64x2x14xf32>
+relay.func @long_clip(%x: tensor<1x64x130x56x56xf32>) -> tensor<1x64x130x56x56xf32> {
+  %w = relay.constant dense<0.5> : tensor<64x64x3x3x3xf32>
+  %r = relay.nn.conv3d %x, %w {padding = array<i64: 1>} : (tensor<1x64x130x56x56xf32>, tensor<64x64x3x3x3xf32>) -> tensor<1x64x130x56x56xf32>
+  relay.return %r : tensor<1x64x130x56x56xf32>
+}

@@ -589,6 +589,10 @@ Value padBox(OpBuilder &b, Location loc, Value data, ArrayRef<int64_t> low,
       getAsIndexOpFoldResult(b.getContext(), ones));
 }
 
+/// The most bytes of transformed depth slices a band of a 3-d convolution
+/// holds (a run of output depths needs KD - 1 more than it has depths).
+constexpr int64_t kMaxTransformedSlicesBytes = 32 << 20;
+
 /// How winogradConv3d computes a 3-d convolution: F(m x m, 3 x 3) on each
 /// depth slice, `th` x `tw` tiles a slice in bands of `bandRows` tile rows,
 /// the output depths in `chunks` runs of consecutive ones.
@@ -638,9 +642,17 @@ planWinograd3d(RankedTensorType type, RankedTensorType in, RankedTensorType wt,
   int64_t maxRows = bandTileRows(*mf, kd * c, f, th, tw, th, cpu);
   int64_t bandRows = ceilDiv(th, ceilDiv(th, maxRows));
   // With threads, each takes a run of output depths (and transforms the
-  // KD - 1 slices before its first once more).
+  // KD - 1 slices before its first once more). A band holds the slices of
+  // its run, so long clips are cut into runs of at most
+  // kMaxTransformedSlicesBytes of them (runs of equal length: of one depth
+  // where nothing else divides the depths).
+  int64_t sliceBytes = mf->a * mf->a * c * bandRows * tw * 4;
+  int64_t maxDepths =
+      std::max<int64_t>(1, kMaxTransformedSlicesBytes / sliceBytes - (kd - 1));
   int64_t chunks =
       cpu.threads > 1 && od % cpu.threads == 0 ? cpu.threads : int64_t(1);
+  while (od % chunks || od / chunks > maxDepths)
+    ++chunks;
   return Winograd3dPlan{mf, ceilDiv(th, bandRows) * bandRows, tw, bandRows,
                         chunks};
 }
