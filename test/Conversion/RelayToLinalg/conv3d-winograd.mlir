@@ -1,5 +1,6 @@
 // RUN: relay-mlir-opt %s --relay-set-target-cpu=cpu=znver4 --relay-to-linalg --split-input-file | FileCheck %s
 // RUN: relay-mlir-opt %s --relay-set-target-cpu="cpu=znver4 threads=2" --relay-to-linalg --split-input-file | FileCheck %s --check-prefix=THREADS
+// RUN: relay-mlir-opt %s --relay-set-target-cpu=cpu=sapphirerapids --relay-to-linalg --split-input-file | FileCheck %s --check-prefix=BANDS
 // 3-d convolutions of 3x3 rows and columns at unit strides that the CPU
 // target keeps whole (--relay-decompose{target=cpu}) are computed by
 // Winograd's minimal filtering on each depth slice: the images padded in
@@ -63,4 +64,19 @@ relay.func @long_clip(%x: tensor<1x64x130x56x56xf32>) -> tensor<1x64x130x56x56xf
   %w = relay.constant dense<0.5> : tensor<64x64x3x3x3xf32>
   %r = relay.nn.conv3d %x, %w {padding = array<i64: 1>} : (tensor<1x64x130x56x56xf32>, tensor<64x64x3x3x3xf32>) -> tensor<1x64x130x56x56xf32>
   relay.return %r : tensor<1x64x130x56x56xf32>
+}
+
+// -----
+
+// Tests that bands of tile rows divide the rows: R3D-18's first stage (14
+// tile rows of 56x56, 192 channels in a window) in the 2 MB L2 of a
+// Sapphire Rapids core would be 3 bands of 5 rows (one of zeros): it takes
+// 2 of 7 (28 output rows each).
+// BANDS-LABEL: func.func @bands(
+// BANDS: scf.for %{{.*}} = %{{.*}} to %c56 step %c28
+// BANDS: tensor.empty() : tensor<36x6x64x7x14xf32>
+relay.func @bands(%x: tensor<1x64x4x56x56xf32>) -> tensor<1x64x4x56x56xf32> {
+  %w = relay.constant dense<0.5> : tensor<64x64x3x3x3xf32>
+  %r = relay.nn.conv3d %x, %w {padding = array<i64: 1>} : (tensor<1x64x4x56x56xf32>, tensor<64x64x3x3x3xf32>) -> tensor<1x64x4x56x56xf32>
+  relay.return %r : tensor<1x64x4x56x56xf32>
 }

@@ -641,6 +641,16 @@ planWinograd3d(RankedTensorType type, RankedTensorType in, RankedTensorType wt,
   // as the stacked taps' transform is the 2-d convolution's.
   int64_t maxRows = bandTileRows(*mf, kd * c, f, th, tw, th, cpu);
   int64_t bandRows = ceilDiv(th, ceilDiv(th, maxRows));
+  // Bands that leave rows of zero tiles (R3D-18's 14 tile rows as 3 x 5,
+  // its 7 as 2 x 4) take the next band height that divides the tile rows
+  // instead, up to twice as many rows: 7 and 7 on the model-167 Xeon (2 MB
+  // L2), whose windows of transformed slices then spill L2 by up to 1.4
+  // times, ran R3D-18 in 0.90 of the time.
+  for (int64_t rows = bandRows; th % bandRows && rows <= 2 * bandRows; ++rows)
+    if (th % rows == 0) {
+      bandRows = rows;
+      break;
+    }
   // With threads, each takes a run of output depths (and transforms the
   // KD - 1 slices before its first once more). A band holds the slices of
   // its run, so long clips are cut into runs of at most
