@@ -21,7 +21,7 @@ import tempfile
 import numpy as np
 import torch
 
-from torch_compare import compiled_runs_match
+from torch_compare import compiled_program_runs_match, with_relu_match
 
 # (module, input shape, what the case is).
 CASES = [
@@ -50,28 +50,12 @@ def parameter_weights_match(relay_run, tmp):
     prog = os.path.join(tmp, 'weights.rly')
     with open(prog, 'w') as f:
         f.write(PARAMETER_WEIGHTS)
+    args = [prog, '--random-inputs', '3']
     ref = os.path.join(tmp, 'ref.npy')
-    subprocess.run([relay_run, prog, '--random-inputs', '3', '--interp',
-                    '--output', ref], check=True, capture_output=True)
-    want = np.load(ref)
-    failures = 0
-    for threads in ('1', '2'):
-        out = os.path.join(tmp, 'got.npy')
-        proc = subprocess.run(
-            [relay_run, prog, '--random-inputs', '3', '--output', out,
-             '--num-threads', threads], capture_output=True, text=True)
-        run = 'weights a parameter, %s thread(s)' % threads
-        if proc.returncode != 0 or 'reference interpreter' in proc.stderr:
-            print('FAIL %s: exit %d\n%s' % (run, proc.returncode, proc.stderr))
-            failures += 1
-            continue
-        got = np.load(out)
-        err = float(np.max(np.abs(got - want))) / float(np.max(np.abs(want)))
-        ok = got.shape == want.shape and err <= 1e-4
-        failures += not ok
-        print('%s %s: error %.2e of the largest output' % (
-            'ok  ' if ok else 'FAIL', run, err))
-    return failures
+    subprocess.run([relay_run] + args + ['--interp', '--output', ref],
+                   check=True, capture_output=True)
+    return compiled_program_runs_match(relay_run, args, np.load(ref),
+                                       'weights a parameter', tmp)
 
 
 def main():
@@ -79,18 +63,8 @@ def main():
     parser.add_argument('--bin', required=True)
     args = parser.parse_args()
     relay_run = os.path.join(args.bin, 'relay-run')
-    failures = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for i, (make, shape, what) in enumerate(CASES):
-            torch.manual_seed(i)
-            model = torch.nn.Sequential(make(), torch.nn.ReLU()).eval()
-            x = torch.randn(*shape)
-            with torch.no_grad():
-                want = model(x).numpy()
-            onnx_path = os.path.join(tmp, 'conv3d%d.onnx' % i)
-            torch.onnx.export(model, (x,), onnx_path, opset_version=13)
-            failures += compiled_runs_match(relay_run, onnx_path, x.numpy(),
-                                            want, what, tmp)
+        failures = with_relu_match(relay_run, CASES, tmp)
         failures += parameter_weights_match(relay_run, tmp)
     print('%d of %d runs failed' % (failures, 2 * len(CASES) + 2))
     return 1 if failures else 0

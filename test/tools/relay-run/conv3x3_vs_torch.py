@@ -13,14 +13,13 @@ time, a batch's images in parallel), from Relay text.
 """
 import argparse
 import os
-import subprocess
 import sys
 import tempfile
 
 import numpy as np
 import torch
 
-from torch_compare import compiled_runs_match
+from torch_compare import compiled_program_runs_match, compiled_runs_match
 
 # (input channels, output channels, height, width, ONNX pads (top, left,
 #  bottom, right)[, batch]); the comment says which path the shape takes.
@@ -146,25 +145,9 @@ def runtime_weights_match(relay_run, c, f, h, w, n, seed, tmp):
     for name, value in (('x', x), ('w', k)):
         inputs += ['--input', os.path.join(tmp, name + '.npy')]
         np.save(inputs[-1], value.numpy())
-    failures = 0
-    for threads in ('1', '2'):
-        result = os.path.join(tmp, 'runtime.npy')
-        proc = subprocess.run([relay_run, program] + inputs +
-                              ['--output', result, '--num-threads', threads],
-                              capture_output=True, text=True)
-        run = 'weights a parameter: N=%d C=%d F=%d %dx%d, %s thread(s)' % (
-            n, c, f, h, w, threads)
-        if proc.returncode != 0 or 'reference interpreter' in proc.stderr:
-            print('FAIL %s: exit %d\n%s' % (run, proc.returncode, proc.stderr))
-            failures += 1
-            continue
-        got = np.load(result)
-        err = float(np.max(np.abs(got - want))) / float(np.max(np.abs(want)))
-        ok = got.shape == want.shape and err <= 1e-4
-        failures += not ok
-        print('%s %s: error %.2e of the largest output' % (
-            'ok  ' if ok else 'FAIL', run, err))
-    return failures
+    return compiled_program_runs_match(
+        relay_run, [program] + inputs, want,
+        'weights a parameter: N=%d C=%d F=%d %dx%d' % (n, c, f, h, w), tmp)
 
 
 def set_pads(path, pads, n, h, w, f):

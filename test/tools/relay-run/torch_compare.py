@@ -12,14 +12,21 @@ def compiled_runs_match(relay_run, onnx_path, x, want, what, tmp):
     prints one line per run; returns how many runs failed. A run fails on a
     non-zero exit, on falling back to the interpreter (the compiled code is
     what is checked) or on a difference over 1e-4 of the largest output."""
-    failures = 0
     inp = os.path.join(tmp, 'x.npy')
     np.save(inp, x)
+    return compiled_program_runs_match(relay_run, [onnx_path, '--input', inp],
+                                       want, what, tmp)
+
+
+def compiled_program_runs_match(relay_run, args, want, what, tmp):
+    """compiled_runs_match for relay-run's arguments `args` (a program and
+    its inputs)."""
+    failures = 0
     for threads in ('1', '2'):
         out = os.path.join(tmp, 'y.npy')
         proc = subprocess.run(
-            [relay_run, onnx_path, '--input', inp, '--output', out,
-             '--num-threads', threads], capture_output=True, text=True)
+            [relay_run] + args + ['--output', out, '--num-threads', threads],
+            capture_output=True, text=True)
         run = '%s, %s thread(s)' % (what, threads)
         if proc.returncode != 0:
             print('FAIL %s: exit %d\n%s' % (run, proc.returncode, proc.stderr))
@@ -37,4 +44,24 @@ def compiled_runs_match(relay_run, onnx_path, x, want, what, tmp):
         failures += not ok
         print('%s %s: shape %s, error %.2e of the largest output' % (
             'ok  ' if ok else 'FAIL', run, got.shape, err))
+    return failures
+
+
+def with_relu_match(relay_run, cases, tmp):
+    """For each (make, shape, what) of `cases`: the module make() followed
+    by a ReLU, exported to ONNX from an input of `shape` (seeded by its
+    index) and checked by compiled_runs_match; returns how many runs
+    failed."""
+    import torch
+    failures = 0
+    for i, (make, shape, what) in enumerate(cases):
+        torch.manual_seed(i)
+        model = torch.nn.Sequential(make(), torch.nn.ReLU()).eval()
+        x = torch.randn(*shape)
+        with torch.no_grad():
+            want = model(x).numpy()
+        onnx_path = os.path.join(tmp, 'case%d.onnx' % i)
+        torch.onnx.export(model, (x,), onnx_path, opset_version=13)
+        failures += compiled_runs_match(relay_run, onnx_path, x.numpy(), want,
+                                        what, tmp)
     return failures

@@ -17,7 +17,7 @@ import tempfile
 
 import torch
 
-from torch_compare import compiled_runs_match
+from torch_compare import with_relu_match
 
 # (module, input shape, what the case is).
 CASES = [
@@ -35,18 +35,8 @@ def main():
     parser.add_argument('--bin', required=True)
     args = parser.parse_args()
     relay_run = os.path.join(args.bin, 'relay-run')
-    failures = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for i, (make, shape, what) in enumerate(CASES):
-            torch.manual_seed(i)
-            model = torch.nn.Sequential(make(), torch.nn.ReLU()).eval()
-            x = torch.randn(*shape)
-            with torch.no_grad():
-                want = model(x).numpy()
-            onnx_path = os.path.join(tmp, 'wide%d.onnx' % i)
-            torch.onnx.export(model, (x,), onnx_path, opset_version=13)
-            failures += compiled_runs_match(relay_run, onnx_path, x.numpy(),
-                                            want, what, tmp)
+        failures = with_relu_match(relay_run, CASES, tmp)
     print('%d of %d runs failed' % (failures, 2 * len(CASES)))
     return 1 if failures else 0
 
