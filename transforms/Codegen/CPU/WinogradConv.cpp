@@ -134,6 +134,26 @@ int64_t bandTileRows(const MinimalFilter &mf, int64_t c, int64_t f, int64_t th,
   return traffic(largest) < traffic(cached) ? largest : cached;
 }
 
+/// `rows` tile rows a band, or where bands of `rows` leave rows of zero
+/// tiles at the end of `th`, the next height up to twice `rows` that
+/// divides `th`: the larger band's transformed input spills L2 a little,
+/// which costs less than the products of the zero rows. On the model-167
+/// Xeon (2 MB L2): VGG-16's 28x28 layers took 3 bands of 3 of their 7
+/// tile rows (2 of zeros, 22% of their products), now 1 of 7, and its
+/// 112x112 and 224x224 ones bands of 4; VGG-16 ran in 0.94 of the time at
+/// one thread (the same at two). R3D-18's 3-d convolutions (14 tile rows
+/// as 3 x 5 -> 2 x 7, 7 as 2 x 4 -> 1 x 7): 0.95 / 0.97. Three times
+/// `rows` (VGG-16's 56x56 layers' 14 rows as 2 x 7 instead of 5 x 3) was
+/// no faster.
+int64_t dividingBandRows(int64_t th, int64_t rows) {
+  if (th % rows == 0)
+    return rows;
+  for (int64_t r = rows + 1; r <= 2 * rows; ++r)
+    if (th % r == 0)
+      return r;
+  return rows;
+}
+
 /// The constant `v` of the scalar or vector float type `t`.
 Value floatConstant(OpBuilder &b, Location loc, Type t, double v) {
   if (auto vector = dyn_cast<VectorType>(t))
@@ -640,17 +660,7 @@ planWinograd3d(RankedTensorType type, RankedTensorType in, RankedTensorType wt,
   // A band's window of transformed depth slices is the product's operand,
   // as the stacked taps' transform is the 2-d convolution's.
   int64_t maxRows = bandTileRows(*mf, kd * c, f, th, tw, th, cpu);
-  int64_t bandRows = ceilDiv(th, ceilDiv(th, maxRows));
-  // Bands that leave rows of zero tiles (R3D-18's 14 tile rows as 3 x 5,
-  // its 7 as 2 x 4) take the next band height that divides the tile rows
-  // instead, up to twice as many rows: 7 and 7 on the model-167 Xeon (2 MB
-  // L2), whose windows of transformed slices then spill L2 by up to 1.4
-  // times, ran R3D-18 in 0.90 of the time.
-  for (int64_t rows = bandRows; th % bandRows && rows <= 2 * bandRows; ++rows)
-    if (th % rows == 0) {
-      bandRows = rows;
-      break;
-    }
+  int64_t bandRows = dividingBandRows(th, ceilDiv(th, ceilDiv(th, maxRows)));
   // With threads, each takes a run of output depths (and transforms the
   // KD - 1 slices before its first once more). A band holds the slices of
   // its run, so long clips are cut into runs of at most
@@ -744,7 +754,7 @@ Value winogradConv2d(OpBuilder &b, Location loc, RankedTensorType type,
   // 158 -> 145 ms. A batch's images run in parallel, each in its bands.
   int64_t n = type.getDimSize(0);
   int64_t maxRows = bandTileRows(mf, c, f, th, tw, th, cpuAt(b));
-  int64_t bandRows = ceilDiv(th, ceilDiv(th, maxRows));
+  int64_t bandRows = dividingBandRows(th, ceilDiv(th, ceilDiv(th, maxRows)));
   th = ceilDiv(th, bandRows) * bandRows;
   int64_t bands = th / bandRows;
   int64_t lanes = f % 32 == 0 ? 32 : 16;
