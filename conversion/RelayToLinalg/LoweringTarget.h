@@ -81,9 +81,9 @@ public:
   virtual bool lowersWhole(Operation *op) const;
 
   /// The relay.nn.conv3d `op` (NCDHW data, OIDHW weights) of the lowered
-  /// `data` and `weight` into `type`, in the target's kernels: those it
-  /// keeps whole (lowersWhole). Null otherwise: a 3-d convolution is
-  /// otherwise lowered as --relay-decompose rewrites it.
+  /// `data` and `weight` into `type`, in the target's kernels, for the 3-d
+  /// convolutions it keeps whole (lowersWhole); null for the others, which
+  /// reach the lowering as --relay-decompose's 2-d convolutions.
   virtual Value buildConv3d(OpBuilder &b, Operation *op, RankedTensorType type,
                             Value data, Value weight) const;
 };
