@@ -2,13 +2,16 @@
 """int8 convolutions with constant weights, compiled against interpreted.
 
 The CPU target convolves int8 images with constant int8 weights into
-int32 on AVX-512 VNNI where the CPU has it (vpdpbusd over a repacked
+int32 on AMX tiles where the CPU has AMX-INT8 and the image 16 channels or
+more (tdpbssd on an im2col matrix, transforms/Codegen/CPU/AmxProducts.cpp),
+else on AVX-512 VNNI where the CPU has it (vpdpbusd over a repacked
 image, transforms/Codegen/CPU/VnniConvolution.cpp), on AVX2's vpmaddwd
 (the bytes widened to 16 bits, Avx2Int8Convolution.cpp) on other CPUs
 with AVX2, and as an integer product elsewhere (and for uint8). Every
 case is also compiled for a Haswell (`--cpu haswell`: AVX2, no VNNI)
 where this CPU can run its code, so that the vpmaddwd kernel is checked
-on VNNI machines too. Each case below (channels not a multiple of four,
+on VNNI machines too, and for an Ice Lake server (`--cpu icelake-server`:
+VNNI, no AMX) on AMX machines, so that vpdpbusd is checked there too. Each case below (channels not a multiple of four,
 output channels not a multiple of 16, strides, dilations, uneven
 padding, batches, 1x1 and 7x7 kernels, uint8 images, an epilogue of
 bias, ReLU and requantization; depthwise (3x3, 5x5, ConvNeXt's 7x7) and
@@ -19,8 +22,7 @@ and run, and must equal the reference interpreter exactly. At -O3 the
 CPU's layout rules put the int8 convolutions (signed, constant weights)
 in NHWC (their kernels' own layout; checked that they do); each case
 also runs with AlterOpLayout disabled, which keeps them NCHW. Prints
-whether the kernels took VNNI (the lowered code calls vpdpbusd) and
-vpmaddwd.
+whether the kernels took AMX (tdpbssd), VNNI (vpdpbusd) and vpmaddwd.
 
   /usr/bin/python3 int8_conv_kernels.py --bin build/bin
 """
@@ -58,6 +60,15 @@ CASES = [
     ("dw-dilated", 2, 8, 12, 12, 8, 3, 1, 2, (2, 2, 2, 2), "int8", False, 8),
     ("dw-uint8", 1, 16, 9, 9, 16, 3, 1, 1, (1, 1, 1, 1), "uint8", False, 16),
     ("grouped", 1, 16, 9, 9, 32, 3, 1, 1, (1, 1, 1, 1), "int8", False, 4),
+    # AMX tiles: k (taps x channels) not a multiple of 64 and output
+    # channels not of 32; a 1x1 convolution whose image is its A (64
+    # pixels, 64 channels); a 512-channel 3x3 layer on a 7x7 map (many
+    # column blocks, the weights the larger operand); two strided images.
+    ("amx-k-pad", 1, 24, 10, 9, 40, 3, 1, 1, (1, 1, 1, 1), "int8", True),
+    ("amx-1x1-whole", 1, 64, 8, 8, 32, 1, 1, 1, (0, 0, 0, 0), "int8", False),
+    ("amx-wide", 1, 512, 7, 7, 512, 3, 1, 1, (1, 1, 1, 1), "int8", True),
+    ("amx-batch-s2", 2, 48, 13, 11, 64, 3, 2, 1, (1, 0, 1, 1), "int8",
+     False),
 ]
 
 
@@ -120,11 +131,14 @@ def main():
     relay_run = os.path.join(args.bin, "relay-run")
     rng = np.random.default_rng(7)
     failures = 0
-    vnni = pmaddwd = False
+    amx = vnni = pmaddwd = False
     with open("/proc/cpuinfo") as f:
-        avx2 = " avx2" in f.read()
+        flags = f.read()
+    avx2 = " avx2" in flags
+    has_amx = " amx_int8" in flags and " avx512_vnni" in flags
     nchw = ["--disable-pass", "AlterOpLayout"]
-    targets = [[], nchw] + ([["--cpu", "haswell"]] if avx2 else [])
+    targets = ([[], nchw] + ([["--cpu", "haswell"]] if avx2 else []) +
+               ([["--cpu", "icelake-server"]] if has_amx else []))
     nhwc = 0
     with tempfile.TemporaryDirectory() as work:
         for case_ in CASES + [("network",)]:
@@ -162,6 +176,7 @@ def main():
             run([opt, case + ".in.mlir", f"--relay-bind-params=dir={params}",
                  "-o", case + ".mlir"])
             lowered = run([opt, case + ".mlir", "--relay-to-llvm"])
+            amx = amx or "tdpbssd" in lowered
             vnni = vnni or "vpdpbusd" in lowered
             # Signed ungrouped or depthwise int8 convolutions take NHWC.
             optimized = run([opt, case + ".mlir", "--relay-optimize"])
@@ -180,9 +195,10 @@ def main():
             for target in targets:
                 if target and target[0] == "--cpu":
                     lowered = run([opt, case + ".mlir",
-                                   "--relay-set-target-cpu=cpu=haswell",
+                                   f"--relay-set-target-cpu=cpu={target[1]}",
                                    "--relay-to-llvm"])
                     pmaddwd = pmaddwd or "pmadd.wd" in lowered
+                    vnni = vnni or "vpdpbusd" in lowered
                 run([relay_run, case + ".mlir", "--input", case + ".x.npy",
                      "--output", case + ".compiled.npy"] + target)
                 got = np.load(case + ".compiled.npy")
@@ -194,8 +210,12 @@ def main():
                           f"interpreter (max |diff| {diff})")
                 else:
                     print(f"ok   {label}")
+    print(f"tdpbssd used: {'yes' if amx else 'no (no AMX-INT8 here)'}")
     print(f"vpdpbusd used: {'yes' if vnni else 'no (no AVX-512 VNNI here)'}")
     print(f"vpmaddwd used: {'yes' if pmaddwd else 'no (no AVX2 here)'}")
+    if has_amx and not (amx and vnni):
+        sys.exit("on this AMX-INT8 CPU the int8 convolutions did not take "
+                 "both tdpbssd and (for --cpu icelake-server) vpdpbusd")
     if avx2 and not pmaddwd:
         sys.exit("the Haswell target's int8 convolutions did not take "
                  "vpmaddwd")

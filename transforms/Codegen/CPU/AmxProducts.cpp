@@ -1,16 +1,20 @@
-//===- AmxProducts.cpp - bf16 products for AMX tiles ----------------------===//
+//===- AmxProducts.cpp - bf16 and int8 products for AMX tiles -------------===//
 //
 // Convolutions and matrix products of bfloat16 operands into float32 (what
-// --relay-to-mixed-precision makes of f32 ones) on CPUs with AMX-BF16
-// (Sapphire Rapids and later). Each becomes one product
+// --relay-to-mixed-precision makes of f32 ones) on CPUs with AMX-BF16, and
+// convolutions of signed 8-bit integers into int32 (what --relay-quantize
+// makes) on CPUs with AMX-INT8 (Sapphire Rapids and later). Each becomes
+// one product
 //
-//   out[m, n] = sum over k of A[m, k] * B[k / 2, n, k % 2]
+//   out[m, n] = sum over k of A[m, k] * B[k / g, n, k % g]
 //
-// of bf16 A (M x K) and B (K/2 x N x 2: pairs along k, AMX's VNNI layout)
-// into f32, M, N and K multiples of 32: a linalg.generic marked
-// relay.amx_tiles, which --relay-lower-amx-products computes on AMX tiles
-// (tdpbf16ps: a 16x32 tile of A times a 16x32 tile of B into a 16x16 f32
-// tile) after bufferization. Unlowered, it is an ordinary generic.
+// of A (M x K) and B (K/g x N x g: groups of g along k, AMX's VNNI layout;
+// g = 2 for bf16, 4 for int8) into f32 (int32), M and N multiples of 32, K
+// of 32 (64): a linalg.generic marked relay.amx_tiles, which
+// --relay-lower-amx-products computes on AMX tiles (tdpbf16ps: a 16x32
+// bf16 tile of A times one of B into a 16x16 f32 tile; tdpbssd: 16x64
+// signed bytes into 16x16 int32) after bufferization. Unlowered, it is an
+// ordinary generic.
 //
 // - A convolution's A is its im2col matrix: one row per output pixel (of
 //   all images), column tap * C + channel, copied tap by tap from the image
@@ -19,6 +23,9 @@
 //   pixels x output channels, is transposed back to NCHW.
 // - A matrix product's A is its left operand, B its right one packed the
 //   same way.
+// - An int8 convolution (NHWC/HWIO, the layout the CPU's rules give
+//   quantized networks, or NCHW/OIHW) builds A the same way, one byte per
+//   element; its result, pixels x output channels, is NHWC as it is.
 //
 // Rows of A past the real ones and columns past K are zero, as are B's
 // past N and K, so every padded product is exact.
@@ -26,6 +33,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "transforms/Codegen/CPU/CPUKernels.h"
+#include "transforms/Codegen/CPU/DotProductKernel.h"
 
 #include "conversion/RelayToLinalg/LoweringHelpers.h"
 #include "conversion/RelayToLinalg/LoweringTarget.h"
@@ -46,27 +54,39 @@ namespace {
 /// M, N and K are multiples of this: two AMX tiles of 16 rows along M and
 /// N, one tile of 32 bf16 along K.
 constexpr int64_t kBlock = 32;
+/// K of an int8 product is a multiple of this: one tile row of 64 bytes.
+constexpr int64_t kInt8Depth = 64;
 
 int64_t roundUp(int64_t v, int64_t multiple) {
   return (v + multiple - 1) / multiple * multiple;
 }
 
-/// The product out = A x B of the file comment, marked for AMX tiles.
-Value amxTileProduct(OpBuilder &b, Location loc, Value a, Value pairs) {
+/// The product out = A x B of the file comment, marked for AMX tiles: bf16
+/// into f32, or signed i8 into i32.
+Value amxTileProduct(OpBuilder &b, Location loc, Value a, Value packed) {
   int64_t m = cast<RankedTensorType>(a.getType()).getDimSize(0);
-  int64_t n = cast<RankedTensorType>(pairs.getType()).getDimSize(1);
-  Value init =
-      filledTensor(b, loc, {m, n}, constantScalar(b, loc, b.getF32Type(), 0));
+  auto bt = cast<RankedTensorType>(packed.getType());
+  bool int8 = bt.getElementType().isInteger(8);
+  Type acc = int8 ? Type(b.getI32Type()) : Type(b.getF32Type());
+  Value init = filledTensor(b, loc, {m, bt.getDimSize(1)},
+                            constantScalar(b, loc, acc, 0));
   auto product = linalg::GenericOp::create(
-      b, loc, init.getType(), ValueRange{a, pairs}, ValueRange{init},
-      amxProductMaps(b.getContext()), amxProductIterators(),
-      [](OpBuilder &nb, Location nl, ValueRange args) {
-        Type f32 = nb.getF32Type();
-        Value x = arith::ExtFOp::create(nb, nl, f32, args[0]);
-        Value y = arith::ExtFOp::create(nb, nl, f32, args[1]);
-        Value xy = arith::MulFOp::create(nb, nl, x, y);
-        linalg::YieldOp::create(
-            nb, nl, ValueRange{arith::AddFOp::create(nb, nl, args[2], xy)});
+      b, loc, init.getType(), ValueRange{a, packed}, ValueRange{init},
+      amxProductMaps(b.getContext(), bt.getDimSize(2)), amxProductIterators(),
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
+        Value sum;
+        if (int8) {
+          Value x = arith::ExtSIOp::create(nb, nl, acc, args[0]);
+          Value y = arith::ExtSIOp::create(nb, nl, acc, args[1]);
+          sum = arith::AddIOp::create(nb, nl, args[2],
+                                      arith::MulIOp::create(nb, nl, x, y));
+        } else {
+          Value x = arith::ExtFOp::create(nb, nl, acc, args[0]);
+          Value y = arith::ExtFOp::create(nb, nl, acc, args[1]);
+          sum = arith::AddFOp::create(nb, nl, args[2],
+                                      arith::MulFOp::create(nb, nl, x, y));
+        }
+        linalg::YieldOp::create(nb, nl, ValueRange{sum});
       });
   setCodegenMark(product, CodegenMark::AmxTiles);
   return product.getResult(0);
@@ -94,14 +114,64 @@ std::pair<AffineExpr, AffineExpr> pairIndices(MLIRContext *ctx) {
   return {dk * 2 + dj, dn};
 }
 
+/// The im2col matrix (mp x kp) of the padded NHWC image `nhwc` for an
+/// output of `out` = (images, ho, wo) pixels and a kernel of `kernel` =
+/// (kh, kw) taps: row n * P + pixel, column tap * C + channel, zero past
+/// N * P rows and K columns. Each tap's window of the image (a strided view
+/// whose rows are C contiguous channels) is copied into its columns, in
+/// place in A (one-shot bufferization keeps the slices of A views of it).
+Value windowsMatrix(OpBuilder &b, Location loc, Value nhwc,
+                    ArrayRef<int64_t> out, ArrayRef<int64_t> kernel,
+                    ArrayRef<int64_t> s, ArrayRef<int64_t> d, int64_t mp,
+                    int64_t kp) {
+  auto type = cast<RankedTensorType>(nhwc.getType());
+  Type e = type.getElementType();
+  int64_t images = out[0], ho = out[1], wo = out[2], kh = kernel[0],
+          kw = kernel[1], c = type.getDimSize(3), taps = kh * kw,
+          rowsOfA = images * ho * wo, k = taps * c;
+  bool paddedA = mp != rowsOfA || kp != k;
+  Value full =
+      paddedA ? filledTensor(b, loc, {mp, kp}, constantScalar(b, loc, e, 0))
+              : tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{mp, kp}, e)
+                    .getResult();
+  Value inner =
+      paddedA ? sliceAt(b, loc, full, {b.getIndexAttr(0), b.getIndexAttr(0)},
+                        {rowsOfA, k})
+              : full;
+  SmallVector<ReassociationIndices> rowsAndColumns = {{0, 1, 2}, {3, 4}};
+  Value taps5 = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get({images, ho, wo, taps, c}, e), inner,
+      rowsAndColumns);
+  auto windowType = RankedTensorType::get({images, ho, wo, c}, e);
+  for (int64_t i = 0; i < kh; ++i)
+    for (int64_t j = 0; j < kw; ++j) {
+      Value window = tensor::ExtractSliceOp::create(
+          b, loc, windowType, nhwc, ValueRange{}, ValueRange{}, ValueRange{},
+          b.getDenseI64ArrayAttr({0, i * d[0], j * d[1], 0}),
+          b.getDenseI64ArrayAttr({images, ho, wo, c}),
+          b.getDenseI64ArrayAttr({1, s[0], s[1], 1}));
+      taps5 = tensor::InsertSliceOp::create(
+          b, loc, window, taps5, ValueRange{}, ValueRange{}, ValueRange{},
+          b.getDenseI64ArrayAttr({0, 0, 0, i * kw + j, 0}),
+          b.getDenseI64ArrayAttr({images, ho, wo, 1, c}),
+          b.getDenseI64ArrayAttr({1, 1, 1, 1, 1}));
+    }
+  Value a = tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get({rowsOfA, k}, e), taps5, rowsAndColumns);
+  if (paddedA)
+    a = insertAt(b, loc, a, full, {b.getIndexAttr(0), b.getIndexAttr(0)},
+                 {rowsOfA, k});
+  return a;
+}
+
 } // namespace
 
 namespace mlir::relay::cpu {
 
-SmallVector<AffineMap> amxProductMaps(MLIRContext *ctx) {
+SmallVector<AffineMap> amxProductMaps(MLIRContext *ctx, int64_t group) {
   AffineExpr dm, dn, dk, dj;
   bindDims(ctx, dm, dn, dk, dj);
-  return {AffineMap::get(4, 0, {dm, dk * 2 + dj}, ctx),
+  return {AffineMap::get(4, 0, {dm, dk * group + dj}, ctx),
           AffineMap::get(4, 0, {dk, dn, dj}, ctx),
           AffineMap::get(4, 0, {dm, dn}, ctx)};
 }
@@ -153,43 +223,9 @@ Value amxConv2d(OpBuilder &b, const Conv2dProblem &conv) {
   Value nhwc = permuteAxes(b, loc, padded, {0, 2, 3, 1});
 
   // A: row n * P + pixel, column tap * C + channel, zero past N * P rows
-  // and K columns. Each tap's window of the image (a strided view whose
-  // rows are C contiguous channels) is copied into its columns, in place
-  // in A (one-shot bufferization keeps the slices of A views of it).
-  Type bf16 = b.getBF16Type();
-  bool paddedA = mp != images * pixels || kp != k;
-  Value full =
-      paddedA ? filledTensor(b, loc, {mp, kp}, constantScalar(b, loc, bf16, 0))
-              : tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{mp, kp}, bf16)
-                    .getResult();
-  Value inner =
-      paddedA ? sliceAt(b, loc, full, {b.getIndexAttr(0), b.getIndexAttr(0)},
-                        {images * pixels, k})
-              : full;
-  SmallVector<ReassociationIndices> rowsAndColumns = {{0, 1, 2}, {3, 4}};
-  Value taps5 = tensor::ExpandShapeOp::create(
-      b, loc, RankedTensorType::get({images, ho, wo, taps, c}, bf16), inner,
-      rowsAndColumns);
-  auto windowType = RankedTensorType::get({images, ho, wo, c}, bf16);
-  for (int64_t i = 0; i < kh; ++i)
-    for (int64_t j = 0; j < kw; ++j) {
-      Value window = tensor::ExtractSliceOp::create(
-          b, loc, windowType, nhwc, ValueRange{}, ValueRange{}, ValueRange{},
-          b.getDenseI64ArrayAttr({0, i * d[0], j * d[1], 0}),
-          b.getDenseI64ArrayAttr({images, ho, wo, c}),
-          b.getDenseI64ArrayAttr({1, s[0], s[1], 1}));
-      taps5 = tensor::InsertSliceOp::create(
-          b, loc, window, taps5, ValueRange{}, ValueRange{}, ValueRange{},
-          b.getDenseI64ArrayAttr({0, 0, 0, i * kw + j, 0}),
-          b.getDenseI64ArrayAttr({images, ho, wo, 1, c}),
-          b.getDenseI64ArrayAttr({1, 1, 1, 1, 1}));
-    }
-  Value a = tensor::CollapseShapeOp::create(
-      b, loc, RankedTensorType::get({images * pixels, k}, bf16), taps5,
-      rowsAndColumns);
-  if (paddedA)
-    a = insertAt(b, loc, a, full, {b.getIndexAttr(0), b.getIndexAttr(0)},
-                 {images * pixels, k});
+  // and K columns.
+  Value a =
+      windowsMatrix(b, loc, nhwc, {images, ho, wo}, {kh, kw}, s, d, mp, kp);
 
   // B: element (k, n) is w[n, k % C, k / C] (OIHW, taps row-major).
   Value pairs;
@@ -221,6 +257,88 @@ Value amxConv2d(OpBuilder &b, const Conv2dProblem &conv) {
                        {images * pixels, o});
   Value nPO = reshapeStatic(
       b, loc, rows, RankedTensorType::get({images, pixels, o}, b.getF32Type()));
+  Value nOP = permuteAxes(b, loc, nPO, {0, 2, 1});
+  return reshapeStatic(b, loc, nOP, conv.type);
+}
+
+Value amxInt8Conv2d(OpBuilder &b, const Conv2dProblem &conv) {
+  ArrayRef<char> bytes;
+  bool isResource = false;
+  std::vector<char> storage;
+  if (!cpuAt(b).amxInt8 || !conv.type.hasStaticShape() ||
+      !int8ConvWeights(conv, bytes, isResource, storage))
+    return nullptr;
+  ConvWeightStrides ws = convWeightStrides(conv);
+  int64_t o = ws.outputs, c = ws.inputs, taps = ws.taps;
+  // Fewer channels than a quarter of a tile row (an RGB stem): the windows'
+  // rows would be copied a few bytes at a time; the dot-product kernel
+  // reads the image where it is.
+  if (c < 16)
+    return nullptr;
+  Location loc = conv.loc;
+  ArrayRef<int64_t> s = conv.strides, d = conv.dilations;
+  auto wt = cast<RankedTensorType>(conv.weight.getType());
+  int64_t kh = wt.getDimSize(conv.nchw ? 2 : 0),
+          kw = wt.getDimSize(conv.nchw ? 3 : 1);
+  unsigned hDim = conv.nchw ? 2 : 1, wDim = conv.nchw ? 3 : 2;
+  int64_t images = conv.type.getDimSize(0), ho = conv.type.getDimSize(hDim),
+          wo = conv.type.getDimSize(wDim), pixels = ho * wo;
+  int64_t k = taps * c, kp = roundUp(k, kInt8Depth), np = roundUp(o, kBlock),
+          mp = roundUp(images * pixels, kBlock);
+  // A (one byte an element) past 256 MB: image by image, as amxConv2d.
+  constexpr int64_t kMaxBytesOfA = int64_t(256) << 20;
+  if (mp * kp > kMaxBytesOfA) {
+    if (images == 1 || roundUp(pixels, kBlock) * kp > kMaxBytesOfA)
+      return nullptr;
+    SmallVector<int64_t> one(conv.type.getShape());
+    one[0] = 1;
+    return eachImage(b, loc, conv.type, conv.data,
+                     [&](OpBuilder &ib, Value image) {
+                       Conv2dProblem single = conv;
+                       single.data = image;
+                       single.type = RankedTensorType::get(one, b.getI32Type());
+                       return amxInt8Conv2d(ib, single);
+                     });
+  }
+
+  // The image padded with zeros, in NHWC.
+  Type i8 = b.getI8Type();
+  Value padded = padImage(b, loc, conv.data, conv.padding, hDim, wDim,
+                          constantScalar(b, loc, i8, 0));
+  Value nhwc = conv.nchw ? permuteAxes(b, loc, padded, {0, 2, 3, 1}) : padded;
+
+  // A: row n * P + pixel, column tap * C + channel, zero past N * P rows
+  // and K columns; a 1x1 convolution with unit strides over a whole image
+  // whose sizes need no padding is its image.
+  auto nhwcType = cast<RankedTensorType>(nhwc.getType());
+  Value a = taps == 1 && s[0] == 1 && s[1] == 1 && mp == images * pixels &&
+                    kp == k && nhwcType.getDimSize(1) == ho &&
+                    nhwcType.getDimSize(2) == wo
+                ? tensor::CollapseShapeOp::create(
+                      b, loc, RankedTensorType::get({images * pixels, k}, i8),
+                      nhwc, SmallVector<ReassociationIndices>{{0, 1, 2}, {3}})
+                      .getResult()
+                : windowsMatrix(b, loc, nhwc, {images, ho, wo}, {kh, kw}, s, d,
+                                mp, kp);
+
+  // B (kp/4 x np x 4): element (k, n) is w[n, k % C, k / C], packed at
+  // compile time, zero past K and the output channels.
+  std::vector<char> quads(kp * np, 0);
+  for (int64_t ki = 0; ki < k; ++ki)
+    for (int64_t ni = 0; ni < o; ++ni)
+      quads[(ki / 4 * np + ni) * 4 + ki % 4] =
+          bytes[ni * ws.so + ki % c * ws.sc + ki / c * ws.st];
+  Value packed = bytesConstant(
+      b, loc, RankedTensorType::get({kp / 4, np, 4}, i8), quads, isResource);
+
+  // Pixels x output channels: NHWC, or transposed back to NCHW.
+  Value product = amxTileProduct(b, loc, a, packed);
+  Value rows = sliceAt(b, loc, product, {b.getIndexAttr(0), b.getIndexAttr(0)},
+                       {images * pixels, o});
+  if (!conv.nchw)
+    return reshapeStatic(b, loc, rows, conv.type);
+  Value nPO = reshapeStatic(
+      b, loc, rows, RankedTensorType::get({images, pixels, o}, b.getI32Type()));
   Value nOP = permuteAxes(b, loc, nPO, {0, 2, 1});
   return reshapeStatic(b, loc, nOP, conv.type);
 }

@@ -34,6 +34,7 @@ static void setISA(CPUDescription &cpu, const llvm::StringMap<bool> &features) {
   cpu.vnni = features.lookup("avx512vnni") && features.lookup("avx512bw");
   cpu.bf16 = features.lookup("avx512bf16") && features.lookup("avx512bw");
   cpu.amx = features.lookup("amx-tile") && features.lookup("amx-bf16");
+  cpu.amxInt8 = features.lookup("amx-tile") && features.lookup("amx-int8");
 }
 
 /// A subtarget feature string ("+avx2,-avx512f,...") as a map.

@@ -54,6 +54,8 @@ struct CPUDescription {
   bool bf16 = false;
   /// AMX tiles with bf16 products (tdpbf16ps).
   bool amx = false;
+  /// AMX tiles with int8 products (tdpbssd).
+  bool amxInt8 = false;
 
   /// f32 lanes of one vector register.
   int64_t f32Lanes() const { return vectorBits / 32; }

@@ -231,6 +231,13 @@ bool isBF16IntoF32(RankedTensorType type, ValueRange operands);
 /// AVX-512 BF16, other types, layouts or groups).
 Value bf16Conv2d(OpBuilder &b, const Conv2dProblem &conv);
 
+/// An ungrouped convolution (NHWC/HWIO or NCHW/OIHW) of signed 8-bit
+/// images and constant weights into int32 as one product marked for AMX
+/// tiles; null when it does not apply (the CPU the code is for has no
+/// AMX-INT8, other types, groups, weights made at run time, fewer than 16
+/// input channels).
+Value amxInt8Conv2d(OpBuilder &b, const Conv2dProblem &conv);
+
 /// out[m, n] = sum_k x[m, k] * w[n, k] (`wIsNK`; else w[k, n]) for bf16
 /// matrices x and w into f32 on vdpbf16ps, the weights packed at compile
 /// time when constant; null when it does not apply.
@@ -251,8 +258,9 @@ Value widenedBF16(OpBuilder &b, Location loc, Value v);
 //===----------------------------------------------------------------------===//
 
 /// The indexing maps and iterators of the product marked for AMX tiles,
-/// out[m, n] += A[m, k] * B[k / 2, n, k % 2] over (m, n, k / 2, k % 2).
-SmallVector<AffineMap> amxProductMaps(MLIRContext *ctx);
+/// out[m, n] += A[m, k] * B[k / g, n, k % g] over (m, n, k / g, k % g), with
+/// `group` g = 2 (bf16) or 4 (int8).
+SmallVector<AffineMap> amxProductMaps(MLIRContext *ctx, int64_t group = 2);
 SmallVector<utils::IteratorType> amxProductIterators();
 
 /// An ungrouped NCHW convolution of bf16 images and weights into f32 as one
@@ -260,6 +268,13 @@ SmallVector<utils::IteratorType> amxProductIterators();
 /// does not apply (the CPU the code is for has no AMX-BF16, other types,
 /// layouts or groups).
 Value amxConv2d(OpBuilder &b, const Conv2dProblem &conv);
+
+/// An ungrouped convolution (NHWC/HWIO or NCHW/OIHW) of signed 8-bit
+/// images and constant weights into int32 as one product marked for AMX
+/// tiles; null when it does not apply (the CPU the code is for has no
+/// AMX-INT8, other types, groups, weights made at run time, fewer than 16
+/// input channels).
+Value amxInt8Conv2d(OpBuilder &b, const Conv2dProblem &conv);
 
 /// out[m, n] = sum_k x[m, k] * w[n, k] (`wIsNK`; else w[k, n]) for bf16
 /// matrices x and w into f32 as a product marked for AMX tiles, the weights

@@ -171,6 +171,8 @@ public:
       if (Value out = groupedConvInRows(b, loc, type, conv.data, conv.weight,
                                         conv.groups, s, d, p))
         return out;
+    if (Value out = amxInt8Conv2d(b, conv))
+      return out;
     if (Value out = vnniConv2d(b, conv))
       return out;
     if (Value out = avx2Int8Conv2d(b, conv))

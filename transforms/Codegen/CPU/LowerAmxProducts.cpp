@@ -1,4 +1,4 @@
-//===- LowerAmxProducts.cpp - bf16 products on AMX tiles ------------------===//
+//===- LowerAmxProducts.cpp - bf16 and int8 products on AMX tiles ---------===//
 //
 // --relay-lower-amx-products: the products AmxProducts.cpp marks, computed
 // with the amx dialect (see Passes.td).
@@ -42,37 +42,55 @@ bool isDenseBlocked(Value v, ArrayRef<bool> multiples) {
   return true;
 }
 
-/// Whether the body of `product` is out + extf(a) * extf(b).
-bool isProductBody(linalg::GenericOp product) {
+/// Whether the body of `product` is out + ext(a) * ext(b): extf, mulf and
+/// addf, or (`int8`) extsi, muli and addi.
+template <typename Ext, typename Mul, typename Add>
+bool isProductBodyOf(linalg::GenericOp product) {
   Block *body = product.getBody();
   auto yield = cast<linalg::YieldOp>(body->getTerminator());
   auto add = yield.getNumOperands() == 1
-                 ? yield.getOperand(0).getDefiningOp<arith::AddFOp>()
+                 ? yield.getOperand(0).getDefiningOp<Add>()
                  : nullptr;
   if (!add || add.getLhs() != body->getArgument(2))
     return false;
-  auto mul = add.getRhs().getDefiningOp<arith::MulFOp>();
+  auto mul = add.getRhs().template getDefiningOp<Mul>();
   if (!mul || body->getOperations().size() != 5)
     return false;
-  auto x = mul.getLhs().getDefiningOp<arith::ExtFOp>();
-  auto y = mul.getRhs().getDefiningOp<arith::ExtFOp>();
+  auto x = mul.getLhs().template getDefiningOp<Ext>();
+  auto y = mul.getRhs().template getDefiningOp<Ext>();
   return x && y && x.getIn() == body->getArgument(0) &&
          y.getIn() == body->getArgument(1);
 }
 
+bool isProductBody(linalg::GenericOp product, bool int8) {
+  return int8 ? isProductBodyOf<arith::ExtSIOp, arith::MulIOp, arith::AddIOp>(
+                    product)
+              : isProductBodyOf<arith::ExtFOp, arith::MulFOp, arith::AddFOp>(
+                    product);
+}
+
+/// Whether `a` is int8 (else bf16): the group of B's VNNI layout is then 4.
+bool isInt8Product(linalg::GenericOp product) {
+  auto at = dyn_cast<MemRefType>(product.getDpsInputs()[0].getType());
+  return at && at.getElementType().isInteger(8);
+}
+
 /// Whether `product` is AmxProducts.cpp's generic on buffers this pass can
-/// tile: A (M x K bf16), B (K/2 x N x 2 bf16), out (M x N f32).
+/// tile: A (M x K bf16), B (K/2 x N x 2 bf16), out (M x N f32); or A (M x K
+/// i8, K a multiple of 64), B (K/4 x N x 4 i8), out (M x N i32).
 bool isTileable(linalg::GenericOp product) {
   if (!relay::hasCodegenMark(product, relay::CodegenMark::AmxTiles) ||
       !product.hasPureBufferSemantics() || product.getNumDpsInputs() != 2 ||
       product.getNumDpsInits() != 1)
     return false;
+  bool int8 = isInt8Product(product);
+  int64_t group = int8 ? 4 : 2;
   // The maps and body of AmxProducts.cpp's product: a generic marked by
   // hand with anything else keeps its own meaning.
   if (product.getIndexingMapsArray() !=
-          relay::cpu::amxProductMaps(product.getContext()) ||
+          relay::cpu::amxProductMaps(product.getContext(), group) ||
       product.getIteratorTypesArray() != relay::cpu::amxProductIterators() ||
-      !isProductBody(product))
+      !isProductBody(product, int8))
     return false;
   Value a = product.getDpsInputs()[0], b = product.getDpsInputs()[1];
   Value out = product.getDpsInits()[0];
@@ -82,9 +100,13 @@ bool isTileable(linalg::GenericOp product) {
     return false;
   auto at = cast<MemRefType>(a.getType()), bt = cast<MemRefType>(b.getType());
   auto ot = cast<MemRefType>(out.getType());
-  return at.getElementType().isBF16() && bt.getElementType().isBF16() &&
-         ot.getElementType().isF32() && bt.getDimSize(2) == 2 &&
-         bt.getDimSize(0) * 2 == at.getDimSize(1) &&
+  bool types =
+      int8 ? bt.getElementType().isInteger(8) &&
+                 ot.getElementType().isInteger(32) && at.getDimSize(1) % 64 == 0
+           : at.getElementType().isBF16() && bt.getElementType().isBF16() &&
+                 ot.getElementType().isF32();
+  return types && bt.getDimSize(2) == group &&
+         bt.getDimSize(0) * group == at.getDimSize(1) &&
          at.getDimSize(0) == ot.getDimSize(0) &&
          bt.getDimSize(1) == ot.getDimSize(1);
 }
@@ -95,7 +117,8 @@ linalg::FillOp zeroFillBefore(linalg::GenericOp product, Value out) {
   auto fill = dyn_cast_or_null<linalg::FillOp>(product->getPrevNode());
   if (!fill || fill.getOutputs()[0] != out)
     return nullptr;
-  if (!matchPattern(fill.getInputs()[0], m_AnyZeroFloat()))
+  if (!matchPattern(fill.getInputs()[0], m_AnyZeroFloat()) &&
+      !matchPattern(fill.getInputs()[0], m_Zero()))
     return nullptr;
   return fill;
 }
@@ -118,11 +141,15 @@ void lowerToTiles(IRRewriter &rw, linalg::GenericOp product) {
   auto at = cast<MemRefType>(a.getType());
   auto ot = cast<MemRefType>(out.getType());
   int64_t m = ot.getDimSize(0), n = ot.getDimSize(1), k = at.getDimSize(1);
+  // A tile row is 64 bytes: 32 bf16 or 64 int8 along K, in groups of
+  // `group` (B's VNNI layout) per 4-byte column.
+  bool int8 = isInt8Product(product);
+  int64_t group = int8 ? 4 : 2, depth = 16 * group;
   linalg::FillOp fill = zeroFillBefore(product, out);
   rw.setInsertionPoint(product);
   func::CallOp::create(rw, loc, kRequestAmx, TypeRange{}, ValueRange{});
 
-  // B as K/2 rows of N pairs: a tile is 16 rows of 16 pairs.
+  // B as K/g rows of N groups: a tile is 16 rows of 16 groups.
   Value rows = memref::CollapseShapeOp::create(
       rw, loc, b, SmallVector<ReassociationIndices>{{0}, {1, 2}});
   // Index constants, made once before the loops.
@@ -137,8 +164,10 @@ void lowerToTiles(IRRewriter &rw, linalg::GenericOp product) {
     }
     return constant;
   };
-  auto operandTile = amx::TileType::get({16, 32}, rw.getBF16Type());
-  auto accTile = amx::TileType::get({16, 16}, rw.getF32Type());
+  auto operandTile = amx::TileType::get(
+      {16, depth}, int8 ? Type(rw.getI8Type()) : Type(rw.getBF16Type()));
+  auto accTile = amx::TileType::get({16, 16}, int8 ? Type(rw.getI32Type())
+                                                   : Type(rw.getF32Type()));
 
   // One iteration per 32x32 block of `out`. Consecutive blocks share the
   // larger operand's panel, which then comes from memory once and stays in
@@ -170,13 +199,13 @@ void lowerToTiles(IRRewriter &rw, linalg::GenericOp product) {
              : amx::TileLoadOp::create(rw, loc, accTile, out, ValueRange{i, j})
                    .getResult());
 
-  // B's tiles start at pair column 2 * col (and 16 pairs later).
-  Value col2 = arith::MulIOp::create(rw, loc, col, c(2));
-  Value col2n = arith::AddIOp::create(rw, loc, col2, c(32));
+  // B's tiles start at element column g * col (and 16 groups later).
+  Value col2 = arith::MulIOp::create(rw, loc, col, c(group));
+  Value col2n = arith::AddIOp::create(rw, loc, col2, c(depth));
   auto ks = scf::ForOp::create(
-      rw, loc, c(0), c(k), c(32), acc,
+      rw, loc, c(0), c(k), c(depth), acc,
       [&](OpBuilder &lb, Location ll, Value kk, ValueRange sums) {
-        Value pairRow = arith::DivUIOp::create(lb, ll, kk, c(2));
+        Value pairRow = arith::DivUIOp::create(lb, ll, kk, c(group));
         Value a0 = amx::TileLoadOp::create(lb, ll, operandTile, a,
                                            ValueRange{row, kk});
         Value a1 = amx::TileLoadOp::create(lb, ll, operandTile, a,
@@ -189,8 +218,12 @@ void lowerToTiles(IRRewriter &rw, linalg::GenericOp product) {
         for (auto [i, lhs, rhs] :
              llvm::enumerate(SmallVector<Value>{a0, a0, a1, a1},
                              SmallVector<Value>{b0, b1, b0, b1}))
+          // tdpbssd (signed bytes, no zext) or tdpbf16ps.
           next.push_back(
-              amx::TileMulFOp::create(lb, ll, accTile, lhs, rhs, sums[i]));
+              int8 ? amx::TileMulIOp::create(lb, ll, accTile, lhs, rhs, sums[i])
+                         .getResult()
+                   : amx::TileMulFOp::create(lb, ll, accTile, lhs, rhs, sums[i])
+                         .getResult());
         scf::YieldOp::create(lb, ll, next);
       });
   for (auto [i, corner] : llvm::enumerate(corners))
@@ -206,7 +239,9 @@ struct LowerAmxProducts : relay::impl::LowerAmxProductsBase<LowerAmxProducts> {
     ModuleOp module = getOperation();
     SmallVector<linalg::GenericOp> products;
     module.walk([&](linalg::GenericOp product) {
-      if (isTileable(product) && relay::cpu::cpuFor(product).amx)
+      relay::cpu::CPUDescription cpu = relay::cpu::cpuFor(product);
+      if (isTileable(product) &&
+          (isInt8Product(product) ? cpu.amxInt8 : cpu.amx))
         products.push_back(product);
     });
     if (products.empty())

@@ -134,26 +134,31 @@ def TileAndVectorize : Pass<"relay-tile-and-vectorize", "::mlir::func::FuncOp"> 
 }
 
 def LowerAmxProducts : Pass<"relay-lower-amx-products", "::mlir::ModuleOp"> {
-  let summary = "Compute the bf16 products marked relay.amx_tiles on AMX "
-                "tiles";
+  let summary = "Compute the bf16 and int8 products marked relay.amx_tiles "
+                "on AMX tiles";
   let description = [{
     Runs after one-shot bufferization, before --relay-tile-and-vectorize.
     The CPU lowering target makes the bf16 convolutions and matrix products
     of `--relay-to-mixed-precision` into one linalg.generic marked
-    `relay.amx_tiles` on CPUs with AMX-BF16 (AmxProducts.cpp):
+    `relay.amx_tiles` on CPUs with AMX-BF16, and the int8 convolutions of
+    `--relay-quantize` on CPUs with AMX-INT8 (AmxProducts.cpp):
 
     ```mlir
     out[m, n] += A[m, k] * B[k / 2, n, k % 2]
     // A: memref<MxKxbf16>, B: memref<K/2xNx2xbf16>, out: memref<MxNxf32>
+    out[m, n] += extsi(A[m, k]) * extsi(B[k / 4, n, k % 4])
+    // A: memref<MxKxi8>, B: memref<K/4xNx4xi8>, out: memref<MxNxi32>
     ```
 
     This pass computes each such product whose M, N and K are multiples of
-    32, on a CPU (`--relay-set-target-cpu`) with AMX-BF16, with the `amx`
-    dialect: for each 32x32 block of `out` (consecutive blocks share a
+    32 (K of 64 for int8), on a CPU (`--relay-set-target-cpu`) with
+    AMX-BF16 (AMX-INT8), with the `amx` dialect: for each 32x32 block of
+    `out` (consecutive blocks share a
     panel of the larger operand, which then stays in L2 while the other's
     panels stream: the rows' blocks inside when N > M), four 16x16 f32
-    accumulator tiles, and along K two 16x32 tiles of A and two of B (rows
-    of pairs: the VNNI layout `tdpbf16ps` reads) multiplied into them. The
+    (int32) accumulator tiles, and along K two 16x32 bf16 (16x64 byte)
+    tiles of A and two of B (rows of pairs or quads: the VNNI layout
+    `tdpbf16ps` and `tdpbssd` read) multiplied into them. The
     accumulators start from zero when a `linalg.fill` with zero of `out`
     comes right before (the fill goes), else from `out`. The blocks' loop is
     marked `relay.independent_iterations` (`--relay-parallelize-loops`).

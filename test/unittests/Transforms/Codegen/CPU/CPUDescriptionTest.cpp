@@ -38,10 +38,16 @@ TEST(CPUDescriptionTest, NamedCPUs) {
   EXPECT_EQ(spr->l2Bytes, 2 << 20);
   EXPECT_EQ(spr->vectorBits, 512);
   EXPECT_TRUE(spr->amx);
+  EXPECT_TRUE(spr->amxInt8);
+  auto icelake = lookupCPU("icelake-server", error);
+  ASSERT_TRUE(succeeded(icelake)) << error;
+  EXPECT_TRUE(icelake->vnni);
+  EXPECT_FALSE(icelake->amxInt8);
   auto haswell = lookupCPU("haswell", error);
   ASSERT_TRUE(succeeded(haswell)) << error;
   EXPECT_EQ(haswell->vectorBits, 256);
   EXPECT_FALSE(haswell->amx);
+  EXPECT_FALSE(haswell->amxInt8);
   EXPECT_TRUE(failed(lookupCPU("pentium-9000", error)));
   EXPECT_NE(error.find("unknown CPU 'pentium-9000'"), std::string::npos);
   EXPECT_NE(error.find("znver4"), std::string::npos);
