@@ -185,44 +185,46 @@ func.func @wide(%a: memref<64x32xbf16>, %b: memref<16x128x2xbf16>,
 // -----
 
 #a = affine_map<(m, n, k, j) -> (m, k * 4 + j)>
-#b = affine_map<(m, n, k, j) -> (k, n, j)>
+#b = affine_map<(m, n, k, j) -> (n floordiv 32, k, n mod 32, j)>
 #out = affine_map<(m, n, k, j) -> (m, n)>
 
-// Tests that an int8 product (B in quads along k) over a buffer zeroed
-// right before it takes 16x16 int32 accumulators from zero, along k (128
-// bytes) two 16x64 byte tiles of A and two of B (its quads as rows: B's
-// tiles start at column 4 * c and 64 bytes later) multiplied as signed
+// Tests that an int8 product (B in two panels of 32 columns, quads along k)
+// over a buffer zeroed right before it takes 16x16 int32 accumulators from
+// zero, along k (128 bytes) two 16x64 byte tiles of A and two of B (each
+// panel's 32 rows of quads, panel after panel: column block c's tiles are
+// at row (c / 32) * 32 + k / 4, columns 0 and 64) multiplied as signed
 // bytes (tile_muli without zext: tdpbssd); and that a CPU without AMX-INT8
 // keeps the generic.
 // CHECK-LABEL: func.func @int8
-// CHECK-SAME:    (%[[A:.*]]: memref<32x128xi8>, %[[B:.*]]: memref<32x64x4xi8>, %[[OUT:.*]]: memref<32x64xi32>)
+// CHECK-SAME:    (%[[A:.*]]: memref<32x128xi8>, %[[B:.*]]: memref<2x32x32x4xi8>, %[[OUT:.*]]: memref<32x64xi32>)
 // CHECK-NOT:   linalg.fill
-// CHECK:       %[[ROWS:.*]] = memref.collapse_shape %[[B]] {{\[}}[0], [1, 2]] : memref<32x64x4xi8> into memref<32x256xi8>
+// CHECK:       %[[ROWS:.*]] = memref.collapse_shape %[[B]] {{\[}}[0, 1], [2, 3]] : memref<2x32x32x4xi8> into memref<64x128xi8>
 // CHECK:       scf.for %[[BLOCK:.*]] = %c0 to %c2 step %c1 {
 // CHECK:         %[[R:.*]] = arith.muli %{{.*}}, %c32
 // CHECK:         %[[C:.*]] = arith.muli %{{.*}}, %c32
 // CHECK-COUNT-4: amx.tile_zero : !amx.tile<16x16xi32>
-// CHECK:         %[[C4:.*]] = arith.muli %[[C]], %c4
-// CHECK:         %[[C4N:.*]] = arith.addi %[[C4]], %c64
+// CHECK:         %[[PANEL:.*]] = arith.divui %[[C]], %c32
+// CHECK:         %[[P0:.*]] = arith.muli %[[PANEL]], %c32
 // CHECK:         %[[SUMS:.*]]:4 = scf.for %[[K:.*]] = %c0 to %c128 step %c64 iter_args
 // CHECK:           %[[KQ:.*]] = arith.divui %[[K]], %c4
+// CHECK:           %[[ROW:.*]] = arith.addi %[[P0]], %[[KQ]]
 // CHECK:           amx.tile_load %[[A]][%[[R]], %[[K]]] : memref<32x128xi8> into !amx.tile<16x64xi8>
 // CHECK:           amx.tile_load %[[A]]
-// CHECK:           amx.tile_load %[[ROWS]][%[[KQ]], %[[C4]]] : memref<32x256xi8> into !amx.tile<16x64xi8>
-// CHECK:           amx.tile_load %[[ROWS]][%[[KQ]], %[[C4N]]]
+// CHECK:           amx.tile_load %[[ROWS]][%[[ROW]], %c0] : memref<64x128xi8> into !amx.tile<16x64xi8>
+// CHECK:           amx.tile_load %[[ROWS]][%[[ROW]], %c64]
 // CHECK-COUNT-4:   amx.tile_muli %{{[^ ]*}}, %{{[^ ]*}}, %{{[^ ]*}} : !amx.tile<16x64xi8>, !amx.tile<16x64xi8>, !amx.tile<16x16xi32>
 // CHECK:           scf.yield
 // CHECK:         amx.tile_store %[[OUT]][%[[R]], %[[C]]], %[[SUMS]]#0 : memref<32x64xi32>, !amx.tile<16x16xi32>
 // NOAMX-LABEL: func.func @int8
 // NOAMX-NOT:   amx.
 // NOAMX:       linalg.generic
-func.func @int8(%a: memref<32x128xi8>, %b: memref<32x64x4xi8>,
+func.func @int8(%a: memref<32x128xi8>, %b: memref<2x32x32x4xi8>,
                 %out: memref<32x64xi32>) {
   %zero = arith.constant 0 : i32
   linalg.fill ins(%zero : i32) outs(%out : memref<32x64xi32>)
   linalg.generic {indexing_maps = [#a, #b, #out],
                   iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
-      ins(%a, %b : memref<32x128xi8>, memref<32x64x4xi8>)
+      ins(%a, %b : memref<32x128xi8>, memref<2x32x32x4xi8>)
       outs(%out : memref<32x64xi32>) attrs = {relay.amx_tiles} {
   ^bb0(%x: i8, %y: i8, %acc: i32):
     %xi = arith.extsi %x : i8 to i32
@@ -237,7 +239,7 @@ func.func @int8(%a: memref<32x128xi8>, %b: memref<32x64x4xi8>,
 // -----
 
 #a = affine_map<(m, n, k, j) -> (m, k * 4 + j)>
-#b = affine_map<(m, n, k, j) -> (k, n, j)>
+#b = affine_map<(m, n, k, j) -> (n floordiv 32, k, n mod 32, j)>
 #out = affine_map<(m, n, k, j) -> (m, n)>
 
 // Tests that an int8 product whose k is not a multiple of a tile row (64
@@ -246,12 +248,12 @@ func.func @int8(%a: memref<32x128xi8>, %b: memref<32x64x4xi8>,
 // CHECK-LABEL: func.func @int8_untileable
 // CHECK-NOT:   amx.
 // CHECK-COUNT-2: linalg.generic
-func.func @int8_untileable(%a: memref<32x32xi8>, %b: memref<8x32x4xi8>,
-                           %a2: memref<32x64xi8>, %b2: memref<16x32x4xi8>,
+func.func @int8_untileable(%a: memref<32x32xi8>, %b: memref<1x8x32x4xi8>,
+                           %a2: memref<32x64xi8>, %b2: memref<1x16x32x4xi8>,
                            %out: memref<32x32xi32>) {
   linalg.generic {indexing_maps = [#a, #b, #out],
                   iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
-      ins(%a, %b : memref<32x32xi8>, memref<8x32x4xi8>)
+      ins(%a, %b : memref<32x32xi8>, memref<1x8x32x4xi8>)
       outs(%out : memref<32x32xi32>) attrs = {relay.amx_tiles} {
   ^bb0(%x: i8, %y: i8, %acc: i32):
     %xi = arith.extsi %x : i8 to i32
@@ -262,7 +264,7 @@ func.func @int8_untileable(%a: memref<32x32xi8>, %b: memref<8x32x4xi8>,
   }
   linalg.generic {indexing_maps = [#a, #b, #out],
                   iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
-      ins(%a2, %b2 : memref<32x64xi8>, memref<16x32x4xi8>)
+      ins(%a2, %b2 : memref<32x64xi8>, memref<1x16x32x4xi8>)
       outs(%out : memref<32x32xi32>) attrs = {relay.amx_tiles} {
   ^bb0(%x: i8, %y: i8, %acc: i32):
     %xi = arith.extui %x : i8 to i32

@@ -6,11 +6,13 @@
 // makes) on CPUs with AMX-INT8 (Sapphire Rapids and later). Each becomes
 // one product
 //
-//   out[m, n] = sum over k of A[m, k] * B[k / g, n, k % g]
+//   out[m, n] = sum over k of A[m, k] * B[k / 2, n, k % 2]            bf16
+//   out[m, n] = sum over k of A[m, k] * B[n / 32, k / 4, n % 32, k % 4]
+//                                                                    int8
 //
-// of A (M x K) and B (K/g x N x g: groups of g along k, AMX's VNNI layout;
-// g = 2 for bf16, 4 for int8) into f32 (int32), M and N multiples of 32, K
-// of 32 (64): a linalg.generic marked relay.amx_tiles, which
+// of A (M x K) and B (pairs or quads along k, AMX's VNNI layout; int8's in
+// panels of 32 columns) into f32 (int32), M and N multiples of 32, K of
+// 32 (64): a linalg.generic marked relay.amx_tiles, which
 // --relay-lower-amx-products computes on AMX tiles (tdpbf16ps: a 16x32
 // bf16 tile of A times one of B into a 16x16 f32 tile; tdpbssd: 16x64
 // signed bytes into 16x16 int32) after bufferization. Unlowered, it is an
@@ -62,18 +64,20 @@ int64_t roundUp(int64_t v, int64_t multiple) {
 }
 
 /// The product out = A x B of the file comment, marked for AMX tiles: bf16
-/// into f32, or signed i8 into i32.
+/// into f32 (B: K/2 x N x 2), or signed i8 into i32 (B in panels of 32
+/// columns: N/32 x K/4 x 32 x 4).
 Value amxTileProduct(OpBuilder &b, Location loc, Value a, Value packed) {
   int64_t m = cast<RankedTensorType>(a.getType()).getDimSize(0);
   auto bt = cast<RankedTensorType>(packed.getType());
   bool int8 = bt.getElementType().isInteger(8);
   Type acc = int8 ? Type(b.getI32Type()) : Type(b.getF32Type());
-  Value init = filledTensor(b, loc, {m, bt.getDimSize(1)},
-                            constantScalar(b, loc, acc, 0));
+  int64_t n = int8 ? bt.getDimSize(0) * bt.getDimSize(2) : bt.getDimSize(1);
+  Value init = filledTensor(b, loc, {m, n}, constantScalar(b, loc, acc, 0));
   auto product = linalg::GenericOp::create(
       b, loc, init.getType(), ValueRange{a, packed}, ValueRange{init},
-      amxProductMaps(b.getContext(), bt.getDimSize(2)), amxProductIterators(),
-      [&](OpBuilder &nb, Location nl, ValueRange args) {
+      int8 ? amxPanelProductMaps(b.getContext())
+           : amxProductMaps(b.getContext()),
+      amxProductIterators(), [&](OpBuilder &nb, Location nl, ValueRange args) {
         Value sum;
         if (int8) {
           Value x = arith::ExtSIOp::create(nb, nl, acc, args[0]);
@@ -168,11 +172,19 @@ Value windowsMatrix(OpBuilder &b, Location loc, Value nhwc,
 
 namespace mlir::relay::cpu {
 
-SmallVector<AffineMap> amxProductMaps(MLIRContext *ctx, int64_t group) {
+SmallVector<AffineMap> amxProductMaps(MLIRContext *ctx) {
   AffineExpr dm, dn, dk, dj;
   bindDims(ctx, dm, dn, dk, dj);
-  return {AffineMap::get(4, 0, {dm, dk * group + dj}, ctx),
+  return {AffineMap::get(4, 0, {dm, dk * 2 + dj}, ctx),
           AffineMap::get(4, 0, {dk, dn, dj}, ctx),
+          AffineMap::get(4, 0, {dm, dn}, ctx)};
+}
+
+SmallVector<AffineMap> amxPanelProductMaps(MLIRContext *ctx) {
+  AffineExpr dm, dn, dk, dj;
+  bindDims(ctx, dm, dn, dk, dj);
+  return {AffineMap::get(4, 0, {dm, dk * 4 + dj}, ctx),
+          AffineMap::get(4, 0, {dn.floorDiv(kBlock), dk, dn % kBlock, dj}, ctx),
           AffineMap::get(4, 0, {dm, dn}, ctx)};
 }
 
@@ -321,15 +333,20 @@ Value amxInt8Conv2d(OpBuilder &b, const Conv2dProblem &conv) {
                 : windowsMatrix(b, loc, nhwc, {images, ho, wo}, {kh, kw}, s, d,
                                 mp, kp);
 
-  // B (kp/4 x np x 4): element (k, n) is w[n, k % C, k / C], packed at
-  // compile time, zero past K and the output channels.
+  // B in panels of 32 output channels (np/32 x kp/4 x 32 x 4): element
+  // (k, n) is w[n, k % C, k / C], packed at compile time, zero past K and
+  // the output channels. A block of 32 columns then reads its panel as one
+  // run of memory: in quads along N (kp/4 x np x 4) its tiles' rows were
+  // np * 4 bytes apart, and ResNet-18's 512-channel layers, whose 2.4 MB of
+  // weights come from memory, read them a cache line per 2 KB.
   std::vector<char> quads(kp * np, 0);
   for (int64_t ki = 0; ki < k; ++ki)
     for (int64_t ni = 0; ni < o; ++ni)
-      quads[(ki / 4 * np + ni) * 4 + ki % 4] =
-          bytes[ni * ws.so + ki % c * ws.sc + ki / c * ws.st];
+      quads[((ni / kBlock * (kp / 4) + ki / 4) * kBlock + ni % kBlock) * 4 +
+            ki % 4] = bytes[ni * ws.so + ki % c * ws.sc + ki / c * ws.st];
   Value packed = bytesConstant(
-      b, loc, RankedTensorType::get({kp / 4, np, 4}, i8), quads, isResource);
+      b, loc, RankedTensorType::get({np / kBlock, kp / 4, kBlock, 4}, i8),
+      quads, isResource);
 
   // Pixels x output channels: NHWC, or transposed back to NCHW.
   Value product = amxTileProduct(b, loc, a, packed);
