@@ -2,31 +2,37 @@
 // RUN: relay-mlir-opt %s --split-input-file --relay-set-target-cpu=cpu=cooperlake --relay-lower-amx-products | FileCheck %s --check-prefix=NOAMX
 
 #a = affine_map<(m, n, k, j) -> (m, k * 2 + j)>
-#b = affine_map<(m, n, k, j) -> (k, n, j)>
+#b = affine_map<(m, n, k, j) -> (n floordiv 32, k, n mod 32, j)>
 #out = affine_map<(m, n, k, j) -> (m, n)>
 
 // Tests that a marked product over a buffer zeroed right before it becomes
 // one loop over the 32x32 blocks of the result (2 x 3 here; marked for
 // --relay-parallelize-loops), four 16x16 f32
 // accumulator tiles from zero (the fill goes), and along k two 16x32 tiles
-// of A and two of B (its pairs as rows) multiplied into them; that the
+// of A and two of B (each panel's 64 rows of 32 pairs, panel after panel:
+// column block c's tiles are at row (c / 32) * 64 + k / 2, columns 0 and
+// 32) multiplied into them; that the
 // function asks the runtime for the tiles first; and that a CPU without
 // AMX (Cooper Lake has AVX-512 BF16 only) keeps the generic.
 // CHECK:       func.func private @relay_rt_request_amx()
 // CHECK-LABEL: func.func @product
-// CHECK-SAME:    (%[[A:.*]]: memref<64x128xbf16>, %[[B:.*]]: memref<64x96x2xbf16>, %[[OUT:.*]]: memref<64x96xf32>)
+// CHECK-SAME:    (%[[A:.*]]: memref<64x128xbf16>, %[[B:.*]]: memref<3x64x32x2xbf16>, %[[OUT:.*]]: memref<64x96xf32>)
 // CHECK-NOT:   linalg.fill
 // CHECK:       call @relay_rt_request_amx() : () -> ()
-// CHECK:       %[[ROWS:.*]] = memref.collapse_shape %[[B]] {{\[}}[0], [1, 2]] : memref<64x96x2xbf16> into memref<64x192xbf16>
+// CHECK:       %[[ROWS:.*]] = memref.collapse_shape %[[B]] {{\[}}[0, 1], [2, 3]] : memref<3x64x32x2xbf16> into memref<192x64xbf16>
 // CHECK:       scf.for %[[BLOCK:.*]] = %c0 to %c6 step %c1 {
 // CHECK:         %[[R:.*]] = arith.muli %{{.*}}, %c32
 // CHECK:         %[[C:.*]] = arith.muli %{{.*}}, %c32
 // CHECK-COUNT-4: amx.tile_zero : !amx.tile<16x16xf32>
+// CHECK:         %[[PANEL:.*]] = arith.divui %[[C]], %c32
+// CHECK:         %[[P0:.*]] = arith.muli %[[PANEL]], %c64
 // CHECK:         %[[SUMS:.*]]:4 = scf.for %[[K:.*]] = %c0 to %c128 step %c32 iter_args
+// CHECK:           %[[KQ:.*]] = arith.divui %[[K]], %c2
+// CHECK:           %[[ROW:.*]] = arith.addi %[[P0]], %[[KQ]]
 // CHECK:           amx.tile_load %[[A]][%[[R]], %[[K]]] : memref<64x128xbf16> into !amx.tile<16x32xbf16>
 // CHECK:           amx.tile_load %[[A]]
-// CHECK:           amx.tile_load %[[ROWS]]
-// CHECK:           amx.tile_load %[[ROWS]]
+// CHECK:           amx.tile_load %[[ROWS]][%[[ROW]], %c0] : memref<192x64xbf16> into !amx.tile<16x32xbf16>
+// CHECK:           amx.tile_load %[[ROWS]][%[[ROW]], %c32]
 // CHECK-COUNT-4:   amx.tile_mulf
 // CHECK:           scf.yield
 // CHECK:         amx.tile_store %[[OUT]][%[[R]], %[[C]]], %[[SUMS]]#0 : memref<64x96xf32>, !amx.tile<16x16xf32>
@@ -36,13 +42,13 @@
 // NOAMX-NOT:   amx.
 // NOAMX:       linalg.fill
 // NOAMX:       linalg.generic
-func.func @product(%a: memref<64x128xbf16>, %b: memref<64x96x2xbf16>,
+func.func @product(%a: memref<64x128xbf16>, %b: memref<3x64x32x2xbf16>,
                    %out: memref<64x96xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%out : memref<64x96xf32>)
   linalg.generic {indexing_maps = [#a, #b, #out],
                   iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
-      ins(%a, %b : memref<64x128xbf16>, memref<64x96x2xbf16>)
+      ins(%a, %b : memref<64x128xbf16>, memref<3x64x32x2xbf16>)
       outs(%out : memref<64x96xf32>) attrs = {relay.amx_tiles} {
   ^bb0(%x: bf16, %y: bf16, %acc: f32):
     %xf = arith.extf %x : bf16 to f32
@@ -57,7 +63,7 @@ func.func @product(%a: memref<64x128xbf16>, %b: memref<64x96x2xbf16>,
 // -----
 
 #a = affine_map<(m, n, k, j) -> (m, k * 2 + j)>
-#b = affine_map<(m, n, k, j) -> (k, n, j)>
+#b = affine_map<(m, n, k, j) -> (n floordiv 32, k, n mod 32, j)>
 #out = affine_map<(m, n, k, j) -> (m, n)>
 
 // Tests that without a zero fill right before, the accumulators start from
@@ -66,11 +72,11 @@ func.func @product(%a: memref<64x128xbf16>, %b: memref<64x96x2xbf16>,
 // CHECK:         amx.tile_load %{{.*}} : memref<32x32xf32> into !amx.tile<16x16xf32>
 // CHECK-NOT:     amx.tile_zero
 // CHECK:         scf.for
-func.func @accumulate(%a: memref<32x32xbf16>, %b: memref<16x32x2xbf16>,
+func.func @accumulate(%a: memref<32x32xbf16>, %b: memref<1x16x32x2xbf16>,
                       %out: memref<32x32xf32>) {
   linalg.generic {indexing_maps = [#a, #b, #out],
                   iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
-      ins(%a, %b : memref<32x32xbf16>, memref<16x32x2xbf16>)
+      ins(%a, %b : memref<32x32xbf16>, memref<1x16x32x2xbf16>)
       outs(%out : memref<32x32xf32>) attrs = {relay.amx_tiles} {
   ^bb0(%x: bf16, %y: bf16, %acc: f32):
     %xf = arith.extf %x : bf16 to f32
@@ -85,7 +91,7 @@ func.func @accumulate(%a: memref<32x32xbf16>, %b: memref<16x32x2xbf16>,
 // -----
 
 #a = affine_map<(m, n, k, j) -> (m, k * 2 + j)>
-#b = affine_map<(m, n, k, j) -> (k, n, j)>
+#b = affine_map<(m, n, k, j) -> (n floordiv 32, k, n mod 32, j)>
 #out = affine_map<(m, n, k, j) -> (m, n)>
 
 // Tests that a marked product whose sizes are not multiples of 32, or
@@ -94,13 +100,13 @@ func.func @accumulate(%a: memref<32x32xbf16>, %b: memref<16x32x2xbf16>,
 // CHECK-NOT:   amx.
 // CHECK:       linalg.generic
 // CHECK:       linalg.generic
-func.func @untileable(%a: memref<16x32xbf16>, %b: memref<16x32x2xbf16>,
+func.func @untileable(%a: memref<16x32xbf16>, %b: memref<1x16x32x2xbf16>,
                       %out: memref<16x32xf32>,
                       %sa: memref<32x32xbf16, strided<[64, 1]>>,
                       %sout: memref<32x32xf32>) {
   linalg.generic {indexing_maps = [#a, #b, #out],
                   iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
-      ins(%a, %b : memref<16x32xbf16>, memref<16x32x2xbf16>)
+      ins(%a, %b : memref<16x32xbf16>, memref<1x16x32x2xbf16>)
       outs(%out : memref<16x32xf32>) attrs = {relay.amx_tiles} {
   ^bb0(%x: bf16, %y: bf16, %acc: f32):
     %xf = arith.extf %x : bf16 to f32
@@ -111,7 +117,7 @@ func.func @untileable(%a: memref<16x32xbf16>, %b: memref<16x32x2xbf16>,
   }
   linalg.generic {indexing_maps = [#a, #b, #out],
                   iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
-      ins(%sa, %b : memref<32x32xbf16, strided<[64, 1]>>, memref<16x32x2xbf16>)
+      ins(%sa, %b : memref<32x32xbf16, strided<[64, 1]>>, memref<1x16x32x2xbf16>)
       outs(%sout : memref<32x32xf32>) attrs = {relay.amx_tiles} {
   ^bb0(%x: bf16, %y: bf16, %acc: f32):
     %xf = arith.extf %x : bf16 to f32
@@ -126,7 +132,7 @@ func.func @untileable(%a: memref<16x32xbf16>, %b: memref<16x32x2xbf16>,
 // -----
 
 #a = affine_map<(m, n, k, j) -> (m, k * 2 + j)>
-#b = affine_map<(m, n, k, j) -> (k, n, j)>
+#b = affine_map<(m, n, k, j) -> (n floordiv 32, k, n mod 32, j)>
 #out = affine_map<(m, n, k, j) -> (m, n)>
 
 // Tests that a generic marked by hand that is not the product (here a
@@ -134,11 +140,11 @@ func.func @untileable(%a: memref<16x32xbf16>, %b: memref<16x32x2xbf16>,
 // CHECK-LABEL: func.func @not_a_product
 // CHECK-NOT:   amx.
 // CHECK:       linalg.generic
-func.func @not_a_product(%a: memref<32x32xbf16>, %b: memref<16x32x2xbf16>,
+func.func @not_a_product(%a: memref<32x32xbf16>, %b: memref<1x16x32x2xbf16>,
                          %out: memref<32x32xf32>) {
   linalg.generic {indexing_maps = [#a, #b, #out],
                   iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
-      ins(%a, %b : memref<32x32xbf16>, memref<16x32x2xbf16>)
+      ins(%a, %b : memref<32x32xbf16>, memref<1x16x32x2xbf16>)
       outs(%out : memref<32x32xf32>) attrs = {relay.amx_tiles} {
   ^bb0(%x: bf16, %y: bf16, %acc: f32):
     %xf = arith.extf %x : bf16 to f32
@@ -153,7 +159,7 @@ func.func @not_a_product(%a: memref<32x32xbf16>, %b: memref<16x32x2xbf16>,
 // -----
 
 #a = affine_map<(m, n, k, j) -> (m, k * 2 + j)>
-#b = affine_map<(m, n, k, j) -> (k, n, j)>
+#b = affine_map<(m, n, k, j) -> (n floordiv 32, k, n mod 32, j)>
 #out = affine_map<(m, n, k, j) -> (m, n)>
 
 // Tests that where B has more columns than A has rows (a small image with
@@ -166,11 +172,11 @@ func.func @not_a_product(%a: memref<32x32xbf16>, %b: memref<16x32x2xbf16>,
 // CHECK:         %[[R:.*]] = arith.muli %[[INNER]], %c32
 // CHECK:         %[[C:.*]] = arith.muli %[[OUTER]], %c32
 // CHECK:         amx.tile_load %{{.*}}[%[[R]], %[[C]]] : memref<64x128xf32> into !amx.tile<16x16xf32>
-func.func @wide(%a: memref<64x32xbf16>, %b: memref<16x128x2xbf16>,
+func.func @wide(%a: memref<64x32xbf16>, %b: memref<4x16x32x2xbf16>,
                 %out: memref<64x128xf32>) {
   linalg.generic {indexing_maps = [#a, #b, #out],
                   iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
-      ins(%a, %b : memref<64x32xbf16>, memref<16x128x2xbf16>)
+      ins(%a, %b : memref<64x32xbf16>, memref<4x16x32x2xbf16>)
       outs(%out : memref<64x128xf32>) attrs = {relay.amx_tiles} {
   ^bb0(%x: bf16, %y: bf16, %acc: f32):
     %xf = arith.extf %x : bf16 to f32

@@ -3,7 +3,8 @@
 // RUN: relay-mlir-opt %s --relay-set-target-cpu=cpu=cooperlake --relay-to-linalg | FileCheck %s --check-prefix=NOAMX
 // Products of bfloat16 operands into float32 (--relay-to-mixed-precision's)
 // on a CPU with AMX-BF16 (Sapphire Rapids here): one product
-// out[m, n] += A[m, k] * B[k / 2, n, k % 2] marked relay.amx_tiles, M, N
+// out[m, n] += A[m, k] * B[n / 32, k / 2, n % 32, k % 2] (B in panels of 32
+// columns, pairs along k) marked relay.amx_tiles, M, N
 // and K padded to multiples of 32 (--relay-lower-amx-products then computes
 // it on AMX tiles), for convolutions on their im2col matrix (pixels x
 // tap * C + channel, from the image in NHWC) and matrix products on their
@@ -11,9 +12,9 @@
 
 // Tests that a 3x3 convolution of constant weights copies each tap's window
 // of the NHWC image into A's columns (k 180 in a zeroed 64x192 A: 49 pixels,
-// 20 channels), packs the weights at compile time into 96 rows of 64 pairs
-// (40 output channels padded), and transposes the product's 49x40 corner
-// back to NCHW; and that the LLVM lowering asks the runtime for the tiles
+// 20 channels), packs the weights at compile time into two panels of 96
+// rows of 32 pairs (40 output channels padded), and transposes the
+// product's 49x40 corner back to NCHW; and that the LLVM lowering asks the runtime for the tiles
 // and multiplies them with tdpbf16ps.
 // CHECK-LABEL: func.func @conv(
 // CHECK: linalg.transpose ins(%{{.*}} : tensor<1x20x9x9xbf16>) outs(%{{.*}} : tensor<1x9x9x20xbf16>) permutation = [0, 2, 3, 1]
@@ -22,8 +23,8 @@
 // CHECK: tensor.expand_shape {{.*}} into tensor<1x7x7x9x20xbf16>
 // CHECK-COUNT-9: tensor.insert_slice %{{.*}} into %{{.*}} [1, 7, 7, 1, 20] [1, 1, 1, 1, 1] : tensor<1x7x7x20xbf16> into tensor<1x7x7x9x20xbf16>
 // CHECK: %[[A:.*]] = tensor.insert_slice %{{.*}} into %[[ZERO]][0, 0] [49, 180] [1, 1] : tensor<49x180xbf16> into tensor<64x192xbf16>
-// CHECK: %[[B:.*]] = arith.constant dense<{{.*}}> : tensor<96x64x2xbf16>
-// CHECK: %[[P:.*]] = linalg.generic {{.*}} ins(%[[A]], %[[B]] : tensor<64x192xbf16>, tensor<96x64x2xbf16>) outs(%{{.*}} : tensor<64x64xf32>) attrs = {relay.amx_tiles}
+// CHECK: %[[B:.*]] = arith.constant dense<{{.*}}> : tensor<2x96x32x2xbf16>
+// CHECK: %[[P:.*]] = linalg.generic {{.*}} ins(%[[A]], %[[B]] : tensor<64x192xbf16>, tensor<2x96x32x2xbf16>) outs(%{{.*}} : tensor<64x64xf32>) attrs = {relay.amx_tiles}
 // CHECK: tensor.extract_slice %[[P]][0, 0] [49, 40] [1, 1]
 // CHECK: linalg.transpose ins(%{{.*}} : tensor<1x49x40xf32>) outs(%{{.*}} : tensor<1x40x49xf32>) permutation = [0, 2, 1]
 // LLVM-LABEL: llvm.func @conv(
@@ -46,7 +47,7 @@ relay.func @conv(%x: tensor<1x20x7x7xbf16>) -> tensor<1x40x7x7xf32> {
 // CHECK-LABEL: func.func @runtime(
 // CHECK: tensor.expand_shape %{{.*}} {{\[}}[0, 1, 2], [3, 4]] output_shape [2, 4, 4, 9, 32] : tensor<32x288xbf16> into tensor<2x4x4x9x32xbf16>
 // CHECK: tensor.extract_slice %{{.*}}[0, 0, 0, 0] [2, 4, 4, 32] [1, 2, 2, 1]
-// CHECK: linalg.generic {indexing_maps = [#[[PACK:.*]], #{{.*}}], {{.*}} ins(%{{.*}} : tensor<32x32x3x3xbf16>) outs(%{{.*}} : tensor<144x32x2xbf16>)
+// CHECK: linalg.generic {indexing_maps = [#[[PACK:.*]], #{{.*}}], {{.*}} ins(%{{.*}} : tensor<32x32x3x3xbf16>) outs(%{{.*}} : tensor<1x144x32x2xbf16>)
 // CHECK: relay.amx_tiles
 // CHECK-LABEL: func.func @dense(
 relay.func @runtime(%x: tensor<2x32x8x8xbf16>, %w: tensor<32x32x3x3xbf16>) -> tensor<2x32x4x4xf32> {
@@ -56,9 +57,9 @@ relay.func @runtime(%x: tensor<2x32x8x8xbf16>, %w: tensor<32x32x3x3xbf16>) -> te
 
 // Tests that a dense layer of 20 rows is its rows padded to 32 times the
 // weights packed at compile time, its 20x48 corner the result.
-// CHECK: %[[W:.*]] = arith.constant dense<{{.*}}> : tensor<32x64x2xbf16>
+// CHECK: %[[W:.*]] = arith.constant dense<{{.*}}> : tensor<2x32x32x2xbf16>
 // CHECK: %[[X:.*]] = tensor.pad %{{.*}} low[0, 0] high[12, 0]
-// CHECK: %[[P:.*]] = linalg.generic {{.*}} ins(%[[X]], %[[W]] : tensor<32x64xbf16>, tensor<32x64x2xbf16>) outs(%{{.*}} : tensor<32x64xf32>) attrs = {relay.amx_tiles}
+// CHECK: %[[P:.*]] = linalg.generic {{.*}} ins(%[[X]], %[[W]] : tensor<32x64xbf16>, tensor<2x32x32x2xbf16>) outs(%{{.*}} : tensor<32x64xf32>) attrs = {relay.amx_tiles}
 // CHECK: tensor.extract_slice %[[P]][0, 0] [20, 48] [1, 1]
 // CHECK-LABEL: func.func @rgb(
 relay.func @dense(%x: tensor<20x64xbf16>) -> tensor<20x48xf32> {

@@ -6,13 +6,12 @@
 // makes) on CPUs with AMX-INT8 (Sapphire Rapids and later). Each becomes
 // one product
 //
-//   out[m, n] = sum over k of A[m, k] * B[k / 2, n, k % 2]            bf16
-//   out[m, n] = sum over k of A[m, k] * B[n / 32, k / 4, n % 32, k % 4]
-//                                                                    int8
+//   out[m, n] = sum over k of A[m, k] * B[n / 32, k / g, n % 32, k % g]
 //
-// of A (M x K) and B (pairs or quads along k, AMX's VNNI layout; int8's in
-// panels of 32 columns) into f32 (int32), M and N multiples of 32, K of
-// 32 (64): a linalg.generic marked relay.amx_tiles, which
+// of A (M x K) and B (panels of 32 columns, each K/g rows of groups of g
+// along k: AMX's VNNI layout, g = 2 for bf16, 4 for int8) into f32
+// (int32), M and N multiples of 32, K of 32 (64): a linalg.generic marked
+// relay.amx_tiles, which
 // --relay-lower-amx-products computes on AMX tiles (tdpbf16ps: a 16x32
 // bf16 tile of A times one of B into a 16x16 f32 tile; tdpbssd: 16x64
 // signed bytes into 16x16 int32) after bufferization. Unlowered, it is an
@@ -64,20 +63,18 @@ int64_t roundUp(int64_t v, int64_t multiple) {
 }
 
 /// The product out = A x B of the file comment, marked for AMX tiles: bf16
-/// into f32 (B: K/2 x N x 2), or signed i8 into i32 (B in panels of 32
-/// columns: N/32 x K/4 x 32 x 4).
+/// into f32 or signed i8 into i32, B in panels (N/32 x K/g x 32 x g).
 Value amxTileProduct(OpBuilder &b, Location loc, Value a, Value packed) {
   int64_t m = cast<RankedTensorType>(a.getType()).getDimSize(0);
   auto bt = cast<RankedTensorType>(packed.getType());
   bool int8 = bt.getElementType().isInteger(8);
   Type acc = int8 ? Type(b.getI32Type()) : Type(b.getF32Type());
-  int64_t n = int8 ? bt.getDimSize(0) * bt.getDimSize(2) : bt.getDimSize(1);
+  int64_t n = bt.getDimSize(0) * bt.getDimSize(2);
   Value init = filledTensor(b, loc, {m, n}, constantScalar(b, loc, acc, 0));
   auto product = linalg::GenericOp::create(
       b, loc, init.getType(), ValueRange{a, packed}, ValueRange{init},
-      int8 ? amxPanelProductMaps(b.getContext())
-           : amxProductMaps(b.getContext()),
-      amxProductIterators(), [&](OpBuilder &nb, Location nl, ValueRange args) {
+      amxProductMaps(b.getContext(), bt.getDimSize(3)), amxProductIterators(),
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
         Value sum;
         if (int8) {
           Value x = arith::ExtSIOp::create(nb, nl, acc, args[0]);
@@ -96,8 +93,9 @@ Value amxTileProduct(OpBuilder &b, Location loc, Value a, Value packed) {
   return product.getResult(0);
 }
 
-/// B (kp/2 x np x 2) of constant weights whose element (k, n) is the
-/// `at(k, n)`-th bf16 of `bytes`, or zero where `at` is negative.
+/// B (np/32 x kp/2 x 32 x 2: panels of 32 columns, pairs along k) of
+/// constant weights whose element (k, n) is the `at(k, n)`-th bf16 of
+/// `bytes`, or zero where `at` is negative.
 Value packedPairs(OpBuilder &b, Location loc, ArrayRef<char> bytes,
                   bool isResource, int64_t kp, int64_t np,
                   function_ref<int64_t(int64_t, int64_t)> at) {
@@ -105,17 +103,28 @@ Value packedPairs(OpBuilder &b, Location loc, ArrayRef<char> bytes,
   for (int64_t k = 0; k < kp; ++k)
     for (int64_t n = 0; n < np; ++n)
       if (int64_t i = at(k, n); i >= 0)
-        std::memcpy(&packed[((k / 2 * np + n) * 2 + k % 2) * 2], &bytes[i * 2],
-                    2);
-  auto type = RankedTensorType::get({kp / 2, np, 2}, b.getBF16Type());
+        std::memcpy(
+            &packed[(((n / kBlock * (kp / 2) + k / 2) * kBlock + n % kBlock) *
+                         2 +
+                     k % 2) *
+                    2],
+            &bytes[i * 2], 2);
+  auto type =
+      RankedTensorType::get({np / kBlock, kp / 2, kBlock, 2}, b.getBF16Type());
   return bytesConstant(b, loc, type, packed, isResource);
 }
 
-/// The pairs' map (kq, n, j) -> k = 2 kq + j, n.
+/// The pairs' map (panel, kq, column, j) -> k = 2 kq + j, n = 32 panel +
+/// column.
 std::pair<AffineExpr, AffineExpr> pairIndices(MLIRContext *ctx) {
-  AffineExpr dk, dn, dj;
-  bindDims(ctx, dk, dn, dj);
-  return {dk * 2 + dj, dn};
+  AffineExpr dp, dk, dn, dj;
+  bindDims(ctx, dp, dk, dn, dj);
+  return {dk * 2 + dj, dp * kBlock + dn};
+}
+
+/// The shape of a bf16 B of kp x np in panels.
+SmallVector<int64_t> pairPanels(int64_t kp, int64_t np) {
+  return {np / kBlock, kp / 2, kBlock, 2};
 }
 
 /// The im2col matrix (mp x kp) of the padded NHWC image `nhwc` for an
@@ -172,18 +181,10 @@ Value windowsMatrix(OpBuilder &b, Location loc, Value nhwc,
 
 namespace mlir::relay::cpu {
 
-SmallVector<AffineMap> amxProductMaps(MLIRContext *ctx) {
+SmallVector<AffineMap> amxProductMaps(MLIRContext *ctx, int64_t group) {
   AffineExpr dm, dn, dk, dj;
   bindDims(ctx, dm, dn, dk, dj);
-  return {AffineMap::get(4, 0, {dm, dk * 2 + dj}, ctx),
-          AffineMap::get(4, 0, {dk, dn, dj}, ctx),
-          AffineMap::get(4, 0, {dm, dn}, ctx)};
-}
-
-SmallVector<AffineMap> amxPanelProductMaps(MLIRContext *ctx) {
-  AffineExpr dm, dn, dk, dj;
-  bindDims(ctx, dm, dn, dk, dj);
-  return {AffineMap::get(4, 0, {dm, dk * 4 + dj}, ctx),
+  return {AffineMap::get(4, 0, {dm, dk * group + dj}, ctx),
           AffineMap::get(4, 0, {dn.floorDiv(kBlock), dk, dn % kBlock, dj}, ctx),
           AffineMap::get(4, 0, {dm, dn}, ctx)};
 }
@@ -259,8 +260,8 @@ Value amxConv2d(OpBuilder &b, const Conv2dProblem &conv) {
     Value wPadded = padHighTo(b, loc, conv.weight, {np, c, rows, kw});
     AffineExpr tap = ki.floorDiv(c);
     pairs = copyThroughMap(
-        b, loc, wPadded, {kp / 2, np, 2},
-        AffineMap::get(3, 0, {ni, ki % c, tap.floorDiv(kw), tap % kw}, ctx));
+        b, loc, wPadded, pairPanels(kp, np),
+        AffineMap::get(4, 0, {ni, ki % c, tap.floorDiv(kw), tap % kw}, ctx));
   }
 
   // Pixels x output channels, back to NCHW.
@@ -390,8 +391,8 @@ Value amxProduct(OpBuilder &b, Location loc, RankedTensorType type, Value x,
                               wIsNK ? SmallVector<int64_t>{np, kp}
                                     : SmallVector<int64_t>{kp, np});
     pairs =
-        copyThroughMap(b, loc, wPadded, {kp / 2, np, 2},
-                       AffineMap::get(3, 0,
+        copyThroughMap(b, loc, wPadded, pairPanels(kp, np),
+                       AffineMap::get(4, 0,
                                       wIsNK ? SmallVector<AffineExpr>{ni, ki}
                                             : SmallVector<AffineExpr>{ki, ni},
                                       b.getContext()));

@@ -257,12 +257,11 @@ Value widenedBF16(OpBuilder &b, Location loc, Value v);
 // bf16 products on AMX tiles (AmxProducts.cpp)
 //===----------------------------------------------------------------------===//
 
-/// The indexing maps and iterators of the products marked for AMX tiles:
-/// bf16's out[m, n] += A[m, k] * B[k / 2, n, k % 2] over (m, n, k / 2,
-/// k % 2), and int8's, whose B is in panels of 32 columns, out[m, n] +=
-/// A[m, k] * B[n / 32, k / 4, n % 32, k % 4] over (m, n, k / 4, k % 4).
-SmallVector<AffineMap> amxProductMaps(MLIRContext *ctx);
-SmallVector<AffineMap> amxPanelProductMaps(MLIRContext *ctx);
+/// The indexing maps and iterators of the products marked for AMX tiles,
+/// out[m, n] += A[m, k] * B[n / 32, k / g, n % 32, k % g] over (m, n,
+/// k / g, k % g): B in panels of 32 columns, groups of `group` g = 2
+/// (bf16) or 4 (int8) along k.
+SmallVector<AffineMap> amxProductMaps(MLIRContext *ctx, int64_t group);
 SmallVector<utils::IteratorType> amxProductIterators();
 
 /// An ungrouped NCHW convolution of bf16 images and weights into f32 as one

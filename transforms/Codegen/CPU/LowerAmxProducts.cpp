@@ -69,56 +69,47 @@ bool isProductBody(linalg::GenericOp product, bool int8) {
                     product);
 }
 
-/// Whether `a` is int8 (else bf16): the group of B's VNNI layout is then 4,
-/// and B in panels.
+/// Whether `a` is int8 (else bf16): the group of B's VNNI layout is then 4.
 bool isInt8Product(linalg::GenericOp product) {
   auto at = dyn_cast<MemRefType>(product.getDpsInputs()[0].getType());
   return at && at.getElementType().isInteger(8);
 }
 
 /// Whether `product` is AmxProducts.cpp's generic on buffers this pass can
-/// tile: A (M x K bf16), B (K/2 x N x 2 bf16), out (M x N f32); or A (M x K
-/// i8, K a multiple of 64), B (N/32 x K/4 x 32 x 4 i8: panels of 32
-/// columns), out (M x N i32).
+/// tile: A (M x K bf16), B (N/32 x K/2 x 32 x 2 bf16), out (M x N f32); or
+/// A (M x K i8, K a multiple of 64), B (N/32 x K/4 x 32 x 4 i8), out (M x N
+/// i32).
 bool isTileable(linalg::GenericOp product) {
   if (!relay::hasCodegenMark(product, relay::CodegenMark::AmxTiles) ||
       !product.hasPureBufferSemantics() || product.getNumDpsInputs() != 2 ||
       product.getNumDpsInits() != 1)
     return false;
   bool int8 = isInt8Product(product);
-  MLIRContext *ctx = product.getContext();
+  int64_t group = int8 ? 4 : 2;
   // The maps and body of AmxProducts.cpp's product: a generic marked by
   // hand with anything else keeps its own meaning.
   if (product.getIndexingMapsArray() !=
-          (int8 ? relay::cpu::amxPanelProductMaps(ctx)
-                : relay::cpu::amxProductMaps(ctx)) ||
+          relay::cpu::amxProductMaps(product.getContext(), group) ||
       product.getIteratorTypesArray() != relay::cpu::amxProductIterators() ||
       !isProductBody(product, int8))
     return false;
   Value a = product.getDpsInputs()[0], b = product.getDpsInputs()[1];
   Value out = product.getDpsInits()[0];
-  if (!isDenseBlocked(a, {true, true}) || !isDenseBlocked(out, {true, true}))
+  if (!isDenseBlocked(a, {true, true}) ||
+      !isDenseBlocked(b, {false, false, true, false}) ||
+      !isDenseBlocked(out, {true, true}))
     return false;
-  auto at = cast<MemRefType>(a.getType());
+  auto at = cast<MemRefType>(a.getType()), bt = cast<MemRefType>(b.getType());
   auto ot = cast<MemRefType>(out.getType());
-  if (int8) {
-    if (!isDenseBlocked(b, {false, false, true, false}))
-      return false;
-    auto bt = cast<MemRefType>(b.getType());
-    return bt.getElementType().isInteger(8) &&
-           ot.getElementType().isInteger(32) && at.getDimSize(1) % 64 == 0 &&
-           bt.getDimSize(3) == 4 && bt.getDimSize(1) * 4 == at.getDimSize(1) &&
-           bt.getDimSize(0) * 32 == ot.getDimSize(1) &&
-           at.getDimSize(0) == ot.getDimSize(0);
-  }
-  if (!isDenseBlocked(b, {false, true, false}))
-    return false;
-  auto bt = cast<MemRefType>(b.getType());
-  return at.getElementType().isBF16() && bt.getElementType().isBF16() &&
-         ot.getElementType().isF32() && bt.getDimSize(2) == 2 &&
-         bt.getDimSize(0) * 2 == at.getDimSize(1) &&
-         at.getDimSize(0) == ot.getDimSize(0) &&
-         bt.getDimSize(1) == ot.getDimSize(1);
+  bool types =
+      int8 ? bt.getElementType().isInteger(8) &&
+                 ot.getElementType().isInteger(32) && at.getDimSize(1) % 64 == 0
+           : at.getElementType().isBF16() && bt.getElementType().isBF16() &&
+                 ot.getElementType().isF32();
+  return types && bt.getDimSize(3) == group &&
+         bt.getDimSize(1) * group == at.getDimSize(1) &&
+         bt.getDimSize(0) * 32 == ot.getDimSize(1) &&
+         at.getDimSize(0) == ot.getDimSize(0);
 }
 
 /// The linalg.fill with zero of `out` right before `product`; null when
@@ -159,13 +150,10 @@ void lowerToTiles(IRRewriter &rw, linalg::GenericOp product) {
   rw.setInsertionPoint(product);
   func::CallOp::create(rw, loc, kRequestAmx, TypeRange{}, ValueRange{});
 
-  // B as rows of groups: K/2 rows of N pairs (bf16), or, for int8, each
-  // panel's K/4 rows of 32 quads, panel after panel. A tile is 16 rows of
-  // 16 groups.
+  // B as rows of groups: each panel's K/g rows of 32 groups, panel after
+  // panel. A tile is 16 rows of 16 groups.
   Value rows = memref::CollapseShapeOp::create(
-      rw, loc, b,
-      int8 ? SmallVector<ReassociationIndices>{{0, 1}, {2, 3}}
-           : SmallVector<ReassociationIndices>{{0}, {1, 2}});
+      rw, loc, b, SmallVector<ReassociationIndices>{{0, 1}, {2, 3}});
   // Index constants, made once before the loops.
   llvm::SmallDenseMap<int64_t, Value> constants;
   Operation *beforeLoops = rows.getDefiningOp();
@@ -213,16 +201,10 @@ void lowerToTiles(IRRewriter &rw, linalg::GenericOp product) {
              : amx::TileLoadOp::create(rw, loc, accTile, out, ValueRange{i, j})
                    .getResult());
 
-  // B's tiles start at element column g * col (and 16 groups later); an
-  // int8 panel's at column 0 (and 64) of row (col / 32) * K/4 + k/4.
-  Value col2 = int8 ? c(0) : arith::MulIOp::create(rw, loc, col, c(group));
-  Value col2n =
-      int8 ? c(depth) : arith::AddIOp::create(rw, loc, col2, c(depth));
-  Value panelRow =
-      int8 ? arith::MulIOp::create(rw, loc,
-                                   arith::DivUIOp::create(rw, loc, col, c(32)),
-                                   c(k / group))
-           : c(0);
+  // B's tiles are at row (col / 32) * K/g + k/g of the rows, columns 0
+  // and 16 groups later.
+  Value panelRow = arith::MulIOp::create(
+      rw, loc, arith::DivUIOp::create(rw, loc, col, c(32)), c(k / group));
   auto ks = scf::ForOp::create(
       rw, loc, c(0), c(k), c(depth), acc,
       [&](OpBuilder &lb, Location ll, Value kk, ValueRange sums) {
@@ -233,9 +215,9 @@ void lowerToTiles(IRRewriter &rw, linalg::GenericOp product) {
         Value a1 = amx::TileLoadOp::create(lb, ll, operandTile, a,
                                            ValueRange{row16, kk});
         Value b0 = amx::TileLoadOp::create(lb, ll, operandTile, rows,
-                                           ValueRange{pairRow, col2});
+                                           ValueRange{pairRow, c(0)});
         Value b1 = amx::TileLoadOp::create(lb, ll, operandTile, rows,
-                                           ValueRange{pairRow, col2n});
+                                           ValueRange{pairRow, c(depth)});
         SmallVector<Value> next;
         for (auto [i, lhs, rhs] :
              llvm::enumerate(SmallVector<Value>{a0, a0, a1, a1},

@@ -144,11 +144,16 @@ def LowerAmxProducts : Pass<"relay-lower-amx-products", "::mlir::ModuleOp"> {
     `--relay-quantize` on CPUs with AMX-INT8 (AmxProducts.cpp):
 
     ```mlir
-    out[m, n] += A[m, k] * B[k / 2, n, k % 2]
-    // A: memref<MxKxbf16>, B: memref<K/2xNx2xbf16>, out: memref<MxNxf32>
-    out[m, n] += extsi(A[m, k]) * extsi(B[k / 4, n, k % 4])
-    // A: memref<MxKxi8>, B: memref<K/4xNx4xi8>, out: memref<MxNxi32>
+    out[m, n] += A[m, k] * B[n / 32, k / 2, n % 32, k % 2]
+    // A: memref<MxKxbf16>, B: memref<N/32xK/2x32x2xbf16>, out: memref<MxNxf32>
+    out[m, n] += extsi(A[m, k]) * extsi(B[n / 32, k / 4, n % 32, k % 4])
+    // A: memref<MxKxi8>, B: memref<N/32xK/4x32x4xi8>, out: memref<MxNxi32>
     ```
+
+    B is in panels of 32 columns, each one run of memory (K/g rows of 32
+    groups of g along k), so that a block of columns streams its panel
+    (ResNet-18's 512-channel layers read megabytes of weights from memory;
+    with rows of all N columns, a tile's rows were N groups apart).
 
     This pass computes each such product whose M, N and K are multiples of
     32 (K of 64 for int8), on a CPU (`--relay-set-target-cpu`) with
@@ -157,8 +162,8 @@ def LowerAmxProducts : Pass<"relay-lower-amx-products", "::mlir::ModuleOp"> {
     panel of the larger operand, which then stays in L2 while the other's
     panels stream: the rows' blocks inside when N > M), four 16x16 f32
     (int32) accumulator tiles, and along K two 16x32 bf16 (16x64 byte)
-    tiles of A and two of B (rows of pairs or quads: the VNNI layout
-    `tdpbf16ps` and `tdpbssd` read) multiplied into them. The
+    tiles of A and two of B (16 of the panel's rows of pairs or quads: the
+    VNNI layout `tdpbf16ps` and `tdpbssd` read) multiplied into them. The
     accumulators start from zero when a `linalg.fill` with zero of `out`
     comes right before (the fill goes), else from `out`. The blocks' loop is
     marked `relay.independent_iterations` (`--relay-parallelize-loops`).
