@@ -41,6 +41,7 @@
 #include "dialects/relay/RelayDialect.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <cstring>
@@ -155,20 +156,44 @@ Value windowsMatrix(OpBuilder &b, Location loc, Value nhwc,
   Value taps5 = tensor::ExpandShapeOp::create(
       b, loc, RankedTensorType::get({images, ho, wo, taps, c}, e), inner,
       rowsAndColumns);
-  auto windowType = RankedTensorType::get({images, ho, wo, c}, e);
-  for (int64_t i = 0; i < kh; ++i)
-    for (int64_t j = 0; j < kw; ++j) {
-      Value window = tensor::ExtractSliceOp::create(
-          b, loc, windowType, nhwc, ValueRange{}, ValueRange{}, ValueRange{},
-          b.getDenseI64ArrayAttr({0, i * d[0], j * d[1], 0}),
-          b.getDenseI64ArrayAttr({images, ho, wo, c}),
-          b.getDenseI64ArrayAttr({1, s[0], s[1], 1}));
-      taps5 = tensor::InsertSliceOp::create(
-          b, loc, window, taps5, ValueRange{}, ValueRange{}, ValueRange{},
-          b.getDenseI64ArrayAttr({0, 0, 0, i * kw + j, 0}),
-          b.getDenseI64ArrayAttr({images, ho, wo, 1, c}),
-          b.getDenseI64ArrayAttr({1, 1, 1, 1, 1}));
-    }
+  // Row by row of the output: the rows are independent, and with threads
+  // --relay-to-llvm copies them in parallel (each tap's copy alone is too
+  // small to be split).
+  auto windowType = RankedTensorType::get({images, 1, wo, c}, e);
+  scf::ForOp rows =
+      loopOp(b, loc, ho, 1, taps5, [&](OpBuilder &lb, Value y, Value acc) {
+        OpFoldResult zero = lb.getIndexAttr(0);
+        Value top = arith::MulIOp::create(
+            lb, loc, y, arith::ConstantIndexOp::create(lb, loc, s[0]));
+        for (int64_t i = 0; i < kh; ++i)
+          for (int64_t j = 0; j < kw; ++j) {
+            Value inRow = arith::AddIOp::create(
+                lb, loc, top,
+                arith::ConstantIndexOp::create(lb, loc, i * d[0]));
+            Value window = tensor::ExtractSliceOp::create(
+                lb, loc, windowType, nhwc,
+                ArrayRef<OpFoldResult>{lb.getIndexAttr(0), inRow,
+                                       lb.getIndexAttr(j * d[1]),
+                                       lb.getIndexAttr(0)},
+                ArrayRef<OpFoldResult>{lb.getIndexAttr(images),
+                                       lb.getIndexAttr(1), lb.getIndexAttr(wo),
+                                       lb.getIndexAttr(c)},
+                ArrayRef<OpFoldResult>{lb.getIndexAttr(1), lb.getIndexAttr(1),
+                                       lb.getIndexAttr(s[1]),
+                                       lb.getIndexAttr(1)});
+            acc = tensor::InsertSliceOp::create(
+                lb, loc, window, acc,
+                ArrayRef<OpFoldResult>{zero, y, zero,
+                                       lb.getIndexAttr(i * kw + j), zero},
+                ArrayRef<OpFoldResult>{lb.getIndexAttr(images),
+                                       lb.getIndexAttr(1), lb.getIndexAttr(wo),
+                                       lb.getIndexAttr(1), lb.getIndexAttr(c)},
+                SmallVector<OpFoldResult>(5, lb.getIndexAttr(1)));
+          }
+        return acc;
+      });
+  relay::setCodegenMark(rows, relay::CodegenMark::IndependentIterations);
+  taps5 = rows.getResult(0);
   Value a = tensor::CollapseShapeOp::create(
       b, loc, RankedTensorType::get({rowsOfA, k}, e), taps5, rowsAndColumns);
   if (paddedA)
