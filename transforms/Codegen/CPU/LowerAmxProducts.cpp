@@ -106,7 +106,7 @@ bool isTileable(linalg::GenericOp product) {
                  ot.getElementType().isInteger(32) && at.getDimSize(1) % 64 == 0
            : at.getElementType().isBF16() && bt.getElementType().isBF16() &&
                  ot.getElementType().isF32();
-  return types && bt.getDimSize(3) == group &&
+  return types && bt.getDimSize(2) == 32 && bt.getDimSize(3) == group &&
          bt.getDimSize(1) * group == at.getDimSize(1) &&
          bt.getDimSize(0) * 32 == ot.getDimSize(1) &&
          at.getDimSize(0) == ot.getDimSize(0);
