@@ -90,6 +90,9 @@ struct CPUDescription {
   int64_t panelSliceK(int64_t columns, int64_t elementBytes) const {
     return std::max<int64_t>(1, l1Bytes * 2 / 3 / (columns * elementBytes));
   }
+  /// The bytes of a block of A's rows by a k tile a product on packed panels
+  /// keeps in L2 while B's panels' slices stream past (half of it).
+  int64_t panelBlockBytes() const { return l2Bytes / 2; }
   /// `rows` of a product (its m loop) padded with zero rows, by under 15%,
   /// where that makes them fit the tiles better; else `rows`. Up to twice
   /// cacheTileRows(), rows are one cache tile and need register tiles with

@@ -231,23 +231,37 @@ static Value productOnPanels(OpBuilder &b, Location loc, RankedTensorType type,
     }
     llvm_unreachable("a layout");
   };
-  // Every m tile of the product reads all of the panels: beyond a core's
-  // share of the last level cache they come from memory for each. Then,
-  // with several m tiles, the panels go in blocks of that share, each
-  // multiplied by all of x before the next (on a Zen 5 at one thread, one
-  // pass of each, 2048^3 168 -> 187 GFLOP/s, 3072^3 84 -> 90, 4096^3 96 -> 108;
-  // the large products' remaining gap to oneDNN is elsewhere). Blocks divide
-  // the panels; a divisor under half the share (61 panels in blocks of 1) would
-  // read all of x once per few panels instead.
-  int64_t panelBytes =
-      k * lanes * pt.getElementType().getIntOrFloatBitWidth() / 8;
-  int64_t share = std::max<int64_t>(1, cpu.l3BytesPerCore / panelBytes);
+  // Blocks of panels, each multiplied by all of x before the next, where
+  // that moves fewer bytes from memory than one pass over all of them. A
+  // block the threads' shares of the last level cache hold is read from
+  // memory once, x once per block; without blocks x is read once and the
+  // panels once per block of x's rows the schedule keeps in L2 (each m tile
+  // on the Zen 4 the rule was first measured on, and the many rows of a
+  // weight gradient). On a Zen 5 (4 MB a core) with products on packed
+  // panels, blocks the cache held made 3072^3 and 4096^3 10-25% slower
+  // (4096^3 at one / two threads 722 / 430 ms in blocks of 4 MB, 620 / 324
+  // without); by this count they move 1.9x and 1.9x / 1x the bytes.
+  // Blocks divide the panels; a divisor under half the share (61 panels in
+  // blocks of 1) would read all of x once per few panels instead.
+  int64_t panelBytes = k * lanes * elementBytes;
+  int64_t share = std::max<int64_t>(
+      1, cpu.l3BytesPerCore * std::max<int64_t>(1, cpu.threads) / panelBytes);
   int64_t blockPanels = share;
   while (panels % blockPanels)
     --blockPanels;
+  int64_t rowsPerPass =
+      layout == Layout::InPlace
+          ? cpu.cacheTileRows()
+          : cpu.panelBlockBytes() /
+                (std::min(k, cpu.panelSliceK(lanes, elementBytes)) *
+                 elementBytes);
+  int64_t xBytes = paddedM * k * elementBytes, wBytes = panels * panelBytes;
+  int64_t blockedBytes = xBytes * (panels / blockPanels) + wBytes;
+  int64_t passes = llvm::divideCeil(paddedM, std::max<int64_t>(1, rowsPerPass));
+  int64_t unblockedBytes = xBytes + wBytes * (panels > share ? passes : 1);
   Value out;
   if (blockPanels < panels && 2 * blockPanels > share &&
-      paddedM >= 2 * cpu.cacheTileRows()) {
+      blockedBytes < unblockedBytes) {
     Value init = tensor::EmptyOp::create(b, loc, shapeWith(panels), e);
     out = loop(b, loc, panels, blockPanels, init,
                [&](OpBuilder &lb, Value no, Value acc) {

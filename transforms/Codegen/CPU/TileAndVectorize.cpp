@@ -90,7 +90,7 @@ struct TileSizes {
     manyInputsVector = 2 * lanes;
     // Products on packed panels (schedulePanelProduct): the block of A's
     // rows (rows x the k tile) takes half of L2.
-    panelBlockBytes = cpu.l2Bytes / 2;
+    panelBlockBytes = cpu.panelBlockBytes();
   }
   relay::cpu::CPUDescription cpu;
   int64_t lanes, regM, regN, cacheM, cacheN, cacheK, minPanelBytes, innerVector,
