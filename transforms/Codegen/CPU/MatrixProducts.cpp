@@ -235,12 +235,10 @@ static Value productOnPanels(OpBuilder &b, Location loc, RankedTensorType type,
   // that moves fewer bytes from memory than one pass over all of them. A
   // block the threads' shares of the last level cache hold is read from
   // memory once, x once per block; without blocks x is read once and the
-  // panels once per block of x's rows the schedule keeps in L2 (each m tile
-  // on the Zen 4 the rule was first measured on, and the many rows of a
-  // weight gradient). On a Zen 5 (4 MB a core) with products on packed
-  // panels, blocks the cache held made 3072^3 and 4096^3 10-25% slower
-  // (4096^3 at one / two threads 722 / 430 ms in blocks of 4 MB, 620 / 324
-  // without); by this count they move 1.9x and 1.9x / 1x the bytes.
+  // panels once per block of x's rows the schedule keeps in L2 (a cache
+  // tile's rows where x is read in place). On a Zen 5 (4 MB a core), blocks
+  // of the cache's share made 4096^3 slower (one / two threads 722 / 430 ms,
+  // 620 / 324 without): by this count they move 1.9x / 1x the bytes.
   // Blocks divide the panels; a divisor under half the share (61 panels in
   // blocks of 1) would read all of x once per few panels instead.
   int64_t panelBytes = k * lanes * elementBytes;

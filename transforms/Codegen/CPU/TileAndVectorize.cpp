@@ -88,13 +88,10 @@ struct TileSizes {
     // 32 vector registers).
     innerVector = 4 * lanes;
     manyInputsVector = 2 * lanes;
-    // Products on packed panels (schedulePanelProduct): the block of A's
-    // rows (rows x the k tile) takes half of L2.
-    panelBlockBytes = cpu.panelBlockBytes();
   }
   relay::cpu::CPUDescription cpu;
   int64_t lanes, regM, regN, cacheM, cacheN, cacheK, minPanelBytes, innerVector,
-      manyInputsVector, panelBlockBytes;
+      manyInputsVector;
 };
 /// The least work (2*m*n*k) of a contraction split across threads. Handing
 /// a task to a spinning worker of the C runtime costs about a microsecond;
@@ -614,7 +611,7 @@ struct TileAndVectorizePass
         return failure();
     }
     SmallVector<int64_t> inner = tiled->getStaticLoopRanges();
-    int64_t blockRows = tiles.panelBlockBytes / (kt * bytes);
+    int64_t blockRows = tiles.cpu.panelBlockBytes() / (kt * bytes);
     SmallVector<int64_t> block(numLoops, 0);
     block[l.mo] = tileOrWhole(
         inner[l.mo],
