@@ -192,13 +192,23 @@ static Value productOnPanels(OpBuilder &b, Location loc, RankedTensorType type,
   // rows a row of the result apart, they fall in few sets of L1 (a 1024^3
   // product's C loops on a Xeon: 118 GFLOP/s, against 155 with each tile's
   // rows contiguous). The result then goes in panels too, loops (no, mo,
-  // mi, ni, k): outP[no, mo, mi, ni], copied back after. With x in place,
-  // loops (m, no, ni, k): out[m, no, ni] = sum_k x[m, k] * packed[no, k,
-  // ni].
+  // mi, ni, k): outP[no, mo, mi, ni], copied back after. That copy and its
+  // second buffer (the pages of a fresh one fault in) cost more than the
+  // rows' sets save once the result is far beyond the caches: on a Zen 5 at
+  // one thread 16384x512x4096 (a 256 MB result) took 1630 ms in panels
+  // against 329 in rows, 16384x1024x4096 1991 against 628, 8192x2048x4096
+  // (128 MB) 657 against 606, while with 64 MB results panels won (4096^3
+  // 633 against 1063, 4096x2048x4096 325 against 483) or nearly tied
+  // (4096x1024x4096: 165 against 157). So panels only up to 64 MB of
+  // result. With x in place, loops (m, no, ni, k): out[m, no, ni] = sum_k
+  // x[m, k] * packed[no, k, ni].
   enum class Layout { InPlace, Rows, Panels };
-  Layout layout = rows == 1                                  ? Layout::InPlace
-                  : k > cpu.panelSliceK(lanes, elementBytes) ? Layout::Panels
-                                                             : Layout::Rows;
+  constexpr int64_t maxPanelsResultBytes = int64_t(64) << 20;
+  bool panelsPay = k > cpu.panelSliceK(lanes, elementBytes) &&
+                   paddedM * paddedN * elementBytes <= maxPanelsResultBytes;
+  Layout layout = rows == 1   ? Layout::InPlace
+                  : panelsPay ? Layout::Panels
+                              : Layout::Rows;
   int64_t panels = paddedN / lanes;
   // The result's shape with `count` panels, and the dimension of panels.
   auto shapeWith = [&](int64_t count) {
