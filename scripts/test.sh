@@ -36,12 +36,12 @@ sanitized_tests() {
     # differences), and four more of 23-101 s (the interpreter's recursion
     # limits, bf16 precision, layouts, packed operands: a clean clone's run
     # on a Xeon took 38 minutes with them); the normal build above has run
-    # them all, and --sanitize runs them too. Since 2026-12-03 also seven
+    # them all, and --sanitize runs them too. Since 2026-12-03 also eight
     # of 30-102 s that repeat numeric checks on code the rest covers
     # (dynamic-shape operators, forward-mode rules, Hessians, pooling ties,
     # the gradient language, random programs, -mcpu variants, training):
     # a clean clone's run on a 2-core Zen 5 took 47 minutes with them,
-    # 10 of them the sanitized lit tests (1,174 s of CPU; 710 s without).
+    # 10 of them the sanitized lit tests (1,174 s of CPU; 714 s without).
     export LIT_FILTER_OUT='(operators-gpu-lowering|operators-compiled|opt-levels|gradient-rules|relay-run/gradient|partial-eval-gradient-torch|interpreter-recursion|relay-run/precision|convert-layout|packed-operands|relay-run/operators-dynamic|forward-ad-rules|relay-run/differential|hessian-vector|pool-ties|gradient-language|cpu-option|train-digits)\.test$'
   fi
   ctest --test-dir build-sanitize --output-on-failure -j "$(nproc)" \
