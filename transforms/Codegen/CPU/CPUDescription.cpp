@@ -134,21 +134,14 @@ static std::optional<CacheSizes> cachesOf(StringRef name) {
       .Default(std::nullopt);
 }
 
-/// The host's data caches from Linux's sysfs (cpu0: every core of an x86
-/// package has the same). A level sysfs does not give (virtual machines
-/// often give none) takes the value of the host's family in the table, else
-/// keeps its default: on a Zen 5 VM without sysfs caches the defaults' 2 MB
-/// of L3 a core ran 4096^3 products at 170 / 233 GFLOP/s (one / two
-/// threads), the family's 4 MB at 190 / 316.
-static void readHostCaches(CPUDescription &cpu) {
+void mlir::relay::cpu::readCaches(CPUDescription &cpu, StringRef cacheDir) {
   if (std::optional<CacheSizes> family = cachesOf(cpu.name)) {
     cpu.l1Bytes = family->l1;
     cpu.l2Bytes = family->l2;
     cpu.l3BytesPerCore = family->l3PerCore;
   }
   for (int index = 0; index < 8; ++index) {
-    std::string dir =
-        "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index);
+    std::string dir = (cacheDir + "/index" + Twine(index)).str();
     std::string level = readFile(dir + "/level");
     if (level.empty())
       break;
@@ -178,7 +171,7 @@ const CPUDescription &mlir::relay::cpu::hostCPU() {
     llvm::sort(list);
     cpu.features = llvm::join(list, ",");
     setISA(cpu, features);
-    readHostCaches(cpu);
+    readCaches(cpu, kHostCacheDir);
     return cpu;
   }();
   return host;
