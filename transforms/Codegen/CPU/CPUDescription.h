@@ -73,6 +73,21 @@ struct CPUDescription {
   /// between them need slack (AVX2's 4x16 tiles, 8 accumulators, ran a
   /// 512^3 product 20% slower than 6x16 tiles on a Zen 3).
   static constexpr int64_t kMinTileAccumulators = 10;
+  /// The least work (2*m*n*k) of a contraction split across threads. Handing
+  /// a task to a spinning worker of the C runtime costs about a microsecond;
+  /// MobileNet-V2 at two threads ran fastest with 2 MFLOP (5.2 ms, against
+  /// 6.6 ms with 48 MFLOP and k >= 256, which the wake-ups of MLIR's own
+  /// async runtime asked for).
+  static constexpr int64_t kParallelMinFlops = 2 << 20;
+  /// Whether a product reads the rows of its left operand in place at any
+  /// size, rather than copying them into panels once they outgrow half of
+  /// L2 (MatrixProducts' panelRows): a Zen 5. There, in place ran 384^3 to
+  /// 4096^3 products 2-15% faster at one thread and 7-21% at two (no copy
+  /// nor its parallel region; 1024^3: 9.2 -> 9.0 ms and 5.1 -> 4.8 ms, 2048^3
+  /// 82 -> 75 and 42 -> 39), where a Xeon ran 768^3 and 1024^3 6-12% faster
+  /// packed. A Zen 4 (an L1 of 8 ways, not 12, for a register tile's 8
+  /// rows a row apart) is not measured: it keeps the packed rule.
+  bool readsProductRowsInPlace() const { return name == "znver5"; }
   /// The rows of a product's cache tile: 8 register tiles.
   int64_t cacheTileRows() const { return 8 * registerTileRows(); }
   int64_t registerTileColumns() const { return 2 * f32Lanes(); }

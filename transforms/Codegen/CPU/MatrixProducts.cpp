@@ -11,9 +11,11 @@
 #include "transforms/Codegen/CPU/CPUKernels.h"
 
 #include "conversion/RelayToLinalg/LoweringHelpers.h"
+#include "dialects/relay/RelayDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
@@ -134,12 +136,14 @@ Value paddedContract(OpBuilder &b, Location loc, RankedTensorType type,
 /// accumulators; 1 (x read in place) where there is none, x has under 4
 /// tiles, or x (`bytes`) fits in half of L2 (where it is read from at
 /// little cost: on a Xeon with a 2 MB L2, 256^3 to 512^3 products ran 3-5%
-/// faster in place, 768^3 and 1024^3 6-12% faster packed). AVX-512 only:
-/// AVX2's 6x16 tiles (haswell code on that Xeon) ran a 1024^3 product 10%
-/// slower packed.
+/// faster in place, 768^3 and 1024^3 6-12% faster packed), or on a CPU
+/// that reads them in place as fast at any size
+/// (CPUDescription::readsProductRowsInPlace). AVX-512 only: AVX2's 6x16
+/// tiles (haswell code on that Xeon) ran a 1024^3 product 10% slower packed.
 static int64_t panelRows(const cpu::CPUDescription &cpu, int64_t paddedM,
                          int64_t bytes) {
-  if (cpu.vectorBits != 512 || 2 * bytes <= cpu.l2Bytes)
+  if (cpu.vectorBits != 512 || 2 * bytes <= cpu.l2Bytes ||
+      cpu.readsProductRowsInPlace())
     return 1;
   int64_t vectors = cpu.registerTileColumns() / cpu.f32Lanes();
   for (int64_t r = cpu.registerTileRows();
@@ -148,6 +152,10 @@ static int64_t panelRows(const cpu::CPUDescription &cpu, int64_t paddedM,
       return paddedM >= 4 * r ? r : 1;
   return 1;
 }
+
+/// B's panels [count, k, lanes] from panel `first` on.
+using PanelsAt =
+    function_ref<Value(OpBuilder &, OpFoldResult first, int64_t count)>;
 
 /// out[m, n] = sum_k x[m, k] * packed[n / lanes, k, n % lanes] (packed:
 /// the weights in panels of `lanes` columns, n padded to a multiple of
@@ -159,11 +167,11 @@ static int64_t panelRows(const cpu::CPUDescription &cpu, int64_t paddedM,
 /// one pass over x against 2n flops per element; the product's loops then
 /// go as --relay-tile-and-vectorize schedules products on panels.
 static Value productOnPanels(OpBuilder &b, Location loc, RankedTensorType type,
-                             Value x, Value packed) {
+                             Value x, int64_t panels, int64_t lanes,
+                             PanelsAt panelsAt) {
   MLIRContext *ctx = b.getContext();
   Type e = type.getElementType();
-  auto pt = cast<RankedTensorType>(packed.getType());
-  int64_t lanes = pt.getDimSize(2), paddedN = pt.getDimSize(0) * lanes;
+  int64_t paddedN = panels * lanes;
   int64_t m = type.getDimSize(0), n = type.getDimSize(1);
   int64_t k = cast<RankedTensorType>(x.getType()).getDimSize(1);
   int64_t paddedM = paddedExtent(b, m, /*isN=*/false);
@@ -209,7 +217,6 @@ static Value productOnPanels(OpBuilder &b, Location loc, RankedTensorType type,
   Layout layout = rows == 1   ? Layout::InPlace
                   : panelsPay ? Layout::Panels
                               : Layout::Rows;
-  int64_t panels = paddedN / lanes;
   // The result's shape with `count` panels, and the dimension of panels.
   auto shapeWith = [&](int64_t count) {
     switch (layout) {
@@ -243,7 +250,7 @@ static Value productOnPanels(OpBuilder &b, Location loc, RankedTensorType type,
   };
   // Blocks of panels, each multiplied by all of x before the next, where
   // that moves fewer bytes from memory than one pass over all of them. A
-  // block the threads' shares of the last level cache hold is read from
+  // block the threads' perThread of the last level cache hold is read from
   // memory once, x once per block; without blocks x is read once and the
   // panels once per block of x's rows the schedule keeps in L2 (a cache
   // tile's rows where x is read in place). On a Zen 5 (4 MB a core), blocks
@@ -267,24 +274,65 @@ static Value productOnPanels(OpBuilder &b, Location loc, RankedTensorType type,
   int64_t blockedBytes = xBytes * (panels / blockPanels) + wBytes;
   int64_t passes = llvm::divideCeil(paddedM, std::max<int64_t>(1, rowsPerPass));
   int64_t unblockedBytes = xBytes + wBytes * (panels > share ? passes : 1);
+  // The product of `count` panels from `no` on, inserted into `acc`.
+  auto insertProduct = [&](OpBuilder &lb, Value no, Value acc, int64_t count) {
+    OpFoldResult zero = lb.getIndexAttr(0);
+    SmallVector<OpFoldResult> at(shapeWith(1).size(), zero);
+    at[panelDim] = no;
+    return insertAt(lb, loc, product(lb, panelsAt(lb, no, count), count), acc,
+                    at, shapeWith(count));
+  };
+  // With threads, each takes an equal share of the panels in one loop of
+  // independent iterations that packs its panels (where B is packed at run
+  // time), multiplies them and, for a result in panels, copies its columns
+  // back to rows: one parallel region instead of three (pack B, product,
+  // copy back), each ending at a barrier. At two threads on a Zen 5
+  // 384^3 to 768^3 products spent 15% of their time waiting at those.
+  int64_t perThread =
+      cpu.threads > 1 && panels % cpu.threads == 0 ? panels / cpu.threads : 0;
+  bool blocked = blockPanels < panels && 2 * blockPanels > share &&
+                 blockedBytes < unblockedBytes;
+  bool inPanels = layout == Layout::Panels;
   Value out;
-  if (blockPanels < panels && 2 * blockPanels > share &&
-      blockedBytes < unblockedBytes) {
+  if (blocked) {
     Value init = tensor::EmptyOp::create(b, loc, shapeWith(panels), e);
     out = loop(b, loc, panels, blockPanels, init,
                [&](OpBuilder &lb, Value no, Value acc) {
-                 OpFoldResult zero = lb.getIndexAttr(0);
-                 Value w = sliceAt(lb, loc, packed, {no, zero, zero},
-                                   {blockPanels, k, lanes});
-                 SmallVector<OpFoldResult> at(shapeWith(1).size(), zero);
-                 at[panelDim] = no;
-                 return insertAt(lb, loc, product(lb, w, blockPanels), acc, at,
-                                 shapeWith(blockPanels));
+                 return insertProduct(lb, no, acc, blockPanels);
                });
+  } else if (perThread && 2 * paddedM * paddedN * k >=
+                              cpu::CPUDescription::kParallelMinFlops) {
+    SmallVector<int64_t> rowsShape =
+        inPanels ? SmallVector<int64_t>{paddedM, panels, lanes}
+                 : shapeWith(panels);
+    Value init = tensor::EmptyOp::create(b, loc, rowsShape, e);
+    scf::ForOp shareLoop =
+        loopOp(b, loc, panels, perThread, init,
+               [&](OpBuilder &lb, Value no, Value acc) {
+                 if (!inPanels)
+                   return insertProduct(lb, no, acc, perThread);
+                 // outP[no', mo, mi, ni] -> out[mo * rows + mi, no + no', ni].
+                 Value part =
+                     product(lb, panelsAt(lb, no, perThread), perThread);
+                 part = tensor::CollapseShapeOp::create(
+                     lb, loc, part,
+                     SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}});
+                 Value rowsInit = tensor::EmptyOp::create(
+                     lb, loc, ArrayRef<int64_t>{paddedM, perThread, lanes}, e);
+                 part = linalg::TransposeOp::create(lb, loc, part, rowsInit,
+                                                    ArrayRef<int64_t>{1, 0, 2})
+                            .getResult()[0];
+                 OpFoldResult zero = lb.getIndexAttr(0);
+                 return insertAt(lb, loc, part, acc, {zero, no, zero},
+                                 {paddedM, perThread, lanes});
+               });
+    relay::setCodegenMark(shareLoop, relay::CodegenMark::IndependentIterations);
+    out = shareLoop.getResult(0);
+    inPanels = false;
   } else {
-    out = product(b, packed, panels);
+    out = product(b, panelsAt(b, b.getIndexAttr(0), panels), panels);
   }
-  if (layout == Layout::Panels) {
+  if (inPanels) {
     // outP[no, mo, mi, ni] -> out[mo, mi, no, ni]: copies of whole rows of
     // a panel.
     Value init = tensor::EmptyOp::create(
@@ -341,7 +389,16 @@ Value packedWeightProduct(OpBuilder &b, Location loc, RankedTensorType type,
                            /*transposed=*/!wIsNK);
   if (!packed)
     return nullptr;
-  return productOnPanels(b, loc, type, x, packed);
+  auto pt = cast<RankedTensorType>(packed.getType());
+  int64_t panels = pt.getDimSize(0), lanes = pt.getDimSize(2);
+  return productOnPanels(
+      b, loc, type, x, panels, lanes,
+      [&](OpBuilder &pb, OpFoldResult first, int64_t count) {
+        if (count == panels)
+          return packed;
+        OpFoldResult zero = pb.getIndexAttr(0);
+        return sliceAt(pb, loc, packed, {first, zero, zero}, {count, k, lanes});
+      });
 }
 
 Value packedOperandProduct(OpBuilder &b, Location loc, RankedTensorType type,
@@ -378,7 +435,8 @@ Value packedOperandProduct(OpBuilder &b, Location loc, RankedTensorType type,
                       : SmallVector<int64_t>{k, paddedN});
   // packed[no, k, ni] = w[no * lanes + ni, k] (NK) or w[k, no * lanes + ni]
   // (KN): the columns split into panels by a reshape, then one permuting
-  // copy (vector copies of rows for KN, 16x16 transposed blocks for NK).
+  // copy (vector copies of rows for KN, 16x16 transposed blocks for NK) of
+  // the panels each part of the product reads.
   int64_t panels = paddedN / lanes;
   AffineExpr no, kk, ni;
   bindDims(ctx, no, kk, ni);
@@ -395,8 +453,19 @@ Value packedOperandProduct(OpBuilder &b, Location loc, RankedTensorType type,
         SmallVector<ReassociationIndices>{{0}, {1, 2}});
     read = AffineMap::get(3, 0, {kk, no, ni}, ctx);
   }
-  Value packed = copyThroughMap(b, loc, split, {panels, k, lanes}, read);
-  return productOnPanels(b, loc, type, x, packed);
+  return productOnPanels(
+      b, loc, type, x, panels, lanes,
+      [&](OpBuilder &pb, OpFoldResult first, int64_t count) {
+        Value part = split;
+        if (count != panels) {
+          OpFoldResult zero = pb.getIndexAttr(0);
+          part = wIsNK ? sliceAt(pb, loc, split, {first, zero, zero},
+                                 {count, lanes, k})
+                       : sliceAt(pb, loc, split, {zero, first, zero},
+                                 {k, count, lanes});
+        }
+        return copyThroughMap(pb, loc, part, {count, k, lanes}, read);
+      });
 }
 
 /// The vector width (f32 lanes) of one-row products.

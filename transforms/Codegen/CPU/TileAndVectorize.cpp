@@ -93,12 +93,8 @@ struct TileSizes {
   int64_t lanes, regM, regN, cacheM, cacheN, cacheK, minPanelBytes, innerVector,
       manyInputsVector;
 };
-/// The least work (2*m*n*k) of a contraction split across threads. Handing
-/// a task to a spinning worker of the C runtime costs about a microsecond;
-/// MobileNet-V2 at two threads ran fastest with 2 MFLOP (5.2 ms, against
-/// 6.6 ms with 48 MFLOP and k >= 256, which the wake-ups of MLIR's own async
-/// runtime asked for).
-constexpr int64_t kParallelMinFlops = 2 << 20;
+constexpr int64_t kParallelMinFlops =
+    relay::cpu::CPUDescription::kParallelMinFlops;
 /// The fewest iterations of another op (elementwise, pooling, depthwise
 /// convolution, im2col, padding) split across threads: these stream memory,
 /// and async-parallel-for hands each thread several blocks. At two threads
