@@ -17,7 +17,10 @@ MelWeightMatrix's parameters) is a
 graph input is retried with those inputs made initializers holding the
 test's values, as exporters write them; so is one that imports with such
 inputs (Relay's dyn.* operators take them at run time) but runs only on
-the interpreter: its compiled mode is that of the frozen model.
+the interpreter: its compiled mode is that of the frozen model. The few
+tests whose data ONNX 1.12 got wrong (KNOWN_DATA_ERRORS: bfloat16 casts,
+CastLike's `like` shapes, Adam's epsilon) are checked against the data as
+the operators' specifications have it.
 
 Run with Debian's /usr/bin/python3 (python3-onnx, python3-numpy).
 """
@@ -31,6 +34,8 @@ import tempfile
 
 import numpy as np
 import onnx
+import onnx.defs
+import onnx.helper
 from onnx import numpy_helper
 
 RTOL, ATOL = 1e-3, 1e-7
@@ -296,24 +301,96 @@ def graph_types(model):
             [o.type for o in m.graph.output])
 
 
+def bfloat16_rounded(x):
+    """float32 values rounded to bfloat16 (to nearest, ties to even; NaN
+    stays NaN), as float32."""
+    bits = x.astype(np.float32).view(np.uint32).astype(np.uint64)
+    bits = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) << 16
+    rounded = bits.astype(np.uint32).view(np.float32)
+    return np.where(np.isnan(x), np.float32(np.nan), rounded)
+
+
+def adam_expected(inputs, model):
+    """Adam's outputs for `inputs` as the operator's specification computes
+    them with the node's attributes (the schema's defaults for the others)."""
+    node = onnx.load(model).graph.node[0]
+    attrs = {a.name: onnx.helper.get_attribute_value(a)
+             for a in node.attribute}
+    schema = onnx.defs.get_schema('Adam', domain=node.domain)
+    for name, a in schema.attributes.items():
+        if name not in attrs and a.default_value.name:
+            attrs[name] = onnx.helper.get_attribute_value(a.default_value)
+    alpha, beta, eps = attrs['alpha'], attrs['beta'], attrs['epsilon']
+    norm, post = attrs['norm_coefficient'], attrs['norm_coefficient_post']
+    r, t = float(inputs[0]), int(inputs[1])
+    n = (len(inputs) - 2) // 4
+    xs, vs, hs = [], [], []
+    for i in range(n):
+        x, g, v, h = (inputs[2 + j * n + i].astype(np.float64)
+                      for j in range(4))
+        g = norm * x + g
+        v = alpha * v + (1 - alpha) * g
+        h = beta * h + (1 - beta) * g * g
+        rate = r * np.sqrt(1 - beta ** t) / (1 - alpha ** t) if t > 0 else r
+        x = (1 - post) * (x - rate * v / (np.sqrt(h) + eps))
+        dtype = inputs[2 + i].dtype
+        xs.append(x.astype(dtype))
+        vs.append(v.astype(dtype))
+        hs.append(h.astype(dtype))
+    return xs + vs + hs
+
+
+def cast_like_fixed(inputs, outputs, like_shape, rounded):
+    """CastLike's test data: its `like` input has shape [1] where the model
+    declares [3, 4] (only its type matters: zeros of the declared shape are
+    given); to bfloat16, the expected output truncates (see
+    bfloat16_rounded)."""
+    inputs = [inputs[0], np.zeros(like_shape, inputs[1].dtype)]
+    if rounded:
+        outputs = [bfloat16_rounded(inputs[0])]
+    return inputs, outputs
+
+
+# Node tests whose data Debian's ONNX (1.12) got wrong, each with the data
+# as the operator's specification has it: (inputs, outputs, model) ->
+# (inputs, outputs). Cast to bfloat16: the expected outputs truncate the
+# float's low 16 bits, where the conversion rounds to nearest even
+# (PyTorch, AVX-512 BF16 and ONNX's later data; 0.48033667 is 0.48046875,
+# not 0.4785). Adam: the expected outputs were made with epsilon 1e-2,
+# which the model's node does not carry (onnx/onnx#7749).
+KNOWN_DATA_ERRORS = {
+    'test_cast_FLOAT_to_BFLOAT16':
+        lambda i, o, m: (i, [bfloat16_rounded(i[0])]),
+    'test_castlike_FLOAT_to_BFLOAT16':
+        lambda i, o, m: cast_like_fixed(i, o, (3, 4), True),
+    'test_castlike_FLOAT_to_BFLOAT16_expanded':
+        lambda i, o, m: cast_like_fixed(i, o, (3, 4), True),
+    'test_castlike_BFLOAT16_to_FLOAT':
+        lambda i, o, m: cast_like_fixed(i, o, (3, 4), False),
+    'test_castlike_BFLOAT16_to_FLOAT_expanded':
+        lambda i, o, m: cast_like_fixed(i, o, (3, 4), False),
+    'test_adam_multiple': lambda i, o, m: (i, adam_expected(i, m)),
+}
+
+
 def run_data_sets(relay_run, model, test_dir, results, frozen=()):
-    input_types, output_types = graph_types(
-        os.path.join(test_dir, 'model.onnx'))
+    source = os.path.join(test_dir, 'model.onnx')
+    input_types, output_types = graph_types(source)
+    fix = KNOWN_DATA_ERRORS.get(os.path.basename(test_dir))
     with tempfile.TemporaryDirectory() as tmp:
         for data_set in sorted(glob.glob(os.path.join(test_dir, 'test_data_set_*'))):
-            inputs = []
-            for i, pb in enumerate(input_files(data_set)):
-                if i in frozen:
-                    continue
-                inputs.append(save_value(
-                    os.path.join(tmp, 'input_%d' % i),
-                    read_pb(pb, input_types[i] if i < len(input_types)
-                            else None)))
+            values = [read_pb(pb, input_types[i] if i < len(input_types)
+                              else None)
+                      for i, pb in enumerate(input_files(data_set))]
             outputs = [read_pb(pb, output_types[i]
                                if i < len(output_types) else None)
                        for i, pb in enumerate(sorted(
                            glob.glob(os.path.join(data_set, 'output_*.pb')),
                            key=lambda p: int(p.rsplit('_', 1)[1][:-3])))]
+            if fix:
+                values, outputs = fix(values, outputs, source)
+            inputs = [save_value(os.path.join(tmp, 'input_%d' % i), v)
+                      for i, v in enumerate(values) if i not in frozen]
             for interp in (True, False):
                 mode = 'interp' if interp else 'jit'
                 if results.get(mode, (True, ''))[0]:
