@@ -208,8 +208,10 @@ static Value productOnPanels(OpBuilder &b, Location loc, RankedTensorType type,
   // (128 MB) 657 against 606, while with 64 MB results panels won (4096^3
   // 633 against 1063, 4096x2048x4096 325 against 483) or nearly tied
   // (4096x1024x4096: 165 against 157). So panels only up to 64 MB of
-  // result (a bound measured on that one CPU). With x in place, loops (m, no,
-  // ni, k): out[m, no, ni] = sum_k x[m, k] * packed[no, k, ni].
+  // result (a bound measured on that one CPU, with x packed, as it was then;
+  // that CPU now reads x in place, and no CPU that packs x has measured
+  // it). With x in place, loops (m, no, ni, k): out[m, no, ni] = sum_k x[m,
+  // k] * packed[no, k, ni].
   enum class Layout { InPlace, Rows, Panels };
   constexpr int64_t maxPanelsResultBytes = int64_t(64) << 20;
   bool panelsPay = k > cpu.panelSliceK(lanes, elementBytes) &&
