@@ -316,6 +316,31 @@ func.func @few_row_sums(%in: memref<40x16xf32>, %out: memref<40xf32>) {
 
 // -----
 
+// Tests that a row reduction whose length has no divisor of a register or
+// more (197, a ViT's tokens: softmax's maximum) is reduced over whole
+// vectors, then a 5-lane tail into the same accumulator, not one element
+// at a time.
+#in = affine_map<(i, j) -> (i, j)>
+#out = affine_map<(i, j) -> (i)>
+// CHECK-LABEL: func.func @prime_row_max
+// CHECK:       scf.for %{{.*}} = %c0 to %c197 step %c1
+// CHECK:         scf.for %{{.*}} = %c0 to %c192 step %c64
+// CHECK:           vector.reduction <maximumf>, %{{.*}}, %{{.*}} : vector<64xf32> into f32
+// CHECK:         vector.transfer_read %{{.*}}[%{{.*}}, %c192], {{.*}} : memref<197x197xf32>, vector<1x5xf32>
+// CHECK:         vector.reduction <maximumf>, %{{.*}}, %{{.*}} : vector<5xf32> into f32
+// CHECK-NOT:   vector<1x1xf32>, memref<197x197xf32>
+func.func @prime_row_max(%in: memref<197x197xf32>, %out: memref<197xf32>) {
+  linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "reduction"]}
+      ins(%in : memref<197x197xf32>) outs(%out : memref<197xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %o, %a : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
+// -----
+
 // A product over a buffer zeroed right before it, with k in one cache tile
 // (96 <= 512): its register tiles start from zero and the fill goes.
 // CHECK-LABEL: func.func @zeroed_product
