@@ -15,6 +15,7 @@ static const ConverterTable &getTable() {
     addQuantizationConverters(t);
     addShapeConverters(t);
     addRecurrentConverters(t);
+    addRandomConverters(t);
     addIndexingConverters(t);
     addSignalConverters(t);
     addPoolIndexConverters(t);

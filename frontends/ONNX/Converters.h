@@ -45,6 +45,9 @@ void addTrainingConverters(ConverterTable &table);
 void addTextConverters(ConverterTable &table);
 /// Recurrent layers: RNN, GRU, LSTM, unrolled over the sequence.
 void addRecurrentConverters(ConverterTable &table);
+/// Random numbers: RandomUniform, RandomNormal, their *Like forms and
+/// Bernoulli, from a counter-based generator.
+void addRandomConverters(ConverterTable &table);
 
 /// Quantization: QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear,
 /// QLinearConv,

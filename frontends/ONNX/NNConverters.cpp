@@ -1302,29 +1302,6 @@ LogicalResult convertHardmax(NodeContext &ctx) {
   return b.output(oneHot);
 }
 
-LogicalResult convertDropout(NodeContext &ctx) {
-  if (failed(ctx.checkInputs(1, 3)))
-    return failure();
-  // Inference only: training_mode must be a known false, or the ratio a
-  // known 0 (training with nothing dropped is the identity too).
-  if (ctx.hasInput(2)) {
-    ElementsAttr training = ctx.constantInput(2);
-    ElementsAttr ratio = ctx.constantInput(1);
-    bool nothingDropped = ratio && readDoubles(ratio).front() == 0.0;
-    if (!training || (readInts(training).front() != 0 && !nothingDropped))
-      return ctx.fail("training mode is not supported (training_mode must "
-                      "be a constant false, or the ratio a constant 0)");
-  }
-  ctx.addOutput(ctx.input(0));
-  // Nothing is dropped: the mask is all true.
-  if (ctx.getNode().output_size() > 1 && !ctx.getNode().output(1).empty())
-    ctx.addOutput(ctx.constant(DenseElementsAttr::get(
-        RankedTensorType::get(ctx.shape(0),
-                              IntegerType::get(ctx.getContext(), 1)),
-        true)));
-  return success();
-}
-
 } // namespace
 
 void mlir::relay::onnx_import::addNNConverters(ConverterTable &t) {
@@ -1345,7 +1322,6 @@ void mlir::relay::onnx_import::addNNConverters(ConverterTable &t) {
   t["MatMul"] = convertMatMul;
   t["Softmax"] = convertSoftmax<SoftmaxOp>;
   t["LogSoftmax"] = convertSoftmax<LogSoftmaxOp>;
-  t["Dropout"] = convertDropout;
   t["MeanVarianceNormalization"] = convertMeanVarianceNorm;
   t["LRN"] = convertLRN;
   t["Hardmax"] = convertHardmax;

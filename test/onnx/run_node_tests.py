@@ -20,7 +20,9 @@ inputs (Relay's dyn.* operators take them at run time) but runs only on
 the interpreter: its compiled mode is that of the frozen model. The few
 tests whose data ONNX 1.12 got wrong (KNOWN_DATA_ERRORS: bfloat16 casts,
 CastLike's `like` shapes, Adam's epsilon) are checked against the data as
-the operators' specifications have it.
+the operators' specifications have it; those whose expected outputs are
+random draws (RANDOM_DRAWS: Bernoulli, training Dropout) for what the
+specification fixes (0 or 1; kept and scaled, or dropped).
 
 Run with Debian's /usr/bin/python3 (python3-onnx, python3-numpy).
 """
@@ -176,7 +178,8 @@ def close(got, want):
         if got.size else 0)
 
 
-def run_mode(relay_run, model, inputs, outputs, interp, tmp, results):
+def run_mode(relay_run, model, inputs, outputs, interp, tmp, results,
+             check=None):
     out = os.path.join(tmp, 'interp' if interp else 'jit')
     cmd = [relay_run, model, '--output', out + '.npy']
     if interp:
@@ -199,14 +202,17 @@ def run_mode(relay_run, model, inputs, outputs, interp, tmp, results):
         stems = [out]
     else:
         stems = ['%s.%d' % (out, i) for i in range(len(outputs))]
+    gots = []
     for stem, want in zip(stems, outputs):
         got = load_value(stem, want)
         if got is None:
             return False, 'no output %s' % os.path.basename(stem)
-        ok, why = same_value(got, want)
-        if not ok:
-            return False, why
-    return True, ''
+        if check is None:
+            ok, why = same_value(got, want)
+            if not ok:
+                return False, why
+        gots.append(got)
+    return check(gots) if check else (True, '')
 
 
 def input_files(data_set):
@@ -373,10 +379,55 @@ KNOWN_DATA_ERRORS = {
 }
 
 
+def bernoulli_drawn(values, outputs, gots):
+    """Bernoulli's outputs are draws: each is 0 or 1, in the expected
+    output's shape and type."""
+    got, want = gots[0], outputs[0]
+    if got.shape != want.shape or got.dtype != want.dtype:
+        return False, 'shape %s %s, expected %s %s' % (
+            got.shape, got.dtype, want.shape, want.dtype)
+    if not np.isin(got, [0, 1]).all():
+        return False, 'values other than 0 and 1'
+    return True, ''
+
+
+def dropout_drawn(values, outputs, gots):
+    """Training Dropout's outputs are draws: each element is 0 (dropped,
+    its mask false) or the input scaled by 1 / (1 - ratio) (kept, true)."""
+    x = values[0]
+    ratio = float(values[1]) if len(values) > 1 else 0.5
+    y = gots[0]
+    if y.shape != x.shape:
+        return False, 'shape %s, expected %s' % (y.shape, x.shape)
+    kept = y != 0
+    if len(gots) > 1:
+        if gots[1].dtype != np.bool_ or not np.array_equal(gots[1] | (x == 0), kept | (x == 0)):
+            return False, 'the mask is not where the output is kept'
+        kept = gots[1]
+    if not np.allclose(y, np.where(kept, x / (1 - ratio), 0), rtol=1e-6):
+        return False, 'kept values are not x / (1 - ratio)'
+    if not 0 < kept.mean() < 1:
+        return False, 'nothing or everything dropped at ratio %g' % ratio
+    return True, ''
+
+
+# Node tests whose expected outputs are one run's random draws (numpy's
+# generator, which ONNX leaves to the runtime): checked for what the
+# specification fixes instead.
+RANDOM_DRAWS = {name: bernoulli_drawn for name in (
+    'test_bernoulli', 'test_bernoulli_double', 'test_bernoulli_seed',
+    'test_bernoulli_expanded', 'test_bernoulli_double_expanded',
+    'test_bernoulli_seed_expanded')}
+RANDOM_DRAWS.update({name: dropout_drawn for name in (
+    'test_training_dropout', 'test_training_dropout_default',
+    'test_training_dropout_default_mask', 'test_training_dropout_mask')})
+
+
 def run_data_sets(relay_run, model, test_dir, results, frozen=()):
     source = os.path.join(test_dir, 'model.onnx')
     input_types, output_types = graph_types(source)
     fix = KNOWN_DATA_ERRORS.get(os.path.basename(test_dir))
+    drawn = RANDOM_DRAWS.get(os.path.basename(test_dir))
     with tempfile.TemporaryDirectory() as tmp:
         for data_set in sorted(glob.glob(os.path.join(test_dir, 'test_data_set_*'))):
             values = [read_pb(pb, input_types[i] if i < len(input_types)
@@ -394,8 +445,10 @@ def run_data_sets(relay_run, model, test_dir, results, frozen=()):
             for interp in (True, False):
                 mode = 'interp' if interp else 'jit'
                 if results.get(mode, (True, ''))[0]:
-                    results[mode] = run_mode(relay_run, model, inputs, outputs,
-                                             interp, tmp, results)
+                    results[mode] = run_mode(
+                        relay_run, model, inputs, outputs, interp, tmp,
+                        results, drawn and (lambda gots, v=values, o=outputs:
+                                            drawn(v, o, gots)))
                 if 'import error' in results:
                     return results
     return results

@@ -237,7 +237,7 @@ def two_outputs():
 
 
 def unsupported_op():
-    nodes = [helper.make_node('Bernoulli', ['x'], ['y'], name='sample')]
+    nodes = [helper.make_node('StringNormalizer', ['x'], ['y'], name='normalize')]
     return model(nodes, [tensor('x', [3, 3])], [tensor('y', ['n'])])
 
 
@@ -919,7 +919,42 @@ def compress_long():
                  [tensor('y', [3, 'k'])])
 
 
-MODELS = {f.__name__: f for f in (training_unknown, windows, window_bad_size, dft_bad_axis,
+def random_no_shape():
+    return model([helper.make_node('RandomUniform', [], ['y'], name='noise')],
+                 [], [tensor('y', [2])])
+
+
+def random_int_dtype():
+    return model([helper.make_node('RandomNormal', [], ['y'], name='noise',
+                                   shape=[2], dtype=TensorProto.INT32)],
+                 [], [tensor('y', [2], TensorProto.INT32)])
+
+
+def random_too_large():
+    return model([helper.make_node('RandomNormal', [], ['y'], name='noise',
+                                   shape=[65536, 65536, 2])],
+                 [], [tensor('y', [65536, 65536, 2])])
+
+
+def multinomial_1d():
+    return model([helper.make_node('Multinomial', ['x'], ['y'], name='pick',
+                                   sample_size=2)],
+                 [tensor('x', [5])], [tensor('y', [2], TensorProto.INT32)])
+
+
+def dropout_int_training():
+    train = helper.make_tensor('t', TensorProto.BOOL, [], [True])
+    return model([helper.make_node('Constant', [], ['t'], value=train),
+                  helper.make_node('Dropout', ['x', '', 't'], ['y'],
+                                   name='drop')],
+                 [tensor('x', [4], TensorProto.INT32)],
+                 [tensor('y', [4], TensorProto.INT32)])
+
+
+MODELS = {f.__name__: f for f in (training_unknown, random_no_shape,
+                                  random_int_dtype, random_too_large,
+                                  multinomial_1d,
+                                  dropout_int_training, windows, window_bad_size, dft_bad_axis,
                                   dft_runtime_length, stft_long_frames,
                                   mel_runtime_edges, batchnorm_saved_stats,
                                   maxpool3d_indices, unpool_small_shape,
