@@ -72,6 +72,13 @@ public:
     return ctx.scalar(v,
                       cast<RankedTensorType>(like.getType()).getElementType());
   }
+  /// `v` as `dtype`: itself when it has that element type already (or is
+  /// null, an absent optional input), else a cast.
+  Value castTo(Value v, Type dtype) {
+    if (!v || cast<RankedTensorType>(v.getType()).getElementType() == dtype)
+      return v;
+    return op<CastOp>({v}, {ctx.type("dtype", dtype)});
+  }
   Value tupleGet(Value t, unsigned i) {
     return t ? ctx.tupleGet(t, i) : Value();
   }

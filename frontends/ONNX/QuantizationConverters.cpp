@@ -22,22 +22,16 @@ namespace {
 Type f32(NodeContext &ctx) { return Float32Type::get(ctx.getContext()); }
 Type i32(NodeContext &ctx) { return IntegerType::get(ctx.getContext(), 32); }
 
-Value castTo(NodeContext &ctx, Emitter &b, Value v, Type dtype) {
-  if (!v || cast<RankedTensorType>(v.getType()).getElementType() == dtype)
-    return v;
-  return b.op<CastOp>({v}, {ctx.type("dtype", dtype)});
-}
-
 /// Input `i`, a scale, as float32.
 Value scale(NodeContext &ctx, Emitter &b, unsigned i) {
-  return castTo(ctx, b, ctx.input(i), f32(ctx));
+  return b.castTo(ctx.input(i), f32(ctx));
 }
 
 /// Input `i`, a zero point, as int32 (0 when absent).
 Value zeroPoint(NodeContext &ctx, Emitter &b, unsigned i) {
   if (!ctx.hasInput(i))
     return ctx.scalar(0, i32(ctx));
-  return castTo(ctx, b, ctx.input(i), i32(ctx));
+  return b.castTo(ctx.input(i), i32(ctx));
 }
 
 /// The element type of input `i` (a zero point), or `dflt` when absent.
@@ -74,7 +68,7 @@ LogicalResult convertQuantizeLinear(NodeContext &ctx) {
                                                       "integer") +
                     ")");
   Emitter b(ctx);
-  Value x = castTo(ctx, b, ctx.input(0), f32(ctx));
+  Value x = b.castTo(ctx.input(0), f32(ctx));
   return b.output(b.op<QnnQuantizeOp>(
       {x, scale(ctx, b, 1), zeroPoint(ctx, b, 2)},
       {ctx.i64("axis", *axis), ctx.type("out_dtype", out)}));
@@ -93,7 +87,7 @@ LogicalResult convertDequantizeLinear(NodeContext &ctx) {
       {ctx.input(0), scale(ctx, b, 1), zeroPoint(ctx, b, 2)},
       {ctx.i64("axis", *axis)});
   // The output has the scale's type.
-  return b.output(castTo(ctx, b, y, ctx.elementType(1)));
+  return b.output(b.castTo(y, ctx.elementType(1)));
 }
 
 /// uint8 quantization with the scale and zero point that map
@@ -112,9 +106,9 @@ LogicalResult convertDynamicQuantizeLinear(NodeContext &ctx) {
   Value zp = b.op<RoundOp>({b.op<NegativeOp>({b.op<DivideOp>({lo, scale})})});
   zp = b.op<ClipOp>({zp}, {ctx.f64("a_min", 0), ctx.f64("a_max", 255)});
   Type u8 = IntegerType::get(ctx.getContext(), 8, IntegerType::Unsigned);
-  Value y = b.op<QnnQuantizeOp>({x, scale, castTo(ctx, b, zp, i32(ctx))},
+  Value y = b.op<QnnQuantizeOp>({x, scale, b.castTo(zp, i32(ctx))},
                                 {ctx.type("out_dtype", u8)});
-  Value zpOut = castTo(ctx, b, zp, u8);
+  Value zpOut = b.castTo(zp, u8);
   if (!b.succeeded())
     return failure();
   ctx.addOutput(y);

@@ -96,7 +96,7 @@ public:
     Value top = b.op<RightShiftOp>({bits, word(8)});
     if (offset)
       top = add(top, 1);
-    Value f = b.op<CastOp>({top}, {ctx.type("dtype", type)});
+    Value f = b.castTo(top, type);
     return b.mul(f, ctx.scalar(std::ldexp(1.0, -24), type));
   }
 
@@ -195,8 +195,7 @@ LogicalResult convertFloatSample(NodeContext &ctx, bool like, SampleFn values) {
   Threefry generator(ctx, b);
   FloatType f = computeType(ctx.getContext(), *type);
   Value v = values(b, generator, f, *shape);
-  return b.output(*type == f ? v
-                             : b.op<CastOp>({v}, {ctx.type("dtype", *type)}));
+  return b.output(b.castTo(v, *type));
 }
 
 /// RandomUniform(Like): low + (high - low) * u, u in [0, 1).
@@ -243,13 +242,10 @@ LogicalResult convertBernoulli(NodeContext &ctx) {
   Emitter b(ctx);
   Threefry generator(ctx, b);
   FloatType f = computeType(ctx.getContext(), ctx.elementType(0));
-  Value p = ctx.input(0);
-  if (ctx.elementType(0) != f)
-    p = b.op<CastOp>({p}, {ctx.type("dtype", f)});
+  Value p = b.castTo(ctx.input(0), f);
   Value u = generator.unitInterval(
       generator.words(ctx.shape(0), keyOf(ctx)).first, f);
-  return b.output(
-      b.op<CastOp>({b.op<LessOp>({u, p})}, {ctx.type("dtype", *type)}));
+  return b.output(b.castTo(b.op<LessOp>({u, p}), *type));
 }
 
 /// Multinomial: `sample_size` class indices for each row of unnormalised
@@ -276,9 +272,7 @@ LogicalResult convertMultinomial(NodeContext &ctx) {
   Emitter b(ctx);
   Threefry generator(ctx, b);
   FloatType f = computeType(ctx.getContext(), ctx.elementType(0));
-  Value logits = ctx.input(0);
-  if (ctx.elementType(0) != f)
-    logits = b.op<CastOp>({logits}, {ctx.type("dtype", f)});
+  Value logits = b.castTo(ctx.input(0), f);
   Value cdf = b.op<CumsumOp>({b.op<SoftmaxOp>({logits}, {ctx.i64("axis", 1)})},
                              {ctx.i64("axis", 1)});
   Value total =
@@ -289,8 +283,7 @@ LogicalResult convertMultinomial(NodeContext &ctx) {
   Value below =
       b.op<LessEqualOp>({b.op<ExpandDimsOp>({cdf}, {ctx.i64("axis", 1)}),
                          b.op<ExpandDimsOp>({u}, {ctx.i64("axis", 2)})});
-  Value count = b.op<SumOp>({b.op<CastOp>({below}, {ctx.type("dtype", *type)})},
-                            {ctx.ints("axis", {2})});
+  Value count = b.op<SumOp>({b.castTo(below, *type)}, {ctx.ints("axis", {2})});
   return b.output(
       b.op<MinimumOp>({count, ctx.scalar(double(classes - 1), *type)}));
 }
@@ -321,29 +314,24 @@ LogicalResult convertDropout(NodeContext &ctx) {
   Threefry generator(ctx, b);
   Type element = ctx.elementType(0);
   FloatType f = computeType(ctx.getContext(), element);
-  Value ratio = ctx.hasInput(1) ? ctx.input(1) : ctx.scalar(0.5, f);
-  if (cast<RankedTensorType>(ratio.getType()).getElementType() != f)
-    ratio = b.op<CastOp>({ratio}, {ctx.type("dtype", f)});
+  Value ratio =
+      ctx.hasInput(1) ? b.castTo(ctx.input(1), f) : ctx.scalar(0.5, f);
   Value u = generator.unitInterval(
       generator.words(ctx.shape(0), keyOf(ctx)).first, f);
   Value keep = b.op<GreaterEqualOp>({u, ratio});
   // 1 / (1 - ratio) in the data's type; where the element is dropped the
   // scale is not read (a ratio of 1 drops everything, without 0 * inf).
-  Value scale = b.op<DivideOp>(
-      {ctx.scalar(1, f), b.op<SubtractOp>({ctx.scalar(1, f), ratio})});
-  if (element != f)
-    scale = b.op<CastOp>({scale}, {ctx.type("dtype", element)});
+  Value scale =
+      b.castTo(b.op<DivideOp>({ctx.scalar(1, f),
+                               b.op<SubtractOp>({ctx.scalar(1, f), ratio})}),
+               element);
   Value x = ctx.input(0);
   Value dropped =
       b.op<WhereOp>({keep, b.mul(x, scale), ctx.scalar(0, element)});
   Value mask = keep;
   if (!training) {
     // Chosen at run time: the identity and an all-true mask when false.
-    Value mode = ctx.input(2);
-    if (cast<RankedTensorType>(mode.getType()).getElementType() !=
-        maskType.getElementType())
-      mode =
-          b.op<CastOp>({mode}, {ctx.type("dtype", maskType.getElementType())});
+    Value mode = b.castTo(ctx.input(2), maskType.getElementType());
     dropped = b.op<WhereOp>({mode, dropped, x});
     mask = b.op<LogicalOrOp>({keep, b.op<LogicalNotOp>({mode})});
   }
