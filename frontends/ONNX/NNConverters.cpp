@@ -303,6 +303,110 @@ LogicalResult convertConv(NodeContext &ctx, bool transpose) {
   return b.output(result);
 }
 
+/// Col2Im (opset 18): columns [N, C * prod(block_shape), L], as im2col
+/// makes them, summed back into an image [N, C, image_shape...]. That sum
+/// is a transposed convolution with C groups and a one-hot kernel: row j of
+/// channel c's block goes to tap j of output channel c. 1-d, 2-d and 3-d.
+LogicalResult convertCol2Im(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(3, 3)))
+    return failure();
+  FailureOr<SmallVector<int64_t>> image = ctx.constantInts(1, "image_shape");
+  if (failed(image))
+    return failure();
+  FailureOr<SmallVector<int64_t>> block = ctx.constantInts(2, "block_shape");
+  if (failed(block))
+    return failure();
+  size_t spatial = image->size();
+  if (spatial < 1 || spatial > 3 || block->size() != spatial)
+    return ctx.fail("image_shape and block_shape need 1, 2 or 3 values, as "
+                    "many in both; got " +
+                    Twine(spatial) + " and " + Twine(block->size()));
+  if (ctx.rank(0) != 3 || !ctx.hasStaticShape(0))
+    return ctx.fail("the input must be [N, C * block size, L] with sizes "
+                    "known when importing");
+  Type e = ctx.elementType(0);
+  if (!isa<FloatType>(e))
+    return ctx.fail("only floating-point columns are supported");
+  auto ints = [&](StringRef name, int64_t count, int64_t dflt) {
+    return ctx.hasAttr(name) ? ctx.attrInts(name)
+                             : SmallVector<int64_t>(count, dflt);
+  };
+  SmallVector<int64_t> strides = ints("strides", spatial, 1);
+  SmallVector<int64_t> dilations = ints("dilations", spatial, 1);
+  SmallVector<int64_t> pads = ints("pads", 2 * spatial, 0);
+  if (strides.size() != spatial || dilations.size() != spatial ||
+      pads.size() != 2 * spatial)
+    return ctx.fail("strides and dilations need " + Twine(spatial) +
+                    " values, pads " + Twine(2 * spatial));
+  ArrayRef<int64_t> in = ctx.shape(0);
+  int64_t blockSize = 1, positions = 1;
+  SmallVector<int64_t> counts;
+  for (size_t d = 0; d < spatial; ++d) {
+    if ((*image)[d] < 1 || (*block)[d] < 1 || strides[d] < 1 ||
+        dilations[d] < 1 || pads[d] < 0 || pads[d + spatial] < 0)
+      return ctx.fail("image_shape, block_shape, strides and dilations must "
+                      "be positive, pads not negative");
+    blockSize *= (*block)[d];
+    int64_t span = (*image)[d] + pads[d] + pads[d + spatial] -
+                   dilations[d] * ((*block)[d] - 1) - 1;
+    if (span < 0)
+      return ctx.fail("the block (dilated) is larger than the padded image "
+                      "along axis " +
+                      Twine(d));
+    counts.push_back(span / strides[d] + 1);
+    positions *= counts.back();
+  }
+  if (in[1] % blockSize != 0)
+    return ctx.fail("the input's " + Twine(in[1]) +
+                    " rows are not a multiple of the block's " +
+                    Twine(blockSize) + " positions");
+  if (positions != in[2])
+    return ctx.fail("the input has " + Twine(in[2]) +
+                    " block positions; image_shape, block_shape, strides, "
+                    "dilations and pads make " +
+                    Twine(positions));
+  int64_t channels = in[1] / blockSize;
+  // 1-d as 2-d of height 1.
+  if (spatial == 1) {
+    for (SmallVector<int64_t> *v :
+         {&*image, &*block, &strides, &dilations, &counts})
+      v->insert(v->begin(), 1);
+    pads = {0, pads[0], 0, pads[1]};
+  }
+  size_t dims = image->size();
+  Emitter b(ctx);
+  SmallVector<int64_t> colShape = {in[0], in[1]};
+  colShape.append(counts);
+  Value cols =
+      b.op<ReshapeOp>({ctx.input(0)}, {ctx.ints("newshape", colShape)});
+  SmallVector<int64_t> kernelShape = {in[1], 1};
+  kernelShape.append(*block);
+  Attribute one = FloatAttr::get(e, 1.0), zero = FloatAttr::get(e, 0.0);
+  SmallVector<Attribute> taps;
+  for (int64_t r = 0; r < in[1]; ++r)
+    for (int64_t j = 0; j < blockSize; ++j)
+      taps.push_back(j == r % blockSize ? one : zero);
+  Value kernel = ctx.constant(
+      DenseElementsAttr::get(RankedTensorType::get(kernelShape, e), taps));
+  // What the positions cover short of the image's end is output padding
+  // (less than a stride).
+  SmallVector<int64_t> outputPadding;
+  for (size_t d = 0; d < dims; ++d)
+    outputPadding.push_back(
+        (*image)[d] + pads[d] + pads[d + dims] -
+        ((counts[d] - 1) * strides[d] + dilations[d] * ((*block)[d] - 1) + 1));
+  SmallVector<NamedAttribute> attrs = {
+      ctx.ints("strides", strides), ctx.ints("dilation", dilations),
+      ctx.i64("groups", channels),  ctx.ints("kernel_size", *block),
+      ctx.ints("padding", pads),    ctx.ints("output_padding", outputPadding),
+      ctx.i64("channels", channels)};
+  Value result = dims == 3 ? b.op<Conv3DTransposeOp>({cols, kernel}, attrs)
+                           : b.op<Conv2DTransposeOp>({cols, kernel}, attrs);
+  if (spatial == 1)
+    result = dropHeight(ctx, b, result);
+  return b.output(result);
+}
+
 /// LpPool's and GlobalLpPool's exponent, the attribute `p` (2 by default);
 /// fails (reported) below 1.
 FailureOr<double> lpExponent(NodeContext &ctx) {
@@ -1307,6 +1411,7 @@ LogicalResult convertHardmax(NodeContext &ctx) {
 void mlir::relay::onnx_import::addNNConverters(ConverterTable &t) {
   t["Conv"] = [](NodeContext &ctx) { return convertConv(ctx, false); };
   t["ConvTranspose"] = [](NodeContext &ctx) { return convertConv(ctx, true); };
+  t["Col2Im"] = convertCol2Im;
   t["MaxPool"] = convertPool<MaxPool2DOp, MaxPool3DOp>;
   t["AveragePool"] = convertPool<AvgPool2DOp, AvgPool3DOp>;
   t["LpPool"] = convertPool<AvgPool2DOp, AvgPool3DOp, /*isLp=*/true>;

@@ -994,6 +994,47 @@ LogicalResult convertTile(NodeContext &ctx) {
   return success();
 }
 
+/// `x` cropped by the negative values of `begins` and `ends` (one per axis)
+/// and padded by the positive ones, with `mode` (constant with `value`,
+/// reflect or edge): Pad's pads and CenterCropPad's. The crop comes first,
+/// as onnxruntime's does, so reflect and edge pad from what is left.
+LogicalResult cropAndPad(NodeContext &ctx, Value x, ArrayRef<int64_t> begins,
+                         ArrayRef<int64_t> ends, StringRef mode, Value value) {
+  Emitter b(ctx);
+  ArrayRef<int64_t> shape = cast<RankedTensorType>(x.getType()).getShape();
+  int64_t rank = shape.size();
+  SmallVector<int64_t> from, to, cropped;
+  SmallVector<int64_t> sizes(shape);
+  for (int64_t d = 0; d < rank; ++d) {
+    if (begins[d] >= 0 && ends[d] >= 0)
+      continue;
+    if (ShapedType::isDynamic(shape[d]))
+      return ctx.fail("cropping axis " + Twine(d) +
+                      " (negative pads) needs its size known when importing");
+    int64_t first = std::max<int64_t>(-begins[d], 0);
+    int64_t last = shape[d] - std::max<int64_t>(-ends[d], 0);
+    if (first > last)
+      return ctx.fail("the pads crop " + Twine(first + shape[d] - last) +
+                      " from axis " + Twine(d) + " of size " + Twine(shape[d]));
+    from.push_back(first);
+    to.push_back(last);
+    cropped.push_back(d);
+    sizes[d] = last - first;
+  }
+  if (!cropped.empty())
+    x = b.op<StridedSliceOp>({x}, {ctx.ints("begin", from), ctx.ints("end", to),
+                                   ctx.ints("axes", cropped)});
+  SmallVector<int64_t> width;
+  for (int64_t d = 0; d < rank; ++d) {
+    width.push_back(std::max<int64_t>(begins[d], 0));
+    width.push_back(std::max<int64_t>(ends[d], 0));
+  }
+  if (llvm::any_of(width, [](int64_t w) { return w > 0; }))
+    x = b.op<PadOp>({x, value},
+                    {ctx.ints("pad_width", width), ctx.str("pad_mode", mode)});
+  return b.output(x);
+}
+
 LogicalResult convertPad(NodeContext &ctx) {
   if (failed(ctx.checkInputs(1, 4)))
     return failure();
@@ -1033,16 +1074,10 @@ LogicalResult convertPad(NodeContext &ctx) {
   }
   if (static_cast<int64_t>(pads.size()) != 2 * rank)
     return ctx.fail("pads needs " + Twine(2 * rank) + " values");
-  SmallVector<int64_t> width;
-  for (int64_t d = 0; d < rank; ++d) {
-    if (pads[d] < 0 || pads[d + rank] < 0)
-      return ctx.fail("negative pads (cropping) are not supported");
-    width.push_back(pads[d]);
-    width.push_back(pads[d + rank]);
-  }
   std::string mode = ctx.attrString("mode", "constant");
   if (mode != "constant" && mode != "reflect" && mode != "edge")
-    return ctx.fail("unknown mode '" + mode + "'");
+    return ctx.fail("unknown mode '" + mode +
+                    "' (expected constant, reflect or edge)");
   Value value = ctx.hasInput(2)
                     ? ctx.input(2)
                     : ctx.scalar(ctx.attrFloat("value", 0), ctx.elementType(0));
@@ -1052,9 +1087,49 @@ LogicalResult convertPad(NodeContext &ctx) {
       return failure();
     value = *v;
   }
-  return ctx.output(
-      ctx.op<PadOp>({ctx.input(0), value},
-                    {ctx.ints("pad_width", width), ctx.str("pad_mode", mode)}));
+  return cropAndPad(ctx, ctx.input(0), ArrayRef(pads).take_front(rank),
+                    ArrayRef(pads).drop_front(rank), mode, value);
+}
+
+/// CenterCropPad (opset 18): each of `axes` (all by default) cropped or
+/// padded with zeros to its size in `shape`, centred: the larger half of
+/// the difference at the end.
+LogicalResult convertCenterCropPad(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(2, 2)))
+    return failure();
+  FailureOr<SmallVector<int64_t>> sizes = ctx.constantInts(1, "shape");
+  if (failed(sizes))
+    return failure();
+  int64_t rank = ctx.rank(0);
+  SmallVector<int64_t> axes = ctx.attrInts("axes");
+  if (!ctx.hasAttr("axes"))
+    axes = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  if (sizes->size() != axes.size())
+    return ctx.fail("shape needs " + Twine(axes.size()) +
+                    " values, one per axis, got " + Twine(sizes->size()));
+  SmallVector<int64_t> begins(rank, 0), ends(rank, 0);
+  SmallVector<bool> seen(rank, false);
+  for (auto [a, size] : llvm::zip(axes, *sizes)) {
+    FailureOr<int64_t> axis = ctx.axis(a, rank);
+    if (failed(axis))
+      return failure();
+    if (seen[*axis])
+      return ctx.fail("axes repeat " + Twine(a));
+    seen[*axis] = true;
+    int64_t n = ctx.shape(0)[*axis];
+    if (ShapedType::isDynamic(n))
+      return ctx.fail("axis " + Twine(*axis) +
+                      " of the input must have a size known when importing");
+    if (size < 0)
+      return ctx.fail("shape must not be negative, got " + Twine(size));
+    // Growing by d pads d / 2 before; shrinking by d crops d / 2 before.
+    int64_t grow = size - n;
+    int64_t before = grow >= 0 ? grow / 2 : -((-grow) / 2);
+    begins[*axis] = before;
+    ends[*axis] = grow - before;
+  }
+  return cropAndPad(ctx, ctx.input(0), begins, ends, "constant",
+                    ctx.scalar(0, ctx.elementType(0)));
 }
 
 /// What ReduceL2 and friends apply before and after the reduction.
@@ -1310,6 +1385,7 @@ void mlir::relay::onnx_import::addShapeConverters(ConverterTable &t) {
   t["Expand"] = convertExpand;
   t["Tile"] = convertTile;
   t["Pad"] = convertPad;
+  t["CenterCropPad"] = convertCenterCropPad;
   t["Range"] = convertRange;
   t["DepthToSpace"] = convertDepthToSpace;
   t["SpaceToDepth"] = convertSpaceToDepth;

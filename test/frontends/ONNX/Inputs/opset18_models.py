@@ -8,9 +8,11 @@ with numpy from the specification).
 writes DIR/NAME.onnx, DIR/NAME.in0.npy (and in1 where there are two
 inputs) and DIR/NAME.expected.npy. NAME: split_uneven, pad_axes,
 resize_axes, resize_not_larger, reduce_axes_input, mish, bitwise,
-group_norm; or a bad
-node: split_count_mismatch, split_empty_part, pad_axes_mismatch,
-resize_antialias, resize_bad_policy.
+group_norm, center_crop_pad, center_crop_pad_axes, pad_negative,
+pad_negative_reflect, col2im_1d, col2im_2d,
+col2im_3d; or a bad node: split_count_mismatch, split_empty_part,
+pad_axes_mismatch, resize_antialias, resize_bad_policy,
+center_crop_pad_count, pad_crop_too_much, col2im_positions.
 """
 import os
 import sys
@@ -23,9 +25,9 @@ F = TensorProto.FLOAT
 X = np.linspace(-3, 3, 2 * 3 * 4 * 5, dtype=np.float32).reshape(2, 3, 4, 5)
 
 
-def model(nodes, inputs, outputs, inits=()):
+def model(nodes, inputs, outputs, inits=(), opset=18):
     g = helper.make_graph(nodes, 'g', inputs, outputs, list(inits))
-    return helper.make_model(g, opset_imports=[helper.make_opsetid('', 18)])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid('', opset)])
 
 
 def io(name, elem, shape):
@@ -176,6 +178,144 @@ def resize_bad_policy():
               [io('x', F, [2, 3, 4, 5])], [io('y', F, [2, 3, 8, 10])],
               [numpy_helper.from_array(np.array([8, 10], np.int64), 'sizes')])
     return m, [X], np.zeros((2, 3, 8, 10))
+
+
+def center_crop_pad():
+    """CenterCropPad to [1, 4, 3, 8] from [2, 3, 4, 5]: N cropped by 1
+    (none before), C padded by 1 (after), H cropped by 1 (none before), W
+    padded by 3 (1 before, 2 after)."""
+    m = model([helper.make_node('CenterCropPad', ['x', 'shape'], ['y'])],
+              [io('x', F, [2, 3, 4, 5])], [io('y', F, [1, 4, 3, 8])],
+              [numpy_helper.from_array(np.array([1, 4, 3, 8], np.int64),
+                                       'shape')])
+    y = np.zeros((1, 4, 3, 8), np.float32)
+    y[:, 0:3, :, 1:6] = X[0:1, :, 0:3, :]
+    return m, [X], y
+
+
+def center_crop_pad_axes():
+    """CenterCropPad of the axes [-1, 2] only: W 5 -> 2 (crop 1 before, 2
+    after), H 4 -> 7 (pad 1 before, 2 after)."""
+    m = model([helper.make_node('CenterCropPad', ['x', 'shape'], ['y'],
+                                axes=[-1, 2])],
+              [io('x', F, [2, 3, 4, 5])], [io('y', F, [2, 3, 7, 2])],
+              [numpy_helper.from_array(np.array([2, 7], np.int64), 'shape')])
+    y = np.zeros((2, 3, 7, 2), np.float32)
+    y[:, :, 1:5, :] = X[:, :, :, 1:3]
+    return m, [X], y
+
+
+def pad_inputs(pads, mode, value=None, out_shape=None):
+    inits = [numpy_helper.from_array(np.array(pads, np.int64), 'pads')]
+    names = ['x', 'pads']
+    if value is not None:
+        inits.append(numpy_helper.from_array(np.array(value, np.float32),
+                                             'value'))
+        names.append('value')
+    return model([helper.make_node('Pad', names, ['y'], mode=mode)],
+                 [io('x', F, [2, 3, 4, 5])], [io('y', F, out_shape)], inits)
+
+
+def pad_negative():
+    """Negative pads crop: H loses 1 at the start and gains 2 at the end,
+    W gains 1 at the start and loses 2 at the end, C loses 1 at the end."""
+    m = pad_inputs([0, 0, -1, 1, 0, -1, 2, -2], 'constant', 5.0,
+                   out_shape=[2, 2, 5, 4])
+    y = np.pad(X[:, 0:2, 1:, 0:3], [(0, 0), (0, 0), (0, 2), (1, 0)],
+               constant_values=5)
+    return m, [X], y
+
+
+def pad_negative_reflect():
+    """Reflect padding after a crop reflects the cropped data: H loses its
+    last row and gains 2 reflected at the start, W loses its first column
+    and gains 2 at the end."""
+    m = pad_inputs([0, 0, 2, -1, 0, 0, -1, 2], 'reflect',
+                   out_shape=[2, 3, 5, 6])
+    y = np.pad(X[:, :, 0:3, 1:], [(0, 0), (0, 0), (2, 0), (0, 2)],
+               mode='reflect')
+    return m, [X], y
+
+
+def col2im_reference(cols, image, block, strides, dilations, pads):
+    """Col2Im by its definition: each block position's column added to the
+    image at the pixels it was taken from, then the padding dropped."""
+    n, ck, _ = cols.shape
+    sp = len(image)
+    c = ck // int(np.prod(block))
+    padded = [image[d] + pads[d] + pads[d + sp] for d in range(sp)]
+    counts = [(padded[d] - dilations[d] * (block[d] - 1) - 1) // strides[d]
+              + 1 for d in range(sp)]
+    blocks = cols.reshape([n, c] + list(block) + counts)
+    out = np.zeros([n, c] + padded, cols.dtype)
+    everything = (slice(None), slice(None))
+    for b in np.ndindex(*block):
+        for p in np.ndindex(*counts):
+            at = tuple(p[d] * strides[d] + b[d] * dilations[d]
+                       for d in range(sp))
+            out[everything + at] += blocks[everything + b + p]
+    crop = tuple(slice(pads[d], pads[d] + image[d]) for d in range(sp))
+    return out[everything + crop]
+
+
+def col2im(image, block, strides, dilations, pads, channels=2, batch=2):
+    sp = len(image)
+    counts = [(image[d] + pads[d] + pads[d + sp] -
+               dilations[d] * (block[d] - 1) - 1) // strides[d] + 1
+              for d in range(sp)]
+    shape = [batch, channels * int(np.prod(block)), int(np.prod(counts))]
+    cols = np.random.default_rng(1).standard_normal(shape).astype(np.float32)
+    m = model([helper.make_node('Col2Im', ['x', 'image', 'block'], ['y'],
+                                strides=strides, dilations=dilations,
+                                pads=pads)],
+              [io('x', F, shape)], [io('y', F, [batch, channels] + image)],
+              [numpy_helper.from_array(np.array(image, np.int64), 'image'),
+               numpy_helper.from_array(np.array(block, np.int64), 'block')])
+    return m, [cols], col2im_reference(cols, image, block, strides, dilations,
+                                       pads)
+
+
+def col2im_1d():
+    """Blocks of 3 at stride 2 with dilation 2 over 11 pixels padded by 1
+    and 2: the last pixel is no block's."""
+    return col2im([11], [3], [2], [2], [1, 2])
+
+
+def col2im_2d():
+    """Blocks of 2x3, strides 2 and 1, dilations 1 and 2, pads 1, 0, 2, 1
+    over a 7x6 image (rows beyond the last block's left uncovered)."""
+    return col2im([7, 6], [2, 3], [2, 1], [1, 2], [1, 0, 2, 1], channels=3)
+
+
+def col2im_3d():
+    """Blocks of 2x2x2 at stride 1 over a 3x4x5 volume: ONNX's 5-d case."""
+    return col2im([3, 4, 5], [2, 2, 2], [1, 1, 1], [1, 1, 1], [0] * 6,
+                  batch=1)
+
+
+def center_crop_pad_count():
+    """Two sizes for three axes."""
+    m = model([helper.make_node('CenterCropPad', ['x', 'shape'], ['y'],
+                                axes=[0, 1, 2])],
+              [io('x', F, [2, 3, 4, 5])], [io('y', F, [2, 3, 4, 5])],
+              [numpy_helper.from_array(np.array([2, 3], np.int64), 'shape')])
+    return m, [X], X
+
+
+def pad_crop_too_much():
+    """Crops 3 and 3 from a W of 5: one more than it has."""
+    m = pad_inputs([0, 0, 0, -3, 0, 0, 0, -3], 'constant',
+                   out_shape=[2, 3, 4, 0])
+    return m, [X], X
+
+
+def col2im_positions():
+    """Columns for 5 block positions where the image makes 9 (3 x 3)."""
+    m = model([helper.make_node('Col2Im', ['x', 'image', 'block'], ['y'])],
+              [io('x', F, [1, 4, 5])], [io('y', F, [1, 2, 3, 4])],
+              [numpy_helper.from_array(np.array([3, 4], np.int64), 'image'),
+               numpy_helper.from_array(np.array([1, 2], np.int64), 'block')])
+    return m, [np.zeros((1, 4, 5), np.float32)], np.zeros((1, 2, 3, 4))
 
 
 def main():
