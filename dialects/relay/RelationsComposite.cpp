@@ -386,7 +386,7 @@ static std::string resize2dError(RelationArgs &args, const TensorInfo &data,
            "'";
   if (!coords.empty() && coords != "half_pixel" && coords != "align_corners" &&
       coords != "asymmetric" && coords != "pytorch_half_pixel" &&
-      coords != "tf_half_pixel_for_nn" &&
+      coords != "tf_half_pixel_for_nn" && coords != "half_pixel_symmetric" &&
       (!crop || coords != "tf_crop_and_resize"))
     return "coordinate_transformation_mode '" + coords + "' is not supported";
   if (!rounding.empty() && rounding != "round" && rounding != "floor" &&

@@ -989,8 +989,9 @@ def Relay_Resize2DOp
                 "cubic interpolation)";
   let description = [{
     TVM's `image.resize2d`: `coordinate_transformation_mode` half_pixel,
-    align_corners, asymmetric, pytorch_half_pixel, tf_half_pixel_for_nn or
-    tf_crop_and_resize (which samples the crop `roi` = (start_h, start_w,
+    align_corners, asymmetric, pytorch_half_pixel, tf_half_pixel_for_nn,
+    half_pixel_symmetric (ONNX's: half_pixel recentred where the scale
+    does not make a whole length) or tf_crop_and_resize (which samples the crop `roi` = (start_h, start_w,
     end_h, end_w), fractions of the image, its corners on the first and
     last outputs, and gives `extrapolation_value` where a sample falls
     outside the image);

@@ -12,6 +12,7 @@ static const ConverterTable &getTable() {
     ConverterTable t;
     addElementwiseConverters(t);
     addNNConverters(t);
+    addImageConverters(t);
     addQuantizationConverters(t);
     addShapeConverters(t);
     addRecurrentConverters(t);

@@ -20,6 +20,8 @@ using ConverterTable = llvm::StringMap<OpConverter>;
 void addElementwiseConverters(ConverterTable &table);
 /// Convolutions, pooling, normalisation, Gemm/MatMul, softmax.
 void addNNConverters(ConverterTable &table);
+/// Resize, Upsample, GridSample, AffineGrid, RoiAlign.
+void addImageConverters(ConverterTable &table);
 /// Shapes, constants, reshapes, slicing, gathering, reductions.
 void addShapeConverters(ConverterTable &table);
 

@@ -279,7 +279,8 @@ LogicalResult convertCast(NodeContext &ctx) {
   }
   Type to = convertDataType(ctx.getContext(), code);
   if (!to)
-    return ctx.fail("casts to an unsupported data type");
+    return ctx.fail("casts to an unsupported data type (" + dataTypeName(code) +
+                    ")");
   ElementsAttr c = ctx.constantInput(0);
   if (c && isa<IntegerType>(to) && isa<IntegerType>(c.getElementType()) &&
       c.getNumElements() <= 1024 && !to.isInteger(1)) {
@@ -637,6 +638,27 @@ void mlir::relay::onnx_import::addElementwiseConverters(ConverterTable &t) {
     if (failed(t))
       return failure();
     return ctx.op<MultiplyOp>({x, *t});
+  });
+  // Opset 20's Gelu: x * (1 + erf(x / sqrt 2)) / 2, or with approximate
+  // = "tanh", x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 x^3))) / 2.
+  t["Gelu"] = composite([](NodeContext &ctx, Value x) -> FailureOr<Value> {
+    std::string approximate = ctx.attrString("approximate", "none");
+    if (approximate != "none" && approximate != "tanh")
+      return ctx.fail("approximate must be none or tanh, got '" + approximate +
+                      "'");
+    Emitter b(ctx);
+    Value inner;
+    if (approximate == "none") {
+      inner = b.op<ErfOp>({b.mul(x, b.scalar(M_SQRT1_2, x))});
+    } else {
+      Value cube = b.mul(b.mul(x, x), x);
+      Value arg = b.add(x, b.mul(cube, b.scalar(0.044715, x)));
+      inner = b.op<TanhOp>({b.mul(arg, b.scalar(std::sqrt(2 / M_PI), x))});
+    }
+    Value y = b.mul(b.mul(x, b.scalar(0.5, x)), b.add(inner, b.scalar(1.0, x)));
+    if (!b.succeeded())
+      return failure();
+    return y;
   });
   t["Shrink"] = convertShrink;
   t["IsNaN"] = [](NodeContext &ctx) { return convertIsNaNOrInf(ctx, true); };

@@ -37,6 +37,9 @@ struct GraphValue {
 
 /// The relay element type of an ONNX TensorProto data type, or null.
 Type convertDataType(MLIRContext *ctx, int dataType);
+/// The name of an ONNX TensorProto data type ("FLOAT", "INT4"), or "data
+/// type N" for one unknown.
+std::string dataTypeName(int dataType);
 /// An ONNX TensorProto as an attribute: dense elements for small tensors,
 /// a `dense_resource` blob for large ones.
 FailureOr<ElementsAttr> convertTensor(const onnx::TensorProto &tensor,

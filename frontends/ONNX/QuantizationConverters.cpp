@@ -61,6 +61,16 @@ LogicalResult convertQuantizeLinear(NodeContext &ctx) {
     return failure();
   Type out = zeroPointType(
       ctx, 2, IntegerType::get(ctx.getContext(), 8, IntegerType::Unsigned));
+  // Opset 21's output_dtype, which a zero point must match.
+  if (int64_t code = ctx.attrInt("output_dtype", 0)) {
+    Type named = convertDataType(ctx.getContext(), code);
+    if (!named)
+      return ctx.fail("output_dtype " + Twine(code) +
+                      " is not a supported data type");
+    if (ctx.hasInput(2) && named != out)
+      return ctx.fail("output_dtype differs from the zero point's type");
+    out = named;
+  }
   if (!isa<IntegerType>(out))
     return ctx.fail("only integer outputs are supported (the zero point is " +
                     std::string(isa<FloatType>(out) ? "a float"

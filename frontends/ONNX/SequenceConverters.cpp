@@ -119,10 +119,8 @@ static Type tensorDtype(MLIRContext *ctx, const onnx::TypeProto::Tensor &t,
                         std::string &error) {
   Type element = convertDataType(ctx, t.elem_type());
   if (!element)
-    error = "has an unsupported element type (" +
-            onnx::TensorProto::DataType_Name(
-                static_cast<onnx::TensorProto::DataType>(t.elem_type())) +
-            ")";
+    error =
+        "has an unsupported element type (" + dataTypeName(t.elem_type()) + ")";
   return element;
 }
 

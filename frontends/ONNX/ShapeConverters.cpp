@@ -996,8 +996,8 @@ LogicalResult convertTile(NodeContext &ctx) {
 
 /// `x` cropped by the negative values of `begins` and `ends` (one per axis)
 /// and padded by the positive ones, with `mode` (constant with `value`,
-/// reflect or edge): Pad's pads and CenterCropPad's. The crop comes first,
-/// as onnxruntime's does, so reflect and edge pad from what is left.
+/// reflect, edge or wrap): Pad's pads and CenterCropPad's. The crop comes
+/// first, as onnxruntime's does, so the other modes pad from what is left.
 LogicalResult cropAndPad(NodeContext &ctx, Value x, ArrayRef<int64_t> begins,
                          ArrayRef<int64_t> ends, StringRef mode, Value value) {
   Emitter b(ctx);
@@ -1024,6 +1024,30 @@ LogicalResult cropAndPad(NodeContext &ctx, Value x, ArrayRef<int64_t> begins,
   if (!cropped.empty())
     x = b.op<StridedSliceOp>({x}, {ctx.ints("begin", from), ctx.ints("end", to),
                                    ctx.ints("axes", cropped)});
+  if (mode == "wrap") {
+    // Wrapping repeats the axis: enough whole copies to cover both pads,
+    // then the window that starts `before` ahead of the middle one.
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t before = std::max<int64_t>(begins[d], 0);
+      int64_t after = std::max<int64_t>(ends[d], 0);
+      if (before == 0 && after == 0)
+        continue;
+      int64_t n = sizes[d];
+      if (ShapedType::isDynamic(n) || n == 0)
+        return ctx.fail("wrap padding of axis " + Twine(d) +
+                        " needs a nonempty size known when importing");
+      int64_t copiesBefore = llvm::divideCeil(before, n);
+      SmallVector<int64_t> reps(rank, 1);
+      reps[d] = copiesBefore + 1 + llvm::divideCeil(after, n);
+      x = b.op<TileOp>({x}, {ctx.ints("reps", reps)});
+      int64_t first = copiesBefore * n - before;
+      x = b.op<StridedSliceOp>({x},
+                               {ctx.ints("begin", {first}),
+                                ctx.ints("end", {first + before + n + after}),
+                                ctx.ints("axes", {d})});
+    }
+    return b.output(x);
+  }
   SmallVector<int64_t> width;
   for (int64_t d = 0; d < rank; ++d) {
     width.push_back(std::max<int64_t>(begins[d], 0));
@@ -1075,9 +1099,11 @@ LogicalResult convertPad(NodeContext &ctx) {
   if (static_cast<int64_t>(pads.size()) != 2 * rank)
     return ctx.fail("pads needs " + Twine(2 * rank) + " values");
   std::string mode = ctx.attrString("mode", "constant");
-  if (mode != "constant" && mode != "reflect" && mode != "edge")
-    return ctx.fail("unknown mode '" + mode +
-                    "' (expected constant, reflect or edge)");
+  bool wrap = ctx.getOpset() >= 19;
+  if (mode != "constant" && mode != "reflect" && mode != "edge" &&
+      (!wrap || mode != "wrap"))
+    return ctx.fail("unknown mode '" + mode + "' (expected constant, " +
+                    (wrap ? "reflect, edge or wrap)" : "reflect or edge)"));
   Value value = ctx.hasInput(2)
                     ? ctx.input(2)
                     : ctx.scalar(ctx.attrFloat("value", 0), ctx.elementType(0));

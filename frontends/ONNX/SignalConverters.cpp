@@ -165,7 +165,10 @@ std::pair<Value, Value> complexParts(Emitter &b, Value x, int64_t rank,
 }
 
 LogicalResult convertDFT(NodeContext &ctx) {
-  if (failed(ctx.checkInputs(1, 2)))
+  // Opset 20 takes the axis as input #2 (default -2), no longer the
+  // attribute (default 1).
+  bool axisInput = ctx.getOpset() >= 20;
+  if (failed(ctx.checkInputs(1, axisInput ? 3 : 2)))
     return failure();
   int64_t rank = ctx.rank(0);
   ArrayRef<int64_t> shape = ctx.shape(0);
@@ -175,11 +178,20 @@ LogicalResult convertDFT(NodeContext &ctx) {
   Type element = ctx.elementType(0);
   if (!isa<FloatType>(element))
     return ctx.fail("expects a floating-point signal");
-  int64_t axis = ctx.attrInt("axis", 1);
+  int64_t givenAxis = axisInput ? -2 : ctx.attrInt("axis", 1);
+  if (axisInput && ctx.hasInput(2)) {
+    FailureOr<SmallVector<int64_t>> a = ctx.constantInts(2, "axis");
+    if (failed(a))
+      return failure();
+    if (a->size() != 1)
+      return ctx.fail("axis must be one integer");
+    givenAxis = a->front();
+  }
+  int64_t axis = givenAxis;
   if (axis < 0)
     axis += rank;
   if (axis < 1 || axis > rank - 2)
-    return ctx.fail("axis " + Twine(ctx.attrInt("axis", 1)) +
+    return ctx.fail("axis " + Twine(givenAxis) +
                     " does not name a signal dimension (1 to " +
                     Twine(rank - 2) + ")");
   int64_t given = shape[axis];

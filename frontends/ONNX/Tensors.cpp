@@ -52,6 +52,21 @@ Type mlir::relay::onnx_import::convertDataType(MLIRContext *ctx, int dataType) {
   }
 }
 
+std::string mlir::relay::onnx_import::dataTypeName(int dataType) {
+  std::string name = onnx::TensorProto::DataType_Name(
+      static_cast<onnx::TensorProto::DataType>(dataType));
+  if (!name.empty())
+    return name;
+  // Types newer than Debian's onnx 1.12 (float8 from ONNX 1.14, 4-bit
+  // integers from 1.16, float4 from 1.18).
+  static const char *const kNewer[] = {
+      "FLOAT8E4M3FN", "FLOAT8E4M3FNUZ", "FLOAT8E5M2", "FLOAT8E5M2FNUZ",
+      "UINT4",        "INT4",           "FLOAT4E2M1"};
+  if (dataType >= 17 && dataType < 17 + int(std::size(kNewer)))
+    return kNewer[dataType - 17];
+  return "data type " + std::to_string(dataType);
+}
+
 /// The element bytes of `tensor` in little-endian memory order, one byte
 /// per bool, whichever field the producer used: its raw data in place, or
 /// the typed fields' values copied into `storage`.
@@ -140,10 +155,7 @@ mlir::relay::onnx_import::convertTensor(const onnx::TensorProto &tensor,
   if (!elementType)
     return emitError(loc) << "tensor '" << tensor.name()
                           << "' has an unsupported data type ("
-                          << onnx::TensorProto::DataType_Name(
-                                 static_cast<onnx::TensorProto::DataType>(
-                                     tensor.data_type()))
-                          << ")";
+                          << dataTypeName(tensor.data_type()) << ")";
   SmallVector<int64_t> shape(tensor.dims().begin(), tensor.dims().end());
   int64_t count = 1;
   for (int64_t d : shape) {

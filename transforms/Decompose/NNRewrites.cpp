@@ -242,6 +242,13 @@ mlir::relay::resizeTaps(int64_t in, int64_t outSize, StringRef method,
       return (i + 0.5) / scale;
     if (coords == "pytorch_half_pixel" && outSize == 1)
       return 0.0;
+    // ONNX's (opset 19) half_pixel_symmetric: half_pixel shifted so that
+    // the whole output length, where in * scale is not whole, stays
+    // centred on the input's.
+    if (coords == "half_pixel_symmetric") {
+      double adjustment = double(outSize) / (in * scale);
+      return in / 2.0 * (1 - adjustment) + (i + 0.5) / scale - 0.5;
+    }
     return (i + 0.5) / scale - 0.5;
   };
   auto clamp = [&](int64_t i) { return std::clamp<int64_t>(i, 0, in - 1); };

@@ -1,0 +1,222 @@
+#!/usr/bin/python3
+"""Writes models of what ONNX opsets 19 to 22 changed, for the importer's
+tests (onnx 1.12 predates them: the models are built by hand, their
+expected outputs computed with numpy from the specification).
+
+  opset19_22_models.py NAME DIR
+
+writes DIR/NAME.onnx, DIR/NAME.in0.npy and DIR/NAME.expected.npy. NAME:
+pad_wrap, resize_half_pixel_symmetric, dft_axis_input, dft_default_axis,
+gelu, gelu_tanh, affine_grid_2d, affine_grid_3d, group_norm_per_channel,
+quantize_output_dtype; or a bad node: pad_wrap_opset18,
+group_norm_per_group_21, gelu_bad_approximate, int4_input, cast_float8.
+"""
+import math
+import os
+import sys
+
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper
+import onnx
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from opset18_models import X, io, model  # noqa: E402
+
+F = TensorProto.FLOAT
+RNG = np.random.default_rng(3)
+
+
+def const(name, value):
+    return numpy_helper.from_array(np.asarray(value), name)
+
+
+def pad_wrap(opset=19):
+    """Wrap padding, pads wider than the axis included: W of 5 gains 7
+    before and 3 after, H of 4 gains 1 after and loses 1 before."""
+    m = model([helper.make_node('Pad', ['x', 'pads'], ['y'], mode='wrap')],
+              [io('x', F, [2, 3, 4, 5])], [io('y', F, [2, 3, 4, 15])],
+              [const('pads', np.array([0, 0, -1, 7, 0, 0, 1, 3], np.int64))],
+              opset=opset)
+    # Periodic: output i of an axis of n padded by b before is input
+    # (i - b) mod n. (numpy 1.24's pad(mode='wrap') is not, with pads
+    # wider than the axis on both sides; numpy 1.25 fixed it.)
+    x = X[:, :, 1:, :]
+    rows = np.arange(0, 3 + 1) % 3
+    cols = np.arange(-7, 5 + 3) % 5
+    return m, [X], x[:, :, rows][:, :, :, cols]
+
+
+def pad_wrap_opset18():
+    return pad_wrap(opset=18)
+
+
+def linear_axis(x, axis, out, scale):
+    """Linear resampling of `axis` at half_pixel_symmetric coordinates."""
+    n = x.shape[axis]
+    adjustment = out / (n * scale)
+    offset = n / 2 * (1 - adjustment)
+    pos = offset + (np.arange(out) + 0.5) / scale - 0.5
+    pos = np.clip(pos, 0, n - 1)
+    lo = np.floor(pos).astype(np.int64)
+    hi = np.minimum(lo + 1, n - 1)
+    w = (pos - lo).reshape([-1 if d == axis else 1 for d in range(x.ndim)])
+    return np.take(x, lo, axis) * (1 - w) + np.take(x, hi, axis) * w
+
+
+def resize_half_pixel_symmetric():
+    """Linear Resize by scales 1.7 (H: 4 -> 6) and 0.7 (W: 5 -> 3), where
+    half_pixel_symmetric differs from half_pixel."""
+    m = model([helper.make_node('Resize', ['x', '', 'scales'], ['y'],
+                                mode='linear',
+                                coordinate_transformation_mode=
+                                'half_pixel_symmetric')],
+              [io('x', F, [2, 3, 4, 5])], [io('y', F, [2, 3, 6, 3])],
+              [const('scales', np.array([1, 1, 1.7, 0.7], np.float32))],
+              opset=19)
+    y = linear_axis(linear_axis(X.astype(np.float64), 2, 6, 1.7), 3, 3, 0.7)
+    return m, [X], y
+
+
+def dft(axis):
+    """A real signal [2, 6, 5, 1]; DFT along `axis` (input #2), or along
+    the default -2 (the 5) without it."""
+    x = RNG.standard_normal((2, 6, 5, 1)).astype(np.float32)
+    inputs, inits = ['x'], []
+    if axis is not None:
+        inputs += ['', 'axis']
+        inits.append(const('axis', np.array(axis, np.int64)))
+    m = model([helper.make_node('DFT', inputs, ['y'])],
+              [io('x', F, [2, 6, 5, 1])], [io('y', F, None)], inits,
+              opset=20)
+    f = np.fft.fft(x[..., 0], axis=2 if axis is None else axis)
+    return m, [x], np.stack([f.real, f.imag], axis=-1)
+
+
+def dft_axis_input():
+    return dft(1)
+
+
+def dft_default_axis():
+    return dft(None)
+
+
+def gelu(approximate=None, opset=20):
+    attrs = {} if approximate is None else {'approximate': approximate}
+    m = model([helper.make_node('Gelu', ['x'], ['y'], **attrs)],
+              [io('x', F, [2, 3, 4, 5])], [io('y', F, [2, 3, 4, 5])],
+              opset=opset)
+    x = X.astype(np.float64)
+    if approximate == 'tanh':
+        y = 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) *
+                                   (x + 0.044715 * x ** 3)))
+    else:
+        y = 0.5 * x * (1 + np.vectorize(math.erf)(x / math.sqrt(2)))
+    return m, [X], y
+
+
+def gelu_tanh():
+    """The tanh approximation, at opset 22."""
+    return gelu('tanh', opset=22)
+
+
+def gelu_bad_approximate():
+    return gelu('sigmoid')
+
+
+def affine_grid(size, align):
+    n, dims = size[0], len(size) - 2
+    theta = RNG.standard_normal((n, dims, dims + 1)).astype(np.float32)
+    m = model([helper.make_node('AffineGrid', ['theta', 'size'], ['grid'],
+                                align_corners=align)],
+              [io('theta', F, list(theta.shape))], [io('grid', F, None)],
+              [const('size', np.array(size, np.int64))], opset=20)
+
+    def axis(s):
+        if align:
+            return np.zeros(1) if s == 1 else np.linspace(-1, 1, s)
+        return (2 * np.arange(s) + 1) / s - 1
+    # (x, y[, z]) with x along the last axis.
+    mesh = np.meshgrid(*[axis(s) for s in size[2:]], indexing='ij')
+    base = np.stack(mesh[::-1] + [np.ones_like(mesh[0])], axis=-1)
+    grid = np.einsum('...k,nck->n...c', base, theta.astype(np.float64))
+    return m, [theta], grid
+
+
+def affine_grid_2d():
+    """[2, 3, 4, 5] without aligned corners."""
+    return affine_grid([2, 3, 4, 5], 0)
+
+
+def affine_grid_3d():
+    """[1, 2, 3, 1, 4] with aligned corners (an axis of one at 0)."""
+    return affine_grid([1, 2, 3, 1, 4], 1)
+
+
+def group_norm(per_group):
+    """Opset 21: 6 channels in 3 groups, scale and bias per channel."""
+    x = RNG.standard_normal((2, 6, 3, 2)).astype(np.float32)
+    c = 3 if per_group else 6
+    scale = np.linspace(0.5, 2, c).astype(np.float32)
+    bias = np.linspace(-1, 1, c).astype(np.float32)
+    m = model([helper.make_node('GroupNormalization', ['x', 's', 'b'], ['y'],
+                                num_groups=3, epsilon=1e-3)],
+              [io('x', F, [2, 6, 3, 2])], [io('y', F, [2, 6, 3, 2])],
+              [const('s', scale), const('b', bias)], opset=21)
+    g = x.reshape(2, 3, -1).astype(np.float64)
+    n = (g - g.mean(-1, keepdims=True)) / np.sqrt(g.var(-1, keepdims=True) +
+                                                 1e-3)
+    if per_group:  # an error: no expected output
+        return m, [x], x
+    y = n.reshape(x.shape) * scale[None, :, None, None] + \
+        bias[None, :, None, None]
+    return m, [x], y
+
+
+def group_norm_per_channel():
+    return group_norm(False)
+
+
+def group_norm_per_group_21():
+    return group_norm(True)
+
+
+def quantize_output_dtype():
+    """QuantizeLinear without a zero point, output_dtype int8: values
+    rounded half to even and saturated at -128 and 127."""
+    x = np.array([[-300, -1.25, -0.75, 0.25, 0.75, 1.25, 2.5, 300]],
+                 np.float32)
+    m = model([helper.make_node('QuantizeLinear', ['x', 's'], ['y'],
+                                output_dtype=TensorProto.INT8)],
+              [io('x', F, [1, 8])], [io('y', TensorProto.INT8, [1, 8])],
+              [const('s', np.array(0.5, np.float32))], opset=21)
+    return m, [x], np.clip(np.round(x / 0.5), -128, 127).astype(np.int8)
+
+
+def int4_input():
+    """A graph input of INT4 (data type 22, newer than onnx 1.12)."""
+    m = model([helper.make_node('Identity', ['x'], ['y'])],
+              [io('x', 22, [4])], [io('y', 22, [4])], opset=21)
+    return m, [np.zeros(4, np.int8)], np.zeros(4, np.int8)
+
+
+def cast_float8():
+    """A Cast to FLOAT8E4M3FN (17)."""
+    m = model([helper.make_node('Cast', ['x'], ['y'], to=17)],
+              [io('x', F, [4])], [io('y', 17, [4])], opset=19)
+    return m, [np.zeros(4, np.float32)], np.zeros(4, np.float32)
+
+
+def main():
+    name, out = sys.argv[1], sys.argv[2]
+    os.makedirs(out, exist_ok=True)
+    m, inputs, expected = globals()[name]()
+    onnx.save(m, os.path.join(out, name + '.onnx'))
+    for i, x in enumerate(inputs):
+        np.save(os.path.join(out, '%s.in%d.npy' % (name, i)), x)
+    np.save(os.path.join(out, name + '.expected.npy'),
+            np.asarray(expected).astype(
+                np.int8 if expected.dtype == np.int8 else inputs[0].dtype))
+
+
+if __name__ == '__main__':
+    main()
