@@ -40,6 +40,11 @@ Value LoweringTarget::buildConv2d(OpBuilder &, const Conv2dProblem &) const {
   return nullptr;
 }
 
+Value LoweringTarget::buildInt8Dense(OpBuilder &, Location, RankedTensorType,
+                                     Value, Value) const {
+  return nullptr;
+}
+
 bool LoweringTarget::lowersWhole(Operation *) const { return false; }
 
 Value LoweringTarget::buildConv3d(OpBuilder &, Operation *, RankedTensorType,

@@ -71,6 +71,13 @@ public:
                                  unsigned numDims,
                                  ArrayRef<AffineMap> maps) const;
 
+  /// out[m, n] = sum_k x[m, k] * w[n, k] of signed 8-bit integers into
+  /// int32 (`type`, [m, n]) for a constant `w`, in the target's own
+  /// kernels; null when it has none, and the conversion then lowers a
+  /// generic integer product.
+  virtual Value buildInt8Dense(OpBuilder &b, Location loc,
+                               RankedTensorType type, Value x, Value w) const;
+
   /// A convolution in the target's own kernels; null when it has none for
   /// `conv`, and the conversion then pads the image and uses linalg's
   /// named convolutions.

@@ -91,10 +91,22 @@ FailureOr<SmallVector<Value>> denseRule(OpBuilder &b, Operation *op,
                      SmallVector<ReassociationIndices>{leading, {rank - 1}})
                      .getResult();
   }
+  // Signed bytes into int32: the target's own kernels where it has them
+  // (the weights constant).
+  Value out;
+  if (type.getElementType().isSignlessInteger(32) &&
+      a.getElementType().isSignlessInteger(8) &&
+      cast<RankedTensorType>(operands[1].getType())
+          .getElementType()
+          .isSignlessInteger(8) &&
+      !isUnsignedValue(op->getOperand(0)) &&
+      !isUnsignedValue(op->getOperand(1)))
+    out = target.buildInt8Dense(b, loc, type2d, data, operands[1]);
   // (m, n, k): data (m, k), weight (n, k), out (m, n).
-  Value out = contraction(
-      b, op, target, type2d, ValueRange{data, operands[1]}, 3,
-      {map(ctx, 3, {0, 2}), map(ctx, 3, {1, 2}), map(ctx, 3, {0, 1})});
+  if (!out)
+    out = contraction(
+        b, op, target, type2d, ValueRange{data, operands[1]}, 3,
+        {map(ctx, 3, {0, 2}), map(ctx, 3, {1, 2}), map(ctx, 3, {0, 1})});
   if (rank == 2)
     return SmallVector<Value>{out};
   SmallVector<ReassociationIndices> back;

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""int8 convolutions with constant weights, compiled against interpreted.
+"""int8 convolutions and dense layers with constant weights, compiled
+against interpreted.
 
 The CPU target convolves int8 images with constant int8 weights into
 int32 on AMX tiles where the CPU has AMX-INT8 and the image 16 channels or
@@ -23,6 +24,12 @@ CPU's layout rules put the int8 convolutions (signed, constant weights)
 in NHWC (their kernels' own layout; checked that they do); each case
 also runs with AlterOpLayout disabled, which keeps them NCHW. Prints
 whether the kernels took AMX (tdpbssd), VNNI (vpdpbusd) and vpmaddwd.
+
+Dense layers (DENSE_CASES: one row, inner sizes not a multiple of four,
+outputs not of 16, rows of a 3-d input, uint8, a requantizing epilogue)
+take the same kernels as 1x1 convolutions of an image of m positions
+(ProductPatterns.cpp, CPUTarget.cpp's buildInt8Dense) and are checked the
+same way.
 
   /usr/bin/python3 int8_conv_kernels.py --bin build/bin
 """
@@ -70,6 +77,31 @@ CASES = [
     ("amx-batch-s2", 2, 48, 13, 11, 64, 3, 2, 1, (1, 0, 1, 1), "int8",
      False),
 ]
+
+# (name, data shape, units, data dtype, epilogue): nn.dense of int8 data
+# [..., k] by constant weights [units, k] into int32, plus a bias.
+DENSE_CASES = [
+    ("dense-one-row", (1, 64), 48, "int8", False),
+    ("dense-odd", (5, 30), 20, "int8", False),
+    ("dense-out-33", (17, 40), 33, "int8", False),
+    ("dense-tokens", (2, 7, 24), 64, "int8", False),
+    ("dense-large", (64, 256), 96, "int8", True),
+    ("dense-uint8", (6, 16), 32, "uint8", False),
+]
+
+
+def dense_program(shape, units, dtype, epilogue):
+    dims = ", ".join(map(str, shape))
+    head = (f'#[version = "0.0.5"]\n'
+            f"def @main(%x: Tensor[({dims}), {dtype}], "
+            f"%w: Tensor[({units}, {shape[-1]}), {dtype}], "
+            f"%bias: Tensor[({units}), int32]) {{\n"
+            f"  %0 = nn.dense(%x, %w, out_dtype=\"int32\");\n")
+    if not epilogue:
+        return head + "  add(%0, %bias)\n}\n"
+    return head + ("  %1 = right_shift(add(%0, %bias), 9);\n"
+                   "  cast(clip(%1, a_min=-127f, a_max=127f), "
+                   "dtype=\"int8\")\n}\n")
 
 
 # A network's worth of int8 layers: a 3x3 convolution, max pooling, a
@@ -141,12 +173,23 @@ def main():
                ([["--cpu", "icelake-server"]] if has_amx else []))
     nhwc = 0
     with tempfile.TemporaryDirectory() as work:
-        for case_ in CASES + [("network",)]:
+        for case_ in CASES + DENSE_CASES + [("network",)]:
             name = case_[0]
             case = os.path.join(work, name)
             params = case + ".params"
             os.makedirs(params)
-            if name == "network":
+            if name.startswith("dense"):
+                _, shape, units, dtype, epi = case_
+                groups = 0
+                text = dense_program(shape, units, dtype, epi)
+                lo, hi = (0, 256) if dtype == "uint8" else (-128, 128)
+                np.save(case + ".x.npy",
+                        rng.integers(lo, hi, shape).astype(dtype))
+                np.save(os.path.join(params, "w.npy"), rng.integers(
+                    lo, hi, (units, shape[-1])).astype(dtype))
+                np.save(os.path.join(params, "bias.npy"), rng.integers(
+                    -5000, 5000, (units,)).astype(np.int32))
+            elif name == "network":
                 text, dtype, groups = NETWORK, "int8", 1
                 np.save(case + ".x.npy", rng.integers(
                     -128, 128, NETWORK_SHAPES["x"]).astype(np.int8))
@@ -220,10 +263,10 @@ def main():
         sys.exit("the Haswell target's int8 convolutions did not take "
                  "vpmaddwd")
     print(f"convolutions in NHWC at -O3: {nhwc} cases")
+    count = len(CASES) + len(DENSE_CASES) + 1
     if failures:
-        sys.exit(f"{failures} of {(len(CASES) + 1) * len(targets)} runs "
-                 f"failed")
-    print(f"all {len(CASES) + 1} cases equal on {len(targets)} targets")
+        sys.exit(f"{failures} of {count * len(targets)} runs failed")
+    print(f"all {count} cases equal on {len(targets)} targets")
 
 
 if __name__ == "__main__":

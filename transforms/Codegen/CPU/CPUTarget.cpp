@@ -111,6 +111,58 @@ public:
     return paddedContract(b, loc, type, operands, numDims, maps);
   }
 
+  // An int8 dense layer is a 1x1 convolution of an image of m positions
+  // and k channels (NHWC [1, 1, m, k]) with HWIO weights [1, 1, k, n]: the
+  // int8 convolutions' dot-product kernels (AMX, VNNI, AVX2), on w
+  // transposed at compile time.
+  Value buildInt8Dense(OpBuilder &b, Location loc, RankedTensorType type,
+                       Value x, Value w) const override {
+    auto xt = cast<RankedTensorType>(x.getType());
+    auto wt = cast<RankedTensorType>(w.getType());
+    CPUDescription cpu = cpuAt(b);
+    if ((!cpu.vnni && cpu.vectorBits < 256) || !xt.hasStaticShape() ||
+        !wt.hasStaticShape())
+      return nullptr;
+    int64_t m = xt.getDimSize(0), k = xt.getDimSize(1), n = wt.getDimSize(0);
+    std::vector<char> hwio(k * n);
+    bool isResource = false;
+    if (DenseElementsAttr splat = splatConstant(w)) {
+      std::fill(hwio.begin(), hwio.end(),
+                static_cast<char>(splat.getSplatValue<APInt>().getZExtValue()));
+    } else {
+      ArrayRef<char> bytes;
+      if (!constantBytes(w, bytes, isResource))
+        return nullptr;
+      for (int64_t o = 0; o < n; ++o)
+        for (int64_t c = 0; c < k; ++c)
+          hwio[c * n + o] = bytes[o * k + c];
+    }
+    Type i8 = b.getI8Type();
+    Conv2dProblem conv(loc);
+    conv.type = RankedTensorType::get({1, 1, m, n}, type.getElementType());
+    conv.data = tensor::ExpandShapeOp::create(
+        b, loc, RankedTensorType::get({1, 1, m, k}, i8), x,
+        SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
+    conv.weight = bytesConstant(b, loc, RankedTensorType::get({1, 1, k, n}, i8),
+                                hwio, isResource);
+    conv.nchw = false;
+    conv.strides = {1, 1};
+    conv.dilations = {1, 1};
+    conv.padding = {0, 0, 0, 0};
+    Value out = amxInt8Conv2d(b, conv);
+    if (!out)
+      out = vnniConv2d(b, conv);
+    if (!out)
+      out = avx2Int8Conv2d(b, conv);
+    if (!out) {
+      conv.weight.getDefiningOp()->erase();
+      conv.data.getDefiningOp()->erase();
+      return nullptr;
+    }
+    return tensor::CollapseShapeOp::create(
+        b, loc, type, out, SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
+  }
+
   Value buildConv2d(OpBuilder &b, const Conv2dProblem &conv) const override {
     Location loc = conv.loc;
     RankedTensorType type = conv.type;
