@@ -654,6 +654,27 @@ LogicalResult convertInstanceNorm(NodeContext &ctx) {
   return ctx.output(ctx.op<AddOp>({*y, *bias}));
 }
 
+/// The type LayerNormalization (and GroupNormalization from opset 21)
+/// computes its statistics in: `stash_type` (float32 by default) where it
+/// is wider than the input's (float16, bfloat16), else the input's own, as
+/// onnxruntime keeps double in double; null (reported) for a stash type
+/// or input that is not floating-point.
+Type stashType(NodeContext &ctx) {
+  int64_t code = ctx.attrInt("stash_type", 1);
+  Type stash = convertDataType(ctx.getContext(), code);
+  if (!stash || !isa<FloatType>(stash)) {
+    (void)ctx.fail("stash_type " + dataTypeName(code) +
+                   " is not a floating-point type");
+    return Type();
+  }
+  Type e = ctx.elementType(0);
+  if (!isa<FloatType>(e)) {
+    (void)ctx.fail("expects a floating-point input");
+    return Type();
+  }
+  return stash.getIntOrFloatBitWidth() > e.getIntOrFloatBitWidth() ? stash : e;
+}
+
 /// Opset 18's GroupNormalization: nn.group_norm, the scale and bias given
 /// per group (opset 18) repeated for each group's channels; given per
 /// channel (as opset 21 has them) they are taken as they are.
@@ -694,10 +715,19 @@ LogicalResult convertGroupNorm(NodeContext &ctx) {
       return failure();
     params.push_back(*repeated);
   }
-  return ctx.output(ctx.op<GroupNormOp>(
-      {ctx.input(0), params[0], params[1]},
+  // Opset 21's stash_type: normalised in that type (float32 by default),
+  // the result cast back.
+  Type e = ctx.elementType(0);
+  Type stash = e;
+  if (ctx.getOpset() >= 21 && !(stash = stashType(ctx)))
+    return failure();
+  Emitter b(ctx);
+  Value y = b.op<GroupNormOp>(
+      {b.castTo(ctx.input(0), stash), b.castTo(params[0], stash),
+       b.castTo(params[1], stash)},
       {ctx.i64("num_groups", groups), ctx.i64("axis", 1),
-       ctx.f64("epsilon", ctx.attrFloat("epsilon", 1e-5))}));
+       ctx.f64("epsilon", ctx.attrFloat("epsilon", 1e-5))});
+  return b.output(b.castTo(y, e));
 }
 
 LogicalResult convertLayerNorm(NodeContext &ctx) {
@@ -707,15 +737,28 @@ LogicalResult convertLayerNorm(NodeContext &ctx) {
   FailureOr<int64_t> axis = ctx.axis(ctx.attrInt("axis", -1), rank);
   if (failed(axis))
     return failure();
+  Type stash = stashType(ctx);
+  if (!stash)
+    return failure();
   SmallVector<int64_t> axes;
   for (int64_t d = *axis; d < rank; ++d)
     axes.push_back(d);
+  // As ONNX's function body: the statistics (outputs 1 and 2 too) in the
+  // stash type, the normalised input back in the input's type before the
+  // scale and bias.
+  Emitter b(ctx);
+  Value x = b.castTo(ctx.input(0), stash);
+  if (!b.succeeded())
+    return failure();
   SmallVector<Value> stats;
-  FailureOr<Value> n = normalize(ctx, ctx.input(0), axes,
-                                 ctx.attrFloat("epsilon", 1e-5), &stats);
+  FailureOr<Value> n =
+      normalize(ctx, x, axes, ctx.attrFloat("epsilon", 1e-5), &stats);
   if (failed(n))
     return failure();
-  FailureOr<Value> y = ctx.op<MultiplyOp>({*n, ctx.input(1)});
+  Value normalized = b.castTo(*n, ctx.elementType(0));
+  if (!b.succeeded())
+    return failure();
+  FailureOr<Value> y = ctx.op<MultiplyOp>({normalized, ctx.input(1)});
   if (failed(y))
     return failure();
   Value result = *y;

@@ -8,7 +8,7 @@ expected outputs computed with numpy from the specification).
 writes DIR/NAME.onnx, DIR/NAME.in0.npy and DIR/NAME.expected.npy. NAME:
 pad_wrap, resize_half_pixel_symmetric, dft_axis_input, dft_default_axis,
 gelu, gelu_tanh, affine_grid_2d, affine_grid_3d, group_norm_per_channel,
-quantize_output_dtype; or a bad node: pad_wrap_opset18,
+quantize_output_dtype, layer_norm_f16, group_norm_f16; or a bad node: pad_wrap_opset18,
 group_norm_per_group_21, gelu_bad_approximate, int4_input, cast_float8.
 """
 import math
@@ -190,6 +190,49 @@ def quantize_output_dtype():
               [io('x', F, [1, 8])], [io('y', TensorProto.INT8, [1, 8])],
               [const('s', np.array(0.5, np.float32))], opset=21)
     return m, [x], np.clip(np.round(x / 0.5), -128, 127).astype(np.int8)
+
+
+def f16_rows():
+    """float16 rows near 300 whose spread is a few units: their mean and
+    variance in float16 lose the spread (float16's step at 300 is 0.25)."""
+    x = 300 + RNG.standard_normal((2, 4, 64)) * 2
+    return x.astype(np.float16)
+
+
+def layer_norm_f16():
+    """LayerNormalization (opset 17) of float16 over the last axis: the
+    statistics in float32 (stash_type's default), the result in float16."""
+    x = f16_rows()
+    scale = np.linspace(0.5, 1.5, 64).astype(np.float16)
+    bias = np.linspace(-1, 1, 64).astype(np.float16)
+    m = model([helper.make_node('LayerNormalization', ['x', 's', 'b'],
+                                ['y'], axis=-1, epsilon=1e-5)],
+              [io('x', TensorProto.FLOAT16, [2, 4, 64])],
+              [io('y', TensorProto.FLOAT16, [2, 4, 64])],
+              [const('s', scale), const('b', bias)], opset=17)
+    x32 = x.astype(np.float32)
+    n = (x32 - x32.mean(-1, keepdims=True)) / np.sqrt(
+        x32.var(-1, keepdims=True) + 1e-5)
+    return m, [x], n.astype(np.float16) * scale + bias
+
+
+def group_norm_f16():
+    """GroupNormalization (opset 21) of float16: 4 channels in 2 groups,
+    normalised in float32."""
+    x = f16_rows().reshape(2, 4, 8, 8)
+    scale = np.array([0.5, 1, 1.5, 2], np.float16)
+    bias = np.array([-1, 0, 1, 2], np.float16)
+    m = model([helper.make_node('GroupNormalization', ['x', 's', 'b'], ['y'],
+                                num_groups=2, epsilon=1e-5)],
+              [io('x', TensorProto.FLOAT16, [2, 4, 8, 8])],
+              [io('y', TensorProto.FLOAT16, [2, 4, 8, 8])],
+              [const('s', scale), const('b', bias)], opset=21)
+    g = x.astype(np.float32).reshape(2, 2, -1)
+    n = ((g - g.mean(-1, keepdims=True)) /
+         np.sqrt(g.var(-1, keepdims=True) + 1e-5)).reshape(x.shape)
+    y = n * scale.astype(np.float32)[None, :, None, None] + \
+        bias.astype(np.float32)[None, :, None, None]
+    return m, [x], y
 
 
 def int4_input():
