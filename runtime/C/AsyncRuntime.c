@@ -83,6 +83,16 @@ static struct {
   int sleepers;
 } pool = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
 
+/* Calls into compiled code (tasks, resumed awaiters) that have not returned
+ * yet, on any thread (relay_rt_async_quiesce). */
+static atomic_long inCompiledCode;
+
+static void resumeCounted(RelayCoroResume resume, void *handle) {
+  atomic_fetch_add_explicit(&inCompiledCode, 1, memory_order_relaxed);
+  resume(handle);
+  atomic_fetch_sub_explicit(&inCompiledCode, 1, memory_order_release);
+}
+
 /* Runs one queued task on this thread; false if there was none. */
 static int runOneTask(void) {
   if (!atomic_load_explicit(&pool.queued, memory_order_acquire))
@@ -95,9 +105,14 @@ static int runOneTask(void) {
   Task task = pool.ring[pool.head];
   pool.head = (pool.head + 1) % pool.capacity;
   --pool.size;
-  atomic_fetch_sub_explicit(&pool.queued, 1, memory_order_relaxed);
+  /* Counted as running before it leaves the queue's count, so that
+   * relay_rt_async_quiesce (reading the queue's count first) never sees it
+   * in neither. */
+  atomic_fetch_add_explicit(&inCompiledCode, 1, memory_order_relaxed);
+  atomic_fetch_sub_explicit(&pool.queued, 1, memory_order_release);
   pthread_mutex_unlock(&pool.mu);
   task.resume(task.handle);
+  atomic_fetch_sub_explicit(&inCompiledCode, 1, memory_order_release);
   return 1;
 }
 
@@ -441,7 +456,7 @@ void mlirAsyncRuntimeAwaitAllInGroup(RelayAsyncGroup *group) {
 }
 
 static void resumeCoroutine(void *handle, void *resume) {
-  ((RelayCoroResume)resume)(handle);
+  resumeCounted((RelayCoroResume)resume, handle);
 }
 
 /* Resumes the coroutine now if `object` is ready, else once it is. */
@@ -454,7 +469,15 @@ static void resumeWhenReady(Object *object, int (*ready)(void *), void *handle,
     return;
   }
   pthread_mutex_unlock(&object->mu);
-  resume(handle);
+  resumeCounted(resume, handle);
+}
+
+void relay_rt_async_quiesce(void) {
+  while (atomic_load_explicit(&pool.queued, memory_order_acquire) ||
+         atomic_load_explicit(&inCompiledCode, memory_order_acquire)) {
+    if (!runOneTask())
+      sched_yield();
+  }
 }
 
 void mlirAsyncRuntimeAwaitTokenAndExecute(RelayAsyncToken *token, void *handle,

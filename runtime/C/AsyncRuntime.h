@@ -86,6 +86,14 @@ void relay_rt_async_reserve_workers(int64_t count);
 /* Tokens, values and groups alive now (for tests: zero between runs). */
 int64_t relay_rt_async_live_objects(void);
 
+/* Returns once no thread runs compiled code on the runtime's behalf and
+ * no task waits in the queue: a coroutine signals the token its caller
+ * awaits before it returns, so the caller can finish while a worker still
+ * runs the coroutine's last instructions. Call it (from a thread outside
+ * compiled code) before the code is unmapped: the JIT's engines, an
+ * unloaded object. */
+void relay_rt_async_quiesce(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -203,3 +203,34 @@ TEST(AsyncRuntimeTest, ExtraReferencesKeepObjectsAlive) {
 }
 
 } // namespace
+
+/// A task that emplaces its token, then goes on for a while (the last
+/// instructions of a coroutine after it signalled its caller), then marks
+/// itself finished.
+struct TailTask {
+  RelayAsyncToken *token;
+  std::atomic<bool> finished{false};
+};
+
+void runTailTask(void *handle) {
+  auto *task = static_cast<TailTask *>(handle);
+  mlirAsyncRuntimeEmplaceToken(task->token);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  task->finished.store(true);
+}
+
+TEST(AsyncRuntimeTest, QuiesceWaitsForTasksPastTheirSignal) {
+  // The task runs on a worker (the awaiting thread would take it from the
+  // queue itself, so it waits 10 ms first): the await returns as soon as
+  // the token is emplaced, the task still sleeping for 40 ms more.
+  relay_rt_async_reserve_workers(1);
+  TailTask task;
+  task.token = mlirAsyncRuntimeCreateToken();
+  mlirAsyncRuntimeExecute(&task, runTailTask);
+  std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  mlirAsyncRuntimeAwaitToken(task.token);
+  relay_rt_async_quiesce();
+  EXPECT_TRUE(task.finished.load());
+  mlirAsyncRuntimeDropRef(task.token, 1);
+  EXPECT_EQ(liveObjectsOnceSettled(), 0);
+}
