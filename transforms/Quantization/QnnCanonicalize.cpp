@@ -423,10 +423,12 @@ Value conv2d(Emitter &b, Operation *op) {
   return product<Conv2DOp>(b, op, o);
 }
 /// qnn.dense of a uint8 input with a constant scalar zero point z and int8
-/// weights [O, K] without one (PyTorch's quantized linear layers): as
-/// unsignedTimesSigned does for convolutions, the input shifted into int8
-/// and the product taken on int8 operands (constant weights stay int8, a
-/// quarter of their int32 bytes), the shift taken back per output:
+/// weights [O, K] without one (PyTorch's quantized linear layers, ONNX's
+/// QLinearMatMul of uint8): as unsignedTimesSigned does for convolutions,
+/// the input shifted into int8 and the product taken on int8 operands
+/// (constant weights stay int8, a quarter of their int32 bytes; the CPU
+/// takes such a dense on its int8 convolution kernels), the shift taken
+/// back per output:
 ///   dense(x - z, w) = dense(x - 128, w) + (128 - z) * sum_k(w[o, k])
 /// Null where it does not apply.
 Value unsignedTimesSignedDense(Emitter &b, Operation *op) {
@@ -438,23 +440,12 @@ Value unsignedTimesSignedDense(Emitter &b, Operation *op) {
       ew.isUnsignedInteger() || rankOf(w) != 2)
     return {};
   auto z = static_cast<int64_t>(zx.values->front());
-  Value shifted = shiftedToSigned(b, x);
-  // The product as a 1x1 convolution of the M x 1 image of K channels
-  // (x transposed) by the N filters: the int8 convolutions' kernels (VNNI's
-  // vpdpbusd, AVX2's vpmaddwd) compute it with the weights packed at
-  // compile time, where a dense of int8 operands would gather each output's
-  // weights across rows.
-  ArrayRef<int64_t> xs = shapeOf(x), ws = shapeOf(w);
-  if (xs.size() != 2 || ShapedType::isDynamicShape(xs) ||
-      ShapedType::isDynamicShape(ws))
-    return {};
-  int64_t m = xs[0], k = xs[1], n = ws[0];
-  Value image = b.reshape(b.op<TransposeOp>({shifted}), {1, k, m, 1});
-  Value filters = b.reshape(w, {n, k, 1, 1});
-  Value conv = b.op<Conv2DOp>(
-      {image, filters}, {b.type("out_dtype", elementOf(op->getResult(0))),
-                         b.ints("kernel_size", {1, 1}), b.i64("channels", n)});
-  Value product = b.op<TransposeOp>({b.reshape(conv, {n, m})});
+  SmallVector<NamedAttribute> attrs;
+  for (NamedAttribute a : op->getAttrs())
+    if (a.getName() != "out_dtype")
+      attrs.push_back(a);
+  attrs.push_back(b.type("out_dtype", elementOf(op->getResult(0))));
+  Value product = b.op<DenseOp>({shiftedToSigned(b, x), w}, attrs);
   Value correction = shiftCorrection(b, w, {1}, z);
   if (!b.succeeded())
     return {};

@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 
+#include <cmath>
 #include <sstream>
 
 using namespace mlir;
@@ -111,6 +112,34 @@ SmallVector<double> quant::elementValues(DenseElementsAttr dense) {
 }
 
 std::optional<SmallVector<double>> quant::constantValues(Value v) {
+  // Through a cast of a constant (importers cast ONNX's int8 and uint8
+  // zero points to int32 before the constants are folded), where the cast
+  // keeps every value: integers that fit the integer type, floats made
+  // float32 or float64.
+  if (auto castOp = v ? v.getDefiningOp<CastOp>() : CastOp()) {
+    std::optional<SmallVector<double>> values =
+        constantValues(castOp->getOperand(0));
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    if (!values || !type)
+      return std::nullopt;
+    Type to = type.getElementType();
+    for (double &x : *values) {
+      if (auto integer = dyn_cast<IntegerType>(to)) {
+        // (Bounds past 2^53 are not exact doubles: those stop there.)
+        unsigned width = std::min(integer.getWidth(), 53u);
+        bool isUnsigned = integer.isUnsignedInteger() || width == 1;
+        double lo = isUnsigned ? 0 : -std::ldexp(1.0, width - 1);
+        double hi = std::ldexp(1.0, isUnsigned ? width : width - 1) - 1;
+        if (x < lo || x > hi || x != std::trunc(x))
+          return std::nullopt;
+      } else if (to.isF32()) {
+        x = static_cast<float>(x);
+      } else if (!to.isF64()) {
+        return std::nullopt;
+      }
+    }
+    return values;
+  }
   auto c = v ? v.getDefiningOp<ConstantOp>() : ConstantOp();
   DenseElementsAttr dense = c ? c.getDenseValue() : nullptr;
   if (!dense)

@@ -149,16 +149,12 @@ relay.func @conv2d(%x: tensor<1x2x4x4xi8>, %w: tensor<3x2x3x3xi8>) -> tuple<tens
 
 // Tests that a dense of a uint8 input with a scalar zero point by int8
 // weights without one (PyTorch's quantized linear layers) shifts the input
-// into int8 and takes the product as a 1x1 convolution of int8 operands
-// (the int8 convolution kernels), adding back (128 - z) times each
+// into int8 and takes the product on int8 operands (which the CPU runs on
+// its int8 convolution kernels), adding back (128 - z) times each
 // output's weight sum.
 // CHECK-LABEL: relay.func @dense_u8_s8
 // CHECK: %[[XS:.*]] = relay.cast %{{.*}} {dtype = i8} : (tensor<2x5xi32>) -> tensor<2x5xi8>
-// CHECK: %[[XT:.*]] = relay.transpose %[[XS]]
-// CHECK: %[[IMG:.*]] = relay.reshape %[[XT]] {newshape = array<i64: 1, 5, 2, 1>}
-// CHECK: %[[FIL:.*]] = relay.reshape %arg1 {newshape = array<i64: 3, 5, 1, 1>}
-// CHECK: %[[C:.*]] = relay.nn.conv2d %[[IMG]], %[[FIL]] {{.*}} : (tensor<1x5x2x1xi8>, tensor<3x5x1x1xi8>) -> tensor<1x3x2x1xi32>
-// CHECK: %[[P:.*]] = relay.transpose
+// CHECK: %[[P:.*]] = relay.nn.dense %[[XS]], %arg1 {{{.*}}out_dtype = i32{{.*}}} : (tensor<2x5xi8>, tensor<3x5xi8>) -> tensor<2x3xi32>
 // CHECK: %[[S:.*]] = relay.sum %{{.*}} {axis = array<i64: 1>} : (tensor<3x5xi32>) -> tensor<3xi32>
 // CHECK: %[[K:.*]] = relay.multiply %[[S]], %{{.*}} : (tensor<3xi32>, tensor<i32>)
 // CHECK: relay.add %[[P]], %[[K]] : (tensor<2x3xi32>, tensor<3xi32>) -> tensor<2x3xi32>
@@ -168,6 +164,27 @@ relay.func @dense_u8_s8(%x: tensor<2x5xui8>, %w: tensor<3x5xi8>) -> tensor<2x3xi
   %zx = relay.constant dense<3> : tensor<i32>
   %d = relay.qnn.dense %x, %w, %zx, %z0, %s, %s : (tensor<2x5xui8>, tensor<3x5xi8>, tensor<i32>, tensor<i32>, tensor<f32>, tensor<f32>) -> tensor<2x3xi32>
   relay.return %d : tensor<2x3xi32>
+}
+
+// Tests that zero points that are casts of constants (what the ONNX
+// importer makes of QLinearMatMul's and QLinearConv's int8 and uint8 zero
+// points, before constants are folded) count as constants: a dense with
+// zero points 0 stays on its int8 operands, and a uint8 input's zero
+// point 128 takes the shifted int8 product.
+// CHECK-LABEL: relay.func @cast_zero_points
+// CHECK: relay.nn.dense %arg0, %arg1 {{{.*}}out_dtype = i32{{.*}}} : (tensor<2x5xi8>, tensor<3x5xi8>) -> tensor<2x3xi32>
+// CHECK: %[[XS:.*]] = relay.cast %{{.*}} {dtype = i8} : (tensor<2x5xi32>) -> tensor<2x5xi8>
+// CHECK: relay.nn.dense %[[XS]], %arg1 {{{.*}}out_dtype = i32{{.*}}} : (tensor<2x5xi8>, tensor<3x5xi8>) -> tensor<2x3xi32>
+relay.func @cast_zero_points(%x: tensor<2x5xi8>, %w: tensor<3x5xi8>, %u: tensor<2x5xui8>) -> tuple<tensor<2x3xi32>, tensor<2x3xi32>> {
+  %s = relay.constant dense<0.1> : tensor<f32>
+  %z8 = relay.constant dense<0> : tensor<i8>
+  %z = relay.cast %z8 {dtype = i32} : (tensor<i8>) -> tensor<i32>
+  %zu8 = relay.constant dense<128> : tensor<ui8>
+  %zu = relay.cast %zu8 {dtype = i32} : (tensor<ui8>) -> tensor<i32>
+  %a = relay.qnn.dense %x, %w, %z, %z, %s, %s : (tensor<2x5xi8>, tensor<3x5xi8>, tensor<i32>, tensor<i32>, tensor<f32>, tensor<f32>) -> tensor<2x3xi32>
+  %b = relay.qnn.dense %u, %w, %zu, %z, %s, %s : (tensor<2x5xui8>, tensor<3x5xi8>, tensor<i32>, tensor<i32>, tensor<f32>, tensor<f32>) -> tensor<2x3xi32>
+  %t = relay.tuple(%a, %b : tensor<2x3xi32>, tensor<2x3xi32>)
+  relay.return %t : tuple<tensor<2x3xi32>, tensor<2x3xi32>>
 }
 
 // Tests that qnn.add only casts an operand whose parameters are the
