@@ -41,7 +41,7 @@ using namespace mlir::relay::interp;
 
 // The compiled code's last coroutine may still be finishing on a worker
 // after the call that awaited it returned: wait for it before the engines
-// unmap the code (a rare segfault at exit, 1 run in about 200 at two
+// unmap the code (a segfault at exit in a few runs in a thousand at two
 // threads, before 2026-12-04).
 Executor::~Executor() { relay_rt_async_quiesce(); }
 
