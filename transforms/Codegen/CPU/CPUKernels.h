@@ -231,13 +231,6 @@ bool isBF16IntoF32(RankedTensorType type, ValueRange operands);
 /// AVX-512 BF16, other types, layouts or groups).
 Value bf16Conv2d(OpBuilder &b, const Conv2dProblem &conv);
 
-/// An ungrouped convolution (NHWC/HWIO or NCHW/OIHW) of signed 8-bit
-/// images and constant weights into int32 as one product marked for AMX
-/// tiles; null when it does not apply (the CPU the code is for has no
-/// AMX-INT8, other types, groups, weights made at run time, fewer than 16
-/// input channels).
-Value amxInt8Conv2d(OpBuilder &b, const Conv2dProblem &conv);
-
 /// out[m, n] = sum_k x[m, k] * w[n, k] (`wIsNK`; else w[k, n]) for bf16
 /// matrices x and w into f32 on vdpbf16ps, the weights packed at compile
 /// time when constant; null when it does not apply.
