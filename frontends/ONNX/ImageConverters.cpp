@@ -127,15 +127,11 @@ LogicalResult convertResize(NodeContext &ctx, bool upsample) {
   if (axesGiven || policy != "stretch") {
     SmallVector<int64_t> axes = {0, 1, 2, 3};
     if (axesGiven) {
-      axes.clear();
-      for (int64_t a : ctx.attrInts("axes")) {
-        FailureOr<int64_t> axis = ctx.axis(a, 4);
-        if (failed(axis))
-          return failure();
-        if (llvm::is_contained(axes, *axis))
-          return ctx.fail("axes repeat " + Twine(a));
-        axes.push_back(*axis);
-      }
+      FailureOr<SmallVector<int64_t>> given =
+          ctx.distinctAxes(ctx.attrInts("axes"), 4);
+      if (failed(given))
+        return failure();
+      axes = *given;
     }
     if (!sizes.empty()) {
       if (sizes.size() != axes.size())

@@ -199,6 +199,20 @@ FailureOr<int64_t> NodeContext::axis(int64_t axis, int64_t rank) {
   return axis < 0 ? axis + rank : axis;
 }
 
+FailureOr<SmallVector<int64_t>>
+NodeContext::distinctAxes(ArrayRef<int64_t> axes, int64_t rank) {
+  SmallVector<int64_t> normalised;
+  for (int64_t a : axes) {
+    FailureOr<int64_t> n = axis(a, rank);
+    if (failed(n))
+      return failure();
+    if (llvm::is_contained(normalised, *n))
+      return fail("axes repeat " + Twine(a));
+    normalised.push_back(*n);
+  }
+  return normalised;
+}
+
 Value NodeContext::constant(ElementsAttr value) {
   return ConstantOp::create(builder, loc, value);
 }

@@ -199,6 +199,10 @@ public:
   /// Normalises a possibly negative axis for `rank` into [0, rank); fails
   /// when out of range (always for a scalar).
   FailureOr<int64_t> axis(int64_t axis, int64_t rank);
+  /// `axes` normalised by axis(); fails when one is out of range or two
+  /// name the same axis.
+  FailureOr<SmallVector<int64_t>> distinctAxes(ArrayRef<int64_t> axes,
+                                               int64_t rank);
 
 private:
   const onnx::NodeProto &node;

@@ -390,15 +390,12 @@ LogicalResult convertUnsqueeze(NodeContext &ctx) {
   if (!given)
     return ctx.fail("axes are required");
   int64_t outRank = ctx.rank(0) + axes->size();
+  FailureOr<SmallVector<int64_t>> newAxes = ctx.distinctAxes(*axes, outRank);
+  if (failed(newAxes))
+    return failure();
   SmallVector<bool> isNew(outRank, false);
-  for (int64_t a : *axes) {
-    FailureOr<int64_t> n = ctx.axis(a, outRank);
-    if (failed(n))
-      return failure();
-    if (isNew[*n])
-      return ctx.fail("axes repeat " + Twine(a));
-    isNew[*n] = true;
-  }
+  for (int64_t n : *newAxes)
+    isNew[n] = true;
   SmallVector<int64_t> shape;
   ArrayRef<int64_t> in = ctx.shape(0);
   // Sizes that depend on the data: one expand_dims per new axis.
@@ -641,15 +638,12 @@ LogicalResult convertDynamicSlice(NodeContext &ctx) {
       return failure();
     axes = *a;
   }
+  FailureOr<SmallVector<int64_t>> sliced = ctx.distinctAxes(axes, rank);
+  if (failed(sliced))
+    return failure();
   SmallVector<int64_t> position(rank, -1);
-  for (auto [i, a] : llvm::enumerate(axes)) {
-    FailureOr<int64_t> n = ctx.axis(a, rank);
-    if (failed(n))
-      return failure();
-    if (position[*n] >= 0)
-      return ctx.fail("axes repeat " + Twine(a));
-    position[*n] = i;
-  }
+  for (auto [i, n] : llvm::enumerate(*sliced))
+    position[n] = i;
   Type i64 = IntegerType::get(ctx.getContext(), 64);
   Emitter b(ctx);
   // Input `input`'s values at the sliced axes, `dflt` at the others.
@@ -1082,17 +1076,13 @@ LogicalResult convertPad(NodeContext &ctx) {
     if (pads.size() != 2 * axes->size())
       return ctx.fail("pads needs " + Twine(2 * axes->size()) +
                       " values for the " + Twine(axes->size()) + " axes");
+    FailureOr<SmallVector<int64_t>> normalised = ctx.distinctAxes(*axes, rank);
+    if (failed(normalised))
+      return failure();
     SmallVector<int64_t> all(2 * rank, 0);
-    SmallVector<bool> seen(rank, false);
-    for (auto [i, a] : llvm::enumerate(*axes)) {
-      FailureOr<int64_t> axis = ctx.axis(a, rank);
-      if (failed(axis))
-        return failure();
-      if (seen[*axis])
-        return ctx.fail("axes repeat " + Twine(a));
-      seen[*axis] = true;
-      all[*axis] = pads[i];
-      all[*axis + rank] = pads[i + axes->size()];
+    for (auto [i, axis] : llvm::enumerate(*normalised)) {
+      all[axis] = pads[i];
+      all[axis + rank] = pads[i + axes->size()];
     }
     pads = all;
   }
@@ -1133,26 +1123,22 @@ LogicalResult convertCenterCropPad(NodeContext &ctx) {
   if (sizes->size() != axes.size())
     return ctx.fail("shape needs " + Twine(axes.size()) +
                     " values, one per axis, got " + Twine(sizes->size()));
+  FailureOr<SmallVector<int64_t>> normalised = ctx.distinctAxes(axes, rank);
+  if (failed(normalised))
+    return failure();
   SmallVector<int64_t> begins(rank, 0), ends(rank, 0);
-  SmallVector<bool> seen(rank, false);
-  for (auto [a, size] : llvm::zip(axes, *sizes)) {
-    FailureOr<int64_t> axis = ctx.axis(a, rank);
-    if (failed(axis))
-      return failure();
-    if (seen[*axis])
-      return ctx.fail("axes repeat " + Twine(a));
-    seen[*axis] = true;
-    int64_t n = ctx.shape(0)[*axis];
+  for (auto [axis, size] : llvm::zip(*normalised, *sizes)) {
+    int64_t n = ctx.shape(0)[axis];
     if (ShapedType::isDynamic(n))
-      return ctx.fail("axis " + Twine(*axis) +
+      return ctx.fail("axis " + Twine(axis) +
                       " of the input must have a size known when importing");
     if (size < 0)
       return ctx.fail("shape must not be negative, got " + Twine(size));
     // Growing by d pads d / 2 before; shrinking by d crops d / 2 before.
     int64_t grow = size - n;
     int64_t before = grow >= 0 ? grow / 2 : -((-grow) / 2);
-    begins[*axis] = before;
-    ends[*axis] = grow - before;
+    begins[axis] = before;
+    ends[axis] = grow - before;
   }
   return cropAndPad(ctx, ctx.input(0), begins, ends, "constant",
                     ctx.scalar(0, ctx.elementType(0)));

@@ -12,7 +12,8 @@ group_norm, center_crop_pad, center_crop_pad_axes, pad_negative,
 pad_negative_reflect, col2im_1d, col2im_2d,
 col2im_3d; or a bad node: split_count_mismatch, split_empty_part,
 pad_axes_mismatch, resize_antialias, resize_bad_policy,
-center_crop_pad_count, pad_crop_too_much, col2im_positions.
+center_crop_pad_count, center_crop_pad_repeated_axis, pad_crop_too_much,
+col2im_positions.
 """
 import os
 import sys
@@ -302,6 +303,15 @@ def center_crop_pad_count():
     return m, [X], X
 
 
+def center_crop_pad_repeated_axis():
+    """axes 1 and -3 of a rank-4 input: the same axis twice."""
+    m = model([helper.make_node('CenterCropPad', ['x', 'shape'], ['y'],
+                                axes=[1, -3])],
+              [io('x', F, [2, 3, 4, 5])], [io('y', F, [2, 3, 4, 5])],
+              [numpy_helper.from_array(np.array([3, 3], np.int64), 'shape')])
+    return m, [X], X
+
+
 def pad_crop_too_much():
     """Crops 3 and 3 from a W of 5: one more than it has."""
     m = pad_inputs([0, 0, 0, -3, 0, 0, 0, -3], 'constant',
@@ -318,15 +328,23 @@ def col2im_positions():
     return m, [np.zeros((1, 4, 5), np.float32)], np.zeros((1, 2, 3, 4))
 
 
-def main():
+def write_case(builders):
+    """The command line's case NAME, built by builders[NAME](), as
+    DIR/NAME.onnx, DIR/NAME.inI.npy and DIR/NAME.expected.npy (in the first
+    input's dtype, or int8 where the expected values are)."""
     name, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
-    m, inputs, expected = globals()[name]()
+    m, inputs, expected = builders[name]()
     onnx.save(m, os.path.join(out, name + '.onnx'))
     for i, x in enumerate(inputs):
         np.save(os.path.join(out, '%s.in%d.npy' % (name, i)), x)
-    np.save(os.path.join(out, name + '.expected.npy'),
-            expected.astype(inputs[0].dtype))
+    expected = np.asarray(expected)
+    np.save(os.path.join(out, name + '.expected.npy'), expected.astype(
+        np.int8 if expected.dtype == np.int8 else inputs[0].dtype))
+
+
+def main():
+    write_case(globals())
 
 
 if __name__ == '__main__':

@@ -9,7 +9,8 @@ writes DIR/NAME.onnx, DIR/NAME.in0.npy and DIR/NAME.expected.npy. NAME:
 pad_wrap, resize_half_pixel_symmetric, dft_axis_input, dft_default_axis,
 gelu, gelu_tanh, affine_grid_2d, affine_grid_3d, group_norm_per_channel,
 quantize_output_dtype, layer_norm_f16, group_norm_f16; or a bad node: pad_wrap_opset18,
-group_norm_per_group_21, gelu_bad_approximate, int4_input, cast_float8.
+group_norm_per_group_21, gelu_bad_approximate, int4_input, cast_float8,
+quantize_output_dtype_mismatch, affine_grid_bad_theta, layer_norm_int_stash.
 """
 import math
 import os
@@ -17,10 +18,9 @@ import sys
 
 import numpy as np
 from onnx import TensorProto, helper, numpy_helper
-import onnx
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from opset18_models import X, io, model  # noqa: E402
+from opset18_models import X, io, model, write_case  # noqa: E402
 
 F = TensorProto.FLOAT
 RNG = np.random.default_rng(3)
@@ -249,16 +249,38 @@ def cast_float8():
     return m, [np.zeros(4, np.float32)], np.zeros(4, np.float32)
 
 
+def quantize_output_dtype_mismatch():
+    """output_dtype int8 with a uint8 zero point."""
+    x = np.zeros((1, 8), np.float32)
+    m = model([helper.make_node('QuantizeLinear', ['x', 's', 'z'], ['y'],
+                                output_dtype=TensorProto.INT8)],
+              [io('x', F, [1, 8])], [io('y', TensorProto.INT8, [1, 8])],
+              [const('s', np.array(0.5, np.float32)),
+               const('z', np.array(0, np.uint8))], opset=21)
+    return m, [x], x
+
+
+def affine_grid_bad_theta():
+    """A 2-d size with 3-d theta [1, 3, 4]."""
+    theta = np.zeros((1, 3, 4), np.float32)
+    m = model([helper.make_node('AffineGrid', ['theta', 'size'], ['grid'])],
+              [io('theta', F, [1, 3, 4])], [io('grid', F, None)],
+              [const('size', np.array([1, 1, 4, 4], np.int64))], opset=20)
+    return m, [theta], theta
+
+
+def layer_norm_int_stash():
+    """stash_type INT32 (6)."""
+    x = np.zeros((2, 4), np.float32)
+    m = model([helper.make_node('LayerNormalization', ['x', 's'], ['y'],
+                                stash_type=6)],
+              [io('x', F, [2, 4])], [io('y', F, [2, 4])],
+              [const('s', np.ones(4, np.float32))], opset=17)
+    return m, [x], x
+
+
 def main():
-    name, out = sys.argv[1], sys.argv[2]
-    os.makedirs(out, exist_ok=True)
-    m, inputs, expected = globals()[name]()
-    onnx.save(m, os.path.join(out, name + '.onnx'))
-    for i, x in enumerate(inputs):
-        np.save(os.path.join(out, '%s.in%d.npy' % (name, i)), x)
-    np.save(os.path.join(out, name + '.expected.npy'),
-            np.asarray(expected).astype(
-                np.int8 if expected.dtype == np.int8 else inputs[0].dtype))
+    write_case(globals())
 
 
 if __name__ == '__main__':
