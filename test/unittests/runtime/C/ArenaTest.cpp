@@ -37,6 +37,7 @@ void countingFree(void *chunk) {
 TEST(Arena, InstalledAllocatorMakesAndFreesChunks) {
   std::set<void *> chunks;
   made = &chunks;
+  allocated = freed = 0; // so that --gtest_repeat runs it again
   std::thread worker([] {
     // A chunk cached before the allocator is installed is not reused.
     relay_rt_arena_push();
