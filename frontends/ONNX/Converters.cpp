@@ -25,6 +25,7 @@ static const ConverterTable &getTable() {
     addSequenceConverters(t);
     addTextConverters(t);
     addTrainingConverters(t);
+    addAttentionConverters(t);
     return t;
   }();
   return table;

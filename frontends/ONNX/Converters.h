@@ -45,6 +45,9 @@ void addSequenceConverters(ConverterTable &table);
 void addTrainingConverters(ConverterTable &table);
 /// Text features: TfIdfVectorizer on token ids.
 void addTextConverters(ConverterTable &table);
+/// Transformer operators: Attention, RotaryEmbedding, RMSNormalization,
+/// TensorScatter.
+void addAttentionConverters(ConverterTable &table);
 /// Recurrent layers: RNN, GRU, LSTM, unrolled over the sequence.
 void addRecurrentConverters(ConverterTable &table);
 /// Random numbers: RandomUniform, RandomNormal, their *Like forms and

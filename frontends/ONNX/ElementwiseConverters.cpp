@@ -660,6 +660,16 @@ void mlir::relay::onnx_import::addElementwiseConverters(ConverterTable &t) {
       return failure();
     return y;
   });
+  // Opset 24: x * sigmoid(alpha * x).
+  t["Swish"] = composite([](NodeContext &ctx, Value x) -> FailureOr<Value> {
+    Emitter b(ctx);
+    Value gate =
+        b.op<SigmoidOp>({b.mul(x, b.scalar(ctx.attrFloat("alpha", 1.0), x))});
+    Value y = b.mul(x, gate);
+    if (!b.succeeded())
+      return failure();
+    return y;
+  });
   t["Shrink"] = convertShrink;
   t["IsNaN"] = [](NodeContext &ctx) { return convertIsNaNOrInf(ctx, true); };
   t["IsInf"] = [](NodeContext &ctx) { return convertIsNaNOrInf(ctx, false); };

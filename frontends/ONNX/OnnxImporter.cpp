@@ -32,8 +32,12 @@ using namespace mlir::relay::onnx_import;
 /// scale and bias per channel and QuantizeLinear's output_dtype; the rest
 /// (float8, int4 and string types, DeformConv, blocked quantization, the
 /// string operators) fail at the node or at the type. Opset 22 only added
-/// bfloat16 to operators' type lists.
-static constexpr int64_t kMinOpset = 1, kMaxOpset = 22;
+/// bfloat16 to operators' type lists. Opsets 23-25 added Attention,
+/// RotaryEmbedding, RMSNormalization, Swish and TensorScatter (taken),
+/// QuantizeLinear's precision (float32 taken) and DequantizeLinear's
+/// output_dtype (taken), and float4, float8e8m0 and 2-bit integer types
+/// (not taken).
+static constexpr int64_t kMinOpset = 1, kMaxOpset = 25;
 /// The domain of the optimizer updates (Adagrad, Momentum, Adam), whose
 /// converters are registered as `ai.onnx.preview.training:OP`.
 static constexpr StringLiteral kTrainingDomain = "ai.onnx.preview.training";

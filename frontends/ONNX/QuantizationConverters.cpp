@@ -77,6 +77,12 @@ LogicalResult convertQuantizeLinear(NodeContext &ctx) {
                                                     : "not an "
                                                       "integer") +
                     ")");
+  // Opset 23's precision of x / y_scale: float32 is what qnn.quantize
+  // divides in.
+  if (int64_t code = ctx.attrInt("precision", 0);
+      code && convertDataType(ctx.getContext(), code) != f32(ctx))
+    return ctx.fail("precision " + dataTypeName(code) +
+                    " is not supported (only FLOAT)");
   Emitter b(ctx);
   Value x = b.castTo(ctx.input(0), f32(ctx));
   return b.output(b.op<QnnQuantizeOp>(
@@ -96,8 +102,15 @@ LogicalResult convertDequantizeLinear(NodeContext &ctx) {
   Value y = b.op<QnnDequantizeOp>(
       {ctx.input(0), scale(ctx, b, 1), zeroPoint(ctx, b, 2)},
       {ctx.i64("axis", *axis)});
-  // The output has the scale's type.
-  return b.output(b.castTo(y, ctx.elementType(1)));
+  // The output has the scale's type, or opset 23's output_dtype.
+  Type out = ctx.elementType(1);
+  if (int64_t code = ctx.attrInt("output_dtype", 0)) {
+    out = convertDataType(ctx.getContext(), code);
+    if (!out || !isa<FloatType>(out))
+      return ctx.fail("output_dtype " + dataTypeName(code) +
+                      " is not a floating-point type");
+  }
+  return b.output(b.castTo(y, out));
 }
 
 /// uint8 quantization with the scale and zero point that map

@@ -58,10 +58,11 @@ std::string mlir::relay::onnx_import::dataTypeName(int dataType) {
   if (!name.empty())
     return name;
   // Types newer than Debian's onnx 1.12 (float8 from ONNX 1.14, 4-bit
-  // integers from 1.16, float4 from 1.18).
+  // integers from 1.16, float4 from 1.18, float8e8m0 from 1.19, 2-bit
+  // integers from 1.20).
   static const char *const kNewer[] = {
-      "FLOAT8E4M3FN", "FLOAT8E4M3FNUZ", "FLOAT8E5M2", "FLOAT8E5M2FNUZ",
-      "UINT4",        "INT4",           "FLOAT4E2M1"};
+      "FLOAT8E4M3FN", "FLOAT8E4M3FNUZ", "FLOAT8E5M2", "FLOAT8E5M2FNUZ", "UINT4",
+      "INT4",         "FLOAT4E2M1",     "FLOAT8E8M0", "UINT2",          "INT2"};
   if (dataType >= 17 && dataType < 17 + int(std::size(kNewer)))
     return kNewer[dataType - 17];
   return "data type " + std::to_string(dataType);
