@@ -149,8 +149,8 @@ static RelationStatus oneHotRelation(RelationArgs &args) {
   return args.solve(makeTensor(args.getContext(), dims, dtype));
 }
 
-/// cumsum: the data's shape (flattened without an axis), `dtype` or the
-/// data's.
+/// cumsum and cumprod: the data's shape (flattened without an axis), `dtype` or
+/// the data's.
 static RelationStatus cumsumRelation(RelationArgs &args) {
   TensorInfo data;
   READ_TENSOR_OR_RETURN(args, 0, data);
@@ -547,6 +547,7 @@ void mlir::relay::registerCompositeRelations() {
   registerTypeRelation("TopK", topkRelation);
   registerTypeRelation("OneHot", oneHotRelation);
   registerTypeRelation("Cumsum", cumsumRelation);
+  registerTypeRelation("Cumprod", cumsumRelation);
   registerTypeRelation("DepthToSpace", [](RelationArgs &args) {
     return blockMoveRelation(args, /*toSpace=*/true);
   });

@@ -870,6 +870,14 @@ def Relay_CumsumOp : Relay_OperatorOp<"cumsum", "Cumsum", "Opaque", 1, 3> {
                        DefaultValuedAttr<BoolAttr, "false">:$exclusive);
 }
 
+def Relay_CumprodOp : Relay_OperatorOp<"cumprod", "Cumprod", "Opaque", 1, 3> {
+  let summary = "Running products along `axis` (of the flattened data when "
+                "absent), in `dtype`; `exclusive` leaves each element out";
+  let arguments = (ins AnyType:$data, OptionalAttr<I64Attr>:$axis,
+                       OptionalAttr<TypeAttr>:$dtype,
+                       DefaultValuedAttr<BoolAttr, "false">:$exclusive);
+}
+
 def Relay_DepthToSpaceOp
     : Relay_OperatorOp<"nn.depth_to_space", "DepthToSpace", "Injective", 1, 5> {
   let summary = "Moves channel blocks into `block_size` x `block_size` "

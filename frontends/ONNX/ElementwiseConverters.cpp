@@ -296,6 +296,34 @@ LogicalResult convertCast(NodeContext &ctx) {
   return ctx.output(ctx.op<CastOp>({ctx.input(0)}, {ctx.type("dtype", to)}));
 }
 
+/// BitCast (opset 26): each element's bits read as `to`, of the same width.
+LogicalResult convertBitCast(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(1, 1)))
+    return failure();
+  if (!ctx.hasAttr("to"))
+    return ctx.fail("attribute to is required");
+  int64_t code = ctx.attrInt("to", 0);
+  Type to = convertDataType(ctx.getContext(), code);
+  if (!to)
+    return ctx.fail("reinterprets as an unsupported data type (" +
+                    dataTypeName(code) + ")");
+  Type from = ctx.elementType(0);
+  if (from.isInteger(1) || to.isInteger(1))
+    return ctx.fail("bool tensors cannot be reinterpreted");
+  if (!from.isIntOrFloat() || !to.isIntOrFloat())
+    return ctx.fail("only integer and floating-point tensors can be "
+                    "reinterpreted");
+  if (from.getIntOrFloatBitWidth() != to.getIntOrFloatBitWidth()) {
+    ctx.emitError() << "cannot reinterpret " << from << " ("
+                    << from.getIntOrFloatBitWidth() << " bits) as " << to
+                    << " (" << to.getIntOrFloatBitWidth()
+                    << " bits): BitCast keeps the width";
+    return failure();
+  }
+  return ctx.output(
+      ctx.op<ReinterpretOp>({ctx.input(0)}, {ctx.type("dtype", to)}));
+}
+
 LogicalResult convertCastLike(NodeContext &ctx) {
   if (failed(ctx.checkInputs(2, 2)))
     return failure();
@@ -583,6 +611,7 @@ void mlir::relay::onnx_import::addElementwiseConverters(ConverterTable &t) {
   t["Where"] = convertWhere;
   t["Clip"] = convertClip;
   t["Cast"] = convertCast;
+  t["BitCast"] = convertBitCast;
   t["CastLike"] = convertCastLike;
   t["PRelu"] = convertPRelu;
   t["Identity"] = convertIdentity;

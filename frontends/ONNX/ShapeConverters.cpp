@@ -238,7 +238,9 @@ LogicalResult convertEyeLike(NodeContext &ctx) {
 
 /// Running sums along a constant axis: relay's cumsum; `reverse` sums from
 /// the end, by reversing before and after.
-LogicalResult convertCumSum(NodeContext &ctx) {
+/// CumSum, and CumProd (opset 26): running sums or products along the
+/// axis input, `exclusive` and `reverse` as attributes.
+template <typename OpT> LogicalResult convertCumulative(NodeContext &ctx) {
   if (failed(ctx.checkInputs(2, 2)))
     return failure();
   FailureOr<SmallVector<int64_t>> axisValue = ctx.constantInts(1, "axis");
@@ -254,11 +256,11 @@ LogicalResult convertCumSum(NodeContext &ctx) {
   auto reverse = [&](Value v) {
     return reversed ? b.op<ReverseOp>({v}, {ctx.i64("axis", *axis)}) : v;
   };
-  Value sums =
-      b.op<CumsumOp>({reverse(ctx.input(0))},
-                     {ctx.i64("axis", *axis),
-                      ctx.boolean("exclusive", ctx.attrInt("exclusive", 0))});
-  return b.output(reverse(sums));
+  Value running =
+      b.op<OpT>({reverse(ctx.input(0))},
+                {ctx.i64("axis", *axis),
+                 ctx.boolean("exclusive", ctx.attrInt("exclusive", 0))});
+  return b.output(reverse(running));
 }
 
 LogicalResult convertReshape(NodeContext &ctx) {
@@ -1384,7 +1386,8 @@ void mlir::relay::onnx_import::addShapeConverters(ConverterTable &t) {
   t["Size"] = convertSize;
   t["ConstantOfShape"] = convertConstantOfShape;
   t["EyeLike"] = convertEyeLike;
-  t["CumSum"] = convertCumSum;
+  t["CumSum"] = convertCumulative<CumsumOp>;
+  t["CumProd"] = convertCumulative<CumprodOp>;
   t["Reshape"] = convertReshape;
   t["Flatten"] = convertFlatten;
   t["Unsqueeze"] = convertUnsqueeze;

@@ -1,6 +1,6 @@
 //===- TransformRewrites.cpp - Data-movement composites ---------*- C++ -*-===//
 //
-// collapse_sum_like, reverse, tile, repeat, one_hot, cumsum,
+// collapse_sum_like, reverse, tile, repeat, one_hot, cumsum, cumprod,
 // depth_to_space, space_to_depth, shape_of, ndarray_size, mirror_pad.
 //
 //===----------------------------------------------------------------------===//
@@ -104,9 +104,10 @@ Value oneHot(Emitter &b, Operation *op) {
   return b.op<WhereOp>({same, as(op->getOperand(1)), as(op->getOperand(2))});
 }
 
-/// log2(n) steps of adding the sums shifted by 1, 2, 4, ... positions
-/// (Hillis-Steele); `exclusive` shifts by one more.
-Value cumsum(Emitter &b, Operation *op) {
+/// log2(n) steps of combining the running sums (or products) with
+/// themselves shifted by 1, 2, 4, ... positions (Hillis-Steele), the
+/// shift filling in 0 (or 1); `exclusive` shifts by one more.
+Value scan(Emitter &b, Operation *op, bool product) {
   Value y = op->getOperand(0);
   std::optional<int64_t> axisAttr;
   if (auto a = op->getAttrOfType<IntegerAttr>("axis"))
@@ -120,16 +121,16 @@ Value cumsum(Emitter &b, Operation *op) {
     y = b.op<CastOp>({y}, {b.type("dtype", dtype)});
   SmallVector<int64_t> shape(shapeOf(y));
   int64_t rank = shape.size(), axis = positive(*axisAttr, rank);
-  Value zero = b.scalar(0, y);
+  Value identity = b.scalar(product ? 1 : 0, y);
   auto shift = [&](Value v, int64_t by) {
     SmallVector<int64_t> width(2 * rank, 0), begin(rank, 0);
     width[2 * axis] = by;
-    Value padded = b.op<PadOp>({v, zero}, {b.ints("pad_width", width)});
+    Value padded = b.op<PadOp>({v, identity}, {b.ints("pad_width", width)});
     return b.op<StridedSliceOp>({padded},
                                 {b.ints("begin", begin), b.ints("end", shape)});
   };
   for (int64_t by = 1; by < shape[axis]; by *= 2)
-    y = b.add(y, shift(y, by));
+    y = product ? b.op<MultiplyOp>({y, shift(y, by)}) : b.add(y, shift(y, by));
   if (boolAttr(op, "exclusive"))
     y = shift(y, 1);
   return y;
@@ -250,7 +251,8 @@ void mlir::relay::decompose::addTransformRewrites(AddRewrite add) {
   });
   add("nn.mirror_pad", mirrorPad);
   add("one_hot", oneHot);
-  add("cumsum", cumsum);
+  add("cumsum", [](Emitter &b, Operation *op) { return scan(b, op, false); });
+  add("cumprod", [](Emitter &b, Operation *op) { return scan(b, op, true); });
   add("nn.depth_to_space", depthToSpace);
   add("nn.space_to_depth", spaceToDepth);
 }

@@ -255,6 +255,8 @@ relay.func @composite(%x: tensor<2x3x4xf32>, %i: tensor<2x3x4xi32>, %c: tensor<3
   %15 = relay.one_hot %i, %on, %on {depth = 7 : i64, axis = 2 : i64, dtype = f32} : (tensor<2x3x4xi32>, tensor<f32>, tensor<f32>) -> !relay.incomplete
   // INFER: relay.cumsum {{.*}} -> tensor<24xi64>
   %16 = relay.cumsum %i {dtype = i64} : (tensor<2x3x4xi32>) -> !relay.incomplete
+  // INFER: relay.cumprod {{.*}} -> tensor<2x3x4xi32>
+  %cp = relay.cumprod %i {axis = -1 : i64} : (tensor<2x3x4xi32>) -> !relay.incomplete
   // INFER: relay.nn.space_to_depth {{.*}} -> tensor<1x12x1x2xf32>
   %17 = relay.nn.space_to_depth %img {block_size = 2 : i64} : (tensor<1x3x2x4xf32>) -> !relay.incomplete
   // INFER: relay.nn.depth_to_space {{.*}} -> tensor<1x3x2x4xf32>

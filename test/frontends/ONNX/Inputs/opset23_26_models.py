@@ -1,15 +1,15 @@
 #!/usr/bin/python3
-"""Writes models of what ONNX opsets 23 to 25 added, for the importer's
+"""Writes models of what ONNX opsets 23 to 26 added, for the importer's
 tests (onnx 1.12 predates them: the models are built by hand, their
 expected outputs computed with numpy from the specification).
 
-  opset23_25_models.py NAME DIR
+  opset23_26_models.py NAME DIR
 
 writes DIR/NAME.onnx, its inputs DIR/NAME.inI.npy, DIR/NAME.args (the
 relay-run flags that pass them) and its expected outputs
 DIR/NAME.expected.K.npy;
 
-  opset23_25_models.py check NAME DIR RESULT TOL
+  opset23_26_models.py check NAME DIR RESULT TOL
 
 compares RESULT (one output) or RESULT.K.npy (several: relay-run's
 --output RESULT) with them, to
@@ -20,9 +20,10 @@ rotary_interleaved_partial, attention_4d, attention_3d_gqa,
 attention_causal_past, attention_bool_mask_short, attention_float_mask_softcap,
 attention_nonpad_causal, attention_window, attention_probs,
 attention_softmax_precision, attention_masked_row, swish, tensor_scatter,
-tensor_scatter_circular, dequantize_output_dtype, quantize_precision; bad
-nodes: attention_3d_no_heads, attention_heads_mismatch, rotary_odd_dim,
-tensor_scatter_axis0, quantize_precision_f16.
+tensor_scatter_circular, dequantize_output_dtype, quantize_precision,
+cumprod, cumprod_exclusive_reverse, bitcast; bad nodes: attention_3d_no_heads,
+attention_heads_mismatch, rotary_odd_dim, tensor_scatter_axis0,
+quantize_precision_f16, bitcast_width.
 """
 import math
 import os
@@ -440,6 +441,43 @@ def quantize_precision(code=F):
 
 def quantize_precision_f16():
     return quantize_precision(F16)
+
+
+def cumprod():
+    """Opset 26: running products along axis 1 (the axis an input)."""
+    x = RNG.uniform(0.5, 1.5, (3, 6)).astype(np.float32)
+    m = model([helper.make_node('CumProd', ['x', 'axis'], ['y'])],
+              [io('x', F, x.shape)], [io('y', F, x.shape)],
+              [numpy_helper.from_array(np.array(1, np.int64), 'axis')],
+              opset=26)
+    return m, [x], [np.cumprod(x.astype(np.float64), axis=1)]
+
+
+def cumprod_exclusive_reverse():
+    """Exclusive and reversed along axis -2 of int32 data: each element is
+    the product of those after it."""
+    x = RNG.integers(-3, 4, (2, 5, 3)).astype(np.int32)
+    m = model([helper.make_node('CumProd', ['x', 'axis'], ['y'], exclusive=1,
+                                reverse=1)],
+              [io('x', TensorProto.INT32, x.shape)],
+              [io('y', TensorProto.INT32, x.shape)],
+              [numpy_helper.from_array(np.array(-2, np.int64), 'axis')],
+              opset=26)
+    after = np.cumprod(x[:, ::-1], axis=1)[:, ::-1]
+    y = np.concatenate([after[:, 1:], np.ones_like(x[:, :1])], axis=1)
+    return m, [x], [y]
+
+
+def bitcast(to=TensorProto.INT32):
+    """Opset 26: float32 bits read as int32."""
+    x = np.array([[1.0, -2.5, 0.0], [np.inf, 3e-39, -0.0]], np.float32)
+    m = model([helper.make_node('BitCast', ['x'], ['y'], to=to)],
+              [io('x', F, x.shape)], [io('y', to, x.shape)], opset=26)
+    return m, [x], [x.view(np.int32)]
+
+
+def bitcast_width():
+    return bitcast(TensorProto.INT16)
 
 
 def write(name, out):
