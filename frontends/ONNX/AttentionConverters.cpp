@@ -1,9 +1,10 @@
 //===- AttentionConverters.cpp - ONNX's transformer operators ---*- C++ -*-===//
 //
-// The operators ONNX added for transformers in opsets 23 and 24:
+// The operators ONNX added for transformers in opsets 23, 24 and 27:
 // Attention (scaled dot-product attention with grouped heads, masks, a
 // causal or sliding window, soft capping and a key/value cache),
-// RotaryEmbedding, RMSNormalization and TensorScatter (a cache update).
+// RotaryEmbedding, RMSNormalization, TensorScatter (a cache update),
+// CausalConvWithState and LinearAttention (recurrent linear attention).
 // Each is composed from relay operators (batch_matmul, softmax, where,
 // gather ...) as the operator's function body in ONNX is, so that fusion
 // and the product kernels see ordinary operators.
@@ -508,6 +509,182 @@ LogicalResult convertTensorScatter(NodeContext &ctx) {
   return b.output(b.op<WhereOp>({written, gathered, ctx.input(0)}));
 }
 
+/// CausalConvWithState (27): a depthwise 1-d convolution over the past
+/// state (zeros by default) followed by the input, no padding, plus the
+/// bias, SiLU when asked; the state carried out is the last k - 1
+/// positions of that sequence.
+LogicalResult convertCausalConvWithState(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(2, 4)))
+    return failure();
+  std::string activation = ctx.attrString("activation", "none");
+  if (activation != "none" && activation != "silu" && activation != "swish")
+    return ctx.fail("activation must be none, silu or swish, got '" +
+                    activation + "'");
+  if (ctx.rank(0) != 3)
+    return ctx.fail("expects input of shape (batch, channels, length)");
+  ArrayRef<int64_t> in = ctx.shape(0), w = ctx.shape(1);
+  int64_t batch = in[0], channels = in[1], length = in[2];
+  if (w.size() != 3 || w[0] != channels || w[1] != 1 || w[2] < 1)
+    return ctx.fail("weight must be [" + Twine(channels) + ", 1, k]");
+  int64_t k = w[2];
+  if (ctx.hasInput(2) && ctx.shape(2) != ArrayRef<int64_t>{channels})
+    return ctx.fail("bias must hold " + Twine(channels) + " values");
+  SmallVector<int64_t> stateShape = {batch, channels, k - 1};
+  if (ctx.hasInput(3) && ctx.shape(3) != ArrayRef<int64_t>(stateShape))
+    return ctx.fail("past_state must be [" + Twine(batch) + ", " +
+                    Twine(channels) + ", " + Twine(k - 1) + "]");
+  Emitter b(ctx);
+  Value x = ctx.input(0);
+  if (k > 1) {
+    Value past = ctx.hasInput(3)
+                     ? ctx.input(3)
+                     : b.op<BroadcastToOp>({b.scalar(0, x)},
+                                           {ctx.ints("shape", stateShape)});
+    x = b.op<ConcatenateOp>({ctx.tuple({past, x})}, {ctx.i64("axis", 2)});
+  }
+  Value y = b.op<Conv1DOp>({x, ctx.input(1)}, {ctx.i64("groups", channels),
+                                               ctx.i64("channels", channels),
+                                               ctx.ints("kernel_size", {k})});
+  if (ctx.hasInput(2))
+    y = b.op<BiasAddOp>({y, ctx.input(2)}, {ctx.i64("axis", 1)});
+  if (activation != "none")
+    y = b.mul(y, b.op<SigmoidOp>({y}));
+  Value present =
+      k > 1 ? b.op<StridedSliceOp>({x}, {ctx.ints("begin", {length}),
+                                         ctx.ints("end", {length + k - 1}),
+                                         ctx.ints("axes", {2})})
+            : b.op<BroadcastToOp>({b.scalar(0, y)},
+                                  {ctx.ints("shape", stateShape)});
+  if (failed(b.output(y)))
+    return failure();
+  return b.output(present);
+}
+
+/// LinearAttention (27): the recurrence over the tokens, unrolled (at most
+/// kMaxLinearAttentionTokens), on float32 state [batch, kv heads, d_k,
+/// d_v]: decayed by exp(decay) (gated rules), corrected by beta times the
+/// value less what the state retrieves for the key (delta rules), plus
+/// key (x) value; each query head reads its key/value head's state,
+/// scaled.
+constexpr int64_t kMaxLinearAttentionTokens = 4096;
+
+LogicalResult convertLinearAttention(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(3, 6)))
+    return failure();
+  std::string rule = ctx.attrString("update_rule", "gated_delta");
+  if (rule != "linear" && rule != "gated" && rule != "delta" &&
+      rule != "gated_delta")
+    return ctx.fail("update_rule must be linear, gated, delta or "
+                    "gated_delta, got '" +
+                    rule + "'");
+  bool gated = rule == "gated" || rule == "gated_delta";
+  bool delta = rule == "delta" || rule == "gated_delta";
+  if (gated != ctx.hasInput(4))
+    return ctx.fail("update_rule " + rule +
+                    (gated ? " needs the decay input" : " takes no decay"));
+  if (delta != ctx.hasInput(5))
+    return ctx.fail("update_rule " + rule +
+                    (delta ? " needs the beta input" : " takes no beta"));
+  int64_t qHeads = ctx.attrInt("q_num_heads", 0);
+  int64_t kvHeads = ctx.attrInt("kv_num_heads", 0);
+  if (qHeads < 1 || kvHeads < 1 || qHeads % kvHeads != 0)
+    return ctx.fail("q_num_heads (" + Twine(qHeads) +
+                    ") must be a positive multiple of kv_num_heads (" +
+                    Twine(kvHeads) + ")");
+  if (ctx.rank(0) != 3 || ctx.rank(1) != 3 || ctx.rank(2) != 3)
+    return ctx.fail("query, key and value must be 3-d (batch, tokens, "
+                    "heads * size)");
+  ArrayRef<int64_t> qs = ctx.shape(0), ks = ctx.shape(1), vs = ctx.shape(2);
+  int64_t batch = qs[0], tokens = qs[1];
+  if (ks[0] != batch || vs[0] != batch || ks[1] != tokens || vs[1] != tokens)
+    return ctx.fail("query, key and value differ in batch or tokens");
+  if (qs[2] % qHeads || vs[2] % kvHeads)
+    return ctx.fail("the heads do not divide the query's or value's size");
+  int64_t dk = qs[2] / qHeads, dv = vs[2] / kvHeads;
+  if (ks[2] != kvHeads * dk)
+    return ctx.fail("key must hold kv_num_heads * " + Twine(dk) + " = " +
+                    Twine(kvHeads * dk) + " features, got " + Twine(ks[2]));
+  if (tokens > kMaxLinearAttentionTokens)
+    return ctx.fail(Twine(tokens) +
+                    " tokens: the recurrence is unrolled, "
+                    "for at most " +
+                    Twine(kMaxLinearAttentionTokens));
+  SmallVector<int64_t> stateShape = {batch, kvHeads, dk, dv};
+  if (ctx.hasInput(3) && ctx.shape(3) != ArrayRef<int64_t>(stateShape))
+    return ctx.fail("past_state must be [" + Twine(batch) + ", " +
+                    Twine(kvHeads) + ", " + Twine(dk) + ", " + Twine(dv) + "]");
+  int64_t decayWidth = 0, betaHeads = 0;
+  if (gated) {
+    ArrayRef<int64_t> d = ctx.shape(4);
+    if (d.size() != 3 || d[0] != batch || d[1] != tokens ||
+        (d[2] != kvHeads && d[2] != kvHeads * dk))
+      return ctx.fail("decay must be [" + Twine(batch) + ", " + Twine(tokens) +
+                      ", kv_num_heads or kv_num_heads * " + Twine(dk) + "]");
+    decayWidth = d[2] / kvHeads;
+  }
+  if (delta) {
+    ArrayRef<int64_t> d = ctx.shape(5);
+    if (d.size() != 3 || d[0] != batch || d[1] != tokens ||
+        (d[2] != kvHeads && d[2] != 1))
+      return ctx.fail("beta must be [" + Twine(batch) + ", " + Twine(tokens) +
+                      ", kv_num_heads or 1]");
+    betaHeads = d[2];
+  }
+  double scale = ctx.attrFloat("scale", 0.0);
+  if (scale == 0.0)
+    scale = 1 / std::sqrt(double(dk));
+
+  Type f32 = Float32Type::get(ctx.getContext());
+  Emitter b(ctx);
+  // [batch, tokens, heads, size] in float32; token t is take(t, axis 1).
+  auto perToken = [&](unsigned i, int64_t heads, int64_t size) {
+    return b.op<ReshapeOp>(
+        {b.castTo(ctx.input(i), f32)},
+        {ctx.ints("newshape", {batch, tokens, heads, size})});
+  };
+  Value q = perToken(0, qHeads, dk), k = perToken(1, kvHeads, dk),
+        v = perToken(2, kvHeads, dv);
+  Value gate =
+      gated ? b.op<ExpOp>({perToken(4, kvHeads, decayWidth)}) : Value();
+  Value beta = delta ? perToken(5, betaHeads, 1) : Value();
+  Value state = ctx.hasInput(3)
+                    ? b.castTo(ctx.input(3), f32)
+                    : b.op<BroadcastToOp>({ctx.scalar(0, f32)},
+                                          {ctx.ints("shape", stateShape)});
+  auto shaped = [&](Value x, ArrayRef<int64_t> shape) {
+    return b.op<ReshapeOp>({x}, {ctx.ints("newshape", shape)});
+  };
+  auto sumOver = [&](Value x, int64_t axis) {
+    return b.op<SumOp>({x}, {ctx.ints("axis", {axis})});
+  };
+  SmallVector<Value> outputs;
+  for (int64_t t = 0; t < tokens && b.succeeded(); ++t) {
+    Value kt = shaped(b.take(k, t, 1), {batch, kvHeads, dk, 1});
+    Value vt = b.take(v, t, 1); // [batch, kv heads, dv]
+    if (gated)
+      state = b.mul(
+          state, shaped(b.take(gate, t, 1), {batch, kvHeads, decayWidth, 1}));
+    if (delta) {
+      Value retrieved = sumOver(b.mul(state, kt), 2);
+      vt = b.mul(b.take(beta, t, 1), b.op<SubtractOp>({vt, retrieved}));
+    }
+    state = b.add(state, b.mul(kt, shaped(vt, {batch, kvHeads, 1, dv})));
+    Value read =
+        qHeads == kvHeads
+            ? state
+            : b.op<RepeatOp>({state}, {ctx.i64("repeats", qHeads / kvHeads),
+                                       ctx.i64("axis", 1)});
+    Value qt = shaped(b.take(q, t, 1), {batch, qHeads, dk, 1});
+    outputs.push_back(sumOver(b.mul(qt, read), 2)); // [batch, q heads, dv]
+  }
+  Value y = b.stack(outputs, 1);
+  y = b.mul(shaped(y, {batch, tokens, qHeads * dv}), b.scalar(scale, y));
+  Type stateType = ctx.hasInput(3) ? ctx.elementType(3) : ctx.elementType(0);
+  if (failed(b.output(b.castTo(y, ctx.elementType(0)))))
+    return failure();
+  return b.output(b.castTo(state, stateType));
+}
+
 } // namespace
 
 void mlir::relay::onnx_import::addAttentionConverters(ConverterTable &t) {
@@ -517,4 +694,6 @@ void mlir::relay::onnx_import::addAttentionConverters(ConverterTable &t) {
   t["RotaryEmbedding"] = convertRotaryEmbedding;
   t["RMSNormalization"] = convertRMSNorm;
   t["TensorScatter"] = convertTensorScatter;
+  t["CausalConvWithState"] = convertCausalConvWithState;
+  t["LinearAttention"] = convertLinearAttention;
 }

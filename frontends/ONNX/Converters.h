@@ -46,7 +46,7 @@ void addTrainingConverters(ConverterTable &table);
 /// Text features: TfIdfVectorizer on token ids.
 void addTextConverters(ConverterTable &table);
 /// Transformer operators: Attention, RotaryEmbedding, RMSNormalization,
-/// TensorScatter.
+/// TensorScatter, CausalConvWithState, LinearAttention.
 void addAttentionConverters(ConverterTable &table);
 /// Recurrent layers: RNN, GRU, LSTM, unrolled over the sequence.
 void addRecurrentConverters(ConverterTable &table);

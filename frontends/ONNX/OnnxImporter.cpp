@@ -36,8 +36,9 @@ using namespace mlir::relay::onnx_import;
 /// RotaryEmbedding, RMSNormalization, Swish and TensorScatter (taken),
 /// QuantizeLinear's precision (float32 taken) and DequantizeLinear's
 /// output_dtype (taken), and float4, float8e8m0 and 2-bit integer types
-/// (not taken). Opset 26 added BitCast and CumProd.
-static constexpr int64_t kMinOpset = 1, kMaxOpset = 26;
+/// (not taken). Opset 26 added BitCast and CumProd; 27 CausalConvWithState,
+/// LinearAttention and Range's stash_type.
+static constexpr int64_t kMinOpset = 1, kMaxOpset = 27;
 /// The domain of the optimizer updates (Adagrad, Momentum, Adam), whose
 /// converters are registered as `ai.onnx.preview.training:OP`.
 static constexpr StringLiteral kTrainingDomain = "ai.onnx.preview.training";

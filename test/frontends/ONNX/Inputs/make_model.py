@@ -455,7 +455,7 @@ def dynamic_shape():
 
 def new_opset():
     nodes = [helper.make_node('Relu', ['x'], ['y'], name='relu')]
-    return model(nodes, [tensor('x', [2])], [tensor('y', [2])], opset=27)
+    return model(nodes, [tensor('x', [2])], [tensor('y', [2])], opset=28)
 
 
 def undefined_input():

@@ -1,15 +1,15 @@
 #!/usr/bin/python3
-"""Writes models of what ONNX opsets 23 to 26 added, for the importer's
+"""Writes models of what ONNX opsets 23 to 27 added, for the importer's
 tests (onnx 1.12 predates them: the models are built by hand, their
 expected outputs computed with numpy from the specification).
 
-  opset23_26_models.py NAME DIR
+  opset23_27_models.py NAME DIR
 
 writes DIR/NAME.onnx, its inputs DIR/NAME.inI.npy, DIR/NAME.args (the
 relay-run flags that pass them) and its expected outputs
 DIR/NAME.expected.K.npy;
 
-  opset23_26_models.py check NAME DIR RESULT TOL
+  opset23_27_models.py check NAME DIR RESULT TOL
 
 compares RESULT (one output) or RESULT.K.npy (several: relay-run's
 --output RESULT) with them, to
@@ -21,9 +21,11 @@ attention_causal_past, attention_bool_mask_short, attention_float_mask_softcap,
 attention_nonpad_causal, attention_window, attention_probs,
 attention_softmax_precision, attention_masked_row, swish, tensor_scatter,
 tensor_scatter_circular, dequantize_output_dtype, quantize_precision,
-cumprod, cumprod_exclusive_reverse, bitcast; bad nodes: attention_3d_no_heads,
+cumprod, cumprod_exclusive_reverse, bitcast, causal_conv, causal_conv_short,
+linear_attention_linear, linear_attention_gated, linear_attention_delta,
+linear_attention_gated_delta, range_f16; bad nodes: attention_3d_no_heads,
 attention_heads_mismatch, rotary_odd_dim, tensor_scatter_axis0,
-quantize_precision_f16, bitcast_width.
+quantize_precision_f16, bitcast_width, linear_attention_no_decay.
 """
 import math
 import os
@@ -478,6 +480,140 @@ def bitcast(to=TensorProto.INT32):
 
 def bitcast_width():
     return bitcast(TensorProto.INT16)
+
+
+def causal_conv(short=False):
+    """Opset 27: a depthwise causal convolution of kernel 4 after a past
+    state, with a bias and SiLU (or, `short`, 2 positions after zeros,
+    neither bias nor activation: the state carried out then holds a zero)."""
+    length = 2 if short else 5
+    x, w = randn(2, 3, length), randn(3, 1, 4)
+    bias, past = randn(3), randn(2, 3, 3)
+    names = ['x', 'w'] + ([] if short else ['b', 'past'])
+    attrs = {} if short else {'activation': 'silu'}
+    m = model([helper.make_node('CausalConvWithState', names,
+                                ['y', 'state'], **attrs)],
+              [io('x', F, x.shape), io('w', F, w.shape)] +
+              ([] if short else [io('b', F, [3]), io('past', F, past.shape)]),
+              [io('y', F, x.shape), io('state', F, [2, 3, 3])], opset=27)
+    full = np.concatenate([np.zeros_like(past) if short else past, x], 2)
+    y = np.stack([np.sum(full[:, :, i:i + 4] * w[:, 0], axis=-1)
+                  for i in range(length)], axis=-1)
+    if not short:
+        y = y + bias[:, None]
+        y = y / (1 + np.exp(-y))
+    inputs = [x, w] if short else [x, w, bias, past]
+    return m, inputs, [y, full[:, :, length:]]
+
+
+def causal_conv_short():
+    return causal_conv(short=True)
+
+
+def linear_recurrence(q, k, v, rule, past, decay, beta, hq, hkv, scale):
+    """The specification's recurrence, token by token, in float64."""
+    b, t, _ = q.shape
+    dk, dv = q.shape[2] // hq, v.shape[2] // hkv
+    q4 = q.reshape(b, t, hq, dk).astype(np.float64)
+    k4 = k.reshape(b, t, hkv, dk).astype(np.float64)
+    v4 = v.reshape(b, t, hkv, dv).astype(np.float64)
+    state = (np.zeros((b, hkv, dk, dv)) if past is None
+             else past.astype(np.float64))
+    out = np.zeros((b, t, hq, dv))
+    for i in range(t):
+        vi = v4[:, i]
+        if decay is not None:
+            g = decay[:, i].reshape(b, hkv, -1)  # per head or per key dim
+            state = state * np.exp(g)[..., None]
+        if beta is not None:
+            got = np.einsum('bhkv,bhk->bhv', state, k4[:, i])
+            vi = beta[:, i].reshape(b, -1, 1) * (vi - got)
+        state = state + k4[:, i][..., None] * vi[:, :, None, :]
+        for h in range(hq):
+            out[:, i, h] = scale * np.einsum(
+                'bk,bkv->bv', q4[:, i, h], state[:, h // (hq // hkv)])
+    return out.reshape(b, t, hq * dv), state
+
+
+def linear_attention(rule):
+    """Opset 27: 4 query heads over 2 key/value heads, 5 tokens, d_k 3,
+    d_v 2; a past state for the delta rules; decay per key dimension
+    (gated) or per head (gated_delta); beta per head (delta) or one
+    (gated_delta)."""
+    b, t, hq, hkv, dk, dv = 2, 5, 4, 2, 3, 2
+    q, k, v = randn(b, t, hq * dk), randn(b, t, hkv * dk), randn(b, t, hkv * dv)
+    k = k / np.linalg.norm(k.reshape(b, t, hkv, dk), axis=-1).repeat(dk, -1)
+    inputs, names = [q, k, v], ['q', 'k', 'v']
+    past = decay = beta = None
+    if 'delta' in rule:
+        past = randn(b, hkv, dk, dv)
+        inputs.append(past)
+        names.append('past')
+    else:
+        names.append('')
+    if rule.startswith('gated'):
+        decay = -RNG.uniform(0.05, 0.5, (b, t, hkv * dk if rule == 'gated'
+                                         else hkv)).astype(np.float32)
+        inputs.append(decay)
+        names.append('decay')
+    else:
+        names.append('')
+    if 'delta' in rule:
+        beta = RNG.uniform(0.1, 0.9, (b, t, hkv if rule == 'delta' else 1)
+                           ).astype(np.float32)
+        inputs.append(beta)
+        names.append('beta')
+    while names[-1] == '':
+        names.pop()
+    m = model([helper.make_node('LinearAttention', names, ['y', 'state'],
+                                q_num_heads=hq, kv_num_heads=hkv,
+                                update_rule=rule, scale=0.7)],
+              [io(n, F, x.shape) for n, x in zip([n for n in names if n],
+                                                 inputs)],
+              [io('y', F, [b, t, hq * dv]), io('state', F, [b, hkv, dk, dv])],
+              opset=27)
+    y, state = linear_recurrence(q, k, v, rule, past, decay, beta, hq, hkv,
+                                 0.7)
+    return m, inputs, [y, state]
+
+
+def linear_attention_linear():
+    return linear_attention('linear')
+
+
+def linear_attention_gated():
+    return linear_attention('gated')
+
+
+def linear_attention_delta():
+    return linear_attention('delta')
+
+
+def linear_attention_gated_delta():
+    return linear_attention('gated_delta')
+
+
+def linear_attention_no_decay():
+    m = model([helper.make_node('LinearAttention', ['q', 'k', 'v'], ['y'],
+                                q_num_heads=1, kv_num_heads=1)],
+              [io(n, F, [1, 2, 4]) for n in 'qkv'], [io('y', F, [1, 2, 4])],
+              opset=27)
+    return m, [], []
+
+
+def range_f16():
+    """Opset 27: float16 bounds given when the model runs, stepped in
+    float32 (stash_type's default): 2000 + 0.1 i, which float16 steps
+    would drift from."""
+    start, limit, delta = (np.array(v, np.float16) for v in (2000, 2003, 0.1))
+    m = model([helper.make_node('Range', ['s', 'l', 'd'], ['y'])],
+              [io('s', F16, []), io('l', F16, []), io('d', F16, [])],
+              [io('y', F16, [None])], opset=27)
+    n = int(np.ceil((np.float32(limit) - np.float32(start)) /
+                    np.float32(delta)))
+    y = (np.float32(start) + np.arange(n) * np.float32(delta)
+         ).astype(np.float16)
+    return m, [start, limit, delta], [y]
 
 
 def write(name, out):
