@@ -25,7 +25,8 @@ cumprod, cumprod_exclusive_reverse, bitcast, causal_conv, causal_conv_short,
 linear_attention_linear, linear_attention_gated, linear_attention_delta,
 linear_attention_gated_delta, range_f16; bad nodes: attention_3d_no_heads,
 attention_heads_mismatch, rotary_odd_dim, tensor_scatter_axis0,
-quantize_precision_f16, bitcast_width, linear_attention_no_decay.
+quantize_precision_f16, bitcast_width, linear_attention_no_decay,
+linear_attention_long.
 """
 import math
 import os
@@ -597,6 +598,15 @@ def linear_attention_no_decay():
     m = model([helper.make_node('LinearAttention', ['q', 'k', 'v'], ['y'],
                                 q_num_heads=1, kv_num_heads=1)],
               [io(n, F, [1, 2, 4]) for n in 'qkv'], [io('y', F, [1, 2, 4])],
+              opset=27)
+    return m, [], []
+
+
+def linear_attention_long():
+    m = model([helper.make_node('LinearAttention', ['q', 'k', 'v'], ['y'],
+                                q_num_heads=1, kv_num_heads=1,
+                                update_rule='linear')],
+              [io(n, F, [1, 65, 4]) for n in 'qkv'], [io('y', F, [1, 65, 4])],
               opset=27)
     return m, [], []
 
