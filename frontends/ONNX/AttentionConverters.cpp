@@ -195,23 +195,19 @@ public:
                               {ctx.i64("axis", 2)});
     }
     Value presentKey = k, presentValue = v;
-    if (qHeads != kvHeads) {
-      // Grouped heads: each key/value head serves qHeads / kvHeads query
-      // heads in turn ([h0, h0, h1, h1, ...]).
-      k = b.op<RepeatOp>(
-          {k}, {ctx.i64("repeats", qHeads / kvHeads), ctx.i64("axis", 1)});
-      v = b.op<RepeatOp>(
-          {v}, {ctx.i64("repeats", qHeads / kvHeads), ctx.i64("axis", 1)});
-    }
     double scale = ctx.hasAttr("scale") ? ctx.attrFloat("scale", 1.0)
                                         : 1 / std::sqrt(double(headSize));
     Value root = b.scalar(std::sqrt(scale), q);
-    int64_t bh = batch * qHeads;
+    // Grouped heads: query head h reads key/value head h / groups. The
+    // query heads of one key/value head are consecutive, so the products
+    // take them as one matrix of groups * sq rows against that head's keys
+    // (reshapes only; the keys and values are not repeated).
+    int64_t groups = qHeads / kvHeads, bkv = batch * kvHeads;
     Value qk = b.op<BatchMatmulOp>(
         {b.op<ReshapeOp>({b.mul(q, root)},
-                         {ctx.ints("newshape", {bh, sq, headSize})}),
+                         {ctx.ints("newshape", {bkv, groups * sq, headSize})}),
          b.op<ReshapeOp>({b.mul(k, root)},
-                         {ctx.ints("newshape", {bh, skv, headSize})})},
+                         {ctx.ints("newshape", {bkv, skv, headSize})})},
         {ctx.boolean("transpose_b", true)});
     qk =
         b.op<ReshapeOp>({qk}, {ctx.ints("newshape", {batch, qHeads, sq, skv})});
@@ -238,8 +234,9 @@ public:
     }
     stages[3] = probs;
     Value y = b.op<BatchMatmulOp>(
-        {b.op<ReshapeOp>({probs}, {ctx.ints("newshape", {bh, sq, skv})}),
-         b.op<ReshapeOp>({v}, {ctx.ints("newshape", {bh, skv, vHeadSize})})},
+        {b.op<ReshapeOp>({probs},
+                         {ctx.ints("newshape", {bkv, groups * sq, skv})}),
+         b.op<ReshapeOp>({v}, {ctx.ints("newshape", {bkv, skv, vHeadSize})})},
         {ctx.boolean("transpose_b", false)});
     y = b.op<ReshapeOp>({y},
                         {ctx.ints("newshape", {batch, qHeads, sq, vHeadSize})});
