@@ -236,10 +236,9 @@ LogicalResult convertEyeLike(NodeContext &ctx) {
   return success();
 }
 
-/// Running sums along a constant axis: relay's cumsum; `reverse` sums from
-/// the end, by reversing before and after.
-/// CumSum, and CumProd (opset 26): running sums or products along the
-/// axis input, `exclusive` and `reverse` as attributes.
+/// CumSum, and CumProd (opset 26): running sums or products along a
+/// constant axis (relay's cumsum, cumprod); `reverse` runs from the end, by
+/// reversing before and after.
 template <typename OpT> LogicalResult convertCumulative(NodeContext &ctx) {
   if (failed(ctx.checkInputs(2, 2)))
     return failure();
