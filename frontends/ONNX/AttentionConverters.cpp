@@ -14,6 +14,8 @@
 #include "frontends/ONNX/Converters.h"
 #include "frontends/ONNX/Emitter.h"
 
+#include "llvm/ADT/Sequence.h"
+
 #include <cmath>
 #include <limits>
 
@@ -57,9 +59,7 @@ LogicalResult convertRMSNorm(NodeContext &ctx) {
   FailureOr<int64_t> axis = ctx.axis(ctx.attrInt("axis", -1), rank);
   if (failed(axis))
     return failure();
-  SmallVector<int64_t> axes;
-  for (int64_t d = *axis; d < rank; ++d)
-    axes.push_back(d);
+  auto axes = llvm::to_vector(llvm::seq<int64_t>(*axis, rank));
   Emitter b(ctx);
   Value x = b.castTo(ctx.input(0), stash);
   Value meanSquare = b.op<MeanOp>(

@@ -10,6 +10,8 @@
 #include "frontends/ONNX/Converters.h"
 #include "frontends/ONNX/Emitter.h"
 
+#include "llvm/ADT/Sequence.h"
+
 #include <cmath>
 #include <numeric>
 
@@ -740,9 +742,7 @@ LogicalResult convertLayerNorm(NodeContext &ctx) {
   Type stash = stashType(ctx);
   if (!stash)
     return failure();
-  SmallVector<int64_t> axes;
-  for (int64_t d = *axis; d < rank; ++d)
-    axes.push_back(d);
+  auto axes = llvm::to_vector(llvm::seq<int64_t>(*axis, rank));
   // As ONNX's function body: the statistics (outputs 1 and 2 too) in the
   // stash type, the normalised input back in the input's type before the
   // scale and bias.

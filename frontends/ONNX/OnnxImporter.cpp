@@ -37,7 +37,8 @@ using namespace mlir::relay::onnx_import;
 /// QuantizeLinear's precision (float32 taken) and DequantizeLinear's
 /// output_dtype (taken), and float4, float8e8m0 and 2-bit integer types
 /// (not taken). Opset 26 added BitCast and CumProd; 27 CausalConvWithState,
-/// LinearAttention and Range's stash_type.
+/// LinearAttention and Range's stash_type (arange steps in double
+/// already).
 static constexpr int64_t kMinOpset = 1, kMaxOpset = 27;
 /// The domain of the optimizer updates (Adagrad, Momentum, Adam), whose
 /// converters are registered as `ai.onnx.preview.training:OP`.

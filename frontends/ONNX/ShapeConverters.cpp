@@ -1220,20 +1220,13 @@ template <typename ArgOp> OpConverter argReduce() {
 LogicalResult convertRange(NodeContext &ctx) {
   if (failed(ctx.checkInputs(3, 3)))
     return failure();
-  // Bounds computed at run time: arange; float16 and bfloat16 bounds in
-  // float32 from opset 27 (stash_type's default).
-  if (!ctx.constantInput(0) || !ctx.constantInput(1) || !ctx.constantInput(2)) {
-    Type e = ctx.elementType(0), in = e;
-    if (ctx.getOpset() >= 27 && ctx.attrInt("stash_type", 1) == 1 &&
-        (e.isF16() || e.isBF16()))
-      in = Float32Type::get(ctx.getContext());
-    Emitter b(ctx);
-    Value r =
-        b.op<ArangeOp>({b.castTo(ctx.input(0), in), b.castTo(ctx.input(1), in),
-                        b.castTo(ctx.input(2), in)},
-                       {ctx.type("dtype", in)});
-    return b.output(b.castTo(r, e));
-  }
+  // Bounds computed at run time: arange, which steps in double whatever
+  // the element type (so float16 bounds get opset 27's float32 stash_type
+  // or better).
+  if (!ctx.constantInput(0) || !ctx.constantInput(1) || !ctx.constantInput(2))
+    return ctx.output(
+        ctx.op<ArangeOp>({ctx.input(0), ctx.input(1), ctx.input(2)},
+                         {ctx.type("dtype", ctx.elementType(0))}));
   Type e = ctx.elementType(0);
   double start = readDoubles(ctx.constantInput(0)).front();
   double limit = readDoubles(ctx.constantInput(1)).front();

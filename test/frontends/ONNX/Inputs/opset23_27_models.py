@@ -613,16 +613,18 @@ def linear_attention_long():
 
 def range_f16():
     """Opset 27: float16 bounds given when the model runs, stepped in
-    float32 (stash_type's default): 2000 + 0.1 i, which float16 steps
-    would drift from."""
-    start, limit, delta = (np.array(v, np.float16) for v in (2000, 2003, 0.1))
+    float32 (stash_type's default): -1000 + 0.7 i up to 400, where float16
+    arithmetic would round i * delta to the float16 grid near 1400 (steps
+    of 1) before adding the start (1071 of the 2000 values then differ, by
+    up to 0.5). Exact: the one rounding is the float32 result's to float16."""
+    start, limit, delta = (np.array(v, np.float16) for v in (-1000, 400, 0.7))
     m = model([helper.make_node('Range', ['s', 'l', 'd'], ['y'])],
               [io('s', F16, []), io('l', F16, []), io('d', F16, [])],
               [io('y', F16, [None])], opset=27)
     n = int(np.ceil((np.float32(limit) - np.float32(start)) /
                     np.float32(delta)))
-    y = (np.float32(start) + np.arange(n) * np.float32(delta)
-         ).astype(np.float16)
+    y = (np.float32(start) + np.arange(n, dtype=np.float32) *
+         np.float32(delta)).astype(np.float16)
     return m, [start, limit, delta], [y]
 
 
