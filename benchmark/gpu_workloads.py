@@ -6,6 +6,7 @@ matrix product against cuBLAS (torch.matmul).
   python3 benchmark/gpu_workloads.py [--bin build/bin] [--models DIR]
       [--runs N] [--only NAME,...] [--batch64] [--no-gemm]
       [--relay-flag=--gpu-thread-tile=1 ...] [--results FILE.md]
+      [--gemm-sizes 1024,4096] [--gemm-variants ';--gpu-shared-tile=4']
 
 Both sides run at batch 1 (and ResNet-18, VGG-16 at 64 with --batch64)
 from host-resident inputs to a host-resident
@@ -16,8 +17,7 @@ copied to the device, kernels, result copied back); PyTorch's times
 sides. The products (n x n by n x n, float32 and float16) compare the
 kernels with cuBLAS (torch.matmul on device tensors; float32 with TF32
 off, and TF32 rows: relay-run --precision tf32 against cuBLAS with TF32
-on): relay-mlir's product time is the difference between a chain of
-products and a single one per product, which leaves out the copies. The table gives medians of N runs and PyTorch / relay-mlir (above 1:
+on), both timed with CUDA events on the device (relay-run --profile). The table gives medians of N runs and PyTorch / relay-mlir (above 1:
 relay-mlir is faster). The CPU and GPU models are printed above the table.
 Needs a CUDA device, torch with CUDA, and the workloads' inputs
 (benchmark/run_workloads.py's; the vision models are exported into
@@ -122,23 +122,38 @@ def torch_ms(model, args, runs, torch):
     return float(np.median(times))
 
 
-# Products in the chained program: the copies of a 4096^2 float16 call
-# vary by a millisecond from run to run, so the chain must outweigh them.
-CHAIN = 21
+# Products in the chained program: its first reads operands the host has
+# just written (managed memory migrates them to the device in the kernel),
+# the others read device-resident data.
+CHAIN = 5
+# Products between two events on the cuBLAS side.
+CUBLAS_REPEATS = 10
 
 
-def gemm_rows(relay_run, runs, tmp, torch):
+def relay_kernel_ms(relay_run, program, runs, extra):
+    """The device time of a program's kernels per call (relay-run
+    --profile's CUDA events around each launch) and the whole call's
+    median."""
+    command = [relay_run, program, '--target', 'cuda', '--bench', str(runs),
+               '--profile'] + RELAY_FLAGS + list(extra)
+    proc = subprocess.run(command, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(proc.stderr[-2000:])
+    kernels = re.search(r'kernels: ([0-9.]+) ms per run', proc.stderr)
+    whole = re.search(r'median: ([0-9.]+) ms', proc.stdout)
+    return float(kernels.group(1)), float(whole.group(1))
+
+
+def gemm_rows(relay_run, runs, tmp, torch, variants):
     """nn.dense of n x n by n x n against torch.matmul (cuBLAS) on device
-    tensors. relay-run's whole call copies the operands in and the result
-    out, so the product's own time is taken as the difference between a
-    program of CHAIN products in sequence and one of a single product,
-    divided by CHAIN - 1 (the copies are the same in both). float32
-    (against cuBLAS without and with TF32), float16 (cuBLAS on tensor
-    cores)."""
-    import time
+    tensors, both timed on the device: relay-mlir's product is the
+    difference of the kernels' time between a program of CHAIN products in
+    sequence and one of a single product, over CHAIN - 1 (the first
+    product of each waits for its operands to migrate); cuBLAS's, CUDA
+    events around CUBLAS_REPEATS products. float32 (against cuBLAS without
+    and with TF32: relay-run --precision tf32), float16 (cuBLAS on tensor
+    cores). Each of `variants` (relay-run flags) gets its own rows."""
     rows = []
-    # (torch type, Relay type, relay-run --precision): TF32 rows compare
-    # relay-mlir's TF32 tensor-core products with cuBLAS's TF32.
     shapes = [(dtype, name, precision, n) for dtype, name, precision in (
         (torch.float32, 'float32', 'fp32'), (torch.float32, 'float32', 'tf32'),
         (torch.float16, 'float16', 'fp32')) for n in GEMM_SIZES]
@@ -155,35 +170,47 @@ def gemm_rows(relay_run, runs, tmp, torch):
                         '%%b: Tensor[(%d, %d), %s]) { %s }\n'
                         % (n, n, relay_type, n, n, relay_type, body))
             return path
-        flags = ['--random-inputs', '1', '--precision', precision]
-        whole = relay_ms(relay_run, program(1), [], runs, flags)
-        chained = relay_ms(relay_run, program(CHAIN), [], runs, flags)
-        ms = max(chained - whole, 1e-6) / (CHAIN - 1)
         a = torch.randn(n, n, device='cuda', dtype=dtype)
         b = torch.randn(n, n, device='cuda', dtype=dtype)
-
-        def cublas_ms(tf32):
-            torch.backends.cuda.matmul.allow_tf32 = tf32
-            for _ in range(3):
+        torch.backends.cuda.matmul.allow_tf32 = precision == 'tf32'
+        for _ in range(3):
+            torch.matmul(a, b.t())
+        torch.cuda.synchronize()
+        times = []
+        for _ in range(runs):
+            start = torch.cuda.Event(enable_timing=True)
+            end = torch.cuda.Event(enable_timing=True)
+            start.record()
+            for _ in range(CUBLAS_REPEATS):
                 torch.matmul(a, b.t())
-            torch.cuda.synchronize()
-            times = []
-            for _ in range(runs):
-                start = time.perf_counter()
-                torch.matmul(a, b.t())
-                torch.cuda.synchronize()
-                times.append((time.perf_counter() - start) * 1e3)
-            return float(np.median(times))
-        cublas = cublas_ms(precision == 'tf32')
-        flop = 2.0 * n ** 3
-        note = ('%.1f / %.1f TFLOP/s (relay-mlir product / cuBLAS); whole '
-                'call with copies %.3f ms' % (flop / ms / 1e9,
-                                              flop / cublas / 1e9, whole))
+            end.record()
+            end.synchronize()
+            times.append(start.elapsed_time(end) / CUBLAS_REPEATS)
         torch.backends.cuda.matmul.allow_tf32 = False
-        rows.append(('dense %dx%dx%d %s' % (
-            n, n, n, 'tf32' if precision == 'tf32' else relay_type), ms,
-            cublas, note))
-        print(rows[-1], flush=True)
+        cublas = float(np.median(times))
+        flop = 2.0 * n ** 3
+        label = 'tf32' if precision == 'tf32' else relay_type
+        for variant in variants:
+            flags = ['--random-inputs', '1', '--precision', precision]
+            flags += variant.split()
+            try:
+                single, whole = relay_kernel_ms(relay_run, program(1), runs,
+                                                flags)
+                chained, _ = relay_kernel_ms(relay_run, program(CHAIN), runs,
+                                             flags)
+            except RuntimeError as error:
+                print('dense %d %s %s FAILED: %s' % (n, label, variant,
+                                                     error), flush=True)
+                continue
+            ms = max(chained - single, 1e-6) / (CHAIN - 1)
+            note = ('%.1f / %.1f TFLOP/s (relay-mlir / cuBLAS), %.0f%% of '
+                    'cuBLAS; kernels of a single product %.3f ms, its whole '
+                    'call %.3f ms' % (flop / ms / 1e9, flop / cublas / 1e9,
+                                      100 * cublas / ms, single, whole))
+            rows.append(('dense %dx%dx%d %s%s' % (
+                n, n, n, label, ' ' + variant if variant else ''), ms,
+                cublas, note))
+            print(rows[-1], flush=True)
     return rows
 
 
@@ -197,6 +224,10 @@ def main():
     parser.add_argument('--no-gemm', action='store_true')
     parser.add_argument('--gemm-sizes', default=','.join(map(str, GEMM)),
                         help='n of the n x n x n products (comma-separated)')
+    parser.add_argument('--gemm-variants', default='',
+                        help='relay-run flags timed as products of their '
+                             'own (";"-separated sets; an empty set is the '
+                             'default), e.g. ";--gpu-shared-tile=4"')
     parser.add_argument('--batch64', action='store_true',
                         help='ResNet-18 and VGG-16 at batch 64 too')
     parser.add_argument('--results', help='write the table here (markdown)')
@@ -253,7 +284,8 @@ def main():
             print('%-13s relay-mlir %.3f ms, PyTorch %.3f ms' % (
                 stem, ours, theirs), flush=True)
         if not args.no_gemm:
-            rows += gemm_rows(relay_run, args.runs, tmp, torch)
+            rows += gemm_rows(relay_run, args.runs, tmp, torch,
+                              args.gemm_variants.split(';'))
     lines = ['CPU: %s; GPU: %s; PyTorch %s; relay-run flags: %s' % (
         cpu_model(), torch.cuda.get_device_name(0), torch.__version__,
         ' '.join(RELAY_FLAGS) or 'none'), '',

@@ -15,6 +15,8 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -62,6 +64,8 @@ struct Driver {
   X(cuEventDestroy)                                                            \
   X(cuEventSynchronize)                                                        \
   X(cuEventRecord)                                                             \
+  X(cuEventQuery)                                                              \
+  X(cuEventElapsedTime)                                                        \
   X(cuMemAlloc)                                                                \
   X(cuMemAllocManaged)                                                         \
   X(cuMemFree)                                                                 \
@@ -230,9 +234,132 @@ bool releaseCachedBuffers(Driver &d) {
 /// a small kernel runs.
 thread_local CUstream threadStream = nullptr;
 
+/// The kernel timer of relay_cuda_profile_start/stop: every launch while
+/// it is on gets two timing events, kept pending until the launch is done.
+struct KernelProfile {
+  std::atomic<bool> on{false};
+  std::mutex mutex;
+  /// Every kernel's name, by function (mgpuModuleGetFunction).
+  std::unordered_map<CUfunction, std::string> names;
+  struct Pending {
+    CUfunction function;
+    CUevent start, end;
+  };
+  std::vector<Pending> pending;
+  std::vector<CUevent> spareEvents;
+  struct Total {
+    std::string name;
+    int64_t launches = 0;
+    double milliseconds = 0;
+  };
+  /// In the order of first launch.
+  std::vector<Total> totals;
+  std::unordered_map<std::string, size_t> indexOf;
+
+  /// Adds a launch (or a host-timed transfer) to `name`'s total; with the
+  /// lock held.
+  void add(const std::string &name, double milliseconds) {
+    auto [it, inserted] = indexOf.try_emplace(name, totals.size());
+    if (inserted)
+      totals.push_back({name, 0, 0});
+    Total &total = totals[it->second];
+    ++total.launches;
+    total.milliseconds += milliseconds;
+  }
+
+  /// Accounts the pending launches whose end event has passed (all of
+  /// them, waiting, when `wait`); with the lock held.
+  void drain(Driver &d, bool wait) {
+    size_t kept = 0;
+    for (Pending &launch : pending) {
+      CUresult done = wait ? d.cuEventSynchronizeFn(launch.end)
+                           : d.cuEventQueryFn(launch.end);
+      if (done == CUDA_ERROR_NOT_READY) {
+        pending[kept++] = launch;
+        continue;
+      }
+      float milliseconds = 0;
+      // A launch that failed is reported by the call that waits for it.
+      if (done == CUDA_SUCCESS &&
+          d.cuEventElapsedTimeFn(&milliseconds, launch.start, launch.end) ==
+              CUDA_SUCCESS) {
+        auto name = names.find(launch.function);
+        add(name != names.end() ? name->second : "(unnamed kernel)",
+            milliseconds);
+      }
+      spareEvents.push_back(launch.start);
+      spareEvents.push_back(launch.end);
+    }
+    pending.resize(kept);
+  }
+
+  /// A timing event, reused or new; with the lock held.
+  CUevent event(Driver &d) {
+    if (!spareEvents.empty()) {
+      CUevent event = spareEvents.back();
+      spareEvents.pop_back();
+      return event;
+    }
+    CUevent event = nullptr;
+    if (d.cuEventCreateFn(&event, CU_EVENT_DEFAULT) != CUDA_SUCCESS)
+      return nullptr;
+    return event;
+  }
+};
+
+KernelProfile &kernelProfile() {
+  static KernelProfile *profile = new KernelProfile(); // outlives exit
+  return *profile;
+}
+
+/// Runs a synchronous transfer, timed on the host clock under `name` while
+/// the kernel timer is on.
+template <typename Transfer>
+void timedTransfer(const char *name, Transfer transfer) {
+  KernelProfile &profile = kernelProfile();
+  if (!profile.on.load(std::memory_order_relaxed)) {
+    transfer();
+    return;
+  }
+  auto start = std::chrono::steady_clock::now();
+  transfer();
+  double milliseconds = std::chrono::duration<double, std::milli>(
+                            std::chrono::steady_clock::now() - start)
+                            .count();
+  std::lock_guard<std::mutex> lock(profile.mutex);
+  profile.add(name, milliseconds);
+}
+
 } // namespace
 
 extern "C" {
+
+void relay_cuda_profile_start(void) {
+  Driver &d = driver();
+  KernelProfile &profile = kernelProfile();
+  std::lock_guard<std::mutex> lock(profile.mutex);
+  if (d.ready()) {
+    d.cuCtxSetCurrentFn(d.context);
+    profile.drain(d, /*wait=*/true);
+  }
+  profile.totals.clear();
+  profile.indexOf.clear();
+  profile.on = true;
+}
+
+void relay_cuda_profile_stop(relay_cuda_profile_entry each, void *context) {
+  Driver &d = driver();
+  KernelProfile &profile = kernelProfile();
+  std::lock_guard<std::mutex> lock(profile.mutex);
+  profile.on = false;
+  if (d.ready()) {
+    d.cuCtxSetCurrentFn(d.context);
+    profile.drain(d, /*wait=*/true);
+  }
+  if (each)
+    for (const KernelProfile::Total &total : profile.totals)
+      each(total.name.c_str(), total.launches, total.milliseconds, context);
+}
 
 int relay_cuda_available(char *why, size_t size) {
   Driver &d = driver();
@@ -346,6 +473,9 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
       d,
       d.cuModuleGetFunctionFn(&function, static_cast<CUmodule>(module), name),
       "cuModuleGetFunction");
+  KernelProfile &profile = kernelProfile();
+  std::lock_guard<std::mutex> lock(profile.mutex);
+  profile.names[function] = name;
   return function;
 }
 
@@ -355,11 +485,41 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                       void **params, void **extra, size_t paramsCount) {
   (void)paramsCount;
   Driver &d = use();
-  require(d,
-          d.cuLaunchKernelFn(static_cast<CUfunction>(function), gridX, gridY,
-                             gridZ, blockX, blockY, blockZ, smem,
-                             static_cast<CUstream>(stream), params, extra),
-          "cuLaunchKernel");
+  auto launch = [&] {
+    require(d,
+            d.cuLaunchKernelFn(static_cast<CUfunction>(function), gridX, gridY,
+                               gridZ, blockX, blockY, blockZ, smem,
+                               static_cast<CUstream>(stream), params, extra),
+            "cuLaunchKernel");
+  };
+  KernelProfile &profile = kernelProfile();
+  if (!profile.on.load(std::memory_order_relaxed)) {
+    launch();
+    return;
+  }
+  CUevent start, end;
+  {
+    std::lock_guard<std::mutex> lock(profile.mutex);
+    // Launches done by now give their events back.
+    if (profile.pending.size() >= 1024)
+      profile.drain(d, /*wait=*/false);
+    start = profile.event(d);
+    end = profile.event(d);
+  }
+  auto timingStream = static_cast<CUstream>(stream);
+  bool timed =
+      start && end && d.cuEventRecordFn(start, timingStream) == CUDA_SUCCESS;
+  // (No lock is held: a failed launch is a run-time error's longjmp.)
+  launch();
+  timed = timed && d.cuEventRecordFn(end, timingStream) == CUDA_SUCCESS;
+  std::lock_guard<std::mutex> lock(profile.mutex);
+  if (timed) {
+    profile.pending.push_back({static_cast<CUfunction>(function), start, end});
+    return;
+  }
+  for (CUevent event : {start, end})
+    if (event)
+      profile.spareEvents.push_back(event);
 }
 
 void *mgpuStreamCreate(void) {
@@ -506,24 +666,32 @@ void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
   if (!sizeBytes)
     return;
   Driver &d = use();
-  require(d,
-          d.cuMemcpyFn(reinterpret_cast<CUdeviceptr>(dst),
-                       reinterpret_cast<CUdeviceptr>(src), sizeBytes),
-          "cuMemcpy");
+  timedTransfer("(copies)", [&] {
+    require(d,
+            d.cuMemcpyFn(reinterpret_cast<CUdeviceptr>(dst),
+                         reinterpret_cast<CUdeviceptr>(src), sizeBytes),
+            "cuMemcpy");
+  });
 }
 
 void mgpuMemset32(void *dst, uint32_t value, size_t count, void *stream) {
   (void)stream;
   Driver &d = use();
-  require(d, d.cuMemsetD32Fn(reinterpret_cast<CUdeviceptr>(dst), value, count),
-          "cuMemsetD32");
+  timedTransfer("(fills)", [&] {
+    require(d,
+            d.cuMemsetD32Fn(reinterpret_cast<CUdeviceptr>(dst), value, count),
+            "cuMemsetD32");
+  });
 }
 
 void mgpuMemset16(void *dst, uint16_t value, size_t count, void *stream) {
   (void)stream;
   Driver &d = use();
-  require(d, d.cuMemsetD16Fn(reinterpret_cast<CUdeviceptr>(dst), value, count),
-          "cuMemsetD16");
+  timedTransfer("(fills)", [&] {
+    require(d,
+            d.cuMemsetD16Fn(reinterpret_cast<CUdeviceptr>(dst), value, count),
+            "cuMemsetD16");
+  });
 }
 
 void mgpuSetDefaultDevice(int32_t device) {

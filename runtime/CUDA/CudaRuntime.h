@@ -38,6 +38,20 @@ void *relay_cuda_constant(void **slot, const void *host, int64_t bytes);
 /* Frees a constant's device memory (the module's destructor). */
 void relay_cuda_constant_release(void **slot);
 
+/* Kernel timing (relay-run --profile with --target cuda). From
+ * relay_cuda_profile_start (which forgets earlier times) to
+ * relay_cuda_profile_stop, each launch is bracketed by two device events
+ * on its stream and the time between them added to its kernel's; copies
+ * and fills between host and device (synchronous) are timed on the host
+ * clock. */
+void relay_cuda_profile_start(void);
+/* Called once per kernel by relay_cuda_profile_stop, in the order of
+ * first launch: its name (the gpu.func's; "(copies)" and "(fills)" for
+ * the host-timed transfers), launches and total milliseconds. */
+typedef void (*relay_cuda_profile_entry)(const char *kernel, int64_t launches,
+                                         double milliseconds, void *context);
+/* Stops timing, waits for the timed launches and reports each kernel. */
+void relay_cuda_profile_stop(relay_cuda_profile_entry each, void *context);
 void *mgpuModuleLoad(void *data, size_t gpuBlobSize);
 void *mgpuModuleLoadJIT(void *data, int optLevel);
 void mgpuModuleUnload(void *module);

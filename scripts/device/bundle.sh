@@ -11,7 +11,8 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OUTDIR=${1:-$ROOT/.devrun}
-BIN=$ROOT/build/bin/relay-run
+BUILD=${BUILD:-$ROOT/build}
+BIN=$BUILD/bin/relay-run
 rm -rf "$OUTDIR" && mkdir -p "$OUTDIR/bin" "$OUTDIR/lib" "$OUTDIR/static"
 strip -o "$OUTDIR/bin/relay-run.real" "$BIN"
 xz -T2 -6 "$OUTDIR/bin/relay-run.real"
@@ -30,6 +31,6 @@ for lib in $(ldd "$BIN" | awk '/=>/ {print $3}') /lib64/ld-linux-x86-64.so.2; do
 done
 (cd "$tmp" && tar cf - lib*.so* ld-linux*) | xz -T2 -9 > "$OUTDIR/small-libs.tar.xz"
 rm -rf "$tmp"
-cp "$ROOT"/build/lib/libRelayMLIRCudaRuntime.a "$ROOT"/build/lib/libRelayMLIRCRuntime.a "$OUTDIR/static/"
+cp "$BUILD"/lib/libRelayMLIRCudaRuntime.a "$BUILD"/lib/libRelayMLIRCRuntime.a "$OUTDIR/static/"
 cp /usr/local/cuda/nvvm/libdevice/libdevice.10.bc "$OUTDIR/" 2>/dev/null || true
 du -sh "$OUTDIR"

@@ -2,10 +2,12 @@
 # On a GPU machine, from the repository root: unpacks the bundle
 # scripts/device/bundle.sh made (default .devrun) and runs the GPU checks
 # and benchmarks, writing a log (and the tables) into $OUT (default
-# /tmp/gpu-out). STEPS picks them (default ahbcdegf):
+# /tmp/gpu-out). STEPS picks them (default ahkbcdegp):
 #   a  model.rly on the GPU, JIT against the CPU and as a linked object
 #   h  products and convolutions on shared-memory tiles against the CPU
 #      (cuda-contractions.test's checks)
+#   k  products against cuBLAS, both timed on the device (CUDA events;
+#      VARIANTS: ";"-separated relay-run flag sets, each timed too)
 #   b  export the vision models (needs PyTorch) into /tmp/models
 #   c  every workload on the GPU against the CPU (gpu_vs_cpu.py)
 #   d  benchmark/gpu_workloads.py (workloads, products against cuBLAS)
@@ -14,10 +16,12 @@
 #   t  the vision models with --precision tf32: against the CPU, timed
 #      (batch 1 and 64)
 #   f  ncu's kernel times of ResNet-18
+#   p  relay-run --profile: each kernel's device time, ResNet-18 and
+#      VGG-16 at batch 1
 # ONLY=name,... restricts c and d; GEMM=--no-gemm skips the products in d
 # (GEMM="--gemm-sizes 1024,4096" picks them); RUNS sets d's runs (20).
 set -u
-R=$(pwd); D=${BUNDLE:-$R/.devrun}; STEPS=${1:-ahbcdegf}; OUT=${OUT:-/tmp/gpu-out}
+R=$(pwd); D=${BUNDLE:-$R/.devrun}; STEPS=${1:-ahkbcdegp}; OUT=${OUT:-/tmp/gpu-out}
 mkdir -p "$OUT"
 exec > >(tee "$OUT/log.txt") 2>&1
 echo "== machine"; date
@@ -62,6 +66,11 @@ if [[ $STEPS == *h* ]]; then
   timeout 60 "$RUN" $C/contractions.rly --target cuda --precision tf32 --random-inputs 1 > /tmp/tf32.gpu; echo "tf32 rc $?"
   python3 test/tools/relay-run/compare_outputs.py /tmp/tf32.gpu /tmp/contractions.cpu 1e-2 max && echo "tf32: the CPU's values within TF32 rounding"
 fi
+if [[ $STEPS == *k* ]]; then
+  echo "== k: products against cuBLAS, kernels timed on the device"; date
+  timeout ${KTIME:-300} python3 benchmark/gpu_workloads.py --bin "$D/bin" --only none --runs ${RUNS:-10} \
+    ${GEMM:-} --gemm-variants "${VARIANTS:-}" --results "$OUT/gemm_table.md"; echo "rc $?"
+fi
 if [[ $STEPS == *b* ]]; then
   echo "== b: export"; date
   timeout 200 python3 examples/models/export_torchvision.py /tmp/models resnet18 mobilenet_v2 vgg16 2>&1 | tail -3
@@ -99,5 +108,13 @@ if [[ $STEPS == *f* ]]; then
   timeout 60 "$NCU" --metrics gpu__time_duration.sum --csv --target-processes all "$RUN" \
     /tmp/models/resnet18.onnx --target cuda --input /tmp/models/resnet18.input.npy --summary \
     > "$OUT/ncu_resnet18.csv"; echo "rc $?"
+fi
+if [[ $STEPS == *p* ]]; then
+  echo "== p: each kernel's device time (relay-run --profile)"
+  for m in resnet18 vgg16; do
+    timeout 60 "$RUN" /tmp/models/$m.onnx --target cuda --input /tmp/models/$m.input.npy --summary \
+      --bench 20 --profile > "$OUT/profile_$m.txt" 2>&1; echo "$m rc $?"
+    grep -A12 "device time" "$OUT/profile_$m.txt"; grep "^kernels:\|median" "$OUT/profile_$m.txt"
+  done
 fi
 date

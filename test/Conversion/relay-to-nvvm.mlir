@@ -25,11 +25,11 @@ module {
 // CHECK:     llvm.func @main(
 // CHECK:       llvm.call @mgpuMemAlloc
 // CHECK:       llvm.call @mgpuMemcpy
-// CHECK:       gpu.launch_func <%[[STREAM:.*]] : !llvm.ptr> @[[FILL:main_kernel[_0-9]*]]::@main_kernel
+// CHECK:       gpu.launch_func <%[[STREAM:.*]] : !llvm.ptr> @[[FILL:main_kernel[_0-9]*]]::@[[FILL]]
 // CHECK-NOT:   mgpuStreamSynchronize
-// CHECK:       gpu.launch_func <%[[STREAM]] : !llvm.ptr> @[[PRODUCT:main_kernel[_0-9]*]]::@main_kernel blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in ({{.*}}) : i64 dynamic_shared_memory_size
+// CHECK:       gpu.launch_func <%[[STREAM]] : !llvm.ptr> @[[PRODUCT:main_kernel[_0-9]*]]::@[[PRODUCT]] blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in ({{.*}}) : i64 dynamic_shared_memory_size
 // CHECK-NOT:   mgpuStreamSynchronize
-// CHECK:       gpu.launch_func <%[[STREAM]] : !llvm.ptr> @[[BIAS:main_kernel[_0-9]*]]::@main_kernel
+// CHECK:       gpu.launch_func <%[[STREAM]] : !llvm.ptr> @[[BIAS:main_kernel[_0-9]*]]::@[[BIAS]]
 // CHECK-NOT:   gpu.launch_func
 // CHECK:       llvm.call @mgpuMemFree(%{{.*}}, %[[STREAM]])
 // CHECK:       llvm.call @malloc
@@ -37,7 +37,7 @@ module {
 // CHECK:       llvm.call @mgpuMemcpy
 // CHECK:       llvm.call @mgpuMemFree
 // CHECK:     gpu.binary @[[FILL]] {{.*}}#nvvm.target<chip = "sm_90", features = "+ptx80">{{.*}}.target sm_90
-// CHECK:     gpu.binary @[[PRODUCT]] {{.*}}.entry main_kernel
+// CHECK:     gpu.binary @[[PRODUCT]] {{.*}}.entry [[PRODUCT]](
 // CHECK-SAME:  .maxntid 256, 1, 1
 // CHECK-SAME:  .shared .align 16 .b8 __dynamic_shmem__
 // CHECK-SAME:  ld.global

@@ -19,6 +19,9 @@
 #include "runtime/Executor/AheadOfTime.h"
 #include "runtime/Executor/Executor.h"
 #include "runtime/Executor/NativeRegions.h"
+#ifdef RELAY_MLIR_ENABLE_CUDA
+#include "runtime/CUDA/CudaRuntime.h"
+#endif
 #include "runtime/Interpreter/Interpreter.h"
 #include "runtime/Interpreter/Npy.h"
 #include "runtime/Interpreter/Samples.h"
@@ -163,10 +166,11 @@ static cl::opt<RegionCompilation> compileRegions(
     cl::cat(category));
 static cl::opt<bool> profileRuns(
     "profile",
-    cl::desc("Where the interpreter's time goes: after the runs, print the "
-             "time of each operator it ran and each native region it called "
+    cl::desc("Where the time goes: after the runs, print the time of each "
+             "operator the interpreter ran and each native region it called "
              "(per run: of the --bench runs when given, else of every run, a "
-             "region's first call including its compilation) on stderr"),
+             "region's first call including its compilation), or with "
+             "--target cuda each kernel's device time, on stderr"),
     cl::cat(category));
 static cl::opt<bool> timing(
     "timing",
@@ -256,6 +260,60 @@ static int64_t allowedCores() {
 static int fail(const Twine &message) {
   llvm::errs() << "relay-run: error: " << message << "\n";
   return 1;
+}
+
+/// Starts (or restarts) timing the kernels of --target cuda on the device.
+static void startKernelProfile() {
+#ifdef RELAY_MLIR_ENABLE_CUDA
+  relay_cuda_profile_start();
+#endif
+}
+
+/// Prints each kernel's device time per run since startKernelProfile, the
+/// most costly first, and their sum; the host-timed copies and fills after.
+static void printKernelProfile(raw_ostream &os, int64_t runs, bool bench) {
+  struct Row {
+    std::string name;
+    int64_t launches;
+    double milliseconds;
+  };
+  std::vector<Row> rows;
+#ifdef RELAY_MLIR_ENABLE_CUDA
+  relay_cuda_profile_stop(
+      [](const char *kernel, int64_t launches, double milliseconds,
+         void *context) {
+        static_cast<std::vector<Row> *>(context)->push_back(
+            {kernel, launches, milliseconds});
+      },
+      &rows);
+#endif
+  runs = std::max<int64_t>(runs, 1);
+  auto isTransfer = [](const Row &row) { return row.name.front() == '('; };
+  std::sort(rows.begin(), rows.end(), [&](const Row &a, const Row &b) {
+    return std::make_tuple(isTransfer(a), -a.milliseconds, a.name) <
+           std::make_tuple(isTransfer(b), -b.milliseconds, b.name);
+  });
+  double kernels = 0;
+  int64_t launches = 0;
+  for (const Row &row : rows)
+    if (!isTransfer(row)) {
+      kernels += row.milliseconds;
+      launches += row.launches;
+    }
+  os << "relay-run: device time of the kernels, per run (of " << runs
+     << (bench ? " --bench" : "") << " run" << (runs == 1 ? "" : "s")
+     << "; copies and fills on the host clock):\n";
+  os << llvm::format("  %10s %9s %6s  %s\n", "ms", "launches", "share",
+                     "kernel");
+  for (const Row &row : rows)
+    os << llvm::format("  %10.4f %9.1f %5.1f%%  %s\n", row.milliseconds / runs,
+                       double(row.launches) / runs,
+                       isTransfer(row) || kernels <= 0
+                           ? 0.0
+                           : 100.0 * row.milliseconds / kernels,
+                       row.name.c_str());
+  os << llvm::format("kernels: %.4f ms per run in %.1f launches\n",
+                     kernels / runs, double(launches) / runs);
 }
 
 /// A random tensor of `type`: floats uniform in [-1, 1), integers in
@@ -704,8 +762,12 @@ int main(int argc, char **argv) {
     return executor ? executor->call(args) : interpreter.call(func, args);
   };
   Profile profile;
+  // With --target cuda, --profile times the kernels on the device.
+  bool profileKernels = profileRuns && executor && target == "cuda";
   if (profileRuns && !executor)
     interpreter.setProfile(&profile);
+  else if (profileKernels)
+    startKernelProfile();
   else if (profileRuns)
     llvm::errs() << "relay-run: note: --profile times the interpreter; "
                     "this program runs compiled whole (profile its loop nests "
@@ -747,6 +809,8 @@ int main(int argc, char **argv) {
   if (bench > 0) {
     phase("Benchmark");
     profile.clear();
+    if (profileKernels)
+      startKernelProfile();
     profiledRuns = bench;
     // Compiled code is timed on ready native buffers (what an application
     // calling it pays), the interpreter on its values.
@@ -775,6 +839,8 @@ int main(int argc, char **argv) {
             : (times[times.size() / 2 - 1] + times[times.size() / 2]) / 2;
     llvm::outs() << "median: " << llvm::format("%.3f", median) << " ms\n";
   }
+  if (profileKernels)
+    printKernelProfile(llvm::errs(), profiledRuns, bench > 0);
   if (profileRuns && !executor) {
     llvm::errs() << "relay-run: profile of " << profiledRuns
                  << (bench > 0 ? " --bench" : "") << " run"

@@ -100,6 +100,7 @@ void mlir::relay::buildRelayToNVVMPipeline(OpPassManager &pm,
   // mgpu* runtime functions.
   pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createGpuNameKernels());
   pm.addPass(createGpuAsyncLaunches());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());

@@ -239,4 +239,29 @@ def GpuAsyncLaunches : Pass<"relay-gpu-async-launches", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def GpuNameKernels : Pass<"relay-gpu-name-kernels", "::mlir::ModuleOp"> {
+  let summary = "Name each outlined kernel after its gpu.module";
+  let description = [{
+    Runs in `--relay-to-nvvm` after kernel outlining, which names every
+    kernel of a function `@main` `main_kernel`, each in a `gpu.module` of
+    its own (`@main_kernel`, `@main_kernel_0`, ...). The kernel of each such
+    module takes the module's name, unique in the program, and the launches
+    follow, so that what reports kernels by name (`relay-run --profile
+    --target cuda`, Nsight Compute) tells them apart and names the module
+    that holds each in `--relay-to-nvvm`'s output.
+
+    ```mlir
+    gpu.module @main_kernel_0 { gpu.func @main_kernel(...) kernel {...} }
+    gpu.launch_func @main_kernel_0::@main_kernel ...
+    // becomes
+    gpu.module @main_kernel_0 { gpu.func @main_kernel_0(...) kernel {...} }
+    gpu.launch_func @main_kernel_0::@main_kernel_0 ...
+    ```
+
+    A module with more than one kernel, or whose name another of its
+    symbols has, is left as it is.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 #endif // RELAY_TRANSFORMS_CODEGEN_GPU_PASSES
