@@ -38,6 +38,7 @@ import run_workloads  # noqa: E402  (programs, inputs)
 
 GEMM = (1024, 2048, 4096, 8192)
 GEMM_SIZES = list(GEMM)
+GEMM_TYPES = ['float32', 'tf32', 'float16']
 # Vision models timed at batch 64 too (--batch64).
 BATCHED = ('resnet18', 'vgg16')
 
@@ -156,7 +157,8 @@ def gemm_rows(relay_run, runs, tmp, torch, variants):
     rows = []
     shapes = [(dtype, name, precision, n) for dtype, name, precision in (
         (torch.float32, 'float32', 'fp32'), (torch.float32, 'float32', 'tf32'),
-        (torch.float16, 'float16', 'fp32')) for n in GEMM_SIZES]
+        (torch.float16, 'float16', 'fp32')) for n in GEMM_SIZES
+        if (precision if precision == 'tf32' else name) in GEMM_TYPES]
     for dtype, relay_type, precision, n in shapes:
         def program(chain):
             path = os.path.join(tmp, 'dense%d%s_%d.rly' % (n, relay_type,
@@ -224,6 +226,8 @@ def main():
     parser.add_argument('--no-gemm', action='store_true')
     parser.add_argument('--gemm-sizes', default=','.join(map(str, GEMM)),
                         help='n of the n x n x n products (comma-separated)')
+    parser.add_argument('--gemm-types', default=','.join(GEMM_TYPES),
+                        help='the products timed: float32, tf32, float16')
     parser.add_argument('--gemm-variants', default='',
                         help='relay-run flags timed as products of their '
                              'own (";"-separated sets; an empty set is the '
@@ -237,6 +241,7 @@ def main():
     args = parser.parse_args()
     RELAY_FLAGS.extend(args.relay_flag)
     GEMM_SIZES[:] = [int(n) for n in args.gemm_sizes.split(',') if n]
+    GEMM_TYPES[:] = args.gemm_types.split(',')
     import torch
     if not torch.cuda.is_available():
         print('no CUDA device for torch: skipped')
