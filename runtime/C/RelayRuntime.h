@@ -75,6 +75,25 @@ void relay_rt_fail(const char *message);
  * (relay_rt_fail). */
 void relay_rt_request_amx(void);
 
+/*===-------------------------------------------------------------------===*
+ * Profiles (relay-run --profile on compiled code): code compiled with
+ * --relay-to-llvm's `profile` option (--relay-profile-loop-nests) calls
+ * relay_rt_profile_record(name, relay_rt_profile_clock()'s reading before
+ * the nest) after each loop nest; the times are summed by name (the Relay
+ * operator's location, compared by address) from the last reset.
+ *===-------------------------------------------------------------------===*/
+
+/* A monotonic clock, in nanoseconds. */
+int64_t relay_rt_profile_clock(void);
+void relay_rt_profile_record(const char *name, int64_t start);
+/* Forgets the times recorded so far. */
+void relay_rt_profile_reset(void);
+/* Called once per name by relay_rt_profile_report, in the order of first
+ * record: the name, its calls and their milliseconds. */
+typedef void (*relay_rt_profile_entry)(const char *name, int64_t calls,
+                                       double milliseconds, void *context);
+void relay_rt_profile_report(relay_rt_profile_entry each, void *context);
+
 /* Calls `fn(args)` (an MLIR packed entry point); returns null, or the
  * message of a run-time error raised inside (valid until the next error on
  * this thread). */

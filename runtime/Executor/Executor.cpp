@@ -69,6 +69,8 @@ void registerRuntime(ExecutionEngine &engine,
     add("relay_rt_unbox", &relay_rt_unbox);
     add("relay_rt_fail", &relay_rt_fail);
     add("relay_rt_request_amx", &relay_rt_request_amx);
+    add("relay_rt_profile_clock", &relay_rt_profile_clock);
+    add("relay_rt_profile_record", &relay_rt_profile_record);
     add("_mlir_memref_to_llvm_alloc", &_mlir_memref_to_llvm_alloc);
     add("_mlir_memref_to_llvm_aligned_alloc",
         &_mlir_memref_to_llvm_aligned_alloc);

@@ -16,6 +16,7 @@
 #include "dialects/relay/TypeUtils.h"
 #include "frontends/ONNX/OnnxImporter.h"
 #include "frontends/RelayText/Importer.h"
+#include "runtime/C/RelayRuntime.h"
 #include "runtime/Executor/AheadOfTime.h"
 #include "runtime/Executor/Executor.h"
 #include "runtime/Executor/NativeRegions.h"
@@ -262,58 +263,79 @@ static int fail(const Twine &message) {
   return 1;
 }
 
-/// Starts (or restarts) timing the kernels of --target cuda on the device.
-static void startKernelProfile() {
+/// One line of a compiled program's profile: a kernel or an operator's
+/// loop nests, their calls and milliseconds over the profiled runs.
+struct ProfileRow {
+  std::string name;
+  int64_t calls;
+  double milliseconds;
+};
+
+/// Starts (or restarts) timing compiled code: the kernels of --target cuda
+/// on the device, or the loop nests compiled with their profile.
+static void startCompiledProfile(bool gpu) {
+  if (!gpu) {
+    relay_rt_profile_reset();
+    return;
+  }
 #ifdef RELAY_MLIR_ENABLE_CUDA
   relay_cuda_profile_start();
 #endif
 }
 
-/// Prints each kernel's device time per run since startKernelProfile, the
-/// most costly first, and their sum; the host-timed copies and fills after.
-static void printKernelProfile(raw_ostream &os, int64_t runs, bool bench) {
-  struct Row {
-    std::string name;
-    int64_t launches;
-    double milliseconds;
+/// Prints the profile since startCompiledProfile per run, the most costly
+/// first, and the sum; for the GPU, the host-timed copies and fills after
+/// the kernels.
+static void printCompiledProfile(raw_ostream &os, bool gpu, int64_t runs,
+                                 bool bench) {
+  std::vector<ProfileRow> rows;
+  auto collect = [](const char *name, int64_t calls, double milliseconds,
+                    void *context) {
+    static_cast<std::vector<ProfileRow> *>(context)->push_back(
+        {name, calls, milliseconds});
   };
-  std::vector<Row> rows;
+  if (!gpu)
+    relay_rt_profile_report(collect, &rows);
 #ifdef RELAY_MLIR_ENABLE_CUDA
-  relay_cuda_profile_stop(
-      [](const char *kernel, int64_t launches, double milliseconds,
-         void *context) {
-        static_cast<std::vector<Row> *>(context)->push_back(
-            {kernel, launches, milliseconds});
-      },
-      &rows);
+  else
+    relay_cuda_profile_stop(collect, &rows);
 #endif
   runs = std::max<int64_t>(runs, 1);
-  auto isTransfer = [](const Row &row) { return row.name.front() == '('; };
-  std::sort(rows.begin(), rows.end(), [&](const Row &a, const Row &b) {
-    return std::make_tuple(isTransfer(a), -a.milliseconds, a.name) <
-           std::make_tuple(isTransfer(b), -b.milliseconds, b.name);
-  });
-  double kernels = 0;
-  int64_t launches = 0;
-  for (const Row &row : rows)
+  auto isTransfer = [&](const ProfileRow &row) {
+    return gpu && row.name.front() == '(';
+  };
+  std::sort(rows.begin(), rows.end(),
+            [&](const ProfileRow &a, const ProfileRow &b) {
+              return std::make_tuple(isTransfer(a), -a.milliseconds, a.name) <
+                     std::make_tuple(isTransfer(b), -b.milliseconds, b.name);
+            });
+  double total = 0;
+  int64_t calls = 0;
+  for (const ProfileRow &row : rows)
     if (!isTransfer(row)) {
-      kernels += row.milliseconds;
-      launches += row.launches;
+      total += row.milliseconds;
+      calls += row.calls;
     }
-  os << "relay-run: device time of the kernels, per run (of " << runs
-     << (bench ? " --bench" : "") << " run" << (runs == 1 ? "" : "s")
-     << "; copies and fills on the host clock):\n";
-  os << llvm::format("  %10s %9s %6s  %s\n", "ms", "launches", "share",
-                     "kernel");
-  for (const Row &row : rows)
-    os << llvm::format("  %10.4f %9.1f %5.1f%%  %s\n", row.milliseconds / runs,
-                       double(row.launches) / runs,
-                       isTransfer(row) || kernels <= 0
-                           ? 0.0
-                           : 100.0 * row.milliseconds / kernels,
-                       row.name.c_str());
-  os << llvm::format("kernels: %.4f ms per run in %.1f launches\n",
-                     kernels / runs, double(launches) / runs);
+  std::string of = (" (of " + Twine(runs) + (bench ? " --bench" : "") + " run" +
+                    (runs == 1 ? "" : "s"))
+                       .str();
+  if (gpu)
+    os << "relay-run: device time of the kernels, per run" << of
+       << "; copies and fills on the host clock):\n";
+  else
+    os << "relay-run: time of the compiled loop nests by operator, per run"
+       << of << "):\n";
+  os << llvm::format("  %10s %9s %6s  %s\n", "ms", gpu ? "launches" : "calls",
+                     "share", gpu ? "kernel" : "operator");
+  for (const ProfileRow &row : rows)
+    os << llvm::format(
+        "  %10.4f %9.1f %5.1f%%  %s\n", row.milliseconds / runs,
+        double(row.calls) / runs,
+        isTransfer(row) || total <= 0 ? 0.0 : 100.0 * row.milliseconds / total,
+        row.name.c_str());
+  os << llvm::format(gpu ? "kernels: %.4f ms per run in %.1f launches\n"
+                         : "loop nests: %.4f ms per run in %.1f calls\n",
+                     total / runs, double(calls) / runs);
 }
 
 /// A random tensor of `type`: floats uniform in [-1, 1), integers in
@@ -665,6 +687,8 @@ int main(int argc, char **argv) {
   if (!useInterpreter) {
     phase("Compile");
     compileOptions.timing = timing ? &phaseTiming : nullptr;
+    // (The interpreter's profile times native regions by their calls.)
+    compileOptions.profileLoopNests = profileRuns && !compileOptions.isGPU();
   }
   if (!useInterpreter && compileOptions.isGPU()) {
     // The GPU was asked for: what it cannot run is an error, located.
@@ -748,6 +772,7 @@ int main(int argc, char **argv) {
   if (withRegions) {
     NativeRegionOptions regionOptions;
     regionOptions.compile = compileOptions;
+    regionOptions.compile.profileLoopNests = false;
     regionOptions.compile.timing = timing ? &phaseTiming : nullptr;
     regionOptions.when = compileRegions;
     regionOptions.runs = static_cast<int64_t>(samples.size()) + bench;
@@ -762,16 +787,13 @@ int main(int argc, char **argv) {
     return executor ? executor->call(args) : interpreter.call(func, args);
   };
   Profile profile;
-  // With --target cuda, --profile times the kernels on the device.
-  bool profileKernels = profileRuns && executor && target == "cuda";
+  // Compiled whole, --profile times the loop nests (compiled with their
+  // profile) or with --target cuda the kernels on the device.
+  bool profileCompiled = profileRuns && executor;
   if (profileRuns && !executor)
     interpreter.setProfile(&profile);
-  else if (profileKernels)
-    startKernelProfile();
-  else if (profileRuns)
-    llvm::errs() << "relay-run: note: --profile times the interpreter; "
-                    "this program runs compiled whole (profile its loop nests "
-                    "with perf: README, \"Profiling compiled code\")\n";
+  else if (profileCompiled)
+    startCompiledProfile(compileOptions.isGPU());
   if (!samplesDir.empty() && !output.empty())
     if (std::error_code ec = llvm::sys::fs::create_directories(output))
       return fail("cannot make the --output directory '" + output +
@@ -809,8 +831,8 @@ int main(int argc, char **argv) {
   if (bench > 0) {
     phase("Benchmark");
     profile.clear();
-    if (profileKernels)
-      startKernelProfile();
+    if (profileCompiled)
+      startCompiledProfile(compileOptions.isGPU());
     profiledRuns = bench;
     // Compiled code is timed on ready native buffers (what an application
     // calling it pays), the interpreter on its values.
@@ -839,8 +861,9 @@ int main(int argc, char **argv) {
             : (times[times.size() / 2 - 1] + times[times.size() / 2]) / 2;
     llvm::outs() << "median: " << llvm::format("%.3f", median) << " ms\n";
   }
-  if (profileKernels)
-    printKernelProfile(llvm::errs(), profiledRuns, bench > 0);
+  if (profileCompiled)
+    printCompiledProfile(llvm::errs(), compileOptions.isGPU(), profiledRuns,
+                         bench > 0);
   if (profileRuns && !executor) {
     llvm::errs() << "relay-run: profile of " << profiledRuns
                  << (bench > 0 ? " --bench" : "") << " run"

@@ -387,6 +387,35 @@ def OutlineLoops : Pass<"relay-outline-loops", "::mlir::ModuleOp"> {
   ];
 }
 
+def ProfileLoopNests : Pass<"relay-profile-loop-nests", "::mlir::ModuleOp"> {
+  let summary = "Time each call of a loop nest, under its Relay operator's "
+                "location";
+  let description = [{
+    Runs in `--relay-to-llvm=profile=1` (relay-run `--profile` on compiled
+    code) after `--relay-outline-loops`. Each call of an outlined loop nest
+    reads the C runtime's clock before (`relay_rt_profile_clock`) and
+    records the time since after (`relay_rt_profile_record`), under the
+    location of the operator the nest computes: an ONNX node's name and
+    index (`/layer1/layer1.0/conv1/Conv (model.onnx:12:0)`), a Relay text
+    file's `prog.rly:4:3`, the first two of the operators fusion merged; a
+    nest without a known location goes by its function's name. The runtime
+    sums the times by name (`relay_rt_profile_report`).
+
+    ```mlir
+    call @relay_loop_nest_3(%a) : (memref<8xf32>) -> () loc(#conv)
+    // becomes
+    %t = call @relay_rt_profile_clock() : () -> i64
+    call @relay_loop_nest_3(%a) : (memref<8xf32>) -> ()
+    %name = llvm.mlir.addressof @relay_profile_name_0 : !llvm.ptr
+    call @relay_rt_profile_record(%name, %t) : (!llvm.ptr, i64) -> ()
+    ```
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+  let statistics = [
+    Statistic<"numNests", "nests", "Calls of loop nests timed">
+  ];
+}
 def ApproximateMath : Pass<"relay-approximate-math", "::mlir::func::FuncOp"> {
   let summary = "Replace f32 transcendental functions with polynomial "
                 "approximations that vectorise";

@@ -33,6 +33,7 @@ CompileOptions RelayToLLVMOptions::getCompileOptions() const {
   options.target = target;
   options.cpu = cpu;
   options.precision = precision;
+  options.profileLoopNests = profile;
   options.optimize = getOptimizeOptions();
   return options;
 }
@@ -76,6 +77,8 @@ void mlir::relay::buildRelayToLLVMPipeline(OpPassManager &pm,
   if (options.threads > 1)
     pm.addNestedPass<func::FuncOp>(createParallelizeLoops());
   pm.addPass(createOutlineLoops());
+  if (options.profileLoopNests)
+    pm.addPass(createProfileLoopNests());
   pm.addPass(createConvertMathToFuncs());
 
   // Parallel tiles become tasks of the async runtime: each scf.forall is
@@ -181,6 +184,7 @@ void mlir::relay::registerRelayPipelines() {
         "relay-to-llvm",
         "Lower a Relay module to the LLVM dialect for x86 CPUs "
         "(threads=N, target=cpu|generic, cpu=host|NAME, precision=fp32|bf16, "
+        "profile=0|1, "
         "opt-level=0..3, "
         "disabled-passes, "
         "required-passes, entry-functions): --relay-set-target-cpu, "

@@ -76,6 +76,9 @@ struct CompileOptions {
   /// in float32); on cuda tf32 (float32 products on tensor cores, read as
   /// TF32: --relay-gpu-tile-contractions' tf32).
   std::string precision = "fp32";
+  /// Whether each loop nest's calls are timed (--relay-profile-loop-nests;
+  /// the CPU targets).
+  bool profileLoopNests = false;
   /// --relay-optimize's options (the -O level, passes disabled, required;
   /// entry functions).
   OptimizeOptions optimize;
@@ -166,6 +169,12 @@ struct RelayToLLVMOptions : public LoweringPipelineOptions<RelayToLLVMOptions> {
                      "to bfloat16, summed in float32; AVX-512 BF16 where "
                      "the CPU has it)"),
       llvm::cl::init("fp32")};
+  Option<bool> profile{
+      *this, "profile",
+      llvm::cl::desc("Time each call of a loop nest under its operator's "
+                     "location (--relay-profile-loop-nests; the C runtime's "
+                     "relay_rt_profile_report gives the times)"),
+      llvm::cl::init(false)};
   /// These options as the compiler's.
   CompileOptions getCompileOptions() const;
 };
