@@ -3,14 +3,14 @@
 
 // Tests that each call of a loop nest is bracketed by the runtime's clock
 // and a record under the location of the operator it computes: an ONNX
-// node's name with its place, a file's place, the first two places of a
+// node's name with its place, a file's place, the first three places of a
 // fused location, the nest's own name where the location is unknown; that
 // calls with the same name share one string, and that calls of other
 // functions are left alone.
 
 // CHECK-DAG: llvm.mlir.global internal constant @[[$CONV:relay_profile_name_[0-9]+]]("stem/Conv (model.onnx:3:0)\00")
 // CHECK-DAG: llvm.mlir.global internal constant @[[$TEXT:relay_profile_name_[0-9]+]]("prog.rly:4:7\00")
-// CHECK-DAG: llvm.mlir.global internal constant @[[$FUSED:relay_profile_name_[0-9]+]]("prog.rly:5:3, prog.rly:5:11\00")
+// CHECK-DAG: llvm.mlir.global internal constant @[[$FUSED:relay_profile_name_[0-9]+]]("prog.rly:5:3 + prog.rly:5:11 + prog.rly:5:20 + 1 more\00")
 // CHECK-DAG: llvm.mlir.global internal constant @[[$UNKNOWN:relay_profile_name_[0-9]+]]("relay_loop_nest_1\00")
 // CHECK-LABEL: func.func @main
 // CHECK:      %[[T0:.*]] = call @relay_rt_profile_clock() : () -> i64
@@ -48,7 +48,7 @@ func.func @main(%a: memref<8xf32>, %b: memref<8xf32>) {
   call @relay_loop_nest(%a) : (memref<8xf32>) -> () loc(#conv)
   call @relay_loop_nest(%b) : (memref<8xf32>) -> () loc(#conv)
   call @relay_loop_nest_0(%a) : (memref<8xf32>) -> () loc("prog.rly":4:7)
-  call @relay_loop_nest_0(%b) : (memref<8xf32>) -> () loc(fused["prog.rly":5:3, "prog.rly":5:11, "prog.rly":5:20])
+  call @relay_loop_nest_0(%b) : (memref<8xf32>) -> () loc(fused["prog.rly":5:3, "prog.rly":5:11, "prog.rly":5:20, "prog.rly":6:1])
   call @relay_loop_nest_1(%b) : (memref<8xf32>) -> () loc(unknown)
   call @helper(%a) : (memref<8xf32>) -> ()
   return

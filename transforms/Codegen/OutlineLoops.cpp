@@ -128,8 +128,19 @@ struct OutlineLoops : relay::impl::OutlineLoopsBase<OutlineLoops> {
       func.erase();
       func = it->second;
     }
+    // The call is located at every operator the nest computes, its own
+    // first (one kernel may compute two: a 1x1 convolution and the
+    // depthwise one it feeds), so that a profile of the calls names them.
+    llvm::SetVector<Location> operators;
+    operators.insert(loc);
+    nest->walk([&](Operation *op) {
+      if (isa<NameLoc, FileLineColLoc, CallSiteLoc>(op->getLoc()))
+        operators.insert(op->getLoc());
+    });
     builder.setInsertionPoint(nest);
-    auto call = func::CallOp::create(builder, loc, func, params);
+    auto call = func::CallOp::create(
+        builder, FusedLoc::get(&getContext(), operators.getArrayRef()), func,
+        params);
     nest->replaceAllUsesWith(call.getResults());
     nest->erase();
     ++numNests;

@@ -360,7 +360,9 @@ def OutlineLoops : Pass<"relay-outline-loops", "::mlir::ModuleOp"> {
     values the nest uses from outside, apart from constants, which are
     cloned in. Nests whose functions print the same (op for op, ignoring
     locations) share one function: layers of the same shape compile once.
-    The functions are marked `relay.loop_nest`: they call nothing of the
+    The call is located at every operator the nest computes (a fused
+    location, the nest's own first), which `--relay-profile-loop-nests`
+    names. The functions are marked `relay.loop_nest`: they call nothing of the
     program's, and the JIT compiles them on other threads. A nest that
     carries AMX tiles in or out (the k loop of a product on tiles whose
     blocks' loop had one iteration and folded away) stays where it is:
@@ -395,10 +397,13 @@ def ProfileLoopNests : Pass<"relay-profile-loop-nests", "::mlir::ModuleOp"> {
     code) after `--relay-outline-loops`. Each call of an outlined loop nest
     reads the C runtime's clock before (`relay_rt_profile_clock`) and
     records the time since after (`relay_rt_profile_record`), under the
-    location of the operator the nest computes: an ONNX node's name and
-    index (`/layer1/layer1.0/conv1/Conv (model.onnx:12:0)`), a Relay text
-    file's `prog.rly:4:3`, the first two of the operators fusion merged; a
-    nest without a known location goes by its function's name. The runtime
+    location of the operators the nest computes (the call's, which
+    `--relay-outline-loops` fuses from them): an ONNX node's name and index
+    (`/layer1/layer1.0/conv1/Conv (model.onnx:12:0)`), a Relay text file's
+    `prog.rly:4:3`, the first three joined by ` + ` where a nest computes
+    several (a 1x1 convolution and the depthwise one it feeds, the
+    operators fusion merged); a nest without a known location goes by its
+    function's name. The runtime
     sums the times by name (`relay_rt_profile_report`).
 
     ```mlir

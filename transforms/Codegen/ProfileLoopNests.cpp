@@ -30,7 +30,8 @@ constexpr llvm::StringLiteral kRecord = "relay_rt_profile_record";
 
 /// `loc` as a profile names it: a named location (an ONNX node's name, a
 /// Relay variable's) with the place it names, a file's `file:line:col`, a
-/// fused one's first parts; "" where nothing is known.
+/// fused one's distinct parts (the first three, joined by " + "); "" where
+/// nothing is known.
 void describe(Location loc, llvm::raw_ostream &os) {
   if (auto named = dyn_cast<NameLoc>(loc)) {
     os << named.getName().getValue();
@@ -43,19 +44,22 @@ void describe(Location loc, llvm::raw_ostream &os) {
     os << llvm::sys::path::filename(file.getFilename().getValue()) << ":"
        << file.getLine() << ":" << file.getColumn();
   } else if (auto fused = dyn_cast<FusedLoc>(loc)) {
-    // (The operators fusion merged: a profile line names the first two.)
-    std::string parts;
-    llvm::raw_string_ostream partsOs(parts);
-    unsigned named = 0;
+    // (The operators a nest computes, or fusion merged: the first three.)
+    SmallVector<std::string> parts;
     for (Location part : fused.getLocations()) {
       std::string text;
       llvm::raw_string_ostream textOs(text);
       describe(part, textOs);
-      if (text.empty() || named == 2)
-        continue;
-      partsOs << (named++ ? ", " : "") << text;
+      if (!text.empty() && !llvm::is_contained(parts, text))
+        parts.push_back(text);
     }
-    os << parts;
+    for (auto [k, part] : llvm::enumerate(parts)) {
+      if (k == 3) {
+        os << " + " << parts.size() - 3 << " more";
+        break;
+      }
+      os << (k ? " + " : "") << part;
+    }
   } else if (auto site = dyn_cast<CallSiteLoc>(loc)) {
     describe(site.getCallee(), os);
   }
