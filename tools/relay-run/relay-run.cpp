@@ -170,8 +170,9 @@ static cl::opt<bool> profileRuns(
     cl::desc("Where the time goes: after the runs, print the time of each "
              "operator the interpreter ran and each native region it called "
              "(per run: of the --bench runs when given, else of every run, a "
-             "region's first call including its compilation), or with "
-             "--target cuda each kernel's device time, on stderr"),
+             "region's first call including its compilation); for a program "
+             "compiled whole, the time of its loop nests by operator, or "
+             "with --target cuda each kernel's device time; on stderr"),
     cl::cat(category));
 static cl::opt<bool> timing(
     "timing",
