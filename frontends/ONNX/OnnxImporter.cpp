@@ -29,10 +29,10 @@ using namespace mlir::relay::onnx_import;
 /// The opsets the converters follow. Of what opsets 19-22 changed, the
 /// converters take Pad's wrap mode, Resize's half_pixel_symmetric
 /// coordinates, DFT's axis input, Gelu, AffineGrid, GroupNormalization's
-/// scale and bias per channel and QuantizeLinear's output_dtype; the rest
-/// (float8, int4 and string types, DeformConv, blocked quantization, the
-/// string operators) fail at the node or at the type. Opset 22 only added
-/// bfloat16 to operators' type lists. Opsets 23-25 added Attention,
+/// scale and bias per channel, QuantizeLinear's output_dtype and blocked
+/// quantization (block_size); the rest (float8, int4 and string types,
+/// DeformConv, the string operators) fail at the node or at the type. Opset 22
+/// only added bfloat16 to operators' type lists. Opsets 23-25 added Attention,
 /// RotaryEmbedding, RMSNormalization, Swish and TensorScatter (taken),
 /// QuantizeLinear's precision (float32 taken) and DequantizeLinear's
 /// output_dtype (taken), and float4, float8e8m0 and 2-bit integer types

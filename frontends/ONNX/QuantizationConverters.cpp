@@ -13,6 +13,8 @@
 
 #include "frontends/ONNX/Emitter.h"
 
+#include "dialects/relay/QuantizedArithmetic.h"
+
 using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::onnx_import;
@@ -47,16 +49,86 @@ FailureOr<int64_t> quantizedAxis(NodeContext &ctx) {
   return ctx.axis(ctx.attrInt("axis", 1), ctx.rank(0));
 }
 
-LogicalResult rejectBlocks(NodeContext &ctx) {
-  if (ctx.attrInt("block_size", 0) != 0)
-    return ctx.fail("blocked quantization (block_size) is not supported");
-  return success();
+/// A shape as [2, ?, 3].
+std::string shapeString(ArrayRef<int64_t> shape) {
+  std::string s = "[";
+  llvm::raw_string_ostream os(s);
+  llvm::interleaveComma(shape, os, [&](int64_t d) {
+    if (ShapedType::isDynamic(d))
+      os << '?';
+    else
+      os << d;
+  });
+  return s + "]";
 }
 
+/// Opset 21's blocked quantization: the scale (input 1) and zero point
+/// (input 2) have x's rank and shape but along `axis`, where each of their
+/// ceil(D / block_size) entries covers block_size elements of x (the last
+/// block may be shorter). Holds that axis once checked.
+struct Blocks {
+  int64_t axis = 0, size = 0;
+
+  /// Whether the node quantizes in blocks (block_size set); fails on a
+  /// block size or parameter shape the specification does not allow.
+  static FailureOr<std::optional<Blocks>> get(NodeContext &ctx) {
+    int64_t size = ctx.attrInt("block_size", 0);
+    if (size == 0)
+      return std::optional<Blocks>();
+    if (size < 0)
+      return ctx.fail("block_size must be positive, got " + Twine(size));
+    int64_t rank = ctx.rank(0);
+    if (rank == 0)
+      return ctx.fail("blocked quantization (block_size) needs a tensor x, "
+                      "got a scalar");
+    FailureOr<int64_t> axis = ctx.axis(ctx.attrInt("axis", 1), rank);
+    if (failed(axis))
+      return failure();
+    ArrayRef<int64_t> x = ctx.shape(0);
+    if (ShapedType::isDynamic(x[*axis]))
+      return ctx.fail("blocked quantization needs x's length along axis " +
+                      Twine(*axis) + " known at import");
+    int64_t blocks = llvm::divideCeil(x[*axis], size);
+    for (unsigned i = 1; i <= 2 && ctx.hasInput(i); ++i) {
+      ArrayRef<int64_t> p = ctx.shape(i);
+      bool fits = p.size() == x.size();
+      for (int64_t d = 0; fits && d < rank; ++d)
+        fits = d == *axis ? p[d] == blocks
+                          : ShapedType::isDynamic(x[d]) || p[d] == x[d];
+      if (!fits) {
+        SmallVector<int64_t> want(x);
+        want[*axis] = blocks;
+        return ctx.fail(Twine(i == 1 ? "the scale" : "the zero point") +
+                        " must have shape " + shapeString(want) + " for x " +
+                        shapeString(x) + " in blocks of " + Twine(size) +
+                        " along axis " + Twine(*axis) + ", got " +
+                        shapeString(p));
+      }
+    }
+    return std::optional<Blocks>(Blocks{*axis, size});
+  }
+
+  /// Input `i` (a scale or zero point) as `dtype`, each entry repeated over
+  /// its block: x's shape.
+  Value expand(NodeContext &ctx, Emitter &b, unsigned i, Type dtype) const {
+    Value v = b.castTo(ctx.input(i), dtype);
+    v = b.op<RepeatOp>({v}, {ctx.i64("repeats", size), ctx.i64("axis", axis)});
+    int64_t length = ctx.shape(0)[axis];
+    if (ctx.shape(i)[axis] * size == length)
+      return v;
+    return b.op<StridedSliceOp>({v}, {ctx.ints("begin", {0}),
+                                      ctx.ints("end", {length}),
+                                      ctx.ints("axes", {axis})});
+  }
+};
+
 LogicalResult convertQuantizeLinear(NodeContext &ctx) {
-  if (failed(ctx.checkInputs(2, 3)) || failed(rejectBlocks(ctx)))
+  if (failed(ctx.checkInputs(2, 3)))
     return failure();
-  FailureOr<int64_t> axis = quantizedAxis(ctx);
+  FailureOr<std::optional<Blocks>> blocks = Blocks::get(ctx);
+  if (failed(blocks))
+    return failure();
+  FailureOr<int64_t> axis = *blocks ? int64_t(-1) : quantizedAxis(ctx);
   if (failed(axis))
     return failure();
   Type out = zeroPointType(
@@ -85,23 +157,45 @@ LogicalResult convertQuantizeLinear(NodeContext &ctx) {
                     " is not supported (only FLOAT)");
   Emitter b(ctx);
   Value x = b.castTo(ctx.input(0), f32(ctx));
+  if (*blocks) {
+    // qnn.quantize's arithmetic with parameters of x's shape.
+    Value y = b.op<RoundOp>(
+        {b.op<DivideOp>({x, (*blocks)->expand(ctx, b, 1, f32(ctx))})});
+    if (ctx.hasInput(2))
+      y = b.add(y, (*blocks)->expand(ctx, b, 2, f32(ctx)));
+    auto [lo, hi] = quant::integerRange(cast<IntegerType>(out));
+    y = b.op<ClipOp>({y}, {ctx.f64("a_min", lo), ctx.f64("a_max", hi)});
+    return b.output(b.castTo(y, out));
+  }
   return b.output(b.op<QnnQuantizeOp>(
       {x, scale(ctx, b, 1), zeroPoint(ctx, b, 2)},
       {ctx.i64("axis", *axis), ctx.type("out_dtype", out)}));
 }
 
 LogicalResult convertDequantizeLinear(NodeContext &ctx) {
-  if (failed(ctx.checkInputs(2, 3)) || failed(rejectBlocks(ctx)))
+  if (failed(ctx.checkInputs(2, 3)))
     return failure();
-  FailureOr<int64_t> axis = quantizedAxis(ctx);
+  FailureOr<std::optional<Blocks>> blocks = Blocks::get(ctx);
+  if (failed(blocks))
+    return failure();
+  FailureOr<int64_t> axis = *blocks ? int64_t(-1) : quantizedAxis(ctx);
   if (failed(axis))
     return failure();
   if (!isa<IntegerType>(ctx.elementType(0)))
     return ctx.fail("only integer inputs are supported");
   Emitter b(ctx);
-  Value y = b.op<QnnDequantizeOp>(
-      {ctx.input(0), scale(ctx, b, 1), zeroPoint(ctx, b, 2)},
-      {ctx.i64("axis", *axis)});
+  Value y;
+  if (*blocks) {
+    // qnn.dequantize's arithmetic with parameters of x's shape.
+    y = b.castTo(ctx.input(0), f32(ctx));
+    if (ctx.hasInput(2))
+      y = b.op<SubtractOp>({y, (*blocks)->expand(ctx, b, 2, f32(ctx))});
+    y = b.mul(y, (*blocks)->expand(ctx, b, 1, f32(ctx)));
+  } else {
+    y = b.op<QnnDequantizeOp>(
+        {ctx.input(0), scale(ctx, b, 1), zeroPoint(ctx, b, 2)},
+        {ctx.i64("axis", *axis)});
+  }
   // The output has the scale's type, or opset 23's output_dtype.
   Type out = ctx.elementType(1);
   if (int64_t code = ctx.attrInt("output_dtype", 0)) {

@@ -331,7 +331,8 @@ def col2im_positions():
 def write_case(builders):
     """The command line's case NAME, built by builders[NAME](), as
     DIR/NAME.onnx, DIR/NAME.inI.npy and DIR/NAME.expected.npy (in the first
-    input's dtype, or int8 where the expected values are)."""
+    input's dtype, or int8 where the expected values are, or their float
+    type where the first input is integer)."""
     name, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
     m, inputs, expected = builders[name]()
@@ -339,8 +340,11 @@ def write_case(builders):
     for i, x in enumerate(inputs):
         np.save(os.path.join(out, '%s.in%d.npy' % (name, i)), x)
     expected = np.asarray(expected)
-    np.save(os.path.join(out, name + '.expected.npy'), expected.astype(
-        np.int8 if expected.dtype == np.int8 else inputs[0].dtype))
+    dtype = np.int8 if expected.dtype == np.int8 else inputs[0].dtype
+    if np.issubdtype(expected.dtype, np.floating) and \
+            not np.issubdtype(dtype, np.floating):
+        dtype = expected.dtype  # (a dequantization's)
+    np.save(os.path.join(out, name + '.expected.npy'), expected.astype(dtype))
 
 
 def main():

@@ -8,9 +8,12 @@ expected outputs computed with numpy from the specification).
 writes DIR/NAME.onnx, DIR/NAME.in0.npy and DIR/NAME.expected.npy. NAME:
 pad_wrap, resize_half_pixel_symmetric, dft_axis_input, dft_default_axis,
 gelu, gelu_tanh, affine_grid_2d, affine_grid_3d, group_norm_per_channel,
-quantize_output_dtype, layer_norm_f16, group_norm_f16; or a bad node: pad_wrap_opset18,
-group_norm_per_group_21, gelu_bad_approximate, int4_input, cast_float8,
-quantize_output_dtype_mismatch, affine_grid_bad_theta, layer_norm_int_stash.
+quantize_output_dtype, layer_norm_f16, group_norm_f16, quantize_blocked,
+dequantize_blocked, dequantize_blocked_matmul; or a bad node:
+pad_wrap_opset18, group_norm_per_group_21, gelu_bad_approximate,
+int4_input, cast_float8, quantize_output_dtype_mismatch,
+affine_grid_bad_theta, layer_norm_int_stash, quantize_blocked_bad_scale,
+dequantize_blocked_negative.
 """
 import math
 import os
@@ -277,6 +280,77 @@ def layer_norm_int_stash():
               [io('x', F, [2, 4])], [io('y', F, [2, 4])],
               [const('s', np.ones(4, np.float32))], opset=17)
     return m, [x], x
+
+
+def blocks(p, axis, size, length):
+    """Blocked parameters `p` repeated over their blocks of `size` along
+    `axis`, cut to `length`."""
+    return np.take(np.repeat(p, size, axis=axis), np.arange(length), axis=axis)
+
+
+def quantize_blocked():
+    """QuantizeLinear in blocks of 4 along axis 1 of length 10 (the last
+    block 2 long), int8 zero points: ties rounded to even, saturated."""
+    x = (RNG.standard_normal((3, 10)) * 40).astype(np.float32)
+    x[0, :4] = [-2.5, 2.5, 3.5, -300]
+    s = np.array([[0.5, 1, 2], [0.25, 4, 0.5], [1, 1, 8]], np.float32)
+    z = np.array([[0, 1, -3], [5, -128, 7], [127, 0, -1]], np.int8)
+    m = model([helper.make_node('QuantizeLinear', ['x', 's', 'z'], ['y'],
+                                axis=1, block_size=4)],
+              [io('x', F, [3, 10])], [io('y', TensorProto.INT8, [3, 10])],
+              [const('s', s), const('z', z)], opset=21)
+    y = np.round(x / blocks(s, 1, 4, 10)) + blocks(z, 1, 4, 10)
+    return m, [x], np.clip(y, -128, 127).astype(np.int8)
+
+
+def dequantize_blocked():
+    """DequantizeLinear of int8 in blocks of 4 along axis 0 of length 6."""
+    x = RNG.integers(-128, 128, (6, 5)).astype(np.int8)
+    s = RNG.uniform(0.01, 2, (2, 5)).astype(np.float32)
+    z = RNG.integers(-20, 20, (2, 5)).astype(np.int8)
+    m = model([helper.make_node('DequantizeLinear', ['x', 's', 'z'], ['y'],
+                                axis=0, block_size=4)],
+              [io('x', TensorProto.INT8, [6, 5])], [io('y', F, [6, 5])],
+              [const('s', s), const('z', z)], opset=21)
+    y = (x.astype(np.float32) - blocks(z, 0, 4, 6).astype(np.float32)) * \
+        blocks(s, 0, 4, 6)
+    return m, [x], y
+
+
+def dequantize_blocked_matmul():
+    """Weight-only quantization as exporters write it: int8 weights
+    [16, 8] with scales and zero points per block of 6 rows (3 blocks,
+    the last 4 rows), dequantized and multiplied."""
+    x = RNG.standard_normal((2, 16)).astype(np.float32)
+    w = RNG.integers(-128, 128, (16, 8)).astype(np.int8)
+    s = RNG.uniform(0.001, 0.05, (3, 8)).astype(np.float32)
+    z = RNG.integers(-8, 8, (3, 8)).astype(np.int8)
+    m = model([helper.make_node('DequantizeLinear', ['w', 's', 'z'], ['wf'],
+                                axis=0, block_size=6),
+               helper.make_node('MatMul', ['x', 'wf'], ['y'])],
+              [io('x', F, [2, 16])], [io('y', F, [2, 8])],
+              [const('w', w), const('s', s), const('z', z)], opset=21)
+    wf = (w.astype(np.float32) - blocks(z, 0, 6, 16).astype(np.float32)) * \
+        blocks(s, 0, 6, 16)
+    return m, [x], x @ wf
+
+
+def quantize_blocked_bad_scale():
+    """Blocks of 4 along an axis of 10 need 3 scales per row, given 2."""
+    m = model([helper.make_node('QuantizeLinear', ['x', 's'], ['y'],
+                                axis=1, block_size=4)],
+              [io('x', F, [3, 10])], [io('y', TensorProto.UINT8, [3, 10])],
+              [const('s', np.ones((3, 2), np.float32))], opset=21)
+    return m, [np.zeros((3, 10), np.float32)], np.zeros((3, 10), np.uint8)
+
+
+def dequantize_blocked_negative():
+    """block_size -2."""
+    m = model([helper.make_node('DequantizeLinear', ['x', 's'], ['y'],
+                                axis=0, block_size=-2)],
+              [io('x', TensorProto.INT8, [4])], [io('y', F, [4])],
+              [const('s', np.ones(2, np.float32))], opset=21)
+    return m, [np.zeros(4, np.int8)], np.zeros(4, np.float32)
 
 
 def main():
