@@ -116,13 +116,17 @@ GraphImporter::importBranch(const onnx::GraphProto &graph, StringRef what,
   if (!inputs.empty() && graph.input_size() != int(inputs.size()))
     return emitError(loc) << what << " takes " << graph.input_size()
                           << " inputs, the node gives it " << inputs.size();
-  for (auto [info, value] : llvm::zip(graph.input(), inputs))
+  for (auto [info, value] : llvm::zip(graph.input(), inputs)) {
     values[info.name()] = {value, {}};
+    values[info.name()].fourBit =
+        isFourBit(info.type().tensor_type().elem_type());
+  }
   for (const onnx::TensorProto &t : graph.initializer()) {
     FailureOr<ElementsAttr> attr = convertTensor(t, ctx, loc);
     if (failed(attr))
       return failure();
     values[t.name()] = {ConstantOp::create(builder, loc, *attr), *attr};
+    values[t.name()].fourBit = isFourBit(t.data_type());
   }
   for (auto [index, node] : llvm::enumerate(graph.node()))
     if (failed(importNode(node, index)))

@@ -265,6 +265,27 @@ LogicalResult convertClip(NodeContext &ctx) {
   return success();
 }
 
+/// Input 0 cast to ONNX's UINT4 or INT4 (held in uint8 or int8) as ONNX's
+/// reference casts: clipped to [0, 15] or [-8, 7], floats then rounded to
+/// nearest even.
+LogicalResult castToFourBit(NodeContext &ctx, bool isSigned) {
+  Emitter b(ctx);
+  Value v = ctx.input(0);
+  if (ctx.elementType(0).isInteger(1))
+    v = b.castTo(v, IntegerType::get(ctx.getContext(), 8));
+  v = b.op<ClipOp>({v}, {ctx.f64("a_min", isSigned ? -8 : 0),
+                         ctx.f64("a_max", isSigned ? 7 : 15)});
+  if (isa<FloatType>(ctx.elementType(0)))
+    v = b.op<RoundOp>({v});
+  Type to = IntegerType::get(ctx.getContext(), 8,
+                             isSigned ? IntegerType::Signless
+                                      : IntegerType::Unsigned);
+  if (failed(b.output(b.castTo(v, to))))
+    return failure();
+  ctx.markLastOutputFourBit();
+  return success();
+}
+
 LogicalResult convertCast(NodeContext &ctx) {
   if (failed(ctx.checkInputs(1, 1)))
     return failure();
@@ -277,6 +298,8 @@ LogicalResult convertCast(NodeContext &ctx) {
       return ctx.fail("unknown data type '" + a->s() + "'");
     code = named;
   }
+  if (isFourBit(code))
+    return castToFourBit(ctx, code == kInt4);
   Type to = convertDataType(ctx.getContext(), code);
   if (!to)
     return ctx.fail("casts to an unsupported data type (" + dataTypeName(code) +
@@ -304,7 +327,7 @@ LogicalResult convertBitCast(NodeContext &ctx) {
     return ctx.fail("attribute to is required");
   int64_t code = ctx.attrInt("to", 0);
   Type to = convertDataType(ctx.getContext(), code);
-  if (!to)
+  if (!to || isFourBit(code))
     return ctx.fail("reinterprets as an unsupported data type (" +
                     dataTypeName(code) + ")");
   Type from = ctx.elementType(0);
@@ -327,6 +350,8 @@ LogicalResult convertBitCast(NodeContext &ctx) {
 LogicalResult convertCastLike(NodeContext &ctx) {
   if (failed(ctx.checkInputs(2, 2)))
     return failure();
+  if (ctx.isFourBit(1))
+    return castToFourBit(ctx, !ctx.elementType(1).isUnsignedInteger());
   return ctx.output(
       ctx.op<CastOp>({ctx.input(0)}, {ctx.type("dtype", ctx.elementType(1))}));
 }

@@ -33,10 +33,20 @@ struct GraphValue {
   Value value;
   ElementsAttr constant;
   std::optional<SmallVector<Value>> elements = std::nullopt;
+  /// Whether the ONNX value is UINT4 or INT4 (held in 8 bits), where that
+  /// is known: graph inputs, initializers, constants, and the outputs of
+  /// QuantizeLinear and Cast.
+  bool fourBit = false;
 };
 
+/// ONNX's 4-bit integer data types (ONNX 1.16; Debian's onnx 1.12 has no
+/// names for them).
+constexpr int kUInt4 = 21, kInt4 = 22;
 /// The relay element type of an ONNX TensorProto data type, or null.
+/// UINT4 and INT4 values are held in 8-bit integers (uint8, int8).
 Type convertDataType(MLIRContext *ctx, int dataType);
+/// Whether an ONNX data type is UINT4 or INT4.
+bool isFourBit(int dataType);
 /// The name of an ONNX TensorProto data type ("FLOAT", "INT4"), or "data
 /// type N" for one unknown.
 std::string dataTypeName(int dataType);
@@ -90,6 +100,9 @@ public:
   ArrayRef<int64_t> shape(unsigned i) const { return tensorType(i).getShape(); }
   int64_t rank(unsigned i) const { return tensorType(i).getRank(); }
   Type elementType(unsigned i) const { return tensorType(i).getElementType(); }
+  /// Whether input `i` is known to be an ONNX UINT4 or INT4 value (its
+  /// type is then uint8 or int8).
+  bool isFourBit(unsigned i) const { return hasInput(i) && inputs[i].fourBit; }
   /// Checks that inputs [min, max] are given and are ranked tensors of
   /// static shape (what most converters need; those of a few op types,
   /// listed in NodeContext.cpp, also take `?` dimensions that depend on
@@ -180,6 +193,8 @@ public:
   void addOutput(Value v, std::optional<SmallVector<Value>> elements) {
     outputs.push_back({v, {}, std::move(elements)});
   }
+  /// Marks the last output an ONNX UINT4 or INT4 value (held in 8 bits).
+  void markLastOutputFourBit() { outputs.back().fourBit = true; }
   /// Adds a built value as the next output (failing when it failed).
   LogicalResult output(FailureOr<Value> v) {
     if (failed(v))

@@ -29,9 +29,10 @@ using namespace mlir::relay::onnx_import;
 /// The opsets the converters follow. Of what opsets 19-22 changed, the
 /// converters take Pad's wrap mode, Resize's half_pixel_symmetric
 /// coordinates, DFT's axis input, Gelu, AffineGrid, GroupNormalization's
-/// scale and bias per channel, QuantizeLinear's output_dtype and blocked
-/// quantization (block_size); the rest (float8, int4 and string types,
-/// DeformConv, the string operators) fail at the node or at the type. Opset 22
+/// scale and bias per channel, QuantizeLinear's output_dtype, blocked
+/// quantization (block_size) and 4-bit integers (held in 8 bits); the rest
+/// (float8 and string types, DeformConv, the string operators) fail at the
+/// node or at the type. Opset 22
 /// only added bfloat16 to operators' type lists. Opsets 23-25 added Attention,
 /// RotaryEmbedding, RMSNormalization, Swish and TensorScatter (taken),
 /// QuantizeLinear's precision (float32 taken) and DequantizeLinear's
@@ -154,7 +155,8 @@ void GraphImporter::foldKnownOutputs(const onnx::NodeProto &node,
         evaluateConstantTensor(out.value, kMaxFolded, /*maxDepth=*/64);
     if (!known)
       continue;
-    out = {ConstantOp::create(builder, loc, known), known};
+    out.value = ConstantOp::create(builder, loc, known);
+    out.constant = known;
   }
 }
 
@@ -260,12 +262,17 @@ OwningOpRef<ModuleOp> GraphImporter::import(const onnx::ModelProto &model) {
   builder.setInsertionPointToStart(&entry);
   for (auto [name, arg] : llvm::zip(inputNames, entry.getArguments()))
     values[name] = {arg, {}};
+  for (const onnx::ValueInfoProto &info : graph.input())
+    if (values.count(info.name()))
+      values[info.name()].fourBit =
+          isFourBit(info.type().tensor_type().elem_type());
   for (const onnx::TensorProto &t : graph.initializer()) {
     Location loc = NameLoc::get(StringAttr::get(ctx, t.name()), fileLoc(0));
     FailureOr<ElementsAttr> attr = convertTensor(t, ctx, loc);
     if (failed(attr))
       return nullptr;
     values[t.name()] = {ConstantOp::create(builder, loc, *attr), *attr};
+    values[t.name()].fourBit = isFourBit(t.data_type());
   }
   for (auto [index, node] : llvm::enumerate(graph.node()))
     if (failed(importNode(node, index)))

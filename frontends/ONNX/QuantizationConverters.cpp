@@ -122,6 +122,21 @@ struct Blocks {
   }
 };
 
+/// Input `i` (a scale or zero point) as float32 that broadcasts to x (input
+/// 0): expanded over its blocks, or along the quantized `axis` (-1: one
+/// value).
+Value parameter(NodeContext &ctx, Emitter &b, unsigned i,
+                const std::optional<Blocks> &blocks, int64_t axis) {
+  if (blocks)
+    return blocks->expand(ctx, b, i, f32(ctx));
+  Value v = b.castTo(ctx.input(i), f32(ctx));
+  if (axis < 0 || ctx.rank(i) != 1)
+    return v;
+  SmallVector<int64_t> along(ctx.rank(0), 1);
+  along[axis] = ctx.shape(i)[0];
+  return b.op<ReshapeOp>({v}, {ctx.ints("newshape", along)});
+}
+
 LogicalResult convertQuantizeLinear(NodeContext &ctx) {
   if (failed(ctx.checkInputs(2, 3)))
     return failure();
@@ -133,15 +148,18 @@ LogicalResult convertQuantizeLinear(NodeContext &ctx) {
     return failure();
   Type out = zeroPointType(
       ctx, 2, IntegerType::get(ctx.getContext(), 8, IntegerType::Unsigned));
+  // UINT4 and INT4 (opset 21) are held in 8 bits but saturate at 4.
+  bool fourBit = ctx.isFourBit(2);
   // Opset 21's output_dtype, which a zero point must match.
   if (int64_t code = ctx.attrInt("output_dtype", 0)) {
     Type named = convertDataType(ctx.getContext(), code);
     if (!named)
       return ctx.fail("output_dtype " + Twine(code) +
                       " is not a supported data type");
-    if (ctx.hasInput(2) && named != out)
+    if (ctx.hasInput(2) && (named != out || isFourBit(code) != fourBit))
       return ctx.fail("output_dtype differs from the zero point's type");
     out = named;
+    fourBit = isFourBit(code);
   }
   if (!isa<IntegerType>(out))
     return ctx.fail("only integer outputs are supported (the zero point is " +
@@ -157,15 +175,23 @@ LogicalResult convertQuantizeLinear(NodeContext &ctx) {
                     " is not supported (only FLOAT)");
   Emitter b(ctx);
   Value x = b.castTo(ctx.input(0), f32(ctx));
-  if (*blocks) {
-    // qnn.quantize's arithmetic with parameters of x's shape.
-    Value y = b.op<RoundOp>(
-        {b.op<DivideOp>({x, (*blocks)->expand(ctx, b, 1, f32(ctx))})});
-    if (ctx.hasInput(2))
-      y = b.add(y, (*blocks)->expand(ctx, b, 2, f32(ctx)));
+  if (*blocks || fourBit) {
+    // qnn.quantize's arithmetic, with parameters of x's shape (blocks) or
+    // saturating at 4 bits.
     auto [lo, hi] = quant::integerRange(cast<IntegerType>(out));
+    if (fourBit)
+      std::tie(lo, hi) =
+          out.isUnsignedInteger() ? std::pair(0, 15) : std::pair(-8, 7);
+    Value y = b.op<RoundOp>(
+        {b.op<DivideOp>({x, parameter(ctx, b, 1, *blocks, *axis)})});
+    if (ctx.hasInput(2))
+      y = b.add(y, parameter(ctx, b, 2, *blocks, *axis));
     y = b.op<ClipOp>({y}, {ctx.f64("a_min", lo), ctx.f64("a_max", hi)});
-    return b.output(b.castTo(y, out));
+    if (failed(b.output(b.castTo(y, out))))
+      return failure();
+    if (fourBit)
+      ctx.markLastOutputFourBit();
+    return success();
   }
   return b.output(b.op<QnnQuantizeOp>(
       {x, scale(ctx, b, 1), zeroPoint(ctx, b, 2)},
@@ -189,8 +215,8 @@ LogicalResult convertDequantizeLinear(NodeContext &ctx) {
     // qnn.dequantize's arithmetic with parameters of x's shape.
     y = b.castTo(ctx.input(0), f32(ctx));
     if (ctx.hasInput(2))
-      y = b.op<SubtractOp>({y, (*blocks)->expand(ctx, b, 2, f32(ctx))});
-    y = b.mul(y, (*blocks)->expand(ctx, b, 1, f32(ctx)));
+      y = b.op<SubtractOp>({y, parameter(ctx, b, 2, *blocks, *axis)});
+    y = b.mul(y, parameter(ctx, b, 1, *blocks, *axis));
   } else {
     y = b.op<QnnDequantizeOp>(
         {ctx.input(0), scale(ctx, b, 1), zeroPoint(ctx, b, 2)},

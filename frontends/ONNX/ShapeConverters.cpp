@@ -88,6 +88,8 @@ LogicalResult convertConstant(NodeContext &ctx) {
     if (failed(attr))
       return failure();
     ctx.addOutput(ctx.constant(*attr), *attr);
+    if (isFourBit(a->t().data_type()))
+      ctx.markLastOutputFourBit();
     return success();
   }
   if (const onnx::AttributeProto *a = ctx.attribute("value_float")) {

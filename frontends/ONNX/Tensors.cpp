@@ -47,9 +47,47 @@ Type mlir::relay::onnx_import::convertDataType(MLIRContext *ctx, int dataType) {
     return b.getIntegerType(32, /*isSigned=*/false);
   case T::UINT64:
     return b.getIntegerType(64, /*isSigned=*/false);
+  // 4-bit integers (ONNX 1.16, data types 21 and 22, newer than Debian's
+  // onnx 1.12) are held in 8-bit integers: their values, widened.
+  case kUInt4:
+    return b.getIntegerType(8, /*isSigned=*/false);
+  case kInt4:
+    return b.getIntegerType(8);
   default:
     return Type();
   }
+}
+
+bool mlir::relay::onnx_import::isFourBit(int dataType) {
+  return dataType == kUInt4 || dataType == kInt4;
+}
+
+/// The values of a 4-bit tensor, packed two to a byte (the first in the low
+/// nibble) in raw_data or one byte per int32_data entry, as the bytes of
+/// their 8-bit containers: sign-extended for INT4.
+static FailureOr<ArrayRef<char>> unpackFourBit(const onnx::TensorProto &tensor,
+                                               int64_t count, Location loc,
+                                               std::string &storage) {
+  int64_t packed = (count + 1) / 2;
+  bool raw = tensor.has_raw_data();
+  int64_t held = raw ? int64_t(tensor.raw_data().size())
+                     : int64_t(tensor.int32_data_size());
+  if (held != packed)
+    return emitError(loc) << "tensor '" << tensor.name() << "' of "
+                          << dataTypeName(tensor.data_type()) << " holds "
+                          << held << (raw ? " bytes" : " values") << " for its "
+                          << count << " elements, expected " << packed
+                          << " (two to a byte)";
+  bool isSigned = tensor.data_type() == kInt4;
+  storage.resize(count);
+  for (int64_t i = 0; i < count; ++i) {
+    auto byte = static_cast<uint8_t>(raw ? tensor.raw_data()[i / 2]
+                                         : tensor.int32_data(i / 2));
+    int nibble = i % 2 ? byte >> 4 : byte & 0xf;
+    storage[i] =
+        static_cast<char>(isSigned && nibble >= 8 ? nibble - 16 : nibble);
+  }
+  return ArrayRef<char>(storage.data(), storage.size());
 }
 
 std::string mlir::relay::onnx_import::dataTypeName(int dataType) {
@@ -172,7 +210,9 @@ mlir::relay::onnx_import::convertTensor(const onnx::TensorProto &tensor,
   auto type = RankedTensorType::get(shape, elementType);
   std::string storage;
   FailureOr<ArrayRef<char>> bytes =
-      elementBytes(tensor, elementType, count, loc, storage);
+      isFourBit(tensor.data_type())
+          ? unpackFourBit(tensor, count, loc, storage)
+          : elementBytes(tensor, elementType, count, loc, storage);
   if (failed(bytes))
     return failure();
   if (elementType.isInteger(1)) {

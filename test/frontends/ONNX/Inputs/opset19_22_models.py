@@ -9,11 +9,13 @@ writes DIR/NAME.onnx, DIR/NAME.in0.npy and DIR/NAME.expected.npy. NAME:
 pad_wrap, resize_half_pixel_symmetric, dft_axis_input, dft_default_axis,
 gelu, gelu_tanh, affine_grid_2d, affine_grid_3d, group_norm_per_channel,
 quantize_output_dtype, layer_norm_f16, group_norm_f16, quantize_blocked,
-dequantize_blocked, dequantize_blocked_matmul; or a bad node:
-pad_wrap_opset18, group_norm_per_group_21, gelu_bad_approximate,
-int4_input, cast_float8, quantize_output_dtype_mismatch,
-affine_grid_bad_theta, layer_norm_int_stash, quantize_blocked_bad_scale,
-dequantize_blocked_negative.
+dequantize_blocked, dequantize_blocked_matmul, int4_input,
+int4_weights_matmul, quantize_uint4, quantize_int4_per_axis, cast_int4,
+cast_uint4_from_int32; or a bad node: pad_wrap_opset18,
+group_norm_per_group_21, gelu_bad_approximate, cast_float8,
+quantize_output_dtype_mismatch, affine_grid_bad_theta,
+layer_norm_int_stash, quantize_blocked_bad_scale,
+dequantize_blocked_negative, int4_short_data.
 """
 import math
 import os
@@ -239,10 +241,12 @@ def group_norm_f16():
 
 
 def int4_input():
-    """A graph input of INT4 (data type 22, newer than onnx 1.12)."""
+    """A graph input of INT4 (data type 22, newer than onnx 1.12), given
+    and returned in int8."""
+    x = np.array([-8, -1, 0, 7], np.int8)
     m = model([helper.make_node('Identity', ['x'], ['y'])],
               [io('x', 22, [4])], [io('y', 22, [4])], opset=21)
-    return m, [np.zeros(4, np.int8)], np.zeros(4, np.int8)
+    return m, [x], x
 
 
 def cast_float8():
@@ -351,6 +355,97 @@ def dequantize_blocked_negative():
               [io('x', TensorProto.INT8, [4])], [io('y', F, [4])],
               [const('s', np.ones(2, np.float32))], opset=21)
     return m, [np.zeros(4, np.int8)], np.zeros(4, np.float32)
+
+
+UINT4, INT4 = 21, 22  # (ONNX 1.16's data types, unnamed in onnx 1.12)
+
+
+def four_bit(name, values, data_type, in_int32=False):
+    """A UINT4 or INT4 TensorProto of `values`, packed two to a byte (the
+    first in the low nibble) in raw_data or one byte per int32_data entry."""
+    flat = np.asarray(values).ravel().astype(np.int64) & 0xf
+    if flat.size % 2:
+        flat = np.append(flat, 0)
+    packed = (flat[0::2] | (flat[1::2] << 4)).astype(np.uint8)
+    t = TensorProto()
+    t.name = name
+    t.data_type = data_type
+    t.dims.extend(np.shape(values))
+    if in_int32:
+        t.int32_data.extend(int(b) for b in packed)
+    else:
+        t.raw_data = packed.tobytes()
+    return t
+
+
+def int4_weights_matmul():
+    """int4 weight-only quantization: INT4 weights [15, 7] (105 values, the
+    last byte half used) with INT4 zero points in int32_data, per block of
+    4 rows, dequantized and multiplied."""
+    x = RNG.standard_normal((2, 15)).astype(np.float32)
+    w = RNG.integers(-8, 8, (15, 7))
+    s = RNG.uniform(0.01, 0.1, (4, 7)).astype(np.float32)
+    z = RNG.integers(-8, 8, (4, 7))
+    m = model([helper.make_node('DequantizeLinear', ['w', 's', 'z'], ['wf'],
+                                axis=0, block_size=4),
+               helper.make_node('MatMul', ['x', 'wf'], ['y'])],
+              [io('x', F, [2, 15])], [io('y', F, [2, 7])],
+              [four_bit('w', w, INT4), const('s', s),
+               four_bit('z', z, INT4, in_int32=True)], opset=21)
+    wf = (w - blocks(z, 0, 4, 15)).astype(np.float32) * blocks(s, 0, 4, 15)
+    return m, [x], x @ wf
+
+
+def quantize_uint4():
+    """QuantizeLinear to UINT4 by its zero point's type: [0, 15]."""
+    x = np.array([[-3, -0.25, 0.25, 0.75, 1.25, 2, 3.5, 40]], np.float32)
+    m = model([helper.make_node('QuantizeLinear', ['x', 's', 'z'], ['y'])],
+              [io('x', F, [1, 8])], [io('y', UINT4, [1, 8])],
+              [const('s', np.array(0.5, np.float32)),
+               four_bit('z', np.array(3), UINT4)], opset=21)
+    return m, [x], np.clip(np.round(x / 0.5) + 3, 0, 15).astype(np.uint8)
+
+
+def quantize_int4_per_axis():
+    """QuantizeLinear to INT4 by output_dtype, a scale per channel along
+    axis 1: [-8, 7]."""
+    x = (RNG.standard_normal((2, 3, 4)) * 6).astype(np.float32)
+    s = np.array([0.5, 1, 2], np.float32)
+    m = model([helper.make_node('QuantizeLinear', ['x', 's'], ['y'], axis=1,
+                                output_dtype=INT4)],
+              [io('x', F, [2, 3, 4])], [io('y', INT4, [2, 3, 4])],
+              [const('s', s)], opset=21)
+    y = np.round(x / s[None, :, None])
+    return m, [x], np.clip(y, -8, 7).astype(np.int8)
+
+
+def cast_int4():
+    """Cast to INT4 as ONNX's reference casts: clipped to [-8, 7], then
+    rounded to nearest even."""
+    x = np.array([-9.5, -8.5, -2.5, -0.5, 0.5, 1.5, 7.4, 7.5, 100],
+                 np.float32)
+    m = model([helper.make_node('Cast', ['x'], ['y'], to=INT4)],
+              [io('x', F, [9])], [io('y', INT4, [9])], opset=21)
+    return m, [x], np.rint(np.clip(x, -8, 7)).astype(np.int8)
+
+
+def cast_uint4_from_int32():
+    """Cast of int32 to UINT4: clipped to [0, 15]."""
+    x = np.array([-3, 0, 9, 20], np.int32)
+    m = model([helper.make_node('Cast', ['x'], ['y'], to=UINT4)],
+              [io('x', TensorProto.INT32, [4])], [io('y', UINT4, [4])],
+              opset=21)
+    return m, [x], np.clip(x, 0, 15).astype(np.uint8)
+
+
+def int4_short_data():
+    """INT4 weights [5] (three bytes) given two bytes."""
+    t = four_bit('w', np.arange(4) - 2, INT4)
+    t.dims[0] = 5
+    m = model([helper.make_node('DequantizeLinear', ['w', 's'], ['y'])],
+              [], [io('y', F, [5])], [t, const('s', np.array(1, np.float32))],
+              opset=21)
+    return m, [np.zeros(1, np.float32)], np.zeros(5, np.float32)
 
 
 def main():
