@@ -22,6 +22,7 @@ static const ConverterTable &getTable() {
     addPoolIndexConverters(t);
     addLossConverters(t);
     addEinsumConverter(t);
+    addDeformConvConverter(t);
     addSequenceConverters(t);
     addTextConverters(t);
     addTrainingConverters(t);

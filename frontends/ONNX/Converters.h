@@ -37,6 +37,8 @@ void addPoolIndexConverters(ConverterTable &table);
 void addLossConverters(ConverterTable &table);
 /// Einsum.
 void addEinsumConverter(ConverterTable &table);
+/// DeformConv.
+void addDeformConvConverter(ConverterTable &table);
 /// Sequences and optionals (SequenceConstruct, SequenceInsert, SequenceAt,
 /// ConcatFromSequence, SplitToSequence, Optional, ...; Sequences.h).
 void addSequenceConverters(ConverterTable &table);

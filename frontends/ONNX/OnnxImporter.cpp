@@ -30,10 +30,10 @@ using namespace mlir::relay::onnx_import;
 /// converters take Pad's wrap mode, Resize's half_pixel_symmetric
 /// coordinates, DFT's axis input, Gelu, AffineGrid, GroupNormalization's
 /// scale and bias per channel, QuantizeLinear's output_dtype, blocked
-/// quantization (block_size) and 4-bit integers (held in 8 bits); the rest
-/// (float8 and string types, DeformConv, the string operators) fail at the
-/// node or at the type. Opset 22
-/// only added bfloat16 to operators' type lists. Opsets 23-25 added Attention,
+/// quantization (block_size), 4-bit integers (held in 8 bits) and
+/// DeformConv; the rest (float8 and string types, the string operators)
+/// fail at the node or at the type. Opset 22 only added bfloat16 to
+/// operators' type lists. Opsets 23-25 added Attention,
 /// RotaryEmbedding, RMSNormalization, Swish and TensorScatter (taken),
 /// QuantizeLinear's precision (float32 taken) and DequantizeLinear's
 /// output_dtype (taken), and float4, float8e8m0 and 2-bit integer types
