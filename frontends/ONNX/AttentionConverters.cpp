@@ -557,16 +557,20 @@ LogicalResult convertCausalConvWithState(NodeContext &ctx) {
   return b.output(present);
 }
 
-/// LinearAttention (27): the recurrence over the tokens, unrolled, on
-/// float32 state [batch, kv heads, d_k, d_v]: decayed by exp(decay) (gated
-/// rules), corrected by beta times the value less what the state retrieves
-/// for the key (delta rules), plus key (x) value; each query head reads its
-/// key/value head's state, scaled. Unrolled, each token is about fifteen
-/// operators, and compiling grows faster than their number (64 tokens take
-/// about 16 s to compile, 512 over ten minutes: One-Shot Bufferize took
-/// 0.05, 0.25 and 2.4 s at 16, 32 and 64 tokens), so it takes decoding
-/// steps and short prefills: at most kMaxLinearAttentionTokens.
-constexpr int64_t kMaxLinearAttentionTokens = 64;
+/// LinearAttention (27): the recurrence over the tokens on float32 state
+/// [batch, kv heads, d_k, d_v]: decayed by exp(decay) (gated rules),
+/// corrected by beta times the value less what the state retrieves for the
+/// key (delta rules), plus key (x) value; each query head reads its
+/// key/value head's state, scaled. Each token is about fifteen operators,
+/// and compiling grows faster than their number when they are unrolled (64
+/// tokens took about 16 s to compile, 512 over ten minutes: One-Shot
+/// Bufferize took 0.05, 0.25 and 2.4 s at 16, 32 and 64 tokens). So up to
+/// kUnrolledTokens tokens (decoding steps, short prefills) are unrolled;
+/// longer sequences go in chunks of kTokenChunk tokens, a local recursive
+/// function (a loop, compiled) whose body is one chunk unrolled, the
+/// tokens padded to whole chunks with tokens that leave the state as it is
+/// (zero key, value and beta, a decay factor of one).
+constexpr int64_t kUnrolledTokens = 32, kTokenChunk = 16;
 
 LogicalResult convertLinearAttention(NodeContext &ctx) {
   if (failed(ctx.checkInputs(3, 6)))
@@ -604,12 +608,6 @@ LogicalResult convertLinearAttention(NodeContext &ctx) {
   if (ks[2] != kvHeads * dk)
     return ctx.fail("key must hold kv_num_heads * " + Twine(dk) + " = " +
                     Twine(kvHeads * dk) + " features, got " + Twine(ks[2]));
-  if (tokens > kMaxLinearAttentionTokens)
-    return ctx.fail(Twine(tokens) +
-                    " tokens: the recurrence is unrolled token by token, "
-                    "for at most " +
-                    Twine(kMaxLinearAttentionTokens) +
-                    " (decoding steps and short prefills)");
   SmallVector<int64_t> stateShape = {batch, kvHeads, dk, dv};
   if (ctx.hasInput(3) && ctx.shape(3) != ArrayRef<int64_t>(stateShape))
     return ctx.fail("past_state must be [" + Twine(batch) + ", " +
@@ -658,27 +656,101 @@ LogicalResult convertLinearAttention(NodeContext &ctx) {
   auto sumOver = [&](Value x, int64_t axis) {
     return b.op<SumOp>({x}, {ctx.ints("axis", {axis})});
   };
-  SmallVector<Value> outputs;
-  for (int64_t t = 0; t < tokens && b.succeeded(); ++t) {
-    Value kt = shaped(b.take(k, t, 1), {batch, kvHeads, dk, 1});
-    Value vt = b.take(v, t, 1); // [batch, kv heads, dv]
-    if (gated)
-      state = b.mul(
-          state, shaped(b.take(gate, t, 1), {batch, kvHeads, decayWidth, 1}));
-    if (delta) {
-      Value retrieved = sumOver(b.mul(state, kt), 2);
-      vt = b.mul(b.take(beta, t, 1), b.op<SubtractOp>({vt, retrieved}));
+  // The recurrence over `count` tokens of q, k, v, gate and beta ([batch,
+  // count, heads, size]) from `state` (updated): the outputs [batch, count,
+  // q heads, dv].
+  auto recur = [&](Value q, Value k, Value v, Value gate, Value beta,
+                   int64_t count, Value &state) {
+    SmallVector<Value> outputs;
+    for (int64_t t = 0; t < count && b.succeeded(); ++t) {
+      Value kt = shaped(b.take(k, t, 1), {batch, kvHeads, dk, 1});
+      Value vt = b.take(v, t, 1); // [batch, kv heads, dv]
+      if (gated)
+        state = b.mul(
+            state, shaped(b.take(gate, t, 1), {batch, kvHeads, decayWidth, 1}));
+      if (delta) {
+        Value retrieved = sumOver(b.mul(state, kt), 2);
+        vt = b.mul(b.take(beta, t, 1), b.op<SubtractOp>({vt, retrieved}));
+      }
+      state = b.add(state, b.mul(kt, shaped(vt, {batch, kvHeads, 1, dv})));
+      Value read =
+          qHeads == kvHeads
+              ? state
+              : b.op<RepeatOp>({state}, {ctx.i64("repeats", qHeads / kvHeads),
+                                         ctx.i64("axis", 1)});
+      Value qt = shaped(b.take(q, t, 1), {batch, qHeads, dk, 1});
+      outputs.push_back(sumOver(b.mul(qt, read), 2)); // [batch, q heads, dv]
     }
-    state = b.add(state, b.mul(kt, shaped(vt, {batch, kvHeads, 1, dv})));
-    Value read =
-        qHeads == kvHeads
-            ? state
-            : b.op<RepeatOp>({state}, {ctx.i64("repeats", qHeads / kvHeads),
-                                       ctx.i64("axis", 1)});
-    Value qt = shaped(b.take(q, t, 1), {batch, qHeads, dk, 1});
-    outputs.push_back(sumOver(b.mul(qt, read), 2)); // [batch, q heads, dv]
+    return b.stack(outputs, 1);
+  };
+  Value y;
+  if (tokens <= kUnrolledTokens) {
+    y = recur(q, k, v, gate, beta, tokens, state);
+  } else {
+    // [batch, chunks, kTokenChunk, heads, size], padded with zero tokens.
+    int64_t chunks = llvm::divideCeil(tokens, kTokenChunk),
+            padded = chunks * kTokenChunk;
+    auto chunked = [&](Value x, double pad = 0) -> Value {
+      if (!x)
+        return x;
+      ArrayRef<int64_t> shape = cast<RankedTensorType>(x.getType()).getShape();
+      if (padded > tokens) {
+        Value zeros = b.op<BroadcastToOp>(
+            {ctx.scalar(pad, f32)},
+            {ctx.ints("shape", {batch, padded - tokens, shape[2], shape[3]})});
+        x = b.op<ConcatenateOp>({ctx.tuple({x, zeros})}, {ctx.i64("axis", 1)});
+      }
+      return shaped(x, {batch, chunks, kTokenChunk, shape[2], shape[3]});
+    };
+    Value qc = chunked(q), kc = chunked(k), vc = chunked(v),
+          gatec = chunked(gate, /*pad=*/1), betac = chunked(beta);
+    Value ys = b.op<BroadcastToOp>(
+        {ctx.scalar(0, f32)},
+        {ctx.ints("shape", {batch, chunks, kTokenChunk, qHeads, dv})});
+    Value chunkIndex = iota(ctx, chunks, 1, 5);
+    if (!b.succeeded())
+      return failure();
+    Type i64 = i64Type(ctx);
+    RelayBuilder rb(ctx.getBuilder(), ctx.getLoc());
+    Type result =
+        TupleType::get(ctx.getContext(), {state.getType(), ys.getType()});
+    Value loop = rb.fn(
+        {rb.scalarType(i64), state.getType(), ys.getType()}, result,
+        [&](RelayBuilder &fb, ValueRange args) {
+          Value self = args[0], c = args[1], st = args[2], acc = args[3];
+          return fb.ifThenElse(
+              fb.less(c, fb.scalar(chunks, i64)), result,
+              [&](RelayBuilder &tb) {
+                auto at = [&](Value x) {
+                  return x ? b.op<TakeOp>({x, c}, {ctx.i64("axis", 1)}) : x;
+                };
+                Value next = st;
+                Value out = recur(at(qc), at(kc), at(vc), at(gatec), at(betac),
+                                  kTokenChunk, next);
+                Value mine = b.op<EqualOp>({chunkIndex, c});
+                Value updated = b.op<WhereOp>(
+                    {mine, shaped(out, {batch, 1, kTokenChunk, qHeads, dv}),
+                     acc});
+                if (!b.succeeded())
+                  return tb.tuple({st, acc});
+                return tb.apply(self,
+                                {tb.add(c, tb.scalar(1, i64)), next, updated});
+              },
+              [&](RelayBuilder &eb) {
+                return eb.tuple({st, acc});
+              });
+        },
+        /*recursive=*/true);
+    if (!b.succeeded())
+      return failure();
+    Value done = rb.apply(loop, {rb.scalar(0, i64), state, ys});
+    state = rb.tupleGet(done, 0);
+    y = shaped(rb.tupleGet(done, 1), {batch, padded, qHeads, dv});
+    if (padded > tokens)
+      y = b.op<StridedSliceOp>({y}, {ctx.ints("begin", {0}),
+                                     ctx.ints("end", {tokens}),
+                                     ctx.ints("axes", {1})});
   }
-  Value y = b.stack(outputs, 1);
   y = b.mul(shaped(y, {batch, tokens, qHeads * dv}), b.scalar(scale, y));
   Type stateType = ctx.hasInput(3) ? ctx.elementType(3) : ctx.elementType(0);
   if (failed(b.output(b.castTo(y, ctx.elementType(0)))))

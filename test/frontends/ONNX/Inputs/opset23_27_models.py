@@ -23,10 +23,11 @@ attention_softmax_precision, attention_masked_row, swish, tensor_scatter,
 tensor_scatter_circular, dequantize_output_dtype, quantize_precision,
 cumprod, cumprod_exclusive_reverse, bitcast, causal_conv, causal_conv_short,
 linear_attention_linear, linear_attention_gated, linear_attention_delta,
-linear_attention_gated_delta, range_f16; bad nodes: attention_3d_no_heads,
-attention_heads_mismatch, rotary_odd_dim, tensor_scatter_axis0,
-quantize_precision_f16, bitcast_width, linear_attention_no_decay,
-linear_attention_long.
+linear_attention_gated_delta, linear_attention_long_gated,
+linear_attention_long_gated_delta, linear_attention_long_delta, range_f16;
+bad nodes: attention_3d_no_heads, attention_heads_mismatch, rotary_odd_dim,
+tensor_scatter_axis0, quantize_precision_f16, bitcast_width,
+linear_attention_no_decay.
 """
 import math
 import os
@@ -536,12 +537,12 @@ def linear_recurrence(q, k, v, rule, past, decay, beta, hq, hkv, scale):
     return out.reshape(b, t, hq * dv), state
 
 
-def linear_attention(rule):
-    """Opset 27: 4 query heads over 2 key/value heads, 5 tokens, d_k 3,
+def linear_attention(rule, t=5):
+    """Opset 27: 4 query heads over 2 key/value heads, `t` tokens, d_k 3,
     d_v 2; a past state for the delta rules; decay per key dimension
     (gated) or per head (gated_delta); beta per head (delta) or one
     (gated_delta)."""
-    b, t, hq, hkv, dk, dv = 2, 5, 4, 2, 3, 2
+    b, hq, hkv, dk, dv = 2, 4, 2, 3, 2
     q, k, v = randn(b, t, hq * dk), randn(b, t, hkv * dk), randn(b, t, hkv * dv)
     k = k / np.linalg.norm(k.reshape(b, t, hkv, dk), axis=-1).repeat(dk, -1)
     inputs, names = [q, k, v], ['q', 'k', 'v']
@@ -602,13 +603,20 @@ def linear_attention_no_decay():
     return m, [], []
 
 
-def linear_attention_long():
-    m = model([helper.make_node('LinearAttention', ['q', 'k', 'v'], ['y'],
-                                q_num_heads=1, kv_num_heads=1,
-                                update_rule='linear')],
-              [io(n, F, [1, 65, 4]) for n in 'qkv'], [io('y', F, [1, 65, 4])],
-              opset=27)
-    return m, [], []
+def linear_attention_long_gated():
+    """37 tokens: more than the converter unrolls, in chunks of 16 (the
+    last padded)."""
+    return linear_attention('gated', t=37)
+
+
+def linear_attention_long_gated_delta():
+    """100 tokens with a past state, in chunks (the last padded)."""
+    return linear_attention('gated_delta', t=100)
+
+
+def linear_attention_long_delta():
+    """48 tokens: three whole chunks."""
+    return linear_attention('delta', t=48)
 
 
 def range_f16():
