@@ -523,6 +523,110 @@ static RelationStatus sequenceMaskRelation(RelationArgs &args) {
   return args.solve(args.getInput(0));
 }
 
+/// trilu: the data's type (at least 2-d); `k` a 0-d integer tensor.
+static RelationStatus triluRelation(RelationArgs &args) {
+  TensorInfo data, k;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  READ_TENSOR_OR_RETURN(args, 1, k);
+  if (data.getRank() < 2)
+    return args.fail("expected a tensor of at least 2 axes, got " +
+                     typeStr(args.getInput(0)));
+  if (k.getRank() != 0 || !isa<IntegerType>(k.dtype))
+    return args.fail("k must be a 0-d integer tensor, got " +
+                     typeStr(args.getInput(1)));
+  return args.solve(args.getInput(0));
+}
+
+/// gather_nd: indices [M, B..., Y...] (M static) over data [B..., D_M...,
+/// rest...]: [B..., Y..., rest...].
+static RelationStatus gatherNDRelation(RelationArgs &args) {
+  TensorInfo data, indices;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  READ_TENSOR_OR_RETURN(args, 1, indices);
+  if (!isa<IntegerType>(indices.dtype) || indices.getRank() < 1)
+    return args.fail("indices must be integers of at least one axis, got " +
+                     typeStr(args.getInput(1)));
+  if (!indices.dims[0].isStatic())
+    return args.fail("the first axis of indices (the number of coordinates) "
+                     "must have a known length, got " +
+                     typeStr(args.getInput(1)));
+  int64_t m = indices.dims[0].size, batch = args.getInt("batch_dims", 0);
+  if (std::optional<int64_t> rank = args.getOptionalInt("index_rank");
+      rank && *rank != m)
+    return args.fail("index_rank " + Twine(*rank) +
+                     " differs from the first axis of indices, " + Twine(m));
+  if (batch < 0 || batch + m > data.getRank() || indices.getRank() < batch + 1)
+    return args.fail("batch_dims " + Twine(batch) + " and " + Twine(m) +
+                     " coordinates do not fit data " +
+                     typeStr(args.getInput(0)) + " and indices " +
+                     typeStr(args.getInput(1)));
+  for (int64_t i = 0; i < batch; ++i)
+    if (failed(unifyDims(data.dims[i], indices.dims[i + 1])))
+      return args.fail("the batch axes of data " + typeStr(args.getInput(0)) +
+                       " and indices " + typeStr(args.getInput(1)) + " differ");
+  SmallVector<Dim> dims(indices.dims.begin() + 1, indices.dims.end());
+  dims.append(data.dims.begin() + batch + m, data.dims.end());
+  return args.solve(makeTensor(args.getContext(), dims, data.dtype));
+}
+
+/// unravel_index: indices (0-d or 1-d, integers) and a 1-d shape of known
+/// length R of their type: [R] or [R, N].
+static RelationStatus unravelIndexRelation(RelationArgs &args) {
+  TensorInfo indices, shape;
+  READ_TENSOR_OR_RETURN(args, 0, indices);
+  READ_TENSOR_OR_RETURN(args, 1, shape);
+  if (!isa<IntegerType>(indices.dtype) || indices.getRank() > 1)
+    return args.fail("indices must be 0-d or 1-d integers, got " +
+                     typeStr(args.getInput(0)));
+  if (shape.getRank() != 1 || !shape.dims[0].isStatic() ||
+      shape.dtype != indices.dtype)
+    return args.fail("shape must be a 1-d tensor of known length with the "
+                     "indices' dtype, got " +
+                     typeStr(args.getInput(1)));
+  SmallVector<Dim> dims = {shape.dims[0]};
+  dims.append(indices.dims.begin(), indices.dims.end());
+  return args.solve(makeTensor(args.getContext(), dims, indices.dtype));
+}
+
+/// invert_permutation: a 1-d integer tensor's type.
+static RelationStatus invertPermutationRelation(RelationArgs &args) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  if (data.getRank() != 1 || !isa<IntegerType>(data.dtype))
+    return args.fail("expected a 1-d integer tensor, got " +
+                     typeStr(args.getInput(0)));
+  return args.solve(args.getInput(0));
+}
+
+/// searchsorted: sorted [..., N] (1-d, or the values' leading axes) and
+/// values [..., M]: the values' shape in `dtype` (int32 by default).
+static RelationStatus searchSortedRelation(RelationArgs &args) {
+  TensorInfo sorted, values;
+  READ_TENSOR_OR_RETURN(args, 0, sorted);
+  READ_TENSOR_OR_RETURN(args, 1, values);
+  if (sorted.getRank() < 1 || sorted.dtype != values.dtype)
+    return args.fail("expected a sorted sequence of at least one axis with "
+                     "the values' dtype, got " +
+                     typeStr(args.getInput(0)) + " and values " +
+                     typeStr(args.getInput(1)));
+  if (sorted.getRank() > 1) {
+    bool leading = values.getRank() == sorted.getRank();
+    for (int64_t i = 0; leading && i + 1 < sorted.getRank(); ++i)
+      leading = succeeded(unifyDims(sorted.dims[i], values.dims[i]));
+    if (!leading)
+      return args.fail("a sorted sequence of more than one axis must share "
+                       "its leading axes with the values, got " +
+                       typeStr(args.getInput(0)) + " and " +
+                       typeStr(args.getInput(1)));
+  }
+  Type dtype = args.getDtype("dtype");
+  if (!dtype)
+    dtype = IntegerType::get(args.getContext(), 32);
+  if (!isa<IntegerType>(dtype))
+    return args.fail("dtype must be an integer type");
+  return args.solve(makeTensor(args.getContext(), values.dims, dtype));
+}
+
 void mlir::relay::registerCompositeRelations() {
   registerTypeRelation("SequenceMask", sequenceMaskRelation);
   registerTypeRelation("Resize2D", resize2dRelation);
@@ -566,4 +670,9 @@ void mlir::relay::registerCompositeRelations() {
   registerTypeRelation("Tile", tileRelation);
   registerTypeRelation("Repeat", repeatRelation);
   registerTypeRelation("L2Normalize", l2NormalizeRelation);
+  registerTypeRelation("Trilu", triluRelation);
+  registerTypeRelation("GatherND", gatherNDRelation);
+  registerTypeRelation("UnravelIndex", unravelIndexRelation);
+  registerTypeRelation("InvertPermutation", invertPermutationRelation);
+  registerTypeRelation("SearchSorted", searchSortedRelation);
 }

@@ -878,6 +878,80 @@ def Relay_CumprodOp : Relay_OperatorOp<"cumprod", "Cumprod", "Opaque", 1, 3> {
                        DefaultValuedAttr<BoolAttr, "false">:$exclusive);
 }
 
+def Relay_TriluOp : Relay_OperatorOp<"trilu", "Trilu", "Injective", 2, 3> {
+  let summary = "The upper (or lower) triangle of the last two axes from "
+                "diagonal `k` on, zeros elsewhere";
+  let description = [{
+    TVM's `trilu` (numpy's `triu`/`tril`, ONNX's Trilu): element (i, j) of
+    each matrix of the last two axes is kept where j - i >= k (`upper`) or
+    j - i <= k (lower), else zero; `k` is a 0-d integer tensor (0: the main
+    diagonal, positive: above it).
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$k,
+                       DefaultValuedAttr<BoolAttr, "true">:$upper);
+}
+
+def Relay_GatherNDOp : Relay_OperatorOp<"gather_nd", "GatherND", "Injective",
+                                        2, 3> {
+  let summary = "Slices of `data` at the coordinates `indices` holds along "
+                "its first axis";
+  let description = [{
+    TVM's `gather_nd`: `indices` is `[M, Y...]` (with `batch_dims` b,
+    `[M, B1..Bb, Y...]`), each column of its first axis the coordinates of
+    `data`'s M axes after the first b; the result is `indices`' shape
+    without its first axis followed by `data`'s axes after those b + M,
+    `out[y] = data[indices[0][y], ..., indices[M-1][y], ...]` (the batch
+    coordinates shared between `data` and `indices`). Coordinates out of
+    range are clipped. `index_rank`, when given, must be M.
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$indices,
+                       DefaultValuedAttr<I64Attr, "0">:$batch_dims,
+                       OptionalAttr<I64Attr>:$index_rank);
+}
+
+def Relay_ScatterAddOp
+    : Relay_OperatorOp<"scatter_add", "ScatterElements", "Opaque", 3, 3> {
+  let summary = "A copy of `data` with `updates` added at `indices` along "
+                "`axis` (scatter_elements with reduction add)";
+  let arguments = (ins AnyType:$data, AnyType:$indices, AnyType:$updates,
+                       DefaultValuedAttr<I64Attr, "0">:$axis);
+}
+
+def Relay_UnravelIndexOp
+    : Relay_OperatorOp<"unravel_index", "UnravelIndex", "Injective", 2, 3> {
+  let summary = "Flat indices as coordinates in a shape: `[len(shape), N]` "
+                "(numpy's unravel_index, stacked)";
+  let description = [{
+    TVM's `unravel_index`: `indices` (0-d or 1-d of N, integers) read as
+    row-major positions in a tensor of `shape` (1-d, the same integer
+    type, known when the program runs); the result has one row per axis of
+    `shape`, `[len(shape)]` for 0-d indices.
+  }];
+  let arguments = (ins AnyType:$indices, AnyType:$shape);
+}
+
+def Relay_InvertPermutationOp
+    : Relay_OperatorOp<"invert_permutation", "InvertPermutation", "Injective",
+                       1, 3> {
+  let summary = "The inverse of a permutation of 0..n-1: out[data[i]] = i";
+  let arguments = (ins AnyType:$data);
+}
+
+def Relay_SearchSortedOp
+    : Relay_OperatorOp<"searchsorted", "SearchSorted", "Opaque", 2, 3> {
+  let summary = "Where each value would be inserted into the sorted last "
+                "axis of `sorted_sequence` (numpy's searchsorted)";
+  let description = [{
+    TVM's `searchsorted`: for each of `values`, the number of elements of
+    its row of `sorted_sequence` (1-d, or the same leading axes as
+    `values`) that are less than it (or, with `right`, at most it), in
+    `dtype` (int32 by default).
+  }];
+  let arguments = (ins AnyType:$sorted_sequence, AnyType:$values,
+                       DefaultValuedAttr<BoolAttr, "false">:$right,
+                       OptionalAttr<TypeAttr>:$dtype);
+}
+
 def Relay_DepthToSpaceOp
     : Relay_OperatorOp<"nn.depth_to_space", "DepthToSpace", "Injective", 1, 5> {
   let summary = "Moves channel blocks into `block_size` x `block_size` "

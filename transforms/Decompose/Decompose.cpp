@@ -70,6 +70,7 @@ void mlir::relay::populateDecompositionPatterns(
   addWindow3DRewrites(add);
   addSortRewrites(add);
   addLossRewrites(add);
+  addIndexRewrites(add);
 }
 
 bool mlir::relay::hasDecomposition(StringRef opName) {

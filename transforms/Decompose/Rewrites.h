@@ -146,6 +146,7 @@ void addNNRewrites(AddRewrite add);
 void addWindow3DRewrites(AddRewrite add);
 void addSortRewrites(AddRewrite add);
 void addLossRewrites(AddRewrite add);
+void addIndexRewrites(AddRewrite add);
 
 } // namespace mlir::relay::decompose
 

@@ -1232,3 +1232,34 @@ relay.func @reinterpret_bool(%a: tensor<2xi8>) -> tensor<i1> {
   %ok = relay.constant dense<true> : tensor<i1>
   relay.return %ok : tensor<i1>
 }
+
+// -----
+
+// Tests that trilu needs a matrix and an integer scalar k.
+relay.func @trilu_vector(%a: tensor<3xf32>, %k: tensor<i64>) -> tensor<i1> {
+  // expected-error @+1 {{trilu: expected a tensor of at least 2 axes, got 'tensor<3xf32>'}}
+  %r = relay.trilu %a, %k : (tensor<3xf32>, tensor<i64>) -> !relay.incomplete
+  %t = relay.constant dense<true> : tensor<i1>
+  relay.return %t : tensor<i1>
+}
+
+// -----
+
+// Tests that gather_nd's coordinates fit the data.
+relay.func @gather_nd_too_many(%a: tensor<2x3xf32>, %i: tensor<3x4xi32>) -> tensor<i1> {
+  // expected-error @+1 {{gather_nd: batch_dims 0 and 3 coordinates do not fit data 'tensor<2x3xf32>' and indices 'tensor<3x4xi32>'}}
+  %r = relay.gather_nd %a, %i : (tensor<2x3xf32>, tensor<3x4xi32>) -> !relay.incomplete
+  %t = relay.constant dense<true> : tensor<i1>
+  relay.return %t : tensor<i1>
+}
+
+// -----
+
+// Tests that a sorted sequence of several axes shares the values' leading
+// axes.
+relay.func @searchsorted_rows(%s: tensor<2x5xf32>, %v: tensor<3x4xf32>) -> tensor<i1> {
+  // expected-error @+1 {{searchsorted: a sorted sequence of more than one axis must share its leading axes with the values, got 'tensor<2x5xf32>' and 'tensor<3x4xf32>'}}
+  %r = relay.searchsorted %s, %v : (tensor<2x5xf32>, tensor<3x4xf32>) -> !relay.incomplete
+  %t = relay.constant dense<true> : tensor<i1>
+  relay.return %t : tensor<i1>
+}

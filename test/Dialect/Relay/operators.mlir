@@ -257,6 +257,19 @@ relay.func @composite(%x: tensor<2x3x4xf32>, %i: tensor<2x3x4xi32>, %c: tensor<3
   %16 = relay.cumsum %i {dtype = i64} : (tensor<2x3x4xi32>) -> !relay.incomplete
   // INFER: relay.cumprod {{.*}} -> tensor<2x3x4xi32>
   %cp = relay.cumprod %i {axis = -1 : i64} : (tensor<2x3x4xi32>) -> !relay.incomplete
+  %kk = relay.constant dense<1> : tensor<i64>
+  // INFER: relay.trilu {{.*}} -> tensor<2x3x4xf32>
+  %tri = relay.trilu %x, %kk {upper = false} : (tensor<2x3x4xf32>, tensor<i64>) -> !relay.incomplete
+  // INFER: relay.gather_nd {{.*}} -> tensor<4x4xf32>
+  %gnd = relay.gather_nd %x, %ti : (tensor<2x3x4xf32>, tensor<2x4xi32>) -> !relay.incomplete
+  // INFER: relay.scatter_add {{.*}} -> tensor<2x3x4xi32>
+  %sca = relay.scatter_add %i, %i, %i {axis = 2 : i64} : (tensor<2x3x4xi32>, tensor<2x3x4xi32>, tensor<2x3x4xi32>) -> !relay.incomplete
+  // INFER: relay.unravel_index {{.*}} -> tensor<2x2xi32>
+  %unr = relay.unravel_index %len, %len : (tensor<2xi32>, tensor<2xi32>) -> !relay.incomplete
+  // INFER: relay.invert_permutation {{.*}} -> tensor<2xi32>
+  %inv = relay.invert_permutation %len : (tensor<2xi32>) -> !relay.incomplete
+  // INFER: relay.searchsorted {{.*}} -> tensor<2x3x4xi64>
+  %ss = relay.searchsorted %v, %x {dtype = i64} : (tensor<4xf32>, tensor<2x3x4xf32>) -> !relay.incomplete
   // INFER: relay.nn.space_to_depth {{.*}} -> tensor<1x12x1x2xf32>
   %17 = relay.nn.space_to_depth %img {block_size = 2 : i64} : (tensor<1x3x2x4xf32>) -> !relay.incomplete
   // INFER: relay.nn.depth_to_space {{.*}} -> tensor<1x3x2x4xf32>

@@ -833,6 +833,38 @@ CASES = [
     ("cumprod (flat, exclusive, int64)", "cumprod(%a, dtype=\"int64\", exclusive=True)",
      [i32(2, 3, low=-3, high=4)],
      lambda a: np.concatenate([[1], np.cumprod(a.astype(np.int64))[:-1]]), 0),
+    ("trilu", "trilu(%a, %b)", [f32(2, 3, 5), scalar(1, np.int64)],
+     lambda a, k: np.triu(a, int(k)), 0),
+    ("trilu (lower, k -1, int32 k)", "trilu(%a, %b, upper=False)",
+     [f32(4, 6), scalar(-1, np.int32)], lambda a, k: np.tril(a, int(k)), 0),
+    ("gather_nd", "gather_nd(%a, %b)",
+     [f32(3, 4, 5), np.array([[0, 2, 1, 2, 0, 1], [3, 0, 1, 3, 2, 0]], np.int32)],
+     lambda a, i: a[tuple(i)], 0),
+    ("gather_nd (batch_dims 1, int64)", "gather_nd(%a, %b, batch_dims=1)",
+     [f32(2, 3, 4), RNG.integers(0, 3, (1, 2, 5)).astype(np.int64)],
+     lambda a, i: np.stack([a[n][i[0, n]] for n in range(2)]), 0),
+    ("scatter_add", "scatter_add(%a, %b, %c, axis=1)",
+     [f32(3, 5), np.array([[0, 4, 0, 2], [1, 1, 1, 1], [3, 2, 4, 3]], np.int64),
+      f32(3, 4)],
+     lambda a, i, u: (lambda r: (np.add.at(r, (np.arange(3)[:, None], i), u), r)[1])(
+         a.astype(np.float64).copy()), E),
+    ("unravel_index", "unravel_index(%a, %b)",
+     [np.array([0, 5, 23, 17, 9], np.int32), np.array([2, 3, 4], np.int32)],
+     lambda a, s: np.stack(np.unravel_index(a, tuple(s))), 0),
+    ("unravel_index (0-d, int64)", "unravel_index(%a, %b)",
+     [scalar(22, np.int64), np.array([2, 3, 4], np.int64)],
+     lambda a, s: np.array(np.unravel_index(int(a), tuple(s))), 0),
+    ("invert_permutation", "invert_permutation(%a)",
+     [RNG.permutation(7).astype(np.int32)], np.argsort, 0),
+    ("searchsorted", "searchsorted(%a, %b)",
+     [np.sort(f32(2, 6), axis=1),
+      np.concatenate([f32(2, 3), np.array([[-3.0], [3.0]], np.float32)], 1)],
+     lambda a, v: np.stack([np.searchsorted(a[i], v[i]) for i in range(2)]).astype(np.int32), 0),
+    ("searchsorted (1-d, right, int64)",
+     "searchsorted(%a, %b, right=True, dtype=\"int64\")",
+     [np.array([-1, 0, 0, 0.5, 2], np.float32),
+      np.array([[0, -2, 0.5], [3, 0.25, -1]], np.float32)],
+     lambda a, v: np.searchsorted(a, v, side="right").astype(np.int64), 0),
     ("nn.depth_to_space", "nn.depth_to_space(%a, block_size=2)", [img],
      lambda a: a.reshape(2, 2, 2, 1, 7, 7).transpose(0, 3, 4, 1, 5, 2).reshape(2, 1, 14, 14), 0),
     ("nn.depth_to_space (CRD)", "nn.depth_to_space(%a, block_size=2, mode=\"CRD\")", [img],
@@ -1107,7 +1139,8 @@ DATA_DEPENDENT = {"argwhere", "dyn.reshape", "dyn.full", "dyn.topk",
 # Their operands that give the result's rank (a shape, bounds): `dynamic`
 # keeps their lengths (a `?` length leaves the rank unknown, an error).
 RANK_OPERANDS = {"dyn.reshape": {1}, "dyn.full": {1}, "dyn.tile": {1},
-                 "dyn.strided_slice": {1, 2, 3}}
+                 "dyn.strided_slice": {1, 2, 3}, "gather_nd": {1},
+                 "unravel_index": {1}}
 
 
 def lower_gpu(tools, work):

@@ -1,0 +1,154 @@
+//===- IndexRewrites.cpp - Index-computing composites -----------*- C++ -*-===//
+//
+// trilu, gather_nd, scatter_add, unravel_index, invert_permutation and
+// searchsorted as masks, flat indices and comparisons over the primitive
+// operators.
+//
+//===----------------------------------------------------------------------===//
+
+#include "transforms/Decompose/Rewrites.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::decompose;
+
+namespace {
+
+/// An int64 constant of `shape` holding `values`.
+Value i64Constant(Emitter &b, ArrayRef<int64_t> shape,
+                  ArrayRef<int64_t> values) {
+  Type i64 = b.getRewriter().getI64Type();
+  return b.constant(
+      DenseElementsAttr::get(RankedTensorType::get(shape, i64), values));
+}
+
+Value castTo(Emitter &b, Value v, Type dtype) {
+  if (elementOf(v) == dtype)
+    return v;
+  return b.op<CastOp>({v}, {b.type("dtype", dtype)});
+}
+
+/// Keeps element (i, j) of the last two axes where j - i >= k (upper) or
+/// j - i <= k.
+Value trilu(Emitter &b, Operation *op) {
+  Value data = op->getOperand(0);
+  ArrayRef<int64_t> shape = shapeOf(data);
+  int64_t rows = shape[shape.size() - 2], cols = shape.back();
+  SmallVector<int64_t> offsets;
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      offsets.push_back(j - i);
+  Value diagonal = i64Constant(b, {rows, cols}, offsets);
+  Type i64 = b.getRewriter().getI64Type();
+  Value k = castTo(b, op->getOperand(1), i64);
+  Value keep = boolAttr(op, "upper") ? b.op<GreaterEqualOp>({diagonal, k})
+                                     : b.op<LessEqualOp>({diagonal, k});
+  return b.op<WhereOp>({keep, data, b.scalar(0, data)});
+}
+
+/// Each coordinate tuple as one flat index into data's first b + M axes
+/// (the batch coordinates from the indices' own position), then take.
+Value gatherND(Emitter &b, Operation *op) {
+  Value data = op->getOperand(0), indices = op->getOperand(1);
+  ArrayRef<int64_t> shape = shapeOf(data), where = shapeOf(indices);
+  int64_t m = where[0], batch = intAttr(op, "batch_dims");
+  int64_t lead = batch + m;
+  SmallVector<int64_t> strides(lead, 1);
+  for (int64_t i = lead - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * shape[i + 1];
+  Type i64 = b.getRewriter().getI64Type();
+  SmallVector<int64_t> positions(where.drop_front());
+  Value flat;
+  auto accumulate = [&](Value term) { flat = flat ? b.add(flat, term) : term; };
+  for (int64_t i = 0; i < batch; ++i) {
+    // The batch coordinate: the position along the indices' axis i.
+    SmallVector<int64_t> along(positions.size(), 1), values;
+    along[i] = positions[i];
+    for (int64_t v = 0; v < positions[i]; ++v)
+      values.push_back(v * strides[i]);
+    accumulate(i64Constant(b, along, values));
+  }
+  for (int64_t j = 0; j < m; ++j) {
+    Value coordinate = castTo(
+        b, b.op<TakeOp>({indices, i64Constant(b, {}, {j})}, {b.i64("axis", 0)}),
+        i64);
+    accumulate(b.mul(coordinate, i64Constant(b, {}, {strides[batch + j]})));
+  }
+  int64_t rows = 1;
+  for (int64_t i = 0; i < lead; ++i)
+    rows *= shape[i];
+  SmallVector<int64_t> flatShape = {rows};
+  flatShape.append(shape.begin() + lead, shape.end());
+  Value table = b.reshape(data, flatShape);
+  if (!flat) // no coordinates at all: every position reads the whole data
+    flat = b.op<BroadcastToOp>({i64Constant(b, {}, {0})},
+                               {b.ints("shape", positions)});
+  return b.op<TakeOp>({table, flat}, {b.i64("axis", 0)});
+}
+
+Value scatterAdd(Emitter &b, Operation *op) {
+  return b.op<ScatterElementsOp>(
+      {op->getOperand(0), op->getOperand(1), op->getOperand(2)},
+      {b.i64("axis", intAttr(op, "axis")), b.str("reduction", "add")});
+}
+
+/// From the last axis of `shape` back: the coordinate is the remainder,
+/// the rest the quotient.
+Value unravelIndex(Emitter &b, Operation *op) {
+  Value rest = op->getOperand(0), shape = op->getOperand(1);
+  int64_t rank = shapeOf(shape)[0];
+  SmallVector<Value> coordinates(rank);
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    Value size =
+        b.op<TakeOp>({shape, i64Constant(b, {}, {d})}, {b.i64("axis", 0)});
+    coordinates[d] = b.op<FloorModOp>({rest, size});
+    rest = b.op<FloorDivideOp>({rest, size});
+  }
+  return b.op<StackOp>({b.tuple(coordinates)}, {b.i64("axis", 0)});
+}
+
+/// out[data[i]] = i: 0..n-1 scattered to the positions data holds.
+Value invertPermutation(Emitter &b, Operation *op) {
+  Value data = op->getOperand(0);
+  int64_t n = shapeOf(data)[0];
+  SmallVector<int64_t> iota(n);
+  for (int64_t i = 0; i < n; ++i)
+    iota[i] = i;
+  Value positions = castTo(b, i64Constant(b, {n}, iota), elementOf(data));
+  Value zeros =
+      b.op<BroadcastToOp>({b.scalar(0, data)}, {b.ints("shape", {n})});
+  return b.op<ScatterElementsOp>({zeros, data, positions}, {b.i64("axis", 0)});
+}
+
+/// Counts, for each value, the elements of its row of the sorted sequence
+/// below it (at most it, `right`).
+Value searchSorted(Emitter &b, Operation *op) {
+  Value sorted = op->getOperand(0), values = op->getOperand(1);
+  ArrayRef<int64_t> s = shapeOf(sorted), v = shapeOf(values);
+  // sorted [..., 1, N] against values [..., M, 1]: [..., M, N].
+  SmallVector<int64_t> sortedShape(s.drop_back()), valueShape(v);
+  if (s.size() == 1)
+    sortedShape.assign(v.size() ? v.size() - 1 : 0, 1);
+  sortedShape.append({1, s.back()});
+  valueShape.push_back(1);
+  Value row = b.reshape(sorted, sortedShape);
+  Value value = b.reshape(values, valueShape);
+  Value below = boolAttr(op, "right") ? b.op<LessEqualOp>({row, value})
+                                      : b.op<LessOp>({row, value});
+  auto dtype = op->getAttrOfType<TypeAttr>("dtype");
+  Type out =
+      dtype ? dtype.getValue() : Type(b.getRewriter().getIntegerType(32));
+  return b.op<SumOp>({castTo(b, below, out)},
+                     {b.ints("axis", {int64_t(valueShape.size()) - 1})});
+}
+
+} // namespace
+
+void mlir::relay::decompose::addIndexRewrites(AddRewrite add) {
+  add("trilu", trilu);
+  add("gather_nd", gatherND);
+  add("scatter_add", scatterAdd);
+  add("unravel_index", unravelIndex);
+  add("invert_permutation", invertPermutation);
+  add("searchsorted", searchSorted);
+}
