@@ -627,6 +627,82 @@ static RelationStatus searchSortedRelation(RelationArgs &args) {
   return args.solve(makeTensor(args.getContext(), values.dims, dtype));
 }
 
+/// space_to_batch_nd and batch_to_space_nd: data [N, S1..SM, rest...]
+/// with M = block_shape's length and 2M paddings (crops).
+static RelationStatus batchSpaceRelation(RelationArgs &args, bool toBatch) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  SmallVector<int64_t> block = args.getInts("block_shape");
+  StringRef padName = toBatch ? "paddings" : "crops";
+  SmallVector<int64_t> pads = args.getInts(padName);
+  int64_t m = block.size();
+  if (m < 1 || data.getRank() < m + 1)
+    return args.fail("block_shape needs one to rank - 1 values, got " +
+                     Twine(m) + " for " + typeStr(args.getInput(0)));
+  if (static_cast<int64_t>(pads.size()) != 2 * m)
+    return args.fail(padName + " needs " + Twine(2 * m) +
+                     " values (a before and an after per block axis), got " +
+                     Twine(pads.size()));
+  if (llvm::any_of(block, [](int64_t b) { return b < 1; }) ||
+      llvm::any_of(pads, [](int64_t p) { return p < 0; }))
+    return args.fail("block_shape must be positive and " + padName +
+                     " non-negative");
+  int64_t blocks = 1;
+  for (int64_t b : block)
+    blocks *= b;
+  SmallVector<Dim> dims = data.dims;
+  const Dim &n = data.dims[0];
+  if (toBatch) {
+    dims[0] = mulDims(n, Dim::of(blocks));
+  } else {
+    if (n.isStatic() && n.size % blocks)
+      return args.fail("the batch " + Twine(n.size) +
+                       " is not a multiple of the " + Twine(blocks) +
+                       " blocks of block_shape");
+    dims[0] = n.isStatic() ? Dim::of(n.size / blocks) : Dim::any();
+  }
+  for (int64_t i = 0; i < m; ++i) {
+    const Dim &d = data.dims[1 + i];
+    if (!d.isStatic()) {
+      dims[1 + i] = Dim::any();
+      continue;
+    }
+    int64_t extra = pads[2 * i] + pads[2 * i + 1];
+    if (toBatch) {
+      if ((d.size + extra) % block[i])
+        return args.fail("axis " + Twine(1 + i) + " of " + Twine(d.size) +
+                         " padded by " + Twine(extra) +
+                         " is not a multiple of its block " + Twine(block[i]));
+      dims[1 + i] = Dim::of((d.size + extra) / block[i]);
+    } else {
+      if (d.size * block[i] < extra)
+        return args.fail("crops of " + Twine(extra) + " exceed axis " +
+                         Twine(1 + i) + "'s " + Twine(d.size * block[i]));
+      dims[1 + i] = Dim::of(d.size * block[i] - extra);
+    }
+  }
+  return args.solve(makeTensor(args.getContext(), dims, data.dtype));
+}
+
+/// dilate: each axis of n elements becomes (n - 1) * stride + 1.
+static RelationStatus dilateRelation(RelationArgs &args) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  SmallVector<int64_t> strides = args.getInts("strides");
+  if (static_cast<int64_t>(strides.size()) != data.getRank() ||
+      llvm::any_of(strides, [](int64_t s) { return s < 1; }))
+    return args.fail("strides needs one positive value per axis of " +
+                     typeStr(args.getInput(0)) + ", got " +
+                     Twine(strides.size()) + " values");
+  SmallVector<Dim> dims = data.dims;
+  for (int64_t i = 0; i < data.getRank(); ++i)
+    if (dims[i].isStatic() && strides[i] > 1)
+      dims[i] = Dim::of(dims[i].size ? (dims[i].size - 1) * strides[i] + 1 : 0);
+    else if (strides[i] > 1)
+      dims[i] = Dim::any();
+  return args.solve(makeTensor(args.getContext(), dims, data.dtype));
+}
+
 void mlir::relay::registerCompositeRelations() {
   registerTypeRelation("SequenceMask", sequenceMaskRelation);
   registerTypeRelation("Resize2D", resize2dRelation);
@@ -675,4 +751,11 @@ void mlir::relay::registerCompositeRelations() {
   registerTypeRelation("UnravelIndex", unravelIndexRelation);
   registerTypeRelation("InvertPermutation", invertPermutationRelation);
   registerTypeRelation("SearchSorted", searchSortedRelation);
+  registerTypeRelation("SpaceToBatchND", [](RelationArgs &args) {
+    return batchSpaceRelation(args, /*toBatch=*/true);
+  });
+  registerTypeRelation("BatchToSpaceND", [](RelationArgs &args) {
+    return batchSpaceRelation(args, /*toBatch=*/false);
+  });
+  registerTypeRelation("Dilate", dilateRelation);
 }

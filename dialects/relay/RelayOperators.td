@@ -952,6 +952,40 @@ def Relay_SearchSortedOp
                        OptionalAttr<TypeAttr>:$dtype);
 }
 
+def Relay_SpaceToBatchNDOp
+    : Relay_OperatorOp<"nn.space_to_batch_nd", "SpaceToBatchND", "Injective",
+                       1, 5> {
+  let summary = "Pads the spatial axes and moves `block_shape` blocks of "
+                "them into the batch (TensorFlow's SpaceToBatchND)";
+  let description = [{
+    TVM's `nn.space_to_batch_nd`: `data` is `[N, S1..SM, rest...]`; each
+    spatial axis is padded by its pair of `paddings` (before, after: 2M
+    values) with `pad_value`, split into blocks of `block_shape`, and the
+    offsets within the blocks become the outer part of the batch:
+    `[N * prod(block_shape), (S1 + pads) / B1, ..., rest...]`.
+  }];
+  let arguments = (ins AnyType:$data, DenseI64ArrayAttr:$block_shape,
+                       DenseI64ArrayAttr:$paddings,
+                       DefaultValuedAttr<F64Attr, "0.0">:$pad_value);
+}
+
+def Relay_BatchToSpaceNDOp
+    : Relay_OperatorOp<"nn.batch_to_space_nd", "BatchToSpaceND", "Injective",
+                       1, 5> {
+  let summary = "The inverse of space_to_batch_nd: batch blocks back into "
+                "the spatial axes, then `crops` (TensorFlow's BatchToSpaceND)";
+  let arguments = (ins AnyType:$data, DenseI64ArrayAttr:$block_shape,
+                       DenseI64ArrayAttr:$crops);
+}
+
+def Relay_DilateOp : Relay_OperatorOp<"nn.dilate", "Dilate", "Injective", 1,
+                                      2> {
+  let summary = "Spreads the elements `strides` apart along each axis, "
+                "filling between with `dilation_value`";
+  let arguments = (ins AnyType:$data, DenseI64ArrayAttr:$strides,
+                       DefaultValuedAttr<F64Attr, "0.0">:$dilation_value);
+}
+
 def Relay_DepthToSpaceOp
     : Relay_OperatorOp<"nn.depth_to_space", "DepthToSpace", "Injective", 1, 5> {
   let summary = "Moves channel blocks into `block_size` x `block_size` "

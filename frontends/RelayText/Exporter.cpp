@@ -369,8 +369,9 @@ FailureOr<std::string> Exporter::attrValue(StringRef name, Attribute a,
   if (auto arr = dyn_cast<DenseI64ArrayAttr>(a)) {
     ArrayRef<int64_t> v = arr.asArrayRef();
     std::string s = "[";
-    // pad_width is a list of (before, after) pairs in TVM.
-    if (name == "pad_width") {
+    // pad_width (and space_to_batch_nd's paddings, batch_to_space_nd's
+    // crops) are lists of (before, after) pairs in TVM.
+    if (name == "pad_width" || name == "paddings" || name == "crops") {
       for (size_t i = 0; i + 1 < v.size(); i += 2)
         s += (i ? ", [" : "[") + std::to_string(v[i]) + ", " +
              std::to_string(v[i + 1]) + "]";

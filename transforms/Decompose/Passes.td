@@ -26,7 +26,9 @@ def Decompose : Pass<"relay-decompose", "::mlir::ModuleOp"> {
     `nn.adaptive_avg_pool1d`, `nn.adaptive_max_pool1d`, `nn.conv3d`,
     `nn.max_pool3d`, `nn.avg_pool3d`, `nn.adaptive_avg_pool3d`,
     `nn.adaptive_max_pool3d`, `trilu`, `gather_nd`, `scatter_add`,
-    `unravel_index`, `invert_permutation`, `searchsorted`) are typed by their
+    `unravel_index`, `invert_permutation`, `searchsorted`,
+    `nn.space_to_batch_nd`, `nn.batch_to_space_nd`, `nn.dilate`) are typed
+    by their
     relations like every operator; this pass rewrites them into the
     primitive operators that lowering and the interpreter implement, as
     TVM's SimplifyInference and Legalize do. It needs static operand

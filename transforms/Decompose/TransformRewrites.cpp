@@ -1,7 +1,8 @@
 //===- TransformRewrites.cpp - Data-movement composites ---------*- C++ -*-===//
 //
 // collapse_sum_like, reverse, tile, repeat, one_hot, cumsum, cumprod,
-// depth_to_space, space_to_depth, shape_of, ndarray_size, mirror_pad.
+// depth_to_space, space_to_depth, shape_of, ndarray_size, mirror_pad,
+// space_to_batch_nd, batch_to_space_nd, dilate.
 //
 //===----------------------------------------------------------------------===//
 
@@ -234,9 +235,109 @@ Value sequenceMask(Emitter &b, Operation *op) {
       {live, data, b.scalar(floatAttr(op, "mask_value"), data)});
 }
 
+/// SpaceToBatchND: pad, split each spatial axis into (blocks, block), move
+/// the block offsets in front of the batch, merge them into it.
+Value spaceToBatch(Emitter &b, Operation *op) {
+  Value data = op->getOperand(0);
+  auto block = cast<DenseI64ArrayAttr>(op->getAttr("block_shape")).asArrayRef();
+  auto pads = cast<DenseI64ArrayAttr>(op->getAttr("paddings")).asArrayRef();
+  ArrayRef<int64_t> shape = shapeOf(data);
+  int64_t m = block.size(), rank = shape.size();
+  SmallVector<int64_t> width(2 * rank, 0);
+  for (int64_t i = 0; i < m; ++i) {
+    width[2 * (1 + i)] = pads[2 * i];
+    width[2 * (1 + i) + 1] = pads[2 * i + 1];
+  }
+  Value x = b.op<PadOp>({data, b.scalar(floatAttr(op, "pad_value"), data)},
+                        {b.ints("pad_width", width)});
+  SmallVector<int64_t> split = {shape[0]}, perm, out = {shape[0]};
+  for (int64_t i = 0; i < m; ++i) {
+    int64_t padded = shape[1 + i] + pads[2 * i] + pads[2 * i + 1];
+    split.append({padded / block[i], block[i]});
+    out.push_back(padded / block[i]);
+    out[0] *= block[i];
+  }
+  for (int64_t i = 0; i < m; ++i)
+    perm.push_back(2 + 2 * i); // the offsets within the blocks
+  perm.push_back(0);
+  for (int64_t i = 0; i < m; ++i)
+    perm.push_back(1 + 2 * i);
+  for (int64_t i = 1 + m; i < rank; ++i) {
+    split.push_back(shape[i]);
+    out.push_back(shape[i]);
+    perm.push_back(m + i);
+  }
+  x = b.op<TransposeOp>({b.reshape(x, split)}, {b.ints("axes", perm)});
+  return b.reshape(x, out);
+}
+
+/// BatchToSpaceND: split the batch into (block offsets, batch), interleave
+/// each offset after its spatial axis, merge, crop.
+Value batchToSpace(Emitter &b, Operation *op) {
+  Value data = op->getOperand(0);
+  auto block = cast<DenseI64ArrayAttr>(op->getAttr("block_shape")).asArrayRef();
+  auto crops = cast<DenseI64ArrayAttr>(op->getAttr("crops")).asArrayRef();
+  ArrayRef<int64_t> shape = shapeOf(data);
+  int64_t m = block.size(), rank = shape.size(), batch = shape[0];
+  for (int64_t v : block)
+    batch /= v;
+  SmallVector<int64_t> split(block), perm = {m}, merged = {batch};
+  split.push_back(batch);
+  SmallVector<int64_t> begin(rank, 0), end;
+  end.push_back(batch);
+  for (int64_t i = 0; i < m; ++i) {
+    split.push_back(shape[1 + i]);
+    perm.append({m + 1 + i, i});
+    merged.push_back(shape[1 + i] * block[i]);
+    begin[1 + i] = crops[2 * i];
+    end.push_back(merged.back() - crops[2 * i + 1]);
+  }
+  for (int64_t i = 1 + m; i < rank; ++i) {
+    split.push_back(shape[i]);
+    perm.push_back(m + i);
+    merged.push_back(shape[i]);
+    end.push_back(shape[i]);
+  }
+  Value x = b.op<TransposeOp>({b.reshape(data, split)}, {b.ints("axes", perm)});
+  x = b.reshape(x, merged);
+  return b.op<StridedSliceOp>({x},
+                              {b.ints("begin", begin), b.ints("end", end)});
+}
+
+/// Dilate: per axis with a stride s > 1, each element followed by s - 1
+/// fill values (a new axis padded), the trailing fill cut.
+Value dilate(Emitter &b, Operation *op) {
+  Value x = op->getOperand(0);
+  auto strides = cast<DenseI64ArrayAttr>(op->getAttr("strides")).asArrayRef();
+  Value fill = b.scalar(floatAttr(op, "dilation_value"), x);
+  for (int64_t axis = 0; axis < int64_t(strides.size()); ++axis) {
+    int64_t s = strides[axis];
+    SmallVector<int64_t> shape(shapeOf(x));
+    if (s == 1 || shape[axis] == 0)
+      continue;
+    SmallVector<int64_t> spread(shape);
+    spread.insert(spread.begin() + axis + 1, 1);
+    SmallVector<int64_t> width(2 * spread.size(), 0);
+    width[2 * (axis + 1) + 1] = s - 1;
+    Value padded =
+        b.op<PadOp>({b.reshape(x, spread), fill}, {b.ints("pad_width", width)});
+    SmallVector<int64_t> merged(shape), end(shape);
+    merged[axis] *= s;
+    end[axis] = (shape[axis] - 1) * s + 1;
+    x = b.op<StridedSliceOp>(
+        {b.reshape(padded, merged)},
+        {b.ints("begin", SmallVector<int64_t>(shape.size(), 0)),
+         b.ints("end", end)});
+  }
+  return x;
+}
+
 } // namespace
 
 void mlir::relay::decompose::addTransformRewrites(AddRewrite add) {
+  add("nn.space_to_batch_nd", spaceToBatch);
+  add("nn.batch_to_space_nd", batchToSpace);
+  add("nn.dilate", dilate);
   add("sequence_mask", sequenceMask);
   add("collapse_sum_like", collapseSumLike);
   add("reverse", reverse);

@@ -1263,3 +1263,23 @@ relay.func @searchsorted_rows(%s: tensor<2x5xf32>, %v: tensor<3x4xf32>) -> tenso
   %t = relay.constant dense<true> : tensor<i1>
   relay.return %t : tensor<i1>
 }
+
+// -----
+
+// Tests that space_to_batch_nd's padded axes divide into whole blocks.
+relay.func @space_to_batch_uneven(%a: tensor<1x5x4xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.space_to_batch_nd: axis 1 of 5 padded by 0 is not a multiple of its block 2}}
+  %r = relay.nn.space_to_batch_nd %a {block_shape = array<i64: 2>, paddings = array<i64: 0, 0>} : (tensor<1x5x4xf32>) -> !relay.incomplete
+  %t = relay.constant dense<true> : tensor<i1>
+  relay.return %t : tensor<i1>
+}
+
+// -----
+
+// Tests that dilate takes one stride per axis.
+relay.func @dilate_strides(%a: tensor<2x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.dilate: strides needs one positive value per axis of 'tensor<2x3xf32>', got 1 values}}
+  %r = relay.nn.dilate %a {strides = array<i64: 2>} : (tensor<2x3xf32>) -> !relay.incomplete
+  %t = relay.constant dense<true> : tensor<i1>
+  relay.return %t : tensor<i1>
+}

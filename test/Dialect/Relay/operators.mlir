@@ -270,6 +270,12 @@ relay.func @composite(%x: tensor<2x3x4xf32>, %i: tensor<2x3x4xi32>, %c: tensor<3
   %inv = relay.invert_permutation %len : (tensor<2xi32>) -> !relay.incomplete
   // INFER: relay.searchsorted {{.*}} -> tensor<2x3x4xi64>
   %ss = relay.searchsorted %v, %x {dtype = i64} : (tensor<4xf32>, tensor<2x3x4xf32>) -> !relay.incomplete
+  // INFER: relay.nn.space_to_batch_nd {{.*}} -> tensor<6x1x1x4xf32>
+  %s2b = relay.nn.space_to_batch_nd %img {block_shape = array<i64: 3, 2>, paddings = array<i64: 0, 0, 0, 0>} : (tensor<1x3x2x4xf32>) -> !relay.incomplete
+  // INFER: relay.nn.batch_to_space_nd {{.*}} -> tensor<1x2x2x4xf32>
+  %b2s = relay.nn.batch_to_space_nd %s2b {block_shape = array<i64: 3, 2>, crops = array<i64: 1, 0, 0, 0>} : (!relay.incomplete) -> !relay.incomplete
+  // INFER: relay.nn.dilate {{.*}} -> tensor<2x5x10xf32>
+  %dil = relay.nn.dilate %x {strides = array<i64: 1, 2, 3>} : (tensor<2x3x4xf32>) -> !relay.incomplete
   // INFER: relay.nn.space_to_depth {{.*}} -> tensor<1x12x1x2xf32>
   %17 = relay.nn.space_to_depth %img {block_size = 2 : i64} : (tensor<1x3x2x4xf32>) -> !relay.incomplete
   // INFER: relay.nn.depth_to_space {{.*}} -> tensor<1x3x2x4xf32>

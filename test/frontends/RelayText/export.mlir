@@ -65,6 +65,11 @@ relay.func @len[a](%l: !relay.adt<@List, !relay.tvar<a>>) -> tensor<i32> {
 // CHECK-NEXT:   %7 = (%3, %x6);
 // CHECK-NEXT:   %7
 // CHECK-NEXT: }
+// Tests that space_to_batch_nd's paddings and batch_to_space_nd's crops
+// print as TVM's (before, after) pairs.
+// CHECK: def @space_batch(%x: Tensor[(2, 5, 3, 4), float32]) -> Tensor[(2, 5, 3, 4), float32] {
+// CHECK-NEXT:   %0 = nn.space_to_batch_nd(%x, block_shape=[2, 3], paddings={{\[\[}}1, 0], [2, 1]]);
+// CHECK-NEXT:   %1 = nn.batch_to_space_nd(%0, block_shape=[2, 3], crops={{\[\[}}1, 0], [2, 1]]);
 // CHECK: #[metadata]
 // CHECK: "b64ndarrays": [
 // CHECK-NEXT: "P6G0lvBAXt0AAAAAAAAAAAEAAAAAAAAAAwAAAAIgAQAEAAAAAAAAAAEAAAAAAAAAAQAAAAAAAAAQAAAAAAAAAAAAgD8AAABAAABAQAAAgEA="
@@ -94,4 +99,10 @@ relay.func @main(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tuple<tens
   %f5 = relay.apply %fact(%five) : (!relay.fn<(tensor<i64>) -> tensor<i64>>, tensor<i64>) -> tensor<i64>
   %t = relay.tuple(%y, %f5 : tensor<1x4x8x8xf32>, tensor<i64>)
   relay.return %t : tuple<tensor<1x4x8x8xf32>, tensor<i64>>
+}
+
+relay.func @space_batch(%x: tensor<2x5x3x4xf32>) -> tensor<2x5x3x4xf32> {
+  %b = relay.nn.space_to_batch_nd %x {block_shape = array<i64: 2, 3>, paddings = array<i64: 1, 0, 2, 1>} : (tensor<2x5x3x4xf32>) -> tensor<12x3x2x4xf32>
+  %s = relay.nn.batch_to_space_nd %b {block_shape = array<i64: 2, 3>, crops = array<i64: 1, 0, 2, 1>} : (tensor<12x3x2x4xf32>) -> tensor<2x5x3x4xf32>
+  relay.return %s : tensor<2x5x3x4xf32>
 }

@@ -57,6 +57,46 @@ def scalar(value, dtype):
     return np.array(value, dtype)
 
 
+def space_to_batch_ref(a, block, pads, value=0.0):
+    """TensorFlow's SpaceToBatchND element by element: output batch
+    (offset index) * N + n holds padded[n, y * b + offset, ...]."""
+    m = len(block)
+    padded = np.pad(a, [(0, 0)] + [tuple(pads[2 * i:2 * i + 2]) for i in range(m)]
+                    + [(0, 0)] * (a.ndim - 1 - m), constant_values=value)
+    n = a.shape[0]
+    reduced = [padded.shape[1 + i] // block[i] for i in range(m)]
+    out = np.zeros([n * int(np.prod(block))] + reduced + list(a.shape[1 + m:]),
+                   a.dtype)
+    for offset_index, offsets in enumerate(np.ndindex(*block)):
+        for b in range(n):
+            for y in np.ndindex(*reduced):
+                src = tuple(y[i] * block[i] + offsets[i] for i in range(m))
+                out[(offset_index * n + b,) + y] = padded[(b,) + src]
+    return out
+
+
+def batch_to_space_ref(a, block, crops):
+    """TensorFlow's BatchToSpaceND: the inverse placement, then the crops."""
+    m = len(block)
+    n = a.shape[0] // int(np.prod(block))
+    full = [a.shape[1 + i] * block[i] for i in range(m)]
+    out = np.zeros([n] + full + list(a.shape[1 + m:]), a.dtype)
+    for offset_index, offsets in enumerate(np.ndindex(*block)):
+        for b in range(n):
+            for y in np.ndindex(*a.shape[1:1 + m]):
+                dst = tuple(y[i] * block[i] + offsets[i] for i in range(m))
+                out[(b,) + dst] = a[(offset_index * n + b,) + y]
+    keep = tuple(slice(crops[2 * i], full[i] - crops[2 * i + 1]) for i in range(m))
+    return out[(slice(None),) + keep]
+
+
+def dilate_ref(a, strides, value):
+    out = np.full([(d - 1) * s + 1 if d else 0 for d, s in zip(a.shape, strides)],
+                  value, a.dtype)
+    out[tuple(slice(None, None, s) for s in strides)] = a
+    return out
+
+
 def resize_ref(a, size, method, coords):
     """image.resize2d of NCHW `a` to `size` along H and W, linear or
     nearest (rounding down), half_pixel or asymmetric coordinates."""
@@ -865,6 +905,17 @@ CASES = [
      [np.array([-1, 0, 0, 0.5, 2], np.float32),
       np.array([[0, -2, 0.5], [3, 0.25, -1]], np.float32)],
      lambda a, v: np.searchsorted(a, v, side="right").astype(np.int64), 0),
+    ("nn.space_to_batch_nd", "nn.space_to_batch_nd(%a, block_shape=[2, 3], "
+     "paddings=[[1, 0], [2, 1]], pad_value=0.5)", [f32(2, 5, 3, 4)],
+     lambda a: space_to_batch_ref(a, [2, 3], [1, 0, 2, 1], 0.5), 0),
+    ("nn.space_to_batch_nd (1 block axis, int32)",
+     "nn.space_to_batch_nd(%a, block_shape=[2], paddings=[[0, 1]])",
+     [i32(3, 5)], lambda a: space_to_batch_ref(a, [2], [0, 1]), 0),
+    ("nn.batch_to_space_nd", "nn.batch_to_space_nd(%a, block_shape=[2, 3], "
+     "crops=[[1, 0], [2, 1]])", [f32(12, 3, 3, 4)],
+     lambda a: batch_to_space_ref(a, [2, 3], [1, 0, 2, 1]), 0),
+    ("nn.dilate", "nn.dilate(%a, strides=[1, 2, 3], dilation_value=-1.0)",
+     [f32(2, 3, 4)], lambda a: dilate_ref(a, [1, 2, 3], -1.0), 0),
     ("nn.depth_to_space", "nn.depth_to_space(%a, block_size=2)", [img],
      lambda a: a.reshape(2, 2, 2, 1, 7, 7).transpose(0, 3, 4, 1, 5, 2).reshape(2, 1, 14, 14), 0),
     ("nn.depth_to_space (CRD)", "nn.depth_to_space(%a, block_size=2, mode=\"CRD\")", [img],
