@@ -124,11 +124,15 @@ Value invertPermutation(Emitter &b, Operation *op) {
 /// below it (at most it, `right`).
 Value searchSorted(Emitter &b, Operation *op) {
   Value sorted = op->getOperand(0), values = op->getOperand(1);
-  ArrayRef<int64_t> s = shapeOf(sorted), v = shapeOf(values);
+  ArrayRef<int64_t> s = shapeOf(sorted);
+  // (A 0-d value, which only a 1-d sequence takes, as one of [1].)
+  bool scalar = shapeOf(values).empty();
+  SmallVector<int64_t> v =
+      scalar ? SmallVector<int64_t>{1} : SmallVector<int64_t>(shapeOf(values));
   // sorted [..., 1, N] against values [..., M, 1]: [..., M, N].
   SmallVector<int64_t> sortedShape(s.drop_back()), valueShape(v);
   if (s.size() == 1)
-    sortedShape.assign(v.size() ? v.size() - 1 : 0, 1);
+    sortedShape.assign(v.size() - 1, 1);
   sortedShape.append({1, s.back()});
   valueShape.push_back(1);
   Value row = b.reshape(sorted, sortedShape);
@@ -138,8 +142,9 @@ Value searchSorted(Emitter &b, Operation *op) {
   auto dtype = op->getAttrOfType<TypeAttr>("dtype");
   Type out =
       dtype ? dtype.getValue() : Type(b.getRewriter().getIntegerType(32));
-  return b.op<SumOp>({castTo(b, below, out)},
-                     {b.ints("axis", {int64_t(valueShape.size()) - 1})});
+  Value count = b.op<SumOp>({castTo(b, below, out)},
+                            {b.ints("axis", {int64_t(valueShape.size()) - 1})});
+  return scalar ? b.reshape(count, {}) : count;
 }
 
 } // namespace

@@ -905,6 +905,9 @@ CASES = [
      [np.array([-1, 0, 0, 0.5, 2], np.float32),
       np.array([[0, -2, 0.5], [3, 0.25, -1]], np.float32)],
      lambda a, v: np.searchsorted(a, v, side="right").astype(np.int64), 0),
+    ("searchsorted (0-d value)", "searchsorted(%a, %b)",
+     [np.array([-1, 0, 0, 0.5, 2], np.float32), scalar(0.25, np.float32)],
+     lambda a, v: np.array(np.searchsorted(a, v), np.int32), 0),
     ("nn.space_to_batch_nd", "nn.space_to_batch_nd(%a, block_shape=[2, 3], "
      "paddings=[[1, 0], [2, 1]], pad_value=0.5)", [f32(2, 5, 3, 4)],
      lambda a: space_to_batch_ref(a, [2, 3], [1, 0, 2, 1], 0.5), 0),
