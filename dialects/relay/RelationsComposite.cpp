@@ -627,6 +627,41 @@ static RelationStatus searchSortedRelation(RelationArgs &args) {
   return args.solve(makeTensor(args.getContext(), values.dims, dtype));
 }
 
+/// sparse_to_dense: indices [N], [N, D] or 0-d (integers), values [N] or
+/// 0-d, a 0-d default of the values' dtype: `output_shape` in that dtype.
+static RelationStatus sparseToDenseRelation(RelationArgs &args) {
+  TensorInfo indices, values, fill;
+  READ_TENSOR_OR_RETURN(args, 0, indices);
+  READ_TENSOR_OR_RETURN(args, 1, values);
+  READ_TENSOR_OR_RETURN(args, 2, fill);
+  SmallVector<int64_t> shape = args.getInts("output_shape");
+  if (llvm::any_of(shape, [](int64_t d) { return d < 0; }))
+    return args.fail("output_shape must not be negative");
+  int64_t rank = shape.size();
+  bool indicesFit =
+      isa<IntegerType>(indices.dtype) &&
+      (indices.getRank() == 0 ? rank == 1
+       : indices.getRank() == 1
+           ? rank == 1
+           : indices.getRank() == 2 &&
+                 (!indices.dims[1].isStatic() || indices.dims[1].size == rank));
+  if (!indicesFit)
+    return args.fail("sparse_indices must be integers, [N] or 0-d for a 1-d "
+                     "output_shape, [N, " +
+                     Twine(rank) + "] for this one, got " +
+                     typeStr(args.getInput(0)));
+  if (values.getRank() > 1 ||
+      (values.getRank() == 1 && indices.getRank() > 0 &&
+       failed(unifyDims(values.dims[0], indices.dims[0]))))
+    return args.fail("sparse_values must be 0-d or one per index, got " +
+                     typeStr(args.getInput(1)));
+  if (fill.getRank() != 0 || fill.dtype != values.dtype)
+    return args.fail("default_value must be a 0-d tensor of the values' "
+                     "dtype, got " +
+                     typeStr(args.getInput(2)));
+  return args.solve(makeTensor(args.getContext(), shape, values.dtype));
+}
+
 /// space_to_batch_nd and batch_to_space_nd: data [N, S1..SM, rest...]
 /// with M = block_shape's length and 2M paddings (crops).
 static RelationStatus batchSpaceRelation(RelationArgs &args, bool toBatch) {
@@ -758,4 +793,5 @@ void mlir::relay::registerCompositeRelations() {
     return batchSpaceRelation(args, /*toBatch=*/false);
   });
   registerTypeRelation("Dilate", dilateRelation);
+  registerTypeRelation("SparseToDense", sparseToDenseRelation);
 }

@@ -952,6 +952,22 @@ def Relay_SearchSortedOp
                        OptionalAttr<TypeAttr>:$dtype);
 }
 
+def Relay_SparseToDenseOp
+    : Relay_OperatorOp<"sparse_to_dense", "SparseToDense", "Opaque", 3, 3> {
+  let summary = "A dense tensor of `output_shape` holding `sparse_values` "
+                "at `sparse_indices`, `default_value` elsewhere";
+  let description = [{
+    TVM's `sparse_to_dense` (TensorFlow's SparseToDense): `sparse_indices`
+    is `[N]` (a 1-d output), `[N, D]` (one row of coordinates per value)
+    or 0-d (one value); `sparse_values` is `[N]` or one value for all;
+    `default_value` a 0-d tensor of the values' dtype. A repeated index
+    keeps its last value.
+  }];
+  let arguments = (ins AnyType:$sparse_indices, AnyType:$sparse_values,
+                       AnyType:$default_value,
+                       DenseI64ArrayAttr:$output_shape);
+}
+
 def Relay_SpaceToBatchNDOp
     : Relay_OperatorOp<"nn.space_to_batch_nd", "SpaceToBatchND", "Injective",
                        1, 5> {

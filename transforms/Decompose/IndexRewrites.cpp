@@ -1,8 +1,8 @@
 //===- IndexRewrites.cpp - Index-computing composites -----------*- C++ -*-===//
 //
-// trilu, gather_nd, scatter_add, unravel_index, invert_permutation and
-// searchsorted as masks, flat indices and comparisons over the primitive
-// operators.
+// trilu, gather_nd, scatter_add, unravel_index, invert_permutation,
+// searchsorted and sparse_to_dense as masks, flat indices, comparisons and
+// scatters over the primitive operators.
 //
 //===----------------------------------------------------------------------===//
 
@@ -147,9 +147,30 @@ Value searchSorted(Emitter &b, Operation *op) {
   return scalar ? b.reshape(count, {}) : count;
 }
 
+/// The default everywhere, then scatter_nd of the values at the indices
+/// (made TVM's [D, N]).
+Value sparseToDense(Emitter &b, Operation *op) {
+  Value indices = op->getOperand(0), values = op->getOperand(1);
+  auto shape =
+      cast<DenseI64ArrayAttr>(op->getAttr("output_shape")).asArrayRef();
+  ArrayRef<int64_t> where = shapeOf(indices);
+  int64_t n = where.empty() ? 1 : where[0];
+  if (where.size() == 2)
+    indices = b.op<TransposeOp>({indices}, {b.ints("axes", {1, 0})});
+  else
+    indices = b.reshape(indices, {1, n});
+  if (shapeOf(values).size() != 1 || shapeOf(values)[0] != n)
+    values =
+        b.op<BroadcastToOp>({b.reshape(values, {})}, {b.ints("shape", {n})});
+  Value dense =
+      b.op<BroadcastToOp>({op->getOperand(2)}, {b.ints("shape", shape)});
+  return b.op<ScatterNDOp>({dense, indices, values});
+}
+
 } // namespace
 
 void mlir::relay::decompose::addIndexRewrites(AddRewrite add) {
+  add("sparse_to_dense", sparseToDense);
   add("trilu", trilu);
   add("gather_nd", gatherND);
   add("scatter_add", scatterAdd);

@@ -27,7 +27,8 @@ def Decompose : Pass<"relay-decompose", "::mlir::ModuleOp"> {
     `nn.max_pool3d`, `nn.avg_pool3d`, `nn.adaptive_avg_pool3d`,
     `nn.adaptive_max_pool3d`, `trilu`, `gather_nd`, `scatter_add`,
     `unravel_index`, `invert_permutation`, `searchsorted`,
-    `nn.space_to_batch_nd`, `nn.batch_to_space_nd`, `nn.dilate`) are typed
+    `nn.space_to_batch_nd`, `nn.batch_to_space_nd`, `nn.dilate`,
+    `sparse_to_dense`) are typed
     by their
     relations like every operator; this pass rewrites them into the
     primitive operators that lowering and the interpreter implement, as

@@ -1283,3 +1283,13 @@ relay.func @dilate_strides(%a: tensor<2x3xf32>) -> tensor<i1> {
   %t = relay.constant dense<true> : tensor<i1>
   relay.return %t : tensor<i1>
 }
+
+// -----
+
+// Tests that sparse_to_dense's coordinate rows match output_shape's rank.
+relay.func @sparse_to_dense_rank(%i: tensor<3x2xi32>, %v: tensor<3xf32>, %d: tensor<f32>) -> tensor<i1> {
+  // expected-error @+1 {{sparse_to_dense: sparse_indices must be integers, [N] or 0-d for a 1-d output_shape, [N, 3] for this one, got 'tensor<3x2xi32>'}}
+  %r = relay.sparse_to_dense %i, %v, %d {output_shape = array<i64: 4, 4, 4>} : (tensor<3x2xi32>, tensor<3xf32>, tensor<f32>) -> !relay.incomplete
+  %t = relay.constant dense<true> : tensor<i1>
+  relay.return %t : tensor<i1>
+}

@@ -274,6 +274,8 @@ relay.func @composite(%x: tensor<2x3x4xf32>, %i: tensor<2x3x4xi32>, %c: tensor<3
   %s2b = relay.nn.space_to_batch_nd %img {block_shape = array<i64: 3, 2>, paddings = array<i64: 0, 0, 0, 0>} : (tensor<1x3x2x4xf32>) -> !relay.incomplete
   // INFER: relay.nn.batch_to_space_nd {{.*}} -> tensor<1x2x2x4xf32>
   %b2s = relay.nn.batch_to_space_nd %s2b {block_shape = array<i64: 3, 2>, crops = array<i64: 1, 0, 0, 0>} : (!relay.incomplete) -> !relay.incomplete
+  // INFER: relay.sparse_to_dense {{.*}} -> tensor<3x4x5x6xf32>
+  %std = relay.sparse_to_dense %ti, %on, %on {output_shape = array<i64: 3, 4, 5, 6>} : (tensor<2x4xi32>, tensor<f32>, tensor<f32>) -> !relay.incomplete
   // INFER: relay.nn.dilate {{.*}} -> tensor<2x5x10xf32>
   %dil = relay.nn.dilate %x {strides = array<i64: 1, 2, 3>} : (tensor<2x3x4xf32>) -> !relay.incomplete
   // INFER: relay.nn.space_to_depth {{.*}} -> tensor<1x12x1x2xf32>

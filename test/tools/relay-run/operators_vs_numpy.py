@@ -908,6 +908,15 @@ CASES = [
     ("searchsorted (0-d value)", "searchsorted(%a, %b)",
      [np.array([-1, 0, 0, 0.5, 2], np.float32), scalar(0.25, np.float32)],
      lambda a, v: np.array(np.searchsorted(a, v), np.int32), 0),
+    ("sparse_to_dense", "sparse_to_dense(%a, %b, %c, output_shape=[3, 4])",
+     [np.array([[0, 1], [2, 3], [1, 0]], np.int32), f32(3), scalar(-1.0, np.float32)],
+     lambda i, v, d: (lambda r: (r.__setitem__(tuple(i.T), v), r)[1])(
+         np.full((3, 4), d, np.float32)), 0),
+    ("sparse_to_dense (1-d, one value, int32)",
+     "sparse_to_dense(%a, %b, %c, output_shape=[6])",
+     [np.array([0, 2, 5], np.int64), scalar(7, np.int32), scalar(1, np.int32)],
+     lambda i, v, d: (lambda r: (r.__setitem__(i, v), r)[1])(
+         np.full(6, d, np.int32)), 0),
     ("nn.space_to_batch_nd", "nn.space_to_batch_nd(%a, block_shape=[2, 3], "
      "paddings=[[1, 0], [2, 1]], pad_value=0.5)", [f32(2, 5, 3, 4)],
      lambda a: space_to_batch_ref(a, [2, 3], [1, 0, 2, 1], 0.5), 0),
