@@ -4,9 +4,8 @@
 // positions moved by learned offsets (and, with a mask, scaled: DCNv2), as
 // torchvision's deform_conv2d computes it. Composed from relay operators:
 // each tap's position for every output pixel, the bilinear interpolation
-// of the input there (four gathers from the flattened image, each zero
-// where its pixel is outside the image), the mask, then one batched
-// product per group with the weights.
+// of the input there (image.grid_sample with zeros outside the image), the
+// mask, then one batched product per group with the weights.
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,12 +73,8 @@ FailureOr<Geometry> readGeometry(NodeContext &ctx) {
                     ArrayRef<int64_t> shape) -> LogicalResult {
     if (ctx.shape(i) == shape)
       return success();
-    std::string want, got;
-    llvm::raw_string_ostream ws(want), gs(got);
-    llvm::interleaveComma(shape, ws);
-    llvm::interleaveComma(ctx.shape(i), gs);
-    return ctx.fail(what + " must have shape [" + want + "], got [" + got +
-                    "]");
+    return ctx.fail(what + " must have shape " + shapeString(shape) + ", got " +
+                    shapeString(ctx.shape(i)));
   };
   int64_t k = g.taps();
   if (failed(expect(2, "offset", {g.n, g.offsetGroups * k * 2, g.oh, g.ow})) ||
@@ -119,48 +114,34 @@ LogicalResult convertDeformConv(NodeContext &ctx) {
           cols.push_back(
               float(x * g.strides[1] - g.pads[1] + j * g.dilations[1]));
         }
-  auto grid = [&](ArrayRef<float> v) {
+  // A position as image.grid_sample's normalised coordinate (without
+  // aligned corners: pixel x at (2x + 1) / size - 1).
+  auto grid = [&](ArrayRef<float> v, int64_t size) {
+    SmallVector<float> normalised;
+    for (float x : v)
+      normalised.push_back(float((2.0 * x + 1) / size - 1));
     auto type =
         RankedTensorType::get({1, 1, k, p}, Float32Type::get(ctx.getContext()));
-    return b.castTo(ctx.constant(DenseElementsAttr::get(type, v)), f);
+    return b.castTo(
+        ctx.constant(DenseElementsAttr::get(type, ArrayRef(normalised))), f);
   };
   // offset's channels are (offset group, tap, y then x).
   Value offset = reshape(ctx.input(2), {g.n, dg, k, 2, p});
-  Value py = b.add(b.take(offset, 0, 3), grid(rows)); // [N, dg, K, P]
-  Value px = b.add(b.take(offset, 1, 3), grid(cols));
-  py = reshape(py, {batches, 1, k * p});
-  px = reshape(px, {batches, 1, k * p});
+  auto coordinate = [&](int64_t field, ArrayRef<float> base, int64_t size) {
+    Value moved =
+        b.mul(b.take(offset, field, 3), b.scalar(2.0 / double(size), offset));
+    return reshape(b.add(moved, grid(base, size)), {batches, 1, k, p});
+  };
+  Value positions = b.op<ConcatenateOp>(
+      {ctx.tuple({coordinate(1, cols, g.w), coordinate(0, rows, g.h)})},
+      {ctx.i64("axis", 1)}); // [N * dg, 2 (x, y), K, P]
 
-  // Bilinear interpolation, four taps each zero outside the image.
-  Value image = reshape(ctx.input(0), {batches, perGroup, g.h * g.w});
-  Type i64 = IntegerType::get(ctx.getContext(), 64);
-  auto clip = [&](Value v, int64_t hi) {
-    return b.op<ClipOp>({v}, {ctx.f64("a_min", 0), ctx.f64("a_max", hi)});
-  };
-  auto within = [&](Value v, int64_t size) {
-    return b.op<LogicalAndOp>(
-        {b.op<GreaterEqualOp>({v, b.scalar(0, v)}),
-         b.op<LessEqualOp>({v, b.scalar(double(size - 1), v)})});
-  };
-  auto tap = [&](Value y, Value x, Value weight) {
-    Value inside = b.op<LogicalAndOp>({within(y, g.h), within(x, g.w)});
-    Value at = b.add(
-        b.mul(b.castTo(clip(y, g.h - 1), i64), ctx.scalar(double(g.w), i64)),
-        b.castTo(clip(x, g.w - 1), i64));
-    at = b.op<BroadcastToOp>({at},
-                             {ctx.ints("shape", {batches, perGroup, k * p})});
-    Value v = b.op<GatherOp>({image, at}, {ctx.i64("axis", 2)});
-    return b.mul(v, b.mul(weight, b.castTo(inside, f)));
-  };
-  Value one = b.scalar(1, py);
-  Value y0 = b.op<FloorOp>({py}), x0 = b.op<FloorOp>({px});
-  Value y1 = b.add(y0, one), x1 = b.add(x0, one);
-  Value ly = b.op<SubtractOp>({py, y0}), lx = b.op<SubtractOp>({px, x0});
-  Value hy = b.op<SubtractOp>({one, ly}), hx = b.op<SubtractOp>({one, lx});
-  Value sampled = tap(y0, x0, b.mul(hy, hx));
-  sampled = b.add(sampled, tap(y0, x1, b.mul(hy, lx)));
-  sampled = b.add(sampled, tap(y1, x0, b.mul(ly, hx)));
-  sampled = b.add(sampled, tap(y1, x1, b.mul(ly, lx))); // [N*dg, C/dg, K*P]
+  // Bilinear interpolation, zero outside the image (torchvision's).
+  Value image = reshape(ctx.input(0), {batches, perGroup, g.h, g.w});
+  Value sampled = b.op<GridSampleOp>(
+      {image, positions},
+      {ctx.boolean("align_corners", false), ctx.str("padding_mode", "zeros")});
+  sampled = reshape(sampled, {batches, perGroup, k * p});
   if (ctx.hasInput(4))
     sampled = b.mul(sampled, reshape(ctx.input(4), {batches, 1, k * p}));
 

@@ -54,6 +54,8 @@ std::string dataTypeName(int dataType);
 /// a `dense_resource` blob for large ones.
 FailureOr<ElementsAttr> convertTensor(const onnx::TensorProto &tensor,
                                       MLIRContext *ctx, Location loc);
+/// A shape as diagnostics print it: [2, ?, 3].
+std::string shapeString(ArrayRef<int64_t> shape);
 /// The integer contents of a constant (any integer or float type).
 SmallVector<int64_t> readInts(ElementsAttr attr);
 /// The contents of a constant as doubles.

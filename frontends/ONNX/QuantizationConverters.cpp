@@ -49,19 +49,6 @@ FailureOr<int64_t> quantizedAxis(NodeContext &ctx) {
   return ctx.axis(ctx.attrInt("axis", 1), ctx.rank(0));
 }
 
-/// A shape as [2, ?, 3].
-std::string shapeString(ArrayRef<int64_t> shape) {
-  std::string s = "[";
-  llvm::raw_string_ostream os(s);
-  llvm::interleaveComma(shape, os, [&](int64_t d) {
-    if (ShapedType::isDynamic(d))
-      os << '?';
-    else
-      os << d;
-  });
-  return s + "]";
-}
-
 /// Opset 21's blocked quantization: the scale (input 1) and zero point
 /// (input 2) have x's rank and shape but along `axis`, where each of their
 /// ceil(D / block_size) entries covers block_size elements of x (the last

@@ -90,6 +90,18 @@ static FailureOr<ArrayRef<char>> unpackFourBit(const onnx::TensorProto &tensor,
   return ArrayRef<char>(storage.data(), storage.size());
 }
 
+std::string mlir::relay::onnx_import::shapeString(ArrayRef<int64_t> shape) {
+  std::string s = "[";
+  llvm::raw_string_ostream os(s);
+  llvm::interleaveComma(shape, os, [&](int64_t d) {
+    if (ShapedType::isDynamic(d))
+      os << '?';
+    else
+      os << d;
+  });
+  return s + "]";
+}
+
 std::string mlir::relay::onnx_import::dataTypeName(int dataType) {
   std::string name = onnx::TensorProto::DataType_Name(
       static_cast<onnx::TensorProto::DataType>(dataType));
