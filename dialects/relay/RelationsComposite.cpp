@@ -10,8 +10,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/relay/EinsumEquation.h"
 #include "dialects/relay/RelationUtils.h"
 #include "dialects/relay/TypeRelations.h"
+
+#include <map>
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -662,6 +665,125 @@ static RelationStatus sparseToDenseRelation(RelationArgs &args) {
   return args.solve(makeTensor(args.getContext(), shape, values.dtype));
 }
 
+/// einsum: a tuple of tensors of one dtype and numpy's subscripts. A
+/// label's size is the same wherever it appears (1 broadcasts across
+/// operands; a label repeated within one operand, a diagonal, must match
+/// exactly); the result has the sizes of its labels.
+static RelationStatus einsumRelation(RelationArgs &args) {
+  SmallVector<TensorInfo> operands;
+  if (RelationStatus s = readTensorTuple(args, operands);
+      s != RelationStatus::Solved)
+    return s;
+  SmallVector<int64_t> ranks;
+  for (const TensorInfo &t : operands)
+    ranks.push_back(t.getRank());
+  std::string error;
+  std::optional<EinsumEquation> eq =
+      EinsumEquation::parse(args.getString("equation", ""), ranks, error);
+  if (!eq)
+    return args.fail(error);
+  std::map<EinsumLabel, Dim> sizes;
+  for (auto [i, t] : llvm::enumerate(operands)) {
+    std::map<EinsumLabel, Dim> own;
+    for (auto [l, d] : llvm::zip(eq->inputs[i], t.dims)) {
+      auto [it, fresh] = own.try_emplace(l, d);
+      if (fresh)
+        continue;
+      FailureOr<Dim> same = unifyDims(it->second, d);
+      if (failed(same))
+        return args.fail("operand " + Twine(i) + "'s label '" +
+                         EinsumEquation::describe(l) +
+                         "' is repeated over dimensions of sizes " +
+                         toString(it->second) + " and " + toString(d));
+      it->second = *same;
+    }
+    for (auto [l, d] : own) {
+      auto [it, fresh] = sizes.try_emplace(l, d);
+      if (fresh)
+        continue;
+      FailureOr<Dim> both = broadcastDim(it->second, d);
+      if (failed(both))
+        return args.fail("label '" + EinsumEquation::describe(l) +
+                         "' has size " + toString(it->second) +
+                         " in one operand and " + toString(d) + " in operand " +
+                         Twine(i));
+      it->second = *both;
+    }
+  }
+  SmallVector<Dim> shape;
+  for (EinsumLabel l : eq->output)
+    shape.push_back(sizes[l]);
+  return args.solve(
+      makeTensor(args.getContext(), shape, operands.front().dtype));
+}
+
+/// meshgrid: a tuple of 0-d or 1-d tensors of one dtype; a tuple of as
+/// many grids.
+static RelationStatus meshgridRelation(RelationArgs &args) {
+  SmallVector<TensorInfo> vectors;
+  if (RelationStatus s = readTensorTuple(args, vectors);
+      s != RelationStatus::Solved)
+    return s;
+  StringRef indexing = args.getString("indexing", "ij");
+  if (indexing != "ij" && indexing != "xy")
+    return args.fail("indexing must be \"ij\" or \"xy\", got \"" + indexing +
+                     "\"");
+  SmallVector<Dim> shape;
+  for (const TensorInfo &v : vectors) {
+    if (v.getRank() > 1)
+      return args.fail("expected a tuple of 0-d or 1-d tensors, got " +
+                       typeStr(args.getInput(0)));
+    shape.push_back(v.getRank() ? v.dims[0] : Dim::of(1));
+  }
+  if (indexing == "xy" && shape.size() > 1)
+    std::swap(shape[0], shape[1]);
+  SmallVector<Type> grids(vectors.size(), makeTensor(args.getContext(), shape,
+                                                     vectors.front().dtype));
+  return args.solve(TupleType::get(args.getContext(), grids));
+}
+
+/// matrix_set_diag: data [..., M, N]; diagonal [..., k2 - k1 + 1, L]
+/// ([..., L] when k1 = k2) of data's dtype, L the band's longest diagonal.
+static RelationStatus matrixSetDiagRelation(RelationArgs &args) {
+  TensorInfo data, diagonal;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  READ_TENSOR_OR_RETURN(args, 1, diagonal);
+  int64_t k1 = args.getInt("k1", 0), k2 = args.getInt("k2", 0);
+  int64_t rank = data.getRank();
+  if (rank < 2)
+    return args.fail("data must have at least 2 dimensions, got " +
+                     typeStr(args.getInput(0)));
+  if (k1 > k2)
+    return args.fail("k1 (" + Twine(k1) + ") must not exceed k2 (" + Twine(k2) +
+                     ")");
+  Dim rows = data.dims[rank - 2], cols = data.dims[rank - 1];
+  if ((rows.isStatic() && k1 <= -rows.size) ||
+      (cols.isStatic() && k2 >= cols.size))
+    return args.fail("diagonals " + Twine(k1) + ".." + Twine(k2) +
+                     " are not all in a matrix of " + toString(rows) + "x" +
+                     toString(cols));
+  // The expected diagonal shape: the batch, the band, the longest length.
+  SmallVector<Dim> expected(data.dims.begin(), data.dims.end() - 2);
+  if (k1 != k2)
+    expected.push_back(Dim::of(k2 - k1 + 1));
+  expected.push_back(
+      rows.isStatic() && cols.isStatic()
+          ? Dim::of(std::min(rows.size + std::min<int64_t>(k2, 0),
+                             cols.size - std::max<int64_t>(k1, 0)))
+          : Dim::any());
+  bool fits = diagonal.dtype == data.dtype &&
+              diagonal.getRank() == (int64_t)expected.size();
+  for (int64_t i = 0; fits && i < diagonal.getRank(); ++i)
+    fits = succeeded(unifyDims(diagonal.dims[i], expected[i]));
+  if (!fits)
+    return args.fail(
+        "diagonal must be " +
+        typeStr(makeTensor(args.getContext(), expected, data.dtype)) +
+        " for diagonals " + Twine(k1) + ".." + Twine(k2) + " of " +
+        typeStr(args.getInput(0)) + ", got " + typeStr(args.getInput(1)));
+  return args.solve(args.getInput(0));
+}
+
 /// space_to_batch_nd and batch_to_space_nd: data [N, S1..SM, rest...]
 /// with M = block_shape's length and 2M paddings (crops).
 static RelationStatus batchSpaceRelation(RelationArgs &args, bool toBatch) {
@@ -794,4 +916,7 @@ void mlir::relay::registerCompositeRelations() {
   });
   registerTypeRelation("Dilate", dilateRelation);
   registerTypeRelation("SparseToDense", sparseToDenseRelation);
+  registerTypeRelation("Einsum", einsumRelation);
+  registerTypeRelation("Meshgrid", meshgridRelation);
+  registerTypeRelation("MatrixSetDiag", matrixSetDiagRelation);
 }

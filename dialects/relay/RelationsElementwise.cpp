@@ -15,8 +15,7 @@
 using namespace mlir;
 using namespace mlir::relay;
 
-/// Broadcasts two dimensions by numpy's rules.
-static FailureOr<Dim> broadcastDim(Dim a, Dim b) {
+FailureOr<Dim> mlir::relay::broadcastDim(Dim a, Dim b) {
   if (a == b)
     return a;
   if (a.isStatic() && a.size == 1)

@@ -301,10 +301,9 @@ static RelationStatus expandDimsRelation(RelationArgs &args) {
 // Joining and splitting
 //===----------------------------------------------------------------------===//
 
-/// Reads the tuple operand of concatenate/stack. Pending while the tuple or
-/// one of its fields is unknown.
-static RelationStatus readTensorTuple(RelationArgs &args,
-                                      SmallVectorImpl<TensorInfo> &fields) {
+RelationStatus
+mlir::relay::readTensorTuple(RelationArgs &args,
+                             SmallVectorImpl<TensorInfo> &fields) {
   Type input = args.getInput(0);
   auto tuple = dyn_cast<TupleType>(input);
   if (!tuple) {

@@ -968,6 +968,58 @@ def Relay_SparseToDenseOp
                        DenseI64ArrayAttr:$output_shape);
 }
 
+def Relay_EinsumOp : Relay_OperatorOp<"einsum", "Einsum", "Opaque", 1, 3> {
+  let summary = "Sums of products of the tuple's tensors over the labels "
+                "`equation` names (numpy's einsum)";
+  let description = [{
+    TVM's `einsum`: `equation` gives each operand's subscripts, one letter
+    per dimension, and optionally the result's after `->` ("bij,bjk->bik");
+    without it the result is the ellipsis dimensions then the letters used
+    once, alphabetically. Letters the result lacks are summed over; a
+    letter repeated within one operand reads its diagonal; `...` stands for
+    the leading dimensions, aligned at the right. A label has one size
+    everywhere (1 broadcasts across operands).
+
+    ```mlir
+    %r = relay.einsum %t {equation = "ij,jk->ik"}
+        : (tuple<tensor<3x4xf32>, tensor<4x5xf32>>) -> tensor<3x5xf32>
+    ```
+  }];
+  let arguments = (ins AnyType:$data, StrAttr:$equation);
+}
+
+def Relay_MeshgridOp : Relay_OperatorOp<"meshgrid", "Meshgrid", "Injective",
+                                        1, 3> {
+  let summary = "Coordinate grids of a tuple of vectors (numpy's meshgrid)";
+  let description = [{
+    TVM's `meshgrid`: for N vectors (0-d counts as one element) of lengths
+    n1..nN, a tuple of N tensors of shape [n1, ..., nN] (`indexing` "ij")
+    or [n2, n1, n3, ..., nN] ("xy", Cartesian), the i-th repeating the
+    i-th vector along its own axis.
+  }];
+  let arguments = (ins AnyType:$data,
+                       DefaultValuedStrAttr<StrAttr, "ij">:$indexing);
+}
+
+def Relay_MatrixSetDiagOp
+    : Relay_OperatorOp<"matrix_set_diag", "MatrixSetDiag", "Injective", 2, 3> {
+  let summary = "`data` with diagonals `k1`..`k2` of its last two axes "
+                "replaced by `diagonal` (TensorFlow's MatrixSetDiagV3)";
+  let description = [{
+    TVM's `matrix_set_diag`: diagonal d (the elements (i, i + d)) takes row
+    `k2 - d` of `diagonal`, which is `[..., k2 - k1 + 1, L]` (`[..., L]`
+    when k1 = k2), L the longest diagonal of the band. A diagonal shorter
+    than L is read from the row's end when it is aligned right
+    (`super_diag_right_align` for d > 0, `sub_diag_right_align` for d < 0;
+    the defaults are TensorFlow's RIGHT_LEFT), else from its start.
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$diagonal,
+                       DefaultValuedAttr<I64Attr, "0">:$k1,
+                       DefaultValuedAttr<I64Attr, "0">:$k2,
+                       DefaultValuedAttr<BoolAttr, "true">:$super_diag_right_align,
+                       DefaultValuedAttr<BoolAttr, "false">:$sub_diag_right_align);
+}
+
 def Relay_SpaceToBatchNDOp
     : Relay_OperatorOp<"nn.space_to_batch_nd", "SpaceToBatchND", "Injective",
                        1, 5> {

@@ -260,3 +260,35 @@ relay.func @topk_rounds(%x: tensor<2x100xf32>) -> tensor<2x3xf32> {
   %r = relay.topk %x {k = 3 : i64, ret_type = "values"} : (tensor<2x100xf32>) -> tensor<2x3xf32>
   relay.return %r : tensor<2x3xf32>
 }
+
+// -----
+
+// Tests that einsum over a shared batch label and a contracted one becomes
+// one batch_matmul of [batch, left, contracted] x [batch, right,
+// contracted] (the operands as they lie: no transposes, no reshapes), its
+// result transposed to the equation's order.
+// CHECK-LABEL: relay.func @einsum_attention
+// CHECK-NOT: relay.einsum
+// CHECK-NOT: relay.reshape
+// CHECK: relay.nn.batch_matmul %arg0, %arg1 : (tensor<2x5x4xf32>, tensor<2x6x4xf32>) -> tensor<2x5x6xf32>
+// CHECK-NEXT: relay.transpose %{{.*}} {axes = array<i64: 1, 0, 2>}
+relay.func @einsum_attention(%q: tensor<2x5x4xf32>, %k: tensor<2x6x4xf32>) -> tensor<5x2x6xf32> {
+  %t = relay.tuple(%q, %k : tensor<2x5x4xf32>, tensor<2x6x4xf32>)
+  %r = relay.einsum %t {equation = "bqd,bkd->qbk"} : (tuple<tensor<2x5x4xf32>, tensor<2x6x4xf32>>) -> tensor<5x2x6xf32>
+  relay.return %r : tensor<5x2x6xf32>
+}
+
+// -----
+
+// Tests that meshgrid reshapes each vector along its axis and broadcasts
+// it ("xy": the first two axes swapped).
+// CHECK-LABEL: relay.func @meshgrid_xy
+// CHECK: relay.reshape %{{.*}} {newshape = array<i64: 1, 3>}
+// CHECK: relay.broadcast_to %{{.*}} {shape = array<i64: 4, 3>}
+// CHECK: relay.reshape %{{.*}} {newshape = array<i64: 4, 1>}
+// CHECK: relay.broadcast_to %{{.*}} {shape = array<i64: 4, 3>}
+relay.func @meshgrid_xy(%a: tensor<3xf32>, %b: tensor<4xf32>) -> tuple<tensor<4x3xf32>, tensor<4x3xf32>> {
+  %t = relay.tuple(%a, %b : tensor<3xf32>, tensor<4xf32>)
+  %r = relay.meshgrid %t {indexing = "xy"} : (tuple<tensor<3xf32>, tensor<4xf32>>) -> tuple<tensor<4x3xf32>, tensor<4x3xf32>>
+  relay.return %r : tuple<tensor<4x3xf32>, tensor<4x3xf32>>
+}

@@ -71,6 +71,7 @@ void mlir::relay::populateDecompositionPatterns(
   addSortRewrites(add);
   addLossRewrites(add);
   addIndexRewrites(add);
+  addEinsumRewrites(add);
 }
 
 bool mlir::relay::hasDecomposition(StringRef opName) {

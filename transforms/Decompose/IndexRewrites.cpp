@@ -1,8 +1,8 @@
 //===- IndexRewrites.cpp - Index-computing composites -----------*- C++ -*-===//
 //
 // trilu, gather_nd, scatter_add, unravel_index, invert_permutation,
-// searchsorted and sparse_to_dense as masks, flat indices, comparisons and
-// scatters over the primitive operators.
+// searchsorted, sparse_to_dense and matrix_set_diag as masks, flat
+// indices, comparisons and scatters over the primitive operators.
 //
 //===----------------------------------------------------------------------===//
 
@@ -167,9 +167,48 @@ Value sparseToDense(Emitter &b, Operation *op) {
   return b.op<ScatterNDOp>({dense, indices, values});
 }
 
+/// Where each element of the last two axes reads `diagonal` (as a flat
+/// index into its band x length, computed here) and whether it does: a
+/// take of the flattened diagonal, then where.
+Value matrixSetDiag(Emitter &b, Operation *op) {
+  Value data = op->getOperand(0), diagonal = op->getOperand(1);
+  ArrayRef<int64_t> shape = shapeOf(data);
+  int64_t rank = shape.size(), rows = shape[rank - 2], cols = shape.back();
+  int64_t k1 = intAttr(op, "k1"), k2 = intAttr(op, "k2");
+  bool superRight = boolAttr(op, "super_diag_right_align");
+  bool subRight = boolAttr(op, "sub_diag_right_align");
+  int64_t longest = shapeOf(diagonal).back();
+  SmallVector<int64_t> where;
+  SmallVector<bool> inBand;
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j) {
+      int64_t d = j - i;
+      inBand.push_back(d >= k1 && d <= k2);
+      if (!inBand.back()) {
+        where.push_back(0);
+        continue;
+      }
+      int64_t length = std::min(rows + std::min<int64_t>(d, 0),
+                                cols - std::max<int64_t>(d, 0));
+      bool right = d > 0 ? superRight : d < 0 && subRight;
+      int64_t offset = right ? longest - length : 0;
+      where.push_back((k2 - d) * longest + offset + std::min(i, j));
+    }
+  SmallVector<int64_t> flat(shape.drop_back(2));
+  flat.push_back((k2 - k1 + 1) * longest);
+  Value taken = b.op<TakeOp>(
+      {b.reshape(diagonal, flat), i64Constant(b, {rows, cols}, where)},
+      {b.i64("axis", rank - 2)});
+  Value mask = b.constant(DenseElementsAttr::get(
+      RankedTensorType::get({rows, cols}, b.getRewriter().getI1Type()),
+      ArrayRef<bool>(inBand)));
+  return b.op<WhereOp>({mask, taken, data});
+}
+
 } // namespace
 
 void mlir::relay::decompose::addIndexRewrites(AddRewrite add) {
+  add("matrix_set_diag", matrixSetDiag);
   add("sparse_to_dense", sparseToDense);
   add("trilu", trilu);
   add("gather_nd", gatherND);

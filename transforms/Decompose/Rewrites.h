@@ -45,7 +45,15 @@ public:
     return ConstantOp::create(rewriter, loc, value);
   }
   Value tuple(ArrayRef<Value> fields) {
+    if (!ok || llvm::any_of(fields, [](Value v) { return !v; }))
+      return ok = false, Value();
     return TupleOp::create(rewriter, loc, fields);
+  }
+  /// Field `i` of `tuple` (the field itself when `tuple` is built here).
+  Value tupleGet(Value tuple, unsigned i) {
+    if (auto made = tuple.getDefiningOp<TupleOp>())
+      return made->getOperand(i);
+    return TupleGetOp::create(rewriter, loc, tuple, i);
   }
   /// A 0-d constant of `like`'s element type.
   Value scalar(double v, Value like) {
@@ -147,6 +155,7 @@ void addWindow3DRewrites(AddRewrite add);
 void addSortRewrites(AddRewrite add);
 void addLossRewrites(AddRewrite add);
 void addIndexRewrites(AddRewrite add);
+void addEinsumRewrites(AddRewrite add);
 
 } // namespace mlir::relay::decompose
 

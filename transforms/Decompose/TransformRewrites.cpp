@@ -2,7 +2,7 @@
 //
 // collapse_sum_like, reverse, tile, repeat, one_hot, cumsum, cumprod,
 // depth_to_space, space_to_depth, shape_of, ndarray_size, mirror_pad,
-// space_to_batch_nd, batch_to_space_nd, dilate.
+// space_to_batch_nd, batch_to_space_nd, dilate, meshgrid.
 //
 //===----------------------------------------------------------------------===//
 
@@ -332,9 +332,29 @@ Value dilate(Emitter &b, Operation *op) {
   return x;
 }
 
+/// Each vector reshaped to run along its own axis of the grid, then
+/// broadcast to the grid's shape.
+Value meshgrid(Emitter &b, Operation *op) {
+  auto grids = cast<TupleType>(op->getResult(0).getType());
+  ArrayRef<int64_t> shape = cast<RankedTensorType>(grids.getType(0)).getShape();
+  bool xy =
+      cast<StringAttr>(getOperatorAttributes(op).get("indexing")).getValue() ==
+      "xy";
+  SmallVector<Value> fields;
+  for (unsigned i = 0; i < grids.size(); ++i) {
+    unsigned axis = xy && i < 2 && grids.size() > 1 ? 1 - i : i;
+    SmallVector<int64_t> along(shape.size(), 1);
+    along[axis] = shape[axis];
+    Value v = b.reshape(b.tupleGet(op->getOperand(0), i), along);
+    fields.push_back(b.op<BroadcastToOp>({v}, {b.ints("shape", shape)}));
+  }
+  return b.tuple(fields);
+}
+
 } // namespace
 
 void mlir::relay::decompose::addTransformRewrites(AddRewrite add) {
+  add("meshgrid", meshgrid);
   add("nn.space_to_batch_nd", spaceToBatch);
   add("nn.batch_to_space_nd", batchToSpace);
   add("nn.dilate", dilate);

@@ -1293,3 +1293,67 @@ relay.func @sparse_to_dense_rank(%i: tensor<3x2xi32>, %v: tensor<3xf32>, %d: ten
   %t = relay.constant dense<true> : tensor<i1>
   relay.return %t : tensor<i1>
 }
+
+// -----
+
+// Tests that einsum reports a label whose sizes differ between operands.
+relay.func @einsum_sizes(%a: tensor<3x4xf32>, %b: tensor<5x6xf32>) -> tensor<i1> {
+  %t = relay.tuple(%a, %b : tensor<3x4xf32>, tensor<5x6xf32>)
+  // expected-error @+1 {{einsum: label 'j' has size 4 in one operand and 5 in operand 1}}
+  %r = relay.einsum %t {equation = "ij,jk->ik"} : (tuple<tensor<3x4xf32>, tensor<5x6xf32>>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that einsum reports subscripts that do not fit an operand's rank.
+relay.func @einsum_rank(%a: tensor<3x4xf32>) -> tensor<i1> {
+  %t = relay.tuple(%a : tensor<3x4xf32>)
+  // expected-error @+1 {{einsum: subscripts 'ijk' have 3 letters for an operand of rank 2}}
+  %r = relay.einsum %t {equation = "ijk->k"} : (tuple<tensor<3x4xf32>>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that einsum reports a result subscript no operand has.
+relay.func @einsum_output(%a: tensor<3x4xf32>) -> tensor<i1> {
+  %t = relay.tuple(%a : tensor<3x4xf32>)
+  // expected-error @+1 {{einsum: the result's subscript 'z' is not an operand's}}
+  %r = relay.einsum %t {equation = "ij->z"} : (tuple<tensor<3x4xf32>>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that meshgrid takes vectors only.
+relay.func @meshgrid_rank(%a: tensor<3x4xf32>) -> tensor<i1> {
+  %t = relay.tuple(%a : tensor<3x4xf32>)
+  // expected-error @+1 {{meshgrid: expected a tuple of 0-d or 1-d tensors, got 'tuple<tensor<3x4xf32>>'}}
+  %r = relay.meshgrid %t : (tuple<tensor<3x4xf32>>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that matrix_set_diag names the diagonal shape its band needs.
+relay.func @matrix_set_diag_shape(%a: tensor<2x3x4xf32>, %d: tensor<2x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{matrix_set_diag: diagonal must be 'tensor<2x2x3xf32>' for diagonals -1..0 of 'tensor<2x3x4xf32>', got 'tensor<2x3xf32>'}}
+  %r = relay.matrix_set_diag %a, %d {k1 = -1 : i64} : (tensor<2x3x4xf32>, tensor<2x3xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that matrix_set_diag's band lies in the matrix.
+relay.func @matrix_set_diag_band(%a: tensor<3x4xf32>, %d: tensor<3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{matrix_set_diag: diagonals 4..4 are not all in a matrix of 3x4}}
+  %r = relay.matrix_set_diag %a, %d {k1 = 4 : i64, k2 = 4 : i64} : (tensor<3x4xf32>, tensor<3xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}

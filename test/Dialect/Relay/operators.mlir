@@ -276,6 +276,14 @@ relay.func @composite(%x: tensor<2x3x4xf32>, %i: tensor<2x3x4xi32>, %c: tensor<3
   %b2s = relay.nn.batch_to_space_nd %s2b {block_shape = array<i64: 3, 2>, crops = array<i64: 1, 0, 0, 0>} : (!relay.incomplete) -> !relay.incomplete
   // INFER: relay.sparse_to_dense {{.*}} -> tensor<3x4x5x6xf32>
   %std = relay.sparse_to_dense %ti, %on, %on {output_shape = array<i64: 3, 4, 5, 6>} : (tensor<2x4xi32>, tensor<f32>, tensor<f32>) -> !relay.incomplete
+  // INFER: relay.einsum {{.*}} -> tensor<4x2x3xf32>
+  %eint = relay.tuple(%x, %k, %c : tensor<2x3x4xf32>, tensor<3x1xf32>, tensor<3xf32>)
+  %ein = relay.einsum %eint {equation = "abc,bz,b->cab"} : (tuple<tensor<2x3x4xf32>, tensor<3x1xf32>, tensor<3xf32>>) -> !relay.incomplete
+  // INFER: relay.meshgrid {{.*}} -> tuple<tensor<4x3xf32>, tensor<4x3xf32>>
+  %mgt = relay.tuple(%c, %v : tensor<3xf32>, tensor<4xf32>)
+  %mg = relay.meshgrid %mgt {indexing = "xy"} : (tuple<tensor<3xf32>, tensor<4xf32>>) -> !relay.incomplete
+  // INFER: relay.matrix_set_diag {{.*}} -> tensor<3x5x2xf32>
+  %msd = relay.matrix_set_diag %tw, %k {k1 = 1 : i64, k2 = 1 : i64} : (tensor<3x5x2xf32>, tensor<3x1xf32>) -> !relay.incomplete
   // INFER: relay.nn.dilate {{.*}} -> tensor<2x5x10xf32>
   %dil = relay.nn.dilate %x {strides = array<i64: 1, 2, 3>} : (tensor<2x3x4xf32>) -> !relay.incomplete
   // INFER: relay.nn.space_to_depth {{.*}} -> tensor<1x12x1x2xf32>

@@ -77,13 +77,16 @@ constexpr StringLiteral kReleaseConstant = "relay_cuda_constant_release";
 /// The module's destructor that releases its constants.
 constexpr StringLiteral kReleaseConstants = "__relay_cuda_release_constants";
 
-/// `name`'s declaration in `module`, added at its end if missing.
-LLVM::LLVMFuncOp declare(ModuleOp module, StringRef name,
+/// `name`'s declaration in `symbols`' module, added at its end if missing.
+LLVM::LLVMFuncOp declare(SymbolTable &symbols, StringRef name,
                          LLVM::LLVMFunctionType type) {
-  if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+  if (auto existing = symbols.lookup<LLVM::LLVMFuncOp>(name))
     return existing;
+  auto module = cast<ModuleOp>(symbols.getOp());
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-  return LLVM::LLVMFuncOp::create(b, module.getLoc(), name, type);
+  auto declaration = LLVM::LLVMFuncOp::create(b, module.getLoc(), name, type);
+  symbols.insert(declaration);
+  return declaration;
 }
 
 /// The first view of an alloca (or the alloca) a kernel uses, if any.
@@ -116,9 +119,18 @@ struct GpuManagedMemoryPass
     });
     if (failed)
       return signalPassFailure();
+    // (One table and one walk for the symbols: looking each up or
+    // collecting each one's uses walks the module, quadratic in the
+    // functions and constants of a large program.)
+    SymbolTable table(module);
+    symbols = &table;
+    llvm::DenseSet<StringAttr> used;
+    if (auto uses = SymbolTable::getSymbolUses(&module.getBodyRegion()))
+      for (const SymbolTable::SymbolUse &use : *uses)
+        used.insert(use.getSymbolRef().getRootReference());
     for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
       if (!func.isExternal() && !func.isPrivate() &&
-          !SymbolTable::symbolKnownUseEmpty(func, module))
+          used.contains(func.getNameAttr()))
         splitCalledEntry(func);
     for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
       if (!func.isExternal())
@@ -141,7 +153,7 @@ struct GpuManagedMemoryPass
     body.setPrivate();
     body->removeAttr("llvm.emit_c_interface");
     // (Renamed again if the name is taken.)
-    SymbolTable(module).insert(body, std::next(func->getIterator()));
+    symbols->insert(body, std::next(func->getIterator()));
     if (failed(SymbolTable::replaceAllSymbolUses(func, body.getNameAttr(),
                                                  module)))
       return signalPassFailure();
@@ -166,16 +178,17 @@ struct GpuManagedMemoryPass
     auto type = cast<MemRefType>(global.getType());
     auto ptr = LLVM::LLVMPointerType::get(ctx);
     auto i64 = IntegerType::get(ctx, 64);
-    declare(module, kUploadConstant,
+    declare(*symbols, kUploadConstant,
             LLVM::LLVMFunctionType::get(ptr, {ptr, ptr, i64}));
 
     // The slot, one per constant.
     std::string slotName = (global.getName() + "__cuda").str();
-    if (!module.lookupSymbol(slotName)) {
+    if (!symbols->lookup(slotName)) {
       OpBuilder top = OpBuilder::atBlockBegin(module.getBody());
       auto slot = LLVM::GlobalOp::create(top, loc, ptr, /*isConstant=*/false,
                                          LLVM::Linkage::Internal, slotName,
                                          Attribute());
+      symbols->insert(slot, module.getBody()->begin());
       Block *init = top.createBlock(&slot.getInitializerRegion());
       top.setInsertionPointToStart(init);
       Value null = LLVM::ZeroOp::create(top, loc, ptr);
@@ -232,10 +245,10 @@ struct GpuManagedMemoryPass
     Location loc = module.getLoc();
     auto ptr = LLVM::LLVMPointerType::get(ctx);
     auto voidType = LLVM::LLVMVoidType::get(ctx);
-    declare(module, kReleaseConstant,
+    declare(*symbols, kReleaseConstant,
             LLVM::LLVMFunctionType::get(voidType, {ptr}));
     LLVM::LLVMFuncOp release = declare(
-        module, kReleaseConstants, LLVM::LLVMFunctionType::get(voidType, {}));
+        *symbols, kReleaseConstants, LLVM::LLVMFunctionType::get(voidType, {}));
     release.setLinkage(LLVM::Linkage::Internal);
     OpBuilder b(ctx);
     b.setInsertionPointToStart(release.addEntryBlock(b));
@@ -254,6 +267,8 @@ struct GpuManagedMemoryPass
 
   /// The slots of the constants made resident.
   SmallVector<std::string> slots;
+  /// The module's symbol table, kept up to date.
+  SymbolTable *symbols = nullptr;
 
   void convertFunction(func::FuncOp func) {
     IRRewriter rewriter(&getContext());
@@ -297,9 +312,7 @@ struct GpuManagedMemoryPass
       if (!copy) {
         rewriter.moveOpBefore(global, &entry, entry.begin());
         rewriter.setInsertionPointAfter(global);
-        auto definition =
-            SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
-                global, global.getNameAttr());
+        auto definition = symbols->lookup<memref::GlobalOp>(global.getName());
         if (definition && definition.getConstant()) {
           // Uploaded once per loaded module, kept on the device.
           copy = residentConstant(rewriter, global);
