@@ -473,6 +473,44 @@ static RelationStatus gridSampleRelation(RelationArgs &args) {
   return args.solve(makeTensor(args.getContext(), dims, data.dtype));
 }
 
+/// image.crop_and_resize: data [N, C, H, W] (NCHW) or [N, H, W, C] (float),
+/// boxes [B, 4] of its dtype, box_indices [B] (integers): [B, C, crop_h,
+/// crop_w] or [B, crop_h, crop_w, C] in out_dtype.
+static RelationStatus cropAndResizeRelation(RelationArgs &args) {
+  TensorInfo data, boxes, indices;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  READ_TENSOR_OR_RETURN(args, 1, boxes);
+  READ_TENSOR_OR_RETURN(args, 2, indices);
+  std::string layout = args.getString("layout", "NCHW").str(),
+              method = args.getString("method", "bilinear").str();
+  if (layout != "NCHW" && layout != "NHWC")
+    return args.fail("layout must be NCHW or NHWC, got '" + layout + "'");
+  if (method != "bilinear" && method != "nearest_neighbor")
+    return args.fail("method must be bilinear or nearest_neighbor, got '" +
+                     method + "'");
+  if (data.getRank() != 4 || !isFloatLike(data.dtype))
+    return args.fail("expected a 4-d (" + layout + ") float tensor, got " +
+                     typeStr(args.getInput(0)));
+  if (boxes.getRank() != 2 || boxes.dtype != data.dtype ||
+      failed(unifyDims(boxes.dims[1], Dim::of(4))))
+    return args.fail("expected boxes [B, 4] (y1, x1, y2, x2) of the data's "
+                     "dtype, got " +
+                     typeStr(args.getInput(1)));
+  if (indices.getRank() != 1 || !isa<IntegerType>(indices.dtype) ||
+      failed(unifyDims(indices.dims[0], boxes.dims[0])))
+    return args.fail("expected box_indices [B], one integer per box, got " +
+                     typeStr(args.getInput(2)));
+  SmallVector<int64_t> size = args.getInts("crop_size");
+  if (size.size() != 2 || size[0] <= 0 || size[1] <= 0)
+    return args.fail("crop_size must be two positive values");
+  Type dtype = args.getDtype("out_dtype");
+  Dim channels = data.dims[layout == "NCHW" ? 1 : 3];
+  SmallVector<Dim> dims = {boxes.dims[0], Dim::of(size[0]), Dim::of(size[1])};
+  dims.insert(layout == "NCHW" ? dims.begin() + 1 : dims.end(), channels);
+  return args.solve(
+      makeTensor(args.getContext(), dims, dtype ? dtype : data.dtype));
+}
+
 /// vision.roi_align: data [N, C, H, W] (float) pooled over rois [R, 5]
 /// (the data's dtype) is [R, C, pooled_h, pooled_w].
 static RelationStatus roiAlignRelation(RelationArgs &args) {
@@ -866,6 +904,7 @@ void mlir::relay::registerCompositeRelations() {
   registerTypeRelation("DynResize2D", dynResize2dRelation);
   registerTypeRelation("GridSample", gridSampleRelation);
   registerTypeRelation("RoiAlign", roiAlignRelation);
+  registerTypeRelation("CropAndResize", cropAndResizeRelation);
   registerTypeRelation("ShapeOf", [](RelationArgs &args) {
     return shapeOfRelation(args, /*size=*/false);
   });

@@ -1224,6 +1224,30 @@ def Relay_GridSampleOp
                        DefaultValuedAttr<BoolAttr, "true">:$align_corners);
 }
 
+def Relay_CropAndResizeOp
+    : Relay_OperatorOp<"image.crop_and_resize", "CropAndResize", "Injective",
+                       3, 5> {
+  let summary = "Crops of the images at `boxes`, each resized to "
+                "`crop_size` (TensorFlow's CropAndResize)";
+  let description = [{
+    TVM's `image.crop_and_resize`: `boxes` is `[B, 4]`, each box (y1, x1,
+    y2, x2) in normalised coordinates (0 and 1 the first and last pixel's
+    centres; y1 > y2 flips the crop) of the image `box_indices[b]` of the
+    batch. Crop row i samples the image at y1 (H - 1) + i (y2 - y1) (H - 1)
+    / (crop_h - 1) (the box's middle when crop_h is 1), columns likewise,
+    by `method` bilinear or nearest_neighbor (rounding half away from
+    zero); a sample outside the image is `extrapolation_value`. The result
+    is `[B, C, crop_h, crop_w]` (`layout` NCHW) or `[B, crop_h, crop_w, C]`
+    (NHWC), in `out_dtype` (default: the data's).
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$boxes, AnyType:$box_indices,
+                       DenseI64ArrayAttr:$crop_size,
+                       DefaultValuedStrAttr<StrAttr, "NCHW">:$layout,
+                       DefaultValuedStrAttr<StrAttr, "bilinear">:$method,
+                       DefaultValuedAttr<F64Attr, "0.0">:$extrapolation_value,
+                       OptionalAttr<TypeAttr>:$out_dtype);
+}
+
 def Relay_RoiAlignOp
     : Relay_OperatorOp<"vision.roi_align", "RoiAlign", "OutEWiseFusable", 2,
                        5> {

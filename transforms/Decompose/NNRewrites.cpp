@@ -562,6 +562,95 @@ Value gridSample(Emitter &b, Operation *op) {
   return sum;
 }
 
+// image.crop_and_resize as TensorFlow's CropAndResize computes it: each
+// box's sample positions (float pixels, separable), its image taken from
+// the batch, sampled by image.grid_sample with align_corners (whose
+// positions are these pixels, normalised), samples outside the image
+// replaced by the extrapolation value.
+
+/// One axis's sample positions [B, crop] of boxes from `lo` to `hi` ([B, 1],
+/// normalised) over `size` pixels, and whether each lies in the image.
+std::pair<Value, Value> cropPositions(Emitter &b, Value lo, Value hi,
+                                      int64_t crop, int64_t size) {
+  double last = double(size - 1);
+  Value pos;
+  if (crop > 1) {
+    SmallVector<float> steps;
+    for (int64_t i = 0; i < crop; ++i)
+      steps.push_back(float(i));
+    Value step = b.constant(DenseElementsAttr::get(
+        RankedTensorType::get({1, crop}, elementOf(lo)), ArrayRef(steps)));
+    // (In TensorFlow's order of operations, so that positions halfway
+    // between pixels round as its do.)
+    Value scale =
+        b.op<DivideOp>({b.mul(b.op<SubtractOp>({hi, lo}), b.scalar(last, lo)),
+                        b.scalar(double(crop - 1), lo)});
+    pos = b.add(b.mul(lo, b.scalar(last, lo)), b.mul(step, scale));
+  } else {
+    pos = b.mul(b.add(lo, hi), b.scalar(0.5 * last, lo));
+  }
+  Value inside =
+      b.op<LogicalAndOp>({b.op<GreaterEqualOp>({pos, b.scalar(0, pos)}),
+                          b.op<LessEqualOp>({pos, b.scalar(last, pos)})});
+  return {pos, inside};
+}
+
+Value cropAndResize(Emitter &b, Operation *op) {
+  DictionaryAttr attrs = getOperatorAttributes(op);
+  bool nhwc = cast<StringAttr>(attrs.get("layout")).getValue() == "NHWC";
+  bool nearest =
+      cast<StringAttr>(attrs.get("method")).getValue() == "nearest_neighbor";
+  Value data = op->getOperand(0), boxes = op->getOperand(1);
+  if (nhwc)
+    data = b.op<TransposeOp>({data}, {b.ints("axes", {0, 3, 1, 2})});
+  ArrayRef<int64_t> in = shapeOf(data);
+  int64_t count = shapeOf(boxes)[0], h = in[2], w = in[3];
+  auto size = cast<DenseI64ArrayAttr>(attrs.get("crop_size")).asArrayRef();
+  int64_t ch = size[0], cw = size[1];
+  Type i64 = b.getRewriter().getI64Type();
+  auto column = [&](int64_t i) { // boxes[:, i] as [B, 1]
+    return b.op<TakeOp>(
+        {boxes, b.constant(DenseElementsAttr::get(
+                    RankedTensorType::get({1}, i64), ArrayRef<int64_t>{i}))},
+        {b.i64("axis", 1)});
+  };
+  auto [ys, insideY] = cropPositions(b, column(0), column(2), ch, h);
+  auto [xs, insideX] = cropPositions(b, column(1), column(3), cw, w);
+  // Grid coordinates in [-1, 1] for align_corners (a 1-pixel axis has
+  // only position 0); nearest rounds half away from zero first (the
+  // positions that count are not negative).
+  auto normalised = [&](Value pos, int64_t pixels) {
+    if (nearest)
+      pos = b.op<FloorOp>({b.add(pos, b.scalar(0.5, pos))});
+    return b.add(
+        b.mul(pos,
+              b.scalar(2.0 / double(std::max<int64_t>(pixels - 1, 1)), pos)),
+        b.scalar(-1, pos));
+  };
+  Value gy =
+      b.op<BroadcastToOp>({b.reshape(normalised(ys, h), {count, 1, ch, 1})},
+                          {b.ints("shape", {count, 1, ch, cw})});
+  Value gx =
+      b.op<BroadcastToOp>({b.reshape(normalised(xs, w), {count, 1, 1, cw})},
+                          {b.ints("shape", {count, 1, ch, cw})});
+  Value grid = b.op<ConcatenateOp>({b.tuple({gx, gy})}, {b.i64("axis", 1)});
+  Value images = b.op<TakeOp>({data, op->getOperand(2)}, {b.i64("axis", 0)});
+  Value sampled = b.op<GridSampleOp>(
+      {images, grid}, {b.str("method", nearest ? "nearest" : "bilinear"),
+                       b.boolean("align_corners", true)});
+  Value inside = b.op<LogicalAndOp>({b.reshape(insideY, {count, 1, ch, 1}),
+                                     b.reshape(insideX, {count, 1, 1, cw})});
+  Value out =
+      b.op<WhereOp>({inside, sampled,
+                     b.scalar(floatAttr(op, "extrapolation_value"), sampled)});
+  if (nhwc)
+    out = b.op<TransposeOp>({out}, {b.ints("axes", {0, 2, 3, 1})});
+  if (auto dtype = dyn_cast_or_null<TypeAttr>(attrs.get("out_dtype")))
+    if (dtype.getValue() != elementOf(out))
+      out = b.op<CastOp>({out}, {b.type("dtype", dtype.getValue())});
+  return out;
+}
+
 // vision.roi_align as ONNX's reference (ONNX Runtime's RoiAlign) and TVM
 // compute it: each region split into bins, each bin sampled on a grid of
 // sample_ratio^2 points, each point the bilinear interpolation of its four
@@ -731,6 +820,7 @@ void mlir::relay::decompose::addNNRewrites(AddRewrite add) {
   add("image.resize2d", resize2d);
   add("image.grid_sample", gridSample);
   add("vision.roi_align", roiAlign);
+  add("image.crop_and_resize", cropAndResize);
   add("nn.max_pool1d",
       [](Emitter &b, Operation *op) { return pool1d<MaxPool2DOp>(b, op); });
   add("nn.avg_pool1d",

@@ -28,7 +28,8 @@ def Decompose : Pass<"relay-decompose", "::mlir::ModuleOp"> {
     `nn.adaptive_max_pool3d`, `trilu`, `gather_nd`, `scatter_add`,
     `unravel_index`, `invert_permutation`, `searchsorted`,
     `nn.space_to_batch_nd`, `nn.batch_to_space_nd`, `nn.dilate`,
-    `sparse_to_dense`, `einsum`, `meshgrid`, `matrix_set_diag`) are typed
+    `sparse_to_dense`, `einsum`, `meshgrid`, `matrix_set_diag`,
+    `image.crop_and_resize`) are typed
     by their
     relations like every operator; this pass rewrites them into the
     primitive operators that lowering and the interpreter implement, as

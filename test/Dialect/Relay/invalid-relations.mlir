@@ -1357,3 +1357,23 @@ relay.func @matrix_set_diag_band(%a: tensor<3x4xf32>, %d: tensor<3xf32>) -> tens
   %c = relay.constant dense<true> : tensor<i1>
   relay.return %c : tensor<i1>
 }
+
+// -----
+
+// Tests that image.crop_and_resize wants one box index per box.
+relay.func @crop_and_resize_indices(%d: tensor<1x3x8x8xf32>, %b: tensor<2x4xf32>, %i: tensor<3xi32>) -> tensor<i1> {
+  // expected-error @+1 {{image.crop_and_resize: expected box_indices [B], one integer per box, got 'tensor<3xi32>'}}
+  %r = relay.image.crop_and_resize %d, %b, %i {crop_size = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>, tensor<2x4xf32>, tensor<3xi32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that image.crop_and_resize names the methods it has.
+relay.func @crop_and_resize_method(%d: tensor<1x3x8x8xf32>, %b: tensor<2x4xf32>, %i: tensor<2xi32>) -> tensor<i1> {
+  // expected-error @+1 {{image.crop_and_resize: method must be bilinear or nearest_neighbor, got 'bicubic'}}
+  %r = relay.image.crop_and_resize %d, %b, %i {crop_size = array<i64: 2, 2>, method = "bicubic"} : (tensor<1x3x8x8xf32>, tensor<2x4xf32>, tensor<2xi32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}

@@ -218,7 +218,7 @@ relay.func @defaults(%x: tensor<1x4x8x8xf32>, %w: tensor<4x4x3x3xf32>, %h: tenso
 // infer like the others.
 // CHECK-LABEL: relay.func @composite
 // INFER-LABEL: relay.func @composite
-relay.func @composite(%x: tensor<2x3x4xf32>, %i: tensor<2x3x4xi32>, %c: tensor<3xf32>, %v: tensor<4xf32>, %k: tensor<3x1xf32>, %w: !relay.incomplete, %on: tensor<f32>, %img: tensor<1x3x2x4xf32>, %tw: tensor<3x5x2xf32>, %len: tensor<2xi32>, %ti: tensor<2x4xi32>, %grid: tensor<1x2x6x5xf32>, %rois: tensor<4x5xf32>) -> tensor<i1> {
+relay.func @composite(%x: tensor<2x3x4xf32>, %i: tensor<2x3x4xi32>, %c: tensor<3xf32>, %v: tensor<4xf32>, %k: tensor<3x1xf32>, %w: !relay.incomplete, %on: tensor<f32>, %img: tensor<1x3x2x4xf32>, %tw: tensor<3x5x2xf32>, %len: tensor<2xi32>, %ti: tensor<2x4xi32>, %grid: tensor<1x2x6x5xf32>, %rois: tensor<4x5xf32>, %bx: tensor<2x4xf32>) -> tensor<i1> {
   // INFER: relay.isfinite {{.*}} -> tensor<2x3x4xi1>
   %0 = relay.isfinite %x : (tensor<2x3x4xf32>) -> !relay.incomplete
   // INFER: relay.cast_like {{.*}} -> tensor<2x3x4xi32>
@@ -284,6 +284,8 @@ relay.func @composite(%x: tensor<2x3x4xf32>, %i: tensor<2x3x4xi32>, %c: tensor<3
   %mg = relay.meshgrid %mgt {indexing = "xy"} : (tuple<tensor<3xf32>, tensor<4xf32>>) -> !relay.incomplete
   // INFER: relay.matrix_set_diag {{.*}} -> tensor<3x5x2xf32>
   %msd = relay.matrix_set_diag %tw, %k {k1 = 1 : i64, k2 = 1 : i64} : (tensor<3x5x2xf32>, tensor<3x1xf32>) -> !relay.incomplete
+  // INFER: relay.image.crop_and_resize {{.*}} -> tensor<2x7x2x4xf32>
+  %car = relay.image.crop_and_resize %img, %bx, %len {crop_size = array<i64: 7, 2>, layout = "NHWC"} : (tensor<1x3x2x4xf32>, tensor<2x4xf32>, tensor<2xi32>) -> !relay.incomplete
   // INFER: relay.nn.dilate {{.*}} -> tensor<2x5x10xf32>
   %dil = relay.nn.dilate %x {strides = array<i64: 1, 2, 3>} : (tensor<2x3x4xf32>) -> !relay.incomplete
   // INFER: relay.nn.space_to_depth {{.*}} -> tensor<1x12x1x2xf32>

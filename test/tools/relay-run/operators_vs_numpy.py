@@ -107,6 +107,44 @@ def matrix_set_diag_ref(data, diagonal, k1, k2, super_right, sub_right):
     return out
 
 
+def crop_and_resize_ref(data, boxes, indices, size, method, extrapolation,
+                        layout="NCHW"):
+    """TensorFlow's CropAndResize, one sample at a time (its kernel's
+    formulas: positions from the box's corners, bilinear between floor and
+    ceil, nearest by rounding half away from zero)."""
+    if layout == "NHWC":
+        data = data.transpose(0, 3, 1, 2)
+    n, c, h, w = data.shape
+    ch, cw = size
+    out = np.zeros((len(boxes), c, ch, cw), np.float64)
+    f = np.float32  # positions in float32, in TensorFlow's order
+
+    def position(lo, hi, i, crop, size):
+        if crop == 1:
+            return f(0.5 * (lo + hi) * (size - 1))
+        return f(lo * f(size - 1)) + f(i) * f(f((hi - lo) * f(size - 1)) / f(crop - 1))
+    for b, (y1, x1, y2, x2) in enumerate(boxes.astype(np.float32)):
+        image = data[indices[b]].astype(np.float64)
+        for i in range(ch):
+            y = float(position(y1, y2, i, ch, h))
+            for j in range(cw):
+                x = float(position(x1, x2, j, cw, w))
+                if y < 0 or y > h - 1 or x < 0 or x > w - 1:
+                    out[b, :, i, j] = extrapolation
+                elif method == "nearest_neighbor":
+                    out[b, :, i, j] = image[:, int(math.floor(y + 0.5)),
+                                            int(math.floor(x + 0.5))]
+                else:
+                    y0, x0 = math.floor(y), math.floor(x)
+                    y1_, x1_ = math.ceil(y), math.ceil(x)
+                    top = image[:, y0, x0] + (image[:, y0, x1_] - image[:, y0, x0]) * (x - x0)
+                    bottom = image[:, y1_, x0] + (image[:, y1_, x1_] - image[:, y1_, x0]) * (x - x0)
+                    out[b, :, i, j] = top + (bottom - top) * (y - y0)
+    if layout == "NHWC":
+        out = out.transpose(0, 2, 3, 1)
+    return out.astype(data.dtype)
+
+
 def dilate_ref(a, strides, value):
     out = np.full([(d - 1) * s + 1 if d else 0 for d, s in zip(a.shape, strides)],
                   value, a.dtype)
@@ -969,6 +1007,20 @@ CASES = [
      "matrix_set_diag(%a, %b, k1=-3, k2=-1, super_diag_right_align=False, "
      "sub_diag_right_align=True)", [f32(5, 4), f32(3, 4)],
      lambda a, b: matrix_set_diag_ref(a, b, -3, -1, False, True), 0),
+    ("image.crop_and_resize",
+     "image.crop_and_resize(%a, %b, %c, crop_size=[3, 4], extrapolation_value=-1f)",
+     [f32(2, 3, 5, 6),
+      np.array([[0.1, 0.2, 0.7, 0.9], [0.8, 0.1, 0.2, 0.5], [-0.2, 0.3, 0.6, 1.3]],
+               np.float32), np.array([1, 0, 1], np.int32)],
+     lambda a, b, c: crop_and_resize_ref(a, b, c, (3, 4), "bilinear", -1.0), 1e-5),
+    ("image.crop_and_resize (nearest, NHWC, one row)",
+     "image.crop_and_resize(%a, %b, %c, crop_size=[1, 5], layout=\"NHWC\", "
+     "method=\"nearest_neighbor\")",
+     [f32(2, 4, 6, 3),
+      np.array([[0.0, 0.0, 1.0, 1.0], [0.25, 0.9, 0.75, 0.1]], np.float32),
+      np.array([0, 1], np.int64)],
+     lambda a, b, c: crop_and_resize_ref(a, b, c, (1, 5), "nearest_neighbor", 0.0,
+                                         "NHWC"), 0),
     ("nn.space_to_batch_nd", "nn.space_to_batch_nd(%a, block_shape=[2, 3], "
      "paddings=[[1, 0], [2, 1]], pad_value=0.5)", [f32(2, 5, 3, 4)],
      lambda a: space_to_batch_ref(a, [2, 3], [1, 0, 2, 1], 0.5), 0),
