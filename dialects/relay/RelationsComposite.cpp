@@ -5,7 +5,7 @@
 // ones (the last section of RelayOperators.td): elementwise tests, the
 // `*_like` operators, reverse, tile, repeat, l2_normalize, one_hot, cumsum,
 // depth_to_space, space_to_depth, topk, argsort, sort, shape_of,
-// ndarray_size, mirror_pad, image.resize2d, image.grid_sample and
+// ndarray_size, mirror_pad, image.resize1d/2d/3d, image.grid_sample and
 // vision.roi_align.
 //
 //===----------------------------------------------------------------------===//
@@ -367,13 +367,15 @@ static RelationStatus mirrorPadRelation(RelationArgs &args) {
   return args.solve(makeTensor(args.getContext(), dims, data.dtype));
 }
 
-/// What is wrong with image.resize2d's data (NCHW float images) or
-/// attributes, shared with dyn.image.resize2d; empty when nothing is.
-static std::string resize2dError(RelationArgs &args, const TensorInfo &data,
-                                 bool crop = true) {
-  if (data.getRank() != 4 || !isFloatLike(data.dtype))
-    return "expected a 4-d (NCHW) float tensor, got " +
-           typeStr(args.getInput(0));
+/// What is wrong with image.resize1d/2d/3d's data (NCW, NCHW or NCDHW
+/// float tensors of `spatial` resized axes) or attributes, shared with
+/// dyn.image.resize2d; empty when nothing is.
+static std::string resizeError(RelationArgs &args, const TensorInfo &data,
+                               int64_t spatial, bool crop = true) {
+  std::string expected = spatial == 1 ? "NCW" : spatial == 2 ? "NCHW" : "NCDHW";
+  if (data.getRank() != spatial + 2 || !isFloatLike(data.dtype))
+    return "expected a " + std::to_string(spatial + 2) + "-d (" + expected +
+           ") float tensor, got " + typeStr(args.getInput(0));
   auto str = [&](StringRef name) {
     auto a = dyn_cast_or_null<StringAttr>(args.getAttr(name));
     return a ? a.getValue().str() : std::string();
@@ -381,8 +383,8 @@ static std::string resize2dError(RelationArgs &args, const TensorInfo &data,
   std::string layout = str("layout"), method = str("method"),
               coords = str("coordinate_transformation_mode"),
               rounding = str("rounding_method");
-  if (!layout.empty() && layout != "NCHW")
-    return "layout '" + layout + "' is not supported (only NCHW)";
+  if (!layout.empty() && layout != expected)
+    return "layout '" + layout + "' is not supported (only " + expected + ")";
   if (!method.empty() && method != "nearest_neighbor" && method != "linear" &&
       method != "cubic")
     return "method must be nearest_neighbor, linear or cubic, got '" + method +
@@ -399,25 +401,31 @@ static std::string resize2dError(RelationArgs &args, const TensorInfo &data,
   return "";
 }
 
-/// image.resize2d: NCHW images of `size`.
-static RelationStatus resize2dRelation(RelationArgs &args) {
+/// image.resize1d/2d/3d: NCW, NCHW or NCDHW data of `size`.
+static RelationStatus resizeRelation(RelationArgs &args, int64_t spatial) {
   TensorInfo data;
   READ_TENSOR_OR_RETURN(args, 0, data);
-  if (std::string error = resize2dError(args, data); !error.empty())
+  if (std::string error = resizeError(args, data, spatial); !error.empty())
     return args.fail(error);
   auto coords = dyn_cast_or_null<StringAttr>(
       args.getAttr("coordinate_transformation_mode"));
   auto roi = dyn_cast_or_null<DenseF64ArrayAttr>(args.getAttr("roi"));
+  static const char *const roiNames[] = {
+      "(start_w, end_w)", "(start_h, start_w, end_h, end_w)",
+      "(start_d, start_h, start_w, end_d, end_h, end_w)"};
   if (coords && coords.getValue() == "tf_crop_and_resize" &&
-      (!roi || roi.size() != 4))
-    return args.fail("tf_crop_and_resize needs roi = (start_h, start_w, "
-                     "end_h, end_w)");
+      (!roi || roi.size() != 2 * spatial))
+    return args.fail(Twine("tf_crop_and_resize needs roi = ") +
+                     roiNames[spatial - 1]);
   std::optional<SmallVector<int64_t>> size = args.getOptionalInts("size");
-  if (!size || size->size() != 2 || (*size)[0] <= 0 || (*size)[1] <= 0)
-    return args.fail("size must be two positive values");
+  if (!size || (int64_t)size->size() != spatial ||
+      llvm::any_of(*size, [](int64_t d) { return d <= 0; }))
+    return args.fail("size must be " + Twine(spatial) + " positive value" +
+                     (spatial == 1 ? "" : "s"));
   Type dtype = args.getDtype("out_dtype");
-  SmallVector<Dim> dims = {data.dims[0], data.dims[1], Dim::of((*size)[0]),
-                           Dim::of((*size)[1])};
+  SmallVector<Dim> dims = {data.dims[0], data.dims[1]};
+  for (int64_t d : *size)
+    dims.push_back(Dim::of(d));
   return args.solve(
       makeTensor(args.getContext(), dims, dtype ? dtype : data.dtype));
 }
@@ -428,7 +436,7 @@ static RelationStatus dynResize2dRelation(RelationArgs &args) {
   TensorInfo data, size;
   READ_TENSOR_OR_RETURN(args, 0, data);
   READ_TENSOR_OR_RETURN(args, 1, size);
-  if (std::string error = resize2dError(args, data, /*crop=*/false);
+  if (std::string error = resizeError(args, data, 2, /*crop=*/false);
       !error.empty())
     return args.fail(error);
   if (size.getRank() != 1 || !isa<IntegerType>(size.dtype) ||
@@ -900,7 +908,12 @@ static RelationStatus dilateRelation(RelationArgs &args) {
 
 void mlir::relay::registerCompositeRelations() {
   registerTypeRelation("SequenceMask", sequenceMaskRelation);
-  registerTypeRelation("Resize2D", resize2dRelation);
+  registerTypeRelation(
+      "Resize1D", [](RelationArgs &args) { return resizeRelation(args, 1); });
+  registerTypeRelation(
+      "Resize2D", [](RelationArgs &args) { return resizeRelation(args, 2); });
+  registerTypeRelation(
+      "Resize3D", [](RelationArgs &args) { return resizeRelation(args, 3); });
   registerTypeRelation("DynResize2D", dynResize2dRelation);
   registerTypeRelation("GridSample", gridSampleRelation);
   registerTypeRelation("RoiAlign", roiAlignRelation);

@@ -1202,6 +1202,52 @@ def Relay_Resize2DOp
                        OptionalAttr<DenseF64ArrayAttr>:$roi);
 }
 
+def Relay_Resize1DOp
+    : Relay_OperatorOp<"image.resize1d", "Resize1D", "Injective", 1, 5> {
+  let summary = "Resizes NCW signals to `size` (image.resize2d's methods "
+                "and coordinates along one axis)";
+  let description = [{
+    TVM's `image.resize1d`: `size` is (W); `roi` (tf_crop_and_resize) is
+    (start_w, end_w); `scale_w` as image.resize2d's.
+  }];
+  let arguments = (ins AnyType:$data, DenseI64ArrayAttr:$size,
+                       DefaultValuedStrAttr<StrAttr, "NCW">:$layout,
+                       DefaultValuedStrAttr<StrAttr, "linear">:$method,
+                       DefaultValuedStrAttr<StrAttr, "half_pixel">:$coordinate_transformation_mode,
+                       DefaultValuedStrAttr<StrAttr, "">:$rounding_method,
+                       DefaultValuedAttr<F64Attr, "-0.5">:$cubic_alpha,
+                       DefaultValuedAttr<I64Attr, "0">:$cubic_exclude,
+                       DefaultValuedAttr<F64Attr, "0.0">:$extrapolation_value,
+                       OptionalAttr<TypeAttr>:$out_dtype,
+                       OptionalAttr<F64Attr>:$scale_w,
+                       OptionalAttr<DenseF64ArrayAttr>:$roi);
+}
+
+def Relay_Resize3DOp
+    : Relay_OperatorOp<"image.resize3d", "Resize3D", "Injective", 1, 5> {
+  let summary = "Resizes NCDHW volumes to `size` (image.resize2d's methods "
+                "and coordinates along three axes)";
+  let description = [{
+    TVM's `image.resize3d`: `size` is (D, H, W); `roi` (tf_crop_and_resize)
+    is (start_d, start_h, start_w, end_d, end_h, end_w); `scale_d`,
+    `scale_h`, `scale_w` as image.resize2d's. Computed one axis after the
+    other.
+  }];
+  let arguments = (ins AnyType:$data, DenseI64ArrayAttr:$size,
+                       DefaultValuedStrAttr<StrAttr, "NCDHW">:$layout,
+                       DefaultValuedStrAttr<StrAttr, "linear">:$method,
+                       DefaultValuedStrAttr<StrAttr, "half_pixel">:$coordinate_transformation_mode,
+                       DefaultValuedStrAttr<StrAttr, "">:$rounding_method,
+                       DefaultValuedAttr<F64Attr, "-0.5">:$cubic_alpha,
+                       DefaultValuedAttr<I64Attr, "0">:$cubic_exclude,
+                       DefaultValuedAttr<F64Attr, "0.0">:$extrapolation_value,
+                       OptionalAttr<TypeAttr>:$out_dtype,
+                       OptionalAttr<F64Attr>:$scale_d,
+                       OptionalAttr<F64Attr>:$scale_h,
+                       OptionalAttr<F64Attr>:$scale_w,
+                       OptionalAttr<DenseF64ArrayAttr>:$roi);
+}
+
 def Relay_GridSampleOp
     : Relay_OperatorOp<"image.grid_sample", "GridSample", "Injective", 2, 5> {
   let summary = "Samples NCHW images at the positions a grid gives "

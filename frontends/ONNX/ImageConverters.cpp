@@ -1,7 +1,7 @@
 //===- ImageConverters.cpp - ONNX image sampling ops ------------*- C++ -*-===//
 //
 // Resize and Upsample, GridSample, AffineGrid and RoiAlign: ops that sample
-// NCHW images at computed coordinates.
+// images (NCHW; Resize also NCW and NCDHW data) at computed coordinates.
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,17 +60,21 @@ LogicalResult convertDynamicResize(NodeContext &ctx, StringRef mode,
   return b.output(refineKnownDims(ctx, b, resized, sizes));
 }
 
-/// Resize (opsets 11+) and Upsample (7-9) of NCHW images: nn.upsampling
-/// for `nearest` with asymmetric coordinates rounded down (what PyTorch's
-/// nearest interpolation exports) and `linear` with half_pixel,
-/// pytorch_half_pixel or align_corners coordinates (bilinear);
-/// image.resize2d for the other modes, coordinates and roundings. Scales
-/// come from `scales` or, given `sizes`, from output / input.
+/// Resize (opsets 11+) and Upsample (7-9) of NCW, NCHW or NCDHW data: for
+/// NCHW images nn.upsampling for `nearest` with asymmetric coordinates
+/// rounded down (what PyTorch's nearest interpolation exports) and `linear`
+/// with half_pixel, pytorch_half_pixel or align_corners coordinates
+/// (bilinear); image.resize1d/2d/3d for the other modes, coordinates,
+/// roundings and ranks. Scales come from `scales` or, given `sizes`, from
+/// output / input.
 LogicalResult convertResize(NodeContext &ctx, bool upsample) {
   if (failed(ctx.checkInputs(1, upsample ? 2 : 4)))
     return failure();
-  if (ctx.rank(0) != 4)
-    return ctx.fail("only 4-d (NCHW) images are supported");
+  int64_t rank = ctx.rank(0);
+  if (rank < 3 || rank > 5)
+    return ctx.fail("only 3-d (NCW), 4-d (NCHW) and 5-d (NCDHW) data can be "
+                    "resized, got " +
+                    Twine(rank) + "-d");
   std::string mode = ctx.attrString("mode", "nearest");
   std::string coordinates = ctx.attrString(
       "coordinate_transformation_mode", upsample ? "asymmetric" : "half_pixel");
@@ -80,8 +84,7 @@ LogicalResult convertResize(NodeContext &ctx, bool upsample) {
   // Sizes computed when the model runs, or images whose height or width
   // depend on the data: dyn.image.resize2d. (A count or channels that
   // depend on the data are carried through: only H and W are resized.)
-  bool staticImage =
-      !ShapedType::isDynamic(in[2]) && !ShapedType::isDynamic(in[3]);
+  bool staticImage = llvm::none_of(in.drop_front(2), ShapedType::isDynamic);
   bool axesGiven = ctx.hasAttr("axes");
   std::string policy = ctx.attrString("keep_aspect_ratio_policy", "stretch");
   if (policy != "stretch" && policy != "not_larger" && policy != "not_smaller")
@@ -90,6 +93,10 @@ LogicalResult convertResize(NodeContext &ctx, bool upsample) {
     if (axesGiven || policy != "stretch")
       return ctx.fail("axes and keep_aspect_ratio_policy need the sizes "
                       "known when importing");
+    if (rank != 4)
+      return ctx.fail("sizes computed when the model runs (or data whose "
+                      "resized sizes depend on it) are supported for 4-d "
+                      "(NCHW) images only");
     return convertDynamicResize(ctx, mode, coordinates, rounding);
   }
   if (!staticImage)
@@ -125,10 +132,10 @@ LogicalResult convertResize(NodeContext &ctx, bool upsample) {
   // keep their size), and sizes that keep the aspect ratio of those axes
   // (one scale, the smallest or the largest, for all of them).
   if (axesGiven || policy != "stretch") {
-    SmallVector<int64_t> axes = {0, 1, 2, 3};
+    SmallVector<int64_t> axes = llvm::to_vector(llvm::seq<int64_t>(0, rank));
     if (axesGiven) {
       FailureOr<SmallVector<int64_t>> given =
-          ctx.distinctAxes(ctx.attrInts("axes"), 4);
+          ctx.distinctAxes(ctx.attrInts("axes"), rank);
       if (failed(given))
         return failure();
       axes = *given;
@@ -158,7 +165,7 @@ LogicalResult convertResize(NodeContext &ctx, bool upsample) {
       if (scales.size() != axes.size())
         return ctx.fail("scales has " + Twine(scales.size()) + " values for " +
                         Twine(axes.size()) + " axes");
-      SmallVector<double> all(4, 1.0);
+      SmallVector<double> all(rank, 1.0);
       for (auto [i, d] : llvm::enumerate(axes))
         all[d] = scales[i];
       scales = all;
@@ -175,42 +182,43 @@ LogicalResult convertResize(NodeContext &ctx, bool upsample) {
       return ctx.fail("tf_crop_and_resize needs the roi (input #1) known "
                       "when importing");
     roi = readDoubles(known);
-    if (roi.size() != 8)
-      return ctx.fail("roi must have 8 values (the starts, then the ends, of "
-                      "the 4 axes)");
-    if (roi[0] != 0 || roi[1] != 0 || roi[4] != 1 || roi[5] != 1)
-      return ctx.fail("only the H and W axes can be cropped");
-    if (sizes.empty() && scales.size() == 4)
-      for (unsigned d = 0; d < 4; ++d)
-        sizes.push_back(d < 2
-                            ? in[d]
-                            : int64_t(std::floor(in[d] * (roi[d + 4] - roi[d]) *
-                                                 scales[d])));
+    if ((int64_t)roi.size() != 2 * rank)
+      return ctx.fail("roi must have " + Twine(2 * rank) +
+                      " values (the starts, then the ends, of the " +
+                      Twine(rank) + " axes)");
+    if (roi[0] != 0 || roi[1] != 0 || roi[rank] != 1 || roi[rank + 1] != 1)
+      return ctx.fail("the count and channel axes cannot be cropped");
+    if (sizes.empty() && (int64_t)scales.size() == rank)
+      for (int64_t d = 0; d < rank; ++d)
+        sizes.push_back(
+            d < 2 ? in[d]
+                  : int64_t(std::floor(in[d] * (roi[d + rank] - roi[d]) *
+                                       scales[d])));
   }
   if (!sizes.empty()) {
-    if (sizes.size() != 4)
-      return ctx.fail("sizes must have 4 values");
-    for (unsigned d = 0; d < 4; ++d)
+    if ((int64_t)sizes.size() != rank)
+      return ctx.fail("sizes must have " + Twine(rank) + " values");
+    for (int64_t d = 0; d < rank; ++d)
       scales.push_back(ShapedType::isDynamic(in[d])
                            ? 1.0
                            : double(sizes[d]) / double(in[d]));
   } else {
-    if (scales.size() != 4)
-      return ctx.fail("scales must have 4 values");
-    for (unsigned d = 0; d < 4; ++d)
+    if ((int64_t)scales.size() != rank)
+      return ctx.fail("scales must have " + Twine(rank) + " values");
+    for (int64_t d = 0; d < rank; ++d)
       sizes.push_back(ShapedType::isDynamic(in[d])
                           ? (scales[d] == 1.0 ? in[d] : -1)
                           : int64_t(std::floor(in[d] * scales[d])));
   }
   for (unsigned d = 0; d < 2; ++d)
     if (sizes[d] != in[d] && !ShapedType::isDynamic(in[d]))
-      return ctx.fail("only the H and W axes can be resized");
+      return ctx.fail("the count and channel axes cannot be resized");
   if (sizes[0] == -1 || sizes[1] == -1)
-    return ctx.fail("only the H and W axes can be resized (a scale of the "
-                    "count or channels is not 1)");
+    return ctx.fail("the count and channel axes cannot be resized (a scale "
+                    "of one of them is not 1)");
   // nn.upsampling's output is floor(in * scale): nudge a scale computed
   // from sizes up until it gives that size.
-  for (unsigned d = 2; d < 4; ++d)
+  for (int64_t d = 2; d < rank; ++d)
     while (int64_t(std::floor(in[d] * scales[d])) < sizes[d])
       scales[d] = std::nextafter(scales[d], INFINITY);
   if (ctx.attrInt("antialias", 0))
@@ -219,34 +227,37 @@ LogicalResult convertResize(NodeContext &ctx, bool upsample) {
   // nn.upsampling covers PyTorch's usual exports: nearest with asymmetric
   // floor coordinates, bilinear with half-pixel or aligned corners.
   bool aligned = coordinates == "align_corners";
-  bool halfPixel =
-      coordinates == "half_pixel" ||
-      (coordinates == "pytorch_half_pixel" && sizes[2] > 1 && sizes[3] > 1);
+  ArrayRef<int64_t> resized = ArrayRef(sizes).drop_front(2);
+  bool halfPixel = coordinates == "half_pixel" ||
+                   (coordinates == "pytorch_half_pixel" &&
+                    llvm::all_of(resized, [](int64_t d) { return d > 1; }));
   bool exactScales = true;
-  for (unsigned d = 2; d < 4; ++d)
+  for (int64_t d = 2; d < rank; ++d)
     exactScales &= std::abs(in[d] * scales[d] - double(sizes[d])) <= 1e-6;
-  if (crop && (sizes[2] < 1 || sizes[3] < 1))
+  if (crop && llvm::any_of(resized, [](int64_t d) { return d < 1; }))
     return ctx.fail("the crop's size must be positive");
-  if (mode == "nearest" && coordinates == "asymmetric" && rounding == "floor")
+  if (rank == 4 && mode == "nearest" && coordinates == "asymmetric" &&
+      rounding == "floor")
     return ctx.output(ctx.op<UpSamplingOp>(
         {ctx.input(0)},
         {ctx.f64("scale_h", scales[2]), ctx.f64("scale_w", scales[3]),
          ctx.str("method", "nearest_neighbor")}));
-  if ((mode == "linear" || mode == "bilinear") && !exclude &&
+  if (rank == 4 && (mode == "linear" || mode == "bilinear") && !exclude &&
       ((aligned && exactScales) || halfPixel))
     return ctx.output(ctx.op<UpSamplingOp>(
         {ctx.input(0)},
         {ctx.f64("scale_h", scales[2]), ctx.f64("scale_w", scales[3]),
          ctx.str("method", "bilinear"),
          ctx.boolean("align_corners", aligned)}));
-  // Other modes: image.resize2d, whose coordinates follow the output size
+  // Other modes and ranks: image.resize1d/2d/3d, whose coordinates follow
+  // the output size
   // unless it is given the scales (ONNX's follow the scale: even aligned
   // corners' divide by in * scale - 1, not by out - 1).
   if (mode != "nearest" && mode != "linear" && mode != "bilinear" &&
       mode != "cubic")
     return ctx.fail("resize mode \"" + mode + "\" is not supported");
   SmallVector<NamedAttribute> attrs = {
-      ctx.ints("size", {sizes[2], sizes[3]}),
+      ctx.ints("size", resized),
       ctx.str("method", mode == "nearest" ? "nearest_neighbor"
                         : mode == "cubic" ? "cubic"
                                           : "linear"),
@@ -256,15 +267,21 @@ LogicalResult convertResize(NodeContext &ctx, bool upsample) {
   if (mode == "nearest")
     attrs.push_back(ctx.str("rounding_method", rounding));
   if (crop) {
+    SmallVector<double> crops(roi.begin() + 2, roi.begin() + rank);
+    crops.append(roi.begin() + rank + 2, roi.end());
     attrs.push_back(ctx.getBuilder().getNamedAttr(
-        "roi", ctx.getBuilder().getDenseF64ArrayAttr(
-                   {roi[2], roi[3], roi[6], roi[7]})));
+        "roi", ctx.getBuilder().getDenseF64ArrayAttr(crops)));
     attrs.push_back(ctx.f64("extrapolation_value",
                             ctx.attrFloat("extrapolation_value", 0)));
   } else if (!exactScales) {
-    attrs.push_back(ctx.f64("scale_h", scales[2]));
-    attrs.push_back(ctx.f64("scale_w", scales[3]));
+    static const char *const names[] = {"scale_d", "scale_h", "scale_w"};
+    for (int64_t d = 2; d < rank; ++d)
+      attrs.push_back(ctx.f64(names[3 - rank + d], scales[d]));
   }
+  if (rank == 3)
+    return ctx.output(ctx.op<Resize1DOp>({ctx.input(0)}, attrs));
+  if (rank == 5)
+    return ctx.output(ctx.op<Resize3DOp>({ctx.input(0)}, attrs));
   return ctx.output(ctx.op<Resize2DOp>({ctx.input(0)}, attrs));
 }
 

@@ -356,7 +356,10 @@ Value resizeAxis(Emitter &b, Value x, int64_t axis, int64_t outSize,
   return sum;
 }
 
-Value resize2d(Emitter &b, Operation *op) {
+/// image.resize1d, resize2d and resize3d: resizeAxis along each resized
+/// axis (2 onwards), then the extrapolation value where a crop sampled
+/// outside the data.
+Value resize(Emitter &b, Operation *op) {
   DictionaryAttr attrs = getOperatorAttributes(op);
   auto str = [&](StringRef name) {
     return cast<StringAttr>(attrs.get(name)).getValue();
@@ -368,36 +371,41 @@ Value resize2d(Emitter &b, Operation *op) {
     rounding = coords == "align_corners" ? "round" : "floor";
   ArrayRef<int64_t> size =
       cast<DenseI64ArrayAttr>(op->getAttr("size")).asArrayRef();
+  int64_t spatial = size.size();
+  static const char *const scaleNames[] = {"scale_d", "scale_h", "scale_w"};
+  ArrayRef<const char *> scales = ArrayRef(scaleNames).take_back(spatial);
   Value x = op->getOperand(0);
   auto roi = op->getAttrOfType<DenseF64ArrayAttr>("roi");
-  SmallVector<bool> outside[2];
-  for (int axis : {2, 3}) {
+  SmallVector<SmallVector<bool>> outside(spatial);
+  for (int64_t i = 0; i < spatial; ++i) {
     std::optional<double> scale;
-    if (auto a =
-            op->getAttrOfType<FloatAttr>(axis == 2 ? "scale_h" : "scale_w"))
+    if (auto a = op->getAttrOfType<FloatAttr>(scales[i]))
       scale = a.getValueAsDouble();
     std::optional<std::pair<double, double>> crop;
-    if (roi && roi.size() == 4)
-      crop = std::pair(roi[axis - 2], roi[axis]);
-    x = resizeAxis(b, x, axis, size[axis - 2], method, coords, rounding,
+    if (roi && roi.size() == 2 * spatial)
+      crop = std::pair(roi[i], roi[i + spatial]);
+    x = resizeAxis(b, x, i + 2, size[i], method, coords, rounding,
                    floatAttr(op, "cubic_alpha"),
-                   intAttr(op, "cubic_exclude") != 0, scale, crop,
-                   outside[axis - 2]);
+                   intAttr(op, "cubic_exclude") != 0, scale, crop, outside[i]);
   }
-  // tf_crop_and_resize: extrapolation_value where either axis sampled
-  // outside the image (those outputs are 0 so far).
+  // tf_crop_and_resize: extrapolation_value where any axis sampled
+  // outside the data (those outputs are 0 so far).
   double extrapolation = floatAttr(op, "extrapolation_value");
-  if (x && extrapolation != 0 &&
-      (llvm::is_contained(outside[0], true) ||
-       llvm::is_contained(outside[1], true))) {
+  if (x && extrapolation != 0 && llvm::any_of(outside, [](ArrayRef<bool> axis) {
+        return llvm::is_contained(axis, true);
+      })) {
     Type element = elementOf(x);
     SmallVector<Attribute> fill;
-    for (bool row : outside[0])
-      for (bool col : outside[1])
-        fill.push_back(FloatAttr::get(element, row || col ? extrapolation : 0));
+    for (int64_t n = 0; n < ShapedType::getNumElements(size); ++n) {
+      bool out = false;
+      for (int64_t i = spatial - 1, rest = n; i >= 0; rest /= size[i], --i)
+        out |= outside[i][rest % size[i]];
+      fill.push_back(FloatAttr::get(element, out ? extrapolation : 0));
+    }
+    SmallVector<int64_t> shape = {1, 1};
+    shape.append(size.begin(), size.end());
     x = b.add(x, b.constant(DenseElementsAttr::get(
-                     RankedTensorType::get({1, 1, size[0], size[1]}, element),
-                     fill)));
+                     RankedTensorType::get(shape, element), fill)));
   }
   Type out = elementOf(op->getResult(0));
   if (x && elementOf(x) != out)
@@ -817,7 +825,9 @@ void mlir::relay::decompose::addNNRewrites(AddRewrite add) {
   add("nn.group_norm", groupNorm);
   add("nn.conv1d", conv1d);
   add("variance", variance);
-  add("image.resize2d", resize2d);
+  add("image.resize1d", resize);
+  add("image.resize2d", resize);
+  add("image.resize3d", resize);
   add("image.grid_sample", gridSample);
   add("vision.roi_align", roiAlign);
   add("image.crop_and_resize", cropAndResize);

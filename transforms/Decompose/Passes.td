@@ -20,7 +20,7 @@ def Decompose : Pass<"relay-decompose", "::mlir::ModuleOp"> {
     `nn.lrn`, `nn.instance_norm`, `nn.group_norm`, `one_hot`, `cumsum`, `cumprod`,
     `topk`,
     `argsort`, `sort`, `shape_of`, `ndarray_size`, `nn.mirror_pad`, `variance`,
-    `image.resize2d`,
+    `image.resize1d`, `image.resize2d`, `image.resize3d`,
     `nn.depth_to_space`, `nn.space_to_depth`, `sequence_mask`, `nn.conv1d`,
     `nn.conv1d_transpose`, `nn.max_pool1d`, `nn.avg_pool1d`,
     `nn.adaptive_avg_pool1d`, `nn.adaptive_max_pool1d`, `nn.conv3d`,

@@ -1377,3 +1377,23 @@ relay.func @crop_and_resize_method(%d: tensor<1x3x8x8xf32>, %b: tensor<2x4xf32>,
   %c = relay.constant dense<true> : tensor<i1>
   relay.return %c : tensor<i1>
 }
+
+// -----
+
+// Tests that image.resize3d wants NCDHW data.
+relay.func @resize3d_rank(%d: tensor<1x3x8x8xf32>) -> tensor<i1> {
+  // expected-error @+1 {{image.resize3d: expected a 5-d (NCDHW) float tensor, got 'tensor<1x3x8x8xf32>'}}
+  %r = relay.image.resize3d %d {size = array<i64: 2, 2, 2>} : (tensor<1x3x8x8xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that image.resize1d wants one size.
+relay.func @resize1d_size(%d: tensor<1x3x8xf32>) -> tensor<i1> {
+  // expected-error @+1 {{image.resize1d: size must be 1 positive value}}
+  %r = relay.image.resize1d %d {size = array<i64: 2, 2>} : (tensor<1x3x8xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}

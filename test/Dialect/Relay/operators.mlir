@@ -286,6 +286,11 @@ relay.func @composite(%x: tensor<2x3x4xf32>, %i: tensor<2x3x4xi32>, %c: tensor<3
   %msd = relay.matrix_set_diag %tw, %k {k1 = 1 : i64, k2 = 1 : i64} : (tensor<3x5x2xf32>, tensor<3x1xf32>) -> !relay.incomplete
   // INFER: relay.image.crop_and_resize {{.*}} -> tensor<2x7x2x4xf32>
   %car = relay.image.crop_and_resize %img, %bx, %len {crop_size = array<i64: 7, 2>, layout = "NHWC"} : (tensor<1x3x2x4xf32>, tensor<2x4xf32>, tensor<2xi32>) -> !relay.incomplete
+  // INFER: relay.image.resize1d {{.*}} -> tensor<2x3x9xf32>
+  %rs1 = relay.image.resize1d %x {size = array<i64: 9>} : (tensor<2x3x4xf32>) -> !relay.incomplete
+  // INFER: relay.image.resize3d {{.*}} -> tensor<1x3x4x5x6xf32>
+  %rs3v = relay.reshape %img {newshape = array<i64: 1, 3, 1, 2, 4>} : (tensor<1x3x2x4xf32>) -> !relay.incomplete
+  %rs3 = relay.image.resize3d %rs3v {size = array<i64: 4, 5, 6>, method = "nearest_neighbor"} : (!relay.incomplete) -> !relay.incomplete
   // INFER: relay.nn.dilate {{.*}} -> tensor<2x5x10xf32>
   %dil = relay.nn.dilate %x {strides = array<i64: 1, 2, 3>} : (tensor<2x3x4xf32>) -> !relay.incomplete
   // INFER: relay.nn.space_to_depth {{.*}} -> tensor<1x12x1x2xf32>

@@ -153,20 +153,22 @@ def dilate_ref(a, strides, value):
 
 
 def resize_ref(a, size, method, coords):
-    """image.resize2d of NCHW `a` to `size` along H and W, linear or
-    nearest (rounding down), half_pixel or asymmetric coordinates."""
+    """image.resize1d/2d/3d of `a` (NCW, NCHW, NCDHW) to `size` along the
+    axes after the channels, linear or nearest (rounding down), half_pixel,
+    asymmetric or align_corners coordinates."""
     out = a.astype(np.float64)
-    for axis, length in zip((2, 3), size):
+    for axis, length in zip(range(2, a.ndim), size):
         n = out.shape[axis]
         i = np.arange(length, dtype=np.float64)
-        pos = i * n / length if coords == 'asymmetric' else (
-            (i + 0.5) * n / length - 0.5)
+        pos = (i * n / length if coords == 'asymmetric' else
+               i * (n - 1) / max(length - 1, 1) if coords == 'align_corners'
+               else (i + 0.5) * n / length - 0.5)
         if method == 'nearest_neighbor':
             out = np.take(out, np.clip(np.floor(pos), 0, n - 1).astype(int),
                           axis=axis)
             continue
         low = np.floor(pos)
-        t = (pos - low).reshape([-1] + [1] * (3 - axis))
+        t = (pos - low).reshape([-1] + [1] * (a.ndim - 1 - axis))
         lo = np.take(out, np.clip(low, 0, n - 1).astype(int), axis=axis)
         hi = np.take(out, np.clip(low + 1, 0, n - 1).astype(int), axis=axis)
         out = lo * (1 - t) + hi * t
@@ -1021,6 +1023,19 @@ CASES = [
       np.array([0, 1], np.int64)],
      lambda a, b, c: crop_and_resize_ref(a, b, c, (1, 5), "nearest_neighbor", 0.0,
                                          "NHWC"), 0),
+    ("image.resize1d", "image.resize1d(%a, size=[11])", [f32(2, 3, 7)],
+     lambda a: resize_ref(a, (11,), 'linear', 'half_pixel'), 1e-5),
+    ("image.resize1d (nearest, asymmetric)",
+     'image.resize1d(%a, size=[4], method="nearest_neighbor", '
+     'coordinate_transformation_mode="asymmetric", rounding_method="floor")',
+     [f32(1, 2, 9)],
+     lambda a: resize_ref(a, (4,), 'nearest_neighbor', 'asymmetric'), 0),
+    ("image.resize3d", "image.resize3d(%a, size=[3, 5, 4])", [f32(1, 2, 4, 3, 6)],
+     lambda a: resize_ref(a, (3, 5, 4), 'linear', 'half_pixel'), 1e-5),
+    ("image.resize3d (align_corners)",
+     'image.resize3d(%a, size=[5, 2, 7], '
+     'coordinate_transformation_mode="align_corners")', [f32(2, 1, 3, 4, 3)],
+     lambda a: resize_ref(a, (5, 2, 7), 'linear', 'align_corners'), 1e-5),
     ("nn.space_to_batch_nd", "nn.space_to_batch_nd(%a, block_shape=[2, 3], "
      "paddings=[[1, 0], [2, 1]], pad_value=0.5)", [f32(2, 5, 3, 4)],
      lambda a: space_to_batch_ref(a, [2, 3], [1, 0, 2, 1], 0.5), 0),
