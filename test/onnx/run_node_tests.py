@@ -198,6 +198,34 @@ def run_mode(relay_run, model, inputs, outputs, interp, tmp, results,
     if not interp and 'reference interpreter' in proc.stderr:
         # Native code did not cover the model: it ran on the interpreter.
         return False, 'not compiled: ' + proc.stderr.strip().splitlines()[-1]
+    return check_outputs(out, outputs, check)
+
+
+def run_both(relay_run, model, inputs, outputs, tmp, check=None):
+    """Both modes in one relay-run (compiled, then --interp-output): the
+    results of (interp, jit), or None when the process failed (the modes
+    then run one at a time, to tell which failed and why)."""
+    jit, interp = os.path.join(tmp, 'jit'), os.path.join(tmp, 'interp')
+    cmd = [relay_run, model, '--output', jit + '.npy',
+           '--interp-output', interp + '.npy']
+    for path in inputs:
+        cmd += ['--input', path]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        return None
+    if proc.returncode != 0:
+        return None
+    interp_result = check_outputs(interp, outputs, check)
+    if 'reference interpreter' in proc.stderr:
+        return interp_result, (False, 'not compiled: ' +
+                               proc.stderr.strip().splitlines()[-1])
+    return interp_result, check_outputs(jit, outputs, check)
+
+
+def check_outputs(out, outputs, check=None):
+    """(passed, why) for the outputs relay-run wrote at OUT against
+    `outputs` (or by `check`)."""
     if len(outputs) == 1:
         stems = [out]
     else:
@@ -269,9 +297,10 @@ def import_error(stderr, model):
 
 def run_test(relay_run, test_dir, tmp_root):
     """Runs each data set interpreted and compiled. relay-run imports the
-    model itself (one process per run: starting a tool costs more than
-    importing a node test's model), and an error it reports in the model
-    file is the importer's: the test counts as not supported."""
+    model itself (one process for both modes where it can: starting a tool
+    costs more than importing a node test's model), and an error it reports
+    in the model file is the importer's: the test counts as not
+    supported."""
     name = os.path.basename(test_dir)
     model = os.path.join(test_dir, 'model.onnx')
     results = {}
@@ -442,13 +471,21 @@ def run_data_sets(relay_run, model, test_dir, results, frozen=()):
                 values, outputs = fix(values, outputs, source)
             inputs = [save_value(os.path.join(tmp, 'input_%d' % i), v)
                       for i, v in enumerate(values) if i not in frozen]
+            check = drawn and (lambda gots, v=values, o=outputs:
+                               drawn(v, o, gots))
+            # (One process for both modes while both pass: starting
+            # relay-run and importing cost more than most node tests run.)
+            if all(results.get(m, (True, ''))[0] for m in ('interp', 'jit')):
+                both = run_both(relay_run, model, inputs, outputs, tmp, check)
+                if both:
+                    results['interp'], results['jit'] = both
+                    continue
             for interp in (True, False):
                 mode = 'interp' if interp else 'jit'
                 if results.get(mode, (True, ''))[0]:
                     results[mode] = run_mode(
                         relay_run, model, inputs, outputs, interp, tmp,
-                        results, drawn and (lambda gots, v=values, o=outputs:
-                                            drawn(v, o, gots)))
+                        results, check)
                 if 'import error' in results:
                     return results
     return results

@@ -106,6 +106,13 @@ static cl::opt<std::string> output("output",
                                             "option to the directory FILE "
                                             "as --input reads them)"),
                                    cl::cat(category));
+static cl::opt<std::string> interpOutput(
+    "interp-output",
+    cl::desc("Also run the program on the reference interpreter, after "
+             "compiled code, and write the interpreter's result here as "
+             "--output writes (to check compiled code against it in one "
+             "process)"),
+    cl::cat(category));
 static cl::opt<unsigned> bench("bench", cl::init(0),
                                cl::desc("Time N runs, print the median"),
                                cl::cat(category));
@@ -370,6 +377,30 @@ static FailureOr<ValuePtr> randomValue(Type type, std::mt19937_64 &rng) {
   return failure();
 }
 
+/// --interp-output: `module` (the program before compiled code's passes)
+/// decomposed, narrowed to `precision` and optimised as --interp runs it,
+/// then run on `args`.
+static FailureOr<ValuePtr> runOnInterpreter(ModuleOp module, StringRef entry,
+                                            const OptimizeOptions &optimize,
+                                            StringRef precision,
+                                            ArrayRef<ValuePtr> args) {
+  PassManager pm(module.getContext());
+  DecomposeOptions decomposeOptions;
+  decomposeOptions.keepOps.assign(getSortingOperators().begin(),
+                                  getSortingOperators().end());
+  pm.addPass(createDecompose(decomposeOptions));
+  if (precision == "bf16")
+    pm.addPass(createToMixedPrecision());
+  buildOptimizePipeline(pm, optimize);
+  if (failed(pm.run(module)))
+    return failure();
+  auto func = module.lookupSymbol<FuncOp>(entry);
+  if (!func)
+    return failure();
+  Interpreter interpreter(module);
+  return interpreter.call(func, args);
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
@@ -417,6 +448,11 @@ int main(int argc, char **argv) {
   if (optLevel > 3)
     return fail("-O" + Twine(optLevel.getValue()) +
                 ": the levels are -O0 to -O3");
+  if (!interpOutput.empty() && (useInterpreter || gradient ||
+                                !samplesDir.empty() || !emitObject.empty()))
+    return fail("--interp-output runs the interpreter beside compiled code "
+                "on one input: not with --interp, --gradient, --samples or "
+                "--emit-object");
   for (auto [flag, names] : {std::pair("--disable-pass", &disabledPasses),
                              std::pair("--require-pass", &requiredPasses)})
     for (const std::string &name : *names)
@@ -498,6 +534,8 @@ int main(int argc, char **argv) {
   pm.addPass(createInferTypes());
   if (failed(pm.run(*module)))
     return 1;
+  // --interp-output: the program as the interpreter runs it.
+  OwningOpRef<ModuleOp> interpModule;
   auto entryFunc = module->lookupSymbol<FuncOp>(entry);
   if (!inputFiles.empty() && entryFunc &&
       entryFunc.getBody().getNumArguments() == inputFiles.size()) {
@@ -516,12 +554,17 @@ int main(int argc, char **argv) {
       if (!module)
         return 1;
     }
+    // (The interpreter's copy keeps the program's own parameter types.)
+    if (!interpOutput.empty())
+      interpModule = module->clone();
     // Native code is for static shapes: `?` parameters take the inputs'.
     if (!useInterpreter)
       if (OwningOpRef<ModuleOp> bound =
               bindInputShapes(*module, entry, inputTypes))
         module = std::move(bound);
   }
+  if (!interpOutput.empty() && !interpModule)
+    interpModule = module->clone();
   // Composite operators become primitive ones (the interpreter and the
   // compiler implement those).
   PassManager decompose(&context);
@@ -819,6 +862,17 @@ int main(int argc, char **argv) {
       path = std::string(joined);
     }
     if (std::string error; failed(writeValueFile(*result, path, error)))
+      return fail(error);
+  }
+
+  if (interpModule) {
+    phase("Run (interpreter, --interp-output)");
+    FailureOr<ValuePtr> result =
+        runOnInterpreter(*interpModule, entry, compileOptions.optimize,
+                         precision, samples.front().args);
+    if (failed(result))
+      return 1;
+    if (std::string error; failed(writeValueFile(*result, interpOutput, error)))
       return fail(error);
   }
 
