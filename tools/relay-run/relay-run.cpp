@@ -396,7 +396,9 @@ static FailureOr<ValuePtr> runOnInterpreter(ModuleOp module, StringRef entry,
     return failure();
   auto func = module.lookupSymbol<FuncOp>(entry);
   if (!func)
-    return failure();
+    return module.emitError() << "--interp-output: the program has no "
+                                 "function @"
+                              << entry;
   Interpreter interpreter(module);
   return interpreter.call(func, args);
 }
