@@ -5,8 +5,8 @@
 // ones (the last section of RelayOperators.td): elementwise tests, the
 // `*_like` operators, reverse, tile, repeat, l2_normalize, one_hot, cumsum,
 // depth_to_space, space_to_depth, topk, argsort, sort, shape_of,
-// ndarray_size, mirror_pad, image.resize1d/2d/3d, image.grid_sample and
-// vision.roi_align.
+// ndarray_size, mirror_pad, image.resize1d/2d/3d, image.grid_sample,
+// image.affine_grid, vision.roi_align and vision.multibox_prior.
 //
 //===----------------------------------------------------------------------===//
 
@@ -519,6 +519,52 @@ static RelationStatus cropAndResizeRelation(RelationArgs &args) {
       makeTensor(args.getContext(), dims, dtype ? dtype : data.dtype));
 }
 
+/// image.affine_grid: transforms [N, 2, 3] (float) give the grid [N, 2,
+/// H, W] of target_shape (H, W), both above 1 (TVM's step divides by them
+/// less one).
+static RelationStatus affineGridRelation(RelationArgs &args) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  if (data.getRank() != 3 || !isFloatLike(data.dtype) ||
+      failed(unifyDims(data.dims[1], Dim::of(2))) ||
+      failed(unifyDims(data.dims[2], Dim::of(3))))
+    return args.fail("expected affine transforms [N, 2, 3] (float), got " +
+                     typeStr(args.getInput(0)));
+  SmallVector<int64_t> size = args.getInts("target_shape");
+  if (size.size() != 2 || size[0] <= 1 || size[1] <= 1)
+    return args.fail("target_shape must be two sizes above 1 (height, "
+                     "width)");
+  SmallVector<Dim> dims = {data.dims[0], Dim::of(2), Dim::of(size[0]),
+                           Dim::of(size[1])};
+  return args.solve(makeTensor(args.getContext(), dims, data.dtype));
+}
+
+/// vision.multibox_prior: an NCHW map (float) gives [1, H * W * (sizes +
+/// ratios - 1), 4] boxes of its dtype.
+static RelationStatus multiboxPriorRelation(RelationArgs &args) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  if (data.getRank() != 4 || !isFloatLike(data.dtype))
+    return args.fail("expected a 4-d (NCHW) float tensor, got " +
+                     typeStr(args.getInput(0)));
+  auto floats = [&](StringRef name) {
+    auto a = dyn_cast_or_null<DenseF64ArrayAttr>(args.getAttr(name));
+    return a ? SmallVector<double>(a.asArrayRef()) : SmallVector<double>();
+  };
+  SmallVector<double> sizes = floats("sizes"), ratios = floats("ratios");
+  if (sizes.empty() || ratios.empty())
+    return args.fail("sizes and ratios must each have a value");
+  if (llvm::any_of(sizes, [](double v) { return !(v > 0); }) ||
+      llvm::any_of(ratios, [](double v) { return !(v > 0); }))
+    return args.fail("sizes and ratios must be positive");
+  if (floats("steps").size() != 2 || floats("offsets").size() != 2)
+    return args.fail("steps and offsets must have 2 values (y, x)");
+  Dim boxes = mulDims(data.product(2, 4),
+                      Dim::of(int64_t(sizes.size() + ratios.size() - 1)));
+  return args.solve(makeTensor(args.getContext(),
+                               {Dim::of(1), boxes, Dim::of(4)}, data.dtype));
+}
+
 /// vision.roi_align: data [N, C, H, W] (float) pooled over rois [R, 5]
 /// (the data's dtype) is [R, C, pooled_h, pooled_w].
 static RelationStatus roiAlignRelation(RelationArgs &args) {
@@ -918,6 +964,8 @@ void mlir::relay::registerCompositeRelations() {
   registerTypeRelation("GridSample", gridSampleRelation);
   registerTypeRelation("RoiAlign", roiAlignRelation);
   registerTypeRelation("CropAndResize", cropAndResizeRelation);
+  registerTypeRelation("AffineGrid", affineGridRelation);
+  registerTypeRelation("MultiboxPrior", multiboxPriorRelation);
   registerTypeRelation("ShapeOf", [](RelationArgs &args) {
     return shapeOfRelation(args, /*size=*/false);
   });

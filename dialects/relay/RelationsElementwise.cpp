@@ -1,7 +1,8 @@
 //===- RelationsElementwise.cpp - Elementwise type relations ----*- C++ -*-===//
 //
 // Identity, Broadcast, BroadcastToBool, Cast, the initialisers (Init, Full,
-// FullLike), Where, and the per-channel relations (BiasAdd, PRelu).
+// FullLike), Where, the per-channel relations (BiasAdd, PRelu) and
+// FixedPointMultiply.
 //
 //===----------------------------------------------------------------------===//
 
@@ -298,7 +299,26 @@ static RelationStatus dropoutRelation(RelationArgs &args) {
   return args.solve(TupleType::get(args.getContext(), {data, data}));
 }
 
+/// fixed_point_multiply: an int32 tensor's type; the multiplier a Q31
+/// value (int32), the shift within [-32, 32].
+static RelationStatus fixedPointMultiplyRelation(RelationArgs &args) {
+  TensorInfo info;
+  READ_TENSOR_OR_RETURN(args, 0, info);
+  if (!info.dtype.isSignlessInteger(32))
+    return args.fail("expected an int32 tensor, got " +
+                     typeStr(args.getInput(0)));
+  int64_t multiplier = args.getInt("multiplier", 0),
+          shift = args.getInt("shift", 0);
+  if (multiplier < INT32_MIN || multiplier > INT32_MAX)
+    return args.fail("multiplier must be an int32 value, got " +
+                     Twine(multiplier));
+  if (shift < -32 || shift > 32)
+    return args.fail("shift must be within [-32, 32], got " + Twine(shift));
+  return args.solve(args.getInput(0));
+}
+
 void mlir::relay::registerElementwiseRelations() {
+  registerTypeRelation("FixedPointMultiply", fixedPointMultiplyRelation);
   registerTypeRelation("Identity", identityRelation);
   registerTypeRelation("Broadcast", [](RelationArgs &args) {
     return broadcastRelation(args, /*toBool=*/false);

@@ -1,10 +1,10 @@
 //===- RelationsNN.cpp - Neural-network type relations ----------*- C++ -*-===//
 //
 // Conv2D, Conv2DTranspose, Dense/Matmul, BatchMatmul, Pool2D, GlobalPool2D,
-// AdaptivePool2D, BatchNorm, LayerNorm and UpSampling, and the 1-d and 3-d
-// convolutions and poolings. Where TVM can infer a
-// weight's type from the attributes (`channels`, `kernel_size`, `units`) so
-// can these.
+// AdaptivePool2D, BatchNorm, LayerNorm, UpSampling and UpSampling3D,
+// Dilation2D, Correlation, and the 1-d and 3-d convolutions and poolings. Where
+// TVM can infer a weight's type from the attributes (`channels`, `kernel_size`,
+// `units`) so can these.
 //
 //===----------------------------------------------------------------------===//
 
@@ -648,6 +648,15 @@ static RelationStatus adaptivePool2dRelation(RelationArgs &args, bool global) {
   return args.solve(makeTensor(args.getContext(), out, data.dtype));
 }
 
+/// An upsampled size as TVM computes it: round(size * scale) in float32,
+/// half to even (its relation's tvm::round of a constant).
+static Dim scaledDim(Dim d, double scale) {
+  if (!d.isStatic())
+    return Dim::any();
+  return Dim::of(static_cast<int64_t>(
+      std::nearbyint(static_cast<float>(d.size) * static_cast<float>(scale))));
+}
+
 static RelationStatus upsamplingRelation(RelationArgs &args) {
   TensorInfo data;
   READ_TENSOR_OR_RETURN(args, 0, data);
@@ -666,14 +675,150 @@ static RelationStatus upsamplingRelation(RelationArgs &args) {
     return args.fail("scale_h and scale_w must be positive");
   SmallVector<Dim> out = data.dims;
   int64_t axes[2] = {layout->h, layout->w};
-  for (int i = 0; i < 2; ++i) {
-    Dim d = data.dims[axes[i]];
-    out[axes[i]] =
-        d.isStatic()
-            ? Dim::of(static_cast<int64_t>(std::floor(d.size * scales[i])))
-            : Dim::any();
+  for (int i = 0; i < 2; ++i)
+    out[axes[i]] = scaledDim(data.dims[axes[i]], scales[i]);
+  return args.solve(makeTensor(args.getContext(), out, data.dtype));
+}
+
+/// nn.upsampling3d: NCDHW or NDHWC, each of D, H, W scaled as
+/// nn.upsampling's.
+static RelationStatus upsampling3dRelation(RelationArgs &args) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  StringRef layout = args.getString("layout", "NCDHW");
+  if (layout != "NCDHW" && layout != "NDHWC")
+    return args.fail("layout must be NCDHW or NDHWC, got \"" + layout + "\"");
+  if (data.getRank() != 5 || !isFloatLike(data.dtype))
+    return args.fail("expected a 5-d (" + layout + ") float tensor, got " +
+                     typeStr(args.getInput(0)));
+  StringRef method = args.getString("method", "nearest_neighbor");
+  if (method != "nearest_neighbor" && method != "trilinear")
+    return args.fail("method must be \"nearest_neighbor\" or \"trilinear\", "
+                     "got \"" +
+                     method + "\"");
+  StringRef coords =
+      args.getString("coordinate_transformation_mode", "half_pixel");
+  if (coords != "half_pixel" && coords != "align_corners" &&
+      coords != "asymmetric")
+    return args.fail("coordinate_transformation_mode must be half_pixel, "
+                     "align_corners or asymmetric, got \"" +
+                     coords + "\"");
+  static const char *const names[] = {"scale_d", "scale_h", "scale_w"};
+  SmallVector<Dim> out = data.dims;
+  int64_t first = layout == "NCDHW" ? 2 : 1;
+  for (int i = 0; i < 3; ++i) {
+    double scale = args.getFloat(names[i], 1.0);
+    if (!(scale > 0))
+      return args.fail(Twine(names[i]) + " must be positive");
+    out[first + i] = scaledDim(data.dims[first + i], scale);
+    if (out[first + i].isStatic() && out[first + i].size <= 0)
+      return args.fail(Twine(names[i]) + " leaves no output");
   }
   return args.solve(makeTensor(args.getContext(), out, data.dtype));
+}
+
+/// image.dilation2d: data NCHW (weight [C, KH, KW], IHW) or NHWC (weight
+/// [KH, KW, C], HWI); the output's size as a convolution's.
+static RelationStatus dilation2dRelation(RelationArgs &args) {
+  TensorInfo data, weight;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  READ_TENSOR_OR_RETURN(args, 1, weight);
+  StringRef layout = args.getString("data_layout", "NCHW"),
+            kernel = args.getString("kernel_layout", "IHW");
+  bool nchw = layout == "NCHW";
+  if ((layout != "NCHW" && layout != "NHWC") ||
+      kernel != (nchw ? "IHW" : "HWI"))
+    return args.fail("data_layout and kernel_layout must be NCHW and IHW or "
+                     "NHWC and HWI, got " +
+                     layout + " and " + kernel);
+  if (data.getRank() != 4)
+    return args.fail("expected a 4-d (" + layout + ") data tensor, got " +
+                     typeStr(args.getInput(0)));
+  int64_t c = nchw ? 1 : 3, h = nchw ? 2 : 1;
+  if (weight.getRank() != 3 || weight.dtype != data.dtype ||
+      failed(unifyDims(weight.dims[nchw ? 0 : 2], data.dims[c])))
+    return args.fail(
+        "expected a weight [" + Twine(nchw ? "C, KH, KW" : "KH, KW, C") +
+        "] of the data's channels and dtype, got " + typeStr(args.getInput(1)));
+  SmallVector<int64_t> strides = args.getInts("strides", {1, 1}),
+                       dilations = args.getInts("dilations", {1, 1});
+  if (strides.size() != 2 || dilations.size() != 2)
+    return args.fail("strides and dilations must have 2 values");
+  FailureOr<std::array<int64_t, 4>> pad = readPadding(args);
+  if (failed(pad) || failed(checkPositive(args, "strides", strides)) ||
+      failed(checkPositive(args, "dilations", dilations)))
+    return RelationStatus::Failed;
+  SmallVector<Dim> out = data.dims;
+  for (int i = 0; i < 2; ++i) {
+    Dim k = weight.dims[nchw ? i + 1 : i];
+    if (!k.isStatic()) {
+      out[h + i] = Dim::any();
+      continue;
+    }
+    FailureOr<Dim> size = windowOutput(
+        args, data.dims[h + i], (*pad)[i] + (*pad)[i + 2], k.size, dilations[i],
+        strides[i], /*ceil=*/false, i ? "width" : "height");
+    if (failed(size))
+      return RelationStatus::Failed;
+    out[h + i] = *size;
+  }
+  return args.solve(
+      makeTensor(args.getContext(), out, outDtype(args, data.dtype)));
+}
+
+/// nn.correlation: two NCHW maps of one type; [N, (2r + 1)^2, out_h,
+/// out_w], r = max_displacement / stride2, each output size ceil((padded -
+/// 2 * border) / stride1), border = max_displacement + (kernel_size - 1) /
+/// 2.
+static RelationStatus correlationRelation(RelationArgs &args) {
+  TensorInfo a, b;
+  READ_TENSOR_OR_RETURN(args, 0, a);
+  READ_TENSOR_OR_RETURN(args, 1, b);
+  if (args.getString("layout", "NCHW") != "NCHW")
+    return args.fail("layout must be NCHW");
+  if (a.getRank() != 4 || !isFloatLike(a.dtype))
+    return args.fail("expected a 4-d (NCHW) float tensor, got " +
+                     typeStr(args.getInput(0)));
+  bool same = b.getRank() == 4 && b.dtype == a.dtype;
+  for (int64_t i = 0; same && i < 4; ++i)
+    same = succeeded(unifyDims(a.dims[i], b.dims[i]));
+  if (!same)
+    return args.fail("expected data2 of data1's type " +
+                     typeStr(args.getInput(0)) + ", got " +
+                     typeStr(args.getInput(1)));
+  int64_t k = args.getInt("kernel_size", 1),
+          disp = args.getInt("max_displacement", 1),
+          s1 = args.getInt("stride1", 1), s2 = args.getInt("stride2", 1);
+  if (k <= 0 || k % 2 == 0)
+    return args.fail("kernel_size must be a positive odd number, got " +
+                     Twine(k));
+  if (disp < 0 || s1 <= 0 || s2 <= 0)
+    return args.fail("max_displacement must be non-negative and stride1, "
+                     "stride2 positive");
+  SmallVector<int64_t> p = args.getInts("padding", {0, 0});
+  if ((p.size() != 2 && p.size() != 4) ||
+      llvm::any_of(p, [](int64_t v) { return v < 0; }))
+    return args.fail("padding must be 2 or 4 non-negative values");
+  int64_t pads[2] = {p.size() == 2 ? 2 * p[0] : p[0] + p[2],
+                     p.size() == 2 ? 2 * p[1] : p[1] + p[3]};
+  int64_t border = disp + (k - 1) / 2, radius = disp / s2;
+  SmallVector<Dim> out = {a.dims[0],
+                          Dim::of((2 * radius + 1) * (2 * radius + 1)),
+                          Dim::any(), Dim::any()};
+  for (int i = 0; i < 2; ++i) {
+    Dim in = a.dims[2 + i];
+    if (!in.isStatic())
+      continue;
+    int64_t span = in.size + pads[i] - 2 * border;
+    if (span <= 0)
+      return args.fail("the " + Twine(i ? "width" : "height") + " " +
+                       Twine(in.size) + " plus padding " + Twine(pads[i]) +
+                       " leaves no position " + Twine(border) +
+                       " from each side (max_displacement plus the kernel's "
+                       "radius)");
+    out[2 + i] = Dim::of((span + s1 - 1) / s1);
+  }
+  return args.solve(makeTensor(args.getContext(), out, a.dtype));
 }
 
 //===----------------------------------------------------------------------===//
@@ -1012,6 +1157,9 @@ void mlir::relay::registerNNRelations() {
     return adaptivePool2dRelation(args, /*global=*/false);
   });
   registerTypeRelation("UpSampling", upsamplingRelation);
+  registerTypeRelation("UpSampling3D", upsampling3dRelation);
+  registerTypeRelation("Dilation2D", dilation2dRelation);
+  registerTypeRelation("Correlation", correlationRelation);
   registerTypeRelation("BatchNorm", [](RelationArgs &args) {
     return normRelation(args, /*batchNorm=*/true);
   });

@@ -2,7 +2,8 @@
 //
 // Reshape, ReshapeLike, Transpose, Squeeze, ExpandDims, Concatenate, Split,
 // Stack, Take, Gather, ScatterElements, ScatterND, StridedSlice,
-// BroadcastTo, LayoutTransform, BatchFlatten and Pad.
+// BroadcastTo, LayoutTransform, BatchFlatten, Pad, ReverseSequence and
+// SliceLike.
 //
 //===----------------------------------------------------------------------===//
 
@@ -774,7 +775,73 @@ static RelationStatus layoutTransformRelation(RelationArgs &args) {
   return args.solve(makeTensor(args.getContext(), out, in.dtype));
 }
 
+/// reverse_sequence: the data's type; seq_lengths holds one integer per
+/// entry along batch_axis, which differs from seq_axis.
+static RelationStatus reverseSequenceRelation(RelationArgs &args) {
+  TensorInfo data, lengths;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  READ_TENSOR_OR_RETURN(args, 1, lengths);
+  if (data.getRank() < 2)
+    return args.fail("expected data of rank 2 or more, got " +
+                     typeStr(args.getInput(0)));
+  FailureOr<int64_t> seq = normalizeAxis(args, args.getInt("seq_axis", 1),
+                                         data.getRank(), "seq_axis");
+  if (failed(seq))
+    return RelationStatus::Failed;
+  FailureOr<int64_t> batch = normalizeAxis(args, args.getInt("batch_axis", 0),
+                                           data.getRank(), "batch_axis");
+  if (failed(batch))
+    return RelationStatus::Failed;
+  if (*seq == *batch)
+    return args.fail("seq_axis and batch_axis must differ");
+  if (lengths.getRank() != 1 || !isa<IntegerType>(lengths.dtype) ||
+      failed(unifyDims(lengths.dims[0], data.dims[*batch])))
+    return args.fail("seq_lengths must hold one integer per batch entry (" +
+                     toString(data.dims[*batch]) + "), got " +
+                     typeStr(args.getInput(1)));
+  return args.solve(args.getInput(0));
+}
+
+/// slice_like: the data with the sizes of shape_like along `axes` (the
+/// leading axes both have when absent), none of them larger than the
+/// data's.
+static RelationStatus sliceLikeRelation(RelationArgs &args) {
+  TensorInfo data, like;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  READ_TENSOR_OR_RETURN(args, 1, like);
+  SmallVector<int64_t> axes;
+  if (std::optional<SmallVector<int64_t>> given = args.getOptionalInts("axes");
+      given && !given->empty()) {
+    for (int64_t axis : *given) {
+      FailureOr<int64_t> a = normalizeAxis(args, axis, data.getRank());
+      if (failed(a))
+        return RelationStatus::Failed;
+      if (*a >= like.getRank())
+        return args.fail("axis " + Twine(axis) +
+                         " is out of range for "
+                         "shape_like " +
+                         typeStr(args.getInput(1)));
+      axes.push_back(*a);
+    }
+  } else {
+    for (int64_t i = 0; i < std::min(data.getRank(), like.getRank()); ++i)
+      axes.push_back(i);
+  }
+  SmallVector<Dim> out = data.dims;
+  for (int64_t axis : axes) {
+    Dim want = like.dims[axis], have = data.dims[axis];
+    if (want.isStatic() && have.isStatic() && want.size > have.size)
+      return args.fail("shape_like's axis " + Twine(axis) + " (" +
+                       Twine(want.size) + ") is larger than the data's (" +
+                       Twine(have.size) + ")");
+    out[axis] = want;
+  }
+  return args.solve(makeTensor(args.getContext(), out, data.dtype));
+}
+
 void mlir::relay::registerTransformRelations() {
+  registerTypeRelation("ReverseSequence", reverseSequenceRelation);
+  registerTypeRelation("SliceLike", sliceLikeRelation);
   registerTypeRelation("Reshape", reshapeRelation);
   registerTypeRelation("ReshapeLike", reshapeLikeRelation);
   registerTypeRelation("BatchFlatten", batchFlattenRelation);

@@ -1366,6 +1366,148 @@ def Relay_SequenceMaskOp
                        DefaultValuedAttr<I64Attr, "0">:$axis);
 }
 
+def Relay_ReverseSequenceOp
+    : Relay_OperatorOp<"reverse_sequence", "ReverseSequence", "Injective", 2,
+                       3> {
+  let summary = "Reverses each batch entry's first `seq_lengths[b]` "
+                "elements along `seq_axis`";
+  let description = [{
+    TVM's `reverse_sequence` (TensorFlow's ReverseSequence): along
+    `seq_axis`, batch entry b (along `batch_axis`) has its first
+    min(seq_lengths[b], length) elements reversed and the rest kept; a
+    length of 1 or less keeps them all.
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$seq_lengths,
+                       DefaultValuedAttr<I64Attr, "1">:$seq_axis,
+                       DefaultValuedAttr<I64Attr, "0">:$batch_axis);
+}
+
+def Relay_SliceLikeOp
+    : Relay_OperatorOp<"slice_like", "SliceLike", "Injective", 2, 10> {
+  let summary = "The leading part of `data` of `shape_like`'s sizes along "
+                "`axes` (all axes when absent)";
+  let arguments = (ins AnyType:$data, AnyType:$shape_like,
+                       OptionalAttr<DenseI64ArrayAttr>:$axes);
+}
+
+def Relay_UpSampling3DOp
+    : Relay_OperatorOp<"nn.upsampling3d", "UpSampling3D", "Injective", 1, 2> {
+  let summary = "Scales D, H and W by `scale_d`, `scale_h` and `scale_w` "
+                "(nearest or trilinear)";
+  let description = [{
+    TVM's `nn.upsampling3d`: the result's depth, height and width are the
+    data's times the scales, rounded to the nearest (half to even); the
+    samples are image.resize3d's with `coordinate_transformation_mode`.
+    `layout` NCDHW or NDHWC; `method` nearest_neighbor or trilinear.
+  }];
+  let arguments = (ins AnyType:$data,
+                       DefaultValuedAttr<F64Attr, "1.0">:$scale_d,
+                       DefaultValuedAttr<F64Attr, "1.0">:$scale_h,
+                       DefaultValuedAttr<F64Attr, "1.0">:$scale_w,
+                       DefaultValuedStrAttr<StrAttr, "NCDHW">:$layout,
+                       DefaultValuedStrAttr<StrAttr, "nearest_neighbor">:$method,
+                       DefaultValuedStrAttr<StrAttr, "half_pixel">:$coordinate_transformation_mode);
+}
+
+def Relay_AffineGridOp
+    : Relay_OperatorOp<"image.affine_grid", "AffineGrid", "Injective", 1, 5> {
+  let summary = "The sampling grid of affine transforms `[N, 2, 3]` over "
+                "`target_shape` (for image.grid_sample)";
+  let description = [{
+    TVM's `image.affine_grid`: `[N, 2, H, W]` (H, W > 1) with (x, y) at
+    each target pixel the transform applied to its normalised position
+    (x, y, 1): x = -1 + j (2 - 1e-7) / (W - 1) at column j, y likewise
+    over the rows (TVM's step, which keeps the last sample just inside).
+  }];
+  let arguments = (ins AnyType:$data, DenseI64ArrayAttr:$target_shape);
+}
+
+def Relay_Dilation2DOp
+    : Relay_OperatorOp<"image.dilation2d", "Dilation2D", "OutEWiseFusable", 2,
+                       2> {
+  let summary = "Morphological dilation: the greatest `data + weight` over "
+                "each window (TensorFlow's Dilation2D)";
+  let description = [{
+    TVM's `image.dilation2d`: out[n, c, y, x] = max over (ky, kx) of
+    data[n, c, y * sh + ky * dh - pad_top, x * sw + kx * dw - pad_left] +
+    weight[c, ky, kx], padding reading as zero. `data_layout` NCHW (weight
+    `[C, KH, KW]`, kernel_layout IHW) or NHWC (weight `[KH, KW, C]`, HWI);
+    `padding` 2 or 4 values as nn.conv2d's.
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$weight,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0}">:$padding,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
+                       DefaultValuedStrAttr<StrAttr, "NCHW">:$data_layout,
+                       DefaultValuedStrAttr<StrAttr, "IHW">:$kernel_layout,
+                       OptionalAttr<TypeAttr>:$out_dtype);
+}
+
+def Relay_CorrelationOp
+    : Relay_OperatorOp<"nn.correlation", "Correlation", "OutEWiseFusable", 2,
+                       10> {
+  let summary = "FlowNet's correlation of two feature maps over "
+                "displacements up to `max_displacement`";
+  let description = [{
+    TVM's `nn.correlation` (NCHW, as topi computes it): both maps padded
+    by `padding` (height, width: each side; or before_h, before_w,
+    after_h, after_w); for each displacement (dy, dx), multiples of
+    `stride2` up to `max_displacement`, channel (dy / stride2 + r) * (2r +
+    1) + dx / stride2 + r (r = max_displacement / stride2) at (i, j) is
+    the mean, over the channels and the `kernel_size` window whose corner
+    is (i * stride1 + max_displacement, j * stride1 + max_displacement),
+    of data1 times data2 displaced by (dy, dx) (or of |data1 - data2|
+    when `is_multiply` is false). The result has ceil((padded size - 2 *
+    (max_displacement + (kernel_size - 1) / 2)) / stride1) rows and
+    columns.
+  }];
+  let arguments = (ins AnyType:$data1, AnyType:$data2,
+                       DefaultValuedAttr<I64Attr, "1">:$kernel_size,
+                       DefaultValuedAttr<I64Attr, "1">:$max_displacement,
+                       DefaultValuedAttr<I64Attr, "1">:$stride1,
+                       DefaultValuedAttr<I64Attr, "1">:$stride2,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0}">:$padding,
+                       DefaultValuedAttr<BoolAttr, "true">:$is_multiply,
+                       DefaultValuedStrAttr<StrAttr, "NCHW">:$layout);
+}
+
+def Relay_MultiboxPriorOp
+    : Relay_OperatorOp<"vision.multibox_prior", "MultiboxPrior", "Opaque", 1,
+                       5> {
+  let summary = "SSD's prior (anchor) boxes for each position of a feature "
+                "map";
+  let description = [{
+    TVM's `vision.multibox_prior`: for an NCHW map of H x W, `[1, H * W *
+    (S + R - 1), 4]` boxes (left, top, right, bottom, normalised), at each
+    position centred at ((x + offsets[1]) * steps[1], (y + offsets[0]) *
+    steps[0]) (a step of 0 or less is 1 / W or 1 / H): one box per size
+    (ratio 1; TVM's kernel does not read ratios[0]), then sizes[0] with
+    each further ratio r, half-width size * H / W * sqrt(r) / 2 and
+    half-height size / sqrt(r) / 2; `clip` clamps them to [0, 1]. The
+    data's values are not read.
+  }];
+  let arguments = (ins AnyType:$data,
+                       DefaultValuedAttr<DenseF64ArrayAttr, "{1.0}">:$sizes,
+                       DefaultValuedAttr<DenseF64ArrayAttr, "{1.0}">:$ratios,
+                       DefaultValuedAttr<DenseF64ArrayAttr, "{-1.0, -1.0}">:$steps,
+                       DefaultValuedAttr<DenseF64ArrayAttr, "{0.5, 0.5}">:$offsets,
+                       DefaultValuedAttr<BoolAttr, "false">:$clip);
+}
+
+def Relay_FixedPointMultiplyOp
+    : Relay_OperatorOp<"fixed_point_multiply", "FixedPointMultiply",
+                       "ElemWise", 1, 10> {
+  let summary = "Multiplies int32 values by the fixed-point number "
+                "`multiplier` * 2^(`shift` - 31), rounding to nearest";
+  let description = [{
+    TVM's `fixed_point_multiply` (its q_multiply_shift): x * multiplier
+    (a Q31 value) in 64 bits, shifted left by `shift` when it is positive,
+    then right by 31 - `shift` (31 when `shift` is positive) rounding half
+    up.
+  }];
+  let arguments = (ins AnyType:$data, I64Attr:$multiplier, I64Attr:$shift);
+}
+
 include "dialects/relay/RelayQnnOperators.td"
 include "dialects/relay/RelayDynamicOperators.td"
 

@@ -216,8 +216,8 @@ LogicalResult convertResize(NodeContext &ctx, bool upsample) {
   if (sizes[0] == -1 || sizes[1] == -1)
     return ctx.fail("the count and channel axes cannot be resized (a scale "
                     "of one of them is not 1)");
-  // nn.upsampling's output is floor(in * scale): nudge a scale computed
-  // from sizes up until it gives that size.
+  // ONNX's output is floor(in * scale): nudge a scale computed from sizes
+  // up until it gives that size.
   for (int64_t d = 2; d < rank; ++d)
     while (int64_t(std::floor(in[d] * scales[d])) < sizes[d])
       scales[d] = std::nextafter(scales[d], INFINITY);
@@ -236,13 +236,20 @@ LogicalResult convertResize(NodeContext &ctx, bool upsample) {
     exactScales &= std::abs(in[d] * scales[d] - double(sizes[d])) <= 1e-6;
   if (crop && llvm::any_of(resized, [](int64_t d) { return d < 1; }))
     return ctx.fail("the crop's size must be positive");
-  if (rank == 4 && mode == "nearest" && coordinates == "asymmetric" &&
+  // nn.upsampling sizes its result as TVM does, round(in * scale) in
+  // float32; ONNX floors: usable only where the two agree.
+  bool upsamplingSizes = rank == 4;
+  for (int64_t d = 2; d < rank; ++d)
+    upsamplingSizes &=
+        ShapedType::isDynamic(in[d]) ||
+        int64_t(std::nearbyint(float(in[d]) * float(scales[d]))) == sizes[d];
+  if (upsamplingSizes && mode == "nearest" && coordinates == "asymmetric" &&
       rounding == "floor")
     return ctx.output(ctx.op<UpSamplingOp>(
         {ctx.input(0)},
         {ctx.f64("scale_h", scales[2]), ctx.f64("scale_w", scales[3]),
          ctx.str("method", "nearest_neighbor")}));
-  if (rank == 4 && (mode == "linear" || mode == "bilinear") && !exclude &&
+  if (upsamplingSizes && (mode == "linear" || mode == "bilinear") && !exclude &&
       ((aligned && exactScales) || halfPixel))
     return ctx.output(ctx.op<UpSamplingOp>(
         {ctx.input(0)},

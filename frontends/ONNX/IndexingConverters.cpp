@@ -8,8 +8,8 @@
 // them from shapes, as Swin-T's attention masks do) a gather of the updates
 // through a constant map and a `where` over a constant mask, which fuse
 // with their neighbours; duplicate indices with a reduction apply one round
-// per multiplicity. ReverseSequence is a gather at indices computed from the
-// lengths; Compress a take at the condition's argwhere.
+// per multiplicity. ReverseSequence is relay.reverse_sequence; Compress a
+// take at the condition's argwhere.
 //
 //===----------------------------------------------------------------------===//
 
@@ -501,56 +501,18 @@ LogicalResult convertNonMaxSuppression(NodeContext &ctx) {
       {b.tupleGet(nms, 0), zero, b.tupleGet(nms, 1), one}, {}));
 }
 
-/// ReverseSequence: each batch entry's first sequence_lens[b] steps
-/// reversed, the rest as they are: a `gather` along the time axis at
-/// where(t < len[b], len[b] - 1 - t, t), the lengths a run-time input.
+/// ReverseSequence: relay.reverse_sequence (each batch entry's first
+/// sequence_lens[b] steps reversed, the lengths a run-time input).
 LogicalResult convertReverseSequence(NodeContext &ctx) {
   if (failed(ctx.checkInputs(2, 2)))
     return failure();
-  int64_t rank = ctx.rank(0);
   int64_t batchAxis = ctx.attrInt("batch_axis", 1),
           timeAxis = ctx.attrInt("time_axis", 0);
-  if (rank < 2 ||
-      !((batchAxis == 0 && timeAxis == 1) || (batchAxis == 1 && timeAxis == 0)))
-    return ctx.fail("expects data of rank 2 or more and batch_axis, "
-                    "time_axis 0 and 1 (either way)");
-  ArrayRef<int64_t> shape = ctx.shape(0);
-  int64_t steps = shape[timeAxis], batch = shape[batchAxis];
-  if (ctx.rank(1) != 1 || ctx.shape(1)[0] != batch ||
-      !isa<IntegerType>(ctx.elementType(1)))
-    return ctx.fail("sequence_lens must hold one integer per batch entry");
-  // t along the time axis and len along the batch axis, ones elsewhere.
-  SmallVector<int64_t> timeShape(rank, 1), batchShape(rank, 1);
-  timeShape[timeAxis] = steps;
-  batchShape[batchAxis] = batch;
-  SmallVector<int64_t> times;
-  for (int64_t t = 0; t < steps; ++t)
-    times.push_back(t);
-  Type i64 = IntegerType::get(ctx.getContext(), 64);
-  Value t = ctx.constant(i64Elements(ctx.getContext(), timeShape, times));
-  FailureOr<Value> len =
-      ctx.op<CastOp>({ctx.input(1)}, {ctx.type("dtype", i64)});
-  if (failed(len))
-    return failure();
-  FailureOr<Value> lens =
-      ctx.op<ReshapeOp>({*len}, {ctx.ints("newshape", batchShape)});
-  if (failed(lens))
-    return failure();
-  FailureOr<Value> last = ctx.op<SubtractOp>({*lens, ctx.scalar(1, i64)});
-  FailureOr<Value> reversed =
-      succeeded(last) ? ctx.op<SubtractOp>({*last, t}) : last;
-  FailureOr<Value> inside = ctx.op<LessOp>({t, *lens});
-  if (failed(reversed) || failed(inside))
-    return failure();
-  FailureOr<Value> index = ctx.op<WhereOp>({*inside, *reversed, t});
-  if (failed(index))
-    return failure();
-  FailureOr<Value> full = ctx.op<BroadcastToOp>(
-      {*index}, {ctx.ints("shape", SmallVector<int64_t>(shape))});
-  if (failed(full))
-    return failure();
-  return ctx.output(
-      ctx.op<GatherOp>({ctx.input(0), *full}, {ctx.i64("axis", timeAxis)}));
+  if (!((batchAxis == 0 && timeAxis == 1) || (batchAxis == 1 && timeAxis == 0)))
+    return ctx.fail("expects batch_axis and time_axis 0 and 1 (either way)");
+  return ctx.output(ctx.op<ReverseSequenceOp>(
+      {ctx.input(0), ctx.input(1)},
+      {ctx.i64("seq_axis", timeAxis), ctx.i64("batch_axis", batchAxis)}));
 }
 
 } // namespace

@@ -69,6 +69,38 @@ private:
 
 static std::string indentStr(unsigned n) { return std::string(n, ' '); }
 
+/// The shortest decimal text that reads back as `value` (an attribute's
+/// double, 0.3 rather than 0.29999999999999999), with a point or exponent.
+static std::string floatText(const APFloat &value) {
+  // At least the integer part's digits: toString(10, 1 digit) would give
+  // 1.0E+1.
+  unsigned least = 1;
+  APFloat magnitude = abs(value);
+  for (APFloat ten(value.getSemantics(), 10);
+       least < 17 && value.isFinite() &&
+       magnitude.compare(ten) != APFloat::cmpLessThan;
+       ++least)
+    (void)ten.multiply(APFloat(value.getSemantics(), 10),
+                       APFloat::rmNearestTiesToEven);
+  std::string text;
+  for (unsigned digits = least; digits <= 17; ++digits) {
+    SmallString<32> s;
+    value.toString(s, digits, 8);
+    text = std::string(s);
+    APFloat back(value.getSemantics());
+    auto status = back.convertFromString(text, APFloat::rmNearestTiesToEven);
+    if (!status) {
+      llvm::consumeError(status.takeError());
+      continue;
+    }
+    if (back.bitwiseIsEqual(value))
+      break;
+  }
+  if (text.find_first_of(".eE") == std::string::npos)
+    text += ".0";
+  return text;
+}
+
 //===----------------------------------------------------------------------===//
 // Types
 //===----------------------------------------------------------------------===//
@@ -383,28 +415,16 @@ FailureOr<std::string> Exporter::attrValue(StringRef name, Attribute a,
   }
   if (auto arr = dyn_cast<DenseF64ArrayAttr>(a)) {
     std::string s = "[";
-    for (auto [i, x] : llvm::enumerate(arr.asArrayRef())) {
-      SmallString<32> text;
-      APFloat(x).toString(text, 0, 8);
-      std::string v(text);
-      if (v.find_first_of(".eE") == std::string::npos)
-        v += ".0";
-      s += (i ? ", " : "") + v + "f";
-    }
+    for (auto [i, x] : llvm::enumerate(arr.asArrayRef()))
+      s += (i ? ", " : "") + floatText(APFloat(x)) + "f";
     return s + "]";
   }
   if (auto b = dyn_cast<BoolAttr>(a))
     return std::string(b.getValue() ? "True" : "False");
   if (auto i = dyn_cast<IntegerAttr>(a))
     return std::to_string(i.getInt());
-  if (auto f = dyn_cast<FloatAttr>(a)) {
-    SmallString<32> text;
-    f.getValue().toString(text, 0, 8);
-    std::string s(text);
-    if (s.find_first_of(".eE") == std::string::npos)
-      s += ".0";
-    return s + "f";
-  }
+  if (auto f = dyn_cast<FloatAttr>(a))
+    return floatText(f.getValue()) + "f";
   if (auto s = dyn_cast<StringAttr>(a)) {
     std::string escaped;
     for (char c : s.getValue())

@@ -132,8 +132,9 @@ FailureOr<Attribute> Importer::convertAttr(StringRef opName, const Token &name,
       "strides",     "padding",   "dilation",      "kernel_size", "pool_size",
       "output_size", "newshape",  "shape",         "axes",        "begin",
       "end",         "pad_width", "output_padding"};
-  static const llvm::StringSet<> floats = {
-      "a_min", "a_max", "alpha", "epsilon", "rate", "scale_h", "scale_w"};
+  static const llvm::StringSet<> floats = {"a_min",   "a_max",  "alpha",
+                                           "epsilon", "rate",   "scale_d",
+                                           "scale_h", "scale_w"};
   static const llvm::StringSet<> bools = {
       "keepdims",      "exclude",           "center",      "scale",
       "ceil_mode",     "count_include_pad", "transpose_a", "transpose_b",
@@ -147,8 +148,10 @@ FailureOr<Attribute> Importer::convertAttr(StringRef opName, const Token &name,
                                     << StringRef(opName).drop_front(6)
                                     << " expects " << expectedKind);
   };
+  // nn.correlation's kernel_size is one odd number.
   bool isArray =
-      arrays.contains(attr) ||
+      (arrays.contains(attr) &&
+       !(attr == "kernel_size" && opName == "relay.nn.correlation")) ||
       (attr == "axis" && axisArrays.contains(opName)) ||
       (attr == "indices_or_sections" && value.kind == AttrValue::List);
   if (isArray) {
@@ -157,8 +160,10 @@ FailureOr<Attribute> Importer::convertAttr(StringRef opName, const Token &name,
       return bad("integers");
     return Attribute(builder.getDenseI64ArrayAttr(ints));
   }
-  // image.resize2d's crop (start_h, start_w, end_h, end_w).
-  if (attr == "roi") {
+  // image.resize2d's crop (start_h, start_w, end_h, end_w) and
+  // vision.multibox_prior's lists.
+  if (attr == "roi" || attr == "sizes" || attr == "ratios" || attr == "steps" ||
+      attr == "offsets") {
     SmallVector<double> numbers;
     if (!flattenNumbers(value, numbers))
       return bad("numbers");

@@ -72,6 +72,7 @@ void mlir::relay::populateDecompositionPatterns(
   addLossRewrites(add);
   addIndexRewrites(add);
   addEinsumRewrites(add);
+  addImageRewrites(add);
 }
 
 bool mlir::relay::hasDecomposition(StringRef opName) {

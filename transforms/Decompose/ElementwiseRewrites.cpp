@@ -1,12 +1,14 @@
 //===- ElementwiseRewrites.cpp - Elementwise composites ---------*- C++ -*-===//
 //
 // fast_*, trunc_divide, trunc_mod, isnan, isinf, isfinite, cast_like,
-// broadcast_to_like, nn.fast_softmax.
+// broadcast_to_like, nn.fast_softmax, fixed_point_multiply.
 //
 //===----------------------------------------------------------------------===//
 
 #include "transforms/Decompose/Rewrites.h"
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 
 using namespace mlir;
@@ -31,9 +33,27 @@ Value isInf(Emitter &b, Value x) {
       {b.op<AbsOp>({x}), b.scalar(std::numeric_limits<double>::infinity(), x)});
 }
 
+/// fixed_point_multiply as TVM's q_multiply_shift computes it: in 64 bits,
+/// (x << max(shift, 0)) * multiplier + 2^(s - 1), shifted right by s = 31
+/// + max(-shift, 0), back to int32.
+Value fixedPointMultiply(Emitter &b, Operation *op) {
+  int64_t shift = intAttr(op, "shift");
+  int64_t left = std::max<int64_t>(shift, 0),
+          right = 31 - std::min<int64_t>(shift, 0);
+  Type i64 = IntegerType::get(op->getContext(), 64);
+  Value x = b.op<CastOp>({op->getOperand(0)}, {b.type("dtype", i64)});
+  if (left)
+    x = b.op<LeftShiftOp>({x, b.scalar(double(left), x)});
+  x = b.mul(x, b.scalar(double(intAttr(op, "multiplier")), x));
+  x = b.add(x, b.scalar(std::ldexp(1.0, int(right - 1)), x));
+  x = b.op<RightShiftOp>({x, b.scalar(double(right), x)});
+  return b.op<CastOp>({x}, {b.type("dtype", elementOf(op->getOperand(0)))});
+}
+
 } // namespace
 
 void mlir::relay::decompose::addElementwiseRewrites(AddRewrite add) {
+  add("fixed_point_multiply", fixedPointMultiply);
   add("fast_exp",
       [](Emitter &b, Operation *op) { return b.op<ExpOp>(op->getOperands()); });
   add("fast_tanh", [](Emitter &b, Operation *op) {

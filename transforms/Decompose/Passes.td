@@ -29,7 +29,10 @@ def Decompose : Pass<"relay-decompose", "::mlir::ModuleOp"> {
     `unravel_index`, `invert_permutation`, `searchsorted`,
     `nn.space_to_batch_nd`, `nn.batch_to_space_nd`, `nn.dilate`,
     `sparse_to_dense`, `einsum`, `meshgrid`, `matrix_set_diag`,
-    `image.crop_and_resize`) are typed
+    `image.crop_and_resize`, `reverse_sequence`, `slice_like`,
+    `nn.upsampling3d`, `image.affine_grid`, `image.dilation2d`,
+    `nn.correlation`, `vision.multibox_prior`, `fixed_point_multiply`)
+    are typed
     by their
     relations like every operator; this pass rewrites them into the
     primitive operators that lowering and the interpreter implement, as

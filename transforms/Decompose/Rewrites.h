@@ -156,6 +156,7 @@ void addSortRewrites(AddRewrite add);
 void addLossRewrites(AddRewrite add);
 void addIndexRewrites(AddRewrite add);
 void addEinsumRewrites(AddRewrite add);
+void addImageRewrites(AddRewrite add);
 
 } // namespace mlir::relay::decompose
 

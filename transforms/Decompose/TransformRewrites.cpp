@@ -2,7 +2,8 @@
 //
 // collapse_sum_like, reverse, tile, repeat, one_hot, cumsum, cumprod,
 // depth_to_space, space_to_depth, shape_of, ndarray_size, mirror_pad,
-// space_to_batch_nd, batch_to_space_nd, dilate, meshgrid.
+// space_to_batch_nd, batch_to_space_nd, dilate, meshgrid, reverse_sequence,
+// slice_like.
 //
 //===----------------------------------------------------------------------===//
 
@@ -212,27 +213,69 @@ Value mirrorPad(Emitter &b, Operation *op) {
   return x;
 }
 
+/// 0, 1, ... along `axis` of a rank-`shape.size()` i64 constant (ones
+/// elsewhere), the positions of the data of `shape` along it.
+Value positionsAlong(Emitter &b, ArrayRef<int64_t> shape, int64_t axis) {
+  SmallVector<int64_t> positionShape(shape.size(), 1), positions;
+  positionShape[axis] = shape[axis];
+  for (int64_t i = 0; i < shape[axis]; ++i)
+    positions.push_back(i);
+  Type i64 = b.getRewriter().getI64Type();
+  return b.constant(DenseElementsAttr::get(
+      RankedTensorType::get(positionShape, i64), ArrayRef(positions)));
+}
+
+/// One length per entry along `axis` (a vector, any integer type) as i64,
+/// shaped to broadcast against data of `shape`.
+Value lengthsAlong(Emitter &b, Value lengths, ArrayRef<int64_t> shape,
+                   int64_t axis) {
+  Type i64 = b.getRewriter().getI64Type();
+  if (elementOf(lengths) != i64)
+    lengths = b.op<CastOp>({lengths}, {b.type("dtype", i64)});
+  SmallVector<int64_t> lengthShape(shape.size(), 1);
+  lengthShape[axis] = shape[axis];
+  return b.reshape(lengths, lengthShape);
+}
+
 /// where(position < length, data, mask_value), the positions along `axis`
 /// against each batch entry's length.
 Value sequenceMask(Emitter &b, Operation *op) {
   Value data = op->getOperand(0);
   ArrayRef<int64_t> shape = shapeOf(data);
-  int64_t rank = shape.size(), axis = intAttr(op, "axis");
-  Type i64 = IntegerType::get(op->getContext(), 64);
-  SmallVector<int64_t> positionShape(rank, 1), positions;
-  positionShape[axis] = shape[axis];
-  for (int64_t i = 0; i < shape[axis]; ++i)
-    positions.push_back(i);
-  Value position = b.constant(DenseElementsAttr::get(
-      RankedTensorType::get(positionShape, i64), ArrayRef(positions)));
-  Value lengths = op->getOperand(1);
-  if (elementOf(lengths) != i64)
-    lengths = b.op<CastOp>({lengths}, {b.type("dtype", i64)});
-  SmallVector<int64_t> lengthShape(rank, 1);
-  lengthShape[1 - axis] = shape[1 - axis];
-  Value live = b.op<LessOp>({position, b.reshape(lengths, lengthShape)});
+  int64_t axis = intAttr(op, "axis");
+  Value live =
+      b.op<LessOp>({positionsAlong(b, shape, axis),
+                    lengthsAlong(b, op->getOperand(1), shape, 1 - axis)});
   return b.op<WhereOp>(
       {live, data, b.scalar(floatAttr(op, "mask_value"), data)});
+}
+
+/// reverse_sequence as TVM computes it: a gather along seq_axis at
+/// where(t < L, L - 1 - t, t), L each batch entry's length clamped to the
+/// axis (a length of 1 or less keeps the entry as it is).
+Value reverseSequence(Emitter &b, Operation *op) {
+  Value data = op->getOperand(0);
+  ArrayRef<int64_t> shape = shapeOf(data);
+  int64_t rank = shape.size();
+  int64_t seq = positive(intAttr(op, "seq_axis"), rank),
+          batch = positive(intAttr(op, "batch_axis"), rank);
+  Value t = positionsAlong(b, shape, seq);
+  Value lengths = lengthsAlong(b, op->getOperand(1), shape, batch);
+  Value len = b.op<MinimumOp>({lengths, b.scalar(double(shape[seq]), lengths)});
+  Value reversed =
+      b.op<SubtractOp>({b.op<SubtractOp>({len, b.scalar(1, len)}), t});
+  Value index = b.op<WhereOp>({b.op<LessOp>({t, len}), reversed, t});
+  index = b.op<BroadcastToOp>({index}, {b.ints("shape", shape)});
+  return b.op<GatherOp>({data, index}, {b.i64("axis", seq)});
+}
+
+/// slice_like: the leading part of the data of the result's shape.
+Value sliceLike(Emitter &b, Operation *op) {
+  ArrayRef<int64_t> out = shapeOf(op->getResult(0));
+  return b.op<StridedSliceOp>(
+      {op->getOperand(0)},
+      {b.ints("begin", SmallVector<int64_t>(out.size(), 0)),
+       b.ints("end", out)});
 }
 
 /// SpaceToBatchND: pad, split each spatial axis into (blocks, block), move
@@ -359,6 +402,8 @@ void mlir::relay::decompose::addTransformRewrites(AddRewrite add) {
   add("nn.batch_to_space_nd", batchToSpace);
   add("nn.dilate", dilate);
   add("sequence_mask", sequenceMask);
+  add("reverse_sequence", reverseSequence);
+  add("slice_like", sliceLike);
   add("collapse_sum_like", collapseSumLike);
   add("reverse", reverse);
   add("tile", tile);

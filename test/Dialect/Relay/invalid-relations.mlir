@@ -1397,3 +1397,143 @@ relay.func @resize1d_size(%d: tensor<1x3x8xf32>) -> tensor<i1> {
   %c = relay.constant dense<true> : tensor<i1>
   relay.return %c : tensor<i1>
 }
+
+// -----
+
+// Tests that reverse_sequence wants one length per batch entry.
+relay.func @reverse_sequence_lengths(%d: tensor<4x6xf32>, %l: tensor<3xi32>) -> tensor<i1> {
+  // expected-error @+1 {{reverse_sequence: seq_lengths must hold one integer per batch entry (4), got 'tensor<3xi32>'}}
+  %r = relay.reverse_sequence %d, %l : (tensor<4x6xf32>, tensor<3xi32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that reverse_sequence wants two different axes.
+relay.func @reverse_sequence_axes(%d: tensor<4x6xf32>, %l: tensor<4xi32>) -> tensor<i1> {
+  // expected-error @+1 {{reverse_sequence: seq_axis and batch_axis must differ}}
+  %r = relay.reverse_sequence %d, %l {seq_axis = 0 : i64} : (tensor<4x6xf32>, tensor<4xi32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that slice_like cannot grow the data.
+relay.func @slice_like_larger(%d: tensor<4x6xf32>, %l: tensor<5x2xf32>) -> tensor<i1> {
+  // expected-error @+1 {{slice_like: shape_like's axis 0 (5) is larger than the data's (4)}}
+  %r = relay.slice_like %d, %l : (tensor<4x6xf32>, tensor<5x2xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that nn.upsampling3d names its methods.
+relay.func @upsampling3d_method(%d: tensor<1x2x3x4x5xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.upsampling3d: method must be "nearest_neighbor" or "trilinear", got "bilinear"}}
+  %r = relay.nn.upsampling3d %d {method = "bilinear"} : (tensor<1x2x3x4x5xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that image.affine_grid wants [N, 2, 3] transforms.
+relay.func @affine_grid_shape(%d: tensor<2x3x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{image.affine_grid: expected affine transforms [N, 2, 3] (float), got 'tensor<2x3x3xf32>'}}
+  %r = relay.image.affine_grid %d {target_shape = array<i64: 4, 4>} : (tensor<2x3x3xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that image.affine_grid wants target sizes above 1.
+relay.func @affine_grid_target(%d: tensor<2x2x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{image.affine_grid: target_shape must be two sizes above 1 (height, width)}}
+  %r = relay.image.affine_grid %d {target_shape = array<i64: 1, 4>} : (tensor<2x2x3xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that image.dilation2d wants one weight channel per data channel.
+relay.func @dilation2d_channels(%d: tensor<1x3x8x8xf32>, %w: tensor<2x3x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{image.dilation2d: expected a weight [C, KH, KW] of the data's channels and dtype, got 'tensor<2x3x3xf32>'}}
+  %r = relay.image.dilation2d %d, %w : (tensor<1x3x8x8xf32>, tensor<2x3x3xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that image.dilation2d's window must fit the padded data.
+relay.func @dilation2d_window(%d: tensor<1x3x4x4xf32>, %w: tensor<3x3x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{image.dilation2d: the window (5) is larger than the height dimension 4 plus padding 0}}
+  %r = relay.image.dilation2d %d, %w {dilations = array<i64: 2, 2>} : (tensor<1x3x4x4xf32>, tensor<3x3x3xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that nn.correlation wants an odd kernel.
+relay.func @correlation_kernel(%a: tensor<1x3x8x8xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.correlation: kernel_size must be a positive odd number, got 2}}
+  %r = relay.nn.correlation %a, %a {kernel_size = 2 : i64} : (tensor<1x3x8x8xf32>, tensor<1x3x8x8xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that nn.correlation's displacements must leave a position.
+relay.func @correlation_border(%a: tensor<1x3x6x8xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.correlation: the height 6 plus padding 0 leaves no position 3 from each side (max_displacement plus the kernel's radius)}}
+  %r = relay.nn.correlation %a, %a {max_displacement = 3 : i64} : (tensor<1x3x6x8xf32>, tensor<1x3x6x8xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that nn.correlation wants two maps of one type.
+relay.func @correlation_types(%a: tensor<1x3x8x8xf32>, %b: tensor<1x2x8x8xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.correlation: expected data2 of data1's type 'tensor<1x3x8x8xf32>', got 'tensor<1x2x8x8xf32>'}}
+  %r = relay.nn.correlation %a, %b : (tensor<1x3x8x8xf32>, tensor<1x2x8x8xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that vision.multibox_prior wants positive sizes.
+relay.func @multibox_prior_sizes(%a: tensor<1x3x8x8xf32>) -> tensor<i1> {
+  // expected-error @+1 {{vision.multibox_prior: sizes and ratios must be positive}}
+  %r = relay.vision.multibox_prior %a {sizes = array<f64: 0.5, -0.1>} : (tensor<1x3x8x8xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that fixed_point_multiply takes int32 values only.
+relay.func @fixed_point_multiply_dtype(%a: tensor<4xi64>) -> tensor<i1> {
+  // expected-error @+1 {{fixed_point_multiply: expected an int32 tensor, got 'tensor<4xi64>'}}
+  %r = relay.fixed_point_multiply %a {multiplier = 1073741824 : i64, shift = 1 : i64} : (tensor<4xi64>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that fixed_point_multiply's shift stays within 64 bits.
+relay.func @fixed_point_multiply_shift(%a: tensor<4xi32>) -> tensor<i1> {
+  // expected-error @+1 {{fixed_point_multiply: shift must be within [-32, 32], got 40}}
+  %r = relay.fixed_point_multiply %a {multiplier = 1073741824 : i64, shift = 40 : i64} : (tensor<4xi32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}

@@ -397,3 +397,29 @@ relay.func @quantized(%x: tensor<1x2x5x5xf32>, %w: tensor<3x2x3x3xi8>, %s: tenso
   %ok = relay.constant dense<true> : tensor<i1>
   relay.return %ok : tensor<i1>
 }
+
+// Tests the image, vision and sequence operators added after TVM's
+// (reverse_sequence, slice_like, upsampling3d, affine_grid, dilation2d,
+// correlation, multibox_prior, fixed_point_multiply).
+// CHECK-LABEL: relay.func @image_vision
+// INFER-LABEL: relay.func @image_vision
+relay.func @image_vision(%x: tensor<2x3x8x9xf32>, %l: tensor<2xi64>, %v: tensor<1x2x3x4x5xf32>, %t: tensor<2x2x3xf32>, %k: tensor<3x2x3xf32>, %i: tensor<4xi32>) -> tensor<i1> {
+  // INFER: relay.reverse_sequence {{.*}} -> tensor<2x3x8x9xf32>
+  %0 = relay.reverse_sequence %x, %l {seq_axis = 2 : i64} : (tensor<2x3x8x9xf32>, tensor<2xi64>) -> !relay.incomplete
+  // INFER: relay.slice_like {{.*}} -> tensor<2x2x3x9xf32>
+  %1 = relay.slice_like %x, %t : (tensor<2x3x8x9xf32>, tensor<2x2x3xf32>) -> !relay.incomplete
+  // INFER: relay.nn.upsampling3d {{.*}} -> tensor<1x2x6x6x2xf32>
+  %2 = relay.nn.upsampling3d %v {scale_d = 2.0 : f64, scale_h = 1.5 : f64, scale_w = 0.5 : f64} : (tensor<1x2x3x4x5xf32>) -> !relay.incomplete
+  // INFER: relay.image.affine_grid {{.*}} -> tensor<2x2x4x6xf32>
+  %3 = relay.image.affine_grid %t {target_shape = array<i64: 4, 6>} : (tensor<2x2x3xf32>) -> !relay.incomplete
+  // INFER: relay.image.dilation2d {{.*}} -> tensor<2x3x5x7xf32>
+  %4 = relay.image.dilation2d %x, %k {strides = array<i64: 2, 1>, padding = array<i64: 1, 0>} : (tensor<2x3x8x9xf32>, tensor<3x2x3xf32>) -> !relay.incomplete
+  // INFER: relay.nn.correlation {{.*}} -> tensor<2x9x3x4xf32>
+  %5 = relay.nn.correlation %x, %x {max_displacement = 2 : i64, stride1 = 2 : i64, stride2 = 2 : i64, padding = array<i64: 1, 1>} : (tensor<2x3x8x9xf32>, tensor<2x3x8x9xf32>) -> !relay.incomplete
+  // INFER: relay.vision.multibox_prior {{.*}} -> tensor<1x288x4xf32>
+  %6 = relay.vision.multibox_prior %x {sizes = array<f64: 0.2, 0.4>, ratios = array<f64: 1.0, 2.0, 0.5>} : (tensor<2x3x8x9xf32>) -> !relay.incomplete
+  // INFER: relay.fixed_point_multiply {{.*}} -> tensor<4xi32>
+  %7 = relay.fixed_point_multiply %i {multiplier = 1073741824 : i64, shift = -1 : i64} : (tensor<4xi32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}

@@ -175,6 +175,113 @@ def resize_ref(a, size, method, coords):
     return out.astype(a.dtype)
 
 
+def reverse_sequence_ref(a, lengths, seq_axis, batch_axis):
+    """TVM's reverse_sequence, one element at a time: index t of batch
+    entry b reads len - 1 - t when 1 < len and t < len (len clamped to the
+    axis), else t."""
+    out = np.empty_like(a)
+    dim = a.shape[seq_axis]
+    for index in np.ndindex(*a.shape):
+        t, n = index[seq_axis], int(lengths[index[batch_axis]])
+        source = list(index)
+        if n > 1 and t < n:
+            source[seq_axis] = min(n, dim) - 1 - t
+        out[index] = a[tuple(source)]
+    return out
+
+
+def affine_grid_ref(theta, h, w):
+    """TVM's affine_grid: positions -1 + i * (2 - 1e-7) / (size - 1) in
+    float32, each pixel's (x, y, 1) through its batch entry's transform."""
+    f = np.float32
+    ys = f(-1) + np.arange(h, dtype=f) * f((2.0 - 1e-7) / (h - 1))
+    xs = f(-1) + np.arange(w, dtype=f) * f((2.0 - 1e-7) / (w - 1))
+    out = np.zeros((theta.shape[0], 2, h, w))
+    t = theta.astype(np.float64)
+    for n in range(theta.shape[0]):
+        for d in range(2):
+            out[n, d] = (t[n, d, 0] * xs[None, :] + t[n, d, 1] * ys[:, None]
+                         + t[n, d, 2])
+    return out
+
+
+def dilation2d_ref(x, w, strides, pads, dilations):
+    """Morphological dilation (NCHW data, [C, KH, KW] weight), zero
+    padding (top, left, bottom, right) as TVM's topi pads."""
+    n, c, h, wd = x.shape
+    _, kh, kw = w.shape
+    t, l, bt, r = pads
+    xp = np.zeros((n, c, h + t + bt, wd + l + r), x.dtype)
+    xp[:, :, t:t + h, l:l + wd] = x
+    oh = (h + t + bt - (kh - 1) * dilations[0] - 1) // strides[0] + 1
+    ow = (wd + l + r - (kw - 1) * dilations[1] - 1) // strides[1] + 1
+    out = np.full((n, c, oh, ow), -np.inf)
+    for y in range(oh):
+        for z in range(ow):
+            for i in range(kh):
+                for j in range(kw):
+                    v = (xp[:, :, y * strides[0] + i * dilations[0],
+                            z * strides[1] + j * dilations[1]] + w[None, :, i, j])
+                    out[:, :, y, z] = np.maximum(out[:, :, y, z], v)
+    return out
+
+
+def correlation_ref(a, b, k, disp, s1, s2, pad, multiply):
+    """TVM's topi correlation_nchw, transcribed: sums over channels and the
+    k x k window at (i * s1 + disp, j * s1 + disp) of the padded maps,
+    divided by k * k * C."""
+    n, c, h, w = a.shape
+    ph, pw = pad
+    ap = np.pad(a.astype(np.float64), ((0, 0), (0, 0), (ph, ph), (pw, pw)))
+    bp = np.pad(b.astype(np.float64), ((0, 0), (0, 0), (ph, ph), (pw, pw)))
+    border = disp + (k - 1) // 2
+    radius = disp // s2
+    size = 2 * radius + 1
+    oh = (h + 2 * ph - 2 * border + s1 - 1) // s1
+    ow = (w + 2 * pw - 2 * border + s1 - 1) // s1
+    out = np.zeros((n, size * size, oh, ow))
+    for q in range(size * size):
+        dy, dx = (q // size - radius) * s2, (q % size - radius) * s2
+        for i in range(oh):
+            for j in range(ow):
+                y1, x1 = i * s1 + disp, j * s1 + disp
+                p1 = ap[:, :, y1:y1 + k, x1:x1 + k]
+                p2 = bp[:, :, y1 + dy:y1 + dy + k, x1 + dx:x1 + dx + k]
+                v = p1 * p2 if multiply else np.abs(p1 - p2)
+                out[:, q, i, j] = v.sum(axis=(1, 2, 3)) / (k * k * c)
+    return out
+
+
+def multibox_prior_ref(h, w, sizes, ratios, steps, offsets, clip):
+    """TVM's hybrid multibox_prior, one box at a time."""
+    step_h = steps[0] if steps[0] > 0 else 1.0 / h
+    step_w = steps[1] if steps[1] > 0 else 1.0 / w
+    boxes = []
+    for i in range(h):
+        cy = (i + offsets[0]) * step_h
+        for j in range(w):
+            cx = (j + offsets[1]) * step_w
+            for k in range(len(sizes) + len(ratios) - 1):
+                if k < len(sizes):
+                    bw, bh = sizes[k] * h / w / 2, sizes[k] / 2
+                else:
+                    r = math.sqrt(ratios[k - len(sizes) + 1])
+                    bw, bh = sizes[0] * h / w * r / 2, sizes[0] / r / 2
+                boxes.append([cx - bw, cy - bh, cx + bw, cy + bh])
+    out = np.array([boxes])
+    return np.clip(out, 0, 1) if clip else out
+
+
+def fixed_point_multiply_ref(x, multiplier, shift):
+    """TVM's q_multiply_shift in Python integers: (x << left) * m + 2^(s-1),
+    shifted right by s = 31 + right."""
+    left, right = max(shift, 0), max(-shift, 0)
+    total = 31 + right
+    out = [((int(v) << left) * multiplier + (1 << (total - 1))) >> total
+           for v in x.ravel()]
+    return np.array(out, np.int64).astype(np.int32).reshape(x.shape)
+
+
 def unique_ref(a, is_sorted, counts):
     """unique's tuple for vector `a`: distinct values (ascending, or in
     order of first occurrence), where each first occurs, each element's
@@ -406,7 +513,9 @@ def adaptive3d_ref(x, out_size, mode):
 
 def upsample_ref(x, sh, sw, method):
     n, c, h, w = x.shape
-    oh, ow = int(math.floor(h * sh)), int(math.floor(w * sw))
+    # TVM's sizes: round(size * scale) in float32, half to even.
+    oh, ow = (int(np.rint(np.float32(h) * np.float32(sh))),
+              int(np.rint(np.float32(w) * np.float32(sw))))
     out = np.zeros((n, c, oh, ow))
     for y in range(oh):
         for z in range(ow):
@@ -1036,6 +1145,60 @@ CASES = [
      'image.resize3d(%a, size=[5, 2, 7], '
      'coordinate_transformation_mode="align_corners")', [f32(2, 1, 3, 4, 3)],
      lambda a: resize_ref(a, (5, 2, 7), 'linear', 'align_corners'), 1e-5),
+    ("reverse_sequence", "reverse_sequence(%a, %b)",
+     [f32(4, 6, 3), np.array([3, 1, 9, 0], np.int32)],
+     lambda a, b: reverse_sequence_ref(a, b, 1, 0), 0),
+    ("reverse_sequence (seq_axis 0, batch_axis 2)",
+     "reverse_sequence(%a, %b, seq_axis=0, batch_axis=2)",
+     [f32(5, 2, 3), i64(5, 2, 4)],
+     lambda a, b: reverse_sequence_ref(a, b, 0, 2), 0),
+    ("slice_like", "slice_like(%a, %b)", [f32(4, 5, 6), f32(3, 2)],
+     lambda a, b: a[:3, :2], 0),
+    ("slice_like (axes)", "slice_like(%a, %b, axes=[-1, 1])",
+     [f32(2, 5, 6), f32(1, 4, 3)], lambda a, b: a[:, :4, :3], 0),
+    ("nn.upsampling3d", "nn.upsampling3d(%a, scale_d=2f, scale_h=1.5f, scale_w=0.5f)",
+     [f32(1, 2, 3, 5, 6)],
+     lambda a: resize_ref(a, (6, 8, 3), "nearest_neighbor", "half_pixel"), 0),
+    ("nn.upsampling3d (trilinear, NDHWC, align_corners)",
+     'nn.upsampling3d(%a, scale_d=2f, scale_h=2f, scale_w=3f, layout="NDHWC", '
+     'method="trilinear", coordinate_transformation_mode="align_corners")',
+     [f32(2, 3, 2, 4, 3)],
+     lambda a: resize_ref(a.transpose(0, 4, 1, 2, 3), (6, 4, 12), "linear",
+                          "align_corners").transpose(0, 2, 3, 4, 1), 1e-5),
+    ("image.affine_grid", "image.affine_grid(%a, target_shape=[5, 7])",
+     [f32(3, 2, 3)], lambda a: affine_grid_ref(a, 5, 7), 1e-5),
+    ("image.dilation2d", "image.dilation2d(%a, %b)", [f32(2, 3, 6, 7), f32(3, 2, 3)],
+     lambda a, b: dilation2d_ref(a, b, (1, 1), (0, 0, 0, 0), (1, 1)), 0),
+    ("image.dilation2d (NHWC, strides, padding, dilations)",
+     'image.dilation2d(%a, %b, strides=[2, 1], padding=[1, 2, 0, 1], '
+     'dilations=[1, 2], data_layout="NHWC", kernel_layout="HWI")',
+     [f32(1, 7, 8, 2), f32(3, 2, 2)],
+     lambda a, b: dilation2d_ref(a.transpose(0, 3, 1, 2), b.transpose(2, 0, 1),
+                                 (2, 1), (1, 2, 0, 1), (1, 2)).transpose(0, 2, 3, 1), 0),
+    ("nn.correlation", "nn.correlation(%a, %b, kernel_size=1, max_displacement=2, "
+     "stride1=1, stride2=1, padding=[2, 2])", [f32(2, 3, 5, 6), f32(2, 3, 5, 6)],
+     lambda a, b: correlation_ref(a, b, 1, 2, 1, 1, (2, 2), True), 1e-5),
+    ("nn.correlation (kernel 3, strides, subtraction)",
+     "nn.correlation(%a, %b, kernel_size=3, max_displacement=4, stride1=2, "
+     "stride2=2, padding=[4, 3], is_multiply=False)",
+     [f32(1, 4, 9, 8), f32(1, 4, 9, 8)],
+     lambda a, b: correlation_ref(a, b, 3, 4, 2, 2, (4, 3), False), 1e-5),
+    ("vision.multibox_prior", "vision.multibox_prior(%a, sizes=[0.3f, 0.5f], "
+     "ratios=[1f, 2f, 0.5f])", [f32(1, 2, 3, 4)],
+     lambda a: multibox_prior_ref(3, 4, [0.3, 0.5], [1, 2, 0.5], [-1, -1],
+                                  [0.5, 0.5], False), 1e-6),
+    ("vision.multibox_prior (steps, offsets, clip)",
+     "vision.multibox_prior(%a, sizes=[0.9f], ratios=[1f, 3f], steps=[0.2f, 0.25f], "
+     "offsets=[0.4f, 0.6f], clip=True)", [f32(2, 1, 5, 4)],
+     lambda a: multibox_prior_ref(5, 4, [0.9], [1, 3], [0.2, 0.25], [0.4, 0.6],
+                                  True), 1e-6),
+    ("fixed_point_multiply", "fixed_point_multiply(%a, multiplier=1395864371, shift=-3)",
+     [i32(4, 5, low=-100000, high=100000)],
+     lambda a: fixed_point_multiply_ref(a, 1395864371, -3), 0),
+    ("fixed_point_multiply (left shift)",
+     "fixed_point_multiply(%a, multiplier=1073741824, shift=2)",
+     [np.array([-7, -6, -5, -3, -2, -1, 0, 1, 3, 5, 1000, -1000], np.int32)],
+     lambda a: fixed_point_multiply_ref(a, 1073741824, 2), 0),
     ("nn.space_to_batch_nd", "nn.space_to_batch_nd(%a, block_shape=[2, 3], "
      "paddings=[[1, 0], [2, 1]], pad_value=0.5)", [f32(2, 5, 3, 4)],
      lambda a: space_to_batch_ref(a, [2, 3], [1, 0, 2, 1], 0.5), 0),

@@ -137,8 +137,8 @@ cases.update({
  'revseq_lens': ([helper.make_node('ReverseSequence', ['x','l'], ['y'])], [vi('x',[4,2,3]), vi('l',[3],TensorProto.INT64)], []),
 })
 EXPECTED.update({
- 'revseq_axes': 'expects data of rank 2 or more and batch_axis, time_axis 0 and 1 (either way)',
- 'revseq_lens': 'sequence_lens must hold one integer per batch entry',
+ 'revseq_axes': 'expects batch_axis and time_axis 0 and 1 (either way)',
+ 'revseq_lens': 'reverse_sequence: seq_lengths must hold one integer per batch entry (2)',
 })
 
 # RoiAlign: ONNX Runtime's max mode, shapes.
