@@ -6,7 +6,9 @@
 // `*_like` operators, reverse, tile, repeat, l2_normalize, one_hot, cumsum,
 // depth_to_space, space_to_depth, topk, argsort, sort, shape_of,
 // ndarray_size, mirror_pad, image.resize1d/2d/3d, image.grid_sample,
-// image.affine_grid, vision.roi_align and vision.multibox_prior.
+// image.affine_grid, vision.roi_align, vision.roi_pool,
+// vision.multibox_prior,
+// vision.multibox_transform_loc and vision.get_valid_counts.
 //
 //===----------------------------------------------------------------------===//
 
@@ -565,20 +567,114 @@ static RelationStatus multiboxPriorRelation(RelationArgs &args) {
                                {Dim::of(1), boxes, Dim::of(4)}, data.dtype));
 }
 
+/// vision.multibox_transform_loc: cls_prob [B, C, N], loc_pred [B, N * 4]
+/// and anchor [1, N, 4] of one float dtype give ([B, N, 6], [B] int32).
+static RelationStatus multiboxTransformLocRelation(RelationArgs &args) {
+  TensorInfo prob, loc, anchor;
+  READ_TENSOR_OR_RETURN(args, 0, prob);
+  READ_TENSOR_OR_RETURN(args, 1, loc);
+  READ_TENSOR_OR_RETURN(args, 2, anchor);
+  if (prob.getRank() != 3 || !isFloatLike(prob.dtype))
+    return args.fail("expected class probabilities [B, C, N] (float), got " +
+                     typeStr(args.getInput(0)));
+  Dim batch = prob.dims[0], anchors = prob.dims[2];
+  if (loc.getRank() != 2 || loc.dtype != prob.dtype ||
+      failed(unifyDims(loc.dims[0], batch)) ||
+      failed(unifyDims(loc.dims[1], mulDims(anchors, Dim::of(4)))))
+    return args.fail(
+        "expected location predictions [B, N * 4] (" + toString(batch) + " x " +
+        toString(mulDims(anchors, Dim::of(4))) +
+        ") of the probabilities' dtype, got " + typeStr(args.getInput(1)));
+  if (anchor.getRank() != 3 || anchor.dtype != prob.dtype ||
+      failed(unifyDims(anchor.dims[0], Dim::of(1))) ||
+      failed(unifyDims(anchor.dims[1], anchors)) ||
+      failed(unifyDims(anchor.dims[2], Dim::of(4))))
+    return args.fail("expected anchors [1, N, 4] (N = " + toString(anchors) +
+                     ") of the probabilities' dtype, got " +
+                     typeStr(args.getInput(2)));
+  auto variances =
+      dyn_cast_or_null<DenseF64ArrayAttr>(args.getAttr("variances"));
+  if (variances && variances.size() != 4)
+    return args.fail("variances must have 4 values (x, y, w, h)");
+  MLIRContext *ctx = args.getContext();
+  Type boxes = makeTensor(ctx, {batch, anchors, Dim::of(6)}, prob.dtype);
+  Type counts = makeTensor(ctx, {batch}, IntegerType::get(ctx, 32));
+  return args.solve(TupleType::get(ctx, {boxes, counts}));
+}
+
+/// vision.get_valid_counts: data [B, N, K] (float) and a 0-d threshold
+/// give ([B] int32, [B, N, K], [B, N] int32).
+static RelationStatus getValidCountsRelation(RelationArgs &args) {
+  TensorInfo data, threshold;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  READ_TENSOR_OR_RETURN(args, 1, threshold);
+  if (data.getRank() != 3 || !isFloatLike(data.dtype))
+    return args.fail("expected boxes [B, N, K] (float), got " +
+                     typeStr(args.getInput(0)));
+  if (threshold.getRank() != 0 || !isFloatLike(threshold.dtype))
+    return args.fail("score_threshold must be a 0-d float tensor, got " +
+                     typeStr(args.getInput(1)));
+  int64_t score = args.getInt("score_index", 1),
+          id = args.getInt("id_index", 0);
+  Dim k = data.dims[2];
+  if (score < 0 || (k.isStatic() && score >= k.size))
+    return args.fail("score_index " + Twine(score) + " is not an element of " +
+                     "boxes of " + toString(k));
+  if (k.isStatic() && id >= k.size)
+    return args.fail("id_index " + Twine(id) + " is not an element of " +
+                     "boxes of " + toString(k));
+  MLIRContext *ctx = args.getContext();
+  Type i32 = IntegerType::get(ctx, 32);
+  return args.solve(TupleType::get(
+      ctx, {makeTensor(ctx, {data.dims[0]}, i32), args.getInput(0),
+            makeTensor(ctx, {data.dims[0], data.dims[1]}, i32)}));
+}
+
+/// What is wrong with vision.roi_align's or roi_pool's data [N, C, H, W]
+/// (float) and rois [R, 5] (the data's dtype); empty when nothing is.
+static std::string roiError(RelationArgs &args, const TensorInfo &data,
+                            const TensorInfo &rois) {
+  if (data.getRank() != 4 || !isFloatLike(data.dtype))
+    return "expected a 4-d (NCHW) float tensor, got " +
+           typeStr(args.getInput(0));
+  if (rois.getRank() != 2 || rois.dtype != data.dtype ||
+      failed(unifyDims(rois.dims[1], Dim::of(5))))
+    return "expected rois [R, 5] (batch index, x1, y1, x2, y2) of the "
+           "data's dtype, got " +
+           typeStr(args.getInput(1));
+  return "";
+}
+
+/// vision.roi_pool: data [N, C, H, W] (float) pooled over rois [R, 5]
+/// (the data's dtype) is [R, C, pooled_h, pooled_w].
+static RelationStatus roiPoolRelation(RelationArgs &args) {
+  TensorInfo data, rois;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  READ_TENSOR_OR_RETURN(args, 1, rois);
+  if (args.getString("layout", "NCHW") != "NCHW")
+    return args.fail("layout must be NCHW");
+  if (std::string error = roiError(args, data, rois); !error.empty())
+    return args.fail(error);
+  SmallVector<int64_t> size = args.getInts("pooled_size");
+  if (size.size() == 1)
+    size.push_back(size[0]);
+  if (size.size() != 2 || size[0] <= 0 || size[1] <= 0)
+    return args.fail("pooled_size must be one or two positive values");
+  if (!(args.getFloat("spatial_scale", 1.0) > 0))
+    return args.fail("spatial_scale must be positive");
+  SmallVector<Dim> dims = {rois.dims[0], data.dims[1], Dim::of(size[0]),
+                           Dim::of(size[1])};
+  return args.solve(makeTensor(args.getContext(), dims, data.dtype));
+}
+
 /// vision.roi_align: data [N, C, H, W] (float) pooled over rois [R, 5]
 /// (the data's dtype) is [R, C, pooled_h, pooled_w].
 static RelationStatus roiAlignRelation(RelationArgs &args) {
   TensorInfo data, rois;
   READ_TENSOR_OR_RETURN(args, 0, data);
   READ_TENSOR_OR_RETURN(args, 1, rois);
-  if (data.getRank() != 4 || !isFloatLike(data.dtype))
-    return args.fail("expected a 4-d (NCHW) float tensor, got " +
-                     typeStr(args.getInput(0)));
-  if (rois.getRank() != 2 || rois.dtype != data.dtype ||
-      failed(unifyDims(rois.dims[1], Dim::of(5))))
-    return args.fail("expected rois [R, 5] (batch index, x1, y1, x2, y2) of "
-                     "the data's dtype, got " +
-                     typeStr(args.getInput(1)));
+  if (std::string error = roiError(args, data, rois); !error.empty())
+    return args.fail(error);
   std::string layout = args.getString("layout", "NCHW").str(),
               mode = args.getString("mode", "avg").str();
   if (layout != "NCHW")
@@ -966,6 +1062,9 @@ void mlir::relay::registerCompositeRelations() {
   registerTypeRelation("CropAndResize", cropAndResizeRelation);
   registerTypeRelation("AffineGrid", affineGridRelation);
   registerTypeRelation("MultiboxPrior", multiboxPriorRelation);
+  registerTypeRelation("MultiboxTransformLoc", multiboxTransformLocRelation);
+  registerTypeRelation("GetValidCounts", getValidCountsRelation);
+  registerTypeRelation("RoiPool", roiPoolRelation);
   registerTypeRelation("ShapeOf", [](RelationArgs &args) {
     return shapeOfRelation(args, /*size=*/false);
   });

@@ -1494,6 +1494,68 @@ def Relay_MultiboxPriorOp
                        DefaultValuedAttr<BoolAttr, "false">:$clip);
 }
 
+def Relay_MultiboxTransformLocOp
+    : Relay_OperatorOp<"vision.multibox_transform_loc",
+                       "MultiboxTransformLoc", "Opaque", 3, 5> {
+  let summary = "SSD's detections: each anchor's best class and its box "
+                "moved by the predicted offsets, `(boxes, valid_count)`";
+  let description = [{
+    TVM's `vision.multibox_transform_loc`: `cls_prob` is `[B, C, N]`,
+    `loc_pred` `[B, N * 4]`, `anchor` `[1, N, 4]` (left, top, right,
+    bottom). For each anchor, the class with the highest probability (the
+    first on ties; class 0, the background, left out unless
+    `keep_background`), dropped to the background when below `threshold`;
+    the anchors not on the background become rows (class id, 1 less when
+    the background is left out; score; left, top, right, bottom: the
+    anchor's centre moved by loc * variance * size, its size scaled by
+    exp(loc * variance), clamped to [0, 1] with `clip`) at the front of
+    `[B, N, 6]` in anchor order; `valid_count` `[B]` (int32) counts them.
+    The rows after them are -1 (TVM leaves them unset).
+  }];
+  let arguments = (ins AnyType:$cls_prob, AnyType:$loc_pred, AnyType:$anchor,
+                       DefaultValuedAttr<BoolAttr, "true">:$clip,
+                       DefaultValuedAttr<F64Attr, "0.01">:$threshold,
+                       DefaultValuedAttr<DenseF64ArrayAttr, "{0.1, 0.1, 0.2, 0.2}">:$variances,
+                       DefaultValuedAttr<BoolAttr, "false">:$keep_background);
+}
+
+def Relay_GetValidCountsOp
+    : Relay_OperatorOp<"vision.get_valid_counts", "GetValidCounts", "Opaque",
+                       2, 5> {
+  let summary = "Moves the boxes scoring above `score_threshold` to the "
+                "front: `(valid_count, boxes, indices)`";
+  let description = [{
+    TVM's `vision.get_valid_counts`: `data` is `[B, N, K]`, each row a box
+    whose `score_index` element is its score and `id_index` element its
+    class (a negative class is invalid; `id_index` < 0: no class);
+    `score_threshold` a 0-d float. The valid rows (score > threshold) go to
+    the front in their order, the rest become -1; the result is
+    `(valid_count [B], boxes [B, N, K], indices [B, N])`, the counts and
+    indices int32, each index a front row's original position (-1 after
+    them).
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$score_threshold,
+                       DefaultValuedAttr<I64Attr, "0">:$id_index,
+                       DefaultValuedAttr<I64Attr, "1">:$score_index);
+}
+
+def Relay_RoiPoolOp
+    : Relay_OperatorOp<"vision.roi_pool", "RoiPool", "OutEWiseFusable", 2, 5> {
+  let summary = "Max pooling of the regions `rois` over `pooled_size` bins "
+                "(Fast R-CNN's RoIPool)";
+  let description = [{
+    TVM's `vision.roi_pool` (NCHW): each roi (batch index, x1, y1, x2, y2)
+    scaled by `spatial_scale` and rounded (half away from zero) to pixels,
+    at least 1 x 1, split into `pooled_size` bins (start floor(i * bin +
+    1e-5), end ceil((i + 1) * bin - 1e-5), clamped to the image); each bin
+    is the maximum of its pixels, 0 when it is empty. `[R, C, PH, PW]`.
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$rois,
+                       DenseI64ArrayAttr:$pooled_size,
+                       F64Attr:$spatial_scale,
+                       DefaultValuedStrAttr<StrAttr, "NCHW">:$layout);
+}
+
 def Relay_FixedPointMultiplyOp
     : Relay_OperatorOp<"fixed_point_multiply", "FixedPointMultiply",
                        "ElemWise", 1, 10> {

@@ -1,7 +1,8 @@
 //===- ImageConverters.cpp - ONNX image sampling ops ------------*- C++ -*-===//
 //
-// Resize and Upsample, GridSample, AffineGrid and RoiAlign: ops that sample
-// images (NCHW; Resize also NCW and NCDHW data) at computed coordinates.
+// Resize and Upsample, GridSample, AffineGrid, RoiAlign and MaxRoiPool:
+// ops that sample images (NCHW; Resize also NCW and NCDHW data) at
+// computed coordinates.
 //
 //===----------------------------------------------------------------------===//
 
@@ -368,6 +369,21 @@ LogicalResult convertRoiAlign(NodeContext &ctx) {
        ctx.boolean("aligned", coords == "half_pixel")}));
 }
 
+/// MaxRoiPool (opset 1): vision.roi_pool (rois [R, 5] as TVM's; ONNX
+/// Runtime's bins are TVM's without the 1e-5 that guards their floor and
+/// ceil against rounding error).
+LogicalResult convertMaxRoiPool(NodeContext &ctx) {
+  if (failed(ctx.checkInputs(2, 2)))
+    return failure();
+  SmallVector<int64_t> pooled = ctx.attrInts("pooled_shape");
+  if (pooled.size() != 2)
+    return ctx.fail("the pooled_shape attribute (height, width) is required");
+  return ctx.output(ctx.op<RoiPoolOp>(
+      {ctx.input(0), ctx.input(1)},
+      {ctx.ints("pooled_size", pooled),
+       ctx.f64("spatial_scale", ctx.attrFloat("spatial_scale", 1.0))}));
+}
+
 /// AffineGrid (opset 20): the sampling grid [N, H, W, 2] (or [N, D, H, W,
 /// 3]) that GridSample takes, each output pixel's normalised coordinates
 /// (x, y[, z], 1) times theta [N, 2, 3] (or [N, 3, 4]): a batched product
@@ -437,4 +453,5 @@ void mlir::relay::onnx_import::addImageConverters(ConverterTable &t) {
   t["GridSample"] = convertGridSample;
   t["AffineGrid"] = convertAffineGrid;
   t["RoiAlign"] = convertRoiAlign;
+  t["MaxRoiPool"] = convertMaxRoiPool;
 }

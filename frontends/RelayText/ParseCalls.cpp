@@ -132,9 +132,9 @@ FailureOr<Attribute> Importer::convertAttr(StringRef opName, const Token &name,
       "strides",     "padding",   "dilation",      "kernel_size", "pool_size",
       "output_size", "newshape",  "shape",         "axes",        "begin",
       "end",         "pad_width", "output_padding"};
-  static const llvm::StringSet<> floats = {"a_min",   "a_max",  "alpha",
-                                           "epsilon", "rate",   "scale_d",
-                                           "scale_h", "scale_w"};
+  static const llvm::StringSet<> floats = {"a_min",   "a_max",   "alpha",
+                                           "epsilon", "rate",    "scale_d",
+                                           "scale_h", "scale_w", "threshold"};
   static const llvm::StringSet<> bools = {
       "keepdims",      "exclude",           "center",      "scale",
       "ceil_mode",     "count_include_pad", "transpose_a", "transpose_b",
@@ -161,9 +161,10 @@ FailureOr<Attribute> Importer::convertAttr(StringRef opName, const Token &name,
     return Attribute(builder.getDenseI64ArrayAttr(ints));
   }
   // image.resize2d's crop (start_h, start_w, end_h, end_w) and
-  // vision.multibox_prior's lists.
-  if (attr == "roi" || attr == "sizes" || attr == "ratios" || attr == "steps" ||
-      attr == "offsets") {
+  // vision.multibox_prior's and multibox_transform_loc's lists.
+  static const llvm::StringSet<> floatArrays = {
+      "roi", "sizes", "ratios", "steps", "offsets", "variances"};
+  if (floatArrays.contains(attr)) {
     SmallVector<double> numbers;
     if (!flattenNumbers(value, numbers))
       return bad("numbers");

@@ -3,7 +3,10 @@
 // nn.upsampling3d (as image.resize3d), image.affine_grid (one batched
 // product with the target grid), image.dilation2d and nn.correlation (one
 // strided slice of the padded data per kernel tap or displacement), and
-// vision.multibox_prior (a constant: its boxes depend only on the shape).
+// vision.multibox_prior (a constant: its boxes depend only on the shape),
+// vision.multibox_transform_loc and vision.get_valid_counts (rows compacted
+// by running counts and one scatter), vision.roi_pool (masked maxima over
+// each bin's rows, then its columns).
 // Each computes what TVM's topi kernel computes.
 //
 //===----------------------------------------------------------------------===//
@@ -221,6 +224,252 @@ Value multiboxPrior(Emitter &b, Operation *op) {
                        elementOf(op->getResult(0)), boxes);
 }
 
+/// Moves the rows of `rows` [B, N, K] that `valid` [B, N] (bool) marks to
+/// the front, in their order, as TVM's hybrid kernels do one row at a
+/// time: the rows' new positions from two running counts, one scatter,
+/// -1 after the valid ones. Returns (rows, counts [B, 1] i64, positions
+/// [B, N] i64, whether each new row is valid [B, N, 1]).
+struct Compacted {
+  Value rows, counts, positions, live;
+};
+Compacted compactRows(Emitter &b, Value rows, Value valid) {
+  ArrayRef<int64_t> shape = shapeOf(rows);
+  int64_t n = shape[1];
+  Type i64 = b.getRewriter().getI64Type();
+  auto runningCount = [&](Value flags) {
+    return b.op<CumsumOp>({b.op<CastOp>({flags}, {b.type("dtype", i64)})},
+                          {b.i64("axis", 1)});
+  };
+  Value before = runningCount(valid);
+  Value counts = b.op<StridedSliceOp>(
+      {before}, {b.ints("begin", {0, n - 1}), b.ints("end", {shape[0], n})});
+  Value after = runningCount(b.op<LogicalNotOp>({valid}));
+  Value one = b.scalar(1, before);
+  Value positions =
+      b.op<WhereOp>({valid, b.op<SubtractOp>({before, one}),
+                     b.op<SubtractOp>({b.add(counts, after), one})});
+  Value spread = b.op<BroadcastToOp>({b.reshape(positions, {shape[0], n, 1})},
+                                     {b.ints("shape", shape)});
+  Value moved =
+      b.op<ScatterElementsOp>({rows, spread, rows}, {b.i64("axis", 1)});
+  SmallVector<int64_t> steps;
+  for (int64_t i = 0; i < n; ++i)
+    steps.push_back(i);
+  Value index = b.constant(DenseElementsAttr::get(
+      RankedTensorType::get({1, n, 1}, i64), ArrayRef(steps)));
+  Value live = b.op<LessOp>({index, b.reshape(counts, {shape[0], 1, 1})});
+  moved = b.op<WhereOp>({live, moved, b.scalar(-1, moved)});
+  return {moved, counts, positions, live};
+}
+
+/// Column `i` of `x` [B, N, K] as [B, N].
+Value column(Emitter &b, Value x, int64_t i) {
+  ArrayRef<int64_t> s = shapeOf(x);
+  return b.reshape(
+      b.op<StridedSliceOp>({x}, {b.ints("begin", {0, 0, i}),
+                                 b.ints("end", {s[0], s[1], i + 1})}),
+      {s[0], s[1]});
+}
+
+/// vision.get_valid_counts: rows scoring above the threshold (with a
+/// class not below 0 when id_index names one) compacted to the front.
+Value getValidCounts(Emitter &b, Operation *op) {
+  Value data = op->getOperand(0);
+  ArrayRef<int64_t> shape = shapeOf(data);
+  int64_t id = intAttr(op, "id_index");
+  Value threshold = op->getOperand(1);
+  if (elementOf(threshold) != elementOf(data))
+    threshold = b.op<CastOp>({threshold}, {b.type("dtype", elementOf(data))});
+  Value valid =
+      b.op<GreaterOp>({column(b, data, intAttr(op, "score_index")), threshold});
+  if (id >= 0)
+    valid = b.op<LogicalAndOp>(
+        {valid,
+         b.op<GreaterEqualOp>({column(b, data, id), b.scalar(0, data)})});
+  Compacted c = compactRows(b, data, valid);
+  Type i32 = b.getRewriter().getI32Type();
+  // Each front row's original position: the positions scattered back.
+  SmallVector<int32_t> original;
+  for (int64_t i = 0; i < shape[0] * shape[1]; ++i)
+    original.push_back(int32_t(i % shape[1]));
+  Value from = b.constant(DenseElementsAttr::get(
+      RankedTensorType::get({shape[0], shape[1]}, i32), ArrayRef(original)));
+  Value indices =
+      b.op<ScatterElementsOp>({from, c.positions, from}, {b.i64("axis", 1)});
+  indices = b.op<WhereOp>({b.reshape(c.live, {shape[0], shape[1]}), indices,
+                           b.scalar(-1, indices)});
+  Value counts =
+      b.op<CastOp>({b.reshape(c.counts, {shape[0]})}, {b.type("dtype", i32)});
+  return b.tuple({counts, c.rows, indices});
+}
+
+/// vision.multibox_transform_loc as TVM's hybrid kernel: each anchor's
+/// best class and score, its box decoded from the anchor and the
+/// predicted offsets, the rows off the background compacted to the front.
+Value multiboxTransformLoc(Emitter &b, Operation *op) {
+  Value prob = op->getOperand(0), loc = op->getOperand(1),
+        anchor = op->getOperand(2);
+  ArrayRef<int64_t> shape = shapeOf(prob);
+  int64_t batch = shape[0], classes = shape[1], n = shape[2];
+  bool keepBackground = boolAttr(op, "keep_background");
+  int64_t first = keepBackground ? 0 : 1;
+  Type element = elementOf(prob);
+  // The best class from `first` on; TVM starts from score -1, class 0.
+  Value best, id;
+  if (classes > first) {
+    Value candidates =
+        b.op<StridedSliceOp>({prob}, {b.ints("begin", {0, first, 0}),
+                                      b.ints("end", {batch, classes, n})});
+    Value top = b.op<MaxOp>({candidates}, {b.ints("axis", {1})});
+    Value arg =
+        b.op<CastOp>({b.op<ArgmaxOp>({candidates}, {b.ints("axis", {1})})},
+                     {b.type("dtype", element)});
+    Value above = b.op<GreaterOp>({top, b.scalar(-1, top)});
+    best = b.op<MaximumOp>({top, b.scalar(-1, top)});
+    id = b.op<WhereOp>(
+        {above, b.add(arg, b.scalar(double(first), arg)), b.scalar(0, arg)});
+  } else {
+    best = floatConstant(b, {batch, n}, element,
+                         SmallVector<double>(batch * n, -1.0));
+    id = floatConstant(b, {batch, n}, element,
+                       SmallVector<double>(batch * n, 0.0));
+  }
+  Value positive = b.op<GreaterOp>({id, b.scalar(0, id)});
+  Value weak = b.op<LogicalAndOp>(
+      {positive,
+       b.op<LessOp>({best, b.scalar(floatAttr(op, "threshold"), best)})});
+  id = b.op<WhereOp>({weak, b.scalar(0, id), id});
+  Value valid = keepBackground ? b.op<GreaterEqualOp>({id, b.scalar(0, id)})
+                               : b.op<GreaterOp>({id, b.scalar(0, id)});
+  // The box: the anchor's centre and size moved by the offsets.
+  ArrayRef<double> var = floatsAttr(op, "variances");
+  Value a = b.reshape(anchor, {1, n, 4}), p = b.reshape(loc, {batch, n, 4});
+  Value al = column(b, a, 0), at = column(b, a, 1), ar = column(b, a, 2),
+        ab = column(b, a, 3);
+  Value aw = b.op<SubtractOp>({ar, al}), ah = b.op<SubtractOp>({ab, at});
+  Value half = b.scalar(0.5, aw);
+  Value ax = b.mul(b.add(al, ar), half), ay = b.mul(b.add(at, ab), half);
+  auto offset = [&](int64_t i) {
+    return b.mul(column(b, p, i), b.scalar(var[i], aw));
+  };
+  Value ox = b.add(b.mul(offset(0), aw), ax);
+  Value oy = b.add(b.mul(offset(1), ah), ay);
+  Value ow = b.mul(b.mul(b.op<ExpOp>({offset(2)}), aw), half);
+  Value oh = b.mul(b.mul(b.op<ExpOp>({offset(3)}), ah), half);
+  SmallVector<Value> fields = {
+      b.op<SubtractOp>({id, b.scalar(double(first), id)}),
+      best,
+      b.op<SubtractOp>({ox, ow}),
+      b.op<SubtractOp>({oy, oh}),
+      b.add(ox, ow),
+      b.add(oy, oh)};
+  for (Value &f : llvm::MutableArrayRef(fields).drop_front(2)) {
+    if (boolAttr(op, "clip"))
+      f = b.op<ClipOp>({f}, {b.getRewriter().getNamedAttr(
+                                 "a_min", b.getRewriter().getF64FloatAttr(0)),
+                             b.getRewriter().getNamedAttr(
+                                 "a_max", b.getRewriter().getF64FloatAttr(1))});
+  }
+  for (Value &f : fields)
+    f = b.op<BroadcastToOp>({f}, {b.ints("shape", {batch, n})});
+  Value rows = b.op<StackOp>({b.tuple(fields)}, {b.i64("axis", 2)});
+  Compacted c = compactRows(b, rows, valid);
+  Value counts = b.op<CastOp>({b.reshape(c.counts, {batch})},
+                              {b.type("dtype", b.getRewriter().getI32Type())});
+  return b.tuple({c.rows, counts});
+}
+
+/// One axis of vision.roi_pool's bins as TVM's kernel computes them: the
+/// region from `lo` to `hi` ([R, 1], in input coordinates) rounded to
+/// pixels, at least one, split into `bins`; the mask [R, bins, size] of
+/// the pixels each bin covers, and whether it covers any ([R, bins]).
+std::pair<Value, Value> roiPoolBins(Emitter &b, Value lo, Value hi,
+                                    double scale, int64_t bins, int64_t size) {
+  // round() of TVM's kernel: half away from zero.
+  auto round = [&](Value v) {
+    v = b.mul(v, b.scalar(scale, v));
+    return b.mul(b.op<SignOp>({v}),
+                 b.op<FloorOp>({b.add(b.op<AbsOp>({v}), b.scalar(0.5, v))}));
+  };
+  Value start = round(lo);
+  Value extent = b.op<MaximumOp>(
+      {b.add(b.op<SubtractOp>({round(hi), start}), b.scalar(1, start)),
+       b.scalar(1, start)});
+  Value bin = b.op<DivideOp>({extent, b.scalar(double(bins), extent)});
+  Type f = elementOf(lo);
+  SmallVector<double> firsts, nexts, pixels;
+  for (int64_t i = 0; i < bins; ++i) {
+    firsts.push_back(double(i));
+    nexts.push_back(double(i + 1));
+  }
+  for (int64_t i = 0; i < size; ++i)
+    pixels.push_back(double(i));
+  Value eps = b.scalar(1e-5, bin);
+  auto edge = [&](ArrayRef<double> at, bool first) {
+    Value v = b.mul(floatConstant(b, {1, bins}, f, at), bin);
+    v = first ? b.op<FloorOp>({b.add(v, eps)})
+              : b.op<CeilOp>({b.op<SubtractOp>({v, eps})});
+    v = b.add(v, start);
+    return b.op<ClipOp>(
+        {v}, {b.getRewriter().getNamedAttr("a_min",
+                                           b.getRewriter().getF64FloatAttr(0)),
+              b.getRewriter().getNamedAttr(
+                  "a_max", b.getRewriter().getF64FloatAttr(double(size)))});
+  };
+  Value from = edge(firsts, true), to = edge(nexts, false); // [R, bins]
+  int64_t r = shapeOf(lo)[0];
+  Value pixel = floatConstant(b, {1, 1, size}, f, pixels);
+  Value mask = b.op<LogicalAndOp>(
+      {b.op<GreaterEqualOp>({pixel, b.reshape(from, {r, bins, 1})}),
+       b.op<LessOp>({pixel, b.reshape(to, {r, bins, 1})})});
+  return {mask, b.op<LessOp>({from, to})};
+}
+
+/// vision.roi_pool: each region's image, the maximum over each bin's rows
+/// (masked), then over its columns; 0 in empty bins.
+Value roiPool(Emitter &b, Operation *op) {
+  Value data = op->getOperand(0), rois = op->getOperand(1);
+  ArrayRef<int64_t> in = shapeOf(data);
+  int64_t n = in[0], c = in[1], h = in[2], w = in[3];
+  int64_t r = shapeOf(rois)[0];
+  ArrayRef<int64_t> out = shapeOf(op->getResult(0));
+  int64_t ph = out[2], pw = out[3];
+  double scale = floatAttr(op, "spatial_scale");
+  auto field = [&](int64_t i) { // rois[:, i], [R, 1]
+    return b.op<StridedSliceOp>(
+        {rois}, {b.ints("begin", {0, i}), b.ints("end", {r, i + 1})});
+  };
+  Type i64 = b.getRewriter().getI64Type();
+  Value batch =
+      b.op<CastOp>({b.op<ClipOp>(
+                       {
+                           b.reshape(field(0), {r}),
+                       },
+                       {b.getRewriter().getNamedAttr(
+                            "a_min", b.getRewriter().getF64FloatAttr(0)),
+                        b.getRewriter().getNamedAttr(
+                            "a_max", b.getRewriter().getF64FloatAttr(n - 1))})},
+                   {b.type("dtype", i64)});
+  Value images = b.op<TakeOp>({data, batch}, {b.i64("axis", 0)}); // [R,C,H,W]
+  auto [rowMask, rowsAny] = roiPoolBins(b, field(2), field(4), scale, ph, h);
+  auto [colMask, colsAny] = roiPoolBins(b, field(1), field(3), scale, pw, w);
+  // TVM's reduction starts from the dtype's lowest value.
+  Value lowest =
+      b.scalar(-double(APFloat::getLargest(
+                           cast<FloatType>(elementOf(data)).getFloatSemantics())
+                           .convertToDouble()),
+               data);
+  Value byRows = b.op<WhereOp>({b.reshape(rowMask, {r, 1, ph, h, 1}),
+                                b.reshape(images, {r, c, 1, h, w}), lowest});
+  byRows = b.op<MaxOp>({byRows}, {b.ints("axis", {3})}); // [R, C, PH, W]
+  Value byCols = b.op<WhereOp>({b.reshape(colMask, {r, 1, 1, pw, w}),
+                                b.reshape(byRows, {r, c, ph, 1, w}), lowest});
+  byCols = b.op<MaxOp>({byCols}, {b.ints("axis", {4})}); // [R, C, PH, PW]
+  Value any = b.op<LogicalAndOp>(
+      {b.reshape(rowsAny, {r, 1, ph, 1}), b.reshape(colsAny, {r, 1, 1, pw})});
+  return b.op<WhereOp>({any, byCols, b.scalar(0, byCols)});
+}
+
 } // namespace
 
 void mlir::relay::decompose::addImageRewrites(AddRewrite add) {
@@ -229,4 +478,7 @@ void mlir::relay::decompose::addImageRewrites(AddRewrite add) {
   add("image.dilation2d", dilation2d);
   add("nn.correlation", correlation);
   add("vision.multibox_prior", multiboxPrior);
+  add("vision.multibox_transform_loc", multiboxTransformLoc);
+  add("vision.get_valid_counts", getValidCounts);
+  add("vision.roi_pool", roiPool);
 }

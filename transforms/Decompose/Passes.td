@@ -31,7 +31,9 @@ def Decompose : Pass<"relay-decompose", "::mlir::ModuleOp"> {
     `sparse_to_dense`, `einsum`, `meshgrid`, `matrix_set_diag`,
     `image.crop_and_resize`, `reverse_sequence`, `slice_like`,
     `nn.upsampling3d`, `image.affine_grid`, `image.dilation2d`,
-    `nn.correlation`, `vision.multibox_prior`, `fixed_point_multiply`)
+    `nn.correlation`, `vision.multibox_prior`, `fixed_point_multiply`,
+    `vision.multibox_transform_loc`, `vision.get_valid_counts`,
+    `vision.roi_pool`)
     are typed
     by their
     relations like every operator; this pass rewrites them into the

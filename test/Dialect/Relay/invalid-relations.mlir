@@ -1537,3 +1537,53 @@ relay.func @fixed_point_multiply_shift(%a: tensor<4xi32>) -> tensor<i1> {
   %c = relay.constant dense<true> : tensor<i1>
   relay.return %c : tensor<i1>
 }
+
+// -----
+
+// Tests that vision.multibox_transform_loc wants four offsets per anchor.
+relay.func @multibox_transform_loc_offsets(%p: tensor<1x3x5xf32>, %l: tensor<1x16xf32>, %a: tensor<1x5x4xf32>) -> tensor<i1> {
+  // expected-error @+1 {{vision.multibox_transform_loc: expected location predictions [B, N * 4] (1 x 20) of the probabilities' dtype, got 'tensor<1x16xf32>'}}
+  %r = relay.vision.multibox_transform_loc %p, %l, %a : (tensor<1x3x5xf32>, tensor<1x16xf32>, tensor<1x5x4xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that vision.multibox_transform_loc wants four variances.
+relay.func @multibox_transform_loc_variances(%p: tensor<1x3x5xf32>, %l: tensor<1x20xf32>, %a: tensor<1x5x4xf32>) -> tensor<i1> {
+  // expected-error @+1 {{vision.multibox_transform_loc: variances must have 4 values (x, y, w, h)}}
+  %r = relay.vision.multibox_transform_loc %p, %l, %a {variances = array<f64: 0.1, 0.2>} : (tensor<1x3x5xf32>, tensor<1x20xf32>, tensor<1x5x4xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that vision.get_valid_counts reads a score inside the boxes.
+relay.func @get_valid_counts_score(%d: tensor<2x8x6xf32>, %t: tensor<f32>) -> tensor<i1> {
+  // expected-error @+1 {{vision.get_valid_counts: score_index 6 is not an element of boxes of 6}}
+  %r = relay.vision.get_valid_counts %d, %t {score_index = 6 : i64} : (tensor<2x8x6xf32>, tensor<f32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that vision.get_valid_counts wants a 0-d threshold.
+relay.func @get_valid_counts_threshold(%d: tensor<2x8x6xf32>, %t: tensor<2xf32>) -> tensor<i1> {
+  // expected-error @+1 {{vision.get_valid_counts: score_threshold must be a 0-d float tensor, got 'tensor<2xf32>'}}
+  %r = relay.vision.get_valid_counts %d, %t : (tensor<2x8x6xf32>, tensor<2xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that vision.roi_pool wants rois of five values.
+relay.func @roi_pool_rois(%d: tensor<1x3x8x8xf32>, %r: tensor<4x4xf32>) -> tensor<i1> {
+  // expected-error @+1 {{vision.roi_pool: expected rois [R, 5] (batch index, x1, y1, x2, y2) of the data's dtype, got 'tensor<4x4xf32>'}}
+  %p = relay.vision.roi_pool %d, %r {pooled_size = array<i64: 2, 2>, spatial_scale = 1.0 : f64} : (tensor<1x3x8x8xf32>, tensor<4x4xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}

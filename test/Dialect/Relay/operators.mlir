@@ -400,7 +400,8 @@ relay.func @quantized(%x: tensor<1x2x5x5xf32>, %w: tensor<3x2x3x3xi8>, %s: tenso
 
 // Tests the image, vision and sequence operators added after TVM's
 // (reverse_sequence, slice_like, upsampling3d, affine_grid, dilation2d,
-// correlation, multibox_prior, fixed_point_multiply).
+// correlation, multibox_prior, fixed_point_multiply, multibox_transform_loc,
+// get_valid_counts, roi_pool).
 // CHECK-LABEL: relay.func @image_vision
 // INFER-LABEL: relay.func @image_vision
 relay.func @image_vision(%x: tensor<2x3x8x9xf32>, %l: tensor<2xi64>, %v: tensor<1x2x3x4x5xf32>, %t: tensor<2x2x3xf32>, %k: tensor<3x2x3xf32>, %i: tensor<4xi32>) -> tensor<i1> {
@@ -420,6 +421,16 @@ relay.func @image_vision(%x: tensor<2x3x8x9xf32>, %l: tensor<2xi64>, %v: tensor<
   %6 = relay.vision.multibox_prior %x {sizes = array<f64: 0.2, 0.4>, ratios = array<f64: 1.0, 2.0, 0.5>} : (tensor<2x3x8x9xf32>) -> !relay.incomplete
   // INFER: relay.fixed_point_multiply {{.*}} -> tensor<4xi32>
   %7 = relay.fixed_point_multiply %i {multiplier = 1073741824 : i64, shift = -1 : i64} : (tensor<4xi32>) -> !relay.incomplete
+  %prob = relay.reshape %6 {newshape = array<i64: 1, 4, 288>} : (!relay.incomplete) -> !relay.incomplete
+  %loc = relay.reshape %6 {newshape = array<i64: 1, 1152>} : (!relay.incomplete) -> !relay.incomplete
+  // INFER: relay.vision.multibox_transform_loc {{.*}} -> tuple<tensor<1x288x6xf32>, tensor<1xi32>>
+  %8 = relay.vision.multibox_transform_loc %prob, %loc, %6 : (!relay.incomplete, !relay.incomplete, !relay.incomplete) -> !relay.incomplete
+  %th = relay.constant dense<0.5> : tensor<f32>
+  // INFER: relay.vision.get_valid_counts {{.*}} -> tuple<tensor<1xi32>, tensor<1x288x4xf32>, tensor<1x288xi32>>
+  %9 = relay.vision.get_valid_counts %6, %th : (!relay.incomplete, tensor<f32>) -> !relay.incomplete
+  %rois = relay.constant dense<1.0> : tensor<3x5xf32>
+  // INFER: relay.vision.roi_pool {{.*}} -> tensor<3x3x2x2xf32>
+  %10 = relay.vision.roi_pool %x, %rois {pooled_size = array<i64: 2>, spatial_scale = 0.5 : f64} : (tensor<2x3x8x9xf32>, tensor<3x5xf32>) -> !relay.incomplete
   %ok = relay.constant dense<true> : tensor<i1>
   relay.return %ok : tensor<i1>
 }

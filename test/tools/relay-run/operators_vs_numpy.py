@@ -282,6 +282,82 @@ def fixed_point_multiply_ref(x, multiplier, shift):
     return np.array(out, np.int64).astype(np.int32).reshape(x.shape)
 
 
+def get_valid_counts_ref(data, threshold, id_index, score_index):
+    """TVM's hybrid get_valid_counts, one row at a time."""
+    b, n, k = data.shape
+    counts = np.zeros(b, np.int32)
+    out = np.full_like(data, -1)
+    indices = np.full((b, n), -1, np.int32)
+    for i in range(b):
+        for j in range(n):
+            if data[i, j, score_index] > threshold and (
+                    id_index < 0 or data[i, j, id_index] >= 0):
+                out[i, counts[i]] = data[i, j]
+                indices[i, counts[i]] = j
+                counts[i] += 1
+    return counts, out, indices
+
+
+def multibox_transform_loc_ref(prob, loc, anchor, clip, threshold, variances,
+                               keep_background):
+    """TVM's hybrid multibox_transform_loc, one anchor at a time (the rows
+    after the valid ones -1)."""
+    b, c, n = prob.shape
+    out = np.full((b, n, 6), -1.0)
+    counts = np.zeros(b, np.int32)
+    f = np.float32
+    vx, vy, vw, vh = variances
+    for i in range(b):
+        for j in range(n):
+            score, cls = -1.0, 0
+            for k in range(0 if keep_background else 1, c):
+                if prob[i, k, j] > score:
+                    cls = k
+                score = max(prob[i, k, j], score)
+            if cls > 0 and score < f(threshold):
+                cls = 0
+            if not (keep_background or cls > 0):
+                continue
+            al, at, ar, ab = anchor[0, j].astype(np.float64)
+            px, py, pw, ph = loc[i, j * 4:j * 4 + 4].astype(np.float64)
+            aw, ah = ar - al, ab - at
+            ax, ay = (al + ar) / 2, (at + ab) / 2
+            ox, oy = px * vx * aw + ax, py * vy * ah + ay
+            ow, oh = math.exp(pw * vw) * aw / 2, math.exp(ph * vh) * ah / 2
+            box = [ox - ow, oy - oh, ox + ow, oy + oh]
+            if clip:
+                box = [min(max(v, 0.0), 1.0) for v in box]
+            out[i, counts[i]] = [cls if keep_background else cls - 1, score] + box
+            counts[i] += 1
+    return out, counts
+
+
+def roi_pool_ref(data, rois, ph, pw, scale):
+    """TVM's topi roi_pool_nchw, one bin at a time (float32 arithmetic,
+    round half away from zero)."""
+    f = np.float32
+    n, c, h, w = data.shape
+    out = np.zeros((len(rois), c, ph, pw), data.dtype)
+
+    def rnd(v):
+        v = f(v) * f(scale)
+        return int(math.copysign(math.floor(abs(v) + 0.5), v))
+    for i, roi in enumerate(rois):
+        b = int(roi[0])
+        sw, sh, ew, eh = rnd(roi[1]), rnd(roi[2]), rnd(roi[3]), rnd(roi[4])
+        rh, rw = max(eh - sh + 1, 1), max(ew - sw + 1, 1)
+        bh, bw = f(rh) / f(ph), f(rw) / f(pw)
+        for y in range(ph):
+            hs = min(max(int(math.floor(f(y) * bh + f(1e-5))) + sh, 0), h)
+            he = min(max(int(math.ceil(f(y + 1) * bh - f(1e-5))) + sh, 0), h)
+            for x in range(pw):
+                ws = min(max(int(math.floor(f(x) * bw + f(1e-5))) + sw, 0), w)
+                we = min(max(int(math.ceil(f(x + 1) * bw - f(1e-5))) + sw, 0), w)
+                if hs < he and ws < we:
+                    out[i, :, y, x] = data[b, :, hs:he, ws:we].max(axis=(1, 2))
+    return out
+
+
 def unique_ref(a, is_sorted, counts):
     """unique's tuple for vector `a`: distinct values (ascending, or in
     order of first occurrence), where each first occurs, each element's
@@ -1199,6 +1275,32 @@ CASES = [
      "fixed_point_multiply(%a, multiplier=1073741824, shift=2)",
      [np.array([-7, -6, -5, -3, -2, -1, 0, 1, 3, 5, 1000, -1000], np.int32)],
      lambda a: fixed_point_multiply_ref(a, 1073741824, 2), 0),
+    ("vision.get_valid_counts", "vision.get_valid_counts(%a, 0.3f)",
+     [np.concatenate([RNG.integers(-1, 3, (2, 9, 1)).astype(np.float32),
+                      f32(2, 9, 1, low=0, high=1), f32(2, 9, 4)], axis=2)],
+     lambda a: get_valid_counts_ref(a, np.float32(0.3), 0, 1), 0),
+    ("vision.get_valid_counts (no class, score last)",
+     "vision.get_valid_counts(%a, %b, id_index=-1, score_index=4)",
+     [f32(3, 7, 5, low=-1, high=1), scalar(0.1, np.float32)],
+     lambda a, b: get_valid_counts_ref(a, b, -1, 4), 0),
+    ("vision.multibox_transform_loc",
+     "vision.multibox_transform_loc(%a, %b, %c, threshold=0.4f)",
+     [softmax(f32(2, 4, 10, low=-3, high=3), 1), f32(2, 40, low=-1, high=1),
+      np.sort(f32(1, 10, 4, low=0, high=1).reshape(1, 10, 2, 2), axis=2).reshape(1, 10, 4)],
+     lambda a, b, c: multibox_transform_loc_ref(a, b, c, True, 0.4,
+                                                (0.1, 0.1, 0.2, 0.2), False), 1e-5),
+    ("vision.multibox_transform_loc (background kept, no clip)",
+     "vision.multibox_transform_loc(%a, %b, %c, clip=False, variances=[0.2f, 0.1f, 0.3f, 0.25f], "
+     "keep_background=True)",
+     [softmax(f32(1, 3, 6, low=-3, high=3), 1), f32(1, 24, low=-2, high=2),
+      f32(1, 6, 4, low=-0.2, high=1.2)],
+     lambda a, b, c: multibox_transform_loc_ref(a, b, c, False, 0.01,
+                                                (0.2, 0.1, 0.3, 0.25), True), 1e-5),
+    ("vision.roi_pool", "vision.roi_pool(%a, %b, pooled_size=[3, 2], spatial_scale=0.5f)",
+     [f32(2, 3, 9, 11),
+      np.array([[0, 1, 2, 14, 12], [1, 0, 0, 21, 17], [1, 8, 3, 9, 4],
+                [0, 5, 9, 40, 30], [1, -6, -3, 3, 2]], np.float32)],
+     lambda a, b: roi_pool_ref(a, b, 3, 2, 0.5), 0),
     ("nn.space_to_batch_nd", "nn.space_to_batch_nd(%a, block_shape=[2, 3], "
      "paddings=[[1, 0], [2, 1]], pad_value=0.5)", [f32(2, 5, 3, 4)],
      lambda a: space_to_batch_ref(a, [2, 3], [1, 0, 2, 1], 0.5), 0),

@@ -36,6 +36,31 @@ def bn_ref(x, s, b, m, v, eps):
     return (x - c(m)) / np.sqrt(c(v) + eps) * c(s) + c(b)
 
 
+def max_roi_pool_ref(x, rois, ph, pw, scale):
+    """Caffe's ROIPooling (ONNX Runtime's MaxRoiPool): corners rounded half
+    away from zero, bins floor(i * size) to ceil((i + 1) * size) in float32,
+    empty bins 0."""
+    n, c, h, w = x.shape
+    out = np.zeros((len(rois), c, ph, pw), np.float32)
+    rnd = lambda v: int(np.sign(v) * np.floor(abs(v) + 0.5))
+    for r, (b, x1, y1, x2, y2) in enumerate(rois):
+        sw, sh = rnd(x1 * scale), rnd(y1 * scale)
+        ew, eh = rnd(x2 * scale), rnd(y2 * scale)
+        bh = np.float32(max(eh - sh + 1, 1)) / np.float32(ph)
+        bw = np.float32(max(ew - sw + 1, 1)) / np.float32(pw)
+        for i in range(ph):
+            hs = min(max(int(np.floor(np.float32(i) * bh)) + sh, 0), h)
+            he = min(max(int(np.ceil(np.float32(i + 1) * bh)) + sh, 0), h)
+            for j in range(pw):
+                ws = min(max(int(np.floor(np.float32(j) * bw)) + sw, 0), w)
+                we = min(max(int(np.ceil(np.float32(j + 1) * bw)) + sw, 0), w)
+                if hs < he and ws < we:
+                    out[r, :, i, j] = x[int(b), :, hs:he, ws:we].max(axis=(1, 2))
+    return out
+
+
+ROIS = np.array([[0, 1, 2, 14, 12], [1, 0, 0, 21, 17], [1, 8, 3, 9, 4],
+                 [0, 5, 9, 40, 30]], np.float32)
 S, B, M, V = (np.array(a, np.float32) for a in ([1, 2], [0.5, -1], [0.1, 0.2], [1, 4]))
 X4, X3, A3 = f32(1, 2, 3, 3), f32(2, 3, 4), f32(3)
 # name: (opset, nodes, graph inputs with values, initializers, numpy
@@ -88,6 +113,14 @@ CASES = {
     'tile_axis': (5, [helper.make_node('Tile', ['x', 't', 'a'], ['y'])],
                   {'x': f32(2, 3)}, [init('t', np.array(3, np.int64)), init('a', np.array(1, np.int64))],
                   lambda x: np.tile(x, (1, 3))),
+    # MaxRoiPool: Fast R-CNN's max pooling of regions (vision.roi_pool).
+    'maxroipool': (1, [helper.make_node('MaxRoiPool', ['x', 'r'], ['y'], pooled_shape=[3, 2],
+                                        spatial_scale=0.5)],
+                   {'x': f32(2, 3, 9, 11), 'r': ROIS}, [],
+                   lambda x, r: max_roi_pool_ref(x, r, 3, 2, 0.5)),
+    'maxroipool_no_shape': (1, [helper.make_node('MaxRoiPool', ['x', 'r'], ['y'])],
+                            {'x': f32(1, 3, 9, 11), 'r': ROIS[:1] * 0}, [],
+                            'the pooled_shape attribute (height, width) is required'),
     'upsample_scales': (1, [helper.make_node('Upsample', ['x'], ['y'], height_scale=2.0, width_scale=3.0)],
                         {'x': X4}, [], lambda x: x.repeat(2, 2).repeat(3, 3)),
 }
