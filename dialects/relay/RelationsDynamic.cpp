@@ -106,6 +106,36 @@ static RelationStatus dynFullRelation(RelationArgs &args) {
   return args.solve(makeTensor(args.getContext(), *dims, dtype));
 }
 
+/// dyn.zeros / dyn.ones (shape): `dtype` (float32 by default).
+static RelationStatus dynInitRelation(RelationArgs &args) {
+  Dim length;
+  RETURN_UNLESS_TENSOR(readIntVector(args, 0, "shape", length));
+  FailureOr<SmallVector<Dim>> dims = anyDims(args, length, "shape");
+  if (failed(dims))
+    return RelationStatus::Failed;
+  Type dtype = args.getDtype("dtype");
+  return args.solve(
+      makeTensor(args.getContext(), *dims,
+                 dtype ? dtype : Float32Type::get(args.getContext())));
+}
+
+/// dyn.broadcast_to(data, shape): the data's dtype, as many `?` dimensions
+/// as the shape has elements (at least the data's rank).
+static RelationStatus dynBroadcastToRelation(RelationArgs &args) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  Dim length;
+  RETURN_UNLESS_TENSOR(readIntVector(args, 1, "shape", length));
+  FailureOr<SmallVector<Dim>> dims = anyDims(args, length, "shape");
+  if (failed(dims))
+    return RelationStatus::Failed;
+  if (int64_t(dims->size()) < data.getRank())
+    return args.fail("a shape of " + Twine(dims->size()) +
+                     " dimensions cannot hold the data's " +
+                     Twine(data.getRank()));
+  return args.solve(makeTensor(args.getContext(), *dims, data.dtype));
+}
+
 /// dyn.topk(data, k): topk's result with the axis `?` long.
 static RelationStatus dynTopKRelation(RelationArgs &args) {
   TensorInfo data, k;
@@ -228,6 +258,8 @@ static RelationStatus allClassNmsRelation(RelationArgs &args) {
 void mlir::relay::registerDynamicRelations() {
   registerTypeRelation("DynReshape", dynReshapeRelation);
   registerTypeRelation("DynFull", dynFullRelation);
+  registerTypeRelation("DynInit", dynInitRelation);
+  registerTypeRelation("DynBroadcastTo", dynBroadcastToRelation);
   registerTypeRelation("DynTopK", dynTopKRelation);
   registerTypeRelation("DynTile", dynTileRelation);
   registerTypeRelation("DynStridedSlice", dynStridedSliceRelation);

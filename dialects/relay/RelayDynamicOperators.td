@@ -1,8 +1,8 @@
 //===- RelayDynamicOperators.td - Shapes from values -------*- tablegen -*-===//
 //
 // TVM's operators whose result shape depends on the values of their
-// operands, not on their types: the `dyn.*` forms of reshape, full, topk,
-// tile and strided_slice (the shape, k, repetitions or bounds a tensor
+// operands, not on their types: the `dyn.*` forms of reshape, full, zeros,
+// ones, broadcast_to, topk, tile and strided_slice (the shape, k, repetitions or bounds a tensor
 // computed at run time), `arange` and the ONNX form of non-maximum
 // suppression. Their relations give `?` for what only the values say; the
 // interpreter runs them (native code is for static shapes: relay-run falls
@@ -144,6 +144,31 @@ def Relay_AllClassNonMaxSuppressionOp
                        AnyType:$max_output_boxes_per_class,
                        AnyType:$iou_threshold, AnyType:$score_threshold,
                        DefaultValuedStrAttr<StrAttr, "onnx">:$output_format);
+}
+
+class Relay_DynInitOp<string mnemonic, string what>
+    : Relay_OperatorOp<mnemonic, "DynInit", "ElemWise", 1, 10> {
+  let summary = "A tensor of " # what # " of the shape a 1-D integer "
+                "tensor holds (dtype defaults to float32)";
+  let description = [{
+    TVM's `dyn.zeros` / `dyn.ones`: `zeros` and `ones` whose shape is an
+    operand computed at run time.
+  }];
+  let arguments = (ins AnyType:$shape, OptionalAttr<TypeAttr>:$dtype);
+}
+def Relay_DynZerosOp : Relay_DynInitOp<"dyn.zeros", "zeros">;
+def Relay_DynOnesOp : Relay_DynInitOp<"dyn.ones", "ones">;
+
+def Relay_DynBroadcastToOp
+    : Relay_OperatorOp<"dyn.broadcast_to", "DynBroadcastTo", "Broadcast", 2,
+                       10> {
+  let summary = "broadcast_to whose shape is a 1-D integer operand";
+  let description = [{
+    TVM's `dyn.broadcast_to`: numpy broadcasting of `data` to the shape a
+    tensor computed at run time holds (its dimensions and the data's
+    aligned at the end; a data dimension of 1 repeats).
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$shape);
 }
 
 #endif // RELAY_DYNAMIC_OPERATORS

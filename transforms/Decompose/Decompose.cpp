@@ -73,6 +73,13 @@ void mlir::relay::populateDecompositionPatterns(
   addIndexRewrites(add);
   addEinsumRewrites(add);
   addImageRewrites(add);
+  // Rewrites that read only ranks and attributes: they apply to ops of
+  // run-time sizes too.
+  addDynamicRewrites([&](StringRef name, Rewrite rewrite) {
+    std::string op = ("relay." + name).str();
+    if (!include || include(op))
+      patterns.add<RuleRewrite>(op, rewrite, ctx, /*anyShape=*/true, keepWhole);
+  });
 }
 
 bool mlir::relay::hasDecomposition(StringRef opName) {
@@ -123,8 +130,13 @@ struct DecomposePass : relay::impl::DecomposeBase<DecomposePass> {
         patterns,
         [&](StringRef name) { return !llvm::is_contained(keepOps, name); },
         keepWhole);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns)))) {
+      getOperation().emitError()
+          << "--relay-decompose: the rewrites did not converge (a "
+             "composite operator's rewrite keeps failing after building "
+             "its replacement)";
       signalPassFailure();
+    }
   }
 };
 } // namespace

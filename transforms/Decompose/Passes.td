@@ -33,7 +33,8 @@ def Decompose : Pass<"relay-decompose", "::mlir::ModuleOp"> {
     `nn.upsampling3d`, `image.affine_grid`, `image.dilation2d`,
     `nn.correlation`, `vision.multibox_prior`, `fixed_point_multiply`,
     `vision.multibox_transform_loc`, `vision.get_valid_counts`,
-    `vision.roi_pool`)
+    `vision.roi_pool`, and, whatever their sizes, `dyn.zeros`, `dyn.ones`,
+    `dyn.broadcast_to`)
     are typed
     by their
     relations like every operator; this pass rewrites them into the

@@ -157,6 +157,8 @@ void addLossRewrites(AddRewrite add);
 void addIndexRewrites(AddRewrite add);
 void addEinsumRewrites(AddRewrite add);
 void addImageRewrites(AddRewrite add);
+/// Registered to apply whatever the operands' sizes.
+void addDynamicRewrites(AddRewrite add);
 
 } // namespace mlir::relay::decompose
 

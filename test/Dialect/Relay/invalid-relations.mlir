@@ -1587,3 +1587,23 @@ relay.func @roi_pool_rois(%d: tensor<1x3x8x8xf32>, %r: tensor<4x4xf32>) -> tenso
   %c = relay.constant dense<true> : tensor<i1>
   relay.return %c : tensor<i1>
 }
+
+// -----
+
+// Tests that dyn.broadcast_to's shape cannot drop the data's dimensions.
+relay.func @dyn_broadcast_to_rank(%d: tensor<2x3x4xf32>, %s: tensor<2xi64>) -> tensor<i1> {
+  // expected-error @+1 {{dyn.broadcast_to: a shape of 2 dimensions cannot hold the data's 3}}
+  %r = relay.dyn.broadcast_to %d, %s : (tensor<2x3x4xf32>, tensor<2xi64>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that dyn.zeros needs a shape of known length (it gives the rank).
+relay.func @dyn_zeros_rank(%s: tensor<?xi64>) -> tensor<i1> {
+  // expected-error @+1 {{dyn.zeros: shape must have a static length (it gives the result's rank)}}
+  %r = relay.dyn.zeros %s : (tensor<?xi64>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}

@@ -401,7 +401,7 @@ relay.func @quantized(%x: tensor<1x2x5x5xf32>, %w: tensor<3x2x3x3xi8>, %s: tenso
 // Tests the image, vision and sequence operators added after TVM's
 // (reverse_sequence, slice_like, upsampling3d, affine_grid, dilation2d,
 // correlation, multibox_prior, fixed_point_multiply, multibox_transform_loc,
-// get_valid_counts, roi_pool).
+// get_valid_counts, roi_pool, dyn.zeros, dyn.ones, dyn.broadcast_to).
 // CHECK-LABEL: relay.func @image_vision
 // INFER-LABEL: relay.func @image_vision
 relay.func @image_vision(%x: tensor<2x3x8x9xf32>, %l: tensor<2xi64>, %v: tensor<1x2x3x4x5xf32>, %t: tensor<2x2x3xf32>, %k: tensor<3x2x3xf32>, %i: tensor<4xi32>) -> tensor<i1> {
@@ -431,6 +431,13 @@ relay.func @image_vision(%x: tensor<2x3x8x9xf32>, %l: tensor<2xi64>, %v: tensor<
   %rois = relay.constant dense<1.0> : tensor<3x5xf32>
   // INFER: relay.vision.roi_pool {{.*}} -> tensor<3x3x2x2xf32>
   %10 = relay.vision.roi_pool %x, %rois {pooled_size = array<i64: 2>, spatial_scale = 0.5 : f64} : (tensor<2x3x8x9xf32>, tensor<3x5xf32>) -> !relay.incomplete
+  %shape = relay.constant dense<[2, 3]> : tensor<2xi64>
+  // INFER: relay.dyn.zeros {{.*}} -> tensor<?x?xf32>
+  %11 = relay.dyn.zeros %shape : (tensor<2xi64>) -> !relay.incomplete
+  // INFER: relay.dyn.ones {{.*}} -> tensor<?x?xi32>
+  %12 = relay.dyn.ones %shape {dtype = i32} : (tensor<2xi64>) -> !relay.incomplete
+  // INFER: relay.dyn.broadcast_to {{.*}} -> tensor<?x?xi32>
+  %13 = relay.dyn.broadcast_to %i, %shape : (tensor<4xi32>, tensor<2xi64>) -> !relay.incomplete
   %ok = relay.constant dense<true> : tensor<i1>
   relay.return %ok : tensor<i1>
 }

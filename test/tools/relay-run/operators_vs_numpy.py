@@ -1505,6 +1505,14 @@ CASES = [
      lambda a, b: np.full((2, 3), 1.5, np.float32), 0),
     ("dyn.full (int32)", 'dyn.full(%a, %b, dtype="int32")',
      [scalar(7, np.int64), i64(3)], lambda a, b: np.full(3, 7, np.int32), 0),
+    ("dyn.zeros", "dyn.zeros(%a)", [i64(2, 3)],
+     lambda a: np.zeros((2, 3), np.float32), 0),
+    ("dyn.ones", 'dyn.ones(%a, dtype="int32")', [i64(4)],
+     lambda a: np.ones(4, np.int32), 0),
+    ("dyn.broadcast_to", "dyn.broadcast_to(%a, %b)", [f32(3, 1), i64(2, 3, 4)],
+     lambda a, b: np.broadcast_to(a, (2, 3, 4)), 0),
+    ("dyn.broadcast_to (bool)", "dyn.broadcast_to(%a, %b)",
+     [boolean(1, 5), i64(3, 5)], lambda a, b: np.broadcast_to(a, (3, 5)), 0),
     ("dyn.topk", "dyn.topk(%a, 2i64, axis=1)", [f32(3, 5)],
      lambda a: (-np.sort(-a, axis=1)[:, :2],
                 np.argsort(-a, axis=1, kind="stable")[:, :2].astype(np.int32)), 0),
@@ -1578,7 +1586,8 @@ def compare(name, got, want, tol):
 
 # Operators whose result's shape depends on the data: native code (static
 # shapes) does not cover them; relay-run runs them on the interpreter.
-DATA_DEPENDENT = {"argwhere", "dyn.reshape", "dyn.full", "dyn.topk",
+DATA_DEPENDENT = {"argwhere", "dyn.reshape", "dyn.full", "dyn.zeros",
+                  "dyn.ones", "dyn.broadcast_to", "dyn.topk",
                   "dyn.tile", "dyn.strided_slice", "dyn.image.resize2d",
                   "unique", "arange",
                   "vision.all_class_non_max_suppression"}
@@ -1586,6 +1595,7 @@ DATA_DEPENDENT = {"argwhere", "dyn.reshape", "dyn.full", "dyn.topk",
 # Their operands that give the result's rank (a shape, bounds): `dynamic`
 # keeps their lengths (a `?` length leaves the rank unknown, an error).
 RANK_OPERANDS = {"dyn.reshape": {1}, "dyn.full": {1}, "dyn.tile": {1},
+                 "dyn.zeros": {0}, "dyn.ones": {0}, "dyn.broadcast_to": {1},
                  "dyn.strided_slice": {1, 2, 3}, "gather_nd": {1},
                  "unravel_index": {1}}
 
