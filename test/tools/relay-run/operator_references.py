@@ -1,0 +1,652 @@
+"""numpy references of the operators numpy lacks, for operators_vs_numpy.py:
+each computes what TVM's kernel (or the framework the operator comes from)
+computes, written from its definition, never from relay-mlir's code."""
+import math
+
+import numpy as np
+
+
+def space_to_batch_ref(a, block, pads, value=0.0):
+    """TensorFlow's SpaceToBatchND element by element: output batch
+    (offset index) * N + n holds padded[n, y * b + offset, ...]."""
+    m = len(block)
+    padded = np.pad(a, [(0, 0)] + [tuple(pads[2 * i:2 * i + 2]) for i in range(m)]
+                    + [(0, 0)] * (a.ndim - 1 - m), constant_values=value)
+    n = a.shape[0]
+    reduced = [padded.shape[1 + i] // block[i] for i in range(m)]
+    out = np.zeros([n * int(np.prod(block))] + reduced + list(a.shape[1 + m:]),
+                   a.dtype)
+    for offset_index, offsets in enumerate(np.ndindex(*block)):
+        for b in range(n):
+            for y in np.ndindex(*reduced):
+                src = tuple(y[i] * block[i] + offsets[i] for i in range(m))
+                out[(offset_index * n + b,) + y] = padded[(b,) + src]
+    return out
+
+
+def batch_to_space_ref(a, block, crops):
+    """TensorFlow's BatchToSpaceND: the inverse placement, then the crops."""
+    m = len(block)
+    n = a.shape[0] // int(np.prod(block))
+    full = [a.shape[1 + i] * block[i] for i in range(m)]
+    out = np.zeros([n] + full + list(a.shape[1 + m:]), a.dtype)
+    for offset_index, offsets in enumerate(np.ndindex(*block)):
+        for b in range(n):
+            for y in np.ndindex(*a.shape[1:1 + m]):
+                dst = tuple(y[i] * block[i] + offsets[i] for i in range(m))
+                out[(b,) + dst] = a[(offset_index * n + b,) + y]
+    keep = tuple(slice(crops[2 * i], full[i] - crops[2 * i + 1]) for i in range(m))
+    return out[(slice(None),) + keep]
+
+
+def matrix_set_diag_ref(data, diagonal, k1, k2, super_right, sub_right):
+    """TensorFlow's MatrixSetDiagV3, one element at a time."""
+    out = data.copy()
+    rows, cols = data.shape[-2:]
+    longest = diagonal.shape[-1]
+    if k1 == k2:
+        diagonal = diagonal[..., None, :]
+    for d in range(k1, k2 + 1):
+        length = min(rows + min(d, 0), cols - max(d, 0))
+        right = super_right if d > 0 else sub_right if d < 0 else False
+        offset = longest - length if right else 0
+        for n in range(length):
+            i, j = (n, n + d) if d >= 0 else (n - d, n)
+            out[..., i, j] = diagonal[..., k2 - d, offset + n]
+    return out
+
+
+def crop_and_resize_ref(data, boxes, indices, size, method, extrapolation,
+                        layout="NCHW"):
+    """TensorFlow's CropAndResize, one sample at a time (its kernel's
+    formulas: positions from the box's corners, bilinear between floor and
+    ceil, nearest by rounding half away from zero)."""
+    if layout == "NHWC":
+        data = data.transpose(0, 3, 1, 2)
+    n, c, h, w = data.shape
+    ch, cw = size
+    out = np.zeros((len(boxes), c, ch, cw), np.float64)
+    f = np.float32  # positions in float32, in TensorFlow's order
+
+    def position(lo, hi, i, crop, size):
+        if crop == 1:
+            return f(0.5 * (lo + hi) * (size - 1))
+        return f(lo * f(size - 1)) + f(i) * f(f((hi - lo) * f(size - 1)) / f(crop - 1))
+    for b, (y1, x1, y2, x2) in enumerate(boxes.astype(np.float32)):
+        image = data[indices[b]].astype(np.float64)
+        for i in range(ch):
+            y = float(position(y1, y2, i, ch, h))
+            for j in range(cw):
+                x = float(position(x1, x2, j, cw, w))
+                if y < 0 or y > h - 1 or x < 0 or x > w - 1:
+                    out[b, :, i, j] = extrapolation
+                elif method == "nearest_neighbor":
+                    out[b, :, i, j] = image[:, int(math.floor(y + 0.5)),
+                                            int(math.floor(x + 0.5))]
+                else:
+                    y0, x0 = math.floor(y), math.floor(x)
+                    y1_, x1_ = math.ceil(y), math.ceil(x)
+                    top = image[:, y0, x0] + (image[:, y0, x1_] - image[:, y0, x0]) * (x - x0)
+                    bottom = image[:, y1_, x0] + (image[:, y1_, x1_] - image[:, y1_, x0]) * (x - x0)
+                    out[b, :, i, j] = top + (bottom - top) * (y - y0)
+    if layout == "NHWC":
+        out = out.transpose(0, 2, 3, 1)
+    return out.astype(data.dtype)
+
+
+def dilate_ref(a, strides, value):
+    out = np.full([(d - 1) * s + 1 if d else 0 for d, s in zip(a.shape, strides)],
+                  value, a.dtype)
+    out[tuple(slice(None, None, s) for s in strides)] = a
+    return out
+
+
+def resize_ref(a, size, method, coords):
+    """image.resize1d/2d/3d of `a` (NCW, NCHW, NCDHW) to `size` along the
+    axes after the channels, linear or nearest (rounding down), half_pixel,
+    asymmetric or align_corners coordinates."""
+    out = a.astype(np.float64)
+    for axis, length in zip(range(2, a.ndim), size):
+        n = out.shape[axis]
+        i = np.arange(length, dtype=np.float64)
+        pos = (i * n / length if coords == 'asymmetric' else
+               i * (n - 1) / max(length - 1, 1) if coords == 'align_corners'
+               else (i + 0.5) * n / length - 0.5)
+        if method == 'nearest_neighbor':
+            out = np.take(out, np.clip(np.floor(pos), 0, n - 1).astype(int),
+                          axis=axis)
+            continue
+        low = np.floor(pos)
+        t = (pos - low).reshape([-1] + [1] * (a.ndim - 1 - axis))
+        lo = np.take(out, np.clip(low, 0, n - 1).astype(int), axis=axis)
+        hi = np.take(out, np.clip(low + 1, 0, n - 1).astype(int), axis=axis)
+        out = lo * (1 - t) + hi * t
+    return out.astype(a.dtype)
+
+
+def reverse_sequence_ref(a, lengths, seq_axis, batch_axis):
+    """TVM's reverse_sequence, one element at a time: index t of batch
+    entry b reads len - 1 - t when 1 < len and t < len (len clamped to the
+    axis), else t."""
+    out = np.empty_like(a)
+    dim = a.shape[seq_axis]
+    for index in np.ndindex(*a.shape):
+        t, n = index[seq_axis], int(lengths[index[batch_axis]])
+        source = list(index)
+        if n > 1 and t < n:
+            source[seq_axis] = min(n, dim) - 1 - t
+        out[index] = a[tuple(source)]
+    return out
+
+
+def affine_grid_ref(theta, h, w):
+    """TVM's affine_grid: positions -1 + i * (2 - 1e-7) / (size - 1) in
+    float32, each pixel's (x, y, 1) through its batch entry's transform."""
+    f = np.float32
+    ys = f(-1) + np.arange(h, dtype=f) * f((2.0 - 1e-7) / (h - 1))
+    xs = f(-1) + np.arange(w, dtype=f) * f((2.0 - 1e-7) / (w - 1))
+    out = np.zeros((theta.shape[0], 2, h, w))
+    t = theta.astype(np.float64)
+    for n in range(theta.shape[0]):
+        for d in range(2):
+            out[n, d] = (t[n, d, 0] * xs[None, :] + t[n, d, 1] * ys[:, None]
+                         + t[n, d, 2])
+    return out
+
+
+def dilation2d_ref(x, w, strides, pads, dilations):
+    """Morphological dilation (NCHW data, [C, KH, KW] weight), zero
+    padding (top, left, bottom, right) as TVM's topi pads."""
+    n, c, h, wd = x.shape
+    _, kh, kw = w.shape
+    t, l, bt, r = pads
+    xp = np.zeros((n, c, h + t + bt, wd + l + r), x.dtype)
+    xp[:, :, t:t + h, l:l + wd] = x
+    oh = (h + t + bt - (kh - 1) * dilations[0] - 1) // strides[0] + 1
+    ow = (wd + l + r - (kw - 1) * dilations[1] - 1) // strides[1] + 1
+    out = np.full((n, c, oh, ow), -np.inf)
+    for y in range(oh):
+        for z in range(ow):
+            for i in range(kh):
+                for j in range(kw):
+                    v = (xp[:, :, y * strides[0] + i * dilations[0],
+                            z * strides[1] + j * dilations[1]] + w[None, :, i, j])
+                    out[:, :, y, z] = np.maximum(out[:, :, y, z], v)
+    return out
+
+
+def correlation_ref(a, b, k, disp, s1, s2, pad, multiply):
+    """TVM's topi correlation_nchw, transcribed: sums over channels and the
+    k x k window at (i * s1 + disp, j * s1 + disp) of the padded maps,
+    divided by k * k * C."""
+    n, c, h, w = a.shape
+    ph, pw = pad
+    ap = np.pad(a.astype(np.float64), ((0, 0), (0, 0), (ph, ph), (pw, pw)))
+    bp = np.pad(b.astype(np.float64), ((0, 0), (0, 0), (ph, ph), (pw, pw)))
+    border = disp + (k - 1) // 2
+    radius = disp // s2
+    size = 2 * radius + 1
+    oh = (h + 2 * ph - 2 * border + s1 - 1) // s1
+    ow = (w + 2 * pw - 2 * border + s1 - 1) // s1
+    out = np.zeros((n, size * size, oh, ow))
+    for q in range(size * size):
+        dy, dx = (q // size - radius) * s2, (q % size - radius) * s2
+        for i in range(oh):
+            for j in range(ow):
+                y1, x1 = i * s1 + disp, j * s1 + disp
+                p1 = ap[:, :, y1:y1 + k, x1:x1 + k]
+                p2 = bp[:, :, y1 + dy:y1 + dy + k, x1 + dx:x1 + dx + k]
+                v = p1 * p2 if multiply else np.abs(p1 - p2)
+                out[:, q, i, j] = v.sum(axis=(1, 2, 3)) / (k * k * c)
+    return out
+
+
+def multibox_prior_ref(h, w, sizes, ratios, steps, offsets, clip):
+    """TVM's hybrid multibox_prior, one box at a time."""
+    step_h = steps[0] if steps[0] > 0 else 1.0 / h
+    step_w = steps[1] if steps[1] > 0 else 1.0 / w
+    boxes = []
+    for i in range(h):
+        cy = (i + offsets[0]) * step_h
+        for j in range(w):
+            cx = (j + offsets[1]) * step_w
+            for k in range(len(sizes) + len(ratios) - 1):
+                if k < len(sizes):
+                    bw, bh = sizes[k] * h / w / 2, sizes[k] / 2
+                else:
+                    r = math.sqrt(ratios[k - len(sizes) + 1])
+                    bw, bh = sizes[0] * h / w * r / 2, sizes[0] / r / 2
+                boxes.append([cx - bw, cy - bh, cx + bw, cy + bh])
+    out = np.array([boxes])
+    return np.clip(out, 0, 1) if clip else out
+
+
+def fixed_point_multiply_ref(x, multiplier, shift):
+    """TVM's q_multiply_shift in Python integers: (x << left) * m + 2^(s-1),
+    shifted right by s = 31 + right."""
+    left, right = max(shift, 0), max(-shift, 0)
+    total = 31 + right
+    out = [((int(v) << left) * multiplier + (1 << (total - 1))) >> total
+           for v in x.ravel()]
+    return np.array(out, np.int64).astype(np.int32).reshape(x.shape)
+
+
+def get_valid_counts_ref(data, threshold, id_index, score_index):
+    """TVM's hybrid get_valid_counts, one row at a time."""
+    b, n, k = data.shape
+    counts = np.zeros(b, np.int32)
+    out = np.full_like(data, -1)
+    indices = np.full((b, n), -1, np.int32)
+    for i in range(b):
+        for j in range(n):
+            if data[i, j, score_index] > threshold and (
+                    id_index < 0 or data[i, j, id_index] >= 0):
+                out[i, counts[i]] = data[i, j]
+                indices[i, counts[i]] = j
+                counts[i] += 1
+    return counts, out, indices
+
+
+def multibox_transform_loc_ref(prob, loc, anchor, clip, threshold, variances,
+                               keep_background):
+    """TVM's hybrid multibox_transform_loc, one anchor at a time (the rows
+    after the valid ones -1)."""
+    b, c, n = prob.shape
+    out = np.full((b, n, 6), -1.0)
+    counts = np.zeros(b, np.int32)
+    f = np.float32
+    vx, vy, vw, vh = variances
+    for i in range(b):
+        for j in range(n):
+            score, cls = -1.0, 0
+            for k in range(0 if keep_background else 1, c):
+                if prob[i, k, j] > score:
+                    cls = k
+                score = max(prob[i, k, j], score)
+            if cls > 0 and score < f(threshold):
+                cls = 0
+            if not (keep_background or cls > 0):
+                continue
+            al, at, ar, ab = anchor[0, j].astype(np.float64)
+            px, py, pw, ph = loc[i, j * 4:j * 4 + 4].astype(np.float64)
+            aw, ah = ar - al, ab - at
+            ax, ay = (al + ar) / 2, (at + ab) / 2
+            ox, oy = px * vx * aw + ax, py * vy * ah + ay
+            ow, oh = math.exp(pw * vw) * aw / 2, math.exp(ph * vh) * ah / 2
+            box = [ox - ow, oy - oh, ox + ow, oy + oh]
+            if clip:
+                box = [min(max(v, 0.0), 1.0) for v in box]
+            out[i, counts[i]] = [cls if keep_background else cls - 1, score] + box
+            counts[i] += 1
+    return out, counts
+
+
+def roi_pool_ref(data, rois, ph, pw, scale):
+    """TVM's topi roi_pool_nchw, one bin at a time (float32 arithmetic,
+    round half away from zero)."""
+    f = np.float32
+    n, c, h, w = data.shape
+    out = np.zeros((len(rois), c, ph, pw), data.dtype)
+
+    def rnd(v):
+        v = f(v) * f(scale)
+        return int(math.copysign(math.floor(abs(v) + 0.5), v))
+    for i, roi in enumerate(rois):
+        b = int(roi[0])
+        sw, sh, ew, eh = rnd(roi[1]), rnd(roi[2]), rnd(roi[3]), rnd(roi[4])
+        rh, rw = max(eh - sh + 1, 1), max(ew - sw + 1, 1)
+        bh, bw = f(rh) / f(ph), f(rw) / f(pw)
+        for y in range(ph):
+            hs = min(max(int(math.floor(f(y) * bh + f(1e-5))) + sh, 0), h)
+            he = min(max(int(math.ceil(f(y + 1) * bh - f(1e-5))) + sh, 0), h)
+            for x in range(pw):
+                ws = min(max(int(math.floor(f(x) * bw + f(1e-5))) + sw, 0), w)
+                we = min(max(int(math.ceil(f(x + 1) * bw - f(1e-5))) + sw, 0), w)
+                if hs < he and ws < we:
+                    out[i, :, y, x] = data[b, :, hs:he, ws:we].max(axis=(1, 2))
+    return out
+
+
+def unique_ref(a, is_sorted, counts):
+    """unique's tuple for vector `a`: distinct values (ascending, or in
+    order of first occurrence), where each first occurs, each element's
+    position among them, their number [, how often each occurs]; padded
+    with zeros to a's length, int32."""
+    values, first, inverse, count = np.unique(
+        a, return_index=True, return_inverse=True, return_counts=True)
+    if not is_sorted:
+        order = np.argsort(first, kind="stable")
+        rank = np.empty_like(order)
+        rank[order] = np.arange(len(order))
+        values, first, count, inverse = (values[order], first[order],
+                                         count[order], rank[inverse])
+    pad = lambda v, dtype: np.concatenate(
+        [v, np.zeros(len(a) - len(v))]).astype(dtype)
+    out = (pad(values, a.dtype), pad(first, np.int32),
+           inverse.astype(np.int32), np.array([len(values)], np.int32))
+    return out + ((pad(count, np.int32),) if counts else ())
+
+
+def nms_ref(boxes, scores, max_out, iou_threshold, score_threshold):
+    """ONNX's NonMaxSuppression as vision.all_class_non_max_suppression
+    returns it: (batch * classes * boxes, 3) int64 rows, the selected
+    (batch, class, box) first, and their count."""
+    def iou(a, b):
+        a = [min(a[0], a[2]), min(a[1], a[3]), max(a[0], a[2]), max(a[1], a[3])]
+        b = [min(b[0], b[2]), min(b[1], b[3]), max(b[0], b[2]), max(b[1], b[3])]
+        area_a = (a[2] - a[0]) * (a[3] - a[1])
+        area_b = (b[2] - b[0]) * (b[3] - b[1])
+        if area_a <= 0 or area_b <= 0:
+            return 0.0
+        inter = (max(0.0, min(a[2], b[2]) - max(a[0], b[0])) *
+                 max(0.0, min(a[3], b[3]) - max(a[1], b[1])))
+        return inter / (area_a + area_b - inter)
+    batches, classes, count = scores.shape
+    rows = []
+    for bt in range(batches):
+        for c in range(classes):
+            s = scores[bt, c]
+            kept = []
+            for i in np.argsort(-s, kind="stable"):
+                if s[i] <= score_threshold or len(kept) >= max_out:
+                    continue
+                if all(iou(boxes[bt, i], boxes[bt, j]) <= iou_threshold
+                       for j in kept):
+                    kept.append(i)
+            rows += [(bt, c, i) for i in kept]
+    out = np.zeros((batches * classes * count, 3), np.int64)
+    if rows:
+        out[:len(rows)] = rows
+    return out, np.array([len(rows)], np.int64)
+
+
+def far_box(boxes):
+    """`boxes` with its 18th box moved to x = 3e38."""
+    boxes = boxes.copy()
+    boxes[0, 17] = [0, 3e38, 10, 3e38]
+    return boxes
+
+
+def clustered_boxes(n, seed):
+    """Boxes as a batched NMS offsets them: three classes' boxes, each class
+    in its own band of x (100 apart), 0.5 to 40 wide, every tenth of no
+    width, every seventh given by its other diagonal."""
+    r = np.random.default_rng(seed)
+    x1 = r.uniform(0, 60, n) + 100 * r.integers(0, 3, n)
+    y1 = r.uniform(0, 60, n)
+    w, h = r.uniform(0.5, 40, n), r.uniform(0.5, 40, n)
+    w[::10] = 0
+    b = np.stack([y1, x1, y1 + h, x1 + w], 1)
+    b[1::7] = b[1::7][:, [2, 3, 0, 1]]
+    return b[None].astype(np.float32)
+
+
+def conv2d_ref(x, w, strides=(1, 1), padding=(0, 0, 0, 0), dilation=(1, 1),
+               groups=1):
+    n, c, h, wd = x.shape
+    o, i, kh, kw = w.shape
+    x = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (padding[0], padding[2]),
+                                      (padding[1], padding[3])))
+    oh = (h + padding[0] + padding[2] - (kh - 1) * dilation[0] - 1) // strides[0] + 1
+    ow = (wd + padding[1] + padding[3] - (kw - 1) * dilation[1] - 1) // strides[1] + 1
+    out = np.zeros((n, o, oh, ow))
+    opg = o // groups
+    for oc in range(o):
+        g = oc // opg
+        xs = x[:, g * i:(g + 1) * i]
+        for y in range(oh):
+            for z in range(ow):
+                patch = xs[:, :, y * strides[0]:y * strides[0] + (kh - 1) * dilation[0] + 1:dilation[0],
+                           z * strides[1]:z * strides[1] + (kw - 1) * dilation[1] + 1:dilation[1]]
+                out[:, oc, y, z] = np.sum(patch * w[oc], axis=(1, 2, 3))
+    return out.astype(np.float32)
+
+
+def conv2d_transpose_ref(x, w, strides, padding, output_padding):
+    n, c, h, wd = x.shape
+    _, o, kh, kw = w.shape
+    full_h = (h - 1) * strides[0] + kh + output_padding[0]
+    full_w = (wd - 1) * strides[1] + kw + output_padding[1]
+    full = np.zeros((n, o, full_h, full_w))
+    for y in range(h):
+        for z in range(wd):
+            full[:, :, y * strides[0]:y * strides[0] + kh, z * strides[1]:z * strides[1] + kw] += \
+                np.einsum("nc,cokl->nokl", x[:, :, y, z].astype(np.float64), w)
+    oh = full_h - padding[0] - padding[2]
+    ow = full_w - padding[1] - padding[3]
+    return full[:, :, padding[0]:padding[0] + oh, padding[1]:padding[1] + ow].astype(np.float32)
+
+
+def pool_ref(x, k, s, p, mode, count_include_pad=False, ceil_mode=False):
+    n, c, h, w = x.shape
+    def size(i, kk, ss, pp):
+        span = i + pp - kk
+        return ((span + ss - 1) if ceil_mode else span) // ss + 1
+    oh, ow = size(h, k[0], s[0], p[0] + p[2]), size(w, k[1], s[1], p[1] + p[3])
+    out = np.zeros((n, c, oh, ow))
+    for y in range(oh):
+        for z in range(ow):
+            y0, z0 = y * s[0] - p[0], z * s[1] - p[1]
+            ys = [a for a in range(y0, y0 + k[0]) if 0 <= a < h]
+            zs = [b for b in range(z0, z0 + k[1]) if 0 <= b < w]
+            win = x[:, :, ys][:, :, :, zs].astype(np.float64)
+            if mode == "max":
+                out[:, :, y, z] = win.max(axis=(2, 3))
+            else:
+                if count_include_pad:
+                    cy = len([a for a in range(y0, y0 + k[0]) if a < h + p[2]])
+                    cz = len([b for b in range(z0, z0 + k[1]) if b < w + p[3]])
+                    cnt = cy * cz
+                else:
+                    cnt = len(ys) * len(zs)
+                out[:, :, y, z] = win.sum(axis=(2, 3)) / cnt
+    return out.astype(np.float32)
+
+
+def adaptive_ref(x, out_size, mode):
+    n, c, h, w = x.shape
+    oh, ow = out_size
+    out = np.zeros((n, c, oh, ow))
+    for y in range(oh):
+        for z in range(ow):
+            y0, y1 = (y * h) // oh, -((-(y + 1) * h) // oh)
+            z0, z1 = (z * w) // ow, -((-(z + 1) * w) // ow)
+            win = x[:, :, y0:y1, z0:z1].astype(np.float64)
+            out[:, :, y, z] = win.max(axis=(2, 3)) if mode == "max" else win.mean(axis=(2, 3))
+    return out.astype(np.float32)
+
+
+def conv3d_ref(x, w, strides, pad, dilation, groups):
+    """pad: (front, top, left, back, bottom, right)."""
+    x = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (pad[0], pad[3]),
+                                      (pad[1], pad[4]), (pad[2], pad[5])))
+    n, c = x.shape[:2]
+    o, i = w.shape[:2]
+    k = w.shape[2:]
+    outs = [(x.shape[2 + a] - (k[a] - 1) * dilation[a] - 1) // strides[a] + 1 for a in range(3)]
+    out = np.zeros((n, o) + tuple(outs))
+    opg = o // groups
+    for d in range(outs[0]):
+        for y in range(outs[1]):
+            for z in range(outs[2]):
+                starts = (d * strides[0], y * strides[1], z * strides[2])
+                patch = x[:, :, starts[0]:starts[0] + (k[0] - 1) * dilation[0] + 1:dilation[0],
+                          starts[1]:starts[1] + (k[1] - 1) * dilation[1] + 1:dilation[1],
+                          starts[2]:starts[2] + (k[2] - 1) * dilation[2] + 1:dilation[2]]
+                for g in range(groups):
+                    out[:, g * opg:(g + 1) * opg, d, y, z] = np.einsum(
+                        "nidhw,oidhw->no", patch[:, g * i:(g + 1) * i], w[g * opg:(g + 1) * opg])
+    return out.astype(np.float32)
+
+
+def conv3d_transpose_ref(x, w, strides, pad, output_padding, dilation, groups):
+    """Each input element scatters its kernel (IODHW weights) into the
+    output; pad: (front, top, left, back, bottom, right)."""
+    n, c = x.shape[:2]
+    og, k = w.shape[1], w.shape[2:]
+    cg = c // groups
+    full = [(x.shape[2 + a] - 1) * strides[a] + dilation[a] * (k[a] - 1) + 1 +
+            output_padding[a] for a in range(3)]
+    out = np.zeros((n, og * groups) + tuple(full))
+    for idx in np.ndindex(*x.shape[2:]):
+        for t in np.ndindex(*k):
+            at = tuple(idx[a] * strides[a] + t[a] * dilation[a] for a in range(3))
+            for g in range(groups):
+                out[(slice(None), slice(g * og, (g + 1) * og)) + at] += np.einsum(
+                    "nc,co->no", x[(slice(None), slice(g * cg, (g + 1) * cg)) + idx].astype(np.float64),
+                    w[(slice(g * cg, (g + 1) * cg), slice(None)) + t])
+    return out[:, :, pad[0]:full[0] - pad[3], pad[1]:full[1] - pad[4],
+               pad[2]:full[2] - pad[5]].astype(np.float32)
+
+
+def pool3d_ref(x, k, s, p, mode, count_include_pad=False, ceil_mode=False):
+    """p: (front, top, left, back, bottom, right)."""
+    sizes = x.shape[2:]
+    def size(a):
+        span = sizes[a] + p[a] + p[a + 3] - k[a]
+        return ((span + s[a] - 1) if ceil_mode else span) // s[a] + 1
+    outs = [size(a) for a in range(3)]
+    out = np.zeros(x.shape[:2] + tuple(outs))
+    for idx in np.ndindex(*outs):
+        starts = [idx[a] * s[a] - p[a] for a in range(3)]
+        valid = [[j for j in range(starts[a], starts[a] + k[a]) if 0 <= j < sizes[a]] for a in range(3)]
+        win = x[:, :, valid[0]][:, :, :, valid[1]][:, :, :, :, valid[2]].astype(np.float64)
+        if mode == "max":
+            out[(slice(None), slice(None)) + idx] = win.max(axis=(2, 3, 4))
+        else:
+            if count_include_pad:
+                cnt = np.prod([len([j for j in range(starts[a], starts[a] + k[a])
+                                    if j < sizes[a] + p[a + 3]]) for a in range(3)])
+            else:
+                cnt = win.shape[2] * win.shape[3] * win.shape[4]
+            out[(slice(None), slice(None)) + idx] = win.sum(axis=(2, 3, 4)) / cnt
+    return out.astype(np.float32)
+
+
+def adaptive3d_ref(x, out_size, mode):
+    sizes = x.shape[2:]
+    out = np.zeros(x.shape[:2] + tuple(out_size))
+    for idx in np.ndindex(*out_size):
+        bounds = [((idx[a] * sizes[a]) // out_size[a], -((-(idx[a] + 1) * sizes[a]) // out_size[a]))
+                  for a in range(3)]
+        win = x[:, :, bounds[0][0]:bounds[0][1], bounds[1][0]:bounds[1][1],
+                bounds[2][0]:bounds[2][1]].astype(np.float64)
+        out[(slice(None), slice(None)) + idx] = (win.max(axis=(2, 3, 4)) if mode == "max"
+                                                 else win.mean(axis=(2, 3, 4)))
+    return out.astype(np.float32)
+
+
+def upsample_ref(x, sh, sw, method):
+    n, c, h, w = x.shape
+    # TVM's sizes: round(size * scale) in float32, half to even.
+    oh, ow = (int(np.rint(np.float32(h) * np.float32(sh))),
+              int(np.rint(np.float32(w) * np.float32(sw))))
+    out = np.zeros((n, c, oh, ow))
+    for y in range(oh):
+        for z in range(ow):
+            if method == "nearest_neighbor":
+                out[:, :, y, z] = x[:, :, min(int(y / sh), h - 1), min(int(z / sw), w - 1)]
+            else:
+                sy = max((y + 0.5) / sh - 0.5, 0.0)
+                sz = max((z + 0.5) / sw - 0.5, 0.0)
+                y0, z0 = min(int(sy), h - 1), min(int(sz), w - 1)
+                y1, z1 = min(y0 + 1, h - 1), min(z0 + 1, w - 1)
+                fy, fz = sy - y0, sz - z0
+                out[:, :, y, z] = ((1 - fy) * ((1 - fz) * x[:, :, y0, z0] + fz * x[:, :, y0, z1])
+                                   + fy * ((1 - fz) * x[:, :, y1, z0] + fz * x[:, :, y1, z1]))
+    return out.astype(np.float32)
+
+
+def softmax(x, axis):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+ERF = np.vectorize(math.erf)
+
+
+def nll_ref(p, t, w, reduction, ignore_index):
+    """PyTorch's nll_loss: -w[t] * p[n, t, ...], 0 where t is ignored."""
+    p = p.astype(np.float64)
+    picked = np.take_along_axis(p, np.expand_dims(np.clip(t, 0, None), 1), 1)[:, 0]
+    weight = np.where(t == ignore_index, 0.0, w[np.clip(t, 0, None)])
+    loss = -picked * weight
+    if reduction == "none":
+        return loss.astype(np.float32)
+    if reduction == "sum":
+        return np.float32(loss.sum())
+    return np.float32(loss.sum() / weight.sum())
+
+
+def lrn_ref(x, size, bias, alpha, beta):
+    sq = np.pad(x.astype(np.float64) ** 2,
+                ((0, 0), ((size - 1) // 2, size // 2), (0, 0), (0, 0)))
+    window = sum(sq[:, i:i + x.shape[1]] for i in range(size))
+    return x / (bias + alpha / size * window) ** beta
+
+
+def sort_order(x, axis, ascend):
+    """Positions in sorted order along axis, equal elements in order: NaN
+    (of either sign) above every number and -0 equal to 0, as PyTorch."""
+    nan = np.isnan(x) if x.dtype.kind == "f" else np.zeros(x.shape, bool)
+    v = np.where(nan, 0, x).astype(np.float64) + 0.0  # -0 + 0 is 0
+    # lexsort is stable and sorts by its last key first.
+    return (np.lexsort((v, nan), axis=axis) if ascend
+            else np.lexsort((-v, ~nan), axis=axis))
+
+
+def arg_ref(x, axis, largest, last):
+    """argmax/argmin along axis with NaN the extreme, as numpy's, and with
+    `last` the last of equal extremes."""
+    rows = np.moveaxis(x, axis, -1).reshape(-1, x.shape[axis])
+    out = []
+    for row in rows:
+        nan = np.flatnonzero(np.isnan(row))
+        if len(nan):
+            out.append(nan[-1] if last else nan[0])
+            continue
+        at = np.flatnonzero(row == (row.max() if largest else row.min()))
+        out.append(at[-1] if last else at[0])
+    shape = list(x.shape)
+    del shape[axis]
+    return np.array(out, np.int32).reshape(shape)
+
+
+def topk_ref(x, k, axis, ascend):
+    """The k largest (smallest) along axis; equal elements in order."""
+    order = sort_order(x, axis, ascend)
+    index = np.take(order, np.arange(k), axis=axis)
+    return np.take_along_axis(x, index, axis=axis), index.astype(np.int32)
+
+
+def group_norm_ref(x, groups, eps):
+    n, c = x.shape[:2]
+    g = x.astype(np.float64).reshape(n, groups, -1)
+    g = (g - g.mean(-1, keepdims=True)) / np.sqrt(g.var(-1, keepdims=True) + eps)
+    return g.reshape(x.shape)
+
+
+SCATTER_COMBINE = {"update": lambda a, u: u, "add": lambda a, u: a + u,
+                   "mul": lambda a, u: a * u, "min": np.minimum,
+                   "max": np.maximum}
+
+
+def scatter_elements_ref(data, indices, updates, axis, reduction="update"):
+    """Each update in row-major order into its position with the axis
+    coordinate replaced by its index (negative from the end)."""
+    out = data.copy()
+    for pos in np.ndindex(*indices.shape):
+        at = list(pos)
+        at[axis] = int(indices[pos]) % data.shape[axis]
+        out[tuple(at)] = SCATTER_COMBINE[reduction](out[tuple(at)], updates[pos])
+    return out
+
+
+def scatter_nd_ref(data, indices, updates, mode="update"):
+    """TVM's scatter_nd: indices (M, Y...), updates (Y..., X_M...)."""
+    out = data.copy()
+    for y in np.ndindex(*indices.shape[1:]):
+        at = tuple(int(indices[(j,) + y]) % data.shape[j]
+                   for j in range(indices.shape[0]))
+        out[at] = SCATTER_COMBINE[mode](out[at], updates[y])
+    return out
