@@ -577,6 +577,13 @@ def Relay_AdaptiveMaxPool2DOp
 def Relay_UpSamplingOp
     : Relay_OperatorOp<"nn.upsampling", "UpSampling", "Injective", 1, 2> {
   let summary = "Scales H and W by `scale_h` and `scale_w`";
+  let description = [{
+    TVM's `nn.upsampling`: the result's height and width are the data's
+    times the scales, rounded as TVM's relation rounds (in float32, half
+    to even); nearest samples row min(floor(i / scale_h), H - 1) (likewise
+    columns), bilinear samples at half-pixel positions or, with
+    `align_corners`, at the corners'.
+  }];
   let arguments = (ins AnyType:$data,
                        DefaultValuedAttr<F64Attr, "1.0">:$scale_h,
                        DefaultValuedAttr<F64Attr, "1.0">:$scale_w,
