@@ -60,14 +60,22 @@ static TensorState readScalar(RelationArgs &args, unsigned i, StringRef what,
       return RelationStatus::Failed;                                           \
   } while (false)
 
-/// `n` dimensions, each `?`; none when the count is not known.
-static FailureOr<SmallVector<Dim>> anyDims(RelationArgs &args, Dim count,
-                                           StringRef what) {
-  if (!count.isStatic())
-    return args.emitError() << what
-                            << " must have a static length (it gives the "
-                               "result's rank)";
-  return SmallVector<Dim>(count.size, Dim::any());
+/// Reads input #i as an integer vector giving the result's sizes (a shape,
+/// repetitions): one `?` dimension per element, its length known.
+static TensorState readAnyDims(RelationArgs &args, unsigned i, StringRef what,
+                               SmallVectorImpl<Dim> &dims) {
+  Dim length;
+  TensorState state = readIntVector(args, i, what, length);
+  if (state != TensorState::Tensor)
+    return state;
+  if (!length.isStatic()) {
+    args.emitError() << what
+                     << " must have a static length (it gives the "
+                        "result's rank)";
+    return TensorState::NotATensor;
+  }
+  dims.assign(length.size, Dim::any());
+  return state;
 }
 
 /// dyn.reshape(data, newshape): as many `?` dimensions as newshape has
@@ -75,12 +83,9 @@ static FailureOr<SmallVector<Dim>> anyDims(RelationArgs &args, Dim count,
 static RelationStatus dynReshapeRelation(RelationArgs &args) {
   TensorInfo data;
   READ_TENSOR_OR_RETURN(args, 0, data);
-  Dim length;
-  RETURN_UNLESS_TENSOR(readIntVector(args, 1, "newshape", length));
-  FailureOr<SmallVector<Dim>> dims = anyDims(args, length, "newshape");
-  if (failed(dims))
-    return RelationStatus::Failed;
-  return args.solve(makeTensor(args.getContext(), *dims, data.dtype));
+  SmallVector<Dim> dims;
+  RETURN_UNLESS_TENSOR(readAnyDims(args, 1, "newshape", dims));
+  return args.solve(makeTensor(args.getContext(), dims, data.dtype));
 }
 
 /// dyn.full(fill_value, shape): `dtype` or the fill value's.
@@ -92,30 +97,24 @@ static RelationStatus dynFullRelation(RelationArgs &args) {
   if (state == TensorState::Tensor && fill.getRank() != 0)
     return args.fail("fill_value must be a scalar, got " +
                      typeStr(args.getInput(0)));
-  Dim length;
-  RETURN_UNLESS_TENSOR(readIntVector(args, 1, "shape", length));
-  FailureOr<SmallVector<Dim>> dims = anyDims(args, length, "shape");
-  if (failed(dims))
-    return RelationStatus::Failed;
+  SmallVector<Dim> dims;
+  RETURN_UNLESS_TENSOR(readAnyDims(args, 1, "shape", dims));
   Type dtype = args.getDtype("dtype");
   if (!dtype) {
     if (state == TensorState::Unknown)
       return RelationStatus::Pending;
     dtype = fill.dtype;
   }
-  return args.solve(makeTensor(args.getContext(), *dims, dtype));
+  return args.solve(makeTensor(args.getContext(), dims, dtype));
 }
 
 /// dyn.zeros / dyn.ones (shape): `dtype` (float32 by default).
 static RelationStatus dynInitRelation(RelationArgs &args) {
-  Dim length;
-  RETURN_UNLESS_TENSOR(readIntVector(args, 0, "shape", length));
-  FailureOr<SmallVector<Dim>> dims = anyDims(args, length, "shape");
-  if (failed(dims))
-    return RelationStatus::Failed;
+  SmallVector<Dim> dims;
+  RETURN_UNLESS_TENSOR(readAnyDims(args, 0, "shape", dims));
   Type dtype = args.getDtype("dtype");
   return args.solve(
-      makeTensor(args.getContext(), *dims,
+      makeTensor(args.getContext(), dims,
                  dtype ? dtype : Float32Type::get(args.getContext())));
 }
 
@@ -124,16 +123,13 @@ static RelationStatus dynInitRelation(RelationArgs &args) {
 static RelationStatus dynBroadcastToRelation(RelationArgs &args) {
   TensorInfo data;
   READ_TENSOR_OR_RETURN(args, 0, data);
-  Dim length;
-  RETURN_UNLESS_TENSOR(readIntVector(args, 1, "shape", length));
-  FailureOr<SmallVector<Dim>> dims = anyDims(args, length, "shape");
-  if (failed(dims))
-    return RelationStatus::Failed;
-  if (int64_t(dims->size()) < data.getRank())
-    return args.fail("a shape of " + Twine(dims->size()) +
+  SmallVector<Dim> dims;
+  RETURN_UNLESS_TENSOR(readAnyDims(args, 1, "shape", dims));
+  if (int64_t(dims.size()) < data.getRank())
+    return args.fail("a shape of " + Twine(dims.size()) +
                      " dimensions cannot hold the data's " +
                      Twine(data.getRank()));
-  return args.solve(makeTensor(args.getContext(), *dims, data.dtype));
+  return args.solve(makeTensor(args.getContext(), dims, data.dtype));
 }
 
 /// dyn.topk(data, k): topk's result with the axis `?` long.
@@ -161,13 +157,10 @@ static RelationStatus dynTopKRelation(RelationArgs &args) {
 static RelationStatus dynTileRelation(RelationArgs &args) {
   TensorInfo data;
   READ_TENSOR_OR_RETURN(args, 0, data);
-  Dim length;
-  RETURN_UNLESS_TENSOR(readIntVector(args, 1, "reps", length));
-  FailureOr<SmallVector<Dim>> dims = anyDims(args, length, "reps");
-  if (failed(dims))
-    return RelationStatus::Failed;
-  dims->resize(std::max<int64_t>(dims->size(), data.getRank()), Dim::any());
-  return args.solve(makeTensor(args.getContext(), *dims, data.dtype));
+  SmallVector<Dim> dims;
+  RETURN_UNLESS_TENSOR(readAnyDims(args, 1, "reps", dims));
+  dims.resize(std::max<int64_t>(dims.size(), data.getRank()), Dim::any());
+  return args.solve(makeTensor(args.getContext(), dims, data.dtype));
 }
 
 /// dyn.strided_slice(data, begin, end, strides): data's rank, the sliced
