@@ -164,82 +164,45 @@ FailureOr<SmallVector<Value>> upsamplingRule(OpBuilder &b, Operation *op,
     return failure();
   bool alignCorners =
       getOperatorAttributes(op).get("align_corners") == b.getBoolAttr(true);
-  double scaleH = floatAttr(op, "scale_h", 1),
-         scaleW = floatAttr(op, "scale_w", 1);
   int64_t ah = (*axes)[H], aw = (*axes)[W];
-  int64_t inH = in.getDimSize(ah), inW = in.getDimSize(aw);
-  int64_t outH = type.getDimSize(ah), outW = type.getDimSize(aw);
-  Value data = operands[0];
+  // The rows and columns each output row and column samples (and
+  // bilinear's fractions) are tables computed here, the interpreter's
+  // (UpSamplingOp::getSourcePositions), read along the output's rows and
+  // columns; bilinear interpolates in f64 as the interpreter does.
+  // (Computing the coordinates per element took two f64 divisions each:
+  // the 21 x 224 x 224 output of DeepLabV3's last upsampling 5.4 ms.)
+  UpSamplingOp::SourcePositions rows = UpSamplingOp::getSourcePositions(
+      in.getDimSize(ah), type.getDimSize(ah), nearest, alignCorners);
+  UpSamplingOp::SourcePositions cols = UpSamplingOp::getSourcePositions(
+      in.getDimSize(aw), type.getDimSize(aw), nearest, alignCorners);
   Location loc = op->getLoc();
-  if (nearest)
-    return SmallVector<Value>{generateTensor(
-        b, loc, type, [&](OpBuilder &nb, Location l, ValueRange i) {
-          IndexMath m{nb, l};
-          auto f64 = [&](double v) {
-            return constantScalar(nb, l, nb.getF64Type(), v);
-          };
-          // min(floor(o / scale), size - 1)
-          auto source = [&](Value o, double scale, int64_t size) {
-            Value s = arith::DivFOp::create(nb, l, m.toF64(o), f64(scale));
-            return m.min(m.fromF64(s), m.c(size - 1));
-          };
-          SmallVector<Value> at(i);
-          at[ah] = source(i[ah], scaleH, inH);
-          at[aw] = source(i[aw], scaleW, inW);
-          return tensor::ExtractOp::create(nb, l, data, at).getResult();
-        })};
-  // Bilinear: the two source rows and columns of each output row and
-  // column and their fractions are tables computed here (in f64, as the
-  // interpreter computes them at run time: the same values), read along
-  // the output's rows and columns; the interpolation itself is the
-  // interpreter's, in f64. (Computing the coordinates per element took
-  // two f64 divisions each: the 21 x 224 x 224 output of DeepLabV3's last
-  // upsampling 5.4 ms.)
-  struct Axis {
-    SmallVector<int32_t> first, second;
-    SmallVector<double> fraction;
-  };
-  auto axisTables = [&](int64_t inSize, int64_t outSize, double scale) {
-    Axis t;
-    for (int64_t o = 0; o < outSize; ++o) {
-      double src;
-      if (alignCorners)
-        src = outSize > 1
-                  ? double(o) * (double(inSize - 1) / double(outSize - 1))
-                  : 0.0;
-      else
-        src = std::max((double(o) + 0.5) / scale - 0.5, 0.0);
-      int64_t i0 = std::min<int64_t>(int64_t(src), inSize - 1);
-      t.first.push_back(int32_t(i0));
-      t.second.push_back(int32_t(std::min<int64_t>(i0 + 1, inSize - 1)));
-      t.fraction.push_back(src - double(i0));
-    }
-    return t;
-  };
-  Axis rows = axisTables(inH, outH, scaleH),
-       cols = axisTables(inW, outW, scaleW);
-  auto table = [&](auto values) -> Value {
-    using T = typename decltype(values)::value_type;
-    Type element =
-        std::is_same_v<T, double> ? Type(b.getF64Type()) : Type(b.getI32Type());
-    auto t = RankedTensorType::get({int64_t(values.size())}, element);
+  auto indexTable = [&](ArrayRef<int64_t> values) -> Value {
+    SmallVector<int32_t> narrowed(values.begin(), values.end());
+    auto t = RankedTensorType::get({int64_t(values.size())}, b.getI32Type());
     return arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(t, ArrayRef<T>(values)));
+        b, loc, DenseElementsAttr::get(t, ArrayRef(narrowed)));
+  };
+  auto fractionTable = [&](ArrayRef<double> values) -> Value {
+    auto t = RankedTensorType::get({int64_t(values.size())}, b.getF64Type());
+    return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(t, values));
   };
   MLIRContext *ctx = b.getContext();
   int64_t rank = type.getRank();
   AffineMap alongH = AffineMap::get(rank, 0, getAffineDimExpr(ah, ctx));
   AffineMap alongW = AffineMap::get(rank, 0, getAffineDimExpr(aw, ctx));
+  SmallVector<Value> tables = {indexTable(rows.low), indexTable(cols.low)};
+  SmallVector<AffineMap> maps = {alongH, alongW};
+  if (!nearest) {
+    tables.append({indexTable(rows.high), fractionTable(rows.fraction),
+                   indexTable(cols.high), fractionTable(cols.fraction)});
+    maps.append({alongH, alongH, alongW, alongW});
+  }
+  maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
+  Value data = operands[0];
   Value init = tensor::EmptyOp::create(b, loc, type.getShape(), e);
   return SmallVector<Value>{
       linalg::GenericOp::create(
-          b, loc, TypeRange{type},
-          ValueRange{table(rows.first), table(rows.second),
-                     table(rows.fraction), table(cols.first),
-                     table(cols.second), table(cols.fraction)},
-          ValueRange{init},
-          {alongH, alongH, alongH, alongW, alongW, alongW,
-           AffineMap::getMultiDimIdentityMap(rank, ctx)},
+          b, loc, TypeRange{type}, tables, ValueRange{init}, maps,
           SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
           [&](OpBuilder &nb, Location l, ValueRange args) {
             SmallVector<Value> at;
@@ -248,12 +211,19 @@ FailureOr<SmallVector<Value>> upsamplingRule(OpBuilder &b, Operation *op,
             auto index = [&](Value v) -> Value {
               return arith::IndexCastOp::create(nb, l, nb.getIndexType(), v);
             };
-            Value y0 = index(args[0]), y1 = index(args[1]), fy = args[2];
-            Value x0 = index(args[3]), x1 = index(args[4]), fx = args[5];
-            auto read = [&](Value y, Value x) {
-              at[ah] = y;
-              at[aw] = x;
-              return widen(nb, l, tensor::ExtractOp::create(nb, l, data, at));
+            auto read = [&](Value y, Value x) -> Value {
+              at[ah] = index(y);
+              at[aw] = index(x);
+              return tensor::ExtractOp::create(nb, l, data, at);
+            };
+            if (nearest) {
+              linalg::YieldOp::create(nb, l, read(args[0], args[1]));
+              return;
+            }
+            Value y0 = args[0], x0 = args[1], y1 = args[2], fy = args[3];
+            Value x1 = args[4], fx = args[5];
+            auto wide = [&](Value y, Value x) {
+              return widen(nb, l, read(y, x));
             };
             // The interpreter's form (1 - f) a + f b.
             auto lerp = [&](Value a, Value c, Value f) -> Value {
@@ -263,8 +233,8 @@ FailureOr<SmallVector<Value>> upsamplingRule(OpBuilder &b, Operation *op,
                   nb, l, arith::MulFOp::create(nb, l, rest, a),
                   arith::MulFOp::create(nb, l, f, c));
             };
-            Value top = lerp(read(y0, x0), read(y0, x1), fx);
-            Value bottom = lerp(read(y1, x0), read(y1, x1), fx);
+            Value top = lerp(wide(y0, x0), wide(y0, x1), fx);
+            Value bottom = lerp(wide(y1, x0), wide(y1, x1), fx);
             linalg::YieldOp::create(nb, l,
                                     narrow(nb, l, lerp(top, bottom, fy), e));
           })

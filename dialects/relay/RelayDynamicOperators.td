@@ -102,7 +102,7 @@ def Relay_DynResize2DOp
                        DefaultValuedStrAttr<StrAttr, "NCHW">:$layout,
                        DefaultValuedStrAttr<StrAttr, "linear">:$method,
                        DefaultValuedStrAttr<StrAttr, "half_pixel">:$coordinate_transformation_mode,
-                       DefaultValuedStrAttr<StrAttr, "">:$rounding_method,
+                       DefaultValuedStrAttr<StrAttr, "round">:$rounding_method,
                        DefaultValuedAttr<F64Attr, "-0.5">:$cubic_alpha,
                        DefaultValuedAttr<I64Attr, "0">:$cubic_exclude,
                        DefaultValuedAttr<F64Attr, "0.0">:$extrapolation_value,

@@ -580,9 +580,13 @@ def Relay_UpSamplingOp
   let description = [{
     TVM's `nn.upsampling`: the result's height and width are the data's
     times the scales, rounded as TVM's relation rounds (in float32, half
-    to even); nearest samples row min(floor(i / scale_h), H - 1) (likewise
-    columns), bilinear samples at half-pixel positions or, with
-    `align_corners`, at the corners'.
+    to even). Sampling is topi's image resize to that size: output row `i`
+    of `OH` samples input row `i * H / OH` (asymmetric coordinates) or,
+    with `align_corners`, `i * (H - 1) / (OH - 1)`, in float32; nearest
+    takes floor(y + 1e-5) (rounds, half to even, with aligned corners),
+    bilinear the two rows around y; likewise columns. The positions follow
+    the sizes, not the scales: 5 rows at 1.5 are 8, and row 3 samples
+    1.875 (not 3 / 1.5 = 2).
   }];
   let arguments = (ins AnyType:$data,
                        DefaultValuedAttr<F64Attr, "1.0">:$scale_h,
@@ -590,6 +594,19 @@ def Relay_UpSamplingOp
                        DefaultValuedStrAttr<StrAttr, "NCHW">:$layout,
                        DefaultValuedStrAttr<StrAttr, "nearest_neighbor">:$method,
                        DefaultValuedAttr<BoolAttr, "false">:$align_corners);
+  let extraOperatorDeclaration = [{
+    /// Where each of `out` outputs along an axis of `in` inputs samples, as
+    /// topi computes it: `low` the (clamped) row of nearest or the first of
+    /// bilinear's two, `high` the second, `fraction` the second's weight
+    /// (0 for nearest).
+    struct SourcePositions {
+      ::llvm::SmallVector<int64_t> low, high;
+      ::llvm::SmallVector<double> fraction;
+    };
+    static SourcePositions getSourcePositions(int64_t in, int64_t out,
+                                              bool nearest,
+                                              bool alignCorners);
+  }];
 }
 
 def Relay_BatchNormOp
@@ -1187,7 +1204,9 @@ def Relay_Resize2DOp
     last outputs, and gives `extrapolation_value` where a sample falls
     outside the image);
     `rounding_method` (nearest) round, floor, ceil, round_prefer_floor or
-    round_prefer_ceil (default: round for align_corners, else floor);
+    round_prefer_ceil, or "" for topi's choice (round for align_corners,
+    else floor); absent, it is round, TVM's default (its printer omits
+    attributes at their defaults, so TVM's text without one means round);
     `cubic_alpha`, `cubic_exclude`. Sample positions outside the image take
     the nearest edge. `scale_h` and `scale_w`, where given, are the scales
     the coordinates divide by instead of the output size over the input's
@@ -1199,7 +1218,7 @@ def Relay_Resize2DOp
                        DefaultValuedStrAttr<StrAttr, "NCHW">:$layout,
                        DefaultValuedStrAttr<StrAttr, "linear">:$method,
                        DefaultValuedStrAttr<StrAttr, "half_pixel">:$coordinate_transformation_mode,
-                       DefaultValuedStrAttr<StrAttr, "">:$rounding_method,
+                       DefaultValuedStrAttr<StrAttr, "round">:$rounding_method,
                        DefaultValuedAttr<F64Attr, "-0.5">:$cubic_alpha,
                        DefaultValuedAttr<I64Attr, "0">:$cubic_exclude,
                        DefaultValuedAttr<F64Attr, "0.0">:$extrapolation_value,
@@ -1221,7 +1240,7 @@ def Relay_Resize1DOp
                        DefaultValuedStrAttr<StrAttr, "NCW">:$layout,
                        DefaultValuedStrAttr<StrAttr, "linear">:$method,
                        DefaultValuedStrAttr<StrAttr, "half_pixel">:$coordinate_transformation_mode,
-                       DefaultValuedStrAttr<StrAttr, "">:$rounding_method,
+                       DefaultValuedStrAttr<StrAttr, "round">:$rounding_method,
                        DefaultValuedAttr<F64Attr, "-0.5">:$cubic_alpha,
                        DefaultValuedAttr<I64Attr, "0">:$cubic_exclude,
                        DefaultValuedAttr<F64Attr, "0.0">:$extrapolation_value,
@@ -1244,7 +1263,7 @@ def Relay_Resize3DOp
                        DefaultValuedStrAttr<StrAttr, "NCDHW">:$layout,
                        DefaultValuedStrAttr<StrAttr, "linear">:$method,
                        DefaultValuedStrAttr<StrAttr, "half_pixel">:$coordinate_transformation_mode,
-                       DefaultValuedStrAttr<StrAttr, "">:$rounding_method,
+                       DefaultValuedStrAttr<StrAttr, "round">:$rounding_method,
                        DefaultValuedAttr<F64Attr, "-0.5">:$cubic_alpha,
                        DefaultValuedAttr<I64Attr, "0">:$cubic_exclude,
                        DefaultValuedAttr<F64Attr, "0.0">:$extrapolation_value,

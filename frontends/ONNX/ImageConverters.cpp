@@ -225,42 +225,47 @@ LogicalResult convertResize(NodeContext &ctx, bool upsample) {
   if (ctx.attrInt("antialias", 0))
     return ctx.fail("antialias is not supported");
   bool exclude = ctx.attrInt("exclude_outside", 0) != 0;
-  // nn.upsampling covers PyTorch's usual exports: nearest with asymmetric
-  // floor coordinates, bilinear with half-pixel or aligned corners.
-  bool aligned = coordinates == "align_corners";
   ArrayRef<int64_t> resized = ArrayRef(sizes).drop_front(2);
-  bool halfPixel = coordinates == "half_pixel" ||
-                   (coordinates == "pytorch_half_pixel" &&
-                    llvm::all_of(resized, [](int64_t d) { return d > 1; }));
-  bool exactScales = true;
-  for (int64_t d = 2; d < rank; ++d)
-    exactScales &= std::abs(in[d] * scales[d] - double(sizes[d])) <= 1e-6;
   if (crop && llvm::any_of(resized, [](int64_t d) { return d < 1; }))
     return ctx.fail("the crop's size must be positive");
-  // nn.upsampling sizes its result as TVM does, round(in * scale) in
-  // float32; ONNX floors: usable only where the two agree.
-  bool upsamplingSizes = rank == 4;
-  for (int64_t d = 2; d < rank; ++d)
-    upsamplingSizes &=
-        ShapedType::isDynamic(in[d]) ||
-        int64_t(std::nearbyint(float(in[d]) * float(scales[d]))) == sizes[d];
-  if (upsamplingSizes && mode == "nearest" && coordinates == "asymmetric" &&
+  // nn.upsampling (TVM's) samples at steps of in / out, or (in - 1) /
+  // (out - 1) with aligned corners, and sizes its result round(in * scale)
+  // in float32; ONNX's coordinates follow the scale and its sizes floor.
+  // The two agree where out = in * scale exactly (for a size known only at
+  // run time, where the scale is whole): nearest with asymmetric floor
+  // coordinates (PyTorch's nearest export) and linear with asymmetric or
+  // aligned corners; half-pixel coordinates are image.resize2d's.
+  auto exactAt = [&](int64_t d) {
+    return std::abs(in[d] * scales[d] - double(sizes[d])) <= 1e-6;
+  };
+  bool exactScales = true;
+  bool upsamplingAgrees = rank == 4;
+  for (int64_t d = 2; d < rank; ++d) {
+    exactScales &= exactAt(d);
+    upsamplingAgrees &=
+        ShapedType::isDynamic(in[d])
+            ? scales[d] == std::floor(scales[d])
+            : exactAt(d) &&
+                  int64_t(std::nearbyint(float(in[d]) * float(scales[d]))) ==
+                      sizes[d];
+  }
+  bool aligned = coordinates == "align_corners";
+  if (upsamplingAgrees && mode == "nearest" && coordinates == "asymmetric" &&
       rounding == "floor")
     return ctx.output(ctx.op<UpSamplingOp>(
         {ctx.input(0)},
         {ctx.f64("scale_h", scales[2]), ctx.f64("scale_w", scales[3]),
          ctx.str("method", "nearest_neighbor")}));
-  if (upsamplingSizes && (mode == "linear" || mode == "bilinear") && !exclude &&
-      ((aligned && exactScales) || halfPixel))
+  if (upsamplingAgrees && (mode == "linear" || mode == "bilinear") &&
+      (aligned || coordinates == "asymmetric"))
     return ctx.output(ctx.op<UpSamplingOp>(
         {ctx.input(0)},
         {ctx.f64("scale_h", scales[2]), ctx.f64("scale_w", scales[3]),
          ctx.str("method", "bilinear"),
          ctx.boolean("align_corners", aligned)}));
   // Other modes and ranks: image.resize1d/2d/3d, whose coordinates follow
-  // the output size
-  // unless it is given the scales (ONNX's follow the scale: even aligned
-  // corners' divide by in * scale - 1, not by out - 1).
+  // the output size unless it is given the scales (ONNX's follow the scale:
+  // even aligned corners' divide by in * scale - 1, not by out - 1).
   if (mode != "nearest" && mode != "linear" && mode != "bilinear" &&
       mode != "cubic")
     return ctx.fail("resize mode \"" + mode + "\" is not supported");

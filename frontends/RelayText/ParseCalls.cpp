@@ -8,6 +8,8 @@
 
 #include "frontends/RelayText/Parser.h"
 
+#include <sstream>
+
 using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::text;
@@ -123,92 +125,165 @@ static bool flattenNumbers(const AttrValue &v, SmallVectorImpl<double> &out) {
   return true;
 }
 
-FailureOr<Attribute> Importer::convertAttr(StringRef opName, const Token &name,
-                                           const AttrValue &value) {
-  StringRef attr = name.text;
-  if (value.kind == AttrValue::None)
-    return Attribute();
-  static const llvm::StringSet<> arrays = {
-      "strides",     "padding",   "dilation",      "kernel_size", "pool_size",
-      "output_size", "newshape",  "shape",         "axes",        "begin",
-      "end",         "pad_width", "output_padding"};
-  static const llvm::StringSet<> floats = {"a_min",   "a_max",   "alpha",
-                                           "epsilon", "rate",    "scale_d",
-                                           "scale_h", "scale_w", "threshold"};
-  static const llvm::StringSet<> bools = {
-      "keepdims",      "exclude",           "center",      "scale",
-      "ceil_mode",     "count_include_pad", "transpose_a", "transpose_b",
-      "align_corners", "select_last_index", "allowzero"};
-  static const llvm::StringSet<> axisArrays = {
-      "relay.sum",    "relay.mean",   "relay.max", "relay.min",
-      "relay.prod",   "relay.all",    "relay.any", "relay.argmax",
-      "relay.argmin", "relay.squeeze"};
-  auto bad = [&](StringRef expectedKind) -> FailureOr<Attribute> {
-    return fail(emitError(name.loc) << "attribute '" << attr << "' of "
-                                    << StringRef(opName).drop_front(6)
-                                    << " expects " << expectedKind);
-  };
-  // nn.correlation's kernel_size is one odd number.
-  bool isArray =
-      (arrays.contains(attr) &&
-       !(attr == "kernel_size" && opName == "relay.nn.correlation")) ||
-      (attr == "axis" && axisArrays.contains(opName)) ||
-      (attr == "indices_or_sections" && value.kind == AttrValue::List);
-  if (isArray) {
-    SmallVector<int64_t> ints;
-    if (!flattenInts(value, ints))
-      return bad("integers");
-    return Attribute(builder.getDenseI64ArrayAttr(ints));
-  }
-  // image.resize2d's crop (start_h, start_w, end_h, end_w) and
-  // vision.multibox_prior's and multibox_transform_loc's lists.
-  static const llvm::StringSet<> floatArrays = {
-      "roi", "sizes", "ratios", "steps", "offsets", "variances"};
-  if (floatArrays.contains(attr)) {
-    SmallVector<double> numbers;
-    if (!flattenNumbers(value, numbers))
-      return bad("numbers");
-    return Attribute(builder.getDenseF64ArrayAttr(numbers));
-  }
-  if (floats.contains(attr)) {
-    if (value.kind != AttrValue::Int && value.kind != AttrValue::Float)
-      return bad("a number");
-    return Attribute(builder.getF64FloatAttr(value.f));
-  }
-  if (bools.contains(attr)) {
-    if (value.kind != AttrValue::Bool && value.kind != AttrValue::Int)
-      return bad("True or False");
-    return Attribute(builder.getBoolAttr(value.i != 0));
-  }
-  if (attr == "dtype" || attr == "out_dtype") {
-    if (value.kind != AttrValue::String)
-      return bad("a dtype string");
-    if (value.s.empty())
-      return Attribute();
-    Type dtype = parseDtypeName(value.s);
-    if (!dtype)
-      return fail(emitError(name.loc) << "unknown dtype \"" << value.s << "\"");
-    return Attribute(TypeAttr::get(dtype));
-  }
-  switch (value.kind) {
+/// The attributes a written value may stand for, most natural first: `1` is
+/// an integer, a float, a bool or a one-element list depending on what the
+/// operator declares; a string is a string or a dtype.
+static SmallVector<Attribute> candidateAttrs(Builder &b, const AttrValue &v,
+                                             Type dtype) {
+  SmallVector<Attribute> out;
+  switch (v.kind) {
   case AttrValue::Int:
-    return Attribute(builder.getI64IntegerAttr(value.i));
+    out.push_back(b.getI64IntegerAttr(v.i));
+    out.push_back(b.getF64FloatAttr(v.f));
+    out.push_back(b.getI32IntegerAttr(v.i));
+    out.push_back(b.getF32FloatAttr(v.f));
+    if (v.i == 0 || v.i == 1)
+      out.push_back(b.getBoolAttr(v.i != 0));
+    out.push_back(b.getDenseI64ArrayAttr({v.i}));
+    out.push_back(b.getDenseF64ArrayAttr({v.f}));
+    break;
   case AttrValue::Float:
-    return Attribute(builder.getF64FloatAttr(value.f));
+    out.push_back(b.getF64FloatAttr(v.f));
+    out.push_back(b.getF32FloatAttr(v.f));
+    out.push_back(b.getDenseF64ArrayAttr({v.f}));
+    break;
   case AttrValue::Bool:
-    return Attribute(builder.getBoolAttr(value.i != 0));
+    out.push_back(b.getBoolAttr(v.i != 0));
+    out.push_back(b.getI64IntegerAttr(v.i));
+    if (v.i)
+      out.push_back(b.getUnitAttr());
+    break;
   case AttrValue::String:
-    return Attribute(builder.getStringAttr(value.s));
+    out.push_back(b.getStringAttr(v.s));
+    if (dtype)
+      out.push_back(TypeAttr::get(dtype));
+    break;
   case AttrValue::List: {
     SmallVector<int64_t> ints;
-    if (!flattenInts(value, ints))
-      return bad("integers");
-    return Attribute(builder.getDenseI64ArrayAttr(ints));
+    if (flattenInts(v, ints))
+      out.push_back(b.getDenseI64ArrayAttr(ints));
+    SmallVector<double> numbers;
+    if (flattenNumbers(v, numbers))
+      out.push_back(b.getDenseF64ArrayAttr(numbers));
+    break;
   }
   case AttrValue::None:
     break;
   }
-  return Attribute();
+  return out;
+}
+
+/// Whether `op` accepts `value` as its attribute `name`, by the attribute's
+/// ODS constraint; `why` receives the constraint's message when not.
+static bool acceptsAttr(RegisteredOperationName op, StringAttr name,
+                        Attribute value, std::string *why = nullptr) {
+  MLIRContext *ctx = name.getContext();
+  std::string message;
+  LogicalResult ok = success();
+  {
+    ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &diag) {
+      message = diag.str();
+      return success();
+    });
+    NamedAttrList one;
+    one.set(name, value);
+    ok = op.verifyInherentAttrs(
+        one, [&] { return emitError(UnknownLoc::get(ctx)); });
+  }
+  if (why)
+    *why = message;
+  return succeeded(ok);
+}
+
+/// What `op` accepts as its attribute `name`, in Relay-text words ("an
+/// integer or a list of integers"), or the ODS constraint's summary.
+static std::string describeExpected(Builder &b, RegisteredOperationName op,
+                                    StringAttr name, StringRef odsMessage) {
+  std::pair<Attribute, StringRef> probes[] = {
+      {b.getI64IntegerAttr(0), "an integer"},
+      {b.getF64FloatAttr(0), "a number"},
+      {b.getBoolAttr(false), "True or False"},
+      {b.getDenseI64ArrayAttr({}), "a list of integers"},
+      {b.getDenseF64ArrayAttr({}), "a list of numbers"},
+      {TypeAttr::get(b.getF32Type()), "a dtype string"},
+      {b.getStringAttr(""), "a string"}};
+  std::string kinds;
+  for (auto &[probe, words] : probes)
+    if (acceptsAttr(op, name, probe))
+      kinds += (kinds.empty() ? "" : " or ") + words.str();
+  if (!kinds.empty())
+    return kinds;
+  StringRef summary = odsMessage;
+  size_t at = summary.find("constraint: ");
+  return (at == StringRef::npos ? summary : summary.drop_front(at + 12)).str();
+}
+
+/// How a written value reads in a diagnostic.
+static std::string describeValue(const AttrValue &v) {
+  switch (v.kind) {
+  case AttrValue::Int:
+    return std::to_string(v.i);
+  case AttrValue::Float: {
+    std::ostringstream text;
+    text << v.f;
+    return text.str();
+  }
+  case AttrValue::Bool:
+    return v.i ? "True" : "False";
+  case AttrValue::String:
+    return "\"" + v.s + "\"";
+  case AttrValue::List:
+    return "a list";
+  case AttrValue::None:
+    break;
+  }
+  return "None";
+}
+
+/// Without an operator definition to ask (never for relay operators), a
+/// value converts by its own kind.
+static Attribute convertByValue(Builder &b, const AttrValue &value) {
+  SmallVector<Attribute> candidates = candidateAttrs(b, value, Type());
+  return candidates.empty() ? Attribute() : candidates.front();
+}
+
+FailureOr<Attribute> Importer::convertAttr(StringRef opName, const Token &name,
+                                           const AttrValue &value) {
+  // `None` and TVM's `meta[VirtualDevice][0]` leave the attribute unset.
+  if (value.kind == AttrValue::None)
+    return Attribute();
+  std::optional<RegisteredOperationName> op =
+      RegisteredOperationName::lookup(opName, ctx);
+  if (!op)
+    return convertByValue(builder, value);
+  // Each written value is tried as every attribute it may stand for, and the
+  // operator's ODS constraint picks: the kind of an attribute is the one its
+  // definition declares, not a list of names kept here.
+  StringAttr attrName = StringAttr::get(ctx, name.text);
+  Type dtype;
+  if (value.kind == AttrValue::String && !value.s.empty())
+    dtype = parseDtypeName(value.s);
+  SmallVector<Attribute> candidates = candidateAttrs(builder, value, dtype);
+  std::string firstWhy;
+  for (Attribute candidate : candidates) {
+    std::string why;
+    if (acceptsAttr(*op, attrName, candidate, &why))
+      return candidate;
+    if (firstWhy.empty())
+      firstWhy = why;
+  }
+  bool wantsDtype =
+      acceptsAttr(*op, attrName, TypeAttr::get(builder.getF32Type()));
+  // TVM writes `out_dtype=""` for "the input's dtype".
+  if (value.kind == AttrValue::String && value.s.empty() && wantsDtype)
+    return Attribute();
+  if (value.kind == AttrValue::String && wantsDtype)
+    return fail(emitError(name.loc) << "unknown dtype \"" << value.s << "\"");
+  return fail(emitError(name.loc)
+              << "attribute '" << name.text << "' of " << opName.drop_front(6)
+              << " expects "
+              << describeExpected(builder, *op, attrName, firstWhy) << ", got "
+              << describeValue(value));
 }
 
 FailureOr<Value>
@@ -224,16 +299,18 @@ Importer::buildOperator(const std::string &opName, ValueRange args,
   std::optional<RegisteredOperationName> registered =
       RegisteredOperationName::lookup(opName, ctx);
   for (auto &[name, value] : attrs) {
-    if (registered && !registered->getAttributeNames().empty() &&
-        !llvm::is_contained(registered->getAttributeNames(),
-                            StringAttr::get(ctx, name.text))) {
+    if (registered && !llvm::is_contained(registered->getAttributeNames(),
+                                          StringAttr::get(ctx, name.text))) {
       InFlightDiagnostic diag = emitError(name.loc)
                                 << shortName << " has no attribute '"
                                 << name.text << "'";
       std::string known;
       for (StringAttr a : registered->getAttributeNames())
         known += (known.empty() ? "" : ", ") + a.str();
-      diag << " (its attributes: " << known << ")";
+      if (known.empty())
+        diag << " (it takes none)";
+      else
+        diag << " (its attributes: " << known << ")";
       return failure();
     }
     FailureOr<Attribute> converted = convertAttr(opName, name, value);

@@ -496,7 +496,7 @@ static FailureOr<ValuePtr> dynResize2dKernel(const KernelContext &ctx) {
   StringRef method = ctx.getString("method", "linear");
   StringRef coords =
       ctx.getString("coordinate_transformation_mode", "half_pixel");
-  StringRef rounding = ctx.getString("rounding_method", "");
+  StringRef rounding = ctx.getString("rounding_method", "round");
   if (rounding.empty())
     rounding = coords == "align_corners" ? "round" : "floor";
   double alpha = ctx.getFloat("cubic_alpha", -0.5);

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/relay/RelayOps.h"
 #include "runtime/Interpreter/Kernels.h"
 
 #include <algorithm>
@@ -362,41 +363,29 @@ static FailureOr<ValuePtr> upsamplingKernel(const KernelContext &ctx) {
     return failure();
   }
   bool alignCorners = ctx.getBool("align_corners", false);
-  double scaleH = ctx.getFloat("scale_h", 1),
-         scaleW = ctx.getFloat("scale_w", 1);
   auto type = ctx.resultTensorType();
   Tensor out(type.getElementType(), type.getShape());
   ArrayRef<int64_t> xs = x.getShape(), os = out.getShape();
-  int64_t H = xs[l.h], W = xs[l.w], OH = os[l.h], OW = os[l.w];
   SmallVector<int64_t> xst = x.strides(), ost = out.strides();
-  auto source = [&](int64_t o, int64_t in, int64_t outSize, double scale) {
-    if (alignCorners)
-      return outSize > 1 ? o * double(in - 1) / double(outSize - 1) : 0.0;
-    return std::max((o + 0.5) / scale - 0.5, 0.0);
-  };
+  bool nearest = method == "nearest_neighbor";
+  UpSamplingOp::SourcePositions rows =
+      UpSamplingOp::getSourcePositions(xs[l.h], os[l.h], nearest, alignCorners);
+  UpSamplingOp::SourcePositions cols =
+      UpSamplingOp::getSourcePositions(xs[l.w], os[l.w], nearest, alignCorners);
   for (int64_t n = 0; n < os[l.n]; ++n)
     for (int64_t c = 0; c < os[l.c]; ++c)
-      for (int64_t oh = 0; oh < OH; ++oh)
-        for (int64_t ow = 0; ow < OW; ++ow) {
-          double v;
-          if (method == "nearest_neighbor") {
-            int64_t ih = std::min<int64_t>(int64_t(oh / scaleH), H - 1);
-            int64_t iw = std::min<int64_t>(int64_t(ow / scaleW), W - 1);
-            v = x.getF(l.offset(xst, n, c, ih, iw));
-          } else {
-            double sy = source(oh, H, OH, scaleH),
-                   sx = source(ow, W, OW, scaleW);
-            int64_t y0 = std::min<int64_t>(int64_t(sy), H - 1);
-            int64_t x0 = std::min<int64_t>(int64_t(sx), W - 1);
-            int64_t y1 = std::min<int64_t>(y0 + 1, H - 1);
-            int64_t x1 = std::min<int64_t>(x0 + 1, W - 1);
-            double fy = sy - y0, fx = sx - x0;
-            auto at = [&](int64_t yy, int64_t xx) {
-              return x.getF(l.offset(xst, n, c, yy, xx));
-            };
-            v = (1 - fy) * ((1 - fx) * at(y0, x0) + fx * at(y0, x1)) +
-                fy * ((1 - fx) * at(y1, x0) + fx * at(y1, x1));
-          }
+      for (int64_t oh = 0; oh < os[l.h]; ++oh)
+        for (int64_t ow = 0; ow < os[l.w]; ++ow) {
+          auto at = [&](int64_t yy, int64_t xx) {
+            return x.getF(l.offset(xst, n, c, yy, xx));
+          };
+          int64_t y0 = rows.low[oh], y1 = rows.high[oh];
+          int64_t x0 = cols.low[ow], x1 = cols.high[ow];
+          double fy = rows.fraction[oh], fx = cols.fraction[ow];
+          double v =
+              nearest ? at(y0, x0)
+                      : (1 - fy) * ((1 - fx) * at(y0, x0) + fx * at(y0, x1)) +
+                            fy * ((1 - fx) * at(y1, x0) + fx * at(y1, x1));
           out.setF(l.offset(ost, n, c, oh, ow), v);
         }
   return RuntimeValue::tensor(std::move(out));

@@ -75,7 +75,9 @@ Value upsampling3d(Emitter &b, Operation *op) {
       {b.ints("size", size),
        b.str("method", method == "trilinear" ? "linear" : "nearest_neighbor"),
        b.str("coordinate_transformation_mode",
-             strAttr(op, "coordinate_transformation_mode"))});
+             strAttr(op, "coordinate_transformation_mode")),
+       // topi's upsampling3d leaves the rounding to resize3d's choice.
+       b.str("rounding_method", "")});
   return ndhwc ? permute(b, x, {0, 2, 3, 4, 1}) : x;
 }
 

@@ -114,12 +114,12 @@ relay.func @adaptive_max(%x: tensor<1x1x5x7xf32>) -> tensor<1x1x3x4xf32> {
 
 // Tests that bilinear upsampling reads four neighbours and interpolates in
 // f64, its output rows' and columns' source rows and columns and fractions
-// tables made at compile time (half-pixel: output 3 reads 1.25, clamped to
-// rows 1 and 1).
+// tables made at compile time (TVM's asymmetric coordinates, steps of
+// in / out: output 3 reads 1.5, rows 1 and 1, clamped).
 // CHECK-LABEL: func.func @bilinear(
-// CHECK-DAG: arith.constant dense<[0, 0, 0, 1]> : tensor<4xi32>
+// CHECK-DAG: arith.constant dense<[0, 0, 1, 1]> : tensor<4xi32>
 // CHECK-DAG: arith.constant dense<1> : tensor<4xi32>
-// CHECK-DAG: arith.constant dense<[0.000000e+00, 2.500000e-01, 7.500000e-01, 2.500000e-01]> : tensor<4xf64>
+// CHECK-DAG: arith.constant dense<[0.000000e+00, 5.000000e-01, 0.000000e+00, 5.000000e-01]> : tensor<4xf64>
 // CHECK: linalg.generic
 // CHECK-NOT: arith.divf
 // CHECK-COUNT-4: tensor.extract %arg0
@@ -127,6 +127,20 @@ relay.func @adaptive_max(%x: tensor<1x1x5x7xf32>) -> tensor<1x1x3x4xf32> {
 relay.func @bilinear(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32> {
   %r = relay.nn.upsampling %x {scale_h = 2.0 : f64, scale_w = 2.0 : f64, method = "bilinear"} : (tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32>
   relay.return %r : tensor<1x1x4x4xf32>
+}
+
+// Tests that nearest upsampling reads one element at the rows and columns
+// of tables: 5 columns at 1.5 are 8, sampled at steps of 5 / 8 (TVM's),
+// not of 1 / 1.5.
+// CHECK-LABEL: func.func @nearest(
+// CHECK-DAG: arith.constant dense<[0, 0, 1, 1, 2, 3, 3, 4]> : tensor<8xi32>
+// CHECK: linalg.generic
+// CHECK-NOT: arith.divf
+// CHECK-COUNT-1: tensor.extract %arg0
+// CHECK-NOT: tensor.extract %arg0
+relay.func @nearest(%x: tensor<1x1x2x5xi32>) -> tensor<1x1x4x8xi32> {
+  %r = relay.nn.upsampling %x {scale_h = 2.0 : f64, scale_w = 1.5 : f64} : (tensor<1x1x2x5xi32>) -> tensor<1x1x4x8xi32>
+  relay.return %r : tensor<1x1x4x8xi32>
 }
 
 // Integer powers avoid math.ipowi's division by zero for 0 ** -1.

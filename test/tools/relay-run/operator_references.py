@@ -101,10 +101,10 @@ def dilate_ref(a, strides, value):
     return out
 
 
-def resize_ref(a, size, method, coords):
+def resize_ref(a, size, method, coords, rounding="floor"):
     """image.resize1d/2d/3d of `a` (NCW, NCHW, NCDHW) to `size` along the
-    axes after the channels, linear or nearest (rounding down), half_pixel,
-    asymmetric or align_corners coordinates."""
+    axes after the channels, linear or nearest (rounding down, or to the
+    nearest), half_pixel, asymmetric or align_corners coordinates."""
     out = a.astype(np.float64)
     for axis, length in zip(range(2, a.ndim), size):
         n = out.shape[axis]
@@ -113,8 +113,8 @@ def resize_ref(a, size, method, coords):
                i * (n - 1) / max(length - 1, 1) if coords == 'align_corners'
                else (i + 0.5) * n / length - 0.5)
         if method == 'nearest_neighbor':
-            out = np.take(out, np.clip(np.floor(pos), 0, n - 1).astype(int),
-                          axis=axis)
+            rows = np.floor(pos) if rounding == "floor" else np.rint(pos)
+            out = np.take(out, np.clip(rows, 0, n - 1).astype(int), axis=axis)
             continue
         low = np.floor(pos)
         t = (pos - low).reshape([-1] + [1] * (a.ndim - 1 - axis))
@@ -536,25 +536,39 @@ def adaptive3d_ref(x, out_size, mode):
     return out.astype(np.float32)
 
 
-def upsample_ref(x, sh, sw, method):
+def upsample_positions(size, out, nearest, align_corners):
+    """topi's resize coordinates of nn.upsampling in float32: the rows each
+    output row samples (clamped) and bilinear's fraction."""
+    f32 = np.float32
+    if align_corners:
+        step = f32(size - 1) / f32(out - 1) if out > 1 else f32(0)
+    else:
+        step = f32(size) / f32(out)
+    pos = step * np.arange(out, dtype=np.float32)
+    if nearest:
+        rows = np.rint(pos) if align_corners else np.floor(pos + f32(1e-5))
+        low = np.clip(rows.astype(np.int64), 0, size - 1)
+        return low, low, np.zeros(out)
+    base = np.floor(pos)
+    low = np.clip(base.astype(np.int64), 0, size - 1)
+    high = np.clip(base.astype(np.int64) + 1, 0, size - 1)
+    return low, high, (pos - base).astype(np.float64)
+
+
+def upsample_ref(x, sh, sw, method, align_corners=False):
+    """TVM's nn.upsampling (NCHW): topi's image resize to round(size *
+    scale) (float32, half to even) with asymmetric or aligned coordinates."""
     n, c, h, w = x.shape
-    # TVM's sizes: round(size * scale) in float32, half to even.
     oh, ow = (int(np.rint(np.float32(h) * np.float32(sh))),
               int(np.rint(np.float32(w) * np.float32(sw))))
-    out = np.zeros((n, c, oh, ow))
-    for y in range(oh):
-        for z in range(ow):
-            if method == "nearest_neighbor":
-                out[:, :, y, z] = x[:, :, min(int(y / sh), h - 1), min(int(z / sw), w - 1)]
-            else:
-                sy = max((y + 0.5) / sh - 0.5, 0.0)
-                sz = max((z + 0.5) / sw - 0.5, 0.0)
-                y0, z0 = min(int(sy), h - 1), min(int(sz), w - 1)
-                y1, z1 = min(y0 + 1, h - 1), min(z0 + 1, w - 1)
-                fy, fz = sy - y0, sz - z0
-                out[:, :, y, z] = ((1 - fy) * ((1 - fz) * x[:, :, y0, z0] + fz * x[:, :, y0, z1])
-                                   + fy * ((1 - fz) * x[:, :, y1, z0] + fz * x[:, :, y1, z1]))
-    return out.astype(np.float32)
+    nearest = method == "nearest_neighbor"
+    y0, y1, fy = upsample_positions(h, oh, nearest, align_corners)
+    z0, z1, fz = upsample_positions(w, ow, nearest, align_corners)
+    x = x.astype(np.float64)
+    fy, fz = fy[:, None], fz[None, :]
+    top = (1 - fz) * x[:, :, y0][:, :, :, z0] + fz * x[:, :, y0][:, :, :, z1]
+    bottom = (1 - fz) * x[:, :, y1][:, :, :, z0] + fz * x[:, :, y1][:, :, :, z1]
+    return ((1 - fy) * top + fy * bottom).astype(np.float32)
 
 
 def softmax(x, axis):

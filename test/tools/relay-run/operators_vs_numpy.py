@@ -405,6 +405,16 @@ CASES = [
      lambda a: upsample_ref(a, 2, 1.5, "nearest_neighbor"), 0),
     ("nn.upsampling (bilinear)", "nn.upsampling(%a, scale_h=2f, scale_w=2f, method=\"bilinear\")", [img],
      lambda a: upsample_ref(a, 2, 2, "bilinear"), E),
+    # 7 rows at 1.3 are 9 (9.1 rounded): rows sample at 7/9 steps, not 1/1.3.
+    ("nn.upsampling (bilinear, 1.3)",
+     "nn.upsampling(%a, scale_h=1.3f, scale_w=0.6f, method=\"bilinear\")", [img],
+     lambda a: upsample_ref(a, 1.3, 0.6, "bilinear"), E),
+    ("nn.upsampling (align_corners)",
+     "nn.upsampling(%a, scale_h=1.5f, scale_w=2f, align_corners=True)", [img],
+     lambda a: upsample_ref(a, 1.5, 2, "nearest_neighbor", True), 0),
+    ("nn.upsampling (bilinear, align_corners)",
+     "nn.upsampling(%a, scale_h=1.5f, scale_w=2f, method=\"bilinear\", align_corners=True)",
+     [img], lambda a: upsample_ref(a, 1.5, 2, "bilinear", True), E),
     # Composite operators (rewritten by --relay-decompose).
     ("fast_exp", "fast_exp(%a)", [x], np.exp, E),
     ("fast_tanh", "fast_tanh(%a)", [x], np.tanh, E),
@@ -571,6 +581,10 @@ CASES = [
      'coordinate_transformation_mode="asymmetric", rounding_method="floor")',
      [f32(1, 2, 9)],
      lambda a: resize_ref(a, (4,), 'nearest_neighbor', 'asymmetric'), 0),
+    # Without rounding_method, TVM's default: round (position 1.73 is 2).
+    ("image.resize1d (nearest, default rounding)",
+     'image.resize1d(%a, size=[11], method="nearest_neighbor")', [f32(2, 3, 7)],
+     lambda a: resize_ref(a, (11,), 'nearest_neighbor', 'half_pixel', 'round'), 0),
     ("image.resize3d", "image.resize3d(%a, size=[3, 5, 4])", [f32(1, 2, 4, 3, 6)],
      lambda a: resize_ref(a, (3, 5, 4), 'linear', 'half_pixel'), 1e-5),
     ("image.resize3d (align_corners)",
