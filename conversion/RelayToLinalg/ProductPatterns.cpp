@@ -130,8 +130,7 @@ FailureOr<SmallVector<Value>> batchMatmulRule(OpBuilder &b, Operation *op,
   auto x = cast<RankedTensorType>(operands[0].getType());
   auto y = cast<RankedTensorType>(operands[1].getType());
   bool ta = getOperatorAttributes(op).get("transpose_a") == b.getBoolAttr(true);
-  bool tb =
-      getOperatorAttributes(op).get("transpose_b") != b.getBoolAttr(false);
+  bool tb = getOperatorAttributes(op).get("transpose_b") == b.getBoolAttr(true);
   MLIRContext *ctx = b.getContext();
   SmallVector<Value> args(operands);
   int64_t batch = std::max(x.getShape()[0], y.getShape()[0]);

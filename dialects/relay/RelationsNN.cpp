@@ -363,7 +363,7 @@ static RelationStatus batchMatmulRelation(RelationArgs &args) {
     return args.fail("expected 3-d operands, got " + typeStr(args.getInput(0)) +
                      " and " + typeStr(args.getInput(1)));
   bool transA = args.getBool("transpose_a", false);
-  bool transB = args.getBool("transpose_b", true);
+  bool transB = args.getBool("transpose_b", false);
   Dim m = transA ? x.dims[2] : x.dims[1];
   Dim k = transA ? x.dims[1] : x.dims[2];
   Dim yk = transB ? y.dims[2] : y.dims[1];

@@ -526,11 +526,18 @@ def Relay_MatmulOp : Relay_OperatorOp<"nn.matmul", "Matmul", "OutEWiseFusable", 
 
 def Relay_BatchMatmulOp
     : Relay_OperatorOp<"nn.batch_matmul", "BatchMatmul", "OutEWiseFusable", 2, 10> {
-  let summary = "Batched matrix product (`y` transposed by default)";
+  let summary = "Batched matrix product";
+  let description = [{
+    TVM's `nn.batch_matmul`: `x` [B, M, K] (or [B, K, M], `transpose_a`)
+    times `y` [B, K, N] (or [B, N, K], `transpose_b`). Both default to
+    false, TVM's attribute defaults: its Python builder passes
+    transpose_b=True, which TVM's text prints (it omits attributes at their
+    defaults), so text without `transpose_b` is a plain product.
+  }];
   let arguments = (ins AnyType:$x, AnyType:$y,
                        OptionalAttr<TypeAttr>:$out_dtype,
                        DefaultValuedAttr<BoolAttr, "false">:$transpose_a,
-                       DefaultValuedAttr<BoolAttr, "true">:$transpose_b);
+                       DefaultValuedAttr<BoolAttr, "false">:$transpose_b);
 }
 
 class Relay_Pool2DOp<string mnemonic, string what>
@@ -713,11 +720,13 @@ def Relay_LRNOp : Relay_OperatorOp<"nn.lrn", "AxisIdentity", "Opaque", 1, 2> {
   let description = [{
     x / (bias + alpha / size * sum of x^2 over the `size` neighbours along
     `axis`)^beta, the window centred (floor((size - 1) / 2) before).
+    `alpha` defaults to 0.0001, TVM's attribute default (its Python
+    builder's is 0.00001, which its text then prints).
   }];
   let arguments = (ins AnyType:$data, DefaultValuedAttr<I64Attr, "5">:$size,
                        DefaultValuedAttr<I64Attr, "1">:$axis,
                        DefaultValuedAttr<F64Attr, "2.0">:$bias,
-                       DefaultValuedAttr<F64Attr, "1e-05">:$alpha,
+                       DefaultValuedAttr<F64Attr, "0.0001">:$alpha,
                        DefaultValuedAttr<F64Attr, "0.75">:$beta);
 }
 

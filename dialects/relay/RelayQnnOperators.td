@@ -110,7 +110,7 @@ def Relay_QnnBatchMatmulOp
                        AnyType:$y_scale,
                        OptionalAttr<TypeAttr>:$out_dtype,
                        DefaultValuedAttr<BoolAttr, "false">:$transpose_a,
-                       DefaultValuedAttr<BoolAttr, "true">:$transpose_b);
+                       DefaultValuedAttr<BoolAttr, "false">:$transpose_b);
 }
 
 /// qnn.add, qnn.subtract, qnn.mul: both operands requantized to the

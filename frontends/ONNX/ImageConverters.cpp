@@ -444,7 +444,8 @@ LogicalResult convertAffineGrid(NodeContext &ctx) {
   coords =
       b.op<BroadcastToOp>({coords}, {ctx.ints("shape", {n, pixels, dims + 1})});
   // [N, pixels, dims + 1] times theta [N, dims, dims + 1] transposed.
-  Value grid = b.op<BatchMatmulOp>({coords, ctx.input(0)});
+  Value grid = b.op<BatchMatmulOp>({coords, ctx.input(0)},
+                                   {ctx.boolean("transpose_b", true)});
   SmallVector<int64_t> shape = {n};
   shape.append(spatial);
   shape.push_back(dims);

@@ -171,7 +171,7 @@ static FailureOr<ValuePtr> matmulKernel(const KernelContext &ctx, bool dense,
                                         bool batched) {
   const Tensor &a = ctx.input(0), &b = ctx.input(1);
   bool ta = !dense && ctx.getBool("transpose_a", false);
-  bool tb = dense || ctx.getBool("transpose_b", batched);
+  bool tb = dense || ctx.getBool("transpose_b", false);
   auto type = ctx.resultTensorType();
   Tensor out(type.getElementType(), type.getShape());
   SmallVector<int64_t> as = a.strides(), bs = b.strides();

@@ -165,7 +165,7 @@ static int64_t convOutputAxis(const KernelContext &ctx) {
 /// batch_matmul (y is B x N x K transposed, else B x K x N).
 static int64_t denseOutputAxis(const KernelContext &) { return 0; }
 static int64_t batchMatmulOutputAxis(const KernelContext &ctx) {
-  return ctx.getBool("transpose_b", true) ? 1 : 2;
+  return ctx.getBool("transpose_b", false) ? 1 : 2;
 }
 
 /// qnn.add and qnn.subtract: both operands requantized to the output's

@@ -270,7 +270,7 @@ relay.func @topk_rounds(%x: tensor<2x100xf32>) -> tensor<2x3xf32> {
 // CHECK-LABEL: relay.func @einsum_attention
 // CHECK-NOT: relay.einsum
 // CHECK-NOT: relay.reshape
-// CHECK: relay.nn.batch_matmul %arg0, %arg1 : (tensor<2x5x4xf32>, tensor<2x6x4xf32>) -> tensor<2x5x6xf32>
+// CHECK: relay.nn.batch_matmul %arg0, %arg1 {transpose_b = true} : (tensor<2x5x4xf32>, tensor<2x6x4xf32>) -> tensor<2x5x6xf32>
 // CHECK-NEXT: relay.transpose %{{.*}} {axes = array<i64: 1, 0, 2>}
 relay.func @einsum_attention(%q: tensor<2x5x4xf32>, %k: tensor<2x6x4xf32>) -> tensor<5x2x6xf32> {
   %t = relay.tuple(%q, %k : tensor<2x5x4xf32>, tensor<2x6x4xf32>)

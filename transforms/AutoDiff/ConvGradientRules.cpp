@@ -109,7 +109,9 @@ Value weightGradientPerOffset(RelayBuilder &rb, Value padded, Value g,
   SmallVector<Value> perOffset;
   for (Value read : offsetReads(rb, padded, ws, gs, conv)) {
     // [groups, cog, cig]: the batched product with the second transposed.
-    perOffset.push_back(rb.op<BatchMatmulOp>({grows, byGroup(read, cig)}));
+    perOffset.push_back(rb.op<BatchMatmulOp>(
+        {grows, byGroup(read, cig)},
+        {b.getNamedAttr("transpose_b", b.getBoolAttr(true))}));
     if (!perOffset.back())
       return Value();
   }

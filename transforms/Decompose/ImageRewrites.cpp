@@ -102,7 +102,8 @@ Value affineGrid(Emitter &b, Operation *op) {
       points.append({position(j, w), position(i, h), 1.0});
   Value grid = floatConstant(b, {1, h * w, 3}, elementOf(theta), points);
   grid = b.op<BroadcastToOp>({grid}, {b.ints("shape", {n, h * w, 3})});
-  Value out = b.op<BatchMatmulOp>({theta, grid});
+  Value out =
+      b.op<BatchMatmulOp>({theta, grid}, {b.boolean("transpose_b", true)});
   return b.reshape(out, {n, 2, h, w});
 }
 

@@ -289,7 +289,7 @@ relay.func @dense_rows(%x: tensor<8x64xf32>, %w: tensor<32x64xf32>) -> tensor<8x
 // CHECK: %[[BT:.*]] = linalg.transpose ins(%arg1 : tensor<2x16x64xf32>) outs(%{{.*}} : tensor<2x64x16xf32>) permutation = [0, 2, 1]
 // CHECK: linalg.generic {{.*}} ins(%arg0, %[[BT]] : tensor<2x8x64xf32>, tensor<2x64x16xf32>)
 relay.func @batch_matmul_rows(%a: tensor<2x8x64xf32>, %b: tensor<2x16x64xf32>) -> tensor<2x8x16xf32> {
-  %m = relay.nn.batch_matmul %a, %b : (tensor<2x8x64xf32>, tensor<2x16x64xf32>) -> tensor<2x8x16xf32>
+  %m = relay.nn.batch_matmul %a, %b {transpose_b = true} : (tensor<2x8x64xf32>, tensor<2x16x64xf32>) -> tensor<2x8x16xf32>
   relay.return %m : tensor<2x8x16xf32>
 }
 

@@ -518,7 +518,7 @@ relay.func @f56(%x: tensor<4x8xf32>, %w: tensor<7x5xf32>) -> tensor<i1> {
 // Tests batch_matmul batch mismatch.
 relay.func @f57(%x: tensor<2x4x8xf32>, %y: tensor<3x5x8xf32>) -> tensor<i1> {
   // expected-error @+1 {{nn.batch_matmul: batch dimensions differ: 'tensor<2x4x8xf32>' and 'tensor<3x5x8xf32>'}}
-  %r = relay.nn.batch_matmul %x, %y : (tensor<2x4x8xf32>, tensor<3x5x8xf32>) -> !relay.incomplete
+  %r = relay.nn.batch_matmul %x, %y {transpose_b = true} : (tensor<2x4x8xf32>, tensor<3x5x8xf32>) -> !relay.incomplete
   %ok = relay.constant dense<true> : tensor<i1>
   relay.return %ok : tensor<i1>
 }

@@ -393,7 +393,7 @@ relay.func @quantized(%x: tensor<1x2x5x5xf32>, %w: tensor<3x2x3x3xi8>, %s: tenso
   %b = relay.reshape %9 {newshape = array<i64: 1, 4, 3>} : (!relay.incomplete) -> !relay.incomplete
   %bi = relay.cast %b {dtype = i8} : (!relay.incomplete) -> !relay.incomplete
   // INFER: relay.qnn.batch_matmul {{.*}} -> tensor<1x4x4xi32>
-  %10 = relay.qnn.batch_matmul %bi, %bi, %z, %z, %s, %s : (!relay.incomplete, !relay.incomplete, tensor<i32>, tensor<i32>, tensor<f32>, tensor<f32>) -> !relay.incomplete
+  %10 = relay.qnn.batch_matmul %bi, %bi, %z, %z, %s, %s {transpose_b = true} : (!relay.incomplete, !relay.incomplete, tensor<i32>, tensor<i32>, tensor<f32>, tensor<f32>) -> !relay.incomplete
   %ok = relay.constant dense<true> : tensor<i1>
   relay.return %ok : tensor<i1>
 }

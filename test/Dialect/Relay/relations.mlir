@@ -238,7 +238,7 @@ relay.func @matmul(%x: tensor<4x8xf32>, %w: tensor<16x8xf32>, %u: !inc, %b: tens
   // CHECK: relay.nn.matmul {{.*}} -> tensor<4x16xf32>
   %3 = relay.nn.matmul %x, %w {transpose_b = true} : (tensor<4x8xf32>, tensor<16x8xf32>) -> !inc
   // CHECK: relay.nn.batch_matmul {{.*}} -> tensor<6x4x5xf32>
-  %4 = relay.nn.batch_matmul %bx, %by : (tensor<1x4x8xf32>, tensor<6x5x8xf32>) -> !inc
+  %4 = relay.nn.batch_matmul %bx, %by {transpose_b = true} : (tensor<1x4x8xf32>, tensor<6x5x8xf32>) -> !inc
   // CHECK: relay.nn.batch_matmul {{.*}} -> tensor<6x4x5xf32>
   %5 = relay.nn.batch_matmul %bx, %bz {transpose_b = false} : (tensor<1x4x8xf32>, tensor<6x8x5xf32>) -> !inc
   %r = relay.constant dense<true> : tensor<i1>

@@ -122,7 +122,7 @@ relay.func @batch_matmul_per_channel(%x: tensor<1x4x8xi8>) -> tensor<1x4x2xi8> {
   %xf = relay.qnn.dequantize %x, %s, %z : (tensor<1x4x8xi8>, tensor<f32>, tensor<i32>) -> tensor<1x4x8xf32>
   %wf = relay.qnn.dequantize %wq, %sw, %z {axis = 1 : i64} : (tensor<1x2x8xi8>, tensor<2xf32>, tensor<i32>) -> tensor<1x2x8xf32>
   // expected-error @+1 {{cannot rewrite 'relay.nn.batch_matmul' in integers: its second operand is quantized per channel}}
-  %m = relay.nn.batch_matmul %xf, %wf : (tensor<1x4x8xf32>, tensor<1x2x8xf32>) -> tensor<1x4x2xf32>
+  %m = relay.nn.batch_matmul %xf, %wf {transpose_b = true} : (tensor<1x4x8xf32>, tensor<1x2x8xf32>) -> tensor<1x4x2xf32>
   // expected-note @+1 {{in the subgraph of this qnn.quantize}}
   %q = relay.qnn.quantize %m, %s, %z : (tensor<1x4x2xf32>, tensor<f32>, tensor<i32>) -> tensor<1x4x2xi8>
   relay.return %q : tensor<1x4x2xi8>

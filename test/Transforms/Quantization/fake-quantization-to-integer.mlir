@@ -285,7 +285,7 @@ relay.func @matmul(%x: tensor<1x4xi8>) -> tensor<1x2xi8> {
 // product of the scales.
 // CHECK-LABEL: relay.func @batch_matmul
 // CHECK: %[[B:.*]] = relay.broadcast_to %arg1 {{.*}} : (tensor<1x8x3xi8>) -> tensor<2x8x3xi8>
-// CHECK: %[[M:.*]] = relay.qnn.batch_matmul %arg0, %[[B]], {{.*}} {out_dtype = i32, transpose_b = false} : (tensor<2x4x8xui8>, tensor<2x8x3xi8>, {{.*}}) -> tensor<2x4x3xi32>
+// CHECK: %[[M:.*]] = relay.qnn.batch_matmul %arg0, %[[B]], {{.*}} {out_dtype = i32} : (tensor<2x4x8xui8>, tensor<2x8x3xi8>, {{.*}}) -> tensor<2x4x3xi32>
 // CHECK: %[[S:.*]] = relay.constant dense<1.250000e-01> : tensor<f32>
 // CHECK: relay.qnn.requantize %[[M]], %[[S]], {{.*}} {out_dtype = i8}
 // CHECK-NOT: relay.nn.batch_matmul
@@ -318,7 +318,7 @@ relay.func @batch_matmul_per_channel(%x: tensor<1x4x8xi8>) -> tensor<1x4x2xi8> {
   %sw = relay.constant dense<[0.25, 0.5]> : tensor<2xf32>
   %xf = relay.qnn.dequantize %x, %s, %z : (tensor<1x4x8xi8>, tensor<f32>, tensor<i32>) -> tensor<1x4x8xf32>
   %wf = relay.qnn.dequantize %wq, %sw, %z {axis = 1 : i64} : (tensor<1x2x8xi8>, tensor<2xf32>, tensor<i32>) -> tensor<1x2x8xf32>
-  %m = relay.nn.batch_matmul %xf, %wf : (tensor<1x4x8xf32>, tensor<1x2x8xf32>) -> tensor<1x4x2xf32>
+  %m = relay.nn.batch_matmul %xf, %wf {transpose_b = true} : (tensor<1x4x8xf32>, tensor<1x2x8xf32>) -> tensor<1x4x2xf32>
   %q = relay.qnn.quantize %m, %s, %z : (tensor<1x4x2xf32>, tensor<f32>, tensor<i32>) -> tensor<1x4x2xi8>
   relay.return %q : tensor<1x4x2xi8>
 }

@@ -1,8 +1,8 @@
 // batch_matmul in its four transpositions, strided_slice (negative
 // begin), power on positive operands.
 relay.func @main(%a: tensor<2x3x4xf64>, %b: tensor<2x5x4xf64>, %c: tensor<2x4x3xf64>, %p: tensor<3xf64>) -> tensor<f64> {
-  %x = relay.nn.batch_matmul %a, %b : (tensor<2x3x4xf64>, tensor<2x5x4xf64>) -> tensor<2x3x5xf64>
-  %y = relay.nn.batch_matmul %c, %b {transpose_a = true} : (tensor<2x4x3xf64>, tensor<2x5x4xf64>) -> tensor<2x3x5xf64>
+  %x = relay.nn.batch_matmul %a, %b {transpose_b = true} : (tensor<2x3x4xf64>, tensor<2x5x4xf64>) -> tensor<2x3x5xf64>
+  %y = relay.nn.batch_matmul %c, %b {transpose_a = true, transpose_b = true} : (tensor<2x4x3xf64>, tensor<2x5x4xf64>) -> tensor<2x3x5xf64>
   %z = relay.nn.batch_matmul %a, %c {transpose_b = false} : (tensor<2x3x4xf64>, tensor<2x4x3xf64>) -> tensor<2x3x3xf64>
   %w = relay.nn.batch_matmul %c, %a {transpose_a = true, transpose_b = true} : (tensor<2x4x3xf64>, tensor<2x3x4xf64>) -> tensor<2x3x3xf64>
   %s = relay.strided_slice %x {begin = array<i64: 0, 1, -3>, end = array<i64: 2, 3, 5>} : (tensor<2x3x5xf64>) -> tensor<2x2x3xf64>
