@@ -240,22 +240,12 @@ static std::string describeValue(const AttrValue &v) {
   return "None";
 }
 
-/// Without an operator definition to ask (never for relay operators), a
-/// value converts by its own kind.
-static Attribute convertByValue(Builder &b, const AttrValue &value) {
-  SmallVector<Attribute> candidates = candidateAttrs(b, value, Type());
-  return candidates.empty() ? Attribute() : candidates.front();
-}
-
-FailureOr<Attribute> Importer::convertAttr(StringRef opName, const Token &name,
+FailureOr<Attribute> Importer::convertAttr(RegisteredOperationName op,
+                                           const Token &name,
                                            const AttrValue &value) {
   // `None` and TVM's `meta[VirtualDevice][0]` leave the attribute unset.
   if (value.kind == AttrValue::None)
     return Attribute();
-  std::optional<RegisteredOperationName> op =
-      RegisteredOperationName::lookup(opName, ctx);
-  if (!op)
-    return convertByValue(builder, value);
   // Each written value is tried as every attribute it may stand for, and the
   // operator's ODS constraint picks: the kind of an attribute is the one its
   // definition declares, not a list of names kept here.
@@ -267,22 +257,22 @@ FailureOr<Attribute> Importer::convertAttr(StringRef opName, const Token &name,
   std::string firstWhy;
   for (Attribute candidate : candidates) {
     std::string why;
-    if (acceptsAttr(*op, attrName, candidate, &why))
+    if (acceptsAttr(op, attrName, candidate, &why))
       return candidate;
     if (firstWhy.empty())
       firstWhy = why;
   }
   bool wantsDtype =
-      acceptsAttr(*op, attrName, TypeAttr::get(builder.getF32Type()));
+      acceptsAttr(op, attrName, TypeAttr::get(builder.getF32Type()));
   // TVM writes `out_dtype=""` for "the input's dtype".
   if (value.kind == AttrValue::String && value.s.empty() && wantsDtype)
     return Attribute();
   if (value.kind == AttrValue::String && wantsDtype)
     return fail(emitError(name.loc) << "unknown dtype \"" << value.s << "\"");
   return fail(emitError(name.loc)
-              << "attribute '" << name.text << "' of " << opName.drop_front(6)
-              << " expects "
-              << describeExpected(builder, *op, attrName, firstWhy) << ", got "
+              << "attribute '" << name.text << "' of "
+              << op.getStringRef().drop_front(6) << " expects "
+              << describeExpected(builder, op, attrName, firstWhy) << ", got "
               << describeValue(value));
 }
 
@@ -296,11 +286,14 @@ Importer::buildOperator(const std::string &opName, ValueRange args,
     return fail(emitError(at) << shortName << " takes " << info->numInputs
                               << " arguments, got " << args.size());
   NamedAttrList list;
+  // Every registry entry is an ODS op of the relay dialect (loaded).
   std::optional<RegisteredOperationName> registered =
       RegisteredOperationName::lookup(opName, ctx);
+  if (!registered)
+    return fail(emitError(at) << shortName << " is not a registered op");
   for (auto &[name, value] : attrs) {
-    if (registered && !llvm::is_contained(registered->getAttributeNames(),
-                                          StringAttr::get(ctx, name.text))) {
+    if (!llvm::is_contained(registered->getAttributeNames(),
+                            StringAttr::get(ctx, name.text))) {
       InFlightDiagnostic diag = emitError(name.loc)
                                 << shortName << " has no attribute '"
                                 << name.text << "'";
@@ -313,7 +306,7 @@ Importer::buildOperator(const std::string &opName, ValueRange args,
         diag << " (its attributes: " << known << ")";
       return failure();
     }
-    FailureOr<Attribute> converted = convertAttr(opName, name, value);
+    FailureOr<Attribute> converted = convertAttr(*registered, name, value);
     if (failed(converted))
       return failure();
     if (*converted)

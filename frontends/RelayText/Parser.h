@@ -231,8 +231,8 @@ private:
                                   llvm::SMLoc at);
   Value buildBinary(TokenKind op, Value lhs, Value rhs, llvm::SMLoc at);
   Value buildConstant(DenseElementsAttr value, llvm::SMLoc at);
-  FailureOr<Attribute> convertAttr(StringRef opName, const Token &name,
-                                   const AttrValue &value);
+  FailureOr<Attribute> convertAttr(RegisteredOperationName op,
+                                   const Token &name, const AttrValue &value);
   /// Gives `v` the annotated type `type` when its own is not known, or
   /// checks that the two agree.
   LogicalResult ascribe(Value v, Type type, llvm::SMLoc at);

@@ -446,6 +446,10 @@ CASES = [
      lambda a: a / np.sqrt(np.maximum((a.astype(np.float64) ** 2).sum(1, keepdims=True), 1e-3)), E),
     ("nn.lrn", "nn.lrn(%a, size=3, bias=1f, alpha=0.5f, beta=0.75f)", [img],
      lambda a: lrn_ref(a, 3, 1.0, 0.5, 0.75), E),
+    # TVM's attribute defaults: size 5, bias 2, alpha 0.0001 (not Python's
+    # 0.00001), beta 0.75.
+    ("nn.lrn (defaults)", "nn.lrn(%a)", [f32(2, 4, 7, 7, low=-20, high=20)],
+     lambda a: lrn_ref(a, 5, 2.0, 0.0001, 0.75), E),
     ("nn.instance_norm", "nn.instance_norm(%a, %b, %c)", [img, f32(4), f32(4)],
      lambda a, g, b: (a - a.mean((2, 3), keepdims=True)) / np.sqrt(a.var((2, 3), keepdims=True) + 1e-5)
      * g[:, None, None] + b[:, None, None], R),
