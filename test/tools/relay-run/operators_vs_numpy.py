@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Checks every operator's interpreter kernel against a numpy reference.
+"""Checks every operator's kernels against a numpy reference.
 
 usage: operators_vs_numpy.py TOOLS_DIR WORK_DIR [compiled|dynamic|lower-gpu]
 
 For each case: random inputs are saved as .npy, a one-operator Relay
 program runs on `relay-run --interp` (or, with `compiled`, natively
-compiled, reporting the cases that fell back to the interpreter; with `dynamic`,
+compiled and, in the same process, on the interpreter (`--interp-output`),
+reporting the cases that fell back to the interpreter; with `dynamic`,
 interpreted with every dimension of the parameters' types `?`, so that
 relations and composite operators see only run-time shapes), and its
 --output is compared with the numpy reference (float32: 1e-5 relative for elementwise operators, 1e-4 for
@@ -944,7 +945,19 @@ CASES = [
 ]
 
 
-def compare(name, got, want, tol):
+def check_result(work, stem, want, tol):
+    """Compares the result relay-run wrote to `stem`.npy (a tuple's to
+    `stem`.0.npy, ...) with numpy's `want`; returns None or the problem."""
+    if not isinstance(want, tuple):
+        return compare(np.load(os.path.join(work, stem + ".npy")), want, tol)
+    for i, w in enumerate(want):
+        problem = compare(np.load(os.path.join(work, f"{stem}.{i}.npy")), w, tol)
+        if problem:
+            return problem
+    return None
+
+
+def compare(got, want, tol):
     want = np.asarray(want)
     if got.shape != want.shape:
         return f"shape {got.shape}, expected {want.shape}"
@@ -1051,19 +1064,21 @@ def main():
             path = os.path.join(work, f"{tag}.{n}.in.npy")
             np.save(path, a)
             args += ["--input", path]
+        # Compiled runs check the interpreter too, in the same process.
+        stems = [tag] + ([tag + "_interp"] if compiled else [])
+        if compiled:
+            args += ["--interp-output", os.path.join(work, stems[1] + ".npy")]
         p = subprocess.run(args, capture_output=True, text=True)
         want = ref(*inputs)
         if compiled and "reference interpreter" in p.stderr:
             fallbacks.append(name)
         if p.returncode != 0:
             problem = "relay-run failed: " + p.stderr.strip()[:300]
-        elif isinstance(want, tuple):
-            problem = None
-            for i, w in enumerate(want):
-                got = np.load(os.path.join(work, f"{tag}.{i}.npy"))
-                problem = problem or compare(name, got, w, tol)
         else:
-            problem = compare(name, np.load(os.path.join(work, tag + ".npy")), want, tol)
+            problem = check_result(work, stems[0], want, tol)
+            if not problem and compiled:
+                problem = check_result(work, stems[1], want, tol)
+                problem = problem and "interpreter: " + problem
         operators.add(name.split(" ")[0])
         if problem:
             failures += 1
