@@ -45,7 +45,9 @@ Value LoweringTarget::buildInt8Dense(OpBuilder &, Location, RankedTensorType,
   return nullptr;
 }
 
-bool LoweringTarget::lowersWhole(Operation *) const { return false; }
+bool LoweringTarget::lowersWhole(Operation *op) const {
+  return lowersResizeWhole(op);
+}
 
 Value LoweringTarget::buildConv3d(OpBuilder &, Operation *, RankedTensorType,
                                   Value, Value) const {

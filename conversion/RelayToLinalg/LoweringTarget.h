@@ -84,7 +84,9 @@ public:
   virtual Value buildConv2d(OpBuilder &b, const Conv2dProblem &conv) const;
 
   /// Whether the target computes the composite operator `op` itself, so
-  /// that --relay-decompose{target=NAME} leaves it whole; none by default.
+  /// that --relay-decompose{target=NAME} leaves it whole: by default the
+  /// resizes the target-neutral conversion computes as one kernel
+  /// (lowersResizeWhole).
   virtual bool lowersWhole(Operation *op) const;
 
   /// The relay.nn.conv3d `op` (NCDHW data, OIDHW weights) of the lowered
@@ -94,6 +96,12 @@ public:
   virtual Value buildConv3d(OpBuilder &b, Operation *op, RankedTensorType type,
                             Value data, Value weight) const;
 };
+
+/// Whether the target-neutral conversion computes the image.resize1d,
+/// resize2d or resize3d `op` whole, as one kernel over its output: float
+/// data of static shape resized by nearest or linear sampling into its own
+/// type, without a tf_crop_and_resize crop. The others are decomposed.
+bool lowersResizeWhole(Operation *op);
 
 /// Registers `target` under its name, unless a target of that name is
 /// registered already (passes may be using it).

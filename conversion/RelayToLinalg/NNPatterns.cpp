@@ -13,6 +13,7 @@
 #include "conversion/RelayToLinalg/RelayToLinalg.h"
 
 #include "dialects/relay/RelayOps.h"
+#include "dialects/relay/ResizeSampling.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -21,6 +22,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include <cmath>
+#include <functional>
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -242,6 +244,95 @@ FailureOr<SmallVector<Value>> upsamplingRule(OpBuilder &b, Operation *op,
 }
 
 //===----------------------------------------------------------------------===//
+// image.resize1d, resize2d, resize3d (nearest and linear)
+//===----------------------------------------------------------------------===//
+
+/// The resize as one kernel over its output: each resized axis's taps
+/// (getResizeAxes: the decomposition's and the interpreter's) are tables
+/// along that axis, and an output sums its taps' inputs in the order and
+/// precision of the decomposition it replaces (the first resized axis
+/// innermost; weights in the element type), which would materialise each
+/// axis's result and, for a linear resize, two gathers and a weighting
+/// per axis (DeepLabV3's last upsampling, bilinear with half-pixel
+/// centres as PyTorch exports it: 2.78 ms decomposed against 2.19 ms by
+/// nn.upsampling's kernel).
+FailureOr<SmallVector<Value>> resizeRule(OpBuilder &b, Operation *op,
+                                         ValueRange operands) {
+  RankedTensorType type = resultType(op);
+  std::optional<SmallVector<ResizeAxis>> axes = getResizeAxes(op);
+  if (!lowersResizeWhole(op) || !type || !axes)
+    return failure();
+  MLIRContext *ctx = b.getContext();
+  Location loc = op->getLoc();
+  Type e = type.getElementType();
+  int64_t rank = type.getRank();
+  SmallVector<Value> tables;
+  SmallVector<AffineMap> maps;
+  for (const ResizeAxis &axis : *axes) {
+    AffineMap along = AffineMap::get(rank, 0, getAffineDimExpr(axis.axis, ctx));
+    for (const ResizeTap &tap : axis.taps) {
+      SmallVector<int32_t> indices(tap.indices.begin(), tap.indices.end());
+      auto indexType =
+          RankedTensorType::get({int64_t(indices.size())}, b.getI32Type());
+      tables.push_back(arith::ConstantOp::create(
+          b, loc, DenseElementsAttr::get(indexType, ArrayRef(indices))));
+      maps.push_back(along);
+      if (axis.taps.size() == 1)
+        continue;
+      SmallVector<Attribute> weights;
+      for (double w : tap.weights)
+        weights.push_back(FloatAttr::get(e, w));
+      auto weightType = RankedTensorType::get({int64_t(weights.size())}, e);
+      tables.push_back(arith::ConstantOp::create(
+          b, loc, DenseElementsAttr::get(weightType, weights)));
+      maps.push_back(along);
+    }
+  }
+  maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
+  Value data = operands[0];
+  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), e);
+  auto body = [&](OpBuilder &nb, Location l, ValueRange args) {
+    SmallVector<Value> at;
+    for (int64_t d = 0; d < rank; ++d)
+      at.push_back(linalg::IndexOp::create(nb, l, d));
+    // Each axis's tables among the block's arguments.
+    SmallVector<size_t> firstTable;
+    size_t next = 0;
+    for (const ResizeAxis &axis : *axes) {
+      firstTable.push_back(next);
+      next += axis.taps.size() * (axis.taps.size() > 1 ? 2 : 1);
+    }
+    // The sum over axis k's taps of the sums over the axes before it.
+    std::function<Value(int64_t)> level = [&](int64_t k) -> Value {
+      if (k < 0)
+        return tensor::ExtractOp::create(nb, l, data, at);
+      const ResizeAxis &axis = (*axes)[k];
+      if (axis.identity)
+        return level(k - 1);
+      bool weighted = axis.taps.size() > 1;
+      Value sum;
+      for (size_t t = 0; t < axis.taps.size(); ++t) {
+        size_t arg = firstTable[k] + t * (weighted ? 2 : 1);
+        at[axis.axis] =
+            arith::IndexCastOp::create(nb, l, nb.getIndexType(), args[arg]);
+        Value v = level(k - 1);
+        if (weighted)
+          v = arith::MulFOp::create(nb, l, v, args[arg + 1]);
+        sum = sum ? arith::AddFOp::create(nb, l, sum, v).getResult() : v;
+      }
+      return sum;
+    };
+    linalg::YieldOp::create(nb, l, level(int64_t(axes->size()) - 1));
+  };
+  return SmallVector<Value>{
+      linalg::GenericOp::create(
+          b, loc, TypeRange{type}, tables, ValueRange{init}, maps,
+          SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+          body)
+          .getResult(0)};
+}
+
+//===----------------------------------------------------------------------===//
 // nn.layer_norm
 //===----------------------------------------------------------------------===//
 
@@ -357,6 +448,28 @@ void mlir::relay::populateRelayNNToLinalgPatterns(RelayTypeConverter &converter,
       });
   patterns.add<RuleLowering<BatchNormOp, batchNormRule>,
                RuleLowering<LayerNormOp, layerNormRule>,
-               RuleLowering<UpSamplingOp, upsamplingRule>>(
-      converter, patterns.getContext());
+               RuleLowering<UpSamplingOp, upsamplingRule>,
+               RuleLowering<Resize1DOp, resizeRule>,
+               RuleLowering<Resize2DOp, resizeRule>,
+               RuleLowering<Resize3DOp, resizeRule>>(converter,
+                                                     patterns.getContext());
+}
+
+bool mlir::relay::lowersResizeWhole(Operation *op) {
+  if (!isa<Resize1DOp, Resize2DOp, Resize3DOp>(op))
+    return false;
+  auto in = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  auto out = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!in || !out || !in.hasStaticShape() || !out.hasStaticShape() ||
+      !isa<FloatType>(in.getElementType()) ||
+      in.getElementType() != out.getElementType())
+    return false;
+  DictionaryAttr attrs = getOperatorAttributes(op);
+  auto method = dyn_cast_or_null<StringAttr>(attrs.get("method"));
+  auto coords =
+      dyn_cast_or_null<StringAttr>(attrs.get("coordinate_transformation_mode"));
+  return method && coords &&
+         (method.getValue() == "nearest_neighbor" ||
+          method.getValue() == "linear") &&
+         coords.getValue() != "tf_crop_and_resize";
 }

@@ -10,7 +10,7 @@
 
 #include "runtime/Interpreter/Kernels.h"
 
-#include "transforms/Decompose/Decompose.h"
+#include "dialects/relay/ResizeSampling.h"
 
 #include <algorithm>
 #include <cmath>

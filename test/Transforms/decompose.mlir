@@ -107,6 +107,29 @@ relay.func @conv3d_winograd(%x: tensor<1x16x4x16x16xf32>, %w: tensor<16x16x3x3x3
 
 // -----
 
+// Tests that every target keeps whole the float nearest and linear resizes
+// the target-neutral conversion computes as one kernel, and decomposes the
+// cubic ones, a crop's, and those into another type (out_dtype).
+// CHECK-LABEL: relay.func @resizes
+// CHECK-NOT: relay.image.resize
+// CHECK: relay.return
+// CPU-LABEL: relay.func @resizes
+// CPU: relay.image.resize2d %arg0 {size = array<i64: 6, 6>}
+// CPU-NEXT: relay.image.resize1d %arg1 {method = "nearest_neighbor"
+// CPU-NOT: relay.image.resize
+// CPU: relay.return
+relay.func @resizes(%x: tensor<1x1x3x3xf32>, %s: tensor<1x2x5xf32>, %i: tensor<1x1x3x3xf32>) -> tuple<tensor<1x1x6x6xf32>, tensor<1x2x8xf32>, tensor<1x1x6x6xf32>, tensor<1x1x6x6xf32>, tensor<1x1x6x6xf64>> {
+  %linear = relay.image.resize2d %x {size = array<i64: 6, 6>} : (tensor<1x1x3x3xf32>) -> tensor<1x1x6x6xf32>
+  %nearest = relay.image.resize1d %s {size = array<i64: 8>, method = "nearest_neighbor"} : (tensor<1x2x5xf32>) -> tensor<1x2x8xf32>
+  %cubic = relay.image.resize2d %x {size = array<i64: 6, 6>, method = "cubic"} : (tensor<1x1x3x3xf32>) -> tensor<1x1x6x6xf32>
+  %crop = relay.image.resize2d %x {size = array<i64: 6, 6>, coordinate_transformation_mode = "tf_crop_and_resize", roi = array<f64: 0.0, 0.0, 0.5, 0.5>} : (tensor<1x1x3x3xf32>) -> tensor<1x1x6x6xf32>
+  %wide = relay.image.resize2d %i {size = array<i64: 6, 6>, out_dtype = f64} : (tensor<1x1x3x3xf32>) -> tensor<1x1x6x6xf64>
+  %t = relay.tuple(%linear, %nearest, %cubic, %crop, %wide : tensor<1x1x6x6xf32>, tensor<1x2x8xf32>, tensor<1x1x6x6xf32>, tensor<1x1x6x6xf32>, tensor<1x1x6x6xf64>)
+  relay.return %t : tuple<tensor<1x1x6x6xf32>, tensor<1x2x8xf32>, tensor<1x1x6x6xf32>, tensor<1x1x6x6xf32>, tensor<1x1x6x6xf64>>
+}
+
+// -----
+
 // Tests that the CPU target leaves to the decomposition the 3-d
 // convolutions its Winograd kernel does not take: strided, grouped, too
 // few input channels, too few tiles a slice, one depth tap.

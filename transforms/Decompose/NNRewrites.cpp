@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/relay/ResizeSampling.h"
 #include "transforms/Decompose/Decompose.h"
 #include "transforms/Decompose/Rewrites.h"
 
@@ -214,135 +215,27 @@ template <typename Pool2D> Value pool1d(Emitter &b, Operation *op) {
 
 } // namespace
 
-SmallVector<ResizeTap>
-mlir::relay::resizeTaps(int64_t in, int64_t outSize, StringRef method,
-                        StringRef coords, StringRef rounding, double alpha,
-                        bool exclude, std::optional<double> given,
-                        std::optional<std::pair<double, double>> crop,
-                        SmallVectorImpl<bool> *outside) {
-  double scale = given ? *given : double(outSize) / double(in);
-  auto source = [&](int64_t i) -> double {
-    // The crop's ends on the first and last outputs (TensorFlow's
-    // crop_and_resize, ONNX's formula).
-    if (coords == "tf_crop_and_resize") {
-      auto [start, end] = crop.value_or(std::pair(0.0, 1.0));
-      return outSize > 1 ? start * (in - 1) + i * (end - start) * (in - 1) /
-                                                  double(outSize - 1)
-                         : 0.5 * (start + end) * (in - 1);
-    }
-    // ONNX's aligned corners divide by the resized length, in * scale
-    // (unfloored), where a scale is given.
-    if (coords == "align_corners") {
-      double resized = given ? in * scale : double(outSize);
-      return resized <= 1 ? 0.0 : double(i) * (in - 1) / (resized - 1);
-    }
-    if (coords == "asymmetric")
-      return i / scale;
-    if (coords == "tf_half_pixel_for_nn")
-      return (i + 0.5) / scale;
-    if (coords == "pytorch_half_pixel" && outSize == 1)
-      return 0.0;
-    // ONNX's (opset 19) half_pixel_symmetric: half_pixel shifted so that
-    // the whole output length, where in * scale is not whole, stays
-    // centred on the input's.
-    if (coords == "half_pixel_symmetric") {
-      double adjustment = double(outSize) / (in * scale);
-      return in / 2.0 * (1 - adjustment) + (i + 0.5) / scale - 0.5;
-    }
-    return (i + 0.5) / scale - 0.5;
-  };
-  auto clamp = [&](int64_t i) { return std::clamp<int64_t>(i, 0, in - 1); };
-  int numTaps = method == "nearest_neighbor" ? 1 : method == "linear" ? 2 : 4;
-  SmallVector<ResizeTap> taps(numTaps);
-  if (outside)
-    outside->assign(outSize, false);
-  for (int64_t i = 0; i < outSize; ++i) {
-    double pos = source(i);
-    if (coords == "tf_crop_and_resize" && (pos < 0 || pos > in - 1)) {
-      if (outside)
-        (*outside)[i] = true;
-      for (ResizeTap &tap : taps) {
-        tap.indices.push_back(0);
-        tap.weights.push_back(0.0);
-      }
-      continue;
-    }
-    if (method == "nearest_neighbor") {
-      double r;
-      if (rounding == "floor")
-        r = std::floor(pos);
-      else if (rounding == "ceil")
-        r = std::ceil(pos);
-      else if (rounding == "round_prefer_ceil")
-        r = std::floor(pos + 0.5);
-      else if (rounding == "round_prefer_floor")
-        r = std::ceil(pos - 0.5);
-      else
-        r = std::round(pos);
-      taps[0].indices.push_back(clamp(int64_t(r)));
-      taps[0].weights.push_back(1.0);
-      continue;
-    }
-    double base = std::floor(pos), t = pos - base;
-    if (method == "linear") {
-      taps[0].indices.push_back(clamp(int64_t(base)));
-      taps[0].weights.push_back(1.0 - t);
-      taps[1].indices.push_back(clamp(int64_t(base) + 1));
-      taps[1].weights.push_back(t);
-      continue;
-    }
-    double a = alpha;
-    double w[4] = {((a * (t + 1) - 5 * a) * (t + 1) + 8 * a) * (t + 1) - 4 * a,
-                   ((a + 2) * t - (a + 3)) * t * t + 1,
-                   ((a + 2) * (1 - t) - (a + 3)) * (1 - t) * (1 - t) + 1,
-                   ((a * (2 - t) - 5 * a) * (2 - t) + 8 * a) * (2 - t) - 4 * a};
-    double total = 0;
-    for (int j = 0; j < 4; ++j) {
-      int64_t idx = int64_t(base) - 1 + j;
-      if (exclude && (idx < 0 || idx >= in))
-        w[j] = 0;
-      total += w[j];
-    }
-    for (int j = 0; j < 4; ++j) {
-      taps[j].indices.push_back(clamp(int64_t(base) - 1 + j));
-      taps[j].weights.push_back(exclude && total != 0 ? w[j] / total : w[j]);
-    }
-  }
-  return taps;
-}
-
 namespace {
 
 /// One axis of image.resize2d: out[i] = sum over taps t of
 /// weight[t][i] * in[index[t][i]], the indices (clamped to the edge) and
-/// weights those of resizeTaps.
-Value resizeAxis(Emitter &b, Value x, int64_t axis, int64_t outSize,
-                 StringRef method, StringRef coords, StringRef rounding,
-                 double alpha, bool exclude, std::optional<double> given,
-                 std::optional<std::pair<double, double>> crop,
-                 SmallVectorImpl<bool> &outside) {
-  int64_t in = shapeOf(x)[axis];
-  double scale = given ? *given : double(outSize) / double(in);
-  outside.assign(outSize, false);
-  if (in == outSize && scale == 1.0 && method != "cubic" &&
-      coords != "tf_half_pixel_for_nn" && coords != "tf_crop_and_resize")
+/// weights those of the axis's taps.
+Value resizeAxis(Emitter &b, Value x, const ResizeAxis &axis) {
+  if (axis.identity)
     return x;
-  SmallVector<ResizeTap> taps =
-      resizeTaps(in, outSize, method, coords, rounding, alpha, exclude, given,
-                 crop, &outside);
   // A sample outside a crop weighs nothing (weights multiply every tap).
-  bool anyOutside = llvm::is_contained(outside, true);
-  int numTaps = taps.size();
+  bool anyOutside = llvm::is_contained(axis.outside, true);
+  int64_t numTaps = axis.taps.size(), outSize = axis.outside.size();
   Type i64 = IntegerType::get(x.getContext(), 64);
   Type element = elementOf(x);
   SmallVector<int64_t> weightShape(shapeOf(x).size(), 1);
-  weightShape[axis] = outSize;
+  weightShape[axis.axis] = outSize;
   Value sum;
-  for (auto &[indices, weights] : taps) {
+  for (const auto &[indices, weights] : axis.taps) {
     Value gathered = b.op<TakeOp>(
         {x, b.constant(DenseElementsAttr::get(
                 RankedTensorType::get({outSize}, i64), ArrayRef(indices)))},
-        {b.i64("axis", axis)});
+        {b.i64("axis", axis.axis)});
     if (numTaps > 1 || anyOutside) {
       SmallVector<Attribute> values;
       for (double w : weights)
@@ -360,46 +253,26 @@ Value resizeAxis(Emitter &b, Value x, int64_t axis, int64_t outSize,
 /// axis (2 onwards), then the extrapolation value where a crop sampled
 /// outside the data.
 Value resize(Emitter &b, Operation *op) {
-  DictionaryAttr attrs = getOperatorAttributes(op);
-  auto str = [&](StringRef name) {
-    return cast<StringAttr>(attrs.get(name)).getValue();
-  };
-  StringRef method = str("method"),
-            coords = str("coordinate_transformation_mode");
-  std::string rounding = str("rounding_method").str();
-  if (rounding.empty())
-    rounding = coords == "align_corners" ? "round" : "floor";
-  ArrayRef<int64_t> size =
-      cast<DenseI64ArrayAttr>(op->getAttr("size")).asArrayRef();
-  int64_t spatial = size.size();
-  static const char *const scaleNames[] = {"scale_d", "scale_h", "scale_w"};
-  ArrayRef<const char *> scales = ArrayRef(scaleNames).take_back(spatial);
+  std::optional<SmallVector<ResizeAxis>> axes = getResizeAxes(op);
+  if (!axes)
+    return nullptr;
   Value x = op->getOperand(0);
-  auto roi = op->getAttrOfType<DenseF64ArrayAttr>("roi");
-  SmallVector<SmallVector<bool>> outside(spatial);
-  for (int64_t i = 0; i < spatial; ++i) {
-    std::optional<double> scale;
-    if (auto a = op->getAttrOfType<FloatAttr>(scales[i]))
-      scale = a.getValueAsDouble();
-    std::optional<std::pair<double, double>> crop;
-    if (roi && roi.size() == 2 * spatial)
-      crop = std::pair(roi[i], roi[i + spatial]);
-    x = resizeAxis(b, x, i + 2, size[i], method, coords, rounding,
-                   floatAttr(op, "cubic_alpha"),
-                   intAttr(op, "cubic_exclude") != 0, scale, crop, outside[i]);
-  }
+  for (const ResizeAxis &axis : *axes)
+    x = resizeAxis(b, x, axis);
   // tf_crop_and_resize: extrapolation_value where any axis sampled
   // outside the data (those outputs are 0 so far).
   double extrapolation = floatAttr(op, "extrapolation_value");
-  if (x && extrapolation != 0 && llvm::any_of(outside, [](ArrayRef<bool> axis) {
-        return llvm::is_contained(axis, true);
+  if (x && extrapolation != 0 && llvm::any_of(*axes, [](const ResizeAxis &a) {
+        return llvm::is_contained(a.outside, true);
       })) {
     Type element = elementOf(x);
+    ArrayRef<int64_t> size = shapeOf(op->getResult(0)).drop_front(2);
+    int64_t spatial = size.size();
     SmallVector<Attribute> fill;
     for (int64_t n = 0; n < ShapedType::getNumElements(size); ++n) {
       bool out = false;
       for (int64_t i = spatial - 1, rest = n; i >= 0; rest /= size[i], --i)
-        out |= outside[i][rest % size[i]];
+        out |= (*axes)[i].outside[rest % size[i]];
       fill.push_back(FloatAttr::get(element, out ? extrapolation : 0));
     }
     SmallVector<int64_t> shape = {1, 1};

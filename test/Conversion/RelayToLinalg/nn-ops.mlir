@@ -143,6 +143,51 @@ relay.func @nearest(%x: tensor<1x1x2x5xi32>) -> tensor<1x1x4x8xi32> {
   relay.return %r : tensor<1x1x4x8xi32>
 }
 
+// Tests that a linear resize is one kernel over its output: each axis's
+// two taps are tables of rows (columns) and float32 weights (half-pixel
+// centres, 2 to 4: positions -0.25, 0.25, 0.75, 1.25, clamped at the
+// edges), four reads summed rows first, as the decomposition it replaces.
+// CHECK-LABEL: func.func @resize_linear(
+// CHECK-DAG: arith.constant dense<[0, 0, 0, 1]> : tensor<4xi32>
+// CHECK-DAG: arith.constant dense<[0, 1, 1, 1]> : tensor<4xi32>
+// CHECK-DAG: arith.constant dense<[2.500000e-01, 7.500000e-01, 2.500000e-01, 7.500000e-01]> : tensor<4xf32>
+// CHECK-DAG: arith.constant dense<[7.500000e-01, 2.500000e-01, 7.500000e-01, 2.500000e-01]> : tensor<4xf32>
+// CHECK: linalg.generic
+// CHECK-NOT: relay.
+// CHECK-COUNT-4: tensor.extract %arg0
+// CHECK-NOT: tensor.extract %arg0
+// CHECK-NOT: f64
+// CHECK: linalg.yield
+relay.func @resize_linear(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32> {
+  %r = relay.image.resize2d %x {size = array<i64: 4, 4>, coordinate_transformation_mode = "half_pixel"} : (tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32>
+  relay.return %r : tensor<1x1x4x4xf32>
+}
+
+// Tests that a nearest resize reads one element at a table's columns
+// (asymmetric, floor: 5 to 8 samples at steps of 5 / 8).
+// CHECK-LABEL: func.func @resize_nearest(
+// CHECK: arith.constant dense<[0, 0, 1, 1, 2, 3, 3, 4]> : tensor<8xi32>
+// CHECK: linalg.generic
+// CHECK-COUNT-1: tensor.extract %arg0
+// CHECK-NOT: tensor.extract %arg0
+// CHECK: linalg.yield
+relay.func @resize_nearest(%x: tensor<2x3x5xf32>) -> tensor<2x3x8xf32> {
+  %r = relay.image.resize1d %x {size = array<i64: 8>, method = "nearest_neighbor", coordinate_transformation_mode = "asymmetric", rounding_method = "floor"} : (tensor<2x3x5xf32>) -> tensor<2x3x8xf32>
+  relay.return %r : tensor<2x3x8xf32>
+}
+
+// Tests that a 3-d resize keeping its depth reads the depth where it is
+// (no table for it): 2 x 2 taps.
+// CHECK-LABEL: func.func @resize_volume(
+// CHECK: linalg.generic
+// CHECK-COUNT-4: tensor.extract %arg0
+// CHECK-NOT: tensor.extract %arg0
+// CHECK: linalg.yield
+relay.func @resize_volume(%x: tensor<1x2x3x4x4xf32>) -> tensor<1x2x3x8x6xf32> {
+  %r = relay.image.resize3d %x {size = array<i64: 3, 8, 6>} : (tensor<1x2x3x4x4xf32>) -> tensor<1x2x3x8x6xf32>
+  relay.return %r : tensor<1x2x3x8x6xf32>
+}
+
 // Integer powers avoid math.ipowi's division by zero for 0 ** -1.
 // CHECK-LABEL: func.func @int_power(
 // CHECK: %[[NEG:.*]] = arith.cmpi slt

@@ -41,11 +41,13 @@ class CPULoweringTarget : public LoweringTarget {
 public:
   StringRef getName() const override { return "cpu"; }
 
-  /// 3-d convolutions of 3x3 rows and columns that Winograd computes depth
-  /// slice by depth slice (R3D-18's): their decomposition stacks the depth
-  /// taps into a 2-d convolution, whose transform redoes each slice once
-  /// per tap.
+  /// The target-neutral resizes, and 3-d convolutions of 3x3 rows and
+  /// columns that Winograd computes depth slice by depth slice (R3D-18's):
+  /// their decomposition stacks the depth taps into a 2-d convolution,
+  /// whose transform redoes each slice once per tap.
   bool lowersWhole(Operation *op) const override {
+    if (LoweringTarget::lowersWhole(op))
+      return true;
     std::optional<SmallVector<int64_t>> padding = unitStrideConv3dPadding(op);
     if (!padding || op->getNumOperands() != 2)
       return false;
