@@ -92,6 +92,7 @@ void mlir::relay::populateRelayToLinalgConversionPatterns(
   populateRelayPoolingToLinalgPatterns(converter, patterns);
   populateRelayTransformToLinalgPatterns(converter, patterns);
   populateRelayScatterToSCFPatterns(converter, patterns);
+  populateRelayVisionToSCFPatterns(converter, patterns);
   populateRelayNNToLinalgPatterns(converter, patterns);
   populateRelayRegistryLoweringPatterns(converter, patterns);
 }

@@ -65,7 +65,12 @@ void populateRelayTransformToLinalgPatterns(RelayTypeConverter &converter,
 void populateRelayScatterToSCFPatterns(RelayTypeConverter &converter,
                                        RewritePatternSet &patterns);
 
-/// softmax, log_softmax, batch_norm, layer_norm, dropout, upsampling.
+/// vision.non_max_suppression: loops over each batch's boxes.
+void populateRelayVisionToSCFPatterns(RelayTypeConverter &converter,
+                                      RewritePatternSet &patterns);
+
+/// softmax, log_softmax, batch_norm, layer_norm, dropout, upsampling and
+/// the nearest and linear resizes.
 void populateRelayNNToLinalgPatterns(RelayTypeConverter &converter,
                                      RewritePatternSet &patterns);
 

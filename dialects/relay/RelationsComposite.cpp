@@ -630,6 +630,63 @@ static RelationStatus getValidCountsRelation(RelationArgs &args) {
             makeTensor(ctx, {data.dims[0], data.dims[1]}, i32)}));
 }
 
+/// vision.non_max_suppression: data [B, N, K] (float), valid_count [B]
+/// and indices [B, N] (integers), 0-d max_output_size (integer) and
+/// iou_threshold (float) give ([B, N] int32, [B, 1] int32) with
+/// return_indices, else the data's type.
+static RelationStatus nonMaxSuppressionRelation(RelationArgs &args) {
+  TensorInfo data, count, indices, maxOut, iou;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  READ_TENSOR_OR_RETURN(args, 1, count);
+  READ_TENSOR_OR_RETURN(args, 2, indices);
+  READ_TENSOR_OR_RETURN(args, 3, maxOut);
+  READ_TENSOR_OR_RETURN(args, 4, iou);
+  if (data.getRank() != 3 || !isFloatLike(data.dtype))
+    return args.fail("expected boxes [B, N, K] (float), got " +
+                     typeStr(args.getInput(0)));
+  if (count.getRank() != 1 || !isa<IntegerType>(count.dtype) ||
+      failed(unifyDims(count.dims[0], data.dims[0])))
+    return args.fail("valid_count must be a [B] integer tensor of the "
+                     "boxes' batch, got " +
+                     typeStr(args.getInput(1)));
+  if (indices.getRank() != 2 || !isa<IntegerType>(indices.dtype) ||
+      failed(unifyDims(indices.dims[0], data.dims[0])) ||
+      failed(unifyDims(indices.dims[1], data.dims[1])))
+    return args.fail("indices must be a [B, N] integer tensor of the boxes' "
+                     "batch and count, got " +
+                     typeStr(args.getInput(2)));
+  if (maxOut.getRank() != 0 || !isa<IntegerType>(maxOut.dtype))
+    return args.fail("max_output_size must be a 0-d integer tensor, got " +
+                     typeStr(args.getInput(3)));
+  if (iou.getRank() != 0 || !isFloatLike(iou.dtype))
+    return args.fail("iou_threshold must be a 0-d float tensor, got " +
+                     typeStr(args.getInput(4)));
+  Dim k = data.dims[2];
+  int64_t score = args.getInt("score_index", 1),
+          id = args.getInt("id_index", 0),
+          coords = args.getInt("coord_start", 2);
+  auto outside = [&](int64_t first, int64_t last) {
+    return first < 0 || (k.isStatic() && last >= k.size);
+  };
+  if (outside(score, score))
+    return args.fail("score_index " + Twine(score) +
+                     " is not an element of boxes of " + toString(k));
+  if (id >= 0 && outside(id, id))
+    return args.fail("id_index " + Twine(id) +
+                     " is not an element of boxes of " + toString(k));
+  if (outside(coords, coords + 3))
+    return args.fail("coord_start " + Twine(coords) +
+                     ": the 4 coordinates are not elements of boxes of " +
+                     toString(k));
+  if (!args.getBool("return_indices", true))
+    return args.solve(args.getInput(0));
+  MLIRContext *ctx = args.getContext();
+  Type i32 = IntegerType::get(ctx, 32);
+  return args.solve(
+      TupleType::get(ctx, {makeTensor(ctx, {data.dims[0], data.dims[1]}, i32),
+                           makeTensor(ctx, {data.dims[0], Dim::of(1)}, i32)}));
+}
+
 /// What is wrong with vision.roi_align's or roi_pool's data [N, C, H, W]
 /// (float) and rois [R, 5] (the data's dtype); empty when nothing is.
 static std::string roiError(RelationArgs &args, const TensorInfo &data,
@@ -1064,6 +1121,7 @@ void mlir::relay::registerCompositeRelations() {
   registerTypeRelation("MultiboxPrior", multiboxPriorRelation);
   registerTypeRelation("MultiboxTransformLoc", multiboxTransformLocRelation);
   registerTypeRelation("GetValidCounts", getValidCountsRelation);
+  registerTypeRelation("NonMaxSuppression", nonMaxSuppressionRelation);
   registerTypeRelation("RoiPool", roiPoolRelation);
   registerTypeRelation("ShapeOf", [](RelationArgs &args) {
     return shapeOfRelation(args, /*size=*/false);

@@ -1574,6 +1574,44 @@ def Relay_GetValidCountsOp
                        DefaultValuedAttr<I64Attr, "1">:$score_index);
 }
 
+def Relay_NonMaxSuppressionOp
+    : Relay_OperatorOp<"vision.non_max_suppression", "NonMaxSuppression",
+                       "Opaque", 5, 5> {
+  let summary = "Greedy non-maximum suppression of each batch's boxes by "
+                "descending score (TVM's classic form)";
+  let description = [{
+    TVM's `vision.non_max_suppression(data, valid_count, indices,
+    max_output_size, iou_threshold)`, as its topi kernel computes it:
+    `data` is `[B, N, K]` (float), each row a box with its class at
+    `id_index` (-1: none), its score at `score_index` and its corners at
+    `coord_start`..+3 (either diagonal); `valid_count` `[B]` the number of
+    leading rows to consider (get_valid_counts's count), `indices` `[B, N]`
+    the rows' original positions (get_valid_counts's indices),
+    `max_output_size` (0-d int; negative: no limit) and `iou_threshold`
+    (0-d float) tensors. The first `valid_count` rows are ordered by
+    descending score (equal scores by position), only the `top_k` first
+    kept (-1: all); each row of positive score is dropped when its
+    intersection over union with an earlier kept row (of its class unless
+    `force_suppress`) is at least `iou_threshold`, until
+    `max_output_size` rows are kept; an `iou_threshold` of 0 or less keeps
+    the rows as they are. With `return_indices` the result is
+    `(indices [B, N], count [B, 1])`, int32: the kept rows' original
+    positions (through `indices`) at the front, -1 after them, and their
+    number; otherwise the `[B, N, K]` rows in sorted order, each dropped or
+    left row all -1 (moved after the kept ones with
+    `invalid_to_bottom`).
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$valid_count, AnyType:$indices,
+                       AnyType:$max_output_size, AnyType:$iou_threshold,
+                       DefaultValuedAttr<BoolAttr, "false">:$force_suppress,
+                       DefaultValuedAttr<I64Attr, "-1">:$top_k,
+                       DefaultValuedAttr<I64Attr, "2">:$coord_start,
+                       DefaultValuedAttr<I64Attr, "1">:$score_index,
+                       DefaultValuedAttr<I64Attr, "0">:$id_index,
+                       DefaultValuedAttr<BoolAttr, "true">:$return_indices,
+                       DefaultValuedAttr<BoolAttr, "false">:$invalid_to_bottom);
+}
+
 def Relay_RoiPoolOp
     : Relay_OperatorOp<"vision.roi_pool", "RoiPool", "OutEWiseFusable", 2, 5> {
   let summary = "Max pooling of the regions `rois` over `pooled_size` bins "

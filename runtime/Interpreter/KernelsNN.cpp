@@ -1,8 +1,9 @@
 //===- KernelsNN.cpp - Neural-network reference kernels ---------*- C++ -*-===//
 //
-// Convolutions, matrix products, pooling, normalisation, dropout and
-// upsampling, with the layouts, padding, strides, dilation and groups the
-// relations accept. Accumulation is in double.
+// Convolutions, matrix products, pooling, normalisation, dropout,
+// upsampling, roi_align and the classic non-maximum suppression, with the
+// layouts, padding, strides, dilation and groups the relations accept.
+// Accumulation is in double.
 //
 //===----------------------------------------------------------------------===//
 
@@ -506,6 +507,141 @@ static FailureOr<ValuePtr> roiAlignKernel(const KernelContext &ctx) {
   return RuntimeValue::tensor(std::move(out));
 }
 
+/// vision.non_max_suppression as TVM's topi kernel computes it (a stable
+/// descending argsort of the first valid_count scores, hybrid_nms, then
+/// the rearrangement of the indices or of the rows), the overlaps in the
+/// precision `T` of the data (float for float32 boxes, as TVM's kernel).
+template <typename T>
+static FailureOr<ValuePtr> nonMaxSuppression(const KernelContext &ctx) {
+  const Tensor &data = ctx.input(0), &validCount = ctx.input(1),
+               &indices = ctx.input(2);
+  int64_t maxOut = ctx.input(3).getI(0);
+  T threshold = T(ctx.input(4).getF(0));
+  int64_t batches = data.getShape()[0], n = data.getShape()[1],
+          k = data.getShape()[2];
+  bool force = ctx.getBool("force_suppress", false);
+  int64_t topK = ctx.getInt("top_k", -1), coords = ctx.getInt("coord_start", 2),
+          score = ctx.getInt("score_index", 1), id = ctx.getInt("id_index", 0);
+  bool returnIndices = ctx.getBool("return_indices", true);
+  Tensor out(data.getElementType(), {batches, n, k});
+  std::vector<int64_t> boxIndices(batches * n, -1);
+  // Rows of `out` being built (T: the kernel's arithmetic).
+  std::vector<T> rows(n * k);
+  auto at = [&](int64_t j, int64_t e) -> T & { return rows[j * k + e]; };
+  struct Corners {
+    T l, t, r, b;
+  };
+  auto corners = [&](int64_t j) {
+    T x1 = at(j, coords), y1 = at(j, coords + 1), x2 = at(j, coords + 2),
+      y2 = at(j, coords + 3);
+    return Corners{std::min(x1, x2), std::min(y1, y2), std::max(x1, x2),
+                   std::max(y1, y2)};
+  };
+  std::vector<int64_t> order;
+  for (int64_t i = 0; i < batches; ++i) {
+    int64_t count = validCount.getI(i);
+    if (count < 0 || count > n)
+      return ctx.emitError() << "valid_count[" << i << "] is " << count
+                             << ", not a number of the " << n << " boxes";
+    std::fill(rows.begin(), rows.end(), T(-1));
+    int64_t *boxIndex = &boxIndices[i * n];
+    if (threshold > 0) {
+      order.resize(count);
+      for (int64_t j = 0; j < count; ++j)
+        order[j] = j;
+      std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+        return data.getF((i * n + a) * k + score) >
+               data.getF((i * n + b) * k + score);
+      });
+      int64_t keep = 0 < topK && topK < count ? topK : count;
+      for (int64_t j = 0; j < keep; ++j) {
+        for (int64_t e = 0; e < k; ++e)
+          at(j, e) = T(data.getF((i * n + order[j]) * k + e));
+        boxIndex[j] = order[j];
+      }
+      int64_t kept = 0;
+      for (int64_t j = 0; j < count; ++j) {
+        if (kept == maxOut) {
+          std::fill_n(&at(j, 0), k, T(-1));
+          boxIndex[j] = -1;
+          continue;
+        }
+        if (!(at(j, score) > 0))
+          continue;
+        Corners a = corners(j);
+        bool valid = true;
+        for (int64_t m = 0; m < j && valid; ++m) {
+          if (!(at(m, score) > 0) || (id >= 0 && !(at(m, id) >= 0)))
+            continue;
+          if (!force && id >= 0 && at(j, id) != at(m, id))
+            continue;
+          Corners b = corners(m);
+          T w = std::max(T(0), T(std::min(a.r, b.r) - std::max(a.l, b.l)));
+          T h = std::max(T(0), T(std::min(a.b, b.b) - std::max(a.t, b.t)));
+          T area = h * w;
+          T areaA = (a.r - a.l) * (a.b - a.t);
+          T areaB = (b.r - b.l) * (b.b - b.t);
+          T u = T(areaA + areaB) - area;
+          T iou = u <= 0 ? T(0) : area / u;
+          valid = !(iou >= threshold);
+        }
+        if (valid) {
+          ++kept;
+        } else {
+          std::fill_n(&at(j, 0), k, T(-1));
+          boxIndex[j] = -1;
+        }
+      }
+    } else {
+      for (int64_t j = 0; j < count; ++j) {
+        for (int64_t e = 0; e < k; ++e)
+          at(j, e) = T(data.getF((i * n + j) * k + e));
+        boxIndex[j] = j;
+      }
+    }
+    if (returnIndices)
+      for (int64_t j = 0; j < count; ++j)
+        if (boxIndex[j] >= 0)
+          boxIndex[j] = indices.getI(i * n + boxIndex[j]);
+    for (int64_t e = 0; e < n * k; ++e)
+      out.setF(i * n * k + e, double(rows[e]));
+  }
+  MLIRContext *context = ctx.op->getContext();
+  if (returnIndices) {
+    // hybrid_rearrange_indices_out: the kept rows' indices at the front.
+    Type i32 = IntegerType::get(context, 32);
+    Tensor front(i32, {batches, n}), counts(i32, {batches, 1});
+    for (int64_t i = 0; i < batches; ++i) {
+      int64_t valid = 0;
+      for (int64_t j = 0; j < n; ++j) {
+        int64_t index = boxIndices[i * n + j];
+        if (index >= 0)
+          front.setI(i * n + valid++, index);
+        if (j >= valid)
+          front.setI(i * n + j, -1);
+      }
+      counts.setI(i, valid);
+    }
+    return RuntimeValue::tuple({RuntimeValue::tensor(std::move(front)),
+                                RuntimeValue::tensor(std::move(counts))});
+  }
+  if (!ctx.getBool("invalid_to_bottom", false))
+    return RuntimeValue::tensor(std::move(out));
+  // hybrid_rearrange_box_out: rows whose first element is not negative
+  // moved to the front.
+  Tensor moved(data.getElementType(), {batches, n, k});
+  for (int64_t e = 0; e < batches * n * k; ++e)
+    moved.setF(e, -1);
+  for (int64_t i = 0; i < batches; ++i)
+    for (int64_t j = 0, valid = 0; j < n; ++j)
+      if (out.getF((i * n + j) * k) >= 0) {
+        for (int64_t e = 0; e < k; ++e)
+          copyElement(out, (i * n + j) * k + e, moved, (i * n + valid) * k + e);
+        ++valid;
+      }
+  return RuntimeValue::tensor(std::move(moved));
+}
+
 void mlir::relay::interp::registerNNKernels(llvm::StringMap<KernelFn> &k) {
   k["nn.conv2d"] = [](const KernelContext &ctx) {
     return conv2dKernel(ctx, /*transposed=*/false);
@@ -541,4 +677,9 @@ void mlir::relay::interp::registerNNKernels(llvm::StringMap<KernelFn> &k) {
   k["nn.dropout"] = dropoutKernel;
   k["nn.upsampling"] = upsamplingKernel;
   k["vision.roi_align"] = roiAlignKernel;
+  k["vision.non_max_suppression"] = [](const KernelContext &ctx) {
+    return ctx.input(0).getElementType().isF64()
+               ? nonMaxSuppression<double>(ctx)
+               : nonMaxSuppression<float>(ctx);
+  };
 }

@@ -1570,6 +1570,37 @@ relay.func @get_valid_counts_score(%d: tensor<2x8x6xf32>, %t: tensor<f32>) -> te
 
 // -----
 
+// Tests that vision.non_max_suppression reads its four coordinates inside
+// the boxes.
+relay.func @nms_coordinates(%d: tensor<2x8x6xf32>, %v: tensor<2xi32>, %i: tensor<2x8xi32>, %m: tensor<i32>, %t: tensor<f32>) -> tensor<i1> {
+  // expected-error @+1 {{vision.non_max_suppression: coord_start 3: the 4 coordinates are not elements of boxes of 6}}
+  %r = relay.vision.non_max_suppression %d, %v, %i, %m, %t {coord_start = 3 : i64} : (tensor<2x8x6xf32>, tensor<2xi32>, tensor<2x8xi32>, tensor<i32>, tensor<f32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that vision.non_max_suppression wants a count per batch.
+relay.func @nms_valid_count(%d: tensor<2x8x6xf32>, %v: tensor<3xi32>, %i: tensor<2x8xi32>, %m: tensor<i32>, %t: tensor<f32>) -> tensor<i1> {
+  // expected-error @+1 {{vision.non_max_suppression: valid_count must be a [B] integer tensor of the boxes' batch, got 'tensor<3xi32>'}}
+  %r = relay.vision.non_max_suppression %d, %v, %i, %m, %t : (tensor<2x8x6xf32>, tensor<3xi32>, tensor<2x8xi32>, tensor<i32>, tensor<f32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that vision.non_max_suppression wants a 0-d float threshold.
+relay.func @nms_threshold(%d: tensor<2x8x6xf32>, %v: tensor<2xi32>, %i: tensor<2x8xi32>, %m: tensor<i32>, %t: tensor<i32>) -> tensor<i1> {
+  // expected-error @+1 {{vision.non_max_suppression: iou_threshold must be a 0-d float tensor, got 'tensor<i32>'}}
+  %r = relay.vision.non_max_suppression %d, %v, %i, %m, %t : (tensor<2x8x6xf32>, tensor<2xi32>, tensor<2x8xi32>, tensor<i32>, tensor<i32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
 // Tests that vision.get_valid_counts wants a 0-d threshold.
 relay.func @get_valid_counts_threshold(%d: tensor<2x8x6xf32>, %t: tensor<2xf32>) -> tensor<i1> {
   // expected-error @+1 {{vision.get_valid_counts: score_threshold must be a 0-d float tensor, got 'tensor<2xf32>'}}

@@ -401,7 +401,8 @@ relay.func @quantized(%x: tensor<1x2x5x5xf32>, %w: tensor<3x2x3x3xi8>, %s: tenso
 // Tests the image, vision and sequence operators added after TVM's
 // (reverse_sequence, slice_like, upsampling3d, affine_grid, dilation2d,
 // correlation, multibox_prior, fixed_point_multiply, multibox_transform_loc,
-// get_valid_counts, roi_pool, dyn.zeros, dyn.ones, dyn.broadcast_to).
+// get_valid_counts, non_max_suppression, roi_pool, dyn.zeros, dyn.ones,
+// dyn.broadcast_to).
 // CHECK-LABEL: relay.func @image_vision
 // INFER-LABEL: relay.func @image_vision
 relay.func @image_vision(%x: tensor<2x3x8x9xf32>, %l: tensor<2xi64>, %v: tensor<1x2x3x4x5xf32>, %t: tensor<2x2x3xf32>, %k: tensor<3x2x3xf32>, %i: tensor<4xi32>) -> tensor<i1> {
@@ -428,6 +429,14 @@ relay.func @image_vision(%x: tensor<2x3x8x9xf32>, %l: tensor<2xi64>, %v: tensor<
   %th = relay.constant dense<0.5> : tensor<f32>
   // INFER: relay.vision.get_valid_counts {{.*}} -> tuple<tensor<1xi32>, tensor<1x288x4xf32>, tensor<1x288xi32>>
   %9 = relay.vision.get_valid_counts %6, %th : (!relay.incomplete, tensor<f32>) -> !relay.incomplete
+  %vc = relay.tuple_get %9[0] : !relay.incomplete
+  %vb = relay.tuple_get %9[1] : !relay.incomplete
+  %vi = relay.tuple_get %9[2] : !relay.incomplete
+  %most = relay.constant dense<10> : tensor<i32>
+  // INFER: relay.vision.non_max_suppression {{.*}} -> tuple<tensor<1x288xi32>, tensor<1x1xi32>>
+  %nms = relay.vision.non_max_suppression %vb, %vc, %vi, %most, %th {coord_start = 0 : i64, score_index = 3 : i64, id_index = -1 : i64} : (!relay.incomplete, !relay.incomplete, !relay.incomplete, tensor<i32>, tensor<f32>) -> !relay.incomplete
+  // INFER: relay.vision.non_max_suppression {{.*}} -> tensor<1x288x4xf32>
+  %nmsRows = relay.vision.non_max_suppression %vb, %vc, %vi, %most, %th {coord_start = 0 : i64, score_index = 3 : i64, id_index = -1 : i64, return_indices = false} : (!relay.incomplete, !relay.incomplete, !relay.incomplete, tensor<i32>, tensor<f32>) -> !relay.incomplete
   %rois = relay.constant dense<1.0> : tensor<3x5xf32>
   // INFER: relay.vision.roi_pool {{.*}} -> tensor<3x3x2x2xf32>
   %10 = relay.vision.roi_pool %x, %rois {pooled_size = array<i64: 2>, spatial_scale = 0.5 : f64} : (tensor<2x3x8x9xf32>, tensor<3x5xf32>) -> !relay.incomplete

@@ -247,6 +247,112 @@ def get_valid_counts_ref(data, threshold, id_index, score_index):
     return counts, out, indices
 
 
+def classic_nms_ref(data, valid_count, indices, max_out, iou_threshold,
+                    force_suppress=False, top_k=-1, coord_start=2,
+                    score_index=1, id_index=0, return_indices=True,
+                    invalid_to_bottom=False):
+    """TVM's topi vision.non_max_suppression: a stable descending argsort
+    of the first valid_count scores, hybrid_nms in the data's precision,
+    then hybrid_rearrange_indices_out or hybrid_rearrange_box_out."""
+    b, n, k = data.shape
+    t = data.dtype.type
+    zero, thr = t(0), t(iou_threshold)
+    out = np.full_like(data, -1)
+    box_indices = np.full((b, n), -1, np.int32)
+
+    def corners(row):
+        c = row[coord_start:coord_start + 4]
+        return (min(c[0], c[2]), min(c[1], c[3]), max(c[0], c[2]),
+                max(c[1], c[3]))
+
+    for i in range(b):
+        vc = int(valid_count[i])
+        if thr > 0:
+            order = np.argsort(-data[i, :vc, score_index], kind="stable")
+            nkeep = top_k if 0 < top_k < vc else vc
+            for j in range(nkeep):
+                out[i, j] = data[i, order[j]]
+                box_indices[i, j] = order[j]
+            kept = 0
+            for j in range(vc):
+                if kept == max_out:
+                    out[i, j] = -1
+                    box_indices[i, j] = -1
+                elif out[i, j, score_index] > 0:
+                    al, at, ar, ab = corners(out[i, j])
+                    valid = True
+                    for m in range(j):
+                        if not (valid and out[i, m, score_index] > 0 and
+                                (id_index < 0 or out[i, m, id_index] >= 0)):
+                            continue
+                        if not (force_suppress or id_index < 0 or
+                                out[i, j, id_index] == out[i, m, id_index]):
+                            continue
+                        bl, bt, br, bb = corners(out[i, m])
+                        w = max(zero, t(min(ar, br) - max(al, bl)))
+                        h = max(zero, t(min(ab, bb) - max(at, bt)))
+                        area = t(h * w)
+                        u = t(t(t((ar - al) * (ab - at)) +
+                                t((br - bl) * (bb - bt))) - area)
+                        iou = zero if u <= zero else t(area / u)
+                        if iou >= thr:
+                            valid = False
+                    if valid:
+                        kept += 1
+                    else:
+                        out[i, j] = -1
+                        box_indices[i, j] = -1
+        else:
+            out[i, :vc] = data[i, :vc]
+            box_indices[i, :vc] = np.arange(vc)
+        if return_indices:
+            for j in range(vc):
+                if box_indices[i, j] >= 0:
+                    box_indices[i, j] = indices[i, box_indices[i, j]]
+    if return_indices:
+        result = np.full((b, n), -1, np.int32)
+        count = np.zeros((b, 1), np.int32)
+        for i in range(b):
+            v = 0
+            for j in range(n):
+                if box_indices[i, j] >= 0:
+                    result[i, v] = box_indices[i, j]
+                    v += 1
+                if j >= v:
+                    result[i, j] = -1
+            count[i, 0] = v
+        return result, count
+    if not invalid_to_bottom:
+        return out
+    moved = np.full_like(out, -1)
+    for i in range(b):
+        v = 0
+        for j in range(n):
+            if out[i, j, 0] >= 0:
+                moved[i, v] = out[i, j]
+                v += 1
+    return moved
+
+
+def detection_rows(batch, n, seed, classes=3, width=6):
+    """[batch, n, width] rows (class, score, x1, y1, x2, y2[, extra]) of
+    overlapping boxes: classes 0..classes-1 (every ninth -1), scores in
+    [-0.1, 1), corners clustered so that many pairs overlap, every fifth
+    given by its other diagonal."""
+    r = np.random.default_rng(seed)
+    rows = np.zeros((batch, n, width), np.float32)
+    rows[..., 0] = r.integers(0, classes, (batch, n))
+    rows[:, ::9, 0] = -1
+    rows[..., 1] = r.uniform(-0.1, 1, (batch, n))
+    x, y = r.uniform(0, 8, (batch, n)), r.uniform(0, 8, (batch, n))
+    w, h = r.uniform(4, 10, (batch, n)), r.uniform(4, 10, (batch, n))
+    rows[..., 2:6] = np.stack([x, y, x + w, y + h], -1)
+    rows[:, ::5, 2:6] = rows[:, ::5][..., [4, 5, 2, 3]]
+    if width > 6:
+        rows[..., 6:] = r.uniform(-1, 1, (batch, n, width - 6))
+    return rows
+
+
 def multibox_transform_loc_ref(prob, loc, anchor, clip, threshold, variances,
                                keep_background):
     """TVM's hybrid multibox_transform_loc, one anchor at a time (the rows
