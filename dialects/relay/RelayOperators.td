@@ -891,7 +891,8 @@ def Relay_OneHotOp : Relay_OperatorOp<"one_hot", "OneHot", "OutEWiseFusable", 3,
   let summary = "`on_value` where an index equals the position along the new "
                 "axis `axis` (of size `depth`), `off_value` elsewhere";
   let arguments = (ins AnyType:$indices, AnyType:$on_value, AnyType:$off_value,
-                       I64Attr:$depth, DefaultValuedAttr<I64Attr, "-1">:$axis,
+                       DefaultValuedAttr<I64Attr, "1">:$depth,
+                       DefaultValuedAttr<I64Attr, "-1">:$axis,
                        TypeAttr:$dtype);
 }
 
@@ -1065,7 +1066,8 @@ def Relay_SpaceToBatchNDOp
     offsets within the blocks become the outer part of the batch:
     `[N * prod(block_shape), (S1 + pads) / B1, ..., rest...]`.
   }];
-  let arguments = (ins AnyType:$data, DenseI64ArrayAttr:$block_shape,
+  let arguments = (ins AnyType:$data,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$block_shape,
                        DenseI64ArrayAttr:$paddings,
                        DefaultValuedAttr<F64Attr, "0.0">:$pad_value);
 }
@@ -1075,7 +1077,8 @@ def Relay_BatchToSpaceNDOp
                        1, 5> {
   let summary = "The inverse of space_to_batch_nd: batch blocks back into "
                 "the spatial axes, then `crops` (TensorFlow's BatchToSpaceND)";
-  let arguments = (ins AnyType:$data, DenseI64ArrayAttr:$block_shape,
+  let arguments = (ins AnyType:$data,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$block_shape,
                        DenseI64ArrayAttr:$crops);
 }
 
@@ -1083,7 +1086,8 @@ def Relay_DilateOp : Relay_OperatorOp<"nn.dilate", "Dilate", "Injective", 1,
                                       2> {
   let summary = "Spreads the elements `strides` apart along each axis, "
                 "filling between with `dilation_value`";
-  let arguments = (ins AnyType:$data, DenseI64ArrayAttr:$strides,
+  let arguments = (ins AnyType:$data,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
                        DefaultValuedAttr<F64Attr, "0.0">:$dilation_value);
 }
 
@@ -1091,7 +1095,7 @@ def Relay_DepthToSpaceOp
     : Relay_OperatorOp<"nn.depth_to_space", "DepthToSpace", "Injective", 1, 5> {
   let summary = "Moves channel blocks into `block_size` x `block_size` "
                 "spatial blocks (NCHW; mode DCR or CRD)";
-  let arguments = (ins AnyType:$data, I64Attr:$block_size,
+  let arguments = (ins AnyType:$data, DefaultValuedAttr<I64Attr, "1">:$block_size,
                        DefaultValuedStrAttr<StrAttr, "NCHW">:$layout,
                        DefaultValuedStrAttr<StrAttr, "DCR">:$mode);
 }
@@ -1100,8 +1104,13 @@ def Relay_SpaceToDepthOp
     : Relay_OperatorOp<"nn.space_to_depth", "SpaceToDepth", "Injective", 1, 5> {
   let summary = "Moves `block_size` x `block_size` spatial blocks into the "
                 "channels (NCHW)";
-  let arguments = (ins AnyType:$data, I64Attr:$block_size,
-                       DefaultValuedStrAttr<StrAttr, "NCHW">:$layout);
+  let description = [{
+    TVM's `nn.space_to_depth`; its `mode` (TVM's attributes are
+    depth_to_space's) is accepted and, as in TVM, not used.
+  }];
+  let arguments = (ins AnyType:$data, DefaultValuedAttr<I64Attr, "1">:$block_size,
+                       DefaultValuedStrAttr<StrAttr, "NCHW">:$layout,
+                       DefaultValuedStrAttr<StrAttr, "DCR">:$mode);
 }
 
 def Relay_TopKOp : Relay_OperatorOp<"topk", "TopK", "Opaque", 1, 6> {

@@ -27,11 +27,6 @@ StringRef strAttr(Operation *op, StringRef name) {
   return cast<StringAttr>(getOperatorAttributes(op).get(name)).getValue();
 }
 
-ArrayRef<int64_t> intsAttr(Operation *op, StringRef name) {
-  return cast<DenseI64ArrayAttr>(getOperatorAttributes(op).get(name))
-      .asArrayRef();
-}
-
 ArrayRef<double> floatsAttr(Operation *op, StringRef name) {
   return cast<DenseF64ArrayAttr>(getOperatorAttributes(op).get(name))
       .asArrayRef();

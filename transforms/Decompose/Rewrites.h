@@ -105,6 +105,10 @@ inline double floatAttr(Operation *op, StringRef name) {
   return cast<FloatAttr>(getOperatorAttributes(op).get(name))
       .getValueAsDouble();
 }
+inline ArrayRef<int64_t> intsAttr(Operation *op, StringRef name) {
+  return cast<DenseI64ArrayAttr>(getOperatorAttributes(op).get(name))
+      .asArrayRef();
+}
 inline bool boolAttr(Operation *op, StringRef name) {
   return cast<BoolAttr>(getOperatorAttributes(op).get(name)).getValue();
 }

@@ -282,8 +282,8 @@ Value sliceLike(Emitter &b, Operation *op) {
 /// the block offsets in front of the batch, merge them into it.
 Value spaceToBatch(Emitter &b, Operation *op) {
   Value data = op->getOperand(0);
-  auto block = cast<DenseI64ArrayAttr>(op->getAttr("block_shape")).asArrayRef();
-  auto pads = cast<DenseI64ArrayAttr>(op->getAttr("paddings")).asArrayRef();
+  auto block = intsAttr(op, "block_shape");
+  auto pads = intsAttr(op, "paddings");
   ArrayRef<int64_t> shape = shapeOf(data);
   int64_t m = block.size(), rank = shape.size();
   SmallVector<int64_t> width(2 * rank, 0);
@@ -318,8 +318,8 @@ Value spaceToBatch(Emitter &b, Operation *op) {
 /// each offset after its spatial axis, merge, crop.
 Value batchToSpace(Emitter &b, Operation *op) {
   Value data = op->getOperand(0);
-  auto block = cast<DenseI64ArrayAttr>(op->getAttr("block_shape")).asArrayRef();
-  auto crops = cast<DenseI64ArrayAttr>(op->getAttr("crops")).asArrayRef();
+  auto block = intsAttr(op, "block_shape");
+  auto crops = intsAttr(op, "crops");
   ArrayRef<int64_t> shape = shapeOf(data);
   int64_t m = block.size(), rank = shape.size(), batch = shape[0];
   for (int64_t v : block)
@@ -351,7 +351,7 @@ Value batchToSpace(Emitter &b, Operation *op) {
 /// fill values (a new axis padded), the trailing fill cut.
 Value dilate(Emitter &b, Operation *op) {
   Value x = op->getOperand(0);
-  auto strides = cast<DenseI64ArrayAttr>(op->getAttr("strides")).asArrayRef();
+  auto strides = intsAttr(op, "strides");
   Value fill = b.scalar(floatAttr(op, "dilation_value"), x);
   for (int64_t axis = 0; axis < int64_t(strides.size()); ++axis) {
     int64_t s = strides[axis];

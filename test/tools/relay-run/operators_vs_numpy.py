@@ -724,6 +724,21 @@ CASES = [
      lambda a: a.reshape(2, 1, 2, 2, 7, 7).transpose(0, 1, 4, 2, 5, 3).reshape(2, 1, 14, 14), 0),
     ("nn.space_to_depth", "nn.space_to_depth(%a, block_size=2)", [f32(1, 2, 4, 6)],
      lambda a: a.reshape(1, 2, 2, 2, 3, 2).transpose(0, 3, 5, 1, 2, 4).reshape(1, 8, 2, 3), 0),
+    # TVM's defaults for attributes it prints only when they differ
+    # (block sizes and strides 1, depth 1, space_to_depth's unused mode).
+    ("nn.space_to_depth (TVM's defaults, its unused mode)",
+     "%0 = nn.space_to_depth(%a, block_size=2, mode=\"CRD\");\n  nn.space_to_depth(%0)",
+     [f32(1, 2, 4, 6)],
+     lambda a: a.reshape(1, 2, 2, 2, 3, 2).transpose(0, 3, 5, 1, 2, 4).reshape(1, 8, 2, 3), 0),
+    ("nn.depth_to_space (TVM's defaults)", "nn.depth_to_space(%a)", [img], lambda a: a, 0),
+    ("nn.space_to_batch_nd (TVM's defaults)",
+     "%0 = nn.space_to_batch_nd(%a, paddings=[[0, 0], [0, 0]]);\n  "
+     "nn.batch_to_space_nd(%0, crops=[[1, 0], [0, 1]])", [f32(2, 5, 3, 4)],
+     lambda a: a[:, 1:, :-1], 0),
+    ("nn.dilate (TVM's defaults)", "nn.dilate(%a)", [f32(3, 4)], lambda a: a, 0),
+    ("one_hot (TVM's defaults)", "one_hot(%a, 1f, 0f, dtype=\"float32\")",
+     [np.array([[0, 1], [-1, 0]], np.int32)],
+     lambda a: (a[..., None] == 0).astype(np.float32), 0),
     ("topk", "topk(%a, k=3, axis=1)", [x], lambda a: topk_ref(a, 3, 1, False), 0),
     ("topk (int, ties, ascending, indices)",
      "topk(%a, k=4, is_ascend=True, ret_type=\"indices\", dtype=\"int64\")",
