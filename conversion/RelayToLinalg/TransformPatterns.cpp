@@ -493,7 +493,7 @@ FailureOr<SmallVector<Value>> gatherRule(OpBuilder &b, Operation *op,
 }
 
 /// strided_slice (static): out[i] = in[first + i * step] per axis, any
-/// step sign, as an affine read.
+/// step sign: a strided view, read backwards where a step is negative.
 FailureOr<SmallVector<Value>> stridedSliceRule(OpBuilder &b, Operation *op,
                                                ValueRange operands) {
   RankedTensorType type = resultType(op);
@@ -530,23 +530,20 @@ FailureOr<SmallVector<Value>> stridedSliceRule(OpBuilder &b, Operation *op,
       b.getDenseI64ArrayAttr(sizes), b.getDenseI64ArrayAttr(viewStrides));
   if (!backwards)
     return SmallVector<Value>{view};
-  MLIRContext *ctx = b.getContext();
-  SmallVector<AffineExpr> exprs;
-  for (int64_t d = 0; d < rank; ++d)
-    exprs.push_back(step[d] < 0 ? getAffineDimExpr(d, ctx) * step[d] + first[d]
-                                : getAffineDimExpr(d, ctx));
-  Value init =
-      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
-  return SmallVector<Value>{
-      linalg::GenericOp::create(
-          b, loc, TypeRange{type}, view, init,
-          {AffineMap::get(rank, 0, exprs, ctx),
-           AffineMap::getMultiDimIdentityMap(rank, ctx)},
-          SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
-          [](OpBuilder &nb, Location l, ValueRange a) {
-            linalg::YieldOp::create(nb, l, a[0]);
-          })
-          .getResult(0)};
+  // The backward dimensions' positions are computed in the body and read
+  // by tensor.extract: an indexing map with a negative coefficient
+  // (first - i) is not one tiling slices correctly (it sizes an operand's
+  // tile from the map's values at the tile's first and last points).
+  return SmallVector<Value>{generateTensor(
+      b, loc, type, [&](OpBuilder &nb, Location l, ValueRange at) -> Value {
+        IndexMath math{nb, l};
+        SmallVector<Value> from(at.begin(), at.end());
+        for (int64_t d = 0; d < rank; ++d)
+          if (step[d] < 0)
+            from[d] =
+                math.add(math.c(first[d]), math.mul(at[d], math.c(step[d])));
+        return tensor::ExtractOp::create(nb, l, view, from);
+      })};
 }
 
 FailureOr<SmallVector<Value>> layoutTransformRule(OpBuilder &b, Operation *op,

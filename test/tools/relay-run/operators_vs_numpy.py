@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks every operator's kernels against a numpy reference.
 
-usage: operators_vs_numpy.py TOOLS_DIR WORK_DIR [compiled|dynamic|lower-gpu]
+usage: operators_vs_numpy.py TOOLS_DIR WORK_DIR
+         [compiled|dynamic|lower-gpu|lower-cpu]
 
 For each case: random inputs are saved as .npy, a one-operator Relay
 program runs on `relay-run --interp` (or, with `compiled`, natively
@@ -13,7 +14,8 @@ relations and composite operators see only run-time shapes), and its
 reductions, matrix products and convolutions). Prints one line per
 operator and a summary; exits 1 on any mismatch. With `lower-gpu`, each
 case's program is only lowered by `relay-mlir-opt --relay-to-nvvm` (no GPU
-needed): every operator must have a GPU lowering.
+needed): every operator must have a GPU lowering; `lower-cpu` lowers them
+by `--relay-to-llvm`, verifying the IR after every pass.
 """
 import math
 import os
@@ -1033,10 +1035,12 @@ RANK_OPERANDS = {"dyn.reshape": {1}, "dyn.full": {1}, "dyn.tile": {1},
                  "unravel_index": {1}}
 
 
-def lower_gpu_program(tools, work, functions):
+def lower_program(tools, work, functions, pipeline):
     """Lowers a module of `functions` ((name, params, call) triples) by
-    `relay-mlir-opt --relay-to-nvvm`; returns None or the first error."""
-    program = os.path.join(work, "gpu.rly")
+    `relay-mlir-opt --PIPELINE` (the IR verified after every pass, which
+    relay-run's pipelines skip for speed); returns None or the first
+    error."""
+    program = os.path.join(work, "lower.rly")
     with open(program, "w") as f:
         f.write('#[version = "0.0.5"]\n')
         for name, params, call in functions:
@@ -1045,7 +1049,7 @@ def lower_gpu_program(tools, work, functions):
         [os.path.join(tools, "relay-mlir-translate"), "--import-relay",
          program], capture_output=True, text=True)
     lowered = imported.returncode == 0 and subprocess.run(
-        [os.path.join(tools, "relay-mlir-opt"), "-", "--relay-to-nvvm",
+        [os.path.join(tools, "relay-mlir-opt"), "-", "--" + pipeline,
          "-o", os.devnull], input=imported.stdout, capture_output=True,
         text=True)
     if lowered and lowered.returncode == 0:
@@ -1054,11 +1058,13 @@ def lower_gpu_program(tools, work, functions):
     return error[0] if error else "no message"
 
 
-def lower_gpu(tools, work):
-    """Lowers every case's program for the GPU (but those of DATA_DEPENDENT
-    operators); returns the failures. The cases go as one module of one
-    function each (two processes instead of two per case); only when that
-    fails is each lowered alone, to name the failing ones."""
+def lower_all(tools, work, target):
+    """Lowers every case's program (but those of DATA_DEPENDENT operators)
+    for the GPU (`target` "gpu") or the CPU ("cpu"); returns the failures.
+    The cases go as one module of one function each (two processes instead
+    of two per case); only when that fails is each lowered alone, to name
+    the failing ones."""
+    pipeline = "relay-to-nvvm" if target == "gpu" else "relay-to-llvm"
     cases = [c for c in CASES if c[0].split(" ")[0] not in DATA_DEPENDENT]
     functions = []
     for i, (name, call, inputs, _, _) in enumerate(cases):
@@ -1066,24 +1072,24 @@ def lower_gpu(tools, work):
         params = ", ".join(f"%{n}: {relay_type(a)}" for n, a in zip(names, inputs))
         functions.append((f"case{i}", params, call))
     failures = 0
-    if lower_gpu_program(tools, work, functions):
+    if lower_program(tools, work, functions, pipeline):
         for (name, *_), function in zip(cases, functions):
-            error = lower_gpu_program(tools, work, [function])
+            error = lower_program(tools, work, [function], pipeline)
             if error:
                 failures += 1
                 print(f"FAILED {name}: {error}")
         if not failures:
             print("FAILED: the cases lower one by one but not together")
             return 1
-    print(f"lowered {len(cases) - failures} of {len(cases)} cases for the GPU")
+    print(f"lowered {len(cases) - failures} of {len(cases)} cases for the {target.upper()}")
     return 1 if failures else 0
 
 
 def main():
     tools, work = sys.argv[1], sys.argv[2]
     os.makedirs(work, exist_ok=True)
-    if len(sys.argv) > 3 and sys.argv[3] == "lower-gpu":
-        return lower_gpu(tools, work)
+    if len(sys.argv) > 3 and sys.argv[3] in ("lower-gpu", "lower-cpu"):
+        return lower_all(tools, work, sys.argv[3][len("lower-"):])
     compiled = len(sys.argv) > 3 and sys.argv[3] == "compiled"
     dynamic = len(sys.argv) > 3 and sys.argv[3] == "dynamic"
     fallbacks = []
