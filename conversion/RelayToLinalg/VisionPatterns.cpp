@@ -22,6 +22,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
+#include <array>
+
 using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::lowering;
@@ -70,17 +72,36 @@ struct NmsBuilder {
   /// scf.if yielding `then()` or `otherwise()` (the same types).
   ValueRange choose(Value cond, function_ref<SmallVector<Value>()> then,
                     function_ref<SmallVector<Value>()> otherwise) {
-    SmallVector<Value> thenValues;
     auto op = scf::IfOp::create(
         b, loc, cond,
-        [&](OpBuilder &, Location) {
-          thenValues = then();
-          scf::YieldOp::create(b, loc, thenValues);
-        },
+        [&](OpBuilder &, Location) { scf::YieldOp::create(b, loc, then()); },
         [&](OpBuilder &, Location) {
           scf::YieldOp::create(b, loc, otherwise());
         });
     return op.getResults();
+  }
+
+  /// The corners (left, top, right, bottom) of row `j` of batch `i` of
+  /// `t`, its coordinates from element `coords` on (either diagonal).
+  std::array<Value, 4> corners(Value t, Value i, Value j, int64_t coords) {
+    Value c[4];
+    for (int64_t e = 0; e < 4; ++e)
+      c[e] = at(t, {i, j, idx(coords + e)});
+    return {min(c[0], c[2]), min(c[1], c[3]), max(c[0], c[2]), max(c[1], c[3])};
+  }
+
+  /// The intersection over union of boxes `a` and `c` (0 where the union
+  /// is not positive), as TVM's kernel computes it.
+  Value iou(const std::array<Value, 4> &a, const std::array<Value, 4> &c) {
+    Value w = max(f(0), sub(min(a[2], c[2]), max(a[0], c[0])));
+    Value h = max(f(0), sub(min(a[3], c[3]), max(a[1], c[1])));
+    Value area = mul(h, w);
+    Value areaA = mul(sub(a[2], a[0]), sub(a[3], a[1]));
+    Value areaC = mul(sub(c[2], c[0]), sub(c[3], c[1]));
+    Value u = sub(arith::AddFOp::create(b, loc, areaA, areaC), area);
+    return arith::SelectOp::create(
+        b, loc, cmpf(arith::CmpFPredicate::OLE, u, f(0)), f(0),
+        arith::DivFOp::create(b, loc, area, u));
   }
 
   /// Row `j` of batch `i` of a [B, N, K] tensor.
@@ -144,6 +165,66 @@ FailureOr<SmallVector<Value>> nonMaxSuppressionRule(OpBuilder &b, Operation *op,
                         "not a number of the " +
                         std::to_string(n) + " boxes";
 
+  // The first `count` rows of batch `i` in descending order of score: each
+  // row's rank is the number of rows before it scoring more, or as much at
+  // a lower position (a stable sort).
+  auto descendingOrder = [&](Value i, Value count) -> Value {
+    auto score = [&](Value j) { return nb.at(data, {i, j, nb.idx(scoreAt)}); };
+    Value order =
+        filledTensor(b, loc, {n}, arith::ConstantIntOp::create(b, loc, i64, 0));
+    return nb.loop(
+        zeroIdx, count, {order},
+        [&](Value j, ValueRange o) -> SmallVector<Value> {
+          Value sj = score(j);
+          Value rank =
+              nb.loop(zeroIdx, count, {zeroIdx},
+                      [&](Value m, ValueRange r) -> SmallVector<Value> {
+                        Value sm = score(m);
+                        Value before = nb.either(
+                            nb.cmpf(arith::CmpFPredicate::OGT, sm, sj),
+                            nb.both(nb.cmpf(arith::CmpFPredicate::OEQ, sm, sj),
+                                    nb.cmpi(arith::CmpIPredicate::ult, m, j)));
+                        return {arith::SelectOp::create(b, loc, before,
+                                                        nb.add1(r[0]), r[0])};
+                      })[0];
+          // Ranks of NaN scores collide: clamped.
+          rank = arith::MinUIOp::create(b, loc, rank, nb.idx(n - 1));
+          return {tensor::InsertOp::create(
+              b, loc, arith::IndexCastOp::create(b, loc, i64, j), o[0],
+              ValueRange{rank})};
+        })[0];
+  };
+
+  // Whether row `j` of batch `i` of `rows` survives the rows before it:
+  // none of those still scoring above 0 (of its class unless
+  // force_suppress) overlaps it by an IoU of at least the threshold.
+  auto survives = [&](Value rows, Value i, Value j) -> Value {
+    std::array<Value, 4> a = nb.corners(rows, i, j, coords);
+    Value trueValue = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+    return nb.loop(
+        zeroIdx, j, {trueValue},
+        [&](Value m, ValueRange v) -> SmallVector<Value> {
+          Value considered =
+              nb.cmpf(arith::CmpFPredicate::OGT,
+                      nb.at(rows, {i, m, nb.idx(scoreAt)}), nb.f(0));
+          if (idAt >= 0) {
+            Value idM = nb.at(rows, {i, m, nb.idx(idAt)});
+            considered = nb.both(
+                considered, nb.cmpf(arith::CmpFPredicate::OGE, idM, nb.f(0)));
+            if (!force)
+              considered = nb.both(
+                  considered, nb.cmpf(arith::CmpFPredicate::OEQ,
+                                      nb.at(rows, {i, j, nb.idx(idAt)}), idM));
+          }
+          Value overlap = nb.iou(a, nb.corners(rows, i, m, coords));
+          Value suppresses =
+              nb.both(considered,
+                      nb.cmpf(arith::CmpFPredicate::OGE, overlap, threshold));
+          return {nb.both(
+              v[0], arith::XOrIOp::create(b, loc, suppresses, trueValue))};
+        })[0];
+  };
+
   ValueRange batch = nb.loop(
       zeroIdx, nb.idx(batches), {rows, boxIndex},
       [&](Value i, ValueRange acc) -> SmallVector<Value> {
@@ -161,42 +242,11 @@ FailureOr<SmallVector<Value>> nonMaxSuppressionRule(OpBuilder &b, Operation *op,
           RuntimeCalls(module).fail(b, loc, message);
         }
         Value count = asIndex(raw);
-        auto score = [&](Value t, Value j) {
-          return nb.at(t, {i, j, nb.idx(scoreAt)});
-        };
-        auto element = [&](Value t, Value j, int64_t at) {
-          return nb.at(t, {i, j, nb.idx(at)});
-        };
         Value positive = nb.cmpf(arith::CmpFPredicate::OGT, threshold, nb.f(0));
         ValueRange done = nb.choose(
             positive,
             [&]() -> SmallVector<Value> {
-              // Each row's place in the descending order of scores: the
-              // rows before it scoring more, or as much at a lower position.
-              Value order = filledTensor(
-                  b, loc, {n}, arith::ConstantIntOp::create(b, loc, i64, 0));
-              order = nb.loop(
-                  zeroIdx, count, {order},
-                  [&](Value j, ValueRange o) -> SmallVector<Value> {
-                    Value sj = score(data, j);
-                    Value rank = nb.loop(
-                        zeroIdx, count, {zeroIdx},
-                        [&](Value m, ValueRange r) -> SmallVector<Value> {
-                          Value sm = score(data, m);
-                          Value before = nb.either(
-                              nb.cmpf(arith::CmpFPredicate::OGT, sm, sj),
-                              nb.both(
-                                  nb.cmpf(arith::CmpFPredicate::OEQ, sm, sj),
-                                  nb.cmpi(arith::CmpIPredicate::ult, m, j)));
-                          return {arith::SelectOp::create(b, loc, before,
-                                                          nb.add1(r[0]), r[0])};
-                        })[0];
-                    // Ranks of NaN scores collide: clamped.
-                    rank = arith::MinUIOp::create(b, loc, rank, nb.idx(n - 1));
-                    return {tensor::InsertOp::create(
-                        b, loc, arith::IndexCastOp::create(b, loc, i64, j),
-                        o[0], ValueRange{rank})};
-                  })[0];
+              Value order = descendingOrder(i, count);
               Value keep = count;
               if (topK > 0)
                 keep = arith::MinUIOp::create(b, loc, count, nb.idx(topK));
@@ -228,72 +278,12 @@ FailureOr<SmallVector<Value>> nonMaxSuppressionRule(OpBuilder &b, Operation *op,
                     };
                     return nb.choose(full, drop, [&]() -> SmallVector<Value> {
                       Value live = nb.cmpf(arith::CmpFPredicate::OGT,
-                                           score(t[0], j), nb.f(0));
+                                           nb.at(t[0], {i, j, nb.idx(scoreAt)}),
+                                           nb.f(0));
                       return nb.choose(
                           live,
                           [&]() -> SmallVector<Value> {
-                            Value rowsNow = t[0];
-                            auto corners = [&](Value r) {
-                              Value x1 = element(rowsNow, r, coords),
-                                    y1 = element(rowsNow, r, coords + 1),
-                                    x2 = element(rowsNow, r, coords + 2),
-                                    y2 = element(rowsNow, r, coords + 3);
-                              return std::array<Value, 4>{
-                                  nb.min(x1, x2), nb.min(y1, y2),
-                                  nb.max(x1, x2), nb.max(y1, y2)};
-                            };
-                            std::array<Value, 4> a = corners(j);
-                            Value areaA =
-                                nb.mul(nb.sub(a[2], a[0]), nb.sub(a[3], a[1]));
-                            Value trueValue = arith::ConstantIntOp::create(
-                                b, loc, b.getI1Type(), 1);
-                            Value valid = nb.loop(
-                                zeroIdx, j, {trueValue},
-                                [&](Value m,
-                                    ValueRange v) -> SmallVector<Value> {
-                                  Value considered =
-                                      nb.cmpf(arith::CmpFPredicate::OGT,
-                                              score(rowsNow, m), nb.f(0));
-                                  if (idAt >= 0) {
-                                    Value idM = element(rowsNow, m, idAt);
-                                    considered = nb.both(
-                                        considered,
-                                        nb.cmpf(arith::CmpFPredicate::OGE, idM,
-                                                nb.f(0)));
-                                    if (!force)
-                                      considered = nb.both(
-                                          considered,
-                                          nb.cmpf(arith::CmpFPredicate::OEQ,
-                                                  element(rowsNow, j, idAt),
-                                                  idM));
-                                  }
-                                  std::array<Value, 4> c = corners(m);
-                                  Value w = nb.max(nb.f(0),
-                                                   nb.sub(nb.min(a[2], c[2]),
-                                                          nb.max(a[0], c[0])));
-                                  Value h = nb.max(nb.f(0),
-                                                   nb.sub(nb.min(a[3], c[3]),
-                                                          nb.max(a[1], c[1])));
-                                  Value area = nb.mul(h, w);
-                                  Value areaC = nb.mul(nb.sub(c[2], c[0]),
-                                                       nb.sub(c[3], c[1]));
-                                  Value u = nb.sub(arith::AddFOp::create(
-                                                       b, loc, areaA, areaC),
-                                                   area);
-                                  Value iou = arith::SelectOp::create(
-                                      b, loc,
-                                      nb.cmpf(arith::CmpFPredicate::OLE, u,
-                                              nb.f(0)),
-                                      nb.f(0),
-                                      arith::DivFOp::create(b, loc, area, u));
-                                  Value suppresses =
-                                      nb.both(considered,
-                                              nb.cmpf(arith::CmpFPredicate::OGE,
-                                                      iou, threshold));
-                                  Value keepIt = arith::XOrIOp::create(
-                                      b, loc, suppresses, trueValue);
-                                  return {nb.both(v[0], keepIt)};
-                                })[0];
+                            Value valid = survives(t[0], i, j);
                             return nb.choose(
                                 valid,
                                 [&]() -> SmallVector<Value> {

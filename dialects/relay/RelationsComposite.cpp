@@ -602,6 +602,12 @@ static RelationStatus multiboxTransformLocRelation(RelationArgs &args) {
   return args.solve(TupleType::get(ctx, {boxes, counts}));
 }
 
+/// Whether elements `first` to `last` of boxes of `k` elements are not all
+/// inside them.
+static bool outsideBoxes(Dim k, int64_t first, int64_t last) {
+  return first < 0 || (k.isStatic() && last >= k.size);
+}
+
 /// vision.get_valid_counts: data [B, N, K] (float) and a 0-d threshold
 /// give ([B] int32, [B, N, K], [B, N] int32).
 static RelationStatus getValidCountsRelation(RelationArgs &args) {
@@ -617,10 +623,10 @@ static RelationStatus getValidCountsRelation(RelationArgs &args) {
   int64_t score = args.getInt("score_index", 1),
           id = args.getInt("id_index", 0);
   Dim k = data.dims[2];
-  if (score < 0 || (k.isStatic() && score >= k.size))
+  if (outsideBoxes(k, score, score))
     return args.fail("score_index " + Twine(score) + " is not an element of " +
                      "boxes of " + toString(k));
-  if (k.isStatic() && id >= k.size)
+  if (id >= 0 && outsideBoxes(k, id, id))
     return args.fail("id_index " + Twine(id) + " is not an element of " +
                      "boxes of " + toString(k));
   MLIRContext *ctx = args.getContext();
@@ -665,16 +671,13 @@ static RelationStatus nonMaxSuppressionRelation(RelationArgs &args) {
   int64_t score = args.getInt("score_index", 1),
           id = args.getInt("id_index", 0),
           coords = args.getInt("coord_start", 2);
-  auto outside = [&](int64_t first, int64_t last) {
-    return first < 0 || (k.isStatic() && last >= k.size);
-  };
-  if (outside(score, score))
+  if (outsideBoxes(k, score, score))
     return args.fail("score_index " + Twine(score) +
                      " is not an element of boxes of " + toString(k));
-  if (id >= 0 && outside(id, id))
+  if (id >= 0 && outsideBoxes(k, id, id))
     return args.fail("id_index " + Twine(id) +
                      " is not an element of boxes of " + toString(k));
-  if (outside(coords, coords + 3))
+  if (outsideBoxes(k, coords, coords + 3))
     return args.fail("coord_start " + Twine(coords) +
                      ": the 4 coordinates are not elements of boxes of " +
                      toString(k));
