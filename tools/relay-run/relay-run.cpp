@@ -379,10 +379,13 @@ static FailureOr<ValuePtr> randomValue(Type type, std::mt19937_64 &rng) {
 
 /// --interp-output: `module` (the program before compiled code's passes)
 /// decomposed, narrowed to `precision` and optimised as --interp runs it,
-/// then run on `args`.
+/// then run on `inputFiles` (read against this module: a list's or an
+/// option's constructors are its own) or, without them, on `args` (random
+/// tensors).
 static FailureOr<ValuePtr> runOnInterpreter(ModuleOp module, StringRef entry,
                                             const OptimizeOptions &optimize,
                                             StringRef precision,
+                                            ArrayRef<ValueFile> inputFiles,
                                             ArrayRef<ValuePtr> args) {
   PassManager pm(module.getContext());
   DecomposeOptions decomposeOptions;
@@ -399,6 +402,20 @@ static FailureOr<ValuePtr> runOnInterpreter(ModuleOp module, StringRef entry,
     return module.emitError() << "--interp-output: the program has no "
                                  "function @"
                               << entry;
+  std::vector<ValuePtr> read;
+  if (!inputFiles.empty()) {
+    Block &body = func.getBody().front();
+    for (auto [i, pair] :
+         llvm::enumerate(llvm::zip(inputFiles, body.getArguments()))) {
+      auto [file, arg] = pair;
+      FailureOr<ValuePtr> v = valueFromFile(file, arg.getType(), module,
+                                            arg.getLoc(), "input #" + Twine(i));
+      if (failed(v))
+        return failure();
+      read.push_back(*v);
+    }
+    args = read;
+  }
   Interpreter interpreter(module);
   return interpreter.call(func, args);
 }
@@ -871,7 +888,7 @@ int main(int argc, char **argv) {
     phase("Run (interpreter, --interp-output)");
     FailureOr<ValuePtr> result =
         runOnInterpreter(*interpModule, entry, compileOptions.optimize,
-                         precision, samples.front().args);
+                         precision, inputFiles, samples.front().args);
     if (failed(result))
       return 1;
     if (std::string error; failed(writeValueFile(*result, interpOutput, error)))
