@@ -248,6 +248,161 @@ static RelationStatus allClassNmsRelation(RelationArgs &args) {
   return args.solve(TupleType::get(ctx, {indices, total}));
 }
 
+/// dyn.nn.pad(data, pad_width, pad_value): the data's rank and dtype,
+/// every size `?`; pad_width a (rank, 2) integer tensor.
+static RelationStatus dynPadRelation(RelationArgs &args) {
+  TensorInfo data, width, value;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  READ_TENSOR_OR_RETURN(args, 1, width);
+  if (width.getRank() != 2 || !isa<IntegerType>(width.dtype) ||
+      failed(unifyDims(width.dims[0], Dim::of(data.getRank()))) ||
+      failed(unifyDims(width.dims[1], Dim::of(2))))
+    return args.fail("pad_width (operand #1) must be a (" +
+                     Twine(data.getRank()) +
+                     ", 2) integer tensor, a (before, after) row per axis of "
+                     "the data, got " +
+                     typeStr(args.getInput(1)));
+  RETURN_UNLESS_TENSOR(
+      readScalar(args, 2, "pad_value", value, /*allowFloat=*/true));
+  StringRef mode = args.getString("pad_mode", "constant");
+  if (mode != "constant" && mode != "edge" && mode != "reflect")
+    return args.fail("pad_mode must be \"constant\", \"edge\" or "
+                     "\"reflect\", got \"" +
+                     mode + "\"");
+  SmallVector<Dim> dims(data.getRank(), Dim::any());
+  return args.solve(makeTensor(args.getContext(), dims, data.dtype));
+}
+
+/// dyn.squeeze(data, axes): the data's rank less the axes' (static)
+/// number, every size `?`.
+static RelationStatus dynSqueezeRelation(RelationArgs &args) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  Dim count;
+  RETURN_UNLESS_TENSOR(readIntVector(args, 1, "axes", count));
+  if (!count.isStatic())
+    return args.fail("axes must have a static length (it gives the result's "
+                     "rank)");
+  if (count.size > data.getRank())
+    return args.fail("cannot squeeze " + Twine(count.size) +
+                     " axes of a rank-" + Twine(data.getRank()) + " tensor");
+  SmallVector<Dim> dims(data.getRank() - count.size, Dim::any());
+  return args.solve(makeTensor(args.getContext(), dims, data.dtype));
+}
+
+/// dyn.expand_dims(data, axis): rank + num_newaxis, every size `?`.
+static RelationStatus dynExpandDimsRelation(RelationArgs &args) {
+  TensorInfo data, axis;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  RETURN_UNLESS_TENSOR(readScalar(args, 1, "axis", axis, /*allowFloat=*/false));
+  int64_t added = args.getInt("num_newaxis", 1);
+  if (added < 0)
+    return args.fail("num_newaxis must not be negative, got " + Twine(added));
+  SmallVector<Dim> dims(data.getRank() + added, Dim::any());
+  return args.solve(makeTensor(args.getContext(), dims, data.dtype));
+}
+
+/// dyn.one_hot(indices, on_value, off_value, depth): one_hot's result with
+/// the new axis `?` long.
+static RelationStatus dynOneHotRelation(RelationArgs &args) {
+  TensorInfo indices, on, off, depth;
+  READ_TENSOR_OR_RETURN(args, 0, indices);
+  READ_TENSOR_OR_RETURN(args, 1, on);
+  READ_TENSOR_OR_RETURN(args, 2, off);
+  if (!isa<IntegerType>(indices.dtype))
+    return args.fail("expected integer indices, got " +
+                     typeStr(args.getInput(0)));
+  if (on.getRank() != 0 || off.getRank() != 0)
+    return args.fail("on_value and off_value must be scalars");
+  RETURN_UNLESS_TENSOR(
+      readScalar(args, 3, "depth", depth, /*allowFloat=*/false));
+  Type dtype = args.getDtype("dtype");
+  if (!dtype)
+    return args.fail("requires a 'dtype' attribute");
+  FailureOr<int64_t> axis =
+      normalizeAxis(args, args.getInt("axis", -1), indices.getRank() + 1);
+  if (failed(axis))
+    return RelationStatus::Failed;
+  SmallVector<Dim> dims = indices.dims;
+  dims.insert(dims.begin() + *axis, Dim::any());
+  return args.solve(makeTensor(args.getContext(), dims, dtype));
+}
+
+/// dyn.sparse_to_dense(sparse_indices, sparse_values, default_value,
+/// output_shape): the values' dtype, one `?` axis per element of
+/// output_shape; the indices [N, rank], [N] or 0-d (rank 1).
+static RelationStatus dynSparseToDenseRelation(RelationArgs &args) {
+  TensorInfo indices, values, fill;
+  READ_TENSOR_OR_RETURN(args, 0, indices);
+  READ_TENSOR_OR_RETURN(args, 1, values);
+  READ_TENSOR_OR_RETURN(args, 2, fill);
+  SmallVector<Dim> dims;
+  RETURN_UNLESS_TENSOR(readAnyDims(args, 3, "output_shape", dims));
+  int64_t rank = dims.size();
+  bool indicesFit =
+      isa<IntegerType>(indices.dtype) &&
+      (indices.getRank() <= 1
+           ? rank == 1
+           : indices.getRank() == 2 &&
+                 succeeded(unifyDims(indices.dims[1], Dim::of(rank))));
+  if (!indicesFit)
+    return args.fail("sparse_indices must be integers, [N] or 0-d for a "
+                     "1-element output_shape, [N, " +
+                     Twine(rank) + "] for this one, got " +
+                     typeStr(args.getInput(0)));
+  if (values.getRank() > 1 ||
+      (values.getRank() == 1 && indices.getRank() > 0 &&
+       failed(unifyDims(values.dims[0], indices.dims[0]))))
+    return args.fail("sparse_values must be 0-d or one per index, got " +
+                     typeStr(args.getInput(1)));
+  if (fill.getRank() != 0 || fill.dtype != values.dtype)
+    return args.fail("default_value must be a 0-d tensor of the values' "
+                     "dtype, got " +
+                     typeStr(args.getInput(2)));
+  return args.solve(makeTensor(args.getContext(), dims, values.dtype));
+}
+
+/// dyn.nn.upsampling(data, scale_h, scale_w) and dyn.nn.upsampling3d(data,
+/// scale_d, scale_h, scale_w): the data's type with the scaled axes `?`.
+static RelationStatus dynUpSamplingRelation(RelationArgs &args, bool is3d) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  StringRef layout = args.getString("layout", is3d ? "NCDHW" : "NCHW");
+  StringRef first = is3d ? "NCDHW" : "NCHW", last = is3d ? "NDHWC" : "NHWC";
+  if (layout != first && layout != last)
+    return args.fail("layout must be " + first + " or " + last + ", got \"" +
+                     layout + "\"");
+  if (data.getRank() != static_cast<int64_t>(layout.size()) ||
+      !isFloatLike(data.dtype))
+    return args.fail("expected a " + Twine(layout.size()) + "-d (" + layout +
+                     ") float tensor, got " + typeStr(args.getInput(0)));
+  StringRef method = args.getString("method", "nearest_neighbor");
+  StringRef linear = is3d ? "trilinear" : "bilinear";
+  if (method != "nearest_neighbor" && method != linear)
+    return args.fail("method must be \"nearest_neighbor\" or \"" + linear +
+                     "\", got \"" + method + "\"");
+  if (is3d) {
+    StringRef coords =
+        args.getString("coordinate_transformation_mode", "half_pixel");
+    if (coords != "half_pixel" && coords != "align_corners" &&
+        coords != "asymmetric")
+      return args.fail("coordinate_transformation_mode must be half_pixel, "
+                       "align_corners or asymmetric, got \"" +
+                       coords + "\"");
+  }
+  static const char *const names[] = {"scale_d", "scale_h", "scale_w"};
+  unsigned scales = is3d ? 3 : 2;
+  for (unsigned i = 1; i <= scales; ++i) {
+    TensorInfo scale;
+    RETURN_UNLESS_TENSOR(readScalar(args, i, names[i - 1 + (3 - scales)], scale,
+                                    /*allowFloat=*/true));
+  }
+  SmallVector<Dim> dims = data.dims;
+  for (char axis : StringRef(is3d ? "DHW" : "HW"))
+    dims[layout.find(axis)] = Dim::any();
+  return args.solve(makeTensor(args.getContext(), dims, data.dtype));
+}
+
 void mlir::relay::registerDynamicRelations() {
   registerTypeRelation("DynReshape", dynReshapeRelation);
   registerTypeRelation("DynFull", dynFullRelation);
@@ -258,4 +413,15 @@ void mlir::relay::registerDynamicRelations() {
   registerTypeRelation("DynStridedSlice", dynStridedSliceRelation);
   registerTypeRelation("Arange", arangeRelation);
   registerTypeRelation("AllClassNonMaxSuppression", allClassNmsRelation);
+  registerTypeRelation("DynPad", dynPadRelation);
+  registerTypeRelation("DynSqueeze", dynSqueezeRelation);
+  registerTypeRelation("DynExpandDims", dynExpandDimsRelation);
+  registerTypeRelation("DynOneHot", dynOneHotRelation);
+  registerTypeRelation("DynSparseToDense", dynSparseToDenseRelation);
+  registerTypeRelation("DynUpSampling", [](RelationArgs &args) {
+    return dynUpSamplingRelation(args, /*is3d=*/false);
+  });
+  registerTypeRelation("DynUpSampling3D", [](RelationArgs &args) {
+    return dynUpSamplingRelation(args, /*is3d=*/true);
+  });
 }

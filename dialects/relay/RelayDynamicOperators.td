@@ -2,9 +2,11 @@
 //
 // TVM's operators whose result shape depends on the values of their
 // operands, not on their types: the `dyn.*` forms of reshape, full, zeros,
-// ones, broadcast_to, topk, tile and strided_slice (the shape, k, repetitions or bounds a tensor
-// computed at run time), `arange` and the ONNX form of non-maximum
-// suppression. Their relations give `?` for what only the values say; the
+// ones, broadcast_to, topk, tile, strided_slice, image.resize2d, nn.pad,
+// squeeze, expand_dims, one_hot, sparse_to_dense, nn.upsampling and
+// nn.upsampling3d (the shape, k, repetitions, bounds, widths, axes, depth
+// or scales a tensor computed at run time), `arange` and the ONNX form of
+// non-maximum suppression. Their relations give `?` for what only the values say; the
 // interpreter runs them (native code is for static shapes: relay-run falls
 // back to the interpreter, saying so). ONNX models whose shape arithmetic
 // reads data (detection models' NonZero, TopK of a computed k, NMS) import
@@ -169,6 +171,107 @@ def Relay_DynBroadcastToOp
     aligned at the end; a data dimension of 1 repeats).
   }];
   let arguments = (ins AnyType:$data, AnyType:$shape);
+}
+
+def Relay_DynPadOp : Relay_OperatorOp<"dyn.nn.pad", "DynPad", "Injective", 3, 10> {
+  let summary = "nn.pad whose widths are a (rank, 2) integer operand";
+  let description = [{
+    TVM's `dyn.nn.pad(data, pad_width, pad_value)`: `nn.pad` with the
+    widths computed at run time, one (before, after) row per axis (ONNX
+    Pad with computed `pads`). The widths must not be negative (TVM's
+    topi pad does not crop); `pad_value` is a scalar cast to the data's
+    dtype. Every size is `?` in the result.
+
+    ```mlir
+    %p = relay.dyn.nn.pad %x, %w, %v : (tensor<2x3xf32>, tensor<2x2xi64>, tensor<f32>) -> tensor<?x?xf32>
+    ```
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$pad_width, AnyType:$pad_value,
+                       DefaultValuedStrAttr<StrAttr, "constant">:$pad_mode);
+}
+
+def Relay_DynSqueezeOp
+    : Relay_OperatorOp<"dyn.squeeze", "DynSqueeze", "Injective", 2, 10> {
+  let summary = "squeeze of the axes a 1-D integer operand holds";
+  let description = [{
+    TVM's `dyn.squeeze(data, axes)`: removes the size-1 axes `axes` names
+    (negative ones count from the end); the result's rank is the data's
+    less the (static) number of axes, each of its sizes `?`.
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$axes);
+}
+
+def Relay_DynExpandDimsOp
+    : Relay_OperatorOp<"dyn.expand_dims", "DynExpandDims", "Injective", 2, 10> {
+  let summary = "expand_dims at the axis a scalar operand holds";
+  let description = [{
+    TVM's `dyn.expand_dims(data, axis, num_newaxis)`: `num_newaxis` size-1
+    axes inserted at the axis computed at run time (in [-rank - 1, rank]);
+    every size of the result is `?`.
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$axis,
+                       DefaultValuedAttr<I64Attr, "1">:$num_newaxis);
+}
+
+def Relay_DynOneHotOp
+    : Relay_OperatorOp<"dyn.one_hot", "DynOneHot", "Injective", 4, 10> {
+  let summary = "one_hot whose depth is a scalar operand";
+  let description = [{
+    TVM's `dyn.one_hot(indices, on_value, off_value, depth)`: `one_hot`
+    with the depth computed at run time (ONNX OneHot of a computed
+    depth); the new axis, at `axis`, is `?` long. The `depth` attribute
+    is TVM's (its OneHotAttrs) and unused.
+  }];
+  let arguments = (ins AnyType:$indices, AnyType:$on_value,
+                       AnyType:$off_value, AnyType:$depth_value,
+                       DefaultValuedAttr<I64Attr, "1">:$depth,
+                       DefaultValuedAttr<I64Attr, "-1">:$axis,
+                       TypeAttr:$dtype);
+}
+
+def Relay_DynSparseToDenseOp
+    : Relay_OperatorOp<"dyn.sparse_to_dense", "DynSparseToDense", "Opaque", 4,
+                       10> {
+  let summary = "sparse_to_dense whose output shape is a 1-D integer operand";
+  let description = [{
+    TVM's `dyn.sparse_to_dense(sparse_indices, sparse_values,
+    default_value, output_shape)`: `sparse_to_dense` into the shape
+    computed at run time; the result has one `?` axis per element of
+    `output_shape`.
+  }];
+  let arguments = (ins AnyType:$sparse_indices, AnyType:$sparse_values,
+                       AnyType:$default_value, AnyType:$output_shape);
+}
+
+def Relay_DynUpSamplingOp
+    : Relay_OperatorOp<"dyn.nn.upsampling", "DynUpSampling", "Injective", 3,
+                       10> {
+  let summary = "nn.upsampling by scales that are scalar operands";
+  let description = [{
+    TVM's `dyn.nn.upsampling(data, scale_h, scale_w)`: `nn.upsampling`
+    with the scales computed at run time; the height and width of the
+    result are `?`.
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$scale_h, AnyType:$scale_w,
+                       DefaultValuedStrAttr<StrAttr, "NCHW">:$layout,
+                       DefaultValuedStrAttr<StrAttr, "nearest_neighbor">:$method,
+                       DefaultValuedAttr<BoolAttr, "false">:$align_corners);
+}
+
+def Relay_DynUpSampling3DOp
+    : Relay_OperatorOp<"dyn.nn.upsampling3d", "DynUpSampling3D", "Injective",
+                       4, 10> {
+  let summary = "nn.upsampling3d by scales that are scalar operands";
+  let description = [{
+    TVM's `dyn.nn.upsampling3d(data, scale_d, scale_h, scale_w)`:
+    `nn.upsampling3d` with the scales computed at run time; the depth,
+    height and width of the result are `?`.
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$scale_d, AnyType:$scale_h,
+                       AnyType:$scale_w,
+                       DefaultValuedStrAttr<StrAttr, "NCDHW">:$layout,
+                       DefaultValuedStrAttr<StrAttr, "nearest_neighbor">:$method,
+                       DefaultValuedStrAttr<StrAttr, "half_pixel">:$coordinate_transformation_mode);
 }
 
 #endif // RELAY_DYNAMIC_OPERATORS

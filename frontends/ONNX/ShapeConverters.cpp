@@ -1056,11 +1056,40 @@ LogicalResult cropAndPad(NodeContext &ctx, Value x, ArrayRef<int64_t> begins,
   return b.output(x);
 }
 
+/// Pad whose `pads` are computed at run time: dyn.nn.pad of the pads as
+/// (rank, 2) rows (ONNX lists the begins, then the ends); negative pads
+/// (crops) are then an error when the program runs.
+LogicalResult convertComputedPad(NodeContext &ctx) {
+  int64_t rank = ctx.rank(0);
+  if (ctx.rank(1) != 1 || !isa<IntegerType>(ctx.elementType(1)))
+    return ctx.fail("pads (input #1) must be a 1-D integer tensor");
+  std::string mode = ctx.attrString("mode", "constant");
+  if (mode != "constant" && mode != "reflect" && mode != "edge")
+    return ctx.fail("mode '" + mode +
+                    "' needs pads known when importing (computed pads take "
+                    "constant, reflect or edge)");
+  Value value =
+      ctx.hasInput(2) ? ctx.input(2) : ctx.scalar(0, ctx.elementType(0));
+  FailureOr<Value> scalar = value;
+  if (cast<RankedTensorType>(value.getType()).getRank() != 0)
+    scalar = ctx.op<ReshapeOp>({value}, {ctx.ints("newshape", {})});
+  FailureOr<Value> rows =
+      ctx.op<ReshapeOp>({ctx.input(1)}, {ctx.ints("newshape", {2, rank})});
+  if (succeeded(rows))
+    rows = ctx.op<TransposeOp>({*rows}, {ctx.ints("axes", {1, 0})});
+  if (failed(scalar) || failed(rows))
+    return failure();
+  return ctx.output(ctx.op<DynPadOp>({ctx.input(0), *rows, *scalar},
+                                     {ctx.str("pad_mode", mode)}));
+}
+
 LogicalResult convertPad(NodeContext &ctx) {
   if (failed(ctx.checkInputs(1, 4)))
     return failure();
   int64_t rank = ctx.rank(0);
   SmallVector<int64_t> pads;
+  if (ctx.hasInput(1) && !ctx.constantInput(1) && !ctx.hasInput(3))
+    return convertComputedPad(ctx);
   if (ctx.hasInput(1)) {
     FailureOr<SmallVector<int64_t>> p = ctx.constantInts(1, "pads");
     if (failed(p))
@@ -1270,13 +1299,31 @@ LogicalResult convertGatherElements(NodeContext &ctx) {
 LogicalResult convertOneHot(NodeContext &ctx) {
   if (failed(ctx.checkInputs(3, 3)))
     return failure();
+  Type i64 = IntegerType::get(ctx.getContext(), 64);
+  // A depth computed at run time (cast to int64, as ONNX casts a float
+  // one) makes a dyn.one_hot.
   ElementsAttr depthAttr = ctx.constantInput(1);
-  if (!depthAttr || depthAttr.getNumElements() != 1)
-    return ctx.fail("depth (input #1) must be known when importing, as one "
-                    "value");
-  int64_t depth = static_cast<int64_t>(readDoubles(depthAttr).front());
-  if (depth <= 0)
-    return ctx.fail("depth must be positive, got " + std::to_string(depth));
+  std::optional<int64_t> depth;
+  FailureOr<Value> depthValue = failure();
+  if (depthAttr) {
+    if (depthAttr.getNumElements() != 1)
+      return ctx.fail("depth (input #1) must be one value");
+    depth = static_cast<int64_t>(readDoubles(depthAttr).front());
+    if (*depth <= 0)
+      return ctx.fail("depth must be positive, got " + std::to_string(*depth));
+    depthValue = ctx.scalar(double(*depth), i64);
+  } else {
+    if (!ctx.hasStaticShape(1) || ctx.tensorType(1).getNumElements() != 1)
+      return ctx.fail("depth (input #1) must be one value (a scalar or a "
+                      "1-element tensor)");
+    depthValue = ctx.input(1);
+    if (ctx.elementType(1) != i64)
+      depthValue = ctx.op<CastOp>({*depthValue}, {ctx.type("dtype", i64)});
+    if (succeeded(depthValue) && ctx.rank(1) != 0)
+      depthValue = ctx.op<ReshapeOp>({*depthValue}, {ctx.ints("newshape", {})});
+    if (failed(depthValue))
+      return failure();
+  }
   if (ctx.shape(2) != ArrayRef<int64_t>{2})
     return ctx.fail("values must have 2 elements [off, on]");
   int64_t rank = ctx.rank(0) + 1;
@@ -1285,16 +1332,14 @@ LogicalResult convertOneHot(NodeContext &ctx) {
     axis += rank;
   if (axis < 0 || axis >= rank)
     return ctx.fail("axis is out of range for rank " + std::to_string(rank));
-  Type i64 = IntegerType::get(ctx.getContext(), 64);
   FailureOr<Value> index = ctx.input(0);
   if (ctx.elementType(0) != i64)
     index = ctx.op<CastOp>({ctx.input(0)}, {ctx.type("dtype", i64)});
-  Value depthValue = ctx.scalar(double(depth), i64);
   FailureOr<Value> negative, wrapped, off, on;
   if (succeeded(index))
     negative = ctx.op<LessOp>({*index, ctx.scalar(0, i64)});
   if (succeeded(negative))
-    wrapped = ctx.op<AddOp>({*index, depthValue});
+    wrapped = ctx.op<AddOp>({*index, *depthValue});
   if (succeeded(wrapped))
     index = ctx.op<WhereOp>({*negative, *wrapped, *index});
   if (succeeded(index)) {
@@ -1303,8 +1348,12 @@ LogicalResult convertOneHot(NodeContext &ctx) {
   }
   if (failed(index) || failed(off) || failed(on))
     return failure();
+  if (!depth)
+    return ctx.output(ctx.op<DynOneHotOp>(
+        {*index, *on, *off, *depthValue},
+        {ctx.i64("axis", axis), ctx.type("dtype", ctx.elementType(2))}));
   return ctx.output(ctx.op<OneHotOp>(
-      {*index, *on, *off}, {ctx.i64("depth", depth), ctx.i64("axis", axis),
+      {*index, *on, *off}, {ctx.i64("depth", *depth), ctx.i64("axis", axis),
                             ctx.type("dtype", ctx.elementType(2))}));
 }
 

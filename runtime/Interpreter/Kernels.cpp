@@ -56,6 +56,20 @@ SmallVector<int64_t> KernelContext::getInts(StringRef name,
   return SmallVector<int64_t>(dflt);
 }
 
+FailureOr<ValuePtr> mlir::relay::interp::callKernel(StringRef name,
+                                                    const KernelContext &ctx,
+                                                    ArrayRef<ValuePtr> operands,
+                                                    Type resultType,
+                                                    DictionaryAttr attrs) {
+  const OperatorInfo *info = lookupOperator(("relay." + name).str());
+  if (!info || !info->columns.count(kInterpretColumn))
+    return ctx.emitError() << "no kernel for " << name;
+  auto it = info->columns.find(kInterpretColumn);
+  KernelContext inner{ctx.op, operands, attrs ? attrs : ctx.attrs,
+                      resultType ? resultType : ctx.resultType};
+  return std::any_cast<KernelFn>(it->second)(inner);
+}
+
 SmallVector<int64_t> mlir::relay::interp::unravel(int64_t index,
                                                   ArrayRef<int64_t> shape) {
   SmallVector<int64_t> out(shape.size());

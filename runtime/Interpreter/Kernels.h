@@ -47,6 +47,13 @@ struct KernelContext {
 
 using KernelFn = std::function<FailureOr<ValuePtr>(const KernelContext &)>;
 
+/// Calls the kernel registered for `name` (without "relay.") on
+/// `operands`, with `attrs` (else `ctx`'s attributes) and `resultType`
+/// (else `ctx`'s result type); errors are reported at `ctx`'s operator.
+FailureOr<ValuePtr> callKernel(StringRef name, const KernelContext &ctx,
+                               ArrayRef<ValuePtr> operands,
+                               Type resultType = {}, DictionaryAttr attrs = {});
+
 /// The registry column holding a KernelFn.
 inline constexpr llvm::StringLiteral kInterpretColumn = "relay.interpret";
 

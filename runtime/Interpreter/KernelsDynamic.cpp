@@ -12,10 +12,13 @@
 
 #include "dialects/relay/ResizeSampling.h"
 
+#include "llvm/Support/Format.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -482,51 +485,278 @@ static FailureOr<ValuePtr> allClassNmsKernel(const KernelContext &ctx) {
                               RuntimeValue::tensor(std::move(total))});
 }
 
-/// dyn.image.resize2d: image.resize2d's taps (resizeTaps) for the size
-/// the operand gives, the rows resized first, then the columns.
+/// `in` resized along `axis` to `outLen` by `taps` (output j of the axis
+/// sums weights[j] * the input at indices[j] over the taps), into a tensor
+/// of `elementType`.
+static FailureOr<Tensor> resizeAlong(const KernelContext &ctx, const Tensor &in,
+                                     int64_t axis, ArrayRef<ResizeTap> taps,
+                                     int64_t outLen, Type elementType) {
+  ArrayRef<int64_t> shape = in.getShape();
+  int64_t outer = 1, inner = 1, n = shape[axis];
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= shape[d];
+  for (int64_t d = axis + 1; d < in.getRank(); ++d)
+    inner *= shape[d];
+  SmallVector<int64_t> outShape(shape);
+  outShape[axis] = outLen;
+  FailureOr<Tensor> out = allocate(ctx, elementType, outShape);
+  if (failed(out))
+    return failure();
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t j = 0; j < outLen; ++j)
+      for (int64_t i = 0; i < inner; ++i) {
+        double sum = 0;
+        for (const ResizeTap &t : taps)
+          sum += t.weights[j] * in.getF((o * n + t.indices[j]) * inner + i);
+        out->setF((o * outLen + j) * inner + i, sum);
+      }
+  return out;
+}
+
+/// `in` resized along each of `axes` in turn to its size in `sizes` by
+/// image.resize*'s taps (resizeTaps) for `method` and `coords`
+/// (`rounding` "" takes topi's choice), accumulating in float64 until the
+/// last axis writes the result's dtype.
+static FailureOr<ValuePtr> resizeAxes(const KernelContext &ctx,
+                                      const Tensor &in, ArrayRef<int64_t> axes,
+                                      ArrayRef<int64_t> sizes, StringRef method,
+                                      StringRef coords, StringRef rounding,
+                                      double alpha, bool exclude) {
+  if (rounding.empty())
+    rounding = coords == "align_corners" ? "round" : "floor";
+  Type f64 = Float64Type::get(ctx.op->getContext());
+  Tensor at = in;
+  for (auto [i, axis] : llvm::enumerate(axes)) {
+    SmallVector<ResizeTap> taps =
+        resizeTaps(at.getShape()[axis], sizes[i], method, coords, rounding,
+                   alpha, exclude, std::nullopt);
+    bool last = i + 1 == axes.size();
+    FailureOr<Tensor> next = resizeAlong(ctx, at, axis, taps, sizes[i],
+                                         last ? resultElementType(ctx) : f64);
+    if (failed(next))
+      return failure();
+    at = std::move(*next);
+  }
+  return RuntimeValue::tensor(std::move(at));
+}
+
+/// dyn.image.resize2d: image.resize2d's taps for the size the operand
+/// gives, the rows resized first, then the columns.
 static FailureOr<ValuePtr> dynResize2dKernel(const KernelContext &ctx) {
-  const Tensor &in = ctx.input(0);
   SmallVector<int64_t> size = ints(ctx, 1);
   if (size.size() != 2 || size[0] <= 0 || size[1] <= 0)
     return ctx.emitError() << "the size [" << size
                            << "] must be two positive values (height, width)";
-  ArrayRef<int64_t> shape = in.getShape();
-  int64_t n = shape[0], c = shape[1], h = shape[2], w = shape[3];
-  int64_t oh = size[0], ow = size[1];
-  StringRef method = ctx.getString("method", "linear");
-  StringRef coords =
-      ctx.getString("coordinate_transformation_mode", "half_pixel");
-  StringRef rounding = ctx.getString("rounding_method", "round");
-  if (rounding.empty())
-    rounding = coords == "align_corners" ? "round" : "floor";
-  double alpha = ctx.getFloat("cubic_alpha", -0.5);
-  bool exclude = ctx.getInt("cubic_exclude", 0) != 0;
-  Type f64 = Float64Type::get(ctx.op->getContext());
-  FailureOr<Tensor> rows = allocate(ctx, f64, {n, c, oh, w});
-  if (failed(rows))
+  return resizeAxes(
+      ctx, ctx.input(0), {2, 3}, size, ctx.getString("method", "linear"),
+      ctx.getString("coordinate_transformation_mode", "half_pixel"),
+      ctx.getString("rounding_method", "round"),
+      ctx.getFloat("cubic_alpha", -0.5), ctx.getInt("cubic_exclude", 0) != 0);
+}
+
+/// An upsampled size as nn.upsampling's relation computes it:
+/// round(size * scale) in float32, half to even; fails (reported) unless
+/// the scale is positive and leaves at least one element.
+static FailureOr<int64_t> upsampledSize(const KernelContext &ctx, int64_t size,
+                                        double scale, StringRef name) {
+  std::string shown;
+  llvm::raw_string_ostream(shown) << llvm::format("%g", scale);
+  if (!(scale > 0))
+    return ctx.emitError() << name << " " << shown << " must be positive";
+  double scaled =
+      std::nearbyint(static_cast<float>(size) * static_cast<float>(scale));
+  if (!(scaled >= 1) || scaled > static_cast<double>(INT64_MAX / 2))
+    return ctx.emitError() << name << " " << shown << " scales a size of "
+                           << size << " to "
+                           << (scaled < 1 ? "no elements" : "too many");
+  return static_cast<int64_t>(scaled);
+}
+
+/// dyn.nn.upsampling: nn.upsampling's kernel for the scales the operands
+/// give.
+static FailureOr<ValuePtr> dynUpSamplingKernel(const KernelContext &ctx) {
+  const Tensor &in = ctx.input(0);
+  StringRef layout = ctx.getString("layout", "NCHW");
+  double scaleH = ctx.input(1).getF(0), scaleW = ctx.input(2).getF(0);
+  SmallVector<int64_t> shape(in.getShape());
+  for (auto [axis, scale, name] : {std::tuple('H', scaleH, "scale_h"),
+                                   std::tuple('W', scaleW, "scale_w")}) {
+    int64_t d = layout.find(axis);
+    FailureOr<int64_t> size = upsampledSize(ctx, shape[d], scale, name);
+    if (failed(size))
+      return failure();
+    shape[d] = *size;
+  }
+  if (failed(allocate(ctx, in.getElementType(), shape)))
     return failure();
-  FailureOr<Tensor> out = allocate(ctx, resultElementType(ctx), {n, c, oh, ow});
+  MLIRContext *mctx = ctx.op->getContext();
+  Builder b(mctx);
+  NamedAttrList attrs(ctx.attrs);
+  attrs.set("scale_h", b.getF64FloatAttr(scaleH));
+  attrs.set("scale_w", b.getF64FloatAttr(scaleW));
+  return callKernel("nn.upsampling", ctx, {ctx.operands[0]},
+                    RankedTensorType::get(shape, in.getElementType()),
+                    attrs.getDictionary(mctx));
+}
+
+/// dyn.nn.upsampling3d: nn.upsampling3d as its decomposition computes it
+/// (image.resize3d's taps to the scaled sizes), for the scales the
+/// operands give.
+static FailureOr<ValuePtr> dynUpSampling3DKernel(const KernelContext &ctx) {
+  const Tensor &in = ctx.input(0);
+  StringRef layout = ctx.getString("layout", "NCDHW");
+  static const char *const names[] = {"scale_d", "scale_h", "scale_w"};
+  SmallVector<int64_t> axes, sizes;
+  for (auto [i, axis] : llvm::enumerate(StringRef("DHW"))) {
+    int64_t d = layout.find(axis);
+    FailureOr<int64_t> size = upsampledSize(ctx, in.getShape()[d],
+                                            ctx.input(i + 1).getF(0), names[i]);
+    if (failed(size))
+      return failure();
+    axes.push_back(d);
+    sizes.push_back(*size);
+  }
+  StringRef method = ctx.getString("method", "nearest_neighbor");
+  return resizeAxes(
+      ctx, in, axes, sizes,
+      method == "trilinear" ? "linear" : "nearest_neighbor",
+      ctx.getString("coordinate_transformation_mode", "half_pixel"), "",
+      /*alpha=*/-0.5, /*exclude=*/false);
+}
+
+/// dyn.nn.pad: nn.pad's kernel for the widths the operand gives (a
+/// (before, after) row per axis, none negative).
+static FailureOr<ValuePtr> dynPadKernel(const KernelContext &ctx) {
+  const Tensor &in = ctx.input(0);
+  SmallVector<int64_t> width = ints(ctx, 1);
+  if (static_cast<int64_t>(width.size()) != 2 * in.getRank())
+    return ctx.emitError() << "pad_width has " << width.size()
+                           << " values for a rank-" << in.getRank()
+                           << " tensor (a before and an after per axis)";
+  SmallVector<int64_t> shape(in.getShape());
+  for (int64_t d = 0; d < in.getRank(); ++d) {
+    if (width[2 * d] < 0 || width[2 * d + 1] < 0)
+      return ctx.emitError()
+             << "pad_width [" << width << "] has a negative width for axis "
+             << d << " (padding does not crop)";
+    if (__builtin_add_overflow(shape[d], width[2 * d], &shape[d]) ||
+        __builtin_add_overflow(shape[d], width[2 * d + 1], &shape[d]))
+      return ctx.emitError() << "pad_width [" << width << "] overflows";
+  }
+  StringRef mode = ctx.getString("pad_mode", "constant");
+  if (mode == "reflect")
+    for (int64_t d = 0; d < in.getRank(); ++d)
+      if (in.getShape()[d] < 2 && (width[2 * d] > 0 || width[2 * d + 1] > 0))
+        return ctx.emitError()
+               << "cannot reflect-pad axis " << d << " of " << in.getShape()[d]
+               << " elements (it needs at least 2)";
+  if (failed(allocate(ctx, in.getElementType(), shape)))
+    return failure();
+  MLIRContext *mctx = ctx.op->getContext();
+  NamedAttrList attrs(ctx.attrs);
+  attrs.set("pad_width", DenseI64ArrayAttr::get(mctx, width));
+  return callKernel("nn.pad", ctx, {ctx.operands[0], ctx.operands[2]},
+                    RankedTensorType::get(shape, in.getElementType()),
+                    attrs.getDictionary(mctx));
+}
+
+/// dyn.squeeze: drops the size-1 axes the operand names.
+static FailureOr<ValuePtr> dynSqueezeKernel(const KernelContext &ctx) {
+  const Tensor &in = ctx.input(0);
+  int64_t rank = in.getRank();
+  SmallVector<bool> dropped(rank, false);
+  for (int64_t axis : ints(ctx, 1)) {
+    int64_t a = axis < 0 ? axis + rank : axis;
+    if (a < 0 || a >= rank)
+      return ctx.emitError() << "axis " << axis << " is out of range for a "
+                             << "rank-" << rank << " tensor";
+    if (dropped[a])
+      return ctx.emitError() << "axis " << axis << " is named twice";
+    if (in.getShape()[a] != 1)
+      return ctx.emitError()
+             << "cannot squeeze axis " << axis << " of size "
+             << in.getShape()[a] << " (shape [" << in.getShape() << "])";
+    dropped[a] = true;
+  }
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!dropped[d])
+      shape.push_back(in.getShape()[d]);
+  return RuntimeValue::tensor(in.reshaped(shape));
+}
+
+/// dyn.expand_dims: num_newaxis size-1 axes at the axis the operand gives.
+static FailureOr<ValuePtr> dynExpandDimsKernel(const KernelContext &ctx) {
+  const Tensor &in = ctx.input(0);
+  int64_t rank = in.getRank(), axis = ctx.input(1).getI(0);
+  int64_t a = axis < 0 ? axis + rank + 1 : axis;
+  if (a < 0 || a > rank)
+    return ctx.emitError() << "axis " << axis << " is out of range ["
+                           << -rank - 1 << ", " << rank << "] for a rank-"
+                           << rank << " tensor";
+  SmallVector<int64_t> shape(in.getShape());
+  shape.insert(shape.begin() + a, ctx.getInt("num_newaxis", 1), 1);
+  return RuntimeValue::tensor(in.reshaped(shape));
+}
+
+/// dyn.one_hot: on_value where an index equals the position along the new
+/// axis (of the depth the operand gives), off_value elsewhere.
+static FailureOr<ValuePtr> dynOneHotKernel(const KernelContext &ctx) {
+  const Tensor &indices = ctx.input(0), &on = ctx.input(1), &off = ctx.input(2);
+  int64_t depth = ctx.input(3).getI(0);
+  if (depth <= 0)
+    return ctx.emitError() << "depth " << depth << " must be positive";
+  int64_t rank = indices.getRank() + 1, axis = ctx.getInt("axis", -1);
+  if (axis < 0)
+    axis += rank;
+  SmallVector<int64_t> shape(indices.getShape());
+  shape.insert(shape.begin() + axis, depth);
+  FailureOr<Tensor> out = allocate(ctx, resultElementType(ctx), shape);
   if (failed(out))
     return failure();
-  SmallVector<ResizeTap> rowTaps =
-      resizeTaps(h, oh, method, coords, rounding, alpha, exclude, std::nullopt);
-  SmallVector<ResizeTap> colTaps =
-      resizeTaps(w, ow, method, coords, rounding, alpha, exclude, std::nullopt);
-  for (int64_t image = 0; image < n * c; ++image) {
-    for (int64_t y = 0; y < oh; ++y)
-      for (int64_t x = 0; x < w; ++x) {
-        double sum = 0;
-        for (const ResizeTap &t : rowTaps)
-          sum += t.weights[y] * in.getF((image * h + t.indices[y]) * w + x);
-        rows->setF((image * oh + y) * w + x, sum);
-      }
-    for (int64_t y = 0; y < oh; ++y)
-      for (int64_t x = 0; x < ow; ++x) {
-        double sum = 0;
-        for (const ResizeTap &t : colTaps)
-          sum += t.weights[x] * rows->getF((image * oh + y) * w + t.indices[x]);
-        out->setF((image * oh + y) * ow + x, sum);
-      }
+  int64_t inner = 1;
+  for (int64_t d = axis + 1; d < rank; ++d)
+    inner *= shape[d];
+  for (int64_t k = 0; k < out->getNumElements(); ++k) {
+    int64_t position = (k / inner) % depth;
+    int64_t index = (k / inner / depth) * inner + k % inner;
+    copyElement(indices.getI(index) == position ? on : off, 0, *out, k);
+  }
+  return RuntimeValue::tensor(std::move(*out));
+}
+
+/// dyn.sparse_to_dense: default_value everywhere but at the indices, which
+/// take their values (in order: a repeated index keeps the last).
+static FailureOr<ValuePtr> dynSparseToDenseKernel(const KernelContext &ctx) {
+  const Tensor &indices = ctx.input(0), &values = ctx.input(1),
+               &fill = ctx.input(2);
+  SmallVector<int64_t> shape = ints(ctx, 3);
+  FailureOr<Tensor> out = allocate(ctx, resultElementType(ctx), shape);
+  if (failed(out))
+    return failure();
+  for (int64_t k = 0; k < out->getNumElements(); ++k)
+    copyElement(fill, 0, *out, k);
+  int64_t rank = shape.size();
+  if (indices.getRank() == 2 ? indices.getShape()[1] != rank : rank != 1)
+    return ctx.emitError() << "sparse_indices of shape [" << indices.getShape()
+                           << "] do not index an output of shape [" << shape
+                           << "]";
+  int64_t count = indices.getRank() == 0 ? 1 : indices.getShape()[0];
+  if (values.getRank() == 1 && values.getNumElements() != count)
+    return ctx.emitError() << values.getNumElements() << " sparse_values for "
+                           << count << " indices";
+  SmallVector<int64_t> strides = out->strides();
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t offset = 0;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t at = indices.getI(i * rank + d);
+      if (at < 0 || at >= shape[d])
+        return ctx.emitError()
+               << "sparse index " << at << " of row " << i
+               << " is outside the output shape [" << shape << "]";
+      offset += at * strides[d];
+    }
+    copyElement(values, values.getRank() == 0 ? 0 : i, *out, offset);
   }
   return RuntimeValue::tensor(std::move(*out));
 }
@@ -619,6 +849,13 @@ void mlir::relay::interp::registerDynamicKernels(llvm::StringMap<KernelFn> &k) {
   k["dyn.tile"] = dynTileKernel;
   k["dyn.strided_slice"] = dynStridedSliceKernel;
   k["dyn.image.resize2d"] = dynResize2dKernel;
+  k["dyn.nn.upsampling"] = dynUpSamplingKernel;
+  k["dyn.nn.upsampling3d"] = dynUpSampling3DKernel;
+  k["dyn.nn.pad"] = dynPadKernel;
+  k["dyn.squeeze"] = dynSqueezeKernel;
+  k["dyn.expand_dims"] = dynExpandDimsKernel;
+  k["dyn.one_hot"] = dynOneHotKernel;
+  k["dyn.sparse_to_dense"] = dynSparseToDenseKernel;
   k["unique"] = uniqueKernel;
   k["arange"] = arangeKernel;
   k["vision.all_class_non_max_suppression"] = allClassNmsKernel;

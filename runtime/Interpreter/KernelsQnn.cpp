@@ -53,20 +53,6 @@ int64_t clipTo(Type t, int64_t v) {
   return std::min(std::max(v, lo), hi);
 }
 
-/// Calls the kernel registered for `name` on `operands`, with `ctx`'s
-/// attributes and result type.
-FailureOr<ValuePtr> callKernel(StringRef name, const KernelContext &ctx,
-                               ArrayRef<ValuePtr> operands,
-                               Type resultType = {}) {
-  const OperatorInfo *info = lookupOperator(("relay." + name).str());
-  if (!info || !info->columns.count(kInterpretColumn))
-    return ctx.emitError() << "no kernel for " << name;
-  auto it = info->columns.find(kInterpretColumn);
-  KernelContext inner{ctx.op, operands, ctx.attrs,
-                      resultType ? resultType : ctx.resultType};
-  return std::any_cast<KernelFn>(it->second)(inner);
-}
-
 /// `t` requantized elementwise from (inScale, inZp) to (outScale, outZp)
 /// along `axis`, clipped to `dtype`.
 Tensor requantized(const Tensor &t, int64_t axis, Param inScale, Param inZp,

@@ -8,6 +8,7 @@
 
 #include "transforms/Codegen/CPU/CPUTarget.h"
 #include "transforms/Pipelines/Pipelines.h"
+#include "transforms/Simplify/DynamicToStatic.h"
 
 #include "dialects/relay/RelayOps.h"
 #include "dialects/relay/TypeUtils.h"
@@ -169,10 +170,8 @@ mlir::relay::refineEntryResults(ModuleOp module, StringRef entry,
       !isOptimizationEnabled("DynamicToStatic", options) ||
       !module
            .walk([](Operation *op) {
-             return isa<DynReshapeOp, DynFullOp, DynTileOp, DynStridedSliceOp,
-                        DynTopKOp, DynResize2DOp, ArangeOp>(op)
-                        ? WalkResult::interrupt()
-                        : WalkResult::advance();
+             return isShapeFromValueOperator(op) ? WalkResult::interrupt()
+                                                 : WalkResult::advance();
            })
            .wasInterrupted())
     return nullptr;

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "transforms/Simplify/DynamicToStatic.h"
 #include "transforms/Passes.h"
 
 #include "dialects/relay/RelayBuilder.h"
@@ -42,6 +43,28 @@ static std::optional<SmallVector<int64_t>> constantInts(Value v) {
   for (const APInt &v : dense.getValues<APInt>())
     values.push_back(v.getSExtValue());
   return values;
+}
+
+/// The one number of `v` when it is a constant scalar (or one-element
+/// tensor), read as a double.
+static std::optional<double> constantNumber(Value v) {
+  auto c = v.getDefiningOp<ConstantOp>();
+  auto dense = c ? dyn_cast<DenseElementsAttr>(c.getValue()) : nullptr;
+  if (!dense || dense.getNumElements() != 1)
+    return std::nullopt;
+  if (isa<FloatType>(dense.getElementType()))
+    return (*dense.getValues<APFloat>().begin()).convertToDouble();
+  if (isa<IntegerType>(dense.getElementType()))
+    return static_cast<double>(
+        (*dense.getValues<APInt>().begin()).getSExtValue());
+  return std::nullopt;
+}
+
+bool mlir::relay::isShapeFromValueOperator(Operation *op) {
+  return isa<DynReshapeOp, DynFullOp, DynZerosOp, DynOnesOp, DynBroadcastToOp,
+             DynTileOp, DynStridedSliceOp, DynTopKOp, DynResize2DOp, DynPadOp,
+             DynSqueezeOp, DynExpandDimsOp, DynOneHotOp, DynSparseToDenseOp,
+             DynUpSamplingOp, DynUpSampling3DOp, ArangeOp>(op);
 }
 
 /// The static form of `op` (built before it), or null when its operands
@@ -125,6 +148,91 @@ static Value staticForm(Operation *op, OpBuilder &b) {
     a.push_back(b.getNamedAttr("k", b.getI64IntegerAttr(k->front())));
     return relay.op<TopKOp>({topk.getData()}, a, quiet);
   }
+  if (isa<DynZerosOp, DynOnesOp>(op)) {
+    std::optional<SmallVector<int64_t>> shape = constantInts(op->getOperand(0));
+    if (!shape)
+      return nullptr;
+    SmallVector<NamedAttribute> a = attrs({"dtype"});
+    a.push_back(b.getNamedAttr("shape", b.getDenseI64ArrayAttr(*shape)));
+    return isa<DynZerosOp>(op) ? relay.op<ZerosOp>({}, a, quiet)
+                               : relay.op<OnesOp>({}, a, quiet);
+  }
+  if (auto broadcast = dyn_cast<DynBroadcastToOp>(op)) {
+    std::optional<SmallVector<int64_t>> shape =
+        constantInts(broadcast.getShape());
+    if (!shape)
+      return nullptr;
+    return relay.op<BroadcastToOp>(
+        {broadcast.getData()},
+        {b.getNamedAttr("shape", b.getDenseI64ArrayAttr(*shape))}, quiet);
+  }
+  if (auto pad = dyn_cast<DynPadOp>(op)) {
+    std::optional<SmallVector<int64_t>> width = constantInts(pad.getPadWidth());
+    auto value = cast<RankedTensorType>(pad.getPadValue().getType());
+    auto data = cast<RankedTensorType>(pad.getData().getType());
+    // (nn.pad takes a scalar of the data's dtype and widths of at least 0.)
+    if (!width || value.getRank() != 0 ||
+        value.getElementType() != data.getElementType() ||
+        llvm::any_of(*width, [](int64_t w) { return w < 0; }))
+      return nullptr;
+    SmallVector<NamedAttribute> a = attrs({"pad_mode"});
+    a.push_back(b.getNamedAttr("pad_width", b.getDenseI64ArrayAttr(*width)));
+    return relay.op<PadOp>({pad.getData(), pad.getPadValue()}, a, quiet);
+  }
+  if (auto squeeze = dyn_cast<DynSqueezeOp>(op)) {
+    std::optional<SmallVector<int64_t>> axes = constantInts(squeeze.getAxes());
+    if (!axes)
+      return nullptr;
+    return relay.op<SqueezeOp>(
+        {squeeze.getData()},
+        {b.getNamedAttr("axis", b.getDenseI64ArrayAttr(*axes))}, quiet);
+  }
+  if (auto expand = dyn_cast<DynExpandDimsOp>(op)) {
+    std::optional<SmallVector<int64_t>> axis = constantInts(expand.getAxis());
+    if (!axis || axis->size() != 1)
+      return nullptr;
+    SmallVector<NamedAttribute> a = attrs({"num_newaxis"});
+    a.push_back(b.getNamedAttr("axis", b.getI64IntegerAttr(axis->front())));
+    return relay.op<ExpandDimsOp>({expand.getData()}, a, quiet);
+  }
+  if (auto oneHot = dyn_cast<DynOneHotOp>(op)) {
+    std::optional<SmallVector<int64_t>> depth =
+        constantInts(oneHot.getDepthValue());
+    if (!depth || depth->size() != 1)
+      return nullptr;
+    SmallVector<NamedAttribute> a = attrs({"axis", "dtype"});
+    a.push_back(b.getNamedAttr("depth", b.getI64IntegerAttr(depth->front())));
+    return relay.op<OneHotOp>(
+        {oneHot.getIndices(), oneHot.getOnValue(), oneHot.getOffValue()}, a,
+        quiet);
+  }
+  if (auto sparse = dyn_cast<DynSparseToDenseOp>(op)) {
+    std::optional<SmallVector<int64_t>> shape =
+        constantInts(sparse.getOutputShape());
+    if (!shape)
+      return nullptr;
+    return relay.op<SparseToDenseOp>(
+        {sparse.getSparseIndices(), sparse.getSparseValues(),
+         sparse.getDefaultValue()},
+        {b.getNamedAttr("output_shape", b.getDenseI64ArrayAttr(*shape))},
+        quiet);
+  }
+  if (isa<DynUpSamplingOp, DynUpSampling3DOp>(op)) {
+    bool is3d = isa<DynUpSampling3DOp>(op);
+    SmallVector<NamedAttribute> a = attrs({"layout", "method", "align_corners",
+                                           "coordinate_transformation_mode"});
+    static const char *const names[] = {"scale_d", "scale_h", "scale_w"};
+    for (unsigned i = 1; i < op->getNumOperands(); ++i) {
+      std::optional<double> scale = constantNumber(op->getOperand(i));
+      if (!scale)
+        return nullptr;
+      a.push_back(b.getNamedAttr(names[i - 1 + (is3d ? 0 : 1)],
+                                 b.getF64FloatAttr(*scale)));
+    }
+    Value data = op->getOperand(0);
+    return is3d ? relay.op<UpSampling3DOp>({data}, a, quiet)
+                : relay.op<UpSamplingOp>({data}, a, quiet);
+  }
   if (isa<ArangeOp>(op)) {
     std::vector<interp::ValuePtr> operands;
     for (Value v : op->getOperands()) {
@@ -160,8 +268,7 @@ struct DynamicToStaticPass
     ModuleOp module = getOperation();
     SmallVector<Operation *> candidates;
     module.walk([&](Operation *op) {
-      if (isa<DynReshapeOp, DynFullOp, DynTileOp, DynStridedSliceOp, DynTopKOp,
-              DynResize2DOp, ArangeOp>(op))
+      if (isShapeFromValueOperator(op))
         candidates.push_back(op);
     });
     bool changed = false;

@@ -65,12 +65,15 @@ def DynamicToStatic : Pass<"relay-dynamic-to-static", "::mlir::ModuleOp"> {
   let summary = "Make the dyn operators whose shape operands are constants "
                 "their static forms";
   let description = [{
-    TVM's DynamicToStatic. `dyn.reshape`, `dyn.full`, `dyn.tile`,
-    `dyn.strided_slice`, `dyn.topk` and `dyn.image.resize2d` whose shape,
-    repetitions, bounds, k or size are constants (given so, or made so by
-    --relay-fold-constant) become `reshape`, `full`, `tile`,
-    `strided_slice`, `topk` and `image.resize2d` with those as
-    attributes, and `arange` of constants the constant it computes. Their
+    TVM's DynamicToStatic. The `dyn.*` operators (`dyn.reshape`,
+    `dyn.full`, `dyn.zeros`, `dyn.ones`, `dyn.broadcast_to`, `dyn.tile`,
+    `dyn.strided_slice`, `dyn.topk`, `dyn.image.resize2d`, `dyn.nn.pad`,
+    `dyn.squeeze`, `dyn.expand_dims`, `dyn.one_hot`,
+    `dyn.sparse_to_dense`, `dyn.nn.upsampling`, `dyn.nn.upsampling3d`)
+    whose shape, repetitions, bounds, k, size, widths, axes, depth or
+    scales are constants (given so, or made so by --relay-fold-constant)
+    become their static forms with those as attributes, and `arange` of
+    constants the constant it computes. Their
     results are then typed static, and so is what follows from them: the
     functions changed are typed again (--relay-infer-types) from their
     parameters, so that native code covers what the interpreter ran. A

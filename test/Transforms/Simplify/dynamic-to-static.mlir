@@ -124,3 +124,57 @@ relay.func @resize(%x: tensor<1x2x3x2xf32>) -> tensor<1x2x?x?xf32> {
   %r = relay.dyn.image.resize2d %x, %s {method = "nearest_neighbor", coordinate_transformation_mode = "asymmetric", rounding_method = "floor"} : (tensor<1x2x3x2xf32>, tensor<2xi64>) -> tensor<1x2x?x?xf32>
   relay.return %r : tensor<1x2x?x?xf32>
 }
+
+// -----
+
+// Tests that dyn.zeros, dyn.ones, dyn.broadcast_to, dyn.nn.pad,
+// dyn.squeeze, dyn.expand_dims, dyn.one_hot, dyn.sparse_to_dense and the
+// dyn upsamplings of constant operands become their static forms, typed
+// static (refine-signatures), and that a pad of a negative (cropping) width
+// stays dynamic (its error is the run's).
+// REFINE-LABEL: relay.func @more(
+// REFINE-SAME: -> tuple<tensor<2x3xf32>, tensor<4xi32>, tensor<2x2x3xf32>, tensor<3x6xf32>, tensor<3xf32>, tensor<2x1x1x3xf32>, tensor<3x4xf32>, tensor<3x2xf32>, tensor<1x1x4x6xf32>, tensor<1x1x4x2x2xf32>, tensor<?x?xf32>>
+// REFINE-NOT: relay.dyn.zeros
+// REFINE: relay.zeros {shape = array<i64: 2, 3>}
+// REFINE: relay.ones {dtype = i32, shape = array<i64: 4>}
+// REFINE: relay.broadcast_to %arg0 {shape = array<i64: 2, 2, 3>}
+// REFINE: relay.nn.pad %arg0, %{{.*}} {pad_mode = "edge", pad_width = array<i64: 0, 1, 2, 1>}
+// REFINE: relay.squeeze %{{.*}} {axis = array<i64: 0>}
+// REFINE: relay.expand_dims %arg0 {axis = 1 : i64, num_newaxis = 2 : i64}
+// REFINE: relay.one_hot %{{.*}} {axis = 0 : i64, depth = 3 : i64, dtype = f32}
+// REFINE: relay.sparse_to_dense %{{.*}} {output_shape = array<i64: 3, 2>}
+// REFINE: relay.nn.upsampling %{{.*}} {method = "bilinear", scale_h = 2.000000e+00 : f64, scale_w = 3.000000e+00 : f64}
+// REFINE: relay.nn.upsampling3d %{{.*}} {scale_d = 2.000000e+00 : f64} : (tensor<1x1x2x2x2xf32>) -> tensor<1x1x4x2x2xf32>
+// REFINE: relay.dyn.nn.pad %arg0
+relay.func @more(%x: tensor<2x3xf32>, %v: tensor<1x3xf32>, %i: tensor<4xi32>) -> tuple<tensor<?x?xf32>, tensor<?xi32>, tensor<?x?x?xf32>, tensor<?x?xf32>, tensor<?xf32>, tensor<?x?x?x?xf32>, tensor<?x4xf32>, tensor<?x?xf32>, tensor<1x1x?x?xf32>, tensor<1x1x?x?x?xf32>, tensor<?x?xf32>> {
+  %s23 = relay.constant dense<[2, 3]> : tensor<2xi64>
+  %z = relay.dyn.zeros %s23 : (tensor<2xi64>) -> tensor<?x?xf32>
+  %s4 = relay.constant dense<[4]> : tensor<1xi64>
+  %o = relay.dyn.ones %s4 {dtype = i32} : (tensor<1xi64>) -> tensor<?xi32>
+  %s223 = relay.constant dense<[2, 2, 3]> : tensor<3xi64>
+  %b = relay.dyn.broadcast_to %x, %s223 : (tensor<2x3xf32>, tensor<3xi64>) -> tensor<?x?x?xf32>
+  %w = relay.constant dense<[[0, 1], [2, 1]]> : tensor<2x2xi64>
+  %zero = relay.constant dense<0.0> : tensor<f32>
+  %p = relay.dyn.nn.pad %x, %w, %zero {pad_mode = "edge"} : (tensor<2x3xf32>, tensor<2x2xi64>, tensor<f32>) -> tensor<?x?xf32>
+  %axes = relay.constant dense<[0]> : tensor<1xi64>
+  %sq = relay.dyn.squeeze %v, %axes : (tensor<1x3xf32>, tensor<1xi64>) -> tensor<?xf32>
+  %axis = relay.constant dense<1> : tensor<i64>
+  %e = relay.dyn.expand_dims %x, %axis {num_newaxis = 2 : i64} : (tensor<2x3xf32>, tensor<i64>) -> tensor<?x?x?x?xf32>
+  %on = relay.constant dense<1.0> : tensor<f32>
+  %depth = relay.constant dense<3> : tensor<i32>
+  %h = relay.dyn.one_hot %i, %on, %zero, %depth {axis = 0 : i64, dtype = f32} : (tensor<4xi32>, tensor<f32>, tensor<f32>, tensor<i32>) -> tensor<?x4xf32>
+  %idx = relay.constant dense<[[0, 1], [2, 0]]> : tensor<2x2xi64>
+  %vals = relay.constant dense<[5.0, 6.0]> : tensor<2xf32>
+  %s32 = relay.constant dense<[3, 2]> : tensor<2xi64>
+  %sd = relay.dyn.sparse_to_dense %idx, %vals, %zero, %s32 : (tensor<2x2xi64>, tensor<2xf32>, tensor<f32>, tensor<2xi64>) -> tensor<?x?xf32>
+  %img = relay.constant dense<1.0> : tensor<1x1x2x2xf32>
+  %two = relay.constant dense<2.0> : tensor<f32>
+  %three = relay.constant dense<3> : tensor<i64>
+  %u = relay.dyn.nn.upsampling %img, %two, %three {method = "bilinear"} : (tensor<1x1x2x2xf32>, tensor<f32>, tensor<i64>) -> tensor<1x1x?x?xf32>
+  %vol = relay.constant dense<1.0> : tensor<1x1x2x2x2xf32>
+  %u3 = relay.dyn.nn.upsampling3d %vol, %two, %on, %on : (tensor<1x1x2x2x2xf32>, tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<1x1x?x?x?xf32>
+  %crop = relay.constant dense<[[0, -1], [0, 0]]> : tensor<2x2xi64>
+  %pc = relay.dyn.nn.pad %x, %crop, %zero : (tensor<2x3xf32>, tensor<2x2xi64>, tensor<f32>) -> tensor<?x?xf32>
+  %out = relay.tuple(%z, %o, %b, %p, %sq, %e, %h, %sd, %u, %u3, %pc : tensor<?x?xf32>, tensor<?xi32>, tensor<?x?x?xf32>, tensor<?x?xf32>, tensor<?xf32>, tensor<?x?x?x?xf32>, tensor<?x4xf32>, tensor<?x?xf32>, tensor<1x1x?x?xf32>, tensor<1x1x?x?x?xf32>, tensor<?x?xf32>)
+  relay.return %out : tuple<tensor<?x?xf32>, tensor<?xi32>, tensor<?x?x?xf32>, tensor<?x?xf32>, tensor<?xf32>, tensor<?x?x?x?xf32>, tensor<?x4xf32>, tensor<?x?xf32>, tensor<1x1x?x?xf32>, tensor<1x1x?x?x?xf32>, tensor<?x?xf32>>
+}

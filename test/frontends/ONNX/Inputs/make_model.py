@@ -471,6 +471,22 @@ def runtime_reshape():
                  [tensor('y', [3, 2])])
 
 
+def runtime_pad_one_hot():
+    """Pad by pads and OneHot of a depth that are graph inputs (dyn.nn.pad,
+    dyn.one_hot): not known when importing."""
+    nodes = [helper.make_node('Pad', ['x', 'p', 'v'], ['y'], name='pad',
+                              mode='constant'),
+             helper.make_node('OneHot', ['i', 'd', 'onoff'], ['h'],
+                              name='onehot', axis=0)]
+    return model(nodes, [tensor('x', [2, 3]),
+                         tensor('p', [4], TensorProto.INT64),
+                         tensor('v', [], TensorProto.FLOAT),
+                         tensor('i', [3], TensorProto.INT64),
+                         tensor('d', [1], TensorProto.FLOAT),
+                         tensor('onoff', [2])],
+                 [tensor('y', [None, None]), tensor('h', [None, 3])])
+
+
 def runtime_reshape_matrix():
     """Reshape to a shape given as a matrix: not a shape."""
     nodes = [helper.make_node('Reshape', ['x', 's'], ['y'], name='reshape')]
@@ -976,6 +992,7 @@ MODELS = {f.__name__: f for f in (training_unknown, random_no_shape,
                                   two_outputs,
                                   unsupported_op, det, bad_shapes, dynamic_shape,
                                   new_opset, undefined_input, runtime_reshape,
+                                  runtime_pad_one_hot,
                                   runtime_reshape_matrix,
                                   nonzero, nonzero_consumed, squeeze_if,
                                   flatten_empty, mask_head, mask_head_scales, known_shapes,
