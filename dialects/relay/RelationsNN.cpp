@@ -171,13 +171,51 @@ static FailureOr<Dim> transposedOutput(RelationArgs &args, Dim in, Dim k,
   return Dim::of(size);
 }
 
-static RelationStatus conv2dRelation(RelationArgs &args, bool transposed) {
+/// Checks nn.deformable_conv2d's offset (operand 1): (N, deformable_groups
+/// * KH * KW * 2, OH, OW) for the data's N and channels and the output's
+/// (OH, OW).
+static RelationStatus checkDeformableOffset(RelationArgs &args,
+                                            const TensorInfo &data, Dim kh,
+                                            Dim kw, Dim oh, Dim ow) {
+  TensorInfo offset;
+  READ_TENSOR_OR_RETURN(args, 1, offset);
+  int64_t groups = args.getInt("deformable_groups", 1);
+  if (groups < 1 ||
+      (data.dims[1].isStatic() && data.dims[1].size % groups != 0))
+    return args.fail("deformable_groups = " + Twine(groups) +
+                     " must divide the data's " + toString(data.dims[1]) +
+                     " channels");
+  Dim fields = mulDims(mulDims(Dim::of(2 * groups), kh), kw);
+  if (offset.getRank() != 4 || offset.dtype != data.dtype ||
+      failed(unifyDims(offset.dims[0], data.dims[0])) ||
+      failed(unifyDims(offset.dims[1], fields)) ||
+      failed(unifyDims(offset.dims[2], oh)) ||
+      failed(unifyDims(offset.dims[3], ow)))
+    return args.fail("offset must be (" + toString(data.dims[0]) + ", " +
+                     toString(fields) + ", " + toString(oh) + ", " +
+                     toString(ow) +
+                     ") of the data's dtype (batch, deformable_groups * "
+                     "kernel height * width * 2, output height, width), got " +
+                     typeStr(args.getInput(1)));
+  return RelationStatus::Solved;
+}
+
+/// nn.conv2d and nn.conv2d_transpose (data, weight), and
+/// nn.deformable_conv2d (data, offset, weight; NCHW and OIHW only).
+static RelationStatus conv2dRelation(RelationArgs &args, bool transposed,
+                                     bool deformable = false) {
   TensorInfo data, weight;
   READ_TENSOR_OR_RETURN(args, 0, data);
   MLIRContext *ctx = args.getContext();
   if (data.getRank() != 4)
     return args.fail("expected a 4-d data tensor, got " +
                      typeStr(args.getInput(0)));
+  unsigned weightIndex = deformable ? 2 : 1;
+  if (deformable && (args.getString("data_layout", "NCHW") != "NCHW" ||
+                     args.getString("kernel_layout", "OIHW") != "OIHW" ||
+                     !args.getString("out_layout", "").empty()))
+    return args.fail("only the NCHW data and OIHW kernel layouts are "
+                     "supported");
   FailureOr<Layout2D> dl = parseDataLayout(args, "data_layout", "NCHW");
   FailureOr<KernelLayout> kl =
       parseKernelLayout(args, transposed ? "IOHW" : "OIHW");
@@ -202,7 +240,7 @@ static RelationStatus conv2dRelation(RelationArgs &args, bool transposed) {
   // The weight's (O, I, KH, KW) in kernel-layout positions. For a
   // transposed convolution `I` is the data's channels and `O` the output's
   // per group.
-  TensorState ws = readInputTensor(args, 1, weight);
+  TensorState ws = readInputTensor(args, weightIndex, weight);
   if (ws == TensorState::NotATensor)
     return RelationStatus::Failed;
   if (ws == TensorState::Unknown) {
@@ -219,35 +257,36 @@ static RelationStatus conv2dRelation(RelationArgs &args, bool transposed) {
     dims[kl->h] = Dim::of((*kernelSize)[0]);
     dims[kl->w] = Dim::of((*kernelSize)[1]);
     Type weightType = makeTensor(ctx, dims, data.dtype);
-    if (failed(args.assignInput(1, weightType)))
+    if (failed(args.assignInput(weightIndex, weightType)))
       return RelationStatus::Failed;
     weight = TensorInfo{dims, data.dtype};
   }
   if (weight.getRank() != 4)
     return args.fail("expected a 4-d weight tensor, got " +
-                     typeStr(args.getInput(1)));
+                     typeStr(args.getInput(weightIndex)));
   if (weight.dtype != data.dtype)
     return args.fail("data " + typeStr(args.getInput(0)) + " and weight " +
-                     typeStr(args.getInput(1)) + " have different dtypes");
+                     typeStr(args.getInput(weightIndex)) +
+                     " have different dtypes");
   Dim wo = weight.dims[kl->o], wi = weight.dims[kl->i];
   Dim kh = weight.dims[kl->h], kw = weight.dims[kl->w];
   if ((kh.isStatic() && kh.size <= 0) || (kw.isStatic() && kw.size <= 0))
-    return args.fail("weight " + typeStr(args.getInput(1)) +
+    return args.fail("weight " + typeStr(args.getInput(weightIndex)) +
                      " has an empty kernel");
   Dim expectedIn = transposed ? inChannels : *perGroup;
   if (failed(unifyDims(wi, expectedIn)))
-    return args.fail("weight " + typeStr(args.getInput(1)) + " has " +
+    return args.fail("weight " + typeStr(args.getInput(weightIndex)) + " has " +
                      toString(wi) + " input channels, expected " +
                      toString(expectedIn) + " (data channels / groups)");
   Dim outChannels = transposed ? mulDims(wo, Dim::of(groups)) : wo;
   if (channels && failed(unifyDims(outChannels, Dim::of(*channels))))
     return args.fail(
-        "weight " + typeStr(args.getInput(1)) + " has " +
+        "weight " + typeStr(args.getInput(weightIndex)) + " has " +
         toString(outChannels) +
         " output channels but channels = " + std::to_string(*channels));
   if (kernelSize && (failed(unifyDims(kh, Dim::of((*kernelSize)[0]))) ||
                      failed(unifyDims(kw, Dim::of((*kernelSize)[1])))))
-    return args.fail("weight " + typeStr(args.getInput(1)) +
+    return args.fail("weight " + typeStr(args.getInput(weightIndex)) +
                      " does not match kernel_size");
   if (!transposed && groups > 1 && wo.isStatic() && wo.size % groups != 0)
     return args.fail("the " + std::to_string(wo.size) +
@@ -293,6 +332,10 @@ static RelationStatus conv2dRelation(RelationArgs &args, bool transposed) {
     ol = parseDataLayout(args, "out_layout", "");
   if (failed(ol))
     return RelationStatus::Failed;
+  if (deformable)
+    if (RelationStatus s = checkDeformableOffset(args, data, kh, kw, oh, ow);
+        s != RelationStatus::Solved)
+      return s;
   SmallVector<Dim> out(4);
   out[ol->n] = data.dims[dl->n];
   out[ol->c] = outChannels;
@@ -1141,6 +1184,9 @@ void mlir::relay::registerNNRelations() {
   });
   registerTypeRelation("Conv2DTranspose", [](RelationArgs &args) {
     return conv2dRelation(args, /*transposed=*/true);
+  });
+  registerTypeRelation("DeformableConv2D", [](RelationArgs &args) {
+    return conv2dRelation(args, /*transposed=*/false, /*deformable=*/true);
   });
   registerTypeRelation("Dense", [](RelationArgs &args) {
     return matmulRelation(args, /*isDense=*/true);

@@ -508,6 +508,40 @@ def Relay_Conv2DTransposeOp
                        (ins OptionalAttr<DenseI64ArrayAttr>:$output_padding));
 }
 
+def Relay_DeformableConv2DOp
+    : Relay_OperatorOp<"nn.deformable_conv2d", "DeformableConv2D",
+                       "OutEWiseFusable", 3, 5> {
+  let summary = "2-d convolution whose taps read the data at learned offsets";
+  let description = [{
+    TVM's `nn.deformable_conv2d(data, offset, weight)` (DCN, arXiv
+    1703.06211), NCHW data and OIHW weights: tap (kh, kw) of output pixel
+    (y, x) reads the data at row `y * stride - pad_top + kh * dilation +
+    dy` and column `x * stride - pad_left + kw * dilation + dx`, where
+    (dy, dx) are channels `2 * (g * KH * KW + kh * KW + kw)` and `+ 1` of
+    `offset` (N, deformable_groups * KH * KW * 2, OH, OW) at (y, x), `g`
+    the tap's channel's deformable group. A position outside [0, H) x
+    [0, W) reads 0; inside, it is interpolated bilinearly, the row and
+    column after the last clamped to the last (topi's
+    `bilinear_sample_nchw`; torchvision's deform_conv2d, which ONNX's
+    DeformConv imports as, interpolates towards zeros there and reads
+    positions in (-1, 0) too). The attributes are `nn.conv2d`'s, plus
+    `deformable_groups`; `groups` > 1 splits the channels as a grouped
+    convolution does.
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$offset, AnyType:$weight,
+                       OptionalAttr<DenseI64ArrayAttr>:$strides,
+                       OptionalAttr<DenseI64ArrayAttr>:$padding,
+                       OptionalAttr<DenseI64ArrayAttr>:$dilation,
+                       DefaultValuedAttr<I64Attr, "1">:$deformable_groups,
+                       DefaultValuedAttr<I64Attr, "1">:$groups,
+                       OptionalAttr<I64Attr>:$channels,
+                       OptionalAttr<DenseI64ArrayAttr>:$kernel_size,
+                       DefaultValuedStrAttr<StrAttr, "NCHW">:$data_layout,
+                       DefaultValuedStrAttr<StrAttr, "OIHW">:$kernel_layout,
+                       DefaultValuedStrAttr<StrAttr, "">:$out_layout,
+                       OptionalAttr<TypeAttr>:$out_dtype);
+}
+
 def Relay_DenseOp : Relay_OperatorOp<"nn.dense", "Dense", "OutEWiseFusable", 2> {
   let summary = "`data` [..., K] times the transpose of `weight` [units, K]";
   let arguments = (ins AnyType:$data, AnyType:$weight,

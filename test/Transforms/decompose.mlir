@@ -315,3 +315,22 @@ relay.func @meshgrid_xy(%a: tensor<3xf32>, %b: tensor<4xf32>) -> tuple<tensor<4x
   %r = relay.meshgrid %t {indexing = "xy"} : (tuple<tensor<3xf32>, tensor<4xf32>>) -> tuple<tensor<4x3xf32>, tensor<4x3xf32>>
   relay.return %r : tuple<tensor<4x3xf32>, tensor<4x3xf32>>
 }
+
+// -----
+
+// Tests that nn.deformable_conv2d samples each deformable group's image at
+// its taps' positions (grid_sample's gathers, clamped to the image as its
+// border padding is), zeroes the taps outside the image and multiplies
+// each image's group of columns by its weights in one batched product.
+// CHECK-LABEL: relay.func @deformable_conv2d
+// CHECK-NOT: relay.nn.deformable_conv2d
+// CHECK-NOT: relay.image.grid_sample
+// CHECK: relay.take %{{.*}} {axis = 3 : i64} : (tensor<1x2x9x2x30xf32>, tensor<i64>) -> tensor<1x2x9x30xf32>
+// CHECK: relay.clip %{{.*}} {a_max = 5.000000e+00 : f64, a_min = 0.000000e+00 : f64}
+// CHECK: relay.gather %{{.*}} {axis = 2 : i64} : (tensor<2x2x30xf32>, tensor<2x2x270xi64>) -> tensor<2x2x270xf32>
+// CHECK: relay.where %{{.*}} : (tensor<2x1x9x30xi1>, tensor<2x2x9x30xf32>, tensor<f32>) -> tensor<2x2x9x30xf32>
+// CHECK: relay.nn.batch_matmul %{{.*}} : (tensor<2x3x18xf32>, tensor<2x18x30xf32>) -> tensor<2x3x30xf32>
+relay.func @deformable_conv2d(%d: tensor<1x4x5x6xf32>, %o: tensor<1x36x5x6xf32>, %w: tensor<6x2x3x3xf32>) -> tensor<1x6x5x6xf32> {
+  %r = relay.nn.deformable_conv2d %d, %o, %w {padding = array<i64: 1, 1>, deformable_groups = 2 : i64, groups = 2 : i64} : (tensor<1x4x5x6xf32>, tensor<1x36x5x6xf32>, tensor<6x2x3x3xf32>) -> tensor<1x6x5x6xf32>
+  relay.return %r : tensor<1x6x5x6xf32>
+}

@@ -2,7 +2,7 @@
 //
 // Normalisations (l2, lrn, instance, group), variance, 1-d convolution
 // and pooling (as 2-d of height 1), image.resize2d, image.grid_sample,
-// vision.roi_align.
+// vision.roi_align, nn.deformable_conv2d.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +11,7 @@
 #include "transforms/Decompose/Rewrites.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 using namespace mlir;
@@ -682,9 +683,107 @@ Value conv1dTranspose(Emitter &b, Operation *op) {
   return dropHeight(b, conv, op);
 }
 
+// nn.deformable_conv2d as topi computes it: every tap's position at every
+// output pixel (a constant grid plus the offsets), the data sampled there
+// by image.grid_sample (bilinear; border padding clamps the row and column
+// after the last to the last, as topi's bilinear_sample_nchw does) and
+// zeroed outside the image, then one batched product per image and group
+// with the weights (the sampled columns channel-major, as OIHW is).
+
+/// An attribute of 1, 2 (both axes) or 4 (padding: top, left, bottom,
+/// right) values as (first axis, second axis); `dflt` when absent.
+std::array<int64_t, 2> pairAttr(Operation *op, StringRef name, int64_t dflt) {
+  auto values =
+      dyn_cast_or_null<DenseI64ArrayAttr>(getOperatorAttributes(op).get(name));
+  if (!values || values.empty())
+    return {dflt, dflt};
+  ArrayRef<int64_t> v = values.asArrayRef();
+  return {v[0], v.size() == 1 ? v[0] : v[1]};
+}
+
+Value deformableConv2d(Emitter &b, Operation *op) {
+  Value data = op->getOperand(0), offset = op->getOperand(1),
+        weight = op->getOperand(2);
+  ArrayRef<int64_t> in = shapeOf(data), wt = shapeOf(weight),
+                    out = shapeOf(op->getResult(0));
+  int64_t n = in[0], c = in[1], h = in[2], w = in[3];
+  int64_t o = wt[0], kh = wt[2], kw = wt[3], oh = out[2], ow = out[3];
+  int64_t k = kh * kw, p = oh * ow;
+  int64_t dg = intAttr(op, "deformable_groups"), groups = intAttr(op, "groups");
+  auto [strideH, strideW] = pairAttr(op, "strides", 1);
+  auto [dilationH, dilationW] = pairAttr(op, "dilation", 1);
+  auto [padTop, padLeft] = pairAttr(op, "padding", 0);
+  Type f = elementOf(data);
+
+  // Each tap's position at each output pixel before its offset, [1, 1, K,
+  // P]: row y * stride - pad_top + kh * dilation, likewise the column.
+  SmallVector<float> rows, cols;
+  for (int64_t i = 0; i < kh; ++i)
+    for (int64_t j = 0; j < kw; ++j)
+      for (int64_t y = 0; y < oh; ++y)
+        for (int64_t x = 0; x < ow; ++x) {
+          rows.push_back(float(y * strideH - padTop + i * dilationH));
+          cols.push_back(float(x * strideW - padLeft + j * dilationW));
+        }
+  auto grid = [&](ArrayRef<float> v) {
+    auto type =
+        RankedTensorType::get({1, 1, k, p}, b.getRewriter().getF32Type());
+    Value c = b.constant(DenseElementsAttr::get(type, v));
+    return f.isF32() ? c : b.op<CastOp>({c}, {b.type("dtype", f)});
+  };
+  // offset's channels are (deformable group, tap, row then column).
+  Value moved = b.reshape(offset, {n, dg, k, 2, p});
+  auto field = [&](int64_t i) {
+    Type i64 = b.getRewriter().getI64Type();
+    Value index = b.constant(DenseElementsAttr::get(
+        RankedTensorType::get({}, i64), ArrayRef<int64_t>{i}));
+    return b.op<TakeOp>({moved, index}, {b.i64("axis", 3)});
+  };
+  Value y = b.reshape(b.add(field(0), grid(rows)), {n * dg, 1, k, p});
+  Value x = b.reshape(b.add(field(1), grid(cols)), {n * dg, 1, k, p});
+  auto within = [&](Value v, int64_t size) {
+    return b.op<LogicalAndOp>({b.op<GreaterEqualOp>({v, b.scalar(0, v)}),
+                               b.op<LessOp>({v, b.scalar(double(size), v)})});
+  };
+  Value inside = b.op<LogicalAndOp>({within(y, h), within(x, w)});
+  // Pixel positions as grid_sample's coordinates without aligned corners
+  // (pixel i at (2i + 1) / size - 1).
+  auto normalised = [&](Value v, int64_t size) {
+    return b.add(b.mul(v, b.scalar(2.0 / double(size), v)),
+                 b.scalar(1.0 / double(size) - 1, v));
+  };
+  Value positions = b.op<ConcatenateOp>(
+      {b.tuple({normalised(x, w), normalised(y, h)})}, {b.i64("axis", 1)});
+  Value image = b.reshape(data, {n * dg, c / dg, h, w});
+  Value sampled = b.op<GridSampleOp>({image, positions},
+                                     {b.str("method", "bilinear"),
+                                      b.str("padding_mode", "border"),
+                                      b.boolean("align_corners", false)});
+  sampled = b.op<WhereOp>({inside, sampled, b.scalar(0, sampled)});
+  if (auto dtype = dyn_cast_or_null<TypeAttr>(
+          getOperatorAttributes(op).get("out_dtype"));
+      dtype && dtype.getValue() != f) {
+    sampled = b.op<CastOp>({sampled}, {b.type("dtype", dtype.getValue())});
+    weight = b.op<CastOp>({weight}, {b.type("dtype", dtype.getValue())});
+  }
+
+  // One product per image and group: W [groups, O/groups, C/groups * K]
+  // times the sampled columns [C/groups * K, P].
+  int64_t inPerGroup = c / groups * k;
+  Value columns = b.reshape(sampled, {n * groups, inPerGroup, p});
+  Value weights = b.reshape(weight, {1, groups, o / groups, inPerGroup});
+  weights = b.op<BroadcastToOp>(
+      {weights}, {b.ints("shape", {n, groups, o / groups, inPerGroup})});
+  weights = b.reshape(weights, {n * groups, o / groups, inPerGroup});
+  Value product = b.op<BatchMatmulOp>({weights, columns},
+                                      {b.boolean("transpose_b", false)});
+  return b.reshape(product, {n, o, oh, ow});
+}
+
 } // namespace
 
 void mlir::relay::decompose::addNNRewrites(AddRewrite add) {
+  add("nn.deformable_conv2d", deformableConv2d);
   add("nn.adaptive_avg_pool1d", [](Emitter &b, Operation *op) {
     return adaptivePool1d<AdaptiveAvgPool2DOp>(b, op);
   });

@@ -1638,3 +1638,34 @@ relay.func @dyn_zeros_rank(%s: tensor<?xi64>) -> tensor<i1> {
   %c = relay.constant dense<true> : tensor<i1>
   relay.return %c : tensor<i1>
 }
+
+// -----
+
+// Tests that nn.deformable_conv2d's offset must have one (row, column) pair
+// per deformable group and tap at each output pixel.
+relay.func @deformable_conv2d_offset(%d: tensor<1x4x5x5xf32>, %o: tensor<1x9x5x5xf32>, %w: tensor<2x4x3x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.deformable_conv2d: offset must be (1, 18, 5, 5) of the data's dtype (batch, deformable_groups * kernel height * width * 2, output height, width), got 'tensor<1x9x5x5xf32>'}}
+  %r = relay.nn.deformable_conv2d %d, %o, %w {padding = array<i64: 1, 1>} : (tensor<1x4x5x5xf32>, tensor<1x9x5x5xf32>, tensor<2x4x3x3xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that nn.deformable_conv2d's deformable groups divide the channels.
+relay.func @deformable_conv2d_groups(%d: tensor<1x4x5x5xf32>, %o: tensor<1x54x3x3xf32>, %w: tensor<2x4x3x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.deformable_conv2d: deformable_groups = 3 must divide the data's 4 channels}}
+  %r = relay.nn.deformable_conv2d %d, %o, %w {deformable_groups = 3 : i64} : (tensor<1x4x5x5xf32>, tensor<1x54x3x3xf32>, tensor<2x4x3x3xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that nn.deformable_conv2d takes only NCHW data and OIHW weights.
+relay.func @deformable_conv2d_layout(%d: tensor<1x5x5x4xf32>, %o: tensor<1x18x3x3xf32>, %w: tensor<3x3x4x2xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.deformable_conv2d: only the NCHW data and OIHW kernel layouts are supported}}
+  %r = relay.nn.deformable_conv2d %d, %o, %w {data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x5x5x4xf32>, tensor<1x18x3x3xf32>, tensor<3x3x4x2xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}

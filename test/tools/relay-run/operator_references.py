@@ -770,3 +770,48 @@ def scatter_nd_ref(data, indices, updates, mode="update"):
                    for j in range(indices.shape[0]))
         out[at] = SCATTER_COMBINE[mode](out[at], updates[y])
     return out
+
+
+def deformable_conv2d_ref(x, off, wt, strides=(1, 1), pad=(0, 0),
+                          dilation=(1, 1), dg=1, groups=1):
+    """TVM's nn.deformable_conv2d (topi's deformable_conv2d_nchw), in
+    float64: tap (i, j) of output (y, x) reads the data at (y * stride -
+    pad + i * dilation + dy, likewise x); 0 outside [0, H) x [0, W), else
+    bilinear with the row and column after the last clamped to the last
+    (topi's bilinear_sample_nchw: high corner min(ceil(p), size - 1))."""
+    x, off, wt = (a.astype(np.float64) for a in (x, off, wt))
+    n, c, h, w = x.shape
+    o, _, kh, kw = wt.shape
+    oh, ow = off.shape[2:]
+    offs = off.reshape(n, dg, kh, kw, 2, oh, ow)
+    cols = np.zeros((n, c, kh, kw, oh, ow))
+    batch = np.arange(n)[:, None, None]
+    for i in range(kh):
+        for j in range(kw):
+            base_y = (np.arange(oh) * strides[0] - pad[0] + i * dilation[0])[:, None]
+            base_x = (np.arange(ow) * strides[1] - pad[1] + j * dilation[1])[None, :]
+            for g in range(dg):
+                py = base_y + offs[:, g, i, j, 0]
+                px = base_x + offs[:, g, i, j, 1]
+                inside = (py >= 0) & (px >= 0) & (py < h) & (px < w)
+                ly, lx = py - np.floor(py), px - np.floor(px)
+                y0 = np.clip(np.floor(py), 0, h - 1).astype(int)
+                x0 = np.clip(np.floor(px), 0, w - 1).astype(int)
+                y1 = np.clip(np.ceil(py), 0, h - 1).astype(int)
+                x1 = np.clip(np.ceil(px), 0, w - 1).astype(int)
+                chans = slice(g * c // dg, (g + 1) * c // dg)
+                img = x[:, chans]
+
+                def at(yy, xx):  # (n, cg, oh, ow)
+                    return np.moveaxis(img[batch, :, yy, xx], -1, 1)
+                ly, lx = ly[:, None], lx[:, None]
+                v = ((1 - ly) * ((1 - lx) * at(y0, x0) + lx * at(y0, x1)) +
+                     ly * ((1 - lx) * at(y1, x0) + lx * at(y1, x1)))
+                cols[:, chans, i, j] = np.where(inside[:, None], v, 0)
+    out = np.zeros((n, o, oh, ow))
+    cin, cout = c // groups, o // groups
+    for g in range(groups):
+        out[:, g * cout:(g + 1) * cout] = np.einsum(
+            "ncijyx,ocij->noyx", cols[:, g * cin:(g + 1) * cin],
+            wt[g * cout:(g + 1) * cout])
+    return out

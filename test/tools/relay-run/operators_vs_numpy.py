@@ -620,6 +620,19 @@ CASES = [
      [f32(2, 3, 2, 4, 3)],
      lambda a: resize_ref(a.transpose(0, 4, 1, 2, 3), (6, 4, 12), "linear",
                           "align_corners").transpose(0, 2, 3, 4, 1), 1e-5),
+    # Offsets up to 2.5 pixels: taps outside the image, and between the
+    # last row or column and the edge.
+    ("nn.deformable_conv2d",
+     "nn.deformable_conv2d(%a, %b, %c, padding=[1, 1], kernel_size=[3, 3], "
+     "channels=3)",
+     [f32(1, 4, 5, 6), f32(1, 18, 5, 6, low=-2.5, high=2.5), f32(3, 4, 3, 3)],
+     lambda a, b, c: deformable_conv2d_ref(a, b, c, pad=(1, 1)), R),
+    ("nn.deformable_conv2d (strided, dilated, groups, deformable groups)",
+     "nn.deformable_conv2d(%a, %b, %c, strides=[2, 1], padding=[1, 0, 2, 1], "
+     "dilation=[1, 2], deformable_groups=2, groups=2)",
+     [f32(2, 4, 7, 8), f32(2, 24, 4, 7, low=-2.5, high=2.5), f32(6, 2, 3, 2)],
+     lambda a, b, c: deformable_conv2d_ref(a, b, c, (2, 1), (1, 0), (1, 2), 2,
+                                           2), R),
     ("image.affine_grid", "image.affine_grid(%a, target_shape=[5, 7])",
      [f32(3, 2, 3)], lambda a: affine_grid_ref(a, 5, 7), 1e-5),
     ("image.dilation2d", "image.dilation2d(%a, %b)", [f32(2, 3, 6, 7), f32(3, 2, 3)],
