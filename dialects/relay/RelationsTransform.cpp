@@ -13,6 +13,7 @@
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -802,6 +803,68 @@ static RelationStatus reverseSequenceRelation(RelationArgs &args) {
   return args.solve(args.getInput(0));
 }
 
+/// sliding_window: the axes before `axis`, one axis of window positions
+/// per windowed axis, then the window's axes.
+static RelationStatus slidingWindowRelation(RelationArgs &args) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  int64_t rank = data.getRank(), axis = args.getInt("axis", 0);
+  SmallVector<int64_t> window = args.getInts("window_shape");
+  SmallVector<int64_t> strides = args.getInts("strides");
+  if (axis < 0 || axis >= rank)
+    return args.fail("axis " + Twine(axis) + " must be in [0, " + Twine(rank) +
+                     ") for " + typeStr(args.getInput(0)));
+  if (static_cast<int64_t>(window.size()) != rank - axis ||
+      strides.size() != window.size())
+    return args.fail("window_shape and strides need " + Twine(rank - axis) +
+                     " values each (one per axis from axis " + Twine(axis) +
+                     " on), got " + Twine(window.size()) + " and " +
+                     Twine(strides.size()));
+  SmallVector<Dim> dims(data.dims.begin(), data.dims.begin() + axis);
+  for (auto [i, size] : llvm::enumerate(window)) {
+    const Dim &d = data.dims[axis + i];
+    if (size < 1 || strides[i] < 1)
+      return args.fail("window_shape and strides must be positive");
+    if (d.isStatic() && size > d.size)
+      return args.fail("a window of " + Twine(size) + " does not fit axis " +
+                       Twine(axis + i) + " of size " + Twine(d.size));
+    dims.push_back(
+        d.isStatic() ? Dim::of(llvm::divideCeil(d.size - size + 1, strides[i]))
+                     : Dim::any());
+  }
+  for (int64_t size : window)
+    dims.push_back(Dim::of(size));
+  return args.solve(makeTensor(args.getContext(), dims, data.dtype));
+}
+
+/// vision.yolo_reorg: (N, C * s^2, H / s, W / s) of 4-d data.
+static RelationStatus yoloReorgRelation(RelationArgs &args) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  int64_t s = args.getInt("stride", 1);
+  if (s < 1)
+    return args.fail("stride must be positive, got " + Twine(s));
+  if (data.getRank() != 4)
+    return args.fail("expected 4-d (NCHW) data, got " +
+                     typeStr(args.getInput(0)));
+  SmallVector<Dim> dims = data.dims;
+  for (int64_t axis : {1, 2, 3}) {
+    int64_t divisor = axis == 1 ? s * s : s;
+    const Dim &d = data.dims[axis];
+    if (d.isStatic() && d.size % divisor != 0)
+      return args.fail("the data's " +
+                       Twine(axis == 1   ? "channels"
+                             : axis == 2 ? "height"
+                                         : "width") +
+                       " (" + Twine(d.size) + ") must divide by " +
+                       Twine(divisor) + " for stride " + Twine(s));
+    dims[axis] = !d.isStatic() ? Dim::any()
+                 : axis == 1   ? Dim::of(d.size * s * s)
+                               : Dim::of(d.size / s);
+  }
+  return args.solve(makeTensor(args.getContext(), dims, data.dtype));
+}
+
 /// slice_like: the data with the sizes of shape_like along `axes` (the
 /// leading axes both have when absent), none of them larger than the
 /// data's.
@@ -842,6 +905,8 @@ static RelationStatus sliceLikeRelation(RelationArgs &args) {
 void mlir::relay::registerTransformRelations() {
   registerTypeRelation("ReverseSequence", reverseSequenceRelation);
   registerTypeRelation("SliceLike", sliceLikeRelation);
+  registerTypeRelation("SlidingWindow", slidingWindowRelation);
+  registerTypeRelation("YoloReorg", yoloReorgRelation);
   registerTypeRelation("Reshape", reshapeRelation);
   registerTypeRelation("ReshapeLike", reshapeLikeRelation);
   registerTypeRelation("BatchFlatten", batchFlattenRelation);

@@ -1468,6 +1468,36 @@ def Relay_SliceLikeOp
                        OptionalAttr<DenseI64ArrayAttr>:$axes);
 }
 
+def Relay_SlidingWindowOp
+    : Relay_OperatorOp<"sliding_window", "SlidingWindow", "Opaque", 1, 3> {
+  let summary = "Every window of `window_shape` over the axes from `axis` on";
+  let description = [{
+    TVM's `sliding_window(data, axis, window_shape, strides)`: the axes
+    before `axis` are kept; each axis `axis + i` gives one axis of
+    `ceil((size - window_shape[i] + 1) / strides[i])` window positions,
+    followed by the window's own axes: `out[p..., w..., k...] =
+    data[p..., w * strides + k...]` (torch's Tensor.unfold over one axis,
+    generalised).
+  }];
+  let arguments = (ins AnyType:$data, I64Attr:$axis,
+                       DenseI64ArrayAttr:$window_shape,
+                       DenseI64ArrayAttr:$strides);
+}
+
+def Relay_YoloReorgOp
+    : Relay_OperatorOp<"vision.yolo_reorg", "YoloReorg", "Injective", 1, 5> {
+  let summary = "Darknet's reorg (YOLOv2's passthrough layer)";
+  let description = [{
+    TVM's `vision.yolo_reorg(data, stride)` of NCHW data: the result is
+    (N, C * stride^2, H / stride, W / stride), its elements those of the
+    data in darknet's reorg order (TVM's reorg_python: input element (k, j,
+    i) of an image is read from flat position `i * s + o % s + W * s * (j *
+    s + o / s + H * s * (k % (C / s^2)))`, o = k / (C / s^2), the result
+    taking them in order). C must divide by stride^2, H and W by stride.
+  }];
+  let arguments = (ins AnyType:$data, DefaultValuedAttr<I64Attr, "1">:$stride);
+}
+
 def Relay_UpSampling3DOp
     : Relay_OperatorOp<"nn.upsampling3d", "UpSampling3D", "Injective", 1, 2> {
   let summary = "Scales D, H and W by `scale_d`, `scale_h` and `scale_w` "

@@ -4,6 +4,7 @@
 // product with the target grid), image.dilation2d and nn.correlation (one
 // strided slice of the padded data per kernel tap or displacement), and
 // vision.multibox_prior (a constant: its boxes depend only on the shape),
+// vision.yolo_reorg (a take of darknet's order),
 // vision.multibox_transform_loc and vision.get_valid_counts (rows compacted
 // by running counts and one scatter), vision.roi_pool (masked maxima over
 // each bin's rows, then its columns).
@@ -74,6 +75,24 @@ Value upsampling3d(Emitter &b, Operation *op) {
        // topi's upsampling3d leaves the rounding to resize3d's choice.
        b.str("rounding_method", "")});
   return ndhwc ? permute(b, x, {0, 2, 3, 4, 1}) : x;
+}
+
+/// vision.yolo_reorg: darknet's reorg order as each image's constant
+/// table of flat positions (TVM's reorg_python), one take.
+Value yoloReorg(Emitter &b, Operation *op) {
+  Value data = op->getOperand(0);
+  ArrayRef<int64_t> in = shapeOf(data);
+  int64_t c = in[1], h = in[2], w = in[3], s = intAttr(op, "stride");
+  int64_t outC = c / (s * s);
+  SmallVector<int64_t> indices;
+  for (int64_t k = 0; k < c; ++k)
+    for (int64_t j = 0; j < h; ++j)
+      for (int64_t i = 0; i < w; ++i) {
+        int64_t o = k / outC;
+        indices.push_back(i * s + o % s +
+                          w * s * (j * s + o / s + h * s * (k % outC)));
+      }
+  return takeFlat(b, data, 1, shapeOf(op->getResult(0)).drop_front(1), indices);
 }
 
 /// image.affine_grid: theta [N, 2, 3] times the target's (x, y, 1) columns,
@@ -463,6 +482,7 @@ Value roiPool(Emitter &b, Operation *op) {
 
 void mlir::relay::decompose::addImageRewrites(AddRewrite add) {
   add("nn.upsampling3d", upsampling3d);
+  add("vision.yolo_reorg", yoloReorg);
   add("image.affine_grid", affineGrid);
   add("image.dilation2d", dilation2d);
   add("nn.correlation", correlation);

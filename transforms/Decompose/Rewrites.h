@@ -143,6 +143,11 @@ struct RuleRewrite : RewritePattern {
 /// rank-`rank` tensor.
 Value alongAxis(Emitter &b, Value v, int64_t axis, int64_t rank);
 
+/// The elements of `data` at the flat positions `indices` (of shape
+/// `indexShape`) over its axes from `axis` on: those axes flattened into
+/// one, then one take along it with the indices as a constant.
+Value takeFlat(Emitter &b, Value data, int64_t axis,
+               ArrayRef<int64_t> indexShape, ArrayRef<int64_t> indices);
 /// (x - mean) / sqrt(var + eps) over `axes` (kept).
 Value normalize(Emitter &b, Value x, ArrayRef<int64_t> axes, double eps);
 

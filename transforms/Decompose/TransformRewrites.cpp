@@ -269,6 +269,33 @@ Value reverseSequence(Emitter &b, Operation *op) {
   return b.op<GatherOp>({data, index}, {b.i64("axis", seq)});
 }
 
+/// sliding_window: each output element's flat position in the windowed
+/// axes (window position times stride plus the offset in the window,
+/// per axis), one take.
+Value slidingWindow(Emitter &b, Operation *op) {
+  Value data = op->getOperand(0);
+  int64_t axis = intAttr(op, "axis");
+  ArrayRef<int64_t> window = intsAttr(op, "window_shape"),
+                    strides = intsAttr(op, "strides");
+  ArrayRef<int64_t> in = shapeOf(data).drop_front(axis);
+  ArrayRef<int64_t> outShape = shapeOf(op->getResult(0)).drop_front(axis);
+  int64_t d = window.size();
+  SmallVector<int64_t> indices;
+  int64_t count = 1;
+  for (int64_t size : outShape)
+    count *= size;
+  SmallVector<int64_t> at(2 * d, 0);
+  for (int64_t e = 0; e < count; ++e) {
+    int64_t flat = 0;
+    for (int64_t i = 0; i < d; ++i)
+      flat = flat * in[i] + at[i] * strides[i] + at[d + i];
+    indices.push_back(flat);
+    for (int64_t i = 2 * d - 1; i >= 0 && ++at[i] == outShape[i]; --i)
+      at[i] = 0;
+  }
+  return takeFlat(b, data, axis, outShape, indices);
+}
+
 /// slice_like: the leading part of the data of the result's shape.
 Value sliceLike(Emitter &b, Operation *op) {
   ArrayRef<int64_t> out = shapeOf(op->getResult(0));
@@ -396,6 +423,21 @@ Value meshgrid(Emitter &b, Operation *op) {
 
 } // namespace
 
+Value mlir::relay::decompose::takeFlat(Emitter &b, Value data, int64_t axis,
+                                       ArrayRef<int64_t> indexShape,
+                                       ArrayRef<int64_t> indices) {
+  ArrayRef<int64_t> shape = shapeOf(data);
+  SmallVector<int64_t> flatShape(shape.take_front(axis));
+  int64_t flat = 1;
+  for (int64_t size : shape.drop_front(axis))
+    flat *= size;
+  flatShape.push_back(flat);
+  auto type = RankedTensorType::get(indexShape, b.getRewriter().getI64Type());
+  return b.op<TakeOp>({b.reshape(data, flatShape),
+                       b.constant(DenseElementsAttr::get(type, indices))},
+                      {b.i64("axis", axis)});
+}
+
 void mlir::relay::decompose::addTransformRewrites(AddRewrite add) {
   add("meshgrid", meshgrid);
   add("nn.space_to_batch_nd", spaceToBatch);
@@ -404,6 +446,7 @@ void mlir::relay::decompose::addTransformRewrites(AddRewrite add) {
   add("sequence_mask", sequenceMask);
   add("reverse_sequence", reverseSequence);
   add("slice_like", sliceLike);
+  add("sliding_window", slidingWindow);
   add("collapse_sum_like", collapseSumLike);
   add("reverse", reverse);
   add("tile", tile);

@@ -1669,3 +1669,34 @@ relay.func @deformable_conv2d_layout(%d: tensor<1x5x5x4xf32>, %o: tensor<1x18x3x
   %c = relay.constant dense<true> : tensor<i1>
   relay.return %c : tensor<i1>
 }
+
+// -----
+
+// Tests that sliding_window needs a window and a stride per axis from
+// `axis` on.
+relay.func @sliding_window_lengths(%d: tensor<2x6x7xf32>) -> tensor<i1> {
+  // expected-error @+1 {{sliding_window: window_shape and strides need 2 values each (one per axis from axis 1 on), got 1 and 1}}
+  %r = relay.sliding_window %d {axis = 1 : i64, window_shape = array<i64: 3>, strides = array<i64: 1>} : (tensor<2x6x7xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that sliding_window's window fits the axis it slides along.
+relay.func @sliding_window_fit(%d: tensor<2x6x7xf32>) -> tensor<i1> {
+  // expected-error @+1 {{sliding_window: a window of 8 does not fit axis 2 of size 7}}
+  %r = relay.sliding_window %d {axis = 1 : i64, window_shape = array<i64: 3, 8>, strides = array<i64: 1, 1>} : (tensor<2x6x7xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that vision.yolo_reorg's channels divide by stride^2.
+relay.func @yolo_reorg_channels(%d: tensor<1x6x4x4xf32>) -> tensor<i1> {
+  // expected-error @+1 {{vision.yolo_reorg: the data's channels (6) must divide by 4 for stride 2}}
+  %r = relay.vision.yolo_reorg %d {stride = 2 : i64} : (tensor<1x6x4x4xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}

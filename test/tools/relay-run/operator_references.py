@@ -815,3 +815,42 @@ def deformable_conv2d_ref(x, off, wt, strides=(1, 1), pad=(0, 0),
             "ncijyx,ocij->noyx", cols[:, g * cin:(g + 1) * cin],
             wt[g * cout:(g + 1) * cout])
     return out
+
+
+def sliding_window_ref(x, axis, window, strides):
+    """TVM's sliding_window: out[p..., w..., k...] = x[p..., w * stride +
+    k...] over the axes from `axis` on."""
+    counts = [-(-(n - k + 1) // s) for n, k, s in
+              zip(x.shape[axis:], window, strides)]
+    out = np.zeros(x.shape[:axis] + tuple(counts) + tuple(window), x.dtype)
+    for w in np.ndindex(*counts):
+        starts = [p * s for p, s in zip(w, strides)]
+        region = tuple(slice(b, b + k) for b, k in zip(starts, window))
+        out[(slice(None),) * axis + w] = \
+            x[(slice(None),) * axis + region]
+    return out
+
+
+def yolo_reorg_ref(a_np, stride):
+    """TVM's reorg_python (darknet's reorg), transcribed."""
+    batch, in_channel, in_height, in_width = a_np.shape
+    a_np = np.reshape(a_np, batch * in_channel * in_height * in_width)
+    out_c = int(in_channel / (stride * stride))
+    out_channel = in_channel * stride * stride
+    out_height = int(in_height / stride)
+    out_width = int(in_width / stride)
+    b_np = np.zeros(batch * out_channel * out_height * out_width, a_np.dtype)
+    cnt = 0
+    for b in range(batch):
+        for k in range(in_channel):
+            for j in range(in_height):
+                for i in range(in_width):
+                    c2 = k % out_c
+                    offset = int(k / out_c)
+                    w2 = int(i * stride + offset % stride)
+                    h2 = int(j * stride + offset / stride)
+                    out_index = int(w2 + in_width * stride *
+                                    (h2 + in_height * stride * (c2 + out_c * b)))
+                    b_np[cnt] = a_np[int(out_index)]
+                    cnt = cnt + 1
+    return np.reshape(b_np, (batch, out_channel, out_height, out_width))

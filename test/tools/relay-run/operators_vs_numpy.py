@@ -620,6 +620,16 @@ CASES = [
      [f32(2, 3, 2, 4, 3)],
      lambda a: resize_ref(a.transpose(0, 4, 1, 2, 3), (6, 4, 12), "linear",
                           "align_corners").transpose(0, 2, 3, 4, 1), 1e-5),
+    ("sliding_window", "sliding_window(%a, axis=1, window_shape=[3, 4, 5], "
+     "strides=[1, 2, 3])", [f32(2, 3, 6, 7)],
+     lambda a: sliding_window_ref(a, 1, [3, 4, 5], [1, 2, 3]), 0),
+    ("sliding_window (one axis, int32)",
+     "sliding_window(%a, axis=0, window_shape=[3], strides=[2])", [i32(8)],
+     lambda a: sliding_window_ref(a, 0, [3], [2]), 0),
+    ("vision.yolo_reorg", "vision.yolo_reorg(%a, stride=2)",
+     [f32(2, 8, 4, 6)], lambda a: yolo_reorg_ref(a, 2), 0),
+    ("vision.yolo_reorg (stride 1)", "vision.yolo_reorg(%a)",
+     [f32(1, 3, 2, 5)], lambda a: yolo_reorg_ref(a, 1), 0),
     # Offsets up to 2.5 pixels: taps outside the image, and between the
     # last row or column and the edge.
     ("nn.deformable_conv2d",
