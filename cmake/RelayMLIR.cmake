@@ -57,6 +57,12 @@ function(relay_mlir_precompiled_headers_target)
     POSITION_INDEPENDENT_CODE ON)
   target_precompile_headers(RelayMLIRPrecompiledHeaders PRIVATE
     ${PROJECT_SOURCE_DIR}/cmake/RelayMLIRPrecompiled.h)
+  # The header includes the relay dialect's generated declarations.
+  target_include_directories(RelayMLIRPrecompiledHeaders PRIVATE
+    ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR})
+  add_dependencies(RelayMLIRPrecompiledHeaders
+    RelayMLIRDialectIncGen RelayMLIRTypesIncGen RelayMLIRAttrsIncGen
+    RelayMLIROpsIncGen RelayMLIROperatorsIncGen)
   # Without the headers' modification times in it, so that ccache can cache
   # the compiles that use it.
   target_compile_options(RelayMLIRPrecompiledHeaders PRIVATE

@@ -3,8 +3,10 @@
 // The precompiled header of the libraries and tools (CMake's
 // RELAY_MLIR_PRECOMPILED_HEADERS, on with clang): LLVM's and MLIR's headers
 // that most of the project's sources include, parsed once per build instead
-// of once per source. Only upstream headers, which do not change between
-// builds; a source still includes what it uses.
+// of once per source, and the relay dialect's declarations: the operators'
+// generated classes (RelayOperators.h.inc, 3 MB) were half of the parse
+// time of a source that includes RelayOps.h, and nearly every source does.
+// A source still includes what it uses.
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,3 +55,5 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include "dialects/relay/RelayOps.h"

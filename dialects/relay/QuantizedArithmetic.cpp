@@ -66,3 +66,10 @@ std::pair<int64_t, int64_t> quant::integerRange(IntegerType t) {
     return {0, static_cast<int64_t>((uint64_t(1) << w) - 1)};
   return {-(int64_t(1) << (w - 1)), (int64_t(1) << (w - 1)) - 1};
 }
+
+int64_t quant::shiftmaxUnit(float scale) {
+  float x0 = std::round(1.f / scale);
+  if (!(x0 < 2147483648.f))
+    return INT32_MAX;
+  return static_cast<int64_t>(x0);
+}

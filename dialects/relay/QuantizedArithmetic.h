@@ -61,6 +61,17 @@ int64_t requantize(int64_t x, float inScale, int64_t inZp, float outScale,
 /// signedness; signless is signed).
 std::pair<int64_t, int64_t> integerRange(IntegerType t);
 
+/// qnn.softmax (TVM's integer softmax, Shiftmax): x0 = round(1 / scale) in
+/// float32, the quantized value of 1, clipped to int32's range; the
+/// exponentials' 2^30 / sum normalisation (kShiftmaxBits) and their
+/// result's scale 2^-7 (kShiftmaxOutputBits - 1).
+int64_t shiftmaxUnit(float scale);
+constexpr int kShiftmaxBits = 30;
+constexpr int kShiftmaxOutputBits = 8;
+/// The largest power of two a quotient of shiftmax is taken to (the clip
+/// of d / -x0).
+constexpr int kShiftmaxMaxShift = 20;
+
 } // namespace mlir::relay::quant
 
 #endif // RELAY_MLIR_DIALECTS_RELAY_QUANTIZEDARITHMETIC_H

@@ -212,6 +212,75 @@ StridedSliceStarts mlir::relay::stridedSliceStarts(ArrayRef<int64_t> shape,
   return starts;
 }
 
+LogicalResult mlir::relay::checkSparseToDenseOperands(RelationArgs &args,
+                                                      const TensorInfo &indices,
+                                                      const TensorInfo &values,
+                                                      const TensorInfo &fill,
+                                                      int64_t rank) {
+  bool indicesFit =
+      isa<IntegerType>(indices.dtype) &&
+      (indices.getRank() <= 1
+           ? rank == 1
+           : indices.getRank() == 2 &&
+                 succeeded(unifyDims(indices.dims[1], Dim::of(rank))));
+  if (!indicesFit) {
+    args.fail("sparse_indices must be integers, [N] or 0-d for a 1-d "
+              "output_shape, [N, " +
+              Twine(rank) + "] for this one, got " + typeStr(args.getInput(0)));
+    return failure();
+  }
+  if (values.getRank() > 1 ||
+      (values.getRank() == 1 && indices.getRank() > 0 &&
+       failed(unifyDims(values.dims[0], indices.dims[0])))) {
+    args.fail("sparse_values must be 0-d or one per index, got " +
+              typeStr(args.getInput(1)));
+    return failure();
+  }
+  if (fill.getRank() != 0 || fill.dtype != values.dtype) {
+    args.fail("default_value must be a 0-d tensor of the values' dtype, got " +
+              typeStr(args.getInput(2)));
+    return failure();
+  }
+  return success();
+}
+
+FailureOr<StringRef> mlir::relay::checkUpsamplingAttrs(RelationArgs &args,
+                                                       const TensorInfo &data,
+                                                       bool is3d) {
+  StringRef first = is3d ? "NCDHW" : "NCHW", last = is3d ? "NDHWC" : "NHWC";
+  StringRef layout = args.getString("layout", first);
+  if (layout != first && layout != last) {
+    args.fail("layout must be " + first + " or " + last + ", got \"" + layout +
+              "\"");
+    return failure();
+  }
+  if (data.getRank() != static_cast<int64_t>(layout.size()) ||
+      !isFloatLike(data.dtype)) {
+    args.fail("expected a " + Twine(layout.size()) + "-d (" + layout +
+              ") float tensor, got " + typeStr(args.getInput(0)));
+    return failure();
+  }
+  StringRef method = args.getString("method", "nearest_neighbor");
+  StringRef linear = is3d ? "trilinear" : "bilinear";
+  if (method != "nearest_neighbor" && method != linear) {
+    args.fail("method must be \"nearest_neighbor\" or \"" + linear +
+              "\", got \"" + method + "\"");
+    return failure();
+  }
+  if (is3d) {
+    StringRef coords =
+        args.getString("coordinate_transformation_mode", "half_pixel");
+    if (coords != "half_pixel" && coords != "align_corners" &&
+        coords != "asymmetric") {
+      args.fail("coordinate_transformation_mode must be half_pixel, "
+                "align_corners or asymmetric, got \"" +
+                coords + "\"");
+      return failure();
+    }
+  }
+  return layout;
+}
+
 RelationStatus mlir::relay::solveTopKResult(RelationArgs &args, Type values,
                                             Type indices) {
   StringRef ret = args.getString("ret_type", "both");

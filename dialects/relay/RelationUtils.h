@@ -104,6 +104,23 @@ LogicalResult expectInputType(RelationArgs &args, unsigned i, Type expected,
 /// values, indices): solved, or failed on another ret_type.
 RelationStatus solveTopKResult(RelationArgs &args, Type values, Type indices);
 
+/// sparse_to_dense's and dyn.sparse_to_dense's operands (inputs 0-2) for
+/// an output of `rank` axes: indices integers, [N, rank], or [N] or 0-d
+/// when rank is 1; values 0-d or one per index; a 0-d default of the
+/// values' dtype. Fails (reported) otherwise.
+LogicalResult checkSparseToDenseOperands(RelationArgs &args,
+                                         const TensorInfo &indices,
+                                         const TensorInfo &values,
+                                         const TensorInfo &fill, int64_t rank);
+
+/// The attributes of nn.upsampling3d and of dyn.nn.upsampling(3d) other
+/// than the scales: `layout` (NCHW or NHWC, NCDHW or NDHWC when `is3d`) of
+/// the float tensor `data` of that rank, `method` (nearest_neighbor, or
+/// bilinear / trilinear) and for 3-d the coordinate_transformation_mode.
+/// Returns the layout, or fails (reported).
+FailureOr<StringRef> checkUpsamplingAttrs(RelationArgs &args,
+                                          const TensorInfo &data, bool is3d);
+
 /// `type` printed in quotes, as diagnostics print types.
 std::string typeStr(Type type);
 

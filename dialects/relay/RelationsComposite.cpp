@@ -888,28 +888,9 @@ static RelationStatus sparseToDenseRelation(RelationArgs &args) {
   SmallVector<int64_t> shape = args.getInts("output_shape");
   if (llvm::any_of(shape, [](int64_t d) { return d < 0; }))
     return args.fail("output_shape must not be negative");
-  int64_t rank = shape.size();
-  bool indicesFit =
-      isa<IntegerType>(indices.dtype) &&
-      (indices.getRank() == 0 ? rank == 1
-       : indices.getRank() == 1
-           ? rank == 1
-           : indices.getRank() == 2 &&
-                 (!indices.dims[1].isStatic() || indices.dims[1].size == rank));
-  if (!indicesFit)
-    return args.fail("sparse_indices must be integers, [N] or 0-d for a 1-d "
-                     "output_shape, [N, " +
-                     Twine(rank) + "] for this one, got " +
-                     typeStr(args.getInput(0)));
-  if (values.getRank() > 1 ||
-      (values.getRank() == 1 && indices.getRank() > 0 &&
-       failed(unifyDims(values.dims[0], indices.dims[0]))))
-    return args.fail("sparse_values must be 0-d or one per index, got " +
-                     typeStr(args.getInput(1)));
-  if (fill.getRank() != 0 || fill.dtype != values.dtype)
-    return args.fail("default_value must be a 0-d tensor of the values' "
-                     "dtype, got " +
-                     typeStr(args.getInput(2)));
+  if (failed(checkSparseToDenseOperands(args, indices, values, fill,
+                                        shape.size())))
+    return RelationStatus::Failed;
   return args.solve(makeTensor(args.getContext(), shape, values.dtype));
 }
 

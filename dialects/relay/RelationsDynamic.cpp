@@ -338,27 +338,9 @@ static RelationStatus dynSparseToDenseRelation(RelationArgs &args) {
   READ_TENSOR_OR_RETURN(args, 2, fill);
   SmallVector<Dim> dims;
   RETURN_UNLESS_TENSOR(readAnyDims(args, 3, "output_shape", dims));
-  int64_t rank = dims.size();
-  bool indicesFit =
-      isa<IntegerType>(indices.dtype) &&
-      (indices.getRank() <= 1
-           ? rank == 1
-           : indices.getRank() == 2 &&
-                 succeeded(unifyDims(indices.dims[1], Dim::of(rank))));
-  if (!indicesFit)
-    return args.fail("sparse_indices must be integers, [N] or 0-d for a "
-                     "1-element output_shape, [N, " +
-                     Twine(rank) + "] for this one, got " +
-                     typeStr(args.getInput(0)));
-  if (values.getRank() > 1 ||
-      (values.getRank() == 1 && indices.getRank() > 0 &&
-       failed(unifyDims(values.dims[0], indices.dims[0]))))
-    return args.fail("sparse_values must be 0-d or one per index, got " +
-                     typeStr(args.getInput(1)));
-  if (fill.getRank() != 0 || fill.dtype != values.dtype)
-    return args.fail("default_value must be a 0-d tensor of the values' "
-                     "dtype, got " +
-                     typeStr(args.getInput(2)));
+  if (failed(
+          checkSparseToDenseOperands(args, indices, values, fill, dims.size())))
+    return RelationStatus::Failed;
   return args.solve(makeTensor(args.getContext(), dims, values.dtype));
 }
 
@@ -367,29 +349,9 @@ static RelationStatus dynSparseToDenseRelation(RelationArgs &args) {
 static RelationStatus dynUpSamplingRelation(RelationArgs &args, bool is3d) {
   TensorInfo data;
   READ_TENSOR_OR_RETURN(args, 0, data);
-  StringRef layout = args.getString("layout", is3d ? "NCDHW" : "NCHW");
-  StringRef first = is3d ? "NCDHW" : "NCHW", last = is3d ? "NDHWC" : "NHWC";
-  if (layout != first && layout != last)
-    return args.fail("layout must be " + first + " or " + last + ", got \"" +
-                     layout + "\"");
-  if (data.getRank() != static_cast<int64_t>(layout.size()) ||
-      !isFloatLike(data.dtype))
-    return args.fail("expected a " + Twine(layout.size()) + "-d (" + layout +
-                     ") float tensor, got " + typeStr(args.getInput(0)));
-  StringRef method = args.getString("method", "nearest_neighbor");
-  StringRef linear = is3d ? "trilinear" : "bilinear";
-  if (method != "nearest_neighbor" && method != linear)
-    return args.fail("method must be \"nearest_neighbor\" or \"" + linear +
-                     "\", got \"" + method + "\"");
-  if (is3d) {
-    StringRef coords =
-        args.getString("coordinate_transformation_mode", "half_pixel");
-    if (coords != "half_pixel" && coords != "align_corners" &&
-        coords != "asymmetric")
-      return args.fail("coordinate_transformation_mode must be half_pixel, "
-                       "align_corners or asymmetric, got \"" +
-                       coords + "\"");
-  }
+  FailureOr<StringRef> layout = checkUpsamplingAttrs(args, data, is3d);
+  if (failed(layout))
+    return RelationStatus::Failed;
   static const char *const names[] = {"scale_d", "scale_h", "scale_w"};
   unsigned scales = is3d ? 3 : 2;
   for (unsigned i = 1; i <= scales; ++i) {
@@ -399,7 +361,7 @@ static RelationStatus dynUpSamplingRelation(RelationArgs &args, bool is3d) {
   }
   SmallVector<Dim> dims = data.dims;
   for (char axis : StringRef(is3d ? "DHW" : "HW"))
-    dims[layout.find(axis)] = Dim::any();
+    dims[layout->find(axis)] = Dim::any();
   return args.solve(makeTensor(args.getContext(), dims, data.dtype));
 }
 

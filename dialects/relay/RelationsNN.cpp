@@ -728,27 +728,12 @@ static RelationStatus upsamplingRelation(RelationArgs &args) {
 static RelationStatus upsampling3dRelation(RelationArgs &args) {
   TensorInfo data;
   READ_TENSOR_OR_RETURN(args, 0, data);
-  StringRef layout = args.getString("layout", "NCDHW");
-  if (layout != "NCDHW" && layout != "NDHWC")
-    return args.fail("layout must be NCDHW or NDHWC, got \"" + layout + "\"");
-  if (data.getRank() != 5 || !isFloatLike(data.dtype))
-    return args.fail("expected a 5-d (" + layout + ") float tensor, got " +
-                     typeStr(args.getInput(0)));
-  StringRef method = args.getString("method", "nearest_neighbor");
-  if (method != "nearest_neighbor" && method != "trilinear")
-    return args.fail("method must be \"nearest_neighbor\" or \"trilinear\", "
-                     "got \"" +
-                     method + "\"");
-  StringRef coords =
-      args.getString("coordinate_transformation_mode", "half_pixel");
-  if (coords != "half_pixel" && coords != "align_corners" &&
-      coords != "asymmetric")
-    return args.fail("coordinate_transformation_mode must be half_pixel, "
-                     "align_corners or asymmetric, got \"" +
-                     coords + "\"");
+  FailureOr<StringRef> layout = checkUpsamplingAttrs(args, data, /*is3d=*/true);
+  if (failed(layout))
+    return RelationStatus::Failed;
   static const char *const names[] = {"scale_d", "scale_h", "scale_w"};
   SmallVector<Dim> out = data.dims;
-  int64_t first = layout == "NCDHW" ? 2 : 1;
+  int64_t first = *layout == "NCDHW" ? 2 : 1;
   for (int i = 0; i < 3; ++i) {
     double scale = args.getFloat(names[i], 1.0);
     if (!(scale > 0))

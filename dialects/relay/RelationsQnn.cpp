@@ -11,6 +11,8 @@
 
 #include "dialects/relay/RelationUtils.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::relay;
 
@@ -419,6 +421,75 @@ static RelationStatus simulatedQuantizeRelation(RelationArgs &args) {
   return args.solve(args.getInput(0));
 }
 
+/// Reads input 0 of the qnn operators TVM defines on int8 and uint8 only.
+static RelationStatus readInt8Data(RelationArgs &args, TensorInfo &data) {
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  auto i = dyn_cast<IntegerType>(data.dtype);
+  if (!i || i.getWidth() != 8)
+    return args.fail("expected int8 or uint8 data, got " +
+                     typeStr(args.getInput(0)));
+  return RelationStatus::Solved;
+}
+
+/// The scalar scale and zero point of the data (inputs 1 and 2, named
+/// `prefix` + scale / zero_point) and of the output (inputs 3 and 4).
+static RelationStatus checkScalarPairs(RelationArgs &args, StringRef prefix) {
+  return both(checkPair(args, 1, 2, prefix, std::nullopt),
+              checkPair(args, 3, 4, "output_", std::nullopt));
+}
+
+/// qnn.abs, qnn.erf, ..., qnn.tanh, qnn.leaky_relu and (`softmax`)
+/// qnn.softmax: int8 or uint8 data (of rank 1 or more with `axis` one of
+/// its axes for softmax) and scalar parameters; the data's type.
+static RelationStatus unaryRelation(RelationArgs &args, bool softmax) {
+  TensorInfo data;
+  if (RelationStatus s = readInt8Data(args, data); s != RelationStatus::Solved)
+    return s;
+  bool leaky = args.getOpName() == "qnn.leaky_relu";
+  if (leaky && !std::isfinite(args.getFloat("alpha", 0.25)))
+    return args.fail("alpha must be finite");
+  if (softmax && data.getRank() == 0)
+    return args.fail("expected data of rank 1 or more, got " +
+                     typeStr(args.getInput(0)));
+  if (softmax &&
+      failed(normalizeAxis(args, args.getInt("axis", -1), data.getRank())))
+    return RelationStatus::Failed;
+  if (RelationStatus s = checkScalarPairs(args, leaky ? "input_" : "");
+      s != RelationStatus::Solved)
+    return s;
+  return args.solve(args.getInput(0));
+}
+
+/// qnn.avg_pool2d: int8 or uint8 data pooled as nn.avg_pool2d's relation
+/// says, in the data's dtype; scalar parameters.
+static RelationStatus avgPool2dRelation(RelationArgs &args) {
+  TensorInfo data;
+  if (RelationStatus s = readInt8Data(args, data); s != RelationStatus::Solved)
+    return s;
+  if (RelationStatus s = checkScalarPairs(args, "input_");
+      s != RelationStatus::Solved)
+    return s;
+  return runOn(args, "Pool2D", {0}, {args.getInput(0)});
+}
+
+/// qnn.simulated_quantize and qnn.simulated_dequantize: float32 data, an
+/// int32 scalar dtype code, a float32 scale and int32 zero point (scalars
+/// or vectors along `axis`); the data's type.
+static RelationStatus simulatedRelation(RelationArgs &args) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  if (!isa<Float32Type>(data.dtype))
+    return args.fail("expected float32 data, got " + typeStr(args.getInput(0)));
+  FailureOr<Dim> channels = channelDim(args, data, "axis");
+  if (failed(channels))
+    return RelationStatus::Failed;
+  RelationStatus s = both(checkParam(args, 1, "dtype", i32(args), std::nullopt),
+                          checkPair(args, 2, 3, "", *channels));
+  if (s != RelationStatus::Solved)
+    return s;
+  return args.solve(args.getInput(0));
+}
+
 void mlir::relay::registerQnnRelations() {
   registerTypeRelation("QnnQuantize", quantizeRelation);
   registerTypeRelation("QnnDequantize", dequantizeRelation);
@@ -435,4 +506,12 @@ void mlir::relay::registerQnnRelations() {
   registerTypeRelation("QnnBinary", binaryRelation);
   registerTypeRelation("QnnConcatenate", concatenateRelation);
   registerTypeRelation("SimulatedQuantize", simulatedQuantizeRelation);
+  registerTypeRelation("QnnUnary", [](RelationArgs &args) {
+    return unaryRelation(args, /*softmax=*/false);
+  });
+  registerTypeRelation("QnnSoftmax", [](RelationArgs &args) {
+    return unaryRelation(args, /*softmax=*/true);
+  });
+  registerTypeRelation("QnnAvgPool2D", avgPool2dRelation);
+  registerTypeRelation("QnnSimulatedQuantize", simulatedRelation);
 }

@@ -139,6 +139,109 @@ def Relay_QnnConcatenateOp
                        DefaultValuedAttr<I64Attr, "0">:$axis);
 }
 
+/// TVM's quantized unary operators: the data dequantized, the float
+/// operator, and the result quantized to the data's dtype.
+class Relay_QnnUnaryOp<string mnemonic, string what>
+    : Relay_OperatorOp<mnemonic, "QnnUnary", "Opaque", 5, 11> {
+  let summary = "Quantized " # what;
+  let description = [{
+    `quantize(f(dequantize(data, scale, zero_point)), output_scale,
+    output_zero_point)` in the data's dtype (int8 or uint8), TVM's
+    canonical form; every parameter is a scalar.
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$scale, AnyType:$zero_point,
+                       AnyType:$output_scale, AnyType:$output_zero_point);
+}
+def Relay_QnnAbsOp : Relay_QnnUnaryOp<"qnn.abs", "absolute value">;
+def Relay_QnnErfOp : Relay_QnnUnaryOp<"qnn.erf", "error function">;
+def Relay_QnnExpOp : Relay_QnnUnaryOp<"qnn.exp", "exponential">;
+def Relay_QnnHardswishOp
+    : Relay_QnnUnaryOp<"qnn.hardswish", "hard swish, x * clip(x + 3, 0, 6) / 6">;
+def Relay_QnnLogOp : Relay_QnnUnaryOp<"qnn.log", "natural logarithm">;
+def Relay_QnnRsqrtOp : Relay_QnnUnaryOp<"qnn.rsqrt", "reciprocal square root">;
+def Relay_QnnSigmoidOp : Relay_QnnUnaryOp<"qnn.sigmoid", "logistic sigmoid">;
+def Relay_QnnSqrtOp : Relay_QnnUnaryOp<"qnn.sqrt", "square root">;
+def Relay_QnnTanhOp : Relay_QnnUnaryOp<"qnn.tanh", "hyperbolic tangent">;
+
+def Relay_QnnLeakyReluOp
+    : Relay_OperatorOp<"qnn.leaky_relu", "QnnUnary", "Opaque", 5, 11> {
+  let summary = "Quantized leaky ReLU in fixed point";
+  let description = [{
+    TVM's canonical form: the data (int8 or uint8) requantized to the
+    output's scale and zero point in int32, q; where the data is below its
+    zero point, `alpha * q + (1 - alpha) * output_zero_point`, each product
+    a fixed-point multiply (fixed_point_multiply); clipped to the data's
+    dtype. `alpha` is in [0, 1].
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$input_scale,
+                       AnyType:$input_zero_point, AnyType:$output_scale,
+                       AnyType:$output_zero_point,
+                       DefaultValuedAttr<F64Attr, "0.25">:$alpha);
+}
+
+def Relay_QnnSoftmaxOp
+    : Relay_OperatorOp<"qnn.softmax", "QnnSoftmax", "Opaque", 5, 11> {
+  let summary = "Quantized softmax in integers (TVM's Shiftmax)";
+  let description = [{
+    TVM's integer-only softmax along `axis` (Algorithm 1 of Stevens et al.,
+    arXiv:2207.01405): with d = data - zero_point - max(data - zero_point)
+    and x0 = round(1 / scale) (the scale a constant of at most 1), 2^(d /
+    x0) is approximated by shifts (d + d >> 1 - d >> 4, its quotient by -x0
+    clipped to [0, 20]), the exponentials normalised as 2^30 / sum *
+    exp >> 23 (values of scale 2^-7), and requantized to the output's scale
+    and zero point in the data's dtype (int8 or uint8).
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$scale, AnyType:$zero_point,
+                       AnyType:$output_scale, AnyType:$output_zero_point,
+                       DefaultValuedAttr<I64Attr, "-1">:$axis);
+}
+
+def Relay_QnnAvgPool2DOp
+    : Relay_OperatorOp<"qnn.avg_pool2d", "QnnAvgPool2D", "Opaque", 5, 11> {
+  let summary = "Quantized 2-d average pooling";
+  let description = [{
+    TVM's canonical form: the data (int8 or uint8) requantized to the
+    output's scale and zero point in int32, averaged as nn.avg_pool2d does
+    integers (the sum divided by the count, truncated), clipped and cast to
+    the data's dtype. Attributes are nn.avg_pool2d's.
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$input_scale,
+                       AnyType:$input_zero_point, AnyType:$output_scale,
+                       AnyType:$output_zero_point,
+                       DenseI64ArrayAttr:$pool_size,
+                       OptionalAttr<DenseI64ArrayAttr>:$strides,
+                       OptionalAttr<DenseI64ArrayAttr>:$dilation,
+                       OptionalAttr<DenseI64ArrayAttr>:$padding,
+                       DefaultValuedStrAttr<StrAttr, "NCHW">:$layout,
+                       DefaultValuedStrAttr<StrAttr, "">:$out_layout,
+                       DefaultValuedAttr<BoolAttr, "false">:$ceil_mode,
+                       DefaultValuedAttr<BoolAttr, "false">:$count_include_pad);
+}
+
+/// qnn.simulated_quantize and qnn.simulated_dequantize: TVM's quantization
+/// simulated in float, the integer type chosen when the program runs.
+class Relay_QnnSimulatedOp<string mnemonic, string summaryText>
+    : Relay_OperatorOp<mnemonic, "QnnSimulatedQuantize", "ElemWise", 4, 11> {
+  let summary = summaryText;
+  let description = [{
+    `dtype` is an int32 scalar tensor, a code: 0 (disabled: the data passes
+    unchanged), 1 (int8), 2 (uint8) or 3 (int32). The scale (float32) and
+    zero point (int32) are scalars or vectors along `axis`. simulated_quantize
+    is `clip(round(data / scale) + zero_point)` to the integer type's range
+    (ties to even), in float32; simulated_dequantize is `(data -
+    zero_point) * scale`.
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$dtype, AnyType:$scale,
+                       AnyType:$zero_point,
+                       DefaultValuedAttr<I64Attr, "-1">:$axis);
+}
+def Relay_QnnSimulatedQuantizeOp
+    : Relay_QnnSimulatedOp<"qnn.simulated_quantize",
+                           "qnn.quantize simulated in float32">;
+def Relay_QnnSimulatedDequantizeOp
+    : Relay_QnnSimulatedOp<"qnn.simulated_dequantize",
+                           "qnn.dequantize simulated in float32">;
+
 def Relay_SimulatedQuantizeOp
     : Relay_OperatorOp<"annotation.simulated_quantize", "SimulatedQuantize",
                        "ElemWise", 4, 11> {

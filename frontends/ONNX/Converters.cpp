@@ -15,6 +15,7 @@ static const ConverterTable &getTable() {
     addImageConverters(t);
     addQuantizationConverters(t);
     addShapeConverters(t);
+    addPadConverters(t);
     addRecurrentConverters(t);
     addRandomConverters(t);
     addIndexingConverters(t);

@@ -24,6 +24,8 @@ void addNNConverters(ConverterTable &table);
 void addImageConverters(ConverterTable &table);
 /// Shapes, constants, reshapes, slicing, gathering, reductions.
 void addShapeConverters(ConverterTable &table);
+/// Pad and CenterCropPad.
+void addPadConverters(ConverterTable &table);
 
 /// GatherND, ScatterND, ScatterElements, Scatter, Compress, TopK, NonZero,
 /// NonMaxSuppression and ReverseSequence.

@@ -12,6 +12,7 @@
 
 #include "dialects/relay/QuantizedArithmetic.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace mlir;
@@ -255,6 +256,72 @@ static FailureOr<ValuePtr> simulatedQuantizeKernel(const KernelContext &ctx) {
   return RuntimeValue::tensor(std::move(out));
 }
 
+/// An int64 value as int32 arithmetic leaves it (two's complement).
+static int64_t wrap32(int64_t v) {
+  return static_cast<int32_t>(static_cast<uint32_t>(v));
+}
+
+/// qnn.softmax: TVM's canonical form (Shiftmax) evaluated in int32
+/// arithmetic as its operators compute it (wrapping; divisions truncate,
+/// right shifts are arithmetic), then requantized from the scale 2^-7.
+static FailureOr<ValuePtr> qnnSoftmaxKernel(const KernelContext &ctx) {
+  const Tensor &x = ctx.input(0);
+  float scale = static_cast<float>(ctx.input(1).getF(0));
+  int64_t zp = ctx.input(2).getI(0);
+  float outScale = static_cast<float>(ctx.input(3).getF(0));
+  int64_t outZp = ctx.input(4).getI(0);
+  if (!(scale > 0 && scale <= 1))
+    return ctx.emitError()
+           << "the input scale must be in (0, 1] (TVM's integer softmax), got "
+           << scale;
+  int64_t x0 = shiftmaxUnit(scale);
+  int64_t axis = ctx.getInt("axis", -1);
+  if (axis < 0)
+    axis += x.getRank();
+  int64_t n = x.getShape()[axis], stride = x.strides()[axis];
+  Type dtype = x.getElementType();
+  Tensor out(dtype, x.getShape());
+  SmallVector<int64_t> xp(n), q(n), exps(n);
+  for (int64_t k = 0; k < x.getNumElements(); ++k) {
+    // One row per element whose position along the axis is 0.
+    if ((k / stride) % n != 0)
+      continue;
+    auto at = [&](int64_t i) { return k + i * stride; };
+    int64_t max = INT64_MIN;
+    for (int64_t i = 0; i < n; ++i)
+      max = std::max(max, wrap32(x.getI(at(i)) - zp));
+    int64_t maxQ = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t d = wrap32(wrap32(x.getI(at(i)) - zp) - max);
+      xp[i] = wrap32(wrap32(d + (d >> 1)) - (d >> 4));
+      q[i] = std::clamp<int64_t>(wrap32(xp[i] / wrap32(-x0)), 0,
+                                 kShiftmaxMaxShift);
+      maxQ = std::max(maxQ, q[i]);
+    }
+    int64_t sum = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t r = wrap32(xp[i] - wrap32(q[i] * wrap32(-x0)));
+      int64_t xb = wrap32((r >> 1) + x0);
+      exps[i] = wrap32(
+          static_cast<int64_t>(static_cast<uint32_t>(xb) << (maxQ - q[i])));
+      sum = wrap32(sum + exps[i]);
+    }
+    if (sum == 0)
+      return ctx.emitError() << "qnn.softmax: the sum of the exponentials "
+                                "wraps to 0 in int32";
+    int64_t factor = wrap32((int64_t(1) << kShiftmaxBits) / sum);
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t v = wrap32(factor * exps[i]) >>
+                  (kShiftmaxBits - (kShiftmaxOutputBits - 1));
+      out.setI(
+          at(i),
+          clipTo(dtype, requantize(v, 1.f / (1 << (kShiftmaxOutputBits - 1)), 0,
+                                   outScale, outZp, RequantizeMode())));
+    }
+  }
+  return RuntimeValue::tensor(std::move(out));
+}
+
 void mlir::relay::interp::registerQnnKernels(llvm::StringMap<KernelFn> &k) {
   k["qnn.quantize"] = quantizeKernel;
   k["qnn.dequantize"] = dequantizeKernel;
@@ -268,4 +335,5 @@ void mlir::relay::interp::registerQnnKernels(llvm::StringMap<KernelFn> &k) {
   k["qnn.mul"] = binaryKernel(BinaryKind::Mul);
   k["qnn.concatenate"] = concatenateKernel;
   k["annotation.simulated_quantize"] = simulatedQuantizeKernel;
+  k["qnn.softmax"] = qnnSoftmaxKernel;
 }

@@ -73,6 +73,7 @@ void mlir::relay::populateDecompositionPatterns(
   addIndexRewrites(add);
   addEinsumRewrites(add);
   addImageRewrites(add);
+  addQnnRewrites(add);
   // Rewrites that read only ranks and attributes: they apply to ops of
   // run-time sizes too.
   addDynamicRewrites([&](StringRef name, Rewrite rewrite) {

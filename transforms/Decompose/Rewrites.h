@@ -166,6 +166,7 @@ void addLossRewrites(AddRewrite add);
 void addIndexRewrites(AddRewrite add);
 void addEinsumRewrites(AddRewrite add);
 void addImageRewrites(AddRewrite add);
+void addQnnRewrites(AddRewrite add);
 /// Registered to apply whatever the operands' sizes.
 void addDynamicRewrites(AddRewrite add);
 

@@ -11,7 +11,10 @@
 // int8 weights without one, ONNX's and PyTorch's case, on the image
 // shifted into int8 with the shift taken back per output channel); add,
 // subtract, mul and concatenate requantize their operands to the output's
-// parameters first. simulated_quantize becomes its float arithmetic.
+// parameters first. simulated_quantize becomes its float arithmetic. TVM's
+// composite qnn operators (qnn.tanh and the other unary ones, leaky_relu,
+// softmax, avg_pool2d) take their canonical forms of
+// transforms/Decompose/QnnRewrites.cpp first.
 //
 // Scales and zero points known only at run time are read as operands where
 // the arithmetic is float (quantize, dequantize, a float requantize) and in
@@ -25,6 +28,7 @@
 #include "transforms/Passes.h"
 
 #include "dialects/relay/QuantizedArithmetic.h"
+#include "transforms/Decompose/Decompose.h"
 #include "transforms/Decompose/Rewrites.h"
 #include "transforms/Quantization/QuantizeConfig.h"
 
@@ -575,6 +579,12 @@ struct QnnCanonicalizePass
     add("qnn.mul", binary<BinaryKind::Mul>);
     add("qnn.concatenate", concatenate);
     add("annotation.simulated_quantize", simulatedQuantize);
+    // TVM's composite qnn operators (qnn.tanh, qnn.leaky_relu, ...) in
+    // their canonical forms, whose quantize/requantize the rules above
+    // then rewrite.
+    populateDecompositionPatterns(patterns, [](StringRef name) {
+      return name.starts_with("relay.qnn.");
+    });
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

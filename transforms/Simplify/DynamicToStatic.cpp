@@ -67,71 +67,101 @@ bool mlir::relay::isShapeFromValueOperator(Operation *op) {
              DynUpSamplingOp, DynUpSampling3DOp, ArangeOp>(op);
 }
 
+/// The attributes of `op` named in `kept` that it has.
+static SmallVector<NamedAttribute>
+keptAttrs(Operation *op, std::initializer_list<StringRef> kept) {
+  SmallVector<NamedAttribute> out;
+  for (StringRef name : kept)
+    if (Attribute a = op->getAttr(name))
+      out.push_back(NamedAttribute(StringAttr::get(op->getContext(), name), a));
+  return out;
+}
+
+namespace {
+/// A dyn operator's operand that its static form takes as an attribute:
+/// a list of integers, or one integer when `scalar`.
+struct ShapeOperand {
+  unsigned operand;
+  StringRef attr;
+  bool scalar = false;
+};
+} // namespace
+
+/// `StaticOp` on the operands `data` of `op` with the constant operands
+/// `shapes` as attributes, and the attributes `kept` of `op`; null when a
+/// shape operand is not a constant or the static operator does not type.
+template <typename StaticOp>
+static Value rebuildStatic(Operation *op, RelayBuilder &relay,
+                           ArrayRef<unsigned> data,
+                           ArrayRef<ShapeOperand> shapes,
+                           std::initializer_list<StringRef> kept,
+                           function_ref<InFlightDiagnostic()> quiet) {
+  SmallVector<NamedAttribute> a = keptAttrs(op, kept);
+  Builder b(op->getContext());
+  for (const ShapeOperand &shape : shapes) {
+    std::optional<SmallVector<int64_t>> ints =
+        constantInts(op->getOperand(shape.operand));
+    if (!ints || (shape.scalar && ints->size() != 1))
+      return nullptr;
+    a.push_back(b.getNamedAttr(
+        shape.attr, shape.scalar ? Attribute(b.getI64IntegerAttr(ints->front()))
+                                 : b.getDenseI64ArrayAttr(*ints)));
+  }
+  SmallVector<Value> operands;
+  for (unsigned i : data)
+    operands.push_back(op->getOperand(i));
+  return relay.op<StaticOp>(operands, a, quiet);
+}
+
 /// The static form of `op` (built before it), or null when its operands
 /// are not constants or the static operator does not take them.
 static Value staticForm(Operation *op, OpBuilder &b) {
   RelayBuilder relay(b, op->getLoc());
-  auto attrs = [&](std::initializer_list<StringRef> kept) {
-    SmallVector<NamedAttribute> out;
-    for (StringRef name : kept)
-      if (Attribute a = op->getAttr(name))
-        out.push_back(b.getNamedAttr(name, a));
-    return out;
-  };
   auto quiet = [&]() -> InFlightDiagnostic {
     return mlir::emitError(op->getLoc());
   };
   ScopedDiagnosticHandler silence(op->getContext(),
                                   [](Diagnostic &) { return success(); });
-  if (auto reshape = dyn_cast<DynReshapeOp>(op)) {
-    std::optional<SmallVector<int64_t>> shape =
-        constantInts(reshape.getNewshape());
-    if (!shape)
-      return nullptr;
-    SmallVector<NamedAttribute> a = attrs({"allowzero"});
-    a.push_back(b.getNamedAttr("newshape", b.getDenseI64ArrayAttr(*shape)));
-    return relay.op<ReshapeOp>({reshape.getData()}, a, quiet);
-  }
-  if (auto full = dyn_cast<DynFullOp>(op)) {
-    std::optional<SmallVector<int64_t>> shape = constantInts(full.getShape());
-    if (!shape)
-      return nullptr;
-    SmallVector<NamedAttribute> a = attrs({"dtype"});
-    a.push_back(b.getNamedAttr("shape", b.getDenseI64ArrayAttr(*shape)));
-    return relay.op<FullOp>({full.getFillValue()}, a, quiet);
-  }
-  if (auto tile = dyn_cast<DynTileOp>(op)) {
-    std::optional<SmallVector<int64_t>> reps = constantInts(tile.getReps());
-    if (!reps)
-      return nullptr;
-    return relay.op<TileOp>(
-        {tile.getData()},
-        {b.getNamedAttr("reps", b.getDenseI64ArrayAttr(*reps))}, quiet);
-  }
-  if (auto slice = dyn_cast<DynStridedSliceOp>(op)) {
-    std::optional<SmallVector<int64_t>> begin = constantInts(slice.getBegin()),
-                                        end = constantInts(slice.getEnd()),
-                                        strides =
-                                            constantInts(slice.getStrides());
-    if (!begin || !end || !strides)
-      return nullptr;
-    SmallVector<NamedAttribute> a = attrs({"slice_mode"});
-    a.push_back(b.getNamedAttr("begin", b.getDenseI64ArrayAttr(*begin)));
-    a.push_back(b.getNamedAttr("end", b.getDenseI64ArrayAttr(*end)));
-    a.push_back(b.getNamedAttr("strides", b.getDenseI64ArrayAttr(*strides)));
-    return relay.op<StridedSliceOp>({slice.getData()}, a, quiet);
-  }
-  if (auto resize = dyn_cast<DynResize2DOp>(op)) {
-    std::optional<SmallVector<int64_t>> size = constantInts(resize.getSize());
-    if (!size)
-      return nullptr;
-    SmallVector<NamedAttribute> a =
-        attrs({"layout", "method", "coordinate_transformation_mode",
-               "rounding_method", "cubic_alpha", "cubic_exclude",
-               "extrapolation_value", "out_dtype"});
-    a.push_back(b.getNamedAttr("size", b.getDenseI64ArrayAttr(*size)));
-    return relay.op<Resize2DOp>({resize.getData()}, a, quiet);
-  }
+  if (isa<DynReshapeOp>(op))
+    return rebuildStatic<ReshapeOp>(op, relay, {0}, {{1, "newshape"}},
+                                    {"allowzero"}, quiet);
+  if (isa<DynFullOp>(op))
+    return rebuildStatic<FullOp>(op, relay, {0}, {{1, "shape"}}, {"dtype"},
+                                 quiet);
+  if (isa<DynZerosOp>(op))
+    return rebuildStatic<ZerosOp>(op, relay, {}, {{0, "shape"}}, {"dtype"},
+                                  quiet);
+  if (isa<DynOnesOp>(op))
+    return rebuildStatic<OnesOp>(op, relay, {}, {{0, "shape"}}, {"dtype"},
+                                 quiet);
+  if (isa<DynBroadcastToOp>(op))
+    return rebuildStatic<BroadcastToOp>(op, relay, {0}, {{1, "shape"}}, {},
+                                        quiet);
+  if (isa<DynTileOp>(op))
+    return rebuildStatic<TileOp>(op, relay, {0}, {{1, "reps"}}, {}, quiet);
+  if (isa<DynStridedSliceOp>(op))
+    return rebuildStatic<StridedSliceOp>(
+        op, relay, {0}, {{1, "begin"}, {2, "end"}, {3, "strides"}},
+        {"slice_mode"}, quiet);
+  if (isa<DynResize2DOp>(op))
+    return rebuildStatic<Resize2DOp>(
+        op, relay, {0}, {{1, "size"}},
+        {"layout", "method", "coordinate_transformation_mode",
+         "rounding_method", "cubic_alpha", "cubic_exclude",
+         "extrapolation_value", "out_dtype"},
+        quiet);
+  if (isa<DynSqueezeOp>(op))
+    return rebuildStatic<SqueezeOp>(op, relay, {0}, {{1, "axis"}}, {}, quiet);
+  if (isa<DynExpandDimsOp>(op))
+    return rebuildStatic<ExpandDimsOp>(
+        op, relay, {0}, {{1, "axis", /*scalar=*/true}}, {"num_newaxis"}, quiet);
+  if (isa<DynOneHotOp>(op))
+    return rebuildStatic<OneHotOp>(op, relay, {0, 1, 2},
+                                   {{3, "depth", /*scalar=*/true}},
+                                   {"axis", "dtype"}, quiet);
+  if (isa<DynSparseToDenseOp>(op))
+    return rebuildStatic<SparseToDenseOp>(op, relay, {0, 1, 2},
+                                          {{3, "output_shape"}}, {}, quiet);
   if (auto topk = dyn_cast<DynTopKOp>(op)) {
     std::optional<SmallVector<int64_t>> k = constantInts(topk.getK());
     if (!k || k->size() != 1)
@@ -144,27 +174,9 @@ static Value staticForm(Operation *op, OpBuilder &b) {
     if (ShapedType::isDynamic(kept) || kept > kMaxStaticTopK)
       return nullptr;
     SmallVector<NamedAttribute> a =
-        attrs({"axis", "ret_type", "is_ascend", "dtype"});
+        keptAttrs(op, {"axis", "ret_type", "is_ascend", "dtype"});
     a.push_back(b.getNamedAttr("k", b.getI64IntegerAttr(k->front())));
     return relay.op<TopKOp>({topk.getData()}, a, quiet);
-  }
-  if (isa<DynZerosOp, DynOnesOp>(op)) {
-    std::optional<SmallVector<int64_t>> shape = constantInts(op->getOperand(0));
-    if (!shape)
-      return nullptr;
-    SmallVector<NamedAttribute> a = attrs({"dtype"});
-    a.push_back(b.getNamedAttr("shape", b.getDenseI64ArrayAttr(*shape)));
-    return isa<DynZerosOp>(op) ? relay.op<ZerosOp>({}, a, quiet)
-                               : relay.op<OnesOp>({}, a, quiet);
-  }
-  if (auto broadcast = dyn_cast<DynBroadcastToOp>(op)) {
-    std::optional<SmallVector<int64_t>> shape =
-        constantInts(broadcast.getShape());
-    if (!shape)
-      return nullptr;
-    return relay.op<BroadcastToOp>(
-        {broadcast.getData()},
-        {b.getNamedAttr("shape", b.getDenseI64ArrayAttr(*shape))}, quiet);
   }
   if (auto pad = dyn_cast<DynPadOp>(op)) {
     std::optional<SmallVector<int64_t>> width = constantInts(pad.getPadWidth());
@@ -175,52 +187,15 @@ static Value staticForm(Operation *op, OpBuilder &b) {
         value.getElementType() != data.getElementType() ||
         llvm::any_of(*width, [](int64_t w) { return w < 0; }))
       return nullptr;
-    SmallVector<NamedAttribute> a = attrs({"pad_mode"});
+    SmallVector<NamedAttribute> a = keptAttrs(op, {"pad_mode"});
     a.push_back(b.getNamedAttr("pad_width", b.getDenseI64ArrayAttr(*width)));
     return relay.op<PadOp>({pad.getData(), pad.getPadValue()}, a, quiet);
   }
-  if (auto squeeze = dyn_cast<DynSqueezeOp>(op)) {
-    std::optional<SmallVector<int64_t>> axes = constantInts(squeeze.getAxes());
-    if (!axes)
-      return nullptr;
-    return relay.op<SqueezeOp>(
-        {squeeze.getData()},
-        {b.getNamedAttr("axis", b.getDenseI64ArrayAttr(*axes))}, quiet);
-  }
-  if (auto expand = dyn_cast<DynExpandDimsOp>(op)) {
-    std::optional<SmallVector<int64_t>> axis = constantInts(expand.getAxis());
-    if (!axis || axis->size() != 1)
-      return nullptr;
-    SmallVector<NamedAttribute> a = attrs({"num_newaxis"});
-    a.push_back(b.getNamedAttr("axis", b.getI64IntegerAttr(axis->front())));
-    return relay.op<ExpandDimsOp>({expand.getData()}, a, quiet);
-  }
-  if (auto oneHot = dyn_cast<DynOneHotOp>(op)) {
-    std::optional<SmallVector<int64_t>> depth =
-        constantInts(oneHot.getDepthValue());
-    if (!depth || depth->size() != 1)
-      return nullptr;
-    SmallVector<NamedAttribute> a = attrs({"axis", "dtype"});
-    a.push_back(b.getNamedAttr("depth", b.getI64IntegerAttr(depth->front())));
-    return relay.op<OneHotOp>(
-        {oneHot.getIndices(), oneHot.getOnValue(), oneHot.getOffValue()}, a,
-        quiet);
-  }
-  if (auto sparse = dyn_cast<DynSparseToDenseOp>(op)) {
-    std::optional<SmallVector<int64_t>> shape =
-        constantInts(sparse.getOutputShape());
-    if (!shape)
-      return nullptr;
-    return relay.op<SparseToDenseOp>(
-        {sparse.getSparseIndices(), sparse.getSparseValues(),
-         sparse.getDefaultValue()},
-        {b.getNamedAttr("output_shape", b.getDenseI64ArrayAttr(*shape))},
-        quiet);
-  }
   if (isa<DynUpSamplingOp, DynUpSampling3DOp>(op)) {
     bool is3d = isa<DynUpSampling3DOp>(op);
-    SmallVector<NamedAttribute> a = attrs({"layout", "method", "align_corners",
-                                           "coordinate_transformation_mode"});
+    SmallVector<NamedAttribute> a =
+        keptAttrs(op, {"layout", "method", "align_corners",
+                       "coordinate_transformation_mode"});
     static const char *const names[] = {"scale_d", "scale_h", "scale_w"};
     for (unsigned i = 1; i < op->getNumOperands(); ++i) {
       std::optional<double> scale = constantNumber(op->getOperand(i));

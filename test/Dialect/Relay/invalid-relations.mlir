@@ -1013,6 +1013,46 @@ relay.func @qnn_concatenate_scales(%a: tensor<2xi8>, %s: tensor<f32>, %z: tensor
 
 // -----
 
+// Tests that TVM's quantized unary operators take int8 or uint8 data.
+relay.func @qnn_unary_dtype(%x: tensor<4xi32>, %s: tensor<f32>, %z: tensor<i32>) -> tensor<i1> {
+  // expected-error @+1 {{qnn.tanh: expected int8 or uint8 data, got 'tensor<4xi32>'}}
+  %r = relay.qnn.tanh %x, %s, %z, %s, %z : (tensor<4xi32>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests that qnn.leaky_relu's parameters are scalars, named as TVM names them.
+relay.func @qnn_leaky_relu_scale(%x: tensor<2x3xi8>, %s: tensor<3xf32>, %c: tensor<f32>, %z: tensor<i32>) -> tensor<i1> {
+  // expected-error @+1 {{qnn.leaky_relu: input_scale must be a scalar, got 'tensor<3xf32>'}}
+  %r = relay.qnn.leaky_relu %x, %s, %z, %c, %z {alpha = 0.1 : f64} : (tensor<2x3xi8>, tensor<3xf32>, tensor<i32>, tensor<f32>, tensor<i32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests that qnn.softmax's axis is one of the data's.
+relay.func @qnn_softmax_axis(%x: tensor<2x3xi8>, %s: tensor<f32>, %z: tensor<i32>) -> tensor<i1> {
+  // expected-error @+1 {{qnn.softmax: axis 2 is out of range for a tensor of rank 2 (expected in [-2, 2))}}
+  %r = relay.qnn.softmax %x, %s, %z, %s, %z {axis = 2 : i64} : (tensor<2x3xi8>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests that qnn.avg_pool2d's zero points are int32 and its pooling is nn.avg_pool2d's.
+relay.func @qnn_avg_pool2d_zero_point(%x: tensor<1x2x4x4xui8>, %s: tensor<f32>, %z: tensor<i8>, %zo: tensor<i32>) -> tensor<i1> {
+  // expected-error @+1 {{qnn.avg_pool2d: input_zero_point must be 'i32' values, got 'tensor<i8>'}}
+  %r = relay.qnn.avg_pool2d %x, %s, %z, %s, %zo {pool_size = array<i64: 2, 2>} : (tensor<1x2x4x4xui8>, tensor<f32>, tensor<i8>, tensor<f32>, tensor<i32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
 // Tests simulated_quantize's kind.
 relay.func @simulated_quantize_kind(%x: tensor<4xf32>, %s: tensor<f32>) -> tensor<i1> {
   // expected-error @+1 {{annotation.simulated_quantize: kind must be 0 (identity), 1 (input), 2 (weight) or 3 (activation), got 7}}

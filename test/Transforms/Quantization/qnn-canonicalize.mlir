@@ -236,3 +236,74 @@ relay.func @runtime_scale(%x: tensor<4xi8>, %s: tensor<f32>, %acc: tensor<4xi32>
   %t = relay.tuple(%d, %f, %r : tensor<4xf32>, tensor<4xi8>, tensor<4xi8>)
   relay.return %t : tuple<tensor<4xf32>, tensor<4xi8>, tensor<4xi8>>
 }
+
+// Tests that TVM's quantized unary operators take their canonical form,
+// dequantize (float32 arithmetic), the float operator and quantize (round,
+// clip, cast), with no qnn operator left.
+// CHECK-LABEL: relay.func @qnn_tanh
+relay.func @qnn_tanh(%x: tensor<4xi8>) -> tensor<4xi8> {
+  %s = relay.constant dense<0.05> : tensor<f32>
+  %z = relay.constant dense<3> : tensor<i32>
+  %so = relay.constant dense<0.008> : tensor<f32>
+  // CHECK: relay.cast %{{.*}} {dtype = f32}
+  // CHECK: relay.tanh
+  // CHECK: relay.round
+  // CHECK: relay.clip %{{.*}} {a_max = 1.270000e+02 : f64, a_min = -1.280000e+02 : f64}
+  // CHECK: relay.cast %{{.*}} {dtype = i8}
+  // CHECK-NOT: relay.qnn
+  %r = relay.qnn.tanh %x, %s, %z, %so, %z : (tensor<4xi8>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<4xi8>
+  relay.return %r : tensor<4xi8>
+}
+
+// Tests that qnn.leaky_relu's canonical form multiplies in fixed point: the
+// requantized values by alpha = 0.25 (2^30 * 2^-32) and the output zero
+// point by 0.75 (1610612736 * 2^-31), chosen where the data is below its
+// zero point.
+// CHECK-LABEL: relay.func @qnn_leaky_relu
+relay.func @qnn_leaky_relu(%x: tensor<4xi8>) -> tensor<4xi8> {
+  %s = relay.constant dense<0.1> : tensor<f32>
+  %z = relay.constant dense<3> : tensor<i32>
+  %so = relay.constant dense<0.2> : tensor<f32>
+  %zo = relay.constant dense<-5> : tensor<i32>
+  // CHECK-DAG: relay.fixed_point_multiply %{{.*}} {multiplier = 1073741824 : i64, shift = -1 : i64}
+  // CHECK-DAG: relay.fixed_point_multiply %{{.*}} {multiplier = 1610612736 : i64, shift = 0 : i64}
+  // CHECK-DAG: relay.less
+  // CHECK: relay.where
+  // CHECK: relay.cast %{{.*}} {dtype = i8}
+  // CHECK-NOT: relay.qnn
+  %r = relay.qnn.leaky_relu %x, %s, %z, %so, %zo {alpha = 0.25 : f64} : (tensor<4xi8>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<4xi8>
+  relay.return %r : tensor<4xi8>
+}
+
+// Tests that qnn.softmax's canonical form is integer arithmetic only (TVM's
+// Shiftmax: shifts, a sum, the 2^30 normalisation), requantized to int8.
+// CHECK-LABEL: relay.func @qnn_softmax
+relay.func @qnn_softmax(%x: tensor<2x5xi8>) -> tensor<2x5xi8> {
+  %s = relay.constant dense<0.08> : tensor<f32>
+  %z = relay.constant dense<2> : tensor<i32>
+  %so = relay.constant dense<0.00390625> : tensor<f32>
+  %zo = relay.constant dense<-128> : tensor<i32>
+  // CHECK-DAG: relay.constant dense<1073741824> : tensor<i32>
+  // CHECK-DAG: relay.constant dense<-13> : tensor<i32>
+  // CHECK: relay.max %{{.*}} {axis = array<i64: 1>, keepdims = true}
+  // CHECK: relay.left_shift
+  // CHECK: relay.sum %{{.*}} {axis = array<i64: 1>, keepdims = true}
+  // CHECK-NOT: relay.qnn
+  // CHECK-NOT: f32>
+  // CHECK: relay.return
+  %r = relay.qnn.softmax %x, %s, %z, %so, %zo : (tensor<2x5xi8>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<2x5xi8>
+  relay.return %r : tensor<2x5xi8>
+}
+
+// Tests that qnn.avg_pool2d pools the requantized int32 values.
+// CHECK-LABEL: relay.func @qnn_avg_pool2d
+relay.func @qnn_avg_pool2d(%x: tensor<1x1x4x4xui8>) -> tensor<1x1x2x2xui8> {
+  %s = relay.constant dense<0.1> : tensor<f32>
+  %z = relay.constant dense<128> : tensor<i32>
+  // CHECK: relay.nn.avg_pool2d %{{.*}} : (tensor<1x1x4x4xi32>) -> tensor<1x1x2x2xi32>
+  // CHECK: relay.clip %{{.*}} {a_max = 2.550000e+02 : f64, a_min = 0.000000e+00 : f64}
+  // CHECK: relay.cast %{{.*}} {dtype = ui8}
+  // CHECK-NOT: relay.qnn
+  %r = relay.qnn.avg_pool2d %x, %s, %z, %s, %z {pool_size = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x1x4x4xui8>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<1x1x2x2xui8>
+  relay.return %r : tensor<1x1x2x2xui8>
+}

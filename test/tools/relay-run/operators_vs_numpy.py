@@ -152,6 +152,68 @@ def simulated_quantize_ref(x, s, lo, hi):
     return (np.round(v) * s).astype(np.float32)
 
 
+def qnn_unary_ref(f, x, s, z, so, zo):
+    """TVM's canonical form: dequantize, the float function, quantize."""
+    y = f(dequantize_ref(x, s, z)).astype(np.float32)
+    return quantize_ref(y, so, zo, x.dtype)
+
+
+def hardswish_ref(x):
+    return (x * np.clip(x + np.float32(3), 0, 6) / np.float32(6)).astype(np.float32)
+
+
+def qnn_leaky_relu_ref(x, alpha, s, z, so, zo):
+    """TVM's canonical form: requantized to the output's parameters, then
+    alpha * q + (1 - alpha) * zo in fixed point below the zero point."""
+    q = requantize_ref(x, s, z, so, zo, np.int32).astype(np.int64)
+    leaked = (fixed_point_multiply_ref(q, *fixed_point(alpha)).astype(np.int64)
+              + int(fixed_point_multiply_ref(np.array([zo]), *fixed_point(1 - alpha))[0]))
+    v = np.where(x.astype(np.int64) < z, leaked, q)
+    return np.clip(v, *int_range(x.dtype)).astype(x.dtype)
+
+
+def qnn_avg_pool2d_ref(x, s, z, so, zo, k, st, p, count_include_pad=False):
+    """nn.avg_pool2d of the requantized int32 values, truncated."""
+    q = requantize_ref(x, s, z, so, zo, np.int32).astype(np.float64)
+    pooled = np.trunc(pool_ref(q, k, st, p, "avg", count_include_pad))
+    return np.clip(pooled, *int_range(x.dtype)).astype(x.dtype)
+
+
+def qnn_softmax_ref(x, s, z, so, zo, axis=-1):
+    """TVM's Shiftmax (its qnn.softmax canonical form) in int32 arithmetic:
+    wrapping, truncating division, arithmetic shifts."""
+    def wrap(v):
+        return np.asarray(v, np.int64).astype(np.int32).astype(np.int64)
+
+    def tdiv(a, b):
+        a, b = np.asarray(a, np.int64), np.asarray(b, np.int64)
+        return np.sign(a) * np.sign(b) * (np.abs(a) // np.abs(b))
+    x0 = int(math.floor(float(np.float32(1) / np.float32(s)) + 0.5))
+    d = x.astype(np.int64) - z
+    d = d - d.max(axis=axis, keepdims=True)
+    xp = d + (d >> 1) - (d >> 4)
+    q = np.clip(tdiv(xp, -x0), 0, 20)
+    xb = ((xp - q * -x0) >> 1) + x0
+    exps = wrap(xb << (q.max(axis=axis, keepdims=True) - q))
+    sums = wrap(exps.sum(axis=axis, keepdims=True))
+    v = wrap(wrap(tdiv(1 << 30, sums)) * exps) >> 23
+    return requantize_ref(v, 1 / 128, 0, so, zo, x.dtype)
+
+
+def qnn_simulated_ref(x, code, s, z, axis=-1, dequantize=False):
+    """qnn.simulated_quantize / simulated_dequantize as topi computes them:
+    code 0 passes the data, 1-3 simulate int8, uint8, int32."""
+    code = int(code)
+    if code == 0:
+        return x
+    s = along(np.float32(s), axis, x.ndim).astype(np.float32)
+    z = along(z, axis, x.ndim).astype(np.float32)
+    if dequantize:
+        return ((x - z) * s).astype(np.float32)
+    dtype = {1: np.int8, 2: np.uint8, 3: np.int32}[code]
+    return np.clip(np.round(x / s) + z, *int_range(dtype)).astype(np.float32)
+
+
 # --- the cases ----------------------------------------------------------------
 # (operator, call text with %a %b %c for the inputs, inputs, reference,
 #  tolerance)
@@ -926,6 +988,54 @@ CASES = [
     ("qnn.concatenate", "qnn.concatenate((%a, %b), (0.1f, 0.3f), (0, 4), 0.1f, 0, axis=1)",
      [int8(2, 3), int8(2, 2)],
      lambda a, b: np.concatenate([a, requantize_ref(b, 0.3, 4, 0.1, 0, np.int8)], axis=1), 0),
+    # TVM's composite qnn operators, in their canonical forms.
+    ("qnn.tanh", "qnn.tanh(%a, 0.05f, 3, 0.008f, 0)", [int8(2, 7)],
+     lambda a: qnn_unary_ref(np.tanh, a, 0.05, 3, 0.008, 0), 0),
+    ("qnn.sigmoid (uint8)", "qnn.sigmoid(%a, 0.1f, 128, 0.004f, 0)", [uint8(2, 7)],
+     lambda a: qnn_unary_ref(lambda v: 1 / (1 + np.exp(-v)), a, 0.1, 128, 0.004, 0), 0),
+    ("qnn.exp", "qnn.exp(%a, 0.02f, 0, 0.05f, -100)", [int8(3, 5)],
+     lambda a: qnn_unary_ref(np.exp, a, 0.02, 0, 0.05, -100), 0),
+    ("qnn.log", "qnn.log(%a, 0.05f, -129, 0.03f, 20)", [int8(3, 5)],
+     lambda a: qnn_unary_ref(np.log, a, 0.05, -129, 0.03, 20), 0),
+    ("qnn.sqrt (uint8)", "qnn.sqrt(%a, 0.1f, 0, 0.02f, 0)", [uint8(2, 8)],
+     lambda a: qnn_unary_ref(np.sqrt, a, 0.1, 0, 0.02, 0), 0),
+    ("qnn.rsqrt (uint8)", "qnn.rsqrt(%a, 0.1f, -1, 0.02f, 0)", [uint8(2, 8)],
+     lambda a: qnn_unary_ref(lambda v: 1 / np.sqrt(v), a, 0.1, -1, 0.02, 0), 0),
+    ("qnn.abs", "qnn.abs(%a, 0.1f, 5, 0.1f, -128)", [int8(2, 8)],
+     lambda a: qnn_unary_ref(np.abs, a, 0.1, 5, 0.1, -128), 0),
+    ("qnn.erf", "qnn.erf(%a, 0.02f, 0, 0.008f, 0)", [int8(2, 8)],
+     lambda a: qnn_unary_ref(np.vectorize(math.erf), a, 0.02, 0, 0.008, 0), 0),
+    ("qnn.hardswish", "qnn.hardswish(%a, 0.05f, 0, 0.05f, -20)", [int8(2, 8)],
+     lambda a: qnn_unary_ref(hardswish_ref, a, 0.05, 0, 0.05, -20), 0),
+    ("qnn.leaky_relu", "qnn.leaky_relu(%a, 0.1f, 3, 0.08f, -2, alpha=0.1f)", [int8(3, 8)],
+     lambda a: qnn_leaky_relu_ref(a, 0.1, 0.1, 3, 0.08, -2), 0),
+    ("qnn.leaky_relu (uint8, same parameters)",
+     "qnn.leaky_relu(%a, 0.1f, 128, 0.1f, 128, alpha=0.25f)", [uint8(2, 9)],
+     lambda a: qnn_leaky_relu_ref(a, 0.25, 0.1, 128, 0.1, 128), 0),
+    ("qnn.softmax", "qnn.softmax(%a, 0.08f, 2, 0.00390625f, -128)", [int8(3, 10)],
+     lambda a: qnn_softmax_ref(a, 0.08, 2, 0.00390625, -128), 0),
+    ("qnn.softmax (uint8, axis 0)", "qnn.softmax(%a, 0.05f, 128, 0.004f, 0, axis=0)", [uint8(6, 4)],
+     lambda a: qnn_softmax_ref(a, 0.05, 128, 0.004, 0, axis=0), 0),
+    ("qnn.simulated_quantize (int8)", "qnn.simulated_quantize(%a, 1, 0.05f, 3)",
+     [f32(2, 6, low=-8, high=8)], lambda a: qnn_simulated_ref(a, 1, 0.05, 3), 0),
+    ("qnn.simulated_quantize (uint8, per channel)",
+     "%s = stack((0.05f, 0.1f, 0.2f)); %z = stack((0, 10, 128)); qnn.simulated_quantize(%a, 2, %s, %z, axis=1)",
+     [f32(2, 3, 4, low=-8, high=30)], lambda a: qnn_simulated_ref(a, 2, [0.05, 0.1, 0.2], [0, 10, 128], axis=1), 0),
+    ("qnn.simulated_quantize (int32, code operand)", "qnn.simulated_quantize(%a, %b, 0.001f, -7)",
+     [f32(3, 4), scalar(3, np.int32)], lambda a, b: qnn_simulated_ref(a, b, 0.001, -7), 0),
+    ("qnn.simulated_quantize (disabled)", "qnn.simulated_quantize(%a, %b, 0.05f, 3)",
+     [f32(3, 4), scalar(0, np.int32)], lambda a, b: qnn_simulated_ref(a, b, 0.05, 3), 0),
+    ("qnn.simulated_dequantize (per channel)",
+     "%s = stack((0.5f, 0.25f)); %z = stack((3, -1)); qnn.simulated_dequantize(%a, 2, %s, %z, axis=0)",
+     [np.round(f32(2, 5, low=0, high=255))],
+     lambda a: qnn_simulated_ref(a, 2, [0.5, 0.25], [3, -1], axis=0, dequantize=True), 0),
+    ("qnn.avg_pool2d", "qnn.avg_pool2d(%a, 0.1f, 3, 0.2f, -4, pool_size=[2, 2], strides=[2, 2])",
+     [int8(1, 2, 6, 6)],
+     lambda a: qnn_avg_pool2d_ref(a, 0.1, 3, 0.2, -4, (2, 2), (2, 2), (0, 0, 0, 0)), 0),
+    ("qnn.avg_pool2d (uint8, padding counted)",
+     "qnn.avg_pool2d(%a, 0.1f, 128, 0.1f, 128, pool_size=[3, 3], strides=[2, 2], padding=[1, 1], "
+     "count_include_pad=True)", [uint8(1, 3, 5, 5)],
+     lambda a: qnn_avg_pool2d_ref(a, 0.1, 128, 0.1, 128, (3, 3), (2, 2), (1, 1, 1, 1), True), 0),
     # Quantized activations: relu, clip and max pooling on integers.
     ("nn.relu (int32)", "nn.relu(%a)", [i32(3, 5)], lambda a: np.maximum(a, 0), 0),
     ("clip (int32)", "clip(%a, a_min=-3.5f, a_max=4.5f)", [i32(3, 5)], lambda a: np.clip(a, -3, 4), 0),
