@@ -353,8 +353,9 @@ conv2dTransposeRule(OpBuilder &b, Operation *op, ValueRange operands,
     return failure();
   auto in = cast<RankedTensorType>(operands[0].getType());
   auto wt = cast<RankedTensorType>(operands[1].getType());
+  // Integers too: qnn.conv2d_transpose's canonical form is int32.
   Type e = type.getElementType();
-  if (!isa<FloatType>(e) || in.getElementType() != e ||
+  if (!isa<FloatType, IntegerType>(e) || in.getElementType() != e ||
       wt.getElementType() != e)
     return failure();
   SmallVector<int64_t> s = intsAttr(op, "strides", {1, 1});

@@ -4,8 +4,8 @@
 // quantization parameters (a float32 scale and an int32 zero point, scalars
 // or vectors along the quantized axis) and the integer dtypes it accepts,
 // then types its result; the products and convolutions run the relation of
-// their float counterpart (Conv2D, Dense, BatchMatmul) on the data and
-// weight, whose dtypes may differ (uint8 data, int8 weights).
+// their float counterpart (Conv2D, Conv2DTranspose, Dense, BatchMatmul) on
+// the data and weight, whose dtypes may differ (uint8 data, int8 weights).
 //
 //===----------------------------------------------------------------------===//
 
@@ -241,7 +241,8 @@ static RelationStatus runOn(RelationArgs &args, StringRef name,
   return status;
 }
 
-/// qnn.conv2d, qnn.dense and qnn.batch_matmul: integer data and weight
+/// qnn.conv2d, qnn.conv2d_transpose, qnn.dense and qnn.batch_matmul: integer
+/// data and weight
 /// (their dtypes may differ), zero points at inputs 2 and 3, scales at 4
 /// and 5; the weight's zero point and scale may be per output channel.
 static RelationStatus productRelation(RelationArgs &args, StringRef floatName,
@@ -280,6 +281,11 @@ static RelationStatus productRelation(RelationArgs &args, StringRef floatName,
     size_t c = layout.find('C');
     if (c != StringRef::npos && c < size_t(result.getRank()))
       outChannels = result.dims[c];
+  } else if (floatName == "Conv2DTranspose") {
+    // Along the kernel layout's O axis.
+    size_t o = args.getString("kernel_layout", "IOHW").find('O');
+    if (o != StringRef::npos && o < size_t(weight.getRank()))
+      outChannels = weight.dims[o];
   } else if (result.getRank() > 0) {
     outChannels = result.dims.back();
   }
@@ -496,6 +502,9 @@ void mlir::relay::registerQnnRelations() {
   registerTypeRelation("QnnRequantize", requantizeRelation);
   registerTypeRelation("QnnConv2D", [](RelationArgs &args) {
     return productRelation(args, "Conv2D", "input", "kernel");
+  });
+  registerTypeRelation("QnnConv2DTranspose", [](RelationArgs &args) {
+    return productRelation(args, "Conv2DTranspose", "input", "kernel");
   });
   registerTypeRelation("QnnDense", [](RelationArgs &args) {
     return productRelation(args, "Dense", "input", "kernel");

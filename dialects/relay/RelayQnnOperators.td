@@ -92,6 +92,33 @@ def Relay_QnnConv2DOp
                        OptionalAttr<TypeAttr>:$out_dtype);
 }
 
+def Relay_QnnConv2DTransposeOp
+    : Relay_OperatorOp<"qnn.conv2d_transpose", "QnnConv2DTranspose", "Opaque",
+                       6, 11> {
+  let summary = "2-d transposed convolution of integers with zero points";
+  let description = [{
+    nn.conv2d_transpose of `data - input_zero_point` and `kernel -
+    kernel_zero_point` in `out_dtype` (int32 by default), TVM's
+    legalization; the kernel's zero point may be one per output channel
+    (the kernel layout's O axis). The scales do not enter the result.
+    Attributes are nn.conv2d_transpose's (IOHW kernels by default).
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$kernel,
+                       AnyType:$input_zero_point, AnyType:$kernel_zero_point,
+                       AnyType:$input_scale, AnyType:$kernel_scale,
+                       OptionalAttr<DenseI64ArrayAttr>:$strides,
+                       OptionalAttr<DenseI64ArrayAttr>:$padding,
+                       OptionalAttr<DenseI64ArrayAttr>:$dilation,
+                       DefaultValuedAttr<I64Attr, "1">:$groups,
+                       OptionalAttr<I64Attr>:$channels,
+                       OptionalAttr<DenseI64ArrayAttr>:$kernel_size,
+                       DefaultValuedStrAttr<StrAttr, "NCHW">:$data_layout,
+                       DefaultValuedStrAttr<StrAttr, "IOHW">:$kernel_layout,
+                       DefaultValuedStrAttr<StrAttr, "">:$out_layout,
+                       OptionalAttr<DenseI64ArrayAttr>:$output_padding,
+                       OptionalAttr<TypeAttr>:$out_dtype);
+}
+
 def Relay_QnnDenseOp
     : Relay_OperatorOp<"qnn.dense", "QnnDense", "Opaque", 6, 11> {
   let summary = "nn.dense of integers with zero points, in int32";

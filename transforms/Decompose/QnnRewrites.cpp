@@ -2,6 +2,7 @@
 //
 // qnn.abs, qnn.erf, ..., qnn.tanh, qnn.leaky_relu, qnn.softmax and
 // qnn.avg_pool2d in TVM's canonical forms (their FTVMQnnCanonicalize), and
+// qnn.conv2d_transpose as TVM legalizes it, and
 // qnn.simulated_quantize / simulated_dequantize as topi computes them:
 // qnn.quantize, qnn.dequantize and qnn.requantize with Relay's primitive
 // operators, which --relay-qnn-canonicalize then turns into integer
@@ -94,6 +95,32 @@ Value avgPool2d(Emitter &b, Operation *op) {
   SmallVector<NamedAttribute> attrs(op->getAttrs());
   Value pooled = b.op<AvgPool2DOp>({requantizeToOutput(b, op)}, attrs);
   return clipAndCast(b, pooled, elementOf(op->getOperand(0)));
+}
+
+/// qnn.conv2d_transpose: nn.conv2d_transpose of the zero-point-shifted
+/// operands in int32 (TVM's legalization shifts them in int16; int32 holds
+/// the same values for every storage type), the kernel's zero point per
+/// output channel along its layout's O axis.
+Value conv2dTranspose(Emitter &b, Operation *op) {
+  Type i32 = i32Type(op);
+  auto shifted = [&](Value v, Value zeroPoint, int64_t axis) {
+    ArrayRef<int64_t> shape = shapeOf(zeroPoint);
+    if (!shape.empty())
+      zeroPoint = shape[0] == 1 ? b.reshape(zeroPoint, {})
+                                : alongAxis(b, zeroPoint, axis, 4);
+    return b.op<SubtractOp>(
+        {b.op<CastOp>({v}, {b.type("dtype", i32)}), zeroPoint});
+  };
+  StringRef layout =
+      cast<StringAttr>(getOperatorAttributes(op).get("kernel_layout"))
+          .getValue();
+  Value data = shifted(op->getOperand(0), op->getOperand(2), 0);
+  Value kernel =
+      shifted(op->getOperand(1), op->getOperand(3), layout.find('O'));
+  SmallVector<NamedAttribute> attrs(op->getAttrs());
+  if (!op->hasAttr("out_dtype"))
+    attrs.push_back(b.type("out_dtype", i32));
+  return b.op<Conv2DTransposeOp>({data, kernel}, attrs);
 }
 
 /// The float value of a constant scalar, if `v` is one.
@@ -237,6 +264,7 @@ void mlir::relay::decompose::addQnnRewrites(AddRewrite add) {
   add("qnn.tanh", unary<TanhOp>);
   add("qnn.leaky_relu", leakyRelu);
   add("qnn.avg_pool2d", avgPool2d);
+  add("qnn.conv2d_transpose", conv2dTranspose);
   add("qnn.softmax", softmax);
   add("qnn.simulated_quantize", simulatedQuantize);
   add("qnn.simulated_dequantize", simulatedDequantize);

@@ -14,7 +14,9 @@
 // parameters first. simulated_quantize becomes its float arithmetic. TVM's
 // composite qnn operators (qnn.tanh and the other unary ones, leaky_relu,
 // softmax, avg_pool2d) take their canonical forms of
-// transforms/Decompose/QnnRewrites.cpp first.
+// transforms/Decompose/QnnRewrites.cpp first; the unary ones and leaky_relu
+// of constant parameters on 8-bit data become a 256-entry table of that
+// form's results instead, as TVM's QnnLegalize makes them.
 //
 // Scales and zero points known only at run time are read as operands where
 // the arithmetic is float (quantize, dequantize, a float requantize) and in
@@ -28,6 +30,7 @@
 #include "transforms/Passes.h"
 
 #include "dialects/relay/QuantizedArithmetic.h"
+#include "runtime/Interpreter/Interpreter.h"
 #include "transforms/Decompose/Decompose.h"
 #include "transforms/Decompose/Rewrites.h"
 #include "transforms/Quantization/QuantizeConfig.h"
@@ -560,6 +563,62 @@ Value simulatedQuantize(Emitter &b, Operation *op) {
   return b.mul(b.op<RoundOp>({v}), s);
 }
 
+/// TVM's QnnLegalize of the quantized unary operators (and leaky_relu) on
+/// 8-bit data with constant parameters: a 256-entry table of the results,
+/// the operator's canonical form evaluated on every value by the
+/// interpreter (so exactly what the form computes), read by `take`.
+struct UnaryLookupTable : RewritePattern {
+  UnaryLookupTable(StringRef name, MLIRContext *ctx)
+      : RewritePattern(name, /*benefit=*/2, ctx) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    auto data = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+    auto dtype =
+        data ? dyn_cast<IntegerType>(data.getElementType()) : IntegerType();
+    if (!dtype || dtype.getWidth() != 8 ||
+        !isa<RankedTensorType>(op->getResult(0).getType()))
+      return rewriter.notifyMatchFailure(op, "not 8-bit tensor data");
+    auto [lo, hi] = integerRange(dtype);
+    interp::Tensor all(dtype, {hi - lo + 1});
+    for (int64_t v = lo; v <= hi; ++v)
+      all.setI(v - lo, v);
+    std::vector<interp::ValuePtr> operands = {
+        interp::RuntimeValue::tensor(std::move(all))};
+    for (Value param : op->getOperands().drop_front()) {
+      auto c = param.getDefiningOp<ConstantOp>();
+      auto dense = c ? dyn_cast<DenseElementsAttr>(c.getValue()) : nullptr;
+      if (!dense)
+        return rewriter.notifyMatchFailure(op, "parameters not constant");
+      operands.push_back(
+          interp::RuntimeValue::tensor(interp::Tensor::fromAttr(dense)));
+    }
+    FailureOr<interp::ValuePtr> table;
+    {
+      // A parameter the canonical form rejects leaves the op to it.
+      ScopedDiagnosticHandler silence(op->getContext(),
+                                      [](Diagnostic &) { return success(); });
+      table = interp::evaluateOperator(op, operands);
+    }
+    if (failed(table) || !(*table)->isTensor())
+      return rewriter.notifyMatchFailure(op, "table not computed");
+    Location loc = op->getLoc();
+    Emitter b(rewriter, loc);
+    Type i32 = rewriter.getI32Type();
+    Value index = b.op<CastOp>({op->getOperand(0)}, {b.type("dtype", i32)});
+    if (lo != 0)
+      index = b.op<SubtractOp>({index, b.scalar(double(lo), index)});
+    Value result = b.op<TakeOp>(
+        {ConstantOp::create(rewriter, loc, (*table)->getTensor().toAttr()),
+         index},
+        {b.i64("axis", 0)});
+    if (!b.succeeded())
+      return rewriter.notifyMatchFailure(op, "take not typed");
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 struct QnnCanonicalizePass
     : relay::impl::QnnCanonicalizeBase<QnnCanonicalizePass> {
   void runOnOperation() override {
@@ -579,6 +638,10 @@ struct QnnCanonicalizePass
     add("qnn.mul", binary<BinaryKind::Mul>);
     add("qnn.concatenate", concatenate);
     add("annotation.simulated_quantize", simulatedQuantize);
+    for (StringRef name :
+         {"qnn.abs", "qnn.erf", "qnn.exp", "qnn.hardswish", "qnn.log",
+          "qnn.rsqrt", "qnn.sigmoid", "qnn.sqrt", "qnn.tanh", "qnn.leaky_relu"})
+      patterns.add<UnaryLookupTable>(("relay." + name).str(), ctx);
     // TVM's composite qnn operators (qnn.tanh, qnn.leaky_relu, ...) in
     // their canonical forms, whose quantize/requantize the rules above
     // then rewrite.

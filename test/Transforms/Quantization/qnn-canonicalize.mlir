@@ -239,12 +239,12 @@ relay.func @runtime_scale(%x: tensor<4xi8>, %s: tensor<f32>, %acc: tensor<4xi32>
 
 // Tests that TVM's quantized unary operators take their canonical form,
 // dequantize (float32 arithmetic), the float operator and quantize (round,
-// clip, cast), with no qnn operator left.
+// clip, cast), with no qnn operator left, where a parameter is not a
+// constant.
 // CHECK-LABEL: relay.func @qnn_tanh
-relay.func @qnn_tanh(%x: tensor<4xi8>) -> tensor<4xi8> {
+relay.func @qnn_tanh(%x: tensor<4xi8>, %so: tensor<f32>) -> tensor<4xi8> {
   %s = relay.constant dense<0.05> : tensor<f32>
   %z = relay.constant dense<3> : tensor<i32>
-  %so = relay.constant dense<0.008> : tensor<f32>
   // CHECK: relay.cast %{{.*}} {dtype = f32}
   // CHECK: relay.tanh
   // CHECK: relay.round
@@ -255,22 +255,43 @@ relay.func @qnn_tanh(%x: tensor<4xi8>) -> tensor<4xi8> {
   relay.return %r : tensor<4xi8>
 }
 
+// Tests that a quantized unary operator of constant parameters on int8 data
+// becomes a table of its 256 results (the canonical form evaluated: tanh of
+// (-128 - 3) * 0.05 is -1, quantized to -125 = 0x83 at scale 0.008) read by take
+// at the data's value + 128.
+// CHECK-LABEL: relay.func @qnn_tanh_table
+relay.func @qnn_tanh_table(%x: tensor<2x3xi8>) -> tensor<2x3xi8> {
+  %s = relay.constant dense<0.05> : tensor<f32>
+  %z = relay.constant dense<3> : tensor<i32>
+  %so = relay.constant dense<0.008> : tensor<f32>
+  %zo = relay.constant dense<0> : tensor<i32>
+  // CHECK-DAG: %[[TABLE:.*]] = relay.constant dense<"0x838383{{.*}}"> : tensor<256xi8>
+  // CHECK-DAG: %[[LO:.*]] = relay.constant dense<-128> : tensor<i32>
+  // CHECK: %[[I:.*]] = relay.cast %{{.*}} {dtype = i32}
+  // CHECK: %[[J:.*]] = relay.subtract %[[I]], %[[LO]]
+  // CHECK: relay.take %[[TABLE]], %[[J]] {axis = 0 : i64} : (tensor<256xi8>, tensor<2x3xi32>) -> tensor<2x3xi8>
+  // CHECK-NOT: relay.qnn
+  // CHECK-NOT: relay.tanh
+  %r = relay.qnn.tanh %x, %s, %z, %so, %zo : (tensor<2x3xi8>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<2x3xi8>
+  relay.return %r : tensor<2x3xi8>
+}
+
 // Tests that qnn.leaky_relu's canonical form multiplies in fixed point: the
 // requantized values by alpha = 0.25 (2^30 * 2^-32) and the output zero
 // point by 0.75 (1610612736 * 2^-31), chosen where the data is below its
-// zero point.
+// zero point (an output zero point that is not a constant: no table, and
+// the requantize stays).
 // CHECK-LABEL: relay.func @qnn_leaky_relu
-relay.func @qnn_leaky_relu(%x: tensor<4xi8>) -> tensor<4xi8> {
+relay.func @qnn_leaky_relu(%x: tensor<4xi8>, %zo: tensor<i32>) -> tensor<4xi8> {
   %s = relay.constant dense<0.1> : tensor<f32>
   %z = relay.constant dense<3> : tensor<i32>
   %so = relay.constant dense<0.2> : tensor<f32>
-  %zo = relay.constant dense<-5> : tensor<i32>
+  // CHECK-DAG: relay.qnn.requantize %{{.*}} {out_dtype = i32}
   // CHECK-DAG: relay.fixed_point_multiply %{{.*}} {multiplier = 1073741824 : i64, shift = -1 : i64}
   // CHECK-DAG: relay.fixed_point_multiply %{{.*}} {multiplier = 1610612736 : i64, shift = 0 : i64}
   // CHECK-DAG: relay.less
   // CHECK: relay.where
   // CHECK: relay.cast %{{.*}} {dtype = i8}
-  // CHECK-NOT: relay.qnn
   %r = relay.qnn.leaky_relu %x, %s, %z, %so, %zo {alpha = 0.25 : f64} : (tensor<4xi8>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<4xi8>
   relay.return %r : tensor<4xi8>
 }
