@@ -1053,6 +1053,16 @@ relay.func @qnn_avg_pool2d_zero_point(%x: tensor<1x2x4x4xui8>, %s: tensor<f32>, 
 
 // -----
 
+// Tests that qnn.conv2d_transpose's kernel zero point is one per output channel (the IOHW kernel's O).
+relay.func @qnn_conv2d_transpose_zero_points(%x: tensor<1x2x4x4xi8>, %w: tensor<2x3x3x3xi8>, %z: tensor<i32>, %kz: tensor<2xi32>, %s: tensor<f32>) -> tensor<i1> {
+  // expected-error @+1 {{qnn.conv2d_transpose: kernel_zero_point must be a scalar or a vector of 3 (one per channel), got 'tensor<2xi32>'}}
+  %r = relay.qnn.conv2d_transpose %x, %w, %z, %kz, %s, %s : (tensor<1x2x4x4xi8>, tensor<2x3x3x3xi8>, tensor<i32>, tensor<2xi32>, tensor<f32>, tensor<f32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
 // Tests simulated_quantize's kind.
 relay.func @simulated_quantize_kind(%x: tensor<4xf32>, %s: tensor<f32>) -> tensor<i1> {
   // expected-error @+1 {{annotation.simulated_quantize: kind must be 0 (identity), 1 (input), 2 (weight) or 3 (activation), got 7}}
