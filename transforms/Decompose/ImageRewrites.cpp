@@ -43,13 +43,6 @@ Value floatConstant(Emitter &b, ArrayRef<int64_t> shape, Type element,
       DenseElementsAttr::get(RankedTensorType::get(shape, element), attrs));
 }
 
-/// `v` clamped to [lo, hi].
-Value clamp(Emitter &b, Value v, double lo, double hi) {
-  PatternRewriter &r = b.getRewriter();
-  return b.op<ClipOp>({v}, {r.getNamedAttr("a_min", r.getF64FloatAttr(lo)),
-                            r.getNamedAttr("a_max", r.getF64FloatAttr(hi))});
-}
-
 /// `x` transposed by `perm`.
 Value permute(Emitter &b, Value x, ArrayRef<int64_t> perm) {
   return b.op<TransposeOp>({x}, {b.ints("axes", perm)});
@@ -389,7 +382,7 @@ Value multiboxTransformLoc(Emitter &b, Operation *op) {
       b.add(oy, oh)};
   if (boolAttr(op, "clip"))
     for (Value &f : llvm::MutableArrayRef(fields).drop_front(2))
-      f = clamp(b, f, 0, 1);
+      f = b.clip(f, 0, 1);
   for (Value &f : fields)
     f = b.op<BroadcastToOp>({f}, {b.ints("shape", {batch, n})});
   Value rows = b.op<StackOp>({b.tuple(fields)}, {b.i64("axis", 2)});
@@ -430,7 +423,7 @@ std::pair<Value, Value> roiPoolBins(Emitter &b, Value lo, Value hi,
     v = first ? b.op<FloorOp>({b.add(v, eps)})
               : b.op<CeilOp>({b.op<SubtractOp>({v, eps})});
     v = b.add(v, start);
-    return clamp(b, v, 0, double(size));
+    return b.clip(v, 0, double(size));
   };
   Value from = edge(firsts, true), to = edge(nexts, false); // [R, bins]
   int64_t r = shapeOf(lo)[0];
@@ -456,7 +449,7 @@ Value roiPool(Emitter &b, Operation *op) {
         {rois}, {b.ints("begin", {0, i}), b.ints("end", {r, i + 1})});
   };
   Type i64 = b.getRewriter().getI64Type();
-  Value batch = b.op<CastOp>({clamp(b, b.reshape(field(0), {r}), 0, n - 1)},
+  Value batch = b.op<CastOp>({b.clip(b.reshape(field(0), {r}), 0, n - 1)},
                              {b.type("dtype", i64)});
   Value images = b.op<TakeOp>({data, batch}, {b.i64("axis", 0)}); // [R,C,H,W]
   auto [rowMask, rowsAny] = roiPoolBins(b, field(2), field(4), scale, ph, h);

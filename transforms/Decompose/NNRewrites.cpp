@@ -292,13 +292,6 @@ Value resize(Emitter &b, Operation *op) {
 // gather from the flattened image at a clamped index, times its weight and
 // zero where the tap is outside the image.
 
-/// `x` clipped to [lo, hi].
-Value clipTo(Emitter &b, Value x, double lo, double hi) {
-  PatternRewriter &r = b.getRewriter();
-  return b.op<ClipOp>({x}, {r.getNamedAttr("a_min", r.getF64FloatAttr(lo)),
-                            r.getNamedAttr("a_max", r.getF64FloatAttr(hi))});
-}
-
 /// A normalised coordinate in [-1, 1] as a pixel position over `size`.
 Value unnormalize(Emitter &b, Value g, int64_t size, bool align) {
   Value g1 = b.add(g, b.scalar(1, g));
@@ -333,7 +326,7 @@ Value padCoordinate(Emitter &b, Value x, int64_t size, StringRef padding,
   if (padding == "reflection")
     x = align ? reflect(b, x, 0, 2 * (size - 1))
               : reflect(b, x, -1, 2 * size - 1);
-  return clipTo(b, x, 0, double(size - 1));
+  return b.clip(x, 0, double(size - 1));
 }
 
 /// Sampling an image at integer positions: `flat` is the image [N, C,
@@ -355,7 +348,7 @@ struct GridTaps {
     Value inside = b.op<LogicalAndOp>({within(x, w), within(y, h)});
     Type i64 = IntegerType::get(x.getContext(), 64);
     auto index = [&](Value v, int64_t size) {
-      return b.op<CastOp>({clipTo(b, v, 0, double(size - 1))},
+      return b.op<CastOp>({b.clip(v, 0, double(size - 1))},
                           {b.type("dtype", i64)});
     };
     Value at = b.add(b.mul(index(y, h), b.scalar(double(w), index(y, h))),
@@ -564,8 +557,8 @@ AxisTaps axisTaps(Emitter &b, Value v, int64_t size) {
   v = b.op<MaximumOp>({v, b.scalar(0, v)});
   Value floor = b.op<FloorOp>({v});
   Value atEnd = b.op<GreaterEqualOp>({floor, b.scalar(double(size - 1), v)});
-  Value low = clipTo(b, floor, 0, double(size - 1));
-  Value high = clipTo(b, b.add(low, b.scalar(1, v)), 0, double(size - 1));
+  Value low = b.clip(floor, 0, double(size - 1));
+  Value high = b.clip(b.add(low, b.scalar(1, v)), 0, double(size - 1));
   Value frac =
       b.op<WhereOp>({atEnd, b.scalar(0, v), b.op<SubtractOp>({v, low})});
   Value rest = b.op<SubtractOp>({b.scalar(1, v), frac});
@@ -624,7 +617,7 @@ Value roiAlign(Emitter &b, Operation *op) {
   auto asIndex = [&](Value v) {
     return b.op<CastOp>({v}, {b.type("dtype", i64)});
   };
-  Value batch = asIndex(clipTo(b, field(0), 0, double(n - 1)));
+  Value batch = asIndex(b.clip(field(0), 0, double(n - 1)));
   Value image =
       b.reshape(b.mul(batch, b.scalar(double(h * w), batch)), {r, 1, 1});
   Value pixels =

@@ -22,17 +22,6 @@ namespace {
 
 Type i32Type(Operation *op) { return IntegerType::get(op->getContext(), 32); }
 
-/// `v` clipped to the range of the integer type `dtype` and cast to it
-/// (TVM's ConvertDtype).
-Value clipAndCast(Emitter &b, Value v, Type dtype) {
-  auto [lo, hi] = quant::integerRange(cast<IntegerType>(dtype));
-  Builder attrs(dtype.getContext());
-  v = b.op<ClipOp>({v},
-                   {attrs.getNamedAttr("a_min", attrs.getF64FloatAttr(lo)),
-                    attrs.getNamedAttr("a_max", attrs.getF64FloatAttr(hi))});
-  return b.op<CastOp>({v}, {b.type("dtype", dtype)});
-}
-
 /// The data (operand 0) requantized from its parameters (operands 1, 2) to
 /// the output's (3, 4) in int32 (TVM's RequantizeOrUpcast).
 Value requantizeToOutput(Emitter &b, Operation *op) {
@@ -58,11 +47,7 @@ template <typename FloatOp> Value unary(Emitter &b, Operation *op) {
 /// x * clip(x + 3, 0, 6) / 6, TVM's Hardswish.
 Value hardswish(Emitter &b, Operation *op) {
   return dequantizeApplyQuantize(b, op, [&](Value x) {
-    Builder attrs(op->getContext());
-    Value y =
-        b.op<ClipOp>({b.add(x, b.scalar(3, x))},
-                     {attrs.getNamedAttr("a_min", attrs.getF64FloatAttr(0)),
-                      attrs.getNamedAttr("a_max", attrs.getF64FloatAttr(6))});
+    Value y = b.clip(b.add(x, b.scalar(3, x)), 0, 6);
     return b.op<DivideOp>({b.mul(x, y), b.scalar(6, x)});
   });
 }
@@ -160,12 +145,8 @@ Value softmax(Emitter &b, Operation *op) {
     return {};
   Value x = b.op<SubtractOp>({d, reduceKept<MaxOp>(b, d, axis)});
   Value xp = b.op<SubtractOp>({b.add(x, shr(x, 1)), shr(x, 4)});
-  Builder attrs(op->getContext());
-  Value q = b.op<ClipOp>(
-      {b.op<DivideOp>({xp, c(-x0, d)})},
-      {attrs.getNamedAttr("a_min", attrs.getF64FloatAttr(0)),
-       attrs.getNamedAttr("a_max",
-                          attrs.getF64FloatAttr(quant::kShiftmaxMaxShift))});
+  Value q =
+      b.clip(b.op<DivideOp>({xp, c(-x0, d)}), 0, quant::kShiftmaxMaxShift);
   Value r = b.op<SubtractOp>({xp, b.mul(q, c(-x0, d))});
   Value xb = b.add(shr(r, 1), c(x0, d));
   Value exps = b.op<LeftShiftOp>(
@@ -229,12 +210,9 @@ Value simulatedQuantize(Emitter &b, Operation *op) {
   Value q = b.add(b.op<RoundOp>({b.op<DivideOp>(
                       {x, perChannel(b, op->getOperand(2), axis, rank)})}),
                   perChannel(b, op->getOperand(3), axis, rank));
-  Builder attrs(op->getContext());
   return byDtypeCode(b, op, [&](IntegerType type) {
     auto [lo, hi] = quant::integerRange(type);
-    return b.op<ClipOp>(
-        {q}, {attrs.getNamedAttr("a_min", attrs.getF64FloatAttr(lo)),
-              attrs.getNamedAttr("a_max", attrs.getF64FloatAttr(hi))});
+    return b.clip(q, lo, hi);
   });
 }
 
@@ -251,6 +229,14 @@ Value simulatedDequantize(Emitter &b, Operation *op) {
 }
 
 } // namespace
+
+Value mlir::relay::decompose::clipAndCast(Emitter &b, Value v, Type dtype) {
+  auto [lo, hi] = quant::integerRange(cast<IntegerType>(dtype));
+  v = b.clip(v, lo, hi);
+  if (!v || elementOf(v) == dtype)
+    return v;
+  return b.op<CastOp>({v}, {b.type("dtype", dtype)});
+}
 
 void mlir::relay::decompose::addQnnRewrites(AddRewrite add) {
   add("qnn.abs", unary<AbsOp>);

@@ -38,6 +38,12 @@ public:
   }
   Value add(Value a, Value b) { return op<AddOp>({a, b}); }
   Value mul(Value a, Value b) { return op<MultiplyOp>({a, b}); }
+  /// `v` clipped to [lo, hi].
+  Value clip(Value v, double lo, double hi) {
+    return op<ClipOp>(
+        {v}, {rewriter.getNamedAttr("a_min", rewriter.getF64FloatAttr(lo)),
+              rewriter.getNamedAttr("a_max", rewriter.getF64FloatAttr(hi))});
+  }
   Value reshape(Value v, ArrayRef<int64_t> shape) {
     return op<ReshapeOp>({v}, {ints("newshape", shape)});
   }
@@ -154,6 +160,9 @@ Value normalize(Emitter &b, Value x, ArrayRef<int64_t> axes, double eps);
 /// `op`'s gamma (operand 1) and beta (operand 2) applied to `y` per channel
 /// along `axis`, as its `scale`/`center` attributes ask.
 Value scaleAndShift(Emitter &b, Operation *op, Value y, int64_t axis);
+/// `v` clipped to the range of the integer type `dtype` and cast to it
+/// (TVM's ConvertDtype).
+Value clipAndCast(Emitter &b, Value v, Type dtype);
 /// Registers the rewrite of the operator `name` (without `relay.`).
 using AddRewrite = function_ref<void(StringRef name, Rewrite rewrite)>;
 

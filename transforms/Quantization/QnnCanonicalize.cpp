@@ -85,15 +85,6 @@ Value castTo(Emitter &b, Value v, Type dtype) {
   return b.op<CastOp>({v}, {b.type("dtype", dtype)});
 }
 
-/// `v` clipped to `dtype`'s range and cast to it.
-Value clipAndCast(Emitter &b, Value v, Type dtype) {
-  auto [lo, hi] = integerRange(cast<IntegerType>(dtype));
-  OpBuilder &r = b.getRewriter();
-  v = b.op<ClipOp>({v}, {r.getNamedAttr("a_min", r.getF64FloatAttr(lo)),
-                         r.getNamedAttr("a_max", r.getF64FloatAttr(hi))});
-  return castTo(b, v, dtype);
-}
-
 /// The quantization parameters of one operand: scale and zero point
 /// values, per channel along `axis` of a rank-`rank` tensor.
 struct QParams {
