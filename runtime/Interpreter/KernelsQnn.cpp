@@ -307,8 +307,8 @@ static FailureOr<ValuePtr> qnnSoftmaxKernel(const KernelContext &ctx) {
       sum = wrap32(sum + exps[i]);
     }
     if (sum == 0)
-      return ctx.emitError() << "qnn.softmax: the sum of the exponentials "
-                                "wraps to 0 in int32";
+      return ctx.emitError()
+             << "the sum of the exponentials wraps to 0 in int32";
     int64_t factor = wrap32((int64_t(1) << kShiftmaxBits) / sum);
     for (int64_t i = 0; i < n; ++i) {
       int64_t v = wrap32(factor * exps[i]) >>
