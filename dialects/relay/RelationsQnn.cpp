@@ -109,11 +109,20 @@ static RelationStatus checkPair(RelationArgs &args, unsigned scale,
                  channels));
 }
 
-static RelationStatus quantizeRelation(RelationArgs &args) {
-  TensorInfo data;
+/// Reads input 0, float32 data, into `data`: Solved when it is, else the
+/// status to return (Pending, or Failed after reporting).
+static RelationStatus readFloat32Data(RelationArgs &args, TensorInfo &data) {
   READ_TENSOR_OR_RETURN(args, 0, data);
   if (!isa<Float32Type>(data.dtype))
     return args.fail("expected float32 data, got " + typeStr(args.getInput(0)));
+  return RelationStatus::Solved;
+}
+
+static RelationStatus quantizeRelation(RelationArgs &args) {
+  TensorInfo data;
+  if (RelationStatus s = readFloat32Data(args, data);
+      s != RelationStatus::Solved)
+    return s;
   FailureOr<Dim> channels = channelDim(args, data, "axis");
   FailureOr<Type> out =
       intOutDtype(args, IntegerType::get(args.getContext(), 8));
@@ -483,9 +492,9 @@ static RelationStatus avgPool2dRelation(RelationArgs &args) {
 /// or vectors along `axis`); the data's type.
 static RelationStatus simulatedRelation(RelationArgs &args) {
   TensorInfo data;
-  READ_TENSOR_OR_RETURN(args, 0, data);
-  if (!isa<Float32Type>(data.dtype))
-    return args.fail("expected float32 data, got " + typeStr(args.getInput(0)));
+  if (RelationStatus s = readFloat32Data(args, data);
+      s != RelationStatus::Solved)
+    return s;
   FailureOr<Dim> channels = channelDim(args, data, "axis");
   if (failed(channels))
     return RelationStatus::Failed;

@@ -1063,6 +1063,36 @@ relay.func @qnn_conv2d_transpose_zero_points(%x: tensor<1x2x4x4xi8>, %w: tensor<
 
 // -----
 
+// Tests that qnn.leaky_relu's alpha is finite.
+relay.func @qnn_leaky_relu_alpha(%x: tensor<4xi8>, %s: tensor<f32>, %z: tensor<i32>) -> tensor<i1> {
+  // expected-error @+1 {{qnn.leaky_relu: alpha must be finite}}
+  %r = relay.qnn.leaky_relu %x, %s, %z, %s, %z {alpha = 0x7FF0000000000000 : f64} : (tensor<4xi8>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests that qnn.simulated_quantize's dtype code is an int32 scalar.
+relay.func @qnn_simulated_quantize_code(%x: tensor<4xf32>, %c: tensor<i64>, %s: tensor<f32>, %z: tensor<i32>) -> tensor<i1> {
+  // expected-error @+1 {{qnn.simulated_quantize: dtype must be 'i32' values, got 'tensor<i64>'}}
+  %r = relay.qnn.simulated_quantize %x, %c, %s, %z : (tensor<4xf32>, tensor<i64>, tensor<f32>, tensor<i32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests that qnn.softmax takes data of rank 1 or more.
+relay.func @qnn_softmax_rank(%x: tensor<i8>, %s: tensor<f32>, %z: tensor<i32>) -> tensor<i1> {
+  // expected-error @+1 {{qnn.softmax: expected data of rank 1 or more, got 'tensor<i8>'}}
+  %r = relay.qnn.softmax %x, %s, %z, %s, %z : (tensor<i8>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
 // Tests simulated_quantize's kind.
 relay.func @simulated_quantize_kind(%x: tensor<4xf32>, %s: tensor<f32>) -> tensor<i1> {
   // expected-error @+1 {{annotation.simulated_quantize: kind must be 0 (identity), 1 (input), 2 (weight) or 3 (activation), got 7}}
