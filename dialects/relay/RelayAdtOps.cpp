@@ -388,14 +388,21 @@ ParseResult MatchOp::parse(OpAsmParser &parser, OperationState &result) {
   SmallVector<Attribute> patterns;
   while (succeeded(parser.parseOptionalKeyword("case"))) {
     SmallVector<OpAsmParser::Argument> vars;
-    if (parsePattern(parser, patterns.emplace_back(), vars) ||
-        parser.parseRegion(*result.addRegion(), vars,
+    if (parsePattern(parser, patterns.emplace_back(), vars))
+      return failure();
+    setArgumentLocationsFromNames(parser, vars);
+    if (parser.parseRegion(*result.addRegion(), vars,
                            /*enableNameShadowing=*/false))
       return failure();
   }
   result.addAttribute(getPatternsAttrName(result.name),
                       ArrayAttr::get(ctx, patterns));
   return parser.parseRBrace();
+}
+
+void MatchOp::getAsmBlockArgumentNames(Region &region,
+                                       OpAsmSetValueNameFn setNameFn) {
+  setBlockArgumentNamesFromLocations(region, setNameFn);
 }
 
 void MatchOp::print(OpAsmPrinter &p) {

@@ -33,6 +33,39 @@ static LogicalResult verifyTerminator(Operation *op, Region &region,
 }
 
 //===----------------------------------------------------------------------===//
+// Variable names in the printed IR
+//===----------------------------------------------------------------------===//
+
+void mlir::relay::setBlockArgumentNamesFromLocations(
+    Region &region, OpAsmSetValueNameFn setNameFn) {
+  if (region.empty())
+    return;
+  for (BlockArgument arg : region.front().getArguments())
+    if (auto named = dyn_cast<NameLoc>(arg.getLoc()))
+      setNameFn(arg, named.getName().getValue());
+}
+
+/// Whether `name` is one MLIR makes up for an unnamed value: `0`, `arg3`.
+static bool isGeneratedName(StringRef name) {
+  name.consume_front("arg");
+  return name.empty() || llvm::all_of(name, llvm::isDigit);
+}
+
+void mlir::relay::setArgumentLocationsFromNames(
+    OpAsmParser &parser, MutableArrayRef<OpAsmParser::Argument> arguments) {
+  MLIRContext *ctx = parser.getContext();
+  for (OpAsmParser::Argument &arg : arguments) {
+    StringRef name = arg.ssaName.name;
+    name.consume_front("%");
+    if (arg.sourceLoc || isGeneratedName(name))
+      continue;
+    arg.sourceLoc =
+        NameLoc::get(StringAttr::get(ctx, name),
+                     parser.getEncodedSourceLoc(arg.ssaName.location));
+  }
+}
+
+//===----------------------------------------------------------------------===//
 // FuncOp
 //===----------------------------------------------------------------------===//
 
@@ -101,6 +134,7 @@ ParseResult FuncOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
   Region *body = result.addRegion();
   SMLoc bodyLoc = parser.getCurrentLocation();
+  setArgumentLocationsFromNames(parser, args);
   if (parser.parseRegion(*body, args, /*enableNameShadowing=*/false))
     return failure();
   if (body->empty())
@@ -124,6 +158,11 @@ void FuncOp::print(OpAsmPrinter &p) {
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/true);
+}
+
+void FuncOp::getAsmBlockArgumentNames(Region &region,
+                                      OpAsmSetValueNameFn setNameFn) {
+  setBlockArgumentNamesFromLocations(region, setNameFn);
 }
 
 LogicalResult FuncOp::verify() {
@@ -293,6 +332,7 @@ ParseResult FnOp::parse(OpAsmParser &parser, OperationState &result) {
     blockArgs.front().type = type;
   blockArgs.append(params.begin(), params.end());
   result.addTypes(type);
+  setArgumentLocationsFromNames(parser, blockArgs);
   return parser.parseRegion(*result.addRegion(), blockArgs,
                             /*enableNameShadowing=*/false);
 }
@@ -316,6 +356,11 @@ void FnOp::print(OpAsmPrinter &p) {
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/true);
+}
+
+void FnOp::getAsmBlockArgumentNames(Region &region,
+                                    OpAsmSetValueNameFn setNameFn) {
+  setBlockArgumentNamesFromLocations(region, setNameFn);
 }
 
 LogicalResult FnOp::verifyRegions() {

@@ -27,6 +27,19 @@ namespace mlir::relay {
 struct RefResource : public SideEffects::Resource::Base<RefResource> {
   StringRef getName() final { return "relay.ref"; }
 };
+
+/// Relay's variable names live in the NameLoc locations of the values they
+/// name (the importers record the source names). Without debug info in the
+/// printed IR those would be lost, so functions, closures and match cases
+/// print a named parameter with its name as the SSA name, `%data`, and their
+/// parsers turn such an SSA name back into a NameLoc (as CIRCT's hw.module
+/// keeps port names): the names survive `relay-mlir-opt` and
+/// `--export-relay` prints them. MLIR's own names (`%arg0`, `%0`) and
+/// explicit `loc(...)` specifiers are left as they are.
+void setBlockArgumentNamesFromLocations(Region &region,
+                                        OpAsmSetValueNameFn setNameFn);
+void setArgumentLocationsFromNames(
+    OpAsmParser &parser, MutableArrayRef<OpAsmParser::Argument> arguments);
 } // namespace mlir::relay
 
 #define GET_OP_CLASSES

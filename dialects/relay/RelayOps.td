@@ -31,6 +31,7 @@ def Relay_RefTypeConstraint : Type<CPred<"::llvm::isa<::mlir::relay::RefType>($_
 
 def Relay_FuncOp : Relay_Op<"func", [
     AutomaticAllocationScope, FunctionOpInterface, IsolatedFromAbove,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "A global function definition: Relay's `def @f`";
   let description = [{
@@ -169,7 +170,8 @@ def Relay_GlobalRefOp : Relay_Op<"global_ref", [
 //===----------------------------------------------------------------------===//
 
 def Relay_FnOp : Relay_Op<"fn", [
-    AutomaticAllocationScope, Pure]> {
+    AutomaticAllocationScope, Pure,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>]> {
   let summary = "A function expression: creates a closure";
   let description = [{
     Relay's `fn (%x: T) -> R { body }`. The body may use any value defined
@@ -366,6 +368,7 @@ def Relay_ConstructOp : Relay_Op<"construct", [
 
 def Relay_MatchOp : Relay_Op<"match", [
     DeclareOpInterfaceMethods<RegionBranchOpInterface, ["areTypesCompatible"]>,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>,
     RecursiveMemoryEffects,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "Pattern matching: Relay's `match` and `match?`";

@@ -36,7 +36,7 @@ relay.func @collapse(%x: tensor<2x3x4xf32>, %t: tensor<3x1xf32>) -> tensor<3x1xf
 // isfinite is |x| < inf (false for NaN as well).
 // CHECK-LABEL: relay.func @isfinite
 // CHECK: %[[INF:.*]] = relay.constant dense<0x7F800000> : tensor<f32>
-// CHECK: %[[A:.*]] = relay.abs %arg0
+// CHECK: %[[A:.*]] = relay.abs %x
 // CHECK: relay.less %[[A]], %[[INF]]
 relay.func @isfinite(%x: tensor<4xf32>) -> tensor<4xi1> {
   %r = relay.isfinite %x : (tensor<4xf32>) -> tensor<4xi1>
@@ -48,10 +48,10 @@ relay.func @isfinite(%x: tensor<4xf32>) -> tensor<4xi1> {
 // group_norm normalises [N, G, C/G, ...] over the axes after the groups,
 // then scales and shifts per channel.
 // CHECK-LABEL: relay.func @group_norm
-// CHECK: relay.reshape %arg0 {newshape = array<i64: 1, 2, 3, 5>}
+// CHECK: relay.reshape %x {newshape = array<i64: 1, 2, 3, 5>}
 // CHECK: relay.mean %{{.*}} {axis = array<i64: 2, 3>, keepdims = true}
 // CHECK: relay.reshape %{{.*}} {newshape = array<i64: 1, 6, 5>}
-// CHECK: relay.reshape %arg1 {newshape = array<i64: 1, 6, 1>}
+// CHECK: relay.reshape %g {newshape = array<i64: 1, 6, 1>}
 // CHECK: relay.multiply
 // CHECK: relay.add
 // CHECK-NOT: relay.nn.group_norm
@@ -68,7 +68,7 @@ relay.func @group_norm(%x: tensor<1x6x5xf32>, %g: tensor<6xf32>, %b: tensor<6xf3
 // channels (the weights reshaped to match; no transpose of the stacked
 // taps), the output's depths moved back after the channels.
 // CHECK-LABEL: relay.func @conv3d
-// CHECK: relay.nn.pad %arg0, %{{.*}} {pad_width = array<i64: 0, 0, 0, 0, 1, 0, 0, 0, 0, 0>}
+// CHECK: relay.nn.pad %x, %{{.*}} {pad_width = array<i64: 0, 0, 0, 0, 1, 0, 0, 0, 0, 0>}
 // CHECK: relay.strided_slice %[[P:.*]] {axes = array<i64: 2>, begin = array<i64: 0>, end = array<i64: 5>, strides = array<i64: 2>}
 // CHECK: relay.transpose %{{.*}} {axes = array<i64: 0, 3, 1, 2, 4, 5>} : (tensor<2x2x2x3x9x8xf32>) -> tensor<2x3x2x2x9x8xf32>
 // CHECK: relay.strided_slice %[[P]] {axes = array<i64: 2>, begin = array<i64: 1>, end = array<i64: 6>, strides = array<i64: 2>}
@@ -78,7 +78,7 @@ relay.func @group_norm(%x: tensor<1x6x5xf32>, %g: tensor<6xf32>, %b: tensor<6xf3
 // CHECK: relay.stack %{{.*}} {axis = 3 : i64} : {{.*}} -> tensor<2x3x2x3x2x9x8xf32>
 // CHECK-NOT: relay.transpose %{{.*}} : (tensor<2x3x2x3x2x9x8xf32>)
 // CHECK: relay.reshape %{{.*}} {newshape = array<i64: 6, 12, 9, 8>}
-// CHECK: relay.transpose %arg1 {axes = array<i64: 0, 2, 1, 3, 4>}
+// CHECK: relay.transpose %w {axes = array<i64: 0, 2, 1, 3, 4>}
 // CHECK: relay.reshape %{{.*}} {newshape = array<i64: 6, 6, 3, 2>}
 // CHECK: relay.nn.conv2d %{{.*}}, %{{.*}} {channels = 6 : i64, dilation = array<i64: 2, 1>, groups = 2 : i64, kernel_size = array<i64: 3, 2>, padding = array<i64: 0, 1, 1, 1>, strides = array<i64: 1, 2>} : (tensor<6x12x9x8xf32>, tensor<6x6x3x2xf32>) -> tensor<6x6x6x5xf32>
 // CHECK: relay.reshape %{{.*}} {newshape = array<i64: 2, 3, 6, 6, 5>}
@@ -98,7 +98,7 @@ relay.func @conv3d(%x: tensor<2x4x6x9x8xf32>, %w: tensor<6x2x3x3x2xf32>) -> tens
 // CHECK: relay.nn.conv2d
 // CHECK-NOT: relay.nn.conv3d
 // CPU-LABEL: relay.func @conv3d_winograd
-// CPU-NEXT: relay.nn.conv3d %arg0, %arg1 {padding = array<i64: 1>}
+// CPU-NEXT: relay.nn.conv3d %x, %w {padding = array<i64: 1>}
 // CPU-NOT: relay.nn.conv2d
 relay.func @conv3d_winograd(%x: tensor<1x16x4x16x16xf32>, %w: tensor<16x16x3x3x3xf32>) -> tensor<1x16x4x16x16xf32> {
   %r = relay.nn.conv3d %x, %w {padding = array<i64: 1>} : (tensor<1x16x4x16x16xf32>, tensor<16x16x3x3x3xf32>) -> tensor<1x16x4x16x16xf32>
@@ -114,8 +114,8 @@ relay.func @conv3d_winograd(%x: tensor<1x16x4x16x16xf32>, %w: tensor<16x16x3x3x3
 // CHECK-NOT: relay.image.resize
 // CHECK: relay.return
 // CPU-LABEL: relay.func @resizes
-// CPU: relay.image.resize2d %arg0 {size = array<i64: 6, 6>}
-// CPU-NEXT: relay.image.resize1d %arg1 {method = "nearest_neighbor"
+// CPU: relay.image.resize2d %x {size = array<i64: 6, 6>}
+// CPU-NEXT: relay.image.resize1d %s {method = "nearest_neighbor"
 // CPU-NOT: relay.image.resize
 // CPU: relay.return
 relay.func @resizes(%x: tensor<1x1x3x3xf32>, %s: tensor<1x2x5xf32>, %i: tensor<1x1x3x3xf32>) -> tuple<tensor<1x1x6x6xf32>, tensor<1x2x8xf32>, tensor<1x1x6x6xf32>, tensor<1x1x6x6xf32>, tensor<1x1x6x6xf64>> {
@@ -153,7 +153,7 @@ relay.func @conv3d_not_winograd(%x: tensor<1x16x4x16x16xf32>, %w: tensor<16x16x3
 // CHECK-LABEL: relay.func @conv3d_one_tap
 // CHECK-NOT: relay.strided_slice
 // CHECK-NOT: relay.stack
-// CHECK: relay.transpose %arg0 {axes = array<i64: 0, 2, 1, 3, 4>}
+// CHECK: relay.transpose %x {axes = array<i64: 0, 2, 1, 3, 4>}
 // CHECK: relay.nn.conv2d {{.*}} : (tensor<6x4x9x8xf32>, tensor<5x4x3x3xf32>) -> tensor<6x5x9x8xf32>
 relay.func @conv3d_one_tap(%x: tensor<1x4x6x9x8xf32>, %w: tensor<5x4x1x3x3xf32>) -> tensor<1x5x6x9x8xf32> {
   %r = relay.nn.conv3d %x, %w {padding = array<i64: 0, 1, 1>} : (tensor<1x4x6x9x8xf32>, tensor<5x4x1x3x3xf32>) -> tensor<1x5x6x9x8xf32>
@@ -167,9 +167,9 @@ relay.func @conv3d_one_tap(%x: tensor<1x4x6x9x8xf32>, %w: tensor<5x4x1x3x3xf32>)
 // strided rows and columns sliced first: no transposes, no stacked taps.
 // CHECK-LABEL: relay.func @conv3d_temporal
 // CHECK-NOT: relay.transpose
-// CHECK: relay.strided_slice %arg0 {axes = array<i64: 3, 4>, begin = array<i64: 0, 0>, end = array<i64: 9, 7>, strides = array<i64: 2, 2>} : {{.*}} -> tensor<1x4x6x5x4xf32>
+// CHECK: relay.strided_slice %x {axes = array<i64: 3, 4>, begin = array<i64: 0, 0>, end = array<i64: 9, 7>, strides = array<i64: 2, 2>} : {{.*}} -> tensor<1x4x6x5x4xf32>
 // CHECK: relay.reshape %{{.*}} {newshape = array<i64: 1, 4, 6, 20>}
-// CHECK: relay.reshape %arg1 {newshape = array<i64: 5, 4, 3, 1>}
+// CHECK: relay.reshape %w {newshape = array<i64: 5, 4, 3, 1>}
 // CHECK: relay.nn.conv2d {{.*}} {channels = 5 : i64, dilation = array<i64: 1, 1>, kernel_size = array<i64: 3, 1>, padding = array<i64: 1, 0, 1, 0>, strides = array<i64: 2, 1>} : (tensor<1x4x6x20xf32>, tensor<5x4x3x1xf32>) -> tensor<1x5x3x20xf32>
 // CHECK: relay.reshape %{{.*}} {newshape = array<i64: 1, 5, 3, 5, 4>}
 // CHECK-NOT: relay.transpose
@@ -184,7 +184,7 @@ relay.func @conv3d_temporal(%x: tensor<1x4x6x9x8xf32>, %w: tensor<5x4x3x1x1xf32>
 // channels), then depth (height and width folded into one axis), each with
 // the window's ceil_mode and count_include_pad.
 // CHECK-LABEL: relay.func @avg_pool3d
-// CHECK: relay.reshape %arg0 {newshape = array<i64: 2, 24, 9, 8>}
+// CHECK: relay.reshape %x {newshape = array<i64: 2, 24, 9, 8>}
 // CHECK: relay.nn.avg_pool2d %{{.*}} {ceil_mode = true, count_include_pad = true, dilation = array<i64: 1, 1>, padding = array<i64: 0, 1, 0, 1>, pool_size = array<i64: 2, 3>, strides = array<i64: 2, 1>}
 // CHECK: relay.reshape %{{.*}} {newshape = array<i64: 2, 4, 6, 40>}
 // CHECK: relay.nn.avg_pool2d %{{.*}} {ceil_mode = true, count_include_pad = true, dilation = array<i64: 1, 1>, padding = array<i64: 1, 0, 1, 0>, pool_size = array<i64: 3, 1>, strides = array<i64: 2, 1>}
@@ -225,9 +225,9 @@ relay.func @generic[t : Type](%x: !relay.tvar<t : Type>) -> !relay.tvar<t : Type
 // `stride` apart (zeros between), shifted to the tap's depth and summed,
 // the padded depths cropped, the depths moved back after the channels.
 // CHECK-LABEL: relay.func @conv3d_transpose
-// CHECK: %[[X:.*]] = relay.transpose %arg0 {axes = array<i64: 0, 2, 1, 3, 4>}
+// CHECK: %[[X:.*]] = relay.transpose %x {axes = array<i64: 0, 2, 1, 3, 4>}
 // CHECK: %[[IMAGES:.*]] = relay.reshape %[[X]] {newshape = array<i64: 6, 4, 9, 8>}
-// CHECK: relay.strided_slice %arg1 {axes = array<i64: 2>, begin = array<i64: 0>, end = array<i64: 1>, strides = array<i64: 1>}
+// CHECK: relay.strided_slice %w {axes = array<i64: 2>, begin = array<i64: 0>, end = array<i64: 1>, strides = array<i64: 1>}
 // CHECK: relay.nn.conv2d_transpose %[[IMAGES]], %{{.*}} {channels = 6 : i64, dilation = array<i64: 2, 1>, groups = 2 : i64, kernel_size = array<i64: 2, 3>, output_padding = array<i64: 0, 2>, padding = array<i64: 0, 1, 1, 0>, strides = array<i64: 1, 3>} : (tensor<6x4x9x8xf32>, tensor<4x3x2x3xf32>) -> tensor<6x6x10x25xf32>
 // CHECK: relay.nn.pad %{{.*}} {pad_width = array<i64: 0, 0, 0, 0, 0, 1, 0, 0>} : (tensor<2x3x1x1500xf32>, tensor<f32>) -> tensor<2x3x2x1500xf32>
 // CHECK: relay.strided_slice %{{.*}} {axes = array<i64: 1>, begin = array<i64: 0>, end = array<i64: 5>, strides = array<i64: 1>}
@@ -272,13 +272,13 @@ relay.func @topk_network(%x: tensor<2x100xf32>) -> tensor<2x70xf32> {
 // asks for topk, argsort and sort, which the interpreter sorts) while the
 // others are rewritten.
 // KEEP-LABEL: relay.func @topk_rounds
-// KEEP: relay.topk %arg0 {k = 3 : i64
+// KEEP: relay.topk %x {k = 3 : i64
 // KEEP-NOT: relay.max
 // CHECK-LABEL: relay.func @topk_rounds
 // CHECK-NOT: relay.logical_xor
-// CHECK: relay.reinterpret %arg0 {dtype = i32}
+// CHECK: relay.reinterpret %x {dtype = i32}
 // CHECK-COUNT-3: relay.max {{.*}} -> tensor<2x1xi32>
-// CHECK: relay.gather %arg0
+// CHECK: relay.gather %x
 relay.func @topk_rounds(%x: tensor<2x100xf32>) -> tensor<2x3xf32> {
   %r = relay.topk %x {k = 3 : i64, ret_type = "values"} : (tensor<2x100xf32>) -> tensor<2x3xf32>
   relay.return %r : tensor<2x3xf32>
@@ -293,7 +293,7 @@ relay.func @topk_rounds(%x: tensor<2x100xf32>) -> tensor<2x3xf32> {
 // CHECK-LABEL: relay.func @einsum_attention
 // CHECK-NOT: relay.einsum
 // CHECK-NOT: relay.reshape
-// CHECK: relay.nn.batch_matmul %arg0, %arg1 {transpose_b = true} : (tensor<2x5x4xf32>, tensor<2x6x4xf32>) -> tensor<2x5x6xf32>
+// CHECK: relay.nn.batch_matmul %q, %k {transpose_b = true} : (tensor<2x5x4xf32>, tensor<2x6x4xf32>) -> tensor<2x5x6xf32>
 // CHECK-NEXT: relay.transpose %{{.*}} {axes = array<i64: 1, 0, 2>}
 relay.func @einsum_attention(%q: tensor<2x5x4xf32>, %k: tensor<2x6x4xf32>) -> tensor<5x2x6xf32> {
   %t = relay.tuple(%q, %k : tensor<2x5x4xf32>, tensor<2x6x4xf32>)

@@ -8,7 +8,7 @@
 // input and kernels are transformed once, its ops follow, and its result
 // goes back to NHWC. The generic target has no layout rules.
 // CHECK-LABEL: relay.func @nhwc(
-// CHECK: relay.layout_transform %arg0 {dst_layout = "NCHW", src_layout = "NHWC"}
+// CHECK: relay.layout_transform %x {dst_layout = "NCHW", src_layout = "NHWC"}
 // CHECK: relay.nn.conv2d {{.*}} {groups = 8 : i64, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x8x6x6xf32>, tensor<8x1x3x3xf32>) -> tensor<1x8x6x6xf32>
 // CHECK: relay.nn.relu {{.*}} : (tensor<1x8x6x6xf32>)
 // CHECK: relay.nn.max_pool2d {{.*}} : (tensor<1x8x6x6xf32>) -> tensor<1x8x3x3xf32>
@@ -30,7 +30,7 @@ relay.func @nhwc(%x: tensor<1x6x6x8xf32>, %w: tensor<3x3x8x1xf32>) -> tensor<1x3
 // the start and its result once at the end; a convolution whose weights
 // are not constants stays NCHW. Without AVX2 (x86-64) nothing changes.
 // INT8-LABEL: relay.func @int8(
-// INT8: relay.layout_transform %arg0 {dst_layout = "NHWC", src_layout = "NCHW"}
+// INT8: relay.layout_transform %x {dst_layout = "NHWC", src_layout = "NCHW"}
 // INT8: relay.nn.conv2d {{.*}}data_layout = "NHWC"{{.*}}kernel_layout = "HWIO"{{.*}} : (tensor<1x6x6x8xi8>, tensor<3x3x8x16xi8>) -> tensor<1x6x6x16xi32>
 // INT8: relay.right_shift {{.*}} : (tensor<1x6x6x16xi32>, tensor<i32>)
 // INT8: relay.cast {{.*}} : (tensor<1x6x6x16xi32>) -> tensor<1x6x6x16xi8>
@@ -38,7 +38,7 @@ relay.func @nhwc(%x: tensor<1x6x6x8xf32>, %w: tensor<3x3x8x1xf32>) -> tensor<1x3
 // INT8: relay.nn.conv2d {{.*}}data_layout = "NHWC"{{.*}}groups = 16 : i64, kernel_layout = "HWOI"{{.*}} : (tensor<1x3x3x16xi8>, tensor<3x3x16x1xi8>) -> tensor<1x3x3x16xi32>
 // INT8: relay.cast {{.*}} : (tensor<1x3x3x16xi32>) -> tensor<1x3x3x16xi8>
 // INT8: %[[Y:.*]] = relay.layout_transform {{.*}} {dst_layout = "NCHW", src_layout = "NHWC"} : (tensor<1x3x3x16xi8>) -> tensor<1x16x3x3xi8>
-// INT8: relay.nn.conv2d %[[Y]], %arg1 {out_dtype = i32} : (tensor<1x16x3x3xi8>, tensor<16x16x1x1xi8>) -> tensor<1x16x3x3xi32>
+// INT8: relay.nn.conv2d %[[Y]], %w3 {out_dtype = i32} : (tensor<1x16x3x3xi8>, tensor<16x16x1x1xi8>) -> tensor<1x16x3x3xi32>
 // SSE-LABEL: relay.func @int8(
 // SSE-NOT: relay.layout_transform
 relay.func @int8(%x: tensor<1x8x6x6xi8>, %w3: tensor<16x16x1x1xi8>) -> tensor<1x16x3x3xi32> {

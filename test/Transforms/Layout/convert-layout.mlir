@@ -23,7 +23,7 @@
 // the conversion: every transform cancels.
 // BACK-LABEL: relay.func @net(
 // BACK-NOT: relay.layout_transform
-// BACK: relay.nn.conv2d %arg0, %arg1 {padding
+// BACK: relay.nn.conv2d %x, %w {padding
 // BACK-NOT: relay.layout_transform
 // BACK: relay.return
 relay.func @net(%x: tensor<1x8x6x6xf32>, %w: tensor<16x8x3x3xf32>, %b: tensor<16xf32>, %w2: tensor<16x16x1x1xf32>) -> tensor<1x16xf32> {

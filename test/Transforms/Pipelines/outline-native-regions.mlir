@@ -32,11 +32,11 @@ relay.func @split_by_dyn(%x: tensor<2x3xf32>, %s: tensor<2xi64>) -> tensor<?x?xf
 // compute move before it (into the first region), and that a region whose
 // values are used after it returns them as a tuple, projected at the call.
 // CHECK-LABEL: relay.func @reordered(
-// CHECK-NEXT: %[[T:.*]] = relay.call @reordered_native(%arg0, %arg1)
+// CHECK-NEXT: %[[T:.*]] = relay.call @reordered_native(%x, %y)
 // CHECK-SAME: -> tuple<tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT: %[[A:.*]] = relay.tuple_get %[[T]][0]
 // CHECK-NEXT: %[[B:.*]] = relay.tuple_get %[[T]][1]
-// CHECK-NEXT: %[[D:.*]] = relay.dyn.reshape %[[A]], %arg2
+// CHECK-NEXT: %[[D:.*]] = relay.dyn.reshape %[[A]], %s
 // CHECK-NEXT: %[[F:.*]] = relay.tuple(%[[D]], %[[B]]
 // CHECK-NEXT: relay.return %[[F]]
 // CHECK: relay.func private @reordered_native(
@@ -57,7 +57,7 @@ relay.func @reordered(%x: tensor<4xf32>, %y: tensor<4xf32>, %s: tensor<1xi64>) -
 // its result's size depends on the values) is left to the interpreter,
 // and that a single projection or tuple is not outlined on its own.
 // CHECK-LABEL: relay.func @no_lowering(
-// CHECK-NEXT: %[[W:.*]] = relay.argwhere %arg0
+// CHECK-NEXT: %[[W:.*]] = relay.argwhere %x
 // CHECK-NEXT: relay.return %[[W]]
 // CHECK-NOT: native_region
 relay.func @no_lowering(%x: tensor<4xi1>) -> tensor<?x1xi32> {
@@ -71,8 +71,8 @@ relay.func @no_lowering(%x: tensor<4xi1>) -> tensor<?x1xi32> {
 // side of a reference write form two regions, and the read after the write
 // stays after it.
 // CHECK-LABEL: relay.func @effects(
-// CHECK-NEXT: %[[R:.*]] = relay.ref %arg0
-// CHECK-NEXT: %[[A:.*]] = relay.call @effects_native(%arg0)
+// CHECK-NEXT: %[[R:.*]] = relay.ref %x
+// CHECK-NEXT: %[[A:.*]] = relay.call @effects_native(%x)
 // CHECK-NEXT: relay.ref_write %[[R]], %[[A]]
 // CHECK-NEXT: %[[V:.*]] = relay.ref_read %[[R]]
 // CHECK-NEXT: %[[B:.*]] = relay.call @effects_native_0(%[[V]])
@@ -92,9 +92,9 @@ relay.func @effects(%x: tensor<4xf32>) -> tensor<4xf32> {
 // joins a region and one with an operator that is not (argwhere) does not,
 // and that the branches of an `if` get regions of their own.
 // CHECK-LABEL: relay.func @primitives(
-// CHECK-NEXT: %[[A:.*]] = relay.call @primitives_native(%arg0)
+// CHECK-NEXT: %[[A:.*]] = relay.call @primitives_native(%x)
 // CHECK-NEXT: %[[W:.*]] = relay.call @fused_argwhere(%[[A]])
-// CHECK-NEXT: relay.if %arg1
+// CHECK-NEXT: relay.if %c
 // CHECK-NEXT: relay.call @primitives_native_0(%[[A]])
 // CHECK: relay.func private @primitives_native(
 // CHECK-NEXT: relay.call @fused_exp(

@@ -9,7 +9,7 @@
 // CHECK-DAG: %[[SX:.*]] = relay.constant dense<5.000000e-01> : tensor<f32>
 // CHECK-DAG: %[[SW:.*]] = relay.constant dense<2.500000e-01> : tensor<f32>
 // CHECK-DAG: %[[ZX:.*]] = relay.constant dense<128> : tensor<i32>
-// CHECK: %[[C:.*]] = relay.qnn.conv2d %arg0, %{{.*}}, %[[ZX]], %{{.*}}, %[[SX]], %[[SW]] {out_dtype = i32, padding = array<i64: 1, 1>} : (tensor<1x2x4x4xui8>, tensor<3x2x3x3xi8>, tensor<i32>, tensor<i32>, tensor<f32>, tensor<f32>) -> tensor<1x3x4x4xi32>
+// CHECK: %[[C:.*]] = relay.qnn.conv2d %x, %{{.*}}, %[[ZX]], %{{.*}}, %[[SX]], %[[SW]] {out_dtype = i32, padding = array<i64: 1, 1>} : (tensor<1x2x4x4xui8>, tensor<3x2x3x3xi8>, tensor<i32>, tensor<i32>, tensor<f32>, tensor<f32>) -> tensor<1x3x4x4xi32>
 // CHECK: %[[B:.*]] = relay.nn.bias_add %[[C]], %{{.*}} : (tensor<1x3x4x4xi32>, tensor<3xi32>)
 // CHECK: %[[R:.*]] = relay.nn.relu %[[B]] : (tensor<1x3x4x4xi32>)
 // CHECK: %[[SACC:.*]] = relay.constant dense<1.250000e-01> : tensor<f32>
@@ -45,7 +45,7 @@ relay.func @conv_bias_relu(%x: tensor<1x2x4x4xui8>) -> tensor<1x3x4x4xui8> {
 // (0.5 * [0.1, 0.2] = [0.05, 0.1]: 1.0 / 0.05 = 20, 1.0 / 0.1 = 10), and
 // the requantize reads the channel scales along the output's C axis.
 // CHECK-LABEL: relay.func @per_channel_float_bias
-// CHECK: %[[C:.*]] = relay.qnn.conv2d %arg0, {{.*}} : (tensor<1x1x3x3xi8>, tensor<2x1x1x1xi8>, tensor<i32>, tensor<i32>, tensor<f32>, tensor<2xf32>) -> tensor<1x2x3x3xi32>
+// CHECK: %[[C:.*]] = relay.qnn.conv2d %x, {{.*}} : (tensor<1x1x3x3xi8>, tensor<2x1x1x1xi8>, tensor<i32>, tensor<i32>, tensor<f32>, tensor<2xf32>) -> tensor<1x2x3x3xi32>
 // CHECK: %[[BIAS:.*]] = relay.constant dense<[20, 10]> : tensor<2xi32>
 // CHECK: %[[B:.*]] = relay.nn.bias_add %[[C]], %[[BIAS]]
 // CHECK: %[[SCALES:.*]] = relay.constant dense<[5.000000e-02, 1.000000e-01]> : tensor<2xf32>
@@ -71,7 +71,7 @@ relay.func @per_channel_float_bias(%x: tensor<1x1x3x3xi8>) -> tensor<1x2x3x3xi8>
 // Gemm) adds the bias quantized at the accumulator's scale (0.5 * 0.25:
 // 0.25 / 0.125 = 2, -1.0 / 0.125 = -8).
 // CHECK-LABEL: relay.func @dense_add_constant
-// CHECK: %[[D:.*]] = relay.qnn.dense %arg0, {{.*}} -> tensor<1x2xi32>
+// CHECK: %[[D:.*]] = relay.qnn.dense %x, {{.*}} -> tensor<1x2xi32>
 // CHECK: %[[BIAS:.*]] = relay.constant dense<[2, -8]> : tensor<2xi32>
 // CHECK: %[[A:.*]] = relay.add %[[D]], %[[BIAS]] : (tensor<1x2xi32>, tensor<2xi32>) -> tensor<1x2xi32>
 // CHECK: relay.qnn.requantize %[[A]]
@@ -97,8 +97,8 @@ relay.func @dense_add_constant(%x: tensor<1x4xui8>) -> tensor<1x2xui8> {
 // there), the relu clips in int32, and the quantize requantizes from it.
 // CHECK-LABEL: relay.func @add_relu
 // CHECK-DAG: %[[FINE:.*]] = relay.constant dense<2.500000e-01> : tensor<f32>
-// CHECK: %[[L:.*]] = relay.qnn.requantize %arg0, {{.*}}, %[[FINE]], {{.*}} {out_dtype = i32}
-// CHECK: %[[R:.*]] = relay.qnn.requantize %arg1, {{.*}} {out_dtype = i32}
+// CHECK: %[[L:.*]] = relay.qnn.requantize %a, {{.*}}, %[[FINE]], {{.*}} {out_dtype = i32}
+// CHECK: %[[R:.*]] = relay.qnn.requantize %b, {{.*}} {out_dtype = i32}
 // CHECK: %[[A:.*]] = relay.add %[[L]], %[[R]] : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
 // CHECK: %[[RELU:.*]] = relay.nn.relu %[[A]]
 // CHECK: relay.qnn.requantize %[[RELU]], {{.*}} {out_dtype = ui8}
@@ -122,7 +122,7 @@ relay.func @add_relu(%a: tensor<4xui8>, %b: tensor<4xui8>) -> tensor<4xui8> {
 // Tests that an addition the quantize reads directly becomes qnn.add at
 // the quantize's parameters (nothing requantizes after it).
 // CHECK-LABEL: relay.func @add_at_root
-// CHECK: %[[A:.*]] = relay.qnn.add %arg0, %arg1, {{.*}} -> tensor<4xi8>
+// CHECK: %[[A:.*]] = relay.qnn.add %a, %b, {{.*}} -> tensor<4xi8>
 // CHECK-NEXT: relay.return %[[A]]
 relay.func @add_at_root(%a: tensor<4xi8>, %b: tensor<4xi8>) -> tensor<4xi8> {
   %sa = relay.constant dense<0.5> : tensor<f32>
@@ -141,7 +141,7 @@ relay.func @add_at_root(%a: tensor<4xi8>, %b: tensor<4xi8>) -> tensor<4xi8> {
 // Tests that max pooling between a dequantize and a quantize of the same
 // parameters pools the integers and the quantize disappears.
 // CHECK-LABEL: relay.func @max_pool_same_parameters
-// CHECK-NEXT: %[[P:.*]] = relay.nn.max_pool2d %arg0 {{.*}} : (tensor<1x1x4x4xui8>) -> tensor<1x1x2x2xui8>
+// CHECK-NEXT: %[[P:.*]] = relay.nn.max_pool2d %x {{.*}} : (tensor<1x1x4x4xui8>) -> tensor<1x1x2x2xui8>
 // CHECK-NEXT: relay.return %[[P]]
 relay.func @max_pool_same_parameters(%x: tensor<1x1x4x4xui8>) -> tensor<1x1x2x2xui8> {
   %s = relay.constant dense<0.5> : tensor<f32>
@@ -158,7 +158,7 @@ relay.func @max_pool_same_parameters(%x: tensor<1x1x4x4xui8>) -> tensor<1x1x2x2x
 // and W at the scale divided by the window's size (16) and the zero point
 // times it.
 // CHECK-LABEL: relay.func @global_avg_pool
-// CHECK: %[[X:.*]] = relay.cast %arg0 {dtype = i32}
+// CHECK: %[[X:.*]] = relay.cast %x {dtype = i32}
 // CHECK: %[[P:.*]] = relay.sum %[[X]] {axis = array<i64: 2, 3>, keepdims = true} : (tensor<1x2x4x4xi32>) -> tensor<1x2x1x1xi32>
 // CHECK-DAG: %[[S:.*]] = relay.constant dense<3.125000e-02> : tensor<f32>
 // CHECK-DAG: %[[Z:.*]] = relay.constant dense<64> : tensor<i32>
@@ -177,7 +177,7 @@ relay.func @global_avg_pool(%x: tensor<1x2x4x4xui8>) -> tensor<1x2x1x1xui8> {
 // Tests that windowed average pooling averages the values times the
 // window's size (4) in int32, at the scale divided by it.
 // CHECK-LABEL: relay.func @avg_pool
-// CHECK: %[[X:.*]] = relay.cast %arg0 {dtype = i32}
+// CHECK: %[[X:.*]] = relay.cast %x {dtype = i32}
 // CHECK: %[[K:.*]] = relay.constant dense<4> : tensor<i32>
 // CHECK: %[[M:.*]] = relay.multiply %[[X]], %[[K]]
 // CHECK: %[[P:.*]] = relay.nn.avg_pool2d %[[M]] {{.*}} : (tensor<1x1x4x4xi32>) -> tensor<1x1x2x2xi32>
@@ -197,7 +197,7 @@ relay.func @avg_pool(%x: tensor<1x1x4x4xi8>) -> tensor<1x1x2x2xi8> {
 // quantized bounds: relu at the zero point 128, clip(0, 6) at 128 and
 // 6 / 0.05 + 128 = 248, a pad value 0.0 becomes the zero point.
 // CHECK-LABEL: relay.func @clips_and_pad
-// CHECK: %[[R:.*]] = relay.clip %arg0 {a_max = 2.550000e+02 : f64, a_min = 1.280000e+02 : f64}
+// CHECK: %[[R:.*]] = relay.clip %x {a_max = 2.550000e+02 : f64, a_min = 1.280000e+02 : f64}
 // CHECK: %[[C:.*]] = relay.clip %[[R]] {a_max = 2.480000e+02 : f64, a_min = 1.280000e+02 : f64}
 // CHECK: %[[ZP:.*]] = relay.constant dense<128> : tensor<ui8>
 // CHECK: %[[P:.*]] = relay.nn.pad %[[C]], %[[ZP]]
@@ -219,7 +219,7 @@ relay.func @clips_and_pad(%x: tensor<1x1x2x2xui8>) -> tensor<1x1x4x4xui8> {
 // Tests that the scales and zero points may be computed from constants (as
 // ONNX exports cast their zero points) and are read as constants.
 // CHECK-LABEL: relay.func @computed_parameters
-// CHECK: relay.nn.max_pool2d %arg0
+// CHECK: relay.nn.max_pool2d %x
 // CHECK-NOT: relay.qnn
 relay.func @computed_parameters(%x: tensor<1x1x4x4xui8>) -> tensor<1x1x2x2xui8> {
   %s = relay.constant dense<0.5> : tensor<f32>
@@ -261,7 +261,7 @@ relay.func @stays_in_float(%x: tensor<1x1x4x4xi8>, %runtime: tensor<f32>) -> tup
 // qnn.dense on the weight transposed to [N, K], per channel along N.
 // CHECK-LABEL: relay.func @matmul
 // CHECK: %[[T:.*]] = relay.transpose %{{.*}} {axes = array<i64: 1, 0>} : (tensor<4x2xi8>) -> tensor<2x4xi8>
-// CHECK: %[[D:.*]] = relay.qnn.dense %arg0, %[[T]], {{.*}} -> tensor<1x2xi32>
+// CHECK: %[[D:.*]] = relay.qnn.dense %x, %[[T]], {{.*}} -> tensor<1x2xi32>
 // CHECK: relay.qnn.requantize %[[D]], {{.*}} {axis = 1 : i64, out_dtype = i8}
 relay.func @matmul(%x: tensor<1x4xi8>) -> tensor<1x2xi8> {
   %sx = relay.constant dense<0.5> : tensor<f32>
@@ -284,8 +284,8 @@ relay.func @matmul(%x: tensor<1x4xi8>) -> tensor<1x2xi8> {
 // on the integers, broadcast_to keeping its parameters, into int32 at the
 // product of the scales.
 // CHECK-LABEL: relay.func @batch_matmul
-// CHECK: %[[B:.*]] = relay.broadcast_to %arg1 {{.*}} : (tensor<1x8x3xi8>) -> tensor<2x8x3xi8>
-// CHECK: %[[M:.*]] = relay.qnn.batch_matmul %arg0, %[[B]], {{.*}} {out_dtype = i32} : (tensor<2x4x8xui8>, tensor<2x8x3xi8>, {{.*}}) -> tensor<2x4x3xi32>
+// CHECK: %[[B:.*]] = relay.broadcast_to %y {{.*}} : (tensor<1x8x3xi8>) -> tensor<2x8x3xi8>
+// CHECK: %[[M:.*]] = relay.qnn.batch_matmul %x, %[[B]], {{.*}} {out_dtype = i32} : (tensor<2x4x8xui8>, tensor<2x8x3xi8>, {{.*}}) -> tensor<2x4x3xi32>
 // CHECK: %[[S:.*]] = relay.constant dense<1.250000e-01> : tensor<f32>
 // CHECK: relay.qnn.requantize %[[M]], %[[S]], {{.*}} {out_dtype = i8}
 // CHECK-NOT: relay.nn.batch_matmul
@@ -329,9 +329,9 @@ relay.func @batch_matmul_per_channel(%x: tensor<1x4x8xi8>) -> tensor<1x4x2xi8> {
 // that a transpose and a reshape before it keep their operand's
 // parameters (no requantize between them).
 // CHECK-LABEL: relay.func @transpose_reshape_subtract
-// CHECK: %[[T:.*]] = relay.transpose %arg0 {axes = array<i64: 1, 0>} : (tensor<2x3xi8>) -> tensor<3x2xi8>
+// CHECK: %[[T:.*]] = relay.transpose %a {axes = array<i64: 1, 0>} : (tensor<2x3xi8>) -> tensor<3x2xi8>
 // CHECK: %[[R:.*]] = relay.reshape %[[T]] {{.*}} : (tensor<3x2xi8>) -> tensor<6xi8>
-// CHECK: %[[S:.*]] = relay.qnn.subtract %[[R]], %arg1, {{.*}} -> tensor<6xi8>
+// CHECK: %[[S:.*]] = relay.qnn.subtract %[[R]], %b, {{.*}} -> tensor<6xi8>
 // CHECK-NEXT: relay.return %[[S]]
 relay.func @transpose_reshape_subtract(%a: tensor<2x3xi8>, %b: tensor<6xi8>) -> tensor<6xi8> {
   %s = relay.constant dense<0.5> : tensor<f32>
@@ -352,7 +352,7 @@ relay.func @transpose_reshape_subtract(%a: tensor<2x3xi8>, %b: tensor<6xi8>) -> 
 // integers: x + 1 on int8 at scale 1 is table[i] = min(i - 128 + 1, 127)
 // (-127 = 0x81, ..., 127 = 0x7F twice), read at x - (-128).
 // CHECK-LABEL: relay.func @table_add_constant
-// CHECK: %[[I:.*]] = relay.cast %arg0 {dtype = i32} : (tensor<2x3xi8>) -> tensor<2x3xi32>
+// CHECK: %[[I:.*]] = relay.cast %x {dtype = i32} : (tensor<2x3xi8>) -> tensor<2x3xi32>
 // CHECK: %[[LO:.*]] = relay.constant dense<-128> : tensor<i32>
 // CHECK: %[[IDX:.*]] = relay.subtract %[[I]], %[[LO]]
 // CHECK: %[[T:.*]] = relay.constant dense<"0x818283{{[0-9A-F]*}}7C7D7E7F7F"> : tensor<256xi8>
@@ -377,7 +377,7 @@ relay.func @table_add_constant(%x: tensor<2x3xi8>) -> tensor<2x3xi8> {
 // offset) each become one table; constants broadcast to the tensor's shape
 // count as scalars when all their elements are equal.
 // CHECK-LABEL: relay.func @table_hardswish_sigmoid
-// CHECK: %[[I:.*]] = relay.cast %arg0 {dtype = i32}
+// CHECK: %[[I:.*]] = relay.cast %x {dtype = i32}
 // CHECK: %[[T:.*]] = relay.constant dense<{{.*}}> : tensor<256xui8>
 // CHECK: %[[H:.*]] = relay.take %[[T]], %[[I]] {mode = "fast"} : (tensor<256xui8>, tensor<1x4xi32>) -> tensor<1x4xui8>
 // CHECK: %[[I2:.*]] = relay.cast %[[H]] {dtype = i32}
@@ -410,7 +410,7 @@ relay.func @table_hardswish_sigmoid(%x: tensor<1x4xui8>) -> tensor<1x4xui8> {
 
 // Tests that a relu alone is not a table: the integer clip is exact.
 // CHECK-LABEL: relay.func @relu_not_table
-// CHECK: relay.nn.relu %arg0
+// CHECK: relay.nn.relu %x
 // CHECK-NOT: relay.take
 relay.func @relu_not_table(%x: tensor<4xi8>) -> tensor<4xi8> {
   %s = relay.constant dense<0.5> : tensor<f32>
@@ -427,7 +427,7 @@ relay.func @relu_not_table(%x: tensor<4xi8>) -> tensor<4xi8> {
 // qnn.mul at the quantize's parameters (the squeeze-and-excitation gate of
 // MobileNet-V3, broadcast over H and W).
 // CHECK-LABEL: relay.func @mul_at_root
-// CHECK: %[[M:.*]] = relay.qnn.mul %arg0, %arg1, {{.*}} : (tensor<1x2x3x3xui8>, tensor<1x2x1x1xui8>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<1x2x3x3xui8>
+// CHECK: %[[M:.*]] = relay.qnn.mul %x, %g, {{.*}} : (tensor<1x2x3x3xui8>, tensor<1x2x1x1xui8>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<1x2x3x3xui8>
 // CHECK: relay.return %[[M]]
 // CHECK-NOT: relay.multiply
 relay.func @mul_at_root(%x: tensor<1x2x3x3xui8>, %g: tensor<1x2x1x1xui8>) -> tensor<1x2x3x3xui8> {
@@ -451,16 +451,16 @@ relay.func @mul_at_root(%x: tensor<1x2x3x3xui8>, %g: tensor<1x2x1x1xui8>) -> ten
 // scale: x * 2 at scale 0.5 is x at scale 1, the quantize's own, so
 // nothing is requantized.
 // CHECK-LABEL: relay.func @mul_int32
-// CHECK: %[[A:.*]] = relay.cast %arg0 {dtype = i32}
+// CHECK: %[[A:.*]] = relay.cast %x {dtype = i32}
 // CHECK: %[[ZA:.*]] = relay.constant dense<1> : tensor<i32>
 // CHECK: %[[CA:.*]] = relay.subtract %[[A]], %[[ZA]]
-// CHECK: %[[B:.*]] = relay.cast %arg1 {dtype = i32}
+// CHECK: %[[B:.*]] = relay.cast %y {dtype = i32}
 // CHECK: %[[M:.*]] = relay.multiply %[[CA]], %[[B]] : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
 // CHECK: %[[R:.*]] = relay.nn.relu %[[M]]
 // CHECK: %[[S:.*]] = relay.constant dense<1.250000e-01> : tensor<f32>
 // CHECK: %[[Q:.*]] = relay.qnn.requantize %[[R]], %[[S]]
 // CHECK-LABEL: relay.func @mul_constant
-// CHECK-NEXT: relay.return %arg0 : tensor<4xi8>
+// CHECK-NEXT: relay.return %x : tensor<4xi8>
 relay.func @mul_int32(%x: tensor<4xi8>, %y: tensor<4xi8>) -> tensor<4xi8> {
   %sx = relay.constant dense<0.5> : tensor<f32>
   %zx = relay.constant dense<1> : tensor<i32>
@@ -491,11 +491,11 @@ relay.func @mul_constant(%x: tensor<4xi8>) -> tensor<4xi8> {
 // qnn.concatenate at the quantize's parameters (tuples of the inputs'
 // scales and zero points).
 // CHECK-LABEL: relay.func @concat_same
-// CHECK: %[[T:.*]] = relay.tuple(%arg0, %arg1
+// CHECK: %[[T:.*]] = relay.tuple(%x, %y
 // CHECK: %[[C:.*]] = relay.concatenate %[[T]] {axis = 1 : i64} : (tuple<tensor<1x2xi8>, tensor<1x3xi8>>) -> tensor<1x5xi8>
 // CHECK: relay.return %[[C]]
 // CHECK-LABEL: relay.func @concat_different
-// CHECK: %[[D:.*]] = relay.tuple(%arg0, %arg1
+// CHECK: %[[D:.*]] = relay.tuple(%x, %y
 // CHECK: %[[S:.*]] = relay.tuple(
 // CHECK: %[[Z:.*]] = relay.tuple(
 // CHECK: %[[C:.*]] = relay.qnn.concatenate %[[D]], %[[S]], %[[Z]], {{.*}} {axis = -1 : i64}

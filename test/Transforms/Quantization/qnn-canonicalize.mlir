@@ -69,7 +69,7 @@ relay.func @requantize_per_channel(%x: tensor<2x3xi32>) -> tensor<2x3xi8> {
 // CHECK-DAG: %[[HALF:.*]] = relay.constant dense<{{\[\[}}8, 4, 2]]> : tensor<1x3xi32>
 // CHECK-DAG: %[[C32:.*]] = relay.constant dense<32> : tensor<i64>
 // CHECK-DAG: %[[M:.*]] = relay.constant dense<1374389504> : tensor<1x3xi64>
-// CHECK: %[[X:.*]] = relay.cast %arg0 {dtype = i64}
+// CHECK: %[[X:.*]] = relay.cast %x {dtype = i64}
 // CHECK: %[[P:.*]] = relay.multiply %[[X]], %[[M]]
 // CHECK: %[[HI:.*]] = relay.right_shift %[[P]], %[[C32]]
 // CHECK: %[[HI32:.*]] = relay.cast %[[HI]] {dtype = i32}
@@ -135,11 +135,11 @@ relay.func @conv2d(%x: tensor<1x2x4x4xi8>, %w: tensor<3x2x3x3xi8>) -> tuple<tens
   %z0 = relay.constant dense<0> : tensor<i32>
   %zx = relay.constant dense<4> : tensor<i32>
   %zw = relay.constant dense<[1, 0, -1]> : tensor<3xi32>
-  // CHECK: relay.nn.conv2d %arg0, %arg1 {{{.*}}out_dtype = i32{{.*}}} : (tensor<1x2x4x4xi8>, tensor<3x2x3x3xi8>) -> tensor<1x3x2x2xi32>
+  // CHECK: relay.nn.conv2d %x, %w {{{.*}}out_dtype = i32{{.*}}} : (tensor<1x2x4x4xi8>, tensor<3x2x3x3xi8>) -> tensor<1x3x2x2xi32>
   %a = relay.qnn.conv2d %x, %w, %z0, %z0, %s, %s : (tensor<1x2x4x4xi8>, tensor<3x2x3x3xi8>, tensor<i32>, tensor<i32>, tensor<f32>, tensor<f32>) -> tensor<1x3x2x2xi32>
-  // CHECK: %[[XI:.*]] = relay.cast %arg0 {dtype = i32}
+  // CHECK: %[[XI:.*]] = relay.cast %x {dtype = i32}
   // CHECK: %[[XS:.*]] = relay.subtract %[[XI]], %{{.*}} : (tensor<1x2x4x4xi32>, tensor<i32>)
-  // CHECK: %[[WI:.*]] = relay.cast %arg1 {dtype = i32}
+  // CHECK: %[[WI:.*]] = relay.cast %w {dtype = i32}
   // CHECK: %[[WS:.*]] = relay.subtract %[[WI]], %{{.*}} : (tensor<3x2x3x3xi32>, tensor<3x1x1x1xi32>)
   // CHECK: relay.nn.conv2d %[[XS]], %[[WS]]
   %b = relay.qnn.conv2d %x, %w, %zx, %zw, %s, %s : (tensor<1x2x4x4xi8>, tensor<3x2x3x3xi8>, tensor<i32>, tensor<3xi32>, tensor<f32>, tensor<f32>) -> tensor<1x3x2x2xi32>
@@ -154,7 +154,7 @@ relay.func @conv2d(%x: tensor<1x2x4x4xi8>, %w: tensor<3x2x3x3xi8>) -> tuple<tens
 // output's weight sum.
 // CHECK-LABEL: relay.func @dense_u8_s8
 // CHECK: %[[XS:.*]] = relay.cast %{{.*}} {dtype = i8} : (tensor<2x5xi32>) -> tensor<2x5xi8>
-// CHECK: %[[P:.*]] = relay.nn.dense %[[XS]], %arg1 {{{.*}}out_dtype = i32{{.*}}} : (tensor<2x5xi8>, tensor<3x5xi8>) -> tensor<2x3xi32>
+// CHECK: %[[P:.*]] = relay.nn.dense %[[XS]], %w {{{.*}}out_dtype = i32{{.*}}} : (tensor<2x5xi8>, tensor<3x5xi8>) -> tensor<2x3xi32>
 // CHECK: %[[S:.*]] = relay.sum %{{.*}} {axis = array<i64: 1>} : (tensor<3x5xi32>) -> tensor<3xi32>
 // CHECK: %[[K:.*]] = relay.multiply %[[S]], %{{.*}} : (tensor<3xi32>, tensor<i32>)
 // CHECK: relay.add %[[P]], %[[K]] : (tensor<2x3xi32>, tensor<3xi32>) -> tensor<2x3xi32>
@@ -172,9 +172,9 @@ relay.func @dense_u8_s8(%x: tensor<2x5xui8>, %w: tensor<3x5xi8>) -> tensor<2x3xi
 // zero points 0 stays on its int8 operands, and a uint8 input's zero
 // point 128 takes the shifted int8 product.
 // CHECK-LABEL: relay.func @cast_zero_points
-// CHECK: relay.nn.dense %arg0, %arg1 {{{.*}}out_dtype = i32{{.*}}} : (tensor<2x5xi8>, tensor<3x5xi8>) -> tensor<2x3xi32>
+// CHECK: relay.nn.dense %x, %w {{{.*}}out_dtype = i32{{.*}}} : (tensor<2x5xi8>, tensor<3x5xi8>) -> tensor<2x3xi32>
 // CHECK: %[[XS:.*]] = relay.cast %{{.*}} {dtype = i8} : (tensor<2x5xi32>) -> tensor<2x5xi8>
-// CHECK: relay.nn.dense %[[XS]], %arg1 {{{.*}}out_dtype = i32{{.*}}} : (tensor<2x5xi8>, tensor<3x5xi8>) -> tensor<2x3xi32>
+// CHECK: relay.nn.dense %[[XS]], %w {{{.*}}out_dtype = i32{{.*}}} : (tensor<2x5xi8>, tensor<3x5xi8>) -> tensor<2x3xi32>
 relay.func @cast_zero_points(%x: tensor<2x5xi8>, %w: tensor<3x5xi8>, %u: tensor<2x5xui8>) -> tuple<tensor<2x3xi32>, tensor<2x3xi32>> {
   %s = relay.constant dense<0.1> : tensor<f32>
   %z8 = relay.constant dense<0> : tensor<i8>
@@ -194,7 +194,7 @@ relay.func @add(%a: tensor<4xi8>, %b: tensor<4xi8>) -> tensor<4xi8> {
   %s1 = relay.constant dense<0.1> : tensor<f32>
   %s2 = relay.constant dense<0.3> : tensor<f32>
   %z = relay.constant dense<1> : tensor<i32>
-  // CHECK: %[[L:.*]] = relay.cast %arg0 {dtype = i32}
+  // CHECK: %[[L:.*]] = relay.cast %a {dtype = i32}
   // CHECK: relay.right_shift
   // CHECK: %[[R:.*]] = relay.cast %{{.*}} {dtype = i32}
   // CHECK: %[[SUM:.*]] = relay.add %[[L]], %[[R]]
@@ -207,11 +207,11 @@ relay.func @add(%a: tensor<4xi8>, %b: tensor<4xi8>) -> tensor<4xi8> {
 // the identity.
 // CHECK-LABEL: relay.func @simulated_quantize
 relay.func @simulated_quantize(%x: tensor<4xf32>, %s: tensor<f32>, %lo: tensor<f32>, %hi: tensor<f32>) -> tensor<4xf32> {
-  // CHECK: %[[D:.*]] = relay.divide %arg0, %arg1
-  // CHECK: %[[MIN:.*]] = relay.minimum %[[D]], %arg3
-  // CHECK: %[[MAX:.*]] = relay.maximum %[[MIN]], %arg2
+  // CHECK: %[[D:.*]] = relay.divide %x, %s
+  // CHECK: %[[MIN:.*]] = relay.minimum %[[D]], %hi
+  // CHECK: %[[MAX:.*]] = relay.maximum %[[MIN]], %lo
   // CHECK: %[[R:.*]] = relay.round %[[MAX]]
-  // CHECK: %[[Y:.*]] = relay.multiply %[[R]], %arg1
+  // CHECK: %[[Y:.*]] = relay.multiply %[[R]], %s
   %y = relay.annotation.simulated_quantize %x, %s, %lo, %hi {kind = 2 : i64} : (tensor<4xf32>, tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<4xf32>
   // CHECK-NOT: simulated_quantize
   // CHECK: relay.return %[[Y]]
@@ -225,13 +225,13 @@ relay.func @simulated_quantize(%x: tensor<4xf32>, %s: tensor<f32>, %lo: tensor<f
 // CHECK-LABEL: relay.func @runtime_scale
 relay.func @runtime_scale(%x: tensor<4xi8>, %s: tensor<f32>, %acc: tensor<4xi32>) -> tuple<tensor<4xf32>, tensor<4xi8>, tensor<4xi8>> {
   %z = relay.constant dense<0> : tensor<i32>
-  // CHECK: %[[F:.*]] = relay.cast %arg0 {dtype = f32}
-  // CHECK: relay.multiply %[[F]], %arg1
+  // CHECK: %[[F:.*]] = relay.cast %x {dtype = f32}
+  // CHECK: relay.multiply %[[F]], %s
   %d = relay.qnn.dequantize %x, %s, %z : (tensor<4xi8>, tensor<f32>, tensor<i32>) -> tensor<4xf32>
-  // CHECK: %[[RATIO:.*]] = relay.divide %arg1, %arg1
+  // CHECK: %[[RATIO:.*]] = relay.divide %s, %s
   // CHECK: relay.multiply %{{.*}}, %[[RATIO]]
   %f = relay.qnn.requantize %acc, %s, %z, %s, %z {compute_dtype = "float32"} : (tensor<4xi32>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<4xi8>
-  // CHECK: relay.qnn.requantize %arg2, %arg1, %{{.*}}, %arg1, %{{.*}} :
+  // CHECK: relay.qnn.requantize %acc, %s, %{{.*}}, %s, %{{.*}} :
   %r = relay.qnn.requantize %acc, %s, %z, %s, %z : (tensor<4xi32>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<4xi8>
   %t = relay.tuple(%d, %f, %r : tensor<4xf32>, tensor<4xi8>, tensor<4xi8>)
   relay.return %t : tuple<tensor<4xf32>, tensor<4xi8>, tensor<4xi8>>

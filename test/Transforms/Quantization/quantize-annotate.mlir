@@ -7,7 +7,7 @@
 // max pooling takes it as an input, and sigmoid (no rule) reads the result
 // through an input quantization. Inputs clip at +-127 (8 bits).
 // CHECK-LABEL: relay.func @main
-// CHECK: %[[C0:.*]] = relay.nn.conv2d %arg0, %{{.*}} : (tensor<1x2x4x4xf32>
+// CHECK: %[[C0:.*]] = relay.nn.conv2d %x, %{{.*}} : (tensor<1x2x4x4xf32>
 // CHECK: %[[X:.*]] = relay.annotation.simulated_quantize %[[C0]], %{{.*}}, %{{.*}}, %{{.*}} {kind = 1 : i64}
 // CHECK: %[[W:.*]] = relay.annotation.simulated_quantize %{{.*}} {kind = 2 : i64} : (tensor<3x2x1x1xf32>
 // CHECK: %[[C1:.*]] = relay.nn.conv2d %[[X]], %[[W]]
@@ -20,7 +20,7 @@
 // CHECK: relay.sigmoid %[[PQ]]
 // NOSKIP-LABEL: relay.func @main
 // NOSKIP: relay.constant dense<-3.100000e+01>
-// NOSKIP: relay.annotation.simulated_quantize %arg0, {{.*}} {kind = 1 : i64}
+// NOSKIP: relay.annotation.simulated_quantize %x, {{.*}} {kind = 1 : i64}
 // NOSKIP: relay.annotation.simulated_quantize {{.*}} {kind = 2 : i64} : (tensor<2x2x1x1xf32>
 relay.func @main(%x: tensor<1x2x4x4xf32>) -> tensor<1x3x2x2xf32> {
   %w0 = relay.constant dense<0.5> : tensor<2x2x1x1xf32>

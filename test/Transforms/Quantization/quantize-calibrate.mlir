@@ -16,11 +16,11 @@ relay.func @scales(%x: tensor<4xf32>) -> tensor<4xf32> {
   // CHECK-DAG: %[[S:.*]] = relay.constant dense<6.250000e-02> : tensor<f32>
   // CHECK-DAG: %[[LO:.*]] = relay.constant dense<-1.270000e+02> : tensor<f32>
   // CHECK-DAG: %[[HI:.*]] = relay.constant dense<1.270000e+02> : tensor<f32>
-  // CHECK: relay.annotation.simulated_quantize %arg0, %[[S]], %[[LO]], %[[HI]] {kind = 1 : i64}
+  // CHECK: relay.annotation.simulated_quantize %x, %[[S]], %[[LO]], %[[HI]] {kind = 1 : i64}
   // MAX-DAG: %[[S:.*]] = relay.constant dense<5.000000e-01> : tensor<f32>
   // MAX-DAG: %[[LO:.*]] = relay.constant dense<-7.000000e+00> : tensor<f32>
   // MAX-DAG: %[[HI:.*]] = relay.constant dense<7.000000e+00> : tensor<f32>
-  // MAX: relay.annotation.simulated_quantize %arg0, %[[S]], %[[LO]], %[[HI]] {kind = 1 : i64}
+  // MAX: relay.annotation.simulated_quantize %x, %[[S]], %[[LO]], %[[HI]] {kind = 1 : i64}
   %q = relay.annotation.simulated_quantize %x, %one, %lo, %hi {kind = 1 : i64} : (tensor<4xf32>, tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<4xf32>
   // CHECK: %[[WS:.*]] = relay.constant dense<1.562500e-02> : tensor<f32>
   // CHECK: relay.annotation.simulated_quantize %{{.*}}, %[[WS]], {{.*}} {kind = 2 : i64}

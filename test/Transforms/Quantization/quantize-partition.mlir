@@ -5,7 +5,7 @@
 // the int32 layer in @quantized_main, the
 // dequantization in @dequantize_outputs, and @main calling them in turn.
 // CHECK-LABEL: relay.func @main
-// CHECK: %[[Q:.*]] = relay.call @quantize_inputs(%arg0)
+// CHECK: %[[Q:.*]] = relay.call @quantize_inputs(%x)
 // CHECK: %[[F:.*]] = relay.tuple_get %[[Q]][0]
 // CHECK: %[[M:.*]] = relay.call @quantized_main(%[[F]]) : (tensor<4xi32>) -> tensor<4xi32>
 // CHECK: %[[D:.*]] = relay.call @dequantize_outputs(%[[M]])

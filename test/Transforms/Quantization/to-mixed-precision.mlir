@@ -14,12 +14,12 @@
 // The f32 weights, unused after, are gone.
 // CHECK-LABEL: relay.func @dense
 // CHECK-NOT: tensor<1x4xf32>
-// CHECK-DAG: %[[X:.*]] = relay.cast %arg0 {dtype = bf16} : (tensor<2x4xf32>) -> tensor<2x4xbf16>
+// CHECK-DAG: %[[X:.*]] = relay.cast %x {dtype = bf16} : (tensor<2x4xf32>) -> tensor<2x4xbf16>
 // CHECK-DAG: %[[W:.*]] = relay.constant dense<{{\[}}[1.000980e-01, 8.000000e+00, -2.500000e-01, 3.000000e+00]]> : tensor<1x4xbf16>
 // CHECK: %[[D:.*]] = relay.nn.dense %[[X]], %[[W]] {out_dtype = f32} : (tensor<2x4xbf16>, tensor<1x4xbf16>) -> tensor<2x1xf32>
 // CHECK: relay.nn.relu %[[D]] : (tensor<2x1xf32>) -> tensor<2x1xf32>
 // F16-LABEL: relay.func @dense
-// F16: relay.cast %arg0 {dtype = f16}
+// F16: relay.cast %x {dtype = f16}
 // F16: relay.constant {{.*}} : tensor<1x4xf16>
 // F16: relay.nn.dense {{.*}} {out_dtype = f32} : (tensor<2x4xf16>, tensor<1x4xf16>) -> tensor<2x1xf32>
 // TEXT: %0 = cast(%x, dtype="bfloat16");

@@ -12,12 +12,12 @@
 // REFINE-SAME: -> tuple<tensor<3x2xf32>, tensor<2x2xi32>, tensor<4x3xf32>, tensor<1x3xf32>, tensor<2x2xf32>, tensor<4xf32>>
 // CHECK-NOT: relay.dyn.
 // CHECK-NOT: relay.arange
-// CHECK: relay.reshape %arg0 {newshape = array<i64: 3, 2>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+// CHECK: relay.reshape %x {newshape = array<i64: 3, 2>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
 // CHECK: relay.add {{.*}} : (tensor<3x2xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>
 // CHECK: relay.full {{.*}}shape = array<i64: 2, 2>{{.*}} -> tensor<2x2xi32>
-// CHECK: relay.tile %arg0 {reps = array<i64: 2, 1>}
-// CHECK: relay.strided_slice %arg0 {begin = array<i64: 1, 0>, end = array<i64: 2, 3>, {{.*}}strides = array<i64: 1, 1>}
-// CHECK: relay.topk %arg0 {{{.*}}k = 2 : i64{{.*}}} : (tensor<2x3xf32>) -> tensor<2x2xf32>
+// CHECK: relay.tile %x {reps = array<i64: 2, 1>}
+// CHECK: relay.strided_slice %x {begin = array<i64: 1, 0>, end = array<i64: 2, 3>, {{.*}}strides = array<i64: 1, 1>}
+// CHECK: relay.topk %x {{{.*}}k = 2 : i64{{.*}}} : (tensor<2x3xf32>) -> tensor<2x2xf32>
 // CHECK: relay.constant dense<[0.000000e+00, 5.000000e-01, 1.000000e+00, 1.500000e+00]> : tensor<4xf32>
 relay.func @constants(%x: tensor<2x3xf32>) -> tuple<tensor<?x?xf32>, tensor<?x?xi32>, tensor<?x?xf32>, tensor<?x?xf32>, tensor<2x?xf32>, tensor<?xf32>> {
   %s = relay.constant dense<[3, 2]> : tensor<2xi64>
@@ -50,13 +50,13 @@ relay.func @constants(%x: tensor<2x3xf32>) -> tuple<tensor<?x?xf32>, tensor<?x?x
 // first, a shape computed from a static type (shape_of) is a constant and
 // the reshape is made static.
 // CHECK-LABEL: relay.func @runtime(
-// CHECK: relay.dyn.reshape %arg0, %arg1
+// CHECK: relay.dyn.reshape %x, %s
 // CHECK: relay.dyn.topk
-// CHECK: relay.dyn.reshape %arg0, %{{.*}}
+// CHECK: relay.dyn.reshape %x, %{{.*}}
 // FOLDED-LABEL: relay.func @runtime(
-// FOLDED: relay.dyn.reshape %arg0, %arg1
+// FOLDED: relay.dyn.reshape %x, %s
 // FOLDED: relay.dyn.topk
-// FOLDED: relay.reshape %arg0 {newshape = array<i64: 2, 3>}
+// FOLDED: relay.reshape %x {newshape = array<i64: 2, 3>}
 relay.func @runtime(%x: tensor<2x3xf32>, %s: tensor<2xi64>, %y: tensor<100xf32>) -> tuple<tensor<?x?xf32>, tensor<?xf32>, tensor<?x?xf32>> {
   %r = relay.dyn.reshape %x, %s : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<?x?xf32>
   %k = relay.constant dense<80> : tensor<i64>
@@ -75,8 +75,8 @@ relay.func @runtime(%x: tensor<2x3xf32>, %s: tensor<2xi64>, %y: tensor<100xf32>)
 // CHECK-LABEL: relay.func private @callee(
 // CHECK-SAME: -> tensor<3x2xf32>
 // CHECK-LABEL: relay.func @caller(
-// CHECK: relay.call @callee(%arg0) : (tensor<2x3xf32>) -> tensor<3x2xf32>
-// CHECK: relay.if %arg1 : tensor<i1> -> tensor<?xf32>
+// CHECK: relay.call @callee(%x) : (tensor<2x3xf32>) -> tensor<3x2xf32>
+// CHECK: relay.if %c : tensor<i1> -> tensor<?xf32>
 // CHECK: relay.reshape {{.*}} -> tensor<6xf32>
 // CHECK: } else {
 relay.func private @callee(%x: tensor<2x3xf32>) -> tensor<?x?xf32> {
@@ -118,7 +118,7 @@ relay.func @long_range() -> tensor<?xf32> {
 // with its attributes, typed static.
 // CHECK-LABEL: relay.func @resize(
 // CHECK-NOT: relay.dyn.
-// CHECK: relay.image.resize2d %arg0 {coordinate_transformation_mode = "asymmetric", method = "nearest_neighbor", rounding_method = "floor", size = array<i64: 6, 4>} : (tensor<1x2x3x2xf32>) -> tensor<1x2x6x4xf32>
+// CHECK: relay.image.resize2d %x {coordinate_transformation_mode = "asymmetric", method = "nearest_neighbor", rounding_method = "floor", size = array<i64: 6, 4>} : (tensor<1x2x3x2xf32>) -> tensor<1x2x6x4xf32>
 relay.func @resize(%x: tensor<1x2x3x2xf32>) -> tensor<1x2x?x?xf32> {
   %s = relay.constant dense<[6, 4]> : tensor<2xi64>
   %r = relay.dyn.image.resize2d %x, %s {method = "nearest_neighbor", coordinate_transformation_mode = "asymmetric", rounding_method = "floor"} : (tensor<1x2x3x2xf32>, tensor<2xi64>) -> tensor<1x2x?x?xf32>
@@ -137,15 +137,15 @@ relay.func @resize(%x: tensor<1x2x3x2xf32>) -> tensor<1x2x?x?xf32> {
 // REFINE-NOT: relay.dyn.zeros
 // REFINE: relay.zeros {shape = array<i64: 2, 3>}
 // REFINE: relay.ones {dtype = i32, shape = array<i64: 4>}
-// REFINE: relay.broadcast_to %arg0 {shape = array<i64: 2, 2, 3>}
-// REFINE: relay.nn.pad %arg0, %{{.*}} {pad_mode = "edge", pad_width = array<i64: 0, 1, 2, 1>}
+// REFINE: relay.broadcast_to %x {shape = array<i64: 2, 2, 3>}
+// REFINE: relay.nn.pad %x, %{{.*}} {pad_mode = "edge", pad_width = array<i64: 0, 1, 2, 1>}
 // REFINE: relay.squeeze %{{.*}} {axis = array<i64: 0>}
-// REFINE: relay.expand_dims %arg0 {axis = 1 : i64, num_newaxis = 2 : i64}
+// REFINE: relay.expand_dims %x {axis = 1 : i64, num_newaxis = 2 : i64}
 // REFINE: relay.one_hot %{{.*}} {axis = 0 : i64, depth = 3 : i64, dtype = f32}
 // REFINE: relay.sparse_to_dense %{{.*}} {output_shape = array<i64: 3, 2>}
 // REFINE: relay.nn.upsampling %{{.*}} {method = "bilinear", scale_h = 2.000000e+00 : f64, scale_w = 3.000000e+00 : f64}
 // REFINE: relay.nn.upsampling3d %{{.*}} {scale_d = 2.000000e+00 : f64} : (tensor<1x1x2x2x2xf32>) -> tensor<1x1x4x2x2xf32>
-// REFINE: relay.dyn.nn.pad %arg0
+// REFINE: relay.dyn.nn.pad %x
 relay.func @more(%x: tensor<2x3xf32>, %v: tensor<1x3xf32>, %i: tensor<4xi32>) -> tuple<tensor<?x?xf32>, tensor<?xi32>, tensor<?x?x?xf32>, tensor<?x?xf32>, tensor<?xf32>, tensor<?x?x?x?xf32>, tensor<?x4xf32>, tensor<?x?xf32>, tensor<1x1x?x?xf32>, tensor<1x1x?x?x?xf32>, tensor<?x?xf32>> {
   %s23 = relay.constant dense<[2, 3]> : tensor<2xi64>
   %z = relay.dyn.zeros %s23 : (tensor<2xi64>) -> tensor<?x?xf32>

@@ -172,8 +172,8 @@ relay.func @partial_taps(%x: tensor<1x8x28x28xf32>, %w: tensor<4x8x3x3xf32>) -> 
 // (through a reshape) applies to the gathered elements: Mask R-CNN's
 // sigmoid of every class's mask, of which one per detection is kept.
 // CHECK-LABEL: relay.func @sink_sigmoid
-// CHECK: %[[R:.*]] = relay.reshape %arg0 {{.*}} : (tensor<?x91x28x28xf32>) -> tensor<?x784xf32>
-// CHECK: %[[T:.*]] = relay.take %[[R]], %arg1 {{.*}} -> tensor<?x784xf32>
+// CHECK: %[[R:.*]] = relay.reshape %x {{.*}} : (tensor<?x91x28x28xf32>) -> tensor<?x784xf32>
+// CHECK: %[[T:.*]] = relay.take %[[R]], %i {{.*}} -> tensor<?x784xf32>
 // CHECK: %[[S:.*]] = relay.sigmoid %[[T]] : (tensor<?x784xf32>) -> tensor<?x784xf32>
 // CHECK: relay.return %[[S]]
 relay.func @sink_sigmoid(%x: tensor<?x91x28x28xf32>, %i: tensor<?xi64>) -> tensor<?x784xf32> {
@@ -189,10 +189,10 @@ relay.func @sink_sigmoid(%x: tensor<?x91x28x28xf32>, %i: tensor<?xi64>) -> tenso
 // elements or more (an embedding's rows taken more often than there are),
 // and before one that shares its result with another use.
 // CHECK-LABEL: relay.func @keep_unary
-// CHECK: %[[E:.*]] = relay.exp %arg0
-// CHECK: relay.take %[[E]], %arg1
-// CHECK: %[[N:.*]] = relay.tanh %arg0
-// CHECK: relay.take %[[N]], %arg2
+// CHECK: %[[E:.*]] = relay.exp %x
+// CHECK: relay.take %[[E]], %i
+// CHECK: %[[N:.*]] = relay.tanh %x
+// CHECK: relay.take %[[N]], %j
 // CHECK: relay.add %{{.*}}, %[[N]]
 relay.func @keep_unary(%x: tensor<4x3xf32>, %i: tensor<6xi64>, %j: tensor<2xi64>) -> tuple<tensor<6x3xf32>, tensor<4x3xf32>> {
   %e = relay.exp %x : (tensor<4x3xf32>) -> tensor<4x3xf32>
@@ -235,7 +235,7 @@ relay.func @bias_relu_above_layout(%x: tensor<16x64x8x8xf32>, %b: tensor<64xf32>
 // bias_add's axis follows its dimension the same way.
 // CHECK-LABEL: relay.func @constant_above_transpose(
 // CHECK-DAG: %[[C:.*]] = relay.constant dense<{{\[\[\[}}2.000000e+00, 6.000000e+00]]]> : tensor<1x1x2xf32>
-// CHECK: %[[M:.*]] = relay.multiply %arg0, %[[C]] : (tensor<3x4x2xf32>, tensor<1x1x2xf32>) -> tensor<3x4x2xf32>
+// CHECK: %[[M:.*]] = relay.multiply %x, %[[C]] : (tensor<3x4x2xf32>, tensor<1x1x2xf32>) -> tensor<3x4x2xf32>
 // CHECK: relay.transpose %[[M]] {axes = array<i64: 2, 0, 1>} : (tensor<3x4x2xf32>) -> tensor<2x3x4xf32>
 relay.func @constant_above_transpose(%x: tensor<3x4x2xf32>) -> tensor<2x3x4xf32> {
   %c = relay.constant dense<[[[1.0]], [[3.0]]]> : tensor<2x1x1xf32>
@@ -247,7 +247,7 @@ relay.func @constant_above_transpose(%x: tensor<3x4x2xf32>) -> tensor<2x3x4xf32>
 }
 
 // CHECK-LABEL: relay.func @bias_axis_moves(
-// CHECK: relay.nn.bias_add %arg0, %arg1 {axis = 2 : i64} : (tensor<3x4x2xf32>, tensor<2xf32>) -> tensor<3x4x2xf32>
+// CHECK: relay.nn.bias_add %x, %b {axis = 2 : i64} : (tensor<3x4x2xf32>, tensor<2xf32>) -> tensor<3x4x2xf32>
 // CHECK: relay.transpose
 relay.func @bias_axis_moves(%x: tensor<3x4x2xf32>, %b: tensor<2xf32>) -> tensor<2x3x4xf32> {
   %t = relay.transpose %x {axes = array<i64: 2, 0, 1>} : (tensor<3x4x2xf32>) -> tensor<2x3x4xf32>
@@ -262,10 +262,10 @@ relay.func @bias_axis_moves(%x: tensor<3x4x2xf32>, %b: tensor<2xf32>) -> tensor<
 // addition), or where the reshape merges dimensions (the constant has no
 // layout on the other side).
 // CHECK-LABEL: relay.func @layout_stays(
-// CHECK: %[[T:.*]] = relay.transpose %arg0
+// CHECK: %[[T:.*]] = relay.transpose %x
 // CHECK: relay.nn.relu %[[T]]
-// CHECK: relay.add %[[T]], %arg1
-// CHECK: %[[R:.*]] = relay.reshape %arg2 {{.*}} -> tensor<12x2xf32>
+// CHECK: relay.add %[[T]], %y
+// CHECK: %[[R:.*]] = relay.reshape %z {{.*}} -> tensor<12x2xf32>
 // CHECK: relay.add %[[R]], %{{.*}} : (tensor<12x2xf32>, tensor<12x1xf32>)
 relay.func @layout_stays(%x: tensor<3x4xf32>, %y: tensor<4x3xf32>, %z: tensor<3x4x2xf32>) -> tuple<tensor<4x3xf32>, tensor<4x3xf32>, tensor<12x2xf32>> {
   %t = relay.transpose %x : (tensor<3x4xf32>) -> tensor<4x3xf32>

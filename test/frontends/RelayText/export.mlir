@@ -15,18 +15,19 @@ relay.data @List[a] {
   relay.ctor @Nil
 }
 
-// CHECK: def @len[a](%x: List[a]) -> int32 {
-// CHECK-NEXT:   let %x1: int32 = match (%x) {
-// CHECK-NEXT:     Cons(_, %x2: List[a]) => {
-// CHECK-NEXT:       let %x3: int32 = @len(%x2);
-// CHECK-NEXT:       %0 = add(%x3, 1);
+// Parameters and pattern variables keep the names they have in the IR.
+// CHECK: def @len[a](%l: List[a]) -> int32 {
+// CHECK-NEXT:   let %x: int32 = match (%l) {
+// CHECK-NEXT:     Cons(_, %rest: List[a]) => {
+// CHECK-NEXT:       let %x1: int32 = @len(%rest);
+// CHECK-NEXT:       %0 = add(%x1, 1);
 // CHECK-NEXT:       %0
 // CHECK-NEXT:     },
 // CHECK-NEXT:     Nil => {
 // CHECK-NEXT:       0
 // CHECK-NEXT:     },
 // CHECK-NEXT:   };
-// CHECK-NEXT:   %x1
+// CHECK-NEXT:   %x
 // CHECK-NEXT: }
 relay.func @len[a](%l: !relay.adt<@List, !relay.tvar<a>>) -> tensor<i32> {
   %r = relay.match %l : !relay.adt<@List, !relay.tvar<a>> -> tensor<i32> {
@@ -44,25 +45,25 @@ relay.func @len[a](%l: !relay.adt<@List, !relay.tvar<a>>) -> tensor<i32> {
   relay.return %r : tensor<i32>
 }
 
-// CHECK: def @main(%x: Tensor[(1, 3, 8, 8), float32], %x1: Tensor[(4, 3, 3, 3), float32]) -> (Tensor[(1, 4, 8, 8), float32], int64) {
-// CHECK-NEXT:   %0 = nn.conv2d(%x, %x1, channels=4, kernel_size=[3, 3], padding=[1, 1]);
+// CHECK: def @main(%x: Tensor[(1, 3, 8, 8), float32], %w: Tensor[(4, 3, 3, 3), float32]) -> (Tensor[(1, 4, 8, 8), float32], int64) {
+// CHECK-NEXT:   %0 = nn.conv2d(%x, %w, channels=4, kernel_size=[3, 3], padding=[1, 1]);
 // CHECK-NEXT:   %1 = nn.pad(%0, 0.5f, pad_width={{\[\[}}0, 0], [0, 0], [1, 1], [1, 1]]);
 // CHECK-NEXT:   %2 = strided_slice(%1, axes=[2, 3], begin=[1, 1], end=[9, 9]);
 // CHECK-NEXT:   %3 = add(%2, meta[relay.Constant][0]);
-// CHECK-NEXT:   let %x2: fn (int64) -> int64 = fn (%x3: int64) -> int64 {
-// CHECK-NEXT:     %4 = equal(%x3, 0i64);
-// CHECK-NEXT:     let %x4: int64 = if (%4) {
+// CHECK-NEXT:   let %x1: fn (int64) -> int64 = fn (%n: int64) -> int64 {
+// CHECK-NEXT:     %4 = equal(%n, 0i64);
+// CHECK-NEXT:     let %x2: int64 = if (%4) {
 // CHECK-NEXT:       1i64
 // CHECK-NEXT:     } else {
-// CHECK-NEXT:       %5 = subtract(%x3, 1i64);
-// CHECK-NEXT:       let %x5: int64 = %x2(%5);
-// CHECK-NEXT:       %6 = multiply(%x3, %x5);
+// CHECK-NEXT:       %5 = subtract(%n, 1i64);
+// CHECK-NEXT:       let %x3: int64 = %x1(%5);
+// CHECK-NEXT:       %6 = multiply(%n, %x3);
 // CHECK-NEXT:       %6
 // CHECK-NEXT:     };
-// CHECK-NEXT:     %x4
+// CHECK-NEXT:     %x2
 // CHECK-NEXT:   };
-// CHECK-NEXT:   let %x6: int64 = %x2(5i64);
-// CHECK-NEXT:   %7 = (%3, %x6);
+// CHECK-NEXT:   let %x4: int64 = %x1(5i64);
+// CHECK-NEXT:   %7 = (%3, %x4);
 // CHECK-NEXT:   %7
 // CHECK-NEXT: }
 // Tests that space_to_batch_nd's paddings and batch_to_space_nd's crops

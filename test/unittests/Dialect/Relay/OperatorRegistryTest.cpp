@@ -133,7 +133,7 @@ TEST_F(ExternalOperatorTest, ParsesPrintsAndInfersTypes) {
   std::string text;
   llvm::raw_string_ostream os(text);
   module->print(os);
-  EXPECT_NE(text.find("relay.my.repeat_rows %arg0 {times = 2 : i64} : "
+  EXPECT_NE(text.find("relay.my.repeat_rows %x {times = 2 : i64} : "
                       "(tensor<3x4xf32>) -> tensor<6x4xf32>"),
             std::string::npos)
       << text;
