@@ -371,6 +371,7 @@ void mlir::relay::registerBuiltinOperators() {
     registerLossRelations();
     registerQnnRelations();
     registerDynamicRelations();
+    registerGradientRelations();
     registerOdsOperators<
 #define GET_OP_LIST
 #include "dialects/relay/RelayOperators.cpp.inc"

@@ -166,6 +166,7 @@ void registerCompositeRelations();
 void registerLossRelations();
 void registerQnnRelations();
 void registerDynamicRelations();
+void registerGradientRelations();
 
 } // namespace mlir::relay
 

@@ -78,6 +78,49 @@ static RelationStatus likeShapeRelation(RelationArgs &args, bool collapse) {
   return args.solve(makeTensor(args.getContext(), like.dims, data.dtype));
 }
 
+/// collapse_sum_to: (data, shape) -> data summed to `shape` (the attribute;
+/// sizes unknown until run time without it).
+static RelationStatus collapseSumToRelation(RelationArgs &args) {
+  TensorInfo data, target;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  READ_TENSOR_OR_RETURN(args, 1, target);
+  if (target.getRank() != 1 || !isa<IntegerType>(target.dtype))
+    return args.fail("expected the shape as a 1-d integer tensor, got " +
+                     typeStr(args.getInput(1)));
+  std::optional<SmallVector<int64_t>> shape = args.getOptionalInts("shape");
+  if (!shape) {
+    if (!target.dims[0].isStatic())
+      return args.fail("needs the rank of the result: a shape attribute or "
+                       "a shape tensor of static length");
+    if (target.dims[0].size > data.getRank())
+      return args.fail("cannot collapse " + typeStr(args.getInput(0)) + " to " +
+                       Twine(target.dims[0].size) + " dimensions");
+    return args.solve(makeTensor(
+        args.getContext(), SmallVector<Dim>(target.dims[0].size), data.dtype));
+  }
+  if (target.dims[0].isStatic() &&
+      target.dims[0].size != static_cast<int64_t>(shape->size()))
+    return args.fail("the shape attribute has " + Twine(shape->size()) +
+                     " values but the shape tensor " +
+                     typeStr(args.getInput(1)) + " has " +
+                     Twine(target.dims[0].size));
+  TensorInfo to;
+  for (int64_t s : *shape) {
+    if (s < 0)
+      return args.fail("shape sizes must not be negative");
+    to.dims.push_back(Dim::of(s));
+  }
+  to.dtype = data.dtype;
+  if (!broadcastsTo(to, data))
+    return args.fail(
+        "cannot collapse " + typeStr(args.getInput(0)) + " to the shape (" +
+        llvm::join(llvm::map_range(*shape,
+                                   [](int64_t s) { return std::to_string(s); }),
+                   ", ") +
+        ")");
+  return args.solve(makeTensor(args.getContext(), to.dims, data.dtype));
+}
+
 /// tile: numpy.tile's shape.
 static RelationStatus tileRelation(RelationArgs &args) {
   TensorInfo data;
@@ -1141,6 +1184,7 @@ void mlir::relay::registerCompositeRelations() {
   registerTypeRelation("CollapseSumLike", [](RelationArgs &args) {
     return likeShapeRelation(args, /*collapse=*/true);
   });
+  registerTypeRelation("CollapseSumTo", collapseSumToRelation);
   registerTypeRelation("Tile", tileRelation);
   registerTypeRelation("Repeat", repeatRelation);
   registerTypeRelation("L2Normalize", l2NormalizeRelation);

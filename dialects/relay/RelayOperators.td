@@ -7,9 +7,10 @@
 // OperatorRegistry.cpp registers them from these declarations. Array
 // attributes whose TVM default is not empty are optional here and the
 // relation (and later passes) apply TVM's default. The image and vision
-// operators, the quantized ones and the dynamic ones are in
-// RelayImageOperators.td, RelayQnnOperators.td and RelayDynamicOperators.td,
-// included at the end.
+// operators, the quantized ones, the dynamic ones and TVM's gradient
+// operators are in RelayImageOperators.td, RelayQnnOperators.td,
+// RelayDynamicOperators.td and RelayGradientOperators.td, included at the
+// end.
 //
 //===----------------------------------------------------------------------===//
 
@@ -720,6 +721,21 @@ def Relay_CollapseSumLikeOp
   let arguments = (ins AnyType:$data, AnyType:$collapse_type);
 }
 
+def Relay_CollapseSumToOp
+    : Relay_OperatorOp<"collapse_sum_to", "CollapseSumTo", "CommReduce", 2, 4> {
+  let summary = "Sums over the axes broadcasting added, down to `shape` (the "
+                "adjoint of broadcast_to)";
+  let description = [{
+    TVM's: the second operand is the target shape as a 1-d integer tensor
+    and the `shape` attribute (TVM sets it when that tensor is a constant)
+    gives the result's shape; without it the result's sizes are unknown
+    until run time, where the operand's values must be a shape `data`
+    broadcasts from.
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$target_shape,
+                       OptionalAttr<DenseI64ArrayAttr>:$shape);
+}
+
 def Relay_ReverseOp : Relay_OperatorOp<"reverse", "AxisIdentity", "Injective", 1, 3> {
   let summary = "Reverses the order of the elements along `axis`";
   let arguments = (ins AnyType:$data, DefaultValuedAttr<I64Attr, "0">:$axis);
@@ -1362,5 +1378,6 @@ def Relay_FixedPointMultiplyOp
 include "dialects/relay/RelayImageOperators.td"
 include "dialects/relay/RelayQnnOperators.td"
 include "dialects/relay/RelayDynamicOperators.td"
+include "dialects/relay/RelayGradientOperators.td"
 
 #endif // RELAY_OPERATORS

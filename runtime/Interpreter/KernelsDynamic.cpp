@@ -235,6 +235,48 @@ static FailureOr<ValuePtr> dynTileKernel(const KernelContext &ctx) {
   return RuntimeValue::tensor(std::move(*out));
 }
 
+/// collapse_sum_to: the data summed over the axes broadcasting adds to go
+/// from the shape the second operand gives (which the shape attribute, when
+/// present, also gives). The static case compiles through the
+/// decomposition; the kernel serves shapes known only at run time.
+static FailureOr<ValuePtr> collapseSumToKernel(const KernelContext &ctx) {
+  const Tensor &in = ctx.input(0);
+  SmallVector<int64_t> to = ints(ctx, 1);
+  ArrayRef<int64_t> from = in.getShape();
+  int64_t extra = static_cast<int64_t>(from.size() - to.size());
+  bool fits = extra >= 0;
+  for (int64_t i = 0; fits && i < static_cast<int64_t>(to.size()); ++i)
+    fits = to[i] == from[i + extra] || to[i] == 1;
+  if (!fits)
+    return ctx.emitError() << "cannot collapse a tensor of shape [" << from
+                           << "] to [" << to << "]";
+  SmallVector<int64_t> attr = ctx.getInts("shape");
+  if (ctx.attrs.get("shape") && ArrayRef<int64_t>(attr) != ArrayRef(to))
+    return ctx.emitError() << "the shape operand [" << to
+                           << "] differs from the shape attribute [" << attr
+                           << "]";
+  SmallVector<int64_t> axes, kept(from);
+  for (int64_t i = 0; i < static_cast<int64_t>(from.size()); ++i)
+    if (i < extra || (to[i - extra] == 1 && from[i] != 1)) {
+      axes.push_back(i);
+      kept[i] = 1;
+    }
+  if (axes.empty())
+    return RuntimeValue::tensor(in.reshaped(to));
+  MLIRContext *mctx = ctx.op->getContext();
+  Builder b(mctx);
+  NamedAttrList attrs;
+  attrs.set("axis", b.getDenseI64ArrayAttr(axes));
+  attrs.set("keepdims", b.getBoolAttr(true));
+  FailureOr<ValuePtr> sum =
+      callKernel("sum", ctx, {ctx.operands[0]},
+                 RankedTensorType::get(kept, in.getElementType()),
+                 attrs.getDictionary(mctx));
+  if (failed(sum))
+    return failure();
+  return RuntimeValue::tensor((*sum)->getTensor().reshaped(to));
+}
+
 /// dyn.strided_slice: numpy's slicing of the leading axes, bounds clamped
 /// as numpy clamps them.
 static FailureOr<ValuePtr> dynStridedSliceKernel(const KernelContext &ctx) {
@@ -847,6 +889,7 @@ void mlir::relay::interp::registerDynamicKernels(llvm::StringMap<KernelFn> &k) {
   k["argsort"] = argsortKernel;
   k["sort"] = sortKernel;
   k["dyn.tile"] = dynTileKernel;
+  k["collapse_sum_to"] = collapseSumToKernel;
   k["dyn.strided_slice"] = dynStridedSliceKernel;
   k["dyn.image.resize2d"] = dynResize2dKernel;
   k["dyn.nn.upsampling"] = dynUpSamplingKernel;

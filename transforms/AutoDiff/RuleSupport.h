@@ -12,6 +12,7 @@
 #include "dialects/relay/OperatorRegistry.h"
 #include "dialects/relay/RelayBuilder.h"
 #include "dialects/relay/RelayOps.h"
+#include "transforms/Decompose/Adjoints.h"
 
 #include <functional>
 
@@ -19,54 +20,21 @@ namespace mlir::relay::autodiff {
 
 using Grads = FailureOr<SmallVector<Value>>;
 
-inline ArrayRef<int64_t> shapeOf(Value v) {
-  return cast<RankedTensorType>(v.getType()).getShape();
-}
-
-/// A 2-d window attribute of `op` (strides, dilation, pool_size) in its
-/// long form (h, w): TVM's one value for both axes, 1 when absent.
-inline SmallVector<int64_t, 2> windowPair(Operation *op, StringRef name) {
-  auto a = op->getAttrOfType<DenseI64ArrayAttr>(name);
-  if (a && a.size() == 1)
-    return {a[0], a[0]};
-  if (a && a.size() >= 2)
-    return {a[0], a[1]};
-  return {1, 1};
-}
-
-/// `op`'s padding as (top, left, bottom, right) from TVM's 1, 2 or 4
-/// values; zeros when absent.
-inline SmallVector<int64_t, 4> windowPadding(Operation *op) {
-  auto p = op->getAttrOfType<DenseI64ArrayAttr>("padding");
-  if (p && p.size() == 1)
-    return {p[0], p[0], p[0], p[0]};
-  if (p && p.size() == 2)
-    return {p[0], p[1], p[0], p[1]};
-  if (p && p.size() == 4)
-    return {p[0], p[1], p[2], p[3]};
-  return {0, 0, 0, 0};
-}
+// The builders the rules share with the gradient operators'
+// decompositions.
+using adjoint::ints;
+using adjoint::maxPool2DTangent;
+using adjoint::placeStrided;
+using adjoint::scalar;
+using adjoint::shapeOf;
+using adjoint::windowPadding;
+using adjoint::windowPair;
 
 /// `grad` summed over the axes broadcasting added, to `like`'s shape.
 inline Value collapseTo(RelayBuilder &rb, Value grad, Value like) {
   if (grad.getType() == like.getType())
     return grad;
   return rb.op<CollapseSumLikeOp>({grad, like});
-}
-
-/// A 0-d constant `v` of `like`'s element type.
-inline Value scalar(RelayBuilder &rb, double v, Value like) {
-  Type e = cast<RankedTensorType>(like.getType()).getElementType();
-  auto type = RankedTensorType::get({}, e);
-  Builder b(like.getContext());
-  return ConstantOp::create(
-      rb.getBuilder(), rb.getLoc(),
-      DenseElementsAttr::get(type, cast<Attribute>(b.getFloatAttr(e, v))));
-}
-
-/// An I64 array attribute `name` = `v`.
-inline NamedAttribute ints(Builder &b, StringRef name, ArrayRef<int64_t> v) {
-  return b.getNamedAttr(name, b.getDenseI64ArrayAttr(v));
 }
 
 /// `v` summed over every axis but `axis` (the gradient of a per-channel
@@ -124,10 +92,8 @@ void registerConvGradientRules();
 /// WindowGradientRules.cpp.
 void registerWindowGradientRules();
 
-/// The tangent of a max pool given its input's, `dx`: at each output, the
-/// tangent of the element its gradient goes to.
-FailureOr<Value> maxPool2DTangent(RelayBuilder &rb, MaxPool2DOp op, Value dx);
-/// The same for an adaptive max pool (NCHW).
+/// The tangent of an adaptive max pool (NCHW) given its input's, `dx`: at
+/// each output, the tangent of the element its gradient goes to.
 FailureOr<Value> adaptiveMaxPool2DTangent(RelayBuilder &rb,
                                           AdaptiveMaxPool2DOp op, Value dx);
 

@@ -74,6 +74,7 @@ void mlir::relay::populateDecompositionPatterns(
   addEinsumRewrites(add);
   addImageRewrites(add);
   addQnnRewrites(add);
+  addGradientRewrites(add);
   // Rewrites that read only ranks and attributes: they apply to ops of
   // run-time sizes too.
   addDynamicRewrites([&](StringRef name, Rewrite rewrite) {

@@ -176,6 +176,7 @@ void addIndexRewrites(AddRewrite add);
 void addEinsumRewrites(AddRewrite add);
 void addImageRewrites(AddRewrite add);
 void addQnnRewrites(AddRewrite add);
+void addGradientRewrites(AddRewrite add);
 /// Registered to apply whatever the operands' sizes.
 void addDynamicRewrites(AddRewrite add);
 

@@ -15,9 +15,9 @@ using namespace mlir::relay::decompose;
 
 namespace {
 
-Value collapseSumLike(Emitter &b, Operation *op) {
-  Value data = op->getOperand(0);
-  ArrayRef<int64_t> from = shapeOf(data), to = shapeOf(op->getOperand(1));
+/// `data` summed over the axes broadcasting adds to go from `to`.
+Value collapseSum(Emitter &b, Value data, ArrayRef<int64_t> to) {
+  ArrayRef<int64_t> from = shapeOf(data);
   int64_t extra = from.size() - to.size();
   SmallVector<int64_t> axes;
   for (int64_t i = 0; i < (int64_t)from.size(); ++i)
@@ -27,6 +27,15 @@ Value collapseSumLike(Emitter &b, Operation *op) {
     data = b.op<SumOp>({data},
                        {b.ints("axis", axes), b.boolean("keepdims", true)});
   return b.reshape(data, to);
+}
+
+Value collapseSumLike(Emitter &b, Operation *op) {
+  return collapseSum(b, op->getOperand(0), shapeOf(op->getOperand(1)));
+}
+
+/// collapse_sum_to of a static result: its shape is the target.
+Value collapseSumTo(Emitter &b, Operation *op) {
+  return collapseSum(b, op->getOperand(0), shapeOf(op->getResult(0)));
 }
 
 Value reverse(Emitter &b, Operation *op) {
@@ -448,6 +457,7 @@ void mlir::relay::decompose::addTransformRewrites(AddRewrite add) {
   add("slice_like", sliceLike);
   add("sliding_window", slidingWindow);
   add("collapse_sum_like", collapseSumLike);
+  add("collapse_sum_to", collapseSumTo);
   add("reverse", reverse);
   add("tile", tile);
   add("repeat", repeat);

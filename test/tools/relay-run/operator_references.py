@@ -523,6 +523,19 @@ def conv2d_transpose_ref(x, w, strides, padding, output_padding):
     return full[:, :, padding[0]:padding[0] + oh, padding[1]:padding[1] + ow].astype(np.float32)
 
 
+def pool_window(y, z, k, s, p, h, w, count_include_pad=False):
+    """The rows and columns of the input that output (y, z) of a 2-d pool
+    reads, and the count its average divides by."""
+    y0, z0 = y * s[0] - p[0], z * s[1] - p[1]
+    ys = [a for a in range(y0, y0 + k[0]) if 0 <= a < h]
+    zs = [b for b in range(z0, z0 + k[1]) if 0 <= b < w]
+    if count_include_pad:
+        cy = len([a for a in range(y0, y0 + k[0]) if a < h + p[2]])
+        cz = len([b for b in range(z0, z0 + k[1]) if b < w + p[3]])
+        return ys, zs, cy * cz
+    return ys, zs, len(ys) * len(zs)
+
+
 def pool_ref(x, k, s, p, mode, count_include_pad=False, ceil_mode=False):
     n, c, h, w = x.shape
     def size(i, kk, ss, pp):
@@ -532,21 +545,58 @@ def pool_ref(x, k, s, p, mode, count_include_pad=False, ceil_mode=False):
     out = np.zeros((n, c, oh, ow))
     for y in range(oh):
         for z in range(ow):
-            y0, z0 = y * s[0] - p[0], z * s[1] - p[1]
-            ys = [a for a in range(y0, y0 + k[0]) if 0 <= a < h]
-            zs = [b for b in range(z0, z0 + k[1]) if 0 <= b < w]
+            ys, zs, cnt = pool_window(y, z, k, s, p, h, w, count_include_pad)
             win = x[:, :, ys][:, :, :, zs].astype(np.float64)
             if mode == "max":
                 out[:, :, y, z] = win.max(axis=(2, 3))
             else:
-                if count_include_pad:
-                    cy = len([a for a in range(y0, y0 + k[0]) if a < h + p[2]])
-                    cz = len([b for b in range(z0, z0 + k[1]) if b < w + p[3]])
-                    cnt = cy * cz
-                else:
-                    cnt = len(ys) * len(zs)
                 out[:, :, y, z] = win.sum(axis=(2, 3)) / cnt
     return out.astype(np.float32)
+
+
+def pool_grad_ref(g, x, k, s, p, mode, count_include_pad=False):
+    """TVM's pool_grad: each window's gradient goes to the first element
+    (row-major) equal to its maximum, or is shared over the elements the
+    average counted (the windows as pool_ref makes them)."""
+    n, c, h, w = x.shape
+    dx = np.zeros(x.shape)
+    for y in range(g.shape[2]):
+        for z in range(g.shape[3]):
+            ys, zs, cnt = pool_window(y, z, k, s, p, h, w, count_include_pad)
+            if not ys or not zs:
+                continue
+            if mode == "max":
+                win = x[:, :, ys][:, :, :, zs].reshape(n, c, -1)
+                first = win.argmax(axis=2)
+                for i in range(n):
+                    for j in range(c):
+                        a, b = divmod(int(first[i, j]), len(zs))
+                        dx[i, j, ys[a], zs[b]] += g[i, j, y, z]
+            else:
+                dx[:, :, ys[0]:ys[-1] + 1, zs[0]:zs[-1] + 1] += \
+                    g[:, :, y, z][:, :, None, None].astype(np.float64) / cnt
+    return dx.astype(np.float32)
+
+
+def conv2d_backward_weight_ref(g, x, k, strides=(1, 1), padding=(0, 0, 0, 0),
+                               dilation=(1, 1), groups=1):
+    """The gradient of conv2d's OIHW weight given its NCHW data x and the
+    gradient g of its result."""
+    n, c, h, w = x.shape
+    o, oh, ow = g.shape[1], g.shape[2], g.shape[3]
+    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (padding[0], padding[2]),
+                                       (padding[1], padding[3])))
+    i, opg = c // groups, o // groups
+    dw = np.zeros((o, i, k[0], k[1]))
+    for oc in range(o):
+        xs = xp[:, (oc // opg) * i:(oc // opg + 1) * i]
+        for a in range(k[0]):
+            for b in range(k[1]):
+                ya, zb = a * dilation[0], b * dilation[1]
+                patch = xs[:, :, ya:ya + (oh - 1) * strides[0] + 1:strides[0],
+                           zb:zb + (ow - 1) * strides[1] + 1:strides[1]]
+                dw[oc, :, a, b] = np.einsum("nihw,nhw->i", patch, g[:, oc])
+    return dw.astype(np.float32)
 
 
 def adaptive_ref(x, out_size, mode):
