@@ -83,12 +83,15 @@ FailureOr<int64_t> normalizeAxis(RelationArgs &args, int64_t axis, int64_t rank,
 /// Broadcasts two dimensions by numpy's rules (1 stretches, `?` may be
 /// anything); fails on two other different sizes.
 FailureOr<Dim> broadcastDim(Dim a, Dim b);
+/// Broadcasts two shapes by numpy's rules (aligned from the right).
+FailureOr<SmallVector<Dim>> broadcastDims(ArrayRef<Dim> a, ArrayRef<Dim> b);
 
 /// Reads input 0 as a non-empty tuple of tensors of one dtype into
 /// `fields`: Solved, Pending while it or a field is unknown, or Failed
 /// (reported).
 RelationStatus readTensorTuple(RelationArgs &args,
-                               SmallVectorImpl<TensorInfo> &fields);
+                               SmallVectorImpl<TensorInfo> &fields,
+                               bool sameDtype = true);
 
 /// Unifies two dimensions that must be equal: the more precise one, or
 /// failure when two different static sizes or names meet.

@@ -121,6 +121,39 @@ static RelationStatus collapseSumToRelation(RelationArgs &args) {
   return args.solve(makeTensor(args.getContext(), to.dims, data.dtype));
 }
 
+/// adv_index: (data, i0, ..., ik-1) -> the indices' broadcast shape, then
+/// data's axes from k on.
+static RelationStatus advIndexRelation(RelationArgs &args) {
+  SmallVector<TensorInfo> fields;
+  if (RelationStatus s = readTensorTuple(args, fields, /*sameDtype=*/false);
+      s != RelationStatus::Solved)
+    return s;
+  if (fields.size() < 2)
+    return args.fail("expected a tuple of the data and at least one index "
+                     "tensor, got " +
+                     typeStr(args.getInput(0)));
+  const TensorInfo &data = fields.front();
+  int64_t k = fields.size() - 1;
+  if (k > data.getRank())
+    return args.fail(Twine(k) + " index tensors for data of rank " +
+                     Twine(data.getRank()));
+  SmallVector<Dim> shape;
+  for (int64_t i = 1; i <= k; ++i) {
+    auto dtype = dyn_cast<IntegerType>(fields[i].dtype);
+    if (!dtype || dtype.getWidth() == 1)
+      return args.fail("index " + Twine(i - 1) +
+                       " must be an integer tensor, got " +
+                       typeStr(cast<TupleType>(args.getInput(0)).getType(i)));
+    FailureOr<SmallVector<Dim>> joined = broadcastDims(shape, fields[i].dims);
+    if (failed(joined))
+      return args.fail("the index tensors do not broadcast together: " +
+                       typeStr(args.getInput(0)));
+    shape = *joined;
+  }
+  shape.append(data.dims.begin() + k, data.dims.end());
+  return args.solve(makeTensor(args.getContext(), shape, data.dtype));
+}
+
 /// tile: numpy.tile's shape.
 static RelationStatus tileRelation(RelationArgs &args) {
   TensorInfo data;
@@ -1185,6 +1218,7 @@ void mlir::relay::registerCompositeRelations() {
     return likeShapeRelation(args, /*collapse=*/true);
   });
   registerTypeRelation("CollapseSumTo", collapseSumToRelation);
+  registerTypeRelation("AdvIndex", advIndexRelation);
   registerTypeRelation("Tile", tileRelation);
   registerTypeRelation("Repeat", repeatRelation);
   registerTypeRelation("L2Normalize", l2NormalizeRelation);

@@ -31,8 +31,8 @@ FailureOr<Dim> mlir::relay::broadcastDim(Dim a, Dim b) {
   return failure();
 }
 
-FailureOr<SmallVector<Dim>> static broadcastDims(ArrayRef<Dim> a,
-                                                 ArrayRef<Dim> b) {
+FailureOr<SmallVector<Dim>> mlir::relay::broadcastDims(ArrayRef<Dim> a,
+                                                       ArrayRef<Dim> b) {
   size_t rank = std::max(a.size(), b.size());
   SmallVector<Dim> result(rank);
   for (size_t i = 0; i < rank; ++i) {

@@ -303,9 +303,9 @@ static RelationStatus expandDimsRelation(RelationArgs &args) {
 // Joining and splitting
 //===----------------------------------------------------------------------===//
 
-RelationStatus
-mlir::relay::readTensorTuple(RelationArgs &args,
-                             SmallVectorImpl<TensorInfo> &fields) {
+RelationStatus mlir::relay::readTensorTuple(RelationArgs &args,
+                                            SmallVectorImpl<TensorInfo> &fields,
+                                            bool sameDtype) {
   Type input = args.getInput(0);
   auto tuple = dyn_cast<TupleType>(input);
   if (!tuple) {
@@ -327,7 +327,7 @@ mlir::relay::readTensorTuple(RelationArgs &args,
     case TensorState::Tensor:
       break;
     }
-    if (info.dtype != fields.front().dtype)
+    if (sameDtype && info.dtype != fields.front().dtype)
       return args.fail("tuple fields have different dtypes: " + typeStr(input));
   }
   return RelationStatus::Solved;

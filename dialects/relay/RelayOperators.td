@@ -736,6 +736,20 @@ def Relay_CollapseSumToOp
                        OptionalAttr<DenseI64ArrayAttr>:$shape);
 }
 
+def Relay_AdvIndexOp : Relay_OperatorOp<"adv_index", "AdvIndex", "Injective", 1, 3> {
+  let summary = "numpy's advanced indexing of the leading axes by integer "
+                "tensors";
+  let description = [{
+    TVM's (its PyTorch frontend's `x[i, j]`): the operand is a tuple
+    `(data, i0, ..., ik-1)`; the index tensors broadcast together to a
+    shape B and the result, of shape B followed by data's axes from k on,
+    holds data[i0[b], ..., ik-1[b], ...] at b. A negative index counts from
+    the end of its axis, as in numpy (topi leaves it undefined); one still
+    outside is clipped, as `take` clips.
+  }];
+  let arguments = (ins AnyType:$inputs);
+}
+
 def Relay_ReverseOp : Relay_OperatorOp<"reverse", "AxisIdentity", "Injective", 1, 3> {
   let summary = "Reverses the order of the elements along `axis`";
   let arguments = (ins AnyType:$data, DefaultValuedAttr<I64Attr, "0">:$axis);

@@ -1,8 +1,9 @@
 //===- IndexRewrites.cpp - Index-computing composites -----------*- C++ -*-===//
 //
-// trilu, gather_nd, scatter_add, unravel_index, invert_permutation,
-// searchsorted, sparse_to_dense and matrix_set_diag as masks, flat
-// indices, comparisons and scatters over the primitive operators.
+// trilu, gather_nd, adv_index, scatter_add, unravel_index,
+// invert_permutation, searchsorted, sparse_to_dense and matrix_set_diag as
+// masks, flat indices, comparisons and scatters over the primitive
+// operators.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,6 +45,33 @@ Value trilu(Emitter &b, Operation *op) {
   Value keep = boolAttr(op, "upper") ? b.op<GreaterEqualOp>({diagonal, k})
                                      : b.op<LessEqualOp>({diagonal, k});
   return b.op<WhereOp>({keep, data, b.scalar(0, data)});
+}
+
+/// adv_index: the index tensors (negatives counted from the end of their
+/// axis) as one flat index into the indexed axes, which are merged into one
+/// for a take.
+Value advIndex(Emitter &b, Operation *op) {
+  Value inputs = op->getOperand(0);
+  size_t k = cast<TupleType>(inputs.getType()).size() - 1;
+  Value data = b.tupleGet(inputs, 0);
+  ArrayRef<int64_t> shape = shapeOf(data);
+  Type i64 = b.getRewriter().getI64Type();
+  Value flat;
+  int64_t stride = 1;
+  for (size_t i = k; i-- > 0;) {
+    Value index = castTo(b, b.tupleGet(inputs, i + 1), i64);
+    Value negative = b.op<LessOp>({index, i64Constant(b, {}, {0})});
+    index = b.op<WhereOp>(
+        {negative, b.add(index, i64Constant(b, {}, {shape[i]})), index});
+    Value term =
+        stride == 1 ? index : b.mul(index, i64Constant(b, {}, {stride}));
+    flat = flat ? b.add(term, flat) : term;
+    stride *= shape[i];
+  }
+  SmallVector<int64_t> merged = {stride};
+  merged.append(shape.begin() + k, shape.end());
+  Value rows = k == 1 ? data : b.reshape(data, merged);
+  return b.op<TakeOp>({rows, flat}, {b.i64("axis", 0)});
 }
 
 /// Each coordinate tuple as one flat index into data's first b + M axes
@@ -212,6 +240,7 @@ void mlir::relay::decompose::addIndexRewrites(AddRewrite add) {
   add("sparse_to_dense", sparseToDense);
   add("trilu", trilu);
   add("gather_nd", gatherND);
+  add("adv_index", advIndex);
   add("scatter_add", scatterAdd);
   add("unravel_index", unravelIndex);
   add("invert_permutation", invertPermutation);

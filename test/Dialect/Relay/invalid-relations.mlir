@@ -1780,3 +1780,47 @@ relay.func @yolo_reorg_channels(%d: tensor<1x6x4x4xf32>) -> tensor<i1> {
   %c = relay.constant dense<true> : tensor<i1>
   relay.return %c : tensor<i1>
 }
+
+// -----
+
+// Tests that adv_index takes at most one index tensor per axis of the data.
+relay.func @adv_index_count(%d: tensor<2x3xf32>, %i: tensor<2xi64>) -> tensor<i1> {
+  %t = relay.tuple(%d, %i, %i, %i : tensor<2x3xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>)
+  // expected-error @+1 {{adv_index: 3 index tensors for data of rank 2}}
+  %r = relay.adv_index %t : (tuple<tensor<2x3xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that adv_index's indices are integers.
+relay.func @adv_index_dtype(%d: tensor<2x3xf32>, %i: tensor<2xf32>) -> tensor<i1> {
+  %t = relay.tuple(%d, %i : tensor<2x3xf32>, tensor<2xf32>)
+  // expected-error @+1 {{adv_index: index 0 must be an integer tensor, got 'tensor<2xf32>'}}
+  %r = relay.adv_index %t : (tuple<tensor<2x3xf32>, tensor<2xf32>>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that adv_index's indices broadcast together.
+relay.func @adv_index_broadcast(%d: tensor<2x3xf32>, %i: tensor<2xi64>, %j: tensor<3xi64>) -> tensor<i1> {
+  %t = relay.tuple(%d, %i, %j : tensor<2x3xf32>, tensor<2xi64>, tensor<3xi64>)
+  // expected-error @+1 {{adv_index: the index tensors do not broadcast together: 'tuple<tensor<2x3xf32>, tensor<2xi64>, tensor<3xi64>>'}}
+  %r = relay.adv_index %t : (tuple<tensor<2x3xf32>, tensor<2xi64>, tensor<3xi64>>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that adv_index needs an index tensor.
+relay.func @adv_index_none(%d: tensor<2x3xf32>) -> tensor<i1> {
+  %t = relay.tuple(%d : tensor<2x3xf32>)
+  // expected-error @+1 {{adv_index: expected a tuple of the data and at least one index tensor, got 'tuple<tensor<2x3xf32>>'}}
+  %r = relay.adv_index %t : (tuple<tensor<2x3xf32>>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
