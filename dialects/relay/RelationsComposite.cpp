@@ -154,6 +154,21 @@ static RelationStatus advIndexRelation(RelationArgs &args) {
   return args.solve(makeTensor(args.getContext(), shape, data.dtype));
 }
 
+/// TVM's annotations: the identity on a tensor or a tuple of tensors.
+static RelationStatus annotationRelation(RelationArgs &args) {
+  Type input = args.getInput(0);
+  if (isa<TupleType>(input)) {
+    SmallVector<TensorInfo> fields;
+    if (RelationStatus s = readTensorTuple(args, fields, /*sameDtype=*/false);
+        s != RelationStatus::Solved)
+      return s;
+    return args.solve(input);
+  }
+  TensorInfo info;
+  READ_TENSOR_OR_RETURN(args, 0, info);
+  return args.solve(input);
+}
+
 /// tile: numpy.tile's shape.
 static RelationStatus tileRelation(RelationArgs &args) {
   TensorInfo data;
@@ -1219,6 +1234,7 @@ void mlir::relay::registerCompositeRelations() {
   });
   registerTypeRelation("CollapseSumTo", collapseSumToRelation);
   registerTypeRelation("AdvIndex", advIndexRelation);
+  registerTypeRelation("Annotation", annotationRelation);
   registerTypeRelation("Tile", tileRelation);
   registerTypeRelation("Repeat", repeatRelation);
   registerTypeRelation("L2Normalize", l2NormalizeRelation);

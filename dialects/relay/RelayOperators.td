@@ -750,6 +750,40 @@ def Relay_AdvIndexOp : Relay_OperatorOp<"adv_index", "AdvIndex", "Injective", 1,
   let arguments = (ins AnyType:$inputs);
 }
 
+class Relay_AnnotationOp<string mnemonic, string what>
+    : Relay_OperatorOp<mnemonic, "Annotation", "Opaque", 1, 10> {
+  let summary = "The identity, marking " # what;
+  let description = [{
+    One of TVM's annotations: the identity on its operand (a tensor or a
+    tuple of tensors). Its pattern kind, opaque, keeps --relay-fuse-ops
+    from fusing across it (stop_fusion's purpose, which TVM's quantization
+    uses); --relay-decompose removes it before lowering and the
+    interpreter runs it as the identity.
+  }];
+  let arguments = (ins AnyType:$data);
+}
+def Relay_StopFusionOp : Relay_AnnotationOp<"annotation.stop_fusion",
+    "a boundary operator fusion does not cross">;
+def Relay_CheckpointOp : Relay_AnnotationOp<"annotation.checkpoint",
+    "a value to recompute rather than keep for the gradient (TVM's "
+    "checkpointing)">;
+def Relay_CastHintOp : Relay_AnnotationOp<"annotation.cast_hint",
+    "the dtype quantization should give a value"> {
+  let arguments = (ins AnyType:$data, TypeAttr:$dtype);
+}
+def Relay_CompilerBeginOp : Relay_AnnotationOp<"annotation.compiler_begin",
+    "where a region for another compiler begins"> {
+  let arguments = (ins AnyType:$data, StrAttr:$compiler);
+}
+def Relay_CompilerEndOp : Relay_AnnotationOp<"annotation.compiler_end",
+    "where a region for another compiler ends"> {
+  let arguments = (ins AnyType:$data, StrAttr:$compiler);
+}
+def Relay_BitpackStartOp : Relay_AnnotationOp<"annotation.bitpack_start",
+    "where bit-packing begins">;
+def Relay_BitpackEndOp : Relay_AnnotationOp<"annotation.bitpack_end",
+    "where bit-packing ends">;
+
 def Relay_ReverseOp : Relay_OperatorOp<"reverse", "AxisIdentity", "Injective", 1, 3> {
   let summary = "Reverses the order of the elements along `axis`";
   let arguments = (ins AnyType:$data, DefaultValuedAttr<I64Attr, "0">:$axis);

@@ -529,9 +529,11 @@ FailureOr<std::string> Exporter::opExpr(Operation *op, unsigned indent) {
     FailureOr<std::string> a = args(op->getOperands(), indent);
     if (failed(a))
       return failure();
-    // TVM's name of the annotation operators (see the importer).
-    std::string s = (name.starts_with("annotation.") ? "relay.op." : "") +
-                    name.str() + "(" + *a;
+    // TVM registers simulated_quantize as relay.op.annotation.*, its other
+    // annotations (stop_fusion, checkpoint, ...) as annotation.*.
+    std::string s =
+        (name == "annotation.simulated_quantize" ? "relay.op." : "") +
+        name.str() + "(" + *a;
     // TVM prints the attributes that differ from their defaults.
     DictionaryAttr defaults = defaultAttributes(op->getName(), op->getLoc());
     for (NamedAttribute attr : op->getAttrs()) {

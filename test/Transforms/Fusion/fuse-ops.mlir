@@ -69,6 +69,24 @@ relay.func @reduce(%x: tensor<4x8xf32>) -> tensor<4xf32> {
 
 // -----
 
+// Tests that annotation.stop_fusion (opaque, as in TVM) keeps the ops before
+// and after it in two groups, itself a third.
+// CHECK-LABEL: relay.func @stop_fusion(
+// CHECK-NEXT: %[[A:.*]] = relay.call @fused_exp_add(%x)
+// CHECK-NEXT: %[[S:.*]] = relay.call @fused_annotation_stop_fusion(%[[A]])
+// CHECK-NEXT: %[[B:.*]] = relay.call @fused_sqrt_multiply(%[[S]])
+// CHECK-NEXT: relay.return %[[B]]
+relay.func @stop_fusion(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %e = relay.exp %x : (tensor<4xf32>) -> tensor<4xf32>
+  %a = relay.add %e, %e : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %s = relay.annotation.stop_fusion %a : (tensor<4xf32>) -> tensor<4xf32>
+  %q = relay.sqrt %s : (tensor<4xf32>) -> tensor<4xf32>
+  %m = relay.multiply %q, %q : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  relay.return %m : tensor<4xf32>
+}
+
+// -----
+
 // Tests that an op used outside its block (by a branch of an if) ends its
 // group, that each branch is fused on its own, and that the if itself is
 // not fused.

@@ -552,6 +552,16 @@ CASES = [
     # known at run time only.
     ("collapse_sum_to (run-time shape)", "collapse_sum_to(%a, %b)", [x, i64(1, 4)],
      lambda a, b: a.sum(axis=(0, 1)).reshape(1, 4), R),
+    # TVM's annotations: the identity (checkpoint also on a tuple).
+    ("annotation.stop_fusion", "annotation.stop_fusion(%a)", [x], lambda a: a, 0),
+    ("annotation.checkpoint", "annotation.checkpoint((%a, %b)).1", [x, y], lambda a, b: b, 0),
+    ("annotation.cast_hint", "annotation.cast_hint(%a, dtype=\"int8\")", [x], lambda a: a, 0),
+    ("annotation.compiler_begin", "annotation.compiler_begin(%a, compiler=\"ccompiler\")", [x],
+     lambda a: a, 0),
+    ("annotation.compiler_end", "annotation.compiler_end(%a, compiler=\"ccompiler\")", [x],
+     lambda a: a, 0),
+    ("annotation.bitpack_start", "annotation.bitpack_start(%a)", [x], lambda a: a, 0),
+    ("annotation.bitpack_end", "annotation.bitpack_end(%a)", [x], lambda a: a, 0),
     ("reverse", "reverse(%a, axis=1)", [x], lambda a: a[:, ::-1], 0),
     ("tile", "tile(%a, reps=[2, 1, 3])", [y], lambda a: np.tile(a, (2, 1, 3)), 0),
     ("repeat", "repeat(%a, repeats=2, axis=1)", [x], lambda a: np.repeat(a, 2, axis=1), 0),
