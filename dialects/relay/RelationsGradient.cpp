@@ -82,7 +82,8 @@ static LogicalResult checkGradient(RelationArgs &args, unsigned index,
 /// nn.max_pool2d_grad, nn.avg_pool2d_grad: (out_grad, data) -> data's type;
 /// out_grad is what the pool gives for data.
 static RelationStatus pool2dGradRelation(RelationArgs &args) {
-  TensorInfo data;
+  TensorInfo grad, data;
+  READ_TENSOR_OR_RETURN(args, 0, grad);
   READ_TENSOR_OR_RETURN(args, 1, data);
   if (!isFloatLike(data.dtype))
     return args.fail("expected floating-point data, got " +

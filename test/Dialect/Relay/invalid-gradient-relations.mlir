@@ -100,3 +100,13 @@ relay.func @collapse_sum_to_operand(%x: tensor<2x3x4xf32>, %s: tensor<2xf32>) ->
   %c = relay.constant dense<true> : tensor<i1>
   relay.return %c : tensor<i1>
 }
+
+// -----
+
+// Tests that a pool's gradient must be a tensor.
+relay.func @max_pool_grad_tuple(%g: tuple<tensor<1x3x4x4xf32>>, %x: tensor<1x3x8x8xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.max_pool2d_grad: expected a tensor for operand #0, got 'tuple<tensor<1x3x4x4xf32>>'}}
+  %r = relay.nn.max_pool2d_grad %g, %x {pool_size = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tuple<tensor<1x3x4x4xf32>>, tensor<1x3x8x8xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
