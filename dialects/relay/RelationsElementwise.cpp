@@ -11,6 +11,7 @@
 
 #include "dialects/relay/RelayTypes.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -301,6 +302,47 @@ static RelationStatus dropoutRelation(RelationArgs &args) {
 
 /// fixed_point_multiply: an int32 tensor's type; the multiplier a Q31
 /// value (int32), the shift within [-32, 32].
+/// fixed_point_multiply_per_axis: int32 data; int32 multipliers, left and
+/// right shifts shaped as the data's (increasing) axes.
+static RelationStatus fixedPointMultiplyPerAxisRelation(RelationArgs &args) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  if (!data.dtype.isSignlessInteger(32))
+    return args.fail("expected int32 data, got " + typeStr(args.getInput(0)));
+  SmallVector<int64_t> axes = args.getInts("axes");
+  if (axes.empty())
+    return args.fail("requires the quantization axes");
+  SmallVector<Dim> along;
+  int64_t previous = -1;
+  for (int64_t a : axes) {
+    FailureOr<int64_t> axis = normalizeAxis(args, a, data.getRank());
+    if (failed(axis))
+      return RelationStatus::Failed;
+    if (*axis <= previous)
+      return args.fail("axes must be increasing");
+    previous = *axis;
+    along.push_back(data.dims[*axis]);
+  }
+  const char *names[] = {"multipliers", "left shifts", "right shifts"};
+  for (unsigned i = 1; i <= 3; ++i) {
+    TensorInfo param;
+    READ_TENSOR_OR_RETURN(args, i, param);
+    bool fits = param.dtype.isSignlessInteger(32) &&
+                param.getRank() == static_cast<int64_t>(along.size());
+    for (size_t d = 0; fits && d < along.size(); ++d)
+      fits = succeeded(unifyDims(param.dims[d], along[d]));
+    if (!fits)
+      return args.fail(
+          Twine("the ") + names[i - 1] +
+          " must be int32 and shaped as the data's axes (" +
+          llvm::join(
+              llvm::map_range(along, [](const Dim &d) { return toString(d); }),
+              ", ") +
+          "), got " + typeStr(args.getInput(i)));
+  }
+  return args.solve(args.getInput(0));
+}
+
 static RelationStatus fixedPointMultiplyRelation(RelationArgs &args) {
   TensorInfo info;
   READ_TENSOR_OR_RETURN(args, 0, info);
@@ -319,6 +361,8 @@ static RelationStatus fixedPointMultiplyRelation(RelationArgs &args) {
 
 void mlir::relay::registerElementwiseRelations() {
   registerTypeRelation("FixedPointMultiply", fixedPointMultiplyRelation);
+  registerTypeRelation("FixedPointMultiplyPerAxis",
+                       fixedPointMultiplyPerAxisRelation);
   registerTypeRelation("Identity", identityRelation);
   registerTypeRelation("Broadcast", [](RelationArgs &args) {
     return broadcastRelation(args, /*toBool=*/false);

@@ -288,4 +288,25 @@ def Relay_SimulatedQuantizeOp
                        DefaultValuedStrAttr<StrAttr, "round">:$rounding);
 }
 
+def Relay_FixedPointMultiplyPerAxisOp
+    : Relay_OperatorOp<"fixed_point_multiply_per_axis",
+                       "FixedPointMultiplyPerAxis", "Broadcast", 4, 10> {
+  let summary = "fixed_point_multiply with a multiplier and shifts per "
+                "channel";
+  let description = [{
+    TVM's (what its per-channel requantization lowers to): int32 data and
+    int32 multipliers (Q31 values), left shifts and right shifts, each
+    shaped as the data's `axes` (increasing). As topi's
+    q_multiply_shift_per_axis, in 64 bits: x shifted left by its channel's
+    left shift when `is_lshift_required`, times the multiplier, plus
+    2^(30 + right shift), shifted right by 31 + the right shift, back to
+    int32 (`is_rshift_required` changes nothing there either).
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$fixed_point_multiplier,
+                       AnyType:$left_shift, AnyType:$right_shift,
+                       DefaultValuedAttr<BoolAttr, "false">:$is_lshift_required,
+                       DefaultValuedAttr<BoolAttr, "false">:$is_rshift_required,
+                       DenseI64ArrayAttr:$axes);
+}
+
 #endif // RELAY_QNN_OPERATORS

@@ -50,10 +50,38 @@ Value fixedPointMultiply(Emitter &b, Operation *op) {
   return b.op<CastOp>({x}, {b.type("dtype", elementOf(op->getOperand(0)))});
 }
 
+/// fixed_point_multiply_per_axis as topi's q_multiply_shift_per_axis: the
+/// same arithmetic with each channel's multiplier and shifts, reshaped to
+/// broadcast along the axes.
+Value fixedPointMultiplyPerAxis(Emitter &b, Operation *op) {
+  Value data = op->getOperand(0);
+  ArrayRef<int64_t> shape = shapeOf(data);
+  int64_t rank = shape.size();
+  SmallVector<int64_t> along(rank, 1);
+  for (int64_t axis : intsAttr(op, "axes"))
+    along[positive(axis, rank)] = shape[positive(axis, rank)];
+  Type i64 = IntegerType::get(op->getContext(), 64);
+  auto wide = [&](Value v) {
+    return b.op<CastOp>({v}, {b.type("dtype", i64)});
+  };
+  auto param = [&](unsigned i) {
+    return b.reshape(wide(op->getOperand(i)), along);
+  };
+  Value x = wide(data), right = param(3);
+  if (boolAttr(op, "is_lshift_required"))
+    x = b.op<LeftShiftOp>({x, param(2)});
+  x = b.mul(x, param(1));
+  x = b.add(x, b.op<LeftShiftOp>(
+                   {b.scalar(1, x), b.add(right, b.scalar(30, right))}));
+  x = b.op<RightShiftOp>({x, b.add(right, b.scalar(31, right))});
+  return b.op<CastOp>({x}, {b.type("dtype", elementOf(data))});
+}
+
 } // namespace
 
 void mlir::relay::decompose::addElementwiseRewrites(AddRewrite add) {
   add("fixed_point_multiply", fixedPointMultiply);
+  add("fixed_point_multiply_per_axis", fixedPointMultiplyPerAxis);
   add("fast_exp",
       [](Emitter &b, Operation *op) { return b.op<ExpOp>(op->getOperands()); });
   add("fast_tanh", [](Emitter &b, Operation *op) {

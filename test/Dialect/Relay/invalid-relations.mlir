@@ -1824,3 +1824,34 @@ relay.func @adv_index_none(%d: tensor<2x3xf32>) -> tensor<i1> {
   %c = relay.constant dense<true> : tensor<i1>
   relay.return %c : tensor<i1>
 }
+
+// -----
+
+// Tests that fixed_point_multiply_per_axis's parameters are shaped as the
+// data's axes.
+relay.func @fixed_point_per_axis_shape(%x: tensor<2x3x4xi32>, %m: tensor<4xi32>, %s: tensor<3xi32>) -> tensor<i1> {
+  // expected-error @+1 {{fixed_point_multiply_per_axis: the multipliers must be int32 and shaped as the data's axes (3), got 'tensor<4xi32>'}}
+  %r = relay.fixed_point_multiply_per_axis %x, %m, %s, %s {axes = array<i64: 1>} : (tensor<2x3x4xi32>, tensor<4xi32>, tensor<3xi32>, tensor<3xi32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that fixed_point_multiply_per_axis's axes increase.
+relay.func @fixed_point_per_axis_order(%x: tensor<2x3x4xi32>, %m: tensor<4x3xi32>) -> tensor<i1> {
+  // expected-error @+1 {{fixed_point_multiply_per_axis: axes must be increasing}}
+  %r = relay.fixed_point_multiply_per_axis %x, %m, %m, %m {axes = array<i64: 2, 1>} : (tensor<2x3x4xi32>, tensor<4x3xi32>, tensor<4x3xi32>, tensor<4x3xi32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that fixed_point_multiply_per_axis takes int32 data.
+relay.func @fixed_point_per_axis_dtype(%x: tensor<2x3xf32>, %m: tensor<3xi32>) -> tensor<i1> {
+  // expected-error @+1 {{fixed_point_multiply_per_axis: expected int32 data, got 'tensor<2x3xf32>'}}
+  %r = relay.fixed_point_multiply_per_axis %x, %m, %m, %m {axes = array<i64: 1>} : (tensor<2x3xf32>, tensor<3xi32>, tensor<3xi32>, tensor<3xi32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}

@@ -599,6 +599,20 @@ def conv2d_backward_weight_ref(g, x, k, strides=(1, 1), padding=(0, 0, 0, 0),
     return dw.astype(np.float32)
 
 
+def fixed_point_multiply_per_axis_ref(x, m, ls, rs, lshift, axes):
+    """topi's q_multiply_shift_per_axis: in 64 bits, (x << ls when lshift)
+    * m + 2^(30 + rs), shifted right by 31 + rs."""
+    shape = [1] * x.ndim
+    for a in axes:
+        shape[a] = x.shape[a]
+    m, ls, rs = (v.reshape(shape).astype(np.int64) for v in (m, ls, rs))
+    v = x.astype(np.int64)
+    if lshift:
+        v = v << ls
+    v = v * m + (np.int64(1) << (rs + 30))
+    return (v >> (rs + 31)).astype(np.int32)
+
+
 def adaptive_ref(x, out_size, mode):
     n, c, h, w = x.shape
     oh, ow = out_size
