@@ -27,8 +27,6 @@ using adjoint::maxPool2DTangent;
 using adjoint::placeStrided;
 using adjoint::scalar;
 using adjoint::shapeOf;
-using adjoint::windowPadding;
-using adjoint::windowPair;
 
 /// `grad` summed over the axes broadcasting added, to `like`'s shape.
 inline Value collapseTo(RelayBuilder &rb, Value grad, Value like) {

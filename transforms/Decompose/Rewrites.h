@@ -13,6 +13,7 @@
 #include "dialects/relay/RelayBuilder.h"
 #include "dialects/relay/RelayOps.h"
 #include "mlir/IR/PatternMatch.h"
+#include "transforms/Decompose/Adjoints.h"
 
 #include <functional>
 
@@ -96,9 +97,7 @@ private:
   bool ok = true;
 };
 
-inline ArrayRef<int64_t> shapeOf(Value v) {
-  return cast<RankedTensorType>(v.getType()).getShape();
-}
+using adjoint::shapeOf;
 inline Type elementOf(Value v) {
   return cast<RankedTensorType>(v.getType()).getElementType();
 }

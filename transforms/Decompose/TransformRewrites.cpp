@@ -451,10 +451,14 @@ Value mlir::relay::decompose::takeFlat(Emitter &b, Value data, int64_t axis,
 }
 
 void mlir::relay::decompose::addTransformRewrites(AddRewrite add) {
-  for (StringRef name : {"annotation.stop_fusion", "annotation.checkpoint",
-                         "annotation.cast_hint", "annotation.compiler_begin",
-                         "annotation.compiler_end", "annotation.bitpack_start",
-                         "annotation.bitpack_end"})
+  // Every operator of the annotations' relation (collected first: `add`
+  // may read the registry).
+  SmallVector<std::string> annotations;
+  forEachOperator([&](const OperatorInfo &info) {
+    if (info.relation == "Annotation")
+      annotations.push_back(StringRef(info.name).drop_front(6).str());
+  });
+  for (const std::string &name : annotations)
     add(name, annotation);
   add("meshgrid", meshgrid);
   add("nn.space_to_batch_nd", spaceToBatch);
