@@ -293,3 +293,53 @@ RelationStatus mlir::relay::solveTopKResult(RelationArgs &args, Type values,
                      "'");
   return args.solve(TupleType::get(args.getContext(), {values, indices}));
 }
+
+namespace {
+/// The reporter of a relation run inside another (runNestedRelation).
+class NestedReporter : public TypeReporter {
+public:
+  NestedReporter(RelationArgs &outer, ArrayRef<Type> inputs,
+                 ArrayRef<unsigned> refines)
+      : outer(outer), inputs(inputs), refines(refines) {}
+
+  LogicalResult assign(unsigned index, Type type) override {
+    if (index >= inputs.size()) {
+      output = type;
+      if (refines.empty())
+        return success();
+      return outer.getReporter().assign(outer.getNumInputs(), type);
+    }
+    if (refines.empty() || type == inputs[index])
+      return success();
+    return outer.getReporter().assign(refines[index], type);
+  }
+  InFlightDiagnostic emitError() override {
+    return outer.getReporter().emitError();
+  }
+
+  Type output;
+
+private:
+  RelationArgs &outer;
+  ArrayRef<Type> inputs;
+  ArrayRef<unsigned> refines;
+};
+} // namespace
+
+RelationStatus mlir::relay::runNestedRelation(
+    RelationArgs &outer, StringRef name, ArrayRef<Type> inputs, Type &output,
+    DictionaryAttr attrs, ArrayRef<unsigned> refines) {
+  assert((refines.empty() || refines.size() == inputs.size()) &&
+         "one outer input per inner input");
+  const TypeRelationFn *relation = lookupTypeRelation(name);
+  assert(relation && "unknown relation");
+  NestedReporter reporter(outer, inputs, refines);
+  SmallVector<Type> types(inputs);
+  types.push_back(refines.empty() ? IncompleteType::get(outer.getContext())
+                                  : outer.getOutput());
+  RelationArgs inner(outer.getOpName(), types, inputs.size(),
+                     attrs ? attrs : outer.getAttrs(), reporter);
+  RelationStatus status = (*relation)(inner);
+  output = reporter.output;
+  return status;
+}

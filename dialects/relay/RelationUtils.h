@@ -93,6 +93,18 @@ RelationStatus readTensorTuple(RelationArgs &args,
                                SmallVectorImpl<TensorInfo> &fields,
                                bool sameDtype = true);
 
+/// Runs the relation `name` inside the relation of `outer`, on `inputs`
+/// and `attrs` (outer's attributes when null); its errors are reported as
+/// outer's. With `refines`, inner input j stands for outer input
+/// refines[j] (what the relation learns of it refines that input unless
+/// the type given differs from it) and the inner output is outer's output;
+/// without, the inner output starts unknown and outer learns nothing.
+/// `output` gets the output type the relation assigns (null if none).
+RelationStatus runNestedRelation(RelationArgs &outer, StringRef name,
+                                 ArrayRef<Type> inputs, Type &output,
+                                 DictionaryAttr attrs = {},
+                                 ArrayRef<unsigned> refines = {});
+
 /// Unifies two dimensions that must be equal: the more precise one, or
 /// failure when two different static sizes or names meet.
 FailureOr<Dim> unifyDims(Dim a, Dim b);

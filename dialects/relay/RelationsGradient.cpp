@@ -12,49 +12,20 @@
 using namespace mlir;
 using namespace mlir::relay;
 
-namespace {
-/// Runs a relation on other types, reporting its errors as the outer
-/// relation's and keeping the output type it gives.
-class ForwardReporter : public TypeReporter {
-public:
-  ForwardReporter(RelationArgs &outer, unsigned numInputs)
-      : outer(outer), numInputs(numInputs) {}
-
-  LogicalResult assign(unsigned index, Type type) override {
-    if (index == numInputs)
-      output = type;
-    return success(); // refinements of the inputs are not needed here
-  }
-  InFlightDiagnostic emitError() override {
-    return outer.getReporter().emitError();
-  }
-
-  Type output;
-
-private:
-  RelationArgs &outer;
-  unsigned numInputs;
-};
-} // namespace
-
 /// The output type the relation `name` gives for `inputs` and `attrs`
 /// (the outer relation's own when null): null when it is pending, failure
 /// when it fails (reported as `args`' error).
 static FailureOr<Type> forwardType(RelationArgs &args, StringRef name,
                                    ArrayRef<Type> inputs,
                                    DictionaryAttr attrs = {}) {
-  ForwardReporter reporter(args, inputs.size());
-  SmallVector<Type> types(inputs);
-  types.push_back(IncompleteType::get(args.getContext()));
-  RelationArgs inner(args.getOpName(), types, inputs.size(),
-                     attrs ? attrs : args.getAttrs(), reporter);
-  switch ((*lookupTypeRelation(name))(inner)) {
+  Type output;
+  switch (runNestedRelation(args, name, inputs, output, attrs)) {
   case RelationStatus::Failed:
     return failure();
   case RelationStatus::Pending:
     return Type();
   case RelationStatus::Solved:
-    return reporter.output;
+    return output;
   }
   llvm_unreachable("unknown relation status");
 }

@@ -193,63 +193,6 @@ static RelationStatus requantizeRelation(RelationArgs &args) {
   return args.solve(makeTensor(args.getContext(), data.dims, *out));
 }
 
-namespace {
-/// Runs a relation on some of another relation's arguments: inner input j
-/// is outer input inputs[j] (its type given, possibly with another dtype),
-/// the inner output is the outer one.
-class SubsetReporter : public TypeReporter {
-public:
-  SubsetReporter(RelationArgs &outer, ArrayRef<unsigned> inputs,
-                 ArrayRef<Type> types)
-      : outer(outer), inputs(inputs), types(types) {}
-
-  LogicalResult assign(unsigned index, Type type) override {
-    if (index >= inputs.size()) {
-      output = type;
-      return outer.getReporter().assign(outer.getNumInputs(), type);
-    }
-    if (type == types[index])
-      return success();
-    return outer.getReporter().assign(inputs[index], type);
-  }
-  InFlightDiagnostic emitError() override {
-    return outer.getReporter().emitError();
-  }
-
-  /// The output type the relation assigned.
-  Type output;
-
-private:
-  RelationArgs &outer;
-  ArrayRef<unsigned> inputs;
-  ArrayRef<Type> types;
-};
-} // namespace
-
-/// Runs the relation `name` with `types` standing for the inputs `inputs`
-/// of `args`, its output being `args`' output; `outDtype`, when given, is
-/// the out_dtype attribute it sees. `output` is set to the output type it
-/// assigns.
-static RelationStatus runOn(RelationArgs &args, StringRef name,
-                            ArrayRef<unsigned> inputs, ArrayRef<Type> types,
-                            Type *output = nullptr, Type outDtype = {}) {
-  const TypeRelationFn *relation = lookupTypeRelation(name);
-  SubsetReporter reporter(args, inputs, types);
-  SmallVector<Type> all(types);
-  all.push_back(args.getOutput());
-  DictionaryAttr attrs = args.getAttrs();
-  if (outDtype) {
-    NamedAttrList list(attrs);
-    list.set("out_dtype", TypeAttr::get(outDtype));
-    attrs = list.getDictionary(args.getContext());
-  }
-  RelationArgs inner(args.getOpName(), all, inputs.size(), attrs, reporter);
-  RelationStatus status = (*relation)(inner);
-  if (output)
-    *output = reporter.output;
-  return status;
-}
-
 /// qnn.conv2d, qnn.conv2d_transpose, qnn.dense and qnn.batch_matmul: integer
 /// data and weight
 /// (their dtypes may differ), zero points at inputs 2 and 3, scales at 4
@@ -273,9 +216,12 @@ static RelationStatus productRelation(RelationArgs &args, StringRef floatName,
   // output's dtype is out_dtype's (the attribute it reads).
   MLIRContext *ctx = args.getContext();
   Type weightAsData = makeTensor(ctx, weight.dims, data.dtype);
+  NamedAttrList attrs(args.getAttrs());
+  attrs.set("out_dtype", TypeAttr::get(*out));
   Type resultType;
-  RelationStatus s = runOn(args, floatName, {0, 1},
-                           {args.getInput(0), weightAsData}, &resultType, *out);
+  RelationStatus s =
+      runNestedRelation(args, floatName, {args.getInput(0), weightAsData},
+                        resultType, attrs.getDictionary(ctx), {0, 1});
   if (s != RelationStatus::Solved)
     return s;
   TensorInfo result;
@@ -321,8 +267,10 @@ static RelationStatus binaryRelation(RelationArgs &args) {
   FailureOr<Dim> rc = channelDim(args, rhs, "rhs_axis");
   if (failed(lc) || failed(rc))
     return RelationStatus::Failed;
+  Type broadcast;
   RelationStatus s =
-      runOn(args, "Broadcast", {0, 1}, {args.getInput(0), args.getInput(1)});
+      runNestedRelation(args, "Broadcast", {args.getInput(0), args.getInput(1)},
+                        broadcast, {}, {0, 1});
   if (s != RelationStatus::Solved)
     return s;
   // qnn.mul requantizes from the product of the two scales: one each.
@@ -379,7 +327,9 @@ static RelationStatus concatenateRelation(RelationArgs &args) {
       return args.fail("expected integer tensors (" + dtypeList() + "), got " +
                        typeStr(args.getInput(0)));
   }
-  RelationStatus s = runOn(args, "Concatenate", {0}, {args.getInput(0)});
+  Type concatenated;
+  RelationStatus s = runNestedRelation(args, "Concatenate", {args.getInput(0)},
+                                       concatenated, {}, {0});
   if (s != RelationStatus::Solved)
     return s;
   return both(
@@ -484,7 +434,8 @@ static RelationStatus avgPool2dRelation(RelationArgs &args) {
   if (RelationStatus s = checkScalarPairs(args, "input_");
       s != RelationStatus::Solved)
     return s;
-  return runOn(args, "Pool2D", {0}, {args.getInput(0)});
+  Type pooled;
+  return runNestedRelation(args, "Pool2D", {args.getInput(0)}, pooled, {}, {0});
 }
 
 /// qnn.simulated_quantize and qnn.simulated_dequantize: float32 data, an
