@@ -12,7 +12,7 @@ packages=(
   libgtest-dev libbenchmark-dev libopenblas-dev libdnnl-dev
   clang-22 libclang-rt-22-dev python3-numpy
   libonnx-dev libprotobuf-dev libonnx-testdata python3-onnx
-  python3-torch python3-torchvision python3-sklearn
+  python3-torch python3-torchvision python3-sklearn python3-scipy
   pybind11-dev python3-dev python3-pytest python3-pip python3-setuptools
   python3-wheel
 )

@@ -372,6 +372,7 @@ void mlir::relay::registerBuiltinOperators() {
     registerQnnRelations();
     registerDynamicRelations();
     registerGradientRelations();
+    registerSparseRelations();
     registerOdsOperators<
 #define GET_OP_LIST
 #include "dialects/relay/RelayOperators.cpp.inc"

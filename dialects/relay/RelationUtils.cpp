@@ -299,8 +299,8 @@ namespace {
 class NestedReporter : public TypeReporter {
 public:
   NestedReporter(RelationArgs &outer, ArrayRef<Type> inputs,
-                 ArrayRef<unsigned> refines)
-      : outer(outer), inputs(inputs), refines(refines) {}
+                 ArrayRef<unsigned> refines, StringRef context)
+      : outer(outer), inputs(inputs), refines(refines), context(context) {}
 
   LogicalResult assign(unsigned index, Type type) override {
     if (index >= inputs.size()) {
@@ -314,7 +314,10 @@ public:
     return outer.getReporter().assign(refines[index], type);
   }
   InFlightDiagnostic emitError() override {
-    return outer.getReporter().emitError();
+    InFlightDiagnostic diag = outer.getReporter().emitError();
+    if (!context.empty())
+      diag.attachNote() << context;
+    return diag;
   }
 
   Type output;
@@ -323,17 +326,18 @@ private:
   RelationArgs &outer;
   ArrayRef<Type> inputs;
   ArrayRef<unsigned> refines;
+  StringRef context;
 };
 } // namespace
 
 RelationStatus mlir::relay::runNestedRelation(
     RelationArgs &outer, StringRef name, ArrayRef<Type> inputs, Type &output,
-    DictionaryAttr attrs, ArrayRef<unsigned> refines) {
+    DictionaryAttr attrs, ArrayRef<unsigned> refines, StringRef context) {
   assert((refines.empty() || refines.size() == inputs.size()) &&
          "one outer input per inner input");
   const TypeRelationFn *relation = lookupTypeRelation(name);
   assert(relation && "unknown relation");
-  NestedReporter reporter(outer, inputs, refines);
+  NestedReporter reporter(outer, inputs, refines, context);
   SmallVector<Type> types(inputs);
   types.push_back(refines.empty() ? IncompleteType::get(outer.getContext())
                                   : outer.getOutput());

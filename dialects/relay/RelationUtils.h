@@ -100,10 +100,12 @@ RelationStatus readTensorTuple(RelationArgs &args,
 /// the type given differs from it) and the inner output is outer's output;
 /// without, the inner output starts unknown and outer learns nothing.
 /// `output` gets the output type the relation assigns (null if none).
+/// `context`, when given, is a note on each of its errors.
 RelationStatus runNestedRelation(RelationArgs &outer, StringRef name,
                                  ArrayRef<Type> inputs, Type &output,
                                  DictionaryAttr attrs = {},
-                                 ArrayRef<unsigned> refines = {});
+                                 ArrayRef<unsigned> refines = {},
+                                 StringRef context = "");
 
 /// Unifies two dimensions that must be equal: the more precise one, or
 /// failure when two different static sizes or names meet.
@@ -182,6 +184,7 @@ void registerLossRelations();
 void registerQnnRelations();
 void registerDynamicRelations();
 void registerGradientRelations();
+void registerSparseRelations();
 
 } // namespace mlir::relay
 

@@ -1154,7 +1154,38 @@ static RelationStatus adaptivePool3dRelation(RelationArgs &args) {
   return args.solve(makeTensor(args.getContext(), dims, data.dtype));
 }
 
+/// nn.fifo_buffer: data and buffer of one dtype and rank agreeing but
+/// along `axis`, where data is shorter; the result is the buffer's type.
+static RelationStatus fifoBufferRelation(RelationArgs &args) {
+  TensorInfo data, buffer;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  READ_TENSOR_OR_RETURN(args, 1, buffer);
+  if (data.getRank() != buffer.getRank() || data.dtype != buffer.dtype)
+    return args.fail("expected data of the buffer's dtype and rank (" +
+                     typeStr(args.getInput(1)) + "), got " +
+                     typeStr(args.getInput(0)));
+  FailureOr<int64_t> axis =
+      normalizeAxis(args, args.getInt("axis", 0), buffer.getRank());
+  if (failed(axis))
+    return RelationStatus::Failed;
+  for (int64_t i = 0; i < buffer.getRank(); ++i) {
+    if (i == *axis)
+      continue;
+    if (failed(unifyDims(data.dims[i], buffer.dims[i])))
+      return args.fail("data " + typeStr(args.getInput(0)) + " and buffer " +
+                       typeStr(args.getInput(1)) + " differ along axis " +
+                       Twine(i));
+  }
+  Dim d = data.dims[*axis], b = buffer.dims[*axis];
+  if (d.isStatic() && b.isStatic() && d.size >= b.size)
+    return args.fail("expected data shorter than the buffer along axis " +
+                     Twine(*axis) + ", got " + Twine(d.size) + " and " +
+                     Twine(b.size));
+  return args.solve(args.getInput(1));
+}
+
 void mlir::relay::registerNNRelations() {
+  registerTypeRelation("FifoBuffer", fifoBufferRelation);
   registerTypeRelation("GroupNorm", groupNormRelation);
   registerTypeRelation("Conv1D", conv1dRelation);
   registerTypeRelation("Pool1D", pool1dRelation);

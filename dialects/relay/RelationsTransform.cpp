@@ -902,12 +902,70 @@ static RelationStatus sliceLikeRelation(RelationArgs &args) {
   return args.solve(makeTensor(args.getContext(), out, data.dtype));
 }
 
+/// contrib_reverse_reshape: reshape's rules on both shapes reversed.
+static RelationStatus reverseReshapeRelation(RelationArgs &args) {
+  TensorInfo in;
+  READ_TENSOR_OR_RETURN(args, 0, in);
+  std::optional<SmallVector<int64_t>> newshape =
+      args.getOptionalInts("newshape");
+  if (!newshape)
+    return args.fail("requires a 'newshape' attribute");
+  MLIRContext *ctx = args.getContext();
+  SmallVector<Dim> reversed(llvm::reverse(in.dims));
+  SmallVector<int64_t> spec(llvm::reverse(*newshape));
+  Builder b(ctx);
+  NamedAttrList attrs;
+  attrs.set("newshape", b.getDenseI64ArrayAttr(spec));
+  Type output;
+  RelationStatus s = runNestedRelation(
+      args, "Reshape", {makeTensor(ctx, reversed, in.dtype)}, output,
+      attrs.getDictionary(ctx), {},
+      "contrib_reverse_reshape reads both shapes from the right: this "
+      "is reshape on them reversed");
+  if (s != RelationStatus::Solved)
+    return s;
+  TensorInfo out;
+  if (readTensor(output, out) != TensorState::Tensor)
+    return RelationStatus::Pending;
+  SmallVector<Dim> dims(llvm::reverse(out.dims));
+  return args.solve(makeTensor(ctx, dims, in.dtype));
+}
+
+/// strided_set: `v` of data's dtype and rank; begin, end and strides 1-d
+/// integer tensors with at most one entry per axis.
+static RelationStatus stridedSetRelation(RelationArgs &args) {
+  TensorInfo data, v;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  READ_TENSOR_OR_RETURN(args, 1, v);
+  if (v.getRank() != data.getRank() || v.dtype != data.dtype)
+    return args.fail("expected the values v of the data's dtype and rank (" +
+                     typeStr(args.getInput(0)) + "), got " +
+                     typeStr(args.getInput(1)));
+  static constexpr const char *names[] = {"begin", "end", "strides"};
+  for (unsigned i = 2; i < 5; ++i) {
+    TensorInfo bound;
+    READ_TENSOR_OR_RETURN(args, i, bound);
+    if (bound.getRank() != 1 || !isa<IntegerType>(bound.dtype))
+      return args.fail(Twine("expected ") + names[i - 2] +
+                       " as a 1-d integer tensor, got " +
+                       typeStr(args.getInput(i)));
+    if (bound.dims[0].isStatic() && bound.dims[0].size > data.getRank())
+      return args.fail(Twine(names[i - 2]) + " has " +
+                       Twine(bound.dims[0].size) + " entries for " +
+                       typeStr(args.getInput(0)) + " of rank " +
+                       Twine(data.getRank()));
+  }
+  return args.solve(args.getInput(0));
+}
+
 void mlir::relay::registerTransformRelations() {
   registerTypeRelation("ReverseSequence", reverseSequenceRelation);
   registerTypeRelation("SliceLike", sliceLikeRelation);
   registerTypeRelation("SlidingWindow", slidingWindowRelation);
   registerTypeRelation("YoloReorg", yoloReorgRelation);
   registerTypeRelation("Reshape", reshapeRelation);
+  registerTypeRelation("ReverseReshape", reverseReshapeRelation);
+  registerTypeRelation("StridedSet", stridedSetRelation);
   registerTypeRelation("ReshapeLike", reshapeLikeRelation);
   registerTypeRelation("BatchFlatten", batchFlattenRelation);
   registerTypeRelation("Transpose", transposeRelation);

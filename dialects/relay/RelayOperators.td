@@ -7,9 +7,10 @@
 // OperatorRegistry.cpp registers them from these declarations. Array
 // attributes whose TVM default is not empty are optional here and the
 // relation (and later passes) apply TVM's default. The image and vision
-// operators, the quantized ones, the dynamic ones and TVM's gradient
-// operators are in RelayImageOperators.td, RelayQnnOperators.td,
-// RelayDynamicOperators.td and RelayGradientOperators.td, included at the
+// operators, the quantized ones, the dynamic ones, TVM's gradient
+// operators and its sparse ones are in
+// RelayImageOperators.td, RelayQnnOperators.td, RelayDynamicOperators.td,
+// RelayGradientOperators.td and RelaySparseOperators.td, included at the
 // end.
 //
 //===----------------------------------------------------------------------===//
@@ -322,6 +323,19 @@ def Relay_ReshapeOp : Relay_OperatorOp<"reshape", "Reshape", "Injective", 1, 3> 
                        DefaultValuedAttr<BoolAttr, "false">:$allowzero);
 }
 
+def Relay_ReverseReshapeOp
+    : Relay_OperatorOp<"contrib_reverse_reshape", "ReverseReshape", "Injective",
+                       1, 10> {
+  let summary = "Reshapes to `newshape`, its special values (0, -1, -2, -3, "
+                "-4) read from right to left";
+  let description = [{
+    TVM's (MXNet's reverse reshape): both shapes are read from their last
+    dimension, so for a [10, 5, 4] tensor `newshape` [-1, 0] gives [50, 4]
+    where reshape gives [40, 5].
+  }];
+  let arguments = (ins AnyType:$data, DenseI64ArrayAttr:$newshape);
+}
+
 def Relay_ReshapeLikeOp
     : Relay_OperatorOp<"reshape_like", "ReshapeLike", "Injective", 2, 3> {
   let summary = "Reshapes `data` to (part of) `shape_like`'s shape";
@@ -358,6 +372,19 @@ def Relay_ConcatenateOp
     : Relay_OperatorOp<"concatenate", "Concatenate", "Injective", 1> {
   let summary = "Joins the tensors of a tuple along `axis`";
   let arguments = (ins AnyType:$data, DefaultValuedAttr<I64Attr, "0">:$axis);
+}
+
+def Relay_FifoBufferOp
+    : Relay_OperatorOp<"nn.fifo_buffer", "FifoBuffer", "Opaque", 2, 10> {
+  let summary = "`buffer` shifted along `axis` by `data`'s length, `data` "
+                "filling its end";
+  let description = [{
+    TVM's: concatenate((buffer, data), axis) without its first
+    `data.shape[axis]` entries along `axis`. `data` and `buffer` agree on
+    every other axis and `data` is shorter along `axis`.
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$buffer,
+                       DefaultValuedAttr<I64Attr, "0">:$axis);
 }
 
 def Relay_StackOp : Relay_OperatorOp<"stack", "Stack", "Injective", 1, 3> {
@@ -443,6 +470,24 @@ def Relay_StridedSliceOp
                        OptionalAttr<DenseI64ArrayAttr>:$strides,
                        OptionalAttr<DenseI64ArrayAttr>:$axes,
                        DefaultValuedStrAttr<StrAttr, "end">:$slice_mode);
+}
+
+def Relay_StridedSetOp
+    : Relay_OperatorOp<"strided_set", "StridedSet", "Injective", 5, 4> {
+  let summary = "A copy of `data` with the slice `data[begin:end:strides]` "
+                "replaced by `v`";
+  let description = [{
+    TVM's: `begin`, `end` and `strides` are 1-d integer tensors (values
+    known when the program runs) with at most one entry per axis of
+    `data`; missing entries slice the whole axis with stride 1. Negative
+    begin and end count from the end of the axis, and are clamped to it, as
+    numpy's slices are; a negative stride walks the axis backwards. `v` has
+    `data`'s dtype and rank and the slice's shape (a `v` smaller than the
+    slice repeats its last element, as a clipped take does). A zero stride
+    selects nothing.
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$v, AnyType:$begin,
+                       AnyType:$end, AnyType:$strides);
 }
 
 def Relay_BroadcastToOp
@@ -1427,5 +1472,6 @@ include "dialects/relay/RelayImageOperators.td"
 include "dialects/relay/RelayQnnOperators.td"
 include "dialects/relay/RelayDynamicOperators.td"
 include "dialects/relay/RelayGradientOperators.td"
+include "dialects/relay/RelaySparseOperators.td"
 
 #endif // RELAY_OPERATORS

@@ -75,6 +75,7 @@ void mlir::relay::populateDecompositionPatterns(
   addImageRewrites(add);
   addQnnRewrites(add);
   addGradientRewrites(add);
+  addSparseRewrites(add);
   // Rewrites that read only ranks and attributes: they apply to ops of
   // run-time sizes too.
   addDynamicRewrites([&](StringRef name, Rewrite rewrite) {

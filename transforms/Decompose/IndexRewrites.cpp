@@ -1,9 +1,9 @@
 //===- IndexRewrites.cpp - Index-computing composites -----------*- C++ -*-===//
 //
 // trilu, gather_nd, adv_index, scatter_add, unravel_index,
-// invert_permutation, searchsorted, sparse_to_dense and matrix_set_diag as
-// masks, flat indices, comparisons and scatters over the primitive
-// operators.
+// invert_permutation, searchsorted, sparse_to_dense, matrix_set_diag and
+// strided_set as masks, flat indices, comparisons and scatters over the
+// primitive operators.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,20 +14,6 @@ using namespace mlir::relay;
 using namespace mlir::relay::decompose;
 
 namespace {
-
-/// An int64 constant of `shape` holding `values`.
-Value i64Constant(Emitter &b, ArrayRef<int64_t> shape,
-                  ArrayRef<int64_t> values) {
-  Type i64 = b.getRewriter().getI64Type();
-  return b.constant(
-      DenseElementsAttr::get(RankedTensorType::get(shape, i64), values));
-}
-
-Value castTo(Emitter &b, Value v, Type dtype) {
-  if (elementOf(v) == dtype)
-    return v;
-  return b.op<CastOp>({v}, {b.type("dtype", dtype)});
-}
 
 /// Keeps element (i, j) of the last two axes where j - i >= k (upper) or
 /// j - i <= k.
@@ -233,6 +219,81 @@ Value matrixSetDiag(Emitter &b, Operation *op) {
   return b.op<WhereOp>({mask, taken, data});
 }
 
+/// strided_set: along each axis, which positions the slice selects and
+/// where in `v` each comes from (numpy's slice rules on the bounds, read
+/// when the program runs), then one take of v's flat index where every
+/// axis selects.
+Value stridedSet(Emitter &b, Operation *op) {
+  Value data = op->getOperand(0), v = op->getOperand(1);
+  ArrayRef<int64_t> shape = shapeOf(data), vShape = shapeOf(v);
+  int64_t rank = shape.size();
+  int64_t vCount = 1;
+  for (int64_t size : vShape)
+    vCount *= size;
+  if (rank == 0)
+    return v;
+  if (vCount == 0)
+    return data;
+  Type i64 = b.getRewriter().getI64Type();
+  auto c = [&](int64_t x) { return i64Constant(b, {}, {x}); };
+  // Entry d of the bounds operand k (begin, end, strides), or null past
+  // its end.
+  auto entry = [&](unsigned k, int64_t d) -> Value {
+    Value bounds = op->getOperand(k);
+    if (d >= shapeOf(bounds)[0])
+      return Value();
+    return castTo(b, b.op<TakeOp>({bounds, c(d)}, {b.i64("axis", 0)}), i64);
+  };
+  Value mask, flat;
+  int64_t vStride = 1;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    int64_t dim = shape[d];
+    Value stride = entry(4, d);
+    if (!stride)
+      stride = c(1);
+    Value forward = b.op<GreaterOp>({stride, c(0)});
+    auto pick = [&](int64_t ifForward, int64_t ifBackward) {
+      return b.op<WhereOp>({forward, c(ifForward), c(ifBackward)});
+    };
+    // Negative bounds count from the end; then they are clamped to
+    // [0, dim] walking forward, [-1, dim - 1] walking backward. The
+    // defaults (TVM's) cover the whole axis.
+    auto normalize = [&](Value x) {
+      x = b.op<WhereOp>({b.op<LessOp>({x, c(0)}), b.add(x, c(dim)), x});
+      return b.op<MinimumOp>(
+          {b.op<MaximumOp>({x, pick(0, -1)}), pick(dim, dim - 1)});
+    };
+    Value begin = entry(2, d), end = entry(3, d);
+    begin = normalize(begin ? begin : pick(0, dim));
+    end = normalize(end ? end : pick(dim + 1, -(dim + 1)));
+    SmallVector<int64_t> iota;
+    for (int64_t i = 0; i < dim; ++i)
+      iota.push_back(i);
+    Value i = i64Constant(b, {dim}, iota);
+    Value diff = b.op<WhereOp>(
+        {forward, b.op<SubtractOp>({i, begin}), b.op<SubtractOp>({begin, i})});
+    Value step = b.op<MaximumOp>({b.op<AbsOp>({stride}), c(1)});
+    Value inside = b.op<WhereOp>(
+        {forward, b.op<LessOp>({i, end}), b.op<GreaterOp>({i, end})});
+    Value selected = b.op<LogicalAndOp>(
+        {b.op<LogicalAndOp>({inside, b.op<GreaterEqualOp>({diff, c(0)})}),
+         b.op<LogicalAndOp>(
+             {b.op<EqualOp>({b.op<FloorModOp>({diff, step}), c(0)}),
+              b.op<NotEqualOp>({stride, c(0)})})});
+    Value index = b.op<MinimumOp>(
+        {b.op<MaximumOp>({b.op<FloorDivideOp>({diff, step}), c(0)}),
+         c(vShape[d] - 1)});
+    selected = alongAxis(b, selected, d, rank);
+    index = alongAxis(b, b.mul(index, c(vStride)), d, rank);
+    mask = mask ? b.op<LogicalAndOp>({mask, selected}) : selected;
+    flat = flat ? b.add(flat, index) : index;
+    vStride *= vShape[d];
+  }
+  Value taken = b.op<TakeOp>({b.reshape(v, {vCount}), flat},
+                             {b.i64("axis", 0), b.str("mode", "clip")});
+  return b.op<WhereOp>({mask, taken, data});
+}
+
 } // namespace
 
 void mlir::relay::decompose::addIndexRewrites(AddRewrite add) {
@@ -241,6 +302,7 @@ void mlir::relay::decompose::addIndexRewrites(AddRewrite add) {
   add("trilu", trilu);
   add("gather_nd", gatherND);
   add("adv_index", advIndex);
+  add("strided_set", stridedSet);
   add("scatter_add", scatterAdd);
   add("unravel_index", unravelIndex);
   add("invert_permutation", invertPermutation);

@@ -102,6 +102,21 @@ inline Type elementOf(Value v) {
   return cast<RankedTensorType>(v.getType()).getElementType();
 }
 
+/// An int64 constant of `shape` holding `values`.
+inline Value i64Constant(Emitter &b, ArrayRef<int64_t> shape,
+                         ArrayRef<int64_t> values) {
+  Type i64 = b.getRewriter().getI64Type();
+  return b.constant(
+      DenseElementsAttr::get(RankedTensorType::get(shape, i64), values));
+}
+
+/// `v` cast to `dtype` (itself when it has that dtype).
+inline Value castTo(Emitter &b, Value v, Type dtype) {
+  if (v && elementOf(v) == dtype)
+    return v;
+  return b.op<CastOp>({v}, {b.type("dtype", dtype)});
+}
+
 /// Reads an attribute of the op with its ODS default.
 inline int64_t intAttr(Operation *op, StringRef name) {
   return cast<IntegerAttr>(getOperatorAttributes(op).get(name)).getInt();
@@ -176,6 +191,7 @@ void addEinsumRewrites(AddRewrite add);
 void addImageRewrites(AddRewrite add);
 void addQnnRewrites(AddRewrite add);
 void addGradientRewrites(AddRewrite add);
+void addSparseRewrites(AddRewrite add);
 /// Registered to apply whatever the operands' sizes.
 void addDynamicRewrites(AddRewrite add);
 

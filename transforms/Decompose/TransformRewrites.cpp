@@ -433,6 +433,26 @@ Value meshgrid(Emitter &b, Operation *op) {
   return b.tuple(fields);
 }
 
+/// contrib_reverse_reshape: its type gives the shape.
+Value reverseReshape(Emitter &b, Operation *op) {
+  return b.reshape(op->getOperand(0), shapeOf(op->getResult(0)));
+}
+
+/// nn.fifo_buffer: the buffer then the data, less the buffer's first
+/// data-length entries along the axis.
+Value fifoBuffer(Emitter &b, Operation *op) {
+  Value data = op->getOperand(0), buffer = op->getOperand(1);
+  int64_t rank = shapeOf(buffer).size();
+  int64_t axis = positive(intAttr(op, "axis"), rank);
+  int64_t shift = shapeOf(data)[axis];
+  Value joined =
+      b.op<ConcatenateOp>({b.tuple({buffer, data})}, {b.i64("axis", axis)});
+  return b.op<StridedSliceOp>({joined},
+                              {b.ints("begin", {shift}),
+                               b.ints("end", {shift + shapeOf(buffer)[axis]}),
+                               b.ints("axes", {axis})});
+}
+
 } // namespace
 
 Value mlir::relay::decompose::takeFlat(Emitter &b, Value data, int64_t axis,
@@ -470,6 +490,8 @@ void mlir::relay::decompose::addTransformRewrites(AddRewrite add) {
   add("sliding_window", slidingWindow);
   add("collapse_sum_like", collapseSumLike);
   add("collapse_sum_to", collapseSumTo);
+  add("contrib_reverse_reshape", reverseReshape);
+  add("nn.fifo_buffer", fifoBuffer);
   add("reverse", reverse);
   add("tile", tile);
   add("repeat", repeat);

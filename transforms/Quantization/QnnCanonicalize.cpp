@@ -79,12 +79,6 @@ Type intType(Emitter &b, unsigned width) {
   return b.getRewriter().getIntegerType(width);
 }
 
-Value castTo(Emitter &b, Value v, Type dtype) {
-  if (elementOf(v) == dtype)
-    return v;
-  return b.op<CastOp>({v}, {b.type("dtype", dtype)});
-}
-
 /// The quantization parameters of one operand: scale and zero point
 /// values, per channel along `axis` of a rank-`rank` tensor.
 struct QParams {

@@ -1855,3 +1855,75 @@ relay.func @fixed_point_per_axis_dtype(%x: tensor<2x3xf32>, %m: tensor<3xi32>) -
   %c = relay.constant dense<true> : tensor<i1>
   relay.return %c : tensor<i1>
 }
+
+// -----
+
+// Tests that contrib_reverse_reshape checks the element count (of the
+// reversed shapes it reshapes).
+relay.func @reverse_reshape_count(%x: tensor<10x5x4xf32>) -> tensor<i1> {
+  // expected-error @+2 {{contrib_reverse_reshape: cannot reshape 'tensor<4x5x10xf32>' (200 elements) to 28 elements}}
+  // expected-note @+1 {{contrib_reverse_reshape reads both shapes from the right: this is reshape on them reversed}}
+  %r = relay.contrib_reverse_reshape %x {newshape = array<i64: 7, 0>} : (tensor<10x5x4xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that strided_set's values have the data's rank.
+relay.func @strided_set_rank(%x: tensor<4x6xf32>, %v: tensor<2xf32>, %b: tensor<2xi32>) -> tensor<i1> {
+  // expected-error @+1 {{strided_set: expected the values v of the data's dtype and rank ('tensor<4x6xf32>'), got 'tensor<2xf32>'}}
+  %r = relay.strided_set %x, %v, %b, %b, %b : (tensor<4x6xf32>, tensor<2xf32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that strided_set's bounds are integers.
+relay.func @strided_set_bounds(%x: tensor<4x6xf32>, %v: tensor<2x2xf32>, %b: tensor<2xi32>, %f: tensor<2xf32>) -> tensor<i1> {
+  // expected-error @+1 {{strided_set: expected end as a 1-d integer tensor, got 'tensor<2xf32>'}}
+  %r = relay.strided_set %x, %v, %b, %f, %b : (tensor<4x6xf32>, tensor<2x2xf32>, tensor<2xi32>, tensor<2xf32>, tensor<2xi32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that strided_set's bounds have at most one entry per axis.
+relay.func @strided_set_long(%x: tensor<4x6xf32>, %v: tensor<2x2xf32>, %b: tensor<2xi32>, %s: tensor<3xi64>) -> tensor<i1> {
+  // expected-error @+1 {{strided_set: strides has 3 entries for 'tensor<4x6xf32>' of rank 2}}
+  %r = relay.strided_set %x, %v, %b, %b, %s : (tensor<4x6xf32>, tensor<2x2xf32>, tensor<2xi32>, tensor<2xi32>, tensor<3xi64>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that nn.fifo_buffer's data is shorter than the buffer.
+relay.func @fifo_longer(%x: tensor<3x6xf32>, %b: tensor<3x4xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.fifo_buffer: expected data shorter than the buffer along axis 1, got 6 and 4}}
+  %r = relay.nn.fifo_buffer %x, %b {axis = 1 : i64} : (tensor<3x6xf32>, tensor<3x4xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that nn.fifo_buffer's data and buffer agree on the other axes.
+relay.func @fifo_other_axis(%x: tensor<2x1xf32>, %b: tensor<3x4xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.fifo_buffer: data 'tensor<2x1xf32>' and buffer 'tensor<3x4xf32>' differ along axis 0}}
+  %r = relay.nn.fifo_buffer %x, %b {axis = 1 : i64} : (tensor<2x1xf32>, tensor<3x4xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that nn.fifo_buffer's axis is one of the buffer's.
+relay.func @fifo_axis(%x: tensor<3x1xf32>, %b: tensor<3x4xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.fifo_buffer: axis 2 is out of range}}
+  %r = relay.nn.fifo_buffer %x, %b {axis = 2 : i64} : (tensor<3x1xf32>, tensor<3x4xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}

@@ -918,3 +918,42 @@ def yolo_reorg_ref(a_np, stride):
                     b_np[cnt] = a_np[int(out_index)]
                     cnt = cnt + 1
     return np.reshape(b_np, (batch, out_channel, out_height, out_width))
+
+
+def strided_set_ref(data, v, begin, end, strides):
+    """numpy's slice assignment data[b:e:s] = v, with the axes past the
+    bounds' length sliced whole."""
+    out = data.copy()
+    index = []
+    for d in range(data.ndim):
+        b = int(begin[d]) if d < len(begin) else None
+        e = int(end[d]) if d < len(end) else None
+        s = int(strides[d]) if d < len(strides) else None
+        index.append(slice(b, e, s))
+    out[tuple(index)] = v
+    return out
+
+
+def sparse_matrix(data, indices, indptr, shape):
+    """The dense form of a CSR (1-d data) or BSR (3-d blocks) matrix, by
+    scipy."""
+    import scipy.sparse
+    kind = scipy.sparse.bsr_matrix if data.ndim == 3 else scipy.sparse.csr_matrix
+    return kind((data, indices, indptr), shape=shape).toarray()
+
+
+def sparse_dense_ref(dense, data, indices, indptr, sparse_lhs=False):
+    """TVM's nn.sparse_dense: dense times the sparse matrix's transpose, or
+    with sparse_lhs the sparse matrix times the dense one's transpose."""
+    rows = (len(indptr) - 1) * (data.shape[1] if data.ndim == 3 else 1)
+    sparse = sparse_matrix(data, indices, indptr, (rows, dense.shape[1]))
+    return sparse @ dense.T if sparse_lhs else dense @ sparse.T
+
+
+def sparse_transpose_ref(data, indices, indptr):
+    """The CSR arrays of a square CSR matrix's transpose, by scipy."""
+    import scipy.sparse
+    n = len(indptr) - 1
+    t = scipy.sparse.csr_matrix((data, indices, indptr), shape=(n, n)).T.tocsr()
+    return (t.data.astype(data.dtype), t.indices.astype(indices.dtype),
+            t.indptr.astype(indptr.dtype))

@@ -243,6 +243,14 @@ def with_specials(a, count):
 nan_rows = with_specials(f32(3, 9), 14)
 nan_wide = with_specials(f32(2, 130), 60)
 nan_other = with_specials(f32(3, 9), 8)
+# Sparse matrices for TVM's sparse operators: CSR 5 x 6 with an empty row,
+# a square CSR 5 x 5, BSR 4 x 6 in 2 x 3 blocks.
+csr_5x6 = (f32(9), np.array([0, 3, 5, 1, 2, 4, 0, 1, 5], np.int32),
+           np.array([0, 3, 3, 6, 8, 9], np.int32))
+csr_5x5 = (f32(8), np.array([1, 4, 0, 2, 3, 0, 4, 1], np.int64),
+           np.array([0, 2, 2, 5, 7, 8], np.int64))
+bsr_4x6 = (f32(3, 2, 3), np.array([1, 0, 1], np.int32),
+           np.array([0, 1, 3], np.int32))
 CASES = [
     ("add", "add(%a, %b)", [x, y], lambda a, b: a + b, E),
     ("subtract", "subtract(%a, %b)", [x, y], lambda a, b: a - b, E),
@@ -552,6 +560,42 @@ CASES = [
     # known at run time only.
     ("collapse_sum_to (run-time shape)", "collapse_sum_to(%a, %b)", [x, i64(1, 4)],
      lambda a, b: a.sum(axis=(0, 1)).reshape(1, 4), R),
+    # MXNet's reverse reshape: special values read from the right.
+    ("contrib_reverse_reshape", "contrib_reverse_reshape(%a, newshape=[-1, 0])",
+     [f32(10, 5, 4)], lambda a: a.reshape(50, 4), 0),
+    ("contrib_reverse_reshape (0 copies from the right)",
+     "contrib_reverse_reshape(%a, newshape=[0, -1])", [f32(6, 5, 4)],
+     lambda a: a.reshape(5, 24), 0),
+    ("nn.fifo_buffer", "nn.fifo_buffer(%a, %b, axis=1)", [f32(2, 2, 3), f32(2, 5, 3)],
+     lambda a, b: np.concatenate([b, a], 1)[:, 2:], 0),
+    ("nn.fifo_buffer (last axis)", "nn.fifo_buffer(%a, %b, axis=-1)", [f32(3, 1), f32(3, 4)],
+     lambda a, b: np.concatenate([b, a], 1)[:, 1:], 0),
+    # numpy's slice assignment with bounds known at run time.
+    ("strided_set", "strided_set(%a, %b, %c, %d, %e)",
+     [f32(4, 6), f32(2, 2), np.array([1, 1], np.int32), np.array([4, 5], np.int32),
+      np.array([2, 3], np.int32)], strided_set_ref, 0),
+    ("strided_set (backwards, bounds for the first axis only)",
+     "strided_set(%a, %b, %c, %d, %e)",
+     [f32(5, 4), f32(3, 4), np.array([-1], np.int32), np.array([-7], np.int32),
+      np.array([-2], np.int32)], strided_set_ref, 0),
+    ("strided_set (int32, negative begin, int64 bounds)",
+     "strided_set(%a, %b, %c, %d, %e)",
+     [i32(2, 4, 5), i32(2, 2, 2), np.array([0, -2, 1]), np.array([2, 4, 3]),
+      np.array([1, 1, 1])], strided_set_ref, 0),
+    # TVM's sparse operators against scipy's sparse matrices.
+    ("nn.sparse_dense", "nn.sparse_dense(%a, %b, %c, %d)", [f32(3, 6), *csr_5x6],
+     sparse_dense_ref, 1e-5),
+    ("nn.sparse_dense (BSR)", "nn.sparse_dense(%a, %b, %c, %d)", [f32(3, 6), *bsr_4x6],
+     sparse_dense_ref, 1e-5),
+    ("nn.sparse_dense (sparse_lhs)", "nn.sparse_dense(%a, %b, %c, %d, sparse_lhs=True)",
+     [f32(4, 6), *csr_5x6], lambda *a: sparse_dense_ref(*a, sparse_lhs=True), 1e-5),
+    ("nn.sparse_dense (BSR, sparse_lhs)",
+     "nn.sparse_dense(%a, %b, %c, %d, sparse_lhs=True)",
+     [f32(2, 6), *bsr_4x6], lambda *a: sparse_dense_ref(*a, sparse_lhs=True), 1e-5),
+    ("nn.sparse_add", "nn.sparse_add(%a, %b, %c, %d)", [f32(5, 6), *csr_5x6],
+     lambda a, *m: a + sparse_matrix(*m, (5, 6)), 1e-6),
+    ("nn.sparse_transpose", "nn.sparse_transpose(%a, %b, %c)", [*csr_5x5],
+     sparse_transpose_ref, 0),
     # TVM's annotations: the identity (checkpoint also on a tuple).
     ("annotation.stop_fusion", "annotation.stop_fusion(%a)", [x], lambda a: a, 0),
     ("annotation.checkpoint", "annotation.checkpoint((%a, %b)).1", [x, y], lambda a, b: b, 0),

@@ -1,0 +1,125 @@
+//===- RelationsSparse.cpp - Relations of sparse operators ------*- C++ -*-===//
+//
+// TVM's operators on CSR and BSR matrices (nn.sparse_dense, nn.sparse_add,
+// nn.sparse_transpose): a matrix is three inputs, its values, their
+// (block) columns and the row pointers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/relay/RelationUtils.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+
+namespace {
+/// A CSR or BSR matrix read from three consecutive inputs.
+struct SparseMatrix {
+  TensorInfo data, indices, indptr;
+  /// Rows of the matrix (of blocks times their rows for BSR).
+  Dim rows;
+  bool isBlocked() const { return data.getRank() == 3; }
+};
+} // namespace
+
+/// Reads the sparse matrix at inputs `first`..`first + 2`: values of
+/// `dtype` (1-d, or 3-d blocks when `blocks`), 1-d integer indices (one per
+/// value or block) and row pointers (at least one).
+static RelationStatus readSparse(RelationArgs &args, unsigned first, Type dtype,
+                                 bool blocks, SparseMatrix &m) {
+  READ_TENSOR_OR_RETURN(args, first, m.data);
+  READ_TENSOR_OR_RETURN(args, first + 1, m.indices);
+  READ_TENSOR_OR_RETURN(args, first + 2, m.indptr);
+  if (!(m.data.getRank() == 1 || (blocks && m.data.getRank() == 3)) ||
+      m.data.dtype != dtype)
+    return args.fail(Twine("expected the sparse values as a 1-d") +
+                     (blocks ? " (CSR) or 3-d (BSR)" : "") + " tensor of " +
+                     typeStr(dtype) + ", got " + typeStr(args.getInput(first)));
+  for (unsigned i = 1; i < 3; ++i) {
+    const TensorInfo &t = i == 1 ? m.indices : m.indptr;
+    if (t.getRank() != 1 || !isa<IntegerType>(t.dtype))
+      return args.fail(Twine("expected the sparse ") +
+                       (i == 1 ? "indices" : "row pointers") +
+                       " as a 1-d integer tensor, got " +
+                       typeStr(args.getInput(first + i)));
+  }
+  if (failed(unifyDims(m.data.dims[0], m.indices.dims[0])))
+    return args.fail("expected one index per sparse " +
+                     Twine(m.isBlocked() ? "block" : "value") + ", got " +
+                     typeStr(args.getInput(first)) + " and " +
+                     typeStr(args.getInput(first + 1)));
+  Dim pointers = m.indptr.dims[0];
+  if (pointers.isStatic() && pointers.size < 1)
+    return args.fail("expected at least one row pointer, got " +
+                     typeStr(args.getInput(first + 2)));
+  m.rows = pointers.isStatic() ? Dim::of(pointers.size - 1) : Dim::any();
+  if (m.isBlocked())
+    m.rows = mulDims(m.rows, m.data.dims[1]);
+  return RelationStatus::Solved;
+}
+
+/// nn.sparse_dense: [M, K] dense times the transpose of an N x K sparse
+/// matrix, or with sparse_lhs an M x K sparse matrix times the transpose of
+/// [N, K] dense: [M, N] either way.
+static RelationStatus sparseDenseRelation(RelationArgs &args) {
+  TensorInfo dense;
+  READ_TENSOR_OR_RETURN(args, 0, dense);
+  if (dense.getRank() != 2 || !isFloatLike(dense.dtype))
+    return args.fail("expected a 2-d floating-point dense matrix, got " +
+                     typeStr(args.getInput(0)));
+  SparseMatrix sparse;
+  if (RelationStatus s = readSparse(args, 1, dense.dtype, true, sparse);
+      s != RelationStatus::Solved)
+    return s;
+  Dim k = dense.dims[1];
+  if (sparse.isBlocked()) {
+    Dim blockCols = sparse.data.dims[2];
+    if (k.isStatic() && blockCols.isStatic() &&
+        (blockCols.size == 0 || k.size % blockCols.size != 0))
+      return args.fail("the BSR blocks' " + Twine(blockCols.size) +
+                       " columns do not divide the dense matrix's " +
+                       Twine(k.size) + " columns");
+  }
+  SmallVector<Dim> result = {dense.dims[0], sparse.rows};
+  if (args.getBool("sparse_lhs", false))
+    std::swap(result[0], result[1]);
+  return args.solve(makeTensor(args.getContext(), result, dense.dtype));
+}
+
+/// nn.sparse_add: [M, N] dense plus a CSR matrix of M rows.
+static RelationStatus sparseAddRelation(RelationArgs &args) {
+  TensorInfo dense;
+  READ_TENSOR_OR_RETURN(args, 0, dense);
+  if (dense.getRank() != 2)
+    return args.fail("expected a 2-d dense matrix, got " +
+                     typeStr(args.getInput(0)));
+  SparseMatrix sparse;
+  if (RelationStatus s = readSparse(args, 1, dense.dtype, false, sparse);
+      s != RelationStatus::Solved)
+    return s;
+  if (failed(unifyDims(sparse.rows, dense.dims[0])))
+    return args.fail("the CSR matrix has " + Twine(sparse.rows.size) +
+                     " rows (row pointers " + typeStr(args.getInput(3)) +
+                     ") where the dense matrix " + typeStr(args.getInput(0)) +
+                     " has " + Twine(dense.dims[0].size));
+  return args.solve(args.getInput(0));
+}
+
+/// nn.sparse_transpose: a square CSR matrix's transpose as the tuple of its
+/// three tensors, typed as the input's.
+static RelationStatus sparseTransposeRelation(RelationArgs &args) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  SparseMatrix sparse;
+  if (RelationStatus s = readSparse(args, 0, data.dtype, false, sparse);
+      s != RelationStatus::Solved)
+    return s;
+  return args.solve(
+      TupleType::get(args.getContext(),
+                     {args.getInput(0), args.getInput(1), args.getInput(2)}));
+}
+
+void mlir::relay::registerSparseRelations() {
+  registerTypeRelation("SparseDense", sparseDenseRelation);
+  registerTypeRelation("SparseAdd", sparseAddRelation);
+  registerTypeRelation("SparseTranspose", sparseTransposeRelation);
+}

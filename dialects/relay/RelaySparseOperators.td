@@ -1,0 +1,63 @@
+//===- RelaySparseOperators.td - TVM's sparse operators ----*- tablegen -*-===//
+//
+// TVM's operators on sparse matrices in CSR form (`data`, `indices`,
+// `indptr`: the values, their columns, and where each row's values begin)
+// or BSR form (`data` of [blocks, rows, columns] blocks, `indices` their
+// block columns, `indptr` where each block row begins): nn.sparse_dense,
+// nn.sparse_add and nn.sparse_transpose. They are composites: their
+// decompositions (transforms/Decompose/SparseRewrites.cpp) place the
+// values in a dense matrix by scatters, so the cost is a dense one's.
+//
+// Included by RelayOperators.td.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RELAY_SPARSE_OPERATORS
+#define RELAY_SPARSE_OPERATORS
+
+def Relay_SparseDenseOp
+    : Relay_OperatorOp<"nn.sparse_dense", "SparseDense", "OutEWiseFusable", 4> {
+  let summary = "A dense matrix times the transpose of a sparse one (or, "
+                "with `sparse_lhs`, the sparse one times the dense one's "
+                "transpose)";
+  let description = [{
+    TVM's: `dense_data` [M, K] times the transpose of the CSR or BSR matrix
+    (`sparse_data`, `sparse_indices`, `sparse_indptr`) of N rows and K
+    columns, giving [M, N]; with `sparse_lhs`, the sparse matrix of M rows
+    times the transpose of `dense_data` [N, K], giving [M, N]. A CSR
+    matrix's rows are `sparse_indptr`'s length less one; a BSR matrix's
+    that times its blocks' rows. Column indices outside the matrix are
+    ignored.
+  }];
+  let arguments = (ins AnyType:$dense_data, AnyType:$sparse_data,
+                       AnyType:$sparse_indices, AnyType:$sparse_indptr,
+                       DefaultValuedAttr<BoolAttr, "false">:$sparse_lhs);
+}
+
+def Relay_SparseAddOp
+    : Relay_OperatorOp<"nn.sparse_add", "SparseAdd", "Opaque", 4> {
+  let summary = "A dense matrix plus a CSR matrix of its shape";
+  let description = [{
+    TVM's: `dense_data` [M, N] plus the CSR matrix (`sparse_data`,
+    `sparse_indices`, `sparse_indptr` of M + 1 entries); the result is
+    dense. Column indices outside the matrix are ignored.
+  }];
+  let arguments = (ins AnyType:$dense_data, AnyType:$sparse_data,
+                       AnyType:$sparse_indices, AnyType:$sparse_indptr);
+}
+
+def Relay_SparseTransposeOp
+    : Relay_OperatorOp<"nn.sparse_transpose", "SparseTranspose",
+                       "OutEWiseFusable", 3> {
+  let summary = "The transpose of a square CSR matrix, in CSR form";
+  let description = [{
+    TVM's: (`sparse_data`, `sparse_indices`, `sparse_indptr`) of N rows
+    and N columns gives the tuple (data, indices, indptr) of its transpose,
+    of the same types; within a row of the transpose the values keep the
+    order of their rows in the input.
+  }];
+  let arguments = (ins AnyType:$sparse_data, AnyType:$sparse_indices,
+                       AnyType:$sparse_indptr);
+}
+
+#endif // RELAY_SPARSE_OPERATORS

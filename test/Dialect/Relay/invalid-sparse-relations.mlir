@@ -1,0 +1,122 @@
+// RUN: relay-mlir-opt %s -split-input-file -verify-diagnostics
+// The errors of TVM's sparse operators' relations (nn.sparse_dense,
+// nn.sparse_add, nn.sparse_transpose), found by the op verifiers.
+
+// Tests that nn.sparse_dense takes a 2-d dense matrix.
+relay.func @dense_rank(%x: tensor<6xf32>, %d: tensor<9xf32>, %i: tensor<9xi32>, %p: tensor<6xi32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.sparse_dense: expected a 2-d floating-point dense matrix, got 'tensor<6xf32>'}}
+  %r = relay.nn.sparse_dense %x, %d, %i, %p : (tensor<6xf32>, tensor<9xf32>, tensor<9xi32>, tensor<6xi32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that the sparse values are 1-d (CSR) or 3-d (BSR).
+relay.func @values_rank(%x: tensor<3x6xf32>, %d: tensor<9x1xf32>, %i: tensor<9xi32>, %p: tensor<6xi32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.sparse_dense: expected the sparse values as a 1-d (CSR) or 3-d (BSR) tensor of 'f32', got 'tensor<9x1xf32>'}}
+  %r = relay.nn.sparse_dense %x, %d, %i, %p : (tensor<3x6xf32>, tensor<9x1xf32>, tensor<9xi32>, tensor<6xi32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that the sparse values have the dense matrix's dtype.
+relay.func @values_dtype(%x: tensor<3x6xf32>, %d: tensor<9xf16>, %i: tensor<9xi32>, %p: tensor<6xi32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.sparse_dense: expected the sparse values as a 1-d (CSR) or 3-d (BSR) tensor of 'f32', got 'tensor<9xf16>'}}
+  %r = relay.nn.sparse_dense %x, %d, %i, %p : (tensor<3x6xf32>, tensor<9xf16>, tensor<9xi32>, tensor<6xi32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that the sparse indices are integers.
+relay.func @indices_dtype(%x: tensor<3x6xf32>, %d: tensor<9xf32>, %p: tensor<6xi32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.sparse_dense: expected the sparse indices as a 1-d integer tensor, got 'tensor<9xf32>'}}
+  %r = relay.nn.sparse_dense %x, %d, %d, %p : (tensor<3x6xf32>, tensor<9xf32>, tensor<9xf32>, tensor<6xi32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that the row pointers are a 1-d integer tensor.
+relay.func @indptr_rank(%x: tensor<3x6xf32>, %d: tensor<9xf32>, %i: tensor<9xi32>, %p: tensor<2x3xi32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.sparse_dense: expected the sparse row pointers as a 1-d integer tensor, got 'tensor<2x3xi32>'}}
+  %r = relay.nn.sparse_dense %x, %d, %i, %p : (tensor<3x6xf32>, tensor<9xf32>, tensor<9xi32>, tensor<2x3xi32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that there is one index per value.
+relay.func @index_count(%x: tensor<3x6xf32>, %d: tensor<9xf32>, %i: tensor<8xi32>, %p: tensor<6xi32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.sparse_dense: expected one index per sparse value, got 'tensor<9xf32>' and 'tensor<8xi32>'}}
+  %r = relay.nn.sparse_dense %x, %d, %i, %p : (tensor<3x6xf32>, tensor<9xf32>, tensor<8xi32>, tensor<6xi32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that there is at least one row pointer.
+relay.func @no_pointers(%x: tensor<3x6xf32>, %d: tensor<0xf32>, %i: tensor<0xi32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.sparse_dense: expected at least one row pointer, got 'tensor<0xi32>'}}
+  %r = relay.nn.sparse_dense %x, %d, %i, %i : (tensor<3x6xf32>, tensor<0xf32>, tensor<0xi32>, tensor<0xi32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that BSR blocks tile the dense matrix's columns.
+relay.func @block_columns(%x: tensor<3x6xf32>, %d: tensor<3x2x4xf32>, %i: tensor<3xi32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.sparse_dense: the BSR blocks' 4 columns do not divide the dense matrix's 6 columns}}
+  %r = relay.nn.sparse_dense %x, %d, %i, %i : (tensor<3x6xf32>, tensor<3x2x4xf32>, tensor<3xi32>, tensor<3xi32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that nn.sparse_add's matrix has the dense one's rows.
+relay.func @add_rows(%x: tensor<4x6xf32>, %d: tensor<9xf32>, %i: tensor<9xi32>, %p: tensor<6xi32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.sparse_add: the CSR matrix has 5 rows (row pointers 'tensor<6xi32>') where the dense matrix 'tensor<4x6xf32>' has 4}}
+  %r = relay.nn.sparse_add %x, %d, %i, %p : (tensor<4x6xf32>, tensor<9xf32>, tensor<9xi32>, tensor<6xi32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that nn.sparse_add takes CSR only.
+relay.func @add_bsr(%x: tensor<4x6xf32>, %d: tensor<3x2x3xf32>, %i: tensor<3xi32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.sparse_add: expected the sparse values as a 1-d tensor of 'f32', got 'tensor<3x2x3xf32>'}}
+  %r = relay.nn.sparse_add %x, %d, %i, %i : (tensor<4x6xf32>, tensor<3x2x3xf32>, tensor<3xi32>, tensor<3xi32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that nn.sparse_transpose's indices are integers.
+relay.func @transpose_indices(%d: tensor<9xf32>, %p: tensor<6xi32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.sparse_transpose: expected the sparse indices as a 1-d integer tensor, got 'tensor<9xf32>'}}
+  %r = relay.nn.sparse_transpose %d, %d, %p : (tensor<9xf32>, tensor<9xf32>, tensor<6xi32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that the type of nn.sparse_transpose's result is checked: the
+// input's three types.
+relay.func @transpose_result(%d: tensor<9xf32>, %i: tensor<9xi32>, %p: tensor<6xi32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.sparse_transpose}}
+  %r = relay.nn.sparse_transpose %d, %i, %p : (tensor<9xf32>, tensor<9xi32>, tensor<6xi32>) -> tuple<tensor<9xf32>, tensor<9xi32>, tensor<5xi32>>
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}

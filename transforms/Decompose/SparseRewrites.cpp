@@ -1,0 +1,185 @@
+//===- SparseRewrites.cpp - Sparse matrices as dense ones ------*- C++ -*-===//
+//
+// nn.sparse_dense, nn.sparse_add and nn.sparse_transpose: the CSR or BSR
+// matrix is scattered into a dense one (each value's row found by a
+// cumulative sum of where the row pointers start), then the dense
+// operator; the transpose is compacted back into CSR form by a cumulative
+// count of the values present. Values whose column or row lies outside
+// the matrix are dropped, so malformed matrices give wrong numbers, never
+// out-of-bounds writes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "transforms/Decompose/Rewrites.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::decompose;
+
+namespace {
+
+/// The axis-0 slice [begin, end) of the 1-d `v`.
+Value slice1D(Emitter &b, Value v, int64_t begin, int64_t end) {
+  return b.op<StridedSliceOp>({v},
+                              {b.ints("begin", {begin}), b.ints("end", {end})});
+}
+
+/// The rows (of blocks for BSR) each of the `count` values (blocks) of a
+/// sparse matrix with `indptr` belongs to: #{n >= 1 : indptr[n] <= p}, by
+/// marking where each row starts and summing the marks. Int64, [count].
+Value rowOfEach(Emitter &b, Value indptr, int64_t count) {
+  Type i64 = b.getRewriter().getI64Type();
+  int64_t rows = shapeOf(indptr)[0] - 1;
+  Value starts = b.op<MaximumOp>(
+      {b.op<MinimumOp>({castTo(b, slice1D(b, indptr, 1, rows + 1), i64),
+                        i64Constant(b, {}, {count})}),
+       i64Constant(b, {}, {0})});
+  SmallVector<int64_t> zeros(count + 1, 0), ones(rows, 1);
+  Value marks =
+      b.op<ScatterElementsOp>({i64Constant(b, {count + 1}, zeros), starts,
+                               i64Constant(b, {rows}, ones)},
+                              {b.i64("axis", 0), b.str("reduction", "add")});
+  return slice1D(b, b.op<CumsumOp>({marks}, {b.i64("axis", 0)}), 0, count);
+}
+
+/// The sparse matrix (`data` [n] or BSR blocks [n, br, bc], `indices`,
+/// `indptr`) of `columns` columns as a flat dense [rows * columns] tensor;
+/// `present`, when given, gets 1 where a value was placed (int64).
+Value densify(Emitter &b, Value data, Value indices, Value indptr,
+              int64_t columns, Value *present = nullptr) {
+  ArrayRef<int64_t> shape = shapeOf(data);
+  int64_t count = shape[0];
+  int64_t br = shape.size() == 3 ? shape[1] : 1;
+  int64_t bc = shape.size() == 3 ? shape[2] : 1;
+  int64_t blockRows = shapeOf(indptr)[0] - 1, blockCols = columns / bc;
+  int64_t size = blockRows * br * columns;
+  Type i64 = b.getRewriter().getI64Type();
+  Value rowOf = rowOfEach(b, indptr, count);
+  Value colOf = castTo(b, indices, i64);
+  Value zero = i64Constant(b, {}, {0});
+  Value valid = b.op<LogicalAndOp>(
+      {b.op<LogicalAndOp>(
+           {b.op<GreaterEqualOp>({colOf, zero}),
+            b.op<LessOp>({colOf, i64Constant(b, {}, {blockCols})})}),
+       b.op<LessOp>({rowOf, i64Constant(b, {}, {blockRows})})});
+  // Element (r, c) of block j lands at (row_j * br + r) * columns +
+  // col_j * bc + c.
+  auto blockAxis = [&](Value v) { return b.reshape(v, {count, 1, 1}); };
+  SmallVector<int64_t> rs, cs;
+  for (int64_t r = 0; r < br; ++r)
+    rs.push_back(r * columns);
+  for (int64_t c = 0; c < bc; ++c)
+    cs.push_back(c);
+  Value flat =
+      b.add(b.add(blockAxis(b.mul(rowOf, i64Constant(b, {}, {br * columns}))),
+                  i64Constant(b, {1, br, 1}, rs)),
+            b.add(blockAxis(b.mul(colOf, i64Constant(b, {}, {bc}))),
+                  i64Constant(b, {1, 1, bc}, cs)));
+  flat = b.op<MaximumOp>(
+      {b.op<MinimumOp>({flat, i64Constant(b, {}, {size - 1})}), zero});
+  int64_t n = count * br * bc;
+  Value keep =
+      b.reshape(b.op<BroadcastToOp>({blockAxis(valid)},
+                                    {b.ints("shape", {count, br, bc})}),
+                {n});
+  flat = b.reshape(flat, {n});
+  Value values = b.reshape(data, {n});
+  Value scatteredValues = b.op<WhereOp>({keep, values, b.scalar(0, values)});
+  auto scatter = [&](Value updates) {
+    Value zeros = b.op<ZerosOp>(
+        {}, {b.ints("shape", {size}), b.type("dtype", elementOf(updates))});
+    return b.op<ScatterElementsOp>(
+        {zeros, flat, updates}, {b.i64("axis", 0), b.str("reduction", "add")});
+  };
+  if (present)
+    *present = scatter(castTo(b, keep, i64));
+  return scatter(scatteredValues);
+}
+
+/// A sparse matrix with no values or no rows: every sum is zero.
+bool isEmpty(Operation *op, unsigned first) {
+  return shapeOf(op->getOperand(first))[0] == 0 ||
+         shapeOf(op->getOperand(first + 2))[0] <= 1;
+}
+
+Value sparseDense(Emitter &b, Operation *op) {
+  Value dense = op->getOperand(0);
+  ArrayRef<int64_t> result = shapeOf(op->getResult(0));
+  if (isEmpty(op, 1))
+    return b.op<ZerosOp>(
+        {}, {b.ints("shape", result), b.type("dtype", elementOf(dense))});
+  bool lhs = boolAttr(op, "sparse_lhs");
+  int64_t columns = shapeOf(dense)[1];
+  Value sparse = b.reshape(densify(b, op->getOperand(1), op->getOperand(2),
+                                   op->getOperand(3), columns),
+                           {result[lhs ? 0 : 1], columns});
+  return lhs ? b.op<DenseOp>({sparse, dense}) : b.op<DenseOp>({dense, sparse});
+}
+
+Value sparseAdd(Emitter &b, Operation *op) {
+  Value dense = op->getOperand(0);
+  if (isEmpty(op, 1))
+    return dense;
+  ArrayRef<int64_t> shape = shapeOf(dense);
+  Value sparse = densify(b, op->getOperand(1), op->getOperand(2),
+                         op->getOperand(3), shape[1]);
+  return b.add(dense, b.reshape(sparse, shape));
+}
+
+/// Transposes the dense form, then numbers the values present in row-major
+/// order (an exclusive cumulative count) and scatters each value and its
+/// column to its number; the row pointers count the values of each row.
+Value sparseTranspose(Emitter &b, Operation *op) {
+  Value data = op->getOperand(0), indices = op->getOperand(1),
+        indptr = op->getOperand(2);
+  int64_t n = shapeOf(indptr)[0] - 1, count = shapeOf(data)[0];
+  Type i64 = b.getRewriter().getI64Type();
+  if (isEmpty(op, 0)) {
+    Value pointers = b.op<ZerosOp>(
+        {}, {b.ints("shape", {n + 1}), b.type("dtype", elementOf(indptr))});
+    return b.tuple({data, indices, pointers});
+  }
+  Value present;
+  Value values = densify(b, data, indices, indptr, n, &present);
+  auto transposed = [&](Value v) {
+    return b.reshape(
+        b.op<TransposeOp>({b.reshape(v, {n, n})}, {b.ints("axes", {1, 0})}),
+        {n * n});
+  };
+  values = transposed(values);
+  Value here = b.op<GreaterOp>({transposed(present), i64Constant(b, {}, {0})});
+  Value number = b.op<CumsumOp>(
+      {castTo(b, here, i64)}, {b.i64("axis", 0), b.boolean("exclusive", true)});
+  // Positions without a value all go to the spare slot `count`.
+  Value slot = b.op<MinimumOp>(
+      {b.op<WhereOp>({here, number, i64Constant(b, {}, {count})}),
+       i64Constant(b, {}, {count})});
+  SmallVector<int64_t> positions;
+  for (int64_t i = 0; i < n * n; ++i)
+    positions.push_back(i % n);
+  auto compact = [&](Value v) {
+    Value zeros = b.op<ZerosOp>(
+        {}, {b.ints("shape", {count + 1}), b.type("dtype", elementOf(v))});
+    return slice1D(
+        b, b.op<ScatterElementsOp>({zeros, slot, v}, {b.i64("axis", 0)}), 0,
+        count);
+  };
+  Value newData = compact(values);
+  Value newIndices = castTo(b, compact(i64Constant(b, {n * n}, positions)),
+                            elementOf(indices));
+  Value perRow = b.op<SumOp>({b.reshape(castTo(b, here, i64), {n, n})},
+                             {b.ints("axis", {1})});
+  Value pointers = b.op<ConcatenateOp>(
+      {b.tuple({i64Constant(b, {1}, {0}),
+                b.op<CumsumOp>({perRow}, {b.i64("axis", 0)})})},
+      {b.i64("axis", 0)});
+  return b.tuple({newData, newIndices, castTo(b, pointers, elementOf(indptr))});
+}
+
+} // namespace
+
+void mlir::relay::decompose::addSparseRewrites(AddRewrite add) {
+  add("nn.sparse_dense", sparseDense);
+  add("nn.sparse_add", sparseAdd);
+  add("nn.sparse_transpose", sparseTranspose);
+}
