@@ -373,6 +373,8 @@ void mlir::relay::registerBuiltinOperators() {
     registerDynamicRelations();
     registerGradientRelations();
     registerSparseRelations();
+    registerSignalRelations();
+    registerPackedRelations();
     registerOdsOperators<
 #define GET_OP_LIST
 #include "dialects/relay/RelayOperators.cpp.inc"

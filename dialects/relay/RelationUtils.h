@@ -185,6 +185,8 @@ void registerQnnRelations();
 void registerDynamicRelations();
 void registerGradientRelations();
 void registerSparseRelations();
+void registerSignalRelations();
+void registerPackedRelations();
 
 } // namespace mlir::relay
 

@@ -8,10 +8,11 @@
 // attributes whose TVM default is not empty are optional here and the
 // relation (and later passes) apply TVM's default. The image and vision
 // operators, the quantized ones, the dynamic ones, TVM's gradient
-// operators and its sparse ones are in
-// RelayImageOperators.td, RelayQnnOperators.td, RelayDynamicOperators.td,
-// RelayGradientOperators.td and RelaySparseOperators.td, included at the
-// end.
+// operators, its sparse ones, its Fourier transforms and its operators on
+// packed layouts are in RelayImageOperators.td, RelayQnnOperators.td,
+// RelayDynamicOperators.td, RelayGradientOperators.td,
+// RelaySparseOperators.td, RelaySignalOperators.td and
+// RelayPackedOperators.td, included at the end.
 //
 //===----------------------------------------------------------------------===//
 
@@ -1473,5 +1474,7 @@ include "dialects/relay/RelayQnnOperators.td"
 include "dialects/relay/RelayDynamicOperators.td"
 include "dialects/relay/RelayGradientOperators.td"
 include "dialects/relay/RelaySparseOperators.td"
+include "dialects/relay/RelaySignalOperators.td"
+include "dialects/relay/RelayPackedOperators.td"
 
 #endif // RELAY_OPERATORS

@@ -76,6 +76,8 @@ void mlir::relay::populateDecompositionPatterns(
   addQnnRewrites(add);
   addGradientRewrites(add);
   addSparseRewrites(add);
+  addSignalRewrites(add);
+  addPackedRewrites(add);
   // Rewrites that read only ranks and attributes: they apply to ops of
   // run-time sizes too.
   addDynamicRewrites([&](StringRef name, Rewrite rewrite) {

@@ -24,23 +24,9 @@ using namespace mlir::relay::decompose;
 
 namespace {
 
-StringRef strAttr(Operation *op, StringRef name) {
-  return cast<StringAttr>(getOperatorAttributes(op).get(name)).getValue();
-}
-
 ArrayRef<double> floatsAttr(Operation *op, StringRef name) {
   return cast<DenseF64ArrayAttr>(getOperatorAttributes(op).get(name))
       .asArrayRef();
-}
-
-/// A constant of `shape` and element type `element` holding `values`.
-Value floatConstant(Emitter &b, ArrayRef<int64_t> shape, Type element,
-                    ArrayRef<double> values) {
-  SmallVector<Attribute> attrs;
-  for (double v : values)
-    attrs.push_back(FloatAttr::get(element, v));
-  return b.constant(
-      DenseElementsAttr::get(RankedTensorType::get(shape, element), attrs));
 }
 
 /// `x` transposed by `perm`.

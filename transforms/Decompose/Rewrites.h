@@ -110,6 +110,16 @@ inline Value i64Constant(Emitter &b, ArrayRef<int64_t> shape,
       DenseElementsAttr::get(RankedTensorType::get(shape, i64), values));
 }
 
+/// A constant of `shape` and element type `element` holding `values`.
+inline Value floatConstant(Emitter &b, ArrayRef<int64_t> shape, Type element,
+                           ArrayRef<double> values) {
+  SmallVector<Attribute> attrs;
+  for (double v : values)
+    attrs.push_back(FloatAttr::get(element, v));
+  return b.constant(
+      DenseElementsAttr::get(RankedTensorType::get(shape, element), attrs));
+}
+
 /// `v` cast to `dtype` (itself when it has that dtype).
 inline Value castTo(Emitter &b, Value v, Type dtype) {
   if (v && elementOf(v) == dtype)
@@ -128,6 +138,9 @@ inline double floatAttr(Operation *op, StringRef name) {
 inline ArrayRef<int64_t> intsAttr(Operation *op, StringRef name) {
   return cast<DenseI64ArrayAttr>(getOperatorAttributes(op).get(name))
       .asArrayRef();
+}
+inline StringRef strAttr(Operation *op, StringRef name) {
+  return cast<StringAttr>(getOperatorAttributes(op).get(name)).getValue();
 }
 inline bool boolAttr(Operation *op, StringRef name) {
   return cast<BoolAttr>(getOperatorAttributes(op).get(name)).getValue();
@@ -192,6 +205,8 @@ void addImageRewrites(AddRewrite add);
 void addQnnRewrites(AddRewrite add);
 void addGradientRewrites(AddRewrite add);
 void addSparseRewrites(AddRewrite add);
+void addSignalRewrites(AddRewrite add);
+void addPackedRewrites(AddRewrite add);
 /// Registered to apply whatever the operands' sizes.
 void addDynamicRewrites(AddRewrite add);
 

@@ -957,3 +957,59 @@ def sparse_transpose_ref(data, indices, indptr):
     t = scipy.sparse.csr_matrix((data, indices, indptr), shape=(n, n)).T.tocsr()
     return (t.data.astype(data.dtype), t.indices.astype(indices.dtype),
             t.indptr.astype(indptr.dtype))
+
+
+def dft_ref(re, im, inverse=False):
+    """The DFT along the last axis (numpy's fft, ifft when inverse) as its
+    real and imaginary parts."""
+    x = re.astype(np.float64) + 1j * im.astype(np.float64)
+    y = np.fft.ifft(x, axis=-1) if inverse else np.fft.fft(x, axis=-1)
+    return (y.real.astype(re.dtype), y.imag.astype(re.dtype))
+
+
+def stft_ref(data, window, n_fft, hop_length, win_length, normalized=False,
+             onesided=True):
+    """TVM's stft as topi's kernel sums it: frame t from t * hop_length,
+    sum over w < win_length of window[w] * data[t * hop + w] *
+    e^(-2 pi i r w / win_length); [batch,] frequencies, frames, 2."""
+    x = data.astype(np.float64).reshape(-1, data.shape[-1])
+    frames = (x.shape[1] - n_fft) // hop_length + 1
+    rows = n_fft // 2 + 1 if onesided else n_fft
+    w = np.arange(win_length)
+    r = np.arange(rows)
+    basis = np.exp(-2j * np.pi * np.outer(r, w) / win_length)   # [rows, W]
+    out = np.zeros((x.shape[0], rows, frames, 2))
+    for t in range(frames):
+        seg = x[:, t * hop_length:t * hop_length + win_length] * window[:win_length]
+        spec = seg @ basis.T                                       # [B, rows]
+        out[:, :, t, 0] = spec.real
+        out[:, :, t, 1] = spec.imag
+    if normalized:
+        out /= np.sqrt(n_fft)
+    if data.ndim == 1:
+        out = out[0]
+    return out.astype(data.dtype)
+
+
+def pack_nchwc(x, c):
+    """NCHW to NCHW{c}c: [N, C/c, H, W, c]."""
+    n, ch, h, w = x.shape
+    return x.reshape(n, ch // c, c, h, w).transpose(0, 1, 3, 4, 2).copy()
+
+
+def unpack_nchwc(x):
+    """NCHW{c}c to NCHW."""
+    n, cb, h, w, c = x.shape
+    return x.transpose(0, 1, 4, 2, 3).reshape(n, cb * c, h, w)
+
+
+def pack_oihwio(w, i, o):
+    """OIHW to OIHW{i}i{o}o: [O/o, I/i, KH, KW, i, o]."""
+    oc, ic, kh, kw = w.shape
+    return w.reshape(oc // o, o, ic // i, i, kh, kw).transpose(0, 2, 4, 5, 3, 1).copy()
+
+
+def unpack_oihwio(w):
+    """OIHW{i}i{o}o to OIHW."""
+    ob, ib, kh, kw, i, o = w.shape
+    return w.transpose(0, 5, 1, 4, 2, 3).reshape(ob * o, ib * i, kh, kw)

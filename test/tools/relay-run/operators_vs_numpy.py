@@ -596,6 +596,37 @@ CASES = [
      lambda a, *m: a + sparse_matrix(*m, (5, 6)), 1e-6),
     ("nn.sparse_transpose", "nn.sparse_transpose(%a, %b, %c)", [*csr_5x5],
      sparse_transpose_ref, 0),
+    # TVM's Fourier transforms: numpy's fft, and topi's stft sum.
+    ("dft", "dft(%a, %b)", [f32(2, 3, 8), f32(2, 3, 8)], dft_ref, 1e-4),
+    ("dft (inverse)", "dft(%a, %b, inverse=True)", [f32(4, 5), f32(4, 5)],
+     lambda a, b: dft_ref(a, b, inverse=True), 1e-5),
+    ("stft", "stft(%a, %b, n_fft=8, hop_length=4, win_length=8)",
+     [f32(2, 32), np.hanning(8).astype(np.float32)],
+     lambda a, w: stft_ref(a, w, 8, 4, 8), 1e-4),
+    ("stft (one signal, win_length below n_fft, both sides, normalized)",
+     "stft(%a, %b, n_fft=8, hop_length=3, win_length=6, normalized=True, onesided=False)",
+     [f32(20), f32(7)], lambda a, w: stft_ref(a, w, 8, 3, 6, True, False), 1e-4),
+    # TVM's x86 packed layouts (what its AlterOpLayout emits): the plain
+    # operators' references on the unpacked tensors.
+    ("nn.contrib_conv2d_NCHWc",
+     "nn.contrib_conv2d_NCHWc(%a, %b, padding=[1, 1, 1, 1], channels=16, kernel_size=[3, 3], "
+     "data_layout=\"NCHW8c\", kernel_layout=\"OIHW8i8o\", out_layout=\"NCHW4c\")",
+     [pack_nchwc(f32(1, 16, 6, 6), 8), pack_oihwio(f32(16, 16, 3, 3), 8, 8)],
+     lambda x, w: pack_nchwc(conv2d_ref(unpack_nchwc(x), unpack_oihwio(w), padding=(1, 1, 1, 1)), 4),
+     1e-4),
+    ("nn.contrib_depthwise_conv2d_NCHWc",
+     "nn.contrib_depthwise_conv2d_NCHWc(%a, %b, strides=[2, 2], padding=[1, 1, 1, 1], groups=16, "
+     "channels=16, kernel_size=[3, 3], data_layout=\"NCHW8c\", kernel_layout=\"OIHW1i8o\")",
+     [pack_nchwc(f32(1, 16, 7, 7), 8), pack_oihwio(f32(16, 1, 3, 3), 1, 8)],
+     lambda x, w: pack_nchwc(conv2d_ref(unpack_nchwc(x), unpack_oihwio(w), strides=(2, 2),
+                                        padding=(1, 1, 1, 1), groups=16), 8), 1e-4),
+    ("nn.contrib_dense_pack", "nn.contrib_dense_pack(%a, %b, units=12, weight_layout=\"NC4n\")",
+     [f32(3, 8), f32(12, 8).reshape(3, 4, 8).transpose(0, 2, 1).copy()],
+     lambda x, w: x @ w.transpose(0, 2, 1).reshape(12, 8).T, 1e-5),
+    ("nn.contrib_dense_pack (int8, NC4n2c)",
+     "nn.contrib_dense_pack(%a, %b, weight_layout=\"NC4n2c\", out_dtype=\"int32\")",
+     [int8(3, 8), int8(12, 8).reshape(3, 4, 4, 2).transpose(0, 2, 1, 3).copy()],
+     lambda x, w: x.astype(np.int32) @ w.transpose(0, 2, 1, 3).reshape(12, 8).astype(np.int32).T, 0),
     # TVM's annotations: the identity (checkpoint also on a tuple).
     ("annotation.stop_fusion", "annotation.stop_fusion(%a)", [x], lambda a: a, 0),
     ("annotation.checkpoint", "annotation.checkpoint((%a, %b)).1", [x, y], lambda a, b: b, 0),

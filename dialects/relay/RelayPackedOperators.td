@@ -1,0 +1,59 @@
+//===- RelayPackedOperators.td - Operators on packed layouts -*- tablegen -*-===//
+//
+// The operators TVM's AlterOpLayout puts in for its x86 kernels, on
+// tensors in packed layouts (NCHW8c data, OIHW8i8o kernels, NC16n dense
+// weights): nn.contrib_conv2d_NCHWc, nn.contrib_depthwise_conv2d_NCHWc
+// and nn.contrib_dense_pack, so that a program TVM optimised imports, runs
+// and compiles here. Their relations unpack the layouts and run the plain
+// operator's relation; their decompositions
+// (transforms/Decompose/PackedRewrites.cpp) are layout_transforms around
+// the plain operator, which this project's code generation packs itself.
+//
+// Included by RelayOperators.td.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RELAY_PACKED_OPERATORS
+#define RELAY_PACKED_OPERATORS
+
+def Relay_Conv2DNCHWcOp
+    : Relay_Conv2DBase<"nn.contrib_conv2d_NCHWc", "Conv2DNCHWc", "OIHW"> {
+  let summary = "2-d convolution on packed layouts (TVM's x86 NCHWc)";
+  let description = [{
+    TVM's: nn.conv2d's attributes, with `data_layout` a packing of NCHW
+    (`NCHW8c`: [N, C/8, H, W, 8]), `kernel_layout` one of OIHW
+    (`OIHW8i8o`: [O/8, I/8, KH, KW, 8, 8]) and `out_layout` one of NCHW
+    (the data's when empty). The result is the convolution of the
+    unpacked tensors, packed.
+  }];
+  let arguments = convAttrs;
+}
+
+def Relay_DepthwiseConv2DNCHWcOp
+    : Relay_Conv2DBase<"nn.contrib_depthwise_conv2d_NCHWc", "Conv2DNCHWc",
+                       "OIHW"> {
+  let summary = "Depthwise 2-d convolution on packed layouts (TVM's x86 "
+                "NCHWc)";
+  let description = [{
+    As nn.contrib_conv2d_NCHWc, with `groups` the channels (TVM's kernel
+    layout for it is `OIHW1i8o`).
+  }];
+  let arguments = convAttrs;
+}
+
+def Relay_DensePackOp
+    : Relay_OperatorOp<"nn.contrib_dense_pack", "DensePack",
+                       "OutEWiseFusable", 2, 10> {
+  let summary = "`data` [M, K] times the transpose of a packed weight";
+  let description = [{
+    TVM's: the weight in `weight_layout`, a packing of NC (`NC16n`:
+    [N/16, K, 16]; `NC16n4c`: [N/16, K/4, 16, 4]); the result is [M, N] in
+    `out_dtype` (the data's when absent).
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$weight,
+                       OptionalAttr<I64Attr>:$units,
+                       OptionalAttr<TypeAttr>:$out_dtype,
+                       DefaultValuedStrAttr<StrAttr, "NC">:$weight_layout);
+}
+
+#endif // RELAY_PACKED_OPERATORS

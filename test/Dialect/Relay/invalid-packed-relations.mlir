@@ -1,0 +1,67 @@
+// RUN: relay-mlir-opt %s -split-input-file -verify-diagnostics
+// The errors of the packed-layout operators' relations
+// (nn.contrib_conv2d_NCHWc, nn.contrib_depthwise_conv2d_NCHWc,
+// nn.contrib_dense_pack), each with a note saying which step failed.
+
+// Tests that the data must have the rank of its packed layout.
+relay.func @data_rank(%x: tensor<1x16x6x6xf32>, %w: tensor<2x2x3x3x8x8xf32>) -> tensor<i1> {
+  // expected-error @+2 {{nn.contrib_conv2d_NCHWc: src_layout "NCHW8c" has 5 axes but the tensor has rank 4}}
+  // expected-note @+1 {{unpacking the data from data_layout "NCHW8c" to NCHW}}
+  %r = relay.nn.contrib_conv2d_NCHWc %x, %w {channels = 16 : i64, kernel_size = array<i64: 3, 3>, data_layout = "NCHW8c", kernel_layout = "OIHW8i8o"} : (tensor<1x16x6x6xf32>, tensor<2x2x3x3x8x8xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that the kernel layout must be a packing of OIHW.
+relay.func @kernel_layout(%x: tensor<1x2x6x6x8xf32>, %w: tensor<2x2x3x3x8x8xf32>) -> tensor<i1> {
+  // expected-error @+2 {{nn.contrib_conv2d_NCHWc: dst_layout "OIHW" has axis O that src_layout "NIHW8i8n" lacks}}
+  // expected-note @+1 {{unpacking the weight from kernel_layout "NIHW8i8n" to OIHW}}
+  %r = relay.nn.contrib_conv2d_NCHWc %x, %w {channels = 16 : i64, kernel_size = array<i64: 3, 3>, data_layout = "NCHW8c", kernel_layout = "NIHW8i8n"} : (tensor<1x2x6x6x8xf32>, tensor<2x2x3x3x8x8xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that the unpacked weight must fit the unpacked data.
+relay.func @channels(%x: tensor<1x2x6x6x8xf32>, %w: tensor<2x1x3x3x8x8xf32>) -> tensor<i1> {
+  // expected-error @+2 {{nn.contrib_conv2d_NCHWc: weight 'tensor<16x8x3x3xf32>' has 8 input channels, expected 16 (data channels / groups)}}
+  // expected-note @+1 {{the convolution of the unpacked data and weight}}
+  %r = relay.nn.contrib_conv2d_NCHWc %x, %w {channels = 16 : i64, kernel_size = array<i64: 3, 3>, data_layout = "NCHW8c", kernel_layout = "OIHW8i8o"} : (tensor<1x2x6x6x8xf32>, tensor<2x1x3x3x8x8xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that out_layout's factor must divide the output channels.
+relay.func @out_layout(%x: tensor<1x2x6x6x8xf32>, %w: tensor<2x2x3x3x8x8xf32>) -> tensor<i1> {
+  // expected-error @+2 {{nn.contrib_conv2d_NCHWc: axis C of size 16 is not divisible by 5}}
+  // expected-note @+1 {{packing the result from NCHW to out_layout "NCHW5c"}}
+  %r = relay.nn.contrib_conv2d_NCHWc %x, %w {channels = 16 : i64, kernel_size = array<i64: 3, 3>, data_layout = "NCHW8c", kernel_layout = "OIHW8i8o", out_layout = "NCHW5c"} : (tensor<1x2x6x6x8xf32>, tensor<2x2x3x3x8x8xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that nn.contrib_dense_pack takes 2-d data.
+relay.func @dense_rank(%x: tensor<2x4x32xf32>, %w: tensor<2x32x16xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.contrib_dense_pack: expected 2-d data, got 'tensor<2x4x32xf32>'}}
+  %r = relay.nn.contrib_dense_pack %x, %w {weight_layout = "NC16n"} : (tensor<2x4x32xf32>, tensor<2x32x16xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that the unpacked weight must fit the data.
+relay.func @dense_k(%x: tensor<4x32xf32>, %w: tensor<2x24x16xf32>) -> tensor<i1> {
+  // expected-error @+2 {{nn.contrib_dense_pack}}
+  // expected-note @+1 {{the product with the unpacked weight}}
+  %r = relay.nn.contrib_dense_pack %x, %w {weight_layout = "NC16n"} : (tensor<4x32xf32>, tensor<2x24x16xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
