@@ -2,7 +2,8 @@
 //
 // TVM's operators on CSR and BSR matrices (nn.sparse_dense, nn.sparse_add,
 // nn.sparse_transpose): a matrix is three inputs, its values, their
-// (block) columns and the row pointers.
+// (block) columns and the row pointers; and sparse_reshape's COO
+// coordinates.
 //
 //===----------------------------------------------------------------------===//
 
@@ -118,7 +119,36 @@ static RelationStatus sparseTransposeRelation(RelationArgs &args) {
                      {args.getInput(0), args.getInput(1), args.getInput(2)}));
 }
 
+/// sparse_reshape: integer coordinates [N, R], the old shape [R] and the
+/// new one [S]; the new coordinates [N, S] and the new shape.
+static RelationStatus sparseReshapeRelation(RelationArgs &args) {
+  TensorInfo indices, prev, next;
+  READ_TENSOR_OR_RETURN(args, 0, indices);
+  READ_TENSOR_OR_RETURN(args, 1, prev);
+  READ_TENSOR_OR_RETURN(args, 2, next);
+  if (indices.getRank() != 2 || !isa<IntegerType>(indices.dtype))
+    return args.fail("expected the coordinates as a 2-d integer tensor "
+                     "[values, rank], got " +
+                     typeStr(args.getInput(0)));
+  for (unsigned i = 1; i < 3; ++i) {
+    const TensorInfo &shape = i == 1 ? prev : next;
+    if (shape.getRank() != 1 || !isa<IntegerType>(shape.dtype))
+      return args.fail(Twine("expected the ") + (i == 1 ? "old" : "new") +
+                       " shape as a 1-d integer tensor, got " +
+                       typeStr(args.getInput(i)));
+  }
+  if (failed(unifyDims(indices.dims[1], prev.dims[0])))
+    return args.fail("the coordinates " + typeStr(args.getInput(0)) +
+                     " do not have one entry per axis of the old shape " +
+                     typeStr(args.getInput(1)));
+  MLIRContext *ctx = args.getContext();
+  return args.solve(TupleType::get(
+      ctx, {makeTensor(ctx, {indices.dims[0], next.dims[0]}, indices.dtype),
+            args.getInput(2)}));
+}
+
 void mlir::relay::registerSparseRelations() {
+  registerTypeRelation("SparseReshape", sparseReshapeRelation);
   registerTypeRelation("SparseDense", sparseDenseRelation);
   registerTypeRelation("SparseAdd", sparseAddRelation);
   registerTypeRelation("SparseTranspose", sparseTransposeRelation);

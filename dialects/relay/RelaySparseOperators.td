@@ -4,9 +4,11 @@
 // `indptr`: the values, their columns, and where each row's values begin)
 // or BSR form (`data` of [blocks, rows, columns] blocks, `indices` their
 // block columns, `indptr` where each block row begins): nn.sparse_dense,
-// nn.sparse_add and nn.sparse_transpose. They are composites: their
+// nn.sparse_add and nn.sparse_transpose; and sparse_reshape on COO
+// coordinates (TensorFlow's SparseReshape). They are composites: their
 // decompositions (transforms/Decompose/SparseRewrites.cpp) place the
-// values in a dense matrix by scatters, so the cost is a dense one's.
+// values in a dense matrix by scatters, so the cost is a dense one's, and
+// relinearise the coordinates.
 //
 // Included by RelayOperators.td.
 //
@@ -58,6 +60,22 @@ def Relay_SparseTransposeOp
   }];
   let arguments = (ins AnyType:$sparse_data, AnyType:$sparse_indices,
                        AnyType:$sparse_indptr);
+}
+
+def Relay_SparseReshapeOp
+    : Relay_OperatorOp<"sparse_reshape", "SparseReshape", "Injective", 3, 3> {
+  let summary = "The coordinates of a sparse tensor's values after a "
+                "reshape, and the new shape";
+  let description = [{
+    TVM's (TensorFlow's SparseReshape): `sparse_indices` [N, R] holds the
+    coordinates of N values in a tensor of shape `prev_shape` [R];
+    `new_shape` [S] (at most one -1, inferred) is the shape to reshape to.
+    The result is the tuple of the N coordinates in the new shape [N, S]
+    (row-major order kept) and the new shape with its -1 resolved. All are
+    integers known when the program runs.
+  }];
+  let arguments = (ins AnyType:$sparse_indices, AnyType:$prev_shape,
+                       AnyType:$new_shape);
 }
 
 #endif // RELAY_SPARSE_OPERATORS

@@ -176,9 +176,49 @@ Value sparseTranspose(Emitter &b, Operation *op) {
   return b.tuple({newData, newIndices, castTo(b, pointers, elementOf(indptr))});
 }
 
+/// The row-major strides of the shape vector `shape` (int64): the
+/// exclusive products of its later entries.
+Value stridesOf(Emitter &b, Value shape) {
+  Value reversed = b.op<ReverseOp>({shape}, {b.i64("axis", 0)});
+  Value products = b.op<CumprodOp>(
+      {reversed}, {b.i64("axis", 0), b.boolean("exclusive", true)});
+  return b.op<ReverseOp>({products}, {b.i64("axis", 0)});
+}
+
+/// sparse_reshape: the -1 of the new shape is the old element count over
+/// the product of the others; each coordinate row becomes a flat index by
+/// the old strides and new coordinates by the new ones.
+Value sparseReshape(Emitter &b, Operation *op) {
+  Value indices = op->getOperand(0), prev = op->getOperand(1),
+        next = op->getOperand(2);
+  Type i64 = b.getRewriter().getI64Type();
+  int64_t count = shapeOf(indices)[0], rank = shapeOf(next)[0];
+  Value one = i64Constant(b, {}, {1});
+  Value oldShape = castTo(b, prev, i64), newShape = castTo(b, next, i64);
+  Value missing = b.op<EqualOp>({newShape, i64Constant(b, {}, {-1})});
+  Value known = b.op<ProdOp>({b.op<WhereOp>({missing, one, newShape})});
+  Value inferred = b.op<FloorDivideOp>(
+      {b.op<ProdOp>({oldShape}), b.op<MaximumOp>({known, one})});
+  Value resolved = b.op<WhereOp>({missing, inferred, newShape});
+  Value shapeOut = castTo(b, resolved, elementOf(next));
+  if (count == 0 || rank == 0) {
+    Value none = b.op<ZerosOp>({}, {b.ints("shape", {count, rank}),
+                                    b.type("dtype", elementOf(indices))});
+    return b.tuple({none, shapeOut});
+  }
+  Value flat =
+      b.op<SumOp>({b.mul(castTo(b, indices, i64), stridesOf(b, oldShape))},
+                  {b.ints("axis", {1}), b.boolean("keepdims", true)});
+  Value strides = b.op<MaximumOp>({stridesOf(b, resolved), one});
+  Value coordinates = b.op<FloorModOp>(
+      {b.op<FloorDivideOp>({flat, strides}), b.op<MaximumOp>({resolved, one})});
+  return b.tuple({castTo(b, coordinates, elementOf(indices)), shapeOut});
+}
+
 } // namespace
 
 void mlir::relay::decompose::addSparseRewrites(AddRewrite add) {
+  add("sparse_reshape", sparseReshape);
   add("nn.sparse_dense", sparseDense);
   add("nn.sparse_add", sparseAdd);
   add("nn.sparse_transpose", sparseTranspose);

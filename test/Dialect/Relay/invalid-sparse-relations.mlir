@@ -1,6 +1,7 @@
 // RUN: relay-mlir-opt %s -split-input-file -verify-diagnostics
 // The errors of TVM's sparse operators' relations (nn.sparse_dense,
-// nn.sparse_add, nn.sparse_transpose), found by the op verifiers.
+// nn.sparse_add, nn.sparse_transpose, sparse_reshape), found by the op
+// verifiers.
 
 // Tests that nn.sparse_dense takes a 2-d dense matrix.
 relay.func @dense_rank(%x: tensor<6xf32>, %d: tensor<9xf32>, %i: tensor<9xi32>, %p: tensor<6xi32>) -> tensor<i1> {
@@ -117,6 +118,36 @@ relay.func @transpose_indices(%d: tensor<9xf32>, %p: tensor<6xi32>) -> tensor<i1
 relay.func @transpose_result(%d: tensor<9xf32>, %i: tensor<9xi32>, %p: tensor<6xi32>) -> tensor<i1> {
   // expected-error @+1 {{nn.sparse_transpose}}
   %r = relay.nn.sparse_transpose %d, %i, %p : (tensor<9xf32>, tensor<9xi32>, tensor<6xi32>) -> tuple<tensor<9xf32>, tensor<9xi32>, tensor<5xi32>>
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that sparse_reshape's coordinates are a 2-d integer tensor.
+relay.func @reshape_coordinates(%i: tensor<5xi64>, %s: tensor<3xi64>) -> tensor<i1> {
+  // expected-error @+1 {{sparse_reshape: expected the coordinates as a 2-d integer tensor [values, rank], got 'tensor<5xi64>'}}
+  %r = relay.sparse_reshape %i, %s, %s : (tensor<5xi64>, tensor<3xi64>, tensor<3xi64>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that sparse_reshape's shapes are integers.
+relay.func @reshape_shape(%i: tensor<5x3xi64>, %s: tensor<3xi64>, %f: tensor<2xf32>) -> tensor<i1> {
+  // expected-error @+1 {{sparse_reshape: expected the new shape as a 1-d integer tensor, got 'tensor<2xf32>'}}
+  %r = relay.sparse_reshape %i, %s, %f : (tensor<5x3xi64>, tensor<3xi64>, tensor<2xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that sparse_reshape's coordinates have one entry per old axis.
+relay.func @reshape_rank(%i: tensor<5x2xi64>, %s: tensor<3xi64>) -> tensor<i1> {
+  // expected-error @+1 {{sparse_reshape: the coordinates 'tensor<5x2xi64>' do not have one entry per axis of the old shape 'tensor<3xi64>'}}
+  %r = relay.sparse_reshape %i, %s, %s : (tensor<5x2xi64>, tensor<3xi64>, tensor<3xi64>) -> !relay.incomplete
   %c = relay.constant dense<true> : tensor<i1>
   relay.return %c : tensor<i1>
 }

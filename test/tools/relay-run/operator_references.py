@@ -1013,3 +1013,14 @@ def unpack_oihwio(w):
     """OIHW{i}i{o}o to OIHW."""
     ob, ib, kh, kw, i, o = w.shape
     return w.transpose(0, 5, 1, 4, 2, 3).reshape(ob * o, ib * i, kh, kw)
+
+
+def sparse_reshape_ref(indices, prev, new):
+    """TensorFlow's SparseReshape by numpy: the -1 of the new shape
+    inferred, each coordinate row through its flat index."""
+    shape = new.astype(np.int64).copy()
+    if (shape == -1).any():
+        shape[shape == -1] = int(np.prod(prev)) // int(np.prod(shape[shape != -1]))
+    flat = np.ravel_multi_index(tuple(indices.T.astype(np.int64)), tuple(prev))
+    coords = np.stack(np.unravel_index(flat, tuple(shape)), axis=1)
+    return (coords.astype(indices.dtype), shape.astype(new.dtype))

@@ -596,6 +596,12 @@ CASES = [
      lambda a, *m: a + sparse_matrix(*m, (5, 6)), 1e-6),
     ("nn.sparse_transpose", "nn.sparse_transpose(%a, %b, %c)", [*csr_5x5],
      sparse_transpose_ref, 0),
+    ("sparse_reshape", "sparse_reshape(%a, %b, %c)",
+     [np.array([[0, 0, 0], [0, 0, 1], [0, 1, 0], [1, 0, 0], [1, 2, 5]], np.int64),
+      np.array([2, 3, 6], np.int64), np.array([9, -1], np.int64)], sparse_reshape_ref, 0),
+    ("sparse_reshape (int32, to more axes)", "sparse_reshape(%a, %b, %c)",
+     [np.array([[0, 3], [2, 1], [3, 5]], np.int32), np.array([4, 6], np.int32),
+      np.array([2, -1, 3], np.int32)], sparse_reshape_ref, 0),
     # TVM's Fourier transforms: numpy's fft, and topi's stft sum.
     ("dft", "dft(%a, %b)", [f32(2, 3, 8), f32(2, 3, 8)], dft_ref, 1e-4),
     ("dft (inverse)", "dft(%a, %b, inverse=True)", [f32(4, 5), f32(4, 5)],
