@@ -96,20 +96,22 @@ Value densify(Emitter &b, Value data, Value indices, Value indptr,
   return scatter(scatteredValues);
 }
 
-/// A sparse matrix with no values or no rows: every sum is zero.
-bool isEmpty(Operation *op, unsigned first) {
-  return shapeOf(op->getOperand(first))[0] == 0 ||
+/// A sparse matrix (at operand `first`) of `columns` columns with no
+/// values, rows or columns: every sum is zero, and there is nowhere to
+/// scatter to.
+bool isEmpty(Operation *op, unsigned first, int64_t columns) {
+  return columns == 0 || shapeOf(op->getOperand(first))[0] == 0 ||
          shapeOf(op->getOperand(first + 2))[0] <= 1;
 }
 
 Value sparseDense(Emitter &b, Operation *op) {
   Value dense = op->getOperand(0);
   ArrayRef<int64_t> result = shapeOf(op->getResult(0));
-  if (isEmpty(op, 1))
+  int64_t columns = shapeOf(dense)[1];
+  if (isEmpty(op, 1, columns))
     return b.op<ZerosOp>(
         {}, {b.ints("shape", result), b.type("dtype", elementOf(dense))});
   bool lhs = boolAttr(op, "sparse_lhs");
-  int64_t columns = shapeOf(dense)[1];
   Value sparse = b.reshape(densify(b, op->getOperand(1), op->getOperand(2),
                                    op->getOperand(3), columns),
                            {result[lhs ? 0 : 1], columns});
@@ -118,9 +120,9 @@ Value sparseDense(Emitter &b, Operation *op) {
 
 Value sparseAdd(Emitter &b, Operation *op) {
   Value dense = op->getOperand(0);
-  if (isEmpty(op, 1))
-    return dense;
   ArrayRef<int64_t> shape = shapeOf(dense);
+  if (isEmpty(op, 1, shape[1]))
+    return dense;
   Value sparse = densify(b, op->getOperand(1), op->getOperand(2),
                          op->getOperand(3), shape[1]);
   return b.add(dense, b.reshape(sparse, shape));
@@ -134,7 +136,7 @@ Value sparseTranspose(Emitter &b, Operation *op) {
         indptr = op->getOperand(2);
   int64_t n = shapeOf(indptr)[0] - 1, count = shapeOf(data)[0];
   Type i64 = b.getRewriter().getI64Type();
-  if (isEmpty(op, 0)) {
+  if (isEmpty(op, 0, n)) {
     Value pointers = b.op<ZerosOp>(
         {}, {b.ints("shape", {n + 1}), b.type("dtype", elementOf(indptr))});
     return b.tuple({data, indices, pointers});
