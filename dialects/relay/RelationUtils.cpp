@@ -123,6 +123,16 @@ LogicalResult mlir::relay::expectInputType(RelationArgs &args, unsigned i,
   return failure();
 }
 
+RelationStatus mlir::relay::readIntegerVector(RelationArgs &args, unsigned i,
+                                              TensorInfo &info,
+                                              const Twine &what) {
+  READ_TENSOR_OR_RETURN(args, i, info);
+  if (info.getRank() != 1 || !isa<IntegerType>(info.dtype))
+    return args.fail("expected " + what + " as a 1-d integer tensor, got " +
+                     typeStr(args.getInput(i)));
+  return RelationStatus::Solved;
+}
+
 bool mlir::relay::isFloatLike(Type dtype) {
   return isa<FloatType, TypeVarType>(dtype);
 }

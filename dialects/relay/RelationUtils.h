@@ -107,6 +107,12 @@ RelationStatus runNestedRelation(RelationArgs &outer, StringRef name,
                                  ArrayRef<unsigned> refines = {},
                                  StringRef context = "");
 
+/// Reads input #i as a 1-d integer tensor into `info`: Solved, Pending
+/// while it is unknown, or Failed ("expected <what> as a 1-d integer
+/// tensor, got ...").
+RelationStatus readIntegerVector(RelationArgs &args, unsigned i,
+                                 TensorInfo &info, const Twine &what);
+
 /// Unifies two dimensions that must be equal: the more precise one, or
 /// failure when two different static sizes or names meet.
 FailureOr<Dim> unifyDims(Dim a, Dim b);

@@ -83,10 +83,9 @@ static RelationStatus likeShapeRelation(RelationArgs &args, bool collapse) {
 static RelationStatus collapseSumToRelation(RelationArgs &args) {
   TensorInfo data, target;
   READ_TENSOR_OR_RETURN(args, 0, data);
-  READ_TENSOR_OR_RETURN(args, 1, target);
-  if (target.getRank() != 1 || !isa<IntegerType>(target.dtype))
-    return args.fail("expected the shape as a 1-d integer tensor, got " +
-                     typeStr(args.getInput(1)));
+  if (RelationStatus s = readIntegerVector(args, 1, target, "the shape");
+      s != RelationStatus::Solved)
+    return s;
   std::optional<SmallVector<int64_t>> shape = args.getOptionalInts("shape");
   if (!shape) {
     if (!target.dims[0].isStatic())

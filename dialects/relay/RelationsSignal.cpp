@@ -9,23 +9,18 @@
 using namespace mlir;
 using namespace mlir::relay;
 
-/// dft: real and imaginary parts of one floating-point type; the result is
-/// a tuple of two of it.
+/// dft: real and imaginary parts of one floating-point type (the imaginary
+/// part's inferred from the real one's); the result is a tuple of two of
+/// it.
 static RelationStatus dftRelation(RelationArgs &args) {
-  TensorInfo re, im;
+  TensorInfo re;
   READ_TENSOR_OR_RETURN(args, 0, re);
-  READ_TENSOR_OR_RETURN(args, 1, im);
   if (!isFloatLike(re.dtype) || re.getRank() == 0)
     return args.fail("expected a floating-point tensor of at least one axis, "
                      "got " +
                      typeStr(args.getInput(0)));
-  bool same = re.getRank() == im.getRank() && re.dtype == im.dtype;
-  for (int64_t i = 0; same && i < re.getRank(); ++i)
-    same = succeeded(unifyDims(re.dims[i], im.dims[i]));
-  if (!same)
-    return args.fail("expected the imaginary part of the real part's type " +
-                     typeStr(args.getInput(0)) + ", got " +
-                     typeStr(args.getInput(1)));
+  if (failed(expectInputType(args, 1, args.getInput(0), "the imaginary part")))
+    return RelationStatus::Failed;
   return args.solve(
       TupleType::get(args.getContext(), {args.getInput(0), args.getInput(0)}));
 }

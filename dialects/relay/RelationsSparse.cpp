@@ -28,21 +28,19 @@ struct SparseMatrix {
 static RelationStatus readSparse(RelationArgs &args, unsigned first, Type dtype,
                                  bool blocks, SparseMatrix &m) {
   READ_TENSOR_OR_RETURN(args, first, m.data);
-  READ_TENSOR_OR_RETURN(args, first + 1, m.indices);
-  READ_TENSOR_OR_RETURN(args, first + 2, m.indptr);
   if (!(m.data.getRank() == 1 || (blocks && m.data.getRank() == 3)) ||
       m.data.dtype != dtype)
     return args.fail(Twine("expected the sparse values as a 1-d") +
                      (blocks ? " (CSR) or 3-d (BSR)" : "") + " tensor of " +
                      typeStr(dtype) + ", got " + typeStr(args.getInput(first)));
-  for (unsigned i = 1; i < 3; ++i) {
-    const TensorInfo &t = i == 1 ? m.indices : m.indptr;
-    if (t.getRank() != 1 || !isa<IntegerType>(t.dtype))
-      return args.fail(Twine("expected the sparse ") +
-                       (i == 1 ? "indices" : "row pointers") +
-                       " as a 1-d integer tensor, got " +
-                       typeStr(args.getInput(first + i)));
-  }
+  if (RelationStatus s =
+          readIntegerVector(args, first + 1, m.indices, "the sparse indices");
+      s != RelationStatus::Solved)
+    return s;
+  if (RelationStatus s = readIntegerVector(args, first + 2, m.indptr,
+                                           "the sparse row pointers");
+      s != RelationStatus::Solved)
+    return s;
   if (failed(unifyDims(m.data.dims[0], m.indices.dims[0])))
     return args.fail("expected one index per sparse " +
                      Twine(m.isBlocked() ? "block" : "value") + ", got " +
@@ -98,10 +96,10 @@ static RelationStatus sparseAddRelation(RelationArgs &args) {
       s != RelationStatus::Solved)
     return s;
   if (failed(unifyDims(sparse.rows, dense.dims[0])))
-    return args.fail("the CSR matrix has " + Twine(sparse.rows.size) +
+    return args.fail("the CSR matrix has " + toString(sparse.rows) +
                      " rows (row pointers " + typeStr(args.getInput(3)) +
                      ") where the dense matrix " + typeStr(args.getInput(0)) +
-                     " has " + Twine(dense.dims[0].size));
+                     " has " + toString(dense.dims[0]));
   return args.solve(args.getInput(0));
 }
 
@@ -124,19 +122,16 @@ static RelationStatus sparseTransposeRelation(RelationArgs &args) {
 static RelationStatus sparseReshapeRelation(RelationArgs &args) {
   TensorInfo indices, prev, next;
   READ_TENSOR_OR_RETURN(args, 0, indices);
-  READ_TENSOR_OR_RETURN(args, 1, prev);
-  READ_TENSOR_OR_RETURN(args, 2, next);
   if (indices.getRank() != 2 || !isa<IntegerType>(indices.dtype))
     return args.fail("expected the coordinates as a 2-d integer tensor "
                      "[values, rank], got " +
                      typeStr(args.getInput(0)));
-  for (unsigned i = 1; i < 3; ++i) {
-    const TensorInfo &shape = i == 1 ? prev : next;
-    if (shape.getRank() != 1 || !isa<IntegerType>(shape.dtype))
-      return args.fail(Twine("expected the ") + (i == 1 ? "old" : "new") +
-                       " shape as a 1-d integer tensor, got " +
-                       typeStr(args.getInput(i)));
-  }
+  if (RelationStatus s = readIntegerVector(args, 1, prev, "the old shape");
+      s != RelationStatus::Solved)
+    return s;
+  if (RelationStatus s = readIntegerVector(args, 2, next, "the new shape");
+      s != RelationStatus::Solved)
+    return s;
   if (failed(unifyDims(indices.dims[1], prev.dims[0])))
     return args.fail("the coordinates " + typeStr(args.getInput(0)) +
                      " do not have one entry per axis of the old shape " +

@@ -944,11 +944,9 @@ static RelationStatus stridedSetRelation(RelationArgs &args) {
   static constexpr const char *names[] = {"begin", "end", "strides"};
   for (unsigned i = 2; i < 5; ++i) {
     TensorInfo bound;
-    READ_TENSOR_OR_RETURN(args, i, bound);
-    if (bound.getRank() != 1 || !isa<IntegerType>(bound.dtype))
-      return args.fail(Twine("expected ") + names[i - 2] +
-                       " as a 1-d integer tensor, got " +
-                       typeStr(args.getInput(i)));
+    if (RelationStatus s = readIntegerVector(args, i, bound, names[i - 2]);
+        s != RelationStatus::Solved)
+      return s;
     if (bound.dims[0].isStatic() && bound.dims[0].size > data.getRank())
       return args.fail(Twine(names[i - 2]) + " has " +
                        Twine(bound.dims[0].size) + " entries for " +

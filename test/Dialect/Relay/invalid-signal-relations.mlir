@@ -14,7 +14,7 @@ relay.func @dft_dtype(%re: tensor<8xi32>) -> tensor<i1> {
 
 // Tests that dft's imaginary part has the real part's type.
 relay.func @dft_parts(%re: tensor<3x8xf32>, %im: tensor<3x4xf32>) -> tensor<i1> {
-  // expected-error @+1 {{dft: expected the imaginary part of the real part's type 'tensor<3x8xf32>', got 'tensor<3x4xf32>'}}
+  // expected-error @+1 {{dft: the imaginary part must have type 'tensor<3x8xf32>', got 'tensor<3x4xf32>'}}
   %r = relay.dft %re, %im : (tensor<3x8xf32>, tensor<3x4xf32>) -> !relay.incomplete
   %c = relay.constant dense<true> : tensor<i1>
   relay.return %c : tensor<i1>
