@@ -375,6 +375,7 @@ void mlir::relay::registerBuiltinOperators() {
     registerSparseRelations();
     registerSignalRelations();
     registerPackedRelations();
+    registerWinogradRelations();
     registerOdsOperators<
 #define GET_OP_LIST
 #include "dialects/relay/RelayOperators.cpp.inc"

@@ -193,6 +193,7 @@ void registerGradientRelations();
 void registerSparseRelations();
 void registerSignalRelations();
 void registerPackedRelations();
+void registerWinogradRelations();
 
 } // namespace mlir::relay
 

@@ -2,8 +2,8 @@
 //
 // TVM's operators on CSR and BSR matrices (nn.sparse_dense, nn.sparse_add,
 // nn.sparse_transpose): a matrix is three inputs, its values, their
-// (block) columns and the row pointers; and sparse_reshape's COO
-// coordinates.
+// (block) columns and the row pointers; and the COO coordinates of
+// sparse_reshape and sparse_fill_empty_rows.
 //
 //===----------------------------------------------------------------------===//
 
@@ -142,7 +142,47 @@ static RelationStatus sparseReshapeRelation(RelationArgs &args) {
             args.getInput(2)}));
 }
 
+/// sparse_fill_empty_rows: coordinates [N, R], values [N], the dense
+/// shape [R] and a 0-d or [1] default of the values' dtype; the result
+/// sizes depend on the data.
+static RelationStatus sparseFillEmptyRowsRelation(RelationArgs &args) {
+  TensorInfo indices, values, shape, fill;
+  READ_TENSOR_OR_RETURN(args, 0, indices);
+  READ_TENSOR_OR_RETURN(args, 1, values);
+  READ_TENSOR_OR_RETURN(args, 3, fill);
+  if (indices.getRank() != 2 || !isa<IntegerType>(indices.dtype))
+    return args.fail("expected the coordinates as a 2-d integer tensor "
+                     "[values, rank], got " +
+                     typeStr(args.getInput(0)));
+  if (values.getRank() != 1 ||
+      failed(unifyDims(values.dims[0], indices.dims[0])))
+    return args.fail("expected one value per coordinate row of " +
+                     typeStr(args.getInput(0)) + ", got " +
+                     typeStr(args.getInput(1)));
+  if (RelationStatus s = readIntegerVector(args, 2, shape, "the dense shape");
+      s != RelationStatus::Solved)
+    return s;
+  if (failed(unifyDims(indices.dims[1], shape.dims[0])))
+    return args.fail("the coordinates " + typeStr(args.getInput(0)) +
+                     " do not have one entry per axis of the dense shape " +
+                     typeStr(args.getInput(2)));
+  bool scalarFill =
+      fill.getRank() == 0 ||
+      (fill.getRank() == 1 && succeeded(unifyDims(fill.dims[0], Dim::of(1))));
+  if (!scalarFill || fill.dtype != values.dtype)
+    return args.fail("expected the default value as a 0-d or [1] tensor of "
+                     "the values' dtype, got " +
+                     typeStr(args.getInput(3)));
+  MLIRContext *ctx = args.getContext();
+  Type i64 = IntegerType::get(ctx, 64);
+  return args.solve(
+      TupleType::get(ctx, {makeTensor(ctx, {Dim::any(), indices.dims[1]}, i64),
+                           makeTensor(ctx, {Dim::any()}, values.dtype),
+                           makeTensor(ctx, {Dim::any()}, i64)}));
+}
+
 void mlir::relay::registerSparseRelations() {
+  registerTypeRelation("SparseFillEmptyRows", sparseFillEmptyRowsRelation);
   registerTypeRelation("SparseReshape", sparseReshapeRelation);
   registerTypeRelation("SparseDense", sparseDenseRelation);
   registerTypeRelation("SparseAdd", sparseAddRelation);

@@ -8,6 +8,8 @@
 // operator's relation; their decompositions
 // (transforms/Decompose/PackedRewrites.cpp) are layout_transforms around
 // the plain operator, which this project's code generation packs itself.
+// Also the Winograd convolution pair its AlterOpLayout writes for CUDA
+// and NHWC kernels (below).
 //
 // Included by RelayOperators.td.
 //
@@ -54,6 +56,51 @@ def Relay_DensePackOp
                        OptionalAttr<I64Attr>:$units,
                        OptionalAttr<TypeAttr>:$out_dtype,
                        DefaultValuedStrAttr<StrAttr, "NC">:$weight_layout);
+}
+
+// TVM's Winograd convolution, as its AlterOpLayout writes it for its CUDA,
+// x86 NHWC and auto-scheduled kernels: the weight transformed once
+// (folded into a constant when the weight is one) and a convolution that
+// takes the transformed weight. Decomposed into products with the
+// Cook-Toom matrices of topi's winograd_util (its interpolation points),
+// so a weight TVM transformed gives TVM's result.
+
+def Relay_Conv2DWinogradWeightTransformOp
+    : Relay_OperatorOp<"nn.contrib_conv2d_winograd_weight_transform",
+                       "Conv2DWinogradWeightTransform", "OutEWiseFusable", 1,
+                       10> {
+  let summary = "Winograd transform G w G^T of a 2-d convolution's weight";
+  let description = [{
+    TVM's: an OIHW weight [O, I, K, K] (3 <= K <= 7) transformed for
+    output tiles of `tile_size` (2 to 8): [a, a, O, I] with a = `tile_size`
+    + K - 1.
+  }];
+  let arguments = (ins AnyType:$weight, I64Attr:$tile_size);
+}
+
+def Relay_Conv2DWinogradOp
+    : Relay_OperatorOp<"nn.contrib_conv2d_winograd_without_weight_transform",
+                       "Conv2DWinograd", "OutEWiseFusable", 2, 10> {
+  let summary = "2-d convolution by Winograd's algorithm on a transformed "
+                "weight";
+  let description = [{
+    TVM's: nn.conv2d's attributes (strides and dilation 1, one group,
+    `channels` and a square `kernel_size` given) with `tile_size`; the
+    weight is nn.contrib_conv2d_winograd_weight_transform's, laid out as
+    topi's generic kernels read it: [a, a, I, O] for NCHW data (its
+    transform transposed), [a, a, O, I] for NHWC.
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$weight, I64Attr:$tile_size,
+                       OptionalAttr<DenseI64ArrayAttr>:$strides,
+                       OptionalAttr<DenseI64ArrayAttr>:$padding,
+                       OptionalAttr<DenseI64ArrayAttr>:$dilation,
+                       DefaultValuedAttr<I64Attr, "1">:$groups,
+                       OptionalAttr<I64Attr>:$channels,
+                       OptionalAttr<DenseI64ArrayAttr>:$kernel_size,
+                       DefaultValuedStrAttr<StrAttr, "NCHW">:$data_layout,
+                       DefaultValuedStrAttr<StrAttr, "OIHW">:$kernel_layout,
+                       DefaultValuedStrAttr<StrAttr, "">:$out_layout,
+                       OptionalAttr<TypeAttr>:$out_dtype);
 }
 
 #endif // RELAY_PACKED_OPERATORS

@@ -4,8 +4,10 @@
 // `indptr`: the values, their columns, and where each row's values begin)
 // or BSR form (`data` of [blocks, rows, columns] blocks, `indices` their
 // block columns, `indptr` where each block row begins): nn.sparse_dense,
-// nn.sparse_add and nn.sparse_transpose; and sparse_reshape on COO
-// coordinates (TensorFlow's SparseReshape). They are composites: their
+// nn.sparse_add and nn.sparse_transpose; and sparse_reshape and
+// sparse_fill_empty_rows on COO coordinates (TensorFlow's SparseReshape
+// and SparseFillEmptyRows; the latter's result size depends on the data,
+// so the interpreter runs it). The others are composites: their
 // decompositions (transforms/Decompose/SparseRewrites.cpp) place the
 // values in a dense matrix by scatters, so the cost is a dense one's, and
 // relinearise the coordinates.
@@ -76,6 +78,25 @@ def Relay_SparseReshapeOp
   }];
   let arguments = (ins AnyType:$sparse_indices, AnyType:$prev_shape,
                        AnyType:$new_shape);
+}
+
+def Relay_SparseFillEmptyRowsOp
+    : Relay_OperatorOp<"sparse_fill_empty_rows", "SparseFillEmptyRows",
+                       "Opaque", 4, 3> {
+  let summary = "A sparse tensor with a default value in each empty row";
+  let description = [{
+    TVM's (TensorFlow's SparseFillEmptyRows): `sparse_indices` [N, R]
+    holds the coordinates of the N `sparse_values` [N] in a tensor of
+    shape `dense_shape` [R]; each row (first coordinate) without a value
+    gets `default_value` (0-d or [1]) at column 0. The result is the tuple
+    of the coordinates [M, R] (int64, ordered by row, the given order kept
+    within a row), their values [M] and a [rows] int64 indicator of the
+    rows that were empty. M depends on the data, so it runs on the
+    interpreter. TVM types the values int64 whatever their dtype (and
+    truncates floats); here they keep their dtype.
+  }];
+  let arguments = (ins AnyType:$sparse_indices, AnyType:$sparse_values,
+                       AnyType:$dense_shape, AnyType:$default_value);
 }
 
 #endif // RELAY_SPARSE_OPERATORS

@@ -881,6 +881,60 @@ static FailureOr<ValuePtr> uniqueKernel(const KernelContext &ctx) {
   return RuntimeValue::tuple(std::move(fields));
 }
 
+/// sparse_fill_empty_rows (TensorFlow's SparseFillEmptyRows): the entries
+/// grouped by row in row order (stably, so row-major input stays as it
+/// is), a [row, 0, ...] entry of the default value for each row without
+/// one, and which rows those were.
+static FailureOr<ValuePtr> sparseFillEmptyRowsKernel(const KernelContext &ctx) {
+  const Tensor &indices = ctx.input(0), &values = ctx.input(1),
+               &fill = ctx.input(3);
+  SmallVector<int64_t> shape = ints(ctx, 2);
+  int64_t count = indices.getShape()[0], rank = indices.getShape()[1];
+  if (rank < 1 || shape.empty() || shape[0] < 0)
+    return ctx.emitError() << "expected a dense shape with a row count, got ["
+                           << shape << "]";
+  if (values.getNumElements() != count)
+    return ctx.emitError() << values.getNumElements() << " sparse_values for "
+                           << count << " sparse indices";
+  int64_t rows = shape[0];
+  SmallVector<SmallVector<int64_t>> byRow(rows);
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t row = indices.getI(i * rank);
+    if (row < 0 || row >= rows)
+      return ctx.emitError() << "row " << row << " of sparse index " << i
+                             << " is outside the dense shape [" << shape << "]";
+    byRow[row].push_back(i);
+  }
+  int64_t empty = llvm::count_if(
+      byRow, [](const SmallVector<int64_t> &r) { return r.empty(); });
+  int64_t total = count + empty;
+  Type i64 = IntegerType::get(ctx.op->getContext(), 64);
+  FailureOr<Tensor> newIndices = allocate(ctx, i64, {total, rank});
+  if (failed(newIndices))
+    return failure();
+  Tensor newValues(values.getElementType(), {total}), indicator(i64, {rows});
+  int64_t next = 0;
+  for (int64_t row = 0; row < rows; ++row) {
+    indicator.setI(row, byRow[row].empty());
+    if (byRow[row].empty()) {
+      newIndices->setI(next * rank, row);
+      for (int64_t d = 1; d < rank; ++d)
+        newIndices->setI(next * rank + d, 0);
+      copyElement(fill, 0, newValues, next++);
+      continue;
+    }
+    for (int64_t i : byRow[row]) {
+      for (int64_t d = 0; d < rank; ++d)
+        newIndices->setI(next * rank + d, indices.getI(i * rank + d));
+      copyElement(values, i, newValues, next++);
+    }
+  }
+  std::vector<ValuePtr> fields = {RuntimeValue::tensor(std::move(*newIndices)),
+                                  RuntimeValue::tensor(std::move(newValues)),
+                                  RuntimeValue::tensor(std::move(indicator))};
+  return RuntimeValue::tuple(std::move(fields));
+}
+
 void mlir::relay::interp::registerDynamicKernels(llvm::StringMap<KernelFn> &k) {
   k["dyn.reshape"] = dynReshapeKernel;
   k["dyn.full"] = dynFullKernel;
@@ -900,6 +954,7 @@ void mlir::relay::interp::registerDynamicKernels(llvm::StringMap<KernelFn> &k) {
   k["dyn.one_hot"] = dynOneHotKernel;
   k["dyn.sparse_to_dense"] = dynSparseToDenseKernel;
   k["unique"] = uniqueKernel;
+  k["sparse_fill_empty_rows"] = sparseFillEmptyRowsKernel;
   k["arange"] = arangeKernel;
   k["vision.all_class_non_max_suppression"] = allClassNmsKernel;
 }

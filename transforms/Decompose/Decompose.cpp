@@ -78,6 +78,7 @@ void mlir::relay::populateDecompositionPatterns(
   addSparseRewrites(add);
   addSignalRewrites(add);
   addPackedRewrites(add);
+  addWinogradRewrites(add);
   // Rewrites that read only ranks and attributes: they apply to ops of
   // run-time sizes too.
   addDynamicRewrites([&](StringRef name, Rewrite rewrite) {

@@ -207,6 +207,7 @@ void addGradientRewrites(AddRewrite add);
 void addSparseRewrites(AddRewrite add);
 void addSignalRewrites(AddRewrite add);
 void addPackedRewrites(AddRewrite add);
+void addWinogradRewrites(AddRewrite add);
 /// Registered to apply whatever the operands' sizes.
 void addDynamicRewrites(AddRewrite add);
 

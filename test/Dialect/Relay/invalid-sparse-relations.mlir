@@ -1,7 +1,7 @@
 // RUN: relay-mlir-opt %s -split-input-file -verify-diagnostics
 // The errors of TVM's sparse operators' relations (nn.sparse_dense,
-// nn.sparse_add, nn.sparse_transpose, sparse_reshape), found by the op
-// verifiers.
+// nn.sparse_add, nn.sparse_transpose, sparse_reshape,
+// sparse_fill_empty_rows), found by the op verifiers.
 
 // Tests that nn.sparse_dense takes a 2-d dense matrix.
 relay.func @dense_rank(%x: tensor<6xf32>, %d: tensor<9xf32>, %i: tensor<9xi32>, %p: tensor<6xi32>) -> tensor<i1> {
@@ -148,6 +148,46 @@ relay.func @reshape_shape(%i: tensor<5x3xi64>, %s: tensor<3xi64>, %f: tensor<2xf
 relay.func @reshape_rank(%i: tensor<5x2xi64>, %s: tensor<3xi64>) -> tensor<i1> {
   // expected-error @+1 {{sparse_reshape: the coordinates 'tensor<5x2xi64>' do not have one entry per axis of the old shape 'tensor<3xi64>'}}
   %r = relay.sparse_reshape %i, %s, %s : (tensor<5x2xi64>, tensor<3xi64>, tensor<3xi64>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that sparse_fill_empty_rows has one value per coordinate row.
+relay.func @fill_values(%i: tensor<5x2xi64>, %v: tensor<4xf32>, %s: tensor<2xi64>, %d: tensor<f32>) -> tensor<i1> {
+  // expected-error @+1 {{sparse_fill_empty_rows: expected one value per coordinate row of 'tensor<5x2xi64>', got 'tensor<4xf32>'}}
+  %r = relay.sparse_fill_empty_rows %i, %v, %s, %d : (tensor<5x2xi64>, tensor<4xf32>, tensor<2xi64>, tensor<f32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that sparse_fill_empty_rows' dense shape has one size per coordinate.
+relay.func @fill_shape(%i: tensor<5x2xi64>, %v: tensor<5xf32>, %s: tensor<3xi64>, %d: tensor<f32>) -> tensor<i1> {
+  // expected-error @+1 {{sparse_fill_empty_rows: the coordinates 'tensor<5x2xi64>' do not have one entry per axis of the dense shape 'tensor<3xi64>'}}
+  %r = relay.sparse_fill_empty_rows %i, %v, %s, %d : (tensor<5x2xi64>, tensor<5xf32>, tensor<3xi64>, tensor<f32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that sparse_fill_empty_rows' default value is one of the values' dtype.
+relay.func @fill_default(%i: tensor<5x2xi64>, %v: tensor<5xf32>, %s: tensor<2xi64>, %d: tensor<2xf32>) -> tensor<i1> {
+  // expected-error @+1 {{sparse_fill_empty_rows: expected the default value as a 0-d or [1] tensor of the values' dtype, got 'tensor<2xf32>'}}
+  %r = relay.sparse_fill_empty_rows %i, %v, %s, %d : (tensor<5x2xi64>, tensor<5xf32>, tensor<2xi64>, tensor<2xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that sparse_fill_empty_rows' coordinates are integers.
+relay.func @fill_indices(%i: tensor<5x2xf32>, %v: tensor<5xf32>, %s: tensor<2xi64>, %d: tensor<f32>) -> tensor<i1> {
+  // expected-error @+1 {{sparse_fill_empty_rows: expected the coordinates as a 2-d integer tensor [values, rank], got 'tensor<5x2xf32>'}}
+  %r = relay.sparse_fill_empty_rows %i, %v, %s, %d : (tensor<5x2xf32>, tensor<5xf32>, tensor<2xi64>, tensor<f32>) -> !relay.incomplete
   %c = relay.constant dense<true> : tensor<i1>
   relay.return %c : tensor<i1>
 }

@@ -1024,3 +1024,80 @@ def sparse_reshape_ref(indices, prev, new):
     flat = np.ravel_multi_index(tuple(indices.T.astype(np.int64)), tuple(prev))
     coords = np.stack(np.unravel_index(flat, tuple(shape)), axis=1)
     return (coords.astype(indices.dtype), shape.astype(new.dtype))
+
+
+# Interpolation points of topi's winograd_util by degree tile + kernel - 2
+# (Barabasz et al., "Error analysis and improving the accuracy of Winograd
+# convolution"); the last point is infinity.
+WINOGRAD_POINTS = {
+    3: [0, -1, 1],
+    4: [0, -1, 1, 1 / 2],
+    5: [0, -1, 1, 1 / 2, -2],
+    6: [0, -1, 1, 1 / 2, -2, -1 / 2],
+    7: [0, -1, 1, 1 / 2, -1 / 2, 2, -2],
+    8: [0, -1, 1, 1 / 2, -1 / 2, 2, -2, -1 / 4],
+    9: [0, -1, 1, 1 / 2, -1 / 2, 2, -2, -1 / 4, 4],
+    10: [0, -1, 1, 1 / 2, -1 / 2, 2, -2, -1 / 4, 3 / 4, -4 / 3],
+    11: [0, -1, 1, 1 / 2, -1 / 2, 2, -2, -1 / 4, 4, 3 / 4, -4 / 3],
+    12: [0, -1, 1, 1 / 2, -1 / 2, 2, -2, -1 / 4, 4, 3 / 4, -4 / 3, 1 / 4],
+    13: [0, -1, 1, 1 / 2, -1 / 2, 2, -2, -1 / 4, 4, 1 / 4, -3 / 4, 4 / 3, -4],
+}
+
+
+def winograd_matrices(m, r):
+    """Cook-Toom A [a, m], B [a, a] and G [a, r] of F(m, r), a = m + r - 1,
+    normalised as topi's winograd_util normalises them."""
+    a = np.array(WINOGRAD_POINTS[m + r - 2], np.float64)
+    n = m + r - 1
+    # Lagrange denominators; the first is made positive in f (not in B's).
+    denom = np.array([np.prod([a[i] - a[k] for k in range(n - 1) if k != i]) for i in range(n - 1)])
+    f = np.append(denom, 1.0)
+    f[0] = abs(f[0])
+
+    def vandermonde(cols):
+        v = np.zeros((n, cols))
+        for i in range(n - 1):
+            v[i] = a[i] ** np.arange(cols)
+        v[n - 1, cols - 1] = 1
+        return v
+
+    A = vandermonde(m)
+    G = vandermonde(r) / f[:, None]
+    # Row d of the Lagrange part: the x^d coefficients of prod_{k != i}
+    # (x - a_k) / denom_i; the point at infinity adds -a_i^(n-1).
+    lagrange = np.zeros((n - 1, n - 1))
+    for i in range(n - 1):
+        poly = np.poly1d([1.0])
+        for k in range(n - 1):
+            if k != i:
+                poly = poly * np.poly1d([1.0, -a[k]])
+        lagrange[i] = poly.coeffs[::-1] / denom[i]
+    t = np.concatenate([np.eye(n - 1), -(a[:, None] ** (n - 1))], axis=1)
+    B = np.concatenate([lagrange.T @ t, np.eye(n)[n - 1:]], axis=0) * f[None, :]
+    return A, B, G
+
+
+def winograd_weight_transform_ref(w, tile):
+    """[O, I, K, K] to G w G^T as [a, a, O, I]."""
+    _, _, G = winograd_matrices(tile, w.shape[2])
+    return np.einsum("ek,oikl,nl->enoi", G, w.astype(np.float64), G).astype(w.dtype)
+
+
+def sparse_fill_empty_rows_ref(indices, values, shape, default):
+    """TensorFlow's SparseFillEmptyRows by numpy: the entries by row (stable),
+    a default entry at column 0 of each empty row, and which rows were empty
+    (int64, as TVM types it)."""
+    rows = int(shape[0])
+    order = np.argsort(indices[:, 0], kind="stable") if len(indices) else np.zeros(0, np.int64)
+    out_i, out_v = [], []
+    empty = np.ones(rows, np.int64)
+    empty[indices[:, 0].astype(np.int64)] = 0
+    for row in range(rows):
+        if empty[row]:
+            out_i.append([row] + [0] * (indices.shape[1] - 1))
+            out_v.append(default.reshape(-1)[0])
+        for i in order[indices[order, 0] == row]:
+            out_i.append(list(indices[i]))
+            out_v.append(values[i])
+    return (np.array(out_i, np.int64).reshape(-1, indices.shape[1]),
+            np.array(out_v, values.dtype), empty)

@@ -602,6 +602,14 @@ CASES = [
     ("sparse_reshape (int32, to more axes)", "sparse_reshape(%a, %b, %c)",
      [np.array([[0, 3], [2, 1], [3, 5]], np.int32), np.array([4, 6], np.int32),
       np.array([2, -1, 3], np.int32)], sparse_reshape_ref, 0),
+    ("sparse_fill_empty_rows", "sparse_fill_empty_rows(%a, %b, %c, %d)",
+     [np.array([[0, 1], [0, 3], [2, 0], [5, 2]], np.int64), np.array([1, 2, 3, 4], np.int64),
+      np.array([7, 6], np.int64), np.array([9], np.int64)], sparse_fill_empty_rows_ref, 0),
+    ("sparse_fill_empty_rows (float, 3-d, rows out of order, 0-d default)",
+     "sparse_fill_empty_rows(%a, %b, %c, %d)",
+     [np.array([[3, 1, 1], [1, 0, 2], [3, 0, 0]], np.int32), f32(3),
+      np.array([5, 2, 3], np.int32), np.array(-1.5, np.float32)],
+     sparse_fill_empty_rows_ref, 0),
     # TVM's Fourier transforms: numpy's fft, and topi's stft sum.
     ("dft", "dft(%a, %b)", [f32(2, 3, 8), f32(2, 3, 8)], dft_ref, 1e-4),
     ("dft (inverse)", "dft(%a, %b, inverse=True)", [f32(4, 5), f32(4, 5)],
@@ -633,6 +641,40 @@ CASES = [
      "nn.contrib_dense_pack(%a, %b, weight_layout=\"NC4n2c\", out_dtype=\"int32\")",
      [int8(3, 8), int8(12, 8).reshape(3, 4, 4, 2).transpose(0, 2, 1, 3).copy()],
      lambda x, w: x.astype(np.int32) @ w.transpose(0, 2, 1, 3).reshape(12, 8).astype(np.int32).T, 0),
+    # TVM's Winograd convolution (its AlterOpLayout's for CUDA and NHWC):
+    # the transform against topi's matrices, the convolution on a weight
+    # transformed here or by the reference against the direct one.
+    ("nn.contrib_conv2d_winograd_weight_transform",
+     "nn.contrib_conv2d_winograd_weight_transform(%a, tile_size=4)", [f32(8, 3, 3, 3)],
+     lambda w: winograd_weight_transform_ref(w, 4), 1e-5),
+    ("nn.contrib_conv2d_winograd_weight_transform (F(2, 5))",
+     "nn.contrib_conv2d_winograd_weight_transform(%a, tile_size=2)", [f32(2, 3, 5, 5)],
+     lambda w: winograd_weight_transform_ref(w, 2), 1e-5),
+    ("nn.contrib_conv2d_winograd_without_weight_transform",
+     "nn.contrib_conv2d_winograd_without_weight_transform(%a, transpose("
+     "nn.contrib_conv2d_winograd_weight_transform(%b, tile_size=2), axes=[0, 1, 3, 2]), "
+     "tile_size=2, padding=[1, 1, 1, 1], channels=8, kernel_size=[3, 3])",
+     [f32(2, 4, 7, 7), f32(8, 4, 3, 3)],
+     lambda x, w: conv2d_ref(x, w, padding=(1, 1, 1, 1)), 1e-4),
+    (lambda w: ("nn.contrib_conv2d_winograd_without_weight_transform (a weight TVM transformed, "
+                "F(4, 3), partial tiles)",
+                "nn.contrib_conv2d_winograd_without_weight_transform(%a, %b, tile_size=4, "
+                "channels=6, kernel_size=[3, 3])",
+                [f32(1, 3, 7, 9), winograd_weight_transform_ref(w, 4).transpose(0, 1, 3, 2).copy()],
+                lambda x, u: conv2d_ref(x, w), 1e-4))(f32(6, 3, 3, 3)),
+    ("nn.contrib_conv2d_winograd_without_weight_transform (NHWC, F(4, 5), uneven padding)",
+     "nn.contrib_conv2d_winograd_without_weight_transform(%a, "
+     "nn.contrib_conv2d_winograd_weight_transform(%b, tile_size=4), tile_size=4, "
+     "padding=[2, 1, 2, 3], channels=4, kernel_size=[5, 5], data_layout=\"NHWC\")",
+     [f32(1, 9, 8, 3), f32(4, 3, 5, 5)],
+     lambda x, w: conv2d_ref(x.transpose(0, 3, 1, 2), w, padding=(2, 1, 2, 3)).transpose(0, 2, 3, 1),
+     1e-3),
+    ("nn.contrib_conv2d_winograd_without_weight_transform (F(6, 3))",
+     "nn.contrib_conv2d_winograd_without_weight_transform(%a, transpose("
+     "nn.contrib_conv2d_winograd_weight_transform(%b, tile_size=6), axes=[0, 1, 3, 2]), "
+     "tile_size=6, padding=[1, 1], channels=5, kernel_size=[3, 3])",
+     [f32(1, 6, 12, 12), f32(5, 6, 3, 3)],
+     lambda x, w: conv2d_ref(x, w, padding=(1, 1, 1, 1)), 1e-3),
     # TVM's annotations: the identity (checkpoint also on a tuple).
     ("annotation.stop_fusion", "annotation.stop_fusion(%a)", [x], lambda a: a, 0),
     ("annotation.checkpoint", "annotation.checkpoint((%a, %b)).1", [x, y], lambda a, b: b, 0),
@@ -1377,7 +1419,7 @@ DATA_DEPENDENT = {"argwhere", "dyn.reshape", "dyn.full", "dyn.zeros",
                   "dyn.nn.pad", "dyn.squeeze", "dyn.expand_dims",
                   "dyn.one_hot", "dyn.sparse_to_dense", "dyn.nn.upsampling",
                   "dyn.nn.upsampling3d", "unique", "arange",
-                  "vision.all_class_non_max_suppression"}
+                  "vision.all_class_non_max_suppression", "sparse_fill_empty_rows"}
 # Cases whose result's sizes are known only at run time, of operators that
 # otherwise have static ones.
 DATA_DEPENDENT_CASES = {"collapse_sum_to (run-time shape)"}
