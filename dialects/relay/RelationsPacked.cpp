@@ -1,10 +1,10 @@
-//===- RelationsPacked.cpp - Relations of packed-layout operators -*- C++
-//-*-===//
+//===- RelationsPacked.cpp - Relations of packed-layout operators -------===//
 //
 // nn.contrib_conv2d_NCHWc, nn.contrib_depthwise_conv2d_NCHWc and
 // nn.contrib_dense_pack: the operands are unpacked by layout_transform's
 // relation, the plain operator's relation types the product, and the
-// result is packed again.
+// result is packed again. The GEMM convolution pair: the weight's tiles
+// are checked to hold the convolution's matrix, which nn.conv2d types.
 //
 //===----------------------------------------------------------------------===//
 
@@ -100,7 +100,92 @@ static RelationStatus densePackRelation(RelationArgs &args) {
   return args.solve(result);
 }
 
+/// nn.contrib_conv2d_gemm_weight_transform: HWIO [KH, KW, I, O] as the
+/// [K, N] matrix padded to whole tiles: [N' / rows, K' / cols, rows, cols].
+static RelationStatus gemmWeightTransformRelation(RelationArgs &args) {
+  TensorInfo weight;
+  READ_TENSOR_OR_RETURN(args, 0, weight);
+  if (weight.getRank() != 4)
+    return args.fail("expected a 4-d HWIO weight, got " +
+                     typeStr(args.getInput(0)));
+  int64_t rows = args.getInt("tile_rows", 0),
+          cols = args.getInt("tile_cols", 0);
+  if (rows < 1 || cols < 1)
+    return args.fail("expected positive tile_rows and tile_cols, got " +
+                     Twine(rows) + " and " + Twine(cols));
+  auto tiles = [](Dim size, int64_t tile) {
+    return size.isStatic() ? Dim::of((size.size + tile - 1) / tile)
+                           : Dim::any();
+  };
+  Dim k = weight.product(0, 3), n = weight.dims[3];
+  return args.solve(
+      makeTensor(args.getContext(),
+                 {tiles(n, rows), tiles(k, cols), Dim::of(rows), Dim::of(cols)},
+                 weight.dtype));
+}
+
+/// nn.contrib_conv2d_gemm_without_weight_transform: nn.conv2d's relation
+/// on NHWC data and the HWIO weight [KH, KW, I, channels] whose matrix the
+/// interleaved weight must hold.
+static RelationStatus gemmConv2dRelation(RelationArgs &args) {
+  TensorInfo data, weight;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  READ_TENSOR_OR_RETURN(args, 1, weight);
+  if (data.getRank() != 4 || args.getString("data_layout", "NCHW") != "NHWC")
+    return args.fail("expected 4-d NHWC data (data_layout \"NHWC\") for "
+                     "GEMM convolution, got " +
+                     typeStr(args.getInput(0)) + " in \"" +
+                     args.getString("data_layout", "NCHW") + "\"");
+  if (args.getInt("groups", 1) != 1)
+    return args.fail("expected one group for GEMM convolution, got " +
+                     Twine(args.getInt("groups", 1)));
+  std::optional<int64_t> channels = args.getOptionalInt("channels");
+  std::optional<SmallVector<int64_t>> kernel =
+      args.getOptionalInts("kernel_size");
+  if (!channels || !kernel || kernel->size() != 2)
+    return args.fail("expected channels and a 2-d kernel_size: GEMM "
+                     "convolution cannot infer them from its weight");
+  if (weight.getRank() != 4)
+    return args.fail("expected the interleaved 4-d weight [N / tile_rows, "
+                     "K / tile_cols, tile_rows, tile_cols], got " +
+                     typeStr(args.getInput(1)));
+  Dim in = data.dims[3];
+  // The matrix the tiles hold must cover [KH * KW * I, channels].
+  Dim heldK = mulDims(weight.dims[1], weight.dims[3]),
+      heldN = mulDims(weight.dims[0], weight.dims[2]);
+  if (in.isStatic() && heldK.isStatic() && heldN.isStatic() &&
+      (heldK.size < (*kernel)[0] * (*kernel)[1] * in.size ||
+       heldN.size < *channels))
+    return args.fail("the interleaved weight " + typeStr(args.getInput(1)) +
+                     " holds a " + Twine(heldK.size) + "x" + Twine(heldN.size) +
+                     " matrix, smaller than the " +
+                     Twine((*kernel)[0] * (*kernel)[1] * in.size) + "x" +
+                     Twine(*channels) + " of a " + Twine((*kernel)[0]) + "x" +
+                     Twine((*kernel)[1]) + " kernel from " + Twine(in.size) +
+                     " to " + Twine(*channels) + " channels");
+  MLIRContext *ctx = args.getContext();
+  Builder b(ctx);
+  NamedAttrList attrs(args.getAttrs());
+  attrs.set("kernel_layout", b.getStringAttr("HWIO"));
+  Type hwio = makeTensor(ctx,
+                         {Dim::of((*kernel)[0]), Dim::of((*kernel)[1]), in,
+                          Dim::of(*channels)},
+                         data.dtype),
+       result;
+  if (RelationStatus s =
+          runNestedRelation(args, "Conv2D", {args.getInput(0), hwio}, result,
+                            attrs.getDictionary(ctx));
+      s != RelationStatus::Solved)
+    return s;
+  if (!result)
+    return RelationStatus::Pending;
+  return args.solve(result);
+}
+
 void mlir::relay::registerPackedRelations() {
+  registerTypeRelation("Conv2DGemmWeightTransform",
+                       gemmWeightTransformRelation);
+  registerTypeRelation("Conv2DGemm", gemmConv2dRelation);
   registerTypeRelation("Conv2DNCHWc", conv2dNCHWcRelation);
   registerTypeRelation("DensePack", densePackRelation);
 }

@@ -8,8 +8,8 @@
 // operator's relation; their decompositions
 // (transforms/Decompose/PackedRewrites.cpp) are layout_transforms around
 // the plain operator, which this project's code generation packs itself.
-// Also the Winograd convolution pair its AlterOpLayout writes for CUDA
-// and NHWC kernels (below).
+// Also the GEMM convolution pair its AlterOpLayout writes for Arm and the
+// Winograd pair it writes for CUDA and NHWC kernels (below).
 //
 // Included by RelayOperators.td.
 //
@@ -56,6 +56,41 @@ def Relay_DensePackOp
                        OptionalAttr<I64Attr>:$units,
                        OptionalAttr<TypeAttr>:$out_dtype,
                        DefaultValuedStrAttr<StrAttr, "NC">:$weight_layout);
+}
+
+// TVM's GEMM convolution for its Arm kernels (NHWC data, HWIO weights):
+// the weight flattened to a [K, N] matrix (K = KH * KW * I, N = O),
+// padded and interleaved into tiles once, and a convolution that takes
+// the interleaved weight.
+
+def Relay_Conv2DGemmWeightTransformOp
+    : Relay_OperatorOp<"nn.contrib_conv2d_gemm_weight_transform",
+                       "Conv2DGemmWeightTransform", "Opaque", 1, 10> {
+  let summary = "A 2-d convolution's HWIO weight as interleaved GEMM tiles";
+  let description = [{
+    TVM's: the weight [KH, KW, I, O] as the matrix W [K, N] (K = KH * KW
+    * I, N = O), zero-padded to multiples of `tile_cols` rows and
+    `tile_rows` columns, in tiles: result[x, y, z, w] = W[y * tile_cols +
+    w, x * tile_rows + z], of shape [N' / tile_rows, K' / tile_cols,
+    tile_rows, tile_cols].
+  }];
+  let arguments = (ins AnyType:$weights, I64Attr:$tile_rows,
+                       I64Attr:$tile_cols);
+}
+
+def Relay_Conv2DGemmOp
+    : Relay_Conv2DBase<"nn.contrib_conv2d_gemm_without_weight_transform",
+                       "Conv2DGemm", "OIHW"> {
+  let summary = "2-d convolution on an interleaved GEMM weight";
+  let description = [{
+    TVM's: nn.conv2d's attributes (NHWC data, one group, `channels` and
+    `kernel_size` given) on a weight that
+    nn.contrib_conv2d_gemm_weight_transform interleaved (its tiles read
+    back: rows beyond K and columns beyond N, the padding, are ignored).
+    `kernel_layout` defaults to OIHW as TVM's Conv2DAttrs do (TVM's
+    AlterOpLayout sets HWIO); the weight's layout is the interleaving.
+  }];
+  let arguments = convAttrs;
 }
 
 // TVM's Winograd convolution, as its AlterOpLayout writes it for its CUDA,

@@ -3,7 +3,8 @@
 // nn.contrib_conv2d_NCHWc, nn.contrib_depthwise_conv2d_NCHWc and
 // nn.contrib_dense_pack as layout_transforms around nn.conv2d and
 // nn.dense: this project's code generation packs operands itself, for the
-// CPU it compiles for.
+// CPU it compiles for. The GEMM convolution's interleaved weight is read
+// back into HWIO for an nn.conv2d by reshapes and transposes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,9 +57,46 @@ Value densePack(Emitter &b, Operation *op) {
                        SmallVector<NamedAttribute>(attrs.begin(), attrs.end()));
 }
 
+/// The GEMM weight transform: HWIO flattened to [K, N], padded to whole
+/// tiles [K' / cols, cols, N' / rows, rows], tiles first.
+Value gemmWeightTransform(Emitter &b, Operation *op) {
+  Value w = op->getOperand(0);
+  ArrayRef<int64_t> shape = shapeOf(w), out = shapeOf(op->getResult(0));
+  int64_t k = shape[0] * shape[1] * shape[2], n = shape[3];
+  int64_t rows = out[2], cols = out[3];
+  Value flat = b.reshape(w, {k, n});
+  if (out[1] * cols != k || out[0] * rows != n)
+    flat = b.op<PadOp>(
+        {flat, b.scalar(0, flat)},
+        {b.ints("pad_width", {0, out[1] * cols - k, 0, out[0] * rows - n})});
+  return b.op<TransposeOp>({b.reshape(flat, {out[1], cols, out[0], rows})},
+                           {b.ints("axes", {2, 0, 3, 1})});
+}
+
+/// The GEMM convolution: the interleaved weight's matrix read back, its
+/// first K rows and N columns as the HWIO weight of an nn.conv2d.
+Value gemmConv2d(Emitter &b, Operation *op) {
+  Value w = op->getOperand(1);
+  ArrayRef<int64_t> tiles = shapeOf(w);
+  ArrayRef<int64_t> kernel = intsAttr(op, "kernel_size");
+  int64_t in = shapeOf(op->getOperand(0))[3], n = intAttr(op, "channels");
+  int64_t k = kernel[0] * kernel[1] * in;
+  Value matrix =
+      b.reshape(b.op<TransposeOp>({w}, {b.ints("axes", {1, 3, 0, 2})}),
+                {tiles[1] * tiles[3], tiles[0] * tiles[2]});
+  if (tiles[1] * tiles[3] != k || tiles[0] * tiles[2] != n)
+    matrix = b.op<StridedSliceOp>(
+        {matrix}, {b.ints("begin", {0, 0}), b.ints("end", {k, n})});
+  Value hwio = b.reshape(matrix, {kernel[0], kernel[1], in, n});
+  return b.op<Conv2DOp>({op->getOperand(0), hwio},
+                        attrsBut(op, {b.str("kernel_layout", "HWIO")}));
+}
+
 } // namespace
 
 void mlir::relay::decompose::addPackedRewrites(AddRewrite add) {
+  add("nn.contrib_conv2d_gemm_weight_transform", gemmWeightTransform);
+  add("nn.contrib_conv2d_gemm_without_weight_transform", gemmConv2d);
   add("nn.contrib_conv2d_NCHWc", conv2dNCHWc);
   add("nn.contrib_depthwise_conv2d_NCHWc", conv2dNCHWc);
   add("nn.contrib_dense_pack", densePack);

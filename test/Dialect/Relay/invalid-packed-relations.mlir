@@ -1,7 +1,8 @@
 // RUN: relay-mlir-opt %s -split-input-file -verify-diagnostics
 // The errors of the packed-layout operators' relations
 // (nn.contrib_conv2d_NCHWc, nn.contrib_depthwise_conv2d_NCHWc,
-// nn.contrib_dense_pack), each with a note saying which step failed.
+// nn.contrib_dense_pack, each with a note saying which step failed; the
+// GEMM convolution pair).
 
 // Tests that the data must have the rank of its packed layout.
 relay.func @data_rank(%x: tensor<1x16x6x6xf32>, %w: tensor<2x2x3x3x8x8xf32>) -> tensor<i1> {
@@ -62,6 +63,56 @@ relay.func @dense_k(%x: tensor<4x32xf32>, %w: tensor<2x24x16xf32>) -> tensor<i1>
   // expected-error @+2 {{nn.contrib_dense_pack}}
   // expected-note @+1 {{the product with the unpacked weight}}
   %r = relay.nn.contrib_dense_pack %x, %w {weight_layout = "NC16n"} : (tensor<4x32xf32>, tensor<2x24x16xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that the GEMM weight transform's tiles are positive.
+relay.func @gemm_tiles(%w: tensor<3x3x5x7xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.contrib_conv2d_gemm_weight_transform: expected positive tile_rows and tile_cols, got 0 and 16}}
+  %r = relay.nn.contrib_conv2d_gemm_weight_transform %w {tile_rows = 0 : i64, tile_cols = 16 : i64} : (tensor<3x3x5x7xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that GEMM convolution takes NHWC data.
+relay.func @gemm_layout(%x: tensor<1x5x6x6xf32>, %w: tensor<2x3x4x16xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.contrib_conv2d_gemm_without_weight_transform: expected 4-d NHWC data (data_layout "NHWC") for GEMM convolution, got 'tensor<1x5x6x6xf32>' in "NCHW"}}
+  %r = relay.nn.contrib_conv2d_gemm_without_weight_transform %x, %w {channels = 7 : i64, kernel_size = array<i64: 3, 3>} : (tensor<1x5x6x6xf32>, tensor<2x3x4x16xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that GEMM convolution needs channels and kernel_size.
+relay.func @gemm_channels(%x: tensor<1x6x6x5xf32>, %w: tensor<2x3x4x16xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.contrib_conv2d_gemm_without_weight_transform: expected channels and a 2-d kernel_size: GEMM convolution cannot infer them from its weight}}
+  %r = relay.nn.contrib_conv2d_gemm_without_weight_transform %x, %w {data_layout = "NHWC"} : (tensor<1x6x6x5xf32>, tensor<2x3x4x16xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that the interleaved weight must hold the convolution's matrix.
+relay.func @gemm_small(%x: tensor<1x6x6x5xf32>, %w: tensor<2x2x4x16xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.contrib_conv2d_gemm_without_weight_transform: the interleaved weight 'tensor<2x2x4x16xf32>' holds a 32x8 matrix, smaller than the 45x7 of a 3x3 kernel from 5 to 7 channels}}
+  %r = relay.nn.contrib_conv2d_gemm_without_weight_transform %x, %w {channels = 7 : i64, kernel_size = array<i64: 3, 3>, data_layout = "NHWC"} : (tensor<1x6x6x5xf32>, tensor<2x2x4x16xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that grouped GEMM convolution is refused.
+relay.func @gemm_groups(%x: tensor<1x6x6x4xf32>, %w: tensor<2x3x4x16xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.contrib_conv2d_gemm_without_weight_transform: expected one group for GEMM convolution, got 2}}
+  %r = relay.nn.contrib_conv2d_gemm_without_weight_transform %x, %w {groups = 2 : i64, channels = 8 : i64, kernel_size = array<i64: 3, 3>, data_layout = "NHWC"} : (tensor<1x6x6x4xf32>, tensor<2x3x4x16xf32>) -> !relay.incomplete
   %c = relay.constant dense<true> : tensor<i1>
   relay.return %c : tensor<i1>
 }

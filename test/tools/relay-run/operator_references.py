@@ -1101,3 +1101,25 @@ def sparse_fill_empty_rows_ref(indices, values, shape, default):
             out_v.append(values[i])
     return (np.array(out_i, np.int64).reshape(-1, indices.shape[1]),
             np.array(out_v, values.dtype), empty)
+
+
+def gemm_weight_transform_ref(w, rows, cols):
+    """topi's conv2d_gemm_weight_transform: HWIO as the [K, N] matrix W,
+    zero-padded to whole tiles, out[x, y, z, v] = W[y * cols + v, x * rows + z]."""
+    k = w.shape[0] * w.shape[1] * w.shape[2]
+    n = w.shape[3]
+    mat = w.reshape(k, n)
+    kt, nt = -(-k // cols), -(-n // rows)
+    out = np.zeros((nt, kt, rows, cols), w.dtype)
+    for x in range(nt):
+        for y in range(kt):
+            for z in range(rows):
+                for v in range(cols):
+                    if y * cols + v < k and x * rows + z < n:
+                        out[x, y, z, v] = mat[y * cols + v, x * rows + z]
+    return out
+
+
+def conv2d_nhwc_hwio_ref(x, w, **kw):
+    """conv2d_ref on NHWC data and an HWIO weight."""
+    return conv2d_ref(x.transpose(0, 3, 1, 2), w.transpose(3, 2, 0, 1), **kw).transpose(0, 2, 3, 1)

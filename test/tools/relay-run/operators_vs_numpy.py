@@ -641,6 +641,27 @@ CASES = [
      "nn.contrib_dense_pack(%a, %b, weight_layout=\"NC4n2c\", out_dtype=\"int32\")",
      [int8(3, 8), int8(12, 8).reshape(3, 4, 4, 2).transpose(0, 2, 1, 3).copy()],
      lambda x, w: x.astype(np.int32) @ w.transpose(0, 2, 1, 3).reshape(12, 8).astype(np.int32).T, 0),
+    # TVM's GEMM convolution (its AlterOpLayout's for Arm): the interleaved
+    # weight against topi's index map, the convolution against the direct one.
+    ("nn.contrib_conv2d_gemm_weight_transform",
+     "nn.contrib_conv2d_gemm_weight_transform(%a, tile_rows=4, tile_cols=16)",
+     [f32(3, 3, 5, 7)], lambda w: gemm_weight_transform_ref(w, 4, 16), 0),
+    ("nn.contrib_conv2d_gemm_without_weight_transform",
+     "nn.contrib_conv2d_gemm_without_weight_transform(%a, "
+     "nn.contrib_conv2d_gemm_weight_transform(%b, tile_rows=4, tile_cols=16), strides=[2, 2], "
+     "padding=[1, 1, 1, 1], channels=7, kernel_size=[3, 3], data_layout=\"NHWC\", "
+     "kernel_layout=\"HWIO\")",
+     [f32(1, 7, 6, 5), f32(3, 3, 5, 7)],
+     lambda x, w: conv2d_nhwc_hwio_ref(x, w, strides=(2, 2), padding=(1, 1, 1, 1)), 1e-4),
+    (lambda w: ("nn.contrib_conv2d_gemm_without_weight_transform (int8, a weight TVM "
+                "interleaved, tiles padded further)",
+                "nn.contrib_conv2d_gemm_without_weight_transform(%a, %b, channels=6, "
+                "kernel_size=[2, 2], dilation=[2, 2], data_layout=\"NHWC\", "
+                "kernel_layout=\"HWIO\", out_dtype=\"int32\")",
+                [int8(2, 5, 5, 3), np.pad(gemm_weight_transform_ref(w, 4, 4),
+                                          ((0, 1), (0, 2), (0, 0), (0, 0)))],
+                lambda x, u: conv2d_nhwc_hwio_ref(x, w, dilation=(2, 2)).astype(np.int32), 0))(
+        int8(2, 2, 3, 6)),
     # TVM's Winograd convolution (its AlterOpLayout's for CUDA and NHWC):
     # the transform against topi's matrices, the convolution on a weight
     # transformed here or by the reference against the direct one.
