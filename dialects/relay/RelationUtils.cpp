@@ -357,3 +357,23 @@ RelationStatus mlir::relay::runNestedRelation(
   output = reporter.output;
   return status;
 }
+
+RelationStatus mlir::relay::solveAsConvolution(RelationArgs &args,
+                                               StringRef relation, Type weight,
+                                               StringRef kernelLayout,
+                                               ArrayRef<StringRef> dropped) {
+  MLIRContext *ctx = args.getContext();
+  NamedAttrList attrs(args.getAttrs());
+  for (StringRef name : dropped)
+    attrs.erase(name);
+  attrs.set("kernel_layout", StringAttr::get(ctx, kernelLayout));
+  Type result;
+  if (RelationStatus s =
+          runNestedRelation(args, relation, {args.getInput(0), weight}, result,
+                            attrs.getDictionary(ctx));
+      s != RelationStatus::Solved)
+    return s;
+  if (!result)
+    return RelationStatus::Pending;
+  return args.solve(result);
+}

@@ -107,6 +107,14 @@ RelationStatus runNestedRelation(RelationArgs &outer, StringRef name,
                                  ArrayRef<unsigned> refines = {},
                                  StringRef context = "");
 
+/// Solves the output as the convolution relation `relation` (Conv2D,
+/// Conv3D) types input 0 convolved with `weight` in `kernelLayout`, under
+/// the op's other attributes but `dropped` (for the convolutions whose
+/// weight input is transformed).
+RelationStatus solveAsConvolution(RelationArgs &args, StringRef relation,
+                                  Type weight, StringRef kernelLayout,
+                                  ArrayRef<StringRef> dropped = {});
+
 /// Reads input #i as a 1-d integer tensor into `info`: Solved, Pending
 /// while it is unknown, or Failed ("expected <what> as a 1-d integer
 /// tensor, got ...").

@@ -163,23 +163,11 @@ static RelationStatus gemmConv2dRelation(RelationArgs &args) {
                      Twine(*channels) + " of a " + Twine((*kernel)[0]) + "x" +
                      Twine((*kernel)[1]) + " kernel from " + Twine(in.size) +
                      " to " + Twine(*channels) + " channels");
-  MLIRContext *ctx = args.getContext();
-  Builder b(ctx);
-  NamedAttrList attrs(args.getAttrs());
-  attrs.set("kernel_layout", b.getStringAttr("HWIO"));
-  Type hwio = makeTensor(ctx,
-                         {Dim::of((*kernel)[0]), Dim::of((*kernel)[1]), in,
-                          Dim::of(*channels)},
-                         data.dtype),
-       result;
-  if (RelationStatus s =
-          runNestedRelation(args, "Conv2D", {args.getInput(0), hwio}, result,
-                            attrs.getDictionary(ctx));
-      s != RelationStatus::Solved)
-    return s;
-  if (!result)
-    return RelationStatus::Pending;
-  return args.solve(result);
+  Type hwio = makeTensor(
+      args.getContext(),
+      {Dim::of((*kernel)[0]), Dim::of((*kernel)[1]), in, Dim::of(*channels)},
+      data.dtype);
+  return solveAsConvolution(args, "Conv2D", hwio, "HWIO");
 }
 
 void mlir::relay::registerPackedRelations() {

@@ -1,8 +1,9 @@
 //===- RelationsWinograd.cpp - Relations of Winograd convolution -*- C++
 //-*-===//
 //
-// nn.contrib_conv2d_winograd_weight_transform and
-// nn.contrib_conv2d_winograd_without_weight_transform. TVM's relations
+// nn.contrib_conv2d_winograd_weight_transform,
+// nn.contrib_conv2d_winograd_without_weight_transform and their 3-d forms.
+// TVM's relations
 // accept any weight and leave topi to assert on tile sizes, strides and
 // layouts when it compiles; here those limits are type errors, and the
 // transformed weight's shape is checked against the data's channels, the
@@ -11,8 +12,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/relay/RelationUtils.h"
-
-#include "mlir/IR/Builders.h"
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -59,17 +58,44 @@ static RelationStatus winogradWeightTransformRelation(RelationArgs &args) {
                                weight.dtype));
 }
 
-/// Requires the 2-element attribute `name` (absent: [1, 1]) to be ones.
-static LogicalResult expectOnes(RelationArgs &args, StringRef name) {
+/// Requires the attribute `name` (absent: ones) to be ones from axis
+/// `from` on.
+static LogicalResult expectOnes(RelationArgs &args, StringRef name,
+                                size_t from = 0) {
   std::optional<SmallVector<int64_t>> values = args.getOptionalInts(name);
-  if (!values || llvm::all_of(*values, [](int64_t v) { return v == 1; }))
+  if (!values || llvm::all_of(ArrayRef<int64_t>(*values).drop_front(
+                                  std::min(from, values->size())),
+                              [](int64_t v) { return v == 1; }))
     return success();
-  std::string text;
-  llvm::raw_string_ostream os(text);
+  std::string text, ones;
+  llvm::raw_string_ostream os(text), onesOs(ones);
   llvm::interleaveComma(*values, os);
-  args.fail("expected " + name + " [1, 1] for Winograd convolution, got [" +
-            text + "]");
+  for (size_t i = 0; i < values->size(); ++i)
+    onesOs << (i ? ", " : "") << (i < from ? "*" : "1");
+  args.fail("expected " + name + " [" + ones +
+            "] for Winograd convolution, got [" + text + "]");
   return failure();
+}
+
+/// channels and the kernel_size of `rank` values, square in its last two:
+/// Winograd convolution cannot infer them from its weight.
+static FailureOr<std::pair<int64_t, SmallVector<int64_t>>>
+readChannelsAndKernel(RelationArgs &args, size_t rank) {
+  std::optional<int64_t> channels = args.getOptionalInt("channels");
+  std::optional<SmallVector<int64_t>> kernel =
+      args.getOptionalInts("kernel_size");
+  if (!channels || !kernel) {
+    args.fail("expected channels and kernel_size: Winograd convolution "
+              "cannot infer them from its weight");
+    return failure();
+  }
+  if (kernel->size() != rank || (*kernel)[rank - 2] != (*kernel)[rank - 1]) {
+    args.fail("expected a kernel_size of " + Twine(rank) +
+              " values, square in height and width, for Winograd "
+              "convolution");
+    return failure();
+  }
+  return std::make_pair(*channels, *kernel);
 }
 
 /// The convolution nn.conv2d's relation types for an OIHW weight of
@@ -95,21 +121,17 @@ static RelationStatus winogradConv2dRelation(RelationArgs &args) {
   if (failed(expectOnes(args, "strides")) ||
       failed(expectOnes(args, "dilation")))
     return RelationStatus::Failed;
-  std::optional<int64_t> channels = args.getOptionalInt("channels");
-  std::optional<SmallVector<int64_t>> kernel =
-      args.getOptionalInts("kernel_size");
-  if (!channels || !kernel)
-    return args.fail("expected channels and kernel_size: Winograd "
-                     "convolution cannot infer them from its weight");
-  if (kernel->size() != 2 || (*kernel)[0] != (*kernel)[1])
-    return args.fail("expected a square 2-d kernel_size for Winograd "
-                     "convolution");
-  int64_t k = (*kernel)[0], tile = args.getInt("tile_size", 0);
+  FailureOr<std::pair<int64_t, SmallVector<int64_t>>> sizes =
+      readChannelsAndKernel(args, 2);
+  if (failed(sizes))
+    return RelationStatus::Failed;
+  auto [channels, kernel] = *sizes;
+  int64_t k = kernel[0], tile = args.getInt("tile_size", 0);
   if (failed(checkWinogradSizes(args, tile, Dim::of(k))))
     return RelationStatus::Failed;
 
   Dim inChannels = data.dims[layout == "NCHW" ? 1 : 3];
-  Dim out = Dim::of(*channels), alpha = Dim::of(tile + k - 1);
+  Dim out = Dim::of(channels), alpha = Dim::of(tile + k - 1);
   SmallVector<Dim> weightDims{alpha, alpha, inChannels, out};
   if (layout == "NHWC")
     std::swap(weightDims[2], weightDims[3]);
@@ -122,24 +144,92 @@ static RelationStatus winogradConv2dRelation(RelationArgs &args) {
                                    "for NHWC data, a = tile_size + K - 1)")))
     return RelationStatus::Failed;
 
-  Builder b(ctx);
-  NamedAttrList attrs(args.getAttrs());
-  attrs.erase("tile_size");
-  attrs.set("kernel_layout", b.getStringAttr("OIHW"));
-  Type weight = makeTensor(ctx, {out, inChannels, Dim::of(k), Dim::of(k)},
-                           data.dtype),
-       result;
-  if (RelationStatus s =
-          runNestedRelation(args, "Conv2D", {args.getInput(0), weight}, result,
-                            attrs.getDictionary(ctx));
-      s != RelationStatus::Solved)
-    return s;
-  if (!result)
-    return RelationStatus::Pending;
-  return args.solve(result);
+  Type weight =
+      makeTensor(ctx, {out, inChannels, Dim::of(k), Dim::of(k)}, data.dtype);
+  return solveAsConvolution(args, "Conv2D", weight, "OIHW", {"tile_size"});
+}
+
+/// topi's rule for a 3-d kernel: its depth is transformed too when it is
+/// a size Winograd matrices exist for and the kernel's height.
+static bool depthTransformed(Dim kd, Dim kh) {
+  return kd.isStatic() && kd.size >= 3 && kd.size <= 7 && kd == kh;
+}
+
+/// [O, I, KD, K, K] to [a, a, a, O, I] (depth transformed) or
+/// [a, a, KD, O, I].
+static RelationStatus winograd3dWeightTransformRelation(RelationArgs &args) {
+  TensorInfo weight;
+  READ_TENSOR_OR_RETURN(args, 0, weight);
+  if (weight.getRank() != 5 || !isFloatLike(weight.dtype))
+    return args.fail("expected a 5-d float OIDHW weight, got " +
+                     typeStr(args.getInput(0)));
+  Dim kd = weight.dims[2], kh = weight.dims[3], kw = weight.dims[4];
+  if (kh.isStatic() && kw.isStatic() && kh != kw)
+    return args.fail("expected a kernel square in height and width for "
+                     "Winograd convolution, got " +
+                     toString(kh) + "x" + toString(kw));
+  int64_t tile = args.getInt("tile_size", 0);
+  if (failed(checkWinogradSizes(args, tile, kh)))
+    return RelationStatus::Failed;
+  Dim alpha = kh.isStatic() ? Dim::of(tile + kh.size - 1) : Dim::any();
+  Dim depth = depthTransformed(kd, kh) ? alpha : kd;
+  if (!kd.isStatic() || !kh.isStatic())
+    depth = Dim::any();
+  return args.solve(makeTensor(
+      args.getContext(), {alpha, alpha, depth, weight.dims[0], weight.dims[1]},
+      weight.dtype));
+}
+
+/// nn.conv3d's relation for an OIDHW weight of `channels` x I x KD x K x
+/// K; the transformed weight must be [a, a, a, O, I] or, depth not
+/// transformed, [a, a, KD, O, I].
+static RelationStatus winogradConv3dRelation(RelationArgs &args) {
+  TensorInfo data;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  if (data.getRank() != 5 || args.getString("data_layout", "NCDHW") != "NCDHW")
+    return args.fail("expected 5-d NCDHW data for Winograd convolution, "
+                     "got " +
+                     typeStr(args.getInput(0)));
+  StringRef outLayout = args.getString("out_layout", "");
+  if (!outLayout.empty() && outLayout != "NCDHW")
+    return args.fail("expected out_layout NCDHW (or empty), got \"" +
+                     outLayout + "\"");
+  if (args.getInt("groups", 1) != 1)
+    return args.fail("expected one group for Winograd convolution, got " +
+                     Twine(args.getInt("groups", 1)));
+  FailureOr<std::pair<int64_t, SmallVector<int64_t>>> sizes =
+      readChannelsAndKernel(args, 3);
+  if (failed(sizes))
+    return RelationStatus::Failed;
+  auto [channels, kernel] = *sizes;
+  int64_t kd = kernel[0], k = kernel[1], tile = args.getInt("tile_size", 0);
+  if (failed(checkWinogradSizes(args, tile, Dim::of(k))))
+    return RelationStatus::Failed;
+  bool depth = depthTransformed(Dim::of(kd), Dim::of(k));
+  if (failed(expectOnes(args, "strides", depth ? 0 : 1)) ||
+      failed(expectOnes(args, "dilation")))
+    return RelationStatus::Failed;
+  MLIRContext *ctx = args.getContext();
+  Dim in = data.dims[1], out = Dim::of(channels), alpha = Dim::of(tile + k - 1);
+  if (failed(expectInputType(
+          args, 1,
+          makeTensor(ctx, {alpha, alpha, depth ? alpha : Dim::of(kd), out, in},
+                     data.dtype),
+          depth ? "the transformed weight ([a, a, a, O, I], a = tile_size + "
+                  "K - 1)"
+                : "the transformed weight ([a, a, KD, O, I] for a depth "
+                  "outside 3 to 7 or unlike the height, a = tile_size + K - "
+                  "1)")))
+    return RelationStatus::Failed;
+  Type weight = makeTensor(ctx, {out, in, Dim::of(kd), Dim::of(k), Dim::of(k)},
+                           data.dtype);
+  return solveAsConvolution(args, "Conv3D", weight, "OIDHW", {"tile_size"});
 }
 
 void mlir::relay::registerWinogradRelations() {
+  registerTypeRelation("Conv3DWinogradWeightTransform",
+                       winograd3dWeightTransformRelation);
+  registerTypeRelation("Conv3DWinograd", winogradConv3dRelation);
   registerTypeRelation("Conv2DWinogradWeightTransform",
                        winogradWeightTransformRelation);
   registerTypeRelation("Conv2DWinograd", winogradConv2dRelation);

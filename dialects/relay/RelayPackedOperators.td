@@ -138,4 +138,43 @@ def Relay_Conv2DWinogradOp
                        OptionalAttr<TypeAttr>:$out_dtype);
 }
 
+def Relay_Conv3DWinogradWeightTransformOp
+    : Relay_OperatorOp<"nn.contrib_conv3d_winograd_weight_transform",
+                       "Conv3DWinogradWeightTransform", "OutEWiseFusable", 1,
+                       10> {
+  let summary = "Winograd transform of a 3-d convolution's weight";
+  let description = [{
+    TVM's: an OIDHW weight [O, I, KD, K, K] transformed for output tiles of
+    `tile_size`: [a, a, a, O, I] (a = `tile_size` + K - 1) when the depth
+    is transformed too (3 <= KD <= 7 and KD = K, topi's rule), else
+    [a, a, KD, O, I].
+  }];
+  let arguments = (ins AnyType:$weight, I64Attr:$tile_size);
+}
+
+def Relay_Conv3DWinogradOp
+    : Relay_OperatorOp<"nn.contrib_conv3d_winograd_without_weight_transform",
+                       "Conv3DWinograd", "OutEWiseFusable", 2, 10> {
+  let summary = "3-d convolution by Winograd's algorithm on a transformed "
+                "weight";
+  let description = [{
+    TVM's (its CUDA kernels'): NCDHW data, nn.conv3d's attributes (strides
+    and dilation 1, but the depth stride when the depth is not
+    transformed; one group; `channels` and `kernel_size` given) with
+    `tile_size`, on nn.contrib_conv3d_winograd_weight_transform's result
+    as it is.
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$weight, I64Attr:$tile_size,
+                       OptionalAttr<DenseI64ArrayAttr>:$strides,
+                       OptionalAttr<DenseI64ArrayAttr>:$padding,
+                       OptionalAttr<DenseI64ArrayAttr>:$dilation,
+                       DefaultValuedAttr<I64Attr, "1">:$groups,
+                       OptionalAttr<I64Attr>:$channels,
+                       OptionalAttr<DenseI64ArrayAttr>:$kernel_size,
+                       DefaultValuedStrAttr<StrAttr, "NCDHW">:$data_layout,
+                       DefaultValuedStrAttr<StrAttr, "OIDHW">:$kernel_layout,
+                       DefaultValuedStrAttr<StrAttr, "">:$out_layout,
+                       OptionalAttr<TypeAttr>:$out_dtype);
+}
+
 #endif // RELAY_PACKED_OPERATORS

@@ -1083,6 +1083,17 @@ def winograd_weight_transform_ref(w, tile):
     return np.einsum("ek,oikl,nl->enoi", G, w.astype(np.float64), G).astype(w.dtype)
 
 
+def winograd3d_weight_transform_ref(w, tile):
+    """[O, I, KD, K, K] to [a, a, a, O, I] when topi transforms the depth
+    (3 <= KD <= 7 and KD = K), else [a, a, KD, O, I]."""
+    kd, k = w.shape[2], w.shape[3]
+    _, _, G = winograd_matrices(tile, k)
+    w = w.astype(np.float64)
+    if 3 <= kd <= 7 and kd == k:
+        return np.einsum("ad,oidhw,eh,nw->aenoi", G, w, G, G).astype(np.float32)
+    return np.einsum("oidhw,eh,nw->endoi", w, G, G).astype(np.float32)
+
+
 def sparse_fill_empty_rows_ref(indices, values, shape, default):
     """TensorFlow's SparseFillEmptyRows by numpy: the entries by row (stable),
     a default entry at column 0 of each empty row, and which rows were empty

@@ -696,6 +696,25 @@ CASES = [
      "tile_size=6, padding=[1, 1], channels=5, kernel_size=[3, 3])",
      [f32(1, 6, 12, 12), f32(5, 6, 3, 3)],
      lambda x, w: conv2d_ref(x, w, padding=(1, 1, 1, 1)), 1e-3),
+    ("nn.contrib_conv3d_winograd_weight_transform",
+     "nn.contrib_conv3d_winograd_weight_transform(%a, tile_size=2)", [f32(2, 3, 3, 3, 3)],
+     lambda w: winograd3d_weight_transform_ref(w, 2), 1e-5),
+    ("nn.contrib_conv3d_winograd_weight_transform (depth 1)",
+     "nn.contrib_conv3d_winograd_weight_transform(%a, tile_size=4)", [f32(2, 3, 1, 3, 3)],
+     lambda w: winograd3d_weight_transform_ref(w, 4), 1e-5),
+    ("nn.contrib_conv3d_winograd_without_weight_transform",
+     "nn.contrib_conv3d_winograd_without_weight_transform(%a, "
+     "nn.contrib_conv3d_winograd_weight_transform(%b, tile_size=2), tile_size=2, "
+     "padding=[1, 1, 1, 1, 1, 1], channels=4, kernel_size=[3, 3, 3])",
+     [f32(1, 3, 5, 6, 7), f32(4, 3, 3, 3, 3)],
+     lambda x, w: conv3d_ref(x, w, (1, 1, 1), (1, 1, 1, 1, 1, 1), (1, 1, 1), 1), 1e-4),
+    (lambda w: ("nn.contrib_conv3d_winograd_without_weight_transform (a weight TVM transformed, "
+                "depth 2 apart, depth stride 2)",
+                "nn.contrib_conv3d_winograd_without_weight_transform(%a, %b, tile_size=4, "
+                "strides=[2, 1, 1], padding=[1, 1, 0, 0, 1, 2], channels=5, kernel_size=[2, 3, 3])",
+                [f32(2, 3, 6, 7, 6), winograd3d_weight_transform_ref(w, 4)],
+                lambda x, u: conv3d_ref(x, w, (2, 1, 1), (1, 1, 0, 0, 1, 2), (1, 1, 1), 1),
+                1e-4))(f32(5, 3, 2, 3, 3)),
     # TVM's annotations: the identity (checkpoint also on a tuple).
     ("annotation.stop_fusion", "annotation.stop_fusion(%a)", [x], lambda a: a, 0),
     ("annotation.checkpoint", "annotation.checkpoint((%a, %b)).1", [x, y], lambda a, b: b, 0),
