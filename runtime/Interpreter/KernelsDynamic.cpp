@@ -897,41 +897,53 @@ static FailureOr<ValuePtr> sparseFillEmptyRowsKernel(const KernelContext &ctx) {
     return ctx.emitError() << values.getNumElements() << " sparse_values for "
                            << count << " sparse indices";
   int64_t rows = shape[0];
-  SmallVector<SmallVector<int64_t>> byRow(rows);
+  // The entries in row order (stable); memory is O(entries + rows), the
+  // rows' indicator allocated first so that a huge row count is reported.
+  Type i64 = IntegerType::get(ctx.op->getContext(), 64);
+  FailureOr<Tensor> indicator = allocate(ctx, i64, {rows});
+  if (failed(indicator))
+    return failure();
+  SmallVector<int64_t> order(count);
   for (int64_t i = 0; i < count; ++i) {
     int64_t row = indices.getI(i * rank);
     if (row < 0 || row >= rows)
       return ctx.emitError() << "row " << row << " of sparse index " << i
                              << " is outside the dense shape [" << shape << "]";
-    byRow[row].push_back(i);
+    order[i] = i;
   }
-  int64_t empty = llvm::count_if(
-      byRow, [](const SmallVector<int64_t> &r) { return r.empty(); });
+  llvm::stable_sort(order, [&](int64_t a, int64_t b) {
+    return indices.getI(a * rank) < indices.getI(b * rank);
+  });
+  int64_t empty = rows;
+  for (int64_t k = 0; k < count; ++k)
+    if (k == 0 ||
+        indices.getI(order[k] * rank) != indices.getI(order[k - 1] * rank))
+      --empty;
   int64_t total = count + empty;
-  Type i64 = IntegerType::get(ctx.op->getContext(), 64);
   FailureOr<Tensor> newIndices = allocate(ctx, i64, {total, rank});
-  if (failed(newIndices))
+  FailureOr<Tensor> newValues = allocate(ctx, values.getElementType(), {total});
+  if (failed(newIndices) || failed(newValues))
     return failure();
-  Tensor newValues(values.getElementType(), {total}), indicator(i64, {rows});
-  int64_t next = 0;
+  int64_t next = 0, k = 0;
   for (int64_t row = 0; row < rows; ++row) {
-    indicator.setI(row, byRow[row].empty());
-    if (byRow[row].empty()) {
+    bool isEmpty = k == count || indices.getI(order[k] * rank) != row;
+    indicator->setI(row, isEmpty);
+    if (isEmpty) {
       newIndices->setI(next * rank, row);
       for (int64_t d = 1; d < rank; ++d)
         newIndices->setI(next * rank + d, 0);
-      copyElement(fill, 0, newValues, next++);
+      copyElement(fill, 0, *newValues, next++);
       continue;
     }
-    for (int64_t i : byRow[row]) {
+    for (; k < count && indices.getI(order[k] * rank) == row; ++k, ++next) {
       for (int64_t d = 0; d < rank; ++d)
-        newIndices->setI(next * rank + d, indices.getI(i * rank + d));
-      copyElement(values, i, newValues, next++);
+        newIndices->setI(next * rank + d, indices.getI(order[k] * rank + d));
+      copyElement(values, order[k], *newValues, next);
     }
   }
   std::vector<ValuePtr> fields = {RuntimeValue::tensor(std::move(*newIndices)),
-                                  RuntimeValue::tensor(std::move(newValues)),
-                                  RuntimeValue::tensor(std::move(indicator))};
+                                  RuntimeValue::tensor(std::move(*newValues)),
+                                  RuntimeValue::tensor(std::move(*indicator))};
   return RuntimeValue::tuple(std::move(fields));
 }
 

@@ -218,7 +218,7 @@ Value winogradConv(Emitter &b, Value data, Value u, bool uTransposed,
                    ArrayRef<int64_t> out) {
   ArrayRef<int64_t> in = shapeOf(data);
   int64_t d = out.size(), n = in[0], ch = in[1], alpha = c.alpha;
-  int64_t ad = power(alpha, d), md = power(m, d);
+  int64_t ad = power(alpha, d);
   int64_t oc = shapeOf(u)[uTransposed ? 1 : 2];
   Type element = elementOf(data);
   SmallVector<int64_t> tiles(d), padded(d), width{0, 0, 0, 0};
