@@ -110,14 +110,28 @@ inline Value i64Constant(Emitter &b, ArrayRef<int64_t> shape,
       DenseElementsAttr::get(RankedTensorType::get(shape, i64), values));
 }
 
-/// A constant of `shape` and element type `element` holding `values`.
+/// A constant of `shape` and element type `element` holding `values`
+/// (rounded to nearest, ties to even). Built from raw values, not one
+/// attribute per element: the transform matrices reach millions.
 inline Value floatConstant(Emitter &b, ArrayRef<int64_t> shape, Type element,
                            ArrayRef<double> values) {
-  SmallVector<Attribute> attrs;
-  for (double v : values)
-    attrs.push_back(FloatAttr::get(element, v));
-  return b.constant(
-      DenseElementsAttr::get(RankedTensorType::get(shape, element), attrs));
+  auto type = RankedTensorType::get(shape, element);
+  if (element.isF64())
+    return b.constant(DenseElementsAttr::get(type, values));
+  if (element.isF32()) {
+    SmallVector<float> floats(values.begin(), values.end());
+    return b.constant(DenseElementsAttr::get(type, ArrayRef<float>(floats)));
+  }
+  const llvm::fltSemantics &semantics =
+      cast<FloatType>(element).getFloatSemantics();
+  SmallVector<APFloat> floats;
+  for (double v : values) {
+    APFloat f(v);
+    bool lost;
+    f.convert(semantics, APFloat::rmNearestTiesToEven, &lost);
+    floats.push_back(f);
+  }
+  return b.constant(DenseElementsAttr::get(type, floats));
 }
 
 /// `v` cast to `dtype` (itself when it has that dtype).
