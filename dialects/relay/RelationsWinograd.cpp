@@ -1,13 +1,11 @@
-//===- RelationsWinograd.cpp - Relations of Winograd convolution -*- C++
-//-*-===//
+//===- RelationsWinograd.cpp - Relations of Winograd convolutions -------===//
 //
 // nn.contrib_conv2d_winograd_weight_transform,
 // nn.contrib_conv2d_winograd_without_weight_transform and their 3-d forms.
-// TVM's relations
-// accept any weight and leave topi to assert on tile sizes, strides and
-// layouts when it compiles; here those limits are type errors, and the
-// transformed weight's shape is checked against the data's channels, the
-// kernel size and the tile size.
+// TVM's relations accept any weight and leave topi to assert on tile
+// sizes, strides and layouts when it compiles; here those limits are type
+// errors, and the transformed weight's shape is checked against the data's
+// channels, the kernel size and the tile size.
 //
 //===----------------------------------------------------------------------===//
 
