@@ -32,25 +32,36 @@ static LogicalResult checkWinogradSizes(RelationArgs &args, int64_t tile,
   return success();
 }
 
-/// [O, I, K, K] to [t + K - 1, t + K - 1, O, I].
-static RelationStatus winogradWeightTransformRelation(RelationArgs &args) {
-  TensorInfo weight;
+/// Reads the weight (input 0) of a weight transform: a float tensor of
+/// `rank` axes ([O, I, .., K, K]: `layout`) square in its last two, whose
+/// kernel size and tile_size topi has matrices for. `alpha` gets
+/// tile_size + K - 1 (`?` while K is).
+static RelationStatus readWinogradKernel(RelationArgs &args, int64_t rank,
+                                         StringRef layout, TensorInfo &weight,
+                                         Dim &alpha) {
   READ_TENSOR_OR_RETURN(args, 0, weight);
-  if (weight.getRank() != 4)
-    return args.fail("expected a 4-d OIHW weight, got " +
-                     typeStr(args.getInput(0)));
-  if (!isFloatLike(weight.dtype))
-    return args.fail("expected a float weight, got " +
-                     typeStr(args.getInput(0)));
-  Dim kh = weight.dims[2], kw = weight.dims[3];
+  if (weight.getRank() != rank || !isFloatLike(weight.dtype))
+    return args.fail("expected a " + Twine(rank) + "-d float " + layout +
+                     " weight, got " + typeStr(args.getInput(0)));
+  Dim kh = weight.dims[rank - 2], kw = weight.dims[rank - 1];
   if (kh.isStatic() && kw.isStatic() && kh != kw)
-    return args.fail("expected a square kernel for Winograd convolution, "
-                     "got " +
+    return args.fail("expected a kernel square in height and width for "
+                     "Winograd convolution, got " +
                      toString(kh) + "x" + toString(kw));
   int64_t tile = args.getInt("tile_size", 0);
   if (failed(checkWinogradSizes(args, tile, kh)))
     return RelationStatus::Failed;
-  Dim alpha = kh.isStatic() ? Dim::of(tile + kh.size - 1) : Dim::any();
+  alpha = kh.isStatic() ? Dim::of(tile + kh.size - 1) : Dim::any();
+  return RelationStatus::Solved;
+}
+
+/// [O, I, K, K] to [t + K - 1, t + K - 1, O, I].
+static RelationStatus winogradWeightTransformRelation(RelationArgs &args) {
+  TensorInfo weight;
+  Dim alpha;
+  if (RelationStatus s = readWinogradKernel(args, 4, "OIHW", weight, alpha);
+      s != RelationStatus::Solved)
+    return s;
   return args.solve(makeTensor(args.getContext(),
                                {alpha, alpha, weight.dims[0], weight.dims[1]},
                                weight.dtype));
@@ -157,19 +168,11 @@ static bool depthTransformed(Dim kd, Dim kh) {
 /// [a, a, KD, O, I].
 static RelationStatus winograd3dWeightTransformRelation(RelationArgs &args) {
   TensorInfo weight;
-  READ_TENSOR_OR_RETURN(args, 0, weight);
-  if (weight.getRank() != 5 || !isFloatLike(weight.dtype))
-    return args.fail("expected a 5-d float OIDHW weight, got " +
-                     typeStr(args.getInput(0)));
-  Dim kd = weight.dims[2], kh = weight.dims[3], kw = weight.dims[4];
-  if (kh.isStatic() && kw.isStatic() && kh != kw)
-    return args.fail("expected a kernel square in height and width for "
-                     "Winograd convolution, got " +
-                     toString(kh) + "x" + toString(kw));
-  int64_t tile = args.getInt("tile_size", 0);
-  if (failed(checkWinogradSizes(args, tile, kh)))
-    return RelationStatus::Failed;
-  Dim alpha = kh.isStatic() ? Dim::of(tile + kh.size - 1) : Dim::any();
+  Dim alpha;
+  if (RelationStatus s = readWinogradKernel(args, 5, "OIDHW", weight, alpha);
+      s != RelationStatus::Solved)
+    return s;
+  Dim kd = weight.dims[2], kh = weight.dims[3];
   Dim depth = depthTransformed(kd, kh) ? alpha : kd;
   if (!kd.isStatic() || !kh.isStatic())
     depth = Dim::any();

@@ -17,7 +17,7 @@ relay.func @tile_size(%w: tensor<8x4x3x3xf32>) -> tensor<i1> {
 
 // Tests that the weight transform takes a square kernel.
 relay.func @square(%w: tensor<8x4x3x5xf32>) -> tensor<i1> {
-  // expected-error @+1 {{nn.contrib_conv2d_winograd_weight_transform: expected a square kernel for Winograd convolution, got 3x5}}
+  // expected-error @+1 {{nn.contrib_conv2d_winograd_weight_transform: expected a kernel square in height and width for Winograd convolution, got 3x5}}
   %r = relay.nn.contrib_conv2d_winograd_weight_transform %w {tile_size = 4 : i64} : (tensor<8x4x3x5xf32>) -> !relay.incomplete
   %c = relay.constant dense<true> : tensor<i1>
   relay.return %c : tensor<i1>
@@ -37,7 +37,7 @@ relay.func @kernel_size(%w: tensor<8x4x1x1xf32>) -> tensor<i1> {
 
 // Tests that integer weights are refused.
 relay.func @int_weight(%w: tensor<8x4x3x3xi8>) -> tensor<i1> {
-  // expected-error @+1 {{nn.contrib_conv2d_winograd_weight_transform: expected a float weight, got 'tensor<8x4x3x3xi8>'}}
+  // expected-error @+1 {{nn.contrib_conv2d_winograd_weight_transform: expected a 4-d float OIHW weight, got 'tensor<8x4x3x3xi8>'}}
   %r = relay.nn.contrib_conv2d_winograd_weight_transform %w {tile_size = 4 : i64} : (tensor<8x4x3x3xi8>) -> !relay.incomplete
   %c = relay.constant dense<true> : tensor<i1>
   relay.return %c : tensor<i1>

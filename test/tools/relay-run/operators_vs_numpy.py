@@ -671,6 +671,10 @@ CASES = [
     ("nn.contrib_conv2d_winograd_weight_transform (F(2, 5))",
      "nn.contrib_conv2d_winograd_weight_transform(%a, tile_size=2)", [f32(2, 3, 5, 5)],
      lambda w: winograd_weight_transform_ref(w, 2), 1e-5),
+    ("nn.contrib_conv2d_winograd_weight_transform (float16 matrices)",
+     "nn.contrib_conv2d_winograd_weight_transform(%a, tile_size=4)",
+     [f32(4, 2, 3, 3).astype(np.float16)],
+     lambda w: winograd_weight_transform_ref(w.astype(np.float32), 4), 1e-2),
     ("nn.contrib_conv2d_winograd_without_weight_transform",
      "nn.contrib_conv2d_winograd_without_weight_transform(%a, transpose("
      "nn.contrib_conv2d_winograd_weight_transform(%b, tile_size=2), axes=[0, 1, 3, 2]), "
