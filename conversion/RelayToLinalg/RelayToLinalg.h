@@ -65,7 +65,8 @@ void populateRelayTransformToLinalgPatterns(RelayTypeConverter &converter,
 void populateRelayScatterToSCFPatterns(RelayTypeConverter &converter,
                                        RewritePatternSet &patterns);
 
-/// vision.non_max_suppression: loops over each batch's boxes.
+/// vision.non_max_suppression and vision.proposal: loops over each batch's
+/// boxes.
 void populateRelayVisionToSCFPatterns(RelayTypeConverter &converter,
                                       RewritePatternSet &patterns);
 

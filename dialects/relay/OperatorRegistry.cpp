@@ -376,6 +376,7 @@ void mlir::relay::registerBuiltinOperators() {
     registerSignalRelations();
     registerPackedRelations();
     registerWinogradRelations();
+    registerDetectionRelations();
     registerOdsOperators<
 #define GET_OP_LIST
 #include "dialects/relay/RelayOperators.cpp.inc"

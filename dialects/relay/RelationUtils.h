@@ -202,6 +202,7 @@ void registerSparseRelations();
 void registerSignalRelations();
 void registerPackedRelations();
 void registerWinogradRelations();
+void registerDetectionRelations();
 
 } // namespace mlir::relay
 

@@ -3,7 +3,7 @@
 // TVM's `image.*` operators (resize, grid sampling, crops, affine grids,
 // dilation) and `vision.*` operators (ROI align and pooling, YOLO's reorg,
 // multibox priors and decoding, valid-box counting, non-maximum
-// suppression), and nn.correlation.
+// suppression, Faster R-CNN's region proposals), and nn.correlation.
 //
 // Included by RelayOperators.td.
 //
@@ -353,6 +353,41 @@ def Relay_NonMaxSuppressionOp
                        DefaultValuedAttr<I64Attr, "0">:$id_index,
                        DefaultValuedAttr<BoolAttr, "true">:$return_indices,
                        DefaultValuedAttr<BoolAttr, "false">:$invalid_to_bottom);
+}
+
+def Relay_ProposalOp
+    : Relay_OperatorOp<"vision.proposal", "Proposal", "Opaque", 3, 5> {
+  let summary = "Faster R-CNN's region proposals: anchors moved by the "
+                "predicted deltas, best first, greedily suppressed";
+  let description = [{
+    TVM's `vision.proposal(cls_prob, bbox_pred, im_info)`, as its topi
+    kernel computes it: `cls_prob` is `[B, 2 * A, H, W]` (background then
+    foreground scores of A = |scales| * |ratios| anchors per cell),
+    `bbox_pred` `[B, 4 * A, H, W]` (each anchor's dx, dy, dw, dh, or the
+    corners' offsets with `iou_loss`), `im_info` `[B, 3]` (image height,
+    width and scale), all of one float dtype. Anchor k (ratio k / |scales|,
+    scale k % |scales|) of cell (h, w) is Faster R-CNN's anchor of a
+    `feature_stride` square moved by the cell's offset; it is regressed,
+    clipped to the image, scored by its foreground score (-1 on cells past
+    im_height / feature_stride or im_width / feature_stride, and for boxes
+    smaller than `rpn_min_size` * scale, which grow by that size). Each
+    image's boxes are sorted by descending score (ties in cell order, NaN
+    last), the first `rpn_pre_nms_top_n` kept (-1: all), and each dropped
+    whose intersection over union (pixel-inclusive, +1) with an earlier
+    kept box is above `threshold`. The result is `[B *
+    rpn_post_nms_top_n, 5]` rows (batch index, x1, y1, x2, y2): each
+    image's survivors in order, repeated from the first until its rows
+    are full.
+  }];
+  let arguments = (ins AnyType:$cls_prob, AnyType:$bbox_pred, AnyType:$im_info,
+                       DefaultValuedAttr<DenseF64ArrayAttr, "{4.0, 8.0, 16.0, 32.0}">:$scales,
+                       DefaultValuedAttr<DenseF64ArrayAttr, "{0.5, 1.0, 2.0}">:$ratios,
+                       DefaultValuedAttr<I64Attr, "16">:$feature_stride,
+                       DefaultValuedAttr<F64Attr, "0.7">:$threshold,
+                       DefaultValuedAttr<I64Attr, "6000">:$rpn_pre_nms_top_n,
+                       DefaultValuedAttr<I64Attr, "300">:$rpn_post_nms_top_n,
+                       DefaultValuedAttr<I64Attr, "16">:$rpn_min_size,
+                       DefaultValuedAttr<BoolAttr, "false">:$iou_loss);
 }
 
 def Relay_RoiPoolOp

@@ -155,6 +155,8 @@ private:
   NameFn name;
   std::chrono::steady_clock::time_point start;
 };
+template <typename NameFn>
+ProfileScope(Profile *, NameFn) -> ProfileScope<NameFn>;
 
 class Machine {
 public:
@@ -592,7 +594,7 @@ FailureOr<ValuePtr> Machine::run(Block *block, std::shared_ptr<Env> env) {
   size_t base = stack.size();
   size_t outerBase = runBase;
   runBase = base;
-  auto restoreBase = llvm::make_scope_exit([&] { runBase = outerBase; });
+  llvm::scope_exit restoreBase([&] { runBase = outerBase; });
   stack.push_back(Frame{block, block->begin(), std::move(env), nullptr});
   while (true) {
     Frame &frame = stack.back();

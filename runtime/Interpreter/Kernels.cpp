@@ -56,6 +56,14 @@ SmallVector<int64_t> KernelContext::getInts(StringRef name,
   return SmallVector<int64_t>(dflt);
 }
 
+SmallVector<double> KernelContext::getFloats(StringRef name,
+                                             ArrayRef<double> dflt) const {
+  Attribute a = attrs ? attrs.get(name) : Attribute();
+  if (auto arr = dyn_cast_or_null<DenseF64ArrayAttr>(a))
+    return SmallVector<double>(arr.asArrayRef());
+  return SmallVector<double>(dflt);
+}
+
 FailureOr<ValuePtr> mlir::relay::interp::callKernel(StringRef name,
                                                     const KernelContext &ctx,
                                                     ArrayRef<ValuePtr> operands,
@@ -135,6 +143,7 @@ void mlir::relay::interp::registerKernels() {
     registerNNKernels(kernels);
     registerQnnKernels(kernels);
     registerDynamicKernels(kernels);
+    registerDetectionKernels(kernels);
     for (auto &entry : kernels) {
       std::string name = ("relay." + entry.getKey()).str();
       KernelFn fn = entry.getValue();

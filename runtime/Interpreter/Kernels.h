@@ -40,6 +40,8 @@ struct KernelContext {
   StringRef getString(StringRef name, StringRef dflt) const;
   SmallVector<int64_t> getInts(StringRef name,
                                ArrayRef<int64_t> dflt = {}) const;
+  SmallVector<double> getFloats(StringRef name,
+                                ArrayRef<double> dflt = {}) const;
   bool hasAttr(StringRef name) const {
     return attrs && attrs.get(name) != nullptr;
   }
@@ -66,6 +68,7 @@ void registerTransformKernels(llvm::StringMap<KernelFn> &kernels);
 void registerNNKernels(llvm::StringMap<KernelFn> &kernels);
 void registerQnnKernels(llvm::StringMap<KernelFn> &kernels);
 void registerDynamicKernels(llvm::StringMap<KernelFn> &kernels);
+void registerDetectionKernels(llvm::StringMap<KernelFn> &kernels);
 
 /// Multi-index helpers shared by the kernel files.
 SmallVector<int64_t> unravel(int64_t index, ArrayRef<int64_t> shape);

@@ -24,6 +24,7 @@ using namespace mlir::relay::interp;
 template <typename FloatUnFn, typename IntUnFn = std::nullptr_t>
 static KernelFn unary(FloatUnFn f, IntUnFn i = nullptr) {
   return [f, i](const KernelContext &ctx) -> FailureOr<ValuePtr> {
+    (void)i; // Read only when IntUnFn is a function.
     const Tensor &in = ctx.input(0);
     auto type = ctx.resultTensorType();
     Tensor out(type.getElementType(), type.getShape());

@@ -209,17 +209,18 @@ void registerRules() {
 
   // The scatters that overwrite or add are linear in data and updates
   // together (the indices select).
-  for (auto [name, attr] :
+  for (auto entry :
        {std::pair<StringRef, StringRef>{"relay.scatter_elements", "reduction"},
         {"relay.scatter_nd", "mode"}})
-    setTangent(
-        name,
-        [attr](OpBuilder &b, Operation *op, ArrayRef<Value> dx) -> Tangent {
-          auto how = op->getAttrOfType<StringAttr>(attr);
-          if (how && how.getValue() != "update" && how.getValue() != "add")
-            return failure();
-          return linearTangent(b, op, dx, {0, 2});
-        });
+    setTangent(entry.first,
+               [attr = entry.second](OpBuilder &b, Operation *op,
+                                     ArrayRef<Value> dx) -> Tangent {
+                 auto how = op->getAttrOfType<StringAttr>(attr);
+                 if (how && how.getValue() != "update" &&
+                     how.getValue() != "add")
+                   return failure();
+                 return linearTangent(b, op, dx, {0, 2});
+               });
 
   for (StringRef name :
        {"relay.multiply", "relay.nn.dense", "relay.nn.matmul",

@@ -1,6 +1,6 @@
 // RUN: relay-mlir-opt %s --relay-to-linalg | FileCheck %s
-// vision.non_max_suppression as scf loops over each batch's rows (greedy:
-// a row is kept by the rows kept before it).
+// vision.non_max_suppression and vision.proposal as scf loops over each
+// batch's rows (greedy: a row is kept by the rows kept before it).
 
 // Tests that the classic NMS lowers to loops (ranking, sorted copy,
 // suppression against the earlier rows, the indices through `indices`,
@@ -34,4 +34,26 @@ relay.func @nms(%d: tensor<1x4x6xf32>, %v: tensor<1xi32>, %i: tensor<1x4xi32>, %
 relay.func @nms_rows(%d: tensor<2x5x6xf32>, %v: tensor<2xi32>, %i: tensor<2x5xi32>, %m: tensor<i32>, %t: tensor<f32>) -> tensor<2x5x6xf32> {
   %r = relay.vision.non_max_suppression %d, %v, %i, %m, %t {return_indices = false, invalid_to_bottom = true} : (tensor<2x5x6xf32>, tensor<2xi32>, tensor<2x5xi32>, tensor<i32>, tensor<f32>) -> tensor<2x5x6xf32>
   relay.return %r : tensor<2x5x6xf32>
+}
+
+// Tests that vision.proposal lowers to loops: the anchors a constant
+// table, the regression (exp of the size deltas; cells past the image
+// found by truncating its size over the stride), a merge sort whose runs
+// double each level, the suppression at an IoU strictly above the
+// threshold, and the survivors cycled into each image's rows.
+// CHECK-LABEL: func.func @proposal(
+// CHECK-NOT: relay.
+// CHECK: arith.constant dense<{{.*}}> : tensor<3x4xf32>
+// CHECK: math.trunc
+// CHECK: scf.for
+// CHECK: math.exp
+// CHECK: arith.shli
+// CHECK: arith.cmpf ogt
+// CHECK: arith.divf
+// CHECK: arith.cmpf ogt
+// CHECK: arith.remui
+// CHECK: return {{.*}} : tensor<10x5xf32>
+relay.func @proposal(%p: tensor<2x6x4x5xf32>, %d: tensor<2x12x4x5xf32>, %i: tensor<2x3xf32>) -> tensor<10x5xf32> {
+  %r = relay.vision.proposal %p, %d, %i {scales = array<f64: 8.0>, ratios = array<f64: 0.5, 1.0, 2.0>, rpn_post_nms_top_n = 5 : i64} : (tensor<2x6x4x5xf32>, tensor<2x12x4x5xf32>, tensor<2x3xf32>) -> tensor<10x5xf32>
+  relay.return %r : tensor<10x5xf32>
 }

@@ -401,8 +401,8 @@ relay.func @quantized(%x: tensor<1x2x5x5xf32>, %w: tensor<3x2x3x3xi8>, %s: tenso
 // Tests the image, vision and sequence operators added after TVM's
 // (reverse_sequence, slice_like, upsampling3d, affine_grid, dilation2d,
 // correlation, multibox_prior, fixed_point_multiply, multibox_transform_loc,
-// get_valid_counts, non_max_suppression, roi_pool, dyn.zeros, dyn.ones,
-// dyn.broadcast_to).
+// get_valid_counts, non_max_suppression, roi_pool, proposal, dyn.zeros,
+// dyn.ones, dyn.broadcast_to).
 // CHECK-LABEL: relay.func @image_vision
 // INFER-LABEL: relay.func @image_vision
 relay.func @image_vision(%x: tensor<2x3x8x9xf32>, %l: tensor<2xi64>, %v: tensor<1x2x3x4x5xf32>, %t: tensor<2x2x3xf32>, %k: tensor<3x2x3xf32>, %i: tensor<4xi32>) -> tensor<i1> {
@@ -440,6 +440,11 @@ relay.func @image_vision(%x: tensor<2x3x8x9xf32>, %l: tensor<2xi64>, %v: tensor<
   %rois = relay.constant dense<1.0> : tensor<3x5xf32>
   // INFER: relay.vision.roi_pool {{.*}} -> tensor<3x3x2x2xf32>
   %10 = relay.vision.roi_pool %x, %rois {pooled_size = array<i64: 2>, spatial_scale = 0.5 : f64} : (tensor<2x3x8x9xf32>, tensor<3x5xf32>) -> !relay.incomplete
+  %scores = relay.constant dense<0.5> : tensor<2x6x8x9xf32>
+  %deltas = relay.constant dense<0.1> : tensor<2x12x8x9xf32>
+  %info = relay.constant dense<64.0> : tensor<2x3xf32>
+  // INFER: relay.vision.proposal {{.*}} -> tensor<20x5xf32>
+  %proposals = relay.vision.proposal %scores, %deltas, %info {scales = array<f64: 8.0>, ratios = array<f64: 0.5, 1.0, 2.0>, rpn_post_nms_top_n = 10 : i64} : (tensor<2x6x8x9xf32>, tensor<2x12x8x9xf32>, tensor<2x3xf32>) -> !relay.incomplete
   %shape = relay.constant dense<[2, 3]> : tensor<2xi64>
   // INFER: relay.dyn.zeros {{.*}} -> tensor<?x?xf32>
   %11 = relay.dyn.zeros %shape : (tensor<2xi64>) -> !relay.incomplete

@@ -1134,3 +1134,104 @@ def gemm_weight_transform_ref(w, rows, cols):
 def conv2d_nhwc_hwio_ref(x, w, **kw):
     """conv2d_ref on NHWC data and an HWIO weight."""
     return conv2d_ref(x.transpose(0, 3, 1, 2), w.transpose(3, 2, 0, 1), **kw).transpose(0, 2, 3, 1)
+
+
+def proposal_ref(cls_prob, bbox_pred, im_info, scales=(4.0, 8.0, 16.0, 32.0),
+                 ratios=(0.5, 1.0, 2.0), feature_stride=16, threshold=0.7,
+                 rpn_pre_nms_top_n=6000, rpn_post_nms_top_n=300,
+                 rpn_min_size=16, iou_loss=False):
+    """vision.proposal as topi's rcnn/proposal.py computes it, in the
+    inputs' float type."""
+    t = cls_prob.dtype.type if cls_prob.dtype != np.float16 else np.float32
+    batch, _, height, width = cls_prob.shape
+    anchors = len(scales) * len(ratios)
+    num = height * width * anchors
+    pre = min(rpn_pre_nms_top_n, num) if rpn_pre_nms_top_n > 0 else num
+    out = np.full((batch * rpn_post_nms_top_n, 5), -1, dtype=cls_prob.dtype)
+    base = float(feature_stride)
+    anchor_boxes = []
+    for k in range(anchors):
+        ratio, scale = ratios[k // len(scales)], scales[k % len(scales)]
+        ctr = 0.5 * (base - 1.0)
+        w = math.floor(math.sqrt(math.floor(base * base / ratio)) + 0.5) * scale
+        h = math.floor(w / scale * ratio + 0.5) * scale
+        anchor_boxes.append([ctr - 0.5 * (w - 1.0), ctr - 0.5 * (h - 1.0),
+                             ctr + 0.5 * (w - 1.0), ctr + 0.5 * (h - 1.0)])
+    one, half = t(1), t(0.5)
+    for b in range(batch):
+        im_h, im_w, im_scale = (t(v) for v in im_info[b])
+        min_size = im_scale * t(rpn_min_size)
+        real_h = np.trunc(im_h / t(feature_stride))
+        real_w = np.trunc(im_w / t(feature_stride))
+        rows = np.zeros((num, 5), dtype=t)
+        for h in range(height):
+            for w in range(width):
+                for k in range(anchors):
+                    a = [t(v) for v in anchor_boxes[k]]
+                    x1, y1 = a[0] + t(w * feature_stride), a[1] + t(h * feature_stride)
+                    x2, y2 = a[2] + t(w * feature_stride), a[3] + t(h * feature_stride)
+                    d = [t(bbox_pred[b, k * 4 + i, h, w]) for i in range(4)]
+                    if iou_loss:
+                        p = [x1 + d[0], y1 + d[1], x2 + d[2], y2 + d[3]]
+                    else:
+                        bw, bh = x2 - x1 + one, y2 - y1 + one
+                        cx, cy = x1 + half * (bw - one), y1 + half * (bh - one)
+                        pcx, pcy = d[0] * bw + cx, d[1] * bh + cy
+                        pw, ph = np.exp(d[2]) * bw, np.exp(d[3]) * bh
+                        p = [pcx - half * (pw - one), pcy - half * (ph - one),
+                             pcx + half * (pw - one), pcy + half * (ph - one)]
+                    lim = [im_w - one, im_h - one, im_w - one, im_h - one]
+                    p = [max(min(v, hi), t(0)) for v, hi in zip(p, lim)]
+                    score = t(cls_prob[b, anchors + k, h, w])
+                    if h >= real_h or w >= real_w:
+                        score = t(-1)
+                    row = p + [score]
+                    if p[2] - p[0] + one < min_size or p[3] - p[1] + one < min_size:
+                        m = min_size / t(2)
+                        row = [p[0] - m, p[1] - m, p[2] + m, p[3] + m, t(-1)]
+                    rows[(h * width + w) * anchors + k] = row
+        keys = np.where(np.isnan(rows[:, 4]), -np.inf, rows[:, 4])
+        order = sorted(range(num), key=lambda i: -keys[i])  # stable
+        srt = rows[order[:pre]]
+        area = (srt[:, 2] - srt[:, 0] + one) * (srt[:, 3] - srt[:, 1] + one)
+        removed = [False] * pre
+        for l in range(pre - 1):
+            if removed[l]:
+                continue
+            for i in range(l + 1, pre):
+                iw = max(t(0), min(srt[l, 2], srt[i, 2]) - max(srt[l, 0], srt[i, 0]) + one)
+                ih = max(t(0), min(srt[l, 3], srt[i, 3]) - max(srt[l, 1], srt[i, 1]) + one)
+                inter = iw * ih
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    iou = inter / (area[l] + area[i] - inter)
+                if iou > t(threshold):
+                    removed[i] = True
+        kept = [j for j in range(pre) if not removed[j]]
+        if kept:
+            for i in range(rpn_post_nms_top_n):
+                j = kept[i % len(kept)]
+                out[b * rpn_post_nms_top_n + i] = [b] + list(srt[j, :4])
+    return out
+
+
+# TVM's test of vision.proposal (tests/python/relay/test_op_level5.py,
+# v0.13): its inputs and the outputs TVM's kernel gave, with and without
+# iou_loss.
+TVM_PROPOSAL_INPUTS = [
+    np.array([[[[0.3, 0.6, 0.2], [0.4, 0.7, 0.5], [0.1, 0.4, 0.3]],
+               [[0.7, 0.5, 0.3], [0.6, 0.4, 0.8], [0.9, 0.2, 0.5]]]], np.float32),
+    np.array([[[[0.5, 1.0, 0.6], [0.8, 1.2, 2.0], [0.9, 1.0, 0.8]],
+               [[0.5, 1.0, 0.7], [0.8, 1.2, 1.6], [2.1, 1.5, 0.7]],
+               [[1.0, 0.5, 0.7], [1.5, 0.9, 1.6], [1.4, 1.5, 0.8]],
+               [[1.0, 0.5, 0.6], [1.5, 0.9, 2.0], [1.8, 1.0, 0.9]]]], np.float32),
+    np.array([[48.0, 48.0, 1.0]], np.float32)]
+TVM_PROPOSAL_OUTPUT = np.array(
+    [[0.0, 0.0, 2.8451548, 28.38012, 18.154846],
+     [0.0, 0.0, 15.354933, 41.96971, 41.245064],
+     [0.0, 18.019852, 1.0538368, 51.98015, 25.946163],
+     [0.0, 27.320923, -1.266357, 55.0, 24.666357]], np.float32)
+TVM_PROPOSAL_IOU_LOSS_OUTPUT = np.array(
+    [[0.0, -5.25, -2.5, 21.75, 19.0],
+     [0.0, 11.25, -2.0, 37.25, 18.5],
+     [0.0, 26.849998, -2.3000002, 53.45, 18.6],
+     [0.0, -4.95, 13.799999, 22.25, 35.5]], np.float32)

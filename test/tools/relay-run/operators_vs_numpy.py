@@ -1424,6 +1424,40 @@ CASES = [
      "vision.all_class_non_max_suppression(%a, %b, 1000i64, 0.3f, 0.05f)",
      [far_box(clustered_boxes(200, 5)), f32(1, 2, 200, low=0, high=1)],
      lambda a, b: nms_ref(a, b, 1000, 0.3, 0.05), 0),
+    # TVM's own test of vision.proposal (tests/python/relay/
+    # test_op_level5.py): its inputs and the outputs TVM's kernel gave.
+    ("vision.proposal (TVM's test)",
+     "vision.proposal(%a, %b, %c, scales=[0.5f], ratios=[0.5f], threshold=0.7f, "
+     "rpn_pre_nms_top_n=200, rpn_post_nms_top_n=4)",
+     TVM_PROPOSAL_INPUTS, lambda a, b, c: TVM_PROPOSAL_OUTPUT, 1e-5),
+    ("vision.proposal (TVM's test, iou_loss)",
+     "vision.proposal(%a, %b, %c, scales=[0.5f], ratios=[0.5f], threshold=0.7f, "
+     "rpn_pre_nms_top_n=200, rpn_post_nms_top_n=4, iou_loss=True)",
+     TVM_PROPOSAL_INPUTS, lambda a, b, c: TVM_PROPOSAL_IOU_LOSS_OUTPUT, 1e-5),
+    # Two images, six anchors a cell, cells past the first image's height
+    # (37 / 8 rows of 5), boxes under the minimum size, survivors cycled.
+    ("vision.proposal",
+     "vision.proposal(%a, %b, %c, scales=[2f, 4f], ratios=[0.5f, 1f, 2f], "
+     "feature_stride=8, threshold=0.5f, rpn_pre_nms_top_n=100, "
+     "rpn_post_nms_top_n=40, rpn_min_size=6)",
+     [f32(2, 12, 5, 6, low=0, high=1), f32(2, 24, 5, 6, low=-0.6, high=0.6),
+      np.array([[37, 45, 1.0], [40, 30, 0.8]], np.float32)],
+     lambda a, b, c: proposal_ref(a, b, c, (2, 4), (0.5, 1, 2), 8, 0.5, 100, 40, 6),
+     1e-5),
+    ("vision.proposal (float64, all boxes, iou_loss, defaults)",
+     "vision.proposal(%a, %b, %c, rpn_pre_nms_top_n=-1, iou_loss=True)",
+     [RNG.uniform(0, 1, (1, 24, 3, 4)), RNG.uniform(-20, 20, (1, 48, 3, 4)),
+      np.array([[50, 60, 1.5]])],
+     lambda a, b, c: proposal_ref(a, b, c, rpn_pre_nms_top_n=-1, iou_loss=True),
+     1e-9),
+    ("vision.proposal (float16)",
+     "vision.proposal(%a, %b, %c, scales=[1f], ratios=[1f, 2f], "
+     "threshold=0.6f, rpn_post_nms_top_n=5, rpn_min_size=4)",
+     [f32(1, 4, 2, 3, low=0, high=1).astype(np.float16),
+      f32(1, 8, 2, 3, low=-0.5, high=0.5).astype(np.float16),
+      np.array([[32, 48, 1]], np.float16)],
+     lambda a, b, c: proposal_ref(a, b, c, (1,), (1, 2), 16, 0.6, 6000, 5, 4),
+     1e-3),
 ]
 
 
