@@ -7,6 +7,12 @@ CONFORMANCE_DIR is ../shared/conformance/tvm-relay-text (INDEX.tsv says
 which snippets must parse and which must fail; std/ and other/ hold whole
 programs). Prints a summary with counts and exits non-zero on any result
 that differs from the expectations below or on a crash.
+
+Each step runs once over all the files it applies to, as chunks of one
+input (`--split-input-file`): a process costs about 0.1 s to start (the
+dynamic linking of libLLVM and libMLIR), and one per file and step took
+some 700 of them. A chunk that gives no output is run again alone, for
+its own exit status and diagnostics.
 """
 import os
 import subprocess
@@ -41,9 +47,34 @@ HARNESS = {
 OTHER_OPS = {"memory.alloc_storage", "memory.kill", "call_lowered"}
 
 
+# Separates the chunks of a batch, in and out (a Relay and MLIR comment).
+MARK = "// conformance-chunk"
+
+
 def run(cmd, stdin=None):
-    p = subprocess.run(cmd, input=stdin, capture_output=True, timeout=60)
+    p = subprocess.run(cmd, input=stdin, capture_output=True, timeout=300)
     return p.returncode, p.stdout, p.stderr.decode(errors="replace")
+
+
+def run_each(cmd, inputs):
+    """(exit status, output, errors) of `cmd` on each input (bytes, read
+    from stdin): one process for all as chunks; a chunk without output (or
+    every chunk, if the process crashed) again alone."""
+    if not inputs:
+        return []
+    joined = ("\n" + MARK + "\n").join(i.decode() for i in inputs).encode()
+    rc, out, _ = run(cmd + ["--split-input-file=" + MARK,
+                            "--output-split-marker=" + MARK, "-"], joined)
+    chunks = out.decode().split(MARK + "\n")
+    if rc not in (0, 1) or len(chunks) != len(inputs):
+        chunks = [""] * len(inputs)
+    results = []
+    for i, chunk in zip(inputs, chunks):
+        if chunk.strip():
+            results.append((0, chunk.encode(), ""))
+        else:
+            results.append(run(cmd + ["-"], i))
+    return results
 
 
 def main():
@@ -52,21 +83,32 @@ def main():
     opt = os.path.join(tools, "relay-mlir-opt")
     unexpected = []
 
-    def imports(path):
-        rc, out, err = run([translate, "--import-relay", path])
-        if rc not in (0, 1):
-            unexpected.append(f"{path}: crashed ({rc}): {err[-300:]}")
-        return rc == 0, out, err
+    def import_all(paths):
+        """(imported, MLIR, errors) of each Relay file."""
+        texts = []
+        for path in paths:
+            with open(path, "rb") as f:
+                texts.append(f.read())
+        results = []
+        for path, (rc, out, err) in zip(
+                paths, run_each([translate, "--import-relay"], texts)):
+            if rc not in (0, 1):
+                unexpected.append(f"{path}: crashed ({rc}): {err[-300:]}")
+            results.append((rc == 0, out, err))
+        return results
 
-    def round_trip_stable(mlir):
-        rc, a, _ = run([translate, "--export-relay"], mlir)
-        if rc != 0:
-            return False
-        rc, m2, _ = run([translate, "--import-relay", "-"], a)
-        if rc != 0:
-            return False
-        rc, b, _ = run([translate, "--export-relay"], m2)
-        return rc == 0 and a == b
+    def round_trips_stable(modules):
+        """Whether each module exports, re-imports and exports to the same
+        Relay text."""
+        a = run_each([translate, "--export-relay"], modules)
+        ok = [i for i, r in enumerate(a) if r[0] == 0]
+        m2 = run_each([translate, "--import-relay"], [a[i][1] for i in ok])
+        ok2 = [(i, m[1]) for i, m in zip(ok, m2) if m[0] == 0]
+        b = run_each([translate, "--export-relay"], [m for _, m in ok2])
+        stable = [False] * len(modules)
+        for (i, _), r in zip(ok2, b):
+            stable[i] = r[0] == 0 and r[1] == a[i][1]
+        return stable
 
     rows = []
     with open(os.path.join(root, "INDEX.tsv")) as index:
@@ -78,14 +120,15 @@ def main():
     stable = checked_stable = 0
     expected_ok = [r for r in rows if r["expect"] == "ok"]
     expected_fail = [r for r in rows if r["expect"] == "fail"]
-    for r in rows:
+    imported = import_all([os.path.join(root, r["file"]) for r in rows])
+    to_check = []
+    for r, (ok, out, err) in zip(rows, imported):
         name = r["file"]
-        ok, out, err = imports(os.path.join(root, name))
         if r["expect"] == "ok":
             if ok:
                 parsed += 1
                 checked_stable += 1
-                stable += round_trip_stable(out)
+                to_check.append(out)
             elif name in ILL_TYPED and "error:" in err:
                 ill_typed += 1
             elif name in HARNESS and "error:" in err:
@@ -97,6 +140,7 @@ def main():
                 unexpected.append(f"{name}: expected an error, imported")
             else:
                 rejected += 1
+    stable = sum(round_trips_stable(to_check))
 
     def programs(folder):
         files = sorted(f for f in os.listdir(os.path.join(root, folder))
@@ -105,9 +149,9 @@ def main():
         other_ops = 0
         nonlocal_stable = [0, 0]
         failures = []
-        for f in files:
-            path = os.path.join(root, folder, f)
-            ok, out, err = imports(path)
+        results = import_all([os.path.join(root, folder, f) for f in files])
+        modules = []
+        for f, (ok, out, err) in zip(files, results):
             if not ok:
                 if any(f"'{op}'" in err for op in OTHER_OPS):
                     other_ops += 1
@@ -115,15 +159,19 @@ def main():
                     failures.append(f)
                 continue
             imported += 1
-            rc, typed_out, terr = run([opt, "--relay-infer-types",
-                                       "-mlir-print-debuginfo"], out)
+            modules.append((f, out))
+        inferred = run_each([opt, "--relay-infer-types", "-mlir-print-debuginfo"],
+                            [m for _, m in modules])
+        typed_modules = []
+        for (f, _), (rc, typed_out, terr) in zip(modules, inferred):
             if rc == 0:
                 typed += 1
-                nonlocal_stable[1] += 1
-                nonlocal_stable[0] += round_trip_stable(typed_out)
+                typed_modules.append(typed_out)
             else:
                 unexpected.append(f"{folder}/{f}: type inference: "
                                   f"{terr[:300]}")
+        nonlocal_stable[1] += len(typed_modules)
+        nonlocal_stable[0] += sum(round_trips_stable(typed_modules))
         return files, imported, typed, other_ops, failures, nonlocal_stable
 
     print(f"tvm-relay-text: {len(rows)} snippets")
