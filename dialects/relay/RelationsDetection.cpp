@@ -12,6 +12,27 @@
 using namespace mlir;
 using namespace mlir::relay;
 
+/// A float-array attribute's values (none when it is absent).
+static SmallVector<double> floatsAttr(RelationArgs &args, StringRef name) {
+  auto a = dyn_cast_or_null<DenseF64ArrayAttr>(args.getAttr(name));
+  return a ? SmallVector<double>(a.asArrayRef()) : SmallVector<double>();
+}
+
+/// Reads the anchors' `sizeName` attribute (their sizes or scales) and
+/// their `ratios`: each at least one value, all positive.
+static RelationStatus readAnchorShapes(RelationArgs &args, StringRef sizeName,
+                                       SmallVector<double> &sizes,
+                                       SmallVector<double> &ratios) {
+  sizes = floatsAttr(args, sizeName);
+  ratios = floatsAttr(args, "ratios");
+  if (sizes.empty() || ratios.empty())
+    return args.fail(sizeName + " and ratios must each have a value");
+  auto positive = [](double v) { return v > 0; };
+  if (!llvm::all_of(sizes, positive) || !llvm::all_of(ratios, positive))
+    return args.fail(sizeName + " and ratios must be positive");
+  return RelationStatus::Solved;
+}
+
 /// vision.multibox_prior: an NCHW map (float) gives [1, H * W * (sizes +
 /// ratios - 1), 4] boxes of its dtype.
 static RelationStatus multiboxPriorRelation(RelationArgs &args) {
@@ -20,17 +41,12 @@ static RelationStatus multiboxPriorRelation(RelationArgs &args) {
   if (data.getRank() != 4 || !isFloatLike(data.dtype))
     return args.fail("expected a 4-d (NCHW) float tensor, got " +
                      typeStr(args.getInput(0)));
-  auto floats = [&](StringRef name) {
-    auto a = dyn_cast_or_null<DenseF64ArrayAttr>(args.getAttr(name));
-    return a ? SmallVector<double>(a.asArrayRef()) : SmallVector<double>();
-  };
-  SmallVector<double> sizes = floats("sizes"), ratios = floats("ratios");
-  if (sizes.empty() || ratios.empty())
-    return args.fail("sizes and ratios must each have a value");
-  if (llvm::any_of(sizes, [](double v) { return !(v > 0); }) ||
-      llvm::any_of(ratios, [](double v) { return !(v > 0); }))
-    return args.fail("sizes and ratios must be positive");
-  if (floats("steps").size() != 2 || floats("offsets").size() != 2)
+  SmallVector<double> sizes, ratios;
+  if (RelationStatus s = readAnchorShapes(args, "sizes", sizes, ratios);
+      s != RelationStatus::Solved)
+    return s;
+  if (floatsAttr(args, "steps").size() != 2 ||
+      floatsAttr(args, "offsets").size() != 2)
     return args.fail("steps and offsets must have 2 values (y, x)");
   Dim boxes = mulDims(data.product(2, 4),
                       Dim::of(int64_t(sizes.size() + ratios.size() - 1)));
@@ -169,16 +185,10 @@ static RelationStatus proposalRelation(RelationArgs &args) {
   READ_TENSOR_OR_RETURN(args, 0, prob);
   READ_TENSOR_OR_RETURN(args, 1, deltas);
   READ_TENSOR_OR_RETURN(args, 2, info);
-  auto floats = [&](StringRef name) {
-    auto a = dyn_cast_or_null<DenseF64ArrayAttr>(args.getAttr(name));
-    return a ? SmallVector<double>(a.asArrayRef()) : SmallVector<double>();
-  };
-  SmallVector<double> scales = floats("scales"), ratios = floats("ratios");
-  if (scales.empty() || ratios.empty())
-    return args.fail("scales and ratios must each have a value");
-  if (llvm::any_of(scales, [](double v) { return !(v > 0); }) ||
-      llvm::any_of(ratios, [](double v) { return !(v > 0); }))
-    return args.fail("scales and ratios must be positive");
+  SmallVector<double> scales, ratios;
+  if (RelationStatus s = readAnchorShapes(args, "scales", scales, ratios);
+      s != RelationStatus::Solved)
+    return s;
   if (args.getInt("feature_stride", 16) <= 0)
     return args.fail("feature_stride must be positive, got " +
                      Twine(args.getInt("feature_stride", 16)));
