@@ -7,8 +7,10 @@
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -71,8 +73,14 @@ Type mlir::relay::makeTensor(MLIRContext *ctx, ArrayRef<int64_t> dims,
 }
 
 Dim mlir::relay::mulDims(Dim a, Dim b) {
-  if (a.isStatic() && b.isStatic())
-    return Dim::of(a.size * b.size);
+  if (a.isStatic() && b.isStatic()) {
+    // A product past int64 saturates: the type's size check then reports
+    // it as too large (it wrapped to a negative size).
+    int64_t product;
+    if (llvm::MulOverflow(a.size, b.size, product))
+      return Dim::of(std::numeric_limits<int64_t>::max());
+    return Dim::of(product);
+  }
   // x * 1 keeps x, names included.
   if (a.isStatic() && a.size == 1)
     return b;

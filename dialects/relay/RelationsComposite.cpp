@@ -999,10 +999,11 @@ static RelationStatus batchSpaceRelation(RelationArgs &args, bool toBatch) {
                          " is not a multiple of its block " + Twine(block[i]));
       dims[1 + i] = Dim::of((d.size + extra) / block[i]);
     } else {
-      if (d.size * block[i] < extra)
+      Dim scaled = mulDims(d, Dim::of(block[i]));
+      if (scaled.size < extra)
         return args.fail("crops of " + Twine(extra) + " exceed axis " +
-                         Twine(1 + i) + "'s " + Twine(d.size * block[i]));
-      dims[1 + i] = Dim::of(d.size * block[i] - extra);
+                         Twine(1 + i) + "'s " + Twine(scaled.size));
+      dims[1 + i] = Dim::of(scaled.size - extra);
     }
   }
   return args.solve(makeTensor(args.getContext(), dims, data.dtype));

@@ -222,9 +222,14 @@ static RelationStatus proposalRelation(RelationArgs &args) {
                      ", 3] (height, width, scale) of the probabilities' "
                      "dtype, got " +
                      typeStr(args.getInput(2)));
-  return args.solve(makeTensor(
-      args.getContext(), {mulDims(prob.dims[0], Dim::of(post)), Dim::of(5)},
-      prob.dtype));
+  Dim rows = mulDims(prob.dims[0], Dim::of(post));
+  if (rows.isStatic() && rows.size / post != prob.dims[0].size)
+    return args.fail("the result's " + toString(prob.dims[0]) + " * " +
+                     Twine(post) +
+                     " rows (images * rpn_post_nms_top_n) overflow 64-bit "
+                     "sizes");
+  return args.solve(
+      makeTensor(args.getContext(), {rows, Dim::of(5)}, prob.dtype));
 }
 
 void mlir::relay::registerDetectionRelations() {

@@ -153,7 +153,7 @@ static RelationStatus reshapeRelation(RelationArgs &args) {
       Dim a = d0 == -1 ? split(d1) : Dim::of(d0);
       Dim b = d1 == -1 ? split(d0) : Dim::of(d1);
       if (whole.isStatic() && a.isStatic() && b.isStatic() &&
-          a.size * b.size != whole.size)
+          mulDims(a, b).size != whole.size)
         return args.fail(
             "-4 in newshape splits dimension " + std::to_string(whole.size) +
             " into " + std::to_string(a.size) + " x " + std::to_string(b.size));
@@ -849,7 +849,7 @@ static RelationStatus yoloReorgRelation(RelationArgs &args) {
                      typeStr(args.getInput(0)));
   SmallVector<Dim> dims = data.dims;
   for (int64_t axis : {1, 2, 3}) {
-    int64_t divisor = axis == 1 ? s * s : s;
+    int64_t divisor = axis == 1 ? mulDims(Dim::of(s), Dim::of(s)).size : s;
     const Dim &d = data.dims[axis];
     if (d.isStatic() && d.size % divisor != 0)
       return args.fail("the data's " +
@@ -859,7 +859,7 @@ static RelationStatus yoloReorgRelation(RelationArgs &args) {
                        " (" + Twine(d.size) + ") must divide by " +
                        Twine(divisor) + " for stride " + Twine(s));
     dims[axis] = !d.isStatic() ? Dim::any()
-                 : axis == 1   ? Dim::of(d.size * s * s)
+                 : axis == 1   ? mulDims(d, Dim::of(divisor))
                                : Dim::of(d.size / s);
   }
   return args.solve(makeTensor(args.getContext(), dims, data.dtype));

@@ -99,3 +99,13 @@ relay.func @proposal_min_size(%p: tensor<1x2x3x3xf32>, %d: tensor<1x4x3x3xf32>, 
   %c = relay.constant dense<true> : tensor<i1>
   relay.return %c : tensor<i1>
 }
+
+// -----
+
+// Tests that a row count past 64-bit sizes is an error, not a wrapped size.
+relay.func @proposal_rows_overflow(%p: tensor<4x2x3x3xf32>, %d: tensor<4x4x3x3xf32>, %i: tensor<4x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{vision.proposal: the result's 4 * 4000000000000000000 rows (images * rpn_post_nms_top_n) overflow 64-bit sizes}}
+  %r = relay.vision.proposal %p, %d, %i {scales = array<f64: 8.0>, ratios = array<f64: 1.0>, rpn_post_nms_top_n = 4000000000000000000 : i64} : (tensor<4x2x3x3xf32>, tensor<4x4x3x3xf32>, tensor<4x3xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}

@@ -1783,6 +1783,17 @@ relay.func @yolo_reorg_channels(%d: tensor<1x6x4x4xf32>) -> tensor<i1> {
 
 // -----
 
+// Tests that a stride whose square passes 64-bit sizes is an error (the
+// square saturates), not a wrapped divisor.
+relay.func @yolo_reorg_huge_stride(%d: tensor<1x6x4x4xf32>) -> tensor<i1> {
+  // expected-error @+1 {{vision.yolo_reorg: the data's channels (6) must divide by 9223372036854775807 for stride 4000000000}}
+  %r = relay.vision.yolo_reorg %d {stride = 4000000000 : i64} : (tensor<1x6x4x4xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
 // Tests that adv_index takes at most one index tensor per axis of the data.
 relay.func @adv_index_count(%d: tensor<2x3xf32>, %i: tensor<2xi64>) -> tensor<i1> {
   %t = relay.tuple(%d, %i, %i, %i : tensor<2x3xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>)
