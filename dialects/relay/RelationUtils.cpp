@@ -89,6 +89,15 @@ Dim mlir::relay::mulDims(Dim a, Dim b) {
   return Dim::any();
 }
 
+Dim mlir::relay::addDims(Dim a, Dim b) {
+  if (!a.isStatic() || !b.isStatic())
+    return Dim::any();
+  int64_t sum;
+  if (llvm::AddOverflow(a.size, b.size, sum))
+    return Dim::of(std::numeric_limits<int64_t>::max());
+  return Dim::of(sum);
+}
+
 TensorState mlir::relay::readInputTensor(RelationArgs &args, unsigned i,
                                          TensorInfo &info) {
   TensorState state = readTensor(args.getInput(i), info);

@@ -57,8 +57,10 @@ TensorState readTensor(Type type, TensorInfo &info);
 Type makeTensor(MLIRContext *ctx, ArrayRef<Dim> dims, Type dtype);
 Type makeTensor(MLIRContext *ctx, ArrayRef<int64_t> dims, Type dtype);
 
-/// Arithmetic on dimensions: `?` when an operand is not static.
+/// Arithmetic on dimensions: `?` when an operand is not static; a static
+/// result past int64 saturates (a type-size check then reports it).
 Dim mulDims(Dim a, Dim b);
+Dim addDims(Dim a, Dim b);
 
 /// Reads input #i as a tensor for `args`: returns Unknown (the relation
 /// should stay Pending) or NotATensor (after reporting the error).

@@ -971,9 +971,10 @@ static RelationStatus batchSpaceRelation(RelationArgs &args, bool toBatch) {
       llvm::any_of(pads, [](int64_t p) { return p < 0; }))
     return args.fail("block_shape must be positive and " + padName +
                      " non-negative");
-  int64_t blocks = 1;
+  Dim blockProduct = Dim::of(1);
   for (int64_t b : block)
-    blocks *= b;
+    blockProduct = mulDims(blockProduct, Dim::of(b));
+  int64_t blocks = blockProduct.size;
   SmallVector<Dim> dims = data.dims;
   const Dim &n = data.dims[0];
   if (toBatch) {
@@ -991,13 +992,15 @@ static RelationStatus batchSpaceRelation(RelationArgs &args, bool toBatch) {
       dims[1 + i] = Dim::any();
       continue;
     }
-    int64_t extra = pads[2 * i] + pads[2 * i + 1];
+    int64_t extra =
+        addDims(Dim::of(pads[2 * i]), Dim::of(pads[2 * i + 1])).size;
     if (toBatch) {
-      if ((d.size + extra) % block[i])
+      int64_t padded = addDims(d, Dim::of(extra)).size;
+      if (padded % block[i])
         return args.fail("axis " + Twine(1 + i) + " of " + Twine(d.size) +
                          " padded by " + Twine(extra) +
                          " is not a multiple of its block " + Twine(block[i]));
-      dims[1 + i] = Dim::of((d.size + extra) / block[i]);
+      dims[1 + i] = Dim::of(padded / block[i]);
     } else {
       Dim scaled = mulDims(d, Dim::of(block[i]));
       if (scaled.size < extra)

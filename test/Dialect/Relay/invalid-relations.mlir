@@ -1356,6 +1356,17 @@ relay.func @space_to_batch_uneven(%a: tensor<1x5x4xf32>) -> tensor<i1> {
 
 // -----
 
+// Tests that paddings whose sum passes 64-bit sizes saturate into an error
+// instead of wrapping into a negative axis.
+relay.func @space_to_batch_huge_padding(%a: tensor<1x4x4xf32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.space_to_batch_nd: axis 1 of 4 padded by 9223372036854775807 is not a multiple of its block 2}}
+  %r = relay.nn.space_to_batch_nd %a {block_shape = array<i64: 2>, paddings = array<i64: 5000000000000000000, 5000000000000000000>} : (tensor<1x4x4xf32>) -> !relay.incomplete
+  %t = relay.constant dense<true> : tensor<i1>
+  relay.return %t : tensor<i1>
+}
+
+// -----
+
 // Tests that dilate takes one stride per axis.
 relay.func @dilate_strides(%a: tensor<2x3xf32>) -> tensor<i1> {
   // expected-error @+1 {{nn.dilate: strides needs one positive value per axis of 'tensor<2x3xf32>', got 1 values}}
