@@ -287,7 +287,8 @@ static RelationStatus blockMoveRelation(RelationArgs &args, bool toSpace) {
     return Dim::of(d.size / by);
   };
   if (toSpace) {
-    FailureOr<Dim> c = divide(dims[1], b * b, "channels");
+    FailureOr<Dim> c =
+        divide(dims[1], mulDims(Dim::of(b), Dim::of(b)).size, "channels");
     if (failed(c))
       return RelationStatus::Failed;
     dims = {dims[0], *c, mulDims(dims[2], Dim::of(b)),
@@ -297,7 +298,7 @@ static RelationStatus blockMoveRelation(RelationArgs &args, bool toSpace) {
     FailureOr<Dim> w = divide(dims[3], b, "width");
     if (failed(h) || failed(w))
       return RelationStatus::Failed;
-    dims = {dims[0], mulDims(dims[1], Dim::of(b * b)), *h, *w};
+    dims = {dims[0], mulDims(mulDims(dims[1], Dim::of(b)), Dim::of(b)), *h, *w};
   }
   return args.solve(makeTensor(args.getContext(), dims, data.dtype));
 }
@@ -450,8 +451,7 @@ static RelationStatus mirrorPadRelation(RelationArgs &args) {
       return args.fail("pads " + Twine(before) + ", " + Twine(after) +
                        " do not fit axis " + Twine(i) + " in " + mode +
                        " mode");
-    dims[i] = dims[i].isStatic() ? Dim::of(dims[i].size + before + after)
-                                 : Dim::any();
+    dims[i] = addDims(addDims(dims[i], Dim::of(before)), Dim::of(after));
   }
   return args.solve(makeTensor(args.getContext(), dims, data.dtype));
 }

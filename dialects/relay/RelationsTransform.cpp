@@ -352,8 +352,7 @@ static RelationStatus concatenateRelation(RelationArgs &args) {
     for (int64_t i = 0; i < rank; ++i) {
       if (i == *axis) {
         const Dim &a = out[i], &b = field.dims[i];
-        out[i] = a.isStatic() && b.isStatic() ? Dim::of(a.size + b.size)
-                                              : Dim::any();
+        out[i] = addDims(a, b);
         continue;
       }
       FailureOr<Dim> d = unifyDims(out[i], field.dims[i]);
@@ -720,9 +719,9 @@ static RelationStatus padRelation(RelationArgs &args) {
     if (before < 0 || after < 0)
       return args.fail("pad_width values must be non-negative");
     const Dim &d = in.dims[i];
-    out.push_back(before == 0 && after == 0 ? d
-                  : d.isStatic()            ? Dim::of(d.size + before + after)
-                                            : Dim::any());
+    out.push_back(before == 0 && after == 0
+                      ? d
+                      : addDims(addDims(d, Dim::of(before)), Dim::of(after)));
   }
   return args.solve(makeTensor(args.getContext(), out, in.dtype));
 }

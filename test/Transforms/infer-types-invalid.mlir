@@ -200,3 +200,14 @@ relay.func @huge_result(%x: tensor<2x1xf32>) -> !relay.incomplete {
   %b = relay.broadcast_to %x {shape = array<i64: 2, 4611686018427387904>} : (tensor<2x1xf32>) -> !relay.incomplete
   relay.return %b : !relay.incomplete
 }
+
+// -----
+
+// Tests that padding whose sum passes int64 is an error at its op (the
+// size saturates), not a wrapped negative dimension.
+relay.func @huge_padding(%x: tensor<4xf32>) -> !relay.incomplete {
+  %z = relay.constant dense<0.0> : tensor<f32>
+  // expected-error @+1 {{the tensor type 'tensor<9223372036854775807xf32>' has more elements than 64-bit sizes can count (its size in bytes overflows)}}
+  %p = relay.nn.pad %x, %z {pad_width = array<i64: 5000000000000000000, 5000000000000000000>} : (tensor<4xf32>, tensor<f32>) -> !relay.incomplete
+  relay.return %p : !relay.incomplete
+}
