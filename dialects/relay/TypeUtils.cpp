@@ -7,6 +7,8 @@
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::relay;
 
@@ -380,6 +382,10 @@ std::optional<int64_t> mlir::relay::staticTensorBytes(RankedTensorType type) {
   for (int64_t d : type.getShape())
     if (__builtin_mul_overflow(bytes, d, &bytes))
       return std::nullopt;
+  // The largest int64 is where the relations' dimension arithmetic
+  // saturates (mulDims, addDims): a size that overflowed.
+  if (bytes == std::numeric_limits<int64_t>::max())
+    return std::nullopt;
   return bytes;
 }
 

@@ -77,7 +77,8 @@ void walkTypeVars(Type type, function_ref<void(StringRef, TypeKind)> fn);
 
 /// The bytes a value of the static tensor type `type` holds (at least one
 /// per element); nullopt when that count does not fit in 63 bits (no
-/// machine could hold it, and size arithmetic on it would overflow).
+/// machine could hold it, and size arithmetic on it would overflow) or is
+/// the largest int64, where the relations' dimension arithmetic saturates.
 std::optional<int64_t> staticTensorBytes(RankedTensorType type);
 
 /// The first static tensor type within `type` (itself, a tuple's field, a

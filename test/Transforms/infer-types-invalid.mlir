@@ -211,3 +211,14 @@ relay.func @huge_padding(%x: tensor<4xf32>) -> !relay.incomplete {
   %p = relay.nn.pad %x, %z {pad_width = array<i64: 5000000000000000000, 5000000000000000000>} : (tensor<4xf32>, tensor<f32>) -> !relay.incomplete
   relay.return %p : !relay.incomplete
 }
+
+// -----
+
+// Tests that a concatenation of int8 axes summing past int64 is an error at
+// its op: the saturated size counts as overflowed even where its bytes
+// (one per element) would fit.
+relay.func @huge_concatenation(%x: tuple<tensor<5000000000000000000xi8>, tensor<5000000000000000000xi8>>) -> !relay.incomplete {
+  // expected-error @+1 {{the tensor type 'tensor<9223372036854775807xi8>' has more elements than 64-bit sizes can count (its size in bytes overflows)}}
+  %c = relay.concatenate %x {axis = 0 : i64} : (tuple<tensor<5000000000000000000xi8>, tensor<5000000000000000000xi8>>) -> !relay.incomplete
+  relay.return %c : !relay.incomplete
+}
