@@ -20,6 +20,7 @@
 #include "conversion/RelayToLinalg/RelayToLinalg.h"
 
 #include "conversion/RelayCommon/BoxedValues.h"
+#include "dialects/relay/ProposalAnchors.h"
 #include "dialects/relay/RelayOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -27,7 +28,6 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <array>
-#include <cmath>
 #include <limits>
 
 using namespace mlir;
@@ -402,24 +402,6 @@ FailureOr<SmallVector<Value>> nonMaxSuppressionRule(OpBuilder &b, Operation *op,
   return SmallVector<Value>{moved};
 }
 
-/// topi's generate_anchor for each anchor of vision.proposal (ratio k /
-/// |scales|, scale k % |scales|), computed in double as Python does.
-static SmallVector<double>
-proposalAnchors(ArrayRef<double> scales, ArrayRef<double> ratios, double base) {
-  SmallVector<double> corners;
-  int64_t numScales = scales.size();
-  for (int64_t k = 0, e = numScales * ratios.size(); k < e; ++k) {
-    double ratio = ratios[k / numScales], scale = scales[k % numScales];
-    double center = 0.5 * (base - 1.0);
-    double w =
-        std::floor(std::sqrt(std::floor(base * base / ratio)) + 0.5) * scale;
-    double h = std::floor(w / scale * ratio + 0.5) * scale;
-    corners.append({center - 0.5 * (w - 1.0), center - 0.5 * (h - 1.0),
-                    center + 0.5 * (w - 1.0), center + 0.5 * (h - 1.0)});
-  }
-  return corners;
-}
-
 /// vision.proposal as the interpreter's kernel (KernelsDetection.cpp)
 /// computes it, in the same arithmetic (f64 for f64, else f32): per image,
 /// the regressed boxes, a stable bottom-up merge sort of their indices by
@@ -500,12 +482,12 @@ FailureOr<SmallVector<Value>> proposalRule(OpBuilder &b, Operation *op,
     return arith::AddIOp::create(b, loc, x, y);
   };
 
-  SmallVector<double> corners =
-      proposalAnchors(scales, ratios, static_cast<double>(stride));
   auto anchorType = RankedTensorType::get({anchors, 4}, c);
   SmallVector<Attribute> anchorValues;
-  for (double v : corners)
-    anchorValues.push_back(FloatAttr::get(c, v));
+  for (const std::array<double, 4> &corners :
+       proposalAnchors(scales, ratios, static_cast<double>(stride)))
+    for (double v : corners)
+      anchorValues.push_back(FloatAttr::get(c, v));
   Value anchorTable = arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(anchorType, anchorValues));
   Value one = nb.f(1), half = nb.f(0.5), strideF = nb.f(double(stride));

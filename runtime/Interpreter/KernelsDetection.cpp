@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/relay/ProposalAnchors.h"
 #include "runtime/Interpreter/Kernels.h"
 
 #include <algorithm>
@@ -19,23 +20,6 @@ using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::interp;
 
-namespace {
-struct Box {
-  double x1, y1, x2, y2;
-};
-} // namespace
-
-/// topi's generate_anchor: the anchor of one ratio and scale, centred on
-/// the first cell of `base` x `base` (computed in double, as Python does).
-static Box generateAnchor(double ratio, double scale, double base) {
-  double center = 0.5 * (base - 1.0);
-  double sizeRatios = std::floor(base * base / ratio);
-  double w = std::floor(std::sqrt(sizeRatios) + 0.5) * scale;
-  double h = std::floor(w / scale * ratio + 0.5) * scale;
-  return {center - 0.5 * (w - 1.0), center - 0.5 * (h - 1.0),
-          center + 0.5 * (w - 1.0), center + 0.5 * (h - 1.0)};
-}
-
 /// The kernel in `T`, the arithmetic of TVM's kernel for the input dtype
 /// (float for float16 and float32).
 template <typename T>
@@ -46,8 +30,7 @@ static FailureOr<ValuePtr> proposal(const KernelContext &ctx) {
   int64_t batches = shape[0], height = shape[2], width = shape[3];
   SmallVector<double> scales = ctx.getFloats("scales", {4, 8, 16, 32});
   SmallVector<double> ratios = ctx.getFloats("ratios", {0.5, 1, 2});
-  int64_t numScales = scales.size();
-  int64_t anchors = numScales * int64_t(ratios.size());
+  int64_t anchors = int64_t(scales.size() * ratios.size());
   int64_t stride = ctx.getInt("feature_stride", 16);
   T threshold = T(ctx.getFloat("threshold", 0.7));
   int64_t preTop = ctx.getInt("rpn_pre_nms_top_n", 6000);
@@ -57,10 +40,8 @@ static FailureOr<ValuePtr> proposal(const KernelContext &ctx) {
   int64_t boxes = height * width * anchors;
   int64_t sorted = preTop > 0 ? std::min(preTop, boxes) : boxes;
 
-  SmallVector<Box> anchorBoxes;
-  for (int64_t k = 0; k < anchors; ++k)
-    anchorBoxes.push_back(generateAnchor(
-        ratios[k / numScales], scales[k % numScales], double(stride)));
+  SmallVector<std::array<double, 4>> anchorBoxes =
+      proposalAnchors(scales, ratios, double(stride));
 
   auto type = ctx.resultTensorType();
   Tensor out(type.getElementType(), type.getShape());
@@ -82,9 +63,9 @@ static FailureOr<ValuePtr> proposal(const KernelContext &ctx) {
     for (int64_t h = 0; h < height; ++h) {
       for (int64_t w = 0; w < width; ++w) {
         for (int64_t k = 0; k < anchors; ++k) {
-          const Box &a = anchorBoxes[k];
-          T x1 = T(a.x1) + T(w * stride), y1 = T(a.y1) + T(h * stride);
-          T x2 = T(a.x2) + T(w * stride), y2 = T(a.y2) + T(h * stride);
+          const std::array<double, 4> &a = anchorBoxes[k];
+          T x1 = T(a[0]) + T(w * stride), y1 = T(a[1]) + T(h * stride);
+          T x2 = T(a[2]) + T(w * stride), y2 = T(a[3]) + T(h * stride);
           T d[4];
           for (int64_t i = 0; i < 4; ++i)
             d[i] = T(deltas.getF(
