@@ -377,6 +377,7 @@ void mlir::relay::registerBuiltinOperators() {
     registerPackedRelations();
     registerWinogradRelations();
     registerDetectionRelations();
+    registerRandomRelations();
     registerOdsOperators<
 #define GET_OP_LIST
 #include "dialects/relay/RelayOperators.cpp.inc"

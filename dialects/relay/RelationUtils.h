@@ -205,6 +205,7 @@ void registerSignalRelations();
 void registerPackedRelations();
 void registerWinogradRelations();
 void registerDetectionRelations();
+void registerRandomRelations();
 
 } // namespace mlir::relay
 

@@ -11,8 +11,8 @@
 // operators, its sparse ones, its Fourier transforms and its operators on
 // packed layouts are in RelayImageOperators.td, RelayQnnOperators.td,
 // RelayDynamicOperators.td, RelayGradientOperators.td,
-// RelaySparseOperators.td, RelaySignalOperators.td and
-// RelayPackedOperators.td, included at the end.
+// RelaySparseOperators.td, RelaySignalOperators.td, RelayPackedOperators.td
+// and RelayRandomOperators.td, included at the end.
 //
 //===----------------------------------------------------------------------===//
 
@@ -1476,5 +1476,6 @@ include "dialects/relay/RelayGradientOperators.td"
 include "dialects/relay/RelaySparseOperators.td"
 include "dialects/relay/RelaySignalOperators.td"
 include "dialects/relay/RelayPackedOperators.td"
+include "dialects/relay/RelayRandomOperators.td"
 
 #endif // RELAY_OPERATORS

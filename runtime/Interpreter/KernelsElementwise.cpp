@@ -42,14 +42,26 @@ static KernelFn unary(FloatUnFn f, IntUnFn i = nullptr) {
   };
 }
 
+/// `kernel`, or `unsigned64` where the first operand is a uint64 tensor
+/// (whose elements past INT64_MAX are held as negative int64s).
+static KernelFn onUnsigned64(KernelFn kernel, KernelFn unsigned64) {
+  return [kernel, unsigned64](const KernelContext &ctx) {
+    return ctx.input(0).isUnsigned64() ? unsigned64(ctx) : kernel(ctx);
+  };
+}
+
 /// A broadcasting binary kernel: `f` (double, double) -> double on floats,
 /// `i` (int64_t, int64_t) -> FailureOr<int64_t> on integers, which may fail
-/// (division by zero). Comparisons compute on the operands' dtype and store
-/// into the bool result. (Templates, not std::function: they are called
-/// per element.)
-template <typename FloatBinFn, typename IntBinFn>
-static KernelFn binary(FloatBinFn f, IntBinFn i) {
-  return [f, i](const KernelContext &ctx) -> FailureOr<ValuePtr> {
+/// (division by zero), and `u` (uint64_t, uint64_t) on uint64 where its
+/// result depends on signedness (for narrower unsigned dtypes the int64
+/// values are the unsigned ones). Comparisons compute on the operands'
+/// dtype and store into the bool result. (Templates, not std::function:
+/// they are called per element.)
+template <typename FloatBinFn, typename IntBinFn,
+          typename UIntBinFn = std::nullptr_t>
+static KernelFn binary(FloatBinFn f, IntBinFn i, UIntBinFn u = nullptr) {
+  return [f, i, u](const KernelContext &ctx) -> FailureOr<ValuePtr> {
+    (void)u; // Read only when UIntBinFn is a function.
     const Tensor &a = ctx.input(0), &b = ctx.input(1);
     auto type = ctx.resultTensorType();
     Tensor out(type.getElementType(), type.getShape());
@@ -57,13 +69,24 @@ static KernelFn binary(FloatBinFn f, IntBinFn i) {
     unsigned wa = walk.addBroadcast(a.getShape()),
              wb = walk.addBroadcast(b.getShape());
     bool floating = a.isFloat();
+    bool unsigned64 = false;
+    if constexpr (!std::is_same_v<UIntBinFn, std::nullptr_t>)
+      unsigned64 = a.isUnsigned64();
     for (int64_t k = 0; k < out.getNumElements(); ++k, walk.next()) {
       int64_t oa = walk.offset(wa), ob = walk.offset(wb);
       if (floating) {
         out.setF(k, f(a.getF(oa), b.getF(ob)));
         continue;
       }
-      FailureOr<int64_t> r = i(a.getI(oa), b.getI(ob));
+      FailureOr<int64_t> r;
+      if constexpr (!std::is_same_v<UIntBinFn, std::nullptr_t>) {
+        if (unsigned64)
+          r = u(uint64_t(a.getI(oa)), uint64_t(b.getI(ob)));
+        else
+          r = i(a.getI(oa), b.getI(ob));
+      } else {
+        r = i(a.getI(oa), b.getI(ob));
+      }
       if (failed(r)) {
         ctx.emitError() << "integer division by zero";
         return failure();
@@ -77,6 +100,24 @@ static KernelFn binary(FloatBinFn f, IntBinFn i) {
 /// An integer function that cannot fail, as binary's `i`.
 template <typename Fn> static auto intOf(Fn fn) {
   return [fn](int64_t a, int64_t b) -> FailureOr<int64_t> { return fn(a, b); };
+}
+/// An unsigned 64-bit function that cannot fail, as binary's `u`.
+template <typename Fn> static auto unsignedOf(Fn fn) {
+  return [fn](uint64_t a, uint64_t b) -> FailureOr<int64_t> {
+    return int64_t(fn(a, b));
+  };
+}
+/// Unsigned division and remainder (floor and truncation agree), failing on
+/// a zero divisor.
+static FailureOr<int64_t> unsignedDivide(uint64_t a, uint64_t b) {
+  if (b == 0)
+    return failure();
+  return int64_t(a / b);
+}
+static FailureOr<int64_t> unsignedRemainder(uint64_t a, uint64_t b) {
+  if (b == 0)
+    return failure();
+  return int64_t(a % b);
 }
 
 static double floorMod(double a, double b) {
@@ -133,6 +174,8 @@ static FailureOr<ValuePtr> castKernel(const KernelContext &ctx) {
       if (!out.isFloat())
         v = std::trunc(v); // float to integer truncates toward zero
       out.setF(k, v);
+    } else if (out.isFloat()) {
+      out.setF(k, in.getF(k)); // (read as unsigned from uint64)
     } else {
       out.setI(k, in.getI(k));
     }
@@ -226,8 +269,10 @@ void mlir::relay::interp::registerElementwiseKernels(
   // Unary.
   k["negative"] =
       unary([](double x) { return -x; }, [](int64_t x) { return -x; });
-  k["abs"] = unary([](double x) { return std::fabs(x); },
-                   [](int64_t x) { return x < 0 ? -x : x; });
+  k["abs"] = onUnsigned64(
+      unary([](double x) { return std::fabs(x); },
+            [](int64_t x) { return x < 0 ? -x : x; }),
+      unary([](double x) { return x; }, [](int64_t x) { return x; }));
   k["exp"] = unary([](double x) { return std::exp(x); });
   k["log"] = unary([](double x) { return std::log(x); });
   k["log2"] = unary([](double x) { return std::log2(x); });
@@ -257,8 +302,11 @@ void mlir::relay::interp::registerElementwiseKernels(
       unary([](double x) { return std::ceil(x); }, [](int64_t x) { return x; });
   k["trunc"] = unary([](double x) { return std::trunc(x); },
                      [](int64_t x) { return x; });
-  k["sign"] = unary([](double x) { return double((x > 0) - (x < 0)); },
-                    [](int64_t x) { return int64_t((x > 0) - (x < 0)); });
+  k["sign"] = onUnsigned64(
+      unary([](double x) { return double((x > 0) - (x < 0)); },
+            [](int64_t x) { return int64_t((x > 0) - (x < 0)); }),
+      unary([](double x) { return double(x != 0); },
+            [](int64_t x) { return int64_t(x != 0); }));
   k["logical_not"] = unary([](double x) { return double(x == 0); },
                            [](int64_t x) { return int64_t(x == 0); });
   k["bitwise_not"] =
@@ -293,7 +341,8 @@ void mlir::relay::interp::registerElementwiseKernels(
                          if (b == 0)
                            return failure();
                          return a / b;
-                       });
+                       },
+                       unsignedDivide);
   k["floor_divide"] =
       binary([](double a, double b) { return std::floor(a / b); },
              [](int64_t a, int64_t b) -> FailureOr<int64_t> {
@@ -301,20 +350,23 @@ void mlir::relay::interp::registerElementwiseKernels(
                  return failure();
                int64_t q = a / b;
                return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-             });
+             },
+             unsignedDivide);
   k["mod"] = binary([](double a, double b) { return std::fmod(a, b); },
                     [](int64_t a, int64_t b) -> FailureOr<int64_t> {
                       if (b == 0)
                         return failure();
                       return a % b;
-                    });
+                    },
+                    unsignedRemainder);
   k["floor_mod"] =
       binary(floorMod, [](int64_t a, int64_t b) -> FailureOr<int64_t> {
         if (b == 0)
           return failure();
         int64_t r = a % b;
         return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
-      });
+      },
+      unsignedRemainder);
   k["power"] =
       binary([](double a, double b) { return std::pow(a, b); }, intOf(ipow));
   // NaN from either side (numpy, PyTorch, arith.maximumf): std::max and
@@ -323,12 +375,14 @@ void mlir::relay::interp::registerElementwiseKernels(
       [](double a, double b) {
         return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b);
       },
-      intOf([](int64_t a, int64_t b) { return std::max(a, b); }));
+      intOf([](int64_t a, int64_t b) { return std::max(a, b); }),
+      unsignedOf([](uint64_t a, uint64_t b) { return std::max(a, b); }));
   k["minimum"] = binary(
       [](double a, double b) {
         return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b);
       },
-      intOf([](int64_t a, int64_t b) { return std::min(a, b); }));
+      intOf([](int64_t a, int64_t b) { return std::min(a, b); }),
+      unsignedOf([](uint64_t a, uint64_t b) { return std::min(a, b); }));
   auto logical = [](auto f) {
     return binary([f](double a, double b) { return double(f(a != 0, b != 0)); },
                   intOf([f](int64_t a, int64_t b) {
@@ -348,23 +402,35 @@ void mlir::relay::interp::registerElementwiseKernels(
   k["left_shift"] = bitwise([](int64_t a, int64_t b) {
     return b >= 0 && b < 64 ? int64_t(uint64_t(a) << b) : 0;
   });
-  k["right_shift"] = bitwise([](int64_t a, int64_t b) {
-    return b >= 0 && b < 64 ? a >> b : (a < 0 ? -1 : 0);
-  });
-  auto compare = [](auto f, auto i) {
+  // Arithmetic on signed dtypes, logical on unsigned ones (as compiled
+  // code's arith.shrsi / shrui).
+  k["right_shift"] = binary(
+      [](double a, double b) { return double(int64_t(a) >> int64_t(b)); },
+      intOf([](int64_t a, int64_t b) {
+        return b >= 0 && b < 64 ? a >> b : (a < 0 ? -1 : 0);
+      }),
+      unsignedOf([](uint64_t a, uint64_t b) { return b < 64 ? a >> b : 0; }));
+  auto compare = [](auto f, auto i, auto u) {
     return binary(
         [f](double a, double b) { return double(f(a, b)); },
-        intOf([i](int64_t a, int64_t b) { return int64_t(i(a, b)); }));
+        intOf([i](int64_t a, int64_t b) { return int64_t(i(a, b)); }),
+        unsignedOf([u](uint64_t a, uint64_t b) { return uint64_t(u(a, b)); }));
   };
-  k["equal"] = compare(std::equal_to<double>(), std::equal_to<int64_t>());
+  k["equal"] = compare(std::equal_to<double>(), std::equal_to<int64_t>(),
+                       std::equal_to<uint64_t>());
   k["not_equal"] =
-      compare(std::not_equal_to<double>(), std::not_equal_to<int64_t>());
-  k["less"] = compare(std::less<double>(), std::less<int64_t>());
+      compare(std::not_equal_to<double>(), std::not_equal_to<int64_t>(),
+              std::not_equal_to<uint64_t>());
+  k["less"] = compare(std::less<double>(), std::less<int64_t>(),
+                      std::less<uint64_t>());
   k["less_equal"] =
-      compare(std::less_equal<double>(), std::less_equal<int64_t>());
-  k["greater"] = compare(std::greater<double>(), std::greater<int64_t>());
+      compare(std::less_equal<double>(), std::less_equal<int64_t>(),
+              std::less_equal<uint64_t>());
+  k["greater"] = compare(std::greater<double>(), std::greater<int64_t>(),
+                         std::greater<uint64_t>());
   k["greater_equal"] =
-      compare(std::greater_equal<double>(), std::greater_equal<int64_t>());
+      compare(std::greater_equal<double>(), std::greater_equal<int64_t>(),
+              std::greater_equal<uint64_t>());
 
   // Initialisers and selection.
   k["zeros"] = fill(0.0);

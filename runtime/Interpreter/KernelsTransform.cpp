@@ -62,13 +62,19 @@ static KernelFn reduce(Reduction kind) {
         toPos[d] = stride;
         stride *= in.getShape()[d];
       }
+    // uint64 elements past INT64_MAX are held as negative int64s: the
+    // comparing reductions flip their sign bits, so that signed order is
+    // unsigned order, and flip them back in the result.
+    bool compares = kind == Reduction::Max || kind == Reduction::Min ||
+                    kind == Reduction::ArgMax || kind == Reduction::ArgMin;
+    int64_t orderBias = compares && in.isUnsigned64() ? INT64_MIN : 0;
     OffsetWalk walk(in.getShape());
     unsigned wo = walk.add(toOut), wp = walk.add(toPos);
     for (int64_t k = 0; k < in.getNumElements(); ++k, walk.next()) {
       int64_t o = walk.offset(wo), pos = walk.offset(wp);
       double v = in.getF(k);
       // (A float's integer value is not read: inf and NaN have none.)
-      int64_t iv = floating ? 0 : in.getI(k);
+      int64_t iv = floating ? 0 : in.getI(k) ^ orderBias;
       bool first = count[o]++ == 0;
       switch (kind) {
       case Reduction::Sum:
@@ -172,7 +178,7 @@ static KernelFn reduce(Reduction kind) {
                                  : bound.getSExtValue());
           break;
         }
-        floating ? out.setF(o, acc[o]) : out.setI(o, iacc[o]);
+        floating ? out.setF(o, acc[o]) : out.setI(o, iacc[o] ^ orderBias);
         break;
       default:
         floating ? out.setF(o, acc[o]) : out.setI(o, iacc[o]);

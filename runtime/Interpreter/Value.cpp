@@ -62,6 +62,7 @@ Tensor::Tensor(Type elementType, ArrayRef<int64_t> shape)
   isF32 = elementType.isF32();
   isF64 = elementType.isF64();
   isI64 = elementType.isInteger(64); // wraps to itself, signed or not
+  isU64 = elementType.isUnsignedInteger(64);
   if (floating)
     f.assign(size, 0.0);
   else
@@ -111,6 +112,9 @@ void Tensor::setOtherF(int64_t i, double v) {
     f[i] = roundToFloat(elementType, v);
   else if (std::isnan(v))
     n[i] = 0;
+  else if (isU64 && v >= 0x1p63)
+    // Past INT64_MAX: through uint64 (saturated, where C would be undefined).
+    n[i] = static_cast<int64_t>(v >= 0x1p64 ? UINT64_MAX : uint64_t(v));
   else
     n[i] = wrapToInt(elementType, static_cast<int64_t>(v));
 }

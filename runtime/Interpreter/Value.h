@@ -33,12 +33,19 @@ public:
   int64_t getRank() const { return shape.size(); }
   int64_t getNumElements() const { return size; }
   bool isFloat() const { return floating; }
+  /// uint64, whose elements past INT64_MAX are held as negative int64s:
+  /// kernels whose result depends on signedness read them as unsigned.
+  bool isUnsigned64() const { return isU64; }
   /// The tensor type this tensor has.
   RankedTensorType getType() const;
 
   /// Element access; integers read as doubles and floats as integers
   /// (truncated) where a kernel mixes them.
-  double getF(int64_t i) const { return floating ? f[i] : double(n[i]); }
+  double getF(int64_t i) const {
+    if (floating)
+      return f[i];
+    return isU64 ? double(uint64_t(n[i])) : double(n[i]);
+  }
   int64_t getI(int64_t i) const { return floating ? int64_t(f[i]) : n[i]; }
   bool getB(int64_t i) const { return floating ? f[i] != 0 : n[i] != 0; }
   /// Stores, rounding to the dtype (float32 precision, integer width);
@@ -83,7 +90,7 @@ private:
   int64_t size = 0;
   bool floating = false;
   // The common dtypes, decided once (type queries per element are slow).
-  bool isF32 = false, isF64 = false, isI64 = false;
+  bool isF32 = false, isF64 = false, isI64 = false, isU64 = false;
 
   void setOtherF(int64_t i, double v);
   void setOtherI(int64_t i, int64_t v);

@@ -79,6 +79,7 @@ void mlir::relay::populateDecompositionPatterns(
   addSignalRewrites(add);
   addPackedRewrites(add);
   addWinogradRewrites(add);
+  addRandomRewrites(add);
   // Rewrites that read only ranks and attributes: they apply to ops of
   // run-time sizes too.
   addDynamicRewrites([&](StringRef name, Rewrite rewrite) {

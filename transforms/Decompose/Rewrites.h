@@ -222,6 +222,7 @@ void addSparseRewrites(AddRewrite add);
 void addSignalRewrites(AddRewrite add);
 void addPackedRewrites(AddRewrite add);
 void addWinogradRewrites(AddRewrite add);
+void addRandomRewrites(AddRewrite add);
 /// Registered to apply whatever the operands' sizes.
 void addDynamicRewrites(AddRewrite add);
 

@@ -30,7 +30,8 @@ RNG = np.random.default_rng(0)
 DTYPES = {np.dtype("float32"): "float32", np.dtype("float64"): "float64",
           np.dtype("float16"): "float16", np.dtype("int32"): "int32",
           np.dtype("int64"): "int64", np.dtype("int8"): "int8",
-          np.dtype("uint8"): "uint8", np.dtype("bool"): "bool"}
+          np.dtype("uint8"): "uint8", np.dtype("uint32"): "uint32",
+          np.dtype("uint64"): "uint64", np.dtype("bool"): "bool"}
 
 
 def f32(*shape, low=-2.0, high=2.0):
@@ -251,6 +252,26 @@ csr_5x5 = (f32(8), np.array([1, 4, 0, 2, 3, 0, 4, 1], np.int64),
            np.array([0, 2, 2, 5, 7, 8], np.int64))
 bsr_4x6 = (f32(3, 2, 3), np.array([1, 0, 1], np.int32),
            np.array([0, 1, 3], np.int32))
+# uint64 values on both sides of 2^63.
+U64_A = np.array([2**64 - 1, 2**63 + 5, 7, 2**63, 0, 12345678901234567890],
+                 np.uint64)
+U64_B = np.array([2, 2**63 + 6, 2**63, 3, 9, 2**62 + 1], np.uint64)
+U64_SHIFTS = np.array([60, 1, 0, 63, 5, 17], np.uint64)
+
+# Threefry keys (Tensor[(10), uint64]): key words, path, counter, the
+# path's next bit. TVM's threefry_key(0), threefry_key(12345), one whose
+# counter is full, one whose path is full too, and two mid-path.
+THREEFRY_KEY_0 = np.array([0] * 8 + [1 << 63, 0], np.uint64)
+THREEFRY_KEY_SEED = np.array([12345] + [0] * 7 + [1 << 63, 0], np.uint64)
+THREEFRY_KEY_NO_ROOM = np.array([5, 6, 7, 8, 0, 0, 0, 2**64 - 2, 1 << 63, 0],
+                                np.uint64)
+THREEFRY_KEY_PATH_FULL = np.array([5, 6, 7, 8, 9, 10, 11, 2**64 - 2, 0, 0],
+                                  np.uint64)
+THREEFRY_KEY_WORD_9 = np.array([1, 2, 3, 4, (1 << 63) | 5, 0, 0, 3, 0, 1 << 60],
+                               np.uint64)
+THREEFRY_KEY_LAST_BIT = np.array([1, 2, 3, 4, 2**63 - 2, 0, 0, 3, 1, 0],
+                                 np.uint64)
+
 CASES = [
     ("add", "add(%a, %b)", [x, y], lambda a, b: a + b, E),
     ("subtract", "subtract(%a, %b)", [x, y], lambda a, b: a - b, E),
@@ -1458,6 +1479,80 @@ CASES = [
       np.array([[32, 48, 1]], np.float16)],
      lambda a, b, c: proposal_ref(a, b, c, (1,), (1, 2), 16, 0.6, 6000, 5, 4),
      1e-3),
+    # uint64 past INT64_MAX (the interpreter holds it as a negative int64):
+    # orders, shifts, quotients and conversions are the unsigned ones.
+    ("less (uint64 past 2^63)", "less(%a, %b)", [U64_A, U64_B], np.less, 0),
+    ("greater_equal (uint64 past 2^63)", "greater_equal(%a, %b)",
+     [U64_A, U64_B], np.greater_equal, 0),
+    ("right_shift (uint64 past 2^63)", "right_shift(%a, %b)",
+     [U64_A, U64_SHIFTS], np.right_shift, 0),
+    ("maximum (uint64 past 2^63)", "maximum(%a, %b)", [U64_A, U64_B],
+     np.maximum, 0),
+    ("floor_divide (uint64 past 2^63)", "floor_divide(%a, %b)",
+     [U64_A, U64_B], np.floor_divide, 0),
+    ("floor_mod (uint64 past 2^63)", "floor_mod(%a, %b)", [U64_A, U64_B],
+     np.mod, 0),
+    ("max and argmin (uint64 past 2^63)", "(max(%a), argmin(%a))", [U64_A],
+     lambda a: (a.max(), np.int32(a.argmin())), 0),
+    ("cast (uint64 past 2^63 to float64)", 'cast(%a, dtype="float64")',
+     [U64_A], lambda a: a.astype(np.float64), 0),
+    # TVM's random.* operators against a reference written from topi's
+    # kernels (threefry_*_ref). TVM's own test of threefry_split gives the
+    # keys split from threefry_key(0).
+    ("random.threefry_split (TVM's test: threefry_key(0))",
+     "random.threefry_split(%a)", [THREEFRY_KEY_0],
+     lambda k: (np.array([0] * 8 + [1 << 62, 0], np.uint64),
+                np.array([0] * 4 + [1 << 63, 0, 0, 0, 1 << 62, 0], np.uint64)),
+     0),
+    ("random.threefry_split (the path full: a new key)",
+     "random.threefry_split(%a)", [THREEFRY_KEY_PATH_FULL], threefry_split_ref,
+     0),
+    ("random.threefry_split (the path's next bit in word 9)",
+     "random.threefry_split(%a)", [THREEFRY_KEY_WORD_9], threefry_split_ref, 0),
+    ("random.threefry_split (the path's next bit word 8's last)",
+     "random.threefry_split(%a)", [THREEFRY_KEY_LAST_BIT], threefry_split_ref,
+     0),
+    ("random.threefry_generate (threefry_key(0), 7 numbers)",
+     "random.threefry_generate(%a, out_shape=[7])", [THREEFRY_KEY_0],
+     lambda k: threefry_generate_ref(k, [7]), 0),
+    ("random.threefry_generate (2x3x4)",
+     "random.threefry_generate(%a, out_shape=[2, 3, 4])", [THREEFRY_KEY_SEED],
+     lambda k: threefry_generate_ref(k, [2, 3, 4]), 0),
+    ("random.threefry_generate (1000 numbers)",
+     "random.threefry_generate(%a, out_shape=[10, 100])", [THREEFRY_KEY_SEED],
+     lambda k: threefry_generate_ref(k, [10, 100]), 0),
+    ("random.threefry_generate (the counter full: the path grows)",
+     "random.threefry_generate(%a, out_shape=[5])", [THREEFRY_KEY_NO_ROOM],
+     lambda k: threefry_generate_ref(k, [5]), 0),
+    ("random.threefry_generate (the counter and path full: a new key)",
+     "random.threefry_generate(%a, out_shape=[9])", [THREEFRY_KEY_PATH_FULL],
+     lambda k: threefry_generate_ref(k, [9]), 0),
+    ("random.threefry_generate (none)",
+     "random.threefry_generate(%a, out_shape=[0, 3])", [THREEFRY_KEY_SEED],
+     lambda k: threefry_generate_ref(k, [0, 3]), 0),
+    ("random.uniform", "random.uniform(%a, %b, %c, out_shape=[3, 5])",
+     [THREEFRY_KEY_SEED, scalar(5, np.float32), scalar(10, np.float32)],
+     lambda k, lo, hi: uniform_ref(k, lo, hi, [3, 5], np.float32), 1e-6),
+    ("random.uniform (float64)",
+     'random.uniform(%a, %b, %c, out_shape=[7], out_dtype="float64")',
+     [THREEFRY_KEY_0, scalar(-1, np.float64), scalar(3, np.float64)],
+     lambda k, lo, hi: uniform_ref(k, lo, hi, [7], np.float64), 1e-12),
+    ("random.normal", "random.normal(%a, %b, %c, out_shape=[4, 3])",
+     [THREEFRY_KEY_SEED, scalar(-1, np.float32), scalar(2, np.float32)],
+     lambda k, m, s: normal_ref(k, m, s, [4, 3], np.float32), 1e-5),
+    ("random.normal (float64)",
+     'random.normal(%a, %b, %c, out_shape=[5], out_dtype="float64")',
+     [THREEFRY_KEY_NO_ROOM, scalar(0.5, np.float64), scalar(0.1, np.float64)],
+     lambda k, m, s: normal_ref(k, m, s, [5], np.float64), 1e-12),
+    ("random.multinomial", "random.multinomial(%a, %b, num_samples=6)",
+     [THREEFRY_KEY_SEED, np.array([[0.1, -2, 0.5, 0.3, 0.1],
+                                   [1, 1, 1, 1, 0]], np.float32)],
+     lambda k, p: multinomial_ref(k, p, 6), 0),
+    ("random.multinomial (int32 weights, 3-d, one sample)",
+     "random.multinomial(%a, %b)",
+     [THREEFRY_KEY_0, np.array([[[3, 0, 1], [0, 0, 5]], [[1, 1, 1], [9, -4, 1]]],
+                               np.int32)],
+     lambda k, p: multinomial_ref(k, p, 1), 0),
 ]
 
 
