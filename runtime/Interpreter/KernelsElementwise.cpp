@@ -302,11 +302,11 @@ void mlir::relay::interp::registerElementwiseKernels(
       unary([](double x) { return std::ceil(x); }, [](int64_t x) { return x; });
   k["trunc"] = unary([](double x) { return std::trunc(x); },
                      [](int64_t x) { return x; });
-  k["sign"] = onUnsigned64(
-      unary([](double x) { return double((x > 0) - (x < 0)); },
-            [](int64_t x) { return int64_t((x > 0) - (x < 0)); }),
-      unary([](double x) { return double(x != 0); },
-            [](int64_t x) { return int64_t(x != 0); }));
+  k["sign"] =
+      onUnsigned64(unary([](double x) { return double((x > 0) - (x < 0)); },
+                         [](int64_t x) { return int64_t((x > 0) - (x < 0)); }),
+                   unary([](double x) { return double(x != 0); },
+                         [](int64_t x) { return int64_t(x != 0); }));
   k["logical_not"] = unary([](double x) { return double(x == 0); },
                            [](int64_t x) { return int64_t(x == 0); });
   k["bitwise_not"] =
@@ -359,8 +359,9 @@ void mlir::relay::interp::registerElementwiseKernels(
                       return a % b;
                     },
                     unsignedRemainder);
-  k["floor_mod"] =
-      binary(floorMod, [](int64_t a, int64_t b) -> FailureOr<int64_t> {
+  k["floor_mod"] = binary(
+      floorMod,
+      [](int64_t a, int64_t b) -> FailureOr<int64_t> {
         if (b == 0)
           return failure();
         int64_t r = a % b;
@@ -421,8 +422,8 @@ void mlir::relay::interp::registerElementwiseKernels(
   k["not_equal"] =
       compare(std::not_equal_to<double>(), std::not_equal_to<int64_t>(),
               std::not_equal_to<uint64_t>());
-  k["less"] = compare(std::less<double>(), std::less<int64_t>(),
-                      std::less<uint64_t>());
+  k["less"] =
+      compare(std::less<double>(), std::less<int64_t>(), std::less<uint64_t>());
   k["less_equal"] =
       compare(std::less_equal<double>(), std::less_equal<int64_t>(),
               std::less_equal<uint64_t>());

@@ -334,3 +334,25 @@ relay.func @deformable_conv2d(%d: tensor<1x4x5x6xf32>, %o: tensor<1x36x5x6xf32>,
   %r = relay.nn.deformable_conv2d %d, %o, %w {padding = array<i64: 1, 1>, deformable_groups = 2 : i64, groups = 2 : i64} : (tensor<1x4x5x6xf32>, tensor<1x36x5x6xf32>, tensor<6x2x3x3xf32>) -> tensor<1x6x5x6xf32>
   relay.return %r : tensor<1x6x5x6xf32>
 }
+
+// -----
+
+// Tests that random.uniform becomes Threefry's uint64 arithmetic on the
+// key's words (threefry_generate decomposed in turn: one whole block of four
+// numbers, then two of a last block): the low 32 bits of
+// each number, shifted under float32's exponent of [1, 2), reinterpreted,
+// minus 1, scaled into [low, high).
+// CHECK-LABEL: relay.func @uniform
+// CHECK-NOT: relay.random
+// CHECK: relay.take %{{.*}} {axis = 0 : i64} : (tensor<10xui64>, tensor<i64>) -> tensor<ui64>
+// CHECK: relay.less %{{.*}} : (tensor<ui64>, tensor<ui64>) -> tensor<i1>
+// CHECK: relay.bitwise_xor %{{.*}} : (tensor<1xui64>, tensor<1xui64>) -> tensor<1xui64>
+// CHECK: relay.stack %{{.*}} {axis = 1 : i64} : (tuple<tensor<1xui64>, tensor<1xui64>, tensor<1xui64>, tensor<1xui64>>) -> tensor<1x4xui64>
+// CHECK: relay.strided_slice %{{.*}} : (tensor<4xui64>) -> tensor<2xui64>
+// CHECK: relay.cast %{{.*}} {dtype = ui32} : (tensor<2x3xui64>) -> tensor<2x3xui32>
+// CHECK: relay.reinterpret %{{.*}} {dtype = f32} : (tensor<2x3xui32>) -> tensor<2x3xf32>
+// CHECK-NOT: relay.random
+relay.func @uniform(%k: tensor<10xui64>, %lo: tensor<f32>, %hi: tensor<f32>) -> tuple<tensor<10xui64>, tensor<2x3xf32>> {
+  %r = relay.random.uniform %k, %lo, %hi {out_shape = array<i64: 2, 3>} : (tensor<10xui64>, tensor<f32>, tensor<f32>) -> tuple<tensor<10xui64>, tensor<2x3xf32>>
+  relay.return %r : tuple<tensor<10xui64>, tensor<2x3xf32>>
+}

@@ -455,3 +455,28 @@ relay.func @image_vision(%x: tensor<2x3x8x9xf32>, %l: tensor<2xi64>, %v: tensor<
   %ok = relay.constant dense<true> : tensor<i1>
   relay.return %ok : tensor<i1>
 }
+
+// The random operators: a key's type is inferred from its use (TVM's
+// ThreefryKeyType), and each result carries the next key.
+// CHECK-LABEL: relay.func @random
+// INFER-LABEL: relay.func @random
+relay.func @random(%k: !relay.incomplete, %probs: tensor<2x3x5xf32>) -> tensor<i1> {
+  // CHECK: relay.random.threefry_split %{{.*}} : (!relay.incomplete) -> !relay.incomplete
+  // INFER: relay.random.threefry_split {{.*}} : (tensor<10xui64>) -> tuple<tensor<10xui64>, tensor<10xui64>>
+  %0 = relay.random.threefry_split %k : (!relay.incomplete) -> !relay.incomplete
+  %left = relay.tuple_get %0[0] : !relay.incomplete
+  // INFER: relay.random.threefry_generate {{.*}} -> tuple<tensor<10xui64>, tensor<3x4xui64>>
+  %1 = relay.random.threefry_generate %left {out_shape = array<i64: 3, 4>} : (!relay.incomplete) -> !relay.incomplete
+  %lo = relay.constant dense<0.0> : tensor<f64>
+  %hi = relay.constant dense<1.0> : tensor<f64>
+  // INFER: relay.random.uniform {{.*}} -> tuple<tensor<10xui64>, tensor<7xf64>>
+  %2 = relay.random.uniform %left, %lo, %hi {out_shape = array<i64: 7>, out_dtype = f64} : (!relay.incomplete, tensor<f64>, tensor<f64>) -> !relay.incomplete
+  %mean = relay.constant dense<0.0> : tensor<f32>
+  %scale = relay.constant dense<1.0> : tensor<f32>
+  // INFER: relay.random.normal {{.*}} -> tuple<tensor<10xui64>, tensor<2x2xf32>>
+  %3 = relay.random.normal %left, %mean, %scale {out_shape = array<i64: 2, 2>} : (!relay.incomplete, tensor<f32>, tensor<f32>) -> !relay.incomplete
+  // INFER: relay.random.multinomial {{.*}} -> tuple<tensor<10xui64>, tensor<2x3x4xi32>>
+  %4 = relay.random.multinomial %left, %probs {num_samples = 4 : i64} : (!relay.incomplete, tensor<2x3x5xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
