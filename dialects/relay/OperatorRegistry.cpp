@@ -378,6 +378,7 @@ void mlir::relay::registerBuiltinOperators() {
     registerWinogradRelations();
     registerDetectionRelations();
     registerRandomRelations();
+    registerBitserialRelations();
     registerOdsOperators<
 #define GET_OP_LIST
 #include "dialects/relay/RelayOperators.cpp.inc"

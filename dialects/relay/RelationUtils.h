@@ -206,6 +206,7 @@ void registerPackedRelations();
 void registerWinogradRelations();
 void registerDetectionRelations();
 void registerRandomRelations();
+void registerBitserialRelations();
 
 } // namespace mlir::relay
 

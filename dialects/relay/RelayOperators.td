@@ -8,11 +8,12 @@
 // attributes whose TVM default is not empty are optional here and the
 // relation (and later passes) apply TVM's default. The image and vision
 // operators, the quantized ones, the dynamic ones, TVM's gradient
-// operators, its sparse ones, its Fourier transforms and its operators on
-// packed layouts are in RelayImageOperators.td, RelayQnnOperators.td,
-// RelayDynamicOperators.td, RelayGradientOperators.td,
-// RelaySparseOperators.td, RelaySignalOperators.td, RelayPackedOperators.td
-// and RelayRandomOperators.td, included at the end.
+// operators, its sparse ones, its Fourier transforms, its operators on
+// packed layouts, its random ones and its bit-serial ones are in
+// RelayImageOperators.td, RelayQnnOperators.td, RelayDynamicOperators.td,
+// RelayGradientOperators.td, RelaySparseOperators.td,
+// RelaySignalOperators.td, RelayPackedOperators.td, RelayRandomOperators.td
+// and RelayBitserialOperators.td, included at the end.
 //
 //===----------------------------------------------------------------------===//
 
@@ -1477,5 +1478,6 @@ include "dialects/relay/RelaySparseOperators.td"
 include "dialects/relay/RelaySignalOperators.td"
 include "dialects/relay/RelayPackedOperators.td"
 include "dialects/relay/RelayRandomOperators.td"
+include "dialects/relay/RelayBitserialOperators.td"
 
 #endif // RELAY_OPERATORS

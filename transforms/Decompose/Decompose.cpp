@@ -80,6 +80,7 @@ void mlir::relay::populateDecompositionPatterns(
   addPackedRewrites(add);
   addWinogradRewrites(add);
   addRandomRewrites(add);
+  addBitserialRewrites(add);
   // Rewrites that read only ranks and attributes: they apply to ops of
   // run-time sizes too.
   addDynamicRewrites([&](StringRef name, Rewrite rewrite) {

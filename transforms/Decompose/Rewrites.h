@@ -223,6 +223,7 @@ void addSignalRewrites(AddRewrite add);
 void addPackedRewrites(AddRewrite add);
 void addWinogradRewrites(AddRewrite add);
 void addRandomRewrites(AddRewrite add);
+void addBitserialRewrites(AddRewrite add);
 /// Registered to apply whatever the operands' sizes.
 void addDynamicRewrites(AddRewrite add);
 

@@ -1345,3 +1345,111 @@ def multinomial_ref(gen, probs, num_samples):
     distance = cumulative[..., :, None] - u[..., None, :]
     positive = np.where(distance > 0, distance, np.float32(1))
     return key, np.argmin(positive, axis=-2).astype(np.int32)
+
+
+# TVM's bit-serial operators, written from topi's kernels
+# (python/tvm/topi/nn/bitserial_util.py, bitserial_dense.py,
+# bitserial_conv2d.py, v0.13): popcounts of packed words.
+def bitpack_ref(data, bits, pack_axis, bit_axis, pack_type):
+    """topi's bitpack: word j of plane b holds bit b of elements j * W ..
+    j * W + W - 1 along pack_axis, the first in the top bit; the planes
+    along bit_axis of the result (-1: last)."""
+    width = np.dtype(pack_type).itemsize * 8
+    moved = np.moveaxis(data.astype(np.int64), pack_axis, -1)
+    words = moved.shape[-1] // width
+    planes = []
+    for b in range(bits):
+        out = np.zeros(moved.shape[:-1] + (words,), np.uint64)
+        for j in range(words):
+            word = np.zeros(moved.shape[:-1], np.uint64)
+            for k in range(width):
+                bit = ((moved[..., j * width + k] & (1 << b)) >> b).astype(np.uint64)
+                word = word | bit
+                if k < width - 1:
+                    word = word << np.uint64(1)
+            out[..., j] = word
+        planes.append(np.moveaxis(out, -1, pack_axis).astype(pack_type))
+    axis = bit_axis if bit_axis >= 0 else data.ndim + 1 + bit_axis
+    return np.stack(planes, axis=axis)
+
+
+def _popcount(x):
+    x = x.astype(np.uint64)
+    count = np.zeros(x.shape, np.int64)
+    for b in range(64):
+        count += ((x >> np.uint64(b)) & np.uint64(1)).astype(np.int64)
+    return count
+
+
+def _wrap(values, out_dtype):
+    """Python integers wrapped to `out_dtype` (two's complement)."""
+    bits = np.dtype(out_dtype).itemsize * 8
+    values = np.asarray(values, dtype=object) % (1 << bits)
+    if np.dtype(out_dtype).kind == "i":
+        values = np.where(values >= 1 << (bits - 1), values - (1 << bits), values)
+    return values.astype(np.int64).astype(out_dtype)
+
+
+def bitserial_dense_ref(data, weight, data_bits, weight_bits, pack_dtype,
+                        out_dtype, unipolar):
+    """topi's bitserial_dense: sum over weight plane j, data plane i and
+    word k of popcount(w & d) (minus popcount(~w & d) when unipolar) <<
+    (i + j), in Python integers, wrapped to out_dtype."""
+    width = np.dtype(pack_dtype).itemsize * 8
+    mask = (1 << width) - 1
+    dq = bitpack_ref(data, data_bits, 1, 1, pack_dtype)       # [Y, DB, K]
+    wq = (bitpack_ref(weight, weight_bits, 1, 1, pack_dtype)
+          if weight.ndim == 2 else weight)                     # [X, WB, K]
+    out = np.zeros((dq.shape[0], wq.shape[0]), dtype=object)
+    for i in range(dq.shape[1]):
+        for j in range(wq.shape[1]):
+            d = dq[:, i, :][:, None, :]
+            w = wq[:, j, :][None, :, :]
+            term = _popcount(d & w)
+            if unipolar:
+                term = term - _popcount((~w & np.array(mask, w.dtype)) & d)
+            out += term.sum(axis=-1).astype(object) * (1 << (i + j))
+    return _wrap(out, out_dtype)
+
+
+def bitserial_conv2d_ref(data, weight, strides, padding, activation_bits,
+                         weight_bits, pack_dtype, out_dtype, unipolar,
+                         layout="NCHW"):
+    """topi's bitserial_conv2d_nchw / _nhwc on the packed planes (the
+    weight 4-d, or packed 5-d as topi reads it)."""
+    width = np.dtype(pack_dtype).itemsize * 8
+    mask = (1 << width) - 1
+    if layout == "NHWC":
+        data = data.transpose(0, 3, 1, 2)
+        if weight.ndim == 4:
+            weight = weight.transpose(3, 2, 0, 1)               # HWIO -> OIHW
+        else:
+            weight = weight.transpose(3, 2, 0, 1, 4)            # [KH,KW,C/W,O,B]
+    dq = bitpack_ref(data, activation_bits, 1, 2, pack_dtype)   # [N,C/W,AB,H,W]
+    wq = (bitpack_ref(weight, weight_bits, 1, 4, pack_dtype)
+          if weight.ndim == 4 else weight)                      # [O,C/W,KH,KW,WB]
+    pads = list(padding)
+    if len(pads) == 1:
+        pads = pads * 4
+    elif len(pads) == 2:
+        pads = [pads[0], pads[1], pads[0], pads[1]]
+    top, left, bottom, right = pads
+    dq = np.pad(dq, ((0, 0), (0, 0), (0, 0), (top, bottom), (left, right)))
+    n, _, ab, h, w_ = dq.shape
+    o, _, kh, kw, wb = wq.shape
+    sh, sw = strides
+    oh, ow = (h - kh) // sh + 1, (w_ - kw) // sw + 1
+    out = np.zeros((n, o, oh, ow), dtype=object)
+    for y in range(oh):
+        for x in range(ow):
+            win = dq[:, :, :, y * sh:y * sh + kh, x * sw:x * sw + kw]  # [N,C,AB,KH,KW]
+            for i in range(ab):
+                for j in range(wb):
+                    d = win[:, None, :, i]                    # [N,1,C,KH,KW]
+                    f = wq[None, :, :, :, :, j]               # [1,O,C,KH,KW]
+                    term = _popcount(d & f)
+                    if unipolar:
+                        term = term - _popcount(d & (~f & np.array(mask, f.dtype)))
+                    out[:, :, y, x] += term.sum(axis=(2, 3, 4)).astype(object) * (1 << (i + j))
+    out = _wrap(out, out_dtype)
+    return out.transpose(0, 2, 3, 1) if layout == "NHWC" else out

@@ -30,7 +30,9 @@ RNG = np.random.default_rng(0)
 DTYPES = {np.dtype("float32"): "float32", np.dtype("float64"): "float64",
           np.dtype("float16"): "float16", np.dtype("int32"): "int32",
           np.dtype("int64"): "int64", np.dtype("int8"): "int8",
-          np.dtype("uint8"): "uint8", np.dtype("uint32"): "uint32",
+          np.dtype("int16"): "int16",
+          np.dtype("uint8"): "uint8", np.dtype("uint16"): "uint16",
+          np.dtype("uint32"): "uint32",
           np.dtype("uint64"): "uint64", np.dtype("bool"): "bool"}
 
 
@@ -1553,6 +1555,69 @@ CASES = [
      [THREEFRY_KEY_0, np.array([[[3, 0, 1], [0, 0, 5]], [[1, 1, 1], [9, -4, 1]]],
                                np.int32)],
      lambda k, p: multinomial_ref(k, p, 1), 0),
+    # TVM's bit-serial operators against references written from topi's
+    # kernels (popcounts of nn.bitpack's planes).
+    ("nn.bitpack",
+     'nn.bitpack(%a, bits=2, pack_axis=1, bit_axis=2, pack_type="uint8")',
+     [i32(2, 16, 3, 4, low=0, high=4)],
+     lambda a: bitpack_ref(a, 2, 1, 2, np.uint8), 0),
+    ("nn.bitpack (defaults: one bit, uint32 words, planes last)",
+     "nn.bitpack(%a)", [i32(3, 64, low=-128, high=128).astype(np.int8)],
+     lambda a: bitpack_ref(a, 1, 1, -1, np.uint32), 0),
+    ("nn.bitpack (uint64 words along axis 0, planes first)",
+     'nn.bitpack(%a, bits=3, pack_axis=0, bit_axis=0, pack_type="uint64")',
+     [i32(64, 3, low=0, high=256).astype(np.uint8)],
+     lambda a: bitpack_ref(a, 3, 0, 0, np.uint64), 0),
+    ("nn.bitserial_dense",
+     'nn.bitserial_dense(%a, %b, units=5, data_bits=2, pack_dtype="uint32", '
+     'out_dtype="int16")',
+     [i32(3, 64, low=0, high=4), i32(5, 64, low=0, high=2)],
+     lambda a, b: bitserial_dense_ref(a, b, 2, 1, np.uint32, np.int16, True),
+     0),
+    ("nn.bitserial_dense (not unipolar, signed bits, uint8 words)",
+     'nn.bitserial_dense(%a, %b, data_bits=3, weight_bits=2, '
+     'pack_dtype="uint8", out_dtype="int8", unipolar=False)',
+     [i32(2, 16, low=-8, high=8).astype(np.int8),
+      i32(4, 16, low=-4, high=4).astype(np.int8)],
+     lambda a, b: bitserial_dense_ref(a, b, 3, 2, np.uint8, np.int8, False),
+     0),
+    ("nn.bitserial_dense (packed weight)",
+     'nn.bitserial_dense(%a, %b, weight_bits=2, out_dtype="int32")',
+     [i32(2, 32, low=0, high=2).astype(np.int16),
+      bitpack_ref(i32(4, 32, low=0, high=4), 2, 1, 1, np.uint32)],
+     lambda a, b: bitserial_dense_ref(a, b, 1, 2, np.uint32, np.int32, True),
+     0),
+    ("nn.bitserial_conv2d",
+     'nn.bitserial_conv2d(%a, %b, padding=[1, 1], channels=4, '
+     'kernel_size=[3, 3], activation_bits=2, pack_dtype="uint8", '
+     'out_dtype="int16")',
+     [i32(1, 8, 5, 5, low=0, high=4), i32(4, 8, 3, 3, low=0, high=2)],
+     lambda a, b: bitserial_conv2d_ref(a, b, (1, 1), (1, 1), 2, 1, np.uint8,
+                                       np.int16, True), 0),
+    ("nn.bitserial_conv2d (NHWC, strides 2, four paddings, not unipolar)",
+     'nn.bitserial_conv2d(%a, %b, strides=[2, 2], padding=[1, 0, 0, 1], '
+     'channels=5, kernel_size=[3, 3], activation_bits=2, weight_bits=2, '
+     'data_layout="NHWC", kernel_layout="HWIO", out_dtype="int32", '
+     'unipolar=False)',
+     [i32(1, 6, 7, 32, low=0, high=4).astype(np.int8),
+      i32(3, 3, 32, 5, low=0, high=4).astype(np.int8)],
+     lambda a, b: bitserial_conv2d_ref(a, b, (2, 2), (1, 0, 0, 1), 2, 2,
+                                       np.uint32, np.int32, False, "NHWC"), 0),
+    ("nn.bitserial_conv2d (packed OIHW weight, uint16 words)",
+     'nn.bitserial_conv2d(%a, %b, channels=3, kernel_size=[2, 2], '
+     'pack_dtype="uint16", out_dtype="int16")',
+     [i32(2, 16, 4, 4, low=0, high=2),
+      bitpack_ref(i32(3, 16, 2, 2, low=0, high=2), 1, 1, 4, np.uint16)],
+     lambda a, b: bitserial_conv2d_ref(a, b, (1, 1), (0, 0), 1, 1, np.uint16,
+                                       np.int16, True), 0),
+    ("nn.bitserial_conv2d (packed HWIO weight, NHWC)",
+     'nn.bitserial_conv2d(%a, %b, channels=2, kernel_size=[1, 3], '
+     'activation_bits=1, weight_bits=2, data_layout="NHWC", '
+     'pack_dtype="uint8", out_dtype="int16")',
+     [i32(1, 3, 5, 16, low=0, high=2),
+      bitpack_ref(i32(1, 3, 16, 2, low=0, high=4), 2, 2, 4, np.uint8)],
+     lambda a, b: bitserial_conv2d_ref(a, b, (1, 1), (0, 0), 1, 2, np.uint8,
+                                       np.int16, True, "NHWC"), 0),
 ]
 
 
