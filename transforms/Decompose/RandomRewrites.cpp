@@ -172,9 +172,8 @@ Value threefryGenerate(Emitter &b, Operation *op) {
   Words rekeyed = threefry(u, {g[0], g[1], g[2], g[3]}, ones);
   auto [w8, w9] = shiftPosition(u, g[8], g[9]);
   auto pick = [&](Value same, Value onFullPath, Value onPath) {
-    Value moved = onFullPath == onPath
-                      ? onPath
-                      : u.select(pathFull, onFullPath, onPath);
+    Value moved =
+        onFullPath == onPath ? onPath : u.select(pathFull, onFullPath, onPath);
     return u.select(room, same, moved);
   };
   SmallVector<Value> t(10);
