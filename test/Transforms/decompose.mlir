@@ -356,3 +356,26 @@ relay.func @uniform(%k: tensor<10xui64>, %lo: tensor<f32>, %hi: tensor<f32>) -> 
   %r = relay.random.uniform %k, %lo, %hi {out_shape = array<i64: 2, 3>} : (tensor<10xui64>, tensor<f32>, tensor<f32>) -> tuple<tensor<10xui64>, tensor<2x3xf32>>
   relay.return %r : tuple<tensor<10xui64>, tensor<2x3xf32>>
 }
+
+// -----
+
+// Tests that nn.bitserial_dense becomes the nn.dense of the values its
+// bits hold: the data's low data_bits bits, and the packed weight's words
+// unpacked (each word's bits along the axis, first bit at the top), its
+// planes weighted 2^j and summed, then 2 w - (2^bits - 1) (unipolar: a 0
+// bit counts as -1), all in out_dtype.
+// CHECK-LABEL: relay.func @bitserial_dense
+// CHECK-NOT: relay.nn.bitserial_dense
+// CHECK-DAG: %[[MASK:.*]] = relay.constant dense<3> : tensor<i16>
+// CHECK-DAG: %[[PLACES:.*]] = relay.constant dense<{{\[\[\[\[}}31, 30, 29, {{.*}}, 1, 0]]]]> : tensor<1x1x1x32xui32>
+// CHECK: %[[X:.*]] = relay.cast %{{.*}} {dtype = i16} : (tensor<2x32xi32>) -> tensor<2x32xi16>
+// CHECK: %[[D:.*]] = relay.bitwise_and %[[X]], %[[MASK]]
+// CHECK: relay.right_shift %{{.*}}, %[[PLACES]] : (tensor<4x2x1x1xui32>, tensor<1x1x1x32xui32>) -> tensor<4x2x1x32xui32>
+// CHECK: %[[W:.*]] = relay.sum %{{.*}} {axis = array<i64: 1>} : (tensor<4x2x32xi16>) -> tensor<4x32xi16>
+// CHECK: %[[W2:.*]] = relay.multiply %[[W]]
+// CHECK: %[[WU:.*]] = relay.subtract %[[W2]], %[[MASK]]
+// CHECK: relay.nn.dense %[[D]], %[[WU]] {out_dtype = i16} : (tensor<2x32xi16>, tensor<4x32xi16>) -> tensor<2x4xi16>
+relay.func @bitserial_dense(%x: tensor<2x32xi32>, %w: tensor<4x2x1xui32>) -> tensor<2x4xi16> {
+  %r = relay.nn.bitserial_dense %x, %w {data_bits = 2 : i64, out_dtype = i16} : (tensor<2x32xi32>, tensor<4x2x1xui32>) -> tensor<2x4xi16>
+  relay.return %r : tensor<2x4xi16>
+}

@@ -480,3 +480,19 @@ relay.func @random(%k: !relay.incomplete, %probs: tensor<2x3x5xf32>) -> tensor<i
   %ok = relay.constant dense<true> : tensor<i1>
   relay.return %ok : tensor<i1>
 }
+
+// The bit-serial operators: nn.bitpack's words, and the products typed as
+// the nn.dense / nn.conv2d they compute.
+// CHECK-LABEL: relay.func @bitserial
+// INFER-LABEL: relay.func @bitserial
+relay.func @bitserial(%x: tensor<2x64xi32>, %w: tensor<5x64xi8>, %img: tensor<1x32x6x6xi16>, %f: tensor<4x32x3x3xi16>) -> tensor<i1> {
+  // CHECK: relay.nn.bitpack %{{.*}} {bit_axis = 1 : i64, bits = 2 : i64, pack_type = ui8} : (tensor<2x64xi32>) -> !relay.incomplete
+  // INFER: relay.nn.bitpack {{.*}} -> tensor<2x2x8xui8>
+  %0 = relay.nn.bitpack %x {bits = 2 : i64, bit_axis = 1 : i64, pack_type = ui8} : (tensor<2x64xi32>) -> !relay.incomplete
+  // INFER: relay.nn.bitserial_dense {{.*}} -> tensor<2x5xi16>
+  %1 = relay.nn.bitserial_dense %x, %w {out_dtype = i16} : (tensor<2x64xi32>, tensor<5x64xi8>) -> !relay.incomplete
+  // INFER: relay.nn.bitserial_conv2d {{.*}} -> tensor<1x4x6x6xi16>
+  %2 = relay.nn.bitserial_conv2d %img, %f {padding = array<i64: 1, 1>, channels = 4 : i64, kernel_size = array<i64: 3, 3>} : (tensor<1x32x6x6xi16>, tensor<4x32x3x3xi16>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
