@@ -100,6 +100,34 @@ static RelationStatus densePackRelation(RelationArgs &args) {
   return args.solve(result);
 }
 
+/// qnn.contrib_dense_pack: qnn.dense's relation on the weight unpacked
+/// from weight_layout to NC (the zero points and scales as qnn.dense's).
+static RelationStatus qnnDensePackRelation(RelationArgs &args) {
+  TensorInfo data, weight;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  READ_TENSOR_OR_RETURN(args, 1, weight);
+  if (data.getRank() != 2)
+    return args.fail("expected 2-d data, got " + typeStr(args.getInput(0)));
+  StringRef layout = args.getString("weight_layout", "NC");
+  Type plainWeight, result;
+  if (RelationStatus s = transformLayout(
+          args, args.getInput(1), layout, "NC", plainWeight,
+          "unpacking the weight from weight_layout \"" + layout + "\" to NC");
+      s != RelationStatus::Solved)
+    return s;
+  SmallVector<Type> inputs(args.getInputs());
+  inputs[1] = plainWeight;
+  NamedAttrList attrs(args.getAttrs());
+  attrs.erase("weight_layout");
+  if (RelationStatus s =
+          runNestedRelation(args, "QnnDense", inputs, result,
+                            attrs.getDictionary(args.getContext()), {},
+                            "the quantized product with the unpacked weight");
+      s != RelationStatus::Solved)
+    return s;
+  return result ? args.solve(result) : RelationStatus::Pending;
+}
+
 /// nn.contrib_conv2d_gemm_weight_transform: HWIO [KH, KW, I, O] as the
 /// [K, N] matrix padded to whole tiles: [N' / rows, K' / cols, rows, cols].
 static RelationStatus gemmWeightTransformRelation(RelationArgs &args) {
@@ -176,4 +204,5 @@ void mlir::relay::registerPackedRelations() {
   registerTypeRelation("Conv2DGemm", gemmConv2dRelation);
   registerTypeRelation("Conv2DNCHWc", conv2dNCHWcRelation);
   registerTypeRelation("DensePack", densePackRelation);
+  registerTypeRelation("QnnDensePack", qnnDensePackRelation);
 }

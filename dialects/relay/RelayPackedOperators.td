@@ -3,7 +3,8 @@
 // The operators TVM's AlterOpLayout puts in for its x86 kernels, on
 // tensors in packed layouts (NCHW8c data, OIHW8i8o kernels, NC16n dense
 // weights): nn.contrib_conv2d_NCHWc, nn.contrib_depthwise_conv2d_NCHWc
-// and nn.contrib_dense_pack, so that a program TVM optimised imports, runs
+// and nn.contrib_dense_pack (and qnn.contrib_dense_pack, its quantized
+// form), so that a program TVM optimised imports, runs
 // and compiles here. Their relations unpack the layouts and run the plain
 // operator's relation; their decompositions
 // (transforms/Decompose/PackedRewrites.cpp) are layout_transforms around
@@ -53,6 +54,24 @@ def Relay_DensePackOp
     `out_dtype` (the data's when absent).
   }];
   let arguments = (ins AnyType:$data, AnyType:$weight,
+                       OptionalAttr<I64Attr>:$units,
+                       OptionalAttr<TypeAttr>:$out_dtype,
+                       DefaultValuedStrAttr<StrAttr, "NC">:$weight_layout);
+}
+
+def Relay_QnnDensePackOp
+    : Relay_OperatorOp<"qnn.contrib_dense_pack", "QnnDensePack", "Opaque", 6,
+                       11> {
+  let summary = "qnn.dense with a packed weight";
+  let description = [{
+    TVM's (which compiles it for Hexagon only): qnn.dense of 2-d quantized
+    `data` and the weight in `weight_layout`, a packing of NC such as
+    `NC32n4c` ([N/32, K/4, 32, 4]), with the zero points and scales of
+    qnn.dense; int32 results unless `out_dtype` says otherwise.
+  }];
+  let arguments = (ins AnyType:$data, AnyType:$weight,
+                       AnyType:$input_zero_point, AnyType:$kernel_zero_point,
+                       AnyType:$input_scale, AnyType:$kernel_scale,
                        OptionalAttr<I64Attr>:$units,
                        OptionalAttr<TypeAttr>:$out_dtype,
                        DefaultValuedStrAttr<StrAttr, "NC">:$weight_layout);

@@ -1,10 +1,11 @@
 //===- PackedRewrites.cpp - Packed-layout operators unpacked ---*- C++ -*-===//
 //
-// nn.contrib_conv2d_NCHWc, nn.contrib_depthwise_conv2d_NCHWc and
-// nn.contrib_dense_pack as layout_transforms around nn.conv2d and
-// nn.dense: this project's code generation packs operands itself, for the
-// CPU it compiles for. The GEMM convolution's interleaved weight is read
-// back into HWIO for an nn.conv2d by reshapes and transposes.
+// nn.contrib_conv2d_NCHWc, nn.contrib_depthwise_conv2d_NCHWc,
+// nn.contrib_dense_pack and qnn.contrib_dense_pack as layout_transforms
+// around nn.conv2d, nn.dense and qnn.dense: this project's code generation
+// packs operands itself, for the CPU it compiles for. The GEMM convolution's
+// interleaved weight is read back into HWIO for an nn.conv2d by reshapes and
+// transposes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,6 +58,17 @@ Value densePack(Emitter &b, Operation *op) {
                        SmallVector<NamedAttribute>(attrs.begin(), attrs.end()));
 }
 
+/// qnn.contrib_dense_pack: qnn.dense of the weight unpacked to NC.
+Value qnnDensePack(Emitter &b, Operation *op) {
+  SmallVector<Value> operands(op->getOperands());
+  operands[1] =
+      transformLayout(b, operands[1], strAttr(op, "weight_layout"), "NC");
+  NamedAttrList attrs(getOperatorAttributes(op));
+  attrs.erase("weight_layout");
+  return b.op<QnnDenseOp>(
+      operands, SmallVector<NamedAttribute>(attrs.begin(), attrs.end()));
+}
+
 /// The GEMM weight transform: HWIO flattened to [K, N], padded to whole
 /// tiles [K' / cols, cols, N' / rows, rows], tiles first.
 Value gemmWeightTransform(Emitter &b, Operation *op) {
@@ -100,4 +112,5 @@ void mlir::relay::decompose::addPackedRewrites(AddRewrite add) {
   add("nn.contrib_conv2d_NCHWc", conv2dNCHWc);
   add("nn.contrib_depthwise_conv2d_NCHWc", conv2dNCHWc);
   add("nn.contrib_dense_pack", densePack);
+  add("qnn.contrib_dense_pack", qnnDensePack);
 }

@@ -1618,6 +1618,21 @@ CASES = [
       bitpack_ref(i32(1, 3, 16, 2, low=0, high=4), 2, 2, 4, np.uint8)],
      lambda a, b: bitserial_conv2d_ref(a, b, (1, 1), (0, 0), 1, 2, np.uint8,
                                        np.int16, True, "NHWC"), 0),
+    # qnn.contrib_dense_pack: qnn.dense of the weight unpacked from its
+    # packing of NC (Hexagon's NC32n4c: [N/32, K/4, 32, 4]).
+    ("qnn.contrib_dense_pack (NC32n4c)",
+     'qnn.contrib_dense_pack(%a, %b, 3, -1, 0.1f, 0.2f, weight_layout="NC32n4c")',
+     [uint8(2, 8), int8(32, 8).reshape(1, 32, 2, 4).transpose(0, 2, 1, 3).copy()],
+     lambda a, b: ((a.astype(np.int64) - 3) @ (
+         b.transpose(0, 2, 1, 3).reshape(32, 8).astype(np.int64) + 1).T
+                   ).astype(np.int32), 0),
+    ("qnn.contrib_dense_pack (NC4n, units)",
+     'qnn.contrib_dense_pack(%a, %b, 0, 2, 0.5f, 0.25f, units=8, '
+     'weight_layout="NC4n")',
+     [int8(3, 5), int8(8, 5).reshape(2, 4, 5).transpose(0, 2, 1).copy()],
+     lambda a, b: (a.astype(np.int64) @ (
+         b.transpose(0, 2, 1).reshape(8, 5).astype(np.int64) - 2).T
+                   ).astype(np.int32), 0),
 ]
 
 
