@@ -1,8 +1,8 @@
 //===- RelationsSparse.cpp - Relations of sparse operators ------*- C++ -*-===//
 //
 // TVM's operators on CSR and BSR matrices (nn.sparse_dense, nn.sparse_add,
-// nn.sparse_transpose): a matrix is three inputs, its values, their
-// (block) columns and the row pointers; and the COO coordinates of
+// nn.sparse_conv2d, nn.sparse_transpose): a matrix is three inputs, its values,
+// their (block) columns and the row pointers; and the COO coordinates of
 // sparse_reshape and sparse_fill_empty_rows.
 //
 //===----------------------------------------------------------------------===//
@@ -82,6 +82,63 @@ static RelationStatus sparseDenseRelation(RelationArgs &args) {
   if (args.getBool("sparse_lhs", false))
     std::swap(result[0], result[1]);
   return args.solve(makeTensor(args.getContext(), result, dense.dtype));
+}
+
+/// nn.sparse_conv2d: NHWC or NCHW data, a BSR weight ([blocks, bs_r] or
+/// [blocks, bs_r, bs_c] of the data's dtype) of N rows whose columns are
+/// a 1x1 or 3x3 window's; the data's size with N channels.
+static RelationStatus sparseConv2dRelation(RelationArgs &args) {
+  TensorInfo data, values, indices, indptr;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  StringRef layout = args.getString("layout", "NHWC");
+  if (layout != "NHWC" && layout != "NCHW")
+    return args.fail("layout must be NHWC or NCHW, got '" + layout + "'");
+  if (data.getRank() != 4 || data.dtype.isInteger(1))
+    return args.fail("expected 4-d numeric data, got " +
+                     typeStr(args.getInput(0)));
+  SmallVector<int64_t> kernel = args.getInts("kernel_size", {1, 1});
+  if (kernel.size() != 2 || kernel[0] != kernel[1] ||
+      (kernel[0] != 1 && kernel[0] != 3))
+    return args.fail(
+        "kernel_size must be [1, 1] or [3, 3] (TVM's kernels), "
+        "got [" +
+        llvm::join(llvm::map_range(kernel,
+                                   [](int64_t k) { return std::to_string(k); }),
+                   ", ") +
+        "]");
+  READ_TENSOR_OR_RETURN(args, 1, values);
+  if ((values.getRank() != 2 && values.getRank() != 3) ||
+      values.dtype != data.dtype)
+    return args.fail("expected the BSR blocks as [blocks, bs_r] or [blocks, "
+                     "bs_r, bs_c] of the data's dtype, got " +
+                     typeStr(args.getInput(1)));
+  for (unsigned i : {2u, 3u})
+    if (RelationStatus s = readIntegerVector(args, i, i == 2 ? indices : indptr,
+                                             i == 2 ? "the blocks' columns"
+                                                    : "the block row pointers");
+        s != RelationStatus::Solved)
+      return s;
+  if (failed(unifyDims(values.dims[0], indices.dims[0])))
+    return args.fail("expected one column per block, got " +
+                     typeStr(args.getInput(1)) + " and " +
+                     typeStr(args.getInput(2)));
+  Dim pointers = indptr.dims[0];
+  if (pointers.isStatic() && pointers.size < 1)
+    return args.fail("expected at least one row pointer, got " +
+                     typeStr(args.getInput(3)));
+  Dim channels = data.dims[layout == "NHWC" ? 3 : 1];
+  Dim blockCols = values.getRank() == 3 ? values.dims[2] : Dim::of(1);
+  Dim columns = mulDims(channels, Dim::of(kernel[0] * kernel[1]));
+  if (columns.isStatic() && blockCols.isStatic() &&
+      (blockCols.size == 0 || columns.size % blockCols.size != 0))
+    return args.fail("the BSR blocks' " + Twine(blockCols.size) +
+                     " columns do not divide the weight matrix's " +
+                     Twine(columns.size) + " columns");
+  Dim rows = pointers.isStatic() ? Dim::of(pointers.size - 1) : Dim::any();
+  rows = mulDims(rows, values.dims[1]);
+  SmallVector<Dim> result(data.dims.begin(), data.dims.end());
+  result[layout == "NHWC" ? 3 : 1] = rows;
+  return args.solve(makeTensor(args.getContext(), result, data.dtype));
 }
 
 /// nn.sparse_add: [M, N] dense plus a CSR matrix of M rows.
@@ -185,6 +242,7 @@ void mlir::relay::registerSparseRelations() {
   registerTypeRelation("SparseFillEmptyRows", sparseFillEmptyRowsRelation);
   registerTypeRelation("SparseReshape", sparseReshapeRelation);
   registerTypeRelation("SparseDense", sparseDenseRelation);
+  registerTypeRelation("SparseConv2d", sparseConv2dRelation);
   registerTypeRelation("SparseAdd", sparseAddRelation);
   registerTypeRelation("SparseTranspose", sparseTransposeRelation);
 }

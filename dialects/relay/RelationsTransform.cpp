@@ -741,6 +741,14 @@ static RelationStatus layoutTransformRelation(RelationArgs &args) {
                      std::to_string(src->axes.size()) +
                      " axes but the tensor has rank " +
                      std::to_string(in.getRank()));
+  // A sub-axis holds exactly its factor (TVM's layouts read the factor,
+  // not the extent: a shorter one would be read past).
+  for (auto [axis, dim] : llvm::zip(src->axes, in.dims))
+    if (axis.factor != 0 && dim.isStatic() && dim.size != axis.factor)
+      return args.fail("sub-axis " + std::to_string(axis.factor) +
+                       std::string(1, axis.name) + " of src_layout \"" +
+                       srcText + "\" has extent " + std::to_string(dim.size) +
+                       " in " + typeStr(args.getInput(0)));
   SmallVector<Dim> out;
   for (const relay::DataLayout::Axis &axis : dst->axes) {
     char primal = llvm::toUpper(axis.name);

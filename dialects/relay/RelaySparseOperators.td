@@ -4,7 +4,7 @@
 // `indptr`: the values, their columns, and where each row's values begin)
 // or BSR form (`data` of [blocks, rows, columns] blocks, `indices` their
 // block columns, `indptr` where each block row begins): nn.sparse_dense,
-// nn.sparse_add and nn.sparse_transpose; and sparse_reshape and
+// nn.sparse_add, nn.sparse_conv2d and nn.sparse_transpose; and sparse_reshape and
 // sparse_fill_empty_rows on COO coordinates (TensorFlow's SparseReshape
 // and SparseFillEmptyRows; the latter's result size depends on the data,
 // so the interpreter runs it). The others are composites: their
@@ -36,6 +36,26 @@ def Relay_SparseDenseOp
   let arguments = (ins AnyType:$dense_data, AnyType:$sparse_data,
                        AnyType:$sparse_indices, AnyType:$sparse_indptr,
                        DefaultValuedAttr<BoolAttr, "false">:$sparse_lhs);
+}
+
+def Relay_SparseConv2DOp
+    : Relay_OperatorOp<"nn.sparse_conv2d", "SparseConv2d", "OutEWiseFusable",
+                       4> {
+  let summary = "A convolution with a BSR weight matrix (1x1, or 3x3 with "
+                "one pixel of padding)";
+  let description = [{
+    TVM's: `dense_data` NHWC (the default `layout`) or NCHW, the weight a
+    BSR matrix of N output channels: blocks `sparse_data` [blocks, bs_r,
+    bs_c] (or [blocks, bs_r], one column each), their block columns and
+    the row pointers. With `kernel_size` [1, 1] (the default) its columns
+    are the input channels; with [3, 3] (TVM's x86 kernels) they are the
+    3x3 window's, in HWI order for NHWC and IHW for NCHW, the window
+    padded by one pixel with zeros. Columns outside the matrix are ignored.
+  }];
+  let arguments = (ins AnyType:$dense_data, AnyType:$sparse_data,
+                       AnyType:$sparse_indices, AnyType:$sparse_indptr,
+                       DefaultValuedStrAttr<StrAttr, "NHWC">:$layout,
+                       OptionalAttr<DenseI64ArrayAttr>:$kernel_size);
 }
 
 def Relay_SparseAddOp

@@ -1,12 +1,12 @@
 //===- SparseRewrites.cpp - Sparse matrices as dense ones ------*- C++ -*-===//
 //
-// nn.sparse_dense, nn.sparse_add and nn.sparse_transpose: the CSR or BSR
-// matrix is scattered into a dense one (each value's row found by a
-// cumulative sum of where the row pointers start), then the dense
-// operator; the transpose is compacted back into CSR form by a cumulative
-// count of the values present. Values whose column or row lies outside
-// the matrix are dropped, so malformed matrices give wrong numbers, never
-// out-of-bounds writes.
+// nn.sparse_dense, nn.sparse_add, nn.sparse_conv2d and nn.sparse_transpose:
+// the CSR or BSR matrix is scattered into a dense one (each value's row
+// found by a cumulative sum of where the row pointers start), then the
+// dense operator (nn.sparse_conv2d's an nn.conv2d, the matrix its weight); the
+// transpose is compacted back into CSR form by a cumulative count of the values
+// present. Values whose column or row lies outside the matrix are dropped, so
+// malformed matrices give wrong numbers, never out-of-bounds writes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -118,6 +118,42 @@ Value sparseDense(Emitter &b, Operation *op) {
   return lhs ? b.op<DenseOp>({sparse, dense}) : b.op<DenseOp>({dense, sparse});
 }
 
+/// nn.sparse_conv2d: the BSR matrix made dense [N, window columns] and
+/// reshaped into the weight of an nn.conv2d (OIHW for NCHW data; HWIO for
+/// NHWC, whose window columns are in HWI order), padded by one pixel for a
+/// 3x3 window.
+Value sparseConv2d(Emitter &b, Operation *op) {
+  Value data = op->getOperand(0), values = op->getOperand(1);
+  ArrayRef<int64_t> result = shapeOf(op->getResult(0));
+  bool nhwc = strAttr(op, "layout") == "NHWC";
+  int64_t channels = shapeOf(data)[nhwc ? 3 : 1], out = result[nhwc ? 3 : 1];
+  DictionaryAttr attrs = getOperatorAttributes(op);
+  int64_t k = 1;
+  if (auto kernel =
+          dyn_cast_or_null<DenseI64ArrayAttr>(attrs.get("kernel_size")))
+    k = kernel[0];
+  int64_t columns = k * k * channels;
+  if (isEmpty(op, 1, columns))
+    return b.op<ZerosOp>(
+        {}, {b.ints("shape", result), b.type("dtype", elementOf(data))});
+  ArrayRef<int64_t> blocks = shapeOf(values);
+  if (blocks.size() == 2)
+    values = b.reshape(values, {blocks[0], blocks[1], 1});
+  Value matrix =
+      densify(b, values, op->getOperand(2), op->getOperand(3), columns);
+  Value weight;
+  if (nhwc)
+    weight = b.op<TransposeOp>({b.reshape(matrix, {out, k, k, channels})},
+                               {b.ints("axes", {1, 2, 3, 0})});
+  else
+    weight = b.reshape(matrix, {out, channels, k, k});
+  return b.op<Conv2DOp>({data, weight},
+                        {b.ints("padding", {k / 2, k / 2}),
+                         b.i64("channels", out), b.ints("kernel_size", {k, k}),
+                         b.str("data_layout", nhwc ? "NHWC" : "NCHW"),
+                         b.str("kernel_layout", nhwc ? "HWIO" : "OIHW")});
+}
+
 Value sparseAdd(Emitter &b, Operation *op) {
   Value dense = op->getOperand(0);
   ArrayRef<int64_t> shape = shapeOf(dense);
@@ -223,5 +259,6 @@ void mlir::relay::decompose::addSparseRewrites(AddRewrite add) {
   add("sparse_reshape", sparseReshape);
   add("nn.sparse_dense", sparseDense);
   add("nn.sparse_add", sparseAdd);
+  add("nn.sparse_conv2d", sparseConv2d);
   add("nn.sparse_transpose", sparseTranspose);
 }

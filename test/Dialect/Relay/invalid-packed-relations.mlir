@@ -116,3 +116,37 @@ relay.func @gemm_groups(%x: tensor<1x6x6x4xf32>, %w: tensor<2x3x4x16xf32>) -> te
   %c = relay.constant dense<true> : tensor<i1>
   relay.return %c : tensor<i1>
 }
+
+// -----
+
+// Tests that qnn.contrib_dense_pack takes 2-d data (TVM's relation's
+// check).
+relay.func @qnn_dense_rank(%x: tensor<2x4x8xi8>, %w: tensor<1x2x32x4xi8>, %z: tensor<i32>, %s: tensor<f32>) -> tensor<i1> {
+  // expected-error @+1 {{qnn.contrib_dense_pack: expected 2-d data, got 'tensor<2x4x8xi8>'}}
+  %r = relay.qnn.contrib_dense_pack %x, %w, %z, %z, %s, %s {weight_layout = "NC32n4c"} : (tensor<2x4x8xi8>, tensor<1x2x32x4xi8>, tensor<i32>, tensor<i32>, tensor<f32>, tensor<f32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that the packed weight must unpack by its weight_layout.
+relay.func @qnn_dense_layout(%x: tensor<2x8xi8>, %w: tensor<1x2x16x4xi8>, %z: tensor<i32>, %s: tensor<f32>) -> tensor<i1> {
+  // expected-error @+2 {{qnn.contrib_dense_pack}}
+  // expected-note @+1 {{unpacking the weight from weight_layout "NC32n4c" to NC}}
+  %r = relay.qnn.contrib_dense_pack %x, %w, %z, %z, %s, %s {weight_layout = "NC32n4c"} : (tensor<2x8xi8>, tensor<1x2x16x4xi8>, tensor<i32>, tensor<i32>, tensor<f32>, tensor<f32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that the quantized product's checks apply to the unpacked weight
+// (qnn.dense's: a zero point of int32).
+relay.func @qnn_dense_zero_point(%x: tensor<2x8xi8>, %w: tensor<1x2x32x4xi8>, %z: tensor<f32>, %s: tensor<f32>) -> tensor<i1> {
+  // expected-error @+2 {{qnn.contrib_dense_pack}}
+  // expected-note @+1 {{the quantized product with the unpacked weight}}
+  %r = relay.qnn.contrib_dense_pack %x, %w, %z, %z, %s, %s {weight_layout = "NC32n4c"} : (tensor<2x8xi8>, tensor<1x2x32x4xi8>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}

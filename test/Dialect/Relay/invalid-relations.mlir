@@ -407,6 +407,16 @@ relay.func @f44(%d: tensor<1x3x4x4xf32>) -> tensor<i1> {
 }
 // -----
 
+// Tests that layout_transform's source sub-axis must hold its factor
+// (TVM reads the factor: a shorter sub-axis would be read past).
+relay.func @layout_sub_axis(%d: tensor<1x2x4x4x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{layout_transform: sub-axis 4c of src_layout "NCHW4c" has extent 3 in 'tensor<1x2x4x4x3xf32>'}}
+  %r = relay.layout_transform %d {src_layout = "NCHW4c", dst_layout = "NCHW"} : (tensor<1x2x4x4x3xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
 // Tests layout_transform losing an axis.
 relay.func @f45(%d: tensor<1x3x4x4xf32>) -> tensor<i1> {
   // expected-error @+1 {{layout_transform: dst_layout "NCHD" has axis D that src_layout "NCHW" lacks}}

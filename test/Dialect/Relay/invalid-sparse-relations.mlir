@@ -191,3 +191,53 @@ relay.func @fill_indices(%i: tensor<5x2xf32>, %v: tensor<5xf32>, %s: tensor<2xi6
   %c = relay.constant dense<true> : tensor<i1>
   relay.return %c : tensor<i1>
 }
+
+// -----
+
+// Tests that nn.sparse_conv2d's windows are TVM's kernels': 1x1 or 3x3.
+relay.func @conv_kernel(%x: tensor<1x4x4x8xf32>, %v: tensor<2x2x4xf32>, %i: tensor<2xi32>, %p: tensor<3xi32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.sparse_conv2d: kernel_size must be [1, 1] or [3, 3] (TVM's kernels), got [5, 5]}}
+  %r = relay.nn.sparse_conv2d %x, %v, %i, %p {kernel_size = array<i64: 5, 5>} : (tensor<1x4x4x8xf32>, tensor<2x2x4xf32>, tensor<2xi32>, tensor<3xi32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that the blocks must have the data's dtype (nn.conv2d's).
+relay.func @conv_dtype(%x: tensor<1x4x4x8xf32>, %v: tensor<2x2x4xf64>, %i: tensor<2xi32>, %p: tensor<3xi32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.sparse_conv2d: expected the BSR blocks as [blocks, bs_r] or [blocks, bs_r, bs_c] of the data's dtype, got 'tensor<2x2x4xf64>'}}
+  %r = relay.nn.sparse_conv2d %x, %v, %i, %p : (tensor<1x4x4x8xf32>, tensor<2x2x4xf64>, tensor<2xi32>, tensor<3xi32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that the blocks' columns must divide the window's columns.
+relay.func @conv_block_columns(%x: tensor<1x4x4x6xf32>, %v: tensor<2x2x4xf32>, %i: tensor<2xi32>, %p: tensor<3xi32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.sparse_conv2d: the BSR blocks' 4 columns do not divide the weight matrix's 6 columns}}
+  %r = relay.nn.sparse_conv2d %x, %v, %i, %p : (tensor<1x4x4x6xf32>, tensor<2x2x4xf32>, tensor<2xi32>, tensor<3xi32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that each block has one column index.
+relay.func @conv_indices(%x: tensor<1x4x4x8xf32>, %v: tensor<2x2x4xf32>, %i: tensor<3xi32>, %p: tensor<3xi32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.sparse_conv2d: expected one column per block, got 'tensor<2x2x4xf32>' and 'tensor<3xi32>'}}
+  %r = relay.nn.sparse_conv2d %x, %v, %i, %p : (tensor<1x4x4x8xf32>, tensor<2x2x4xf32>, tensor<3xi32>, tensor<3xi32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that the layout is NHWC or NCHW.
+relay.func @conv_layout(%x: tensor<1x4x4x8xf32>, %v: tensor<2x2x4xf32>, %i: tensor<2xi32>, %p: tensor<3xi32>) -> tensor<i1> {
+  // expected-error @+1 {{nn.sparse_conv2d: layout must be NHWC or NCHW, got 'HWCN'}}
+  %r = relay.nn.sparse_conv2d %x, %v, %i, %p {layout = "HWCN"} : (tensor<1x4x4x8xf32>, tensor<2x2x4xf32>, tensor<2xi32>, tensor<3xi32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}

@@ -496,3 +496,16 @@ relay.func @bitserial(%x: tensor<2x64xi32>, %w: tensor<5x64xi8>, %img: tensor<1x
   %ok = relay.constant dense<true> : tensor<i1>
   relay.return %ok : tensor<i1>
 }
+
+// nn.sparse_conv2d (a BSR weight of 2 block rows of 3) and
+// qnn.contrib_dense_pack (Hexagon's NC32n4c weight).
+// CHECK-LABEL: relay.func @sparse_conv_and_packed_qnn
+// INFER-LABEL: relay.func @sparse_conv_and_packed_qnn
+relay.func @sparse_conv_and_packed_qnn(%x: tensor<2x5x4x8xf32>, %v: tensor<3x3x4xf32>, %i: tensor<3xi32>, %p: tensor<3xi32>, %q: tensor<2x8xi8>, %w: tensor<1x2x32x4xi8>, %z: tensor<i32>, %s: tensor<f32>) -> tensor<i1> {
+  // INFER: relay.nn.sparse_conv2d {{.*}} -> tensor<2x5x4x6xf32>
+  %0 = relay.nn.sparse_conv2d %x, %v, %i, %p : (tensor<2x5x4x8xf32>, tensor<3x3x4xf32>, tensor<3xi32>, tensor<3xi32>) -> !relay.incomplete
+  // INFER: relay.qnn.contrib_dense_pack {{.*}} -> tensor<2x32xi32>
+  %1 = relay.qnn.contrib_dense_pack %q, %w, %z, %z, %s, %s {weight_layout = "NC32n4c"} : (tensor<2x8xi8>, tensor<1x2x32x4xi8>, tensor<i32>, tensor<i32>, tensor<f32>, tensor<f32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}

@@ -1453,3 +1453,36 @@ def bitserial_conv2d_ref(data, weight, strides, padding, activation_bits,
                     out[:, :, y, x] += term.sum(axis=(2, 3, 4)).astype(object) * (1 << (i + j))
     out = _wrap(out, out_dtype)
     return out.transpose(0, 2, 3, 1) if layout == "NHWC" else out
+
+
+def sparse_conv2d_ref(data, wdata, windices, windptr, layout, kernel=1):
+    """TVM's nn.sparse_conv2d: topi's BSR kernel (1x1: each output channel
+    n = block row * bs_r + j sums its blocks' values times the data's
+    channels bs_c * block column + c) and, for 3x3, its x86 kernels' im2col
+    (columns in HWI order for NHWC, IHW for NCHW; one pixel of zero
+    padding). Columns past the matrix are skipped."""
+    x = data if layout == "NHWC" else data.transpose(0, 2, 3, 1)   # NHWC
+    m, h, w, c = x.shape
+    if kernel == 3:
+        padded = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+        patches = np.stack([padded[:, kh:kh + h, kw:kw + w, :]
+                            for kh in range(3) for kw in range(3)], axis=3)
+        if layout == "NHWC":
+            cols = patches.reshape(m, h, w, 9 * c)                    # (kh, kw, c)
+        else:
+            cols = patches.transpose(0, 1, 2, 4, 3).reshape(m, h, w, 9 * c)  # (c, kh, kw)
+    else:
+        cols = x
+    blocks = wdata if wdata.ndim == 3 else wdata[:, :, None]
+    bs_r, bs_c = blocks.shape[1], blocks.shape[2]
+    rows = len(windptr) - 1
+    out = np.zeros((m, h, w, rows * bs_r), np.float64)
+    for nb in range(rows):
+        for e in range(int(windptr[nb]), int(windptr[nb + 1])):
+            for j in range(bs_r):
+                for cc in range(bs_c):
+                    col = int(windices[e]) * bs_c + cc
+                    if 0 <= col < cols.shape[3]:
+                        out[..., nb * bs_r + j] += blocks[e, j, cc] * cols[..., col]
+    out = out.astype(data.dtype)
+    return out if layout == "NHWC" else out.transpose(0, 3, 1, 2)

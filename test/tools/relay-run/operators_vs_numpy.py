@@ -1633,6 +1633,28 @@ CASES = [
      lambda a, b: (a.astype(np.int64) @ (
          b.transpose(0, 2, 1).reshape(8, 5).astype(np.int64) - 2).T
                    ).astype(np.int32), 0),
+    # nn.sparse_conv2d against topi's BSR kernels (sparse_conv2d_ref).
+    ("nn.sparse_conv2d",
+     "nn.sparse_conv2d(%a, %b, %c, %d)",
+     [f32(2, 3, 4, 8), f32(3, 2, 4), np.array([0, 1, 1], np.int32),
+      np.array([0, 2, 2, 3], np.int32)],
+     lambda a, b, c, d: sparse_conv2d_ref(a, b, c, d, "NHWC"), 1e-5),
+    ("nn.sparse_conv2d (NCHW, one-column blocks)",
+     'nn.sparse_conv2d(%a, %b, %c, %d, layout="NCHW")',
+     [f32(1, 6, 3, 5), f32(4, 3), np.array([5, 0, 2, 2], np.int64),
+      np.array([0, 1, 4], np.int64)],
+     lambda a, b, c, d: sparse_conv2d_ref(a, b, c, d, "NCHW"), 1e-5),
+    ("nn.sparse_conv2d (3x3, NHWC)",
+     'nn.sparse_conv2d(%a, %b, %c, %d, kernel_size=[3, 3])',
+     [f32(1, 5, 4, 4), f32(5, 2, 4), np.array([0, 3, 8, 1, 4], np.int32),
+      np.array([0, 3, 3, 5], np.int32)],
+     lambda a, b, c, d: sparse_conv2d_ref(a, b, c, d, "NHWC", 3), 1e-5),
+    ("nn.sparse_conv2d (3x3, NCHW, float64)",
+     'nn.sparse_conv2d(%a, %b, %c, %d, layout="NCHW", kernel_size=[3, 3])',
+     [RNG.uniform(-1, 1, (2, 3, 4, 3)), RNG.uniform(-1, 1, (6, 2, 1)),
+      np.array([0, 26, 13, 7, 9, 20], np.int32),
+      np.array([0, 2, 4, 6], np.int32)],
+     lambda a, b, c, d: sparse_conv2d_ref(a, b, c, d, "NCHW", 3), 1e-12),
 ]
 
 
