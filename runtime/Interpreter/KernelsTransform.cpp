@@ -139,7 +139,9 @@ static KernelFn reduce(Reduction kind) {
         else if (floating)
           out.setF(o, acc[o] / count[o]);
         else
-          out.setI(o, iacc[o] / count[o]);
+          out.setI(o, in.isUnsigned64()
+                          ? int64_t(uint64_t(iacc[o]) / uint64_t(count[o]))
+                          : iacc[o] / count[o]);
         break;
       case Reduction::ArgMax:
       case Reduction::ArgMin:

@@ -121,13 +121,12 @@ Words threefry(U64 &u, const Words &key, Words x) {
 /// The path position (words 8 and 9) moved one bit right, as topi's
 /// `_shift_right`.
 std::pair<Value, Value> shiftPosition(U64 &u, Value w8, Value w9) {
-  Value zero = u.scalar(0);
-  Value isOne = u.equals(w8, 1), isZero = u.equals(w8, 0);
-  Value first =
-      u.select(isOne, zero, u.select(isZero, zero, u.shiftRight(w8, 1)));
-  Value second = u.select(isOne, u.scalar(kTopBit),
-                          u.select(isZero, u.shiftRight(w9, 1), zero));
-  return {first, second};
+  // Word 8 shifts right whatever it holds (1 and 0 become 0); its last bit
+  // moves to word 9's top, and word 9 shifts while word 8 is empty.
+  Value second =
+      u.select(u.equals(w8, 1), u.scalar(kTopBit),
+               u.select(u.equals(w8, 0), u.shiftRight(w9, 1), u.scalar(0)));
+  return {u.shiftRight(w8, 1), second};
 }
 
 /// `count` consecutive uint64 values from 0, from O(sqrt(count)) constants:
