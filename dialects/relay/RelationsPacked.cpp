@@ -77,32 +77,12 @@ static RelationStatus conv2dNCHWcRelation(RelationArgs &args) {
   return args.solve(result);
 }
 
-/// nn.contrib_dense_pack: nn.dense's relation on the weight unpacked from
-/// weight_layout to NC.
-static RelationStatus densePackRelation(RelationArgs &args) {
-  TensorInfo data, weight;
-  READ_TENSOR_OR_RETURN(args, 0, data);
-  READ_TENSOR_OR_RETURN(args, 1, weight);
-  if (data.getRank() != 2)
-    return args.fail("expected 2-d data, got " + typeStr(args.getInput(0)));
-  StringRef layout = args.getString("weight_layout", "NC");
-  Type plainWeight, result;
-  if (RelationStatus s = transformLayout(
-          args, args.getInput(1), layout, "NC", plainWeight,
-          "unpacking the weight from weight_layout \"" + layout + "\" to NC");
-      s != RelationStatus::Solved)
-    return s;
-  if (RelationStatus s = runNestedRelation(
-          args, "Dense", {args.getInput(0), plainWeight}, result, {}, {},
-          "the product with the unpacked weight");
-      s != RelationStatus::Solved)
-    return s;
-  return args.solve(result);
-}
-
-/// qnn.contrib_dense_pack: qnn.dense's relation on the weight unpacked
-/// from weight_layout to NC (the zero points and scales as qnn.dense's).
-static RelationStatus qnnDensePackRelation(RelationArgs &args) {
+/// nn.contrib_dense_pack and qnn.contrib_dense_pack: the relation
+/// `product` (Dense, QnnDense) on the weight unpacked from weight_layout to
+/// NC, the other operands (qnn's zero points and scales) as they are;
+/// `what` names the product in a note on its errors.
+static RelationStatus densePackRelation(RelationArgs &args, StringRef product,
+                                        StringRef what) {
   TensorInfo data, weight;
   READ_TENSOR_OR_RETURN(args, 0, data);
   READ_TENSOR_OR_RETURN(args, 1, weight);
@@ -120,9 +100,8 @@ static RelationStatus qnnDensePackRelation(RelationArgs &args) {
   NamedAttrList attrs(args.getAttrs());
   attrs.erase("weight_layout");
   if (RelationStatus s =
-          runNestedRelation(args, "QnnDense", inputs, result,
-                            attrs.getDictionary(args.getContext()), {},
-                            "the quantized product with the unpacked weight");
+          runNestedRelation(args, product, inputs, result,
+                            attrs.getDictionary(args.getContext()), {}, what);
       s != RelationStatus::Solved)
     return s;
   return result ? args.solve(result) : RelationStatus::Pending;
@@ -203,6 +182,12 @@ void mlir::relay::registerPackedRelations() {
                        gemmWeightTransformRelation);
   registerTypeRelation("Conv2DGemm", gemmConv2dRelation);
   registerTypeRelation("Conv2DNCHWc", conv2dNCHWcRelation);
-  registerTypeRelation("DensePack", densePackRelation);
-  registerTypeRelation("QnnDensePack", qnnDensePackRelation);
+  registerTypeRelation("DensePack", [](RelationArgs &args) {
+    return densePackRelation(args, "Dense",
+                             "the product with the unpacked weight");
+  });
+  registerTypeRelation("QnnDensePack", [](RelationArgs &args) {
+    return densePackRelation(args, "QnnDense",
+                             "the quantized product with the unpacked weight");
+  });
 }
