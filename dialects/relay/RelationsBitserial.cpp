@@ -50,6 +50,32 @@ static LogicalResult checkBits(RelationArgs &args, StringRef name,
   return failure();
 }
 
+/// The packing of a bit-serial product: pack_dtype's width, the bit
+/// counts `dataBits` and weight_bits, and `packed` (the data's axis that
+/// packs, `what`) a whole number of words. Fails (reported).
+static FailureOr<int64_t> checkPacking(RelationArgs &args, StringRef dataBits,
+                                       Dim packed, StringRef what) {
+  FailureOr<int64_t> width = wordWidth(args, "pack_dtype");
+  if (failed(width) || failed(checkBits(args, dataBits, 8)) ||
+      failed(checkBits(args, "weight_bits", 8)) ||
+      failed(checkWholeWords(args, packed, *width, what)))
+    return failure();
+  return width;
+}
+
+/// Requires a packed weight's `words` of `width` bits to hold the data's
+/// `bits` (`what` names them).
+static LogicalResult checkPackedWeight(RelationArgs &args, Dim words,
+                                       int64_t width, Dim bits,
+                                       StringRef what) {
+  if (!bits.isStatic() || !words.isStatic() || words.size * width == bits.size)
+    return success();
+  args.emitError() << "the packed weight " << typeStr(args.getInput(1))
+                   << " holds " << words.size << " words of " << width
+                   << " bits, not the data's " << bits.size << what;
+  return failure();
+}
+
 static bool isInteger(Type dtype) {
   return isa<IntegerType>(dtype) && !dtype.isInteger(1);
 }
@@ -121,26 +147,19 @@ static RelationStatus binaryDenseRelation(RelationArgs &args) {
   if (!isInteger(data.dtype) || data.getRank() == 0)
     return args.fail("expected integer data [..., K], got " +
                      typeStr(args.getInput(0)));
-  FailureOr<int64_t> width = wordWidth(args, "pack_dtype");
-  if (failed(width) || failed(checkBits(args, "data_bits", 8)) ||
-      failed(checkBits(args, "weight_bits", 8)))
-    return RelationStatus::Failed;
   Dim k = data.dims.back();
-  if (failed(checkWholeWords(args, k, *width, "the data's last axis")))
+  FailureOr<int64_t> width =
+      checkPacking(args, "data_bits", k, "the data's last axis");
+  if (failed(width))
     return RelationStatus::Failed;
   if (!isInteger(weight.dtype) ||
       (weight.getRank() != 2 && weight.getRank() != 3))
     return args.fail("expected an integer weight [units, K] or one packed "
                      "[units, weight_bits, K / W], got " +
                      typeStr(args.getInput(1)));
-  if (weight.getRank() == 3) {
-    Dim words = weight.dims[2];
-    if (k.isStatic() && words.isStatic() && words.size * *width != k.size)
-      return args.fail("the packed weight " + typeStr(args.getInput(1)) +
-                       " holds " + Twine(words.size) + " words of " +
-                       Twine(*width) + " bits, not the data's " +
-                       Twine(k.size));
-  }
+  if (weight.getRank() == 3 &&
+      failed(checkPackedWeight(args, weight.dims[2], *width, k, "")))
+    return RelationStatus::Failed;
   FailureOr<Type> out = productType(args, data.dtype);
   if (failed(out))
     return RelationStatus::Failed;
@@ -174,12 +193,10 @@ static RelationStatus binaryConv2DRelation(RelationArgs &args) {
   if (!isInteger(data.dtype) || data.getRank() != 4)
     return args.fail("expected 4-d integer data, got " +
                      typeStr(args.getInput(0)));
-  FailureOr<int64_t> width = wordWidth(args, "pack_dtype");
-  if (failed(width) || failed(checkBits(args, "activation_bits", 8)) ||
-      failed(checkBits(args, "weight_bits", 8)))
-    return RelationStatus::Failed;
   Dim channels = data.dims[nhwc ? 3 : 1];
-  if (failed(checkWholeWords(args, channels, *width, "the data's channels")))
+  FailureOr<int64_t> width =
+      checkPacking(args, "activation_bits", channels, "the data's channels");
+  if (failed(width))
     return RelationStatus::Failed;
   if (!isInteger(weight.dtype) ||
       (weight.getRank() != 4 && weight.getRank() != 5))
@@ -192,13 +209,9 @@ static RelationStatus binaryConv2DRelation(RelationArgs &args) {
   if (weight.getRank() == 5) {
     // The channels' words: axis 1 of OIHW, 2 of HWIO, packed as [KH, KW,
     // C / W, O] (topi's order).
-    Dim words = weight.dims[nhwc ? 2 : 1];
-    if (channels.isStatic() && words.isStatic() &&
-        words.size * *width != channels.size)
-      return args.fail("the packed weight " + typeStr(args.getInput(1)) +
-                       " holds " + Twine(words.size) + " words of " +
-                       Twine(*width) + " bits, not the data's " +
-                       Twine(channels.size) + " channels");
+    if (failed(checkPackedWeight(args, weight.dims[nhwc ? 2 : 1], *width,
+                                 channels, " channels")))
+      return RelationStatus::Failed;
     unpacked[nhwc ? 2 : 1] = channels;
   }
   FailureOr<Type> out = productType(args, data.dtype);

@@ -25,18 +25,6 @@ using namespace mlir::relay::decompose;
 
 namespace {
 
-/// A constant of the integer type `type` and `shape` holding `values`,
-/// each wrapped to the type's width.
-Value intConstant(Emitter &b, Type type, ArrayRef<int64_t> shape,
-                  ArrayRef<uint64_t> values) {
-  unsigned width = type.getIntOrFloatBitWidth();
-  SmallVector<APInt> bits;
-  for (uint64_t v : values)
-    bits.push_back(APInt(64, v).trunc(width));
-  return b.constant(
-      DenseElementsAttr::get(RankedTensorType::get(shape, type), bits));
-}
-
 /// `values` along `axis` of a rank-`rank` constant (1 elsewhere).
 Value alongAxisConstant(Emitter &b, Type type, int64_t rank, int64_t axis,
                         ArrayRef<uint64_t> values) {

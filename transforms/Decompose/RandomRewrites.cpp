@@ -59,11 +59,7 @@ struct U64 {
                                     IntegerType::Unsigned)) {}
 
   Value constant(ArrayRef<int64_t> shape, ArrayRef<uint64_t> values) {
-    SmallVector<APInt> bits;
-    for (uint64_t v : values)
-      bits.push_back(APInt(64, v));
-    return b.constant(
-        DenseElementsAttr::get(RankedTensorType::get(shape, type), bits));
+    return intConstant(b, type, shape, values);
   }
   Value scalar(uint64_t v) { return constant({}, {v}); }
   Value add(Value x, Value y) { return b.add(x, y); }

@@ -110,6 +110,18 @@ inline Value i64Constant(Emitter &b, ArrayRef<int64_t> shape,
       DenseElementsAttr::get(RankedTensorType::get(shape, i64), values));
 }
 
+/// A constant of the integer type `type` and `shape` holding `values`,
+/// each wrapped to the type's width (all 64 bits of uint64 kept).
+inline Value intConstant(Emitter &b, Type type, ArrayRef<int64_t> shape,
+                         ArrayRef<uint64_t> values) {
+  unsigned width = type.getIntOrFloatBitWidth();
+  SmallVector<APInt> bits;
+  for (uint64_t v : values)
+    bits.push_back(APInt(64, v).trunc(width));
+  return b.constant(
+      DenseElementsAttr::get(RankedTensorType::get(shape, type), bits));
+}
+
 /// A constant of `shape` and element type `element` holding `values`
 /// (rounded to nearest, ties to even). Built from raw values, not one
 /// attribute per element: the transform matrices reach millions.
