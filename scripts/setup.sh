@@ -10,7 +10,7 @@ packages=(
   cmake ninja-build ccache g++ python3 clang-format
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   libgtest-dev libbenchmark-dev libopenblas-dev libdnnl-dev
-  clang-22 libclang-rt-22-dev python3-numpy
+  clang-22 libclang-rt-22-dev lld-22 python3-numpy
   libonnx-dev libprotobuf-dev libonnx-testdata python3-onnx
   python3-torch python3-torchvision python3-sklearn python3-scipy
   pybind11-dev python3-dev python3-pytest python3-pip python3-setuptools
