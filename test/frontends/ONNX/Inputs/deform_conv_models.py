@@ -2,7 +2,7 @@
 """Writes DeformConv models (opset 19, built by hand: onnx 1.12 predates
 the operator) with their inputs and torchvision's deform_conv2d of them.
 
-  deform_conv_models.py NAME DIR
+  deform_conv_models.py NAME... DIR
 
 writes DIR/NAME.onnx, DIR/NAME.in{0,1,2}.npy (X, offset, mask where the
 model takes one) and DIR/NAME.expected.npy. NAME: basic (3x3, padding 1,
@@ -98,13 +98,14 @@ def bad_group():
 
 
 def main():
-    name, out = sys.argv[1], sys.argv[2]
+    *names, out = sys.argv[1:]
     os.makedirs(out, exist_ok=True)
-    model, feeds, expected = globals()[name]()
-    onnx.save(model, os.path.join(out, name + '.onnx'))
-    for i, v in enumerate(feeds):
-        np.save(os.path.join(out, '%s.in%d.npy' % (name, i)), v)
-    np.save(os.path.join(out, name + '.expected.npy'), expected)
+    for name in names:
+        model, feeds, expected = globals()[name]()
+        onnx.save(model, os.path.join(out, name + '.onnx'))
+        for i, v in enumerate(feeds):
+            np.save(os.path.join(out, '%s.in%d.npy' % (name, i)), v)
+        np.save(os.path.join(out, name + '.expected.npy'), expected)
 
 
 if __name__ == '__main__':

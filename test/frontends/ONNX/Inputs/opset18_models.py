@@ -3,7 +3,7 @@
 opset 18: the models are built by hand, their expected outputs computed
 with numpy from the specification).
 
-  opset18_models.py NAME DIR
+  opset18_models.py NAME... DIR
 
 writes DIR/NAME.onnx, DIR/NAME.in0.npy (and in1 where there are two
 inputs) and DIR/NAME.expected.npy. NAME: split_uneven, pad_axes,
@@ -329,22 +329,24 @@ def col2im_positions():
 
 
 def write_case(builders):
-    """The command line's case NAME, built by builders[NAME](), as
-    DIR/NAME.onnx, DIR/NAME.inI.npy and DIR/NAME.expected.npy (in the first
-    input's dtype, or int8 where the expected values are, or their float
-    type where the first input is integer)."""
-    name, out = sys.argv[1], sys.argv[2]
+    """The command line's cases NAME... DIR, each built by builders[NAME](),
+    as DIR/NAME.onnx, DIR/NAME.inI.npy and DIR/NAME.expected.npy (in the
+    first input's dtype, or int8 where the expected values are, or their
+    float type where the first input is integer)."""
+    *names, out = sys.argv[1:]
     os.makedirs(out, exist_ok=True)
-    m, inputs, expected = builders[name]()
-    onnx.save(m, os.path.join(out, name + '.onnx'))
-    for i, x in enumerate(inputs):
-        np.save(os.path.join(out, '%s.in%d.npy' % (name, i)), x)
-    expected = np.asarray(expected)
-    dtype = np.int8 if expected.dtype == np.int8 else inputs[0].dtype
-    if np.issubdtype(expected.dtype, np.floating) and \
-            not np.issubdtype(dtype, np.floating):
-        dtype = expected.dtype  # (a dequantization's)
-    np.save(os.path.join(out, name + '.expected.npy'), expected.astype(dtype))
+    for name in names:
+        m, inputs, expected = builders[name]()
+        onnx.save(m, os.path.join(out, name + '.onnx'))
+        for i, x in enumerate(inputs):
+            np.save(os.path.join(out, '%s.in%d.npy' % (name, i)), x)
+        expected = np.asarray(expected)
+        dtype = np.int8 if expected.dtype == np.int8 else inputs[0].dtype
+        if np.issubdtype(expected.dtype, np.floating) and \
+                not np.issubdtype(dtype, np.floating):
+            dtype = expected.dtype  # (a dequantization's)
+        np.save(os.path.join(out, name + '.expected.npy'),
+                expected.astype(dtype))
 
 
 def main():

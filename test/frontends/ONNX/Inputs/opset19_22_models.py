@@ -3,7 +3,7 @@
 tests (onnx 1.12 predates them: the models are built by hand, their
 expected outputs computed with numpy from the specification).
 
-  opset19_22_models.py NAME DIR
+  opset19_22_models.py NAME... DIR
 
 writes DIR/NAME.onnx, DIR/NAME.in0.npy and DIR/NAME.expected.npy. NAME:
 pad_wrap, resize_half_pixel_symmetric, dft_axis_input, dft_default_axis,

@@ -3,9 +3,9 @@
 tests (onnx 1.12 predates them: the models are built by hand, their
 expected outputs computed with numpy from the specification).
 
-  opset23_27_models.py NAME DIR
+  opset23_27_models.py NAME... DIR
 
-writes DIR/NAME.onnx, its inputs DIR/NAME.inI.npy, DIR/NAME.args (the
+writes (for each NAME) DIR/NAME.onnx, its inputs DIR/NAME.inI.npy, DIR/NAME.args (the
 relay-run flags that pass them) and its expected outputs
 DIR/NAME.expected.K.npy;
 
@@ -13,7 +13,12 @@ DIR/NAME.expected.K.npy;
 
 compares RESULT (one output) or RESULT.K.npy (several: relay-run's
 --output RESULT) with them, to
-TOL relative to the largest expected magnitude.
+TOL relative to the largest expected magnitude;
+
+  opset23_27_models.py check-cases DIR TOL NAME...
+
+checks each NAME's compiled and interpreted results, DIR/NAME.jit and
+DIR/NAME.interp, so (one Python start for a test's many models).
 
 Cases: rms_norm, rms_norm_axis1, rms_norm_f16, rotary_4d, rotary_3d_positions,
 rotary_interleaved_partial, attention_4d, attention_3d_gqa,
@@ -683,8 +688,15 @@ def check(name, out, result, tol):
 def main():
     if sys.argv[1] == 'check':
         check(*sys.argv[2:6])
+    elif sys.argv[1] == 'check-cases':
+        out, tol = sys.argv[2], sys.argv[3]
+        for name in sys.argv[4:]:
+            for mode in ('jit', 'interp'):
+                check(name, out, os.path.join(out, name + '.' + mode), tol)
     else:
-        write(sys.argv[1], sys.argv[2])
+        *names, out = sys.argv[1:]
+        for name in names:
+            write(name, out)
 
 
 if __name__ == '__main__':

@@ -2,7 +2,7 @@
 """Writes PyTorch's exports of F.interpolate on 1-d (NCW) and 3-d (NCDHW)
 data, ONNX Resize nodes of rank 3 and 5, with an input and PyTorch's result.
 
-  resize_nd_models.py NAME DIR
+  resize_nd_models.py NAME... DIR
 
 writes DIR/NAME.onnx, DIR/NAME.in0.npy and DIR/NAME.expected.npy. NAME:
 linear1d (upscaling by a size), linear1d_align (align_corners, a scale
@@ -48,8 +48,7 @@ CASES = {
 }
 
 
-def main():
-    name, out = sys.argv[1], sys.argv[2]
+def write(name, out):
     path = os.path.join(out, name)
     if name == 'rank6':
         x = helper.make_tensor_value_info('x', TensorProto.FLOAT,
@@ -74,6 +73,12 @@ def main():
                           output_names=['y'])
     np.save(path + '.in0.npy', x)
     np.save(path + '.expected.npy', expected)
+
+
+def main():
+    *names, out = sys.argv[1:]
+    for name in names:
+        write(name, out)
 
 
 if __name__ == '__main__':
