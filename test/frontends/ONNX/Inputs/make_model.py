@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """Writes small ONNX models for the importer's tests (python3-onnx).
 
-  make_model.py NAME OUT.onnx
+  make_model.py NAME OUT.onnx [NAME OUT.onnx ...]
+
+(a test's models in one Python start: each costs a quarter second).
 """
 import sys
 
@@ -1000,4 +1002,7 @@ MODELS = {f.__name__: f for f in (training_unknown, random_no_shape,
                                   detect)}
 
 if __name__ == '__main__':
-    onnx.save(MODELS[sys.argv[1]](), sys.argv[2])
+    if len(sys.argv) < 3 or len(sys.argv) % 2 == 0:
+        sys.exit(__doc__.strip())
+    for name, out in zip(sys.argv[1::2], sys.argv[2::2]):
+        onnx.save(MODELS[name](), out)
