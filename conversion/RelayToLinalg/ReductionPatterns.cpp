@@ -46,7 +46,10 @@ llvm::SmallBitVector reducedAxes(Operation *op, int64_t rank,
 }
 
 /// A reduction over `axis` (all axes when absent; `axes` overrides), with
-/// keepdims.
+/// keepdims. An integer mean sums in 64 bits (operands sign- or
+/// zero-extended) and divides toward zero, as the interpreter does (TVM's
+/// topi sums in the operand's type, so the two differ only where that sum
+/// overflows).
 Rule reduction(std::function<Value(OpBuilder &, Location, Value, Value)> f,
                double init, bool mean,
                std::optional<SmallVector<int64_t>> axes = std::nullopt) {
@@ -78,33 +81,55 @@ Rule reduction(std::function<Value(OpBuilder &, Location, Value, Value)> f,
     }
     Type e = in.getElementType();
     auto flatType = RankedTensorType::get(outShape, e);
-    Value empty = tensor::EmptyOp::create(b, loc, outShape, e);
-    Value initValue = constantScalar(b, loc, e, init);
+    // An integer mean's sum: 64 bits wide.
+    bool integerMean = mean && isa<IntegerType>(e);
+    bool unsignedMean =
+        integerMean && (e.isInteger(1) || isUnsignedValue(op->getOperand(0)));
+    if (mean && !integerMean && !isa<FloatType>(e))
+      return failure();
+    if (integerMean && count == 0)
+      return failure(); // (0 / 0: left to the interpreter)
+    Type accE = integerMean ? b.getI64Type() : e;
+    Value empty = tensor::EmptyOp::create(b, loc, outShape, accE);
+    Value initValue = constantScalar(b, loc, accE, init);
     Value filled =
         linalg::FillOp::create(b, loc, initValue, empty).getResult(0);
     SmallVector<AffineMap> maps{AffineMap::getMultiDimIdentityMap(rank, ctx),
                                 AffineMap::get(rank, 0, outExprs, ctx)};
     Value acc =
         linalg::GenericOp::create(
-            b, loc, TypeRange{flatType}, operands[0], filled, maps, iters,
+            b, loc, TypeRange{filled.getType()}, operands[0], filled, maps,
+            iters,
             [&](OpBuilder &nb, Location l, ValueRange a) {
-              linalg::YieldOp::create(nb, l, f(nb, l, a[0], a[1]));
+              Value x = a[0];
+              if (accE != e)
+                x = unsignedMean
+                        ? arith::ExtUIOp::create(nb, l, accE, x).getResult()
+                        : arith::ExtSIOp::create(nb, l, accE, x).getResult();
+              linalg::YieldOp::create(nb, l, f(nb, l, x, a[1]));
             })
             .getResult(0);
     if (mean) {
-      if (!isa<FloatType>(e))
-        return failure();
-      Value n = constantScalar(b, loc, e, double(count));
+      Value n = constantScalar(b, loc, accE, double(count));
       SmallVector<AffineMap> idMaps(
           2, AffineMap::getMultiDimIdentityMap(outShape.size(), ctx));
+      Value out = tensor::EmptyOp::create(b, loc, outShape, e);
       acc = linalg::GenericOp::create(
-                b, loc, TypeRange{flatType}, ValueRange{}, ValueRange{acc},
-                idMaps.front(),
+                b, loc, TypeRange{flatType}, ValueRange{acc}, ValueRange{out},
+                idMaps,
                 SmallVector<utils::IteratorType>(outShape.size(),
                                                  utils::IteratorType::parallel),
                 [&](OpBuilder &nb, Location l, ValueRange a) {
-                  linalg::YieldOp::create(
-                      nb, l, arith::DivFOp::create(nb, l, a[0], n).getResult());
+                  Value q;
+                  if (!integerMean)
+                    q = arith::DivFOp::create(nb, l, a[0], n);
+                  else if (unsignedMean)
+                    q = arith::DivUIOp::create(nb, l, a[0], n);
+                  else
+                    q = arith::DivSIOp::create(nb, l, a[0], n);
+                  if (q.getType() != e)
+                    q = arith::TruncIOp::create(nb, l, e, q);
+                  linalg::YieldOp::create(nb, l, q);
                 })
                 .getResult(0);
     }

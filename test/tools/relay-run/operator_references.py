@@ -1486,3 +1486,18 @@ def sparse_conv2d_ref(data, wdata, windices, windptr, layout, kernel=1):
                         out[..., nb * bs_r + j] += blocks[e, j, cc] * cols[..., col]
     out = out.astype(data.dtype)
     return out if layout == "NHWC" else out.transpose(0, 3, 1, 2)
+
+
+def int_mean_ref(a, axis=None, keepdims=False):
+    """An integer mean as relay-mlir computes it: the sum wrapped to 64 bits
+    (signed, or unsigned for uint64), divided toward zero, in a's dtype."""
+    s = np.sum(a.astype(object), axis=axis, keepdims=keepdims)
+    n = a.size // max(np.asarray(s).size, 1)
+    bits, signed = 64, a.dtype.kind == "i"
+    def one(v):
+        v = int(v) % (1 << bits)
+        if signed and v >= 1 << (bits - 1):
+            v -= 1 << bits
+        q = abs(v) // n
+        return q if v >= 0 else -q
+    return np.vectorize(one, otypes=[object])(s).astype(a.dtype)
