@@ -172,36 +172,44 @@ static FailureOr<Dim> transposedOutput(RelationArgs &args, Dim in, Dim k,
 }
 
 /// Checks nn.deformable_conv2d's offset (operand 1): (N, deformable_groups
-/// * KH * KW * 2, OH, OW) for the data's N and channels and the output's
-/// (OH, OW).
+/// * KH * KW * 2, OH, OW), in the data's layout (TVM's), for the data's N
+/// and channels and the output's (OH, OW).
 static RelationStatus checkDeformableOffset(RelationArgs &args,
-                                            const TensorInfo &data, Dim kh,
-                                            Dim kw, Dim oh, Dim ow) {
+                                            const TensorInfo &data,
+                                            const Layout2D &dl, Dim kh, Dim kw,
+                                            Dim oh, Dim ow) {
   TensorInfo offset;
   READ_TENSOR_OR_RETURN(args, 1, offset);
   int64_t groups = args.getInt("deformable_groups", 1);
-  if (groups < 1 ||
-      (data.dims[1].isStatic() && data.dims[1].size % groups != 0))
+  Dim channels = data.dims[dl.c];
+  if (groups < 1 || (channels.isStatic() && channels.size % groups != 0))
     return args.fail("deformable_groups = " + Twine(groups) +
-                     " must divide the data's " + toString(data.dims[1]) +
+                     " must divide the data's " + toString(channels) +
                      " channels");
   Dim fields = mulDims(mulDims(Dim::of(2 * groups), kh), kw);
-  if (offset.getRank() != 4 || offset.dtype != data.dtype ||
-      failed(unifyDims(offset.dims[0], data.dims[0])) ||
-      failed(unifyDims(offset.dims[1], fields)) ||
-      failed(unifyDims(offset.dims[2], oh)) ||
-      failed(unifyDims(offset.dims[3], ow)))
-    return args.fail("offset must be (" + toString(data.dims[0]) + ", " +
-                     toString(fields) + ", " + toString(oh) + ", " +
-                     toString(ow) +
+  SmallVector<Dim> expected(4);
+  expected[dl.n] = data.dims[dl.n];
+  expected[dl.c] = fields;
+  expected[dl.h] = oh;
+  expected[dl.w] = ow;
+  bool matches = offset.getRank() == 4 && offset.dtype == data.dtype;
+  for (unsigned i = 0; matches && i < 4; ++i)
+    matches = succeeded(unifyDims(offset.dims[i], expected[i]));
+  if (!matches) {
+    std::string dims;
+    for (unsigned i = 0; i < 4; ++i)
+      dims += (i ? ", " : "") + toString(expected[i]);
+    return args.fail("offset must be (" + Twine(dims) +
                      ") of the data's dtype (batch, deformable_groups * "
-                     "kernel height * width * 2, output height, width), got " +
+                     "kernel height * width * 2, output height, width, in "
+                     "the data's layout), got " +
                      typeStr(args.getInput(1)));
+  }
   return RelationStatus::Solved;
 }
 
 /// nn.conv2d and nn.conv2d_transpose (data, weight), and
-/// nn.deformable_conv2d (data, offset, weight; NCHW and OIHW only).
+/// nn.deformable_conv2d (data, offset, weight).
 static RelationStatus conv2dRelation(RelationArgs &args, bool transposed,
                                      bool deformable = false) {
   TensorInfo data, weight;
@@ -211,11 +219,6 @@ static RelationStatus conv2dRelation(RelationArgs &args, bool transposed,
     return args.fail("expected a 4-d data tensor, got " +
                      typeStr(args.getInput(0)));
   unsigned weightIndex = deformable ? 2 : 1;
-  if (deformable && (args.getString("data_layout", "NCHW") != "NCHW" ||
-                     args.getString("kernel_layout", "OIHW") != "OIHW" ||
-                     !args.getString("out_layout", "").empty()))
-    return args.fail("only the NCHW data and OIHW kernel layouts are "
-                     "supported");
   FailureOr<Layout2D> dl = parseDataLayout(args, "data_layout", "NCHW");
   FailureOr<KernelLayout> kl =
       parseKernelLayout(args, transposed ? "IOHW" : "OIHW");
@@ -333,7 +336,8 @@ static RelationStatus conv2dRelation(RelationArgs &args, bool transposed,
   if (failed(ol))
     return RelationStatus::Failed;
   if (deformable)
-    if (RelationStatus s = checkDeformableOffset(args, data, kh, kw, oh, ow);
+    if (RelationStatus s =
+            checkDeformableOffset(args, data, *dl, kh, kw, oh, ow);
         s != RelationStatus::Solved)
       return s;
   SmallVector<Dim> out(4);

@@ -565,7 +565,9 @@ def Relay_DeformableConv2DOp
   let summary = "2-d convolution whose taps read the data at learned offsets";
   let description = [{
     TVM's `nn.deformable_conv2d(data, offset, weight)` (DCN, arXiv
-    1703.06211), NCHW data and OIHW weights: tap (kh, kw) of output pixel
+    1703.06211). In NCHW and OIHW (other layouts, NHWC and HWIO say, are
+    transposed: `offset` is in the data's layout, the result in
+    `out_layout`, else the data's): tap (kh, kw) of output pixel
     (y, x) reads the data at row `y * stride - pad_top + kh * dilation +
     dy` and column `x * stride - pad_left + kw * dilation + dx`, where
     (dy, dx) are channels `2 * (g * KH * KW + kh * KW + kw)` and `+ 1` of

@@ -694,11 +694,20 @@ std::array<int64_t, 2> pairAttr(Operation *op, StringRef name, int64_t dflt) {
   return {v[0], v.size() == 1 ? v[0] : v[1]};
 }
 
-Value deformableConv2d(Emitter &b, Operation *op) {
-  Value data = op->getOperand(0), offset = op->getOperand(1),
-        weight = op->getOperand(2);
-  ArrayRef<int64_t> in = shapeOf(data), wt = shapeOf(weight),
-                    out = shapeOf(op->getResult(0));
+/// The axes of `layout` (a permutation of `canonical`'s letters) in
+/// `canonical`'s order: a transpose's axes from `layout` to `canonical`.
+SmallVector<int64_t> axesTo(StringRef layout, StringRef canonical) {
+  SmallVector<int64_t> axes;
+  for (char letter : canonical)
+    axes.push_back(int64_t(layout.find(letter)));
+  return axes;
+}
+
+/// nn.deformable_conv2d on NCHW data and offset and OIHW weights, the
+/// result (`out`: N, O, OH, OW) NCHW.
+Value deformableConv2dNCHW(Emitter &b, Operation *op, Value data, Value offset,
+                           Value weight, ArrayRef<int64_t> out) {
+  ArrayRef<int64_t> in = shapeOf(data), wt = shapeOf(weight);
   int64_t n = in[0], c = in[1], h = in[2], w = in[3];
   int64_t o = wt[0], kh = wt[2], kw = wt[3], oh = out[2], ow = out[3];
   int64_t k = kh * kw, p = oh * ow;
@@ -771,6 +780,35 @@ Value deformableConv2d(Emitter &b, Operation *op) {
   Value product = b.op<BatchMatmulOp>({weights, columns},
                                       {b.boolean("transpose_b", false)});
   return b.reshape(product, {n, o, oh, ow});
+}
+
+/// Other layouts (TVM's: the offset in the data's layout, the result in
+/// out_layout or the data's) transposed to NCHW and OIHW and back.
+Value deformableConv2d(Emitter &b, Operation *op) {
+  auto layout = [&](StringRef name, StringRef dflt) {
+    auto value =
+        dyn_cast_or_null<StringAttr>(getOperatorAttributes(op).get(name));
+    return value && !value.getValue().empty() ? value.getValue() : dflt;
+  };
+  StringRef dataLayout = layout("data_layout", "NCHW");
+  StringRef kernelLayout = layout("kernel_layout", "OIHW");
+  StringRef outLayout = layout("out_layout", "");
+  if (outLayout.empty())
+    outLayout = dataLayout;
+  auto transposed = [&](Value v, StringRef from, StringRef to) {
+    return from == to
+               ? v
+               : b.op<TransposeOp>({v}, {b.ints("axes", axesTo(from, to))});
+  };
+  ArrayRef<int64_t> result = shapeOf(op->getResult(0));
+  SmallVector<int64_t> out;
+  for (int64_t axis : axesTo(outLayout, "NCHW"))
+    out.push_back(result[axis]);
+  Value nchw = deformableConv2dNCHW(
+      b, op, transposed(op->getOperand(0), dataLayout, "NCHW"),
+      transposed(op->getOperand(1), dataLayout, "NCHW"),
+      transposed(op->getOperand(2), kernelLayout, "OIHW"), out);
+  return transposed(nchw, "NCHW", outLayout);
 }
 
 } // namespace

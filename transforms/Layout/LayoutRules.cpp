@@ -77,10 +77,13 @@ std::string defaultKernelLayout(StringRef data, StringRef kernel,
   return kernel.str();
 }
 
-/// nn.conv2d: the data and kernel layouts it is asked for (none asked: it
-/// keeps its own and reads its operands in them).
-std::optional<LayoutDecision> conv2dRule(Operation *op, const LayoutQuery &,
-                                         ArrayRef<std::string> desired) {
+/// nn.conv2d and nn.deformable_conv2d: the data and kernel layouts they are
+/// asked for (none asked: they keep their own and read their operands in
+/// them). A deformable convolution's offset (operand 1) is in the data's
+/// layout and follows it (TVM's convert_deformable_conv2d).
+std::optional<LayoutDecision> convolutionRule(Operation *op,
+                                              ArrayRef<std::string> desired,
+                                              bool deformable) {
   if (desired.empty())
     return std::nullopt;
   StringRef dl = strAttr(op, "data_layout"), kl = strAttr(op, "kernel_layout"),
@@ -98,7 +101,9 @@ std::optional<LayoutDecision> conv2dRule(Operation *op, const LayoutQuery &,
     return std::nullopt;
   LayoutDecision decision;
   decision.required = {{op->getOperand(0), {dl.str(), d}},
-                       {op->getOperand(1), {kl.str(), k}}};
+                       {op->getOperand(deformable ? 2 : 1), {kl.str(), k}}};
+  if (deformable)
+    decision.required.push_back({op->getOperand(1), {dl.str(), d}});
   decision.attrs = {namedStr(op, "data_layout", d),
                     namedStr(op, "kernel_layout", k),
                     namedStr(op, "out_layout", "")};
@@ -303,7 +308,14 @@ void registerBuiltinLayoutRules() {
         info.columns[kInferColumn] = fn;
       });
     };
-    set("nn.conv2d", conv2dRule);
+    set("nn.conv2d", [](Operation *op, const LayoutQuery &,
+                        ArrayRef<std::string> desired) {
+      return convolutionRule(op, desired, /*deformable=*/false);
+    });
+    set("nn.deformable_conv2d", [](Operation *op, const LayoutQuery &,
+                                   ArrayRef<std::string> desired) {
+      return convolutionRule(op, desired, /*deformable=*/true);
+    });
     for (StringRef pool : {"nn.max_pool2d", "nn.avg_pool2d",
                            "nn.global_max_pool2d", "nn.global_avg_pool2d",
                            "nn.adaptive_max_pool2d", "nn.adaptive_avg_pool2d"})

@@ -1745,7 +1745,7 @@ relay.func @dyn_zeros_rank(%s: tensor<?xi64>) -> tensor<i1> {
 // Tests that nn.deformable_conv2d's offset must have one (row, column) pair
 // per deformable group and tap at each output pixel.
 relay.func @deformable_conv2d_offset(%d: tensor<1x4x5x5xf32>, %o: tensor<1x9x5x5xf32>, %w: tensor<2x4x3x3xf32>) -> tensor<i1> {
-  // expected-error @+1 {{nn.deformable_conv2d: offset must be (1, 18, 5, 5) of the data's dtype (batch, deformable_groups * kernel height * width * 2, output height, width), got 'tensor<1x9x5x5xf32>'}}
+  // expected-error @+1 {{nn.deformable_conv2d: offset must be (1, 18, 5, 5) of the data's dtype (batch, deformable_groups * kernel height * width * 2, output height, width, in the data's layout), got 'tensor<1x9x5x5xf32>'}}
   %r = relay.nn.deformable_conv2d %d, %o, %w {padding = array<i64: 1, 1>} : (tensor<1x4x5x5xf32>, tensor<1x9x5x5xf32>, tensor<2x4x3x3xf32>) -> !relay.incomplete
   %c = relay.constant dense<true> : tensor<i1>
   relay.return %c : tensor<i1>
@@ -1763,9 +1763,10 @@ relay.func @deformable_conv2d_groups(%d: tensor<1x4x5x5xf32>, %o: tensor<1x54x3x
 
 // -----
 
-// Tests that nn.deformable_conv2d takes only NCHW data and OIHW weights.
+// Tests that nn.deformable_conv2d's offset is in the data's layout (TVM's):
+// NHWC data takes an (N, OH, OW, fields) offset.
 relay.func @deformable_conv2d_layout(%d: tensor<1x5x5x4xf32>, %o: tensor<1x18x3x3xf32>, %w: tensor<3x3x4x2xf32>) -> tensor<i1> {
-  // expected-error @+1 {{nn.deformable_conv2d: only the NCHW data and OIHW kernel layouts are supported}}
+  // expected-error @+1 {{nn.deformable_conv2d: offset must be (1, 3, 3, 18) of the data's dtype (batch, deformable_groups * kernel height * width * 2, output height, width, in the data's layout), got 'tensor<1x18x3x3xf32>'}}
   %r = relay.nn.deformable_conv2d %d, %o, %w {data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x5x5x4xf32>, tensor<1x18x3x3xf32>, tensor<3x3x4x2xf32>) -> !relay.incomplete
   %c = relay.constant dense<true> : tensor<i1>
   relay.return %c : tensor<i1>

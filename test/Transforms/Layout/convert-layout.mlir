@@ -1,5 +1,6 @@
 // RUN: relay-mlir-opt %s --split-input-file --relay-convert-layout="desired-layouts=nn.conv2d:NHWC" | FileCheck %s
 // RUN: relay-mlir-opt %s --split-input-file --relay-convert-layout="desired-layouts=nn.conv2d:NHWC" --relay-alter-op-layout | FileCheck %s --check-prefix=BACK
+// RUN: relay-mlir-opt %s --split-input-file --relay-convert-layout="desired-layouts=nn.deformable_conv2d:NHWC" | FileCheck %s --check-prefix=DEFORM
 
 // Tests that two convolutions in NHWC take the ops between them along (a
 // bias_add along the renamed axis, relu, pooling in NHWC, a residual add,
@@ -93,4 +94,21 @@ relay.func @table_between(%x: tensor<1x2x4x4xi32>, %w: tensor<2x2x1x1xi32>, %wf:
   %t = relay.take %table, %c {mode = "fast"} : (tensor<256xf32>, tensor<1x2x4x4xi32>) -> tensor<1x2x4x4xf32>
   %c2 = relay.nn.conv2d %t, %wf : (tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x4x4xf32>
   relay.return %c2 : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// Tests that nn.deformable_conv2d converts to NHWC with its offset (TVM's
+// convert_deformable_conv2d): the data and the offset to NHWC, the weight
+// to HWIO, and the result back to NCHW for the return.
+// DEFORM-LABEL: relay.func @deformable(
+// DEFORM-DAG: %[[XT:.*]] = relay.layout_transform %x {dst_layout = "NHWC", src_layout = "NCHW"}
+// DEFORM-DAG: %[[OT:.*]] = relay.layout_transform %o {dst_layout = "NHWC", src_layout = "NCHW"}
+// DEFORM-DAG: %[[WT:.*]] = relay.layout_transform %w {dst_layout = "HWIO", src_layout = "OIHW"}
+// DEFORM: %[[C:.*]] = relay.nn.deformable_conv2d %[[XT]], %[[OT]], %[[WT]] {data_layout = "NHWC", kernel_layout = "HWIO", {{.*}}} : (tensor<1x5x6x4xf32>, tensor<1x5x6x18xf32>, tensor<3x3x4x3xf32>) -> tensor<1x5x6x3xf32>
+// DEFORM: %[[R:.*]] = relay.layout_transform %[[C]] {dst_layout = "NCHW", src_layout = "NHWC"}
+// DEFORM: relay.return %[[R]]
+relay.func @deformable(%x: tensor<1x4x5x6xf32>, %o: tensor<1x18x5x6xf32>, %w: tensor<3x4x3x3xf32>) -> tensor<1x3x5x6xf32> {
+  %c = relay.nn.deformable_conv2d %x, %o, %w {padding = array<i64: 1, 1>} : (tensor<1x4x5x6xf32>, tensor<1x18x5x6xf32>, tensor<3x4x3x3xf32>) -> tensor<1x3x5x6xf32>
+  relay.return %c : tensor<1x3x5x6xf32>
 }

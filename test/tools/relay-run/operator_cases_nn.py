@@ -508,4 +508,18 @@ CASES = [
       np.array([0, 26, 13, 7, 9, 20], np.int32),
       np.array([0, 2, 4, 6], np.int32)],
      lambda a, b, c, d: sparse_conv2d_ref(a, b, c, d, "NCHW", 3), 1e-12),
+    # deformable_conv2d in TVM's other layouts: the offset in the data's.
+    ("nn.deformable_conv2d (NHWC, HWIO)",
+     'nn.deformable_conv2d(%a, %b, %c, padding=[1, 1], data_layout="NHWC", '
+     'kernel_layout="HWIO")',
+     [f32(1, 5, 6, 4), f32(1, 5, 6, 18, low=-2.5, high=2.5), f32(3, 3, 4, 3)],
+     lambda a, b, c: deformable_conv2d_ref(
+         a.transpose(0, 3, 1, 2), b.transpose(0, 3, 1, 2),
+         c.transpose(3, 2, 0, 1), pad=(1, 1)).transpose(0, 2, 3, 1), R),
+    ("nn.deformable_conv2d (NHWC data, OIHW weights, NCHW out, groups)",
+     'nn.deformable_conv2d(%a, %b, %c, strides=[2, 1], deformable_groups=2, '
+     'data_layout="NHWC", out_layout="NCHW")',
+     [f32(2, 7, 6, 4), f32(2, 3, 4, 36, low=-2.5, high=2.5), f32(5, 4, 3, 3)],
+     lambda a, b, c: deformable_conv2d_ref(
+         a.transpose(0, 3, 1, 2), b.transpose(0, 3, 1, 2), c, (2, 1), dg=2), R),
 ]
