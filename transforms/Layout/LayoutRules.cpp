@@ -81,9 +81,8 @@ std::string defaultKernelLayout(StringRef data, StringRef kernel,
 /// asked for (none asked: they keep their own and read their operands in
 /// them). A deformable convolution's offset (operand 1) is in the data's
 /// layout and follows it (TVM's convert_deformable_conv2d).
-std::optional<LayoutDecision> convolutionRule(Operation *op,
-                                              ArrayRef<std::string> desired,
-                                              bool deformable) {
+std::optional<LayoutDecision>
+convolutionRule(Operation *op, ArrayRef<std::string> desired, bool deformable) {
   if (desired.empty())
     return std::nullopt;
   StringRef dl = strAttr(op, "data_layout"), kl = strAttr(op, "kernel_layout"),
@@ -308,14 +307,14 @@ void registerBuiltinLayoutRules() {
         info.columns[kInferColumn] = fn;
       });
     };
-    set("nn.conv2d", [](Operation *op, const LayoutQuery &,
-                        ArrayRef<std::string> desired) {
-      return convolutionRule(op, desired, /*deformable=*/false);
-    });
-    set("nn.deformable_conv2d", [](Operation *op, const LayoutQuery &,
-                                   ArrayRef<std::string> desired) {
-      return convolutionRule(op, desired, /*deformable=*/true);
-    });
+    set("nn.conv2d",
+        [](Operation *op, const LayoutQuery &, ArrayRef<std::string> desired) {
+          return convolutionRule(op, desired, /*deformable=*/false);
+        });
+    set("nn.deformable_conv2d",
+        [](Operation *op, const LayoutQuery &, ArrayRef<std::string> desired) {
+          return convolutionRule(op, desired, /*deformable=*/true);
+        });
     for (StringRef pool : {"nn.max_pool2d", "nn.avg_pool2d",
                            "nn.global_max_pool2d", "nn.global_avg_pool2d",
                            "nn.adaptive_max_pool2d", "nn.adaptive_avg_pool2d"})
