@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "conversion/RelayToLinalg/LoweringHelpers.h"
 #include "dialects/relay/ResizeSampling.h"
 #include "transforms/Decompose/Decompose.h"
 #include "transforms/Decompose/Rewrites.h"
@@ -694,15 +695,6 @@ std::array<int64_t, 2> pairAttr(Operation *op, StringRef name, int64_t dflt) {
   return {v[0], v.size() == 1 ? v[0] : v[1]};
 }
 
-/// The axes of `layout` (a permutation of `canonical`'s letters) in
-/// `canonical`'s order: a transpose's axes from `layout` to `canonical`.
-SmallVector<int64_t> axesTo(StringRef layout, StringRef canonical) {
-  SmallVector<int64_t> axes;
-  for (char letter : canonical)
-    axes.push_back(int64_t(layout.find(letter)));
-  return axes;
-}
-
 /// nn.deformable_conv2d on NCHW data and offset and OIHW weights, the
 /// result (`out`: N, O, OH, OW) NCHW.
 Value deformableConv2dNCHW(Emitter &b, Operation *op, Value data, Value offset,
@@ -796,13 +788,14 @@ Value deformableConv2d(Emitter &b, Operation *op) {
   if (outLayout.empty())
     outLayout = dataLayout;
   auto transposed = [&](Value v, StringRef from, StringRef to) {
-    return from == to
-               ? v
-               : b.op<TransposeOp>({v}, {b.ints("axes", axesTo(from, to))});
+    return from == to ? v
+                      : b.op<TransposeOp>(
+                            {v}, {b.ints("axes", *lowering::axesOf(from, to))});
   };
   ArrayRef<int64_t> result = shapeOf(op->getResult(0));
   SmallVector<int64_t> out;
-  for (int64_t axis : axesTo(outLayout, "NCHW"))
+  // (The relation took only permutations of NCHW and OIHW.)
+  for (int64_t axis : *lowering::axesOf(outLayout, "NCHW"))
     out.push_back(result[axis]);
   Value nchw = deformableConv2dNCHW(
       b, op, transposed(op->getOperand(0), dataLayout, "NCHW"),

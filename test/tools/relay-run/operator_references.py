@@ -1493,11 +1493,10 @@ def int_mean_ref(a, axis=None, keepdims=False):
     (signed, or unsigned for uint64), divided toward zero, in a's dtype."""
     s = np.sum(a.astype(object), axis=axis, keepdims=keepdims)
     n = a.size // max(np.asarray(s).size, 1)
-    bits, signed = 64, a.dtype.kind == "i"
+
     def one(v):
-        v = int(v) % (1 << bits)
-        if signed and v >= 1 << (bits - 1):
-            v -= 1 << bits
-        q = abs(v) // n
-        return q if v >= 0 else -q
+        v = int(v) % 2**64
+        if a.dtype.kind == "i" and v >= 2**63:
+            v -= 2**64
+        return abs(v) // n * (1 if v >= 0 else -1)
     return np.vectorize(one, otypes=[object])(s).astype(a.dtype)
