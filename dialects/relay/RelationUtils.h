@@ -176,6 +176,35 @@ struct DataLayout {
   std::optional<size_t> find(char primal, bool sub) const;
 };
 
+/// Whether `layout` splits off a sub-axis (TVM's packed layouts: the 16c
+/// of NCHW16c, the 4i4o of OIHW4i4o).
+bool isPackedLayout(StringRef layout);
+
+/// An operand an image operator reads in the layout attribute `attr`
+/// (default `dflt`), which its plain relation takes in `plain`; `what`
+/// names it in diagnostics.
+struct LayoutOperand {
+  unsigned input;
+  StringRef attr, dflt, plain, what;
+};
+
+/// Types an operator whose layout attributes pack an axis (TVM's
+/// NCHW16c, OIHW16i16o) as the relation `relation` types it on plain
+/// layouts: each of `operands` unpacked by layout_transform's relation to
+/// its plain layout, `relation` run with those layouts (and `outAttr`
+/// cleared), its result (in operand 0's plain layout) packed to the layout
+/// `outAttr` names, or to operand 0's when that is empty or not given.
+/// `what` names the operation in a note on the relation's errors.
+RelationStatus solveUnpacked(RelationArgs &args, StringRef relation,
+                             StringRef what, ArrayRef<LayoutOperand> operands,
+                             StringRef outAttr = "");
+
+/// nn.conv2d and nn.conv2d_transpose (and the NCHWc convolutions) on
+/// packed layouts: solveUnpacked with the data in NCHW and the weight in
+/// OIHW (IOHW `transposed`); an unknown weight is typed from `channels`
+/// and `kernel_size`, packed to kernel_layout.
+RelationStatus solveUnpackedConv2D(RelationArgs &args, bool transposed);
+
 /// Where strided_slice reads along each axis of an input of static
 /// `shape`: out[i] = in[first[d] + i * step[d]] on axis d. `begin`,
 /// `strides`, `axes` and `sizeMode` (slice_mode "size") are the op's

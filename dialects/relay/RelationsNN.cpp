@@ -212,6 +212,14 @@ static RelationStatus checkDeformableOffset(RelationArgs &args,
 /// nn.deformable_conv2d (data, offset, weight).
 static RelationStatus conv2dRelation(RelationArgs &args, bool transposed,
                                      bool deformable = false) {
+  if (!deformable && llvm::any_of(ArrayRef<StringRef>{"data_layout",
+                                                     "kernel_layout",
+                                                     "out_layout"},
+                                  [&](StringRef name) {
+                                    return isPackedLayout(
+                                        args.getString(name, ""));
+                                  }))
+    return solveUnpackedConv2D(args, transposed);
   TensorInfo data, weight;
   READ_TENSOR_OR_RETURN(args, 0, data);
   MLIRContext *ctx = args.getContext();
@@ -439,7 +447,21 @@ static RelationStatus batchMatmulRelation(RelationArgs &args) {
 // Pooling and resizing
 //===----------------------------------------------------------------------===//
 
+/// The data of a 2-d image operator (pooling, upsampling) in a packed
+/// `layout` (NCHW16c): the operator's relation `relation` types the data
+/// unpacked to NCHW, and the result is packed back.
+static std::optional<RelationStatus>
+solveIfPacked(RelationArgs &args, StringRef relation, StringRef what) {
+  if (!isPackedLayout(args.getString("layout", "NCHW")))
+    return std::nullopt;
+  return solveUnpacked(args, relation, what,
+                       {{0, "layout", "NCHW", "NCHW", "data"}});
+}
+
 static RelationStatus pool2dRelation(RelationArgs &args) {
+  if (std::optional<RelationStatus> s =
+          solveIfPacked(args, "Pool2D", "pooling"))
+    return *s;
   TensorInfo data;
   READ_TENSOR_OR_RETURN(args, 0, data);
   FailureOr<Layout2D> layout = readImageLayout(args, data);
@@ -674,6 +696,9 @@ static RelationStatus conv1dTransposeRelation(RelationArgs &args) {
 
 /// GlobalPool2D and AdaptivePool2D (global is output_size = 1x1).
 static RelationStatus adaptivePool2dRelation(RelationArgs &args, bool global) {
+  if (std::optional<RelationStatus> s = solveIfPacked(
+          args, global ? "GlobalPool2D" : "AdaptivePool2D", "pooling"))
+    return *s;
   TensorInfo data;
   READ_TENSOR_OR_RETURN(args, 0, data);
   FailureOr<Layout2D> layout = readImageLayout(args, data);
@@ -705,6 +730,9 @@ static Dim scaledDim(Dim d, double scale) {
 }
 
 static RelationStatus upsamplingRelation(RelationArgs &args) {
+  if (std::optional<RelationStatus> s =
+          solveIfPacked(args, "UpSampling", "upsampling"))
+    return *s;
   TensorInfo data;
   READ_TENSOR_OR_RETURN(args, 0, data);
   FailureOr<Layout2D> layout = readImageLayout(args, data);

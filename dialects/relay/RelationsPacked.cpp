@@ -33,48 +33,133 @@ static RelationStatus transformLayout(RelationArgs &args, Type type,
   return s;
 }
 
+bool mlir::relay::isPackedLayout(StringRef layout) {
+  return llvm::any_of(
+      layout, [](char c) { return llvm::isDigit(c) || llvm::isLower(c); });
+}
+
+/// solveUnpacked on `inputs` (the op's, or with a weight just typed).
+static RelationStatus solveUnpackedInputs(RelationArgs &args,
+                                          StringRef relation, StringRef what,
+                                          ArrayRef<LayoutOperand> operands,
+                                          StringRef outAttr,
+                                          SmallVector<Type> inputs) {
+  MLIRContext *ctx = args.getContext();
+  Builder b(ctx);
+  NamedAttrList attrs(args.getAttrs());
+  for (const LayoutOperand &operand : operands) {
+    StringRef layout = args.getString(operand.attr, operand.dflt);
+    Type plain;
+    if (RelationStatus s = transformLayout(
+            args, inputs[operand.input], layout, operand.plain, plain,
+            "unpacking the " + operand.what + " from " + operand.attr +
+                " \"" + layout + "\" to " + operand.plain);
+        s != RelationStatus::Solved)
+      return s;
+    inputs[operand.input] = plain;
+    attrs.set(operand.attr, b.getStringAttr(operand.plain));
+  }
+  const LayoutOperand &data = operands.front();
+  StringRef outName = outAttr, outLayout;
+  if (!outAttr.empty()) {
+    outLayout = args.getString(outAttr, "");
+    attrs.set(outAttr, b.getStringAttr(""));
+  }
+  if (outLayout.empty()) {
+    outName = data.attr;
+    outLayout = args.getString(data.attr, data.dflt);
+  }
+  std::string unpacked;
+  for (const LayoutOperand &operand : operands)
+    unpacked += (unpacked.empty() ? "" : " and ") + operand.what.str();
+  Type plainResult, result;
+  if (RelationStatus s = runNestedRelation(
+          args, relation, inputs, plainResult, attrs.getDictionary(ctx), {},
+          ("the " + what + " of the unpacked " + unpacked).str());
+      s != RelationStatus::Solved)
+    return s;
+  if (!plainResult)
+    return RelationStatus::Pending;
+  if (RelationStatus s = transformLayout(
+          args, plainResult, data.plain, outLayout, result,
+          "packing the result from " + data.plain + " to " + outName + " \"" +
+              outLayout + "\"");
+      s != RelationStatus::Solved)
+    return s;
+  return args.solve(result);
+}
+
+RelationStatus mlir::relay::solveUnpacked(RelationArgs &args,
+                                          StringRef relation, StringRef what,
+                                          ArrayRef<LayoutOperand> operands,
+                                          StringRef outAttr) {
+  return solveUnpackedInputs(args, relation, what, operands, outAttr,
+                             SmallVector<Type>(args.getInputs()));
+}
+
+RelationStatus mlir::relay::solveUnpackedConv2D(RelationArgs &args,
+                                                bool transposed) {
+  StringRef plainKernel = transposed ? "IOHW" : "OIHW";
+  LayoutOperand operands[] = {
+      {0, "data_layout", "NCHW", "NCHW", "data"},
+      {1, "kernel_layout", plainKernel, plainKernel, "weight"}};
+  TensorInfo data, weight;
+  READ_TENSOR_OR_RETURN(args, 0, data);
+  SmallVector<Type> inputs(args.getInputs());
+  TensorState ws = readInputTensor(args, 1, weight);
+  if (ws == TensorState::NotATensor)
+    return RelationStatus::Failed;
+  if (ws == TensorState::Unknown) {
+    // The weight from channels and kernel_size, as nn.conv2d's relation
+    // types it, in plain layout, then packed.
+    std::optional<int64_t> channels = args.getOptionalInt("channels");
+    std::optional<SmallVector<int64_t>> kernel =
+        args.getOptionalInts("kernel_size");
+    if (!channels || !kernel || kernel->size() != 2)
+      return RelationStatus::Pending;
+    StringRef dataLayout = args.getString("data_layout", "NCHW");
+    Type plainData;
+    if (RelationStatus s =
+            transformLayout(args, inputs[0], dataLayout, "NCHW", plainData,
+                            "unpacking the data from data_layout \"" +
+                                dataLayout + "\" to NCHW");
+        s != RelationStatus::Solved)
+      return s;
+    TensorInfo plain;
+    if (readTensor(plainData, plain) != TensorState::Tensor)
+      return RelationStatus::Pending;
+    int64_t groups = std::max<int64_t>(args.getInt("groups", 1), 1);
+    auto perGroup = [&](Dim d) {
+      return d.isStatic() && d.size % groups == 0 ? Dim::of(d.size / groups)
+                                                  : Dim::any();
+    };
+    Dim in = plain.dims[1], out = Dim::of(*channels);
+    SmallVector<Dim> dims = {transposed ? in : out,
+                             transposed ? perGroup(out) : perGroup(in),
+                             Dim::of((*kernel)[0]), Dim::of((*kernel)[1])};
+    StringRef kernelLayout = args.getString("kernel_layout", plainKernel);
+    Type packed;
+    if (RelationStatus s = transformLayout(
+            args, makeTensor(args.getContext(), dims, plain.dtype),
+            plainKernel, kernelLayout, packed,
+            "packing the weight from " + plainKernel + " to kernel_layout \"" +
+                kernelLayout + "\"");
+        s != RelationStatus::Solved)
+      return s;
+    if (failed(args.assignInput(1, packed)))
+      return RelationStatus::Failed;
+    inputs[1] = packed;
+  }
+  return solveUnpackedInputs(args,
+                             transposed ? "Conv2DTranspose" : "Conv2D",
+                             "convolution", operands, "out_layout", inputs);
+}
+
 /// The NCHWc convolutions: nn.conv2d's relation on the unpacked data
 /// (data_layout to NCHW) and kernel (kernel_layout to OIHW), its result
 /// packed to out_layout (data_layout when empty).
 static RelationStatus conv2dNCHWcRelation(RelationArgs &args) {
-  TensorInfo data, weight;
-  READ_TENSOR_OR_RETURN(args, 0, data);
-  READ_TENSOR_OR_RETURN(args, 1, weight);
-  StringRef dataLayout = args.getString("data_layout", "NCHW");
-  StringRef kernelLayout = args.getString("kernel_layout", "OIHW");
-  StringRef outLayout = args.getString("out_layout", "");
-  if (outLayout.empty())
-    outLayout = dataLayout;
-  Type plainData, plainWeight, plainResult, result;
-  if (RelationStatus s = transformLayout(
-          args, args.getInput(0), dataLayout, "NCHW", plainData,
-          "unpacking the data from data_layout \"" + dataLayout + "\" to NCHW");
-      s != RelationStatus::Solved)
-    return s;
-  if (RelationStatus s = transformLayout(
-          args, args.getInput(1), kernelLayout, "OIHW", plainWeight,
-          "unpacking the weight from kernel_layout \"" + kernelLayout +
-              "\" to OIHW");
-      s != RelationStatus::Solved)
-    return s;
-  MLIRContext *ctx = args.getContext();
-  Builder b(ctx);
-  NamedAttrList attrs(args.getAttrs());
-  attrs.set("data_layout", b.getStringAttr("NCHW"));
-  attrs.set("kernel_layout", b.getStringAttr("OIHW"));
-  attrs.set("out_layout", b.getStringAttr(""));
-  if (RelationStatus s =
-          runNestedRelation(args, "Conv2D", {plainData, plainWeight},
-                            plainResult, attrs.getDictionary(ctx), {},
-                            "the convolution of the unpacked data and weight");
-      s != RelationStatus::Solved)
-    return s;
-  if (RelationStatus s = transformLayout(
-          args, plainResult, "NCHW", outLayout, result,
-          "packing the result from NCHW to out_layout \"" + outLayout + "\"");
-      s != RelationStatus::Solved)
-    return s;
-  return args.solve(result);
+  return solveUnpackedConv2D(args, /*transposed=*/false);
 }
 
 /// nn.contrib_dense_pack and qnn.contrib_dense_pack: the relation

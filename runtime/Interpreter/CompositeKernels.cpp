@@ -47,7 +47,7 @@ decompose(Operation *op, ArrayRef<Type> operandTypes, Type resultType) {
   (void)applyPatternsGreedily(func, std::move(patterns));
   Operation *left = nullptr;
   func.walk([&](Operation *inner) {
-    if (hasKernel(inner))
+    if (hasKernel(inner) && !hasPackedLayouts(inner))
       return WalkResult::advance();
     left = inner;
     return WalkResult::interrupt();

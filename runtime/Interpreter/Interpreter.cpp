@@ -6,6 +6,7 @@
 #include "dialects/relay/RelayAttrs.h"
 #include "dialects/relay/TypeUtils.h"
 #include "runtime/Interpreter/CompositeKernels.h"
+#include "transforms/Decompose/Decompose.h"
 #include "runtime/Interpreter/Kernels.h"
 
 #include "mlir/IR/SymbolTable.h"
@@ -361,7 +362,8 @@ static FailureOr<ValuePtr> runKernel(Operation *op, const OperatorInfo &info,
            << op->getName() << "', " << tooLarge << ", needs " << needed
            << " bytes in the interpreter, more than this machine's memory ("
            << physicalMemoryBytes() << " bytes)";
-  if (!kernel)
+  // Packed layouts (NCHW16c) run unpacked: the kernels take plain ones.
+  if (!kernel || hasPackedLayouts(op))
     return composites.run(op, operands, ArrayRef<Type>(types).drop_back(),
                           reporter.result);
   KernelContext ctx{op, operands, getOperatorAttributes(op), reporter.result};

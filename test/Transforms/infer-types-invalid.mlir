@@ -45,6 +45,17 @@ relay.func @dense_weight(%x: tensor<2x8xf32>, %w: !relay.incomplete) -> !relay.i
 
 // -----
 
+// Tests that a weight typed from channels and kernel_size for packed
+// layouts must pack to kernel_layout: 8 input channels are not blocks of 16.
+relay.func @packed_conv_weight(%x: tensor<1x2x6x6x4xf32>, %w: !relay.incomplete) -> !relay.incomplete {
+  // expected-error @+2 {{nn.conv2d: axis I of size 8 is not divisible by 16}}
+  // expected-note @+1 {{packing the weight from OIHW to kernel_layout "OIHW16i16o"}}
+  %y = relay.nn.conv2d %x, %w {channels = 16 : i64, kernel_size = array<i64: 3, 3>, data_layout = "NCHW4c", kernel_layout = "OIHW16i16o"} : (tensor<1x2x6x6x4xf32>, !relay.incomplete) -> !relay.incomplete
+  relay.return %y : !relay.incomplete
+}
+
+// -----
+
 relay.data @List[a] {
   relay.ctor @Cons(!relay.tvar<a>, !relay.adt<@List, !relay.tvar<a>>)
   relay.ctor @Nil

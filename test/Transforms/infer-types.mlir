@@ -18,6 +18,18 @@ relay.func @conv(%x: tensor<1x3x8x8xf32>, %w: !relay.incomplete) -> !relay.incom
 
 // -----
 
+// Tests that a weight of a convolution on packed layouts is typed from
+// channels and kernel_size in kernel_layout (OIHW4i4o: [O/4, I/4, KH, KW,
+// 4, 4]), and the result is in the data's packed layout.
+// CHECK-LABEL: relay.func @packed_conv(
+// CHECK-SAME: %{{.*}}: tensor<1x2x6x6x4xf32>, %{{.*}}: tensor<4x2x3x3x4x4xf32>) -> tensor<1x4x6x6x4xf32>
+relay.func @packed_conv(%x: tensor<1x2x6x6x4xf32>, %w: !relay.incomplete) -> !relay.incomplete {
+  %y = relay.nn.conv2d %x, %w {channels = 16 : i64, kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1, 1, 1>, data_layout = "NCHW4c", kernel_layout = "OIHW4i4o"} : (tensor<1x2x6x6x4xf32>, !relay.incomplete) -> !relay.incomplete
+  relay.return %y : !relay.incomplete
+}
+
+// -----
+
 // Generalisation: an unannotated identity becomes polymorphic, and the call
 // gets its type argument inferred. Tuples and projections.
 // CHECK-LABEL: relay.func @id[t0](%{{.*}}: !relay.tvar<t0>) -> !relay.tvar<t0>

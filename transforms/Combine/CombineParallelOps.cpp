@@ -9,6 +9,7 @@
 
 #include "transforms/Passes.h"
 
+#include "dialects/relay/RelationUtils.h"
 #include "dialects/relay/RelayOps.h"
 #include "transforms/Decompose/Rewrites.h"
 
@@ -43,7 +44,10 @@ int64_t axisOf(StringRef layout, char letter) {
 
 Axes conv2dAxes(Operation *op) {
   auto conv = cast<Conv2DOp>(op);
-  if (conv.getGroups() != 1)
+  // Packed layouts (NCHW16c) are left alone: their channels are two axes.
+  if (conv.getGroups() != 1 || isPackedLayout(conv.getDataLayout()) ||
+      isPackedLayout(conv.getKernelLayout()) ||
+      isPackedLayout(conv.getOutLayout()))
     return {};
   StringRef out = conv.getOutLayout();
   return {axisOf(conv.getKernelLayout(), 'O'),

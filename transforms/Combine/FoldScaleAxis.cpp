@@ -10,6 +10,7 @@
 
 #include "transforms/Passes.h"
 
+#include "dialects/relay/RelationUtils.h"
 #include "dialects/relay/RelayOps.h"
 #include "runtime/Interpreter/Value.h"
 #include "transforms/Decompose/Rewrites.h"
@@ -102,6 +103,14 @@ int64_t axisOf(StringRef layout, char letter) {
   return i == StringRef::npos ? -1 : int64_t(i);
 }
 
+/// Whether a layout of `conv` packs an axis (NCHW16c): a scale along one
+/// axis is then not one per channel.
+bool hasPackedLayout(Conv2DOp conv) {
+  return isPackedLayout(conv.getDataLayout()) ||
+         isPackedLayout(conv.getKernelLayout()) ||
+         isPackedLayout(conv.getOutLayout());
+}
+
 int64_t outputChannelAxis(Conv2DOp conv) {
   StringRef out = conv.getOutLayout();
   return axisOf(out.empty() ? conv.getDataLayout() : out, 'C');
@@ -123,7 +132,7 @@ bool canScaleBackward(Value v, const AxisScale &s) {
     return elementOf(op->getOperand(1)) == elementOf(s.scale);
   };
   if (auto conv = dyn_cast<Conv2DOp>(op))
-    return outputChannelAxis(conv) == s.axis &&
+    return !hasPackedLayout(conv) && outputChannelAxis(conv) == s.axis &&
            axisOf(conv.getKernelLayout(), 'O') >= 0 && weightTakesScale();
   if (isa<DenseOp, MatmulOp>(op))
     return s.axis == rank - 1 && weightTakesScale();
@@ -293,6 +302,8 @@ struct FoldForwardConv : OpRewritePattern<Conv2DOp> {
 
   LogicalResult matchAndRewrite(Conv2DOp op,
                                 PatternRewriter &rewriter) const override {
+    if (hasPackedLayout(op))
+      return rewriter.notifyMatchFailure(op, "a packed layout");
     int64_t c = axisOf(op.getDataLayout(), 'C');
     std::optional<ForwardChain> chain = forwardChain(op.getData(), c);
     if (!chain)

@@ -83,11 +83,13 @@ void mlir::relay::populateDecompositionPatterns(
   addBitserialRewrites(add);
   // Rewrites that read only ranks and attributes: they apply to ops of
   // run-time sizes too.
-  addDynamicRewrites([&](StringRef name, Rewrite rewrite) {
+  auto addAnyShape = [&](StringRef name, Rewrite rewrite) {
     std::string op = ("relay." + name).str();
     if (!include || include(op))
       patterns.add<RuleRewrite>(op, rewrite, ctx, /*anyShape=*/true, keepWhole);
-  });
+  };
+  addDynamicRewrites(addAnyShape);
+  addPackedLayoutRewrites(addAnyShape);
 }
 
 bool mlir::relay::hasDecomposition(StringRef opName) {

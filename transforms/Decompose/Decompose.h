@@ -29,6 +29,12 @@ void populateDecompositionPatterns(
 /// into primitive ones (at static shapes).
 bool hasDecomposition(StringRef opName);
 
+/// Whether a layout attribute of `op` (nn.conv2d's, a 2-d pooling's, ...)
+/// packs an axis (TVM's NCHW16c, OIHW16i16o): the interpreter's kernels and
+/// the lowering take plain layouts, and --relay-decompose unpacks these
+/// (at any shapes).
+bool hasPackedLayouts(Operation *op);
+
 /// The operators whose decomposition is a sorting network (relay.topk,
 /// relay.argsort, relay.sort): thousands of operators on a long axis,
 /// which the interpreter's kernels sort directly. relay-run keeps them

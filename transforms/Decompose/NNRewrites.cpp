@@ -795,7 +795,9 @@ Value deformableConv2d(Emitter &b, Operation *op) {
   ArrayRef<int64_t> result = shapeOf(op->getResult(0));
   SmallVector<int64_t> out;
   // (The relation took only permutations of NCHW and OIHW.)
-  for (int64_t axis : *lowering::axesOf(outLayout, "NCHW"))
+  // (Named: a temporary optional would not outlive the loop's range.)
+  auto fromNCHW = lowering::axesOf(outLayout, "NCHW");
+  for (int64_t axis : *fromNCHW)
     out.push_back(result[axis]);
   Value nchw = deformableConv2dNCHW(
       b, op, transposed(op->getOperand(0), dataLayout, "NCHW"),

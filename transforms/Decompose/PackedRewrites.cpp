@@ -5,11 +5,18 @@
 // around nn.conv2d, nn.dense and qnn.dense: this project's code generation
 // packs operands itself, for the CPU it compiles for. The GEMM convolution's
 // interleaved weight is read back into HWIO for an nn.conv2d by reshapes and
-// transposes.
+// transposes. nn.conv2d, nn.conv2d_transpose, the 2-d poolings and
+// nn.upsampling on packed layouts (TVM's NCHW16c, OIHW16i16o: what its
+// AlterOpLayout writes for x86) likewise become the operator on plain
+// layouts between layout_transforms.
 //
 //===----------------------------------------------------------------------===//
 
 #include "transforms/Decompose/Rewrites.h"
+
+#include "transforms/Decompose/Decompose.h"
+
+#include "dialects/relay/RelationUtils.h"
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -48,6 +55,104 @@ Value conv2dNCHWc(Emitter &b, Operation *op) {
                     b.str("kernel_layout", "OIHW"), b.str("out_layout", "")}));
   return transformLayout(b, conv, "NCHW", outLayout);
 }
+
+/// An operand that an image operator reads in the layout attribute `attr`
+/// (default `dflt`) and its lowering in `plain`.
+struct LayoutOperand {
+  unsigned input;
+  const char *attr, *dflt, *plain;
+};
+
+/// The layouts of an operator that may pack an axis: its operands', and
+/// `outAttr` (cleared in the plain form; with `outPacks` the layout of the
+/// result, else operand 0's is).
+struct PackableOperator {
+  const char *name;
+  SmallVector<LayoutOperand, 2> operands;
+  const char *outAttr;
+  bool outPacks;
+};
+
+ArrayRef<PackableOperator> packableOperators() {
+  static const PackableOperator ops[] = {
+      {"relay.nn.conv2d",
+       {{0, "data_layout", "NCHW", "NCHW"}, {1, "kernel_layout", "OIHW", "OIHW"}},
+       "out_layout",
+       true},
+      {"relay.nn.conv2d_transpose",
+       {{0, "data_layout", "NCHW", "NCHW"}, {1, "kernel_layout", "IOHW", "IOHW"}},
+       "out_layout",
+       true},
+      // The poolings' results are in `layout`: TVM's relations read no
+      // out_layout.
+      {"relay.nn.max_pool2d", {{0, "layout", "NCHW", "NCHW"}}, "out_layout", false},
+      {"relay.nn.avg_pool2d", {{0, "layout", "NCHW", "NCHW"}}, "out_layout", false},
+      {"relay.nn.global_max_pool2d", {{0, "layout", "NCHW", "NCHW"}}, "out_layout", false},
+      {"relay.nn.global_avg_pool2d", {{0, "layout", "NCHW", "NCHW"}}, "out_layout", false},
+      {"relay.nn.adaptive_max_pool2d", {{0, "layout", "NCHW", "NCHW"}}, "out_layout", false},
+      {"relay.nn.adaptive_avg_pool2d", {{0, "layout", "NCHW", "NCHW"}}, "out_layout", false},
+      {"relay.nn.upsampling", {{0, "layout", "NCHW", "NCHW"}}, "", false}};
+  return ops;
+}
+
+/// The packable operator `op` is, when one of its layouts packs an axis.
+const PackableOperator *findPacked(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  const PackableOperator *found = nullptr;
+  for (const PackableOperator &packable : packableOperators())
+    if (name == packable.name)
+      found = &packable;
+  if (!found)
+    return nullptr;
+  auto layoutOf = [&](StringRef attr, StringRef dflt) {
+    auto value = op->getAttrOfType<StringAttr>(attr);
+    return value ? value.getValue() : dflt;
+  };
+  bool packed = found->outPacks && isPackedLayout(layoutOf(found->outAttr, ""));
+  for (const LayoutOperand &operand : found->operands)
+    packed |= isPackedLayout(layoutOf(operand.attr, operand.dflt));
+  return packed ? found : nullptr;
+}
+
+/// An operator with packed layouts (NCHW16c, OIHW16i16o, ...): its
+/// operands unpacked to their plain layouts, the operator on those, its
+/// result (in operand 0's plain layout) packed again. Null when no layout
+/// packs.
+Value unpackLayouts(Emitter &b, Operation *op) {
+  const PackableOperator *packable = findPacked(op);
+  if (!packable)
+    return Value();
+  auto layoutOf = [&](StringRef attr, StringRef dflt) {
+    auto value = op->getAttrOfType<StringAttr>(attr);
+    return value ? value.getValue() : dflt;
+  };
+  SmallVector<Value> args(op->getOperands());
+  SmallVector<NamedAttribute> plain;
+  StringRef outLayout;
+  if (*packable->outAttr) {
+    plain.push_back(b.str(packable->outAttr, ""));
+    if (packable->outPacks)
+      outLayout = layoutOf(packable->outAttr, "");
+  }
+  const LayoutOperand &data = packable->operands.front();
+  if (outLayout.empty())
+    outLayout = layoutOf(data.attr, data.dflt);
+  for (const LayoutOperand &operand : packable->operands) {
+    args[operand.input] =
+        transformLayout(b, args[operand.input],
+                        layoutOf(operand.attr, operand.dflt), operand.plain);
+    plain.push_back(b.str(operand.attr, operand.plain));
+  }
+  return transformLayout(b, b.like(op, args, plain), data.plain, outLayout);
+}
+
+} // namespace
+
+bool mlir::relay::hasPackedLayouts(Operation *op) {
+  return findPacked(op) != nullptr;
+}
+
+namespace {
 
 Value densePack(Emitter &b, Operation *op) {
   Value weight =
@@ -113,4 +218,9 @@ void mlir::relay::decompose::addPackedRewrites(AddRewrite add) {
   add("nn.contrib_depthwise_conv2d_NCHWc", conv2dNCHWc);
   add("nn.contrib_dense_pack", densePack);
   add("qnn.contrib_dense_pack", qnnDensePack);
+}
+
+void mlir::relay::decompose::addPackedLayoutRewrites(AddRewrite add) {
+  for (const PackableOperator &packable : packableOperators())
+    add(StringRef(packable.name).drop_front(strlen("relay.")), unpackLayouts);
 }

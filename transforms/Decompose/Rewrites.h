@@ -37,6 +37,16 @@ public:
       ok = false;
     return v;
   }
+  /// `op`'s operator on `args`, `overrides` set over its attributes.
+  Value like(Operation *op, ValueRange args,
+             ArrayRef<NamedAttribute> overrides = {}) {
+    if (!ok || llvm::any_of(args, [](Value v) { return !v; }))
+      return ok = false, Value();
+    Value v = RelayBuilder(rewriter, loc).like(op, args, overrides);
+    if (!v)
+      ok = false;
+    return v;
+  }
   Value add(Value a, Value b) { return op<AddOp>({a, b}); }
   Value mul(Value a, Value b) { return op<MultiplyOp>({a, b}); }
   /// `v` clipped to [lo, hi].
@@ -233,6 +243,8 @@ void addGradientRewrites(AddRewrite add);
 void addSparseRewrites(AddRewrite add);
 void addSignalRewrites(AddRewrite add);
 void addPackedRewrites(AddRewrite add);
+/// Registered to apply whatever the operands' sizes.
+void addPackedLayoutRewrites(AddRewrite add);
 void addWinogradRewrites(AddRewrite add);
 void addRandomRewrites(AddRewrite add);
 void addBitserialRewrites(AddRewrite add);

@@ -55,6 +55,7 @@
 #include "dialects/relay/OperatorRegistry.h"
 #include "dialects/relay/QuantizedArithmetic.h"
 #include "dialects/relay/RelayBuilder.h"
+#include "transforms/Decompose/Decompose.h"
 #include "mlir/IR/IRMapping.h"
 #include "transforms/Quantization/QuantizeConfig.h"
 #include "transforms/Simplify/FoldConstant.h"
@@ -438,6 +439,9 @@ FailureOr<QValue> Rewriter::product(Operation *op, unsigned depth) {
     if (!t.isInteger(8))
       return reject(op, "its operands are not 8-bit integers");
   bool isConv = isa<Conv2DOp>(op);
+  if (isConv && hasPackedLayouts(op))
+    return reject(op, "its layouts pack an axis (qnn.conv2d takes plain "
+                      "layouts)");
   // The weight's output channels: the kernel layout's O, dense's rows.
   int64_t outAxis = 0;
   if (isConv) {

@@ -2,6 +2,8 @@
 
 #include "transforms/Quantization/QuantizeConfig.h"
 
+#include "dialects/relay/RelationUtils.h"
+
 #include "llvm/ADT/StringExtras.h"
 
 #include <cmath>
@@ -176,7 +178,8 @@ std::optional<int64_t> quant::productWeightAxis(Operation *weightQuantization) {
     } else if (isa<Conv2DOp>(user)) {
       auto layout = user->getAttrOfType<StringAttr>("kernel_layout");
       size_t o = layout ? layout.getValue().find('O') : 0;
-      if (o != StringRef::npos)
+      // A packed kernel (OIHW16i16o) has its output channels on two axes.
+      if (o != StringRef::npos && !(layout && isPackedLayout(layout.getValue())))
         a = static_cast<int64_t>(o);
     }
     if (!a || (axis && *axis != *a))
@@ -201,7 +204,7 @@ std::optional<int64_t> quant::productOutputAxis(Operation *product) {
     layout = data ? data.getValue() : "NCHW";
   }
   size_t c = layout.find('C');
-  if (c == StringRef::npos)
+  if (c == StringRef::npos || isPackedLayout(layout))
     return std::nullopt;
   return static_cast<int64_t>(c);
 }

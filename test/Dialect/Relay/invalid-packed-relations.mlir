@@ -2,7 +2,7 @@
 // The errors of the packed-layout operators' relations
 // (nn.contrib_conv2d_NCHWc, nn.contrib_depthwise_conv2d_NCHWc,
 // nn.contrib_dense_pack, each with a note saying which step failed; the
-// GEMM convolution pair).
+// GEMM convolution pair; nn.conv2d and the poolings on packed layouts).
 
 // Tests that the data must have the rank of its packed layout.
 relay.func @data_rank(%x: tensor<1x16x6x6xf32>, %w: tensor<2x2x3x3x8x8xf32>) -> tensor<i1> {
@@ -147,6 +147,65 @@ relay.func @qnn_dense_zero_point(%x: tensor<2x8xi8>, %w: tensor<1x2x32x4xi8>, %z
   // expected-error @+2 {{qnn.contrib_dense_pack}}
   // expected-note @+1 {{the quantized product with the unpacked weight}}
   %r = relay.qnn.contrib_dense_pack %x, %w, %z, %z, %s, %s {weight_layout = "NC32n4c"} : (tensor<2x8xi8>, tensor<1x2x32x4xi8>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that nn.conv2d on a packed layout reports the unpacking step that
+// fails: a sub-axis that is not its factor.
+relay.func @conv2d_sub_axis(%x: tensor<1x2x6x6x4xf32>, %w: tensor<16x8x3x3xf32>) -> tensor<i1> {
+  // expected-error @+2 {{nn.conv2d: sub-axis 8c of src_layout "NCHW8c" has extent 4 in 'tensor<1x2x6x6x4xf32>'}}
+  // expected-note @+1 {{unpacking the data from data_layout "NCHW8c" to NCHW}}
+  %r = relay.nn.conv2d %x, %w {data_layout = "NCHW8c"} : (tensor<1x2x6x6x4xf32>, tensor<16x8x3x3xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that nn.conv2d on packed layouts checks the unpacked operands as
+// nn.conv2d does.
+relay.func @conv2d_channels(%x: tensor<1x2x6x6x4xf32>, %w: tensor<4x1x3x3x4x4xf32>) -> tensor<i1> {
+  // expected-error @+2 {{nn.conv2d: weight 'tensor<16x4x3x3xf32>' has 4 input channels, expected 8 (data channels / groups)}}
+  // expected-note @+1 {{the convolution of the unpacked data and weight}}
+  %r = relay.nn.conv2d %x, %w {data_layout = "NCHW4c", kernel_layout = "OIHW4i4o"} : (tensor<1x2x6x6x4xf32>, tensor<4x1x3x3x4x4xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that the output channels must divide into the packed result's
+// blocks (the data's layout when out_layout is empty).
+relay.func @conv2d_out_blocks(%x: tensor<1x1x6x6x16xf32>, %w: tensor<24x16x1x1xf32>) -> tensor<i1> {
+  // expected-error @+2 {{nn.conv2d: axis C of size 24 is not divisible by 16}}
+  // expected-note @+1 {{packing the result from NCHW to data_layout "NCHW16c"}}
+  %r = relay.nn.conv2d %x, %w {data_layout = "NCHW16c"} : (tensor<1x1x6x6x16xf32>, tensor<24x16x1x1xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that nn.max_pool2d on a packed layout needs a tensor of that
+// layout's rank.
+relay.func @pool_rank(%x: tensor<1x16x6x6xf32>) -> tensor<i1> {
+  // expected-error @+2 {{nn.max_pool2d: src_layout "NCHW16c" has 5 axes but the tensor has rank 4}}
+  // expected-note @+1 {{unpacking the data from layout "NCHW16c" to NCHW}}
+  %r = relay.nn.max_pool2d %x {pool_size = array<i64: 2, 2>, layout = "NCHW16c"} : (tensor<1x16x6x6xf32>) -> !relay.incomplete
+  %c = relay.constant dense<true> : tensor<i1>
+  relay.return %c : tensor<i1>
+}
+
+// -----
+
+// Tests that the pooling's own checks run on the unpacked data.
+relay.func @pool_window(%x: tensor<1x2x3x3x8xf32>) -> tensor<i1> {
+  // expected-error @+2 {{nn.avg_pool2d: the window (5) is larger than the height dimension 3 plus padding 0}}
+  // expected-note @+1 {{the pooling of the unpacked data}}
+  %r = relay.nn.avg_pool2d %x {pool_size = array<i64: 5, 5>, layout = "NCHW8c"} : (tensor<1x2x3x3x8xf32>) -> !relay.incomplete
   %c = relay.constant dense<true> : tensor<i1>
   relay.return %c : tensor<i1>
 }

@@ -522,4 +522,66 @@ CASES = [
      [f32(2, 7, 6, 4), f32(2, 3, 4, 36, low=-2.5, high=2.5), f32(5, 4, 3, 3)],
      lambda a, b, c: deformable_conv2d_ref(
          a.transpose(0, 3, 1, 2), b.transpose(0, 3, 1, 2), c, (2, 1), dg=2), R),
+    # Packed layouts (TVM's AlterOpLayout writes them for x86): nn.conv2d,
+    # nn.conv2d_transpose, the poolings and nn.upsampling on NCHW16c,
+    # OIHW16i16o and the like, computed on the unpacked operands.
+    ("nn.conv2d (NCHW16c data, OIHW16i16o weight)",
+     'nn.conv2d(%a, %b, padding=[1, 1, 1, 1], channels=32, kernel_size=[3, 3], '
+     'data_layout="NCHW16c", kernel_layout="OIHW16i16o")',
+     [pack_nchwc(f32(1, 16, 6, 5), 16), pack_oihwio(f32(32, 16, 3, 3), 16, 16)],
+     lambda x, w: pack_nchwc(conv2d_ref(unpack_nchwc(x), unpack_oihwio(w),
+                                        padding=(1, 1, 1, 1)), 16), R),
+    ("nn.conv2d (NCHW4c data, OIHW weight, NCHW out)",
+     'nn.conv2d(%a, %b, strides=[2, 2], channels=6, kernel_size=[3, 3], '
+     'data_layout="NCHW4c", out_layout="NCHW")',
+     [pack_nchwc(f32(2, 8, 7, 7), 4), f32(6, 8, 3, 3)],
+     lambda x, w: conv2d_ref(unpack_nchwc(x), w, strides=(2, 2)), R),
+    ("nn.conv2d (NHWC4c data, HWIO weight, groups, NCHW8c out)",
+     'nn.conv2d(%a, %b, padding=[1, 0, 0, 1], groups=2, channels=8, '
+     'kernel_size=[3, 3], data_layout="NHWC4c", kernel_layout="HWIO", '
+     'out_layout="NCHW8c")',
+     [f32(1, 5, 6, 2, 4), f32(3, 3, 4, 8)],
+     lambda x, w: pack_nchwc(conv2d_ref(
+         x.reshape(1, 5, 6, 8).transpose(0, 3, 1, 2), w.transpose(3, 2, 0, 1),
+         padding=(1, 0, 0, 1), groups=2), 8), R),
+    ("nn.conv2d_transpose (NCHW4c data, IOHW4i4o weight)",
+     'nn.conv2d_transpose(%a, %b, strides=[2, 2], padding=[1, 1], '
+     'output_padding=[1, 1], channels=8, kernel_size=[3, 3], '
+     'data_layout="NCHW4c", kernel_layout="IOHW4i4o")',
+     [pack_nchwc(f32(1, 4, 4, 5), 4),
+      f32(4, 8, 3, 3).reshape(1, 4, 2, 4, 3, 3).transpose(0, 2, 4, 5, 1, 3).copy()],
+     lambda x, w: pack_nchwc(conv2d_transpose_ref(
+         unpack_nchwc(x), w.transpose(0, 4, 1, 5, 2, 3).reshape(4, 8, 3, 3),
+         (2, 2), (1, 1, 1, 1), (1, 1)), 4), R),
+    ("nn.max_pool2d (NCHW16c)",
+     'nn.max_pool2d(%a, pool_size=[3, 3], strides=[2, 2], padding=[1, 1], '
+     'layout="NCHW16c")',
+     [pack_nchwc(f32(2, 32, 7, 6), 16)],
+     lambda a: pack_nchwc(pool_ref(unpack_nchwc(a), (3, 3), (2, 2), (1, 1, 1, 1),
+                                   "max"), 16), 0),
+    ("nn.avg_pool2d (NCHW8c, count pad, ceil)",
+     'nn.avg_pool2d(%a, pool_size=[2, 2], strides=[2, 2], padding=[1, 1], '
+     'layout="NCHW8c", count_include_pad=True, ceil_mode=True)',
+     [pack_nchwc(f32(1, 16, 5, 5), 8)],
+     lambda a: pack_nchwc(pool_ref(unpack_nchwc(a), (2, 2), (2, 2), (1, 1, 1, 1),
+                                   "avg", count_include_pad=True,
+                                   ceil_mode=True), 8), R),
+    ("nn.global_max_pool2d (NCHW4c)",
+     'nn.global_max_pool2d(%a, layout="NCHW4c")',
+     [pack_nchwc(f32(2, 8, 5, 3), 4)],
+     lambda a: a.max(axis=(2, 3), keepdims=True), 0),
+    ("nn.global_avg_pool2d (NHWC4c)",
+     'nn.global_avg_pool2d(%a, layout="NHWC4c")',
+     [f32(2, 5, 3, 2, 4)],
+     lambda a: a.mean(axis=(1, 2), keepdims=True), R),
+    ("nn.adaptive_avg_pool2d (NCHW4c)",
+     'nn.adaptive_avg_pool2d(%a, output_size=[3, 2], layout="NCHW4c")',
+     [pack_nchwc(f32(1, 8, 7, 5), 4)],
+     lambda a: pack_nchwc(adaptive_ref(unpack_nchwc(a), (3, 2), "avg"), 4), R),
+    ("nn.upsampling (NCHW4c, bilinear)",
+     'nn.upsampling(%a, scale_h=2f, scale_w=1.5f, method="bilinear", '
+     'layout="NCHW4c")',
+     [pack_nchwc(f32(1, 8, 3, 4), 4)],
+     lambda a: pack_nchwc(upsample_ref(unpack_nchwc(a), 2, 1.5, "bilinear"), 4),
+     E),
 ]
