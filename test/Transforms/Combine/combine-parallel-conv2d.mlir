@@ -38,3 +38,18 @@ relay.func @mixed(%x: tensor<1x8x4x4xf32>, %a: tensor<4x8x1x1xf32>, %b: tensor<4
   %t = relay.tuple(%ya, %yb, %yc : tensor<1x4x2x2xf32>, tensor<1x4x4x4xf32>, tensor<1x8x4x4xf32>)
   relay.return %t : tuple<tensor<1x4x2x2xf32>, tensor<1x4x4x4xf32>, tensor<1x8x4x4xf32>>
 }
+
+// -----
+
+// Tests that convolutions on packed layouts (NCHW4c data, OIHW4o weights:
+// the channels are two axes) are left as they are.
+// CHECK-LABEL: relay.func @packed(
+// CHECK-COUNT-3: relay.nn.conv2d
+// CHECK-NOT: relay.concatenate
+relay.func @packed(%x: tensor<1x2x4x4x4xf32>, %a: tensor<1x8x1x1x4xf32>, %b: tensor<2x8x1x1x4xf32>, %c: tensor<1x8x1x1x4xf32>) -> tuple<tensor<1x1x4x4x4xf32>, tensor<1x2x4x4x4xf32>, tensor<1x1x4x4x4xf32>> {
+  %ya = relay.nn.conv2d %x, %a {channels = 4 : i64, data_layout = "NCHW4c", kernel_layout = "OIHW4o"} : (tensor<1x2x4x4x4xf32>, tensor<1x8x1x1x4xf32>) -> tensor<1x1x4x4x4xf32>
+  %yb = relay.nn.conv2d %x, %b {channels = 8 : i64, data_layout = "NCHW4c", kernel_layout = "OIHW4o"} : (tensor<1x2x4x4x4xf32>, tensor<2x8x1x1x4xf32>) -> tensor<1x2x4x4x4xf32>
+  %yc = relay.nn.conv2d %x, %c {channels = 4 : i64, data_layout = "NCHW4c", kernel_layout = "OIHW4o"} : (tensor<1x2x4x4x4xf32>, tensor<1x8x1x1x4xf32>) -> tensor<1x1x4x4x4xf32>
+  %t = relay.tuple(%ya, %yb, %yc : tensor<1x1x4x4x4xf32>, tensor<1x2x4x4x4xf32>, tensor<1x1x4x4x4xf32>)
+  relay.return %t : tuple<tensor<1x1x4x4x4xf32>, tensor<1x2x4x4x4xf32>, tensor<1x1x4x4x4xf32>>
+}

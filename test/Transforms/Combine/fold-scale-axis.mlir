@@ -111,3 +111,21 @@ relay.func @dense(%x: tensor<4x3xf32>) -> tensor<4x2xf32> {
   %y = relay.multiply %d, %s : (tensor<4x2xf32>, tensor<2xf32>) -> tensor<4x2xf32>
   relay.return %y : tensor<4x2xf32>
 }
+
+// -----
+
+// Tests that a scale of a convolution on packed layouts is not folded into
+// its weight in either direction (its channels are two axes: a scale along
+// one of them is a scale of blocks of channels).
+// CHECK-LABEL: relay.func @packed(
+// CHECK: relay.multiply
+// CHECK: relay.nn.conv2d %{{.*}}, %[[W:.*]] {
+// CHECK: relay.multiply
+relay.func @packed(%x: tensor<1x2x4x4x2xf32>) -> tensor<1x2x4x4x2xf32> {
+  %w = relay.constant dense<1.0> : tensor<2x4x1x1x2xf32>
+  %s = relay.constant dense<[[[[2.0]]], [[[3.0]]]]> : tensor<2x1x1x1xf32>
+  %in = relay.multiply %x, %s : (tensor<1x2x4x4x2xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x4x4x2xf32>
+  %c = relay.nn.conv2d %in, %w {data_layout = "NCHW2c", kernel_layout = "OIHW2o"} : (tensor<1x2x4x4x2xf32>, tensor<2x4x1x1x2xf32>) -> tensor<1x2x4x4x2xf32>
+  %y = relay.multiply %c, %s : (tensor<1x2x4x4x2xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x4x4x2xf32>
+  relay.return %y : tensor<1x2x4x4x2xf32>
+}

@@ -127,3 +127,19 @@ relay.func @batch_matmul_per_channel(%x: tensor<1x4x8xi8>) -> tensor<1x4x2xi8> {
   %q = relay.qnn.quantize %m, %s, %z : (tensor<1x4x2xf32>, tensor<f32>, tensor<i32>) -> tensor<1x4x2xi8>
   relay.return %q : tensor<1x4x2xi8>
 }
+
+// -----
+
+// Tests that with hard-fail a convolution on packed layouts is an error
+// (qnn.conv2d takes plain layouts).
+relay.func @packed_conv(%x: tensor<1x1x4x4x4xi8>, %w: tensor<4x4x1x1xi8>) -> tensor<1x1x4x4x4xi8> {
+  %s = relay.constant dense<0.5> : tensor<f32>
+  %z = relay.constant dense<0> : tensor<i32>
+  %xf = relay.qnn.dequantize %x, %s, %z : (tensor<1x1x4x4x4xi8>, tensor<f32>, tensor<i32>) -> tensor<1x1x4x4x4xf32>
+  %wf = relay.qnn.dequantize %w, %s, %z : (tensor<4x4x1x1xi8>, tensor<f32>, tensor<i32>) -> tensor<4x4x1x1xf32>
+  // expected-error @+1 {{cannot rewrite 'relay.nn.conv2d' in integers: its layouts pack an axis (qnn.conv2d takes plain layouts)}}
+  %c = relay.nn.conv2d %xf, %wf {data_layout = "NCHW4c"} : (tensor<1x1x4x4x4xf32>, tensor<4x4x1x1xf32>) -> tensor<1x1x4x4x4xf32>
+  // expected-note @+1 {{in the subgraph of this qnn.quantize}}
+  %q = relay.qnn.quantize %c, %s, %z : (tensor<1x1x4x4x4xf32>, tensor<f32>, tensor<i32>) -> tensor<1x1x4x4x4xi8>
+  relay.return %q : tensor<1x1x4x4x4xi8>
+}

@@ -134,3 +134,24 @@ relay.func @no_growth(%x: tensor<3x2xf32>) -> tuple<tensor<3x2xf32>, tensor<2x3x
   %o = relay.tuple(%t, %m, %b, %st, %sn : tensor<3x2xf32>, tensor<2x3xf32>, tensor<4x3xf32>, tensor<3x2xf32>, tensor<2x3xf32>)
   relay.return %o : tuple<tensor<3x2xf32>, tensor<2x3xf32>, tensor<4x3xf32>, tensor<3x2xf32>, tensor<2x3xf32>>
 }
+
+// -----
+
+// Tests that operators on packed layouts fold through the interpreter's
+// run of their unpacked form (its kernels take plain layouts): a max pool
+// per packed channel (NCHW2c: channel 0 holds 1..4, channel 1 8..5), and a
+// convolution of NCHW2c data with an OIHW weight (21 = 1 + 10 * 2, 2100 =
+// 100 + 1000 * 2).
+// CHECK-LABEL: relay.func @packed(
+// CHECK-DAG: relay.constant dense<{{\[\[\[\[\[}}4.000000e+00, 8.000000e+00]]]]]> : tensor<1x1x1x1x2xf32>
+// CHECK-DAG: relay.constant dense<{{\[\[\[\[\[}}2.100000e+01, 2.100000e+03]]]]]> : tensor<1x1x1x1x2xf32>
+// CHECK-NOT: relay.nn
+relay.func @packed() -> tuple<tensor<1x1x1x1x2xf32>, tensor<1x1x1x1x2xf32>> {
+  %x = relay.constant dense<[[[[[1.0, 8.0], [2.0, 7.0]], [[3.0, 6.0], [4.0, 5.0]]]]]> : tensor<1x1x2x2x2xf32>
+  %p = relay.nn.max_pool2d %x {pool_size = array<i64: 2, 2>, layout = "NCHW2c"} : (tensor<1x1x2x2x2xf32>) -> tensor<1x1x1x1x2xf32>
+  %d = relay.constant dense<[[[[[1.0, 2.0]]]]]> : tensor<1x1x1x1x2xf32>
+  %w = relay.constant dense<[[[[1.0]], [[10.0]]], [[[100.0]], [[1000.0]]]]> : tensor<2x2x1x1xf32>
+  %c = relay.nn.conv2d %d, %w {data_layout = "NCHW2c"} : (tensor<1x1x1x1x2xf32>, tensor<2x2x1x1xf32>) -> tensor<1x1x1x1x2xf32>
+  %t = relay.tuple(%p, %c : tensor<1x1x1x1x2xf32>, tensor<1x1x1x1x2xf32>)
+  relay.return %t : tuple<tensor<1x1x1x1x2xf32>, tensor<1x1x1x1x2xf32>>
+}
