@@ -347,6 +347,9 @@ static RelationStatus dynSparseToDenseRelation(RelationArgs &args) {
 /// dyn.nn.upsampling(data, scale_h, scale_w) and dyn.nn.upsampling3d(data,
 /// scale_d, scale_h, scale_w): the data's type with the scaled axes `?`.
 static RelationStatus dynUpSamplingRelation(RelationArgs &args, bool is3d) {
+  if (!is3d && isPackedLayout(args.getString("layout", "NCHW")))
+    return solveUnpacked(args, "DynUpSampling", "upsampling",
+                         {{0, "layout", "NCHW", "NCHW", "data"}});
   TensorInfo data;
   READ_TENSOR_OR_RETURN(args, 0, data);
   FailureOr<StringRef> layout = checkUpsamplingAttrs(args, data, is3d);

@@ -212,13 +212,12 @@ static RelationStatus checkDeformableOffset(RelationArgs &args,
 /// nn.deformable_conv2d (data, offset, weight).
 static RelationStatus conv2dRelation(RelationArgs &args, bool transposed,
                                      bool deformable = false) {
-  if (!deformable && llvm::any_of(ArrayRef<StringRef>{"data_layout",
-                                                     "kernel_layout",
-                                                     "out_layout"},
-                                  [&](StringRef name) {
-                                    return isPackedLayout(
-                                        args.getString(name, ""));
-                                  }))
+  if (!deformable &&
+      llvm::any_of(
+          ArrayRef<StringRef>{"data_layout", "kernel_layout", "out_layout"},
+          [&](StringRef name) {
+            return isPackedLayout(args.getString(name, ""));
+          }))
     return solveUnpackedConv2D(args, transposed);
   TensorInfo data, weight;
   READ_TENSOR_OR_RETURN(args, 0, data);

@@ -52,8 +52,8 @@ static RelationStatus solveUnpackedInputs(RelationArgs &args,
     Type plain;
     if (RelationStatus s = transformLayout(
             args, inputs[operand.input], layout, operand.plain, plain,
-            "unpacking the " + operand.what + " from " + operand.attr +
-                " \"" + layout + "\" to " + operand.plain);
+            "unpacking the " + operand.what + " from " + operand.attr + " \"" +
+                layout + "\" to " + operand.plain);
         s != RelationStatus::Solved)
       return s;
     inputs[operand.input] = plain;
@@ -80,10 +80,10 @@ static RelationStatus solveUnpackedInputs(RelationArgs &args,
     return s;
   if (!plainResult)
     return RelationStatus::Pending;
-  if (RelationStatus s = transformLayout(
-          args, plainResult, data.plain, outLayout, result,
-          "packing the result from " + data.plain + " to " + outName + " \"" +
-              outLayout + "\"");
+  if (RelationStatus s =
+          transformLayout(args, plainResult, data.plain, outLayout, result,
+                          "packing the result from " + data.plain + " to " +
+                              outName + " \"" + outLayout + "\"");
       s != RelationStatus::Solved)
     return s;
   return args.solve(result);
@@ -140,8 +140,8 @@ RelationStatus mlir::relay::solveUnpackedConv2D(RelationArgs &args,
     StringRef kernelLayout = args.getString("kernel_layout", plainKernel);
     Type packed;
     if (RelationStatus s = transformLayout(
-            args, makeTensor(args.getContext(), dims, plain.dtype),
-            plainKernel, kernelLayout, packed,
+            args, makeTensor(args.getContext(), dims, plain.dtype), plainKernel,
+            kernelLayout, packed,
             "packing the weight from " + plainKernel + " to kernel_layout \"" +
                 kernelLayout + "\"");
         s != RelationStatus::Solved)
@@ -150,8 +150,7 @@ RelationStatus mlir::relay::solveUnpackedConv2D(RelationArgs &args,
       return RelationStatus::Failed;
     inputs[1] = packed;
   }
-  return solveUnpackedInputs(args,
-                             transposed ? "Conv2DTranspose" : "Conv2D",
+  return solveUnpackedInputs(args, transposed ? "Conv2DTranspose" : "Conv2D",
                              "convolution", operands, "out_layout", inputs);
 }
 

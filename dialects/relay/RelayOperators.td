@@ -543,6 +543,9 @@ def Relay_Conv2DOp : Relay_Conv2DBase<"nn.conv2d", "Conv2D", "OIHW"> {
     values: top, left, bottom, right), `dilation`, `groups`, `channels` and
     `kernel_size` (which let the weight's type be inferred), `data_layout`
     NCHW/NHWC, `kernel_layout` (a permutation of OIHW), `out_dtype`.
+    Packed layouts (TVM's AlterOpLayout output: NCHW16c data, OIHW16i16o
+    weights, a packed `out_layout`) are typed and computed on the operands
+    unpacked to NCHW and OIHW; --relay-decompose writes them so.
 
     ```mlir
     %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>, channels = 64}
@@ -555,6 +558,11 @@ def Relay_Conv2DOp : Relay_Conv2DBase<"nn.conv2d", "Conv2D", "OIHW"> {
 def Relay_Conv2DTransposeOp
     : Relay_Conv2DBase<"nn.conv2d_transpose", "Conv2DTranspose", "IOHW"> {
   let summary = "2-d transposed convolution";
+  let description = [{
+    TVM's `nn.conv2d_transpose`: NCHW or NHWC data, a permutation of IOHW
+    for the weights, or packings of them (NCHW4c, IOHW4i4o), typed and
+    computed on the operands unpacked to NCHW and IOHW.
+  }];
   let arguments = !con(convAttrs,
                        (ins OptionalAttr<DenseI64ArrayAttr>:$output_padding));
 }

@@ -6,8 +6,8 @@
 #include "dialects/relay/RelayAttrs.h"
 #include "dialects/relay/TypeUtils.h"
 #include "runtime/Interpreter/CompositeKernels.h"
-#include "transforms/Decompose/Decompose.h"
 #include "runtime/Interpreter/Kernels.h"
+#include "transforms/Decompose/Decompose.h"
 
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/ScopeExit.h"

@@ -63,6 +63,8 @@ void mlir::relay::decomposeWithoutRules(FuncOp f, bool tangent) {
     const OperatorInfo *info = lookupOperator(name);
     return info && !(tangent ? bool(info->tangent) : bool(info->gradient));
   });
+  // The rules take plain layouts: packed ones (NCHW16c) are unpacked.
+  populateUnpackLayoutPatterns(patterns);
   FrozenRewritePatternSet frozen(std::move(patterns));
   // f and the functions it reaches through symbol references.
   auto module = f->getParentOfType<ModuleOp>();

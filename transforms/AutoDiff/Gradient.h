@@ -38,7 +38,8 @@ LogicalResult checkDifferentiable(FuncOp f);
 /// that have no gradient rule (`tangent`: no tangent rule) of their own but
 /// a decomposition (--relay-decompose's: variance, instance and group norm,
 /// 1-d convolutions and pools, ...), so that they are differentiated
-/// through it, as TVM's users run SimplifyInference first.
+/// through it, as TVM's users run SimplifyInference first; and the
+/// operators on packed layouts (NCHW16c), which the rules take unpacked.
 void decomposeWithoutRules(FuncOp f, bool tangent);
 
 } // namespace mlir::relay

@@ -1,9 +1,9 @@
 //===- MovementGradientRules.cpp - Gradients of data movement ---*- C++ -*-===//
 //
 // The gradient rules of operators that copy or rearrange their data:
-// reverse, tile, repeat, stack, the *_like operators (whose second operand
-// gives only a shape or a dtype, so it gets none) and dropout, the identity
-// at inference with its mask a constant.
+// reverse, layout_transform, tile, repeat, stack, the *_like operators
+// (whose second operand gives only a shape or a dtype, so it gets none) and
+// dropout, the identity at inference with its mask a constant.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +32,15 @@ void mlir::relay::autodiff::registerMovementGradientRules() {
     Builder b(op->getContext());
     return rb.op<ReverseOp>({g}, {b.getNamedAttr("axis", op.getAxisAttr())});
   });
+  // A change of layout moves each element once (its relation takes only
+  // factors that divide their axes): the gradient moves back.
+  setUnaryRule<LayoutTransformOp>(
+      [](RelayBuilder &rb, LayoutTransformOp op, Value g) {
+        Builder b(op->getContext());
+        return rb.op<LayoutTransformOp>(
+            {g}, {b.getNamedAttr("src_layout", op.getDstLayoutAttr()),
+                  b.getNamedAttr("dst_layout", op.getSrcLayoutAttr())});
+      });
   // numpy.tile: with data and reps padded with leading 1s to one rank R,
   // out is [r0 * d0, ..., r(R-1) * d(R-1)]; the gradient sums the copies.
   setUnaryRule<TileOp>([](RelayBuilder &rb, TileOp op, Value g) {

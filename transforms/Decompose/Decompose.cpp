@@ -92,6 +92,14 @@ void mlir::relay::populateDecompositionPatterns(
   addPackedLayoutRewrites(addAnyShape);
 }
 
+void mlir::relay::populateUnpackLayoutPatterns(RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  addPackedLayoutRewrites([&](StringRef name, Rewrite rewrite) {
+    patterns.add<RuleRewrite>(("relay." + name).str(), rewrite, ctx,
+                              /*anyShape=*/true);
+  });
+}
+
 bool mlir::relay::hasDecomposition(StringRef opName) {
   static const llvm::StringSet<> names = [] {
     llvm::StringSet<> found;

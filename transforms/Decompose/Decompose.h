@@ -29,6 +29,11 @@ void populateDecompositionPatterns(
 /// into primitive ones (at static shapes).
 bool hasDecomposition(StringRef opName);
 
+/// Adds only the rewrites of operators on packed layouts (hasPackedLayouts)
+/// into the operators on plain layouts between layout_transforms, at any
+/// shapes: for passes whose rules take plain layouts (the gradient's).
+void populateUnpackLayoutPatterns(RewritePatternSet &patterns);
+
 /// Whether a layout attribute of `op` (nn.conv2d's, a 2-d pooling's, ...)
 /// packs an axis (TVM's NCHW16c, OIHW16i16o): the interpreter's kernels and
 /// the lowering take plain layouts, and --relay-decompose unpacks these

@@ -76,22 +76,43 @@ struct PackableOperator {
 ArrayRef<PackableOperator> packableOperators() {
   static const PackableOperator ops[] = {
       {"relay.nn.conv2d",
-       {{0, "data_layout", "NCHW", "NCHW"}, {1, "kernel_layout", "OIHW", "OIHW"}},
+       {{0, "data_layout", "NCHW", "NCHW"},
+        {1, "kernel_layout", "OIHW", "OIHW"}},
        "out_layout",
        true},
       {"relay.nn.conv2d_transpose",
-       {{0, "data_layout", "NCHW", "NCHW"}, {1, "kernel_layout", "IOHW", "IOHW"}},
+       {{0, "data_layout", "NCHW", "NCHW"},
+        {1, "kernel_layout", "IOHW", "IOHW"}},
        "out_layout",
        true},
       // The poolings' results are in `layout`: TVM's relations read no
       // out_layout.
-      {"relay.nn.max_pool2d", {{0, "layout", "NCHW", "NCHW"}}, "out_layout", false},
-      {"relay.nn.avg_pool2d", {{0, "layout", "NCHW", "NCHW"}}, "out_layout", false},
-      {"relay.nn.global_max_pool2d", {{0, "layout", "NCHW", "NCHW"}}, "out_layout", false},
-      {"relay.nn.global_avg_pool2d", {{0, "layout", "NCHW", "NCHW"}}, "out_layout", false},
-      {"relay.nn.adaptive_max_pool2d", {{0, "layout", "NCHW", "NCHW"}}, "out_layout", false},
-      {"relay.nn.adaptive_avg_pool2d", {{0, "layout", "NCHW", "NCHW"}}, "out_layout", false},
-      {"relay.nn.upsampling", {{0, "layout", "NCHW", "NCHW"}}, "", false}};
+      {"relay.nn.max_pool2d",
+       {{0, "layout", "NCHW", "NCHW"}},
+       "out_layout",
+       false},
+      {"relay.nn.avg_pool2d",
+       {{0, "layout", "NCHW", "NCHW"}},
+       "out_layout",
+       false},
+      {"relay.nn.global_max_pool2d",
+       {{0, "layout", "NCHW", "NCHW"}},
+       "out_layout",
+       false},
+      {"relay.nn.global_avg_pool2d",
+       {{0, "layout", "NCHW", "NCHW"}},
+       "out_layout",
+       false},
+      {"relay.nn.adaptive_max_pool2d",
+       {{0, "layout", "NCHW", "NCHW"}},
+       "out_layout",
+       false},
+      {"relay.nn.adaptive_avg_pool2d",
+       {{0, "layout", "NCHW", "NCHW"}},
+       "out_layout",
+       false},
+      {"relay.nn.upsampling", {{0, "layout", "NCHW", "NCHW"}}, "", false},
+      {"relay.dyn.nn.upsampling", {{0, "layout", "NCHW", "NCHW"}}, "", false}};
   return ops;
 }
 

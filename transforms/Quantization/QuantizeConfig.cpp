@@ -179,7 +179,8 @@ std::optional<int64_t> quant::productWeightAxis(Operation *weightQuantization) {
       auto layout = user->getAttrOfType<StringAttr>("kernel_layout");
       size_t o = layout ? layout.getValue().find('O') : 0;
       // A packed kernel (OIHW16i16o) has its output channels on two axes.
-      if (o != StringRef::npos && !(layout && isPackedLayout(layout.getValue())))
+      if (o != StringRef::npos &&
+          !(layout && isPackedLayout(layout.getValue())))
         a = static_cast<int64_t>(o);
     }
     if (!a || (axis && *axis != *a))

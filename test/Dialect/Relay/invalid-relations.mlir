@@ -552,10 +552,11 @@ relay.func @f59(%x: tensor<1x3x8x8xf32>) -> tensor<i1> {
 }
 // -----
 
-// Tests global pool layout.
+// Tests that a global pool's plain layout must be NCHW or NHWC (packed
+// ones are invalid-packed-relations.mlir's).
 relay.func @f60(%x: tensor<1x3x8x8xf32>) -> tensor<i1> {
-  // expected-error @+1 {{nn.global_max_pool2d: layout "NCWH4c" is not supported (expected "NCHW" or "NHWC")}}
-  %r = relay.nn.global_max_pool2d %x {layout = "NCWH4c"} : (tensor<1x3x8x8xf32>) -> !relay.incomplete
+  // expected-error @+1 {{nn.global_max_pool2d: layout "CHWN" is not supported (expected "NCHW" or "NHWC")}}
+  %r = relay.nn.global_max_pool2d %x {layout = "CHWN"} : (tensor<1x3x8x8xf32>) -> !relay.incomplete
   %ok = relay.constant dense<true> : tensor<i1>
   relay.return %ok : tensor<i1>
 }

@@ -584,4 +584,10 @@ CASES = [
      [pack_nchwc(f32(1, 8, 3, 4), 4)],
      lambda a: pack_nchwc(upsample_ref(unpack_nchwc(a), 2, 1.5, "bilinear"), 4),
      E),
+    ("dyn.nn.upsampling (NCHW4c)",
+     'dyn.nn.upsampling(%a, %b, %c, layout="NCHW4c")',
+     [pack_nchwc(f32(1, 8, 3, 4), 4), scalar(2, np.float32),
+      scalar(1.5, np.float32)],
+     lambda a, b, c: pack_nchwc(upsample_ref(unpack_nchwc(a), 2, 1.5,
+                                             "nearest_neighbor"), 4), 0),
 ]
