@@ -148,6 +148,7 @@ struct DecomposePass : relay::impl::DecomposeBase<DecomposePass> {
         patterns,
         [&](StringRef name) { return !llvm::is_contained(keepOps, name); },
         keepWhole);
+    populateComposeLayoutTransformsPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns)))) {
       getOperation().emitError()
           << "--relay-decompose: the rewrites did not converge (a "

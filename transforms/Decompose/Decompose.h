@@ -34,6 +34,12 @@ bool hasDecomposition(StringRef opName);
 /// shapes: for passes whose rules take plain layouts (the gradient's).
 void populateUnpackLayoutPatterns(RewritePatternSet &patterns);
 
+/// layout_transform(layout_transform(x, A -> B), B -> C) as
+/// layout_transform(x, A -> C), and as x when C is A: what unpacking
+/// consecutive operators on packed layouts leaves (--relay-decompose), and
+/// what converting layouts leaves (--relay-convert-layout).
+void populateComposeLayoutTransformsPatterns(RewritePatternSet &patterns);
+
 /// Whether a layout attribute of `op` (nn.conv2d's, a 2-d pooling's, ...)
 /// packs an axis (TVM's NCHW16c, OIHW16i16o): the interpreter's kernels and
 /// the lowering take plain layouts, and --relay-decompose unpacks these

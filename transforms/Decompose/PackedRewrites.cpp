@@ -167,7 +167,39 @@ Value unpackLayouts(Emitter &b, Operation *op) {
   return transformLayout(b, b.like(op, args, plain), data.plain, outLayout);
 }
 
+/// layout_transform(layout_transform(x, A -> B), B -> C) is
+/// layout_transform(x, A -> C), nothing when C is A.
+struct ComposeLayoutTransforms : OpRewritePattern<LayoutTransformOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LayoutTransformOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getSrcLayout() == op.getDstLayout() &&
+        op.getData().getType() == op.getResult().getType()) {
+      rewriter.replaceOp(op, op.getData());
+      return success();
+    }
+    auto inner = op.getData().getDefiningOp<LayoutTransformOp>();
+    if (!inner || inner.getDstLayout() != op.getSrcLayout())
+      return failure();
+    if (inner.getSrcLayout() == op.getDstLayout() &&
+        inner.getData().getType() == op.getResult().getType()) {
+      rewriter.replaceOp(op, inner.getData());
+      return success();
+    }
+    rewriter.modifyOpInPlace(op, [&] {
+      op.getDataMutable().assign(inner.getData());
+      op.setSrcLayout(inner.getSrcLayout());
+    });
+    return success();
+  }
+};
+
 } // namespace
+
+void mlir::relay::populateComposeLayoutTransformsPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<ComposeLayoutTransforms>(patterns.getContext());
+}
 
 bool mlir::relay::hasPackedLayouts(Operation *op) {
   return findPacked(op) != nullptr;

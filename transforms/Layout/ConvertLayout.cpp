@@ -16,6 +16,7 @@
 #include "dialects/relay/OperatorRegistry.h"
 #include "dialects/relay/RelayBuilder.h"
 #include "dialects/relay/RelayOps.h"
+#include "transforms/Decompose/Decompose.h"
 #include "transforms/Layout/LayoutRules.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -249,33 +250,6 @@ private:
   llvm::SetVector<Operation *> created;
 };
 
-/// layout_transform(layout_transform(x, A -> B), B -> C) is
-/// layout_transform(x, A -> C), nothing when C is A.
-struct ComposeLayoutTransforms : OpRewritePattern<LayoutTransformOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(LayoutTransformOp op,
-                                PatternRewriter &rewriter) const override {
-    if (op.getSrcLayout() == op.getDstLayout() &&
-        op.getData().getType() == op.getResult().getType()) {
-      rewriter.replaceOp(op, op.getData());
-      return success();
-    }
-    auto inner = op.getData().getDefiningOp<LayoutTransformOp>();
-    if (!inner || inner.getDstLayout() != op.getSrcLayout())
-      return failure();
-    if (inner.getSrcLayout() == op.getDstLayout() &&
-        inner.getData().getType() == op.getResult().getType()) {
-      rewriter.replaceOp(op, inner.getData());
-      return success();
-    }
-    rewriter.modifyOpInPlace(op, [&] {
-      op.getDataMutable().assign(inner.getData());
-      op.setSrcLayout(inner.getSrcLayout());
-    });
-    return success();
-  }
-};
-
 /// Runs the engine on every block of the module's functions.
 unsigned convertLayouts(ModuleOp module, DesiredFn desiredFor) {
   SmallVector<Block *> blocks;
@@ -286,7 +260,7 @@ unsigned convertLayouts(ModuleOp module, DesiredFn desiredFor) {
   for (Block *block : blocks)
     converted += BlockConverter(*block, desiredFor).run();
   RewritePatternSet patterns(module.getContext());
-  patterns.add<ComposeLayoutTransforms>(module.getContext());
+  populateComposeLayoutTransformsPatterns(patterns);
   (void)applyPatternsGreedily(module, std::move(patterns));
   return converted;
 }
