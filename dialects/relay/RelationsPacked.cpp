@@ -3,8 +3,10 @@
 // nn.contrib_conv2d_NCHWc, nn.contrib_depthwise_conv2d_NCHWc and
 // nn.contrib_dense_pack: the operands are unpacked by layout_transform's
 // relation, the plain operator's relation types the product, and the
-// result is packed again. The GEMM convolution pair: the weight's tiles
-// are checked to hold the convolution's matrix, which nn.conv2d types.
+// result is packed again; so are nn.conv2d, nn.conv2d_transpose, the 2-d
+// poolings and nn.upsampling when their layout attributes are packed
+// (solveUnpacked). The GEMM convolution pair: the weight's tiles are
+// checked to hold the convolution's matrix, which nn.conv2d types.
 //
 //===----------------------------------------------------------------------===//
 
