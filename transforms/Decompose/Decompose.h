@@ -35,8 +35,10 @@ bool hasDecomposition(StringRef opName);
 void populateUnpackLayoutPatterns(RewritePatternSet &patterns);
 
 /// layout_transform(layout_transform(x, A -> B), B -> C) as
-/// layout_transform(x, A -> C), and as x when C is A: what unpacking
-/// consecutive operators on packed layouts leaves (--relay-decompose), and
+/// layout_transform(x, A -> C), and as x when C is A; and elementwise
+/// operators of operands moved from A to B as the operator in A, moved to
+/// B after it (so that the next change can cancel it): what unpacking
+/// operators on packed layouts in a row leaves (--relay-decompose), and
 /// what converting layouts leaves (--relay-convert-layout).
 void populateComposeLayoutTransformsPatterns(RewritePatternSet &patterns);
 

@@ -194,11 +194,71 @@ struct ComposeLayoutTransforms : OpRewritePattern<LayoutTransformOp> {
   }
 };
 
+/// E(layout_transform(x, S -> D), ...) as layout_transform(E(x, ...), S ->
+/// D) for an elementwise or broadcast operator E whose tensor operands are
+/// all moved from S to D (its other operands 0-d): the change of layout
+/// moves past E, where the next one can cancel it. Operators on packed
+/// layouts in a row (a convolution, its relu, a pooling) then keep the
+/// operators between them in the plain layout, without a repacking.
+struct SinkLayoutTransforms : RewritePattern {
+  SinkLayoutTransforms(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    const OperatorInfo *info = lookupOperator(op->getName().getStringRef());
+    if (!info ||
+        (info->pattern != OpPatternKind::ElemWise &&
+         info->pattern != OpPatternKind::Broadcast) ||
+        op->getNumResults() != 1)
+      return failure();
+    auto result = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!result)
+      return failure();
+    LayoutTransformOp first;
+    SmallVector<Value> operands;
+    for (Value v : op->getOperands()) {
+      auto type = dyn_cast<RankedTensorType>(v.getType());
+      if (type && type.getRank() == 0) {
+        operands.push_back(v);
+        continue;
+      }
+      // Tensors of the result's rank only: an operand of another rank
+      // (bias_add's vector) is laid out along an axis, not moved.
+      auto moved = v.getDefiningOp<LayoutTransformOp>();
+      if (!type || type.getRank() != result.getRank() || !moved ||
+          (first && (moved.getSrcLayout() != first.getSrcLayout() ||
+                     moved.getDstLayout() != first.getDstLayout())))
+        return failure();
+      first = first ? first : moved;
+      operands.push_back(moved.getData());
+    }
+    if (!first)
+      return failure();
+    RelayBuilder rb(rewriter, op->getLoc());
+    Value plain = rb.like(op, operands);
+    Value back =
+        plain ? rb.op<LayoutTransformOp>(
+                    {plain}, {rewriter.getNamedAttr("src_layout",
+                                                    first.getSrcLayoutAttr()),
+                              rewriter.getNamedAttr("dst_layout",
+                                                    first.getDstLayoutAttr())})
+              : Value();
+    if (!back || back.getType() != result) {
+      // What was built is unused; the greedy driver erases it.
+      return rewriter.notifyMatchFailure(op, "does not type as before");
+    }
+    rewriter.replaceOp(op, back);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::relay::populateComposeLayoutTransformsPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<ComposeLayoutTransforms>(patterns.getContext());
+  patterns.add<ComposeLayoutTransforms, SinkLayoutTransforms>(
+      patterns.getContext());
 }
 
 bool mlir::relay::hasPackedLayouts(Operation *op) {
