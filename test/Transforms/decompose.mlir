@@ -398,3 +398,29 @@ relay.func @packed_layouts(%x: tensor<?x2x6x6x4xf32>, %w: tensor<2x2x3x3x4x4xf32
   %p = relay.nn.max_pool2d %c {pool_size = array<i64: 2, 2>, layout = "NCHW8c", out_layout = "NCHW8c"} : (tensor<?x1x6x6x8xf32>) -> tensor<?x1x5x5x8xf32>
   relay.return %p : tensor<?x1x5x5x8xf32>
 }
+
+// -----
+
+// Tests that a change of layout moves past elementwise operators whose
+// tensor operands all change the same way (0-d ones stay), so that the
+// relu and add between two operators on packed layouts run unpacked and
+// the packing cancels; an operand of another rank (bias_add's vector)
+// keeps it.
+// CHECK-LABEL: relay.func @sink_layout_transforms(
+// CHECK: %[[C:.*]] = relay.nn.conv2d
+// CHECK-NEXT: %[[R:.*]] = relay.nn.relu %[[C]] : (tensor<1x8x4x4xf32>)
+// CHECK-NEXT: %[[M:.*]] = relay.multiply %[[R]], %{{.*}} : (tensor<1x8x4x4xf32>, tensor<f32>)
+// CHECK-NEXT: %[[A:.*]] = relay.add %[[M]], %[[C]] : (tensor<1x8x4x4xf32>, tensor<1x8x4x4xf32>)
+// CHECK-NEXT: %[[P:.*]] = relay.nn.global_max_pool2d %[[A]] : (tensor<1x8x4x4xf32>)
+// CHECK-NEXT: %[[T:.*]] = relay.layout_transform %[[P]] {dst_layout = "NCHW4c", src_layout = "NCHW"}
+// CHECK-NEXT: relay.nn.bias_add %[[T]], %{{.*}} {axis = 4 : i64}
+relay.func @sink_layout_transforms(%x: tensor<1x2x4x4x4xf32>, %w: tensor<8x8x1x1xf32>, %b: tensor<4xf32>) -> tensor<1x2x1x1x4xf32> {
+  %c = relay.nn.conv2d %x, %w {data_layout = "NCHW4c"} : (tensor<1x2x4x4x4xf32>, tensor<8x8x1x1xf32>) -> tensor<1x2x4x4x4xf32>
+  %r = relay.nn.relu %c : (tensor<1x2x4x4x4xf32>) -> tensor<1x2x4x4x4xf32>
+  %two = relay.constant dense<2.0> : tensor<f32>
+  %m = relay.multiply %r, %two : (tensor<1x2x4x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4x4xf32>
+  %a = relay.add %m, %c : (tensor<1x2x4x4x4xf32>, tensor<1x2x4x4x4xf32>) -> tensor<1x2x4x4x4xf32>
+  %p = relay.nn.global_max_pool2d %a {layout = "NCHW4c"} : (tensor<1x2x4x4x4xf32>) -> tensor<1x2x1x1x4xf32>
+  %y = relay.nn.bias_add %p, %b {axis = 4 : i64} : (tensor<1x2x1x1x4xf32>, tensor<4xf32>) -> tensor<1x2x1x1x4xf32>
+  relay.return %y : tensor<1x2x1x1x4xf32>
+}
