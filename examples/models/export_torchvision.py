@@ -5,8 +5,8 @@ downloaded), with a fixed input and PyTorch's output for checking.
   /usr/bin/python3 export_torchvision.py [--batch N] OUTDIR [MODEL ...]
 
 MODEL: the papers' resnet18, mobilenet_v2 and vgg16 (the default), or one of
-the other classification networks below (checked by
-test/models/check_torchvision.py).
+the other networks below (checked by test/models/check_torchvision.py;
+EXTRA's with --extra).
 
 writes OUTDIR/<model>.onnx, OUTDIR/<model>.input.npy (1x3x224x224 float32;
 the video networks' a 1x3x16x112x112 clip),
@@ -50,11 +50,45 @@ OTHERS = {
     'r3d_18': torchvision.models.video.r3d_18,
     'r2plus1d_18': torchvision.models.video.r2plus1d_18,
 }
+
+
+class SegmentationLogits(torch.nn.Module):
+    """A torchvision segmentation network's per-pixel logits (its forward
+    returns a dict)."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, x):
+        return self.model(x)['out']
+
+
+# More networks, for a longer check than CI's (check_torchvision.py
+# --extra): a vision transformer and MaxViT (attention over windows and
+# grids), EfficientNet-V2, Inception-V3 at 299x299, two segmentation
+# networks (atrous convolutions, bilinear upsampling to the input's size)
+# and S3D on 16 frames of 224x224.
+EXTRA = {
+    'vit_b_16': torchvision.models.vit_b_16,
+    'maxvit_t': torchvision.models.maxvit_t,
+    'efficientnet_v2_s': torchvision.models.efficientnet_v2_s,
+    'inception_v3': lambda weights: torchvision.models.inception_v3(
+        weights=weights, aux_logits=False, init_weights=True),
+    'lraspp_mobilenet_v3_large': lambda weights: SegmentationLogits(
+        torchvision.models.segmentation.lraspp_mobilenet_v3_large(
+            weights=weights, weights_backbone=None)),
+    'deeplabv3_mobilenet_v3_large': lambda weights: SegmentationLogits(
+        torchvision.models.segmentation.deeplabv3_mobilenet_v3_large(
+            weights=weights, weights_backbone=None, aux_loss=False)),
+    's3d': torchvision.models.video.s3d,
+}
 # The input of each network: an image, or a clip of frames for the video
 # networks (channels, frames, height, width).
 CLIP = (3, 16, 112, 112)
 INPUT = {name: CLIP for name in ('r3d_18', 'r2plus1d_18')}
-MODELS = dict(PAPERS, **OTHERS)
+INPUT.update({'inception_v3': (3, 299, 299), 's3d': (3, 16, 224, 224)})
+MODELS = dict(PAPERS, **OTHERS, **EXTRA)
 
 
 def export(name, outdir, batch=1):
@@ -65,6 +99,11 @@ def export(name, outdir, batch=1):
         if isinstance(m, (torch.nn.BatchNorm2d, torch.nn.BatchNorm3d)):
             m.running_mean.uniform_(-0.1, 0.1)
             m.running_var.uniform_(0.5, 1.5)
+    # torchvision zeroes some classifier heads (ViT's): random ones, so
+    # that the output checks the whole network.
+    for m in model.modules():
+        if isinstance(m, torch.nn.Linear) and not m.weight.abs().sum():
+            torch.nn.init.normal_(m.weight, std=0.02)
     rng = np.random.default_rng(0)
     image = rng.standard_normal(
         (batch,) + INPUT.get(name, (3, 224, 224))).astype(np.float32)

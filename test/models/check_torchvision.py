@@ -9,7 +9,7 @@ each operand; the error of sums of hundreds of products stays well
 below that, and a wrong kernel is off by far more).
 
   /usr/bin/python3 check_torchvision.py --bin build/bin --models DIR \
-      [--precision bf16] [NAME ...]
+      [--precision bf16] [--extra] [NAME ...]
 """
 import argparse
 import os
@@ -29,11 +29,16 @@ def main():
     parser.add_argument('--models', required=True)
     parser.add_argument('--precision', default='fp32',
                         choices=['fp32', 'bf16'])
+    parser.add_argument('--extra', action='store_true',
+                        help="export_torchvision.EXTRA's networks instead "
+                        "(a longer check than CI's)")
     parser.add_argument('names', nargs='*')
     args = parser.parse_args()
     os.makedirs(args.models, exist_ok=True)
     failures = 0
-    for name in args.names or export_torchvision.OTHERS:
+    default = export_torchvision.EXTRA if args.extra else \
+        export_torchvision.OTHERS
+    for name in args.names or default:
         base = os.path.join(args.models, name)
         if not os.path.exists(base + '.onnx'):
             export_torchvision.export(name, args.models)

@@ -56,14 +56,8 @@ Value conv2dNCHWc(Emitter &b, Operation *op) {
   return transformLayout(b, conv, "NCHW", outLayout);
 }
 
-/// An operand that an image operator reads in the layout attribute `attr`
-/// (default `dflt`) and its lowering in `plain`.
-struct LayoutOperand {
-  unsigned input;
-  const char *attr, *dflt, *plain;
-};
-
-/// The layouts of an operator that may pack an axis: its operands', and
+/// The layouts of an operator that may pack an axis: its operands' (as its
+/// relation unpacks them, solveUnpacked), and
 /// `outAttr` (cleared in the plain form; with `outPacks` the layout of the
 /// result, else operand 0's is).
 struct PackableOperator {
@@ -76,43 +70,49 @@ struct PackableOperator {
 ArrayRef<PackableOperator> packableOperators() {
   static const PackableOperator ops[] = {
       {"relay.nn.conv2d",
-       {{0, "data_layout", "NCHW", "NCHW"},
-        {1, "kernel_layout", "OIHW", "OIHW"}},
+       {{0, "data_layout", "NCHW", "NCHW", "data"},
+        {1, "kernel_layout", "OIHW", "OIHW", "weight"}},
        "out_layout",
        true},
       {"relay.nn.conv2d_transpose",
-       {{0, "data_layout", "NCHW", "NCHW"},
-        {1, "kernel_layout", "IOHW", "IOHW"}},
+       {{0, "data_layout", "NCHW", "NCHW", "data"},
+        {1, "kernel_layout", "IOHW", "IOHW", "weight"}},
        "out_layout",
        true},
       // The poolings' results are in `layout`: TVM's relations read no
       // out_layout.
       {"relay.nn.max_pool2d",
-       {{0, "layout", "NCHW", "NCHW"}},
+       {{0, "layout", "NCHW", "NCHW", "data"}},
        "out_layout",
        false},
       {"relay.nn.avg_pool2d",
-       {{0, "layout", "NCHW", "NCHW"}},
+       {{0, "layout", "NCHW", "NCHW", "data"}},
        "out_layout",
        false},
       {"relay.nn.global_max_pool2d",
-       {{0, "layout", "NCHW", "NCHW"}},
+       {{0, "layout", "NCHW", "NCHW", "data"}},
        "out_layout",
        false},
       {"relay.nn.global_avg_pool2d",
-       {{0, "layout", "NCHW", "NCHW"}},
+       {{0, "layout", "NCHW", "NCHW", "data"}},
        "out_layout",
        false},
       {"relay.nn.adaptive_max_pool2d",
-       {{0, "layout", "NCHW", "NCHW"}},
+       {{0, "layout", "NCHW", "NCHW", "data"}},
        "out_layout",
        false},
       {"relay.nn.adaptive_avg_pool2d",
-       {{0, "layout", "NCHW", "NCHW"}},
+       {{0, "layout", "NCHW", "NCHW", "data"}},
        "out_layout",
        false},
-      {"relay.nn.upsampling", {{0, "layout", "NCHW", "NCHW"}}, "", false},
-      {"relay.dyn.nn.upsampling", {{0, "layout", "NCHW", "NCHW"}}, "", false}};
+      {"relay.nn.upsampling",
+       {{0, "layout", "NCHW", "NCHW", "data"}},
+       "",
+       false},
+      {"relay.dyn.nn.upsampling",
+       {{0, "layout", "NCHW", "NCHW", "data"}},
+       "",
+       false}};
   return ops;
 }
 
