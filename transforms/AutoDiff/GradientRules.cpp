@@ -613,6 +613,7 @@ void mlir::relay::registerGradientRules() {
     registerConvGradientRules();
     registerMovementGradientRules();
     registerScatterGradientRules();
+    registerSamplingGradientRules();
     return true;
   }();
   (void)registered;

@@ -90,6 +90,10 @@ void registerConvGradientRules();
 /// WindowGradientRules.cpp.
 void registerWindowGradientRules();
 
+/// The gradient rules of the resizes and nn.upsampling;
+/// SamplingGradientRules.cpp.
+void registerSamplingGradientRules();
+
 /// The tangent of an adaptive max pool (NCHW) given its input's, `dx`: at
 /// each output, the tangent of the element its gradient goes to.
 FailureOr<Value> adaptiveMaxPool2DTangent(RelayBuilder &rb,

@@ -82,3 +82,13 @@ module {
     relay.return %x : tensor<f32>
   }
 }
+
+// -----
+
+// Tests that a bicubic nn.upsampling (whose rule covers nearest and
+// bilinear sampling) is reported where it is.
+relay.func @main(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32> {
+  // expected-error @+1 {{relay-gradient: the gradient rule of 'relay.nn.upsampling' does not cover this use}}
+  %u = relay.nn.upsampling %x {scale_h = 2.0 : f64, scale_w = 2.0 : f64, method = "bicubic"} : (tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32>
+  relay.return %u : tensor<1x1x4x4xf32>
+}
