@@ -557,10 +557,15 @@ FailureOr<SmallVector<Value>> layoutTransformRule(OpBuilder &b, Operation *op,
   if (!type || !type.hasStaticShape() || !in.hasStaticShape() || failed(src) ||
       failed(dst) || src->axes.size() != static_cast<size_t>(in.getRank()))
     return failure();
-  // The sub-factor of `primal` in `layout` (1 when it is not split).
-  auto factorOf = [](const relay::DataLayout &layout, char primal) -> int64_t {
-    std::optional<size_t> sub = layout.find(primal, true);
-    return sub ? layout.axes[*sub].factor : 1;
+  // What a step along axis `k` of `layout` moves its primal axis by: the
+  // product of the factors of the primal's sub-axes after it.
+  auto strideOf = [](const relay::DataLayout &layout, size_t k) -> int64_t {
+    char name = llvm::toUpper(layout.axes[k].name);
+    int64_t stride = 1;
+    for (size_t sub : layout.subAxes(name))
+      if (sub > k || layout.axes[k].factor == 0)
+        stride *= layout.axes[sub].factor;
+    return stride;
   };
   Value data = operands[0];
   return SmallVector<Value>{generateTensor(
@@ -572,7 +577,7 @@ FailureOr<SmallVector<Value>> layoutTransformRule(OpBuilder &b, Operation *op,
         llvm::SmallDenseMap<char, Value> primal;
         for (auto [k, axis] : llvm::enumerate(dst->axes)) {
           char name = llvm::toUpper(axis.name);
-          int64_t scale = axis.factor ? 1 : factorOf(*dst, name);
+          int64_t scale = strideOf(*dst, k);
           Value part =
               scale == 1 ? i[k] : arith::MulIOp::create(nb, l, i[k], c(scale));
           auto [it, inserted] = primal.try_emplace(name, part);
@@ -580,17 +585,16 @@ FailureOr<SmallVector<Value>> layoutTransformRule(OpBuilder &b, Operation *op,
             it->second = arith::AddIOp::create(nb, l, it->second, part);
         }
         SmallVector<Value> at;
-        for (const relay::DataLayout::Axis &axis : src->axes) {
-          char name = llvm::toUpper(axis.name);
-          Value coordinate = primal.lookup(name);
-          int64_t split = factorOf(*src, name);
+        for (auto [k, axis] : llvm::enumerate(src->axes)) {
+          Value coordinate = primal.lookup(llvm::toUpper(axis.name));
+          // (coordinate / stride) % factor; the primal axis has no factor.
+          int64_t stride = strideOf(*src, k);
+          if (stride != 1)
+            coordinate = arith::DivUIOp::create(nb, l, coordinate, c(stride));
           if (axis.factor)
-            at.push_back(
-                arith::RemUIOp::create(nb, l, coordinate, c(axis.factor)));
-          else if (split != 1)
-            at.push_back(arith::DivUIOp::create(nb, l, coordinate, c(split)));
-          else
-            at.push_back(coordinate);
+            coordinate =
+                arith::RemUIOp::create(nb, l, coordinate, c(axis.factor));
+          at.push_back(coordinate);
         }
         return tensor::ExtractOp::create(nb, l, data, at).getResult();
       })};

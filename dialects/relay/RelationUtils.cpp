@@ -186,16 +186,31 @@ FailureOr<relay::DataLayout> relay::DataLayout::parse(StringRef text) {
   }
   if (factor != 0)
     return failure();
-  // Each axis at most once; each sub-axis needs its primal axis.
+  // Each primal axis once; each sub-axis needs its primal axis.
   for (auto [i, a] : llvm::enumerate(layout.axes)) {
     char primal = llvm::toUpper(a.name);
     if (a.factor != 0 && !layout.find(primal, /*sub=*/false))
       return failure();
     for (auto &b : ArrayRef(layout.axes).drop_front(i + 1))
-      if (b.name == a.name)
+      if (a.factor == 0 && b.name == a.name)
         return failure();
   }
   return layout;
+}
+
+SmallVector<size_t> relay::DataLayout::subAxes(char primal) const {
+  SmallVector<size_t> found;
+  for (auto [i, a] : llvm::enumerate(axes))
+    if (a.factor != 0 && llvm::toUpper(a.name) == primal)
+      found.push_back(i);
+  return found;
+}
+
+int64_t relay::DataLayout::subFactor(char primal) const {
+  int64_t factor = 1;
+  for (size_t i : subAxes(primal))
+    factor *= axes[i].factor;
+  return factor;
 }
 
 std::optional<size_t> relay::DataLayout::find(char primal, bool sub) const {

@@ -161,7 +161,9 @@ std::string typeStr(Type type);
 bool isFloatLike(Type dtype);
 
 /// A data layout such as `NCHW` or `NCHW16c`: primal axes are upper-case
-/// letters, a lower-case letter with a factor is a split-off sub-axis.
+/// letters, a lower-case letter with a factor is a split-off sub-axis. A
+/// primal axis may have several, outermost first (TVM's x86 int8 kernels'
+/// OIHW4i16o4i: input channel (i0 * 4 + i1) * 4 + i2).
 struct DataLayout {
   struct Axis {
     char name;
@@ -169,11 +171,16 @@ struct DataLayout {
   };
   SmallVector<Axis> axes;
 
-  /// Parses `text`; fails on a malformed layout (a repeated axis, a
+  /// Parses `text`; fails on a malformed layout (a repeated primal axis, a
   /// sub-axis without its primal axis, a factor on a primal axis).
   static FailureOr<DataLayout> parse(StringRef text);
-  /// The position of the primal (or sub-) axis of letter `primal`.
+  /// The position of the primal axis (or first sub-axis) of letter
+  /// `primal`.
   std::optional<size_t> find(char primal, bool sub) const;
+  /// The positions of the sub-axes of `primal`, outermost first.
+  SmallVector<size_t> subAxes(char primal) const;
+  /// The product of the factors of `primal`'s sub-axes (1 when unsplit).
+  int64_t subFactor(char primal) const;
 };
 
 /// Whether `layout` splits off a sub-axis (TVM's packed layouts: the 16c

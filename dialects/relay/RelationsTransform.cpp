@@ -761,12 +761,11 @@ static RelationStatus layoutTransformRelation(RelationArgs &args) {
       out.push_back(Dim::of(axis.factor));
       continue;
     }
-    // The whole extent of the primal axis, then divided by dst's factor.
+    // The whole extent of the primal axis, then divided by dst's factors.
     Dim whole = in.dims[*srcPrimal];
-    if (std::optional<size_t> sub = src->find(primal, true))
-      whole = mulDims(whole, in.dims[*sub]);
-    if (std::optional<size_t> sub = dst->find(primal, true)) {
-      int64_t factor = dst->axes[*sub].factor;
+    for (size_t sub : src->subAxes(primal))
+      whole = mulDims(whole, in.dims[sub]);
+    if (int64_t factor = dst->subFactor(primal); factor != 1) {
       if (whole.isStatic() && whole.size % factor != 0)
         return args.fail("axis " + std::string(1, primal) + " of size " +
                          std::to_string(whole.size) + " is not divisible by " +

@@ -518,19 +518,17 @@ static FailureOr<ValuePtr> layoutTransformKernel(const KernelContext &ctx) {
     for (auto [d, axis] : llvm::enumerate(dst->axes)) {
       if (axis.factor != 0)
         continue;
-      // The whole index along this primal axis.
+      // The whole index along this primal axis (its sub-axes outermost
+      // first), split again by src's sub-axes (innermost first).
       char primal = axis.name;
       int64_t whole = o[d];
-      if (std::optional<size_t> sub = dst->find(primal, true))
-        whole = whole * dst->axes[*sub].factor + o[*sub];
-      size_t sp = *src->find(primal, false);
-      if (std::optional<size_t> sub = src->find(primal, true)) {
-        int64_t factor = src->axes[*sub].factor;
-        from[sp] = whole / factor;
-        from[*sub] = whole % factor;
-      } else {
-        from[sp] = whole;
+      for (size_t sub : dst->subAxes(primal))
+        whole = whole * dst->axes[sub].factor + o[sub];
+      for (size_t sub : llvm::reverse(src->subAxes(primal))) {
+        from[sub] = whole % src->axes[sub].factor;
+        whole /= src->axes[sub].factor;
       }
+      from[*src->find(primal, false)] = whole;
     }
     copyElement(in, ravel(from, inStrides), out, k);
   }

@@ -56,8 +56,8 @@ Value applyAdjoint(RelayBuilder &rb, Value g, const AxisAdjoint &adjoint) {
       rb.constant(DenseElementsAttr::get(f64, ArrayRef(adjoint.weights)));
   Type dtype = getElementTypeOrSelf(g.getType());
   if (dtype != b.getF64Type())
-    matrix =
-        rb.op<CastOp>({matrix}, {b.getNamedAttr("dtype", TypeAttr::get(dtype))});
+    matrix = rb.op<CastOp>({matrix},
+                           {b.getNamedAttr("dtype", TypeAttr::get(dtype))});
   v = rb.op<DenseOp>({v, matrix});
   SmallVector<int64_t> moved;
   for (int64_t i : order)

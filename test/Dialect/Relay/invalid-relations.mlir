@@ -417,6 +417,25 @@ relay.func @layout_sub_axis(%d: tensor<1x2x4x4x3xf32>) -> tensor<i1> {
 }
 // -----
 
+// Tests that a primal axis appears once in a layout (its sub-axes may
+// repeat: OIHW4i16o4i), and that repeated sub-axes divide their axis by
+// the product of their factors (16 input channels are not blocks of 32).
+relay.func @layout_repeated(%d: tensor<16x16x1x1xf32>) -> tensor<i1> {
+  // expected-error @+1 {{layout_transform: invalid layout "OIHWO"}}
+  %r = relay.layout_transform %d {src_layout = "OIHW", dst_layout = "OIHWO"} : (tensor<16x16x1x1xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
+relay.func @layout_repeated_factors(%d: tensor<16x16x1x1xf32>) -> tensor<i1> {
+  // expected-error @+1 {{layout_transform: axis I of size 16 is not divisible by 32}}
+  %s = relay.layout_transform %d {src_layout = "OIHW", dst_layout = "OIHW8i16o4i"} : (tensor<16x16x1x1xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+// -----
+
 // Tests layout_transform losing an axis.
 relay.func @f45(%d: tensor<1x3x4x4xf32>) -> tensor<i1> {
   // expected-error @+1 {{layout_transform: dst_layout "NCHD" has axis D that src_layout "NCHW" lacks}}

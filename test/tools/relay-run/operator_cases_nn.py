@@ -590,4 +590,17 @@ CASES = [
       scalar(1.5, np.float32)],
      lambda a, b, c: pack_nchwc(upsample_ref(unpack_nchwc(a), 2, 1.5,
                                              "nearest_neighbor"), 4), 0),
+    # TVM's x86 int8 NCHWc convolution (VNNI's layout: OIHW4i16o4i, the
+    # input channels split twice).
+    ("nn.contrib_conv2d_NCHWc (int8, OIHW4i16o4i)",
+     'nn.contrib_conv2d_NCHWc(%a, %b, padding=[1, 1, 1, 1], channels=32, '
+     'kernel_size=[3, 3], data_layout="NCHW16c", kernel_layout="OIHW4i16o4i", '
+     'out_layout="NCHW16c", out_dtype="int32")',
+     [pack_nchwc(int8(1, 32, 5, 4), 16),
+      int8(32, 32, 3, 3).reshape(2, 16, 2, 4, 4, 3, 3)
+      .transpose(0, 2, 5, 6, 3, 1, 4).copy()],
+     lambda x, w: pack_nchwc(np.rint(conv2d_ref(
+         unpack_nchwc(x).astype(np.float64),
+         w.transpose(0, 5, 1, 4, 6, 2, 3).reshape(32, 32, 3, 3)
+         .astype(np.float64), padding=(1, 1, 1, 1))).astype(np.int32), 16), 0),
 ]
