@@ -208,6 +208,15 @@ static RelationStatus checkDeformableOffset(RelationArgs &args,
   return RelationStatus::Solved;
 }
 
+/// Whether a product's operands may have the dtypes `a` and `b`: the same,
+/// or two integer types (TVM's x86 lowering of quantized products
+/// multiplies uint8 data by int8 weights; each operand widens by its own
+/// signedness).
+static bool productDtypesAgree(Type a, Type b) {
+  auto integer = [](Type t) { return isa<IntegerType>(t) && !t.isInteger(1); };
+  return a == b || (integer(a) && integer(b));
+}
+
 /// nn.conv2d and nn.conv2d_transpose (data, weight), and
 /// nn.deformable_conv2d (data, offset, weight).
 static RelationStatus conv2dRelation(RelationArgs &args, bool transposed,
@@ -274,10 +283,10 @@ static RelationStatus conv2dRelation(RelationArgs &args, bool transposed,
   if (weight.getRank() != 4)
     return args.fail("expected a 4-d weight tensor, got " +
                      typeStr(args.getInput(weightIndex)));
-  if (weight.dtype != data.dtype)
+  if (!productDtypesAgree(data.dtype, weight.dtype))
     return args.fail("data " + typeStr(args.getInput(0)) + " and weight " +
                      typeStr(args.getInput(weightIndex)) +
-                     " have different dtypes");
+                     " have different dtypes (only integer ones may differ)");
   Dim wo = weight.dims[kl->o], wi = weight.dims[kl->i];
   Dim kh = weight.dims[kl->h], kw = weight.dims[kl->w];
   if ((kh.isStatic() && kh.size <= 0) || (kw.isStatic() && kw.size <= 0))
@@ -396,10 +405,11 @@ static RelationStatus matmulRelation(RelationArgs &args, bool isDense) {
   if (units && failed(unifyDims(n, Dim::of(*units))))
     return args.fail("weight " + typeStr(args.getInput(1)) +
                      " does not have units = " + std::to_string(*units));
-  if (a.dtype != b.dtype)
-    return args.fail(
-        "operands have different dtypes: " + typeStr(args.getInput(0)) +
-        " and " + typeStr(args.getInput(1)));
+  if (!productDtypesAgree(a.dtype, b.dtype))
+    return args.fail("operands have different dtypes: " +
+                     typeStr(args.getInput(0)) + " and " +
+                     typeStr(args.getInput(1)) +
+                     " (only integer ones may differ)");
   SmallVector<Dim> out;
   if (transA)
     out.push_back(a.dims[1]);
@@ -436,8 +446,11 @@ static RelationStatus batchMatmulRelation(RelationArgs &args) {
   else
     return args.fail("batch dimensions differ: " + typeStr(args.getInput(0)) +
                      " and " + typeStr(args.getInput(1)));
-  if (x.dtype != y.dtype)
-    return args.fail("operands have different dtypes");
+  if (!productDtypesAgree(x.dtype, y.dtype))
+    return args.fail("operands have different dtypes: " +
+                     typeStr(args.getInput(0)) + " and " +
+                     typeStr(args.getInput(1)) +
+                     " (only integer ones may differ)");
   return args.solve(
       makeTensor(args.getContext(), {batch, m, n}, outDtype(args, x.dtype)));
 }

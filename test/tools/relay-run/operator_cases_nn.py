@@ -603,4 +603,37 @@ CASES = [
          unpack_nchwc(x).astype(np.float64),
          w.transpose(0, 5, 1, 4, 6, 2, 3).reshape(32, 32, 3, 3)
          .astype(np.float64), padding=(1, 1, 1, 1))).astype(np.int32), 16), 0),
+    # Integer products of two dtypes (TVM's x86 legalization of quantized
+    # products multiplies uint8 data by int8 weights): each operand widened
+    # by its own signedness.
+    ("nn.dense (uint8 x int8 to int32)", 'nn.dense(%a, %b, out_dtype="int32")',
+     [uint8(3, 9), int8(4, 9)],
+     lambda a, b: (a.astype(np.int64) @ b.astype(np.int64).T).astype(np.int32),
+     0),
+    ("nn.batch_matmul (int8 x uint8 to int32)",
+     'nn.batch_matmul(%a, %b, out_dtype="int32", transpose_b=False)',
+     [int8(2, 3, 9), uint8(2, 9, 4)],
+     lambda a, b: np.matmul(a.astype(np.int64), b.astype(np.int64))
+     .astype(np.int32), 0),
+    ("nn.conv2d (uint8 x int8 to int32)",
+     'nn.conv2d(%a, %b, padding=[1, 1, 1, 1], out_dtype="int32")',
+     [uint8(1, 4, 5, 5), int8(6, 4, 3, 3)],
+     lambda x, w: np.rint(conv2d_ref(x, w, padding=(1, 1, 1, 1)))
+     .astype(np.int32), 0),
+    ("nn.conv2d (int8 x uint8, NHWC, HWIO, to int32)",
+     'nn.conv2d(%a, %b, strides=[2, 2], data_layout="NHWC", '
+     'kernel_layout="HWIO", out_dtype="int32")',
+     [int8(1, 7, 6, 8), uint8(3, 3, 8, 4)],
+     lambda x, w: np.rint(conv2d_nhwc_hwio_ref(x, w, strides=(2, 2)))
+     .astype(np.int32), 0),
+    ("nn.contrib_conv2d_NCHWc (uint8 x int8, OIHW4i16o4i)",
+     'nn.contrib_conv2d_NCHWc(%a, %b, channels=32, kernel_size=[1, 1], '
+     'data_layout="NCHW16c", kernel_layout="OIHW4i16o4i", '
+     'out_layout="NCHW16c", out_dtype="int32")',
+     [pack_nchwc(uint8(1, 16, 3, 5), 16),
+      int8(32, 16, 1, 1).reshape(2, 16, 1, 4, 4, 1, 1)
+      .transpose(0, 2, 5, 6, 3, 1, 4).copy()],
+     lambda x, w: pack_nchwc(np.rint(conv2d_ref(
+         unpack_nchwc(x), w.transpose(0, 5, 1, 4, 6, 2, 3)
+         .reshape(32, 16, 1, 1))).astype(np.int32), 16), 0),
 ]
