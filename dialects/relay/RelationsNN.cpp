@@ -406,10 +406,10 @@ static RelationStatus matmulRelation(RelationArgs &args, bool isDense) {
     return args.fail("weight " + typeStr(args.getInput(1)) +
                      " does not have units = " + std::to_string(*units));
   if (!productDtypesAgree(a.dtype, b.dtype))
-    return args.fail("operands have different dtypes: " +
-                     typeStr(args.getInput(0)) + " and " +
-                     typeStr(args.getInput(1)) +
-                     " (only integer ones may differ)");
+    return args.fail(
+        "operands have different dtypes: " + typeStr(args.getInput(0)) +
+        " and " + typeStr(args.getInput(1)) +
+        " (only integer ones may differ)");
   SmallVector<Dim> out;
   if (transA)
     out.push_back(a.dims[1]);
@@ -447,10 +447,10 @@ static RelationStatus batchMatmulRelation(RelationArgs &args) {
     return args.fail("batch dimensions differ: " + typeStr(args.getInput(0)) +
                      " and " + typeStr(args.getInput(1)));
   if (!productDtypesAgree(x.dtype, y.dtype))
-    return args.fail("operands have different dtypes: " +
-                     typeStr(args.getInput(0)) + " and " +
-                     typeStr(args.getInput(1)) +
-                     " (only integer ones may differ)");
+    return args.fail(
+        "operands have different dtypes: " + typeStr(args.getInput(0)) +
+        " and " + typeStr(args.getInput(1)) +
+        " (only integer ones may differ)");
   return args.solve(
       makeTensor(args.getContext(), {batch, m, n}, outDtype(args, x.dtype)));
 }
