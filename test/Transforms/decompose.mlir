@@ -424,3 +424,21 @@ relay.func @sink_layout_transforms(%x: tensor<1x2x4x4x4xf32>, %w: tensor<8x8x1x1
   %y = relay.nn.bias_add %p, %b {axis = 4 : i64} : (tensor<1x2x1x1x4xf32>, tensor<4xf32>) -> tensor<1x2x1x1x4xf32>
   relay.return %y : tensor<1x2x1x1x4xf32>
 }
+
+// -----
+
+// Tests that a constant operand (a bias whose packing TVM folded) moves
+// back to the plain layout with the others, so that a packed convolution,
+// its bias and a packed pooling run unpacked.
+// CHECK-LABEL: relay.func @sink_constant(
+// CHECK: %[[C:.*]] = relay.nn.conv2d
+// CHECK: %[[B:.*]] = relay.layout_transform %{{.*}} {dst_layout = "NCHW", src_layout = "NCHW4c"} : (tensor<1x2x1x1x4xf32>) -> tensor<1x8x1x1xf32>
+// CHECK-NEXT: %[[A:.*]] = relay.add %[[C]], %[[B]] : (tensor<1x8x4x4xf32>, tensor<1x8x1x1xf32>)
+// CHECK-NEXT: relay.nn.global_max_pool2d %[[A]] : (tensor<1x8x4x4xf32>)
+relay.func @sink_constant(%x: tensor<1x2x4x4x4xf32>, %w: tensor<8x8x1x1xf32>) -> tensor<1x2x1x1x4xf32> {
+  %c = relay.nn.conv2d %x, %w {data_layout = "NCHW4c"} : (tensor<1x2x4x4x4xf32>, tensor<8x8x1x1xf32>) -> tensor<1x2x4x4x4xf32>
+  %b = relay.constant dense<1.0> : tensor<1x2x1x1x4xf32>
+  %a = relay.add %c, %b : (tensor<1x2x4x4x4xf32>, tensor<1x2x1x1x4xf32>) -> tensor<1x2x4x4x4xf32>
+  %p = relay.nn.global_max_pool2d %a {layout = "NCHW4c"} : (tensor<1x2x4x4x4xf32>) -> tensor<1x2x1x1x4xf32>
+  relay.return %p : tensor<1x2x1x1x4xf32>
+}

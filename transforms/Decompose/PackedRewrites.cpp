@@ -196,10 +196,11 @@ struct ComposeLayoutTransforms : OpRewritePattern<LayoutTransformOp> {
 
 /// E(layout_transform(x, S -> D), ...) as layout_transform(E(x, ...), S ->
 /// D) for an elementwise or broadcast operator E whose tensor operands are
-/// all moved from S to D (its other operands 0-d): the change of layout
-/// moves past E, where the next one can cancel it. Operators on packed
-/// layouts in a row (a convolution, its relu, a pooling) then keep the
-/// operators between them in the plain layout, without a repacking.
+/// all moved from S to D (or constants, moved back to S; 0-d operands
+/// stay): the change of layout moves past E, where the next one can cancel
+/// it. Operators on packed layouts in a row (a convolution, its bias and
+/// relu, a pooling) then keep the operators between them in the plain
+/// layout, without a repacking.
 struct SinkLayoutTransforms : RewritePattern {
   SinkLayoutTransforms(MLIRContext *context)
       : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
@@ -215,27 +216,42 @@ struct SinkLayoutTransforms : RewritePattern {
     auto result = dyn_cast<RankedTensorType>(op->getResult(0).getType());
     if (!result)
       return failure();
+    // The tensor operands: each moved from S to D, or a constant (TVM
+    // folds a bias's packing into it), moved back here and folded later;
+    // 0-d operands stay. Tensors of the result's rank only: an operand of
+    // another rank (bias_add's vector) is laid out along an axis.
     LayoutTransformOp first;
-    SmallVector<Value> operands;
     for (Value v : op->getOperands()) {
       auto type = dyn_cast<RankedTensorType>(v.getType());
-      if (type && type.getRank() == 0) {
-        operands.push_back(v);
+      if (type && type.getRank() == 0)
         continue;
-      }
-      // Tensors of the result's rank only: an operand of another rank
-      // (bias_add's vector) is laid out along an axis, not moved.
+      if (!type || type.getRank() != result.getRank())
+        return failure();
+      if (v.getDefiningOp<ConstantOp>())
+        continue;
       auto moved = v.getDefiningOp<LayoutTransformOp>();
-      if (!type || type.getRank() != result.getRank() || !moved ||
-          (first && (moved.getSrcLayout() != first.getSrcLayout() ||
-                     moved.getDstLayout() != first.getDstLayout())))
+      if (!moved || (first && (moved.getSrcLayout() != first.getSrcLayout() ||
+                               moved.getDstLayout() != first.getDstLayout())))
         return failure();
       first = first ? first : moved;
-      operands.push_back(moved.getData());
     }
     if (!first)
       return failure();
     RelayBuilder rb(rewriter, op->getLoc());
+    SmallVector<Value> operands;
+    for (Value v : op->getOperands()) {
+      if (cast<RankedTensorType>(v.getType()).getRank() == 0)
+        operands.push_back(v);
+      else if (auto moved = v.getDefiningOp<LayoutTransformOp>())
+        operands.push_back(moved.getData());
+      else
+        operands.push_back(rb.op<LayoutTransformOp>(
+            {v},
+            {rewriter.getNamedAttr("src_layout", first.getDstLayoutAttr()),
+             rewriter.getNamedAttr("dst_layout", first.getSrcLayoutAttr())}));
+      if (!operands.back())
+        return rewriter.notifyMatchFailure(op, "a constant does not move");
+    }
     Value plain = rb.like(op, operands);
     Value back =
         plain ? rb.op<LayoutTransformOp>(
