@@ -9,8 +9,8 @@
 
 #include "transforms/Passes.h"
 
-#include "dialects/relay/RelationUtils.h"
 #include "dialects/relay/RelayOps.h"
+#include "transforms/Decompose/Decompose.h"
 #include "transforms/Decompose/Rewrites.h"
 
 #include "mlir/IR/Dominance.h"
@@ -45,9 +45,7 @@ int64_t axisOf(StringRef layout, char letter) {
 Axes conv2dAxes(Operation *op) {
   auto conv = cast<Conv2DOp>(op);
   // Packed layouts (NCHW16c) are left alone: their channels are two axes.
-  if (conv.getGroups() != 1 || isPackedLayout(conv.getDataLayout()) ||
-      isPackedLayout(conv.getKernelLayout()) ||
-      isPackedLayout(conv.getOutLayout()))
+  if (conv.getGroups() != 1 || hasPackedLayouts(conv))
     return {};
   StringRef out = conv.getOutLayout();
   return {axisOf(conv.getKernelLayout(), 'O'),

@@ -10,9 +10,9 @@
 
 #include "transforms/Passes.h"
 
-#include "dialects/relay/RelationUtils.h"
 #include "dialects/relay/RelayOps.h"
 #include "runtime/Interpreter/Value.h"
+#include "transforms/Decompose/Decompose.h"
 #include "transforms/Decompose/Rewrites.h"
 
 #include "mlir/Pass/PassManager.h"
@@ -103,14 +103,6 @@ int64_t axisOf(StringRef layout, char letter) {
   return i == StringRef::npos ? -1 : int64_t(i);
 }
 
-/// Whether a layout of `conv` packs an axis (NCHW16c): a scale along one
-/// axis is then not one per channel.
-bool hasPackedLayout(Conv2DOp conv) {
-  return isPackedLayout(conv.getDataLayout()) ||
-         isPackedLayout(conv.getKernelLayout()) ||
-         isPackedLayout(conv.getOutLayout());
-}
-
 int64_t outputChannelAxis(Conv2DOp conv) {
   StringRef out = conv.getOutLayout();
   return axisOf(out.empty() ? conv.getDataLayout() : out, 'C');
@@ -132,7 +124,9 @@ bool canScaleBackward(Value v, const AxisScale &s) {
     return elementOf(op->getOperand(1)) == elementOf(s.scale);
   };
   if (auto conv = dyn_cast<Conv2DOp>(op))
-    return !hasPackedLayout(conv) && outputChannelAxis(conv) == s.axis &&
+    // Packed layouts (NCHW16c): a scale along one axis is not one per
+    // channel.
+    return !hasPackedLayouts(conv) && outputChannelAxis(conv) == s.axis &&
            axisOf(conv.getKernelLayout(), 'O') >= 0 && weightTakesScale();
   if (isa<DenseOp, MatmulOp>(op))
     return s.axis == rank - 1 && weightTakesScale();
@@ -302,7 +296,7 @@ struct FoldForwardConv : OpRewritePattern<Conv2DOp> {
 
   LogicalResult matchAndRewrite(Conv2DOp op,
                                 PatternRewriter &rewriter) const override {
-    if (hasPackedLayout(op))
+    if (hasPackedLayouts(op))
       return rewriter.notifyMatchFailure(op, "a packed layout");
     int64_t c = axisOf(op.getDataLayout(), 'C');
     std::optional<ForwardChain> chain = forwardChain(op.getData(), c);

@@ -116,22 +116,24 @@ ArrayRef<PackableOperator> packableOperators() {
   return ops;
 }
 
+/// `op`'s string attribute `attr`, `dflt` when it has none.
+StringRef layoutOf(Operation *op, StringRef attr, StringRef dflt) {
+  auto value = op->getAttrOfType<StringAttr>(attr);
+  return value ? value.getValue() : dflt;
+}
+
 /// The packable operator `op` is, when one of its layouts packs an axis.
 const PackableOperator *findPacked(Operation *op) {
   StringRef name = op->getName().getStringRef();
-  const PackableOperator *found = nullptr;
-  for (const PackableOperator &packable : packableOperators())
-    if (name == packable.name)
-      found = &packable;
-  if (!found)
+  ArrayRef<PackableOperator> ops = packableOperators();
+  const PackableOperator *found = llvm::find_if(
+      ops, [&](const PackableOperator &p) { return name == p.name; });
+  if (found == ops.end())
     return nullptr;
-  auto layoutOf = [&](StringRef attr, StringRef dflt) {
-    auto value = op->getAttrOfType<StringAttr>(attr);
-    return value ? value.getValue() : dflt;
-  };
-  bool packed = found->outPacks && isPackedLayout(layoutOf(found->outAttr, ""));
+  bool packed =
+      found->outPacks && isPackedLayout(layoutOf(op, found->outAttr, ""));
   for (const LayoutOperand &operand : found->operands)
-    packed |= isPackedLayout(layoutOf(operand.attr, operand.dflt));
+    packed |= isPackedLayout(layoutOf(op, operand.attr, operand.dflt));
   return packed ? found : nullptr;
 }
 
@@ -143,25 +145,21 @@ Value unpackLayouts(Emitter &b, Operation *op) {
   const PackableOperator *packable = findPacked(op);
   if (!packable)
     return Value();
-  auto layoutOf = [&](StringRef attr, StringRef dflt) {
-    auto value = op->getAttrOfType<StringAttr>(attr);
-    return value ? value.getValue() : dflt;
-  };
   SmallVector<Value> args(op->getOperands());
   SmallVector<NamedAttribute> plain;
   StringRef outLayout;
   if (*packable->outAttr) {
     plain.push_back(b.str(packable->outAttr, ""));
     if (packable->outPacks)
-      outLayout = layoutOf(packable->outAttr, "");
+      outLayout = layoutOf(op, packable->outAttr, "");
   }
   const LayoutOperand &data = packable->operands.front();
   if (outLayout.empty())
-    outLayout = layoutOf(data.attr, data.dflt);
+    outLayout = layoutOf(op, data.attr, data.dflt);
   for (const LayoutOperand &operand : packable->operands) {
-    args[operand.input] =
-        transformLayout(b, args[operand.input],
-                        layoutOf(operand.attr, operand.dflt), operand.plain);
+    args[operand.input] = transformLayout(
+        b, args[operand.input], layoutOf(op, operand.attr, operand.dflt),
+        operand.plain);
     plain.push_back(b.str(operand.attr, operand.plain));
   }
   return transformLayout(b, b.like(op, args, plain), data.plain, outLayout);

@@ -597,12 +597,10 @@ CASES = [
      'kernel_size=[3, 3], data_layout="NCHW16c", kernel_layout="OIHW4i16o4i", '
      'out_layout="NCHW16c", out_dtype="int32")',
      [pack_nchwc(int8(1, 32, 5, 4), 16),
-      int8(32, 32, 3, 3).reshape(2, 16, 2, 4, 4, 3, 3)
-      .transpose(0, 2, 5, 6, 3, 1, 4).copy()],
+      pack_oihw_ioi(int8(32, 32, 3, 3), 4, 16, 4)],
      lambda x, w: pack_nchwc(np.rint(conv2d_ref(
-         unpack_nchwc(x).astype(np.float64),
-         w.transpose(0, 5, 1, 4, 6, 2, 3).reshape(32, 32, 3, 3)
-         .astype(np.float64), padding=(1, 1, 1, 1))).astype(np.int32), 16), 0),
+         unpack_nchwc(x), unpack_oihw_ioi(w), padding=(1, 1, 1, 1)))
+         .astype(np.int32), 16), 0),
     # Integer products of two dtypes (TVM's x86 legalization of quantized
     # products multiplies uint8 data by int8 weights): each operand widened
     # by its own signedness.
@@ -631,9 +629,7 @@ CASES = [
      'data_layout="NCHW16c", kernel_layout="OIHW4i16o4i", '
      'out_layout="NCHW16c", out_dtype="int32")',
      [pack_nchwc(uint8(1, 16, 3, 5), 16),
-      int8(32, 16, 1, 1).reshape(2, 16, 1, 4, 4, 1, 1)
-      .transpose(0, 2, 5, 6, 3, 1, 4).copy()],
+      pack_oihw_ioi(int8(32, 16, 1, 1), 4, 16, 4)],
      lambda x, w: pack_nchwc(np.rint(conv2d_ref(
-         unpack_nchwc(x), w.transpose(0, 5, 1, 4, 6, 2, 3)
-         .reshape(32, 16, 1, 1))).astype(np.int32), 16), 0),
+         unpack_nchwc(x), unpack_oihw_ioi(w))).astype(np.int32), 16), 0),
 ]

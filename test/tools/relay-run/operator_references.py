@@ -1015,6 +1015,20 @@ def unpack_oihwio(w):
     return w.transpose(0, 5, 1, 4, 2, 3).reshape(ob * o, ib * i, kh, kw)
 
 
+def pack_oihw_ioi(w, i1, o, i2):
+    """OIHW to OIHW{i1}i{o}o{i2}i (TVM's x86 int8 kernels): [O/o,
+    I/(i1*i2), KH, KW, i1, o, i2], the input channel split twice."""
+    oc, ic, kh, kw = w.shape
+    return w.reshape(oc // o, o, ic // (i1 * i2), i1, i2, kh, kw).transpose(
+        0, 2, 5, 6, 3, 1, 4).copy()
+
+
+def unpack_oihw_ioi(w):
+    """OIHW{i1}i{o}o{i2}i to OIHW."""
+    ob, ib, kh, kw, i1, o, i2 = w.shape
+    return w.transpose(0, 5, 1, 4, 6, 2, 3).reshape(ob * o, ib * i1 * i2, kh, kw)
+
+
 def sparse_reshape_ref(indices, prev, new):
     """TensorFlow's SparseReshape by numpy: the -1 of the new shape
     inferred, each coordinate row through its flat index."""
