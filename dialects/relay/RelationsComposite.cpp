@@ -165,6 +165,23 @@ static RelationStatus annotationRelation(RelationArgs &args) {
   return args.solve(input);
 }
 
+/// TVM's device annotations (on_device, device_copy): the identity on a
+/// value of any type (a closure, a reference, a list too), as TVM's.
+static RelationStatus deviceAnnotationRelation(RelationArgs &args) {
+  auto known = [](Type type) {
+    bool incomplete = false;
+    type.walk([&](IncompleteType) { incomplete = true; });
+    return !incomplete;
+  };
+  Type input = args.getInput(0), output = args.getOutput();
+  if (!known(input) && known(output))
+    return succeeded(args.assignInput(0, output)) ? RelationStatus::Solved
+                                                  : RelationStatus::Failed;
+  if (failed(args.assignOutput(input)))
+    return RelationStatus::Failed;
+  return known(input) ? RelationStatus::Solved : RelationStatus::Pending;
+}
+
 /// tile: numpy.tile's shape.
 static RelationStatus tileRelation(RelationArgs &args) {
   TensorInfo data;
@@ -1082,6 +1099,7 @@ void mlir::relay::registerCompositeRelations() {
   registerTypeRelation("CollapseSumTo", collapseSumToRelation);
   registerTypeRelation("AdvIndex", advIndexRelation);
   registerTypeRelation("Annotation", annotationRelation);
+  registerTypeRelation("DeviceAnnotation", deviceAnnotationRelation);
   registerTypeRelation("Tile", tileRelation);
   registerTypeRelation("Repeat", repeatRelation);
   registerTypeRelation("L2Normalize", l2NormalizeRelation);

@@ -421,6 +421,9 @@ FailureOr<std::string> Exporter::attrValue(StringRef name, Attribute a,
   }
   if (auto b = dyn_cast<BoolAttr>(a))
     return std::string(b.getValue() ? "True" : "False");
+  // on_device's and device_copy's devices index TVM's metadata table.
+  if (auto i = dyn_cast<IntegerAttr>(a); i && name.ends_with("virtual_device"))
+    return "meta[VirtualDevice][" + std::to_string(i.getInt()) + "]";
   if (auto i = dyn_cast<IntegerAttr>(a))
     return std::to_string(i.getInt());
   if (auto f = dyn_cast<FloatAttr>(a))

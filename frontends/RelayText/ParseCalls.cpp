@@ -58,14 +58,22 @@ FailureOr<AttrValue> Importer::parseAttrValue() {
     return v;
   }
   if (t.isKeyword("meta")) {
-    // meta[VirtualDevice][0] and friends: not representable, dropped.
+    // meta[Kind][n]: kept as the index n for the attributes that name a
+    // VirtualDevice (on_device's, device_copy's); others are dropped.
     consume();
-    for (int i = 0; i < 2; ++i) {
+    Token kind, index;
+    for (Token *part : {&kind, &index}) {
       if (failed(expect(TokenKind::LBracket)))
         return failure();
-      consume();
+      if (part == &index && !peek().is(TokenKind::Integer))
+        return fail(expected("the index of a metadata entry"));
+      *part = consume();
       if (failed(expect(TokenKind::RBracket)))
         return failure();
+    }
+    if (kind.text == "VirtualDevice" && !index.digits.getAsInteger(10, v.i)) {
+      v.kind = AttrValue::Int;
+      v.metaKind = "VirtualDevice";
     }
     return v;
   }
@@ -243,8 +251,10 @@ static std::string describeValue(const AttrValue &v) {
 FailureOr<Attribute> Importer::convertAttr(RegisteredOperationName op,
                                            const Token &name,
                                            const AttrValue &value) {
-  // `None` and TVM's `meta[VirtualDevice][0]` leave the attribute unset.
-  if (value.kind == AttrValue::None)
+  // `None` and TVM's metadata references other than the devices of
+  // on_device and device_copy leave the attribute unset.
+  if (value.kind == AttrValue::None ||
+      (!value.metaKind.empty() && !name.text.ends_with("virtual_device")))
     return Attribute();
   // Each written value is tried as every attribute it may stand for, and the
   // operator's ODS constraint picks: the kind of an attribute is the one its

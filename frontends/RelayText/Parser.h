@@ -45,6 +45,8 @@ struct AttrValue {
   double f = 0;
   std::string s;
   std::vector<AttrValue> list;
+  /// For `meta[VirtualDevice][n]` (an Int n): the table it indexes.
+  std::string metaKind;
 };
 
 /// What an expression denotes before it is used as a value: operators,

@@ -327,6 +327,10 @@ static FailureOr<ValuePtr> runKernel(Operation *op, const OperatorInfo &info,
                                      const KernelFn *kernel,
                                      ArrayRef<ValuePtr> operands,
                                      CompositeKernels &composites) {
+  // TVM's annotations are the identity on a value of any type (the device
+  // annotations on closures, references and lists too).
+  if (info.relation == "Annotation" || info.relation == "DeviceAnnotation")
+    return operands.front();
   // The result type for these operands: the relation on the run-time types
   // (this also checks `?` dimensions against the actual sizes).
   SmallVector<Type> types;

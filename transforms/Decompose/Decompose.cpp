@@ -14,6 +14,8 @@
 #include "transforms/Decompose/Decompose.h"
 #include "transforms/Decompose/Rewrites.h"
 
+#include "dialects/relay/OperatorRegistry.h"
+
 #include "conversion/RelayToLinalg/LoweringTarget.h"
 
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -54,6 +56,25 @@ LogicalResult mlir::relay::decompose::RuleRewrite::matchAndRewrite(
   return success();
 }
 
+namespace {
+/// TVM's annotations (stop_fusion, checkpoint, on_device, device_copy,
+/// ...) are the identity on a value of any type and shape (the device
+/// annotations on closures, references and lists too): their operand.
+struct RemoveAnnotation : RewritePattern {
+  RemoveAnnotation(StringRef name, MLIRContext *context)
+      : RewritePattern(name, /*benefit=*/1, context) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    Value operand = op->getOperand(0);
+    if (operand.getType() != op->getResult(0).getType())
+      return rewriter.notifyMatchFailure(op, "types not inferred yet");
+    rewriter.replaceOp(op, operand);
+    return success();
+  }
+};
+} // namespace
+
 void mlir::relay::populateDecompositionPatterns(
     RewritePatternSet &patterns, function_ref<bool(StringRef)> include,
     std::function<bool(Operation *)> keepWhole) {
@@ -90,6 +111,16 @@ void mlir::relay::populateDecompositionPatterns(
   };
   addDynamicRewrites(addAnyShape);
   addPackedLayoutRewrites(addAnyShape);
+  // The annotations' names, collected first (`include` may read the
+  // registry).
+  SmallVector<std::string> annotations;
+  forEachOperator([&](const OperatorInfo &info) {
+    if (info.relation == "Annotation" || info.relation == "DeviceAnnotation")
+      annotations.push_back(info.name);
+  });
+  for (const std::string &name : annotations)
+    if (!include || include(name))
+      patterns.add<RemoveAnnotation>(name, ctx);
 }
 
 void mlir::relay::populateUnpackLayoutPatterns(RewritePatternSet &patterns) {

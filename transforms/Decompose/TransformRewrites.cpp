@@ -1,9 +1,9 @@
 //===- TransformRewrites.cpp - Data-movement composites ---------*- C++ -*-===//
 //
-// collapse_sum_like, collapse_sum_to, TVM's annotations (their operand),
-// reverse, tile, repeat, one_hot, cumsum, cumprod, depth_to_space,
-// space_to_depth, shape_of, ndarray_size, mirror_pad, space_to_batch_nd,
-// batch_to_space_nd, dilate, meshgrid, reverse_sequence, slice_like.
+// collapse_sum_like, collapse_sum_to, reverse, tile, repeat, one_hot, cumsum,
+// cumprod, depth_to_space, space_to_depth, shape_of, ndarray_size, mirror_pad,
+// space_to_batch_nd, batch_to_space_nd, dilate, meshgrid, reverse_sequence,
+// slice_like.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,9 +37,6 @@ Value collapseSumLike(Emitter &b, Operation *op) {
 Value collapseSumTo(Emitter &b, Operation *op) {
   return collapseSum(b, op->getOperand(0), shapeOf(op->getResult(0)));
 }
-
-/// TVM's annotations (stop_fusion, checkpoint, ...): their operand.
-Value annotation(Emitter &, Operation *op) { return op->getOperand(0); }
 
 Value reverse(Emitter &b, Operation *op) {
   Value data = op->getOperand(0);
@@ -471,15 +468,6 @@ Value mlir::relay::decompose::takeFlat(Emitter &b, Value data, int64_t axis,
 }
 
 void mlir::relay::decompose::addTransformRewrites(AddRewrite add) {
-  // Every operator of the annotations' relation (collected first: `add`
-  // may read the registry).
-  SmallVector<std::string> annotations;
-  forEachOperator([&](const OperatorInfo &info) {
-    if (info.relation == "Annotation")
-      annotations.push_back(StringRef(info.name).drop_front(6).str());
-  });
-  for (const std::string &name : annotations)
-    add(name, annotation);
   add("meshgrid", meshgrid);
   add("nn.space_to_batch_nd", spaceToBatch);
   add("nn.batch_to_space_nd", batchToSpace);

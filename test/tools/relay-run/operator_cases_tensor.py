@@ -244,6 +244,11 @@ CASES = [
      lambda a: a, 0),
     ("annotation.bitpack_start", "annotation.bitpack_start(%a)", [x], lambda a: a, 0),
     ("annotation.bitpack_end", "annotation.bitpack_end(%a)", [x], lambda a: a, 0),
+    # TVM's device placement: the identity on one device (a tuple too).
+    ("on_device", "on_device(%a, virtual_device=meta[VirtualDevice][1], constrain_result=True)",
+     [x], lambda a: a, 0),
+    ("device_copy", "device_copy((%a, %b), src_virtual_device=meta[VirtualDevice][0], "
+     "dst_virtual_device=meta[VirtualDevice][1]).0", [x, y], lambda a, b: a, 0),
     # TVM's per-channel requantization arithmetic.
     ("fixed_point_multiply_per_axis",
      "fixed_point_multiply_per_axis(%a, %b, %c, %d, is_lshift_required=True, axes=[1])",

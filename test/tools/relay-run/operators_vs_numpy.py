@@ -19,7 +19,7 @@ by `--relay-to-llvm`, verifying the IR after every pass.
 
 The cases are in operator_cases_{tensor,nn,qnn,vision}.py, their inputs'
 generators in operator_inputs.py, the references numpy lacks in
-operator_references.py and qnn_references.py.
+operator_references.py, qnn_references.py and random_references.py.
 """
 import os
 import subprocess
