@@ -18,7 +18,10 @@
 // the loop ends, pairwise (@onnx_sequence_join of Sequences.rly): a tensor
 // grown by a concatenation each step would copy its steps n times over.
 // Scan outputs have a size known only at run time, so a Loop with any runs
-// on the interpreter (its regions compiled).
+// on the interpreter (its regions compiled), unless its trip count is
+// known at import and its condition stays true: then it is unrolled, as
+// Scan is (the loops torch.onnx writes for EmbeddingBag, scripted loops
+// over a fixed range).
 //
 //===----------------------------------------------------------------------===//
 
@@ -106,18 +109,48 @@ NamedAttribute shapeAttr(OpBuilder &b, ArrayRef<int64_t> shape) {
   return b.getNamedAttr("newshape", b.getDenseI64ArrayAttr(shape));
 }
 
+/// The most nodes an unrolled Scan or Loop may make (steps x body nodes).
+constexpr int64_t kMaxUnrolledNodes = 1 << 16;
+
+/// The value of `value` where it is a constant one-element bool.
+std::optional<bool> knownBool(Value value) {
+  auto constant = value.getDefiningOp<ConstantOp>();
+  auto dense =
+      constant ? dyn_cast<DenseElementsAttr>(constant.getValue()) : nullptr;
+  if (!dense || !dense.getElementType().isInteger(1) ||
+      dense.getNumElements() != 1)
+    return std::nullopt;
+  return *dense.value_begin<bool>();
+}
+
 } // namespace
 
 FailureOr<SmallVector<Value>>
 GraphImporter::importBranch(const onnx::GraphProto &graph, StringRef what,
                             Location loc, ArrayRef<Value> inputs) {
+  SmallVector<GraphValue> bound;
+  for (Value v : inputs)
+    bound.push_back({v, {}});
+  FailureOr<SmallVector<GraphValue>> outs =
+      importGraph(graph, what, loc, bound);
+  if (failed(outs))
+    return failure();
+  SmallVector<Value> values;
+  for (const GraphValue &out : *outs)
+    values.push_back(out.value);
+  return values;
+}
+
+FailureOr<SmallVector<GraphValue>>
+GraphImporter::importGraph(const onnx::GraphProto &graph, StringRef what,
+                           Location loc, ArrayRef<GraphValue> inputs) {
   llvm::StringMap<GraphValue> enclosing = values;
   llvm::scope_exit restore([&] { values = std::move(enclosing); });
   if (!inputs.empty() && graph.input_size() != int(inputs.size()))
     return emitError(loc) << what << " takes " << graph.input_size()
                           << " inputs, the node gives it " << inputs.size();
   for (auto [info, value] : llvm::zip(graph.input(), inputs)) {
-    values[info.name()] = {value, {}};
+    values[info.name()] = value;
     values[info.name()].fourBit =
         isFourBit(info.type().tensor_type().elem_type());
   }
@@ -131,13 +164,13 @@ GraphImporter::importBranch(const onnx::GraphProto &graph, StringRef what,
   for (auto [index, node] : llvm::enumerate(graph.node()))
     if (failed(importNode(node, index)))
       return failure();
-  SmallVector<Value> outputs;
+  SmallVector<GraphValue> outputs;
   for (const onnx::ValueInfoProto &info : graph.output()) {
     auto it = values.find(info.name());
     if (it == values.end())
       return emitError(loc) << what << ": output '" << info.name()
                             << "' is not computed by any node";
-    outputs.push_back(it->second.value);
+    outputs.push_back(it->second);
   }
   if (outputs.empty())
     return emitError(loc) << what << " has no outputs";
@@ -341,7 +374,6 @@ LogicalResult GraphImporter::importScan(const onnx::NodeProto &node,
     if (steps == 0)
       return fail("scan inputs of length 0 are not supported");
     // Unrolled, the body's nodes repeat once a step.
-    constexpr int64_t kMaxUnrolledNodes = 1 << 16;
     if (steps > kMaxUnrolledNodes / std::max(1, body->node_size()))
       return fail("a scan of " + Twine(steps) + " steps over a body of " +
                   Twine(body->node_size()) +
@@ -429,6 +461,80 @@ LogicalResult GraphImporter::importScan(const onnx::NodeProto &node,
     if (!node.output(i).empty())
       values[node.output(i)] = {results[i], {}};
   return success();
+}
+
+FailureOr<std::optional<SmallVector<GraphValue>>>
+GraphImporter::unrollLoop(const onnx::GraphProto &body, StringRef what,
+                          Location loc, int64_t steps,
+                          ArrayRef<GraphValue> carried, int numScans) {
+  std::optional<SmallVector<GraphValue>> notApplied;
+  if (steps < 1 || steps > kMaxUnrolledNodes / std::max(1, body.node_size()))
+    return notApplied;
+  // What is built is erased again where a step's condition is not known
+  // at import (the loop may stop at run time).
+  Block *block = builder.getInsertionBlock();
+  Block::iterator end = builder.getInsertionPoint();
+  Operation *before = end == block->begin() ? nullptr : &*std::prev(end);
+  auto eraseBuilt = [&] {
+    Block::iterator from =
+        before ? std::next(Block::iterator(before)) : block->begin();
+    SmallVector<Operation *> built;
+    for (Operation &op : llvm::make_range(from, end))
+      built.push_back(&op);
+    for (Operation *op : llvm::reverse(built))
+      op->erase();
+  };
+  Type i64 = builder.getIntegerType(64), i1 = builder.getI1Type();
+  // The iteration number and condition, known, as the body declares them.
+  auto known = [&](int index, Type element, int64_t v) -> GraphValue {
+    SmallVector<int64_t> shape;
+    if (declaredVector(body, index))
+      shape.push_back(1);
+    auto attr = DenseElementsAttr::get(
+        RankedTensorType::get(shape, element),
+        APInt(element.getIntOrFloatBitWidth(), v, /*isSigned=*/true));
+    return {ConstantOp::create(builder, loc, attr), attr};
+  };
+  int numCarried = carried.size();
+  SmallVector<GraphValue> state(carried);
+  SmallVector<SmallVector<Value>> produced(numScans);
+  for (int64_t t = 0; t < steps; ++t) {
+    SmallVector<GraphValue> inputs = {known(0, i64, t), known(1, i1, 1)};
+    llvm::append_range(inputs, state);
+    FailureOr<SmallVector<GraphValue>> outs =
+        importGraph(body, what, loc, inputs);
+    if (failed(outs))
+      return failure();
+    std::optional<bool> going = knownBool((*outs)[0].value);
+    if (!going) {
+      eraseBuilt();
+      return notApplied;
+    }
+    state.assign(outs->begin() + 1, outs->begin() + 1 + numCarried);
+    for (int k = 0; k < numScans; ++k)
+      produced[k].push_back((*outs)[1 + numCarried + k].value);
+    // A condition known false ends the loop after this step.
+    if (!*going)
+      break;
+  }
+  // Each scan output: its steps stacked (they must agree in type).
+  RelayBuilder rb(builder, loc);
+  SmallVector<GraphValue> results(state);
+  for (ArrayRef<Value> steps : produced) {
+    if (llvm::any_of(steps, [&](Value v) {
+          return v.getType() != steps.front().getType() ||
+                 !isa<RankedTensorType>(v.getType());
+        })) {
+      eraseBuilt();
+      return notApplied;
+    }
+    Value stacked =
+        rb.op<StackOp>({rb.tuple(steps)}, {intAttr(builder, "axis", 0)});
+    if (!stacked)
+      return failure(); // reported by the relation
+    results.push_back({stacked, {}});
+  }
+  return std::optional<SmallVector<GraphValue>>(std::move(results));
 }
 
 LogicalResult GraphImporter::importLoop(const onnx::NodeProto &node,
@@ -547,6 +653,42 @@ LogicalResult GraphImporter::importLoop(const onnx::NodeProto &node,
                   "and the body import with its changing sizes unknown)");
     carried = joined;
     outTypes = again;
+  }
+  // Where the loop-carried values' sizes change or there are scan outputs
+  // (sizes known only at run time, so the program runs on the interpreter),
+  // a loop whose steps are known at import is unrolled instead.
+  auto knownInput = [&](int i) -> ElementsAttr {
+    auto it = i < node.input_size() ? values.find(node.input(i)) : values.end();
+    return it == values.end() ? nullptr : it->second.constant;
+  };
+  // A sequence whose elements are known at import keeps them known
+  // through the unrolled steps (a scripted loop appending to a list).
+  SmallVector<GraphValue> carriedValues;
+  bool sizesChange = numScans > 0;
+  for (int k = 0; k < numCarried; ++k) {
+    carriedValues.push_back(values.lookup(node.input(2 + k)));
+    sizesChange |= carried[k] != operands[2 + k].getType() ||
+                   carriedValues.back().elements.has_value();
+  }
+  ElementsAttr tripCount = knownInput(0);
+  ElementsAttr condition = knownInput(1);
+  if (sizesChange && tripCount && tripCount.getNumElements() == 1 &&
+      (!operands[1] || (condition && condition.getNumElements() == 1 &&
+                        *condition.value_begin<bool>()))) {
+    FailureOr<std::optional<SmallVector<GraphValue>>> unrolled =
+        unrollLoop(*body, what, loc, *tripCount.value_begin<int64_t>(),
+                   carriedValues, numScans);
+    if (failed(unrolled))
+      return failure();
+    if (*unrolled) {
+      if (node.output_size() > numCarried + numScans)
+        return fail("the node has " + Twine(node.output_size()) +
+                    " outputs, the body gives " + Twine(numCarried + numScans));
+      for (int i = 0; i < node.output_size(); ++i)
+        if (!node.output(i).empty())
+          values[node.output(i)] = (**unrolled)[i];
+      return success();
+    }
   }
   // A scan output is its steps stacked: `?` along a new first axis. In the
   // loop, the list of its steps so far, each of that type (one long).

@@ -79,6 +79,19 @@ private:
   FailureOr<SmallVector<Value>> importBranch(const onnx::GraphProto &graph,
                                              StringRef what, Location loc,
                                              ArrayRef<Value> inputs = {});
+  /// importBranch with what is known at import of the inputs and outputs
+  /// (constants, a sequence's elements).
+  FailureOr<SmallVector<GraphValue>> importGraph(const onnx::GraphProto &graph,
+                                                 StringRef what, Location loc,
+                                                 ArrayRef<GraphValue> inputs);
+  /// Loop with a trip count and conditions known at import, where its
+  /// values' sizes change from step to step or it has scan outputs (which
+  /// would leave them known only at run time): the body unrolled, as
+  /// Scan's, up to the step whose condition is false. Returns the node's
+  /// results, or nullopt (nothing built) where it does not apply.
+  FailureOr<std::optional<SmallVector<GraphValue>>>
+  unrollLoop(const onnx::GraphProto &body, StringRef what, Location loc,
+             int64_t steps, ArrayRef<GraphValue> carried, int numScans);
 
   MLIRContext *ctx;
   OpBuilder builder;

@@ -1,10 +1,10 @@
 #!/usr/bin/python3
-"""Small PyTorch models of kinds beyond image classification (1-d CNNs, a
-transformer encoder, scripted branches and loops, a 3-d U-Net, scatters at
-data-dependent indices, max pooling's indices), exported with torch.onnx
-(random weights) and run compiled by relay-run: each must compile (no
-interpreter fallback) and match PyTorch to 1e-4 relative to its largest
-magnitude.
+"""Small PyTorch models of kinds beyond image classification (1-d CNNs,
+bags of embeddings, a transformer encoder, scripted branches and loops, a
+3-d U-Net, scatters at data-dependent indices, max pooling's indices),
+exported with torch.onnx (random weights) and run compiled by relay-run:
+each must compile (no interpreter fallback) and match PyTorch to 1e-4
+relative to its largest magnitude.
 
   /usr/bin/python3 check_torch_modules.py --bin build/bin
 """
@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import warnings
+from typing import List
 
 import numpy as np
 import torch
@@ -98,6 +99,41 @@ class Loops(nn.Module):
         while bool(x.abs().sum() > 0.5):
             x = x * 0.5
         return x
+
+
+class Bags(nn.Module):
+    """Bags of embeddings (a recommender's sparse features): torch.onnx
+    writes EmbeddingBag as a Loop over the bags collecting each bag's
+    reduction (a scan output); its trip count is known at import, so the
+    importer unrolls it and the model compiles."""
+
+    def __init__(self):
+        super().__init__()
+        self.mean = nn.EmbeddingBag(50, 8, mode='mean')
+        self.max = nn.EmbeddingBag(50, 8, mode='max')
+        self.out = nn.Linear(16, 2)
+
+    def forward(self, tokens):
+        return self.out(torch.cat([self.mean(tokens), self.max(tokens)], 1))
+
+
+class ScriptedRNN(nn.Module):
+    """A scripted recurrent loop over a fixed number of steps appending
+    each state to a list, stacked at the end (ONNX: a Loop carrying a
+    sequence, ConcatFromSequence): unrolled at import, the list's elements
+    stay known and the model compiles."""
+
+    def __init__(self):
+        super().__init__()
+        self.cell = nn.Linear(4, 4)
+
+    def forward(self, x):
+        outs: List[torch.Tensor] = []
+        h = x[0]
+        for t in range(x.shape[0]):
+            h = torch.tanh(self.cell(x[t]) + h)
+            outs.append(h)
+        return torch.stack(outs)
 
 
 class UNet3D(nn.Module):
@@ -226,6 +262,7 @@ def models():
     torch.manual_seed(0)
     yield 'audio_cnn', AudioCNN(), torch.randn(1, 4, 64)
     yield 'text_cnn', TextCNN(), torch.randint(0, 50, (2, 9))
+    yield 'embedding_bags', Bags(), torch.randint(0, 50, (3, 5))
     yield 'transformer_encoder', Encoder(), torch.randn(1, 10, 32)
     yield 'unet3d', UNet3D(), torch.randn(1, 2, 8, 12, 10)
     yield 'inverted_residuals', InvertedResiduals(), torch.randn(1, 160, 24, 24)
@@ -234,6 +271,7 @@ def models():
     yield 'cluster_scatter', ClusterScatter(), torch.randn(10, 8)
     yield 'pool_indices', PoolIndices(), torch.randn(2, 3, 11, 9)
     yield 'scripted_loops', torch.jit.script(Loops()), torch.randn(2, 6)
+    yield 'scripted_rnn', torch.jit.script(ScriptedRNN()), torch.randn(5, 3, 4)
     branches = torch.jit.script(Branches())
     for sign, name in ((1.0, 'scripted_if_then'), (-1.0, 'scripted_if_else')):
         with torch.no_grad():

@@ -813,6 +813,47 @@ def loop_growing():
                  [tensor('x', [2])], [tensor('y', ['n'])], [trips], opset=13)
 
 
+def loop_fixed_scan():
+    """Loop three times (a constant trip count): x = x + i, 2x collected
+    each step (a scan output)."""
+    two = numpy_helper.from_array(np.array(2, np.float32), 'two')
+    body = helper.make_graph(
+        [helper.make_node('Identity', ['c'], ['c_out']),
+         helper.make_node('Cast', ['i'], ['fi'], to=TensorProto.FLOAT),
+         helper.make_node('Add', ['x_in', 'fi'], ['x_out']),
+         helper.make_node('Mul', ['x_out', 'two'], ['seen'])],
+        'body', [tensor('i', [], TensorProto.INT64),
+                 tensor('c', [], TensorProto.BOOL), tensor('x_in', [2])],
+        [tensor('c_out', [], TensorProto.BOOL), tensor('x_out', [2]),
+         tensor('seen', [2])], [two])
+    trips = numpy_helper.from_array(np.array(3, np.int64), 'trips')
+    return model([helper.make_node('Loop', ['trips', '', 'x'],
+                                   ['y', 'all'], body=body)],
+                 [tensor('x', [2])], [tensor('y', [2]), tensor('all', None)],
+                 [trips], opset=13)
+
+
+def loop_early_stop():
+    """Loop of at most five steps while i < 2 (a condition known at import
+    each step: the loop stops after step 2): s = s + 1, each s collected."""
+    one = numpy_helper.from_array(np.array(1, np.float32), 'one')
+    two = numpy_helper.from_array(np.array(2, np.int64), 'two')
+    body = helper.make_graph(
+        [helper.make_node('Less', ['i', 'two'], ['c_out']),
+         helper.make_node('Add', ['s_in', 'one'], ['s_out']),
+         helper.make_node('Identity', ['s_out'], ['seen'])],
+        'body', [tensor('i', [], TensorProto.INT64),
+                 tensor('c', [], TensorProto.BOOL), tensor('s_in', [1])],
+        [tensor('c_out', [], TensorProto.BOOL), tensor('s_out', [1]),
+         tensor('seen', [1])], [one, two])
+    trips = numpy_helper.from_array(np.array(5, np.int64), 'trips')
+    go = numpy_helper.from_array(np.array(True), 'go')
+    return model([helper.make_node('Loop', ['trips', 'go', 's'],
+                                   ['final', 'all'], body=body)],
+                 [tensor('s', [1])], [tensor('final', [1]), tensor('all', None)],
+                 [trips, go], opset=13)
+
+
 def loop_sliced_scan():
     """Loop collecting x[i:i+1] summed so far (a slice at the iteration
     number: its size is known only at run time), trips given as an input."""
@@ -977,7 +1018,7 @@ MODELS = {f.__name__: f for f in (training_unknown, random_no_shape,
                                   mel_runtime_edges, batchnorm_saved_stats,
                                   maxpool3d_indices, unpool_small_shape,
                                   loop_counter, loop_while, loop_growing,
-                                  loop_sliced_scan, loop_long_scan,
+                                  loop_fixed_scan, loop_early_stop, loop_sliced_scan, loop_long_scan,
                                   loop_rank_change, dft_too_long,
                                   unpool_bad_pads, scan_empty_batch,
                                   compress,
