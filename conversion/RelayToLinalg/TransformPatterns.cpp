@@ -152,11 +152,12 @@ FailureOr<SmallVector<Value>> splitRule(OpBuilder &b, Operation *op,
 
 /// concatenate and stack (the tuple's fields are the operands): each input
 /// inserted at its offset along `axis`.
-/// The most inputs a concatenation inserts as slices of one tensor (so
-/// that their producers can write into it); more are a tensor.concat,
-/// which bufferizes to a copy of each: one-shot bufferization's analysis
-/// of a chain of n inserted slices grows faster than n^2 (SSDlite's
-/// 90-way concatenation of its boxes: 8 s in the analysis).
+/// The most inputs a concatenation or stack inserts as slices of one
+/// tensor (so that their producers can write into it); more are a
+/// tensor.concat, which bufferizes to a copy of each: one-shot
+/// bufferization's analysis of a chain of n inserted slices grows faster
+/// than n^2 (SSDlite's 90-way concatenation of its boxes: 8 s in the
+/// analysis; a stack of 128 rows, 28 s).
 constexpr size_t kMaxInsertedSlices = 16;
 
 /// stack of windows of one tensor: each operand a slice of the same source,
@@ -273,11 +274,13 @@ FailureOr<SmallVector<Value>> concatenateRule(OpBuilder &b, Operation *op,
       tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
   bool stack = isa<StackOp>(op);
   int64_t rank = type.getRank();
-  if (stack && axis == rank - 1 && operands.size() > 1) {
+  if (stack && axis == rank - 1 && operands.size() > 1 &&
+      operands.size() <= kMaxInsertedSlices) {
     // A new innermost axis: inserted slices would be strided in the
     // innermost dimension, and empty-tensor elimination then makes their
     // producers (a matmul, say) write through that stride, far slower than
-    // this one pass that reads every input at each position and selects.
+    // this one pass that reads every input at each position and selects
+    // (one select per input: many inputs are a tensor.concat, below).
     MLIRContext *ctx = b.getContext();
     SmallVector<AffineExpr> outer;
     for (int64_t d = 0; d + 1 < rank; ++d)
@@ -306,9 +309,30 @@ FailureOr<SmallVector<Value>> concatenateRule(OpBuilder &b, Operation *op,
   if (stack)
     if (Value windows = stackedWindows(b, loc, type, axis, operands))
       return SmallVector<Value>{windows};
-  if (!stack && operands.size() > kMaxInsertedSlices)
+  if (operands.size() > kMaxInsertedSlices) {
+    // stack's inputs gain their unit axis first (a view).
+    SmallVector<Value> parts(operands);
+    if (stack)
+      for (Value &v : parts) {
+        auto in = cast<RankedTensorType>(v.getType());
+        SmallVector<int64_t> shape(in.getShape());
+        shape.insert(shape.begin() + axis, 1);
+        SmallVector<ReassociationIndices> groups;
+        for (int64_t d = 0; d < in.getRank(); ++d)
+          groups.push_back({d < axis ? d : d + 1});
+        if (in.getRank() > 0) {
+          // The unit axis joins its neighbour's group.
+          int64_t owner = std::min<int64_t>(axis, in.getRank() - 1);
+          groups[owner].push_back(axis);
+          llvm::sort(groups[owner]);
+        }
+        v = tensor::ExpandShapeOp::create(
+            b, loc, RankedTensorType::get(shape, in.getElementType()), v,
+            groups);
+      }
     return SmallVector<Value>{
-        tensor::ConcatOp::create(b, loc, type, axis, operands).getResult()};
+        tensor::ConcatOp::create(b, loc, type, axis, parts).getResult()};
+  }
   int64_t offset = 0;
   for (Value v : operands) {
     auto in = cast<RankedTensorType>(v.getType());

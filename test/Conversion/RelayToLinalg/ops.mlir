@@ -189,6 +189,30 @@ relay.func @concatenate_many(%x: tensor<2x1xf32>) -> tensor<2x17xf32> {
   relay.return %c : tensor<2x17xf32>
 }
 
+// Tests that a stack of more than 16 inputs is a tensor.concat too, each
+// input given its unit axis by an expand_shape (grouped with its
+// neighbour, the last axis too; a scalar's group is empty).
+// CHECK-LABEL: func.func @stack_many(
+// CHECK-NOT: tensor.insert_slice
+// CHECK: tensor.expand_shape %arg0 {{\[\[}}0], [1, 2]] output_shape [3, 1, 2] : tensor<3x2xf32> into tensor<3x1x2xf32>
+// CHECK: tensor.concat dim(1)
+// CHECK-SAME: -> tensor<3x17x2xf32>
+// CHECK: tensor.expand_shape %arg0 {{\[\[}}0], [1, 2]] output_shape [3, 2, 1] : tensor<3x2xf32> into tensor<3x2x1xf32>
+// CHECK: tensor.concat dim(2)
+// CHECK-SAME: -> tensor<3x2x17xf32>
+// CHECK: tensor.expand_shape %arg1 [] output_shape [1] : tensor<f32> into tensor<1xf32>
+// CHECK: tensor.concat dim(0)
+// CHECK-SAME: -> tensor<17xf32>
+relay.func @stack_many(%x: tensor<3x2xf32>, %s: tensor<f32>) -> tuple<tensor<3x17x2xf32>, tensor<3x2x17xf32>, tensor<17xf32>> {
+  %t = relay.tuple(%x, %x, %x, %x, %x, %x, %x, %x, %x, %x, %x, %x, %x, %x, %x, %x, %x : tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>)
+  %c = relay.stack %t {axis = 1 : i64} : (tuple<tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>>) -> tensor<3x17x2xf32>
+  %i = relay.stack %t {axis = 2 : i64} : (tuple<tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>>) -> tensor<3x2x17xf32>
+  %u = relay.tuple(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s : tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>)
+  %d = relay.stack %u {axis = 0 : i64} : (tuple<tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>>) -> tensor<17xf32>
+  %r = relay.tuple(%c, %i, %d : tensor<3x17x2xf32>, tensor<3x2x17xf32>, tensor<17xf32>)
+  relay.return %r : tuple<tensor<3x17x2xf32>, tensor<3x2x17xf32>, tensor<17xf32>>
+}
+
 // Tests that take with batch_dims reads its indices at the output's batch
 // axes and the axes after `axis`, and data at the batch axes, the clamped
 // index and the rest.
