@@ -677,14 +677,21 @@ LogicalResult GraphImporter::importLoop(const onnx::NodeProto &node,
     sizesChange |= carried[k] != operands[2 + k].getType() ||
                    carriedValues.back().elements.has_value();
   }
-  ElementsAttr tripCount = knownInput(0);
-  ElementsAttr condition = knownInput(1);
-  if (sizesChange && tripCount && tripCount.getNumElements() == 1 &&
-      (!operands[1] || (condition && condition.getNumElements() == 1 &&
-                        *condition.value_begin<bool>()))) {
+  // The trip count and the first condition, where known at import.
+  auto knownScalar = [&](int i, auto zero) -> std::optional<decltype(zero)> {
+    ElementsAttr known = knownInput(i);
+    if (!known || known.getNumElements() != 1)
+      return std::nullopt;
+    auto elements = known.tryGetValues<decltype(zero)>();
+    if (!elements)
+      return std::nullopt;
+    return *elements->begin();
+  };
+  std::optional<int64_t> tripCount = knownScalar(0, int64_t());
+  std::optional<bool> condition = knownScalar(1, bool());
+  if (sizesChange && tripCount && (!operands[1] || condition.value_or(false))) {
     FailureOr<std::optional<SmallVector<GraphValue>>> unrolled =
-        unrollLoop(*body, what, loc, *tripCount.value_begin<int64_t>(),
-                   carriedValues, numScans);
+        unrollLoop(*body, what, loc, *tripCount, carriedValues, numScans);
     if (failed(unrolled))
       return failure();
     if (*unrolled) {
