@@ -912,6 +912,24 @@ def loop_long_scan():
         [zero, step, one_two], opset=13)
 
 
+def loop_int32_trips():
+    """A Loop whose constant trip count is int32 (ONNX requires int64),
+    with a scan output: it is not unrolled, and the error says why."""
+    body = helper.make_graph(
+        [helper.make_node('Identity', ['c'], ['c_out']),
+         helper.make_node('Identity', ['x_in'], ['x_out']),
+         helper.make_node('Identity', ['x_in'], ['seen'])],
+        'body', [tensor('i', [], TensorProto.INT64),
+                 tensor('c', [], TensorProto.BOOL), tensor('x_in', [2])],
+        [tensor('c_out', [], TensorProto.BOOL), tensor('x_out', [2]),
+         tensor('seen', [2])])
+    trips = numpy_helper.from_array(np.array(3, np.int32), 'trips')
+    return model([helper.make_node('Loop', ['trips', '', 'x'],
+                                   ['y', 'all'], body=body)],
+                 [tensor('x', [2])], [tensor('y', [2]), tensor('all', None)],
+                 [trips], opset=13)
+
+
 def loop_rank_change():
     """A loop-carried value that gains an axis each step."""
     axes = numpy_helper.from_array(np.array([0], np.int64), 'axes')
@@ -1019,7 +1037,7 @@ MODELS = {f.__name__: f for f in (training_unknown, random_no_shape,
                                   maxpool3d_indices, unpool_small_shape,
                                   loop_counter, loop_while, loop_growing,
                                   loop_fixed_scan, loop_early_stop, loop_sliced_scan, loop_long_scan,
-                                  loop_rank_change, dft_too_long,
+                                  loop_rank_change, loop_int32_trips, dft_too_long,
                                   unpool_bad_pads, scan_empty_batch,
                                   compress,
                                   compress_long, if_runtime, if_constant, if_mismatch,
