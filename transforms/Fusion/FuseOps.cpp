@@ -35,6 +35,21 @@ bool isOperator(Operation *op) {
   return lookupOperator(op->getName().getStringRef()) != nullptr;
 }
 
+/// Whether `type` is a tensor or a tuple (nested or not) of them.
+bool isTensorData(Type type) {
+  if (auto tuple = dyn_cast<TupleType>(type))
+    return llvm::all_of(tuple.getTypes(), isTensorData);
+  return isa<TensorType>(type);
+}
+
+/// Whether `op` takes and gives tensor data only: what a kernel can. The
+/// device annotations also apply to closures, references and lists, which
+/// stay where they are.
+bool onTensorData(Operation *op) {
+  return llvm::all_of(op->getOperandTypes(), isTensorData) &&
+         llvm::all_of(op->getResultTypes(), isTensorData);
+}
+
 /// `fused_` and the names of the group's operators, dots as underscores
 /// (as TVM names its kernels: fused_nn_conv2d_add_nn_relu).
 std::string groupName(ArrayRef<Operation *> members) {
@@ -80,7 +95,8 @@ private:
     for (const std::unique_ptr<GraphNode> &node : nodes)
       groups[partition.rootOf[node->index]].push_back(node->op);
     for (auto &[root, members] : groups)
-      if (llvm::any_of(members, isOperator))
+      if (llvm::any_of(members, isOperator) &&
+          llvm::all_of(members, onTensorData))
         outline(members, nodes[root]->op);
   }
 

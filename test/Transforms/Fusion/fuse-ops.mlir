@@ -87,6 +87,21 @@ relay.func @stop_fusion(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// Tests that a device annotation of a closure stays where it is (a kernel
+// takes and gives tensors), while one of a tensor is a group of its own.
+// CHECK-LABEL: relay.func @on_device_closure(
+// CHECK-NEXT: %[[D:.*]] = relay.on_device %f
+// CHECK-NEXT: %[[T:.*]] = relay.call @fused_on_device(%x)
+// CHECK-NEXT: relay.apply %[[D]](%[[T]])
+relay.func @on_device_closure(%f: !relay.fn<(tensor<4xf32>) -> tensor<4xf32>>, %x: tensor<4xf32>) -> tensor<4xf32> {
+  %d = relay.on_device %f {virtual_device = 0 : i64} : (!relay.fn<(tensor<4xf32>) -> tensor<4xf32>>) -> !relay.fn<(tensor<4xf32>) -> tensor<4xf32>>
+  %t = relay.on_device %x {virtual_device = 1 : i64} : (tensor<4xf32>) -> tensor<4xf32>
+  %r = relay.apply %d(%t) : (!relay.fn<(tensor<4xf32>) -> tensor<4xf32>>, tensor<4xf32>) -> tensor<4xf32>
+  relay.return %r : tensor<4xf32>
+}
+
+// -----
+
 // Tests that an op used outside its block (by a branch of an if) ends its
 // group, that each branch is fused on its own, and that the if itself is
 // not fused.
