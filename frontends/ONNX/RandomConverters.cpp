@@ -293,7 +293,11 @@ LogicalResult convertMultinomial(NodeContext &ctx) {
 /// 1 / (1 - ratio), else 0; the mask output says which were kept. A
 /// training mode or ratio computed at run time selects between that and
 /// the identity at run time. Before opset 12 (and with training_mode
-/// absent or a constant false) Dropout is the identity, its mask all true.
+/// absent or a constant false) Dropout is the identity, its mask all true;
+/// so it is with a constant ratio of 0 (every u >= 0 is kept, scaled by 1),
+/// which is what torch.onnx writes for a module's `nn.Dropout(0.0)` in
+/// training mode (Swin-T's attention): generating its unused random words
+/// made compiling Swin-T take four times as long.
 LogicalResult convertDropout(NodeContext &ctx) {
   if (failed(ctx.checkInputs(1, 3)))
     return failure();
@@ -302,7 +306,11 @@ LogicalResult convertDropout(NodeContext &ctx) {
   auto maskType = RankedTensorType::get(ctx.shape(0),
                                         IntegerType::get(ctx.getContext(), 1));
   ElementsAttr training = ctx.constantInput(2);
-  if (!ctx.hasInput(2) || (training && readInts(training).front() == 0)) {
+  ElementsAttr ratioAttr = ctx.constantInput(1);
+  bool zeroRatio = ratioAttr && ratioAttr.getNumElements() == 1 &&
+                   readDoubles(ratioAttr).front() == 0;
+  if (!ctx.hasInput(2) || (training && readInts(training).front() == 0) ||
+      zeroRatio) {
     ctx.addOutput(ctx.input(0));
     if (wantMask)
       ctx.addOutput(ctx.constant(DenseElementsAttr::get(maskType, true)));

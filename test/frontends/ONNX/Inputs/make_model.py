@@ -990,6 +990,19 @@ def compress():
                  [tensor('rows', ['k', 2]), tensor('flat', [2])], [keep])
 
 
+def dropout_zero_ratio():
+    """Dropout in training mode with a constant ratio of 0, as torch.onnx
+    writes nn.Dropout(0.0) of a module exported in training mode."""
+    train = helper.make_tensor('t', TensorProto.BOOL, [], [True])
+    ratio = helper.make_tensor('r', TensorProto.FLOAT, [], [0.0])
+    return model([helper.make_node('Constant', [], ['t'], value=train),
+                  helper.make_node('Constant', [], ['r'], value=ratio),
+                  helper.make_node('Dropout', ['x', 'r', 't'], ['y', 'm'],
+                                   name='drop')],
+                 [tensor('x', [2, 3])],
+                 [tensor('y', [2, 3]), tensor('m', [2, 3], TensorProto.BOOL)])
+
+
 def compress_long():
     return model([helper.make_node('Compress', ['x', 'c'], ['y'], axis=1)],
                  [tensor('x', [3, 2]), tensor('c', [3], TensorProto.BOOL)],
@@ -1039,7 +1052,7 @@ MODELS = {f.__name__: f for f in (training_unknown, random_no_shape,
                                   loop_fixed_scan, loop_early_stop, loop_sliced_scan, loop_long_scan,
                                   loop_rank_change, loop_int32_trips, dft_too_long,
                                   unpool_bad_pads, scan_empty_batch,
-                                  compress,
+                                  compress, dropout_zero_ratio,
                                   compress_long, if_runtime, if_constant, if_mismatch,
                                   if_sizes,
                                   einsum_diagonal, nll_bad_target, scatter_runtime_indices,
