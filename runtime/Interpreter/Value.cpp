@@ -188,28 +188,34 @@ FailureOr<Tensor> Tensor::fromResource(DenseResourceElementsAttr attr) {
     return failure();
   Tensor t(e, type.getShape());
   bool isUnsigned = e.isUnsignedInteger();
-  for (int64_t i = 0, n = type.getNumElements(); i < n; ++i) {
-    const char *at = data.data() + i * size;
-    if (e.isF32()) {
+  int64_t n = type.getNumElements();
+  // As in fromAttr, the common dtypes without a type query per element.
+  if (e.isF32()) {
+    for (int64_t i = 0; i < n; ++i) {
       float v;
-      std::memcpy(&v, at, sizeof(v));
+      std::memcpy(&v, data.data() + i * size, sizeof(v));
       t.f[i] = v;
-    } else if (e.isF64()) {
-      std::memcpy(&t.f[i], at, sizeof(double));
+    }
+    return t;
+  }
+  if (e.isF64()) {
+    std::memcpy(t.f.data(), data.data(), n * sizeof(double));
+    return t;
+  }
+  auto floatType = dyn_cast<FloatType>(e);
+  for (int64_t i = 0; i < n; ++i) {
+    uint64_t word = 0;
+    std::memcpy(&word, data.data() + i * size, size);
+    APInt bits(width, word);
+    if (floatType) {
+      APFloat v(floatType.getFloatSemantics(), bits);
+      bool losesInfo;
+      v.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
+                &losesInfo);
+      t.f[i] = v.convertToDouble();
     } else {
-      uint64_t word = 0;
-      std::memcpy(&word, at, size);
-      APInt bits(width, word);
-      if (auto f = dyn_cast<FloatType>(e)) {
-        APFloat v(f.getFloatSemantics(), bits);
-        bool losesInfo;
-        v.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
-                  &losesInfo);
-        t.f[i] = v.convertToDouble();
-      } else {
-        t.n[i] = isUnsigned ? static_cast<int64_t>(bits.getZExtValue())
-                            : bits.getSExtValue();
-      }
+      t.n[i] = isUnsigned ? static_cast<int64_t>(bits.getZExtValue())
+                          : bits.getSExtValue();
     }
   }
   return t;

@@ -15,11 +15,15 @@
 #include "dialects/relay/OperatorRegistry.h"
 #include "dialects/relay/RelayOps.h"
 #include "runtime/Interpreter/Interpreter.h"
+#include "runtime/Interpreter/TensorBytes.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SmallPtrSet.h"
+
+#include <cstring>
 
 namespace mlir::relay {
 #define GEN_PASS_DEF_FOLDCONSTANT
@@ -72,6 +76,32 @@ static int64_t numElements(Type type) {
   return tensor && tensor.hasStaticShape() ? tensor.getNumElements() : -1;
 }
 
+/// Folded tensors of at least this many elements (not all equal) are kept
+/// as blobs, `dense_resource` as importers keep weights, rather than dense
+/// attributes: their elements are not hashed into the context, and the JIT
+/// reads them in place instead of compiling them into its object code (a
+/// 3-d ResNet's transposed weights made its first call take seconds).
+constexpr int64_t kMinBlobElements = 16384;
+
+/// `t` as an attribute: a blob when it is large (kMinBlobElements).
+static ElementsAttr tensorAttr(const Tensor &t) {
+  Type e = t.getElementType();
+  if (t.getNumElements() < kMinBlobElements || !e.isIntOrFloat() ||
+      e.getIntOrFloatBitWidth() % 8)
+    return t.toAttr();
+  std::vector<char> bytes = tensorBytes(t);
+  size_t width = e.getIntOrFloatBitWidth() / 8;
+  bool splat = true;
+  for (size_t at = width; splat && at < bytes.size(); at += width)
+    splat = std::memcmp(bytes.data(), bytes.data() + at, width) == 0;
+  if (splat)
+    return t.toAttr();
+  return DenseResourceElementsAttr::get(
+      t.getType(), "relay_folded",
+      HeapAsmResourceBlob::allocateAndCopyWithAlign(bytes, 64,
+                                                    /*dataIsMutable=*/false));
+}
+
 /// `value` as constants of `type` (relay.constant, relay.tuple of them);
 /// null when it does not have that type.
 static Value materialize(OpBuilder &b, Location loc, const ValuePtr &value,
@@ -89,12 +119,9 @@ static Value materialize(OpBuilder &b, Location loc, const ValuePtr &value,
     }
     return TupleOp::create(b, loc, fields);
   }
-  if (!value->isTensor())
+  if (!value->isTensor() || value->getTensor().getType() != type)
     return nullptr;
-  DenseElementsAttr attr = value->getTensor().toAttr();
-  if (attr.getType() != type)
-    return nullptr;
-  return ConstantOp::create(b, loc, attr);
+  return ConstantOp::create(b, loc, tensorAttr(value->getTensor()));
 }
 
 /// The value of `v` computed from constants by the operators' kernels,
@@ -200,6 +227,146 @@ struct FoldOperator : RewritePattern {
   unsigned &folded;
 };
 
+/// The bytes of constant `v`'s elements, each in its dtype's width (at least
+/// a byte); nullopt for a splat, a missing blob or narrower elements.
+static std::optional<ArrayRef<char>> constantBytes(Value v) {
+  auto c = v.getDefiningOp<ConstantOp>();
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  if (!c || !type || !type.getElementType().isIntOrFloat())
+    return std::nullopt;
+  unsigned width = type.getElementType().getIntOrFloatBitWidth();
+  if (width % 8)
+    return std::nullopt;
+  ArrayRef<char> data;
+  if (auto dense = dyn_cast<DenseElementsAttr>(c.getValue())) {
+    if (dense.isSplat())
+      return std::nullopt;
+    data = dense.getRawData();
+  } else if (auto resource =
+                 dyn_cast<DenseResourceElementsAttr>(c.getValue())) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob)
+      return std::nullopt;
+    data = blob->getData();
+  }
+  if (data.size() != size_t(type.getNumElements()) * (width / 8))
+    return std::nullopt;
+  return data;
+}
+
+/// A reshape of a constant (reshape, squeeze, expand_dims, ...): the same
+/// elements with the result's type, without copying a blob or evaluating
+/// the operator element by element (a network's weights are reshaped).
+template <typename OpTy> struct FoldReshapeOfConstant : OpRewritePattern<OpTy> {
+  FoldReshapeOfConstant(MLIRContext *context, int64_t maxElements,
+                        unsigned &folded)
+      : OpRewritePattern<OpTy>(context, /*benefit=*/2),
+        maxElements(maxElements), folded(folded) {}
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    auto c = op->getOperand(0).template getDefiningOp<ConstantOp>();
+    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    auto in = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+    if (!c || !type || !in || !type.hasStaticShape() ||
+        type.getElementType() != in.getElementType() ||
+        type.getNumElements() != in.getNumElements())
+      return rewriter.notifyMatchFailure(op, "not a reshape of a constant");
+    // A blob is shared, dense elements are copied (as FoldOperator).
+    if (isa<DenseElementsAttr>(c.getValue()) &&
+        type.getNumElements() > maxElements &&
+        type.getNumElements() > consumedElements(op))
+      return rewriter.notifyMatchFailure(op, "result too big");
+    ElementsAttr attr;
+    if (auto dense = dyn_cast<DenseElementsAttr>(c.getValue()))
+      attr = dense.reshape(type);
+    else if (auto resource = dyn_cast<DenseResourceElementsAttr>(c.getValue()))
+      attr = DenseResourceElementsAttr::get(type, resource.getRawHandle());
+    else
+      return rewriter.notifyMatchFailure(op, "an unknown kind of constant");
+    rewriter.replaceOpWithNewOp<ConstantOp>(op, attr);
+    ++folded;
+    return success();
+  }
+
+  int64_t maxElements;
+  unsigned &folded;
+};
+
+/// A transpose of a constant, by moving its bytes: a network's weights are
+/// transposed into the layout their kernels read, tens of millions of
+/// elements that the interpreter's kernel widened to doubles and back.
+struct FoldTransposeOfConstant : OpRewritePattern<TransposeOp> {
+  FoldTransposeOfConstant(MLIRContext *context, int64_t maxElements,
+                          unsigned &folded)
+      : OpRewritePattern(context, /*benefit=*/2), maxElements(maxElements),
+        folded(folded) {}
+
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<ArrayRef<char>> data = constantBytes(op.getData());
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!data || !type || !type.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "not a transpose of a constant");
+    auto in = cast<RankedTensorType>(op.getData().getType());
+    int64_t rank = in.getRank();
+    SmallVector<int64_t> perm = op.getPermutation(rank);
+    size_t width = type.getElementType().getIntOrFloatBitWidth() / 8;
+    // The input's stride (in elements) along each axis of the result.
+    SmallVector<int64_t> inStrides(rank, 1), moved(rank);
+    for (int64_t d = rank - 2; d >= 0; --d)
+      inStrides[d] = inStrides[d + 1] * in.getDimSize(d + 1);
+    for (int64_t d = 0; d < rank; ++d)
+      moved[d] = inStrides[perm[d]];
+    int64_t n = type.getNumElements();
+    if (n > maxElements && n > consumedElements(op))
+      return rewriter.notifyMatchFailure(op, "result too big");
+    bool asBlob = n >= kMinBlobElements;
+    AsmResourceBlob blob;
+    std::vector<char> small;
+    char *out;
+    if (asBlob) {
+      blob = HeapAsmResourceBlob::allocate(n * width, 64,
+                                           /*dataIsMutable=*/true);
+      out = blob.getMutableData().data();
+    } else {
+      small.resize(n * width);
+      out = small.data();
+    }
+    // An odometer over the result's index; the innermost axis is a loop.
+    ArrayRef<int64_t> shape = type.getShape();
+    int64_t inner = rank ? shape.back() : 1;
+    int64_t innerStride = rank ? moved.back() : 0;
+    SmallVector<int64_t> index(std::max<int64_t>(rank - 1, 0), 0);
+    int64_t from = 0;
+    for (int64_t k = 0; k < n; k += inner) {
+      const char *src = data->data() + from * width;
+      char *dst = out + k * width;
+      for (int64_t j = 0; j < inner; ++j)
+        std::memcpy(dst + j * width, src + j * innerStride * width, width);
+      for (int64_t d = rank - 2; d >= 0; --d) {
+        from += moved[d];
+        if (++index[d] < shape[d])
+          break;
+        from -= moved[d] * shape[d];
+        index[d] = 0;
+      }
+    }
+    ElementsAttr attr;
+    if (asBlob)
+      attr =
+          DenseResourceElementsAttr::get(type, "relay_folded", std::move(blob));
+    else
+      attr = DenseElementsAttr::getFromRawBuffer(type, small);
+    rewriter.replaceOpWithNewOp<ConstantOp>(op, attr);
+    ++folded;
+    return success();
+  }
+
+  int64_t maxElements;
+  unsigned &folded;
+};
+
 /// `if` on a constant condition: its taken branch.
 struct FoldIf : OpRewritePattern<IfOp> {
   FoldIf(MLIRContext *context, unsigned &decided)
@@ -234,6 +401,12 @@ struct FoldConstantPass
     unsigned folded = 0, decided = 0;
     RewritePatternSet patterns(context);
     patterns.add<FoldOperator>(context, maxElements, folded);
+    patterns.add<
+        FoldReshapeOfConstant<ReshapeOp>,
+        FoldReshapeOfConstant<ReverseReshapeOp>,
+        FoldReshapeOfConstant<SqueezeOp>, FoldReshapeOfConstant<ExpandDimsOp>,
+        FoldReshapeOfConstant<BatchFlattenOp>, FoldTransposeOfConstant>(
+        context, maxElements, folded);
     // shape_of and ndarray_size of a tensor whose type is static: its shape
     // or size whatever computes it (as TVM's FoldConstant), by their
     // decompositions, which need static types.

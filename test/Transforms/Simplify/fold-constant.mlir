@@ -155,3 +155,57 @@ relay.func @packed() -> tuple<tensor<1x1x1x1x2xf32>, tensor<1x1x1x1x2xf32>> {
   %t = relay.tuple(%p, %c : tensor<1x1x1x1x2xf32>, tensor<1x1x1x1x2xf32>)
   relay.return %t : tuple<tensor<1x1x1x1x2xf32>, tensor<1x1x1x1x2xf32>>
 }
+
+// -----
+
+// Tests that transposes and reshapes of constants move their elements
+// without evaluating them: a 3-d transpose of int16s, and reshapes of a
+// blob that share it (squeeze, expand_dims); an f16 transpose of a blob.
+// CHECK-LABEL: relay.func @layout_of_constants(
+// CHECK-DAG: relay.constant dense<{{\[\[\[}}1, 4], [2, 5], [3, 6]], {{\[\[}}7, 10], [8, 11], [9, 12]]]> : tensor<2x3x2xi16>
+// CHECK-DAG: relay.constant dense_resource<w> : tensor<1x4xi16>
+// CHECK-DAG: relay.constant dense_resource<w> : tensor<4xi16>
+// CHECK-DAG: relay.constant dense<{{\[\[}}1.000000e+00, 3.000000e+00], [2.000000e+00, 4.000000e+00]]> : tensor<2x2xf16>
+// CHECK-NOT: relay.transpose
+// CHECK-NOT: relay.squeeze
+// CHECK-NOT: relay.expand_dims
+relay.func @layout_of_constants() -> tuple<tensor<2x3x2xi16>, tensor<1x4xi16>, tensor<4xi16>, tensor<2x2xf16>> {
+  %c = relay.constant dense<[[[1, 2, 3], [4, 5, 6]], [[7, 8, 9], [10, 11, 12]]]> : tensor<2x2x3xi16>
+  %t = relay.transpose %c {axes = array<i64: 0, 2, 1>} : (tensor<2x2x3xi16>) -> tensor<2x3x2xi16>
+  %b = relay.constant dense_resource<w> : tensor<4x1xi16>
+  %s = relay.squeeze %b : (tensor<4x1xi16>) -> tensor<4xi16>
+  %e = relay.expand_dims %s {axis = 0 : i64} : (tensor<4xi16>) -> tensor<1x4xi16>
+  %h = relay.constant dense_resource<h> : tensor<2x2xf16>
+  %ht = relay.transpose %h : (tensor<2x2xf16>) -> tensor<2x2xf16>
+  %o = relay.tuple(%t, %e, %s, %ht : tensor<2x3x2xi16>, tensor<1x4xi16>, tensor<4xi16>, tensor<2x2xf16>)
+  relay.return %o : tuple<tensor<2x3x2xi16>, tensor<1x4xi16>, tensor<4xi16>, tensor<2x2xf16>>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      w: "0x020000000100020003000400",
+      h: "0x02000000003C004000420044"
+    }
+  }
+#-}
+
+// -----
+
+// Tests that a large folded tensor (16,384 elements or more) is kept as a
+// blob, and that operators read it: the transpose (4096, 2, 3) of an arange
+// reshaped to (2, 3, 4096), and its first two rows.
+// CHECK-LABEL: relay.func @large_transpose(
+// CHECK-DAG: relay.constant dense_resource<relay_folded{{.*}}> : tensor<4096x2x3xf32>
+// CHECK-DAG: relay.constant dense<{{\[\[\[}}0.000000e+00, 4.096000e+03, 8.192000e+03], [1.228800e+04, 1.638400e+04, 2.048000e+04]], {{\[\[}}1.000000e+00, 4.097000e+03, 8.193000e+03], [1.228900e+04, 1.638500e+04, 2.048100e+04]]]> : tensor<2x2x3xf32>
+// CHECK-NOT: relay.transpose
+relay.func @large_transpose() -> tuple<tensor<4096x2x3xf32>, tensor<2x2x3xf32>> {
+  %lo = relay.constant dense<0.0> : tensor<f32>
+  %hi = relay.constant dense<24576.0> : tensor<f32>
+  %st = relay.constant dense<1.0> : tensor<f32>
+  %a = relay.arange %lo, %hi, %st {dtype = f32} : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<24576xf32>
+  %r = relay.reshape %a {newshape = array<i64: 2, 3, 4096>} : (tensor<24576xf32>) -> tensor<2x3x4096xf32>
+  %t = relay.transpose %r {axes = array<i64: 2, 0, 1>} : (tensor<2x3x4096xf32>) -> tensor<4096x2x3xf32>
+  %s = relay.strided_slice %t {begin = array<i64: 0, 0, 0>, end = array<i64: 2, 2, 3>} : (tensor<4096x2x3xf32>) -> tensor<2x2x3xf32>
+  %o = relay.tuple(%t, %s : tensor<4096x2x3xf32>, tensor<2x2x3xf32>)
+  relay.return %o : tuple<tensor<4096x2x3xf32>, tensor<2x2x3xf32>>
+}
