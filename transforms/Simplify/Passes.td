@@ -122,7 +122,12 @@ def FoldConstant : Pass<"relay-fold-constant", "::mlir::ModuleOp"> {
     reshape or product with a per-channel scale folds, since the program
     does not grow. An operator whose kernel reports an error is left to
     run time too (an integer division by zero fails when the program
-    runs, as it would have).
+    runs, as it would have). Transposes and reshapes (`reshape`,
+    `squeeze`, `expand_dims`, ...) of constants move or re-type their
+    bytes instead of running a kernel (a reshaped blob is shared), and a
+    folded tensor of 16,384 elements or more, not all equal, is kept as a
+    `dense_resource` blob (`relay_folded`), as importers keep weights: the
+    JIT reads it in place rather than compiling it into its code.
 
     ```mlir
     %a = relay.constant dense<2.0> : tensor<f32>
