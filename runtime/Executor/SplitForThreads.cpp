@@ -74,7 +74,59 @@ int64_t countOps(Operation *op) {
   return count;
 }
 
+/// Makes the program call moved nest `decl` (now a declaration) through a
+/// pointer in a global of its own (nestSlotName), which the caller fills
+/// with the nest's address once its part is compiled; erases `decl`. False
+/// (and nothing changed) where the nest is used otherwise than called or
+/// its address taken.
+bool callThroughSlot(ModuleOp module, LLVM::LLVMFuncOp decl) {
+  std::optional<SymbolTable::UseRange> uses =
+      SymbolTable::getSymbolUses(decl, module);
+  if (!uses)
+    return false;
+  for (const SymbolTable::SymbolUse &use : *uses) {
+    auto call = dyn_cast<LLVM::CallOp>(use.getUser());
+    if (!(call && call.getCallee() == decl.getName() &&
+          call.getNumResults() <= 1) &&
+        !isa<LLVM::AddressOfOp>(use.getUser()))
+      return false;
+  }
+  MLIRContext *context = module.getContext();
+  auto ptr = LLVM::LLVMPointerType::get(context);
+  Location loc = decl.getLoc();
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  auto slot = LLVM::GlobalOp::create(
+      b, loc, ptr, /*isConstant=*/false, LLVM::Linkage::External,
+      relay::nestSlotName(decl.getName()), Attribute());
+  b.setInsertionPointToStart(b.createBlock(&slot.getInitializerRegion()));
+  LLVM::ReturnOp::create(b, loc, LLVM::ZeroOp::create(b, loc, ptr));
+  for (const SymbolTable::SymbolUse &use : *uses) {
+    Operation *user = use.getUser();
+    b.setInsertionPoint(user);
+    Value address = LLVM::LoadOp::create(
+        b, user->getLoc(), ptr, LLVM::AddressOfOp::create(b, loc, slot));
+    if (isa<LLVM::AddressOfOp>(user)) {
+      user->getResult(0).replaceAllUsesWith(address);
+      user->erase();
+      continue;
+    }
+    auto call = cast<LLVM::CallOp>(user);
+    SmallVector<Value> operands{address};
+    llvm::append_range(operands, call.getArgOperands());
+    auto indirect = LLVM::CallOp::create(b, call.getLoc(),
+                                         decl.getFunctionType(), operands);
+    call->replaceAllUsesWith(indirect->getResults());
+    call.erase();
+  }
+  decl.erase();
+  return true;
+}
+
 } // namespace
+
+std::string mlir::relay::nestSlotName(StringRef nest) {
+  return (nest + "__relay_slot").str();
+}
 
 SmallVector<OwningOpRef<ModuleOp>>
 mlir::relay::splitLoopNests(ModuleOp module, unsigned parts, int64_t minOps) {
@@ -119,6 +171,7 @@ mlir::relay::splitLoopNests(ModuleOp module, unsigned parts, int64_t minOps) {
     assigned[part].push_back(&nest);
   }
 
+  SmallVector<LLVM::LLVMFuncOp> moved;
   for (ArrayRef<Nest *> group : assigned) {
     OwningOpRef<ModuleOp> part = ModuleOp::create(module.getLoc());
     (*part)->setAttrs(module->getAttrDictionary());
@@ -146,8 +199,11 @@ mlir::relay::splitLoopNests(ModuleOp module, unsigned parts, int64_t minOps) {
       func.getBody().getBlocks().clear();
       SymbolTable::setSymbolVisibility(func, SymbolTable::Visibility::Public);
       func.setLinkage(LLVM::Linkage::External);
+      moved.push_back(func);
     }
     result.push_back(std::move(part));
   }
+  for (LLVM::LLVMFuncOp func : moved)
+    (void)callThroughSlot(module, func);
   return result;
 }

@@ -17,16 +17,25 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <string>
+
 namespace mlir::relay {
 
 /// Moves the loop-nest functions of `module` (LLVM dialect) into up to
 /// `parts` new modules of about equal size, when they hold at least
 /// `minOps` ops in all: each new module gets its functions (public) and
 /// copies of the private functions and globals and the declarations they
-/// use; `module` keeps their declarations. Returns the new modules (none
-/// when the module is too small to be worth it).
+/// use. `module` calls each moved nest through a pointer held in a global
+/// named nestSlotName(nest), null until the caller stores the nest's
+/// address there, so that `module` links without the parts and compiles
+/// while they do; a nest used otherwise than called keeps its declaration.
+/// Returns the new modules (none when the module is too small to be worth
+/// it).
 SmallVector<OwningOpRef<ModuleOp>>
 splitLoopNests(ModuleOp module, unsigned parts, int64_t minOps);
+
+/// The global through which the program calls moved nest `nest`.
+std::string nestSlotName(StringRef nest);
 
 } // namespace mlir::relay
 

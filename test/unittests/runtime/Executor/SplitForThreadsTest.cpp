@@ -1,8 +1,8 @@
 //===- SplitForThreadsTest.cpp - Splitting loop nests off a module --------===//
 //
 // The loop-nest functions move into parts compiled on other threads, with
-// copies of the private functions and constants they use; the program keeps
-// declarations; nests that use the program's own functions or mutable
+// copies of the private functions and constants they use; the program calls
+// them through slots; nests that use the program's own functions or mutable
 // globals stay.
 //
 //===----------------------------------------------------------------------===//
@@ -97,10 +97,22 @@ TEST_F(SplitForThreadsTest, MovesNestsWithWhatTheyUse) {
   EXPECT_TRUE(succeeded(verify(first)));
   EXPECT_TRUE(succeeded(verify(second)));
 
-  // The program keeps declarations of the moved nests, and the nests that
-  // use its own function or its mutable global.
-  EXPECT_TRUE(function(*module, "big").isExternal());
-  EXPECT_TRUE(function(*module, "small").isExternal());
+  // The program calls the moved nests through slots (no declarations
+  // left: it links without the parts), and keeps the nests that use its
+  // own function or its mutable global.
+  EXPECT_FALSE(function(*module, "big"));
+  EXPECT_FALSE(function(*module, "small"));
+  for (StringRef nest : {"big", "small"}) {
+    auto slot = module->lookupSymbol<LLVM::GlobalOp>(relay::nestSlotName(nest));
+    ASSERT_TRUE(slot);
+    EXPECT_FALSE(slot.getConstant());
+    EXPECT_EQ(slot.getLinkage(), LLVM::Linkage::External);
+  }
+  int indirect = 0;
+  function(*module, "main").walk([&](LLVM::CallOp call) {
+    indirect += !call.getCallee();
+  });
+  EXPECT_EQ(indirect, 2);
   EXPECT_FALSE(function(*module, "calls_main").isExternal());
   EXPECT_FALSE(function(*module, "uses_state").isExternal());
   EXPECT_FALSE(function(*module, "helper").isExternal());
