@@ -83,23 +83,29 @@ static int64_t numElements(Type type) {
 /// 3-d ResNet's transposed weights made its first call take seconds).
 constexpr int64_t kMinBlobElements = 16384;
 
-/// `t` as an attribute: a blob when it is large (kMinBlobElements).
+/// `bytes` (the elements of `type`, each in its dtype's whole bytes) as an
+/// attribute: a blob when they are many and not all equal
+/// (kMinBlobElements), else dense elements.
+static ElementsAttr bytesAttr(RankedTensorType type, ArrayRef<char> bytes) {
+  size_t width = type.getElementType().getIntOrFloatBitWidth() / 8;
+  bool splat = true;
+  for (size_t at = width; splat && at < bytes.size(); at += width)
+    splat = std::memcmp(bytes.data(), bytes.data() + at, width) == 0;
+  if (type.getNumElements() < kMinBlobElements || splat)
+    return DenseElementsAttr::getFromRawBuffer(type, bytes);
+  return DenseResourceElementsAttr::get(
+      type, "relay_folded",
+      HeapAsmResourceBlob::allocateAndCopyWithAlign(bytes, 64,
+                                                    /*dataIsMutable=*/false));
+}
+
+/// `t` as an attribute: a blob when it is large (bytesAttr).
 static ElementsAttr tensorAttr(const Tensor &t) {
   Type e = t.getElementType();
   if (t.getNumElements() < kMinBlobElements || !e.isIntOrFloat() ||
       e.getIntOrFloatBitWidth() % 8)
     return t.toAttr();
-  std::vector<char> bytes = tensorBytes(t);
-  size_t width = e.getIntOrFloatBitWidth() / 8;
-  bool splat = true;
-  for (size_t at = width; splat && at < bytes.size(); at += width)
-    splat = std::memcmp(bytes.data(), bytes.data() + at, width) == 0;
-  if (splat)
-    return t.toAttr();
-  return DenseResourceElementsAttr::get(
-      t.getType(), "relay_folded",
-      HeapAsmResourceBlob::allocateAndCopyWithAlign(bytes, 64,
-                                                    /*dataIsMutable=*/false));
+  return bytesAttr(t.getType(), tensorBytes(t));
 }
 
 /// `value` as constants of `type` (relay.constant, relay.tuple of them);
@@ -321,18 +327,8 @@ struct FoldTransposeOfConstant : OpRewritePattern<TransposeOp> {
     int64_t n = type.getNumElements();
     if (n > maxElements && n > consumedElements(op))
       return rewriter.notifyMatchFailure(op, "result too big");
-    bool asBlob = n >= kMinBlobElements;
-    AsmResourceBlob blob;
-    std::vector<char> small;
-    char *out;
-    if (asBlob) {
-      blob = HeapAsmResourceBlob::allocate(n * width, 64,
-                                           /*dataIsMutable=*/true);
-      out = blob.getMutableData().data();
-    } else {
-      small.resize(n * width);
-      out = small.data();
-    }
+    std::vector<char> bytes(n * width);
+    char *out = bytes.data();
     // An odometer over the result's index; the innermost axis is a loop.
     ArrayRef<int64_t> shape = type.getShape();
     int64_t inner = rank ? shape.back() : 1;
@@ -352,12 +348,7 @@ struct FoldTransposeOfConstant : OpRewritePattern<TransposeOp> {
         index[d] = 0;
       }
     }
-    ElementsAttr attr;
-    if (asBlob)
-      attr =
-          DenseResourceElementsAttr::get(type, "relay_folded", std::move(blob));
-    else
-      attr = DenseElementsAttr::getFromRawBuffer(type, small);
+    ElementsAttr attr = bytesAttr(type, bytes);
     rewriter.replaceOpWithNewOp<ConstantOp>(op, attr);
     ++folded;
     return success();
