@@ -350,11 +350,59 @@ FailureOr<SmallVector<Value>> concatenateRule(OpBuilder &b, Operation *op,
   return SmallVector<Value>{out};
 }
 
+/// Raises a located run-time error, before an operator reads data with
+/// them, if any of `indices` (checked all at once: a reduction over them
+/// into one flag) lies outside [low, high).
+void failIfAnyIndexOutside(OpBuilder &b, Operation *op, Value indices,
+                           int64_t low, int64_t high, bool isUnsigned,
+                           StringRef what) {
+  Location loc = op->getLoc();
+  MLIRContext *ctx = b.getContext();
+  auto indexType = cast<RankedTensorType>(indices.getType());
+  int64_t rank = indexType.getRank();
+  Type it = indexType.getElementType();
+  Value flagInit = filledTensor(
+      b, loc, {}, arith::ConstantOp::create(b, loc, b.getBoolAttr(false)));
+  Value anyOut =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{flagInit.getType()}, ValueRange{indices},
+          ValueRange{flagInit},
+          {AffineMap::getMultiDimIdentityMap(rank, ctx),
+           AffineMap::get(rank, 0, {}, ctx)},
+          SmallVector<utils::IteratorType>(rank,
+                                           utils::IteratorType::reduction),
+          [&](OpBuilder &nb, Location l, ValueRange a) {
+            Value bad = arith::CmpIOp::create(
+                nb, l,
+                isUnsigned ? arith::CmpIPredicate::uge
+                           : arith::CmpIPredicate::sge,
+                a[0], constantScalar(nb, l, it, double(high)));
+            if (!isUnsigned)
+              bad = arith::OrIOp::create(
+                  nb, l, bad,
+                  arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, a[0],
+                                        constantScalar(nb, l, it, low)));
+            linalg::YieldOp::create(
+                nb, l, arith::OrIOp::create(nb, l, a[1], bad).getResult());
+          })
+          .getResult(0);
+  Value outOfRange = tensor::ExtractOp::create(b, loc, anyOut, ValueRange{});
+  auto check = scf::IfOp::create(b, loc, outOfRange, /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(check.thenBlock());
+  RuntimeCalls(op->getParentOfType<ModuleOp>())
+      .fail(b, loc,
+            describeLocation(loc) + "\t" + what.str() +
+                ": an index is out of range [" + std::to_string(low) + ", " +
+                std::to_string(high) + ")");
+}
+
 /// take: a gather. Each output element reads its index from `indices` (its
 /// batch_dims leading axes shared with data's) and then the element of
-/// `data`; indices are clamped
-/// ("clip", and "fast", whose out-of-range behaviour TVM leaves undefined:
-/// compiled code never reads outside `data`) or wrapped ("wrap").
+/// `data`; indices are clamped ("clip") or wrapped ("wrap"). "fast", whose
+/// out-of-range behaviour TVM leaves undefined, is a located run-time error
+/// there, as in the interpreter (ONNX's Gather, whose out-of-range indices
+/// are an error, imports as it).
 FailureOr<SmallVector<Value>> takeRule(OpBuilder &b, Operation *op,
                                        ValueRange operands) {
   RankedTensorType type = resultType(op);
@@ -388,7 +436,11 @@ FailureOr<SmallVector<Value>> takeRule(OpBuilder &b, Operation *op,
   if (extent == 0 && type.getNumElements() != 0)
     return failure();
   int64_t ri = idxType.getRank(), rank = type.getRank();
-  bool wrap = strAttr(op, "mode", "clip") == "wrap";
+  StringRef mode = strAttr(op, "mode", "clip");
+  bool wrap = mode == "wrap";
+  if (mode == "fast")
+    failIfAnyIndexOutside(b, op, operands[1], 0, extent,
+                          isUnsignedValue(op->getOperand(1)), "take");
   // out = data[:axis] + indices[batch_dims:] + data[axis+1:], the indices'
   // batch axes the output's (and data's) first ones.
   SmallVector<AffineExpr> idxExprs;
@@ -451,48 +503,8 @@ FailureOr<SmallVector<Value>> gatherRule(OpBuilder &b, Operation *op,
   int64_t extent = in.getDimSize(axis);
   Value data = operands[0], indices = operands[1];
   bool isUnsigned = isUnsignedValue(op->getOperand(1));
-  Location loc = op->getLoc();
-  MLIRContext *ctx = b.getContext();
-  auto indexType = cast<RankedTensorType>(indices.getType());
-  int64_t rank = indexType.getRank();
-  Type it = indexType.getElementType();
-  Value flagInit = filledTensor(
-      b, loc, {}, arith::ConstantOp::create(b, loc, b.getBoolAttr(false)));
-  Value anyOut =
-      linalg::GenericOp::create(
-          b, loc, TypeRange{flagInit.getType()}, ValueRange{indices},
-          ValueRange{flagInit},
-          {AffineMap::getMultiDimIdentityMap(rank, ctx),
-           AffineMap::get(rank, 0, {}, ctx)},
-          SmallVector<utils::IteratorType>(rank,
-                                           utils::IteratorType::reduction),
-          [&](OpBuilder &nb, Location l, ValueRange a) {
-            Value high = arith::CmpIOp::create(
-                nb, l,
-                isUnsigned ? arith::CmpIPredicate::uge
-                           : arith::CmpIPredicate::sge,
-                a[0], constantScalar(nb, l, it, double(extent)));
-            Value bad = high;
-            if (!isUnsigned)
-              bad = arith::OrIOp::create(
-                  nb, l, high,
-                  arith::CmpIOp::create(
-                      nb, l, arith::CmpIPredicate::slt, a[0],
-                      constantScalar(nb, l, it, -double(extent))));
-            linalg::YieldOp::create(
-                nb, l, arith::OrIOp::create(nb, l, a[1], bad).getResult());
-          })
-          .getResult(0);
-  Value outOfRange = tensor::ExtractOp::create(b, loc, anyOut, ValueRange{});
-  auto check = scf::IfOp::create(b, loc, outOfRange, /*withElse=*/false);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(check.thenBlock());
-    RuntimeCalls rt(op->getParentOfType<ModuleOp>());
-    rt.fail(b, loc,
-            describeLocation(loc) + "\tgather: an index is out of range [-" +
-                std::to_string(extent) + ", " + std::to_string(extent) + ")");
-  }
+  failIfAnyIndexOutside(b, op, indices, isUnsigned ? 0 : -extent, extent,
+                        isUnsigned, "gather");
   return SmallVector<Value>{generateTensor(
       b, op->getLoc(), type, [&](OpBuilder &nb, Location l, ValueRange i) {
         Value raw = tensor::ExtractOp::create(nb, l, indices, i);

@@ -64,6 +64,13 @@ LogicalResult convertGatherND(NodeContext &ctx) {
   Value dims = ctx.constant(i64Elements(ctx.getContext(), {k}, indexed));
   idx = b.op<WhereOp>(
       {b.op<LessOp>({idx, ctx.scalar(0, i64)}), b.add(idx, dims), idx});
+  // A tuple with a component out of range is a run-time error (take's
+  // "fast" mode on an index of -1), not a row its flat index happens to
+  // name.
+  Value outside =
+      b.op<AnyOp>({b.op<LogicalOrOp>({b.op<LessOp>({idx, ctx.scalar(0, i64)}),
+                                      b.op<GreaterEqualOp>({idx, dims})})},
+                  {ctx.ints("axis", {q - 1})});
   SmallVector<int64_t> strides(k, 1);
   for (int64_t j = k - 2; j >= 0; --j)
     strides[j] = strides[j + 1] * indexed[j + 1];
@@ -83,7 +90,9 @@ LogicalResult convertGatherND(NodeContext &ctx) {
   SmallVector<int64_t> rows = {product(batch) * perBatch};
   rows.append(rest.begin(), rest.end());
   Value table = b.op<ReshapeOp>({ctx.input(0)}, {ctx.ints("newshape", rows)});
-  return b.output(b.op<TakeOp>({table, flat}, {ctx.i64("axis", 0)}));
+  flat = b.op<WhereOp>({outside, ctx.scalar(-1, i64), flat});
+  return b.output(b.op<TakeOp>({table, flat},
+                               {ctx.i64("axis", 0), ctx.str("mode", "fast")}));
 }
 
 /// For each of `targets` positions, the update that writes it in each

@@ -859,10 +859,27 @@ LogicalResult convertGather(NodeContext &ctx) {
     return ctx.output(
         ctx.op<TakeOp>({ctx.input(0), normalised}, {ctx.i64("axis", *axis)}));
   }
-  // Indices known only at run time may be negative: wrap them.
+  // Indices known only at run time may be negative (counted from the end,
+  // once) and must be in range: others are a run-time error, as in ONNX
+  // Runtime and PyTorch (an embedding's token id past its table), not a
+  // wrapped or clamped read. take's "fast" mode checks [0, dim).
+  if (ShapedType::isDynamic(dim))
+    return ctx.output(
+        ctx.op<TakeOp>({ctx.input(0), ctx.input(1)},
+                       {ctx.i64("axis", *axis), ctx.str("mode", "wrap")}));
+  Value idx = ctx.input(1);
+  Type it = ctx.elementType(1);
+  FailureOr<Value> negative = ctx.op<LessOp>({idx, ctx.scalar(0, it)});
+  FailureOr<Value> shifted =
+      ctx.op<AddOp>({idx, ctx.scalar(static_cast<double>(dim), it)});
+  if (failed(negative) || failed(shifted))
+    return failure();
+  FailureOr<Value> normalised = ctx.op<WhereOp>({*negative, *shifted, idx});
+  if (failed(normalised))
+    return failure();
   return ctx.output(
-      ctx.op<TakeOp>({ctx.input(0), ctx.input(1)},
-                     {ctx.i64("axis", *axis), ctx.str("mode", "wrap")}));
+      ctx.op<TakeOp>({ctx.input(0), *normalised},
+                     {ctx.i64("axis", *axis), ctx.str("mode", "fast")}));
 }
 
 LogicalResult convertExpand(NodeContext &ctx) {

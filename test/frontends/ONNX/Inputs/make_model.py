@@ -1003,6 +1003,21 @@ def dropout_zero_ratio():
                  [tensor('y', [2, 3]), tensor('m', [2, 3], TensorProto.BOOL)])
 
 
+def gather_runtime_indices():
+    """An embedding's lookup: Gather of a table by token ids given at run
+    time."""
+    return model([helper.make_node('Gather', ['x', 'i'], ['y'], name='embed')],
+                 [tensor('x', [4, 3]), tensor('i', [2, 2], TensorProto.INT64)],
+                 [tensor('y', [2, 2, 3])])
+
+
+def gathernd_runtime_indices():
+    return model([helper.make_node('GatherND', ['x', 'i'], ['y'],
+                                   name='pick')],
+                 [tensor('x', [3, 4]), tensor('i', [2, 2], TensorProto.INT64)],
+                 [tensor('y', [2])])
+
+
 def compress_long():
     return model([helper.make_node('Compress', ['x', 'c'], ['y'], axis=1)],
                  [tensor('x', [3, 2]), tensor('c', [3], TensorProto.BOOL)],
@@ -1053,7 +1068,9 @@ MODELS = {f.__name__: f for f in (training_unknown, random_no_shape,
                                   loop_rank_change, loop_int32_trips, dft_too_long,
                                   unpool_bad_pads, scan_empty_batch,
                                   compress, dropout_zero_ratio,
-                                  compress_long, if_runtime, if_constant, if_mismatch,
+                                  compress_long, gather_runtime_indices,
+                                  gathernd_runtime_indices, if_runtime,
+                                  if_constant, if_mismatch,
                                   if_sizes,
                                   einsum_diagonal, nll_bad_target, scatter_runtime_indices,
                                   scatter_bad_reduction,
