@@ -107,8 +107,16 @@ Type GraphImporter::inputType(const onnx::ValueInfoProto &info,
   if (type.hasStaticShape() || !sample || !*sample)
     return type;
   ArrayRef<int64_t> given = **sample;
-  if (given.size() != model.size())
-    return type;
+  // The sample cannot size the symbolic dims: the run would fail on the
+  // input's type anyway, and the model's nodes on the dims left unknown.
+  if (given.size() != model.size()) {
+    emitError(loc) << "graph input '" << info.name() << "' is " << type
+                   << " in the model, a rank-" << model.size()
+                   << " tensor; input #" << index << " given for it ("
+                   << RankedTensorType::get(given, type.getElementType())
+                   << ") has rank " << given.size();
+    return Type();
+  }
   SmallVector<int64_t> shape(model);
   for (size_t d = 0; d < shape.size(); ++d)
     if (ShapedType::isDynamic(shape[d]))
