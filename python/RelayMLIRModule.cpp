@@ -92,6 +92,16 @@ public:
     throw RelayError(message);
   }
   void clear() { messages.clear(); }
+  /// Issues what a call that succeeded reported (warnings: a `match`
+  /// missing cases) as a Python UserWarning, and forgets it.
+  void warnReported() {
+    if (messages.empty())
+      return;
+    std::string text = std::move(messages);
+    messages.clear();
+    if (PyErr_WarnEx(PyExc_UserWarning, text.c_str(), 1) < 0)
+      throw py::error_already_set();
+  }
 
 private:
   static void appendDiagnostic(std::string &out, MlirDiagnostic diagnostic) {
@@ -442,6 +452,7 @@ public:
     mlirPassManagerDestroy(pm);
     if (mlirLogicalResultIsFailure(ran))
       state->context->raise("the pass pipeline failed");
+    state->context->warnReported();
   }
   std::string toRelayText() {
     std::string text;
@@ -865,6 +876,7 @@ private:
   void check(MlirLogicalResult result, const std::string &fallback) {
     if (mlirLogicalResultIsFailure(result))
       state->context->raise(fallback);
+    state->context->warnReported();
   }
 
   std::shared_ptr<ModuleState> state;

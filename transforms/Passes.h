@@ -19,6 +19,11 @@ namespace mlir::relay {
 #define GEN_PASS_REGISTRATION
 #include "transforms/Passes.h.inc"
 
+/// --relay-infer-types as passes and pipelines run it after their own
+/// rewrites: without the warnings about the program (a `match` missing
+/// cases), which the first inference gave the user.
+std::unique_ptr<Pass> createReinferTypes();
+
 } // namespace mlir::relay
 
 #endif // RELAY_MLIR_TRANSFORMS_PASSES_H

@@ -394,6 +394,26 @@ def @main(%x: Tensor[(2), float32]) {
         relay_mlir.load(3)
 
 
+def test_unmatched_cases_warning():
+    """Tests that type inference of a match missing cases gives a
+    UserWarning listing them (TVM's InferType warns), and that the module
+    stays usable."""
+    text = """#[version = "0.0.5"]
+type List[A] {
+  Cons(A, List[A]),
+  Nil,
+}
+def @main(%l: List[Tensor[(2), float32]]) -> Tensor[(2), float32] {
+  match (%l) {
+    Cons(%h, _) => %h,
+  }
+}"""
+    with pytest.warns(UserWarning, match=r"warning: match expression does "
+                      r"not handle the following cases: Nil"):
+        typed = relay_mlir.infer_types(text)
+    assert "match (%l)" in typed
+
+
 def test_text_and_types():
     """Tests Relay text out, type inference, passes by flag and a bad
     pipeline."""

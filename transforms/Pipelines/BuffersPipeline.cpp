@@ -43,7 +43,7 @@ void mlir::relay::buildRelayToBuffersPipeline(OpPassManager &pm,
   // choose their form from an operator's neighbours, and its loop fusion
   // (--relay-fuse-elementwise) fuses across the groups as well as inside
   // them. It runs where FuseOps does: at -O0 each operator is a kernel.
-  pm.addPass(createInferTypes());
+  pm.addPass(createReinferTypes());
   pm.addPass(createSpecialize());
   // Float operators between dequantize and quantize ops on the integers
   // (-O3), before their weights' dequantizes are canonicalized.

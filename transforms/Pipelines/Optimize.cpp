@@ -154,7 +154,7 @@ void mlir::relay::buildOptimizePipeline(OpPassManager &pm,
   // AlterOpLayout asks the target's layout rules (cpu by default): an
   // embedder that builds this pipeline alone has registered none.
   registerCPULoweringTarget();
-  pm.addPass(createInferTypes());
+  pm.addPass(createReinferTypes());
   for (const LevelPass &pass : kLevelPasses)
     if (isOptimizationEnabled(pass.name, options))
       pm.addPass(createLevelPass(pass, options));

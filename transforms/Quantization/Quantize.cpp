@@ -59,7 +59,7 @@ struct QuantizePass : relay::impl::QuantizeBase<QuantizePass> {
       return signalPassFailure();
 
     OpPassManager pm(ModuleOp::getOperationName());
-    pm.addPass(createInferTypes());
+    pm.addPass(createReinferTypes());
     pm.addPass(createSimplifyInference());
     pm.addPass(createFoldConstant());
     pm.addPass(createFoldScaleAxis());

@@ -271,7 +271,7 @@ struct DynamicToStaticPass
       forgetDynamicTypes(func);
     });
     OpPassManager infer("builtin.module");
-    infer.addPass(createInferTypes());
+    infer.addPass(createReinferTypes());
     if (failed(runPipeline(infer, module)))
       return signalPassFailure();
     for (auto [func, type] : declared)

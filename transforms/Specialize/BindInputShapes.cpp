@@ -115,7 +115,7 @@ static OwningOpRef<ModuleOp> bind(ModuleOp module, StringRef entry,
                                 [](Diagnostic &) { return success(); });
   while (true) {
     PassManager pm(context);
-    pm.addPass(createInferTypes());
+    pm.addPass(createReinferTypes());
     if (failed(pm.run(*copy)))
       return nullptr;
     // Calls passing static arguments where the callee's parameters say `?`
@@ -239,7 +239,7 @@ OwningOpRef<ModuleOp> mlir::relay::instantiateEntry(ModuleOp module,
       polyName, IncompleteType::get(context), body.getArguments());
   ReturnOp::create(b, loc, result);
   PassManager infer(context);
-  infer.addPass(createInferTypes());
+  infer.addPass(createReinferTypes());
   if (failed(infer.run(*copy)))
     return nullptr;
   // An input that says nothing of a type variable (an empty list, a None)

@@ -174,7 +174,7 @@ struct SpecializePass : public relay::impl::SpecializeBase<SpecializePass> {
       if (retry.empty())
         break;
       OpPassManager infer("builtin.module");
-      infer.addPass(createInferTypes());
+      infer.addPass(createReinferTypes());
       if (failed(runPipeline(infer, module)))
         return signalPassFailure();
       worklist = std::move(retry);

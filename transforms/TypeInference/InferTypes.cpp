@@ -18,6 +18,7 @@
 
 #include "transforms/Passes.h"
 
+#include "dialects/relay/MatchExhaustion.h"
 #include "dialects/relay/OperatorRegistry.h"
 #include "dialects/relay/RelationUtils.h"
 #include "dialects/relay/RelayAttrs.h"
@@ -679,6 +680,8 @@ LogicalResult ComponentInference::writeBack() {
 
 namespace {
 struct InferTypesPass : public relay::impl::InferTypesBase<InferTypesPass> {
+  using InferTypesBase::InferTypesBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTableCollection symbols;
@@ -691,7 +694,28 @@ struct InferTypesPass : public relay::impl::InferTypesBase<InferTypesPass> {
     }
     numGeneralized += generalizedCount;
     if (failed(checkTensorSizes(module)))
-      signalPassFailure();
+      return signalPassFailure();
+    if (warnUnmatchedCases)
+      module.walk([&](MatchOp match) {
+        if (match.getPartial())
+          return;
+        // The first 16 cases, and "..." when there are more.
+        constexpr size_t kShown = 16;
+        SmallVector<Attribute> missing =
+            getUnmatchedCases(match, symbols, kShown + 1);
+        if (missing.empty())
+          return;
+        InFlightDiagnostic warning = match.emitWarning(
+            "match expression does not handle the following cases: ");
+        llvm::interleaveComma(
+            ArrayRef(missing).take_front(kShown), warning,
+            [&](Attribute pattern) { warning << formatPattern(pattern); });
+        if (missing.size() > kShown)
+          warning << ", ...";
+        warning.attachNote()
+            << "a value of no case is a run-time error; add the cases, a "
+               "final '_' case, or write 'match?' where that is meant";
+      });
   }
 
   /// Tensors whose size overflows 64-bit arithmetic (a dimension of 1e16
@@ -709,3 +733,9 @@ struct InferTypesPass : public relay::impl::InferTypesBase<InferTypesPass> {
   }
 };
 } // namespace
+
+std::unique_ptr<Pass> mlir::relay::createReinferTypes() {
+  InferTypesOptions options;
+  options.warnUnmatchedCases = false;
+  return createInferTypes(options);
+}

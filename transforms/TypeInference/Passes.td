@@ -43,7 +43,19 @@ def InferTypes : Pass<"relay-infer-types", "::mlir::ModuleOp"> {
     relay.func @f(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>)
         -> tensor<1x4x6x6xf32> { ... }
     ```
+
+    As TVM's InferType, it warns about a `match` (not `match?`, which may
+    fail at run time by design) whose cases leave values unhandled, listing
+    their patterns (TVM's `unmatched_cases`): `match expression does not
+    handle the following cases: Nil, Cons(_, Cons(_, _))`. Pipelines that
+    infer types again after their own rewrites turn this off
+    (`warn-unmatched-cases=false`), so a program is warned about once.
   }];
+  let options = [
+    Option<"warnUnmatchedCases", "warn-unmatched-cases", "bool",
+           /*default=*/"true",
+           "Warn about a complete match whose cases miss some values">,
+  ];
   let dependentDialects = ["::mlir::relay::RelayDialect"];
   let statistics = [
     Statistic<"numRelations", "relations", "Relations solved">,
