@@ -13,6 +13,32 @@ using namespace mlir::relay;
 using namespace mlir::relay::text;
 using namespace mlir::relay::text::detail;
 
+/// What `name`, an unknown operator, may have meant: the registered
+/// operators of that name in another namespace (`softmax`: `nn.softmax`),
+/// else the one nearest by edit distance where a typo could explain the
+/// difference (at most 2 edits, fewer than a third of the name); empty
+/// when none.
+static std::string closestOperatorName(StringRef name) {
+  SmallVector<std::string> sameName;
+  unsigned best = std::min<unsigned>(3, (name.size() + 2) / 3);
+  std::string closest;
+  forEachOperator([&](const OperatorInfo &info) {
+    StringRef candidate = StringRef(info.name).drop_front(strlen("relay."));
+    if (candidate.rsplit('.').second == name)
+      sameName.push_back("'" + candidate.str() + "'");
+    unsigned distance =
+        name.edit_distance(candidate, /*AllowReplacements=*/true,
+                           /*MaxEditDistance=*/best);
+    if (distance < best) {
+      best = distance;
+      closest = "'" + candidate.str() + "'";
+    }
+  });
+  if (!sameName.empty())
+    return llvm::join(sameName, " or ");
+  return closest;
+}
+
 FailureOr<Value> Importer::parseExpr() {
   if (nesting >= kMaxNesting)
     return fail(emitError(peek().loc)
@@ -368,8 +394,13 @@ FailureOr<Expr> Importer::parseAtom() {
     e.name = opName;
     return e;
   }
-  return fail(emitError(name.loc)
-              << "unknown operator or constructor '" << name.text << "'");
+  InFlightDiagnostic diag = emitError(name.loc)
+                            << "unknown operator or constructor '" << name.text
+                            << "'";
+  std::string closest = closestOperatorName(shortName);
+  if (!closest.empty())
+    diag << "; did you mean " << closest << "?";
+  return fail(std::move(diag));
 }
 
 FailureOr<Value> Importer::parseNumber(bool negate, llvm::SMLoc start) {
