@@ -356,7 +356,7 @@ relay.func @transpose_reshape_subtract(%a: tensor<2x3xi8>, %b: tensor<6xi8>) -> 
 // CHECK: %[[LO:.*]] = relay.constant dense<-128> : tensor<i32>
 // CHECK: %[[IDX:.*]] = relay.subtract %[[I]], %[[LO]]
 // CHECK: %[[T:.*]] = relay.constant dense<"0x818283{{[0-9A-F]*}}7C7D7E7F7F"> : tensor<256xi8>
-// CHECK: %[[R:.*]] = relay.take %[[T]], %[[IDX]] {mode = "fast"} : (tensor<256xi8>, tensor<2x3xi32>) -> tensor<2x3xi8>
+// CHECK: %[[R:.*]] = relay.take %[[T]], %[[IDX]] : (tensor<256xi8>, tensor<2x3xi32>) -> tensor<2x3xi8>
 // CHECK: relay.return %[[R]]
 // CHECK-NOT: relay.add
 // CHECK-NOT: relay.qnn.dequantize
@@ -379,10 +379,10 @@ relay.func @table_add_constant(%x: tensor<2x3xi8>) -> tensor<2x3xi8> {
 // CHECK-LABEL: relay.func @table_hardswish_sigmoid
 // CHECK: %[[I:.*]] = relay.cast %x {dtype = i32}
 // CHECK: %[[T:.*]] = relay.constant dense<{{.*}}> : tensor<256xui8>
-// CHECK: %[[H:.*]] = relay.take %[[T]], %[[I]] {mode = "fast"} : (tensor<256xui8>, tensor<1x4xi32>) -> tensor<1x4xui8>
+// CHECK: %[[H:.*]] = relay.take %[[T]], %[[I]] : (tensor<256xui8>, tensor<1x4xi32>) -> tensor<1x4xui8>
 // CHECK: %[[I2:.*]] = relay.cast %[[H]] {dtype = i32}
 // CHECK: %[[T2:.*]] = relay.constant dense<{{.*}}> : tensor<256xui8>
-// CHECK: %[[S:.*]] = relay.take %[[T2]], %[[I2]] {mode = "fast"}
+// CHECK: %[[S:.*]] = relay.take %[[T2]], %[[I2]] :
 // CHECK: relay.return %[[S]]
 // CHECK-NOT: relay.sigmoid
 // CHECK-NOT: relay.clip
