@@ -361,6 +361,20 @@ void failIfAnyIndexOutside(OpBuilder &b, Operation *op, Value indices,
   auto indexType = cast<RankedTensorType>(indices.getType());
   int64_t rank = indexType.getRank();
   Type it = indexType.getElementType();
+  // A bound the index type cannot reach needs no comparison (and could not
+  // be one: an int8 index against 1000 would compare with a wrapped 232).
+  unsigned width = it.getIntOrFloatBitWidth();
+  auto reachable = [&](int64_t bound) {
+    if (width >= 64)
+      return true;
+    if (isUnsigned)
+      return bound >= 0 && bound <= int64_t((uint64_t(1) << width) - 1);
+    int64_t max = (int64_t(1) << (width - 1)) - 1;
+    return bound >= -max - 1 && bound <= max;
+  };
+  bool checkHigh = reachable(high), checkLow = !isUnsigned && reachable(low);
+  if (!checkHigh && !checkLow)
+    return;
   Value flagInit = filledTensor(
       b, loc, {}, arith::ConstantOp::create(b, loc, b.getBoolAttr(false)));
   Value anyOut =
@@ -372,16 +386,20 @@ void failIfAnyIndexOutside(OpBuilder &b, Operation *op, Value indices,
           SmallVector<utils::IteratorType>(rank,
                                            utils::IteratorType::reduction),
           [&](OpBuilder &nb, Location l, ValueRange a) {
-            Value bad = arith::CmpIOp::create(
-                nb, l,
-                isUnsigned ? arith::CmpIPredicate::uge
-                           : arith::CmpIPredicate::sge,
-                a[0], constantScalar(nb, l, it, double(high)));
-            if (!isUnsigned)
-              bad = arith::OrIOp::create(
-                  nb, l, bad,
+            Value bad;
+            if (checkHigh)
+              bad = arith::CmpIOp::create(
+                  nb, l,
+                  isUnsigned ? arith::CmpIPredicate::uge
+                             : arith::CmpIPredicate::sge,
+                  a[0], constantScalar(nb, l, it, double(high)));
+            if (checkLow) {
+              Value below =
                   arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, a[0],
-                                        constantScalar(nb, l, it, low)));
+                                        constantScalar(nb, l, it, low));
+              bad = bad ? arith::OrIOp::create(nb, l, bad, below).getResult()
+                        : below;
+            }
             linalg::YieldOp::create(
                 nb, l, arith::OrIOp::create(nb, l, a[1], bad).getResult());
           })
@@ -438,9 +456,9 @@ FailureOr<SmallVector<Value>> takeRule(OpBuilder &b, Operation *op,
   int64_t ri = idxType.getRank(), rank = type.getRank();
   StringRef mode = strAttr(op, "mode", "clip");
   bool wrap = mode == "wrap";
+  bool isUnsigned = isUnsignedValue(op->getOperand(1));
   if (mode == "fast")
-    failIfAnyIndexOutside(b, op, operands[1], 0, extent,
-                          isUnsignedValue(op->getOperand(1)), "take");
+    failIfAnyIndexOutside(b, op, operands[1], 0, extent, isUnsigned, "take");
   // out = data[:axis] + indices[batch_dims:] + data[axis+1:], the indices'
   // batch axes the output's (and data's) first ones.
   SmallVector<AffineExpr> idxExprs;
@@ -457,8 +475,14 @@ FailureOr<SmallVector<Value>> takeRule(OpBuilder &b, Operation *op,
           {idxMap, AffineMap::getMultiDimIdentityMap(rank, ctx)},
           SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
           [&](OpBuilder &nb, Location l, ValueRange a) {
+            // (uint8's 255 is row 255, not -1 clamped to 0.)
             Value i =
-                arith::IndexCastOp::create(nb, l, nb.getIndexType(), a[0]);
+                isUnsigned
+                    ? arith::IndexCastUIOp::create(nb, l, nb.getIndexType(),
+                                                   a[0])
+                          .getResult()
+                    : arith::IndexCastOp::create(nb, l, nb.getIndexType(), a[0])
+                          .getResult();
             Value n = arith::ConstantIndexOp::create(nb, l, extent);
             Value zero = arith::ConstantIndexOp::create(nb, l, 0);
             if (wrap) {
