@@ -13,30 +13,66 @@ using namespace mlir::relay;
 using namespace mlir::relay::text;
 using namespace mlir::relay::text::detail;
 
-/// What `name`, an unknown operator, may have meant: the registered
-/// operators of that name in another namespace (`softmax`: `nn.softmax`),
-/// else the one nearest by edit distance where a typo could explain the
-/// difference (at most 2 edits, fewer than a third of the name); empty
-/// when none.
-static std::string closestOperatorName(StringRef name) {
+namespace {
+/// The name offered that is nearest to an unknown `name` by edit distance,
+/// where a typo could explain the difference (at most 2 edits, fewer than
+/// a third of the name).
+class NearestName {
+public:
+  explicit NearestName(StringRef name)
+      : name(name), best(std::min<size_t>(3, (name.size() + 2) / 3)) {}
+  void offer(StringRef candidate) {
+    unsigned distance = name.edit_distance(
+        candidate, /*AllowReplacements=*/true, /*MaxEditDistance=*/best);
+    if (distance < best) {
+      best = distance;
+      nearest = candidate.str();
+    }
+  }
+  /// "; did you mean 'x'?", or nothing when no name was near.
+  std::string suggestion(StringRef prefix = "") const {
+    if (nearest.empty())
+      return "";
+    return ("; did you mean '" + prefix + nearest + "'?").str();
+  }
+
+private:
+  StringRef name;
+  unsigned best;
+  std::string nearest;
+};
+} // namespace
+
+/// What `name`, an unknown operator or constructor, may have meant: the
+/// registered operators of that name in another namespace (`softmax`:
+/// `nn.softmax`), else the operator or constructor a typo explains.
+static std::string suggestCallee(StringRef name,
+                                 ArrayRef<StringRef> constructors) {
   SmallVector<std::string> sameName;
-  unsigned best = std::min<unsigned>(3, (name.size() + 2) / 3);
-  std::string closest;
+  NearestName nearest(name);
   forEachOperator([&](const OperatorInfo &info) {
     StringRef candidate = StringRef(info.name).drop_front(strlen("relay."));
     if (candidate.rsplit('.').second == name)
       sameName.push_back("'" + candidate.str() + "'");
-    unsigned distance =
-        name.edit_distance(candidate, /*AllowReplacements=*/true,
-                           /*MaxEditDistance=*/best);
-    if (distance < best) {
-      best = distance;
-      closest = "'" + candidate.str() + "'";
-    }
+    nearest.offer(candidate);
   });
   if (!sameName.empty())
-    return llvm::join(sameName, " or ");
-  return closest;
+    return "; did you mean " + llvm::join(sameName, " or ") + "?";
+  for (StringRef ctor : constructors)
+    nearest.offer(ctor);
+  return nearest.suggestion();
+}
+
+/// The constructors a program may name: its own and the prelude's.
+SmallVector<StringRef> Importer::constructorNames() {
+  SmallVector<StringRef> names;
+  for (const auto &entry : ctorLocs)
+    names.push_back(entry.getKey());
+  if (prelude)
+    if (const Definitions *p = prelude->get())
+      for (const auto &entry : p->ctors)
+        names.push_back(entry.getKey());
+  return names;
 }
 
 FailureOr<Value> Importer::parseExpr() {
@@ -315,9 +351,17 @@ FailureOr<Expr> Importer::parseAtom() {
   }
   case TokenKind::Global: {
     Token name = consume();
-    if (!isGlobal(name.text))
-      return fail(emitError(name.loc)
-                  << "unknown global function @" << name.text);
+    if (!isGlobal(name.text)) {
+      NearestName nearest(name.text);
+      for (const auto &entry : defLocs)
+        nearest.offer(entry.getKey());
+      if (prelude)
+        if (const Definitions *p = prelude->get())
+          for (const auto &entry : p->funcs)
+            nearest.offer(entry.getKey());
+      return fail(emitError(name.loc) << "unknown global function @"
+                                      << name.text << nearest.suggestion("@"));
+    }
     e.kind = Expr::Global;
     e.name = name.text.str();
     return e;
@@ -394,13 +438,9 @@ FailureOr<Expr> Importer::parseAtom() {
     e.name = opName;
     return e;
   }
-  InFlightDiagnostic diag = emitError(name.loc)
-                            << "unknown operator or constructor '" << name.text
-                            << "'";
-  std::string closest = closestOperatorName(shortName);
-  if (!closest.empty())
-    diag << "; did you mean " << closest << "?";
-  return fail(std::move(diag));
+  return fail(emitError(name.loc)
+              << "unknown operator or constructor '" << name.text << "'"
+              << suggestCallee(shortName, constructorNames()));
 }
 
 FailureOr<Value> Importer::parseNumber(bool negate, llvm::SMLoc start) {
@@ -737,9 +777,13 @@ Importer::parsePattern(SmallVectorImpl<std::pair<Token, Type>> &vars) {
                          "tuple)"));
   Token name = consume();
   CtorOp ctor = lookupCtor(name.text);
-  if (!ctor)
-    return fail(emitError(name.loc)
-                << "unknown constructor '" << name.text << "'");
+  if (!ctor) {
+    NearestName nearest(name.text);
+    for (StringRef candidate : constructorNames())
+      nearest.offer(candidate);
+    return fail(emitError(name.loc) << "unknown constructor '" << name.text
+                                    << "'" << nearest.suggestion());
+  }
   SmallVector<Attribute> fields;
   if (consumeIf(TokenKind::LParen) && !consumeIf(TokenKind::RParen)) {
     do {

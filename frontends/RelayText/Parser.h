@@ -175,6 +175,9 @@ private:
   }
   DataOp lookupData(StringRef name);
   CtorOp lookupCtor(StringRef name);
+  /// The constructors the program may name (its own, the prelude's), for
+  /// the suggestions of an unknown name's error.
+  SmallVector<StringRef> constructorNames();
   bool isGlobal(StringRef name);
 
   //===--------------------------------------------------------------------===//
