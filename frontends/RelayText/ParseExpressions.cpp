@@ -341,11 +341,17 @@ FailureOr<Expr> Importer::parseAtom() {
   case TokenKind::Local: {
     Token name = consume();
     Value v = lookupLocal(name.text);
-    if (!v)
+    if (!v) {
+      NearestName nearest(name.text);
+      for (const llvm::StringMap<Value> &scope : scopes)
+        for (const auto &entry : scope)
+          nearest.offer(entry.getKey());
       return fail(emitError(name.loc)
                   << "unknown variable %" << name.text
                   << " (not bound by a parameter, let or pattern in "
-                     "scope)");
+                     "scope)"
+                  << nearest.suggestion("%"));
+    }
     e.value = v;
     return e;
   }
