@@ -13,36 +13,6 @@ using namespace mlir::relay;
 using namespace mlir::relay::text;
 using namespace mlir::relay::text::detail;
 
-namespace {
-/// The name offered that is nearest to an unknown `name` by edit distance,
-/// where a typo could explain the difference (at most 2 edits, fewer than
-/// a third of the name).
-class NearestName {
-public:
-  explicit NearestName(StringRef name)
-      : name(name), best(std::min<size_t>(3, (name.size() + 2) / 3)) {}
-  void offer(StringRef candidate) {
-    unsigned distance = name.edit_distance(
-        candidate, /*AllowReplacements=*/true, /*MaxEditDistance=*/best);
-    if (distance < best) {
-      best = distance;
-      nearest = candidate.str();
-    }
-  }
-  /// "; did you mean 'x'?", or nothing when no name was near.
-  std::string suggestion(StringRef prefix = "") const {
-    if (nearest.empty())
-      return "";
-    return ("; did you mean '" + prefix + nearest + "'?").str();
-  }
-
-private:
-  StringRef name;
-  unsigned best;
-  std::string nearest;
-};
-} // namespace
-
 /// What `name`, an unknown operator or constructor, may have meant: the
 /// registered operators of that name in another namespace (`softmax`:
 /// `nn.softmax`), else the operator or constructor a typo explains.

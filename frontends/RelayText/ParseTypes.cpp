@@ -127,7 +127,9 @@ FailureOr<Type> Importer::parseTensorType(llvm::SMLoc start) {
   if (!dtype) {
     TypeVarType var = lookupTypeVar(dt.text);
     if (!var || var.getKind() != TypeKind::BaseType)
-      return fail(emitError(dt.loc) << "unknown dtype '" << dt.text << "'");
+      return fail(emitError(dt.loc)
+                  << "unknown dtype '" << dt.text << "'"
+                  << nearestType(dt.text, /*onlyDtypes=*/true));
     dtype = var;
   }
   if (failed(expect(TokenKind::RBracket, "to close the tensor type")))
@@ -242,7 +244,31 @@ FailureOr<Type> Importer::parseType() {
     }
     return Type(AdtType::get(ctx, StringAttr::get(ctx, name.text), args));
   }
-  return fail(emitError(name.loc) << "unknown type '" << name.text << "'");
+  return fail(emitError(name.loc)
+              << "unknown type '" << name.text << "'"
+              << nearestType(name.text, /*onlyDtypes=*/false));
+}
+
+std::string Importer::nearestType(StringRef name, bool onlyDtypes) {
+  NearestName nearest(name);
+  for (StringRef dtype :
+       {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+        "uint64", "float16", "float32", "float64", "bfloat16"})
+    nearest.offer(dtype);
+  for (const llvm::StringMap<TypeVarType> &scope : typeScopes)
+    for (const auto &entry : scope)
+      nearest.offer(entry.getKey());
+  if (onlyDtypes)
+    return nearest.suggestion();
+  for (StringRef keyword : {"Tensor", "Ref", "fn"})
+    nearest.offer(keyword);
+  for (const auto &entry : typeLocs)
+    nearest.offer(entry.getKey());
+  if (prelude)
+    if (const Definitions *p = prelude->get())
+      for (const auto &entry : p->datas)
+        nearest.offer(entry.getKey());
+  return nearest.suggestion();
 }
 
 //===----------------------------------------------------------------------===//

@@ -65,6 +65,34 @@ struct Definitions {
   llvm::StringSet<> funcs;
 };
 
+/// The name offered that is nearest to an unknown `name` by edit distance,
+/// where a typo could explain the difference (at most 2 edits, fewer than
+/// a third of the name).
+class NearestName {
+public:
+  explicit NearestName(StringRef name)
+      : name(name), best(std::min<size_t>(3, (name.size() + 2) / 3)) {}
+  void offer(StringRef candidate) {
+    unsigned distance = name.edit_distance(
+        candidate, /*AllowReplacements=*/true, /*MaxEditDistance=*/best);
+    if (distance < best) {
+      best = distance;
+      nearest = candidate.str();
+    }
+  }
+  /// "; did you mean 'x'?", or nothing when no name was near.
+  std::string suggestion(StringRef prefix = "") const {
+    if (nearest.empty())
+      return "";
+    return ("; did you mean '" + prefix + nearest + "'?").str();
+  }
+
+private:
+  StringRef name;
+  unsigned best;
+  std::string nearest;
+};
+
 class Importer;
 
 /// The prelude, parsed on first use into its own module.
@@ -204,6 +232,10 @@ private:
   FailureOr<Type> parseType();
   FailureOr<Type> parseTensorType(llvm::SMLoc start);
   Type parseDtypeName(StringRef name);
+  /// "; did you mean 'X'?" for an unknown type or dtype `name`, naming the
+  /// one a typo explains (dtypes and type variables; unless `onlyDtypes`,
+  /// Tensor, Ref, fn and ADTs too), or "".
+  std::string nearestType(StringRef name, bool onlyDtypes);
 
   FailureOr<Value> parseExpr();
   /// Expressions nested in one another at most (each level is a few frames
