@@ -5,6 +5,7 @@
 #include "dialects/relay/RelayOps.h"
 #include "dialects/relay/RelayTypes.h"
 #include "dialects/relay/TypeUtils.h"
+#include "support/OnnxNodeName.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -242,6 +243,9 @@ void RuntimeCalls::fail(OpBuilder &b, Location loc, StringRef message) {
   while (module.lookupSymbol(name))
     name = "relay_rt_message_" + std::to_string(numStrings++);
   std::string text = message.str();
+  std::string node = onnxNodeName(loc);
+  if (!node.empty())
+    text += " (ONNX node '" + node + "')";
   text.push_back('\0');
   auto arrayType = LLVM::LLVMArrayType::get(b.getI8Type(), text.size());
   {

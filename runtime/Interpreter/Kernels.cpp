@@ -2,6 +2,8 @@
 
 #include "runtime/Interpreter/Kernels.h"
 
+#include "support/OnnxNodeName.h"
+
 #include <mutex>
 
 using namespace mlir;
@@ -12,6 +14,9 @@ InFlightDiagnostic KernelContext::emitError() const {
   StringRef name = op->getName().getStringRef();
   name.consume_front("relay.");
   InFlightDiagnostic diag = mlir::emitError(op->getLoc());
+  std::string node = onnxNodeName(op->getLoc());
+  if (!node.empty())
+    diag.attachNote() << "in ONNX node '" << node << "'";
   diag << name << ": ";
   return diag;
 }
