@@ -38,10 +38,9 @@ SmallVector<StringRef> Importer::constructorNames() {
   SmallVector<StringRef> names;
   for (const auto &entry : ctorLocs)
     names.push_back(entry.getKey());
-  if (prelude)
-    if (const Definitions *p = prelude->get())
-      for (const auto &entry : p->ctors)
-        names.push_back(entry.getKey());
+  if (const Definitions *p = preludeDefinitions())
+    for (const auto &entry : p->ctors)
+      names.push_back(entry.getKey());
   return names;
 }
 
@@ -314,8 +313,7 @@ FailureOr<Expr> Importer::parseAtom() {
     if (!v) {
       NearestName nearest(name.text);
       for (const llvm::StringMap<Value> &scope : scopes)
-        for (const auto &entry : scope)
-          nearest.offer(entry.getKey());
+        nearest.offerKeys(scope);
       return fail(emitError(name.loc)
                   << "unknown variable %" << name.text
                   << " (not bound by a parameter, let or pattern in "
@@ -329,12 +327,9 @@ FailureOr<Expr> Importer::parseAtom() {
     Token name = consume();
     if (!isGlobal(name.text)) {
       NearestName nearest(name.text);
-      for (const auto &entry : defLocs)
-        nearest.offer(entry.getKey());
-      if (prelude)
-        if (const Definitions *p = prelude->get())
-          for (const auto &entry : p->funcs)
-            nearest.offer(entry.getKey());
+      nearest.offerKeys(defLocs);
+      if (const Definitions *p = preludeDefinitions())
+        nearest.offerKeys(p->funcs);
       return fail(emitError(name.loc) << "unknown global function @"
                                       << name.text << nearest.suggestion("@"));
     }

@@ -256,18 +256,14 @@ std::string Importer::nearestType(StringRef name, bool onlyDtypes) {
         "uint64", "float16", "float32", "float64", "bfloat16"})
     nearest.offer(dtype);
   for (const llvm::StringMap<TypeVarType> &scope : typeScopes)
-    for (const auto &entry : scope)
-      nearest.offer(entry.getKey());
+    nearest.offerKeys(scope);
   if (onlyDtypes)
     return nearest.suggestion();
   for (StringRef keyword : {"Tensor", "Ref", "fn"})
     nearest.offer(keyword);
-  for (const auto &entry : typeLocs)
-    nearest.offer(entry.getKey());
-  if (prelude)
-    if (const Definitions *p = prelude->get())
-      for (const auto &entry : p->datas)
-        nearest.offer(entry.getKey());
+  nearest.offerKeys(typeLocs);
+  if (const Definitions *p = preludeDefinitions())
+    nearest.offerKeys(p->datas);
   return nearest.suggestion();
 }
 

@@ -80,6 +80,11 @@ public:
       nearest = candidate.str();
     }
   }
+  /// Offers every key of a StringMap or StringSet.
+  template <typename Map> void offerKeys(const Map &names) {
+    for (const auto &entry : names)
+      offer(entry.getKey());
+  }
   /// "; did you mean 'x'?", or nothing when no name was near.
   std::string suggestion(StringRef prefix = "") const {
     if (nearest.empty())
@@ -203,6 +208,10 @@ private:
   }
   DataOp lookupData(StringRef name);
   CtorOp lookupCtor(StringRef name);
+  /// The prelude's definitions, or null (no prelude, or it failed to parse).
+  const Definitions *preludeDefinitions() {
+    return prelude ? prelude->get() : nullptr;
+  }
   /// The constructors the program may name (its own, the prelude's), for
   /// the suggestions of an unknown name's error.
   SmallVector<StringRef> constructorNames();
