@@ -291,10 +291,11 @@ Executor::compile(ModuleOp module, StringRef entry,
   // A large program's loop nests are compiled on other threads, in parts,
   // while this thread compiles the rest.
   unsigned cores = std::thread::hardware_concurrency();
-  SmallVector<OwningOpRef<ModuleOp>> parts;
+  LoopNestParts split;
   if (cores > 1 && !compileOptions.isGPU())
-    parts = splitLoopNests(*copy, std::min(cores, kMaxCompileThreads),
+    split = splitLoopNests(*copy, std::min(cores, kMaxCompileThreads),
                            kMinOpsToSplit);
+  SmallVector<OwningOpRef<ModuleOp>> &parts = split.modules;
   // Only the entry's C interface is called from outside (lookupPacked
   // below), as in --emit-object's code. The execution engine gives every
   // other external function a packed wrapper that calls it with its
@@ -318,12 +319,7 @@ Executor::compile(ModuleOp module, StringRef entry,
   // (splitLoopNests), it links without the parts: its code is generated
   // by its first lookup while the threads generate theirs (it was the
   // first call's, after them: a second or more for a network's entry).
-  bool throughSlots = true;
-  for (OwningOpRef<ModuleOp> &part : parts)
-    for (auto f : part->getOps<LLVM::LLVMFuncOp>())
-      if (!f.isExternal() && f.getLinkage() == LLVM::Linkage::External &&
-          copy->lookupSymbol(f.getName()))
-        throughSlots = false;
+  bool throughSlots = split.throughSlots;
   std::vector<CompiledPart> compiled(parts.size());
   std::vector<std::thread> workers;
   for (size_t i = 0; i < parts.size(); ++i)

@@ -127,9 +127,9 @@ std::string mlir::relay::nestSlotName(StringRef nest) {
   return (nest + "__relay_slot").str();
 }
 
-SmallVector<OwningOpRef<ModuleOp>>
+relay::LoopNestParts
 mlir::relay::splitLoopNests(ModuleOp module, unsigned parts, int64_t minOps) {
-  SmallVector<OwningOpRef<ModuleOp>> result;
+  relay::LoopNestParts result;
   if (parts < 1)
     return result;
   SymbolTable symbols(module);
@@ -200,11 +200,12 @@ mlir::relay::splitLoopNests(ModuleOp module, unsigned parts, int64_t minOps) {
       func.setLinkage(LLVM::Linkage::External);
       moved.push_back(func);
     }
-    result.push_back(std::move(part));
+    result.modules.push_back(std::move(part));
   }
   SymbolTableCollection tables;
   SymbolUserMap userMap(tables, module);
   for (LLVM::LLVMFuncOp func : moved)
-    (void)callThroughSlot(module, func, userMap.getUsers(func));
+    result.throughSlots &=
+        callThroughSlot(module, func, userMap.getUsers(func));
   return result;
 }

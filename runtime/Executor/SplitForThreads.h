@@ -29,10 +29,14 @@ namespace mlir::relay {
 /// named nestSlotName(nest), null until the caller stores the nest's
 /// address there, so that `module` links without the parts and compiles
 /// while they do; a nest used otherwise than called keeps its declaration.
-/// Returns the new modules (none when the module is too small to be worth
-/// it).
-SmallVector<OwningOpRef<ModuleOp>>
-splitLoopNests(ModuleOp module, unsigned parts, int64_t minOps);
+struct LoopNestParts {
+  /// The new modules (none when the module is too small to be worth it).
+  SmallVector<OwningOpRef<ModuleOp>> modules;
+  /// Whether `module` calls every moved nest through its slot, so that it
+  /// links without the parts (false where one kept its declaration).
+  bool throughSlots = true;
+};
+LoopNestParts splitLoopNests(ModuleOp module, unsigned parts, int64_t minOps);
 
 /// The global through which the program calls moved nest `nest`.
 std::string nestSlotName(StringRef nest);

@@ -75,9 +75,10 @@ TEST_F(SplitForThreadsTest, MovesNestsWithWhatTheyUse) {
   OwningOpRef<ModuleOp> module =
       parseSourceString<ModuleOp>(kProgram, &context);
   ASSERT_TRUE(module);
-  SmallVector<OwningOpRef<ModuleOp>> parts =
-      relay::splitLoopNests(*module, 2, /*minOps=*/0);
+  relay::LoopNestParts split = relay::splitLoopNests(*module, 2, /*minOps=*/0);
+  SmallVector<OwningOpRef<ModuleOp>> &parts = split.modules;
   ASSERT_EQ(parts.size(), 2u);
+  EXPECT_TRUE(split.throughSlots);
   // The larger nest goes first, each to a part of its own.
   ModuleOp first = *parts[0], second = *parts[1];
   ASSERT_TRUE(function(first, "big"));
@@ -123,7 +124,8 @@ TEST_F(SplitForThreadsTest, LeavesSmallProgramsWhole) {
   OwningOpRef<ModuleOp> module =
       parseSourceString<ModuleOp>(kProgram, &context);
   ASSERT_TRUE(module);
-  EXPECT_TRUE(relay::splitLoopNests(*module, 2, /*minOps=*/1000).empty());
+  EXPECT_TRUE(
+      relay::splitLoopNests(*module, 2, /*minOps=*/1000).modules.empty());
   EXPECT_FALSE(function(*module, "big").isExternal());
 }
 
