@@ -862,16 +862,21 @@ LogicalResult convertGather(NodeContext &ctx) {
   // Indices known only at run time may be negative (counted from the end,
   // once) and must be in range: others are a run-time error, as in ONNX
   // Runtime and PyTorch (an embedding's token id past its table), not a
-  // wrapped or clamped read. take's "fast" mode checks [0, dim).
-  if (ShapedType::isDynamic(dim))
-    return ctx.output(
-        ctx.op<TakeOp>({ctx.input(0), ctx.input(1)},
-                       {ctx.i64("axis", *axis), ctx.str("mode", "wrap")}));
+  // wrapped or clamped read. take's "fast" mode checks [0, dim). A size
+  // that depends on the data is read at run time.
   Value idx = ctx.input(1);
   Type it = ctx.elementType(1);
+  Value size = ctx.scalar(static_cast<double>(dim), it);
+  if (ShapedType::isDynamic(dim)) {
+    Emitter b(ctx);
+    Value sizes = b.op<ShapeOfOp>({ctx.input(0)}, {ctx.type("dtype", it)});
+    size = b.op<TakeOp>({sizes, ctx.scalar(static_cast<double>(*axis), it)},
+                        {ctx.i64("axis", 0)});
+    if (!size)
+      return failure();
+  }
   FailureOr<Value> negative = ctx.op<LessOp>({idx, ctx.scalar(0, it)});
-  FailureOr<Value> shifted =
-      ctx.op<AddOp>({idx, ctx.scalar(static_cast<double>(dim), it)});
+  FailureOr<Value> shifted = ctx.op<AddOp>({idx, size});
   if (failed(negative) || failed(shifted))
     return failure();
   FailureOr<Value> normalised = ctx.op<WhereOp>({*negative, *shifted, idx});

@@ -1011,6 +1011,14 @@ def gather_runtime_indices():
                  [tensor('y', [2, 2, 3])])
 
 
+def gather_dynamic_table():
+    """Gather from a table whose row count is known only at run time."""
+    return model([helper.make_node('Gather', ['x', 'i'], ['y'], name='embed')],
+                 [tensor('x', ['rows', 3]),
+                  tensor('i', [2, 2], TensorProto.INT64)],
+                 [tensor('y', [2, 2, 3])])
+
+
 def gathernd_runtime_indices():
     return model([helper.make_node('GatherND', ['x', 'i'], ['y'],
                                    name='pick')],
@@ -1069,6 +1077,7 @@ MODELS = {f.__name__: f for f in (training_unknown, random_no_shape,
                                   unpool_bad_pads, scan_empty_batch,
                                   compress, dropout_zero_ratio,
                                   compress_long, gather_runtime_indices,
+                                  gather_dynamic_table,
                                   gathernd_runtime_indices, if_runtime,
                                   if_constant, if_mismatch,
                                   if_sizes,
