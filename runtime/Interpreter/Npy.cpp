@@ -5,6 +5,7 @@
 #include "llvm/ADT/APFloat.h"
 #include "llvm/Support/Endian.h"
 
+#include <algorithm>
 #include <cstring>
 
 using namespace mlir;
@@ -65,9 +66,7 @@ FailureOr<Tensor> mlir::relay::interp::readNpy(MLIRContext *ctx,
   if (code.size() < 2)
     return bad("invalid dtype '" + code + "' in the .npy header");
   char order = code[0];
-  if (order == '>')
-    return bad("big-endian .npy files are not supported");
-  if (order != '<' && order != '|' && order != '=')
+  if (order != '<' && order != '>' && order != '|' && order != '=')
     return bad("invalid dtype '" + code + "' in the .npy header");
   char kind = code[1];
   unsigned width;
@@ -125,6 +124,15 @@ FailureOr<Tensor> mlir::relay::interp::readNpy(MLIRContext *ctx,
                " data bytes, its shape needs " + Twine(count * width));
   Tensor t(element, shape);
   const char *data = bytes.data() + dataStart;
+  // Big-endian data (dtype '>f4', as some tools and machines write it):
+  // each element's bytes reversed into a copy, read as little-endian.
+  std::string swapped;
+  if (order == '>' && width > 1) {
+    swapped.assign(data, count * width);
+    for (size_t at = 0; at < swapped.size(); at += width)
+      std::reverse(swapped.begin() + at, swapped.begin() + at + width);
+    data = swapped.data();
+  }
   // Fortran order: element (i0, i1, ...) is at sum(i_d * prod(shape[<d])).
   SmallVector<int64_t> fstrides(shape.size(), 1);
   for (size_t d = 1; d < shape.size(); ++d)
