@@ -281,7 +281,13 @@ Token Lexer::next() {
       ++pos;
       return make(TokenKind::NotEqual, start);
     }
-    return error(start, "unexpected character '!'");
+    return error(start, "unexpected character '!' (Relay text reads a "
+                        "reference with ref_read(%r) and negates with "
+                        "logical_not(%x))");
+  case '^':
+    // The paper's `%r^` is not Relay text.
+    return error(start, "unexpected character '^' (Relay text reads a "
+                        "reference with ref_read(%r))");
   case '=':
     if (pos != buffer.end() && *pos == '>') {
       ++pos;

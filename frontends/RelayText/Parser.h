@@ -174,6 +174,11 @@ private:
       diag << describe(t.kind);
     else
       diag << "'" << t.text << "'";
+    // The paper's `%r := v` is not Relay text.
+    if (t.is(TokenKind::Colon) && peek(1).is(TokenKind::Equal) &&
+        peek(1).loc.getPointer() == t.loc.getPointer() + 1)
+      diag.attachNote(loc(t))
+          << "Relay text writes a reference with ref_write(%r, %v)";
     return diag;
   }
   LogicalResult expect(TokenKind kind, const Twine &context = "") {
