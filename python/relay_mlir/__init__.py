@@ -165,6 +165,26 @@ def _from_bfloat16_bits(bits):
     return (bits.astype(np.uint32) << 16).view(np.float32)
 
 
+def _check_numeric(value, where, expected):
+    """A TypeError naming what `value` is when it cannot be a tensor (None,
+    a string, an object array), before its shape is compared."""
+    if isinstance(value, np.ndarray):
+        kind = value.dtype.kind
+    elif value is None or isinstance(value, (str, bytes, dict)):
+        kind = None
+    else:
+        try:
+            kind = np.asarray(value).dtype.kind
+        except (TypeError, ValueError):
+            kind = None
+    if kind not in ("b", "i", "u", "f"):
+        got = ("an array of %s" % value.dtype
+               if isinstance(value, np.ndarray) else
+               "None" if value is None else
+               "a value of Python type %s" % type(value).__name__)
+        raise TypeError("%s: expected %s, got %s" % (where, expected, got))
+
+
 class Function:
     """A compiled entry function: call it on numpy arrays (tuples of them
     for tuple parameters); it returns an array or a tuple."""
@@ -184,6 +204,8 @@ class Function:
 
     def _convert(self, value, spec, where):
         shape, dtype, type_text, bfloat16 = spec
+        _check_numeric(value, where, type_text if bfloat16 else
+                       "%s (%s)" % (dtype, type_text))
         array = np.asarray(value)
         if bfloat16:
             if array.dtype.kind != "f":
@@ -327,6 +349,10 @@ class _ShapedFunction:
         if len(args) != len(self._shapes):
             raise TypeError("@%s takes %d inputs, got %d"
                             % (self.entry, len(self._shapes), len(args)))
+        for i, (want, value) in enumerate(zip(self._shapes, args)):
+            if want is not None:
+                _check_numeric(value, "input %d of @%s" % (i, self.entry),
+                               "a numeric array")
         sizes = tuple(None if s is None else tuple(np.shape(a))
                       for s, a in zip(self._shapes, args))
         function = self._compiled.get(sizes)

@@ -64,8 +64,12 @@ def test_inputs_are_checked_and_converted():
     with pytest.raises(ValueError, match=r"input 1 of @main: expected shape "
                        r"\(3,\) \(tensor<3xf32>\), got \(4,\)"):
         f(x, np.zeros(4, np.float32))
-    with pytest.raises(TypeError, match="expected float32"):
+    with pytest.raises(TypeError, match=r"input 1 of @main: expected "
+                       r"float32 \(tensor<3xf32>\), got an array of <U1"):
         f(x, np.array(["a", "b", "c"]))
+    with pytest.raises(TypeError, match="input 0 of @main: expected float32 "
+                       r"\(tensor<2x3xf32>\), got None"):
+        f(None, x)
     with pytest.raises(TypeError, match="@main takes 2 inputs, got 1"):
         f(x)
     # Non-contiguous views are copied, not misread.
@@ -117,6 +121,10 @@ def @scale(%z: Tensor[(?, ?), float32]) {
     assert len(f._compiled) == 2
     with pytest.raises(ValueError, match=r"expected shape \(-1, 3\)"):
         f(np.ones((2, 4), np.float32), np.ones(2, np.float32))
+    # Not an array at all: said before its shape is compared.
+    with pytest.raises(TypeError, match="input 1 of @main: expected a "
+                       "numeric array, got a value of Python type str"):
+        f(np.ones((2, 3), np.float32), "a")
     g = relay_mlir.compile("""#[version = "0.0.5"]
 def @main(%x: Tensor[(?), float32]) {
   %f = fn (%v: Tensor[(?), float32]) { add(%v, %v) };
