@@ -73,7 +73,16 @@ static RelationStatus broadcastRelation(RelationArgs &args, bool toBool) {
   if (sa != TensorState::Tensor || sb != TensorState::Tensor)
     return RelationStatus::Pending;
   if (a.dtype != b.dtype) {
-    args.emitError() << "dtype mismatch between " << lhs << " and " << rhs;
+    InFlightDiagnostic diag = args.emitError();
+    diag << "dtype mismatch between " << lhs << " and " << rhs;
+    // `%x + 1` of a float tensor: the literal is an int32 scalar.
+    auto intScalar = [](const TensorInfo &t) {
+      return t.dims.empty() && t.dtype.isSignlessInteger(32);
+    };
+    if ((intScalar(a) && isa<FloatType>(b.dtype)) ||
+        (intScalar(b) && isa<FloatType>(a.dtype)))
+      diag << " (the literal 1 is an int32 scalar; 1f is float32, 1f16 "
+              "float16)";
     return RelationStatus::Failed;
   }
   FailureOr<SmallVector<Dim>> dims = broadcastDims(a.dims, b.dims);
