@@ -75,10 +75,14 @@ def shape_list(shape):
 class Generator:
     """Generates one module; `self.globals` collects helper functions."""
 
-    def __init__(self, seed):
+    def __init__(self, seed, nn=False):
         self.rng = random.Random(seed)
         self.counter = 0
         self.globals = []
+        # Also the operators with kernels of their own (products,
+        # convolutions, pools, slices, gathers, pads ...), whose tiled and
+        # vectorised code meets random small shapes here.
+        self.nn = nn
 
     def fresh(self, prefix):
         self.counter += 1
@@ -91,7 +95,9 @@ class Generator:
         if dtype is None:
             dtype = FLOAT if rng.random() < 0.7 else INT
         rank = rng.randint(0, max_rank)
-        return TensorType([rng.randint(1, 4) for _ in range(rank)], dtype)
+        # With --nn, now and then a size past a vector's or a tile's edge.
+        return TensorType([rng.randint(1, 19 if self.nn and rng.random() < 0.2
+                                       else 4) for _ in range(rank)], dtype)
 
     def literal(self, dtype):
         if dtype == FLOAT:
@@ -132,6 +138,12 @@ class Generator:
                   self.if_expr, self.projection, self.apply_closure,
                   self.cast, self.fold_list, self.match_list, self.map_list,
                   self.global_loop, self.local_loop, self.let_block]
+        if self.nn:
+            makers += [self.dense, self.batch_matmul, self.conv2d,
+                       self.conv2d, self.pool2d, self.softmax,
+                       self.strided_slice, self.take, self.expand_dims,
+                       self.squeeze, self.broadcast_to, self.tile,
+                       self.reverse, self.bias_add, self.cumsum, self.pad]
         if same:
             makers += [lambda t, d, e: rng.choice(same)] * 2
         makers += [self.from_variable] * 3
@@ -282,6 +294,196 @@ class Generator:
         x = self.expr(TensorType(ty.shape, INT), depth - 1, env)
         return 'cast(%s, dtype="float32")' % x
 
+    # Operators with kernels of their own (--nn) ----------------------------
+
+    def dense(self, ty, depth, env):
+        if ty.rank != 2 or ty.dtype != FLOAT:
+            return None
+        k = self.rng.randint(1, 9)
+        x = self.expr(TensorType((ty.shape[0], k), FLOAT), depth - 1, env)
+        w = self.expr(TensorType((ty.shape[1], k), FLOAT), depth - 1, env)
+        return "nn.dense(%s, %s)" % (x, w)
+
+    def batch_matmul(self, ty, depth, env):
+        if ty.rank != 3 or ty.dtype != FLOAT:
+            return None
+        b, m, n = ty.shape
+        k = self.rng.randint(1, 9)
+        x = self.expr(TensorType((b, m, k), FLOAT), depth - 1, env)
+        y = self.expr(TensorType((b, n, k), FLOAT), depth - 1, env)
+        return "nn.batch_matmul(%s, %s, transpose_b=True)" % (x, y)
+
+    def window(self, out, pool):
+        """A window's (kernel, stride, dilation, padding, input size) giving
+        `out` outputs; a pool's padding leaves a real element in every
+        window."""
+        rng = self.rng
+        k, s = rng.randint(1, 3), rng.randint(1, 2)
+        d = 1 if pool or rng.random() < 0.7 else 2
+        span = (k - 1) * d + 1
+        p = rng.randint(0, k - 1 if pool else span // 2 + 1)
+        size = (out - 1) * s + span - 2 * p + rng.randint(0, s - 1)
+        if size < 1 or (pool and p > k - 1):
+            p = 0
+            size = (out - 1) * s + span
+        return k, s, d, p, size
+
+    def conv2d(self, ty, depth, env):
+        """A [c, h, w] result: an NCHW convolution of one image, grouped
+        or depthwise now and then, reshaped."""
+        if ty.rank != 3 or ty.dtype != FLOAT:
+            return None
+        rng = self.rng
+        c, h, w = ty.shape
+        groups = rng.choice([g for g in range(1, c + 1) if c % g == 0])
+        per_group = 1 if rng.random() < 0.3 else rng.randint(1, 3)
+        kh, sh, dh, ph, ih = self.window(h, False)
+        kw, sw, dw, pw, iw = self.window(w, False)
+        x = self.expr(TensorType((1, groups * per_group, ih, iw), FLOAT),
+                      depth - 1, env)
+        weight = self.expr(TensorType((c, per_group, kh, kw), FLOAT),
+                           depth - 1, env)
+        return ("reshape(nn.conv2d(%s, %s, strides=[%d, %d], "
+                "padding=[%d, %d, %d, %d], dilation=[%d, %d], groups=%d, "
+                "channels=%d, kernel_size=[%d, %d]), newshape=%s)") % (
+            x, weight, sh, sw, ph, pw, ph, pw, dh, dw, groups, c, kh, kw,
+            shape_list(ty.shape))
+
+    def pool2d(self, ty, depth, env):
+        if ty.rank != 3 or ty.dtype != FLOAT:
+            return None
+        c, h, w = ty.shape
+        kh, sh, _, ph, ih = self.window(h, True)
+        kw, sw, _, pw, iw = self.window(w, True)
+        x = self.expr(TensorType((1, c, ih, iw), FLOAT), depth - 1, env)
+        if self.rng.random() < 0.5:
+            op = "nn.max_pool2d"
+            extra = ""
+        else:
+            op = "nn.avg_pool2d"
+            extra = ", count_include_pad=%s" % self.rng.choice(
+                ["True", "False"])
+        return ("reshape(%s(%s, pool_size=[%d, %d], strides=[%d, %d], "
+                "padding=[%d, %d, %d, %d]%s), newshape=%s)") % (
+            op, x, kh, kw, sh, sw, ph, pw, ph, pw, extra,
+            shape_list(ty.shape))
+
+    def softmax(self, ty, depth, env):
+        if ty.rank == 0 or ty.dtype != FLOAT:
+            return None
+        op = self.rng.choice(["nn.softmax", "nn.log_softmax"])
+        return "%s(%s, axis=%d)" % (op, self.expr(ty, depth - 1, env),
+                                    self.rng.randrange(-ty.rank, ty.rank))
+
+    def strided_slice(self, ty, depth, env):
+        if ty.rank == 0:
+            return None
+        rng = self.rng
+        src, begin, end, strides = [], [], [], []
+        for d in ty.shape:
+            s = rng.choice([1, 1, 2, 3, -1, -2])
+            if s > 0:
+                b = rng.randint(0, 2)
+                e = b + (d - 1) * s + 1
+                size = e + rng.randint(0, 2)
+            else:
+                # Ends stay >= 0: a negative end counts from the back.
+                e = rng.randint(0, 1)
+                b = e + (d - 1) * -s + 1
+                size = b + 1 + rng.randint(0, 1)
+            src.append(size)
+            begin.append(b)
+            end.append(e)
+            strides.append(s)
+        x = self.expr(TensorType(src, ty.dtype), depth - 1, env)
+        return "strided_slice(%s, begin=%s, end=%s, strides=%s)" % (
+            x, shape_list(begin), shape_list(end), shape_list(strides))
+
+    def take(self, ty, depth, env):
+        """take along an axis by integer indices that may fall outside it
+        (mode clip or wrap), or inside it (fast)."""
+        if ty.rank == 0:
+            return None
+        rng = self.rng
+        axis = rng.randrange(ty.rank)
+        n = rng.randint(1, 5)
+        data = list(ty.shape)
+        data[axis] = n
+        x = self.expr(TensorType(data, ty.dtype), depth - 1, env)
+        index_type = TensorType((ty.shape[axis],), INT)
+        mode = rng.choice(["clip", "wrap", "fast"])
+        indices = self.expr(index_type, depth - 1, env)
+        if mode == "fast":
+            indices = "clip(%s, a_min=0, a_max=%d)" % (indices, n - 1)
+        return 'take(%s, %s, axis=%d, mode="%s")' % (x, indices, axis, mode)
+
+    def expand_dims(self, ty, depth, env):
+        ones = [i for i, d in enumerate(ty.shape) if d == 1]
+        if not ones:
+            return None
+        axis = self.rng.choice(ones)
+        src = list(ty.shape)
+        del src[axis]
+        return "expand_dims(%s, axis=%d)" % (
+            self.expr(TensorType(src, ty.dtype), depth - 1, env), axis)
+
+    def squeeze(self, ty, depth, env):
+        if ty.rank >= 3:
+            return None
+        axis = self.rng.randint(0, ty.rank)
+        src = list(ty.shape)
+        src.insert(axis, 1)
+        return "squeeze(%s, axis=[%d])" % (
+            self.expr(TensorType(src, ty.dtype), depth - 1, env), axis)
+
+    def broadcast_to(self, ty, depth, env):
+        x = self.expr(self.broadcast_partner(ty), depth - 1, env)
+        return "broadcast_to(%s, shape=%s)" % (x, shape_list(ty.shape))
+
+    def tile(self, ty, depth, env):
+        if ty.rank == 0:
+            return None
+        reps = [self.rng.choice([r for r in range(1, d + 1) if d % r == 0])
+                for d in ty.shape]
+        src = [d // r for d, r in zip(ty.shape, reps)]
+        return "tile(%s, reps=%s)" % (
+            self.expr(TensorType(src, ty.dtype), depth - 1, env),
+            shape_list(reps))
+
+    def reverse(self, ty, depth, env):
+        if ty.rank == 0:
+            return None
+        return "reverse(%s, axis=%d)" % (self.expr(ty, depth - 1, env),
+                                         self.rng.randrange(ty.rank))
+
+    def bias_add(self, ty, depth, env):
+        if ty.rank < 2:
+            return None
+        axis = self.rng.randrange(ty.rank)
+        bias = self.expr(TensorType((ty.shape[axis],), ty.dtype), depth - 1,
+                         env)
+        return "nn.bias_add(%s, %s, axis=%d)" % (
+            self.expr(ty, depth - 1, env), bias, axis)
+
+    def cumsum(self, ty, depth, env):
+        if ty.rank == 0:
+            return None
+        return "cumsum(%s, axis=%d)" % (self.expr(ty, depth - 1, env),
+                                        self.rng.randrange(ty.rank))
+
+    def pad(self, ty, depth, env):
+        if ty.rank == 0:
+            return None
+        widths, src = [], []
+        for d in ty.shape:
+            before = self.rng.randint(0, min(2, d - 1))
+            after = self.rng.randint(0, min(2, d - 1 - before))
+            widths.append("[%d, %d]" % (before, after))
+            src.append(d - before - after)
+        x = self.expr(TensorType(src, ty.dtype), depth - 1, env)
+        return "nn.pad(%s, %s, pad_width=[%s])" % (
+            x, self.literal(ty.dtype), ", ".join(widths))
+
     def fn_literal(self, params, result, depth, env):
         """`fn (%p: T, ...) -> R { ... }` over `params`, capturing `env`."""
         names = [self.fresh("%p") for _ in params]
@@ -384,11 +586,12 @@ class Generator:
         return "\n".join(lines)
 
 
-def generate_module(seed, programs=1, depth=4):
+def generate_module(seed, programs=1, depth=4, nn=False):
     """A module whose @main takes a few tensors and returns a tuple of
     `programs` results, each computed by its own function; returns the text
-    and @main's parameter types."""
-    gen = Generator(seed)
+    and @main's parameter types. `nn` adds the operators with kernels of
+    their own."""
+    gen = Generator(seed, nn)
     params = [gen.tensor_type() for _ in range(gen.rng.randint(1, 3))]
     names = ["%%x%d" % i for i in range(len(params))]
     header = ", ".join("%s: %s" % (n, t.text())
@@ -412,8 +615,11 @@ def main():
     parser.add_argument("seed", type=int)
     parser.add_argument("--programs", type=int, default=1)
     parser.add_argument("--depth", type=int, default=4)
+    parser.add_argument("--nn", action="store_true",
+                        help="also products, convolutions, pools, slices, "
+                             "gathers, pads ...")
     args = parser.parse_args()
-    text, _ = generate_module(args.seed, args.programs, args.depth)
+    text, _ = generate_module(args.seed, args.programs, args.depth, args.nn)
     sys.stdout.write(text)
 
 

@@ -202,6 +202,9 @@ def main():
     parser.add_argument("--programs", type=int, default=20,
                         help="programs per module")
     parser.add_argument("--depth", type=int, default=4)
+    parser.add_argument("--nn", action="store_true",
+                        help="programs with products, convolutions, pools, "
+                             "slices, gathers, pads ... too")
     parser.add_argument("--no-aot", dest="aot", action="store_false")
     parser.add_argument("--cc", default="cc")
     parser.add_argument("--runtime", default=None,
@@ -220,7 +223,8 @@ def main():
     failures, programs = 0, 0
     with tempfile.TemporaryDirectory() as work:
         for seed in seeds:
-            text, params = generate_module(seed, args.programs, args.depth)
+            text, params = generate_module(seed, args.programs, args.depth,
+                                           args.nn)
             inputs = random_inputs(np.random.default_rng(seed), params)
             program = os.path.join(work, "module.rly")
             with open(program, "w") as f:

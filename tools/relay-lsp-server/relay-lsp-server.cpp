@@ -74,9 +74,15 @@ StringRef nameAt(StringRef text, size_t offset) {
   return text.slice(begin, end);
 }
 
+/// The file position in `loc`: let-bound values' locations are NameLocs
+/// (`"y"(file:line:col)`) around it.
+FileLineColLoc fileLoc(Location loc) {
+  return loc->findInstanceOf<FileLineColLoc>();
+}
+
 /// The range of the token starting at (1-based) line:column of `loc`.
 std::optional<lsp::Range> rangeOf(StringRef text, Location loc) {
-  auto file = dyn_cast<FileLineColLoc>(loc);
+  FileLineColLoc file = fileLoc(loc);
   if (!file)
     return std::nullopt;
   lsp::Position start(std::max(0, int(file.getLine()) - 1),
@@ -206,7 +212,7 @@ private:
     Operation *best = nullptr;
     std::pair<int, int> bestAt{-1, -1};
     doc.module->walk<WalkOrder::PreOrder>([&](Operation *op) {
-      auto loc = dyn_cast<FileLineColLoc>(op->getLoc());
+      FileLineColLoc loc = fileLoc(op->getLoc());
       if (!loc || int(loc.getLine()) - 1 != params.position.line ||
           int(loc.getColumn()) - 1 > params.position.character ||
           (op->getNumResults() == 0 && !isa<relay::FuncOp>(op)))
