@@ -5,11 +5,14 @@
 # (interpreter, -O0..-O3, two threads, ahead of time). Failing programs are
 # kept in build/differential-failures. Needs the build (scripts/test.sh or
 # scripts/setup.sh).
-#   scripts/differential.sh [MODULES] [FIRST]
+# With --nn the programs also use products, convolutions, pools, slices,
+# gathers and pads (relay_program_generator.py --nn).
+#   scripts/differential.sh [MODULES] [FIRST] [--nn]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 modules=${1:-500}
 first=${2:-1000}
+shift $(($# < 2 ? $# : 2))
 exec /usr/bin/python3 test/differential/run_differential.py --bin build/bin \
   --seeds "$first:$((first + modules))" --programs 20 \
-  --keep build/differential-failures
+  --keep build/differential-failures "$@"
