@@ -143,7 +143,9 @@ class Generator:
                        self.conv2d, self.pool2d, self.softmax,
                        self.strided_slice, self.take, self.expand_dims,
                        self.squeeze, self.broadcast_to, self.tile,
-                       self.reverse, self.bias_add, self.cumsum, self.pad]
+                       self.reverse, self.bias_add, self.cumsum, self.pad,
+                       self.conv2d_transpose, self.global_pool, self.gather,
+                       self.one_hot]
         if same:
             makers += [lambda t, d, e: rng.choice(same)] * 2
         makers += [self.from_variable] * 3
@@ -296,21 +298,24 @@ class Generator:
 
     # Operators with kernels of their own (--nn) ----------------------------
 
+    def reduction_length(self):
+        return self.rng.randint(1, 9 if self.rng.random() < 0.8 else 70)
+
     def dense(self, ty, depth, env):
-        if ty.rank != 2 or ty.dtype != FLOAT:
+        if ty.rank != 2:
             return None
-        k = self.rng.randint(1, 9)
-        x = self.expr(TensorType((ty.shape[0], k), FLOAT), depth - 1, env)
-        w = self.expr(TensorType((ty.shape[1], k), FLOAT), depth - 1, env)
+        k = self.reduction_length()
+        x = self.expr(TensorType((ty.shape[0], k), ty.dtype), depth - 1, env)
+        w = self.expr(TensorType((ty.shape[1], k), ty.dtype), depth - 1, env)
         return "nn.dense(%s, %s)" % (x, w)
 
     def batch_matmul(self, ty, depth, env):
-        if ty.rank != 3 or ty.dtype != FLOAT:
+        if ty.rank != 3:
             return None
         b, m, n = ty.shape
-        k = self.rng.randint(1, 9)
-        x = self.expr(TensorType((b, m, k), FLOAT), depth - 1, env)
-        y = self.expr(TensorType((b, n, k), FLOAT), depth - 1, env)
+        k = self.reduction_length()
+        x = self.expr(TensorType((b, m, k), ty.dtype), depth - 1, env)
+        y = self.expr(TensorType((b, n, k), ty.dtype), depth - 1, env)
         return "nn.batch_matmul(%s, %s, transpose_b=True)" % (x, y)
 
     def window(self, out, pool):
@@ -339,15 +344,88 @@ class Generator:
         per_group = 1 if rng.random() < 0.3 else rng.randint(1, 3)
         kh, sh, dh, ph, ih = self.window(h, False)
         kw, sw, dw, pw, iw = self.window(w, False)
-        x = self.expr(TensorType((1, groups * per_group, ih, iw), FLOAT),
-                      depth - 1, env)
-        weight = self.expr(TensorType((c, per_group, kh, kw), FLOAT),
-                           depth - 1, env)
+        ci = groups * per_group
+        layouts = ""
+        if rng.random() < 0.3:
+            # Channels last: the result's [h, w, c] read as [c, h, w].
+            x = self.expr(TensorType((1, ih, iw, ci), FLOAT), depth - 1, env)
+            weight = self.expr(TensorType((kh, kw, per_group, c), FLOAT),
+                               depth - 1, env)
+            layouts = ', data_layout="NHWC", kernel_layout="HWIO"'
+        else:
+            x = self.expr(TensorType((1, ci, ih, iw), FLOAT), depth - 1, env)
+            weight = self.expr(TensorType((c, per_group, kh, kw), FLOAT),
+                               depth - 1, env)
         return ("reshape(nn.conv2d(%s, %s, strides=[%d, %d], "
                 "padding=[%d, %d, %d, %d], dilation=[%d, %d], groups=%d, "
-                "channels=%d, kernel_size=[%d, %d]), newshape=%s)") % (
+                "channels=%d, kernel_size=[%d, %d]%s), newshape=%s)") % (
             x, weight, sh, sw, ph, pw, ph, pw, dh, dw, groups, c, kh, kw,
+            layouts, shape_list(ty.shape))
+
+    def conv2d_transpose(self, ty, depth, env):
+        """A [c, h, w] result of a transposed convolution of one image."""
+        if ty.rank != 3 or ty.dtype != FLOAT:
+            return None
+        rng = self.rng
+        c, h, w = ty.shape
+        dims = []
+        for out in (h, w):
+            # out = (in - 1) * s - 2p + (k - 1) + output_padding + 1.
+            options = [(k, st, p, op)
+                       for k in (1, 2, 3) for st in (1, 2) for p in (0, 1)
+                       for op in range(st)
+                       if (out - 1 + 2 * p - (k - 1) - op) % st == 0 and
+                       (out - 1 + 2 * p - (k - 1) - op) // st >= 0 and
+                       p <= k - 1]
+            if not options:
+                return None
+            k, st, p, op = rng.choice(options)
+            dims.append((k, st, p, op,
+                         (out - 1 + 2 * p - (k - 1) - op) // st + 1))
+        (kh, sh, ph, oph, ih), (kw, sw, pw, opw, iw) = dims
+        ci = rng.randint(1, 4)
+        x = self.expr(TensorType((1, ci, ih, iw), FLOAT), depth - 1, env)
+        weight = self.expr(TensorType((ci, c, kh, kw), FLOAT), depth - 1, env)
+        return ("reshape(nn.conv2d_transpose(%s, %s, strides=[%d, %d], "
+                "padding=[%d, %d, %d, %d], output_padding=[%d, %d], "
+                "channels=%d, kernel_size=[%d, %d]), newshape=%s)") % (
+            x, weight, sh, sw, ph, pw, ph, pw, oph, opw, c, kh, kw,
             shape_list(ty.shape))
+
+    def global_pool(self, ty, depth, env):
+        """Any float result: the global pool of as many channels."""
+        if ty.dtype != FLOAT:
+            return None
+        h, w = self.rng.randint(1, 9), self.rng.randint(1, 9)
+        x = self.expr(TensorType((1, ty.numel(), h, w), FLOAT), depth - 1,
+                      env)
+        op = self.rng.choice(["nn.global_avg_pool2d", "nn.global_max_pool2d"])
+        return "reshape(%s(%s), newshape=%s)" % (op, x, shape_list(ty.shape))
+
+    def gather(self, ty, depth, env):
+        if ty.rank == 0:
+            return None
+        axis = self.rng.randrange(ty.rank)
+        n = self.rng.randint(1, 5)
+        data = list(ty.shape)
+        data[axis] = n
+        x = self.expr(TensorType(data, ty.dtype), depth - 1, env)
+        indices = self.expr(TensorType(ty.shape, INT), depth - 1, env)
+        return "gather(%s, clip(%s, a_min=0, a_max=%d), axis=%d)" % (
+            x, indices, n - 1, axis)
+
+    def one_hot(self, ty, depth, env):
+        """Indices out of [0, depth) give a row of off values."""
+        if ty.rank == 0:
+            return None
+        axis = self.rng.randrange(-1, ty.rank)
+        where = axis % ty.rank
+        src = list(ty.shape)
+        del src[where]
+        indices = self.expr(TensorType(src, INT), depth - 1, env)
+        return 'one_hot(%s, %s, %s, depth=%d, axis=%d, dtype="%s")' % (
+            indices, self.literal(ty.dtype), self.literal(ty.dtype),
+            ty.shape[where], axis, ty.dtype)
 
     def pool2d(self, ty, depth, env):
         if ty.rank != 3 or ty.dtype != FLOAT:
