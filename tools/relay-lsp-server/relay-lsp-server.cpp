@@ -229,6 +229,9 @@ private:
     llvm::raw_string_ostream os(text);
     if (auto func = dyn_cast<relay::FuncOp>(best)) {
       os << "def @" << func.getSymName() << ": " << func.getFunctionType();
+    } else if (auto call = dyn_cast<relay::CallOp>(best)) {
+      os << "call `@" << call.getCallee() << "`: ";
+      llvm::interleaveComma(call->getResultTypes(), os);
     } else {
       os << "`" << best->getName() << "`: ";
       llvm::interleaveComma(best->getResultTypes(), os);
