@@ -342,6 +342,21 @@ struct ConvertLayoutPass
       auto it = desired.find(op->getName().getStringRef());
       return it == desired.end() ? SmallVector<std::string>() : it->second;
     });
+    // An op asked for a layout its rule does not take stays as it was,
+    // saying so (a permutation the kernels have no form for: NHCW).
+    module.walk([&](Operation *op) {
+      auto it = desired.find(op->getName().getStringRef());
+      if (it == desired.end())
+        return;
+      DictionaryAttr attrs = getOperatorAttributes(op);
+      auto data = attrs.getAs<StringAttr>("data_layout")
+                      ? attrs.getAs<StringAttr>("data_layout")
+                      : attrs.getAs<StringAttr>("layout");
+      if (data && data.getValue() != it->second[0])
+        emitRemark(op->getLoc(), "--relay-convert-layout: '")
+            << op->getName() << "' stays in " << data.getValue()
+            << ": its layout rule does not take " << it->second[0];
+    });
   }
 
   llvm::StringMap<SmallVector<std::string>> desired;
