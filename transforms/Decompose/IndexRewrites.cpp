@@ -86,6 +86,11 @@ Value gatherND(Emitter &b, Operation *op) {
     Value coordinate = castTo(
         b, b.op<TakeOp>({indices, i64Constant(b, {}, {j})}, {b.i64("axis", 0)}),
         i64);
+    // Each coordinate clipped to its axis, not the flat index to the
+    // data: (0, 9) of a 3x4 matrix reads (0, 3), not element 9.
+    coordinate =
+        b.op<MinimumOp>({b.op<MaximumOp>({coordinate, i64Constant(b, {}, {0})}),
+                         i64Constant(b, {}, {shape[batch + j] - 1})});
     accumulate(b.mul(coordinate, i64Constant(b, {}, {strides[batch + j]})));
   }
   int64_t rows = 1;

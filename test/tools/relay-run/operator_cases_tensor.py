@@ -285,6 +285,11 @@ CASES = [
     ("gather_nd", "gather_nd(%a, %b)",
      [f32(3, 4, 5), np.array([[0, 2, 1, 2, 0, 1], [3, 0, 1, 3, 2, 0]], np.int32)],
      lambda a, i: a[tuple(i)], 0),
+    # Out-of-range coordinates are clipped each to its axis: (0, 9) reads
+    # (0, 3), not element 9 of the data flattened.
+    ("gather_nd (coordinates clipped)", "gather_nd(%a, %b)",
+     [f32(3, 4), np.array([[-1, 0, 5], [9, 2, -3]], np.int64)],
+     lambda a, i: a[tuple(np.clip(i, 0, [[2], [3]]))], 0),
     ("gather_nd (batch_dims 1, int64)", "gather_nd(%a, %b, batch_dims=1)",
      [f32(2, 3, 4), RNG.integers(0, 3, (1, 2, 5)).astype(np.int64)],
      lambda a, i: np.stack([a[n][i[0, n]] for n in range(2)]), 0),
