@@ -33,6 +33,13 @@ Value trilu(Emitter &b, Operation *op) {
   return b.op<WhereOp>({keep, data, b.scalar(0, data)});
 }
 
+/// An int64 coordinate clipped to [0, size).
+Value clipToAxis(Emitter &b, Value coordinate, int64_t size) {
+  return b.op<MinimumOp>(
+      {b.op<MaximumOp>({coordinate, i64Constant(b, {}, {0})}),
+       i64Constant(b, {}, {size - 1})});
+}
+
 /// adv_index: the index tensors (negatives counted from the end of their
 /// axis) as one flat index into the indexed axes, which are merged into one
 /// for a take.
@@ -49,6 +56,9 @@ Value advIndex(Emitter &b, Operation *op) {
     Value negative = b.op<LessOp>({index, i64Constant(b, {}, {0})});
     index = b.op<WhereOp>(
         {negative, b.add(index, i64Constant(b, {}, {shape[i]})), index});
+    // One still outside is clipped to its own axis, not the flat index to
+    // the data.
+    index = clipToAxis(b, index, shape[i]);
     Value term =
         stride == 1 ? index : b.mul(index, i64Constant(b, {}, {stride}));
     flat = flat ? b.add(term, flat) : term;
@@ -88,9 +98,7 @@ Value gatherND(Emitter &b, Operation *op) {
         i64);
     // Each coordinate clipped to its axis, not the flat index to the
     // data: (0, 9) of a 3x4 matrix reads (0, 3), not element 9.
-    coordinate =
-        b.op<MinimumOp>({b.op<MaximumOp>({coordinate, i64Constant(b, {}, {0})}),
-                         i64Constant(b, {}, {shape[batch + j] - 1})});
+    coordinate = clipToAxis(b, coordinate, shape[batch + j]);
     accumulate(b.mul(coordinate, i64Constant(b, {}, {strides[batch + j]})));
   }
   int64_t rows = 1;

@@ -187,6 +187,12 @@ CASES = [
     ("adv_index (two, broadcast)", "adv_index((%a, %b, %c))",
      [f32(5, 3, 4), i32(2, 1, low=-5, high=5), i32(3, low=-3, high=3).astype(np.int64)],
      lambda a, b, c: a[b, c], 0),
+    # One still outside is clipped to its own axis (not the flat index).
+    ("adv_index (clipped)", "adv_index((%a, %b, %c))",
+     [f32(3, 4), np.array([[-5, 1], [2, 7]], np.int64),
+      np.array([9, -1], np.int64)],
+     lambda a, b, c: a[np.clip(np.where(b < 0, b + 3, b), 0, 2),
+                       np.clip(np.where(c < 0, c + 4, c), 0, 3)], 0),
     ("adv_index (every axis)", "adv_index((%a, %b, %c, %d))",
      [f32(4, 3, 2), i32(5, low=0, high=4), i32(5, low=-3, high=3), i32(5, low=0, high=2)],
      lambda a, b, c, d: a[b, c, d], 0),
