@@ -145,7 +145,7 @@ class Generator:
                        self.squeeze, self.broadcast_to, self.tile,
                        self.reverse, self.bias_add, self.cumsum, self.pad,
                        self.conv2d_transpose, self.global_pool, self.gather,
-                       self.one_hot]
+                       self.one_hot, self.gather_nd, self.adv_index]
         if same:
             makers += [lambda t, d, e: rng.choice(same)] * 2
         makers += [self.from_variable] * 3
@@ -413,6 +413,31 @@ class Generator:
         indices = self.expr(TensorType(ty.shape, INT), depth - 1, env)
         return "gather(%s, clip(%s, a_min=0, a_max=%d), axis=%d)" % (
             x, indices, n - 1, axis)
+
+    def indexed_split(self, ty):
+        """ty as (positions, rest): an indexing op's result is the index
+        tensors' shape followed by the data's axes after the indexed ones."""
+        k = self.rng.randint(0, ty.rank)
+        return list(ty.shape[:k]), list(ty.shape[k:])
+
+    def gather_nd(self, ty, depth, env):
+        """Coordinates of any value: negative and past the end too (each
+        clipped to its axis)."""
+        positions, rest = self.indexed_split(ty)
+        m = self.rng.randint(1, 2)
+        data = [self.rng.randint(1, 4) for _ in range(m)] + rest
+        x = self.expr(TensorType(data, ty.dtype), depth - 1, env)
+        indices = self.expr(TensorType([m] + positions, INT), depth - 1, env)
+        return "gather_nd(%s, %s)" % (x, indices)
+
+    def adv_index(self, ty, depth, env):
+        positions, rest = self.indexed_split(ty)
+        k = self.rng.randint(1, 2)
+        data = [self.rng.randint(1, 4) for _ in range(k)] + rest
+        fields = [self.expr(TensorType(data, ty.dtype), depth - 1, env)]
+        fields += [self.expr(TensorType(positions, INT), depth - 1, env)
+                   for _ in range(k)]
+        return "adv_index((%s))" % ", ".join(fields)
 
     def one_hot(self, ty, depth, env):
         """Indices out of [0, depth) give a row of off values."""
