@@ -31,7 +31,9 @@ Value crossEntropyWithLogits(Emitter &b, Operation *op) {
 
 /// The targets' classes picked from the predictions by a one-hot mask
 /// (differentiable in the predictions), weighted by take(weights,
-/// targets), zero where a target is ignore_index; reduced as asked.
+/// targets), zero where a target is ignore_index; reduced as asked. A
+/// target outside [0, C) that is not ignore_index is a run-time error (take
+/// "fast" checks), as in PyTorch, not a loss of 0 with a clipped weight.
 Value nllLoss(Emitter &b, Operation *op) {
   Value predictions = op->getOperand(0), targets = op->getOperand(1),
         weights = op->getOperand(2);
@@ -41,12 +43,13 @@ Value nllLoss(Emitter &b, Operation *op) {
       {targets, b.scalar(1.0, predictions), b.scalar(0.0, predictions)},
       {b.i64("depth", classes), b.i64("axis", 1), b.type("dtype", floatType)});
   Value picked = b.op<SumOp>({b.mul(predictions, hot)}, {b.ints("axis", {1})});
-  Value kept = b.op<CastOp>(
-      {b.op<NotEqualOp>(
-          {targets, b.scalar(intAttr(op, "ignore_index"), targets)})},
-      {b.type("dtype", floatType)});
-  Value weight =
-      b.mul(b.op<TakeOp>({weights, targets}, {b.i64("axis", 0)}), kept);
+  Value counted = b.op<NotEqualOp>(
+      {targets, b.scalar(intAttr(op, "ignore_index"), targets)});
+  Value kept = b.op<CastOp>({counted}, {b.type("dtype", floatType)});
+  Value checked = b.op<WhereOp>({counted, targets, b.scalar(0, targets)});
+  Value weight = b.mul(b.op<TakeOp>({weights, checked},
+                                    {b.i64("axis", 0), b.str("mode", "fast")}),
+                       kept);
   Value loss = b.op<NegativeOp>({b.mul(picked, weight)});
   StringRef reduction =
       cast<StringAttr>(getOperatorAttributes(op).get("reduction")).getValue();
