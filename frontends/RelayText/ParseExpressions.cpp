@@ -627,7 +627,7 @@ FailureOr<Value> Importer::parseFn(StringRef selfName) {
   if (mayRecurse && !recursive)
     block->eraseArgument(0);
   else if (recursive)
-    self.setType(fnType);
+    refineType(self, fnType);
   OperationState state(loc(kw), FnOp::getOperationName());
   state.addTypes(fnType);
   if (recursive)

@@ -279,10 +279,38 @@ LogicalResult Importer::ascribe(Value v, Type type, llvm::SMLoc at) {
     return emitError(at) << "the value has type " << current
                          << " but is annotated " << type;
   // Refine an unknown result type to the annotation.
-  if (isa<IncompleteType>(current) && v.getDefiningOp() &&
-      !isa<TupleGetOp, RefReadOp, ConstantOp>(v.getDefiningOp()))
-    v.setType(type);
-  else if (isa<IncompleteType>(current) && isa<BlockArgument>(v))
-    v.setType(type);
+  if (!isa<IncompleteType>(current))
+    return success();
+  if ((v.getDefiningOp() &&
+       !isa<TupleGetOp, RefReadOp, ConstantOp>(v.getDefiningOp())) ||
+      isa<BlockArgument>(v))
+    refineType(v, type);
   return success();
+}
+
+void Importer::refineType(Value v, Type type) {
+  v.setType(type);
+  // The users whose result types follow from their operands' (`ref(%v)`,
+  // `(%v, ...)`) were built from the unknown type: they follow it, and
+  // their users in turn. Others keep theirs until type inference.
+  SmallVector<Value> changed = {v};
+  while (!changed.empty()) {
+    Value value = changed.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      auto infer = dyn_cast<InferTypeOpInterface>(user);
+      if (!infer)
+        continue;
+      SmallVector<Type> types;
+      if (failed(infer.inferReturnTypes(
+              user->getContext(), user->getLoc(), user->getOperands(),
+              user->getAttrDictionary(), user->getPropertiesStorage(),
+              user->getRegions(), types)) ||
+          TypeRange(types) == user->getResultTypes())
+        continue;
+      for (auto [result, t] : llvm::zip(user->getResults(), types)) {
+        result.setType(t);
+        changed.push_back(result);
+      }
+    }
+  }
 }

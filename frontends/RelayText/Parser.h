@@ -287,6 +287,9 @@ private:
   /// Gives `v` the annotated type `type` when its own is not known, or
   /// checks that the two agree.
   LogicalResult ascribe(Value v, Type type, llvm::SMLoc at);
+  /// Gives `v`, of a type not known yet, `type`, and the users whose types
+  /// follow from it theirs.
+  void refineType(Value v, Type type);
 
   llvm::SourceMgr &sourceMgr;
   MLIRContext *ctx;
