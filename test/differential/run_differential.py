@@ -232,6 +232,12 @@ def main():
             programs += args.programs
             problems = check_module(args.bin, work, program, inputs,
                                     args.programs, args.aot, args.cc, runtime)
+            done = seeds.index(seed) + 1
+            if done % 10 == 0 and done < len(seeds):
+                # A long run's figure so far, should it be stopped.
+                print("%d modules so far, %d programs: %d modules differ"
+                      % (done, programs, failures + bool(problems)),
+                      flush=True)
             if not problems:
                 continue
             failures += 1
