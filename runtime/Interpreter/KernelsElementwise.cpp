@@ -330,12 +330,20 @@ void mlir::relay::interp::registerElementwiseKernels(
   k["reinterpret"] = reinterpretKernel;
 
   // Binary.
+  // Integers wrap, as compiled code's do (in unsigned arithmetic: signed
+  // overflow is undefined in C++).
   k["add"] = binary([](double a, double b) { return a + b; },
-                    intOf([](int64_t a, int64_t b) { return a + b; }));
+                    intOf([](int64_t a, int64_t b) {
+                      return int64_t(uint64_t(a) + uint64_t(b));
+                    }));
   k["subtract"] = binary([](double a, double b) { return a - b; },
-                         intOf([](int64_t a, int64_t b) { return a - b; }));
+                         intOf([](int64_t a, int64_t b) {
+                           return int64_t(uint64_t(a) - uint64_t(b));
+                         }));
   k["multiply"] = binary([](double a, double b) { return a * b; },
-                         intOf([](int64_t a, int64_t b) { return a * b; }));
+                         intOf([](int64_t a, int64_t b) {
+                           return int64_t(uint64_t(a) * uint64_t(b));
+                         }));
   k["divide"] = binary([](double a, double b) { return a / b; },
                        [](int64_t a, int64_t b) -> FailureOr<int64_t> {
                          if (b == 0)

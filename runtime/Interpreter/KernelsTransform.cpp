@@ -524,7 +524,9 @@ static FailureOr<ValuePtr> layoutTransformKernel(const KernelContext &ctx) {
       int64_t whole = o[d];
       for (size_t sub : dst->subAxes(primal))
         whole = whole * dst->axes[sub].factor + o[sub];
-      for (size_t sub : llvm::reverse(src->subAxes(primal))) {
+      // (A named vector: reverse() of a temporary would outlive it.)
+      SmallVector<size_t> srcSubAxes = src->subAxes(primal);
+      for (size_t sub : llvm::reverse(srcSubAxes)) {
         from[sub] = whole % src->axes[sub].factor;
         whole /= src->axes[sub].factor;
       }
