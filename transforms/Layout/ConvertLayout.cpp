@@ -270,6 +270,14 @@ std::string fullName(StringRef name) {
   return name.starts_with("relay.") ? name.str() : ("relay." + name).str();
 }
 
+/// An op's data layout: its `data_layout`, else its `layout` attribute.
+StringAttr dataLayoutOf(Operation *op) {
+  DictionaryAttr attrs = getOperatorAttributes(op);
+  if (auto data = attrs.getAs<StringAttr>("data_layout"))
+    return data;
+  return attrs.getAs<StringAttr>("layout");
+}
+
 struct ConvertLayoutPass
     : public relay::impl::ConvertLayoutBase<ConvertLayoutPass> {
   using ConvertLayoutBase::ConvertLayoutBase;
@@ -311,9 +319,7 @@ struct ConvertLayoutPass
       if (it == desired.end())
         return WalkResult::advance();
       DictionaryAttr attrs = getOperatorAttributes(op);
-      auto data = attrs.getAs<StringAttr>("data_layout")
-                      ? attrs.getAs<StringAttr>("data_layout")
-                      : attrs.getAs<StringAttr>("layout");
+      StringAttr data = dataLayoutOf(op);
       if (!data || !lookupInferLayoutRule(op)) {
         emitError(op->getLoc(), "--relay-convert-layout: '")
             << op->getName() << "' has no layout to convert";
@@ -348,10 +354,7 @@ struct ConvertLayoutPass
       auto it = desired.find(op->getName().getStringRef());
       if (it == desired.end())
         return;
-      DictionaryAttr attrs = getOperatorAttributes(op);
-      auto data = attrs.getAs<StringAttr>("data_layout")
-                      ? attrs.getAs<StringAttr>("data_layout")
-                      : attrs.getAs<StringAttr>("layout");
+      StringAttr data = dataLayoutOf(op);
       if (data && data.getValue() != it->second[0])
         emitRemark(op->getLoc(), "--relay-convert-layout: '")
             << op->getName() << "' stays in " << data.getValue()
