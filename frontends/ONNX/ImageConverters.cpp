@@ -206,10 +206,13 @@ LogicalResult convertResize(NodeContext &ctx, bool upsample) {
   } else {
     if ((int64_t)scales.size() != rank)
       return ctx.fail("scales must have " + Twine(rank) + " values");
+    // The product in float32, as ONNX Runtime computes it (and as PyTorch
+    // means its scales): 5 x 1.4f is 7 there, 6.9999998 in double.
     for (int64_t d = 0; d < rank; ++d)
-      sizes.push_back(ShapedType::isDynamic(in[d])
-                          ? (scales[d] == 1.0 ? in[d] : -1)
-                          : int64_t(std::floor(in[d] * scales[d])));
+      sizes.push_back(
+          ShapedType::isDynamic(in[d])
+              ? (scales[d] == 1.0 ? in[d] : -1)
+              : int64_t(std::floor(float(in[d]) * float(scales[d]))));
   }
   for (unsigned d = 0; d < 2; ++d)
     if (sizes[d] != in[d] && !ShapedType::isDynamic(in[d]))

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Nodes as opsets 1 to 6 define them (what older exporters and model zoos
+"""Nodes as opsets 1 to 9 define them (what older exporters and model zoos
 wrote): each one-node model runs through relay-run (compiled) and must
 match numpy, or be rejected with a located error where the old form has
 no Relay equivalent. Prints one line per case and the number of
@@ -34,6 +34,29 @@ def bn_ref(x, s, b, m, v, eps):
     def c(a):
         return a[:, None, None]
     return (x - c(m)) / np.sqrt(c(v) + eps) * c(s) + c(b)
+
+
+def upsample_linear_ref(x, scales):
+    """Upsample-9's linear mode as ONNX Runtime computes it: each output
+    size floor(size x scale) in float32 (PyTorch's opset-9 export of
+    interpolate(size=(7, 9)) on 5x6 writes scales 1.4 and 1.5, and 5 x 1.4f
+    is 7 in float32, 6.9999998 in double), asymmetric coordinates."""
+    sizes = [int(np.float32(d) * np.float32(s)) for d, s in zip(x.shape, scales)]
+    n, c, h, w = x.shape
+    out = np.zeros(sizes, np.float64)
+    for i in range(sizes[2]):
+        yi = i / np.float32(scales[2])
+        y0 = int(np.floor(yi))
+        y1, dy = min(y0 + 1, h - 1), yi - y0
+        for j in range(sizes[3]):
+            xj = j / np.float32(scales[3])
+            x0 = int(np.floor(xj))
+            x1, dx = min(x0 + 1, w - 1), xj - x0
+            out[:, :, i, j] = (x[:, :, y0, x0] * (1 - dy) * (1 - dx) +
+                               x[:, :, y1, x0] * dy * (1 - dx) +
+                               x[:, :, y0, x1] * (1 - dy) * dx +
+                               x[:, :, y1, x1] * dy * dx)
+    return out
 
 
 def max_roi_pool_ref(x, rois, ph, pw, scale):
@@ -123,6 +146,10 @@ CASES = {
                             'the pooled_shape attribute (height, width) is required'),
     'upsample_scales': (1, [helper.make_node('Upsample', ['x'], ['y'], height_scale=2.0, width_scale=3.0)],
                         {'x': X4}, [], lambda x: x.repeat(2, 2).repeat(3, 3)),
+    'upsample9_linear': (9, [helper.make_node('Upsample', ['x', 's'], ['y'], mode='linear')],
+                         {'x': f32(1, 3, 5, 6)},
+                         [init('s', np.array([1, 1, 1.4, 1.5], np.float32))],
+                         lambda x: upsample_linear_ref(x, [1, 1, 1.4, 1.5])),
 }
 
 
