@@ -75,8 +75,11 @@ def shape_list(shape):
 class Generator:
     """Generates one module; `self.globals` collects helper functions."""
 
-    def __init__(self, seed, nn=False):
+    def __init__(self, seed, nn=False, variables=3):
         self.rng = random.Random(seed)
+        # How often (against the other makers) an expression starts from a
+        # variable in scope.
+        self.variables = variables
         self.counter = 0
         self.globals = []
         # Also the operators with kernels of their own (products,
@@ -93,7 +96,10 @@ class Generator:
     def tensor_type(self, dtype=None, max_rank=3):
         rng = self.rng
         if dtype is None:
-            dtype = FLOAT if rng.random() < 0.7 else INT
+            # (Mostly float32 where a gradient is asked for: integers have
+            # none.)
+            dtype = FLOAT if rng.random() < (
+                0.9 if self.variables > 3 else 0.7) else INT
         rank = rng.randint(0, max_rank)
         # With --nn, now and then a size past a vector's or a tile's edge.
         return TensorType([rng.randint(1, 19 if self.nn and rng.random() < 0.2
@@ -132,6 +138,10 @@ class Generator:
         if depth <= 0 or rng.random() < 0.15:
             if same and rng.random() < 0.7:
                 return rng.choice(same)
+            if self.variables > 3 and rng.random() < 0.6:
+                made = self.from_variable(ty, depth, env)
+                if made is not None:
+                    return made
             return self.constant(ty)
         makers = [self.unary, self.binary, self.binary, self.reduce,
                   self.transpose, self.reshape, self.concat, self.where,
@@ -148,7 +158,7 @@ class Generator:
                        self.one_hot, self.gather_nd, self.adv_index]
         if same:
             makers += [lambda t, d, e: rng.choice(same)] * 2
-        makers += [self.from_variable] * 3
+        makers += [self.from_variable] * self.variables
         for _ in range(10):
             made = rng.choice(makers)(ty, depth, env)
             if made is not None:
@@ -169,9 +179,10 @@ class Generator:
         if t.numel() == ty.numel() and self.rng.random() < 0.6:
             return "reshape(%s, newshape=%s)" % (name, shape_list(ty.shape))
         op = self.rng.choice(["add", "multiply", "subtract"])
+        reductions = (["sum", "sum", "max"] if self.variables > 3 else
+                      ["sum", "max", "min"])
         return "%s(%s, %s(%s))" % (op, self.constant(ty),
-                                   self.rng.choice(["sum", "max", "min"]),
-                                   name)
+                                   self.rng.choice(reductions), name)
 
     def unary(self, ty, depth, env):
         x = self.expr(ty, depth - 1, env)
@@ -689,20 +700,25 @@ class Generator:
         return "\n".join(lines)
 
 
-def generate_module(seed, programs=1, depth=4, nn=False):
+def generate_module(seed, programs=1, depth=4, nn=False, float_results=False):
     """A module whose @main takes a few tensors and returns a tuple of
     `programs` results, each computed by its own function; returns the text
     and @main's parameter types. `nn` adds the operators with kernels of
-    their own."""
-    gen = Generator(seed, nn)
+    their own; `float_results` makes every result and the first parameter
+    float32 (what a gradient is asked of)."""
+    # A gradient is only as good as the paths from the parameters: with
+    # float_results, expressions start from them three times as often.
+    gen = Generator(seed, nn, variables=9 if float_results else 3)
     params = [gen.tensor_type() for _ in range(gen.rng.randint(1, 3))]
+    if float_results:
+        params[0] = TensorType(params[0].shape, FLOAT)
     names = ["%%x%d" % i for i in range(len(params))]
     header = ", ".join("%s: %s" % (n, t.text())
                        for n, t in zip(names, params))
     env = list(zip(names, params))
     functions, calls = [], []
     for k in range(programs):
-        result = gen.tensor_type()
+        result = gen.tensor_type(FLOAT if float_results else None)
         body = gen.block(result, depth, env)
         functions.append("def @program%d(%s) -> %s {\n%s\n}" % (
             k, header, result.text(), body))

@@ -118,6 +118,8 @@ protected:
   DenseMap<StringAttr, StringAttr> adDataNames;
   /// Operators on the differentiated path without a rule.
   SmallVector<Operation *> missing;
+  /// computedFromConstants' answers.
+  DenseMap<Operation *, bool> fromConstants;
   bool failed = false;
 };
 

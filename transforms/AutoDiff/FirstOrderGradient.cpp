@@ -181,8 +181,11 @@ LogicalResult FirstOrderGradient::build(FuncOp f, StringRef gradName) {
   // the search goes on (marking what it would reach) to report all of them.
   SmallVector<Operation *> missing;
   DenseSet<Value> reached;
-  auto takesGradient = [](Operation *op) {
-    return llvm::any_of(op->getOperandTypes(), holdsGradient);
+  // (An operator on constants alone has operands of zero derivative.)
+  DenseMap<Operation *, bool> fromConstants;
+  auto takesGradient = [&](Operation *op) {
+    return llvm::any_of(op->getOperandTypes(), holdsGradient) &&
+           !computedFromConstants(op, fromConstants);
   };
   for (Operation *op : llvm::reverse(forward)) {
     if (!missing.empty()) {

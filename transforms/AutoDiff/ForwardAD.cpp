@@ -98,7 +98,8 @@ void ForwardAD::transformOperator(RelayBuilder &rb, Operation *op, Value) {
   Operation *forward = rb.getBuilder().clone(*op, operands);
   Value result = forward->getResult(0);
   bool differentiable = holdsGradient(result.getType()) &&
-                        llvm::any_of(op->getOperandTypes(), holdsGradient);
+                        llvm::any_of(op->getOperandTypes(), holdsGradient) &&
+                        !computedFromConstants(op, fromConstants);
   if (!differentiable) {
     map.map(op->getResult(0), lift(rb, result));
     return;

@@ -41,6 +41,49 @@ bool mlir::relay::holdsGradient(Type type) {
   return tensor && isa<FloatType>(tensor.getElementType());
 }
 
+bool mlir::relay::computedFromConstants(Operation *op,
+                                        DenseMap<Operation *, bool> &known) {
+  // Depth first over the operands' definitions, with a stack of its own
+  // (chains of operators can be longer than the native stack is deep).
+  SmallVector<std::pair<Operation *, bool>> stack{{op, false}};
+  while (!stack.empty()) {
+    auto [top, expanded] = stack.back();
+    if (known.count(top)) {
+      stack.pop_back();
+      continue;
+    }
+    if (isa<ConstantOp>(top)) {
+      known[top] = true;
+      stack.pop_back();
+      continue;
+    }
+    if (top->getNumRegions() ||
+        !lookupOperator(top->getName().getStringRef())) {
+      known[top] = false;
+      stack.pop_back();
+      continue;
+    }
+    if (!expanded) {
+      stack.back().second = true;
+      for (Value operand : top->getOperands()) {
+        Operation *def = operand.getDefiningOp();
+        if (!def) {
+          known[top] = false;
+          break;
+        }
+        if (!known.count(def))
+          stack.push_back({def, false});
+      }
+      continue;
+    }
+    known[top] = llvm::all_of(top->getOperands(), [&](Value operand) {
+      return known.lookup(operand.getDefiningOp());
+    });
+    stack.pop_back();
+  }
+  return known.lookup(op);
+}
+
 LogicalResult mlir::relay::checkDifferentiable(FuncOp f) {
   if (f.isPolymorphic() || !isConcrete(f.getFunctionType()))
     return f.emitError("relay-gradient: @")

@@ -30,6 +30,11 @@ LogicalResult buildHigherOrderGradient(FuncOp f, StringRef gradName);
 /// tuples holding one.
 bool holdsGradient(Type type);
 
+/// Whether operator `op` computes from constants alone, through operators
+/// (no parameter, call, reference or control flow reaches it): a value of
+/// zero derivative, which needs no rule. `known` caches the answers.
+bool computedFromConstants(Operation *op, DenseMap<Operation *, bool> &known);
+
 /// Checks what both modes ask of `f` (typed, monomorphic, a result of
 /// floating-point tensors); reports otherwise.
 LogicalResult checkDifferentiable(FuncOp f);

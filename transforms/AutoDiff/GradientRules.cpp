@@ -384,6 +384,45 @@ void registerRules() {
     return collapseTo(rb, g, op->getOperand(0));
   });
 
+  // full and full_like broadcast their fill value (full_like's data gives
+  // only the type): its gradient is g summed, in the fill value's dtype.
+  auto fillGradient = [](RelayBuilder &rb, Value fill, Value g) {
+    Builder b(fill.getContext());
+    Type e = cast<RankedTensorType>(fill.getType()).getElementType();
+    if (!isa<FloatType>(e))
+      return Value(); // an integer fill value has no gradient
+    if (cast<RankedTensorType>(g.getType()).getElementType() != e)
+      g = rb.op<CastOp>({g}, {b.getNamedAttr("dtype", TypeAttr::get(e))});
+    return collapseTo(rb, g, fill);
+  };
+  setUnaryRule<FullOp>([=](RelayBuilder &rb, FullOp op, Value g) {
+    return fillGradient(rb, op->getOperand(0), g);
+  });
+  setRule<FullLikeOp>([=](RelayBuilder &rb, FullLikeOp op, Value g) -> Grads {
+    return SmallVector<Value>{Value(), fillGradient(rb, op->getOperand(1), g)};
+  });
+  // cumsum's transpose is the running sum from the other end (exclusive
+  // too): reversed, summed, reversed back; without an axis along the
+  // flattened data, then reshaped.
+  setUnaryRule<CumsumOp>([](RelayBuilder &rb, CumsumOp op, Value g) {
+    Builder b(op->getContext());
+    Value x = op->getOperand(0);
+    int64_t axis = op.getAxisAttr() ? op.getAxisAttr().getInt() : 0;
+    if (axis < 0)
+      axis += shapeOf(g).size();
+    NamedAttribute along = b.getNamedAttr("axis", b.getI64IntegerAttr(axis));
+    Value v = rb.op<ReverseOp>({g}, {along});
+    v = rb.op<CumsumOp>(
+        {v}, {along, b.getNamedAttr("exclusive", op.getExclusiveAttr())});
+    v = rb.op<ReverseOp>({v}, {along});
+    if (!op.getAxisAttr())
+      v = rb.op<ReshapeOp>({v}, {ints(b, "newshape", shapeOf(x))});
+    Type e = cast<RankedTensorType>(x.getType()).getElementType();
+    if (cast<RankedTensorType>(v.getType()).getElementType() != e)
+      v = rb.op<CastOp>({v}, {b.getNamedAttr("dtype", TypeAttr::get(e))});
+    return v;
+  });
+
   // Reductions.
   setUnaryRule<SumOp>([](RelayBuilder &rb, SumOp op, Value g) {
     return broadcastBack(rb, op, g, op->getOperand(0));

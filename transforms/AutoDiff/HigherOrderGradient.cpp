@@ -121,7 +121,8 @@ void HigherOrderGradient::transformOperator(RelayBuilder &rb, Operation *op,
   Value ad = lift(rb, result);
   map.map(op->getResult(0), ad);
   bool differentiable = holdsGradient(result.getType()) &&
-                        llvm::any_of(op->getOperandTypes(), holdsGradient);
+                        llvm::any_of(op->getOperandTypes(), holdsGradient) &&
+                        !computedFromConstants(op, fromConstants);
   if (!differentiable)
     return;
   const OperatorInfo *info = lookupOperator(op->getName().getStringRef());

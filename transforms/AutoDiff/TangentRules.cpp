@@ -242,8 +242,19 @@ void registerRules() {
         "relay.sign",      "relay.nn.softmax", "relay.nn.leaky_relu"})
     setSelfAdjoint(name);
 
-  for (StringRef name :
-       {"relay.ones_like", "relay.full_like", "relay.ones", "relay.full"})
+  // full and full_like are linear in their fill value (full_like's data
+  // gives only the type).
+  for (auto [name, fill] : {std::pair<StringRef, unsigned>{"relay.full", 0},
+                            {"relay.full_like", 1}})
+    setTangent(
+        name,
+        [fill](OpBuilder &b, Operation *op, ArrayRef<Value> dx) -> Tangent {
+          if (!dx[fill]) // an integer fill value
+            return RelayBuilder(b, op->getLoc())
+                .op<ZerosLikeOp>({op->getResult(0)});
+          return linearTangent(b, op, dx, {fill});
+        });
+  for (StringRef name : {"relay.ones_like", "relay.ones"})
     setConstant(name);
 
   // d(x / y) = dx / y - (x / y) dy / y
