@@ -596,12 +596,26 @@ void registerRules() {
         return rb.divide(rb.op<BroadcastToLikeOp>({g, x}),
                          scalar(rb, double(count), x));
       });
+  // Ties share it, as max's do and as the tangent rule has it: a maximum
+  // copied (a broadcast, take of one index twice) gets it once in all.
   setUnaryRule<GlobalMaxPool2DOp>([](RelayBuilder &rb, GlobalMaxPool2DOp op,
                                      Value g) {
     Value x = op->getOperand(0);
-    Value isMax = rb.equal(x, rb.op<BroadcastToLikeOp>({op.getResult(), x}));
-    Value spread = rb.op<BroadcastToLikeOp>({g, x});
-    return rb.op<WhereOp>({isMax, spread, rb.op<ZerosLikeOp>({spread})});
+    Value hits = rb.op<CastLikeOp>(
+        {rb.equal(x, rb.op<BroadcastToLikeOp>({op.getResult(), x})), x});
+    SmallVector<int64_t> spatial;
+    for (auto [i, dims] : llvm::enumerate(llvm::zip(shapeOf(x), shapeOf(g))))
+      if (std::get<1>(dims) == 1 && std::get<0>(dims) != 1)
+        spatial.push_back(i);
+    Value count = hits;
+    if (!spatial.empty()) {
+      Builder b(op->getContext());
+      count = rb.op<SumOp>({hits},
+                           {ints(b, "axis", spatial),
+                            b.getNamedAttr("keepdims", b.getBoolAttr(true))});
+    }
+    return rb.divide(rb.multiply(rb.op<BroadcastToLikeOp>({g, x}), hits),
+                     rb.op<BroadcastToLikeOp>({count, x}));
   });
 
   // Products and biases.
