@@ -187,10 +187,35 @@ class Generator:
     def unary(self, ty, depth, env):
         x = self.expr(ty, depth - 1, env)
         if ty.dtype == FLOAT:
-            op = self.rng.choice(["negative", "abs", "tanh", "sigmoid",
-                                  "nn.relu", "clip"])
+            ops = ["negative", "abs", "tanh", "sigmoid", "nn.relu", "clip"]
+            if self.variables > 3:
+                # For gradients (where the interpreter is compared with
+                # itself, not with compiled code, to rounding): smooth
+                # functions whose rules the others do not reach, on
+                # arguments kept in their domains.
+                ops += ["sin", "cos", "erf", "exp", "log", "sqrt", "divide",
+                        "leaky_relu", "power", "softmax"]
+            op = self.rng.choice(ops)
             if op == "clip":
                 return "clip(%s, a_min=-1.5, a_max=1.5)" % x
+            if op == "exp":
+                return "exp(clip(%s, a_min=-3f, a_max=3f))" % x
+            if op in ("log", "sqrt"):
+                return "%s(add(abs(%s), 0.5f))" % (op, x)
+            if op == "divide":
+                v = self.fresh("%d")
+                return "{\n  let %s = %s;\n  divide(%s, add(multiply(%s, %s), " \
+                    "1f))\n}" % (v, x, v, v, v)
+            if op == "power":
+                return "power(add(abs(%s), 0.5f), 1.5f)" % x
+            if op == "leaky_relu":
+                return "nn.leaky_relu(%s, alpha=0.2f)" % x
+            if op == "softmax":
+                if ty.rank == 0:
+                    return "sigmoid(%s)" % x
+                return "nn.%s(%s, axis=%d)" % (
+                    self.rng.choice(["softmax", "log_softmax"]), x,
+                    self.rng.randrange(ty.rank))
             return "%s(%s)" % (op, x)
         return "%s(%s)" % (self.rng.choice(["negative", "abs"]), x)
 
