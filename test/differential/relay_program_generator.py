@@ -156,6 +156,12 @@ class Generator:
                        self.reverse, self.bias_add, self.cumsum, self.pad,
                        self.conv2d_transpose, self.global_pool, self.gather,
                        self.one_hot, self.gather_nd, self.adv_index]
+            if self.variables > 3:
+                # Gradients: the normalisations, per-channel and resampling
+                # operators (their rules or their decompositions').
+                makers += [self.normalization, self.prelu, self.resample,
+                           self.adaptive_pool, self.stack_or_repeat,
+                           self.variance]
         if same:
             makers += [lambda t, d, e: rng.choice(same)] * 2
         makers += [self.from_variable] * self.variables
@@ -603,6 +609,111 @@ class Generator:
                          env)
         return "nn.bias_add(%s, %s, axis=%d)" % (
             self.expr(ty, depth - 1, env), bias, axis)
+
+    def normalization(self, ty, depth, env):
+        """layer_norm, batch_norm (inference), instance_norm and
+        group_norm of a float tensor, with scale and shift."""
+        if ty.dtype != FLOAT or ty.rank < 2:
+            return None
+        rng = self.rng
+        axis = rng.randrange(ty.rank)
+        channels = TensorType((ty.shape[axis],), FLOAT)
+        x = self.expr(ty, depth - 1, env)
+        gamma = self.expr(channels, depth - 1, env)
+        beta = self.expr(channels, depth - 1, env)
+        kind = rng.choice(["layer", "batch", "instance", "group"])
+        if kind == "batch":
+            mean = self.expr(channels, depth - 1, env)
+            var = "add(abs(%s), 0.5f)" % self.expr(channels, depth - 1, env)
+            return "nn.batch_norm(%s, %s, %s, %s, %s, axis=%d).0" % (
+                x, gamma, beta, mean, var, axis)
+        if kind == "layer":
+            return "nn.layer_norm(%s, %s, %s, axis=%d, epsilon=0.1f)" % (
+                x, gamma, beta, axis)
+        if ty.rank < 3 or axis != 1:
+            return None
+        if kind == "instance":
+            return "nn.instance_norm(%s, %s, %s, axis=1, epsilon=0.1f)" % (
+                x, gamma, beta)
+        groups = [g for g in range(1, ty.shape[1] + 1) if ty.shape[1] % g == 0]
+        return ("nn.group_norm(%s, %s, %s, num_groups=%d, axis=1, "
+                "epsilon=0.1f)") % (x, gamma, beta, rng.choice(groups))
+
+    def prelu(self, ty, depth, env):
+        if ty.dtype != FLOAT or ty.rank < 1:
+            return None
+        axis = self.rng.randrange(ty.rank)
+        alpha = self.expr(TensorType((ty.shape[axis],), FLOAT), depth - 1, env)
+        return "nn.prelu(%s, %s, axis=%d)" % (self.expr(ty, depth - 1, env),
+                                             alpha, axis)
+
+    def resample(self, ty, depth, env):
+        """nn.upsampling or image.resize2d (bilinear) to an NCHW float
+        result from a smaller image."""
+        if ty.dtype != FLOAT or ty.rank != 4:
+            return None
+        n, c, h, w = ty.shape
+        if self.rng.random() < 0.5 and h % 2 == 0 and w % 2 == 0:
+            x = self.expr(TensorType((n, c, h // 2, w // 2), FLOAT),
+                          depth - 1, env)
+            method = self.rng.choice(["nearest_neighbor", "bilinear"])
+            return ("nn.upsampling(%s, scale_h=2f, scale_w=2f, "
+                    "method=\"%s\")") % (x, method)
+        x = self.expr(TensorType((n, c, self.rng.randint(1, 4),
+                                  self.rng.randint(1, 4)), FLOAT),
+                      depth - 1, env)
+        mode = self.rng.choice(["half_pixel", "align_corners", "asymmetric"])
+        return ("image.resize2d(%s, size=[%d, %d], method=\"linear\", "
+                "coordinate_transformation_mode=\"%s\")") % (x, h, w, mode)
+
+    def adaptive_pool(self, ty, depth, env):
+        if ty.dtype != FLOAT or ty.rank != 4:
+            return None
+        n, c, h, w = ty.shape
+        x = self.expr(TensorType((n, c, h + self.rng.randint(0, 4),
+                                  w + self.rng.randint(0, 4)), FLOAT),
+                      depth - 1, env)
+        op = self.rng.choice(["nn.adaptive_avg_pool2d",
+                              "nn.adaptive_max_pool2d"])
+        return "%s(%s, output_size=[%d, %d])" % (op, x, h, w)
+
+    def stack_or_repeat(self, ty, depth, env):
+        if ty.rank < 1:
+            return None
+        axis = self.rng.randrange(ty.rank)
+        parts = ty.shape[axis]
+        rest = list(ty.shape)
+        del rest[axis]
+        if self.rng.random() < 0.5:
+            items = [self.expr(TensorType(rest, ty.dtype), depth - 1, env)
+                     for _ in range(parts)]
+            return "stack((%s,), axis=%d)" % (", ".join(items), axis)
+        divisors = [d for d in range(1, parts + 1) if parts % d == 0]
+        repeats = self.rng.choice(divisors)
+        src = list(ty.shape)
+        src[axis] = parts // repeats
+        return "repeat(%s, repeats=%d, axis=%d)" % (
+            self.expr(TensorType(src, ty.dtype), depth - 1, env), repeats,
+            axis)
+
+    def variance(self, ty, depth, env):
+        if ty.dtype != FLOAT or ty.rank >= 3:
+            return None
+        axis = self.rng.randint(0, ty.rank)
+        src = list(ty.shape)
+        src.insert(axis, self.rng.randint(2, 5))
+        op = self.rng.choice(["variance", "std", "mean"])
+        x = self.expr(TensorType(src, FLOAT), depth - 1, env)
+        if op == "mean":
+            return "mean(%s, axis=[%d])" % (x, axis)
+        # TVM's variance takes the mean.
+        v = self.fresh("%s")
+        var = "variance(%s, mean(%s, axis=[%d], keepdims=True), axis=[%d])" % (
+            v, v, axis, axis)
+        if op == "std":
+            # std's derivative is infinite where the variance is 0.
+            var = "sqrt(add(%s, 0.1f))" % var
+        return "{\n  let %s = %s;\n  %s\n}" % (v, x, var)
 
     def cumsum(self, ty, depth, env):
         if ty.rank == 0:
