@@ -19,7 +19,10 @@ and random inputs; through the Python package:
   reference or ADT in it must be refused, with an error, not a crash);
 - Module.gradient's compiled at -O0 and -O3 (relay-run --gradient's way);
 - forward mode (--relay-forward-ad): sum(J dx) equals <gradient, dx> for a
-  random direction dx.
+  random direction dx;
+- forward over reverse (--relay-forward-ad of the higher-order gradient):
+  the Hessian along dx equals central differences of the gradient along
+  dx (where no kink lies between).
 
 Values and gradients agree to 1e-4 of the largest magnitude compared
 (finite differences to 2e-2: float32 steps of 1e-2 around values of
@@ -93,6 +96,44 @@ def finite_differences(f, inputs, params):
                 g[idx] = (values[2] - values[0]) / (2 * STEP)
         grads.append(g)
     return grads
+
+
+def hessian_vector(load, inputs, directions, params, report):
+    """Forward over reverse: the tangent of the higher-order gradient along
+    `directions` (--relay-forward-ad of @program0_grad, closures and
+    references included) against central differences of that gradient,
+    where the one-sided ones agree (no kink between)."""
+    grad = load().run_passes(
+        "relay-gradient{func=program0 mode=higher-order}").interpret(
+            "program0_grad")
+
+    def grads_at(sign):
+        moved = [a + np.float32(sign * STEP) * d if t.dtype == FLOAT else a
+                 for a, d, t in zip(inputs, directions, params)]
+        return [np.asarray(g, np.float64) for g in as_list(grad(*moved)[1])]
+
+    below, here, above = grads_at(-1), grads_at(0), grads_at(1)
+    for i, t in enumerate(params):
+        if t.dtype != FLOAT:
+            continue
+        back = (here[i] - below[i]) / STEP
+        ahead = (above[i] - here[i]) / STEP
+        if not close(back, ahead, 1e-2):
+            return  # a kink: the Hessian jumps there
+    jvp = load().run_passes(
+        "relay-gradient{func=program0 mode=higher-order},"
+        "relay-forward-ad{func=program0_grad}")
+    primal, tangent = as_list(jvp.interpret("program0_grad_jvp")(
+        *inputs, *directions))
+    tangents = as_list(as_list(tangent)[1])
+    for i, t in enumerate(params):
+        if t.dtype != FLOAT:
+            continue
+        want = (above[i] - below[i]) / (2 * STEP)
+        if not close(tangents[i], want, 2e-2):
+            report("forward over reverse", "H dx for x%d %s, differences of "
+                   "the gradient %s" % (i, np.asarray(tangents[i]).ravel()[:4],
+                                        want.ravel()[:4]))
 
 
 def check_seed(relay_mlir, seed, depth, out, nn=False):
@@ -188,6 +229,7 @@ def check_seed(relay_mlir, seed, depth, out, nn=False):
             if not close(np.sum(np.asarray(got[1], np.float64)), want, 1e-4):
                 report("forward", "sum(J dx) %g, <gradient, dx> %g" % (
                     np.sum(got[1]), want))
+        hessian_vector(load, inputs, directions, params, report)
     for p in problems:
         out.write(p + "\n")
     if problems:

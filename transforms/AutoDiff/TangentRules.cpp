@@ -67,7 +67,9 @@ Tangent linearTangent(OpBuilder &b, Operation *op, ArrayRef<Value> dx,
       continue;
     if (dx[i])
       operands[i] = dx[i];
-    else if (isFloat(operand))
+    else if (isa<RankedTensorType>(operand.getType()))
+      // No tangent (an integer or boolean tensor too: cast_like of a mask,
+      // as max's gradient makes): zeros.
       operands[i] = rb.op<ZerosLikeOp>({operand});
     else
       return failure(); // a tuple operand without tangents
