@@ -18,8 +18,8 @@ and random inputs; through the Python package:
 - the first-order gradient where the program is first order (a closure,
   reference or ADT in it must be refused, with an error, not a crash);
 - Module.gradient's compiled at -O0 and -O3 (relay-run --gradient's way);
-- forward mode (--relay-forward-ad): sum(J dx) equals <gradient, dx> for a
-  random direction dx;
+- forward mode (--relay-forward-ad), interpreted and compiled: sum(J dx)
+  equals <gradient, dx> for a random direction dx;
 - forward over reverse (--relay-forward-ad of the higher-order gradient):
   the Hessian along dx equals central differences of the gradient along
   dx (where no kink lies between).
@@ -249,17 +249,22 @@ def check_program(relay_mlir, seed, text, params, dtype):
         directions = [rng.uniform(-1, 1, t.shape).astype(dtype)
                       if t.dtype == FLOAT else np.zeros(t.shape, np.int32)
                       for t in params]
+        want = sum(float(np.sum(g.astype(np.float64) * d))
+                   for g, d, t in zip(reference, directions, params)
+                   if t.dtype == FLOAT)
         jvp = load().run_passes("relay-forward-ad{func=program0}")
-        got = as_list(jvp.interpret("program0_jvp")(*inputs, *directions))
-        if len(got) != 2 or not close(got[0], value, 1e-4):
-            report("forward", "value %s, interpreter %s" % (
-                np.asarray(got[0]).ravel()[:4], value.ravel()[:4]))
-        else:
-            want = sum(float(np.sum(g.astype(np.float64) * d))
-                       for g, d, t in zip(reference, directions, params)
-                       if t.dtype == FLOAT)
-            if not close(np.sum(np.asarray(got[1], np.float64)), want, 1e-4):
-                report("forward", "sum(J dx) %g, <gradient, dx> %g" % (
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            compiled = jvp.compile("program0_jvp", opt_level=3, threads=1)
+        for variant, run in (("forward", jvp.interpret("program0_jvp")),
+                             ("compiled forward -O3", compiled)):
+            got = as_list(run(*inputs, *directions))
+            if len(got) != 2 or not close(got[0], value, 1e-4):
+                report(variant, "value %s, interpreter %s" % (
+                    np.asarray(got[0]).ravel()[:4], value.ravel()[:4]))
+            elif not close(np.sum(np.asarray(got[1], np.float64)), want,
+                           1e-4):
+                report(variant, "sum(J dx) %g, <gradient, dx> %g" % (
                     np.sum(got[1]), want))
         hessian_vector(load, inputs, directions, params, report)
     return problems
