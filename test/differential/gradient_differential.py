@@ -137,6 +137,12 @@ def hessian_vector(load, inputs, directions, params, report):
                                         want.ravel()[:4]))
 
 
+# The checks that float32 rounding alone can fail, besides compiled
+# code's: differences of values that float32 cannot resolve (a step of
+# 1e-2 added to 2.6e7, seed 4197 --nn).
+ROUNDING = ("finite differences", "forward over reverse")
+
+
 def to_float64(text):
     """The program in float64: its types and its float literals."""
     text = text.replace("float32", "float64")
@@ -144,18 +150,19 @@ def to_float64(text):
 
 
 def check_seed(relay_mlir, seed, depth, out, nn=False):
-    """Checks one seed's program; on a mismatch of compiled code alone
-    (float32 rounding amplified, as where a softmax of equal values makes
-    a gradient of exactly zero that float32 leaves at 1e-8 before a product
-    of thousands), checks the program again in float64, where compiled code
-    and the interpreter must agree."""
+    """Checks one seed's program; on a mismatch of compiled code or of
+    differences alone (float32 rounding amplified, as where a softmax of
+    equal values makes a gradient of exactly zero that float32 leaves at
+    1e-8 before a product of thousands, or too coarse to see a step),
+    checks the program again in float64, where they must agree."""
     text, params = generate_module(seed, 1, depth, nn, float_results=True)
     problems = check_program(relay_mlir, seed, text, params, np.float32)
-    if problems and all(v.startswith("compiled") for v, _ in problems):
+    if problems and all(v.startswith("compiled") or v in ROUNDING
+                        for v, _ in problems):
         again = check_program(relay_mlir, seed, to_float64(text), params,
                               np.float64)
         if not again:
-            out.write("seed %d: compiled float32 differs by rounding alone "
+            out.write("seed %d: float32 differs by rounding alone "
                       "(the same in float64): %s: %s\n" % (
                           seed, problems[0][0], problems[0][1]))
             return True
