@@ -22,7 +22,10 @@ and random inputs; through the Python package:
   equals <gradient, dx> for a random direction dx;
 - forward over reverse (--relay-forward-ad of the higher-order gradient):
   the Hessian along dx equals central differences of the gradient along
-  dx (where no kink lies between).
+  dx (where no kink lies between);
+- reverse over reverse (the higher-order gradient of the higher-order
+  gradient): the gradient plus the Hessian times ones (forward over
+  reverse along ones).
 
 Values and gradients agree to 1e-4 of the largest magnitude compared
 (finite differences to 2e-2: float32 steps of 1e-2 around values of
@@ -135,6 +138,32 @@ def hessian_vector(load, inputs, directions, params, report):
             report("forward over reverse", "H dx for x%d %s, differences of "
                    "the gradient %s" % (i, np.asarray(tangents[i]).ravel()[:4],
                                         want.ravel()[:4]))
+
+
+def reverse_over_reverse(load, inputs, params, reference, report):
+    """The higher-order gradient of the higher-order gradient (its result,
+    value and gradients, seeded by ones): d/dx (sum(f) + sum of the
+    gradients) = gradient + H 1, with H 1 by forward over reverse along
+    ones."""
+    ones = [np.ones_like(a) if t.dtype == FLOAT else np.zeros_like(a)
+            for a, t in zip(inputs, params)]
+    jvp = load().run_passes(
+        "relay-gradient{func=program0 mode=higher-order},"
+        "relay-forward-ad{func=program0_grad}")
+    _, tangent = as_list(jvp.interpret("program0_grad_jvp")(*inputs, *ones))
+    h1 = as_list(as_list(tangent)[1])
+    again = load().run_passes(
+        "relay-gradient{func=program0 mode=higher-order},"
+        "relay-gradient{func=program0_grad mode=higher-order}")
+    _, second = as_list(again.interpret("program0_grad_grad")(*inputs))
+    second = as_list(second)
+    for i, t in enumerate(params):
+        if t.dtype != FLOAT:
+            continue
+        want = reference[i].astype(np.float64) + np.asarray(h1[i], np.float64)
+        if not close(second[i], want, 1e-4):
+            report("reverse over reverse", "d/dx%d %s, gradient + H 1 %s" % (
+                i, np.asarray(second[i]).ravel()[:4], want.ravel()[:4]))
 
 
 # The checks that float32 rounding alone can fail, besides compiled
@@ -274,6 +303,7 @@ def check_program(relay_mlir, seed, text, params, dtype):
                 report(variant, "sum(J dx) %g, <gradient, dx> %g" % (
                     np.sum(got[1]), want))
         hessian_vector(load, inputs, directions, params, report)
+        reverse_over_reverse(load, inputs, params, reference, report)
     return problems
 
 

@@ -171,7 +171,9 @@ LogicalResult FirstOrderGradient::build(FuncOp f, StringRef gradName) {
             << "seeds tensors and tuples of tensors";
         return failure();
       }
-      seed(rb.tupleGet(result, i), result, i);
+      // An integer tensor of the result takes no seed.
+      if (holdsGradient(tuple.getType(i)))
+        seed(rb.tupleGet(result, i), result, i);
     }
   } else {
     seed(result, result, 0);

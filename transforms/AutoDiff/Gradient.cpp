@@ -26,12 +26,11 @@ namespace mlir::relay {
 using namespace mlir;
 using namespace mlir::relay;
 
-/// Whether `type` is a floating-point tensor or a (nested) tuple of them.
-static bool isFloatTensors(Type type) {
+/// Whether `type` is a tensor or a (nested) tuple of them.
+static bool isTensors(Type type) {
   if (auto tuple = dyn_cast<TupleType>(type))
-    return tuple.size() > 0 && llvm::all_of(tuple.getTypes(), isFloatTensors);
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  return tensor && isa<FloatType>(tensor.getElementType());
+    return tuple.size() > 0 && llvm::all_of(tuple.getTypes(), isTensors);
+  return isa<RankedTensorType>(type);
 }
 
 bool mlir::relay::holdsGradient(Type type) {
@@ -92,11 +91,13 @@ LogicalResult mlir::relay::checkDifferentiable(FuncOp f) {
               "--relay-specialize first)";
   if (f.getBody().empty())
     return f.emitError("relay-gradient: @") << f.getSymName() << " has no body";
-  if (!isFloatTensors(f.getReturnType()))
+  // Integer tensors in the result (a gradient's own, for integer
+  // parameters: its gradient is then differentiated) take no seed.
+  if (!isTensors(f.getReturnType()) || !holdsGradient(f.getReturnType()))
     return f.emitError("relay-gradient: @")
            << f.getSymName() << " returns " << f.getReturnType()
-           << "; a gradient needs a result of floating-point tensors (a "
-              "tensor or a tuple of them) to seed";
+           << "; a gradient needs a result of tensors, at least one of them "
+              "floating-point (a tensor or a tuple of them) to seed";
   return success();
 }
 

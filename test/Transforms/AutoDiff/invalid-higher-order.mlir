@@ -23,7 +23,7 @@ relay.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 // Tests that an integer result has no gradient to seed.
-// expected-error @+1 {{relay-gradient: @main returns 'tensor<i32>'; a gradient needs a result of floating-point tensors (a tensor or a tuple of them) to seed}}
+// expected-error @+1 {{relay-gradient: @main returns 'tensor<i32>'; a gradient needs a result of tensors, at least one of them floating-point (a tensor or a tuple of them) to seed}}
 relay.func @main(%x: tensor<4xf32>) -> tensor<i32> {
   %a = relay.argmax %x : (tensor<4xf32>) -> tensor<i32>
   relay.return %a : tensor<i32>
