@@ -255,6 +255,8 @@ class Generator:
         src = list(ty.shape)
         src.insert(axis, self.rng.randint(1, 4))
         ops = ["sum", "max", "min"] + (["mean"] if ty.dtype == FLOAT else [])
+        if ty.dtype == FLOAT and self.variables > 3:
+            ops.append("prod")  # (for gradients)
         x = self.expr(TensorType(src, ty.dtype), depth - 1, env)
         return "%s(%s, axis=[%d])" % (self.rng.choice(ops), x, axis)
 

@@ -455,6 +455,45 @@ void registerRules() {
     return extremumRule(rb, op, g);
   });
 
+  // prod: each element's gradient is the product of the others, as the
+  // running products from both ends give it (no division, so zeros are
+  // right): the reduced axes moved last and flattened into one.
+  setUnaryRule<ProdOp>([](RelayBuilder &rb, ProdOp op, Value g) {
+    Builder b(op->getContext());
+    Value x = op->getOperand(0);
+    ArrayRef<int64_t> shape = shapeOf(x);
+    int64_t rank = shape.size();
+    SmallVector<int64_t> reduced = reducedAxes(op, rank), perm, moved;
+    for (int64_t a = 0; a < rank; ++a)
+      if (!llvm::is_contained(reduced, a))
+        perm.push_back(a);
+    llvm::append_range(perm, reduced);
+    SmallVector<int64_t> inverse(rank), flat;
+    for (auto [i, a] : llvm::enumerate(perm)) {
+      inverse[a] = i;
+      moved.push_back(shape[a]);
+    }
+    int64_t kept = rank - reduced.size(), count = 1;
+    flat.assign(moved.begin(), moved.begin() + kept);
+    for (int64_t d : ArrayRef(moved).drop_front(kept))
+      count *= d;
+    flat.push_back(count);
+    bool identity = llvm::equal(perm, llvm::seq<int64_t>(0, rank));
+    Value v = identity ? x : rb.op<TransposeOp>({x}, {ints(b, "axes", perm)});
+    v = rb.op<ReshapeOp>({v}, {ints(b, "newshape", flat)});
+    NamedAttribute last = b.getNamedAttr("axis", b.getI64IntegerAttr(kept));
+    NamedAttribute exclusive = b.getNamedAttr("exclusive", b.getBoolAttr(true));
+    Value before = rb.op<CumprodOp>({v}, {last, exclusive});
+    Value after = rb.op<ReverseOp>(
+        {rb.op<CumprodOp>({rb.op<ReverseOp>({v}, {last})}, {last, exclusive})},
+        {last});
+    Value others = rb.op<ReshapeOp>({rb.multiply(before, after)},
+                                    {ints(b, "newshape", moved)});
+    if (!identity)
+      others = rb.op<TransposeOp>({others}, {ints(b, "axes", inverse)});
+    return rb.multiply(broadcastBack(rb, op, g, x), others);
+  });
+
   // Data movement.
   setUnaryRule<ReshapeOp>([](RelayBuilder &rb, ReshapeOp op, Value g) {
     Builder b(op->getContext());

@@ -455,6 +455,21 @@ void registerRules() {
           t = rb.add(t, along(dx[2]));
         return t;
       });
+  // prod: the sum over the reduced axes of dx times the product of the
+  // others (what its gradient rule gives for a gradient of ones).
+  setTangent("relay.prod",
+             [](OpBuilder &b, Operation *op, ArrayRef<Value> dx) -> Tangent {
+               const OperatorInfo *info = lookupOperator("relay.prod");
+               if (!dx[0] || !info || !info->gradient)
+                 return failure();
+               RelayBuilder rb(b, op->getLoc());
+               FailureOr<SmallVector<Value>> others =
+                   info->gradient(b, op, rb.op<OnesLikeOp>({op->getResult(0)}));
+               if (failed(others) || others->empty() || !(*others)[0])
+                 return failure();
+               return rb.op<SumOp>({rb.multiply(dx[0], (*others)[0])},
+                                   op->getAttrs());
+             });
   // Dropout is the identity at inference; its mask is constant.
   setTangent("relay.nn.dropout",
              [](OpBuilder &b, Operation *op, ArrayRef<Value> dx) -> Tangent {
