@@ -244,6 +244,17 @@ FailureOr<Type> Importer::parseType() {
     }
     return Type(AdtType::get(ctx, StringAttr::get(ctx, name.text), args));
   }
+  // The type keywords in another case (`ref(float32)`, `tensor[...]`):
+  // say how they are written.
+  if (name.text.equals_insensitive("ref"))
+    return fail(emitError(name.loc) << "unknown type '" << name.text
+                                    << "'; a reference type is written "
+                                       "Ref[T], e.g. Ref[float32]");
+  if (name.text.equals_insensitive("tensor"))
+    return fail(emitError(name.loc)
+                << "unknown type '" << name.text
+                << "'; a tensor type is written Tensor[(dims), dtype], e.g. "
+                   "Tensor[(2, 3), float32]");
   return fail(emitError(name.loc)
               << "unknown type '" << name.text << "'"
               << nearestType(name.text, /*onlyDtypes=*/false));
