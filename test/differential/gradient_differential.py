@@ -14,7 +14,8 @@ and random inputs; through the Python package:
   differences disagree, a kink of relu, abs, max or clip, are left out);
 - the higher-order gradient (--relay-gradient{mode=higher-order}) on the
   interpreter, alone and after --relay-partial-eval and
-  --relay-dead-code-elimination;
+  --relay-dead-code-elimination (which must leave no reference or closure
+  in the gradient of a first-order program);
 - the first-order gradient where the program is first order (a closure,
   reference or ADT in it must be refused, with an error, not a crash);
 - Module.gradient's compiled at -O0 and -O3 (relay-run --gradient's way);
@@ -244,6 +245,15 @@ def check_program(relay_mlir, seed, text, params, dtype):
             "relay-gradient{func=program0 mode=first-order}")
         variants["first-order"] = compare(
             "first-order", first.interpret("program0_grad")(*inputs))
+        # Seed 000 Fig. 5: of a first-order program's higher-order
+        # gradient, the partial evaluator leaves first-order code.
+        mlir = evaluated.to_mlir()
+        left = set(re.findall(
+            r"relay\.(ref|ref_read|ref_write|fn|apply)\b",
+            mlir[mlir.index("relay.func @program0_grad"):]))
+        if left:
+            report("partial evaluation", "the first-order program's "
+                   "gradient keeps %s" % ", ".join(sorted(left)))
     except relay_mlir.Error as e:
         if "first-order" not in str(e) and "first order" not in str(e):
             report("first-order", "unexpected error: %s" % e)
