@@ -36,7 +36,7 @@ bool holdsGradient(Type type);
 bool computedFromConstants(Operation *op, DenseMap<Operation *, bool> &known);
 
 /// Checks what both modes ask of `f` (typed, monomorphic, a result of
-/// floating-point tensors); reports otherwise.
+/// tensors with a floating-point one among them); reports otherwise.
 LogicalResult checkDifferentiable(FuncOp f);
 
 /// Decomposes, in `f` and the functions it calls, the composite operators
