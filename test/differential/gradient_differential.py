@@ -73,13 +73,18 @@ def as_list(value):
 
 
 def close(a, b, tol):
+    """Equal to `tol` of the largest finite magnitude; infinities of one
+    sign and NaNs equal where both have them (float32 overflows, seed
+    9348 --nn)."""
     a = np.asarray(a, np.float64)
     b = np.asarray(b, np.float64)
     if a.shape != b.shape:
         return False
-    scale = max(1.0, float(np.max(np.abs(a), initial=0)),
-                float(np.max(np.abs(b), initial=0)))
-    return bool(np.all(np.abs(a - b) <= tol * scale))
+    same = (a == b) | (np.isnan(a) & np.isnan(b))
+    finite = np.abs(np.concatenate([a[np.isfinite(a)], b[np.isfinite(b)]]))
+    scale = max(1.0, float(np.max(finite, initial=0)))
+    with np.errstate(invalid="ignore"):
+        return bool(np.all(same | (np.abs(a - b) <= tol * scale)))
 
 
 def finite_differences(f, inputs, params):
