@@ -41,10 +41,13 @@ Rule fillRule(std::optional<double> value) {
     if (value) {
       scalar = constantScalar(b, loc, e, *value);
     } else {
-      Value fill = operands.back();
-      if (cast<RankedTensorType>(fill.getType()).getElementType() != e)
-        return failure();
-      scalar = tensor::ExtractOp::create(b, loc, fill, ValueRange{});
+      // The fill value cast to the result's dtype, as Relay's cast casts
+      // (full(%s: float64, dtype="float32"), a gradient's fill).
+      scalar = tensor::ExtractOp::create(b, loc, operands.back(), ValueRange{});
+      if (scalar.getType() != e)
+        scalar = convertScalar(b, loc, scalar, e,
+                               isUnsignedValue(op->getOperands().back()),
+                               isUnsignedValue(op->getResult(0)));
     }
     Value empty = tensor::EmptyOp::create(b, loc, type.getShape(), e);
     return SmallVector<Value>{

@@ -40,6 +40,15 @@ SmallVector<int64_t> reducedAxes(Operation *op, int64_t rank) {
   return axes;
 }
 
+/// `v` in the element type of `like` (a gradient computed in another
+/// dtype than its operand's), cast only where they differ.
+Value inElementTypeOf(RelayBuilder &rb, Value v, Value like) {
+  if (cast<RankedTensorType>(v.getType()).getElementType() ==
+      cast<RankedTensorType>(like.getType()).getElementType())
+    return v;
+  return rb.op<CastLikeOp>({v, like});
+}
+
 /// The gradient of a reduction's result broadcast back to its operand:
 /// reshaped to keep the reduced axes (as size 1) first.
 Value broadcastBack(RelayBuilder &rb, Operation *op, Value grad, Value x) {
@@ -387,13 +396,10 @@ void registerRules() {
   // full and full_like broadcast their fill value (full_like's data gives
   // only the type): its gradient is g summed, in the fill value's dtype.
   auto fillGradient = [](RelayBuilder &rb, Value fill, Value g) {
-    Builder b(fill.getContext());
-    Type e = cast<RankedTensorType>(fill.getType()).getElementType();
-    if (!isa<FloatType>(e))
+    if (!isa<FloatType>(
+            cast<RankedTensorType>(fill.getType()).getElementType()))
       return Value(); // an integer fill value has no gradient
-    if (cast<RankedTensorType>(g.getType()).getElementType() != e)
-      g = rb.op<CastOp>({g}, {b.getNamedAttr("dtype", TypeAttr::get(e))});
-    return collapseTo(rb, g, fill);
+    return collapseTo(rb, inElementTypeOf(rb, g, fill), fill);
   };
   setUnaryRule<FullOp>([=](RelayBuilder &rb, FullOp op, Value g) {
     return fillGradient(rb, op->getOperand(0), g);
@@ -417,10 +423,7 @@ void registerRules() {
     v = rb.op<ReverseOp>({v}, {along});
     if (!op.getAxisAttr())
       v = rb.op<ReshapeOp>({v}, {ints(b, "newshape", shapeOf(x))});
-    Type e = cast<RankedTensorType>(x.getType()).getElementType();
-    if (cast<RankedTensorType>(v.getType()).getElementType() != e)
-      v = rb.op<CastOp>({v}, {b.getNamedAttr("dtype", TypeAttr::get(e))});
-    return v;
+    return inElementTypeOf(rb, v, x);
   });
 
   // Reductions.

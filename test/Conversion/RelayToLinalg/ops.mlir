@@ -545,3 +545,21 @@ relay.func @reshapes(%x: tensor<1x7x7x96xf32>) -> tensor<96x49xf32> {
   %c = relay.reshape %b {newshape = array<i64: 96, 49>} : (tensor<7x7x96xf32>) -> tensor<96x49xf32>
   relay.return %c : tensor<96x49xf32>
 }
+
+// Tests that full and full_like of a fill value in another dtype than the
+// result's fill with the value cast as Relay's cast casts it (a gradient's
+// fill value in float64 for a float32 tensor; a float into integers).
+// CHECK-LABEL: func.func @fill_dtypes(
+// CHECK: %[[A:.*]] = tensor.extract %arg0[] : tensor<f64>
+// CHECK: %[[AT:.*]] = arith.truncf %[[A]] : f64 to f32
+// CHECK: linalg.fill ins(%[[AT]] : f32) outs(%{{.*}} : tensor<2x3xf32>)
+// CHECK: %[[B:.*]] = tensor.extract %arg1[] : tensor<f32>
+// CHECK: %[[BI:.*]] = arith.fptosi %[[B]] : f32 to i8
+// CHECK: linalg.fill ins(%[[BI]] : i8) outs(%{{.*}} : tensor<4xi8>)
+relay.func @fill_dtypes(%a: tensor<f64>, %b: tensor<f32>) -> tuple<tensor<2x3xf32>, tensor<4xi8>> {
+  %f = relay.full %a {shape = array<i64: 2, 3>, dtype = f32} : (tensor<f64>) -> tensor<2x3xf32>
+  %z = relay.zeros {shape = array<i64: 4>, dtype = i8} : () -> tensor<4xi8>
+  %g = relay.full_like %z, %b : (tensor<4xi8>, tensor<f32>) -> tensor<4xi8>
+  %r = relay.tuple(%f, %g : tensor<2x3xf32>, tensor<4xi8>)
+  relay.return %r : tuple<tensor<2x3xf32>, tensor<4xi8>>
+}
