@@ -87,6 +87,16 @@ def close(a, b, tol):
         return bool(np.all(same | (np.abs(a - b) <= tol * scale)))
 
 
+def central(below, here, above):
+    """The central difference of three values a STEP apart, or None where
+    the one-sided differences disagree (a kink between)."""
+    back = (np.asarray(here, np.float64) - below) / STEP
+    ahead = (np.asarray(above, np.float64) - here) / STEP
+    if not close(back, ahead, 1e-2):
+        return None
+    return (np.asarray(above, np.float64) - below) / (2 * STEP)
+
+
 def finite_differences(f, inputs, params):
     """d sum(f) / d x for each float input by central differences, NaN
     where the one-sided differences disagree (a kink)."""
@@ -103,76 +113,56 @@ def finite_differences(f, inputs, params):
                 moved[i][idx] += np.float32(delta)
                 values.append(float(np.sum(np.asarray(f(*moved),
                                                       np.float64))))
-            back = (values[1] - values[0]) / STEP
-            ahead = (values[2] - values[1]) / STEP
-            if abs(back - ahead) <= 1e-2 * max(1.0, abs(back), abs(ahead)):
-                g[idx] = (values[2] - values[0]) / (2 * STEP)
+            d = central(*values)
+            if d is not None:
+                g[idx] = d
         grads.append(g)
     return grads
 
 
-def hessian_vector(load, inputs, directions, params, report):
-    """Forward over reverse: the tangent of the higher-order gradient along
-    `directions` (--relay-forward-ad of @program0_grad, closures and
-    references included) against central differences of that gradient,
-    where the one-sided ones agree (no kink between)."""
-    grad = load().run_passes(
-        "relay-gradient{func=program0 mode=higher-order}").interpret(
-            "program0_grad")
+def hessian_vector(grad, hvp, inputs, directions, params, report):
+    """Forward over reverse: `hvp`, the tangent of the higher-order
+    gradient `grad` (--relay-forward-ad of @program0_grad, closures and
+    references included), along `directions` against central differences
+    of `grad`, where no kink lies between."""
 
     def grads_at(sign):
         moved = [a + np.float32(sign * STEP) * d if t.dtype == FLOAT else a
                  for a, d, t in zip(inputs, directions, params)]
-        return [np.asarray(g, np.float64) for g in as_list(grad(*moved)[1])]
+        return as_list(grad(*moved)[1])
 
     below, here, above = grads_at(-1), grads_at(0), grads_at(1)
-    for i, t in enumerate(params):
-        if t.dtype != FLOAT:
-            continue
-        back = (here[i] - below[i]) / STEP
-        ahead = (above[i] - here[i]) / STEP
-        if not close(back, ahead, 1e-2):
-            return  # a kink: the Hessian jumps there
-    jvp = load().run_passes(
-        "relay-gradient{func=program0 mode=higher-order},"
-        "relay-forward-ad{func=program0_grad}")
-    primal, tangent = as_list(jvp.interpret("program0_grad_jvp")(
-        *inputs, *directions))
+    want = [central(b, h, a) if t.dtype == FLOAT else None
+            for b, h, a, t in zip(below, here, above, params)]
+    if any(w is None for w, t in zip(want, params) if t.dtype == FLOAT):
+        return  # a kink: the Hessian jumps there
+    _, tangent = as_list(hvp(*inputs, *directions))
     tangents = as_list(as_list(tangent)[1])
     for i, t in enumerate(params):
-        if t.dtype != FLOAT:
-            continue
-        want = (above[i] - below[i]) / (2 * STEP)
-        if not close(tangents[i], want, 2e-2):
+        if t.dtype == FLOAT and not close(tangents[i], want[i], 2e-2):
             report("forward over reverse", "H dx for x%d %s, differences of "
                    "the gradient %s" % (i, np.asarray(tangents[i]).ravel()[:4],
-                                        want.ravel()[:4]))
+                                        want[i].ravel()[:4]))
 
 
-def reverse_over_reverse(load, inputs, params, reference, report):
-    """The higher-order gradient of the higher-order gradient (its result,
-    value and gradients, seeded by ones): d/dx (sum(f) + sum of the
-    gradients) = gradient + H 1, with H 1 by forward over reverse along
-    ones."""
+def reverse_over_reverse(hvp, second, inputs, params, reference, report):
+    """`second`, the higher-order gradient of the higher-order gradient
+    (its result, value and gradients, seeded by ones): d/dx (sum(f) + sum
+    of the gradients) = gradient + H 1, with H 1 by forward over reverse
+    (`hvp`) along ones."""
     ones = [np.ones_like(a) if t.dtype == FLOAT else np.zeros_like(a)
             for a, t in zip(inputs, params)]
-    jvp = load().run_passes(
-        "relay-gradient{func=program0 mode=higher-order},"
-        "relay-forward-ad{func=program0_grad}")
-    _, tangent = as_list(jvp.interpret("program0_grad_jvp")(*inputs, *ones))
+    _, tangent = as_list(hvp(*inputs, *ones))
     h1 = as_list(as_list(tangent)[1])
-    again = load().run_passes(
-        "relay-gradient{func=program0 mode=higher-order},"
-        "relay-gradient{func=program0_grad mode=higher-order}")
-    _, second = as_list(again.interpret("program0_grad_grad")(*inputs))
-    second = as_list(second)
+    _, got = as_list(second(*inputs))
+    got = as_list(got)
     for i, t in enumerate(params):
         if t.dtype != FLOAT:
             continue
         want = reference[i].astype(np.float64) + np.asarray(h1[i], np.float64)
-        if not close(second[i], want, 1e-4):
+        if not close(got[i], want, 1e-4):
             report("reverse over reverse", "d/dx%d %s, gradient + H 1 %s" % (
-                i, np.asarray(second[i]).ravel()[:4], want.ravel()[:4]))
+                i, np.asarray(got[i]).ravel()[:4], want.ravel()[:4]))
 
 
 def to_float64(text):
@@ -221,8 +211,9 @@ def check_program(relay_mlir, seed, text, params, dtype):
     def load():
         return relay_mlir.load(text).infer_types()
 
-    value = np.asarray(load().interpret("program0")(*inputs))
-    fd = finite_differences(load().interpret("program0"), inputs, params)
+    program = load().interpret("program0")
+    value = np.asarray(program(*inputs))
+    fd = finite_differences(program, inputs, params)
 
     def compare(variant, result):
         got_value, got_grads = result
@@ -238,9 +229,9 @@ def check_program(relay_mlir, seed, text, params, dtype):
 
     variants = {}
     higher = load().run_passes(
-        "relay-gradient{func=program0 mode=higher-order}")
-    variants["higher-order"] = compare(
-        "higher-order", higher.interpret("program0_grad")(*inputs))
+        "relay-gradient{func=program0 mode=higher-order}").interpret(
+            "program0_grad")
+    variants["higher-order"] = compare("higher-order", higher(*inputs))
     evaluated = load().run_passes(
         "relay-gradient{func=program0 mode=higher-order},"
         "relay-partial-eval,"
@@ -315,8 +306,16 @@ def check_program(relay_mlir, seed, text, params, dtype):
                            1e-4):
                 report(variant, "sum(J dx) %g, <gradient, dx> %g" % (
                     np.sum(got[1]), want))
-        hessian_vector(load, inputs, directions, params, report)
-        reverse_over_reverse(load, inputs, params, reference, report)
+        hvp = load().run_passes(
+            "relay-gradient{func=program0 mode=higher-order},"
+            "relay-forward-ad{func=program0_grad}").interpret(
+                "program0_grad_jvp")
+        second = load().run_passes(
+            "relay-gradient{func=program0 mode=higher-order},"
+            "relay-gradient{func=program0_grad mode=higher-order}").interpret(
+                "program0_grad_grad")
+        hessian_vector(higher, hvp, inputs, directions, params, report)
+        reverse_over_reverse(hvp, second, inputs, params, reference, report)
     return problems
 
 

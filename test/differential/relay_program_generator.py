@@ -75,11 +75,15 @@ def shape_list(shape):
 class Generator:
     """Generates one module; `self.globals` collects helper functions."""
 
-    def __init__(self, seed, nn=False, variables=3):
+    def __init__(self, seed, nn=False, gradient=False):
         self.rng = random.Random(seed)
+        # Programs to differentiate: mostly float32, the parameters used
+        # often (a gradient is only as good as the paths from them), smooth
+        # functions, the operators whose rules the others do not reach.
+        self.gradient = gradient
         # How often (against the other makers) an expression starts from a
         # variable in scope.
-        self.variables = variables
+        self.variables = 9 if gradient else 3
         self.counter = 0
         self.globals = []
         # Also the operators with kernels of their own (products,
@@ -99,7 +103,7 @@ class Generator:
             # (Mostly float32 where a gradient is asked for: integers have
             # none.)
             dtype = FLOAT if rng.random() < (
-                0.9 if self.variables > 3 else 0.7) else INT
+                0.9 if self.gradient else 0.7) else INT
         rank = rng.randint(0, max_rank)
         # With --nn, now and then a size past a vector's or a tile's edge.
         return TensorType([rng.randint(1, 19 if self.nn and rng.random() < 0.2
@@ -138,7 +142,7 @@ class Generator:
         if depth <= 0 or rng.random() < 0.15:
             if same and rng.random() < 0.7:
                 return rng.choice(same)
-            if self.variables > 3 and rng.random() < 0.6:
+            if self.gradient and rng.random() < 0.6:
                 made = self.from_variable(ty, depth, env)
                 if made is not None:
                     return made
@@ -156,7 +160,7 @@ class Generator:
                        self.reverse, self.bias_add, self.cumsum, self.pad,
                        self.conv2d_transpose, self.global_pool, self.gather,
                        self.one_hot, self.gather_nd, self.adv_index]
-            if self.variables > 3:
+            if self.gradient:
                 # Gradients: the normalisations, per-channel and resampling
                 # operators (their rules or their decompositions').
                 makers += [self.normalization, self.prelu, self.resample,
@@ -185,7 +189,7 @@ class Generator:
         if t.numel() == ty.numel() and self.rng.random() < 0.6:
             return "reshape(%s, newshape=%s)" % (name, shape_list(ty.shape))
         op = self.rng.choice(["add", "multiply", "subtract"])
-        reductions = (["sum", "sum", "max"] if self.variables > 3 else
+        reductions = (["sum", "sum", "max"] if self.gradient else
                       ["sum", "max", "min"])
         return "%s(%s, %s(%s))" % (op, self.constant(ty),
                                    self.rng.choice(reductions), name)
@@ -194,7 +198,7 @@ class Generator:
         x = self.expr(ty, depth - 1, env)
         if ty.dtype == FLOAT:
             ops = ["negative", "abs", "tanh", "sigmoid", "nn.relu", "clip"]
-            if self.variables > 3:
+            if self.gradient:
                 # For gradients (where the interpreter is compared with
                 # itself, not with compiled code, to rounding): smooth
                 # functions whose rules the others do not reach, on
@@ -255,7 +259,7 @@ class Generator:
         src = list(ty.shape)
         src.insert(axis, self.rng.randint(1, 4))
         ops = ["sum", "max", "min"] + (["mean"] if ty.dtype == FLOAT else [])
-        if ty.dtype == FLOAT and self.variables > 3:
+        if ty.dtype == FLOAT and self.gradient:
             ops.append("prod")  # (for gradients)
         x = self.expr(TensorType(src, ty.dtype), depth - 1, env)
         return "%s(%s, axis=[%d])" % (self.rng.choice(ops), x, axis)
@@ -844,9 +848,7 @@ def generate_module(seed, programs=1, depth=4, nn=False, float_results=False):
     and @main's parameter types. `nn` adds the operators with kernels of
     their own; `float_results` makes every result and the first parameter
     float32 (what a gradient is asked of)."""
-    # A gradient is only as good as the paths from the parameters: with
-    # float_results, expressions start from them three times as often.
-    gen = Generator(seed, nn, variables=9 if float_results else 3)
+    gen = Generator(seed, nn, gradient=float_results)
     params = [gen.tensor_type() for _ in range(gen.rng.randint(1, 3))]
     if float_results:
         params[0] = TensorType(params[0].shape, FLOAT)
