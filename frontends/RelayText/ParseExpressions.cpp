@@ -245,29 +245,48 @@ FailureOr<Expr> Importer::parsePostfix() {
     }
     if (peek().is(TokenKind::Dot)) {
       Token dot = consume();
-      if (!peek().is(TokenKind::Integer))
-        return fail(expected("a field index after '.'"));
-      Token idx = consume();
-      int64_t i;
-      if (idx.digits.getAsInteger(10, i) || !idx.suffix.empty())
+      // `%t.0.2` projects twice; the lexer reads `0.2` as one float.
+      SmallVector<std::pair<StringRef, llvm::SMLoc>, 2> indices;
+      Token idx = peek();
+      if (idx.is(TokenKind::Float) && idx.suffix.empty() &&
+          llvm::all_of(idx.text,
+                       [](char c) { return llvm::isDigit(c) || c == '.'; }) &&
+          idx.text.count('.') == 1) {
+        consume();
+        auto [outer, inner] = idx.text.split('.');
+        indices.push_back({outer, idx.loc});
+        indices.push_back({inner, llvm::SMLoc::getFromPointer(inner.data())});
+      } else if (idx.is(TokenKind::Integer) && idx.suffix.empty()) {
+        consume();
+        indices.push_back({idx.digits, idx.loc});
+      } else if (idx.is(TokenKind::Integer)) {
+        consume();
         return fail(emitError(idx.loc) << "invalid field index " << idx.text);
-      FailureOr<Value> tuple = materialize(*e);
-      if (failed(tuple))
-        return failure();
-      Type type = tuple->getType();
-      if (auto tt = dyn_cast<TupleType>(type)) {
-        if (i >= static_cast<int64_t>(tt.size()))
-          return fail(emitError(idx.loc) << "field index " << i
-                                         << " is out of range for " << type);
-      } else if (!isa<IncompleteType, TypeVarType>(type)) {
-        return fail(emitError(dot.loc) << "cannot project field " << i
-                                       << " of a value of type " << type);
+      } else {
+        return fail(expected("a field index after '.'"));
       }
-      Expr r;
-      r.value = TupleGetOp::create(builder, loc(dot), *tuple,
-                                   builder.getI64IntegerAttr(i));
-      r.loc = dot.loc;
-      e = r;
+      for (auto [digits, at] : indices) {
+        int64_t i;
+        if (digits.getAsInteger(10, i))
+          return fail(emitError(at) << "invalid field index " << digits);
+        FailureOr<Value> tuple = materialize(*e);
+        if (failed(tuple))
+          return failure();
+        Type type = tuple->getType();
+        if (auto tt = dyn_cast<TupleType>(type)) {
+          if (i >= static_cast<int64_t>(tt.size()))
+            return fail(emitError(at) << "field index " << i
+                                      << " is out of range for " << type);
+        } else if (!isa<IncompleteType, TypeVarType>(type)) {
+          return fail(emitError(dot.loc) << "cannot project field " << i
+                                         << " of a value of type " << type);
+        }
+        Expr r;
+        r.value = TupleGetOp::create(builder, loc(dot), *tuple,
+                                     builder.getI64IntegerAttr(i));
+        r.loc = dot.loc;
+        e = r;
+      }
       continue;
     }
     return e;

@@ -5,8 +5,9 @@
 // the result seeded with ones. Its body is NAME's forward ops, then their
 // adjoints in reverse order, each operator's from the registry's gradient
 // rule; the adjoints of a value used more than once are summed, those of
-// tuples are kept field by field. It covers functions of tensors built
-// from operators, constants, tuples and projections: anything else (calls,
+// tuples are kept field by field. It covers functions of tensors and
+// (nested) tuples of them, returning the same, built from operators,
+// constants, tuples and projections: anything else (calls,
 // `if`, `match`, closures, references) is an error at the construct; an
 // operator without a rule is reported with every other such operator at
 // once.
@@ -23,6 +24,7 @@
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
@@ -31,7 +33,8 @@ using namespace mlir::relay;
 namespace {
 
 /// The adjoint of a value: one value for a tensor, one per field (null
-/// where none reached it) for a tuple.
+/// where none reached it) for a tuple; a field that is itself a tuple holds
+/// one tuple-typed value.
 using Adjoint = SmallVector<Value, 1>;
 
 class FirstOrderGradient {
@@ -40,10 +43,12 @@ public:
   LogicalResult build(FuncOp f, StringRef gradName);
 
 private:
-  /// Adds `contribution` to the adjoint of `value` (field `field` of it for
-  /// a tuple).
-  void accumulate(RelayBuilder &rb, Value value, Value contribution,
-                  unsigned field = 0);
+  /// Adds `contribution` (of `value`'s type) to the adjoint of `value`.
+  void accumulate(RelayBuilder &rb, Value value, Value contribution);
+  /// Adds `contribution` to field `field` of the adjoint of the tuple
+  /// `value`.
+  void accumulateField(RelayBuilder &rb, Value value, unsigned field,
+                       Value contribution);
   /// The adjoint of `value` as one value (a tuple's missing fields zeros),
   /// or null when none reached it.
   Value adjointValue(RelayBuilder &rb, Value value);
@@ -53,19 +58,68 @@ private:
 
 } // namespace
 
+/// Field `index` of `tuple`: the operand itself where a relay.tuple built it.
+static Value fieldOf(RelayBuilder &rb, Value tuple, unsigned index) {
+  if (auto op = tuple.getDefiningOp<TupleOp>())
+    return op.getFields()[index];
+  return rb.tupleGet(tuple, index);
+}
+
+/// a + b, field by field for (nested) tuples.
+static Value sum(RelayBuilder &rb, Value a, Value b) {
+  auto tuple = dyn_cast<TupleType>(a.getType());
+  if (!tuple)
+    return rb.add(a, b);
+  SmallVector<Value> fields;
+  for (unsigned i = 0; i < tuple.size(); ++i)
+    fields.push_back(sum(rb, fieldOf(rb, a, i), fieldOf(rb, b, i)));
+  return rb.tuple(fields);
+}
+
+/// Zeros shaped as `value`, field by field for (nested) tuples.
+static Value zerosOf(RelayBuilder &rb, Value value) {
+  auto tuple = dyn_cast<TupleType>(value.getType());
+  if (!tuple)
+    return rb.op<ZerosLikeOp>({value});
+  SmallVector<Value> fields;
+  for (unsigned i = 0; i < tuple.size(); ++i)
+    fields.push_back(zerosOf(rb, fieldOf(rb, value, i)));
+  return rb.tuple(fields);
+}
+
+/// The seed of `value`: ones for each floating-point tensor in it, zeros
+/// for the integer ones (which take no gradient).
+static Value seedOf(RelayBuilder &rb, Value value) {
+  auto tuple = dyn_cast<TupleType>(value.getType());
+  if (!tuple)
+    return holdsGradient(value.getType()) ? rb.op<OnesLikeOp>({value})
+                                          : rb.op<ZerosLikeOp>({value});
+  SmallVector<Value> fields;
+  for (unsigned i = 0; i < tuple.size(); ++i)
+    fields.push_back(seedOf(rb, fieldOf(rb, value, i)));
+  return rb.tuple(fields);
+}
+
+/// Whether `type` is a tensor or a (nested) tuple of them.
+static bool isTensorsType(Type type) {
+  if (auto tuple = dyn_cast<TupleType>(type))
+    return llvm::all_of(tuple.getTypes(), isTensorsType);
+  return isa<RankedTensorType>(type);
+}
+
 /// Checks that `f` is first order; reports every construct that is not
 /// when `emit`.
 static LogicalResult checkFirstOrder(FuncOp f, bool emit) {
   bool ok = true;
   for (Type t : f.getArgumentTypes())
-    if (!isa<RankedTensorType>(t) || !isConcrete(t)) {
+    if (!isTensorsType(t) || !isConcrete(t)) {
       ok = false;
       if (!emit)
         continue;
       f.emitError("relay-gradient: @")
           << f.getSymName() << " takes a " << t
           << "; the first-order gradient differentiates functions of "
-             "tensors";
+             "tensors and (nested) tuples of them";
     }
   f.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (op == f.getOperation() ||
@@ -95,24 +149,30 @@ bool mlir::relay::isFirstOrderDifferentiable(FuncOp f) {
 namespace {
 
 void FirstOrderGradient::accumulate(RelayBuilder &rb, Value value,
-                                    Value contribution, unsigned field) {
+                                    Value contribution) {
   // Integer and boolean values (indices, masks) have no gradient.
   if (!contribution || !holdsGradient(value.getType()))
     return;
-  // A tuple's contribution (concatenate's operand): field by field.
-  if (auto tuple = dyn_cast<TupleType>(value.getType());
-      tuple && isa<TupleType>(contribution.getType())) {
+  if (auto tuple = dyn_cast<TupleType>(value.getType())) {
     for (unsigned i = 0; i < tuple.size(); ++i)
-      accumulate(rb, value, rb.tupleGet(contribution, i), i);
+      if (holdsGradient(tuple.getType(i)))
+        accumulateField(rb, value, i, fieldOf(rb, contribution, i));
     return;
   }
   Adjoint &adjoint = adjoints[value];
-  if (auto tuple = dyn_cast<TupleType>(value.getType()))
-    adjoint.resize(tuple.size());
-  else
-    adjoint.resize(1);
+  adjoint.resize(1);
+  adjoint[0] = adjoint[0] ? rb.add(adjoint[0], contribution) : contribution;
+}
+
+void FirstOrderGradient::accumulateField(RelayBuilder &rb, Value value,
+                                         unsigned field, Value contribution) {
+  auto tuple = cast<TupleType>(value.getType());
+  if (!contribution || !holdsGradient(tuple.getType(field)))
+    return;
+  Adjoint &adjoint = adjoints[value];
+  adjoint.resize(tuple.size());
   Value &slot = adjoint[field];
-  slot = slot ? rb.add(slot, contribution) : contribution;
+  slot = slot ? sum(rb, slot, contribution) : contribution;
 }
 
 Value FirstOrderGradient::adjointValue(RelayBuilder &rb, Value value) {
@@ -123,11 +183,9 @@ Value FirstOrderGradient::adjointValue(RelayBuilder &rb, Value value) {
   if (!tuple)
     return it->second.front();
   SmallVector<Value> fields;
-  for (auto [i, t] : llvm::enumerate(tuple.getTypes())) {
+  for (unsigned i = 0; i < tuple.size(); ++i) {
     Value field = it->second[i];
-    if (!field)
-      field = rb.op<ZerosLikeOp>({rb.tupleGet(value, i)});
-    fields.push_back(field);
+    fields.push_back(field ? field : zerosOf(rb, fieldOf(rb, value, i)));
   }
   return rb.tuple(fields);
 }
@@ -157,27 +215,8 @@ LogicalResult FirstOrderGradient::build(FuncOp f, StringRef gradName) {
       cast<ReturnOp>(f.getBody().front().getTerminator()).getValue());
   RelayBuilder rb(b, f.getLoc());
 
-  // The seed: ones for every tensor of the result.
-  std::function<void(Value, Value, unsigned)> seed = [&](Value v, Value into,
-                                                         unsigned field) {
-    accumulate(rb, into, rb.op<OnesLikeOp>({v}), field);
-  };
-  if (auto tuple = dyn_cast<TupleType>(result.getType())) {
-    for (unsigned i = 0; i < tuple.size(); ++i) {
-      if (!isa<RankedTensorType>(tuple.getType(i))) {
-        f.emitError("relay-gradient: @")
-            << f.getSymName()
-            << " returns a nested tuple; the first-order gradient "
-            << "seeds tensors and tuples of tensors";
-        return failure();
-      }
-      // An integer tensor of the result takes no seed.
-      if (holdsGradient(tuple.getType(i)))
-        seed(rb.tupleGet(result, i), result, i);
-    }
-  } else {
-    seed(result, result, 0);
-  }
+  // The seed: ones for every floating-point tensor of the result.
+  accumulate(rb, result, seedOf(rb, result));
 
   // The adjoints, in reverse. Once an operator without a rule is found,
   // the search goes on (marking what it would reach) to report all of them.
@@ -216,7 +255,7 @@ LogicalResult FirstOrderGradient::build(FuncOp f, StringRef gradName) {
     }
     if (auto get = dyn_cast<TupleGetOp>(op)) {
       Value g = adjointValue(rb, get.getResult());
-      accumulate(rb, get.getTuple(), g, get.getIndex());
+      accumulateField(rb, get.getTuple(), get.getIndex(), g);
       continue;
     }
     Value g = adjointValue(rb, op->getResult(0));
@@ -257,10 +296,18 @@ LogicalResult FirstOrderGradient::build(FuncOp f, StringRef gradName) {
   rb.setLoc(f.getLoc());
   for (BlockArgument arg : entry.getArguments()) {
     Value g = adjointValue(rb, arg);
-    grads.push_back(g ? g : rb.op<ZerosLikeOp>({arg}));
+    grads.push_back(g ? g : zerosOf(rb, arg));
   }
   Value out = rb.tuple({result, rb.tuple(grads)});
   ReturnOp::create(b, f.getLoc(), out);
+  // What nothing reads (an integer field's seed, the adjoint of a constant
+  // operand) goes, users before their operands.
+  SmallVector<Operation *> body;
+  for (Operation &op : entry.without_terminator())
+    body.push_back(&op);
+  for (Operation *op : llvm::reverse(body))
+    if (isOpTriviallyDead(op))
+      op->erase();
   return success();
 }
 

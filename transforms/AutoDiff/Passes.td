@@ -37,9 +37,10 @@ def Gradient : Pass<"relay-gradient", "::mlir::ModuleOp"> {
     result first order again where the program is.
 
     `mode=first-order` is the fast path for first-order code and creates no
-    closures or references: `func` takes tensors and is built from
-    operators, constants, tuples and projections; its body is the forward
-    computation then the adjoints in reverse order. Any other construct (a
+    closures or references: `func` takes and returns tensors and (nested)
+    tuples of them and is built from operators, constants, tuples and
+    projections; its body is the forward computation then the adjoints in
+    reverse order. Any other construct (a
     call: inline it first; `if`, `match`, closures, references) is an error
     at it.
 

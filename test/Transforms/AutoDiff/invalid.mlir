@@ -66,10 +66,11 @@ relay.func @main(%x: tensor<f32>) -> tensor<f32> {
 
 // -----
 
-// Tests that a tuple parameter is an error at the function.
-// expected-error @+1 {{relay-gradient: @main takes a 'tuple<tensor<f32>, tensor<f32>>'; the first-order gradient differentiates functions of tensors}}
-relay.func @main(%t: tuple<tensor<f32>, tensor<f32>>) -> tensor<f32> {
-  %x = relay.tuple_get %t[0] : tuple<tensor<f32>, tensor<f32>>
+// Tests that a parameter holding a function is an error at the function
+// (tuples of tensors are differentiated).
+// expected-error @+1 {{relay-gradient: @main takes a 'tuple<tensor<f32>, !relay.fn<(tensor<f32>) -> tensor<f32>>>'; the first-order gradient differentiates functions of tensors and (nested) tuples of them}}
+relay.func @main(%t: tuple<tensor<f32>, !relay.fn<(tensor<f32>) -> tensor<f32>>>) -> tensor<f32> {
+  %x = relay.tuple_get %t[0] : tuple<tensor<f32>, !relay.fn<(tensor<f32>) -> tensor<f32>>>
   relay.return %x : tensor<f32>
 }
 
