@@ -32,17 +32,15 @@ int64_t product(ArrayRef<int64_t> dims) {
 LogicalResult convertGatherND(NodeContext &ctx) {
   if (failed(ctx.checkInputs(2, 2)))
     return failure();
-  // Indices whose number depends on the data are gathered at run time;
-  // the data's sizes give the index arithmetic.
-  if (!ctx.hasStaticShape(0))
-    return ctx.fail("data whose sizes depend on the data is not supported "
-                    "(only indices)");
   ArrayRef<int64_t> data = ctx.shape(0), indices = ctx.shape(1);
   int64_t batchDims = ctx.attrInt("batch_dims", 0);
   int64_t r = data.size(), q = indices.size();
   if (q == 0)
     return ctx.fail("indices must have rank 1 or more");
   int64_t k = indices.back();
+  if (ShapedType::isDynamic(k))
+    return ctx.fail("the length of the index tuples (the indices' last "
+                    "dimension) must be known at import time");
   if (batchDims < 0 || batchDims >= std::min(r, q))
     return ctx.fail("batch_dims must lie in [0, " + Twine(std::min(r, q)) +
                     ")");
@@ -51,17 +49,31 @@ LogicalResult convertGatherND(NodeContext &ctx) {
                     " do not fit data of rank " + Twine(r) + " after " +
                     Twine(batchDims) + " batch dimensions");
   for (int64_t d = 0; d < batchDims; ++d)
-    if (data[d] != indices[d])
+    if (!ShapedType::isDynamic(data[d]) && !ShapedType::isDynamic(indices[d]) &&
+        data[d] != indices[d])
       return ctx.fail("the batch dimensions of data and indices differ");
-  ArrayRef<int64_t> batch = data.take_front(batchDims);
+
+  // Sizes of data the arithmetic reads: constants where the type has them,
+  // else read when it runs (data computed in a loop, a NonZero's result).
+  Emitter b(ctx);
+  MLIRContext *mctx = ctx.getContext();
+  Type i64 = IntegerType::get(mctx, 64);
+  Value shapeOf;
+  auto sizes = [&](int64_t begin, int64_t end) -> Value {
+    ArrayRef<int64_t> part = data.slice(begin, end - begin);
+    if (!ShapedType::isDynamicShape(part))
+      return ctx.constant(i64Elements(mctx, {end - begin}, part));
+    if (!shapeOf)
+      shapeOf = b.op<ShapeOfOp>({ctx.input(0)}, {ctx.type("dtype", i64)});
+    return b.op<StridedSliceOp>(
+        {shapeOf}, {ctx.ints("begin", {begin}), ctx.ints("end", {end})});
+  };
   ArrayRef<int64_t> indexed = data.slice(batchDims, k);
   ArrayRef<int64_t> rest = data.drop_front(batchDims + k);
 
-  Emitter b(ctx);
-  Type i64 = IntegerType::get(ctx.getContext(), 64);
   Value idx = b.op<CastOp>({ctx.input(1)}, {ctx.type("dtype", i64)});
   // Negative indices count from the end.
-  Value dims = ctx.constant(i64Elements(ctx.getContext(), {k}, indexed));
+  Value dims = sizes(batchDims, batchDims + k);
   idx = b.op<WhereOp>(
       {b.op<LessOp>({idx, ctx.scalar(0, i64)}), b.add(idx, dims), idx});
   // A tuple with a component out of range is a run-time error (take's
@@ -71,25 +83,63 @@ LogicalResult convertGatherND(NodeContext &ctx) {
       b.op<AnyOp>({b.op<LogicalOrOp>({b.op<LessOp>({idx, ctx.scalar(0, i64)}),
                                       b.op<GreaterEqualOp>({idx, dims})})},
                   {ctx.ints("axis", {q - 1})});
-  SmallVector<int64_t> strides(k, 1);
-  for (int64_t j = k - 2; j >= 0; --j)
-    strides[j] = strides[j + 1] * indexed[j + 1];
-  Value flat = b.op<SumOp>(
-      {b.mul(idx, ctx.constant(i64Elements(ctx.getContext(), {k}, strides)))},
-      {ctx.ints("axis", {q - 1})});
-  // Each batch entry's rows follow the previous entries'.
-  int64_t perBatch = product(indexed);
-  if (batchDims > 0) {
-    SmallVector<int64_t> offsetShape(batch), offsets;
-    offsetShape.append(q - 1 - batchDims, 1);
-    for (int64_t i = 0, n = product(batch); i < n; ++i)
-      offsets.push_back(i * perBatch);
-    flat = b.add(flat, ctx.constant(i64Elements(ctx.getContext(), offsetShape,
-                                                offsets)));
+  // Row-major strides of the indexed axes: the running products of their
+  // sizes from the last, each leaving itself out.
+  Value strides;
+  if (!ShapedType::isDynamicShape(indexed.drop_front())) {
+    SmallVector<int64_t> known(k, 1);
+    for (int64_t j = k - 2; j >= 0; --j)
+      known[j] = known[j + 1] * indexed[j + 1];
+    strides = ctx.constant(i64Elements(mctx, {k}, known));
+  } else {
+    Value products =
+        b.op<CumprodOp>({b.op<ReverseOp>({dims}, {ctx.i64("axis", 0)})},
+                        {ctx.i64("axis", 0), ctx.boolean("exclusive", true)});
+    strides = b.op<ReverseOp>({products}, {ctx.i64("axis", 0)});
   }
-  SmallVector<int64_t> rows = {product(batch) * perBatch};
-  rows.append(rest.begin(), rest.end());
-  Value table = b.op<ReshapeOp>({ctx.input(0)}, {ctx.ints("newshape", rows)});
+  Value flat = b.op<SumOp>({b.mul(idx, strides)}, {ctx.ints("axis", {q - 1})});
+  // Each batch entry's rows follow the previous entries'.
+  if (batchDims > 0) {
+    ArrayRef<int64_t> batch = data.take_front(batchDims);
+    SmallVector<int64_t> offsetShape(batch);
+    offsetShape.append(q - 1 - batchDims, 1);
+    if (!ShapedType::isDynamicShape(data.take_front(batchDims + k))) {
+      SmallVector<int64_t> offsets;
+      int64_t perBatch = product(indexed);
+      for (int64_t i = 0, n = product(batch); i < n; ++i)
+        offsets.push_back(i * perBatch);
+      flat = b.add(flat, ctx.constant(i64Elements(mctx, offsetShape, offsets)));
+    } else {
+      Value count = b.op<ProdOp>({sizes(0, batchDims)}, {});
+      Value perBatch = b.op<ProdOp>({dims}, {});
+      Value entries =
+          b.op<ArangeOp>({ctx.scalar(0, i64), count, ctx.scalar(1, i64)},
+                         {ctx.type("dtype", i64)});
+      SmallVector<int64_t> ones(q - 1 - batchDims, 1);
+      Value shape = b.op<ConcatenateOp>(
+          {ctx.tuple({sizes(0, batchDims),
+                      ctx.constant(i64Elements(
+                          mctx, {static_cast<int64_t>(ones.size())}, ones))})},
+          {ctx.i64("axis", 0)});
+      flat = b.add(flat,
+                   b.mul(b.op<DynReshapeOp>({entries, shape}, {}), perBatch));
+    }
+  }
+  // The data as a table of rows: its batch and indexed axes in one.
+  Value table;
+  if (!ShapedType::isDynamicShape(rest)) {
+    ArrayRef<int64_t> leading = data.take_front(batchDims + k);
+    SmallVector<int64_t> rows = {
+        ShapedType::isDynamicShape(leading) ? -1 : product(leading)};
+    rows.append(rest.begin(), rest.end());
+    table = b.op<ReshapeOp>({ctx.input(0)}, {ctx.ints("newshape", rows)});
+  } else {
+    Value shape = b.op<ConcatenateOp>(
+        {ctx.tuple({ctx.constant(i64Elements(mctx, {1}, {-1})),
+                    sizes(batchDims + k, r)})},
+        {ctx.i64("axis", 0)});
+    table = b.op<DynReshapeOp>({ctx.input(0), shape}, {});
+  }
   flat = b.op<WhereOp>({outside, ctx.scalar(-1, i64), flat});
   return b.output(b.op<TakeOp>({table, flat},
                                {ctx.i64("axis", 0), ctx.str("mode", "fast")}));

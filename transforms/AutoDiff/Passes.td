@@ -40,9 +40,8 @@ def Gradient : Pass<"relay-gradient", "::mlir::ModuleOp"> {
     closures or references: `func` takes and returns tensors and (nested)
     tuples of them and is built from operators, constants, tuples and
     projections; its body is the forward computation then the adjoints in
-    reverse order. Any other construct (a
-    call: inline it first; `if`, `match`, closures, references) is an error
-    at it.
+    reverse order. Any other construct (a call: inline it first; `if`,
+    `match`, closures, references) is an error at it.
 
     ```mlir
     relay.func @f(%x: tensor<3xf32>) -> tensor<3xf32> {
