@@ -235,17 +235,25 @@ LogicalResult convertScatterND(NodeContext &ctx) {
   if (indices.empty())
     return ctx.fail("indices must have rank 1 or more");
   int64_t k = indices.back(), r = data.size();
+  if (ShapedType::isDynamic(k))
+    return ctx.fail("the length of the index tuples (the indices' last "
+                    "dimension) must be known at import time");
   if (k < 1 || k > r)
     return ctx.fail("index tuples of length " + Twine(k) +
                     " do not fit data of rank " + Twine(r));
   SmallVector<int64_t> expected(indices.drop_back());
   expected.append(data.begin() + k, data.end());
-  if (updates != ArrayRef<int64_t>(expected))
+  // (A size known only when it runs matches any; scatter_nd checks it.)
+  if (updates.size() != expected.size() ||
+      llvm::any_of(llvm::zip(updates, expected), [](auto pair) {
+        auto [u, e] = pair;
+        return u != e && !ShapedType::isDynamic(u) && !ShapedType::isDynamic(e);
+      }))
     return ctx.fail("updates must have shape indices.shape[:-1] + "
                     "data.shape[k:]");
-  // Indices computed at run time: relay's scatter_nd, whose index tuples
-  // run along the first axis.
-  if (!ctx.constantInput(1)) {
+  // Indices computed at run time, or data whose sizes are: relay's
+  // scatter_nd, whose index tuples run along the first axis.
+  if (!ctx.constantInput(1) || !ctx.hasStaticShape(0)) {
     SmallVector<int64_t> perm = {int64_t(indices.size()) - 1};
     for (int64_t d = 0; d + 1 < int64_t(indices.size()); ++d)
       perm.push_back(d);

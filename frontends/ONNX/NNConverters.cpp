@@ -899,6 +899,86 @@ LogicalResult convertDet(NodeContext &ctx) {
   return b.output(b.op<ReshapeOp>({det}, {ctx.ints("newshape", batch)}));
 }
 
+/// MatMul of operands with sizes known only at run time (rows selected by
+/// a mask, a sequence grown in a loop), `sa` and `sb` their shapes with
+/// vectors promoted to matrices. Matrices multiply as they are; a stack of
+/// matrices times one matrix as one product over all rows; stacks of one
+/// rank whose batch sizes need no broadcasting as a batch_matmul. The
+/// result takes its sizes from the operands' shapes when it runs.
+static LogicalResult convertDynamicMatMul(NodeContext &ctx,
+                                          ArrayRef<int64_t> sa,
+                                          ArrayRef<int64_t> sb, bool vecA,
+                                          bool vecB) {
+  int64_t ka = sa.back(), kb = sb[sb.size() - 2];
+  if (!ShapedType::isDynamic(ka) && !ShapedType::isDynamic(kb) && ka != kb)
+    return ctx.fail(Twine("inner dimensions differ: ") + Twine(ka) + " and " +
+                    Twine(kb));
+  int64_t k = ShapedType::isDynamic(ka) ? kb : ka;
+  Emitter b(ctx);
+  MLIRContext *mc = ctx.getContext();
+  Type i64 = IntegerType::get(mc, 64);
+  Value x = ctx.input(0), y = ctx.input(1);
+  if (vecA)
+    x = b.op<ReshapeOp>({x}, {ctx.ints("newshape", {1, -1})});
+  if (vecB)
+    y = b.op<ReshapeOp>({y}, {ctx.ints("newshape", {-1, 1})});
+  // The sizes of `v`'s axes [begin, end), read when it runs.
+  auto sizes = [&](Value v, int64_t begin, int64_t end) {
+    Value shape = b.op<ShapeOfOp>({v}, {ctx.type("dtype", i64)});
+    return b.op<StridedSliceOp>(
+        {shape}, {ctx.ints("begin", {begin}), ctx.ints("end", {end})});
+  };
+  int64_t ra = sa.size(), rb = sb.size();
+  Value product, outShape;
+  if (ra == 2 && rb == 2) {
+    product = b.op<MatmulOp>({x, y});
+    if (!vecA && !vecB)
+      return b.output(product);
+  } else if (rb == 2) {
+    // [..., m, k] x [k, n]: the rows of every matrix in one product.
+    Value rows =
+        ShapedType::isDynamic(k)
+            ? b.op<DynReshapeOp>(
+                  {x, b.op<ConcatenateOp>(
+                          {ctx.tuple({ctx.constant(i64Elements(mc, {1}, {-1})),
+                                      sizes(x, ra - 1, ra)})},
+                          {ctx.i64("axis", 0)})},
+                  {})
+            : b.op<ReshapeOp>({x}, {ctx.ints("newshape", {-1, k})});
+    product = b.op<MatmulOp>({rows, y});
+  } else {
+    if (ra != rb)
+      return ctx.fail("batched operands of different ranks whose sizes "
+                      "depend on the data are not supported");
+    for (int64_t d = 0; d + 2 < ra; ++d)
+      if (sa[d] != sb[d] && !ShapedType::isDynamic(sa[d]) &&
+          !ShapedType::isDynamic(sb[d]))
+        return ctx.fail("broadcasting the batch dimensions of operands "
+                        "whose sizes depend on the data is not supported");
+    auto stack = [&](Value v, int64_t rank) {
+      Value shape = b.op<ConcatenateOp>(
+          {ctx.tuple({ctx.constant(i64Elements(mc, {1}, {-1})),
+                      sizes(v, rank - 2, rank)})},
+          {ctx.i64("axis", 0)});
+      return b.op<DynReshapeOp>({v, shape}, {});
+    };
+    product = b.op<BatchMatmulOp>({stack(x, ra), stack(y, rb)},
+                                  {ctx.boolean("transpose_b", false)});
+  }
+  // The result: a's leading sizes, then b's columns, less the vectors'.
+  SmallVector<Value> parts;
+  if (ra > 2 || !vecA)
+    parts.push_back(sizes(x, 0, vecA ? ra - 2 : ra - 1));
+  if (!vecB)
+    parts.push_back(sizes(y, rb - 1, rb));
+  if (parts.empty())
+    return b.output(b.op<ReshapeOp>({product}, {ctx.ints("newshape", {})}));
+  outShape = parts.size() == 1 ? parts.front()
+                               : b.op<ConcatenateOp>({ctx.tuple(parts)},
+                                                     {ctx.i64("axis", 0)});
+  return b.output(b.op<DynReshapeOp>({product, outShape}, {}));
+}
+
 /// numpy.matmul: vectors are promoted and their dim dropped again, batch
 /// dimensions broadcast.
 LogicalResult convertMatMul(NodeContext &ctx) {
@@ -914,6 +994,8 @@ LogicalResult convertMatMul(NodeContext &ctx) {
   if (vecB)
     sb.push_back(1);
   int64_t m = sa[sa.size() - 2], k = sa.back(), n = sb.back();
+  if (ShapedType::isDynamicShape(sa) || ShapedType::isDynamicShape(sb))
+    return convertDynamicMatMul(ctx, sa, sb, vecA, vecB);
   if (sb[sb.size() - 2] != k)
     return ctx.fail(Twine("inner dimensions differ: ") + Twine(k) + " and " +
                     Twine(sb[sb.size() - 2]));
@@ -1096,6 +1178,9 @@ LogicalResult convertHardmax(NodeContext &ctx) {
   Value x = ctx.input(0);
   ArrayRef<int64_t> shape = ctx.shape(0);
   int64_t along = *axis;
+  if (legacy && !ctx.hasStaticShape(0))
+    return ctx.fail("hardmax over the flattened axes of an input whose sizes "
+                    "depend on the data is not supported");
   if (legacy) {
     x = b.op<ReshapeOp>({x}, {ctx.ints("newshape", coerced2d(shape, *axis))});
     along = 1;
@@ -1107,12 +1192,24 @@ LogicalResult convertHardmax(NodeContext &ctx) {
   int64_t n = type.getDimSize(along);
   SmallVector<int64_t> iotaShape(type.getRank(), 1);
   iotaShape[along] = n;
-  SmallVector<APInt> positions;
-  for (int64_t i = 0; i < n; ++i)
-    positions.push_back(APInt(32, i));
-  Value iota = ctx.constant(DenseElementsAttr::get(
-      RankedTensorType::get(iotaShape, IntegerType::get(ctx.getContext(), 32)),
-      positions));
+  Type i32 = IntegerType::get(ctx.getContext(), 32);
+  Value iota;
+  if (ShapedType::isDynamic(n)) {
+    // The positions along an axis whose size is known when it runs.
+    Value size = b.op<TakeOp>({b.op<ShapeOfOp>({x}, {ctx.type("dtype", i32)}),
+                               ctx.scalar(along, i32)},
+                              {ctx.i64("axis", 0)});
+    iota = b.op<ArangeOp>({ctx.scalar(0, i32), size, ctx.scalar(1, i32)},
+                          {ctx.type("dtype", i32)});
+    iotaShape[along] = -1;
+    iota = b.op<ReshapeOp>({iota}, {ctx.ints("newshape", iotaShape)});
+  } else {
+    SmallVector<APInt> positions;
+    for (int64_t i = 0; i < n; ++i)
+      positions.push_back(APInt(32, i));
+    iota = ctx.constant(DenseElementsAttr::get(
+        RankedTensorType::get(iotaShape, i32), positions));
+  }
   Value oneHot = b.op<CastOp>({b.op<EqualOp>({index, iota})},
                               {ctx.type("dtype", type.getElementType())});
   if (legacy)

@@ -39,18 +39,24 @@ static bool takesAnyDims(StringRef opType) {
       "Identity", "Reciprocal", "HardSigmoid", "HardSwish", "IsNaN", "IsInf",
       "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh",
       "Acosh", "Atanh", "Sum", "Mean", "BitShift", "LeakyRelu", "Elu", "Celu",
-      "Selu", "Shrink", "ThresholdedRelu",
+      "Selu", "Shrink", "ThresholdedRelu", "PRelu", "Gelu", "Mish", "Swish",
+      "Softplus", "Softsign", "BitwiseAnd", "BitwiseOr", "BitwiseXor",
+      "BitwiseNot", "Dropout",
       // Shapes and element movement.
       "Shape", "Size", "Reshape", "Flatten", "Unsqueeze", "Squeeze",
       "Transpose", "Concat", "Split", "Slice", "Gather", "GatherND", "Expand",
       "Tile", "ConstantOfShape", "Range", "NonZero", "ScatterElements", "Pad",
-      "Resize",
+      "Resize", "ScatterND", "GatherElements", "Compress", "OneHot", "Trilu",
+      "ReverseSequence", "CumSum", "CumProd",
       // Products whose relations take `?` rows.
-      "Gemm",
+      "Gemm", "MatMul", "Einsum",
       // Reductions, sorting, detection.
       "ReduceMin", "ReduceMax", "ReduceSum", "ReduceMean", "ReduceProd",
-      "ArgMax", "ArgMin", "TopK", "Softmax", "NonMaxSuppression", "RoiAlign",
-      "Unique"};
+      "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp",
+      "ReduceSumSquare", "ArgMax", "ArgMin", "TopK", "Softmax", "LogSoftmax",
+      "Hardmax", "NonMaxSuppression", "RoiAlign", "Unique",
+      // Normalisations over the last axes.
+      "LayerNormalization", "RMSNormalization", "MeanVarianceNormalization"};
   return kOpTypes.contains(opType);
 }
 
@@ -127,10 +133,10 @@ LogicalResult NodeContext::checkInputs(unsigned min, unsigned max) {
                   "computed from one), which " +
                   node.op_type() +
                   "'s import does not take (the elementwise, shape, slicing, "
-                  "gathering, scattering, reduction, TopK, "
-                  "NonMaxSuppression and RoiAlign operators do, and "
-                  "convolutions, pooling and normalisations of images "
-                  "whose count alone is unknown)");
+                  "gathering, scattering, reduction, matrix product, "
+                  "softmax, normalisation, TopK, NonMaxSuppression and "
+                  "RoiAlign operators do, and convolutions, pooling and "
+                  "normalisations of images whose count alone is unknown)");
     }
   }
   return success();

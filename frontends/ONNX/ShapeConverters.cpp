@@ -1255,6 +1255,30 @@ LogicalResult convertTrilu(NodeContext &ctx) {
   bool upper = ctx.attrInt("upper", 1) != 0;
   ArrayRef<int64_t> s = ctx.shape(0);
   int64_t rows = s[s.size() - 2], cols = s.back();
+  if (ShapedType::isDynamic(rows) || ShapedType::isDynamic(cols)) {
+    // Sizes known when it runs (a causal mask over a sequence grown in a
+    // loop): the mask compares a column of row positions with a row of
+    // column positions.
+    Emitter b(ctx);
+    Type i64 = IntegerType::get(ctx.getContext(), 64);
+    int64_t rank = s.size();
+    Value shape = b.op<ShapeOfOp>({ctx.input(0)}, {ctx.type("dtype", i64)});
+    auto positions = [&](int64_t axis, ArrayRef<int64_t> as) {
+      Value size =
+          b.op<TakeOp>({shape, ctx.scalar(axis, i64)}, {ctx.i64("axis", 0)});
+      Value iota =
+          b.op<ArangeOp>({ctx.scalar(0, i64), size, ctx.scalar(1, i64)},
+                         {ctx.type("dtype", i64)});
+      return b.op<ReshapeOp>({iota}, {ctx.ints("newshape", as)});
+    };
+    Value i = positions(rank - 2, {-1, 1}), j = positions(rank - 1, {1, -1});
+    Value offset = b.op<SubtractOp>({j, i});
+    Value bound = ctx.scalar(k, i64);
+    Value mask = upper ? b.op<GreaterEqualOp>({offset, bound})
+                       : b.op<LessEqualOp>({offset, bound});
+    return b.output(
+        b.op<WhereOp>({mask, ctx.input(0), ctx.scalar(0, ctx.elementType(0))}));
+  }
   SmallVector<bool> keep;
   for (int64_t i = 0; i < rows; ++i)
     for (int64_t j = 0; j < cols; ++j)

@@ -424,16 +424,15 @@ def mask_head_upsample():
 
 
 def nonzero_consumed():
-    """A node whose import needs static shapes (MatMul) taking NonZero's
+    """A node whose import needs static shapes (Det) taking NonZero's
     output, whose length depends on the data."""
     nodes = [
         helper.make_node('NonZero', ['x'], ['idx'], name='nonzero'),
         helper.make_node('Transpose', ['idx'], ['t'], name='flip'),
         helper.make_node('Cast', ['t'], ['f'], name='cast', to=1),
-        helper.make_node('MatMul', ['f', 'w'], ['y'], name='matmul'),
+        helper.make_node('Det', ['f'], ['y'], name='det'),
     ]
-    return model(nodes, [tensor('x', [3, 4])], [tensor('y', ['n', 2])],
-                 [weights('w', [2, 2], 3)])
+    return model(nodes, [tensor('x', [3, 4])], [tensor('y', [])])
 
 
 def einsum_diagonal():

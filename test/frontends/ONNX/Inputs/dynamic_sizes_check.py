@@ -1,0 +1,172 @@
+"""Operators on inputs whose sizes are known only when the model runs, as
+NonZero's, Compress's and a loop's results are: each case's model routes
+its inputs through a Compress along axis 0 by a condition given as an input
+(`rows`: only the first size is `?`) or a Tile by repeats given as an input
+(`all`: every size is `?`), and is checked against the same node on static
+shapes (ONNX's node tests check those) on the interpreter. Prints one line
+per case and MISMATCH where a result is wrong."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+tools, work = sys.argv[1], sys.argv[2]
+os.makedirs(work, exist_ok=True)
+rng = np.random.default_rng(0)
+F, I64, I32 = TensorProto.FLOAT, TensorProto.INT64, TensorProto.INT32
+NUMPY = {F: np.float32, I64: np.int64, I32: np.int32,
+         TensorProto.BOOL: np.bool_}
+
+
+def x(shape, how='all', dtype=F, value=None):
+    """An input: made dynamic `how` ('rows', 'all', or None: static), its
+    value given or drawn from a normal distribution."""
+    if value is None:
+        value = rng.standard_normal(shape)
+    return dict(how=how, dtype=dtype, value=np.asarray(value, NUMPY[dtype]))
+
+
+def const(value, dtype=I64):
+    return dict(how='const', dtype=dtype, value=np.asarray(value, NUMPY[dtype]))
+
+
+# name: (op type, inputs, attributes)
+CASES = {
+    'matmul_rows': ('MatMul', [x([5, 3], 'rows'), x([3, 4], None)], {}),
+    'matmul_square': ('MatMul', [x([5, 3], 'rows'), x([3, 5])], {}),
+    'matmul_stack': ('MatMul', [x([2, 5, 3]), x([3, 4], None)], {}),
+    'matmul_stack_k': ('MatMul', [x([2, 5, 3]), x([3, 4])], {}),
+    'matmul_batched': ('MatMul', [x([2, 2, 5, 3]), x([2, 2, 3, 4])], {}),
+    'matmul_vector_left': ('MatMul', [x([3]), x([3, 4])], {}),
+    'matmul_vector_right': ('MatMul', [x([2, 5, 3]), x([3])], {}),
+    'matmul_vectors': ('MatMul', [x([3]), x([3])], {}),
+    'einsum': ('Einsum', [x([5, 3], 'rows'), x([3, 4], None)],
+               dict(equation='ij,jk->ik')),
+    'trilu_upper': ('Trilu', [x([2, 4, 5]), const(1)], dict(upper=1)),
+    'trilu_lower': ('Trilu', [x([4, 5]), const(-1)], dict(upper=0)),
+    'trilu_rows': ('Trilu', [x([4, 4], 'rows')], {}),
+    'hardmax': ('Hardmax', [x([4, 3])], dict(axis=0)),
+    'hardmax_rows': ('Hardmax', [x([4, 3], 'rows')], {}),
+    'scatternd_rows': ('ScatterND', [
+        x([4, 3], 'rows'), x([2, 1], 'rows', I64, [[3], [1]]),
+        x([2, 3], 'rows')], {}),
+    'scatternd_elements': ('ScatterND', [
+        x([4, 3]), x([3, 2], 'rows', I64, [[3, 0], [1, 2], [0, 0]]),
+        x([3], 'rows')], {}),
+    'scatternd_mul': ('ScatterND', [
+        x([4, 3], 'rows'), x([2, 2], 'rows', I64, [[3, 0], [3, 0]]),
+        x([2], 'rows')], dict(reduction='mul')),
+    'cumsum': ('CumSum', [x([4, 3], 'rows'), const(0)], {}),
+    'cumsum_reverse': ('CumSum', [x([4, 3]), const(1)],
+                       dict(reverse=1, exclusive=1)),
+    'cumprod': ('CumProd', [x([4, 3]), const(0)], {}),
+    'log_softmax': ('LogSoftmax', [x([4, 3], 'rows')], dict(axis=0)),
+    'layer_norm': ('LayerNormalization', [
+        x([5, 3], 'rows'), x([3], None), x([3], None)], {}),
+    'rms_norm': ('RMSNormalization', [x([5, 3]), x([3], None)], {}),
+    'mvn': ('MeanVarianceNormalization', [x([2, 3, 4, 2])], {}),
+    'gather_elements': ('GatherElements', [
+        x([4, 3], 'rows'), x([4, 3], 'rows', I64,
+                             rng.integers(0, 4, (4, 3)))], dict(axis=0)),
+    'compress': ('Compress', [x([4, 3]), x([4], 'all', TensorProto.BOOL,
+                                              [1, 0, 1, 1])], dict(axis=0)),
+    'one_hot': ('OneHot', [x([4], 'all', I64, [0, 2, 1, 4]), const(5),
+                           const([0.0, 1.0], F)], {}),
+    'reverse_sequence': ('ReverseSequence', [x([4, 3]), const([1, 4, 2])],
+                         dict(batch_axis=1, time_axis=0)),
+    'reduce_l2': ('ReduceL2', [x([4, 3], 'rows')], dict(axes=[0])),
+    'reduce_log_sum_exp': ('ReduceLogSumExp', [x([4, 3])], dict(axes=[1])),
+    'prelu': ('PRelu', [x([4, 3], 'rows'), x([3], None)], {}),
+    'gelu': ('Gelu', [x([4, 3], 'rows')], {}),
+    'mish': ('Mish', [x([4, 3])], {}),
+    'softplus': ('Softplus', [x([4, 3])], {}),
+    'bitwise_and': ('BitwiseAnd', [
+        x([4, 3], 'rows', I32, rng.integers(0, 100, (4, 3))),
+        x([3], None, I32, rng.integers(0, 100, 3))], {}),
+}
+
+# Cases the importer refuses, with a message naming what it needs.
+ERRORS = {
+    'matmul_ranks': ('MatMul', [x([2, 2, 5, 3]), x([2, 3, 4], None)], {}),
+    'scatternd_tuple_length': ('ScatterND', [
+        x([4, 3], None), x([2, 1], 'all', I64, [[3], [1]]),
+        x([2, 3], None)], {}),
+    'gathernd_tuple_length': ('GatherND', [
+        x([4, 3], None), x([2, 1], 'all', I64, [[3], [1]])], {}),
+}
+
+
+def build(name, op, inputs, attributes, dynamic):
+    nodes, graph_inputs, initializers, names, files = [], [], [], [], []
+    for j, spec in enumerate(inputs):
+        n, value = 'x%d' % j, spec['value']
+        if spec['how'] == 'const':
+            initializers.append(numpy_helper.from_array(value, n))
+            names.append(n)
+            continue
+        graph_inputs.append(helper.make_tensor_value_info(
+            n, spec['dtype'], list(value.shape)))
+        files.append((n, value))
+        how = spec['how'] if dynamic else None
+        if how == 'rows':
+            keep = np.ones(value.shape[0], np.bool_)
+            graph_inputs.append(helper.make_tensor_value_info(
+                n + 'keep', TensorProto.BOOL, list(keep.shape)))
+            files.append((n + 'keep', keep))
+            nodes.append(helper.make_node('Compress', [n, n + 'keep'],
+                                          [n + 'd'], axis=0))
+            names.append(n + 'd')
+        elif how == 'all':
+            graph_inputs.append(helper.make_tensor_value_info(
+                n + 'reps', I64, [value.ndim]))
+            files.append((n + 'reps', np.ones(value.ndim, np.int64)))
+            nodes.append(helper.make_node('Tile', [n, n + 'reps'], [n + 'd']))
+            names.append(n + 'd')
+        else:
+            names.append(n)
+    nodes.append(helper.make_node(op, names, ['y'], name=name, **attributes))
+    graph = helper.make_graph(
+        nodes, name, graph_inputs,
+        [helper.make_tensor_value_info('y', TensorProto.UNDEFINED, None)],
+        initializer=initializers)
+    path = os.path.join(work, '%s.%s.onnx' % (
+        name, 'dynamic' if dynamic else 'static'))
+    onnx.save(helper.make_model(
+        graph, opset_imports=[helper.make_opsetid('', 18)]), path)
+    arguments = []
+    for n, value in files:
+        f = '%s.%s.npy' % (path, n)
+        np.save(f, value)
+        arguments += ['--input', f]
+    return path, arguments
+
+
+def run(path, arguments, interp):
+    out = path + '.out.npy'
+    done = subprocess.run([os.path.join(tools, 'relay-run'), path, '--output',
+                           out] + arguments + (['--interp'] if interp else []),
+                          capture_output=True, text=True)
+    if done.returncode:
+        return done.stderr.strip().splitlines()[-1]
+    return np.load(out)
+
+
+for name, (op, inputs, attributes) in CASES.items():
+    expected = run(*build(name, op, inputs, attributes, False), True)
+    got = run(*build(name, op, inputs, attributes, True), False)
+    if isinstance(got, str) or isinstance(expected, str):
+        print('MISMATCH %s: %s' % (name, got if isinstance(got, str)
+                                   else expected))
+    elif got.shape != expected.shape or not np.allclose(
+            got, expected, rtol=1e-5, atol=1e-6):
+        print('MISMATCH %s: %s against %s' % (name, got, expected))
+    else:
+        print('ok %s' % name)
+
+for name, (op, inputs, attributes) in ERRORS.items():
+    got = run(*build(name, op, inputs, attributes, True), False)
+    print('%s %s: %s' % ('error' if isinstance(got, str) else 'MISMATCH',
+                         name, got))
