@@ -50,6 +50,8 @@ static bool takesAnyDims(StringRef opType) {
       "ReverseSequence", "CumSum", "CumProd",
       // Products whose relations take `?` rows.
       "Gemm", "MatMul", "Einsum",
+      // Recurrent layers over a sequence whose length (or batch) is `?`.
+      "RNN", "GRU", "LSTM",
       // Reductions, sorting, detection.
       "ReduceMin", "ReduceMax", "ReduceSum", "ReduceMean", "ReduceProd",
       "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp",

@@ -7,12 +7,18 @@
 // constant equal to the sequence length masks the steps past each batch
 // entry's length: its state stays and its outputs are zero. The reverse
 // direction runs from the last position to the first under the same mask,
-// which starts each entry at its own last element, as ONNX specifies.
+// which starts each entry at its own last element, as ONNX specifies. A
+// sequence whose length is known only when it runs (a scripted model's
+// slice of a variable-length input) runs the same step in Relay's local
+// recursion over its positions instead, the outputs concatenated.
 //
 //===----------------------------------------------------------------------===//
 
 #include "frontends/ONNX/Converters.h"
 #include "frontends/ONNX/Emitter.h"
+#include "frontends/ONNX/GraphImporter.h"
+
+#include "dialects/relay/RelayBuilder.h"
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -80,17 +86,124 @@ readActivations(NodeContext &ctx, ArrayRef<StringRef> defaults,
   return result;
 }
 
-/// Checks that optional input `i`, when given, has shape `want`.
+/// Checks that optional input `i`, when given, has shape `want` (a size
+/// known only at run time on either side matches any).
 LogicalResult checkShape(NodeContext &ctx, unsigned i, StringRef what,
                          ArrayRef<int64_t> want) {
-  if (!ctx.hasInput(i) || ctx.shape(i) == want)
+  if (!ctx.hasInput(i))
     return success();
+  ArrayRef<int64_t> shape = ctx.shape(i);
+  auto matches = [](int64_t a, int64_t b) {
+    return a == b || ShapedType::isDynamic(a) || ShapedType::isDynamic(b);
+  };
+  if (shape.size() == want.size() &&
+      llvm::all_of(llvm::zip(shape, want), [&](auto pair) {
+        return matches(std::get<0>(pair), std::get<1>(pair));
+      }))
+    return success();
+  auto size = [](int64_t d) {
+    return ShapedType::isDynamic(d) ? std::string("?") : std::to_string(d);
+  };
   std::string got, expected;
   llvm::raw_string_ostream g(got), e(expected);
-  llvm::interleave(ctx.shape(i), g, "x");
-  llvm::interleave(want, e, "x");
+  llvm::interleave(llvm::map_range(shape, size), g, "x");
+  llvm::interleave(llvm::map_range(want, size), e, "x");
   return ctx.fail(what + " has shape [" + got + "], expected [" + expected +
                   "]");
+}
+
+/// The recurrence over a sequence whose length is known only when it runs
+/// (`xw`: the input projections, [steps, batch, G*H]): a local recursive
+/// function of the position t, the state and the outputs so far,
+///
+///   %loop = fn rec (%t, %h, [%c,] %y) {
+///     if (%t < steps) { <step>; %loop(%t + 1, %h', [%c',] concat(%y, %out)) }
+///     else { (%h, [%c,] %y) }
+///   }
+///
+/// (the reverse direction counts down from steps - 1 and prepends). Gives
+/// the tuple `(h, [c,] y)`, y [steps, batch, hidden], or null on failure.
+template <typename StepFn>
+Value runLoop(NodeContext &ctx, Emitter &b, Value xw, Value h0, Value c0,
+              bool reverse, StepFn step) {
+  if (!b.succeeded())
+    return {};
+  MLIRContext *mc = ctx.getContext();
+  Location loc = ctx.getLoc();
+  OpBuilder &builder = ctx.getBuilder();
+  RelayBuilder rb(builder, loc);
+  Type i64 = IntegerType::get(mc, 64);
+  auto state = cast<RankedTensorType>(h0.getType());
+  auto outputs = RankedTensorType::get(
+      {ShapedType::kDynamic, state.getDimSize(0), state.getDimSize(1)},
+      state.getElementType());
+  SmallVector<Type> results = {state};
+  if (c0)
+    results.push_back(state);
+  results.push_back(outputs);
+  SmallVector<Type> params = {RankedTensorType::get({}, i64)};
+  llvm::append_range(params, results);
+  Type resultType = TupleType::get(mc, results);
+  Value steps = b.take(b.op<ShapeOfOp>({xw}, {ctx.type("dtype", i64)}), 0, 0);
+  Value loop = rb.fn(
+      params, resultType,
+      [&](RelayBuilder &fb, ValueRange args) -> Value {
+        Value self = args[0], t = args[1];
+        ValueRange carried = args.drop_front(2);
+        Value h = carried[0], c = c0 ? carried[1] : Value(), y = carried.back();
+        Value go = reverse ? b.op<GreaterEqualOp>({t, ctx.scalar(0, i64)})
+                           : b.op<LessOp>({t, steps});
+        if (!go)
+          return fb.tuple(carried);
+        return fb.ifThenElse(
+            go, resultType,
+            [&](RelayBuilder &tb) -> Value {
+              auto next =
+                  step(b.op<TakeOp>({xw, t}, {ctx.i64("axis", 0)}), h, c, t);
+              Value out = b.op<ExpandDimsOp>({next.out}, {ctx.i64("axis", 0)});
+              Value grown =
+                  out ? b.op<ConcatenateOp>(
+                            {ctx.tuple(reverse ? SmallVector<Value>{out, y}
+                                               : SmallVector<Value>{y, out})},
+                            {ctx.i64("axis", 0)})
+                      : Value();
+              if (!b.succeeded())
+                return tb.tuple(carried);
+              SmallVector<Value> again = {
+                  tb.add(t, tb.scalar(reverse ? -1 : 1, i64)), next.h};
+              if (c0)
+                again.push_back(next.c);
+              again.push_back(widenTo(builder, loc, grown, outputs));
+              return tb.apply(self, again);
+            },
+            [&](RelayBuilder &eb) -> Value { return eb.tuple(carried); });
+      },
+      /*recursive=*/true);
+  Value start = reverse ? b.op<SubtractOp>({steps, ctx.scalar(1, i64)})
+                        : ctx.scalar(0, i64);
+  SmallVector<Value> initial = {start, h0};
+  if (c0)
+    initial.push_back(c0);
+  // No output yet: [0, batch, hidden].
+  Value none;
+  if (state.hasStaticShape()) {
+    none = ctx.constant(DenseElementsAttr::get(
+        RankedTensorType::get({0, state.getDimSize(0), state.getDimSize(1)},
+                              state.getElementType()),
+        ArrayRef<Attribute>{}));
+  } else {
+    Value zero = ctx.constant(DenseElementsAttr::get(
+        RankedTensorType::get({1}, i64), ArrayRef<int64_t>{0}));
+    Value shape = b.op<ConcatenateOp>(
+        {ctx.tuple({zero, b.op<ShapeOfOp>({h0}, {ctx.type("dtype", i64)})})},
+        {ctx.i64("axis", 0)});
+    none =
+        b.op<DynZerosOp>({shape}, {ctx.type("dtype", state.getElementType())});
+  }
+  initial.push_back(none ? widenTo(builder, loc, none, outputs) : Value());
+  if (!b.succeeded())
+    return {};
+  return rb.apply(loop, initial);
 }
 
 LogicalResult convertRecurrent(NodeContext &ctx, CellKind kind) {
@@ -123,6 +236,11 @@ LogicalResult convertRecurrent(NodeContext &ctx, CellKind kind) {
   int64_t batch = xShape[layout == 0 ? 1 : 0];
   int64_t inputSize = xShape[2];
   int64_t hidden = ctx.attrInt("hidden_size", ctx.shape(2)[2]);
+  bool dynamicSteps = ShapedType::isDynamic(steps);
+  bool dynamicBatch = ShapedType::isDynamic(batch);
+  if (ShapedType::isDynamic(inputSize))
+    return ctx.fail("the input size (X's last dimension) must be known when "
+                    "importing");
   if (steps == 0 || batch == 0 || hidden <= 0)
     return ctx.fail("needs a non-empty sequence, batch and hidden state");
   if (failed(
@@ -160,10 +278,12 @@ LogicalResult convertRecurrent(NodeContext &ctx, CellKind kind) {
   bool masked = false;
   if (ctx.hasInput(4)) {
     ElementsAttr lens = ctx.constantInput(4);
-    masked = !lens || llvm::any_of(readInts(lens),
-                                   [&](int64_t n) { return n != steps; });
-    if (lens && llvm::any_of(readInts(lens),
-                             [&](int64_t n) { return n < 0 || n > steps; }))
+    masked =
+        !lens || dynamicSteps ||
+        llvm::any_of(readInts(lens), [&](int64_t n) { return n != steps; });
+    if (lens && !dynamicSteps && llvm::any_of(readInts(lens), [&](int64_t n) {
+          return n < 0 || n > steps;
+        }))
       return ctx.fail("sequence_lens must lie in [0, " + Twine(steps) + "]");
   }
 
@@ -171,8 +291,22 @@ LogicalResult convertRecurrent(NodeContext &ctx, CellKind kind) {
   Value x = ctx.input(0);
   if (layout == 1)
     x = b.op<TransposeOp>({x}, {ctx.ints("axes", {1, 0, 2})});
-  Value rows =
-      b.op<ReshapeOp>({x}, {ctx.ints("newshape", {steps * batch, inputSize})});
+  Value rows = b.op<ReshapeOp>(
+      {x},
+      {ctx.ints("newshape", {dynamicSteps || dynamicBatch ? -1 : steps * batch,
+                             inputSize})});
+  Type i64 = IntegerType::get(ctx.getContext(), 64);
+  // Sizes [begin, end) of X (time first), read when it runs, then `last`.
+  auto sized = [&](int64_t begin, int64_t end, int64_t last) {
+    Value leading = b.op<StridedSliceOp>(
+        {b.op<ShapeOfOp>({x}, {ctx.type("dtype", i64)})},
+        {ctx.ints("begin", {begin}), ctx.ints("end", {end})});
+    Value tail = ctx.constant(DenseElementsAttr::get(
+        RankedTensorType::get({1}, i64), ArrayRef<int64_t>{last}));
+    return b.op<ConcatenateOp>({ctx.tuple({leading, tail})},
+                               {ctx.i64("axis", 0)});
+  };
+  auto stateType = RankedTensorType::get({batch, hidden}, elementType);
   auto act = [&](const Activation &a, Value v) {
     return b.activation(a.name, v, a.alpha, a.beta);
   };
@@ -182,14 +316,17 @@ LogicalResult convertRecurrent(NodeContext &ctx, CellKind kind) {
     return b.op<ClipOp>({v},
                         {ctx.f64("a_min", -*clip), ctx.f64("a_max", *clip)});
   };
-  Value zeros = ctx.constant(DenseElementsAttr::get(
-      RankedTensorType::get({batch, hidden}, elementType),
-      cast<TypedAttr>(FloatAttr::get(elementType, 0.0))));
+  Value zeros =
+      dynamicBatch
+          ? widenTo(ctx.getBuilder(), ctx.getLoc(),
+                    b.op<DynZerosOp>({sized(1, 2, hidden)},
+                                     {ctx.type("dtype", elementType)}),
+                    stateType)
+          : ctx.constant(DenseElementsAttr::get(
+                stateType, cast<TypedAttr>(FloatAttr::get(elementType, 0.0))));
   Value lengths;
   if (masked)
-    lengths = b.op<CastOp>(
-        {ctx.input(4)},
-        {ctx.type("dtype", IntegerType::get(ctx.getContext(), 64))});
+    lengths = b.op<CastOp>({ctx.input(4)}, {ctx.type("dtype", i64)});
 
   SmallVector<Value> ys, lastH, lastC;
   for (int64_t d = 0; d < directions; ++d) {
@@ -207,12 +344,17 @@ LogicalResult convertRecurrent(NodeContext &ctx, CellKind kind) {
       xw = b.add(xw, kind == CellKind::GRU ? inputBias
                                            : b.add(inputBias, recurrentBias));
     }
-    xw = b.op<ReshapeOp>(
-        {xw}, {ctx.ints("newshape", {steps, batch, gates * hidden})});
-    auto initial = [&](unsigned i) {
+    xw = dynamicBatch
+             ? b.op<DynReshapeOp>({xw, sized(0, 2, gates * hidden)}, {})
+             : b.op<ReshapeOp>({xw},
+                               {ctx.ints("newshape", {dynamicSteps ? -1 : steps,
+                                                      batch, gates * hidden})});
+    auto initial = [&](unsigned i) -> Value {
       if (!ctx.hasInput(i))
         return zeros;
-      return b.take(ctx.input(i), d, layout == 0 ? 0 : 1);
+      Value given = b.take(ctx.input(i), d, layout == 0 ? 0 : 1);
+      return given ? widenTo(ctx.getBuilder(), ctx.getLoc(), given, stateType)
+                   : Value();
     };
     Value h = initial(5);
     Value c = kind == CellKind::LSTM ? initial(6) : Value();
@@ -237,10 +379,12 @@ LogicalResult convertRecurrent(NodeContext &ctx, CellKind kind) {
       }
     }
 
-    SmallVector<Value> outputs(steps);
-    for (int64_t i = 0; i < steps && b.succeeded(); ++i) {
-      int64_t t = reverse ? steps - 1 - i : i;
-      Value xt = b.take(xw, t, 0);
+    // One step: the state after input projection `xt`, and the output
+    // (zeros past a batch entry's length, whose state then stays).
+    struct Step {
+      Value h, c, out;
+    };
+    auto step = [&](Value xt, Value h, Value c, Value t) -> Step {
       Value newH, newC;
       switch (kind) {
       case CellKind::RNN: {
@@ -290,21 +434,32 @@ LogicalResult convertRecurrent(NodeContext &ctx, CellKind kind) {
         break;
       }
       }
-      if (masked) {
-        Value live = b.op<ExpandDimsOp>(
-            {b.op<LessOp>(
-                {ctx.scalar(t, IntegerType::get(ctx.getContext(), 64)),
-                 lengths})},
-            {ctx.i64("axis", 1)});
-        outputs[t] = b.op<WhereOp>({live, newH, zeros});
-        newH = b.op<WhereOp>({live, newH, h});
-        if (newC)
-          newC = b.op<WhereOp>({live, newC, c});
-      } else {
-        outputs[t] = newH;
-      }
-      h = newH;
-      c = newC;
+      if (!masked)
+        return {newH, newC, newH};
+      Value live = b.op<ExpandDimsOp>({b.op<LessOp>({t, lengths})},
+                                      {ctx.i64("axis", 1)});
+      return {b.op<WhereOp>({live, newH, h}),
+              newC ? b.op<WhereOp>({live, newC, c}) : Value(),
+              b.op<WhereOp>({live, newH, zeros})};
+    };
+
+    Value y;
+    if (dynamicSteps) {
+      y = runLoop(ctx, b, xw, h, c, reverse, step);
+      lastH.push_back(y ? ctx.tupleGet(y, 0) : Value());
+      lastC.push_back(y && c ? ctx.tupleGet(y, 1) : Value());
+      ys.push_back(y ? ctx.tupleGet(y, c ? 2 : 1) : Value());
+      if (!y)
+        return failure();
+      continue;
+    }
+    SmallVector<Value> outputs(steps);
+    for (int64_t i = 0; i < steps && b.succeeded(); ++i) {
+      int64_t t = reverse ? steps - 1 - i : i;
+      Step next = step(b.take(xw, t, 0), h, c, ctx.scalar(t, i64));
+      outputs[t] = next.out;
+      h = next.h;
+      c = next.c;
     }
     ys.push_back(b.stack(outputs, 0));
     lastH.push_back(h);

@@ -684,8 +684,21 @@ LogicalResult convertDynamicSlice(NodeContext &ctx) {
   Value steps = end ? perAxis(4, 1) : Value();
   if (!steps)
     return failure();
-  return b.output(
-      b.op<DynStridedSliceOp>({ctx.input(0), begin, end, steps}, {}));
+  Value slice = b.op<DynStridedSliceOp>({ctx.input(0), begin, end, steps}, {});
+  // dyn.strided_slice's relation makes every size `?`; the axes not sliced
+  // keep the input's, put back by a reshape copying the others (so that a
+  // GRU or a MatMul after it sees its static feature size).
+  ArrayRef<int64_t> in = ctx.shape(0);
+  SmallVector<int64_t> known(rank, 0);
+  bool anyKnown = false;
+  for (int64_t d = 0; d < rank; ++d)
+    if (position[d] < 0 && !ShapedType::isDynamic(in[d]) && in[d] > 0) {
+      known[d] = in[d];
+      anyKnown = true;
+    }
+  if (anyKnown)
+    slice = b.op<ReshapeOp>({slice}, {ctx.ints("newshape", known)});
+  return b.output(slice);
 }
 
 LogicalResult convertSlice(NodeContext &ctx) {

@@ -1,8 +1,10 @@
 """Operators on inputs whose sizes are known only when the model runs, as
 NonZero's, Compress's and a loop's results are: each case's model routes
 its inputs through a Compress along axis 0 by a condition given as an input
-(`rows`: only the first size is `?`) or a Tile by repeats given as an input
-(`all`: every size is `?`), and is checked against the same node on static
+(`rows`: only the first size is `?`; `rows2`: the first two, by a Compress
+along axis 1 too) or a Tile by repeats given as an input (`all`: every size
+is `?`; `slice`: a Slice of the first two axes to ends given as an input,
+which keeps the other sizes), and is checked against the same node on static
 shapes (ONNX's node tests check those) on the interpreter. Prints one line
 per case and MISMATCH where a result is wrong."""
 import os
@@ -83,6 +85,26 @@ CASES = {
     'gelu': ('Gelu', [x([4, 3], 'rows')], {}),
     'mish': ('Mish', [x([4, 3])], {}),
     'softplus': ('Softplus', [x([4, 3])], {}),
+    # Recurrent layers over a sequence of `?` steps (and batch): Y, or
+    # with `_outputs` Y_h (and Y_c).
+    'rnn_steps': ('RNN', [x([5, 2, 3], 'rows'), x([1, 4, 3], None),
+                          x([1, 4, 4], None)], dict(hidden_size=4)),
+    'gru_steps_batch': ('GRU', [
+        x([5, 2, 3], 'rows2'), x([1, 12, 3], None), x([1, 12, 4], None),
+        x([1, 24], None)], dict(hidden_size=4, linear_before_reset=1)),
+    'gru_sliced': ('GRU', [
+        x([5, 2, 3], 'slice'), x([1, 12, 3], None), x([1, 12, 4], None)],
+        dict(hidden_size=4)),
+    'gru_last_state': ('GRU', [
+        x([5, 2, 3], 'rows'), x([1, 12, 3], None), x([1, 12, 4], None)],
+        dict(hidden_size=4, _outputs=['', 'y'])),
+    'lstm_bidirectional': ('LSTM', [
+        x([5, 2, 3], 'rows2'), x([2, 16, 3], None), x([2, 16, 4], None),
+        x([2, 32], None), x([2], None, I32, [5, 3]),
+        x([2, 2, 4], None)], dict(hidden_size=4, direction='bidirectional')),
+    'lstm_cell_state': ('LSTM', [
+        x([5, 2, 3], 'rows'), x([1, 16, 3], None), x([1, 16, 4], None)],
+        dict(hidden_size=4, direction='reverse', _outputs=['', '', 'y'])),
     'bitwise_and': ('BitwiseAnd', [
         x([4, 3], 'rows', I32, rng.integers(0, 100, (4, 3))),
         x([3], None, I32, rng.integers(0, 100, 3))], {}),
@@ -94,6 +116,8 @@ ERRORS = {
     'scatternd_tuple_length': ('ScatterND', [
         x([4, 3], None), x([2, 1], 'all', I64, [[3], [1]]),
         x([2, 3], None)], {}),
+    'gru_input_size': ('GRU', [x([5, 2, 3]), x([1, 12, 3], None),
+                               x([1, 12, 4], None)], dict(hidden_size=4)),
     'gathernd_tuple_length': ('GatherND', [
         x([4, 3], None), x([2, 1], 'all', I64, [[3], [1]])], {}),
 }
@@ -111,13 +135,27 @@ def build(name, op, inputs, attributes, dynamic):
             n, spec['dtype'], list(value.shape)))
         files.append((n, value))
         how = spec['how'] if dynamic else None
-        if how == 'rows':
-            keep = np.ones(value.shape[0], np.bool_)
+        if how in ('rows', 'rows2'):
+            current = n
+            for axis in range(1 if how == 'rows' else 2):
+                keep = np.ones(value.shape[axis], np.bool_)
+                flag = '%skeep%d' % (n, axis)
+                graph_inputs.append(helper.make_tensor_value_info(
+                    flag, TensorProto.BOOL, list(keep.shape)))
+                files.append((flag, keep))
+                nodes.append(helper.make_node('Compress', [current, flag],
+                                              [flag + 'd'], axis=axis))
+                current = flag + 'd'
+            names.append(current)
+        elif how == 'slice':
+            ends = np.array(value.shape[:2], np.int64)
             graph_inputs.append(helper.make_tensor_value_info(
-                n + 'keep', TensorProto.BOOL, list(keep.shape)))
-            files.append((n + 'keep', keep))
-            nodes.append(helper.make_node('Compress', [n, n + 'keep'],
-                                          [n + 'd'], axis=0))
+                n + 'ends', I64, [2]))
+            files.append((n + 'ends', ends))
+            initializers.append(numpy_helper.from_array(
+                np.zeros(2, np.int64), n + 'starts'))
+            nodes.append(helper.make_node(
+                'Slice', [n, n + 'starts', n + 'ends'], [n + 'd']))
             names.append(n + 'd')
         elif how == 'all':
             graph_inputs.append(helper.make_tensor_value_info(
@@ -127,7 +165,10 @@ def build(name, op, inputs, attributes, dynamic):
             names.append(n + 'd')
         else:
             names.append(n)
-    nodes.append(helper.make_node(op, names, ['y'], name=name, **attributes))
+    attributes = dict(attributes)
+    outputs = attributes.pop('_outputs', ['y'])
+    nodes.append(helper.make_node(op, names, outputs, name=name,
+                                  **attributes))
     graph = helper.make_graph(
         nodes, name, graph_inputs,
         [helper.make_tensor_value_info('y', TensorProto.UNDEFINED, None)],
