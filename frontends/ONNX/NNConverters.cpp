@@ -1107,9 +1107,27 @@ template <typename SoftmaxT> LogicalResult convertSoftmax(NodeContext &ctx) {
   if (!legacy || *axis == rank - 1) {
     return ctx.output(ctx.op<SoftmaxT>({x}, {ctx.i64("axis", *axis)}));
   }
-  if (!ctx.hasStaticShape(0))
-    return ctx.fail("softmax over the flattened axes of an input whose sizes "
-                    "depend on the data is not supported");
+  if (!ctx.hasStaticShape(0)) {
+    // Sizes known when it runs: [prod(dims before axis), prod(the rest)]
+    // from the shape, and back to it; the static sizes stay in the type.
+    Emitter b(ctx);
+    Type i64 = IntegerType::get(ctx.getContext(), 64);
+    Value shape = b.op<ShapeOfOp>({x}, {ctx.type("dtype", i64)});
+    auto side = [&](int64_t begin, int64_t end) {
+      Value part = b.op<StridedSliceOp>(
+          {shape}, {ctx.ints("begin", {begin}), ctx.ints("end", {end})});
+      return b.op<ProdOp>({part}, {ctx.boolean("keepdims", true)});
+    };
+    Value sizes = b.op<ConcatenateOp>(
+        {ctx.tuple({side(0, *axis), side(*axis, rank)})}, {ctx.i64("axis", 0)});
+    Value r = b.op<SoftmaxT>({b.op<DynReshapeOp>({x, sizes}, {})},
+                             {ctx.i64("axis", 1)});
+    SmallVector<int64_t> known;
+    for (int64_t d : ctx.shape(0))
+      known.push_back(ShapedType::isDynamic(d) ? 0 : d);
+    return b.output(b.op<ReshapeOp>({b.op<DynReshapeOp>({r, shape}, {})},
+                                    {ctx.ints("newshape", known)}));
+  }
   FailureOr<Value> flat = ctx.op<ReshapeOp>(
       {x}, {ctx.ints("newshape", coerced2d(ctx.shape(0), *axis))});
   if (failed(flat))

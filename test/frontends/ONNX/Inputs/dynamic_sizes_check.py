@@ -66,6 +66,11 @@ CASES = {
                        dict(reverse=1, exclusive=1)),
     'cumprod': ('CumProd', [x([4, 3]), const(0)], {}),
     'log_softmax': ('LogSoftmax', [x([4, 3], 'rows')], dict(axis=0)),
+    # Before opset 13: over the input flattened to 2-d at the axis.
+    'softmax_opset11': ('Softmax', [x([2, 3, 4], 'rows')],
+                        dict(axis=1, _opset=11)),
+    'log_softmax_opset11': ('LogSoftmax', [x([2, 3, 4])],
+                            dict(axis=1, _opset=11)),
     'layer_norm': ('LayerNormalization', [
         x([5, 3], 'rows'), x([3], None), x([3], None)], {}),
     'rms_norm': ('RMSNormalization', [x([5, 3]), x([3], None)], {}),
@@ -167,6 +172,7 @@ def build(name, op, inputs, attributes, dynamic):
             names.append(n)
     attributes = dict(attributes)
     outputs = attributes.pop('_outputs', ['y'])
+    opset = attributes.pop('_opset', 18)
     nodes.append(helper.make_node(op, names, outputs, name=name,
                                   **attributes))
     graph = helper.make_graph(
@@ -176,7 +182,7 @@ def build(name, op, inputs, attributes, dynamic):
     path = os.path.join(work, '%s.%s.onnx' % (
         name, 'dynamic' if dynamic else 'static'))
     onnx.save(helper.make_model(
-        graph, opset_imports=[helper.make_opsetid('', 18)]), path)
+        graph, opset_imports=[helper.make_opsetid('', opset)]), path)
     arguments = []
     for n, value in files:
         f = '%s.%s.npy' % (path, n)
