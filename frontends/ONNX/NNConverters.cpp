@@ -54,9 +54,18 @@ windowPadding(NodeContext &ctx, ArrayRef<int64_t> in, ArrayRef<int64_t> kernel,
     return ctx.fail("unknown auto_pad '" + autoPad + "'");
   SmallVector<int64_t> begin, end;
   for (size_t d = 0; d < rank; ++d) {
-    int64_t out = (in[d] + strides[d] - 1) / strides[d];
-    int64_t total = std::max<int64_t>(
-        0, (out - 1) * strides[d] + (kernel[d] - 1) * dilations[d] + 1 - in[d]);
+    // A size known only when it runs: SAME pads it by (k - 1) * dilation
+    // at stride 1; at larger strides the padding depends on it.
+    int64_t total = (kernel[d] - 1) * dilations[d];
+    if (ShapedType::isDynamic(in[d])) {
+      if (strides[d] != 1)
+        return ctx.fail("auto_pad " + autoPad +
+                        " with a stride above 1 needs the spatial sizes "
+                        "known when importing (give explicit pads)");
+    } else {
+      int64_t out = (in[d] + strides[d] - 1) / strides[d];
+      total = std::max<int64_t>(0, (out - 1) * strides[d] + total + 1 - in[d]);
+    }
     int64_t small = total / 2, large = total - small;
     begin.push_back(autoPad == "SAME_UPPER" ? small : large);
     end.push_back(autoPad == "SAME_UPPER" ? large : small);
@@ -263,6 +272,11 @@ LogicalResult convertConv(NodeContext &ctx, bool transpose) {
                                       ? *explicitPads
                                       : SmallVector<int64_t>(2 * spatial, 0);
       SmallVector<int64_t> target;
+      if ((ctx.hasAttr("output_shape") || autoPad == "SAME_UPPER" ||
+           autoPad == "SAME_LOWER") &&
+          ShapedType::isDynamicShape(x.drop_front(2)))
+        return ctx.fail("output_shape and auto_pad SAME need the spatial "
+                        "sizes known when importing (give explicit pads)");
       if (ctx.hasAttr("output_shape")) {
         target = windowAttr(ctx, "output_shape", {}, oneD, 1);
         if (target.size() != spatial)

@@ -63,9 +63,12 @@ static bool takesAnyDims(StringRef opType) {
 }
 
 /// The op types whose converters take 2-d images (N x C x H x W) whose
-/// count N depends on the data, the rest static: Relay's convolution,
-/// pooling and batch norm relations carry a `?` batch through (Mask
-/// R-CNN's mask head runs on the `?` regions its RoIAlign pooled).
+/// count N, height or width depends on the data, the channels static:
+/// Relay's convolution, pooling and batch norm relations carry `?` sizes
+/// through (Mask R-CNN's mask head runs on the `?` regions its RoIAlign
+/// pooled; a scripted model crops its image at sizes it computes). SAME
+/// padding at strides above 1 and ConvTranspose's output_shape need the
+/// spatial sizes, and say so.
 static bool takesAnyBatch(StringRef opType) {
   static const llvm::StringSet<> kOpTypes = {"Conv",
                                              "ConvTranspose",
@@ -74,14 +77,15 @@ static bool takesAnyBatch(StringRef opType) {
                                              "GlobalAveragePool",
                                              "GlobalMaxPool",
                                              "BatchNormalization",
-                                             "InstanceNormalization"};
+                                             "InstanceNormalization",
+                                             "LpPool",
+                                             "LRN"};
   return kOpTypes.contains(opType);
 }
 
-/// Whether `type` is an image whose batch alone is `?`.
-static bool hasOnlyDynamicBatch(RankedTensorType type) {
-  return type.getRank() == 4 && ShapedType::isDynamic(type.getDimSize(0)) &&
-         llvm::none_of(type.getShape().drop_front(), ShapedType::isDynamic);
+/// Whether `type` is an image (N x C x H x W) whose channels are known.
+static bool hasStaticChannels(RankedTensorType type) {
+  return type.getRank() == 4 && !ShapedType::isDynamic(type.getDimSize(1));
 }
 
 bool NodeContext::hasStaticShape(unsigned i) const {
@@ -125,8 +129,7 @@ LogicalResult NodeContext::checkInputs(unsigned min, unsigned max) {
     // Computed by a node: its size depends on the data (NonZero's). The
     // converters of takesAnyDims' op types handle that.
     if (!type.hasStaticShape() && !takesAnyDims(node.op_type()) &&
-        !(i == 0 && takesAnyBatch(node.op_type()) &&
-          hasOnlyDynamicBatch(type))) {
+        !(i == 0 && takesAnyBatch(node.op_type()) && hasStaticChannels(type))) {
       std::string shape;
       llvm::raw_string_ostream os(shape);
       os << type;
@@ -138,7 +141,7 @@ LogicalResult NodeContext::checkInputs(unsigned min, unsigned max) {
                   "gathering, scattering, reduction, matrix product, "
                   "softmax, normalisation, TopK, NonMaxSuppression and "
                   "RoiAlign operators do, and convolutions, pooling and "
-                  "normalisations of images whose count alone is unknown)");
+                  "normalisations of images whose channels are known)");
     }
   }
   return success();

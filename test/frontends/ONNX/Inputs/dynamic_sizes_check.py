@@ -4,7 +4,8 @@ its inputs through a Compress along axis 0 by a condition given as an input
 (`rows`: only the first size is `?`; `rows2`: the first two, by a Compress
 along axis 1 too) or a Tile by repeats given as an input (`all`: every size
 is `?`; `slice`: a Slice of the first two axes to ends given as an input,
-which keeps the other sizes), and is checked against the same node on static
+which keeps the other sizes; `hw`: the same of an image's height and
+width), and is checked against the same node on static
 shapes (ONNX's node tests check those) on the interpreter. Prints one line
 per case and MISMATCH where a result is wrong."""
 import os
@@ -110,6 +111,29 @@ CASES = {
     'lstm_cell_state': ('LSTM', [
         x([5, 2, 3], 'rows'), x([1, 16, 3], None), x([1, 16, 4], None)],
         dict(hidden_size=4, direction='reverse', _outputs=['', '', 'y'])),
+    # Images whose height and width are `?` (channels known).
+    'conv_pads': ('Conv', [x([1, 3, 9, 7], 'hw'), x([4, 3, 3, 3], None)],
+                  dict(pads=[1, 0, 1, 2], strides=[2, 1])),
+    'conv_same_stride1': ('Conv', [x([2, 3, 9, 7], 'hw'),
+                                   x([4, 3, 3, 2], None)],
+                          dict(auto_pad='SAME_LOWER', dilations=[1, 2])),
+    'conv_transpose': ('ConvTranspose', [x([1, 3, 5, 4], 'hw'),
+                                         x([3, 2, 3, 3], None)],
+                       dict(strides=[2, 2], output_padding=[1, 0])),
+    'max_pool_ceil': ('MaxPool', [x([1, 3, 9, 7], 'hw')],
+                      dict(kernel_shape=[2, 2], strides=[2, 2], ceil_mode=1)),
+    'average_pool_pads': ('AveragePool', [x([1, 3, 9, 7], 'hw')],
+                          dict(kernel_shape=[3, 3], strides=[2, 2],
+                               pads=[1, 1, 1, 1], count_include_pad=1)),
+    'global_average_pool': ('GlobalAveragePool', [x([1, 3, 9, 7], 'hw')],
+                            {}),
+    'batch_norm': ('BatchNormalization', [
+        x([1, 3, 9, 7], 'hw'), x([3], None), x([3], None), x([3], None),
+        x([3], None, F, [1.0, 2.0, 0.5])], {}),
+    'instance_norm': ('InstanceNormalization', [
+        x([2, 3, 9, 7], 'hw'), x([3], None), x([3], None)], {}),
+    'lp_pool': ('LpPool', [x([1, 3, 9, 7], 'hw')], dict(kernel_shape=[2, 2])),
+    'lrn': ('LRN', [x([1, 3, 9, 7], 'hw')], dict(size=3)),
     'bitwise_and': ('BitwiseAnd', [
         x([4, 3], 'rows', I32, rng.integers(0, 100, (4, 3))),
         x([3], None, I32, rng.integers(0, 100, 3))], {}),
@@ -123,6 +147,12 @@ ERRORS = {
         x([2, 3], None)], {}),
     'gru_input_size': ('GRU', [x([5, 2, 3]), x([1, 12, 3], None),
                                x([1, 12, 4], None)], dict(hidden_size=4)),
+    'conv_same_stride2': ('Conv', [x([1, 3, 9, 7], 'hw'),
+                                   x([4, 3, 3, 3], None)],
+                          dict(auto_pad='SAME_UPPER', strides=[2, 2])),
+    'conv_transpose_output_shape': ('ConvTranspose', [
+        x([1, 3, 5, 4], 'hw'), x([3, 2, 3, 3], None)],
+        dict(strides=[2, 2], output_shape=[11, 9])),
     'gathernd_tuple_length': ('GatherND', [
         x([4, 3], None), x([2, 1], 'all', I64, [[3], [1]])], {}),
 }
@@ -152,15 +182,18 @@ def build(name, op, inputs, attributes, dynamic):
                                               [flag + 'd'], axis=axis))
                 current = flag + 'd'
             names.append(current)
-        elif how == 'slice':
-            ends = np.array(value.shape[:2], np.int64)
+        elif how in ('slice', 'hw'):
+            axes = [0, 1] if how == 'slice' else [2, 3]
+            ends = np.array([value.shape[a] for a in axes], np.int64)
             graph_inputs.append(helper.make_tensor_value_info(
                 n + 'ends', I64, [2]))
             files.append((n + 'ends', ends))
             initializers.append(numpy_helper.from_array(
                 np.zeros(2, np.int64), n + 'starts'))
+            initializers.append(numpy_helper.from_array(
+                np.array(axes, np.int64), n + 'axes'))
             nodes.append(helper.make_node(
-                'Slice', [n, n + 'starts', n + 'ends'], [n + 'd']))
+                'Slice', [n, n + 'starts', n + 'ends', n + 'axes'], [n + 'd']))
             names.append(n + 'd')
         elif how == 'all':
             graph_inputs.append(helper.make_tensor_value_info(
