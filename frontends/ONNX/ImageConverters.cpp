@@ -20,6 +20,10 @@ namespace {
 /// Resize to `sizes` (input #3) computed when the model runs, or of images
 /// whose sizes depend on the data: dyn.image.resize2d, its result's sizes
 /// what is known of `sizes` at import.
+LogicalResult resizeTo(NodeContext &ctx, Emitter &b, Value size,
+                       ArrayRef<int64_t> sizes, StringRef mode,
+                       StringRef coordinates, StringRef rounding);
+
 LogicalResult convertDynamicResize(NodeContext &ctx, StringRef mode,
                                    StringRef coordinates, StringRef rounding) {
   if (ctx.rank(3) != 1 || !ctx.hasStaticShape(3) || ctx.shape(3)[0] != 4 ||
@@ -47,6 +51,15 @@ LogicalResult convertDynamicResize(NodeContext &ctx, StringRef mode,
   Emitter b(ctx);
   Value size = b.op<StridedSliceOp>(
       {ctx.input(3)}, {ctx.ints("begin", {2}), ctx.ints("end", {4})});
+  return resizeTo(ctx, b, size, {in[0], in[1], known[2], known[3]}, mode,
+                  coordinates, rounding);
+}
+
+/// dyn.image.resize2d of input 0 (NCHW) to `size` (H and W, computed when
+/// the model runs); `sizes` what is known of the result's.
+LogicalResult resizeTo(NodeContext &ctx, Emitter &b, Value size,
+                       ArrayRef<int64_t> sizes, StringRef mode,
+                       StringRef coordinates, StringRef rounding) {
   SmallVector<NamedAttribute> attrs = {
       ctx.str("method", mode == "nearest" ? "nearest_neighbor"
                         : mode == "cubic" ? "cubic"
@@ -57,7 +70,6 @@ LogicalResult convertDynamicResize(NodeContext &ctx, StringRef mode,
   if (mode == "nearest")
     attrs.push_back(ctx.str("rounding_method", rounding));
   Value resized = b.op<DynResize2DOp>({ctx.input(0), size}, attrs);
-  SmallVector<int64_t> sizes = {in[0], in[1], known[2], known[3]};
   return b.output(refineKnownDims(ctx, b, resized, sizes));
 }
 
@@ -100,9 +112,6 @@ LogicalResult convertResize(NodeContext &ctx, bool upsample) {
                       "(NCHW) images only");
     return convertDynamicResize(ctx, mode, coordinates, rounding);
   }
-  if (!staticImage)
-    return ctx.fail("resizing images whose height or width depend on the "
-                    "data needs the output sizes (input #3), not scales");
   // The scale of every axis: from `scales` or from `sizes`.
   SmallVector<double> scales;
   SmallVector<int64_t> sizes;
@@ -128,6 +137,36 @@ LogicalResult convertResize(NodeContext &ctx, bool upsample) {
     sizes = *s;
   } else {
     return ctx.fail("the scales (or sizes) must be known when importing");
+  }
+  if (!staticImage) {
+    // Whole scales of H and W (PyTorch's scale_factor=2): the output sizes
+    // are the input's times them, whose ratio is the scale itself, so
+    // dyn.image.resize2d computes what the scales ask for. A fractional
+    // scale's coordinates differ from the sizes' ratio.
+    auto whole = [](double v) { return v >= 1 && v == std::floor(v); };
+    if (rank != 4 || !sizes.empty() || axesGiven || policy != "stretch" ||
+        scales.size() != 4 || scales[0] != 1 || scales[1] != 1 ||
+        !whole(scales[2]) || !whole(scales[3]) || ctx.attrInt("antialias", 0) ||
+        coordinates == "tf_crop_and_resize" ||
+        (mode != "nearest" && mode != "linear" && mode != "cubic"))
+      return ctx.fail("resizing images whose height or width depend on the "
+                      "data needs the output sizes (input #3) or whole "
+                      "scales of H and W");
+    Emitter b(ctx);
+    Type i64 = IntegerType::get(ctx.getContext(), 64);
+    Value hw = b.op<StridedSliceOp>(
+        {b.op<ShapeOfOp>({ctx.input(0)}, {ctx.type("dtype", i64)})},
+        {ctx.ints("begin", {2}), ctx.ints("end", {4})});
+    Value factors = ctx.constant(DenseElementsAttr::get(
+        RankedTensorType::get({2}, i64),
+        ArrayRef<int64_t>{int64_t(scales[2]), int64_t(scales[3])}));
+    auto scaled = [](int64_t d, double scale) {
+      return ShapedType::isDynamic(d) ? d : int64_t(d * scale);
+    };
+    return resizeTo(
+        ctx, b, b.mul(hw, factors),
+        {in[0], in[1], scaled(in[2], scales[2]), scaled(in[3], scales[3])},
+        mode, coordinates, rounding);
   }
   // Opset 18: the scales or sizes of the axes `axes` names (the others
   // keep their size), and sizes that keep the aspect ratio of those axes

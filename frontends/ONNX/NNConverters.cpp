@@ -90,7 +90,11 @@ SmallVector<int64_t> windowAttr(NodeContext &ctx, StringRef name,
 /// `v` with a height of 1 inserted after N and C ([N, C, W] to
 /// [N, C, 1, W]).
 Value liftTo2d(NodeContext &ctx, Emitter &b, Value v) {
-  SmallVector<int64_t> shape(cast<RankedTensorType>(v.getType()).getShape());
+  auto type = cast<RankedTensorType>(v.getType());
+  // (A length known only when it runs: the same as a new axis.)
+  if (!type.hasStaticShape())
+    return b.op<ExpandDimsOp>({v}, {ctx.i64("axis", 2)});
+  SmallVector<int64_t> shape(type.getShape());
   shape.insert(shape.begin() + 2, 1);
   return b.op<ReshapeOp>({v}, {ctx.ints("newshape", shape)});
 }
@@ -99,7 +103,10 @@ Value liftTo2d(NodeContext &ctx, Emitter &b, Value v) {
 Value dropHeight(NodeContext &ctx, Emitter &b, Value v) {
   if (!v)
     return Value(); // already reported
-  SmallVector<int64_t> shape(cast<RankedTensorType>(v.getType()).getShape());
+  auto type = cast<RankedTensorType>(v.getType());
+  if (!type.hasStaticShape())
+    return b.op<SqueezeOp>({v}, {ctx.ints("axis", {2})});
+  SmallVector<int64_t> shape(type.getShape());
   shape.erase(shape.begin() + 2);
   return b.op<ReshapeOp>({v}, {ctx.ints("newshape", shape)});
 }

@@ -46,8 +46,8 @@ static bool takesAnyDims(StringRef opType) {
       "Shape", "Size", "Reshape", "Flatten", "Unsqueeze", "Squeeze",
       "Transpose", "Concat", "Split", "Slice", "Gather", "GatherND", "Expand",
       "Tile", "ConstantOfShape", "Range", "NonZero", "ScatterElements", "Pad",
-      "Resize", "ScatterND", "GatherElements", "Compress", "OneHot", "Trilu",
-      "ReverseSequence", "CumSum", "CumProd",
+      "Resize", "Upsample", "ScatterND", "GatherElements", "Compress", "OneHot",
+      "Trilu", "ReverseSequence", "CumSum", "CumProd",
       // Products whose relations take `?` rows.
       "Gemm", "MatMul", "Einsum",
       // Recurrent layers over a sequence whose length (or batch) is `?`.
@@ -62,8 +62,9 @@ static bool takesAnyDims(StringRef opType) {
   return kOpTypes.contains(opType);
 }
 
-/// The op types whose converters take 2-d images (N x C x H x W) whose
-/// count N, height or width depends on the data, the channels static:
+/// The op types whose converters take 1-d and 2-d images (N x C x L,
+/// N x C x H x W) whose count, length, height or width depends on the
+/// data, the channels static:
 /// Relay's convolution, pooling and batch norm relations carry `?` sizes
 /// through (Mask R-CNN's mask head runs on the `?` regions its RoIAlign
 /// pooled; a scripted model crops its image at sizes it computes). SAME
@@ -83,9 +84,11 @@ static bool takesAnyBatch(StringRef opType) {
   return kOpTypes.contains(opType);
 }
 
-/// Whether `type` is an image (N x C x H x W) whose channels are known.
+/// Whether `type` is an image (N x C x H x W, or N x C x L) whose channels
+/// are known.
 static bool hasStaticChannels(RankedTensorType type) {
-  return type.getRank() == 4 && !ShapedType::isDynamic(type.getDimSize(1));
+  return (type.getRank() == 3 || type.getRank() == 4) &&
+         !ShapedType::isDynamic(type.getDimSize(1));
 }
 
 bool NodeContext::hasStaticShape(unsigned i) const {

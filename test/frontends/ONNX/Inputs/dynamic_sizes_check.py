@@ -5,7 +5,7 @@ its inputs through a Compress along axis 0 by a condition given as an input
 along axis 1 too) or a Tile by repeats given as an input (`all`: every size
 is `?`; `slice`: a Slice of the first two axes to ends given as an input,
 which keeps the other sizes; `hw`: the same of an image's height and
-width), and is checked against the same node on static
+width, or length), and is checked against the same node on static
 shapes (ONNX's node tests check those) on the interpreter. Prints one line
 per case and MISMATCH where a result is wrong."""
 import os
@@ -134,6 +134,23 @@ CASES = {
         x([2, 3, 9, 7], 'hw'), x([3], None), x([3], None)], {}),
     'lp_pool': ('LpPool', [x([1, 3, 9, 7], 'hw')], dict(kernel_shape=[2, 2])),
     'lrn': ('LRN', [x([1, 3, 9, 7], 'hw')], dict(size=3)),
+    'conv_1d': ('Conv', [x([1, 3, 10], 'hw'), x([8, 3, 1], None),
+                         x([8], None)], {}),
+    'max_pool_1d': ('MaxPool', [x([2, 3, 10], 'hw')],
+                    dict(kernel_shape=[3], strides=[2], pads=[1, 1])),
+    'batch_norm_1d': ('BatchNormalization', [
+        x([1, 3, 10], 'hw'), x([3], None), x([3], None), x([3], None),
+        x([3], None, F, [1.0, 2.0, 0.5])], {}),
+    'resize_nearest_x2': ('Resize', [
+        x([1, 3, 5, 4], 'hw'), const([], F), const([1, 1, 2, 3], F)],
+        dict(mode='nearest', coordinate_transformation_mode='asymmetric',
+             nearest_mode='floor')),
+    'resize_linear_x2': ('Resize', [
+        x([1, 3, 5, 4], 'hw'), const([], F), const([1, 1, 2, 2], F)],
+        dict(mode='linear')),
+    'upsample_x2': ('Upsample', [x([1, 3, 5, 4], 'hw'),
+                                 const([1, 1, 2, 2], F)],
+                    dict(mode='nearest', _opset=10)),
     'bitwise_and': ('BitwiseAnd', [
         x([4, 3], 'rows', I32, rng.integers(0, 100, (4, 3))),
         x([3], None, I32, rng.integers(0, 100, 3))], {}),
@@ -153,6 +170,8 @@ ERRORS = {
     'conv_transpose_output_shape': ('ConvTranspose', [
         x([1, 3, 5, 4], 'hw'), x([3, 2, 3, 3], None)],
         dict(strides=[2, 2], output_shape=[11, 9])),
+    'resize_fractional_scale': ('Resize', [
+        x([1, 3, 5, 4], 'hw'), const([], F), const([1, 1, 1.5, 2], F)], {}),
     'gathernd_tuple_length': ('GatherND', [
         x([4, 3], None), x([2, 1], 'all', I64, [[3], [1]])], {}),
 }
@@ -183,13 +202,13 @@ def build(name, op, inputs, attributes, dynamic):
                 current = flag + 'd'
             names.append(current)
         elif how in ('slice', 'hw'):
-            axes = [0, 1] if how == 'slice' else [2, 3]
+            axes = [0, 1] if how == 'slice' else list(range(2, value.ndim))
             ends = np.array([value.shape[a] for a in axes], np.int64)
             graph_inputs.append(helper.make_tensor_value_info(
-                n + 'ends', I64, [2]))
+                n + 'ends', I64, [len(axes)]))
             files.append((n + 'ends', ends))
             initializers.append(numpy_helper.from_array(
-                np.zeros(2, np.int64), n + 'starts'))
+                np.zeros(len(axes), np.int64), n + 'starts'))
             initializers.append(numpy_helper.from_array(
                 np.array(axes, np.int64), n + 'axes'))
             nodes.append(helper.make_node(
