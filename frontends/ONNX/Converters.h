@@ -66,11 +66,11 @@ void addQuantizationConverters(ConverterTable &table);
 /// The nn.conv2d attributes (strides, dilation, groups, kernel_size,
 /// padding with auto_pad applied, channels) of a Conv-like node on data of
 /// shape `x` and weights of shape `w`, both 4-d (a 1-d node's lifted to 2-d,
-/// `oneD`); failure reported at the node.
-FailureOr<SmallVector<NamedAttribute>> convAttributes(NodeContext &ctx,
-                                                      ArrayRef<int64_t> x,
-                                                      ArrayRef<int64_t> w,
-                                                      bool oneD);
+/// `oneD`); no padding where the data was `padded` already (auto_pad SAME
+/// of sizes known only at run time); failure reported at the node.
+FailureOr<SmallVector<NamedAttribute>>
+convAttributes(NodeContext &ctx, ArrayRef<int64_t> x, ArrayRef<int64_t> w,
+               bool oneD, bool padded = false);
 
 class Emitter;
 

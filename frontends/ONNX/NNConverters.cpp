@@ -13,6 +13,7 @@
 #include "llvm/ADT/Sequence.h"
 
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 using namespace mlir;
@@ -28,7 +29,7 @@ namespace {
 FailureOr<SmallVector<int64_t>>
 windowPadding(NodeContext &ctx, ArrayRef<int64_t> in, ArrayRef<int64_t> kernel,
               ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
-              bool oneD = false) {
+              bool oneD = false, bool padded = false) {
   size_t rank = kernel.size(), written = oneD ? 1 : rank;
   // SAME padding divides by the strides: check them (and the dilations)
   // here, before the relation would.
@@ -48,7 +49,8 @@ windowPadding(NodeContext &ctx, ArrayRef<int64_t> in, ArrayRef<int64_t> kernel,
       return SmallVector<int64_t>{0, pads[0], 0, pads[1]};
     return pads;
   }
-  if (autoPad == "VALID")
+  // (`padded`: padSameAtRunTime padded the input.)
+  if (autoPad == "VALID" || padded)
     return SmallVector<int64_t>(2 * rank, 0);
   if (autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER")
     return ctx.fail("unknown auto_pad '" + autoPad + "'");
@@ -59,9 +61,12 @@ windowPadding(NodeContext &ctx, ArrayRef<int64_t> in, ArrayRef<int64_t> kernel,
     int64_t total = (kernel[d] - 1) * dilations[d];
     if (ShapedType::isDynamic(in[d])) {
       if (strides[d] != 1)
-        return ctx.fail("auto_pad " + autoPad +
-                        " with a stride above 1 needs the spatial sizes "
-                        "known when importing (give explicit pads)");
+        return ctx.fail(
+            "auto_pad " + autoPad +
+            " with a stride above 1 on a size known only at run time pads "
+            "by that size, which an average pool that leaves the padding "
+            "out (count_include_pad 0) or max pooling's indices cannot take "
+            "(give explicit pads)");
     } else {
       int64_t out = (in[d] + strides[d] - 1) / strides[d];
       total = std::max<int64_t>(0, (out - 1) * strides[d] + total + 1 - in[d]);
@@ -89,6 +94,58 @@ SmallVector<int64_t> windowAttr(NodeContext &ctx, StringRef name,
 
 /// `v` with a height of 1 inserted after N and C ([N, C, W] to
 /// [N, C, 1, W]).
+/// SAME padding of a 2-d image (NCHW, a 1-d one lifted) whose height or
+/// width is known only when it runs, at a stride above 1, where the
+/// padding depends on that size: the image padded by `value` when it runs,
+/// as SAME pads it, after which the window op pads nothing. Null where
+/// the padding is known at import (then windowPadding gives it).
+Value padSameAtRunTime(NodeContext &ctx, Emitter &b, Value input,
+                       ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+                       ArrayRef<int64_t> dilations, double value) {
+  std::string autoPad = ctx.attrString("auto_pad", "NOTSET");
+  auto type = cast<RankedTensorType>(input.getType());
+  if ((autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER") ||
+      type.getRank() != 4 || kernel.size() != 2 || strides.size() != 2 ||
+      dilations.size() != 2 ||
+      !llvm::any_of(llvm::seq<size_t>(0, 2), [&](size_t d) {
+        return ShapedType::isDynamic(type.getDimSize(d + 2)) && strides[d] != 1;
+      }))
+    return {};
+  Type i64 = IntegerType::get(ctx.getContext(), 64);
+  auto scalar = [&](int64_t v) { return ctx.scalar(v, i64); };
+  Value shape = b.op<ShapeOfOp>({input}, {ctx.type("dtype", i64)});
+  SmallVector<Value> rows = {ctx.constant(DenseElementsAttr::get(
+      RankedTensorType::get({2, 2}, i64), ArrayRef<int64_t>{0, 0, 0, 0}))};
+  for (size_t d = 0; d < 2; ++d) {
+    // out = ceil(in / s); total = max(0, (out - 1) s + (k - 1) dil + 1 -
+    // in); SAME_UPPER puts the smaller half first.
+    Value in = b.take(shape, d + 2, 0);
+    Value out =
+        b.op<DivideOp>({b.add(in, scalar(strides[d] - 1)), scalar(strides[d])});
+    Value total = b.op<MaximumOp>(
+        {scalar(0),
+         b.op<SubtractOp>({b.add(b.mul(b.op<SubtractOp>({out, scalar(1)}),
+                                       scalar(strides[d])),
+                                 scalar((kernel[d] - 1) * dilations[d] + 1)),
+                           in})});
+    Value small = b.op<DivideOp>({total, scalar(2)});
+    Value large = b.op<SubtractOp>({total, small});
+    Value first = autoPad == "SAME_UPPER" ? small : large;
+    Value second = autoPad == "SAME_UPPER" ? large : small;
+    rows.push_back(b.op<ReshapeOp>({b.stack({first, second}, 0)},
+                                   {ctx.ints("newshape", {1, 2})}));
+  }
+  Value widths = b.op<ConcatenateOp>({ctx.tuple(rows)}, {ctx.i64("axis", 0)});
+  Value padded = b.op<DynPadOp>(
+      {input, widths, ctx.scalar(value, type.getElementType())}, {});
+  // dyn.nn.pad makes every size `?`: the count and channels stay.
+  SmallVector<int64_t> known = {0, 0, 0, 0};
+  for (int64_t d = 0; d < 2; ++d)
+    if (!ShapedType::isDynamic(type.getDimSize(d)))
+      known[d] = type.getDimSize(d);
+  return b.op<ReshapeOp>({padded}, {ctx.ints("newshape", known)});
+}
+
 Value liftTo2d(NodeContext &ctx, Emitter &b, Value v) {
   auto type = cast<RankedTensorType>(v.getType());
   // (A length known only when it runs: the same as a new axis.)
@@ -194,7 +251,8 @@ template <typename Pool3D> LogicalResult convertPool3d(NodeContext &ctx) {
 
 FailureOr<SmallVector<NamedAttribute>>
 mlir::relay::onnx_import::convAttributes(NodeContext &ctx, ArrayRef<int64_t> x,
-                                         ArrayRef<int64_t> w, bool oneD) {
+                                         ArrayRef<int64_t> w, bool oneD,
+                                         bool padded) {
   SmallVector<int64_t> kernel =
       windowAttr(ctx, "kernel_shape", {w[2], w[3]}, oneD, 1);
   SmallVector<int64_t> strides = windowAttr(ctx, "strides", {1, 1}, oneD, 1);
@@ -203,8 +261,8 @@ mlir::relay::onnx_import::convAttributes(NodeContext &ctx, ArrayRef<int64_t> x,
   if (kernel.size() != 2 || strides.size() != 2 || dilations.size() != 2)
     return ctx.fail(Twine("kernel_shape, strides and dilations need ") +
                     (oneD ? "1 value" : "2 values"));
-  FailureOr<SmallVector<int64_t>> pads =
-      windowPadding(ctx, x.drop_front(2), kernel, strides, dilations, oneD);
+  FailureOr<SmallVector<int64_t>> pads = windowPadding(
+      ctx, x.drop_front(2), kernel, strides, dilations, oneD, padded);
   if (failed(pads))
     return failure();
   return SmallVector<NamedAttribute>{ctx.ints("strides", strides),
@@ -238,11 +296,25 @@ LogicalResult convertConv(NodeContext &ctx, bool transpose) {
       return failure();
   }
   ArrayRef<int64_t> w = cast<RankedTensorType>(weights.getType()).getShape();
+  bool padded = false;
+  if (!transpose) {
+    SmallVector<int64_t> ones = {1, 1};
+    if (Value p = padSameAtRunTime(
+            ctx, b, input,
+            windowAttr(ctx, "kernel_shape", {w[2], w[3]}, oneD, 1),
+            windowAttr(ctx, "strides", ones, oneD, 1),
+            windowAttr(ctx, "dilations", ones, oneD, 1), 0.0)) {
+      input = p;
+      padded = true;
+    }
+    if (!b.succeeded())
+      return failure();
+  }
   ArrayRef<int64_t> x = cast<RankedTensorType>(input.getType()).getShape();
   SmallVector<NamedAttribute> attrs;
   if (!transpose) {
     FailureOr<SmallVector<NamedAttribute>> conv =
-        convAttributes(ctx, x, w, oneD);
+        convAttributes(ctx, x, w, oneD, padded);
     if (failed(conv))
       return failure();
     attrs = *conv;
@@ -487,9 +559,26 @@ LogicalResult convertPool(NodeContext &ctx) {
     input = b.op<PowerOp>({b.op<AbsOp>({input}), b.scalar(*p, input)});
   if (!b.succeeded())
     return failure();
+  // SAME padding that depends on sizes known only when it runs: padded
+  // then, by what the window ignores (the lowest value for a maximum,
+  // zeros for an Lp norm and for an average that counts the padding); an
+  // average that does not count it, or max pooling's indices, would see
+  // the padding as data.
+  bool countsPad = isLp || ctx.attrInt("count_include_pad", 0) != 0;
+  bool padded = false;
+  if (isMax ? !withIndices : countsPad) {
+    if (Value p = padSameAtRunTime(
+            ctx, b, input, kernel, strides, dilations,
+            isMax ? -std::numeric_limits<double>::infinity() : 0.0)) {
+      input = p;
+      padded = true;
+    }
+  }
+  if (!b.succeeded())
+    return failure();
   FailureOr<SmallVector<int64_t>> pads = windowPadding(
       ctx, cast<RankedTensorType>(input.getType()).getShape().drop_front(2),
-      kernel, strides, dilations, oneD);
+      kernel, strides, dilations, oneD, padded);
   if (failed(pads))
     return failure();
   SmallVector<NamedAttribute> attrs = {
