@@ -47,7 +47,7 @@ static bool takesAnyDims(StringRef opType) {
       "Transpose", "Concat", "Split", "Slice", "Gather", "GatherND", "Expand",
       "Tile", "ConstantOfShape", "Range", "NonZero", "ScatterElements", "Pad",
       "Resize", "Upsample", "ScatterND", "GatherElements", "Compress", "OneHot",
-      "Trilu", "ReverseSequence", "CumSum", "CumProd",
+      "Trilu", "EyeLike", "ReverseSequence", "CumSum", "CumProd",
       // Products whose relations take `?` rows.
       "Gemm", "MatMul", "Einsum",
       // Recurrent layers over a sequence whose length (or batch) is `?`.

@@ -210,6 +210,25 @@ LogicalResult convertConstantOfShape(NodeContext &ctx) {
 }
 
 /// A constant of the input's shape with ones on diagonal `k`.
+/// j - i at each (row i, column j) of `x`'s last two axes (int64,
+/// [rows, cols]), their sizes read when it runs: Trilu's and EyeLike's
+/// masks over sizes known only then (a causal mask over a sequence grown in
+/// a loop).
+Value diagonalOffsets(NodeContext &ctx, Emitter &b, Value x) {
+  Type i64 = IntegerType::get(ctx.getContext(), 64);
+  int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+  Value shape = b.op<ShapeOfOp>({x}, {ctx.type("dtype", i64)});
+  auto positions = [&](int64_t axis, ArrayRef<int64_t> as) {
+    Value size =
+        b.op<TakeOp>({shape, ctx.scalar(axis, i64)}, {ctx.i64("axis", 0)});
+    Value iota = b.op<ArangeOp>({ctx.scalar(0, i64), size, ctx.scalar(1, i64)},
+                                {ctx.type("dtype", i64)});
+    return b.op<ReshapeOp>({iota}, {ctx.ints("newshape", as)});
+  };
+  return b.op<SubtractOp>(
+      {positions(rank - 1, {1, -1}), positions(rank - 2, {-1, 1})});
+}
+
 LogicalResult convertEyeLike(NodeContext &ctx) {
   if (failed(ctx.checkInputs(1, 1)))
     return failure();
@@ -223,6 +242,13 @@ LogicalResult convertEyeLike(NodeContext &ctx) {
   }
   int64_t rows = ctx.shape(0)[0], cols = ctx.shape(0)[1];
   int64_t k = ctx.attrInt("k", 0);
+  if (!ctx.hasStaticShape(0)) {
+    Emitter e(ctx);
+    Type i64 = IntegerType::get(ctx.getContext(), 64);
+    Value diagonal = e.op<EqualOp>(
+        {diagonalOffsets(ctx, e, ctx.input(0)), ctx.scalar(k, i64)});
+    return e.output(e.op<CastOp>({diagonal}, {ctx.type("dtype", element)}));
+  }
   Builder &b = ctx.getBuilder();
   auto value = [&](bool one) -> Attribute {
     if (isa<FloatType>(element))
@@ -1269,23 +1295,10 @@ LogicalResult convertTrilu(NodeContext &ctx) {
   ArrayRef<int64_t> s = ctx.shape(0);
   int64_t rows = s[s.size() - 2], cols = s.back();
   if (ShapedType::isDynamic(rows) || ShapedType::isDynamic(cols)) {
-    // Sizes known when it runs (a causal mask over a sequence grown in a
-    // loop): the mask compares a column of row positions with a row of
-    // column positions.
+    // Sizes known when it runs: the offsets from the diagonal then.
     Emitter b(ctx);
     Type i64 = IntegerType::get(ctx.getContext(), 64);
-    int64_t rank = s.size();
-    Value shape = b.op<ShapeOfOp>({ctx.input(0)}, {ctx.type("dtype", i64)});
-    auto positions = [&](int64_t axis, ArrayRef<int64_t> as) {
-      Value size =
-          b.op<TakeOp>({shape, ctx.scalar(axis, i64)}, {ctx.i64("axis", 0)});
-      Value iota =
-          b.op<ArangeOp>({ctx.scalar(0, i64), size, ctx.scalar(1, i64)},
-                         {ctx.type("dtype", i64)});
-      return b.op<ReshapeOp>({iota}, {ctx.ints("newshape", as)});
-    };
-    Value i = positions(rank - 2, {-1, 1}), j = positions(rank - 1, {1, -1});
-    Value offset = b.op<SubtractOp>({j, i});
+    Value offset = diagonalOffsets(ctx, b, ctx.input(0));
     Value bound = ctx.scalar(k, i64);
     Value mask = upper ? b.op<GreaterEqualOp>({offset, bound})
                        : b.op<LessEqualOp>({offset, bound});

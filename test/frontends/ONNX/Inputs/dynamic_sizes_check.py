@@ -51,6 +51,9 @@ CASES = {
     'trilu_upper': ('Trilu', [x([2, 4, 5]), const(1)], dict(upper=1)),
     'trilu_lower': ('Trilu', [x([4, 5]), const(-1)], dict(upper=0)),
     'trilu_rows': ('Trilu', [x([4, 4], 'rows')], {}),
+    'eye_like': ('EyeLike', [x([4, 5], 'rows')], dict(k=1)),
+    'eye_like_all': ('EyeLike', [x([4, 3])],
+                     dict(k=-2, dtype=TensorProto.INT32)),
     'hardmax': ('Hardmax', [x([4, 3])], dict(axis=0)),
     'hardmax_rows': ('Hardmax', [x([4, 3], 'rows')], {}),
     'scatternd_rows': ('ScatterND', [
