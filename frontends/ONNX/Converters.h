@@ -104,6 +104,21 @@ std::optional<SmallVector<int64_t>> knownIntValues(Value v,
 Value refineKnownDims(NodeContext &ctx, Emitter &b, Value v,
                       ArrayRef<int64_t> known);
 
+/// The sizes of `v`'s axes [begin, end) as a 1-d int64 tensor: a constant
+/// where `v`'s type has them all, else read from its shape when it runs.
+Value runTimeSizes(NodeContext &ctx, Emitter &b, Value v, int64_t begin,
+                   int64_t end);
+
+/// 0, 1, ..., n - 1 for the size n of `v`'s axis `axis`, read when it runs,
+/// in `dtype`, reshaped to `shape` (a -1 where the positions go).
+Value positionsAlong(NodeContext &ctx, Emitter &b, Value v, int64_t axis,
+                     Type dtype, ArrayRef<int64_t> shape);
+
+/// `v` as a matrix [product of the sizes before `axis`, product of the
+/// rest], its sizes read when it runs (Flatten and opset 1-12 Softmax of
+/// data whose sizes depend on it).
+Value flattenAtRunTime(NodeContext &ctx, Emitter &b, Value v, int64_t axis);
+
 } // namespace mlir::relay::onnx_import
 
 #endif // RELAY_MLIR_FRONTENDS_ONNX_CONVERTERS_H

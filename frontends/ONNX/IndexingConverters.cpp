@@ -58,15 +58,8 @@ LogicalResult convertGatherND(NodeContext &ctx) {
   Emitter b(ctx);
   MLIRContext *mctx = ctx.getContext();
   Type i64 = IntegerType::get(mctx, 64);
-  Value shapeOf;
-  auto sizes = [&](int64_t begin, int64_t end) -> Value {
-    ArrayRef<int64_t> part = data.slice(begin, end - begin);
-    if (!ShapedType::isDynamicShape(part))
-      return ctx.constant(i64Elements(mctx, {end - begin}, part));
-    if (!shapeOf)
-      shapeOf = b.op<ShapeOfOp>({ctx.input(0)}, {ctx.type("dtype", i64)});
-    return b.op<StridedSliceOp>(
-        {shapeOf}, {ctx.ints("begin", {begin}), ctx.ints("end", {end})});
+  auto sizes = [&](int64_t begin, int64_t end) {
+    return runTimeSizes(ctx, b, ctx.input(0), begin, end);
   };
   ArrayRef<int64_t> indexed = data.slice(batchDims, k);
   ArrayRef<int64_t> rest = data.drop_front(batchDims + k);

@@ -6,7 +6,9 @@
 // mask head's convolutions on them. Relay's dyn.* operators type such a
 // result all-`?`; what is known here is put back into its type, so that
 // the convolutions see `?x256x14x14` (a `?` batch is what their relations
-// take).
+// take). Where nothing is known at import, the sizes are read when the
+// model runs (runTimeSizes, positionsAlong, flattenAtRunTime: data whose
+// sizes depend on it, a NonZero's rows or a sequence grown in a loop).
 //
 //===----------------------------------------------------------------------===//
 
@@ -127,6 +129,41 @@ Value refineKnownDims(NodeContext &ctx, Emitter &b, Value v,
   if (!refines)
     return v;
   return b.op<ReshapeOp>({v}, {ctx.ints("newshape", newshape)});
+}
+
+Value runTimeSizes(NodeContext &ctx, Emitter &b, Value v, int64_t begin,
+                   int64_t end) {
+  Type i64 = IntegerType::get(ctx.getContext(), 64);
+  ArrayRef<int64_t> part =
+      cast<RankedTensorType>(v.getType()).getShape().slice(begin, end - begin);
+  if (!ShapedType::isDynamicShape(part))
+    return ctx.constant(DenseElementsAttr::get(
+        RankedTensorType::get({end - begin}, i64), part));
+  Value shape = b.op<ShapeOfOp>({v}, {ctx.type("dtype", i64)});
+  return b.op<StridedSliceOp>(
+      {shape}, {ctx.ints("begin", {begin}), ctx.ints("end", {end})});
+}
+
+Value positionsAlong(NodeContext &ctx, Emitter &b, Value v, int64_t axis,
+                     Type dtype, ArrayRef<int64_t> shape) {
+  Value size = b.op<TakeOp>({b.op<ShapeOfOp>({v}, {ctx.type("dtype", dtype)}),
+                             ctx.scalar(axis, dtype)},
+                            {ctx.i64("axis", 0)});
+  Value iota =
+      b.op<ArangeOp>({ctx.scalar(0, dtype), size, ctx.scalar(1, dtype)},
+                     {ctx.type("dtype", dtype)});
+  return b.op<ReshapeOp>({iota}, {ctx.ints("newshape", shape)});
+}
+
+Value flattenAtRunTime(NodeContext &ctx, Emitter &b, Value v, int64_t axis) {
+  int64_t rank = cast<RankedTensorType>(v.getType()).getRank();
+  auto side = [&](int64_t begin, int64_t end) {
+    return b.op<ProdOp>({runTimeSizes(ctx, b, v, begin, end)},
+                        {ctx.boolean("keepdims", true)});
+  };
+  Value sizes = b.op<ConcatenateOp>(
+      {ctx.tuple({side(0, axis), side(axis, rank)})}, {ctx.i64("axis", 0)});
+  return b.op<DynReshapeOp>({v, sizes}, {});
 }
 
 } // namespace mlir::relay::onnx_import

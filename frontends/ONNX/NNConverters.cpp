@@ -92,8 +92,6 @@ SmallVector<int64_t> windowAttr(NodeContext &ctx, StringRef name,
   return v;
 }
 
-/// `v` with a height of 1 inserted after N and C ([N, C, W] to
-/// [N, C, 1, W]).
 /// SAME padding of a 2-d image (NCHW, a 1-d one lifted) whose height or
 /// width is known only when it runs, at a stride above 1, where the
 /// padding depends on that size: the image padded by `value` when it runs,
@@ -139,13 +137,13 @@ Value padSameAtRunTime(NodeContext &ctx, Emitter &b, Value input,
   Value padded = b.op<DynPadOp>(
       {input, widths, ctx.scalar(value, type.getElementType())}, {});
   // dyn.nn.pad makes every size `?`: the count and channels stay.
-  SmallVector<int64_t> known = {0, 0, 0, 0};
-  for (int64_t d = 0; d < 2; ++d)
-    if (!ShapedType::isDynamic(type.getDimSize(d)))
-      known[d] = type.getDimSize(d);
-  return b.op<ReshapeOp>({padded}, {ctx.ints("newshape", known)});
+  return refineKnownDims(ctx, b, padded,
+                         {type.getDimSize(0), type.getDimSize(1),
+                          ShapedType::kDynamic, ShapedType::kDynamic});
 }
 
+/// `v` with a height of 1 inserted after N and C ([N, C, W] to
+/// [N, C, 1, W]).
 Value liftTo2d(NodeContext &ctx, Emitter &b, Value v) {
   auto type = cast<RankedTensorType>(v.getType());
   // (A length known only when it runs: the same as a new axis.)
@@ -1026,35 +1024,33 @@ static LogicalResult convertDynamicMatMul(NodeContext &ctx,
   int64_t k = ShapedType::isDynamic(ka) ? kb : ka;
   Emitter b(ctx);
   MLIRContext *mc = ctx.getContext();
-  Type i64 = IntegerType::get(mc, 64);
   Value x = ctx.input(0), y = ctx.input(1);
   if (vecA)
     x = b.op<ReshapeOp>({x}, {ctx.ints("newshape", {1, -1})});
   if (vecB)
     y = b.op<ReshapeOp>({y}, {ctx.ints("newshape", {-1, 1})});
-  // The sizes of `v`'s axes [begin, end), read when it runs.
   auto sizes = [&](Value v, int64_t begin, int64_t end) {
-    Value shape = b.op<ShapeOfOp>({v}, {ctx.type("dtype", i64)});
-    return b.op<StridedSliceOp>(
-        {shape}, {ctx.ints("begin", {begin}), ctx.ints("end", {end})});
+    return runTimeSizes(ctx, b, v, begin, end);
+  };
+  // `v` with its leading axes in one, the last `kept` as they are.
+  auto collapsed = [&](Value v, int64_t rank, int64_t kept) {
+    Value shape = b.op<ConcatenateOp>(
+        {ctx.tuple({ctx.constant(i64Elements(mc, {1}, {-1})),
+                    sizes(v, rank - kept, rank)})},
+        {ctx.i64("axis", 0)});
+    return b.op<DynReshapeOp>({v, shape}, {});
   };
   int64_t ra = sa.size(), rb = sb.size();
-  Value product, outShape;
+  Value product;
   if (ra == 2 && rb == 2) {
     product = b.op<MatmulOp>({x, y});
     if (!vecA && !vecB)
       return b.output(product);
   } else if (rb == 2) {
     // [..., m, k] x [k, n]: the rows of every matrix in one product.
-    Value rows =
-        ShapedType::isDynamic(k)
-            ? b.op<DynReshapeOp>(
-                  {x, b.op<ConcatenateOp>(
-                          {ctx.tuple({ctx.constant(i64Elements(mc, {1}, {-1})),
-                                      sizes(x, ra - 1, ra)})},
-                          {ctx.i64("axis", 0)})},
-                  {})
-            : b.op<ReshapeOp>({x}, {ctx.ints("newshape", {-1, k})});
+    Value rows = ShapedType::isDynamic(k)
+                     ? collapsed(x, ra, 1)
+                     : b.op<ReshapeOp>({x}, {ctx.ints("newshape", {-1, k})});
     product = b.op<MatmulOp>({rows, y});
   } else {
     if (ra != rb)
@@ -1065,14 +1061,7 @@ static LogicalResult convertDynamicMatMul(NodeContext &ctx,
           !ShapedType::isDynamic(sb[d]))
         return ctx.fail("broadcasting the batch dimensions of operands "
                         "whose sizes depend on the data is not supported");
-    auto stack = [&](Value v, int64_t rank) {
-      Value shape = b.op<ConcatenateOp>(
-          {ctx.tuple({ctx.constant(i64Elements(mc, {1}, {-1})),
-                      sizes(v, rank - 2, rank)})},
-          {ctx.i64("axis", 0)});
-      return b.op<DynReshapeOp>({v, shape}, {});
-    };
-    product = b.op<BatchMatmulOp>({stack(x, ra), stack(y, rb)},
+    product = b.op<BatchMatmulOp>({collapsed(x, ra, 2), collapsed(y, rb, 2)},
                                   {ctx.boolean("transpose_b", false)});
   }
   // The result: a's leading sizes, then b's columns, less the vectors'.
@@ -1083,9 +1072,10 @@ static LogicalResult convertDynamicMatMul(NodeContext &ctx,
     parts.push_back(sizes(y, rb - 1, rb));
   if (parts.empty())
     return b.output(b.op<ReshapeOp>({product}, {ctx.ints("newshape", {})}));
-  outShape = parts.size() == 1 ? parts.front()
-                               : b.op<ConcatenateOp>({ctx.tuple(parts)},
-                                                     {ctx.i64("axis", 0)});
+  Value outShape =
+      parts.size() == 1
+          ? parts.front()
+          : b.op<ConcatenateOp>({ctx.tuple(parts)}, {ctx.i64("axis", 0)});
   return b.output(b.op<DynReshapeOp>({product, outShape}, {}));
 }
 
@@ -1218,25 +1208,13 @@ template <typename SoftmaxT> LogicalResult convertSoftmax(NodeContext &ctx) {
     return ctx.output(ctx.op<SoftmaxT>({x}, {ctx.i64("axis", *axis)}));
   }
   if (!ctx.hasStaticShape(0)) {
-    // Sizes known when it runs: [prod(dims before axis), prod(the rest)]
-    // from the shape, and back to it; the static sizes stay in the type.
+    // Sizes known when it runs: flattened by them and back to them; the
+    // static sizes stay in the type.
     Emitter b(ctx);
-    Type i64 = IntegerType::get(ctx.getContext(), 64);
-    Value shape = b.op<ShapeOfOp>({x}, {ctx.type("dtype", i64)});
-    auto side = [&](int64_t begin, int64_t end) {
-      Value part = b.op<StridedSliceOp>(
-          {shape}, {ctx.ints("begin", {begin}), ctx.ints("end", {end})});
-      return b.op<ProdOp>({part}, {ctx.boolean("keepdims", true)});
-    };
-    Value sizes = b.op<ConcatenateOp>(
-        {ctx.tuple({side(0, *axis), side(*axis, rank)})}, {ctx.i64("axis", 0)});
-    Value r = b.op<SoftmaxT>({b.op<DynReshapeOp>({x, sizes}, {})},
+    Value r = b.op<SoftmaxT>({flattenAtRunTime(ctx, b, x, *axis)},
                              {ctx.i64("axis", 1)});
-    SmallVector<int64_t> known;
-    for (int64_t d : ctx.shape(0))
-      known.push_back(ShapedType::isDynamic(d) ? 0 : d);
-    return b.output(b.op<ReshapeOp>({b.op<DynReshapeOp>({r, shape}, {})},
-                                    {ctx.ints("newshape", known)}));
+    Value back = b.op<DynReshapeOp>({r, runTimeSizes(ctx, b, x, 0, rank)}, {});
+    return b.output(refineKnownDims(ctx, b, back, ctx.shape(0)));
   }
   FailureOr<Value> flat = ctx.op<ReshapeOp>(
       {x}, {ctx.ints("newshape", coerced2d(ctx.shape(0), *axis))});
@@ -1324,13 +1302,8 @@ LogicalResult convertHardmax(NodeContext &ctx) {
   Value iota;
   if (ShapedType::isDynamic(n)) {
     // The positions along an axis whose size is known when it runs.
-    Value size = b.op<TakeOp>({b.op<ShapeOfOp>({x}, {ctx.type("dtype", i32)}),
-                               ctx.scalar(along, i32)},
-                              {ctx.i64("axis", 0)});
-    iota = b.op<ArangeOp>({ctx.scalar(0, i32), size, ctx.scalar(1, i32)},
-                          {ctx.type("dtype", i32)});
     iotaShape[along] = -1;
-    iota = b.op<ReshapeOp>({iota}, {ctx.ints("newshape", iotaShape)});
+    iota = positionsAlong(ctx, b, x, along, i32, iotaShape);
   } else {
     SmallVector<APInt> positions;
     for (int64_t i = 0; i < n; ++i)

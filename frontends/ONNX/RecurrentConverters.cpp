@@ -298,9 +298,7 @@ LogicalResult convertRecurrent(NodeContext &ctx, CellKind kind) {
   Type i64 = IntegerType::get(ctx.getContext(), 64);
   // Sizes [begin, end) of X (time first), read when it runs, then `last`.
   auto sized = [&](int64_t begin, int64_t end, int64_t last) {
-    Value leading = b.op<StridedSliceOp>(
-        {b.op<ShapeOfOp>({x}, {ctx.type("dtype", i64)})},
-        {ctx.ints("begin", {begin}), ctx.ints("end", {end})});
+    Value leading = runTimeSizes(ctx, b, x, begin, end);
     Value tail = ctx.constant(DenseElementsAttr::get(
         RankedTensorType::get({1}, i64), ArrayRef<int64_t>{last}));
     return b.op<ConcatenateOp>({ctx.tuple({leading, tail})},

@@ -209,7 +209,6 @@ LogicalResult convertConstantOfShape(NodeContext &ctx) {
   return success();
 }
 
-/// A constant of the input's shape with ones on diagonal `k`.
 /// j - i at each (row i, column j) of `x`'s last two axes (int64,
 /// [rows, cols]), their sizes read when it runs: Trilu's and EyeLike's
 /// masks over sizes known only then (a causal mask over a sequence grown in
@@ -217,18 +216,12 @@ LogicalResult convertConstantOfShape(NodeContext &ctx) {
 Value diagonalOffsets(NodeContext &ctx, Emitter &b, Value x) {
   Type i64 = IntegerType::get(ctx.getContext(), 64);
   int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
-  Value shape = b.op<ShapeOfOp>({x}, {ctx.type("dtype", i64)});
-  auto positions = [&](int64_t axis, ArrayRef<int64_t> as) {
-    Value size =
-        b.op<TakeOp>({shape, ctx.scalar(axis, i64)}, {ctx.i64("axis", 0)});
-    Value iota = b.op<ArangeOp>({ctx.scalar(0, i64), size, ctx.scalar(1, i64)},
-                                {ctx.type("dtype", i64)});
-    return b.op<ReshapeOp>({iota}, {ctx.ints("newshape", as)});
-  };
-  return b.op<SubtractOp>(
-      {positions(rank - 1, {1, -1}), positions(rank - 2, {-1, 1})});
+  return b.op<SubtractOp>({positionsAlong(ctx, b, x, rank - 1, i64, {1, -1}),
+                           positionsAlong(ctx, b, x, rank - 2, i64, {-1, 1})});
 }
 
+/// A constant of the input's shape with ones on diagonal `k` (computed
+/// when it runs where the shape is known only then).
 LogicalResult convertEyeLike(NodeContext &ctx) {
   if (failed(ctx.checkInputs(1, 1)))
     return failure();
@@ -394,17 +387,8 @@ LogicalResult convertFlatten(NodeContext &ctx) {
           ctx.op<ReshapeOp>({ctx.input(0)}, {ctx.ints("newshape", shape)}));
     }
     // Both: the products of the two sides of the run-time shape.
-    Type i64 = IntegerType::get(ctx.getContext(), 64);
     Emitter b(ctx);
-    Value shape = b.op<ShapeOfOp>({ctx.input(0)}, {ctx.type("dtype", i64)});
-    auto side = [&](int64_t begin, int64_t end) {
-      Value part = b.op<StridedSliceOp>(
-          {shape}, {ctx.ints("begin", {begin}), ctx.ints("end", {end})});
-      return b.op<ProdOp>({part}, {ctx.boolean("keepdims", true)});
-    };
-    Value sizes = b.op<ConcatenateOp>(
-        {ctx.tuple({side(0, axis), side(axis, rank)})}, {ctx.i64("axis", 0)});
-    return b.output(b.op<DynReshapeOp>({ctx.input(0), sizes}, {}));
+    return b.output(flattenAtRunTime(ctx, b, ctx.input(0), axis));
   }
   return reshapeTo(ctx, {rows, cols});
 }
@@ -712,19 +696,13 @@ LogicalResult convertDynamicSlice(NodeContext &ctx) {
     return failure();
   Value slice = b.op<DynStridedSliceOp>({ctx.input(0), begin, end, steps}, {});
   // dyn.strided_slice's relation makes every size `?`; the axes not sliced
-  // keep the input's, put back by a reshape copying the others (so that a
-  // GRU or a MatMul after it sees its static feature size).
-  ArrayRef<int64_t> in = ctx.shape(0);
-  SmallVector<int64_t> known(rank, 0);
-  bool anyKnown = false;
+  // keep the input's (so that a GRU or a MatMul after it sees its static
+  // feature size).
+  SmallVector<int64_t> known(ctx.shape(0));
   for (int64_t d = 0; d < rank; ++d)
-    if (position[d] < 0 && !ShapedType::isDynamic(in[d]) && in[d] > 0) {
-      known[d] = in[d];
-      anyKnown = true;
-    }
-  if (anyKnown)
-    slice = b.op<ReshapeOp>({slice}, {ctx.ints("newshape", known)});
-  return b.output(slice);
+    if (position[d] >= 0)
+      known[d] = ShapedType::kDynamic;
+  return b.output(refineKnownDims(ctx, b, slice, known));
 }
 
 LogicalResult convertSlice(NodeContext &ctx) {

@@ -52,3 +52,28 @@ relay.func @f(%x: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
   %r = relay.nn.relu %a : (tensor<4xf32>) -> tensor<4xf32>
   relay.return %r : tensor<4xf32>
 }
+
+// -----
+
+// Tests that a tuple parameter gets a tuple gradient (zeros for its integer
+// field) and a result nesting tuples is seeded with ones field by field,
+// its integer field taking no seed (nothing left of one).
+// CHECK: relay.func @f_grad(%[[X:.*]]: tensor<3xf32>, %[[T:.*]]: tuple<tensor<3xf32>, tensor<2xi32>>)
+// CHECK: %[[E:.*]] = relay.exp %[[X]]
+// CHECK: %[[T0:.*]] = relay.tuple_get %[[T]][0]
+// CHECK: %[[S1:.*]] = relay.ones_like %[[E]]
+// CHECK-NOT: relay.zeros_like
+// CHECK: %[[S2:.*]] = relay.ones_like %[[T0]]
+// CHECK: %[[DX:.*]] = relay.multiply %[[S1]], %[[E]]
+// CHECK: %[[I:.*]] = relay.tuple_get %[[T]][1]
+// CHECK: %[[DI:.*]] = relay.zeros_like %[[I]]
+// CHECK: %[[DT:.*]] = relay.tuple(%[[S2]], %[[DI]]
+// CHECK: relay.tuple(%[[DX]], %[[DT]]
+relay.func @f(%x: tensor<3xf32>, %t: tuple<tensor<3xf32>, tensor<2xi32>>) -> tuple<tuple<tensor<3xf32>, tensor<2xi32>>, tensor<3xf32>> {
+  %0 = relay.exp %x : (tensor<3xf32>) -> tensor<3xf32>
+  %1 = relay.tuple_get %t[1] : tuple<tensor<3xf32>, tensor<2xi32>>
+  %2 = relay.tuple(%0, %1 : tensor<3xf32>, tensor<2xi32>)
+  %3 = relay.tuple_get %t[0] : tuple<tensor<3xf32>, tensor<2xi32>>
+  %4 = relay.tuple(%2, %3 : tuple<tensor<3xf32>, tensor<2xi32>>, tensor<3xf32>)
+  relay.return %4 : tuple<tuple<tensor<3xf32>, tensor<2xi32>>, tensor<3xf32>>
+}

@@ -70,6 +70,8 @@ CASES = {
                        dict(reverse=1, exclusive=1)),
     'cumprod': ('CumProd', [x([4, 3]), const(0)], {}),
     'log_softmax': ('LogSoftmax', [x([4, 3], 'rows')], dict(axis=0)),
+    'flatten': ('Flatten', [x([2, 3, 4])], dict(axis=2)),
+    'flatten_rows': ('Flatten', [x([5, 3, 2], 'rows')], dict(axis=1)),
     # Before opset 13: over the input flattened to 2-d at the axis.
     'softmax_opset11': ('Softmax', [x([2, 3, 4], 'rows')],
                         dict(axis=1, _opset=11)),
