@@ -781,29 +781,10 @@ LogicalResult GraphImporter::importLoop(const onnx::NodeProto &node,
       continue;
     Value out = rb.tupleGet(done, i);
     if (i >= numCarried) {
-      // The steps (newest first) concatenated; no step at all gives the
-      // empty tensor (a size known only at run time is 0 there).
-      auto type = cast<RankedTensorType>(accumulated[i - numCarried]);
-      SmallVector<int64_t> emptyShape(type.getShape());
-      for (int64_t &d : emptyShape)
-        if (ShapedType::isDynamic(d))
-          d = 0;
-      auto emptyType = RankedTensorType::get(emptyShape, type.getElementType());
-      Value empty =
-          widenTo(builder, loc,
-                  ConstantOp::create(
-                      builder, loc,
-                      DenseElementsAttr::get(emptyType, ArrayRef<Attribute>{})),
-                  type);
-      Value concat =
-          rb.fn({type, type}, type, [&](RelayBuilder &b, ValueRange a) {
-            return widenTo(builder, loc,
-                           b.op<ConcatenateOp>({b.tuple({a[0], a[1]})},
-                                               {intAttr(builder, "axis", 0)}),
-                           type);
-          });
-      out = rb.call("onnx_sequence_join_or", type,
-                    {concat, rb.boolean(true), empty, out});
+      // The steps (newest first) concatenated.
+      out = joinSteps(builder, loc, out,
+                      cast<RankedTensorType>(accumulated[i - numCarried]),
+                      /*newestFirst=*/true);
     }
     values[node.output(i)] = {out, {}};
   }

@@ -10,13 +10,15 @@
 // which starts each entry at its own last element, as ONNX specifies. A
 // sequence whose length is known only when it runs (a scripted model's
 // slice of a variable-length input) runs the same step in Relay's local
-// recursion over its positions instead, the outputs concatenated.
+// recursion over its positions instead, the outputs gathered in a list and
+// joined pairwise once it ends.
 //
 //===----------------------------------------------------------------------===//
 
 #include "frontends/ONNX/Converters.h"
 #include "frontends/ONNX/Emitter.h"
 #include "frontends/ONNX/GraphImporter.h"
+#include "frontends/ONNX/Sequences.h"
 
 #include "dialects/relay/RelayBuilder.h"
 
@@ -114,15 +116,18 @@ LogicalResult checkShape(NodeContext &ctx, unsigned i, StringRef what,
 
 /// The recurrence over a sequence whose length is known only when it runs
 /// (`xw`: the input projections, [steps, batch, G*H]): a local recursive
-/// function of the position t, the state and the outputs so far,
+/// function of the position t, the state and the outputs so far (a list,
+/// newest first),
 ///
-///   %loop = fn rec (%t, %h, [%c,] %y) {
-///     if (%t < steps) { <step>; %loop(%t + 1, %h', [%c',] concat(%y, %out)) }
-///     else { (%h, [%c,] %y) }
+///   %loop = fn rec (%t, %h, [%c,] %ys) {
+///     if (%t < steps) { <step>; %loop(%t + 1, %h', [%c',] Cons(%out, %ys)) }
+///     else { (%h, [%c,] %ys) }
 ///   }
 ///
-/// (the reverse direction counts down from steps - 1 and prepends). Gives
-/// the tuple `(h, [c,] y)`, y [steps, batch, hidden], or null on failure.
+/// (the reverse direction counts down from steps - 1), the outputs joined
+/// in order of position once it ends (joinSteps: a concatenation each step
+/// would copy the outputs so far every step). Gives the tuple `(h, [c,]
+/// y)`, y [steps, batch, hidden], or null on failure.
 template <typename StepFn>
 Value runLoop(NodeContext &ctx, Emitter &b, Value xw, Value h0, Value c0,
               bool reverse, StepFn step) {
@@ -137,10 +142,15 @@ Value runLoop(NodeContext &ctx, Emitter &b, Value xw, Value h0, Value c0,
   auto outputs = RankedTensorType::get(
       {ShapedType::kDynamic, state.getDimSize(0), state.getDimSize(1)},
       state.getElementType());
+  ModuleOp module = ctx.getModule();
+  if (failed(addSequenceSupport(module, loc)))
+    return {};
+  Type stepList = getSequenceType(outputs);
+  CtorOp cons = lookupConstructor(module, "List", "Cons");
   SmallVector<Type> results = {state};
   if (c0)
     results.push_back(state);
-  results.push_back(outputs);
+  results.push_back(stepList);
   SmallVector<Type> params = {RankedTensorType::get({}, i64)};
   llvm::append_range(params, results);
   Type resultType = TupleType::get(mc, results);
@@ -161,19 +171,14 @@ Value runLoop(NodeContext &ctx, Emitter &b, Value xw, Value h0, Value c0,
               auto next =
                   step(b.op<TakeOp>({xw, t}, {ctx.i64("axis", 0)}), h, c, t);
               Value out = b.op<ExpandDimsOp>({next.out}, {ctx.i64("axis", 0)});
-              Value grown =
-                  out ? b.op<ConcatenateOp>(
-                            {ctx.tuple(reverse ? SmallVector<Value>{out, y}
-                                               : SmallVector<Value>{y, out})},
-                            {ctx.i64("axis", 0)})
-                      : Value();
               if (!b.succeeded())
                 return tb.tuple(carried);
               SmallVector<Value> again = {
                   tb.add(t, tb.scalar(reverse ? -1 : 1, i64)), next.h};
               if (c0)
                 again.push_back(next.c);
-              again.push_back(widenTo(builder, loc, grown, outputs));
+              again.push_back(tb.construct(
+                  cons, {widenTo(builder, loc, out, outputs), y}, stepList));
               return tb.apply(self, again);
             },
             [&](RelayBuilder &eb) -> Value { return eb.tuple(carried); });
@@ -184,7 +189,8 @@ Value runLoop(NodeContext &ctx, Emitter &b, Value xw, Value h0, Value c0,
   SmallVector<Value> initial = {start, h0};
   if (c0)
     initial.push_back(c0);
-  // No output yet: [0, batch, hidden].
+  initial.push_back(buildSequence(builder, loc, module, {}, outputs));
+  // Without a step: [0, batch, hidden].
   Value none;
   if (state.hasStaticShape()) {
     none = ctx.constant(DenseElementsAttr::get(
@@ -200,10 +206,16 @@ Value runLoop(NodeContext &ctx, Emitter &b, Value xw, Value h0, Value c0,
     none =
         b.op<DynZerosOp>({shape}, {ctx.type("dtype", state.getElementType())});
   }
-  initial.push_back(none ? widenTo(builder, loc, none, outputs) : Value());
   if (!b.succeeded())
     return {};
-  return rb.apply(loop, initial);
+  Value done = rb.apply(loop, initial);
+  SmallVector<Value> fields = {rb.tupleGet(done, 0)};
+  if (c0)
+    fields.push_back(rb.tupleGet(done, 1));
+  fields.push_back(joinSteps(builder, loc, rb.tupleGet(done, c0 ? 2 : 1),
+                             outputs, /*newestFirst=*/!reverse,
+                             widenTo(builder, loc, none, outputs)));
+  return rb.tuple(fields);
 }
 
 LogicalResult convertRecurrent(NodeContext &ctx, CellKind kind) {

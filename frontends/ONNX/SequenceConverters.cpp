@@ -199,6 +199,34 @@ Value mlir::relay::onnx_import::buildSequence(OpBuilder &builder, Location loc,
   return v;
 }
 
+Value mlir::relay::onnx_import::joinSteps(OpBuilder &builder, Location loc,
+                                          Value steps, RankedTensorType type,
+                                          bool newestFirst, Value empty) {
+  RelayBuilder rb(builder, loc);
+  if (!empty) {
+    SmallVector<int64_t> emptyShape(type.getShape());
+    for (int64_t &d : emptyShape)
+      if (ShapedType::isDynamic(d))
+        d = 0;
+    auto emptyType = RankedTensorType::get(emptyShape, type.getElementType());
+    empty = widenTo(builder, loc,
+                    ConstantOp::create(builder, loc,
+                                       DenseElementsAttr::get(
+                                           emptyType, ArrayRef<Attribute>{})),
+                    type);
+  }
+  Value concat = rb.fn({type, type}, type, [&](RelayBuilder &b, ValueRange a) {
+    return widenTo(
+        builder, loc,
+        b.op<ConcatenateOp>(
+            {b.tuple({a[0], a[1]})},
+            {builder.getNamedAttr("axis", builder.getI64IntegerAttr(0))}),
+        type);
+  });
+  return rb.call("onnx_sequence_join_or", type,
+                 {concat, rb.boolean(newestFirst), empty, steps});
+}
+
 //===----------------------------------------------------------------------===//
 // Converters
 //===----------------------------------------------------------------------===//

@@ -51,6 +51,15 @@ CtorOp lookupConstructor(ModuleOp module, StringRef data, StringRef ctor);
 /// `module` (which has the sequence support).
 Value buildSequence(OpBuilder &builder, Location loc, ModuleOp module,
                     ArrayRef<Value> elements, Type element);
+/// The tensor of `type` (its first axis `?`) that a list of steps, each of
+/// one along that axis, concatenates to in order of time (the list newest
+/// first, as a loop conses them, or oldest first): pairwise, as a balanced
+/// tree (@onnx_sequence_join_or), so each step is copied log2(n) times,
+/// not n times as a tensor grown by a concatenation each step would be. An
+/// empty list gives `empty`, or where that is null the tensor of `type`
+/// with 0 for each `?`.
+Value joinSteps(OpBuilder &builder, Location loc, Value steps,
+                RankedTensorType type, bool newestFirst, Value empty = {});
 
 /// The relay type of an ONNX TypeProto (tensor, sequence, optional): a
 /// tensor keeps its declared sizes (`?` for a symbolic one), a sequence's

@@ -5,9 +5,13 @@ differences, on programs of relay_program_generator.py (closures, ADTs,
 references, local and global recursion, `if` and `match`).
 
     gradient_differential.py --python build/python --seeds 0:50 [--nn]
+        [--tuples]
 
 For each seed, a module with one program of float32 result, @program0,
-and random inputs; through the Python package:
+and random inputs (with --tuples, parameters that are tuples now and then
+and a result that is a tuple, nested now and then, of float32 and int32
+tensors: a gradient then has a tuple's shape, and only float32 results
+are summed and seeded); through the Python package:
 
 - finite differences of sum(@program0) on the interpreter, one float
   input element at a time (elements where the forward and backward
@@ -46,7 +50,8 @@ import warnings
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from relay_program_generator import FLOAT, generate_module  # noqa: E402
+from relay_program_generator import (FLOAT, TupleType,  # noqa: E402
+                                     generate_module)
 
 STEP = 1e-2
 
@@ -62,10 +67,48 @@ def parse_seeds(text):
     return seeds
 
 
+def leaf_types(params):
+    """The tensor types of `params`, tuples' fields depth first."""
+    leaves = []
+    for t in params:
+        leaves.extend(leaf_types(t.fields) if isinstance(t, TupleType)
+                      else [t])
+    return leaves
+
+
 def random_inputs(rng, params):
+    """A value for each tensor of `params` (leaf_types' order)."""
     return [rng.uniform(-1, 1, t.shape).astype(np.float32)
             if t.dtype == FLOAT else
-            rng.integers(0, 10, t.shape).astype(np.int32) for t in params]
+            rng.integers(0, 10, t.shape).astype(np.int32)
+            for t in leaf_types(params)]
+
+
+def structured(params, leaves):
+    """Arguments of types `params` from their tensors in leaf_types'
+    order: tuples for tuple parameters."""
+    leaves = iter(leaves)
+
+    def build(t):
+        if isinstance(t, TupleType):
+            return tuple(build(f) for f in t.fields)
+        return next(leaves)
+
+    return [build(t) for t in params]
+
+
+def flatten(value):
+    """The arrays of a result, tuples' fields depth first."""
+    if isinstance(value, (tuple, list)):
+        return [a for v in value for a in flatten(v)]
+    return [np.asarray(value)]
+
+
+def total(value):
+    """The sum of a result's floating-point arrays: what a gradient is
+    seeded by ones for (integer results have none)."""
+    return sum(float(np.sum(a, dtype=np.float64)) for a in flatten(value)
+               if a.dtype.kind == "f")
 
 
 def as_list(value):
@@ -76,6 +119,10 @@ def close(a, b, tol):
     """Equal to `tol` of the largest finite magnitude; infinities of one
     sign and NaNs equal where both have them (float32 overflows, seed
     9348 --nn)."""
+    if isinstance(a, (tuple, list)) or isinstance(b, (tuple, list)):
+        a, b = flatten(a), flatten(b)
+        return len(a) == len(b) and all(close(x, y, tol)
+                                        for x, y in zip(a, b))
     a = np.asarray(a, np.float64)
     b = np.asarray(b, np.float64)
     if a.shape != b.shape:
@@ -98,8 +145,9 @@ def central(below, here, above):
 
 
 def finite_differences(f, inputs, params):
-    """d sum(f) / d x for each float input by central differences, NaN
-    where the one-sided differences disagree (a kink)."""
+    """d total(f) / d x for each float input (a tensor of leaf_types(
+    params)) by central differences, NaN where the one-sided differences
+    disagree (a kink)."""
     grads = []
     for i, t in enumerate(params):
         if t.dtype != FLOAT:
@@ -111,8 +159,7 @@ def finite_differences(f, inputs, params):
             for delta in (-STEP, 0.0, STEP):
                 moved = [a.copy() for a in inputs]
                 moved[i][idx] += np.float32(delta)
-                values.append(float(np.sum(np.asarray(f(*moved),
-                                                      np.float64))))
+                values.append(total(f(*moved)))
             d = central(*values)
             if d is not None:
                 g[idx] = d
@@ -129,7 +176,7 @@ def hessian_vector(grad, hvp, inputs, directions, params, report):
     def grads_at(sign):
         moved = [a + np.float32(sign * STEP) * d if t.dtype == FLOAT else a
                  for a, d, t in zip(inputs, directions, params)]
-        return as_list(grad(*moved)[1])
+        return flatten(grad(*moved)[1])
 
     below, here, above = grads_at(-1), grads_at(0), grads_at(1)
     want = [central(b, h, a) if t.dtype == FLOAT else None
@@ -137,7 +184,7 @@ def hessian_vector(grad, hvp, inputs, directions, params, report):
     if any(w is None for w, t in zip(want, params) if t.dtype == FLOAT):
         return  # a kink: the Hessian jumps there
     _, tangent = as_list(hvp(*inputs, *directions))
-    tangents = as_list(as_list(tangent)[1])
+    tangents = flatten(as_list(tangent)[1])
     for i, t in enumerate(params):
         if t.dtype == FLOAT and not close(tangents[i], want[i], 2e-2):
             report("forward over reverse", "H dx for x%d %s, differences of "
@@ -153,9 +200,9 @@ def reverse_over_reverse(hvp, second, inputs, params, reference, report):
     ones = [np.ones_like(a) if t.dtype == FLOAT else np.zeros_like(a)
             for a, t in zip(inputs, params)]
     _, tangent = as_list(hvp(*inputs, *ones))
-    h1 = as_list(as_list(tangent)[1])
+    h1 = flatten(as_list(tangent)[1])
     _, got = as_list(second(*inputs))
-    got = as_list(got)
+    got = flatten(got)
     for i, t in enumerate(params):
         if t.dtype != FLOAT:
             continue
@@ -171,7 +218,7 @@ def to_float64(text):
     return re.sub(r"(\d)f\b", r"\1f64", text)
 
 
-def check_seed(relay_mlir, seed, depth, out, nn=False):
+def check_seed(relay_mlir, seed, depth, out, nn=False, tuples=False):
     """Checks one seed's program; on a mismatch, checks it again in
     float64, where everything must agree: float32 rounding amplified is not
     a bug (a softmax of equal values whose gradient of exactly zero float32
@@ -179,7 +226,8 @@ def check_seed(relay_mlir, seed, depth, out, nn=False):
     --nn; a step of 1e-2 lost beside 2.6e7, seed 4197; gradients that
     should be 0 left at 2^-10 by sums near 8192, seed 7279). Float32
     kernels are run_differential.py's to check."""
-    text, params = generate_module(seed, 1, depth, nn, float_results=True)
+    text, params = generate_module(seed, 1, depth, nn, float_results=True,
+                                   tuples=tuples)
     problems = check_program(relay_mlir, seed, text, params, np.float32)
     if problems:
         again = check_program(relay_mlir, seed, to_float64(text), params,
@@ -197,12 +245,20 @@ def check_seed(relay_mlir, seed, depth, out, nn=False):
     return not problems
 
 
-def check_program(relay_mlir, seed, text, params, dtype):
+def first_values(value):
+    """The first values of a result (of its first array), for a report."""
+    return flatten(value)[0].ravel()[:4]
+
+
+def check_program(relay_mlir, seed, text, types, dtype):
     """The problems found, as (variant, detail); the inputs drawn from
-    `seed` as float32, then made `dtype`."""
+    `seed` as float32, then made `dtype`. Below, inputs, gradients and
+    `params` are per tensor of the parameters `types` (tuples' fields
+    depth first: leaf_types), x0, x1, ... in that order."""
     rng = np.random.default_rng(seed)
+    params = leaf_types(types)
     inputs = [a.astype(dtype) if a.dtype == np.float32 else a
-              for a in random_inputs(rng, params)]
+              for a in random_inputs(rng, types)]
     problems = []
 
     def report(variant, detail):
@@ -211,26 +267,38 @@ def check_program(relay_mlir, seed, text, params, dtype):
     def load():
         return relay_mlir.load(text).infer_types()
 
-    program = load().interpret("program0")
-    value = np.asarray(program(*inputs))
+    def on_leaves(function):
+        """`function` of the parameters (tuples for tuple parameters), or
+        of the parameters and as many tangents, called with their tensors
+        in leaf order."""
+        def call(*leaves):
+            calls = len(leaves) // len(params)
+            return function(*[argument for k in range(calls)
+                              for argument in structured(
+                                  types, leaves[k * len(params):
+                                                (k + 1) * len(params)])])
+        return call
+
+    program = on_leaves(load().interpret("program0"))
+    value = program(*inputs)
     fd = finite_differences(program, inputs, params)
 
     def compare(variant, result):
         got_value, got_grads = result
         if not close(got_value, value, 1e-4):
             report(variant, "value %s, interpreter %s" % (
-                np.asarray(got_value).ravel()[:4], value.ravel()[:4]))
-        grads = as_list(got_grads)
+                first_values(got_value), first_values(value)))
+        grads = flatten(got_grads)
         if len(grads) != len(params):
-            report(variant, "%d gradients for %d parameters" % (
+            report(variant, "%d gradients for %d parameter tensors" % (
                 len(grads), len(params)))
             return None
-        return [np.asarray(g) for g in grads]
+        return grads
 
     variants = {}
-    higher = load().run_passes(
+    higher = on_leaves(load().run_passes(
         "relay-gradient{func=program0 mode=higher-order}").interpret(
-            "program0_grad")
+            "program0_grad"))
     variants["higher-order"] = compare("higher-order", higher(*inputs))
     evaluated = load().run_passes(
         "relay-gradient{func=program0 mode=higher-order},"
@@ -238,12 +306,13 @@ def check_program(relay_mlir, seed, text, params, dtype):
         "relay-dead-code-elimination{entry-functions=program0_grad}")
     variants["higher-order + partial-eval"] = compare(
         "higher-order + partial-eval",
-        evaluated.interpret("program0_grad")(*inputs))
+        on_leaves(evaluated.interpret("program0_grad"))(*inputs))
     try:
         first = load().run_passes(
             "relay-gradient{func=program0 mode=first-order}")
         variants["first-order"] = compare(
-            "first-order", first.interpret("program0_grad")(*inputs))
+            "first-order",
+            on_leaves(first.interpret("program0_grad"))(*inputs))
         # Seed 000 Fig. 5: of a first-order program's higher-order
         # gradient, the partial evaluator leaves first-order code.
         mlir = evaluated.to_mlir()
@@ -259,8 +328,8 @@ def check_program(relay_mlir, seed, text, params, dtype):
     for level in (0, 3):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
-            grad = load().gradient("program0").compile(
-                "program0_grad", opt_level=level, threads=1)
+            grad = on_leaves(load().gradient("program0").compile(
+                "program0_grad", opt_level=level, threads=1))
             variants["compiled -O%d" % level] = compare(
                 "compiled -O%d" % level, grad(*inputs))
 
@@ -298,22 +367,21 @@ def check_program(relay_mlir, seed, text, params, dtype):
             compiled = jvp.compile("program0_jvp", opt_level=3, threads=1)
         for variant, run in (("forward", jvp.interpret("program0_jvp")),
                              ("compiled forward -O3", compiled)):
-            got = as_list(run(*inputs, *directions))
+            got = as_list(on_leaves(run)(*inputs, *directions))
             if len(got) != 2 or not close(got[0], value, 1e-4):
                 report(variant, "value %s, interpreter %s" % (
-                    np.asarray(got[0]).ravel()[:4], value.ravel()[:4]))
-            elif not close(np.sum(np.asarray(got[1], np.float64)), want,
-                           1e-4):
+                    first_values(got[0]), first_values(value)))
+            elif not close(total(got[1]), want, 1e-4):
                 report(variant, "sum(J dx) %g, <gradient, dx> %g" % (
-                    np.sum(got[1]), want))
-        hvp = load().run_passes(
+                    total(got[1]), want))
+        hvp = on_leaves(load().run_passes(
             "relay-gradient{func=program0 mode=higher-order},"
             "relay-forward-ad{func=program0_grad}").interpret(
-                "program0_grad_jvp")
-        second = load().run_passes(
+                "program0_grad_jvp"))
+        second = on_leaves(load().run_passes(
             "relay-gradient{func=program0 mode=higher-order},"
             "relay-gradient{func=program0_grad mode=higher-order}").interpret(
-                "program0_grad_grad")
+                "program0_grad_grad"))
         hessian_vector(higher, hvp, inputs, directions, params, report)
         reverse_over_reverse(hvp, second, inputs, params, reference, report)
     return problems
@@ -328,6 +396,8 @@ def main():
     parser.add_argument("--nn", action="store_true",
                         help="also products, convolutions, pools, slices, "
                              "gathers, pads ...")
+    parser.add_argument("--tuples", action="store_true",
+                        help="tuples (nested) as parameters and results")
     args = parser.parse_args()
     sys.path.insert(0, args.python)
     import relay_mlir
@@ -336,7 +406,7 @@ def main():
     for n, seed in enumerate(seeds, 1):
         try:
             ok = check_seed(relay_mlir, seed, args.depth, sys.stdout,
-                            args.nn)
+                            args.nn, args.tuples)
         except relay_mlir.Error as e:
             sys.stdout.write("seed %d: error: %s\n" % (seed, e))
             ok = False

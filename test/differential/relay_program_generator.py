@@ -57,6 +57,34 @@ class TensorType:
         return "Tensor[(%s), %s]" % (dims, self.dtype)
 
 
+class TupleType:
+    """A tuple of tensors and tuples (parameters and results: what a
+    gradient takes apart and puts together field by field)."""
+
+    def __init__(self, fields):
+        self.fields = list(fields)
+
+    def __eq__(self, other):
+        return isinstance(other, TupleType) and self.fields == other.fields
+
+    def __hash__(self):
+        return hash(tuple(self.fields))
+
+    def text(self):
+        texts = [f.text() for f in self.fields]
+        return "(%s%s)" % (", ".join(texts), "," if len(texts) == 1 else "")
+
+    def leaves(self, name):
+        """(projection, TensorType) of each tensor in it, depth first:
+        `%x.1.0` for the first field of the second."""
+        for i, field in enumerate(self.fields):
+            path = "%s.%d" % (name, i)
+            if isinstance(field, TupleType):
+                yield from field.leaves(path)
+            else:
+                yield path, field
+
+
 class FnType:
     def __init__(self, params, result):
         self.params = list(params)
@@ -108,6 +136,18 @@ class Generator:
         # With --nn, now and then a size past a vector's or a tile's edge.
         return TensorType([rng.randint(1, 19 if self.nn and rng.random() < 0.2
                                        else 4) for _ in range(rank)], dtype)
+
+    def tuple_type(self, depth=2, dtype=None):
+        """A tuple of one to three fields, tensors or (to `depth`) tuples;
+        with `dtype`, its first tensor has that dtype."""
+        fields = []
+        for i in range(self.rng.randint(1, 3)):
+            first = dtype if i == 0 else None
+            if depth > 1 and self.rng.random() < 0.3:
+                fields.append(self.tuple_type(depth - 1, first))
+            else:
+                fields.append(self.tensor_type(first))
+        return TupleType(fields)
 
     def literal(self, dtype):
         if dtype == FLOAT:
@@ -841,25 +881,50 @@ class Generator:
         lines.append(self.expr(ty, depth, env))
         return "\n".join(lines)
 
+    def tuple_block(self, ty, depth, env):
+        """A tuple of TupleType `ty`, each tensor field a block of its own."""
+        fields = [self.tuple_block(f, depth, env) if isinstance(f, TupleType)
+                  else "{\n%s\n}" % self.block(f, depth, env)
+                  for f in ty.fields]
+        return "(%s%s)" % (", ".join(fields), "," if len(fields) == 1 else "")
 
-def generate_module(seed, programs=1, depth=4, nn=False, float_results=False):
+
+def generate_module(seed, programs=1, depth=4, nn=False, float_results=False,
+                    tuples=False):
     """A module whose @main takes a few tensors and returns a tuple of
     `programs` results, each computed by its own function; returns the text
     and @main's parameter types. `nn` adds the operators with kernels of
     their own; `float_results` makes every result and the first parameter
-    float32 (what a gradient is asked of)."""
+    float32 (what a gradient is asked of). `tuples` makes parameters
+    tuples now and then (the programs read their tensors by projection)
+    and each result a tuple, nested now and then, its first tensor
+    float32 with `float_results`."""
     gen = Generator(seed, nn, gradient=float_results)
-    params = [gen.tensor_type() for _ in range(gen.rng.randint(1, 3))]
-    if float_results:
-        params[0] = TensorType(params[0].shape, FLOAT)
+    first = FLOAT if float_results else None
+    if tuples:
+        params = [gen.tuple_type(dtype=first if i == 0 else None)
+                  if gen.rng.random() < 0.5 else
+                  gen.tensor_type(first if i == 0 else None)
+                  for i in range(gen.rng.randint(1, 3))]
+    else:
+        params = [gen.tensor_type() for _ in range(gen.rng.randint(1, 3))]
+        if float_results:
+            params[0] = TensorType(params[0].shape, FLOAT)
     names = ["%%x%d" % i for i in range(len(params))]
     header = ", ".join("%s: %s" % (n, t.text())
                        for n, t in zip(names, params))
-    env = list(zip(names, params))
+    env = []
+    for name, t in zip(names, params):
+        env.extend(t.leaves(name) if isinstance(t, TupleType) else
+                   [(name, t)])
     functions, calls = [], []
     for k in range(programs):
-        result = gen.tensor_type(FLOAT if float_results else None)
-        body = gen.block(result, depth, env)
+        if tuples:
+            result = gen.tuple_type(dtype=first)
+            body = gen.tuple_block(result, depth, env)
+        else:
+            result = gen.tensor_type(FLOAT if float_results else None)
+            body = gen.block(result, depth, env)
         functions.append("def @program%d(%s) -> %s {\n%s\n}" % (
             k, header, result.text(), body))
         calls.append("@program%d(%s)" % (k, ", ".join(names)))
@@ -877,8 +942,11 @@ def main():
     parser.add_argument("--nn", action="store_true",
                         help="also products, convolutions, pools, slices, "
                              "gathers, pads ...")
+    parser.add_argument("--tuples", action="store_true",
+                        help="tuples (nested) as parameters and results")
     args = parser.parse_args()
-    text, _ = generate_module(args.seed, args.programs, args.depth, args.nn)
+    text, _ = generate_module(args.seed, args.programs, args.depth, args.nn,
+                              tuples=args.tuples)
     sys.stdout.write(text)
 
 

@@ -215,10 +215,12 @@ def build(name, op, inputs, attributes, dynamic):
             n, spec['dtype'], list(value.shape)))
         files.append((n, value))
         how = spec['how'] if dynamic else None
-        if how in ('rows', 'rows2'):
+        if how in ('rows', 'rows2', 'none2'):
             current = n
             for axis in range(1 if how == 'rows' else 2):
-                keep = np.ones(value.shape[axis], np.bool_)
+                # 'none2': as 'rows2', no row kept along the first axis.
+                keep = np.full(value.shape[axis],
+                               how != 'none2' or axis > 0, np.bool_)
                 flag = '%skeep%d' % (n, axis)
                 graph_inputs.append(helper.make_tensor_value_info(
                     flag, TensorProto.BOOL, list(keep.shape)))
@@ -288,6 +290,32 @@ for name, (op, inputs, attributes) in CASES.items():
     elif got.shape != expected.shape or not np.allclose(
             got, expected, rtol=1e-5, atol=1e-6):
         print('MISMATCH %s: %s against %s' % (name, got, expected))
+    else:
+        print('ok %s' % name)
+
+# Sequences that the condition leaves empty (`none2`): no step at all, of
+# a batch known only at run time. Expected: Y of shape [0, directions,
+# batch, hidden]; Y_h the initial state.
+EMPTY = {
+    'gru_no_steps': ('GRU', [
+        x([5, 2, 3], 'none2'), x([1, 12, 3], None), x([1, 12, 4], None)],
+        dict(hidden_size=4, _outputs=['y']), (0, 1, 2, 4)),
+    'lstm_no_steps': ('LSTM', [
+        x([5, 2, 3], 'none2'), x([2, 16, 3], None), x([2, 16, 4], None)],
+        dict(hidden_size=4, direction='bidirectional', _outputs=['y']),
+        (0, 2, 2, 4)),
+    'rnn_no_steps_state': ('RNN', [
+        x([5, 2, 3], 'none2'), x([1, 4, 3], None), x([1, 4, 4], None),
+        x([1, 8], None), x([2], None, I32, [0, 0]),
+        x([1, 2, 4], None, F, np.arange(8).reshape(1, 2, 4))],
+        dict(hidden_size=4, _outputs=['', 'y']), (1, 2, 4)),
+}
+for name, (op, inputs, attributes, shape) in EMPTY.items():
+    got = run(*build(name, op, inputs, attributes, True), False)
+    initial = inputs[-1]['value'] if len(shape) == 3 else None
+    if isinstance(got, str) or got.shape != shape or (
+            initial is not None and not np.array_equal(got, initial)):
+        print('MISMATCH %s: %s' % (name, got))
     else:
         print('ok %s' % name)
 
