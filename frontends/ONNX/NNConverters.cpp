@@ -1011,8 +1011,11 @@ LogicalResult convertDet(NodeContext &ctx) {
 /// a mask, a sequence grown in a loop), `sa` and `sb` their shapes with
 /// vectors promoted to matrices. Matrices multiply as they are; a stack of
 /// matrices times one matrix as one product over all rows; stacks of one
-/// rank whose batch sizes need no broadcasting as a batch_matmul. The
-/// result takes its sizes from the operands' shapes when it runs.
+/// rank whose batch sizes are known and equal as a batch_matmul; other
+/// stacks (of different ranks, batch sizes known only at run time, which
+/// may be 1) broadcast to their common batch sizes first, computed when it
+/// runs (sizes that do not broadcast are an error there). The result takes
+/// its sizes from the operands' shapes when it runs.
 static LogicalResult convertDynamicMatMul(NodeContext &ctx,
                                           ArrayRef<int64_t> sa,
                                           ArrayRef<int64_t> sb, bool vecA,
@@ -1053,16 +1056,58 @@ static LogicalResult convertDynamicMatMul(NodeContext &ctx,
                      : b.op<ReshapeOp>({x}, {ctx.ints("newshape", {-1, k})});
     product = b.op<MatmulOp>({rows, y});
   } else {
-    if (ra != rb)
-      return ctx.fail("batched operands of different ranks whose sizes "
-                      "depend on the data are not supported");
-    for (int64_t d = 0; d + 2 < ra; ++d)
-      if (sa[d] != sb[d] && !ShapedType::isDynamic(sa[d]) &&
-          !ShapedType::isDynamic(sb[d]))
-        return ctx.fail("broadcasting the batch dimensions of operands "
-                        "whose sizes depend on the data is not supported");
-    product = b.op<BatchMatmulOp>({collapsed(x, ra, 2), collapsed(y, rb, 2)},
-                                  {ctx.boolean("transpose_b", false)});
+    // Batch sizes, aligned at the end: only those known to be equal need
+    // no broadcasting (a `?` may be 1 when it runs).
+    int64_t batchRank = std::max(ra, rb) - 2;
+    bool broadcasts = ra != rb;
+    for (int64_t d = 0; d < batchRank && ra == rb; ++d) {
+      int64_t da = sa[d], db = sb[d];
+      if (ShapedType::isDynamic(da) || ShapedType::isDynamic(db)) {
+        broadcasts = true;
+      } else if (da != db) {
+        if (da != 1 && db != 1)
+          return ctx.fail("batch dimensions do not broadcast: " + Twine(da) +
+                          " and " + Twine(db));
+        broadcasts = true;
+      }
+    }
+    if (!broadcasts) {
+      product = b.op<BatchMatmulOp>({collapsed(x, ra, 2), collapsed(y, rb, 2)},
+                                    {ctx.boolean("transpose_b", false)});
+    } else {
+      // Each operand's batch sizes, 1 where it has fewer axes.
+      auto batchOf = [&](Value v, int64_t rank) {
+        SmallVector<Value> parts;
+        if (rank < batchRank + 2)
+          parts.push_back(ctx.constant(
+              i64Elements(mc, {batchRank + 2 - rank},
+                          SmallVector<int64_t>(batchRank + 2 - rank, 1))));
+        if (rank > 2)
+          parts.push_back(sizes(v, 0, rank - 2));
+        return parts.size() == 1 ? parts.front()
+                                 : b.op<ConcatenateOp>({ctx.tuple(parts)},
+                                                       {ctx.i64("axis", 0)});
+      };
+      Value batch = b.op<MaximumOp>({batchOf(x, ra), batchOf(y, rb)});
+      auto broadcast = [&](Value v, int64_t rank) {
+        Value shape =
+            b.op<ConcatenateOp>({ctx.tuple({batch, sizes(v, rank - 2, rank)})},
+                                {ctx.i64("axis", 0)});
+        return collapsed(b.op<DynBroadcastToOp>({v, shape}, {}), batchRank + 2,
+                         2);
+      };
+      product = b.op<BatchMatmulOp>({broadcast(x, ra), broadcast(y, rb)},
+                                    {ctx.boolean("transpose_b", false)});
+      SmallVector<Value> parts = {batch};
+      if (!vecA)
+        parts.push_back(sizes(x, ra - 2, ra - 1));
+      if (!vecB)
+        parts.push_back(sizes(y, rb - 1, rb));
+      return b.output(b.op<DynReshapeOp>(
+          {product,
+           b.op<ConcatenateOp>({ctx.tuple(parts)}, {ctx.i64("axis", 0)})},
+          {}));
+    }
   }
   // The result: a's leading sizes, then b's columns, less the vectors'.
   SmallVector<Value> parts;

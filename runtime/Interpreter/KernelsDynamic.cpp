@@ -235,6 +235,37 @@ static FailureOr<ValuePtr> dynTileKernel(const KernelContext &ctx) {
   return RuntimeValue::tensor(std::move(*out));
 }
 
+/// dyn.broadcast_to: numpy.broadcast_to, the data's sizes aligned with the
+/// shape operand's at the end, a size of 1 repeated.
+static FailureOr<ValuePtr> dynBroadcastToKernel(const KernelContext &ctx) {
+  const Tensor &in = ctx.input(0);
+  SmallVector<int64_t> shape = ints(ctx, 1);
+  // (The type relation has made the shape at least as long as the data's.)
+  int64_t rank = shape.size();
+  SmallVector<int64_t> inShape(rank - in.getRank(), 1);
+  llvm::append_range(inShape, in.getShape());
+  for (int64_t d = 0; d < rank; ++d)
+    if (inShape[d] != shape[d] && inShape[d] != 1)
+      return ctx.emitError()
+             << "cannot broadcast data of shape [" << in.getShape()
+             << "] to the shape [" << shape << "]: dimension " << d
+             << " has size " << inShape[d] << ", expected 1 or " << shape[d];
+  FailureOr<Tensor> out = allocate(ctx, in.getElementType(), shape);
+  if (failed(out))
+    return failure();
+  Tensor padded = in.reshaped(inShape);
+  SmallVector<int64_t> strides = padded.strides();
+  for (int64_t k = 0; k < out->getNumElements(); ++k) {
+    SmallVector<int64_t> idx = unravel(k, shape);
+    int64_t from = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      if (inShape[d] != 1)
+        from += idx[d] * strides[d];
+    copyElement(padded, from, *out, k);
+  }
+  return RuntimeValue::tensor(std::move(*out));
+}
+
 /// collapse_sum_to: the data summed over the axes broadcasting adds to go
 /// from the shape the second operand gives (which the shape attribute, when
 /// present, also gives). The static case compiles through the
@@ -955,6 +986,7 @@ void mlir::relay::interp::registerDynamicKernels(llvm::StringMap<KernelFn> &k) {
   k["argsort"] = argsortKernel;
   k["sort"] = sortKernel;
   k["dyn.tile"] = dynTileKernel;
+  k["dyn.broadcast_to"] = dynBroadcastToKernel;
   k["collapse_sum_to"] = collapseSumToKernel;
   k["dyn.strided_slice"] = dynStridedSliceKernel;
   k["dyn.image.resize2d"] = dynResize2dKernel;

@@ -509,24 +509,11 @@ static Value filledLike(Emitter &b, Operation *op, double value) {
   return b.op<DynFullOp>({fill, op->getOperand(0)}, {b.type("dtype", dtype)});
 }
 
-// dyn.zeros, dyn.ones and dyn.broadcast_to as dyn.full (the interpreter's
-// kernel sizes it at run time): they read no sizes.
+// dyn.zeros and dyn.ones as dyn.full (the interpreter's kernel sizes it at
+// run time): they read no sizes. (dyn.broadcast_to has a kernel.)
 void mlir::relay::decompose::addDynamicRewrites(AddRewrite add) {
   add("dyn.zeros",
       [](Emitter &b, Operation *op) { return filledLike(b, op, 0); });
   add("dyn.ones",
       [](Emitter &b, Operation *op) { return filledLike(b, op, 1); });
-  add("dyn.broadcast_to", [](Emitter &b, Operation *op) {
-    // where(true of the shape, data, data): numpy broadcasting of the data
-    // to the shape, for every dtype.
-    Type i1 = b.getRewriter().getI1Type();
-    Value yes = b.constant(DenseElementsAttr::get(RankedTensorType::get({}, i1),
-                                                  ArrayRef<bool>{true}));
-    Value mask = b.op<DynFullOp>({yes, op->getOperand(1)});
-    // The data with its sizes as `?` (a reshape to its own shape), so that
-    // the result's type is the op's, all `?`, whatever sizes it knows.
-    Value data = op->getOperand(0);
-    data = b.op<DynReshapeOp>({data, b.op<ShapeOfOp>({data})});
-    return b.op<WhereOp>({mask, data, data});
-  });
 }

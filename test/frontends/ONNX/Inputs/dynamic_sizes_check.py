@@ -46,6 +46,15 @@ CASES = {
     'matmul_vector_left': ('MatMul', [x([3]), x([3, 4])], {}),
     'matmul_vector_right': ('MatMul', [x([2, 5, 3]), x([3])], {}),
     'matmul_vectors': ('MatMul', [x([3]), x([3])], {}),
+    # Batch sizes that broadcast (a 1, a missing axis), known or not.
+    'matmul_ranks': ('MatMul', [x([2, 2, 5, 3]), x([2, 3, 4], None)], {}),
+    'matmul_broadcast_rows': ('MatMul', [x([2, 1, 5, 3], 'rows'),
+                                         x([1, 3, 3, 4], None)], {}),
+    'matmul_broadcast_all': ('MatMul', [x([3, 1, 5, 3]), x([1, 2, 3, 4])],
+                             {}),
+    'matmul_matrix_stack': ('MatMul', [x([5, 3], 'rows'), x([2, 3, 4])], {}),
+    'matmul_vector_stack': ('MatMul', [x([3]), x([2, 2, 3, 4], 'rows')], {}),
+    'matmul_stack_vector': ('MatMul', [x([2, 1, 5, 3]), x([3, 3, 1])], {}),
     'einsum': ('Einsum', [x([5, 3], 'rows'), x([3, 4], None)],
                dict(equation='ij,jk->ik')),
     'trilu_upper': ('Trilu', [x([2, 4, 5]), const(1)], dict(upper=1)),
@@ -182,9 +191,10 @@ CASES = {
         x([3], None, I32, rng.integers(0, 100, 3))], {}),
 }
 
-# Cases the importer refuses, with a message naming what it needs.
+# Cases the importer refuses, with a message naming what it needs, and
+# (matmul_batches) sizes that turn out not to broadcast when it runs.
 ERRORS = {
-    'matmul_ranks': ('MatMul', [x([2, 2, 5, 3]), x([2, 3, 4], None)], {}),
+    'matmul_batches': ('MatMul', [x([2, 5, 3]), x([3, 3, 4], None)], {}),
     'scatternd_tuple_length': ('ScatterND', [
         x([4, 3], None), x([2, 1], 'all', I64, [[3], [1]]),
         x([2, 3], None)], {}),
@@ -277,7 +287,8 @@ def run(path, arguments, interp):
                            out] + arguments + (['--interp'] if interp else []),
                           capture_output=True, text=True)
     if done.returncode:
-        return done.stderr.strip().splitlines()[-1]
+        lines = done.stderr.strip().splitlines()
+        return ([line for line in lines if 'error:' in line] or lines)[-1]
     return np.load(out)
 
 
