@@ -101,6 +101,11 @@ void mlir::relay::autodiff::registerMovementGradientRules() {
                                 Value g) -> Grads {
     return SmallVector<Value>{collapseTo(rb, g, op->getOperand(0)), Value()};
   });
+  // A shape computed at run time: the gradient summed back all the same.
+  setRule<DynBroadcastToOp>([](RelayBuilder &rb, DynBroadcastToOp op,
+                               Value g) -> Grads {
+    return SmallVector<Value>{collapseTo(rb, g, op->getOperand(0)), Value()};
+  });
   setRule<CollapseSumLikeOp>(
       [](RelayBuilder &rb, CollapseSumLikeOp op, Value g) -> Grads {
         Value dx = rb.op<BroadcastToLikeOp>({g, op->getOperand(0)});

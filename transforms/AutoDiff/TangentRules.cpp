@@ -206,7 +206,8 @@ void registerRules() {
   // Linear in their first operand; the other gives indices or a shape.
   for (StringRef name :
        {"relay.take", "relay.gather", "relay.collapse_sum_like",
-        "relay.broadcast_to_like", "relay.reshape_like", "relay.cast_like"})
+        "relay.broadcast_to_like", "relay.reshape_like", "relay.cast_like",
+        "relay.dyn.broadcast_to"})
     setLinear(name, {0});
 
   // The scatters that overwrite or add are linear in data and updates
