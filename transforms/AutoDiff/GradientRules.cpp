@@ -407,6 +407,9 @@ void registerRules() {
   setRule<FullLikeOp>([=](RelayBuilder &rb, FullLikeOp op, Value g) -> Grads {
     return SmallVector<Value>{Value(), fillGradient(rb, op->getOperand(1), g)};
   });
+  setRule<DynFullOp>([=](RelayBuilder &rb, DynFullOp op, Value g) -> Grads {
+    return SmallVector<Value>{fillGradient(rb, op->getOperand(0), g), Value()};
+  });
   // cumsum's transpose is the running sum from the other end (exclusive
   // too): reversed, summed, reversed back; without an axis along the
   // flattened data, then reshaped.

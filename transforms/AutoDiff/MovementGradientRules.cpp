@@ -101,11 +101,21 @@ void mlir::relay::autodiff::registerMovementGradientRules() {
                                 Value g) -> Grads {
     return SmallVector<Value>{collapseTo(rb, g, op->getOperand(0)), Value()};
   });
-  // A shape computed at run time: the gradient summed back all the same.
+  // Shapes and axes computed at run time: the gradient summed back, or
+  // given the data's shape back, all the same.
   setRule<DynBroadcastToOp>([](RelayBuilder &rb, DynBroadcastToOp op,
                                Value g) -> Grads {
     return SmallVector<Value>{collapseTo(rb, g, op->getOperand(0)), Value()};
   });
+  auto reshapedBack = [](RelayBuilder &rb, Operation *op, Value g) -> Grads {
+    Value dx = rb.op<ReshapeLikeOp>({g, op->getOperand(0)});
+    if (!dx)
+      return failure();
+    return SmallVector<Value>{dx, Value()};
+  };
+  setRule<DynReshapeOp>(reshapedBack);
+  setRule<DynSqueezeOp>(reshapedBack);
+  setRule<DynExpandDimsOp>(reshapedBack);
   setRule<CollapseSumLikeOp>(
       [](RelayBuilder &rb, CollapseSumLikeOp op, Value g) -> Grads {
         Value dx = rb.op<BroadcastToLikeOp>({g, op->getOperand(0)});

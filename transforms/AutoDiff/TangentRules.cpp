@@ -207,7 +207,8 @@ void registerRules() {
   for (StringRef name :
        {"relay.take", "relay.gather", "relay.collapse_sum_like",
         "relay.broadcast_to_like", "relay.reshape_like", "relay.cast_like",
-        "relay.dyn.broadcast_to"})
+        "relay.dyn.broadcast_to", "relay.dyn.reshape", "relay.dyn.squeeze",
+        "relay.dyn.expand_dims"})
     setLinear(name, {0});
 
   // The scatters that overwrite or add are linear in data and updates
@@ -248,7 +249,8 @@ void registerRules() {
   // full and full_like are linear in their fill value (full_like's data
   // gives only the type).
   for (auto [name, fill] : {std::pair<StringRef, unsigned>{"relay.full", 0},
-                            {"relay.full_like", 1}})
+                            {"relay.full_like", 1},
+                            {"relay.dyn.full", 0}})
     setTangent(
         name,
         [fill](OpBuilder &b, Operation *op, ArrayRef<Value> dx) -> Tangent {
