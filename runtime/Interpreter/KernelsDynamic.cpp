@@ -205,6 +205,27 @@ static FailureOr<ValuePtr> sortKernel(const KernelContext &ctx) {
   return sortedAlongAxis(ctx, 0, /*ascendByDefault=*/true, "values");
 }
 
+/// `in`, as of `inShape` (its shape with leading 1s), repeated along each
+/// axis to `shape` (a multiple of it): element i of an axis reads i modulo
+/// the input's size there.
+static FailureOr<ValuePtr> repeated(const KernelContext &ctx, const Tensor &in,
+                                    ArrayRef<int64_t> inShape,
+                                    ArrayRef<int64_t> shape) {
+  FailureOr<Tensor> out = allocate(ctx, in.getElementType(), shape);
+  if (failed(out))
+    return failure();
+  Tensor padded = in.reshaped(inShape);
+  SmallVector<int64_t> strides = padded.strides();
+  for (int64_t k = 0; k < out->getNumElements(); ++k) {
+    SmallVector<int64_t> idx = unravel(k, shape);
+    int64_t from = 0;
+    for (size_t d = 0; d < shape.size(); ++d)
+      from += (idx[d] % inShape[d]) * strides[d];
+    copyElement(padded, from, *out, k);
+  }
+  return RuntimeValue::tensor(std::move(*out));
+}
+
 /// dyn.tile: numpy.tile (a shorter `reps` or shape padded with leading 1s).
 static FailureOr<ValuePtr> dynTileKernel(const KernelContext &ctx) {
   const Tensor &in = ctx.input(0);
@@ -220,19 +241,7 @@ static FailureOr<ValuePtr> dynTileKernel(const KernelContext &ctx) {
              << "repetitions [" << reps << "] must not be negative";
     shape.push_back(inShape[d] * reps[d]);
   }
-  FailureOr<Tensor> out = allocate(ctx, in.getElementType(), shape);
-  if (failed(out))
-    return failure();
-  Tensor padded = in.reshaped(inShape);
-  SmallVector<int64_t> strides = padded.strides();
-  for (int64_t k = 0; k < out->getNumElements(); ++k) {
-    SmallVector<int64_t> idx = unravel(k, shape);
-    int64_t from = 0;
-    for (int64_t d = 0; d < rank; ++d)
-      from += (idx[d] % inShape[d]) * strides[d];
-    copyElement(padded, from, *out, k);
-  }
-  return RuntimeValue::tensor(std::move(*out));
+  return repeated(ctx, in, inShape, shape);
 }
 
 /// dyn.broadcast_to: numpy.broadcast_to, the data's sizes aligned with the
@@ -250,20 +259,7 @@ static FailureOr<ValuePtr> dynBroadcastToKernel(const KernelContext &ctx) {
              << "cannot broadcast data of shape [" << in.getShape()
              << "] to the shape [" << shape << "]: dimension " << d
              << " has size " << inShape[d] << ", expected 1 or " << shape[d];
-  FailureOr<Tensor> out = allocate(ctx, in.getElementType(), shape);
-  if (failed(out))
-    return failure();
-  Tensor padded = in.reshaped(inShape);
-  SmallVector<int64_t> strides = padded.strides();
-  for (int64_t k = 0; k < out->getNumElements(); ++k) {
-    SmallVector<int64_t> idx = unravel(k, shape);
-    int64_t from = 0;
-    for (int64_t d = 0; d < rank; ++d)
-      if (inShape[d] != 1)
-        from += idx[d] * strides[d];
-    copyElement(padded, from, *out, k);
-  }
-  return RuntimeValue::tensor(std::move(*out));
+  return repeated(ctx, in, inShape, shape);
 }
 
 /// collapse_sum_to: the data summed over the axes broadcasting adds to go
