@@ -88,6 +88,14 @@ static cl::list<std::string> inputs("input",
                                              "(0.npy, 1.npy, ...; an option's "
                                              "holds none or one)"),
                                     cl::cat(category));
+static cl::list<std::string> onnxInputShapes(
+    "onnx-input-shape",
+    cl::desc("The shape of an ONNX model's graph input whose dimensions the "
+             "model leaves symbolic (a batch size), as NAME=D1xD2x... "
+             "(repeat for more inputs; as relay-mlir-translate takes it): "
+             "for --random-inputs, --samples or --emit-object, where no "
+             "--input file gives the sizes"),
+    cl::value_desc("NAME=1x3x224x224"), cl::cat(category));
 static cl::opt<int64_t> randomInputs("random-inputs", cl::init(-1),
                                      cl::desc("Random inputs from this seed"),
                                      cl::cat(category));
@@ -536,12 +544,19 @@ int main(int argc, char **argv) {
     onnx_import::OnnxImportOptions options;
     for (const ValueFile &file : inputFiles)
       options.inputShapesInOrder.push_back(file.firstShape());
+    for (const std::string &spec : onnxInputShapes)
+      if (std::string error = onnx_import::parseOnnxInputShape(spec, options);
+          !error.empty())
+        return fail("--onnx-input-shape: " + error);
     module = onnx_import::importOnnxModel(bytes->getBuffer(), inputFile,
                                           &context, options);
   } else {
     return fail("'" + inputFile +
                 "' is neither a .rly, a .mlir (.mlirbc) nor a .onnx program");
   }
+  if (!onnxInputShapes.empty() && !path.ends_with(".onnx"))
+    return fail("--onnx-input-shape sizes an ONNX model's inputs; '" +
+                inputFile + "' is not a .onnx model");
   if (!module)
     return 1;
 
