@@ -9,7 +9,10 @@
 // for later calls of those types. A region whose compilation would cost
 // more time than it saves, whose sizes still depend on values, or which
 // native code cannot compile after all, is interpreted (the last two with
-// a note saying why, once per region).
+// a note saying why, once per region). The first is reconsidered as it is
+// called: a region in a loop (a recurrent layer's step over a sequence of
+// any length) is compiled once interpreting it has cost, by the estimate,
+// as much time as compiling it would (what a tiered JIT does).
 //
 //===----------------------------------------------------------------------===//
 
@@ -70,6 +73,11 @@ struct RegionCost {
   /// measured on a Zen 4 (both scale alike with the CPU).
   double interpretSeconds() const;
   double compileSeconds() const;
+  /// Estimated seconds a call of it compiled saves over interpreting it:
+  /// its interpretation less a compiled call's own cost, mostly converting
+  /// `convertedElements` (its arguments' and results') from and to the
+  /// interpreter's values.
+  double savedSecondsPerCall(double convertedElements) const;
 };
 RegionCost estimateRegionCost(ModuleOp module, FuncOp func,
                               int64_t unknownSize = 1);
@@ -97,8 +105,26 @@ private:
     OwningOpRef<ModuleOp> module;
     /// Null: calls with these types are interpreted.
     std::unique_ptr<Executor> executor;
+    /// Interpreted because compiling did not seem worth it: the estimated
+    /// saving of each call compiled, the estimated cost of compiling
+    /// (from the estimate at these sizes, or from the bound of
+    /// isCheaplyInterpreted), and the calls interpreted so far (0 saving:
+    /// never reconsidered).
+    double savedPerCall = 0, compileCost = 0;
+    bool estimated = false;
+    int64_t interpretedCalls = 0;
   };
-  Instance compileInstance(FuncOp region, ArrayRef<Type> argTypes);
+  /// `region` and the functions it calls in a module of their own, its `?`
+  /// sizes bound to `argTypes`'; null (with a note) where its sizes do not
+  /// all follow from them.
+  OwningOpRef<ModuleOp> typedCopy(FuncOp region, ArrayRef<Type> argTypes);
+  /// Sets `instance`'s estimates from `copy` (typedCopy's, decomposed
+  /// here); fails where the decomposition does.
+  LogicalResult estimate(ModuleOp copy, StringRef name, ArrayRef<Type> argTypes,
+                         Instance &instance);
+  /// With `force`, compiles whatever the estimates say.
+  Instance compileInstance(FuncOp region, ArrayRef<Type> argTypes,
+                           bool force = false);
   /// Whether `region`, called with arguments of `argTypes`, is too small
   /// for the estimate compileInstance makes (copying it, typing it at
   /// these sizes, decomposing it: about 3 ms, far more than interpreting a
@@ -107,7 +133,9 @@ private:
   /// of compiling its operators as they are (decomposition only adds
   /// operators). A size a region computes beyond its arguments' (a
   /// concatenation) is the estimate's to see, not this bound's.
-  bool isCheaplyInterpreted(FuncOp region, ArrayRef<Type> argTypes);
+  /// On true, `instance` is deferred (savedPerCall and compileCost set).
+  bool isCheaplyInterpreted(FuncOp region, ArrayRef<Type> argTypes,
+                            Instance &instance);
   void note(FuncOp region, const Twine &why);
 
   ModuleOp module;

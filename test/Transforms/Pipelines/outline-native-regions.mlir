@@ -119,3 +119,33 @@ relay.func private @fused_argwhere(%x: tensor<4xf32>) -> tensor<?x1xi32> attribu
   %w = relay.argwhere %x : (tensor<4xf32>) -> tensor<?x1xi32>
   relay.return %w : tensor<?x1xi32>
 }
+
+// -----
+
+// Tests that a row of static size taken from a value whose size is known
+// only when it runs (a recurrent step's input) stays with the interpreter,
+// alone or as a primitive function of such takes, so that the region after
+// it takes the row rather than the whole value at each call; and that a
+// reduction of such a value, which reads all of it, joins the region.
+// CHECK-LABEL: relay.func @rows(
+// CHECK-NEXT: %[[R:.*]] = relay.take %xs, %t
+// CHECK-NEXT: %[[F:.*]] = relay.call @fused_take_tanh(%xs, %t)
+// CHECK-NEXT: %[[N:.*]] = relay.call @rows_native(%[[R]], %[[F]], %xs)
+// CHECK: relay.func private @rows_native(%{{.*}}: tensor<4xf32>, %{{.*}}: tensor<4xf32>, %{{.*}}: tensor<?x4xf32>)
+// CHECK-NEXT: relay.exp
+// CHECK-NEXT: relay.add
+// CHECK-NEXT: relay.sum
+relay.func @rows(%xs: tensor<?x4xf32>, %t: tensor<i64>) -> tensor<4xf32> {
+  %r = relay.take %xs, %t {axis = 0 : i64} : (tensor<?x4xf32>, tensor<i64>) -> tensor<4xf32>
+  %f = relay.call @fused_take_tanh(%xs, %t) : (tensor<?x4xf32>, tensor<i64>) -> tensor<4xf32>
+  %e = relay.exp %r : (tensor<4xf32>) -> tensor<4xf32>
+  %a = relay.add %e, %f : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %s = relay.sum %xs {axis = array<i64: 0>} : (tensor<?x4xf32>) -> tensor<4xf32>
+  %b = relay.add %a, %s : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  relay.return %b : tensor<4xf32>
+}
+relay.func private @fused_take_tanh(%xs: tensor<?x4xf32>, %t: tensor<i64>) -> tensor<4xf32> attributes {relay.primitive} {
+  %r = relay.take %xs, %t {axis = 0 : i64} : (tensor<?x4xf32>, tensor<i64>) -> tensor<4xf32>
+  %h = relay.tanh %r : (tensor<4xf32>) -> tensor<4xf32>
+  relay.return %h : tensor<4xf32>
+}
