@@ -388,10 +388,23 @@ Executor::compile(ModuleOp module, StringRef entry,
   for (Type t : type.getResults())
     (void)flattenType(t, executor->flatResults);
   executor->loc = func.getLoc();
-  // Only code that calls functions can recurse deeply.
+  // Only code that calls functions other than primitive ones (fused
+  // kernels, which call nothing) or applies closures can recurse deeply;
+  // the big stack costs a context switch, three system calls, a call (an
+  // interpreted loop's compiled step).
   executor->mayRecurse =
-      !module.getOps<FuncOp>().empty() &&
-      module.walk([](CallOp) { return WalkResult::interrupt(); })
+      module
+          .walk([&](Operation *op) {
+            if (isa<ApplyOp>(op))
+              return WalkResult::interrupt();
+            auto call = dyn_cast<CallOp>(op);
+            if (!call)
+              return WalkResult::advance();
+            auto callee = module.lookupSymbol<FuncOp>(call.getCalleeAttr());
+            return callee && isPrimitiveFunction(callee)
+                       ? WalkResult::advance()
+                       : WalkResult::interrupt();
+          })
           .wasInterrupted();
   std::string where;
   if (auto fileLoc = executor->loc.findInstanceOf<FileLineColLoc>())
