@@ -380,6 +380,12 @@ Executor::compile(ModuleOp module, StringRef entry,
     executor->partEngines.push_back(std::move(part.engine));
   executor->engine = std::move(*engine);
   executor->entry = entry.str();
+  // Looked up once here (a lookup takes the JIT's lock and finds the
+  // name); where it fails, the first call reports why.
+  if (auto fn = executor->engine->lookupPacked(cInterface))
+    executor->packedEntry = *fn;
+  else
+    llvm::consumeError(fn.takeError());
   executor->type = type;
   executor->module = module;
   executor->ownedModule = std::move(refined);
@@ -548,17 +554,23 @@ LogicalResult Executor::callNativeInto(ArrayRef<const void *> args,
   if (byValue)
     packed.push_back(result.data());
 
-  auto fn = engine->lookupPacked("_mlir_ciface_" + entry);
-  if (!fn)
-    return emitError(loc) << "the compiled @" << entry << " cannot be called: "
-                          << llvm::toString(fn.takeError());
+  if (!packedEntry) {
+    auto fn = engine->lookupPacked("_mlir_ciface_" + entry);
+    if (!fn)
+      return emitError(loc)
+             << "the compiled @" << entry
+             << " cannot be called: " << llvm::toString(fn.takeError());
+    packedEntry = *fn;
+  }
   // Objects made by a call live in an arena: this call's own, unless it
   // returns objects, which live in the caller's.
   bool ownArena = !returnsObjects();
   if (ownArena)
     relay_rt_arena_push();
   const char *error = nullptr;
-  auto invoke = [&]() { error = relay_rt_guarded_call(*fn, packed.data()); };
+  auto invoke = [&]() {
+    error = relay_rt_guarded_call(packedEntry, packed.data());
+  };
   // Compiled recursion uses the machine stack: code that makes calls runs
   // on a large one.
   if (mayRecurse)

@@ -104,6 +104,9 @@ private:
   OwningOpRef<ModuleOp> ownedModule;
   LocationAttr loc;
   bool mayRecurse = true;
+  /// The entry's packed interface (`_mlir_ciface_` + entry), looked up
+  /// when compiled.
+  void (*packedEntry)(void **) = nullptr;
   /// What a call that overflows the large stack prints before exiting.
   std::string overflowMessage;
 };

@@ -90,18 +90,18 @@ static void addOperatorCost(Operation *op, RegionCost &cost, int64_t unknown) {
 // operators: 2.3 s; Mask R-CNN's, 84 of 280: 4.6 s; its proposals' sorting
 // network, 7,000 operators: 9.5 s; a few small operators: 0.01-0.05 s).
 // On small tensors (a recurrent step's) each operator's dispatch costs
-// about 0.7 us in the interpreter, and a compiled call about 8 us plus
+// about 0.7 us in the interpreter, and a compiled call about 1.5 us plus
 // 1.4 ns per element of its arguments and results (measured on a Zen 5,
 // AMD EPYC family 26 model 2: an LSTM step over 64 hidden units, 12
-// operators, interpreted in 40 us, compiled in 11 us; a compiled scalar
-// comparison, 8 us; a product of a 256-vector and a 256x256 matrix passed
-// in, 100 us, where the interpreter takes 63 us).
+// operators, interpreted in 40 us, compiled in 3 us; a compiled scalar
+// comparison, 1.1 us; a product of a 256-vector and a 256x256 matrix
+// passed in, about 92 us more than its work).
 double RegionCost::interpretSeconds() const {
   return multiplyAdds / 2e9 + elements / 5e7 + 0.7e-6 * operators;
 }
 
 double RegionCost::savedSecondsPerCall(double convertedElements) const {
-  return interpretSeconds() - 8e-6 - 1.4e-9 * convertedElements;
+  return interpretSeconds() - 1.5e-6 - 1.4e-9 * convertedElements;
 }
 
 /// The elements of `types`, `?` counting as 1.
