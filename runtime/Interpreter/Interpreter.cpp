@@ -159,12 +159,28 @@ private:
 template <typename NameFn>
 ProfileScope(Profile *, NameFn) -> ProfileScope<NameFn>;
 
+} // namespace
+
+/// The values of the constants a program evaluated more than once (in a
+/// loop, or run after run), kept: materializing a constant converts each
+/// of its elements every time (a detector's box head weights, 12.8 million
+/// of them: 100 ms a run). Values are immutable, so one is shared. A
+/// constant evaluated once is not kept (a network run once holds each
+/// weight only while it is used).
+struct mlir::relay::interp::ConstantValues {
+  DenseMap<Operation *, ValuePtr> kept;
+  DenseSet<Operation *> seen;
+};
+
+namespace {
+
 class Machine {
 public:
   Machine(ModuleOp module, const Interpreter::RegionRunner &regionRunner,
-          Profile *profile, CompositeKernels &composites)
+          Profile *profile, CompositeKernels &composites,
+          ConstantValues &constants)
       : module(module), regionRunner(regionRunner), profile(profile),
-        composites(composites) {
+        composites(composites), constants(constants) {
     registerKernels();
   }
 
@@ -215,6 +231,7 @@ private:
   DenseMap<OperationName, const KernelFn *> kernels;
   DenseMap<Operation *, SmallVector<Value>> captures;
   CompositeKernels &composites;
+  ConstantValues &constants;
 };
 
 } // namespace
@@ -453,17 +470,25 @@ Machine::Step Machine::execute(Operation *op, Frame &frame) {
   };
   return llvm::TypeSwitch<Operation *, Step>(op)
       .Case([&](ConstantOp c) {
-        if (auto dense = dyn_cast<DenseElementsAttr>(c.getValue()))
-          return set(RuntimeValue::tensor(Tensor::fromAttr(dense)));
-        if (auto blob = dyn_cast<DenseResourceElementsAttr>(c.getValue())) {
+        if (auto kept = constants.kept.find(c); kept != constants.kept.end())
+          return set(kept->second);
+        ValuePtr value;
+        if (auto dense = dyn_cast<DenseElementsAttr>(c.getValue())) {
+          value = RuntimeValue::tensor(Tensor::fromAttr(dense));
+        } else if (auto blob =
+                       dyn_cast<DenseResourceElementsAttr>(c.getValue())) {
           FailureOr<Tensor> t = Tensor::fromResource(blob);
           if (failed(t))
             return fail("the constant's resource blob is missing or does "
                         "not match its type");
-          return set(RuntimeValue::tensor(std::move(*t)));
+          value = RuntimeValue::tensor(std::move(*t));
+        } else {
+          return fail("the interpreter runs dense and dense_resource "
+                      "constants only");
         }
-        return fail("the interpreter runs dense and dense_resource "
-                    "constants only");
+        if (!constants.seen.insert(c).second)
+          constants.kept[c] = value;
+        return set(std::move(value));
       })
       .Case([&](TupleOp) {
         return set(RuntimeValue::tuple(
@@ -633,7 +658,8 @@ FailureOr<ValuePtr> Machine::run(Block *block, std::shared_ptr<Env> env) {
 }
 
 Interpreter::Interpreter(ModuleOp module)
-    : module(module), composites(std::make_shared<CompositeKernels>()) {}
+    : module(module), composites(std::make_shared<CompositeKernels>()),
+      constants(std::make_shared<ConstantValues>()) {}
 
 FailureOr<ValuePtr> Interpreter::call(StringRef name, ArrayRef<ValuePtr> args) {
   auto func = module.lookupSymbol<FuncOp>(name);
@@ -656,7 +682,7 @@ FailureOr<ValuePtr> Interpreter::call(FuncOp func, ArrayRef<ValuePtr> args) {
   auto env = std::make_shared<Env>();
   for (auto [arg, v] : llvm::zip(body.getArguments(), args))
     env->values[arg] = v;
-  Machine machine(module, regionRunner, profile, *composites);
+  Machine machine(module, regionRunner, profile, *composites, *constants);
   return machine.run(&body, std::move(env));
 }
 
@@ -677,7 +703,7 @@ FailureOr<ValuePtr> Interpreter::apply(const ValuePtr &closure,
     env->values[self] = closure;
   for (auto [param, v] : llvm::zip(params, args))
     env->values[param] = v;
-  Machine machine(module, regionRunner, profile, *composites);
+  Machine machine(module, regionRunner, profile, *composites, *constants);
   return machine.run(&fn.getBody().front(), std::move(env));
 }
 

@@ -29,6 +29,7 @@
 namespace mlir::relay::interp {
 
 class CompositeKernels;
+struct ConstantValues;
 
 /// Where the interpreter's time goes: per operator (by name) and per native
 /// region (by function), the calls and the seconds they took, summed over
@@ -94,6 +95,8 @@ private:
   /// The decompositions of composite operators made so far (kept across
   /// calls).
   std::shared_ptr<CompositeKernels> composites;
+  /// The values of constants evaluated more than once (kept across calls).
+  std::shared_ptr<ConstantValues> constants;
 };
 
 /// Evaluates the operator `op` (a registered relay operator with a kernel)

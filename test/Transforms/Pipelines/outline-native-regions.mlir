@@ -149,3 +149,20 @@ relay.func private @fused_take_tanh(%xs: tensor<?x4xf32>, %t: tensor<i64>) -> te
   %h = relay.tanh %r : (tensor<4xf32>) -> tensor<4xf32>
   relay.return %h : tensor<4xf32>
 }
+
+// -----
+
+// Tests that RoIAlign stays with the interpreter, whose kernel is fast,
+// where its decomposition would cost the region it joined a second of
+// compilation: the products on either side get regions of their own.
+// CHECK-LABEL: relay.func @roi_align(
+// CHECK-NEXT: %[[F:.*]] = relay.call @roi_align_native(%img)
+// CHECK-NEXT: %[[R:.*]] = relay.vision.roi_align %[[F]], %rois
+// CHECK-NEXT: %[[D:.*]] = relay.call @roi_align_native_0(%[[R]])
+// CHECK-NEXT: relay.return %[[D]]
+relay.func @roi_align(%img: tensor<1x3x8x8xf32>, %rois: tensor<?x5xf32>) -> tensor<?x3x2x2xf32> {
+  %f = relay.exp %img : (tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
+  %r = relay.vision.roi_align %f, %rois {pooled_size = array<i64: 2, 2>, spatial_scale = 1.0 : f64, sample_ratio = 2 : i64, aligned = true} : (tensor<1x3x8x8xf32>, tensor<?x5xf32>) -> tensor<?x3x2x2xf32>
+  %d = relay.nn.relu %r : (tensor<?x3x2x2xf32>) -> tensor<?x3x2x2xf32>
+  relay.return %d : tensor<?x3x2x2xf32>
+}
