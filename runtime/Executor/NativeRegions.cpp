@@ -314,13 +314,17 @@ NativeRegions::call(FuncOp region, ArrayRef<ValuePtr> args) {
   auto found = llvm::find_if(known, [&](const Instance &instance) {
     return ArrayRef<Type>(instance.argTypes) == ArrayRef<Type>(types);
   });
+  auto compiledInstances = [&] {
+    return static_cast<unsigned>(
+        llvm::count_if(known, [](const Instance &instance) {
+          return instance.executor != nullptr;
+        }));
+  };
   if (found == known.end()) {
     // A region called with ever new sizes (in a loop whose sizes change)
     // is interpreted after a while: each new size costs a compilation, or
     // at least the estimate of one.
-    unsigned compiled = llvm::count_if(known, [](const Instance &instance) {
-      return instance.executor != nullptr;
-    });
+    unsigned compiled = compiledInstances();
     if (compiled >= options.maxInstances) {
       note(region, "it was compiled for " + Twine(compiled) +
                        " argument types already (each is compiled apart)");
@@ -342,7 +346,11 @@ NativeRegions::call(FuncOp region, ArrayRef<ValuePtr> args) {
       if (!copy || failed(estimate(*copy, region.getSymName(), types, *found)))
         found->savedPerCall = 0;
     }
-    if (found->interpretedCalls * found->savedPerCall >= found->compileCost)
+    // (Within the instances a region may have compiled.)
+    if (compiledInstances() >= options.maxInstances)
+      found->savedPerCall = 0;
+    else if (found->interpretedCalls * found->savedPerCall >=
+             found->compileCost)
       *found = compileInstance(region, types, /*force=*/true);
   }
   if (!found->executor)
