@@ -126,9 +126,10 @@ LogicalResult NodeContext::checkInputs(unsigned min, unsigned max) {
       return fail(Twine("input #") + Twine(i) +
                   " has a dynamic shape; the importer needs static shapes "
                   "(give the model's symbolic input dimensions sizes: "
-                  "relay-run takes them from its --input files, and "
-                  "relay-run and relay-mlir-translate from "
-                  "--onnx-input-shape NAME=D1xD2x...)");
+                  "relay-run takes them from its --input files or "
+                  "--samples' first sample, and relay-run and "
+                  "relay-mlir-translate from --onnx-input-shape "
+                  "NAME=D1xD2x...)");
     // Computed by a node: its size depends on the data (NonZero's). The
     // converters of takesAnyDims' op types handle that.
     if (!type.hasStaticShape() && !takesAnyDims(node.op_type()) &&

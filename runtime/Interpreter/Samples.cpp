@@ -133,3 +133,29 @@ interp::readSampleDirectory(StringRef dir, TypeRange params, ModuleOp module,
   }
   return samples;
 }
+
+std::vector<std::string> interp::firstSampleArguments(StringRef dir) {
+  std::vector<std::string> none;
+  std::error_code ec;
+  std::vector<std::string> files, dirs;
+  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
+       it.increment(ec)) {
+    if (isNpy(it->path()))
+      files.push_back(it->path());
+    else if (isDirectory(it->path()))
+      dirs.push_back(it->path());
+  }
+  if (ec)
+    return none;
+  if (!files.empty())
+    return {*llvm::min_element(files)};
+  if (dirs.empty())
+    return none;
+  std::vector<std::string> args;
+  for (llvm::sys::fs::directory_iterator it(*llvm::min_element(dirs), ec), end;
+       it != end && !ec; it.increment(ec))
+    if (isNpy(it->path()) || isDirectory(it->path()))
+      args.push_back(it->path());
+  llvm::sort(args);
+  return args;
+}

@@ -40,6 +40,13 @@ FailureOr<std::vector<Sample>>
 readSampleDirectory(StringRef dir, TypeRange params, ModuleOp module,
                     Location loc, StringRef what);
 
+/// The paths of the first sample's arguments in `dir` (sorted: its first
+/// `.npy` file, else its first subdirectory's `.npy` files and
+/// directories), read without the function's parameters: what sizes an
+/// imported model's symbolic input dimensions (relay-run --samples on an
+/// ONNX model). Empty where `dir` holds neither.
+std::vector<std::string> firstSampleArguments(StringRef dir);
+
 } // namespace mlir::relay::interp
 
 #endif // RELAY_MLIR_RUNTIME_INTERPRETER_SAMPLES_H

@@ -544,6 +544,16 @@ int main(int argc, char **argv) {
     onnx_import::OnnxImportOptions options;
     for (const ValueFile &file : inputFiles)
       options.inputShapesInOrder.push_back(file.firstShape());
+    // With --samples, the first sample's arguments give the sizes (the
+    // samples are read once the parameters' types are known).
+    if (inputFiles.empty() && !samplesDir.empty())
+      for (const std::string &file : firstSampleArguments(samplesDir)) {
+        std::string error;
+        FailureOr<ValueFile> read = readValueFile(&context, file, error);
+        if (failed(read))
+          break; // reported when the samples are read
+        options.inputShapesInOrder.push_back(read->firstShape());
+      }
     for (const std::string &spec : onnxInputShapes)
       if (std::string error = onnx_import::parseOnnxInputShape(spec, options);
           !error.empty())
