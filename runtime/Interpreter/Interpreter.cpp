@@ -166,10 +166,11 @@ ProfileScope(Profile *, NameFn) -> ProfileScope<NameFn>;
 /// of its elements every time (a detector's box head weights, 12.8 million
 /// of them: 100 ms a run). Values are immutable, so one is shared. A
 /// constant evaluated once is not kept (a network run once holds each
-/// weight only while it is used).
+/// weight only while it is used). Each is kept with its attribute, which a
+/// hit must match (an op erased and another made at its address).
 struct mlir::relay::interp::ConstantValues {
-  DenseMap<Operation *, ValuePtr> kept;
-  DenseSet<Operation *> seen;
+  DenseMap<Operation *, std::pair<Attribute, ValuePtr>> kept;
+  DenseMap<Operation *, Attribute> seen;
 };
 
 namespace {
@@ -470,8 +471,9 @@ Machine::Step Machine::execute(Operation *op, Frame &frame) {
   };
   return llvm::TypeSwitch<Operation *, Step>(op)
       .Case([&](ConstantOp c) {
-        if (auto kept = constants.kept.find(c); kept != constants.kept.end())
-          return set(kept->second);
+        if (auto kept = constants.kept.find(c);
+            kept != constants.kept.end() && kept->second.first == c.getValue())
+          return set(kept->second.second);
         ValuePtr value;
         if (auto dense = dyn_cast<DenseElementsAttr>(c.getValue())) {
           value = RuntimeValue::tensor(Tensor::fromAttr(dense));
@@ -486,8 +488,10 @@ Machine::Step Machine::execute(Operation *op, Frame &frame) {
           return fail("the interpreter runs dense and dense_resource "
                       "constants only");
         }
-        if (!constants.seen.insert(c).second)
-          constants.kept[c] = value;
+        auto [seen, first] = constants.seen.try_emplace(c, c.getValue());
+        if (!first && seen->second == c.getValue())
+          constants.kept[c] = {c.getValue(), value};
+        seen->second = c.getValue();
         return set(std::move(value));
       })
       .Case([&](TupleOp) {
