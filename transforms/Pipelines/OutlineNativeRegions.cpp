@@ -65,10 +65,10 @@ bool isNativeOperation(Operation *op) {
   if (llvm::is_contained(getSortingOperators(), name))
     return false;
   // So do RoIAlign and RoIPool: their kernels take a detector's boxes in
-  // under a millisecond, where their decompositions (bilinear samples as
-  // gathers, per box) cost about a second to compile and make the region
-  // they join too costly to compile for what else it holds (Faster
-  // R-CNN's box head, 18 ms a run interpreted: 1.5 compiled).
+  // under a millisecond, where their decompositions make the region they
+  // join costly to compile (Faster R-CNN's: 265 operators, a second) and
+  // may make it not worth compiling for what else it holds (its box
+  // head's products, 32 ms a run interpreted).
   if (name == "relay.vision.roi_align" || name == "relay.vision.roi_pool")
     return false;
   if (!llvm::all_of(op->getOperandTypes(), isTensorData) ||
