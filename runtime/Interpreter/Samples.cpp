@@ -16,22 +16,31 @@ using namespace mlir::relay;
 using namespace mlir::relay::interp;
 
 namespace {
-/// The sorted entries of `dir` (full paths) that `keep` accepts.
-FailureOr<std::vector<std::string>>
-listDirectory(StringRef dir, function_ref<bool(const std::string &)> keep,
-              Location loc, StringRef what) {
-  std::error_code ec;
+/// The sorted entries of `dir` (full paths) that `keep` accepts; `ec` says
+/// whether the directory could be read.
+std::vector<std::string>
+sortedEntries(StringRef dir, function_ref<bool(const std::string &)> keep,
+              std::error_code &ec) {
   std::vector<std::string> entries;
   for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
        it.increment(ec))
     if (keep(it->path()))
       entries.push_back(it->path());
+  llvm::sort(entries);
+  return entries;
+}
+
+/// sortedEntries, reporting at `loc` a directory that cannot be read.
+FailureOr<std::vector<std::string>>
+listDirectory(StringRef dir, function_ref<bool(const std::string &)> keep,
+              Location loc, StringRef what) {
+  std::error_code ec;
+  std::vector<std::string> entries = sortedEntries(dir, keep, ec);
   if (ec) {
     emitError(loc) << what << ": cannot read the directory '" << dir
                    << "': " << ec.message();
     return failure();
   }
-  llvm::sort(entries);
   return entries;
 }
 
@@ -135,27 +144,16 @@ interp::readSampleDirectory(StringRef dir, TypeRange params, ModuleOp module,
 }
 
 std::vector<std::string> interp::firstSampleArguments(StringRef dir) {
-  std::vector<std::string> none;
+  // (A directory that cannot be read gives no entries; readSampleDirectory
+  // reports it.)
   std::error_code ec;
-  std::vector<std::string> files, dirs;
-  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
-       it.increment(ec)) {
-    if (isNpy(it->path()))
-      files.push_back(it->path());
-    else if (isDirectory(it->path()))
-      dirs.push_back(it->path());
-  }
-  if (ec)
-    return none;
+  std::vector<std::string> files = sortedEntries(dir, isNpy, ec);
   if (!files.empty())
-    return {*llvm::min_element(files)};
+    return {files.front()};
+  std::vector<std::string> dirs = sortedEntries(dir, isDirectory, ec);
   if (dirs.empty())
-    return none;
-  std::vector<std::string> args;
-  for (llvm::sys::fs::directory_iterator it(*llvm::min_element(dirs), ec), end;
-       it != end && !ec; it.increment(ec))
-    if (isNpy(it->path()) || isDirectory(it->path()))
-      args.push_back(it->path());
-  llvm::sort(args);
-  return args;
+    return {};
+  return sortedEntries(
+      dirs.front(),
+      [](const std::string &p) { return isNpy(p) || isDirectory(p); }, ec);
 }
