@@ -199,9 +199,11 @@ void DualTransform::transformOp(RelayBuilder &rb, Operation *op,
   }
   if (auto fn = dyn_cast<FnOp>(op)) {
     auto type = cast<FuncType>(adType(fn.getFuncType()));
-    if (type.isPolymorphic())
-      return fail(op, "cannot differentiate a polymorphic closure (run "
-                      "--relay-specialize first)");
+    if (type.isPolymorphic()) {
+      fail(op, "cannot differentiate a polymorphic closure (run "
+               "--relay-specialize first)");
+      return bind(fn.getResult()); // its uses find a value; reports go on
+    }
     return bind(rb.fn(
         type.getInputs(), type.getResult(),
         [&](RelayBuilder &inner, ValueRange params) {

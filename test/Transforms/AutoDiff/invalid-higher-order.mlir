@@ -49,3 +49,29 @@ relay.func @main_grad(%x: tensor<f32>) -> tensor<f32> {
 relay.func @main(%x: tensor<f32>) -> tensor<f32> {
   relay.return %x : tensor<f32>
 }
+
+// -----
+
+// Tests that a polymorphic local function left by a module that was not
+// type-checked (a use's type incomplete) is an error at it, and that the
+// transformation goes on past it: it crashed building the call that passes
+// the closure it had not made.
+relay.func @id[A](%arg0: !relay.tvar<A>) -> !relay.tvar<A> {
+  relay.return %arg0 : !relay.tvar<A>
+}
+relay.func @apply_f(%arg0: !relay.fn<(tensor<f32>) -> tensor<f32>>, %arg1: tensor<f32>) -> tensor<f32> {
+  %0 = relay.apply %arg0(%arg1) : (!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>) -> tensor<f32>
+  relay.return %0 : tensor<f32>
+}
+relay.func @main(%arg0: tensor<f32>, %arg1: tensor<i32>) -> tuple<tensor<f32>, tensor<f32>, tensor<i32>> {
+  // expected-error @+1 {{relay-gradient: cannot differentiate a polymorphic closure (run --relay-specialize first)}}
+  %0 = relay.fn [B](%arg2: !relay.tvar<B>) -> !relay.tvar<B> {
+    relay.return %arg2 : !relay.tvar<B>
+  }
+  %1 = relay.global_ref @id : !relay.fn<[A](!relay.tvar<A>) -> !relay.tvar<A>>
+  %2 = relay.call @apply_f(%1, %arg0) : (!relay.fn<[A](!relay.tvar<A>) -> !relay.tvar<A>>, tensor<f32>) -> tensor<f32>
+  %3 = relay.call @apply_f(%0, %arg0) : (!relay.fn<[B](!relay.tvar<B>) -> !relay.tvar<B>>, tensor<f32>) -> tensor<f32>
+  %4 = relay.apply %0(%arg1) : (!relay.fn<[B](!relay.tvar<B>) -> !relay.tvar<B>>, tensor<i32>) -> !relay.incomplete
+  %5 = relay.tuple(%2, %3, %4 : tensor<f32>, tensor<f32>, !relay.incomplete)
+  relay.return %5 : tuple<tensor<f32>, tensor<f32>, !relay.incomplete>
+}
