@@ -80,6 +80,14 @@ struct PNode {
   DenseElementsAttr constant;
   /// Dynamic: known to be all zeros.
   bool zeros = false;
+
+  PNode() = default;
+  PNode(const PNode &) = delete;
+  PNode &operator=(const PNode &) = delete;
+  /// Releases what only this node holds one node at a time: a list built
+  /// by a loop is a chain of Cons nodes 300,000 long, whose destructors
+  /// calling one another overflowed the stack.
+  ~PNode();
 };
 
 /// The static values of the original program's SSA values in one
@@ -97,6 +105,27 @@ struct Env {
     return nullptr;
   }
 };
+
+PNode::~PNode() {
+  SmallVector<PVal> pending;
+  auto release = [&](PNode &node) {
+    for (PVal &field : node.fields)
+      pending.push_back(std::move(field));
+    node.fields.clear();
+    if (node.env && node.env.use_count() == 1) {
+      for (auto &entry : node.env->vars)
+        pending.push_back(std::move(entry.second));
+      node.env->vars.clear();
+    }
+  };
+  release(*this);
+  while (!pending.empty()) {
+    PVal next = std::move(pending.back());
+    pending.pop_back();
+    if (next && next.use_count() == 1)
+      release(*next);
+  }
+}
 
 /// Elements of a constant the evaluator keeps to decide conditions and
 /// fold operators (counters, flags, shapes).
@@ -182,8 +211,12 @@ private:
   PVal evalBody(Block *block, EnvPtr env);
   void evalOp(Operation *op, const EnvPtr &env);
   PVal evalOperator(Operation *op, const EnvPtr &env);
-  PVal evalIf(IfOp op, const EnvPtr &env);
-  PVal evalMatch(MatchOp op, const EnvPtr &env);
+  /// An `if` or `match`: where its condition or scrutinee decides the
+  /// branch, that branch's value, or with `taken` given the branch itself
+  /// (a match's pattern variables bound in `env`) for the caller to
+  /// evaluate, and null; else residual code.
+  PVal evalIf(IfOp op, const EnvPtr &env, Block **taken = nullptr);
+  PVal evalMatch(MatchOp op, const EnvPtr &env, Block **taken = nullptr);
   PVal residualMatch(MatchOp op, const EnvPtr &env);
   /// An application or call to unfold: the body and its environment.
   struct Unfolding {
@@ -254,23 +287,44 @@ Value PartialEvaluator::reify(const PVal &p, Location loc) {
     return p->residual;
   RelayBuilder rb(builder, loc);
   Value v;
+  auto isAggregate = [](const PNode &node) {
+    return node.kind == PNode::Kind::Tuple ||
+           node.kind == PNode::Kind::Construct;
+  };
+  auto pending = [&](const PNode &node) {
+    return isAggregate(node) && !(node.residual && usableHere(node.residual));
+  };
   switch (p->kind) {
   case PNode::Kind::Dynamic:
     // A dynamic value is only used where its code is in scope.
     return p->residual;
-  case PNode::Kind::Tuple: {
-    SmallVector<Value> fields;
-    for (const PVal &f : p->fields)
-      fields.push_back(reify(f, loc));
-    v = rb.tuple(fields);
-    break;
-  }
+  case PNode::Kind::Tuple:
   case PNode::Kind::Construct: {
-    SmallVector<Value> fields;
-    for (const PVal &f : p->fields)
-      fields.push_back(reify(f, loc));
-    v = ConstructOp::create(builder, loc, p->type, p->ctor, fields);
-    break;
+    // Tuples and constructor values nested in one another are built
+    // innermost first from a worklist, not by recursion: a list made by a
+    // loop is a chain of Cons as long as the loop ran (300,000).
+    SmallVector<std::pair<PNode *, bool>> stack = {{p.get(), false}};
+    while (!stack.empty()) {
+      auto [node, expanded] = stack.pop_back_val();
+      if (!pending(*node))
+        continue;
+      if (!expanded) {
+        stack.push_back({node, true});
+        for (const PVal &f : llvm::reverse(node->fields))
+          if (pending(*f))
+            stack.push_back({f.get(), false});
+        continue;
+      }
+      SmallVector<Value> fields;
+      for (const PVal &f : node->fields)
+        fields.push_back(isAggregate(*f) ? f->residual : reify(f, loc));
+      node->residual = node->kind == PNode::Kind::Tuple
+                           ? rb.tuple(fields)
+                           : ConstructOp::create(builder, loc, node->type,
+                                                 node->ctor, fields)
+                                 .getResult();
+    }
+    return p->residual;
   }
   case PNode::Kind::Global:
     v = GlobalRefOp::create(builder, loc, p->type, p->global.getSymName());
@@ -412,10 +466,15 @@ PVal PartialEvaluator::evalBody(Block *block, EnvPtr env) {
   while (!failed) {
     Operation *terminator = block->getTerminator();
     Value ret = terminator->getOperand(0);
-    // A call in tail position is unfolded in this loop, not by recursion.
+    // A call in tail position is unfolded in this loop, not by recursion,
+    // and so is the branch a known condition or scrutinee of a tail `if` or
+    // `match` takes: a loop written as tail recursion through a branch
+    // (`if (i == n) { i } else { @count(i + 1, n) }`) runs its steps here,
+    // where nesting them ran 200,000 steps into a stack overflow.
     Operation *tail = ret.getDefiningOp();
     if (!tail || tail->getBlock() != block ||
-        tail->getNextNode() != terminator || !isa<ApplyOp, CallOp>(tail))
+        tail->getNextNode() != terminator ||
+        !isa<ApplyOp, CallOp, IfOp, MatchOp>(tail))
       tail = nullptr;
     for (Operation &op : block->without_terminator()) {
       if (&op == tail || failed)
@@ -424,6 +483,19 @@ PVal PartialEvaluator::evalBody(Block *block, EnvPtr env) {
     }
     if (failed)
       break;
+    if (tail && isa<IfOp, MatchOp>(tail)) {
+      Block *taken = nullptr;
+      PVal value = isa<IfOp>(tail)
+                       ? evalIf(cast<IfOp>(tail), env, &taken)
+                       : evalMatch(cast<MatchOp>(tail), env, &taken);
+      if (taken) {
+        block = taken;
+        continue;
+      }
+      env->vars[ret] = value;
+      result = value;
+      break;
+    }
     std::optional<Unfolding> next;
     if (tail)
       next = unfoldable(tail, env);
@@ -609,13 +681,17 @@ PVal PartialEvaluator::evalOperator(Operation *op, const EnvPtr &env) {
   return p;
 }
 
-PVal PartialEvaluator::evalIf(IfOp op, const EnvPtr &env) {
+PVal PartialEvaluator::evalIf(IfOp op, const EnvPtr &env, Block **taken) {
   Location loc = op.getLoc();
   PVal cond = lookup(env, op.getCond());
   if (cond->constant && cond->constant.getNumElements() == 1) {
-    bool taken = !cond->constant.getValues<APInt>()[0].isZero();
-    return evalBody(&(taken ? op.getThenRegion() : op.getElseRegion()).front(),
-                    env);
+    bool isTrue = !cond->constant.getValues<APInt>()[0].isZero();
+    Block *branch = &(isTrue ? op.getThenRegion() : op.getElseRegion()).front();
+    if (taken) {
+      *taken = branch;
+      return nullptr;
+    }
+    return evalBody(branch, env);
   }
   Value c = reify(cond, loc);
   escapeAll(loc);
@@ -673,7 +749,7 @@ PartialEvaluator::matchPattern(Attribute pattern, const PVal &value,
   return result;
 }
 
-PVal PartialEvaluator::evalMatch(MatchOp op, const EnvPtr &env) {
+PVal PartialEvaluator::evalMatch(MatchOp op, const EnvPtr &env, Block **taken) {
   PVal scrutinee = lookup(env, op.getScrutinee());
   for (auto [pattern, region] : llvm::zip(op.getPatterns(), op.getCases())) {
     SmallVector<PVal> bindings;
@@ -685,6 +761,10 @@ PVal PartialEvaluator::evalMatch(MatchOp op, const EnvPtr &env) {
     Block &block = region.front();
     for (auto [arg, value] : llvm::zip(block.getArguments(), bindings))
       env->vars[arg] = value;
+    if (taken) {
+      *taken = &block;
+      return nullptr;
+    }
     return evalBody(&block, env);
   }
   return residualMatch(op, env);
