@@ -49,7 +49,8 @@ Type RelayBuilder::broadcastResult(Value lhs, Value rhs, bool toBool) {
 Value RelayBuilder::insertOperator(
     OperationState &state, function_ref<InFlightDiagnostic()> emitError) {
   const OperatorInfo *info = lookupOperator(state.name.getStringRef());
-  if (!info || info->numInputs != state.operands.size())
+  if (!info || info->numInputs != state.operands.size() ||
+      llvm::is_contained(state.operands, Value()))
     return {};
   // Typed while detached, so that a failure leaves nothing behind (and a
   // rewriter's listener sees only the finished op).

@@ -82,7 +82,9 @@ public:
   /// `operands` with `attrs`, its result typed by the operator's relation
   /// (ODS defaults applied). When the relation fails, or cannot tell the
   /// result yet, nothing is built and null is returned; `emitError`, when
-  /// given, starts the diagnostic of the relation's failure.
+  /// given, starts the diagnostic of the relation's failure. A null operand
+  /// (an earlier step that was not built) gives null too, so that a chain
+  /// of steps can be checked once at its end.
   template <typename OpT>
   Value op(ValueRange operands, ArrayRef<NamedAttribute> attrs = {},
            function_ref<InFlightDiagnostic()> emitError = nullptr) {
@@ -100,8 +102,11 @@ public:
              ArrayRef<NamedAttribute> overrides = {});
 
   /// An elementwise binary operator; the result type follows the Broadcast
-  /// relation (`!relay.incomplete` when the operand types are not known).
+  /// relation (`!relay.incomplete` when the operand types are not known);
+  /// null for a null operand, as `op` gives.
   template <typename OpT> Value binary(Value lhs, Value rhs) {
+    if (!lhs || !rhs)
+      return {};
     return OpT::create(builder, loc,
                        broadcastResult(lhs, rhs, isCompare<OpT>()), lhs, rhs);
   }

@@ -363,7 +363,12 @@ void registerRules() {
       for (int64_t d = 0; d < rank; ++d)
         (d < axis ? pre : post) *= d == axis ? 1 : xs[d];
     }
-    int64_t m = ShapedType::getNumElements(is);
+    // The data's shape must be known; the indices' may depend on the data
+    // (an argwhere's): their count is then found when it runs.
+    if (ShapedType::isDynamicShape(xs))
+      return failure();
+    bool countKnown = !ShapedType::isDynamicShape(is);
+    int64_t m = countKnown ? ShapedType::getNumElements(is) : -1;
     // The element each index reads, as the forward normalises it.
     if (op.getMode() == "clip")
       idx = rb.op<MinimumOp>({rb.op<MaximumOp>({idx, rb.scalar(0, indexType)}),
@@ -375,9 +380,12 @@ void registerRules() {
       return b.getNamedAttr("newshape", b.getDenseI64ArrayAttr(s));
     };
     Value rows = rb.op<ReshapeOp>({g}, {shape({pre, m, post})});
-    Value at = rb.op<BroadcastToOp>(
-        {rb.op<ReshapeOp>({idx}, {shape({1, m, 1})})},
-        {b.getNamedAttr("shape", b.getDenseI64ArrayAttr({pre, m, post}))});
+    Value column = rb.op<ReshapeOp>({idx}, {shape({1, m, 1})});
+    Value at = countKnown ? rb.op<BroadcastToOp>(
+                                {column},
+                                {b.getNamedAttr("shape", b.getDenseI64ArrayAttr(
+                                                             {pre, m, post}))})
+                          : rb.op<BroadcastToLikeOp>({column, rows});
     Value zeros =
         rb.op<ReshapeOp>({rb.op<ZerosLikeOp>({x})}, {shape({pre, n, post})});
     Value dx = rb.op<ScatterElementsOp>(
@@ -502,10 +510,7 @@ void registerRules() {
 
   // Data movement.
   setUnaryRule<ReshapeOp>([](RelayBuilder &rb, ReshapeOp op, Value g) {
-    Builder b(op->getContext());
-    return rb.op<ReshapeOp>(
-        {g}, {b.getNamedAttr("newshape", b.getDenseI64ArrayAttr(
-                                             shapeOf(op->getOperand(0))))});
+    return reshapedLike(rb, g, op->getOperand(0));
   });
   setUnaryRule<TransposeOp>([](RelayBuilder &rb, TransposeOp op, Value g) {
     int64_t rank = shapeOf(g).size();
@@ -520,10 +525,7 @@ void registerRules() {
 
   // Shape-only operators: the gradient takes the operand's shape back.
   auto reshapeBack = [](RelayBuilder &rb, Operation *op, Value g) {
-    Builder b(op->getContext());
-    return rb.op<ReshapeOp>(
-        {g}, {b.getNamedAttr("newshape", b.getDenseI64ArrayAttr(
-                                             shapeOf(op->getOperand(0))))});
+    return reshapedLike(rb, g, op->getOperand(0));
   };
   setUnaryRule<ExpandDimsOp>([=](RelayBuilder &rb, ExpandDimsOp op, Value g) {
     return reshapeBack(rb, op, g);

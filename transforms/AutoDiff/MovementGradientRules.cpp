@@ -90,9 +90,7 @@ void mlir::relay::autodiff::registerMovementGradientRules() {
   });
   setRule<ReshapeLikeOp>(
       [](RelayBuilder &rb, ReshapeLikeOp op, Value g) -> Grads {
-        Builder b(op->getContext());
-        Value dx = rb.op<ReshapeOp>(
-            {g}, {ints(b, "newshape", shapeOf(op->getOperand(0)))});
+        Value dx = reshapedLike(rb, g, op->getOperand(0));
         if (!dx)
           return failure();
         return SmallVector<Value>{dx, Value()};

@@ -12,6 +12,7 @@
 #include "dialects/relay/OperatorRegistry.h"
 #include "dialects/relay/RelayBuilder.h"
 #include "dialects/relay/RelayOps.h"
+#include "transforms/AutoDiff/Gradient.h"
 #include "transforms/Decompose/Adjoints.h"
 
 #include <functional>
@@ -27,6 +28,17 @@ using adjoint::maxPool2DTangent;
 using adjoint::placeStrided;
 using adjoint::scalar;
 using adjoint::shapeOf;
+
+/// `grad` in `like`'s shape (the gradient of an operator that only
+/// reshapes): a reshape to it where it is known, else reshape_like, which
+/// takes the sizes `like` has when the program runs (an argwhere's rows).
+inline Value reshapedLike(RelayBuilder &rb, Value grad, Value like) {
+  ArrayRef<int64_t> shape = shapeOf(like);
+  if (ShapedType::isDynamicShape(shape))
+    return rb.op<ReshapeLikeOp>({grad, like});
+  Builder b(like.getContext());
+  return rb.op<ReshapeOp>({grad}, {ints(b, "newshape", shape)});
+}
 
 /// `grad` summed over the axes broadcasting added, to `like`'s shape.
 inline Value collapseTo(RelayBuilder &rb, Value grad, Value like) {
@@ -72,7 +84,12 @@ template <typename OpT>
 inline void
 setUnaryRule(std::function<Value(RelayBuilder &, OpT, Value)> rule) {
   setRule<OpT>([rule](RelayBuilder &rb, OpT op, Value g) -> Grads {
-    return SmallVector<Value>{rule(rb, op, g)};
+    Value grad = rule(rb, op, g);
+    // A step the rule could not build (a shape no relation types) is a
+    // failure the pass reports, not a zero gradient.
+    if (!grad && holdsGradient(op->getOperand(0).getType()))
+      return failure();
+    return SmallVector<Value>{grad};
   });
 }
 
