@@ -124,10 +124,16 @@ public:
   // Tuples
   //===--------------------------------------------------------------------===//
 
+  /// A tuple of `fields`, and a tuple's field; null for a null operand, as
+  /// `op` gives.
   Value tuple(ValueRange fields) {
+    if (llvm::is_contained(fields, Value()))
+      return {};
     return TupleOp::create(builder, loc, fields);
   }
   Value tupleGet(Value tuple, unsigned index) {
+    if (!tuple)
+      return {};
     return TupleGetOp::create(builder, loc, tuple, index);
   }
 

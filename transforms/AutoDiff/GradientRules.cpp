@@ -52,14 +52,26 @@ Value inElementTypeOf(RelayBuilder &rb, Value v, Value like) {
 /// The gradient of a reduction's result broadcast back to its operand:
 /// reshaped to keep the reduced axes (as size 1) first.
 Value broadcastBack(RelayBuilder &rb, Operation *op, Value grad, Value x) {
+  if (!grad)
+    return {};
   ArrayRef<int64_t> shape = shapeOf(x);
   SmallVector<int64_t> kept(shape);
-  for (int64_t a : reducedAxes(op, shape.size()))
+  SmallVector<int64_t> axes = reducedAxes(op, shape.size());
+  for (int64_t a : axes)
     kept[a] = 1;
   Builder b(op->getContext());
-  if (shapeOf(grad) != ArrayRef<int64_t>(kept))
-    grad = rb.op<ReshapeOp>(
-        {grad}, {b.getNamedAttr("newshape", b.getDenseI64ArrayAttr(kept))});
+  if (shapeOf(grad) != ArrayRef<int64_t>(kept)) {
+    if (!ShapedType::isDynamicShape(kept)) {
+      grad = rb.op<ReshapeOp>(
+          {grad}, {b.getNamedAttr("newshape", b.getDenseI64ArrayAttr(kept))});
+    } else {
+      // Sizes known only at run time: the reduced axes put back one by
+      // one (the result of a reduction without keepdims).
+      for (int64_t a : axes)
+        grad = rb.op<ExpandDimsOp>(
+            {grad}, {b.getNamedAttr("axis", b.getI64IntegerAttr(a))});
+    }
+  }
   return rb.op<BroadcastToLikeOp>({grad, x});
 }
 
@@ -444,10 +456,21 @@ void registerRules() {
   setUnaryRule<MeanOp>([](RelayBuilder &rb, MeanOp op, Value g) {
     Value x = op->getOperand(0);
     ArrayRef<int64_t> shape = shapeOf(x);
-    int64_t count = 1;
-    for (int64_t a : reducedAxes(op, shape.size()))
-      count *= shape[a];
+    SmallVector<int64_t> axes = reducedAxes(op, shape.size());
     Value spread = broadcastBack(rb, op, g, x);
+    if (llvm::any_of(
+            axes, [&](int64_t a) { return ShapedType::isDynamic(shape[a]); })) {
+      // A count known only at run time: the reduced elements counted.
+      Builder b(op->getContext());
+      Value count =
+          rb.op<SumOp>({rb.op<OnesLikeOp>({x})},
+                       {ints(b, "axis", axes),
+                        b.getNamedAttr("keepdims", b.getBoolAttr(true))});
+      return rb.divide(spread, count);
+    }
+    int64_t count = 1;
+    for (int64_t a : axes)
+      count *= shape[a];
     return rb.divide(spread, scalar(rb, double(count), x));
   });
 
@@ -557,16 +580,53 @@ void registerRules() {
       axis += rank;
     Builder b(op->getContext());
     SmallVector<Value> pieces;
-    int64_t offset = 0;
-    for (Type field : fields) {
-      ArrayRef<int64_t> shape = cast<RankedTensorType>(field).getShape();
-      SmallVector<int64_t> begin(rank, 0), end(shapeOf(g));
-      begin[axis] = offset;
-      end[axis] = offset + shape[axis];
-      offset = end[axis];
-      pieces.push_back(rb.op<StridedSliceOp>(
-          {g}, {b.getNamedAttr("begin", b.getDenseI64ArrayAttr(begin)),
-                b.getNamedAttr("end", b.getDenseI64ArrayAttr(end))}));
+    bool sizesKnown = llvm::none_of(fields, [&](Type field) {
+      return ShapedType::isDynamic(
+          cast<RankedTensorType>(field).getShape()[axis]);
+    });
+    if (sizesKnown) {
+      // Each field's rows along the axis alone (the other axes whole,
+      // whatever their sizes).
+      int64_t offset = 0;
+      for (Type field : fields) {
+        int64_t size = cast<RankedTensorType>(field).getShape()[axis];
+        pieces.push_back(rb.op<StridedSliceOp>(
+            {g}, {ints(b, "begin", {offset}), ints(b, "end", {offset + size}),
+                  ints(b, "axes", {axis})}));
+        offset += size;
+      }
+      return rb.tuple(pieces);
+    }
+    // Sizes along the axis known only at run time: each field's offset and
+    // size read from the shapes when it runs, a dyn.strided_slice of g
+    // (begin and end the offsets on the axis, 0 and g's sizes elsewhere),
+    // given back the field's type.
+    Type i64 = b.getI64Type();
+    auto vector = [&](ArrayRef<int64_t> values) {
+      return rb.constant(DenseElementsAttr::get(
+          RankedTensorType::get({int64_t(values.size())}, i64), values));
+    };
+    SmallVector<int64_t> onAxis(rank, 0), offAxis(rank, 1);
+    onAxis[axis] = 1;
+    offAxis[axis] = 0;
+    Value gSizes =
+        rb.op<ShapeOfOp>({g}, {b.getNamedAttr("dtype", TypeAttr::get(i64))});
+    Value strides = vector(SmallVector<int64_t>(rank, 1));
+    Value offset = rb.scalar(0, i64);
+    for (unsigned i = 0; i < fields.size(); ++i) {
+      Value field = rb.tupleGet(op->getOperand(0), i);
+      Value size = rb.op<TakeOp>(
+          {rb.op<ShapeOfOp>({field},
+                            {b.getNamedAttr("dtype", TypeAttr::get(i64))}),
+           rb.scalar(axis, i64)},
+          {b.getNamedAttr("axis", b.getI64IntegerAttr(0))});
+      Value next = rb.add(offset, size);
+      Value begin = rb.multiply(vector(onAxis), offset);
+      Value end = rb.add(rb.multiply(vector(onAxis), next),
+                         rb.multiply(vector(offAxis), gSizes));
+      Value piece = rb.op<DynStridedSliceOp>({g, begin, end, strides});
+      pieces.push_back(rb.op<ReshapeLikeOp>({piece, field}));
+      offset = next;
     }
     return rb.tuple(pieces);
   });

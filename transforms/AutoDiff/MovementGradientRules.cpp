@@ -81,11 +81,12 @@ void mlir::relay::autodiff::registerMovementGradientRules() {
               b.getNamedAttr("axis", b.getI64IntegerAttr(axis))});
     if (!parts)
       return parts;
+    // Each part is 1 long on the new axis: squeezed away (sizes known only
+    // at run time included).
     SmallVector<Value> pieces;
-    for (auto [i, field] : llvm::enumerate(fields))
-      pieces.push_back(rb.op<ReshapeOp>(
-          {rb.tupleGet(parts, i)},
-          {ints(b, "newshape", cast<RankedTensorType>(field).getShape())}));
+    for (unsigned i = 0; i < fields.size(); ++i)
+      pieces.push_back(
+          rb.op<SqueezeOp>({rb.tupleGet(parts, i)}, {ints(b, "axis", {axis})}));
     return rb.tuple(pieces);
   });
   setRule<ReshapeLikeOp>(
