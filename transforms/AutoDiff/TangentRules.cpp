@@ -136,29 +136,22 @@ Tangent extremumTangent(RelayBuilder &rb, Operation *op, Value dx,
                         ArrayRef<NamedAttribute> sumAttrs) {
   Value x = op->getOperand(0);
   Value y = op->getResult(0);
-  Builder b(op->getContext());
-  // y with the reduced axes kept, broadcast to x's shape.
+  // y with the reduced axes kept, broadcast to x's shape (reshape_like: the
+  // sizes may be known only when it runs).
   Value kept = rb.op<SumOp>({rb.op<ZerosLikeOp>({x})}, sumAttrs);
+  if (!kept)
+    return failure();
   Value yKept =
-      y.getType() == kept.getType()
-          ? y
-          : rb.op<ReshapeOp>(
-                {y},
-                {b.getNamedAttr(
-                    "newshape",
-                    b.getDenseI64ArrayAttr(
-                        cast<RankedTensorType>(kept.getType()).getShape()))});
+      y.getType() == kept.getType() ? y : rb.op<ReshapeLikeOp>({y, kept});
   Value hits =
       rb.op<CastLikeOp>({rb.equal(x, rb.op<BroadcastToLikeOp>({yKept, x})), x});
   Value num = rb.op<SumOp>({rb.multiply(dx, hits)}, sumAttrs);
   Value den = rb.op<SumOp>({hits}, sumAttrs);
   Value t = rb.divide(num, den);
-  if (t.getType() != y.getType())
-    t = rb.op<ReshapeOp>(
-        {t},
-        {b.getNamedAttr("newshape",
-                        b.getDenseI64ArrayAttr(
-                            cast<RankedTensorType>(y.getType()).getShape()))});
+  if (t && t.getType() != y.getType())
+    t = rb.op<ReshapeLikeOp>({t, y});
+  if (!t)
+    return failure();
   return t;
 }
 
@@ -251,14 +244,14 @@ void registerRules() {
   for (auto [name, fill] : {std::pair<StringRef, unsigned>{"relay.full", 0},
                             {"relay.full_like", 1},
                             {"relay.dyn.full", 0}})
-    setTangent(
-        name,
-        [fill](OpBuilder &b, Operation *op, ArrayRef<Value> dx) -> Tangent {
-          if (!dx[fill]) // an integer fill value
-            return RelayBuilder(b, op->getLoc())
-                .op<ZerosLikeOp>({op->getResult(0)});
-          return linearTangent(b, op, dx, {fill});
-        });
+    setTangent(name,
+               [fill = fill](OpBuilder &b, Operation *op,
+                             ArrayRef<Value> dx) -> Tangent {
+                 if (!dx[fill]) // an integer fill value
+                   return RelayBuilder(b, op->getLoc())
+                       .op<ZerosLikeOp>({op->getResult(0)});
+                 return linearTangent(b, op, dx, {fill});
+               });
   for (StringRef name : {"relay.ones_like", "relay.ones"})
     setConstant(name);
 
