@@ -33,9 +33,59 @@ Grads fromAdjoint(RelayBuilder &rb, OpT op, Value g) {
 /// strided_slice reads out[i] = in[first + i * step] on each axis (the
 /// relation's normalisation): the gradient is g placed there, read
 /// backwards along the axes it walked backwards.
+/// Of data whose sizes are known only when it runs: g set into zeros at the
+/// slice (strided_set, which reads begin, end and strides as numpy's slices
+/// do, as strided_slice does), each axis given a begin, end and stride.
+Grads dynamicStridedSliceGradient(RelayBuilder &rb, StridedSliceOp op,
+                                  Value g) {
+  Value x = op->getOperand(0);
+  int64_t rank = shapeOf(x).size();
+  ArrayRef<int64_t> begin = op.getBegin(), end = op.getEnd();
+  SmallVector<int64_t> strides(begin.size(), 1);
+  if (auto s = op.getStridesAttr())
+    for (int64_t i = 0, e = strides.size(); i < e; ++i)
+      strides[i] = s.size() == 1 ? s[0] : i < s.size() ? s[i] : 1;
+  SmallVector<int64_t> axes;
+  if (auto a = op.getAxesAttr())
+    axes.assign(a.asArrayRef().begin(), a.asArrayRef().end());
+  else
+    axes = llvm::to_vector(llvm::seq<int64_t>(0, begin.size()));
+  if (axes.size() != begin.size() || end.size() != begin.size())
+    return failure();
+  // Past any size: strided_set clamps an end to its axis.
+  constexpr int64_t kWhole = int64_t(1) << 62;
+  SmallVector<int64_t> first(rank, 0), last(rank, kWhole), step(rank, 1);
+  bool sizes = op.getSliceMode() == "size";
+  for (auto [i, axis] : llvm::enumerate(axes)) {
+    int64_t d = axis < 0 ? axis + rank : axis;
+    if (d < 0 || d >= rank)
+      return failure();
+    first[d] = begin[i];
+    step[d] = sizes ? 1 : strides[i]; // "size" mode reads every element
+    if (!sizes)
+      last[d] = end[i];
+    else if (end[i] >= 0 && begin[i] >= 0)
+      last[d] = begin[i] + end[i];
+    else if (end[i] >= 0)
+      return failure(); // a count from a negative begin may wrap past 0
+  }
+  Type i64 = IntegerType::get(op->getContext(), 64);
+  auto vector = [&](ArrayRef<int64_t> values) {
+    return rb.constant(
+        DenseElementsAttr::get(RankedTensorType::get({rank}, i64), values));
+  };
+  Value dx = rb.op<StridedSetOp>(
+      {rb.op<ZerosLikeOp>({x}), g, vector(first), vector(last), vector(step)});
+  if (!dx)
+    return failure();
+  return SmallVector<Value>{dx};
+}
+
 Grads stridedSliceGradient(RelayBuilder &rb, StridedSliceOp op, Value g) {
   Value x = op->getOperand(0);
   ArrayRef<int64_t> in = shapeOf(x), out = shapeOf(g);
+  if (ShapedType::isDynamicShape(in))
+    return dynamicStridedSliceGradient(rb, op, g);
   ArrayRef<int64_t> strides, axes;
   if (auto s = op.getStridesAttr())
     strides = s.asArrayRef();
