@@ -75,6 +75,70 @@ Value broadcastBack(RelayBuilder &rb, Operation *op, Value grad, Value x) {
   return rb.op<BroadcastToLikeOp>({grad, x});
 }
 
+/// take's gradient where the data's sizes are known only when it runs: the
+/// same scatter_elements adding g's rows at the indices, over the data
+/// viewed as [pre, n, post] (the axes before the taken one, it, the axes
+/// after it; all of them as n without an axis), those sizes read from its
+/// shape.
+Grads takeOfRunTimeSizes(RelayBuilder &rb, TakeOp op, Value g) {
+  Value x = op->getOperand(0), idx = op->getOperand(1);
+  int64_t rank = shapeOf(x).size();
+  Builder b(op->getContext());
+  Type i64 = b.getI64Type();
+  Type indexType = cast<RankedTensorType>(idx.getType()).getElementType();
+  auto vector = [&](ArrayRef<int64_t> values) {
+    return rb.constant(DenseElementsAttr::get(
+        RankedTensorType::get({int64_t(values.size())}, i64), values));
+  };
+  Value sizes =
+      rb.op<ShapeOfOp>({x}, {b.getNamedAttr("dtype", TypeAttr::get(i64))});
+  // The product of sizes[begin:end], as a 1-element vector.
+  auto product = [&](int64_t begin, int64_t end) -> Value {
+    if (begin >= end)
+      return vector({1});
+    Value part = rb.op<StridedSliceOp>(
+        {sizes}, {ints(b, "begin", {begin}), ints(b, "end", {end})});
+    return rb.op<ProdOp>({part},
+                         {ints(b, "axis", {0}),
+                          b.getNamedAttr("keepdims", b.getBoolAttr(true))});
+  };
+  int64_t axis = -1;
+  if (IntegerAttr a = op.getAxisAttr())
+    axis = a.getInt() < 0 ? a.getInt() + rank : a.getInt();
+  Value pre = axis < 0 ? vector({1}) : product(0, axis);
+  Value n = axis < 0 ? product(0, rank) : product(axis, axis + 1);
+  Value post = axis < 0 ? vector({1}) : product(axis + 1, rank);
+  auto joined = [&](Value a, Value m, Value c) {
+    return rb.op<ConcatenateOp>(
+        {rb.tuple({a, m, c})},
+        {b.getNamedAttr("axis", b.getI64IntegerAttr(0))});
+  };
+  // The element each index reads, as the forward normalises it.
+  Value count =
+      rb.op<CastOp>({rb.op<ReshapeOp>({n}, {ints(b, "newshape", {})})},
+                    {b.getNamedAttr("dtype", TypeAttr::get(indexType))});
+  if (op.getMode() == "clip")
+    idx = rb.op<MinimumOp>({rb.op<MaximumOp>({idx, rb.scalar(0, indexType)}),
+                            rb.subtract(count, rb.scalar(1, indexType))});
+  else if (op.getMode() == "wrap")
+    idx = rb.op<FloorModOp>({idx, count});
+  // (allowzero: a size of 0 is 0, not a copy of the input's.)
+  NamedAttribute allowZero = b.getNamedAttr("allowzero", b.getBoolAttr(true));
+  Value rows =
+      rb.op<DynReshapeOp>({g, joined(pre, vector({-1}), post)}, {allowZero});
+  Value column = rb.op<ReshapeOp>({idx}, {ints(b, "newshape", {1, -1, 1})});
+  Value zeros = rb.op<DynReshapeOp>(
+      {rb.op<ZerosLikeOp>({x}), joined(pre, n, post)}, {allowZero});
+  Value dx = rb.op<ScatterElementsOp>(
+      {zeros, rb.op<BroadcastToLikeOp>({column, rows}), rows},
+      {b.getNamedAttr("axis", b.getI64IntegerAttr(1)),
+       b.getNamedAttr("reduction", b.getStringAttr("add"))});
+  dx = rb.op<ReshapeLikeOp>({dx, x});
+  if (!dx)
+    return failure();
+  return SmallVector<Value>{dx, Value()};
+}
+
 /// The gradients of z = op(x) op(y), op a transpose of the last two axes
 /// where `ta`/`tb` ask: with A = op(x), B = op(y), dA = g B^T and
 /// dB = A^T g, each built as one product of the same operator.
@@ -375,10 +439,10 @@ void registerRules() {
       for (int64_t d = 0; d < rank; ++d)
         (d < axis ? pre : post) *= d == axis ? 1 : xs[d];
     }
-    // The data's shape must be known; the indices' may depend on the data
-    // (an argwhere's): their count is then found when it runs.
     if (ShapedType::isDynamicShape(xs))
-      return failure();
+      return takeOfRunTimeSizes(rb, op, g);
+    // The indices' count may depend on the data (an argwhere's): it is then
+    // found when it runs.
     bool countKnown = !ShapedType::isDynamicShape(is);
     int64_t m = countKnown ? ShapedType::getNumElements(is) : -1;
     // The element each index reads, as the forward normalises it.
