@@ -17,12 +17,35 @@ namespace {
 
 /// Sums `g`, reshaped to `split` (each summed axis beside the one it
 /// repeats), over the axes `summed`, then reshapes it to `like`'s shape.
+/// `axisOf[i]` names the axis of `like` whose size split[i] is (-1 for a
+/// count of copies): where `like`'s sizes are known only when it runs, the
+/// split is built from its shape then.
 Value sumRepeats(RelayBuilder &rb, Value g, ArrayRef<int64_t> split,
-                 ArrayRef<int64_t> summed, Value like) {
+                 ArrayRef<int64_t> axisOf, ArrayRef<int64_t> summed,
+                 Value like) {
   Builder b(like.getContext());
-  Value v = rb.op<ReshapeOp>({g}, {ints(b, "newshape", split)});
+  Value v;
+  if (!ShapedType::isDynamicShape(shapeOf(like))) {
+    v = rb.op<ReshapeOp>({g}, {ints(b, "newshape", split)});
+  } else {
+    Type i64 = b.getI64Type();
+    Value sizes =
+        rb.op<ShapeOfOp>({like}, {b.getNamedAttr("dtype", TypeAttr::get(i64))});
+    SmallVector<Value> pieces;
+    for (auto [size, axis] : llvm::zip(split, axisOf))
+      pieces.push_back(
+          axis < 0
+              ? rb.constant(DenseElementsAttr::get(
+                    RankedTensorType::get({1}, i64), ArrayRef{size}))
+              : rb.op<StridedSliceOp>({sizes}, {ints(b, "begin", {axis}),
+                                                ints(b, "end", {axis + 1})}));
+    Value shape = rb.op<ConcatenateOp>(
+        {rb.tuple(pieces)}, {b.getNamedAttr("axis", b.getI64IntegerAttr(0))});
+    v = rb.op<DynReshapeOp>({g, shape},
+                            {b.getNamedAttr("allowzero", b.getBoolAttr(true))});
+  }
   v = rb.op<SumOp>({v}, {ints(b, "axis", summed)});
-  return v ? rb.op<ReshapeOp>({v}, {ints(b, "newshape", shapeOf(like))}) : v;
+  return v ? reshapedLike(rb, v, like) : v;
 }
 
 } // namespace
@@ -47,14 +70,16 @@ void mlir::relay::autodiff::registerMovementGradientRules() {
     Value x = op->getOperand(0);
     ArrayRef<int64_t> xs = shapeOf(x), reps = op.getReps();
     size_t rank = std::max(xs.size(), reps.size());
-    SmallVector<int64_t> split, summed;
+    SmallVector<int64_t> split, axisOf, summed;
     for (size_t i = 0; i < rank; ++i) {
-      int64_t d = i + xs.size() < rank ? 1 : xs[i + xs.size() - rank];
+      bool padded = i + xs.size() < rank;
+      int64_t d = padded ? 1 : xs[i + xs.size() - rank];
       int64_t r = i + reps.size() < rank ? 1 : reps[i + reps.size() - rank];
       summed.push_back(split.size());
       split.append({r, d});
+      axisOf.append({-1, padded ? -1 : int64_t(i + xs.size() - rank)});
     }
-    return sumRepeats(rb, g, split, summed, x);
+    return sumRepeats(rb, g, split, axisOf, summed, x);
   });
   // out[.., i * r + j, ..] = x[.., i, ..]: sum over j.
   setUnaryRule<RepeatOp>([](RelayBuilder &rb, RepeatOp op, Value g) {
@@ -66,7 +91,10 @@ void mlir::relay::autodiff::registerMovementGradientRules() {
       axis += xs.size();
     SmallVector<int64_t> split(xs);
     split.insert(split.begin() + axis + 1, repeats);
-    return sumRepeats(rb, g, split, {axis + 1}, x);
+    SmallVector<int64_t> axisOf =
+        llvm::to_vector(llvm::seq<int64_t>(0, int64_t(xs.size())));
+    axisOf.insert(axisOf.begin() + axis + 1, -1);
+    return sumRepeats(rb, g, split, axisOf, {axis + 1}, x);
   });
   // Each stacked tensor's gradient is its slice of g, the new axis removed.
   setUnaryRule<StackOp>([](RelayBuilder &rb, StackOp op, Value g) {
