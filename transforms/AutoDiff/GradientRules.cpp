@@ -84,18 +84,12 @@ Grads takeOfRunTimeSizes(RelayBuilder &rb, TakeOp op, Value g) {
   Value x = op->getOperand(0), idx = op->getOperand(1);
   int64_t rank = shapeOf(x).size();
   Builder b(op->getContext());
-  Type i64 = b.getI64Type();
   Type indexType = cast<RankedTensorType>(idx.getType()).getElementType();
-  auto vector = [&](ArrayRef<int64_t> values) {
-    return rb.constant(DenseElementsAttr::get(
-        RankedTensorType::get({int64_t(values.size())}, i64), values));
-  };
-  Value sizes =
-      rb.op<ShapeOfOp>({x}, {b.getNamedAttr("dtype", TypeAttr::get(i64))});
+  Value sizes = runTimeSizes(rb, x);
   // The product of sizes[begin:end], as a 1-element vector.
   auto product = [&](int64_t begin, int64_t end) -> Value {
     if (begin >= end)
-      return vector({1});
+      return i64Vector(rb, {1});
     Value part = rb.op<StridedSliceOp>(
         {sizes}, {ints(b, "begin", {begin}), ints(b, "end", {end})});
     return rb.op<ProdOp>({part},
@@ -105,9 +99,9 @@ Grads takeOfRunTimeSizes(RelayBuilder &rb, TakeOp op, Value g) {
   int64_t axis = -1;
   if (IntegerAttr a = op.getAxisAttr())
     axis = a.getInt() < 0 ? a.getInt() + rank : a.getInt();
-  Value pre = axis < 0 ? vector({1}) : product(0, axis);
+  Value pre = axis < 0 ? i64Vector(rb, {1}) : product(0, axis);
   Value n = axis < 0 ? product(0, rank) : product(axis, axis + 1);
-  Value post = axis < 0 ? vector({1}) : product(axis + 1, rank);
+  Value post = axis < 0 ? i64Vector(rb, {1}) : product(axis + 1, rank);
   auto joined = [&](Value a, Value m, Value c) {
     return rb.op<ConcatenateOp>(
         {rb.tuple({a, m, c})},
@@ -124,8 +118,8 @@ Grads takeOfRunTimeSizes(RelayBuilder &rb, TakeOp op, Value g) {
     idx = rb.op<FloorModOp>({idx, count});
   // (allowzero: a size of 0 is 0, not a copy of the input's.)
   NamedAttribute allowZero = b.getNamedAttr("allowzero", b.getBoolAttr(true));
-  Value rows =
-      rb.op<DynReshapeOp>({g, joined(pre, vector({-1}), post)}, {allowZero});
+  Value rows = rb.op<DynReshapeOp>({g, joined(pre, i64Vector(rb, {-1}), post)},
+                                   {allowZero});
   Value column = rb.op<ReshapeOp>({idx}, {ints(b, "newshape", {1, -1, 1})});
   Value zeros = rb.op<DynReshapeOp>(
       {rb.op<ZerosLikeOp>({x}), joined(pre, n, post)}, {allowZero});
@@ -666,28 +660,21 @@ void registerRules() {
     // (begin and end the offsets on the axis, 0 and g's sizes elsewhere),
     // given back the field's type.
     Type i64 = b.getI64Type();
-    auto vector = [&](ArrayRef<int64_t> values) {
-      return rb.constant(DenseElementsAttr::get(
-          RankedTensorType::get({int64_t(values.size())}, i64), values));
-    };
     SmallVector<int64_t> onAxis(rank, 0), offAxis(rank, 1);
     onAxis[axis] = 1;
     offAxis[axis] = 0;
-    Value gSizes =
-        rb.op<ShapeOfOp>({g}, {b.getNamedAttr("dtype", TypeAttr::get(i64))});
-    Value strides = vector(SmallVector<int64_t>(rank, 1));
+    Value gSizes = runTimeSizes(rb, g);
+    Value strides = i64Vector(rb, SmallVector<int64_t>(rank, 1));
     Value offset = rb.scalar(0, i64);
     for (unsigned i = 0; i < fields.size(); ++i) {
       Value field = rb.tupleGet(op->getOperand(0), i);
-      Value size = rb.op<TakeOp>(
-          {rb.op<ShapeOfOp>({field},
-                            {b.getNamedAttr("dtype", TypeAttr::get(i64))}),
-           rb.scalar(axis, i64)},
-          {b.getNamedAttr("axis", b.getI64IntegerAttr(0))});
+      Value size =
+          rb.op<TakeOp>({runTimeSizes(rb, field), rb.scalar(axis, i64)},
+                        {b.getNamedAttr("axis", b.getI64IntegerAttr(0))});
       Value next = rb.add(offset, size);
-      Value begin = rb.multiply(vector(onAxis), offset);
-      Value end = rb.add(rb.multiply(vector(onAxis), next),
-                         rb.multiply(vector(offAxis), gSizes));
+      Value begin = rb.multiply(i64Vector(rb, onAxis), offset);
+      Value end = rb.add(rb.multiply(i64Vector(rb, onAxis), next),
+                         rb.multiply(i64Vector(rb, offAxis), gSizes));
       Value piece = rb.op<DynStridedSliceOp>({g, begin, end, strides});
       pieces.push_back(rb.op<ReshapeLikeOp>({piece, field}));
       offset = next;

@@ -28,16 +28,12 @@ Value sumRepeats(RelayBuilder &rb, Value g, ArrayRef<int64_t> split,
   if (!ShapedType::isDynamicShape(shapeOf(like))) {
     v = rb.op<ReshapeOp>({g}, {ints(b, "newshape", split)});
   } else {
-    Type i64 = b.getI64Type();
-    Value sizes =
-        rb.op<ShapeOfOp>({like}, {b.getNamedAttr("dtype", TypeAttr::get(i64))});
+    Value sizes = runTimeSizes(rb, like);
     SmallVector<Value> pieces;
     for (auto [size, axis] : llvm::zip(split, axisOf))
-      pieces.push_back(
-          axis < 0
-              ? rb.constant(DenseElementsAttr::get(
-                    RankedTensorType::get({1}, i64), ArrayRef{size}))
-              : rb.op<StridedSliceOp>({sizes}, {ints(b, "begin", {axis}),
+      pieces.push_back(axis < 0 ? i64Vector(rb, {size})
+                                : rb.op<StridedSliceOp>(
+                                      {sizes}, {ints(b, "begin", {axis}),
                                                 ints(b, "end", {axis + 1})}));
     Value shape = rb.op<ConcatenateOp>(
         {rb.tuple(pieces)}, {b.getNamedAttr("axis", b.getI64IntegerAttr(0))});

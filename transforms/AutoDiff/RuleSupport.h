@@ -29,6 +29,21 @@ using adjoint::placeStrided;
 using adjoint::scalar;
 using adjoint::shapeOf;
 
+/// A 1-d int64 constant of `values` (a shape, begin or end read by a dyn
+/// operator).
+inline Value i64Vector(RelayBuilder &rb, ArrayRef<int64_t> values) {
+  Type i64 = IntegerType::get(rb.getContext(), 64);
+  return rb.constant(DenseElementsAttr::get(
+      RankedTensorType::get({int64_t(values.size())}, i64), values));
+}
+
+/// `v`'s sizes when the program runs, as a 1-d int64 tensor.
+inline Value runTimeSizes(RelayBuilder &rb, Value v) {
+  Builder b(v.getContext());
+  return rb.op<ShapeOfOp>(
+      {v}, {b.getNamedAttr("dtype", TypeAttr::get(b.getI64Type()))});
+}
+
 /// `grad` in `like`'s shape (the gradient of an operator that only
 /// reshapes): a reshape to it where it is known, else reshape_like, which
 /// takes the sizes `like` has when the program runs (an argwhere's rows).

@@ -69,13 +69,9 @@ Grads dynamicStridedSliceGradient(RelayBuilder &rb, StridedSliceOp op,
     else if (end[i] >= 0)
       return failure(); // a count from a negative begin may wrap past 0
   }
-  Type i64 = IntegerType::get(op->getContext(), 64);
-  auto vector = [&](ArrayRef<int64_t> values) {
-    return rb.constant(
-        DenseElementsAttr::get(RankedTensorType::get({rank}, i64), values));
-  };
-  Value dx = rb.op<StridedSetOp>(
-      {rb.op<ZerosLikeOp>({x}), g, vector(first), vector(last), vector(step)});
+  Value dx =
+      rb.op<StridedSetOp>({rb.op<ZerosLikeOp>({x}), g, i64Vector(rb, first),
+                           i64Vector(rb, last), i64Vector(rb, step)});
   if (!dx)
     return failure();
   return SmallVector<Value>{dx};
