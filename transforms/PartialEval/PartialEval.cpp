@@ -35,6 +35,7 @@
 #include "dialects/relay/RelayBuilder.h"
 #include "dialects/relay/RelayOps.h"
 #include "runtime/Interpreter/Interpreter.h"
+#include "support/BigStack.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/IRMapping.h"
@@ -133,9 +134,10 @@ constexpr int64_t kMaxConstantElements = 64;
 
 class PartialEvaluator {
 public:
-  PartialEvaluator(ModuleOp module, int64_t fuel, unsigned maxDepth)
-      : module(module), symbols(module), builder(module.getContext()),
-        initialFuel(fuel), fuel(fuel), maxDepth(maxDepth) {}
+  PartialEvaluator(ModuleOp module, int64_t fuel, unsigned maxDepth,
+                   int64_t maxOps)
+      : module(module), symbols(module), builder(module.getContext(), &emitted),
+        initialFuel(fuel), fuel(fuel), maxDepth(maxDepth), maxOps(maxOps) {}
   /// A closure's node holds the environment it was made in, which binds
   /// the closure: the cycle is broken here, once nothing is evaluated.
   ~PartialEvaluator() {
@@ -237,11 +239,21 @@ private:
     failed = true;
   }
 
+  /// Counts the operations of residual code the builder inserts.
+  struct Counter : OpBuilder::Listener {
+    int64_t ops = 0;
+    void notifyOperationInserted(Operation *, OpBuilder::InsertPoint) override {
+      ++ops;
+    }
+  };
+
   ModuleOp module;
   SymbolTable symbols;
+  Counter emitted;
   OpBuilder builder;
   int64_t initialFuel, fuel;
   unsigned maxDepth;
+  int64_t maxOps;
   bool warnedLimit = false;
   /// Every environment made, to break closure cycles at the end.
   std::vector<std::weak_ptr<Env>> envs;
@@ -407,6 +419,14 @@ void PartialEvaluator::escapeAll(Location loc) {
 //===----------------------------------------------------------------------===//
 
 bool PartialEvaluator::mayUnfold(Operation *callable) {
+  if (emitted.ops >= maxOps) {
+    // Code of that size, nested as deep as the loop ran, is more than the
+    // printer, the verifier and the passes after this one can take: the
+    // function stays as it was.
+    giveUp(callable, "the residual code passed max-ops (" + Twine(maxOps) +
+                         " operations): the function is left as it was");
+    return false;
+  }
   if (fuel <= 0 || depth >= maxDepth) {
     if (!warnedLimit)
       callable->emitRemark("relay-partial-eval: not unfolded: ")
@@ -801,6 +821,7 @@ PVal PartialEvaluator::residualMatch(MatchOp op, const EnvPtr &env) {
 LogicalResult PartialEvaluator::evaluateFunction(FuncOp f, FuncOp into) {
   failed = warnedLimit = false;
   fuel = initialFuel;
+  emitted.ops = 0;
   store.clear();
   scopes.clear();
   activations.clear();
@@ -828,22 +849,35 @@ struct PartialEvalPass : public relay::impl::PartialEvalBase<PartialEvalPass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    PartialEvaluator evaluator(module, fuel, maxDepth);
+    PartialEvaluator evaluator(module, fuel, maxDepth, maxOps);
     // Every body is evaluated from the original program (unfolded callees
     // included) before any is replaced: into a copy of its function in a
     // scratch module.
     OwningOpRef<ModuleOp> scratch = ModuleOp::create(module.getLoc());
     OpBuilder b = OpBuilder::atBlockEnd(scratch->getBody());
     SmallVector<std::pair<FuncOp, FuncOp>> bodies;
-    for (auto f : module.getOps<FuncOp>()) {
-      if (f.getBody().empty())
-        continue;
-      auto into =
-          FuncOp::create(b, f.getLoc(), f.getSymName(), f.getArgumentTypes(),
-                         f.getReturnType(), f.getTypeParamList());
-      if (succeeded(evaluator.evaluateFunction(f, into)))
-        bodies.emplace_back(f, into);
-    }
+    // The evaluator recurses into what it evaluates and reifies (closures
+    // made inside closures, one per step of an unfolded loop): on the large
+    // stack, so that a chain of 100,000 of them is not a crash.
+    std::string overflow =
+        ("relay-partial-eval: error: the evaluation nests deeper than the " +
+         Twine(bigStackSize() >> 20) +
+         " MiB stack allows (RELAY_STACK_MIB sets its size; fuel, max-depth "
+         "and max-ops bound the unfolding)\n")
+            .str();
+    runOnBigStack(
+        [&] {
+          for (auto f : module.getOps<FuncOp>()) {
+            if (f.getBody().empty())
+              continue;
+            auto into = FuncOp::create(b, f.getLoc(), f.getSymName(),
+                                       f.getArgumentTypes(), f.getReturnType(),
+                                       f.getTypeParamList());
+            if (succeeded(evaluator.evaluateFunction(f, into)))
+              bodies.emplace_back(f, into);
+          }
+        },
+        overflow);
     for (auto [f, into] : bodies) {
       f.getBody().getBlocks().clear();
       f.getBody().takeBody(into.getBody());

@@ -49,6 +49,11 @@ def PartialEval : Pass<"relay-partial-eval", "::mlir::ModuleOp"> {
            "The most closure and function bodies unfolded per function">,
     Option<"maxDepth", "max-depth", "unsigned", "256",
            "The most unfoldings nested (not in tail position)">,
+    Option<"maxOps", "max-ops", "int64_t", "500000",
+           "The most operations of residual code per function: past them "
+           "the function is left as it was (a static loop of many steps "
+           "over dynamic tensors unrolls into code of its length, closures "
+           "nested as deep)">,
   ];
   let statistics = [
     Statistic<"numUnfolded", "unfolded", "Closure and function bodies unfolded">,
