@@ -152,6 +152,26 @@ Grads productGrads(RelayBuilder &rb, Operation *op, Value x, Value y, Value g,
   return SmallVector<Value>{dx, dy};
 }
 
+/// The gradients of a product whose data `x` is [..., K] (dense, matmul)
+/// from those of the 2-d product of its rows: `grads2d` gets x and g
+/// reshaped to [rows, K] and [rows, N] (a rank-1 x is one row), and its
+/// gradient of x is reshaped back.
+Grads rowProductGrads(RelayBuilder &rb, Value x, Value g,
+                      function_ref<Grads(Value, Value)> grads2d) {
+  if (shapeOf(x).size() == 2)
+    return grads2d(x, g);
+  int64_t k = shapeOf(x).back(), n = shapeOf(g).back();
+  if (ShapedType::isDynamic(k) || ShapedType::isDynamic(n))
+    return failure();
+  Builder b(x.getContext());
+  Grads grads = grads2d(rb.op<ReshapeOp>({x}, {ints(b, "newshape", {-1, k})}),
+                        rb.op<ReshapeOp>({g}, {ints(b, "newshape", {-1, n})}));
+  if (failed(grads) || !(*grads)[0])
+    return failure();
+  (*grads)[0] = reshapedLike(rb, (*grads)[0], x);
+  return grads;
+}
+
 void registerRules() {
   // Broadcasting arithmetic.
   setRule<AddOp>([](RelayBuilder &rb, AddOp op, Value g) -> Grads {
@@ -778,29 +798,35 @@ void registerRules() {
 
   // Products and biases.
   setRule<DenseOp>([](RelayBuilder &rb, DenseOp op, Value g) -> Grads {
-    Value x = op->getOperand(0), w = op->getOperand(1);
-    if (shapeOf(x).size() != 2)
-      return failure(); // batched data: not covered yet
-    // y = x w^T: dx = g w, dw = g^T x.
-    Value dx = rb.op<DenseOp>({g, rb.op<TransposeOp>({w})});
-    Value dw =
-        rb.op<DenseOp>({rb.op<TransposeOp>({g}), rb.op<TransposeOp>({x})});
-    return SmallVector<Value>{dx, dw};
+    Value w = op->getOperand(1);
+    return rowProductGrads(
+        rb, op->getOperand(0), g, [&](Value x, Value g) -> Grads {
+          // y = x w^T: dx = g w, dw = g^T x.
+          Value dx = rb.op<DenseOp>({g, rb.op<TransposeOp>({w})});
+          Value dw = rb.op<DenseOp>(
+              {rb.op<TransposeOp>({g}), rb.op<TransposeOp>({x})});
+          return SmallVector<Value>{dx, dw};
+        });
   });
-  setRule<BatchMatmulOp>([](RelayBuilder &rb, BatchMatmulOp op,
-                            Value g) -> Grads {
-    if (shapeOf(op.getX()).size() != 3 || shapeOf(op.getY()).size() != 3 ||
-        shapeOf(op.getX())[0] != shapeOf(op.getY())[0])
-      return failure(); // broadcast batches: not covered yet
-    return productGrads<BatchMatmulOp>(rb, op, op.getX(), op.getY(), g,
-                                       op.getTransposeA(), op.getTransposeB());
-  });
+  setRule<BatchMatmulOp>(
+      [](RelayBuilder &rb, BatchMatmulOp op, Value g) -> Grads {
+        // A batch of 1 broadcasts against the other's: its gradient is the
+        // sum over the batch.
+        Grads grads =
+            productGrads<BatchMatmulOp>(rb, op, op.getX(), op.getY(), g,
+                                        op.getTransposeA(), op.getTransposeB());
+        if (failed(grads))
+          return failure();
+        return SmallVector<Value>{collapseTo(rb, (*grads)[0], op.getX()),
+                                  collapseTo(rb, (*grads)[1], op.getY())};
+      });
   setRule<MatmulOp>([](RelayBuilder &rb, MatmulOp op, Value g) -> Grads {
-    if (shapeOf(op.getTensorA()).size() != 2 ||
-        shapeOf(op.getTensorB()).size() != 2)
-      return failure();
-    return productGrads<MatmulOp>(rb, op, op.getTensorA(), op.getTensorB(), g,
-                                  op.getTransposeA(), op.getTransposeB());
+    // tensor_a is [..., K] unless transposed (then 2-d); tensor_b is 2-d.
+    return rowProductGrads(
+        rb, op.getTensorA(), g, [&](Value a, Value g) -> Grads {
+          return productGrads<MatmulOp>(rb, op, a, op.getTensorB(), g,
+                                        op.getTransposeA(), op.getTransposeB());
+        });
   });
   setRule<BiasAddOp>([](RelayBuilder &rb, BiasAddOp op, Value g) -> Grads {
     int64_t rank = shapeOf(g).size();
