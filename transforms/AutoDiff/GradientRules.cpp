@@ -593,17 +593,23 @@ void registerRules() {
     for (int64_t d : ArrayRef(moved).drop_front(kept))
       count *= d;
     flat.push_back(count);
+    // Sizes known only at run time: the kept axes copied (0), the reduced
+    // ones joined (-1).
+    if (ShapedType::isDynamicShape(shape)) {
+      flat.assign(kept, 0);
+      flat.push_back(-1);
+    }
     bool identity = llvm::equal(perm, llvm::seq<int64_t>(0, rank));
-    Value v = identity ? x : rb.op<TransposeOp>({x}, {ints(b, "axes", perm)});
-    v = rb.op<ReshapeOp>({v}, {ints(b, "newshape", flat)});
+    Value moves =
+        identity ? x : rb.op<TransposeOp>({x}, {ints(b, "axes", perm)});
+    Value v = rb.op<ReshapeOp>({moves}, {ints(b, "newshape", flat)});
     NamedAttribute last = b.getNamedAttr("axis", b.getI64IntegerAttr(kept));
     NamedAttribute exclusive = b.getNamedAttr("exclusive", b.getBoolAttr(true));
     Value before = rb.op<CumprodOp>({v}, {last, exclusive});
     Value after = rb.op<ReverseOp>(
         {rb.op<CumprodOp>({rb.op<ReverseOp>({v}, {last})}, {last, exclusive})},
         {last});
-    Value others = rb.op<ReshapeOp>({rb.multiply(before, after)},
-                                    {ints(b, "newshape", moved)});
+    Value others = reshapedLike(rb, rb.multiply(before, after), moves);
     if (!identity)
       others = rb.op<TransposeOp>({others}, {ints(b, "axes", inverse)});
     return rb.multiply(broadcastBack(rb, op, g, x), others);

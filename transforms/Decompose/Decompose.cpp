@@ -110,6 +110,7 @@ void mlir::relay::populateDecompositionPatterns(
       patterns.add<RuleRewrite>(op, rewrite, ctx, /*anyShape=*/true, keepWhole);
   };
   addDynamicRewrites(addAnyShape);
+  addNNAnyShapeRewrites(addAnyShape);
   addPackedLayoutRewrites(addAnyShape);
   // The annotations' names, collected first (`include` may read the
   // registry).

@@ -124,7 +124,8 @@ Value groupNorm(Emitter &b, Operation *op) {
   return scaleAndShift(b, op, b.reshape(y, shape), axis);
 }
 
-/// sum((data - mean)^2) over the axes / (N - unbiased).
+/// sum((data - mean)^2) over the axes / (N - unbiased), N read from the
+/// data's shape when the program runs where its sizes are `?`.
 Value variance(Emitter &b, Operation *op) {
   Value data = op->getOperand(0);
   ArrayRef<int64_t> shape = shapeOf(data);
@@ -143,14 +144,27 @@ Value variance(Emitter &b, Operation *op) {
   for (int64_t i = 0; i < rank; ++i)
     if (reduced[i]) {
       axes.push_back(i);
-      count *= shape[i];
+      count = ShapedType::isDynamic(shape[i]) || ShapedType::isDynamic(count)
+                  ? ShapedType::kDynamic
+                  : count * shape[i];
     }
   Value d = b.op<SubtractOp>({data, op->getOperand(1)});
   Value sum = b.op<SumOp>(
       {b.mul(d, d)},
       {b.ints("axis", axes), b.boolean("keepdims", boolAttr(op, "keepdims"))});
-  int64_t divisor = count - (boolAttr(op, "unbiased") ? 1 : 0);
-  return b.op<DivideOp>({sum, b.scalar(std::max<int64_t>(divisor, 1), data)});
+  int64_t unbiased = boolAttr(op, "unbiased") ? 1 : 0;
+  if (!ShapedType::isDynamic(count))
+    return b.op<DivideOp>(
+        {sum, b.scalar(std::max<int64_t>(count - unbiased, 1), data)});
+  // Sizes known only at run time: the count read from the data's shape.
+  Type i64 = b.getRewriter().getI64Type();
+  Value sizes = b.op<TakeOp>({b.op<ShapeOfOp>({data}, {b.type("dtype", i64)}),
+                              i64Constant(b, {int64_t(axes.size())}, axes)},
+                             {b.i64("axis", 0)});
+  Value n = castTo(b, b.op<ProdOp>({sizes}), elementOf(data));
+  n = b.op<MaximumOp>(
+      {b.op<SubtractOp>({n, b.scalar(unbiased, data)}), b.scalar(1, data)});
+  return b.op<DivideOp>({sum, n});
 }
 
 /// A 1-d window attribute as the 2-d op's (height 1 first).
@@ -822,7 +836,6 @@ void mlir::relay::decompose::addNNRewrites(AddRewrite add) {
   add("nn.instance_norm", instanceNorm);
   add("nn.group_norm", groupNorm);
   add("nn.conv1d", conv1d);
-  add("variance", variance);
   add("image.resize1d", resize);
   add("image.resize2d", resize);
   add("image.resize3d", resize);
@@ -833,4 +846,8 @@ void mlir::relay::decompose::addNNRewrites(AddRewrite add) {
       [](Emitter &b, Operation *op) { return pool1d<MaxPool2DOp>(b, op); });
   add("nn.avg_pool1d",
       [](Emitter &b, Operation *op) { return pool1d<AvgPool2DOp>(b, op); });
+}
+
+void mlir::relay::decompose::addNNAnyShapeRewrites(AddRewrite add) {
+  add("variance", variance);
 }

@@ -232,6 +232,8 @@ using AddRewrite = function_ref<void(StringRef name, Rewrite rewrite)>;
 void addElementwiseRewrites(AddRewrite add);
 void addTransformRewrites(AddRewrite add);
 void addNNRewrites(AddRewrite add);
+/// Registered to apply whatever the operands' sizes.
+void addNNAnyShapeRewrites(AddRewrite add);
 void addWindow3DRewrites(AddRewrite add);
 void addSortRewrites(AddRewrite add);
 void addLossRewrites(AddRewrite add);

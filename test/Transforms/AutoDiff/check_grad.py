@@ -4,11 +4,12 @@ of `@<func>`, both run on relay-run's reference interpreter (TVM's
 check_grad: the gradient of sum(func(x...)), the result seeded by ones).
 
   check_grad.py RELAY_RUN PROGRAM [--func main] [--seed 0] [--positive]
-      [--eps 1e-6] [--rtol 1e-4] [--atol 1e-6]
+      [--eps 1e-6] [--rtol 1e-4] [--atol 1e-6] [--elements N]
 
 The inputs are float64 (so that differences of 1e-6 resolve) drawn from a
 normal distribution, or a uniform one on [0.5, 2] with --positive (for log,
-sqrt). Exits 1 naming the parameter and element that disagree.
+sqrt). --elements N checks N elements of each parameter drawn at random
+(for large programs) instead of all of them. Exits 1 naming the parameter and element that disagree.
 """
 import argparse
 import os
@@ -66,6 +67,7 @@ def main():
     parser.add_argument('--eps', type=float, default=1e-6)
     parser.add_argument('--rtol', type=float, default=1e-4)
     parser.add_argument('--atol', type=float, default=1e-6)
+    parser.add_argument('--elements', type=int, default=0)
     args = parser.parse_args()
     text = open(args.program).read()
     signature = re.search(r'relay\.func @%s\((.*?)\) ->' % re.escape(args.func),
@@ -85,7 +87,11 @@ def main():
         # Every perturbation (up and down of each element) in one run.
         perturbed, where = [], []
         for p, x in enumerate(inputs):
-            for index in np.ndindex(*x.shape):
+            indices = list(np.ndindex(*x.shape))
+            if 0 < args.elements < len(indices):
+                picked = rng.choice(len(indices), args.elements, replace=False)
+                indices = [indices[i] for i in sorted(picked)]
+            for index in indices:
                 for sign in (1, -1):
                     xs = [y.copy() for y in inputs]
                     xs[p][index] += sign * args.eps
