@@ -29,6 +29,7 @@
 #include "mlir/Dialect/Tensor/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Vector/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -104,6 +105,12 @@ struct RelayToLinalgPass
         [&](UnrealizedConversionCastOp cast) { casts.push_back(cast); });
     reconcileUnrealizedCasts(casts);
     convertTailRecursionToLoops(module);
+    // The compile pipelines run without the verifier between passes (it
+    // cost a quarter of a network's compile time): IR a lowering rule
+    // built wrongly is reported here, at the op, not left to crash
+    // vectorisation (a pad value of another dtype ran it out of memory).
+    if (failed(verify(module)))
+      return signalPassFailure();
   }
 };
 } // namespace

@@ -115,6 +115,12 @@ FailureOr<SmallVector<Value>> padRule(OpBuilder &b, Operation *op,
   if (mode != "constant")
     return failure();
   Value value = tensor::ExtractOp::create(b, loc, operands[1], ValueRange{});
+  // A pad value of another dtype (TVM's text pads f16 data with an int32
+  // 0) is cast to the data's, as TVM's pad casts it.
+  if (value.getType() != type.getElementType())
+    value = convertScalar(b, loc, value, type.getElementType(),
+                          isUnsignedValue(op->getOperand(1)),
+                          isUnsignedValue(op->getResult(0)));
   return SmallVector<Value>{tensor::PadOp::create(
       b, loc, type, operands[0], getAsIndexOpFoldResult(b.getContext(), low),
       getAsIndexOpFoldResult(b.getContext(), high), value)};

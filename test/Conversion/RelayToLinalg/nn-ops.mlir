@@ -223,3 +223,17 @@ relay.func @conv_uint8(%x: tensor<1x2x5x5xui8>, %w: tensor<3x2x3x3xui8>) -> tens
   %y = relay.nn.conv2d %x, %w {out_dtype = i32} : (tensor<1x2x5x5xui8>, tensor<3x2x3x3xui8>) -> tensor<1x3x3x3xi32>
   relay.return %y : tensor<1x3x3x3xi32>
 }
+
+// Tests that a pad value of another dtype (TVM's text pads float16 data
+// with an int32 0) is cast to the data's dtype, as TVM's pad casts it (the
+// pad had yielded an i32 into f16 data, invalid IR that crashed later).
+// CHECK-LABEL: func.func @pad_int_value
+// CHECK: %[[V:.*]] = tensor.extract %{{.*}}[] : tensor<i32>
+// CHECK: %[[F:.*]] = arith.sitofp %[[V]] : i32 to f16
+// CHECK: tensor.pad %{{.*}} low[0, 1] high[0, 0]
+// CHECK: tensor.yield %[[F]] : f16
+relay.func @pad_int_value(%x: tensor<2x3xf16>) -> tensor<2x4xf16> {
+  %0 = relay.constant dense<0> : tensor<i32>
+  %1 = relay.nn.pad %x, %0 {pad_width = array<i64: 0, 0, 1, 0>} : (tensor<2x3xf16>, tensor<i32>) -> tensor<2x4xf16>
+  relay.return %1 : tensor<2x4xf16>
+}
