@@ -1,6 +1,7 @@
 // RUN: relay-mlir-opt %s --relay-decompose --split-input-file | FileCheck %s
 // RUN: relay-mlir-opt %s --relay-decompose="keep-ops=relay.topk,relay.argsort" --split-input-file | FileCheck %s --check-prefix=KEEP
 // RUN: relay-mlir-opt %s --relay-decompose=target=cpu --split-input-file | FileCheck %s --check-prefix=CPU
+// RUN: relay-mlir-opt %s --relay-decompose="keep-ops=relay.image.resize2d" --split-input-file | FileCheck %s --check-prefix=RESIZE
 // RUN: not relay-mlir-opt %s --relay-decompose=target=tpu --split-input-file 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 
 // UNKNOWN: error: --relay-decompose: unknown lowering target 'tpu' (known: cpu, generic)
@@ -103,6 +104,28 @@ relay.func @conv3d(%x: tensor<2x4x6x9x8xf32>, %w: tensor<6x2x3x3x2xf32>) -> tens
 relay.func @conv3d_winograd(%x: tensor<1x16x4x16x16xf32>, %w: tensor<16x16x3x3x3xf32>) -> tensor<1x16x4x16x16xf32> {
   %r = relay.nn.conv3d %x, %w {padding = array<i64: 1>} : (tensor<1x16x4x16x16xf32>, tensor<16x16x3x3x3xf32>) -> tensor<1x16x4x16x16xf32>
   relay.return %r : tensor<1x16x4x16x16xf32>
+}
+
+// -----
+
+// Tests that bicubic upsampling is TVM's: image.resize2d's cubic (alpha
+// -0.5) to the upsampled size, with asymmetric coordinates, or
+// align_corners; NHWC through NCHW. Nearest and bilinear stay.
+// RESIZE-LABEL: relay.func @upsamplings
+// RESIZE: relay.image.resize2d %x {coordinate_transformation_mode = "asymmetric", method = "cubic", size = array<i64: 6, 8>} : (tensor<1x2x3x4xf32>) -> tensor<1x2x6x8xf32>
+// RESIZE: relay.image.resize2d %x {coordinate_transformation_mode = "align_corners", method = "cubic", size = array<i64: 6, 8>}
+// RESIZE: %[[T:.*]] = relay.transpose %y {axes = array<i64: 0, 3, 1, 2>}
+// RESIZE: %[[R:.*]] = relay.image.resize2d %[[T]] {coordinate_transformation_mode = "asymmetric", method = "cubic", size = array<i64: 6, 4>} : (tensor<1x2x3x2xf32>) -> tensor<1x2x6x4xf32>
+// RESIZE: relay.transpose %[[R]] {axes = array<i64: 0, 2, 3, 1>}
+// RESIZE: relay.nn.upsampling %x {method = "bilinear"
+// RESIZE-NOT: relay.nn.upsampling
+relay.func @upsamplings(%x: tensor<1x2x3x4xf32>, %y: tensor<1x3x2x2xf32>) -> tuple<tensor<1x2x6x8xf32>, tensor<1x2x6x8xf32>, tensor<1x6x4x2xf32>, tensor<1x2x6x8xf32>> {
+  %a = relay.nn.upsampling %x {method = "bicubic", scale_h = 2.0 : f64, scale_w = 2.0 : f64} : (tensor<1x2x3x4xf32>) -> tensor<1x2x6x8xf32>
+  %b = relay.nn.upsampling %x {method = "bicubic", align_corners = true, scale_h = 2.0 : f64, scale_w = 2.0 : f64} : (tensor<1x2x3x4xf32>) -> tensor<1x2x6x8xf32>
+  %c = relay.nn.upsampling %y {method = "bicubic", layout = "NHWC", scale_h = 2.0 : f64, scale_w = 2.0 : f64} : (tensor<1x3x2x2xf32>) -> tensor<1x6x4x2xf32>
+  %d = relay.nn.upsampling %x {method = "bilinear", scale_h = 2.0 : f64, scale_w = 2.0 : f64} : (tensor<1x2x3x4xf32>) -> tensor<1x2x6x8xf32>
+  %t = relay.tuple(%a, %b, %c, %d : tensor<1x2x6x8xf32>, tensor<1x2x6x8xf32>, tensor<1x6x4x2xf32>, tensor<1x2x6x8xf32>)
+  relay.return %t : tuple<tensor<1x2x6x8xf32>, tensor<1x2x6x8xf32>, tensor<1x6x4x2xf32>, tensor<1x2x6x8xf32>>
 }
 
 // -----

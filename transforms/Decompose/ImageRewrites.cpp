@@ -1,6 +1,7 @@
 //===- ImageRewrites.cpp - Image and detection composites ------*- C++ -*-===//
 //
-// nn.upsampling3d (as image.resize3d), image.affine_grid (one batched
+// nn.upsampling3d (as image.resize3d), bicubic nn.upsampling (as
+// image.resize2d), image.affine_grid (one batched
 // product with the target grid), image.dilation2d and nn.correlation (one
 // strided slice of the padded data per kernel tap or displacement), and
 // vision.multibox_prior (a constant: its boxes depend only on the shape),
@@ -54,6 +55,29 @@ Value upsampling3d(Emitter &b, Operation *op) {
        // topi's upsampling3d leaves the rounding to resize3d's choice.
        b.str("rounding_method", "")});
   return ndhwc ? permute(b, x, {0, 2, 3, 4, 1}) : x;
+}
+
+/// nn.upsampling's bicubic method: image.resize2d's cubic to the
+/// relation's size, with align_corners or asymmetric coordinates, as
+/// topi's upsampling resizes; NHWC through NCHW (nearest and bilinear have
+/// kernels and lowerings of their own and stay).
+Value bicubicUpsampling(Emitter &b, Operation *op) {
+  StringRef layout = strAttr(op, "layout");
+  bool nhwc = layout == "NHWC";
+  if (strAttr(op, "method") != "bicubic" || (!nhwc && layout != "NCHW"))
+    return Value();
+  Value x = op->getOperand(0);
+  if (nhwc)
+    x = permute(b, x, {0, 3, 1, 2});
+  ArrayRef<int64_t> out = shapeOf(op->getResult(0));
+  x = b.op<Resize2DOp>(
+      {x},
+      {b.ints("size", nhwc ? SmallVector<int64_t>(out.slice(1, 2))
+                           : SmallVector<int64_t>(out.slice(2, 2))),
+       b.str("method", "cubic"),
+       b.str("coordinate_transformation_mode",
+             boolAttr(op, "align_corners") ? "align_corners" : "asymmetric")});
+  return nhwc ? permute(b, x, {0, 2, 3, 1}) : x;
 }
 
 /// vision.yolo_reorg: darknet's reorg order as each image's constant
@@ -461,6 +485,7 @@ Value roiPool(Emitter &b, Operation *op) {
 
 void mlir::relay::decompose::addImageRewrites(AddRewrite add) {
   add("nn.upsampling3d", upsampling3d);
+  add("nn.upsampling", bicubicUpsampling);
   add("vision.yolo_reorg", yoloReorg);
   add("image.affine_grid", affineGrid);
   add("image.dilation2d", dilation2d);
