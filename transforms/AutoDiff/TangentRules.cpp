@@ -188,14 +188,22 @@ void registerRules() {
                          "relay.cumsum",
                          "relay.layout_transform",
                          "relay.nn.upsampling",
-                         "relay.image.resize1d",
-                         "relay.image.resize2d",
-                         "relay.image.resize3d",
                          "relay.nn.depth_to_space",
                          "relay.nn.space_to_depth",
                          "relay.zeros_like",
                          "relay.zeros"})
     setLinear(name);
+  // Affine: the value a crop gives outside the image (tf_crop_and_resize's
+  // extrapolation_value) is a constant, whose tangent is 0.
+  for (StringRef name :
+       {"relay.image.resize1d", "relay.image.resize2d", "relay.image.resize3d"})
+    setTangent(name, [](OpBuilder &b, Operation *op, ArrayRef<Value> dx) {
+      Tangent t = linearTangent(b, op, dx, {});
+      if (succeeded(t) && *t)
+        (*t).getDefiningOp()->setAttr("extrapolation_value",
+                                      b.getF64FloatAttr(0.0));
+      return t;
+    });
   // Linear in their first operand; the other gives indices or a shape.
   for (StringRef name :
        {"relay.take", "relay.gather", "relay.collapse_sum_like",
