@@ -312,7 +312,8 @@ void mlir::relay::interp::registerElementwiseKernels(
   k["bitwise_not"] =
       unary([](double x) { return x; }, [](int64_t x) { return ~x; });
   k["copy"] = unary([](double x) { return x; }, [](int64_t x) { return x; });
-  k["nn.relu"] = unary([](double x) { return x > 0 ? x : 0.0; },
+  // NaN stays NaN, as compiled code's maximum, PyTorch and ONNX give it.
+  k["nn.relu"] = unary([](double x) { return x > 0 || x != x ? x : 0.0; },
                        [](int64_t x) { return x > 0 ? x : 0; });
   k["nn.leaky_relu"] = [](const KernelContext &ctx) {
     double alpha = ctx.getFloat("alpha", 0.25);
