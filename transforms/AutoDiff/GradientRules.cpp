@@ -589,15 +589,16 @@ void registerRules() {
       moved.push_back(shape[a]);
     }
     int64_t kept = rank - reduced.size(), count = 1;
-    flat.assign(moved.begin(), moved.begin() + kept);
-    for (int64_t d : ArrayRef(moved).drop_front(kept))
-      count *= d;
-    flat.push_back(count);
-    // Sizes known only at run time: the kept axes copied (0), the reduced
-    // ones joined (-1).
     if (ShapedType::isDynamicShape(shape)) {
+      // Sizes known only at run time: the kept axes copied (0), the
+      // reduced ones joined (-1).
       flat.assign(kept, 0);
       flat.push_back(-1);
+    } else {
+      flat.assign(moved.begin(), moved.begin() + kept);
+      for (int64_t d : ArrayRef(moved).drop_front(kept))
+        count *= d;
+      flat.push_back(count);
     }
     bool identity = llvm::equal(perm, llvm::seq<int64_t>(0, rank));
     Value moves =
