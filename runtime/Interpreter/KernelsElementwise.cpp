@@ -313,8 +313,9 @@ void mlir::relay::interp::registerElementwiseKernels(
       unary([](double x) { return x; }, [](int64_t x) { return ~x; });
   k["copy"] = unary([](double x) { return x; }, [](int64_t x) { return x; });
   // NaN stays NaN, as compiled code's maximum, PyTorch and ONNX give it.
-  k["nn.relu"] = unary([](double x) { return x > 0 || x != x ? x : 0.0; },
-                       [](int64_t x) { return x > 0 ? x : 0; });
+  k["nn.relu"] =
+      unary([](double x) { return x > 0 || std::isnan(x) ? x : 0.0; },
+            [](int64_t x) { return x > 0 ? x : 0; });
   k["nn.leaky_relu"] = [](const KernelContext &ctx) {
     double alpha = ctx.getFloat("alpha", 0.25);
     return unary([alpha](double x) { return x > 0 ? x : alpha * x; })(ctx);
