@@ -11,6 +11,7 @@
 
 #include "dialects/relay/EinsumEquation.h"
 #include "dialects/relay/RelationUtils.h"
+#include "dialects/relay/ResizeSampling.h"
 #include "dialects/relay/TypeRelations.h"
 
 #include <map>
@@ -473,15 +474,13 @@ static RelationStatus mirrorPadRelation(RelationArgs &args) {
   return args.solve(makeTensor(args.getContext(), dims, data.dtype));
 }
 
-/// What is wrong with image.resize1d/2d/3d's data (NCW, NCHW or NCDHW
-/// float tensors of `spatial` resized axes) or attributes, shared with
-/// dyn.image.resize2d; empty when nothing is.
+/// What is wrong with image.resize1d/2d/3d's data (float tensors of
+/// `spatial` resized axes, NCW, NCHW or NCDHW or another order of those
+/// axes) or attributes, shared with dyn.image.resize2d; empty when nothing
+/// is.
 static std::string resizeError(RelationArgs &args, const TensorInfo &data,
                                int64_t spatial, bool crop = true) {
   std::string expected = spatial == 1 ? "NCW" : spatial == 2 ? "NCHW" : "NCDHW";
-  if (data.getRank() != spatial + 2 || !isFloatLike(data.dtype))
-    return "expected a " + std::to_string(spatial + 2) + "-d (" + expected +
-           ") float tensor, got " + typeStr(args.getInput(0));
   auto str = [&](StringRef name) {
     auto a = dyn_cast_or_null<StringAttr>(args.getAttr(name));
     return a ? a.getValue().str() : std::string();
@@ -489,8 +488,14 @@ static std::string resizeError(RelationArgs &args, const TensorInfo &data,
   std::string layout = str("layout"), method = str("method"),
               coords = str("coordinate_transformation_mode"),
               rounding = str("rounding_method");
-  if (!layout.empty() && layout != expected)
-    return "layout '" + layout + "' is not supported (only " + expected + ")";
+  if (!getResizedAxes(layout, spatial))
+    return "layout '" + layout + "' is not supported (expected " + expected +
+           " or another order of its axes, such as " + expected[0] +
+           expected.substr(2) + expected[1] + ")";
+  if (data.getRank() != spatial + 2 || !isFloatLike(data.dtype))
+    return "expected a " + std::to_string(spatial + 2) + "-d (" +
+           (layout.empty() ? expected : layout) + ") float tensor, got " +
+           typeStr(args.getInput(0));
   if (!method.empty() && method != "nearest_neighbor" && method != "linear" &&
       method != "cubic")
     return "method must be nearest_neighbor, linear or cubic, got '" + method +
@@ -507,7 +512,8 @@ static std::string resizeError(RelationArgs &args, const TensorInfo &data,
   return "";
 }
 
-/// image.resize1d/2d/3d: NCW, NCHW or NCDHW data of `size`.
+/// image.resize1d/2d/3d: NCW, NCHW or NCDHW data (or another order of
+/// those axes, given by `layout`) resized to `size`.
 static RelationStatus resizeRelation(RelationArgs &args, int64_t spatial) {
   TensorInfo data;
   READ_TENSOR_OR_RETURN(args, 0, data);
@@ -529,15 +535,17 @@ static RelationStatus resizeRelation(RelationArgs &args, int64_t spatial) {
     return args.fail("size must be " + Twine(spatial) + " positive value" +
                      (spatial == 1 ? "" : "s"));
   Type dtype = args.getDtype("out_dtype");
-  SmallVector<Dim> dims = {data.dims[0], data.dims[1]};
-  for (int64_t d : *size)
-    dims.push_back(Dim::of(d));
+  SmallVector<Dim> dims = data.dims;
+  SmallVector<int64_t> resized =
+      *getResizedAxes(args.getString("layout", ""), spatial);
+  for (auto [axis, d] : llvm::zip(resized, *size))
+    dims[axis] = Dim::of(d);
   return args.solve(
       makeTensor(args.getContext(), dims, dtype ? dtype : data.dtype));
 }
 
-/// dyn.image.resize2d: NCHW images of `?` height and width, the size an
-/// integer vector of 2.
+/// dyn.image.resize2d: images (NCHW or another order of its axes) of `?`
+/// height and width, the size an integer vector of 2.
 static RelationStatus dynResize2dRelation(RelationArgs &args) {
   TensorInfo data, size;
   READ_TENSOR_OR_RETURN(args, 0, data);
@@ -551,7 +559,11 @@ static RelationStatus dynResize2dRelation(RelationArgs &args) {
                      "(height, width), got " +
                      typeStr(args.getInput(1)));
   Type dtype = args.getDtype("out_dtype");
-  SmallVector<Dim> dims = {data.dims[0], data.dims[1], Dim::any(), Dim::any()};
+  SmallVector<Dim> dims = data.dims;
+  SmallVector<int64_t> resized =
+      *getResizedAxes(args.getString("layout", ""), 2);
+  for (int64_t axis : resized)
+    dims[axis] = Dim::any();
   return args.solve(
       makeTensor(args.getContext(), dims, dtype ? dtype : data.dtype));
 }

@@ -92,7 +92,7 @@ def Relay_DynResize2DOp
                        10> {
   let summary = "image.resize2d to the size a 2-element integer tensor holds";
   let description = [{
-    TVM's `dyn.image.resize2d`: `image.resize2d` of NCHW images whose
+    TVM's `dyn.image.resize2d`: `image.resize2d` of images (NCHW, NHWC) whose
     output height and width are an operand computed at run time (ONNX
     Resize's `sizes` input computed from the data: Mask R-CNN pastes each
     mask at its box's size). The attributes are `image.resize2d`'s; the

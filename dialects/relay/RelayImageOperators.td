@@ -14,10 +14,12 @@
 
 def Relay_Resize2DOp
     : Relay_OperatorOp<"image.resize2d", "Resize2D", "Injective", 1, 5> {
-  let summary = "Resizes NCHW images to `size` (nearest_neighbor, linear or "
+  let summary = "Resizes images to `size` (nearest_neighbor, linear or "
                 "cubic interpolation)";
   let description = [{
-    TVM's `image.resize2d`: `coordinate_transformation_mode` half_pixel,
+    TVM's `image.resize2d`: the images in `layout` NCHW or another order of
+    its axes (NHWC), `size` their new (height, width);
+    `coordinate_transformation_mode` half_pixel,
     align_corners, asymmetric, pytorch_half_pixel, tf_half_pixel_for_nn,
     half_pixel_symmetric (ONNX's: half_pixel recentred where the scale
     does not make a whole length) or tf_crop_and_resize (which samples the crop `roi` = (start_h, start_w,
@@ -51,10 +53,10 @@ def Relay_Resize2DOp
 
 def Relay_Resize1DOp
     : Relay_OperatorOp<"image.resize1d", "Resize1D", "Injective", 1, 5> {
-  let summary = "Resizes NCW signals to `size` (image.resize2d's methods "
+  let summary = "Resizes signals to `size` (image.resize2d's methods "
                 "and coordinates along one axis)";
   let description = [{
-    TVM's `image.resize1d`: `size` is (W); `roi` (tf_crop_and_resize) is
+    TVM's `image.resize1d`: `layout` NCW or NWC; `size` is (W); `roi` (tf_crop_and_resize) is
     (start_w, end_w); `scale_w` as image.resize2d's.
   }];
   let arguments = (ins AnyType:$data, DenseI64ArrayAttr:$size,
@@ -72,10 +74,11 @@ def Relay_Resize1DOp
 
 def Relay_Resize3DOp
     : Relay_OperatorOp<"image.resize3d", "Resize3D", "Injective", 1, 5> {
-  let summary = "Resizes NCDHW volumes to `size` (image.resize2d's methods "
+  let summary = "Resizes volumes to `size` (image.resize2d's methods "
                 "and coordinates along three axes)";
   let description = [{
-    TVM's `image.resize3d`: `size` is (D, H, W); `roi` (tf_crop_and_resize)
+    TVM's `image.resize3d`: `layout` NCDHW or another order of its axes
+    (NDHWC); `size` is (D, H, W); `roi` (tf_crop_and_resize)
     is (start_d, start_h, start_w, end_d, end_h, end_w); `scale_d`,
     `scale_h`, `scale_w` as image.resize2d's. Computed one axis after the
     other.

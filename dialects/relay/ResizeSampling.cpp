@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -114,6 +115,24 @@ mlir::relay::resizeTaps(int64_t in, int64_t outSize, StringRef method,
   return taps;
 }
 
+std::optional<SmallVector<int64_t>>
+mlir::relay::getResizedAxes(StringRef layout, int64_t spatial) {
+  if (spatial < 1 || spatial > 3)
+    return std::nullopt;
+  std::string plain = "NC" + StringRef("DHW").take_back(spatial).str();
+  if (layout.empty())
+    layout = plain;
+  if (layout.size() != plain.size())
+    return std::nullopt;
+  for (char c : plain)
+    if (layout.count(c) != 1)
+      return std::nullopt;
+  SmallVector<int64_t> axes;
+  for (char c : StringRef(plain).drop_front(2))
+    axes.push_back(layout.find(c));
+  return axes;
+}
+
 std::optional<SmallVector<ResizeAxis>>
 mlir::relay::getResizeAxes(Operation *op) {
   auto type = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
@@ -137,7 +156,9 @@ mlir::relay::getResizeAxes(Operation *op) {
   auto exclude = dyn_cast_or_null<IntegerAttr>(attrs.get("cubic_exclude"));
   ArrayRef<int64_t> size = sizeAttr.asArrayRef();
   int64_t spatial = size.size();
-  if (type.getRank() != spatial + 2)
+  std::optional<SmallVector<int64_t>> resized =
+      getResizedAxes(str("layout"), spatial);
+  if (type.getRank() != spatial + 2 || !resized)
     return std::nullopt;
   static const char *const scaleNames[] = {"scale_d", "scale_h", "scale_w"};
   ArrayRef<const char *> scales = ArrayRef(scaleNames).take_back(spatial);
@@ -145,7 +166,7 @@ mlir::relay::getResizeAxes(Operation *op) {
   SmallVector<ResizeAxis> axes;
   for (int64_t i = 0; i < spatial; ++i) {
     ResizeAxis &axis = axes.emplace_back();
-    axis.axis = i + 2;
+    axis.axis = (*resized)[i];
     int64_t in = type.getDimSize(axis.axis);
     std::optional<double> scale;
     if (auto a = op->getAttrOfType<FloatAttr>(scales[i]))

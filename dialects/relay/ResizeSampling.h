@@ -41,9 +41,17 @@ resizeTaps(int64_t in, int64_t outSize, StringRef method, StringRef coords,
            std::optional<std::pair<double, double>> crop = std::nullopt,
            SmallVectorImpl<bool> *outside = nullptr);
 
+/// The axes of the `spatial` resized dimensions (D, H, W: the last
+/// `spatial` of them) in an image.resize*'s `layout`: channels first
+/// (NCHW, also when `layout` is empty) or any other order of the same
+/// axes (NHWC), as TVM's relations take any layout bijective to NCHW;
+/// std::nullopt for anything else (NCHW16c, NCH).
+std::optional<SmallVector<int64_t>> getResizedAxes(StringRef layout,
+                                                   int64_t spatial);
+
 /// One resized axis of an image.resize1d/2d/3d.
 struct ResizeAxis {
-  /// The axis of the data (2 onwards: the layouts are channels-first).
+  /// The axis of the data (getResizedAxes of the op's layout).
   int64_t axis;
   /// Whether the axis keeps its values (same length, unit scale, and a
   /// method and coordinates that then sample each input where it is).

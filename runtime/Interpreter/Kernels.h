@@ -118,6 +118,15 @@ private:
   SmallVector<int64_t> offsets;
 };
 
+/// `in` resized along each of `axes` in turn to its size in `sizes` by
+/// image.resize*'s taps (resizeTaps) for `method` and `coords`
+/// (`rounding` "" takes topi's choice), accumulating in float64 until the
+/// last axis writes the result's dtype.
+FailureOr<ValuePtr> resizeAxes(const KernelContext &ctx, const Tensor &in,
+                               ArrayRef<int64_t> axes, ArrayRef<int64_t> sizes,
+                               StringRef method, StringRef coords,
+                               StringRef rounding, double alpha, bool exclude);
+
 /// Copies element `from` of `in` to element `to` of `out` (as a float or
 /// an integer, as `in` holds it).
 void copyElement(const Tensor &in, int64_t from, Tensor &out, int64_t to);

@@ -582,15 +582,10 @@ static FailureOr<Tensor> resizeAlong(const KernelContext &ctx, const Tensor &in,
   return out;
 }
 
-/// `in` resized along each of `axes` in turn to its size in `sizes` by
-/// image.resize*'s taps (resizeTaps) for `method` and `coords`
-/// (`rounding` "" takes topi's choice), accumulating in float64 until the
-/// last axis writes the result's dtype.
-static FailureOr<ValuePtr> resizeAxes(const KernelContext &ctx,
-                                      const Tensor &in, ArrayRef<int64_t> axes,
-                                      ArrayRef<int64_t> sizes, StringRef method,
-                                      StringRef coords, StringRef rounding,
-                                      double alpha, bool exclude) {
+FailureOr<ValuePtr> mlir::relay::interp::resizeAxes(
+    const KernelContext &ctx, const Tensor &in, ArrayRef<int64_t> axes,
+    ArrayRef<int64_t> sizes, StringRef method, StringRef coords,
+    StringRef rounding, double alpha, bool exclude) {
   if (rounding.empty())
     rounding = coords == "align_corners" ? "round" : "floor";
   Type f64 = Float64Type::get(ctx.op->getContext());
@@ -610,14 +605,17 @@ static FailureOr<ValuePtr> resizeAxes(const KernelContext &ctx,
 }
 
 /// dyn.image.resize2d: image.resize2d's taps for the size the operand
-/// gives, the rows resized first, then the columns.
+/// gives, the rows resized first, then the columns (where the layout puts
+/// them).
 static FailureOr<ValuePtr> dynResize2dKernel(const KernelContext &ctx) {
   SmallVector<int64_t> size = ints(ctx, 1);
   if (size.size() != 2 || size[0] <= 0 || size[1] <= 0)
     return ctx.emitError() << "the size [" << size
                            << "] must be two positive values (height, width)";
+  // The relation has checked the layout.
   return resizeAxes(
-      ctx, ctx.input(0), {2, 3}, size, ctx.getString("method", "linear"),
+      ctx, ctx.input(0), *getResizedAxes(ctx.getString("layout", ""), 2), size,
+      ctx.getString("method", "linear"),
       ctx.getString("coordinate_transformation_mode", "half_pixel"),
       ctx.getString("rounding_method", "round"),
       ctx.getFloat("cubic_alpha", -0.5), ctx.getInt("cubic_exclude", 0) != 0);

@@ -358,13 +358,16 @@ static FailureOr<ValuePtr> upsamplingKernel(const KernelContext &ctx) {
   const Tensor &x = ctx.input(0);
   ImageLayout l = ImageLayout::get(ctx.getString("layout", "NCHW"));
   StringRef method = ctx.getString("method", "nearest_neighbor");
-  if (method == "bicubic") {
-    ctx.emitError() << "bicubic upsampling is not supported by the "
-                       "interpreter";
-    return failure();
-  }
   bool alignCorners = ctx.getBool("align_corners", false);
   auto type = ctx.resultTensorType();
+  // Bicubic: image.resize2d's cubic taps (default alpha) with aligned
+  // corners or asymmetric coordinates, as topi and the decomposition take
+  // them.
+  if (method == "bicubic")
+    return resizeAxes(ctx, x, {l.h, l.w},
+                      {type.getDimSize(l.h), type.getDimSize(l.w)}, "cubic",
+                      alignCorners ? "align_corners" : "asymmetric", "round",
+                      /*alpha=*/-0.5, /*exclude=*/false);
   Tensor out(type.getElementType(), type.getShape());
   ArrayRef<int64_t> xs = x.getShape(), os = out.getShape();
   SmallVector<int64_t> xst = x.strides(), ost = out.strides();

@@ -96,6 +96,14 @@ static cl::list<std::string> onnxInputShapes(
              "for --random-inputs, --samples or --emit-object, where no "
              "--input file gives the sizes"),
     cl::value_desc("NAME=1x3x224x224"), cl::cat(category));
+static cl::list<std::string> inputShapes(
+    "input-shape",
+    cl::desc("The shape of an input whose dimensions the program leaves "
+             "`?`, as NAME=D1xD2x...: a Relay entry's parameter (NAME its "
+             "name without %, or its position from 0) or an ONNX model's "
+             "graph input (as --onnx-input-shape); for --random-inputs and "
+             "--emit-object, where no --input file gives the sizes"),
+    cl::value_desc("NAME=2x16"), cl::cat(category));
 static cl::opt<int64_t> randomInputs("random-inputs", cl::init(-1),
                                      cl::desc("Random inputs from this seed"),
                                      cl::cat(category));
@@ -277,6 +285,60 @@ static int64_t allowedCores() {
 static int fail(const Twine &message) {
   llvm::errs() << "relay-run: error: " << message << "\n";
   return 1;
+}
+
+/// The types --input-shape gives the parameters of the entry `func` of a
+/// Relay program (`shapes` by parameter name or position): a named
+/// parameter becomes a tensor of that shape and its dtype where its rank
+/// and static sizes allow it; the others keep their types. Fails, reported,
+/// on a name the entry does not have or a shape its parameter cannot take.
+static FailureOr<SmallVector<Type>>
+parameterTypesFromShapes(FuncOp func,
+                         const llvm::StringMap<SmallVector<int64_t>> &shapes) {
+  Block &body = func.getBody().front();
+  SmallVector<Type> types(body.getArgumentTypes());
+  SmallVector<std::string> names;
+  for (BlockArgument arg : body.getArguments()) {
+    auto name = dyn_cast<NameLoc>(arg.getLoc());
+    names.push_back(name ? name.getName().str()
+                         : std::to_string(arg.getArgNumber()));
+  }
+  for (const auto &[given, shape] : shapes) {
+    std::string key = given.str();
+    if (StringRef(key).starts_with("%"))
+      key = key.substr(1);
+    auto *it = llvm::find(names, key);
+    unsigned position;
+    if (it == names.end() && !StringRef(key).getAsInteger(10, position) &&
+        position < types.size())
+      it = names.begin() + position;
+    if (it == names.end()) {
+      InFlightDiagnostic diag = func.emitError()
+                                << "--input-shape: @" << func.getSymName()
+                                << " has no parameter '" << key
+                                << "' (its parameters: ";
+      llvm::interleaveComma(names, diag);
+      diag << ")";
+      return failure();
+    }
+    int64_t i = it - names.begin();
+    auto tensor = dyn_cast<RankedTensorType>(types[i]);
+    bool fits = tensor && tensor.getRank() == int64_t(shape.size());
+    for (int64_t d = 0; fits && d < tensor.getRank(); ++d)
+      fits = tensor.isDynamicDim(d) || tensor.getDimSize(d) == shape[d];
+    if (!fits) {
+      InFlightDiagnostic diag = emitError(body.getArgument(i).getLoc())
+                                << "--input-shape: parameter '" << names[i]
+                                << "' of @" << func.getSymName() << " is "
+                                << types[i] << ", which a tensor of "
+                                << "shape [";
+      llvm::interleaveComma(shape, diag);
+      diag << "] is not";
+      return failure();
+    }
+    types[i] = RankedTensorType::get(shape, tensor.getElementType());
+  }
+  return types;
 }
 
 /// One line of a compiled program's profile: a kernel or an operator's
@@ -558,6 +620,10 @@ int main(int argc, char **argv) {
       if (std::string error = onnx_import::parseOnnxInputShape(spec, options);
           !error.empty())
         return fail("--onnx-input-shape: " + error);
+    for (const std::string &spec : inputShapes)
+      if (std::string error = onnx_import::parseOnnxInputShape(spec, options);
+          !error.empty())
+        return fail("--input-shape: " + error);
     module = onnx_import::importOnnxModel(bytes->getBuffer(), inputFile,
                                           &context, options);
   } else {
@@ -566,7 +632,22 @@ int main(int argc, char **argv) {
   }
   if (!onnxInputShapes.empty() && !path.ends_with(".onnx"))
     return fail("--onnx-input-shape sizes an ONNX model's inputs; '" +
-                inputFile + "' is not a .onnx model");
+                inputFile +
+                "' is not a .onnx model (--input-shape sizes a "
+                "Relay program's parameters)");
+  // --input-shape of a Relay program: the entry's parameters by name (the
+  // ONNX importer took them above), in the NAME=D1xD2 form the importer
+  // parses.
+  onnx_import::OnnxImportOptions parameterShapes;
+  if (!path.ends_with(".onnx"))
+    for (const std::string &spec : inputShapes)
+      if (std::string error =
+              onnx_import::parseOnnxInputShape(spec, parameterShapes);
+          !error.empty())
+        return fail("--input-shape: " + error);
+  if (!inputShapes.empty() && (!inputs.empty() || !samplesDir.empty()))
+    return fail("--input-shape sizes the inputs of --random-inputs and "
+                "--emit-object; --input files and --samples give their own");
   if (!module)
     return 1;
 
@@ -581,9 +662,11 @@ int main(int argc, char **argv) {
   // --interp-output: the program as the interpreter runs it.
   OwningOpRef<ModuleOp> interpModule;
   auto entryFunc = module->lookupSymbol<FuncOp>(entry);
+  // The types of the entry's inputs where the --input files or
+  // --input-shape give them (empty otherwise).
+  SmallVector<Type> inputTypes;
   if (!inputFiles.empty() && entryFunc &&
       entryFunc.getBody().getNumArguments() == inputFiles.size()) {
-    SmallVector<Type> inputTypes;
     for (auto [file, param] :
          llvm::zip(inputFiles, entryFunc.getBody().getArgumentTypes())) {
       inputTypes.push_back(valueFileType(file, param));
@@ -591,6 +674,14 @@ int main(int argc, char **argv) {
       if (!inputTypes.back())
         inputTypes.back() = param;
     }
+  } else if (!parameterShapes.inputShapes.empty() && entryFunc) {
+    FailureOr<SmallVector<Type>> types =
+        parameterTypesFromShapes(entryFunc, parameterShapes.inputShapes);
+    if (failed(types))
+      return 1;
+    inputTypes = std::move(*types);
+  }
+  if (!inputTypes.empty()) {
     // A polymorphic entry (over a ShapeVar `n`, a type `A`) is called
     // through a monomorphic one taking the inputs' types.
     if (entryFunc.isPolymorphic()) {
@@ -667,7 +758,8 @@ int main(int argc, char **argv) {
         emitError(arg.getLoc())
             << "@" << entry << " takes a " << type
             << ": ahead-of-time code is for static shapes (give --input "
-               "files of the sizes to compile it for)";
+               "files of the sizes to compile it for, or --input-shape "
+               "NAME=D1xD2...)";
         return 1;
       }
     }
@@ -707,13 +799,16 @@ int main(int argc, char **argv) {
   } else if (randomInputs >= 0) {
     std::mt19937_64 rng(randomInputs);
     for (BlockArgument arg : body.getArguments()) {
+      // (The interpreter's entry keeps `?` where --input-shape sized it.)
+      Type type = inputTypes.size() == numParams
+                      ? inputTypes[arg.getArgNumber()]
+                      : arg.getType();
       // An input larger than memory is an error, not an abort in the
       // allocator.
-      RankedTensorType tooLarge =
-          findTensorType(arg.getType(), [](RankedTensorType t) {
-            std::optional<int64_t> bytes = interpreterBytes(t);
-            return !bytes || *bytes > physicalMemoryBytes();
-          });
+      RankedTensorType tooLarge = findTensorType(type, [](RankedTensorType t) {
+        std::optional<int64_t> bytes = interpreterBytes(t);
+        return !bytes || *bytes > physicalMemoryBytes();
+      });
       if (tooLarge) {
         emitError(arg.getLoc())
             << "cannot make a random input of type " << tooLarge
@@ -721,11 +816,12 @@ int main(int argc, char **argv) {
             << physicalMemoryBytes() << " bytes)";
         return 1;
       }
-      FailureOr<ValuePtr> v = randomValue(arg.getType(), rng);
+      FailureOr<ValuePtr> v = randomValue(type, rng);
       if (failed(v)) {
         emitError(arg.getLoc())
-            << "cannot make a random input of type " << arg.getType()
-            << " (only tensors of static shape and tuples of them)";
+            << "cannot make a random input of type " << type
+            << " (only tensors of static shape and tuples of them; "
+               "--input-shape NAME=D1xD2... sizes a `?`)";
         return 1;
       }
       args.push_back(*v);

@@ -81,7 +81,26 @@ Grads resampleGradient(RelayBuilder &rb, Value g,
   return SmallVector<Value>{g};
 }
 
-/// image.resize1d/2d/3d (channels first, static shapes): the taps of each
+/// The adjoint of the axis `axis` (of `in` inputs) sampled by `taps`;
+/// outputs marked in `outside` (a crop's) read none.
+AxisAdjoint tapsAdjoint(int64_t axis, int64_t in, ArrayRef<ResizeTap> taps,
+                        ArrayRef<bool> outside) {
+  AxisAdjoint adjoint;
+  adjoint.axis = axis;
+  adjoint.in = in;
+  adjoint.out = taps.empty() ? 0 : taps.front().indices.size();
+  adjoint.weights.assign(adjoint.in * adjoint.out, 0.0);
+  for (const ResizeTap &tap : taps)
+    for (int64_t i = 0; i < adjoint.out; ++i) {
+      if (!outside.empty() && outside[i])
+        continue;
+      int64_t h = std::clamp<int64_t>(tap.indices[i], 0, adjoint.in - 1);
+      adjoint.weights[h * adjoint.out + i] += tap.weights[i];
+    }
+  return adjoint;
+}
+
+/// image.resize1d/2d/3d (any layout, static shapes): the taps of each
 /// resized axis; outputs a crop samples outside have no taps (their value
 /// is the extrapolation constant).
 Grads resizeGradient(RelayBuilder &rb, Operation *op, Value g) {
@@ -90,30 +109,21 @@ Grads resizeGradient(RelayBuilder &rb, Operation *op, Value g) {
     return failure();
   ArrayRef<int64_t> inShape = shapeOf(op->getOperand(0));
   SmallVector<AxisAdjoint> adjoints;
-  for (const ResizeAxis &axis : *axes) {
-    if (axis.identity)
-      continue;
-    AxisAdjoint &adjoint = adjoints.emplace_back();
-    adjoint.axis = axis.axis;
-    adjoint.in = inShape[axis.axis];
-    adjoint.out = axis.taps.empty() ? 0 : axis.taps.front().indices.size();
-    adjoint.weights.assign(adjoint.in * adjoint.out, 0.0);
-    for (const ResizeTap &tap : axis.taps)
-      for (int64_t i = 0; i < adjoint.out; ++i) {
-        if (!axis.outside.empty() && axis.outside[i])
-          continue;
-        int64_t h = std::clamp<int64_t>(tap.indices[i], 0, adjoint.in - 1);
-        adjoint.weights[h * adjoint.out + i] += tap.weights[i];
-      }
-  }
+  for (const ResizeAxis &axis : *axes)
+    if (!axis.identity)
+      adjoints.push_back(
+          tapsAdjoint(axis.axis, inShape[axis.axis], axis.taps, axis.outside));
   return resampleGradient(rb, g, adjoints);
 }
 
-/// nn.upsampling (nearest or bilinear; bicubic has no rule): the source
-/// rows and columns of each output, NCHW or NHWC.
+/// nn.upsampling, NCHW or NHWC: the source rows and columns of each output
+/// (nearest, bilinear), or for bicubic the taps of image.resize2d's cubic
+/// (default alpha) with aligned corners or asymmetric coordinates, which
+/// its decomposition computes.
 Grads upsamplingGradient(RelayBuilder &rb, UpSamplingOp op, Value g) {
   StringRef method = op.getMethod();
-  if (method != "nearest_neighbor" && method != "bilinear")
+  bool bicubic = method == "bicubic";
+  if (method != "nearest_neighbor" && method != "bilinear" && !bicubic)
     return failure();
   bool nhwc = op.getLayout() == "NHWC";
   if (!nhwc && op.getLayout() != "NCHW")
@@ -121,6 +131,15 @@ Grads upsamplingGradient(RelayBuilder &rb, UpSamplingOp op, Value g) {
   ArrayRef<int64_t> in = shapeOf(op.getData()), out = shapeOf(g);
   SmallVector<AxisAdjoint> adjoints;
   for (int64_t axis : {nhwc ? 1 : 2, nhwc ? 2 : 3}) {
+    if (bicubic) {
+      StringRef coords = op.getAlignCorners() ? "align_corners" : "asymmetric";
+      adjoints.push_back(tapsAdjoint(
+          axis, in[axis],
+          resizeTaps(in[axis], out[axis], "cubic", coords, "round",
+                     /*alpha=*/-0.5, /*exclude=*/false, std::nullopt),
+          {}));
+      continue;
+    }
     AxisAdjoint &adjoint = adjoints.emplace_back();
     adjoint.axis = axis;
     adjoint.in = in[axis];

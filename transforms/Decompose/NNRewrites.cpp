@@ -266,8 +266,8 @@ Value resizeAxis(Emitter &b, Value x, const ResizeAxis &axis) {
 }
 
 /// image.resize1d, resize2d and resize3d: resizeAxis along each resized
-/// axis (2 onwards), then the extrapolation value where a crop sampled
-/// outside the data.
+/// axis (where the layout puts it), then the extrapolation value where a crop
+/// sampled outside the data.
 Value resize(Emitter &b, Operation *op) {
   std::optional<SmallVector<ResizeAxis>> axes = getResizeAxes(op);
   if (!axes)
@@ -281,18 +281,23 @@ Value resize(Emitter &b, Operation *op) {
   if (x && extrapolation != 0 && llvm::any_of(*axes, [](const ResizeAxis &a) {
         return llvm::is_contained(a.outside, true);
       })) {
+    // The fill over the resized axes, 1 along the others: the outputs in
+    // row-major order, the resized axes in the layout's order.
     Type element = elementOf(x);
-    ArrayRef<int64_t> size = shapeOf(op->getResult(0)).drop_front(2);
-    int64_t spatial = size.size();
+    ArrayRef<int64_t> result = shapeOf(op->getResult(0));
+    SmallVector<int64_t> shape(result.size(), 1);
+    for (const ResizeAxis &a : *axes)
+      shape[a.axis] = result[a.axis];
     SmallVector<Attribute> fill;
-    for (int64_t n = 0; n < ShapedType::getNumElements(size); ++n) {
+    for (int64_t n = 0; n < ShapedType::getNumElements(shape); ++n) {
       bool out = false;
-      for (int64_t i = spatial - 1, rest = n; i >= 0; rest /= size[i], --i)
-        out |= (*axes)[i].outside[rest % size[i]];
+      for (int64_t d = shape.size() - 1, rest = n; d >= 0;
+           rest /= shape[d], --d)
+        for (const ResizeAxis &a : *axes)
+          if (a.axis == d)
+            out |= a.outside[rest % shape[d]];
       fill.push_back(FloatAttr::get(element, out ? extrapolation : 0));
     }
-    SmallVector<int64_t> shape = {1, 1};
-    shape.append(size.begin(), size.end());
     x = b.add(x, b.constant(DenseElementsAttr::get(
                      RankedTensorType::get(shape, element), fill)));
   }

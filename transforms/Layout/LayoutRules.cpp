@@ -1,9 +1,10 @@
 //===- LayoutRules.cpp - How operators follow a change of layout ----------===//
 //
 // The registry's layout columns and the built-in rules: convolutions and
-// pooling take the layout they are asked for; bias_add, prelu, reductions,
-// concatenate and pad follow their input with their axes renamed; elementwise
-// and broadcast operators, and take from a 1-d table, follow their operands.
+// pooling (and resampling) take the layout they are asked for; bias_add, prelu,
+// reductions, concatenate and pad follow their input with their axes renamed;
+// elementwise and broadcast operators, and take from a 1-d table, follow their
+// operands.
 //
 //===----------------------------------------------------------------------===//
 
@@ -110,8 +111,8 @@ convolutionRule(Operation *op, ArrayRef<std::string> desired, bool deformable) {
   return decision;
 }
 
-/// Pooling (`layout` attribute): the layout it is asked for, else the one
-/// its input is in now.
+/// Pooling and resampling (`layout` attribute): the layout it is asked for,
+/// else the one its input is in now.
 std::optional<LayoutDecision> poolRule(Operation *op, const LayoutQuery &query,
                                        ArrayRef<std::string> desired) {
   StringRef layout = strAttr(op, "layout");
@@ -317,7 +318,10 @@ void registerBuiltinLayoutRules() {
         });
     for (StringRef pool : {"nn.max_pool2d", "nn.avg_pool2d",
                            "nn.global_max_pool2d", "nn.global_avg_pool2d",
-                           "nn.adaptive_max_pool2d", "nn.adaptive_avg_pool2d"})
+                           "nn.adaptive_max_pool2d", "nn.adaptive_avg_pool2d",
+                           // Resampling keeps each axis where it is.
+                           "nn.upsampling", "image.resize1d", "image.resize2d",
+                           "image.resize3d"})
       set(pool, poolRule);
     set("nn.bias_add", axisVectorRule);
     set("nn.prelu", axisVectorRule);

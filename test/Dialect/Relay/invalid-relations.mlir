@@ -920,6 +920,27 @@ relay.func @resize_method(%a: tensor<1x1x4x4xf32>) -> tensor<i1> {
 
 // -----
 
+// Tests that resize2d names the layouts it takes: NCHW's axes in any order,
+// not a packed one.
+relay.func @resize_packed_layout(%a: tensor<1x1x4x4x4xf32>) -> tensor<i1> {
+  // expected-error @+1 {{image.resize2d: layout 'NCHW4c' is not supported (expected NCHW or another order of its axes, such as NHWC)}}
+  %r = relay.image.resize2d %a {size = array<i64: 8, 8>, layout = "NCHW4c"} : (tensor<1x1x4x4x4xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
+// Tests that resize1d's rank error names the layout it was given.
+relay.func @resize1d_layout_rank(%a: tensor<1x4x4x3xf32>) -> tensor<i1> {
+  // expected-error @+1 {{image.resize1d: expected a 3-d (NWC) float tensor, got 'tensor<1x4x4x3xf32>'}}
+  %r = relay.image.resize1d %a {size = array<i64: 8>, layout = "NWC"} : (tensor<1x4x4x3xf32>) -> !relay.incomplete
+  %ok = relay.constant dense<true> : tensor<i1>
+  relay.return %ok : tensor<i1>
+}
+
+// -----
+
 // Tests that resize2d's tf_crop_and_resize needs its region of interest.
 relay.func @resize_crop_roi(%a: tensor<1x1x4x4xf32>) -> tensor<i1> {
   // expected-error @+1 {{image.resize2d: tf_crop_and_resize needs roi = (start_h, start_w, end_h, end_w)}}

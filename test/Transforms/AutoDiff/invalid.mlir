@@ -86,10 +86,10 @@ module {
 
 // -----
 
-// Tests that a bicubic nn.upsampling (whose rule covers nearest and
-// bilinear sampling) is reported where it is.
-relay.func @main(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32> {
-  // expected-error @+1 {{relay-gradient: the gradient rule of 'relay.nn.upsampling' does not cover this use}}
-  %u = relay.nn.upsampling %x {scale_h = 2.0 : f64, scale_w = 2.0 : f64, method = "bicubic"} : (tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32>
+// Tests that an image.resize2d of data of run-time sizes (whose rule needs
+// the static sizes its taps are tables of) is reported where it is.
+relay.func @main(%x: tensor<1x1x?x?xf32>) -> tensor<1x1x4x4xf32> {
+  // expected-error @+1 {{relay-gradient: the gradient rule of 'relay.image.resize2d' does not cover this use}}
+  %u = relay.image.resize2d %x {size = array<i64: 4, 4>} : (tensor<1x1x?x?xf32>) -> tensor<1x1x4x4xf32>
   relay.return %u : tensor<1x1x4x4xf32>
 }

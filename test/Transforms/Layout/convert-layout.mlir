@@ -81,6 +81,26 @@ relay.func @pad_between(%x: tensor<1x2x4x4xf32>, %w: tensor<2x2x1x1xf32>) -> ten
 
 // -----
 
+// Tests that image.resize2d and nn.upsampling between NHWC convolutions
+// (an FPN's or a U-Net's upsampling) follow them, resizing in NHWC.
+// CHECK-LABEL: relay.func @resample_between(
+// CHECK: %[[C:.*]] = relay.nn.conv2d
+// CHECK-NOT: relay.layout_transform
+// CHECK: %[[R:.*]] = relay.image.resize2d %[[C]] {layout = "NHWC", method = "cubic", size = array<i64: 6, 8>} : (tensor<1x4x4x2xf32>) -> tensor<1x6x8x2xf32>
+// CHECK-NOT: relay.layout_transform
+// CHECK: %[[U:.*]] = relay.nn.upsampling %[[R]] {layout = "NHWC", {{.*}}} : (tensor<1x6x8x2xf32>) -> tensor<1x12x16x2xf32>
+// CHECK-NOT: relay.layout_transform
+// CHECK: relay.nn.conv2d %[[U]]
+relay.func @resample_between(%x: tensor<1x2x4x4xf32>, %w: tensor<2x2x1x1xf32>) -> tensor<1x2x12x16xf32> {
+  %c = relay.nn.conv2d %x, %w : (tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %r = relay.image.resize2d %c {size = array<i64: 6, 8>, method = "cubic"} : (tensor<1x2x4x4xf32>) -> tensor<1x2x6x8xf32>
+  %u = relay.nn.upsampling %r {scale_h = 2.0 : f64, scale_w = 2.0 : f64} : (tensor<1x2x6x8xf32>) -> tensor<1x2x12x16xf32>
+  %c2 = relay.nn.conv2d %u, %w : (tensor<1x2x12x16xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x12x16xf32>
+  relay.return %c2 : tensor<1x2x12x16xf32>
+}
+
+// -----
+
 // Tests that take from a 1-d table without an axis (a lookup table) follows
 // its indices' layout: nothing is transposed between the convolutions.
 // CHECK-LABEL: relay.func @table_between(

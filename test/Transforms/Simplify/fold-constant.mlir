@@ -209,3 +209,17 @@ relay.func @large_transpose() -> tuple<tensor<4096x2x3xf32>, tensor<2x2x3xf32>> 
   %o = relay.tuple(%t, %s : tensor<4096x2x3xf32>, tensor<2x2x3xf32>)
   relay.return %o : tuple<tensor<4096x2x3xf32>, tensor<2x2x3xf32>>
 }
+
+// -----
+
+// Tests that bicubic nn.upsampling folds (the interpreter's kernel takes
+// image.resize2d's cubic taps, asymmetric coordinates, alpha -0.5: the
+// values the compiled decomposition gives).
+// CHECK-LABEL: relay.func @bicubic_upsampling(
+// CHECK: relay.constant dense<{{\[\[\[\[}}1.000000e+00, 1.500000e+00, 2.000000e+00, 2.062500e+00], [2.000000e+00, 2.750000e+00, 3.500000e+00, 3.593750e+00], [3.000000e+00, 4.000000e+00, 5.000000e+00, 5.125000e+00], [3.125000e+00, 4.156250e+00, 5.187500e+00, 5.31640625]]]]> : tensor<1x1x4x4xf32>
+// CHECK-NOT: relay.nn.upsampling
+relay.func @bicubic_upsampling() -> tensor<1x1x4x4xf32> {
+  %c = relay.constant dense<[[[[1.0, 2.0], [3.0, 5.0]]]]> : tensor<1x1x2x2xf32>
+  %u = relay.nn.upsampling %c {scale_h = 2.0 : f64, scale_w = 2.0 : f64, method = "bicubic"} : (tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32>
+  relay.return %u : tensor<1x1x4x4xf32>
+}
