@@ -5,6 +5,7 @@
 #include "dialects/relay/RelayOps.h"
 #include "dialects/relay/RelayTypes.h"
 #include "dialects/relay/TypeUtils.h"
+#include "support/DecomposedFrom.h"
 #include "support/OnnxNodeName.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -243,6 +244,9 @@ void RuntimeCalls::fail(OpBuilder &b, Location loc, StringRef message) {
   while (module.lookupSymbol(name))
     name = "relay_rt_message_" + std::to_string(numStrings++);
   std::string text = message.str();
+  std::string composite = decomposedFrom(loc);
+  if (!composite.empty())
+    text += " (in the decomposition of " + composite + ")";
   std::string node = onnxNodeName(loc);
   if (!node.empty())
     text += " (ONNX node '" + node + "')";

@@ -6,6 +6,7 @@
 #include "dialects/relay/RelayAttrs.h"
 #include "dialects/relay/RelayOps.h"
 #include "frontends/RelayText/Metadata.h"
+#include "support/DecomposedFrom.h"
 
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -258,7 +259,8 @@ std::string Exporter::freshName(StringRef hint) {
 std::string Exporter::nameFor(Value v, StringRef fallback) {
   Location loc = isa<BlockArgument>(v) ? cast<BlockArgument>(v).getLoc()
                                        : v.getDefiningOp()->getLoc();
-  if (auto named = dyn_cast<NameLoc>(loc))
+  // (The ops a composite operator decomposed into keep its let name.)
+  if (auto named = dyn_cast<NameLoc>(withoutDecomposedMark(loc)))
     return freshName(named.getName().getValue());
   return freshName(fallback);
 }
@@ -323,7 +325,8 @@ FailureOr<std::string> Exporter::printBlock(Block &block, Value result,
       return fail(op.emitError("cannot export '")
                   << op.getName() << "' to Relay text");
     Value v = op.getResult(0);
-    bool graph = isGraphBound(&op) && !isa<NameLoc>(op.getLoc());
+    bool graph =
+        isGraphBound(&op) && !isa<NameLoc>(withoutDecomposedMark(op.getLoc()));
     std::string name;
     if (!graph) {
       name = nameFor(v, "x");

@@ -2,6 +2,7 @@
 
 #include "runtime/Interpreter/Kernels.h"
 
+#include "support/DecomposedFrom.h"
 #include "support/OnnxNodeName.h"
 
 #include <mutex>
@@ -17,7 +18,11 @@ InFlightDiagnostic KernelContext::emitError() const {
   std::string node = onnxNodeName(op->getLoc());
   if (!node.empty())
     diag.attachNote() << "in ONNX node '" << node << "'";
-  diag << name << ": ";
+  diag << name;
+  std::string composite = decomposedFrom(op->getLoc());
+  if (!composite.empty())
+    diag << " (in the decomposition of " << composite << ")";
+  diag << ": ";
   return diag;
 }
 

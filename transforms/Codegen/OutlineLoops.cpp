@@ -8,6 +8,8 @@
 
 #include "transforms/Passes.h"
 
+#include "support/DecomposedFrom.h"
+
 #include "mlir/Dialect/AMX/AMXDialect.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -134,8 +136,9 @@ struct OutlineLoops : relay::impl::OutlineLoopsBase<OutlineLoops> {
     llvm::SetVector<Location> operators;
     operators.insert(loc);
     nest->walk([&](Operation *op) {
-      if (isa<NameLoc, FileLineColLoc, CallSiteLoc>(op->getLoc()))
-        operators.insert(op->getLoc());
+      Location at = relay::withoutDecomposedMark(op->getLoc());
+      if (isa<NameLoc, FileLineColLoc, CallSiteLoc>(at))
+        operators.insert(at);
     });
     builder.setInsertionPoint(nest);
     auto call = func::CallOp::create(

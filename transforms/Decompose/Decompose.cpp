@@ -17,6 +17,7 @@
 #include "dialects/relay/OperatorRegistry.h"
 
 #include "conversion/RelayToLinalg/LoweringTarget.h"
+#include "support/DecomposedFrom.h"
 
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/StringExtras.h"
@@ -45,7 +46,8 @@ LogicalResult mlir::relay::decompose::RuleRewrite::matchAndRewrite(
     return rewriter.notifyMatchFailure(op, "needs static shapes");
   if (keepWhole && keepWhole(op))
     return rewriter.notifyMatchFailure(op, "the lowering target keeps it");
-  Emitter b(rewriter, op->getLoc());
+  // Run-time errors of the primitive ops name the operator (DecomposedFrom.h).
+  Emitter b(rewriter, decomposedLocation(op));
   Value result = rewrite(b, op);
   if (!b.succeeded() || !result ||
       result.getType() != op->getResult(0).getType()) {
