@@ -340,24 +340,15 @@ phasedTransposedConv(OpBuilder &b, Location loc, RankedTensorType type,
 /// convolution (stride 1, dilation d) of x spread by s (zeros between
 /// pixels) and offset by (K-1)*d - p, with the kernel flipped and its I and
 /// O exchanged (per group).
+/// The transposed convolution of NCHW `data` into `type` (NCHW), the
+/// kernel `weight` in any order of OIHW's axes (`kl`).
 FailureOr<SmallVector<Value>>
-conv2dTransposeRule(OpBuilder &b, Operation *op, ValueRange operands,
+conv2dTransposeNCHW(OpBuilder &b, Operation *op, Value data, Value weight,
+                    RankedTensorType type, const std::array<int64_t, 4> &kl,
                     const LoweringTarget &target) {
-  RankedTensorType type = resultType(op);
-  StringRef outLayout = strAttr(op, "out_layout", "");
-  std::optional<std::array<int64_t, 4>> kl =
-      axesOf(strAttr(op, "kernel_layout", "IOHW"), "OIHW");
-  if (!type || !type.hasStaticShape() ||
-      strAttr(op, "data_layout", "NCHW") != "NCHW" ||
-      (!outLayout.empty() && outLayout != "NCHW") || !kl)
-    return failure();
-  auto in = cast<RankedTensorType>(operands[0].getType());
-  auto wt = cast<RankedTensorType>(operands[1].getType());
-  // Integers too: qnn.conv2d_transpose's canonical form is int32.
+  auto in = cast<RankedTensorType>(data.getType());
+  auto wt = cast<RankedTensorType>(weight.getType());
   Type e = type.getElementType();
-  if (!isa<FloatType, IntegerType>(e) || in.getElementType() != e ||
-      wt.getElementType() != e)
-    return failure();
   SmallVector<int64_t> s = intsAttr(op, "strides", {1, 1});
   SmallVector<int64_t> d = intsAttr(op, "dilation", {1, 1});
   for (auto *v : {&s, &d})
@@ -367,15 +358,14 @@ conv2dTransposeRule(OpBuilder &b, Operation *op, ValueRange operands,
   int64_t groups = intAttr(op, "groups", 1);
   int64_t n = in.getDimSize(N), c = in.getDimSize(C), h = in.getDimSize(H),
           w = in.getDimSize(W);
-  int64_t kh = wt.getDimSize((*kl)[H]), kw = wt.getDimSize((*kl)[W]);
+  int64_t kh = wt.getDimSize(kl[H]), kw = wt.getDimSize(kl[W]);
   int64_t oc = type.getDimSize(C), oh = type.getDimSize(H),
           ow = type.getDimSize(W);
   int64_t cg = c / groups, ocg = oc / groups;
   int64_t offH = (kh - 1) * d[0] - p[0], offW = (kw - 1) * d[1] - p[1];
   Location loc = op->getLoc();
-  Value data = operands[0], weight = operands[1];
   if (d[0] == 1 && d[1] == 1)
-    return phasedTransposedConv(b, loc, type, data, weight, *kl, s, p, groups,
+    return phasedTransposedConv(b, loc, type, data, weight, kl, s, p, groups,
                                 target);
 
   auto spreadType = RankedTensorType::get(
@@ -411,10 +401,10 @@ conv2dTransposeRule(OpBuilder &b, Operation *op, ValueRange operands,
         IndexMath m{nb, l};
         Value group = m.div(i[0], m.c(ocg));
         SmallVector<Value> at(4);
-        at[(*kl)[0]] = m.rem(i[0], m.c(ocg));
-        at[(*kl)[1]] = m.add(m.mul(group, m.c(cg)), i[1]);
-        at[(*kl)[2]] = m.sub(m.c(kh - 1), i[2]);
-        at[(*kl)[3]] = m.sub(m.c(kw - 1), i[3]);
+        at[kl[0]] = m.rem(i[0], m.c(ocg));
+        at[kl[1]] = m.add(m.mul(group, m.c(cg)), i[1]);
+        at[kl[2]] = m.sub(m.c(kh - 1), i[2]);
+        at[kl[3]] = m.sub(m.c(kw - 1), i[3]);
         return tensor::ExtractOp::create(nb, l, weight, at).getResult();
       });
   // The direct convolution of the spread image (padded already).
@@ -427,6 +417,43 @@ conv2dTransposeRule(OpBuilder &b, Operation *op, ValueRange operands,
   conv.dilations = {d[0], d[1]};
   conv.padding = {0, 0, 0, 0};
   return convolve(b, conv, target);
+}
+
+/// nn.conv2d_transpose: conv2dTransposeNCHW, data in another order of
+/// NCHW's axes (NHWC) between transposes.
+FailureOr<SmallVector<Value>>
+conv2dTransposeRule(OpBuilder &b, Operation *op, ValueRange operands,
+                    const LoweringTarget &target) {
+  RankedTensorType type = resultType(op);
+  StringRef dl = strAttr(op, "data_layout", "NCHW");
+  StringRef outLayout = strAttr(op, "out_layout", "");
+  std::optional<std::array<int64_t, 4>> kl =
+      axesOf(strAttr(op, "kernel_layout", "IOHW"), "OIHW");
+  std::optional<std::array<int64_t, 4>> dataAxes = axesOf(dl, "NCHW");
+  if (!type || !type.hasStaticShape() || !dataAxes ||
+      (!outLayout.empty() && outLayout != dl) || !kl)
+    return failure();
+  // Integers too: qnn.conv2d_transpose's canonical form is int32.
+  Type e = type.getElementType();
+  if (!isa<FloatType, IntegerType>(e) ||
+      getElementTypeOrSelf(operands[0].getType()) != e ||
+      getElementTypeOrSelf(operands[1].getType()) != e)
+    return failure();
+  if (dl == "NCHW")
+    return conv2dTransposeNCHW(b, op, operands[0], operands[1], type, *kl,
+                               target);
+  Location loc = op->getLoc();
+  SmallVector<int64_t> shape, back;
+  for (int64_t a : *dataAxes)
+    shape.push_back(type.getDimSize(a));
+  for (char c : dl)
+    back.push_back(StringRef("NCHW").find(c));
+  FailureOr<SmallVector<Value>> result = conv2dTransposeNCHW(
+      b, op, permuteAxes(b, loc, operands[0], *dataAxes), operands[1],
+      RankedTensorType::get(shape, e), *kl, target);
+  if (failed(result))
+    return result;
+  return SmallVector<Value>{permuteAxes(b, loc, result->front(), back)};
 }
 
 /// A 3-d convolution the target keeps whole (its lowersWhole), by the

@@ -1,8 +1,8 @@
 //===- ConvGradientRules.cpp - Gradients of 2-d convolutions ----*- C++ -*-===//
 //
-// nn.conv2d's gradient rule (TVM's conv2d_grad), for NCHW/OIHW and
-// NHWC/HWIO (by transposes to the first), any groups, and
-// nn.conv2d_transpose's:
+// nn.conv2d's gradient rule (TVM's conv2d_grad), for NCHW/OIHW and any
+// other order of their axes (NHWC/HWIO, by transposes to the first), any
+// groups, and nn.conv2d_transpose's (the same way):
 //
 //  * the data's gradient is the transposed convolution of the result's with
 //    the same weight (groups kept), the rows and columns the strided windows
@@ -42,50 +42,62 @@ std::pair<Value, Value> gradientsNCHW(RelayBuilder &rb, Value x, Value w,
   return {dx, adjoint::conv2dWeightGradientNCHW(rb, x, g, ws, conv)};
 }
 
+/// Whether `layout` names `plain`'s axes in some order (NHWC of NCHW).
+bool isOrderOf(StringRef layout, StringRef plain) {
+  return layout.size() == plain.size() &&
+         llvm::all_of(plain, [&](char c) { return layout.count(c) == 1; });
+}
+
+/// `v` moved from layout `from` to `to` (orders of the same axes): itself,
+/// or a transpose.
+Value moveAxes(RelayBuilder &rb, Value v, StringRef from, StringRef to) {
+  if (from == to)
+    return v;
+  SmallVector<int64_t> axes;
+  for (char c : to)
+    axes.push_back(from.find(c));
+  Builder b(v.getContext());
+  return rb.op<TransposeOp>(
+      {v}, {b.getNamedAttr("axes", b.getDenseI64ArrayAttr(axes))});
+}
+
+/// nn.conv2d with its data in any order of NCHW's axes and its kernel in
+/// any order of OIHW's (NHWC/HWIO, a depthwise HWOI): the NCHW/OIHW
+/// gradients between transposes.
 Grads conv2dGradient(RelayBuilder &rb, Conv2DOp op, Value g) {
   StringRef data = op.getDataLayout(), kernel = op.getKernelLayout(),
             out = op.getOutLayout();
-  bool nchw = data == "NCHW" && kernel == "OIHW";
-  bool nhwc = data == "NHWC" && kernel == "HWIO";
-  if ((!nchw && !nhwc) || (!out.empty() && out != data))
-    return failure();
-  if (!isa<FloatType>(getElementTypeOrSelf(g.getType())))
+  if (!isOrderOf(data, "NCHW") || !isOrderOf(kernel, "OIHW") ||
+      (!out.empty() && out != data) ||
+      !isa<FloatType>(getElementTypeOrSelf(g.getType())))
     return failure();
   adjoint::ConvWindow conv(op);
-  Value x = op->getOperand(0), w = op->getOperand(1);
-  Builder b(op->getContext());
-  auto permute = [&](Value v, ArrayRef<int64_t> axes) {
-    return rb.op<TransposeOp>(
-        {v}, {b.getNamedAttr("axes", b.getDenseI64ArrayAttr(axes))});
-  };
-  if (nhwc) {
-    x = permute(x, {0, 3, 1, 2});
-    g = permute(g, {0, 3, 1, 2});
-    w = permute(w, {3, 2, 0, 1});
-  }
-  auto [dx, dw] = gradientsNCHW(rb, x, w, g, conv);
-  if (nhwc && dx && dw) {
-    dx = permute(dx, {0, 2, 3, 1});
-    dw = permute(dw, {2, 3, 1, 0});
-  }
+  Value x = moveAxes(rb, op->getOperand(0), data, "NCHW");
+  Value w = moveAxes(rb, op->getOperand(1), kernel, "OIHW");
+  auto [dx, dw] = gradientsNCHW(rb, x, w, moveAxes(rb, g, data, "NCHW"), conv);
   if (!dx || !dw)
     return failure();
-  return SmallVector<Value>{dx, dw};
+  return SmallVector<Value>{moveAxes(rb, dx, "NCHW", data),
+                            moveAxes(rb, dw, "OIHW", kernel)};
 }
 
 /// A transposed convolution y = T(x, w) is the adjoint in its first
 /// operand of the convolution C(z, w) with the same weights (IOHW read as
 /// OIHW), strides, padding, dilation and groups: <g, T(x, w)> =
 /// <C(g, w), x>. So dx = C(g, w), and dw is C's weight gradient for the
-/// data g and the result's gradient x.
+/// data g and the result's gradient x. Other orders of the axes (NHWC/HWIO)
+/// between transposes.
 Grads conv2dTransposeGradient(RelayBuilder &rb, Conv2DTransposeOp op, Value g) {
-  StringRef out = op.getOutLayout();
-  if (op.getDataLayout() != "NCHW" || op.getKernelLayout() != "IOHW" ||
-      (!out.empty() && out != "NCHW") ||
+  StringRef data = op.getDataLayout(), kernel = op.getKernelLayout(),
+            out = op.getOutLayout();
+  if (!isOrderOf(data, "NCHW") || !isOrderOf(kernel, "IOHW") ||
+      (!out.empty() && out != data) ||
       !isa<FloatType>(getElementTypeOrSelf(g.getType())))
     return failure();
   adjoint::ConvWindow conv(op);
-  Value x = op->getOperand(0), w = op->getOperand(1);
+  Value x = moveAxes(rb, op->getOperand(0), data, "NCHW");
+  Value w = moveAxes(rb, op->getOperand(1), kernel, "IOHW");
+  g = moveAxes(rb, g, data, "NCHW");
   Builder b(op->getContext());
   Value dx = rb.op<Conv2DOp>(
       {g, w}, {ints(b, "strides", conv.stride), ints(b, "padding", conv.pad),
@@ -94,7 +106,8 @@ Grads conv2dTransposeGradient(RelayBuilder &rb, Conv2DTransposeOp op, Value g) {
   Value dw = adjoint::conv2dWeightGradientNCHW(rb, g, x, shapeOf(w), conv);
   if (!dx || !dw || shapeOf(dx) != shapeOf(x))
     return failure();
-  return SmallVector<Value>{dx, dw};
+  return SmallVector<Value>{moveAxes(rb, dx, "NCHW", data),
+                            moveAxes(rb, dw, "IOHW", kernel)};
 }
 
 } // namespace

@@ -1,10 +1,10 @@
 //===- LayoutRules.cpp - How operators follow a change of layout ----------===//
 //
-// The registry's layout columns and the built-in rules: convolutions and
-// pooling (and resampling) take the layout they are asked for; bias_add, prelu,
-// reductions, concatenate and pad follow their input with their axes renamed;
-// elementwise and broadcast operators, and take from a 1-d table, follow their
-// operands.
+// The registry's layout columns and the built-in rules: convolutions
+// (transposed ones too) and pooling (and resampling) take the layout they
+// are asked for; bias_add, prelu, reductions, concatenate and pad follow
+// their input with their axes renamed; elementwise and broadcast operators,
+// and take from a 1-d table, follow their operands.
 //
 //===----------------------------------------------------------------------===//
 
@@ -68,22 +68,26 @@ changedOperand(Operation *op, const LayoutQuery &query, int64_t rank) {
   return std::nullopt;
 }
 
-/// The kernel layout TVM takes for a data layout given as "default".
+/// The kernel layout TVM takes for a data layout given as "default"
+/// (convert_conv2d's, convert_conv2d_transpose's).
 std::string defaultKernelLayout(StringRef data, StringRef kernel,
-                                int64_t groups) {
+                                int64_t groups, bool transposed) {
   if (data == "NHWC")
-    return groups == 1 ? "HWIO" : "HWOI";
+    return groups == 1 || transposed ? "HWIO" : "HWOI";
   if (data == "NCHW")
-    return "OIHW";
+    return transposed ? "IOHW" : "OIHW";
   return kernel.str();
 }
 
-/// nn.conv2d and nn.deformable_conv2d: the data and kernel layouts they are
-/// asked for (none asked: they keep their own and read their operands in
-/// them). A deformable convolution's offset (operand 1) is in the data's
-/// layout and follows it (TVM's convert_deformable_conv2d).
-std::optional<LayoutDecision>
-convolutionRule(Operation *op, ArrayRef<std::string> desired, bool deformable) {
+/// nn.conv2d, nn.conv2d_transpose and nn.deformable_conv2d: the data and
+/// kernel layouts they are asked for (none asked: they keep their own and
+/// read their operands in them). A deformable convolution's offset
+/// (operand 1) is in the data's layout and follows it (TVM's
+/// convert_deformable_conv2d).
+std::optional<LayoutDecision> convolutionRule(Operation *op,
+                                              ArrayRef<std::string> desired,
+                                              bool deformable,
+                                              bool transposed = false) {
   if (desired.empty())
     return std::nullopt;
   StringRef dl = strAttr(op, "data_layout"), kl = strAttr(op, "kernel_layout"),
@@ -92,10 +96,10 @@ convolutionRule(Operation *op, ArrayRef<std::string> desired, bool deformable) {
     ol = dl;
   auto groups = getOperatorAttributes(op).getAs<IntegerAttr>("groups");
   std::string d = desired[0];
-  std::string k =
-      desired.size() > 1 && desired[1] != "default"
-          ? desired[1]
-          : defaultKernelLayout(d, kl, groups ? groups.getInt() : 1);
+  std::string k = desired.size() > 1 && desired[1] != "default"
+                      ? desired[1]
+                      : defaultKernelLayout(d, kl, groups ? groups.getInt() : 1,
+                                            transposed);
   if (!isPermutationOf(d, dl) || !isPermutationOf(k, kl) ||
       !isPermutationOf(ol, dl) || (d == dl && k == kl && ol == dl))
     return std::nullopt;
@@ -315,6 +319,11 @@ void registerBuiltinLayoutRules() {
     set("nn.deformable_conv2d",
         [](Operation *op, const LayoutQuery &, ArrayRef<std::string> desired) {
           return convolutionRule(op, desired, /*deformable=*/true);
+        });
+    set("nn.conv2d_transpose",
+        [](Operation *op, const LayoutQuery &, ArrayRef<std::string> desired) {
+          return convolutionRule(op, desired, /*deformable=*/false,
+                                 /*transposed=*/true);
         });
     for (StringRef pool : {"nn.max_pool2d", "nn.avg_pool2d",
                            "nn.global_max_pool2d", "nn.global_avg_pool2d",

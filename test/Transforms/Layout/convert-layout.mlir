@@ -1,6 +1,8 @@
 // RUN: relay-mlir-opt %s --split-input-file --relay-convert-layout="desired-layouts=nn.conv2d:NHWC" | FileCheck %s
 // RUN: relay-mlir-opt %s --split-input-file --relay-convert-layout="desired-layouts=nn.conv2d:NHWC" --relay-alter-op-layout | FileCheck %s --check-prefix=BACK
 // RUN: relay-mlir-opt %s --split-input-file --relay-convert-layout="desired-layouts=nn.deformable_conv2d:NHWC" | FileCheck %s --check-prefix=DEFORM
+// RUN: relay-mlir-opt %s --split-input-file --relay-convert-layout="desired-layouts=nn.conv2d_transpose:NCHW" | FileCheck %s --check-prefix=TRANSPOSED
+// RUN: relay-mlir-opt %s --split-input-file --relay-convert-layout="desired-layouts=nn.conv2d_transpose:NHWC:HWOI" | FileCheck %s --check-prefix=TRANSPOSED-NHWC
 
 // Tests that two convolutions in NHWC take the ops between them along (a
 // bias_add along the renamed axis, relu, pooling in NHWC, a residual add,
@@ -131,4 +133,35 @@ relay.func @table_between(%x: tensor<1x2x4x4xi32>, %w: tensor<2x2x1x1xi32>, %wf:
 relay.func @deformable(%x: tensor<1x4x5x6xf32>, %o: tensor<1x18x5x6xf32>, %w: tensor<3x4x3x3xf32>) -> tensor<1x3x5x6xf32> {
   %c = relay.nn.deformable_conv2d %x, %o, %w {padding = array<i64: 1, 1>} : (tensor<1x4x5x6xf32>, tensor<1x18x5x6xf32>, tensor<3x4x3x3xf32>) -> tensor<1x3x5x6xf32>
   relay.return %c : tensor<1x3x5x6xf32>
+}
+
+// -----
+
+// Tests that nn.conv2d_transpose converts as TVM's
+// test_conv_transpose_convert_layout expects: NHWC/HWIO asked for NCHW
+// takes the default kernel layout IOHW, the relu after it follows, and
+// the result goes back to NHWC for the return. Asked for NHWC with a
+// kernel layout of its own, the NCHW one takes both.
+// TRANSPOSED-LABEL: relay.func @transposed_nhwc(
+// TRANSPOSED-DAG: %[[XT:.*]] = relay.layout_transform %x {dst_layout = "NCHW", src_layout = "NHWC"}
+// TRANSPOSED-DAG: %[[WT:.*]] = relay.layout_transform %w {dst_layout = "IOHW", src_layout = "HWIO"}
+// TRANSPOSED: %[[C:.*]] = relay.nn.conv2d_transpose %[[XT]], %[[WT]] {channels = 64 : i64, kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1>} : (tensor<1x64x56x56xf32>, tensor<64x64x3x3xf32>) -> tensor<1x64x56x56xf32>
+// TRANSPOSED: %[[R:.*]] = relay.nn.relu %[[C]]
+// TRANSPOSED: %[[B:.*]] = relay.layout_transform %[[R]] {dst_layout = "NHWC", src_layout = "NCHW"}
+// TRANSPOSED: relay.return %[[B]]
+relay.func @transposed_nhwc(%x: tensor<1x56x56x64xf32>, %w: tensor<3x3x64x64xf32>) -> tensor<1x56x56x64xf32> {
+  %c = relay.nn.conv2d_transpose %x, %w {channels = 64 : i64, kernel_size = array<i64: 3, 3>, padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x56x56x64xf32>, tensor<3x3x64x64xf32>) -> tensor<1x56x56x64xf32>
+  %r = relay.nn.relu %c : (tensor<1x56x56x64xf32>) -> tensor<1x56x56x64xf32>
+  relay.return %r : tensor<1x56x56x64xf32>
+}
+
+// -----
+
+// TRANSPOSED-NHWC-LABEL: relay.func @transposed_nchw(
+// TRANSPOSED-NHWC-DAG: relay.layout_transform %x {dst_layout = "NHWC", src_layout = "NCHW"}
+// TRANSPOSED-NHWC-DAG: relay.layout_transform %w {dst_layout = "HWOI", src_layout = "IOHW"}
+// TRANSPOSED-NHWC: relay.nn.conv2d_transpose {{.*}}data_layout = "NHWC", kernel_layout = "HWOI"{{.*}} : (tensor<1x5x6x4xf32>, tensor<3x3x2x4xf32>) -> tensor<1x11x13x2xf32>
+relay.func @transposed_nchw(%x: tensor<1x4x5x6xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<1x2x11x13xf32> {
+  %c = relay.nn.conv2d_transpose %x, %w {strides = array<i64: 2, 2>} : (tensor<1x4x5x6xf32>, tensor<4x2x3x3xf32>) -> tensor<1x2x11x13xf32>
+  relay.return %c : tensor<1x2x11x13xf32>
 }

@@ -40,6 +40,18 @@ CASES = [
      [f32(1, 3, 6, 5), f32(3, 4, 3, 3)], lambda a, b: conv2d_transpose_ref(a, b, (1, 1), (2, 2, 2, 2), (0, 0)), R),
     ("nn.conv2d_transpose", "nn.conv2d_transpose(%a, %b, strides=[2, 3], padding=[1, 0, 0, 1], output_padding=[1, 2])",
      [f32(1, 3, 4, 5), f32(3, 2, 3, 2)], lambda a, b: conv2d_transpose_ref(a, b, (2, 3), (1, 0, 0, 1), (1, 2)), R),
+    ("nn.conv2d_transpose (NHWC, HWIO)",
+     'nn.conv2d_transpose(%a, %b, strides=[2, 3], padding=[1, 0, 0, 1], output_padding=[1, 2], '
+     'data_layout="NHWC", kernel_layout="HWIO")',
+     [f32(2, 4, 5, 3), f32(3, 2, 3, 2)],
+     lambda a, b: conv2d_transpose_ref(a.transpose(0, 3, 1, 2), b.transpose(2, 3, 0, 1), (2, 3),
+                                       (1, 0, 0, 1), (1, 2)).transpose(0, 2, 3, 1), R),
+    ("nn.conv2d_transpose (NHWC, dilated)",
+     'nn.conv2d_transpose(%a, %b, strides=[2, 2], dilation=[2, 1], data_layout="NHWC", '
+     'kernel_layout="HWIO")',
+     [f32(1, 3, 4, 2), f32(2, 3, 2, 3)],
+     lambda a, b: conv2d_transpose_ref(a.transpose(0, 3, 1, 2), b.transpose(2, 3, 0, 1), (2, 2),
+                                       (0, 0, 0, 0), (0, 0), (2, 1)).transpose(0, 2, 3, 1), R),
     ("nn.dense", "nn.dense(%a, %b)", [f32(2, 3, 8), f32(5, 8)], lambda a, b: a @ b.T, R),
     # Integer products widen each operand (by its signedness) to out_dtype.
     ("nn.dense (int8 to int32)", "nn.dense(%a, %b, out_dtype=\"int32\")", [int8(3, 9), int8(4, 9)],

@@ -510,7 +510,14 @@ def conv2d_ref(x, w, strides=(1, 1), padding=(0, 0, 0, 0), dilation=(1, 1),
     return out.astype(np.float32)
 
 
-def conv2d_transpose_ref(x, w, strides, padding, output_padding):
+def conv2d_transpose_ref(x, w, strides, padding, output_padding, dilation=(1, 1)):
+    if dilation != (1, 1):
+        # The dilated kernel: the taps spread with zeros between them.
+        c, o, kh, kw = w.shape
+        spread = np.zeros((c, o, (kh - 1) * dilation[0] + 1, (kw - 1) * dilation[1] + 1),
+                          w.dtype)
+        spread[:, :, ::dilation[0], ::dilation[1]] = w
+        w = spread
     n, c, h, wd = x.shape
     _, o, kh, kw = w.shape
     full_h = (h - 1) * strides[0] + kh + output_padding[0]
