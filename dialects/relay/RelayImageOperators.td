@@ -56,8 +56,9 @@ def Relay_Resize1DOp
   let summary = "Resizes signals to `size` (image.resize2d's methods "
                 "and coordinates along one axis)";
   let description = [{
-    TVM's `image.resize1d`: `layout` NCW or NWC; `size` is (W); `roi` (tf_crop_and_resize) is
-    (start_w, end_w); `scale_w` as image.resize2d's.
+    TVM's `image.resize1d`: `layout` NCW or NWC; `size` is (W); `roi`
+    (tf_crop_and_resize) is (start_w, end_w); `scale_w` as
+    image.resize2d's.
   }];
   let arguments = (ins AnyType:$data, DenseI64ArrayAttr:$size,
                        DefaultValuedStrAttr<StrAttr, "NCW">:$layout,
